@@ -1,0 +1,76 @@
+//! `draftsim merge`: combine the tallies of shards into the tables of the whole run.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+use draftsim::games;
+use draftsim::output::{Format, OutputDir, RunMeta, run_tables};
+use draftsim::sim::{Lineup, Tally};
+use draftsim::InputError;
+
+use super::run::{print_summary, write_run};
+
+/// Arguments of `draftsim merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Output folders of the shards (each with run.json and tally.json).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Folder for the merged tables.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Replace an existing --out folder.
+    #[arg(long)]
+    pub force: bool,
+    /// Table format.
+    #[arg(long, default_value = "csv")]
+    pub format: String,
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Result<T, InputError> {
+    let text = std::fs::read_to_string(path).map_err(|e| InputError::new(format!("{}: {e}", path.display())))?;
+    serde_json::from_str(&text).map_err(|e| InputError::new(format!("{}: {e}", path.display())))
+}
+
+/// Merges the shards.
+pub fn run(args: MergeArgs) -> Result<()> {
+    let format: Format = args.format.parse()?;
+    let mut parts: Vec<(RunMeta, Tally)> = Vec::new();
+    for dir in &args.dirs {
+        parts.push((read_json(&dir.join("run.json"))?, read_json(&dir.join("tally.json"))?));
+    }
+    let (first, _) = &parts[0];
+    let same_run = |m: &RunMeta| RunMeta { shard: None, rounds: 0, ..m.clone() };
+    let count = first.shard.map_or(1, |s| s.count);
+    let mut covered = vec![false; count as usize];
+    for ((meta, _), dir) in parts.iter().zip(&args.dirs) {
+        if same_run(meta) != same_run(first) {
+            return Err(InputError::new(format!(
+                "{}: not a shard of the same run as {} (game, seed, rules, seats and rounds must match)",
+                dir.display(),
+                args.dirs[0].display()
+            ))
+            .into());
+        }
+        let shard = meta.shard.ok_or_else(|| InputError::new(format!("{}: not a shard (run with --shard i/n)", dir.display())))?;
+        if shard.count != count || std::mem::replace(&mut covered[shard.index as usize], true) {
+            return Err(InputError::new(format!("{}: shard {}/{} overlaps or does not fit the others", dir.display(), shard.index, shard.count)).into());
+        }
+    }
+    if let Some(missing) = covered.iter().position(|c| !c) {
+        return Err(InputError::new(format!("shard {missing}/{count} is missing: give every shard's folder")).into());
+    }
+    let out = OutputDir::create(&args.out, args.force)?;
+    let info = games::find(&first.game)?;
+    let lineup = Lineup::new(&first.seats);
+    let mut total = parts[0].1.clone();
+    for (_, t) in &parts[1..] {
+        total.merge(t);
+    }
+    total.shard = None;
+    let meta = RunMeta { shard: None, rounds: total.rounds, ..first.clone() };
+    let tables = run_tables(&total, &lineup.strategies, info.categories);
+    print_summary(&tables, &total);
+    write_run(out, &tables, &total, &meta, format)
+}

@@ -1,0 +1,75 @@
+//! Command-line parsing (clap derive) and dispatch; each command lives in its own module.
+
+mod hand;
+mod list;
+mod merge;
+mod replay;
+mod run;
+
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+/// Monte Carlo strategy simulator for draft- and draw-based card games.
+#[derive(Parser, Debug)]
+#[command(name = "draftsim", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Simulate rounds and print (and write) win-rate tables with 95% intervals.
+    #[command(after_help = "Example:\n  draftsim run --seats greedy,hate,tight,random --rounds 200000 --out results --format parquet")]
+    Run(run::RunArgs),
+    /// Tell one round of a run move by move (same game, rules, seats and seed as the run).
+    #[command(after_help = "Example:\n  draftsim replay --seed 20261121 --round 17")]
+    Replay(replay::ReplayArgs),
+    /// Merge the output folders of shards into the tables of the whole run.
+    #[command(after_help = "Example:\n  draftsim merge shard-0 shard-1 shard-2 shard-3 --out merged")]
+    Merge(merge::MergeArgs),
+    /// Rank a poker hand of 5 to 7 cards, with optional wild rules.
+    #[command(after_help = "Example:\n  draftsim hand As Kd 2s Jh Th --wild deuces")]
+    Hand(hand::HandArgs),
+    /// List games, strategy presets, or a game's rules options.
+    #[command(after_help = "Example:\n  draftsim list rules seven-card-draft")]
+    List(list::ListArgs),
+    /// Print a shell completion script.
+    #[command(after_help = "Example:\n  draftsim completions bash > /etc/bash_completion.d/draftsim")]
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Runs the command line and maps errors to exit codes: 2 for bad input, 1 otherwise.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Merge(args) => merge::run(args),
+        Command::Hand(args) => hand::run(args),
+        Command::List(args) => list::run(args),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "draftsim", &mut std::io::stdout());
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            if is_input_error(&err) { ExitCode::from(2) } else { ExitCode::FAILURE }
+        }
+    }
+}
+
+/// Whether an error is the user's bad input (exit code 2).
+fn is_input_error(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<draftsim::InputError>().is_some()
+            || matches!(e.downcast_ref::<draftsim::Error>(), Some(draftsim::Error::Input(_)))
+    })
+}

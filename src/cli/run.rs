@@ -1,0 +1,301 @@
+//! `draftsim run`: simulate, print the summary, write the tables.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Context, Result};
+use clap::Args;
+use draftsim::error::Error;
+use draftsim::games::{self, Runner};
+use draftsim::output::{Format, OutputDir, RunMeta, Table, Values, run_tables};
+use draftsim::sim::{Lineup, Plan, RoundRow, SHARE_UNIT, Shard, Tally, rounds_per_deal};
+use draftsim::InputError;
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// The seed used when none is given (printed with every run).
+pub const DEFAULT_SEED: u64 = 20_261_121;
+
+/// Which game, rules and seats: shared by run, replay, compare and sweep.
+#[derive(Args, Debug, Clone)]
+pub struct GameArgs {
+    /// Game to simulate (see `draftsim list games`).
+    #[arg(long, default_value = "seven-card-draft")]
+    pub game: String,
+    /// Number of players (default: the rules file's, or the game's default).
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// Strategy at each seat, comma-separated: preset names or paths to preset files.
+    #[arg(long, value_delimiter = ',')]
+    pub seats: Option<Vec<String>>,
+    /// Rules file (TOML); see `draftsim list rules GAME`.
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// Turn off seat rotation: each deal is played once, with the seats as given.
+    #[arg(long)]
+    pub no_rotate: bool,
+}
+
+impl GameArgs {
+    /// Builds the game, returning it with the seats in play.
+    pub fn build(&self) -> Result<(Box<dyn Runner>, Vec<String>)> {
+        let info = games::find(&self.game)?;
+        let text = match &self.rules {
+            Some(path) => Some(
+                std::fs::read_to_string(path)
+                    .map_err(|e| InputError::new(format!("--rules {}: {e}", path.display())))?,
+            ),
+            None => None,
+        };
+        let built = (info.build)(text.as_deref(), self.players, self.seats.as_deref())
+            .map_err(|e| match &self.rules {
+                Some(path) => e.context(path.display()),
+                None => e,
+            })?;
+        Ok(built)
+    }
+}
+
+/// Arguments of `draftsim run`.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Rounds to play (games, in game mode); rounded up to whole deals.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub rounds: u64,
+    /// The run's seed.
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Write tables into this folder (it must not exist, unless --force).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Replace an existing --out folder.
+    #[arg(long)]
+    pub force: bool,
+    /// Table format.
+    #[arg(long, default_value = "csv")]
+    pub format: String,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Keep playing until every strategy's win-rate 95% half-width is at most W (--rounds is then the cap).
+    #[arg(long, value_name = "W")]
+    pub until_ci: Option<f64>,
+    /// Run only shard i of n (0-based), or auto/n from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
+    #[arg(long, value_name = "i/n")]
+    pub shard: Option<String>,
+    /// Also write one row per round and seat (`rounds` table), streamed in batches.
+    #[arg(long)]
+    pub rounds_out: bool,
+}
+
+/// Set by Ctrl-C; the harness stops between batches and nothing is written.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Runs the simulation and writes what was asked.
+pub fn run(args: RunArgs) -> Result<()> {
+    if args.rounds == 0 {
+        return Err(InputError::new("--rounds 0: play at least 1 round").into());
+    }
+    if let Some(w) = args.until_ci {
+        if !(w > 0.0 && w < 0.5) {
+            return Err(InputError::new(format!("--until-ci {w}: give a half-width between 0 and 0.5, e.g. 0.005")).into());
+        }
+    }
+    let format: Format = args.format.parse()?;
+    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+    if args.rounds_out && args.out.is_none() {
+        return Err(InputError::new("--rounds-out: also give --out DIR for the rounds table").into());
+    }
+    let (game, seats) = args.game.build()?;
+    let out = args.out.as_deref().map(|p| OutputDir::create(p, args.force)).transpose()?;
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+
+    let lineup = Lineup::new(&seats);
+    let plan = Plan {
+        seed: args.seed,
+        rounds: args.rounds,
+        rotate: !args.game.no_rotate,
+        shard,
+        until_ci: args.until_ci,
+    };
+    let players = game.players();
+    let per = rounds_per_deal(players, plan.rotate);
+    let planned = args.rounds.div_ceil(per) * per;
+    eprintln!(
+        "draftsim: {} · {players} players · seats {} · seed {} · {planned} rounds ({} per deal{}){}",
+        args.game.game,
+        seats.join(","),
+        args.seed,
+        per,
+        if plan.rotate { ", seats rotated" } else { "" },
+        shard.map(|s| format!(" · shard {}/{}", s.index, s.count)).unwrap_or_default()
+    );
+
+    let progress = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(planned / shard.map_or(1, |s| s.count));
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} rounds · {per_sec} · ETA {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let mut rounds_writer = match (&out, args.rounds_out) {
+        (Some(dir), true) => Some(RoundsWriter::new(dir, format, &lineup, game.category_names())?),
+        _ => None,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .context("starting worker threads")?;
+    let tally = pool.install(|| {
+        game.run(&lineup, &plan, rounds_writer.is_some(), Some(&INTERRUPTED), &mut |done, rows| {
+            if let Some(bar) = &progress {
+                bar.set_position(done);
+            }
+            if let Some(w) = rounds_writer.as_mut() {
+                w.write(rows)?;
+            }
+            Ok(())
+        })
+    });
+    if let Some(bar) = &progress {
+        bar.finish_and_clear();
+    }
+    let tally = match tally {
+        Err(Error::Interrupted) => {
+            eprintln!("draftsim: interrupted; no table was written");
+            std::process::exit(130);
+        }
+        other => other?,
+    };
+    if let Some(w) = rounds_writer {
+        w.finish()?;
+    }
+    let meta = RunMeta {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        game: args.game.game.clone(),
+        seed: args.seed,
+        rounds_requested: args.rounds,
+        rounds: tally.rounds,
+        rules: game.rules_toml(),
+        seats: seats.clone(),
+        rotate: plan.rotate,
+        shard,
+        until_ci: args.until_ci.map(|w| w.to_string()),
+    };
+    if args.until_ci.is_some() {
+        eprintln!("draftsim: --until-ci reached after {} rounds", tally.rounds);
+    }
+    let tables = run_tables(&tally, &lineup.strategies, game.category_names());
+    print_summary(&tables, &tally);
+    if let Some(dir) = out {
+        write_run(dir, &tables, &tally, &meta, format)?;
+    }
+    Ok(())
+}
+
+/// Prints the summary and pairs tables.
+pub fn print_summary(tables: &[Table], tally: &Tally) {
+    println!("{}", tables[0].to_aligned_text(4));
+    if tables[2].rows() > 0 {
+        println!("paired differences in chips per round (95% interval):");
+        println!("{}", tables[2].to_aligned_text(4));
+    }
+    if tally.length_sum != tally.rounds {
+        println!("mean game length: {:.2} rounds", tally.length_sum as f64 / tally.rounds.max(1) as f64);
+    }
+}
+
+/// Writes tables, run.json and the mergeable tally.json, then moves the folder into place.
+pub fn write_run(dir: OutputDir, tables: &[Table], tally: &Tally, meta: &RunMeta, format: Format) -> Result<()> {
+    let kv = meta.key_values();
+    for table in tables {
+        dir.write_table(table, format, &kv)?;
+    }
+    dir.write_text("run.json", &serde_json::to_string_pretty(meta)?)?;
+    dir.write_text("tally.json", &serde_json::to_string(tally)?)?;
+    let path = dir.commit()?;
+    eprintln!("draftsim: tables written to {}", path.display());
+    Ok(())
+}
+
+/// Streams the per-round table to disk batch by batch.
+struct RoundsWriter {
+    csv: Option<csv::Writer<std::fs::File>>,
+    parquet: Option<polars::io::parquet::write::BatchedWriter<std::fs::File>>,
+    strategies: Vec<String>,
+    categories: &'static [&'static str],
+}
+
+impl RoundsWriter {
+    fn new(dir: &OutputDir, format: Format, lineup: &Lineup, categories: &'static [&'static str]) -> Result<Self> {
+        let path = dir.path().join(format!("rounds.{}", format.extension()));
+        let mut w = RoundsWriter { csv: None, parquet: None, strategies: lineup.strategies.clone(), categories };
+        match format {
+            Format::Csv => {
+                let mut csv = csv::Writer::from_path(&path)?;
+                csv.write_record(w.table(&[]).columns.iter().map(|c| c.0.as_str()))?;
+                w.csv = Some(csv);
+            }
+            Format::Parquet => {
+                let schema = w.table(&[]).to_frame()?.schema().as_ref().clone();
+                let file = std::fs::File::create(&path)?;
+                w.parquet = Some(
+                    polars::prelude::ParquetWriter::new(file)
+                        .with_compression(polars::prelude::ParquetCompression::Zstd(None))
+                        .batched(&schema)?,
+                );
+            }
+        }
+        Ok(w)
+    }
+
+    fn table(&self, rows: &[RoundRow]) -> Table {
+        let col = |f: &dyn Fn(&RoundRow) -> i64| Values::Int(rows.iter().map(f).collect());
+        Table::new("rounds")
+            .with("round", col(&|r| r.round as i64))
+            .with("seat", col(&|r| r.seat as i64))
+            .with("strategy", Values::Text(rows.iter().map(|r| self.strategies[r.strategy as usize].clone()).collect()))
+            .with("net", col(&|r| r.result.net))
+            .with("pot_share", Values::Float(rows.iter().map(|r| r.result.share_units as f64 / SHARE_UNIT as f64).collect()))
+            .with("fold_round", col(&|r| r.result.fold_round.map_or(0, |b| b as i64 + 1)))
+            .with("showdown", col(&|r| i64::from(r.result.showdown)))
+            .with(
+                "category",
+                Values::Text(
+                    rows.iter().map(|r| r.result.finished.map_or(String::new(), |c| self.categories[c as usize].to_string())).collect(),
+                ),
+            )
+            .with("wild_in_win", col(&|r| i64::from(r.result.wild_in_win)))
+            .with("hate_picks", col(&|r| r.result.hate_picks as i64))
+    }
+
+    fn write(&mut self, rows: &[RoundRow]) -> Result<(), Error> {
+        let table = self.table(rows);
+        if let Some(w) = self.csv.as_mut() {
+            let io = |e: csv::Error| Error::Table { name: "rounds".into(), message: e.to_string() };
+            for r in 0..table.rows() {
+                w.write_record(table.columns.iter().map(|c| c.1.cell(r))).map_err(io)?;
+            }
+            w.flush().map_err(|e| Error::Io { path: "rounds".into(), source: e })?;
+        }
+        if let Some(w) = self.parquet.as_mut() {
+            let df = table.to_frame()?;
+            w.write_batch(&df).map_err(|e| Error::Table { name: "rounds".into(), message: e.to_string() })?;
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<()> {
+        if let Some(w) = self.parquet {
+            w.finish()?;
+        }
+        Ok(())
+    }
+}
+

@@ -1,0 +1,72 @@
+//! Typed errors of the library.
+//!
+//! [`InputError`] is bad input from a user (command line, rules or strategy files): its
+//! message is one line that names the field and the fix, and the binary exits with code 2.
+
+use std::fmt;
+
+/// Bad input from the user: one line naming what is wrong and how to fix it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    message: String,
+}
+
+impl InputError {
+    /// An input error with this one-line message.
+    pub fn new(message: impl Into<String>) -> Self {
+        InputError { message: message.into() }
+    }
+
+    /// The same error with `context: ` put in front (e.g. the file it came from).
+    pub fn context(self, context: impl fmt::Display) -> Self {
+        InputError { message: format!("{context}: {}", self.message) }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Errors that can stop a simulation or a command.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad user input (exit code 2).
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// A bot returned an action the rules do not allow.
+    #[error("bot '{bot}' at seat {seat} chose an illegal action: {action}")]
+    IllegalAction {
+        /// The bot's name.
+        bot: String,
+        /// The seat it played.
+        seat: usize,
+        /// The action, described.
+        action: String,
+    },
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// The run was interrupted (Ctrl-C) before it finished; nothing was written.
+    #[error("interrupted: no table was written")]
+    Interrupted,
+    /// Writing or reading a table failed.
+    #[error("table {name}: {message}")]
+    Table {
+        /// The table.
+        name: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// The library's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,549 @@
+//! Poker hand evaluation: the best five-card hand out of any number of cards.
+//!
+//! [`Evaluator::eval`] is the fast path for hands without wild cards: a few bit operations
+//! on the suit masks and one table look-up for straights. [`Evaluator::eval_wild`] is the
+//! exact path with wild cards: it finds, category by category, the best hand any
+//! substitution gives (a wild stands for any card of the deck, duplicates of held cards
+//! allowed, so five of a kind exists). Both return a [`HandValue`], a totally ordered `u32`.
+
+mod wild;
+
+pub use wild::{WildRule, WildRules};
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::cards::{Card, CardSet, Deck, Rank, Suit};
+
+/// A hand category, from high card up to five of a kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Category {
+    /// No pair, no straight, no flush.
+    HighCard = 0,
+    /// Two cards of one rank.
+    Pair,
+    /// Two pairs.
+    TwoPair,
+    /// Three cards of one rank.
+    ThreeOfAKind,
+    /// Five consecutive ranks.
+    Straight,
+    /// Five cards of one suit.
+    Flush,
+    /// Three of one rank and two of another.
+    FullHouse,
+    /// Four cards of one rank.
+    FourOfAKind,
+    /// A straight in one suit.
+    StraightFlush,
+    /// Five cards of one rank (only with wild cards).
+    FiveOfAKind,
+}
+
+impl Category {
+    /// Every category, lowest first (standard order).
+    pub const ALL: [Category; 10] = [
+        Category::HighCard,
+        Category::Pair,
+        Category::TwoPair,
+        Category::ThreeOfAKind,
+        Category::Straight,
+        Category::Flush,
+        Category::FullHouse,
+        Category::FourOfAKind,
+        Category::StraightFlush,
+        Category::FiveOfAKind,
+    ];
+
+    /// The category's name, as in tables and `--json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::HighCard => "high-card",
+            Category::Pair => "pair",
+            Category::TwoPair => "two-pair",
+            Category::ThreeOfAKind => "three-of-a-kind",
+            Category::Straight => "straight",
+            Category::Flush => "flush",
+            Category::FullHouse => "full-house",
+            Category::FourOfAKind => "four-of-a-kind",
+            Category::StraightFlush => "straight-flush",
+            Category::FiveOfAKind => "five-of-a-kind",
+        }
+    }
+
+    /// The category with this index (`self as usize`).
+    pub fn from_index(i: usize) -> Category {
+        Category::ALL[i]
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The strength of a hand: compare two values to compare the hands.
+///
+/// Layout: bits 24-27 the category's place in the deck's ordering, bits 20-23 the
+/// category, bits 0-19 up to five tie-break ranks (4 bits each, rank + 1, most
+/// significant first; 0 where a partial hand has no card).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct HandValue(pub u32);
+
+impl HandValue {
+    /// The hand's category.
+    pub fn category(self) -> Category {
+        Category::from_index(((self.0 >> 20) & 15) as usize)
+    }
+
+    /// The tie-break ranks, most significant first (fewer for partial hands).
+    pub fn tie_breaks(self) -> Vec<Rank> {
+        (0..5)
+            .map(|i| (self.0 >> (16 - 4 * i)) & 15)
+            .take_while(|&slot| slot != 0)
+            .map(|slot| Rank(slot as u8 - 1))
+            .collect()
+    }
+}
+
+/// The best hand with the five cards it uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BestHand {
+    /// The hand's strength.
+    pub value: HandValue,
+    /// The cards the hand uses, as they count (a wild shows the card it stands for).
+    pub cards: Vec<Card>,
+    /// For each of `cards`, the wild card that stood for it, if any.
+    pub wild_for: Vec<Option<Card>>,
+}
+
+/// Ranks a hand of any size under one deck's straights and category order.
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    /// Top rank + 1 of the best straight inside each 13-bit rank mask, 0 if none.
+    straight_top: Box<[u8]>,
+    /// The deck's straights, highest first, with the rank that names each.
+    straights: Vec<(u16, Rank)>,
+    /// Each category's place in the ordering.
+    ordinal: [u8; 10],
+    /// The deck's ranks, as a mask.
+    rank_mask: u16,
+}
+
+impl Evaluator {
+    /// An evaluator for this deck, with its `flush_beats_full_house` setting.
+    pub fn new(deck: &Deck) -> Evaluator {
+        Evaluator::with_order(deck, deck.flush_beats_full_house)
+    }
+
+    /// An evaluator for this deck with an explicit flush/full-house order.
+    pub fn with_order(deck: &Deck, flush_beats_full_house: bool) -> Evaluator {
+        let straights = deck.straights();
+        let mut straight_top = vec![0u8; 1 << 13].into_boxed_slice();
+        for (mask, top) in straight_top.iter_mut().enumerate() {
+            if let Some(&(_, name)) = straights.iter().find(|&&(s, _)| mask as u16 & s == s) {
+                *top = name.0 + 1;
+            }
+        }
+        let mut ordinal = [0u8; 10];
+        for (i, o) in ordinal.iter_mut().enumerate() {
+            *o = i as u8;
+        }
+        if flush_beats_full_house {
+            ordinal.swap(Category::Flush as usize, Category::FullHouse as usize);
+        }
+        Evaluator { straight_top, straights, ordinal, rank_mask: deck.rank_mask }
+    }
+
+    /// A value from a category and up to five tie-break rank slots (already rank + 1).
+    #[inline(always)]
+    fn value(&self, cat: Category, slots: u32) -> HandValue {
+        HandValue(((self.ordinal[cat as usize] as u32) << 24) | ((cat as u32) << 20) | slots)
+    }
+
+    /// The fast path: the best hand of these cards, none wild.
+    #[inline]
+    pub fn eval(&self, cards: CardSet) -> HandValue {
+        let a = cards.suit_mask(Suit(0));
+        let b = cards.suit_mask(Suit(1));
+        let c = cards.suit_mask(Suit(2));
+        let d = cards.suit_mask(Suit(3));
+        let any = a | b | c | d;
+
+        let mut flush = None;
+        for m in [a, b, c, d] {
+            if m.count_ones() >= 5 {
+                flush = Some(m);
+            }
+        }
+        if let Some(m) = flush {
+            let top = self.straight_top[m as usize];
+            if top != 0 {
+                return self.value(Category::StraightFlush, (top as u32) << 16);
+            }
+        }
+
+        let ge2 = (a & b) | (c & d) | ((a | b) & (c | d));
+        let ge3 = (a & b & (c | d)) | (c & d & (a | b));
+        let quads = a & b & c & d;
+        if quads != 0 {
+            let q = top_bit(quads);
+            return self.value(Category::FourOfAKind, pack(&[q], any & !q, 1));
+        }
+        let trips = ge3;
+        let pairs = ge2 & !ge3;
+        let full = if trips != 0 {
+            let t = top_bit(trips);
+            let rest = (trips & !t) | pairs;
+            (rest != 0).then(|| self.value(Category::FullHouse, pack(&[t, top_bit(rest)], 0, 0)))
+        } else {
+            None
+        };
+        if let Some(m) = flush {
+            let fl = self.value(Category::Flush, pack(&[], m, 5));
+            return full.map_or(fl, |f| f.max(fl));
+        }
+        if let Some(f) = full {
+            return f;
+        }
+        let top = self.straight_top[any as usize];
+        if top != 0 {
+            return self.value(Category::Straight, (top as u32) << 16);
+        }
+        if trips != 0 {
+            return self.value(Category::ThreeOfAKind, pack(&[trips], any & !trips, 2));
+        }
+        if pairs != 0 {
+            let p1 = top_bit(pairs);
+            let rest = pairs & !p1;
+            if rest != 0 {
+                let p2 = top_bit(rest);
+                return self.value(Category::TwoPair, pack(&[p1, p2], any & !(p1 | p2), 1));
+            }
+            return self.value(Category::Pair, pack(&[p1], any & !p1, 3));
+        }
+        self.value(Category::HighCard, pack(&[], any, 5))
+    }
+
+    /// The exact path: the best hand of `naturals` plus `wilds` wild cards.
+    ///
+    /// Every wild is used (a wild can copy any natural card, so using it never hurts); the
+    /// answer is the best value over the categories the cards can make, each category
+    /// taking its best ranks.
+    pub fn eval_wild(&self, naturals: CardSet, wilds: u32) -> HandValue {
+        if wilds == 0 {
+            return self.eval(naturals);
+        }
+        let slots = (naturals.len() + wilds).min(5);
+        let w = wilds.min(5);
+        let mut counts = [0u32; 13];
+        for card in naturals.iter() {
+            counts[card.rank().0 as usize] += 1;
+        }
+        let ranks_desc: Vec<u8> = (0..13u8).rev().filter(|r| self.rank_mask & (1 << r) != 0).collect();
+        let need = |r: u8, n: u32| n.saturating_sub(counts[r as usize]);
+        let any = naturals.rank_mask();
+        let mut best = HandValue(0);
+        let mut consider = |v: HandValue| best = best.max(v);
+
+        // Kickers: best distinct ranks outside `exclude`, from naturals or leftover wilds.
+        let kickers = |exclude: u16, n: u32, mut leftover: u32| -> u32 {
+            let mut slots = 0u32;
+            let mut taken = 0;
+            for &r in &ranks_desc {
+                if taken == n {
+                    break;
+                }
+                if exclude & (1 << r) != 0 {
+                    continue;
+                }
+                if counts[r as usize] > 0 || leftover > 0 {
+                    if counts[r as usize] == 0 {
+                        leftover -= 1;
+                    }
+                    slots = (slots << 4) | (r as u32 + 1);
+                    taken += 1;
+                }
+            }
+            slots << (4 * (5 - taken))
+        };
+        let made = |ranks: &[u8]| ranks.iter().fold(0u32, |s, &r| (s << 4) | (r as u32 + 1));
+
+        if slots == 5 {
+            if let Some(&r) = ranks_desc.iter().find(|&&r| need(r, 5) <= w) {
+                consider(self.value(Category::FiveOfAKind, made(&[r]) << 16));
+            }
+            for suit in Suit::ALL {
+                let m = naturals.suit_mask(suit);
+                if let Some(&(_, name)) = self.straights.iter().find(|&&(s, _)| (s & !m).count_ones() <= w) {
+                    consider(self.value(Category::StraightFlush, made(&[name.0]) << 16));
+                }
+                if m.count_ones() + w >= 5 {
+                    // Wilds become the top card of the suit again and again: the best flush.
+                    let top = ranks_desc[0];
+                    let mut ranks: Vec<u8> = vec![top; w as usize];
+                    ranks.extend(bits_desc(m).take(5 - w as usize));
+                    consider(self.value(Category::Flush, made(&ranks)));
+                }
+            }
+            'full: for &t in &ranks_desc {
+                for &p in &ranks_desc {
+                    if p != t && need(t, 3) + need(p, 2) <= w {
+                        consider(self.value(Category::FullHouse, made(&[t, p]) << 12));
+                        break 'full;
+                    }
+                }
+            }
+            if let Some(&(_, name)) = self.straights.iter().find(|&&(s, _)| (s & !any).count_ones() <= w) {
+                consider(self.value(Category::Straight, made(&[name.0]) << 16));
+            }
+        }
+        if slots >= 4 {
+            if let Some(&r) = ranks_desc.iter().find(|&&r| need(r, 4) <= w) {
+                let left = w - need(r, 4);
+                let k = kickers(1 << r, slots - 4, left);
+                consider(self.value(Category::FourOfAKind, (made(&[r]) << 16) | (k >> 4)));
+            }
+            'two: for &p1 in &ranks_desc {
+                for &p2 in ranks_desc.iter().filter(|&&p2| p2 < p1) {
+                    let used = need(p1, 2) + need(p2, 2);
+                    if used <= w {
+                        let k = kickers((1 << p1) | (1 << p2), slots - 4, w - used);
+                        consider(self.value(Category::TwoPair, (made(&[p1, p2]) << 12) | (k >> 8)));
+                        break 'two;
+                    }
+                }
+            }
+        }
+        if slots >= 3 {
+            if let Some(&r) = ranks_desc.iter().find(|&&r| need(r, 3) <= w) {
+                let k = kickers(1 << r, slots - 3, w - need(r, 3));
+                consider(self.value(Category::ThreeOfAKind, (made(&[r]) << 16) | (k >> 4)));
+            }
+        }
+        if slots >= 2 {
+            if let Some(&r) = ranks_desc.iter().find(|&&r| need(r, 2) <= w) {
+                let k = kickers(1 << r, slots - 2, w - need(r, 2));
+                consider(self.value(Category::Pair, (made(&[r]) << 16) | (k >> 4)));
+            }
+        }
+        consider(self.value(Category::HighCard, kickers(0, slots, w)));
+        best
+    }
+
+    /// The best hand of `naturals` plus `wilds`, with the five cards it uses.
+    ///
+    /// Each wild is shown as the card it stands for; `wild_for` says which wild that was.
+    pub fn best_hand(&self, naturals: CardSet, wilds: &[Card]) -> BestHand {
+        let value = self.eval_wild(naturals, wilds.len() as u32);
+        let ranks = self.expand(value);
+        let suited = matches!(value.category(), Category::Flush | Category::StraightFlush);
+        let suits: Vec<Suit> = if suited { Suit::ALL.to_vec() } else { vec![Suit(3)] };
+        for suit in suits.into_iter().rev() {
+            if let Some(hand) = assign(&ranks, suited.then_some(suit), naturals, wilds) {
+                return BestHand { value, cards: hand.0, wild_for: hand.1 };
+            }
+        }
+        unreachable!("a hand's value can always be rebuilt from its own cards")
+    }
+
+    /// The ranks a value's hand is made of, most significant first.
+    fn expand(&self, value: HandValue) -> Vec<Rank> {
+        let tb = value.tie_breaks();
+        let rep = |r: Rank, n: usize| std::iter::repeat_n(r, n);
+        match value.category() {
+            Category::Straight | Category::StraightFlush => {
+                let (s, _) = *self.straights.iter().find(|&&(_, name)| name == tb[0]).expect("a known straight");
+                let mut ranks: Vec<Rank> = bits_desc(s).map(Rank).collect();
+                if ranks[0] != tb[0] {
+                    // The wheel: the ace plays low, last.
+                    ranks.rotate_left(1);
+                }
+                ranks
+            }
+            Category::FiveOfAKind => rep(tb[0], 5).collect(),
+            Category::FourOfAKind => rep(tb[0], 4).chain(tb[1..].iter().copied()).collect(),
+            Category::FullHouse => rep(tb[0], 3).chain(rep(tb[1], 2)).collect(),
+            Category::ThreeOfAKind => rep(tb[0], 3).chain(tb[1..].iter().copied()).collect(),
+            Category::TwoPair => rep(tb[0], 2).chain(rep(tb[1], 2)).chain(tb[2..].iter().copied()).collect(),
+            Category::Pair => rep(tb[0], 2).chain(tb[1..].iter().copied()).collect(),
+            Category::HighCard | Category::Flush => tb,
+        }
+    }
+}
+
+/// Matches wanted ranks to natural cards first, then to wilds; `None` if wilds run out.
+fn assign(
+    ranks: &[Rank],
+    suit: Option<Suit>,
+    naturals: CardSet,
+    wilds: &[Card],
+) -> Option<(Vec<Card>, Vec<Option<Card>>)> {
+    let mut free = naturals;
+    let mut wild_iter = wilds.iter();
+    let mut cards = Vec::with_capacity(5);
+    let mut wild_for = Vec::with_capacity(5);
+    for &rank in ranks {
+        let candidates = match suit {
+            Some(s) => free.intersect(CardSet::single(Card::new(rank, s))),
+            None => free.of_rank(rank),
+        };
+        if let Some(card) = candidates.iter().last() {
+            free.remove(card);
+            cards.push(card);
+            wild_for.push(None);
+        } else {
+            let wild = *wild_iter.next()?;
+            let used: CardSet = cards.iter().copied().collect();
+            let stand_in = match suit {
+                Some(s) => Card::new(rank, s),
+                None => Suit::ALL
+                    .iter()
+                    .rev()
+                    .map(|&s| Card::new(rank, s))
+                    .find(|c| !naturals.contains(*c) && !used.contains(*c))
+                    .unwrap_or(Card::new(rank, Suit(3))),
+            };
+            cards.push(stand_in);
+            wild_for.push(Some(wild));
+        }
+    }
+    Some((cards, wild_for))
+}
+
+/// The highest set bit of a nonzero mask, as a one-bit mask.
+#[inline(always)]
+fn top_bit(m: u16) -> u16 {
+    1 << (15 - m.leading_zeros())
+}
+
+/// Bit positions of a mask, highest first.
+fn bits_desc(mut m: u16) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let top = 15 - m.leading_zeros() as u8;
+            m &= !(1 << top);
+            top
+        })
+    })
+}
+
+/// Packs the made ranks (one-bit masks) and the top `n` kickers of `kick` into slots.
+#[inline(always)]
+fn pack(made: &[u16], mut kick: u16, n: u32) -> u32 {
+    let mut slots = 0u32;
+    let mut used = 0;
+    for &m in made {
+        slots = (slots << 4) | (16 - m.leading_zeros());
+        used += 1;
+    }
+    for _ in 0..n {
+        if kick == 0 {
+            break;
+        }
+        let top = 15 - kick.leading_zeros();
+        kick &= !(1 << top);
+        slots = (slots << 4) | (top + 1);
+        used += 1;
+    }
+    slots << (4 * (5 - used))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::DeckPreset;
+
+    fn set(text: &str) -> CardSet {
+        CardSet::parse_list(text).unwrap().into_iter().collect()
+    }
+
+    fn std_eval() -> Evaluator {
+        Evaluator::new(&DeckPreset::Standard52.deck())
+    }
+
+    #[test]
+    fn categories_at_their_boundaries() {
+        let e = std_eval();
+        let cases = [
+            ("Ah Kd 9c 7s 4h 3d 2c", Category::HighCard),
+            ("Ah Ad 9c 7s 4h 3d 2c", Category::Pair),
+            ("Ah Ad 9c 9s 4h 4d 2c", Category::TwoPair),
+            ("Ah Ad Ac 9s 4h 3d 2c", Category::ThreeOfAKind),
+            ("Ah 2d 3c 4s 5h Kd Kc", Category::Straight),
+            ("Th Jd Qc Ks Ah 2d 2c", Category::Straight),
+            ("Ah 9h 7h 4h 2h Kd Kc", Category::Flush),
+            ("Ah Ad Ac 9s 9h 3d 2c", Category::FullHouse),
+            ("Ah Ad Ac 9s 9h 9d 2c", Category::FullHouse),
+            ("Ah Ad Ac As 9h 9d 9c", Category::FourOfAKind),
+            ("Ah 2h 3h 4h 5h Kd Kc", Category::StraightFlush),
+            ("Ah Kh Qh Jh Th 9h 8h", Category::StraightFlush),
+        ];
+        for (text, cat) in cases {
+            assert_eq!(e.eval(set(text)).category(), cat, "{text}");
+        }
+        // No wrap-around: Q-K-A-2-3 is not a straight.
+        assert_eq!(e.eval(set("Qh Kd Ac 2s 3h")).category(), Category::HighCard);
+    }
+
+    #[test]
+    fn order_within_and_across_categories() {
+        let e = std_eval();
+        let v = |t: &str| e.eval(set(t));
+        assert!(v("6h 2d 3c 4s 5h") > v("Ah 2d 3c 4s 5h"), "six-high beats the wheel");
+        assert!(v("Ah Ad Kc Qs 9h") > v("Ah Ad Kc Qs 8h"), "last kicker counts");
+        assert!(v("Ah Ad 3c 3s 2h") > v("Kh Kd Qc Qs Ah"), "top pair first");
+        assert!(v("2h 2d 2c 3s 3h") > v("Ah Kh 9h 7h 2h"), "full house beats flush");
+        assert!(v("2h 2d 2c 2s 3h") > v("Ah Ad Ac Kh Kd"));
+        assert_eq!(v("Ah Ad Kc Qs 9h 3c 2d"), v("As Ac Kd Qh 9c 4c 2d"), "only five cards count");
+    }
+
+    #[test]
+    fn short_decks_rank_flush_over_full_house_and_use_their_wheel() {
+        let deck = DeckPreset::Short36.deck();
+        let e = Evaluator::new(&deck);
+        assert_eq!(e.eval(set("Ah 6d 7c 8s 9h")).category(), Category::Straight);
+        assert!(e.eval(set("Ah Kh 9h 7h 6h")) > e.eval(set("Ah Ad Ac Ks Kh")));
+        let plain = Evaluator::with_order(&deck, false);
+        assert!(plain.eval(set("Ah Kh 9h 7h 6h")) < plain.eval(set("Ah Ad Ac Ks Kh")));
+    }
+
+    #[test]
+    fn partial_hands_rank_by_what_they_hold() {
+        let e = std_eval();
+        assert_eq!(e.eval(set("Ah Ad")).category(), Category::Pair);
+        assert!(e.eval(set("Kh Qd")) > e.eval(set("Kh Jd")));
+        assert!(e.eval(set("Kh 2d")) > e.eval(set("Kh")));
+        assert_eq!(e.eval(set("9h 9d 9c 9s")).category(), Category::FourOfAKind);
+    }
+
+    #[test]
+    fn wilds_make_the_best_substitution() {
+        let e = std_eval();
+        let w = |t: &str, n| e.eval_wild(set(t), n).category();
+        assert_eq!(w("Ah Ad Ac As", 1), Category::FiveOfAKind);
+        assert_eq!(w("Ah Kh Qh Jh 3c", 1), Category::StraightFlush);
+        assert_eq!(w("Ah Ad Kc Ks 3c", 1), Category::FullHouse);
+        assert_eq!(w("Ah 9d 6c 4s", 1), Category::Pair);
+        assert_eq!(w("Ah Kh 9h 4h 2c", 1), Category::Flush);
+        assert_eq!(w("", 5), Category::FiveOfAKind);
+        assert_eq!(w("7c", 2), Category::ThreeOfAKind);
+        // Duplicates allowed: the wild is a second ace of hearts in the flush.
+        let v = e.eval_wild(set("Ah Kh 9h 4h 2c"), 1);
+        assert_eq!(v.tie_breaks(), vec![Rank::ACE, Rank::ACE, Rank::KING, Rank(7), Rank(2)]);
+    }
+
+    #[test]
+    fn best_hand_names_five_cards_and_the_wilds() {
+        let e = std_eval();
+        let best = e.best_hand(set("Ah Kh Qh Jh 3c 4d"), &["2s".parse().unwrap()]);
+        assert_eq!(best.value.category(), Category::StraightFlush);
+        assert_eq!(crate::cards::cards_to_string(best.cards.iter().copied()), "Ah Kh Qh Jh Th");
+        assert_eq!(best.wild_for[4], Some("2s".parse().unwrap()));
+        let best = e.best_hand(set("Ah 2d 3c 4s 5h Kd Kc"), &[]);
+        assert_eq!(crate::cards::cards_to_string(best.cards.iter().copied()), "5h 4s 3c 2d Ah");
+    }
+}

@@ -1,0 +1,691 @@
+//! The Seven Card Draft engine: a deterministic state machine driven by the deal's seed
+//! and the bots' choices.
+//!
+//! Points the rules leave to us, as implemented here:
+//! - The dealer is seat 0 in round mode; in game mode the deal moves one seat each round
+//!   in the round's direction of play. "Betting order" (ties for the lead, odd chips) runs
+//!   from the seat after the dealer in the betting direction round to the dealer.
+//! - The opening bet counts as a raise towards `raise_cap`.
+//! - An all-in raise smaller than the minimum is allowed and reopens the betting.
+//! - Chips nobody else matched are returned to their owner and do not count as winnings.
+//! - Pot shares: each pot is split equally among its winners; a round's shares sum to 1.
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::rules::{Limit, Mode, Variant};
+use super::view::{Action, BetOptions, Bot, BotRng, PickChoice, PublicAction, SeatView};
+use crate::cards::{Card, CardSet};
+use crate::error::Error;
+use crate::eval::HandValue;
+use crate::sim::{MAX_SEATS, RoundResult, SHARE_UNIT};
+
+/// Most picks in a round (the largest pack).
+pub const MAX_PICKS: usize = 7;
+
+/// One pick as recorded for the harness and replays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PickRecord {
+    /// The card taken.
+    pub card: Option<Card>,
+    /// Whether the bot called it a hate pick.
+    pub hate: bool,
+    /// The seat whose pack this was at the deal.
+    pub pack_of: u8,
+}
+
+/// Something that happened, for replays; the simulation uses a sink that ignores them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A round begins.
+    RoundStart {
+        /// Round number within the game (0 in round mode).
+        round: u32,
+        /// The dealer.
+        dealer: usize,
+        /// +1 left, -1 right.
+        direction: i8,
+    },
+    /// A seat pays its ante.
+    Ante {
+        /// The seat.
+        seat: usize,
+        /// Chips paid.
+        chips: u32,
+    },
+    /// A seat is dealt its pack.
+    Deal {
+        /// The seat.
+        seat: usize,
+        /// The pack.
+        pack: CardSet,
+    },
+    /// A seat picks a card.
+    Pick {
+        /// The seat.
+        seat: usize,
+        /// Pick number, 1-based.
+        pick: usize,
+        /// The choice.
+        choice: PickChoice,
+        /// Whether the pick is turned face up.
+        face_up: bool,
+        /// The seat whose pack it was at the deal.
+        pack_of: usize,
+        /// What was left in the pack before the pick.
+        pack: CardSet,
+    },
+    /// A betting round begins.
+    BettingStart {
+        /// Betting round (0-based).
+        round: usize,
+        /// The seat that leads.
+        leader: usize,
+        /// The leader's face-up cards.
+        leader_face_up: CardSet,
+    },
+    /// A seat acts.
+    Act {
+        /// The action.
+        action: PublicAction,
+        /// Whether the seat is now all-in.
+        all_in: bool,
+    },
+    /// A seat shows its hand.
+    Show {
+        /// The seat.
+        seat: usize,
+        /// Its whole hand.
+        hand: CardSet,
+        /// The cards judged wild.
+        wilds: CardSet,
+        /// Its last pick.
+        last_pick: Option<Card>,
+    },
+    /// A seat wins chips from a pot (`pot` 0 is the main pot).
+    Award {
+        /// The seat.
+        seat: usize,
+        /// Chips.
+        chips: u32,
+        /// Pot index.
+        pot: usize,
+    },
+    /// Chips nobody matched go back to their owner.
+    Refund {
+        /// The seat.
+        seat: usize,
+        /// Chips.
+        chips: u32,
+    },
+    /// Everyone else folded.
+    LastStanding {
+        /// The seat left.
+        seat: usize,
+    },
+}
+
+/// Receives the engine's events.
+pub trait EventSink {
+    /// Called for each event, in order.
+    fn event(&mut self, event: Event);
+}
+
+/// The sink the simulation uses: it drops every event (and compiles to nothing).
+pub struct NoEvents;
+
+impl EventSink for NoEvents {
+    #[inline(always)]
+    fn event(&mut self, _: Event) {}
+}
+
+impl EventSink for Vec<Event> {
+    fn event(&mut self, event: Event) {
+        self.push(event);
+    }
+}
+
+/// Reusable per-thread state of a table; allocated once, reset each round.
+#[derive(Clone, Debug)]
+pub struct Table {
+    n: usize,
+    dir: i8,
+    dealer: usize,
+    packs: [CardSet; MAX_SEATS],
+    pack_of: [u8; MAX_SEATS],
+    hands: [CardSet; MAX_SEATS],
+    face_up: [CardSet; MAX_SEATS],
+    seen: [CardSet; MAX_SEATS],
+    last_pick: [Option<Card>; MAX_SEATS],
+    folded: [bool; MAX_SEATS],
+    stacks: [u32; MAX_SEATS],
+    committed: [u32; MAX_SEATS],
+    street: [u32; MAX_SEATS],
+    fold_round: [Option<u8>; MAX_SEATS],
+    picks: [[PickRecord; MAX_PICKS]; MAX_SEATS],
+    discarded: CardSet,
+    undealt: CardSet,
+    pick_no: usize,
+    history: Vec<PublicAction>,
+    deck_buf: Vec<Card>,
+    choices: [PickChoice; MAX_SEATS],
+    /// Chips in play at the round's start (stacks plus pot), for the conservation check.
+    chips_total: u64,
+}
+
+impl Table {
+    /// A table for this variant.
+    pub fn new(variant: &Variant) -> Table {
+        let n = variant.rules.players;
+        Table {
+            n,
+            dir: 1,
+            dealer: 0,
+            packs: [CardSet::EMPTY; MAX_SEATS],
+            pack_of: [0; MAX_SEATS],
+            hands: [CardSet::EMPTY; MAX_SEATS],
+            face_up: [CardSet::EMPTY; MAX_SEATS],
+            seen: [CardSet::EMPTY; MAX_SEATS],
+            last_pick: [None; MAX_SEATS],
+            folded: [false; MAX_SEATS],
+            stacks: [0; MAX_SEATS],
+            committed: [0; MAX_SEATS],
+            street: [0; MAX_SEATS],
+            fold_round: [None; MAX_SEATS],
+            picks: [[PickRecord::default(); MAX_PICKS]; MAX_SEATS],
+            discarded: CardSet::EMPTY,
+            undealt: CardSet::EMPTY,
+            pick_no: 0,
+            history: Vec::with_capacity(64),
+            deck_buf: variant.deck_cards.clone(),
+            choices: [PickChoice::own(Card::from_index(0)); MAX_SEATS],
+            chips_total: 0,
+        }
+    }
+
+    /// The picks each seat made in the last round played.
+    pub fn picks(&self, seat: usize) -> &[PickRecord] {
+        &self.picks[seat][..self.pick_no]
+    }
+
+    fn view<'a>(&'a self, variant: &'a Variant, seat: usize, betting: Option<BetOptions>) -> SeatView<'a> {
+        SeatView {
+            variant,
+            seat,
+            players: self.n,
+            direction: self.dir,
+            pick: self.pick_no,
+            hand: self.hands[seat],
+            own_face_up: self.face_up[seat],
+            last_pick: self.last_pick[seat],
+            face_up: &self.face_up[..self.n],
+            folded: &self.folded[..self.n],
+            pack: if betting.is_some() { CardSet::EMPTY } else { self.packs[seat] },
+            seen: self.seen[seat],
+            pot: self.committed[..self.n].iter().sum(),
+            stacks: &self.stacks[..self.n],
+            committed: &self.committed[..self.n],
+            betting,
+            history: &self.history,
+        }
+    }
+
+    fn next_seat(&self, seat: usize, skip: impl Fn(usize) -> bool) -> usize {
+        let mut s = seat;
+        loop {
+            s = (s as isize + self.dir as isize).rem_euclid(self.n as isize) as usize;
+            if !skip(s) || s == seat {
+                return s;
+            }
+        }
+    }
+
+    fn active_count(&self) -> usize {
+        self.folded[..self.n].iter().filter(|f| !**f).count()
+    }
+
+    /// Seats in betting order: from the seat after the dealer round to the dealer.
+    fn betting_order(&self) -> impl Iterator<Item = usize> + '_ {
+        (1..=self.n).map(move |k| (self.dealer as isize + k as isize * self.dir as isize).rem_euclid(self.n as isize) as usize)
+    }
+
+    /// Checks that chips are conserved and every card is in exactly one place.
+    fn check_invariants(&self, variant: &Variant) {
+        let chips: u64 = (0..self.n).map(|s| self.stacks[s] as u64 + self.committed[s] as u64).sum();
+        assert_eq!(chips, self.chips_total, "chips not conserved");
+        let mut seen = self.discarded.0 & self.undealt.0;
+        let mut all = self.discarded.union(self.undealt);
+        for s in 0..self.n {
+            for part in [self.packs[s], self.hands[s]] {
+                seen |= all.0 & part.0;
+                all = all.union(part);
+            }
+        }
+        assert_eq!(seen, 0, "a card is in two places");
+        assert_eq!(all, variant.deck.cards, "a card went missing");
+    }
+}
+
+/// Plays one unit of simulation (a round, or a whole game in game mode) and fills `out`.
+///
+/// The deal depends on `deal_seed` alone; the bots draw from their own stream seeded with
+/// `bot_seed`. `bots[seating[s]]` plays seat `s`.
+#[allow(clippy::too_many_arguments)]
+pub fn play<B: Bot + ?Sized>(
+    variant: &Variant,
+    table: &mut Table,
+    bots: &mut [Box<B>],
+    seating: &[usize],
+    deal_seed: u64,
+    bot_seed: u64,
+    round_index: u64,
+    sink: &mut impl EventSink,
+    out: &mut RoundResult,
+) -> Result<(), Error> {
+    let mut deal_rng = Xoshiro256PlusPlus::seed_from_u64(deal_seed);
+    let mut bot_rng = BotRng::seed_from_u64(bot_seed);
+    let n = variant.rules.players;
+    let start = variant.rules.starting_stack;
+    *out = RoundResult::default();
+    match variant.rules.mode {
+        Mode::Round => {
+            table.stacks = [0; MAX_SEATS];
+            table.stacks[..n].fill(start);
+            let dir = if round_index % 2 == 0 { 1 } else { -1 };
+            play_round(variant, table, bots, seating, &mut deal_rng, &mut bot_rng, 0, dir, 0, sink, out)?;
+            out.length = 1;
+        }
+        Mode::Game => {
+            let mut stacks = [0u32; MAX_SEATS];
+            stacks[..n].fill(start);
+            let mut dealer = 0;
+            let mut rounds = 0;
+            let mut round_out = RoundResult::default();
+            while stacks[..n].iter().filter(|&&s| s > 0).count() > 1 && rounds < variant.rules.max_rounds_per_game {
+                let dir = if rounds % 2 == 0 { 1 } else { -1 };
+                table.stacks = stacks;
+                play_round(variant, table, bots, seating, &mut deal_rng, &mut bot_rng, dealer, dir, rounds, sink, &mut round_out)?;
+                stacks = table.stacks;
+                rounds += 1;
+                // The deal moves on in the next round's direction, to a seat that still has chips.
+                dealer = table.next_seat(dealer, |s| stacks[s] == 0);
+                for s in 0..n {
+                    let r = &mut out.seats[s];
+                    r.picks += round_out.seats[s].picks.min(u8::MAX - r.picks);
+                    r.hate_picks += round_out.seats[s].hate_picks.min(u8::MAX - r.hate_picks);
+                }
+            }
+            let best = *stacks[..n].iter().max().expect("players");
+            let leaders: Vec<usize> = (0..n).filter(|&s| stacks[s] == best).collect();
+            for s in 0..n {
+                out.seats[s].net = stacks[s] as i64 - start as i64;
+            }
+            for &s in &leaders {
+                out.seats[s].share_units = SHARE_UNIT / leaders.len() as u32;
+            }
+            out.length = rounds;
+        }
+    }
+    Ok(())
+}
+
+/// Plays one round on the stacks already in `table.stacks`; seats with no chips sit out.
+#[allow(clippy::too_many_arguments)]
+fn play_round<B: Bot + ?Sized>(
+    variant: &Variant,
+    t: &mut Table,
+    bots: &mut [Box<B>],
+    seating: &[usize],
+    deal_rng: &mut Xoshiro256PlusPlus,
+    bot_rng: &mut BotRng,
+    dealer: usize,
+    dir: i8,
+    round: u32,
+    sink: &mut impl EventSink,
+    out: &mut RoundResult,
+) -> Result<(), Error> {
+    let n = variant.rules.players;
+    let pack_size = variant.rules.pack_size;
+    t.n = n;
+    t.dir = dir;
+    t.dealer = dealer;
+    t.history.clear();
+    t.discarded = CardSet::EMPTY;
+    t.pick_no = 0;
+    let stacks_before = t.stacks;
+    for s in 0..n {
+        t.folded[s] = t.stacks[s] == 0;
+        t.hands[s] = CardSet::EMPTY;
+        t.face_up[s] = CardSet::EMPTY;
+        t.seen[s] = CardSet::EMPTY;
+        t.packs[s] = CardSet::EMPTY;
+        t.last_pick[s] = None;
+        t.committed[s] = 0;
+        t.street[s] = 0;
+        t.fold_round[s] = None;
+        t.picks[s] = [PickRecord::default(); MAX_PICKS];
+        t.pack_of[s] = s as u8;
+    }
+    t.chips_total = t.stacks[..n].iter().map(|&s| s as u64).sum();
+    sink.event(Event::RoundStart { round, dealer, direction: dir });
+
+    // Antes, then the deal: the deck is reset to its sorted order first, so a round's cards
+    // depend on the deal stream alone.
+    for s in (0..n).filter(|&s| !t.folded[s]) {
+        let chips = variant.rules.ante.min(t.stacks[s]);
+        t.stacks[s] -= chips;
+        t.committed[s] += chips;
+        sink.event(Event::Ante { seat: s, chips });
+    }
+    t.deck_buf.copy_from_slice(&variant.deck_cards);
+    let playing = (0..n).filter(|&s| !t.folded[s]).count();
+    let (dealt, _) = t.deck_buf.partial_shuffle(deal_rng, playing * pack_size);
+    let mut k = 0;
+    let mut dealt_set = CardSet::EMPTY;
+    for s in (0..n).filter(|&s| !t.folded[s]) {
+        let pack: CardSet = dealt[k..k + pack_size].iter().copied().collect();
+        k += pack_size;
+        t.packs[s] = pack;
+        dealt_set = dealt_set.union(pack);
+        sink.event(Event::Deal { seat: s, pack });
+    }
+    t.undealt = variant.deck.cards.minus(dealt_set);
+
+    for pick in 1..=pack_size {
+        t.pick_no = pick;
+        if pick > 1 {
+            pass_packs(t);
+        }
+        for s in 0..n {
+            if t.folded[s] {
+                continue;
+            }
+            t.seen[s] = t.seen[s].union(t.packs[s]);
+            let choice = bots[seating[s]].pick(&t.view(variant, s, None), bot_rng);
+            if !t.packs[s].contains(choice.card) {
+                return Err(Error::IllegalAction {
+                    bot: bots[seating[s]].name().to_string(),
+                    seat: s,
+                    action: format!("pick {} of a pack without it ({})", choice.card, t.packs[s]),
+                });
+            }
+            t.choices[s] = choice;
+        }
+        let face_up = variant.is_face_up(pick);
+        for s in (0..n).filter(|&s| !t.folded[s]) {
+            let choice = t.choices[s];
+            sink.event(Event::Pick { seat: s, pick, choice, face_up, pack_of: t.pack_of[s] as usize, pack: t.packs[s] });
+            t.packs[s].remove(choice.card);
+            t.hands[s].insert(choice.card);
+            if face_up {
+                t.face_up[s].insert(choice.card);
+            }
+            t.picks[s][pick - 1] = PickRecord { card: Some(choice.card), hate: choice.hate, pack_of: t.pack_of[s] };
+        }
+        if pick == pack_size {
+            for s in 0..n {
+                t.last_pick[s] = t.picks[s][pick - 1].card;
+            }
+        }
+        if cfg!(debug_assertions) {
+            t.check_invariants(variant);
+        }
+        if let Some(b) = variant.betting_round_after(pick) {
+            betting_round(variant, t, bots, seating, bot_rng, b, sink)?;
+            if cfg!(debug_assertions) {
+                t.check_invariants(variant);
+            }
+            if t.active_count() == 1 {
+                let winner = (0..n).find(|&s| !t.folded[s]).expect("one seat left");
+                sink.event(Event::LastStanding { seat: winner });
+                let pot: u32 = t.committed[..n].iter().sum();
+                t.stacks[winner] += pot;
+                sink.event(Event::Award { seat: winner, chips: pot, pot: 0 });
+                t.committed = [0; MAX_SEATS];
+                out.seats[winner].share_units = SHARE_UNIT;
+                return finish(t, &stacks_before, out);
+            }
+        }
+    }
+    showdown(variant, t, sink, out)?;
+    finish(t, &stacks_before, out)
+}
+
+/// Passes every active seat's pack to the next active seat in the direction of play.
+fn pass_packs(t: &mut Table) {
+    let mut packs = [CardSet::EMPTY; MAX_SEATS];
+    let mut pack_of = [0u8; MAX_SEATS];
+    for s in 0..t.n {
+        if !t.folded[s] {
+            let to = t.next_seat(s, |x| t.folded[x]);
+            packs[to] = t.packs[s];
+            pack_of[to] = t.pack_of[s];
+        }
+    }
+    t.packs = packs;
+    t.pack_of = pack_of;
+}
+
+/// The seat that leads a betting round: the best face-up hand (wilds judged on the face-up
+/// cards alone), ties to the first in betting order.
+fn leader(variant: &Variant, t: &Table) -> usize {
+    let mut best: Option<(HandValue, usize)> = None;
+    for s in t.betting_order().filter(|&s| !t.folded[s]) {
+        let up = t.face_up[s];
+        let wilds = variant.rules.wild.wild_cards(up, None);
+        let value = variant.eval.eval_wild(up.minus(wilds), wilds.len());
+        if best.is_none_or(|(b, _)| value > b) {
+            best = Some((value, s));
+        }
+    }
+    best.expect("at least two active seats").1
+}
+
+fn betting_round<B: Bot + ?Sized>(
+    variant: &Variant,
+    t: &mut Table,
+    bots: &mut [Box<B>],
+    seating: &[usize],
+    bot_rng: &mut BotRng,
+    round: usize,
+    sink: &mut impl EventSink,
+) -> Result<(), Error> {
+    let n = t.n;
+    let can_act = |t: &Table, s: usize| !t.folded[s] && t.stacks[s] > 0;
+    if t.active_count() < 2 || (0..n).filter(|&s| can_act(t, s)).count() < 2 {
+        return Ok(());
+    }
+    t.street = [0; MAX_SEATS];
+    let size = variant.rules.bet_sizes[round];
+    let cap = variant.rules.raise_cap;
+    let lead = leader(variant, t);
+    sink.event(Event::BettingStart { round, leader: lead, leader_face_up: t.face_up[lead] });
+    let mut current = 0u32;
+    let mut raises = 0u32;
+    let mut last_raise = size;
+    let mut pending = (0..n).filter(|&s| can_act(t, s)).count();
+    let mut seat = lead;
+    let mut first = true;
+    while pending > 0 && t.active_count() > 1 {
+        if !first {
+            seat = t.next_seat(seat, |_| false);
+        }
+        first = false;
+        if !can_act(t, seat) {
+            continue;
+        }
+        let stack = t.stacks[seat];
+        let to_call = (current - t.street[seat]).min(stack);
+        let room = stack - to_call;
+        let pot_after_call: u32 = t.committed[..n].iter().sum::<u32>() + to_call;
+        let (min_raise, max_raise) = match variant.rules.limit {
+            Limit::FixedLimit => (size, size),
+            Limit::PotLimit => (size.max(last_raise), pot_after_call.max(size.max(last_raise))),
+            Limit::NoLimit => (size.max(last_raise), room),
+        };
+        let options = BetOptions {
+            round,
+            to_call,
+            can_raise: (cap == 0 || raises < cap) && room > 0,
+            min_raise: min_raise.min(room),
+            max_raise: max_raise.min(room),
+            raises,
+        };
+        let action = bots[seating[seat]].bet(&t.view(variant, seat, Some(options)), bot_rng);
+        if !options.allows(action, stack) {
+            return Err(Error::IllegalAction {
+                bot: bots[seating[seat]].name().to_string(),
+                seat,
+                action: format!("{action} (to call {to_call}, stack {stack}, raise {min_raise}..={max_raise})"),
+            });
+        }
+        let paid = match action {
+            Action::Fold => {
+                t.folded[seat] = true;
+                t.fold_round[seat] = Some(round as u8);
+                // The folded seat's pack leaves play.
+                t.discarded = t.discarded.union(t.packs[seat]).union(t.hands[seat]);
+                t.packs[seat] = CardSet::EMPTY;
+                t.hands[seat] = CardSet::EMPTY;
+                pending -= 1;
+                0
+            }
+            Action::Check => {
+                pending -= 1;
+                0
+            }
+            Action::Call => {
+                pending -= 1;
+                to_call
+            }
+            Action::Raise(by) => {
+                raises += 1;
+                last_raise = last_raise.max(by);
+                to_call + by
+            }
+        };
+        t.stacks[seat] -= paid;
+        t.street[seat] += paid;
+        t.committed[seat] += paid;
+        if let Action::Raise(_) = action {
+            current = t.street[seat];
+            pending = (0..n).filter(|&s| s != seat && can_act(t, s)).count();
+        }
+        let public = PublicAction { betting_round: round as u8, seat: seat as u8, action, paid };
+        t.history.push(public);
+        sink.event(Event::Act { action: public, all_in: t.stacks[seat] == 0 && !t.folded[seat] });
+    }
+    Ok(())
+}
+
+/// Splits the pots among the best hands, side pots included.
+fn showdown(variant: &Variant, t: &mut Table, sink: &mut impl EventSink, out: &mut RoundResult) -> Result<(), Error> {
+    let n = t.n;
+    let mut values = [HandValue(0); MAX_SEATS];
+    let mut wild_count = [0u32; MAX_SEATS];
+    for s in (0..n).filter(|&s| !t.folded[s]) {
+        let hand = t.hands[s];
+        let wilds = variant.rules.wild.wild_cards(hand, t.last_pick[s]);
+        values[s] = variant.eval.eval_wild(hand.minus(wilds), wilds.len());
+        wild_count[s] = wilds.len();
+        out.seats[s].showdown = true;
+        out.seats[s].finished = Some(values[s].category() as u8);
+        sink.event(Event::Show { seat: s, hand, wilds, last_pick: t.last_pick[s] });
+    }
+    let order = betting_order_array(t);
+    refund_uncalled(t, sink);
+    let total_pot: u32 = t.committed[..n].iter().sum();
+    let mut won = [0u32; MAX_SEATS];
+    let mut units = [0u32; MAX_SEATS];
+    let mut units_left = SHARE_UNIT;
+    let mut prev = 0u32;
+    let mut carry = 0u32;
+    let mut pot_index = 0;
+    let mut last_winner = None;
+    while let Some(level) = (0..n).map(|s| t.committed[s]).filter(|&c| c > prev).min() {
+        let amount: u32 = (0..n).map(|s| t.committed[s].min(level) - t.committed[s].min(prev)).sum::<u32>() + carry;
+        let eligible = |s: usize| !t.folded[s] && t.committed[s] >= level;
+        prev = level;
+        let Some(best) = (0..n).filter(|&s| eligible(s)).map(|s| values[s]).max() else {
+            // Chips of folded seats above every live seat's stake join the next pot.
+            carry = amount;
+            continue;
+        };
+        carry = 0;
+        let is_winner = |s: usize| eligible(s) && values[s] == best;
+        let k = (0..n).filter(|&s| is_winner(s)).count() as u32;
+        let pot_units = ((amount as u64 * SHARE_UNIT as u64 / total_pot as u64) as u32).min(units_left);
+        units_left -= pot_units;
+        // Odd chips (and odd share units) go to the winners first in betting order.
+        for (i, &s) in order[..n].iter().filter(|&&s| is_winner(s)).enumerate() {
+            let chips = amount / k + u32::from((i as u32) < amount % k);
+            won[s] += chips;
+            units[s] += pot_units / k + u32::from((i as u32) < pot_units % k);
+            if i == 0 {
+                last_winner = Some(s);
+            }
+            sink.event(Event::Award { seat: s, chips, pot: pot_index });
+        }
+        pot_index += 1;
+    }
+    // Rounding leftovers of the shares go to the last pot's first winner.
+    if let Some(s) = last_winner {
+        won[s] += carry;
+        units[s] += units_left;
+    }
+    for s in 0..n {
+        t.stacks[s] += won[s];
+        if won[s] > 0 {
+            out.seats[s].won_showdown = true;
+            out.seats[s].wild_in_win = wild_count[s] > 0;
+        }
+        out.seats[s].share_units = units[s];
+    }
+    t.committed = [0; MAX_SEATS];
+    Ok(())
+}
+
+/// Seats in betting order, as a fixed array (no allocation in the hot path).
+fn betting_order_array(t: &Table) -> [usize; MAX_SEATS] {
+    let mut order = [0; MAX_SEATS];
+    for (i, s) in t.betting_order().enumerate() {
+        order[i] = s;
+    }
+    order
+}
+
+/// Returns the chips of the one seat whose stake nobody matched (the part above the
+/// second-highest stake): they were never contested.
+fn refund_uncalled(t: &mut Table, sink: &mut impl EventSink) {
+    let n = t.n;
+    let top = *t.committed[..n].iter().max().expect("players");
+    let at_top = (0..n).filter(|&s| t.committed[s] == top).count();
+    if at_top == 1 {
+        let s = (0..n).find(|&s| t.committed[s] == top).expect("the top seat");
+        let second = (0..n).filter(|&x| x != s).map(|x| t.committed[x]).max().unwrap_or(0);
+        let chips = top - second;
+        t.committed[s] -= chips;
+        t.stacks[s] += chips;
+        sink.event(Event::Refund { seat: s, chips });
+    }
+}
+
+/// Writes each seat's net chips, folds and picks into `out`.
+fn finish(t: &Table, stacks_before: &[u32; MAX_SEATS], out: &mut RoundResult) -> Result<(), Error> {
+    let n = t.n;
+    debug_assert_eq!(
+        t.stacks[..n].iter().map(|&s| s as u64).sum::<u64>(),
+        t.chips_total,
+        "chips not conserved over the round"
+    );
+    for s in 0..n {
+        let r = &mut out.seats[s];
+        r.net = t.stacks[s] as i64 - stacks_before[s] as i64;
+        r.fold_round = t.fold_round[s];
+        let made = &t.picks[s][..t.pick_no];
+        r.picks = made.iter().filter(|p| p.card.is_some()).count() as u8;
+        r.hate_picks = made.iter().filter(|p| p.hate).count() as u8;
+    }
+    Ok(())
+}

@@ -1,0 +1,102 @@
+//! A round told move by move: the packs, each pick, each bet, the showdown, who got what.
+
+use std::fmt::Write;
+
+use super::engine::Event;
+use super::rules::Variant;
+use super::view::Action;
+use crate::cards::cards_to_string;
+use crate::sim::{RoundResult, SHARE_UNIT};
+
+/// Tells the events of one round (or game) as text; `names[s]` is seat `s`'s strategy.
+pub fn tell(variant: &Variant, names: &[&str], events: &[Event], result: &RoundResult) -> String {
+    let mut out = String::new();
+    let seat = |s: usize| format!("seat {s} ({})", names[s]);
+    let mut pick_shown = 0;
+    for event in events {
+        let _ = match *event {
+            Event::RoundStart { round, dealer, direction } => {
+                pick_shown = 0;
+                writeln!(
+                out,
+                "== Round {} · dealer seat {dealer} · packs and betting go {}",
+                round + 1,
+                    if direction > 0 { "left (to higher seats)" } else { "right (to lower seats)" }
+                )
+            }
+            Event::Ante { seat: s, chips } => writeln!(out, "{} antes {chips}", seat(s)),
+            Event::Deal { seat: s, pack } => writeln!(out, "{} is dealt {}", seat(s), pack),
+            Event::Pick { seat: s, pick, choice, face_up, pack_of, pack } => {
+                if pick != pick_shown {
+                    pick_shown = pick;
+                    let _ = writeln!(out, "-- Pick {pick}{}", if face_up { " (turned face up)" } else { "" });
+                }
+                writeln!(
+                    out,
+                    "  {} takes {}{} from seat {pack_of}'s pack [{}]{}",
+                    seat(s),
+                    choice.card,
+                    if face_up { " face up" } else { "" },
+                    pack,
+                    if choice.hate { " · hate pick" } else { "" }
+                )
+            }
+            Event::BettingStart { round, leader, leader_face_up } => writeln!(
+                out,
+                "-- Betting round {} · led by {} showing [{}]",
+                round + 1,
+                seat(leader),
+                leader_face_up
+            ),
+            Event::Act { action, all_in } => {
+                let s = action.seat as usize;
+                let what = match action.action {
+                    Action::Fold => "folds".to_string(),
+                    Action::Check => "checks".to_string(),
+                    Action::Call => format!("calls {}", action.paid),
+                    Action::Raise(by) => format!("raises by {by} (puts in {})", action.paid),
+                };
+                writeln!(out, "  {} {what}{}", seat(s), if all_in { ", all-in" } else { "" })
+            }
+            Event::Show { seat: s, hand, wilds, last_pick } => {
+                let best = variant.eval.best_hand(hand.minus(wilds), &wilds.iter().collect::<Vec<_>>());
+                let wild_text: Vec<String> = best
+                    .cards
+                    .iter()
+                    .zip(&best.wild_for)
+                    .filter_map(|(c, w)| w.map(|w| format!("{w} as {c}")))
+                    .collect();
+                writeln!(
+                    out,
+                    "  {} shows [{}]{}: {} with {}{}",
+                    seat(s),
+                    hand,
+                    last_pick.map(|c| format!(" (last pick {c})")).unwrap_or_default(),
+                    best.value.category(),
+                    cards_to_string(best.cards.iter().copied()),
+                    if wild_text.is_empty() { String::new() } else { format!(" (wild: {})", wild_text.join(", ")) }
+                )
+            }
+            Event::Award { seat: s, chips, pot } => writeln!(
+                out,
+                "  {} wins {chips} from the {}",
+                seat(s),
+                if pot == 0 { "main pot".to_string() } else { format!("side pot {pot}") }
+            ),
+            Event::Refund { seat: s, chips } => writeln!(out, "  {} takes back {chips} uncalled", seat(s)),
+            Event::LastStanding { seat: s } => writeln!(out, "-- Everyone else folded: {} wins at once", seat(s)),
+        };
+    }
+    let _ = writeln!(out, "== Result");
+    for (s, name) in names.iter().enumerate() {
+        let r = &result.seats[s];
+        let _ = writeln!(
+            out,
+            "  seat {s} ({name}): {:+} chips, pot share {:.3}{}",
+            r.net,
+            r.share_units as f64 / SHARE_UNIT as f64,
+            r.fold_round.map(|b| format!(", folded in betting round {}", b + 1)).unwrap_or_default()
+        );
+    }
+    out
+}

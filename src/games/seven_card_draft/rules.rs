@@ -1,0 +1,280 @@
+//! Seven Card Draft rules: every option of `shared/rules/seven-card-draft.md`, with the
+//! source's schedule and the documented defaults for the points it leaves open.
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::{Card, Deck, DeckPreset, Rank};
+use crate::error::InputError;
+use crate::eval::{Evaluator, WildRules};
+use crate::sim::MAX_SEATS;
+
+/// How large a bet or raise may be.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Limit {
+    /// Every bet and raise is exactly the betting round's size.
+    #[default]
+    FixedLimit,
+    /// A raise is at least the round's size (or the last raise) and at most the pot after calling.
+    PotLimit,
+    /// A raise is at least the round's size (or the last raise), up to the whole stack.
+    NoLimit,
+}
+
+/// What one simulated unit is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// One round with fresh equal stacks; round k passes left when k is even.
+    #[default]
+    Round,
+    /// Rounds until one player holds every chip.
+    Game,
+}
+
+/// The rules of a Seven Card Draft variant, as written in a rules file.
+///
+/// Unknown keys are refused; every key has the default shown by `draftsim list rules
+/// seven-card-draft`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Rules {
+    /// Number of players.
+    pub players: usize,
+    /// Deck preset (ignored when `ranks` is given).
+    pub deck: DeckPreset,
+    /// The deck's ranks, e.g. ["6","7","8","9","T","J","Q","K","A"]; overrides `deck`.
+    pub ranks: Option<Vec<String>>,
+    /// Whether a flush beats a full house; unset means the deck's convention.
+    pub flush_beats_full_house: Option<bool>,
+    /// Cards in each pack, which is also the number of picks.
+    pub pack_size: usize,
+    /// Picks (1-based) that are turned face up once everyone has picked.
+    pub face_up_picks: Vec<usize>,
+    /// Picks (1-based) after which a betting round is played.
+    pub bet_after_picks: Vec<usize>,
+    /// Chips each player antes.
+    pub ante: u32,
+    /// Chips each player starts with.
+    pub starting_stack: u32,
+    /// Bet size of each betting round (fixed limit), or its minimum (pot and no limit).
+    pub bet_sizes: Vec<u32>,
+    /// Most raises in one betting round, the opening bet included; 0 means no cap.
+    pub raise_cap: u32,
+    /// Betting structure.
+    pub limit: Limit,
+    /// Wild rules in force: one name or a list.
+    pub wild: WildRules,
+    /// `round` or `game`.
+    pub mode: Mode,
+    /// In game mode, the most rounds a game may last before it is scored by stacks.
+    pub max_rounds_per_game: u32,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            players: 4,
+            deck: DeckPreset::Standard52,
+            ranks: None,
+            flush_beats_full_house: None,
+            pack_size: 7,
+            face_up_picks: vec![2, 4],
+            bet_after_picks: vec![2, 4, 7],
+            ante: 1,
+            starting_stack: 100,
+            bet_sizes: vec![1, 1, 2],
+            raise_cap: 3,
+            limit: Limit::FixedLimit,
+            wild: WildRules::none(),
+            mode: Mode::Round,
+            max_rounds_per_game: 1000,
+        }
+    }
+}
+
+/// Each rules key with its meaning, for `draftsim list rules seven-card-draft`.
+pub const RULES_HELP: &[(&str, &str)] = &[
+    ("players", "number of players, 2 up to 7 (and at most deck size / pack size)"),
+    ("deck", "deck preset: standard-52, no-deuces-48, short-36, piquet-32"),
+    ("ranks", "the deck's ranks as a list, e.g. [\"6\",\"7\",\"8\",\"9\",\"T\",\"J\",\"Q\",\"K\",\"A\"]; overrides deck"),
+    ("flush_beats_full_house", "true or false; unset follows the deck (true for short-36 and piquet-32)"),
+    ("pack_size", "cards in each pack and so picks per round, 5 to 7"),
+    ("face_up_picks", "picks turned face up once everyone has picked"),
+    ("bet_after_picks", "picks after which a betting round is played; the last must be the final pick"),
+    ("ante", "chips each player antes"),
+    ("starting_stack", "chips each player starts a round (or game) with"),
+    ("bet_sizes", "bet size per betting round (fixed limit) or minimum bet (pot and no limit)"),
+    ("raise_cap", "most raises per betting round, the opening bet included; 0 means no cap"),
+    ("limit", "fixed-limit, pot-limit or no-limit"),
+    ("wild", "wild rules: none, deuces, deuces-with-face, last-pick, rank-R, rank-R-with-face, or a list"),
+    ("mode", "round (one round, fresh stacks) or game (until one player holds every chip)"),
+    ("max_rounds_per_game", "game mode: rounds after which a game is scored by stacks"),
+];
+
+impl Rules {
+    /// Parses a rules file's text; unknown keys and bad values are one-line errors.
+    pub fn from_toml(text: &str) -> Result<Rules, InputError> {
+        toml::from_str(text).map_err(|e| InputError::new(one_line(&e.to_string())))
+    }
+
+    /// Checks the rules and prepares what the engine needs.
+    pub fn compile(&self) -> Result<Variant, InputError> {
+        let mut deck = match &self.ranks {
+            Some(list) => {
+                let ranks = list
+                    .iter()
+                    .map(|r| r.parse::<Rank>().map_err(|e| e.context("ranks")))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Deck::from_ranks(&ranks)?
+            }
+            None => self.deck.deck(),
+        };
+        if let Some(v) = self.flush_beats_full_house {
+            deck.flush_beats_full_house = v;
+        }
+        if !(5..=7).contains(&self.pack_size) {
+            return Err(InputError::new(format!("pack_size = {}: use 5, 6 or 7", self.pack_size)));
+        }
+        let max_players = (deck.len() / self.pack_size).min(MAX_SEATS.min(7));
+        if self.players < 2 || self.players > max_players {
+            return Err(InputError::new(format!(
+                "players = {}: a {}-card deck with packs of {} seats 2 to {max_players} players",
+                self.players,
+                deck.len(),
+                self.pack_size
+            )));
+        }
+        for (key, picks) in [("face_up_picks", &self.face_up_picks), ("bet_after_picks", &self.bet_after_picks)] {
+            if let Some(p) = picks.iter().find(|&&p| p == 0 || p > self.pack_size) {
+                return Err(InputError::new(format!("{key}: pick {p} does not exist; picks run 1 to {}", self.pack_size)));
+            }
+            if picks.windows(2).any(|w| w[0] >= w[1]) {
+                return Err(InputError::new(format!("{key}: list the picks in increasing order, each once")));
+            }
+        }
+        if self.bet_after_picks.last() != Some(&self.pack_size) {
+            return Err(InputError::new(format!(
+                "bet_after_picks: the last betting round must follow the final pick ({})",
+                self.pack_size
+            )));
+        }
+        if self.bet_sizes.len() != self.bet_after_picks.len() {
+            return Err(InputError::new(format!(
+                "bet_sizes: give one size per betting round ({} rounds in bet_after_picks, {} sizes)",
+                self.bet_after_picks.len(),
+                self.bet_sizes.len()
+            )));
+        }
+        if self.bet_sizes.contains(&0) {
+            return Err(InputError::new("bet_sizes: every bet size must be at least 1"));
+        }
+        if self.starting_stack <= self.ante {
+            return Err(InputError::new("starting_stack: must be larger than the ante"));
+        }
+        if self.mode == Mode::Game && self.max_rounds_per_game == 0 {
+            return Err(InputError::new("max_rounds_per_game: must be at least 1"));
+        }
+        let mut face_up = 0u16;
+        self.face_up_picks.iter().for_each(|&p| face_up |= 1 << p);
+        let mut bet_round_after = [u8::MAX; 8];
+        for (i, &p) in self.bet_after_picks.iter().enumerate() {
+            bet_round_after[p] = i as u8;
+        }
+        Ok(Variant {
+            eval: Evaluator::new(&deck),
+            straights: deck.straights(),
+            deck_cards: deck.card_list(),
+            deck,
+            face_up_mask: face_up,
+            bet_round_after,
+            rules: self.clone(),
+        })
+    }
+}
+
+/// Collapses a multi-line parser message into one line.
+pub(crate) fn one_line(text: &str) -> String {
+    text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('|')).collect::<Vec<_>>().join(" ")
+}
+
+/// Checked rules plus what the engine derives from them once.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// The rules as given.
+    pub rules: Rules,
+    /// The deck in play.
+    pub deck: Deck,
+    /// The deck's cards, in index order (the deal shuffles a copy).
+    pub deck_cards: Vec<Card>,
+    /// The hand evaluator for this deck.
+    pub eval: Evaluator,
+    /// The deck's straights, highest first.
+    pub straights: Vec<(u16, Rank)>,
+    /// Bit p set when pick p is turned face up.
+    face_up_mask: u16,
+    /// For each pick number, the betting round that follows it (`u8::MAX` if none).
+    bet_round_after: [u8; 8],
+}
+
+impl Variant {
+    /// Whether pick `p` (1-based) is turned face up.
+    pub fn is_face_up(&self, pick: usize) -> bool {
+        self.face_up_mask & (1 << pick) != 0
+    }
+
+    /// The betting round (0-based) played after pick `p`, if any.
+    pub fn betting_round_after(&self, pick: usize) -> Option<usize> {
+        let r = self.bet_round_after[pick];
+        (r != u8::MAX).then_some(r as usize)
+    }
+
+    /// Number of betting rounds.
+    pub fn betting_rounds(&self) -> usize {
+        self.rules.bet_after_picks.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_follow_the_source() {
+        let v = Rules::default().compile().unwrap();
+        assert!(v.is_face_up(2) && v.is_face_up(4) && !v.is_face_up(7));
+        assert_eq!(v.betting_round_after(2), Some(0));
+        assert_eq!(v.betting_round_after(7), Some(2));
+        assert_eq!(v.betting_round_after(3), None);
+        assert_eq!(v.deck.len(), 52);
+    }
+
+    #[test]
+    fn impossible_rules_name_the_field() {
+        let err = Rules::from_toml("players = 8").unwrap().compile().unwrap_err().to_string();
+        assert!(err.starts_with("players = 8") && err.contains("2 to 7"), "{err}");
+        let err = Rules::from_toml("players = 5\ndeck = \"piquet-32\"").unwrap().compile().unwrap_err().to_string();
+        assert!(err.contains("2 to 4"), "{err}");
+        let err = Rules::from_toml("bet_sizes = [1, 2]").unwrap().compile().unwrap_err().to_string();
+        assert!(err.starts_with("bet_sizes"), "{err}");
+        let err = Rules::from_toml("bet_after_picks = [2, 4]").unwrap().compile().unwrap_err().to_string();
+        assert!(err.starts_with("bet_after_picks"), "{err}");
+        let err = Rules::from_toml("ranks = [\"2\", \"3\", \"X\", \"5\", \"6\"]").unwrap().compile().unwrap_err().to_string();
+        assert!(err.contains("ranks") && err.contains("'X'"), "{err}");
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_are_refused() {
+        let err = Rules::from_toml("playerz = 4").unwrap_err().to_string();
+        assert!(err.contains("playerz") && !err.contains('\n'), "{err}");
+        let err = Rules::from_toml("limit = \"spread\"").unwrap_err().to_string();
+        assert!(err.contains("spread"), "{err}");
+        let err = Rules::from_toml("wild = \"jokers\"").unwrap_err().to_string();
+        assert!(err.contains("jokers"), "{err}");
+        let r = Rules::from_toml("wild = [\"deuces-with-face\", \"last-pick\"]\nmode = \"game\"").unwrap();
+        assert_eq!(r.wild.to_string(), "deuces-with-face,last-pick");
+        assert_eq!(r.mode, Mode::Game);
+        let back = Rules::from_toml(&toml::to_string(&r).unwrap()).unwrap();
+        assert_eq!(back, r);
+    }
+}

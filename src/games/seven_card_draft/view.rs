@@ -1,0 +1,182 @@
+//! What a seat may see, the actions it may take, and the bot trait.
+//!
+//! A [`SeatView`] is built by the engine for one seat and holds only that seat's own cards
+//! plus public information; the engine's full state is never handed to a bot, so a bot
+//! cannot read another player's face-down cards or the deck order.
+
+use std::fmt;
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::rules::Variant;
+use crate::cards::{Card, CardSet};
+
+/// The random stream a bot may use; separate from the deal's.
+pub type BotRng = Xoshiro256PlusPlus;
+
+/// A betting action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Leave the round, losing what was put in.
+    Fold,
+    /// Pass while nobody has bet in this betting round.
+    Check,
+    /// Match the current bet (all-in for less if the stack is short).
+    Call,
+    /// Call and raise by this many chips on top.
+    Raise(u32),
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Fold => f.write_str("fold"),
+            Action::Check => f.write_str("check"),
+            Action::Call => f.write_str("call"),
+            Action::Raise(by) => write!(f, "raise {by}"),
+        }
+    }
+}
+
+/// One public betting action, as every seat saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PublicAction {
+    /// Betting round (0-based).
+    pub betting_round: u8,
+    /// The seat that acted.
+    pub seat: u8,
+    /// What it did.
+    pub action: Action,
+    /// Chips it put in with this action.
+    pub paid: u32,
+}
+
+/// The betting facts of the seat to act.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BetOptions {
+    /// Betting round (0-based).
+    pub round: usize,
+    /// Chips needed to call (0 means the seat may check).
+    pub to_call: u32,
+    /// Whether a raise is allowed (cap not reached, chips left after calling).
+    pub can_raise: bool,
+    /// Smallest raise (chips on top of the call); a smaller all-in raise is also allowed.
+    pub min_raise: u32,
+    /// Largest raise.
+    pub max_raise: u32,
+    /// Raises made so far in this betting round.
+    pub raises: u32,
+}
+
+impl BetOptions {
+    /// Whether this action is legal here for a seat holding `stack` chips.
+    pub fn allows(&self, action: Action, stack: u32) -> bool {
+        match action {
+            Action::Fold => true,
+            Action::Check => self.to_call == 0,
+            Action::Call => self.to_call > 0,
+            Action::Raise(by) => {
+                self.can_raise && by > 0 && by <= self.max_raise && (by >= self.min_raise || by == stack - self.to_call)
+            }
+        }
+    }
+
+    /// The passive action: check if free, else call.
+    pub fn check_or_call(&self) -> Action {
+        if self.to_call == 0 { Action::Check } else { Action::Call }
+    }
+
+    /// The smallest legal raise, or the passive action when raising is not allowed.
+    pub fn min_raise_or_call(&self) -> Action {
+        if self.can_raise { Action::Raise(self.min_raise.min(self.max_raise)) } else { self.check_or_call() }
+    }
+}
+
+/// A seat's choice at a pick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PickChoice {
+    /// The card taken from the pack.
+    pub card: Card,
+    /// Whether the bot took it to deny another player rather than for itself.
+    pub hate: bool,
+}
+
+impl PickChoice {
+    /// A pick made for the seat's own hand.
+    pub fn own(card: Card) -> PickChoice {
+        PickChoice { card, hate: false }
+    }
+}
+
+/// Everything one seat may know at a decision.
+#[derive(Clone, Copy, Debug)]
+pub struct SeatView<'a> {
+    /// The rules in force.
+    pub variant: &'a Variant,
+    /// This seat.
+    pub seat: usize,
+    /// Number of seats at the table.
+    pub players: usize,
+    /// +1 when packs and betting go to the left (higher seat numbers), -1 to the right.
+    pub direction: i8,
+    /// The pick being made (while picking) or the last pick made (while betting), 1-based.
+    pub pick: usize,
+    /// This seat's hand: its face-down and face-up picks.
+    pub hand: CardSet,
+    /// This seat's face-up picks.
+    pub own_face_up: CardSet,
+    /// The card this seat took at the final pick, once made.
+    pub last_pick: Option<Card>,
+    /// Every seat's face-up cards.
+    pub face_up: &'a [CardSet],
+    /// Which seats have folded.
+    pub folded: &'a [bool],
+    /// The pack in hand while picking; empty while betting.
+    pub pack: CardSet,
+    /// Every card this seat has seen in the packs it held this round.
+    pub seen: CardSet,
+    /// Chips in the pot.
+    pub pot: u32,
+    /// Every seat's stack.
+    pub stacks: &'a [u32],
+    /// Chips each seat has put in this round.
+    pub committed: &'a [u32],
+    /// Betting options, while betting.
+    pub betting: Option<BetOptions>,
+    /// The round's public betting actions so far.
+    pub history: &'a [PublicAction],
+}
+
+impl SeatView<'_> {
+    /// Picks still to come after the current one.
+    pub fn picks_left(&self) -> usize {
+        self.variant.rules.pack_size - self.pick
+    }
+
+    /// The seat that receives the pack this seat passes (skipping folded seats).
+    pub fn next_seat(&self) -> usize {
+        let n = self.players as isize;
+        let mut s = self.seat as isize;
+        loop {
+            s = (s + self.direction as isize).rem_euclid(n);
+            if !self.folded[s as usize] || s as usize == self.seat {
+                return s as usize;
+            }
+        }
+    }
+
+    /// Seats still in the round.
+    pub fn active_seats(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.players).filter(|&s| !self.folded[s])
+    }
+}
+
+/// A Seven Card Draft bot: it picks cards and bets from its [`SeatView`].
+pub trait Bot: Send {
+    /// The bot's name as tables show it (a preset name or a file path).
+    fn name(&self) -> &str;
+    /// Chooses a card from `view.pack`.
+    fn pick(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> PickChoice;
+    /// Chooses a betting action allowed by `view.betting`.
+    fn bet(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> Action;
+}

@@ -1,0 +1,317 @@
+//! The generic simulation harness: seeding, chunks, paired deals, seat rotation,
+//! stopping rules and shards.
+//!
+//! Reproducibility: every deal's seed comes from (run seed, global deal index) and every
+//! bot stream from (run seed, deal index, rotation), so a round's play does not depend on
+//! which thread, chunk or shard ran it. Work is cut into chunks of [`CHUNK_DEALS`] deals;
+//! chunks run in parallel in batches and their tallies are merged in chunk order. Tallies
+//! hold integer counts and sums only, so merging shards is exact.
+
+mod record;
+mod tally;
+
+pub use record::{MAX_SEATS, RoundResult, SHARE_UNIT, SeatResult};
+pub use tally::{Counts, PairedSums, Tally};
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rayon::prelude::*;
+
+use crate::error::{Error, InputError};
+
+/// Deals per chunk: the unit of parallel work and of sharding.
+pub const CHUNK_DEALS: u64 = 64;
+/// Chunks run in parallel before their tallies are merged (bounds memory and sets how
+/// often `--until-ci` and progress are checked).
+const BATCH_CHUNKS: u64 = 128;
+
+/// A game the harness can run: a rules-and-lineup object that plays one round at a time.
+pub trait Game: Sync {
+    /// Per-thread state (table scratch, one bot per lineup entry), made once per job.
+    type Worker: Send;
+    /// Number of seats.
+    fn players(&self) -> usize;
+    /// A fresh worker.
+    fn worker(&self) -> Self::Worker;
+    /// Plays one round (a game in game mode) with lineup entry `seating[s]` at seat `s`.
+    fn play(
+        &self,
+        worker: &mut Self::Worker,
+        deal_seed: u64,
+        bot_seed: u64,
+        round_index: u64,
+        seating: &[usize],
+        out: &mut RoundResult,
+    ) -> Result<(), Error>;
+    /// Names of the hand categories that `SeatResult::finished` indexes.
+    fn category_names(&self) -> &'static [&'static str];
+    /// Number of betting rounds (for the fold-rate columns).
+    fn betting_rounds(&self) -> usize;
+    /// The round told move by move.
+    fn replay(&self, deal_seed: u64, bot_seed: u64, round_index: u64, seating: &[usize]) -> Result<String, Error>;
+}
+
+/// A shard: this run plays chunks `j` with `j % count == index`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shard {
+    /// This shard, 0-based.
+    pub index: u64,
+    /// Number of shards.
+    pub count: u64,
+}
+
+impl Shard {
+    /// Parses `i/n`, or `auto/n` with the index from `SLURM_ARRAY_TASK_ID` or `JOB_COMPLETION_INDEX`.
+    pub fn parse(text: &str) -> Result<Shard, InputError> {
+        let bad = || InputError::new(format!("--shard '{text}': write i/n with 0 <= i < n, e.g. 0/4, or auto/n"));
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let count: u64 = n.trim().parse().map_err(|_| bad())?;
+        let index: u64 = if i.trim() == "auto" {
+            let var = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]
+                .iter()
+                .find_map(|v| std::env::var(v).ok())
+                .ok_or_else(|| InputError::new("--shard auto/n: set SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX"))?;
+            var.trim().parse().map_err(|_| InputError::new(format!("--shard auto: the task index '{var}' is not a number")))?
+        } else {
+            i.trim().parse().map_err(|_| bad())?
+        };
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// How a run is cut and seeded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The run's seed.
+    pub seed: u64,
+    /// Rounds wanted (rounded up to whole deals); with `until_ci`, the most to play.
+    pub rounds: u64,
+    /// Play each deal once per rotation of the lineup around the seats.
+    pub rotate: bool,
+    /// Play only this shard's chunks.
+    pub shard: Option<Shard>,
+    /// Stop once every strategy's win-rate interval half-width is at most this.
+    pub until_ci: Option<f64>,
+}
+
+/// The lineup's strategies: distinct names, and which one each lineup entry plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lineup {
+    /// Distinct strategy names, in order of first appearance.
+    pub strategies: Vec<String>,
+    /// For each lineup entry (seat of the unrotated deal), its strategy index.
+    pub entry_strategy: Vec<usize>,
+}
+
+impl Lineup {
+    /// Groups a list of seat strategies by name.
+    pub fn new(seats: &[String]) -> Lineup {
+        let mut strategies: Vec<String> = Vec::new();
+        let entry_strategy = seats
+            .iter()
+            .map(|s| match strategies.iter().position(|x| x == s) {
+                Some(i) => i,
+                None => {
+                    strategies.push(s.clone());
+                    strategies.len() - 1
+                }
+            })
+            .collect();
+        Lineup { strategies, entry_strategy }
+    }
+}
+
+/// Mixes a seed, an index and a stream tag into an independent 64-bit seed (SplitMix64).
+pub fn mix_seed(seed: u64, index: u64, stream: u64) -> u64 {
+    let mut z = seed ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    for _ in 0..2 {
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+    }
+    z
+}
+
+const DEAL_STREAM: u64 = 0xDEA1;
+const BOT_STREAM: u64 = 0xB075;
+
+/// Seeds and seating of one round of a run, by its index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundAddress {
+    /// The deal it belongs to.
+    pub deal: u64,
+    /// Its rotation within the deal.
+    pub rotation: usize,
+    /// The deal's seed (the same for every rotation).
+    pub deal_seed: u64,
+    /// The bots' seed.
+    pub bot_seed: u64,
+    /// Lineup entry at each seat.
+    pub seating: Vec<usize>,
+}
+
+/// Rounds per deal: the number of rotations.
+pub fn rounds_per_deal(players: usize, rotate: bool) -> u64 {
+    if rotate { players as u64 } else { 1 }
+}
+
+/// Where round `k` of a run sits: its deal, rotation, seeds and seating.
+pub fn round_address(seed: u64, players: usize, rotate: bool, k: u64) -> RoundAddress {
+    let per = rounds_per_deal(players, rotate);
+    let deal = k / per;
+    let rotation = (k % per) as usize;
+    RoundAddress {
+        deal,
+        rotation,
+        deal_seed: mix_seed(seed, deal, DEAL_STREAM),
+        bot_seed: mix_seed(seed, deal * MAX_SEATS as u64 + rotation as u64, BOT_STREAM),
+        seating: (0..players).map(|s| (s + rotation) % players).collect(),
+    }
+}
+
+/// One row of the optional per-round table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundRow {
+    /// Round index in the run.
+    pub round: u64,
+    /// Seat.
+    pub seat: u8,
+    /// Strategy index.
+    pub strategy: u16,
+    /// What happened.
+    pub result: SeatResult,
+}
+
+/// Runs a plan; `on_batch` sees the rounds done so far and each batch's per-round rows
+/// (empty unless `keep_rows`), in order. Returns the merged tally.
+pub fn run<G: Game>(
+    game: &G,
+    lineup: &Lineup,
+    plan: &Plan,
+    keep_rows: bool,
+    interrupt: Option<&AtomicBool>,
+    mut on_batch: impl FnMut(u64, &[RoundRow]) -> Result<(), Error>,
+) -> Result<Tally, Error> {
+    let players = game.players();
+    let per = rounds_per_deal(players, plan.rotate);
+    let deals = plan.rounds.div_ceil(per).max(1);
+    let chunks = deals.div_ceil(CHUNK_DEALS);
+    let shard = plan.shard.unwrap_or(Shard { index: 0, count: 1 });
+    let mut tally = Tally::new(lineup.strategies.len(), players, game.category_names().len(), game.betting_rounds());
+    let mut next_chunk = shard.index;
+    while next_chunk < chunks {
+        if interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return Err(Error::Interrupted);
+        }
+        let batch: Vec<u64> = (0..BATCH_CHUNKS)
+            .map(|i| next_chunk + i * shard.count)
+            .take_while(|&c| c < chunks)
+            .collect();
+        next_chunk += BATCH_CHUNKS * shard.count;
+        let parts: Vec<(Tally, Vec<RoundRow>)> = batch
+            .par_iter()
+            .map_init(
+                || game.worker(),
+                |worker, &chunk| {
+                    let first = chunk * CHUNK_DEALS;
+                    let last = ((chunk + 1) * CHUNK_DEALS).min(deals);
+                    run_deals(game, worker, lineup, plan, first..last, keep_rows)
+                },
+            )
+            .collect::<Result<_, Error>>()?;
+        let mut rows = Vec::new();
+        for (part, part_rows) in parts {
+            tally.merge(&part);
+            rows.extend(part_rows);
+        }
+        on_batch(tally.rounds, &rows)?;
+        if let Some(w) = plan.until_ci {
+            if tally.max_win_rate_half_width() <= w {
+                break;
+            }
+        }
+    }
+    tally.shard = plan.shard;
+    Ok(tally)
+}
+
+fn run_deals<G: Game>(
+    game: &G,
+    worker: &mut G::Worker,
+    lineup: &Lineup,
+    plan: &Plan,
+    deals: std::ops::Range<u64>,
+    keep_rows: bool,
+) -> Result<(Tally, Vec<RoundRow>), Error> {
+    let players = game.players();
+    let per = rounds_per_deal(players, plan.rotate);
+    let n_strat = lineup.strategies.len();
+    let mut tally = Tally::new(n_strat, players, game.category_names().len(), game.betting_rounds());
+    let mut rows = Vec::new();
+    let mut result = RoundResult::default();
+    let mut seating = [0usize; MAX_SEATS];
+    let mut group = [0i64; MAX_SEATS];
+    // Instances of each strategy in one deal group: the same for every deal.
+    let mut instances = [0i64; MAX_SEATS];
+    for &x in &lineup.entry_strategy {
+        instances[x] += per as i64;
+    }
+    for deal in deals {
+        group[..n_strat].fill(0);
+        let deal_seed = mix_seed(plan.seed, deal, DEAL_STREAM);
+        for rotation in 0..per as usize {
+            for (s, slot) in seating[..players].iter_mut().enumerate() {
+                *slot = (s + rotation) % players;
+            }
+            let bot_seed = mix_seed(plan.seed, deal * MAX_SEATS as u64 + rotation as u64, BOT_STREAM);
+            game.play(worker, deal_seed, bot_seed, deal, &seating[..players], &mut result)?;
+            tally.rounds += 1;
+            tally.length_sum += result.length as u64;
+            for s in 0..players {
+                let x = lineup.entry_strategy[seating[s]];
+                let r = &result.seats[s];
+                tally.add_seat(x, s, r);
+                group[x] += r.net;
+                if keep_rows {
+                    rows.push(RoundRow { round: deal * per + rotation as u64, seat: s as u8, strategy: x as u16, result: *r });
+                }
+            }
+        }
+        tally.add_group(&group[..n_strat], &instances[..n_strat]);
+    }
+    Ok((tally, rows))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_parse_and_check() {
+        assert_eq!(Shard::parse("1/4").unwrap(), Shard { index: 1, count: 4 });
+        assert!(Shard::parse("4/4").is_err());
+        assert!(Shard::parse("x").is_err());
+        assert!(Shard::parse("0/0").is_err());
+    }
+
+    #[test]
+    fn lineup_groups_names() {
+        let l = Lineup::new(&["a".into(), "b".into(), "a".into()]);
+        assert_eq!(l.strategies, vec!["a", "b"]);
+        assert_eq!(l.entry_strategy, vec![0, 1, 0]);
+    }
+
+    #[test]
+    fn rounds_map_to_deals_and_rotations() {
+        let a = round_address(7, 4, true, 9);
+        assert_eq!((a.deal, a.rotation), (2, 1));
+        assert_eq!(a.seating, vec![1, 2, 3, 0]);
+        let b = round_address(7, 4, true, 8);
+        assert_eq!(a.deal_seed, b.deal_seed, "rotations share the deal");
+        assert_ne!(a.bot_seed, b.bot_seed);
+        assert_ne!(mix_seed(1, 0, 0), mix_seed(2, 0, 0));
+    }
+}

@@ -1,0 +1,114 @@
+//! Confidence intervals: Wilson for proportions, Student t for means.
+
+use serde::Serialize;
+
+/// A point estimate with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The estimate.
+    pub mean: f64,
+    /// Lower end of the 95% interval.
+    pub lo: f64,
+    /// Upper end of the 95% interval.
+    pub hi: f64,
+}
+
+impl Estimate {
+    /// Half the interval's width.
+    pub fn half_width(&self) -> f64 {
+        (self.hi - self.lo) / 2.0
+    }
+
+    /// Whether the interval contains a value.
+    pub fn contains(&self, v: f64) -> bool {
+        self.lo <= v && v <= self.hi
+    }
+}
+
+/// The 97.5% quantile of the standard normal.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Wilson score 95% interval for `successes` out of `n` (successes may be fractional,
+/// as with split pots).
+pub fn wilson(successes: f64, n: u64) -> Estimate {
+    if n == 0 {
+        return Estimate { mean: f64::NAN, lo: 0.0, hi: 1.0 };
+    }
+    let n = n as f64;
+    let p = successes / n;
+    let z2 = Z95 * Z95;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).max(0.0).sqrt() / denom;
+    Estimate { mean: p, lo: (centre - half).max(0.0), hi: (centre + half).min(1.0) }
+}
+
+/// Mean with a t-based 95% interval from a count, a sum and a sum of squares.
+pub fn mean_interval(n: u64, sum: f64, sum_sq: f64) -> Estimate {
+    if n == 0 {
+        return Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN };
+    }
+    let nf = n as f64;
+    let mean = sum / nf;
+    if n < 2 {
+        return Estimate { mean, lo: f64::NEG_INFINITY, hi: f64::INFINITY };
+    }
+    let var = ((sum_sq - sum * sum / nf) / (nf - 1.0)).max(0.0);
+    let half = t_quantile_975(n - 1) * (var / nf).sqrt();
+    Estimate { mean, lo: mean - half, hi: mean + half }
+}
+
+/// The 97.5% quantile of Student's t with `df` degrees of freedom.
+///
+/// Exact table values up to 30, then the Cornish-Fisher expansion around the normal
+/// quantile (error below 1e-5 there).
+pub fn t_quantile_975(df: u64) -> f64 {
+    const TABLE: [f64; 30] = [
+        12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157, 2.228139,
+        2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905, 2.109816, 2.100922, 2.093024, 2.085963,
+        2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831, 2.048407, 2.045230, 2.042272,
+    ];
+    if df == 0 {
+        return f64::INFINITY;
+    }
+    if df <= 30 {
+        return TABLE[df as usize - 1];
+    }
+    let z = Z95;
+    let v = df as f64;
+    let g1 = (z.powi(3) + z) / 4.0;
+    let g2 = (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / 96.0;
+    let g3 = (3.0 * z.powi(7) + 19.0 * z.powi(5) + 17.0 * z.powi(3) - 15.0 * z) / 384.0;
+    z + g1 / v + g2 / (v * v) + g3 / (v * v * v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_a_known_value() {
+        // 50 of 100: Wilson interval (0.4038, 0.5962).
+        let e = wilson(50.0, 100);
+        assert!((e.lo - 0.4038).abs() < 1e-4 && (e.hi - 0.5962).abs() < 1e-4, "{e:?}");
+        let e = wilson(0.0, 10);
+        assert_eq!(e.lo, 0.0);
+        assert!(e.hi > 0.2 && e.hi < 0.35);
+    }
+
+    #[test]
+    fn t_quantiles_are_close_to_known_values() {
+        assert!((t_quantile_975(40) - 2.021075).abs() < 1e-4);
+        assert!((t_quantile_975(120) - 1.979930).abs() < 1e-5);
+        assert!((t_quantile_975(1_000_000) - Z95).abs() < 1e-5);
+    }
+
+    #[test]
+    fn mean_interval_from_sums() {
+        // Values 1..=5: mean 3, sd sqrt(2.5), t(4) = 2.776445.
+        let e = mean_interval(5, 15.0, 55.0);
+        assert_eq!(e.mean, 3.0);
+        let half = 2.776445 * (2.5f64 / 5.0).sqrt();
+        assert!((e.half_width() - half).abs() < 1e-9);
+    }
+}
