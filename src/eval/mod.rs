@@ -127,6 +127,9 @@ pub struct Evaluator {
     straight_top: Box<[u8]>,
     /// The deck's straights, highest first, with the rank that names each.
     straights: Vec<(u16, Rank)>,
+    /// For 1 to 4 wilds (index w - 1): top rank + 1 of the best straight each 13-bit
+    /// mask can complete with that many wild cards, 0 if none.
+    straight_with_wilds: Box<[u8]>,
     /// Each category's place in the ordering.
     ordinal: [u8; 10],
     /// The deck's ranks, as a mask.
@@ -148,6 +151,13 @@ impl Evaluator {
                 *top = name.0 + 1;
             }
         }
+        let mut straight_with_wilds = vec![0u8; 4 << 13].into_boxed_slice();
+        for (i, top) in straight_with_wilds.iter_mut().enumerate() {
+            let (w, mask) = ((i >> 13) as u32 + 1, (i & 0x1fff) as u16);
+            if let Some(&(_, name)) = straights.iter().find(|&&(s, _)| (s & !mask).count_ones() <= w) {
+                *top = name.0 + 1;
+            }
+        }
         let mut ordinal = [0u8; 10];
         for (i, o) in ordinal.iter_mut().enumerate() {
             *o = i as u8;
@@ -155,7 +165,7 @@ impl Evaluator {
         if flush_beats_full_house {
             ordinal.swap(Category::Flush as usize, Category::FullHouse as usize);
         }
-        Evaluator { straight_top, straights, ordinal, rank_mask: deck.rank_mask }
+        Evaluator { straight_top, straight_with_wilds, straights, ordinal, rank_mask: deck.rank_mask }
     }
 
     /// A value from a category and up to five tie-break rank slots (already rank + 1).
@@ -234,9 +244,99 @@ impl Evaluator {
     /// answer is the best value over the categories the cards can make, each category
     /// taking its best ranks.
     pub fn eval_wild(&self, naturals: CardSet, wilds: u32) -> HandValue {
-        if wilds == 0 {
-            return self.eval(naturals);
+        match wilds {
+            0 => self.eval(naturals),
+            _ if naturals.len() + wilds >= 5 => self.eval_wild_full(naturals, wilds),
+            _ => self.eval_wild_generic(naturals, wilds),
         }
+    }
+
+    /// The exact wild path for hands of five cards or more, by bit masks and tables.
+    ///
+    /// With at least one wild, only five of a kind, straight flush, four of a kind, full
+    /// house (one wild and two pairs), flush, straight, three of a kind and pair can be
+    /// best: anything lower is beaten by pairing a natural card with a wild.
+    #[inline]
+    fn eval_wild_full(&self, naturals: CardSet, wilds: u32) -> HandValue {
+        let deck_top = 1u16 << (15 - self.rank_mask.leading_zeros());
+        if wilds >= 5 {
+            return self.value(Category::FiveOfAKind, pack(&[deck_top], 0, 0));
+        }
+        let w = wilds;
+        let suits = [
+            naturals.suit_mask(Suit(0)),
+            naturals.suit_mask(Suit(1)),
+            naturals.suit_mask(Suit(2)),
+            naturals.suit_mask(Suit(3)),
+        ];
+        let [a, b, c, d] = suits;
+        let any = a | b | c | d;
+        // at_least[i]: ranks held i + 1 times or more.
+        let at_least = [
+            any,
+            (a & b) | (c & d) | ((a | b) & (c | d)),
+            (a & b & (c | d)) | (c & d & (a | b)),
+            a & b & c & d,
+        ];
+        // The best rank that reaches `n` of a kind with the wilds, as a one-bit mask.
+        let best_of_kind = |n: u32| -> u16 {
+            if w >= n {
+                deck_top
+            } else {
+                let m = at_least[(n - w - 1) as usize];
+                if m == 0 { 0 } else { top_bit(m) }
+            }
+        };
+        let five = best_of_kind(5);
+        if five != 0 {
+            return self.value(Category::FiveOfAKind, pack(&[five], 0, 0));
+        }
+        let table = &self.straight_with_wilds[((w as usize - 1) << 13)..(w as usize) << 13];
+        let mut best = HandValue(0);
+        for m in suits {
+            let top = table[m as usize];
+            if top != 0 {
+                best = best.max(self.value(Category::StraightFlush, (top as u32) << 16));
+            }
+            if m.count_ones() + w >= 5 {
+                // Every wild becomes the suit's top card (duplicates allowed).
+                let mut slots = 0u32;
+                for _ in 0..w {
+                    slots = (slots << 4) | (16 - deck_top.leading_zeros());
+                }
+                let rest = pack(&[], m, 5 - w) >> (4 * w);
+                best = best.max(self.value(Category::Flush, (slots << (4 * (5 - w))) | rest));
+            }
+        }
+        if best.category() == Category::StraightFlush {
+            return best;
+        }
+        let quads = best_of_kind(4);
+        if quads != 0 {
+            return self.value(Category::FourOfAKind, pack(&[quads], any & !quads, 1));
+        }
+        if w == 1 && at_least[1].count_ones() >= 2 {
+            let t = top_bit(at_least[1]);
+            let p = top_bit(at_least[1] & !t);
+            best = best.max(self.value(Category::FullHouse, pack(&[t, p], 0, 0)));
+        }
+        if best != HandValue(0) {
+            return best;
+        }
+        let top = table[any as usize];
+        if top != 0 {
+            return self.value(Category::Straight, (top as u32) << 16);
+        }
+        let trips = best_of_kind(3);
+        if trips != 0 {
+            return self.value(Category::ThreeOfAKind, pack(&[trips], any & !trips, 2));
+        }
+        let pair = best_of_kind(2);
+        self.value(Category::Pair, pack(&[pair], any & !pair, 3))
+    }
+
+    /// The exact wild path for any number of cards, category by category.
+    fn eval_wild_generic(&self, naturals: CardSet, wilds: u32) -> HandValue {
         let slots = (naturals.len() + wilds).min(5);
         let w = wilds.min(5);
         let mut counts = [0u32; 13];
@@ -534,6 +634,29 @@ mod tests {
         // Duplicates allowed: the wild is a second ace of hearts in the flush.
         let v = e.eval_wild(set("Ah Kh 9h 4h 2c"), 1);
         assert_eq!(v.tie_breaks(), vec![Rank::ACE, Rank::ACE, Rank::KING, Rank(7), Rank(2)]);
+    }
+
+    #[test]
+    fn table_wild_path_agrees_with_the_generic_one() {
+        use rand::SeedableRng;
+        use rand::seq::SliceRandom;
+        for deck in [DeckPreset::Standard52.deck(), DeckPreset::Short36.deck(), DeckPreset::Piquet32.deck()] {
+            let e = Evaluator::new(&deck);
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+            let mut cards: Vec<Card> = deck.cards.iter().collect();
+            for i in 0..200_000u32 {
+                let wilds = 1 + i % 5;
+                let size = 5 + (i / 5) % 3;
+                cards.shuffle(&mut rng);
+                let naturals: CardSet = cards[..(size - wilds.min(size)) as usize].iter().copied().collect();
+                assert_eq!(
+                    e.eval_wild_full(naturals, wilds),
+                    e.eval_wild_generic(naturals, wilds),
+                    "{naturals} + {wilds} wild ({})",
+                    deck.name
+                );
+            }
+        }
     }
 
     #[test]
