@@ -146,6 +146,14 @@ impl EventSink for Vec<Event> {
     }
 }
 
+/// Where a round's packs come from.
+pub enum Deal<'a> {
+    /// Shuffled from the deal stream (simulation).
+    Shuffle(&'a mut Xoshiro256PlusPlus),
+    /// Given pack by pack, seat by seat (stacked decks in tests and examples).
+    Stacked(&'a [CardSet]),
+}
+
 /// Reusable per-thread state of a table; allocated once, reset each round.
 #[derive(Clone, Debug)]
 pub struct Table {
@@ -172,6 +180,8 @@ pub struct Table {
     choices: [PickChoice; MAX_SEATS],
     /// Chips in play at the round's start (stacks plus pot), for the conservation check.
     chips_total: u64,
+    /// Check chips and card places after every step, in any build (tests turn it on).
+    verify: bool,
 }
 
 impl Table {
@@ -201,7 +211,15 @@ impl Table {
             deck_buf: variant.deck_cards.clone(),
             choices: [PickChoice::own(Card::from_index(0)); MAX_SEATS],
             chips_total: 0,
+            verify: cfg!(debug_assertions),
         }
+    }
+
+    /// Checks the invariants (chips conserved, every card in one place) after every step,
+    /// panicking on a violation; on by default in debug builds.
+    pub fn verify(mut self, on: bool) -> Table {
+        self.verify = on;
+        self
     }
 
     /// The picks each seat made in the last round played.
@@ -293,7 +311,7 @@ pub fn play<B: Bot + ?Sized>(
             table.stacks = [0; MAX_SEATS];
             table.stacks[..n].fill(start);
             let dir = if round_index % 2 == 0 { 1 } else { -1 };
-            play_round(variant, table, bots, seating, &mut deal_rng, &mut bot_rng, 0, dir, 0, sink, out)?;
+            play_round(variant, table, bots, seating, Deal::Shuffle(&mut deal_rng), &mut bot_rng, 0, dir, 0, sink, out)?;
             out.length = 1;
         }
         Mode::Game => {
@@ -305,7 +323,8 @@ pub fn play<B: Bot + ?Sized>(
             while stacks[..n].iter().filter(|&&s| s > 0).count() > 1 && rounds < variant.rules.max_rounds_per_game {
                 let dir = if rounds % 2 == 0 { 1 } else { -1 };
                 table.stacks = stacks;
-                play_round(variant, table, bots, seating, &mut deal_rng, &mut bot_rng, dealer, dir, rounds, sink, &mut round_out)?;
+                let deal = Deal::Shuffle(&mut deal_rng);
+                play_round(variant, table, bots, seating, deal, &mut bot_rng, dealer, dir, rounds, sink, &mut round_out)?;
                 stacks = table.stacks;
                 rounds += 1;
                 // The deal moves on in the next round's direction, to a seat that still has chips.
@@ -330,6 +349,32 @@ pub fn play<B: Bot + ?Sized>(
     Ok(())
 }
 
+/// Plays one round on packs given seat by seat (a stacked deck) and these starting stacks.
+#[allow(clippy::too_many_arguments)]
+pub fn play_stacked<B: Bot + ?Sized>(
+    variant: &Variant,
+    table: &mut Table,
+    bots: &mut [Box<B>],
+    seating: &[usize],
+    packs: &[CardSet],
+    stacks: &[u32],
+    bot_seed: u64,
+    round_index: u64,
+    sink: &mut impl EventSink,
+    out: &mut RoundResult,
+) -> Result<(), Error> {
+    let n = variant.rules.players;
+    assert!(packs.len() == n && packs.iter().all(|p| p.len() as usize == variant.rules.pack_size), "one full pack per seat");
+    let mut bot_rng = BotRng::seed_from_u64(bot_seed);
+    *out = RoundResult::default();
+    table.stacks = [0; MAX_SEATS];
+    table.stacks[..n].copy_from_slice(stacks);
+    let dir = if round_index % 2 == 0 { 1 } else { -1 };
+    play_round(variant, table, bots, seating, Deal::Stacked(packs), &mut bot_rng, 0, dir, 0, sink, out)?;
+    out.length = 1;
+    Ok(())
+}
+
 /// Plays one round on the stacks already in `table.stacks`; seats with no chips sit out.
 #[allow(clippy::too_many_arguments)]
 fn play_round<B: Bot + ?Sized>(
@@ -337,7 +382,7 @@ fn play_round<B: Bot + ?Sized>(
     t: &mut Table,
     bots: &mut [Box<B>],
     seating: &[usize],
-    deal_rng: &mut Xoshiro256PlusPlus,
+    deal: Deal<'_>,
     bot_rng: &mut BotRng,
     dealer: usize,
     dir: i8,
@@ -380,11 +425,17 @@ fn play_round<B: Bot + ?Sized>(
     }
     t.deck_buf.copy_from_slice(&variant.deck_cards);
     let playing = (0..n).filter(|&s| !t.folded[s]).count();
-    let (dealt, _) = t.deck_buf.partial_shuffle(deal_rng, playing * pack_size);
+    let (dealt, stacked): (&[Card], Option<&[CardSet]>) = match deal {
+        Deal::Shuffle(rng) => (t.deck_buf.partial_shuffle(rng, playing * pack_size).0, None),
+        Deal::Stacked(packs) => (&[], Some(packs)),
+    };
     let mut k = 0;
     let mut dealt_set = CardSet::EMPTY;
     for s in (0..n).filter(|&s| !t.folded[s]) {
-        let pack: CardSet = dealt[k..k + pack_size].iter().copied().collect();
+        let pack: CardSet = match stacked {
+            Some(packs) => packs[s],
+            None => dealt[k..k + pack_size].iter().copied().collect(),
+        };
         k += pack_size;
         t.packs[s] = pack;
         dealt_set = dealt_set.union(pack);
@@ -428,12 +479,12 @@ fn play_round<B: Bot + ?Sized>(
                 t.last_pick[s] = t.picks[s][pick - 1].card;
             }
         }
-        if cfg!(debug_assertions) {
+        if t.verify {
             t.check_invariants(variant);
         }
         if let Some(b) = variant.betting_round_after(pick) {
             betting_round(variant, t, bots, seating, bot_rng, b, sink)?;
-            if cfg!(debug_assertions) {
+            if t.verify {
                 t.check_invariants(variant);
             }
             if t.active_count() == 1 {
@@ -674,11 +725,9 @@ fn refund_uncalled(t: &mut Table, sink: &mut impl EventSink) {
 /// Writes each seat's net chips, folds and picks into `out`.
 fn finish(t: &Table, stacks_before: &[u32; MAX_SEATS], out: &mut RoundResult) -> Result<(), Error> {
     let n = t.n;
-    debug_assert_eq!(
-        t.stacks[..n].iter().map(|&s| s as u64).sum::<u64>(),
-        t.chips_total,
-        "chips not conserved over the round"
-    );
+    if t.verify {
+        assert_eq!(t.stacks[..n].iter().map(|&s| s as u64).sum::<u64>(), t.chips_total, "chips not conserved over the round");
+    }
     for s in 0..n {
         let r = &mut out.seats[s];
         r.net = t.stacks[s] as i64 - stacks_before[s] as i64;

@@ -1,0 +1,362 @@
+//! Seven Card Draft engine: scripted rounds on stacked decks, one per rule, plus a
+//! property test over random rules and random legal bots, and the category frequencies
+//! of randomly drafted hands against the exact seven-card figures.
+
+use std::collections::VecDeque;
+
+use draftsim::cards::{Card, CardSet};
+use draftsim::error::Error;
+use draftsim::games::seven_card_draft::engine::{self, Event, Table};
+use draftsim::games::seven_card_draft::rules::{Limit, Rules};
+use draftsim::games::seven_card_draft::view::{Action, Bot, BotRng, PickChoice, SeatView};
+use draftsim::games::seven_card_draft::SevenCardDraft;
+use draftsim::sim::{self, Game, Lineup, Plan, RoundResult, SHARE_UNIT};
+use proptest::prelude::*;
+use rand::Rng;
+
+fn card(text: &str) -> Card {
+    text.parse().unwrap()
+}
+
+/// What a scripted bot does at a bet.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    Passive,
+    Fold,
+    Raise(u32),
+}
+
+/// Takes the first card of `prefer` found in the pack (else the pack's first card) and
+/// plays its betting steps in order, then checks or calls.
+struct Scripted {
+    name: String,
+    prefer: Vec<Card>,
+    steps: VecDeque<Step>,
+}
+
+impl Scripted {
+    fn new(picks: &[&str], steps: &[Step]) -> Box<dyn Bot> {
+        Box::new(Scripted {
+            name: "scripted".into(),
+            prefer: picks.iter().map(|c| card(c)).collect(),
+            steps: steps.iter().copied().collect(),
+        })
+    }
+}
+
+impl Bot for Scripted {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn pick(&mut self, view: &SeatView<'_>, _: &mut BotRng) -> PickChoice {
+        let card = self.prefer.iter().copied().find(|c| view.pack.contains(*c)).unwrap_or_else(|| view.pack.nth(0).unwrap());
+        PickChoice::own(card)
+    }
+    fn bet(&mut self, view: &SeatView<'_>, _: &mut BotRng) -> Action {
+        let options = view.betting.unwrap();
+        match self.steps.pop_front() {
+            Some(Step::Fold) => Action::Fold,
+            Some(Step::Raise(by)) => Action::Raise(by),
+            Some(Step::Passive) | None => options.check_or_call(),
+        }
+    }
+}
+
+/// Packs such that, passing left with nobody folding, seat s takes `picks[s][p]` at pick p + 1.
+fn packs_for(picks: &[[&str; 7]]) -> Vec<CardSet> {
+    let n = picks.len();
+    let mut packs = vec![CardSet::EMPTY; n];
+    for (s, seq) in picks.iter().enumerate() {
+        for (p, c) in seq.iter().enumerate() {
+            packs[(s + n * 7 - p) % n].insert(card(c));
+        }
+    }
+    packs
+}
+
+struct Played {
+    result: RoundResult,
+    events: Vec<Event>,
+}
+
+fn play(rules: &Rules, picks: &[[&str; 7]], steps: &[&[Step]], stacks: Option<&[u32]>, round_index: u64) -> Result<Played, Error> {
+    let variant = rules.compile().unwrap();
+    let mut table = Table::new(&variant).verify(true);
+    let mut bots: Vec<Box<dyn Bot>> = picks.iter().zip(steps).map(|(p, s)| Scripted::new(p, s)).collect();
+    let seating: Vec<usize> = (0..picks.len()).collect();
+    let packs = packs_for(picks);
+    let default_stacks = vec![rules.starting_stack; picks.len()];
+    let mut events = Vec::new();
+    let mut result = RoundResult::default();
+    engine::play_stacked(
+        &variant,
+        &mut table,
+        &mut bots,
+        &seating,
+        &packs,
+        stacks.unwrap_or(&default_stacks),
+        1,
+        round_index,
+        &mut events,
+        &mut result,
+    )?;
+    Ok(Played { result, events })
+}
+
+fn rules(players: usize) -> Rules {
+    Rules { players, ..Rules::default() }
+}
+
+const JUNK: [[&str; 7]; 3] = [
+    ["2c", "3c", "4d", "6h", "8s", "9c", "Jd"],
+    ["2d", "3d", "4h", "6s", "8c", "9d", "Jh"],
+    ["2h", "3h", "4s", "6c", "8d", "9h", "Js"],
+];
+
+fn pack_of_at(events: &[Event], seat: usize, pick: usize) -> usize {
+    events
+        .iter()
+        .find_map(|e| match *e {
+            Event::Pick { seat: s, pick: p, pack_of, .. } if s == seat && p == pick => Some(pack_of),
+            _ => None,
+        })
+        .expect("the pick happened")
+}
+
+fn leaders(events: &[Event]) -> Vec<usize> {
+    events.iter().filter_map(|e| if let Event::BettingStart { leader, .. } = e { Some(*leader) } else { None }).collect()
+}
+
+#[test]
+fn packs_pass_left_in_even_rounds_and_right_in_odd_ones() {
+    let left = play(&rules(3), &JUNK, &[&[], &[], &[]], None, 0).unwrap();
+    assert_eq!(pack_of_at(&left.events, 1, 2), 0, "seat 1 gets seat 0's pack when passing left");
+    assert_eq!(pack_of_at(&left.events, 0, 2), 2);
+    let right = play(&rules(3), &JUNK, &[&[], &[], &[]], None, 1).unwrap();
+    assert_eq!(pack_of_at(&right.events, 1, 2), 2, "seat 1 gets seat 2's pack when passing right");
+    assert_eq!(pack_of_at(&right.events, 0, 2), 1);
+}
+
+#[test]
+fn passing_skips_a_folded_player_and_its_pack_leaves_play() {
+    let played = play(&rules(3), &JUNK, &[&[], &[], &[Step::Fold]], None, 0).unwrap();
+    // After pick 2, seat 2 folds holding seat 1's pack; seats 0 and 1 swap the other two.
+    assert_eq!(pack_of_at(&played.events, 0, 3), 0);
+    assert_eq!(pack_of_at(&played.events, 1, 3), 2);
+    assert_eq!(played.result.seats[2].fold_round, Some(0));
+    let picked_from_pack1 = played.events.iter().filter(|e| matches!(e, Event::Pick { pack_of: 1, pick, .. } if *pick > 2)).count();
+    assert_eq!(picked_from_pack1, 0, "the folded seat's pack left play");
+    assert_eq!(played.result.seats[0].picks, 7);
+    assert_eq!(played.result.seats[2].picks, 2);
+}
+
+#[test]
+fn ties_for_the_lead_go_to_the_first_seat_after_the_dealer() {
+    // Face-up pick 2: seats 0 and 2 show a king, seat 1 a three.
+    let picks = [
+        ["2c", "Kc", "4d", "6h", "8s", "9c", "Jd"],
+        ["2d", "3d", "4h", "6s", "8c", "9d", "Jh"],
+        ["2h", "Kh", "4s", "6c", "8d", "9h", "Js"],
+    ];
+    let left = play(&rules(3), &picks, &[&[], &[], &[]], None, 0).unwrap();
+    // Dealer 0, betting left: order 1, 2, 0; the tie goes to seat 2.
+    assert_eq!(leaders(&left.events)[0], 2);
+    // The best face-up hand leads outright.
+    let mut solo = picks;
+    solo[1][1] = "Ad";
+    let led = play(&rules(3), &solo, &[&[], &[], &[]], None, 0).unwrap();
+    assert_eq!(leaders(&led.events)[0], 1);
+}
+
+#[test]
+fn all_in_players_build_side_pots() {
+    let picks = [
+        ["As", "Ah", "Ad", "Ks", "Kh", "2c", "3c"],
+        ["Qs", "Qh", "Qd", "7s", "5h", "2d", "3d"],
+        ["9s", "8h", "6d", "4c", "Th", "2h", "3h"],
+    ];
+    let r = Rules { players: 3, limit: Limit::NoLimit, ..Rules::default() };
+    // Seat 0 leads with the ace face up and shoves 4; seat 1 raises 10 more; seat 2 calls.
+    let played = play(&r, &picks, &[&[Step::Raise(4)], &[Step::Raise(10)], &[Step::Passive]], Some(&[5, 20, 20]), 0).unwrap();
+    let seats = played.result.seats;
+    assert_eq!(leaders(&played.events)[0], 0);
+    assert_eq!((seats[0].net, seats[1].net, seats[2].net), (10, 5, -15), "main pot 15 to seat 0, side pot 20 to seat 1");
+    let awards: Vec<(usize, u32, usize)> = played
+        .events
+        .iter()
+        .filter_map(|e| if let Event::Award { seat, chips, pot } = e { Some((*seat, *chips, *pot)) } else { None })
+        .collect();
+    assert_eq!(awards, vec![(0, 15, 0), (1, 20, 1)]);
+    assert_eq!(seats.iter().map(|s| s.share_units).sum::<u32>(), SHARE_UNIT);
+}
+
+#[test]
+fn a_split_pot_gives_the_odd_chip_to_the_first_winner_in_betting_order() {
+    let picks = [
+        ["9c", "Tc", "Jd", "Qh", "Ks", "2c", "3d"],
+        ["9d", "Td", "Jh", "Qs", "Kc", "2d", "3h"],
+        ["4c", "5d", "7h", "8s", "Ah", "2h", "6c"],
+    ];
+    let played = play(&rules(3), &picks, &[&[], &[], &[]], None, 0).unwrap();
+    let s = played.result.seats;
+    // Pot 3 split between seats 0 and 1; betting order is 1, 2, 0, so seat 1 gets the odd chip.
+    assert_eq!((s[0].net, s[1].net, s[2].net), (0, 1, -1));
+    assert_eq!((s[0].share_units, s[1].share_units, s[2].share_units), (SHARE_UNIT / 2, SHARE_UNIT / 2, 0));
+}
+
+#[test]
+fn the_last_pick_is_wild_under_last_pick() {
+    // Every seat's last pick is wild: seat 1's makes a royal flush, seat 0's five aces.
+    let picks = [["As", "Ah", "Ad", "Ac", "5d", "3h", "2c"], ["Ks", "Qs", "Js", "Ts", "9s", "8h", "4c"]];
+    let plain = play(&rules(2), &picks, &[&[], &[]], None, 0).unwrap();
+    assert!(plain.result.seats[1].net > 0, "without wilds the straight flush wins");
+    let wild = Rules { wild: draftsim::eval::WildRules::parse_names(["last-pick"]).unwrap(), ..rules(2) };
+    let played = play(&wild, &picks, &[&[], &[]], None, 0).unwrap();
+    assert!(played.result.seats[0].net > 0, "the last pick makes five aces");
+    assert!(played.result.seats[0].wild_in_win);
+    assert_eq!(played.result.seats[0].finished, Some(draftsim::eval::Category::FiveOfAKind as u8));
+    assert_eq!(played.result.seats[1].finished, Some(draftsim::eval::Category::StraightFlush as u8));
+}
+
+#[test]
+fn a_deuce_is_wild_only_beside_a_face_card_of_its_suit() {
+    let rules_wild = Rules { wild: draftsim::eval::WildRules::parse_names(["deuces-with-face"]).unwrap(), ..rules(2) };
+    let with_face = [["2h", "Jh", "As", "Ad", "Ac", "7s", "5d"], ["Ks", "Kh", "Kd", "Qs", "Qh", "9c", "8c"]];
+    let played = play(&rules_wild, &with_face, &[&[], &[]], None, 0).unwrap();
+    assert!(played.result.seats[0].net > 0, "2h with Jh is wild: four aces beat the full house");
+    let without = [["2h", "Js", "As", "Ad", "Ac", "7s", "5d"], ["Ks", "Kh", "Kd", "Qs", "Qh", "9c", "8c"]];
+    let played = play(&rules_wild, &without, &[&[], &[]], None, 0).unwrap();
+    assert!(played.result.seats[1].net > 0, "2h beside the jack of spades is not wild");
+}
+
+#[test]
+fn the_last_player_standing_wins_at_once() {
+    let played = play(&rules(3), &JUNK, &[&[], &[Step::Fold], &[Step::Fold]], None, 0).unwrap();
+    let s = played.result.seats;
+    assert_eq!((s[0].net, s[1].net, s[2].net), (2, -1, -1));
+    assert_eq!(s[0].share_units, SHARE_UNIT);
+    assert!(!s[0].showdown, "no showdown");
+    assert_eq!(s[0].picks, 2, "no more picks after everyone else folds");
+    assert!(played.events.iter().any(|e| matches!(e, Event::LastStanding { seat: 0 })));
+}
+
+#[test]
+fn a_raise_is_capped_and_an_illegal_action_is_an_error_naming_the_bot() {
+    // Four raises in a row: the fourth is over the cap of three.
+    let steps: [&[Step]; 2] = [&[Step::Raise(1), Step::Raise(1)], &[Step::Raise(1), Step::Raise(1)]];
+    let err = play(&rules(2), &JUNK[..2], &steps, None, 0).err().expect("over the cap");
+    let text = err.to_string();
+    assert!(text.contains("'scripted'") && text.contains("raise 1"), "{text}");
+    // Raising the wrong amount in fixed limit is refused too.
+    let err = play(&rules(2), &JUNK[..2], &[&[Step::Raise(5)], &[]], None, 0).err().expect("wrong size");
+    assert!(matches!(err, Error::IllegalAction { .. }));
+}
+
+/// A bot that picks at random and chooses uniformly among the legal actions.
+struct RandomLegal;
+
+impl Bot for RandomLegal {
+    fn name(&self) -> &str {
+        "random-legal"
+    }
+    fn pick(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> PickChoice {
+        PickChoice::own(view.pack.nth(rng.random_range(0..view.pack.len())).unwrap())
+    }
+    fn bet(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> Action {
+        let o = view.betting.unwrap();
+        match rng.random_range(0..4) {
+            0 => Action::Fold,
+            1 if o.can_raise => {
+                let stack = view.stacks[view.seat];
+                let lo = o.min_raise.min(stack - o.to_call);
+                Action::Raise(rng.random_range(lo..=o.max_raise.max(lo)))
+            }
+            _ => o.check_or_call(),
+        }
+    }
+}
+
+fn random_rules() -> impl Strategy<Value = Rules> {
+    (
+        2usize..=7,
+        prop::sample::select(vec!["standard-52", "no-deuces-48", "short-36", "piquet-32"]),
+        5usize..=7,
+        prop::sample::select(vec![Limit::FixedLimit, Limit::PotLimit, Limit::NoLimit]),
+        0u32..=4,
+        prop::sample::select(vec!["none", "deuces", "deuces-with-face", "last-pick", "deuces-with-face,last-pick", "rank-9"]),
+        3u32..=40,
+        1u32..=3,
+        any::<bool>(),
+    )
+        .prop_map(|(players, deck, pack_size, limit, raise_cap, wild, stack, bet, game)| {
+            let deck: draftsim::cards::DeckPreset = deck.parse().unwrap();
+            let max_players = (deck.deck().len() / pack_size).min(7);
+            let bet_after = if pack_size >= 4 { vec![2, 4, pack_size] } else { vec![pack_size] };
+            Rules {
+                players: players.min(max_players),
+                deck,
+                pack_size,
+                face_up_picks: vec![2, 4],
+                bet_after_picks: bet_after.clone(),
+                bet_sizes: vec![bet; bet_after.len()],
+                limit,
+                raise_cap,
+                wild: draftsim::eval::WildRules::parse_names([wild]).unwrap(),
+                starting_stack: stack,
+                mode: if game { draftsim::games::seven_card_draft::rules::Mode::Game } else { Default::default() },
+                max_rounds_per_game: 30,
+                ..Rules::default()
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 250, ..ProptestConfig::default() })]
+
+    /// 250 random rule sets x 400 rounds of random legal play: invariants hold (checked
+    /// after every step), chips sum to zero and pot shares to one, and nothing panics.
+    #[test]
+    fn random_rules_and_random_bots_keep_the_invariants(rules in random_rules(), seed in any::<u64>()) {
+        let variant = rules.compile().unwrap();
+        let mut table = Table::new(&variant).verify(true);
+        let n = variant.rules.players;
+        let mut bots: Vec<Box<dyn Bot>> = (0..n).map(|_| Box::new(RandomLegal) as Box<dyn Bot>).collect();
+        let seating: Vec<usize> = (0..n).collect();
+        let mut out = RoundResult::default();
+        for k in 0..400u64 {
+            engine::play(&variant, &mut table, &mut bots, &seating, seed ^ k, k, k, &mut engine::NoEvents, &mut out).unwrap();
+            prop_assert_eq!(out.seats[..n].iter().map(|s| s.net).sum::<i64>(), 0);
+            prop_assert_eq!(out.seats[..n].iter().map(|s| s.share_units).sum::<u32>(), SHARE_UNIT);
+            for s in &out.seats[..n] {
+                prop_assert!(s.showdown || s.finished.is_none());
+            }
+        }
+    }
+}
+
+/// With random picks and nobody folding, finished hands are uniform seven-card hands, so
+/// their categories follow the exact figures (chi-square, 8 degrees of freedom, p = 0.001).
+#[test]
+fn randomly_drafted_hands_follow_the_seven_card_category_figures() {
+    let seats: Vec<String> = vec!["random".into(); 4];
+    let game = SevenCardDraft::new(&Rules::default(), &seats).unwrap();
+    let lineup = Lineup::new(&seats);
+    let plan = Plan { seed: 99, rounds: 200_000, rotate: false, shard: None, until_ci: None };
+    let tally = sim::run(&game, &lineup, &plan, false, None, |_, _| Ok(())).unwrap();
+    let counts = &tally.finished[0];
+    let hands: u64 = counts.iter().sum();
+    assert_eq!(hands, 4 * 200_000, "nobody folds");
+    let exact = [23_294_460u64, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184, 224_848, 41_584];
+    let total: u64 = exact.iter().sum();
+    let chi2: f64 = exact
+        .iter()
+        .zip(counts)
+        .map(|(&e, &o)| {
+            let expected = hands as f64 * e as f64 / total as f64;
+            (o as f64 - expected).powi(2) / expected
+        })
+        .sum();
+    assert_eq!(counts[9], 0, "no five of a kind without wilds");
+    assert!(chi2 < 26.12, "chi-square {chi2:.2} over 26.12: {counts:?}");
+    assert_eq!(game.category_names().len(), 10);
+}
