@@ -29,7 +29,12 @@ fn random_hands(size: usize) -> Vec<Vec<Card>> {
 }
 
 fn to_rs(card: Card) -> rs_poker::core::Card {
-    let suit = [rs_poker::core::Suit::Club, rs_poker::core::Suit::Diamond, rs_poker::core::Suit::Heart, rs_poker::core::Suit::Spade];
+    let suit = [
+        rs_poker::core::Suit::Club,
+        rs_poker::core::Suit::Diamond,
+        rs_poker::core::Suit::Heart,
+        rs_poker::core::Suit::Spade,
+    ];
     rs_poker::core::Card::new(rs_poker::core::Value::from_u8(card.rank().0), suit[card.suit().0 as usize])
 }
 
@@ -67,8 +72,7 @@ fn rs_poker_seven_cards(bencher: Bencher) {
 #[divan::bench(args = [1, 2])]
 fn draftsim_wild_seven_cards(bencher: Bencher, wilds: u32) {
     let eval = Evaluator::new(&DeckPreset::Standard52.deck());
-    let hands: Vec<CardSet> =
-        random_hands(7).iter().map(|h| h[wilds as usize..].iter().copied().collect()).collect();
+    let hands: Vec<CardSet> = random_hands(7).iter().map(|h| h[wilds as usize..].iter().copied().collect()).collect();
     bencher.counter(ItemsCount::new(HANDS)).bench_local(|| {
         let mut acc = 0u32;
         for &h in black_box(&hands) {

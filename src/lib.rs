@@ -20,6 +20,6 @@ pub mod eval;
 
 pub use error::{Error, InputError, Result};
 pub mod games;
+pub mod output;
 pub mod sim;
 pub mod stats;
-pub mod output;

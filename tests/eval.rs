@@ -39,10 +39,13 @@ fn all_seven_card_hands_have_the_published_category_counts() {
             }
             counts
         })
-        .reduce(|| [0u64; 10], |mut x, y| {
-            x.iter_mut().zip(y).for_each(|(a, b)| *a += b);
-            x
-        });
+        .reduce(
+            || [0u64; 10],
+            |mut x, y| {
+                x.iter_mut().zip(y).for_each(|(a, b)| *a += b);
+                x
+            },
+        );
     let expected: [u64; 10] =
         [23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184, 224_848, 41_584, 0];
     assert_eq!(counts, expected);
@@ -122,7 +125,8 @@ fn reference_five(cards: &[Card; 5], deck: &Deck) -> (u8, Category, Vec<u8>) {
     let mask: u16 = cards.iter().fold(0, |m, c| m | (1 << c.rank().0));
     let straight = deck.straights().into_iter().find(|&(s, _)| s == mask).map(|(_, name)| name.0);
     // Groups by count, then rank, highest first.
-    let mut groups: Vec<(u8, u8)> = (0..13u8).filter(|&r| counts[r as usize] > 0).map(|r| (counts[r as usize], r)).collect();
+    let mut groups: Vec<(u8, u8)> =
+        (0..13u8).filter(|&r| counts[r as usize] > 0).map(|r| (counts[r as usize], r)).collect();
     groups.sort_by(|a, b| b.cmp(a));
     let shape: Vec<u8> = groups.iter().map(|g| g.0).collect();
     let grouped: Vec<u8> = groups.iter().map(|g| g.1).collect();
@@ -239,7 +243,12 @@ fn wild_path_agrees_with_brute_force() {
             let (_, cat, tb) = brute_force(naturals, wilds, deck);
             let our_tb: Vec<u8> = ours.tie_breaks().iter().map(|r| r.0).collect();
             (ours.category() != cat || our_tb != tb).then(|| {
-                format!("{} naturals {:?} + {wilds} wild: ours {:?} {our_tb:?}, brute {cat:?} {tb:?}", deck.name, naturals.iter().map(ToString::to_string).collect::<Vec<_>>(), ours.category())
+                format!(
+                    "{} naturals {:?} + {wilds} wild: ours {:?} {our_tb:?}, brute {cat:?} {tb:?}",
+                    deck.name,
+                    naturals.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                    ours.category()
+                )
             })
         })
         .collect();

@@ -6,10 +6,10 @@ use std::collections::VecDeque;
 
 use draftsim::cards::{Card, CardSet};
 use draftsim::error::Error;
+use draftsim::games::seven_card_draft::SevenCardDraft;
 use draftsim::games::seven_card_draft::engine::{self, Event, Table};
 use draftsim::games::seven_card_draft::rules::{Limit, Rules};
 use draftsim::games::seven_card_draft::view::{Action, Bot, BotRng, PickChoice, SeatView};
-use draftsim::games::seven_card_draft::SevenCardDraft;
 use draftsim::sim::{self, Game, Lineup, Plan, RoundResult, SHARE_UNIT};
 use proptest::prelude::*;
 use rand::Rng;
@@ -49,7 +49,8 @@ impl Bot for Scripted {
         &self.name
     }
     fn pick(&mut self, view: &SeatView<'_>, _: &mut BotRng) -> PickChoice {
-        let card = self.prefer.iter().copied().find(|c| view.pack.contains(*c)).unwrap_or_else(|| view.pack.nth(0).unwrap());
+        let card =
+            self.prefer.iter().copied().find(|c| view.pack.contains(*c)).unwrap_or_else(|| view.pack.nth(0).unwrap());
         PickChoice::own(card)
     }
     fn bet(&mut self, view: &SeatView<'_>, _: &mut BotRng) -> Action {
@@ -79,7 +80,13 @@ struct Played {
     events: Vec<Event>,
 }
 
-fn play(rules: &Rules, picks: &[[&str; 7]], steps: &[&[Step]], stacks: Option<&[u32]>, round_index: u64) -> Result<Played, Error> {
+fn play(
+    rules: &Rules,
+    picks: &[[&str; 7]],
+    steps: &[&[Step]],
+    stacks: Option<&[u32]>,
+    round_index: u64,
+) -> Result<Played, Error> {
     let variant = rules.compile().unwrap();
     let mut table = Table::new(&variant).verify(true);
     let mut bots: Vec<Box<dyn Bot>> = picks.iter().zip(steps).map(|(p, s)| Scripted::new(p, s)).collect();
@@ -124,7 +131,10 @@ fn pack_of_at(events: &[Event], seat: usize, pick: usize) -> usize {
 }
 
 fn leaders(events: &[Event]) -> Vec<usize> {
-    events.iter().filter_map(|e| if let Event::BettingStart { leader, .. } = e { Some(*leader) } else { None }).collect()
+    events
+        .iter()
+        .filter_map(|e| if let Event::BettingStart { leader, .. } = e { Some(*leader) } else { None })
+        .collect()
 }
 
 #[test]
@@ -144,7 +154,8 @@ fn passing_skips_a_folded_player_and_its_pack_leaves_play() {
     assert_eq!(pack_of_at(&played.events, 0, 3), 0);
     assert_eq!(pack_of_at(&played.events, 1, 3), 2);
     assert_eq!(played.result.seats[2].fold_round, Some(0));
-    let picked_from_pack1 = played.events.iter().filter(|e| matches!(e, Event::Pick { pack_of: 1, pick, .. } if *pick > 2)).count();
+    let picked_from_pack1 =
+        played.events.iter().filter(|e| matches!(e, Event::Pick { pack_of: 1, pick, .. } if *pick > 2)).count();
     assert_eq!(picked_from_pack1, 0, "the folded seat's pack left play");
     assert_eq!(played.result.seats[0].picks, 7);
     assert_eq!(played.result.seats[2].picks, 2);
@@ -177,10 +188,15 @@ fn all_in_players_build_side_pots() {
     ];
     let r = Rules { players: 3, limit: Limit::NoLimit, ..Rules::default() };
     // Seat 0 leads with the ace face up and shoves 4; seat 1 raises 10 more; seat 2 calls.
-    let played = play(&r, &picks, &[&[Step::Raise(4)], &[Step::Raise(10)], &[Step::Passive]], Some(&[5, 20, 20]), 0).unwrap();
+    let played =
+        play(&r, &picks, &[&[Step::Raise(4)], &[Step::Raise(10)], &[Step::Passive]], Some(&[5, 20, 20]), 0).unwrap();
     let seats = played.result.seats;
     assert_eq!(leaders(&played.events)[0], 0);
-    assert_eq!((seats[0].net, seats[1].net, seats[2].net), (10, 5, -15), "main pot 15 to seat 0, side pot 20 to seat 1");
+    assert_eq!(
+        (seats[0].net, seats[1].net, seats[2].net),
+        (10, 5, -15),
+        "main pot 15 to seat 0, side pot 20 to seat 1"
+    );
     let awards: Vec<(usize, u32, usize)> = played
         .events
         .iter()
@@ -283,7 +299,14 @@ fn random_rules() -> impl Strategy<Value = Rules> {
         5usize..=7,
         prop::sample::select(vec![Limit::FixedLimit, Limit::PotLimit, Limit::NoLimit]),
         0u32..=4,
-        prop::sample::select(vec!["none", "deuces", "deuces-with-face", "last-pick", "deuces-with-face,last-pick", "rank-9"]),
+        prop::sample::select(vec![
+            "none",
+            "deuces",
+            "deuces-with-face",
+            "last-pick",
+            "deuces-with-face,last-pick",
+            "rank-9",
+        ]),
         3u32..=40,
         1u32..=3,
         any::<bool>(),

@@ -29,12 +29,8 @@ pub enum DeckPreset {
 
 impl DeckPreset {
     /// Every preset, in the order `list` shows them.
-    pub const ALL: [DeckPreset; 4] = [
-        DeckPreset::Standard52,
-        DeckPreset::NoDeuces48,
-        DeckPreset::Short36,
-        DeckPreset::Piquet32,
-    ];
+    pub const ALL: [DeckPreset; 4] =
+        [DeckPreset::Standard52, DeckPreset::NoDeuces48, DeckPreset::Short36, DeckPreset::Piquet32];
 
     /// The preset's name as written in rules files and on the command line.
     pub fn name(self) -> &'static str {
@@ -101,10 +97,7 @@ impl Deck {
         let mut rank_mask = 0u16;
         for r in ranks {
             if rank_mask & (1 << r.0) != 0 {
-                return Err(InputError::new(format!(
-                    "ranks: '{}' is listed twice; list each rank once",
-                    r.to_char()
-                )));
+                return Err(InputError::new(format!("ranks: '{}' is listed twice; list each rank once", r.to_char())));
             }
             rank_mask |= 1 << r.0;
         }
@@ -150,11 +143,8 @@ impl Deck {
     /// wheel made of the ace and the four lowest ranks (A-2-3-4-5, or A-6-7-8-9 in short-36).
     pub fn straights(&self) -> Vec<(u16, Rank)> {
         let ranks = self.ranks();
-        let mut out: Vec<(u16, Rank)> = ranks
-            .windows(5)
-            .rev()
-            .map(|w| (w.iter().fold(0u16, |m, r| m | (1 << r.0)), w[4]))
-            .collect();
+        let mut out: Vec<(u16, Rank)> =
+            ranks.windows(5).rev().map(|w| (w.iter().fold(0u16, |m, r| m | (1 << r.0)), w[4])).collect();
         if ranks.last() == Some(&Rank::ACE) && ranks.len() >= 6 {
             let wheel = ranks[..4].iter().fold(1u16 << 12, |m, r| m | (1 << r.0));
             out.push((wheel, ranks[3]));

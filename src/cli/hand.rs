@@ -2,9 +2,9 @@
 
 use anyhow::Result;
 use clap::Args;
+use draftsim::InputError;
 use draftsim::cards::{CardSet, DeckPreset, cards_to_string};
 use draftsim::eval::{Evaluator, WildRules};
-use draftsim::InputError;
 
 /// Arguments of `draftsim hand`.
 #[derive(Args, Debug)]
@@ -28,10 +28,16 @@ pub fn run(args: HandArgs) -> Result<()> {
     let deck = args.deck.parse::<DeckPreset>()?.deck();
     let cards = CardSet::parse_list(&args.cards.join(" "))?;
     if !(5..=7).contains(&cards.len()) {
-        return Err(InputError::new(format!("a hand has 5 to 7 cards, got {}: list 5, 6 or 7 cards", cards.len())).into());
+        return Err(
+            InputError::new(format!("a hand has 5 to 7 cards, got {}: list 5, 6 or 7 cards", cards.len())).into()
+        );
     }
     if let Some(card) = cards.iter().find(|c| !deck.cards.contains(**c)) {
-        return Err(InputError::new(format!("card '{card}' is not in the {} deck: pick another deck with --deck", deck.name)).into());
+        return Err(InputError::new(format!(
+            "card '{card}' is not in the {} deck: pick another deck with --deck",
+            deck.name
+        ))
+        .into());
     }
     let wild_rules = WildRules::parse_names(args.wild.iter().map(String::as_str))?;
     let hand: CardSet = cards.iter().copied().collect();

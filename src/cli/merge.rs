@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
+use draftsim::InputError;
 use draftsim::games;
 use draftsim::output::{Format, OutputDir, RunMeta, run_tables};
 use draftsim::sim::{Lineup, Tally};
-use draftsim::InputError;
 
 use super::run::{print_summary, write_run};
 
@@ -53,9 +53,17 @@ pub fn run(args: MergeArgs) -> Result<()> {
             ))
             .into());
         }
-        let shard = meta.shard.ok_or_else(|| InputError::new(format!("{}: not a shard (run with --shard i/n)", dir.display())))?;
+        let shard = meta
+            .shard
+            .ok_or_else(|| InputError::new(format!("{}: not a shard (run with --shard i/n)", dir.display())))?;
         if shard.count != count || std::mem::replace(&mut covered[shard.index as usize], true) {
-            return Err(InputError::new(format!("{}: shard {}/{} overlaps or does not fit the others", dir.display(), shard.index, shard.count)).into());
+            return Err(InputError::new(format!(
+                "{}: shard {}/{} overlaps or does not fit the others",
+                dir.display(),
+                shard.index,
+                shard.count
+            ))
+            .into());
         }
     }
     if let Some(missing) = covered.iter().position(|c| !c) {

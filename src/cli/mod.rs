@@ -21,7 +21,9 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Simulate rounds and print (and write) win-rate tables with 95% intervals.
-    #[command(after_help = "Example:\n  draftsim run --seats greedy,hate,tight,random --rounds 200000 --out results --format parquet")]
+    #[command(
+        after_help = "Example:\n  draftsim run --seats greedy,hate,tight,random --rounds 200000 --out results --format parquet"
+    )]
     Run(run::RunArgs),
     /// Tell one round of a run move by move (same game, rules, seats and seed as the run).
     #[command(after_help = "Example:\n  draftsim replay --seed 20261121 --round 17")]

@@ -6,11 +6,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
 use clap::Args;
+use draftsim::InputError;
 use draftsim::error::Error;
 use draftsim::games::{self, Runner};
 use draftsim::output::{Format, OutputDir, RunMeta, Table, Values, run_tables};
 use draftsim::sim::{Lineup, Plan, RoundRow, SHARE_UNIT, Shard, Tally, rounds_per_deal};
-use draftsim::InputError;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// The seed used when none is given (printed with every run).
@@ -47,8 +47,8 @@ impl GameArgs {
             ),
             None => None,
         };
-        let built = (info.build)(text.as_deref(), self.players, self.seats.as_deref())
-            .map_err(|e| match &self.rules {
+        let built =
+            (info.build)(text.as_deref(), self.players, self.seats.as_deref()).map_err(|e| match &self.rules {
                 Some(path) => e.context(path.display()),
                 None => e,
             })?;
@@ -103,7 +103,9 @@ pub fn run(args: RunArgs) -> Result<()> {
     }
     if let Some(w) = args.until_ci {
         if !(w > 0.0 && w < 0.5) {
-            return Err(InputError::new(format!("--until-ci {w}: give a half-width between 0 and 0.5, e.g. 0.005")).into());
+            return Err(
+                InputError::new(format!("--until-ci {w}: give a half-width between 0 and 0.5, e.g. 0.005")).into()
+            );
         }
     }
     let format: Format = args.format.parse()?;
@@ -116,13 +118,8 @@ pub fn run(args: RunArgs) -> Result<()> {
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
 
     let lineup = Lineup::new(&seats);
-    let plan = Plan {
-        seed: args.seed,
-        rounds: args.rounds,
-        rotate: !args.game.no_rotate,
-        shard,
-        until_ci: args.until_ci,
-    };
+    let plan =
+        Plan { seed: args.seed, rounds: args.rounds, rotate: !args.game.no_rotate, shard, until_ci: args.until_ci };
     let players = game.players();
     let per = rounds_per_deal(players, plan.rotate);
     let planned = args.rounds.div_ceil(per) * per;
@@ -262,13 +259,18 @@ impl RoundsWriter {
             .with("seat", col(&|r| r.seat as i64))
             .with("strategy", Values::Text(rows.iter().map(|r| self.strategies[r.strategy as usize].clone()).collect()))
             .with("net", col(&|r| r.result.net))
-            .with("pot_share", Values::Float(rows.iter().map(|r| r.result.share_units as f64 / SHARE_UNIT as f64).collect()))
+            .with(
+                "pot_share",
+                Values::Float(rows.iter().map(|r| r.result.share_units as f64 / SHARE_UNIT as f64).collect()),
+            )
             .with("fold_round", col(&|r| r.result.fold_round.map_or(0, |b| b as i64 + 1)))
             .with("showdown", col(&|r| i64::from(r.result.showdown)))
             .with(
                 "category",
                 Values::Text(
-                    rows.iter().map(|r| r.result.finished.map_or(String::new(), |c| self.categories[c as usize].to_string())).collect(),
+                    rows.iter()
+                        .map(|r| r.result.finished.map_or(String::new(), |c| self.categories[c as usize].to_string()))
+                        .collect(),
                 ),
             )
             .with("wild_in_win", col(&|r| i64::from(r.result.wild_in_win)))
@@ -298,4 +300,3 @@ impl RoundsWriter {
         Ok(())
     }
 }
-

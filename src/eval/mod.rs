@@ -272,12 +272,8 @@ impl Evaluator {
         let [a, b, c, d] = suits;
         let any = a | b | c | d;
         // at_least[i]: ranks held i + 1 times or more.
-        let at_least = [
-            any,
-            (a & b) | (c & d) | ((a | b) & (c | d)),
-            (a & b & (c | d)) | (c & d & (a | b)),
-            a & b & c & d,
-        ];
+        let at_least =
+            [any, (a & b) | (c & d) | ((a | b) & (c | d)), (a & b & (c | d)) | (c & d & (a | b)), a & b & c & d];
         // The best rank that reaches `n` of a kind with the wilds, as a one-bit mask.
         let best_of_kind = |n: u32| -> u16 {
             if w >= n {

@@ -78,7 +78,11 @@ pub struct GameInfo {
     /// The default seats for `players` players.
     pub default_seats: fn(players: usize) -> Vec<String>,
     /// Builds the game from a rules file's text (or defaults), a player count override and seats.
-    pub build: fn(rules: Option<&str>, players: Option<usize>, seats: Option<&[String]>) -> Result<(Box<dyn Runner>, Vec<String>), InputError>,
+    pub build: fn(
+        rules: Option<&str>,
+        players: Option<usize>,
+        seats: Option<&[String]>,
+    ) -> Result<(Box<dyn Runner>, Vec<String>), InputError>,
 }
 
 /// Every game draftsim can simulate.

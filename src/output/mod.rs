@@ -228,7 +228,9 @@ impl OutputDir {
                 target.display()
             )));
         }
-        let name = target.file_name().ok_or_else(|| InputError::new(format!("--out {}: not a folder name", target.display())))?;
+        let name = target
+            .file_name()
+            .ok_or_else(|| InputError::new(format!("--out {}: not a folder name", target.display())))?;
         let parent = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let staging = parent.join(format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id()));
         let _ = fs::remove_dir_all(&staging);

@@ -95,8 +95,8 @@ pub fn run_tables(tally: &Tally, strategies: &[String], categories: &[&str]) -> 
         .with("chips_per_round_hi", floats(seat_chips.iter().map(|e| e.hi)))
         .with("showdown_rate", floats(seats.iter().map(|c| ratio(c.showdowns, c.rounds))));
     for b in 0..betting_rounds {
-        seat_table =
-            seat_table.with(&format!("fold_rate_r{}", b + 1), floats(seats.iter().map(|c| ratio(c.folds[b], c.rounds))));
+        seat_table = seat_table
+            .with(&format!("fold_rate_r{}", b + 1), floats(seats.iter().map(|c| ratio(c.folds[b], c.rounds))));
     }
 
     let mut pair_rows = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -132,22 +132,25 @@ pub fn run_tables(tally: &Tally, strategies: &[String], categories: &[&str]) -> 
         .with("finished_hands", Values::Int(cat_rows.2))
         .with("winning_hands", Values::Int(cat_rows.3));
 
-    let picks = Table::new("picks")
-        .with("strategy", Values::Text(strategies.to_vec()))
-        .with("picks", ints(s.iter().map(|c| c.picks as i64)))
-        .with("hate_picks", ints(s.iter().map(|c| c.hate_picks as i64)))
-        .with("hate_pick_rate", floats(s.iter().map(|c| ratio(c.hate_picks, c.picks))))
-        .with("rounds_with_hate", ints(s.iter().map(|c| c.hate_rounds as i64)))
-        .with(
-            "chips_per_round_with_hate",
-            floats(s.iter().map(|c| if c.hate_rounds == 0 { f64::NAN } else { c.hate_rounds_net as f64 / c.hate_rounds as f64 })),
-        )
-        .with(
-            "chips_per_round_without_hate",
-            floats(s.iter().map(|c| {
-                let n = c.rounds - c.hate_rounds;
-                if n == 0 { f64::NAN } else { (c.net - c.hate_rounds_net) as f64 / n as f64 }
-            })),
-        );
+    let picks =
+        Table::new("picks")
+            .with("strategy", Values::Text(strategies.to_vec()))
+            .with("picks", ints(s.iter().map(|c| c.picks as i64)))
+            .with("hate_picks", ints(s.iter().map(|c| c.hate_picks as i64)))
+            .with("hate_pick_rate", floats(s.iter().map(|c| ratio(c.hate_picks, c.picks))))
+            .with("rounds_with_hate", ints(s.iter().map(|c| c.hate_rounds as i64)))
+            .with(
+                "chips_per_round_with_hate",
+                floats(s.iter().map(|c| {
+                    if c.hate_rounds == 0 { f64::NAN } else { c.hate_rounds_net as f64 / c.hate_rounds as f64 }
+                })),
+            )
+            .with(
+                "chips_per_round_without_hate",
+                floats(s.iter().map(|c| {
+                    let n = c.rounds - c.hate_rounds;
+                    if n == 0 { f64::NAN } else { (c.net - c.hate_rounds_net) as f64 / n as f64 }
+                })),
+            );
     vec![summary, seat_table, pairs, category_table, picks]
 }

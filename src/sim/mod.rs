@@ -71,7 +71,9 @@ impl Shard {
                 .iter()
                 .find_map(|v| std::env::var(v).ok())
                 .ok_or_else(|| InputError::new("--shard auto/n: set SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX"))?;
-            var.trim().parse().map_err(|_| InputError::new(format!("--shard auto: the task index '{var}' is not a number")))?
+            var.trim()
+                .parse()
+                .map_err(|_| InputError::new(format!("--shard auto: the task index '{var}' is not a number")))?
         } else {
             i.trim().parse().map_err(|_| bad())?
         };
@@ -206,10 +208,8 @@ pub fn run<G: Game>(
         if interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
             return Err(Error::Interrupted);
         }
-        let batch: Vec<u64> = (0..BATCH_CHUNKS)
-            .map(|i| next_chunk + i * shard.count)
-            .take_while(|&c| c < chunks)
-            .collect();
+        let batch: Vec<u64> =
+            (0..BATCH_CHUNKS).map(|i| next_chunk + i * shard.count).take_while(|&c| c < chunks).collect();
         next_chunk += BATCH_CHUNKS * shard.count;
         let parts: Vec<(Tally, Vec<RoundRow>)> = batch
             .par_iter()
@@ -276,7 +276,12 @@ fn run_deals<G: Game>(
                 tally.add_seat(x, s, r);
                 group[x] += r.net;
                 if keep_rows {
-                    rows.push(RoundRow { round: deal * per + rotation as u64, seat: s as u8, strategy: x as u16, result: *r });
+                    rows.push(RoundRow {
+                        round: deal * per + rotation as u64,
+                        seat: s as u8,
+                        strategy: x as u16,
+                        result: *r,
+                    });
                 }
             }
         }

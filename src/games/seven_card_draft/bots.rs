@@ -15,7 +15,7 @@
 //!
 //! Strengths are the expected percentile of the finished hand (see [`super::strength`]).
 
-use rand::Rng;
+use rand::{Rng, RngCore};
 use serde::{Deserialize, Serialize};
 
 use super::strength::{Outlook, estimate};
@@ -218,7 +218,8 @@ impl Bot for ModularBot {
         let left = view.picks_left() as u32;
         match self.preset.draft {
             DraftModule::Random => {
-                let i = rng.random_range(0..view.pack.len());
+                // Multiply-high maps a 64-bit draw onto the pack (bias below 2^-60).
+                let i = ((rng.next_u64() as u128 * view.pack.len() as u128) >> 64) as u32;
                 PickChoice::own(view.pack.nth(i).expect("index inside the pack"))
             }
             DraftModule::Greedy => {
@@ -299,17 +300,22 @@ mod tests {
     fn bad_presets_list_the_valid_choices() {
         let err = Preset::load("nonesuch").unwrap_err().to_string();
         assert!(err.contains("'nonesuch'") && err.contains("greedy") && err.contains("wild-hunter"), "{err}");
-        let err = Preset::from_toml("description = \"x\"\n[draft]\nmodule = \"psychic\"\n[bet]\nmodule = \"calling-station\"")
-            .unwrap_err()
-            .to_string();
+        let err = Preset::from_toml(
+            "description = \"x\"\n[draft]\nmodule = \"psychic\"\n[bet]\nmodule = \"calling-station\"",
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("psychic") && err.contains("greedy") && err.contains("wild-aware"), "{err}");
-        let err = Preset::from_toml("description = \"x\"\n[draft]\nmodule = \"greedy\"\n[bet]\nmodule = \"bluff\"\np = 0.2\nq = 1")
-            .unwrap_err()
-            .to_string();
+        let err = Preset::from_toml(
+            "description = \"x\"\n[draft]\nmodule = \"greedy\"\n[bet]\nmodule = \"bluff\"\np = 0.2\nq = 1",
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("`q`") && err.contains("`p`"), "{err}");
-        let err = Preset::from_toml("description = \"x\"\n[draft]\nmodule = \"greedy\"\n[bet]\nmodule = \"bluff\"\np = 2.0")
-            .unwrap_err()
-            .to_string();
+        let err =
+            Preset::from_toml("description = \"x\"\n[draft]\nmodule = \"greedy\"\n[bet]\nmodule = \"bluff\"\np = 2.0")
+                .unwrap_err()
+                .to_string();
         assert!(err.contains("bet.p"), "{err}");
     }
 }

@@ -182,6 +182,14 @@ pub struct Table {
     chips_total: u64,
     /// Check chips and card places after every step, in any build (tests turn it on).
     verify: bool,
+    /// Each seat's face-up hand value, updated when a card is turned up (leads the betting).
+    face_up_value: [HandValue; MAX_SEATS],
+    /// The next active seat in the direction of play, updated when someone folds.
+    next: [u8; MAX_SEATS],
+    /// Seats in betting order: from the seat after the dealer round to the dealer.
+    order: [u8; MAX_SEATS],
+    /// Chips in the pot (the sum of `committed`).
+    pot: u32,
 }
 
 impl Table {
@@ -212,6 +220,10 @@ impl Table {
             choices: [PickChoice::own(Card::from_index(0)); MAX_SEATS],
             chips_total: 0,
             verify: cfg!(debug_assertions),
+            face_up_value: [HandValue(0); MAX_SEATS],
+            next: [0; MAX_SEATS],
+            order: [0; MAX_SEATS],
+            pot: 0,
         }
     }
 
@@ -241,7 +253,7 @@ impl Table {
             folded: &self.folded[..self.n],
             pack: if betting.is_some() { CardSet::EMPTY } else { self.packs[seat] },
             seen: self.seen[seat],
-            pot: self.committed[..self.n].iter().sum(),
+            pot: self.pot,
             stacks: &self.stacks[..self.n],
             committed: &self.committed[..self.n],
             betting,
@@ -259,19 +271,27 @@ impl Table {
         }
     }
 
+    /// Recomputes who passes to whom after the set of active seats changed.
+    fn update_next(&mut self) {
+        for s in 0..self.n {
+            self.next[s] = self.next_seat(s, |x| self.folded[x]) as u8;
+        }
+    }
+
     fn active_count(&self) -> usize {
         self.folded[..self.n].iter().filter(|f| !**f).count()
     }
 
     /// Seats in betting order: from the seat after the dealer round to the dealer.
     fn betting_order(&self) -> impl Iterator<Item = usize> + '_ {
-        (1..=self.n).map(move |k| (self.dealer as isize + k as isize * self.dir as isize).rem_euclid(self.n as isize) as usize)
+        self.order[..self.n].iter().map(|&s| s as usize)
     }
 
     /// Checks that chips are conserved and every card is in exactly one place.
     fn check_invariants(&self, variant: &Variant) {
         let chips: u64 = (0..self.n).map(|s| self.stacks[s] as u64 + self.committed[s] as u64).sum();
         assert_eq!(chips, self.chips_total, "chips not conserved");
+        assert_eq!(self.pot, self.committed[..self.n].iter().sum::<u32>(), "pot out of step with the stakes");
         let mut seen = self.discarded.0 & self.undealt.0;
         let mut all = self.discarded.union(self.undealt);
         for s in 0..self.n {
@@ -311,7 +331,19 @@ pub fn play<B: Bot + ?Sized>(
             table.stacks = [0; MAX_SEATS];
             table.stacks[..n].fill(start);
             let dir = if round_index % 2 == 0 { 1 } else { -1 };
-            play_round(variant, table, bots, seating, Deal::Shuffle(&mut deal_rng), &mut bot_rng, 0, dir, 0, sink, out)?;
+            play_round(
+                variant,
+                table,
+                bots,
+                seating,
+                Deal::Shuffle(&mut deal_rng),
+                &mut bot_rng,
+                0,
+                dir,
+                0,
+                sink,
+                out,
+            )?;
             out.length = 1;
         }
         Mode::Game => {
@@ -324,7 +356,19 @@ pub fn play<B: Bot + ?Sized>(
                 let dir = if rounds % 2 == 0 { 1 } else { -1 };
                 table.stacks = stacks;
                 let deal = Deal::Shuffle(&mut deal_rng);
-                play_round(variant, table, bots, seating, deal, &mut bot_rng, dealer, dir, rounds, sink, &mut round_out)?;
+                play_round(
+                    variant,
+                    table,
+                    bots,
+                    seating,
+                    deal,
+                    &mut bot_rng,
+                    dealer,
+                    dir,
+                    rounds,
+                    sink,
+                    &mut round_out,
+                )?;
                 stacks = table.stacks;
                 rounds += 1;
                 // The deal moves on in the next round's direction, to a seat that still has chips.
@@ -364,7 +408,10 @@ pub fn play_stacked<B: Bot + ?Sized>(
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     let n = variant.rules.players;
-    assert!(packs.len() == n && packs.iter().all(|p| p.len() as usize == variant.rules.pack_size), "one full pack per seat");
+    assert!(
+        packs.len() == n && packs.iter().all(|p| p.len() as usize == variant.rules.pack_size),
+        "one full pack per seat"
+    );
     let mut bot_rng = BotRng::seed_from_u64(bot_seed);
     *out = RoundResult::default();
     table.stacks = [0; MAX_SEATS];
@@ -409,9 +456,15 @@ fn play_round<B: Bot + ?Sized>(
         t.committed[s] = 0;
         t.street[s] = 0;
         t.fold_round[s] = None;
-        t.picks[s] = [PickRecord::default(); MAX_PICKS];
+        t.picks[s][..pack_size].fill(PickRecord::default());
         t.pack_of[s] = s as u8;
+        t.face_up_value[s] = HandValue(0);
     }
+    t.update_next();
+    for k in 0..n {
+        t.order[k] = (dealer as isize + (k as isize + 1) * dir as isize).rem_euclid(n as isize) as u8;
+    }
+    t.pot = 0;
     t.chips_total = t.stacks[..n].iter().map(|&s| s as u64).sum();
     sink.event(Event::RoundStart { round, dealer, direction: dir });
 
@@ -421,6 +474,7 @@ fn play_round<B: Bot + ?Sized>(
         let chips = variant.rules.ante.min(t.stacks[s]);
         t.stacks[s] -= chips;
         t.committed[s] += chips;
+        t.pot += chips;
         sink.event(Event::Ante { seat: s, chips });
     }
     t.deck_buf.copy_from_slice(&variant.deck_cards);
@@ -466,11 +520,21 @@ fn play_round<B: Bot + ?Sized>(
         let face_up = variant.is_face_up(pick);
         for s in (0..n).filter(|&s| !t.folded[s]) {
             let choice = t.choices[s];
-            sink.event(Event::Pick { seat: s, pick, choice, face_up, pack_of: t.pack_of[s] as usize, pack: t.packs[s] });
+            sink.event(Event::Pick {
+                seat: s,
+                pick,
+                choice,
+                face_up,
+                pack_of: t.pack_of[s] as usize,
+                pack: t.packs[s],
+            });
             t.packs[s].remove(choice.card);
             t.hands[s].insert(choice.card);
             if face_up {
                 t.face_up[s].insert(choice.card);
+                let up = t.face_up[s];
+                let wilds = variant.rules.wild.wild_cards(up, None);
+                t.face_up_value[s] = variant.eval.eval_wild(up.minus(wilds), wilds.len());
             }
             t.picks[s][pick - 1] = PickRecord { card: Some(choice.card), hate: choice.hate, pack_of: t.pack_of[s] };
         }
@@ -490,10 +554,11 @@ fn play_round<B: Bot + ?Sized>(
             if t.active_count() == 1 {
                 let winner = (0..n).find(|&s| !t.folded[s]).expect("one seat left");
                 sink.event(Event::LastStanding { seat: winner });
-                let pot: u32 = t.committed[..n].iter().sum();
+                let pot = t.pot;
                 t.stacks[winner] += pot;
                 sink.event(Event::Award { seat: winner, chips: pot, pot: 0 });
                 t.committed = [0; MAX_SEATS];
+                t.pot = 0;
                 out.seats[winner].share_units = SHARE_UNIT;
                 return finish(t, &stacks_before, out);
             }
@@ -505,11 +570,23 @@ fn play_round<B: Bot + ?Sized>(
 
 /// Passes every active seat's pack to the next active seat in the direction of play.
 fn pass_packs(t: &mut Table) {
+    let n = t.n;
+    if t.folded[..n].iter().all(|f| !f) {
+        // Everyone is in: the packs simply turn one seat round.
+        if t.dir > 0 {
+            t.packs[..n].rotate_right(1);
+            t.pack_of[..n].rotate_right(1);
+        } else {
+            t.packs[..n].rotate_left(1);
+            t.pack_of[..n].rotate_left(1);
+        }
+        return;
+    }
     let mut packs = [CardSet::EMPTY; MAX_SEATS];
     let mut pack_of = [0u8; MAX_SEATS];
     for s in 0..t.n {
         if !t.folded[s] {
-            let to = t.next_seat(s, |x| t.folded[x]);
+            let to = t.next[s] as usize;
             packs[to] = t.packs[s];
             pack_of[to] = t.pack_of[s];
         }
@@ -520,12 +597,10 @@ fn pass_packs(t: &mut Table) {
 
 /// The seat that leads a betting round: the best face-up hand (wilds judged on the face-up
 /// cards alone), ties to the first in betting order.
-fn leader(variant: &Variant, t: &Table) -> usize {
+fn leader(t: &Table) -> usize {
     let mut best: Option<(HandValue, usize)> = None;
     for s in t.betting_order().filter(|&s| !t.folded[s]) {
-        let up = t.face_up[s];
-        let wilds = variant.rules.wild.wild_cards(up, None);
-        let value = variant.eval.eval_wild(up.minus(wilds), wilds.len());
+        let value = t.face_up_value[s];
         if best.is_none_or(|(b, _)| value > b) {
             best = Some((value, s));
         }
@@ -550,7 +625,7 @@ fn betting_round<B: Bot + ?Sized>(
     t.street = [0; MAX_SEATS];
     let size = variant.rules.bet_sizes[round];
     let cap = variant.rules.raise_cap;
-    let lead = leader(variant, t);
+    let lead = leader(t);
     sink.event(Event::BettingStart { round, leader: lead, leader_face_up: t.face_up[lead] });
     let mut current = 0u32;
     let mut raises = 0u32;
@@ -569,7 +644,7 @@ fn betting_round<B: Bot + ?Sized>(
         let stack = t.stacks[seat];
         let to_call = (current - t.street[seat]).min(stack);
         let room = stack - to_call;
-        let pot_after_call: u32 = t.committed[..n].iter().sum::<u32>() + to_call;
+        let pot_after_call = t.pot + to_call;
         let (min_raise, max_raise) = match variant.rules.limit {
             Limit::FixedLimit => (size, size),
             Limit::PotLimit => (size.max(last_raise), pot_after_call.max(size.max(last_raise))),
@@ -599,6 +674,7 @@ fn betting_round<B: Bot + ?Sized>(
                 t.discarded = t.discarded.union(t.packs[seat]).union(t.hands[seat]);
                 t.packs[seat] = CardSet::EMPTY;
                 t.hands[seat] = CardSet::EMPTY;
+                t.update_next();
                 pending -= 1;
                 0
             }
@@ -619,6 +695,7 @@ fn betting_round<B: Bot + ?Sized>(
         t.stacks[seat] -= paid;
         t.street[seat] += paid;
         t.committed[seat] += paid;
+        t.pot += paid;
         if let Action::Raise(_) = action {
             current = t.street[seat];
             pending = (0..n).filter(|&s| s != seat && can_act(t, s)).count();
@@ -644,7 +721,7 @@ fn showdown(variant: &Variant, t: &mut Table, sink: &mut impl EventSink, out: &m
         out.seats[s].finished = Some(values[s].category() as u8);
         sink.event(Event::Show { seat: s, hand, wilds, last_pick: t.last_pick[s] });
     }
-    let order = betting_order_array(t);
+    let order = t.order;
     refund_uncalled(t, sink);
     let total_pot: u32 = t.committed[..n].iter().sum();
     let mut won = [0u32; MAX_SEATS];
@@ -669,7 +746,7 @@ fn showdown(variant: &Variant, t: &mut Table, sink: &mut impl EventSink, out: &m
         let pot_units = ((amount as u64 * SHARE_UNIT as u64 / total_pot as u64) as u32).min(units_left);
         units_left -= pot_units;
         // Odd chips (and odd share units) go to the winners first in betting order.
-        for (i, &s) in order[..n].iter().filter(|&&s| is_winner(s)).enumerate() {
+        for (i, s) in order[..n].iter().map(|&s| s as usize).filter(|&s| is_winner(s)).enumerate() {
             let chips = amount / k + u32::from((i as u32) < amount % k);
             won[s] += chips;
             units[s] += pot_units / k + u32::from((i as u32) < pot_units % k);
@@ -694,16 +771,8 @@ fn showdown(variant: &Variant, t: &mut Table, sink: &mut impl EventSink, out: &m
         out.seats[s].share_units = units[s];
     }
     t.committed = [0; MAX_SEATS];
+    t.pot = 0;
     Ok(())
-}
-
-/// Seats in betting order, as a fixed array (no allocation in the hot path).
-fn betting_order_array(t: &Table) -> [usize; MAX_SEATS] {
-    let mut order = [0; MAX_SEATS];
-    for (i, s) in t.betting_order().enumerate() {
-        order[i] = s;
-    }
-    order
 }
 
 /// Returns the chips of the one seat whose stake nobody matched (the part above the
@@ -717,6 +786,7 @@ fn refund_uncalled(t: &mut Table, sink: &mut impl EventSink) {
         let second = (0..n).filter(|&x| x != s).map(|x| t.committed[x]).max().unwrap_or(0);
         let chips = top - second;
         t.committed[s] -= chips;
+        t.pot -= chips;
         t.stacks[s] += chips;
         sink.event(Event::Refund { seat: s, chips });
     }
@@ -726,7 +796,11 @@ fn refund_uncalled(t: &mut Table, sink: &mut impl EventSink) {
 fn finish(t: &Table, stacks_before: &[u32; MAX_SEATS], out: &mut RoundResult) -> Result<(), Error> {
     let n = t.n;
     if t.verify {
-        assert_eq!(t.stacks[..n].iter().map(|&s| s as u64).sum::<u64>(), t.chips_total, "chips not conserved over the round");
+        assert_eq!(
+            t.stacks[..n].iter().map(|&s| s as u64).sum::<u64>(),
+            t.chips_total,
+            "chips not conserved over the round"
+        );
     }
     for s in 0..n {
         let r = &mut out.seats[s];

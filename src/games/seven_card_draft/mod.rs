@@ -130,7 +130,17 @@ impl SevenCardDraft {
     ) -> Result<RoundResult, Error> {
         let mut worker = self.worker();
         let mut out = RoundResult::default();
-        engine::play(&self.variant, &mut worker.table, &mut worker.bots, seating, deal_seed, bot_seed, round_index, sink, &mut out)?;
+        engine::play(
+            &self.variant,
+            &mut worker.table,
+            &mut worker.bots,
+            seating,
+            deal_seed,
+            bot_seed,
+            round_index,
+            sink,
+            &mut out,
+        )?;
         Ok(out)
     }
 }

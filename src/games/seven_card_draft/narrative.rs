@@ -18,9 +18,9 @@ pub fn tell(variant: &Variant, names: &[&str], events: &[Event], result: &RoundR
             Event::RoundStart { round, dealer, direction } => {
                 pick_shown = 0;
                 writeln!(
-                out,
-                "== Round {} · dealer seat {dealer} · packs and betting go {}",
-                round + 1,
+                    out,
+                    "== Round {} · dealer seat {dealer} · packs and betting go {}",
+                    round + 1,
                     if direction > 0 { "left (to higher seats)" } else { "right (to lower seats)" }
                 )
             }
@@ -41,13 +41,9 @@ pub fn tell(variant: &Variant, names: &[&str], events: &[Event], result: &RoundR
                     if choice.hate { " · hate pick" } else { "" }
                 )
             }
-            Event::BettingStart { round, leader, leader_face_up } => writeln!(
-                out,
-                "-- Betting round {} · led by {} showing [{}]",
-                round + 1,
-                seat(leader),
-                leader_face_up
-            ),
+            Event::BettingStart { round, leader, leader_face_up } => {
+                writeln!(out, "-- Betting round {} · led by {} showing [{}]", round + 1, seat(leader), leader_face_up)
+            }
             Event::Act { action, all_in } => {
                 let s = action.seat as usize;
                 let what = match action.action {

@@ -97,7 +97,10 @@ impl Default for Rules {
 pub const RULES_HELP: &[(&str, &str)] = &[
     ("players", "number of players, 2 up to 7 (and at most deck size / pack size)"),
     ("deck", "deck preset: standard-52, no-deuces-48, short-36, piquet-32"),
-    ("ranks", "the deck's ranks as a list, e.g. [\"6\",\"7\",\"8\",\"9\",\"T\",\"J\",\"Q\",\"K\",\"A\"]; overrides deck"),
+    (
+        "ranks",
+        "the deck's ranks as a list, e.g. [\"6\",\"7\",\"8\",\"9\",\"T\",\"J\",\"Q\",\"K\",\"A\"]; overrides deck",
+    ),
     ("flush_beats_full_house", "true or false; unset follows the deck (true for short-36 and piquet-32)"),
     ("pack_size", "cards in each pack and so picks per round, 5 to 7"),
     ("face_up_picks", "picks turned face up once everyone has picked"),
@@ -147,7 +150,10 @@ impl Rules {
         }
         for (key, picks) in [("face_up_picks", &self.face_up_picks), ("bet_after_picks", &self.bet_after_picks)] {
             if let Some(p) = picks.iter().find(|&&p| p == 0 || p > self.pack_size) {
-                return Err(InputError::new(format!("{key}: pick {p} does not exist; picks run 1 to {}", self.pack_size)));
+                return Err(InputError::new(format!(
+                    "{key}: pick {p} does not exist; picks run 1 to {}",
+                    self.pack_size
+                )));
             }
             if picks.windows(2).any(|w| w[0] >= w[1]) {
                 return Err(InputError::new(format!("{key}: list the picks in increasing order, each once")));
@@ -259,7 +265,8 @@ mod tests {
         assert!(err.starts_with("bet_sizes"), "{err}");
         let err = Rules::from_toml("bet_after_picks = [2, 4]").unwrap().compile().unwrap_err().to_string();
         assert!(err.starts_with("bet_after_picks"), "{err}");
-        let err = Rules::from_toml("ranks = [\"2\", \"3\", \"X\", \"5\", \"6\"]").unwrap().compile().unwrap_err().to_string();
+        let err =
+            Rules::from_toml("ranks = [\"2\", \"3\", \"X\", \"5\", \"6\"]").unwrap().compile().unwrap_err().to_string();
         assert!(err.contains("ranks") && err.contains("'X'"), "{err}");
     }
 

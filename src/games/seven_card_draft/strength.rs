@@ -12,38 +12,74 @@ use crate::eval::{Category, Evaluator, HandValue};
 const SEVEN_CARD_SHARE: [f32; 10] =
     [0.1741, 0.4382, 0.2350, 0.0483, 0.0462, 0.0303, 0.0260, 0.00168, 0.000311, 0.0];
 
+/// Share of random seven-card hands below each category.
+const SHARE_BELOW: [f32; 10] = {
+    let mut below = [0.0f32; 10];
+    let mut i = 1;
+    while i < 10 {
+        below[i] = below[i - 1] + SEVEN_CARD_SHARE[i - 1];
+        i += 1;
+    }
+    below
+};
+
 /// The percentile of a finished hand of this value: the share of random seven-card hands
 /// below its category plus a part of its own category by its top rank.
+#[inline]
 pub fn percentile(value: HandValue) -> f32 {
     let cat = value.category() as usize;
-    let below: f32 = SEVEN_CARD_SHARE[..cat].iter().sum();
     let own = SEVEN_CARD_SHARE[cat].max(0.0002);
-    let top = value.tie_breaks().first().map_or(0.0, |r| r.0 as f32 / 12.0);
-    (below + own * (0.1 + 0.8 * top)).min(1.0)
+    let top_slot = (value.0 >> 16) & 15;
+    let top = if top_slot == 0 { 0.0 } else { (top_slot - 1) as f32 / 12.0 };
+    (SHARE_BELOW[cat] + own * (0.1 + 0.8 * top)).min(1.0)
 }
 
-fn category_mid(cat: Category) -> f32 {
-    let c = cat as usize;
-    SEVEN_CARD_SHARE[..c].iter().sum::<f32>() + SEVEN_CARD_SHARE[c] * 0.5
+const fn category_mid(cat: Category) -> f32 {
+    SHARE_BELOW[cat as usize] + SEVEN_CARD_SHARE[cat as usize] * 0.5
 }
 
-/// P(at least `need` hits in `k` tries with hit chance `q` each).
+/// Hit chances are looked up on a grid of this many steps between 0 and 1.
+const Q_STEPS: usize = 64;
+
+/// P(at least `need` hits in `k` tries) for need 1-5, k 0-6 and q on the grid.
+static CHANCE: std::sync::LazyLock<Vec<f32>> = std::sync::LazyLock::new(|| {
+    let mut table = vec![0.0f32; 6 * 7 * (Q_STEPS + 1)];
+    for need in 1..6u32 {
+        for k in 0..7u32 {
+            for step in 0..=Q_STEPS {
+                table[((need as usize * 7) + k as usize) * (Q_STEPS + 1) + step] =
+                    binomial_at_least(need, k, step as f64 / Q_STEPS as f64) as f32;
+            }
+        }
+    }
+    table
+});
+
+fn binomial_at_least(need: u32, k: u32, q: f64) -> f64 {
+    let mut below = 0.0;
+    let mut term = (1.0 - q).powi(k as i32);
+    for i in 0..need.min(k + 1) {
+        below += term;
+        if q < 1.0 {
+            term *= q / (1.0 - q) * (k - i) as f64 / (i + 1) as f64;
+        } else {
+            term = 0.0;
+        }
+    }
+    if need > k { 0.0 } else { (1.0 - below).clamp(0.0, 1.0) }
+}
+
+/// P(at least `need` hits in `k` tries with hit chance `q` each), from the table.
+#[inline]
 fn chance(need: u32, k: u32, q: f32) -> f32 {
     if need == 0 {
         return 1.0;
     }
-    if need > k {
+    if need > k || need > 5 {
         return 0.0;
     }
-    // 1 - P(fewer than need hits), summed term by term.
-    let mut below = 0.0;
-    let mut term = (1.0 - q).powi(k as i32);
-    let ratio = q / (1.0 - q).max(1e-6);
-    for i in 0..need {
-        below += term;
-        term *= ratio * (k - i) as f32 / (i + 1) as f32;
-    }
-    (1.0 - below).clamp(0.0, 1.0)
+    let step = (q.clamp(0.0, 1.0) * Q_STEPS as f32 + 0.5) as usize;
+    CHANCE[((need as usize * 7) + k.min(6) as usize) * (Q_STEPS + 1) + step]
 }
 
 /// What the estimate needs to know besides the hand.
@@ -69,42 +105,45 @@ pub fn estimate(o: &Outlook<'_>, hand: CardSet, wilds: CardSet, future_wilds: u3
     if picks_left == 0 && future_wilds == 0 {
         return floor;
     }
-    let k = picks_left;
-    let fw = future_wilds.min(k);
+    let fw = future_wilds.min(picks_left);
+    let k = picks_left - fw;
     let gone = o.seen.minus(hand);
     let unseen = (o.deck.len() - hand.len() - gone.len()).max(1) as f32;
-    let mut draws = [(0.0f32, 0.0f32); 4];
+    let suits = [naturals.suit_mask(Suit(0)), naturals.suit_mask(Suit(1)), naturals.suit_mask(Suit(2)), naturals.suit_mask(Suit(3))];
 
-    // Flush: the best suit, outs still unseen.
-    let mut best_suit = (0u32, 0u32);
+    // Flush: the suit we hold most of, with its outs not yet seen go by.
+    let mut flush = (0u32, 0u32);
     for suit in Suit::ALL {
-        let held = naturals.suit_mask(suit).count_ones();
-        if held > best_suit.0 {
-            let outs = (o.deck.suit_mask(suit) & !naturals.suit_mask(suit) & !gone.suit_mask(suit)).count_ones();
-            best_suit = (held, outs);
+        let held = suits[suit.0 as usize].count_ones();
+        if held > flush.0 {
+            let outs = (o.deck.suit_mask(suit) & !suits[suit.0 as usize] & !gone.suit_mask(suit)).count_ones();
+            flush = (held, outs);
         }
     }
-    let q_flush = (best_suit.1 as f32 / unseen * 3.0).min(0.9);
-    let need = 5u32.saturating_sub(best_suit.0 + w + fw);
-    draws[0] = (chance(need, k - fw, q_flush), category_mid(Category::Flush));
+    let p_flush = chance(5u32.saturating_sub(flush.0 + w + fw), k, (flush.1 as f32 / unseen * 3.0).min(0.9));
 
     // Straight: the window of the deck's straights we cover best.
-    let ranks = naturals.rank_mask();
+    let ranks = suits[0] | suits[1] | suits[2] | suits[3];
     let cover = o.straights.iter().map(|&(s, _)| (s & ranks).count_ones()).max().unwrap_or(0);
-    let need = 5u32.saturating_sub(cover + w + fw);
-    draws[1] = (chance(need, k - fw, (unseen / o.deck.len() as f32 * 0.35).min(0.6)), category_mid(Category::Straight));
+    let p_straight = chance(5u32.saturating_sub(cover + w + fw), k, (unseen / o.deck.len() as f32 * 0.35).min(0.6));
 
     // Pairing up: more of the ranks we hold.
-    let top_count = (0..13).map(|r| naturals.of_rank(crate::cards::Rank(r)).len()).max().unwrap_or(0) + w + fw;
+    let [a, b, c, d] = suits;
+    let paired = (a & b) | (c & d) | ((a | b) & (c | d)) != 0;
     let pair_q = 0.12 * (naturals.len().max(1) as f32).min(4.0);
-    let trips_or_better = if top_count >= 2 { chance(1, k - fw, pair_q * 0.5) } else { chance(2, k - fw, pair_q * 0.5) };
-    draws[2] = (trips_or_better, category_mid(Category::ThreeOfAKind).max(category_mid(Category::FullHouse) * 0.9));
-    draws[3] = (if top_count >= 2 { 0.0 } else { chance(1, k - fw, pair_q) }, category_mid(Category::Pair));
+    let p_trips = if paired || w + fw >= 1 { chance(1, k, pair_q * 0.5) } else { chance(2, k, pair_q * 0.5) };
+    let p_pair = if paired || w + fw >= 1 { 0.0 } else { chance(1, k, pair_q) };
 
+    // Best draws first: each adds its chance of the part of the mass still unimproved.
+    const DRAW_VALUE: [f32; 4] = [
+        category_mid(Category::Flush),
+        category_mid(Category::Straight),
+        category_mid(Category::FullHouse) * 0.9,
+        category_mid(Category::Pair),
+    ];
     let mut est = floor;
     let mut rest = 1.0;
-    draws.sort_by(|a, b| b.1.total_cmp(&a.1));
-    for (p, v) in draws {
+    for (p, v) in [p_flush, p_straight, p_trips, p_pair].into_iter().zip(DRAW_VALUE) {
         if v > floor {
             est += rest * p * (v - floor);
             rest *= 1.0 - p;
@@ -136,6 +175,9 @@ mod tests {
         assert!((0.0..=1.0).contains(&e("Ah Kh Qh Jh Th 9h 8h", 0)));
         assert!(chance(2, 3, 0.5) > chance(2, 3, 0.2));
         assert_eq!(chance(3, 2, 0.9), 0.0);
-        assert!((chance(1, 1, 0.3) - 0.3).abs() < 1e-6);
+        // P(at least 1 hit in 1 try) is q; P(at least 2 in 3 at 0.5) is 0.5.
+        assert!((chance(1, 1, 0.25) - 0.25).abs() < 1e-6);
+        assert!((chance(2, 3, 0.5) - 0.5).abs() < 1e-6);
+        assert!((binomial_at_least(2, 4, 0.3) - (1.0 - 0.7f64.powi(4) - 4.0 * 0.3 * 0.7f64.powi(3))).abs() < 1e-12);
     }
 }
