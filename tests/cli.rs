@@ -1,0 +1,249 @@
+//! The `draftsim` binary: real runs, real files, bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn draftsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_draftsim")).args(args).output().expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("draftsim-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Every file of a folder, by name, with its bytes.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn output_files_are_identical_for_one_and_two_threads() {
+    let dir = scratch("threads");
+    for format in ["csv", "parquet"] {
+        for threads in ["1", "2"] {
+            let out = dir.join(format!("{format}-{threads}"));
+            let o = draftsim(&[
+                "run", "--rounds", "20000", "--seed", "9", "--threads", threads, "--out", out.to_str().unwrap(), "--format", format, "--quiet",
+            ]);
+            assert!(o.status.success(), "{}", stderr(&o));
+        }
+        let one = files(&dir.join(format!("{format}-1")));
+        let two = files(&dir.join(format!("{format}-2")));
+        let names: Vec<&str> = one.iter().map(|f| f.0.as_str()).collect();
+        for table in ["summary", "seats", "pairs", "categories", "picks"] {
+            assert!(names.contains(&format!("{table}.{format}").as_str()), "{names:?}");
+        }
+        assert!(names.contains(&"run.json") && names.contains(&"tally.json"));
+        assert_eq!(one, two, "{format} files differ between thread counts");
+    }
+}
+
+#[test]
+fn merged_shards_give_the_tables_of_the_unsharded_run() {
+    let dir = scratch("shards");
+    let whole = dir.join("whole");
+    let base = ["run", "--rounds", "12000", "--seed", "4", "--quiet", "--seats", "greedy,random,tight"];
+    let o = draftsim(&[&base[..], &["--out", whole.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut shard_dirs = Vec::new();
+    for i in 0..4 {
+        let d = dir.join(format!("shard-{i}"));
+        let shard = format!("{i}/4");
+        let o = draftsim(&[&base[..], &["--shard", &shard, "--out", d.to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+        shard_dirs.push(d.to_str().unwrap().to_string());
+    }
+    let merged = dir.join("merged");
+    let mut args = vec!["merge"];
+    args.extend(shard_dirs.iter().map(String::as_str));
+    args.extend(["--out", merged.to_str().unwrap()]);
+    let o = draftsim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(files(&merged), files(&whole));
+    // A missing shard is refused.
+    let o = draftsim(&["merge", &shard_dirs[0], &shard_dirs[1], "--out", dir.join("partial").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("missing"), "{}", stderr(&o));
+}
+
+#[test]
+fn parquet_tables_carry_the_run_metadata_and_read_back() {
+    let dir = scratch("parquet");
+    let out = dir.join("p");
+    let o = draftsim(&["run", "--rounds", "4000", "--seed", "77", "--out", out.to_str().unwrap(), "--format", "parquet", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let summary = draftsim::output::read_frame(&out.join("summary.parquet")).unwrap();
+    assert_eq!(summary.height(), 4);
+    let names: Vec<String> = summary.get_column_names().iter().map(|n| n.to_string()).collect();
+    for col in ["strategy", "rounds", "wins", "win_rate", "win_rate_lo", "win_rate_hi", "chips_per_round", "showdown_rate", "fold_rate_r1"] {
+        assert!(names.iter().any(|n| n == col), "{col} missing from {names:?}");
+    }
+    let meta = draftsim::output::parquet_metadata(&out.join("summary.parquet")).unwrap();
+    let get = |k: &str| meta.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+    assert_eq!(get("seed").as_deref(), Some("77"));
+    assert!(get("rules").unwrap().contains("players = 4"));
+    assert_eq!(get("bots").as_deref(), Some("greedy,hate,tight,random"));
+    assert!(get("draftsim_version").is_some());
+    // The CSV form has the same columns, and its numbers match.
+    let csv_out = dir.join("c");
+    let o = draftsim(&["run", "--rounds", "4000", "--seed", "77", "--out", csv_out.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success());
+    let csv = draftsim::output::read_frame(&csv_out.join("summary.csv")).unwrap();
+    assert_eq!(csv.get_column_names(), summary.get_column_names());
+    assert_eq!(csv.column("rounds").unwrap().i64().unwrap().get(0), summary.column("rounds").unwrap().i64().unwrap().get(0));
+}
+
+#[test]
+fn rounds_out_streams_one_row_per_round_and_seat() {
+    let dir = scratch("rounds");
+    let out = dir.join("r");
+    let o = draftsim(&["run", "--rounds", "3000", "--out", out.to_str().unwrap(), "--rounds-out", "--quiet", "--seats", "greedy,random"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rounds = draftsim::output::read_frame(&out.join("rounds.csv")).unwrap();
+    assert_eq!(rounds.height(), 3000 * 2);
+    let net = rounds.column("net").unwrap().i64().unwrap();
+    let nets: i64 = (0..net.len()).map(|i| net.get(i).unwrap()).sum();
+    assert_eq!(nets, 0, "chips are conserved");
+}
+
+#[test]
+fn replay_tells_a_round_the_same_way_every_time() {
+    let a = draftsim(&["replay", "--seed", "5", "--round", "13"]);
+    let b = draftsim(&["replay", "--seed", "5", "--round", "13"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert_eq!(stdout(&a), stdout(&b));
+    let text = stdout(&a);
+    for part in ["== Round 1", "-- Pick 1", "-- Pick 2 (turned face up)", "-- Betting round 1", "== Result"] {
+        assert!(text.contains(part), "missing {part:?} in\n{text}");
+    }
+    assert_ne!(text, stdout(&draftsim(&["replay", "--seed", "5", "--round", "14"])));
+}
+
+#[test]
+fn the_summary_is_printed_as_an_aligned_table() {
+    let o = draftsim(&["run", "--rounds", "2000", "--quiet", "--seats", "tight,random"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    let header = text.lines().next().unwrap();
+    assert!(header.starts_with("strategy") && header.contains("win_rate_lo"), "{header}");
+    assert!(text.lines().nth(1).unwrap().starts_with("tight"));
+    assert!(stderr(&o).contains("seed 20261121"), "the default seed is printed");
+}
+
+/// Each bad input: exit code 2, one line on stderr, no output folder.
+#[test]
+fn bad_input_is_one_line_exit_2_and_writes_nothing() {
+    let dir = scratch("bad");
+    let rules = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let unknown_key = rules("unknown.toml", "playerz = 4\n");
+    let malformed = rules("malformed.toml", "players = [\n");
+    let existing = dir.join("exists");
+    std::fs::create_dir_all(&existing).unwrap();
+    let out = dir.join("never");
+    let out_s = out.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["run", "--game", "chess"], "unknown game 'chess'"),
+        (vec!["run", "--seats", "greedy,nonesuch,random,random"], "unknown strategy 'nonesuch'"),
+        (vec!["run", "--rules", &unknown_key], "playerz"),
+        (vec!["run", "--rules", &malformed], "malformed.toml"),
+        (vec!["run", "--players", "9"], "players = 9"),
+        (vec!["run", "--rounds", "0"], "--rounds 0"),
+        (vec!["run", "--out", existing.to_str().unwrap()], "--force"),
+        (vec!["run", "--out", "/proc/draftsim/out"], "cannot write"),
+        (vec!["run", "--format", "xlsx"], "--format 'xlsx'"),
+        (vec!["run", "--shard", "4/4"], "--shard '4/4'"),
+        (vec!["hand", "As", "Kd", "Qh"], "5 to 7 cards"),
+        (vec!["hand", "As", "Kd", "Qh", "Jc", "Xx"], "'Xx'"),
+        (vec!["hand", "As", "As", "Qh", "Jc", "Tc"], "duplicate card 'As'"),
+        (vec!["hand", "As", "Kd", "Qh", "Jc", "Tc", "--deck", "tarot"], "unknown deck 'tarot'"),
+        (vec!["hand", "As", "Kd", "Qh", "Jc", "Tc", "--wild", "jokers"], "unknown wild rule 'jokers'"),
+        (vec!["hand", "As", "Kd", "Qh", "Jc", "2c", "--deck", "short-36"], "'2c' is not in the short-36 deck"),
+    ];
+    for (mut args, needle) in cases {
+        if args[0] == "run" {
+            if !args.contains(&"--rounds") {
+                args.extend(["--rounds", "100"]);
+            }
+            args.push("--quiet");
+            if !args.contains(&"--out") {
+                args.extend(["--out", out_s]);
+            }
+        }
+        let o = draftsim(&args);
+        let err = stderr(&o);
+        let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(lines.len(), 1, "{args:?}: {err}");
+        assert!(lines[0].contains(needle), "{args:?}: {err}");
+        assert!(!out.exists(), "{args:?} wrote output");
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains(".tmp-")).collect();
+    assert!(leftovers.is_empty(), "staging folders left behind");
+}
+
+#[test]
+fn force_replaces_an_existing_folder() {
+    let dir = scratch("force");
+    let out = dir.join("o");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("old.txt"), "old").unwrap();
+    let o = draftsim(&["run", "--rounds", "500", "--quiet", "--out", out.to_str().unwrap(), "--force"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.join("summary.csv").exists() && !out.join("old.txt").exists());
+}
+
+#[test]
+fn hand_prints_category_cards_and_wilds() {
+    let o = draftsim(&["hand", "As", "Kd", "2s", "Jh", "Th", "--wild", "deuces"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(text.contains("category: straight") && text.contains("2s as Q"), "{text}");
+    let o = draftsim(&["hand", "Ah", "Kh", "Qh", "Jh", "7c", "2d", "9s", "--wild", "last-pick", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json["category"], "straight-flush");
+    assert_eq!(json["cards"].as_array().unwrap().len(), 5);
+    assert_eq!(json["wild"][0]["card"], "9s");
+    let o = draftsim(&["hand", "9c", "7h", "Ac", "6c", "8c", "--deck", "short-36", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json["category"], "straight", "A-6-7-8-9 is the short deck's wheel");
+}
+
+#[test]
+fn lists_and_completions() {
+    let o = draftsim(&["list", "strategies"]);
+    let text = stdout(&o);
+    for preset in ["random", "greedy", "hate", "tight", "loose-aggressive", "wild-hunter"] {
+        assert!(text.lines().any(|l| l.trim_start().starts_with(preset)), "{preset} missing:\n{text}");
+    }
+    let o = draftsim(&["list", "rules", "seven-card-draft"]);
+    assert!(stdout(&o).contains("raise_cap") && stdout(&o).contains("[3]"), "{}", stdout(&o));
+    let o = draftsim(&["list", "games"]);
+    assert!(stdout(&o).starts_with("seven-card-draft"));
+    let o = draftsim(&["completions", "bash"]);
+    assert!(o.status.success() && stdout(&o).contains("draftsim"));
+    let o = draftsim(&["run", "--help"]);
+    assert!(stdout(&o).trim_end().lines().last().unwrap().contains("draftsim run"), "help ends with an example");
+}
