@@ -42,7 +42,18 @@ fn output_files_are_identical_for_one_and_two_threads() {
         for threads in ["1", "2"] {
             let out = dir.join(format!("{format}-{threads}"));
             let o = draftsim(&[
-                "run", "--rounds", "20000", "--seed", "9", "--threads", threads, "--out", out.to_str().unwrap(), "--format", format, "--quiet",
+                "run",
+                "--rounds",
+                "20000",
+                "--seed",
+                "9",
+                "--threads",
+                threads,
+                "--out",
+                out.to_str().unwrap(),
+                "--format",
+                format,
+                "--quiet",
             ]);
             assert!(o.status.success(), "{}", stderr(&o));
         }
@@ -89,12 +100,33 @@ fn merged_shards_give_the_tables_of_the_unsharded_run() {
 fn parquet_tables_carry_the_run_metadata_and_read_back() {
     let dir = scratch("parquet");
     let out = dir.join("p");
-    let o = draftsim(&["run", "--rounds", "4000", "--seed", "77", "--out", out.to_str().unwrap(), "--format", "parquet", "--quiet"]);
+    let o = draftsim(&[
+        "run",
+        "--rounds",
+        "4000",
+        "--seed",
+        "77",
+        "--out",
+        out.to_str().unwrap(),
+        "--format",
+        "parquet",
+        "--quiet",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let summary = draftsim::output::read_frame(&out.join("summary.parquet")).unwrap();
     assert_eq!(summary.height(), 4);
     let names: Vec<String> = summary.get_column_names().iter().map(|n| n.to_string()).collect();
-    for col in ["strategy", "rounds", "wins", "win_rate", "win_rate_lo", "win_rate_hi", "chips_per_round", "showdown_rate", "fold_rate_r1"] {
+    for col in [
+        "strategy",
+        "rounds",
+        "wins",
+        "win_rate",
+        "win_rate_lo",
+        "win_rate_hi",
+        "chips_per_round",
+        "showdown_rate",
+        "fold_rate_r1",
+    ] {
         assert!(names.iter().any(|n| n == col), "{col} missing from {names:?}");
     }
     let meta = draftsim::output::parquet_metadata(&out.join("summary.parquet")).unwrap();
@@ -109,14 +141,27 @@ fn parquet_tables_carry_the_run_metadata_and_read_back() {
     assert!(o.status.success());
     let csv = draftsim::output::read_frame(&csv_out.join("summary.csv")).unwrap();
     assert_eq!(csv.get_column_names(), summary.get_column_names());
-    assert_eq!(csv.column("rounds").unwrap().i64().unwrap().get(0), summary.column("rounds").unwrap().i64().unwrap().get(0));
+    assert_eq!(
+        csv.column("rounds").unwrap().i64().unwrap().get(0),
+        summary.column("rounds").unwrap().i64().unwrap().get(0)
+    );
 }
 
 #[test]
 fn rounds_out_streams_one_row_per_round_and_seat() {
     let dir = scratch("rounds");
     let out = dir.join("r");
-    let o = draftsim(&["run", "--rounds", "3000", "--out", out.to_str().unwrap(), "--rounds-out", "--quiet", "--seats", "greedy,random"]);
+    let o = draftsim(&[
+        "run",
+        "--rounds",
+        "3000",
+        "--out",
+        out.to_str().unwrap(),
+        "--rounds-out",
+        "--quiet",
+        "--seats",
+        "greedy,random",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let rounds = draftsim::output::read_frame(&out.join("rounds.csv")).unwrap();
     assert_eq!(rounds.height(), 3000 * 2);
@@ -200,7 +245,10 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         assert!(lines[0].contains(needle), "{args:?}: {err}");
         assert!(!out.exists(), "{args:?} wrote output");
     }
-    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains(".tmp-")).collect();
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains(".tmp-"))
+        .collect();
     assert!(leftovers.is_empty(), "staging folders left behind");
 }
 
@@ -246,4 +294,23 @@ fn lists_and_completions() {
     assert!(o.status.success() && stdout(&o).contains("draftsim"));
     let o = draftsim(&["run", "--help"]);
     assert!(stdout(&o).trim_end().lines().last().unwrap().contains("draftsim run"), "help ends with an example");
+}
+
+#[test]
+fn an_interrupted_run_leaves_no_table() {
+    let dir = scratch("interrupt");
+    let out = dir.join("never");
+    let child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .args(["run", "--rounds", "1000000000", "--quiet", "--out", out.to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(stderr(&o).contains("interrupted"));
+    assert!(!out.exists());
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "no staging folder left");
 }

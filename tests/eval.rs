@@ -100,10 +100,10 @@ fn agrees_with_rs_poker_on_millions_of_random_hands() {
                     if ours.category() != rs_category(theirs) {
                         bad += 1;
                     }
-                    if let Some((po, pt)) = prev {
-                        if ours.cmp(&po) != theirs.cmp(&pt) {
-                            bad += 1;
-                        }
+                    if let Some((po, pt)) = prev
+                        && ours.cmp(&po) != theirs.cmp(&pt)
+                    {
+                        bad += 1;
                     }
                     prev = Some((ours, theirs));
                 }
@@ -114,9 +114,12 @@ fn agrees_with_rs_poker_on_millions_of_random_hands() {
     }
 }
 
+/// (place in the order, category, tie-break ranks) as the reference evaluator gives it.
+type Reference = (u8, Category, Vec<u8>);
+
 /// A deliberately simple evaluator of exactly five cards, duplicates allowed.
 /// Returns (place in the order, category, tie-break ranks).
-fn reference_five(cards: &[Card; 5], deck: &Deck) -> (u8, Category, Vec<u8>) {
+fn reference_five(cards: &[Card; 5], deck: &Deck) -> Reference {
     let mut counts = [0u8; 13];
     for c in cards {
         counts[c.rank().0 as usize] += 1;
@@ -155,9 +158,9 @@ fn reference_five(cards: &[Card; 5], deck: &Deck) -> (u8, Category, Vec<u8>) {
 
 /// Best hand by brute force: every 5-card choice of naturals and every substitution of
 /// the wilds by any card of the deck (repetition allowed).
-fn brute_force(naturals: &[Card], wilds: usize, deck: &Deck) -> (u8, Category, Vec<u8>) {
+fn brute_force(naturals: &[Card], wilds: usize, deck: &Deck) -> Reference {
     let deck_cards: Vec<Card> = deck.cards.iter().collect();
-    let mut best: Option<(u8, Category, Vec<u8>)> = None;
+    let mut best: Option<Reference> = None;
     let used_wilds = wilds.min(5);
     for j in 0..=used_wilds {
         let n_nat = 5 - j;
@@ -262,7 +265,7 @@ fn fast_path_agrees_with_reference_on_five_cards() {
         let eval = Evaluator::new(&deck);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let mut cards: Vec<Card> = deck.cards.iter().collect();
-        let mut prev: Option<(draftsim::eval::HandValue, (u8, Category, Vec<u8>))> = None;
+        let mut prev: Option<(draftsim::eval::HandValue, Reference)> = None;
         for _ in 0..100_000 {
             cards.partial_shuffle(&mut rng, 5);
             let five: [Card; 5] = cards[..5].try_into().unwrap();

@@ -75,7 +75,15 @@ impl Game for Coin {
         2
     }
     fn worker(&self) {}
-    fn play(&self, _: &mut (), deal_seed: u64, _: u64, _: u64, seating: &[usize], out: &mut RoundResult) -> Result<(), Error> {
+    fn play(
+        &self,
+        _: &mut (),
+        deal_seed: u64,
+        _: u64,
+        _: u64,
+        seating: &[usize],
+        out: &mut RoundResult,
+    ) -> Result<(), Error> {
         let seat0_wins = Xoshiro256PlusPlus::seed_from_u64(deal_seed).random::<f64>() < 0.3;
         // The edge belongs to lineup entry 0, wherever it sits.
         let entry0_seat = seating.iter().position(|&e| e == 0).unwrap();

@@ -35,7 +35,7 @@ struct Scripted {
 }
 
 impl Scripted {
-    fn new(picks: &[&str], steps: &[Step]) -> Box<dyn Bot> {
+    fn boxed(picks: &[&str], steps: &[Step]) -> Box<dyn Bot> {
         Box::new(Scripted {
             name: "scripted".into(),
             prefer: picks.iter().map(|c| card(c)).collect(),
@@ -89,7 +89,7 @@ fn play(
 ) -> Result<Played, Error> {
     let variant = rules.compile().unwrap();
     let mut table = Table::new(&variant).verify(true);
-    let mut bots: Vec<Box<dyn Bot>> = picks.iter().zip(steps).map(|(p, s)| Scripted::new(p, s)).collect();
+    let mut bots: Vec<Box<dyn Bot>> = picks.iter().zip(steps).map(|(p, s)| Scripted::boxed(p, s)).collect();
     let seating: Vec<usize> = (0..picks.len()).collect();
     let packs = packs_for(picks);
     let default_stacks = vec![rules.starting_stack; picks.len()];

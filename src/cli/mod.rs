@@ -63,7 +63,16 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {err:#}");
-            if is_input_error(&err) { ExitCode::from(2) } else { ExitCode::FAILURE }
+            if is_input_error(&err) {
+                ExitCode::from(2)
+            } else if err
+                .chain()
+                .any(|e| matches!(e.downcast_ref::<draftsim::Error>(), Some(draftsim::Error::Interrupted)))
+            {
+                ExitCode::from(130)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }

@@ -101,12 +101,8 @@ pub fn run(args: RunArgs) -> Result<()> {
     if args.rounds == 0 {
         return Err(InputError::new("--rounds 0: play at least 1 round").into());
     }
-    if let Some(w) = args.until_ci {
-        if !(w > 0.0 && w < 0.5) {
-            return Err(
-                InputError::new(format!("--until-ci {w}: give a half-width between 0 and 0.5, e.g. 0.005")).into()
-            );
-        }
+    if let Some(w) = args.until_ci.filter(|w| !(*w > 0.0 && *w < 0.5)) {
+        return Err(InputError::new(format!("--until-ci {w}: give a half-width between 0 and 0.5, e.g. 0.005")).into());
     }
     let format: Format = args.format.parse()?;
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
@@ -163,13 +159,8 @@ pub fn run(args: RunArgs) -> Result<()> {
     if let Some(bar) = &progress {
         bar.finish_and_clear();
     }
-    let tally = match tally {
-        Err(Error::Interrupted) => {
-            eprintln!("draftsim: interrupted; no table was written");
-            std::process::exit(130);
-        }
-        other => other?,
-    };
+    // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
+    let tally = tally?;
     if let Some(w) = rounds_writer {
         w.finish()?;
     }

@@ -414,17 +414,17 @@ impl Evaluator {
                 }
             }
         }
-        if slots >= 3 {
-            if let Some(&r) = ranks_desc.iter().find(|&&r| need(r, 3) <= w) {
-                let k = kickers(1 << r, slots - 3, w - need(r, 3));
-                consider(self.value(Category::ThreeOfAKind, (made(&[r]) << 16) | (k >> 4)));
-            }
+        if slots >= 3
+            && let Some(&r) = ranks_desc.iter().find(|&&r| need(r, 3) <= w)
+        {
+            let k = kickers(1 << r, slots - 3, w - need(r, 3));
+            consider(self.value(Category::ThreeOfAKind, (made(&[r]) << 16) | (k >> 4)));
         }
-        if slots >= 2 {
-            if let Some(&r) = ranks_desc.iter().find(|&&r| need(r, 2) <= w) {
-                let k = kickers(1 << r, slots - 2, w - need(r, 2));
-                consider(self.value(Category::Pair, (made(&[r]) << 16) | (k >> 4)));
-            }
+        if slots >= 2
+            && let Some(&r) = ranks_desc.iter().find(|&&r| need(r, 2) <= w)
+        {
+            let k = kickers(1 << r, slots - 2, w - need(r, 2));
+            consider(self.value(Category::Pair, (made(&[r]) << 16) | (k >> 4)));
         }
         consider(self.value(Category::HighCard, kickers(0, slots, w)));
         best

@@ -170,10 +170,10 @@ impl WildRules {
                 }
             }
         }
-        if self.last_pick {
-            if let Some(card) = last_pick.filter(|c| hand.contains(*c)) {
-                wild.insert(card);
-            }
+        if self.last_pick
+            && let Some(card) = last_pick.filter(|c| hand.contains(*c))
+        {
+            wild.insert(card);
         }
         wild
     }

@@ -7,6 +7,16 @@ use std::sync::atomic::AtomicBool;
 use crate::error::{Error, InputError};
 use crate::sim::{self, Game, Lineup, Plan, RoundRow, Tally};
 
+/// Called after each batch with the rounds done so far and the batch's per-round rows.
+pub type BatchSink<'a> = dyn FnMut(u64, &[RoundRow]) -> Result<(), Error> + 'a;
+
+/// What a registry entry builds: the game, and the seats in play.
+pub type Built = (Box<dyn Runner>, Vec<String>);
+
+/// Builds a game from a rules file's text (or the defaults), a player count and seats.
+pub type BuildFn =
+    fn(rules: Option<&str>, players: Option<usize>, seats: Option<&[String]>) -> Result<Built, InputError>;
+
 /// A game set up with rules and a lineup, behind an object-safe face for the CLI.
 pub trait Runner: Sync {
     /// Number of seats.
@@ -22,7 +32,7 @@ pub trait Runner: Sync {
         plan: &Plan,
         keep_rows: bool,
         interrupt: Option<&AtomicBool>,
-        on_batch: &mut dyn FnMut(u64, &[RoundRow]) -> Result<(), Error>,
+        on_batch: &mut BatchSink<'_>,
     ) -> Result<Tally, Error>;
     /// Round `k` of a run told move by move.
     fn replay(&self, seed: u64, rotate: bool, k: u64) -> Result<String, Error>;
@@ -50,7 +60,7 @@ impl<G: Setup> Runner for G {
         plan: &Plan,
         keep_rows: bool,
         interrupt: Option<&AtomicBool>,
-        on_batch: &mut dyn FnMut(u64, &[RoundRow]) -> Result<(), Error>,
+        on_batch: &mut BatchSink<'_>,
     ) -> Result<Tally, Error> {
         sim::run(self, lineup, plan, keep_rows, interrupt, on_batch)
     }
@@ -78,11 +88,7 @@ pub struct GameInfo {
     /// The default seats for `players` players.
     pub default_seats: fn(players: usize) -> Vec<String>,
     /// Builds the game from a rules file's text (or defaults), a player count override and seats.
-    pub build: fn(
-        rules: Option<&str>,
-        players: Option<usize>,
-        seats: Option<&[String]>,
-    ) -> Result<(Box<dyn Runner>, Vec<String>), InputError>,
+    pub build: BuildFn,
 }
 
 /// Every game draftsim can simulate.

@@ -228,10 +228,10 @@ pub fn run<G: Game>(
             rows.extend(part_rows);
         }
         on_batch(tally.rounds, &rows)?;
-        if let Some(w) = plan.until_ci {
-            if tally.max_win_rate_half_width() <= w {
-                break;
-            }
+        if let Some(w) = plan.until_ci
+            && tally.max_win_rate_half_width() <= w
+        {
+            break;
         }
     }
     tally.shard = plan.shard;
@@ -270,9 +270,8 @@ fn run_deals<G: Game>(
             game.play(worker, deal_seed, bot_seed, deal, &seating[..players], &mut result)?;
             tally.rounds += 1;
             tally.length_sum += result.length as u64;
-            for s in 0..players {
-                let x = lineup.entry_strategy[seating[s]];
-                let r = &result.seats[s];
+            for (s, (&entry, r)) in seating[..players].iter().zip(&result.seats).enumerate() {
+                let x = lineup.entry_strategy[entry];
                 tally.add_seat(x, s, r);
                 group[x] += r.net;
                 if keep_rows {

@@ -147,10 +147,10 @@ impl Preset {
             BetModule::Bluff { p } => unit(*p, "bet.p")?,
             BetModule::CallingStation => {}
         }
-        if let DraftModule::Hate { weight } = self.draft {
-            if !(0.0..=100.0).contains(&weight) {
-                return Err(InputError::new(format!("draft.weight = {weight}: use a value from 0 to 100")));
-            }
+        if let DraftModule::Hate { weight } = self.draft
+            && !(0.0..=100.0).contains(&weight)
+        {
+            return Err(InputError::new(format!("draft.weight = {weight}: use a value from 0 to 100")));
         }
         Ok(())
     }

@@ -310,10 +310,10 @@ impl Table {
 /// The deal depends on `deal_seed` alone; the bots draw from their own stream seeded with
 /// `bot_seed`. `bots[seating[s]]` plays seat `s`.
 #[allow(clippy::too_many_arguments)]
-pub fn play<B: Bot + ?Sized>(
+pub fn play<B: Bot>(
     variant: &Variant,
     table: &mut Table,
-    bots: &mut [Box<B>],
+    bots: &mut [B],
     seating: &[usize],
     deal_seed: u64,
     bot_seed: u64,
@@ -330,7 +330,7 @@ pub fn play<B: Bot + ?Sized>(
         Mode::Round => {
             table.stacks = [0; MAX_SEATS];
             table.stacks[..n].fill(start);
-            let dir = if round_index % 2 == 0 { 1 } else { -1 };
+            let dir = if round_index.is_multiple_of(2) { 1 } else { -1 };
             play_round(
                 variant,
                 table,
@@ -353,7 +353,7 @@ pub fn play<B: Bot + ?Sized>(
             let mut rounds = 0;
             let mut round_out = RoundResult::default();
             while stacks[..n].iter().filter(|&&s| s > 0).count() > 1 && rounds < variant.rules.max_rounds_per_game {
-                let dir = if rounds % 2 == 0 { 1 } else { -1 };
+                let dir = if rounds.is_multiple_of(2) { 1 } else { -1 };
                 table.stacks = stacks;
                 let deal = Deal::Shuffle(&mut deal_rng);
                 play_round(
@@ -379,13 +379,15 @@ pub fn play<B: Bot + ?Sized>(
                     r.hate_picks += round_out.seats[s].hate_picks.min(u8::MAX - r.hate_picks);
                 }
             }
+            // The game goes to the player holding every chip (or, at the round limit, the
+            // biggest stack, shared on a tie).
             let best = *stacks[..n].iter().max().expect("players");
-            let leaders: Vec<usize> = (0..n).filter(|&s| stacks[s] == best).collect();
-            for s in 0..n {
-                out.seats[s].net = stacks[s] as i64 - start as i64;
-            }
-            for &s in &leaders {
-                out.seats[s].share_units = SHARE_UNIT / leaders.len() as u32;
+            let leaders = stacks[..n].iter().filter(|&&s| s == best).count() as u32;
+            for (r, &stack) in out.seats.iter_mut().zip(&stacks[..n]) {
+                r.net = stack as i64 - start as i64;
+                if stack == best {
+                    r.share_units = SHARE_UNIT / leaders;
+                }
             }
             out.length = rounds;
         }
@@ -395,10 +397,10 @@ pub fn play<B: Bot + ?Sized>(
 
 /// Plays one round on packs given seat by seat (a stacked deck) and these starting stacks.
 #[allow(clippy::too_many_arguments)]
-pub fn play_stacked<B: Bot + ?Sized>(
+pub fn play_stacked<B: Bot>(
     variant: &Variant,
     table: &mut Table,
-    bots: &mut [Box<B>],
+    bots: &mut [B],
     seating: &[usize],
     packs: &[CardSet],
     stacks: &[u32],
@@ -416,7 +418,7 @@ pub fn play_stacked<B: Bot + ?Sized>(
     *out = RoundResult::default();
     table.stacks = [0; MAX_SEATS];
     table.stacks[..n].copy_from_slice(stacks);
-    let dir = if round_index % 2 == 0 { 1 } else { -1 };
+    let dir = if round_index.is_multiple_of(2) { 1 } else { -1 };
     play_round(variant, table, bots, seating, Deal::Stacked(packs), &mut bot_rng, 0, dir, 0, sink, out)?;
     out.length = 1;
     Ok(())
@@ -424,10 +426,10 @@ pub fn play_stacked<B: Bot + ?Sized>(
 
 /// Plays one round on the stacks already in `table.stacks`; seats with no chips sit out.
 #[allow(clippy::too_many_arguments)]
-fn play_round<B: Bot + ?Sized>(
+fn play_round<B: Bot>(
     variant: &Variant,
     t: &mut Table,
-    bots: &mut [Box<B>],
+    bots: &mut [B],
     seating: &[usize],
     deal: Deal<'_>,
     bot_rng: &mut BotRng,
@@ -608,10 +610,10 @@ fn leader(t: &Table) -> usize {
     best.expect("at least two active seats").1
 }
 
-fn betting_round<B: Bot + ?Sized>(
+fn betting_round<B: Bot>(
     variant: &Variant,
     t: &mut Table,
-    bots: &mut [Box<B>],
+    bots: &mut [B],
     seating: &[usize],
     bot_rng: &mut BotRng,
     round: usize,
@@ -802,8 +804,7 @@ fn finish(t: &Table, stacks_before: &[u32; MAX_SEATS], out: &mut RoundResult) ->
             "chips not conserved over the round"
         );
     }
-    for s in 0..n {
-        let r = &mut out.seats[s];
+    for (s, r) in out.seats[..n].iter_mut().enumerate() {
         r.net = t.stacks[s] as i64 - stacks_before[s] as i64;
         r.fold_round = t.fold_round[s];
         let made = &t.picks[s][..t.pick_no];

@@ -18,7 +18,7 @@ pub use engine::{Event, EventSink, NoEvents, Table};
 pub use rules::{Rules, Variant};
 pub use view::{Action, Bot, BotRng, PickChoice, SeatView};
 
-use super::{GameInfo, Runner, Setup};
+use super::{Built, GameInfo, Setup};
 use crate::error::{Error, InputError};
 use crate::sim::{Game, RoundResult};
 
@@ -46,11 +46,7 @@ fn default_seats(players: usize) -> Vec<String> {
     DEFAULT_MIX.iter().cycle().take(players).map(|s| s.to_string()).collect()
 }
 
-fn build(
-    rules_text: Option<&str>,
-    players: Option<usize>,
-    seats: Option<&[String]>,
-) -> Result<(Box<dyn Runner>, Vec<String>), InputError> {
+fn build(rules_text: Option<&str>, players: Option<usize>, seats: Option<&[String]>) -> Result<Built, InputError> {
     let mut rules = match rules_text {
         Some(text) => Rules::from_toml(text)?,
         None => Rules::default(),
@@ -101,7 +97,7 @@ pub struct SevenCardDraft {
 /// Per-thread state: the table and one bot per lineup entry.
 pub struct Worker {
     table: Table,
-    bots: Vec<Box<ModularBot>>,
+    bots: Vec<ModularBot>,
 }
 
 impl SevenCardDraft {
@@ -155,7 +151,7 @@ impl Game for SevenCardDraft {
     fn worker(&self) -> Worker {
         Worker {
             table: Table::new(&self.variant),
-            bots: self.lineup.iter().map(|(name, preset)| Box::new(preset.bot(name))).collect(),
+            bots: self.lineup.iter().map(|(name, preset)| preset.bot(name)).collect(),
         }
     }
 

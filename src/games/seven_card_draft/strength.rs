@@ -9,8 +9,7 @@ use crate::cards::{CardSet, Suit};
 use crate::eval::{Category, Evaluator, HandValue};
 
 /// Share of random seven-card hands in each category (standard deck), lowest first.
-const SEVEN_CARD_SHARE: [f32; 10] =
-    [0.1741, 0.4382, 0.2350, 0.0483, 0.0462, 0.0303, 0.0260, 0.00168, 0.000311, 0.0];
+const SEVEN_CARD_SHARE: [f32; 10] = [0.1741, 0.4382, 0.2350, 0.0483, 0.0462, 0.0303, 0.0260, 0.00168, 0.000311, 0.0];
 
 /// Share of random seven-card hands below each category.
 const SHARE_BELOW: [f32; 10] = {
@@ -109,7 +108,12 @@ pub fn estimate(o: &Outlook<'_>, hand: CardSet, wilds: CardSet, future_wilds: u3
     let k = picks_left - fw;
     let gone = o.seen.minus(hand);
     let unseen = (o.deck.len() - hand.len() - gone.len()).max(1) as f32;
-    let suits = [naturals.suit_mask(Suit(0)), naturals.suit_mask(Suit(1)), naturals.suit_mask(Suit(2)), naturals.suit_mask(Suit(3))];
+    let suits = [
+        naturals.suit_mask(Suit(0)),
+        naturals.suit_mask(Suit(1)),
+        naturals.suit_mask(Suit(2)),
+        naturals.suit_mask(Suit(3)),
+    ];
 
     // Flush: the suit we hold most of, with its outs not yet seen go by.
     let mut flush = (0u32, 0u32);

@@ -180,3 +180,15 @@ pub trait Bot: Send {
     /// Chooses a betting action allowed by `view.betting`.
     fn bet(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> Action;
 }
+
+impl<T: Bot + ?Sized> Bot for Box<T> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+    fn pick(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> PickChoice {
+        (**self).pick(view, rng)
+    }
+    fn bet(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> Action {
+        (**self).bet(view, rng)
+    }
+}
