@@ -190,8 +190,12 @@ fn wild_value(view: &SeatView<'_>, o: &Outlook<'_>, hand: CardSet, last: Option<
     estimate(o, hand, wilds, future, picks_left)
 }
 
-/// The pack card with the highest score (first in card order on ties).
+/// The pack card with the highest score (first in card order on ties); a lone card is
+/// taken without scoring.
 fn best_card(pack: CardSet, mut score: impl FnMut(Card) -> f32) -> Card {
+    if pack.len() == 1 {
+        return pack.nth(0).expect("one card");
+    }
     let mut best = (f32::NEG_INFINITY, None);
     for card in pack.iter() {
         let s = score(card);
@@ -234,17 +238,27 @@ impl Bot for ModularBot {
             }
             DraftModule::Hate { weight } => {
                 let next = view.next_seat();
-                let own = |c: Card| plain_value(&o, view.hand.union(CardSet::single(c)), left);
-                let greedy = best_card(view.pack, own);
-                if next == view.seat {
-                    return PickChoice::own(greedy);
+                if view.pack.len() == 1 || next == view.seat {
+                    return PickChoice::own(best_card(view.pack, |c| {
+                        plain_value(&o, view.hand.union(CardSet::single(c)), left)
+                    }));
                 }
+                // Each card scored once for this seat and once for the next one.
                 let theirs = view.face_up[next];
                 let base = plain_value(&o, theirs, left);
-                let choice = best_card(view.pack, |c| {
-                    own(c) + weight * (plain_value(&o, theirs.union(CardSet::single(c)), left) - base)
-                });
-                PickChoice { card: choice, hate: choice != greedy }
+                let (mut greedy, mut choice) = ((f32::NEG_INFINITY, None), (f32::NEG_INFINITY, None));
+                for c in view.pack.iter() {
+                    let own = plain_value(&o, view.hand.union(CardSet::single(c)), left);
+                    let denial = plain_value(&o, theirs.union(CardSet::single(c)), left) - base;
+                    if own > greedy.0 {
+                        greedy = (own, Some(c));
+                    }
+                    if own + weight * denial > choice.0 {
+                        choice = (own + weight * denial, Some(c));
+                    }
+                }
+                let (card, greedy) = (choice.1.expect("a card"), greedy.1.expect("a card"));
+                PickChoice { card, hate: card != greedy }
             }
         }
     }

@@ -1,0 +1,105 @@
+//! Simulation throughput on one core: Seven Card Draft rounds per second for 4 `random`
+//! seats and for the default mix, and decisions per second of each bot module.
+//!
+//! Run: `cargo bench --bench sim`.
+
+use divan::{Bencher, black_box, counter::ItemsCount};
+use draftsim::cards::CardSet;
+use draftsim::games::seven_card_draft::view::{BetOptions, Bot, BotRng, SeatView};
+use draftsim::games::seven_card_draft::{Preset, Rules, SevenCardDraft};
+use draftsim::sim::{self, Lineup, Plan};
+use rand::SeedableRng;
+
+const ROUNDS: u64 = 20_000;
+
+fn main() {
+    divan::main();
+}
+
+fn rounds_per_second(bencher: Bencher, seats: &[&str]) {
+    let seats: Vec<String> = seats.iter().map(|s| s.to_string()).collect();
+    let game = SevenCardDraft::new(&Rules::default(), &seats).unwrap();
+    let lineup = Lineup::new(&seats);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let mut seed = 0;
+    bencher.counter(ItemsCount::new(ROUNDS)).bench_local(|| {
+        seed += 1;
+        let plan = Plan { seed, rounds: ROUNDS, rotate: true, shard: None, until_ci: None };
+        pool.install(|| sim::run(&game, &lineup, &plan, false, None, |_, _| Ok(())).unwrap())
+    });
+}
+
+/// Four `random` seats (random picks, calling station).
+#[divan::bench(sample_count = 20)]
+fn rounds_random_4_seats(bencher: Bencher) {
+    rounds_per_second(bencher, &["random", "random", "random", "random"]);
+}
+
+/// The default mix of `draftsim run`: greedy, hate, tight, random.
+#[divan::bench(sample_count = 20)]
+fn rounds_default_mix(bencher: Bencher) {
+    rounds_per_second(bencher, &["greedy", "hate", "tight", "random"]);
+}
+
+fn set(text: &str) -> CardSet {
+    CardSet::parse_list(text).unwrap().into_iter().collect()
+}
+
+/// One pick decision (pick 4 of 7, a 4-card pack) per iteration, for each draft module's preset.
+#[divan::bench(args = ["random", "greedy", "hate", "wild-hunter"])]
+fn pick_decisions(bencher: Bencher, preset: &str) {
+    let rules = Rules { wild: draftsim::eval::WildRules::parse_names(["deuces-with-face"]).unwrap(), ..Rules::default() };
+    let variant = rules.compile().unwrap();
+    let face_up = [set("Kh 9c"), set("Js Ts"), set("4d 4c"), set("Ac 2h")];
+    let view = SeatView {
+        variant: &variant,
+        seat: 0,
+        players: 4,
+        direction: 1,
+        pick: 4,
+        hand: set("Kh 9c 8h 2s"),
+        own_face_up: face_up[0],
+        last_pick: None,
+        face_up: &face_up,
+        folded: &[false; 4],
+        pack: set("Qs 7h 3c 9s"),
+        seen: set("Qs 7h 3c 9s Ad 5d 6s Jc"),
+        pot: 4,
+        stacks: &[99; 4],
+        committed: &[1; 4],
+        betting: None,
+        history: &[],
+    };
+    let mut bot = Preset::load(preset).unwrap().bot(preset);
+    let mut rng = BotRng::seed_from_u64(1);
+    bencher.counter(ItemsCount::new(1u32)).bench_local(|| bot.pick(black_box(&view), &mut rng));
+}
+
+/// One betting decision (final betting round, facing a bet) per iteration, per betting module.
+#[divan::bench(args = ["random", "tight", "loose-aggressive", "bluffer"])]
+fn bet_decisions(bencher: Bencher, preset: &str) {
+    let variant = Rules::default().compile().unwrap();
+    let face_up = [set("Kh 9c"), set("Js Ts"), set("4d 4c"), set("Ac 2h")];
+    let view = SeatView {
+        variant: &variant,
+        seat: 0,
+        players: 4,
+        direction: 1,
+        pick: 7,
+        hand: set("Kh 9c 8h 2s Qh 7h 3h"),
+        own_face_up: face_up[0],
+        last_pick: Some("3h".parse().unwrap()),
+        face_up: &face_up,
+        folded: &[false; 4],
+        pack: CardSet::EMPTY,
+        seen: CardSet::EMPTY,
+        pot: 8,
+        stacks: &[97; 4],
+        committed: &[3, 3, 1, 1],
+        betting: Some(BetOptions { round: 2, to_call: 2, can_raise: true, min_raise: 2, max_raise: 2, raises: 1 }),
+        history: &[],
+    };
+    let mut bot = Preset::load(preset).unwrap().bot(preset);
+    let mut rng = BotRng::seed_from_u64(1);
+    bencher.counter(ItemsCount::new(1u32)).bench_local(|| bot.bet(black_box(&view), &mut rng));
+}
