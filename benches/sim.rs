@@ -48,7 +48,8 @@ fn set(text: &str) -> CardSet {
 /// One pick decision (pick 4 of 7, a 4-card pack) per iteration, for each draft module's preset.
 #[divan::bench(args = ["random", "greedy", "hate", "wild-hunter"])]
 fn pick_decisions(bencher: Bencher, preset: &str) {
-    let rules = Rules { wild: draftsim::eval::WildRules::parse_names(["deuces-with-face"]).unwrap(), ..Rules::default() };
+    let rules =
+        Rules { wild: draftsim::eval::WildRules::parse_names(["deuces-with-face"]).unwrap(), ..Rules::default() };
     let variant = rules.compile().unwrap();
     let face_up = [set("Kh 9c"), set("Js Ts"), set("4d 4c"), set("Ac 2h")];
     let view = SeatView {

@@ -21,5 +21,7 @@ pub mod eval;
 pub use error::{Error, InputError, Result};
 pub mod games;
 pub mod output;
+pub mod report;
 pub mod sim;
 pub mod stats;
+pub mod study;

@@ -5,6 +5,7 @@ mod list;
 mod merge;
 mod replay;
 mod run;
+mod study;
 
 use std::process::ExitCode;
 
@@ -28,6 +29,19 @@ enum Command {
     /// Tell one round of a run move by move (same game, rules, seats and seed as the run).
     #[command(after_help = "Example:\n  draftsim replay --seed 20261121 --round 17")]
     Replay(replay::ReplayArgs),
+    /// Play every strategy against every other: win-share matrix, ratings, dominance.
+    #[command(
+        after_help = "Example:\n  draftsim compare --strategies greedy,hate,tight,random --rounds 100000 --out cmp"
+    )]
+    Compare(study::CompareArgs),
+    /// Sweep rules options over a grid, every variant on the same seed.
+    #[command(
+        after_help = "Example:\n  draftsim sweep --set players=3,4,5,6 --set wild=none,deuces-with-face --out sweep"
+    )]
+    Sweep(study::SweepArgs),
+    /// Write report.md with SVG charts from run, compare or sweep folders.
+    #[command(after_help = "Example:\n  draftsim report results cmp sweep --out report")]
+    Report(study::ReportArgs),
     /// Merge the output folders of shards into the tables of the whole run.
     #[command(after_help = "Example:\n  draftsim merge shard-0 shard-1 shard-2 shard-3 --out merged")]
     Merge(merge::MergeArgs),
@@ -52,6 +66,9 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Compare(args) => study::compare(args),
+        Command::Sweep(args) => study::sweep(args),
+        Command::Report(args) => study::report(args),
         Command::Hand(args) => hand::run(args),
         Command::List(args) => list::run(args),
         Command::Completions { shell } => {

@@ -1,0 +1,192 @@
+//! SVG charts (plotters): bars with interval whiskers, grouped bars, and lines.
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use crate::error::Error;
+
+const SIZE: (u32, u32) = (860, 460);
+const PALETTE: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+];
+
+fn chart_error(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::Table { name: path.display().to_string(), message: format!("drawing the chart: {e}") }
+}
+
+fn y_range(values: impl Iterator<Item = f64>, from_zero: bool) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::MAX, f64::MIN);
+    for v in values.filter(|v| v.is_finite()) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if lo > hi {
+        return (0.0, 1.0);
+    }
+    if from_zero {
+        lo = lo.min(0.0);
+        hi = hi.max(0.0);
+    }
+    let pad = ((hi - lo) * 0.08).max(1e-6);
+    (lo - if from_zero && lo == 0.0 { 0.0 } else { pad }, hi + pad)
+}
+
+/// One bar per label with a 95% interval whisker.
+pub fn bars_with_whiskers(
+    path: &Path,
+    title: &str,
+    y_label: &str,
+    labels: &[String],
+    values: &[f64],
+    lo: &[f64],
+    hi: &[f64],
+) -> Result<(), Error> {
+    let err = |e: &dyn std::fmt::Display| chart_error(path, e);
+    let root = SVGBackend::new(path, SIZE).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let (y0, y1) = y_range(values.iter().chain(lo).chain(hi).copied(), true);
+    let n = labels.len();
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), y0..y1)
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(n.max(1))
+        .x_label_formatter(&|x| {
+            let i = x.round();
+            if (x - i).abs() < 0.01 && i >= 0.0 {
+                labels.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .y_desc(y_label)
+        .draw()
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(values.iter().enumerate().map(|(i, &v)| {
+            let x = i as f64;
+            Rectangle::new([(x - 0.3, 0.0f64.max(y0)), (x + 0.3, v)], PALETTE[i % PALETTE.len()].mix(0.8).filled())
+        }))
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(
+            (0..n).map(|i| ErrorBar::new_vertical(i as f64, lo[i], values[i], hi[i], BLACK.stroke_width(2), 14)),
+        )
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))
+}
+
+/// Groups of bars: one group per label, one bar per series.
+pub fn grouped_bars(
+    path: &Path,
+    title: &str,
+    y_label: &str,
+    labels: &[String],
+    series: &[(String, Vec<f64>)],
+) -> Result<(), Error> {
+    let err = |e: &dyn std::fmt::Display| chart_error(path, e);
+    let root = SVGBackend::new(path, SIZE).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let (y0, y1) = y_range(series.iter().flat_map(|s| s.1.iter().copied()), true);
+    let n = labels.len();
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(60)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), y0..y1)
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(n.max(1))
+        .x_label_formatter(&|x| {
+            let i = x.round();
+            if (x - i).abs() < 0.01 && i >= 0.0 {
+                labels.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .x_label_style(("sans-serif", 11))
+        .y_desc(y_label)
+        .draw()
+        .map_err(|e| err(&e))?;
+    let width = 0.8 / series.len().max(1) as f64;
+    for (k, (name, values)) in series.iter().enumerate() {
+        let color = PALETTE[k % PALETTE.len()];
+        chart
+            .draw_series(values.iter().enumerate().map(move |(i, &v)| {
+                let x = i as f64 - 0.4 + k as f64 * width;
+                Rectangle::new([(x, 0.0f64.max(y0)), (x + width * 0.9, v)], color.filled())
+            }))
+            .map_err(|e| err(&e))?
+            .label(name.as_str())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
+    }
+    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))
+}
+
+/// Lines over labelled x positions, one per series.
+pub fn lines(
+    path: &Path,
+    title: &str,
+    y_label: &str,
+    labels: &[String],
+    series: &[(String, Vec<f64>)],
+) -> Result<(), Error> {
+    let err = |e: &dyn std::fmt::Display| chart_error(path, e);
+    let root = SVGBackend::new(path, SIZE).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let (y0, y1) = y_range(series.iter().flat_map(|s| s.1.iter().copied()), false);
+    let n = labels.len();
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.3f64..(n as f64 - 0.7).max(0.3), y0..y1)
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_labels(n.max(1))
+        .x_label_formatter(&|x| {
+            let i = x.round();
+            if (x - i).abs() < 0.01 && i >= 0.0 {
+                labels.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .y_desc(y_label)
+        .draw()
+        .map_err(|e| err(&e))?;
+    for (k, (name, values)) in series.iter().enumerate() {
+        let color = PALETTE[k % PALETTE.len()];
+        let points: Vec<(f64, f64)> =
+            values.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| (i as f64, v)).collect();
+        chart
+            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
+            .map_err(|e| err(&e))?
+            .label(name.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(2)));
+        chart.draw_series(points.into_iter().map(|p| Circle::new(p, 4, color.filled()))).map_err(|e| err(&e))?;
+    }
+    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))
+}

@@ -1,0 +1,490 @@
+//! Balance reports: `report.md` with SVG charts, read back from run, compare or sweep
+//! tables (CSV or Parquet) with polars doing the aggregation.
+
+mod charts;
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use polars::prelude::*;
+
+use crate::error::{Error, InputError};
+use crate::output::{OutputDir, read_frame};
+
+fn table_error(name: &str, e: impl std::fmt::Display) -> Error {
+    Error::Table { name: name.to_string(), message: e.to_string() }
+}
+
+/// The table `name` of a folder, in whichever format it was written.
+fn find_table(dir: &Path, name: &str) -> Option<PathBuf> {
+    ["parquet", "csv"].iter().map(|ext| dir.join(format!("{name}.{ext}"))).find(|p| p.exists())
+}
+
+fn load(dir: &Path, name: &str) -> Result<Option<DataFrame>, Error> {
+    find_table(dir, name).map(|p| read_frame(&p)).transpose()
+}
+
+/// A column as floats (nulls and missing columns as NaN).
+fn floats(df: &DataFrame, name: &str) -> Result<Vec<f64>, Error> {
+    let col = df.column(name).map_err(|e| table_error(name, e))?;
+    let cast = col.cast(&DataType::Float64).map_err(|e| table_error(name, e))?;
+    let ca = cast.f64().map_err(|e| table_error(name, e))?;
+    Ok((0..ca.len()).map(|i| ca.get(i).unwrap_or(f64::NAN)).collect())
+}
+
+/// A column as text.
+fn texts(df: &DataFrame, name: &str) -> Result<Vec<String>, Error> {
+    let col = df.column(name).map_err(|e| table_error(name, e))?;
+    let cast = col.cast(&DataType::String).map_err(|e| table_error(name, e))?;
+    let ca = cast.str().map_err(|e| table_error(name, e))?;
+    Ok((0..ca.len()).map(|i| ca.get(i).unwrap_or("").to_string()).collect())
+}
+
+fn has(df: &DataFrame, name: &str) -> bool {
+    df.column(name).is_ok()
+}
+
+/// Writes `report.md` and its charts for these result folders; returns the Markdown.
+pub fn write_report(dirs: &[PathBuf], out: &OutputDir, regenerate: Option<&str>) -> Result<String, Error> {
+    let mut md = String::new();
+    let _ = writeln!(md, "# draftsim balance report\n");
+    if let Some(cmd) = regenerate {
+        let _ = writeln!(md, "Regenerate with:\n\n```sh\n{cmd}\n```\n");
+    }
+    for (i, dir) in dirs.iter().enumerate() {
+        let prefix = format!("{}-", i + 1);
+        let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let meta = std::fs::read_to_string(dir.join("run.json"))
+            .or_else(|_| std::fs::read_to_string(dir.join("study.json")))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+        let _ = writeln!(md, "## {name}\n");
+        if let Some(m) = &meta {
+            describe(&mut md, m);
+        }
+        let mut found = false;
+        if let Some(summary) = load(dir, "summary")? {
+            found = true;
+            run_section(&mut md, dir, &summary, out, &prefix)?;
+        }
+        if let Some(matrix) = load(dir, "matrix")? {
+            found = true;
+            compare_section(&mut md, dir, &matrix, out, &prefix)?;
+        }
+        if let Some(sweep) = load(dir, "sweep")? {
+            found = true;
+            sweep_section(&mut md, &sweep, out, &prefix)?;
+        }
+        if !found {
+            return Err(InputError::new(format!(
+                "{}: no summary, matrix or sweep table here; give folders written by run, compare or sweep --out",
+                dir.display()
+            ))
+            .into());
+        }
+    }
+    out.write_text("report.md", &md)?;
+    Ok(md)
+}
+
+/// The run's settings, from its metadata.
+fn describe(md: &mut String, m: &serde_json::Value) {
+    let field = |k: &str| m.get(k).map(|v| v.to_string().trim_matches('"').to_string());
+    let mut parts = Vec::new();
+    for (label, key) in [("game", "game"), ("seed", "seed"), ("rounds", "rounds"), ("kind", "kind")] {
+        if let Some(v) = field(key) {
+            parts.push(format!("{label} {v}"));
+        }
+    }
+    if let Some(seats) = m.get("seats").and_then(|s| s.as_array()) {
+        let names: Vec<String> = seats.iter().map(|s| s.as_str().unwrap_or("").to_string()).collect();
+        parts.push(format!("seats {}", names.join(",")));
+    }
+    if let Some(cmd) = field("command") {
+        parts.push(format!("command `{cmd}`"));
+    }
+    let _ = writeln!(md, "{}.\n", parts.join(" · "));
+    if let Some(rules) = m.get("rules").and_then(|r| r.as_str()).filter(|r| !r.trim().is_empty()) {
+        let _ = writeln!(md, "<details><summary>Rules in force</summary>\n\n```toml\n{}```\n</details>\n", rules);
+    }
+}
+
+fn fmt4(v: f64) -> String {
+    if v.is_nan() { "-".to_string() } else { format!("{v:.4}") }
+}
+
+fn image(md: &mut String, file: &str, sentence: &str) {
+    let alt = file.trim_end_matches(".svg");
+    let _ = writeln!(md, "![{alt}]({file})\n\n{sentence}\n");
+}
+
+fn run_section(md: &mut String, dir: &Path, summary: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
+    let strategies = texts(summary, "strategy")?;
+    let rounds = floats(summary, "rounds")?;
+    let (wr, lo, hi) = (floats(summary, "win_rate")?, floats(summary, "win_rate_lo")?, floats(summary, "win_rate_hi")?);
+    let chips = floats(summary, "chips_per_round")?;
+    let (clo, chi) = (floats(summary, "chips_per_round_lo")?, floats(summary, "chips_per_round_hi")?);
+    let showdown = floats(summary, "showdown_rate")?;
+
+    let file = format!("{prefix}win-share.svg");
+    charts::bars_with_whiskers(
+        &out.path().join(&file),
+        "Win share per strategy",
+        "pot share per round",
+        &strategies,
+        &wr,
+        &lo,
+        &hi,
+    )?;
+    let n = rounds.iter().copied().fold(0.0, f64::max);
+    image(
+        md,
+        &file,
+        &format!(
+            "Share of the pots each strategy won per round, with 95% Wilson intervals; {n:.0} seat-rounds per strategy."
+        ),
+    );
+
+    let _ = writeln!(
+        md,
+        "| strategy | rounds | win rate | 95% interval | chips per round | 95% interval | showdown rate |\n|---|---:|---:|---|---:|---|---:|"
+    );
+    for i in 0..strategies.len() {
+        let _ = writeln!(
+            md,
+            "| {} | {:.0} | {} | {} – {} | {} | {} – {} | {} |",
+            strategies[i],
+            rounds[i],
+            fmt4(wr[i]),
+            fmt4(lo[i]),
+            fmt4(hi[i]),
+            fmt4(chips[i]),
+            fmt4(clo[i]),
+            fmt4(chi[i]),
+            fmt4(showdown[i])
+        );
+    }
+    md.push('\n');
+
+    if let Some(seats) = load(dir, "seats")? {
+        let labels: Vec<String> = texts(&seats, "seat")?.iter().map(|s| format!("seat {s}")).collect();
+        let (swr, slo, shi) =
+            (floats(&seats, "win_rate")?, floats(&seats, "win_rate_lo")?, floats(&seats, "win_rate_hi")?);
+        let file = format!("{prefix}seat-advantage.svg");
+        charts::bars_with_whiskers(
+            &out.path().join(&file),
+            "Win share by seat",
+            "pot share per round",
+            &labels,
+            &swr,
+            &slo,
+            &shi,
+        )?;
+        let srounds = floats(&seats, "rounds")?.first().copied().unwrap_or(0.0);
+        let spread = swr.iter().copied().fold(f64::MIN, f64::max) - swr.iter().copied().fold(f64::MAX, f64::min);
+        image(
+            md,
+            &file,
+            &format!(
+                "Share of the pots won from each seat (seat 0 deals), with 95% intervals; {srounds:.0} rounds per seat; best minus worst seat: {spread:.4}."
+            ),
+        );
+    }
+
+    let fold_cols: Vec<String> =
+        summary.get_column_names().iter().map(|c| c.to_string()).filter(|c| c.starts_with("fold_rate_r")).collect();
+    if !fold_cols.is_empty() {
+        let labels: Vec<String> = (1..=fold_cols.len()).map(|b| format!("round {b}")).collect();
+        let series = strategies
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                Ok((
+                    s.clone(),
+                    fold_cols.iter().map(|c| floats(summary, c).map(|v| v[i])).collect::<Result<Vec<_>, Error>>()?,
+                ))
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        let file = format!("{prefix}fold-rate.svg");
+        charts::lines(
+            &out.path().join(&file),
+            "Fold rate by betting round",
+            "share of rounds folded",
+            &labels,
+            &series,
+        )?;
+        image(
+            md,
+            &file,
+            &format!(
+                "Share of each strategy's rounds folded in each betting round (fold timing); {n:.0} seat-rounds per strategy."
+            ),
+        );
+    }
+
+    if let Some(cats) = load(dir, "categories")? {
+        category_section(md, &cats, out, prefix)?;
+    }
+    if let Some(pairs) = load(dir, "pairs")?.filter(|p| p.height() > 0) {
+        let (a, b) = (texts(&pairs, "strategy_a")?, texts(&pairs, "strategy_b")?);
+        let (d, dlo, dhi) = (
+            floats(&pairs, "chips_diff_per_round")?,
+            floats(&pairs, "chips_diff_per_round_lo")?,
+            floats(&pairs, "chips_diff_per_round_hi")?,
+        );
+        let _ = writeln!(
+            md,
+            "Paired differences in chips per round (same deals, seats rotated):\n\n| a | b | a minus b | 95% interval |\n|---|---|---:|---|"
+        );
+        for i in 0..a.len() {
+            let _ = writeln!(md, "| {} | {} | {} | {} – {} |", a[i], b[i], fmt4(d[i]), fmt4(dlo[i]), fmt4(dhi[i]));
+        }
+        md.push('\n');
+    }
+    if let Some(picks) = load(dir, "picks")? {
+        let hate = floats(&picks, "hate_picks")?;
+        if hate.iter().any(|&h| h > 0.0) {
+            let names = texts(&picks, "strategy")?;
+            let (rate, with, without) = (
+                floats(&picks, "hate_pick_rate")?,
+                floats(&picks, "chips_per_round_with_hate")?,
+                floats(&picks, "chips_per_round_without_hate")?,
+            );
+            let _ = writeln!(
+                md,
+                "Hate picks (picks that were not the best card for the bot itself):\n\n| strategy | hate-pick rate | chips per round, rounds with a hate pick | without |\n|---|---:|---:|---:|"
+            );
+            for i in 0..names.len() {
+                let _ = writeln!(md, "| {} | {} | {} | {} |", names[i], fmt4(rate[i]), fmt4(with[i]), fmt4(without[i]));
+            }
+            md.push('\n');
+        }
+    }
+    Ok(())
+}
+
+/// Category frequencies of finished and winning hands, aggregated over strategies with
+/// polars, with the ranking their rarity suggests.
+fn category_section(md: &mut String, cats: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
+    let agg = cats
+        .clone()
+        .lazy()
+        .group_by_stable([col("category")])
+        .agg([col("finished_hands").sum(), col("winning_hands").sum()])
+        .collect()
+        .map_err(|e| table_error("categories", e))?;
+    let names = texts(&agg, "category")?;
+    let finished = floats(&agg, "finished_hands")?;
+    let winning = floats(&agg, "winning_hands")?;
+    let (tf, tw) = (finished.iter().sum::<f64>(), winning.iter().sum::<f64>());
+    if tf == 0.0 {
+        return Ok(());
+    }
+    let share_f: Vec<f64> = finished.iter().map(|f| f / tf).collect();
+    let share_w: Vec<f64> = winning.iter().map(|w| if tw > 0.0 { w / tw } else { 0.0 }).collect();
+    let file = format!("{prefix}categories.svg");
+    charts::grouped_bars(
+        &out.path().join(&file),
+        "Hand categories: finished and winning hands",
+        "share of hands",
+        &names,
+        &[("finished hands".to_string(), share_f.clone()), ("winning hands".to_string(), share_w.clone())],
+    )?;
+    image(
+        md,
+        &file,
+        &format!(
+            "Share of each category among finished hands (held at the end of the draft by players still in) and among winning hands; {tf:.0} finished and {tw:.0} winning hands."
+        ),
+    );
+    // Standard rank: the table's category order, lowest first. Rarity rank: rarer ranks higher.
+    let present: Vec<usize> = (0..names.len()).filter(|&i| finished[i] > 0.0).collect();
+    let mut by_rarity = present.clone();
+    by_rarity.sort_by(|&a, &b| finished[b].total_cmp(&finished[a]).then(a.cmp(&b)));
+    let _ = writeln!(
+        md,
+        "Ranking by rarity against the standard ranking (1 = lowest hand):\n\n| category | finished share | winning share | standard rank | rank by rarity | |\n|---|---:|---:|---:|---:|---|"
+    );
+    for (std_rank, &i) in present.iter().enumerate() {
+        let rarity_rank = by_rarity.iter().position(|&x| x == i).expect("present") + 1;
+        let flag = if rarity_rank != std_rank + 1 { "⚑ disagrees" } else { "" };
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} |",
+            names[i],
+            fmt4(share_f[i]),
+            fmt4(share_w[i]),
+            std_rank + 1,
+            rarity_rank,
+            flag
+        );
+    }
+    md.push('\n');
+    Ok(())
+}
+
+fn compare_section(
+    md: &mut String,
+    dir: &Path,
+    matrix: &DataFrame,
+    out: &OutputDir,
+    prefix: &str,
+) -> Result<(), Error> {
+    let rows = texts(matrix, "strategy")?;
+    let cols = texts(matrix, "opponent")?;
+    let (ws, lo, hi) = (floats(matrix, "win_share")?, floats(matrix, "win_share_lo")?, floats(matrix, "win_share_hi")?);
+    let rounds = floats(matrix, "rounds")?.first().copied().unwrap_or(0.0);
+    let mut names: Vec<String> = Vec::new();
+    for r in &rows {
+        if !names.contains(r) {
+            names.push(r.clone());
+        }
+    }
+    let _ = writeln!(
+        md,
+        "Win share of the row strategy against the column strategy (0.5 = even), 95% interval; {rounds:.0} rounds per pair.\n"
+    );
+    let _ = writeln!(md, "| | {} |\n|---|{}", names.join(" | "), "---|".repeat(names.len()));
+    for r in &names {
+        let cells: Vec<String> = names
+            .iter()
+            .map(|c| match (0..rows.len()).find(|&i| &rows[i] == r && &cols[i] == c) {
+                Some(i) => format!("{:.3} ({:.3}–{:.3})", ws[i], lo[i], hi[i]),
+                None => "–".to_string(),
+            })
+            .collect();
+        let _ = writeln!(md, "| **{r}** | {} |", cells.join(" | "));
+    }
+    md.push('\n');
+    if let Some(ratings) = load(dir, "ratings")? {
+        let strategies = texts(&ratings, "strategy")?;
+        let (r, rlo, rhi) =
+            (floats(&ratings, "rating")?, floats(&ratings, "rating_lo")?, floats(&ratings, "rating_hi")?);
+        let file = format!("{prefix}ratings.svg");
+        charts::bars_with_whiskers(
+            &out.path().join(&file),
+            "Bradley-Terry rating",
+            "rating (Elo scale, mean 1500)",
+            &strategies,
+            &r,
+            &rlo,
+            &rhi,
+        )?;
+        image(
+            md,
+            &file,
+            &format!(
+                "Bradley-Terry ratings from the pairwise win shares, on the Elo scale, with 95% bootstrap intervals; {rounds:.0} rounds per pair."
+            ),
+        );
+        let dominant = floats(&ratings, "dominant")?;
+        match dominant.iter().position(|&d| d > 0.5) {
+            Some(i) => {
+                let _ = writeln!(
+                    md,
+                    "**{}** dominates: its win share is above 0.5 against every other strategy.\n",
+                    strategies[i]
+                );
+            }
+            None => {
+                let _ = writeln!(md, "No strategy dominates: none wins more than half the pots against every other.\n");
+            }
+        }
+    }
+    Ok(())
+}
+
+fn sweep_section(md: &mut String, sweep: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
+    let columns: Vec<String> = sweep.get_column_names().iter().map(|c| c.to_string()).collect();
+    let keys: Vec<String> = columns.iter().take_while(|c| *c != "strategy").cloned().collect();
+    let Some(main_key) = keys.first() else { return Ok(()) };
+    // One row per variant (polars keeps the first row of each key combination).
+    let variants = sweep
+        .clone()
+        .lazy()
+        .group_by_stable(keys.iter().map(|k| col(k.as_str())).collect::<Vec<_>>())
+        .agg([all().exclude_cols(keys.clone()).as_expr().first()])
+        .collect()
+        .map_err(|e| table_error("sweep", e))?;
+    let x_values = texts(&variants, main_key)?;
+    let mut labels: Vec<String> = Vec::new();
+    for v in &x_values {
+        if !labels.contains(v) {
+            labels.push(v.clone());
+        }
+    }
+    // Series: one per combination of the other keys.
+    let others: Vec<Vec<String>> = keys[1..].iter().map(|k| texts(&variants, k)).collect::<Result<_, _>>()?;
+    let series_name = |row: usize| -> String {
+        if keys.len() == 1 {
+            "all".to_string()
+        } else {
+            keys[1..].iter().zip(&others).map(|(k, v)| format!("{k}={}", v[row])).collect::<Vec<_>>().join(" ")
+        }
+    };
+    let rounds = floats(sweep, "rounds")?.first().copied().unwrap_or(0.0);
+    let fold_cols: Vec<&String> = columns.iter().filter(|c| c.starts_with("fold_rate_r")).collect();
+    let mut metrics: Vec<(&str, String)> = vec![
+        ("seat_advantage", "best seat's win rate minus the worst seat's".to_string()),
+        ("skill_gap", "chips per round of the best strategy minus random's".to_string()),
+        ("showdown_rate", "share of seat-rounds reaching a showdown".to_string()),
+    ];
+    for c in &fold_cols {
+        metrics
+            .push((c.as_str(), format!("share of seat-rounds folded in betting round {}", &c["fold_rate_r".len()..])));
+    }
+    let _ = writeln!(
+        md,
+        "Sweep over `{}`; every variant played on the same seed; {rounds:.0} seat-rounds per strategy per variant.\n",
+        keys.join("`, `")
+    );
+    for (metric, meaning) in &metrics {
+        let values = floats(&variants, metric)?;
+        let mut series: Vec<(String, Vec<f64>)> = Vec::new();
+        for row in 0..variants.height() {
+            let name = series_name(row);
+            let x = labels.iter().position(|l| *l == x_values[row]).expect("a label");
+            let entry = match series.iter_mut().find(|s| s.0 == name) {
+                Some(e) => e,
+                None => {
+                    series.push((name, vec![f64::NAN; labels.len()]));
+                    series.last_mut().expect("just pushed")
+                }
+            };
+            entry.1[x] = values[row];
+        }
+        let file = format!("{prefix}sweep-{metric}.svg");
+        charts::lines(&out.path().join(&file), &format!("{metric} against {main_key}"), metric, &labels, &series)?;
+        image(
+            md,
+            &file,
+            &format!(
+                "{} ({meaning}) for each value of `{main_key}`; {rounds:.0} seat-rounds per strategy per variant.",
+                metric.replace('_', " ")
+            ),
+        );
+    }
+    if has(&variants, "rarity_order") {
+        let order = texts(&variants, "rarity_order")?;
+        let holds = floats(&variants, "standard_order_holds")?;
+        let _ = writeln!(
+            md,
+            "Hand categories by rarity (rarest first) in each variant:\n\n| variant | rarest first | standard ranking holds |\n|---|---|---|"
+        );
+        for row in 0..variants.height() {
+            let setting: Vec<String> = keys
+                .iter()
+                .map(|k| texts(&variants, k).map(|v| format!("{k}={}", v[row])))
+                .collect::<Result<_, _>>()?;
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} |",
+                setting.join(" "),
+                order[row].replace('>', " > "),
+                if holds[row] > 0.5 { "yes" } else { "⚑ no" }
+            );
+        }
+        md.push('\n');
+    }
+    Ok(())
+}

@@ -1,0 +1,238 @@
+//! `compare`: every strategy against every other on paired deals with seat rotation, a
+//! win-share matrix with intervals, Bradley-Terry ratings, and which strategy dominates.
+
+use rand::SeedableRng;
+use rand_distr::{Distribution, Normal};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::error::{Error, InputError};
+use crate::games::GameInfo;
+use crate::output::{Table, Values};
+use crate::sim::{Lineup, PairedSums, Plan};
+use crate::stats::{self, Estimate};
+
+/// What to compare.
+#[derive(Clone, Debug)]
+pub struct CompareSpec {
+    /// Rules file text, if any.
+    pub rules: Option<String>,
+    /// Strategies (names or preset paths), at least two.
+    pub strategies: Vec<String>,
+    /// Seats at the table.
+    pub players: usize,
+    /// Rounds for each pair of strategies.
+    pub rounds_per_pair: u64,
+    /// The seed (the same deals for every pair).
+    pub seed: u64,
+}
+
+/// One cell of the matrix: `strategy` against `opponent`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Matchup {
+    /// Row strategy index.
+    pub strategy: usize,
+    /// Column strategy index.
+    pub opponent: usize,
+    /// Rounds played.
+    pub rounds: u64,
+    /// Share of the pots the row strategy won, with a Wilson interval (0.5 = even).
+    pub win_share: Estimate,
+    /// Paired difference in chips per round, row minus column, per seat.
+    pub chips_diff: Estimate,
+}
+
+/// The comparison's result.
+#[derive(Clone, Debug)]
+pub struct Comparison {
+    /// Strategy names.
+    pub strategies: Vec<String>,
+    /// Every ordered pair (both directions).
+    pub matchups: Vec<Matchup>,
+    /// Bradley-Terry ratings on the Elo scale (mean 1500) with 95% bootstrap intervals.
+    pub ratings: Vec<Estimate>,
+    /// The strategy whose win share beats 0.5 (interval above it) against every other.
+    pub dominant: Option<usize>,
+}
+
+/// Plays every pair: with an even table the seats alternate A, B, A, B...; with an odd one
+/// both A-major and B-major tables are played for half the rounds each, so each side
+/// holds the same number of seats overall.
+pub fn compare(info: &GameInfo, spec: &CompareSpec) -> Result<Comparison, Error> {
+    let k = spec.strategies.len();
+    if k < 2 {
+        return Err(InputError::new("--strategies: name at least two strategies, comma-separated").into());
+    }
+    let mut matchups = Vec::new();
+    for a in 0..k {
+        for b in a + 1..k {
+            let (share_a, rounds, diff) = play_pair(info, spec, a, b)?;
+            let share = stats::wilson(share_a, rounds);
+            let chips = stats::mean_interval(diff.groups, diff.sum, diff.sum_sq);
+            matchups.push(Matchup { strategy: a, opponent: b, rounds, win_share: share, chips_diff: chips });
+            matchups.push(Matchup {
+                strategy: b,
+                opponent: a,
+                rounds,
+                win_share: Estimate { mean: 1.0 - share.mean, lo: 1.0 - share.hi, hi: 1.0 - share.lo },
+                chips_diff: Estimate { mean: -chips.mean, lo: -chips.hi, hi: -chips.lo },
+            });
+        }
+    }
+    let ratings = bradley_terry_with_intervals(k, &matchups, spec.seed);
+    let dominant = (0..k).find(|&i| matchups.iter().filter(|m| m.strategy == i).all(|m| m.win_share.lo > 0.5));
+    Ok(Comparison { strategies: spec.strategies.clone(), matchups, ratings, dominant })
+}
+
+/// Sums of per-deal-group values in chips per round, for combining lineups.
+#[derive(Default)]
+struct GroupSums {
+    groups: u64,
+    sum: f64,
+    sum_sq: f64,
+}
+
+/// Plays strategy a against b; returns a's pots won, rounds, and the paired chip
+/// difference sums (a minus b, per seat, in chips per round).
+fn play_pair(info: &GameInfo, spec: &CompareSpec, a: usize, b: usize) -> Result<(f64, u64, GroupSums), Error> {
+    let names = [&spec.strategies[a], &spec.strategies[b]];
+    let lineups: Vec<Vec<String>> = if spec.players.is_multiple_of(2) {
+        vec![(0..spec.players).map(|s| names[s % 2].clone()).collect()]
+    } else {
+        (0..2).map(|first| (0..spec.players).map(|s| names[(s + first) % 2].clone()).collect()).collect()
+    };
+    let rounds_each = spec.rounds_per_pair.div_ceil(lineups.len() as u64);
+    let mut share_a = 0.0;
+    let mut rounds = 0;
+    let mut diff = GroupSums::default();
+    for seats in &lineups {
+        let (runner, seats) = (info.build)(spec.rules.as_deref(), Some(spec.players), Some(seats))?;
+        let lineup = Lineup::new(&seats);
+        let plan = Plan { seed: spec.seed, rounds: rounds_each, rotate: true, shard: None, until_ci: None };
+        let tally = runner.run(&lineup, &plan, false, None, &mut |_, _| Ok(()))?;
+        let ia = lineup.strategies.iter().position(|s| s == names[0]).expect("a is seated");
+        let ib = lineup.strategies.iter().position(|s| s == names[1]).expect("b is seated");
+        share_a += tally.strategies[ia].wins();
+        rounds += tally.rounds;
+        // Per-group difference of per-seat means, in chips per round: scale each group's
+        // integer difference by the instance counts, as `pair_difference` does.
+        let (lo, hi) = (ia.min(ib), ia.max(ib));
+        let scale = (tally.instances[lo] * tally.instances[hi]) as f64;
+        let sign = if ia < ib { 1.0 } else { -1.0 };
+        let p: &PairedSums = &tally.pairs[0];
+        diff.groups += p.groups;
+        diff.sum += sign * p.sum as f64 / scale;
+        diff.sum_sq += p.sum_sq as f64 / (scale * scale);
+    }
+    Ok((share_a, rounds, diff))
+}
+
+/// Bradley-Terry strengths by minorisation-maximisation (Hunter 2004), on the Elo scale
+/// (400 log10, mean 1500), with a parametric bootstrap of the pairwise results.
+pub fn bradley_terry_with_intervals(k: usize, matchups: &[Matchup], seed: u64) -> Vec<Estimate> {
+    let wins = |draws: &mut dyn FnMut(&Matchup) -> f64| {
+        let mut w = vec![vec![0.0; k]; k];
+        let mut n = vec![vec![0.0; k]; k];
+        for m in matchups.iter().filter(|m| m.strategy < m.opponent) {
+            let wa = draws(m);
+            w[m.strategy][m.opponent] = wa;
+            w[m.opponent][m.strategy] = m.rounds as f64 - wa;
+            n[m.strategy][m.opponent] = m.rounds as f64;
+            n[m.opponent][m.strategy] = m.rounds as f64;
+        }
+        bradley_terry(&w, &n)
+    };
+    let point = wins(&mut |m| m.win_share.mean * m.rounds as f64);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0xB7);
+    let samples: Vec<Vec<f64>> = (0..200)
+        .map(|_| {
+            wins(&mut |m| {
+                let n = m.rounds as f64;
+                let p = m.win_share.mean;
+                let sd = (n * p * (1.0 - p)).sqrt().max(1e-9);
+                Normal::new(n * p, sd).map_or(n * p, |d| d.sample(&mut rng)).clamp(0.0, n)
+            })
+        })
+        .collect();
+    (0..k)
+        .map(|i| {
+            let mut xs: Vec<f64> = samples.iter().map(|s| s[i]).collect();
+            xs.sort_by(f64::total_cmp);
+            Estimate {
+                mean: point[i],
+                lo: xs[(xs.len() as f64 * 0.025) as usize],
+                hi: xs[(xs.len() as f64 * 0.975) as usize - 1],
+            }
+        })
+        .collect()
+}
+
+/// Ratings from pairwise wins `w[i][j]` out of `n[i][j]` games.
+fn bradley_terry(w: &[Vec<f64>], n: &[Vec<f64>]) -> Vec<f64> {
+    let k = w.len();
+    let mut pi = vec![1.0f64; k];
+    for _ in 0..500 {
+        let mut next = vec![0.0; k];
+        for i in 0..k {
+            let won: f64 = w[i].iter().sum::<f64>().max(1e-6);
+            let denom: f64 = (0..k).filter(|&j| j != i).map(|j| n[i][j] / (pi[i] + pi[j])).sum();
+            next[i] = won / denom.max(1e-12);
+        }
+        let geo = (next.iter().map(|p| p.ln()).sum::<f64>() / k as f64).exp();
+        next.iter_mut().for_each(|p| *p /= geo);
+        let change = next.iter().zip(&pi).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        pi = next;
+        if change < 1e-10 {
+            break;
+        }
+    }
+    pi.iter().map(|p| 1500.0 + 400.0 * p.log10()).collect()
+}
+
+impl Comparison {
+    /// The `matrix` table: one row per ordered pair.
+    pub fn matrix_table(&self) -> Table {
+        let m = &self.matchups;
+        let name = |i: usize| self.strategies[i].clone();
+        Table::new("matrix")
+            .with("strategy", Values::Text(m.iter().map(|x| name(x.strategy)).collect()))
+            .with("opponent", Values::Text(m.iter().map(|x| name(x.opponent)).collect()))
+            .with("rounds", Values::Int(m.iter().map(|x| x.rounds as i64).collect()))
+            .with("win_share", Values::Float(m.iter().map(|x| x.win_share.mean).collect()))
+            .with("win_share_lo", Values::Float(m.iter().map(|x| x.win_share.lo).collect()))
+            .with("win_share_hi", Values::Float(m.iter().map(|x| x.win_share.hi).collect()))
+            .with("chips_diff_per_round", Values::Float(m.iter().map(|x| x.chips_diff.mean).collect()))
+            .with("chips_diff_per_round_lo", Values::Float(m.iter().map(|x| x.chips_diff.lo).collect()))
+            .with("chips_diff_per_round_hi", Values::Float(m.iter().map(|x| x.chips_diff.hi).collect()))
+    }
+
+    /// The `ratings` table: one row per strategy.
+    pub fn ratings_table(&self) -> Table {
+        let r = &self.ratings;
+        Table::new("ratings")
+            .with("strategy", Values::Text(self.strategies.clone()))
+            .with("rating", Values::Float(r.iter().map(|e| e.mean).collect()))
+            .with("rating_lo", Values::Float(r.iter().map(|e| e.lo).collect()))
+            .with("rating_hi", Values::Float(r.iter().map(|e| e.hi).collect()))
+            .with(
+                "dominant",
+                Values::Int((0..self.strategies.len()).map(|i| i64::from(self.dominant == Some(i))).collect()),
+            )
+    }
+
+    /// The win-share matrix as aligned text: row strategy against column strategy.
+    pub fn matrix_text(&self) -> String {
+        let k = self.strategies.len();
+        let cell = |i: usize, j: usize| {
+            if i == j {
+                return "-".to_string();
+            }
+            let m = self.matchups.iter().find(|m| m.strategy == i && m.opponent == j).expect("every pair");
+            format!("{:.3} [{:.3},{:.3}]", m.win_share.mean, m.win_share.lo, m.win_share.hi)
+        };
+        let mut table = Table::new("matrix").with("win share (row vs column)", Values::Text(self.strategies.clone()));
+        for j in 0..k {
+            table = table.with(&self.strategies[j], Values::Text((0..k).map(|i| cell(i, j)).collect()));
+        }
+        table.to_aligned_text(3)
+    }
+}

@@ -1,0 +1,8 @@
+//! Studies built from many runs: comparing strategies pair by pair, and sweeping rules
+//! options over a grid.
+
+pub mod compare;
+pub mod sweep;
+
+pub use compare::{CompareSpec, Comparison, compare};
+pub use sweep::{Axis, SweepSpec, VariantResult, sweep, sweep_table};
