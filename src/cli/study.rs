@@ -172,6 +172,9 @@ pub struct ReportArgs {
     /// The command that regenerates this report, printed at its top.
     #[arg(long)]
     pub regenerate: Option<String>,
+    /// A Markdown file of findings, placed under the title.
+    #[arg(long)]
+    pub notes: Option<PathBuf>,
 }
 
 /// Writes the report.
@@ -181,8 +184,14 @@ pub fn report(args: ReportArgs) -> Result<()> {
             return Err(InputError::new(format!("{}: not a folder of results", d.display())).into());
         }
     }
+    let notes = match &args.notes {
+        Some(p) => {
+            Some(std::fs::read_to_string(p).map_err(|e| InputError::new(format!("--notes {}: {e}", p.display())))?)
+        }
+        None => None,
+    };
     let out = OutputDir::create(&args.out, args.force)?;
-    draftsim::report::write_report(&args.dirs, &out, args.regenerate.as_deref())?;
+    draftsim::report::write_report(&args.dirs, &out, args.regenerate.as_deref(), notes.as_deref())?;
     let path = out.commit()?;
     eprintln!("draftsim: report written to {}", path.join("report.md").display());
     Ok(())

@@ -113,10 +113,10 @@ impl WildRules {
         WildRules::default()
     }
 
-    /// The rules of these names (`none` adds nothing; names may also be comma-separated).
+    /// The rules of these names (`none` adds nothing; names may also be joined by `,` or `+`).
     pub fn parse_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<WildRules, InputError> {
         let mut rules = Vec::new();
-        for name in names.into_iter().flat_map(|n| n.split(',')).map(str::trim) {
+        for name in names.into_iter().flat_map(|n| n.split([',', '+'])).map(str::trim) {
             if name == "none" || name.is_empty() {
                 continue;
             }
@@ -219,7 +219,7 @@ mod tests {
         let seven = "7d".parse().unwrap();
         assert_eq!(last.wild_cards(set("7d 2h"), Some(seven)), set("7d"));
         assert_eq!(last.wild_cards(set("7d 2h"), None), CardSet::EMPTY);
-        let both = WildRules::parse_names(["deuces-with-face,last-pick"]).unwrap();
+        let both = WildRules::parse_names(["deuces-with-face+last-pick"]).unwrap();
         assert_eq!(both.wild_cards(set("7d 2h Jh"), Some(seven)), set("7d 2h"));
         let nines = WildRules::parse_names(["rank-9-with-face"]).unwrap();
         assert_eq!(nines.wild_cards(set("9c Jc 9d"), None), set("9c"));

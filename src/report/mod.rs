@@ -45,11 +45,20 @@ fn has(df: &DataFrame, name: &str) -> bool {
 }
 
 /// Writes `report.md` and its charts for these result folders; returns the Markdown.
-pub fn write_report(dirs: &[PathBuf], out: &OutputDir, regenerate: Option<&str>) -> Result<String, Error> {
+/// `notes` (Markdown) go right under the title, for the findings a person wrote.
+pub fn write_report(
+    dirs: &[PathBuf],
+    out: &OutputDir,
+    regenerate: Option<&str>,
+    notes: Option<&str>,
+) -> Result<String, Error> {
     let mut md = String::new();
     let _ = writeln!(md, "# draftsim balance report\n");
     if let Some(cmd) = regenerate {
         let _ = writeln!(md, "Regenerate with:\n\n```sh\n{cmd}\n```\n");
+    }
+    if let Some(text) = notes {
+        let _ = writeln!(md, "{}\n", text.trim_end());
     }
     for (i, dir) in dirs.iter().enumerate() {
         let prefix = format!("{}-", i + 1);
@@ -464,6 +473,48 @@ fn sweep_section(md: &mut String, sweep: &DataFrame, out: &OutputDir, prefix: &s
             ),
         );
     }
+    // Chips per round of each strategy against the main key (other keys averaged over).
+    let strategies = texts(sweep, "strategy")?;
+    let chips = floats(sweep, "chips_per_round")?;
+    let key_values = texts(sweep, main_key)?;
+    let mut names: Vec<String> = Vec::new();
+    for s in &strategies {
+        if !names.contains(s) {
+            names.push(s.clone());
+        }
+    }
+    let series: Vec<(String, Vec<f64>)> = names
+        .iter()
+        .map(|name| {
+            let values = labels
+                .iter()
+                .map(|l| {
+                    let v: Vec<f64> = (0..strategies.len())
+                        .filter(|&r| &strategies[r] == name && &key_values[r] == l)
+                        .map(|r| chips[r])
+                        .collect();
+                    if v.is_empty() { f64::NAN } else { v.iter().sum::<f64>() / v.len() as f64 }
+                })
+                .collect();
+            (name.clone(), values)
+        })
+        .collect();
+    let file = format!("{prefix}sweep-chips-by-strategy.svg");
+    charts::lines(
+        &out.path().join(&file),
+        &format!("chips per round by strategy against {main_key}"),
+        "chips per round",
+        &labels,
+        &series,
+    )?;
+    image(
+        md,
+        &file,
+        &format!(
+            "Net chips per round of each strategy for each value of `{main_key}`{}; {rounds:.0} seat-rounds per strategy per variant.",
+            if keys.len() > 1 { " (mean over the other swept keys)" } else { "" }
+        ),
+    );
     if has(&variants, "rarity_order") {
         let order = texts(&variants, "rarity_order")?;
         let holds = floats(&variants, "standard_order_holds")?;

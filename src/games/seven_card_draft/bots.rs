@@ -18,7 +18,7 @@
 use rand::{Rng, RngCore};
 use serde::{Deserialize, Serialize};
 
-use super::strength::{Outlook, estimate};
+use super::strength::{EstimateCache, Outlook};
 use super::view::{Action, Bot, BotRng, PickChoice, SeatView};
 use crate::cards::{Card, CardSet};
 use crate::error::InputError;
@@ -157,7 +157,7 @@ impl Preset {
 
     /// A bot playing this preset under `name`.
     pub fn bot(&self, name: &str) -> ModularBot {
-        ModularBot { name: name.to_string(), preset: self.clone() }
+        ModularBot { name: name.to_string(), preset: self.clone(), cache: EstimateCache::default() }
     }
 }
 
@@ -166,28 +166,36 @@ impl Preset {
 pub struct ModularBot {
     name: String,
     preset: Preset,
+    cache: EstimateCache,
 }
 
 fn outlook<'a>(view: &SeatView<'a>) -> Outlook<'a> {
     Outlook {
         eval: &view.variant.eval,
-        straights: &view.variant.straights,
+        straight_cover: &view.variant.straight_cover,
         deck: view.variant.deck.cards,
         seen: view.seen,
     }
 }
 
 /// Own strength of `hand` after this pick, as a plain greedy player sees it (no wilds).
-fn plain_value(o: &Outlook<'_>, hand: CardSet, picks_left: u32) -> f32 {
-    estimate(o, hand, CardSet::EMPTY, 0, picks_left)
+fn plain_value(cache: &mut EstimateCache, o: &Outlook<'_>, hand: CardSet, picks_left: u32) -> f32 {
+    cache.estimate(o, hand, CardSet::EMPTY, 0, picks_left)
 }
 
 /// Own strength counting the wild rules in force; `last` is the card taken at the final pick.
-fn wild_value(view: &SeatView<'_>, o: &Outlook<'_>, hand: CardSet, last: Option<Card>, picks_left: u32) -> f32 {
+fn wild_value(
+    cache: &mut EstimateCache,
+    view: &SeatView<'_>,
+    o: &Outlook<'_>,
+    hand: CardSet,
+    last: Option<Card>,
+    picks_left: u32,
+) -> f32 {
     let rules = &view.variant.rules.wild;
     let wilds = rules.wild_cards(hand, last);
     let future = u32::from(rules.has_last_pick() && picks_left > 0);
-    estimate(o, hand, wilds, future, picks_left)
+    cache.estimate(o, hand, wilds, future, picks_left)
 }
 
 /// The pack card with the highest score (first in card order on ties); a lone card is
@@ -207,9 +215,9 @@ fn best_card(pack: CardSet, mut score: impl FnMut(Card) -> f32) -> Card {
 }
 
 /// The strength a betting module judges: the whole own hand, wilds as the rules say.
-pub fn betting_strength(view: &SeatView<'_>) -> f32 {
+fn betting_strength(cache: &mut EstimateCache, view: &SeatView<'_>) -> f32 {
     let o = outlook(view);
-    wild_value(view, &o, view.hand, view.last_pick, view.picks_left() as u32)
+    wild_value(cache, view, &o, view.hand, view.last_pick, view.picks_left() as u32)
 }
 
 impl Bot for ModularBot {
@@ -226,30 +234,30 @@ impl Bot for ModularBot {
                 let i = ((rng.next_u64() as u128 * view.pack.len() as u128) >> 64) as u32;
                 PickChoice::own(view.pack.nth(i).expect("index inside the pack"))
             }
-            DraftModule::Greedy => {
-                PickChoice::own(best_card(view.pack, |c| plain_value(&o, view.hand.union(CardSet::single(c)), left)))
-            }
+            DraftModule::Greedy => PickChoice::own(best_card(view.pack, |c| {
+                plain_value(&mut self.cache, &o, view.hand.union(CardSet::single(c)), left)
+            })),
             DraftModule::WildAware => {
                 let last_pick = left == 0;
                 PickChoice::own(best_card(view.pack, |c| {
                     let hand = view.hand.union(CardSet::single(c));
-                    wild_value(view, &o, hand, last_pick.then_some(c), left)
+                    wild_value(&mut self.cache, view, &o, hand, last_pick.then_some(c), left)
                 }))
             }
             DraftModule::Hate { weight } => {
                 let next = view.next_seat();
                 if view.pack.len() == 1 || next == view.seat {
                     return PickChoice::own(best_card(view.pack, |c| {
-                        plain_value(&o, view.hand.union(CardSet::single(c)), left)
+                        plain_value(&mut self.cache, &o, view.hand.union(CardSet::single(c)), left)
                     }));
                 }
                 // Each card scored once for this seat and once for the next one.
                 let theirs = view.face_up[next];
-                let base = plain_value(&o, theirs, left);
+                let base = plain_value(&mut self.cache, &o, theirs, left);
                 let (mut greedy, mut choice) = ((f32::NEG_INFINITY, None), (f32::NEG_INFINITY, None));
                 for c in view.pack.iter() {
-                    let own = plain_value(&o, view.hand.union(CardSet::single(c)), left);
-                    let denial = plain_value(&o, theirs.union(CardSet::single(c)), left) - base;
+                    let own = plain_value(&mut self.cache, &o, view.hand.union(CardSet::single(c)), left);
+                    let denial = plain_value(&mut self.cache, &o, theirs.union(CardSet::single(c)), left) - base;
                     if own > greedy.0 {
                         greedy = (own, Some(c));
                     }
@@ -269,7 +277,7 @@ impl Bot for ModularBot {
             BetModule::CallingStation => options.check_or_call(),
             BetModule::Threshold { fold_below, raise_above } => {
                 let at = |v: &[f32]| v[options.round.min(v.len() - 1)];
-                let strength = betting_strength(view);
+                let strength = betting_strength(&mut self.cache, view);
                 if options.to_call > 0 && strength < at(fold_below) {
                     Action::Fold
                 } else if strength > at(raise_above) {
@@ -279,7 +287,7 @@ impl Bot for ModularBot {
                 }
             }
             BetModule::Aggressive { raise_above } => {
-                if betting_strength(view) >= *raise_above {
+                if betting_strength(&mut self.cache, view) >= *raise_above {
                     options.min_raise_or_call()
                 } else {
                     options.check_or_call()

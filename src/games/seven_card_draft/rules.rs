@@ -189,6 +189,7 @@ impl Rules {
         }
         Ok(Variant {
             eval: Evaluator::new(&deck),
+            straight_cover: super::strength::straight_cover_table(&deck.straights()),
             straights: deck.straights(),
             deck_cards: deck.card_list(),
             deck,
@@ -217,6 +218,8 @@ pub struct Variant {
     pub eval: Evaluator,
     /// The deck's straights, highest first.
     pub straights: Vec<(u16, Rank)>,
+    /// For each rank mask, the most ranks of one straight it holds (bots' estimates).
+    pub straight_cover: Vec<u8>,
     /// Bit p set when pick p is turned face up.
     face_up_mask: u16,
     /// For each pick number, the betting round that follows it (`u8::MAX` if none).

@@ -22,15 +22,29 @@ const SHARE_BELOW: [f32; 10] = {
     below
 };
 
+/// [`percentile`] for each category and top tie-break slot (0 = none, else rank + 1).
+const PERCENTILE: [[f32; 16]; 10] = {
+    let mut table = [[0.0f32; 16]; 10];
+    let mut cat = 0;
+    while cat < 10 {
+        let own = if SEVEN_CARD_SHARE[cat] > 0.0002 { SEVEN_CARD_SHARE[cat] } else { 0.0002 };
+        let mut slot = 0;
+        while slot < 16 {
+            let top = if slot == 0 { 0.0 } else { (slot - 1) as f32 / 12.0 };
+            let p = SHARE_BELOW[cat] + own * (0.1 + 0.8 * top);
+            table[cat][slot] = if p < 1.0 { p } else { 1.0 };
+            slot += 1;
+        }
+        cat += 1;
+    }
+    table
+};
+
 /// The percentile of a finished hand of this value: the share of random seven-card hands
 /// below its category plus a part of its own category by its top rank.
 #[inline]
 pub fn percentile(value: HandValue) -> f32 {
-    let cat = value.category() as usize;
-    let own = SEVEN_CARD_SHARE[cat].max(0.0002);
-    let top_slot = (value.0 >> 16) & 15;
-    let top = if top_slot == 0 { 0.0 } else { (top_slot - 1) as f32 / 12.0 };
-    (SHARE_BELOW[cat] + own * (0.1 + 0.8 * top)).min(1.0)
+    PERCENTILE[value.category() as usize][((value.0 >> 16) & 15) as usize]
 }
 
 const fn category_mid(cat: Category) -> f32 {
@@ -40,45 +54,103 @@ const fn category_mid(cat: Category) -> f32 {
 /// Hit chances are looked up on a grid of this many steps between 0 and 1.
 const Q_STEPS: usize = 64;
 
-/// P(at least `need` hits in `k` tries) for need 1-5, k 0-6 and q on the grid.
-static CHANCE: std::sync::LazyLock<Vec<f32>> = std::sync::LazyLock::new(|| {
-    let mut table = vec![0.0f32; 6 * 7 * (Q_STEPS + 1)];
-    for need in 1..6u32 {
-        for k in 0..7u32 {
-            for step in 0..=Q_STEPS {
-                table[((need as usize * 7) + k as usize) * (Q_STEPS + 1) + step] =
-                    binomial_at_least(need, k, step as f64 / Q_STEPS as f64) as f32;
+const CHANCE_LEN: usize = 6 * 7 * (Q_STEPS + 1);
+
+/// P(at least `need` hits in `k` tries) for need 1-5, k 0-6 and q on the grid, built at
+/// compile time.
+static CHANCE: [f32; CHANCE_LEN] = {
+    let mut table = [0.0f32; CHANCE_LEN];
+    let mut need = 1;
+    while need < 6 {
+        let mut k = 0;
+        while k < 7 {
+            let mut step = 0;
+            while step <= Q_STEPS {
+                table[(need * 7 + k) * (Q_STEPS + 1) + step] =
+                    binomial_at_least(need as u32, k as u32, step as f64 / Q_STEPS as f64) as f32;
+                step += 1;
             }
+            k += 1;
         }
+        need += 1;
     }
     table
-});
+};
 
-fn binomial_at_least(need: u32, k: u32, q: f64) -> f64 {
-    let mut below = 0.0;
-    let mut term = (1.0 - q).powi(k as i32);
-    for i in 0..need.min(k + 1) {
-        below += term;
-        if q < 1.0 {
-            term *= q / (1.0 - q) * (k - i) as f64 / (i + 1) as f64;
-        } else {
-            term = 0.0;
-        }
+/// P(at least `need` successes in `k` Bernoulli trials of chance `q`).
+const fn binomial_at_least(need: u32, k: u32, q: f64) -> f64 {
+    if need > k {
+        return 0.0;
     }
-    if need > k { 0.0 } else { (1.0 - below).clamp(0.0, 1.0) }
+    // P(X = i) term by term, from (1 - q)^k.
+    let mut term = 1.0;
+    let mut i = 0;
+    while i < k {
+        term *= 1.0 - q;
+        i += 1;
+    }
+    let mut below = 0.0;
+    let mut i = 0;
+    while i < need {
+        below += term;
+        term = if q < 1.0 { term * q / (1.0 - q) * (k - i) as f64 / (i + 1) as f64 } else { 0.0 };
+        i += 1;
+    }
+    let p = 1.0 - below;
+    if p < 0.0 {
+        0.0
+    } else if p > 1.0 {
+        1.0
+    } else {
+        p
+    }
 }
 
-/// P(at least `need` hits in `k` tries with hit chance `q` each), from the table.
+/// The grid step of min(cap, factor * num / den) for num, den up to 52, built at compile
+/// time so the estimate does no float division.
+const fn step_table(factor: f64, cap: f64) -> [[u8; 53]; 53] {
+    let mut table = [[0u8; 53]; 53];
+    let mut num = 0;
+    while num < 53 {
+        let mut den = 1;
+        while den < 53 {
+            let q = factor * num as f64 / den as f64;
+            let q = if q > cap { cap } else { q };
+            table[num][den] = (q * Q_STEPS as f64 + 0.5) as u8;
+            den += 1;
+        }
+        num += 1;
+    }
+    table
+}
+
+/// Per-pick chance of landing a flush out: three times the outs' share of the unseen cards.
+static FLUSH_STEP: [[u8; 53]; 53] = step_table(3.0, 0.9);
+/// Per-pick chance of landing a straight card: 0.35 times the unseen share of the deck.
+static STRAIGHT_STEP: [[u8; 53]; 53] = step_table(0.35, 0.6);
+
+/// P(at least `need` hits in `k` tries with the hit chance at grid step `step`).
 #[inline]
-fn chance(need: u32, k: u32, q: f32) -> f32 {
+fn chance(need: u32, k: u32, step: u8) -> f32 {
     if need == 0 {
         return 1.0;
     }
     if need > k || need > 5 {
         return 0.0;
     }
-    let step = (q.clamp(0.0, 1.0) * Q_STEPS as f32 + 0.5) as usize;
-    CHANCE[((need as usize * 7) + k.min(6) as usize) * (Q_STEPS + 1) + step]
+    CHANCE[((need as usize * 7) + k.min(6) as usize) * (Q_STEPS + 1) + step as usize]
+}
+
+/// The grid step of a chance between 0 and 1.
+const fn step_of(q: f64) -> u8 {
+    (q * Q_STEPS as f64 + 0.5) as u8
+}
+
+/// For each 13-bit rank mask, the most ranks of any one of these straights it holds.
+pub fn straight_cover_table(straights: &[(u16, crate::cards::Rank)]) -> Vec<u8> {
+    (0..1u32 << 13)
+        .map(|m| straights.iter().map(|&(s, _)| (s & m as u16).count_ones() as u8).max().unwrap_or(0))
+        .collect()
 }
 
 /// What the estimate needs to know besides the hand.
@@ -86,12 +158,54 @@ fn chance(need: u32, k: u32, q: f32) -> f32 {
 pub struct Outlook<'a> {
     /// The evaluator of the deck in play.
     pub eval: &'a Evaluator,
-    /// The deck's straights.
-    pub straights: &'a [(u16, crate::cards::Rank)],
+    /// For each 13-bit rank mask, the most ranks of any one straight of the deck it holds
+    /// (see [`straight_cover_table`]).
+    pub straight_cover: &'a [u8],
     /// Cards of the deck.
     pub deck: CardSet,
     /// Cards this seat has seen go by (they are less likely to come back).
     pub seen: CardSet,
+}
+
+/// A direct-mapped memo of [`estimate`]: the same hands recur across the rotations of a
+/// deal (and among bots that draft alike), and a look-up is far cheaper than the estimate.
+#[derive(Clone, Debug)]
+pub struct EstimateCache {
+    entries: Box<[CacheEntry]>,
+}
+
+/// One remembered estimate: (hand, seen, wilds, future wilds << 8 | picks left, value).
+type CacheEntry = (u64, u64, u64, u32, f32);
+
+impl Default for EstimateCache {
+    fn default() -> Self {
+        // 4096 entries: 128 KiB per bot, allocated once per worker.
+        EstimateCache { entries: vec![(u64::MAX, 0, 0, 0, 0.0); 4096].into_boxed_slice() }
+    }
+}
+
+impl EstimateCache {
+    /// [`estimate`], remembered.
+    pub fn estimate(
+        &mut self,
+        o: &Outlook<'_>,
+        hand: CardSet,
+        wilds: CardSet,
+        future_wilds: u32,
+        picks_left: u32,
+    ) -> f32 {
+        let tag = (future_wilds << 8) | picks_left;
+        let h = (hand.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.seen.0.wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ wilds.0)
+            .wrapping_add(tag as u64)
+            .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let slot = &mut self.entries[(h >> 52) as usize];
+        if slot.0 == hand.0 && slot.1 == o.seen.0 && slot.2 == wilds.0 && slot.3 == tag {
+            return slot.4;
+        }
+        let v = estimate(o, hand, wilds, future_wilds, picks_left);
+        *slot = (hand.0, o.seen.0, wilds.0, tag, v);
+        v
+    }
 }
 
 /// Expected percentile (0 to 1) of the finished hand, from `hand` (of which `wilds` cards
@@ -107,7 +221,7 @@ pub fn estimate(o: &Outlook<'_>, hand: CardSet, wilds: CardSet, future_wilds: u3
     let fw = future_wilds.min(picks_left);
     let k = picks_left - fw;
     let gone = o.seen.minus(hand);
-    let unseen = (o.deck.len() - hand.len() - gone.len()).max(1) as f32;
+    let unseen = (o.deck.len() - hand.len() - gone.len()).clamp(1, 52) as usize;
     let suits = [
         naturals.suit_mask(Suit(0)),
         naturals.suit_mask(Suit(1)),
@@ -124,19 +238,23 @@ pub fn estimate(o: &Outlook<'_>, hand: CardSet, wilds: CardSet, future_wilds: u3
             flush = (held, outs);
         }
     }
-    let p_flush = chance(5u32.saturating_sub(flush.0 + w + fw), k, (flush.1 as f32 / unseen * 3.0).min(0.9));
+    let p_flush = chance(5u32.saturating_sub(flush.0 + w + fw), k, FLUSH_STEP[flush.1 as usize][unseen]);
 
     // Straight: the window of the deck's straights we cover best.
     let ranks = suits[0] | suits[1] | suits[2] | suits[3];
-    let cover = o.straights.iter().map(|&(s, _)| (s & ranks).count_ones()).max().unwrap_or(0);
-    let p_straight = chance(5u32.saturating_sub(cover + w + fw), k, (unseen / o.deck.len() as f32 * 0.35).min(0.6));
+    let cover = o.straight_cover[ranks as usize] as u32;
+    let p_straight =
+        chance(5u32.saturating_sub(cover + w + fw), k, STRAIGHT_STEP[unseen][o.deck.len().min(52) as usize]);
 
     // Pairing up: more of the ranks we hold.
     let [a, b, c, d] = suits;
     let paired = (a & b) | (c & d) | ((a | b) & (c | d)) != 0;
-    let pair_q = 0.12 * (naturals.len().max(1) as f32).min(4.0);
-    let p_trips = if paired || w + fw >= 1 { chance(1, k, pair_q * 0.5) } else { chance(2, k, pair_q * 0.5) };
-    let p_pair = if paired || w + fw >= 1 { 0.0 } else { chance(1, k, pair_q) };
+    // Chance per pick of pairing a held rank: 0.12 per distinct card held, up to four.
+    const PAIR_STEP: [u8; 5] = [step_of(0.12), step_of(0.12), step_of(0.24), step_of(0.36), step_of(0.48)];
+    const TRIPS_STEP: [u8; 5] = [step_of(0.06), step_of(0.06), step_of(0.12), step_of(0.18), step_of(0.24)];
+    let held = naturals.len().min(4) as usize;
+    let p_trips = if paired || w + fw >= 1 { chance(1, k, TRIPS_STEP[held]) } else { chance(2, k, TRIPS_STEP[held]) };
+    let p_pair = if paired || w + fw >= 1 { 0.0 } else { chance(1, k, PAIR_STEP[held]) };
 
     // Best draws first: each adds its chance of the part of the mass still unimproved.
     const DRAW_VALUE: [f32; 4] = [
@@ -169,19 +287,26 @@ mod tests {
     fn estimates_order_sensible_hands() {
         let deck = DeckPreset::Standard52.deck();
         let eval = Evaluator::new(&deck);
-        let straights = deck.straights();
-        let o = Outlook { eval: &eval, straights: &straights, deck: deck.cards, seen: CardSet::EMPTY };
+        let cover = straight_cover_table(&deck.straights());
+        let o = Outlook { eval: &eval, straight_cover: &cover, deck: deck.cards, seen: CardSet::EMPTY };
         let e = |h: &str, k| estimate(&o, set(h), CardSet::EMPTY, 0, k);
         assert!(e("Ah Ad Ac Ks Kh Qd 2c", 0) > e("Ah Kd 9c 7s 4h 3d 2c", 0));
         assert!(e("Ah Kh 9h 7h", 3) > e("Ah Kd 9c 7s", 3), "four to a flush");
         assert!(e("Ah Ad", 5) > e("7h 2d", 5));
         assert!(e("Ah Kh 9h 7h", 3) > e("Ah Kh 9h 7h", 0), "picks to come add value");
         assert!((0.0..=1.0).contains(&e("Ah Kh Qh Jh Th 9h 8h", 0)));
-        assert!(chance(2, 3, 0.5) > chance(2, 3, 0.2));
-        assert_eq!(chance(3, 2, 0.9), 0.0);
+        let mut cache = EstimateCache::default();
+        for _ in 0..2 {
+            assert_eq!(cache.estimate(&o, set("Ah Kh 9h 7h"), CardSet::EMPTY, 0, 3), e("Ah Kh 9h 7h", 3));
+            assert_eq!(cache.estimate(&o, set("Ah Kh 9h 7h"), CardSet::EMPTY, 0, 2), e("Ah Kh 9h 7h", 2));
+        }
+        assert!(chance(2, 3, step_of(0.5)) > chance(2, 3, step_of(0.2)));
+        assert_eq!(chance(3, 2, step_of(0.9)), 0.0);
         // P(at least 1 hit in 1 try) is q; P(at least 2 in 3 at 0.5) is 0.5.
-        assert!((chance(1, 1, 0.25) - 0.25).abs() < 1e-6);
-        assert!((chance(2, 3, 0.5) - 0.5).abs() < 1e-6);
+        assert!((chance(1, 1, step_of(0.25)) - 0.25).abs() < 1e-6);
+        assert!((chance(2, 3, step_of(0.5)) - 0.5).abs() < 1e-6);
+        assert_eq!(FLUSH_STEP[9][45], step_of(0.6));
+        assert_eq!(FLUSH_STEP[20][40], step_of(0.9), "capped");
         assert!((binomial_at_least(2, 4, 0.3) - (1.0 - 0.7f64.powi(4) - 4.0 * 0.3 * 0.7f64.powi(3))).abs() < 1e-12);
     }
 }

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Does hate-drafting pay at 3, 4, 5 and 6 players? Hate and greedy draft differently but bet
+# alike (same thresholds), seated alternately, on the same deals.
+# Run from the repository root:  sh reports/hate-drafting/regenerate.sh
+set -eu
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/draftsim-target}"
+D=reports/hate-drafting
+draftsim() { cargo run --release -q -- "$@"; }
+draftsim sweep --set players=3,4,5,6 --seats hate,greedy --rounds 400000 --out "$D/data/sweep" --force
+for n in 4 6; do
+  draftsim run --players "$n" --seats "$(printf 'hate,greedy,%.0s' $(seq 1 $((n / 2))) | sed 's/,$//')" \
+    --rounds 400000 --quiet --out "$D/data/run-$n-players" --force
+done
+draftsim report "$D/data/sweep" "$D/data/run-4-players" "$D/data/run-6-players" \
+  --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
+cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"
