@@ -351,10 +351,10 @@ pub fn play<B: Bot>(
             stacks[..n].fill(start);
             let mut dealer = 0;
             let mut rounds = 0;
-            let mut round_out = RoundResult::default();
             while stacks[..n].iter().filter(|&&s| s > 0).count() > 1 && rounds < variant.rules.max_rounds_per_game {
                 let dir = if rounds.is_multiple_of(2) { 1 } else { -1 };
                 table.stacks = stacks;
+                let mut round_out = RoundResult::default();
                 let deal = Deal::Shuffle(&mut deal_rng);
                 play_round(
                     variant,
@@ -539,6 +539,8 @@ fn play_round<B: Bot>(
                 t.face_up_value[s] = variant.eval.eval_wild(up.minus(wilds), wilds.len());
             }
             t.picks[s][pick - 1] = PickRecord { card: Some(choice.card), hate: choice.hate, pack_of: t.pack_of[s] };
+            out.seats[s].picks += 1;
+            out.seats[s].hate_picks += u8::from(choice.hate);
         }
         if pick == pack_size {
             for s in 0..n {
@@ -807,9 +809,6 @@ fn finish(t: &Table, stacks_before: &[u32; MAX_SEATS], out: &mut RoundResult) ->
     for (s, r) in out.seats[..n].iter_mut().enumerate() {
         r.net = t.stacks[s] as i64 - stacks_before[s] as i64;
         r.fold_round = t.fold_round[s];
-        let made = &t.picks[s][..t.pick_no];
-        r.picks = made.iter().filter(|p| p.card.is_some()).count() as u8;
-        r.hate_picks = made.iter().filter(|p| p.hate).count() as u8;
     }
     Ok(())
 }
