@@ -78,7 +78,7 @@ pub fn run(args: MergeArgs) -> Result<()> {
     }
     total.shard = None;
     let meta = RunMeta { shard: None, rounds: total.rounds, ..first.clone() };
-    let tables = run_tables(&total, &lineup.strategies, info.categories);
+    let tables = run_tables(&total, &lineup.strategies, &info.tables);
     print_summary(&tables, &total);
     write_run(out, &tables, &total, &meta, format)
 }

@@ -179,7 +179,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     if args.until_ci.is_some() {
         eprintln!("draftsim: --until-ci reached after {} rounds", tally.rounds);
     }
-    let tables = run_tables(&tally, &lineup.strategies, game.category_names());
+    let tables = run_tables(&tally, &lineup.strategies, &games::find(&args.game.game)?.tables);
     print_summary(&tables, &tally);
     if let Some(dir) = out {
         write_run(dir, &tables, &tally, &meta, format)?;

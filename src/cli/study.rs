@@ -137,7 +137,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         seed: args.study.seed,
     };
     let results = study::sweep(info, &spec)?;
-    let table = study::sweep_table(&results, info.categories);
+    let table = study::sweep_table(&results, &info.tables);
     println!("{}", table.to_aligned_text(4));
     if let Some(dir) = out {
         dir.write_table(&table, format, &[("draftsim_version".into(), env!("CARGO_PKG_VERSION").into())])?;

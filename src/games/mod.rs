@@ -1,6 +1,7 @@
 //! The games: one folder each, plus one line in [`GAMES`].
 
 pub mod seven_card_draft;
+pub mod sevens;
 
 use std::sync::atomic::AtomicBool;
 
@@ -83,8 +84,8 @@ pub struct GameInfo {
     pub default_rules: fn() -> String,
     /// Presets: (name, one-line description).
     pub presets: fn() -> Vec<(String, String)>,
-    /// Category names of finished hands.
-    pub categories: &'static [&'static str],
+    /// How the game's tables are shaped (category names and table, extra columns).
+    pub tables: crate::output::TableSpec,
     /// The default seats for `players` players.
     pub default_seats: fn(players: usize) -> Vec<String>,
     /// Builds the game from a rules file's text (or defaults), a player count override and seats.
@@ -92,7 +93,7 @@ pub struct GameInfo {
 }
 
 /// Every game draftsim can simulate.
-pub const GAMES: &[GameInfo] = &[seven_card_draft::INFO];
+pub const GAMES: &[GameInfo] = &[seven_card_draft::INFO, sevens::INFO];
 
 /// The game of this name.
 pub fn find(name: &str) -> Result<&'static GameInfo, InputError> {

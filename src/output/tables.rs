@@ -58,8 +58,37 @@ fn ratio(a: u64, b: u64) -> f64 {
     if b == 0 { f64::NAN } else { a as f64 / b as f64 }
 }
 
-/// The run's tables: summary, seats, pairs, categories, picks.
-pub fn run_tables(tally: &Tally, strategies: &[String], categories: &[&str]) -> Vec<Table> {
+/// A game-specific summary column, computed from a strategy's counts.
+#[derive(Clone, Copy, Debug)]
+pub enum Extra {
+    /// Share of the strategy's rounds with this event bit set.
+    EventRate(usize),
+    /// Picks (or cards traded) per round.
+    PicksPerRound,
+    /// Share of showdown wins with a wild card in the hand.
+    WildWinRate,
+}
+
+/// How a game's tables are shaped beyond the common columns.
+#[derive(Clone, Copy, Debug)]
+pub struct TableSpec {
+    /// Names of the finished-hand categories.
+    pub categories: &'static [&'static str],
+    /// Name of the category table (`categories`).
+    pub category_table: &'static str,
+    /// Its category column (`category`).
+    pub category_column: &'static str,
+    /// Its finished-hand count column (`finished_hands`).
+    pub finished_column: &'static str,
+    /// Whether the game writes the `picks` table (hate picks).
+    pub picks_table: bool,
+    /// Extra summary columns.
+    pub extras: &'static [(&'static str, Extra)],
+}
+
+/// The run's tables: summary, seats, pairs, categories (as the game names them), picks.
+pub fn run_tables(tally: &Tally, strategies: &[String], spec: &TableSpec) -> Vec<Table> {
+    let categories = spec.categories;
     let s = &tally.strategies;
     let betting_rounds = s.first().map_or(0, |c| c.folds.len());
     let win: Vec<_> = s.iter().map(|c| c.win_rate()).collect();
@@ -78,7 +107,14 @@ pub fn run_tables(tally: &Tally, strategies: &[String], categories: &[&str]) -> 
     for b in 0..betting_rounds {
         summary = summary.with(&format!("fold_rate_r{}", b + 1), floats(s.iter().map(|c| ratio(c.folds[b], c.rounds))));
     }
-    summary = summary.with("wild_win_rate", floats(s.iter().map(|c| ratio(c.wild_wins, c.showdown_wins))));
+    for (name, extra) in spec.extras {
+        let values = s.iter().map(|c| match *extra {
+            Extra::EventRate(bit) => ratio(c.events.get(bit).copied().unwrap_or(0), c.rounds),
+            Extra::PicksPerRound => ratio(c.picks, c.rounds),
+            Extra::WildWinRate => ratio(c.wild_wins, c.showdown_wins),
+        });
+        summary = summary.with(name, floats(values));
+    }
 
     let seats = &tally.seats;
     let seat_win: Vec<_> = seats.iter().map(|c| c.win_rate()).collect();
@@ -126,10 +162,10 @@ pub fn run_tables(tally: &Tally, strategies: &[String], categories: &[&str]) -> 
             cat_rows.3.push(tally.winning[x][c] as i64);
         }
     }
-    let category_table = Table::new("categories")
+    let category_table = Table::new(spec.category_table)
         .with("strategy", Values::Text(cat_rows.0))
-        .with("category", Values::Text(cat_rows.1))
-        .with("finished_hands", Values::Int(cat_rows.2))
+        .with(spec.category_column, Values::Text(cat_rows.1))
+        .with(spec.finished_column, Values::Int(cat_rows.2))
         .with("winning_hands", Values::Int(cat_rows.3));
 
     let picks =
@@ -152,5 +188,9 @@ pub fn run_tables(tally: &Tally, strategies: &[String], categories: &[&str]) -> 
                     if n == 0 { f64::NAN } else { (c.net - c.hate_rounds_net) as f64 / n as f64 }
                 })),
             );
-    vec![summary, seat_table, pairs, category_table, picks]
+    let mut tables = vec![summary, seat_table, pairs, category_table];
+    if spec.picks_table {
+        tables.push(picks);
+    }
+    tables
 }

@@ -232,7 +232,12 @@ fn run_section(md: &mut String, dir: &Path, summary: &DataFrame, out: &OutputDir
     }
 
     if let Some(cats) = load(dir, "categories")? {
-        category_section(md, &cats, out, prefix)?;
+        category_section(md, &cats, out, prefix, true)?;
+    } else if let Some(mut totals) = load(dir, "totals")? {
+        // Sevens: the "category" of a revealed hand is its total; there is no ranking to check.
+        totals.rename("total", "category".into()).map_err(|e| table_error("totals", e))?;
+        totals.rename("hands", "finished_hands".into()).map_err(|e| table_error("totals", e))?;
+        category_section(md, &totals, out, prefix, false)?;
     }
     if let Some(pairs) = load(dir, "pairs")?.filter(|p| p.height() > 0) {
         let (a, b) = (texts(&pairs, "strategy_a")?, texts(&pairs, "strategy_b")?);
@@ -274,7 +279,13 @@ fn run_section(md: &mut String, dir: &Path, summary: &DataFrame, out: &OutputDir
 
 /// Category frequencies of finished and winning hands, aggregated over strategies with
 /// polars, with the ranking their rarity suggests.
-fn category_section(md: &mut String, cats: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
+fn category_section(
+    md: &mut String,
+    cats: &DataFrame,
+    out: &OutputDir,
+    prefix: &str,
+    ranked: bool,
+) -> Result<(), Error> {
     let agg = cats
         .clone()
         .lazy()
@@ -292,9 +303,17 @@ fn category_section(md: &mut String, cats: &DataFrame, out: &OutputDir, prefix: 
     let share_f: Vec<f64> = finished.iter().map(|f| f / tf).collect();
     let share_w: Vec<f64> = winning.iter().map(|w| if tw > 0.0 { w / tw } else { 0.0 }).collect();
     let file = format!("{prefix}categories.svg");
+    let (title, what) = if ranked {
+        (
+            "Hand categories: finished and winning hands",
+            "category among finished hands (held at the end of the draft by players still in)",
+        )
+    } else {
+        ("Final totals: revealed and winning hands", "final total among revealed hands")
+    };
     charts::grouped_bars(
         &out.path().join(&file),
-        "Hand categories: finished and winning hands",
+        title,
         "share of hands",
         &names,
         &[("finished hands".to_string(), share_f.clone()), ("winning hands".to_string(), share_w.clone())],
@@ -302,10 +321,11 @@ fn category_section(md: &mut String, cats: &DataFrame, out: &OutputDir, prefix: 
     image(
         md,
         &file,
-        &format!(
-            "Share of each category among finished hands (held at the end of the draft by players still in) and among winning hands; {tf:.0} finished and {tw:.0} winning hands."
-        ),
+        &format!("Share of each {what} and among winning hands; {tf:.0} finished and {tw:.0} winning hands."),
     );
+    if !ranked {
+        return Ok(());
+    }
     // Standard rank: the table's category order, lowest first. Rarity rank: rarer ranks higher.
     let present: Vec<usize> = (0..names.len()).filter(|&i| finished[i] > 0.0).collect();
     let mut by_rarity = present.clone();

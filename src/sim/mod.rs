@@ -10,7 +10,7 @@
 mod record;
 mod tally;
 
-pub use record::{MAX_SEATS, RoundResult, SHARE_UNIT, SeatResult};
+pub use record::{EVENT_KINDS, MAX_SEATS, RoundResult, SHARE_UNIT, SeatResult};
 pub use tally::{Counts, PairedSums, Tally};
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -28,7 +28,12 @@ pub struct SeatResult {
     pub picks: u8,
     /// Picks that were not the best card for the seat itself (hate picks).
     pub hate_picks: u8,
+    /// Game-specific round events this seat took part in, as bits (see [`EVENT_KINDS`]).
+    pub events: u8,
 }
+
+/// How many event bits [`SeatResult::events`] may use; the tally counts each.
+pub const EVENT_KINDS: usize = 4;
 
 /// Every seat's result for one round.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -33,11 +33,14 @@ pub struct Counts {
     pub hate_rounds_net: i64,
     /// Showdown wins with a wild card in the hand.
     pub wild_wins: u64,
+    /// Rounds in which each game-specific event bit was set for this seat.
+    #[serde(default)]
+    pub events: Vec<u64>,
 }
 
 impl Counts {
     fn new(betting_rounds: usize) -> Counts {
-        Counts { folds: vec![0; betting_rounds], ..Counts::default() }
+        Counts { folds: vec![0; betting_rounds], events: vec![0; super::EVENT_KINDS], ..Counts::default() }
     }
 
     fn add(&mut self, r: &SeatResult) {
@@ -57,6 +60,9 @@ impl Counts {
             self.hate_rounds_net += r.net;
         }
         self.wild_wins += u64::from(r.wild_in_win);
+        for (bit, count) in self.events.iter_mut().enumerate() {
+            *count += u64::from(r.events >> bit & 1);
+        }
     }
 
     fn merge(&mut self, o: &Counts) {
@@ -72,6 +78,7 @@ impl Counts {
         self.hate_rounds += o.hate_rounds;
         self.hate_rounds_net += o.hate_rounds_net;
         self.wild_wins += o.wild_wins;
+        self.events.iter_mut().zip(&o.events).for_each(|(a, b)| *a += b);
     }
 
     /// Pot shares won, as a number of whole pots.

@@ -206,7 +206,8 @@ pub fn rarity(tally: &Tally, categories: &[&str]) -> (Vec<String>, bool) {
 }
 
 /// The long sweep table: a row per (variant, strategy).
-pub fn sweep_table(results: &[VariantResult], categories: &[&str]) -> Table {
+pub fn sweep_table(results: &[VariantResult], spec: &crate::output::TableSpec) -> Table {
+    let categories = spec.categories;
     let keys: Vec<String> = results.first().map_or(Vec::new(), |r| r.setting.iter().map(|(k, _)| k.clone()).collect());
     let mut key_cols: Vec<Vec<String>> = vec![Vec::new(); keys.len()];
     let mut strategy = Vec::new();
@@ -217,7 +218,7 @@ pub fn sweep_table(results: &[VariantResult], categories: &[&str]) -> Table {
     let mut holds = Vec::new();
     for r in results {
         let m = metrics(&r.tally, &r.strategies, categories);
-        let summary = &run_tables(&r.tally, &r.strategies, categories)[0];
+        let summary = &run_tables(&r.tally, &r.strategies, spec)[0];
         let get = |name: &str| match summary.column(name) {
             Some(Values::Float(v)) => v.clone(),
             _ => Vec::new(),

@@ -34,7 +34,14 @@ pub const INFO: GameInfo = GameInfo {
             .map(|(name, _)| (name.to_string(), Preset::load(name).map(|p| p.description).unwrap_or_default()))
             .collect()
     },
-    categories: &CATEGORY_NAMES,
+    tables: crate::output::TableSpec {
+        categories: &CATEGORY_NAMES,
+        category_table: "categories",
+        category_column: "category",
+        finished_column: "finished_hands",
+        picks_table: true,
+        extras: &[("wild_win_rate", crate::output::Extra::WildWinRate)],
+    },
     default_seats,
     build,
 };

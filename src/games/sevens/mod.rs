@@ -1,0 +1,229 @@
+//! Sevens (Naykuh D'alg, "Wealthy Merchant"): three cards, bet, trade once, closest to 7
+//! without going over. Rules: `shared/rules/sevens.md`.
+//!
+//! - [`rules`]: the rules struct and its options; [`cards`]: the 36-card deck;
+//! - [`engine`]: the hand (and carry-over) state machine; [`view`]: what a seat sees and
+//!   the [`Bot`] trait; [`bots`]: trade and betting modules, presets.
+//!
+//! In the tables, "category" is the final total (3 to 18) of a revealed hand, written to the
+//! `totals` table; fold round 1 is a fold at the seat's first turn, round 2 a later one.
+
+pub mod bots;
+pub mod cards;
+pub mod engine;
+pub mod rules;
+pub mod view;
+
+pub use bots::{Preset, SevensBot};
+pub use rules::Rules;
+pub use view::{Action, Bot, BotRng, SeatView};
+
+use std::fmt::Write;
+
+use engine::Event;
+
+use super::{Built, GameInfo, Setup};
+use crate::error::{Error, InputError};
+use crate::output::{Extra, TableSpec};
+use crate::sim::{Game, RoundResult, SHARE_UNIT};
+
+/// The game's name on the command line.
+pub const NAME: &str = "sevens";
+
+/// Final totals 3 to 18, as category names.
+pub const TOTALS: [&str; 16] =
+    ["3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18"];
+
+/// The registry entry.
+pub const INFO: GameInfo = GameInfo {
+    name: NAME,
+    description: "three cards, bet, trade once: closest to 7 without going over (2-6 players)",
+    rules_help: rules::RULES_HELP,
+    default_rules: || toml::to_string(&Rules::default()).unwrap_or_default(),
+    presets: || {
+        bots::PRESETS
+            .iter()
+            .map(|(name, _)| (name.to_string(), Preset::load(name).map(|p| p.description).unwrap_or_default()))
+            .collect()
+    },
+    tables: TableSpec {
+        categories: &TOTALS,
+        category_table: "totals",
+        category_column: "total",
+        finished_column: "hands",
+        picks_table: false,
+        extras: &[
+            ("nobody_qualifies_rate", Extra::EventRate(0)),
+            ("mean_cards_traded", Extra::PicksPerRound),
+            ("suit_tiebreak_rate", Extra::EventRate(1)),
+            ("split_rate", Extra::EventRate(2)),
+        ],
+    },
+    default_seats,
+    build,
+};
+
+const DEFAULT_MIX: [&str; 6] = ["exact", "greedy", "tight", "random", "no-trade", "bluffer"];
+
+fn default_seats(players: usize) -> Vec<String> {
+    DEFAULT_MIX.iter().cycle().take(players).map(|s| s.to_string()).collect()
+}
+
+fn build(rules_text: Option<&str>, players: Option<usize>, seats: Option<&[String]>) -> Result<Built, InputError> {
+    let mut rules = match rules_text {
+        Some(text) => Rules::from_toml(text)?,
+        None => Rules::default(),
+    };
+    if let Some(n) = players.or(seats.map(<[String]>::len)) {
+        rules.players = n;
+    }
+    let seats = match seats {
+        Some(s) => s.to_vec(),
+        None => default_seats(rules.players),
+    };
+    let game = Sevens::new(&rules, &seats)?;
+    Ok((Box::new(game), seats))
+}
+
+/// Sevens with a lineup of bots, ready for the harness.
+#[derive(Clone, Debug)]
+pub struct Sevens {
+    /// The checked rules.
+    pub rules: Rules,
+    /// One (name, preset) per seat of the lineup.
+    pub lineup: Vec<(String, Preset)>,
+}
+
+/// Per-thread state: the table and one bot per lineup entry.
+pub struct Worker {
+    table: engine::Table,
+    bots: Vec<SevensBot>,
+}
+
+impl Sevens {
+    /// The game with these rules and strategies, one per seat.
+    pub fn new(rules: &Rules, seats: &[String]) -> Result<Sevens, InputError> {
+        rules.check()?;
+        if seats.len() != rules.players {
+            return Err(InputError::new(format!(
+                "--seats: {} strategies given for {} players; give one per seat (or set --players)",
+                seats.len(),
+                rules.players
+            )));
+        }
+        let lineup = seats.iter().map(|s| Ok((s.clone(), Preset::load(s)?))).collect::<Result<_, InputError>>()?;
+        Ok(Sevens { rules: rules.clone(), lineup })
+    }
+}
+
+impl Game for Sevens {
+    type Worker = Worker;
+
+    fn players(&self) -> usize {
+        self.rules.players
+    }
+
+    fn worker(&self) -> Worker {
+        Worker {
+            table: engine::Table::default(),
+            bots: self.lineup.iter().map(|(name, preset)| preset.bot(name)).collect(),
+        }
+    }
+
+    fn play(
+        &self,
+        worker: &mut Worker,
+        deal_seed: u64,
+        bot_seed: u64,
+        _round_index: u64,
+        seating: &[usize],
+        out: &mut RoundResult,
+    ) -> Result<(), Error> {
+        engine::play(
+            &self.rules,
+            &mut worker.table,
+            &mut worker.bots,
+            seating,
+            deal_seed,
+            bot_seed,
+            &mut engine::NoEvents,
+            out,
+        )
+    }
+
+    fn category_names(&self) -> &'static [&'static str] {
+        &TOTALS
+    }
+
+    fn betting_rounds(&self) -> usize {
+        2
+    }
+
+    fn replay(&self, deal_seed: u64, bot_seed: u64, _round_index: u64, seating: &[usize]) -> Result<String, Error> {
+        let mut worker = self.worker();
+        let mut events = Vec::new();
+        let mut out = RoundResult::default();
+        engine::play(
+            &self.rules,
+            &mut worker.table,
+            &mut worker.bots,
+            seating,
+            deal_seed,
+            bot_seed,
+            &mut events,
+            &mut out,
+        )?;
+        let names: Vec<&str> = seating.iter().map(|&i| self.lineup[i].0.as_str()).collect();
+        Ok(tell(&names, &events, &out))
+    }
+}
+
+impl Setup for Sevens {
+    fn rules_toml(&self) -> String {
+        toml::to_string(&self.rules).unwrap_or_default()
+    }
+}
+
+/// A unit of play told move by move.
+fn tell(names: &[&str], events: &[Event], out: &RoundResult) -> String {
+    let mut text = String::new();
+    let seat = |s: usize| format!("seat {s} ({})", names[s]);
+    for e in events {
+        let _ = match *e {
+            Event::HandStart { hand, carried } => writeln!(
+                text,
+                "== Hand {} · dealer seat 0 · play starts at seat 1{}",
+                hand + 1,
+                if carried > 0 { format!(" · {carried} chips carried over") } else { String::new() }
+            ),
+            Event::Deal { seat: s, hand } => writeln!(text, "{} is dealt {hand} (total {})", seat(s), hand.total()),
+            Event::Act { seat: s, action, paid } => {
+                writeln!(
+                    text,
+                    "  {} {action}s{}",
+                    seat(s),
+                    if paid > 0 { format!(" ({paid} in)") } else { String::new() }
+                )
+            }
+            Event::Trade { seat: s, gave, drew } => {
+                writeln!(text, "  {} trades {} card(s): gives {gave}, draws {drew}", seat(s), gave.cards().len())
+            }
+            Event::Reveal { seat: s, hand } => writeln!(text, "  {} shows {hand}: total {}", seat(s), hand.total()),
+            Event::NobodyQualifies => writeln!(text, "-- Everyone still in is over 7"),
+            Event::Award { seat: s, chips } => writeln!(text, "  {} wins {chips}", seat(s)),
+            Event::Refund { seat: s, chips } => writeln!(text, "  {} takes back {chips}", seat(s)),
+            Event::LastStanding { seat: s } => writeln!(text, "-- Everyone else folded: {} wins at once", seat(s)),
+        };
+    }
+    let _ = writeln!(text, "== Result");
+    for (s, name) in names.iter().enumerate() {
+        let r = &out.seats[s];
+        let _ = writeln!(
+            text,
+            "  seat {s} ({name}): {:+} chips, pot share {:.3}",
+            r.net,
+            r.share_units as f64 / SHARE_UNIT as f64
+        );
+    }
+    text
+}

@@ -1,0 +1,116 @@
+//! Sevens rules: `shared/rules/sevens.md`, with its defaults for every open point.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::InputError;
+
+/// When a player may make their one trade.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TradeTiming {
+    /// At their first turn of the hand only.
+    #[default]
+    FirstTurn,
+    /// At any of their turns, still once per hand.
+    AnyTurn,
+}
+
+/// What happens when every player still in is over 7.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AllOver {
+    /// Everyone gets back what they put in; nobody wins.
+    #[default]
+    Refund,
+    /// The pot stays for the next hand (within the same simulated unit, re-anted).
+    CarryOver,
+    /// The lowest total wins.
+    LowestWins,
+}
+
+/// The rules of a Sevens variant, as written in a rules file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Rules {
+    /// Number of players, 2 to 6.
+    pub players: usize,
+    /// Chips each player antes.
+    pub ante: u32,
+    /// Size of every raise (fixed limit).
+    pub raise_size: u32,
+    /// Most raises in one hand; 0 means no cap.
+    pub raise_cap: u32,
+    /// When the one trade may be made.
+    pub trade_timing: TradeTiming,
+    /// What happens when everyone still in is over 7.
+    pub all_over: AllOver,
+    /// With `carry-over`: the most hands one unit may last before the pot is refunded.
+    pub max_carry_hands: u32,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            players: 4,
+            ante: 1,
+            raise_size: 1,
+            raise_cap: 3,
+            trade_timing: TradeTiming::FirstTurn,
+            all_over: AllOver::Refund,
+            max_carry_hands: 20,
+        }
+    }
+}
+
+/// Each rules key with its meaning, for `draftsim list rules sevens`.
+pub const RULES_HELP: &[(&str, &str)] = &[
+    ("players", "number of players, 2 to 6"),
+    ("ante", "chips each player antes"),
+    ("raise_size", "chips of every raise (fixed limit)"),
+    ("raise_cap", "most raises per hand; 0 means no cap"),
+    ("trade_timing", "first-turn (trade only at your first turn) or any-turn (at any turn, still once)"),
+    ("all_over", "when everyone still in is over 7: refund, carry-over (pot to the next hand) or lowest-wins"),
+    ("max_carry_hands", "with carry-over: hands after which a carried pot is refunded"),
+];
+
+impl Rules {
+    /// Parses a rules file's text.
+    pub fn from_toml(text: &str) -> Result<Rules, InputError> {
+        toml::from_str(text)
+            .map_err(|e| InputError::new(crate::games::seven_card_draft::rules::one_line(&e.to_string())))
+    }
+
+    /// Checks the rules.
+    pub fn check(&self) -> Result<(), InputError> {
+        if !(2..=6).contains(&self.players) {
+            return Err(InputError::new(format!(
+                "players = {}: Sevens seats 2 to 6 players (36 cards cover every deal and trade)",
+                self.players
+            )));
+        }
+        if self.ante == 0 || self.raise_size == 0 {
+            return Err(InputError::new("ante and raise_size: must be at least 1"));
+        }
+        if self.all_over == AllOver::CarryOver && self.max_carry_hands == 0 {
+            return Err(InputError::new("max_carry_hands: must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seven_players_are_refused_and_keys_checked() {
+        let err = Rules::from_toml("players = 7").unwrap().check().unwrap_err().to_string();
+        assert!(err.starts_with("players = 7") && err.contains("2 to 6"), "{err}");
+        assert!(Rules::from_toml("players = 2").unwrap().check().is_ok());
+        let err = Rules::from_toml("trade = \"always\"").unwrap_err().to_string();
+        assert!(err.contains("trade"), "{err}");
+        let r = Rules::from_toml("all_over = \"lowest-wins\"\ntrade_timing = \"any-turn\"").unwrap();
+        assert_eq!((r.all_over, r.trade_timing), (AllOver::LowestWins, TradeTiming::AnyTurn));
+        assert_eq!(Rules::from_toml(&toml::to_string(&r).unwrap()).unwrap(), r);
+    }
+}

@@ -1,0 +1,290 @@
+//! Sevens: scripted hands on stacked decks for each rule, the dealt totals against exact
+//! enumeration, and a property test over random rules and random bots.
+
+use std::collections::VecDeque;
+
+use draftsim::error::Error;
+use draftsim::games::sevens::cards::{DECK_SIZE, SevensCard};
+use draftsim::games::sevens::engine::{self, Event, NOBODY_QUALIFIED, SPLIT, SUIT_TIEBREAK, Table};
+use draftsim::games::sevens::rules::{AllOver, Rules, TradeTiming};
+use draftsim::games::sevens::view::{Action, Bot, BotRng, SeatView, TradeMask};
+use draftsim::games::sevens::{Sevens, bots::dealt_totals};
+use draftsim::sim::{self, Lineup, Plan, RoundResult, SHARE_UNIT};
+use proptest::prelude::*;
+use rand::Rng;
+
+/// The card of this number (1-6), suit (0-2) and copy (0-1).
+fn card(number: u8, suit: u8, copy: u8) -> SevensCard {
+    SevensCard(suit * 12 + (number - 1) * 2 + copy)
+}
+
+/// A deck that deals these hands (seat order 0, 1, ...) and then yields `draws` for trades,
+/// the rest of the cards after them.
+fn stacked(hands: &[[SevensCard; 3]], draws: &[SevensCard]) -> Vec<SevensCard> {
+    let n = hands.len();
+    // One card at a time, from seat 1 round to seat 0.
+    let mut order: Vec<SevensCard> = (0..3).flat_map(|round| (1..=n).map(move |k| hands[k % n][round])).collect();
+    order.extend_from_slice(draws);
+    for id in 0..DECK_SIZE as u8 {
+        if !order.contains(&SevensCard(id)) {
+            order.push(SevensCard(id));
+        }
+    }
+    order
+}
+
+/// Plays its actions in order (then checks or calls) and its trade masks in order (then keeps).
+struct Scripted {
+    actions: VecDeque<Action>,
+    trades: VecDeque<TradeMask>,
+    asked_to_trade: usize,
+}
+
+impl Scripted {
+    fn boxed(actions: &[Action], trades: &[TradeMask]) -> Box<dyn Bot> {
+        Box::new(Scripted {
+            actions: actions.iter().copied().collect(),
+            trades: trades.iter().copied().collect(),
+            asked_to_trade: 0,
+        })
+    }
+}
+
+impl Bot for Scripted {
+    fn name(&self) -> &str {
+        "scripted"
+    }
+    fn act(&mut self, view: &SeatView<'_>, _: &mut BotRng) -> Action {
+        self.actions.pop_front().unwrap_or_else(|| view.check_or_call())
+    }
+    fn trade(&mut self, _: &SeatView<'_>, _: &mut BotRng) -> TradeMask {
+        self.asked_to_trade += 1;
+        self.trades.pop_front().unwrap_or(0)
+    }
+}
+
+fn play(
+    rules: &Rules,
+    hands: &[[SevensCard; 3]],
+    draws: &[SevensCard],
+    bots: Vec<Box<dyn Bot>>,
+) -> Result<(RoundResult, Vec<Event>), Error> {
+    let mut bots = bots;
+    let seating: Vec<usize> = (0..hands.len()).collect();
+    let mut events = Vec::new();
+    let mut out = RoundResult::default();
+    engine::play_stacked(
+        rules,
+        &mut Table::default(),
+        &mut bots,
+        &seating,
+        &stacked(hands, draws),
+        1,
+        &mut events,
+        &mut out,
+    )?;
+    Ok((out, events))
+}
+
+fn two(rules: Rules) -> Rules {
+    Rules { players: 2, ..rules }
+}
+
+#[test]
+fn checking_is_allowed_only_before_a_raise() {
+    let hands = [[card(1, 0, 0), card(2, 0, 0), card(3, 1, 0)], [card(1, 1, 0), card(2, 1, 0), card(4, 2, 0)]];
+    // Seat 1 acts first and raises; seat 0 then tries to check.
+    let err = play(
+        &two(Rules::default()),
+        &hands,
+        &[],
+        vec![Scripted::boxed(&[Action::Check], &[]), Scripted::boxed(&[Action::Raise], &[])],
+    )
+    .unwrap_err();
+    assert!(matches!(err, Error::IllegalAction { seat: 0, .. }), "{err}");
+    // Checking round with nobody raising is fine.
+    let (out, _) =
+        play(&two(Rules::default()), &hands, &[], vec![Scripted::boxed(&[], &[]), Scripted::boxed(&[], &[])]).unwrap();
+    assert_eq!(out.seats[0].net + out.seats[1].net, 0);
+}
+
+#[test]
+fn each_player_trades_once_and_by_default_only_at_the_first_turn() {
+    let hands = [[card(6, 0, 0), card(6, 0, 1), card(5, 1, 0)], [card(1, 1, 0), card(2, 1, 0), card(3, 2, 0)]];
+    let draws = [card(1, 2, 0), card(1, 2, 1), card(2, 2, 0)];
+    // Seat 1 checks and keeps; seat 0 raises and trades; seat 1 must act again (second turn).
+    let run = |timing: TradeTiming| {
+        let rules = two(Rules { trade_timing: timing, ..Rules::default() });
+        let seat1 = Scripted::boxed(&[Action::Check, Action::Call], &[0, 0b001]);
+        let seat0 = Scripted::boxed(&[Action::Raise], &[0b011]);
+        play(&rules, &hands, &draws, vec![seat0, seat1]).unwrap()
+    };
+    let (out, events) = run(TradeTiming::FirstTurn);
+    let trades: Vec<usize> =
+        events.iter().filter_map(|e| if let Event::Trade { seat, .. } = e { Some(*seat) } else { None }).collect();
+    assert_eq!(trades, vec![0], "seat 1 stood pat at its first turn and may not trade later");
+    assert_eq!((out.seats[0].picks, out.seats[1].picks), (2, 0));
+    let (out, events) = run(TradeTiming::AnyTurn);
+    let trades: Vec<usize> =
+        events.iter().filter_map(|e| if let Event::Trade { seat, .. } = e { Some(*seat) } else { None }).collect();
+    assert_eq!(trades, vec![0, 1], "under any-turn, seat 1 trades at its second turn");
+    assert_eq!(out.seats[1].picks, 1);
+}
+
+#[test]
+fn ties_go_to_the_most_cards_of_one_suit_then_split() {
+    // Both total 7; seat 0 holds two coins, seat 1 three different suits.
+    let hands = [[card(1, 0, 0), card(2, 0, 0), card(4, 1, 0)], [card(1, 1, 1), card(2, 2, 0), card(4, 0, 0)]];
+    let (out, _) =
+        play(&two(Rules::default()), &hands, &[], vec![Scripted::boxed(&[], &[]), Scripted::boxed(&[], &[])]).unwrap();
+    assert_eq!((out.seats[0].net, out.seats[1].net), (1, -1));
+    assert_eq!(out.seats[0].events & SUIT_TIEBREAK, SUIT_TIEBREAK);
+    // Same totals and same suit runs: the pot is split.
+    let hands = [[card(1, 0, 0), card(2, 0, 0), card(4, 1, 0)], [card(1, 1, 1), card(2, 1, 0), card(4, 2, 0)]];
+    let (out, _) =
+        play(&two(Rules::default()), &hands, &[], vec![Scripted::boxed(&[], &[]), Scripted::boxed(&[], &[])]).unwrap();
+    assert_eq!((out.seats[0].net, out.seats[1].net), (0, 0));
+    assert_eq!((out.seats[0].share_units, out.seats[1].share_units), (SHARE_UNIT / 2, SHARE_UNIT / 2));
+    assert_eq!(out.seats[0].events & SPLIT, SPLIT);
+    // Closest to 7 without going over: 6 beats 8.
+    let hands = [[card(1, 0, 0), card(2, 0, 0), card(3, 1, 0)], [card(2, 1, 1), card(2, 2, 0), card(4, 2, 0)]];
+    let (out, _) =
+        play(&two(Rules::default()), &hands, &[], vec![Scripted::boxed(&[], &[]), Scripted::boxed(&[], &[])]).unwrap();
+    assert_eq!(out.seats[0].net, 1);
+}
+
+#[test]
+fn everyone_over_seven_follows_the_rule_in_force() {
+    let hands = [[card(6, 0, 0), card(5, 0, 0), card(4, 1, 0)], [card(6, 1, 1), card(6, 2, 0), card(6, 2, 1)]];
+    let bots = || vec![Scripted::boxed(&[Action::Raise], &[]), Scripted::boxed(&[], &[])];
+    let (out, _) = play(&two(Rules::default()), &hands, &[], bots()).unwrap();
+    assert_eq!((out.seats[0].net, out.seats[1].net), (0, 0), "refund");
+    assert_eq!(out.seats[0].share_units + out.seats[1].share_units, 0);
+    assert_eq!(out.seats[0].events & NOBODY_QUALIFIED, NOBODY_QUALIFIED);
+    let lowest = two(Rules { all_over: AllOver::LowestWins, ..Rules::default() });
+    let (out, _) = play(&lowest, &hands, &[], bots()).unwrap();
+    assert_eq!((out.seats[0].net, out.seats[1].net), (2, -2), "15 is lower than 18");
+    let carry = two(Rules { all_over: AllOver::CarryOver, max_carry_hands: 3, ..Rules::default() });
+    let (out, events) = play(&carry, &hands, &[], bots()).unwrap();
+    let hands_played = events.iter().filter(|e| matches!(e, Event::HandStart { .. })).count();
+    assert_eq!((hands_played, out.length), (3, 3), "the stacked deck repeats, so every hand is over 7");
+    // Hand 1's pot (two antes, a raise and a call) carries into hand 2, then 6 into hand 3.
+    assert!(events.iter().any(|e| matches!(e, Event::HandStart { hand: 1, carried: 4 })), "{events:?}");
+    assert!(events.iter().any(|e| matches!(e, Event::HandStart { hand: 2, carried: 6 })), "{events:?}");
+    assert_eq!((out.seats[0].net, out.seats[1].net), (0, 0), "refunded after the carry limit");
+}
+
+#[test]
+fn the_last_player_in_wins_at_once() {
+    let hands = [[card(1, 0, 0), card(2, 0, 0), card(3, 1, 0)], [card(1, 1, 0), card(2, 1, 0), card(4, 2, 0)]];
+    let (out, events) = play(
+        &two(Rules::default()),
+        &hands,
+        &[],
+        vec![Scripted::boxed(&[Action::Fold], &[]), Scripted::boxed(&[Action::Raise], &[])],
+    )
+    .unwrap();
+    assert_eq!((out.seats[0].net, out.seats[1].net), (-1, 1));
+    assert_eq!(out.seats[0].fold_round, Some(0));
+    assert!(!out.seats[1].showdown);
+    assert!(events.iter().any(|e| matches!(e, Event::LastStanding { seat: 1 })));
+}
+
+/// Without trades or folds, revealed totals are dealt totals: compare with the exact
+/// enumeration of all 7,140 three-card hands (chi-square, 15 degrees of freedom, p = 0.001).
+#[test]
+fn dealt_totals_match_the_exact_enumeration() {
+    let seats: Vec<String> = vec!["no-trade".into(); 4];
+    let game = Sevens::new(&Rules::default(), &seats).unwrap();
+    let plan = Plan { seed: 17, rounds: 100_000, rotate: false, shard: None, until_ci: None };
+    let tally = sim::run(&game, &Lineup::new(&seats), &plan, false, None, |_, _| Ok(())).unwrap();
+    let counts = &tally.finished[0];
+    let hands: u64 = counts.iter().sum();
+    assert_eq!(hands, 400_000);
+    let exact = dealt_totals();
+    let total: u64 = exact.iter().sum();
+    let chi2: f64 = (3..=18)
+        .map(|t| {
+            let expected = hands as f64 * exact[t] as f64 / total as f64;
+            (counts[t - 3] as f64 - expected).powi(2) / expected
+        })
+        .sum();
+    assert!(chi2 < 37.70, "chi-square {chi2:.1}: {counts:?}");
+    // The chance that three random cards qualify (total 7 or less), by hand: with six copies
+    // of each number, (1,1,1) 20 + (1,1,2) (1,1,3) (1,1,4) (1,1,5) 90 each + (1,2,2) 90 +
+    // (1,2,3) 216 + (1,2,4) 216 + (1,3,3) 90 + (2,2,2) 20 + (2,2,3) 90 = 1,102 of 7,140.
+    let qualify: u64 = exact[..=7].iter().sum();
+    assert_eq!(qualify, 1102);
+    let simulated: u64 = counts[..=4].iter().sum();
+    let p = 1102.0 / 7140.0;
+    let sd = (hands as f64 * p * (1.0 - p)).sqrt();
+    assert!((simulated as f64 - hands as f64 * p).abs() < 4.0 * sd, "{simulated} qualifying of {hands}");
+}
+
+/// Random legal play: random actions and trades.
+struct RandomLegal;
+
+impl Bot for RandomLegal {
+    fn name(&self) -> &str {
+        "random-legal"
+    }
+    fn act(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> Action {
+        let options = [Action::Fold, Action::Check, Action::Call, Action::Raise];
+        loop {
+            let a = options[rng.random_range(0..4)];
+            if view.allows(a) {
+                return a;
+            }
+        }
+    }
+    fn trade(&mut self, _: &SeatView<'_>, rng: &mut BotRng) -> TradeMask {
+        rng.random::<u8>() & 7
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Chips sum to zero, shares to one pot (or none when refunded), every revealed card
+    /// appears once, and totals are in range, over random rules and random legal bots.
+    #[test]
+    fn random_rules_and_bots_keep_the_invariants(
+        players in 2usize..=6,
+        raise_cap in 0u32..=4,
+        any_turn in any::<bool>(),
+        all_over in prop::sample::select(vec![AllOver::Refund, AllOver::CarryOver, AllOver::LowestWins]),
+        seed in any::<u64>(),
+    ) {
+        let rules = Rules {
+            players,
+            raise_cap,
+            trade_timing: if any_turn { TradeTiming::AnyTurn } else { TradeTiming::FirstTurn },
+            all_over,
+            ..Rules::default()
+        };
+        let mut table = Table::default();
+        let mut bots: Vec<Box<dyn Bot>> = (0..players).map(|_| Box::new(RandomLegal) as Box<dyn Bot>).collect();
+        let seating: Vec<usize> = (0..players).collect();
+        for k in 0..300u64 {
+            let mut events = Vec::new();
+            let mut out = RoundResult::default();
+            engine::play(&rules, &mut table, &mut bots, &seating, seed ^ k, k, &mut events, &mut out).unwrap();
+            prop_assert_eq!(out.seats[..players].iter().map(|s| s.net).sum::<i64>(), 0);
+            let shares: u32 = out.seats[..players].iter().map(|s| s.share_units).sum();
+            prop_assert!(shares == 0 || shares == SHARE_UNIT, "shares {}", shares);
+            let mut seen = [false; DECK_SIZE];
+            for e in &events {
+                if let Event::HandStart { .. } = e {
+                    seen = [false; DECK_SIZE];
+                }
+                if let Event::Reveal { hand, .. } = e {
+                    prop_assert!((3..=18).contains(&hand.total()));
+                    for c in hand.cards() {
+                        prop_assert!(!seen[c.0 as usize], "card {} revealed twice", c);
+                        seen[c.0 as usize] = true;
+                    }
+                }
+            }
+        }
+    }
+}
