@@ -1,5 +1,6 @@
 //! Simulation throughput on one core: Seven Card Draft rounds per second for 4 `random`
-//! seats and for the default mix, and decisions per second of each bot module.
+//! seats and for the default mix, decisions per second of each bot module, and Sevens
+//! hands per second with its default bots.
 //!
 //! Run: `cargo bench --bench sim`.
 
@@ -39,6 +40,21 @@ fn rounds_random_4_seats(bencher: Bencher) {
 #[divan::bench(sample_count = 20)]
 fn rounds_default_mix(bencher: Bencher) {
     rounds_per_second(bencher, &["greedy", "hate", "tight", "random"]);
+}
+
+/// Sevens hands per second with the default bots (exact, greedy, tight, random).
+#[divan::bench(sample_count = 20)]
+fn sevens_hands_default_bots(bencher: Bencher) {
+    let seats: Vec<String> = ["exact", "greedy", "tight", "random"].iter().map(|s| s.to_string()).collect();
+    let game = draftsim::games::sevens::Sevens::new(&draftsim::games::sevens::Rules::default(), &seats).unwrap();
+    let lineup = Lineup::new(&seats);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let mut seed = 0;
+    bencher.counter(ItemsCount::new(4 * ROUNDS)).bench_local(|| {
+        seed += 1;
+        let plan = Plan { seed, rounds: 4 * ROUNDS, rotate: true, shard: None, until_ci: None };
+        pool.install(|| sim::run(&game, &lineup, &plan, false, None, |_, _| Ok(())).unwrap())
+    });
 }
 
 fn set(text: &str) -> CardSet {

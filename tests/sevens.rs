@@ -288,3 +288,79 @@ proptest! {
         }
     }
 }
+
+/// Every harness command works for `--game sevens`, with its own tables and columns.
+#[test]
+fn the_whole_harness_works_for_sevens() {
+    use std::process::Command;
+    let bin = env!("CARGO_BIN_EXE_draftsim");
+    let dir = std::env::temp_dir().join(format!("draftsim-sevens-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |args: &[&str]| {
+        let o = Command::new(bin).args(args).output().unwrap();
+        assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let base = ["run", "--game", "sevens", "--rounds", "8000", "--seed", "3", "--quiet"];
+    run(&[&base[..], &["--out", &path("whole")]].concat());
+    let summary = std::fs::read_to_string(dir.join("whole/summary.csv")).unwrap();
+    let header = summary.lines().next().unwrap();
+    for col in ["nobody_qualifies_rate", "mean_cards_traded", "suit_tiebreak_rate", "split_rate", "fold_rate_r1"] {
+        assert!(header.contains(col), "{col} missing: {header}");
+    }
+    assert!(!header.contains("wild_win_rate"));
+    let totals = std::fs::read_to_string(dir.join("whole/totals.csv")).unwrap();
+    assert!(totals.starts_with("strategy,total,hands,winning_hands"), "{totals}");
+    assert!(!dir.join("whole/picks.csv").exists());
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        run(&[&base[..], &["--shard", &shard, "--out", &path(&format!("s{i}"))]].concat());
+    }
+    run(&["merge", &path("s0"), &path("s1"), &path("s2"), "--out", &path("merged")]);
+    for table in ["summary.csv", "seats.csv", "pairs.csv", "totals.csv", "tally.json", "run.json"] {
+        assert_eq!(
+            std::fs::read(dir.join("merged").join(table)).unwrap(),
+            std::fs::read(dir.join("whole").join(table)).unwrap(),
+            "{table}"
+        );
+    }
+    let replay = run(&["replay", "--game", "sevens", "--seed", "3", "--round", "5"]);
+    assert!(replay.contains("== Hand 1") && replay.contains("is dealt") && replay.contains("== Result"), "{replay}");
+    assert_eq!(replay, run(&["replay", "--game", "sevens", "--seed", "3", "--round", "5"]));
+    let compare = run(&[
+        "compare",
+        "--game",
+        "sevens",
+        "--strategies",
+        "tight,random",
+        "--players",
+        "4",
+        "--rounds",
+        "8000",
+        "--out",
+        &path("cmp"),
+    ]);
+    assert!(compare.contains("tight dominates"), "{compare}");
+    run(&[
+        "sweep",
+        "--game",
+        "sevens",
+        "--set",
+        "all_over=refund,lowest-wins",
+        "--rounds",
+        "4000",
+        "--out",
+        &path("sweep"),
+    ]);
+    let sweep = std::fs::read_to_string(dir.join("sweep/sweep.csv")).unwrap();
+    assert_eq!(sweep.lines().count(), 1 + 2 * 4);
+    run(&["report", &path("whole"), &path("cmp"), &path("sweep"), "--out", &path("report")]);
+    let md = std::fs::read_to_string(dir.join("report/report.md")).unwrap();
+    assert!(md.contains("final total among revealed hands") && md.contains("Bradley-Terry"), "{md}");
+    // Seven players are refused with a clear error and exit code 2.
+    let o = Command::new(bin).args(["run", "--game", "sevens", "--players", "7", "--rounds", "10"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("players = 7"));
+}
