@@ -8,7 +8,7 @@ use divan::{Bencher, black_box, counter::ItemsCount};
 use draftsim::cards::CardSet;
 use draftsim::games::seven_card_draft::view::{BetOptions, Bot, BotRng, SeatView};
 use draftsim::games::seven_card_draft::{Preset, Rules, SevenCardDraft};
-use draftsim::sim::{self, Lineup, Plan};
+use draftsim::sim::{self, Game, Lineup, Plan};
 use rand::SeedableRng;
 
 const ROUNDS: u64 = 20_000;
@@ -17,29 +17,34 @@ fn main() {
     divan::main();
 }
 
-fn rounds_per_second(bencher: Bencher, seats: &[&str]) {
-    let seats: Vec<String> = seats.iter().map(|s| s.to_string()).collect();
-    let game = SevenCardDraft::new(&Rules::default(), &seats).unwrap();
-    let lineup = Lineup::new(&seats);
+/// Times `rounds` rounds of `game` on one thread, a new seed each sample.
+fn rounds_per_second<G: Game>(bencher: Bencher, game: &G, seats: &[String], rounds: u64) {
+    let lineup = Lineup::new(seats);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     let mut seed = 0;
-    bencher.counter(ItemsCount::new(ROUNDS)).bench_local(|| {
+    bencher.counter(ItemsCount::new(rounds)).bench_local(|| {
         seed += 1;
-        let plan = Plan { seed, rounds: ROUNDS, rotate: true, shard: None, until_ci: None };
-        pool.install(|| sim::run(&game, &lineup, &plan, false, None, |_, _| Ok(())).unwrap())
+        let plan = Plan { seed, rounds, rotate: true, shard: None, until_ci: None };
+        pool.install(|| sim::run(game, &lineup, &plan, false, None, |_, _| Ok(())).unwrap())
     });
+}
+
+fn seven_card_draft_rounds(bencher: Bencher, seats: &[&str]) {
+    let seats: Vec<String> = seats.iter().map(|s| s.to_string()).collect();
+    let game = SevenCardDraft::new(&Rules::default(), &seats).unwrap();
+    rounds_per_second(bencher, &game, &seats, ROUNDS);
 }
 
 /// Four `random` seats (random picks, calling station).
 #[divan::bench(sample_count = 20)]
 fn rounds_random_4_seats(bencher: Bencher) {
-    rounds_per_second(bencher, &["random", "random", "random", "random"]);
+    seven_card_draft_rounds(bencher, &["random", "random", "random", "random"]);
 }
 
 /// The default mix of `draftsim run`: greedy, hate, tight, random.
 #[divan::bench(sample_count = 20)]
 fn rounds_default_mix(bencher: Bencher) {
-    rounds_per_second(bencher, &["greedy", "hate", "tight", "random"]);
+    seven_card_draft_rounds(bencher, &["greedy", "hate", "tight", "random"]);
 }
 
 /// Sevens hands per second with the default bots (exact, greedy, tight, random).
@@ -47,14 +52,7 @@ fn rounds_default_mix(bencher: Bencher) {
 fn sevens_hands_default_bots(bencher: Bencher) {
     let seats: Vec<String> = ["exact", "greedy", "tight", "random"].iter().map(|s| s.to_string()).collect();
     let game = draftsim::games::sevens::Sevens::new(&draftsim::games::sevens::Rules::default(), &seats).unwrap();
-    let lineup = Lineup::new(&seats);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-    let mut seed = 0;
-    bencher.counter(ItemsCount::new(4 * ROUNDS)).bench_local(|| {
-        seed += 1;
-        let plan = Plan { seed, rounds: 4 * ROUNDS, rotate: true, shard: None, until_ci: None };
-        pool.install(|| sim::run(&game, &lineup, &plan, false, None, |_, _| Ok(())).unwrap())
-    });
+    rounds_per_second(bencher, &game, &seats, 4 * ROUNDS);
 }
 
 fn set(text: &str) -> CardSet {

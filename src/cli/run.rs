@@ -56,6 +56,29 @@ impl GameArgs {
     }
 }
 
+/// Where and how tables are written: shared by run, compare and sweep.
+#[derive(Args, Debug, Clone)]
+pub struct OutputArgs {
+    /// Write the tables into this folder (it must not exist, unless --force).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Replace an existing --out folder.
+    #[arg(long)]
+    pub force: bool,
+    /// Table format: csv or parquet.
+    #[arg(long, default_value = "csv")]
+    pub format: String,
+}
+
+impl OutputArgs {
+    /// Checks the format and prepares the staging folder (before any simulation runs).
+    pub fn open(&self) -> Result<(Format, Option<OutputDir>)> {
+        let format: Format = self.format.parse()?;
+        let out = self.out.as_deref().map(|p| OutputDir::create(p, self.force)).transpose()?;
+        Ok((format, out))
+    }
+}
+
 /// Arguments of `draftsim run`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
@@ -70,15 +93,8 @@ pub struct RunArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Write tables into this folder (it must not exist, unless --force).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Replace an existing --out folder.
-    #[arg(long)]
-    pub force: bool,
-    /// Table format.
-    #[arg(long, default_value = "csv")]
-    pub format: String,
+    #[command(flatten)]
+    pub output: OutputArgs,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -104,13 +120,12 @@ pub fn run(args: RunArgs) -> Result<()> {
     if let Some(w) = args.until_ci.filter(|w| !(*w > 0.0 && *w < 0.5)) {
         return Err(InputError::new(format!("--until-ci {w}: give a half-width between 0 and 0.5, e.g. 0.005")).into());
     }
-    let format: Format = args.format.parse()?;
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
-    if args.rounds_out && args.out.is_none() {
+    if args.rounds_out && args.output.out.is_none() {
         return Err(InputError::new("--rounds-out: also give --out DIR for the rounds table").into());
     }
     let (game, seats) = args.game.build()?;
-    let out = args.out.as_deref().map(|p| OutputDir::create(p, args.force)).transpose()?;
+    let (format, out) = args.output.open()?;
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
 
     let lineup = Lineup::new(&seats);

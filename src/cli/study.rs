@@ -6,10 +6,10 @@ use anyhow::Result;
 use clap::Args;
 use draftsim::InputError;
 use draftsim::games;
-use draftsim::output::{Format, OutputDir};
+use draftsim::output::{Format, OutputDir, Table};
 use draftsim::study::{self, Axis, CompareSpec, SweepSpec};
 
-use super::run::DEFAULT_SEED;
+use super::run::{DEFAULT_SEED, OutputArgs};
 
 /// Options every study shares.
 #[derive(Args, Debug)]
@@ -26,15 +26,8 @@ pub struct StudyArgs {
     /// The seed: every pair or variant is played on the same deals.
     #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
-    /// Write the tables into this folder (it must not exist, unless --force).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Replace an existing --out folder.
-    #[arg(long)]
-    pub force: bool,
-    /// Table format.
-    #[arg(long, default_value = "csv")]
-    pub format: String,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 impl StudyArgs {
@@ -51,10 +44,23 @@ impl StudyArgs {
         if self.rounds == 0 {
             return Err(InputError::new("--rounds 0: play at least 1 round").into());
         }
-        let format: Format = self.format.parse()?;
-        let out = self.out.as_deref().map(|p| OutputDir::create(p, self.force)).transpose()?;
-        Ok((format, out))
+        self.output.open()
     }
+}
+
+/// Writes a study's tables and `study.json` (with the version added), then moves the
+/// folder into place; does nothing without `--out`.
+fn write_study(out: Option<OutputDir>, tables: &[Table], format: Format, mut meta: serde_json::Value) -> Result<()> {
+    let Some(dir) = out else { return Ok(()) };
+    let version = env!("CARGO_PKG_VERSION");
+    meta["version"] = version.into();
+    for t in tables {
+        dir.write_table(t, format, &[("draftsim_version".into(), version.into())])?;
+    }
+    dir.write_text("study.json", &serde_json::to_string_pretty(&meta)?)?;
+    let path = dir.commit()?;
+    eprintln!("draftsim: tables written to {}", path.display());
+    Ok(())
 }
 
 /// Arguments of `draftsim compare`.
@@ -90,25 +96,16 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         }
         None => println!("No strategy dominates."),
     }
-    if let Some(dir) = out {
-        for t in [result.matrix_table(), result.ratings_table()] {
-            dir.write_table(&t, format, &[("draftsim_version".into(), env!("CARGO_PKG_VERSION").into())])?;
-        }
-        let meta = serde_json::json!({
-            "kind": "compare",
-            "version": env!("CARGO_PKG_VERSION"),
-            "game": info.name,
-            "seed": spec.seed,
-            "rounds": spec.rounds_per_pair,
-            "players": spec.players,
-            "seats": spec.strategies,
-            "rules": spec.rules.clone().unwrap_or_default(),
-        });
-        dir.write_text("study.json", &serde_json::to_string_pretty(&meta)?)?;
-        let path = dir.commit()?;
-        eprintln!("draftsim: tables written to {}", path.display());
-    }
-    Ok(())
+    let meta = serde_json::json!({
+        "kind": "compare",
+        "game": info.name,
+        "seed": spec.seed,
+        "rounds": spec.rounds_per_pair,
+        "players": spec.players,
+        "seats": spec.strategies,
+        "rules": spec.rules.clone().unwrap_or_default(),
+    });
+    write_study(out, &[result.matrix_table(), result.ratings_table()], format, meta)
 }
 
 /// Arguments of `draftsim sweep`.
@@ -139,22 +136,15 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     let results = study::sweep(info, &spec)?;
     let table = study::sweep_table(&results, &info.tables);
     println!("{}", table.to_aligned_text(4));
-    if let Some(dir) = out {
-        dir.write_table(&table, format, &[("draftsim_version".into(), env!("CARGO_PKG_VERSION").into())])?;
-        let meta = serde_json::json!({
-            "kind": "sweep",
-            "version": env!("CARGO_PKG_VERSION"),
-            "game": info.name,
-            "seed": spec.seed,
-            "rounds": spec.rounds,
-            "set": args.set,
-            "rules": spec.rules.clone().unwrap_or_default(),
-        });
-        dir.write_text("study.json", &serde_json::to_string_pretty(&meta)?)?;
-        let path = dir.commit()?;
-        eprintln!("draftsim: tables written to {}", path.display());
-    }
-    Ok(())
+    let meta = serde_json::json!({
+        "kind": "sweep",
+        "game": info.name,
+        "seed": spec.seed,
+        "rounds": spec.rounds,
+        "set": args.set,
+        "rules": spec.rules.clone().unwrap_or_default(),
+    });
+    write_study(out, &[table], format, meta)
 }
 
 /// Arguments of `draftsim report`.

@@ -1,5 +1,6 @@
 //! The games: one folder each, plus one line in [`GAMES`].
 
+pub mod presets;
 pub mod seven_card_draft;
 pub mod sevens;
 

@@ -39,6 +39,75 @@ fn y_range(values: impl Iterator<Item = f64>, from_zero: bool) -> (f64, f64) {
     (lo - if from_zero && lo == 0.0 { 0.0 } else { pad }, hi + pad)
 }
 
+/// The chart type every function here draws on: x is a label index, y a value.
+type Chart<'a, 'b> = ChartContext<
+    'a,
+    SVGBackend<'b>,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+/// The label at x when x is (close to) a label's index.
+fn label_at(labels: &[String], x: f64) -> String {
+    let i = x.round();
+    if (x - i).abs() < 0.01 && i >= 0.0 { labels.get(i as usize).cloned().unwrap_or_default() } else { String::new() }
+}
+
+/// The three kinds of chart: their axes and legends differ.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Bars,
+    GroupedBars,
+    Lines,
+}
+
+/// Draws a titled chart with labelled x positions and the y range of `values`; `body`
+/// draws the series.
+fn draw(
+    path: &Path,
+    title: &str,
+    y_label: &str,
+    labels: &[String],
+    values: impl Iterator<Item = f64>,
+    kind: Kind,
+    body: impl FnOnce(&mut Chart<'_, '_>, f64) -> Result<(), String>,
+) -> Result<(), Error> {
+    let bars = kind != Kind::Lines;
+    let legend = kind != Kind::Bars;
+    let err = |e: &dyn std::fmt::Display| chart_error(path, e);
+    let root = SVGBackend::new(path, SIZE).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let (y0, y1) = y_range(values, bars);
+    let n = labels.len();
+    let x_range = if bars { -0.5f64..(n as f64 - 0.5) } else { -0.3f64..(n as f64 - 0.7).max(0.3) };
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(if bars { 60 } else { 40 })
+        .y_label_area_size(60)
+        .build_cartesian_2d(x_range, y0..y1)
+        .map_err(|e| err(&e))?;
+    let mut mesh = chart.configure_mesh();
+    if bars {
+        mesh.disable_x_mesh();
+    }
+    mesh.x_labels(n.max(1))
+        .x_label_formatter(&|x| label_at(labels, *x))
+        .x_label_style(("sans-serif", 11))
+        .y_desc(y_label)
+        .draw()
+        .map_err(|e| err(&e))?;
+    body(&mut chart, y0).map_err(|e| err(&e))?;
+    if legend {
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| err(&e))?;
+    }
+    root.present().map_err(|e| err(&e))
+}
+
 /// One bar per label with a 95% interval whisker.
 pub fn bars_with_whiskers(
     path: &Path,
@@ -49,45 +118,22 @@ pub fn bars_with_whiskers(
     lo: &[f64],
     hi: &[f64],
 ) -> Result<(), Error> {
-    let err = |e: &dyn std::fmt::Display| chart_error(path, e);
-    let root = SVGBackend::new(path, SIZE).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-    let (y0, y1) = y_range(values.iter().chain(lo).chain(hi).copied(), true);
-    let n = labels.len();
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), y0..y1)
-        .map_err(|e| err(&e))?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(n.max(1))
-        .x_label_formatter(&|x| {
-            let i = x.round();
-            if (x - i).abs() < 0.01 && i >= 0.0 {
-                labels.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
-        .y_desc(y_label)
-        .draw()
-        .map_err(|e| err(&e))?;
-    chart
-        .draw_series(values.iter().enumerate().map(|(i, &v)| {
-            let x = i as f64;
-            Rectangle::new([(x - 0.3, 0.0f64.max(y0)), (x + 0.3, v)], PALETTE[i % PALETTE.len()].mix(0.8).filled())
-        }))
-        .map_err(|e| err(&e))?;
-    chart
-        .draw_series(
-            (0..n).map(|i| ErrorBar::new_vertical(i as f64, lo[i], values[i], hi[i], BLACK.stroke_width(2), 14)),
-        )
-        .map_err(|e| err(&e))?;
-    root.present().map_err(|e| err(&e))
+    let all = values.iter().chain(lo).chain(hi).copied();
+    draw(path, title, y_label, labels, all, Kind::Bars, |chart, y0| {
+        chart
+            .draw_series(values.iter().enumerate().map(|(i, &v)| {
+                let x = i as f64;
+                Rectangle::new([(x - 0.3, 0.0f64.max(y0)), (x + 0.3, v)], PALETTE[i % PALETTE.len()].mix(0.8).filled())
+            }))
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(
+                (0..values.len())
+                    .map(|i| ErrorBar::new_vertical(i as f64, lo[i], values[i], hi[i], BLACK.stroke_width(2), 14)),
+            )
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    })
 }
 
 /// Groups of bars: one group per label, one bar per series.
@@ -98,48 +144,22 @@ pub fn grouped_bars(
     labels: &[String],
     series: &[(String, Vec<f64>)],
 ) -> Result<(), Error> {
-    let err = |e: &dyn std::fmt::Display| chart_error(path, e);
-    let root = SVGBackend::new(path, SIZE).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-    let (y0, y1) = y_range(series.iter().flat_map(|s| s.1.iter().copied()), true);
-    let n = labels.len();
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(60)
-        .y_label_area_size(60)
-        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), y0..y1)
-        .map_err(|e| err(&e))?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(n.max(1))
-        .x_label_formatter(&|x| {
-            let i = x.round();
-            if (x - i).abs() < 0.01 && i >= 0.0 {
-                labels.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
-        .x_label_style(("sans-serif", 11))
-        .y_desc(y_label)
-        .draw()
-        .map_err(|e| err(&e))?;
-    let width = 0.8 / series.len().max(1) as f64;
-    for (k, (name, values)) in series.iter().enumerate() {
-        let color = PALETTE[k % PALETTE.len()];
-        chart
-            .draw_series(values.iter().enumerate().map(move |(i, &v)| {
-                let x = i as f64 - 0.4 + k as f64 * width;
-                Rectangle::new([(x, 0.0f64.max(y0)), (x + width * 0.9, v)], color.filled())
-            }))
-            .map_err(|e| err(&e))?
-            .label(name.as_str())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
-    }
-    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(|e| err(&e))?;
-    root.present().map_err(|e| err(&e))
+    let all = series.iter().flat_map(|s| s.1.iter().copied());
+    draw(path, title, y_label, labels, all, Kind::GroupedBars, |chart, y0| {
+        let width = 0.8 / series.len().max(1) as f64;
+        for (k, (name, values)) in series.iter().enumerate() {
+            let color = PALETTE[k % PALETTE.len()];
+            chart
+                .draw_series(values.iter().enumerate().map(move |(i, &v)| {
+                    let x = i as f64 - 0.4 + k as f64 * width;
+                    Rectangle::new([(x, 0.0f64.max(y0)), (x + width * 0.9, v)], color.filled())
+                }))
+                .map_err(|e| e.to_string())?
+                .label(name.as_str())
+                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
+        }
+        Ok(())
+    })
 }
 
 /// Lines over labelled x positions, one per series.
@@ -150,43 +170,21 @@ pub fn lines(
     labels: &[String],
     series: &[(String, Vec<f64>)],
 ) -> Result<(), Error> {
-    let err = |e: &dyn std::fmt::Display| chart_error(path, e);
-    let root = SVGBackend::new(path, SIZE).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-    let (y0, y1) = y_range(series.iter().flat_map(|s| s.1.iter().copied()), false);
-    let n = labels.len();
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(-0.3f64..(n as f64 - 0.7).max(0.3), y0..y1)
-        .map_err(|e| err(&e))?;
-    chart
-        .configure_mesh()
-        .x_labels(n.max(1))
-        .x_label_formatter(&|x| {
-            let i = x.round();
-            if (x - i).abs() < 0.01 && i >= 0.0 {
-                labels.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
-        .y_desc(y_label)
-        .draw()
-        .map_err(|e| err(&e))?;
-    for (k, (name, values)) in series.iter().enumerate() {
-        let color = PALETTE[k % PALETTE.len()];
-        let points: Vec<(f64, f64)> =
-            values.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| (i as f64, v)).collect();
-        chart
-            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
-            .map_err(|e| err(&e))?
-            .label(name.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(2)));
-        chart.draw_series(points.into_iter().map(|p| Circle::new(p, 4, color.filled()))).map_err(|e| err(&e))?;
-    }
-    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(|e| err(&e))?;
-    root.present().map_err(|e| err(&e))
+    let all = series.iter().flat_map(|s| s.1.iter().copied());
+    draw(path, title, y_label, labels, all, Kind::Lines, |chart, _| {
+        for (k, (name, values)) in series.iter().enumerate() {
+            let color = PALETTE[k % PALETTE.len()];
+            let points: Vec<(f64, f64)> =
+                values.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| (i as f64, v)).collect();
+            chart
+                .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
+                .map_err(|e| e.to_string())?
+                .label(name.as_str())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(2)));
+            chart
+                .draw_series(points.into_iter().map(|p| Circle::new(p, 4, color.filled())))
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    })
 }

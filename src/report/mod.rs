@@ -40,6 +40,44 @@ fn texts(df: &DataFrame, name: &str) -> Result<Vec<String>, Error> {
     Ok((0..ca.len()).map(|i| ca.get(i).unwrap_or("").to_string()).collect())
 }
 
+/// A column with its 95% interval (the columns `NAME`, `NAME_lo`, `NAME_hi`).
+struct WithInterval {
+    mean: Vec<f64>,
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+}
+
+fn with_interval(df: &DataFrame, name: &str) -> Result<WithInterval, Error> {
+    Ok(WithInterval {
+        mean: floats(df, name)?,
+        lo: floats(df, &format!("{name}_lo"))?,
+        hi: floats(df, &format!("{name}_hi"))?,
+    })
+}
+
+/// Bars with interval whiskers, one per label, written to `file` in the report folder.
+fn whisker_chart(
+    out: &OutputDir,
+    file: &str,
+    title: &str,
+    y_label: &str,
+    labels: &[String],
+    v: &WithInterval,
+) -> Result<(), Error> {
+    charts::bars_with_whiskers(&out.path().join(file), title, y_label, labels, &v.mean, &v.lo, &v.hi)
+}
+
+/// The distinct values, in order of first appearance.
+fn distinct(values: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for v in values {
+        if !out.contains(v) {
+            out.push(v.clone());
+        }
+    }
+    out
+}
+
 fn has(df: &DataFrame, name: &str) -> bool {
     df.column(name).is_ok()
 }
@@ -130,21 +168,14 @@ fn image(md: &mut String, file: &str, sentence: &str) {
 fn run_section(md: &mut String, dir: &Path, summary: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
     let strategies = texts(summary, "strategy")?;
     let rounds = floats(summary, "rounds")?;
-    let (wr, lo, hi) = (floats(summary, "win_rate")?, floats(summary, "win_rate_lo")?, floats(summary, "win_rate_hi")?);
-    let chips = floats(summary, "chips_per_round")?;
-    let (clo, chi) = (floats(summary, "chips_per_round_lo")?, floats(summary, "chips_per_round_hi")?);
+    let win = with_interval(summary, "win_rate")?;
+    let (wr, lo, hi) = (&win.mean, &win.lo, &win.hi);
+    let chips = with_interval(summary, "chips_per_round")?;
+    let (chips, clo, chi) = (&chips.mean, &chips.lo, &chips.hi);
     let showdown = floats(summary, "showdown_rate")?;
 
     let file = format!("{prefix}win-share.svg");
-    charts::bars_with_whiskers(
-        &out.path().join(&file),
-        "Win share per strategy",
-        "pot share per round",
-        &strategies,
-        &wr,
-        &lo,
-        &hi,
-    )?;
+    whisker_chart(out, &file, "Win share per strategy", "pot share per round", &strategies, &win)?;
     let n = rounds.iter().copied().fold(0.0, f64::max);
     image(
         md,
@@ -177,18 +208,10 @@ fn run_section(md: &mut String, dir: &Path, summary: &DataFrame, out: &OutputDir
 
     if let Some(seats) = load(dir, "seats")? {
         let labels: Vec<String> = texts(&seats, "seat")?.iter().map(|s| format!("seat {s}")).collect();
-        let (swr, slo, shi) =
-            (floats(&seats, "win_rate")?, floats(&seats, "win_rate_lo")?, floats(&seats, "win_rate_hi")?);
+        let seat_win = with_interval(&seats, "win_rate")?;
+        let swr = &seat_win.mean;
         let file = format!("{prefix}seat-advantage.svg");
-        charts::bars_with_whiskers(
-            &out.path().join(&file),
-            "Win share by seat",
-            "pot share per round",
-            &labels,
-            &swr,
-            &slo,
-            &shi,
-        )?;
+        whisker_chart(out, &file, "Win share by seat", "pot share per round", &labels, &seat_win)?;
         let srounds = floats(&seats, "rounds")?.first().copied().unwrap_or(0.0);
         let spread = swr.iter().copied().fold(f64::MIN, f64::max) - swr.iter().copied().fold(f64::MAX, f64::min);
         image(
@@ -363,12 +386,7 @@ fn compare_section(
     let cols = texts(matrix, "opponent")?;
     let (ws, lo, hi) = (floats(matrix, "win_share")?, floats(matrix, "win_share_lo")?, floats(matrix, "win_share_hi")?);
     let rounds = floats(matrix, "rounds")?.first().copied().unwrap_or(0.0);
-    let mut names: Vec<String> = Vec::new();
-    for r in &rows {
-        if !names.contains(r) {
-            names.push(r.clone());
-        }
-    }
+    let names = distinct(&rows);
     let _ = writeln!(
         md,
         "Win share of the row strategy against the column strategy (0.5 = even), 95% interval; {rounds:.0} rounds per pair.\n"
@@ -387,18 +405,9 @@ fn compare_section(
     md.push('\n');
     if let Some(ratings) = load(dir, "ratings")? {
         let strategies = texts(&ratings, "strategy")?;
-        let (r, rlo, rhi) =
-            (floats(&ratings, "rating")?, floats(&ratings, "rating_lo")?, floats(&ratings, "rating_hi")?);
         let file = format!("{prefix}ratings.svg");
-        charts::bars_with_whiskers(
-            &out.path().join(&file),
-            "Bradley-Terry rating",
-            "rating (Elo scale, mean 1500)",
-            &strategies,
-            &r,
-            &rlo,
-            &rhi,
-        )?;
+        let rating = with_interval(&ratings, "rating")?;
+        whisker_chart(out, &file, "Bradley-Terry rating", "rating (Elo scale, mean 1500)", &strategies, &rating)?;
         image(
             md,
             &file,
@@ -436,12 +445,7 @@ fn sweep_section(md: &mut String, sweep: &DataFrame, out: &OutputDir, prefix: &s
         .collect()
         .map_err(|e| table_error("sweep", e))?;
     let x_values = texts(&variants, main_key)?;
-    let mut labels: Vec<String> = Vec::new();
-    for v in &x_values {
-        if !labels.contains(v) {
-            labels.push(v.clone());
-        }
-    }
+    let labels = distinct(&x_values);
     // Series: one per combination of the other keys.
     let others: Vec<Vec<String>> = keys[1..].iter().map(|k| texts(&variants, k)).collect::<Result<_, _>>()?;
     let series_name = |row: usize| -> String {
@@ -497,12 +501,7 @@ fn sweep_section(md: &mut String, sweep: &DataFrame, out: &OutputDir, prefix: &s
     let strategies = texts(sweep, "strategy")?;
     let chips = floats(sweep, "chips_per_round")?;
     let key_values = texts(sweep, main_key)?;
-    let mut names: Vec<String> = Vec::new();
-    for s in &strategies {
-        if !names.contains(s) {
-            names.push(s.clone());
-        }
-    }
+    let names = distinct(&strategies);
     let series: Vec<(String, Vec<f64>)> = names
         .iter()
         .map(|name| {

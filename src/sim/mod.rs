@@ -7,9 +7,11 @@
 //! chunks run in parallel in batches and their tallies are merged in chunk order. Tallies
 //! hold integer counts and sums only, so merging shards is exact.
 
+mod events;
 mod record;
 mod tally;
 
+pub use events::{EventSink, NoEvents};
 pub use record::{EVENT_KINDS, MAX_SEATS, RoundResult, SHARE_UNIT, SeatResult};
 pub use tally::{Counts, PairedSums, Tally};
 

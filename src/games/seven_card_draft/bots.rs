@@ -103,28 +103,14 @@ pub const PRESETS: &[(&str, &str)] = &[
 impl Preset {
     /// Parses a preset's TOML; unknown modules or parameters list the valid ones.
     pub fn from_toml(text: &str) -> Result<Preset, InputError> {
-        let preset: Preset =
-            toml::from_str(text).map_err(|e| InputError::new(super::rules::one_line(&e.to_string())))?;
+        let preset: Preset = crate::games::presets::parse_toml(text)?;
         preset.check()?;
         Ok(preset)
     }
 
     /// Loads a preset by name, or a TOML file by path.
     pub fn load(name_or_path: &str) -> Result<Preset, InputError> {
-        if let Some((_, text)) = PRESETS.iter().find(|(n, _)| *n == name_or_path) {
-            return Preset::from_toml(text).map_err(|e| e.context(format!("preset {name_or_path}")));
-        }
-        let path = std::path::Path::new(name_or_path);
-        if path.extension().is_some_and(|e| e == "toml") || path.exists() {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| InputError::new(format!("strategy file {name_or_path}: {e}")))?;
-            return Preset::from_toml(&text).map_err(|e| e.context(name_or_path));
-        }
-        let names: Vec<&str> = PRESETS.iter().map(|(n, _)| *n).collect();
-        Err(InputError::new(format!(
-            "unknown strategy '{name_or_path}': use one of {} or a path to a .toml file",
-            names.join(", ")
-        )))
+        crate::games::presets::load(PRESETS, name_or_path, super::NAME, Preset::from_toml)
     }
 
     fn check(&self) -> Result<(), InputError> {

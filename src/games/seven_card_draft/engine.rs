@@ -19,7 +19,8 @@ use super::view::{Action, BetOptions, Bot, BotRng, PickChoice, PublicAction, Sea
 use crate::cards::{Card, CardSet};
 use crate::error::Error;
 use crate::eval::HandValue;
-use crate::sim::{MAX_SEATS, RoundResult, SHARE_UNIT};
+pub use crate::sim::NoEvents;
+use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT};
 
 /// Most picks in a round (the largest pack).
 pub const MAX_PICKS: usize = 7;
@@ -124,26 +125,6 @@ pub enum Event {
         /// The seat left.
         seat: usize,
     },
-}
-
-/// Receives the engine's events.
-pub trait EventSink {
-    /// Called for each event, in order.
-    fn event(&mut self, event: Event);
-}
-
-/// The sink the simulation uses: it drops every event (and compiles to nothing).
-pub struct NoEvents;
-
-impl EventSink for NoEvents {
-    #[inline(always)]
-    fn event(&mut self, _: Event) {}
-}
-
-impl EventSink for Vec<Event> {
-    fn event(&mut self, event: Event) {
-        self.push(event);
-    }
 }
 
 /// Where a round's packs come from.
@@ -318,7 +299,7 @@ pub fn play<B: Bot>(
     deal_seed: u64,
     bot_seed: u64,
     round_index: u64,
-    sink: &mut impl EventSink,
+    sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     let mut deal_rng = Xoshiro256PlusPlus::seed_from_u64(deal_seed);
@@ -406,7 +387,7 @@ pub fn play_stacked<B: Bot>(
     stacks: &[u32],
     bot_seed: u64,
     round_index: u64,
-    sink: &mut impl EventSink,
+    sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     let n = variant.rules.players;
@@ -436,7 +417,7 @@ fn play_round<B: Bot>(
     dealer: usize,
     dir: i8,
     round: u32,
-    sink: &mut impl EventSink,
+    sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     let n = variant.rules.players;
@@ -619,7 +600,7 @@ fn betting_round<B: Bot>(
     seating: &[usize],
     bot_rng: &mut BotRng,
     round: usize,
-    sink: &mut impl EventSink,
+    sink: &mut impl EventSink<Event>,
 ) -> Result<(), Error> {
     let n = t.n;
     let can_act = |t: &Table, s: usize| !t.folded[s] && t.stacks[s] > 0;
@@ -712,7 +693,12 @@ fn betting_round<B: Bot>(
 }
 
 /// Splits the pots among the best hands, side pots included.
-fn showdown(variant: &Variant, t: &mut Table, sink: &mut impl EventSink, out: &mut RoundResult) -> Result<(), Error> {
+fn showdown(
+    variant: &Variant,
+    t: &mut Table,
+    sink: &mut impl EventSink<Event>,
+    out: &mut RoundResult,
+) -> Result<(), Error> {
     let n = t.n;
     let mut values = [HandValue(0); MAX_SEATS];
     let mut wild_count = [0u32; MAX_SEATS];
@@ -781,7 +767,7 @@ fn showdown(variant: &Variant, t: &mut Table, sink: &mut impl EventSink, out: &m
 
 /// Returns the chips of the one seat whose stake nobody matched (the part above the
 /// second-highest stake): they were never contested.
-fn refund_uncalled(t: &mut Table, sink: &mut impl EventSink) {
+fn refund_uncalled(t: &mut Table, sink: &mut impl EventSink<Event>) {
     let n = t.n;
     let top = *t.committed[..n].iter().max().expect("players");
     let at_top = (0..n).filter(|&s| t.committed[s] == top).count();

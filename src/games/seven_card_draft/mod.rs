@@ -13,12 +13,13 @@ pub mod rules;
 pub mod strength;
 pub mod view;
 
+pub use crate::sim::{EventSink, NoEvents};
 pub use bots::{ModularBot, Preset};
-pub use engine::{Event, EventSink, NoEvents, Table};
+pub use engine::{Event, Table};
 pub use rules::{Rules, Variant};
 pub use view::{Action, Bot, BotRng, PickChoice, SeatView};
 
-use super::{Built, GameInfo, Setup};
+use super::{Built, GameInfo, Setup, presets};
 use crate::error::{Error, InputError};
 use crate::sim::{Game, RoundResult};
 
@@ -50,23 +51,14 @@ pub const INFO: GameInfo = GameInfo {
 const DEFAULT_MIX: [&str; 7] = ["greedy", "hate", "tight", "random", "loose-aggressive", "wild-hunter", "late-folder"];
 
 fn default_seats(players: usize) -> Vec<String> {
-    DEFAULT_MIX.iter().cycle().take(players).map(|s| s.to_string()).collect()
+    presets::mix_seats(&DEFAULT_MIX, players)
 }
 
 fn build(rules_text: Option<&str>, players: Option<usize>, seats: Option<&[String]>) -> Result<Built, InputError> {
-    let mut rules = match rules_text {
-        Some(text) => Rules::from_toml(text)?,
-        None => Rules::default(),
-    };
-    if let Some(n) = players.or(seats.map(<[String]>::len)) {
-        rules.players = n;
-    }
-    let seats = match seats {
-        Some(s) => s.to_vec(),
-        None => default_seats(rules.players),
-    };
-    let game = SevenCardDraft::new(&rules, &seats)?;
-    Ok((Box::new(game), seats))
+    let mut rules = rules_text.map_or_else(|| Ok(Rules::default()), Rules::from_toml)?;
+    rules.players = presets::players_asked(players, seats).unwrap_or(rules.players);
+    let seats = presets::seats_or_mix(seats, &DEFAULT_MIX, rules.players);
+    Ok((Box::new(SevenCardDraft::new(&rules, &seats)?), seats))
 }
 
 impl Setup for SevenCardDraft {
@@ -111,14 +103,7 @@ impl SevenCardDraft {
     /// The game with these rules and these strategies (names or preset file paths), one per seat.
     pub fn new(rules: &Rules, seats: &[String]) -> Result<SevenCardDraft, InputError> {
         let variant = rules.compile()?;
-        if seats.len() != variant.rules.players {
-            return Err(InputError::new(format!(
-                "--seats: {} strategies given for {} players; give one per seat (or set --players)",
-                seats.len(),
-                variant.rules.players
-            )));
-        }
-        let lineup = seats.iter().map(|s| Ok((s.clone(), Preset::load(s)?))).collect::<Result<_, InputError>>()?;
+        let lineup = presets::lineup(seats, variant.rules.players, Preset::load)?;
         Ok(SevenCardDraft { variant, lineup })
     }
 
@@ -129,7 +114,7 @@ impl SevenCardDraft {
         bot_seed: u64,
         round_index: u64,
         seating: &[usize],
-        sink: &mut impl EventSink,
+        sink: &mut impl EventSink<Event>,
     ) -> Result<RoundResult, Error> {
         let mut worker = self.worker();
         let mut out = RoundResult::default();

@@ -118,7 +118,7 @@ pub const RULES_HELP: &[(&str, &str)] = &[
 impl Rules {
     /// Parses a rules file's text; unknown keys and bad values are one-line errors.
     pub fn from_toml(text: &str) -> Result<Rules, InputError> {
-        toml::from_str(text).map_err(|e| InputError::new(one_line(&e.to_string())))
+        crate::games::presets::parse_toml(text)
     }
 
     /// Checks the rules and prepares what the engine needs.
@@ -198,11 +198,6 @@ impl Rules {
             rules: self.clone(),
         })
     }
-}
-
-/// Collapses a multi-line parser message into one line.
-pub(crate) fn one_line(text: &str) -> String {
-    text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('|')).collect::<Vec<_>>().join(" ")
 }
 
 /// Checked rules plus what the engine derives from them once.

@@ -78,38 +78,23 @@ pub const PRESETS: &[(&str, &str)] = &[
 ];
 
 impl Preset {
-    /// Parses a preset's TOML.
+    /// Parses a preset's TOML; unknown modules or parameters list the valid ones.
     pub fn from_toml(text: &str) -> Result<Preset, InputError> {
-        let preset: Preset = toml::from_str(text)
-            .map_err(|e| InputError::new(crate::games::seven_card_draft::rules::one_line(&e.to_string())))?;
+        let preset: Preset = crate::games::presets::parse_toml(text)?;
         match &preset.bet {
             BetModule::Threshold { fold_below, raise_above } if fold_below.is_empty() || raise_above.is_empty() => {
-                return Err(InputError::new("bet.fold_below and bet.raise_above: give at least one value each"));
+                Err(InputError::new("bet.fold_below and bet.raise_above: give at least one value each"))
             }
             BetModule::Bluff { p } if !(0.0..=1.0).contains(p) => {
-                return Err(InputError::new(format!("bet.p = {p}: use a value from 0 to 1")));
+                Err(InputError::new(format!("bet.p = {p}: use a value from 0 to 1")))
             }
-            _ => {}
+            _ => Ok(preset),
         }
-        Ok(preset)
     }
 
     /// Loads a preset by name, or a TOML file by path.
     pub fn load(name_or_path: &str) -> Result<Preset, InputError> {
-        if let Some((_, text)) = PRESETS.iter().find(|(n, _)| *n == name_or_path) {
-            return Preset::from_toml(text).map_err(|e| e.context(format!("preset {name_or_path}")));
-        }
-        let path = std::path::Path::new(name_or_path);
-        if path.extension().is_some_and(|e| e == "toml") || path.exists() {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| InputError::new(format!("strategy file {name_or_path}: {e}")))?;
-            return Preset::from_toml(&text).map_err(|e| e.context(name_or_path));
-        }
-        let names: Vec<&str> = PRESETS.iter().map(|(n, _)| *n).collect();
-        Err(InputError::new(format!(
-            "unknown strategy '{name_or_path}' for sevens: use one of {} or a path to a .toml file",
-            names.join(", ")
-        )))
+        crate::games::presets::load(PRESETS, name_or_path, super::NAME, Preset::from_toml)
     }
 
     /// A bot playing this preset under `name`.

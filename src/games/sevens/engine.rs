@@ -19,7 +19,8 @@ use super::cards::{DECK_SIZE, SevensCard, SevensHand};
 use super::rules::{AllOver, Rules, TradeTiming};
 use super::view::{Action, Bot, BotRng, SeatView};
 use crate::error::Error;
-use crate::sim::{MAX_SEATS, RoundResult, SHARE_UNIT};
+pub use crate::sim::NoEvents;
+use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT};
 
 /// Event bit: in this unit, a hand ended with every player still in over 7.
 pub const NOBODY_QUALIFIED: u8 = 1;
@@ -91,26 +92,6 @@ pub enum Event {
         /// The seat.
         seat: usize,
     },
-}
-
-/// Receives the engine's events.
-pub trait EventSink {
-    /// Called for each event, in order.
-    fn event(&mut self, event: Event);
-}
-
-/// The sink the simulation uses: it drops every event.
-pub struct NoEvents;
-
-impl EventSink for NoEvents {
-    #[inline(always)]
-    fn event(&mut self, _: Event) {}
-}
-
-impl EventSink for Vec<Event> {
-    fn event(&mut self, event: Event) {
-        self.push(event);
-    }
 }
 
 /// The draw pile, shuffled lazily: the k-th card drawn depends on the seed alone, however
@@ -190,7 +171,7 @@ pub fn play_stacked<B: Bot>(
     seating: &[usize],
     order: &[SevensCard],
     bot_seed: u64,
-    sink: &mut impl EventSink,
+    sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     let mut ids: Vec<u8> = order.iter().map(|c| c.0).collect();
@@ -215,7 +196,7 @@ pub fn play<B: Bot>(
     seating: &[usize],
     deal_seed: u64,
     bot_seed: u64,
-    sink: &mut impl EventSink,
+    sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     let mut deal_rng = Xoshiro256PlusPlus::seed_from_u64(deal_seed);
@@ -263,7 +244,7 @@ fn play_hand<B: Bot>(
     bot_rng: &mut BotRng,
     hand_no: u32,
     carried: u32,
-    sink: &mut impl EventSink,
+    sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<u32, Error> {
     let n = rules.players;
@@ -398,7 +379,7 @@ fn seat_view<'a>(
 }
 
 /// Reveals and pays out one hand's pot; returns the event bits.
-fn settle(rules: &Rules, t: &mut Table, pot: u32, sink: &mut impl EventSink, out: &mut RoundResult) -> u8 {
+fn settle(rules: &Rules, t: &mut Table, pot: u32, sink: &mut impl EventSink<Event>, out: &mut RoundResult) -> u8 {
     let n = rules.players;
     let live = |s: &usize| !t.folded[*s];
     let order = |k: usize| (k + 1) % n; // reveal and odd chips from the dealer's left

@@ -22,7 +22,7 @@ use std::fmt::Write;
 
 use engine::Event;
 
-use super::{Built, GameInfo, Setup};
+use super::{Built, GameInfo, Setup, presets};
 use crate::error::{Error, InputError};
 use crate::output::{Extra, TableSpec};
 use crate::sim::{Game, RoundResult, SHARE_UNIT};
@@ -66,23 +66,14 @@ pub const INFO: GameInfo = GameInfo {
 const DEFAULT_MIX: [&str; 6] = ["exact", "greedy", "tight", "random", "no-trade", "bluffer"];
 
 fn default_seats(players: usize) -> Vec<String> {
-    DEFAULT_MIX.iter().cycle().take(players).map(|s| s.to_string()).collect()
+    presets::mix_seats(&DEFAULT_MIX, players)
 }
 
 fn build(rules_text: Option<&str>, players: Option<usize>, seats: Option<&[String]>) -> Result<Built, InputError> {
-    let mut rules = match rules_text {
-        Some(text) => Rules::from_toml(text)?,
-        None => Rules::default(),
-    };
-    if let Some(n) = players.or(seats.map(<[String]>::len)) {
-        rules.players = n;
-    }
-    let seats = match seats {
-        Some(s) => s.to_vec(),
-        None => default_seats(rules.players),
-    };
-    let game = Sevens::new(&rules, &seats)?;
-    Ok((Box::new(game), seats))
+    let mut rules = rules_text.map_or_else(|| Ok(Rules::default()), Rules::from_toml)?;
+    rules.players = presets::players_asked(players, seats).unwrap_or(rules.players);
+    let seats = presets::seats_or_mix(seats, &DEFAULT_MIX, rules.players);
+    Ok((Box::new(Sevens::new(&rules, &seats)?), seats))
 }
 
 /// Sevens with a lineup of bots, ready for the harness.
@@ -104,14 +95,7 @@ impl Sevens {
     /// The game with these rules and strategies, one per seat.
     pub fn new(rules: &Rules, seats: &[String]) -> Result<Sevens, InputError> {
         rules.check()?;
-        if seats.len() != rules.players {
-            return Err(InputError::new(format!(
-                "--seats: {} strategies given for {} players; give one per seat (or set --players)",
-                seats.len(),
-                rules.players
-            )));
-        }
-        let lineup = seats.iter().map(|s| Ok((s.clone(), Preset::load(s)?))).collect::<Result<_, InputError>>()?;
+        let lineup = presets::lineup(seats, rules.players, Preset::load)?;
         Ok(Sevens { rules: rules.clone(), lineup })
     }
 }

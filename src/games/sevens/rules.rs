@@ -76,8 +76,7 @@ pub const RULES_HELP: &[(&str, &str)] = &[
 impl Rules {
     /// Parses a rules file's text.
     pub fn from_toml(text: &str) -> Result<Rules, InputError> {
-        toml::from_str(text)
-            .map_err(|e| InputError::new(crate::games::seven_card_draft::rules::one_line(&e.to_string())))
+        crate::games::presets::parse_toml(text)
     }
 
     /// Checks the rules.

@@ -1,0 +1,21 @@
+//! Where an engine sends its events: replays collect them, simulations drop them.
+
+/// Receives an engine's events of type `E`, in order.
+pub trait EventSink<E> {
+    /// Called for each event.
+    fn event(&mut self, event: E);
+}
+
+/// The sink the simulation uses: it drops every event (and compiles to nothing).
+pub struct NoEvents;
+
+impl<E> EventSink<E> for NoEvents {
+    #[inline(always)]
+    fn event(&mut self, _: E) {}
+}
+
+impl<E> EventSink<E> for Vec<E> {
+    fn event(&mut self, event: E) {
+        self.push(event);
+    }
+}
