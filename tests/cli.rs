@@ -292,8 +292,25 @@ fn lists_and_completions() {
     assert!(stdout(&o).starts_with("seven-card-draft"));
     let o = draftsim(&["completions", "bash"]);
     assert!(o.status.success() && stdout(&o).contains("draftsim"));
-    let o = draftsim(&["run", "--help"]);
-    assert!(stdout(&o).trim_end().lines().last().unwrap().contains("draftsim run"), "help ends with an example");
+    for command in [
+        &[][..],
+        &["run"],
+        &["replay"],
+        &["merge"],
+        &["compare"],
+        &["sweep"],
+        &["report"],
+        &["hand"],
+        &["list"],
+        &["list", "games"],
+        &["list", "strategies"],
+        &["list", "rules"],
+        &["completions"],
+    ] {
+        let o = draftsim(&[command, &["--help"]].concat());
+        let last = stdout(&o).trim_end().lines().last().unwrap_or_default().to_string();
+        assert!(last.trim_start().starts_with("draftsim "), "{command:?} --help ends with {last:?}, not an example");
+    }
 }
 
 #[test]

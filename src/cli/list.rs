@@ -14,14 +14,17 @@ pub struct ListArgs {
 #[derive(Subcommand, Debug)]
 enum What {
     /// The games.
+    #[command(after_help = "Example:\n  draftsim list games")]
     Games,
     /// Strategy presets, with one line each.
+    #[command(after_help = "Example:\n  draftsim list strategies --game sevens")]
     Strategies {
         /// Only this game's presets.
         #[arg(long)]
         game: Option<String>,
     },
     /// Every rules option of a game, with its default and meaning.
+    #[command(after_help = "Example:\n  draftsim list rules seven-card-draft")]
     Rules {
         /// The game.
         game: String,

@@ -13,7 +13,13 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 /// Monte Carlo strategy simulator for draft- and draw-based card games.
 #[derive(Parser, Debug)]
-#[command(name = "draftsim", version, about, long_about = None)]
+#[command(
+    name = "draftsim",
+    version,
+    about,
+    long_about = None,
+    after_help = "Example:\n  draftsim run --rounds 200000 --out results\n  draftsim report results --out report"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

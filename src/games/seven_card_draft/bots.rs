@@ -24,7 +24,7 @@ use crate::cards::{Card, CardSet};
 use crate::error::InputError;
 
 /// How a bot picks.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum DraftModule {
     /// A uniformly random card of the pack.
@@ -206,20 +206,13 @@ fn betting_strength(cache: &mut EstimateCache, view: &SeatView<'_>) -> f32 {
     wild_value(cache, view, &o, view.hand, view.last_pick, view.picks_left() as u32)
 }
 
-impl Bot for ModularBot {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn pick(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> PickChoice {
+impl ModularBot {
+    /// A pick by one of the modules that estimate strengths (all but `random`).
+    fn informed_pick(&mut self, view: &SeatView<'_>, module: DraftModule) -> PickChoice {
         let o = outlook(view);
         let left = view.picks_left() as u32;
-        match self.preset.draft {
-            DraftModule::Random => {
-                // Multiply-high maps a 64-bit draw onto the pack (bias below 2^-60).
-                let i = ((rng.next_u64() as u128 * view.pack.len() as u128) >> 64) as u32;
-                PickChoice::own(view.pack.nth(i).expect("index inside the pack"))
-            }
+        match module {
+            DraftModule::Random => unreachable!("random picks need no estimate"),
             DraftModule::Greedy => PickChoice::own(best_card(view.pack, |c| {
                 plain_value(&mut self.cache, &o, view.hand.union(CardSet::single(c)), left)
             })),
@@ -254,6 +247,23 @@ impl Bot for ModularBot {
                 let (card, greedy) = (choice.1.expect("a card"), greedy.1.expect("a card"));
                 PickChoice { card, hate: card != greedy }
             }
+        }
+    }
+}
+
+impl Bot for ModularBot {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn pick(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> PickChoice {
+        match self.preset.draft {
+            DraftModule::Random => {
+                // Multiply-high maps a 64-bit draw onto the pack (bias below 2^-60).
+                let i = ((rng.next_u64() as u128 * view.pack.len() as u128) >> 64) as u32;
+                PickChoice::own(view.pack.nth(i).expect("index inside the pack"))
+            }
+            module => self.informed_pick(view, module),
         }
     }
 
