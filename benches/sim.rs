@@ -59,6 +59,36 @@ fn set(text: &str) -> CardSet {
     CardSet::parse_list(text).unwrap().into_iter().collect()
 }
 
+/// A 4-seat view for seat 0 with the given own cards, pack and betting options.
+fn bench_view<'a>(
+    variant: &'a draftsim::games::seven_card_draft::Variant,
+    face_up: &'a [CardSet],
+    hand: &str,
+    pack: &str,
+    pick: usize,
+    betting: Option<BetOptions>,
+) -> SeatView<'a> {
+    SeatView {
+        variant,
+        seat: 0,
+        players: 4,
+        direction: 1,
+        pick,
+        hand: set(hand),
+        own_face_up: face_up[0],
+        last_pick: None,
+        face_up,
+        folded: &[false; 4],
+        pack: set(pack),
+        seen: set(pack),
+        pot: 8,
+        stacks: &[97; 4],
+        committed: &[3, 3, 1, 1],
+        betting,
+        history: &[],
+    }
+}
+
 /// One pick decision (pick 4 of 7, a 4-card pack) by a fresh bot, for each draft module's preset.
 #[divan::bench(args = ["random", "greedy", "hate", "wild-hunter"])]
 fn pick_decisions(bencher: Bencher, preset: &str) {
@@ -66,25 +96,7 @@ fn pick_decisions(bencher: Bencher, preset: &str) {
         Rules { wild: draftsim::eval::WildRules::parse_names(["deuces-with-face"]).unwrap(), ..Rules::default() };
     let variant = rules.compile().unwrap();
     let face_up = [set("Kh 9c"), set("Js Ts"), set("4d 4c"), set("Ac 2h")];
-    let view = SeatView {
-        variant: &variant,
-        seat: 0,
-        players: 4,
-        direction: 1,
-        pick: 4,
-        hand: set("Kh 9c 8h 2s"),
-        own_face_up: face_up[0],
-        last_pick: None,
-        face_up: &face_up,
-        folded: &[false; 4],
-        pack: set("Qs 7h 3c 9s"),
-        seen: set("Qs 7h 3c 9s Ad 5d 6s Jc"),
-        pot: 4,
-        stacks: &[99; 4],
-        committed: &[1; 4],
-        betting: None,
-        history: &[],
-    };
+    let view = bench_view(&variant, &face_up, "Kh 9c 8h 2s", "Qs 7h 3c 9s", 4, None);
     let preset_def = Preset::load(preset).unwrap();
     // A fresh bot each time, so its memo cache is cold: this times the decision itself.
     bencher
@@ -101,25 +113,8 @@ fn pick_decisions(bencher: Bencher, preset: &str) {
 fn bet_decisions(bencher: Bencher, preset: &str) {
     let variant = Rules::default().compile().unwrap();
     let face_up = [set("Kh 9c"), set("Js Ts"), set("4d 4c"), set("Ac 2h")];
-    let view = SeatView {
-        variant: &variant,
-        seat: 0,
-        players: 4,
-        direction: 1,
-        pick: 7,
-        hand: set("Kh 9c 8h 2s Qh 7h 3h"),
-        own_face_up: face_up[0],
-        last_pick: Some("3h".parse().unwrap()),
-        face_up: &face_up,
-        folded: &[false; 4],
-        pack: CardSet::EMPTY,
-        seen: CardSet::EMPTY,
-        pot: 8,
-        stacks: &[97; 4],
-        committed: &[3, 3, 1, 1],
-        betting: Some(BetOptions { round: 2, to_call: 2, can_raise: true, min_raise: 2, max_raise: 2, raises: 1 }),
-        history: &[],
-    };
+    let options = BetOptions { round: 2, to_call: 2, can_raise: true, min_raise: 2, max_raise: 2, raises: 1 };
+    let view = bench_view(&variant, &face_up, "Kh 9c 8h 2s Qh 7h 3h", "", 7, Some(options));
     let preset_def = Preset::load(preset).unwrap();
     bencher
         .counter(ItemsCount::new(1u32))

@@ -264,11 +264,8 @@ fn run_section(md: &mut String, dir: &Path, summary: &DataFrame, out: &OutputDir
     }
     if let Some(pairs) = load(dir, "pairs")?.filter(|p| p.height() > 0) {
         let (a, b) = (texts(&pairs, "strategy_a")?, texts(&pairs, "strategy_b")?);
-        let (d, dlo, dhi) = (
-            floats(&pairs, "chips_diff_per_round")?,
-            floats(&pairs, "chips_diff_per_round_lo")?,
-            floats(&pairs, "chips_diff_per_round_hi")?,
-        );
+        let diff = with_interval(&pairs, "chips_diff_per_round")?;
+        let (d, dlo, dhi) = (&diff.mean, &diff.lo, &diff.hi);
         let _ = writeln!(
             md,
             "Paired differences in chips per round (same deals, seats rotated):\n\n| a | b | a minus b | 95% interval |\n|---|---|---:|---|"
