@@ -9,6 +9,7 @@
 //! - An all-in raise smaller than the minimum is allowed and reopens the betting.
 //! - Chips nobody else matched are returned to their owner and do not count as winnings.
 //! - Pot shares: each pot is split equally among its winners; a round's shares sum to 1.
+//! - A forced pick (one card left in the pack) is made without asking the bot.
 
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -490,6 +491,11 @@ fn play_round<B: Bot>(
                 continue;
             }
             t.seen[s] = t.seen[s].union(t.packs[s]);
+            if t.packs[s].len() == 1 {
+                // A forced pick: the bot has no choice to make, so it is not asked.
+                t.choices[s] = PickChoice::own(t.packs[s].nth(0).expect("one card"));
+                continue;
+            }
             let choice = bots[seating[s]].pick(&t.view(variant, s, None), bot_rng);
             if !t.packs[s].contains(choice.card) {
                 return Err(Error::IllegalAction {
