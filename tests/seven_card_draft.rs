@@ -383,3 +383,36 @@ fn randomly_drafted_hands_follow_the_seven_card_category_figures() {
     assert!(chi2 < 26.12, "chi-square {chi2:.2} over 26.12: {counts:?}");
     assert_eq!(game.category_names().len(), 10);
 }
+
+/// Each pick is recorded as data: the card taken, in pick order, and whose pack it came from.
+#[test]
+fn every_pick_is_recorded_with_its_pack() {
+    let variant = rules(3).compile().unwrap();
+    let mut table = Table::new(&variant).verify(true);
+    let mut bots: Vec<Box<dyn Bot>> = JUNK.iter().map(|p| Scripted::boxed(p, &[])).collect();
+    let mut out = RoundResult::default();
+    let packs = packs_for(&JUNK);
+    engine::play_stacked(
+        &variant,
+        &mut table,
+        &mut bots,
+        &[0, 1, 2],
+        &packs,
+        &[100; 3],
+        1,
+        0,
+        &mut engine::NoEvents,
+        &mut out,
+    )
+    .unwrap();
+    for (seat, seq) in JUNK.iter().enumerate() {
+        let picks = table.picks(seat);
+        assert_eq!(picks.len(), 7);
+        for (p, record) in picks.iter().enumerate() {
+            assert_eq!(record.card, Some(card(seq[p])), "seat {seat} pick {}", p + 1);
+            // Passing left, pick p + 1 comes from the pack dealt p seats to the right.
+            assert_eq!(record.pack_of as usize, (seat + 3 * 7 - p) % 3);
+            assert!(!record.hate);
+        }
+    }
+}

@@ -126,11 +126,6 @@ impl Deck {
         (0..13).filter(|r| self.rank_mask & (1 << r) != 0).map(Rank).collect()
     }
 
-    /// The highest rank in the deck.
-    pub fn top_rank(&self) -> Rank {
-        Rank(15 - self.rank_mask.leading_zeros() as u8)
-    }
-
     /// The deck's cards in index order, ready to shuffle.
     pub fn card_list(&self) -> Vec<Card> {
         self.cards.iter().collect()

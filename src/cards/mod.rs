@@ -43,11 +43,6 @@ impl Rank {
         let up = c.to_ascii_uppercase() as u8;
         RANK_CHARS.iter().position(|&r| r == up).map(|i| Rank(i as u8))
     }
-
-    /// Whether this rank is a jack, queen or king.
-    pub fn is_face(self) -> bool {
-        (Rank::JACK.0..=Rank::KING.0).contains(&self.0)
-    }
 }
 
 impl FromStr for Rank {

@@ -107,17 +107,18 @@ impl SevenCardDraft {
         Ok(SevenCardDraft { variant, lineup })
     }
 
-    /// Plays one round with every event sent to `sink` (for replays and tests).
-    pub fn play_with_events(
+    /// Plays one round (a game in game mode) on a worker, events to `sink`.
+    #[allow(clippy::too_many_arguments)]
+    fn play_into(
         &self,
+        worker: &mut Worker,
         deal_seed: u64,
         bot_seed: u64,
         round_index: u64,
         seating: &[usize],
         sink: &mut impl EventSink<Event>,
-    ) -> Result<RoundResult, Error> {
-        let mut worker = self.worker();
-        let mut out = RoundResult::default();
+        out: &mut RoundResult,
+    ) -> Result<(), Error> {
         engine::play(
             &self.variant,
             &mut worker.table,
@@ -127,8 +128,21 @@ impl SevenCardDraft {
             bot_seed,
             round_index,
             sink,
-            &mut out,
-        )?;
+            out,
+        )
+    }
+
+    /// Plays one round with every event sent to `sink` (for replays and tests).
+    pub fn play_with_events(
+        &self,
+        deal_seed: u64,
+        bot_seed: u64,
+        round_index: u64,
+        seating: &[usize],
+        sink: &mut impl EventSink<Event>,
+    ) -> Result<RoundResult, Error> {
+        let mut out = RoundResult::default();
+        self.play_into(&mut self.worker(), deal_seed, bot_seed, round_index, seating, sink, &mut out)?;
         Ok(out)
     }
 }
@@ -156,17 +170,7 @@ impl Game for SevenCardDraft {
         seating: &[usize],
         out: &mut RoundResult,
     ) -> Result<(), Error> {
-        engine::play(
-            &self.variant,
-            &mut worker.table,
-            &mut worker.bots,
-            seating,
-            deal_seed,
-            bot_seed,
-            round_index,
-            &mut NoEvents,
-            out,
-        )
+        self.play_into(worker, deal_seed, bot_seed, round_index, seating, &mut NoEvents, out)
     }
 
     fn category_names(&self) -> &'static [&'static str] {

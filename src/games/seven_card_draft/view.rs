@@ -164,11 +164,6 @@ impl SeatView<'_> {
             }
         }
     }
-
-    /// Seats still in the round.
-    pub fn active_seats(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.players).filter(|&s| !self.folded[s])
-    }
 }
 
 /// A Seven Card Draft bot: it picks cards and bets from its [`SeatView`].

@@ -100,6 +100,21 @@ impl Sevens {
     }
 }
 
+impl Sevens {
+    /// Plays one unit on a worker, events to `sink`.
+    fn play_into(
+        &self,
+        worker: &mut Worker,
+        deal_seed: u64,
+        bot_seed: u64,
+        seating: &[usize],
+        sink: &mut impl crate::sim::EventSink<Event>,
+        out: &mut RoundResult,
+    ) -> Result<(), Error> {
+        engine::play(&self.rules, &mut worker.table, &mut worker.bots, seating, deal_seed, bot_seed, sink, out)
+    }
+}
+
 impl Game for Sevens {
     type Worker = Worker;
 
@@ -123,16 +138,7 @@ impl Game for Sevens {
         seating: &[usize],
         out: &mut RoundResult,
     ) -> Result<(), Error> {
-        engine::play(
-            &self.rules,
-            &mut worker.table,
-            &mut worker.bots,
-            seating,
-            deal_seed,
-            bot_seed,
-            &mut engine::NoEvents,
-            out,
-        )
+        self.play_into(worker, deal_seed, bot_seed, seating, &mut engine::NoEvents, out)
     }
 
     fn category_names(&self) -> &'static [&'static str] {
@@ -144,19 +150,9 @@ impl Game for Sevens {
     }
 
     fn replay(&self, deal_seed: u64, bot_seed: u64, _round_index: u64, seating: &[usize]) -> Result<String, Error> {
-        let mut worker = self.worker();
         let mut events = Vec::new();
         let mut out = RoundResult::default();
-        engine::play(
-            &self.rules,
-            &mut worker.table,
-            &mut worker.bots,
-            seating,
-            deal_seed,
-            bot_seed,
-            &mut events,
-            &mut out,
-        )?;
+        self.play_into(&mut self.worker(), deal_seed, bot_seed, seating, &mut events, &mut out)?;
         let names: Vec<&str> = seating.iter().map(|&i| self.lineup[i].0.as_str()).collect();
         Ok(tell(&names, &events, &out))
     }
