@@ -25,7 +25,7 @@ fn rounds_per_second<G: Game>(bencher: Bencher, game: &G, seats: &[String], roun
     bencher.counter(ItemsCount::new(rounds)).bench_local(|| {
         seed += 1;
         let plan = Plan { seed, rounds, rotate: true, shard: None, until_ci: None };
-        pool.install(|| sim::run(game, &lineup, &plan, false, None, |_, _| Ok(())).unwrap())
+        pool.install(|| sim::run(game, &lineup, &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap())
     });
 }
 

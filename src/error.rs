@@ -47,6 +47,17 @@ pub enum Error {
         /// The action, described.
         action: String,
     },
+    /// A game broke one of its invariants (found by `draftsim check`, or by tests).
+    #[error("invariant broken: {0}")]
+    Invariant(String),
+    /// An error while playing a unit of a run, with where it happened.
+    #[error("round {round}: {source}")]
+    AtRound {
+        /// The unit's index in the run (as `replay --round` takes it).
+        round: u64,
+        /// What went wrong.
+        source: Box<Error>,
+    },
     /// Reading or writing a file failed.
     #[error("{path}: {source}")]
     Io {

@@ -116,7 +116,7 @@ fn paired_edge(a: &str, b: &str, rounds: u64) -> draftsim::stats::Estimate {
     let game = SevenCardDraft::new(&Rules::default(), &seats).unwrap();
     let lineup = Lineup::new(&seats);
     let plan = Plan { seed: 2026, rounds, rotate: true, shard: None, until_ci: None };
-    sim::run(&game, &lineup, &plan, false, None, |_, _| Ok(())).unwrap().pair_difference(0, 1)
+    sim::run(&game, &lineup, &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap().pair_difference(0, 1)
 }
 
 #[test]

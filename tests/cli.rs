@@ -183,6 +183,78 @@ fn replay_tells_a_round_the_same_way_every_time() {
     assert_ne!(text, stdout(&draftsim(&["replay", "--seed", "5", "--round", "14"])));
 }
 
+/// Round k of a run passes left when k is even, as the rules say, whatever the rotation.
+#[test]
+fn the_pass_direction_follows_the_round_index() {
+    for (round, way) in [("0", "go left"), ("1", "go right"), ("2", "go left"), ("5", "go right")] {
+        let text = stdout(&draftsim(&["replay", "--seed", "5", "--round", round]));
+        assert!(text.lines().next().unwrap_or_default().contains(way), "round {round}: {text}");
+    }
+}
+
+#[test]
+fn check_passes_clean_games_and_names_the_replay() {
+    for game in ["seven-card-draft", "sevens"] {
+        let o = draftsim(&["check", "--game", game, "--rounds", "20000", "--quiet"]);
+        assert!(o.status.success(), "{game}: {}{}", stdout(&o), stderr(&o));
+        assert!(stdout(&o).contains("no invariant broken"), "{}", stdout(&o));
+    }
+    let dir = scratch("check");
+    let rules = dir.join("game.toml");
+    std::fs::write(&rules, "mode = \"game\"\nstarting_stack = 20\nwild = [\"rank-K-with-face\", \"last-pick\"]\n")
+        .unwrap();
+    let o = draftsim(&["check", "--rules", rules.to_str().unwrap(), "--rounds", "2000", "--quiet"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let o = draftsim(&["check", "--rounds", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// `list metrics` prints every declared measure; the README's table section names them all.
+#[test]
+fn metrics_are_listed_and_documented_in_the_readme() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    for game in draftsim::games::GAMES {
+        let o = draftsim(&["list", "metrics", "--game", game.name]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let (runner, _) = game.with_defaults().unwrap();
+        let m = runner.measures();
+        let names = m
+            .measures
+            .iter()
+            .map(|x| x.column.clone())
+            .chain(m.histograms.iter().map(|h| h.key.clone()))
+            .chain([m.score.column.clone(), m.score.pair_column.clone()]);
+        for name in names {
+            assert!(stdout(&o).contains(&name), "{}: {name} not listed", game.name);
+            assert!(readme.contains(&format!("`{name}`")), "README does not document {} measure `{name}`", game.name);
+        }
+    }
+}
+
+/// The `measures` table holds every measure with its interval, by strategy, by seat and
+/// for the run, and its figures equal the summary's.
+#[test]
+fn the_measures_table_reads_back_and_matches_the_summary() {
+    let dir = scratch("measures");
+    let out = dir.join("m");
+    let o = draftsim(&["run", "--game", "sevens", "--rounds", "4000", "--quiet", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let measures = std::fs::read_to_string(out.join("measures.csv")).unwrap();
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    let header: Vec<&str> = summary.lines().next().unwrap().split(',').collect();
+    let exact: Vec<&str> = summary.lines().nth(1).unwrap().split(',').collect();
+    let col = header.iter().position(|h| *h == "mean_cards_traded").unwrap();
+    let row = measures
+        .lines()
+        .find(|l| l.starts_with(&format!("strategy,{},mean_cards_traded,", exact[0])))
+        .expect("a row per strategy and measure");
+    let fields: Vec<&str> = row.split(',').collect();
+    assert_eq!(fields[4], exact[col], "the same value as the summary");
+    assert!(fields[5].parse::<f64>().unwrap() < fields[4].parse::<f64>().unwrap(), "an interval around it");
+    assert!(measures.lines().any(|l| l.starts_with("seat,0,showdown_rate,")));
+    assert!(measures.lines().any(|l| l.starts_with("run,all,mean_length,4000,1,")), "{measures}");
+}
+
 #[test]
 fn the_summary_is_printed_as_an_aligned_table() {
     let o = draftsim(&["run", "--rounds", "2000", "--quiet", "--seats", "tight,random"]);
@@ -305,6 +377,8 @@ fn lists_and_completions() {
         &["list", "games"],
         &["list", "strategies"],
         &["list", "rules"],
+        &["list", "metrics"],
+        &["check"],
         &["completions"],
     ] {
         let o = draftsim(&[command, &["--help"]].concat());

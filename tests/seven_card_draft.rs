@@ -8,9 +8,10 @@ use draftsim::cards::{Card, CardSet};
 use draftsim::error::Error;
 use draftsim::games::seven_card_draft::SevenCardDraft;
 use draftsim::games::seven_card_draft::engine::{self, Event, Table};
+use draftsim::games::seven_card_draft::measures::{FINISHED, FOLDS, PICKS, SHOWDOWN_WINS, SHOWDOWNS, WILD_WINS};
 use draftsim::games::seven_card_draft::rules::{Limit, Rules};
 use draftsim::games::seven_card_draft::view::{Action, Bot, BotRng, PickChoice, SeatView};
-use draftsim::sim::{self, Game, Lineup, Plan, RoundResult, SHARE_UNIT};
+use draftsim::sim::{self, Lineup, Plan, RoundResult, SHARE_UNIT};
 use proptest::prelude::*;
 use rand::Rng;
 
@@ -153,12 +154,12 @@ fn passing_skips_a_folded_player_and_its_pack_leaves_play() {
     // After pick 2, seat 2 folds holding seat 1's pack; seats 0 and 1 swap the other two.
     assert_eq!(pack_of_at(&played.events, 0, 3), 0);
     assert_eq!(pack_of_at(&played.events, 1, 3), 2);
-    assert_eq!(played.result.seats[2].fold_round, Some(0));
+    assert_eq!(played.result.seats[2].counters[FOLDS], 1);
     let picked_from_pack1 =
         played.events.iter().filter(|e| matches!(e, Event::Pick { pack_of: 1, pick, .. } if *pick > 2)).count();
     assert_eq!(picked_from_pack1, 0, "the folded seat's pack left play");
-    assert_eq!(played.result.seats[0].picks, 7);
-    assert_eq!(played.result.seats[2].picks, 2);
+    assert_eq!(played.result.seats[0].sums[PICKS], 7);
+    assert_eq!(played.result.seats[2].sums[PICKS], 2);
 }
 
 #[test]
@@ -193,7 +194,7 @@ fn all_in_players_build_side_pots() {
     let seats = played.result.seats;
     assert_eq!(leaders(&played.events)[0], 0);
     assert_eq!(
-        (seats[0].net, seats[1].net, seats[2].net),
+        (seats[0].score, seats[1].score, seats[2].score),
         (10, 5, -15),
         "main pot 15 to seat 0, side pot 20 to seat 1"
     );
@@ -216,7 +217,7 @@ fn a_split_pot_gives_the_odd_chip_to_the_first_winner_in_betting_order() {
     let played = play(&rules(3), &picks, &[&[], &[], &[]], None, 0).unwrap();
     let s = played.result.seats;
     // Pot 3 split between seats 0 and 1; betting order is 1, 2, 0, so seat 1 gets the odd chip.
-    assert_eq!((s[0].net, s[1].net, s[2].net), (0, 1, -1));
+    assert_eq!((s[0].score, s[1].score, s[2].score), (0, 1, -1));
     assert_eq!((s[0].share_units, s[1].share_units, s[2].share_units), (SHARE_UNIT / 2, SHARE_UNIT / 2, 0));
 }
 
@@ -225,13 +226,13 @@ fn the_last_pick_is_wild_under_last_pick() {
     // Every seat's last pick is wild: seat 1's makes a royal flush, seat 0's five aces.
     let picks = [["As", "Ah", "Ad", "Ac", "5d", "3h", "2c"], ["Ks", "Qs", "Js", "Ts", "9s", "8h", "4c"]];
     let plain = play(&rules(2), &picks, &[&[], &[]], None, 0).unwrap();
-    assert!(plain.result.seats[1].net > 0, "without wilds the straight flush wins");
+    assert!(plain.result.seats[1].score > 0, "without wilds the straight flush wins");
     let wild = Rules { wild: draftsim::eval::WildRules::parse_names(["last-pick"]).unwrap(), ..rules(2) };
     let played = play(&wild, &picks, &[&[], &[]], None, 0).unwrap();
-    assert!(played.result.seats[0].net > 0, "the last pick makes five aces");
-    assert!(played.result.seats[0].wild_in_win);
-    assert_eq!(played.result.seats[0].finished, Some(draftsim::eval::Category::FiveOfAKind as u8));
-    assert_eq!(played.result.seats[1].finished, Some(draftsim::eval::Category::StraightFlush as u8));
+    assert!(played.result.seats[0].score > 0, "the last pick makes five aces");
+    assert_eq!(played.result.seats[0].counters[WILD_WINS], 1);
+    assert_eq!(played.result.seats[0].bins[FINISHED + draftsim::eval::Category::FiveOfAKind as usize], 1);
+    assert_eq!(played.result.seats[1].bins[FINISHED + draftsim::eval::Category::StraightFlush as usize], 1);
 }
 
 #[test]
@@ -239,20 +240,20 @@ fn a_deuce_is_wild_only_beside_a_face_card_of_its_suit() {
     let rules_wild = Rules { wild: draftsim::eval::WildRules::parse_names(["deuces-with-face"]).unwrap(), ..rules(2) };
     let with_face = [["2h", "Jh", "As", "Ad", "Ac", "7s", "5d"], ["Ks", "Kh", "Kd", "Qs", "Qh", "9c", "8c"]];
     let played = play(&rules_wild, &with_face, &[&[], &[]], None, 0).unwrap();
-    assert!(played.result.seats[0].net > 0, "2h with Jh is wild: four aces beat the full house");
+    assert!(played.result.seats[0].score > 0, "2h with Jh is wild: four aces beat the full house");
     let without = [["2h", "Js", "As", "Ad", "Ac", "7s", "5d"], ["Ks", "Kh", "Kd", "Qs", "Qh", "9c", "8c"]];
     let played = play(&rules_wild, &without, &[&[], &[]], None, 0).unwrap();
-    assert!(played.result.seats[1].net > 0, "2h beside the jack of spades is not wild");
+    assert!(played.result.seats[1].score > 0, "2h beside the jack of spades is not wild");
 }
 
 #[test]
 fn the_last_player_standing_wins_at_once() {
     let played = play(&rules(3), &JUNK, &[&[], &[Step::Fold], &[Step::Fold]], None, 0).unwrap();
     let s = played.result.seats;
-    assert_eq!((s[0].net, s[1].net, s[2].net), (2, -1, -1));
+    assert_eq!((s[0].score, s[1].score, s[2].score), (2, -1, -1));
     assert_eq!(s[0].share_units, SHARE_UNIT);
-    assert!(!s[0].showdown, "no showdown");
-    assert_eq!(s[0].picks, 2, "no more picks after everyone else folds");
+    assert_eq!(s[0].counters[SHOWDOWNS], 0, "no showdown");
+    assert_eq!(s[0].sums[PICKS], 2, "no more picks after everyone else folds");
     assert!(played.events.iter().any(|e| matches!(e, Event::LastStanding { seat: 0 })));
 }
 
@@ -345,13 +346,15 @@ proptest! {
         let n = variant.rules.players;
         let mut bots: Vec<Box<dyn Bot>> = (0..n).map(|_| Box::new(RandomLegal) as Box<dyn Bot>).collect();
         let seating: Vec<usize> = (0..n).collect();
-        let mut out = RoundResult::default();
         for k in 0..400u64 {
+            let mut out = RoundResult::default();
             engine::play(&variant, &mut table, &mut bots, &seating, seed ^ k, k, k, &mut engine::NoEvents, &mut out).unwrap();
-            prop_assert_eq!(out.seats[..n].iter().map(|s| s.net).sum::<i64>(), 0);
+            prop_assert_eq!(out.seats[..n].iter().map(|s| s.score).sum::<i64>(), 0);
             prop_assert_eq!(out.seats[..n].iter().map(|s| s.share_units).sum::<u32>(), SHARE_UNIT);
             for s in &out.seats[..n] {
-                prop_assert!(s.showdown || s.finished.is_none());
+                let shown: u32 = s.bins[FINISHED..FINISHED + 10].iter().sum();
+                prop_assert_eq!(shown, s.counters[SHOWDOWNS], "one finished hand per showdown");
+                prop_assert!(s.counters[SHOWDOWN_WINS] <= s.counters[SHOWDOWNS]);
             }
         }
     }
@@ -365,8 +368,8 @@ fn randomly_drafted_hands_follow_the_seven_card_category_figures() {
     let game = SevenCardDraft::new(&Rules::default(), &seats).unwrap();
     let lineup = Lineup::new(&seats);
     let plan = Plan { seed: 99, rounds: 200_000, rotate: false, shard: None, until_ci: None };
-    let tally = sim::run(&game, &lineup, &plan, false, None, |_, _| Ok(())).unwrap();
-    let counts = &tally.finished[0];
+    let tally = sim::run(&game, &lineup, &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap();
+    let counts = &tally.strategy(0).bins[FINISHED..FINISHED + 10];
     let hands: u64 = counts.iter().sum();
     assert_eq!(hands, 4 * 200_000, "nobody folds");
     let exact = [23_294_460u64, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184, 224_848, 41_584];
@@ -381,7 +384,7 @@ fn randomly_drafted_hands_follow_the_seven_card_category_figures() {
         .sum();
     assert_eq!(counts[9], 0, "no five of a kind without wilds");
     assert!(chi2 < 26.12, "chi-square {chi2:.2} over 26.12: {counts:?}");
-    assert_eq!(game.category_names().len(), 10);
+    assert_eq!(game.measures.histograms[0].bins.len(), 10);
 }
 
 /// Each pick is recorded as data: the card taken, in pick order, and whose pack it came from.
@@ -415,4 +418,46 @@ fn every_pick_is_recorded_with_its_pack() {
             assert!(!record.hate);
         }
     }
+}
+
+/// Under `rank-K-with-face`, a king needs another face card of its suit: it does not count
+/// as its own.
+#[test]
+fn a_rank_with_face_wild_does_not_count_itself_as_the_face_card() {
+    let wild = draftsim::eval::WildRules::parse_names(["rank-K-with-face"]).unwrap();
+    let hand = |cards: &[&str]| cards.iter().map(|c| card(c)).collect::<CardSet>();
+    assert!(wild.wild_cards(hand(&["Ks", "2h", "5d", "8c", "9c"]), None).is_empty(), "a lone king is not wild");
+    let with_queen = wild.wild_cards(hand(&["Ks", "Qs", "5d", "8c", "9c"]), None);
+    assert_eq!(with_queen, hand(&["Ks"]), "a king beside the queen of its suit is wild");
+    assert!(wild.wild_cards(hand(&["Ks", "Qh", "5d"]), None).is_empty(), "the face card must share the suit");
+    let deuces = draftsim::eval::WildRules::parse_names(["deuces-with-face"]).unwrap();
+    assert_eq!(deuces.wild_cards(hand(&["2s", "Js", "5d"]), None), hand(&["2s"]));
+}
+
+/// A deck given by `ranks` ranks flush and full house as the matching preset does.
+#[test]
+fn a_short_deck_given_by_ranks_ranks_like_its_preset() {
+    let by_ranks = |ranks: &[&str]| {
+        let text = format!("ranks = [{}]", ranks.iter().map(|r| format!("\"{r}\"")).collect::<Vec<_>>().join(", "));
+        Rules::from_toml(&text).unwrap().compile().unwrap().deck.flush_beats_full_house
+    };
+    assert!(by_ranks(&["6", "7", "8", "9", "T", "J", "Q", "K", "A"]), "as short-36");
+    assert!(by_ranks(&["7", "8", "9", "T", "J", "Q", "K", "A"]), "as piquet-32");
+    assert!(!by_ranks(&["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]), "as no-deuces-48");
+    let forced = Rules::from_toml(
+        "ranks = [\"6\",\"7\",\"8\",\"9\",\"T\",\"J\",\"Q\",\"K\",\"A\"]\nflush_beats_full_house = false",
+    )
+    .unwrap()
+    .compile()
+    .unwrap();
+    assert!(!forced.deck.flush_beats_full_house, "the rules key decides when set");
+    // The evaluator follows: a flush beats a full house in the short deck.
+    let short = by_ranks_variant();
+    let flush = short.eval.eval(["Ah", "Jh", "9h", "7h", "6h"].iter().map(|c| card(c)).collect());
+    let full = short.eval.eval(["As", "Ad", "Ac", "Ks", "Kd"].iter().map(|c| card(c)).collect());
+    assert!(flush > full);
+}
+
+fn by_ranks_variant() -> draftsim::games::seven_card_draft::Variant {
+    Rules::from_toml("ranks = [\"6\",\"7\",\"8\",\"9\",\"T\",\"J\",\"Q\",\"K\",\"A\"]").unwrap().compile().unwrap()
 }

@@ -5,7 +5,10 @@ use std::collections::VecDeque;
 
 use draftsim::error::Error;
 use draftsim::games::sevens::cards::{DECK_SIZE, SevensCard};
-use draftsim::games::sevens::engine::{self, Event, NOBODY_QUALIFIED, SPLIT, SUIT_TIEBREAK, Table};
+use draftsim::games::sevens::engine::{self, Event, Table};
+use draftsim::games::sevens::measures::{
+    CARDS_TRADED, FOLDS_FIRST, NOBODY_QUALIFIES, REVEALED, SHOWDOWNS, SPLIT, SUIT_TIEBREAK,
+};
 use draftsim::games::sevens::rules::{AllOver, Rules, TradeTiming};
 use draftsim::games::sevens::view::{Action, Bot, BotRng, SeatView, TradeMask};
 use draftsim::games::sevens::{Sevens, bots::dealt_totals};
@@ -75,7 +78,7 @@ fn play(
     let mut out = RoundResult::default();
     engine::play_stacked(
         rules,
-        &mut Table::default(),
+        &mut Table::verified(),
         &mut bots,
         &seating,
         &stacked(hands, draws),
@@ -105,7 +108,7 @@ fn checking_is_allowed_only_before_a_raise() {
     // Checking round with nobody raising is fine.
     let (out, _) =
         play(&two(Rules::default()), &hands, &[], vec![Scripted::boxed(&[], &[]), Scripted::boxed(&[], &[])]).unwrap();
-    assert_eq!(out.seats[0].net + out.seats[1].net, 0);
+    assert_eq!(out.seats[0].score + out.seats[1].score, 0);
 }
 
 #[test]
@@ -123,12 +126,12 @@ fn each_player_trades_once_and_by_default_only_at_the_first_turn() {
     let trades: Vec<usize> =
         events.iter().filter_map(|e| if let Event::Trade { seat, .. } = e { Some(*seat) } else { None }).collect();
     assert_eq!(trades, vec![0], "seat 1 stood pat at its first turn and may not trade later");
-    assert_eq!((out.seats[0].picks, out.seats[1].picks), (2, 0));
+    assert_eq!((out.seats[0].sums[CARDS_TRADED], out.seats[1].sums[CARDS_TRADED]), (2, 0));
     let (out, events) = run(TradeTiming::AnyTurn);
     let trades: Vec<usize> =
         events.iter().filter_map(|e| if let Event::Trade { seat, .. } = e { Some(*seat) } else { None }).collect();
     assert_eq!(trades, vec![0, 1], "under any-turn, seat 1 trades at its second turn");
-    assert_eq!(out.seats[1].picks, 1);
+    assert_eq!(out.seats[1].sums[CARDS_TRADED], 1);
 }
 
 #[test]
@@ -137,20 +140,20 @@ fn ties_go_to_the_most_cards_of_one_suit_then_split() {
     let hands = [[card(1, 0, 0), card(2, 0, 0), card(4, 1, 0)], [card(1, 1, 1), card(2, 2, 0), card(4, 0, 0)]];
     let (out, _) =
         play(&two(Rules::default()), &hands, &[], vec![Scripted::boxed(&[], &[]), Scripted::boxed(&[], &[])]).unwrap();
-    assert_eq!((out.seats[0].net, out.seats[1].net), (1, -1));
-    assert_eq!(out.seats[0].events & SUIT_TIEBREAK, SUIT_TIEBREAK);
+    assert_eq!((out.seats[0].score, out.seats[1].score), (1, -1));
+    assert_eq!(out.seats[0].counters[SUIT_TIEBREAK], 1);
     // Same totals and same suit runs: the pot is split.
     let hands = [[card(1, 0, 0), card(2, 0, 0), card(4, 1, 0)], [card(1, 1, 1), card(2, 1, 0), card(4, 2, 0)]];
     let (out, _) =
         play(&two(Rules::default()), &hands, &[], vec![Scripted::boxed(&[], &[]), Scripted::boxed(&[], &[])]).unwrap();
-    assert_eq!((out.seats[0].net, out.seats[1].net), (0, 0));
+    assert_eq!((out.seats[0].score, out.seats[1].score), (0, 0));
     assert_eq!((out.seats[0].share_units, out.seats[1].share_units), (SHARE_UNIT / 2, SHARE_UNIT / 2));
-    assert_eq!(out.seats[0].events & SPLIT, SPLIT);
+    assert_eq!(out.seats[0].counters[SPLIT], 1);
     // Closest to 7 without going over: 6 beats 8.
     let hands = [[card(1, 0, 0), card(2, 0, 0), card(3, 1, 0)], [card(2, 1, 1), card(2, 2, 0), card(4, 2, 0)]];
     let (out, _) =
         play(&two(Rules::default()), &hands, &[], vec![Scripted::boxed(&[], &[]), Scripted::boxed(&[], &[])]).unwrap();
-    assert_eq!(out.seats[0].net, 1);
+    assert_eq!(out.seats[0].score, 1);
 }
 
 #[test]
@@ -158,12 +161,12 @@ fn everyone_over_seven_follows_the_rule_in_force() {
     let hands = [[card(6, 0, 0), card(5, 0, 0), card(4, 1, 0)], [card(6, 1, 1), card(6, 2, 0), card(6, 2, 1)]];
     let bots = || vec![Scripted::boxed(&[Action::Raise], &[]), Scripted::boxed(&[], &[])];
     let (out, _) = play(&two(Rules::default()), &hands, &[], bots()).unwrap();
-    assert_eq!((out.seats[0].net, out.seats[1].net), (0, 0), "refund");
+    assert_eq!((out.seats[0].score, out.seats[1].score), (0, 0), "refund");
     assert_eq!(out.seats[0].share_units + out.seats[1].share_units, 0);
-    assert_eq!(out.seats[0].events & NOBODY_QUALIFIED, NOBODY_QUALIFIED);
+    assert_eq!(out.seats[0].counters[NOBODY_QUALIFIES], 1);
     let lowest = two(Rules { all_over: AllOver::LowestWins, ..Rules::default() });
     let (out, _) = play(&lowest, &hands, &[], bots()).unwrap();
-    assert_eq!((out.seats[0].net, out.seats[1].net), (2, -2), "15 is lower than 18");
+    assert_eq!((out.seats[0].score, out.seats[1].score), (2, -2), "15 is lower than 18");
     let carry = two(Rules { all_over: AllOver::CarryOver, max_carry_hands: 3, ..Rules::default() });
     let (out, events) = play(&carry, &hands, &[], bots()).unwrap();
     let hands_played = events.iter().filter(|e| matches!(e, Event::HandStart { .. })).count();
@@ -171,7 +174,7 @@ fn everyone_over_seven_follows_the_rule_in_force() {
     // Hand 1's pot (two antes, a raise and a call) carries into hand 2, then 6 into hand 3.
     assert!(events.iter().any(|e| matches!(e, Event::HandStart { hand: 1, carried: 4 })), "{events:?}");
     assert!(events.iter().any(|e| matches!(e, Event::HandStart { hand: 2, carried: 6 })), "{events:?}");
-    assert_eq!((out.seats[0].net, out.seats[1].net), (0, 0), "refunded after the carry limit");
+    assert_eq!((out.seats[0].score, out.seats[1].score), (0, 0), "refunded after the carry limit");
 }
 
 #[test]
@@ -184,9 +187,9 @@ fn the_last_player_in_wins_at_once() {
         vec![Scripted::boxed(&[Action::Fold], &[]), Scripted::boxed(&[Action::Raise], &[])],
     )
     .unwrap();
-    assert_eq!((out.seats[0].net, out.seats[1].net), (-1, 1));
-    assert_eq!(out.seats[0].fold_round, Some(0));
-    assert!(!out.seats[1].showdown);
+    assert_eq!((out.seats[0].score, out.seats[1].score), (-1, 1));
+    assert_eq!(out.seats[0].counters[FOLDS_FIRST], 1);
+    assert_eq!(out.seats[1].counters[SHOWDOWNS], 0);
     assert!(events.iter().any(|e| matches!(e, Event::LastStanding { seat: 1 })));
 }
 
@@ -197,8 +200,8 @@ fn dealt_totals_match_the_exact_enumeration() {
     let seats: Vec<String> = vec!["no-trade".into(); 4];
     let game = Sevens::new(&Rules::default(), &seats).unwrap();
     let plan = Plan { seed: 17, rounds: 100_000, rotate: false, shard: None, until_ci: None };
-    let tally = sim::run(&game, &Lineup::new(&seats), &plan, false, None, |_, _| Ok(())).unwrap();
-    let counts = &tally.finished[0];
+    let tally = sim::run(&game, &Lineup::new(&seats), &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap();
+    let counts = &tally.strategy(0).bins[REVEALED..REVEALED + 16];
     let hands: u64 = counts.iter().sum();
     assert_eq!(hands, 400_000);
     let exact = dealt_totals();
@@ -262,14 +265,14 @@ proptest! {
             all_over,
             ..Rules::default()
         };
-        let mut table = Table::default();
+        let mut table = Table::verified();
         let mut bots: Vec<Box<dyn Bot>> = (0..players).map(|_| Box::new(RandomLegal) as Box<dyn Bot>).collect();
         let seating: Vec<usize> = (0..players).collect();
         for k in 0..300u64 {
             let mut events = Vec::new();
             let mut out = RoundResult::default();
             engine::play(&rules, &mut table, &mut bots, &seating, seed ^ k, k, &mut events, &mut out).unwrap();
-            prop_assert_eq!(out.seats[..players].iter().map(|s| s.net).sum::<i64>(), 0);
+            prop_assert_eq!(out.seats[..players].iter().map(|s| s.score).sum::<i64>(), 0);
             let shares: u32 = out.seats[..players].iter().map(|s| s.share_units).sum();
             prop_assert!(shares == 0 || shares == SHARE_UNIT, "shares {}", shares);
             let mut seen = [false; DECK_SIZE];
@@ -358,9 +361,79 @@ fn the_whole_harness_works_for_sevens() {
     assert_eq!(sweep.lines().count(), 1 + 2 * 4);
     run(&["report", &path("whole"), &path("cmp"), &path("sweep"), "--out", &path("report")]);
     let md = std::fs::read_to_string(dir.join("report/report.md")).unwrap();
-    assert!(md.contains("final total among revealed hands") && md.contains("Bradley-Terry"), "{md}");
+    assert!(md.contains("final total of each revealed hand") && md.contains("Bradley-Terry"), "{md}");
     // Seven players are refused with a clear error and exit code 2.
     let o = Command::new(bin).args(["run", "--game", "sevens", "--players", "7", "--rounds", "10"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("players = 7"));
+}
+
+/// Under `refund`, a player who folded has forfeited what they put in: the players still
+/// in take their stakes back and share the forfeited chips (odd chips from the dealer's
+/// left), so chips stay zero-sum and nobody wins.
+#[test]
+fn under_refund_a_folded_player_forfeits_its_stake() {
+    let hands = [
+        [card(6, 0, 0), card(5, 0, 0), card(4, 1, 0)],
+        [card(1, 0, 1), card(1, 1, 0), card(1, 2, 0)],
+        [card(6, 1, 1), card(6, 2, 0), card(6, 2, 1)],
+    ];
+    // Seat 1 acts first and folds a hand of 3; seats 2 and 0 stay in, over 7.
+    let bots = vec![Scripted::boxed(&[], &[]), Scripted::boxed(&[Action::Fold], &[]), Scripted::boxed(&[], &[])];
+    let (out, events) = play(&Rules { players: 3, ..Rules::default() }, &hands, &[], bots).unwrap();
+    assert!(events.iter().any(|e| matches!(e, Event::NobodyQualifies)));
+    let scores: Vec<i64> = out.seats[..3].iter().map(|s| s.score).collect();
+    assert_eq!(scores, vec![0, -1, 1], "seat 1's ante goes to seat 2, first still in from the dealer's left");
+    assert_eq!(out.seats[..3].iter().map(|s| s.share_units).sum::<u32>(), 0, "nobody wins");
+}
+
+/// Keeps its cards or trades all three, and checks or calls.
+struct Trades(TradeMask);
+
+impl Bot for Trades {
+    fn name(&self) -> &str {
+        "trades"
+    }
+    fn act(&mut self, view: &SeatView<'_>, _: &mut BotRng) -> Action {
+        view.check_or_call()
+    }
+    fn trade(&mut self, _: &SeatView<'_>, _: &mut BotRng) -> TradeMask {
+        self.0
+    }
+}
+
+/// With `carry-over`, each hand of a run has its own deal seed: trades in one hand draw
+/// cards but never change what the next hand deals.
+#[test]
+fn carry_over_hands_deal_the_same_cards_whatever_was_traded() {
+    let rules = Rules { players: 2, all_over: AllOver::CarryOver, max_carry_hands: 5, ..Rules::default() };
+    let deals = |mask: TradeMask, seed: u64| {
+        let mut bots: Vec<Box<dyn Bot>> = vec![Box::new(Trades(mask)), Box::new(Trades(mask))];
+        let mut events = Vec::new();
+        let mut out = RoundResult::default();
+        engine::play(&rules, &mut Table::verified(), &mut bots, &[0, 1], seed, 1, &mut events, &mut out).unwrap();
+        let mut hand = 0;
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Event::HandStart { hand: h, .. } => {
+                    hand = *h;
+                    None
+                }
+                Event::Deal { seat, hand: cards } => Some((hand, *seat, *cards)),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut later_hands = 0;
+    for seed in 0..300 {
+        let (keep, trade) = (deals(0, seed), deals(0b111, seed));
+        for d in keep.iter().filter(|d| d.0 > 0) {
+            if let Some(t) = trade.iter().find(|t| t.0 == d.0 && t.1 == d.1) {
+                assert_eq!(t.2, d.2, "seed {seed}, hand {}: the deal does not depend on trades", d.0);
+                later_hands += 1;
+            }
+        }
+    }
+    assert!(later_hands > 50, "later hands compared: {later_hands}");
 }

@@ -92,7 +92,8 @@ pub struct Deck {
 }
 
 impl Deck {
-    /// A deck of all four suits of the given ranks; at least five distinct ranks.
+    /// A deck of all four suits of the given ranks; at least five distinct ranks. A flush
+    /// beats a full house with nine ranks or fewer (like the short presets).
     pub fn from_ranks(ranks: &[Rank]) -> Result<Deck, InputError> {
         let mut rank_mask = 0u16;
         for r in ranks {
@@ -108,7 +109,9 @@ impl Deck {
         for suit in Suit::ALL {
             cards.0 |= (rank_mask as u64) << (suit.0 * 16);
         }
-        Ok(Deck { name: "custom".into(), rank_mask, cards, flush_beats_full_house: false })
+        // Short decks (nine ranks or fewer, as short-36 and piquet-32) make flushes rarer
+        // than full houses, so a flush ranks higher there, as the presets do.
+        Ok(Deck { name: "custom".into(), rank_mask, cards, flush_beats_full_house: ranks.len() <= 9 })
     }
 
     /// Number of cards.

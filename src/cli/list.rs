@@ -23,6 +23,13 @@ enum What {
         #[arg(long)]
         game: Option<String>,
     },
+    /// Every measure a game declares, with its table and description.
+    #[command(after_help = "Example:\n  draftsim list metrics --game sevens")]
+    Metrics {
+        /// The game.
+        #[arg(long, default_value = "seven-card-draft")]
+        game: String,
+    },
     /// Every rules option of a game, with its default and meaning.
     #[command(after_help = "Example:\n  draftsim list rules seven-card-draft")]
     Rules {
@@ -51,6 +58,10 @@ pub fn run(args: ListArgs) -> Result<()> {
                 }
             }
         }
+        What::Metrics { game } => {
+            let g = games::find(&game)?;
+            print!("{}", metrics_text(g)?);
+        }
         What::Rules { game } => {
             let g = games::find(&game)?;
             let defaults: toml::Table = toml::from_str(&(g.default_rules)()).unwrap_or_default();
@@ -62,4 +73,47 @@ pub fn run(args: ListArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A game's measures under its default rules: one line each, `column  tables  description`.
+pub fn metrics_text(g: &games::GameInfo) -> Result<String> {
+    use draftsim::sim::{Kind, Shown};
+    let (runner, _) = g.with_defaults()?;
+    let m = runner.measures();
+    let mut rows: Vec<(String, String, String)> = vec![
+        (
+            "win_rate".into(),
+            "summary, seats, measures".into(),
+            format!("win share per {} (split wins by share), Wilson 95% interval", m.unit),
+        ),
+        (m.score.column.clone(), "summary, seats, measures".into(), format!("{}, t 95% interval", m.score.description)),
+        (
+            m.score.pair_column.clone(),
+            "pairs".into(),
+            "paired difference in score between two strategies on the same deals".into(),
+        ),
+    ];
+    for x in &m.measures {
+        let tables = match x.shown {
+            Shown::Both => "summary, seats, measures",
+            Shown::Summary => "summary, measures",
+            Shown::Hidden => "measures",
+        };
+        let interval = match x.kind {
+            Kind::Rate { .. } => "rate, Wilson 95% interval",
+            Kind::Mean { .. } => "mean, t 95% interval",
+        };
+        rows.push((x.column.clone(), tables.into(), format!("{} ({interval})", x.description)));
+    }
+    for h in &m.histograms {
+        rows.push((h.key.clone(), h.table.clone(), format!("{} (count per {})", h.description, h.bin_column)));
+    }
+    rows.push(("mean_length".into(), "measures".into(), format!("{} (mean, t 95% interval)", m.length)));
+    let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+    let twidth = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
+    let mut out = format!("{} measures (one unit of play = one {}):\n", g.name, m.unit);
+    for (c, t, d) in rows {
+        out.push_str(&format!("  {c:<width$}  {t:<twidth$}  {d}\n"));
+    }
+    Ok(out)
 }

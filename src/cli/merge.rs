@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::Args;
 use draftsim::InputError;
 use draftsim::games;
-use draftsim::output::{Format, OutputDir, RunMeta, run_tables};
+use draftsim::output::{Format, OutputDir, RunMeta};
 use draftsim::sim::{Lineup, Tally};
 
 use super::run::{print_summary, write_run};
@@ -71,6 +71,8 @@ pub fn run(args: MergeArgs) -> Result<()> {
     }
     let out = OutputDir::create(&args.out, args.force)?;
     let info = games::find(&first.game)?;
+    let (game, _) = (info.build)(Some(&first.rules), None, Some(&first.seats))
+        .map_err(|e| e.context(format!("{}: run.json", args.dirs[0].display())))?;
     let lineup = Lineup::new(&first.seats);
     let mut total = parts[0].1.clone();
     for (_, t) in &parts[1..] {
@@ -78,7 +80,7 @@ pub fn run(args: MergeArgs) -> Result<()> {
     }
     total.shard = None;
     let meta = RunMeta { shard: None, rounds: total.rounds, ..first.clone() };
-    let tables = run_tables(&total, &lineup.strategies, &info.tables);
-    print_summary(&tables, &total);
+    let tables = game.tables(&total, &lineup.strategies);
+    print_summary(&tables, &total, game.measures());
     write_run(out, &tables, &total, &meta, format)
 }

@@ -1,5 +1,6 @@
 //! Command-line parsing (clap derive) and dispatch; each command lives in its own module.
 
+mod check;
 mod hand;
 mod list;
 mod merge;
@@ -48,13 +49,16 @@ enum Command {
     /// Write report.md with SVG charts from run, compare or sweep folders.
     #[command(after_help = "Example:\n  draftsim report results cmp sweep --out report")]
     Report(study::ReportArgs),
+    /// Play rounds with every invariant checked; report the first violation (exit code 1).
+    #[command(after_help = "Example:\n  draftsim check --game sevens --rules my-variant.toml --rounds 1000000")]
+    Check(check::CheckArgs),
     /// Merge the output folders of shards into the tables of the whole run.
     #[command(after_help = "Example:\n  draftsim merge shard-0 shard-1 shard-2 shard-3 --out merged")]
     Merge(merge::MergeArgs),
     /// Rank a poker hand of 5 to 7 cards, with optional wild rules.
     #[command(after_help = "Example:\n  draftsim hand As Kd 2s Jh Th --wild deuces")]
     Hand(hand::HandArgs),
-    /// List games, strategy presets, or a game's rules options.
+    /// List games, strategy presets, a game's rules options or its measures.
     #[command(after_help = "Example:\n  draftsim list rules seven-card-draft")]
     List(list::ListArgs),
     /// Print a shell completion script.
@@ -69,6 +73,10 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Check(args) => match check::run(args) {
+            Ok(code) => return code,
+            Err(e) => Err(e),
+        },
         Command::Run(args) => run::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Merge(args) => merge::run(args),

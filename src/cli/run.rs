@@ -9,8 +9,8 @@ use clap::Args;
 use draftsim::InputError;
 use draftsim::error::Error;
 use draftsim::games::{self, Runner};
-use draftsim::output::{Format, OutputDir, RunMeta, Table, Values, run_tables};
-use draftsim::sim::{Lineup, Plan, RoundRow, SHARE_UNIT, Shard, Tally, rounds_per_deal};
+use draftsim::output::{Format, OutputDir, RunMeta, Table, Values};
+use draftsim::sim::{Kind, Lineup, Measures, Mode, Plan, RoundRow, SHARE_UNIT, Shard, Tally, rounds_per_deal};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// The seed used when none is given (printed with every run).
@@ -110,7 +110,7 @@ pub struct RunArgs {
 }
 
 /// Set by Ctrl-C; the harness stops between batches and nothing is written.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Runs the simulation and writes what was asked.
 pub fn run(args: RunArgs) -> Result<()> {
@@ -144,24 +144,15 @@ pub fn run(args: RunArgs) -> Result<()> {
         shard.map(|s| format!(" · shard {}/{}", s.index, s.count)).unwrap_or_default()
     );
 
-    let progress = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = ProgressBar::new(planned / shard.map_or(1, |s| s.count));
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} rounds · {per_sec} · ETA {eta}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar
-    });
+    let progress = progress_bar(planned / shard.map_or(1, |s| s.count), args.quiet);
     let mut rounds_writer = match (&out, args.rounds_out) {
-        (Some(dir), true) => Some(RoundsWriter::new(dir, format, &lineup, game.category_names())?),
+        (Some(dir), true) => Some(RoundsWriter::new(dir, format, &lineup, game.measures())?),
         _ => None,
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .context("starting worker threads")?;
+    let pool = pool(args.threads)?;
     let tally = pool.install(|| {
-        game.run(&lineup, &plan, rounds_writer.is_some(), Some(&INTERRUPTED), &mut |done, rows| {
+        let mode = if rounds_writer.is_some() { Mode::Rows } else { Mode::Tally };
+        game.run(&lineup, &plan, mode, Some(&INTERRUPTED), &mut |done, rows| {
             if let Some(bar) = &progress {
                 bar.set_position(done);
             }
@@ -194,23 +185,41 @@ pub fn run(args: RunArgs) -> Result<()> {
     if args.until_ci.is_some() {
         eprintln!("draftsim: --until-ci reached after {} rounds", tally.rounds);
     }
-    let tables = run_tables(&tally, &lineup.strategies, &games::find(&args.game.game)?.tables);
-    print_summary(&tables, &tally);
+    let tables = game.tables(&tally, &lineup.strategies);
+    print_summary(&tables, &tally, game.measures());
     if let Some(dir) = out {
         write_run(dir, &tables, &tally, &meta, format)?;
     }
     Ok(())
 }
 
+/// A progress bar (done, rate, ETA) on a terminal, unless quiet; nothing off one.
+pub fn progress_bar(total: u64, quiet: bool) -> Option<ProgressBar> {
+    (!quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(total);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} rounds · {per_sec} · ETA {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    })
+}
+
+/// A pool of `threads` workers (all cores when `None`).
+pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build().context("starting worker threads")
+}
+
 /// Prints the summary and pairs tables.
-pub fn print_summary(tables: &[Table], tally: &Tally) {
+pub fn print_summary(tables: &[Table], tally: &Tally, measures: &Measures) {
     println!("{}", tables[0].to_aligned_text(4));
     if tables[2].rows() > 0 {
-        println!("paired differences in chips per round (95% interval):");
+        println!("paired differences in {} (95% interval):", measures.score.pair_column.replace('_', " "));
         println!("{}", tables[2].to_aligned_text(4));
     }
     if tally.length_sum != tally.rounds {
-        println!("mean game length: {:.2} rounds", tally.length_sum as f64 / tally.rounds.max(1) as f64);
+        let e = tally.mean_length();
+        println!("mean {} length: {:.2} rounds (95% interval {:.2} to {:.2})", measures.unit, e.mean, e.lo, e.hi);
     }
 }
 
@@ -232,13 +241,18 @@ struct RoundsWriter {
     csv: Option<csv::Writer<std::fs::File>>,
     parquet: Option<polars::io::parquet::write::BatchedWriter<std::fs::File>>,
     strategies: Vec<String>,
-    categories: &'static [&'static str],
+    measures: Measures,
 }
 
 impl RoundsWriter {
-    fn new(dir: &OutputDir, format: Format, lineup: &Lineup, categories: &'static [&'static str]) -> Result<Self> {
+    fn new(dir: &OutputDir, format: Format, lineup: &Lineup, measures: &Measures) -> Result<Self> {
         let path = dir.path().join(format!("rounds.{}", format.extension()));
-        let mut w = RoundsWriter { csv: None, parquet: None, strategies: lineup.strategies.clone(), categories };
+        let mut w = RoundsWriter {
+            csv: None,
+            parquet: None,
+            strategies: lineup.strategies.clone(),
+            measures: measures.clone(),
+        };
         match format {
             Format::Csv => {
                 let mut csv = csv::Writer::from_path(&path)?;
@@ -258,29 +272,39 @@ impl RoundsWriter {
         Ok(w)
     }
 
+    /// One row per unit and seat: the score, the win share, every declared counter and sum
+    /// by its key, and each histogram's observations as bin names (`;`-separated).
     fn table(&self, rows: &[RoundRow]) -> Table {
         let col = |f: &dyn Fn(&RoundRow) -> i64| Values::Int(rows.iter().map(f).collect());
-        Table::new("rounds")
+        let mut t = Table::new("rounds")
             .with("round", col(&|r| r.round as i64))
             .with("seat", col(&|r| r.seat as i64))
             .with("strategy", Values::Text(rows.iter().map(|r| self.strategies[r.strategy as usize].clone()).collect()))
-            .with("net", col(&|r| r.result.net))
+            .with(&self.measures.score.key, col(&|r| r.result.score))
             .with(
-                "pot_share",
+                "win_share",
                 Values::Float(rows.iter().map(|r| r.result.share_units as f64 / SHARE_UNIT as f64).collect()),
             )
-            .with("fold_round", col(&|r| r.result.fold_round.map_or(0, |b| b as i64 + 1)))
-            .with("showdown", col(&|r| i64::from(r.result.showdown)))
-            .with(
-                "category",
-                Values::Text(
-                    rows.iter()
-                        .map(|r| r.result.finished.map_or(String::new(), |c| self.categories[c as usize].to_string()))
-                        .collect(),
-                ),
-            )
-            .with("wild_in_win", col(&|r| i64::from(r.result.wild_in_win)))
-            .with("hate_picks", col(&|r| r.result.hate_picks as i64))
+            .with("rounds_played", col(&|r| r.result.rounds as i64));
+        for m in &self.measures.measures {
+            t = match m.kind {
+                Kind::Rate { slot, .. } => t.with(&m.key, col(&|r| r.result.counters[slot] as i64)),
+                Kind::Mean { slot } => t.with(&m.key, col(&|r| r.result.sums[slot])),
+            };
+        }
+        for h in &self.measures.histograms {
+            let observed = rows.iter().map(|r| {
+                let bins = &r.result.bins[h.offset..h.offset + h.bins.len()];
+                let names: Vec<&str> = bins
+                    .iter()
+                    .zip(&h.bins)
+                    .flat_map(|(&count, name)| std::iter::repeat_n(name.as_str(), count as usize))
+                    .collect();
+                names.join(";")
+            });
+            t = t.with(&h.key, Values::Text(observed.collect()));
+        }
+        t
     }
 
     fn write(&mut self, rows: &[RoundRow]) -> Result<(), Error> {

@@ -134,7 +134,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         seed: args.study.seed,
     };
     let results = study::sweep(info, &spec)?;
-    let table = study::sweep_table(&results, &info.tables);
+    let table = study::sweep_table(&results);
     println!("{}", table.to_aligned_text(4));
     let meta = serde_json::json!({
         "kind": "sweep",

@@ -31,7 +31,7 @@ impl WildRule {
         ("deuces-with-face", "a 2 is wild only if its holder also holds a J, Q or K of the 2's suit"),
         ("last-pick", "the card taken at the final pick is wild"),
         ("rank-R", "every card of rank R (2-9, T, J, Q, K, A) is wild, e.g. rank-9"),
-        ("rank-R-with-face", "a card of rank R is wild only with a J, Q or K of its suit"),
+        ("rank-R-with-face", "a card of rank R is wild only with another J, Q or K of its suit"),
     ];
 }
 
@@ -164,9 +164,16 @@ impl WildRules {
         if self.with_face != 0 {
             for suit in Suit::ALL {
                 let m = hand.suit_mask(suit);
-                let has_face = m & (0b111 << Rank::JACK.0) != 0;
-                if has_face && m & self.with_face != 0 {
-                    wild.0 |= ((m & self.with_face) as u64) << (suit.0 * 16);
+                let faces = m & (0b111 << Rank::JACK.0);
+                // Each candidate needs a face card of its suit other than itself: a lone
+                // K of spades is not wild under rank-K-with-face.
+                let mut candidates = m & self.with_face;
+                while candidates != 0 {
+                    let bit = candidates & candidates.wrapping_neg();
+                    if faces & !bit != 0 {
+                        wild.0 |= (bit as u64) << (suit.0 * 16);
+                    }
+                    candidates &= candidates - 1;
                 }
             }
         }

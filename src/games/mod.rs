@@ -7,7 +7,8 @@ pub mod sevens;
 use std::sync::atomic::AtomicBool;
 
 use crate::error::{Error, InputError};
-use crate::sim::{self, Game, Lineup, Plan, RoundRow, Tally};
+use crate::output::Table;
+use crate::sim::{self, CheckReport, Game, Lineup, Measures, Mode, Plan, RoundRow, Tally};
 
 /// Called after each batch with the rounds done so far and the batch's per-round rows.
 pub type BatchSink<'a> = dyn FnMut(u64, &[RoundRow]) -> Result<(), Error> + 'a;
@@ -23,19 +24,29 @@ pub type BuildFn =
 pub trait Runner: Sync {
     /// Number of seats.
     fn players(&self) -> usize;
-    /// Category names of the finished hands.
-    fn category_names(&self) -> &'static [&'static str];
+    /// What the game measures.
+    fn measures(&self) -> &Measures;
     /// The rules in force, as TOML.
     fn rules_toml(&self) -> String;
+    /// The game's own tables beyond the generic ones, computed from a tally.
+    fn extra_tables(&self, tally: &Tally, strategies: &[String]) -> Vec<Table>;
     /// Runs a plan (see [`sim::run`]).
     fn run(
         &self,
         lineup: &Lineup,
         plan: &Plan,
-        keep_rows: bool,
+        mode: Mode,
         interrupt: Option<&AtomicBool>,
         on_batch: &mut BatchSink<'_>,
     ) -> Result<Tally, Error>;
+    /// Plays a plan with every invariant checked (see [`sim::check`]).
+    fn check(
+        &self,
+        lineup: &Lineup,
+        plan: &Plan,
+        interrupt: Option<&AtomicBool>,
+        on_batch: &mut BatchSink<'_>,
+    ) -> Result<CheckReport, Error>;
     /// Round `k` of a run told move by move.
     fn replay(&self, seed: u64, rotate: bool, k: u64) -> Result<String, Error>;
 }
@@ -44,31 +55,56 @@ pub trait Runner: Sync {
 pub trait Setup: Game + Sized {
     /// The rules in force, as TOML.
     fn rules_toml(&self) -> String;
+    /// The game's own tables beyond the generic ones (none by default).
+    fn extra_tables(&self, _tally: &Tally, _strategies: &[String]) -> Vec<Table> {
+        Vec::new()
+    }
 }
 
 impl<G: Setup> Runner for G {
     fn players(&self) -> usize {
         Game::players(self)
     }
-    fn category_names(&self) -> &'static [&'static str] {
-        Game::category_names(self)
+    fn measures(&self) -> &Measures {
+        Game::measures(self)
     }
     fn rules_toml(&self) -> String {
         Setup::rules_toml(self)
+    }
+    fn extra_tables(&self, tally: &Tally, strategies: &[String]) -> Vec<Table> {
+        Setup::extra_tables(self, tally, strategies)
     }
     fn run(
         &self,
         lineup: &Lineup,
         plan: &Plan,
-        keep_rows: bool,
+        mode: Mode,
         interrupt: Option<&AtomicBool>,
         on_batch: &mut BatchSink<'_>,
     ) -> Result<Tally, Error> {
-        sim::run(self, lineup, plan, keep_rows, interrupt, on_batch)
+        sim::run(self, lineup, plan, mode, interrupt, on_batch)
+    }
+    fn check(
+        &self,
+        lineup: &Lineup,
+        plan: &Plan,
+        interrupt: Option<&AtomicBool>,
+        on_batch: &mut BatchSink<'_>,
+    ) -> Result<CheckReport, Error> {
+        sim::check(self, lineup, plan, interrupt, on_batch)
     }
     fn replay(&self, seed: u64, rotate: bool, k: u64) -> Result<String, Error> {
         let a = sim::round_address(seed, Game::players(self), rotate, k);
-        Game::replay(self, a.deal_seed, a.bot_seed, a.deal, &a.seating)
+        Game::replay(self, a.deal_seed, a.bot_seed, k, &a.seating)
+    }
+}
+
+impl dyn Runner {
+    /// The run's tables: the generic ones, then the game's own.
+    pub fn tables(&self, tally: &Tally, strategies: &[String]) -> Vec<Table> {
+        let mut tables = crate::output::run_tables(tally, strategies, self.measures());
+        tables.extend(self.extra_tables(tally, strategies));
+        tables
     }
 }
 
@@ -85,8 +121,8 @@ pub struct GameInfo {
     pub default_rules: fn() -> String,
     /// Presets: (name, one-line description).
     pub presets: fn() -> Vec<(String, String)>,
-    /// How the game's tables are shaped (category names and table, extra columns).
-    pub tables: crate::output::TableSpec,
+    /// Rules drawn at random from the game's options (TOML), for soak and property tests.
+    pub random_rules: fn(seed: u64) -> String,
     /// The default seats for `players` players.
     pub default_seats: fn(players: usize) -> Vec<String>,
     /// Builds the game from a rules file's text (or defaults), a player count override and seats.
@@ -95,6 +131,13 @@ pub struct GameInfo {
 
 /// Every game draftsim can simulate.
 pub const GAMES: &[GameInfo] = &[seven_card_draft::INFO, sevens::INFO];
+
+impl GameInfo {
+    /// The game with its default rules and seats (for listing its measures).
+    pub fn with_defaults(&self) -> Result<Built, InputError> {
+        (self.build)(None, None, None)
+    }
+}
 
 /// The game of this name.
 pub fn find(name: &str) -> Result<&'static GameInfo, InputError> {

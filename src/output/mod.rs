@@ -4,7 +4,7 @@
 
 mod tables;
 
-pub use tables::{Extra, RunMeta, TableSpec, run_tables};
+pub use tables::{RunMeta, run_tables};
 
 use std::fs;
 use std::path::{Path, PathBuf};

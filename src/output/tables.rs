@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Table, Values};
-use crate::sim::{Shard, Tally};
+use crate::sim::{Counts, Measures, Shard, Shown, Tally};
+use crate::stats::Estimate;
 
 /// What a run was: written to `run.json` and to every Parquet file's metadata.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,143 +55,118 @@ fn ints(it: impl Iterator<Item = i64>) -> Values {
     Values::Int(it.collect())
 }
 
-fn ratio(a: u64, b: u64) -> f64 {
-    if b == 0 { f64::NAN } else { a as f64 / b as f64 }
+/// Adds `NAME`, `NAME_lo` and `NAME_hi` columns.
+fn with_interval(t: Table, name: &str, e: &[Estimate]) -> Table {
+    t.with(name, floats(e.iter().map(|e| e.mean)))
+        .with(&format!("{name}_lo"), floats(e.iter().map(|e| e.lo)))
+        .with(&format!("{name}_hi"), floats(e.iter().map(|e| e.hi)))
 }
 
-/// A game-specific summary column, computed from a strategy's counts.
-#[derive(Clone, Copy, Debug)]
-pub enum Extra {
-    /// Share of the strategy's rounds with this event bit set.
-    EventRate(usize),
-    /// Picks (or cards traded) per round.
-    PicksPerRound,
-    /// Share of showdown wins with a wild card in the hand.
-    WildWinRate,
+/// Rounds, wins, win rate and the declared measures shown in a wide table, one row per
+/// entry of `counts`; `score` is each row's score estimate.
+fn wide(mut t: Table, counts: &[Counts], score: &[Estimate], measures: &Measures, seats: bool) -> Table {
+    let win: Vec<_> = counts.iter().map(Counts::win_rate).collect();
+    t = t
+        .with("rounds", ints(counts.iter().map(|c| c.rounds as i64)))
+        .with("wins", floats(counts.iter().map(Counts::wins)));
+    t = with_interval(t, "win_rate", &win);
+    t = with_interval(t, &measures.score.column, score);
+    for m in &measures.measures {
+        if m.shown == Shown::Both || (m.shown == Shown::Summary && !seats) {
+            t = t.with(&m.column, floats(counts.iter().map(|c| c.measure(m).0.mean)));
+        }
+    }
+    t
 }
 
-/// How a game's tables are shaped beyond the common columns.
-#[derive(Clone, Copy, Debug)]
-pub struct TableSpec {
-    /// Names of the finished-hand categories.
-    pub categories: &'static [&'static str],
-    /// Name of the category table (`categories`).
-    pub category_table: &'static str,
-    /// Its category column (`category`).
-    pub category_column: &'static str,
-    /// Its finished-hand count column (`finished_hands`).
-    pub finished_column: &'static str,
-    /// Whether the game writes the `picks` table (hate picks).
-    pub picks_table: bool,
-    /// Extra summary columns.
-    pub extras: &'static [(&'static str, Extra)],
-}
-
-/// The run's tables: summary, seats, pairs, categories (as the game names them), picks.
-pub fn run_tables(tally: &Tally, strategies: &[String], spec: &TableSpec) -> Vec<Table> {
-    let categories = spec.categories;
-    let s = &tally.strategies;
-    let betting_rounds = s.first().map_or(0, |c| c.folds.len());
-    let win: Vec<_> = s.iter().map(|c| c.win_rate()).collect();
-    let chips: Vec<_> = (0..s.len()).map(|x| tally.chips_per_round(x)).collect();
-    let mut summary = Table::new("summary")
-        .with("strategy", Values::Text(strategies.to_vec()))
-        .with("rounds", ints(s.iter().map(|c| c.rounds as i64)))
-        .with("wins", floats(s.iter().map(|c| c.wins())))
-        .with("win_rate", floats(win.iter().map(|e| e.mean)))
-        .with("win_rate_lo", floats(win.iter().map(|e| e.lo)))
-        .with("win_rate_hi", floats(win.iter().map(|e| e.hi)))
-        .with("chips_per_round", floats(chips.iter().map(|e| e.mean)))
-        .with("chips_per_round_lo", floats(chips.iter().map(|e| e.lo)))
-        .with("chips_per_round_hi", floats(chips.iter().map(|e| e.hi)))
-        .with("showdown_rate", floats(s.iter().map(|c| ratio(c.showdowns, c.rounds))));
-    for b in 0..betting_rounds {
-        summary = summary.with(&format!("fold_rate_r{}", b + 1), floats(s.iter().map(|c| ratio(c.folds[b], c.rounds))));
-    }
-    for (name, extra) in spec.extras {
-        let values = s.iter().map(|c| match *extra {
-            Extra::EventRate(bit) => ratio(c.events.get(bit).copied().unwrap_or(0), c.rounds),
-            Extra::PicksPerRound => ratio(c.picks, c.rounds),
-            Extra::WildWinRate => ratio(c.wild_wins, c.showdown_wins),
-        });
-        summary = summary.with(name, floats(values));
-    }
-
-    let seats = &tally.seats;
-    let seat_win: Vec<_> = seats.iter().map(|c| c.win_rate()).collect();
-    let seat_chips: Vec<_> = seats.iter().map(|c| c.chips_per_round()).collect();
-    let mut seat_table = Table::new("seats")
-        .with("seat", ints(0..seats.len() as i64))
-        .with("rounds", ints(seats.iter().map(|c| c.rounds as i64)))
-        .with("wins", floats(seats.iter().map(|c| c.wins())))
-        .with("win_rate", floats(seat_win.iter().map(|e| e.mean)))
-        .with("win_rate_lo", floats(seat_win.iter().map(|e| e.lo)))
-        .with("win_rate_hi", floats(seat_win.iter().map(|e| e.hi)))
-        .with("chips_per_round", floats(seat_chips.iter().map(|e| e.mean)))
-        .with("chips_per_round_lo", floats(seat_chips.iter().map(|e| e.lo)))
-        .with("chips_per_round_hi", floats(seat_chips.iter().map(|e| e.hi)))
-        .with("showdown_rate", floats(seats.iter().map(|c| ratio(c.showdowns, c.rounds))));
-    for b in 0..betting_rounds {
-        seat_table = seat_table
-            .with(&format!("fold_rate_r{}", b + 1), floats(seats.iter().map(|c| ratio(c.folds[b], c.rounds))));
-    }
+/// The run's tables: summary, seats, pairs, one per declared histogram table, and
+/// `measures` (every measure with its interval, by strategy and by seat).
+pub fn run_tables(tally: &Tally, strategies: &[String], measures: &Measures) -> Vec<Table> {
+    let by_strategy: Vec<Counts> = (0..strategies.len()).map(|x| tally.strategy(x)).collect();
+    let by_seat: Vec<Counts> = (0..tally.seat_count).map(|s| tally.seat(s)).collect();
+    let score: Vec<_> = (0..strategies.len()).map(|x| tally.score_per_round(x)).collect();
+    let seat_score: Vec<_> = by_seat.iter().map(Counts::score_per_round).collect();
+    let summary = wide(
+        Table::new("summary").with("strategy", Values::Text(strategies.to_vec())),
+        &by_strategy,
+        &score,
+        measures,
+        false,
+    );
+    let seat_table =
+        wide(Table::new("seats").with("seat", ints(0..by_seat.len() as i64)), &by_seat, &seat_score, measures, true);
 
     let mut pair_rows = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for a in 0..strategies.len() {
         for b in a + 1..strategies.len() {
-            let e = tally.pair_difference(a, b);
             pair_rows.0.push(strategies[a].clone());
             pair_rows.1.push(strategies[b].clone());
             pair_rows.2.push(tally.groups[a].groups as i64);
-            pair_rows.3.push(e);
+            pair_rows.3.push(tally.pair_difference(a, b));
         }
     }
     let pairs = Table::new("pairs")
         .with("strategy_a", Values::Text(pair_rows.0))
         .with("strategy_b", Values::Text(pair_rows.1))
-        .with("deals", Values::Int(pair_rows.2))
-        .with("chips_diff_per_round", floats(pair_rows.3.iter().map(|e| e.mean)))
-        .with("chips_diff_per_round_lo", floats(pair_rows.3.iter().map(|e| e.lo)))
-        .with("chips_diff_per_round_hi", floats(pair_rows.3.iter().map(|e| e.hi)));
+        .with("deals", Values::Int(pair_rows.2));
+    let pairs = with_interval(pairs, &measures.score.pair_column, &pair_rows.3);
 
-    let mut cat_rows = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for (x, name) in strategies.iter().enumerate() {
-        for (c, cat) in categories.iter().enumerate() {
-            cat_rows.0.push(name.clone());
-            cat_rows.1.push(cat.to_string());
-            cat_rows.2.push(tally.finished[x][c] as i64);
-            cat_rows.3.push(tally.winning[x][c] as i64);
+    let mut tables = vec![summary, seat_table, pairs];
+    for (name, histograms) in measures.histogram_tables() {
+        let bins = &histograms[0].bins;
+        let mut names = Vec::new();
+        let mut bin_names = Vec::new();
+        for strategy in strategies {
+            names.extend(std::iter::repeat_n(strategy.clone(), bins.len()));
+            bin_names.extend(bins.iter().cloned());
+        }
+        let mut t = Table::new(name)
+            .with("strategy", Values::Text(names))
+            .with(&histograms[0].bin_column, Values::Text(bin_names));
+        for h in histograms {
+            let counts = by_strategy.iter().flat_map(|c| c.bins[h.offset..h.offset + h.bins.len()].iter());
+            t = t.with(&h.key, ints(counts.map(|&v| v as i64)));
+        }
+        tables.push(t);
+    }
+    tables.push(measures_table(tally, strategies, measures, &by_strategy, &by_seat));
+    tables
+}
+
+/// Every declared measure with its 95% interval, by strategy, by seat, and for the run.
+fn measures_table(
+    tally: &Tally,
+    strategies: &[String],
+    measures: &Measures,
+    by_strategy: &[Counts],
+    by_seat: &[Counts],
+) -> Table {
+    // (by, group, measure, n, estimate) per row.
+    let mut rows: Vec<(&str, String, String, u64, Estimate)> = Vec::new();
+    let mut push = |by: &'static str, group: String, measure: &str, n: u64, e: Estimate| {
+        rows.push((by, group, measure.to_string(), n, e));
+    };
+    let groups = strategies
+        .iter()
+        .zip(by_strategy)
+        .map(|(s, c)| ("strategy", s.clone(), c))
+        .chain(by_seat.iter().enumerate().map(|(s, c)| ("seat", s.to_string(), c)));
+    for (x, (by, group, c)) in groups.enumerate() {
+        push(by, group.clone(), "win_rate", c.rounds, c.win_rate());
+        let score = if by == "strategy" { tally.score_per_round(x) } else { c.score_per_round() };
+        push(by, group.clone(), &measures.score.column, c.rounds, score);
+        for m in &measures.measures {
+            let (e, n) = c.measure(m);
+            push(by, group.clone(), &m.column, n, e);
         }
     }
-    let category_table = Table::new(spec.category_table)
-        .with("strategy", Values::Text(cat_rows.0))
-        .with(spec.category_column, Values::Text(cat_rows.1))
-        .with(spec.finished_column, Values::Int(cat_rows.2))
-        .with("winning_hands", Values::Int(cat_rows.3));
-
-    let picks =
-        Table::new("picks")
-            .with("strategy", Values::Text(strategies.to_vec()))
-            .with("picks", ints(s.iter().map(|c| c.picks as i64)))
-            .with("hate_picks", ints(s.iter().map(|c| c.hate_picks as i64)))
-            .with("hate_pick_rate", floats(s.iter().map(|c| ratio(c.hate_picks, c.picks))))
-            .with("rounds_with_hate", ints(s.iter().map(|c| c.hate_rounds as i64)))
-            .with(
-                "chips_per_round_with_hate",
-                floats(s.iter().map(|c| {
-                    if c.hate_rounds == 0 { f64::NAN } else { c.hate_rounds_net as f64 / c.hate_rounds as f64 }
-                })),
-            )
-            .with(
-                "chips_per_round_without_hate",
-                floats(s.iter().map(|c| {
-                    let n = c.rounds - c.hate_rounds;
-                    if n == 0 { f64::NAN } else { (c.net - c.hate_rounds_net) as f64 / n as f64 }
-                })),
-            );
-    let mut tables = vec![summary, seat_table, pairs, category_table];
-    if spec.picks_table {
-        tables.push(picks);
-    }
-    tables
+    push("run", "all".into(), "mean_length", tally.rounds, tally.mean_length());
+    let text = |f: fn(&(&str, String, String, u64, Estimate)) -> String| Values::Text(rows.iter().map(f).collect());
+    let t = Table::new("measures")
+        .with("by", text(|r| r.0.to_string()))
+        .with("group", text(|r| r.1.clone()))
+        .with("measure", text(|r| r.2.clone()))
+        .with("n", Values::Int(rows.iter().map(|r| r.3 as i64).collect()));
+    let estimates: Vec<Estimate> = rows.iter().map(|r| r.4).collect();
+    with_interval(t, "value", &estimates)
 }

@@ -10,6 +10,7 @@ use polars::prelude::*;
 
 use crate::error::{Error, InputError};
 use crate::output::{OutputDir, read_frame};
+use crate::sim::{Measures, Shown};
 
 fn table_error(name: &str, e: impl std::fmt::Display) -> Error {
     Error::Table { name: name.to_string(), message: e.to_string() }
@@ -109,10 +110,14 @@ pub fn write_report(
         if let Some(m) = &meta {
             describe(&mut md, m);
         }
+        let measures = meta.as_ref().and_then(game_measures);
         let mut found = false;
         if let Some(summary) = load(dir, "summary")? {
             found = true;
-            run_section(&mut md, dir, &summary, out, &prefix)?;
+            let measures = measures.as_ref().ok_or_else(|| {
+                InputError::new(format!("{}: run.json is missing or names no known game", dir.display()))
+            })?;
+            run_section(&mut md, dir, &summary, out, &prefix, measures)?;
         }
         if let Some(matrix) = load(dir, "matrix")? {
             found = true;
@@ -120,7 +125,7 @@ pub fn write_report(
         }
         if let Some(sweep) = load(dir, "sweep")? {
             found = true;
-            sweep_section(&mut md, &sweep, out, &prefix)?;
+            sweep_section(&mut md, &sweep, out, &prefix, measures.as_ref())?;
         }
         if !found {
             return Err(InputError::new(format!(
@@ -132,6 +137,20 @@ pub fn write_report(
     }
     out.write_text("report.md", &md)?;
     Ok(md)
+}
+
+/// The measures of the game a run or study played, from its metadata (its rules and
+/// seats where given, else the game's defaults).
+fn game_measures(meta: &serde_json::Value) -> Option<Measures> {
+    let info = crate::games::find(meta.get("game")?.as_str()?).ok()?;
+    let rules = meta.get("rules").and_then(|r| r.as_str()).filter(|r| !r.trim().is_empty());
+    let seats: Option<Vec<String>> = meta
+        .get("seats")
+        .and_then(|s| s.as_array())
+        .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect());
+    let built = (info.build)(rules, None, seats.as_deref()).or_else(|_| (info.build)(rules, None, None));
+    let (runner, _) = built.or_else(|_| info.with_defaults()).ok()?;
+    Some(runner.measures().clone())
 }
 
 /// The run's settings, from its metadata.
@@ -165,43 +184,51 @@ fn image(md: &mut String, file: &str, sentence: &str) {
     let _ = writeln!(md, "![{alt}]({file})\n\n{sentence}\n");
 }
 
-fn run_section(md: &mut String, dir: &Path, summary: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
+fn run_section(
+    md: &mut String,
+    dir: &Path,
+    summary: &DataFrame,
+    out: &OutputDir,
+    prefix: &str,
+    measures: &Measures,
+) -> Result<(), Error> {
     let strategies = texts(summary, "strategy")?;
     let rounds = floats(summary, "rounds")?;
     let win = with_interval(summary, "win_rate")?;
     let (wr, lo, hi) = (&win.mean, &win.lo, &win.hi);
-    let chips = with_interval(summary, "chips_per_round")?;
-    let (chips, clo, chi) = (&chips.mean, &chips.lo, &chips.hi);
-    let showdown = floats(summary, "showdown_rate")?;
+    let score_column = &measures.score.column;
+    let score = with_interval(summary, score_column)?;
+    let (sc, slo, shi) = (&score.mean, &score.lo, &score.hi);
+    let unit = &measures.unit;
 
     let file = format!("{prefix}win-share.svg");
-    whisker_chart(out, &file, "Win share per strategy", "pot share per round", &strategies, &win)?;
+    whisker_chart(out, &file, "Win share per strategy", &format!("win share per {unit}"), &strategies, &win)?;
     let n = rounds.iter().copied().fold(0.0, f64::max);
     image(
         md,
         &file,
         &format!(
-            "Share of the pots each strategy won per round, with 95% Wilson intervals; {n:.0} seat-rounds per strategy."
+            "Share of the wins each strategy took per {unit}, with 95% Wilson intervals; {n:.0} seat-{unit}s per strategy."
         ),
     );
 
     let _ = writeln!(
         md,
-        "| strategy | rounds | win rate | 95% interval | chips per round | 95% interval | showdown rate |\n|---|---:|---:|---|---:|---|---:|"
+        "| strategy | {unit}s | win rate | 95% interval | {} | 95% interval |\n|---|---:|---:|---|---:|---|",
+        score_column.replace('_', " ")
     );
     for i in 0..strategies.len() {
         let _ = writeln!(
             md,
-            "| {} | {:.0} | {} | {} – {} | {} | {} – {} | {} |",
+            "| {} | {:.0} | {} | {} – {} | {} | {} – {} |",
             strategies[i],
             rounds[i],
             fmt4(wr[i]),
             fmt4(lo[i]),
             fmt4(hi[i]),
-            fmt4(chips[i]),
-            fmt4(clo[i]),
-            fmt4(chi[i]),
-            fmt4(showdown[i])
+            fmt4(sc[i]),
+            fmt4(slo[i]),
+            fmt4(shi[i]),
         );
     }
     md.push('\n');
@@ -254,21 +281,22 @@ fn run_section(md: &mut String, dir: &Path, summary: &DataFrame, out: &OutputDir
         );
     }
 
-    if let Some(cats) = load(dir, "categories")? {
-        category_section(md, &cats, out, prefix, true)?;
-    } else if let Some(mut totals) = load(dir, "totals")? {
-        // Sevens: the "category" of a revealed hand is its total; there is no ranking to check.
-        totals.rename("total", "category".into()).map_err(|e| table_error("totals", e))?;
-        totals.rename("hands", "finished_hands".into()).map_err(|e| table_error("totals", e))?;
-        category_section(md, &totals, out, prefix, false)?;
+    if let Some(table) = load(dir, "measures")? {
+        measures_section(md, &table, out, prefix, measures)?;
+    }
+    for (name, histograms) in measures.histogram_tables() {
+        if let Some(table) = load(dir, name)? {
+            histogram_section(md, &table, out, &format!("{prefix}{name}"), &histograms)?;
+        }
     }
     if let Some(pairs) = load(dir, "pairs")?.filter(|p| p.height() > 0) {
         let (a, b) = (texts(&pairs, "strategy_a")?, texts(&pairs, "strategy_b")?);
-        let diff = with_interval(&pairs, "chips_diff_per_round")?;
+        let diff = with_interval(&pairs, &measures.score.pair_column)?;
         let (d, dlo, dhi) = (&diff.mean, &diff.lo, &diff.hi);
         let _ = writeln!(
             md,
-            "Paired differences in chips per round (same deals, seats rotated):\n\n| a | b | a minus b | 95% interval |\n|---|---|---:|---|"
+            "Paired differences in {} (same deals, seats rotated):\n\n| a | b | a minus b | 95% interval |\n|---|---|---:|---|",
+            score_column.replace('_', " ")
         );
         for i in 0..a.len() {
             let _ = writeln!(md, "| {} | {} | {} | {} – {} |", a[i], b[i], fmt4(d[i]), fmt4(dlo[i]), fmt4(dhi[i]));
@@ -297,62 +325,117 @@ fn run_section(md: &mut String, dir: &Path, summary: &DataFrame, out: &OutputDir
     Ok(())
 }
 
-/// Category frequencies of finished and winning hands, aggregated over strategies with
-/// polars, with the ranking their rarity suggests.
-fn category_section(
+/// One chart per declared measure shown in the wide tables, by strategy, with its 95%
+/// interval, read from the `measures` table (no code per game).
+fn measures_section(
     md: &mut String,
-    cats: &DataFrame,
+    table: &DataFrame,
     out: &OutputDir,
     prefix: &str,
-    ranked: bool,
+    measures: &Measures,
 ) -> Result<(), Error> {
-    let agg = cats
+    let (by, group, measure) = (texts(table, "by")?, texts(table, "group")?, texts(table, "measure")?);
+    let value = with_interval(table, "value")?;
+    let n = floats(table, "n")?;
+    for m in measures.measures.iter().filter(|m| m.shown != Shown::Hidden && !m.column.starts_with("fold_rate_r")) {
+        let rows: Vec<usize> = (0..by.len()).filter(|&i| by[i] == "strategy" && measure[i] == m.column).collect();
+        if rows.is_empty() || rows.iter().all(|&i| value.mean[i].is_nan() || value.mean[i] == 0.0) {
+            continue;
+        }
+        let pick = |v: &[f64]| rows.iter().map(|&i| v[i]).collect::<Vec<f64>>();
+        let labels: Vec<String> = rows.iter().map(|&i| group[i].clone()).collect();
+        let v = WithInterval { mean: pick(&value.mean), lo: pick(&value.lo), hi: pick(&value.hi) };
+        let file = format!("{prefix}{}.svg", m.column.replace('_', "-"));
+        whisker_chart(out, &file, &m.column.replace('_', " "), &m.column, &labels, &v)?;
+        let most = pick(&n).into_iter().fold(0.0, f64::max);
+        let interval = match m.kind {
+            crate::sim::Kind::Rate { .. } => "Wilson",
+            crate::sim::Kind::Mean { .. } => "t",
+        };
+        image(
+            md,
+            &file,
+            &format!(
+                "{} ({}), by strategy, with 95% {interval} intervals; up to {most:.0} observations per strategy.",
+                m.column.replace('_', " "),
+                m.description
+            ),
+        );
+    }
+    if let Some(i) = (0..by.len()).find(|&i| by[i] == "run" && measure[i] == "mean_length")
+        && value.mean[i] > 1.0
+    {
+        let _ = writeln!(
+            md,
+            "Mean {} length: {} rounds (95% interval {} – {}).\n",
+            measures.unit,
+            fmt4(value.mean[i]),
+            fmt4(value.lo[i]),
+            fmt4(value.hi[i])
+        );
+    }
+    Ok(())
+}
+
+/// A histogram table's bins: each histogram's share of its observations per bin,
+/// aggregated over strategies with polars, and for a ranked histogram the order its
+/// rarity suggests against the declared one.
+fn histogram_section(
+    md: &mut String,
+    table: &DataFrame,
+    out: &OutputDir,
+    prefix: &str,
+    histograms: &[&crate::sim::Histogram],
+) -> Result<(), Error> {
+    let bin_column = histograms[0].bin_column.as_str();
+    let agg = table
         .clone()
         .lazy()
-        .group_by_stable([col("category")])
-        .agg([col("finished_hands").sum(), col("winning_hands").sum()])
+        .group_by_stable([col(bin_column)])
+        .agg(histograms.iter().map(|h| col(h.key.as_str()).sum()).collect::<Vec<_>>())
         .collect()
-        .map_err(|e| table_error("categories", e))?;
-    let names = texts(&agg, "category")?;
-    let finished = floats(&agg, "finished_hands")?;
-    let winning = floats(&agg, "winning_hands")?;
-    let (tf, tw) = (finished.iter().sum::<f64>(), winning.iter().sum::<f64>());
-    if tf == 0.0 {
+        .map_err(|e| table_error(&histograms[0].table, e))?;
+    let names = texts(&agg, bin_column)?;
+    let counts: Vec<Vec<f64>> = histograms.iter().map(|h| floats(&agg, &h.key)).collect::<Result<_, _>>()?;
+    let totals: Vec<f64> = counts.iter().map(|c| c.iter().sum()).collect();
+    if totals[0] == 0.0 {
         return Ok(());
     }
-    let share_f: Vec<f64> = finished.iter().map(|f| f / tf).collect();
-    let share_w: Vec<f64> = winning.iter().map(|w| if tw > 0.0 { w / tw } else { 0.0 }).collect();
-    let file = format!("{prefix}categories.svg");
-    let (title, what) = if ranked {
-        (
-            "Hand categories: finished and winning hands",
-            "category among finished hands (held at the end of the draft by players still in)",
-        )
-    } else {
-        ("Final totals: revealed and winning hands", "final total among revealed hands")
-    };
+    let shares: Vec<Vec<f64>> = counts
+        .iter()
+        .zip(&totals)
+        .map(|(c, &t)| c.iter().map(|v| if t > 0.0 { v / t } else { 0.0 }).collect())
+        .collect();
+    let file = format!("{prefix}.svg");
+    let series: Vec<(String, Vec<f64>)> =
+        histograms.iter().zip(&shares).map(|(h, s)| (h.key.replace('_', " "), s.clone())).collect();
     charts::grouped_bars(
         &out.path().join(&file),
-        title,
-        "share of hands",
+        &format!("{} by {bin_column}", histograms[0].table),
+        "share",
         &names,
-        &[("finished hands".to_string(), share_f.clone()), ("winning hands".to_string(), share_w.clone())],
+        &series,
     )?;
-    image(
-        md,
-        &file,
-        &format!("Share of each {what} and among winning hands; {tf:.0} finished and {tw:.0} winning hands."),
-    );
-    if !ranked {
+    let described: Vec<String> = histograms
+        .iter()
+        .zip(&totals)
+        .map(|(h, t)| format!("{} ({t:.0} in all: {})", h.key.replace('_', " "), h.description))
+        .collect();
+    image(md, &file, &format!("Share of each {bin_column} among {}.", described.join("; and among ")));
+    if !histograms[0].ranked {
         return Ok(());
     }
-    // Standard rank: the table's category order, lowest first. Rarity rank: rarer ranks higher.
+    let (finished, share_f) = (&counts[0], &shares[0]);
+    let share_w = shares.get(1).cloned().unwrap_or_else(|| vec![f64::NAN; names.len()]);
+    // Standard rank: the declared bin order, lowest first. Rarity rank: rarer ranks higher.
     let present: Vec<usize> = (0..names.len()).filter(|&i| finished[i] > 0.0).collect();
     let mut by_rarity = present.clone();
     by_rarity.sort_by(|&a, &b| finished[b].total_cmp(&finished[a]).then(a.cmp(&b)));
     let _ = writeln!(
         md,
-        "Ranking by rarity against the standard ranking (1 = lowest hand):\n\n| category | finished share | winning share | standard rank | rank by rarity | |\n|---|---:|---:|---:|---:|---|"
+        "Ranking by rarity against the standard ranking (1 = lowest hand):\n\n| {bin_column} | {} share | {} share | standard rank | rank by rarity | |\n|---|---:|---:|---:|---:|---|",
+        histograms[0].key.replace('_', " "),
+        histograms.get(1).map_or("-".to_string(), |h| h.key.replace('_', " "))
     );
     for (std_rank, &i) in present.iter().enumerate() {
         let rarity_rank = by_rarity.iter().position(|&x| x == i).expect("present") + 1;
@@ -429,7 +512,13 @@ fn compare_section(
     Ok(())
 }
 
-fn sweep_section(md: &mut String, sweep: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
+fn sweep_section(
+    md: &mut String,
+    sweep: &DataFrame,
+    out: &OutputDir,
+    prefix: &str,
+    measures: Option<&Measures>,
+) -> Result<(), Error> {
     let columns: Vec<String> = sweep.get_column_names().iter().map(|c| c.to_string()).collect();
     let keys: Vec<String> = columns.iter().take_while(|c| *c != "strategy").cloned().collect();
     let Some(main_key) = keys.first() else { return Ok(()) };
@@ -453,16 +542,24 @@ fn sweep_section(md: &mut String, sweep: &DataFrame, out: &OutputDir, prefix: &s
         }
     };
     let rounds = floats(sweep, "rounds")?.first().copied().unwrap_or(0.0);
-    let fold_cols: Vec<&String> = columns.iter().filter(|c| c.starts_with("fold_rate_r")).collect();
-    let mut metrics: Vec<(&str, String)> = vec![
-        ("seat_advantage", "best seat's win rate minus the worst seat's".to_string()),
-        ("skill_gap", "chips per round of the best strategy minus random's".to_string()),
-        ("showdown_rate", "share of seat-rounds reaching a showdown".to_string()),
-    ];
-    for c in &fold_cols {
-        metrics
-            .push((c.as_str(), format!("share of seat-rounds folded in betting round {}", &c["fold_rate_r".len()..])));
-    }
+    // Variant-level columns: from seat_advantage up to the rarity columns.
+    let score_column = measures.map_or("chips_per_round", |m| m.score.column.as_str());
+    let metrics: Vec<(&str, String)> = columns
+        .iter()
+        .skip_while(|c| *c != "seat_advantage")
+        .take_while(|c| !c.starts_with("rarity_order") && *c != "standard_order_holds")
+        .map(|c| {
+            let meaning = match c.as_str() {
+                "seat_advantage" => "best seat's win rate minus the worst seat's".to_string(),
+                "skill_gap" => format!("{} of the best strategy minus random's", score_column.replace('_', " ")),
+                "mean_length" => measures.map_or("rounds per unit of play".to_string(), |m| m.length.clone()),
+                other => measures
+                    .and_then(|m| m.find(other))
+                    .map_or_else(|| other.replace('_', " "), |m| m.description.clone()),
+            };
+            (c.as_str(), meaning)
+        })
+        .collect();
     let _ = writeln!(
         md,
         "Sweep over `{}`; every variant played on the same seed; {rounds:.0} seat-rounds per strategy per variant.\n",
@@ -470,6 +567,10 @@ fn sweep_section(md: &mut String, sweep: &DataFrame, out: &OutputDir, prefix: &s
     );
     for (metric, meaning) in &metrics {
         let values = floats(&variants, metric)?;
+        // Nothing to chart: no values, or a unit of one round in every variant.
+        if values.iter().all(|v| v.is_nan()) || (*metric == "mean_length" && values.iter().all(|&v| v == 1.0)) {
+            continue;
+        }
         let mut series: Vec<(String, Vec<f64>)> = Vec::new();
         for row in 0..variants.height() {
             let name = series_name(row);
@@ -494,9 +595,9 @@ fn sweep_section(md: &mut String, sweep: &DataFrame, out: &OutputDir, prefix: &s
             ),
         );
     }
-    // Chips per round of each strategy against the main key (other keys averaged over).
+    // Score per round of each strategy against the main key (other keys averaged over).
     let strategies = texts(sweep, "strategy")?;
-    let chips = floats(sweep, "chips_per_round")?;
+    let chips = floats(sweep, score_column)?;
     let key_values = texts(sweep, main_key)?;
     let names = distinct(&strategies);
     let series: Vec<(String, Vec<f64>)> = names
@@ -518,8 +619,8 @@ fn sweep_section(md: &mut String, sweep: &DataFrame, out: &OutputDir, prefix: &s
     let file = format!("{prefix}sweep-chips-by-strategy.svg");
     charts::lines(
         &out.path().join(&file),
-        &format!("chips per round by strategy against {main_key}"),
-        "chips per round",
+        &format!("{} by strategy against {main_key}", score_column.replace('_', " ")),
+        score_column,
         &labels,
         &series,
     )?;
@@ -527,7 +628,8 @@ fn sweep_section(md: &mut String, sweep: &DataFrame, out: &OutputDir, prefix: &s
         md,
         &file,
         &format!(
-            "Net chips per round of each strategy for each value of `{main_key}`{}; {rounds:.0} seat-rounds per strategy per variant.",
+            "{} of each strategy for each value of `{main_key}`{}; {rounds:.0} seat-rounds per strategy per variant.",
+            score_column.replace('_', " "),
             if keys.len() > 1 { " (mean over the other swept keys)" } else { "" }
         ),
     );

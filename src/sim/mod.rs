@@ -7,12 +7,16 @@
 //! chunks run in parallel in batches and their tallies are merged in chunk order. Tallies
 //! hold integer counts and sums only, so merging shards is exact.
 
+mod check;
 mod events;
+mod measures;
 mod record;
 mod tally;
 
+pub use check::{CheckReport, Violation, check};
 pub use events::{EventSink, NoEvents};
-pub use record::{EVENT_KINDS, MAX_SEATS, RoundResult, SHARE_UNIT, SeatResult};
+pub use measures::{Histogram, Kind, Measure, Measures, Score, Shown};
+pub use record::{MAX_BINS, MAX_COUNTERS, MAX_SEATS, MAX_SUMS, RoundResult, SHARE_UNIT, SeatResult, Shape};
 pub use tally::{Counts, PairedSums, Tally};
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,7 +31,8 @@ pub const CHUNK_DEALS: u64 = 64;
 /// often `--until-ci` and progress are checked).
 const BATCH_CHUNKS: u64 = 128;
 
-/// A game the harness can run: a rules-and-lineup object that plays one round at a time.
+/// A game the harness can run: a rules-and-lineup object that plays one unit (a round, or
+/// a whole game) at a time.
 pub trait Game: Sync {
     /// Per-thread state (table scratch, one bot per lineup entry), made once per job.
     type Worker: Send;
@@ -35,7 +40,10 @@ pub trait Game: Sync {
     fn players(&self) -> usize;
     /// A fresh worker.
     fn worker(&self) -> Self::Worker;
-    /// Plays one round (a game in game mode) with lineup entry `seating[s]` at seat `s`.
+    /// What the game measures (the slots `play` fills).
+    fn measures(&self) -> &Measures;
+    /// Plays one unit with lineup entry `seating[s]` at seat `s`, adding to `out` (cleared
+    /// by the caller). `round_index` is the unit's index in the run.
     fn play(
         &self,
         worker: &mut Self::Worker,
@@ -45,11 +53,18 @@ pub trait Game: Sync {
         seating: &[usize],
         out: &mut RoundResult,
     ) -> Result<(), Error>;
-    /// Names of the hand categories that `SeatResult::finished` indexes.
-    fn category_names(&self) -> &'static [&'static str];
-    /// Number of betting rounds (for the fold-rate columns).
-    fn betting_rounds(&self) -> usize;
-    /// The round told move by move.
+    /// Plays one unit as `play` does, checking the game's invariants after every step; a
+    /// violation is [`Error::Invariant`]. The result must equal `play`'s.
+    fn play_checked(
+        &self,
+        worker: &mut Self::Worker,
+        deal_seed: u64,
+        bot_seed: u64,
+        round_index: u64,
+        seating: &[usize],
+        out: &mut RoundResult,
+    ) -> Result<(), Error>;
+    /// The unit told move by move.
     fn replay(&self, deal_seed: u64, bot_seed: u64, round_index: u64, seating: &[usize]) -> Result<String, Error>;
 }
 
@@ -189,13 +204,24 @@ pub struct RoundRow {
     pub result: SeatResult,
 }
 
+/// How the harness plays each unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Tally only.
+    Tally,
+    /// Tally and keep one row per unit and seat (for the `rounds` table).
+    Rows,
+    /// Tally with every invariant checked (`draftsim check`).
+    Checked,
+}
+
 /// Runs a plan; `on_batch` sees the rounds done so far and each batch's per-round rows
-/// (empty unless `keep_rows`), in order. Returns the merged tally.
+/// (empty unless `mode` is [`Mode::Rows`]), in order. Returns the merged tally.
 pub fn run<G: Game>(
     game: &G,
     lineup: &Lineup,
     plan: &Plan,
-    keep_rows: bool,
+    mode: Mode,
     interrupt: Option<&AtomicBool>,
     mut on_batch: impl FnMut(u64, &[RoundRow]) -> Result<(), Error>,
 ) -> Result<Tally, Error> {
@@ -204,7 +230,7 @@ pub fn run<G: Game>(
     let deals = plan.rounds.div_ceil(per).max(1);
     let chunks = deals.div_ceil(CHUNK_DEALS);
     let shard = plan.shard.unwrap_or(Shard { index: 0, count: 1 });
-    let mut tally = Tally::new(lineup.strategies.len(), players, game.category_names().len(), game.betting_rounds());
+    let mut tally = Tally::new(lineup.strategies.len(), players, game.measures());
     let mut next_chunk = shard.index;
     while next_chunk < chunks {
         if interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
@@ -213,19 +239,21 @@ pub fn run<G: Game>(
         let batch: Vec<u64> =
             (0..BATCH_CHUNKS).map(|i| next_chunk + i * shard.count).take_while(|&c| c < chunks).collect();
         next_chunk += BATCH_CHUNKS * shard.count;
-        let parts: Vec<(Tally, Vec<RoundRow>)> = batch
+        let parts: Vec<Result<(Tally, Vec<RoundRow>), Error>> = batch
             .par_iter()
             .map_init(
                 || game.worker(),
                 |worker, &chunk| {
                     let first = chunk * CHUNK_DEALS;
                     let last = ((chunk + 1) * CHUNK_DEALS).min(deals);
-                    run_deals(game, worker, lineup, plan, first..last, keep_rows)
+                    run_deals(game, worker, lineup, plan, first..last, mode)
                 },
             )
-            .collect::<Result<_, Error>>()?;
+            .collect();
         let mut rows = Vec::new();
-        for (part, part_rows) in parts {
+        // In chunk order, so the error reported is the run's first (as `check` promises).
+        for part in parts {
+            let (part, part_rows) = part?;
             tally.merge(&part);
             rows.extend(part_rows);
         }
@@ -246,12 +274,14 @@ fn run_deals<G: Game>(
     lineup: &Lineup,
     plan: &Plan,
     deals: std::ops::Range<u64>,
-    keep_rows: bool,
+    mode: Mode,
 ) -> Result<(Tally, Vec<RoundRow>), Error> {
     let players = game.players();
     let per = rounds_per_deal(players, plan.rotate);
     let n_strat = lineup.strategies.len();
-    let mut tally = Tally::new(n_strat, players, game.category_names().len(), game.betting_rounds());
+    let measures = game.measures();
+    let shape = measures.shape();
+    let mut tally = Tally::new(n_strat, players, measures);
     let mut rows = Vec::new();
     let mut result = RoundResult::default();
     let mut seating = [0usize; MAX_SEATS];
@@ -269,20 +299,22 @@ fn run_deals<G: Game>(
                 *slot = (s + rotation) % players;
             }
             let bot_seed = mix_seed(plan.seed, deal * MAX_SEATS as u64 + rotation as u64, BOT_STREAM);
-            game.play(worker, deal_seed, bot_seed, deal, &seating[..players], &mut result)?;
-            tally.rounds += 1;
-            tally.length_sum += result.length as u64;
+            let round = deal * per + rotation as u64;
+            result.clear(players, shape);
+            if mode == Mode::Checked {
+                game.play_checked(worker, deal_seed, bot_seed, round, &seating[..players], &mut result)
+                    .and_then(|()| check::outcome(measures, &result.seats[..players]))
+                    .map_err(|e| check::at_round(e, round))?;
+            } else {
+                game.play(worker, deal_seed, bot_seed, round, &seating[..players], &mut result)?;
+            }
+            tally.add_length(result.length);
             for (s, (&entry, r)) in seating[..players].iter().zip(&result.seats).enumerate() {
                 let x = lineup.entry_strategy[entry];
                 tally.add_seat(x, s, r);
-                group[x] += r.net;
-                if keep_rows {
-                    rows.push(RoundRow {
-                        round: deal * per + rotation as u64,
-                        seat: s as u8,
-                        strategy: x as u16,
-                        result: *r,
-                    });
+                group[x] += r.score;
+                if mode == Mode::Rows {
+                    rows.push(RoundRow { round, seat: s as u8, strategy: x as u16, result: *r });
                 }
             }
         }

@@ -1,45 +1,103 @@
-//! What a game hands the harness after each round: per seat, plain numbers.
+//! What a game hands the harness after each unit of play (a round, or a whole game): per
+//! seat, a fixed-size record of plain integers, indexed by the slots the game declared in
+//! its [`Measures`](super::Measures). Nothing here allocates.
 
 /// Most seats any game supports.
 pub const MAX_SEATS: usize = 8;
+/// Most counters a game may declare.
+pub const MAX_COUNTERS: usize = 16;
+/// Most sums a game may declare.
+pub const MAX_SUMS: usize = 8;
+/// Most histogram bins a game may declare, over all its histograms together.
+pub const MAX_BINS: usize = 64;
 
-/// Pot shares are counted in these units per round, so shares stay integers and shards
-/// merge exactly; 5040 = 7! divides evenly among any 1 to 7 tied winners.
+/// Win shares are counted in these units per unit of play, so shares stay integers and
+/// shards merge exactly; 5040 = 7! divides evenly among any 1 to 7 tied winners.
 pub const SHARE_UNIT: u32 = 5040;
 
-/// What one seat did in one round (or one game in game mode).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What one seat did in one unit of play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SeatResult {
-    /// Chips won minus chips put in.
-    pub net: i64,
-    /// Share of the pot won, in units of `1 / SHARE_UNIT`.
+    /// The payoff the game declares: net chips, +1/-1, victory cards, ...
+    pub score: i64,
+    /// Share of the win, in units of `1 / SHARE_UNIT` (split wins by share).
     pub share_units: u32,
-    /// The betting round (0-based) in which the seat folded, if it did.
-    pub fold_round: Option<u8>,
-    /// Whether the seat's hand went to a showdown.
-    pub showdown: bool,
-    /// The category (game-specific index) of the finished hand, if the seat finished one.
-    pub finished: Option<u8>,
-    /// Whether the finished hand won at least part of a pot at showdown.
-    pub won_showdown: bool,
-    /// Whether a wild card was in the seat's hand when it won at showdown.
-    pub wild_in_win: bool,
-    /// Picks (or draws) the seat made.
-    pub picks: u8,
-    /// Picks that were not the best card for the seat itself (hate picks).
-    pub hate_picks: u8,
-    /// Game-specific round events this seat took part in, as bits (see [`EVENT_KINDS`]).
-    pub events: u8,
+    /// Rounds this seat was dealt into (1 in round mode; a game's rounds in game mode):
+    /// the denominator of per-seat-round rates.
+    pub rounds: u32,
+    /// Counters by declared slot.
+    pub counters: [u32; MAX_COUNTERS],
+    /// Sums by declared slot.
+    pub sums: [i64; MAX_SUMS],
+    /// Histogram bins (each histogram's bins from its declared offset).
+    pub bins: [u32; MAX_BINS],
 }
 
-/// How many event bits [`SeatResult::events`] may use; the tally counts each.
-pub const EVENT_KINDS: usize = 4;
+impl Default for SeatResult {
+    fn default() -> Self {
+        SeatResult {
+            score: 0,
+            share_units: 0,
+            rounds: 1,
+            counters: [0; MAX_COUNTERS],
+            sums: [0; MAX_SUMS],
+            bins: [0; MAX_BINS],
+        }
+    }
+}
 
-/// Every seat's result for one round.
+impl SeatResult {
+    /// Adds one to counter `slot`.
+    #[inline]
+    pub fn count(&mut self, slot: usize) {
+        self.counters[slot] += 1;
+    }
+
+    /// Adds one observation to bin `bin` of the histogram starting at `offset`.
+    #[inline]
+    pub fn observe(&mut self, offset: usize, bin: usize) {
+        self.bins[offset + bin] += 1;
+    }
+
+    /// Resets the first `shape` entries of each part (the rest are never read).
+    #[inline]
+    fn clear(&mut self, shape: Shape) {
+        self.score = 0;
+        self.share_units = 0;
+        self.rounds = 1;
+        self.counters[..shape.counters].fill(0);
+        self.sums[..shape.sums].fill(0);
+        self.bins[..shape.bins].fill(0);
+    }
+}
+
+/// How many counters, sums and bins a game uses: the harness clears only these.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shape {
+    /// Counter slots in use.
+    pub counters: usize,
+    /// Sum slots in use.
+    pub sums: usize,
+    /// Bins in use.
+    pub bins: usize,
+}
+
+/// Every seat's result for one unit of play.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RoundResult {
     /// Per seat; only the first `players` entries are used.
     pub seats: [SeatResult; MAX_SEATS],
     /// Rounds played (1 in round mode; the game's length in game mode).
     pub length: u32,
+}
+
+impl RoundResult {
+    /// Resets the first `players` seats for a new unit of play.
+    #[inline]
+    pub fn clear(&mut self, players: usize, shape: Shape) {
+        for seat in &mut self.seats[..players] {
+            seat.clear(shape);
+        }
+        self.length = 1;
+    }
 }

@@ -1,100 +1,113 @@
 //! Mergeable accumulators: integer counts and sums only, so any grouping of chunks or
 //! shards adds up to exactly the same tally.
+//!
+//! The hot path adds each seat's record once, into the cell of its (strategy, seat); the
+//! per-strategy and per-seat figures are sums of cells, made when tables are written.
 
 use serde::{Deserialize, Serialize};
 
+use super::measures::{Kind, Measure, Measures};
 use super::{SHARE_UNIT, SeatResult, Shard};
 use crate::stats;
 
-/// Counts and sums for one strategy or one seat.
+/// Counts and sums for one (strategy, seat) cell, or a sum of cells.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
-    /// Rounds played.
+    /// Units of play (rounds, or games in game mode).
     pub rounds: u64,
-    /// Pot shares won, in units of `1 / SHARE_UNIT`.
+    /// Rounds dealt into (equal to `rounds` outside game mode): the rates' denominator.
+    pub seat_rounds: u64,
+    /// Win shares, in units of `1 / SHARE_UNIT`.
     pub share_units: u64,
-    /// Sum of net chips.
-    pub net: i64,
-    /// Sum of squared net chips.
-    pub net_sq: u64,
-    /// Rounds that reached a showdown.
-    pub showdowns: u64,
-    /// Showdowns won (at least part of a pot).
-    pub showdown_wins: u64,
-    /// Folds per betting round.
-    pub folds: Vec<u64>,
-    /// Picks made.
-    pub picks: u64,
-    /// Picks that were hate picks.
-    pub hate_picks: u64,
-    /// Rounds with at least one hate pick.
-    pub hate_rounds: u64,
-    /// Net chips summed over rounds with at least one hate pick.
-    pub hate_rounds_net: i64,
-    /// Showdown wins with a wild card in the hand.
-    pub wild_wins: u64,
-    /// Rounds in which each game-specific event bit was set for this seat.
-    #[serde(default)]
-    pub events: Vec<u64>,
+    /// Sum of scores.
+    pub score: i64,
+    /// Sum of squared scores.
+    pub score_sq: u64,
+    /// Per counter slot.
+    pub counters: Vec<u64>,
+    /// Per sum slot.
+    pub sums: Vec<i64>,
+    /// Per sum slot, the sum of squares.
+    pub sums_sq: Vec<u64>,
+    /// Per histogram bin.
+    pub bins: Vec<u64>,
 }
 
 impl Counts {
-    fn new(betting_rounds: usize) -> Counts {
-        Counts { folds: vec![0; betting_rounds], events: vec![0; super::EVENT_KINDS], ..Counts::default() }
+    fn new(shape: super::Shape) -> Counts {
+        Counts {
+            counters: vec![0; shape.counters],
+            sums: vec![0; shape.sums],
+            sums_sq: vec![0; shape.sums],
+            bins: vec![0; shape.bins],
+            ..Counts::default()
+        }
     }
 
+    #[inline]
     fn add(&mut self, r: &SeatResult) {
         self.rounds += 1;
-        self.share_units += r.share_units as u64;
-        self.net += r.net;
-        self.net_sq += (r.net * r.net) as u64;
-        self.showdowns += u64::from(r.showdown);
-        self.showdown_wins += u64::from(r.won_showdown);
-        if let Some(b) = r.fold_round {
-            self.folds[b as usize] += 1;
+        self.seat_rounds += u64::from(r.rounds);
+        self.share_units += u64::from(r.share_units);
+        self.score += r.score;
+        self.score_sq += r.score.unsigned_abs().pow(2);
+        // The vectors hold exactly the declared slots, so zip stops there.
+        for (a, &b) in self.counters.iter_mut().zip(&r.counters) {
+            *a += u64::from(b);
         }
-        self.picks += r.picks as u64;
-        self.hate_picks += r.hate_picks as u64;
-        if r.hate_picks > 0 {
-            self.hate_rounds += 1;
-            self.hate_rounds_net += r.net;
+        for ((a, sq), &b) in self.sums.iter_mut().zip(&mut self.sums_sq).zip(&r.sums) {
+            *a += b;
+            *sq += b.unsigned_abs().pow(2);
         }
-        self.wild_wins += u64::from(r.wild_in_win);
-        for (bit, count) in self.events.iter_mut().enumerate() {
-            *count += u64::from(r.events >> bit & 1);
+        for (a, &b) in self.bins.iter_mut().zip(&r.bins) {
+            *a += u64::from(b);
         }
     }
 
-    fn merge(&mut self, o: &Counts) {
+    /// Adds another cell's counts.
+    pub fn merge(&mut self, o: &Counts) {
         self.rounds += o.rounds;
+        self.seat_rounds += o.seat_rounds;
         self.share_units += o.share_units;
-        self.net += o.net;
-        self.net_sq += o.net_sq;
-        self.showdowns += o.showdowns;
-        self.showdown_wins += o.showdown_wins;
-        self.folds.iter_mut().zip(&o.folds).for_each(|(a, b)| *a += b);
-        self.picks += o.picks;
-        self.hate_picks += o.hate_picks;
-        self.hate_rounds += o.hate_rounds;
-        self.hate_rounds_net += o.hate_rounds_net;
-        self.wild_wins += o.wild_wins;
-        self.events.iter_mut().zip(&o.events).for_each(|(a, b)| *a += b);
+        self.score += o.score;
+        self.score_sq += o.score_sq;
+        add_all(&mut self.counters, &o.counters);
+        add_all(&mut self.sums, &o.sums);
+        add_all(&mut self.sums_sq, &o.sums_sq);
+        add_all(&mut self.bins, &o.bins);
     }
 
-    /// Pot shares won, as a number of whole pots.
+    /// Wins (win shares as a number of whole wins).
     pub fn wins(&self) -> f64 {
         self.share_units as f64 / SHARE_UNIT as f64
     }
 
-    /// Win rate (pot share per round) with its Wilson 95% interval.
+    /// Win rate (win share per unit) with its Wilson 95% interval.
     pub fn win_rate(&self) -> stats::Estimate {
         stats::wilson(self.wins(), self.rounds)
     }
 
-    /// Net chips per round with a t interval over rounds.
-    pub fn chips_per_round(&self) -> stats::Estimate {
-        stats::mean_interval(self.rounds, self.net as f64, self.net_sq as f64)
+    /// Score per unit with a t interval over units.
+    pub fn score_per_round(&self) -> stats::Estimate {
+        stats::mean_interval(self.rounds, self.score as f64, self.score_sq as f64)
     }
+
+    /// A declared measure's estimate and the count it is over.
+    pub fn measure(&self, m: &Measure) -> (stats::Estimate, u64) {
+        match m.kind {
+            Kind::Rate { slot, per } => {
+                let n = per.map_or(self.seat_rounds, |p| self.counters[p]);
+                (stats::wilson(self.counters[slot] as f64, n), n)
+            }
+            Kind::Mean { slot } => {
+                (stats::mean_interval(self.rounds, self.sums[slot] as f64, self.sums_sq[slot] as f64), self.rounds)
+            }
+        }
+    }
+}
+
+fn add_all<T: Copy + std::ops::AddAssign>(a: &mut [T], b: &[T]) {
+    a.iter_mut().zip(b).for_each(|(x, &y)| *x += y);
 }
 
 /// Sums over deal groups of one quantity, for paired intervals.
@@ -143,54 +156,82 @@ mod u128_string {
 /// Everything a run counted; tables are computed from it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
-    /// Rounds played.
+    /// Units of play.
     pub rounds: u64,
-    /// Sum of round lengths (game mode: rounds per game).
+    /// Sum of unit lengths (game mode: rounds per game).
     pub length_sum: u64,
-    /// Per strategy.
-    pub strategies: Vec<Counts>,
-    /// Per seat position.
-    pub seats: Vec<Counts>,
-    /// Per strategy: its net chips summed over each deal group.
+    /// Sum of squared unit lengths.
+    pub length_sq: u64,
+    /// Seats at the table.
+    pub seat_count: usize,
+    /// Per (strategy, seat), strategy-major.
+    pub cells: Vec<Counts>,
+    /// Per strategy: its score summed over each deal group.
     pub groups: Vec<PairedSums>,
     /// Instances of each strategy in one deal group.
     pub instances: Vec<i64>,
     /// Per pair (a, b) with a < b, in order: S_a * m_b - S_b * m_a per deal group.
     pub pairs: Vec<PairedSums>,
-    /// Finished hands per strategy and category.
-    pub finished: Vec<Vec<u64>>,
-    /// Winning hands per strategy and category.
-    pub winning: Vec<Vec<u64>>,
     /// The shard this tally covers, if only one.
     pub shard: Option<Shard>,
 }
 
 impl Tally {
-    /// An empty tally for this shape.
-    pub fn new(strategies: usize, seats: usize, categories: usize, betting_rounds: usize) -> Tally {
+    /// An empty tally for this many strategies and seats and these measures.
+    pub fn new(strategies: usize, seats: usize, measures: &Measures) -> Tally {
         Tally {
             rounds: 0,
             length_sum: 0,
-            strategies: vec![Counts::new(betting_rounds); strategies],
-            seats: vec![Counts::new(betting_rounds); seats],
+            length_sq: 0,
+            seat_count: seats,
+            cells: vec![Counts::new(measures.shape()); strategies * seats],
             groups: vec![PairedSums::default(); strategies],
             instances: vec![0; strategies],
             pairs: vec![PairedSums::default(); strategies * strategies.saturating_sub(1) / 2],
-            finished: vec![vec![0; categories]; strategies],
-            winning: vec![vec![0; categories]; strategies],
             shard: None,
         }
     }
 
+    /// Number of strategies.
+    pub fn strategy_count(&self) -> usize {
+        self.groups.len()
+    }
+
+    #[inline]
     pub(crate) fn add_seat(&mut self, strategy: usize, seat: usize, r: &SeatResult) {
-        self.strategies[strategy].add(r);
-        self.seats[seat].add(r);
-        if let Some(c) = r.finished {
-            self.finished[strategy][c as usize] += 1;
-            if r.won_showdown {
-                self.winning[strategy][c as usize] += 1;
+        self.cells[strategy * self.seat_count + seat].add(r);
+    }
+
+    pub(crate) fn add_length(&mut self, length: u32) {
+        self.rounds += 1;
+        self.length_sum += u64::from(length);
+        self.length_sq += u64::from(length).pow(2);
+    }
+
+    /// Every seat's counts for strategy `x`.
+    pub fn strategy(&self, x: usize) -> Counts {
+        self.sum_cells((0..self.seat_count).map(|s| x * self.seat_count + s))
+    }
+
+    /// Every strategy's counts at seat `s`.
+    pub fn seat(&self, s: usize) -> Counts {
+        self.sum_cells((0..self.strategy_count()).map(|x| x * self.seat_count + s))
+    }
+
+    /// All counts together.
+    pub fn total(&self) -> Counts {
+        self.sum_cells(0..self.cells.len())
+    }
+
+    fn sum_cells(&self, cells: impl Iterator<Item = usize>) -> Counts {
+        let mut out: Option<Counts> = None;
+        for c in cells {
+            match out.as_mut() {
+                Some(o) => o.merge(&self.cells[c]),
+                None => out = Some(self.cells[c].clone()),
             }
         }
+        out.unwrap_or_default()
     }
 
     pub(crate) fn add_group(&mut self, sums: &[i64], instances: &[i64]) {
@@ -210,46 +251,66 @@ impl Tally {
     pub fn merge(&mut self, o: &Tally) {
         self.rounds += o.rounds;
         self.length_sum += o.length_sum;
-        self.strategies.iter_mut().zip(&o.strategies).for_each(|(a, b)| a.merge(b));
-        self.seats.iter_mut().zip(&o.seats).for_each(|(a, b)| a.merge(b));
+        self.length_sq += o.length_sq;
+        self.cells.iter_mut().zip(&o.cells).for_each(|(a, b)| a.merge(b));
         self.groups.iter_mut().zip(&o.groups).for_each(|(a, b)| a.merge(b));
         self.pairs.iter_mut().zip(&o.pairs).for_each(|(a, b)| a.merge(b));
         if o.instances.iter().any(|&i| i != 0) {
             self.instances.clone_from(&o.instances);
         }
-        for (a, b) in self.finished.iter_mut().zip(&o.finished) {
-            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-        }
-        for (a, b) in self.winning.iter_mut().zip(&o.winning) {
-            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-        }
     }
 
-    /// Net chips per round of strategy `x`, with a t interval over deal groups (paired).
-    pub fn chips_per_round(&self, x: usize) -> stats::Estimate {
+    /// Mean length of a unit of play (rounds per game in game mode), with a t interval.
+    pub fn mean_length(&self) -> stats::Estimate {
+        stats::mean_interval(self.rounds, self.length_sum as f64, self.length_sq as f64)
+    }
+
+    /// Score per unit of strategy `x`, with a t interval over deal groups (paired).
+    pub fn score_per_round(&self, x: usize) -> stats::Estimate {
         self.groups[x].mean(self.instances[x].max(1) as f64)
     }
 
-    /// Paired difference in chips per round, strategy `a` minus `b` (a < b), with its interval.
+    /// Paired difference in score per unit, strategy `a` minus `b` (a < b), with its interval.
     pub fn pair_difference(&self, a: usize, b: usize) -> stats::Estimate {
-        let n = self.strategies.len();
+        let n = self.strategy_count();
         let index = a * n - a * (a + 1) / 2 + (b - a - 1);
         self.pairs[index].mean((self.instances[a] * self.instances[b]).max(1) as f64)
     }
 
     /// The widest win-rate interval half-width among the strategies.
     pub fn max_win_rate_half_width(&self) -> f64 {
-        self.strategies.iter().map(|c| c.win_rate().half_width()).fold(0.0, f64::max)
+        (0..self.strategy_count()).map(|x| self.strategy(x).win_rate().half_width()).fold(0.0, f64::max)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::measures::{Score, Shown};
+
+    fn measures() -> Measures {
+        Measures {
+            score: Score {
+                key: "net".into(),
+                column: "chips_per_round".into(),
+                pair_column: "chips_diff_per_round".into(),
+                description: String::new(),
+                zero_sum: true,
+            },
+            unit: "round".into(),
+            length: String::new(),
+            always_won: true,
+            measures: vec![
+                Measure::rate(0, "a", "a_rate", Shown::Both, ""),
+                Measure::mean(0, "b", "mean_b", Shown::Both, ""),
+            ],
+            histograms: vec![],
+        }
+    }
 
     #[test]
     fn pairs_are_indexed_in_order() {
-        let mut t = Tally::new(3, 3, 1, 1);
+        let mut t = Tally::new(3, 3, &measures());
         t.add_group(&[3, 0, -3], &[1, 1, 1]);
         assert_eq!(t.pair_difference(0, 1).mean, 3.0);
         assert_eq!(t.pair_difference(0, 2).mean, 6.0);
@@ -257,10 +318,28 @@ mod tests {
     }
 
     #[test]
+    fn cells_sum_to_strategies_and_seats() {
+        let mut t = Tally::new(2, 2, &measures());
+        let mut r = SeatResult { score: 3, ..SeatResult::default() };
+        r.count(0);
+        r.sums[0] = 5;
+        t.add_seat(0, 1, &r);
+        t.add_seat(1, 1, &SeatResult { score: -3, ..SeatResult::default() });
+        assert_eq!(t.strategy(0).score, 3);
+        assert_eq!(t.seat(1).score, 0);
+        assert_eq!(t.seat(1).rounds, 2);
+        assert_eq!(t.seat(0).rounds, 0);
+        let m = measures();
+        assert_eq!(t.strategy(0).measure(&m.measures[0]).0.mean, 1.0);
+        assert_eq!(t.seat(1).measure(&m.measures[1]).0.mean, 2.5);
+    }
+
+    #[test]
     fn tallies_round_trip_through_json() {
-        let mut t = Tally::new(2, 2, 3, 3);
+        let mut t = Tally::new(2, 2, &measures());
         t.add_group(&[i64::from(i32::MAX), -5], &[2, 2]);
         t.add_group(&[i64::from(i32::MAX), -5], &[2, 2]);
+        t.add_seat(1, 0, &SeatResult { score: 7, ..SeatResult::default() });
         let back: Tally = serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
         assert_eq!(back, t);
         assert!(t.groups[0].sum_sq > u64::MAX as u128 / 4);

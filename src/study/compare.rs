@@ -8,7 +8,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::error::{Error, InputError};
 use crate::games::GameInfo;
 use crate::output::{Table, Values};
-use crate::sim::{Lineup, PairedSums, Plan};
+use crate::sim::{Lineup, Mode, PairedSums, Plan};
 use crate::stats::{self, Estimate};
 
 /// What to compare.
@@ -52,6 +52,8 @@ pub struct Comparison {
     pub ratings: Vec<Estimate>,
     /// The strategy whose win share beats 0.5 (interval above it) against every other.
     pub dominant: Option<usize>,
+    /// The game's column name for the paired score difference (e.g. `chips_diff_per_round`).
+    pub pair_column: String,
 }
 
 /// Plays every pair: with an even table the seats alternate A, B, A, B...; with an odd one
@@ -63,9 +65,11 @@ pub fn compare(info: &GameInfo, spec: &CompareSpec) -> Result<Comparison, Error>
         return Err(InputError::new("--strategies: name at least two strategies, comma-separated").into());
     }
     let mut matchups = Vec::new();
+    let mut pair_column = String::new();
     for a in 0..k {
         for b in a + 1..k {
-            let (share_a, rounds, diff) = play_pair(info, spec, a, b)?;
+            let (share_a, rounds, diff, column) = play_pair(info, spec, a, b)?;
+            pair_column = column;
             let share = stats::wilson(share_a, rounds);
             let chips = stats::mean_interval(diff.groups, diff.sum, diff.sum_sq);
             matchups.push(Matchup { strategy: a, opponent: b, rounds, win_share: share, chips_diff: chips });
@@ -80,7 +84,7 @@ pub fn compare(info: &GameInfo, spec: &CompareSpec) -> Result<Comparison, Error>
     }
     let ratings = bradley_terry_with_intervals(k, &matchups, spec.seed);
     let dominant = (0..k).find(|&i| matchups.iter().filter(|m| m.strategy == i).all(|m| m.win_share.lo > 0.5));
-    Ok(Comparison { strategies: spec.strategies.clone(), matchups, ratings, dominant })
+    Ok(Comparison { strategies: spec.strategies.clone(), matchups, ratings, dominant, pair_column })
 }
 
 /// Sums of per-deal-group values in chips per round, for combining lineups.
@@ -91,9 +95,9 @@ struct GroupSums {
     sum_sq: f64,
 }
 
-/// Plays strategy a against b; returns a's pots won, rounds, and the paired chip
-/// difference sums (a minus b, per seat, in chips per round).
-fn play_pair(info: &GameInfo, spec: &CompareSpec, a: usize, b: usize) -> Result<(f64, u64, GroupSums), Error> {
+/// Plays strategy a against b; returns a's wins, rounds, the paired score difference
+/// sums (a minus b, per seat, per round) and the game's name for that difference.
+fn play_pair(info: &GameInfo, spec: &CompareSpec, a: usize, b: usize) -> Result<(f64, u64, GroupSums, String), Error> {
     let names = [&spec.strategies[a], &spec.strategies[b]];
     let lineups: Vec<Vec<String>> = if spec.players.is_multiple_of(2) {
         vec![(0..spec.players).map(|s| names[s % 2].clone()).collect()]
@@ -104,14 +108,16 @@ fn play_pair(info: &GameInfo, spec: &CompareSpec, a: usize, b: usize) -> Result<
     let mut share_a = 0.0;
     let mut rounds = 0;
     let mut diff = GroupSums::default();
+    let mut pair_column = String::new();
     for seats in &lineups {
         let (runner, seats) = (info.build)(spec.rules.as_deref(), Some(spec.players), Some(seats))?;
         let lineup = Lineup::new(&seats);
         let plan = Plan { seed: spec.seed, rounds: rounds_each, rotate: true, shard: None, until_ci: None };
-        let tally = runner.run(&lineup, &plan, false, None, &mut |_, _| Ok(()))?;
+        let tally = runner.run(&lineup, &plan, Mode::Tally, None, &mut |_, _| Ok(()))?;
+        pair_column.clone_from(&runner.measures().score.pair_column);
         let ia = lineup.strategies.iter().position(|s| s == names[0]).expect("a is seated");
         let ib = lineup.strategies.iter().position(|s| s == names[1]).expect("b is seated");
-        share_a += tally.strategies[ia].wins();
+        share_a += tally.strategy(ia).wins();
         rounds += tally.rounds;
         // Per-group difference of per-seat means, in chips per round: scale each group's
         // integer difference by the instance counts, as `pair_difference` does.
@@ -123,7 +129,7 @@ fn play_pair(info: &GameInfo, spec: &CompareSpec, a: usize, b: usize) -> Result<
         diff.sum += sign * p.sum as f64 / scale;
         diff.sum_sq += p.sum_sq as f64 / (scale * scale);
     }
-    Ok((share_a, rounds, diff))
+    Ok((share_a, rounds, diff, pair_column))
 }
 
 /// Bradley-Terry strengths by minorisation-maximisation (Hunter 2004), on the Elo scale
@@ -200,9 +206,9 @@ impl Comparison {
             .with("win_share", Values::Float(m.iter().map(|x| x.win_share.mean).collect()))
             .with("win_share_lo", Values::Float(m.iter().map(|x| x.win_share.lo).collect()))
             .with("win_share_hi", Values::Float(m.iter().map(|x| x.win_share.hi).collect()))
-            .with("chips_diff_per_round", Values::Float(m.iter().map(|x| x.chips_diff.mean).collect()))
-            .with("chips_diff_per_round_lo", Values::Float(m.iter().map(|x| x.chips_diff.lo).collect()))
-            .with("chips_diff_per_round_hi", Values::Float(m.iter().map(|x| x.chips_diff.hi).collect()))
+            .with(&self.pair_column, Values::Float(m.iter().map(|x| x.chips_diff.mean).collect()))
+            .with(&format!("{}_lo", self.pair_column), Values::Float(m.iter().map(|x| x.chips_diff.lo).collect()))
+            .with(&format!("{}_hi", self.pair_column), Values::Float(m.iter().map(|x| x.chips_diff.hi).collect()))
     }
 
     /// The `ratings` table: one row per strategy.

@@ -3,8 +3,8 @@
 
 use crate::error::{Error, InputError};
 use crate::games::GameInfo;
-use crate::output::{Table, Values, run_tables};
-use crate::sim::{Lineup, Plan, Tally};
+use crate::output::{Table, Values};
+use crate::sim::{Lineup, Measures, Mode, Plan, Shown, Tally};
 
 /// One swept key and its values, as written on the command line (`players=3,4,5`).
 #[derive(Clone, Debug, PartialEq)]
@@ -78,6 +78,8 @@ pub struct VariantResult {
     pub strategies: Vec<String>,
     /// The run's tally.
     pub tally: Tally,
+    /// What the variant measures.
+    pub measures: Measures,
 }
 
 /// Every combination of the axes' values, first axis slowest.
@@ -142,8 +144,8 @@ pub fn sweep(info: &GameInfo, spec: &SweepSpec) -> Result<Vec<VariantResult>, Er
         })?;
         let lineup = Lineup::new(&seats);
         let plan = Plan { seed: spec.seed, rounds: spec.rounds, rotate: true, shard: None, until_ci: None };
-        let tally = runner.run(&lineup, &plan, false, None, &mut |_, _| Ok(()))?;
-        out.push(VariantResult { setting, strategies: lineup.strategies, tally });
+        let tally = runner.run(&lineup, &plan, Mode::Tally, None, &mut |_, _| Ok(()))?;
+        out.push(VariantResult { setting, strategies: lineup.strategies, tally, measures: runner.measures().clone() });
     }
     Ok(out)
 }
@@ -153,100 +155,96 @@ pub fn sweep(info: &GameInfo, spec: &SweepSpec) -> Result<Vec<VariantResult>, Er
 pub struct VariantMetrics {
     /// Best seat's win rate minus the worst seat's.
     pub seat_advantage: f64,
-    /// Chips per round of the best strategy minus those of `random` (NaN without `random`).
+    /// Score per round of the best strategy minus that of `random` (NaN without `random`).
     pub skill_gap: f64,
-    /// Share of seat-rounds that reached a showdown.
-    pub showdown_rate: f64,
-    /// Share of seat-rounds folded in each betting round.
-    pub fold_rates: Vec<f64>,
-    /// Categories seen among finished hands, rarest first.
+    /// Each measure shown per seat, over every seat-round of the run: (column, value).
+    pub measures: Vec<(String, f64)>,
+    /// Mean length of a unit of play, in rounds.
+    pub mean_length: f64,
+    /// Bins of the first histogram seen in the run, rarest first.
     pub rarity_order: Vec<String>,
-    /// Whether rarity agrees with the standard ranking (rarer never ranks lower).
+    /// Whether rarity agrees with the first histogram's order (rarer never ranks lower).
     pub standard_order_holds: bool,
 }
 
 /// Computes a run's variant metrics.
-pub fn metrics(tally: &Tally, strategies: &[String], categories: &[&str]) -> VariantMetrics {
-    let seats = &tally.seats;
-    let rates: Vec<f64> = seats.iter().map(|c| c.win_rate().mean).collect();
+pub fn metrics(tally: &Tally, strategies: &[String], measures: &Measures) -> VariantMetrics {
+    let rates: Vec<f64> = (0..tally.seat_count).map(|s| tally.seat(s).win_rate().mean).collect();
     let seat_advantage =
         rates.iter().copied().fold(f64::MIN, f64::max) - rates.iter().copied().fold(f64::MAX, f64::min);
-    let chips: Vec<f64> = (0..strategies.len()).map(|x| tally.chips_per_round(x).mean).collect();
+    let score: Vec<f64> = (0..strategies.len()).map(|x| tally.score_per_round(x).mean).collect();
     let skill_gap = match strategies.iter().position(|s| s == "random") {
         Some(r) => {
-            chips.iter().enumerate().filter(|(i, _)| *i != r).map(|(_, c)| *c).fold(f64::NAN, f64::max) - chips[r]
+            score.iter().enumerate().filter(|(i, _)| *i != r).map(|(_, c)| *c).fold(f64::NAN, f64::max) - score[r]
         }
         None => f64::NAN,
     };
-    let seat_rounds: u64 = seats.iter().map(|c| c.rounds).sum();
-    let showdowns: u64 = seats.iter().map(|c| c.showdowns).sum();
-    let betting_rounds = seats.first().map_or(0, |c| c.folds.len());
-    let fold_rates = (0..betting_rounds)
-        .map(|b| seats.iter().map(|c| c.folds[b]).sum::<u64>() as f64 / seat_rounds.max(1) as f64)
+    let total = tally.total();
+    let values = measures
+        .measures
+        .iter()
+        .filter(|m| m.shown == Shown::Both)
+        .map(|m| (m.column.clone(), total.measure(m).0.mean))
         .collect();
-    let (rarity_order, standard_order_holds) = rarity(tally, categories);
+    let (rarity_order, standard_order_holds) = rarity(tally, measures);
     VariantMetrics {
         seat_advantage,
         skill_gap,
-        showdown_rate: showdowns as f64 / seat_rounds.max(1) as f64,
-        fold_rates,
+        measures: values,
+        mean_length: tally.mean_length().mean,
         rarity_order,
         standard_order_holds,
     }
 }
 
-/// Categories among finished hands, rarest first, and whether that order agrees with the
-/// standard ranking (each category no more common than the one below it).
-pub fn rarity(tally: &Tally, categories: &[&str]) -> (Vec<String>, bool) {
-    let counts: Vec<u64> = (0..categories.len()).map(|c| tally.finished.iter().map(|f| f[c]).sum()).collect();
-    let mut seen: Vec<usize> = (0..categories.len()).filter(|&c| counts[c] > 0).collect();
+/// The first histogram's bins among the run's observations, rarest first, and whether
+/// that order agrees with the declared one (each bin no more common than the one below it).
+pub fn rarity(tally: &Tally, measures: &Measures) -> (Vec<String>, bool) {
+    let Some(h) = measures.histograms.first() else { return (Vec::new(), true) };
+    let total = tally.total();
+    let counts = &total.bins[h.offset..h.offset + h.bins.len()];
+    let mut seen: Vec<usize> = (0..h.bins.len()).filter(|&c| counts[c] > 0).collect();
     let holds = seen.windows(2).all(|w| counts[w[1]] <= counts[w[0]]);
     seen.sort_by_key(|&c| (counts[c], std::cmp::Reverse(c)));
-    (seen.iter().map(|&c| categories[c].to_string()).collect(), holds)
+    (seen.iter().map(|&c| h.bins[c].clone()).collect(), holds)
 }
 
 /// The long sweep table: a row per (variant, strategy).
-pub fn sweep_table(results: &[VariantResult], spec: &crate::output::TableSpec) -> Table {
-    let categories = spec.categories;
+pub fn sweep_table(results: &[VariantResult]) -> Table {
     let keys: Vec<String> = results.first().map_or(Vec::new(), |r| r.setting.iter().map(|(k, _)| k.clone()).collect());
+    let score_column = results.first().map_or("score_per_round".to_string(), |r| r.measures.score.column.clone());
+    let metrics: Vec<VariantMetrics> = results.iter().map(|r| metrics(&r.tally, &r.strategies, &r.measures)).collect();
+    // Measure columns in order of first appearance (variants may differ, e.g. in betting rounds).
+    let mut measure_columns: Vec<String> = Vec::new();
+    for m in &metrics {
+        for (c, _) in &m.measures {
+            if !measure_columns.contains(c) {
+                measure_columns.push(c.clone());
+            }
+        }
+    }
     let mut key_cols: Vec<Vec<String>> = vec![Vec::new(); keys.len()];
     let mut strategy = Vec::new();
-    let mut cols: Vec<Vec<f64>> = vec![Vec::new(); 10];
     let mut rounds = Vec::new();
-    let mut folds: Vec<Vec<f64>> = Vec::new();
+    let mut cols: Vec<Vec<f64>> = vec![Vec::new(); 8];
+    let mut measure_values: Vec<Vec<f64>> = vec![Vec::new(); measure_columns.len()];
     let mut order = Vec::new();
     let mut holds = Vec::new();
-    for r in results {
-        let m = metrics(&r.tally, &r.strategies, categories);
-        let summary = &run_tables(&r.tally, &r.strategies, spec)[0];
-        let get = |name: &str| match summary.column(name) {
-            Some(Values::Float(v)) => v.clone(),
-            _ => Vec::new(),
-        };
-        let (wr, wlo, whi) = (get("win_rate"), get("win_rate_lo"), get("win_rate_hi"));
-        let (cr, clo, chi) = (get("chips_per_round"), get("chips_per_round_lo"), get("chips_per_round_hi"));
-        folds.resize(folds.len().max(m.fold_rates.len()), Vec::new());
+    for (r, m) in results.iter().zip(&metrics) {
         for (x, name) in r.strategies.iter().enumerate() {
             for (k, (_, v)) in r.setting.iter().enumerate() {
                 key_cols[k].push(v.clone());
             }
             strategy.push(name.clone());
-            rounds.push(r.tally.strategies[x].rounds as i64);
-            for (col, v) in cols.iter_mut().zip([
-                wr[x],
-                wlo[x],
-                whi[x],
-                cr[x],
-                clo[x],
-                chi[x],
-                m.seat_advantage,
-                m.skill_gap,
-                m.showdown_rate,
-            ]) {
+            let counts = r.tally.strategy(x);
+            rounds.push(counts.rounds as i64);
+            let (win, score) = (counts.win_rate(), r.tally.score_per_round(x));
+            let row = [win.mean, win.lo, win.hi, score.mean, score.lo, score.hi, m.seat_advantage, m.skill_gap];
+            for (col, v) in cols.iter_mut().zip(row) {
                 col.push(v);
             }
-            for (b, f) in folds.iter_mut().enumerate() {
-                f.push(m.fold_rates.get(b).copied().unwrap_or(f64::NAN));
+            for (c, values) in measure_columns.iter().zip(&mut measure_values) {
+                values.push(m.measures.iter().find(|(name, _)| name == c).map_or(f64::NAN, |(_, v)| *v));
             }
             order.push(m.rarity_order.join(">"));
             holds.push(i64::from(m.standard_order_holds));
@@ -258,23 +256,31 @@ pub fn sweep_table(results: &[VariantResult], spec: &crate::output::TableSpec) -
     }
     t = t.with("strategy", Values::Text(strategy)).with("rounds", Values::Int(rounds));
     let names = [
-        "win_rate",
-        "win_rate_lo",
-        "win_rate_hi",
-        "chips_per_round",
-        "chips_per_round_lo",
-        "chips_per_round_hi",
-        "seat_advantage",
-        "skill_gap",
-        "showdown_rate",
+        "win_rate".to_string(),
+        "win_rate_lo".to_string(),
+        "win_rate_hi".to_string(),
+        score_column.clone(),
+        format!("{score_column}_lo"),
+        format!("{score_column}_hi"),
+        "seat_advantage".to_string(),
+        "skill_gap".to_string(),
     ];
     for (name, values) in names.iter().zip(cols) {
         t = t.with(name, Values::Float(values));
     }
-    for (b, f) in folds.into_iter().enumerate() {
-        t = t.with(&format!("fold_rate_r{}", b + 1), Values::Float(f));
+    for (name, values) in measure_columns.iter().zip(measure_values) {
+        t = t.with(name, Values::Float(values));
     }
-    t.with("rarity_order", Values::Text(order)).with("standard_order_holds", Values::Int(holds))
+    let lengths: Vec<f64> = results
+        .iter()
+        .zip(&metrics)
+        .flat_map(|(r, m)| std::iter::repeat_n(m.mean_length, r.strategies.len()))
+        .collect();
+    t = t.with("mean_length", Values::Float(lengths));
+    if results.iter().any(|r| !r.measures.histograms.is_empty()) {
+        t = t.with("rarity_order", Values::Text(order)).with("standard_order_holds", Values::Int(holds));
+    }
+    t
 }
 
 #[cfg(test)]

@@ -2,9 +2,14 @@
 //! and the bots' choices.
 //!
 //! Points the rules leave to us, as implemented here:
-//! - The dealer is seat 0 in round mode; in game mode the deal moves one seat each round
-//!   in the round's direction of play. "Betting order" (ties for the lead, odd chips) runs
-//!   from the seat after the dealer in the betting direction round to the dealer.
+//! - The dealer is seat 0 in round mode; in game mode the deal moves one seat to the left
+//!   (up) each round, skipping players with no chips. "Betting order" (ties for the lead,
+//!   odd chips) runs from the seat after the dealer in the betting direction round to the
+//!   dealer.
+//! - Round mode: the unit's index in the run is the round number `k` of the rules (round k
+//!   passes left when k is even). Game mode: round `r` of a game passes left when r is
+//!   even, and its cards come from (deal seed, r) alone, so players busting never changes
+//!   later rounds' cards.
 //! - The opening bet counts as a raise towards `raise_cap`.
 //! - An all-in raise smaller than the minimum is allowed and reopens the betting.
 //! - Chips nobody else matched are returned to their owner and do not count as winnings.
@@ -15,13 +20,19 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use super::measures::{
+    FINISHED, FOLDS, HATE_PICKS, HATE_ROUNDS, HATE_ROUNDS_NET, PICKS, SHOWDOWN_WINS, SHOWDOWNS, WILD_WINS, WINNING,
+};
 use super::rules::{Limit, Mode, Variant};
 use super::view::{Action, BetOptions, Bot, BotRng, PickChoice, PublicAction, SeatView};
 use crate::cards::{Card, CardSet};
 use crate::error::Error;
 use crate::eval::HandValue;
 pub use crate::sim::NoEvents;
-use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT};
+use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, mix_seed};
+
+/// Stream tag of a game-mode round's deal seed.
+const ROUND_STREAM: u64 = 0x5CD_0001;
 
 /// Most picks in a round (the largest pack).
 pub const MAX_PICKS: usize = 7;
@@ -210,10 +221,15 @@ impl Table {
     }
 
     /// Checks the invariants (chips conserved, every card in one place) after every step,
-    /// panicking on a violation; on by default in debug builds.
+    /// returning [`Error::Invariant`] on a violation; on by default in debug builds.
     pub fn verify(mut self, on: bool) -> Table {
         self.verify = on;
         self
+    }
+
+    /// Turns the invariant checks on or off in place.
+    pub fn set_verify(&mut self, on: bool) {
+        self.verify = on;
     }
 
     /// The picks each seat made in the last round played.
@@ -270,10 +286,15 @@ impl Table {
     }
 
     /// Checks that chips are conserved and every card is in exactly one place.
-    fn check_invariants(&self, variant: &Variant) {
+    fn check_invariants(&self, variant: &Variant) -> Result<(), Error> {
+        let broken = |what: String| Err(Error::Invariant(what));
         let chips: u64 = (0..self.n).map(|s| self.stacks[s] as u64 + self.committed[s] as u64).sum();
-        assert_eq!(chips, self.chips_total, "chips not conserved");
-        assert_eq!(self.pot, self.committed[..self.n].iter().sum::<u32>(), "pot out of step with the stakes");
+        if chips != self.chips_total {
+            return broken(format!("chips not conserved: {chips} in play, {} at the start", self.chips_total));
+        }
+        if self.pot != self.committed[..self.n].iter().sum::<u32>() {
+            return broken(format!("the pot ({}) is out of step with the stakes", self.pot));
+        }
         let mut seen = self.discarded.0 & self.undealt.0;
         let mut all = self.discarded.union(self.undealt);
         for s in 0..self.n {
@@ -282,12 +303,23 @@ impl Table {
                 all = all.union(part);
             }
         }
-        assert_eq!(seen, 0, "a card is in two places");
-        assert_eq!(all, variant.deck.cards, "a card went missing");
+        if seen != 0 {
+            return broken(format!("a card is in two places: {}", CardSet(seen)));
+        }
+        if all != variant.deck.cards {
+            return broken(format!("cards went missing: {}", variant.deck.cards.minus(all)));
+        }
+        for s in (0..self.n).filter(|&s| !self.folded[s]) {
+            if !self.face_up[s].minus(self.hands[s]).is_empty() {
+                return broken(format!("seat {s} shows cards it does not hold"));
+            }
+        }
+        Ok(())
     }
 }
 
-/// Plays one unit of simulation (a round, or a whole game in game mode) and fills `out`.
+/// Plays one unit of simulation (a round, or a whole game in game mode), adding to `out`
+/// (which the caller clears).
 ///
 /// The deal depends on `deal_seed` alone; the bots draw from their own stream seeded with
 /// `bot_seed`. `bots[seating[s]]` plays seat `s`.
@@ -303,13 +335,12 @@ pub fn play<B: Bot>(
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
-    let mut deal_rng = Xoshiro256PlusPlus::seed_from_u64(deal_seed);
     let mut bot_rng = BotRng::seed_from_u64(bot_seed);
     let n = variant.rules.players;
     let start = variant.rules.starting_stack;
-    *out = RoundResult::default();
     match variant.rules.mode {
         Mode::Round => {
+            let mut deal_rng = Xoshiro256PlusPlus::seed_from_u64(deal_seed);
             table.stacks = [0; MAX_SEATS];
             table.stacks[..n].fill(start);
             let dir = if round_index.is_multiple_of(2) { 1 } else { -1 };
@@ -333,43 +364,29 @@ pub fn play<B: Bot>(
             stacks[..n].fill(start);
             let mut dealer = 0;
             let mut rounds = 0;
+            let mut dealt_in = [0u32; MAX_SEATS];
             while stacks[..n].iter().filter(|&&s| s > 0).count() > 1 && rounds < variant.rules.max_rounds_per_game {
                 let dir = if rounds.is_multiple_of(2) { 1 } else { -1 };
                 table.stacks = stacks;
-                let mut round_out = RoundResult::default();
+                for (d, &stack) in dealt_in.iter_mut().zip(&stacks[..n]) {
+                    *d += u32::from(stack > 0);
+                }
+                let mut deal_rng = Xoshiro256PlusPlus::seed_from_u64(mix_seed(deal_seed, rounds as u64, ROUND_STREAM));
                 let deal = Deal::Shuffle(&mut deal_rng);
-                play_round(
-                    variant,
-                    table,
-                    bots,
-                    seating,
-                    deal,
-                    &mut bot_rng,
-                    dealer,
-                    dir,
-                    rounds,
-                    sink,
-                    &mut round_out,
-                )?;
+                play_round(variant, table, bots, seating, deal, &mut bot_rng, dealer, dir, rounds, sink, out)?;
                 stacks = table.stacks;
                 rounds += 1;
-                // The deal moves on in the next round's direction, to a seat that still has chips.
-                dealer = table.next_seat(dealer, |s| stacks[s] == 0);
-                for s in 0..n {
-                    let r = &mut out.seats[s];
-                    r.picks += round_out.seats[s].picks.min(u8::MAX - r.picks);
-                    r.hate_picks += round_out.seats[s].hate_picks.min(u8::MAX - r.hate_picks);
-                }
+                // The deal moves one seat to the left, to a seat that still has chips.
+                dealer = (1..n).map(|k| (dealer + k) % n).find(|&s| stacks[s] > 0).unwrap_or(dealer);
             }
             // The game goes to the player holding every chip (or, at the round limit, the
             // biggest stack, shared on a tie).
             let best = *stacks[..n].iter().max().expect("players");
             let leaders = stacks[..n].iter().filter(|&&s| s == best).count() as u32;
-            for (r, &stack) in out.seats.iter_mut().zip(&stacks[..n]) {
-                r.net = stack as i64 - start as i64;
-                if stack == best {
-                    r.share_units = SHARE_UNIT / leaders;
-                }
+            for (s, (r, &stack)) in out.seats.iter_mut().zip(&stacks[..n]).enumerate() {
+                r.score = stack as i64 - start as i64;
+                r.share_units = if stack == best { SHARE_UNIT / leaders } else { 0 };
+                r.rounds = dealt_in[s];
             }
             out.length = rounds;
         }
@@ -397,7 +414,6 @@ pub fn play_stacked<B: Bot>(
         "one full pack per seat"
     );
     let mut bot_rng = BotRng::seed_from_u64(bot_seed);
-    *out = RoundResult::default();
     table.stacks = [0; MAX_SEATS];
     table.stacks[..n].copy_from_slice(stacks);
     let dir = if round_index.is_multiple_of(2) { 1 } else { -1 };
@@ -526,8 +542,8 @@ fn play_round<B: Bot>(
                 t.face_up_value[s] = variant.eval.eval_wild(up.minus(wilds), wilds.len());
             }
             t.picks[s][pick - 1] = PickRecord { card: Some(choice.card), hate: choice.hate, pack_of: t.pack_of[s] };
-            out.seats[s].picks += 1;
-            out.seats[s].hate_picks += u8::from(choice.hate);
+            out.seats[s].sums[PICKS] += 1;
+            out.seats[s].sums[HATE_PICKS] += i64::from(choice.hate);
         }
         if pick == pack_size {
             for s in 0..n {
@@ -535,12 +551,12 @@ fn play_round<B: Bot>(
             }
         }
         if t.verify {
-            t.check_invariants(variant);
+            t.check_invariants(variant)?;
         }
         if let Some(b) = variant.betting_round_after(pick) {
             betting_round(variant, t, bots, seating, bot_rng, b, sink)?;
             if t.verify {
-                t.check_invariants(variant);
+                t.check_invariants(variant)?;
             }
             if t.active_count() == 1 {
                 let winner = (0..n).find(|&s| !t.folded[s]).expect("one seat left");
@@ -713,8 +729,8 @@ fn showdown(
         let wilds = variant.rules.wild.wild_cards(hand, t.last_pick[s]);
         values[s] = variant.eval.eval_wild(hand.minus(wilds), wilds.len());
         wild_count[s] = wilds.len();
-        out.seats[s].showdown = true;
-        out.seats[s].finished = Some(values[s].category() as u8);
+        out.seats[s].count(SHOWDOWNS);
+        out.seats[s].observe(FINISHED, values[s].category() as usize);
         sink.event(Event::Show { seat: s, hand, wilds, last_pick: t.last_pick[s] });
     }
     let order = t.order;
@@ -760,11 +776,15 @@ fn showdown(
     }
     for s in 0..n {
         t.stacks[s] += won[s];
+        let r = &mut out.seats[s];
         if won[s] > 0 {
-            out.seats[s].won_showdown = true;
-            out.seats[s].wild_in_win = wild_count[s] > 0;
+            r.count(SHOWDOWN_WINS);
+            r.observe(WINNING, values[s].category() as usize);
+            if wild_count[s] > 0 {
+                r.count(WILD_WINS);
+            }
         }
-        out.seats[s].share_units = units[s];
+        r.share_units = units[s];
     }
     t.committed = [0; MAX_SEATS];
     t.pot = 0;
@@ -788,19 +808,28 @@ fn refund_uncalled(t: &mut Table, sink: &mut impl EventSink<Event>) {
     }
 }
 
-/// Writes each seat's net chips, folds and picks into `out`.
+/// Writes each seat's net chips, folds and hate rounds into `out`.
 fn finish(t: &Table, stacks_before: &[u32; MAX_SEATS], out: &mut RoundResult) -> Result<(), Error> {
     let n = t.n;
     if t.verify {
-        assert_eq!(
-            t.stacks[..n].iter().map(|&s| s as u64).sum::<u64>(),
-            t.chips_total,
-            "chips not conserved over the round"
-        );
+        let chips = t.stacks[..n].iter().map(|&s| s as u64).sum::<u64>();
+        if chips != t.chips_total {
+            return Err(Error::Invariant(format!(
+                "chips not conserved over the round: {chips} at the end, {} at the start",
+                t.chips_total
+            )));
+        }
     }
     for (s, r) in out.seats[..n].iter_mut().enumerate() {
-        r.net = t.stacks[s] as i64 - stacks_before[s] as i64;
-        r.fold_round = t.fold_round[s];
+        let net = t.stacks[s] as i64 - stacks_before[s] as i64;
+        r.score = net;
+        if let Some(b) = t.fold_round[s] {
+            r.count(FOLDS + b as usize);
+        }
+        if t.picks[s][..t.pick_no].iter().any(|p| p.hate) {
+            r.count(HATE_ROUNDS);
+            r.sums[HATE_ROUNDS_NET] += net;
+        }
     }
     Ok(())
 }

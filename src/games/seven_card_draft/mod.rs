@@ -4,10 +4,12 @@
 //! - [`engine`]: the round (and game) state machine;
 //! - [`view`]: what a seat may see, the actions, and the [`Bot`] trait;
 //! - [`bots`]: the strategy modules and presets; [`strength`]: the partial-hand estimate;
+//! - [`measures`]: what the game measures, and its `picks` table;
 //! - [`narrative`]: a round told move by move, for `draftsim replay`.
 
 pub mod bots;
 pub mod engine;
+pub mod measures;
 pub mod narrative;
 pub mod rules;
 pub mod strength;
@@ -21,7 +23,7 @@ pub use view::{Action, Bot, BotRng, PickChoice, SeatView};
 
 use super::{Built, GameInfo, Setup, presets};
 use crate::error::{Error, InputError};
-use crate::sim::{Game, RoundResult};
+use crate::sim::{Game, Measures, RoundResult, Tally};
 
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -35,14 +37,7 @@ pub const INFO: GameInfo = GameInfo {
             .map(|(name, _)| (name.to_string(), Preset::load(name).map(|p| p.description).unwrap_or_default()))
             .collect()
     },
-    tables: crate::output::TableSpec {
-        categories: &CATEGORY_NAMES,
-        category_table: "categories",
-        category_column: "category",
-        finished_column: "finished_hands",
-        picks_table: true,
-        extras: &[("wild_win_rate", crate::output::Extra::WildWinRate)],
-    },
+    random_rules: |seed| toml::to_string(&rules::random_rules(seed)).unwrap_or_default(),
     default_seats,
     build,
 };
@@ -64,6 +59,10 @@ fn build(rules_text: Option<&str>, players: Option<usize>, seats: Option<&[Strin
 impl Setup for SevenCardDraft {
     fn rules_toml(&self) -> String {
         toml::to_string(&self.variant.rules).unwrap_or_default()
+    }
+
+    fn extra_tables(&self, tally: &Tally, strategies: &[String]) -> Vec<crate::output::Table> {
+        vec![measures::picks_table(tally, strategies)]
     }
 }
 
@@ -91,6 +90,8 @@ pub struct SevenCardDraft {
     pub variant: Variant,
     /// One (name, preset) per seat of the lineup.
     pub lineup: Vec<(String, Preset)>,
+    /// What the variant measures.
+    pub measures: Measures,
 }
 
 /// Per-thread state: the table and one bot per lineup entry.
@@ -104,7 +105,8 @@ impl SevenCardDraft {
     pub fn new(rules: &Rules, seats: &[String]) -> Result<SevenCardDraft, InputError> {
         let variant = rules.compile()?;
         let lineup = presets::lineup(seats, variant.rules.players, Preset::load)?;
-        Ok(SevenCardDraft { variant, lineup })
+        let measures = measures::measures(&variant);
+        Ok(SevenCardDraft { variant, lineup, measures })
     }
 
     /// Plays one round (a game in game mode) on a worker, events to `sink`.
@@ -132,7 +134,8 @@ impl SevenCardDraft {
         )
     }
 
-    /// Plays one round with every event sent to `sink` (for replays and tests).
+    /// Plays one round with every event sent to `sink` (for replays and tests), with the
+    /// invariants checked.
     pub fn play_with_events(
         &self,
         deal_seed: u64,
@@ -142,7 +145,9 @@ impl SevenCardDraft {
         sink: &mut impl EventSink<Event>,
     ) -> Result<RoundResult, Error> {
         let mut out = RoundResult::default();
-        self.play_into(&mut self.worker(), deal_seed, bot_seed, round_index, seating, sink, &mut out)?;
+        let mut worker = self.worker();
+        worker.table.set_verify(true);
+        self.play_into(&mut worker, deal_seed, bot_seed, round_index, seating, sink, &mut out)?;
         Ok(out)
     }
 }
@@ -161,6 +166,10 @@ impl Game for SevenCardDraft {
         }
     }
 
+    fn measures(&self) -> &Measures {
+        &self.measures
+    }
+
     fn play(
         &self,
         worker: &mut Worker,
@@ -173,12 +182,19 @@ impl Game for SevenCardDraft {
         self.play_into(worker, deal_seed, bot_seed, round_index, seating, &mut NoEvents, out)
     }
 
-    fn category_names(&self) -> &'static [&'static str] {
-        &CATEGORY_NAMES
-    }
-
-    fn betting_rounds(&self) -> usize {
-        self.variant.betting_rounds()
+    fn play_checked(
+        &self,
+        worker: &mut Worker,
+        deal_seed: u64,
+        bot_seed: u64,
+        round_index: u64,
+        seating: &[usize],
+        out: &mut RoundResult,
+    ) -> Result<(), Error> {
+        worker.table.set_verify(true);
+        let result = self.play_into(worker, deal_seed, bot_seed, round_index, seating, &mut NoEvents, out);
+        worker.table.set_verify(cfg!(debug_assertions));
+        result
     }
 
     fn replay(&self, deal_seed: u64, bot_seed: u64, round_index: u64, seating: &[usize]) -> Result<String, Error> {
@@ -193,6 +209,17 @@ impl Game for SevenCardDraft {
 mod tests {
     use super::*;
     use crate::eval::Category;
+
+    #[test]
+    fn measures_are_well_formed() {
+        for mode in ["round", "game"] {
+            let rules = Rules::from_toml(&format!(
+                "mode = \"{mode}\"\nbet_after_picks = [1, 2, 3, 4, 5, 6, 7]\nbet_sizes = [1, 1, 1, 1, 1, 1, 1]"
+            ))
+            .unwrap();
+            measures::measures(&rules.compile().unwrap()).validate().unwrap();
+        }
+    }
 
     #[test]
     fn category_names_match_the_evaluator() {

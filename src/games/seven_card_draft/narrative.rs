@@ -89,9 +89,12 @@ pub fn tell(variant: &Variant, names: &[&str], events: &[Event], result: &RoundR
         let _ = writeln!(
             out,
             "  seat {s} ({name}): {:+} chips, pot share {:.3}{}",
-            r.net,
+            r.score,
             r.share_units as f64 / SHARE_UNIT as f64,
-            r.fold_round.map(|b| format!(", folded in betting round {}", b + 1)).unwrap_or_default()
+            (0..variant.betting_rounds())
+                .filter(|&b| r.counters[super::measures::FOLDS + b] > 0)
+                .map(|b| format!(", folded in betting round {}", b + 1))
+                .collect::<String>()
         );
     }
     out

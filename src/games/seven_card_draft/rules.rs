@@ -200,6 +200,51 @@ impl Rules {
     }
 }
 
+/// Valid rules drawn at random over every option (for soak and property tests).
+pub fn random_rules(seed: u64) -> Rules {
+    use rand::seq::IndexedRandom;
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let deck = *[DeckPreset::Standard52, DeckPreset::NoDeuces48, DeckPreset::Short36, DeckPreset::Piquet32]
+        .choose(&mut rng)
+        .expect("decks");
+    let ranks = rng.random_bool(0.15).then(|| {
+        let all = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
+        all[rng.random_range(0..=5)..].iter().map(|r| r.to_string()).collect::<Vec<_>>()
+    });
+    let cards = ranks.as_ref().map_or(deck.deck().len(), |r| r.len() * 4);
+    let pack_size = rng.random_range(5..=7);
+    let players = rng.random_range(2..=(cards / pack_size).min(7));
+    let mut bet_after: Vec<usize> = (1..pack_size).filter(|_| rng.random_bool(0.35)).collect();
+    bet_after.push(pack_size);
+    let face_up: Vec<usize> = (1..=pack_size).filter(|_| rng.random_bool(0.3)).collect();
+    let wild = ["none", "deuces", "deuces-with-face", "last-pick", "rank-9", "rank-K-with-face"];
+    let mut names: Vec<&str> = vec![wild.choose(&mut rng).expect("wilds")];
+    if rng.random_bool(0.2) {
+        names.push("last-pick");
+        names.dedup();
+    }
+    let ante = rng.random_range(0..=2);
+    let game = rng.random_bool(0.3);
+    Rules {
+        players,
+        deck,
+        ranks,
+        flush_beats_full_house: [None, Some(true), Some(false)][rng.random_range(0..3)],
+        pack_size,
+        face_up_picks: face_up,
+        bet_sizes: bet_after.iter().map(|_| rng.random_range(1..=3)).collect(),
+        bet_after_picks: bet_after,
+        ante,
+        starting_stack: ante + rng.random_range(1..=60),
+        raise_cap: rng.random_range(0..=4),
+        limit: [Limit::FixedLimit, Limit::PotLimit, Limit::NoLimit][rng.random_range(0..3)],
+        wild: WildRules::parse_names(names).expect("known wild rules"),
+        mode: if game { Mode::Game } else { Mode::Round },
+        max_rounds_per_game: rng.random_range(1..=40),
+    }
+}
+
 /// Checked rules plus what the engine derives from them once.
 #[derive(Clone, Debug)]
 pub struct Variant {

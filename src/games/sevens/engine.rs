@@ -10,24 +10,30 @@
 //! - If the deck runs short, a trade draws what is left and keeps the other chosen cards.
 //! - A seat's fold "round" is 0 at its first turn and 1 at any later turn.
 //! - With `carry-over`, a unit of simulation is the run of hands until a pot is won (at most
-//!   `max_carry_hands`, then every stake is refunded).
+//!   `max_carry_hands`, then every stake is refunded). Hand `h` of a run has its own deal
+//!   seed (the unit's for the first hand, then one mixed from it and `h`), so trades in one
+//!   hand never change the next hand's cards. Counters count per hand.
+//! - With `refund`, only the players still in take their stakes back: a player who folded
+//!   has forfeited what they put in ("forfeit any coin"), and those forfeited chips are
+//!   shared among the players still in (odd chips from the dealer's left), so chips stay
+//!   zero-sum. Nobody wins the hand.
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::cards::{DECK_SIZE, SevensCard, SevensHand};
+use super::measures::{
+    CARDS_TRADED, FOLDS_FIRST, FOLDS_LATER, NOBODY_QUALIFIES, REVEALED, SHOWDOWN_WINS, SHOWDOWNS, SPLIT, SUIT_TIEBREAK,
+    WINNING,
+};
 use super::rules::{AllOver, Rules, TradeTiming};
 use super::view::{Action, Bot, BotRng, SeatView};
 use crate::error::Error;
 pub use crate::sim::NoEvents;
-use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT};
+use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, mix_seed};
 
-/// Event bit: in this unit, a hand ended with every player still in over 7.
-pub const NOBODY_QUALIFIED: u8 = 1;
-/// Event bit: the pot was decided by the suit tie-break.
-pub const SUIT_TIEBREAK: u8 = 2;
-/// Event bit: the pot was split.
-pub const SPLIT: u8 = 4;
+/// Stream tag of the deal seeds of a carry-over run's later hands.
+const HAND_STREAM: u64 = 0x7E7E_0001;
 
 /// Something that happened, for replays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,6 +149,39 @@ pub struct Table {
     street: [u32; MAX_SEATS],
     /// Chips each seat put in over the whole unit.
     put_in: [u32; MAX_SEATS],
+    /// Check the invariants after every hand (`draftsim check` and tests turn it on).
+    pub verify: bool,
+}
+
+impl Table {
+    /// A table that checks the invariants after every hand, in any build.
+    pub fn verified() -> Table {
+        Table { verify: true, ..Table::default() }
+    }
+
+    /// Checks that every card is in one place: the pile is a permutation of the deck, and
+    /// the hands hold distinct cards already drawn from it.
+    fn check(&self, rules: &Rules) -> Result<(), Error> {
+        let broken = |what: String| Err(Error::Invariant(what));
+        let mut place = [0u8; DECK_SIZE];
+        for &c in &self.pile.cards {
+            if usize::from(c) >= DECK_SIZE || std::mem::replace(&mut place[usize::from(c)], 1) != 0 {
+                return broken(format!("card {c} is in the pile twice"));
+            }
+        }
+        let drawn = &self.pile.cards[..self.pile.next];
+        for s in 0..rules.players {
+            for card in self.hands[s].cards() {
+                if !drawn.contains(&card.0) {
+                    return broken(format!("seat {s} holds card {} that was never drawn", card.0));
+                }
+                if std::mem::replace(&mut place[usize::from(card.0)], 2) == 2 {
+                    return broken(format!("card {} is in two hands", card.0));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Default for Table {
@@ -156,6 +195,7 @@ impl Default for Table {
             turns: [0; MAX_SEATS],
             street: [0; MAX_SEATS],
             put_in: [0; MAX_SEATS],
+            verify: cfg!(debug_assertions),
         }
     }
 }
@@ -186,8 +226,9 @@ pub fn play_stacked<B: Bot>(
     result
 }
 
-/// Plays one unit (a hand, or with `carry-over` the hands until a pot is won) and fills
-/// `out`. `bots[seating[s]]` plays seat `s`.
+/// Plays one unit (a hand, or with `carry-over` the hands until a pot is won), adding to
+/// `out` (cleared by the caller). `bots[seating[s]]` plays seat `s`. With `verify`, the
+/// invariants are checked after every step (see [`Table::check`]).
 #[allow(clippy::too_many_arguments)]
 pub fn play<B: Bot>(
     rules: &Rules,
@@ -199,20 +240,21 @@ pub fn play<B: Bot>(
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
-    let mut deal_rng = Xoshiro256PlusPlus::seed_from_u64(deal_seed);
     let mut bot_rng = BotRng::seed_from_u64(bot_seed);
     let n = rules.players;
-    *out = RoundResult::default();
     t.put_in = [0; MAX_SEATS];
     let mut carried = 0u32;
-    let mut events = 0u8;
     let mut hand_no = 0;
     loop {
+        let hand_seed = if hand_no == 0 { deal_seed } else { mix_seed(deal_seed, u64::from(hand_no), HAND_STREAM) };
+        let mut deal_rng = Xoshiro256PlusPlus::seed_from_u64(hand_seed);
         let pot = play_hand(rules, t, bots, seating, &mut deal_rng, &mut bot_rng, hand_no, carried, sink, out)?;
         hand_no += 1;
-        let outcome = settle(rules, t, pot, sink, out);
-        events |= outcome;
-        match outcome & NOBODY_QUALIFIED != 0 && rules.all_over == AllOver::CarryOver {
+        let nobody_qualified = settle(rules, t, pot, sink, out);
+        if t.verify {
+            t.check(rules)?;
+        }
+        match nobody_qualified && rules.all_over == AllOver::CarryOver {
             true if hand_no < rules.max_carry_hands => carried = pot,
             true => {
                 // The carry limit is reached: every stake goes back.
@@ -226,10 +268,16 @@ pub fn play<B: Bot>(
         }
     }
     for s in 0..n {
-        out.seats[s].net -= t.put_in[s] as i64;
-        out.seats[s].events = events;
+        out.seats[s].score -= t.put_in[s] as i64;
+        out.seats[s].rounds = hand_no;
     }
     out.length = hand_no;
+    if t.verify {
+        let total: i64 = out.seats[..n].iter().map(|r| r.score).sum();
+        if total != 0 {
+            return Err(Error::Invariant(format!("chips not conserved over the unit: seats net {total:+}")));
+        }
+    }
     Ok(())
 }
 
@@ -296,7 +344,7 @@ fn play_hand<B: Bot>(
         let paid = match action {
             Action::Fold => {
                 t.folded[s] = true;
-                out.seats[s].fold_round = Some(u8::from(t.turns[s] > 0));
+                out.seats[s].count(if t.turns[s] > 0 { FOLDS_LATER } else { FOLDS_FIRST });
                 active -= 1;
                 pending -= 1;
                 0
@@ -337,9 +385,12 @@ fn play_hand<B: Bot>(
                 t.hands[s].replace(i, card);
                 k += 1;
             }
+            if t.verify && mask != 0 && k == 0 && t.pile.left() > 0 {
+                return Err(Error::Invariant(format!("seat {s} asked to trade but drew nothing")));
+            }
             if k > 0 {
                 t.cards_traded[s] = k as u8;
-                out.seats[s].picks += k as u8;
+                out.seats[s].sums[CARDS_TRADED] += k as i64;
                 sink.event(Event::Trade {
                     seat: s,
                     gave: SevensHand::new(&gave[..k]),
@@ -378,8 +429,8 @@ fn seat_view<'a>(
     }
 }
 
-/// Reveals and pays out one hand's pot; returns the event bits.
-fn settle(rules: &Rules, t: &mut Table, pot: u32, sink: &mut impl EventSink<Event>, out: &mut RoundResult) -> u8 {
+/// Reveals and pays out one hand's pot; returns whether nobody qualified.
+fn settle(rules: &Rules, t: &mut Table, pot: u32, sink: &mut impl EventSink<Event>, out: &mut RoundResult) -> bool {
     let n = rules.players;
     let live = |s: &usize| !t.folded[*s];
     let order = |k: usize| (k + 1) % n; // reveal and odd chips from the dealer's left
@@ -387,17 +438,17 @@ fn settle(rules: &Rules, t: &mut Table, pot: u32, sink: &mut impl EventSink<Even
         let s = (0..n).find(live).expect("one seat left");
         sink.event(Event::LastStanding { seat: s });
         sink.event(Event::Award { seat: s, chips: pot });
-        out.seats[s].net += pot as i64;
+        out.seats[s].score += pot as i64;
         out.seats[s].share_units = SHARE_UNIT;
-        return 0;
+        return false;
     }
     for s in (0..n).map(order).filter(|s| live(s)) {
         sink.event(Event::Reveal { seat: s, hand: t.hands[s] });
-        out.seats[s].showdown = true;
-        out.seats[s].finished = Some(t.hands[s].total() - 3);
+        out.seats[s].count(SHOWDOWNS);
+        out.seats[s].observe(REVEALED, usize::from(t.hands[s].total() - 3));
     }
     let qualifies = |s: &usize| live(s) && t.hands[*s].total() <= 7;
-    let mut events = 0;
+    let mut count_all = |slot: usize| out.seats[..n].iter_mut().for_each(|r| r.count(slot));
     // Rank the contenders: (qualifying total, suit run); lowest-wins ranks by lowness.
     let key = |s: usize| -> (i32, u8) {
         let total = t.hands[s].total() as i32;
@@ -406,18 +457,27 @@ fn settle(rules: &Rules, t: &mut Table, pot: u32, sink: &mut impl EventSink<Even
     let contenders: u32 = if (0..n).any(|s| qualifies(&s)) {
         (0..n).filter(qualifies).fold(0, |m, s| m | 1 << s)
     } else {
-        events |= NOBODY_QUALIFIED;
+        count_all(NOBODY_QUALIFIES);
         sink.event(Event::NobodyQualifies);
         match rules.all_over {
             AllOver::Refund => {
-                for s in 0..n {
+                // Players still in take their stakes back and share what the folded forfeited.
+                let stakes: u32 = (0..n).filter(live).map(|s| t.street[s] + rules.ante).sum();
+                let forfeited = pot - stakes;
+                let k = (0..n).filter(live).count() as u32;
+                for (i, s) in (0..n).map(order).filter(|s| live(s)).enumerate() {
                     let back = t.street[s] + rules.ante;
+                    let share = forfeited / k + u32::from((i as u32) < forfeited % k);
                     t.put_in[s] -= back;
                     sink.event(Event::Refund { seat: s, chips: back });
+                    if share > 0 {
+                        out.seats[s].score += i64::from(share);
+                        sink.event(Event::Award { seat: s, chips: share });
+                    }
                 }
-                return events;
+                return true;
             }
-            AllOver::CarryOver => return events,
+            AllOver::CarryOver => return true,
             AllOver::LowestWins => (0..n).filter(live).fold(0, |m, s| m | 1 << s),
         }
     };
@@ -428,18 +488,20 @@ fn settle(rules: &Rules, t: &mut Table, pot: u32, sink: &mut impl EventSink<Even
     let best_run = (0..n).filter(|&s| at_total >> s & 1 == 1).map(|s| key(s).1).max().expect("a contender");
     let winners: u32 = (0..n).filter(|&s| at_total >> s & 1 == 1 && key(s).1 == best_run).fold(0, |m, s| m | 1 << s);
     if at_total.count_ones() > 1 && winners != at_total {
-        events |= SUIT_TIEBREAK;
+        count_all(SUIT_TIEBREAK);
     }
     if winners.count_ones() > 1 {
-        events |= SPLIT;
+        count_all(SPLIT);
     }
     let k = winners.count_ones();
     for (i, s) in (0..n).map(order).filter(|&s| winners >> s & 1 == 1).enumerate() {
         let chips = pot / k + u32::from((i as u32) < pot % k);
-        out.seats[s].net += chips as i64;
-        out.seats[s].share_units = SHARE_UNIT / k;
-        out.seats[s].won_showdown = true;
+        let r = &mut out.seats[s];
+        r.score += chips as i64;
+        r.share_units = SHARE_UNIT / k;
+        r.count(SHOWDOWN_WINS);
+        r.observe(WINNING, usize::from(t.hands[s].total() - 3));
         sink.event(Event::Award { seat: s, chips });
     }
-    events
+    false
 }

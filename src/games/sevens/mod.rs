@@ -11,6 +11,7 @@
 pub mod bots;
 pub mod cards;
 pub mod engine;
+pub mod measures;
 pub mod rules;
 pub mod view;
 
@@ -24,8 +25,7 @@ use engine::Event;
 
 use super::{Built, GameInfo, Setup, presets};
 use crate::error::{Error, InputError};
-use crate::output::{Extra, TableSpec};
-use crate::sim::{Game, RoundResult, SHARE_UNIT};
+use crate::sim::{Game, Measures, RoundResult, SHARE_UNIT};
 
 /// The game's name on the command line.
 pub const NAME: &str = "sevens";
@@ -46,19 +46,7 @@ pub const INFO: GameInfo = GameInfo {
             .map(|(name, _)| (name.to_string(), Preset::load(name).map(|p| p.description).unwrap_or_default()))
             .collect()
     },
-    tables: TableSpec {
-        categories: &TOTALS,
-        category_table: "totals",
-        category_column: "total",
-        finished_column: "hands",
-        picks_table: false,
-        extras: &[
-            ("nobody_qualifies_rate", Extra::EventRate(0)),
-            ("mean_cards_traded", Extra::PicksPerRound),
-            ("suit_tiebreak_rate", Extra::EventRate(1)),
-            ("split_rate", Extra::EventRate(2)),
-        ],
-    },
+    random_rules: |seed| toml::to_string(&rules::random_rules(seed)).unwrap_or_default(),
     default_seats,
     build,
 };
@@ -83,6 +71,8 @@ pub struct Sevens {
     pub rules: Rules,
     /// One (name, preset) per seat of the lineup.
     pub lineup: Vec<(String, Preset)>,
+    /// What the game measures.
+    pub measures: Measures,
 }
 
 /// Per-thread state: the table and one bot per lineup entry.
@@ -96,7 +86,7 @@ impl Sevens {
     pub fn new(rules: &Rules, seats: &[String]) -> Result<Sevens, InputError> {
         rules.check()?;
         let lineup = presets::lineup(seats, rules.players, Preset::load)?;
-        Ok(Sevens { rules: rules.clone(), lineup })
+        Ok(Sevens { rules: rules.clone(), lineup, measures: measures::measures() })
     }
 }
 
@@ -129,6 +119,10 @@ impl Game for Sevens {
         }
     }
 
+    fn measures(&self) -> &Measures {
+        &self.measures
+    }
+
     fn play(
         &self,
         worker: &mut Worker,
@@ -141,12 +135,19 @@ impl Game for Sevens {
         self.play_into(worker, deal_seed, bot_seed, seating, &mut engine::NoEvents, out)
     }
 
-    fn category_names(&self) -> &'static [&'static str] {
-        &TOTALS
-    }
-
-    fn betting_rounds(&self) -> usize {
-        2
+    fn play_checked(
+        &self,
+        worker: &mut Worker,
+        deal_seed: u64,
+        bot_seed: u64,
+        _round_index: u64,
+        seating: &[usize],
+        out: &mut RoundResult,
+    ) -> Result<(), Error> {
+        worker.table.verify = true;
+        let result = self.play_into(worker, deal_seed, bot_seed, seating, &mut engine::NoEvents, out);
+        worker.table.verify = cfg!(debug_assertions);
+        result
     }
 
     fn replay(&self, deal_seed: u64, bot_seed: u64, _round_index: u64, seating: &[usize]) -> Result<String, Error> {
@@ -201,7 +202,7 @@ fn tell(names: &[&str], events: &[Event], out: &RoundResult) -> String {
         let _ = writeln!(
             text,
             "  seat {s} ({name}): {:+} chips, pot share {:.3}",
-            r.net,
+            r.score,
             r.share_units as f64 / SHARE_UNIT as f64
         );
     }

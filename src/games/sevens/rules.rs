@@ -19,7 +19,8 @@ pub enum TradeTiming {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AllOver {
-    /// Everyone gets back what they put in; nobody wins.
+    /// The players still in take back what they put in and share what folded players
+    /// forfeited; nobody wins.
     #[default]
     Refund,
     /// The pot stays for the next hand (within the same simulated unit, re-anted).
@@ -62,6 +63,21 @@ impl Default for Rules {
     }
 }
 
+/// Valid rules drawn at random over every option (for soak and property tests).
+pub fn random_rules(seed: u64) -> Rules {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    Rules {
+        players: rng.random_range(2..=6),
+        ante: rng.random_range(0..=3),
+        raise_size: rng.random_range(1..=3),
+        raise_cap: rng.random_range(0..=4),
+        trade_timing: if rng.random_bool(0.5) { TradeTiming::FirstTurn } else { TradeTiming::AnyTurn },
+        all_over: [AllOver::Refund, AllOver::CarryOver, AllOver::LowestWins][rng.random_range(0..3)],
+        max_carry_hands: rng.random_range(1..=20),
+    }
+}
+
 /// Each rules key with its meaning, for `draftsim list rules sevens`.
 pub const RULES_HELP: &[(&str, &str)] = &[
     ("players", "number of players, 2 to 6"),
@@ -69,7 +85,10 @@ pub const RULES_HELP: &[(&str, &str)] = &[
     ("raise_size", "chips of every raise (fixed limit)"),
     ("raise_cap", "most raises per hand; 0 means no cap"),
     ("trade_timing", "first-turn (trade only at your first turn) or any-turn (at any turn, still once)"),
-    ("all_over", "when everyone still in is over 7: refund, carry-over (pot to the next hand) or lowest-wins"),
+    (
+        "all_over",
+        "when everyone still in is over 7: refund (stakes back to those still in, folders forfeit), carry-over (pot to the next hand) or lowest-wins",
+    ),
     ("max_carry_hands", "with carry-over: hands after which a carried pot is refunded"),
 ];
 

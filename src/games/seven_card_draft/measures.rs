@@ -1,0 +1,135 @@
+//! What Seven Card Draft measures: showdowns, folds by betting round, wild wins, hate picks,
+//! and finished and winning hand categories. The engine fills these slots; in game mode a
+//! counter counts over the game's rounds and its rate is per seat-round dealt.
+
+use super::CATEGORY_NAMES;
+use super::rules::{Mode, Variant};
+use crate::output::{Table, Values};
+use crate::sim::{Histogram, Measure, Measures, Score, Shown, Tally};
+
+/// Counter: the seat's hand went to a showdown.
+pub const SHOWDOWNS: usize = 0;
+/// Counter: the seat won at least part of a pot at showdown.
+pub const SHOWDOWN_WINS: usize = 1;
+/// Counter: a showdown win with a wild card in the hand.
+pub const WILD_WINS: usize = 2;
+/// Counter: a round in which the seat made at least one hate pick.
+pub const HATE_ROUNDS: usize = 3;
+/// Counter: a fold in betting round `b` is slot `FOLDS + b`.
+pub const FOLDS: usize = 4;
+/// Sum: picks made.
+pub const PICKS: usize = 0;
+/// Sum: hate picks made.
+pub const HATE_PICKS: usize = 1;
+/// Sum: net chips over rounds with at least one hate pick.
+pub const HATE_ROUNDS_NET: usize = 2;
+/// Histogram offset: category of each finished hand (shown at showdown).
+pub const FINISHED: usize = 0;
+/// Histogram offset: category of each hand that won at showdown.
+pub const WINNING: usize = CATEGORY_NAMES.len();
+
+/// The declaration for a variant (the fold columns follow its betting rounds).
+pub fn measures(variant: &Variant) -> Measures {
+    let mut list = vec![Measure::rate(
+        SHOWDOWNS,
+        "showdowns",
+        "showdown_rate",
+        Shown::Both,
+        "share of seat-rounds whose hand went to a showdown",
+    )];
+    for b in 0..variant.betting_rounds() {
+        list.push(Measure::rate(
+            FOLDS + b,
+            &format!("folds_r{}", b + 1),
+            &format!("fold_rate_r{}", b + 1),
+            Shown::Both,
+            &format!("share of seat-rounds folded in betting round {} (fold timing)", b + 1),
+        ));
+    }
+    list.extend([
+        Measure::rate_per(
+            WILD_WINS,
+            SHOWDOWN_WINS,
+            "wild_wins",
+            "wild_win_rate",
+            Shown::Summary,
+            "share of showdown wins with a wild card in the winning hand",
+        ),
+        Measure::rate(
+            SHOWDOWN_WINS,
+            "showdown_wins",
+            "showdown_win_rate",
+            Shown::Hidden,
+            "share of seat-rounds that won at least part of a pot at showdown",
+        ),
+        Measure::rate(
+            HATE_ROUNDS,
+            "hate_rounds",
+            "hate_round_rate",
+            Shown::Hidden,
+            "share of seat-rounds with at least one hate pick",
+        ),
+        Measure::mean(PICKS, "picks", "mean_picks", Shown::Hidden, "picks made per seat and unit"),
+        Measure::mean(
+            HATE_PICKS,
+            "hate_picks",
+            "mean_hate_picks",
+            Shown::Hidden,
+            "hate picks (not the best card for the bot itself) per seat and unit",
+        ),
+        Measure::mean(
+            HATE_ROUNDS_NET,
+            "hate_rounds_net",
+            "mean_hate_rounds_net",
+            Shown::Hidden,
+            "net chips won in rounds with a hate pick, per seat and unit",
+        ),
+    ]);
+    let histogram = |key: &str, offset, description: &str| Histogram {
+        key: key.into(),
+        table: "categories".into(),
+        bin_column: "category".into(),
+        bins: CATEGORY_NAMES.iter().map(|c| c.to_string()).collect(),
+        offset,
+        ranked: true,
+        description: description.into(),
+    };
+    Measures {
+        score: Score {
+            key: "net".into(),
+            column: "chips_per_round".into(),
+            pair_column: "chips_diff_per_round".into(),
+            description: "net chips won per unit (chips won minus chips put in)".into(),
+            zero_sum: true,
+        },
+        unit: match variant.rules.mode {
+            Mode::Round => "round".into(),
+            Mode::Game => "game".into(),
+        },
+        length: "rounds per unit: 1 in round mode, a game's rounds in game mode".into(),
+        always_won: true,
+        measures: list,
+        histograms: vec![
+            histogram("finished_hands", FINISHED, "category of each hand shown at a showdown"),
+            histogram("winning_hands", WINNING, "category of each hand that won at least part of a pot at showdown"),
+        ],
+    }
+}
+
+/// The `picks` table: hate picks and what rounds with one were worth.
+pub fn picks_table(tally: &Tally, strategies: &[String]) -> Table {
+    let counts: Vec<_> = (0..strategies.len()).map(|x| tally.strategy(x)).collect();
+    let ratio = |a: i64, b: u64| if b == 0 { f64::NAN } else { a as f64 / b as f64 };
+    let col = |f: &dyn Fn(&crate::sim::Counts) -> f64| Values::Float(counts.iter().map(f).collect());
+    Table::new("picks")
+        .with("strategy", Values::Text(strategies.to_vec()))
+        .with("picks", Values::Int(counts.iter().map(|c| c.sums[PICKS]).collect()))
+        .with("hate_picks", Values::Int(counts.iter().map(|c| c.sums[HATE_PICKS]).collect()))
+        .with("hate_pick_rate", col(&|c| ratio(c.sums[HATE_PICKS], c.sums[PICKS].max(0) as u64)))
+        .with("rounds_with_hate", Values::Int(counts.iter().map(|c| c.counters[HATE_ROUNDS] as i64).collect()))
+        .with("chips_per_round_with_hate", col(&|c| ratio(c.sums[HATE_ROUNDS_NET], c.counters[HATE_ROUNDS])))
+        .with(
+            "chips_per_round_without_hate",
+            col(&|c| ratio(c.score - c.sums[HATE_ROUNDS_NET], c.seat_rounds - c.counters[HATE_ROUNDS])),
+        )
+}

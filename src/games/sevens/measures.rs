@@ -1,0 +1,103 @@
+//! What Sevens measures: showdowns, folds at the first and later turns, hands nobody
+//! qualified for, suit tie-breaks, split pots, cards traded, and the final totals of
+//! revealed and winning hands. With `carry-over`, counters count over the unit's hands and
+//! their rates are per seat-hand.
+
+use super::TOTALS;
+use crate::sim::{Histogram, Measure, Measures, Score, Shown};
+
+/// Counter: the seat's hand was revealed.
+pub const SHOWDOWNS: usize = 0;
+/// Counter: the seat folded at its first turn.
+pub const FOLDS_FIRST: usize = 1;
+/// Counter: the seat folded at a later turn.
+pub const FOLDS_LATER: usize = 2;
+/// Counter: a hand in which everyone still in was over 7.
+pub const NOBODY_QUALIFIES: usize = 3;
+/// Counter: a pot decided by the suit tie-break.
+pub const SUIT_TIEBREAK: usize = 4;
+/// Counter: a split pot.
+pub const SPLIT: usize = 5;
+/// Counter: the seat won (part of) a pot at the reveal.
+pub const SHOWDOWN_WINS: usize = 6;
+/// Sum: cards traded.
+pub const CARDS_TRADED: usize = 0;
+/// Histogram offset: final total of each revealed hand.
+pub const REVEALED: usize = 0;
+/// Histogram offset: final total of each hand that won at the reveal.
+pub const WINNING: usize = TOTALS.len();
+
+/// The declaration.
+pub fn measures() -> Measures {
+    let histogram = |key: &str, offset, description: &str| Histogram {
+        key: key.into(),
+        table: "totals".into(),
+        bin_column: "total".into(),
+        bins: TOTALS.iter().map(|t| t.to_string()).collect(),
+        offset,
+        ranked: false,
+        description: description.into(),
+    };
+    Measures {
+        score: Score {
+            key: "net".into(),
+            column: "chips_per_round".into(),
+            pair_column: "chips_diff_per_round".into(),
+            description: "net chips won per hand (with carry-over, per run of hands)".into(),
+            zero_sum: true,
+        },
+        unit: "hand".into(),
+        length: "hands per unit: 1, or the hands of a carry-over run".into(),
+        always_won: false,
+        measures: vec![
+            Measure::rate(SHOWDOWNS, "showdowns", "showdown_rate", Shown::Both, "share of seat-hands revealed"),
+            Measure::rate(
+                FOLDS_FIRST,
+                "folds_r1",
+                "fold_rate_r1",
+                Shown::Both,
+                "share of seat-hands folded at the seat's first turn",
+            ),
+            Measure::rate(
+                FOLDS_LATER,
+                "folds_r2",
+                "fold_rate_r2",
+                Shown::Both,
+                "share of seat-hands folded at a later turn",
+            ),
+            Measure::rate(
+                NOBODY_QUALIFIES,
+                "nobody_qualifies",
+                "nobody_qualifies_rate",
+                Shown::Summary,
+                "share of hands in which everyone still in was over 7",
+            ),
+            Measure::mean(
+                CARDS_TRADED,
+                "cards_traded",
+                "mean_cards_traded",
+                Shown::Summary,
+                "cards traded per seat and hand (per run of hands with carry-over)",
+            ),
+            Measure::rate(
+                SUIT_TIEBREAK,
+                "suit_tiebreaks",
+                "suit_tiebreak_rate",
+                Shown::Summary,
+                "share of hands whose pot the suit tie-break decided",
+            ),
+            Measure::rate(SPLIT, "splits", "split_rate", Shown::Summary, "share of hands whose pot was split"),
+            Measure::rate(
+                SHOWDOWN_WINS,
+                "showdown_wins",
+                "showdown_win_rate",
+                Shown::Hidden,
+                "share of seat-hands that won (part of) a pot at the reveal",
+            ),
+        ],
+        histograms: vec![
+            histogram("hands", REVEALED, "final total of each revealed hand"),
+            histogram("winning_hands", WINNING, "final total of each hand that won at the reveal"),
+        ],
+    }
+}

@@ -1,0 +1,96 @@
+//! `draftsim check`: play a run with every invariant checked and report the first
+//! violation with the round that shows it.
+//!
+//! Each game checks its own invariants (cards conserved, legal actions, chips, the game
+//! ending) in [`Game::play_checked`]; the harness adds what holds for every game: win
+//! shares add up to one win (or none, where a unit may have no winner), scores sum to zero
+//! where the game says they do, and every rate's count stays within its denominator.
+
+use std::sync::atomic::AtomicBool;
+
+use super::{Game, Kind, Lineup, Measures, Mode, Plan, SHARE_UNIT, SeatResult};
+use crate::error::Error;
+
+/// The first invariant a run broke.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// The unit's index in the run (`draftsim replay --round`).
+    pub round: u64,
+    /// What broke.
+    pub message: String,
+}
+
+/// What `check` found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckReport {
+    /// Units played.
+    pub rounds: u64,
+    /// The first violation, if any.
+    pub violation: Option<Violation>,
+}
+
+/// Plays the plan with invariants checked. A violation (or an illegal bot action) ends the
+/// run and is reported with its round; other errors (an interrupt) are returned.
+pub fn check<G: Game>(
+    game: &G,
+    lineup: &Lineup,
+    plan: &Plan,
+    interrupt: Option<&AtomicBool>,
+    on_batch: impl FnMut(u64, &[super::RoundRow]) -> Result<(), Error>,
+) -> Result<CheckReport, Error> {
+    match super::run(game, lineup, plan, Mode::Checked, interrupt, on_batch) {
+        Ok(tally) => Ok(CheckReport { rounds: tally.rounds, violation: None }),
+        Err(Error::AtRound { round, source }) => {
+            let per = super::rounds_per_deal(game.players(), plan.rotate);
+            Ok(CheckReport {
+                rounds: round / per * per,
+                violation: Some(Violation { round, message: source.to_string() }),
+            })
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Tags an error with the round it happened in.
+pub(super) fn at_round(e: Error, round: u64) -> Error {
+    match e {
+        Error::Interrupted | Error::AtRound { .. } => e,
+        other => Error::AtRound { round, source: Box::new(other) },
+    }
+}
+
+/// The invariants every game's outcome obeys.
+pub(super) fn outcome(measures: &Measures, seats: &[SeatResult]) -> Result<(), Error> {
+    let shares: u32 = seats.iter().map(|s| s.share_units).sum();
+    let no_winner_allowed = shares == 0 && !measures.always_won;
+    if shares != SHARE_UNIT && !no_winner_allowed {
+        return Err(Error::Invariant(format!(
+            "win shares add up to {:.4} wins, not {}",
+            f64::from(shares) / f64::from(SHARE_UNIT),
+            if measures.always_won { "1" } else { "1 or 0" }
+        )));
+    }
+    if measures.score.zero_sum {
+        let total: i64 = seats.iter().map(|s| s.score).sum();
+        if total != 0 {
+            return Err(Error::Invariant(format!(
+                "{} does not sum to zero over the seats ({total:+})",
+                measures.score.key
+            )));
+        }
+    }
+    for (s, seat) in seats.iter().enumerate() {
+        for m in &measures.measures {
+            if let Kind::Rate { slot, per } = m.kind {
+                let limit = per.map_or(seat.rounds, |p| seat.counters[p]);
+                if seat.counters[slot] > limit {
+                    return Err(Error::Invariant(format!(
+                        "seat {s}: {} is {}, more than its denominator {limit}",
+                        m.key, seat.counters[slot]
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
