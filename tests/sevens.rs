@@ -253,7 +253,7 @@ proptest! {
     #[test]
     fn random_rules_and_bots_keep_the_invariants(
         players in 2usize..=6,
-        raise_cap in 0u32..=4,
+        raise_cap in 1u32..=4,
         any_turn in any::<bool>(),
         all_over in prop::sample::select(vec![AllOver::Refund, AllOver::CarryOver, AllOver::LowestWins]),
         seed in any::<u64>(),

@@ -23,8 +23,10 @@ pub struct Violation {
 /// What `check` found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckReport {
-    /// Units played.
+    /// Units played (rounds, or games in game mode).
     pub rounds: u64,
+    /// Rounds played within them (equal to `rounds` outside game mode).
+    pub length: u64,
     /// The first violation, if any.
     pub violation: Option<Violation>,
 }
@@ -39,11 +41,13 @@ pub fn check<G: Game>(
     on_batch: impl FnMut(u64, &[super::RoundRow]) -> Result<(), Error>,
 ) -> Result<CheckReport, Error> {
     match super::run(game, lineup, plan, Mode::Checked, interrupt, on_batch) {
-        Ok(tally) => Ok(CheckReport { rounds: tally.rounds, violation: None }),
+        Ok(tally) => Ok(CheckReport { rounds: tally.rounds, length: tally.length_sum, violation: None }),
         Err(Error::AtRound { round, source }) => {
             let per = super::rounds_per_deal(game.players(), plan.rotate);
+            let rounds = round / per * per;
             Ok(CheckReport {
-                rounds: round / per * per,
+                rounds,
+                length: rounds,
                 violation: Some(Violation { round, message: source.to_string() }),
             })
         }

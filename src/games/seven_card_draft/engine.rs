@@ -774,10 +774,19 @@ fn showdown(
         won[s] += carry;
         units[s] += units_left;
     }
+    // With no ante and no bet the pot is empty: the best hands still win the round.
+    if total_pot == 0 {
+        let best = (0..n).filter(|&s| !t.folded[s]).map(|s| values[s]).max().expect("a showdown has players");
+        let k = (0..n).filter(|&s| !t.folded[s] && values[s] == best).count() as u32;
+        for (i, s) in order[..n].iter().map(|&s| s as usize).filter(|&s| !t.folded[s] && values[s] == best).enumerate()
+        {
+            units[s] = SHARE_UNIT / k + u32::from((i as u32) < SHARE_UNIT % k);
+        }
+    }
     for s in 0..n {
         t.stacks[s] += won[s];
         let r = &mut out.seats[s];
-        if won[s] > 0 {
+        if won[s] > 0 || (total_pot == 0 && units[s] > 0) {
             r.count(SHOWDOWN_WINS);
             r.observe(WINNING, values[s].category() as usize);
             if wild_count[s] > 0 {

@@ -331,7 +331,7 @@ fn play_hand<B: Bot>(
             continue;
         }
         let to_call = current - t.street[s];
-        let can_raise = rules.raise_cap == 0 || raises < rules.raise_cap;
+        let can_raise = raises < rules.raise_cap;
         let view = seat_view(rules, t, s, pot, to_call, can_raise, raises > 0, n);
         let action = bots[seating[s]].act(&view, bot_rng);
         if !view.allows(action) {

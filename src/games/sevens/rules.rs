@@ -69,9 +69,9 @@ pub fn random_rules(seed: u64) -> Rules {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
     Rules {
         players: rng.random_range(2..=6),
-        ante: rng.random_range(0..=3),
+        ante: rng.random_range(1..=3),
         raise_size: rng.random_range(1..=3),
-        raise_cap: rng.random_range(0..=4),
+        raise_cap: rng.random_range(1..=5),
         trade_timing: if rng.random_bool(0.5) { TradeTiming::FirstTurn } else { TradeTiming::AnyTurn },
         all_over: [AllOver::Refund, AllOver::CarryOver, AllOver::LowestWins][rng.random_range(0..3)],
         max_carry_hands: rng.random_range(1..=20),
@@ -83,7 +83,7 @@ pub const RULES_HELP: &[(&str, &str)] = &[
     ("players", "number of players, 2 to 6"),
     ("ante", "chips each player antes"),
     ("raise_size", "chips of every raise (fixed limit)"),
-    ("raise_cap", "most raises per hand; 0 means no cap"),
+    ("raise_cap", "most raises per hand, at least 1"),
     ("trade_timing", "first-turn (trade only at your first turn) or any-turn (at any turn, still once)"),
     (
         "all_over",
@@ -109,6 +109,12 @@ impl Rules {
         if self.ante == 0 || self.raise_size == 0 {
             return Err(InputError::new("ante and raise_size: must be at least 1"));
         }
+        if self.raise_cap == 0 {
+            // Chips are counted, not staked: with no cap two raisers could go on for ever.
+            return Err(InputError::new(
+                "raise_cap = 0: give at least 1 (chips are not staked in Sevens, so uncapped raising need never end)",
+            ));
+        }
         if self.all_over == AllOver::CarryOver && self.max_carry_hands == 0 {
             return Err(InputError::new("max_carry_hands: must be at least 1"));
         }
@@ -130,5 +136,11 @@ mod tests {
         let r = Rules::from_toml("all_over = \"lowest-wins\"\ntrade_timing = \"any-turn\"").unwrap();
         assert_eq!((r.all_over, r.trade_timing), (AllOver::LowestWins, TradeTiming::AnyTurn));
         assert_eq!(Rules::from_toml(&toml::to_string(&r).unwrap()).unwrap(), r);
+    }
+
+    #[test]
+    fn uncapped_raising_is_refused() {
+        let err = Rules::from_toml("raise_cap = 0").unwrap().check().unwrap_err().to_string();
+        assert!(err.starts_with("raise_cap = 0"), "{err}");
     }
 }
