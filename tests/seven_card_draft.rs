@@ -231,8 +231,8 @@ fn the_last_pick_is_wild_under_last_pick() {
     let played = play(&wild, &picks, &[&[], &[]], None, 0).unwrap();
     assert!(played.result.seats[0].score > 0, "the last pick makes five aces");
     assert_eq!(played.result.seats[0].counters[WILD_WINS], 1);
-    assert_eq!(played.result.seats[0].bins[FINISHED + draftsim::eval::Category::FiveOfAKind as usize], 1);
-    assert_eq!(played.result.seats[1].bins[FINISHED + draftsim::eval::Category::StraightFlush as usize], 1);
+    assert_eq!(played.result.seats[0].bins()[FINISHED + draftsim::eval::Category::FiveOfAKind as usize], 1);
+    assert_eq!(played.result.seats[1].bins()[FINISHED + draftsim::eval::Category::StraightFlush as usize], 1);
 }
 
 #[test]
@@ -352,7 +352,7 @@ proptest! {
             prop_assert_eq!(out.seats[..n].iter().map(|s| s.score).sum::<i64>(), 0);
             prop_assert_eq!(out.seats[..n].iter().map(|s| s.share_units).sum::<u32>(), SHARE_UNIT);
             for s in &out.seats[..n] {
-                let shown: u32 = s.bins[FINISHED..FINISHED + 10].iter().sum();
+                let shown: u32 = s.bins()[FINISHED..FINISHED + 10].iter().sum();
                 prop_assert_eq!(shown, s.counters[SHOWDOWNS], "one finished hand per showdown");
                 prop_assert!(s.counters[SHOWDOWN_WINS] <= s.counters[SHOWDOWNS]);
             }

@@ -294,7 +294,7 @@ impl RoundsWriter {
         }
         for h in &self.measures.histograms {
             let observed = rows.iter().map(|r| {
-                let bins = &r.result.bins[h.offset..h.offset + h.bins.len()];
+                let bins = &r.result.bins()[h.offset..h.offset + h.bins.len()];
                 let names: Vec<&str> = bins
                     .iter()
                     .zip(&h.bins)

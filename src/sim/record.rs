@@ -10,6 +10,9 @@ pub const MAX_COUNTERS: usize = 16;
 pub const MAX_SUMS: usize = 8;
 /// Most histogram bins a game may declare, over all its histograms together.
 pub const MAX_BINS: usize = 64;
+/// Distinct bins a seat's record lists as observed; past this the harness reads and clears
+/// every declared bin (a game-mode game observing many).
+const MAX_TOUCHED: usize = 6;
 
 /// Win shares are counted in these units per unit of play, so shares stay integers and
 /// shards merge exactly; 5040 = 7! divides evenly among any 1 to 7 tied winners.
@@ -29,8 +32,13 @@ pub struct SeatResult {
     pub counters: [u32; MAX_COUNTERS],
     /// Sums by declared slot.
     pub sums: [i64; MAX_SUMS],
-    /// Histogram bins (each histogram's bins from its declared offset).
-    pub bins: [u32; MAX_BINS],
+    /// Histogram bins (each histogram's bins from its declared offset), written through
+    /// [`SeatResult::observe`] so the harness knows which to read.
+    pub(crate) bins: [u32; MAX_BINS],
+    /// The first distinct bins observed, in order (the harness reads only these).
+    pub(crate) touched: [u8; MAX_TOUCHED],
+    /// Distinct bins observed, counted up to `MAX_TOUCHED + 1`.
+    pub(crate) n_touched: u8,
 }
 
 impl Default for SeatResult {
@@ -42,6 +50,8 @@ impl Default for SeatResult {
             counters: [0; MAX_COUNTERS],
             sums: [0; MAX_SUMS],
             bins: [0; MAX_BINS],
+            touched: [0; MAX_TOUCHED],
+            n_touched: 0,
         }
     }
 }
@@ -56,18 +66,47 @@ impl SeatResult {
     /// Adds one observation to bin `bin` of the histogram starting at `offset`.
     #[inline]
     pub fn observe(&mut self, offset: usize, bin: usize) {
-        self.bins[offset + bin] += 1;
+        let i = offset + bin;
+        if self.bins[i] == 0 && self.n_touched as usize <= MAX_TOUCHED {
+            if let Some(slot) = self.touched.get_mut(self.n_touched as usize) {
+                *slot = i as u8;
+            }
+            self.n_touched += 1;
+        }
+        self.bins[i] += 1;
     }
 
-    /// Resets the first `shape` entries of each part (the rest are never read).
+    /// Every bin's count (each histogram's bins from its declared offset).
+    pub fn bins(&self) -> &[u32; MAX_BINS] {
+        &self.bins
+    }
+
+    /// The bins observed, as (bin, count); all of the first `declared` when many were.
+    #[inline]
+    pub fn observed(&self, declared: usize) -> impl Iterator<Item = (usize, u32)> + '_ {
+        let sparse = self.n_touched as usize <= MAX_TOUCHED;
+        let listed = if sparse { &self.touched[..self.n_touched as usize] } else { &[][..] };
+        let dense = if sparse { 0..0 } else { 0..declared };
+        listed.iter().map(|&b| b as usize).chain(dense).map(|b| (b, self.bins[b]))
+    }
+
+    /// Resets the record for a new unit of play. The whole counter and sum arrays are
+    /// zeroed (a few vector stores); of the bins only those observed.
     #[inline]
     fn clear(&mut self, shape: Shape) {
         self.score = 0;
         self.share_units = 0;
         self.rounds = 1;
-        self.counters[..shape.counters].fill(0);
-        self.sums[..shape.sums].fill(0);
-        self.bins[..shape.bins].fill(0);
+        self.counters = [0; MAX_COUNTERS];
+        self.sums = [0; MAX_SUMS];
+        if self.n_touched as usize <= MAX_TOUCHED {
+            for &b in &self.touched[..self.n_touched as usize] {
+                self.bins[b as usize] = 0;
+            }
+        } else {
+            self.bins[..shape.bins].fill(0);
+        }
+        self.n_touched = 0;
     }
 }
 

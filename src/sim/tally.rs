@@ -59,8 +59,8 @@ impl Counts {
             *a += b;
             *sq += b.unsigned_abs().pow(2);
         }
-        for (a, &b) in self.bins.iter_mut().zip(&r.bins) {
-            *a += u64::from(b);
+        for (b, count) in r.observed(self.bins.len()) {
+            self.bins[b] += u64::from(count);
         }
     }
 

@@ -164,6 +164,8 @@ pub struct Table {
     committed: [u32; MAX_SEATS],
     street: [u32; MAX_SEATS],
     fold_round: [Option<u8>; MAX_SEATS],
+    /// Whether the seat made a hate pick this round.
+    hated: [bool; MAX_SEATS],
     picks: [[PickRecord; MAX_PICKS]; MAX_SEATS],
     discarded: CardSet,
     undealt: CardSet,
@@ -204,6 +206,7 @@ impl Table {
             committed: [0; MAX_SEATS],
             street: [0; MAX_SEATS],
             fold_round: [None; MAX_SEATS],
+            hated: [false; MAX_SEATS],
             picks: [[PickRecord::default(); MAX_PICKS]; MAX_SEATS],
             discarded: CardSet::EMPTY,
             undealt: CardSet::EMPTY,
@@ -456,6 +459,7 @@ fn play_round<B: Bot>(
         t.committed[s] = 0;
         t.street[s] = 0;
         t.fold_round[s] = None;
+        t.hated[s] = false;
         t.picks[s][..pack_size].fill(PickRecord::default());
         t.pack_of[s] = s as u8;
         t.face_up_value[s] = HandValue(0);
@@ -544,6 +548,7 @@ fn play_round<B: Bot>(
             t.picks[s][pick - 1] = PickRecord { card: Some(choice.card), hate: choice.hate, pack_of: t.pack_of[s] };
             out.seats[s].sums[PICKS] += 1;
             out.seats[s].sums[HATE_PICKS] += i64::from(choice.hate);
+            t.hated[s] |= choice.hate;
         }
         if pick == pack_size {
             for s in 0..n {
@@ -835,7 +840,7 @@ fn finish(t: &Table, stacks_before: &[u32; MAX_SEATS], out: &mut RoundResult) ->
         if let Some(b) = t.fold_round[s] {
             r.count(FOLDS + b as usize);
         }
-        if t.picks[s][..t.pick_no].iter().any(|p| p.hate) {
+        if t.hated[s] {
             r.count(HATE_ROUNDS);
             r.sums[HATE_ROUNDS_NET] += net;
         }
