@@ -129,6 +129,17 @@ pub struct GameInfo {
     pub build: BuildFn,
 }
 
+/// The score of the betting games: net chips per unit, zero-sum, in `chips_per_round`.
+pub fn chips_score(description: &str) -> sim::Score {
+    sim::Score {
+        key: "net".into(),
+        column: "chips_per_round".into(),
+        pair_column: "chips_diff_per_round".into(),
+        description: description.into(),
+        zero_sum: true,
+    }
+}
+
 /// Every game draftsim can simulate.
 pub const GAMES: &[GameInfo] = &[seven_card_draft::INFO, sevens::INFO];
 

@@ -5,7 +5,7 @@
 use super::CATEGORY_NAMES;
 use super::rules::{Mode, Variant};
 use crate::output::{Table, Values};
-use crate::sim::{Histogram, Measure, Measures, Score, Shown, Tally};
+use crate::sim::{Histogram, Measure, Measures, Shown, Tally};
 
 /// Counter: the seat's hand went to a showdown.
 pub const SHOWDOWNS: usize = 0;
@@ -95,13 +95,7 @@ pub fn measures(variant: &Variant) -> Measures {
         description: description.into(),
     };
     Measures {
-        score: Score {
-            key: "net".into(),
-            column: "chips_per_round".into(),
-            pair_column: "chips_diff_per_round".into(),
-            description: "net chips won per unit (chips won minus chips put in)".into(),
-            zero_sum: true,
-        },
+        score: crate::games::chips_score("net chips won per unit (chips won minus chips put in)"),
         unit: match variant.rules.mode {
             Mode::Round => "round".into(),
             Mode::Game => "game".into(),

@@ -4,7 +4,7 @@
 //! their rates are per seat-hand.
 
 use super::TOTALS;
-use crate::sim::{Histogram, Measure, Measures, Score, Shown};
+use crate::sim::{Histogram, Measure, Measures, Shown};
 
 /// Counter: the seat's hand was revealed.
 pub const SHOWDOWNS: usize = 0;
@@ -39,13 +39,7 @@ pub fn measures() -> Measures {
         description: description.into(),
     };
     Measures {
-        score: Score {
-            key: "net".into(),
-            column: "chips_per_round".into(),
-            pair_column: "chips_diff_per_round".into(),
-            description: "net chips won per hand (with carry-over, per run of hands)".into(),
-            zero_sum: true,
-        },
+        score: crate::games::chips_score("net chips won per hand (with carry-over, per run of hands)"),
         unit: "hand".into(),
         length: "hands per unit: 1, or the hands of a carry-over run".into(),
         always_won: false,
