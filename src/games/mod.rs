@@ -2,6 +2,7 @@
 
 pub mod presets;
 pub mod seven_card_draft;
+pub mod seven_poker;
 pub mod sevens;
 
 use std::sync::atomic::AtomicBool;
@@ -141,7 +142,7 @@ pub fn chips_score(description: &str) -> sim::Score {
 }
 
 /// Every game draftsim can simulate.
-pub const GAMES: &[GameInfo] = &[seven_card_draft::INFO, sevens::INFO];
+pub const GAMES: &[GameInfo] = &[seven_card_draft::INFO, sevens::INFO, seven_poker::INFO];
 
 impl GameInfo {
     /// The game with its default rules and seats (for listing its measures).

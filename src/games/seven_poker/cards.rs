@@ -1,0 +1,128 @@
+//! Seven Poker cards: seven colours of `per` cards each, as bits of a `u64` (card id =
+//! colour * per + number - 1), and hand categories.
+
+/// Number of colours.
+pub const COLOURS: usize = 7;
+
+/// Colour names, for replays.
+pub const COLOUR_NAMES: [&str; COLOURS] = ["red", "orange", "yellow", "green", "blue", "indigo", "violet"];
+
+/// Category names, weakest first (the `categories` table's bins).
+pub const CATEGORY_NAMES: [&str; 7] = ["2-same", "3-same", "4-same", "5-same", "6-same", "7-same", "seven-colours"];
+
+/// Strength of "all seven colours", above seven of one colour.
+pub const SEVEN_COLOURS: u8 = 8;
+
+/// A deck's layout: cards per colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Cards per colour.
+    pub per: usize,
+}
+
+impl Layout {
+    /// Every card of the deck.
+    pub fn all(self) -> u64 {
+        if self.per * COLOURS == 64 { u64::MAX } else { (1u64 << (self.per * COLOURS)) - 1 }
+    }
+
+    /// The cards of colour `c`.
+    pub fn colour_mask(self, c: usize) -> u64 {
+        ((1u64 << self.per) - 1) << (c * self.per)
+    }
+
+    /// The colour of card `id`.
+    pub fn colour(self, id: u8) -> usize {
+        id as usize / self.per
+    }
+
+    /// How many cards of each colour a set holds.
+    pub fn counts(self, cards: u64) -> [u8; COLOURS] {
+        let mut out = [0u8; COLOURS];
+        for (c, n) in out.iter_mut().enumerate() {
+            *n = (cards & self.colour_mask(c)).count_ones() as u8;
+        }
+        out
+    }
+
+    /// A hand's strength: 8 for all seven colours, else its longest colour's count.
+    pub fn strength(self, hand: u64) -> u8 {
+        let counts = self.counts(hand);
+        if counts.iter().all(|&n| n == 1) { SEVEN_COLOURS } else { counts.iter().copied().max().unwrap_or(0) }
+    }
+
+    /// A card as text, e.g. `red-3`.
+    pub fn card_name(self, id: u8) -> String {
+        format!("{}-{}", COLOUR_NAMES[self.colour(id)], id as usize % self.per + 1)
+    }
+
+    /// A set as text.
+    pub fn set_name(self, cards: u64) -> String {
+        let names: Vec<String> = ids(cards).map(|id| self.card_name(id)).collect();
+        if names.is_empty() { "-".to_string() } else { names.join(" ") }
+    }
+}
+
+/// The bin of a strength in [`CATEGORY_NAMES`] (none below a pair of one colour).
+pub fn category_bin(strength: u8) -> Option<usize> {
+    match strength {
+        SEVEN_COLOURS => Some(6),
+        2..=7 => Some(strength as usize - 2),
+        _ => None,
+    }
+}
+
+/// The card ids of a set, lowest first.
+pub fn ids(mut cards: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (cards != 0).then(|| {
+            let id = cards.trailing_zeros() as u8;
+            cards &= cards - 1;
+            id
+        })
+    })
+}
+
+/// Exact numbers of 7-card hands from a full deck of `per` cards per colour in each
+/// category bin (counted over colour compositions: a composition (k_0..k_6) has
+/// prod C(per, k_c) hands).
+pub fn dealt_categories(per: usize) -> [u64; 7] {
+    fn choose(n: usize, k: usize) -> u64 {
+        if k > n {
+            return 0;
+        }
+        (0..k).fold(1u64, |acc, i| acc * (n - i) as u64 / (i as u64 + 1))
+    }
+    let mut out = [0u64; 7];
+    let mut counts = [0usize; COLOURS];
+    fn walk(
+        c: usize,
+        left: usize,
+        per: usize,
+        counts: &mut [usize; COLOURS],
+        out: &mut [u64; 7],
+        choose: fn(usize, usize) -> u64,
+    ) {
+        if c == COLOURS {
+            if left == 0 {
+                let ways: u64 = counts.iter().map(|&k| choose(per, k)).product();
+                let strength = if counts.iter().all(|&k| k == 1) {
+                    SEVEN_COLOURS
+                } else {
+                    *counts.iter().max().expect("colours") as u8
+                };
+                if let Some(bin) = category_bin(strength) {
+                    out[bin] += ways;
+                }
+            }
+            return;
+        }
+        for k in 0..=left.min(per) {
+            counts[c] = k;
+            walk(c + 1, left - k, per, counts, out, choose);
+        }
+        counts[c] = 0;
+    }
+    walk(0, 7, per, &mut counts, &mut out, choose);
+    out
+}

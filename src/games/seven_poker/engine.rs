@@ -1,0 +1,558 @@
+//! The Seven Poker engine: a deterministic state machine driven by the round seeds and the
+//! bots' choices.
+//!
+//! Points the rules leave to us, as implemented here:
+//! - Seat 0 is the first player of round 0 (the dealer sits to their right); the first
+//!   player moves one seat left each round.
+//! - Round r's pile is shuffled from (deal seed, r) alone. Cards are drawn in turn from the
+//!   first player; a short pile gives what is left.
+//! - Strength is by category only (all seven colours, then the longest colour's count):
+//!   four red ties four blue, and tied players all lose.
+//! - The winning colour is the longest colour; if several are equally long the winner
+//!   takes one it does not hold yet (the lowest such). A seven-colour win takes the two
+//!   lowest colours the winner does not hold. A victory card leaves the hand and play.
+//! - A player who is the only one to stay wins without a showdown, and, having stayed,
+//!   discards their hand like those who competed.
+//! - A "bluff stay" is a stay whose shown cards suggested a plan the hand did not hold:
+//!   shown cards all of one colour that is not a longest colour, or shown cards of distinct
+//!   colours from a hand without all seven colours.
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::cards::{COLOURS, Layout, SEVEN_COLOURS, category_bin, ids};
+use super::measures::{
+    BLUFF_STAYS, BLUFF_WINS, CAPPED, EXCHANGED, KEPT_FOLDS, KEPT_FOLDS_PAID, NOBODY_STAYS, ROUND_WINS,
+    SEVEN_COLOUR_WINS, SHOWDOWN, STAYS, TIE_OUTS, VICTORY_CARDS, WINNING,
+};
+use super::rules::{LeftSwap, Rules, Unit};
+use super::view::{Bot, BotRng, SeatView};
+use crate::error::Error;
+use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, mix_seed};
+
+/// Stream tag of a round's shuffle.
+const ROUND_STREAM: u64 = 0x5E7E_0001;
+
+/// Something that happened, for replays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A round begins.
+    RoundStart {
+        /// Round number in the game.
+        round: u32,
+        /// The first player.
+        first: usize,
+    },
+    /// A seat's hand after drawing up.
+    Hand {
+        /// The seat.
+        seat: usize,
+        /// Its cards.
+        cards: u64,
+    },
+    /// A left-neighbour swap.
+    Swap {
+        /// The active seat.
+        seat: usize,
+        /// The card it gave.
+        gave: u8,
+        /// The card it got back.
+        got: u8,
+    },
+    /// An exchange.
+    Exchange {
+        /// The seat.
+        seat: usize,
+        /// Cards discarded face up.
+        discarded: u64,
+        /// Cards drawn.
+        drew: u64,
+    },
+    /// Cards shown.
+    Show {
+        /// The seat.
+        seat: usize,
+        /// The cards.
+        cards: u64,
+    },
+    /// A declaration.
+    Declare {
+        /// The seat.
+        seat: usize,
+        /// Stays (true) or folds.
+        stays: bool,
+    },
+    /// A stayer's whole hand at the showdown.
+    Reveal {
+        /// The seat.
+        seat: usize,
+        /// Its cards.
+        cards: u64,
+    },
+    /// The round's outcome: the winner (if any) and the victory colours taken.
+    Outcome {
+        /// The winner.
+        winner: Option<usize>,
+        /// Victory colours taken, as bits.
+        colours: u8,
+        /// Whether ties made every stayer lose.
+        tie_out: bool,
+    },
+    /// A folded seat keeps cards for the next round.
+    Keep {
+        /// The seat.
+        seat: usize,
+        /// The cards kept.
+        cards: u64,
+    },
+}
+
+/// Reusable per-thread state.
+#[derive(Clone, Debug)]
+pub struct Table {
+    hands: [u64; MAX_SEATS],
+    victory: [u8; MAX_SEATS],
+    shown: [u64; MAX_SEATS],
+    declared: [Option<bool>; MAX_SEATS],
+    kept_fold: [bool; MAX_SEATS],
+    pile: Vec<u8>,
+    discards: u64,
+    removed: u64,
+    /// Check the invariants after every step (`draftsim check` and tests turn it on).
+    pub verify: bool,
+}
+
+impl Default for Table {
+    fn default() -> Self {
+        Table {
+            hands: [0; MAX_SEATS],
+            victory: [0; MAX_SEATS],
+            shown: [0; MAX_SEATS],
+            declared: [None; MAX_SEATS],
+            kept_fold: [false; MAX_SEATS],
+            pile: Vec::with_capacity(64),
+            discards: 0,
+            removed: 0,
+            verify: cfg!(debug_assertions),
+        }
+    }
+}
+
+impl Table {
+    /// A table that checks the invariants after every step, in any build.
+    pub fn verified() -> Table {
+        Table { verify: true, ..Table::default() }
+    }
+
+    /// Each seat's victory colours after the last unit played.
+    pub fn victory(&self, seat: usize) -> u8 {
+        self.victory[seat]
+    }
+
+    /// Each seat's hand after the last round played (a folder's kept cards).
+    pub fn hand(&self, seat: usize) -> u64 {
+        self.hands[seat]
+    }
+
+    /// Every card is in exactly one place: a hand, the pile, the face-up discards or the
+    /// victory cards; shown cards are in their holder's hand.
+    fn check(&self, layout: Layout, n: usize) -> Result<(), Error> {
+        let broken = |what: String| Err(Error::Invariant(what));
+        let pile: u64 = self.pile.iter().fold(0, |m, &id| m | 1 << id);
+        if pile.count_ones() as usize != self.pile.len() {
+            return broken("a card is in the pile twice".into());
+        }
+        let mut all = pile;
+        let mut total = pile.count_ones() + self.discards.count_ones() + self.removed.count_ones();
+        all |= self.discards | self.removed;
+        for s in 0..n {
+            all |= self.hands[s];
+            total += self.hands[s].count_ones();
+            if self.shown[s] & !self.hands[s] != 0 {
+                return broken(format!("seat {s} shows cards it does not hold"));
+            }
+            if self.victory[s].count_ones() as usize > COLOURS {
+                return broken(format!("seat {s} holds too many victory colours"));
+            }
+        }
+        if total != all.count_ones() {
+            return broken("a card is in two places".into());
+        }
+        if all != layout.all() {
+            return broken(format!("cards went missing: {}", layout.set_name(layout.all() & !all)));
+        }
+        Ok(())
+    }
+}
+
+fn illegal<B: Bot>(bot: &B, seat: usize, action: String) -> Error {
+    Error::IllegalAction { bot: bot.name().to_string(), seat, action }
+}
+
+/// Plays one unit (a game, or one round), adding to `out` (cleared by the caller).
+/// `bots[seating[s]]` plays seat `s`.
+#[allow(clippy::too_many_arguments)]
+pub fn play<B: Bot>(
+    rules: &Rules,
+    t: &mut Table,
+    bots: &mut [B],
+    seating: &[usize],
+    deal_seed: u64,
+    bot_seed: u64,
+    sink: &mut impl EventSink<Event>,
+    out: &mut RoundResult,
+) -> Result<(), Error> {
+    let n = rules.players;
+    let layout = Layout { per: rules.cards_per_colour };
+    let mut bot_rng = BotRng::seed_from_u64(bot_seed);
+    t.hands = [0; MAX_SEATS];
+    t.victory = [0; MAX_SEATS];
+    t.kept_fold = [false; MAX_SEATS];
+    t.removed = 0;
+    let rounds_cap = if rules.unit == Unit::Round { 1 } else { rules.max_rounds };
+    let mut round = 0;
+    let mut first = 0;
+    let mut game_winner = None;
+    while round < rounds_cap && game_winner.is_none() {
+        let winner =
+            play_round(rules, layout, t, bots, seating, deal_seed, round, first, &mut bot_rng, None, sink, out)?;
+        round += 1;
+        first = (first + 1) % n;
+        if let Some(w) = winner
+            && (rules.unit == Unit::Round || t.victory[w].count_ones() as usize >= rules.victory_target)
+        {
+            game_winner = Some(w);
+        }
+    }
+    for s in 0..n {
+        let r = &mut out.seats[s];
+        r.rounds = round;
+        r.score = i64::from(t.victory[s].count_ones());
+        r.sums[VICTORY_CARDS] = r.score;
+        if rules.unit == Unit::Game && game_winner.is_none() {
+            r.sums[CAPPED] = 1;
+        }
+    }
+    if let Some(w) = game_winner {
+        out.seats[w].share_units = SHARE_UNIT;
+    }
+    out.length = round;
+    Ok(())
+}
+
+/// A stacked round for tests and examples: these hands, this pile (drawn from the end),
+/// these victory colours already held.
+pub struct Stacked<'a> {
+    /// Each seat's hand.
+    pub hands: &'a [u64],
+    /// The draw pile; the last card is drawn first.
+    pub pile: &'a [u8],
+    /// Each seat's victory colours, as bits.
+    pub victory: &'a [u8],
+}
+
+/// Plays one round on a stacked deal (first player seat 0); returns its winner.
+#[allow(clippy::too_many_arguments)]
+pub fn play_stacked<B: Bot>(
+    rules: &Rules,
+    t: &mut Table,
+    bots: &mut [B],
+    stacked: &Stacked<'_>,
+    bot_seed: u64,
+    sink: &mut impl EventSink<Event>,
+    out: &mut RoundResult,
+) -> Result<Option<usize>, Error> {
+    let n = rules.players;
+    let layout = Layout { per: rules.cards_per_colour };
+    let mut bot_rng = BotRng::seed_from_u64(bot_seed);
+    t.hands = [0; MAX_SEATS];
+    t.victory = [0; MAX_SEATS];
+    t.kept_fold = [false; MAX_SEATS];
+    t.hands[..n].copy_from_slice(stacked.hands);
+    t.victory[..n].copy_from_slice(stacked.victory);
+    // Victory cards already taken are out of play: one card of each held colour not dealt.
+    let dealt = stacked.hands.iter().fold(0, |a, h| a | h) | stacked.pile.iter().fold(0, |m, &id| m | 1 << id);
+    t.removed = layout.all() & !dealt;
+    let seating: Vec<usize> = (0..n).collect();
+    play_round(rules, layout, t, bots, &seating, 0, 0, 0, &mut bot_rng, Some(stacked.pile), sink, out)
+}
+
+/// Plays one round; returns its winner.
+#[allow(clippy::too_many_arguments)]
+fn play_round<B: Bot>(
+    rules: &Rules,
+    layout: Layout,
+    t: &mut Table,
+    bots: &mut [B],
+    seating: &[usize],
+    deal_seed: u64,
+    round: u32,
+    first: usize,
+    bot_rng: &mut BotRng,
+    stacked_pile: Option<&[u8]>,
+    sink: &mut impl EventSink<Event>,
+    out: &mut RoundResult,
+) -> Result<Option<usize>, Error> {
+    let n = rules.players;
+    let order = |k: usize| (first + k) % n;
+    sink.event(Event::RoundStart { round, first });
+    // The new deck: every card not held (kept cards) and not a victory card.
+    let held: u64 = t.hands[..n].iter().fold(0, |a, h| a | h);
+    t.pile.clear();
+    t.pile.extend(ids(layout.all() & !held & !t.removed));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix_seed(deal_seed, u64::from(round), ROUND_STREAM));
+    match stacked_pile {
+        Some(pile) => {
+            t.pile.clear();
+            t.pile.extend_from_slice(pile);
+        }
+        None => t.pile.shuffle(&mut rng),
+    }
+    t.discards = 0;
+    t.shown = [0; MAX_SEATS];
+    t.declared = [None; MAX_SEATS];
+    for s in (0..n).map(order) {
+        while (t.hands[s].count_ones() as usize) < rules.hand_size {
+            let Some(card) = t.pile.pop() else { break };
+            t.hands[s] |= 1 << card;
+        }
+        sink.event(Event::Hand { seat: s, cards: t.hands[s] });
+    }
+    if t.verify {
+        t.check(layout, n)?;
+    }
+
+    // Exchanges: orbits from the first player, until the pile is empty.
+    'exchange: for _ in 0..rules.exchange_orbits {
+        for s in (0..n).map(order) {
+            if t.pile.is_empty() {
+                break 'exchange;
+            }
+            let bot = &mut bots[seating[s]];
+            if rules.left_swap != LeftSwap::None {
+                let left = (s + 1) % n;
+                let offer = bot.swap_give(&view(rules, layout, t, s, first, round, n), bot_rng);
+                if let Some(give) = offer {
+                    if t.hands[s] >> give & 1 == 0 {
+                        return Err(illegal(bot, s, format!("swap away {} it does not hold", layout.card_name(give))));
+                    }
+                    t.hands[s] &= !(1 << give);
+                    t.hands[left] |= 1 << give;
+                    let got = match rules.left_swap {
+                        LeftSwap::Random => {
+                            let cards: Vec<u8> = ids(t.hands[left] & !(1 << give)).collect();
+                            cards[rand::Rng::random_range(&mut rng, 0..cards.len())]
+                        }
+                        _ => {
+                            let neighbour = &mut bots[seating[left]];
+                            let got =
+                                neighbour.swap_return(&view(rules, layout, t, left, first, round, n), give, bot_rng);
+                            if got == give || t.hands[left] >> got & 1 == 0 {
+                                return Err(illegal(neighbour, left, format!("give back {}", layout.card_name(got))));
+                            }
+                            got
+                        }
+                    };
+                    t.hands[left] &= !(1 << got);
+                    t.hands[s] |= 1 << got;
+                    sink.event(Event::Swap { seat: s, gave: give, got });
+                }
+            }
+            let bot = &mut bots[seating[s]];
+            let discard = bot.exchange(&view(rules, layout, t, s, first, round, n), bot_rng);
+            if discard & !t.hands[s] != 0 || discard.count_ones() as usize > rules.max_exchange {
+                return Err(illegal(bot, s, format!("discard {}", layout.set_name(discard))));
+            }
+            if discard == 0 {
+                continue;
+            }
+            t.hands[s] &= !discard;
+            t.discards |= discard;
+            let mut drew = 0;
+            for _ in 0..discard.count_ones() {
+                let Some(card) = t.pile.pop() else { break };
+                drew |= 1 << card;
+            }
+            t.hands[s] |= drew;
+            out.seats[s].sums[EXCHANGED] += i64::from(discard.count_ones());
+            sink.event(Event::Exchange { seat: s, discarded: discard, drew });
+            if t.verify {
+                t.check(layout, n)?;
+            }
+        }
+    }
+
+    // Reveal three, then declare from the dealer (the seat before the first player).
+    for s in (0..n).map(order) {
+        let want = rules.shown.min(t.hands[s].count_ones() as usize);
+        let bot = &mut bots[seating[s]];
+        let shown = bot.show(&view(rules, layout, t, s, first, round, n), bot_rng);
+        if shown & !t.hands[s] != 0 || shown.count_ones() as usize != want {
+            return Err(illegal(bot, s, format!("show {} (must show {want} of its cards)", layout.set_name(shown))));
+        }
+        t.shown[s] = shown;
+        sink.event(Event::Show { seat: s, cards: shown });
+    }
+    for k in 0..n {
+        let s = (first + n - 1 + k) % n;
+        let stays = bots[seating[s]].stay(&view(rules, layout, t, s, first, round, n), bot_rng);
+        t.declared[s] = Some(stays);
+        sink.event(Event::Declare { seat: s, stays });
+    }
+    if t.verify {
+        t.check(layout, n)?;
+    }
+
+    // The showdown: the strongest category held by exactly one stayer wins.
+    let stayers: Vec<usize> = (0..n).filter(|&s| t.declared[s] == Some(true)).collect();
+    let strength = |s: usize| layout.strength(t.hands[s]);
+    let mut tie_out = false;
+    let winner = match stayers.len() {
+        0 => None,
+        1 => Some(stayers[0]),
+        _ => {
+            let mut best: Option<usize> = None;
+            for level in (1..=SEVEN_COLOURS).rev() {
+                let at: Vec<usize> = stayers.iter().copied().filter(|&s| strength(s) == level).collect();
+                if at.len() == 1 {
+                    best = Some(at[0]);
+                    break;
+                }
+            }
+            tie_out = best.is_none();
+            for &s in &stayers {
+                sink.event(Event::Reveal { seat: s, cards: t.hands[s] });
+                if let Some(bin) = category_bin(strength(s)) {
+                    out.seats[s].observe(SHOWDOWN, bin);
+                    if best == Some(s) {
+                        out.seats[s].observe(WINNING, bin);
+                    }
+                }
+            }
+            best
+        }
+    };
+    for s in 0..n {
+        let r = &mut out.seats[s];
+        if stayers.is_empty() {
+            r.count(NOBODY_STAYS);
+        }
+        if tie_out {
+            r.count(TIE_OUTS);
+        }
+        if t.declared[s] == Some(true) {
+            r.count(STAYS);
+            if is_bluff(layout, t.hands[s], t.shown[s]) {
+                r.count(BLUFF_STAYS);
+                if winner == Some(s) {
+                    r.count(BLUFF_WINS);
+                }
+            }
+        }
+        if t.kept_fold[s] && winner == Some(s) {
+            r.count(KEPT_FOLDS_PAID);
+        }
+    }
+
+    // Victory cards.
+    let mut colours = 0u8;
+    if let Some(w) = winner {
+        out.seats[w].count(ROUND_WINS);
+        let counts = layout.counts(t.hands[w]);
+        let wanted = if strength(w) == SEVEN_COLOURS {
+            out.seats[w].count(SEVEN_COLOUR_WINS);
+            2
+        } else {
+            1
+        };
+        let longest = counts.iter().copied().max().unwrap_or(0);
+        for (c, &count) in counts.iter().enumerate() {
+            let candidate = count > 0 && (wanted == 2 || count == longest);
+            if candidate && t.victory[w] >> c & 1 == 0 && (colours.count_ones() as usize) < wanted {
+                colours |= 1 << c;
+            }
+        }
+        // A seven-colour win takes two colours; a plain win one (none if all are held).
+        for c in 0..COLOURS {
+            if colours >> c & 1 == 1 {
+                let card = t.hands[w] & layout.colour_mask(c);
+                let card = card & card.wrapping_neg();
+                t.hands[w] &= !card;
+                t.removed |= card;
+                t.victory[w] |= 1 << c;
+            }
+        }
+    }
+    sink.event(Event::Outcome { winner, colours, tie_out });
+
+    // Next round: stayers discard their hands; folders keep what their bot keeps.
+    for s in 0..n {
+        t.kept_fold[s] = false;
+        if t.declared[s] == Some(true) {
+            t.hands[s] = 0;
+        } else {
+            let bot = &mut bots[seating[s]];
+            let keep = bot.keep(&view(rules, layout, t, s, first, round, n), bot_rng);
+            if keep & !t.hands[s] != 0 {
+                return Err(illegal(bot, s, format!("keep {} it does not hold", layout.set_name(keep))));
+            }
+            t.hands[s] = keep;
+            if keep != 0 {
+                t.kept_fold[s] = true;
+                out.seats[s].count(KEPT_FOLDS);
+                sink.event(Event::Keep { seat: s, cards: keep });
+            }
+        }
+    }
+    // Discards and unkept cards go back to the deck (rebuilt at the next round's start).
+    t.shown = [0; MAX_SEATS];
+    t.discards = 0;
+    t.pile.clear();
+    t.pile.extend(ids(layout.all() & !t.removed & !t.hands[..n].iter().fold(0, |a, h| a | h)));
+    if t.verify {
+        t.check(layout, n)?;
+    }
+    Ok(winner)
+}
+
+/// Whether shown cards suggested a plan the hand did not hold.
+pub fn is_bluff(layout: Layout, hand: u64, shown: u64) -> bool {
+    let k = shown.count_ones();
+    if k < 2 {
+        return false;
+    }
+    let hand_counts = layout.counts(hand);
+    let shown_counts = layout.counts(shown);
+    let longest = hand_counts.iter().copied().max().unwrap_or(0);
+    if let Some(c) = (0..COLOURS).find(|&c| u32::from(shown_counts[c]) == k) {
+        return hand_counts[c] < longest;
+    }
+    let distinct = shown_counts.iter().filter(|&&x| x > 0).count() as u32 == k;
+    distinct && layout.strength(hand) != SEVEN_COLOURS
+}
+
+fn view<'a>(
+    rules: &'a Rules,
+    layout: Layout,
+    t: &'a Table,
+    s: usize,
+    first: usize,
+    round: u32,
+    n: usize,
+) -> SeatView<'a> {
+    SeatView {
+        rules,
+        layout,
+        seat: s,
+        first,
+        hand: t.hands[s],
+        discards: t.discards,
+        removed: t.removed,
+        shown: &t.shown[..n],
+        declared: &t.declared[..n],
+        victory: &t.victory[..n],
+        pile: t.pile.len(),
+        round,
+    }
+}

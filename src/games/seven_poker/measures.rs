@@ -1,0 +1,145 @@
+//! What Seven Poker measures. Counters count per round (rates per seat-round); the score is
+//! the victory cards a seat holds at the end of the unit.
+
+use super::cards::CATEGORY_NAMES;
+use super::rules::{Rules, Unit};
+use crate::sim::{Histogram, Measure, Measures, Score, Shown};
+
+/// Counter: the seat stayed.
+pub const STAYS: usize = 0;
+/// Counter: a stay whose shown cards suggested a plan the hand did not hold.
+pub const BLUFF_STAYS: usize = 1;
+/// Counter: a bluff stay that won the round.
+pub const BLUFF_WINS: usize = 2;
+/// Counter: the seat won the round.
+pub const ROUND_WINS: usize = 3;
+/// Counter: a round won with all seven colours.
+pub const SEVEN_COLOUR_WINS: usize = 4;
+/// Counter: a round in which ties made every stayer lose (counted at every seat).
+pub const TIE_OUTS: usize = 5;
+/// Counter: the seat folded and kept cards for the next round.
+pub const KEPT_FOLDS: usize = 6;
+/// Counter: a kept fold followed by a win in the next round.
+pub const KEPT_FOLDS_PAID: usize = 7;
+/// Counter: a round with nobody staying (counted at every seat).
+pub const NOBODY_STAYS: usize = 8;
+/// Sum: victory cards held at the end of the unit.
+pub const VICTORY_CARDS: usize = 0;
+/// Sum: cards exchanged.
+pub const EXCHANGED: usize = 1;
+/// Sum: a game that reached the round cap with no winner (1 at every seat).
+pub const CAPPED: usize = 2;
+/// Histogram offset: category of each hand at a showdown.
+pub const SHOWDOWN: usize = 0;
+/// Histogram offset: category of each winning hand.
+pub const WINNING: usize = CATEGORY_NAMES.len();
+
+/// The declaration for these rules.
+pub fn measures(rules: &Rules) -> Measures {
+    let histogram = |key: &str, offset, description: &str| Histogram {
+        key: key.into(),
+        table: "categories".into(),
+        bin_column: "category".into(),
+        bins: CATEGORY_NAMES.iter().map(|c| c.to_string()).collect(),
+        offset,
+        ranked: true,
+        description: description.into(),
+    };
+    let unit = match rules.unit {
+        Unit::Game => "game",
+        Unit::Round => "round",
+    };
+    Measures {
+        score: Score {
+            key: "victory_cards".into(),
+            column: "victory_cards_per_game".into(),
+            pair_column: "victory_cards_diff_per_game".into(),
+            description: "victory cards held at the end of the unit".into(),
+            zero_sum: false,
+        },
+        unit: unit.into(),
+        length: "rounds per unit: a game's rounds (1 with unit = round)".into(),
+        always_won: false,
+        measures: vec![
+            Measure::rate(STAYS, "stays", "stay_rate", Shown::Both, "share of seat-rounds that stayed in"),
+            Measure::rate(ROUND_WINS, "round_wins", "round_win_rate", Shown::Both, "share of seat-rounds won"),
+            Measure::rate_per(
+                BLUFF_STAYS,
+                STAYS,
+                "bluff_stays",
+                "bluff_stay_rate",
+                Shown::Summary,
+                "share of stays whose shown cards suggested a plan the hand did not hold",
+            ),
+            Measure::rate_per(
+                BLUFF_WINS,
+                BLUFF_STAYS,
+                "bluff_wins",
+                "bluff_win_rate",
+                Shown::Summary,
+                "share of bluff stays that won the round",
+            ),
+            Measure::rate(
+                SEVEN_COLOUR_WINS,
+                "seven_colour_wins",
+                "seven_colour_win_rate",
+                Shown::Summary,
+                "share of seat-rounds won with all seven colours",
+            ),
+            Measure::rate(
+                TIE_OUTS,
+                "tie_outs",
+                "tie_out_rate",
+                Shown::Summary,
+                "share of rounds in which ties made every stayer lose",
+            ),
+            Measure::rate(
+                NOBODY_STAYS,
+                "nobody_stays",
+                "nobody_stays_rate",
+                Shown::Hidden,
+                "share of rounds in which everyone folded",
+            ),
+            Measure::rate(
+                KEPT_FOLDS,
+                "kept_folds",
+                "kept_fold_rate",
+                Shown::Summary,
+                "share of seat-rounds folded keeping cards for the next round",
+            ),
+            Measure::rate_per(
+                KEPT_FOLDS_PAID,
+                KEPT_FOLDS,
+                "kept_folds_paid",
+                "kept_fold_paid_rate",
+                Shown::Summary,
+                "share of kept folds followed by a win in the next round (fold to keep paid off)",
+            ),
+            Measure::mean(
+                VICTORY_CARDS,
+                "victory_cards_held",
+                "mean_victory_cards",
+                Shown::Hidden,
+                "victory cards held at the end of the unit",
+            ),
+            Measure::mean(
+                EXCHANGED,
+                "exchanged",
+                "mean_cards_exchanged",
+                Shown::Summary,
+                "cards exchanged per seat and unit",
+            ),
+            Measure::mean(
+                CAPPED,
+                "capped",
+                "capped_rate",
+                Shown::Hidden,
+                "share of units that reached the round cap with no winner",
+            ),
+        ],
+        histograms: vec![
+            histogram("showdown_hands", SHOWDOWN, "category of each hand at a showdown"),
+            histogram("winning_hands", WINNING, "category of each hand that won at a showdown"),
+        ],
+    }
+}

@@ -1,0 +1,156 @@
+//! Seven Poker rules: `shared/rules/seven-poker.md`, with its defaults for every open point.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::InputError;
+
+/// What one simulated unit is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unit {
+    /// A whole game, to the victory target (or the round cap).
+    #[default]
+    Game,
+    /// One round from a fresh deal.
+    Round,
+}
+
+/// The reading of "exchanges a card with the player on his immediate left".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LeftSwap {
+    /// The sentence only says whose turn is next: no swap.
+    #[default]
+    None,
+    /// Before discarding, the active player may give one card to the left neighbour, who
+    /// gives back a card of their own choosing.
+    Chosen,
+    /// As `chosen`, but the neighbour gives back a random card.
+    Random,
+}
+
+/// The rules of a Seven Poker variant, as written in a rules file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Rules {
+    /// Number of players, 3 to 5.
+    pub players: usize,
+    /// Cards of each of the seven colours, numbered 1 up (at least the player count).
+    pub cards_per_colour: usize,
+    /// Cards dealt to each player (and drawn back up to).
+    pub hand_size: usize,
+    /// Orbits of exchanges per round.
+    pub exchange_orbits: usize,
+    /// Most cards one exchange may discard.
+    pub max_exchange: usize,
+    /// Cards each player shows before declaring.
+    pub shown: usize,
+    /// Victory cards that win the game.
+    pub victory_target: usize,
+    /// Rounds after which a game ends with no winner.
+    pub max_rounds: u32,
+    /// `game` (to the victory target) or `round`.
+    pub unit: Unit,
+    /// The left-neighbour swap reading: `none`, `chosen` or `random`.
+    pub left_swap: LeftSwap,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            players: 4,
+            cards_per_colour: 7,
+            hand_size: 7,
+            exchange_orbits: 2,
+            max_exchange: 3,
+            shown: 3,
+            victory_target: 5,
+            max_rounds: 200,
+            unit: Unit::Game,
+            left_swap: LeftSwap::None,
+        }
+    }
+}
+
+/// Each rules key with its meaning, for `draftsim list rules seven-poker`.
+pub const RULES_HELP: &[(&str, &str)] = &[
+    ("players", "number of players, 3 to 5"),
+    ("cards_per_colour", "cards of each of the seven colours, numbered 1 up; 3 to 9 and at least the players"),
+    ("hand_size", "cards dealt to each player and drawn back up to, 7 (the categories assume 7)"),
+    ("exchange_orbits", "orbits of exchanges per round, 0 to 4"),
+    ("max_exchange", "most cards one exchange discards and draws, 0 to 7"),
+    ("shown", "cards each player shows before declaring, 0 to 7"),
+    ("victory_target", "victory cards that win the game, 1 to 7"),
+    ("max_rounds", "rounds after which a game ends with no winner"),
+    ("unit", "game (to the victory target) or round (one round from a fresh deal)"),
+    ("left_swap", "none, chosen or random: the swap with the left neighbour before discarding"),
+];
+
+impl Rules {
+    /// Parses a rules file's text.
+    pub fn from_toml(text: &str) -> Result<Rules, InputError> {
+        crate::games::presets::parse_toml(text)
+    }
+
+    /// Checks the rules.
+    pub fn check(&self) -> Result<(), InputError> {
+        if !(3..=5).contains(&self.players) {
+            return Err(InputError::new(format!("players = {}: Seven Poker seats 3 to 5 players", self.players)));
+        }
+        if !(3..=9).contains(&self.cards_per_colour) || self.cards_per_colour < self.players {
+            return Err(InputError::new(format!(
+                "cards_per_colour = {}: use 3 to 9, and at least one per player ({})",
+                self.cards_per_colour, self.players
+            )));
+        }
+        if self.hand_size != 7 {
+            return Err(InputError::new("hand_size: only 7 is supported (the hand categories assume seven cards)"));
+        }
+        if self.exchange_orbits > 4 || self.max_exchange > 7 || self.shown > 7 {
+            return Err(InputError::new("exchange_orbits (0-4), max_exchange (0-7), shown (0-7): out of range"));
+        }
+        if !(1..=7).contains(&self.victory_target) {
+            return Err(InputError::new(format!("victory_target = {}: use 1 to 7", self.victory_target)));
+        }
+        if self.max_rounds == 0 {
+            return Err(InputError::new("max_rounds: must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+/// Valid rules drawn at random over every option (for soak and property tests).
+pub fn random_rules(seed: u64) -> Rules {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let players = rng.random_range(3..=5);
+    Rules {
+        players,
+        cards_per_colour: rng.random_range(players.max(3)..=9),
+        hand_size: 7,
+        exchange_orbits: rng.random_range(0..=3),
+        max_exchange: rng.random_range(0..=4),
+        shown: rng.random_range(0..=4),
+        victory_target: rng.random_range(1..=6),
+        max_rounds: rng.random_range(1..=120),
+        unit: if rng.random_bool(0.8) { Unit::Game } else { Unit::Round },
+        left_swap: [LeftSwap::None, LeftSwap::Chosen, LeftSwap::Random][rng.random_range(0..3)],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_round_trip_and_bad_counts_are_refused() {
+        let r = Rules::default();
+        assert_eq!(Rules::from_toml(&toml::to_string(&r).unwrap()).unwrap(), r);
+        for text in ["players = 6", "players = 2", "cards_per_colour = 2", "victory_target = 0"] {
+            assert!(Rules::from_toml(text).unwrap().check().is_err(), "{text}");
+        }
+        for seed in 0..200 {
+            random_rules(seed).check().unwrap();
+        }
+    }
+}
