@@ -1,6 +1,6 @@
 //! Simulation throughput on one core: Seven Card Draft rounds per second for 4 `random`
-//! seats and for the default mix, decisions per second of each bot module, and Sevens
-//! hands per second with its default bots.
+//! seats and for the default mix, decisions per second of each bot module, Sevens hands
+//! per second with its default bots, and Seven Poker games and rounds per second.
 //!
 //! Run: `cargo bench --bench sim`.
 
@@ -53,6 +53,26 @@ fn sevens_hands_default_bots(bencher: Bencher) {
     let seats: Vec<String> = ["exact", "greedy", "tight", "random"].iter().map(|s| s.to_string()).collect();
     let game = draftsim::games::sevens::Sevens::new(&draftsim::games::sevens::Rules::default(), &seats).unwrap();
     rounds_per_second(bencher, &game, &seats, 4 * ROUNDS);
+}
+
+/// Seven Poker whole games per second with the default mix (adaptive, colour, rainbow,
+/// bluffer); multiply by the mean game length for rounds per second.
+#[divan::bench(sample_count = 20)]
+fn seven_poker_games_default_mix(bencher: Bencher) {
+    let seats: Vec<String> = ["adaptive", "colour", "rainbow", "bluffer"].iter().map(|s| s.to_string()).collect();
+    let rules = draftsim::games::seven_poker::Rules::default();
+    let game = draftsim::games::seven_poker::SevenPoker::new(&rules, &seats).unwrap();
+    rounds_per_second(bencher, &game, &seats, ROUNDS / 4);
+}
+
+/// Seven Poker single rounds (`unit = "round"`) per second with the default mix.
+#[divan::bench(sample_count = 20)]
+fn seven_poker_rounds_default_mix(bencher: Bencher) {
+    use draftsim::games::seven_poker::rules::{Rules, Unit};
+    let seats: Vec<String> = ["adaptive", "colour", "rainbow", "bluffer"].iter().map(|s| s.to_string()).collect();
+    let rules = Rules { unit: Unit::Round, ..Rules::default() };
+    let game = draftsim::games::seven_poker::SevenPoker::new(&rules, &seats).unwrap();
+    rounds_per_second(bencher, &game, &seats, ROUNDS);
 }
 
 fn set(text: &str) -> CardSet {

@@ -1,0 +1,15 @@
+#!/bin/sh
+# Seven Poker: which plan wins, does bluffing pay, does the ranking follow rarity?
+# Run from the repository root:  sh reports/seven-poker/regenerate.sh
+set -eu
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/draftsim-target}"
+D=reports/seven-poker
+draftsim() { cargo run --release -q -- "$@"; }
+draftsim run --game seven-poker --rounds 200000 --quiet --out "$D/data/run" --force
+draftsim compare --game seven-poker --strategies adaptive,rainbow,colour,bluffer,$D/honest-stayer.toml,fold-to-keep,pat,random \
+  --players 4 --rounds 40000 --out "$D/data/compare" --force > /dev/null
+draftsim sweep --game seven-poker --set players=3,4,5 --seats adaptive,bluffer,colour,random \
+  --rounds 100000 --out "$D/data/sweep" --force > /dev/null
+draftsim report "$D/data/run" "$D/data/compare" "$D/data/sweep" \
+  --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
+cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"
