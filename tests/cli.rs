@@ -405,3 +405,31 @@ fn an_interrupted_run_leaves_no_table() {
     assert!(!out.exists());
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "no staging folder left");
 }
+
+/// `--quiet` and `--threads` work alike on every command that plays rounds, and the
+/// results do not depend on the thread count.
+#[test]
+fn every_command_that_plays_takes_quiet_and_threads() {
+    let dir = scratch("shared-flags");
+    let commands: [&[&str]; 4] = [
+        &["run", "--rounds", "2000"],
+        &["check", "--rounds", "2000"],
+        &["compare", "--strategies", "greedy,random", "--rounds", "2000"],
+        &["sweep", "--set", "players=3,4", "--rounds", "1000"],
+    ];
+    for (i, command) in commands.iter().enumerate() {
+        let mut outputs = Vec::new();
+        for threads in ["1", "2"] {
+            let mut args = command.to_vec();
+            args.extend(["--quiet", "--threads", threads]);
+            let out = dir.join(format!("{i}-{threads}"));
+            if command[0] != "check" {
+                args.extend(["--out", out.to_str().unwrap()]);
+            }
+            let o = draftsim(&args);
+            assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+            outputs.push(stdout(&o));
+        }
+        assert_eq!(outputs[0], outputs[1], "{command:?}: the same result on 1 and 2 threads");
+    }
+}

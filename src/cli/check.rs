@@ -9,7 +9,7 @@ use clap::Args;
 use draftsim::InputError;
 use draftsim::sim::{Lineup, Plan, rounds_per_deal};
 
-use super::run::{DEFAULT_SEED, GameArgs, INTERRUPTED, pool, progress_bar};
+use super::run::{DEFAULT_SEED, ExecArgs, GameArgs, INTERRUPTED};
 
 /// Arguments of `draftsim check`.
 #[derive(Args, Debug)]
@@ -22,12 +22,8 @@ pub struct CheckArgs {
     /// The run's seed.
     #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub exec: ExecArgs,
 }
 
 /// Plays the rounds; exit code 1 on a violation.
@@ -41,8 +37,8 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let plan = Plan { seed: args.seed, rounds: args.rounds, rotate: !args.game.no_rotate, shard: None, until_ci: None };
     let per = rounds_per_deal(game.players(), plan.rotate);
     let planned = args.rounds.div_ceil(per) * per;
-    let progress = progress_bar(planned, args.quiet);
-    let report = pool(args.threads)?.install(|| {
+    let progress = args.exec.bar(planned);
+    let report = args.exec.pool()?.install(|| {
         game.check(&lineup, &plan, Some(&INTERRUPTED), &mut |done, _| {
             if let Some(bar) = &progress {
                 bar.set_position(done);

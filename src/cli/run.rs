@@ -79,6 +79,29 @@ impl OutputArgs {
     }
 }
 
+/// How a command that plays rounds runs: shared by run, check, compare and sweep.
+#[derive(Args, Debug, Clone)]
+pub struct ExecArgs {
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl ExecArgs {
+    /// A pool of the asked number of workers.
+    pub fn pool(&self) -> Result<rayon::ThreadPool> {
+        pool(self.threads)
+    }
+
+    /// A progress bar over `total` steps on a terminal, unless quiet.
+    pub fn bar(&self, total: u64) -> Option<ProgressBar> {
+        progress_bar(total, self.quiet)
+    }
+}
+
 /// Arguments of `draftsim run`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
@@ -90,14 +113,10 @@ pub struct RunArgs {
     /// The run's seed.
     #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
     #[command(flatten)]
     pub output: OutputArgs,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub exec: ExecArgs,
     /// Keep playing until every strategy's win-rate 95% half-width is at most W (--rounds is then the cap).
     #[arg(long, value_name = "W")]
     pub until_ci: Option<f64>,
@@ -144,12 +163,12 @@ pub fn run(args: RunArgs) -> Result<()> {
         shard.map(|s| format!(" · shard {}/{}", s.index, s.count)).unwrap_or_default()
     );
 
-    let progress = progress_bar(planned / shard.map_or(1, |s| s.count), args.quiet);
+    let progress = args.exec.bar(planned / shard.map_or(1, |s| s.count));
     let mut rounds_writer = match (&out, args.rounds_out) {
         (Some(dir), true) => Some(RoundsWriter::new(dir, format, &lineup, game.measures())?),
         _ => None,
     };
-    let pool = pool(args.threads)?;
+    let pool = args.exec.pool()?;
     let tally = pool.install(|| {
         let mode = if rounds_writer.is_some() { Mode::Rows } else { Mode::Tally };
         game.run(&lineup, &plan, mode, Some(&INTERRUPTED), &mut |done, rows| {
@@ -193,12 +212,13 @@ pub fn run(args: RunArgs) -> Result<()> {
     Ok(())
 }
 
-/// A progress bar (done, rate, ETA) on a terminal, unless quiet; nothing off one.
-pub fn progress_bar(total: u64, quiet: bool) -> Option<ProgressBar> {
+/// A progress bar (done, rate, ETA, and a message such as the pair or variant playing) on
+/// a terminal, unless quiet; nothing off one.
+fn progress_bar(total: u64, quiet: bool) -> Option<ProgressBar> {
     (!quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(total);
         bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} rounds · {per_sec} · ETA {eta}")
+            ProgressStyle::with_template("{bar:40} {pos}/{len} · {per_sec} · ETA {eta} {msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar
@@ -206,7 +226,7 @@ pub fn progress_bar(total: u64, quiet: bool) -> Option<ProgressBar> {
 }
 
 /// A pool of `threads` workers (all cores when `None`).
-pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build().context("starting worker threads")
 }
 

@@ -9,7 +9,7 @@ use draftsim::games;
 use draftsim::output::{Format, OutputDir, Table};
 use draftsim::study::{self, Axis, CompareSpec, SweepSpec};
 
-use super::run::{DEFAULT_SEED, OutputArgs};
+use super::run::{DEFAULT_SEED, ExecArgs, OutputArgs};
 
 /// Options every study shares.
 #[derive(Args, Debug)]
@@ -28,9 +28,36 @@ pub struct StudyArgs {
     pub seed: u64,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub exec: ExecArgs,
 }
 
 impl StudyArgs {
+    /// Runs a study on the asked threads with a progress bar over its steps (pairs or
+    /// variants), the step playing shown beside it.
+    fn play<T>(
+        &self,
+        study: impl FnOnce(&mut dyn FnMut(usize, usize, &str)) -> Result<T, draftsim::Error> + Send,
+    ) -> Result<T>
+    where
+        T: Send,
+    {
+        let mut bar: Option<indicatif::ProgressBar> = None;
+        let exec = &self.exec;
+        let result = exec.pool()?.install(|| {
+            study(&mut |done, total, label| {
+                let b =
+                    bar.get_or_insert_with(|| exec.bar(total as u64).unwrap_or_else(indicatif::ProgressBar::hidden));
+                b.set_position(done as u64);
+                b.set_message(label.to_string());
+            })
+        });
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        Ok(result?)
+    }
+
     fn rules_text(&self) -> Result<Option<String>> {
         Ok(match &self.rules {
             Some(p) => {
@@ -87,7 +114,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         rounds_per_pair: args.study.rounds,
         seed: args.study.seed,
     };
-    let result = study::compare(info, &spec)?;
+    let result = args.study.play(|step| study::compare(info, &spec, step))?;
     println!("{}", result.matrix_text());
     println!("{}", result.ratings_table().to_aligned_text(1));
     match result.dominant {
@@ -133,7 +160,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         rounds: args.study.rounds,
         seed: args.study.seed,
     };
-    let results = study::sweep(info, &spec)?;
+    let results = args.study.play(|step| study::sweep(info, &spec, step))?;
     let table = study::sweep_table(&results);
     println!("{}", table.to_aligned_text(4));
     let meta = serde_json::json!({

@@ -58,16 +58,23 @@ pub struct Comparison {
 
 /// Plays every pair: with an even table the seats alternate A, B, A, B...; with an odd one
 /// both A-major and B-major tables are played for half the rounds each, so each side
-/// holds the same number of seats overall.
-pub fn compare(info: &GameInfo, spec: &CompareSpec) -> Result<Comparison, Error> {
+/// holds the same number of seats overall. `on_pair` hears (pairs done, pairs, the next
+/// pair) before each pair and once at the end.
+pub fn compare(
+    info: &GameInfo,
+    spec: &CompareSpec,
+    on_pair: &mut dyn FnMut(usize, usize, &str),
+) -> Result<Comparison, Error> {
     let k = spec.strategies.len();
     if k < 2 {
         return Err(InputError::new("--strategies: name at least two strategies, comma-separated").into());
     }
     let mut matchups = Vec::new();
     let mut pair_column = String::new();
+    let pairs = k * (k - 1) / 2;
     for a in 0..k {
         for b in a + 1..k {
+            on_pair(matchups.len() / 2, pairs, &format!("{} v {}", spec.strategies[a], spec.strategies[b]));
             let (share_a, rounds, diff, column) = play_pair(info, spec, a, b)?;
             pair_column = column;
             let share = stats::wilson(share_a, rounds);
@@ -82,6 +89,7 @@ pub fn compare(info: &GameInfo, spec: &CompareSpec) -> Result<Comparison, Error>
             });
         }
     }
+    on_pair(pairs, pairs, "");
     let ratings = bradley_terry_with_intervals(k, &matchups, spec.seed);
     let dominant = (0..k).find(|&i| matchups.iter().filter(|m| m.strategy == i).all(|m| m.win_share.lo > 0.5));
     Ok(Comparison { strategies: spec.strategies.clone(), matchups, ratings, dominant, pair_column })

@@ -111,17 +111,25 @@ fn seats_for(info: &GameInfo, spec: &SweepSpec, players: usize) -> Vec<String> {
     }
 }
 
-/// Plays every variant of the grid.
-pub fn sweep(info: &GameInfo, spec: &SweepSpec) -> Result<Vec<VariantResult>, Error> {
+/// Plays every variant of the grid; `on_variant` hears (variants done, variants, the next
+/// variant) before each variant and once at the end.
+pub fn sweep(
+    info: &GameInfo,
+    spec: &SweepSpec,
+    on_variant: &mut dyn FnMut(usize, usize, &str),
+) -> Result<Vec<VariantResult>, Error> {
     let base: toml::Table = match &spec.rules {
         Some(text) => toml::from_str(text).map_err(|e| InputError::new(format!("--rules: {}", e.message())))?,
         None => toml::Table::new(),
     };
     let defaults: toml::Table = toml::from_str(&(info.default_rules)()).unwrap_or_default();
     let mut out = Vec::new();
-    for setting in grid(&spec.axes) {
+    let settings = grid(&spec.axes);
+    for setting in &settings {
+        let label: Vec<String> = setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        on_variant(out.len(), settings.len(), &label.join(" "));
         let mut rules = base.clone();
-        for (key, value) in &setting {
+        for (key, value) in setting {
             if !defaults.contains_key(key) && !base.contains_key(key) && !info.rules_help.iter().any(|(k, _)| k == key)
             {
                 let keys: Vec<&str> = info.rules_help.iter().map(|(k, _)| *k).collect();
@@ -145,8 +153,14 @@ pub fn sweep(info: &GameInfo, spec: &SweepSpec) -> Result<Vec<VariantResult>, Er
         let lineup = Lineup::new(&seats);
         let plan = Plan { seed: spec.seed, rounds: spec.rounds, rotate: true, shard: None, until_ci: None };
         let tally = runner.run(&lineup, &plan, Mode::Tally, None, &mut |_, _| Ok(()))?;
-        out.push(VariantResult { setting, strategies: lineup.strategies, tally, measures: runner.measures().clone() });
+        out.push(VariantResult {
+            setting: setting.clone(),
+            strategies: lineup.strategies,
+            tally,
+            measures: runner.measures().clone(),
+        });
     }
+    on_variant(settings.len(), settings.len(), "");
     Ok(out)
 }
 
