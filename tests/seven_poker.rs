@@ -133,7 +133,8 @@ fn a_fold_keeps_cards_and_an_empty_pile_stops_exchanges() {
     let rules = Rules { exchange_orbits: 2, ..three() };
     let (winner, out, events, table) = stacked(&rules, &hands, &[], &[0, 0, 0], &["pat", "fold-to-keep", "pat"]);
     assert_eq!(winner, Some(2), "five indigo beat four red");
-    assert_eq!(out.seats[1].counters[KEPT_FOLDS], 1);
+    assert!(events.iter().any(|e| matches!(e, Event::Keep { seat: 1, .. })));
+    assert_eq!(out.seats[1].counters[KEPT_FOLDS], 0, "counted only when a next round is played");
     assert_eq!(table.hand(1), cards(&[(4, 4), (4, 5), (4, 6), (4, 7)]), "keeps its four blue");
     assert_eq!(table.hand(0), 0, "a player who competed discards the hand");
     assert!(!events.iter().any(|e| matches!(e, Event::Exchange { .. })), "the pile was empty: no exchange");
@@ -206,4 +207,94 @@ fn the_whole_harness_works_for_seven_poker() {
         Command::new(bin).args(["run", "--game", "seven-poker", "--players", "6", "--rounds", "10"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("players = 6"));
+}
+
+/// Discards three whatever the pile holds; otherwise plays like `pat`.
+struct DiscardThree;
+
+impl draftsim::games::seven_poker::Bot for DiscardThree {
+    fn name(&self) -> &str {
+        "discard-three"
+    }
+    fn exchange(
+        &mut self,
+        view: &draftsim::games::seven_poker::SeatView<'_>,
+        _: &mut draftsim::games::seven_poker::BotRng,
+    ) -> u64 {
+        let mut hand = view.hand;
+        (0..3).fold(0, |m, _| {
+            let low = hand & hand.wrapping_neg();
+            hand &= hand - 1;
+            m | low
+        })
+    }
+    fn swap_give(
+        &mut self,
+        _: &draftsim::games::seven_poker::SeatView<'_>,
+        _: &mut draftsim::games::seven_poker::BotRng,
+    ) -> Option<u8> {
+        None
+    }
+    fn swap_return(
+        &mut self,
+        view: &draftsim::games::seven_poker::SeatView<'_>,
+        _: u8,
+        _: &mut draftsim::games::seven_poker::BotRng,
+    ) -> u8 {
+        view.hand.trailing_zeros() as u8
+    }
+    fn show(
+        &mut self,
+        view: &draftsim::games::seven_poker::SeatView<'_>,
+        _: &mut draftsim::games::seven_poker::BotRng,
+    ) -> u64 {
+        self.exchange_like(view)
+    }
+    fn stay(
+        &mut self,
+        _: &draftsim::games::seven_poker::SeatView<'_>,
+        _: &mut draftsim::games::seven_poker::BotRng,
+    ) -> bool {
+        true
+    }
+    fn keep(
+        &mut self,
+        _: &draftsim::games::seven_poker::SeatView<'_>,
+        _: &mut draftsim::games::seven_poker::BotRng,
+    ) -> u64 {
+        0
+    }
+}
+
+impl DiscardThree {
+    fn exchange_like(&self, view: &draftsim::games::seven_poker::SeatView<'_>) -> u64 {
+        let mut hand = view.hand;
+        (0..view.rules.shown).fold(0, |m, _| {
+            let low = hand & hand.wrapping_neg();
+            hand &= hand - 1;
+            m | low
+        })
+    }
+}
+
+/// A bot may not discard more cards than the pile can replace: that is an illegal action
+/// naming it, not a short hand.
+#[test]
+fn discarding_more_than_the_pile_holds_is_refused() {
+    let rules = Rules { exchange_orbits: 1, ..three() };
+    let hands = [four_of(0, [1, 2, 3], 1), four_of(1, [0, 2, 3], 2), three_blue()];
+    let mut bots: Vec<Box<dyn draftsim::games::seven_poker::Bot>> =
+        vec![Box::new(DiscardThree), Box::new(DiscardThree), Box::new(DiscardThree)];
+    let pile = [48u8];
+    let err = engine::play_stacked(
+        &rules,
+        &mut Table::verified(),
+        &mut bots,
+        &Stacked { hands: &hands, pile: &pile, victory: &[0, 0, 0] },
+        1,
+        &mut Vec::new(),
+        &mut RoundResult::default(),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("discard-three") && err.to_string().contains("the pile holds 1"), "{err}");
 }

@@ -121,12 +121,16 @@ impl Preset {
     /// Parses a preset's TOML.
     pub fn from_toml(text: &str) -> Result<Preset, InputError> {
         let preset: Preset = crate::games::presets::parse_toml(text)?;
-        let p = match (&preset.show, &preset.stay) {
-            (ShowModule::Bluff { p }, _) | (_, StayModule::Random { p }) => Some(*p),
+        let show_p = match &preset.show {
+            ShowModule::Bluff { p } => Some(("show.p", *p)),
             _ => None,
         };
-        if let Some(p) = p.filter(|p| !(0.0..=1.0).contains(p)) {
-            return Err(InputError::new(format!("p = {p}: use a value from 0 to 1")));
+        let stay_p = match &preset.stay {
+            StayModule::Random { p } => Some(("stay.p", *p)),
+            _ => None,
+        };
+        if let Some((key, p)) = show_p.into_iter().chain(stay_p).find(|(_, p)| !(0.0..=1.0).contains(p)) {
+            return Err(InputError::new(format!("{key} = {p}: use a value from 0 to 1")));
         }
         Ok(preset)
     }

@@ -312,6 +312,12 @@ fn play_round<B: Bot>(
     t.discards = 0;
     t.shown = [0; MAX_SEATS];
     t.declared = [None; MAX_SEATS];
+    // A fold that kept cards counts once there is a next round to pay off in.
+    for s in 0..n {
+        if t.kept_fold[s] {
+            out.seats[s].count(KEPT_FOLDS);
+        }
+    }
     for s in (0..n).map(order) {
         while (t.hands[s].count_ones() as usize) < rules.hand_size {
             let Some(card) = t.pile.pop() else { break };
@@ -334,22 +340,23 @@ fn play_round<B: Bot>(
                 let left = (s + 1) % n;
                 let offer = bot.swap_give(&view(rules, layout, t, s, first, round, n), bot_rng);
                 if let Some(give) = offer {
-                    if t.hands[s] >> give & 1 == 0 {
-                        return Err(illegal(bot, s, format!("swap away {} it does not hold", layout.card_name(give))));
+                    if !in_deck(layout, give) || t.hands[s] >> give & 1 == 0 {
+                        return Err(illegal(bot, s, format!("swap away card {give}, which it does not hold")));
                     }
                     t.hands[s] &= !(1 << give);
                     t.hands[left] |= 1 << give;
                     let got = match rules.left_swap {
                         LeftSwap::Random => {
                             let cards: Vec<u8> = ids(t.hands[left] & !(1 << give)).collect();
-                            cards[rand::Rng::random_range(&mut rng, 0..cards.len())]
+                            // Swaps happen while the pile is not empty, so every hand is full.
+                            cards[rand::Rng::random_range(&mut rng, 0..cards.len().max(1))]
                         }
                         _ => {
                             let neighbour = &mut bots[seating[left]];
                             let got =
                                 neighbour.swap_return(&view(rules, layout, t, left, first, round, n), give, bot_rng);
-                            if got == give || t.hands[left] >> got & 1 == 0 {
-                                return Err(illegal(neighbour, left, format!("give back {}", layout.card_name(got))));
+                            if got == give || !in_deck(layout, got) || t.hands[left] >> got & 1 == 0 {
+                                return Err(illegal(neighbour, left, format!("give back card {got}")));
                             }
                             got
                         }
@@ -361,10 +368,15 @@ fn play_round<B: Bot>(
             }
             let bot = &mut bots[seating[s]];
             let discard = bot.exchange(&view(rules, layout, t, s, first, round, n), bot_rng);
-            if discard & !t.hands[s] != 0 || discard.count_ones() as usize > rules.max_exchange {
-                return Err(illegal(bot, s, format!("discard {}", layout.set_name(discard))));
+            let k = discard.count_ones() as usize;
+            if discard & !t.hands[s] != 0 || k > rules.max_exchange || k > t.pile.len() {
+                let shown = layout.set_name(discard & layout.all());
+                return Err(illegal(bot, s, format!("discard {shown} ({k} cards; the pile holds {})", t.pile.len())));
             }
             if discard == 0 {
+                if t.verify {
+                    t.check(layout, n)?;
+                }
                 continue;
             }
             t.hands[s] &= !discard;
@@ -383,16 +395,22 @@ fn play_round<B: Bot>(
         }
     }
 
-    // Reveal three, then declare from the dealer (the seat before the first player).
+    // Reveal three at once (every choice made before any is seen), then declare from the
+    // dealer (the seat before the first player).
+    let mut choices = [0u64; MAX_SEATS];
     for s in (0..n).map(order) {
         let want = rules.shown.min(t.hands[s].count_ones() as usize);
         let bot = &mut bots[seating[s]];
         let shown = bot.show(&view(rules, layout, t, s, first, round, n), bot_rng);
         if shown & !t.hands[s] != 0 || shown.count_ones() as usize != want {
-            return Err(illegal(bot, s, format!("show {} (must show {want} of its cards)", layout.set_name(shown))));
+            let named = layout.set_name(shown & layout.all());
+            return Err(illegal(bot, s, format!("show {named} (must show {want} of its cards)")));
         }
-        t.shown[s] = shown;
-        sink.event(Event::Show { seat: s, cards: shown });
+        choices[s] = shown;
+    }
+    for s in (0..n).map(order) {
+        t.shown[s] = choices[s];
+        sink.event(Event::Show { seat: s, cards: choices[s] });
     }
     for k in 0..n {
         let s = (first + n - 1 + k) % n;
@@ -413,7 +431,7 @@ fn play_round<B: Bot>(
         1 => Some(stayers[0]),
         _ => {
             let mut best: Option<usize> = None;
-            for level in (1..=SEVEN_COLOURS).rev() {
+            for level in (0..=SEVEN_COLOURS).rev() {
                 let at: Vec<usize> = stayers.iter().copied().filter(|&s| strength(s) == level).collect();
                 if at.len() == 1 {
                     best = Some(at[0]);
@@ -495,12 +513,12 @@ fn play_round<B: Bot>(
             let bot = &mut bots[seating[s]];
             let keep = bot.keep(&view(rules, layout, t, s, first, round, n), bot_rng);
             if keep & !t.hands[s] != 0 {
-                return Err(illegal(bot, s, format!("keep {} it does not hold", layout.set_name(keep))));
+                let named = layout.set_name(keep & layout.all());
+                return Err(illegal(bot, s, format!("keep {named} it does not hold")));
             }
             t.hands[s] = keep;
             if keep != 0 {
                 t.kept_fold[s] = true;
-                out.seats[s].count(KEPT_FOLDS);
                 sink.event(Event::Keep { seat: s, cards: keep });
             }
         }
@@ -514,6 +532,11 @@ fn play_round<B: Bot>(
         t.check(layout, n)?;
     }
     Ok(winner)
+}
+
+/// Whether a card id is in the deck (bots are outside code: check before shifting by it).
+fn in_deck(layout: Layout, id: u8) -> bool {
+    (id as usize) < layout.per * COLOURS
 }
 
 /// Whether shown cards suggested a plan the hand did not hold.

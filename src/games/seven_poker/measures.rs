@@ -17,7 +17,7 @@ pub const ROUND_WINS: usize = 3;
 pub const SEVEN_COLOUR_WINS: usize = 4;
 /// Counter: a round in which ties made every stayer lose (counted at every seat).
 pub const TIE_OUTS: usize = 5;
-/// Counter: the seat folded and kept cards for the next round.
+/// Counter: the seat folded and kept cards, counted when the next round is played.
 pub const KEPT_FOLDS: usize = 6;
 /// Counter: a kept fold followed by a win in the next round.
 pub const KEPT_FOLDS_PAID: usize = 7;
@@ -105,7 +105,7 @@ pub fn measures(rules: &Rules) -> Measures {
                 "kept_folds",
                 "kept_fold_rate",
                 Shown::Summary,
-                "share of seat-rounds folded keeping cards for the next round",
+                "share of seat-rounds that follow a fold keeping cards (counted when the next round is played)",
             ),
             Measure::rate_per(
                 KEPT_FOLDS_PAID,

@@ -43,7 +43,8 @@ pub struct SeatView<'a> {
 pub trait Bot: Send {
     /// The bot's name as tables show it.
     fn name(&self) -> &str;
-    /// The cards to discard and redraw (a subset of the hand, at most `max_exchange`).
+    /// The cards to discard and redraw: a subset of the hand, at most `max_exchange` and at
+    /// most the cards left in the pile.
     fn exchange(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> u64;
     /// Under the left-swap option: a card to give the left neighbour, or none.
     fn swap_give(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> Option<u8>;
