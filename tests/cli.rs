@@ -135,6 +135,12 @@ fn parquet_tables_carry_the_run_metadata_and_read_back() {
     assert!(get("rules").unwrap().contains("players = 4"));
     assert_eq!(get("bots").as_deref(), Some("greedy,hate,tight,random"));
     assert!(get("draftsim_version").is_some());
+    // The same pairs in the embedded Arrow schema, where pyarrow and pandas look.
+    let schema_meta = draftsim::output::arrow_schema_metadata(&out.join("summary.parquet")).unwrap();
+    for key in ["seed", "rules", "bots", "game", "draftsim_version", "run_json"] {
+        let in_schema = schema_meta.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+        assert_eq!(in_schema, get(key), "{key} in the Arrow schema's metadata");
+    }
     // The CSV form has the same columns, and its numbers match.
     let csv_out = dir.join("c");
     let o = draftsim(&["run", "--rounds", "4000", "--seed", "77", "--out", csv_out.to_str().unwrap(), "--quiet"]);

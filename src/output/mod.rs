@@ -168,16 +168,101 @@ pub fn write_csv(path: &Path, table: &Table) -> Result<(), Error> {
     w.flush().map_err(|e| io_error(path, e))
 }
 
-/// Writes a table as zstd Parquet with this key-value metadata.
+/// Writes a table as zstd Parquet with this key-value metadata, both as the file's
+/// key-value pairs and in the embedded Arrow schema (which pyarrow, pandas and polars
+/// readers show as the schema's metadata).
 pub fn write_parquet(path: &Path, table: &Table, metadata: &[(String, String)]) -> Result<(), Error> {
     let mut df = table.to_frame()?;
-    let file = fs::File::create(path).map_err(|e| io_error(path, e))?;
-    ParquetWriter::new(file)
-        .with_compression(ParquetCompression::Zstd(None))
-        .with_key_value_metadata(Some(KeyValueMetadata::from_static(metadata.to_vec())))
-        .finish(&mut df)
-        .map_err(|e| table_error(&table.name, e))?;
+    let write = |out: &mut dyn std::io::Write, df: &mut DataFrame, kv: Vec<(String, String)>| {
+        ParquetWriter::new(out)
+            .with_compression(ParquetCompression::Zstd(None))
+            .with_key_value_metadata(Some(KeyValueMetadata::from_static(kv)))
+            .finish(df)
+            .map_err(|e| table_error(&table.name, e))
+    };
+    // Polars writes the Arrow schema without custom metadata: write once to memory, take
+    // that schema, add the metadata to it, and write the file with the schema replaced.
+    let mut first = Vec::new();
+    write(&mut first, &mut df, metadata.to_vec())?;
+    let meta = ParquetReader::new(std::io::Cursor::new(first))
+        .get_metadata()
+        .map_err(|e| table_error(&table.name, e))?
+        .clone();
+    let arrow_schema = meta
+        .key_value_metadata()
+        .iter()
+        .flatten()
+        .find(|kv| kv.key == ARROW_SCHEMA_KEY)
+        .and_then(|kv| kv.value.clone());
+    let mut kv = metadata.to_vec();
+    if let Some(schema) = arrow_schema {
+        kv.insert(
+            0,
+            (
+                ARROW_SCHEMA_KEY.to_string(),
+                schema_with_metadata(&schema, metadata).map_err(|e| table_error(&table.name, e))?,
+            ),
+        );
+    }
+    let mut file = fs::File::create(path).map_err(|e| io_error(path, e))?;
+    write(&mut file, &mut df, kv)?;
     Ok(())
+}
+
+/// The custom metadata of a Parquet file's embedded Arrow schema (what pyarrow's
+/// `read_table(f).schema.metadata` shows).
+pub fn arrow_schema_metadata(path: &Path) -> Result<Vec<(String, String)>, Error> {
+    use base64::Engine;
+    use planus::ReadAsRoot;
+    use polars_arrow_format::ipc;
+    let name = path.display().to_string();
+    let encoded = parquet_metadata(path)?
+        .into_iter()
+        .find(|(k, _)| k == ARROW_SCHEMA_KEY)
+        .map(|(_, v)| v)
+        .ok_or_else(|| table_error(&name, "no embedded Arrow schema"))?;
+    let bytes = base64::engine::general_purpose::STANDARD.decode(encoded).map_err(|e| table_error(&name, e))?;
+    let message =
+        ipc::MessageRef::read_as_root(bytes.get(8..).unwrap_or_default()).map_err(|e| table_error(&name, e))?;
+    let message = ipc::Message::try_from(message).map_err(|e| table_error(&name, e))?;
+    let Some(ipc::MessageHeader::Schema(schema)) = message.header else {
+        return Err(table_error(&name, "the embedded Arrow message is not a schema"));
+    };
+    Ok(schema
+        .custom_metadata
+        .unwrap_or_default()
+        .into_iter()
+        .map(|kv| (kv.key.unwrap_or_default(), kv.value.unwrap_or_default()))
+        .collect())
+}
+
+/// The key under which Parquet files embed their Arrow schema.
+const ARROW_SCHEMA_KEY: &str = "ARROW:schema";
+
+/// An embedded Arrow schema (base64 of a length-prefixed IPC schema message) with these
+/// pairs set as the schema's custom metadata.
+fn schema_with_metadata(encoded: &str, metadata: &[(String, String)]) -> Result<String, String> {
+    use base64::Engine;
+    use planus::ReadAsRoot;
+    use polars_arrow_format::ipc;
+    let engine = base64::engine::general_purpose::STANDARD;
+    let bytes = engine.decode(encoded).map_err(|e| e.to_string())?;
+    // Legacy framing: 0xFFFFFFFF, the message length (u32, little-endian), the message.
+    let body = bytes.get(8..).filter(|_| bytes[..4] == [255; 4]).ok_or("unexpected Arrow schema framing")?;
+    let message_ref = ipc::MessageRef::read_as_root(body).map_err(|e| e.to_string())?;
+    let mut message = ipc::Message::try_from(message_ref).map_err(|e| e.to_string())?;
+    let Some(ipc::MessageHeader::Schema(schema)) = message.header.as_mut() else {
+        return Err("the embedded Arrow message is not a schema".into());
+    };
+    let pairs = metadata.iter().map(|(k, v)| ipc::KeyValue { key: Some(k.clone()), value: Some(v.clone()) });
+    schema.custom_metadata.get_or_insert_with(Vec::new).extend(pairs);
+    let mut builder = planus::Builder::new();
+    let serialized = builder.finish(&message, None);
+    let mut framed = Vec::with_capacity(serialized.len() + 8);
+    framed.extend_from_slice(&[255; 4]);
+    framed.extend_from_slice(&(serialized.len() as u32).to_le_bytes());
+    framed.extend_from_slice(serialized);
+    Ok(engine.encode(framed))
 }
 
 /// Reads a CSV or Parquet table back as a DataFrame.
