@@ -163,6 +163,12 @@ fn report_files_exist_hold_the_input_numbers_and_parse_as_svg() {
         }
     }
     assert!(svgs >= 6, "only {svgs} charts");
+    // report.html: one self-contained page with every chart inline, no external files.
+    let html = std::fs::read_to_string(report.join("report.html")).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+    assert_eq!(html.matches("<svg").count(), svgs, "every chart inlined once");
+    assert!(!html.contains("<img") && !html.contains(".svg\""), "no link to a chart file");
+    assert!(html.contains("<table>") && html.contains("sh make.sh"));
     for chart in
         ["1-win-share.svg", "1-seat-advantage.svg", "1-fold-rate.svg", "1-categories.svg", "2-sweep-skill_gap.svg"]
     {

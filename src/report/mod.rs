@@ -136,7 +136,41 @@ pub fn write_report(
         }
     }
     out.write_text("report.md", &md)?;
+    out.write_text("report.html", &html(&md, out.path())?)?;
     Ok(md)
+}
+
+/// The report as one self-contained HTML page: the Markdown rendered (pulldown-cmark),
+/// each chart's SVG inlined in place of its image link.
+fn html(md: &str, dir: &Path) -> Result<String, Error> {
+    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+    let mut events = Vec::new();
+    let mut in_image = false;
+    for event in Parser::new_ext(md, Options::ENABLE_TABLES) {
+        match event {
+            Event::Start(Tag::Image { dest_url, .. }) => {
+                let path = dir.join(dest_url.as_ref());
+                let svg = std::fs::read_to_string(&path)
+                    .map_err(|e| Error::Io { path: path.display().to_string(), source: e })?;
+                // Drop the XML declaration: the SVG is inlined into HTML.
+                let svg = svg
+                    .trim_start()
+                    .strip_prefix("<?xml")
+                    .and_then(|r| r.split_once("?>"))
+                    .map_or(svg.as_str(), |(_, rest)| rest);
+                events.push(Event::Html(format!("<figure>{}</figure>", svg.trim()).into()));
+                in_image = true;
+            }
+            Event::End(TagEnd::Image) => in_image = false,
+            _ if in_image => {}
+            other => events.push(other),
+        }
+    }
+    let mut body = String::new();
+    pulldown_cmark::html::push_html(&mut body, events.into_iter());
+    Ok(format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>draftsim balance report</title>\n<style>body{{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.4}}table{{border-collapse:collapse;margin:1rem 0}}td,th{{border:1px solid #ccc;padding:.2rem .5rem}}td{{text-align:right}}td:first-child{{text-align:left}}figure{{margin:1rem 0}}svg{{max-width:100%;height:auto}}pre{{background:#f4f4f4;padding:.5rem;overflow:auto}}</style></head>\n<body>\n{body}</body></html>\n"
+    ))
 }
 
 /// The measures of the game a run or study played, from its metadata (its rules and
