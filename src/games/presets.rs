@@ -39,6 +39,18 @@ pub fn load<T>(
     )))
 }
 
+/// Each embedded preset's name with its `description` line, for `draftsim list strategies`.
+pub fn listing(presets: &[(&str, &str)]) -> Vec<(String, String)> {
+    presets
+        .iter()
+        .map(|(name, text)| {
+            let table: toml::Table = toml::from_str(text).unwrap_or_default();
+            let description = table.get("description").and_then(toml::Value::as_str).unwrap_or_default();
+            (name.to_string(), description.to_string())
+        })
+        .collect()
+}
+
 /// The seats for `players` players: the game's default mix, repeated as needed.
 pub fn mix_seats(mix: &[&str], players: usize) -> Vec<String> {
     mix.iter().cycle().take(players).map(|s| s.to_string()).collect()

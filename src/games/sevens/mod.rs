@@ -40,12 +40,7 @@ pub const INFO: GameInfo = GameInfo {
     description: "three cards, bet, trade once: closest to 7 without going over (2-6 players)",
     rules_help: rules::RULES_HELP,
     default_rules: || toml::to_string(&Rules::default()).unwrap_or_default(),
-    presets: || {
-        bots::PRESETS
-            .iter()
-            .map(|(name, _)| (name.to_string(), Preset::load(name).map(|p| p.description).unwrap_or_default()))
-            .collect()
-    },
+    presets: || presets::listing(bots::PRESETS),
     random_rules: |seed| toml::to_string(&rules::random_rules(seed)).unwrap_or_default(),
     default_seats,
     build,
