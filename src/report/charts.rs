@@ -170,8 +170,32 @@ pub fn lines(
     labels: &[String],
     series: &[(String, Vec<f64>)],
 ) -> Result<(), Error> {
-    let all = series.iter().flat_map(|s| s.1.iter().copied());
+    lines_with_bands(path, title, y_label, labels, series, &[])
+}
+
+/// Lines with a shaded 95% interval band around each series that has one (`bands[k]` is
+/// the (lo, hi) of series k).
+pub fn lines_with_bands(
+    path: &Path,
+    title: &str,
+    y_label: &str,
+    labels: &[String],
+    series: &[(String, Vec<f64>)],
+    bands: &[Option<(Vec<f64>, Vec<f64>)>],
+) -> Result<(), Error> {
+    let band_values = bands.iter().flatten().flat_map(|(lo, hi)| lo.iter().chain(hi).copied());
+    let all = series.iter().flat_map(|s| s.1.iter().copied()).chain(band_values);
     draw(path, title, y_label, labels, all, Kind::Lines, |chart, _| {
+        for (k, (lo, hi)) in bands.iter().enumerate().filter_map(|(k, b)| b.as_ref().map(|b| (k, b))) {
+            let color = PALETTE[k % PALETTE.len()];
+            let upper = hi.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| (i as f64, v));
+            let lower: Vec<(f64, f64)> =
+                lo.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| (i as f64, v)).collect();
+            let outline: Vec<(f64, f64)> = upper.chain(lower.into_iter().rev()).collect();
+            chart
+                .draw_series(std::iter::once(Polygon::new(outline, color.mix(0.18).filled())))
+                .map_err(|e| e.to_string())?;
+        }
         for (k, (name, values)) in series.iter().enumerate() {
             let color = PALETTE[k % PALETTE.len()];
             let points: Vec<(f64, f64)> =

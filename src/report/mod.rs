@@ -629,40 +629,47 @@ fn sweep_section(
             ),
         );
     }
-    // Score per round of each strategy against the main key (other keys averaged over).
+    // Score per round of each strategy against the main key (other keys averaged over),
+    // with its 95% interval as a band (averaged the same way).
     let strategies = texts(sweep, "strategy")?;
-    let chips = floats(sweep, score_column)?;
     let key_values = texts(sweep, main_key)?;
     let names = distinct(&strategies);
-    let series: Vec<(String, Vec<f64>)> = names
-        .iter()
-        .map(|name| {
-            let values = labels
-                .iter()
-                .map(|l| {
-                    let v: Vec<f64> = (0..strategies.len())
-                        .filter(|&r| &strategies[r] == name && &key_values[r] == l)
-                        .map(|r| chips[r])
-                        .collect();
-                    if v.is_empty() { f64::NAN } else { v.iter().sum::<f64>() / v.len() as f64 }
-                })
-                .collect();
-            (name.clone(), values)
-        })
-        .collect();
+    let column = |name: &str| -> Result<Vec<Vec<f64>>, Error> {
+        let values = floats(sweep, name)?;
+        Ok(names
+            .iter()
+            .map(|s| {
+                labels
+                    .iter()
+                    .map(|l| {
+                        let v: Vec<f64> = (0..strategies.len())
+                            .filter(|&r| &strategies[r] == s && &key_values[r] == l)
+                            .map(|r| values[r])
+                            .collect();
+                        if v.is_empty() { f64::NAN } else { v.iter().sum::<f64>() / v.len() as f64 }
+                    })
+                    .collect()
+            })
+            .collect())
+    };
+    let (mean, lo, hi) =
+        (column(score_column)?, column(&format!("{score_column}_lo"))?, column(&format!("{score_column}_hi"))?);
+    let series: Vec<(String, Vec<f64>)> = names.iter().cloned().zip(mean).collect();
+    let bands: Vec<Option<(Vec<f64>, Vec<f64>)>> = lo.into_iter().zip(hi).map(Some).collect();
     let file = format!("{prefix}sweep-chips-by-strategy.svg");
-    charts::lines(
+    charts::lines_with_bands(
         &out.path().join(&file),
-        &format!("{} by strategy against {main_key}", score_column.replace('_', " ")),
+        &format!("Which strategy scores most as {main_key} changes?"),
         score_column,
         &labels,
         &series,
+        &bands,
     )?;
     image(
         md,
         &file,
         &format!(
-            "{} of each strategy for each value of `{main_key}`{}; {rounds:.0} seat-rounds per strategy per variant.",
+            "{} of each strategy for each value of `{main_key}`{}, shaded with its 95% interval; {rounds:.0} seat-rounds per strategy per variant.",
             score_column.replace('_', " "),
             if keys.len() > 1 { " (mean over the other swept keys)" } else { "" }
         ),
