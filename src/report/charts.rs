@@ -212,3 +212,55 @@ pub fn lines_with_bands(
         Ok(())
     })
 }
+
+/// A heatmap of a square matrix of shares (row against column): blue above one half, red
+/// below, white at one half, with each cell's value written in it; NaN cells are grey.
+pub fn heatmap(path: &Path, title: &str, labels: &[String], values: &[Vec<f64>]) -> Result<(), Error> {
+    let err = |e: &dyn std::fmt::Display| chart_error(path, e);
+    let n = labels.len();
+    let side = (90 * n as u32 + 220).max(420);
+    let root = SVGBackend::new(path, (side, side)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(90)
+        .y_label_area_size(130)
+        .build_cartesian_2d(-0.5f64..n as f64 - 0.5, -0.5f64..n as f64 - 0.5)
+        .map_err(|e| err(&e))?;
+    // Cell (row i, column j) is centred on (j, n - 1 - i); labels sit at whole numbers.
+    let reversed: Vec<String> = labels.iter().rev().cloned().collect();
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_labels(n)
+        .y_labels(n)
+        .x_label_formatter(&|x| label_at(labels, *x))
+        .y_label_formatter(&|y| label_at(&reversed, *y))
+        .x_desc("opponent (column)")
+        .y_desc("strategy (row)")
+        .x_label_style(("sans-serif", 11))
+        .y_label_style(("sans-serif", 11))
+        .draw()
+        .map_err(|e| err(&e))?;
+    let colour = |v: f64| -> RGBColor {
+        if !v.is_finite() {
+            return RGBColor(220, 220, 220);
+        }
+        let t = ((v - 0.5) * 2.0).clamp(-1.0, 1.0);
+        let fade = |c: u8| (255.0 - (255.0 - c as f64) * t.abs()) as u8;
+        if t >= 0.0 { RGBColor(fade(33), fade(102), fade(172)) } else { RGBColor(fade(178), fade(24), fade(43)) }
+    };
+    for (i, row) in values.iter().enumerate() {
+        for (j, &v) in row.iter().enumerate() {
+            let (x, y) = (j as f64, (n - 1 - i) as f64);
+            let cell = Rectangle::new([(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)], colour(v).filled());
+            chart.draw_series(std::iter::once(cell)).map_err(|e| err(&e))?;
+            if v.is_finite() {
+                let text = Text::new(format!("{v:.3}"), (x - 0.18, y + 0.05), ("sans-serif", 13));
+                chart.draw_series(std::iter::once(text)).map_err(|e| err(&e))?;
+            }
+        }
+    }
+    root.present().map_err(|e| err(&e))
+}

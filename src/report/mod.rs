@@ -517,6 +517,29 @@ fn compare_section(
         let _ = writeln!(md, "| **{r}** | {} |", cells.join(" | "));
     }
     md.push('\n');
+    let shares: Vec<Vec<f64>> = names
+        .iter()
+        .map(|r| {
+            names
+                .iter()
+                .map(|c| (0..rows.len()).find(|&i| &rows[i] == r && &cols[i] == c).map_or(f64::NAN, |i| ws[i]))
+                .collect()
+        })
+        .collect();
+    let file = format!("{prefix}matrix.svg");
+    charts::heatmap(
+        &out.path().join(&file),
+        "Who beats whom? Win share of the row against the column",
+        &names,
+        &shares,
+    )?;
+    image(
+        md,
+        &file,
+        &format!(
+            "Win share of the row strategy against the column strategy (blue: the row wins more than half, red: less); {rounds:.0} rounds per pair."
+        ),
+    );
     if let Some(ratings) = load(dir, "ratings")? {
         let strategies = texts(&ratings, "strategy")?;
         let file = format!("{prefix}ratings.svg");
