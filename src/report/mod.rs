@@ -527,10 +527,18 @@ fn compare_section(
         })
         .collect();
     let file = format!("{prefix}matrix.svg");
+    // Preset files are labelled by their file name.
+    let short: Vec<String> = names
+        .iter()
+        .map(|n| match n.strip_suffix(".toml") {
+            Some(stem) => Path::new(stem).file_name().map_or(n.clone(), |f| f.to_string_lossy().into_owned()),
+            None => n.clone(),
+        })
+        .collect();
     charts::heatmap(
         &out.path().join(&file),
         "Who beats whom? Win share of the row against the column",
-        &names,
+        &short,
         &shares,
     )?;
     image(
