@@ -14,7 +14,7 @@
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::cards::{COLOURS, Layout, SEVEN_COLOURS, ids};
+use super::cards::{COLOURS, Layout, SEVEN_COLOURS, ids, take_by_colour};
 use super::view::{Bot, BotRng, SeatView};
 use crate::error::InputError;
 
@@ -163,9 +163,9 @@ fn longest(layout: Layout, hand: u64, seen: u64) -> usize {
 /// Cards of `hand` outside `keep`, rarest colours first, at most `limit`.
 fn discard_outside(layout: Layout, hand: u64, keep: u64, limit: usize) -> u64 {
     let counts = layout.counts(hand);
-    let mut order: Vec<u8> = ids(hand & !keep).collect();
-    order.sort_by_key(|&id| counts[layout.colour(id)]);
-    order.iter().take(limit).fold(0, |m, &id| m | 1 << id)
+    let mut colours: [usize; COLOURS] = std::array::from_fn(|c| c);
+    colours.sort_by_key(|&c| counts[c]);
+    take_by_colour(layout, hand & !keep, &colours, limit)
 }
 
 /// One card of each colour held (the lowest of each).
@@ -228,20 +228,28 @@ impl SevenPokerBot {
     }
 
     fn random_subset(hand: u64, k: usize, rng: &mut BotRng) -> u64 {
-        let mut cards: Vec<u8> = ids(hand).collect();
+        // The ids on the stack, drawn with swap-remove.
+        let mut cards = [0u8; 64];
+        let mut len = 0;
+        for id in ids(hand) {
+            cards[len] = id;
+            len += 1;
+        }
         let mut out = 0;
-        for _ in 0..k.min(cards.len()) {
-            let i = rng.random_range(0..cards.len());
-            out |= 1 << cards.swap_remove(i);
+        for _ in 0..k.min(len) {
+            let i = rng.random_range(0..len);
+            out |= 1 << cards[i];
+            len -= 1;
+            cards[i] = cards[len];
         }
         out
     }
 
     fn honest_show(view: &SeatView<'_>, k: usize) -> u64 {
         let counts = view.layout.counts(view.hand);
-        let mut order: Vec<u8> = ids(view.hand).collect();
-        order.sort_by_key(|&id| (std::cmp::Reverse(counts[view.layout.colour(id)]), view.layout.colour(id)));
-        order.iter().take(k).fold(0, |m, &id| m | 1 << id)
+        let mut colours: [usize; COLOURS] = std::array::from_fn(|c| c);
+        colours.sort_by_key(|&c| std::cmp::Reverse(counts[c]));
+        take_by_colour(view.layout, view.hand, &colours, k)
     }
 
     fn distinct_show(view: &SeatView<'_>, k: usize) -> u64 {

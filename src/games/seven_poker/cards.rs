@@ -72,6 +72,28 @@ pub fn category_bin(strength: u8) -> Option<usize> {
     }
 }
 
+/// The `i`-th lowest card of a set (`i` below its size).
+pub fn nth(mut cards: u64, i: u32) -> u8 {
+    for _ in 0..i {
+        cards &= cards - 1;
+    }
+    cards.trailing_zeros() as u8
+}
+
+/// The cards of `cards` taken colour by colour in `colours` order (lowest first within a
+/// colour), at most `limit`: no allocation, for the bots' per-round choices.
+pub fn take_by_colour(layout: Layout, cards: u64, colours: &[usize], limit: usize) -> u64 {
+    let mut out = 0u64;
+    for &c in colours {
+        let mut left = cards & layout.colour_mask(c);
+        while left != 0 && (out.count_ones() as usize) < limit {
+            out |= left & left.wrapping_neg();
+            left &= left - 1;
+        }
+    }
+    out
+}
+
 /// The card ids of a set, lowest first.
 pub fn ids(mut cards: u64) -> impl Iterator<Item = u8> {
     std::iter::from_fn(move || {

@@ -21,7 +21,7 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::cards::{COLOURS, Layout, SEVEN_COLOURS, category_bin, ids};
+use super::cards::{COLOURS, Layout, SEVEN_COLOURS, category_bin, ids, nth};
 use super::measures::{
     BLUFF_STAYS, BLUFF_WINS, CAPPED, EXCHANGED, KEPT_FOLDS, KEPT_FOLDS_PAID, NOBODY_STAYS, ROUND_WINS,
     SEVEN_COLOUR_WINS, SHOWDOWN, STAYS, TIE_OUTS, VICTORY_CARDS, WINNING,
@@ -347,9 +347,9 @@ fn play_round<B: Bot>(
                     t.hands[left] |= 1 << give;
                     let got = match rules.left_swap {
                         LeftSwap::Random => {
-                            let cards: Vec<u8> = ids(t.hands[left] & !(1 << give)).collect();
                             // Swaps happen while the pile is not empty, so every hand is full.
-                            cards[rand::Rng::random_range(&mut rng, 0..cards.len().max(1))]
+                            let cards = t.hands[left] & !(1 << give);
+                            nth(cards, rand::Rng::random_range(&mut rng, 0..cards.count_ones().max(1)))
                         }
                         _ => {
                             let neighbour = &mut bots[seating[left]];
@@ -423,23 +423,24 @@ fn play_round<B: Bot>(
     }
 
     // The showdown: the strongest category held by exactly one stayer wins.
-    let stayers: Vec<usize> = (0..n).filter(|&s| t.declared[s] == Some(true)).collect();
+    let stayed = |s: usize| t.declared[s] == Some(true);
+    let stayers = (0..n).filter(|&s| stayed(s)).count();
     let strength = |s: usize| layout.strength(t.hands[s]);
     let mut tie_out = false;
-    let winner = match stayers.len() {
+    let winner = match stayers {
         0 => None,
-        1 => Some(stayers[0]),
+        1 => (0..n).find(|&s| stayed(s)),
         _ => {
             let mut best: Option<usize> = None;
             for level in (0..=SEVEN_COLOURS).rev() {
-                let at: Vec<usize> = stayers.iter().copied().filter(|&s| strength(s) == level).collect();
-                if at.len() == 1 {
-                    best = Some(at[0]);
+                let mut at = (0..n).filter(|&s| stayed(s) && strength(s) == level);
+                if let (Some(s), None) = (at.next(), at.next()) {
+                    best = Some(s);
                     break;
                 }
             }
             tie_out = best.is_none();
-            for &s in &stayers {
+            for s in (0..n).filter(|&s| stayed(s)) {
                 sink.event(Event::Reveal { seat: s, cards: t.hands[s] });
                 if let Some(bin) = category_bin(strength(s)) {
                     out.seats[s].observe(SHOWDOWN, bin);
@@ -453,7 +454,7 @@ fn play_round<B: Bot>(
     };
     for s in 0..n {
         let r = &mut out.seats[s];
-        if stayers.is_empty() {
+        if stayers == 0 {
             r.count(NOBODY_STAYS);
         }
         if tie_out {
@@ -523,12 +524,13 @@ fn play_round<B: Bot>(
             }
         }
     }
-    // Discards and unkept cards go back to the deck (rebuilt at the next round's start).
+    // Discards and unkept cards go back to the deck, rebuilt at the next round's start;
+    // the check needs it now to see every card in one place.
     t.shown = [0; MAX_SEATS];
-    t.discards = 0;
-    t.pile.clear();
-    t.pile.extend(ids(layout.all() & !t.removed & !t.hands[..n].iter().fold(0, |a, h| a | h)));
     if t.verify {
+        t.discards = 0;
+        t.pile.clear();
+        t.pile.extend(ids(layout.all() & !t.removed & !t.hands[..n].iter().fold(0, |a, h| a | h)));
         t.check(layout, n)?;
     }
     Ok(winner)
