@@ -75,6 +75,16 @@ fn seven_poker_rounds_default_mix(bencher: Bencher) {
     rounds_per_second(bencher, &game, &seats, ROUNDS);
 }
 
+/// Winston + Crazier Eights whole matches (draft, build, one game) per second with the
+/// default mix (value, colour).
+#[divan::bench(sample_count = 20)]
+fn winston_matches_default_mix(bencher: Bencher) {
+    let seats: Vec<String> = ["value", "colour"].iter().map(|s| s.to_string()).collect();
+    let rules = draftsim::games::winston::Rules::default();
+    let game = draftsim::games::winston::Winston::new(&rules, &seats).unwrap();
+    rounds_per_second(bencher, &game, &seats, ROUNDS / 8);
+}
+
 fn set(text: &str) -> CardSet {
     CardSet::parse_list(text).unwrap().into_iter().collect()
 }

@@ -1,8 +1,9 @@
 //! Soak: every registered game over rules drawn at random from its options and random
 //! seats from its presets, with every invariant checked (`draftsim check`'s machinery).
 //!
-//! The default run plays a short version (a few seconds per game). The full soak, at
-//! least 10 million rounds per game, is
+//! The default run plays a short version (a few seconds per game). Rounds are counted as
+//! the unit's length, or as units where that length counts turns (a Winston match). The
+//! full soak, at least 10 million rounds per game, is
 //! `cargo test --release --test soak -- --ignored --nocapture`.
 
 use draftsim::games::GAMES;
@@ -57,7 +58,8 @@ fn soak(rounds: u64, units_per_set: u64, seed: u64) -> Vec<(&'static str, u64, u
             }
             sets += 1;
             units += report.rounds;
-            played += report.length;
+            // Rounds, or units where the unit's length counts turns (a Winston match).
+            played += if probe.measures().length_counts() == "turns" { report.rounds } else { report.length };
         }
         out.push((info.name, sets, units, played));
     }

@@ -239,7 +239,8 @@ pub fn print_summary(tables: &[Table], tally: &Tally, measures: &Measures) {
     }
     if tally.length_sum != tally.rounds {
         let e = tally.mean_length();
-        println!("mean {} length: {:.2} rounds (95% interval {:.2} to {:.2})", measures.unit, e.mean, e.lo, e.hi);
+        let counted = measures.length_counts();
+        println!("mean {} length: {:.2} {counted} (95% interval {:.2} to {:.2})", measures.unit, e.mean, e.lo, e.hi);
     }
 }
 

@@ -4,6 +4,7 @@ pub mod presets;
 pub mod seven_card_draft;
 pub mod seven_poker;
 pub mod sevens;
+pub mod winston;
 
 use std::sync::atomic::AtomicBool;
 
@@ -142,7 +143,7 @@ pub fn chips_score(description: &str) -> sim::Score {
 }
 
 /// Every game draftsim can simulate.
-pub const GAMES: &[GameInfo] = &[seven_card_draft::INFO, sevens::INFO, seven_poker::INFO];
+pub const GAMES: &[GameInfo] = &[seven_card_draft::INFO, sevens::INFO, seven_poker::INFO, winston::INFO];
 
 impl GameInfo {
     /// The game with its default rules and seats (for listing its measures).

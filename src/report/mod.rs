@@ -121,7 +121,7 @@ pub fn write_report(
         }
         if let Some(matrix) = load(dir, "matrix")? {
             found = true;
-            compare_section(&mut md, dir, &matrix, out, &prefix)?;
+            compare_section(&mut md, dir, &matrix, out, &prefix, measures.as_ref())?;
         }
         if let Some(sweep) = load(dir, "sweep")? {
             found = true;
@@ -234,6 +234,7 @@ fn run_section(
     let score = with_interval(summary, score_column)?;
     let (sc, slo, shi) = (&score.mean, &score.lo, &score.hi);
     let unit = &measures.unit;
+    let units = measures.units();
 
     let file = format!("{prefix}win-share.svg");
     whisker_chart(out, &file, "Win share per strategy", &format!("win share per {unit}"), &strategies, &win)?;
@@ -242,13 +243,13 @@ fn run_section(
         md,
         &file,
         &format!(
-            "Share of the wins each strategy took per {unit}, with 95% Wilson intervals; {n:.0} seat-{unit}s per strategy."
+            "Share of the wins each strategy took per {unit}, with 95% Wilson intervals; {n:.0} seat-{units} per strategy."
         ),
     );
 
     let _ = writeln!(
         md,
-        "| strategy | {unit}s | win rate | 95% interval | {} | 95% interval |\n|---|---:|---:|---|---:|---|",
+        "| strategy | {units} | win rate | 95% interval | {} | 95% interval |\n|---|---:|---:|---|---:|---|",
         score_column.replace('_', " ")
     );
     for i in 0..strategies.len() {
@@ -272,14 +273,14 @@ fn run_section(
         let seat_win = with_interval(&seats, "win_rate")?;
         let swr = &seat_win.mean;
         let file = format!("{prefix}seat-advantage.svg");
-        whisker_chart(out, &file, "Win share by seat", "pot share per round", &labels, &seat_win)?;
+        whisker_chart(out, &file, "Does the seat matter?", &format!("win share per {unit}"), &labels, &seat_win)?;
         let srounds = floats(&seats, "rounds")?.first().copied().unwrap_or(0.0);
         let spread = swr.iter().copied().fold(f64::MIN, f64::max) - swr.iter().copied().fold(f64::MAX, f64::min);
         image(
             md,
             &file,
             &format!(
-                "Share of the pots won from each seat (seat 0 deals), with 95% intervals; {srounds:.0} rounds per seat; best minus worst seat: {spread:.4}."
+                "Share of the wins taken from each seat, with 95% intervals; {srounds:.0} {units} per seat; best minus worst seat: {spread:.4}."
             ),
         );
     }
@@ -401,8 +402,9 @@ fn measures_section(
     {
         let _ = writeln!(
             md,
-            "Mean {} length: {} rounds (95% interval {} – {}).\n",
+            "Mean {} length: {} {} (95% interval {} – {}).\n",
             measures.unit,
+            measures.length_counts(),
             fmt4(value.mean[i]),
             fmt4(value.lo[i]),
             fmt4(value.hi[i])
@@ -495,7 +497,9 @@ fn compare_section(
     matrix: &DataFrame,
     out: &OutputDir,
     prefix: &str,
+    measures: Option<&Measures>,
 ) -> Result<(), Error> {
+    let units = measures.map_or("rounds".to_string(), Measures::units);
     let rows = texts(matrix, "strategy")?;
     let cols = texts(matrix, "opponent")?;
     let (ws, lo, hi) = (floats(matrix, "win_share")?, floats(matrix, "win_share_lo")?, floats(matrix, "win_share_hi")?);
@@ -503,7 +507,7 @@ fn compare_section(
     let names = distinct(&rows);
     let _ = writeln!(
         md,
-        "Win share of the row strategy against the column strategy (0.5 = even), 95% interval; {rounds:.0} rounds per pair.\n"
+        "Win share of the row strategy against the column strategy (0.5 = even), 95% interval; {rounds:.0} {units} per pair.\n"
     );
     let _ = writeln!(md, "| | {} |\n|---|{}", names.join(" | "), "---|".repeat(names.len()));
     for r in &names {
@@ -545,7 +549,7 @@ fn compare_section(
         md,
         &file,
         &format!(
-            "Win share of the row strategy against the column strategy (blue: the row wins more than half, red: less); {rounds:.0} rounds per pair."
+            "Win share of the row strategy against the column strategy (blue: the row wins more than half, red: less); {rounds:.0} {units} per pair."
         ),
     );
     if let Some(ratings) = load(dir, "ratings")? {
@@ -557,7 +561,7 @@ fn compare_section(
             md,
             &file,
             &format!(
-                "Bradley-Terry ratings from the pairwise win shares, on the Elo scale, with 95% bootstrap intervals; {rounds:.0} rounds per pair."
+                "Bradley-Terry ratings from the pairwise win shares, on the Elo scale, with 95% bootstrap intervals; {rounds:.0} {units} per pair."
             ),
         );
         let dominant = floats(&ratings, "dominant")?;
@@ -570,7 +574,7 @@ fn compare_section(
                 );
             }
             None => {
-                let _ = writeln!(md, "No strategy dominates: none wins more than half the pots against every other.\n");
+                let _ = writeln!(md, "No strategy dominates: none wins more than half against every other.\n");
             }
         }
     }
@@ -587,6 +591,7 @@ fn sweep_section(
     let columns: Vec<String> = sweep.get_column_names().iter().map(|c| c.to_string()).collect();
     let keys: Vec<String> = columns.iter().take_while(|c| *c != "strategy").cloned().collect();
     let Some(main_key) = keys.first() else { return Ok(()) };
+    let units = measures.map_or("rounds".to_string(), Measures::units);
     // One row per variant (polars keeps the first row of each key combination).
     let variants = sweep
         .clone()
@@ -627,7 +632,7 @@ fn sweep_section(
         .collect();
     let _ = writeln!(
         md,
-        "Sweep over `{}`; every variant played on the same seed; {rounds:.0} seat-rounds per strategy per variant.\n",
+        "Sweep over `{}`; every variant played on the same seed; {rounds:.0} seat-{units} per strategy per variant.\n",
         keys.join("`, `")
     );
     for (metric, meaning) in &metrics {
@@ -655,7 +660,7 @@ fn sweep_section(
             md,
             &file,
             &format!(
-                "{} ({meaning}) for each value of `{main_key}`; {rounds:.0} seat-rounds per strategy per variant.",
+                "{} ({meaning}) for each value of `{main_key}`; {rounds:.0} seat-{units} per strategy per variant.",
                 metric.replace('_', " ")
             ),
         );
@@ -700,7 +705,7 @@ fn sweep_section(
         md,
         &file,
         &format!(
-            "{} of each strategy for each value of `{main_key}`{}, shaded with its 95% interval; {rounds:.0} seat-rounds per strategy per variant.",
+            "{} of each strategy for each value of `{main_key}`{}, shaded with its 95% interval; {rounds:.0} seat-{units} per strategy per variant.",
             score_column.replace('_', " "),
             if keys.len() > 1 { " (mean over the other swept keys)" } else { "" }
         ),

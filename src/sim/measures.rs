@@ -169,6 +169,20 @@ impl Measures {
         Ok(())
     }
 
+    /// The unit in the plural, for captions: `rounds`, `games`, `matches`.
+    pub fn units(&self) -> String {
+        if self.unit.ends_with("ch") || self.unit.ends_with('s') {
+            format!("{}es", self.unit)
+        } else {
+            format!("{}s", self.unit)
+        }
+    }
+
+    /// What the unit's length counts, the first word of its description: `rounds`, `turns`.
+    pub fn length_counts(&self) -> &str {
+        self.length.split_whitespace().next().unwrap_or("rounds")
+    }
+
     /// The measure whose column is `column`.
     pub fn find(&self, column: &str) -> Option<&Measure> {
         self.measures.iter().find(|m| m.column == column)

@@ -76,6 +76,15 @@ impl SeatResult {
         self.bins[i] += 1;
     }
 
+    /// Adds `n` observations to bin `bin` of the histogram starting at `offset` (none if 0).
+    #[inline]
+    pub fn observe_n(&mut self, offset: usize, bin: usize, n: u32) {
+        if n > 0 {
+            self.observe(offset, bin);
+            self.bins[offset + bin] += n - 1;
+        }
+    }
+
     /// Every bin's count (each histogram's bins from its declared offset).
     pub fn bins(&self) -> &[u32; MAX_BINS] {
         &self.bins

@@ -175,9 +175,9 @@ pub struct VariantMetrics {
     pub measures: Vec<(String, f64)>,
     /// Mean length of a unit of play, in rounds.
     pub mean_length: f64,
-    /// Bins of the first histogram seen in the run, rarest first.
+    /// Bins of the first ranked histogram seen in the run, rarest first.
     pub rarity_order: Vec<String>,
-    /// Whether rarity agrees with the first histogram's order (rarer never ranks lower).
+    /// Whether rarity agrees with that histogram's order (rarer never ranks lower).
     pub standard_order_holds: bool,
 }
 
@@ -211,10 +211,11 @@ pub fn metrics(tally: &Tally, strategies: &[String], measures: &Measures) -> Var
     }
 }
 
-/// The first histogram's bins among the run's observations, rarest first, and whether
-/// that order agrees with the declared one (each bin no more common than the one below it).
+/// The first ranked histogram's bins among the run's observations, rarest first, and
+/// whether that order agrees with the declared one (each bin no more common than the one
+/// below it). Histograms that are not a ranking (pile sizes, colours) have no such order.
 pub fn rarity(tally: &Tally, measures: &Measures) -> (Vec<String>, bool) {
-    let Some(h) = measures.histograms.first() else { return (Vec::new(), true) };
+    let Some(h) = measures.histograms.iter().find(|h| h.ranked) else { return (Vec::new(), true) };
     let total = tally.total();
     let counts = &total.bins[h.offset..h.offset + h.bins.len()];
     let mut seen: Vec<usize> = (0..h.bins.len()).filter(|&c| counts[c] > 0).collect();
@@ -291,7 +292,7 @@ pub fn sweep_table(results: &[VariantResult]) -> Table {
         .flat_map(|(r, m)| std::iter::repeat_n(m.mean_length, r.strategies.len()))
         .collect();
     t = t.with("mean_length", Values::Float(lengths));
-    if results.iter().any(|r| !r.measures.histograms.is_empty()) {
+    if results.iter().any(|r| r.measures.histograms.iter().any(|h| h.ranked)) {
         t = t.with("rarity_order", Values::Text(order)).with("standard_order_holds", Values::Int(holds));
     }
     t

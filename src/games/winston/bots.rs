@@ -1,0 +1,426 @@
+//! Winston + Crazier Eights strategy modules and presets.
+//!
+//! Draft: `first` (takes the first non-empty pile it looks at), `random` (takes with
+//! chance `p`), `size` (takes with chance `per_card` times the pile's size, like Forge's
+//! Winston AI), `value` (takes when the pile's worth for its deck passes a threshold that
+//! falls from `start` to `end` as the stack shrinks), `colour` (commits to `colours`
+//! colours once it holds `commit_after` cards, values every card as 1 before, then only on-colour cards and wild
+//! cards), `hate` (adds `weight` times the pile's worth to the opponent, judged from the
+//! piles the opponent took and passed; a take whose denial outweighs its own worth is a
+//! hate take). Every module but `random` uses the last-card rule when it would pass the
+//! last non-empty pile.
+//! Build: `best-colours` (the colours with the most usable cards), `quality` (the colours
+//! whose best cards are worth most: wild cards, then ability cards, then multicoloured).
+//! Play: `random` (a random play and a random legal discard), `greedy` (plays its ability
+//! cards and the cards hardest to match, discards the card that leaves the most matches,
+//! keeps wild cards for when stuck).
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::cards::{Cards, Pool, bit, count, ids};
+use super::view::{Bot, BotRng, BuildView, DraftChoice, DraftView, PlayView};
+use crate::error::InputError;
+
+/// How a bot drafts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum DraftModule {
+    /// Takes the first non-empty pile it looks at.
+    First,
+    /// Takes each pile with chance `p`.
+    Random {
+        /// Chance of taking a pile.
+        p: f64,
+    },
+    /// Takes a pile with chance `per_card` times its size.
+    Size {
+        /// Chance per card in the pile.
+        per_card: f64,
+    },
+    /// Takes a pile worth at least a threshold falling from `start` to `end`.
+    Value {
+        /// Threshold at the draft's start.
+        start: f64,
+        /// Threshold when the stack is empty.
+        end: f64,
+    },
+    /// Commits to colours early and values on-colour cards and wild cards.
+    Colour {
+        /// Cards held before it commits.
+        commit_after: usize,
+        /// Colours it commits to.
+        colours: usize,
+        /// Worth of a wild card.
+        wild: f64,
+        /// Threshold at the draft's start.
+        start: f64,
+        /// Threshold when the stack is empty.
+        end: f64,
+    },
+    /// As `value`, adding `weight` times the pile's worth to the opponent.
+    Hate {
+        /// Weight of denial against its own worth.
+        weight: f64,
+        /// Threshold at the draft's start.
+        start: f64,
+        /// Threshold when the stack is empty.
+        end: f64,
+    },
+}
+
+/// How a bot builds its deck.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum BuildModule {
+    /// The colours with the most usable cards.
+    BestColours,
+    /// The colours whose best cards are worth most.
+    Quality,
+}
+
+/// How a bot plays Crazier Eights.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum PlayModule {
+    /// Random play and random legal discard.
+    Random,
+    /// Sheds what is hardest to match, keeps wild cards.
+    Greedy,
+}
+
+/// A Winston + Crazier Eights preset.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Preset {
+    /// One line for `draftsim list strategies`.
+    pub description: String,
+    /// The draft module.
+    pub draft: DraftModule,
+    /// The build module.
+    pub build: BuildModule,
+    /// The play module.
+    pub play: PlayModule,
+}
+
+/// The presets in `strategies/winston-crazier-eights/`, embedded in the binary.
+pub const PRESETS: &[(&str, &str)] = &[
+    ("random", include_str!("../../../strategies/winston-crazier-eights/random.toml")),
+    ("first", include_str!("../../../strategies/winston-crazier-eights/first.toml")),
+    ("forge", include_str!("../../../strategies/winston-crazier-eights/forge.toml")),
+    ("value", include_str!("../../../strategies/winston-crazier-eights/value.toml")),
+    ("colour", include_str!("../../../strategies/winston-crazier-eights/colour.toml")),
+    ("hate", include_str!("../../../strategies/winston-crazier-eights/hate.toml")),
+];
+
+impl Preset {
+    /// Parses a preset's TOML.
+    pub fn from_toml(text: &str) -> Result<Preset, InputError> {
+        let preset: Preset = crate::games::presets::parse_toml(text)?;
+        let chance = match &preset.draft {
+            DraftModule::Random { p } => Some(("draft.p", *p)),
+            DraftModule::Size { per_card } => Some(("draft.per_card", *per_card)),
+            _ => None,
+        };
+        if let Some((key, p)) = chance.filter(|(_, p)| !(0.0..=1.0).contains(p)) {
+            return Err(InputError::new(format!("{key} = {p}: use a value from 0 to 1")));
+        }
+        if let DraftModule::Colour { colours, .. } = preset.draft
+            && !(1..=6).contains(&colours)
+        {
+            return Err(InputError::new(format!("draft.colours = {colours}: use 1 to 6")));
+        }
+        Ok(preset)
+    }
+
+    /// Loads a preset by name, or a TOML file by path.
+    pub fn load(name_or_path: &str) -> Result<Preset, InputError> {
+        crate::games::presets::load(PRESETS, name_or_path, super::NAME, Preset::from_toml)
+    }
+
+    /// A bot playing this preset under `name`.
+    pub fn bot(&self, name: &str) -> WinstonBot {
+        WinstonBot { name: name.to_string(), preset: self.clone() }
+    }
+}
+
+/// A bot made of the three modules.
+#[derive(Clone, Debug)]
+pub struct WinstonBot {
+    name: String,
+    preset: Preset,
+}
+
+/// The `k` colours (bits) with the most weight, ties to the lower colour.
+fn top_colours(weights: &[f64; 6], n_colours: usize, k: usize) -> u8 {
+    let mut order: [usize; 6] = std::array::from_fn(|c| c);
+    order[..n_colours].sort_by(|&a, &b| weights[b].total_cmp(&weights[a]).then(a.cmp(&b)));
+    order[..k.min(n_colours)].iter().fold(0, |m, &c| m | 1 << c)
+}
+
+/// The colours a pool points to: the `k` colours with the most cards.
+fn pool_colours(pool: &Pool, own: Cards, k: usize) -> u8 {
+    let counts = pool.colour_counts(own);
+    top_colours(&counts.map(|c| c as f64), pool.n_colours(), k)
+}
+
+/// A card's worth to a deck of `colours` (all colours count while `open`).
+fn worth(pool: &Pool, id: u8, colours: u8, open: bool, wild: f64) -> f64 {
+    let b = bit(id);
+    if pool.wild & b != 0 {
+        return wild;
+    }
+    let on = open || pool.colours[usize::from(id)] & colours != 0;
+    let base = if on { 1.0 } else { 0.15 };
+    base + if on && pool.with_ability & b != 0 { 0.25 } else { 0.0 }
+}
+
+fn pile_worth(pool: &Pool, cards: Cards, colours: u8, open: bool, wild: f64) -> f64 {
+    ids(cards).map(|id| worth(pool, id, colours, open, wild)).sum()
+}
+
+/// A threshold falling from `start` to `end` as the stack empties.
+fn threshold(view: &DraftView<'_>, start: f64, end: f64) -> f64 {
+    let left = if view.stack_start == 0 { 0.0 } else { view.stack as f64 / view.stack_start as f64 };
+    end + (start - end) * left
+}
+
+/// Passing, or taking the stack's last card rather than feed it to the last pile.
+fn pass(view: &DraftView<'_>) -> DraftChoice {
+    if view.may_take_last_card() && !view.later_piles() { DraftChoice::TakeLastCard } else { DraftChoice::Pass }
+}
+
+/// Cards held before a seat's colours count.
+const SETTLED: usize = 6;
+
+/// The opponent's colours as judged from what it took and passed, if enough is known.
+fn opponent_colours(view: &DraftView<'_>) -> Option<u8> {
+    let pool = view.pool;
+    if count(view.opponent_took) < 3 {
+        return None;
+    }
+    let took = pool.colour_counts(view.opponent_took);
+    let passed = pool.colour_counts(view.opponent_passed);
+    let weights: [f64; 6] = std::array::from_fn(|c| took[c] as f64 - 0.5 * passed[c] as f64);
+    Some(top_colours(&weights, pool.n_colours(), view.rules.max_colours))
+}
+
+impl WinstonBot {
+    fn value_choice(view: &DraftView<'_>, start: f64, end: f64, hate: f64) -> DraftChoice {
+        let pool = view.pool;
+        let open = count(view.own) < SETTLED;
+        let colours = pool_colours(pool, view.own, view.rules.max_colours);
+        let own = pile_worth(pool, view.cards, colours, open, 2.0);
+        let deny = match (hate > 0.0, opponent_colours(view)) {
+            (true, Some(theirs)) => {
+                hate * ids(view.cards)
+                    .map(|id| if worth(pool, id, theirs, false, 1.5) >= 1.0 { 1.0 } else { 0.0 })
+                    .sum::<f64>()
+            }
+            _ => 0.0,
+        };
+        if own + deny >= threshold(view, start, end) { DraftChoice::Take { deny: deny > own } } else { pass(view) }
+    }
+
+    fn colour_choice(
+        view: &DraftView<'_>,
+        commit_after: usize,
+        k: usize,
+        wild: f64,
+        start: f64,
+        end: f64,
+    ) -> DraftChoice {
+        let pool = view.pool;
+        let committed = count(view.own) >= commit_after;
+        let colours = pool_colours(pool, view.own, k);
+        let value: f64 = ids(view.cards)
+            .map(|id| {
+                if pool.wild & bit(id) != 0 {
+                    wild
+                } else if !committed || pool.colours[usize::from(id)] & colours != 0 {
+                    1.0
+                } else {
+                    0.0
+                }
+            })
+            .sum();
+        if value >= threshold(view, start, end) { DraftChoice::Take { deny: false } } else { pass(view) }
+    }
+}
+
+/// Every colour set of exactly `k` of `n` colours.
+fn colour_sets(n: usize, k: usize) -> impl Iterator<Item = u8> {
+    (1u8..(1 << n)).filter(move |m| m.count_ones() as usize == k.min(n))
+}
+
+/// A card's worth to the quality builder.
+fn build_worth(pool: &Pool, id: u8) -> u32 {
+    let b = bit(id);
+    if pool.wild & b != 0 {
+        4
+    } else if pool.with_ability & b != 0 {
+        3
+    } else if pool.multi & b != 0 {
+        2
+    } else {
+        1
+    }
+}
+
+/// The best `size` cards of `usable` by the quality worth (ties to the lower card).
+fn best_cards(pool: &Pool, usable: Cards, size: usize) -> (Cards, u32) {
+    let mut deck = 0;
+    let mut total = 0;
+    for w in (1..=4).rev() {
+        for id in ids(usable) {
+            if count(deck) == size {
+                return (deck, total);
+            }
+            if build_worth(pool, id) == w {
+                deck |= bit(id);
+                total += w;
+            }
+        }
+    }
+    (deck, total)
+}
+
+/// Cards of `hand` a discard of `card` would let match next (colour or rank), besides itself.
+fn follow_ups(pool: &Pool, hand: Cards, card: u8) -> usize {
+    let i = usize::from(card);
+    let next = pool.of_colours(pool.colours[i]) | pool.by_rank[usize::from(pool.rank[i])] | pool.wild;
+    count(hand & next & !bit(card))
+}
+
+/// The colour with the most cards of `hand` (ties to the lower colour).
+fn main_colour(pool: &Pool, hand: Cards) -> usize {
+    let counts = pool.colour_counts(hand);
+    (0..pool.n_colours()).max_by_key(|&c| (counts[c], std::cmp::Reverse(c))).unwrap_or(0)
+}
+
+fn random_card(cards: Cards, rng: &mut BotRng) -> Option<u8> {
+    let n = count(cards);
+    if n == 0 { None } else { ids(cards).nth(rng.random_range(0..n)) }
+}
+
+impl WinstonBot {
+    fn greedy_discard(view: &PlayView<'_>) -> Option<(u8, usize)> {
+        let pool = view.pool;
+        let natural = view.playable & !pool.wild;
+        if natural != 0 {
+            let card = ids(natural).max_by_key(|&c| (follow_ups(pool, view.hand, c), std::cmp::Reverse(c)))?;
+            return Some((card, 0));
+        }
+        let card = ids(view.playable).next()?;
+        Some((card, main_colour(pool, view.hand & !bit(card))))
+    }
+
+    fn greedy_play(view: &PlayView<'_>) -> Option<u8> {
+        let pool = view.pool;
+        let hand = view.hand;
+        if count(hand) <= 1 {
+            return ids(hand).next();
+        }
+        // Keep the discard it plans; with two cards, play the one it cannot discard.
+        let planned = Self::greedy_discard(view).map_or(0, |(c, _)| bit(c));
+        let spare = hand & !planned;
+        let candidates = if spare & !pool.wild != 0 { spare & !pool.wild } else { spare };
+        let useful = |c: u8| {
+            let ability = pool.with_ability & bit(c) != 0;
+            (!ability, follow_ups(pool, hand, c), c)
+        };
+        ids(candidates).min_by_key(|&c| useful(c))
+    }
+}
+
+impl Bot for WinstonBot {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn draft(&mut self, view: &DraftView<'_>, rng: &mut BotRng) -> DraftChoice {
+        match self.preset.draft {
+            DraftModule::First => DraftChoice::Take { deny: false },
+            DraftModule::Random { p } => {
+                if rng.random_bool(p) {
+                    DraftChoice::Take { deny: false }
+                } else if view.may_take_last_card() && rng.random_bool(0.5) {
+                    DraftChoice::TakeLastCard
+                } else {
+                    DraftChoice::Pass
+                }
+            }
+            DraftModule::Size { per_card } => {
+                let chance = (per_card * count(view.cards) as f64).min(1.0);
+                if rng.random_bool(chance) { DraftChoice::Take { deny: false } } else { pass(view) }
+            }
+            DraftModule::Value { start, end } => Self::value_choice(view, start, end, 0.0),
+            DraftModule::Hate { weight, start, end } => Self::value_choice(view, start, end, weight),
+            DraftModule::Colour { commit_after, colours, wild, start, end } => {
+                Self::colour_choice(view, commit_after, colours, wild, start, end)
+            }
+        }
+    }
+
+    fn build(&mut self, view: &BuildView<'_>, _rng: &mut BotRng) -> (u8, Cards) {
+        let (pool, rules) = (view.pool, view.rules);
+        let size = rules.deck_size;
+        let mut best: Option<(u32, u8, Cards)> = None;
+        for colours in colour_sets(pool.n_colours(), rules.max_colours) {
+            let usable = pool.usable(rules, view.own, colours);
+            let (deck, total) = best_cards(pool, usable, size);
+            let score = match self.preset.build {
+                BuildModule::BestColours => count(usable) as u32,
+                BuildModule::Quality => total,
+            };
+            if best.is_none_or(|(s, _, _)| score > s) {
+                best = Some((score, colours, deck));
+            }
+        }
+        best.map_or((0, 0), |(_, colours, deck)| (colours, deck))
+    }
+
+    fn play(&mut self, view: &PlayView<'_>, rng: &mut BotRng) -> Option<u8> {
+        match self.preset.play {
+            PlayModule::Random => random_card(view.hand, rng),
+            PlayModule::Greedy => Self::greedy_play(view),
+        }
+    }
+
+    fn discard(&mut self, view: &PlayView<'_>, rng: &mut BotRng) -> Option<(u8, usize)> {
+        match self.preset.play {
+            PlayModule::Random => {
+                let card = random_card(view.playable, rng)?;
+                Some((card, rng.random_range(0..view.pool.n_colours())))
+            }
+            PlayModule::Greedy => Self::greedy_discard(view),
+        }
+    }
+
+    fn keep_peeked(&mut self, view: &PlayView<'_>, card: u8, rng: &mut BotRng) -> bool {
+        match self.preset.play {
+            PlayModule::Random => rng.random_bool(0.5),
+            PlayModule::Greedy => {
+                let pool = view.pool;
+                let i = usize::from(card);
+                (pool.wild | pool.with_ability) & bit(card) != 0
+                    || pool.colours[i] & view.colours != 0
+                    || pool.colours[i] >> main_colour(pool, view.hand) & 1 == 1
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_parse_and_bad_chances_are_refused() {
+        for (name, _) in PRESETS {
+            Preset::load(name).unwrap();
+        }
+        let bad = "description = \"x\"\n[draft]\nmodule = \"size\"\nper_card = 2.0\n[build]\nmodule = \"quality\"\n[play]\nmodule = \"greedy\"\n";
+        assert!(Preset::from_toml(bad).unwrap_err().to_string().contains("draft.per_card"));
+    }
+}

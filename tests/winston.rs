@@ -1,0 +1,386 @@
+//! Winston Draft + Crazier Eights: conservation, scripted draft and play turns, the colour
+//! rule, an exact distribution, and a million matches checked.
+
+use std::collections::VecDeque;
+
+use draftsim::games::winston::cards::{Cards, Pool, bit, count, ids};
+use draftsim::games::winston::engine::{self, Event, Table};
+use draftsim::games::winston::rules::{Ability, Multicolour, Rules};
+use draftsim::games::winston::view::{Bot, BotRng, BuildView, DraftChoice, DraftView, PlayView};
+use draftsim::games::winston::{Preset, Winston};
+use draftsim::sim::{Game, Lineup, Plan, RoundResult};
+use rand::SeedableRng;
+
+/// A bot that plays a script, then passes and discards nothing.
+#[derive(Default)]
+struct Script {
+    draft: VecDeque<DraftChoice>,
+    build: Option<(u8, Cards)>,
+    play: VecDeque<Option<u8>>,
+    discard: VecDeque<Option<(u8, usize)>>,
+    keep: bool,
+    draft_views: Vec<(usize, Cards, [usize; 3], usize, Cards, Cards)>,
+    playable: Vec<Cards>,
+}
+
+impl Bot for Script {
+    fn name(&self) -> &str {
+        "script"
+    }
+    fn draft(&mut self, v: &DraftView<'_>, _: &mut BotRng) -> DraftChoice {
+        self.draft_views.push((v.pile, v.cards, v.sizes, v.stack, v.opponent_took, v.opponent_passed));
+        self.draft.pop_front().unwrap_or(DraftChoice::Pass)
+    }
+    fn build(&mut self, _: &BuildView<'_>, _: &mut BotRng) -> (u8, Cards) {
+        self.build.unwrap_or((0, 0))
+    }
+    fn play(&mut self, _: &PlayView<'_>, _: &mut BotRng) -> Option<u8> {
+        self.play.pop_front().flatten()
+    }
+    fn discard(&mut self, v: &PlayView<'_>, _: &mut BotRng) -> Option<(u8, usize)> {
+        self.playable.push(v.playable);
+        self.discard.pop_front().flatten()
+    }
+    fn keep_peeked(&mut self, _: &PlayView<'_>, _: u8, _: &mut BotRng) -> bool {
+        self.keep
+    }
+}
+
+/// The main set's card of colour `c` (0 red, 1 purple, 2 blue, 3 green) and rank `r`.
+fn card(c: u8, r: u8) -> u8 {
+    c * 13 + r - 1
+}
+
+fn set(cards: &[u8]) -> Cards {
+    cards.iter().fold(0, |m, &c| m | bit(c))
+}
+
+fn game(seats: &[&str]) -> Winston {
+    let seats: Vec<String> = seats.iter().map(|s| s.to_string()).collect();
+    Winston::new(&Rules::default(), &seats).unwrap()
+}
+
+#[test]
+fn pools_conserve_the_stack_and_first_against_first_takes_42_each() {
+    let rules = Rules::default();
+    let pool = Pool::new(&rules);
+    for seats in [["first", "first"], ["value", "hate"], ["random", "forge"], ["colour", "value"]] {
+        let mut bots: Vec<_> = seats.iter().map(|s| Preset::load(s).unwrap().bot(s)).collect();
+        let mut t = Table::verified();
+        for seed in 0..300 {
+            let mut out = RoundResult::default();
+            engine::play(&rules, &pool, &mut t, &mut bots, &[0, 1], seed, seed + 7, &mut Vec::new(), &mut out).unwrap();
+            let (a, b) = (t.pool(0), t.pool(1));
+            assert_eq!(a & b, 0);
+            assert_eq!(count(a) + count(b), 84, "pools add up to the main stack");
+            assert_eq!(out.seats[0].sums[0] + out.seats[1].sums[0], 84);
+            if seats[0] == "first" {
+                assert_eq!((count(a), count(b)), (42, 42));
+                assert_eq!(out.seats[0].sums[2], 0, "first never takes a blind card");
+            }
+            assert!(out.seats[0].score + out.seats[1].score == 0);
+        }
+    }
+}
+
+/// `first` against `first` makes each pool a fixed set of positions of a shuffled stack:
+/// a uniformly random 42 of the 87 cards. Its eights then follow the hypergeometric law.
+#[test]
+fn eights_drafted_by_first_follow_the_exact_hypergeometric_law() {
+    let rules = Rules::default();
+    let pool = Pool::new(&rules);
+    let (n_cards, eights, drawn) = (87u64, count(pool.eights) as u64, 42u64);
+    let choose = |n: u64, k: u64| -> f64 { (0..k).fold(1.0, |a, i| a * (n - i) as f64 / (i + 1) as f64) };
+    let exact: Vec<f64> = (0..=eights)
+        .map(|k| choose(eights, k) * choose(n_cards - eights, drawn - k) / choose(n_cards, drawn))
+        .collect();
+    assert!((exact.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    let mut bots: Vec<_> = (0..2).map(|_| Preset::load("first").unwrap().bot("first")).collect();
+    let mut t = Table::default();
+    let deals = 20_000;
+    let mut seen = vec![0u64; exact.len()];
+    for seed in 0..deals {
+        let mut out = RoundResult::default();
+        engine::play(&rules, &pool, &mut t, &mut bots, &[0, 1], seed, 0, &mut draftsim::sim::NoEvents, &mut out)
+            .unwrap();
+        seen[count(t.pool(0) & pool.eights)] += 1;
+    }
+    // Pearson's chi-square over bins expecting at least 5, the rest merged into the last.
+    let (mut chi, mut df, mut rest_e, mut rest_o) = (0.0, 0, 0.0, 0.0);
+    for (k, &p) in exact.iter().enumerate() {
+        let e = p * deals as f64;
+        if e >= 5.0 {
+            chi += (seen[k] as f64 - e).powi(2) / e;
+            df += 1;
+        } else {
+            rest_e += e;
+            rest_o += seen[k] as f64;
+        }
+    }
+    if rest_e > 0.0 {
+        chi += (rest_o - rest_e).powi(2) / rest_e;
+        df += 1;
+    }
+    // 99.9% quantile of chi-square with df - 1 <= 7 degrees of freedom is at most 24.3.
+    assert!(df >= 5 && chi < 24.3, "chi-square {chi:.1} over {df} bins: {seen:?} against {exact:?}");
+}
+
+fn scripted_draft(rules: &Rules, stack: &[u8], scripts: [Script; 2]) -> (Table, [Script; 2], Vec<Event>) {
+    let pool = Pool::new(rules);
+    let mut t = Table::verified();
+    let kept = set(stack);
+    t.set_stack(stack, pool.all & !kept);
+    let mut bots = scripts;
+    let mut events = Vec::new();
+    engine::draft(
+        rules,
+        &pool,
+        &mut t,
+        &mut bots,
+        &[0, 1],
+        &mut BotRng::seed_from_u64(0),
+        &mut events,
+        &mut RoundResult::default(),
+    )
+    .unwrap();
+    (t, bots, events)
+}
+
+#[test]
+fn rejecting_every_pile_grows_each_and_takes_the_blind_card_unseen_by_the_opponent() {
+    let rules = Rules::default();
+    // The last card is the top: piles get 1, 2, 3; then 4, 5, 6 are added; 7 is blind.
+    let stack = [20, 10, 7, 6, 5, 4, 3, 2, 1];
+    let mut a = Script::default();
+    a.draft.extend([DraftChoice::Pass; 3]);
+    let mut b = Script::default();
+    b.draft.push_back(DraftChoice::Take { deny: false });
+    let (t, bots, events) = scripted_draft(&rules, &stack, [a, b]);
+    assert!(events.contains(&Event::Blind { seat: 0, card: 7, last: false }));
+    // Seat 1 looked at pile 1 (1 and 4), took it, and never learnt of card 7.
+    assert!(events.contains(&Event::Take { seat: 1, pile: 0, cards: set(&[1, 4]), deny: false, forced: false }));
+    let view = bots[1].draft_views[0];
+    assert_eq!(view.2, [2, 2, 2], "each rejected pile got one more card");
+    assert_eq!(view.3, 2, "two cards left in the stack");
+    assert_eq!(view.5 & bit(7), 0);
+    // Seat 0, looking again, knows seat 1 took 1 (seen) and that the rest of pile 1 is new.
+    let again = bots[0].draft_views[3];
+    assert_eq!(again.4, bit(1));
+    assert_eq!(t.pool(0) | t.pool(1), set(&stack));
+}
+
+#[test]
+fn the_last_card_rule_takes_the_stacks_last_card_only_when_allowed() {
+    let mut rules = Rules::default();
+    // Piles 1, 2, 3, and one card (4) left: seat 0 takes it under the rule.
+    let stack = [4, 3, 2, 1];
+    let mut a = Script::default();
+    a.draft.push_back(DraftChoice::TakeLastCard);
+    let (t, _, events) = scripted_draft(&rules, &stack, [a, Script::default()]);
+    assert!(events.contains(&Event::Blind { seat: 0, card: 4, last: true }));
+    assert_eq!(t.pool(0) & bit(4), bit(4));
+    rules.last_card_rule = false;
+    let pool = Pool::new(&rules);
+    let mut t = Table::verified();
+    t.set_stack(&stack, pool.all & !set(&stack));
+    let mut a = Script::default();
+    a.draft.push_back(DraftChoice::TakeLastCard);
+    let mut bots = [a, Script::default()];
+    let err = engine::draft(
+        &rules,
+        &pool,
+        &mut t,
+        &mut bots,
+        &[0, 1],
+        &mut BotRng::seed_from_u64(0),
+        &mut Vec::new(),
+        &mut RoundResult::default(),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("last card"), "{err}");
+}
+
+#[test]
+fn with_the_stack_empty_piles_may_be_passed_but_the_last_must_be_taken() {
+    let mut rules = Rules::default();
+    let stack = [3, 2, 1];
+    let mut a = Script::default();
+    a.draft.extend([DraftChoice::Pass, DraftChoice::Pass, DraftChoice::Pass]);
+    let (t, _, events) = scripted_draft(&rules, &stack, [a, Script::default()]);
+    assert_eq!(events[1], Event::Pass { seat: 0, pile: 0 });
+    assert!(events.contains(&Event::Take { seat: 0, pile: 2, cards: bit(3), deny: false, forced: true }));
+    assert_eq!(t.piles(), [0, 0, 0]);
+    assert_eq!(count(t.pool(0)) + count(t.pool(1)), 3);
+    // Without passing once the stack is empty, the first pile looked at is taken unasked.
+    rules.pass_when_empty = false;
+    let (_, bots, events) = scripted_draft(&rules, &stack, [Script::default(), Script::default()]);
+    assert!(events.contains(&Event::Take { seat: 0, pile: 0, cards: bit(1), deny: false, forced: true }));
+    assert!(bots[0].draft_views.is_empty());
+}
+
+#[test]
+fn decks_that_break_the_colour_rule_are_refused() {
+    let rules = Rules::default();
+    let pool = Pool::new(&rules);
+    let run = |rules: &Rules, build: (u8, Cards)| {
+        let mut t = Table::verified();
+        // The whole pool in the stack; first-like scripts take every first pile.
+        let stack: Vec<u8> = (0..84).collect();
+        t.set_stack(&stack, pool.all & !set(&stack));
+        let taker = || {
+            let mut s = Script { build: Some(build), ..Script::default() };
+            s.draft.extend([DraftChoice::Take { deny: false }; 100]);
+            s
+        };
+        let mut bots = [taker(), taker()];
+        engine::play_stacked(
+            rules,
+            &pool,
+            &mut t,
+            &mut bots,
+            &[0, 1],
+            0,
+            0,
+            &mut Vec::new(),
+            &mut RoundResult::default(),
+        )
+    };
+    let err = run(&rules, (0b1111, 0)).unwrap_err().to_string();
+    assert!(err.contains("max_colours"), "{err}");
+    let err = run(&rules, (0b1, bit(13))).unwrap_err().to_string();
+    assert!(err.contains("unusable") || err.contains("deck of"), "{err}");
+    // The presets' decks obey every colour rule (the engine checks each deck it is given).
+    for multicolour in [Multicolour::Always, Multicolour::SharesColour] {
+        for max_colours in 1..=3 {
+            let rules = Rules { multicolour, max_colours, ..Rules::default() };
+            let g = Winston::new(&rules, &["value".to_string(), "forge".to_string()]).unwrap();
+            let mut w = g.worker();
+            for seed in 0..50 {
+                g.play_checked(&mut w, seed, seed, 0, &[0, 1], &mut RoundResult::default()).unwrap();
+            }
+        }
+    }
+}
+
+fn turn_setup(rules: &Rules) -> (Pool, Table) {
+    let pool = Pool::new(rules);
+    let mut t = Table::verified();
+    t.set_side(&pool, 1, &[card(3, 1), card(3, 2)], set(&[card(3, 3), card(3, 4)]), card(3, 5), None);
+    (pool, t)
+}
+
+#[test]
+fn a_discard_matches_colour_or_rank_and_an_eight_names_the_next_colour() {
+    let rules = Rules::default();
+    let (pool, mut t) = turn_setup(&rules);
+    // Top red 5; hand blue 5 (rank), red 9 (colour), green 7 (neither), purple 8 (wild).
+    let hand = set(&[card(2, 5), card(0, 9), card(3, 7), card(1, 8)]);
+    t.set_side(&pool, 0, &[card(3, 9)], hand, card(0, 5), None);
+    let mut bot = Script::default();
+    bot.discard.extend([Some((card(1, 8), 2))]);
+    let mut events = Vec::new();
+    let (won, again) =
+        engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut events, &mut RoundResult::default()).unwrap();
+    assert!(!won && !again);
+    assert_eq!(bot.playable[0], set(&[card(2, 5), card(0, 9), card(1, 8)]), "green 9 was drawn; green 7 never matches");
+    assert!(events.contains(&Event::Discard { seat: 0, card: card(1, 8), named: Some(2) }));
+    // Next turn the named blue is asked for: blue 5 and nothing else (no eights left).
+    t.set_side(&pool, 0, &[card(2, 1)], set(&[card(2, 5), card(0, 9)]), card(1, 8), Some(2));
+    let mut bot = Script::default();
+    bot.discard.extend([Some((card(0, 9), 0))]);
+    let err = engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default())
+        .unwrap_err();
+    assert!(err.to_string().contains("does not match"), "{err}");
+    assert_eq!(bot.playable[0], set(&[card(2, 5), card(2, 1)]));
+}
+
+#[test]
+fn an_empty_deck_reshuffles_the_discards_under_the_top() {
+    let rules = Rules::default();
+    let (pool, mut t) = turn_setup(&rules);
+    // A two-card deck (red 3 on top of red 2) under the top red 5.
+    t.set_side(&pool, 0, &[card(0, 2), card(0, 3)], set(&[card(2, 12)]), card(0, 5), None);
+    let mut bot = Script::default();
+    bot.discard.extend([None, None, None]);
+    engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default()).unwrap();
+    engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default()).unwrap();
+    let mut events = Vec::new();
+    // The deck is empty and nothing lies under the top: no draw, no reshuffle.
+    engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut events, &mut RoundResult::default()).unwrap();
+    assert!(!events.iter().any(|e| matches!(e, Event::Draw { .. } | Event::Reshuffle { .. })));
+    // Now play a card (it goes under the top) and let the next draw reshuffle it back.
+    let (hand, top, deck, _) = t.side(0);
+    assert_eq!((top, deck.len(), count(hand)), (card(0, 5), 0, 3));
+    let mut bot = Script::default();
+    bot.play.push_back(Some(card(2, 12)));
+    engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default()).unwrap();
+    let mut events = Vec::new();
+    engine::scripted_turn(&rules, &pool, &mut t, &mut Script::default(), 0, &mut events, &mut RoundResult::default())
+        .unwrap();
+    assert_eq!(events[0], Event::Reshuffle { seat: 0, cards: 1 });
+    assert_eq!(events[1], Event::Draw { seat: 0, card: card(2, 12) });
+    assert_eq!(t.side(0).1, card(0, 5), "the top stays");
+}
+
+fn ability_card(pool: &Pool, ability: Ability) -> u8 {
+    ids(pool.with_ability)
+        .find(|&id| pool.ability[usize::from(id)] == Some(ability) && pool.wild & bit(id) == 0)
+        .unwrap()
+}
+
+#[test]
+fn abilities_make_the_opponent_draw_give_a_turn_a_second_discard_or_a_peek() {
+    let rules = Rules::default();
+    let (pool, mut t) = turn_setup(&rules);
+    let run = |t: &mut Table, ability: Ability, bot: &mut Script| {
+        let a = ability_card(&pool, ability);
+        let hand = set(&[a, card(0, 9), card(0, 10), card(2, 11)]);
+        t.set_side(&pool, 0, &[card(2, 1), card(2, 2)], hand, card(0, 5), None);
+        bot.play.push_back(Some(a));
+        let mut events = Vec::new();
+        let mut out = RoundResult::default();
+        let result = engine::scripted_turn(&rules, &pool, t, bot, 0, &mut events, &mut out).unwrap();
+        assert_eq!(out.seats[0].sums[7], 1, "an ability play is counted");
+        (result, events)
+    };
+    let before = count(t.side(1).0);
+    let (_, events) = run(&mut t, Ability::OpponentDraws, &mut Script::default());
+    assert_eq!(count(t.side(1).0), before + 1);
+    assert!(events.contains(&Event::Draw { seat: 1, card: card(3, 2) }));
+    let ((_, again), _) = run(&mut t, Ability::ExtraTurn, &mut Script::default());
+    assert!(again);
+    let mut bot = Script::default();
+    bot.discard.extend([Some((card(0, 9), 0)), Some((card(0, 10), 0))]);
+    let (_, events) = run(&mut t, Ability::ExtraDiscard, &mut bot);
+    assert_eq!(events.iter().filter(|e| matches!(e, Event::Discard { .. })).count(), 2);
+    let (_, events) = run(&mut t, Ability::Peek, &mut Script { keep: false, ..Script::default() });
+    // Blue 2 was drawn; blue 1 was on top and goes to the bottom of a one-card deck.
+    assert!(events.contains(&Event::Peek { seat: 0, card: card(2, 1), kept: false }));
+}
+
+#[test]
+fn classic_draws_until_a_card_matches_and_has_no_play_step() {
+    let rules = Rules { classic: true, ..Rules::default() };
+    let (pool, mut t) = turn_setup(&rules);
+    // Top red 5; hand green 7; deck (top last): red 2 under blue 3 under green 9.
+    t.set_side(&pool, 0, &[card(0, 2), card(2, 3), card(3, 9)], bit(card(3, 7)), card(0, 5), None);
+    let mut bot = Script::default();
+    bot.play.push_back(Some(card(3, 7)));
+    bot.discard.push_back(Some((card(0, 2), 0)));
+    let mut events = Vec::new();
+    engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut events, &mut RoundResult::default()).unwrap();
+    let draws = events.iter().filter(|e| matches!(e, Event::Draw { .. })).count();
+    assert_eq!(draws, 3);
+    assert!(!events.iter().any(|e| matches!(e, Event::Play { .. })));
+    assert_eq!(t.side(0).1, card(0, 2));
+}
+
+#[test]
+fn check_is_clean_on_a_million_default_matches() {
+    let g = game(&["value", "colour"]);
+    let seats = vec!["value".to_string(), "colour".to_string()];
+    let plan = Plan { seed: 11, rounds: 1_000_000, rotate: true, shard: None, until_ci: None };
+    let report = draftsim::sim::check(&g, &Lineup::new(&seats), &plan, None, |_, _| Ok(())).unwrap();
+    assert!(report.violation.is_none(), "{:?}", report.violation);
+    assert_eq!(report.rounds, 1_000_000);
+}
