@@ -269,6 +269,8 @@ fn the_summary_is_printed_as_an_aligned_table() {
     let header = text.lines().next().unwrap();
     assert!(header.starts_with("strategy") && header.contains("win_rate_lo"), "{header}");
     assert!(text.lines().nth(1).unwrap().starts_with("tight"));
+    assert!(stderr(&o).is_empty(), "--quiet: nothing on stderr");
+    let o = draftsim(&["run", "--rounds", "2000", "--seats", "tight,random"]);
     assert!(stderr(&o).contains("seed 20261121"), "the default seed is printed");
 }
 
@@ -415,29 +417,143 @@ fn an_interrupted_run_leaves_no_table() {
 /// `--quiet` and `--threads` work alike on every command that plays rounds, and the
 /// results do not depend on the thread count.
 #[test]
-fn every_command_that_plays_takes_quiet_and_threads() {
+fn every_command_that_plays_takes_every_shared_flag() {
     let dir = scratch("shared-flags");
-    let commands: [&[&str]; 4] = [
-        &["run", "--rounds", "2000"],
-        &["check", "--rounds", "2000"],
-        &["compare", "--strategies", "greedy,random", "--rounds", "2000"],
-        &["sweep", "--set", "players=3,4", "--rounds", "1000"],
+    let bad_rules = dir.join("bad.toml");
+    std::fs::write(&bad_rules, "max_turns = 0\n").unwrap();
+    let good_rules = dir.join("good.toml");
+    std::fs::write(&good_rules, "max_turns = 250\n").unwrap();
+    let game = ["--game", "winston-crazier-eights"];
+    // Each command with what it needs besides the shared flags, and the shared flags it takes.
+    let commands: [(&[&str], &[&str]); 5] = [
+        (&["run"], &["players", "seats", "rounds", "out", "threads"]),
+        (&["check"], &["players", "seats", "rounds", "threads"]),
+        (&["replay", "--round", "3"], &["players", "seats"]),
+        (&["compare", "--strategies", "value,first"], &["players", "rounds", "out", "threads"]),
+        (&["sweep", "--set", "games=1,3"], &["seats", "rounds", "out", "threads"]),
     ];
-    for (i, command) in commands.iter().enumerate() {
-        let mut outputs = Vec::new();
-        for threads in ["1", "2"] {
-            let mut args = command.to_vec();
-            args.extend(["--quiet", "--threads", threads]);
-            let out = dir.join(format!("{i}-{threads}"));
-            if command[0] != "check" {
-                args.extend(["--out", out.to_str().unwrap()]);
-            }
-            let o = draftsim(&args);
-            assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-            outputs.push(stdout(&o));
+    let play = |base: &[&str], extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend(game);
+        if base[0] != "replay" {
+            args.extend(["--rounds", "1000"]);
         }
-        assert_eq!(outputs[0], outputs[1], "{command:?}: the same result on 1 and 2 threads");
+        args.extend(extra);
+        draftsim(&args)
+    };
+    let refused = |o: &Output, what: &str, base: &[&str]| {
+        assert_eq!(o.status.code(), Some(2), "{base:?} {what}: {}", stderr(o));
+        let err = stderr(o);
+        assert_eq!(err.trim().lines().count(), 1, "{base:?} {what}: one line: {err}");
+    };
+    for (i, (base, takes)) in commands.iter().enumerate() {
+        // --game and --rules: read by every command (bad rules are refused, good ones applied).
+        let o = play(base, &["--rules", bad_rules.to_str().unwrap()]);
+        refused(&o, "--rules", base);
+        assert!(stderr(&o).contains("max_turns"), "{}", stderr(&o));
+        // --quiet (not for replay, which prints only the result): nothing on stderr.
+        let quiet: &[&str] = if base[0] == "replay" { &[] } else { &["--quiet"] };
+        let o = play(base, &[&["--rules", good_rules.to_str().unwrap()], quiet].concat());
+        assert!(o.status.success(), "{base:?}: {}", stderr(&o));
+        assert!(stderr(&o).is_empty() && !stdout(&o).is_empty(), "{base:?} --quiet: {}", stderr(&o));
+        // --seed: the same seed gives the same result, another seed another.
+        let seeded = |seed: &str| stdout(&play(base, &[quiet, &["--seed", seed]].concat()));
+        assert_eq!(seeded("5"), seeded("5"), "{base:?} --seed");
+        assert_ne!(seeded("5"), seeded("6"), "{base:?} --seed");
+        if takes.contains(&"players") {
+            refused(&play(base, &["--players", "3"]), "--players", base);
+        }
+        if takes.contains(&"seats") {
+            let o = play(base, &["--seats", "value,nope"]);
+            refused(&o, "--seats", base);
+            assert!(stderr(&o).contains("'nope'"), "{}", stderr(&o));
+        }
+        if takes.contains(&"rounds") {
+            let mut args = base.to_vec();
+            args.extend(game);
+            args.extend(["--rounds", "0"]);
+            refused(&draftsim(&args), "--rounds 0", base);
+        }
+        if takes.contains(&"threads") {
+            let one = stdout(&play(base, &["--quiet", "--threads", "1"]));
+            assert_eq!(one, stdout(&play(base, &["--quiet", "--threads", "2"])), "{base:?} --threads");
+        }
+        if takes.contains(&"out") {
+            // --out and --format write the tables; an existing folder needs --force.
+            let out = dir.join(format!("out-{i}"));
+            let o = play(base, &["--quiet", "--out", out.to_str().unwrap(), "--format", "parquet"]);
+            assert!(o.status.success(), "{base:?}: {}", stderr(&o));
+            let names: Vec<String> = files(&out).into_iter().map(|f| f.0).collect();
+            assert!(names.iter().any(|n| n.ends_with(".parquet")), "{base:?} --format: {names:?}");
+            assert!(!names.iter().any(|n| n.ends_with(".csv")), "{base:?} --format: {names:?}");
+            refused(&play(base, &["--out", out.to_str().unwrap()]), "--out without --force", base);
+            let o = play(base, &["--quiet", "--out", out.to_str().unwrap(), "--force"]);
+            assert!(o.status.success(), "{base:?} --force: {}", stderr(&o));
+            assert!(files(&out).iter().any(|f| f.0.ends_with(".csv")), "{base:?} --force replaced the folder");
+        }
     }
+    // merge takes --out, --force, --format and --quiet.
+    let shards: Vec<String> = (0..2)
+        .map(|i| {
+            let d = dir.join(format!("shard-{i}"));
+            let o = play(&["run"], &["--quiet", "--shard", &format!("{i}/2"), "--out", d.to_str().unwrap()]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            d.to_str().unwrap().to_string()
+        })
+        .collect();
+    let merged = dir.join("merged");
+    let merge = |extra: &[&str]| {
+        let mut args = vec!["merge", &shards[0], &shards[1]];
+        args.extend(extra);
+        draftsim(&args)
+    };
+    let o = merge(&["--quiet", "--out", merged.to_str().unwrap(), "--format", "parquet"]);
+    assert!(o.status.success() && stderr(&o).is_empty(), "{}", stderr(&o));
+    assert!(files(&merged).iter().any(|f| f.0 == "summary.parquet"));
+    refused(&merge(&["--out", merged.to_str().unwrap()]), "merge --out without --force", &["merge"]);
+    assert!(merge(&["--out", merged.to_str().unwrap(), "--force"]).status.success());
+    refused(&merge(&[]), "merge without --out", &["merge"]);
+}
+
+/// Every command lists the shared flags in one order, and NO_COLOR turns colour off.
+#[test]
+fn help_lists_shared_flags_in_one_order_and_no_color_is_respected() {
+    let order = [
+        "--game",
+        "--rules",
+        "--players",
+        "--seats",
+        "--rounds",
+        "--seed",
+        "--out",
+        "--force",
+        "--format",
+        "--threads",
+        "--quiet",
+    ];
+    for command in ["run", "check", "replay", "compare", "sweep", "merge"] {
+        let help = stdout(&draftsim(&[command, "--help"]));
+        let listed: Vec<&str> = help
+            .lines()
+            .filter(|l| l.trim_start().starts_with('-'))
+            .filter_map(|l| l.trim_start().split([' ', ',']).find(|w| w.starts_with("--")))
+            .filter(|f| order.contains(f))
+            .collect();
+        let expected: Vec<&str> = order.iter().copied().filter(|f| listed.contains(f)).collect();
+        assert_eq!(listed, expected, "{command} --help lists the shared flags out of order");
+        assert!(help.contains("Example:"), "{command} --help ends with an example");
+    }
+    let colour = |no_color: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_draftsim"))
+            .args(["run", "--bogus"])
+            .env("CLICOLOR_FORCE", "1")
+            .env("NO_COLOR", no_color)
+            .output()
+            .unwrap();
+        stderr(&o).contains('\x1b')
+    };
+    assert!(colour(""), "CLICOLOR_FORCE colours clap's usage errors");
+    assert!(!colour("1"), "NO_COLOR wins");
 }
 
 /// Winston + Crazier Eights through every command: shards merge to the unsharded tables,

@@ -9,6 +9,7 @@ use draftsim::games;
 use draftsim::output::{Format, OutputDir, RunMeta};
 use draftsim::sim::{Lineup, Tally};
 
+use super::args::{OutputArgs, QuietArg};
 use super::run::{print_summary, write_run};
 
 /// Arguments of `draftsim merge`.
@@ -17,15 +18,10 @@ pub struct MergeArgs {
     /// Output folders of the shards (each with run.json and tally.json).
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
-    /// Folder for the merged tables.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Replace an existing --out folder.
-    #[arg(long)]
-    pub force: bool,
-    /// Table format.
-    #[arg(long, default_value = "csv")]
-    pub format: String,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub quiet: QuietArg,
 }
 
 fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Result<T, InputError> {
@@ -35,7 +31,10 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Result<T
 
 /// Merges the shards.
 pub fn run(args: MergeArgs) -> Result<()> {
-    let format: Format = args.format.parse()?;
+    let format: Format = args.output.format.parse()?;
+    let Some(out_path) = &args.output.out else {
+        return Err(InputError::new("merge: give --out DIR for the merged tables").into());
+    };
     let mut parts: Vec<(RunMeta, Tally)> = Vec::new();
     for dir in &args.dirs {
         parts.push((read_json(&dir.join("run.json"))?, read_json(&dir.join("tally.json"))?));
@@ -69,7 +68,7 @@ pub fn run(args: MergeArgs) -> Result<()> {
     if let Some(missing) = covered.iter().position(|c| !c) {
         return Err(InputError::new(format!("shard {missing}/{count} is missing: give every shard's folder")).into());
     }
-    let out = OutputDir::create(&args.out, args.force)?;
+    let out = OutputDir::create(out_path, args.output.force)?;
     let info = games::find(&first.game)?;
     let (game, _) = (info.build)(Some(&first.rules), None, Some(&first.seats))
         .map_err(|e| e.context(format!("{}: run.json", args.dirs[0].display())))?;
@@ -82,5 +81,7 @@ pub fn run(args: MergeArgs) -> Result<()> {
     let meta = RunMeta { shard: None, rounds: total.rounds, ..first.clone() };
     let tables = game.tables(&total, &lineup.strategies);
     print_summary(&tables, &total, game.measures());
-    write_run(out, &tables, &total, &meta, format)
+    let path = write_run(out, &tables, &total, &meta, format)?;
+    args.quiet.note(&format!("tables written to {}", path.display()));
+    Ok(())
 }

@@ -1,5 +1,6 @@
 //! Command-line parsing (clap derive) and dispatch; each command lives in its own module.
 
+mod args;
 mod check;
 mod hand;
 mod list;
@@ -10,7 +11,7 @@ mod study;
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{ColorChoice, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Monte Carlo strategy simulator for draft- and draw-based card games.
 #[derive(Parser, Debug)]
@@ -71,7 +72,11 @@ enum Command {
 
 /// Runs the command line and maps errors to exit codes: 2 for bad input, 1 otherwise.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // draftsim prints no colour of its own; clap's help and usage errors follow NO_COLOR
+    // (any non-empty value) even where CLICOLOR_FORCE asks for colour.
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let command = Cli::command().color(if no_color { ColorChoice::Never } else { ColorChoice::Auto });
+    let cli = Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         Command::Check(args) => match check::run(args) {
             Ok(code) => return code,

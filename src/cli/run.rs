@@ -1,122 +1,31 @@
 //! `draftsim run`: simulate, print the summary, write the tables.
 
-use std::io::IsTerminal;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use draftsim::InputError;
 use draftsim::error::Error;
-use draftsim::games::{self, Runner};
 use draftsim::output::{Format, OutputDir, RunMeta, Table, Values};
 use draftsim::sim::{Kind, Lineup, Measures, Mode, Plan, RoundRow, SHARE_UNIT, Shard, Tally, rounds_per_deal};
-use indicatif::{ProgressBar, ProgressStyle};
 
-/// The seed used when none is given (printed with every run).
-pub const DEFAULT_SEED: u64 = 20_261_121;
-
-/// Which game, rules and seats: shared by run, replay, compare and sweep.
-#[derive(Args, Debug, Clone)]
-pub struct GameArgs {
-    /// Game to simulate (see `draftsim list games`).
-    #[arg(long, default_value = "seven-card-draft")]
-    pub game: String,
-    /// Number of players (default: the rules file's, or the game's default).
-    #[arg(long)]
-    pub players: Option<usize>,
-    /// Strategy at each seat, comma-separated: preset names or paths to preset files.
-    #[arg(long, value_delimiter = ',')]
-    pub seats: Option<Vec<String>>,
-    /// Rules file (TOML); see `draftsim list rules GAME`.
-    #[arg(long)]
-    pub rules: Option<PathBuf>,
-    /// Turn off seat rotation: each deal is played once, with the seats as given.
-    #[arg(long)]
-    pub no_rotate: bool,
-}
-
-impl GameArgs {
-    /// Builds the game, returning it with the seats in play.
-    pub fn build(&self) -> Result<(Box<dyn Runner>, Vec<String>)> {
-        let info = games::find(&self.game)?;
-        let text = match &self.rules {
-            Some(path) => Some(
-                std::fs::read_to_string(path)
-                    .map_err(|e| InputError::new(format!("--rules {}: {e}", path.display())))?,
-            ),
-            None => None,
-        };
-        let built =
-            (info.build)(text.as_deref(), self.players, self.seats.as_deref()).map_err(|e| match &self.rules {
-                Some(path) => e.context(path.display()),
-                None => e,
-            })?;
-        Ok(built)
-    }
-}
-
-/// Where and how tables are written: shared by run, compare and sweep.
-#[derive(Args, Debug, Clone)]
-pub struct OutputArgs {
-    /// Write the tables into this folder (it must not exist, unless --force).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Replace an existing --out folder.
-    #[arg(long)]
-    pub force: bool,
-    /// Table format: csv or parquet.
-    #[arg(long, default_value = "csv")]
-    pub format: String,
-}
-
-impl OutputArgs {
-    /// Checks the format and prepares the staging folder (before any simulation runs).
-    pub fn open(&self) -> Result<(Format, Option<OutputDir>)> {
-        let format: Format = self.format.parse()?;
-        let out = self.out.as_deref().map(|p| OutputDir::create(p, self.force)).transpose()?;
-        Ok((format, out))
-    }
-}
-
-/// How a command that plays rounds runs: shared by run, check, compare and sweep.
-#[derive(Args, Debug, Clone)]
-pub struct ExecArgs {
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
-}
-
-impl ExecArgs {
-    /// A pool of the asked number of workers.
-    pub fn pool(&self) -> Result<rayon::ThreadPool> {
-        pool(self.threads)
-    }
-
-    /// A progress bar over `total` steps on a terminal, unless quiet.
-    pub fn bar(&self, total: u64) -> Option<ProgressBar> {
-        progress_bar(total, self.quiet)
-    }
-}
+use super::args::{ExecArgs, GameArgs, OutputArgs, RotateArg, RoundsArg, SeedArg};
 
 /// Arguments of `draftsim run`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Rounds to play (games, in game mode); rounded up to whole deals.
-    #[arg(long, default_value_t = 1_000_000)]
-    pub rounds: u64,
-    /// The run's seed.
-    #[arg(long, default_value_t = DEFAULT_SEED)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub rounds: RoundsArg,
+    #[command(flatten)]
+    pub seed: SeedArg,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
     pub exec: ExecArgs,
+    #[command(flatten)]
+    pub rotate: RotateArg,
     /// Keep playing until every strategy's win-rate 95% half-width is at most W (--rounds is then the cap).
     #[arg(long, value_name = "W")]
     pub until_ci: Option<f64>,
@@ -133,9 +42,8 @@ pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Runs the simulation and writes what was asked.
 pub fn run(args: RunArgs) -> Result<()> {
-    if args.rounds == 0 {
-        return Err(InputError::new("--rounds 0: play at least 1 round").into());
-    }
+    let rounds = args.rounds.get(1_000_000)?;
+    let seed = args.seed.seed;
     if let Some(w) = args.until_ci.filter(|w| !(*w > 0.0 && *w < 0.5)) {
         return Err(InputError::new(format!("--until-ci {w}: give a half-width between 0 and 0.5, e.g. 0.005")).into());
     }
@@ -148,20 +56,18 @@ pub fn run(args: RunArgs) -> Result<()> {
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
 
     let lineup = Lineup::new(&seats);
-    let plan =
-        Plan { seed: args.seed, rounds: args.rounds, rotate: !args.game.no_rotate, shard, until_ci: args.until_ci };
+    let plan = Plan { seed, rounds, rotate: !args.rotate.no_rotate, shard, until_ci: args.until_ci };
     let players = game.players();
     let per = rounds_per_deal(players, plan.rotate);
-    let planned = args.rounds.div_ceil(per) * per;
-    eprintln!(
-        "draftsim: {} · {players} players · seats {} · seed {} · {planned} rounds ({} per deal{}){}",
-        args.game.game,
+    let planned = rounds.div_ceil(per) * per;
+    args.exec.note(&format!(
+        "{} · {players} players · seats {} · seed {seed} · {planned} rounds ({} per deal{}){}",
+        args.game.name(),
         seats.join(","),
-        args.seed,
         per,
         if plan.rotate { ", seats rotated" } else { "" },
         shard.map(|s| format!(" · shard {}/{}", s.index, s.count)).unwrap_or_default()
-    );
+    ));
 
     let progress = args.exec.bar(planned / shard.map_or(1, |s| s.count));
     let mut rounds_writer = match (&out, args.rounds_out) {
@@ -191,9 +97,9 @@ pub fn run(args: RunArgs) -> Result<()> {
     }
     let meta = RunMeta {
         version: env!("CARGO_PKG_VERSION").to_string(),
-        game: args.game.game.clone(),
-        seed: args.seed,
-        rounds_requested: args.rounds,
+        game: args.game.name().to_string(),
+        seed,
+        rounds_requested: rounds,
         rounds: tally.rounds,
         rules: game.rules_toml(),
         seats: seats.clone(),
@@ -202,32 +108,15 @@ pub fn run(args: RunArgs) -> Result<()> {
         until_ci: args.until_ci.map(|w| w.to_string()),
     };
     if args.until_ci.is_some() {
-        eprintln!("draftsim: --until-ci reached after {} rounds", tally.rounds);
+        args.exec.note(&format!("--until-ci reached after {} rounds", tally.rounds));
     }
     let tables = game.tables(&tally, &lineup.strategies);
     print_summary(&tables, &tally, game.measures());
     if let Some(dir) = out {
-        write_run(dir, &tables, &tally, &meta, format)?;
+        let path = write_run(dir, &tables, &tally, &meta, format)?;
+        args.exec.note(&format!("tables written to {}", path.display()));
     }
     Ok(())
-}
-
-/// A progress bar (done, rate, ETA, and a message such as the pair or variant playing) on
-/// a terminal, unless quiet; nothing off one.
-fn progress_bar(total: u64, quiet: bool) -> Option<ProgressBar> {
-    (!quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = ProgressBar::new(total);
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} · {per_sec} · ETA {eta} {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar
-    })
-}
-
-/// A pool of `threads` workers (all cores when `None`).
-fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build().context("starting worker threads")
 }
 
 /// Prints the summary and pairs tables.
@@ -244,17 +133,22 @@ pub fn print_summary(tables: &[Table], tally: &Tally, measures: &Measures) {
     }
 }
 
-/// Writes tables, run.json and the mergeable tally.json, then moves the folder into place.
-pub fn write_run(dir: OutputDir, tables: &[Table], tally: &Tally, meta: &RunMeta, format: Format) -> Result<()> {
+/// Writes tables, run.json and the mergeable tally.json, then moves the folder into place;
+/// returns where it went.
+pub fn write_run(
+    dir: OutputDir,
+    tables: &[Table],
+    tally: &Tally,
+    meta: &RunMeta,
+    format: Format,
+) -> Result<std::path::PathBuf> {
     let kv = meta.key_values();
     for table in tables {
         dir.write_table(table, format, &kv)?;
     }
     dir.write_text("run.json", &serde_json::to_string_pretty(meta)?)?;
     dir.write_text("tally.json", &serde_json::to_string(tally)?)?;
-    let path = dir.commit()?;
-    eprintln!("draftsim: tables written to {}", path.display());
-    Ok(())
+    Ok(dir.commit()?)
 }
 
 /// Streams the per-round table to disk batch by batch.
