@@ -9,7 +9,7 @@ use draftsim::games;
 use draftsim::output::{Format, OutputDir, Table};
 use draftsim::study::{self, Axis, CompareSpec, SweepSpec};
 
-use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, RoundsArg, SeatsArg, SeedArg};
+use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeatsArg, SeedArg};
 
 /// Runs a study on the asked threads with a progress bar over its steps (pairs or
 /// variants), the step playing shown beside it.
@@ -175,6 +175,8 @@ pub struct ReportArgs {
     /// A Markdown file of findings, placed under the title.
     #[arg(long)]
     pub notes: Option<PathBuf>,
+    #[command(flatten)]
+    pub quiet: QuietArg,
 }
 
 /// Writes the report.
@@ -193,6 +195,6 @@ pub fn report(args: ReportArgs) -> Result<()> {
     let out = OutputDir::create(&args.out, args.force)?;
     draftsim::report::write_report(&args.dirs, &out, args.regenerate.as_deref(), notes.as_deref())?;
     let path = out.commit()?;
-    eprintln!("draftsim: report written to {}", path.join("report.md").display());
+    args.quiet.note(&format!("report written to {}", path.join("report.md").display()));
     Ok(())
 }

@@ -90,6 +90,8 @@ fn draw(
     if bars {
         mesh.disable_x_mesh();
     }
+    // Light grids: faint major lines only, so the data stands out.
+    mesh.light_line_style(TRANSPARENT).bold_line_style(BLACK.mix(0.08));
     mesh.x_labels(n.max(1))
         .x_label_formatter(&|x| label_at(labels, *x))
         .x_label_style(("sans-serif", 11))

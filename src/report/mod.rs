@@ -237,7 +237,7 @@ fn run_section(
     let units = measures.units();
 
     let file = format!("{prefix}win-share.svg");
-    whisker_chart(out, &file, "Win share per strategy", &format!("win share per {unit}"), &strategies, &win)?;
+    whisker_chart(out, &file, "Which strategy wins most?", &format!("win share per {unit}"), &strategies, &win)?;
     let n = rounds.iter().copied().fold(0.0, f64::max);
     image(
         md,
@@ -302,7 +302,7 @@ fn run_section(
         let file = format!("{prefix}fold-rate.svg");
         charts::lines(
             &out.path().join(&file),
-            "Fold rate by betting round",
+            "When does each strategy fold?",
             "share of rounds folded",
             &labels,
             &series,
@@ -381,7 +381,8 @@ fn measures_section(
         let labels: Vec<String> = rows.iter().map(|&i| group[i].clone()).collect();
         let v = WithInterval { mean: pick(&value.mean), lo: pick(&value.lo), hi: pick(&value.hi) };
         let file = format!("{prefix}{}.svg", m.column.replace('_', "-"));
-        whisker_chart(out, &file, &m.column.replace('_', " "), &m.column, &labels, &v)?;
+        let title = format!("How does {} differ by strategy?", m.column.replace('_', " "));
+        whisker_chart(out, &file, &title, &m.column, &labels, &v)?;
         let most = pick(&n).into_iter().fold(0.0, f64::max);
         let interval = match m.kind {
             crate::sim::Kind::Rate { .. } => "Wilson",
@@ -447,7 +448,7 @@ fn histogram_section(
         histograms.iter().zip(&shares).map(|(h, s)| (h.key.replace('_', " "), s.clone())).collect();
     charts::grouped_bars(
         &out.path().join(&file),
-        &format!("{} by {bin_column}", histograms[0].table),
+        &format!("How are {} spread over {}?", histograms[0].table.replace('_', " "), bin_column.replace('_', " ")),
         "share",
         &names,
         &series,
@@ -556,7 +557,14 @@ fn compare_section(
         let strategies = texts(&ratings, "strategy")?;
         let file = format!("{prefix}ratings.svg");
         let rating = with_interval(&ratings, "rating")?;
-        whisker_chart(out, &file, "Bradley-Terry rating", "rating (Elo scale, mean 1500)", &strategies, &rating)?;
+        whisker_chart(
+            out,
+            &file,
+            "How strong is each strategy?",
+            "rating (Elo scale, mean 1500)",
+            &strategies,
+            &rating,
+        )?;
         image(
             md,
             &file,
@@ -618,6 +626,7 @@ fn sweep_section(
         .iter()
         .skip_while(|c| *c != "seat_advantage")
         .take_while(|c| !c.starts_with("rarity_order") && *c != "standard_order_holds")
+        .filter(|c| !c.ends_with("_lo") && !c.ends_with("_hi"))
         .map(|c| {
             let meaning = match c.as_str() {
                 "seat_advantage" => "best seat's win rate minus the worst seat's".to_string(),
@@ -641,27 +650,43 @@ fn sweep_section(
         if values.iter().all(|v| v.is_nan()) || (*metric == "mean_length" && values.iter().all(|&v| v == 1.0)) {
             continue;
         }
-        let mut series: Vec<(String, Vec<f64>)> = Vec::new();
+        // Its interval's ends, where the sweep table has them.
+        let ends = if has(&variants, &format!("{metric}_lo")) {
+            Some((floats(&variants, &format!("{metric}_lo"))?, floats(&variants, &format!("{metric}_hi"))?))
+        } else {
+            None
+        };
+        // Per series: values, lower and upper ends, one per label.
+        let mut series: Vec<(String, [Vec<f64>; 3])> = Vec::new();
         for row in 0..variants.height() {
             let name = series_name(row);
             let x = labels.iter().position(|l| *l == x_values[row]).expect("a label");
             let entry = match series.iter_mut().find(|s| s.0 == name) {
                 Some(e) => e,
                 None => {
-                    series.push((name, vec![f64::NAN; labels.len()]));
+                    series.push((name, std::array::from_fn(|_| vec![f64::NAN; labels.len()])));
                     series.last_mut().expect("just pushed")
                 }
             };
-            entry.1[x] = values[row];
+            entry.1[0][x] = values[row];
+            if let Some((lo, hi)) = &ends {
+                entry.1[1][x] = lo[row];
+                entry.1[2][x] = hi[row];
+            }
         }
         let file = format!("{prefix}sweep-{metric}.svg");
-        charts::lines(&out.path().join(&file), &format!("{metric} against {main_key}"), metric, &labels, &series)?;
+        let title = format!("How does {} change with {main_key}?", metric.replace('_', " "));
+        let lines: Vec<(String, Vec<f64>)> = series.iter().map(|(n, v)| (n.clone(), v[0].clone())).collect();
+        let bands: Vec<Option<(Vec<f64>, Vec<f64>)>> =
+            series.iter().map(|(_, v)| ends.as_ref().map(|_| (v[1].clone(), v[2].clone()))).collect();
+        charts::lines_with_bands(&out.path().join(&file), &title, metric, &labels, &lines, &bands)?;
         image(
             md,
             &file,
             &format!(
-                "{} ({meaning}) for each value of `{main_key}`; {rounds:.0} seat-{units} per strategy per variant.",
-                metric.replace('_', " ")
+                "{} ({meaning}) for each value of `{main_key}`{}; {rounds:.0} seat-{units} per strategy per variant.",
+                metric.replace('_', " "),
+                if ends.is_some() { ", shaded with its 95% interval" } else { "" }
             ),
         );
     }

@@ -5,6 +5,7 @@ use crate::error::{Error, InputError};
 use crate::games::GameInfo;
 use crate::output::{Table, Values};
 use crate::sim::{Lineup, Measures, Mode, Plan, Shown, Tally};
+use crate::stats::Estimate;
 
 /// One swept key and its values, as written on the command line (`players=3,4,5`).
 #[derive(Clone, Debug, PartialEq)]
@@ -171,10 +172,10 @@ pub struct VariantMetrics {
     pub seat_advantage: f64,
     /// Score per round of the best strategy minus that of `random` (NaN without `random`).
     pub skill_gap: f64,
-    /// Each measure shown per seat, over every seat-round of the run: (column, value).
-    pub measures: Vec<(String, f64)>,
-    /// Mean length of a unit of play, in rounds.
-    pub mean_length: f64,
+    /// Each measure shown per seat, over every seat-round of the run, with its interval.
+    pub measures: Vec<(String, Estimate)>,
+    /// Mean length of a unit of play, with its interval.
+    pub mean_length: Estimate,
     /// Bins of the first ranked histogram seen in the run, rarest first.
     pub rarity_order: Vec<String>,
     /// Whether rarity agrees with that histogram's order (rarer never ranks lower).
@@ -198,14 +199,14 @@ pub fn metrics(tally: &Tally, strategies: &[String], measures: &Measures) -> Var
         .measures
         .iter()
         .filter(|m| m.shown == Shown::Both)
-        .map(|m| (m.column.clone(), total.measure(m).0.mean))
+        .map(|m| (m.column.clone(), total.measure(m).0))
         .collect();
     let (rarity_order, standard_order_holds) = rarity(tally, measures);
     VariantMetrics {
         seat_advantage,
         skill_gap,
         measures: values,
-        mean_length: tally.mean_length().mean,
+        mean_length: tally.mean_length(),
         rarity_order,
         standard_order_holds,
     }
@@ -242,7 +243,8 @@ pub fn sweep_table(results: &[VariantResult]) -> Table {
     let mut strategy = Vec::new();
     let mut rounds = Vec::new();
     let mut cols: Vec<Vec<f64>> = vec![Vec::new(); 8];
-    let mut measure_values: Vec<Vec<f64>> = vec![Vec::new(); measure_columns.len()];
+    // Each measure's value, then its interval's ends.
+    let mut measure_values: Vec<[Vec<f64>; 3]> = vec![Default::default(); measure_columns.len()];
     let mut order = Vec::new();
     let mut holds = Vec::new();
     for (r, m) in results.iter().zip(&metrics) {
@@ -259,7 +261,11 @@ pub fn sweep_table(results: &[VariantResult]) -> Table {
                 col.push(v);
             }
             for (c, values) in measure_columns.iter().zip(&mut measure_values) {
-                values.push(m.measures.iter().find(|(name, _)| name == c).map_or(f64::NAN, |(_, v)| *v));
+                let e = m.measures.iter().find(|(name, _)| name == c).map(|(_, e)| *e);
+                let e = e.unwrap_or(Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN });
+                for (v, x) in values.iter_mut().zip([e.mean, e.lo, e.hi]) {
+                    v.push(x);
+                }
             }
             order.push(m.rarity_order.join(">"));
             holds.push(i64::from(m.standard_order_holds));
@@ -283,15 +289,23 @@ pub fn sweep_table(results: &[VariantResult]) -> Table {
     for (name, values) in names.iter().zip(cols) {
         t = t.with(name, Values::Float(values));
     }
-    for (name, values) in measure_columns.iter().zip(measure_values) {
-        t = t.with(name, Values::Float(values));
+    for (name, [values, lo, hi]) in measure_columns.iter().zip(measure_values) {
+        t = t
+            .with(name, Values::Float(values))
+            .with(&format!("{name}_lo"), Values::Float(lo))
+            .with(&format!("{name}_hi"), Values::Float(hi));
     }
-    let lengths: Vec<f64> = results
-        .iter()
-        .zip(&metrics)
-        .flat_map(|(r, m)| std::iter::repeat_n(m.mean_length, r.strategies.len()))
-        .collect();
-    t = t.with("mean_length", Values::Float(lengths));
+    let length = |end: fn(&Estimate) -> f64| -> Vec<f64> {
+        results
+            .iter()
+            .zip(&metrics)
+            .flat_map(|(r, m)| std::iter::repeat_n(end(&m.mean_length), r.strategies.len()))
+            .collect()
+    };
+    t = t
+        .with("mean_length", Values::Float(length(|e| e.mean)))
+        .with("mean_length_lo", Values::Float(length(|e| e.lo)))
+        .with("mean_length_hi", Values::Float(length(|e| e.hi)));
     if results.iter().any(|r| r.measures.histograms.iter().any(|h| h.ranked)) {
         t = t.with("rarity_order", Values::Text(order)).with("standard_order_holds", Values::Int(holds));
     }
