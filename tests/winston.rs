@@ -34,12 +34,21 @@ impl Bot for Script {
     fn build(&mut self, _: &BuildView<'_>, _: &mut BotRng) -> (u8, Cards) {
         self.build.unwrap_or((0, 0))
     }
-    fn play(&mut self, _: &PlayView<'_>, _: &mut BotRng) -> Option<u8> {
-        self.play.pop_front().flatten()
+    /// The queued play, else the highest card other than the next queued discard.
+    fn play(&mut self, v: &PlayView<'_>, _: &mut BotRng) -> Option<u8> {
+        if let Some(p) = self.play.pop_front() {
+            return p;
+        }
+        let keep = self.discard.front().copied().flatten().map_or(0, |(c, _)| bit(c));
+        ids(v.hand & !keep).last().or_else(|| ids(v.hand).last())
     }
+    /// The queued discard, else the first matching card.
     fn discard(&mut self, v: &PlayView<'_>, _: &mut BotRng) -> Option<(u8, usize)> {
         self.playable.push(v.playable);
-        self.discard.pop_front().flatten()
+        match self.discard.pop_front() {
+            Some(d) => d,
+            None => ids(v.playable).next().map(|c| (c, 0)),
+        }
     }
     fn keep_peeked(&mut self, _: &PlayView<'_>, _: u8, _: &mut BotRng) -> bool {
         self.keep
@@ -287,6 +296,7 @@ fn a_discard_matches_colour_or_rank_and_an_eight_names_the_next_colour() {
     // Next turn the named blue is asked for: blue 5 and nothing else (no eights left).
     t.set_side(&pool, 0, &[card(2, 1)], set(&[card(2, 5), card(0, 9)]), card(1, 8), Some(2));
     let mut bot = Script::default();
+    bot.play.push_back(Some(card(0, 9)));
     bot.discard.extend([Some((card(0, 9), 0))]);
     let err = engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default())
         .unwrap_err();
@@ -298,28 +308,45 @@ fn a_discard_matches_colour_or_rank_and_an_eight_names_the_next_colour() {
 fn an_empty_deck_reshuffles_the_discards_under_the_top() {
     let rules = Rules::default();
     let (pool, mut t) = turn_setup(&rules);
-    // A two-card deck (red 3 on top of red 2) under the top red 5.
-    t.set_side(&pool, 0, &[card(0, 2), card(0, 3)], set(&[card(2, 12)]), card(0, 5), None);
-    let mut bot = Script::default();
-    bot.discard.extend([None, None, None]);
-    engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default()).unwrap();
-    engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default()).unwrap();
-    let mut events = Vec::new();
-    // The deck is empty and nothing lies under the top: no draw, no reshuffle.
-    engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut events, &mut RoundResult::default()).unwrap();
-    assert!(!events.iter().any(|e| matches!(e, Event::Draw { .. } | Event::Reshuffle { .. })));
-    // Now play a card (it goes under the top) and let the next draw reshuffle it back.
-    let (hand, top, deck, _) = t.side(0);
-    assert_eq!((top, deck.len(), count(hand)), (card(0, 5), 0, 3));
+    // Top red 5; hand blue 12 and green 2; deck green 3. Blue 12 is played (under the top);
+    // nothing matches, so nothing is discarded.
+    t.set_side(&pool, 0, &[card(3, 3)], set(&[card(2, 12), card(3, 2)]), card(0, 5), None);
     let mut bot = Script::default();
     bot.play.push_back(Some(card(2, 12)));
     engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default()).unwrap();
+    let (hand, top, deck, under) = t.side(0);
+    assert_eq!((top, deck.len(), under), (card(0, 5), 0, bit(card(2, 12))));
+    assert_eq!(hand, set(&[card(3, 2), card(3, 3)]));
+    // The deck is empty: the discards under the top become the new deck and are drawn.
     let mut events = Vec::new();
     engine::scripted_turn(&rules, &pool, &mut t, &mut Script::default(), 0, &mut events, &mut RoundResult::default())
         .unwrap();
     assert_eq!(events[0], Event::Reshuffle { seat: 0, cards: 1 });
     assert_eq!(events[1], Event::Draw { seat: 0, card: card(2, 12) });
     assert_eq!(t.side(0).1, card(0, 5), "the top stays");
+    // With nothing under the top either, there is no draw at all.
+    t.set_side(&pool, 0, &[], set(&[card(3, 2), card(3, 3)]), card(0, 5), None);
+    let mut events = Vec::new();
+    engine::scripted_turn(&rules, &pool, &mut t, &mut Script::default(), 0, &mut events, &mut RoundResult::default())
+        .unwrap();
+    assert!(!events.iter().any(|e| matches!(e, Event::Draw { .. } | Event::Reshuffle { .. })));
+}
+
+#[test]
+fn skipping_the_play_or_an_owed_discard_is_illegal() {
+    let rules = Rules::default();
+    let (pool, mut t) = turn_setup(&rules);
+    t.set_side(&pool, 0, &[card(3, 9)], set(&[card(0, 9), card(3, 7)]), card(0, 5), None);
+    let mut bot = Script::default();
+    bot.play.push_back(None);
+    let err = engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default());
+    assert!(err.unwrap_err().to_string().contains("play step"));
+    t.set_side(&pool, 0, &[card(3, 9)], set(&[card(0, 9), card(3, 7)]), card(0, 5), None);
+    let mut bot = Script::default();
+    bot.play.push_back(Some(card(3, 7)));
+    bot.discard.push_back(None);
+    let err = engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default());
+    assert!(err.unwrap_err().to_string().contains("skipped the discard"));
 }
 
 fn ability_card(pool: &Pool, ability: Ability) -> u8 {

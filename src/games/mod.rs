@@ -1,5 +1,6 @@
 //! The games: one folder each, plus one line in [`GAMES`].
 
+pub mod live_draft;
 pub mod presets;
 pub mod seven_card_draft;
 pub mod seven_poker;
@@ -143,7 +144,8 @@ pub fn chips_score(description: &str) -> sim::Score {
 }
 
 /// Every game draftsim can simulate.
-pub const GAMES: &[GameInfo] = &[seven_card_draft::INFO, sevens::INFO, seven_poker::INFO, winston::INFO];
+pub const GAMES: &[GameInfo] =
+    &[seven_card_draft::INFO, sevens::INFO, seven_poker::INFO, winston::INFO, live_draft::INFO];
 
 impl GameInfo {
     /// The game with its default rules and seats (for listing its measures).

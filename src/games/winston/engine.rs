@@ -9,7 +9,15 @@
 //! - Played cards (the play step) go under the player's own discard pile and come back
 //!   with the next reshuffle; they never change the top. So the play and the discard may
 //!   come in either order with the same result, and the engine asks for the play first.
-//! - A player who cannot discard a matching card discards nothing that turn.
+//! - A player must play a card and, holding a match, discard one; a player who cannot
+//!   discard a matching card discards nothing that turn. A deck with no cards (no usable
+//!   cards in the pool) loses its game; two such decks draw.
+//! - Blind takes count only the top card taken after rejecting all three piles; a take
+//!   under the last-card rule is counted apart. A turn may take nothing: when a player
+//!   passes the last pile with one card left and does not use the last-card rule, that
+//!   card goes onto the pile and no blind card is left.
+//! - Multicoloured cards match through any of their colours. A starting top card that is
+//!   an eight names no colour: the next discard matches its colour, or is wild.
 //! - If a deck has no card left to turn face up, the first discard may be any card.
 //! - Each game's decks are shuffled from (deal seed, game, seat): the deal's randomness,
 //!   never the bots'. Later games of a best of 3 are started by the loser of the previous
@@ -519,7 +527,6 @@ fn draft_turn<B: Bot>(
                 let card = pop_stack(t).expect("one card left");
                 t.pools[seat] |= bit(card);
                 out.seats[seat].count(LAST_CARD_TAKES);
-                out.seats[seat].sums[BLIND_TAKES] += 1;
                 sink.event(Event::Blind { seat, card, last: true });
                 return Ok(());
             }
@@ -709,11 +716,17 @@ fn play_game<B: Bot>(
     if t.verify {
         t.check_game()?;
     }
-    // An empty deck list: that seat holds nothing and has won at once.
-    for s in [starter, 1 - starter] {
-        if t.sides[s].hand == 0 {
-            sink.event(Event::GameEnd { winner: Some(s), turns: 0 });
-            return Ok((Some(s), 0));
+    // An empty deck (no usable cards) cannot play: it loses, or both empty draw.
+    match (t.decks[0] == 0, t.decks[1] == 0) {
+        (false, false) => {}
+        (true, true) => {
+            sink.event(Event::GameEnd { winner: None, turns: 0 });
+            return Ok((None, 0));
+        }
+        (empty0, _) => {
+            let winner = usize::from(empty0);
+            sink.event(Event::GameEnd { winner: Some(winner), turns: 0 });
+            return Ok((Some(winner), 0));
         }
     }
     let mut seat = starter;
@@ -832,7 +845,11 @@ fn turn<B: Bot>(
     let mut discards = 1;
     let mut again = false;
     let v = view(rules, pool, t, seat);
-    if let Some(card) = bot.play(&v, bot_rng) {
+    let played = bot.play(&v, bot_rng);
+    if played.is_none() && v.hand != 0 {
+        return Err(illegal(bot, seat, "skipped the play step with cards in hand".into()));
+    }
+    if let Some(card) = played {
         if v.hand & bit(card) == 0 {
             return Err(illegal(bot, seat, format!("played {}, which it does not hold", pool.card_name(card))));
         }
@@ -867,13 +884,17 @@ fn turn<B: Bot>(
             }
         }
     }
-    for _ in 0..discards {
+    for k in 0..discards {
         let v = view(rules, pool, t, seat);
         if v.playable == 0 {
             break;
         }
         let choice = bot.discard(&v, bot_rng);
         if choice.is_none() {
+            // The turn's discard is owed when a card matches; an extra one is optional.
+            if k == 0 {
+                return Err(illegal(bot, seat, "skipped the discard with a matching card".into()));
+            }
             break;
         }
         if discard_step(pool, t, &v, bot, seat, choice, sink)? {

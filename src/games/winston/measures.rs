@@ -10,7 +10,7 @@ pub const SHORT_DECK: usize = 0;
 pub const PLAYED_FIRST: usize = 1;
 /// Counter: the seat played first and won the match.
 pub const WON_PLAYING_FIRST: usize = 2;
-/// Counter: the match was drawn (a game reached the turn cap), at both seats.
+/// Counter: the match ended level (no winner: capped games, or wins level), at both seats.
 pub const DRAWN: usize = 3;
 /// Counter: the seat took the stack's last card under the last-card rule.
 pub const LAST_CARD_TAKES: usize = 4;
@@ -78,7 +78,13 @@ pub fn measures(rules: &Rules) -> Measures {
                 Shown::Both,
                 "share of the matches it played first in that the seat won",
             ),
-            Measure::rate(DRAWN, "drawn", "drawn_rate", Shown::Summary, "share of matches drawn at the turn cap"),
+            Measure::rate(
+                DRAWN,
+                "drawn",
+                "drawn_rate",
+                Shown::Summary,
+                "share of matches ended level (games drawn at the turn cap, or wins level)",
+            ),
             Measure::rate(
                 LAST_CARD_TAKES,
                 "last_card_takes",
@@ -93,7 +99,7 @@ pub fn measures(rules: &Rules) -> Measures {
                 "blind_takes",
                 "mean_blind_takes",
                 Shown::Both,
-                "blind cards taken per draft after rejecting every pile",
+                "blind cards taken per draft after rejecting every pile (last-card takes apart)",
             ),
             Measure::mean(
                 HATE_TAKES,

@@ -6,7 +6,7 @@
 //! knew were in piles the opponent took, and those it knew were in piles the opponent
 //! looked at and passed. The blind card and the stack's order are never in a view.
 //! Play: a seat sees its own hand, its own discard pile's top and what that asks for, its
-//! deck's size, the opponent's hand and deck sizes and top discard.
+//! deck's size and deck list, the opponent's hand size and top discard.
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 

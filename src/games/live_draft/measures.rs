@@ -1,0 +1,128 @@
+//! What Live-Draft measures, per seat and game. Seat 0 plays first, so the seats table
+//! shows the first-player advantage.
+
+use crate::sim::{Histogram, Measure, Measures, Score, Shown};
+
+/// Counter: land screw (a turn 1-4 with no land in hand at the land step).
+pub const SCREWED: usize = 0;
+/// Counter: flood (a quarter or more of its turns 5+ drew a land with 5+ lands in play).
+pub const FLOODED: usize = 1;
+/// Counter: the game ended on mill counters (at every seat).
+pub const MILL_END: usize = 2;
+/// Counter: the game reached the turn cap, drawn (at every seat).
+pub const CAPPED: usize = 3;
+/// Counter: the seat used at least one quick-opening exchange.
+pub const MULLIGANED: usize = 4;
+/// Sum: tableau wipes in the game (at every seat).
+pub const WIPES: usize = 0;
+/// Sum: lands played.
+pub const LANDS_PLAYED: usize = 1;
+/// Sum: creatures cast.
+pub const CAST: usize = 2;
+/// Sum: combat damage dealt to players.
+pub const DAMAGE: usize = 3;
+/// Sum: mill counters at the end.
+pub const MILL: usize = 4;
+/// Sum: picks made mainly to deny the next player.
+pub const HATE_PICKS: usize = 5;
+/// Sum: cards removed from the game in the game (at every seat).
+pub const REMOVED: usize = 6;
+/// Histogram offset: lands in each opening hand.
+pub const OPENING_LANDS: usize = 0;
+/// Bins of the opening-lands histogram (0 to this, the last holding more).
+pub const LAND_BINS: usize = 8;
+
+/// The declaration.
+pub fn measures() -> Measures {
+    let mut bins: Vec<String> = (0..LAND_BINS - 1).map(|l| l.to_string()).collect();
+    bins.push(format!("{}+", LAND_BINS - 1));
+    Measures {
+        score: Score {
+            key: "points".into(),
+            column: "points_per_game".into(),
+            pair_column: "points_diff_per_game".into(),
+            description: "players - 1 for a sole winner, -1 for each loser, 0 for all in a drawn or shared game".into(),
+            zero_sum: true,
+        },
+        unit: "game".into(),
+        length: "turns per game, all players' turns together".into(),
+        always_won: false,
+        measures: vec![
+            Measure::rate(
+                SCREWED,
+                "screwed",
+                "screw_rate",
+                Shown::Both,
+                "share of seat-games with land screw (a turn 1-4 with no land in hand)",
+            ),
+            Measure::rate(
+                FLOODED,
+                "flooded",
+                "flood_rate",
+                Shown::Both,
+                "share of seat-games with flood (a quarter or more of turns 5+ drew a land with 5+ in play)",
+            ),
+            Measure::rate(
+                MILL_END,
+                "mill_ends",
+                "mill_end_rate",
+                Shown::Summary,
+                "share of games ended on mill counters",
+            ),
+            Measure::rate(CAPPED, "capped", "capped_rate", Shown::Summary, "share of games drawn at the turn cap"),
+            Measure::rate(
+                MULLIGANED,
+                "mulliganed",
+                "mulligan_rate",
+                Shown::Summary,
+                "share of seat-games with a quick-opening exchange (remove two, draw one)",
+            ),
+            Measure::mean(WIPES, "wipes", "mean_tableau_wipes", Shown::Summary, "tableau wipes per game"),
+            Measure::mean(
+                LANDS_PLAYED,
+                "lands_played",
+                "mean_lands_played",
+                Shown::Summary,
+                "lands played per seat and game",
+            ),
+            Measure::mean(CAST, "cast", "mean_creatures_cast", Shown::Summary, "creatures cast per seat and game"),
+            Measure::mean(
+                DAMAGE,
+                "damage",
+                "mean_damage_dealt",
+                Shown::Summary,
+                "combat damage dealt to players per seat and game",
+            ),
+            Measure::mean(
+                MILL,
+                "mill",
+                "mean_mill_counters",
+                Shown::Hidden,
+                "mill counters at the end, per seat and game",
+            ),
+            Measure::mean(
+                HATE_PICKS,
+                "hate_picks",
+                "mean_hate_picks",
+                Shown::Summary,
+                "picks made mainly to deny the next player",
+            ),
+            Measure::mean(
+                REMOVED,
+                "removed",
+                "mean_cards_removed",
+                Shown::Hidden,
+                "cards removed from the game per game",
+            ),
+        ],
+        histograms: vec![Histogram {
+            key: "hands".into(),
+            table: "opening_lands".into(),
+            bin_column: "lands".into(),
+            bins,
+            offset: OPENING_LANDS,
+            ranked: false,
+            description: "lands in each opening hand (before any exchange)".into(),
+        }],
+    }
+}
