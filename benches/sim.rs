@@ -85,6 +85,15 @@ fn winston_matches_default_mix(bencher: Bencher) {
     rounds_per_second(bencher, &game, &seats, ROUNDS / 8);
 }
 
+/// Live-Draft whole games per second with the default mix (best-card, curve), tableau.
+#[divan::bench(sample_count = 20)]
+fn live_draft_games_default_mix(bencher: Bencher) {
+    let seats: Vec<String> = ["best-card", "curve"].iter().map(|s| s.to_string()).collect();
+    let rules = draftsim::games::live_draft::Rules::default();
+    let game = draftsim::games::live_draft::LiveDraft::new(&rules, &seats).unwrap();
+    rounds_per_second(bencher, &game, &seats, ROUNDS / 8);
+}
+
 fn set(text: &str) -> CardSet {
     CardSet::parse_list(text).unwrap().into_iter().collect()
 }

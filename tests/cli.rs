@@ -556,21 +556,18 @@ fn help_lists_shared_flags_in_one_order_and_no_color_is_respected() {
     assert!(!colour("1"), "NO_COLOR wins");
 }
 
-/// Winston + Crazier Eights through every command: shards merge to the unsharded tables,
-/// replays tell the draft and the game, studies and reports run, 3 players are refused.
-#[test]
-fn winston_runs_shards_merges_replays_and_studies() {
-    let dir = scratch("winston");
-    let base = ["run", "--game", "winston-crazier-eights", "--rounds", "6000", "--seed", "3", "--quiet"];
+/// A game through every command: shards merge to the unsharded tables, replays tell the
+/// unit the same way twice, compare, sweep and report run; `tables` are written.
+fn through_every_command(game: &str, tables: &[&str], replay_parts: &[&str], strategies: &str, set: &str) -> String {
+    let dir = scratch(game);
+    let base = ["run", "--game", game, "--rounds", "6000", "--seed", "3", "--quiet"];
     let whole = dir.join("whole");
     let o = draftsim(&[&base[..], &["--out", whole.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     let names: Vec<String> = files(&whole).into_iter().map(|f| f.0).collect();
-    for table in ["summary.csv", "seats.csv", "piles.csv", "colours.csv", "measures.csv"] {
-        assert!(names.iter().any(|n| n == table), "{table} missing: {names:?}");
+    for table in tables.iter().chain(&["summary.csv", "seats.csv", "measures.csv"]) {
+        assert!(names.iter().any(|n| n == table), "{game}: {table} missing: {names:?}");
     }
-    let piles = std::fs::read_to_string(whole.join("piles.csv")).unwrap();
-    assert!(piles.starts_with("strategy,pile_size,piles_taken\n"), "{piles}");
     let mut shard_dirs = Vec::new();
     for i in 0..3 {
         let d = dir.join(format!("shard-{i}"));
@@ -584,65 +581,71 @@ fn winston_runs_shards_merges_replays_and_studies() {
     args.extend(["--out", merged.to_str().unwrap()]);
     let o = draftsim(&args);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(files(&merged), files(&whole));
+    assert_eq!(files(&merged), files(&whole), "{game}: merged shards differ from the whole run");
 
-    let replay =
-        |round: &str| draftsim(&["replay", "--game", "winston-crazier-eights", "--seed", "3", "--round", round]);
+    let replay = |round: &str| draftsim(&["replay", "--game", game, "--seed", "3", "--round", round]);
     let (a, b) = (replay("5"), replay("5"));
     assert!(a.status.success(), "{}", stderr(&a));
     assert_eq!(stdout(&a), stdout(&b));
-    for part in ["== Draft", "looks at pile 1", "builds 30 cards", "== Game 1", "discards", "== Result"] {
+    for part in replay_parts {
         assert!(stdout(&a).contains(part), "missing {part:?} in\n{}", stdout(&a));
     }
-
     let study = dir.join("compare");
-    let o = draftsim(&[
-        "compare",
-        "--game",
-        "winston-crazier-eights",
-        "--strategies",
-        "value,first,random",
-        "--players",
-        "2",
-        "--rounds",
-        "2000",
-        "--quiet",
-        "--out",
-        study.to_str().unwrap(),
-    ]);
+    let study_args = ["--game", game, "--rounds", "2000", "--quiet", "--out"];
+    let o = draftsim(&[&["compare", "--strategies", strategies], &study_args[..], &[study.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     let sweep = dir.join("sweep");
-    let o = draftsim(&[
-        "sweep",
-        "--game",
-        "winston-crazier-eights",
-        "--set",
-        "games=1,3",
-        "--rounds",
-        "2000",
-        "--quiet",
-        "--out",
-        sweep.to_str().unwrap(),
-    ]);
+    let o = draftsim(&[&["sweep", "--set", set], &study_args[..], &[sweep.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     let header = std::fs::read_to_string(sweep.join("sweep.csv")).unwrap();
     assert!(!header.contains("rarity_order"), "no ranked histogram, no rarity columns: {header}");
     let report = dir.join("report");
-    let o = draftsim(&[
-        "report",
-        whole.to_str().unwrap(),
-        study.to_str().unwrap(),
-        sweep.to_str().unwrap(),
-        "--out",
-        report.to_str().unwrap(),
-    ]);
+    let dirs = [whole.to_str().unwrap(), study.to_str().unwrap(), sweep.to_str().unwrap()];
+    let o = draftsim(&[&["report"], &dirs[..], &["--out", report.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
-    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
-    assert!(md.contains("seat-matches") && md.contains("turns") && !md.contains("pots"), "{md}");
+    std::fs::read_to_string(report.join("report.md")).unwrap()
+}
 
+#[test]
+fn winston_runs_shards_merges_replays_and_studies() {
+    let md = through_every_command(
+        "winston-crazier-eights",
+        &["piles.csv", "colours.csv"],
+        &["== Draft", "looks at pile 1", "builds 30 cards", "== Game 1", "discards", "== Result"],
+        "value,first,random",
+        "games=1,3",
+    );
+    assert!(md.contains("seat-matches") && md.contains("turns") && !md.contains("pots"), "{md}");
     let o = draftsim(&["run", "--game", "winston-crazier-eights", "--players", "3", "--rounds", "10"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("exactly 2 players"), "{}", stderr(&o));
     let o = draftsim(&["check", "--game", "winston-crazier-eights", "--rounds", "20000", "--quiet"]);
     assert!(o.status.success() && stdout(&o).contains("no invariant broken"), "{}", stdout(&o));
+}
+
+#[test]
+fn live_draft_runs_shards_merges_replays_and_studies() {
+    let md = through_every_command(
+        "live-draft",
+        &["opening_lands.csv"],
+        &["== Library", "row:", "== Turn 1", "plays", "== Result"],
+        "best-card,hate,random",
+        "method=tableau,pipeline,rummy,blind",
+    );
+    assert!(md.contains("seat-games") && md.contains("opening"), "{md}");
+    let o = draftsim(&["run", "--game", "live-draft", "--players", "5", "--rounds", "10"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = draftsim(&[
+        "check",
+        "--game",
+        "live-draft",
+        "--rules",
+        "/dev/null",
+        "--players",
+        "4",
+        "--rounds",
+        "4000",
+        "--quiet",
+    ]);
+    assert!(o.status.success() && stdout(&o).contains("no invariant broken"), "{}{}", stdout(&o), stderr(&o));
 }
