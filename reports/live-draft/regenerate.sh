@@ -1,0 +1,18 @@
+#!/bin/sh
+# Live-Draft: which drawing method gives the smallest first-player advantage and the
+# biggest skill gap, and how much do rummy's hidden hands change hate-picking?
+# Run from the repository root:  sh reports/live-draft/regenerate.sh
+set -eu
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/draftsim-target}"
+D=reports/live-draft
+draftsim() { cargo run --release -q -- "$@"; }
+draftsim run --game live-draft --rounds 200000 --quiet --out "$D/data/run" --force
+draftsim sweep --game live-draft --seats best-card,random --rounds 100000 \
+  --set method=tableau,pipeline,rummy,blind --set opening=quick,careful --out "$D/data/methods" --force > /dev/null
+draftsim sweep --game live-draft --seats hate,best-card --rounds 100000 \
+  --set method=tableau,pipeline,rummy,blind --out "$D/data/hate" --force > /dev/null
+draftsim compare --game live-draft --players 2 --rounds 10000 \
+  --strategies best-card,curve,colour,hate,aggro,cautious,random --out "$D/data/compare" --force > /dev/null
+draftsim report "$D/data/run" "$D/data/methods" "$D/data/hate" "$D/data/compare" \
+  --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
+cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"
