@@ -633,6 +633,28 @@ fn live_draft_runs_shards_merges_replays_and_studies() {
         "method=tableau,pipeline,rummy,blind",
     );
     assert!(md.contains("seat-games") && md.contains("opening"), "{md}");
+    // Drawn games count half to each side: the win share and the points agree in sign.
+    let dir = scratch("live-draft-draws");
+    let out = dir.join("cmp");
+    let o = draftsim(&[
+        "compare",
+        "--game",
+        "live-draft",
+        "--strategies",
+        "best-card,cautious",
+        "--rounds",
+        "4000",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let matrix = std::fs::read_to_string(out.join("matrix.csv")).unwrap();
+    for row in matrix.lines().skip(1) {
+        let v: Vec<&str> = row.split(',').collect();
+        let (share, points): (f64, f64) = (v[3].parse().unwrap(), v[6].parse().unwrap());
+        assert!((share - 0.5) * points >= 0.0, "share {share} and points {points} disagree: {matrix}");
+    }
     let o = draftsim(&["run", "--game", "live-draft", "--players", "5", "--rounds", "10"]);
     assert_eq!(o.status.code(), Some(2));
     let o = draftsim(&[

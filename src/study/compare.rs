@@ -125,7 +125,10 @@ fn play_pair(info: &GameInfo, spec: &CompareSpec, a: usize, b: usize) -> Result<
         pair_column.clone_from(&runner.measures().score.pair_column);
         let ia = lineup.strategies.iter().position(|s| s == names[0]).expect("a is seated");
         let ib = lineup.strategies.iter().position(|s| s == names[1]).expect("b is seated");
-        share_a += tally.strategy(ia).wins();
+        // A unit nobody won (a drawn or capped game) counts half to each side, so the
+        // two sides' shares add to one and draws are not handed to either.
+        let (wins_a, wins_b) = (tally.strategy(ia).wins(), tally.strategy(ib).wins());
+        share_a += wins_a + 0.5 * (tally.rounds as f64 - wins_a - wins_b).max(0.0);
         rounds += tally.rounds;
         // Per-group difference of per-seat means, in chips per round: scale each group's
         // integer difference by the instance counts, as `pair_difference` does.
