@@ -405,8 +405,8 @@ fn measures_section(
             md,
             "Mean {} length: {} {} (95% interval {} – {}).\n",
             measures.unit,
-            measures.length_counts(),
             fmt4(value.mean[i]),
+            measures.length_counts(),
             fmt4(value.lo[i]),
             fmt4(value.hi[i])
         );
