@@ -177,19 +177,8 @@ impl Game for SevenCardDraft {
         self.play_into(worker, deal_seed, bot_seed, round_index, seating, &mut NoEvents, out)
     }
 
-    fn play_checked(
-        &self,
-        worker: &mut Worker,
-        deal_seed: u64,
-        bot_seed: u64,
-        round_index: u64,
-        seating: &[usize],
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        worker.table.set_verify(true);
-        let result = self.play_into(worker, deal_seed, bot_seed, round_index, seating, &mut NoEvents, out);
-        worker.table.set_verify(cfg!(debug_assertions));
-        result
+    fn set_checking(&self, worker: &mut Worker, on: bool) {
+        worker.table.set_verify(on || cfg!(debug_assertions));
     }
 
     fn replay(&self, deal_seed: u64, bot_seed: u64, round_index: u64, seating: &[usize]) -> Result<String, Error> {

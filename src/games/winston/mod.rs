@@ -139,19 +139,8 @@ impl Game for Winston {
         self.play_into(worker, deal_seed, bot_seed, seating, &mut crate::sim::NoEvents, out)
     }
 
-    fn play_checked(
-        &self,
-        worker: &mut Worker,
-        deal_seed: u64,
-        bot_seed: u64,
-        _round_index: u64,
-        seating: &[usize],
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        worker.table.verify = true;
-        let result = self.play_into(worker, deal_seed, bot_seed, seating, &mut crate::sim::NoEvents, out);
-        worker.table.verify = cfg!(debug_assertions);
-        result
+    fn set_checking(&self, worker: &mut Worker, on: bool) {
+        worker.table.verify = on || cfg!(debug_assertions);
     }
 
     fn replay(&self, deal_seed: u64, bot_seed: u64, _round_index: u64, seating: &[usize]) -> Result<String, Error> {
