@@ -49,9 +49,17 @@ pub struct PlayersArg {
 /// `--seats`.
 #[derive(Args, Debug, Clone)]
 pub struct SeatsArg {
-    /// Strategy at each seat, comma-separated: preset names or paths to preset files.
+    /// Strategy at each seat, comma-separated: preset names, paths to preset files, or
+    /// derived presets such as 'hate{draft.weight=0.5;bet.fold_below[0]=0.6}'.
     #[arg(long, value_delimiter = ',')]
     pub seats: Option<Vec<String>>,
+}
+
+impl SeatsArg {
+    /// The seats, with derived presets (`hate{bet.fold_below=[0.7,0.6,0.3]}`) kept whole.
+    pub fn list(&self) -> Option<Vec<String>> {
+        self.seats.as_deref().map(draftsim::games::presets::rejoin)
+    }
 }
 
 /// Which game, rules and seats: run, check and replay.
@@ -76,7 +84,7 @@ impl GameArgs {
         let info = games::find(&self.game.game)?;
         let text = self.game.rules_text()?;
         let built =
-            (info.build)(text.as_deref(), self.players.players, self.seats.seats.as_deref()).map_err(
+            (info.build)(text.as_deref(), self.players.players, self.seats.list().as_deref()).map_err(
                 |e| match &self.game.rules {
                     Some(path) => e.context(path.display()),
                     None => e,

@@ -44,7 +44,7 @@ enum Command {
     Compare(study::CompareArgs),
     /// Sweep rules options over a grid, every variant on the same seed.
     #[command(
-        after_help = "Example:\n  draftsim sweep --set players=3,4,5,6 --set wild=none,deuces-with-face --out sweep"
+        after_help = "Example:\n  draftsim sweep --set players=3,4,5,6 --set wild=none,deuces-with-face --out sweep\n  draftsim sweep --seats hate,greedy,tight,random --vary hate.draft.weight=0,0.5,1 --out weights"
     )]
     Sweep(study::SweepArgs),
     /// Write report.md with SVG charts from run, compare or sweep folders.

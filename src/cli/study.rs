@@ -83,7 +83,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
     let (format, out) = args.output.open()?;
     let spec = CompareSpec {
         rules: args.game.rules_text()?,
-        strategies: args.strategies.clone(),
+        strategies: draftsim::games::presets::rejoin(&args.strategies),
         players: args.players.players.unwrap_or(2),
         rounds_per_pair: rounds,
         seed: args.seed.seed,
@@ -126,20 +126,26 @@ pub struct SweepArgs {
     pub exec: ExecArgs,
     /// A rules key and its values, e.g. players=3,4,5 (repeat for a grid). Seats are cycled
     /// to each variant's player count; without --seats, the game's mix with one random seat.
-    #[arg(long = "set", value_name = "KEY=V1,V2", required = true)]
+    #[arg(long = "set", value_name = "KEY=V1,V2", required_unless_present = "vary")]
     pub set: Vec<String>,
+    /// A strategy parameter and its values, e.g. hate.draft.weight=0,0.5,1 (repeatable,
+    /// combinable with --set): every seat playing the preset plays each derived preset.
+    #[arg(long = "vary", value_name = "PRESET.PATH=V1,V2")]
+    pub vary: Vec<String>,
 }
 
 /// Runs the sweep.
 pub fn sweep(args: SweepArgs) -> Result<()> {
     let info = games::find(&args.game.game)?;
     let axes = args.set.iter().map(|s| Axis::parse(s)).collect::<Result<Vec<_>, _>>()?;
+    let vary = args.vary.iter().map(|s| Axis::parse(s)).collect::<Result<Vec<_>, _>>()?;
     let rounds = args.rounds.get(100_000)?;
     let (format, out) = args.output.open()?;
     let spec = SweepSpec {
         rules: args.game.rules_text()?,
         axes,
-        seats: args.seats.seats.clone(),
+        vary,
+        seats: args.seats.list(),
         rounds,
         seed: args.seed.seed,
     };
@@ -152,6 +158,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         "seed": spec.seed,
         "rounds": spec.rounds,
         "set": args.set,
+        "vary": args.vary,
         "rules": spec.rules.clone().unwrap_or_default(),
     });
     write_study(out, &[table], format, meta, &args.exec)

@@ -16,21 +16,37 @@ fn one_line(text: &str) -> String {
 }
 
 /// A strategy by preset name (from `presets`, embedded TOML) or by path to a TOML file,
-/// parsed with `parse`; an unknown name lists the presets of `game`.
+/// parsed with `parse`; an unknown name lists the presets of `game`. A derived preset is
+/// written `BASE{PATH=VALUE;...}` (see [`derived`]), its parameters set over the base's.
 pub fn load<T>(
     presets: &[(&str, &str)],
     name_or_path: &str,
     game: &str,
     parse: fn(&str) -> Result<T, InputError>,
 ) -> Result<T, InputError> {
+    parse(&preset_text(presets, name_or_path, game)?).map_err(|e| e.context(name_or_path))
+}
+
+/// The TOML text of a preset name, preset file or derived preset.
+pub fn preset_text(presets: &[(&str, &str)], name_or_path: &str, game: &str) -> Result<String, InputError> {
+    if let Some((base, overrides)) = derived(name_or_path) {
+        let text = preset_text(presets, base, game)?;
+        let mut table: toml::Table = toml::from_str(&text).map_err(|e| InputError::new(one_line(&e.to_string())))?;
+        for item in split_top(overrides, ';') {
+            let (path, value) = item.split_once('=').ok_or_else(|| {
+                InputError::new(format!("strategy '{name_or_path}': write BASE{{PATH=VALUE;...}}, e.g. hate{{draft.weight=0.5}}"))
+            })?;
+            set_path(&mut table, path.trim(), toml_value(value.trim()))
+                .map_err(|e| e.context(format!("strategy '{name_or_path}'")))?;
+        }
+        return Ok(toml::to_string(&table).expect("a TOML table prints"));
+    }
     if let Some((_, text)) = presets.iter().find(|(n, _)| *n == name_or_path) {
-        return parse(text).map_err(|e| e.context(format!("preset {name_or_path}")));
+        return Ok(text.to_string());
     }
     let path = std::path::Path::new(name_or_path);
     if path.extension().is_some_and(|e| e == "toml") || path.exists() {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| InputError::new(format!("strategy file {name_or_path}: {e}")))?;
-        return parse(&text).map_err(|e| e.context(name_or_path));
+        return std::fs::read_to_string(path).map_err(|e| InputError::new(format!("strategy file {name_or_path}: {e}")));
     }
     let names: Vec<&str> = presets.iter().map(|(n, _)| *n).collect();
     Err(InputError::new(format!(
@@ -79,4 +95,98 @@ pub fn lineup<P>(
         )));
     }
     seats.iter().map(|s| Ok((s.clone(), load(s)?))).collect()
+}
+
+/// Splits a derived preset's name `BASE{OVERRIDES}` into its base and overrides.
+pub fn derived(name: &str) -> Option<(&str, &str)> {
+    let inner = name.strip_suffix('}')?;
+    let open = inner.find('{')?;
+    Some((&inner[..open], &inner[open + 1..]))
+}
+
+/// The derived preset `base` with `overrides` (PATH, VALUE) set, as a seat name.
+pub fn derived_name(base: &str, overrides: &[(String, String)]) -> String {
+    let items: Vec<String> = overrides.iter().map(|(p, v)| format!("{p}={v}")).collect();
+    format!("{base}{{{}}}", items.join(";"))
+}
+
+/// Splits `text` at `sep` outside brackets and braces (so TOML lists and derived presets
+/// stay whole); pieces are trimmed and empty ones dropped.
+pub fn split_top(text: &str, sep: char) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut depth, mut cur) = (0i32, String::new());
+    for ch in text.chars() {
+        match ch {
+            '[' | '{' => depth += 1,
+            ']' | '}' => depth -= 1,
+            c if c == sep && depth == 0 => {
+                out.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    out.push(cur);
+    out.into_iter().map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect()
+}
+
+/// Joins again the pieces of a comma-separated list that clap split inside brackets or
+/// braces (`hate{bet.fold_below=[0.7,0.6,0.3]},random` is two strategies, not four).
+pub fn rejoin(pieces: &[String]) -> Vec<String> {
+    split_top(&pieces.join(","), ',')
+}
+
+/// A value from the command line as TOML: a number, boolean or list when it parses as one,
+/// otherwise a string.
+pub fn toml_value(text: &str) -> toml::Value {
+    toml::from_str::<toml::Table>(&format!("v = {text}"))
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(text.to_string()))
+}
+
+/// Sets `path` (dot-separated keys, the last may end in `[i]` for a list element) in
+/// `table`, creating tables on the way; the preset's own parser then checks the result.
+pub fn set_path(table: &mut toml::Table, path: &str, value: toml::Value) -> Result<(), InputError> {
+    let bad = |why: &str| InputError::new(format!("{path}: {why}"));
+    let mut keys: Vec<&str> = path.split('.').collect();
+    let last = keys.pop().filter(|k| !k.is_empty()).ok_or_else(|| bad("give a key, e.g. draft.weight"))?;
+    let mut at = table;
+    for key in keys {
+        let entry = at.entry(key.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        at = entry.as_table_mut().ok_or_else(|| bad(&format!("'{key}' is not a table")))?;
+    }
+    match last.strip_suffix(']').and_then(|k| k.split_once('[')) {
+        Some((key, index)) => {
+            let i: usize = index.parse().map_err(|_| bad("write a list element as key[i], e.g. fold_below[0]"))?;
+            let list = at.get_mut(key).and_then(toml::Value::as_array_mut).ok_or_else(|| bad("not a list"))?;
+            let len = list.len();
+            let slot = list.get_mut(i).ok_or_else(|| bad(&format!("index {i} is past the list's {len} elements")))?;
+            *slot = value;
+        }
+        None => {
+            at.insert(last.to_string(), value);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_presets_set_paths_and_list_elements() {
+        let presets = [("base", "description = \"b\"\n[bet]\nfold_below = [0.1, 0.2]\n")];
+        let text = preset_text(&presets, "base{bet.fold_below[1]=0.5;draft.weight=2}", "g").unwrap();
+        let t: toml::Table = toml::from_str(&text).unwrap();
+        assert_eq!(t["bet"]["fold_below"][1].as_float(), Some(0.5));
+        assert_eq!(t["draft"]["weight"].as_integer(), Some(2));
+        assert!(preset_text(&presets, "base{bet.fold_below[5]=1}", "g").is_err());
+        assert!(preset_text(&presets, "base{nonsense}", "g").is_err());
+        assert_eq!(derived_name("hate", &[("draft.weight".into(), "0.5".into())]), "hate{draft.weight=0.5}");
+        let pieces: Vec<String> = ["hate{bet.x=[1", "2]}", "random"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(rejoin(&pieces), vec!["hate{bet.x=[1,2]}", "random"]);
+    }
 }

@@ -3,6 +3,7 @@
 
 use crate::error::{Error, InputError};
 use crate::games::GameInfo;
+use crate::games::presets::{derived_name, split_top, toml_value};
 use crate::output::{Table, Values};
 use crate::sim::{Lineup, Measures, Mode, Plan, Shown, Tally};
 use crate::stats::Estimate;
@@ -21,37 +22,13 @@ impl Axis {
     pub fn parse(text: &str) -> Result<Axis, InputError> {
         let (key, values) = text
             .split_once('=')
-            .ok_or_else(|| InputError::new(format!("--set '{text}': write KEY=V1,V2,..., e.g. players=3,4,5")))?;
-        let mut out = Vec::new();
-        let (mut depth, mut cur) = (0, String::new());
-        for ch in values.chars() {
-            match ch {
-                '[' => depth += 1,
-                ']' => depth -= 1,
-                ',' if depth == 0 => {
-                    out.push(std::mem::take(&mut cur));
-                    continue;
-                }
-                _ => {}
-            }
-            cur.push(ch);
-        }
-        out.push(cur);
-        let out: Vec<String> = out.into_iter().map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect();
+            .ok_or_else(|| InputError::new(format!("'{text}': write KEY=V1,V2,..., e.g. players=3,4,5 or hate.draft.weight=0,0.5")))?;
+        let out = split_top(values, ',');
         if key.trim().is_empty() || out.is_empty() {
-            return Err(InputError::new(format!("--set '{text}': give a key and at least one value")));
+            return Err(InputError::new(format!("'{text}': give a key and at least one value")));
         }
         Ok(Axis { key: key.trim().to_string(), values: out })
     }
-}
-
-/// A value from the command line as TOML: a number, boolean or list when it parses as one,
-/// otherwise a string.
-fn toml_value(text: &str) -> toml::Value {
-    toml::from_str::<toml::Table>(&format!("v = {text}"))
-        .ok()
-        .and_then(|mut t| t.remove("v"))
-        .unwrap_or_else(|| toml::Value::String(text.to_string()))
 }
 
 /// What to sweep.
@@ -59,8 +36,11 @@ fn toml_value(text: &str) -> toml::Value {
 pub struct SweepSpec {
     /// Base rules file text, if any.
     pub rules: Option<String>,
-    /// The swept keys.
+    /// The swept rules keys.
     pub axes: Vec<Axis>,
+    /// Swept strategy parameters: keys `PRESET.PATH` (e.g. `hate.draft.weight`); every seat
+    /// playing PRESET plays the derived preset instead.
+    pub vary: Vec<Axis>,
     /// Seats (cycled to each variant's player count); `None` for the game's default seats
     /// with one `random` seat, so the skill gap can be measured.
     pub seats: Option<Vec<String>>,
@@ -112,6 +92,34 @@ fn seats_for(info: &GameInfo, spec: &SweepSpec, players: usize) -> Vec<String> {
     }
 }
 
+/// The seats with every seat playing a varied preset replaced by its derived preset
+/// (`hate` with `hate.draft.weight=0.5` becomes `hate{draft.weight=0.5}`).
+fn vary_seats(seats: Vec<String>, vary: &[(String, String)]) -> Result<Vec<String>, InputError> {
+    let mut overrides: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    for (key, value) in vary {
+        let (preset, path) = key.split_once('.').ok_or_else(|| {
+            InputError::new(format!("--vary {key}: write PRESET.PATH=V1,V2, e.g. hate.draft.weight=0,0.5,1"))
+        })?;
+        if !seats.iter().any(|s| s == preset) {
+            return Err(InputError::new(format!(
+                "--vary {key}: no seat plays '{preset}'; seat it with --seats (seats now: {})",
+                seats.join(",")
+            )));
+        }
+        match overrides.iter_mut().find(|(p, _)| p == preset) {
+            Some((_, list)) => list.push((path.to_string(), value.clone())),
+            None => overrides.push((preset.to_string(), vec![(path.to_string(), value.clone())])),
+        }
+    }
+    Ok(seats
+        .into_iter()
+        .map(|s| match overrides.iter().find(|(p, _)| *p == s) {
+            Some((p, list)) => derived_name(p, list),
+            None => s,
+        })
+        .collect())
+}
+
 /// Plays every variant of the grid; `on_variant` hears (variants done, variants, the next
 /// variant) before each variant and once at the end.
 pub fn sweep(
@@ -125,12 +133,17 @@ pub fn sweep(
     };
     let defaults: toml::Table = toml::from_str(&(info.default_rules)()).unwrap_or_default();
     let mut out = Vec::new();
-    let settings = grid(&spec.axes);
+    if spec.axes.is_empty() && spec.vary.is_empty() {
+        return Err(InputError::new("sweep: give --set KEY=V1,V2 or --vary PRESET.PATH=V1,V2").into());
+    }
+    let all_axes: Vec<Axis> = spec.axes.iter().chain(&spec.vary).cloned().collect();
+    let settings = grid(&all_axes);
     for setting in &settings {
         let label: Vec<String> = setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
         on_variant(out.len(), settings.len(), &label.join(" "));
+        let (rules_setting, vary_setting) = setting.split_at(spec.axes.len());
         let mut rules = base.clone();
-        for (key, value) in setting {
+        for (key, value) in rules_setting {
             if !defaults.contains_key(key) && !base.contains_key(key) && !info.rules_help.iter().any(|(k, _)| k == key)
             {
                 let keys: Vec<&str> = info.rules_help.iter().map(|(k, _)| *k).collect();
@@ -146,7 +159,7 @@ pub fn sweep(
         let text = toml::to_string(&rules).expect("a TOML table prints");
         let players =
             rules.get("players").or(defaults.get("players")).and_then(toml::Value::as_integer).unwrap_or(2) as usize;
-        let seats = seats_for(info, spec, players);
+        let seats = vary_seats(seats_for(info, spec, players), vary_setting)?;
         let (runner, seats) = (info.build)(Some(&text), None, Some(&seats)).map_err(|e| {
             let at: Vec<String> = setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
             e.context(format!("variant {}", at.join(" ")))
