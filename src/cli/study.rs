@@ -97,6 +97,8 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         }
         None => println!("No strategy dominates."),
     }
+    println!("{}", result.equilibrium_text());
+    println!("{}", result.equilibrium_table().to_aligned_text(4));
     let meta = serde_json::json!({
         "kind": "compare",
         "game": info.name,
@@ -106,7 +108,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         "seats": spec.strategies,
         "rules": spec.rules.clone().unwrap_or_default(),
     });
-    write_study(out, &[result.matrix_table(), result.ratings_table()], format, meta, &args.exec)
+    write_study(out, &[result.matrix_table(), result.ratings_table(), result.equilibrium_table()], format, meta, &args.exec)
 }
 
 /// Arguments of `draftsim sweep`.

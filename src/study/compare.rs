@@ -10,6 +10,7 @@ use crate::games::GameInfo;
 use crate::output::{Table, Values};
 use crate::sim::{Lineup, Mode, PairedSums, Plan};
 use crate::stats::{self, Estimate};
+use crate::study::equilibrium::{self, Equilibrium};
 
 /// What to compare.
 #[derive(Clone, Debug)]
@@ -54,6 +55,8 @@ pub struct Comparison {
     pub dominant: Option<usize>,
     /// The game's column name for the paired score difference (e.g. `chips_diff_per_round`).
     pub pair_column: String,
+    /// The meta-game's equilibrium, payoff = win share above one half.
+    pub equilibrium: Equilibrium,
 }
 
 /// Plays every pair: with an even table the seats alternate A, B, A, B...; with an odd one
@@ -92,7 +95,12 @@ pub fn compare(
     on_pair(pairs, pairs, "");
     let ratings = bradley_terry_with_intervals(k, &matchups, spec.seed);
     let dominant = (0..k).find(|&i| matchups.iter().filter(|m| m.strategy == i).all(|m| m.win_share.lo > 0.5));
-    Ok(Comparison { strategies: spec.strategies.clone(), matchups, ratings, dominant, pair_column })
+    let mut payoff = vec![vec![0.0; k]; k];
+    for m in &matchups {
+        payoff[m.strategy][m.opponent] = m.win_share.mean - 0.5;
+    }
+    let equilibrium = equilibrium::solve(&payoff)?;
+    Ok(Comparison { strategies: spec.strategies.clone(), matchups, ratings, dominant, pair_column, equilibrium })
 }
 
 /// Sums of per-deal-group values in chips per round, for combining lineups.
@@ -234,6 +242,30 @@ impl Comparison {
                 "dominant",
                 Values::Int((0..self.strategies.len()).map(|i| i64::from(self.dominant == Some(i))).collect()),
             )
+    }
+
+    /// The `equilibrium` table: each strategy's weight in the meta-game's equilibrium
+    /// mixture, and what the best pure response gains against it (in win share).
+    pub fn equilibrium_table(&self) -> Table {
+        let e = &self.equilibrium;
+        Table::new("equilibrium")
+            .with("strategy", Values::Text(self.strategies.clone()))
+            .with("weight", Values::Float(e.mixture.clone()))
+            .with("exploitability", Values::Float(e.exploitability.clone()))
+            .with("best_response", Values::Text(e.best_response.iter().map(|&r| self.strategies[r].clone()).collect()))
+    }
+
+    /// One line: the equilibrium mixture's support, heaviest first.
+    pub fn equilibrium_text(&self) -> String {
+        let e = &self.equilibrium;
+        let mut support: Vec<usize> = (0..self.strategies.len()).filter(|&i| e.mixture[i] > 1e-6).collect();
+        support.sort_by(|&a, &b| e.mixture[b].total_cmp(&e.mixture[a]));
+        let parts: Vec<String> = support.iter().map(|&i| format!("{} {:.3}", self.strategies[i], e.mixture[i])).collect();
+        format!(
+            "Meta-game equilibrium (Nash mixture of the win-share game): {}; a best response gains {:.4} against it.",
+            parts.join(", "),
+            e.mixture_exploitability.max(0.0)
+        )
     }
 
     /// The win-share matrix as aligned text: row strategy against column strategy.

@@ -2,6 +2,7 @@
 //! options over a grid.
 
 pub mod compare;
+pub mod equilibrium;
 pub mod sweep;
 
 pub use compare::{CompareSpec, Comparison, compare};
