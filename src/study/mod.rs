@@ -3,6 +3,7 @@
 
 pub mod compare;
 pub mod equilibrium;
+pub mod search;
 pub mod sweep;
 
 pub use compare::{CompareSpec, Comparison, compare};
