@@ -7,6 +7,7 @@ mod list;
 mod merge;
 mod replay;
 mod run;
+mod search;
 mod study;
 
 use std::process::ExitCode;
@@ -47,6 +48,17 @@ enum Command {
         after_help = "Example:\n  draftsim sweep --set players=3,4,5,6 --set wild=none,deuces-with-face --out sweep\n  draftsim sweep --seats hate,greedy,tight,random --vary hate.draft.weight=0,0.5,1 --out weights"
     )]
     Sweep(study::SweepArgs),
+    /// Search rules options toward an objective over the game's metrics (racing on common
+    /// deals, winner re-evaluated on held-out deals).
+    #[command(
+        after_help = "Example:\n  draftsim tune --game sevens --param bust_penalty=0..4 --minimize seat_advantage --require 'skill_gap>=0.5' --out tuned"
+    )]
+    Tune(search::TuneArgs),
+    /// Search a preset's parameters for the best payoff against a field of fixed presets.
+    #[command(
+        after_help = "Example:\n  draftsim exploit --preset hate --field greedy,tight,random --param draft.weight=0.0..2.0 --out best-hate"
+    )]
+    Exploit(search::ExploitArgs),
     /// Write report.md with SVG charts from run, compare or sweep folders.
     #[command(after_help = "Example:\n  draftsim report results cmp sweep --out report")]
     Report(study::ReportArgs),
@@ -87,6 +99,8 @@ pub fn main() -> ExitCode {
         Command::Merge(args) => merge::run(args),
         Command::Compare(args) => study::compare(args),
         Command::Sweep(args) => study::sweep(args),
+        Command::Tune(args) => search::tune(args),
+        Command::Exploit(args) => search::exploit(args),
         Command::Report(args) => study::report(args),
         Command::Hand(args) => hand::run(args),
         Command::List(args) => list::run(args),

@@ -36,7 +36,7 @@ where
 
 /// Writes a study's tables and `study.json` (with the version added), then moves the
 /// folder into place; does nothing without `--out`.
-fn write_study(
+pub(super) fn write_study(
     out: Option<OutputDir>,
     tables: &[Table],
     format: Format,

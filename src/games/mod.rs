@@ -124,6 +124,8 @@ pub struct GameInfo {
     pub default_rules: fn() -> String,
     /// Presets: (name, one-line description).
     pub presets: fn() -> Vec<(String, String)>,
+    /// A strategy's TOML text: a preset name, a preset file or a derived preset.
+    pub preset_text: fn(name: &str) -> Result<String, InputError>,
     /// Rules drawn at random from the game's options (TOML), for soak and property tests.
     pub random_rules: fn(seed: u64) -> String,
     /// The default seats for `players` players.

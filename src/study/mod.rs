@@ -4,6 +4,7 @@
 pub mod compare;
 pub mod equilibrium;
 pub mod search;
+pub mod tune;
 pub mod sweep;
 
 pub use compare::{CompareSpec, Comparison, compare};

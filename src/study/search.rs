@@ -215,6 +215,14 @@ pub struct SearchResult {
     pub search_seeds: Vec<u64>,
     /// Seeds the held-out evaluation played.
     pub held_out_seeds: Vec<u64>,
+    /// Rounds each held-out candidate played.
+    pub held_out_rounds: u64,
+}
+
+/// The key of one evaluation in a [`SearchState`].
+pub fn sample_key(setting: &Setting, seed: u64, rounds: u64) -> String {
+    let text: Vec<String> = setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!("{}|{seed}|{rounds}", text.join(";"))
 }
 
 /// Progress: (rounds spent, budget, what is playing).
@@ -346,7 +354,14 @@ pub fn search<E: Evaluator>(
         results[*i].held_out = Some(*e);
         results[*i].rank = rank + 1;
     }
-    Ok(SearchResult { best: held_out[0].0, candidates: results, trace, search_seeds, held_out_seeds })
+    Ok(SearchResult {
+        best: held_out[0].0,
+        candidates: results,
+        trace,
+        search_seeds,
+        held_out_seeds,
+        held_out_rounds: held_rounds,
+    })
 }
 
 /// A candidate during the search.
@@ -403,7 +418,7 @@ impl<E: Evaluator> Run<'_, E> {
     fn play(&mut self, setting: &Setting, seed: u64, rounds: u64, label: &str) -> Result<E::Sample, Error> {
         let text: Vec<String> = setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
         (self.on_step)(self.spent, self.budget, &format!("{label}: {}", text.join(" ")));
-        let key = format!("{}|{seed}|{rounds}", text.join(";"));
+        let key = sample_key(setting, seed, rounds);
         let sample = match self.state.samples.get(&key) {
             Some(s) => s.clone(),
             None => {

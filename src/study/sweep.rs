@@ -78,9 +78,10 @@ fn grid(axes: &[Axis]) -> Vec<Vec<(String, String)>> {
     })
 }
 
-/// The seats for `players` players.
-fn seats_for(info: &GameInfo, spec: &SweepSpec, players: usize) -> Vec<String> {
-    match &spec.seats {
+/// The seats for `players` players: the given ones cycled, or the game's mix with one
+/// `random` seat so the skill gap can be measured.
+pub(crate) fn seats_for(info: &GameInfo, seats: Option<&[String]>, players: usize) -> Vec<String> {
+    match seats {
         Some(s) => s.iter().cycle().take(players).cloned().collect(),
         None => {
             let mut seats = (info.default_seats)(players);
@@ -89,6 +90,48 @@ fn seats_for(info: &GameInfo, spec: &SweepSpec, players: usize) -> Vec<String> {
             }
             seats
         }
+    }
+}
+
+/// A base rules file over the game's defaults, from which variants are made.
+pub(crate) struct RulesBase<'a> {
+    info: &'a GameInfo,
+    base: toml::Table,
+    defaults: toml::Table,
+}
+
+impl<'a> RulesBase<'a> {
+    /// The base: the rules file's text, or the defaults alone.
+    pub(crate) fn new(info: &'a GameInfo, rules: Option<&str>) -> Result<RulesBase<'a>, InputError> {
+        let base = match rules {
+            Some(text) => toml::from_str(text).map_err(|e| InputError::new(format!("--rules: {}", e.message())))?,
+            None => toml::Table::new(),
+        };
+        let defaults = toml::from_str(&(info.default_rules)()).unwrap_or_default();
+        Ok(RulesBase { info, base, defaults })
+    }
+
+    /// The rules text with `setting`'s keys set, and its player count; an unknown key is
+    /// an error naming `flag` and the game's keys.
+    pub(crate) fn variant(&self, setting: &[(String, String)], flag: &str) -> Result<(String, usize), InputError> {
+        let mut rules = self.base.clone();
+        for (key, value) in setting {
+            let known = self.defaults.contains_key(key)
+                || self.base.contains_key(key)
+                || self.info.rules_help.iter().any(|(k, _)| k == key);
+            if !known {
+                let keys: Vec<&str> = self.info.rules_help.iter().map(|(k, _)| *k).collect();
+                return Err(InputError::new(format!(
+                    "{flag} {key}: not a rules key of {}; use one of {}",
+                    self.info.name,
+                    keys.join(", ")
+                )));
+            }
+            rules.insert(key.clone(), toml_value(value));
+        }
+        let players =
+            rules.get("players").or(self.defaults.get("players")).and_then(toml::Value::as_integer).unwrap_or(2);
+        Ok((toml::to_string(&rules).expect("a TOML table prints"), players as usize))
     }
 }
 
@@ -127,11 +170,7 @@ pub fn sweep(
     spec: &SweepSpec,
     on_variant: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<Vec<VariantResult>, Error> {
-    let base: toml::Table = match &spec.rules {
-        Some(text) => toml::from_str(text).map_err(|e| InputError::new(format!("--rules: {}", e.message())))?,
-        None => toml::Table::new(),
-    };
-    let defaults: toml::Table = toml::from_str(&(info.default_rules)()).unwrap_or_default();
+    let base = RulesBase::new(info, spec.rules.as_deref())?;
     let mut out = Vec::new();
     if spec.axes.is_empty() && spec.vary.is_empty() {
         return Err(InputError::new("sweep: give --set KEY=V1,V2 or --vary PRESET.PATH=V1,V2").into());
@@ -142,24 +181,8 @@ pub fn sweep(
         let label: Vec<String> = setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
         on_variant(out.len(), settings.len(), &label.join(" "));
         let (rules_setting, vary_setting) = setting.split_at(spec.axes.len());
-        let mut rules = base.clone();
-        for (key, value) in rules_setting {
-            if !defaults.contains_key(key) && !base.contains_key(key) && !info.rules_help.iter().any(|(k, _)| k == key)
-            {
-                let keys: Vec<&str> = info.rules_help.iter().map(|(k, _)| *k).collect();
-                return Err(InputError::new(format!(
-                    "--set {key}: not a rules key of {}; use one of {}",
-                    info.name,
-                    keys.join(", ")
-                ))
-                .into());
-            }
-            rules.insert(key.clone(), toml_value(value));
-        }
-        let text = toml::to_string(&rules).expect("a TOML table prints");
-        let players =
-            rules.get("players").or(defaults.get("players")).and_then(toml::Value::as_integer).unwrap_or(2) as usize;
-        let seats = vary_seats(seats_for(info, spec, players), vary_setting)?;
+        let (text, players) = base.variant(rules_setting, "--set")?;
+        let seats = vary_seats(seats_for(info, spec.seats.as_deref(), players), vary_setting)?;
         let (runner, seats) = (info.build)(Some(&text), None, Some(&seats)).map_err(|e| {
             let at: Vec<String> = setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
             e.context(format!("variant {}", at.join(" ")))

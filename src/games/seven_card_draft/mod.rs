@@ -32,6 +32,7 @@ pub const INFO: GameInfo = GameInfo {
     rules_help: rules::RULES_HELP,
     default_rules: || toml::to_string(&Rules::default()).unwrap_or_default(),
     presets: || presets::listing(bots::PRESETS),
+    preset_text: |name| crate::games::presets::preset_text(bots::PRESETS, name, NAME),
     random_rules: |seed| toml::to_string(&rules::random_rules(seed)).unwrap_or_default(),
     default_seats,
     build,

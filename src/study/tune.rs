@@ -1,0 +1,434 @@
+//! `tune` and `exploit`: the search engine bound to the games through their declared
+//! measures. `tune` searches rules options toward an objective over the variant-level
+//! metrics; `exploit` searches one preset's parameters for the best payoff against a field.
+
+use std::sync::atomic::AtomicBool;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, InputError};
+use crate::games::GameInfo;
+use crate::games::presets::derived_name;
+use crate::sim::{Lineup, Measures, Mode, Plan, Shown, Tally};
+use crate::stats::Estimate;
+use crate::study::search::{Evaluator, Setting};
+use crate::study::sweep::{RulesBase, seats_for};
+
+/// How one term's value is judged.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Term {
+    /// Smaller is better.
+    Minimize(String),
+    /// Larger is better.
+    Maximize(String),
+    /// Closer to the value is better (absolute distance).
+    Target(String, f64),
+}
+
+/// A constraint `metric >= bound` (or `<=`); a violated one costs [`PENALTY`] per unit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Constraint {
+    /// The metric.
+    pub metric: String,
+    /// `true` for `>=`, `false` for `<=`.
+    pub at_least: bool,
+    /// The bound.
+    pub bound: f64,
+}
+
+/// What a constraint's violation costs per unit, so any feasible candidate beats any
+/// infeasible one by a wide margin at the scale of the metrics draftsim reports.
+pub const PENALTY: f64 = 1000.0;
+
+/// An objective over a variant's metrics: a sum of terms plus penalties; lower is better.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Objective {
+    /// The terms, summed.
+    pub terms: Vec<Term>,
+    /// The constraints.
+    pub constraints: Vec<Constraint>,
+}
+
+impl Objective {
+    /// Builds it from `--minimize`, `--maximize`, `--target NAME=V` and `--require 'NAME>=V'`.
+    pub fn from_flags(
+        minimize: &[String],
+        maximize: &[String],
+        targets: &[String],
+        require: &[String],
+    ) -> Result<Objective, InputError> {
+        let mut o = Objective::default();
+        o.terms.extend(minimize.iter().map(|m| Term::Minimize(m.trim().to_string())));
+        o.terms.extend(maximize.iter().map(|m| Term::Maximize(m.trim().to_string())));
+        for t in targets {
+            let (name, value) = t
+                .split_once('=')
+                .and_then(|(n, v)| Some((n.trim(), v.trim().parse::<f64>().ok()?)))
+                .ok_or_else(|| InputError::new(format!("--target '{t}': write NAME=VALUE, e.g. mean_length=12")))?;
+            o.terms.push(Term::Target(name.to_string(), value));
+        }
+        for r in require {
+            o.constraints.push(Constraint::parse(r)?);
+        }
+        Ok(o)
+    }
+
+    /// Adds the `[objective]` table of a search file: `minimize`, `maximize` (lists of
+    /// names), `target` (a table of name = value) and `require` (list of "name >= v").
+    pub fn add_toml(&mut self, table: &toml::Table) -> Result<(), InputError> {
+        let names = |key: &str| -> Result<Vec<String>, InputError> {
+            match table.get(key) {
+                None => Ok(Vec::new()),
+                Some(toml::Value::Array(a)) => a
+                    .iter()
+                    .map(|v| v.as_str().map(str::to_string))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| InputError::new(format!("objective.{key}: write a list of names"))),
+                Some(_) => Err(InputError::new(format!("objective.{key}: write a list of names"))),
+            }
+        };
+        self.terms.extend(names("minimize")?.into_iter().map(Term::Minimize));
+        self.terms.extend(names("maximize")?.into_iter().map(Term::Maximize));
+        for r in names("require")? {
+            self.constraints.push(Constraint::parse(&r)?);
+        }
+        if let Some(t) = table.get("target") {
+            let t = t.as_table().ok_or_else(|| InputError::new("objective.target: write { name = value, ... }"))?;
+            for (name, v) in t {
+                let v = v.as_float().or(v.as_integer().map(|i| i as f64)).ok_or_else(|| {
+                    InputError::new(format!("objective.target.{name}: give a number"))
+                })?;
+                self.terms.push(Term::Target(name.clone(), v));
+            }
+        }
+        for key in table.keys() {
+            if !["minimize", "maximize", "require", "target"].contains(&key.as_str()) {
+                return Err(InputError::new(format!(
+                    "objective.{key}: unknown; use minimize, maximize, target or require"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every metric the objective reads.
+    pub fn metrics(&self) -> Vec<&str> {
+        let terms = self.terms.iter().map(|t| match t {
+            Term::Minimize(m) | Term::Maximize(m) | Term::Target(m, _) => m.as_str(),
+        });
+        terms.chain(self.constraints.iter().map(|c| c.metric.as_str())).collect()
+    }
+
+    /// The objective's value with a 95% interval, from the metrics' estimates. The
+    /// half-width adds the terms' half-widths in quadrature (as if independent).
+    pub fn evaluate(&self, metric: &dyn Fn(&str) -> Option<Estimate>) -> Estimate {
+        let (mut value, mut var) = (0.0, 0.0);
+        let get = |name: &str| -> Estimate {
+            metric(name).unwrap_or(Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN })
+        };
+        for t in &self.terms {
+            let e = match t {
+                Term::Minimize(m) | Term::Maximize(m) | Term::Target(m, _) => get(m),
+            };
+            value += match t {
+                Term::Minimize(_) => e.mean,
+                Term::Maximize(_) => -e.mean,
+                Term::Target(_, v) => (e.mean - v).abs(),
+            };
+            var += e.half_width().powi(2);
+        }
+        for c in &self.constraints {
+            let e = get(&c.metric);
+            let gap = if c.at_least { c.bound - e.mean } else { e.mean - c.bound };
+            value += PENALTY * gap.max(0.0);
+        }
+        let hw = var.sqrt();
+        Estimate { mean: value, lo: value - hw, hi: value + hw }
+    }
+
+    /// One line: the objective as written.
+    pub fn describe(&self) -> String {
+        let mut parts: Vec<String> = self
+            .terms
+            .iter()
+            .map(|t| match t {
+                Term::Minimize(m) => format!("minimise {m}"),
+                Term::Maximize(m) => format!("maximise {m}"),
+                Term::Target(m, v) => format!("bring {m} to {v}"),
+            })
+            .collect();
+        parts.extend(
+            self.constraints.iter().map(|c| format!("subject to {} {} {}", c.metric, if c.at_least { ">=" } else { "<=" }, c.bound)),
+        );
+        parts.join(", ")
+    }
+}
+
+impl Constraint {
+    /// Parses `NAME>=V` or `NAME<=V`.
+    pub fn parse(text: &str) -> Result<Constraint, InputError> {
+        let bad = || InputError::new(format!("--require '{text}': write NAME>=VALUE or NAME<=VALUE, e.g. skill_gap>=5"));
+        let (metric, bound, at_least) = if let Some((m, b)) = text.split_once(">=") {
+            (m, b, true)
+        } else if let Some((m, b)) = text.split_once("<=") {
+            (m, b, false)
+        } else {
+            return Err(bad());
+        };
+        let bound = bound.trim().parse().map_err(|_| bad())?;
+        Ok(Constraint { metric: metric.trim().to_string(), at_least, bound })
+    }
+}
+
+/// The variant-level metrics a tune objective may name, each with a 95% interval:
+/// `seat_advantage`, `skill_gap`, `mean_length`, and every measure the game shows per seat.
+/// The first two combine two estimates; their half-widths add in quadrature.
+pub fn metric_estimates(tally: &Tally, strategies: &[String], measures: &Measures) -> Vec<(String, Estimate)> {
+    let combine = |a: Estimate, b: Estimate| {
+        let mean = a.mean - b.mean;
+        let hw = (a.half_width().powi(2) + b.half_width().powi(2)).sqrt();
+        Estimate { mean, lo: mean - hw, hi: mean + hw }
+    };
+    let seats: Vec<Estimate> = (0..tally.seat_count).map(|s| tally.seat(s).win_rate()).collect();
+    let best = seats.iter().copied().max_by(|a, b| a.mean.total_cmp(&b.mean));
+    let worst = seats.iter().copied().min_by(|a, b| a.mean.total_cmp(&b.mean));
+    let mut out = Vec::new();
+    if let (Some(b), Some(w)) = (best, worst) {
+        out.push(("seat_advantage".to_string(), combine(b, w)));
+    }
+    if let Some(r) = strategies.iter().position(|s| s == "random") {
+        let best = (0..strategies.len())
+            .filter(|&x| x != r)
+            .map(|x| tally.score_per_round(x))
+            .max_by(|a, b| a.mean.total_cmp(&b.mean));
+        if let Some(b) = best {
+            out.push(("skill_gap".to_string(), combine(b, tally.score_per_round(r))));
+        }
+    }
+    out.push(("mean_length".to_string(), tally.mean_length()));
+    let total = tally.total();
+    for m in measures.measures.iter().filter(|m| m.shown == Shown::Both) {
+        out.push((m.column.clone(), total.measure(m).0));
+    }
+    out
+}
+
+/// What one evaluation keeps: the tally and who was seated (so a resumed search can score
+/// it without playing again).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Played {
+    /// The tally.
+    pub tally: Tally,
+    /// The strategies seated, in lineup order.
+    pub strategies: Vec<String>,
+    /// The rules played (their measures may depend on them).
+    pub rules: Option<String>,
+}
+
+impl Played {
+    /// Seats that rebuild the game (each strategy once per seat it held, cycled).
+    fn strategies_by_seat(&self) -> Vec<String> {
+        self.strategies.iter().cycle().take(self.tally.seat_count).cloned().collect()
+    }
+}
+
+/// Plays `rounds` of a built game on `seed` with rotation.
+fn play(
+    info: &GameInfo,
+    rules: Option<&str>,
+    seats: &[String],
+    seed: u64,
+    rounds: u64,
+    interrupt: Option<&AtomicBool>,
+    context: &str,
+) -> Result<(Played, Measures), Error> {
+    let (runner, seats) = (info.build)(rules, None, Some(seats)).map_err(|e| e.context(context))?;
+    let lineup = Lineup::new(&seats);
+    let plan = Plan { seed, rounds, rotate: true, shard: None, until_ci: None };
+    let tally = runner.run(&lineup, &plan, Mode::Tally, interrupt, &mut |_, _| Ok(()))?;
+    Ok((Played { tally, strategies: lineup.strategies, rules: rules.map(str::to_string) }, runner.measures().clone()))
+}
+
+fn describe_setting(setting: &Setting) -> String {
+    setting.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+}
+
+/// `tune`: a candidate is a set of rules values over a base rules file.
+pub struct TuneEvaluator<'a> {
+    /// The game.
+    pub info: &'a GameInfo,
+    /// The base rules file's text.
+    pub rules: Option<String>,
+    /// Seats (cycled to each variant's player count), or the game's mix with a random seat.
+    pub seats: Option<Vec<String>>,
+    /// What to minimise.
+    pub objective: Objective,
+    /// Ctrl-C.
+    pub interrupt: Option<&'a AtomicBool>,
+}
+
+impl TuneEvaluator<'_> {
+    /// The rules text and seats of a candidate.
+    pub fn variant(&self, setting: &Setting) -> Result<(String, Vec<String>), InputError> {
+        let base = RulesBase::new(self.info, self.rules.as_deref())?;
+        let (text, players) = base.variant(setting, "--param")?;
+        Ok((text, seats_for(self.info, self.seats.as_deref(), players)))
+    }
+
+    /// Every metric of a sample.
+    pub fn metrics(&self, sample: &Played) -> Vec<(String, Estimate)> {
+        match (self.info.build)(sample.rules.as_deref(), None, Some(&sample.strategies_by_seat())) {
+            Ok((runner, _)) => metric_estimates(&sample.tally, &sample.strategies, runner.measures()),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// Checks that the objective names metrics the game has, before any search.
+    pub fn check(&self) -> Result<(), InputError> {
+        if self.objective.terms.is_empty() {
+            return Err(InputError::new(
+                "tune: give an objective: --minimize NAME, --maximize NAME or --target NAME=VALUE (e.g. --minimize seat_advantage)",
+            ));
+        }
+        let (runner, seats) = (self.info.build)(self.rules.as_deref(), None, self.seats.as_deref())?;
+        let seats = seats_for(self.info, Some(&seats), runner.players());
+        let strategies = Lineup::new(&seats).strategies;
+        let tally = Tally::new(strategies.len(), runner.players(), runner.measures());
+        let known: Vec<String> = metric_estimates(&tally, &strategies, runner.measures()).into_iter().map(|(n, _)| n).collect();
+        for m in self.objective.metrics() {
+            if !known.iter().any(|k| k == m) {
+                let hint = if m == "skill_gap" { " (skill_gap needs a random seat)" } else { "" };
+                return Err(InputError::new(format!(
+                    "objective: '{m}' is not a metric of {}{hint}; use one of {}",
+                    self.info.name,
+                    known.join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Evaluator for TuneEvaluator<'_> {
+    type Sample = Played;
+
+    fn play(&self, setting: &Setting, seed: u64, rounds: u64) -> Result<Played, Error> {
+        let (text, seats) = self.variant(setting)?;
+        let context = format!("candidate {}", describe_setting(setting));
+        Ok(play(self.info, Some(&text), &seats, seed, rounds, self.interrupt, &context)?.0)
+    }
+
+    fn merge(&self, into: &mut Played, more: &Played) {
+        into.tally.merge(&more.tally);
+    }
+
+    fn score(&self, sample: &Played) -> Estimate {
+        let metrics = self.metrics(sample);
+        self.objective.evaluate(&|name| metrics.iter().find(|(n, _)| n == name).map(|(_, e)| *e))
+    }
+
+    fn rounds(&self, sample: &Played) -> u64 {
+        sample.tally.rounds
+    }
+}
+
+/// `exploit`: a candidate is a set of parameter values over a base preset, seated once
+/// against the field; its payoff is its score per unit of play (rotation gives it every
+/// seat), and the search minimises the negated payoff.
+pub struct ExploitEvaluator<'a> {
+    /// The game.
+    pub info: &'a GameInfo,
+    /// The rules file's text.
+    pub rules: Option<String>,
+    /// The preset whose parameters are searched.
+    pub preset: String,
+    /// The fixed strategies at the other seats (cycled).
+    pub field: Vec<String>,
+    /// Seats at the table.
+    pub players: usize,
+    /// Ctrl-C.
+    pub interrupt: Option<&'a AtomicBool>,
+}
+
+impl ExploitEvaluator<'_> {
+    /// The candidate's derived preset name.
+    pub fn strategy(&self, setting: &Setting) -> String {
+        derived_name(&self.preset, setting)
+    }
+
+    /// The candidate's seats: itself, then the field.
+    pub fn seats(&self, setting: &Setting) -> Vec<String> {
+        std::iter::once(self.strategy(setting)).chain(self.field.iter().cycle().take(self.players - 1).cloned()).collect()
+    }
+
+    /// Checks the preset, field and player count before any search.
+    pub fn check(&self) -> Result<(), InputError> {
+        if self.field.is_empty() || self.players < 2 {
+            return Err(InputError::new("exploit: give --field with at least one strategy and --players 2 or more"));
+        }
+        (self.info.preset_text)(&self.preset).map_err(|e| e.context("--preset"))?;
+        let seats: Vec<String> = std::iter::once(self.preset.clone())
+            .chain(self.field.iter().cycle().take(self.players - 1).cloned())
+            .collect();
+        (self.info.build)(self.rules.as_deref(), Some(self.players), Some(&seats))?;
+        Ok(())
+    }
+}
+
+impl Evaluator for ExploitEvaluator<'_> {
+    type Sample = Played;
+
+    fn play(&self, setting: &Setting, seed: u64, rounds: u64) -> Result<Played, Error> {
+        let context = format!("candidate {}", self.strategy(setting));
+        Ok(play(self.info, self.rules.as_deref(), &self.seats(setting), seed, rounds, self.interrupt, &context)?.0)
+    }
+
+    fn merge(&self, into: &mut Played, more: &Played) {
+        into.tally.merge(&more.tally);
+    }
+
+    fn score(&self, sample: &Played) -> Estimate {
+        let payoff = sample.tally.score_per_round(0);
+        Estimate { mean: -payoff.mean, lo: -payoff.hi, hi: -payoff.lo }
+    }
+
+    fn rounds(&self, sample: &Played) -> u64 {
+        sample.tally.rounds
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn objectives_sum_terms_and_penalise_violations() {
+        let o = Objective::from_flags(
+            &["seat_advantage".into()],
+            &[],
+            &["mean_length=12".into()],
+            &["skill_gap>=5".into()],
+        )
+        .unwrap();
+        let at = |sa: f64, len: f64, gap: f64| {
+            o.evaluate(&|n| {
+                let v = match n {
+                    "seat_advantage" => sa,
+                    "mean_length" => len,
+                    "skill_gap" => gap,
+                    _ => return None,
+                };
+                Some(Estimate { mean: v, lo: v - 0.3, hi: v + 0.3 })
+            })
+        };
+        assert!((at(0.1, 11.0, 6.0).mean - 1.1).abs() < 1e-12);
+        assert!((at(0.1, 13.0, 4.0).mean - (1.1 + PENALTY)).abs() < 1e-9);
+        assert!((at(0.1, 12.0, 6.0).half_width() - (2.0f64 * 0.09).sqrt()).abs() < 1e-12);
+        assert!(Constraint::parse("skill_gap=5").is_err());
+        assert!(Objective::from_flags(&[], &[], &["x".into()], &[]).is_err());
+        let mut t = Objective::default();
+        t.add_toml(&toml::from_str("minimize = ['a']\ntarget = { b = 2 }\nrequire = ['c <= 1']").unwrap()).unwrap();
+        assert_eq!(t.metrics(), vec!["a", "b", "c"]);
+        assert!(t.add_toml(&toml::from_str("minimise = ['a']").unwrap()).is_err());
+    }
+}
