@@ -425,12 +425,17 @@ fn every_command_that_plays_takes_every_shared_flag() {
     std::fs::write(&good_rules, "max_turns = 250\n").unwrap();
     let game = ["--game", "winston-crazier-eights"];
     // Each command with what it needs besides the shared flags, and the shared flags it takes.
-    let commands: [(&[&str], &[&str]); 5] = [
+    let commands: [(&[&str], &[&str]); 7] = [
         (&["run"], &["players", "seats", "rounds", "out", "threads"]),
         (&["check"], &["players", "seats", "rounds", "threads"]),
         (&["replay", "--round", "3"], &["players", "seats"]),
         (&["compare", "--strategies", "value,first"], &["players", "rounds", "out", "threads"]),
         (&["sweep", "--set", "games=1,3"], &["seats", "rounds", "out", "threads"]),
+        (&["tune", "--param", "removed=0..9", "--minimize", "seat_advantage"], &["seats", "rounds", "out", "threads"]),
+        (
+            &["exploit", "--preset", "value", "--field", "first", "--param", "draft.start=1.0..4.0"],
+            &["players", "rounds", "out", "threads"],
+        ),
     ];
     let play = |base: &[&str], extra: &[&str]| {
         let mut args = base.to_vec();
@@ -531,7 +536,7 @@ fn help_lists_shared_flags_in_one_order_and_no_color_is_respected() {
         "--threads",
         "--quiet",
     ];
-    for command in ["run", "check", "replay", "compare", "sweep", "merge"] {
+    for command in ["run", "check", "replay", "compare", "sweep", "tune", "exploit", "merge"] {
         let help = stdout(&draftsim(&[command, "--help"]));
         let listed: Vec<&str> = help
             .lines()

@@ -98,7 +98,8 @@ impl GameArgs {
 #[derive(Args, Debug, Clone)]
 pub struct RoundsArg {
     /// Rounds to play (a game's units: games, matches); per pair in compare, per variant in
-    /// sweep. Default: 1,000,000 for run, 100,000 otherwise.
+    /// sweep, for the whole search in tune and exploit. Default: 1,000,000 for run, 400,000
+    /// for tune and exploit, 100,000 otherwise.
     #[arg(long)]
     pub rounds: Option<u64>,
 }

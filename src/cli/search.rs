@@ -13,7 +13,7 @@ use draftsim::stats::Estimate;
 use draftsim::study::search::{self, Evaluator, Param, SearchConfig, SearchResult, SearchState, Setting};
 use draftsim::study::tune::{ExploitEvaluator, Objective, Played, TuneEvaluator};
 
-use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, SeatsArg, SeedArg};
+use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, RoundsArg, SeatsArg, SeedArg};
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
@@ -28,10 +28,7 @@ pub struct SearchArgs {
     /// tune, an [objective] table (minimize, maximize, target, require).
     #[arg(long, value_name = "FILE")]
     pub space: Option<PathBuf>,
-    /// Units of play for the whole search (racing 60%, refinement 25%, held-out 15%).
-    #[arg(long, default_value_t = 400_000)]
-    pub budget: u64,
-    /// A budget in seconds instead: a short pilot measures the speed and sets the rounds
+    /// A budget in seconds instead of --rounds: a short pilot measures the speed and sets the rounds
     /// (kept in the search state, so a resumed search uses the same).
     #[arg(long, value_name = "SECONDS")]
     pub budget_time: Option<f64>,
@@ -67,7 +64,9 @@ impl SearchArgs {
                 None => None,
             };
             if let Some(key) = file.keys().next() {
-                return Err(InputError::new(format!("--space: unknown table '{key}'; use [space] and [objective]")).into());
+                return Err(
+                    InputError::new(format!("--space: unknown table '{key}'; use [space] and [objective]")).into()
+                );
             }
         }
         if params.is_empty() {
@@ -84,6 +83,8 @@ pub struct TuneArgs {
     pub game: GameRulesArgs,
     #[command(flatten)]
     pub seats: SeatsArg,
+    #[command(flatten)]
+    pub rounds: RoundsArg,
     #[command(flatten)]
     pub seed: SeedArg,
     #[command(flatten)]
@@ -113,6 +114,8 @@ pub struct ExploitArgs {
     pub game: GameRulesArgs,
     #[command(flatten)]
     pub players: PlayersArg,
+    #[command(flatten)]
+    pub rounds: RoundsArg,
     #[command(flatten)]
     pub seed: SeedArg,
     #[command(flatten)]
@@ -153,8 +156,9 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         "objective": evaluator.objective, "params": params, "seed": args.seed.seed,
         "candidates": args.search.candidates, "runners_up": args.search.runners_up,
     });
-    let run = run_search(&evaluator, &params, &args.search, &args.exec, &args.output, args.seed.seed, &fingerprint)?;
-    let Some((result, state, out, format, budget)) = run else { return Ok(()) };
+    let budget = args.rounds.get(400_000)?;
+    let (result, state, out, format, budget) =
+        run_search(&evaluator, &params, &args.search, budget, &args.exec, &args.output, args.seed.seed, &fingerprint)?;
     let best = &result.candidates[result.best];
     let (rules_text, seats) = evaluator.variant(&best.setting)?;
     // The winner's metrics on its held-out deals.
@@ -180,7 +184,16 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         best.held_out.map_or(f64::NAN, |e| e.lo),
         best.held_out.map_or(f64::NAN, |e| e.hi)
     );
-    finish(out, format, &result, "objective", false, ("best-rules.toml", format!("{header}{rules_text}")), meta, &args.exec)
+    finish(
+        out,
+        format,
+        &result,
+        "objective",
+        false,
+        ("best-rules.toml", format!("{header}{rules_text}")),
+        meta,
+        &args.exec,
+    )
 }
 
 /// The middle value of a parameter (a probe that its name is valid).
@@ -216,8 +229,9 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
         "field": evaluator.field, "players": evaluator.players, "params": params, "seed": args.seed.seed,
         "candidates": args.search.candidates, "runners_up": args.search.runners_up,
     });
-    let run = run_search(&evaluator, &params, &args.search, &args.exec, &args.output, args.seed.seed, &fingerprint)?;
-    let Some((result, _, out, format, budget)) = run else { return Ok(()) };
+    let budget = args.rounds.get(400_000)?;
+    let (result, _, out, format, budget) =
+        run_search(&evaluator, &params, &args.search, budget, &args.exec, &args.output, args.seed.seed, &fingerprint)?;
     let best = &result.candidates[result.best];
     let name = evaluator.strategy(&best.setting);
     println!("Against the field {} at {} seats:", evaluator.field.join(","), evaluator.players);
@@ -240,13 +254,15 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
 }
 
 /// The search's output: result, its evaluations, folder, format and budget.
-type Finished<S> = Option<(SearchResult, SearchState<S>, Option<OutputDir>, draftsim::output::Format, u64)>;
+type Finished<S> = (SearchResult, SearchState<S>, Option<OutputDir>, draftsim::output::Format, u64);
 
 /// Opens the output, resumes or starts the state, runs the search with a progress bar.
+#[allow(clippy::too_many_arguments)]
 fn run_search<E: Evaluator<Sample = Played> + Sync>(
     evaluator: &E,
     params: &[Param],
     args: &SearchArgs,
+    rounds: u64,
     exec: &ExecArgs,
     output: &OutputArgs,
     seed: u64,
@@ -257,13 +273,17 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
     let fingerprint = fingerprint.to_string();
     let state_path = output.out.as_deref().map(state_file);
     let mut state: SearchState<Played> = SearchState { fingerprint: fingerprint.clone(), samples: Default::default() };
-    let mut budget = args.budget;
+    let mut budget = rounds;
     if let Some(path) = &state_path
         && let Ok(text) = std::fs::read_to_string(path)
     {
         match serde_json::from_str::<(u64, SearchState<Played>)>(&text) {
             Ok((b, saved)) if saved.fingerprint == fingerprint => {
-                exec.note(&format!("resuming the search in {} ({} evaluations done)", path.display(), saved.samples.len()));
+                exec.note(&format!(
+                    "resuming the search in {} ({} evaluations done)",
+                    path.display(),
+                    saved.samples.len()
+                ));
                 state = saved;
                 budget = b;
             }
@@ -279,9 +299,6 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
     } else if let Some(seconds) = args.budget_time {
         budget = pilot_budget(evaluator, params, seed, seconds, exec)?;
     }
-    if budget == 0 {
-        return Err(InputError::new("--budget 0: give the search at least one round").into());
-    }
     let config = SearchConfig { seed, budget, candidates: args.candidates, runners_up: args.runners_up };
     let bar = exec.bar(budget);
     let mut save = |s: &SearchState<Played>| -> Result<(), draftsim::Error> {
@@ -289,7 +306,10 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
             let tmp = path.with_extension("tmp");
             let text = serde_json::to_string(&(budget, s)).map_err(|e| draftsim::Error::Invariant(e.to_string()))?;
             std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
-                draftsim::Error::Input(InputError::new(format!("{}: cannot save the search state ({e})", path.display())))
+                draftsim::Error::Input(InputError::new(format!(
+                    "{}: cannot save the search state ({e})",
+                    path.display()
+                )))
             })?;
         }
         Ok(())
@@ -300,7 +320,8 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
             b.set_message(label.to_string());
         }
     };
-    let result = exec.pool()?.install(|| search::search(evaluator, params, &config, &mut state, &mut save, &mut on_step));
+    let result =
+        exec.pool()?.install(|| search::search(evaluator, params, &config, &mut state, &mut save, &mut on_step));
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -308,13 +329,16 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
     if let Some(path) = &state_path {
         let _ = std::fs::remove_file(path);
     }
-    Ok(Some((result, state, out, format, budget)))
+    Ok((result, state, out, format, budget))
 }
 
 /// Where an interrupted search keeps its evaluations: beside the output folder.
 fn state_file(out: &Path) -> PathBuf {
     let name = out.file_name().map_or_else(|| "search".into(), |n| n.to_string_lossy().into_owned());
-    out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).join(format!(".{name}.search-state.json"))
+    out.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .join(format!(".{name}.search-state.json"))
 }
 
 /// Rounds the search can play in `seconds`: a pilot of one candidate for about a second.
@@ -337,7 +361,10 @@ fn pilot_budget<E: Evaluator<Sample = Played> + Sync>(
         }
     }
     let budget = (rounds as f64 / elapsed * seconds) as u64;
-    exec.note(&format!("--budget-time {seconds}s: {:.0} units/s in a pilot, so a budget of {budget} units", rounds as f64 / elapsed));
+    exec.note(&format!(
+        "--budget-time {seconds}s: {:.0} units/s in a pilot, so a budget of {budget} units",
+        rounds as f64 / elapsed
+    ));
     Ok(budget)
 }
 

@@ -108,7 +108,13 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         "seats": spec.strategies,
         "rules": spec.rules.clone().unwrap_or_default(),
     });
-    write_study(out, &[result.matrix_table(), result.ratings_table(), result.equilibrium_table()], format, meta, &args.exec)
+    write_study(
+        out,
+        &[result.matrix_table(), result.ratings_table(), result.equilibrium_table()],
+        format,
+        meta,
+        &args.exec,
+    )
 }
 
 /// Arguments of `draftsim sweep`.

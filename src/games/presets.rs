@@ -34,7 +34,9 @@ pub fn preset_text(presets: &[(&str, &str)], name_or_path: &str, game: &str) -> 
         let mut table: toml::Table = toml::from_str(&text).map_err(|e| InputError::new(one_line(&e.to_string())))?;
         for item in split_top(overrides, ';') {
             let (path, value) = item.split_once('=').ok_or_else(|| {
-                InputError::new(format!("strategy '{name_or_path}': write BASE{{PATH=VALUE;...}}, e.g. hate{{draft.weight=0.5}}"))
+                InputError::new(format!(
+                    "strategy '{name_or_path}': write BASE{{PATH=VALUE;...}}, e.g. hate{{draft.weight=0.5}}"
+                ))
             })?;
             set_path(&mut table, path.trim(), toml_value(value.trim()))
                 .map_err(|e| e.context(format!("strategy '{name_or_path}'")))?;
@@ -46,7 +48,8 @@ pub fn preset_text(presets: &[(&str, &str)], name_or_path: &str, game: &str) -> 
     }
     let path = std::path::Path::new(name_or_path);
     if path.extension().is_some_and(|e| e == "toml") || path.exists() {
-        return std::fs::read_to_string(path).map_err(|e| InputError::new(format!("strategy file {name_or_path}: {e}")));
+        return std::fs::read_to_string(path)
+            .map_err(|e| InputError::new(format!("strategy file {name_or_path}: {e}")));
     }
     let names: Vec<&str> = presets.iter().map(|(n, _)| *n).collect();
     Err(InputError::new(format!(

@@ -127,9 +127,13 @@ pub fn write_report(
             found = true;
             sweep_section(&mut md, &sweep, out, &prefix, measures.as_ref())?;
         }
+        if let Some(candidates) = load(dir, "candidates")? {
+            found = true;
+            search_section(&mut md, dir, &candidates, meta.as_ref(), out, &prefix)?;
+        }
         if !found {
             return Err(InputError::new(format!(
-                "{}: no summary, matrix or sweep table here; give folders written by run, compare or sweep --out",
+                "{}: no summary, matrix, sweep or candidates table here; give folders written by run, compare, sweep, tune or exploit --out",
                 dir.display()
             ))
             .into());
@@ -572,6 +576,24 @@ fn compare_section(
                 "Bradley-Terry ratings from the pairwise win shares, on the Elo scale, with 95% bootstrap intervals; {rounds:.0} {units} per pair."
             ),
         );
+        if let Some(eq) = load(dir, "equilibrium")? {
+            let (names, weights) = (texts(&eq, "strategy")?, floats(&eq, "weight")?);
+            let exploit = floats(&eq, "exploitability")?;
+            let support: Vec<String> = (0..names.len())
+                .filter(|&i| weights[i] > 1e-6)
+                .map(|i| format!("{} {:.3}", names[i], weights[i]))
+                .collect();
+            let most = (0..names.len()).max_by(|&a, &b| exploit[a].total_cmp(&exploit[b]));
+            let _ = writeln!(
+                md,
+                "Meta-game equilibrium (the Nash mixture of the symmetric win-share game, by linear programming): {}.{}\n",
+                support.join(", "),
+                most.map_or(String::new(), |i| format!(
+                    " The most exploitable strategy is {}: its best response wins {:.3} above an even share against it.",
+                    names[i], exploit[i]
+                ))
+            );
+        }
         let dominant = floats(&ratings, "dominant")?;
         match dominant.iter().position(|&d| d > 0.5) {
             Some(i) => {
@@ -585,6 +607,88 @@ fn compare_section(
                 let _ = writeln!(md, "No strategy dominates: none wins more than half against every other.\n");
             }
         }
+    }
+    Ok(())
+}
+
+/// A tune or exploit folder: the winner and runners-up with held-out figures beside the
+/// in-search ones, and the search's convergence.
+fn search_section(
+    md: &mut String,
+    dir: &Path,
+    candidates: &DataFrame,
+    meta: Option<&serde_json::Value>,
+    out: &OutputDir,
+    prefix: &str,
+) -> Result<(), Error> {
+    let columns: Vec<String> = candidates.get_column_names().iter().map(|c| c.to_string()).collect();
+    let params: Vec<String> = columns.iter().skip(1).take_while(|c| *c != "stage").cloned().collect();
+    let what = if has(candidates, "payoff") { "payoff" } else { "objective" };
+    let better = if what == "payoff" { "higher" } else { "lower" };
+    let field = |k: &str| meta.and_then(|m| m.get(k)).map(|v| v.to_string().trim_matches('"').to_string());
+    let question = match (field("kind").as_deref(), field("objective")) {
+        (Some("tune"), Some(o)) => format!("Tuning the rules to {o}"),
+        _ => format!(
+            "Best response of `{}` to the field {}",
+            field("preset").unwrap_or_default(),
+            meta.and_then(|m| m.get("field")).map_or(String::new(), |f| f.to_string())
+        ),
+    };
+    let rank = floats(candidates, "rank")?;
+    let in_search = with_interval(candidates, what)?;
+    let held = with_interval(candidates, &format!("held_out_{what}"))?;
+    let stages = texts(candidates, "stage")?;
+    let settings: Vec<Vec<String>> = params.iter().map(|p| texts(candidates, p)).collect::<Result<_, _>>()?;
+    let setting = |i: usize| -> String {
+        params.iter().zip(&settings).map(|(p, v)| format!("`{p}={}`", v[i])).collect::<Vec<_>>().join(" ")
+    };
+    let _ = writeln!(
+        md,
+        "{question} ({better} is better): {} candidates raced on common deals; the best re-evaluated on held-out deals the search never played. Only the held-out figures should be quoted; the in-search figures show the winner's curse.\n",
+        candidates.height()
+    );
+    let _ = writeln!(
+        md,
+        "| rank | setting | held-out {what} (95% interval) | in-search {what} | last stage |\n|---|---|---|---|---|"
+    );
+    let mut ranked: Vec<usize> = (0..rank.len()).filter(|&i| rank[i] > 0.0).collect();
+    ranked.sort_by(|&a, &b| rank[a].total_cmp(&rank[b]));
+    for &i in &ranked {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} ({} to {}) | {} ({} to {}) | {} |",
+            rank[i],
+            setting(i),
+            fmt4(held.mean[i]),
+            fmt4(held.lo[i]),
+            fmt4(held.hi[i]),
+            fmt4(in_search.mean[i]),
+            fmt4(in_search.lo[i]),
+            fmt4(in_search.hi[i]),
+            stages[i]
+        );
+    }
+    md.push('\n');
+    if let Some(trace) = load(dir, "convergence")? {
+        let spent = floats(&trace, "rounds_spent")?;
+        let best = with_interval(&trace, &format!("best_{what}"))?;
+        let labels: Vec<String> = spent.iter().map(|r| format!("{r:.0}")).collect();
+        let file = format!("{prefix}convergence.svg");
+        charts::lines_with_bands(
+            &out.path().join(&file),
+            "Is the search still improving? Best in-search estimate so far",
+            &format!("best {what} so far ({better} is better)"),
+            &labels,
+            &[(format!("best {what}"), best.mean)],
+            &[Some((best.lo, best.hi))],
+        )?;
+        image(
+            md,
+            &file,
+            &format!(
+                "Each point is a new best in-search {what}, against the units of play spent so far (x axis, not to scale), with its 95% interval. A flat tail means more budget would not have changed the answer; the held-out figures above are the ones to trust."
+            ),
+        );
     }
     Ok(())
 }

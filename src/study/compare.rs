@@ -260,7 +260,8 @@ impl Comparison {
         let e = &self.equilibrium;
         let mut support: Vec<usize> = (0..self.strategies.len()).filter(|&i| e.mixture[i] > 1e-6).collect();
         support.sort_by(|&a, &b| e.mixture[b].total_cmp(&e.mixture[a]));
-        let parts: Vec<String> = support.iter().map(|&i| format!("{} {:.3}", self.strategies[i], e.mixture[i])).collect();
+        let parts: Vec<String> =
+            support.iter().map(|&i| format!("{} {:.3}", self.strategies[i], e.mixture[i])).collect();
         format!(
             "Meta-game equilibrium (Nash mixture of the win-share game): {}; a best response gains {:.4} against it.",
             parts.join(", "),

@@ -47,8 +47,7 @@ pub fn solve(payoff: &[Vec<f64>]) -> Result<Equilibrium, Error> {
         let gain = |r: usize| (0..k).map(|c| payoff[r][c] * column(c)).sum::<f64>();
         (0..k).map(|r| (r, gain(r))).fold((0, f64::NEG_INFINITY), |a, b| if b.1 > a.1 { b } else { a })
     };
-    let (best_response, exploitability) =
-        (0..k).map(|i| best_against(&|c| f64::from(u8::from(c == i)))).unzip();
+    let (best_response, exploitability) = (0..k).map(|i| best_against(&|c| f64::from(u8::from(c == i)))).unzip();
     let mixture_exploitability = best_against(&|c| mixture[c]).1;
     Ok(Equilibrium { mixture, value: solution[v], exploitability, best_response, mixture_exploitability })
 }

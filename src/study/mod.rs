@@ -4,8 +4,8 @@
 pub mod compare;
 pub mod equilibrium;
 pub mod search;
-pub mod tune;
 pub mod sweep;
+pub mod tune;
 
 pub use compare::{CompareSpec, Comparison, compare};
 pub use sweep::{Axis, SweepSpec, VariantResult, sweep, sweep_table};

@@ -20,9 +20,9 @@ pub struct Axis {
 impl Axis {
     /// Parses `KEY=V1,V2,...`; commas inside brackets (TOML lists) do not split.
     pub fn parse(text: &str) -> Result<Axis, InputError> {
-        let (key, values) = text
-            .split_once('=')
-            .ok_or_else(|| InputError::new(format!("'{text}': write KEY=V1,V2,..., e.g. players=3,4,5 or hate.draft.weight=0,0.5")))?;
+        let (key, values) = text.split_once('=').ok_or_else(|| {
+            InputError::new(format!("'{text}': write KEY=V1,V2,..., e.g. players=3,4,5 or hate.draft.weight=0,0.5"))
+        })?;
         let out = split_top(values, ',');
         if key.trim().is_empty() || out.is_empty() {
             return Err(InputError::new(format!("'{text}': give a key and at least one value")));

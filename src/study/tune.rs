@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, InputError};
 use crate::games::GameInfo;
 use crate::games::presets::derived_name;
-use crate::sim::{Lineup, Measures, Mode, Plan, Shown, Tally};
+use crate::sim::{Lineup, Measures, Mode, Plan, Tally};
 use crate::stats::Estimate;
 use crate::study::search::{Evaluator, Setting};
 use crate::study::sweep::{RulesBase, seats_for};
@@ -95,9 +95,10 @@ impl Objective {
         if let Some(t) = table.get("target") {
             let t = t.as_table().ok_or_else(|| InputError::new("objective.target: write { name = value, ... }"))?;
             for (name, v) in t {
-                let v = v.as_float().or(v.as_integer().map(|i| i as f64)).ok_or_else(|| {
-                    InputError::new(format!("objective.target.{name}: give a number"))
-                })?;
+                let v = v
+                    .as_float()
+                    .or(v.as_integer().map(|i| i as f64))
+                    .ok_or_else(|| InputError::new(format!("objective.target.{name}: give a number")))?;
                 self.terms.push(Term::Target(name.clone(), v));
             }
         }
@@ -158,7 +159,9 @@ impl Objective {
             })
             .collect();
         parts.extend(
-            self.constraints.iter().map(|c| format!("subject to {} {} {}", c.metric, if c.at_least { ">=" } else { "<=" }, c.bound)),
+            self.constraints
+                .iter()
+                .map(|c| format!("subject to {} {} {}", c.metric, if c.at_least { ">=" } else { "<=" }, c.bound)),
         );
         parts.join(", ")
     }
@@ -167,7 +170,8 @@ impl Objective {
 impl Constraint {
     /// Parses `NAME>=V` or `NAME<=V`.
     pub fn parse(text: &str) -> Result<Constraint, InputError> {
-        let bad = || InputError::new(format!("--require '{text}': write NAME>=VALUE or NAME<=VALUE, e.g. skill_gap>=5"));
+        let bad =
+            || InputError::new(format!("--require '{text}': write NAME>=VALUE or NAME<=VALUE, e.g. skill_gap>=5"));
         let (metric, bound, at_least) = if let Some((m, b)) = text.split_once(">=") {
             (m, b, true)
         } else if let Some((m, b)) = text.split_once("<=") {
@@ -181,7 +185,8 @@ impl Constraint {
 }
 
 /// The variant-level metrics a tune objective may name, each with a 95% interval:
-/// `seat_advantage`, `skill_gap`, `mean_length`, and every measure the game shows per seat.
+/// `seat_advantage`, `skill_gap`, `mean_length`, and every measure the game declares
+/// (over all seats).
 /// The first two combine two estimates; their half-widths add in quadrature.
 pub fn metric_estimates(tally: &Tally, strategies: &[String], measures: &Measures) -> Vec<(String, Estimate)> {
     let combine = |a: Estimate, b: Estimate| {
@@ -207,7 +212,7 @@ pub fn metric_estimates(tally: &Tally, strategies: &[String], measures: &Measure
     }
     out.push(("mean_length".to_string(), tally.mean_length()));
     let total = tally.total();
-    for m in measures.measures.iter().filter(|m| m.shown == Shown::Both) {
+    for m in &measures.measures {
         out.push((m.column.clone(), total.measure(m).0));
     }
     out
@@ -294,7 +299,8 @@ impl TuneEvaluator<'_> {
         let seats = seats_for(self.info, Some(&seats), runner.players());
         let strategies = Lineup::new(&seats).strategies;
         let tally = Tally::new(strategies.len(), runner.players(), runner.measures());
-        let known: Vec<String> = metric_estimates(&tally, &strategies, runner.measures()).into_iter().map(|(n, _)| n).collect();
+        let known: Vec<String> =
+            metric_estimates(&tally, &strategies, runner.measures()).into_iter().map(|(n, _)| n).collect();
         for m in self.objective.metrics() {
             if !known.iter().any(|k| k == m) {
                 let hint = if m == "skill_gap" { " (skill_gap needs a random seat)" } else { "" };
@@ -358,7 +364,9 @@ impl ExploitEvaluator<'_> {
 
     /// The candidate's seats: itself, then the field.
     pub fn seats(&self, setting: &Setting) -> Vec<String> {
-        std::iter::once(self.strategy(setting)).chain(self.field.iter().cycle().take(self.players - 1).cloned()).collect()
+        std::iter::once(self.strategy(setting))
+            .chain(self.field.iter().cycle().take(self.players - 1).cloned())
+            .collect()
     }
 
     /// Checks the preset, field and player count before any search.

@@ -29,8 +29,8 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::measures::{
-    CAPPED, CAST, DAMAGE, FLOODED, HATE_PICKS, LAND_BINS, LANDS_PLAYED, MILL, MILL_END, MULLIGANED, OPENING_LANDS,
-    REMOVED, SCREWED, WIPES,
+    CAPPED, CAST, DAMAGE, FLOODED, HATE_PICKS, LAND_BINS, LANDS_PLAYED, MILL, MILL_END, MULLIGANED, OPENING_LAND_SUM,
+    OPENING_LANDS, REMOVED, SCREWED, WIPES,
 };
 use super::rules::{COLOURS, MAX_LIBRARY, MAX_ROW, Method, Opening, Rules};
 use super::view::{Board, Bot, BotRng, Card, MAX_PERMANENTS, NO_CARD, View};
@@ -671,6 +671,7 @@ fn opening<B: Bot>(
     for s in 0..n {
         let lands = t.hands[s][..t.boards[s].hand_size].iter().filter(|&&c| t.cards[usize::from(c)].is_land()).count();
         out.seats[s].observe(OPENING_LANDS, lands.min(LAND_BINS - 1));
+        out.seats[s].sums[OPENING_LAND_SUM] = lands as i64;
         sink.event(Event::Opening { seat: s, lands });
     }
     if rules.opening == Opening::Quick {

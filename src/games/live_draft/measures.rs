@@ -27,6 +27,8 @@ pub const MILL: usize = 4;
 pub const HATE_PICKS: usize = 5;
 /// Sum: cards removed from the game in the game (at every seat).
 pub const REMOVED: usize = 6;
+/// Sum: lands in the opening hand, before any exchange.
+pub const OPENING_LAND_SUM: usize = 7;
 /// Histogram offset: lands in each opening hand.
 pub const OPENING_LANDS: usize = 0;
 /// Bins of the opening-lands histogram (0 to this, the last holding more).
@@ -106,6 +108,13 @@ pub fn measures() -> Measures {
                 "mean_hate_picks",
                 Shown::Summary,
                 "picks made mainly to deny the next player",
+            ),
+            Measure::mean(
+                OPENING_LAND_SUM,
+                "opening_lands",
+                "mean_opening_lands",
+                Shown::Summary,
+                "lands in the opening hand before any exchange, per seat and game",
             ),
             Measure::mean(
                 REMOVED,
