@@ -133,7 +133,7 @@ pub struct SweepArgs {
     #[command(flatten)]
     pub exec: ExecArgs,
     /// A rules key and its values, e.g. players=3,4,5 (repeat for a grid). Seats are cycled
-    /// to each variant's player count; without --seats, the game's mix with one random seat.
+    /// to each variant's player count; with no seats given, the game's mix with one random seat.
     #[arg(long = "set", value_name = "KEY=V1,V2", required_unless_present = "vary")]
     pub set: Vec<String>,
     /// A strategy parameter and its values, e.g. hate.draft.weight=0,0.5,1 (repeatable,

@@ -30,7 +30,7 @@ pub fn solve(payoff: &[Vec<f64>]) -> Result<Equilibrium, Error> {
     let x: Vec<_> = (0..k).map(|_| lp.add_var(0.0, (0.0, 1.0))).collect();
     let v = lp.add_var(1.0, (f64::NEG_INFINITY, f64::INFINITY));
     for j in 0..k {
-        let mut terms: Vec<(microlp::Variable, f64)> = (0..k).map(|i| (x[i], payoff[i][j])).collect();
+        let mut terms: Vec<(microlp::Variable, f64)> = x.iter().zip(payoff).map(|(&xi, row)| (xi, row[j])).collect();
         terms.push((v, -1.0));
         lp.add_constraint(terms, ComparisonOp::Ge, 0.0);
     }

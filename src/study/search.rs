@@ -227,6 +227,10 @@ pub fn sample_key(setting: &Setting, seed: u64, rounds: u64) -> String {
     format!("{}|{seed}|{rounds}", text.join(";"))
 }
 
+/// Called with the state after each new evaluation (to write it where a resumed search
+/// finds it).
+pub type Save<'a, S> = dyn FnMut(&SearchState<S>) -> Result<(), Error> + 'a;
+
 /// Progress: (rounds spent, budget, what is playing).
 pub type OnStep<'a> = dyn FnMut(u64, u64, &str) + 'a;
 
@@ -237,7 +241,7 @@ pub fn search<E: Evaluator>(
     params: &[Param],
     config: &SearchConfig,
     state: &mut SearchState<E::Sample>,
-    save: &mut dyn FnMut(&SearchState<E::Sample>) -> Result<(), Error>,
+    save: &mut Save<'_, E::Sample>,
     on_step: &mut OnStep<'_>,
 ) -> Result<SearchResult, Error> {
     if params.is_empty() {
@@ -411,7 +415,7 @@ fn order<S>(a: &Candidate<S>, b: &Candidate<S>) -> std::cmp::Ordering {
 struct Run<'a, E: Evaluator> {
     evaluator: &'a E,
     state: &'a mut SearchState<E::Sample>,
-    save: &'a mut dyn FnMut(&SearchState<E::Sample>) -> Result<(), Error>,
+    save: &'a mut Save<'a, E::Sample>,
     on_step: &'a mut OnStep<'a>,
     spent: u64,
     budget: u64,
