@@ -1,25 +1,12 @@
 //! The `draftsim` binary: real runs, real files, bad input.
 
+mod common;
+use common::{draftsim, stderr, stdout};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn draftsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_draftsim")).args(args).output().expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("draftsim-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch("cli", name)
 }
 
 /// Every file of a folder, by name, with its bytes.

@@ -3,21 +3,13 @@
 //! varies strategy parameters, compare writes the equilibrium.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn draftsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_draftsim")).args(args).output().expect("the binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{draftsim, stderr};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("draftsim-search-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch("search", name)
 }
 
 /// A CSV table as rows of (column, value) maps.

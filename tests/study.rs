@@ -1,19 +1,19 @@
 //! compare, sweep and report on real output files.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
+mod common;
+
+/// Runs the binary and insists it succeeds.
 fn draftsim(args: &[&str]) -> Output {
-    let o = Command::new(env!("CARGO_BIN_EXE_draftsim")).args(args).output().expect("the binary runs");
-    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    let o = common::draftsim(args);
+    assert!(o.status.success(), "{args:?}: {}", common::stderr(&o));
     o
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("draftsim-study-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch("study", name)
 }
 
 fn frame(path: &Path) -> polars::prelude::DataFrame {

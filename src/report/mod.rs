@@ -631,7 +631,11 @@ fn search_section(
         _ => format!(
             "Best response of `{}` to the field {}",
             field("preset").unwrap_or_default(),
-            meta.and_then(|m| m.get("field")).map_or(String::new(), |f| f.to_string())
+            meta.and_then(|m| m.get("field")).and_then(|f| f.as_array()).map_or(String::new(), |f| f
+                .iter()
+                .filter_map(|v| v.as_str())
+                .collect::<Vec<_>>()
+                .join(", "))
         ),
     };
     let rank = floats(candidates, "rank")?;

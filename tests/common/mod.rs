@@ -1,0 +1,29 @@
+//! What the command-line test files share: running the binary and scratch folders.
+
+#![allow(dead_code)] // each test file uses its own part
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Runs the draftsim binary with `args`.
+pub fn draftsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_draftsim")).args(args).output().expect("the binary runs")
+}
+
+/// Its stdout as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Its stderr as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A fresh, empty folder for one test, named by the test file and the test.
+pub fn scratch(file: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("draftsim-{file}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
