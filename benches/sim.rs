@@ -24,7 +24,7 @@ fn rounds_per_second<G: Game>(bencher: Bencher, game: &G, seats: &[String], roun
     let mut seed = 0;
     bencher.counter(ItemsCount::new(rounds)).bench_local(|| {
         seed += 1;
-        let plan = Plan { seed, rounds, rotate: true, shard: None, until_ci: None };
+        let plan = Plan { seed, rounds, rotate: true, shard: None, until_ci: None, cards: false };
         pool.install(|| sim::run(game, &lineup, &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap())
     });
 }

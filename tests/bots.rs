@@ -115,7 +115,7 @@ fn paired_edge(a: &str, b: &str, rounds: u64) -> draftsim::stats::Estimate {
     let seats = vec![a.to_string(), b.to_string(), a.to_string(), b.to_string()];
     let game = SevenCardDraft::new(&Rules::default(), &seats).unwrap();
     let lineup = Lineup::new(&seats);
-    let plan = Plan { seed: 2026, rounds, rotate: true, shard: None, until_ci: None };
+    let plan = Plan { seed: 2026, rounds, rotate: true, shard: None, until_ci: None, cards: false };
     sim::run(&game, &lineup, &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap().pair_difference(0, 1)
 }
 

@@ -41,13 +41,14 @@ fn output_files_are_identical_for_one_and_two_threads() {
                 "--format",
                 format,
                 "--quiet",
+                "--cards",
             ]);
             assert!(o.status.success(), "{}", stderr(&o));
         }
         let one = files(&dir.join(format!("{format}-1")));
         let two = files(&dir.join(format!("{format}-2")));
         let names: Vec<&str> = one.iter().map(|f| f.0.as_str()).collect();
-        for table in ["summary", "seats", "pairs", "categories", "picks"] {
+        for table in ["summary", "seats", "pairs", "categories", "picks", "cards"] {
             assert!(names.contains(&format!("{table}.{format}").as_str()), "{names:?}");
         }
         assert!(names.contains(&"run.json") && names.contains(&"tally.json"));
@@ -59,7 +60,7 @@ fn output_files_are_identical_for_one_and_two_threads() {
 fn merged_shards_give_the_tables_of_the_unsharded_run() {
     let dir = scratch("shards");
     let whole = dir.join("whole");
-    let base = ["run", "--rounds", "12000", "--seed", "4", "--quiet", "--seats", "greedy,random,tight"];
+    let base = ["run", "--rounds", "12000", "--seed", "4", "--quiet", "--seats", "greedy,random,tight", "--cards"];
     let o = draftsim(&[&base[..], &["--out", whole.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     let mut shard_dirs = Vec::new();
@@ -662,4 +663,52 @@ fn live_draft_runs_shards_merges_replays_and_studies() {
         "--quiet",
     ]);
     assert!(o.status.success() && stdout(&o).contains("no invariant broken"), "{}{}", stdout(&o), stderr(&o));
+}
+
+#[test]
+fn cards_table_and_report_section() {
+    let dir = scratch("cards");
+    let out = dir.join("run");
+    let rules = dir.join("rules.toml");
+    std::fs::write(&rules, "wild = \"deuces-with-face\"\n").unwrap();
+    let o = draftsim(&[
+        "run",
+        "--rounds",
+        "20000",
+        "--seed",
+        "5",
+        "--rules",
+        rules.to_str().unwrap(),
+        "--cards",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(out.join("cards.csv")).unwrap();
+    let header = text.lines().next().unwrap();
+    for col in ["strategy", "level", "card", "seen", "taken", "take_rate_lo", "ata", "alsa", "win_share_in_hand_hi"] {
+        assert!(header.split(',').any(|c| c == col), "{col} missing from {header}");
+    }
+    assert!(header.ends_with("in_hand_minus_passed,in_hand_minus_passed_lo,in_hand_minus_passed_hi"), "{header}");
+    // 4 strategies x (52 cards + 13 ranks).
+    assert_eq!(text.lines().count(), 1 + 4 * 65);
+    assert!(text.lines().any(|l| l.starts_with("greedy,rank,2,")), "rank rows are written");
+    let meta = std::fs::read_to_string(out.join("run.json")).unwrap();
+    assert!(meta.contains("\"cards\": true"), "{meta}");
+    let report = dir.join("report");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("### Cards"), "{md}");
+    assert!(md.contains("over-drafted") && md.contains("| 2 |"), "{md}");
+    assert!(report.join("1-cards-1.svg").exists());
+    // A game without card identities, and --cards without --out, are refused.
+    let o =
+        draftsim(&["run", "--game", "sevens", "--cards", "--rounds", "100", "--out", dir.join("s").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--cards"), "{}", stderr(&o));
+    assert!(!dir.join("s").exists());
+    let o = draftsim(&["run", "--cards", "--rounds", "100"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }

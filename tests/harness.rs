@@ -3,7 +3,9 @@
 
 use draftsim::error::Error;
 use draftsim::games::seven_card_draft::{Rules, SevenCardDraft};
-use draftsim::sim::{self, Game, Lineup, Measures, Mode, Plan, RoundResult, SHARE_UNIT, Score, Shard, Tally};
+use draftsim::sim::{
+    self, CardCatalog, Game, Lineup, Measures, Mode, Plan, RoundResult, SHARE_UNIT, Score, Shard, Tally,
+};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -18,7 +20,7 @@ fn run_with_threads<G: Game>(game: &G, lineup: &Lineup, plan: &Plan, threads: us
 }
 
 fn plan(seed: u64, rounds: u64) -> Plan {
-    Plan { seed, rounds, rotate: true, shard: None, until_ci: None }
+    Plan { seed, rounds, rotate: true, shard: None, until_ci: None, cards: false }
 }
 
 #[test]
@@ -90,6 +92,7 @@ impl Coin {
                 always_won: true,
                 measures: vec![],
                 histograms: vec![],
+                cards: None,
             },
             broken_at,
         }
@@ -150,7 +153,7 @@ fn intervals_cover_a_known_win_probability_about_95_percent_of_the_time() {
     let mut win_covered = 0;
     let mut chips_covered = 0;
     for seed in 0..runs {
-        let p = Plan { seed, rounds: 2_000, rotate: false, shard: None, until_ci: None };
+        let p = Plan { seed, rounds: 2_000, rotate: false, shard: None, until_ci: None, cards: false };
         let t = sim::run(&Coin::new(None), &lineup, &p, Mode::Tally, None, |_, _| Ok(())).unwrap();
         win_covered += u32::from(t.strategy(0).win_rate().contains(0.3));
         // Expected chips per round for the edge: 0.3 - 0.7 = -0.4.
@@ -164,7 +167,7 @@ fn intervals_cover_a_known_win_probability_about_95_percent_of_the_time() {
 #[test]
 fn check_reports_a_planted_break_with_its_round() {
     let lineup = Lineup::new(&["edge".to_string(), "field".to_string()]);
-    let p = Plan { seed: 4, rounds: 50_000, rotate: true, shard: None, until_ci: None };
+    let p = Plan { seed: 4, rounds: 50_000, rotate: true, shard: None, until_ci: None, cards: false };
     let clean = sim::check(&Coin::new(None), &lineup, &p, None, |_, _| Ok(())).unwrap();
     assert_eq!(clean.violation, None);
     assert_eq!(clean.rounds, 50_000);
@@ -224,4 +227,97 @@ fn a_game_mode_game_keeps_per_round_measures_and_its_cards_do_not_depend_on_bust
         }
     }
     assert!(same_size >= 10, "later rounds compared: {same_size}");
+}
+
+/// A planted draft: one pack of cards 0-3 goes seat 0, 1, 0, 1. Seat 0 always takes card
+/// 0 first; every other pick is uniform (from the deal seed); whoever ends holding card 1
+/// wins. So for seat 0: card 0 is taken at pick 1 every time, card 1 is in hand a third of
+/// the time and then always wins, card 2 is taken at a rate of 1/3 per 5/3 sightings, and
+/// card 3 is last seen at pick 3 two times in three (ALSA 7/3).
+struct PlantedDraft {
+    measures: Measures,
+}
+
+impl PlantedDraft {
+    fn new() -> PlantedDraft {
+        let mut measures = Coin::new(None).measures;
+        measures.cards = Some(CardCatalog { names: ["A", "B", "C", "D"].map(String::from).to_vec(), groups: vec![] });
+        PlantedDraft { measures }
+    }
+}
+
+impl Game for PlantedDraft {
+    type Worker = ();
+    fn players(&self) -> usize {
+        2
+    }
+    fn worker(&self) {}
+    fn measures(&self) -> &Measures {
+        &self.measures
+    }
+    fn play(
+        &self,
+        _: &mut (),
+        deal_seed: u64,
+        _: u64,
+        _: u64,
+        _: &[usize],
+        out: &mut RoundResult,
+    ) -> Result<(), Error> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(deal_seed);
+        let mut pack: Vec<u16> = vec![0, 1, 2, 3];
+        let mut holder = [0usize; 4];
+        for pick in 1..=4 {
+            let seat = (pick - 1) % 2;
+            for &c in &pack {
+                out.cards.seen(seat, c, pick);
+            }
+            let i = if pick == 1 { 0 } else { rng.random_range(0..pack.len()) };
+            let card = pack.remove(i);
+            out.cards.taken(seat, card, pick);
+            out.cards.kept(seat, card);
+            holder[card as usize] = seat;
+        }
+        let winner = holder[1];
+        out.seats[winner].share_units = SHARE_UNIT;
+        out.seats[winner].score = 1;
+        out.seats[1 - winner].score = -1;
+        Ok(())
+    }
+    fn replay(&self, _: u64, _: u64, _: u64, _: &[usize]) -> Result<String, Error> {
+        Ok(String::new())
+    }
+}
+
+#[test]
+fn card_analytics_recover_a_planted_draft_and_merge_exactly() {
+    let lineup = Lineup::new(&["first".to_string(), "second".to_string()]);
+    let p = Plan { seed: 21, rounds: 60_000, rotate: false, shard: None, until_ci: None, cards: true };
+    let game = PlantedDraft::new();
+    let t = run_with_threads(&game, &lineup, &p, 2);
+    let a = t.card(0, 0);
+    assert_eq!((a.seen, a.seen_picks, a.taken, a.in_hand), (60_000, 60_000, 60_000, 60_000));
+    assert_eq!(a.ata().mean, 1.0, "the card always taken first has ATA 1");
+    assert_eq!(a.take_rate().mean, 1.0);
+    let b = t.card(0, 1);
+    assert_eq!(b.win_share_in_hand().mean, 1.0, "card B in hand always wins");
+    assert_eq!(b.win_share_passed().mean, 0.0);
+    assert_eq!(b.in_hand_difference().mean, 1.0);
+    assert!(b.win_share_in_hand().lo > 0.99);
+    assert!((b.in_hand as f64 / 60_000.0 - 1.0 / 3.0).abs() < 0.01, "{}", b.in_hand);
+    assert!(t.card(0, 2).take_rate().contains(0.2), "{:?}", t.card(0, 2).take_rate());
+    assert!(t.card(0, 3).alsa().contains(7.0 / 3.0), "{:?}", t.card(0, 3).alsa());
+    // Seat 1 never sees card A.
+    assert!(t.card(1, 0).is_empty());
+    // Threads and shards merge to the same integers.
+    assert_eq!(run_with_threads(&game, &lineup, &p, 1), t);
+    let shard =
+        |index| run_with_threads(&game, &lineup, &Plan { shard: Some(Shard { index, count: 3 }), ..p.clone() }, 2);
+    let mut merged = shard(2);
+    merged.merge(&shard(0));
+    merged.merge(&shard(1));
+    assert_eq!(merged.cards, t.cards);
+    // Without cards asked for, nothing is tallied.
+    let off = run_with_threads(&game, &lineup, &Plan { cards: false, ..p }, 2);
+    assert_eq!(off.card_count(), 0);
 }

@@ -263,7 +263,7 @@ fn cards_are_conserved_and_check_is_clean_on_a_million_games() {
     }
     let seats: Vec<String> = ["best-card", "curve"].map(String::from).to_vec();
     let g = LiveDraft::new(&Rules::default(), &seats).unwrap();
-    let plan = Plan { seed: 13, rounds: 1_000_000, rotate: true, shard: None, until_ci: None };
+    let plan = Plan { seed: 13, rounds: 1_000_000, rotate: true, shard: None, until_ci: None, cards: false };
     let report = draftsim::sim::check(&g, &Lineup::new(&seats), &plan, None, |_, _| Ok(())).unwrap();
     assert!(report.violation.is_none(), "{:?}", report.violation);
 }

@@ -367,7 +367,7 @@ fn randomly_drafted_hands_follow_the_seven_card_category_figures() {
     let seats: Vec<String> = vec!["random".into(); 4];
     let game = SevenCardDraft::new(&Rules::default(), &seats).unwrap();
     let lineup = Lineup::new(&seats);
-    let plan = Plan { seed: 99, rounds: 200_000, rotate: false, shard: None, until_ci: None };
+    let plan = Plan { seed: 99, rounds: 200_000, rotate: false, shard: None, until_ci: None, cards: false };
     let tally = sim::run(&game, &lineup, &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap();
     let counts = &tally.strategy(0).bins[FINISHED..FINISHED + 10];
     let hands: u64 = counts.iter().sum();
@@ -460,4 +460,43 @@ fn a_short_deck_given_by_ranks_ranks_like_its_preset() {
 
 fn by_ranks_variant() -> draftsim::games::seven_card_draft::Variant {
     Rules::from_toml("ranks = [\"6\",\"7\",\"8\",\"9\",\"T\",\"J\",\"Q\",\"K\",\"A\"]").unwrap().compile().unwrap()
+}
+
+/// With `random` drafters nobody folds and every pack is drafted to its last card, so a
+/// card dealt into a pack of P is taken at a pick uniform over 1..=P and seen at every pick
+/// up to that one: its take rate per sighting is 1 / (P + 1) * 2 (the mean of 1/cards-left
+/// over the schedule, weighted by sightings) and its ATA is (P + 1) / 2.
+#[test]
+fn random_drafters_take_every_card_at_the_uniform_pick_rate() {
+    for (players, pack_size) in [(4, 7), (3, 5)] {
+        let rules = Rules {
+            players,
+            pack_size,
+            bet_after_picks: vec![2, 4, pack_size],
+            face_up_picks: vec![2, 4],
+            ..Rules::default()
+        };
+        let seats = vec!["random".to_string(); players];
+        let game = SevenCardDraft::new(&rules, &seats).unwrap();
+        let plan = Plan { seed: 3, rounds: 40_000, rotate: true, shard: None, until_ci: None, cards: true };
+        let t = sim::run(&game, &Lineup::new(&seats), &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap();
+        let rate = 2.0 / (pack_size as f64 + 1.0);
+        let ata = (pack_size as f64 + 1.0) / 2.0;
+        let (mut taken, mut seen, mut cards) = (0, 0, 0);
+        for c in (0..t.card_count()).map(|c| t.card(0, c)).filter(|c| !c.is_empty()) {
+            cards += 1;
+            taken += c.taken;
+            seen += c.seen_picks;
+            // 4.5 standard errors: 52 cards tested at once must all pass.
+            let r = c.take_rate();
+            assert!((r.mean - rate).abs() < 4.5 * r.half_width() / 1.96, "take rate {r:?}, want {rate}");
+            let a = c.ata();
+            assert!((a.mean - ata).abs() < 4.5 * a.half_width() / 1.96, "ATA {a:?}, want {ata}");
+            assert_eq!(c.in_hand, c.taken, "every card taken stays in the hand");
+        }
+        assert_eq!(cards, 52);
+        let pooled = taken as f64 / seen as f64;
+        assert!((pooled - rate).abs() < 0.002, "pooled take rate {pooled}, want {rate}");
+        assert_eq!(taken, t.rounds * (players * pack_size) as u64, "every dealt card is taken once");
+    }
 }

@@ -199,7 +199,7 @@ fn the_last_player_in_wins_at_once() {
 fn dealt_totals_match_the_exact_enumeration() {
     let seats: Vec<String> = vec!["no-trade".into(); 4];
     let game = Sevens::new(&Rules::default(), &seats).unwrap();
-    let plan = Plan { seed: 17, rounds: 100_000, rotate: false, shard: None, until_ci: None };
+    let plan = Plan { seed: 17, rounds: 100_000, rotate: false, shard: None, until_ci: None, cards: false };
     let tally = sim::run(&game, &Lineup::new(&seats), &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap();
     let counts = &tally.strategy(0).bins[REVEALED..REVEALED + 16];
     let hands: u64 = counts.iter().sum();

@@ -33,6 +33,7 @@ fn soak(rounds: u64, units_per_set: u64, seed: u64) -> Vec<(&'static str, u64, u
                 rotate: rng.random_bool(0.8),
                 shard: None,
                 until_ci: None,
+                cards: rng.random_bool(0.5),
             };
             let started = std::time::Instant::now();
             let report = game.check(&Lineup::new(&seats), &plan, None, &mut |_, _| Ok(())).unwrap();

@@ -406,7 +406,7 @@ fn classic_draws_until_a_card_matches_and_has_no_play_step() {
 fn check_is_clean_on_a_million_default_matches() {
     let g = game(&["value", "colour"]);
     let seats = vec!["value".to_string(), "colour".to_string()];
-    let plan = Plan { seed: 11, rounds: 1_000_000, rotate: true, shard: None, until_ci: None };
+    let plan = Plan { seed: 11, rounds: 1_000_000, rotate: true, shard: None, until_ci: None, cards: false };
     let report = draftsim::sim::check(&g, &Lineup::new(&seats), &plan, None, |_, _| Ok(())).unwrap();
     assert!(report.violation.is_none(), "{:?}", report.violation);
     assert_eq!(report.rounds, 1_000_000);

@@ -33,7 +33,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let (game, seats) = args.game.build()?;
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let lineup = Lineup::new(&seats);
-    let plan = Plan { seed, rounds, rotate: !args.rotate.no_rotate, shard: None, until_ci: None };
+    let plan = Plan { seed, rounds, rotate: !args.rotate.no_rotate, shard: None, until_ci: None, cards: false };
     let per = rounds_per_deal(game.players(), plan.rotate);
     let planned = rounds.div_ceil(per) * per;
     let progress = args.exec.bar(planned);

@@ -35,6 +35,9 @@ pub struct RunArgs {
     /// Also write one row per round and seat (`rounds` table), streamed in batches.
     #[arg(long)]
     pub rounds_out: bool,
+    /// Also tally card analytics (`cards` table): seen, taken, ATA, ALSA, win share in hand and passed.
+    #[arg(long)]
+    pub cards: bool,
 }
 
 /// Set by Ctrl-C; the harness stops between batches and nothing is written.
@@ -48,15 +51,25 @@ pub fn run(args: RunArgs) -> Result<()> {
         return Err(InputError::new(format!("--until-ci {w}: give a half-width between 0 and 0.5, e.g. 0.005")).into());
     }
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+    if args.cards && args.output.out.is_none() {
+        return Err(InputError::new("--cards: also give --out DIR for the cards table").into());
+    }
     if args.rounds_out && args.output.out.is_none() {
         return Err(InputError::new("--rounds-out: also give --out DIR for the rounds table").into());
     }
     let (game, seats) = args.game.build()?;
+    if args.cards && game.measures().cards.is_none() {
+        return Err(InputError::new(format!(
+            "--cards: {} declares no card identities for card analytics; drop --cards (Seven Card Draft has them)",
+            args.game.name()
+        ))
+        .into());
+    }
     let (format, out) = args.output.open()?;
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
 
     let lineup = Lineup::new(&seats);
-    let plan = Plan { seed, rounds, rotate: !args.rotate.no_rotate, shard, until_ci: args.until_ci };
+    let plan = Plan { seed, rounds, rotate: !args.rotate.no_rotate, shard, until_ci: args.until_ci, cards: args.cards };
     let players = game.players();
     let per = rounds_per_deal(players, plan.rotate);
     let planned = rounds.div_ceil(per) * per;
@@ -106,6 +119,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         rotate: plan.rotate,
         shard,
         until_ci: args.until_ci.map(|w| w.to_string()),
+        cards: args.cards,
     };
     if args.until_ci.is_some() {
         args.exec.note(&format!("--until-ci reached after {} rounds", tally.rounds));

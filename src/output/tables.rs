@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Table, Values};
-use crate::sim::{Counts, Measures, Shard, Shown, Tally};
+use crate::sim::{CardCatalog, CardCounts, Counts, Measures, Shard, Shown, Tally};
 use crate::stats::Estimate;
 
 /// What a run was: written to `run.json` and to every Parquet file's metadata.
@@ -29,6 +29,9 @@ pub struct RunMeta {
     pub shard: Option<Shard>,
     /// `--until-ci` target, if any.
     pub until_ci: Option<String>,
+    /// Whether card analytics were tallied (`--cards`).
+    #[serde(default)]
+    pub cards: bool,
 }
 
 impl RunMeta {
@@ -130,7 +133,58 @@ pub fn run_tables(tally: &Tally, strategies: &[String], measures: &Measures) -> 
         tables.push(t);
     }
     tables.push(measures_table(tally, strategies, measures, &by_strategy, &by_seat));
+    if let Some(catalog) = measures.cards.as_ref().filter(|_| tally.card_count() > 0) {
+        tables.push(cards_table(tally, strategies, catalog));
+    }
     tables
+}
+
+/// The `cards` table: per strategy, every card it met and every group of cards, with how
+/// often it was seen and taken, when (ATA, ALSA), and the win share with it in hand
+/// against seen and passed.
+pub fn cards_table(tally: &Tally, strategies: &[String], catalog: &CardCatalog) -> Table {
+    let mut rows: Vec<(String, String, String, CardCounts)> = Vec::new();
+    for (x, strategy) in strategies.iter().enumerate() {
+        let per_card = (0..tally.card_count().min(catalog.names.len())).map(|c| (c, tally.card(x, c)));
+        for (c, counts) in per_card.clone() {
+            if !counts.is_empty() {
+                rows.push((strategy.clone(), "card".into(), catalog.names[c].clone(), counts.clone()));
+            }
+        }
+        for group in &catalog.groups {
+            let mut pooled = vec![CardCounts::default(); group.names.len()];
+            for (c, counts) in per_card.clone() {
+                if let Some(g) = group.of_card.get(c).copied().flatten() {
+                    pooled[g as usize].merge(counts);
+                }
+            }
+            for (name, counts) in group.names.iter().zip(pooled) {
+                if !counts.is_empty() {
+                    rows.push((strategy.clone(), group.level.clone(), name.clone(), counts));
+                }
+            }
+        }
+    }
+    let text = |f: fn(&(String, String, String, CardCounts)) -> &String| {
+        Values::Text(rows.iter().map(|r| f(r).clone()).collect())
+    };
+    let count = |f: fn(&CardCounts) -> u64| ints(rows.iter().map(|r| f(&r.3) as i64));
+    let estimate = |f: fn(&CardCounts) -> Estimate| rows.iter().map(|r| f(&r.3)).collect::<Vec<_>>();
+    let mut t = Table::new("cards")
+        .with("strategy", text(|r| &r.0))
+        .with("level", text(|r| &r.1))
+        .with("card", text(|r| &r.2))
+        .with("seen", count(|c| c.seen))
+        .with("seen_picks", count(|c| c.seen_picks))
+        .with("taken", count(|c| c.taken));
+    t = with_interval(t, "take_rate", &estimate(CardCounts::take_rate));
+    t = with_interval(t, "ata", &estimate(CardCounts::ata));
+    t = with_interval(t, "alsa", &estimate(CardCounts::alsa));
+    t = t.with("in_hand", count(|c| c.in_hand));
+    t = with_interval(t, "win_share_in_hand", &estimate(CardCounts::win_share_in_hand));
+    t = t.with("passed", count(|c| c.passed));
+    t = with_interval(t, "win_share_passed", &estimate(CardCounts::win_share_passed));
+    with_interval(t, "in_hand_minus_passed", &estimate(CardCounts::in_hand_difference))
 }
 
 /// Every declared measure with its 95% interval, by strategy, by seat, and for the run.

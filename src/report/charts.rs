@@ -266,3 +266,65 @@ pub fn heatmap(path: &Path, title: &str, labels: &[String], values: &[Vec<f64>])
     }
     root.present().map_err(|e| err(&e))
 }
+
+/// One labelled point per item at (x, y), with 95% interval bars in both directions.
+pub struct Scatter<'a> {
+    /// The point labels.
+    pub labels: &'a [String],
+    /// x values with their intervals (mean, lo, hi per point).
+    pub x: (&'a [f64], &'a [f64], &'a [f64]),
+    /// y values with their intervals.
+    pub y: (&'a [f64], &'a [f64], &'a [f64]),
+}
+
+/// A labelled scatter with interval bars on both axes.
+pub fn scatter_with_intervals(
+    path: &Path,
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    points: &Scatter<'_>,
+) -> Result<(), Error> {
+    let err = |e: &dyn std::fmt::Display| chart_error(path, e);
+    let root = SVGBackend::new(path, (SIZE.0, SIZE.1 + 120)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let (x, xlo, xhi) = points.x;
+    let (y, ylo, yhi) = points.y;
+    let (x0, x1) = y_range(x.iter().chain(xlo).chain(xhi).copied(), false);
+    let (y0, y1) = y_range(y.iter().chain(ylo).chain(yhi).copied(), false);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(45)
+        .y_label_area_size(60)
+        .build_cartesian_2d(x0..x1, y0..y1)
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(BLACK.mix(0.08))
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .draw()
+        .map_err(|e| err(&e))?;
+    let shown = |i: &usize| x[*i].is_finite() && y[*i].is_finite();
+    let bar = PALETTE[0].mix(0.35).stroke_width(1);
+    let clamp = |v: f64, lo: f64, hi: f64| if v.is_finite() { v.clamp(lo, hi) } else { lo };
+    for i in (0..x.len()).filter(shown) {
+        let (a, b) = (clamp(xlo[i], x0, x1), clamp(xhi[i], x0, x1));
+        let (c, d) = (clamp(ylo[i], y0, y1), clamp(yhi[i], y0, y1));
+        let lines = [vec![(a, y[i]), (b, y[i])], vec![(x[i], c), (x[i], d)]];
+        chart.draw_series(lines.into_iter().map(|l| PathElement::new(l, bar))).map_err(|e| err(&e))?;
+    }
+    chart
+        .draw_series((0..x.len()).filter(shown).map(|i| Circle::new((x[i], y[i]), 3, PALETTE[0].filled())))
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(
+            (0..x.len())
+                .filter(shown)
+                .map(|i| Text::new(points.labels[i].clone(), (x[i], y[i]), ("sans-serif", 11).into_font())),
+        )
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))
+}

@@ -118,6 +118,9 @@ pub fn write_report(
                 InputError::new(format!("{}: run.json is missing or names no known game", dir.display()))
             })?;
             run_section(&mut md, dir, &summary, out, &prefix, measures)?;
+            if let Some(cards) = load(dir, "cards")? {
+                cards_section(&mut md, &cards, out, &prefix, &measures.unit)?;
+            }
         }
         if let Some(matrix) = load(dir, "matrix")? {
             found = true;
@@ -864,6 +867,136 @@ fn sweep_section(
             );
         }
         md.push('\n');
+    }
+    Ok(())
+}
+
+/// Fewest units in hand (and takes) for a card to be charted and ranked.
+const CARD_MIN_UNITS: f64 = 30.0;
+
+/// Ranks 1..n of `values` (1 = first in the order `better` gives).
+fn ranks(values: &[f64], better: impl Fn(f64, f64) -> std::cmp::Ordering) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| better(values[a], values[b]));
+    let mut out = vec![0.0; values.len()];
+    for (r, &i) in order.iter().enumerate() {
+        out[i] = (r + 1) as f64;
+    }
+    out
+}
+
+/// Pearson correlation (of ranks: Spearman's).
+fn correlation(a: &[f64], b: &[f64]) -> f64 {
+    let n = a.len() as f64;
+    let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
+    let cov: f64 = a.iter().zip(b).map(|(x, y)| (x - ma) * (y - mb)).sum();
+    let va: f64 = a.iter().map(|x| (x - ma).powi(2)).sum();
+    let vb: f64 = b.iter().map(|y| (y - mb).powi(2)).sum();
+    cov / (va * vb).sqrt()
+}
+
+fn cards_section(md: &mut String, cards: &DataFrame, out: &OutputDir, prefix: &str, unit: &str) -> Result<(), Error> {
+    let strategy = texts(cards, "strategy")?;
+    let level = texts(cards, "level")?;
+    let card = texts(cards, "card")?;
+    let in_hand = floats(cards, "in_hand")?;
+    let taken = floats(cards, "taken")?;
+    let ata = with_interval(cards, "ata")?;
+    let gih = with_interval(cards, "win_share_in_hand")?;
+    let diff = with_interval(cards, "in_hand_minus_passed")?;
+    let interval = |v: &WithInterval, i: usize| format!("{} ({} to {})", fmt4(v.mean[i]), fmt4(v.lo[i]), fmt4(v.hi[i]));
+    let _ = writeln!(
+        md,
+        "### Cards: what each strategy takes, when, and whether taking it wins\n\nATA is the average pick at which the strategy took a card; the win share in hand is over the {unit}s it ended holding the card, against the {unit}s it saw the card and passed it. A card taken earlier than its win share ranks is over-drafted by that strategy; one taken later is under-drafted.\n"
+    );
+    for (k, s) in distinct(&strategy).iter().enumerate() {
+        let rows: Vec<usize> = (0..strategy.len())
+            .filter(|&i| {
+                &strategy[i] == s
+                    && level[i] == "card"
+                    && in_hand[i] >= CARD_MIN_UNITS
+                    && taken[i] >= CARD_MIN_UNITS
+                    && gih.mean[i].is_finite()
+            })
+            .collect();
+        if rows.len() < 3 {
+            continue;
+        }
+        let pick = |v: &[f64]| rows.iter().map(|&i| v[i]).collect::<Vec<f64>>();
+        let labels: Vec<String> = rows.iter().map(|&i| card[i].clone()).collect();
+        let (x, xlo, xhi) = (pick(&ata.mean), pick(&ata.lo), pick(&ata.hi));
+        let (y, ylo, yhi) = (pick(&gih.mean), pick(&gih.lo), pick(&gih.hi));
+        let file = format!("{prefix}cards-{}.svg", k + 1);
+        charts::scatter_with_intervals(
+            &out.path().join(&file),
+            &format!("Does {s} take the cards that win? Pick against win share in hand"),
+            "average pick taken (ATA; later to the right)",
+            &format!("win share per {unit} with the card in hand"),
+            &charts::Scatter { labels: &labels, x: (&x, &xlo, &xhi), y: (&y, &ylo, &yhi) },
+        )?;
+        let pick_rank = ranks(&x, |a, b| a.total_cmp(&b));
+        let win_rank = ranks(&y, |a, b| b.total_cmp(&a));
+        let rho = correlation(&pick_rank, &win_rank);
+        image(
+            md,
+            &file,
+            &format!(
+                "`{s}`: one point per card with at least {CARD_MIN_UNITS:.0} {unit}s in hand, with 95% intervals on both axes. Rank correlation of pick order with win order: {rho:.2} (1 would mean it takes cards exactly in the order they win). Points low and left are taken early but win little (over-drafted); high and right, taken late but win often (under-drafted)."
+            ),
+        );
+        let n = rows.len();
+        let mut by_gap: Vec<usize> = (0..n).collect();
+        // Over-drafted first: picked much earlier (a better pick rank) than its win rank.
+        by_gap.sort_by(|&a, &b| (win_rank[b] - pick_rank[b]).total_cmp(&(win_rank[a] - pick_rank[a])));
+        let over: Vec<usize> = by_gap.iter().copied().filter(|&j| win_rank[j] > pick_rank[j]).take(10).collect();
+        let under: Vec<usize> = by_gap.iter().rev().copied().filter(|&j| win_rank[j] < pick_rank[j]).take(10).collect();
+        for (title, list) in [
+            ("over-drafted (taken before cards that win more)", over),
+            ("under-drafted (taken after cards that win less)", under),
+        ] {
+            if list.is_empty() {
+                continue;
+            }
+            let _ = writeln!(
+                md,
+                "Most {title} by `{s}`, ranks among {n} cards:\n\n| card | ATA (95% interval) | pick rank | win share in hand (95% interval) | win rank | in hand minus passed (95% interval) |\n|---|---|---:|---|---:|---|"
+            );
+            for j in list {
+                let i = rows[j];
+                let _ = writeln!(
+                    md,
+                    "| {} | {} | {} | {} | {} | {} |",
+                    card[i],
+                    interval(&ata, i),
+                    pick_rank[j],
+                    interval(&gih, i),
+                    win_rank[j],
+                    interval(&diff, i)
+                );
+            }
+            md.push('\n');
+        }
+        let groups: Vec<usize> =
+            (0..strategy.len()).filter(|&i| &strategy[i] == s && level[i] != "card" && taken[i] > 0.0).collect();
+        if !groups.is_empty() {
+            let _ = writeln!(
+                md,
+                "`{s}` by {}:\n\n| {} | taken | ATA (95% interval) | win share in hand (95% interval) | in hand minus passed (95% interval) |\n|---|---:|---|---|---|",
+                level[groups[0]], level[groups[0]]
+            );
+            for i in groups {
+                let _ = writeln!(
+                    md,
+                    "| {} | {:.0} | {} | {} | {} |",
+                    card[i],
+                    taken[i],
+                    interval(&ata, i),
+                    interval(&gih, i),
+                    interval(&diff, i)
+                );
+            }
+            md.push('\n');
+        }
     }
     Ok(())
 }

@@ -122,6 +122,8 @@ pub struct Measures {
     pub measures: Vec<Measure>,
     /// Histograms.
     pub histograms: Vec<Histogram>,
+    /// The card identities of a game with a draft, for card analytics (`--cards`).
+    pub cards: Option<super::CardCatalog>,
 }
 
 impl Measures {

@@ -7,12 +7,14 @@
 //! chunks run in parallel in batches and their tallies are merged in chunk order. Tallies
 //! hold integer counts and sums only, so merging shards is exact.
 
+mod cards;
 mod check;
 mod events;
 mod measures;
 mod record;
 mod tally;
 
+pub use cards::{CardCatalog, CardCounts, CardGroup, CardLog};
 pub use check::{CheckReport, Violation, check};
 pub use events::{EventSink, NoEvents};
 pub use measures::{Histogram, Kind, Measure, Measures, Score, Shown};
@@ -123,6 +125,8 @@ pub struct Plan {
     pub shard: Option<Shard>,
     /// Stop once every strategy's win-rate interval half-width is at most this.
     pub until_ci: Option<f64>,
+    /// Tally card analytics (the game must declare a card catalog).
+    pub cards: bool,
 }
 
 /// The lineup's strategies: distinct names, and which one each lineup entry plays.
@@ -293,6 +297,14 @@ fn run_deals<G: Game>(
     let mut tally = Tally::new(n_strat, players, measures);
     let mut rows = Vec::new();
     let mut result = RoundResult::default();
+    let catalog = measures.cards.as_ref().filter(|_| plan.cards);
+    let mut folder = catalog.map(|c| {
+        tally.start_cards(c.names.len());
+        result.cards.set_on(true);
+        cards::CardFolder::new(c.names.len(), players)
+    });
+    let mut strategy_at = [0usize; MAX_SEATS];
+    let mut share = [0u32; MAX_SEATS];
     let mut seating = [0usize; MAX_SEATS];
     let mut group = [0i64; MAX_SEATS];
     // Instances of each strategy in one deal group: the same for every deal.
@@ -325,6 +337,13 @@ fn run_deals<G: Game>(
                 if mode == Mode::Rows {
                     rows.push(RoundRow { round, seat: s as u8, strategy: x as u16, result: *r });
                 }
+            }
+            if let Some(folder) = folder.as_mut() {
+                for (s, &entry) in seating[..players].iter().enumerate() {
+                    strategy_at[s] = lineup.entry_strategy[entry];
+                    share[s] = result.seats[s].share_units;
+                }
+                folder.fold(&result.cards, &strategy_at[..players], &share[..players], &mut tally.cards);
             }
         }
         tally.add_group(&group[..n_strat], &instances[..n_strat]);

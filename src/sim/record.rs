@@ -131,12 +131,14 @@ pub struct Shape {
 }
 
 /// Every seat's result for one unit of play.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RoundResult {
     /// Per seat; only the first `players` entries are used.
     pub seats: [SeatResult; MAX_SEATS],
     /// Rounds played (1 in round mode; the game's length in game mode).
     pub length: u32,
+    /// The unit's card events, logged only when the run asks for cards.
+    pub cards: super::CardLog,
 }
 
 impl RoundResult {
@@ -147,5 +149,8 @@ impl RoundResult {
             seat.clear(shape);
         }
         self.length = 1;
+        if self.cards.on() {
+            self.cards.clear();
+        }
     }
 }

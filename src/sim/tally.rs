@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::measures::{Kind, Measure, Measures};
-use super::{SHARE_UNIT, SeatResult, Shard};
+use super::{CardCounts, SHARE_UNIT, SeatResult, Shard};
 use crate::stats;
 
 /// Counts and sums for one (strategy, seat) cell, or a sum of cells.
@@ -174,6 +174,9 @@ pub struct Tally {
     pub pairs: Vec<PairedSums>,
     /// The shard this tally covers, if only one.
     pub shard: Option<Shard>,
+    /// Card analytics per (strategy, card id), strategy-major; empty unless asked for.
+    #[serde(default)]
+    pub cards: Vec<CardCounts>,
 }
 
 impl Tally {
@@ -189,7 +192,23 @@ impl Tally {
             instances: vec![0; strategies],
             pairs: vec![PairedSums::default(); strategies * strategies.saturating_sub(1) / 2],
             shard: None,
+            cards: Vec::new(),
         }
+    }
+
+    /// Starts counting card analytics over `cards` card ids.
+    pub(crate) fn start_cards(&mut self, cards: usize) {
+        self.cards = vec![CardCounts::default(); self.strategy_count() * cards];
+    }
+
+    /// Card ids counted per strategy (0 without card analytics).
+    pub fn card_count(&self) -> usize {
+        self.cards.len() / self.strategy_count().max(1)
+    }
+
+    /// Strategy `x`'s counts for card id `card`.
+    pub fn card(&self, x: usize, card: usize) -> &CardCounts {
+        &self.cards[x * self.card_count() + card]
     }
 
     /// Number of strategies.
@@ -255,6 +274,11 @@ impl Tally {
         self.cells.iter_mut().zip(&o.cells).for_each(|(a, b)| a.merge(b));
         self.groups.iter_mut().zip(&o.groups).for_each(|(a, b)| a.merge(b));
         self.pairs.iter_mut().zip(&o.pairs).for_each(|(a, b)| a.merge(b));
+        if self.cards.is_empty() {
+            self.cards.clone_from(&o.cards);
+        } else {
+            self.cards.iter_mut().zip(&o.cards).for_each(|(a, b)| a.merge(b));
+        }
         if o.instances.iter().any(|&i| i != 0) {
             self.instances.clone_from(&o.instances);
         }
@@ -305,6 +329,7 @@ mod tests {
                 Measure::mean(0, "b", "mean_b", Shown::Both, ""),
             ],
             histograms: vec![],
+            cards: None,
         }
     }
 

@@ -43,6 +43,18 @@ pub fn wilson(successes: f64, n: u64) -> Estimate {
     Estimate { mean: p, lo: (centre - half).max(0.0), hi: (centre + half).min(1.0) }
 }
 
+/// The difference of two independent proportions, `a - b`, with Newcombe's hybrid score
+/// interval built from their Wilson intervals (sound at small counts and near 0 or 1).
+pub fn difference(a: &Estimate, b: &Estimate) -> Estimate {
+    if !a.mean.is_finite() || !b.mean.is_finite() {
+        return Estimate { mean: f64::NAN, lo: -1.0, hi: 1.0 };
+    }
+    let d = a.mean - b.mean;
+    let lo = d - ((a.mean - a.lo).powi(2) + (b.hi - b.mean).powi(2)).sqrt();
+    let hi = d + ((a.hi - a.mean).powi(2) + (b.mean - b.lo).powi(2)).sqrt();
+    Estimate { mean: d, lo, hi }
+}
+
 /// Mean with a t-based 95% interval from a count, a sum and a sum of squares.
 pub fn mean_interval(n: u64, sum: f64, sum_sq: f64) -> Estimate {
     if n == 0 {
@@ -110,5 +122,13 @@ mod tests {
         assert_eq!(e.mean, 3.0);
         let half = 2.776445 * (2.5f64 / 5.0).sqrt();
         assert!((e.half_width() - half).abs() < 1e-9);
+    }
+
+    #[test]
+    fn difference_matches_newcombes_example() {
+        // Newcombe (1998), method 10: 56/70 - 48/80 = 0.2000, interval (0.0524, 0.3339).
+        let e = difference(&wilson(56.0, 70), &wilson(48.0, 80));
+        assert!((e.mean - 0.2).abs() < 1e-12);
+        assert!((e.lo - 0.0524).abs() < 1e-4 && (e.hi - 0.3339).abs() < 1e-4, "{e:?}");
     }
 }

@@ -128,7 +128,8 @@ fn play_pair(info: &GameInfo, spec: &CompareSpec, a: usize, b: usize) -> Result<
     for seats in &lineups {
         let (runner, seats) = (info.build)(spec.rules.as_deref(), Some(spec.players), Some(seats))?;
         let lineup = Lineup::new(&seats);
-        let plan = Plan { seed: spec.seed, rounds: rounds_each, rotate: true, shard: None, until_ci: None };
+        let plan =
+            Plan { seed: spec.seed, rounds: rounds_each, rotate: true, shard: None, until_ci: None, cards: false };
         let tally = runner.run(&lineup, &plan, Mode::Tally, None, &mut |_, _| Ok(()))?;
         pair_column.clone_from(&runner.measures().score.pair_column);
         let ia = lineup.strategies.iter().position(|s| s == names[0]).expect("a is seated");

@@ -188,7 +188,8 @@ pub fn sweep(
             e.context(format!("variant {}", at.join(" ")))
         })?;
         let lineup = Lineup::new(&seats);
-        let plan = Plan { seed: spec.seed, rounds: spec.rounds, rotate: true, shard: None, until_ci: None };
+        let plan =
+            Plan { seed: spec.seed, rounds: spec.rounds, rotate: true, shard: None, until_ci: None, cards: false };
         let tally = runner.run(&lineup, &plan, Mode::Tally, None, &mut |_, _| Ok(()))?;
         out.push(VariantResult {
             setting: setting.clone(),

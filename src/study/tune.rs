@@ -249,7 +249,7 @@ fn play(
 ) -> Result<(Played, Measures), Error> {
     let (runner, seats) = (info.build)(rules, None, Some(seats)).map_err(|e| e.context(context))?;
     let lineup = Lineup::new(&seats);
-    let plan = Plan { seed, rounds, rotate: true, shard: None, until_ci: None };
+    let plan = Plan { seed, rounds, rotate: true, shard: None, until_ci: None, cards: false };
     let tally = runner.run(&lineup, &plan, Mode::Tally, interrupt, &mut |_, _| Ok(()))?;
     Ok((Played { tally, strategies: lineup.strategies, rules: rules.map(str::to_string) }, runner.measures().clone()))
 }

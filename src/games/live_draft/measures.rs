@@ -133,5 +133,6 @@ pub fn measures() -> Measures {
             ranked: false,
             description: "lands in each opening hand (before any exchange)".into(),
         }],
+        cards: None,
     }
 }

@@ -511,6 +511,11 @@ fn play_round<B: Bot>(
                 continue;
             }
             t.seen[s] = t.seen[s].union(t.packs[s]);
+            if out.cards.on() {
+                for card in t.packs[s].iter() {
+                    out.cards.seen(s, u16::from(card.index()), pick);
+                }
+            }
             if t.packs[s].len() == 1 {
                 // A forced pick: the bot has no choice to make, so it is not asked.
                 t.choices[s] = PickChoice::own(t.packs[s].nth(0).expect("one card"));
@@ -539,6 +544,9 @@ fn play_round<B: Bot>(
             });
             t.packs[s].remove(choice.card);
             t.hands[s].insert(choice.card);
+            if out.cards.on() {
+                out.cards.taken(s, u16::from(choice.card.index()), pick);
+            }
             if face_up {
                 t.face_up[s].insert(choice.card);
                 let up = t.face_up[s];
@@ -843,6 +851,14 @@ fn finish(t: &Table, stacks_before: &[u32; MAX_SEATS], out: &mut RoundResult) ->
         if t.hated[s] {
             r.count(HATE_ROUNDS);
             r.sums[HATE_ROUNDS_NET] += net;
+        }
+    }
+    if out.cards.on() {
+        // Every card a seat took stays in its hand, folded or not.
+        for s in 0..n {
+            for card in t.hands[s].iter() {
+                out.cards.kept(s, u16::from(card.index()));
+            }
         }
     }
     Ok(())

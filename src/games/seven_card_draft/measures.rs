@@ -4,8 +4,9 @@
 
 use super::CATEGORY_NAMES;
 use super::rules::{Mode, Variant};
+use crate::cards::{Card, RANK_CHARS};
 use crate::output::{Table, Values};
-use crate::sim::{Histogram, Measure, Measures, Shown, Tally};
+use crate::sim::{CardCatalog, CardGroup, Histogram, Measure, Measures, Shown, Tally};
 
 /// Counter: the seat's hand went to a showdown.
 pub const SHOWDOWNS: usize = 0;
@@ -107,6 +108,22 @@ pub fn measures(variant: &Variant) -> Measures {
             histogram("finished_hands", FINISHED, "category of each hand shown at a showdown"),
             histogram("winning_hands", WINNING, "category of each hand that won at least part of a pot at showdown"),
         ],
+        cards: Some(card_catalog()),
+    }
+}
+
+/// Card analytics identities: every card by its bit index (the names of lanes no deck
+/// uses are empty), pooled by rank.
+pub fn card_catalog() -> CardCatalog {
+    let ids = 0..64u8;
+    let valid = |i: u8| usize::from(i & 15) < RANK_CHARS.len();
+    CardCatalog {
+        names: ids.clone().map(|i| if valid(i) { Card::from_index(i).to_string() } else { String::new() }).collect(),
+        groups: vec![CardGroup {
+            level: "rank".into(),
+            names: RANK_CHARS.iter().map(|&c| char::from(c).to_string()).collect(),
+            of_card: ids.map(|i| valid(i).then_some(u16::from(i & 15))).collect(),
+        }],
     }
 }
 

@@ -141,5 +141,6 @@ pub fn measures(rules: &Rules) -> Measures {
             histogram("showdown_hands", SHOWDOWN, "category of each hand at a showdown"),
             histogram("winning_hands", WINNING, "category of each hand that won at a showdown"),
         ],
+        cards: None,
     }
 }

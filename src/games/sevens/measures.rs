@@ -93,5 +93,6 @@ pub fn measures() -> Measures {
             histogram("hands", REVEALED, "final total of each revealed hand"),
             histogram("winning_hands", WINNING, "final total of each hand that won at the reveal"),
         ],
+        cards: None,
     }
 }
