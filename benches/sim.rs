@@ -1,6 +1,7 @@
 //! Simulation throughput on one core: Seven Card Draft rounds per second for 4 `random`
 //! seats and for the default mix, decisions per second of each bot module, Sevens hands
-//! per second with its default bots, and Seven Poker games and rounds per second.
+//! per second with its default bots, and Seven Poker games and rounds per second; Seven
+//! Card Draft again with card analytics on (`--cards`).
 //!
 //! Run: `cargo bench --bench sim`.
 
@@ -19,12 +20,17 @@ fn main() {
 
 /// Times `rounds` rounds of `game` on one thread, a new seed each sample.
 fn rounds_per_second<G: Game>(bencher: Bencher, game: &G, seats: &[String], rounds: u64) {
+    rounds_per_second_with(bencher, game, seats, rounds, false);
+}
+
+/// As [`rounds_per_second`], with card analytics on or off.
+fn rounds_per_second_with<G: Game>(bencher: Bencher, game: &G, seats: &[String], rounds: u64, cards: bool) {
     let lineup = Lineup::new(seats);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     let mut seed = 0;
     bencher.counter(ItemsCount::new(rounds)).bench_local(|| {
         seed += 1;
-        let plan = Plan { seed, rounds, rotate: true, shard: None, until_ci: None, cards: false };
+        let plan = Plan { seed, rounds, rotate: true, shard: None, until_ci: None, cards };
         pool.install(|| sim::run(game, &lineup, &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap())
     });
 }
@@ -45,6 +51,22 @@ fn rounds_random_4_seats(bencher: Bencher) {
 #[divan::bench(sample_count = 20)]
 fn rounds_default_mix(bencher: Bencher) {
     seven_card_draft_rounds(bencher, &["greedy", "hate", "tight", "random"]);
+}
+
+/// The default mix with card analytics on (`run --cards`): what the cards table costs.
+#[divan::bench(sample_count = 20)]
+fn rounds_default_mix_with_cards(bencher: Bencher) {
+    let seats: Vec<String> = ["greedy", "hate", "tight", "random"].iter().map(|s| s.to_string()).collect();
+    let game = SevenCardDraft::new(&Rules::default(), &seats).unwrap();
+    rounds_per_second_with(bencher, &game, &seats, ROUNDS, true);
+}
+
+/// Four `random` seats with card analytics on.
+#[divan::bench(sample_count = 20)]
+fn rounds_random_4_seats_with_cards(bencher: Bencher) {
+    let seats = vec!["random".to_string(); 4];
+    let game = SevenCardDraft::new(&Rules::default(), &seats).unwrap();
+    rounds_per_second_with(bencher, &game, &seats, ROUNDS, true);
 }
 
 /// Sevens hands per second with the default bots (exact, greedy, tight, random).

@@ -29,7 +29,7 @@ use crate::cards::{Card, CardSet};
 use crate::error::Error;
 use crate::eval::HandValue;
 pub use crate::sim::NoEvents;
-use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, mix_seed};
+use crate::sim::{CardLog, EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, mix_seed};
 
 /// Stream tag of a game-mode round's deal seed.
 const ROUND_STREAM: u64 = 0x5CD_0001;
@@ -440,6 +440,29 @@ fn play_round<B: Bot>(
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
+    // Two copies of the round, so the pick loop without card analytics has no test in it.
+    if out.cards.on() {
+        play_round_logged::<B, true>(variant, t, bots, seating, deal, bot_rng, dealer, dir, round, sink, out)
+    } else {
+        play_round_logged::<B, false>(variant, t, bots, seating, deal, bot_rng, dealer, dir, round, sink, out)
+    }
+}
+
+/// [`play_round`], logging card events when `LOG_CARDS`.
+#[allow(clippy::too_many_arguments)]
+fn play_round_logged<B: Bot, const LOG_CARDS: bool>(
+    variant: &Variant,
+    t: &mut Table,
+    bots: &mut [B],
+    seating: &[usize],
+    deal: Deal<'_>,
+    bot_rng: &mut BotRng,
+    dealer: usize,
+    dir: i8,
+    round: u32,
+    sink: &mut impl EventSink<Event>,
+    out: &mut RoundResult,
+) -> Result<(), Error> {
     let n = variant.rules.players;
     let pack_size = variant.rules.pack_size;
     t.n = n;
@@ -511,11 +534,6 @@ fn play_round<B: Bot>(
                 continue;
             }
             t.seen[s] = t.seen[s].union(t.packs[s]);
-            if out.cards.on() {
-                for card in t.packs[s].iter() {
-                    out.cards.seen(s, u16::from(card.index()), pick);
-                }
-            }
             if t.packs[s].len() == 1 {
                 // A forced pick: the bot has no choice to make, so it is not asked.
                 t.choices[s] = PickChoice::own(t.packs[s].nth(0).expect("one card"));
@@ -542,11 +560,11 @@ fn play_round<B: Bot>(
                 pack_of: t.pack_of[s] as usize,
                 pack: t.packs[s],
             });
+            if LOG_CARDS {
+                log_pick(&mut out.cards, s, t.packs[s], choice.card, pick);
+            }
             t.packs[s].remove(choice.card);
             t.hands[s].insert(choice.card);
-            if out.cards.on() {
-                out.cards.taken(s, u16::from(choice.card.index()), pick);
-            }
             if face_up {
                 t.face_up[s].insert(choice.card);
                 let up = t.face_up[s];
@@ -586,6 +604,28 @@ fn play_round<B: Bot>(
     }
     showdown(variant, t, sink, out)?;
     finish(t, &stacks_before, out)
+}
+
+/// Logs a pick for card analytics: the pack the seat chose from, and the card it took.
+/// Out of line and cold, so runs without `--cards` keep a tight pick loop.
+#[cold]
+#[inline(never)]
+fn log_pick(log: &mut CardLog, seat: usize, pack: CardSet, card: Card, pick: usize) {
+    for seen in pack.iter() {
+        log.seen(seat, u16::from(seen.index()), pick);
+    }
+    log.taken(seat, u16::from(card.index()), pick);
+}
+
+/// Logs every seat's hand as kept: a card taken stays in the hand, folded or not.
+#[cold]
+#[inline(never)]
+fn log_hands(log: &mut CardLog, hands: &[CardSet]) {
+    for (s, hand) in hands.iter().enumerate() {
+        for card in hand.iter() {
+            log.kept(s, u16::from(card.index()));
+        }
+    }
 }
 
 /// Passes every active seat's pack to the next active seat in the direction of play.
@@ -854,12 +894,7 @@ fn finish(t: &Table, stacks_before: &[u32; MAX_SEATS], out: &mut RoundResult) ->
         }
     }
     if out.cards.on() {
-        // Every card a seat took stays in its hand, folded or not.
-        for s in 0..n {
-            for card in t.hands[s].iter() {
-                out.cards.kept(s, u16::from(card.index()));
-            }
-        }
+        log_hands(&mut out.cards, &t.hands[..n]);
     }
     Ok(())
 }
