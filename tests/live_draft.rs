@@ -267,3 +267,42 @@ fn cards_are_conserved_and_check_is_clean_on_a_million_games() {
     let report = draftsim::sim::check(&g, &Lineup::new(&seats), &plan, None, |_, _| Ok(())).unwrap();
     assert!(report.violation.is_none(), "{:?}", report.violation);
 }
+
+/// Card analytics: under blind draws every card is met as it is drawn (take rate 1,
+/// nothing passed) and a land comes at the same average pick as a creature (the library's
+/// order is random); from a tableau a seat sees more than it takes.
+#[test]
+fn card_analytics_blind_draws_take_all_they_see_and_lands_come_at_no_special_pick() {
+    use draftsim::games::live_draft::engine::IDENTITIES_PER_COLOUR;
+    let seats: Vec<String> = ["best-card", "curve"].iter().map(|s| s.to_string()).collect();
+    for method in [Method::Blind, Method::Tableau] {
+        let rules = Rules { method, ..Rules::default() };
+        let game = LiveDraft::new(&rules, &seats).unwrap();
+        let plan = Plan { seed: 6, rounds: 6_000, rotate: true, shard: None, until_ci: None, cards: true };
+        let t = draftsim::sim::run(&game, &Lineup::new(&seats), &plan, draftsim::sim::Mode::Tally, None, |_, _| Ok(()))
+            .unwrap();
+        let mut land = draftsim::sim::CardCounts::default();
+        let mut creature = draftsim::sim::CardCounts::default();
+        for x in 0..2 {
+            for c in 0..t.card_count() {
+                let k = t.card(x, c);
+                assert!(k.taken <= k.seen_picks);
+                if method == Method::Blind {
+                    assert_eq!((k.taken, k.passed), (k.seen_picks, 0), "blind draws: {k:?}");
+                }
+                if c % usize::from(IDENTITIES_PER_COLOUR) == 0 { &mut land } else { &mut creature }.merge(k);
+            }
+        }
+        assert!(land.taken > 10_000 && creature.taken > 10_000);
+        if method == Method::Blind {
+            let (a, b) = (land.ata(), creature.ata());
+            let se = (a.half_width().powi(2) + b.half_width().powi(2)).sqrt() / 1.96;
+            assert!((a.mean - b.mean).abs() < 4.0 * se, "land ATA {a:?} against creature ATA {b:?}");
+        } else {
+            assert!(
+                land.passed + creature.passed > 0
+                    && land.seen_picks + creature.seen_picks > 3 * (land.taken + creature.taken)
+            );
+        }
+    }
+}

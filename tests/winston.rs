@@ -411,3 +411,34 @@ fn check_is_clean_on_a_million_default_matches() {
     assert!(report.violation.is_none(), "{:?}", report.violation);
     assert_eq!(report.rounds, 1_000_000);
 }
+
+/// Card analytics on the Winston draft: every card of the stack is taken once; `first`
+/// takes every pile it looks at, so against itself each card it sees it takes (take rate
+/// 1, nothing passed); and a card in hand is a card in the built deck.
+#[test]
+fn card_analytics_count_every_take_and_first_takes_all_it_sees() {
+    let rules = Rules::default();
+    let kept = (Pool::new(&rules).size - rules.removed) as u64;
+    for seats in [["first", "first"], ["value", "colour"]] {
+        let seats: Vec<String> = seats.iter().map(|s| s.to_string()).collect();
+        let game = Winston::new(&rules, &seats).unwrap();
+        let plan = Plan { seed: 8, rounds: 4_000, rotate: true, shard: None, until_ci: None, cards: true };
+        let t = draftsim::sim::run(&game, &Lineup::new(&seats), &plan, draftsim::sim::Mode::Tally, None, |_, _| Ok(()))
+            .unwrap();
+        let strategies = Lineup::new(&seats).strategies.len();
+        let cells = (0..strategies).flat_map(|x| (0..t.card_count()).map(move |c| (x, c)));
+        let taken: u64 = cells.clone().map(|(x, c)| t.card(x, c).taken).sum();
+        assert_eq!(taken, t.rounds * kept, "every card of the stack is drafted once");
+        let in_hand: u64 = cells.clone().map(|(x, c)| t.card(x, c).in_hand).sum();
+        assert!(in_hand <= t.rounds * 2 * rules.deck_size as u64 && in_hand > t.rounds * 40, "{in_hand}");
+        for (x, c) in cells {
+            let k = t.card(x, c);
+            assert!(k.taken <= k.seen_picks, "blind takes are logged as seen: {k:?}");
+            if seats[0] == "first" {
+                assert_eq!((k.taken, k.passed), (k.seen_picks, 0), "first takes every card it sees");
+            }
+        }
+    }
+    let catalog = game(&["first", "first"]).measures().cards.clone().unwrap();
+    assert!(catalog.names.contains(&"red 8".to_string()) && catalog.groups.len() == 3, "{:?}", catalog.names);
+}

@@ -60,7 +60,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     let (game, seats) = args.game.build()?;
     if args.cards && game.measures().cards.is_none() {
         return Err(InputError::new(format!(
-            "--cards: {} declares no card identities for card analytics; drop --cards (Seven Card Draft has them)",
+            "--cards: {} has no draft and declares no card identities; drop --cards (Seven Card Draft, Winston + Crazier Eights and Live-Draft have them)",
             args.game.name()
         ))
         .into());

@@ -119,7 +119,9 @@ pub fn write_report(
             })?;
             run_section(&mut md, dir, &summary, out, &prefix, measures)?;
             if let Some(cards) = load(dir, "cards")? {
-                cards_section(&mut md, &cards, out, &prefix, &measures.unit)?;
+                // The unit's first word ("match (one game)" is a match), for "in N matches".
+                let unit = measures.unit.split_whitespace().next().unwrap_or("round");
+                cards_section(&mut md, &cards, out, &prefix, unit)?;
             }
         }
         if let Some(matrix) = load(dir, "matrix")? {
@@ -904,10 +906,11 @@ fn cards_section(md: &mut String, cards: &DataFrame, out: &OutputDir, prefix: &s
     let ata = with_interval(cards, "ata")?;
     let gih = with_interval(cards, "win_share_in_hand")?;
     let diff = with_interval(cards, "in_hand_minus_passed")?;
+    let units = if unit.ends_with("ch") { format!("{unit}es") } else { format!("{unit}s") };
     let interval = |v: &WithInterval, i: usize| format!("{} ({} to {})", fmt4(v.mean[i]), fmt4(v.lo[i]), fmt4(v.hi[i]));
     let _ = writeln!(
         md,
-        "### Cards: what each strategy takes, when, and whether taking it wins\n\nATA is the average pick at which the strategy took a card; the win share in hand is over the {unit}s it ended holding the card, against the {unit}s it saw the card and passed it. A card taken earlier than its win share ranks is over-drafted by that strategy; one taken later is under-drafted.\n"
+        "### Cards: what each strategy takes, when, and whether taking it wins\n\nATA is the average pick at which the strategy took a card; the win share in hand is over the {units} it ended holding the card, against the {units} it saw the card and passed it. A card taken earlier than its win share ranks is over-drafted by that strategy; one taken later is under-drafted.\n"
     );
     for (k, s) in distinct(&strategy).iter().enumerate() {
         let rows: Vec<usize> = (0..strategy.len())
@@ -941,7 +944,7 @@ fn cards_section(md: &mut String, cards: &DataFrame, out: &OutputDir, prefix: &s
             md,
             &file,
             &format!(
-                "`{s}`: one point per card with at least {CARD_MIN_UNITS:.0} {unit}s in hand, with 95% intervals on both axes. Rank correlation of pick order with win order: {rho:.2} (1 would mean it takes cards exactly in the order they win). Points low and left are taken early but win little (over-drafted); high and right, taken late but win often (under-drafted)."
+                "`{s}`: one point per card with at least {CARD_MIN_UNITS:.0} {units} in hand, with 95% intervals on both axes. Rank correlation of pick order with win order: {rho:.2} (1 would mean it takes cards exactly in the order they win). Points low and left are taken early but win little (over-drafted); high and right, taken late but win often (under-drafted)."
             ),
         );
         let n = rows.len();
@@ -976,13 +979,15 @@ fn cards_section(md: &mut String, cards: &DataFrame, out: &OutputDir, prefix: &s
             }
             md.push('\n');
         }
-        let groups: Vec<usize> =
-            (0..strategy.len()).filter(|&i| &strategy[i] == s && level[i] != "card" && taken[i] > 0.0).collect();
-        if !groups.is_empty() {
+        for pooled in distinct(&level).iter().filter(|l| *l != "card") {
+            let groups: Vec<usize> =
+                (0..strategy.len()).filter(|&i| &strategy[i] == s && &level[i] == pooled && taken[i] > 0.0).collect();
+            if groups.is_empty() {
+                continue;
+            }
             let _ = writeln!(
                 md,
-                "`{s}` by {}:\n\n| {} | taken | ATA (95% interval) | win share in hand (95% interval) | in hand minus passed (95% interval) |\n|---|---:|---|---|---|",
-                level[groups[0]], level[groups[0]]
+                "`{s}` by {pooled}:\n\n| {pooled} | taken | ATA (95% interval) | win share in hand (95% interval) | in hand minus passed (95% interval) |\n|---|---:|---|---|---|"
             );
             for i in groups {
                 let _ = writeln!(

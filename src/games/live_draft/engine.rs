@@ -35,7 +35,7 @@ use super::measures::{
 use super::rules::{COLOURS, MAX_LIBRARY, MAX_ROW, Method, Opening, Rules};
 use super::view::{Board, Bot, BotRng, Card, MAX_PERMANENTS, NO_CARD, View};
 use crate::error::Error;
-use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, mix_seed};
+use crate::sim::{CardLog, EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, mix_seed};
 
 /// Stream tag of the library's generation and shuffles.
 const LIBRARY_STREAM: u64 = 0x11FE_0001;
@@ -186,6 +186,8 @@ pub struct Table {
     /// Per seat: turns 5+, and those that drew a land with 5+ lands in play.
     flood: [(u32, u32); MAX_SEATS],
     wipes: u32,
+    /// Per seat: cards it has drawn this game, the "pick" of card analytics.
+    drawn: [usize; MAX_SEATS],
     rng: Xoshiro256PlusPlus,
     /// Check the invariants after every step (`draftsim check` and tests turn it on).
     pub verify: bool,
@@ -210,6 +212,7 @@ impl Default for Table {
             turns: [0; MAX_SEATS],
             flood: [(0, 0); MAX_SEATS],
             wipes: 0,
+            drawn: [0; MAX_SEATS],
             rng: Xoshiro256PlusPlus::seed_from_u64(0),
             verify: cfg!(debug_assertions),
         }
@@ -571,6 +574,7 @@ pub fn play_game<B: Bot>(
 ) -> Result<(), Error> {
     let n = rules.players;
     t.untapped = [0; COLOURS];
+    t.drawn = [0; MAX_SEATS];
     let ended = opening(rules, t, bots, seating, bot_rng, sink, out)?;
     let mut total_turns = 0;
     let mut end = ended;
@@ -642,6 +646,9 @@ fn opening<B: Bot>(
                     for _ in 0..dealt {
                         if let Some(card) = t.take_library(rules, Some(s)) {
                             t.put_in_hand(s, card);
+                            if out.cards.on() {
+                                log_draw(&mut out.cards, t, s, card, true);
+                            }
                             sink.event(Event::Draw { seat: s, card, how: How::Library, hate: false });
                         }
                     }
@@ -754,6 +761,9 @@ fn draw<B: Bot>(
         Method::Blind => Ok(match t.take_library(rules, Some(seat)) {
             Some(card) => {
                 t.put_in_hand(seat, card);
+                if out.cards.on() {
+                    log_draw(&mut out.cards, t, seat, card, true);
+                }
                 sink.event(Event::Draw { seat, card, how: How::Library, hate: false });
                 Drawn::Cards(is_land(t, card))
             }
@@ -768,6 +778,10 @@ fn draw<B: Bot>(
                 return Err(illegal(bot, seat, format!("picked row slot {}, which holds no card", pick.index)));
             }
             let card = t.row[pick.index];
+            if out.cards.on() {
+                log_row(&mut out.cards, t, seat);
+                log_draw(&mut out.cards, t, seat, card, false);
+            }
             t.put_in_hand(seat, card);
             if pick.hate {
                 out.seats[seat].sums[HATE_PICKS] += 1;
@@ -816,9 +830,16 @@ fn draw<B: Bot>(
                 return Ok(Drawn::Exhausted);
             }
             let take_top = has_top && (!library || bot.take_discard(&t.view(rules, seat), bot_rng));
+            if has_top && out.cards.on() {
+                let top = t.discard[t.n_discard - 1];
+                out.cards.seen(seat, card_identity(t.cards[usize::from(top)]), t.drawn[seat] + 1);
+            }
             if take_top {
                 t.n_discard -= 1;
                 let card = t.discard[t.n_discard];
+                if out.cards.on() {
+                    log_draw(&mut out.cards, t, seat, card, false);
+                }
                 t.put_in_hand(seat, card);
                 sink.event(Event::Draw { seat, card, how: How::DiscardTop, hate: false });
                 return Ok(Drawn::Cards(is_land(t, card)));
@@ -827,6 +848,9 @@ fn draw<B: Bot>(
             for _ in 0..2 {
                 if let Some(card) = t.take_library(rules, Some(seat)) {
                     t.put_in_hand(seat, card);
+                    if out.cards.on() {
+                        log_draw(&mut out.cards, t, seat, card, true);
+                    }
                     lands += is_land(t, card);
                     sink.event(Event::Draw { seat, card, how: How::Library, hate: false });
                 }
@@ -835,6 +859,49 @@ fn draw<B: Bot>(
             Ok(Drawn::Cards(lands))
         }
     }
+}
+
+/// Card analytics identities: colour x cost x role, ids `colour * 19 + kind` where kind 0
+/// is a land and `1 + (cost - 1) * 3 + role` a creature (role 0: power above toughness,
+/// an attacker; 1: below, a blocker; 2: even).
+pub fn card_identity(card: Card) -> u16 {
+    let kind = if card.is_land() {
+        0
+    } else {
+        let role = match card.power.cmp(&card.toughness) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Less => 1,
+            std::cmp::Ordering::Equal => 2,
+        };
+        1 + (u16::from(card.cost.clamp(1, 6)) - 1) * 3 + role
+    };
+    u16::from(card.colour) * IDENTITIES_PER_COLOUR + kind
+}
+
+/// Card identities per colour: a land and 6 costs x 3 roles.
+pub const IDENTITIES_PER_COLOUR: u16 = 19;
+
+/// Logs the row a seat chooses from, at its next pick.
+#[cold]
+#[inline(never)]
+fn log_row(log: &mut CardLog, t: &Table, seat: usize) {
+    for &c in t.row[..t.n_row].iter().filter(|&&c| c != NO_CARD) {
+        log.seen(seat, card_identity(t.cards[usize::from(c)]), t.drawn[seat] + 1);
+    }
+}
+
+/// Logs a card entering `seat`'s hand as its next pick: taken, and so held this game; a
+/// card drawn unseen (`blind`) is logged as seen as it is taken.
+#[cold]
+#[inline(never)]
+fn log_draw(log: &mut CardLog, t: &mut Table, seat: usize, card: u8, blind: bool) {
+    t.drawn[seat] += 1;
+    let id = card_identity(t.cards[usize::from(card)]);
+    if blind {
+        log.seen(seat, id, t.drawn[seat]);
+    }
+    log.taken(seat, id, t.drawn[seat]);
+    log.kept(seat, id);
 }
 
 /// Taps lands for a creature of `colour` and `cost`: one of its colour, the rest from the

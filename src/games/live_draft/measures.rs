@@ -1,7 +1,9 @@
 //! What Live-Draft measures, per seat and game. Seat 0 plays first, so the seats table
 //! shows the first-player advantage.
 
-use crate::sim::{Histogram, Measure, Measures, Score, Shown};
+use super::engine::IDENTITIES_PER_COLOUR;
+use super::rules::{COLOUR_NAMES, COLOURS};
+use crate::sim::{CardCatalog, CardGroup, Histogram, Measure, Measures, Score, Shown};
 
 /// Counter: land screw (a turn 1-4 with no land in hand at the land step).
 pub const SCREWED: usize = 0;
@@ -133,6 +135,36 @@ pub fn measures() -> Measures {
             ranked: false,
             description: "lands in each opening hand (before any exchange)".into(),
         }],
-        cards: None,
+        cards: Some(card_catalog()),
+    }
+}
+
+/// Card analytics identities (see [`super::engine::card_identity`]): each colour's land and
+/// its creatures by cost and role, pooled by colour, by cost and by role.
+pub fn card_catalog() -> CardCatalog {
+    const ROLES: [&str; 3] = ["attacker", "blocker", "even"];
+    let per = usize::from(IDENTITIES_PER_COLOUR);
+    let ids = 0..COLOURS * per;
+    let kind = |id: usize| id % per;
+    let cost = |k: usize| if k == 0 { 0 } else { (k - 1) / 3 + 1 };
+    let role = |k: usize| if k == 0 { 0 } else { (k - 1) % 3 + 1 };
+    let name = |id: usize| {
+        let (colour, k) = (COLOUR_NAMES[id / per], kind(id));
+        if k == 0 { format!("{colour} land") } else { format!("{colour} {} cost {}", ROLES[role(k) - 1], cost(k)) }
+    };
+    let group = |level: &str, names: Vec<String>, of: &dyn Fn(usize) -> usize| CardGroup {
+        level: level.into(),
+        names,
+        of_card: ids.clone().map(|id| Some(of(id) as u16)).collect(),
+    };
+    let costs = std::iter::once("land".to_string()).chain((1..=6).map(|c| c.to_string())).collect();
+    let roles = std::iter::once("land").chain(ROLES).map(String::from).collect();
+    CardCatalog {
+        names: ids.clone().map(name).collect(),
+        groups: vec![
+            group("colour", COLOUR_NAMES.map(String::from).to_vec(), &|id| id / per),
+            group("cost", costs, &|id| cost(kind(id))),
+            group("role", roles, &|id| role(kind(id))),
+        ],
     }
 }

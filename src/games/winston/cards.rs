@@ -7,6 +7,7 @@
 //! colour round; the last `ability_cards` carry the abilities in turn.
 
 use super::rules::{Ability, MAX_CARDS, Rules};
+use crate::sim::{CardCatalog, CardGroup};
 
 /// A set of cards.
 pub type Cards = u128;
@@ -38,6 +39,10 @@ pub struct Pool {
     pub with_ability: Cards,
     /// Every card.
     pub all: Cards,
+    /// Each card's identity for card analytics: cards of the same name share one.
+    pub identity: [u8; MAX_CARDS],
+    /// Identity names, by identity.
+    pub identity_names: Vec<String>,
 }
 
 /// The bit of card `id`.
@@ -82,6 +87,8 @@ impl Pool {
             multi: 0,
             with_ability: 0,
             all: 0,
+            identity: [0; MAX_CARDS],
+            identity_names: Vec::new(),
         };
         let mut id = 0;
         for c in 0..n_colours {
@@ -123,7 +130,56 @@ impl Pool {
         }
         pool.eights = if ranks >= 8 { pool.by_rank[8] } else { 0 };
         pool.wild = if rules.eights_wild { pool.eights } else { 0 };
+        for id in 0..pool.size {
+            let name = pool.card_name(id as u8);
+            let known = pool.identity_names.iter().position(|n| *n == name);
+            pool.identity[id] = known.unwrap_or(pool.identity_names.len()) as u8;
+            if known.is_none() {
+                pool.identity_names.push(name);
+            }
+        }
         pool
+    }
+
+    /// Card analytics identities (colour x rank, with multicoloured cards and abilities
+    /// named apart), pooled by colour, by rank and by kind (eight, ability,
+    /// multicoloured, plain).
+    pub fn card_catalog(&self) -> CardCatalog {
+        let first =
+            |identity: usize| (0..self.size).find(|&id| usize::from(self.identity[id]) == identity).unwrap_or(0);
+        let ids: Vec<usize> = (0..self.identity_names.len()).map(first).collect();
+        let mut colours = self.colour_names.clone();
+        colours.push("multicoloured".into());
+        let colour_of = |id: usize| {
+            let c = self.colours[id];
+            if c.count_ones() > 1 { self.n_colours() } else { c.trailing_zeros() as usize }
+        };
+        let max_rank = (0..self.size).map(|id| self.rank[id]).max().unwrap_or(0);
+        let kind_of = |id: usize| {
+            let b = bit(id as u8);
+            if self.eights & b != 0 {
+                0
+            } else if self.with_ability & b != 0 {
+                1
+            } else if self.multi & b != 0 {
+                2
+            } else {
+                3
+            }
+        };
+        let group = |level: &str, names: Vec<String>, of: &dyn Fn(usize) -> usize| CardGroup {
+            level: level.into(),
+            names,
+            of_card: ids.iter().map(|&id| Some(of(id) as u16)).collect(),
+        };
+        CardCatalog {
+            names: self.identity_names.clone(),
+            groups: vec![
+                group("colour", colours, &colour_of),
+                group("rank", (1..=max_rank).map(|r| r.to_string()).collect(), &|id| usize::from(self.rank[id]) - 1),
+                group("kind", ["eight", "ability", "multicoloured", "plain"].map(String::from).to_vec(), &kind_of),
+            ],
+        }
     }
 
     /// Number of colours.

@@ -35,7 +35,7 @@ use super::measures::{
 use super::rules::{Ability, MAX_CARDS, MAX_DECK, Rules, Starter};
 use super::view::{Bot, BotRng, BuildView, DraftChoice, DraftView, PlayView};
 use crate::error::Error;
-use crate::sim::{EventSink, RoundResult, SHARE_UNIT, mix_seed};
+use crate::sim::{CardLog, EventSink, RoundResult, SHARE_UNIT, mix_seed};
 
 /// Stream tag of the draft stack's shuffle.
 const STACK_STREAM: u64 = 0x3157_0001;
@@ -442,8 +442,11 @@ pub fn draft<B: Bot>(
     }
     t.stack_start = t.stack_len;
     let mut seat = 0;
+    // Each seat's draft turns so far: the "pick" of card analytics.
+    let mut turns = [0usize; 2];
     while t.stack_len > 0 || t.piles.iter().any(|&p| p != 0) {
-        draft_turn(rules, pool, t, &mut bots[seating[seat]], seat, bot_rng, sink, out)?;
+        turns[seat] += 1;
+        draft_turn(rules, pool, t, &mut bots[seating[seat]], seat, turns[seat], bot_rng, sink, out)?;
         if t.verify {
             t.check_draft(pool)?;
         }
@@ -480,6 +483,7 @@ fn draft_turn<B: Bot>(
     t: &mut Table,
     bot: &mut B,
     seat: usize,
+    turn: usize,
     bot_rng: &mut BotRng,
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
@@ -492,6 +496,9 @@ fn draft_turn<B: Bot>(
         }
         t.known[seat][i] = cards;
         sink.event(Event::Look { seat, pile: i, cards });
+        if out.cards.on() {
+            log_cards(&mut out.cards, pool, seat, cards, turn, false);
+        }
         let later = t.piles[i + 1..].iter().any(|&p| p != 0);
         let forced = t.stack_len == 0 && (!rules.pass_when_empty || !later);
         let choice = if t.stack_len == 0 && !rules.pass_when_empty {
@@ -526,15 +533,24 @@ fn draft_turn<B: Bot>(
                 t.opponent_passed[other] |= t.known[other][i];
                 let card = pop_stack(t).expect("one card left");
                 t.pools[seat] |= bit(card);
+                if out.cards.on() {
+                    log_cards(&mut out.cards, pool, seat, bit(card), turn, true);
+                }
                 out.seats[seat].count(LAST_CARD_TAKES);
                 sink.event(Event::Blind { seat, card, last: true });
                 return Ok(());
             }
             DraftChoice::Take { .. } | DraftChoice::Pass if forced => {
+                if out.cards.on() {
+                    log_taken(&mut out.cards, pool, seat, cards, turn);
+                }
                 take_pile(t, seat, i, false, true, sink, out);
                 return Ok(());
             }
             DraftChoice::Take { deny } => {
+                if out.cards.on() {
+                    log_taken(&mut out.cards, pool, seat, cards, turn);
+                }
                 take_pile(t, seat, i, deny, false, sink, out);
                 return Ok(());
             }
@@ -549,10 +565,35 @@ fn draft_turn<B: Bot>(
     }
     if let Some(card) = pop_stack(t) {
         t.pools[seat] |= bit(card);
+        if out.cards.on() {
+            log_cards(&mut out.cards, pool, seat, bit(card), turn, true);
+        }
         out.seats[seat].sums[BLIND_TAKES] += 1;
         sink.event(Event::Blind { seat, card, last: false });
     }
     Ok(())
+}
+
+/// Logs cards for card analytics: seen at this turn, and also taken when `taken`.
+/// A blind card is logged as seen and taken at once (the seat met it as it took it).
+#[cold]
+#[inline(never)]
+fn log_cards(log: &mut CardLog, pool: &Pool, seat: usize, cards: Cards, turn: usize, taken: bool) {
+    for id in ids(cards) {
+        log.seen(seat, u16::from(pool.identity[usize::from(id)]), turn);
+    }
+    if taken {
+        log_taken(log, pool, seat, cards, turn);
+    }
+}
+
+/// Logs cards taken at this turn for card analytics.
+#[cold]
+#[inline(never)]
+fn log_taken(log: &mut CardLog, pool: &Pool, seat: usize, cards: Cards, turn: usize) {
+    for id in ids(cards) {
+        log.taken(seat, u16::from(pool.identity[usize::from(id)]), turn);
+    }
 }
 
 fn take_pile(
@@ -615,6 +656,12 @@ fn build<B: Bot>(
         ));
     }
     t.decks[seat] = deck;
+    if out.cards.on() {
+        // The deck is what a seat plays with: a drafted card left out of it is not "in hand".
+        for id in ids(deck) {
+            out.cards.kept(seat, u16::from(pool.identity[usize::from(id)]));
+        }
+    }
     let short = count(usable) < rules.deck_size;
     let r = &mut out.seats[seat];
     r.sums[DECK_SIZE] = count(deck) as i64;

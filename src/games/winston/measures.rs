@@ -145,6 +145,6 @@ pub fn measures(rules: &Rules) -> Measures {
                 description: "cards drafted by colour, multicoloured cards in their own bin".into(),
             },
         ],
-        cards: None,
+        cards: Some(super::cards::Pool::new(rules).card_catalog()),
     }
 }
