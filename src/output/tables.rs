@@ -66,13 +66,18 @@ fn with_interval(t: Table, name: &str, e: &[Estimate]) -> Table {
 }
 
 /// Rounds, wins, win rate and the declared measures shown in a wide table, one row per
-/// entry of `counts`; `score` is each row's score estimate.
-fn wide(mut t: Table, counts: &[Counts], score: &[Estimate], measures: &Measures, seats: bool) -> Table {
-    let win: Vec<_> = counts.iter().map(Counts::win_rate).collect();
+/// entry of `counts`; `win` and `score` are each row's win-rate and score estimates.
+fn wide(
+    mut t: Table,
+    counts: &[Counts],
+    (win, score): (&[Estimate], &[Estimate]),
+    measures: &Measures,
+    seats: bool,
+) -> Table {
     t = t
         .with("rounds", ints(counts.iter().map(|c| c.rounds as i64)))
         .with("wins", floats(counts.iter().map(Counts::wins)));
-    t = with_interval(t, "win_rate", &win);
+    t = with_interval(t, "win_rate", win);
     t = with_interval(t, &measures.score.column, score);
     for m in &measures.measures {
         if m.shown == Shown::Both || (m.shown == Shown::Summary && !seats) {
@@ -89,15 +94,23 @@ pub fn run_tables(tally: &Tally, strategies: &[String], measures: &Measures) -> 
     let by_seat: Vec<Counts> = (0..tally.seat_count).map(|s| tally.seat(s)).collect();
     let score: Vec<_> = (0..strategies.len()).map(|x| tally.score_per_round(x)).collect();
     let seat_score: Vec<_> = by_seat.iter().map(Counts::score_per_round).collect();
+    // Strategies' intervals are over deal groups (paired); seats' over units.
+    let win: Vec<_> = (0..strategies.len()).map(|x| tally.win_rate(x)).collect();
+    let seat_win: Vec<_> = by_seat.iter().map(Counts::win_rate).collect();
     let summary = wide(
         Table::new("summary").with("strategy", Values::Text(strategies.to_vec())),
         &by_strategy,
-        &score,
+        (&win, &score),
         measures,
         false,
     );
-    let seat_table =
-        wide(Table::new("seats").with("seat", ints(0..by_seat.len() as i64)), &by_seat, &seat_score, measures, true);
+    let seat_table = wide(
+        Table::new("seats").with("seat", ints(0..by_seat.len() as i64)),
+        &by_seat,
+        (&seat_win, &seat_score),
+        measures,
+        true,
+    );
 
     let mut pair_rows = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for a in 0..strategies.len() {
@@ -206,7 +219,8 @@ fn measures_table(
         .map(|(s, c)| ("strategy", s.clone(), c))
         .chain(by_seat.iter().enumerate().map(|(s, c)| ("seat", s.to_string(), c)));
     for (x, (by, group, c)) in groups.enumerate() {
-        push(by, group.clone(), "win_rate", c.rounds, c.win_rate());
+        let win = if by == "strategy" { tally.win_rate(x) } else { c.win_rate() };
+        push(by, group.clone(), "win_rate", c.rounds, win);
         let score = if by == "strategy" { tally.score_per_round(x) } else { c.score_per_round() };
         push(by, group.clone(), &measures.score.column, c.rounds, score);
         for m in &measures.measures {

@@ -19,7 +19,7 @@ pub use check::{CheckReport, Violation, check};
 pub use events::{EventSink, NoEvents};
 pub use measures::{Histogram, Kind, Measure, Measures, Score, Shown};
 pub use record::{MAX_BINS, MAX_COUNTERS, MAX_SEATS, MAX_SUMS, RoundResult, SHARE_UNIT, SeatResult, Shape};
-pub use tally::{Counts, PairedSums, Tally};
+pub use tally::{Counts, MIN_PAIRED_GROUPS, PairedSums, Tally};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -307,6 +307,7 @@ fn run_deals<G: Game>(
     let mut share = [0u32; MAX_SEATS];
     let mut seating = [0usize; MAX_SEATS];
     let mut group = [0i64; MAX_SEATS];
+    let mut group_shares = [0i64; MAX_SEATS];
     // Instances of each strategy in one deal group: the same for every deal.
     let mut instances = [0i64; MAX_SEATS];
     for &x in &lineup.entry_strategy {
@@ -314,6 +315,7 @@ fn run_deals<G: Game>(
     }
     for deal in deals {
         group[..n_strat].fill(0);
+        group_shares[..n_strat].fill(0);
         let deal_seed = mix_seed(plan.seed, deal, DEAL_STREAM);
         for rotation in 0..per as usize {
             for (s, slot) in seating[..players].iter_mut().enumerate() {
@@ -334,6 +336,7 @@ fn run_deals<G: Game>(
                 let x = lineup.entry_strategy[entry];
                 tally.add_seat(x, s, r);
                 group[x] += r.score;
+                group_shares[x] += i64::from(r.share_units);
                 if mode == Mode::Rows {
                     rows.push(RoundRow { round, seat: s as u8, strategy: x as u16, result: *r });
                 }
@@ -346,7 +349,7 @@ fn run_deals<G: Game>(
                 folder.fold(&result.cards, &strategy_at[..players], &share[..players], &mut tally.cards);
             }
         }
-        tally.add_group(&group[..n_strat], &instances[..n_strat]);
+        tally.add_group(&group[..n_strat], &group_shares[..n_strat], &instances[..n_strat]);
     }
     Ok((tally, rows))
 }

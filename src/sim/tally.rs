@@ -110,6 +110,10 @@ fn add_all<T: Copy + std::ops::AddAssign>(a: &mut [T], b: &[T]) {
     a.iter_mut().zip(b).for_each(|(x, &y)| *x += y);
 }
 
+/// Fewest deal groups for a win-rate interval over groups (t intervals on fewer are
+/// unreliable for shares near 0 or 1); below it the Wilson interval over units is used.
+pub const MIN_PAIRED_GROUPS: u64 = 30;
+
 /// Sums over deal groups of one quantity, for paired intervals.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PairedSums {
@@ -168,6 +172,10 @@ pub struct Tally {
     pub cells: Vec<Counts>,
     /// Per strategy: its score summed over each deal group.
     pub groups: Vec<PairedSums>,
+    /// Per strategy: its win shares (in units of `1 / SHARE_UNIT`) summed over each deal
+    /// group, for win-rate intervals that use the pairing.
+    #[serde(default)]
+    pub share_groups: Vec<PairedSums>,
     /// Instances of each strategy in one deal group.
     pub instances: Vec<i64>,
     /// Per pair (a, b) with a < b, in order: S_a * m_b - S_b * m_a per deal group.
@@ -189,6 +197,7 @@ impl Tally {
             seat_count: seats,
             cells: vec![Counts::new(measures.shape()); strategies * seats],
             groups: vec![PairedSums::default(); strategies],
+            share_groups: vec![PairedSums::default(); strategies],
             instances: vec![0; strategies],
             pairs: vec![PairedSums::default(); strategies * strategies.saturating_sub(1) / 2],
             shard: None,
@@ -253,12 +262,13 @@ impl Tally {
         out.unwrap_or_default()
     }
 
-    pub(crate) fn add_group(&mut self, sums: &[i64], instances: &[i64]) {
+    pub(crate) fn add_group(&mut self, sums: &[i64], shares: &[i64], instances: &[i64]) {
         self.instances.copy_from_slice(instances);
         let n = sums.len();
         let mut p = 0;
         for a in 0..n {
             self.groups[a].add(sums[a]);
+            self.share_groups[a].add(shares[a]);
             for b in a + 1..n {
                 self.pairs[p].add(sums[a] * instances[b] - sums[b] * instances[a]);
                 p += 1;
@@ -273,6 +283,7 @@ impl Tally {
         self.length_sq += o.length_sq;
         self.cells.iter_mut().zip(&o.cells).for_each(|(a, b)| a.merge(b));
         self.groups.iter_mut().zip(&o.groups).for_each(|(a, b)| a.merge(b));
+        self.share_groups.iter_mut().zip(&o.share_groups).for_each(|(a, b)| a.merge(b));
         self.pairs.iter_mut().zip(&o.pairs).for_each(|(a, b)| a.merge(b));
         if self.cards.is_empty() {
             self.cards.clone_from(&o.cards);
@@ -301,9 +312,29 @@ impl Tally {
         self.pairs[index].mean((self.instances[a] * self.instances[b]).max(1) as f64)
     }
 
+    /// Win rate (win share per unit) of strategy `x` with its 95% interval over deal
+    /// groups: all rotations of one deal are one observation, so what the rotations share
+    /// (the deal's luck) cancels as it does in the paired score. Small-sample rule: with
+    /// fewer than [`MIN_PAIRED_GROUPS`] groups, or when every group scored alike (no
+    /// spread to estimate), the Wilson interval over seat-units is used instead.
+    pub fn win_rate(&self, x: usize) -> stats::Estimate {
+        let units = self.strategy(x).win_rate();
+        match self.share_groups.get(x) {
+            Some(g) if g.groups >= MIN_PAIRED_GROUPS => {
+                let e = g.mean(self.instances[x].max(1) as f64 * SHARE_UNIT as f64);
+                if e.half_width() > 0.0 {
+                    stats::Estimate { mean: units.mean, lo: e.lo.max(0.0), hi: e.hi.min(1.0) }
+                } else {
+                    units
+                }
+            }
+            _ => units,
+        }
+    }
+
     /// The widest win-rate interval half-width among the strategies.
     pub fn max_win_rate_half_width(&self) -> f64 {
-        (0..self.strategy_count()).map(|x| self.strategy(x).win_rate().half_width()).fold(0.0, f64::max)
+        (0..self.strategy_count()).map(|x| self.win_rate(x).half_width()).fold(0.0, f64::max)
     }
 }
 
@@ -336,7 +367,7 @@ mod tests {
     #[test]
     fn pairs_are_indexed_in_order() {
         let mut t = Tally::new(3, 3, &measures());
-        t.add_group(&[3, 0, -3], &[1, 1, 1]);
+        t.add_group(&[3, 0, -3], &[0, 0, 0], &[1, 1, 1]);
         assert_eq!(t.pair_difference(0, 1).mean, 3.0);
         assert_eq!(t.pair_difference(0, 2).mean, 6.0);
         assert_eq!(t.pair_difference(1, 2).mean, 3.0);
@@ -362,11 +393,44 @@ mod tests {
     #[test]
     fn tallies_round_trip_through_json() {
         let mut t = Tally::new(2, 2, &measures());
-        t.add_group(&[i64::from(i32::MAX), -5], &[2, 2]);
-        t.add_group(&[i64::from(i32::MAX), -5], &[2, 2]);
+        t.add_group(&[i64::from(i32::MAX), -5], &[0, 0], &[2, 2]);
+        t.add_group(&[i64::from(i32::MAX), -5], &[0, 0], &[2, 2]);
         t.add_seat(1, 0, &SeatResult { score: 7, ..SeatResult::default() });
         let back: Tally = serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
         assert_eq!(back, t);
         assert!(t.groups[0].sum_sq > u64::MAX as u128 / 4);
+    }
+
+    #[test]
+    fn win_rates_use_deal_groups_with_a_small_sample_rule() {
+        let m = measures();
+        let won = SeatResult { share_units: SHARE_UNIT, ..SeatResult::default() };
+        let lost = SeatResult::default();
+        // Strategy 0 at two seats per deal group; it wins one of the two rounds of every
+        // group, so its groups do not vary and only the Wilson interval is honest.
+        let build = |groups: u64, vary: bool| {
+            let mut t = Tally::new(2, 2, &m);
+            for g in 0..groups {
+                let both = vary && g % 2 == 0;
+                t.add_seat(0, 0, &won);
+                t.add_seat(0, 1, if both { &won } else { &lost });
+                t.add_seat(1, 1, &lost);
+                t.add_seat(1, 0, if both { &lost } else { &won });
+                let share = i64::from(SHARE_UNIT) * if both { 2 } else { 1 };
+                t.add_group(&[0, 0], &[share, 2 * i64::from(SHARE_UNIT) - share], &[2, 2]);
+            }
+            t
+        };
+        let flat = build(100, false);
+        assert_eq!(flat.win_rate(0), flat.strategy(0).win_rate(), "no spread between groups: Wilson");
+        let few = build(MIN_PAIRED_GROUPS - 1, true);
+        assert_eq!(few.win_rate(0), few.strategy(0).win_rate(), "too few groups: Wilson");
+        let many = build(400, true);
+        let (paired, wilson) = (many.win_rate(0), many.strategy(0).win_rate());
+        assert_eq!(paired.mean, wilson.mean);
+        assert_ne!(paired, wilson, "enough varied groups: over groups");
+        // Group shares are 1 or 1/2 half the time each: sd 0.25 per group, 400 groups.
+        let half = crate::stats::t_quantile_975(399) * 0.25 * (400.0f64 / 399.0).sqrt() / 20.0;
+        assert!((paired.half_width() - half).abs() < 1e-9, "{paired:?} against {half}");
     }
 }

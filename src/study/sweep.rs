@@ -292,7 +292,7 @@ pub fn sweep_table(results: &[VariantResult]) -> Table {
             strategy.push(name.clone());
             let counts = r.tally.strategy(x);
             rounds.push(counts.rounds as i64);
-            let (win, score) = (counts.win_rate(), r.tally.score_per_round(x));
+            let (win, score) = (r.tally.win_rate(x), r.tally.score_per_round(x));
             let row = [win.mean, win.lo, win.hi, score.mean, score.lo, score.hi, m.seat_advantage, m.skill_gap];
             for (col, v) in cols.iter_mut().zip(row) {
                 col.push(v);
