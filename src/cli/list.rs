@@ -84,7 +84,7 @@ pub fn metrics_text(g: &games::GameInfo) -> Result<String> {
         (
             "win_rate".into(),
             "summary, seats, measures".into(),
-            format!("win share per {} (split wins by share), Wilson 95% interval", m.unit),
+            format!("win share per {} (split wins by share), 95% interval over deal groups (Wilson over units below 30 groups)", m.unit),
         ),
         (m.score.column.clone(), "summary, seats, measures".into(), format!("{}, t 95% interval", m.score.description)),
         (

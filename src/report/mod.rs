@@ -252,7 +252,7 @@ fn run_section(
         md,
         &file,
         &format!(
-            "Share of the wins each strategy took per {unit}, with 95% Wilson intervals; {n:.0} seat-{units} per strategy."
+            "Share of the wins each strategy took per {unit}, with 95% intervals over deal groups (all rotations of a deal are one observation); {n:.0} seat-{units} per strategy."
         ),
     );
 
