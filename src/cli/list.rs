@@ -84,7 +84,10 @@ pub fn metrics_text(g: &games::GameInfo) -> Result<String> {
         (
             "win_rate".into(),
             "summary, seats, measures".into(),
-            format!("win share per {} (split wins by share), 95% interval over deal groups (Wilson over units below 30 groups)", m.unit),
+            format!(
+                "win share per {} (split wins by share), 95% interval: per strategy over deal groups, per seat Wilson over units",
+                m.unit
+            ),
         ),
         (m.score.column.clone(), "summary, seats, measures".into(), format!("{}, t 95% interval", m.score.description)),
         (
