@@ -224,3 +224,41 @@ fn compare_writes_the_meta_game_equilibrium() {
     assert!(random["exploitability"].parse::<f64>().unwrap() > 0.05);
     assert!(String::from_utf8_lossy(&o.stdout).contains("Meta-game equilibrium"));
 }
+
+/// Ctrl-C in the middle of a search leaves no output folder but its state file; the same
+/// command then goes on from the state and writes what an uninterrupted search writes.
+#[test]
+fn an_interrupted_tune_resumes_to_the_uninterrupted_result() {
+    let dir = scratch("resume");
+    let args = |out: &std::path::Path| -> Vec<String> {
+        let fixed = ["tune", "--game", "winston-crazier-eights", "--param", "removed=0..30", "--target"];
+        let rest = ["mean_pool_size=40", "--rounds", "120000", "--candidates", "8", "--seed", "5", "--quiet", "--out"];
+        fixed.iter().chain(&rest).map(|s| s.to_string()).chain([out.to_str().unwrap().to_string()]).collect()
+    };
+    let whole = dir.join("whole");
+    let o = draftsim(&args(&whole).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    let resumed = dir.join("resumed");
+    let state = dir.join(".resumed.search-state.json");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_draftsim")).args(args(&resumed)).spawn().unwrap();
+    // Interrupt once the first evaluations are saved.
+    let started = std::time::Instant::now();
+    while !state.exists() && started.elapsed().as_secs() < 60 && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    // SAFETY: a plain kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    if !status.success() {
+        assert!(!resumed.exists(), "an interrupted search writes no output folder");
+        assert!(state.exists(), "an interrupted search keeps its state");
+    }
+    let o = draftsim(&args(&resumed).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!state.exists(), "a finished search removes its state");
+    for table in ["candidates.csv", "convergence.csv", "best-rules.toml"] {
+        let read = |d: &std::path::Path| std::fs::read_to_string(d.join(table)).unwrap();
+        assert_eq!(read(&resumed), read(&whole), "{table} differs after resuming");
+    }
+}
