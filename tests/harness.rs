@@ -135,10 +135,7 @@ impl Game for Coin {
         let seat0_wins = Xoshiro256PlusPlus::seed_from_u64(deal_seed).random::<f64>() < 0.3;
         // The edge belongs to lineup entry 0, wherever it sits.
         let entry0_seat = seating.iter().position(|&e| e == 0).unwrap();
-        let winner = if seat0_wins { entry0_seat } else { 1 - entry0_seat };
-        out.seats[winner].share_units = SHARE_UNIT;
-        out.seats[winner].score = 1;
-        out.seats[1 - winner].score = -1;
+        award(out, if seat0_wins { entry0_seat } else { 1 - entry0_seat });
         Ok(())
     }
     fn replay(&self, _: u64, _: u64, _: u64, _: &[usize]) -> Result<String, Error> {
@@ -229,24 +226,24 @@ fn a_game_mode_game_keeps_per_round_measures_and_its_cards_do_not_depend_on_bust
     assert!(same_size >= 10, "later rounds compared: {same_size}");
 }
 
-/// A planted draft: one pack of cards 0-3 goes seat 0, 1, 0, 1. Seat 0 always takes card
-/// 0 first; every other pick is uniform (from the deal seed); whoever ends holding card 1
-/// wins. So for seat 0: card 0 is taken at pick 1 every time, card 1 is in hand a third of
-/// the time and then always wins, card 2 is taken at a rate of 1/3 per 5/3 sightings, and
-/// card 3 is last seen at pick 3 two times in three (ALSA 7/3).
-struct PlantedDraft {
+/// A two-seat planted game: `unit` plays one unit from (deal seed, bot seed, seating) and
+/// writes the result; `cards` gives it card identities.
+struct Planted {
     measures: Measures,
+    unit: fn(u64, u64, &[usize], &mut RoundResult),
 }
 
-impl PlantedDraft {
-    fn new() -> PlantedDraft {
+impl Planted {
+    fn new(unit: fn(u64, u64, &[usize], &mut RoundResult), cards: &[&str]) -> Planted {
         let mut measures = Coin::new(None).measures;
-        measures.cards = Some(CardCatalog { names: ["A", "B", "C", "D"].map(String::from).to_vec(), groups: vec![] });
-        PlantedDraft { measures }
+        if !cards.is_empty() {
+            measures.cards = Some(CardCatalog { names: cards.iter().map(|c| c.to_string()).collect(), groups: vec![] });
+        }
+        Planted { measures, unit }
     }
 }
 
-impl Game for PlantedDraft {
+impl Game for Planted {
     type Worker = ();
     fn players(&self) -> usize {
         2
@@ -258,30 +255,13 @@ impl Game for PlantedDraft {
     fn play(
         &self,
         _: &mut (),
-        deal_seed: u64,
+        deal: u64,
+        bot: u64,
         _: u64,
-        _: u64,
-        _: &[usize],
+        seating: &[usize],
         out: &mut RoundResult,
     ) -> Result<(), Error> {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(deal_seed);
-        let mut pack: Vec<u16> = vec![0, 1, 2, 3];
-        let mut holder = [0usize; 4];
-        for pick in 1..=4 {
-            let seat = (pick - 1) % 2;
-            for &c in &pack {
-                out.cards.seen(seat, c, pick);
-            }
-            let i = if pick == 1 { 0 } else { rng.random_range(0..pack.len()) };
-            let card = pack.remove(i);
-            out.cards.taken(seat, card, pick);
-            out.cards.kept(seat, card);
-            holder[card as usize] = seat;
-        }
-        let winner = holder[1];
-        out.seats[winner].share_units = SHARE_UNIT;
-        out.seats[winner].score = 1;
-        out.seats[1 - winner].score = -1;
+        (self.unit)(deal, bot, seating, out);
         Ok(())
     }
     fn replay(&self, _: u64, _: u64, _: u64, _: &[usize]) -> Result<String, Error> {
@@ -289,11 +269,41 @@ impl Game for PlantedDraft {
     }
 }
 
+/// `winner` takes the unit: all of the win share and 1 chip from the other seat.
+fn award(out: &mut RoundResult, winner: usize) {
+    out.seats[winner].share_units = SHARE_UNIT;
+    out.seats[winner].score = 1;
+    out.seats[1 - winner].score = -1;
+}
+
+/// A planted draft: one pack of cards 0-3 goes seat 0, 1, 0, 1. Seat 0 always takes card
+/// 0 first; every other pick is uniform (from the deal seed); whoever ends holding card 1
+/// wins. So for seat 0: card 0 is taken at pick 1 every time, card 1 is in hand a third of
+/// the time and then always wins, card 2 is taken at a rate of 1/3 per 5/3 sightings, and
+/// card 3 is last seen at pick 3 two times in three (ALSA 7/3).
+fn planted_draft(deal_seed: u64, _: u64, _: &[usize], out: &mut RoundResult) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(deal_seed);
+    let mut pack: Vec<u16> = vec![0, 1, 2, 3];
+    let mut holder = [0usize; 4];
+    for pick in 1..=4 {
+        let seat = (pick - 1) % 2;
+        for &c in &pack {
+            out.cards.seen(seat, c, pick);
+        }
+        let i = if pick == 1 { 0 } else { rng.random_range(0..pack.len()) };
+        let card = pack.remove(i);
+        out.cards.taken(seat, card, pick);
+        out.cards.kept(seat, card);
+        holder[card as usize] = seat;
+    }
+    award(out, holder[1]);
+}
+
 #[test]
 fn card_analytics_recover_a_planted_draft_and_merge_exactly() {
     let lineup = Lineup::new(&["first".to_string(), "second".to_string()]);
     let p = Plan { seed: 21, rounds: 60_000, rotate: false, shard: None, until_ci: None, cards: true };
-    let game = PlantedDraft::new();
+    let game = Planted::new(planted_draft, &["A", "B", "C", "D"]);
     let t = run_with_threads(&game, &lineup, &p, 2);
     let a = t.card(0, 0);
     assert_eq!((a.seen, a.seen_picks, a.taken, a.in_hand), (60_000, 60_000, 60_000, 60_000));
@@ -326,46 +336,17 @@ fn card_analytics_recover_a_planted_draft_and_merge_exactly() {
 /// lineup entry 0 wins 90% of rounds from the lucky seat and 30% from the other. With
 /// seats rotated every deal puts entry 0 in both, so its true win rate is 0.6 and the
 /// deal's luck cancels within the deal group.
-struct SeatLuck {
-    measures: Measures,
-}
-
-impl Game for SeatLuck {
-    type Worker = ();
-    fn players(&self) -> usize {
-        2
-    }
-    fn worker(&self) {}
-    fn measures(&self) -> &Measures {
-        &self.measures
-    }
-    fn play(
-        &self,
-        _: &mut (),
-        deal_seed: u64,
-        bot_seed: u64,
-        _: u64,
-        seating: &[usize],
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        let lucky = (Xoshiro256PlusPlus::seed_from_u64(deal_seed).random::<u64>() & 1) as usize;
-        let entry0 = seating.iter().position(|&e| e == 0).unwrap();
-        let p = if entry0 == lucky { 0.9 } else { 0.3 };
-        let entry0_wins = Xoshiro256PlusPlus::seed_from_u64(bot_seed).random::<f64>() < p;
-        let winner = if entry0_wins { entry0 } else { 1 - entry0 };
-        out.seats[winner].share_units = SHARE_UNIT;
-        out.seats[winner].score = 1;
-        out.seats[1 - winner].score = -1;
-        Ok(())
-    }
-    fn replay(&self, _: u64, _: u64, _: u64, _: &[usize]) -> Result<String, Error> {
-        Ok(String::new())
-    }
+fn seat_luck(deal_seed: u64, bot_seed: u64, seating: &[usize], out: &mut RoundResult) {
+    let lucky = (Xoshiro256PlusPlus::seed_from_u64(deal_seed).random::<u64>() & 1) as usize;
+    let entry0 = seating.iter().position(|&e| e == 0).unwrap();
+    let p = if entry0 == lucky { 0.9 } else { 0.3 };
+    let entry0_wins = Xoshiro256PlusPlus::seed_from_u64(bot_seed).random::<f64>() < p;
+    award(out, if entry0_wins { entry0 } else { 1 - entry0 });
 }
 
 #[test]
 fn win_rate_intervals_over_deal_groups_cover_and_are_narrower_than_wilson_under_rotation() {
-    let game = SeatLuck { measures: Coin::new(None).measures };
+    let game = Planted::new(seat_luck, &[]);
     let lineup = Lineup::new(&["edge".to_string(), "field".to_string()]);
     let runs = 400;
     let (mut covered, mut wilson_covered) = (0, 0);
