@@ -711,6 +711,21 @@ fn cards_table_and_report_section() {
     assert!(!dir.join("s").exists());
     let o = draftsim(&["run", "--cards", "--rounds", "100"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // In game mode a unit spans many drafts: card analytics are per round only.
+    std::fs::write(&rules, "mode = \"game\"\n").unwrap();
+    let game = dir.join("game");
+    let o = draftsim(&[
+        "run",
+        "--rules",
+        rules.to_str().unwrap(),
+        "--cards",
+        "--rounds",
+        "10",
+        "--out",
+        game.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!game.exists());
 }
 
 #[test]

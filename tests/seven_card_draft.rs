@@ -483,7 +483,8 @@ fn random_drafters_take_every_card_at_the_uniform_pick_rate() {
         let rate = 2.0 / (pack_size as f64 + 1.0);
         let ata = (pack_size as f64 + 1.0) / 2.0;
         let (mut taken, mut seen, mut cards) = (0, 0, 0);
-        for c in (0..t.card_count()).map(|c| t.card(0, c)).filter(|c| !c.is_empty()) {
+        let catalog = game.measures.cards.as_ref().unwrap();
+        for c in (0..catalog.names.len()).map(|c| t.card(0, c)).filter(|c| !c.is_empty()) {
             cards += 1;
             taken += c.taken;
             seen += c.seen_picks;
@@ -498,5 +499,23 @@ fn random_drafters_take_every_card_at_the_uniform_pick_rate() {
         let pooled = taken as f64 / seen as f64;
         assert!((pooled - rate).abs() < 0.002, "pooled take rate {pooled}, want {rate}");
         assert_eq!(taken, t.rounds * (players * pack_size) as u64, "every dealt card is taken once");
+    }
+}
+
+/// A card taken stays in the hand even when the seat folds later (the engine clears a
+/// folded hand), so with folding bots every card's rounds in hand equal its takes.
+#[test]
+fn cards_of_folded_hands_count_as_held() {
+    let seats: Vec<String> = ["greedy", "hate", "tight", "late-folder"].iter().map(|s| s.to_string()).collect();
+    let game = SevenCardDraft::new(&rules(4), &seats).unwrap();
+    let plan = Plan { seed: 4, rounds: 8_000, rotate: true, shard: None, until_ci: None, cards: true };
+    let t = sim::run(&game, &Lineup::new(&seats), &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap();
+    let folds: u64 = (0..4).map(|x| t.strategy(x).counters[FOLDS..FOLDS + 3].iter().sum::<u64>()).sum();
+    assert!(folds > 1_000, "the lineup folds: {folds}");
+    for x in 0..4 {
+        for c in 0..64 {
+            let k = t.card(x, c);
+            assert_eq!(k.in_hand, k.taken, "strategy {x}, card {c}: {k:?}");
+        }
     }
 }

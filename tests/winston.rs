@@ -426,7 +426,8 @@ fn card_analytics_count_every_take_and_first_takes_all_it_sees() {
         let t = draftsim::sim::run(&game, &Lineup::new(&seats), &plan, draftsim::sim::Mode::Tally, None, |_, _| Ok(()))
             .unwrap();
         let strategies = Lineup::new(&seats).strategies.len();
-        let cells = (0..strategies).flat_map(|x| (0..t.card_count()).map(move |c| (x, c)));
+        let cards = game.measures().cards.as_ref().unwrap().names.len();
+        let cells = (0..strategies).flat_map(|x| (0..cards).map(move |c| (x, c)));
         let taken: u64 = cells.clone().map(|(x, c)| t.card(x, c).taken).sum();
         assert_eq!(taken, t.rounds * kept, "every card of the stack is drafted once");
         let in_hand: u64 = cells.clone().map(|(x, c)| t.card(x, c).in_hand).sum();

@@ -60,7 +60,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     let (game, seats) = args.game.build()?;
     if args.cards && game.measures().cards.is_none() {
         return Err(InputError::new(format!(
-            "--cards: {} has no draft and declares no card identities; drop --cards (Seven Card Draft, Winston + Crazier Eights and Live-Draft have them)",
+            "--cards: {} with these rules declares no card identities; drop --cards (Seven Card Draft in round mode, Winston + Crazier Eights and Live-Draft have them)",
             args.game.name()
         ))
         .into());

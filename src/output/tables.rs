@@ -157,24 +157,16 @@ pub fn run_tables(tally: &Tally, strategies: &[String], measures: &Measures) -> 
 /// against seen and passed.
 pub fn cards_table(tally: &Tally, strategies: &[String], catalog: &CardCatalog) -> Table {
     let mut rows: Vec<(String, String, String, CardCounts)> = Vec::new();
+    // Cards, then each pooling's groups, as the harness counted them.
+    let mut labels: Vec<(&str, &str)> = catalog.names.iter().map(|n| ("card", n.as_str())).collect();
+    for group in &catalog.groups {
+        labels.extend(group.names.iter().map(|n| (group.level.as_str(), n.as_str())));
+    }
     for (x, strategy) in strategies.iter().enumerate() {
-        let per_card = (0..tally.card_count().min(catalog.names.len())).map(|c| (c, tally.card(x, c)));
-        for (c, counts) in per_card.clone() {
+        for (id, (level, name)) in labels.iter().enumerate().take(tally.card_count()) {
+            let counts = tally.card(x, id);
             if !counts.is_empty() {
-                rows.push((strategy.clone(), "card".into(), catalog.names[c].clone(), counts.clone()));
-            }
-        }
-        for group in &catalog.groups {
-            let mut pooled = vec![CardCounts::default(); group.names.len()];
-            for (c, counts) in per_card.clone() {
-                if let Some(g) = group.of_card.get(c).copied().flatten() {
-                    pooled[g as usize].merge(counts);
-                }
-            }
-            for (name, counts) in group.names.iter().zip(pooled) {
-                if !counts.is_empty() {
-                    rows.push((strategy.clone(), group.level.clone(), name.clone(), counts));
-                }
+                rows.push((strategy.clone(), level.to_string(), name.to_string(), counts.clone()));
             }
         }
     }

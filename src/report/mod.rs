@@ -922,62 +922,63 @@ fn cards_section(md: &mut String, cards: &DataFrame, out: &OutputDir, prefix: &s
                     && gih.mean[i].is_finite()
             })
             .collect();
-        if rows.len() < 3 {
-            continue;
-        }
-        let pick = |v: &[f64]| rows.iter().map(|&i| v[i]).collect::<Vec<f64>>();
-        let labels: Vec<String> = rows.iter().map(|&i| card[i].clone()).collect();
-        let (x, xlo, xhi) = (pick(&ata.mean), pick(&ata.lo), pick(&ata.hi));
-        let (y, ylo, yhi) = (pick(&gih.mean), pick(&gih.lo), pick(&gih.hi));
-        let file = format!("{prefix}cards-{}.svg", k + 1);
-        charts::scatter_with_intervals(
-            &out.path().join(&file),
-            &format!("Does {s} take the cards that win? Pick against win share in hand"),
-            "average pick taken (ATA; later to the right)",
-            &format!("win share per {unit} with the card in hand"),
-            &charts::Scatter { labels: &labels, x: (&x, &xlo, &xhi), y: (&y, &ylo, &yhi) },
-        )?;
-        let pick_rank = ranks(&x, |a, b| a.total_cmp(&b));
-        let win_rank = ranks(&y, |a, b| b.total_cmp(&a));
-        let rho = correlation(&pick_rank, &win_rank);
-        image(
-            md,
-            &file,
-            &format!(
-                "`{s}`: one point per card with at least {CARD_MIN_UNITS:.0} {units} in hand, with 95% intervals on both axes. Rank correlation of pick order with win order: {rho:.2} (1 would mean it takes cards exactly in the order they win). Points low and left are taken early but win little (over-drafted); high and right, taken late but win often (under-drafted)."
-            ),
-        );
-        let n = rows.len();
-        let mut by_gap: Vec<usize> = (0..n).collect();
-        // Over-drafted first: picked much earlier (a better pick rank) than its win rank.
-        by_gap.sort_by(|&a, &b| (win_rank[b] - pick_rank[b]).total_cmp(&(win_rank[a] - pick_rank[a])));
-        let over: Vec<usize> = by_gap.iter().copied().filter(|&j| win_rank[j] > pick_rank[j]).take(10).collect();
-        let under: Vec<usize> = by_gap.iter().rev().copied().filter(|&j| win_rank[j] < pick_rank[j]).take(10).collect();
-        for (title, list) in [
-            ("over-drafted (taken before cards that win more)", over),
-            ("under-drafted (taken after cards that win less)", under),
-        ] {
-            if list.is_empty() {
-                continue;
-            }
-            let _ = writeln!(
+        // Chart and rankings need a few cards with data; the pooled tables do not.
+        if rows.len() >= 3 {
+            let pick = |v: &[f64]| rows.iter().map(|&i| v[i]).collect::<Vec<f64>>();
+            let labels: Vec<String> = rows.iter().map(|&i| card[i].clone()).collect();
+            let (x, xlo, xhi) = (pick(&ata.mean), pick(&ata.lo), pick(&ata.hi));
+            let (y, ylo, yhi) = (pick(&gih.mean), pick(&gih.lo), pick(&gih.hi));
+            let file = format!("{prefix}cards-{}.svg", k + 1);
+            charts::scatter_with_intervals(
+                &out.path().join(&file),
+                &format!("Does {s} take the cards that win? Pick against win share in hand"),
+                "average pick taken (ATA; later to the right)",
+                &format!("win share per {unit} with the card in hand"),
+                &charts::Scatter { labels: &labels, x: (&x, &xlo, &xhi), y: (&y, &ylo, &yhi) },
+            )?;
+            let pick_rank = ranks(&x, |a, b| a.total_cmp(&b));
+            let win_rank = ranks(&y, |a, b| b.total_cmp(&a));
+            let rho = correlation(&pick_rank, &win_rank);
+            image(
                 md,
-                "Most {title} by `{s}`, ranks among {n} cards:\n\n| card | ATA (95% interval) | pick rank | win share in hand (95% interval) | win rank | in hand minus passed (95% interval) |\n|---|---|---:|---|---:|---|"
+                &file,
+                &format!(
+                    "`{s}`: one point per card with at least {CARD_MIN_UNITS:.0} {units} in hand, with 95% intervals on both axes. Rank correlation of pick order with win order: {rho:.2} (1 would mean it takes cards exactly in the order they win). Points low and left are taken early but win little (over-drafted); high and right, taken late but win often (under-drafted)."
+                ),
             );
-            for j in list {
-                let i = rows[j];
+            let n = rows.len();
+            let mut by_gap: Vec<usize> = (0..n).collect();
+            // Over-drafted first: picked much earlier (a better pick rank) than its win rank.
+            by_gap.sort_by(|&a, &b| (win_rank[b] - pick_rank[b]).total_cmp(&(win_rank[a] - pick_rank[a])));
+            let over: Vec<usize> = by_gap.iter().copied().filter(|&j| win_rank[j] > pick_rank[j]).take(10).collect();
+            let under: Vec<usize> =
+                by_gap.iter().rev().copied().filter(|&j| win_rank[j] < pick_rank[j]).take(10).collect();
+            for (title, list) in [
+                ("over-drafted (taken before cards that win more)", over),
+                ("under-drafted (taken after cards that win less)", under),
+            ] {
+                if list.is_empty() {
+                    continue;
+                }
                 let _ = writeln!(
                     md,
-                    "| {} | {} | {} | {} | {} | {} |",
-                    card[i],
-                    interval(&ata, i),
-                    pick_rank[j],
-                    interval(&gih, i),
-                    win_rank[j],
-                    interval(&diff, i)
+                    "Most {title} by `{s}`, ranks among {n} cards:\n\n| card | ATA (95% interval) | pick rank | win share in hand (95% interval) | win rank | in hand minus passed (95% interval) |\n|---|---|---:|---|---:|---|"
                 );
+                for j in list {
+                    let i = rows[j];
+                    let _ = writeln!(
+                        md,
+                        "| {} | {} | {} | {} | {} | {} |",
+                        card[i],
+                        interval(&ata, i),
+                        pick_rank[j],
+                        interval(&gih, i),
+                        win_rank[j],
+                        interval(&diff, i)
+                    );
+                }
+                md.push('\n');
             }
-            md.push('\n');
         }
         for pooled in distinct(&level).iter().filter(|l| *l != "card") {
             let groups: Vec<usize> =

@@ -22,6 +22,26 @@ pub struct CardCatalog {
     pub groups: Vec<CardGroup>,
 }
 
+impl CardCatalog {
+    /// Ids the harness counts: every card, then each pooling's groups in turn (so a group
+    /// counts each seat-unit once, however many of its cards the seat met).
+    pub fn ids(&self) -> usize {
+        self.names.len() + self.groups.iter().map(|g| g.names.len()).sum::<usize>()
+    }
+
+    /// Where each pooling's groups start among the counted ids.
+    pub fn group_offsets(&self) -> Vec<usize> {
+        let mut at = self.names.len();
+        self.groups
+            .iter()
+            .map(|g| {
+                at += g.names.len();
+                at - g.names.len()
+            })
+            .collect()
+    }
+}
+
 /// A pooling of card identities into groups (e.g. by rank), reported beside the cards.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CardGroup {
@@ -49,7 +69,7 @@ enum Action {
 struct CardEvent {
     seat: u8,
     action: Action,
-    pick: u8,
+    pick: u16,
     card: u16,
 }
 
@@ -88,7 +108,7 @@ impl CardLog {
 
     #[inline]
     fn push(&mut self, seat: usize, action: Action, pick: usize, card: u16) {
-        self.events.push(CardEvent { seat: seat as u8, action, pick: pick.min(255) as u8, card });
+        self.events.push(CardEvent { seat: seat as u8, action, pick: pick.min(usize::from(u16::MAX)) as u16, card });
     }
 
     pub(crate) fn set_on(&mut self, on: bool) {
@@ -106,7 +126,8 @@ impl CardLog {
 pub struct CardCounts {
     /// Seat-units in which the seat saw the card at least once.
     pub seen: u64,
-    /// Picks at which the card was among the seat's choices.
+    /// Sightings: picks at which the card was among the seat's choices (each copy of an
+    /// identity counted; for a group, each of its cards).
     pub seen_picks: u64,
     /// Times the seat took it.
     pub taken: u64,
@@ -184,52 +205,76 @@ impl CardCounts {
 #[derive(Clone, Copy, Debug, Default)]
 struct SeatCard {
     listed: bool,
-    last_seen: u8,
+    last_seen: u16,
     taken: bool,
     kept: bool,
 }
 
-/// Folds units' card logs into per (strategy, card) counts; scratch made once per chunk.
+/// Folds units' card logs into per (strategy, id) counts, each card's groups included;
+/// scratch made once per chunk.
 pub(crate) struct CardFolder {
+    /// Cards, then groups (see [`CardCatalog::ids`]).
+    ids: usize,
     cards: usize,
+    /// Per card: the ids of its groups.
+    groups_of: Vec<Vec<u16>>,
     state: Vec<SeatCard>,
     touched: Vec<u32>,
 }
 
 impl CardFolder {
-    pub(crate) fn new(cards: usize, seats: usize) -> CardFolder {
-        CardFolder { cards, state: vec![SeatCard::default(); cards * seats], touched: Vec::with_capacity(256) }
+    pub(crate) fn new(catalog: &CardCatalog, seats: usize) -> CardFolder {
+        let offsets = catalog.group_offsets();
+        let groups_of = (0..catalog.names.len())
+            .map(|c| {
+                let of = catalog.groups.iter().zip(&offsets);
+                of.filter_map(|(g, &at)| g.of_card.get(c).copied().flatten().map(|i| (at + usize::from(i)) as u16))
+                    .collect()
+            })
+            .collect();
+        let ids = catalog.ids();
+        CardFolder {
+            ids,
+            cards: catalog.names.len(),
+            groups_of,
+            state: vec![SeatCard::default(); ids * seats],
+            touched: Vec::with_capacity(256),
+        }
     }
 
     /// Adds one unit: `strategy_at[s]` is seat `s`'s strategy, `share[s]` its win share.
     pub(crate) fn fold(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32], cells: &mut [CardCounts]) {
-        let n = self.cards;
+        let n = self.ids;
         for e in &log.events {
             let card = e.card as usize;
             let seat = e.seat as usize;
-            if card >= n || seat >= strategy_at.len() {
+            if card >= self.cards || seat >= strategy_at.len() {
                 continue;
             }
-            let idx = seat * n + card;
-            let st = &mut self.state[idx];
-            if !st.listed {
-                st.listed = true;
-                self.touched.push(idx as u32);
-            }
-            let cell = &mut cells[strategy_at[seat] * n + card];
-            let pick = u64::from(e.pick);
-            match e.action {
-                Action::Seen => {
-                    cell.seen_picks += 1;
-                    st.last_seen = st.last_seen.max(e.pick.max(1));
+            // The card itself, then each group it belongs to.
+            let groups = &self.groups_of[card];
+            for id in std::iter::once(card).chain(groups.iter().map(|&g| usize::from(g))) {
+                let idx = seat * n + id;
+                let st = &mut self.state[idx];
+                if !st.listed {
+                    st.listed = true;
+                    self.touched.push(idx as u32);
                 }
-                Action::Taken => {
-                    cell.taken += 1;
-                    cell.taken_pick += pick;
-                    cell.taken_pick_sq += pick * pick;
-                    st.taken = true;
+                let cell = &mut cells[strategy_at[seat] * n + id];
+                let pick = u64::from(e.pick);
+                match e.action {
+                    Action::Seen => {
+                        cell.seen_picks += 1;
+                        st.last_seen = st.last_seen.max(e.pick.max(1));
+                    }
+                    Action::Taken => {
+                        cell.taken += 1;
+                        cell.taken_pick += pick;
+                        cell.taken_pick_sq += pick * pick;
+                        st.taken = true;
+                    }
+                    Action::Kept => st.kept = true,
                 }
-                Action::Kept => st.kept = true,
             }
         }
         for &idx in &self.touched {
@@ -274,18 +319,27 @@ mod tests {
         log.kept(0, 1);
         log.kept(1, 2);
         log.kept(1, 2);
-        let mut folder = CardFolder::new(3, 2);
-        let mut cells = vec![CardCounts::default(); 2 * 3];
+        let catalog = CardCatalog {
+            names: ["a", "b", "c"].map(String::from).to_vec(),
+            groups: vec![CardGroup { level: "all".into(), names: vec!["any".into()], of_card: vec![Some(0); 3] }],
+        };
+        let mut folder = CardFolder::new(&catalog, 2);
+        let n = catalog.ids();
+        let mut cells = vec![CardCounts::default(); 2 * n];
         folder.fold(&log, &[0, 1], &[SHARE_UNIT, 0], &mut cells);
         let c1 = &cells[1];
         assert_eq!((c1.seen, c1.taken, c1.taken_pick, c1.in_hand, c1.in_hand_share), (1, 1, 1, 1, SHARE_UNIT as u64));
         let c2 = &cells[2];
         assert_eq!((c2.seen, c2.passed, c2.passed_share, c2.last_seen), (1, 1, SHARE_UNIT as u64, 1));
-        let d2 = &cells[3 + 2];
+        let d2 = &cells[n + 2];
         assert_eq!((d2.seen, d2.taken, d2.taken_pick, d2.last_seen, d2.in_hand, d2.in_hand_share), (1, 1, 2, 2, 1, 0));
+        // The pooled group counts each seat-unit once: seat 0 saw two cards and kept one.
+        let g0 = &cells[3];
+        assert_eq!((g0.seen, g0.seen_picks, g0.taken, g0.in_hand, g0.passed), (1, 2, 1, 1, 0));
         // The scratch is reset: folding the same unit again doubles every count.
         folder.fold(&log, &[0, 1], &[SHARE_UNIT, 0], &mut cells);
-        assert_eq!(cells[3 + 2].in_hand, 2);
+        assert_eq!(cells[n + 2].in_hand, 2);
         assert_eq!(cells[2].passed, 2);
+        assert_eq!(cells[3].seen, 2);
     }
 }

@@ -299,9 +299,9 @@ fn run_deals<G: Game>(
     let mut result = RoundResult::default();
     let catalog = measures.cards.as_ref().filter(|_| plan.cards);
     let mut folder = catalog.map(|c| {
-        tally.start_cards(c.names.len());
+        tally.start_cards(c.ids());
         result.cards.set_on(true);
-        cards::CardFolder::new(c.names.len(), players)
+        cards::CardFolder::new(c, players)
     });
     let mut strategy_at = [0usize; MAX_SEATS];
     let mut share = [0u32; MAX_SEATS];

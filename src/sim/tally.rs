@@ -322,11 +322,10 @@ impl Tally {
         match self.share_groups.get(x) {
             Some(g) if g.groups >= MIN_PAIRED_GROUPS => {
                 let e = g.mean(self.instances[x].max(1) as f64 * SHARE_UNIT as f64);
-                if e.half_width() > 0.0 {
-                    stats::Estimate { mean: units.mean, lo: e.lo.max(0.0), hi: e.hi.min(1.0) }
-                } else {
-                    units
-                }
+                // Exactly in integers: every group alike means n * sum_sq = sum^2.
+                let spread =
+                    u128::from(g.groups).checked_mul(g.sum_sq) != Some(u128::from(g.sum.unsigned_abs()).pow(2));
+                if spread { stats::Estimate { mean: units.mean, lo: e.lo.max(0.0), hi: e.hi.min(1.0) } } else { units }
             }
             _ => units,
         }

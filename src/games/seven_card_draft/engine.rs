@@ -615,17 +615,8 @@ fn log_pick(log: &mut CardLog, seat: usize, pack: CardSet, card: Card, pick: usi
         log.seen(seat, u16::from(seen.index()), pick);
     }
     log.taken(seat, u16::from(card.index()), pick);
-}
-
-/// Logs every seat's hand as kept: a card taken stays in the hand, folded or not.
-#[cold]
-#[inline(never)]
-fn log_hands(log: &mut CardLog, hands: &[CardSet]) {
-    for (s, hand) in hands.iter().enumerate() {
-        for card in hand.iter() {
-            log.kept(s, u16::from(card.index()));
-        }
-    }
+    // Kept as it is taken: a seat that folds later has its hand cleared, yet held the card.
+    log.kept(seat, u16::from(card.index()));
 }
 
 /// Passes every active seat's pack to the next active seat in the direction of play.
@@ -892,9 +883,6 @@ fn finish(t: &Table, stacks_before: &[u32; MAX_SEATS], out: &mut RoundResult) ->
             r.count(HATE_ROUNDS);
             r.sums[HATE_ROUNDS_NET] += net;
         }
-    }
-    if out.cards.on() {
-        log_hands(&mut out.cards, &t.hands[..n]);
     }
     Ok(())
 }

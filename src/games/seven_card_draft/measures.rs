@@ -108,7 +108,9 @@ pub fn measures(variant: &Variant) -> Measures {
             histogram("finished_hands", FINISHED, "category of each hand shown at a showdown"),
             histogram("winning_hands", WINNING, "category of each hand that won at least part of a pot at showdown"),
         ],
-        cards: Some(card_catalog()),
+        // In game mode one unit spans many drafts: a card's sightings and holdings would
+        // blur across rounds, so card analytics are offered per round only.
+        cards: (variant.rules.mode == Mode::Round).then(card_catalog),
     }
 }
 
