@@ -215,8 +215,8 @@ fn measures_table(
         push(by, group.clone(), "win_rate", c.rounds, win);
         let score = if by == "strategy" { tally.score_per_round(x) } else { c.score_per_round() };
         push(by, group.clone(), &measures.score.column, c.rounds, score);
-        for m in &measures.measures {
-            let (e, n) = c.measure(m);
+        for (i, m) in measures.measures.iter().enumerate() {
+            let (e, n) = if by == "strategy" { tally.measure(x, i, m) } else { c.measure(m) };
             push(by, group.clone(), &m.column, n, e);
         }
     }

@@ -149,6 +149,9 @@ impl Measures {
         if shape.counters > MAX_COUNTERS || shape.sums > MAX_SUMS || shape.bins > MAX_BINS {
             return Err(format!("too many slots: {shape:?}"));
         }
+        if self.measures.len() > super::MAX_MEASURES {
+            return Err(format!("{} measures declared; at most {}", self.measures.len(), super::MAX_MEASURES));
+        }
         let mut names: Vec<&str> = vec![&self.score.column, "win_rate"];
         for m in &self.measures {
             if names.contains(&m.column.as_str()) {

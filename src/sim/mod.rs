@@ -19,7 +19,7 @@ pub use check::{CheckReport, Violation, check};
 pub use events::{EventSink, NoEvents};
 pub use measures::{Histogram, Kind, Measure, Measures, Score, Shown};
 pub use record::{MAX_BINS, MAX_COUNTERS, MAX_SEATS, MAX_SUMS, RoundResult, SHARE_UNIT, SeatResult, Shape};
-pub use tally::{Counts, MIN_PAIRED_GROUPS, PairedSums, Tally};
+pub use tally::{Counts, MAX_MEASURES, MIN_PAIRED_GROUPS, PairedSums, RatioSums, Tally};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -308,6 +308,12 @@ fn run_deals<G: Game>(
     let mut seating = [0usize; MAX_SEATS];
     let mut group = [0i64; MAX_SEATS];
     let mut group_shares = [0i64; MAX_SEATS];
+    // Each strategy's counters, sums and seat-rounds over the deal group, for the declared
+    // measures' intervals over groups.
+    let mut group_counters = [[0i64; MAX_COUNTERS]; MAX_SEATS];
+    let mut group_sums = [[0i64; MAX_SUMS]; MAX_SEATS];
+    let mut group_seat_rounds = [0i64; MAX_SEATS];
+    let mut group_ab = [[(0i64, 0i64); MAX_MEASURES]; MAX_SEATS];
     // Instances of each strategy in one deal group: the same for every deal.
     let mut instances = [0i64; MAX_SEATS];
     for &x in &lineup.entry_strategy {
@@ -316,6 +322,11 @@ fn run_deals<G: Game>(
     for deal in deals {
         group[..n_strat].fill(0);
         group_shares[..n_strat].fill(0);
+        group_seat_rounds[..n_strat].fill(0);
+        for x in 0..n_strat {
+            group_counters[x][..shape.counters].fill(0);
+            group_sums[x][..shape.sums].fill(0);
+        }
         let deal_seed = mix_seed(plan.seed, deal, DEAL_STREAM);
         for rotation in 0..per as usize {
             for (s, slot) in seating[..players].iter_mut().enumerate() {
@@ -337,6 +348,13 @@ fn run_deals<G: Game>(
                 tally.add_seat(x, s, r);
                 group[x] += r.score;
                 group_shares[x] += i64::from(r.share_units);
+                group_seat_rounds[x] += i64::from(r.rounds);
+                for (g, &c) in group_counters[x][..shape.counters].iter_mut().zip(&r.counters) {
+                    *g += i64::from(c);
+                }
+                for (g, &v) in group_sums[x][..shape.sums].iter_mut().zip(&r.sums) {
+                    *g += v;
+                }
                 if mode == Mode::Rows {
                     rows.push(RoundRow { round, seat: s as u8, strategy: x as u16, result: *r });
                 }
@@ -350,6 +368,16 @@ fn run_deals<G: Game>(
             }
         }
         tally.add_group(&group[..n_strat], &group_shares[..n_strat], &instances[..n_strat]);
+        for x in 0..n_strat {
+            for (ab, m) in group_ab[x].iter_mut().zip(&measures.measures) {
+                *ab = match m.kind {
+                    Kind::Rate { slot, per: None } => (group_counters[x][slot], group_seat_rounds[x]),
+                    Kind::Rate { slot, per: Some(p) } => (group_counters[x][slot], group_counters[x][p]),
+                    Kind::Mean { slot } => (group_sums[x][slot], instances[x]),
+                };
+            }
+        }
+        tally.add_measure_groups(&group_ab[..n_strat]);
     }
     Ok((tally, rows))
 }

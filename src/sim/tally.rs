@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::measures::{Kind, Measure, Measures};
-use super::{CardCounts, SHARE_UNIT, SeatResult, Shard};
+use super::{CardCounts, MAX_COUNTERS, MAX_SUMS, SHARE_UNIT, SeatResult, Shard};
 use crate::stats;
 
 /// Counts and sums for one (strategy, seat) cell, or a sum of cells.
@@ -110,6 +110,70 @@ fn add_all<T: Copy + std::ops::AddAssign>(a: &mut [T], b: &[T]) {
     a.iter_mut().zip(b).for_each(|(x, &y)| *x += y);
 }
 
+/// Sums over deal groups of a ratio's numerator a and denominator b (a declared measure:
+/// counter over seat-rounds, counter over counter, or sum over units), for a ratio estimate
+/// whose interval treats each deal group as one observation.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatioSums {
+    /// Deal groups.
+    pub groups: u64,
+    /// Sum of a.
+    pub a: i64,
+    /// Sum of a squared (a decimal string in JSON).
+    #[serde(with = "u128_string")]
+    pub a2: u128,
+    /// Sum of b.
+    pub b: i64,
+    /// Sum of b squared (a decimal string in JSON).
+    #[serde(with = "u128_string")]
+    pub b2: u128,
+    /// Sum of a times b (a decimal string in JSON).
+    #[serde(with = "i128_string")]
+    pub ab: i128,
+}
+
+impl RatioSums {
+    fn add(&mut self, a: i64, b: i64) {
+        self.groups += 1;
+        self.a += a;
+        self.a2 += (a as i128 * a as i128) as u128;
+        self.b += b;
+        self.b2 += (b as i128 * b as i128) as u128;
+        self.ab += a as i128 * b as i128;
+    }
+
+    fn merge(&mut self, o: &RatioSums) {
+        self.groups += o.groups;
+        self.a += o.a;
+        self.a2 += o.a2;
+        self.b += o.b;
+        self.b2 += o.b2;
+        self.ab += o.ab;
+    }
+
+    /// Σa / Σb with a 95% t interval over groups (the delta method for a ratio of sums:
+    /// the spread of a - r b between groups); `None` below [`MIN_PAIRED_GROUPS`] groups or
+    /// when the groups do not spread (then an interval over units is the honest one).
+    pub fn ratio(&self) -> Option<stats::Estimate> {
+        if self.groups < MIN_PAIRED_GROUPS || self.b <= 0 {
+            return None;
+        }
+        let n = self.groups as f64;
+        let r = self.a as f64 / self.b as f64;
+        let resid = self.a2 as f64 - 2.0 * r * self.ab as f64 + r * r * self.b2 as f64;
+        let var = (resid / (n - 1.0)).max(0.0);
+        if var <= 1e-12 * (self.a2 as f64).max(1.0) / n {
+            return None;
+        }
+        let mean_b = self.b as f64 / n;
+        let half = stats::t_quantile_975(self.groups - 1) * (var / n).sqrt() / mean_b;
+        Some(stats::Estimate { mean: r, lo: r - half, hi: r + half })
+    }
+}
+
+/// Most measures a game may declare (counters plus sums, each at most once).
+pub const MAX_MEASURES: usize = MAX_COUNTERS + MAX_SUMS;
+
 /// Fewest deal groups for a win-rate interval over groups (t intervals on fewer are
 /// unreliable for shares near 0 or 1); below it the Wilson interval over units is used.
 pub const MIN_PAIRED_GROUPS: u64 = 30;
@@ -157,6 +221,18 @@ mod u128_string {
     }
 }
 
+mod i128_string {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &i128, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&v.to_string())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i128, D::Error> {
+        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// Everything a run counted; tables are computed from it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
@@ -172,6 +248,10 @@ pub struct Tally {
     pub cells: Vec<Counts>,
     /// Per strategy: its score summed over each deal group.
     pub groups: Vec<PairedSums>,
+    /// Per (strategy, declared measure), strategy-major: the measure's numerator and
+    /// denominator summed over each deal group.
+    #[serde(default)]
+    pub measure_groups: Vec<RatioSums>,
     /// Per strategy: its win shares (in units of `1 / SHARE_UNIT`) summed over each deal
     /// group, for win-rate intervals that use the pairing.
     #[serde(default)]
@@ -198,6 +278,7 @@ impl Tally {
             cells: vec![Counts::new(measures.shape()); strategies * seats],
             groups: vec![PairedSums::default(); strategies],
             share_groups: vec![PairedSums::default(); strategies],
+            measure_groups: vec![RatioSums::default(); strategies * measures.measures.len()],
             instances: vec![0; strategies],
             pairs: vec![PairedSums::default(); strategies * strategies.saturating_sub(1) / 2],
             shard: None,
@@ -284,6 +365,7 @@ impl Tally {
         self.cells.iter_mut().zip(&o.cells).for_each(|(a, b)| a.merge(b));
         self.groups.iter_mut().zip(&o.groups).for_each(|(a, b)| a.merge(b));
         self.share_groups.iter_mut().zip(&o.share_groups).for_each(|(a, b)| a.merge(b));
+        self.measure_groups.iter_mut().zip(&o.measure_groups).for_each(|(a, b)| a.merge(b));
         self.pairs.iter_mut().zip(&o.pairs).for_each(|(a, b)| a.merge(b));
         if self.cards.is_empty() {
             self.cards.clone_from(&o.cards);
@@ -328,6 +410,36 @@ impl Tally {
                 if spread { stats::Estimate { mean: units.mean, lo: e.lo.max(0.0), hi: e.hi.min(1.0) } } else { units }
             }
             _ => units,
+        }
+    }
+
+    /// Adds one deal group's numerator and denominator of each declared measure, per
+    /// strategy (`ab[x][i]` for strategy `x`, measure `i`).
+    pub(crate) fn add_measure_groups(&mut self, ab: &[[(i64, i64); MAX_MEASURES]]) {
+        let per = self.measure_groups.len() / self.strategy_count().max(1);
+        for (x, row) in ab.iter().enumerate() {
+            for (i, &(a, b)) in row.iter().enumerate().take(per) {
+                self.measure_groups[x * per + i].add(a, b);
+            }
+        }
+    }
+
+    /// Strategy `x`'s estimate of declared measure `m` (its `index` among the game's
+    /// measures) with the count it is over: over deal groups where there are enough and
+    /// they spread, else over units as [`Counts::measure`] gives it.
+    pub fn measure(&self, x: usize, index: usize, m: &Measure) -> (stats::Estimate, u64) {
+        let units = self.strategy(x).measure(m);
+        let per = self.measure_groups.len() / self.strategy_count().max(1);
+        let grouped = if index < per { self.measure_groups[x * per + index].ratio() } else { None };
+        match grouped {
+            Some(mut e) => {
+                if let Kind::Rate { .. } = m.kind {
+                    e.lo = e.lo.max(0.0);
+                    e.hi = e.hi.min(1.0);
+                }
+                (stats::Estimate { mean: units.0.mean, ..e }, units.1)
+            }
+            None => units,
         }
     }
 
@@ -431,5 +543,24 @@ mod tests {
         // Group shares are 1 or 1/2 half the time each: sd 0.25 per group, 400 groups.
         let half = crate::stats::t_quantile_975(399) * 0.25 * (400.0f64 / 399.0).sqrt() / 20.0;
         assert!((paired.half_width() - half).abs() < 1e-9, "{paired:?} against {half}");
+    }
+
+    #[test]
+    fn ratios_over_groups_follow_the_delta_method() {
+        let mut r = RatioSums::default();
+        for g in 0..400 {
+            r.add(if g % 2 == 0 { 0 } else { 2 }, 2);
+        }
+        let e = r.ratio().unwrap();
+        assert_eq!(e.mean, 0.5);
+        // Residuals a - r b are -1 and +1: variance n / (n - 1), over a mean b of 2.
+        let half = crate::stats::t_quantile_975(399) * (1.0f64 / 399.0).sqrt() / 2.0;
+        assert!((e.half_width() - half).abs() < 1e-12, "{e:?} against {half}");
+        let mut flat = RatioSums::default();
+        (0..400).for_each(|_| flat.add(1, 2));
+        assert_eq!(flat.ratio(), None, "no spread between groups");
+        let mut few = RatioSums::default();
+        (0..10).for_each(|g| few.add(g, 2));
+        assert_eq!(few.ratio(), None, "too few groups");
     }
 }
