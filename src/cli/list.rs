@@ -103,8 +103,8 @@ pub fn metrics_text(g: &games::GameInfo) -> Result<String> {
             Shown::Hidden => "measures",
         };
         let interval = match x.kind {
-            Kind::Rate { .. } => "rate, Wilson 95% interval",
-            Kind::Mean { .. } => "mean, t 95% interval",
+            Kind::Rate { .. } => "rate, 95% interval: per strategy over deal groups, per seat Wilson",
+            Kind::Mean { .. } => "mean, 95% interval: per strategy over deal groups, per seat t over units",
         };
         rows.push((x.column.clone(), tables.into(), format!("{} ({interval})", x.description)));
     }

@@ -393,15 +393,11 @@ fn measures_section(
         let title = format!("How does {} differ by strategy?", m.column.replace('_', " "));
         whisker_chart(out, &file, &title, &m.column, &labels, &v)?;
         let most = pick(&n).into_iter().fold(0.0, f64::max);
-        let interval = match m.kind {
-            crate::sim::Kind::Rate { .. } => "Wilson",
-            crate::sim::Kind::Mean { .. } => "t",
-        };
         image(
             md,
             &file,
             &format!(
-                "{} ({}), by strategy, with 95% {interval} intervals; up to {most:.0} observations per strategy.",
+                "{} ({}), by strategy, with 95% intervals over deal groups (all rotations of a deal are one observation); up to {most:.0} observations per strategy.",
                 m.column.replace('_', " "),
                 m.description
             ),
