@@ -152,10 +152,18 @@ impl RatioSums {
     }
 
     /// Σa / Σb with a 95% t interval over groups (the delta method for a ratio of sums:
-    /// the spread of a - r b between groups); `None` below [`MIN_PAIRED_GROUPS`] groups or
-    /// when the groups do not spread (then an interval over units is the honest one).
-    pub fn ratio(&self) -> Option<stats::Estimate> {
-        if self.groups < MIN_PAIRED_GROUPS || self.b <= 0 {
+    /// the spread of a - r b between groups). `None`, so that an interval over units is
+    /// used, when the groups are too few to trust a t interval: fewer than
+    /// [`MIN_PAIRED_GROUPS`] effective groups ((Σb)² / Σb², which discounts groups where
+    /// b is 0), no spread between groups, or for a rate (`rate`: a counts events among b)
+    /// fewer than that many events or non-events.
+    pub fn ratio(&self, rate: bool) -> Option<stats::Estimate> {
+        let min = MIN_PAIRED_GROUPS as f64;
+        if self.b <= 0 || self.b2 == 0 {
+            return None;
+        }
+        let effective = (self.b as f64).powi(2) / self.b2 as f64;
+        if effective < min || (rate && ((self.a as f64) < min || ((self.b - self.a) as f64) < min)) {
             return None;
         }
         let n = self.groups as f64;
@@ -166,7 +174,7 @@ impl RatioSums {
             return None;
         }
         let mean_b = self.b as f64 / n;
-        let half = stats::t_quantile_975(self.groups - 1) * (var / n).sqrt() / mean_b;
+        let half = stats::t_quantile_975(effective as u64 - 1) * (var / n).sqrt() / mean_b;
         Some(stats::Estimate { mean: r, lo: r - half, hi: r + half })
     }
 }
@@ -400,14 +408,29 @@ impl Tally {
     /// fewer than [`MIN_PAIRED_GROUPS`] groups, or when every group scored alike (no
     /// spread to estimate), the Wilson interval over seat-units is used instead.
     pub fn win_rate(&self, x: usize) -> stats::Estimate {
-        let units = self.strategy(x).win_rate();
-        match self.share_groups.get(x) {
-            Some(g) if g.groups >= MIN_PAIRED_GROUPS => {
+        let counts = self.strategy(x);
+        let units = counts.win_rate();
+        let min = MIN_PAIRED_GROUPS as f64;
+        // Group sums from every shard (a tally merged with an older one lacking them falls
+        // back), and enough wins and non-wins for a t interval.
+        let complete = |g: &&PairedSums| g.groups >= MIN_PAIRED_GROUPS && g.groups == self.groups[x].groups;
+        let events = counts.wins() >= min && counts.rounds as f64 - counts.wins() >= min;
+        match self.share_groups.get(x).filter(complete) {
+            Some(g) if events => {
                 let e = g.mean(self.instances[x].max(1) as f64 * SHARE_UNIT as f64);
                 // Exactly in integers: every group alike means n * sum_sq = sum^2.
                 let spread =
                     u128::from(g.groups).checked_mul(g.sum_sq) != Some(u128::from(g.sum.unsigned_abs()).pow(2));
-                if spread { stats::Estimate { mean: units.mean, lo: e.lo.max(0.0), hi: e.hi.min(1.0) } } else { units }
+                let half = e.half_width();
+                if spread {
+                    stats::Estimate {
+                        mean: units.mean,
+                        lo: (units.mean - half).max(0.0),
+                        hi: (units.mean + half).min(1.0),
+                    }
+                } else {
+                    units
+                }
             }
             _ => units,
         }
@@ -430,14 +453,25 @@ impl Tally {
     pub fn measure(&self, x: usize, index: usize, m: &Measure) -> (stats::Estimate, u64) {
         let units = self.strategy(x).measure(m);
         let per = self.measure_groups.len() / self.strategy_count().max(1);
-        let grouped = if index < per { self.measure_groups[x * per + index].ratio() } else { None };
+        let rate = matches!(m.kind, Kind::Rate { .. });
+        let sums = self.measure_groups.get(x * per + index).filter(|_| index < per);
+        // Only group sums from every shard (see `win_rate`).
+        let grouped = sums.filter(|g| g.groups == self.groups[x].groups).and_then(|g| g.ratio(rate));
         match grouped {
-            Some(mut e) => {
-                if let Kind::Rate { .. } = m.kind {
-                    e.lo = e.lo.max(0.0);
-                    e.hi = e.hi.min(1.0);
+            Some(e) => {
+                debug_assert!(
+                    (e.mean - units.0.mean).abs() <= 1e-9 * units.0.mean.abs().max(1.0),
+                    "{}: group ratio {} against the unit mean {}",
+                    m.column,
+                    e.mean,
+                    units.0.mean
+                );
+                let half = e.half_width();
+                let (mut lo, mut hi) = (units.0.mean - half, units.0.mean + half);
+                if rate {
+                    (lo, hi) = (lo.max(0.0), hi.min(1.0));
                 }
-                (stats::Estimate { mean: units.0.mean, ..e }, units.1)
+                (stats::Estimate { mean: units.0.mean, lo, hi }, units.1)
             }
             None => units,
         }
@@ -551,16 +585,21 @@ mod tests {
         for g in 0..400 {
             r.add(if g % 2 == 0 { 0 } else { 2 }, 2);
         }
-        let e = r.ratio().unwrap();
+        let e = r.ratio(false).unwrap();
         assert_eq!(e.mean, 0.5);
         // Residuals a - r b are -1 and +1: variance n / (n - 1), over a mean b of 2.
         let half = crate::stats::t_quantile_975(399) * (1.0f64 / 399.0).sqrt() / 2.0;
         assert!((e.half_width() - half).abs() < 1e-12, "{e:?} against {half}");
         let mut flat = RatioSums::default();
         (0..400).for_each(|_| flat.add(1, 2));
-        assert_eq!(flat.ratio(), None, "no spread between groups");
+        assert_eq!(flat.ratio(false), None, "no spread between groups");
         let mut few = RatioSums::default();
         (0..10).for_each(|g| few.add(g, 2));
-        assert_eq!(few.ratio(), None, "too few groups");
+        assert_eq!(few.ratio(false), None, "too few groups");
+        // A rare event: plenty of groups but few events keeps the interval over units.
+        let mut rare = RatioSums::default();
+        (0..1000).for_each(|g| rare.add(i64::from(g % 200 == 0), 1));
+        assert_eq!(rare.ratio(true), None, "5 events in 1000 groups");
+        assert!(rare.ratio(false).is_some());
     }
 }
