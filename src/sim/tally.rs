@@ -182,8 +182,9 @@ impl RatioSums {
 /// Most measures a game may declare (counters plus sums, each at most once).
 pub const MAX_MEASURES: usize = MAX_COUNTERS + MAX_SUMS;
 
-/// Fewest deal groups for a win-rate interval over groups (t intervals on fewer are
-/// unreliable for shares near 0 or 1); below it the Wilson interval over units is used.
+/// Fewest deal groups (effective ones, for a ratio), and fewest events and non-events,
+/// for an interval over groups: t intervals on fewer are unreliable for shares near 0 or
+/// 1, so below it the interval over units is used.
 pub const MIN_PAIRED_GROUPS: u64 = 30;
 
 /// Sums over deal groups of one quantity, for paired intervals.
@@ -270,7 +271,8 @@ pub struct Tally {
     pub pairs: Vec<PairedSums>,
     /// The shard this tally covers, if only one.
     pub shard: Option<Shard>,
-    /// Card analytics per (strategy, card id), strategy-major; empty unless asked for.
+    /// Card analytics per (strategy, id), strategy-major, ids being the catalog's cards then
+    /// its groups; empty unless asked for.
     #[serde(default)]
     pub cards: Vec<CardCounts>,
 }
@@ -299,12 +301,13 @@ impl Tally {
         self.cards = vec![CardCounts::default(); self.strategy_count() * cards];
     }
 
-    /// Card ids counted per strategy (0 without card analytics).
+    /// Ids counted per strategy: the catalog's cards, then its groups (0 without card
+    /// analytics; see [`CardCatalog::ids`](super::CardCatalog::ids)).
     pub fn card_count(&self) -> usize {
         self.cards.len() / self.strategy_count().max(1)
     }
 
-    /// Strategy `x`'s counts for card id `card`.
+    /// Strategy `x`'s counts for id `card` (a card, or past the cards a group).
     pub fn card(&self, x: usize, card: usize) -> &CardCounts {
         &self.cards[x * self.card_count() + card]
     }
@@ -405,8 +408,9 @@ impl Tally {
     /// Win rate (win share per unit) of strategy `x` with its 95% interval over deal
     /// groups: all rotations of one deal are one observation, so what the rotations share
     /// (the deal's luck) cancels as it does in the paired score. Small-sample rule: with
-    /// fewer than [`MIN_PAIRED_GROUPS`] groups, or when every group scored alike (no
-    /// spread to estimate), the Wilson interval over seat-units is used instead.
+    /// fewer than [`MIN_PAIRED_GROUPS`] groups, wins or non-wins, when every group scored
+    /// alike (no spread to estimate), or when not every merged shard carried the group
+    /// sums, the Wilson interval over seat-units is used instead.
     pub fn win_rate(&self, x: usize) -> stats::Estimate {
         let counts = self.strategy(x);
         let units = counts.win_rate();
