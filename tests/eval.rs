@@ -224,6 +224,7 @@ fn multisets(n: usize, k: usize) -> Vec<Vec<usize>> {
 #[test]
 fn wild_path_agrees_with_brute_force() {
     let decks = [DeckPreset::Standard52.deck(), DeckPreset::Short36.deck(), DeckPreset::Piquet32.deck()];
+    let evals: Vec<Evaluator> = decks.iter().map(Evaluator::new).collect();
     let cases: Vec<(usize, usize, usize, u64)> = decks
         .iter()
         .enumerate()
@@ -237,7 +238,7 @@ fn wild_path_agrees_with_brute_force() {
         .par_iter()
         .filter_map(|&(d, wilds, size, i)| {
             let deck = &decks[d];
-            let eval = Evaluator::new(deck);
+            let eval = &evals[d];
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(i * 31 + wilds as u64 * 7 + d as u64);
             let mut cards: Vec<Card> = deck.cards.iter().collect();
             cards.shuffle(&mut rng);

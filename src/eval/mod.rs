@@ -6,9 +6,14 @@
 //! substitution gives (a wild stands for any card of the deck, duplicates of held cards
 //! allowed, so five of a kind exists). Both return a [`HandValue`], a totally ordered `u32`.
 
+mod table;
 mod wild;
 
+pub use table::{HandKey, MAX_TABLE_CARDS};
+
 pub use wild::{WildRule, WildRules};
+
+use table::{ExactValues, MAX_TABLE_WILDS, ValueTables};
 
 use std::fmt;
 
@@ -134,6 +139,8 @@ pub struct Evaluator {
     ordinal: [u8; 10],
     /// The deck's ranks, as a mask.
     rank_mask: u16,
+    /// This deck's tables for the table path.
+    values: ValueTables,
 }
 
 impl Evaluator {
@@ -165,7 +172,23 @@ impl Evaluator {
         if flush_beats_full_house {
             ordinal.swap(Category::Flush as usize, Category::FullHouse as usize);
         }
-        Evaluator { straight_top, straight_with_wilds, straights, ordinal, rank_mask: deck.rank_mask }
+        let mut eval = Evaluator {
+            straight_top,
+            straight_with_wilds,
+            straights,
+            ordinal,
+            rank_mask: deck.rank_mask,
+            values: ValueTables::placeholder(),
+        };
+        eval.values = ValueTables::get(deck.rank_mask, flush_beats_full_house, &eval);
+        eval
+    }
+
+    /// The bytes of this deck's look-up tables: the table path's without wilds, its wild
+    /// tables (filled when a hand with wilds is first ranked), and the bitwise path's.
+    pub fn table_bytes(&self) -> (usize, usize, usize) {
+        let (plain, wild) = self.values.bytes();
+        (plain, wild, self.straight_top.len() + self.straight_with_wilds.len())
     }
 
     /// A value from a category and up to five tie-break rank slots (already rank + 1).
@@ -175,8 +198,31 @@ impl Evaluator {
     }
 
     /// The fast path: the best hand of these cards, none wild.
+    ///
+    /// Up to seven cards: the suits' keys summed and two look-ups (the table path);
+    /// more cards: the bitwise path.
     #[inline]
     pub fn eval(&self, cards: CardSet) -> HandValue {
+        if cards.len() > MAX_TABLE_CARDS {
+            return self.eval_bits(cards);
+        }
+        let t = &self.values;
+        let masks = [0, 1, 2, 3].map(|s| cards.suit_mask(Suit(s)));
+        let key = masks.iter().fold(0u32, |sum, &m| sum.wrapping_add(t.suit_key(m)));
+        if table::has_flush_flag(key) {
+            return HandValue(masks.iter().map(|&m| t.flush(m)).fold(0, u32::max));
+        }
+        HandValue(t.by_key(key))
+    }
+
+    /// A ready [`HandKey`]'s value: one hashed look-up.
+    #[inline]
+    pub fn eval_key(&self, hand: &HandKey) -> HandValue {
+        HandValue(self.values.by_key(hand.key()))
+    }
+
+    /// The bitwise path, exact for any number of cards.
+    fn eval_bits(&self, cards: CardSet) -> HandValue {
         let a = cards.suit_mask(Suit(0));
         let b = cards.suit_mask(Suit(1));
         let c = cards.suit_mask(Suit(2));
@@ -246,9 +292,24 @@ impl Evaluator {
     pub fn eval_wild(&self, naturals: CardSet, wilds: u32) -> HandValue {
         match wilds {
             0 => self.eval(naturals),
+            1..=MAX_TABLE_WILDS if naturals.len() + wilds <= MAX_TABLE_CARDS => self.eval_wild_table(naturals, wilds),
             _ if naturals.len() + wilds >= 5 => self.eval_wild_full(naturals, wilds),
-            _ => self.eval_wild_generic(naturals, wilds),
+            _ => self.eval_wild_generic(naturals, wilds, Kinds::All),
         }
+    }
+
+    /// The table wild path (1 to 4 wilds, seven cards at most): the best hand needing no
+    /// suit, by the naturals' rank key and the number of wilds, against each suit's best
+    /// flush with the wilds.
+    #[inline]
+    fn eval_wild_table(&self, naturals: CardSet, wilds: u32) -> HandValue {
+        let t = &self.values;
+        let masks = [0, 1, 2, 3].map(|s| naturals.suit_mask(Suit(s)));
+        let key = masks.iter().fold(0u32, |sum, &m| sum.wrapping_add(t.suit_key(m)));
+        let wild = t.wild(self);
+        let unsuited = wild.by_key(table::wild_key(table::without_flush_flag(key), wilds));
+        let suited = masks.iter().map(|&m| wild.flush(m, wilds)).fold(0, u32::max);
+        HandValue(unsuited.max(suited))
     }
 
     /// The exact wild path for hands of five cards or more, by bit masks and tables.
@@ -331,8 +392,8 @@ impl Evaluator {
         self.value(Category::Pair, pack(&[pair], any & !pair, 3))
     }
 
-    /// The exact wild path for any number of cards, category by category.
-    fn eval_wild_generic(&self, naturals: CardSet, wilds: u32) -> HandValue {
+    /// The exact wild path for any number of cards, category by category, among `kinds`.
+    fn eval_wild_generic(&self, naturals: CardSet, wilds: u32, kinds: Kinds) -> HandValue {
         let slots = (naturals.len() + wilds).min(5);
         let w = wilds.min(5);
         let mut counts = [0u32; 13];
@@ -343,7 +404,11 @@ impl Evaluator {
         let need = |r: u8, n: u32| n.saturating_sub(counts[r as usize]);
         let any = naturals.rank_mask();
         let mut best = HandValue(0);
-        let mut consider = |v: HandValue| best = best.max(v);
+        let mut consider = |v: HandValue| {
+            if kinds.allows(v.category()) {
+                best = best.max(v);
+            }
+        };
 
         // Kickers: best distinct ranks outside `exclude`, from naturals or leftover wilds.
         let kickers = |exclude: u16, n: u32, mut leftover: u32| -> u32 {
@@ -471,6 +536,42 @@ impl Evaluator {
     }
 }
 
+/// Which categories an exact wild evaluation considers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kinds {
+    /// Every category.
+    All,
+    /// Those that need no suit: all but flush and straight flush.
+    Unsuited,
+    /// Flush and straight flush.
+    Suited,
+}
+
+impl Kinds {
+    fn allows(self, category: Category) -> bool {
+        let suited = matches!(category, Category::Flush | Category::StraightFlush);
+        match self {
+            Kinds::All => true,
+            Kinds::Unsuited => !suited,
+            Kinds::Suited => suited,
+        }
+    }
+}
+
+impl ExactValues for Evaluator {
+    fn exact(&self, cards: CardSet) -> HandValue {
+        self.eval_bits(cards)
+    }
+
+    fn exact_unsuited(&self, naturals: CardSet, wilds: u32) -> HandValue {
+        self.eval_wild_generic(naturals, wilds, Kinds::Unsuited)
+    }
+
+    fn exact_suited(&self, naturals: CardSet, wilds: u32) -> HandValue {
+        self.eval_wild_generic(naturals, wilds, Kinds::Suited)
+    }
+}
+
 /// Matches wanted ranks to natural cards first, then to wilds; `None` if wilds run out.
 fn assign(
     ranks: &[Rank],
@@ -551,7 +652,7 @@ fn pack(made: &[u16], mut kick: u16, n: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::DeckPreset;
+    use crate::cards::{Deck, DeckPreset};
 
     fn set(text: &str) -> CardSet {
         CardSet::parse_list(text).unwrap().into_iter().collect()
@@ -647,12 +748,123 @@ mod tests {
                 let naturals: CardSet = cards[..(size - wilds.min(size)) as usize].iter().copied().collect();
                 assert_eq!(
                     e.eval_wild_full(naturals, wilds),
-                    e.eval_wild_generic(naturals, wilds),
+                    e.eval_wild_generic(naturals, wilds, Kinds::All),
                     "{naturals} + {wilds} wild ({})",
                     deck.name
                 );
             }
         }
+    }
+
+    /// Every hand of up to seven cards of this deck, as a closure call per hand.
+    fn for_each_hand(deck: &Deck, most: usize, mut f: impl FnMut(CardSet)) {
+        fn go(cards: &[Card], start: usize, hand: CardSet, left: usize, f: &mut dyn FnMut(CardSet)) {
+            f(hand);
+            if left == 0 {
+                return;
+            }
+            for i in start..cards.len() {
+                go(cards, i + 1, hand.union(CardSet::single(cards[i])), left - 1, f);
+            }
+        }
+        let cards: Vec<Card> = deck.cards.iter().collect();
+        go(&cards, 0, CardSet::EMPTY, most, &mut f);
+    }
+
+    #[test]
+    fn table_path_equals_the_bitwise_path_on_every_short_deck_hand() {
+        let r = |s: &str| s.chars().map(|c| Rank::from_char(c).unwrap()).collect::<Vec<_>>();
+        let decks = [DeckPreset::Short36.deck(), DeckPreset::Piquet32.deck(), Deck::from_ranks(&r("2468TQA")).unwrap()];
+        for deck in decks {
+            for order in [false, true] {
+                let e = Evaluator::with_order(&deck, order);
+                let mut hands = 0u64;
+                for_each_hand(&deck, 7, |hand| {
+                    let (table, bits) = (e.eval(hand), e.eval_bits(hand));
+                    assert_eq!(table, bits, "{hand} ({}, flush over full house: {order})", deck.name);
+                    hands += 1;
+                });
+                let n = deck.len() as u64;
+                let choose = |k: u64| (0..k).fold(1u64, |c, i| c * (n - i) / (i + 1));
+                assert_eq!(hands, (0..=7).map(choose).sum::<u64>(), "every hand of up to seven cards");
+            }
+        }
+    }
+
+    /// The exact wild value without the tables.
+    fn exact_wild(e: &Evaluator, naturals: CardSet, wilds: u32) -> HandValue {
+        if naturals.len() + wilds >= 5 {
+            e.eval_wild_full(naturals, wilds)
+        } else {
+            e.eval_wild_generic(naturals, wilds, Kinds::All)
+        }
+    }
+
+    #[test]
+    fn wild_tables_equal_the_exact_wild_path_on_every_short_deck_hand() {
+        let r = |s: &str| s.chars().map(|c| Rank::from_char(c).unwrap()).collect::<Vec<_>>();
+        let decks = [DeckPreset::Short36.deck(), DeckPreset::Piquet32.deck(), Deck::from_ranks(&r("2468TQA")).unwrap()];
+        for deck in decks {
+            for order in [false, true] {
+                let e = Evaluator::with_order(&deck, order);
+                for_each_hand(&deck, 6, |naturals| {
+                    for w in 1..=7 - naturals.len() {
+                        assert_eq!(
+                            e.eval_wild(naturals, w),
+                            exact_wild(&e, naturals, w),
+                            "{naturals} + {w} wild ({}, flush over full house: {order})",
+                            deck.name
+                        );
+                    }
+                });
+            }
+        }
+    }
+
+    #[test]
+    fn wild_tables_equal_the_exact_wild_path_on_random_full_deck_hands() {
+        use rand::SeedableRng;
+        use rand::seq::SliceRandom;
+        let e = std_eval();
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(12);
+        let mut cards: Vec<Card> = CardSet::FULL.iter().collect();
+        for i in 0..1_000_000u32 {
+            let wilds = 1 + i % 6;
+            let size = (i / 6 % 8) as usize;
+            cards.partial_shuffle(&mut rng, size);
+            let naturals: CardSet = cards[..size].iter().copied().collect();
+            assert_eq!(e.eval_wild(naturals, wilds), exact_wild(&e, naturals, wilds), "{naturals} + {wilds} wild");
+        }
+    }
+
+    #[test]
+    fn table_path_and_ready_keys_equal_the_bitwise_path_on_random_full_deck_hands() {
+        use rand::SeedableRng;
+        use rand::seq::SliceRandom;
+        let e = std_eval();
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut cards: Vec<Card> = CardSet::FULL.iter().collect();
+        for i in 0..2_000_000usize {
+            let size = i % 10;
+            cards.partial_shuffle(&mut rng, size);
+            let hand: CardSet = cards[..size].iter().copied().collect();
+            let bits = e.eval_bits(hand);
+            assert_eq!(e.eval(hand), bits, "{hand}");
+            if let Some(key) = HandKey::of(hand) {
+                assert_eq!(e.eval_key(&key), bits, "{hand} as a ready key");
+            }
+        }
+    }
+
+    #[test]
+    fn ready_keys_refuse_an_eighth_or_repeated_card() {
+        let seven = set("Ah Kd 9c 7s 4h 3d 2c");
+        assert!(HandKey::of(seven).is_some());
+        assert!(HandKey::of(seven.union(set("5s"))).is_none());
+        let mut key = HandKey::of(seven).unwrap();
+        assert!(std::panic::catch_unwind(move || key.add("5s".parse().unwrap())).is_err());
+        let mut key = HandKey::of(set("Ah")).unwrap();
+        assert!(std::panic::catch_unwind(move || key.add("Ah".parse().unwrap())).is_err());
     }
 
     #[test]

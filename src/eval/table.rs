@@ -1,0 +1,406 @@
+//! Table evaluation of hands of at most seven cards.
+//!
+//! The key method is OMPEval's (zekyll, MIT), as rs_poker 5 also uses it. Each rank has a
+//! multiplier chosen so that the sum over a hand's ranks (with repeats) differs for every
+//! rank multiset of up to seven cards; a row-displacement perfect hash turns that sum
+//! into a slot of a table holding the hand's value. Unlike theirs, the hash also holds a
+//! key for every flush pattern (five to seven cards of one suit, which with seven cards
+//! or fewer beats whatever else the hand makes), and a [`HandKey`] switches to it when a
+//! suit reaches five cards: ranking a ready key is then one hashed look-up, no flush
+//! test. A card set is ranked by summing its four suits' keys (a table), testing a flush
+//! flag in that sum, and the same look-up. The key structure is shared by every deck; the
+//! values are filled per [`Evaluator`](super::Evaluator) from its own exact bitwise path,
+//! so short decks, custom rank lists and the flush/full-house order come out exactly as
+//! that path ranks them.
+
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::cards::{Card, CardSet, Suit};
+
+use super::HandValue;
+
+/// Per-rank multipliers from OMPEval: the sums of any multiset of at most seven ranks,
+/// each at most four times, are distinct (checked when the hash is built).
+const RANK_KEYS: [u32; 13] = [
+    0x2000, 0x8001, 0x11000, 0x3a000, 0x91000, 0x176005, 0x366000, 0x41a013, 0x47802e, 0x479068, 0x48c0e4, 0x48f211,
+    0x494493,
+];
+
+/// Slots of the value table; a power of two so a slot is a mask, not a modulo.
+const SLOTS: usize = 1 << 17;
+
+/// Low bits of a key that pick the column within a row of the hash.
+const ROW_SHIFT: u32 = 12;
+
+/// Rows of the hash, a power of two: every key is below `ROWS << ROW_SHIFT`.
+const ROWS: usize = 1 << 14;
+
+/// Flush keys are this plus the suit's 13-bit pattern, above every rank key of seven
+/// cards or fewer (the largest is 0x1ffe87f).
+const FLUSH_KEY_BASE: u32 = 1 << 25;
+
+/// Set in a suit's key when that suit alone holds five cards or more, so that the sum
+/// over four suits flags a flush (with seven cards at most one suit can).
+const FLUSH_FLAG: u32 = 1 << 31;
+
+/// Most cards the table path ranks.
+pub const MAX_TABLE_CARDS: u32 = 7;
+
+/// Low bits of a wild key that pick the column within a row of the wild hash.
+const WILD_ROW_SHIFT: u32 = 14;
+
+/// Rows of the wild hash: a wild key is below `4 << 25`, so `WILD_ROWS << WILD_ROW_SHIFT`.
+const WILD_ROWS: usize = 1 << 13;
+
+/// Slots of the wild value table.
+const WILD_SLOTS: usize = 1 << 16;
+
+/// Most wild cards the wild tables cover (with five or more the hand is five aces).
+pub(crate) const MAX_TABLE_WILDS: u32 = 4;
+
+/// The key of naturals with this rank key and `wilds` wild cards (1 to 4): one band of
+/// 2^25 keys per number of wilds.
+#[inline(always)]
+pub(crate) fn wild_key(rank_key: u32, wilds: u32) -> u32 {
+    rank_key + ((wilds - 1) << 25)
+}
+
+/// The deck-independent part: each suit pattern's key and the perfect hashes.
+pub(crate) struct KeyHash {
+    /// Sum of the rank multipliers of each 13-bit suit pattern, with [`FLUSH_FLAG`].
+    suit_keys: Box<[u32]>,
+    /// Each row's displacement into the value table.
+    row_offsets: Box<[u32]>,
+    /// Every key with its slot and a hand that has it: each rank multiset of at most
+    /// seven cards, dealt so no suit holds five; each pattern of five to seven cards of
+    /// one suit, as that suit alone.
+    keyed_hands: Vec<(u32, CardSet)>,
+    /// Each row's displacement into the wild value table.
+    wild_row_offsets: Box<[u32]>,
+    /// Every wild key's slot, naturals (no suit holding five) and number of wilds.
+    wild_keyed_hands: Vec<(u32, CardSet, u32)>,
+}
+
+impl KeyHash {
+    /// The shared key hash, built on first use (a few milliseconds).
+    pub(crate) fn get() -> &'static KeyHash {
+        static HASH: OnceLock<KeyHash> = OnceLock::new();
+        HASH.get_or_init(KeyHash::build)
+    }
+
+    fn build() -> KeyHash {
+        let suit_keys = (0..1usize << 13)
+            .map(|mask| {
+                let sum = (0..13).filter(|r| mask & (1 << r) != 0).map(|r| RANK_KEYS[r]).fold(0u32, u32::wrapping_add);
+                sum | if mask.count_ones() >= 5 { FLUSH_FLAG } else { 0 }
+            })
+            .collect();
+        let mut multisets = Vec::with_capacity(77_000);
+        collect_multisets(0, 0, &mut [0u8; 13], &mut multisets);
+        assert!(multisets.iter().all(|&(key, _)| key < FLUSH_KEY_BASE), "rank keys stay below the flush keys");
+
+        let mut hands = multisets.clone();
+        for pattern in 0..1u32 << 13 {
+            if (5..=MAX_TABLE_CARDS).contains(&pattern.count_ones()) {
+                hands.push((FLUSH_KEY_BASE + pattern, CardSet(pattern as u64)));
+            }
+        }
+        let keys: Vec<u32> = hands.iter().map(|h| h.0).collect();
+        let row_offsets = displace(&keys, ROW_SHIFT, ROWS, SLOTS);
+        let keyed_hands =
+            hands.iter().map(|&(key, hand)| (slot(key, &row_offsets, ROW_SHIFT, SLOTS) as u32, hand)).collect();
+
+        let wild_hands: Vec<(u32, CardSet, u32)> = (1..=MAX_TABLE_WILDS)
+            .flat_map(|w| {
+                multisets
+                    .iter()
+                    .filter(move |(_, hand)| hand.len() + w <= MAX_TABLE_CARDS)
+                    .map(move |&(key, hand)| (wild_key(key, w), hand, w))
+            })
+            .collect();
+        let keys: Vec<u32> = wild_hands.iter().map(|h| h.0).collect();
+        let wild_row_offsets = displace(&keys, WILD_ROW_SHIFT, WILD_ROWS, WILD_SLOTS);
+        let wild_keyed_hands = wild_hands
+            .iter()
+            .map(|&(key, hand, w)| (slot(key, &wild_row_offsets, WILD_ROW_SHIFT, WILD_SLOTS) as u32, hand, w))
+            .collect();
+        KeyHash { suit_keys, row_offsets, keyed_hands, wild_row_offsets, wild_keyed_hands }
+    }
+}
+
+/// A row-displacement perfect hash of distinct keys (rs_poker's build, run here at start
+/// because values are per deck): densest rows first, each at the first displacement where
+/// all its keys land on free slots. Returns each row's displacement.
+fn displace(keys: &[u32], row_shift: u32, rows: usize, slots: usize) -> Box<[u32]> {
+    let mut by_row: Vec<Vec<u32>> = vec![Vec::new(); rows];
+    for &key in keys {
+        by_row[(key >> row_shift) as usize].push(key);
+    }
+    let mut order: Vec<usize> = (0..rows).filter(|&r| !by_row[r].is_empty()).collect();
+    order.sort_by_key(|&r| std::cmp::Reverse(by_row[r].len()));
+    let mut used = vec![false; slots];
+    let mut offsets = vec![0u32; rows];
+    for row in order {
+        let keys = &by_row[row];
+        let wrap = |key: u32, off: u32| key.wrapping_add(off) as usize & (slots - 1);
+        let offset = (0..slots as u32)
+            .find(|&off| keys.iter().all(|&k| !used[wrap(k, off)]))
+            .expect("the value table has room for every key");
+        for &k in keys {
+            assert!(!std::mem::replace(&mut used[wrap(k, offset)], true), "keys are distinct");
+        }
+        offsets[row] = offset;
+    }
+    offsets.into()
+}
+
+/// A key's slot under a displacement table.
+#[inline(always)]
+fn slot(key: u32, offsets: &[u32], row_shift: u32, slots: usize) -> usize {
+    key.wrapping_add(offsets[(key >> row_shift) as usize & (offsets.len() - 1)]) as usize & (slots - 1)
+}
+
+/// Every rank multiset of at most seven cards from rank `from` up, as (key, hand); the
+/// hand deals each rank's copies to consecutive suits round the four, so no suit holds
+/// more than two cards.
+fn collect_multisets(from: usize, cards: u32, counts: &mut [u8; 13], out: &mut Vec<(u32, CardSet)>) {
+    if from == 13 {
+        let mut key = 0u32;
+        let mut hand = CardSet::EMPTY;
+        let mut next_suit = 0u8;
+        for (rank, &n) in counts.iter().enumerate() {
+            key = key.wrapping_add(RANK_KEYS[rank].wrapping_mul(n as u32));
+            for _ in 0..n {
+                hand.insert(Card::new(crate::cards::Rank(rank as u8), Suit(next_suit)));
+                next_suit = (next_suit + 1) % 4;
+            }
+        }
+        out.push((key, hand));
+        return;
+    }
+    for n in 0..=4u8.min((MAX_TABLE_CARDS - cards) as u8) {
+        counts[from] = n;
+        collect_multisets(from + 1, cards + n as u32, counts, out);
+    }
+    counts[from] = 0;
+}
+
+/// Where each part of the main table starts in its one array.
+const ROW_OFFSETS_AT: usize = 0;
+const SUIT_KEYS_AT: usize = ROWS;
+const FLUSH_AT: usize = SUIT_KEYS_AT + (1 << 13);
+const SLOTS_AT: usize = FLUSH_AT + (1 << 13);
+const TABLE_LEN: usize = SLOTS_AT + SLOTS;
+
+/// Where each part of the wild table starts in its one array.
+const WILD_ROW_OFFSETS_AT: usize = 0;
+const WILD_FLUSH_AT: usize = WILD_ROWS;
+const WILD_SLOTS_AT: usize = WILD_FLUSH_AT + (MAX_TABLE_WILDS as usize) * (1 << 13);
+const WILD_LEN: usize = WILD_SLOTS_AT + WILD_SLOTS;
+
+/// One deck's tables, each in one array so a look-up needs one base address.
+struct Tables {
+    /// The hash's row offsets and suit keys (copied), the best flush by suit pattern (0
+    /// below five cards), and the value of each key by slot (0 in unused slots).
+    main: Box<[u32; TABLE_LEN]>,
+    /// Filled when a hand with wilds is first ranked: the wild hash's row offsets, for 1
+    /// to 4 wilds the best flush or straight flush of each suit pattern, and the best
+    /// hand of any other category of each (naturals, wilds) key by slot.
+    wild: OnceLock<Box<[u32; WILD_LEN]>>,
+}
+
+/// The exact values the tables are filled from.
+pub(crate) trait ExactValues {
+    /// The best hand of these cards, none wild.
+    fn exact(&self, cards: CardSet) -> HandValue;
+    /// The best hand of naturals and wilds in categories that need no suit.
+    fn exact_unsuited(&self, naturals: CardSet, wilds: u32) -> HandValue;
+    /// The best flush or straight flush of naturals and wilds.
+    fn exact_suited(&self, naturals: CardSet, wilds: u32) -> HandValue;
+}
+
+/// One deck's tables, shared by every evaluator of the same ranks and order.
+#[derive(Clone)]
+pub(crate) struct ValueTables(Arc<Tables>);
+
+impl ValueTables {
+    /// The tables of a deck with these ranks and flush/full-house order, filled from
+    /// `exact` the first time this process asks for them.
+    pub(crate) fn get(rank_mask: u16, flush_beats_full_house: bool, exact: &impl ExactValues) -> ValueTables {
+        static CACHE: Mutex<Vec<((u16, bool), ValueTables)>> = Mutex::new(Vec::new());
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        let shape = (rank_mask, flush_beats_full_house);
+        if let Some((_, tables)) = cache.iter().find(|(s, _)| *s == shape) {
+            return tables.clone();
+        }
+        let tables = ValueTables(Arc::new(Tables { main: build_main(exact), wild: OnceLock::new() }));
+        cache.push((shape, tables.clone()));
+        tables
+    }
+
+    /// All-zero tables, shared, to stand in while an evaluator's own are found.
+    pub(crate) fn placeholder() -> ValueTables {
+        static ZERO: OnceLock<ValueTables> = OnceLock::new();
+        ZERO.get_or_init(|| {
+            let main = vec![0u32; TABLE_LEN].try_into().expect("TABLE_LEN entries");
+            ValueTables(Arc::new(Tables { main, wild: OnceLock::new() }))
+        })
+        .clone()
+    }
+
+    /// The key of a 13-bit suit pattern, with the flush flag at five cards.
+    #[inline(always)]
+    pub(crate) fn suit_key(&self, mask: u16) -> u32 {
+        self.0.main[SUIT_KEYS_AT + (mask as usize & 0x1fff)]
+    }
+
+    /// The best flush or straight flush of a suit pattern (0 below five cards).
+    #[inline(always)]
+    pub(crate) fn flush(&self, mask: u16) -> u32 {
+        self.0.main[FLUSH_AT + (mask as usize & 0x1fff)]
+    }
+
+    /// The value of the hand with this key (a rank key or a flush key).
+    #[inline(always)]
+    pub(crate) fn by_key(&self, key: u32) -> u32 {
+        let t = &self.0.main;
+        let offset = t[ROW_OFFSETS_AT + ((key >> ROW_SHIFT) as usize & (ROWS - 1))];
+        t[SLOTS_AT + (key.wrapping_add(offset) as usize & (SLOTS - 1))]
+    }
+
+    /// The wild tables, filled on first use.
+    #[inline(always)]
+    pub(crate) fn wild(&self, exact: &impl ExactValues) -> WildTables<'_> {
+        WildTables(self.0.wild.get_or_init(|| build_wild(exact)))
+    }
+
+    /// The bytes of one deck's tables: without wilds, and with them once filled.
+    pub(crate) fn bytes(&self) -> (usize, usize) {
+        (4 * TABLE_LEN, 4 * WILD_LEN)
+    }
+}
+
+/// A deck's wild tables.
+pub(crate) struct WildTables<'a>(&'a [u32; WILD_LEN]);
+
+impl WildTables<'_> {
+    /// The best flush or straight flush of a suit pattern with 1 to 4 wilds.
+    #[inline(always)]
+    pub(crate) fn flush(&self, mask: u16, wilds: u32) -> u32 {
+        self.0[WILD_FLUSH_AT + (((wilds as usize - 1) & 3) << 13) + (mask as usize & 0x1fff)]
+    }
+
+    /// The best hand of any other category for a wild key.
+    #[inline(always)]
+    pub(crate) fn by_key(&self, key: u32) -> u32 {
+        let offset = self.0[WILD_ROW_OFFSETS_AT + ((key >> WILD_ROW_SHIFT) as usize & (WILD_ROWS - 1))];
+        self.0[WILD_SLOTS_AT + (key.wrapping_add(offset) as usize & (WILD_SLOTS - 1))]
+    }
+}
+
+fn build_main(exact: &impl ExactValues) -> Box<[u32; TABLE_LEN]> {
+    let hash = KeyHash::get();
+    let mut t: Box<[u32; TABLE_LEN]> = vec![0u32; TABLE_LEN].try_into().expect("TABLE_LEN entries");
+    t[ROW_OFFSETS_AT..ROW_OFFSETS_AT + ROWS].copy_from_slice(&hash.row_offsets);
+    t[SUIT_KEYS_AT..SUIT_KEYS_AT + (1 << 13)].copy_from_slice(&hash.suit_keys);
+    for mask in 0..1usize << 13 {
+        if mask.count_ones() >= 5 {
+            t[FLUSH_AT + mask] = exact.exact(CardSet(mask as u64)).0;
+        }
+    }
+    for &(slot, hand) in &hash.keyed_hands {
+        t[SLOTS_AT + slot as usize] = exact.exact(hand).0;
+    }
+    t
+}
+
+fn build_wild(exact: &impl ExactValues) -> Box<[u32; WILD_LEN]> {
+    let hash = KeyHash::get();
+    let mut t: Box<[u32; WILD_LEN]> = vec![0u32; WILD_LEN].try_into().expect("WILD_LEN entries");
+    t[WILD_ROW_OFFSETS_AT..WILD_ROW_OFFSETS_AT + WILD_ROWS].copy_from_slice(&hash.wild_row_offsets);
+    for w in 1..=MAX_TABLE_WILDS {
+        for mask in 0..1usize << 13 {
+            if mask.count_ones() + w >= 5 && mask.count_ones() + w <= MAX_TABLE_CARDS {
+                t[WILD_FLUSH_AT + ((w as usize - 1) << 13) + mask] = exact.exact_suited(CardSet(mask as u64), w).0;
+            }
+        }
+    }
+    for &(slot, naturals, w) in &hash.wild_keyed_hands {
+        t[WILD_SLOTS_AT + slot as usize] = exact.exact_unsuited(naturals, w).0;
+    }
+    t
+}
+
+impl std::fmt::Debug for ValueTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ValueTables({} bytes, {} with wilds)", self.bytes().0, self.bytes().1)
+    }
+}
+
+/// A hand of at most seven cards kept ready for ranking: cards are added one at a time
+/// (a shared prefix can be copied), and ranking it is one hashed look-up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HandKey {
+    /// The key ranked: the rank key, or the flush key once a suit holds five cards.
+    key: u32,
+    /// Sum of the cards' rank multipliers.
+    rank_key: u32,
+    /// The cards.
+    cards: CardSet,
+}
+
+impl HandKey {
+    /// A hand with no cards.
+    pub const EMPTY: HandKey = HandKey { key: 0, rank_key: 0, cards: CardSet::EMPTY };
+
+    /// Adds a card. Panics on an eighth card or a card already held: the key only
+    /// describes distinct hands of seven cards or fewer.
+    #[inline]
+    pub fn add(&mut self, card: Card) {
+        assert!(
+            self.cards.len() < MAX_TABLE_CARDS && !self.cards.contains(card),
+            "a HandKey holds at most seven distinct cards"
+        );
+        self.rank_key = self.rank_key.wrapping_add(RANK_KEYS[card.rank().0 as usize]);
+        self.cards.insert(card);
+        let suit = self.cards.suit_mask(card.suit());
+        if suit.count_ones() >= 5 {
+            self.key = FLUSH_KEY_BASE + suit as u32;
+        } else if self.key < FLUSH_KEY_BASE {
+            // Off-suit cards leave a flush as it is: with seven cards it still beats all.
+            self.key = self.rank_key;
+        }
+    }
+
+    /// The key of a set of at most seven cards; `None` for more.
+    pub fn of(cards: CardSet) -> Option<HandKey> {
+        (cards.len() <= MAX_TABLE_CARDS).then(|| {
+            let mut key = HandKey::EMPTY;
+            cards.iter().for_each(|c| key.add(c));
+            key
+        })
+    }
+
+    /// The cards held.
+    pub fn cards(&self) -> CardSet {
+        self.cards
+    }
+
+    /// The key ranked.
+    #[inline(always)]
+    pub(crate) fn key(&self) -> u32 {
+        self.key
+    }
+}
+
+/// A suit key sum without its flush flag: the rank key (at most one suit has the flag).
+#[inline(always)]
+pub(crate) fn without_flush_flag(key: u32) -> u32 {
+    key & !FLUSH_FLAG
+}
+
+/// Whether a suit key sum flags a flush.
+#[inline(always)]
+pub(crate) fn has_flush_flag(key: u32) -> bool {
+    key & FLUSH_FLAG != 0
+}
