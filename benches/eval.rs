@@ -1,5 +1,6 @@
-//! Hand evaluation throughput: our fast path and rs_poker 5.0's side by side on the same
-//! random 7-card hands, and our exact wild path.
+//! Hand evaluation throughput on the same random 7-card hands: our ready keys
+//! ([`HandKey`]) beside rs_poker 5.0's ready accumulators, our evaluation from a card set
+//! (what the engines call), and our exact wild path from card sets.
 //!
 //! Run: `cargo bench --bench eval`. Each figure is per hand; divan also prints hands/s.
 

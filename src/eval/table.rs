@@ -18,66 +18,26 @@ use std::sync::{Arc, Mutex, OnceLock};
 use crate::cards::{Card, CardSet, Suit};
 
 use super::HandValue;
-
-/// Per-rank multipliers from OMPEval: the sums of any multiset of at most seven ranks,
-/// each at most four times, are distinct (checked when the hash is built).
-const RANK_KEYS: [u32; 13] = [
-    0x2000, 0x8001, 0x11000, 0x3a000, 0x91000, 0x176005, 0x366000, 0x41a013, 0x47802e, 0x479068, 0x48c0e4, 0x48f211,
-    0x494493,
-];
-
-/// Slots of the value table; a power of two so a slot is a mask, not a modulo.
-const SLOTS: usize = 1 << 17;
-
-/// Low bits of a key that pick the column within a row of the hash.
-const ROW_SHIFT: u32 = 12;
-
-/// Rows of the hash, a power of two: every key is below `ROWS << ROW_SHIFT`.
-const ROWS: usize = 1 << 14;
-
-/// Flush keys are this plus the suit's 13-bit pattern, above every rank key of seven
-/// cards or fewer (the largest is 0x1ffe87f).
-const FLUSH_KEY_BASE: u32 = 1 << 25;
+use super::keys::{
+    self, FLUSH_KEY_BASE, MAX_TABLE_CARDS, MAX_TABLE_WILDS, RANK_KEYS, ROW_SHIFT, ROWS, SLOTS, WILD_ROW_SHIFT,
+    WILD_ROWS, WILD_SLOTS,
+};
 
 /// Set in a suit's key when that suit alone holds five cards or more, so that the sum
 /// over four suits flags a flush (with seven cards at most one suit can).
 const FLUSH_FLAG: u32 = 1 << 31;
 
-/// Most cards the table path ranks.
-pub const MAX_TABLE_CARDS: u32 = 7;
+include!(concat!(env!("OUT_DIR"), "/row_offsets.rs"));
 
-/// Low bits of a wild key that pick the column within a row of the wild hash.
-const WILD_ROW_SHIFT: u32 = 14;
-
-/// Rows of the wild hash: a wild key is below `4 << 25`, so `WILD_ROWS << WILD_ROW_SHIFT`.
-const WILD_ROWS: usize = 1 << 13;
-
-/// Slots of the wild value table.
-const WILD_SLOTS: usize = 1 << 16;
-
-/// Most wild cards the wild tables cover (with five or more the hand is five aces).
-pub(crate) const MAX_TABLE_WILDS: u32 = 4;
-
-/// The key of naturals with this rank key and `wilds` wild cards (1 to 4): one band of
-/// 2^25 keys per number of wilds.
-#[inline(always)]
-pub(crate) fn wild_key(rank_key: u32, wilds: u32) -> u32 {
-    rank_key + ((wilds - 1) << 25)
-}
-
-/// The deck-independent part: each suit pattern's key and the perfect hashes.
+/// The deck-independent part: each suit pattern's key, and every key's slot with a hand
+/// that has it.
 pub(crate) struct KeyHash {
     /// Sum of the rank multipliers of each 13-bit suit pattern, with [`FLUSH_FLAG`].
     suit_keys: Box<[u32]>,
-    /// Each row's displacement into the value table.
-    row_offsets: Box<[u32]>,
-    /// Every key with its slot and a hand that has it: each rank multiset of at most
-    /// seven cards, dealt so no suit holds five; each pattern of five to seven cards of
-    /// one suit, as that suit alone.
+    /// Each rank multiset of at most seven cards, dealt so no suit holds five; each pattern
+    /// of five to seven cards of one suit, as that suit alone.
     keyed_hands: Vec<(u32, CardSet)>,
-    /// Each row's displacement into the wild value table.
-    wild_row_offsets: Box<[u32]>,
-    /// Every wild key's slot, naturals (no suit holding five) and number of wilds.
+    /// For 1 to 4 wilds, each multiset leaving room for them: slot, naturals, wilds.
     wild_keyed_hands: Vec<(u32, CardSet, u32)>,
 }
 
@@ -95,94 +55,41 @@ impl KeyHash {
                 sum | if mask.count_ones() >= 5 { FLUSH_FLAG } else { 0 }
             })
             .collect();
-        let mut multisets = Vec::with_capacity(77_000);
-        collect_multisets(0, 0, &mut [0u8; 13], &mut multisets);
-        assert!(multisets.iter().all(|&(key, _)| key < FLUSH_KEY_BASE), "rank keys stay below the flush keys");
-
-        let mut hands = multisets.clone();
-        for pattern in 0..1u32 << 13 {
-            if (5..=MAX_TABLE_CARDS).contains(&pattern.count_ones()) {
-                hands.push((FLUSH_KEY_BASE + pattern, CardSet(pattern as u64)));
-            }
-        }
-        let keys: Vec<u32> = hands.iter().map(|h| h.0).collect();
-        let row_offsets = displace(&keys, ROW_SHIFT, ROWS, SLOTS);
-        let keyed_hands =
-            hands.iter().map(|&(key, hand)| (slot(key, &row_offsets, ROW_SHIFT, SLOTS) as u32, hand)).collect();
-
-        let wild_hands: Vec<(u32, CardSet, u32)> = (1..=MAX_TABLE_WILDS)
-            .flat_map(|w| {
-                multisets
-                    .iter()
-                    .filter(move |(_, hand)| hand.len() + w <= MAX_TABLE_CARDS)
-                    .map(move |&(key, hand)| (wild_key(key, w), hand, w))
-            })
+        let multisets = keys::rank_multisets();
+        let hands: Vec<CardSet> = multisets.iter().map(spread_hand).collect();
+        let main_slot = |key| keys::slot(key, &ROW_OFFSETS, ROW_SHIFT, SLOTS) as u32;
+        let keyed_hands = keys::main_keys(&multisets)
+            .into_iter()
+            .zip(hands.iter().copied().chain(keys::flush_patterns().map(|p| CardSet(p as u64))))
+            .map(|(key, hand)| (main_slot(key), hand))
             .collect();
-        let keys: Vec<u32> = wild_hands.iter().map(|h| h.0).collect();
-        let wild_row_offsets = displace(&keys, WILD_ROW_SHIFT, WILD_ROWS, WILD_SLOTS);
-        let wild_keyed_hands = wild_hands
-            .iter()
-            .map(|&(key, hand, w)| (slot(key, &wild_row_offsets, WILD_ROW_SHIFT, WILD_SLOTS) as u32, hand, w))
+        let wild_keyed_hands = keys::wild_keys(&multisets)
+            .into_iter()
+            .map(|(key, i, w)| (keys::slot(key, &WILD_ROW_OFFSETS, WILD_ROW_SHIFT, WILD_SLOTS) as u32, hands[i], w))
             .collect();
-        KeyHash { suit_keys, row_offsets, keyed_hands, wild_row_offsets, wild_keyed_hands }
+        let hash = KeyHash { suit_keys, keyed_hands, wild_keyed_hands };
+        let distinct = |slots: Vec<u32>, len: usize| {
+            let mut taken = vec![false; len];
+            slots.into_iter().all(|slot| !std::mem::replace(&mut taken[slot as usize], true))
+        };
+        assert!(distinct(hash.keyed_hands.iter().map(|k| k.0).collect(), SLOTS), "every key has its own slot");
+        assert!(distinct(hash.wild_keyed_hands.iter().map(|k| k.0).collect(), WILD_SLOTS), "every wild key too");
+        hash
     }
 }
 
-/// A row-displacement perfect hash of distinct keys (rs_poker's build, run here at start
-/// because values are per deck): densest rows first, each at the first displacement where
-/// all its keys land on free slots. Returns each row's displacement.
-fn displace(keys: &[u32], row_shift: u32, rows: usize, slots: usize) -> Box<[u32]> {
-    let mut by_row: Vec<Vec<u32>> = vec![Vec::new(); rows];
-    for &key in keys {
-        by_row[(key >> row_shift) as usize].push(key);
-    }
-    let mut order: Vec<usize> = (0..rows).filter(|&r| !by_row[r].is_empty()).collect();
-    order.sort_by_key(|&r| std::cmp::Reverse(by_row[r].len()));
-    let mut used = vec![false; slots];
-    let mut offsets = vec![0u32; rows];
-    for row in order {
-        let keys = &by_row[row];
-        let wrap = |key: u32, off: u32| key.wrapping_add(off) as usize & (slots - 1);
-        let offset = (0..slots as u32)
-            .find(|&off| keys.iter().all(|&k| !used[wrap(k, off)]))
-            .expect("the value table has room for every key");
-        for &k in keys {
-            assert!(!std::mem::replace(&mut used[wrap(k, offset)], true), "keys are distinct");
+/// A hand with these rank counts that deals each rank's copies to consecutive suits round
+/// the four, so no suit holds more than two of seven cards.
+fn spread_hand(counts: &[u8; 13]) -> CardSet {
+    let mut hand = CardSet::EMPTY;
+    let mut next_suit = 0u8;
+    for (rank, &n) in counts.iter().enumerate() {
+        for _ in 0..n {
+            hand.insert(Card::new(crate::cards::Rank(rank as u8), Suit(next_suit)));
+            next_suit = (next_suit + 1) % 4;
         }
-        offsets[row] = offset;
     }
-    offsets.into()
-}
-
-/// A key's slot under a displacement table.
-#[inline(always)]
-fn slot(key: u32, offsets: &[u32], row_shift: u32, slots: usize) -> usize {
-    key.wrapping_add(offsets[(key >> row_shift) as usize & (offsets.len() - 1)]) as usize & (slots - 1)
-}
-
-/// Every rank multiset of at most seven cards from rank `from` up, as (key, hand); the
-/// hand deals each rank's copies to consecutive suits round the four, so no suit holds
-/// more than two cards.
-fn collect_multisets(from: usize, cards: u32, counts: &mut [u8; 13], out: &mut Vec<(u32, CardSet)>) {
-    if from == 13 {
-        let mut key = 0u32;
-        let mut hand = CardSet::EMPTY;
-        let mut next_suit = 0u8;
-        for (rank, &n) in counts.iter().enumerate() {
-            key = key.wrapping_add(RANK_KEYS[rank].wrapping_mul(n as u32));
-            for _ in 0..n {
-                hand.insert(Card::new(crate::cards::Rank(rank as u8), Suit(next_suit)));
-                next_suit = (next_suit + 1) % 4;
-            }
-        }
-        out.push((key, hand));
-        return;
-    }
-    for n in 0..=4u8.min((MAX_TABLE_CARDS - cards) as u8) {
-        counts[from] = n;
-        collect_multisets(from + 1, cards + n as u32, counts, out);
-    }
-    counts[from] = 0;
+    hand
 }
 
 /// Where each part of the main table starts in its one array.
@@ -198,7 +105,9 @@ const WILD_FLUSH_AT: usize = WILD_ROWS;
 const WILD_SLOTS_AT: usize = WILD_FLUSH_AT + (MAX_TABLE_WILDS as usize) * (1 << 13);
 const WILD_LEN: usize = WILD_SLOTS_AT + WILD_SLOTS;
 
-/// One deck's tables, each in one array so a look-up needs one base address.
+/// One deck's tables, each in one array so that a look-up needs one base address (tried
+/// apart, and with two-byte value names in a short list to halve the slots: ready keys
+/// 1.3x and card sets 1.6x slower, and no fewer cache misses in the default-mix rounds).
 struct Tables {
     /// The hash's row offsets and suit keys (copied), the best flush by suit pattern (0
     /// below five cards), and the value of each key by slot (0 in unused slots).
@@ -238,14 +147,15 @@ impl ValueTables {
         tables
     }
 
-    /// All-zero tables, shared, to stand in while an evaluator's own are found.
+    /// Empty tables, shared, to stand in while an evaluator's own are found.
     pub(crate) fn placeholder() -> ValueTables {
-        static ZERO: OnceLock<ValueTables> = OnceLock::new();
-        ZERO.get_or_init(|| {
-            let main = vec![0u32; TABLE_LEN].try_into().expect("TABLE_LEN entries");
-            ValueTables(Arc::new(Tables { main, wild: OnceLock::new() }))
-        })
-        .clone()
+        static EMPTY: OnceLock<ValueTables> = OnceLock::new();
+        EMPTY
+            .get_or_init(|| {
+                let main = vec![0u32; TABLE_LEN].try_into().expect("TABLE_LEN entries");
+                ValueTables(Arc::new(Tables { main, wild: OnceLock::new() }))
+            })
+            .clone()
     }
 
     /// The key of a 13-bit suit pattern, with the flush flag at five cards.
@@ -274,7 +184,8 @@ impl ValueTables {
         WildTables(self.0.wild.get_or_init(|| build_wild(exact)))
     }
 
-    /// The bytes of one deck's tables: without wilds, and with them once filled.
+    /// The bytes of one deck's tables: without wilds, and the wild tables (filled on
+    /// first use).
     pub(crate) fn bytes(&self) -> (usize, usize) {
         (4 * TABLE_LEN, 4 * WILD_LEN)
     }
@@ -301,7 +212,7 @@ impl WildTables<'_> {
 fn build_main(exact: &impl ExactValues) -> Box<[u32; TABLE_LEN]> {
     let hash = KeyHash::get();
     let mut t: Box<[u32; TABLE_LEN]> = vec![0u32; TABLE_LEN].try_into().expect("TABLE_LEN entries");
-    t[ROW_OFFSETS_AT..ROW_OFFSETS_AT + ROWS].copy_from_slice(&hash.row_offsets);
+    t[ROW_OFFSETS_AT..ROW_OFFSETS_AT + ROWS].copy_from_slice(&ROW_OFFSETS);
     t[SUIT_KEYS_AT..SUIT_KEYS_AT + (1 << 13)].copy_from_slice(&hash.suit_keys);
     for mask in 0..1usize << 13 {
         if mask.count_ones() >= 5 {
@@ -317,7 +228,7 @@ fn build_main(exact: &impl ExactValues) -> Box<[u32; TABLE_LEN]> {
 fn build_wild(exact: &impl ExactValues) -> Box<[u32; WILD_LEN]> {
     let hash = KeyHash::get();
     let mut t: Box<[u32; WILD_LEN]> = vec![0u32; WILD_LEN].try_into().expect("WILD_LEN entries");
-    t[WILD_ROW_OFFSETS_AT..WILD_ROW_OFFSETS_AT + WILD_ROWS].copy_from_slice(&hash.wild_row_offsets);
+    t[WILD_ROW_OFFSETS_AT..WILD_ROW_OFFSETS_AT + WILD_ROWS].copy_from_slice(&WILD_ROW_OFFSETS);
     for w in 1..=MAX_TABLE_WILDS {
         for mask in 0..1usize << 13 {
             if mask.count_ones() + w >= 5 && mask.count_ones() + w <= MAX_TABLE_CARDS {

@@ -19,7 +19,7 @@ use rand::{Rng, RngCore};
 use serde::{Deserialize, Serialize};
 
 use super::strength::{EstimateCache, Outlook};
-use super::view::{Action, Bot, BotRng, PickChoice, SeatView};
+use super::view::{Action, BetOptions, Bot, BotRng, PickChoice, SeatView};
 use crate::cards::{Card, CardSet};
 use crate::error::InputError;
 
@@ -258,12 +258,20 @@ impl Bot for ModularBot {
 
     fn pick(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> PickChoice {
         match self.preset.draft {
-            DraftModule::Random => {
-                // Multiply-high maps a 64-bit draw onto the pack (bias below 2^-60).
-                let i = ((rng.next_u64() as u128 * view.pack.len() as u128) >> 64) as u32;
-                PickChoice::own(view.pack.nth(i).expect("index inside the pack"))
-            }
+            DraftModule::Random => random_pick(view.pack, rng),
             module => self.informed_pick(view, module),
+        }
+    }
+
+    fn pick_from_pack(&mut self, pack: CardSet, rng: &mut BotRng) -> Option<PickChoice> {
+        (self.preset.draft == DraftModule::Random).then(|| random_pick(pack, rng))
+    }
+
+    fn bet_from_options(&mut self, options: BetOptions, rng: &mut BotRng) -> Option<Action> {
+        match self.preset.bet {
+            BetModule::CallingStation => Some(options.check_or_call()),
+            BetModule::Bluff { p } => Some(bluff(options, p, rng)),
+            _ => None,
         }
     }
 
@@ -289,15 +297,21 @@ impl Bot for ModularBot {
                     options.check_or_call()
                 }
             }
-            BetModule::Bluff { p } => {
-                if rng.random::<f32>() < *p {
-                    options.min_raise_or_call()
-                } else {
-                    options.check_or_call()
-                }
-            }
+            BetModule::Bluff { p } => bluff(options, *p, rng),
         }
     }
+}
+
+/// A uniformly random card of the pack: multiply-high maps a 64-bit draw onto the pack
+/// (bias below 2^-60).
+fn random_pick(pack: CardSet, rng: &mut BotRng) -> PickChoice {
+    let i = ((rng.next_u64() as u128 * pack.len() as u128) >> 64) as u32;
+    PickChoice::own(pack.nth(i).expect("index inside the pack"))
+}
+
+/// Raises with chance `p` whatever the hand, otherwise checks or calls.
+fn bluff(options: BetOptions, p: f32, rng: &mut BotRng) -> Action {
+    if rng.random::<f32>() < p { options.min_raise_or_call() } else { options.check_or_call() }
 }
 
 #[cfg(test)]

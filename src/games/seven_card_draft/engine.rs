@@ -185,6 +185,8 @@ pub struct Table {
     order: [u8; MAX_SEATS],
     /// Chips in the pot (the sum of `committed`).
     pot: u32,
+    /// Seats not folded (kept as seats fold, so betting need not count them).
+    active: u8,
 }
 
 impl Table {
@@ -220,6 +222,7 @@ impl Table {
             next: [0; MAX_SEATS],
             order: [0; MAX_SEATS],
             pot: 0,
+            active: 0,
         }
     }
 
@@ -265,10 +268,22 @@ impl Table {
     fn next_seat(&self, seat: usize, skip: impl Fn(usize) -> bool) -> usize {
         let mut s = seat;
         loop {
-            s = (s as isize + self.dir as isize).rem_euclid(self.n as isize) as usize;
+            s = self.step(s);
             if !skip(s) || s == seat {
                 return s;
             }
+        }
+    }
+
+    /// The seat one step round the table in the direction of play (no division).
+    #[inline]
+    fn step(&self, seat: usize) -> usize {
+        if self.dir > 0 {
+            if seat + 1 == self.n { 0 } else { seat + 1 }
+        } else if seat == 0 {
+            self.n - 1
+        } else {
+            seat - 1
         }
     }
 
@@ -280,7 +295,7 @@ impl Table {
     }
 
     fn active_count(&self) -> usize {
-        self.folded[..self.n].iter().filter(|f| !**f).count()
+        self.active as usize
     }
 
     /// Seats in betting order: from the seat after the dealer round to the dealer.
@@ -311,6 +326,9 @@ impl Table {
         }
         if all != variant.deck.cards {
             return broken(format!("cards went missing: {}", variant.deck.cards.minus(all)));
+        }
+        if self.active as usize != self.folded[..self.n].iter().filter(|f| !**f).count() {
+            return broken(format!("{} seats counted active, {:?} folded", self.active, &self.folded[..self.n]));
         }
         for s in (0..self.n).filter(|&s| !self.folded[s]) {
             if !self.face_up[s].minus(self.hands[s]).is_empty() {
@@ -487,6 +505,7 @@ fn play_round_logged<B: Bot, const LOG_CARDS: bool>(
         t.pack_of[s] = s as u8;
         t.face_up_value[s] = HandValue(0);
     }
+    t.active = t.folded[..n].iter().filter(|f| !**f).count() as u8;
     t.update_next();
     for k in 0..n {
         t.order[k] = (dealer as isize + (k as isize + 1) * dir as isize).rem_euclid(n as isize) as u8;
@@ -539,7 +558,11 @@ fn play_round_logged<B: Bot, const LOG_CARDS: bool>(
                 t.choices[s] = PickChoice::own(t.packs[s].nth(0).expect("one card"));
                 continue;
             }
-            let choice = bots[seating[s]].pick(&t.view(variant, s, None), bot_rng);
+            let bot = &mut bots[seating[s]];
+            let choice = match bot.pick_from_pack(t.packs[s], bot_rng) {
+                Some(choice) => choice,
+                None => bot.pick(&t.view(variant, s, None), bot_rng),
+            };
             if !t.packs[s].contains(choice.card) {
                 return Err(Error::IllegalAction {
                     bot: bots[seating[s]].name().to_string(),
@@ -709,7 +732,11 @@ fn betting_round<B: Bot>(
             max_raise: max_raise.min(room),
             raises,
         };
-        let action = bots[seating[seat]].bet(&t.view(variant, seat, Some(options)), bot_rng);
+        let bot = &mut bots[seating[seat]];
+        let action = match bot.bet_from_options(options, bot_rng) {
+            Some(action) => action,
+            None => bot.bet(&t.view(variant, seat, Some(options)), bot_rng),
+        };
         if !options.allows(action, stack) {
             return Err(Error::IllegalAction {
                 bot: bots[seating[seat]].name().to_string(),
@@ -720,6 +747,7 @@ fn betting_round<B: Bot>(
         let paid = match action {
             Action::Fold => {
                 t.folded[seat] = true;
+                t.active -= 1;
                 t.fold_round[seat] = Some(round as u8);
                 // The folded seat's pack leaves play.
                 t.discarded = t.discarded.union(t.packs[seat]).union(t.hands[seat]);

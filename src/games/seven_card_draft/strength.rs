@@ -54,20 +54,24 @@ const fn category_mid(cat: Category) -> f32 {
 /// Hit chances are looked up on a grid of this many steps between 0 and 1.
 const Q_STEPS: usize = 64;
 
-const CHANCE_LEN: usize = 6 * 7 * (Q_STEPS + 1);
+const CHANCE_LEN: usize = 7 * 7 * (Q_STEPS + 1);
 
-/// P(at least `need` hits in `k` tries) for need 1-5, k 0-6 and q on the grid, built at
-/// compile time.
+/// P(at least `need` hits in `k` tries) for need 0-6 (6 standing for anything above 5,
+/// which counts as out of reach), k 0-6 and q on the grid, built at compile time so a
+/// look-up needs no test.
 static CHANCE: [f32; CHANCE_LEN] = {
     let mut table = [0.0f32; CHANCE_LEN];
-    let mut need = 1;
+    let mut need = 0;
     while need < 6 {
         let mut k = 0;
         while k < 7 {
             let mut step = 0;
             while step <= Q_STEPS {
-                table[(need * 7 + k) * (Q_STEPS + 1) + step] =
-                    binomial_at_least(need as u32, k as u32, step as f64 / Q_STEPS as f64) as f32;
+                table[(need * 7 + k) * (Q_STEPS + 1) + step] = if need == 0 {
+                    1.0
+                } else {
+                    binomial_at_least(need as u32, k as u32, step as f64 / Q_STEPS as f64) as f32
+                };
                 step += 1;
             }
             k += 1;
@@ -129,16 +133,11 @@ static FLUSH_STEP: [[u8; 53]; 53] = step_table(3.0, 0.9);
 /// Per-pick chance of landing a straight card: 0.35 times the unseen share of the deck.
 static STRAIGHT_STEP: [[u8; 53]; 53] = step_table(0.35, 0.6);
 
-/// P(at least `need` hits in `k` tries with the hit chance at grid step `step`).
+/// P(at least `need` hits in `k` tries with the hit chance at grid step `step`); no more
+/// than five hits are ever needed and no more than six tries made.
 #[inline]
 fn chance(need: u32, k: u32, step: u8) -> f32 {
-    if need == 0 {
-        return 1.0;
-    }
-    if need > k || need > 5 {
-        return 0.0;
-    }
-    CHANCE[((need as usize * 7) + k.min(6) as usize) * (Q_STEPS + 1) + step as usize]
+    CHANCE[((need.min(6) as usize * 7) + k.min(6) as usize) * (Q_STEPS + 1) + step as usize]
 }
 
 /// The grid step of a chance between 0 and 1.
@@ -230,13 +229,12 @@ pub fn estimate(o: &Outlook<'_>, hand: CardSet, wilds: CardSet, future_wilds: u3
     ];
 
     // Flush: the suit we hold most of, with its outs not yet seen go by.
+    // Every suit's outs are counted so the choice is a select, not a mispredicted branch.
     let mut flush = (0u32, 0u32);
     for suit in Suit::ALL {
         let held = suits[suit.0 as usize].count_ones();
-        if held > flush.0 {
-            let outs = (o.deck.suit_mask(suit) & !suits[suit.0 as usize] & !gone.suit_mask(suit)).count_ones();
-            flush = (held, outs);
-        }
+        let outs = (o.deck.suit_mask(suit) & !suits[suit.0 as usize] & !gone.suit_mask(suit)).count_ones();
+        flush = if held > flush.0 { (held, outs) } else { flush };
     }
     let p_flush = chance(5u32.saturating_sub(flush.0 + w + fw), k, FLUSH_STEP[flush.1 as usize][unseen]);
 
@@ -266,10 +264,11 @@ pub fn estimate(o: &Outlook<'_>, hand: CardSet, wilds: CardSet, future_wilds: u3
     let mut est = floor;
     let mut rest = 1.0;
     for (p, v) in [p_flush, p_straight, p_trips, p_pair].into_iter().zip(DRAW_VALUE) {
-        if v > floor {
-            est += rest * p * (v - floor);
-            rest *= 1.0 - p;
-        }
+        // Draws below the floor count for nothing: multiplying by 0 or 1 keeps the sums
+        // bit for bit those of a test, without a branch the data would mispredict.
+        let counts = f32::from(u8::from(v > floor));
+        est += counts * rest * p * (v - floor);
+        rest *= 1.0 - counts * p;
     }
     est.min(1.0)
 }

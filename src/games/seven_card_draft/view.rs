@@ -174,6 +174,18 @@ pub trait Bot: Send {
     fn pick(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> PickChoice;
     /// Chooses a betting action allowed by `view.betting`.
     fn bet(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> Action;
+    /// A pick made from the pack alone, for a bot that looks at nothing else (a random
+    /// picker), so the engine need not build the view; `None` (the default) asks
+    /// [`Bot::pick`]. Must choose as `pick` would, drawing the same random numbers.
+    fn pick_from_pack(&mut self, _pack: CardSet, _rng: &mut BotRng) -> Option<PickChoice> {
+        None
+    }
+    /// A betting action from the options alone, for a bot that looks at nothing else (a
+    /// calling station, a blind bluffer); `None` (the default) asks [`Bot::bet`]. Must
+    /// choose as `bet` would, drawing the same random numbers.
+    fn bet_from_options(&mut self, _options: BetOptions, _rng: &mut BotRng) -> Option<Action> {
+        None
+    }
 }
 
 impl<T: Bot + ?Sized> Bot for Box<T> {
@@ -185,5 +197,11 @@ impl<T: Bot + ?Sized> Bot for Box<T> {
     }
     fn bet(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> Action {
         (**self).bet(view, rng)
+    }
+    fn pick_from_pack(&mut self, pack: CardSet, rng: &mut BotRng) -> Option<PickChoice> {
+        (**self).pick_from_pack(pack, rng)
+    }
+    fn bet_from_options(&mut self, options: BetOptions, rng: &mut BotRng) -> Option<Action> {
+        (**self).bet_from_options(options, rng)
     }
 }
