@@ -292,10 +292,25 @@ impl Evaluator {
     /// Every wild is used (a wild can copy any natural card, so using it never hurts); the
     /// answer is the best value over the categories the cards can make, each category
     /// taking its best ranks.
+    #[inline]
     pub fn eval_wild(&self, naturals: CardSet, wilds: u32) -> HandValue {
+        // The common case, no wilds, inlines into the caller; the rest stays out of line.
+        if wilds == 0 { self.eval(naturals) } else { self.eval_with_wilds(naturals, wilds) }
+    }
+
+    /// [`Evaluator::eval_wild`] with at least one wild: the table path inlines, the exact
+    /// paths for the rare rest stay out of line.
+    #[inline]
+    fn eval_with_wilds(&self, naturals: CardSet, wilds: u32) -> HandValue {
         match wilds {
             0 => self.eval(naturals),
-            1..=MAX_TABLE_WILDS if naturals.len() + wilds <= MAX_TABLE_CARDS => self.eval_wild_table(naturals, wilds),
+            // The wild tables know only the deck's ranks; naturals of other ranks (which
+            // no deal gives, but a library caller may) take the bitwise path.
+            1..=MAX_TABLE_WILDS
+                if naturals.len() + wilds <= MAX_TABLE_CARDS && naturals.rank_mask() & !self.rank_mask == 0 =>
+            {
+                self.eval_wild_table(naturals, wilds)
+            }
             _ if naturals.len() + wilds >= 5 => self.eval_wild_full(naturals, wilds),
             _ => self.eval_wild_generic(naturals, wilds, Kinds::All),
         }
@@ -320,7 +335,7 @@ impl Evaluator {
     /// With at least one wild, only five of a kind, straight flush, four of a kind, full
     /// house (one wild and two pairs), flush, straight, three of a kind and pair can be
     /// best: anything lower is beaten by pairing a natural card with a wild.
-    #[inline]
+    #[inline(never)]
     fn eval_wild_full(&self, naturals: CardSet, wilds: u32) -> HandValue {
         let deck_top = 1u16 << (15 - self.rank_mask.leading_zeros());
         if wilds >= 5 {
@@ -396,6 +411,7 @@ impl Evaluator {
     }
 
     /// The exact wild path for any number of cards, category by category, among `kinds`.
+    #[inline(never)]
     fn eval_wild_generic(&self, naturals: CardSet, wilds: u32, kinds: Kinds) -> HandValue {
         let slots = (naturals.len() + wilds).min(5);
         let w = wilds.min(5);
@@ -822,6 +838,14 @@ mod tests {
                 });
             }
         }
+    }
+
+    #[test]
+    fn naturals_outside_the_deck_keep_the_bitwise_wild_path() {
+        let e = Evaluator::new(&DeckPreset::Short36.deck());
+        let naturals = set("2h 2d 2c 7s");
+        assert_eq!(e.eval_wild(naturals, 1), e.eval_wild_full(naturals, 1));
+        assert_eq!(e.eval_wild(naturals, 1).category(), Category::FourOfAKind);
     }
 
     #[test]

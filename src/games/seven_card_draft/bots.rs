@@ -304,6 +304,7 @@ impl Bot for ModularBot {
 
 /// A uniformly random card of the pack: multiply-high maps a 64-bit draw onto the pack
 /// (bias below 2^-60).
+#[inline]
 fn random_pick(pack: CardSet, rng: &mut BotRng) -> PickChoice {
     let i = ((rng.next_u64() as u128 * pack.len() as u128) >> 64) as u32;
     PickChoice::own(pack.nth(i).expect("index inside the pack"))

@@ -645,14 +645,23 @@ fn log_pick(log: &mut CardLog, seat: usize, pack: CardSet, card: Card, pick: usi
 /// Passes every active seat's pack to the next active seat in the direction of play.
 fn pass_packs(t: &mut Table) {
     let n = t.n;
-    if t.folded[..n].iter().all(|f| !f) {
-        // Everyone is in: the packs simply turn one seat round.
+    if t.active as usize == n {
+        // Everyone is in: the packs simply turn one seat round (by hand: the slice
+        // rotations called `memmove` for a handful of words).
         if t.dir > 0 {
-            t.packs[..n].rotate_right(1);
-            t.pack_of[..n].rotate_right(1);
+            let (pack, of) = (t.packs[n - 1], t.pack_of[n - 1]);
+            for s in (1..n).rev() {
+                t.packs[s] = t.packs[s - 1];
+                t.pack_of[s] = t.pack_of[s - 1];
+            }
+            (t.packs[0], t.pack_of[0]) = (pack, of);
         } else {
-            t.packs[..n].rotate_left(1);
-            t.pack_of[..n].rotate_left(1);
+            let (pack, of) = (t.packs[0], t.pack_of[0]);
+            for s in 0..n - 1 {
+                t.packs[s] = t.packs[s + 1];
+                t.pack_of[s] = t.pack_of[s + 1];
+            }
+            (t.packs[n - 1], t.pack_of[n - 1]) = (pack, of);
         }
         return;
     }
