@@ -790,23 +790,29 @@ mod tests {
         go(&cards, 0, CardSet::EMPTY, most, &mut f);
     }
 
-    #[test]
-    fn table_path_equals_the_bitwise_path_on_every_short_deck_hand() {
+    /// The 36-card, 32-card and a custom 28-card deck (2-4-6-8-T a straight), each with
+    /// either flush/full-house order, and an evaluator of each.
+    fn short_decks() -> Vec<(Deck, bool, Evaluator)> {
         let r = |s: &str| s.chars().map(|c| Rank::from_char(c).unwrap()).collect::<Vec<_>>();
         let decks = [DeckPreset::Short36.deck(), DeckPreset::Piquet32.deck(), Deck::from_ranks(&r("2468TQA")).unwrap()];
-        for deck in decks {
-            for order in [false, true] {
-                let e = Evaluator::with_order(&deck, order);
-                let mut hands = 0u64;
-                for_each_hand(&deck, 7, |hand| {
-                    let (table, bits) = (e.eval(hand), e.eval_bits(hand));
-                    assert_eq!(table, bits, "{hand} ({}, flush over full house: {order})", deck.name);
-                    hands += 1;
-                });
-                let n = deck.len() as u64;
-                let choose = |k: u64| (0..k).fold(1u64, |c, i| c * (n - i) / (i + 1));
-                assert_eq!(hands, (0..=7).map(choose).sum::<u64>(), "every hand of up to seven cards");
-            }
+        decks
+            .into_iter()
+            .flat_map(|deck| [false, true].map(|order| (deck.clone(), order, Evaluator::with_order(&deck, order))))
+            .collect()
+    }
+
+    #[test]
+    fn table_path_equals_the_bitwise_path_on_every_short_deck_hand() {
+        for (deck, order, e) in short_decks() {
+            let mut hands = 0u64;
+            for_each_hand(&deck, 7, |hand| {
+                let (table, bits) = (e.eval(hand), e.eval_bits(hand));
+                assert_eq!(table, bits, "{hand} ({}, flush over full house: {order})", deck.name);
+                hands += 1;
+            });
+            let n = deck.len() as u64;
+            let choose = |k: u64| (0..k).fold(1u64, |c, i| c * (n - i) / (i + 1));
+            assert_eq!(hands, (0..=7).map(choose).sum::<u64>(), "every hand of up to seven cards");
         }
     }
 
@@ -821,22 +827,13 @@ mod tests {
 
     #[test]
     fn wild_tables_equal_the_exact_wild_path_on_every_short_deck_hand() {
-        let r = |s: &str| s.chars().map(|c| Rank::from_char(c).unwrap()).collect::<Vec<_>>();
-        let decks = [DeckPreset::Short36.deck(), DeckPreset::Piquet32.deck(), Deck::from_ranks(&r("2468TQA")).unwrap()];
-        for deck in decks {
-            for order in [false, true] {
-                let e = Evaluator::with_order(&deck, order);
-                for_each_hand(&deck, 6, |naturals| {
-                    for w in 1..=7 - naturals.len() {
-                        assert_eq!(
-                            e.eval_wild(naturals, w),
-                            exact_wild(&e, naturals, w),
-                            "{naturals} + {w} wild ({}, flush over full house: {order})",
-                            deck.name
-                        );
-                    }
-                });
-            }
+        for (deck, order, e) in short_decks() {
+            for_each_hand(&deck, 6, |naturals| {
+                for w in 1..=7 - naturals.len() {
+                    let (table, exact) = (e.eval_wild(naturals, w), exact_wild(&e, naturals, w));
+                    assert_eq!(table, exact, "{naturals} + {w} wild ({}, flush over full house: {order})", deck.name);
+                }
+            });
         }
     }
 
@@ -848,33 +845,31 @@ mod tests {
         assert_eq!(e.eval_wild(naturals, 1).category(), Category::FourOfAKind);
     }
 
-    #[test]
-    fn wild_tables_equal_the_exact_wild_path_on_random_full_deck_hands() {
+    /// `count` random sets of the full deck from a fixed seed, the i-th of `size(i)` cards.
+    fn random_sets(seed: u64, count: usize, size: impl Fn(usize) -> usize) -> impl Iterator<Item = (usize, CardSet)> {
         use rand::SeedableRng;
         use rand::seq::SliceRandom;
-        let e = std_eval();
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(12);
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut cards: Vec<Card> = CardSet::FULL.iter().collect();
-        for i in 0..1_000_000u32 {
-            let wilds = 1 + i % 6;
-            let size = (i / 6 % 8) as usize;
-            cards.partial_shuffle(&mut rng, size);
-            let naturals: CardSet = cards[..size].iter().copied().collect();
+        (0..count).map(move |i| {
+            cards.partial_shuffle(&mut rng, size(i));
+            (i, cards[..size(i)].iter().copied().collect())
+        })
+    }
+
+    #[test]
+    fn wild_tables_equal_the_exact_wild_path_on_random_full_deck_hands() {
+        let e = std_eval();
+        for (i, naturals) in random_sets(12, 1_000_000, |i| i / 6 % 8) {
+            let wilds = 1 + (i % 6) as u32;
             assert_eq!(e.eval_wild(naturals, wilds), exact_wild(&e, naturals, wilds), "{naturals} + {wilds} wild");
         }
     }
 
     #[test]
     fn table_path_and_ready_keys_equal_the_bitwise_path_on_random_full_deck_hands() {
-        use rand::SeedableRng;
-        use rand::seq::SliceRandom;
         let e = std_eval();
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
-        let mut cards: Vec<Card> = CardSet::FULL.iter().collect();
-        for i in 0..2_000_000usize {
-            let size = i % 10;
-            cards.partial_shuffle(&mut rng, size);
-            let hand: CardSet = cards[..size].iter().copied().collect();
+        for (_, hand) in random_sets(11, 2_000_000, |i| i % 10) {
             let bits = e.eval_bits(hand);
             assert_eq!(e.eval(hand), bits, "{hand}");
             if let Some(key) = HandKey::of(hand) {
