@@ -112,6 +112,10 @@ struct Tables {
     /// The hash's row offsets and suit keys (copied), the best flush by suit pattern (0
     /// below five cards), and the value of each key by slot (0 in unused slots).
     main: Box<[u32; TABLE_LEN]>,
+    /// Each slot's category and top tie-break slot (bits 16-23 of its value): a quarter of
+    /// the bytes, for callers that need no more (the strength estimate's percentile), so
+    /// their look-ups crowd the cache less.
+    coarse: Box<[u8; SLOTS]>,
     /// Filled when a hand with wilds is first ranked: the wild hash's row offsets, for 1
     /// to 4 wilds the best flush or straight flush of each suit pattern, and the best
     /// hand of any other category of each (naturals, wilds) key by slot.
@@ -142,7 +146,9 @@ impl ValueTables {
         if let Some((_, tables)) = cache.iter().find(|(s, _)| *s == shape) {
             return tables.clone();
         }
-        let tables = ValueTables(Arc::new(Tables { main: build_main(exact), wild: OnceLock::new() }));
+        let main = build_main(exact);
+        let coarse = coarse_of(&main);
+        let tables = ValueTables(Arc::new(Tables { main, coarse, wild: OnceLock::new() }));
         cache.push((shape, tables.clone()));
         tables
     }
@@ -152,8 +158,9 @@ impl ValueTables {
         static EMPTY: OnceLock<ValueTables> = OnceLock::new();
         EMPTY
             .get_or_init(|| {
-                let main = vec![0u32; TABLE_LEN].try_into().expect("TABLE_LEN entries");
-                ValueTables(Arc::new(Tables { main, wild: OnceLock::new() }))
+                let main: Box<[u32; TABLE_LEN]> = vec![0u32; TABLE_LEN].try_into().expect("TABLE_LEN entries");
+                let coarse = coarse_of(&main);
+                ValueTables(Arc::new(Tables { main, coarse, wild: OnceLock::new() }))
             })
             .clone()
     }
@@ -178,6 +185,13 @@ impl ValueTables {
         t[SLOTS_AT + (key.wrapping_add(offset) as usize & (SLOTS - 1))]
     }
 
+    /// Bits 16-23 of the value of the hand with this key (a rank key or a flush key).
+    #[inline(always)]
+    pub(crate) fn coarse_by_key(&self, key: u32) -> u8 {
+        let offset = self.0.main[ROW_OFFSETS_AT + ((key >> ROW_SHIFT) as usize & (ROWS - 1))];
+        self.0.coarse[key.wrapping_add(offset) as usize & (SLOTS - 1)]
+    }
+
     /// The wild tables, filled on first use.
     #[inline(always)]
     pub(crate) fn wild(&self, exact: &impl ExactValues) -> WildTables<'_> {
@@ -187,7 +201,7 @@ impl ValueTables {
     /// The bytes of one deck's tables: without wilds, and the wild tables (filled on
     /// first use).
     pub(crate) fn bytes(&self) -> (usize, usize) {
-        (4 * TABLE_LEN, 4 * WILD_LEN)
+        (4 * TABLE_LEN + SLOTS, 4 * WILD_LEN)
     }
 }
 
@@ -223,6 +237,12 @@ fn build_main(exact: &impl ExactValues) -> Box<[u32; TABLE_LEN]> {
         t[SLOTS_AT + slot as usize] = exact.exact(hand).0;
     }
     t
+}
+
+/// Bits 16-23 (category and top tie-break slot) of each slot's value.
+fn coarse_of(main: &[u32; TABLE_LEN]) -> Box<[u8; SLOTS]> {
+    let coarse: Vec<u8> = main[SLOTS_AT..].iter().map(|&v| (v >> 16) as u8).collect();
+    coarse.try_into().expect("SLOTS entries")
 }
 
 fn build_wild(exact: &impl ExactValues) -> Box<[u32; WILD_LEN]> {

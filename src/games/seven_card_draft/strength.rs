@@ -214,8 +214,14 @@ impl EstimateCache {
 pub fn estimate(o: &Outlook<'_>, hand: CardSet, wilds: CardSet, future_wilds: u32, picks_left: u32) -> f32 {
     let naturals = hand.minus(wilds);
     let w = wilds.len();
-    let made = o.eval.eval_wild(naturals, w);
-    let floor = percentile(made);
+    // Without wilds only the category and top rank matter: the coarse table is a quarter
+    // of the values' bytes, which the bots' memos sharing the cache notice.
+    let floor = if w == 0 {
+        let coarse = o.eval.eval_coarse(naturals);
+        PERCENTILE[(coarse >> 4) as usize][(coarse & 15) as usize]
+    } else {
+        percentile(o.eval.eval_wild(naturals, w))
+    };
     if picks_left == 0 && future_wilds == 0 {
         return floor;
     }
