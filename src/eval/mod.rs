@@ -210,8 +210,7 @@ impl Evaluator {
             return self.eval_bits(cards);
         }
         let t = &self.values;
-        let masks = [0, 1, 2, 3].map(|s| cards.suit_mask(Suit(s)));
-        let key = masks.iter().fold(0u32, |sum, &m| sum.wrapping_add(t.suit_key(m)));
+        let (masks, key) = t.suits_and_key(cards);
         if table::has_flush_flag(key) {
             return HandValue(masks.iter().map(|&m| t.flush(m)).fold(0, u32::max));
         }
@@ -227,8 +226,7 @@ impl Evaluator {
             return (self.eval_bits(cards).0 >> 16) as u8;
         }
         let t = &self.values;
-        let masks = [0, 1, 2, 3].map(|s| cards.suit_mask(Suit(s)));
-        let key = masks.iter().fold(0u32, |sum, &m| sum.wrapping_add(t.suit_key(m)));
+        let (masks, key) = t.suits_and_key(cards);
         if table::has_flush_flag(key) {
             return (masks.iter().map(|&m| t.flush(m)).fold(0, u32::max) >> 16) as u8;
         }
@@ -339,8 +337,7 @@ impl Evaluator {
     #[inline]
     fn eval_wild_table(&self, naturals: CardSet, wilds: u32) -> HandValue {
         let t = &self.values;
-        let masks = [0, 1, 2, 3].map(|s| naturals.suit_mask(Suit(s)));
-        let key = masks.iter().fold(0u32, |sum, &m| sum.wrapping_add(t.suit_key(m)));
+        let (masks, key) = t.suits_and_key(naturals);
         let wild = t.wild(self);
         let unsuited = wild.by_key(keys::wild_key(table::without_flush_flag(key), wilds));
         let suited = masks.iter().map(|&m| wild.flush(m, wilds)).fold(0, u32::max);

@@ -51,8 +51,8 @@ impl KeyHash {
     fn build() -> KeyHash {
         let suit_keys = (0..1usize << 13)
             .map(|mask| {
-                let sum = (0..13).filter(|r| mask & (1 << r) != 0).map(|r| RANK_KEYS[r]).fold(0u32, u32::wrapping_add);
-                sum | if mask.count_ones() >= 5 { FLUSH_FLAG } else { 0 }
+                let counts = std::array::from_fn(|r| u8::from(mask & (1 << r) != 0));
+                keys::rank_key(&counts) | if mask.count_ones() >= 5 { FLUSH_FLAG } else { 0 }
             })
             .collect();
         let multisets = keys::rank_multisets();
@@ -165,10 +165,14 @@ impl ValueTables {
             .clone()
     }
 
-    /// The key of a 13-bit suit pattern, with the flush flag at five cards.
+    /// The four suits' patterns of a card set, and the sum of their keys: the rank key,
+    /// with the flush flag if a suit holds five cards (seven cards at most).
     #[inline(always)]
-    pub(crate) fn suit_key(&self, mask: u16) -> u32 {
-        self.0.main[SUIT_KEYS_AT + (mask as usize & 0x1fff)]
+    pub(crate) fn suits_and_key(&self, cards: CardSet) -> ([u16; 4], u32) {
+        let masks = [0, 1, 2, 3].map(|s| cards.suit_mask(Suit(s)));
+        let key =
+            masks.iter().fold(0u32, |sum, &m| sum.wrapping_add(self.0.main[SUIT_KEYS_AT + (m as usize & 0x1fff)]));
+        (masks, key)
     }
 
     /// The best flush or straight flush of a suit pattern (0 below five cards).
