@@ -369,6 +369,39 @@ fn win_rate_intervals_over_deal_groups_cover_and_are_narrower_than_wilson_under_
     assert!(rate(wilson_covered) > rate(covered), "Wilson {} against paired {}", rate(wilson_covered), rate(covered));
 }
 
+#[test]
+fn seat_intervals_over_deal_groups_cover_where_wilson_is_too_narrow() {
+    // In `seat_luck` a seat keeps its luck through the rotations of a deal: seat 0 wins 0.9
+    // and 0.7 of the two rounds of a deal where it is lucky, 0.3 and 0.1 where it is not.
+    // Its true win rate is 0.5, but a deal group's two rounds are correlated (group
+    // variance 0.66 against 0.5 for independent rounds), so Wilson over seat-rounds is
+    // about 1.15x too narrow and under-covers (about 91%).
+    let game = Planted::new(seat_luck, &[]);
+    let lineup = Lineup::new(&["edge".to_string(), "field".to_string()]);
+    let runs = 400;
+    let (mut covered, mut wilson_covered) = (0, 0);
+    let (mut grouped_width, mut wilson_width) = (0.0, 0.0);
+    for seed in 0..runs {
+        let p = Plan { seed, rounds: 2_000, rotate: true, shard: None, until_ci: None, cards: false };
+        let t = sim::run(&game, &lineup, &p, Mode::Tally, None, |_, _| Ok(())).unwrap();
+        let (grouped, wilson) = (t.seat_win_rate(0), t.seat(0).win_rate());
+        assert_eq!(grouped.mean, wilson.mean);
+        covered += u32::from(grouped.contains(0.5));
+        wilson_covered += u32::from(wilson.contains(0.5));
+        grouped_width += grouped.half_width();
+        wilson_width += wilson.half_width();
+        // The score: +1 or -1 a round, the same pairing.
+        let score = t.seat_score_per_round(0);
+        assert!((score.mean - (2.0 * grouped.mean - 1.0)).abs() < 1e-12);
+        assert!((score.half_width() / grouped.half_width() - 2.0).abs() < 0.01, "{score:?} {grouped:?}");
+    }
+    let rate = |c: u32| c as f64 / runs as f64;
+    assert!((0.92..=0.975).contains(&rate(covered)), "seat coverage over groups {}", rate(covered));
+    let ratio = grouped_width / wilson_width;
+    assert!((1.1..1.2).contains(&ratio), "grouped / Wilson half-width {ratio}");
+    assert!(rate(wilson_covered) < rate(covered), "Wilson {} against grouped {}", rate(wilson_covered), rate(covered));
+}
+
 /// A game-mode-like planted game: each unit deals every seat 1 to 3 rounds, counts events
 /// per round (a rate per seat-round), wins among them (a rate over another counter) and a
 /// sum (a mean per unit), all at random.
@@ -408,6 +441,16 @@ fn measures_over_deal_groups_keep_the_unit_means_whatever_the_denominator() {
             let (grouped, _) = t.measure(x, i, m);
             assert_eq!(grouped.mean, units.mean);
             assert!(grouped.half_width() > 0.0 && grouped.half_width() < 2.0 * units.half_width(), "{grouped:?}");
+        }
+    }
+    // Seats and the whole run: the same means as over units, intervals over groups.
+    for (i, m) in game.measures.measures.iter().enumerate() {
+        let rows = (0..2).map(|s| (t.seat(s), t.seat_measure(s, i, m))).chain([(t.total(), t.total_measure(i, m))]);
+        for (units, (grouped, n)) in rows {
+            let units = units.measure(m);
+            assert_eq!((grouped.mean, n), (units.0.mean, units.1), "{}", m.column);
+            assert_ne!(grouped, units.0, "{}: over groups", m.column);
+            assert!(grouped.half_width() > 0.0 && grouped.half_width() < 2.0 * units.0.half_width(), "{grouped:?}");
         }
     }
 }

@@ -71,6 +71,27 @@ fn compare_ranks_known_unequal_bots_in_order() {
 }
 
 #[test]
+fn head_to_head_win_shares_are_estimated_over_deal_groups() {
+    // Greedy and tight play Sevens much alike, so most of a round's outcome is the deal,
+    // which the rotations of a deal share: over deal groups the head-to-head interval is
+    // far narrower than Wilson's over rounds (about 3x at this seed), centred alike.
+    let out = scratch("compare-groups").join("cmp");
+    let args = ["compare", "--game", "sevens", "--strategies", "greedy,tight", "--rounds", "6000", "--seed", "3"];
+    let o = draftsim(&[&args[..], &["--out", out.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let matrix = frame(&out.join("matrix.csv"));
+    let (share, lo, hi) =
+        (floats(&matrix, "win_share"), floats(&matrix, "win_share_lo"), floats(&matrix, "win_share_hi"));
+    let rounds = floats(&matrix, "rounds")[0];
+    let wilson = draftsim::stats::wilson(share[0] * rounds, rounds as u64);
+    assert!((share[0] + share[1] - 1.0).abs() < 1e-12);
+    assert!((lo[0] + hi[1] - 1.0).abs() < 1e-12 && (hi[0] + lo[1] - 1.0).abs() < 1e-12, "mirrored");
+    assert!(lo[0] < share[0] && share[0] < hi[0]);
+    let ratio = wilson.half_width() / ((hi[0] - lo[0]) / 2.0);
+    assert!(ratio > 2.0, "Wilson / over groups half-width {ratio}");
+}
+
+#[test]
 fn sweep_rows_match_separate_runs_with_the_same_seed() {
     let dir = scratch("sweep");
     let out = dir.join("sw");

@@ -93,10 +93,10 @@ pub fn run_tables(tally: &Tally, strategies: &[String], measures: &Measures) -> 
     let by_strategy: Vec<Counts> = (0..strategies.len()).map(|x| tally.strategy(x)).collect();
     let by_seat: Vec<Counts> = (0..tally.seat_count).map(|s| tally.seat(s)).collect();
     let score: Vec<_> = (0..strategies.len()).map(|x| tally.score_per_round(x)).collect();
-    let seat_score: Vec<_> = by_seat.iter().map(Counts::score_per_round).collect();
-    // Strategies' intervals are over deal groups (paired); seats' over units.
+    let seat_score: Vec<_> = (0..tally.seat_count).map(|s| tally.seat_score_per_round(s)).collect();
+    // Intervals are over deal groups (a deal and its rotations are one observation).
     let win: Vec<_> = (0..strategies.len()).map(|x| tally.win_rate(x)).collect();
-    let seat_win: Vec<_> = by_seat.iter().map(Counts::win_rate).collect();
+    let seat_win: Vec<_> = (0..tally.seat_count).map(|s| tally.seat_win_rate(s)).collect();
     let summary = wide(
         Table::new("summary").with("strategy", Values::Text(strategies.to_vec())),
         &by_strategy,
@@ -210,13 +210,16 @@ fn measures_table(
         .zip(by_strategy)
         .map(|(s, c)| ("strategy", s.clone(), c))
         .chain(by_seat.iter().enumerate().map(|(s, c)| ("seat", s.to_string(), c)));
-    for (x, (by, group, c)) in groups.enumerate() {
-        let win = if by == "strategy" { tally.win_rate(x) } else { c.win_rate() };
+    for (row, (by, group, c)) in groups.enumerate() {
+        // Rows are the strategies, then the seats.
+        let strategy = by == "strategy";
+        let s = row.wrapping_sub(strategies.len());
+        let win = if strategy { tally.win_rate(row) } else { tally.seat_win_rate(s) };
         push(by, group.clone(), "win_rate", c.rounds, win);
-        let score = if by == "strategy" { tally.score_per_round(x) } else { c.score_per_round() };
+        let score = if strategy { tally.score_per_round(row) } else { tally.seat_score_per_round(s) };
         push(by, group.clone(), &measures.score.column, c.rounds, score);
         for (i, m) in measures.measures.iter().enumerate() {
-            let (e, n) = if by == "strategy" { tally.measure(x, i, m) } else { c.measure(m) };
+            let (e, n) = if strategy { tally.measure(row, i, m) } else { tally.seat_measure(s, i, m) };
             push(by, group.clone(), &m.column, n, e);
         }
     }

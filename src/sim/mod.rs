@@ -19,7 +19,7 @@ pub use check::{CheckReport, Violation, check};
 pub use events::{EventSink, NoEvents};
 pub use measures::{Histogram, Kind, Measure, Measures, Score, Shown};
 pub use record::{MAX_BINS, MAX_COUNTERS, MAX_SEATS, MAX_SUMS, RoundResult, SHARE_UNIT, SeatResult, Shape};
-pub use tally::{Counts, MAX_MEASURES, MIN_PAIRED_GROUPS, PairedSums, RatioSums, Tally};
+pub use tally::{Counts, GroupSums, MAX_MEASURES, MIN_PAIRED_GROUPS, PairedSums, RatioSums, Tally};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -306,27 +306,19 @@ fn run_deals<G: Game>(
     let mut strategy_at = [0usize; MAX_SEATS];
     let mut share = [0u32; MAX_SEATS];
     let mut seating = [0usize; MAX_SEATS];
-    let mut group = [0i64; MAX_SEATS];
-    let mut group_shares = [0i64; MAX_SEATS];
-    // Each strategy's counters, sums and seat-rounds over the deal group, for the declared
-    // measures' intervals over groups.
-    let mut group_counters = [[0i64; MAX_COUNTERS]; MAX_SEATS];
-    let mut group_sums = [[0i64; MAX_SUMS]; MAX_SEATS];
-    let mut group_seat_rounds = [0i64; MAX_SEATS];
-    let mut group_ab = [[(0i64, 0i64); MAX_MEASURES]; MAX_SEATS];
-    // Instances of each strategy in one deal group: the same for every deal.
-    let mut instances = [0i64; MAX_SEATS];
+    // Units of each row in one deal group (each strategy, then each seat, then every
+    // seat): the same for every deal.
+    let mut instances = [0i64; GROUP_ROWS];
     for &x in &lineup.entry_strategy {
         instances[x] += per as i64;
     }
+    instances[n_strat..=n_strat + players].fill(per as i64);
+    instances[n_strat + players] *= players as i64;
+    let group_rows = n_strat + players + 1;
+    // One deal group's sums per row.
+    let mut sums = GroupRows::new(measures, instances);
     for deal in deals {
-        group[..n_strat].fill(0);
-        group_shares[..n_strat].fill(0);
-        group_seat_rounds[..n_strat].fill(0);
-        for x in 0..n_strat {
-            group_counters[x][..shape.counters].fill(0);
-            group_sums[x][..shape.sums].fill(0);
-        }
+        sums.clear(group_rows);
         let deal_seed = mix_seed(plan.seed, deal, DEAL_STREAM);
         for rotation in 0..per as usize {
             for (s, slot) in seating[..players].iter_mut().enumerate() {
@@ -346,15 +338,8 @@ fn run_deals<G: Game>(
             for (s, (&entry, r)) in seating[..players].iter().zip(&result.seats).enumerate() {
                 let x = lineup.entry_strategy[entry];
                 tally.add_seat(x, s, r);
-                group[x] += r.score;
-                group_shares[x] += i64::from(r.share_units);
-                group_seat_rounds[x] += i64::from(r.rounds);
-                for (g, &c) in group_counters[x][..shape.counters].iter_mut().zip(&r.counters) {
-                    *g += i64::from(c);
-                }
-                for (g, &v) in group_sums[x][..shape.sums].iter_mut().zip(&r.sums) {
-                    *g += v;
-                }
+                sums.add(x, r);
+                sums.add(n_strat + s, r);
                 if mode == Mode::Rows {
                     rows.push(RoundRow { round, seat: s as u8, strategy: x as u16, result: *r });
                 }
@@ -367,48 +352,109 @@ fn run_deals<G: Game>(
                 folder.fold(&result.cards, &strategy_at[..players], &share[..players], &mut tally.cards);
             }
         }
-        tally.add_group(&group[..n_strat], &group_shares[..n_strat], &instances[..n_strat]);
+        sums.total(n_strat, players);
+        tally.add_group(&sums.score[..n_strat], &sums.share[..n_strat], &instances[..n_strat]);
         for x in 0..n_strat {
-            for (ab, m) in group_ab[x].iter_mut().zip(&measures.measures) {
-                *ab = match m.kind {
-                    Kind::Rate { slot, per: None } => (group_counters[x][slot], group_seat_rounds[x]),
-                    Kind::Rate { slot, per: Some(p) } => (group_counters[x][slot], group_counters[x][p]),
-                    Kind::Mean { slot } => (group_sums[x][slot], instances[x]),
-                };
-            }
+            tally.add_measure_group(x, sums.ratios(x));
         }
-        tally.add_measure_groups(&group_ab[..n_strat]);
+        for s in 0..=players {
+            let row = n_strat + s;
+            tally.add_seat_group(s, sums.score[row], sums.share[row], sums.ratios(row));
+        }
     }
     Ok((tally, rows))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// Rows of a deal group's sums: up to `MAX_SEATS` strategies, then each seat, then every
+/// seat together.
+const GROUP_ROWS: usize = 2 * MAX_SEATS + 1;
 
-    #[test]
-    fn shards_parse_and_check() {
-        assert_eq!(Shard::parse("1/4").unwrap(), Shard { index: 1, count: 4 });
-        assert!(Shard::parse("4/4").is_err());
-        assert!(Shard::parse("x").is_err());
-        assert!(Shard::parse("0/0").is_err());
+/// Slots of one row of a deal group's sums: seat-rounds, units (constant), the counters,
+/// then the sums.
+const ROW_SLOTS: usize = 2 + MAX_COUNTERS + MAX_SUMS;
+const SEAT_ROUNDS_SLOT: usize = 0;
+const UNITS_SLOT: usize = 1;
+const FIRST_COUNTER_SLOT: usize = 2;
+const FIRST_SUM_SLOT: usize = FIRST_COUNTER_SLOT + MAX_COUNTERS;
+
+/// One deal group's sums per row (a strategy, a seat, or every seat), for the intervals
+/// that treat a deal as one observation.
+struct GroupRows {
+    score: [i64; GROUP_ROWS],
+    share: [i64; GROUP_ROWS],
+    slots: [[i64; ROW_SLOTS]; GROUP_ROWS],
+    /// Units of each row in one deal group.
+    units: [i64; GROUP_ROWS],
+    /// Per declared measure, the slots of its numerator and denominator.
+    ratio_slots: Vec<(usize, usize)>,
+}
+
+impl GroupRows {
+    /// Rows for these measures, with `units[row]` units of each row in a deal group.
+    fn new(measures: &Measures, units: [i64; GROUP_ROWS]) -> GroupRows {
+        let ratio_slots = measures
+            .measures
+            .iter()
+            .map(|m| match m.kind {
+                Kind::Rate { slot, per: None } => (FIRST_COUNTER_SLOT + slot, SEAT_ROUNDS_SLOT),
+                Kind::Rate { slot, per: Some(p) } => (FIRST_COUNTER_SLOT + slot, FIRST_COUNTER_SLOT + p),
+                Kind::Mean { slot } => (FIRST_SUM_SLOT + slot, UNITS_SLOT),
+            })
+            .collect();
+        GroupRows {
+            score: [0; GROUP_ROWS],
+            share: [0; GROUP_ROWS],
+            slots: [[0; ROW_SLOTS]; GROUP_ROWS],
+            units,
+            ratio_slots,
+        }
     }
 
-    #[test]
-    fn lineup_groups_names() {
-        let l = Lineup::new(&["a".into(), "b".into(), "a".into()]);
-        assert_eq!(l.strategies, vec!["a", "b"]);
-        assert_eq!(l.entry_strategy, vec![0, 1, 0]);
+    fn clear(&mut self, rows: usize) {
+        self.score[..rows].fill(0);
+        self.share[..rows].fill(0);
+        for (row, &units) in self.slots[..rows].iter_mut().zip(&self.units) {
+            *row = [0; ROW_SLOTS];
+            row[UNITS_SLOT] = units;
+        }
     }
 
-    #[test]
-    fn rounds_map_to_deals_and_rotations() {
-        let a = round_address(7, 4, true, 9);
-        assert_eq!((a.deal, a.rotation), (2, 1));
-        assert_eq!(a.seating, vec![1, 2, 3, 0]);
-        let b = round_address(7, 4, true, 8);
-        assert_eq!(a.deal_seed, b.deal_seed, "rotations share the deal");
-        assert_ne!(a.bot_seed, b.bot_seed);
-        assert_ne!(mix_seed(1, 0, 0), mix_seed(2, 0, 0));
+    /// Adds a seat's record to `row`. Whole arrays, fixed in length so that the adds are
+    /// vector instructions: a record's undeclared slots are zero.
+    #[inline]
+    fn add(&mut self, row: usize, r: &SeatResult) {
+        self.score[row] += r.score;
+        self.share[row] += i64::from(r.share_units);
+        let slots = &mut self.slots[row];
+        slots[SEAT_ROUNDS_SLOT] += i64::from(r.rounds);
+        for (g, &c) in slots[FIRST_COUNTER_SLOT..FIRST_SUM_SLOT].iter_mut().zip(&r.counters) {
+            *g += i64::from(c);
+        }
+        for (g, &v) in slots[FIRST_SUM_SLOT..].iter_mut().zip(&r.sums) {
+            *g += v;
+        }
+    }
+
+    /// Fills the every-seat row (after the seats' rows, at `first_seat + players`) with the
+    /// sum of the seats' rows.
+    fn total(&mut self, first_seat: usize, players: usize) {
+        let all = first_seat + players;
+        let (seats, total) = self.slots[first_seat..=all].split_at_mut(players);
+        let total = &mut total[0];
+        for seat in seats.iter() {
+            for (t, &v) in total.iter_mut().zip(seat) {
+                *t += v;
+            }
+        }
+        total[UNITS_SLOT] = self.units[all];
+        self.score[all] = self.score[first_seat..all].iter().sum();
+        self.share[all] = self.share[first_seat..all].iter().sum();
+    }
+
+    /// Each declared measure's numerator and denominator in `row`, in order.
+    #[inline]
+    fn ratios(&self, row: usize) -> impl Iterator<Item = (i64, i64)> + '_ {
+        let slots = &self.slots[row];
+        self.ratio_slots.iter().map(move |&(a, b)| (slots[a], slots[b]))
     }
 }

@@ -133,6 +133,7 @@ pub struct RatioSums {
 }
 
 impl RatioSums {
+    #[inline]
     fn add(&mut self, a: i64, b: i64) {
         self.groups += 1;
         self.a += a;
@@ -218,6 +219,26 @@ impl PairedSums {
     }
 }
 
+/// One seat's sums over deal groups, or every seat's together: its score, win shares and
+/// each declared measure's numerator and denominator, for intervals that use the pairing.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupSums {
+    /// Score summed over each deal group.
+    pub score: PairedSums,
+    /// Win shares (in units of `1 / SHARE_UNIT`) summed over each deal group.
+    pub share: PairedSums,
+    /// Per declared measure: its numerator and denominator summed over each deal group.
+    pub measures: Vec<RatioSums>,
+}
+
+impl GroupSums {
+    fn merge(&mut self, o: &GroupSums) {
+        self.score.merge(&o.score);
+        self.share.merge(&o.share);
+        self.measures.iter_mut().zip(&o.measures).for_each(|(a, b)| a.merge(b));
+    }
+}
+
 mod u128_string {
     use serde::{Deserialize, Deserializer, Serializer};
 
@@ -267,8 +288,17 @@ pub struct Tally {
     pub share_groups: Vec<PairedSums>,
     /// Instances of each strategy in one deal group.
     pub instances: Vec<i64>,
+    /// Per seat, then one for every seat together: sums over each deal group, so that seat
+    /// and whole-run intervals treat a deal as one observation too (empty in tallies
+    /// written before they were counted).
+    #[serde(default)]
+    pub seat_groups: Vec<GroupSums>,
     /// Per pair (a, b) with a < b, in order: S_a * m_b - S_b * m_a per deal group.
     pub pairs: Vec<PairedSums>,
+    /// Per pair (a, b) with a < b, in order: a's win shares minus b's (in units of
+    /// `1 / SHARE_UNIT`) per deal group, for head-to-head win shares over deal groups.
+    #[serde(default)]
+    pub share_pairs: Vec<PairedSums>,
     /// The shard this tally covers, if only one.
     pub shard: Option<Shard>,
     /// Card analytics per (strategy, id), strategy-major, ids being the catalog's cards then
@@ -290,7 +320,15 @@ impl Tally {
             share_groups: vec![PairedSums::default(); strategies],
             measure_groups: vec![RatioSums::default(); strategies * measures.measures.len()],
             instances: vec![0; strategies],
+            seat_groups: vec![
+                GroupSums {
+                    measures: vec![RatioSums::default(); measures.measures.len()],
+                    ..GroupSums::default()
+                };
+                seats + 1
+            ],
             pairs: vec![PairedSums::default(); strategies * strategies.saturating_sub(1) / 2],
+            share_pairs: vec![PairedSums::default(); strategies * strategies.saturating_sub(1) / 2],
             shard: None,
             cards: Vec::new(),
         }
@@ -363,6 +401,7 @@ impl Tally {
             self.share_groups[a].add(shares[a]);
             for b in a + 1..n {
                 self.pairs[p].add(sums[a] * instances[b] - sums[b] * instances[a]);
+                self.share_pairs[p].add(shares[a] - shares[b]);
                 p += 1;
             }
         }
@@ -378,6 +417,8 @@ impl Tally {
         self.share_groups.iter_mut().zip(&o.share_groups).for_each(|(a, b)| a.merge(b));
         self.measure_groups.iter_mut().zip(&o.measure_groups).for_each(|(a, b)| a.merge(b));
         self.pairs.iter_mut().zip(&o.pairs).for_each(|(a, b)| a.merge(b));
+        self.share_pairs.iter_mut().zip(&o.share_pairs).for_each(|(a, b)| a.merge(b));
+        self.seat_groups.iter_mut().zip(&o.seat_groups).for_each(|(a, b)| a.merge(b));
         if self.cards.is_empty() {
             self.cards.clone_from(&o.cards);
         } else {
@@ -407,47 +448,32 @@ impl Tally {
 
     /// Win rate (win share per unit) of strategy `x` with its 95% interval over deal
     /// groups: all rotations of one deal are one observation, so what the rotations share
-    /// (the deal's luck) cancels as it does in the paired score. Small-sample rule: with
-    /// fewer than [`MIN_PAIRED_GROUPS`] groups, wins or non-wins, when every group scored
-    /// alike (no spread to estimate), or when not every merged shard carried the group
-    /// sums, the Wilson interval over seat-units is used instead.
+    /// (the deal's luck) cancels as it does in the paired score. Small-sample rule: see
+    /// [`grouped_win_rate`].
     pub fn win_rate(&self, x: usize) -> stats::Estimate {
-        let counts = self.strategy(x);
-        let units = counts.win_rate();
-        let min = MIN_PAIRED_GROUPS as f64;
-        // Group sums from every shard (a tally merged with an older one lacking them falls
-        // back), and enough wins and non-wins for a t interval.
-        let complete = |g: &&PairedSums| g.groups >= MIN_PAIRED_GROUPS && g.groups == self.groups[x].groups;
-        let events = counts.wins() >= min && counts.rounds as f64 - counts.wins() >= min;
-        match self.share_groups.get(x).filter(complete) {
-            Some(g) if events => {
-                let e = g.mean(self.instances[x].max(1) as f64 * SHARE_UNIT as f64);
-                // Exactly in integers: every group alike means n * sum_sq = sum^2.
-                let spread =
-                    u128::from(g.groups).checked_mul(g.sum_sq) != Some(u128::from(g.sum.unsigned_abs()).pow(2));
-                let half = e.half_width();
-                if spread {
-                    stats::Estimate {
-                        mean: units.mean,
-                        lo: (units.mean - half).max(0.0),
-                        hi: (units.mean + half).min(1.0),
-                    }
-                } else {
-                    units
-                }
-            }
-            _ => units,
+        let share = self.share_groups.get(x).filter(|g| g.groups == self.groups[x].groups);
+        grouped_win_rate(&self.strategy(x), share, self.instances[x])
+    }
+
+    /// Adds one deal group's numerator and denominator of each declared measure, in order,
+    /// for strategy `x`.
+    #[inline]
+    pub(crate) fn add_measure_group(&mut self, x: usize, ab: impl Iterator<Item = (i64, i64)>) {
+        let per = self.measure_groups.len() / self.strategy_count().max(1);
+        for (m, (a, b)) in self.measure_groups[x * per..(x + 1) * per].iter_mut().zip(ab) {
+            m.add(a, b);
         }
     }
 
-    /// Adds one deal group's numerator and denominator of each declared measure, per
-    /// strategy (`ab[x][i]` for strategy `x`, measure `i`).
-    pub(crate) fn add_measure_groups(&mut self, ab: &[[(i64, i64); MAX_MEASURES]]) {
-        let per = self.measure_groups.len() / self.strategy_count().max(1);
-        for (x, row) in ab.iter().enumerate() {
-            for (i, &(a, b)) in row.iter().enumerate().take(per) {
-                self.measure_groups[x * per + i].add(a, b);
-            }
+    /// Adds one deal group's sums for seat `s` (`s == seat_count`: every seat together): its
+    /// score, win shares, and each declared measure's numerator and denominator in order.
+    #[inline]
+    pub(crate) fn add_seat_group(&mut self, s: usize, score: i64, share: i64, ab: impl Iterator<Item = (i64, i64)>) {
+        let g = &mut self.seat_groups[s];
+        g.score.add(score);
+        g.share.add(share);
+        for (m, (a, b)) in g.measures.iter_mut().zip(ab) {
+            m.add(a, b);
         }
     }
 
@@ -455,35 +481,108 @@ impl Tally {
     /// measures) with the count it is over: over deal groups where there are enough and
     /// they spread, else over units as [`Counts::measure`] gives it.
     pub fn measure(&self, x: usize, index: usize, m: &Measure) -> (stats::Estimate, u64) {
-        let units = self.strategy(x).measure(m);
         let per = self.measure_groups.len() / self.strategy_count().max(1);
-        let rate = matches!(m.kind, Kind::Rate { .. });
         let sums = self.measure_groups.get(x * per + index).filter(|_| index < per);
-        // Only group sums from every shard (see `win_rate`).
-        let grouped = sums.filter(|g| g.groups == self.groups[x].groups).and_then(|g| g.ratio(rate));
-        match grouped {
-            Some(e) => {
-                debug_assert!(
-                    (e.mean - units.0.mean).abs() <= 1e-9 * units.0.mean.abs().max(1.0),
-                    "{}: group ratio {} against the unit mean {}",
-                    m.column,
-                    e.mean,
-                    units.0.mean
-                );
-                let half = e.half_width();
-                let (mut lo, mut hi) = (units.0.mean - half, units.0.mean + half);
-                if rate {
-                    (lo, hi) = (lo.max(0.0), hi.min(1.0));
-                }
-                (stats::Estimate { mean: units.0.mean, lo, hi }, units.1)
-            }
-            None => units,
+        // Only group sums from every shard (see `grouped_win_rate`).
+        grouped_measure(self.strategy(x).measure(m), sums.filter(|g| g.groups == self.groups[x].groups), m)
+    }
+
+    /// Deal groups the run played (every strategy has a sum for each).
+    fn deal_groups(&self) -> u64 {
+        self.groups.first().map_or(0, |g| g.groups)
+    }
+
+    /// Seat `s`'s sums over deal groups (`s == seat_count`: every seat's), if every merged
+    /// shard carried them.
+    fn seat_group(&self, s: usize) -> Option<&GroupSums> {
+        self.seat_groups.get(s).filter(|g| g.score.groups == self.deal_groups() && g.share.groups == g.score.groups)
+    }
+
+    /// Rounds (units) a seat plays in one deal group: one per rotation.
+    fn seat_instances(&self) -> i64 {
+        self.instances.iter().sum::<i64>() / self.seat_count.max(1) as i64
+    }
+
+    /// Win rate at seat `s` with its 95% interval over deal groups: a seat meets the same
+    /// cards in every rotation of a deal, so its rounds within a group are not independent
+    /// and an interval over units would be too narrow. Small-sample rule as for strategies.
+    pub fn seat_win_rate(&self, s: usize) -> stats::Estimate {
+        grouped_win_rate(&self.seat(s), self.seat_group(s).map(|g| &g.share), self.seat_instances())
+    }
+
+    /// Score per unit at seat `s`, with a t interval over deal groups (over units when the
+    /// group sums are missing or too few).
+    pub fn seat_score_per_round(&self, s: usize) -> stats::Estimate {
+        match self.seat_group(s).filter(|g| g.score.groups >= MIN_PAIRED_GROUPS) {
+            Some(g) => g.score.mean(self.seat_instances().max(1) as f64),
+            None => self.seat(s).score_per_round(),
         }
+    }
+
+    /// Seat `s`'s estimate of declared measure `m` (its `index`), over deal groups where
+    /// there are enough and they spread, as [`Tally::measure`].
+    pub fn seat_measure(&self, s: usize, index: usize, m: &Measure) -> (stats::Estimate, u64) {
+        let sums = self.seat_group(s).and_then(|g| g.measures.get(index));
+        grouped_measure(self.seat(s).measure(m), sums, m)
+    }
+
+    /// The whole run's estimate of declared measure `m` (its `index`), every seat together,
+    /// over deal groups where there are enough and they spread.
+    pub fn total_measure(&self, index: usize, m: &Measure) -> (stats::Estimate, u64) {
+        let sums = self.seat_group(self.seat_count).and_then(|g| g.measures.get(index));
+        grouped_measure(self.total().measure(m), sums, m)
     }
 
     /// The widest win-rate interval half-width among the strategies.
     pub fn max_win_rate_half_width(&self) -> f64 {
         (0..self.strategy_count()).map(|x| self.win_rate(x).half_width()).fold(0.0, f64::max)
+    }
+}
+
+/// A win rate with its 95% interval over deal groups (`share`: the win shares summed over
+/// each group, `instances`: units per group) where that is sound. Small-sample rule: with
+/// fewer than [`MIN_PAIRED_GROUPS`] groups, wins or non-wins, when every group scored alike
+/// (no spread to estimate), or without group sums (`None`: not every merged shard carried
+/// them), the Wilson interval over units is used instead.
+fn grouped_win_rate(counts: &Counts, share: Option<&PairedSums>, instances: i64) -> stats::Estimate {
+    let units = counts.win_rate();
+    let min = MIN_PAIRED_GROUPS as f64;
+    let events = counts.wins() >= min && counts.rounds as f64 - counts.wins() >= min;
+    match share.filter(|g| g.groups >= MIN_PAIRED_GROUPS) {
+        Some(g) if events => {
+            // Exactly in integers: every group alike means n * sum_sq = sum^2.
+            let spread = u128::from(g.groups).checked_mul(g.sum_sq) != Some(u128::from(g.sum.unsigned_abs()).pow(2));
+            if !spread {
+                return units;
+            }
+            let half = g.mean(instances.max(1) as f64 * SHARE_UNIT as f64).half_width();
+            stats::Estimate { mean: units.mean, lo: (units.mean - half).max(0.0), hi: (units.mean + half).min(1.0) }
+        }
+        _ => units,
+    }
+}
+
+/// A declared measure's estimate over deal groups (`sums`, complete ones only) where they
+/// are enough and spread (see [`RatioSums::ratio`]), else `units`, the estimate over units.
+fn grouped_measure(units: (stats::Estimate, u64), sums: Option<&RatioSums>, m: &Measure) -> (stats::Estimate, u64) {
+    let rate = matches!(m.kind, Kind::Rate { .. });
+    match sums.and_then(|g| g.ratio(rate)) {
+        Some(e) => {
+            debug_assert!(
+                (e.mean - units.0.mean).abs() <= 1e-9 * units.0.mean.abs().max(1.0),
+                "{}: group ratio {} against the unit mean {}",
+                m.column,
+                e.mean,
+                units.0.mean
+            );
+            let half = e.half_width();
+            let (mut lo, mut hi) = (units.0.mean - half, units.0.mean + half);
+            if rate {
+                (lo, hi) = (lo.max(0.0), hi.min(1.0));
+            }
+            (stats::Estimate { mean: units.0.mean, lo, hi }, units.1)
+        }
+        None => units,
     }
 }
 

@@ -8,7 +8,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::error::{Error, InputError};
 use crate::games::GameInfo;
 use crate::output::{Table, Values};
-use crate::sim::{Lineup, Mode, PairedSums, Plan};
+use crate::sim::{Lineup, MIN_PAIRED_GROUPS, Mode, PairedSums, Plan, SHARE_UNIT, Tally};
 use crate::stats::{self, Estimate};
 use crate::study::equilibrium::{self, Equilibrium};
 
@@ -78,9 +78,9 @@ pub fn compare(
     for a in 0..k {
         for b in a + 1..k {
             on_pair(matchups.len() / 2, pairs, &format!("{} v {}", spec.strategies[a], spec.strategies[b]));
-            let (share_a, rounds, diff, column) = play_pair(info, spec, a, b)?;
+            let (share_a, rounds, diff, share_groups, column) = play_pair(info, spec, a, b)?;
             pair_column = column;
-            let share = stats::wilson(share_a, rounds);
+            let share = head_to_head(share_a, rounds, &share_groups);
             let chips = stats::mean_interval(diff.groups, diff.sum, diff.sum_sq);
             matchups.push(Matchup { strategy: a, opponent: b, rounds, win_share: share, chips_diff: chips });
             matchups.push(Matchup {
@@ -111,9 +111,32 @@ struct GroupSums {
     sum_sq: f64,
 }
 
+/// A's share of the head-to-head wins (`share_a` of `rounds`, draws counted half) with a t
+/// interval over deal groups (`groups`: a's share per round in each group), as strategies'
+/// win rates have it: the Wilson interval over rounds under the same small-sample rule
+/// (too few groups, wins or non-wins, or no spread between groups).
+fn head_to_head(share_a: f64, rounds: u64, groups: &GroupSums) -> Estimate {
+    let wilson = stats::wilson(share_a, rounds);
+    let min = MIN_PAIRED_GROUPS as f64;
+    if groups.groups < MIN_PAIRED_GROUPS || share_a < min || rounds as f64 - share_a < min {
+        return wilson;
+    }
+    let half = stats::mean_interval(groups.groups, groups.sum, groups.sum_sq).half_width();
+    if half.is_nan() || half <= 1e-9 {
+        return wilson;
+    }
+    Estimate { mean: wilson.mean, lo: (wilson.mean - half).max(0.0), hi: (wilson.mean + half).min(1.0) }
+}
+
 /// Plays strategy a against b; returns a's wins, rounds, the paired score difference
-/// sums (a minus b, per seat, per round) and the game's name for that difference.
-fn play_pair(info: &GameInfo, spec: &CompareSpec, a: usize, b: usize) -> Result<(f64, u64, GroupSums, String), Error> {
+/// sums (a minus b, per seat, per round), a's share of each deal group's wins per round,
+/// and the game's name for that difference.
+fn play_pair(
+    info: &GameInfo,
+    spec: &CompareSpec,
+    a: usize,
+    b: usize,
+) -> Result<(f64, u64, GroupSums, GroupSums, String), Error> {
     let names = [&spec.strategies[a], &spec.strategies[b]];
     let lineups: Vec<Vec<String>> = if spec.players.is_multiple_of(2) {
         vec![(0..spec.players).map(|s| names[s % 2].clone()).collect()]
@@ -124,6 +147,7 @@ fn play_pair(info: &GameInfo, spec: &CompareSpec, a: usize, b: usize) -> Result<
     let mut share_a = 0.0;
     let mut rounds = 0;
     let mut diff = GroupSums::default();
+    let mut share_groups = GroupSums::default();
     let mut pair_column = String::new();
     for seats in &lineups {
         let (runner, seats) = (info.build)(spec.rules.as_deref(), Some(spec.players), Some(seats))?;
@@ -148,8 +172,21 @@ fn play_pair(info: &GameInfo, spec: &CompareSpec, a: usize, b: usize) -> Result<
         diff.groups += p.groups;
         diff.sum += sign * p.sum as f64 / scale;
         diff.sum_sq += p.sum_sq as f64 / (scale * scale);
+        add_share_groups(&mut share_groups, &tally, sign);
     }
-    Ok((share_a, rounds, diff, pair_column))
+    Ok((share_a, rounds, diff, share_groups, pair_column))
+}
+
+/// Adds a two-strategy tally's deal groups to `groups` as the first strategy's (`sign`
+/// 1.0, else -1.0 for the second's) share of each group's wins per round, draws counted
+/// half: 1/2 + (S_a - S_b) / 2 per round, from the group's win shares a minus b.
+fn add_share_groups(groups: &mut GroupSums, tally: &Tally, sign: f64) {
+    let d: &PairedSums = &tally.share_pairs[0];
+    let per = (tally.rounds / d.groups.max(1)) as f64 * SHARE_UNIT as f64;
+    let (d_sum, d_sq) = (sign * d.sum as f64 / per, d.sum_sq as f64 / (per * per));
+    groups.groups += d.groups;
+    groups.sum += 0.5 * d.groups as f64 + 0.5 * d_sum;
+    groups.sum_sq += 0.25 * d.groups as f64 + 0.5 * d_sum + 0.25 * d_sq;
 }
 
 /// Bradley-Terry strengths by minorisation-maximisation (Hunter 2004), on the Elo scale
@@ -285,5 +322,53 @@ impl Comparison {
             table = table.with(&self.strategies[j], Values::Text((0..k).map(|i| cell(i, j)).collect()));
         }
         table.to_aligned_text(3)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn head_to_head_shares_per_group_follow_the_group_win_shares() {
+        // Deal groups of two rounds: a wins both, one each, b wins both, a wins one and
+        // the other is drawn (nobody's). A's share per round: 1, 1/2, 0, 3/4.
+        let u = i64::from(SHARE_UNIT);
+        let d = [2 * u, 0, -2 * u, u];
+        let tally = Tally {
+            rounds: 8,
+            share_pairs: vec![PairedSums {
+                groups: 4,
+                sum: d.iter().sum(),
+                sum_sq: d.iter().map(|&v| (v * v) as u128).sum(),
+            }],
+            ..Tally::default()
+        };
+        let x = [1.0, 0.5, 0.0, 0.75];
+        for (sign, x) in [(1.0, x), (-1.0, x.map(|v| 1.0 - v))] {
+            let mut g = GroupSums::default();
+            add_share_groups(&mut g, &tally, sign);
+            assert_eq!(g.groups, 4);
+            assert!((g.sum - x.iter().sum::<f64>()).abs() < 1e-12, "{sign}: {}", g.sum);
+            assert!((g.sum_sq - x.iter().map(|v| v * v).sum::<f64>()).abs() < 1e-12, "{sign}: {}", g.sum_sq);
+        }
+    }
+
+    #[test]
+    fn head_to_head_intervals_fall_back_to_wilson_on_small_samples() {
+        let spread = GroupSums { groups: 400, sum: 200.0, sum_sq: 110.0 };
+        let wilson = stats::wilson(400.0, 800);
+        assert_eq!(head_to_head(400.0, 800, &GroupSums { groups: 20, ..spread }), wilson, "few groups");
+        assert_eq!(head_to_head(20.0, 800, &spread), stats::wilson(20.0, 800), "few wins");
+        assert_eq!(
+            head_to_head(400.0, 800, &GroupSums { groups: 400, sum: 200.0, sum_sq: 100.0 }),
+            wilson,
+            "no spread"
+        );
+        let e = head_to_head(400.0, 800, &spread);
+        // Group values with mean 1/2 and variance 0.025 (times n / (n - 1)).
+        let half = stats::t_quantile_975(399) * (0.025f64 * 400.0 / 399.0 / 400.0).sqrt();
+        assert_eq!(e.mean, 0.5);
+        assert!((e.half_width() - half).abs() < 1e-12, "{e:?} against {half}");
     }
 }

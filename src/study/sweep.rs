@@ -231,12 +231,12 @@ pub fn metrics(tally: &Tally, strategies: &[String], measures: &Measures) -> Var
         }
         None => f64::NAN,
     };
-    let total = tally.total();
     let values = measures
         .measures
         .iter()
-        .filter(|m| m.shown == Shown::Both)
-        .map(|m| (m.column.clone(), total.measure(m).0))
+        .enumerate()
+        .filter(|(_, m)| m.shown == Shown::Both)
+        .map(|(i, m)| (m.column.clone(), tally.total_measure(i, m).0))
         .collect();
     let (rarity_order, standard_order_holds) = rarity(tally, measures);
     VariantMetrics {

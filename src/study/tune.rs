@@ -194,7 +194,7 @@ pub fn metric_estimates(tally: &Tally, strategies: &[String], measures: &Measure
         let hw = (a.half_width().powi(2) + b.half_width().powi(2)).sqrt();
         Estimate { mean, lo: mean - hw, hi: mean + hw }
     };
-    let seats: Vec<Estimate> = (0..tally.seat_count).map(|s| tally.seat(s).win_rate()).collect();
+    let seats: Vec<Estimate> = (0..tally.seat_count).map(|s| tally.seat_win_rate(s)).collect();
     let best = seats.iter().copied().max_by(|a, b| a.mean.total_cmp(&b.mean));
     let worst = seats.iter().copied().min_by(|a, b| a.mean.total_cmp(&b.mean));
     let mut out = Vec::new();
@@ -211,9 +211,8 @@ pub fn metric_estimates(tally: &Tally, strategies: &[String], measures: &Measure
         }
     }
     out.push(("mean_length".to_string(), tally.mean_length()));
-    let total = tally.total();
-    for m in &measures.measures {
-        out.push((m.column.clone(), total.measure(m).0));
+    for (i, m) in measures.measures.iter().enumerate() {
+        out.push((m.column.clone(), tally.total_measure(i, m).0));
     }
     out
 }
