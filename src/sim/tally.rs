@@ -136,11 +136,14 @@ impl RatioSums {
     #[inline]
     fn add(&mut self, a: i64, b: i64) {
         self.groups += 1;
-        self.a += a;
-        self.a2 += (a as i128 * a as i128) as u128;
         self.b += b;
         self.b2 += (b as i128 * b as i128) as u128;
-        self.ab += a as i128 * b as i128;
+        // Many measures count rare events: most groups add nothing to a's sums.
+        if a != 0 {
+            self.a += a;
+            self.a2 += (a as i128 * a as i128) as u128;
+            self.ab += a as i128 * b as i128;
+        }
     }
 
     fn merge(&mut self, o: &RatioSums) {

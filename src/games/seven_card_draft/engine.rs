@@ -805,10 +805,17 @@ fn showdown(
     let n = t.n;
     let mut values = [HandValue(0); MAX_SEATS];
     let mut wild_count = [0u32; MAX_SEATS];
+    // Every hand ranked first, the tallies after: a hand's table look-up often misses the
+    // cache, and with no branch on its result in between the look-ups overlap.
+    let mut wild_sets = [CardSet::EMPTY; MAX_SEATS];
     for s in (0..n).filter(|&s| !t.folded[s]) {
         let hand = t.hands[s];
         let wilds = variant.rules.wild.wild_cards(hand, t.last_pick[s]);
         values[s] = variant.eval.eval_wild(hand.minus(wilds), wilds.len());
+        wild_sets[s] = wilds;
+    }
+    for s in (0..n).filter(|&s| !t.folded[s]) {
+        let (hand, wilds) = (t.hands[s], wild_sets[s]);
         wild_count[s] = wilds.len();
         out.seats[s].count(SHOWDOWNS);
         out.seats[s].observe(FINISHED, values[s].category() as usize);
