@@ -6,7 +6,7 @@
 //! many outs this seat has not yet seen go by). No allocation, a few dozen operations.
 
 use crate::cards::{Card, CardSet, Suit};
-use crate::eval::{Category, Evaluator, HandValue};
+use crate::eval::{Category, Evaluator, HandValue, MAX_TABLE_CARDS};
 
 /// Share of random seven-card hands in each category (standard deck), lowest first.
 const SEVEN_CARD_SHARE: [f32; 10] = [0.1741, 0.4382, 0.2350, 0.0483, 0.0462, 0.0303, 0.0260, 0.00168, 0.000311, 0.0];
@@ -252,15 +252,31 @@ pub fn estimate(o: &Outlook<'_>, hand: CardSet, wilds: CardSet, future_wilds: u3
     // Outs per suit: the deck's cards of the suit neither held nor seen go by.
     let outs =
         Suit::ALL.map(|suit| (o.deck.suit_mask(suit) & !suits[suit.0 as usize] & !gone.suit_mask(suit)).count_ones());
-    draws(o, floor, Draws { suits, outs, unseen, held: naturals.len(), wilds: w, future_wilds, picks_left })
+    let [a, b, c, d] = suits;
+    let draws_from = Draws {
+        in_suit: suits.map(u16::count_ones),
+        outs,
+        ranks: a | b | c | d,
+        paired: (a & b) | (c & d) | ((a | b) & (c | d)) != 0,
+        unseen,
+        held: naturals.len(),
+        wilds: w,
+        future_wilds,
+        picks_left,
+    };
+    draws(o, floor, draws_from)
 }
 
 /// What the draws of [`estimate`] start from.
 struct Draws {
-    /// The naturals' rank mask per suit.
-    suits: [u16; 4],
+    /// Naturals held per suit.
+    in_suit: [u32; 4],
     /// Per suit, the deck's cards neither held nor gone by.
     outs: [u32; 4],
+    /// The ranks held (naturals), as a 13-bit mask.
+    ranks: u16,
+    /// Whether a rank is held twice or more (naturals).
+    paired: bool,
     /// Cards not yet seen, at least 1 and at most 52.
     unseen: usize,
     /// Natural cards held.
@@ -276,28 +292,25 @@ struct Draws {
 /// The estimate from the hand's `floor` (its percentile now) and its chances to improve.
 #[inline(always)]
 fn draws(o: &Outlook<'_>, floor: f32, d: Draws) -> f32 {
-    let (w, suits, unseen) = (d.wilds, d.suits, d.unseen);
+    let (w, unseen) = (d.wilds, d.unseen);
     let fw = d.future_wilds.min(d.picks_left);
     let k = d.picks_left - fw;
 
     // Flush: the suit we hold most of, with its outs not yet seen go by.
     // Every suit's outs are counted so the choice is a select, not a mispredicted branch.
     let mut flush = (0u32, 0u32);
-    for (held, outs) in suits.iter().zip(d.outs) {
-        let held = held.count_ones();
+    for (held, outs) in d.in_suit.into_iter().zip(d.outs) {
         flush = if held > flush.0 { (held, outs) } else { flush };
     }
     let p_flush = chance(5u32.saturating_sub(flush.0 + w + fw), k, FLUSH_STEP[flush.1 as usize][unseen]);
 
     // Straight: the window of the deck's straights we cover best.
-    let ranks = suits[0] | suits[1] | suits[2] | suits[3];
-    let cover = o.straight_cover[ranks as usize] as u32;
+    let cover = o.straight_cover[d.ranks as usize] as u32;
     let p_straight =
         chance(5u32.saturating_sub(cover + w + fw), k, STRAIGHT_STEP[unseen][o.deck.len().min(52) as usize]);
 
     // Pairing up: more of the ranks we hold.
-    let [a, b, c, e] = suits;
-    let paired = (a & b) | (c & e) | ((a | b) & (c | e)) != 0;
+    let paired = d.paired;
     // Chance per pick of pairing a held rank: 0.12 per distinct card held, up to four.
     const PAIR_STEP: [u8; 5] = [step_of(0.12), step_of(0.12), step_of(0.24), step_of(0.36), step_of(0.48)];
     const TRIPS_STEP: [u8; 5] = [step_of(0.06), step_of(0.06), step_of(0.12), step_of(0.18), step_of(0.24)];
@@ -335,7 +348,20 @@ pub struct PickEstimates<'a> {
     gone: CardSet,
     /// Per suit, the deck's cards neither in the hand nor gone by.
     avail: [u16; 4],
+    /// Per suit: the hand's ranks, their count, and the count of `avail`.
     suits: [u16; 4],
+    in_suit: [u32; 4],
+    outs: [u32; 4],
+    /// The hand's ranks, and whether one is held twice.
+    ranks: u16,
+    paired: bool,
+    /// The hand's key for the evaluator (the sum of its suits' keys) and each suit's key.
+    key: u32,
+    suit_keys: [u32; 4],
+    /// Cards of the deck, held, and gone by.
+    deck_len: u32,
+    hand_len: u32,
+    gone_len: u32,
     picks_left: u32,
 }
 
@@ -345,7 +371,26 @@ impl<'a> PickEstimates<'a> {
         let gone = o.seen.minus(hand);
         let suits = Suit::ALL.map(|suit| hand.suit_mask(suit));
         let avail = Suit::ALL.map(|suit| o.deck.suit_mask(suit) & !suits[suit.0 as usize] & !gone.suit_mask(suit));
-        PickEstimates { o: *o, hand, gone, avail, suits, picks_left }
+        let suit_keys = suits.map(|m| o.eval.suit_key(m));
+        let key = suit_keys.iter().fold(0u32, |sum, &k| sum.wrapping_add(k));
+        let [a, b, c, d] = suits;
+        PickEstimates {
+            o: *o,
+            hand,
+            gone,
+            avail,
+            suits,
+            in_suit: suits.map(u16::count_ones),
+            outs: avail.map(u16::count_ones),
+            ranks: a | b | c | d,
+            paired: (a & b) | (c & d) | ((a | b) & (c | d)) != 0,
+            key,
+            suit_keys,
+            deck_len: o.deck.len(),
+            hand_len: hand.len(),
+            gone_len: gone.len(),
+            picks_left,
+        }
     }
 
     /// The estimate with `card` added to the hand.
@@ -353,25 +398,41 @@ impl<'a> PickEstimates<'a> {
     pub fn with(&self, card: Card) -> f32 {
         let o = &self.o;
         let hand = self.hand.union(CardSet::single(card));
-        let coarse = o.eval.eval_coarse(hand);
+        // The card joins its suit's held ranks (and its share of the key) and leaves its
+        // outs (gone or not).
+        let (suit, bit) = (card.suit().0 as usize, 1u16 << card.rank().0);
+        let mut suits = self.suits;
+        suits[suit] |= bit;
+        let held = self.hand_len + 1;
+        let coarse = if held > MAX_TABLE_CARDS {
+            o.eval.eval_coarse(hand)
+        } else {
+            let key = self.key.wrapping_sub(self.suit_keys[suit]).wrapping_add(o.eval.suit_key(suits[suit]));
+            o.eval.coarse_of_key(&suits, key)
+        };
         let floor = PERCENTILE[(coarse >> 4) as usize][(coarse & 15) as usize];
         if self.picks_left == 0 {
             return floor;
         }
-        let gone = self.gone.minus(CardSet::single(card));
-        let unseen = (o.deck.len() - hand.len() - gone.len()).clamp(1, 52) as usize;
-        // The card joins its suit's held ranks and leaves its outs (gone or not).
-        let (suit, bit) = (card.suit().0 as usize, 1u16 << card.rank().0);
-        let mut suits = self.suits;
-        suits[suit] |= bit;
-        let mut avail = self.avail;
-        avail[suit] &= !bit;
-        let outs = avail.map(u16::count_ones);
-        draws(
-            o,
-            floor,
-            Draws { suits, outs, unseen, held: hand.len(), wilds: 0, future_wilds: 0, picks_left: self.picks_left },
-        )
+        let gone_len = self.gone_len - u32::from(self.gone.contains(card));
+        let unseen = (self.deck_len - held - gone_len).clamp(1, 52) as usize;
+        let mut in_suit = self.in_suit;
+        in_suit[suit] += 1;
+        let mut outs = self.outs;
+        outs[suit] -= u32::from(self.avail[suit] & bit != 0);
+        let draws_from = Draws {
+            in_suit,
+            outs,
+            ranks: self.ranks | bit,
+            // A rank held twice: held before, or the card's rank in another suit.
+            paired: self.paired || self.ranks & bit != 0,
+            unseen,
+            held,
+            wilds: 0,
+            future_wilds: 0,
+            picks_left: self.picks_left,
+        };
+        draws(o, floor, draws_from)
     }
 }
 
