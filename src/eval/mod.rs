@@ -225,22 +225,8 @@ impl Evaluator {
         if cards.len() > MAX_TABLE_CARDS {
             return (self.eval_bits(cards).0 >> 16) as u8;
         }
-        let (masks, key) = self.values.suits_and_key(cards);
-        self.coarse_of_key(&masks, key)
-    }
-
-    /// A suit pattern's share of a hand's key: a hand of up to seven cards has as key the
-    /// (wrapping) sum of its four suits' shares, so adding a card changes one share.
-    #[inline]
-    pub fn suit_key(&self, mask: u16) -> u32 {
-        self.values.suit_key(mask)
-    }
-
-    /// [`Evaluator::eval_coarse`] of the hand of up to seven cards with these suit
-    /// patterns and `key` (the sum of their [`Evaluator::suit_key`]s).
-    #[inline]
-    pub fn coarse_of_key(&self, masks: &[u16; 4], key: u32) -> u8 {
         let t = &self.values;
+        let (masks, key) = t.suits_and_key(cards);
         if table::has_flush_flag(key) {
             return (masks.iter().map(|&m| t.flush(m)).fold(0, u32::max) >> 16) as u8;
         }

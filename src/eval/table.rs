@@ -170,14 +170,9 @@ impl ValueTables {
     #[inline(always)]
     pub(crate) fn suits_and_key(&self, cards: CardSet) -> ([u16; 4], u32) {
         let masks = [0, 1, 2, 3].map(|s| cards.suit_mask(Suit(s)));
-        let key = masks.iter().fold(0u32, |sum, &m| sum.wrapping_add(self.suit_key(m)));
+        let key =
+            masks.iter().fold(0u32, |sum, &m| sum.wrapping_add(self.0.main[SUIT_KEYS_AT + (m as usize & 0x1fff)]));
         (masks, key)
-    }
-
-    /// One suit pattern's share of a hand's key.
-    #[inline(always)]
-    pub(crate) fn suit_key(&self, mask: u16) -> u32 {
-        self.0.main[SUIT_KEYS_AT + (mask as usize & 0x1fff)]
     }
 
     /// The best flush or straight flush of a suit pattern (0 below five cards).

@@ -18,7 +18,7 @@
 use rand::{Rng, RngCore};
 use serde::{Deserialize, Serialize};
 
-use super::strength::{EstimateCache, Outlook, PickEstimates};
+use super::strength::{EstimateCache, Outlook};
 use super::view::{Action, BetOptions, Bot, BotRng, PickChoice, SeatView};
 use crate::cards::{Card, CardSet};
 use crate::error::InputError;
@@ -186,15 +186,9 @@ fn wild_value(
 
 /// The pack card with the highest score (first in card order on ties); a lone card is
 /// taken without scoring.
-fn best_card(pack: CardSet, score: impl FnMut(Card) -> f32) -> Card {
-    best_scored(pack, score).0
-}
-
-/// The pack card with the highest score and that score (`None` for a lone card, taken
-/// without scoring).
-fn best_scored(pack: CardSet, mut score: impl FnMut(Card) -> f32) -> (Card, Option<f32>) {
+fn best_card(pack: CardSet, mut score: impl FnMut(Card) -> f32) -> Card {
     if pack.len() == 1 {
-        return (pack.nth(0).expect("one card"), None);
+        return pack.nth(0).expect("one card");
     }
     let mut best = (f32::NEG_INFINITY, None);
     for card in pack.iter() {
@@ -203,7 +197,7 @@ fn best_scored(pack: CardSet, mut score: impl FnMut(Card) -> f32) -> (Card, Opti
             best = (s, Some(card));
         }
     }
-    (best.1.expect("a pack is never empty at a pick"), Some(best.0))
+    best.1.expect("a pack is never empty at a pick")
 }
 
 /// The strength a betting module judges: the whole own hand, wilds as the rules say.
@@ -213,28 +207,15 @@ fn betting_strength(cache: &mut EstimateCache, view: &SeatView<'_>) -> f32 {
 }
 
 impl ModularBot {
-    /// Remembers the plain estimate of the hand a pick made (`value`, if it was scored):
-    /// the bets that follow ask for it.
-    fn remember(&mut self, o: &Outlook<'_>, hand: CardSet, card: Card, value: Option<f32>, picks_left: u32) {
-        if let Some(v) = value {
-            self.cache.remember_plain(o, hand.union(CardSet::single(card)), picks_left, v);
-        }
-    }
-
     /// A pick by one of the modules that estimate strengths (all but `random`).
     fn informed_pick(&mut self, view: &SeatView<'_>, module: DraftModule) -> PickChoice {
         let o = outlook(view);
         let left = view.picks_left() as u32;
         match module {
             DraftModule::Random => unreachable!("random picks need no estimate"),
-            // The candidates of one pick share most of their estimate's work (and would
-            // seldom meet in the memo: the seen cards change every pick).
-            DraftModule::Greedy => {
-                let own = PickEstimates::new(&o, view.hand, left);
-                let (card, value) = best_scored(view.pack, |c| own.with(c));
-                self.remember(&o, view.hand, card, value, left);
-                PickChoice::own(card)
-            }
+            DraftModule::Greedy => PickChoice::own(best_card(view.pack, |c| {
+                plain_value(&mut self.cache, &o, view.hand.union(CardSet::single(c)), left)
+            })),
             DraftModule::WildAware => {
                 let last_pick = left == 0;
                 PickChoice::own(best_card(view.pack, |c| {
@@ -244,31 +225,26 @@ impl ModularBot {
             }
             DraftModule::Hate { weight } => {
                 let next = view.next_seat();
-                let own_estimates = PickEstimates::new(&o, view.hand, left);
                 if view.pack.len() == 1 || next == view.seat {
-                    let (card, value) = best_scored(view.pack, |c| own_estimates.with(c));
-                    self.remember(&o, view.hand, card, value, left);
-                    return PickChoice::own(card);
+                    return PickChoice::own(best_card(view.pack, |c| {
+                        plain_value(&mut self.cache, &o, view.hand.union(CardSet::single(c)), left)
+                    }));
                 }
                 // Each card scored once for this seat and once for the next one.
                 let theirs = view.face_up[next];
                 let base = plain_value(&mut self.cache, &o, theirs, left);
-                let their_estimates = PickEstimates::new(&o, theirs, left);
                 let (mut greedy, mut choice) = ((f32::NEG_INFINITY, None), (f32::NEG_INFINITY, None));
-                let mut chosen_own = 0.0;
                 for c in view.pack.iter() {
-                    let own = own_estimates.with(c);
-                    let denial = their_estimates.with(c) - base;
+                    let own = plain_value(&mut self.cache, &o, view.hand.union(CardSet::single(c)), left);
+                    let denial = plain_value(&mut self.cache, &o, theirs.union(CardSet::single(c)), left) - base;
                     if own > greedy.0 {
                         greedy = (own, Some(c));
                     }
                     if own + weight * denial > choice.0 {
                         choice = (own + weight * denial, Some(c));
-                        chosen_own = own;
                     }
                 }
                 let (card, greedy) = (choice.1.expect("a card"), greedy.1.expect("a card"));
-                self.remember(&o, view.hand, card, Some(chosen_own), left);
                 PickChoice { card, hate: card != greedy }
             }
         }

@@ -5,8 +5,8 @@
 //! completing (a binomial over the picks left, with a per-pick hit chance scaled by how
 //! many outs this seat has not yet seen go by). No allocation, a few dozen operations.
 
-use crate::cards::{Card, CardSet, Suit};
-use crate::eval::{Category, Evaluator, HandValue, MAX_TABLE_CARDS};
+use crate::cards::{CardSet, Suit};
+use crate::eval::{Category, Evaluator, HandValue};
 
 /// Share of random seven-card hands in each category (standard deck), lowest first.
 const SEVEN_CARD_SHARE: [f32; 10] = [0.1741, 0.4382, 0.2350, 0.0483, 0.0462, 0.0303, 0.0260, 0.00168, 0.000311, 0.0];
@@ -187,23 +187,6 @@ impl Default for EstimateCache {
 }
 
 impl EstimateCache {
-    /// The slot and tag of a hand's estimate.
-    #[inline]
-    fn slot(
-        &mut self,
-        o: &Outlook<'_>,
-        hand: CardSet,
-        wilds: CardSet,
-        future_wilds: u32,
-        picks_left: u32,
-    ) -> (&mut CacheEntry, u32) {
-        let tag = (future_wilds << 8) | picks_left;
-        let h = (hand.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.seen.0.wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ wilds.0)
-            .wrapping_add(tag as u64)
-            .wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        (&mut self.entries[(h >> 55) as usize], tag)
-    }
-
     /// [`estimate`], remembered.
     pub fn estimate(
         &mut self,
@@ -213,20 +196,17 @@ impl EstimateCache {
         future_wilds: u32,
         picks_left: u32,
     ) -> f32 {
-        let (slot, tag) = self.slot(o, hand, wilds, future_wilds, picks_left);
+        let tag = (future_wilds << 8) | picks_left;
+        let h = (hand.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.seen.0.wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ wilds.0)
+            .wrapping_add(tag as u64)
+            .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let slot = &mut self.entries[(h >> 55) as usize];
         if slot.0 == hand.0 && slot.1 == o.seen.0 && slot.2 == wilds.0 && slot.3 == tag {
             return slot.4;
         }
         let v = estimate(o, hand, wilds, future_wilds, picks_left);
         *slot = (hand.0, o.seen.0, wilds.0, tag, v);
         v
-    }
-
-    /// Remembers `v` as the estimate of `hand` without wilds (as [`PickEstimates`] gives
-    /// it), so that a bet on the hand a pick chose finds it.
-    pub fn remember_plain(&mut self, o: &Outlook<'_>, hand: CardSet, picks_left: u32, v: f32) {
-        let (slot, tag) = self.slot(o, hand, CardSet::EMPTY, 0, picks_left);
-        *slot = (hand.0, o.seen.0, 0, tag, v);
     }
 }
 
@@ -246,75 +226,40 @@ pub fn estimate(o: &Outlook<'_>, hand: CardSet, wilds: CardSet, future_wilds: u3
     if picks_left == 0 && future_wilds == 0 {
         return floor;
     }
+    let fw = future_wilds.min(picks_left);
+    let k = picks_left - fw;
     let gone = o.seen.minus(hand);
     let unseen = (o.deck.len() - hand.len() - gone.len()).clamp(1, 52) as usize;
-    let suits = Suit::ALL.map(|suit| naturals.suit_mask(suit));
-    // Outs per suit: the deck's cards of the suit neither held nor seen go by.
-    let outs =
-        Suit::ALL.map(|suit| (o.deck.suit_mask(suit) & !suits[suit.0 as usize] & !gone.suit_mask(suit)).count_ones());
-    let [a, b, c, d] = suits;
-    let draws_from = Draws {
-        in_suit: suits.map(u16::count_ones),
-        outs,
-        ranks: a | b | c | d,
-        paired: (a & b) | (c & d) | ((a | b) & (c | d)) != 0,
-        unseen,
-        held: naturals.len(),
-        wilds: w,
-        future_wilds,
-        picks_left,
-    };
-    draws(o, floor, draws_from)
-}
-
-/// What the draws of [`estimate`] start from.
-struct Draws {
-    /// Naturals held per suit.
-    in_suit: [u32; 4],
-    /// Per suit, the deck's cards neither held nor gone by.
-    outs: [u32; 4],
-    /// The ranks held (naturals), as a 13-bit mask.
-    ranks: u16,
-    /// Whether a rank is held twice or more (naturals).
-    paired: bool,
-    /// Cards not yet seen, at least 1 and at most 52.
-    unseen: usize,
-    /// Natural cards held.
-    held: u32,
-    /// Wild cards held.
-    wilds: u32,
-    /// Wilds promised at the last pick.
-    future_wilds: u32,
-    /// Picks to come.
-    picks_left: u32,
-}
-
-/// The estimate from the hand's `floor` (its percentile now) and its chances to improve.
-#[inline(always)]
-fn draws(o: &Outlook<'_>, floor: f32, d: Draws) -> f32 {
-    let (w, unseen) = (d.wilds, d.unseen);
-    let fw = d.future_wilds.min(d.picks_left);
-    let k = d.picks_left - fw;
+    let suits = [
+        naturals.suit_mask(Suit(0)),
+        naturals.suit_mask(Suit(1)),
+        naturals.suit_mask(Suit(2)),
+        naturals.suit_mask(Suit(3)),
+    ];
 
     // Flush: the suit we hold most of, with its outs not yet seen go by.
     // Every suit's outs are counted so the choice is a select, not a mispredicted branch.
     let mut flush = (0u32, 0u32);
-    for (held, outs) in d.in_suit.into_iter().zip(d.outs) {
+    for suit in Suit::ALL {
+        let held = suits[suit.0 as usize].count_ones();
+        let outs = (o.deck.suit_mask(suit) & !suits[suit.0 as usize] & !gone.suit_mask(suit)).count_ones();
         flush = if held > flush.0 { (held, outs) } else { flush };
     }
     let p_flush = chance(5u32.saturating_sub(flush.0 + w + fw), k, FLUSH_STEP[flush.1 as usize][unseen]);
 
     // Straight: the window of the deck's straights we cover best.
-    let cover = o.straight_cover[d.ranks as usize] as u32;
+    let ranks = suits[0] | suits[1] | suits[2] | suits[3];
+    let cover = o.straight_cover[ranks as usize] as u32;
     let p_straight =
         chance(5u32.saturating_sub(cover + w + fw), k, STRAIGHT_STEP[unseen][o.deck.len().min(52) as usize]);
 
     // Pairing up: more of the ranks we hold.
-    let paired = d.paired;
+    let [a, b, c, d] = suits;
+    let paired = (a & b) | (c & d) | ((a | b) & (c | d)) != 0;
     // Chance per pick of pairing a held rank: 0.12 per distinct card held, up to four.
     const PAIR_STEP: [u8; 5] = [step_of(0.12), step_of(0.12), step_of(0.24), step_of(0.36), step_of(0.48)];
     const TRIPS_STEP: [u8; 5] = [step_of(0.06), step_of(0.06), step_of(0.12), step_of(0.18), step_of(0.24)];
-    let held = d.held.min(4) as usize;
+    let held = naturals.len().min(4) as usize;
     let p_trips = if paired || w + fw >= 1 { chance(1, k, TRIPS_STEP[held]) } else { chance(2, k, TRIPS_STEP[held]) };
     let p_pair = if paired || w + fw >= 1 { 0.0 } else { chance(1, k, PAIR_STEP[held]) };
 
@@ -335,105 +280,6 @@ fn draws(o: &Outlook<'_>, floor: f32, d: Draws) -> f32 {
         rest *= 1.0 - counts * p;
     }
     est.min(1.0)
-}
-
-/// [`estimate`] without wilds for each card a pick could add to one hand: what the
-/// candidates share (the cards gone by, the outs per suit, the cards unseen) is worked out
-/// once. [`PickEstimates::with`] equals `estimate(o, hand ∪ {card}, ∅, 0, picks_left)` bit
-/// for bit, for a card not in `hand`.
-pub struct PickEstimates<'a> {
-    o: Outlook<'a>,
-    hand: CardSet,
-    /// Seen cards not in the hand.
-    gone: CardSet,
-    /// Per suit, the deck's cards neither in the hand nor gone by.
-    avail: [u16; 4],
-    /// Per suit: the hand's ranks, their count, and the count of `avail`.
-    suits: [u16; 4],
-    in_suit: [u32; 4],
-    outs: [u32; 4],
-    /// The hand's ranks, and whether one is held twice.
-    ranks: u16,
-    paired: bool,
-    /// The hand's key for the evaluator (the sum of its suits' keys) and each suit's key.
-    key: u32,
-    suit_keys: [u32; 4],
-    /// Cards of the deck, held, and gone by.
-    deck_len: u32,
-    hand_len: u32,
-    gone_len: u32,
-    picks_left: u32,
-}
-
-impl<'a> PickEstimates<'a> {
-    /// The shared part for adding one card to `hand` with `picks_left` picks to come.
-    pub fn new(o: &Outlook<'a>, hand: CardSet, picks_left: u32) -> PickEstimates<'a> {
-        let gone = o.seen.minus(hand);
-        let suits = Suit::ALL.map(|suit| hand.suit_mask(suit));
-        let avail = Suit::ALL.map(|suit| o.deck.suit_mask(suit) & !suits[suit.0 as usize] & !gone.suit_mask(suit));
-        let suit_keys = suits.map(|m| o.eval.suit_key(m));
-        let key = suit_keys.iter().fold(0u32, |sum, &k| sum.wrapping_add(k));
-        let [a, b, c, d] = suits;
-        PickEstimates {
-            o: *o,
-            hand,
-            gone,
-            avail,
-            suits,
-            in_suit: suits.map(u16::count_ones),
-            outs: avail.map(u16::count_ones),
-            ranks: a | b | c | d,
-            paired: (a & b) | (c & d) | ((a | b) & (c | d)) != 0,
-            key,
-            suit_keys,
-            deck_len: o.deck.len(),
-            hand_len: hand.len(),
-            gone_len: gone.len(),
-            picks_left,
-        }
-    }
-
-    /// The estimate with `card` added to the hand.
-    #[inline]
-    pub fn with(&self, card: Card) -> f32 {
-        let o = &self.o;
-        let hand = self.hand.union(CardSet::single(card));
-        // The card joins its suit's held ranks (and its share of the key) and leaves its
-        // outs (gone or not).
-        let (suit, bit) = (card.suit().0 as usize, 1u16 << card.rank().0);
-        let mut suits = self.suits;
-        suits[suit] |= bit;
-        let held = self.hand_len + 1;
-        let coarse = if held > MAX_TABLE_CARDS {
-            o.eval.eval_coarse(hand)
-        } else {
-            let key = self.key.wrapping_sub(self.suit_keys[suit]).wrapping_add(o.eval.suit_key(suits[suit]));
-            o.eval.coarse_of_key(&suits, key)
-        };
-        let floor = PERCENTILE[(coarse >> 4) as usize][(coarse & 15) as usize];
-        if self.picks_left == 0 {
-            return floor;
-        }
-        let gone_len = self.gone_len - u32::from(self.gone.contains(card));
-        let unseen = (self.deck_len - held - gone_len).clamp(1, 52) as usize;
-        let mut in_suit = self.in_suit;
-        in_suit[suit] += 1;
-        let mut outs = self.outs;
-        outs[suit] -= u32::from(self.avail[suit] & bit != 0);
-        let draws_from = Draws {
-            in_suit,
-            outs,
-            ranks: self.ranks | bit,
-            // A rank held twice: held before, or the card's rank in another suit.
-            paired: self.paired || self.ranks & bit != 0,
-            unseen,
-            held,
-            wilds: 0,
-            future_wilds: 0,
-            picks_left: self.picks_left,
-        };
-        draws(o, floor, draws_from)
-    }
 }
 
 #[cfg(test)]
@@ -470,40 +316,5 @@ mod tests {
         assert_eq!(FLUSH_STEP[9][45], step_of(0.6));
         assert_eq!(FLUSH_STEP[20][40], step_of(0.9), "capped");
         assert!((binomial_at_least(2, 4, 0.3) - (1.0 - 0.7f64.powi(4) - 4.0 * 0.3 * 0.7f64.powi(3))).abs() < 1e-12);
-    }
-
-    #[test]
-    fn pick_estimates_equal_the_estimate_of_each_candidate_bit_for_bit() {
-        use rand::seq::SliceRandom;
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
-        for preset in [DeckPreset::Standard52, DeckPreset::Short36] {
-            let deck = preset.deck();
-            let eval = Evaluator::new(&deck);
-            let cover = straight_cover_table(&deck.straights());
-            let mut cards: Vec<Card> = deck.cards.iter().collect();
-            let mut cache = EstimateCache::default();
-            for _ in 0..20_000 {
-                cards.shuffle(&mut rng);
-                let held = rng.random_range(0..7);
-                let packed = rng.random_range(1..8);
-                let hand: CardSet = cards[..held].iter().copied().collect();
-                let pack: CardSet = cards[held..held + packed].iter().copied().collect();
-                // Seen: the pack, often with cards of earlier packs (some of them held).
-                let earlier: CardSet = cards[..rng.random_range(0..20)].iter().copied().collect();
-                let seen = pack.union(earlier);
-                let o = Outlook { eval: &eval, straight_cover: &cover, deck: deck.cards, seen };
-                let picks_left = rng.random_range(0..7);
-                let batch = PickEstimates::new(&o, hand, picks_left);
-                for card in pack.iter() {
-                    let one = estimate(&o, hand.union(CardSet::single(card)), CardSet::EMPTY, 0, picks_left);
-                    assert_eq!(batch.with(card).to_bits(), one.to_bits(), "{hand} + {card}, seen {seen}");
-                    // Remembered, the memo answers with the same value.
-                    cache.remember_plain(&o, hand.union(CardSet::single(card)), picks_left, batch.with(card));
-                    let memo = cache.estimate(&o, hand.union(CardSet::single(card)), CardSet::EMPTY, 0, picks_left);
-                    assert_eq!(memo.to_bits(), one.to_bits());
-                }
-            }
-        }
     }
 }
