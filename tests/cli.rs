@@ -294,6 +294,10 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         (vec!["hand", "As", "Kd", "Qh", "Jc", "Tc", "--deck", "tarot"], "unknown deck 'tarot'"),
         (vec!["hand", "As", "Kd", "Qh", "Jc", "Tc", "--wild", "jokers"], "unknown wild rule 'jokers'"),
         (vec!["hand", "As", "Kd", "Qh", "Jc", "2c", "--deck", "short-36"], "'2c' is not in the short-36 deck"),
+        (
+            vec!["compare", "--strategies", "greedy,random,greedy", "--rounds", "100", "--out", out_s],
+            "greedy is named twice",
+        ),
     ];
     for (mut args, needle) in cases {
         if args[0] == "run" {

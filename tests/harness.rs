@@ -385,7 +385,9 @@ fn seat_intervals_over_deal_groups_cover_where_wilson_is_too_narrow() {
         let p = Plan { seed, rounds: 2_000, rotate: true, shard: None, until_ci: None, cards: false };
         let t = sim::run(&game, &lineup, &p, Mode::Tally, None, |_, _| Ok(())).unwrap();
         let (grouped, wilson) = (t.seat_win_rate(0), t.seat(0).win_rate());
-        assert_eq!(grouped.mean, wilson.mean);
+        let shares = &t.seat_groups[0].share;
+        let units_per_group = 2.0 * f64::from(SHARE_UNIT);
+        assert!((shares.sum as f64 / shares.groups as f64 / units_per_group - wilson.mean).abs() < 1e-12);
         covered += u32::from(grouped.contains(0.5));
         wilson_covered += u32::from(wilson.contains(0.5));
         grouped_width += grouped.half_width();
@@ -443,11 +445,15 @@ fn measures_over_deal_groups_keep_the_unit_means_whatever_the_denominator() {
             assert!(grouped.half_width() > 0.0 && grouped.half_width() < 2.0 * units.half_width(), "{grouped:?}");
         }
     }
-    // Seats and the whole run: the same means as over units, intervals over groups.
+    // Seats and the whole run: the group sums' ratio is the mean over units, and the
+    // interval is over groups.
     for (i, m) in game.measures.measures.iter().enumerate() {
         let rows = (0..2).map(|s| (t.seat(s), t.seat_measure(s, i, m))).chain([(t.total(), t.total_measure(i, m))]);
-        for (units, (grouped, n)) in rows {
+        for (row, (units, (grouped, n))) in rows.enumerate() {
             let units = units.measure(m);
+            let g = &t.seat_groups[row].measures[i];
+            assert_eq!(g.groups, t.groups[0].groups, "a sum for every deal group");
+            assert!((g.a as f64 / g.b as f64 - units.0.mean).abs() < 1e-12, "{}: {g:?} against {units:?}", m.column);
             assert_eq!((grouped.mean, n), (units.0.mean, units.1), "{}", m.column);
             assert_ne!(grouped, units.0, "{}: over groups", m.column);
             assert!(grouped.half_width() > 0.0 && grouped.half_width() < 2.0 * units.0.half_width(), "{grouped:?}");

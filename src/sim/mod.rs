@@ -458,3 +458,85 @@ impl GroupRows {
         self.ratio_slots.iter().map(move |&(a, b)| (slots[a], slots[b]))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_parse_and_check() {
+        assert_eq!(Shard::parse("1/4").unwrap(), Shard { index: 1, count: 4 });
+        assert!(Shard::parse("4/4").is_err());
+        assert!(Shard::parse("x").is_err());
+        assert!(Shard::parse("0/0").is_err());
+    }
+
+    #[test]
+    fn lineup_groups_names() {
+        let l = Lineup::new(&["a".into(), "b".into(), "a".into()]);
+        assert_eq!(l.strategies, vec!["a", "b"]);
+        assert_eq!(l.entry_strategy, vec![0, 1, 0]);
+    }
+
+    #[test]
+    fn rounds_map_to_deals_and_rotations() {
+        let a = round_address(7, 4, true, 9);
+        assert_eq!((a.deal, a.rotation), (2, 1));
+        assert_eq!(a.seating, vec![1, 2, 3, 0]);
+        let b = round_address(7, 4, true, 8);
+        assert_eq!(a.deal_seed, b.deal_seed, "rotations share the deal");
+        assert_ne!(a.bot_seed, b.bot_seed);
+        assert_ne!(mix_seed(1, 0, 0), mix_seed(2, 0, 0));
+    }
+
+    #[test]
+    fn group_rows_sum_seats_into_the_last_row_and_pick_each_measure_s_slots() {
+        let measures = Measures {
+            score: crate::sim::Score {
+                key: "net".into(),
+                column: "net_per_round".into(),
+                pair_column: "net_diff_per_round".into(),
+                description: String::new(),
+                zero_sum: true,
+            },
+            unit: "round".into(),
+            length: String::new(),
+            always_won: true,
+            measures: vec![
+                Measure::rate(0, "a", "a_rate", Shown::Both, ""),
+                Measure::rate_per(1, 0, "b", "b_share", Shown::Both, ""),
+                Measure::mean(0, "c", "mean_c", Shown::Both, ""),
+            ],
+            histograms: vec![],
+            cards: None,
+        };
+        // One strategy (row 0), two seats (rows 1, 2), every seat (row 3); 2 units a row,
+        // 4 for every seat.
+        let mut units = [0; GROUP_ROWS];
+        units[..4].copy_from_slice(&[4, 2, 2, 4]);
+        let mut rows = GroupRows::new(&measures, units);
+        rows.clear(4);
+        let seat = |score, a, b, c| {
+            let mut r = SeatResult { score, share_units: SHARE_UNIT, rounds: 3, ..SeatResult::default() };
+            r.counters[0] = a;
+            r.counters[1] = b;
+            r.sums[0] = c;
+            r
+        };
+        for (s, r) in [(0, seat(5, 2, 1, 7)), (1, seat(-5, 1, 0, -1)), (0, seat(1, 0, 0, 4))] {
+            rows.add(0, &r);
+            rows.add(1 + s, &r);
+        }
+        rows.total(1, 2);
+        assert_eq!(rows.score[..4], [1, 6, -5, 1]);
+        assert_eq!(rows.share[3], 3 * i64::from(SHARE_UNIT));
+        // a over seat-rounds, b over a, c over units.
+        assert_eq!(rows.ratios(1).collect::<Vec<_>>(), vec![(2, 6), (1, 2), (11, 2)]);
+        assert_eq!(rows.ratios(2).collect::<Vec<_>>(), vec![(1, 3), (0, 1), (-1, 2)]);
+        assert_eq!(rows.ratios(3).collect::<Vec<_>>(), vec![(3, 9), (1, 3), (10, 4)]);
+        assert_eq!(rows.ratios(0).collect::<Vec<_>>(), rows.ratios(3).collect::<Vec<_>>());
+        // Cleared for the next deal, units kept.
+        rows.clear(4);
+        assert_eq!(rows.ratios(3).collect::<Vec<_>>(), vec![(0, 0), (0, 0), (0, 4)]);
+    }
+}

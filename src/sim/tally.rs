@@ -525,15 +525,21 @@ impl Tally {
     /// Seat `s`'s estimate of declared measure `m` (its `index`), over deal groups where
     /// there are enough and they spread, as [`Tally::measure`].
     pub fn seat_measure(&self, s: usize, index: usize, m: &Measure) -> (stats::Estimate, u64) {
-        let sums = self.seat_group(s).and_then(|g| g.measures.get(index));
-        grouped_measure(self.seat(s).measure(m), sums, m)
+        grouped_measure(self.seat(s).measure(m), self.seat_measure_sums(s, index), m)
+    }
+
+    /// Seat `s`'s (or every seat's) sums of measure `index` over deal groups, if they cover
+    /// every deal group (a merged tally from before the game declared the measure lacks
+    /// them for its part).
+    fn seat_measure_sums(&self, s: usize, index: usize) -> Option<&RatioSums> {
+        let deals = self.deal_groups();
+        self.seat_group(s).and_then(|g| g.measures.get(index)).filter(|m| m.groups == deals)
     }
 
     /// The whole run's estimate of declared measure `m` (its `index`), every seat together,
     /// over deal groups where there are enough and they spread.
     pub fn total_measure(&self, index: usize, m: &Measure) -> (stats::Estimate, u64) {
-        let sums = self.seat_group(self.seat_count).and_then(|g| g.measures.get(index));
-        grouped_measure(self.total().measure(m), sums, m)
+        grouped_measure(self.total().measure(m), self.seat_measure_sums(self.seat_count, index), m)
     }
 
     /// The widest win-rate interval half-width among the strategies.

@@ -36,7 +36,8 @@ pub struct Matchup {
     pub opponent: usize,
     /// Rounds played.
     pub rounds: u64,
-    /// Share of the pots the row strategy won, with a Wilson interval (0.5 = even).
+    /// Share of the pots the row strategy won, with a 95% interval over deal groups (see
+    /// `head_to_head`; 0.5 = even).
     pub win_share: Estimate,
     /// Paired difference in chips per round, row minus column, per seat.
     pub chips_diff: Estimate,
@@ -72,6 +73,11 @@ pub fn compare(
     if k < 2 {
         return Err(InputError::new("--strategies: name at least two strategies, comma-separated").into());
     }
+    if let Some(twice) = spec.strategies.iter().enumerate().find(|(i, s)| spec.strategies[..*i].contains(s)) {
+        return Err(
+            InputError::new(format!("--strategies: {} is named twice; name each strategy once", twice.1)).into()
+        );
+    }
     let mut matchups = Vec::new();
     let mut pair_column = String::new();
     let pairs = k * (k - 1) / 2;
@@ -103,9 +109,12 @@ pub fn compare(
     Ok(Comparison { strategies: spec.strategies.clone(), matchups, ratings, dominant, pair_column, equilibrium })
 }
 
-/// Sums of per-deal-group values in chips per round, for combining lineups.
+/// Sums over deal groups of one value per group (a chips difference per round, or a share
+/// of the wins), for combining lineups. With an odd table the two lineups' groups are
+/// pooled as if independent: their means differ and they share deals, two errors that
+/// roughly cancel (coverage 0.96 over 400 seeds, Sevens, 3 players).
 #[derive(Default)]
-struct GroupSums {
+struct DealValues {
     groups: u64,
     sum: f64,
     sum_sq: f64,
@@ -115,7 +124,7 @@ struct GroupSums {
 /// interval over deal groups (`groups`: a's share per round in each group), as strategies'
 /// win rates have it: the Wilson interval over rounds under the same small-sample rule
 /// (too few groups, wins or non-wins, or no spread between groups).
-fn head_to_head(share_a: f64, rounds: u64, groups: &GroupSums) -> Estimate {
+fn head_to_head(share_a: f64, rounds: u64, groups: &DealValues) -> Estimate {
     let wilson = stats::wilson(share_a, rounds);
     let min = MIN_PAIRED_GROUPS as f64;
     if groups.groups < MIN_PAIRED_GROUPS || share_a < min || rounds as f64 - share_a < min {
@@ -136,7 +145,7 @@ fn play_pair(
     spec: &CompareSpec,
     a: usize,
     b: usize,
-) -> Result<(f64, u64, GroupSums, GroupSums, String), Error> {
+) -> Result<(f64, u64, DealValues, DealValues, String), Error> {
     let names = [&spec.strategies[a], &spec.strategies[b]];
     let lineups: Vec<Vec<String>> = if spec.players.is_multiple_of(2) {
         vec![(0..spec.players).map(|s| names[s % 2].clone()).collect()]
@@ -146,8 +155,8 @@ fn play_pair(
     let rounds_each = spec.rounds_per_pair.div_ceil(lineups.len() as u64);
     let mut share_a = 0.0;
     let mut rounds = 0;
-    let mut diff = GroupSums::default();
-    let mut share_groups = GroupSums::default();
+    let mut diff = DealValues::default();
+    let mut share_groups = DealValues::default();
     let mut pair_column = String::new();
     for seats in &lineups {
         let (runner, seats) = (info.build)(spec.rules.as_deref(), Some(spec.players), Some(seats))?;
@@ -180,7 +189,7 @@ fn play_pair(
 /// Adds a two-strategy tally's deal groups to `groups` as the first strategy's (`sign`
 /// 1.0, else -1.0 for the second's) share of each group's wins per round, draws counted
 /// half: 1/2 + (S_a - S_b) / 2 per round, from the group's win shares a minus b.
-fn add_share_groups(groups: &mut GroupSums, tally: &Tally, sign: f64) {
+fn add_share_groups(groups: &mut DealValues, tally: &Tally, sign: f64) {
     let d: &PairedSums = &tally.share_pairs[0];
     let per = (tally.rounds / d.groups.max(1)) as f64 * SHARE_UNIT as f64;
     let (d_sum, d_sq) = (sign * d.sum as f64 / per, d.sum_sq as f64 / (per * per));
@@ -346,7 +355,7 @@ mod tests {
         };
         let x = [1.0, 0.5, 0.0, 0.75];
         for (sign, x) in [(1.0, x), (-1.0, x.map(|v| 1.0 - v))] {
-            let mut g = GroupSums::default();
+            let mut g = DealValues::default();
             add_share_groups(&mut g, &tally, sign);
             assert_eq!(g.groups, 4);
             assert!((g.sum - x.iter().sum::<f64>()).abs() < 1e-12, "{sign}: {}", g.sum);
@@ -356,12 +365,12 @@ mod tests {
 
     #[test]
     fn head_to_head_intervals_fall_back_to_wilson_on_small_samples() {
-        let spread = GroupSums { groups: 400, sum: 200.0, sum_sq: 110.0 };
+        let spread = DealValues { groups: 400, sum: 200.0, sum_sq: 110.0 };
         let wilson = stats::wilson(400.0, 800);
-        assert_eq!(head_to_head(400.0, 800, &GroupSums { groups: 20, ..spread }), wilson, "few groups");
+        assert_eq!(head_to_head(400.0, 800, &DealValues { groups: 20, ..spread }), wilson, "few groups");
         assert_eq!(head_to_head(20.0, 800, &spread), stats::wilson(20.0, 800), "few wins");
         assert_eq!(
-            head_to_head(400.0, 800, &GroupSums { groups: 400, sum: 200.0, sum_sq: 100.0 }),
+            head_to_head(400.0, 800, &DealValues { groups: 400, sum: 200.0, sum_sq: 100.0 }),
             wilson,
             "no spread"
         );
