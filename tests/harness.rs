@@ -6,6 +6,7 @@ use draftsim::games::seven_card_draft::{Rules, SevenCardDraft};
 use draftsim::sim::{
     self, CardCatalog, Game, Lineup, Measure, Measures, Mode, Plan, RoundResult, SHARE_UNIT, Score, Shard, Shown, Tally,
 };
+use draftsim::stats::Estimate;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -344,29 +345,36 @@ fn seat_luck(deal_seed: u64, bot_seed: u64, seating: &[usize], out: &mut RoundRe
     award(out, if entry0_wins { entry0 } else { 1 - entry0 });
 }
 
-#[test]
-fn win_rate_intervals_over_deal_groups_cover_and_are_narrower_than_wilson_under_rotation() {
+/// Over 400 rotated runs of 2,000 rounds of `seat_luck`: the share of runs whose interval
+/// over deal groups, and whose Wilson interval, cover `truth`, and the ratio of their mean
+/// half-widths (grouped over Wilson). `pick` gives both intervals from a run's tally.
+fn seat_luck_coverage(truth: f64, pick: impl Fn(&Tally) -> (Estimate, Estimate)) -> (f64, f64, f64) {
     let game = Planted::new(seat_luck, &[]);
     let lineup = Lineup::new(&["edge".to_string(), "field".to_string()]);
     let runs = 400;
     let (mut covered, mut wilson_covered) = (0, 0);
-    let (mut paired_width, mut wilson_width) = (0.0, 0.0);
+    let (mut grouped_width, mut wilson_width) = (0.0, 0.0);
     for seed in 0..runs {
         let p = Plan { seed, rounds: 2_000, rotate: true, shard: None, until_ci: None, cards: false };
         let t = sim::run(&game, &lineup, &p, Mode::Tally, None, |_, _| Ok(())).unwrap();
-        let (paired, wilson) = (t.win_rate(0), t.strategy(0).win_rate());
-        covered += u32::from(paired.contains(0.6));
-        wilson_covered += u32::from(wilson.contains(0.6));
-        paired_width += paired.half_width();
+        let (grouped, wilson) = pick(&t);
+        covered += u32::from(grouped.contains(truth));
+        wilson_covered += u32::from(wilson.contains(truth));
+        grouped_width += grouped.half_width();
         wilson_width += wilson.half_width();
     }
     let rate = |c: u32| c as f64 / runs as f64;
+    (rate(covered), rate(wilson_covered), grouped_width / wilson_width)
+}
+
+#[test]
+fn win_rate_intervals_over_deal_groups_cover_and_are_narrower_than_wilson_under_rotation() {
+    let (covered, wilson_covered, ratio) = seat_luck_coverage(0.6, |t| (t.win_rate(0), t.strategy(0).win_rate()));
     // 400 runs: a binomial sd of 0.011 around 0.95.
-    assert!((0.92..=0.975).contains(&rate(covered)), "paired coverage {}", rate(covered));
+    assert!((0.92..=0.975).contains(&covered), "paired coverage {covered}");
     // Group variance 0.075 against Wilson's 0.12: about 1.26x narrower, and Wilson over-covers.
-    let ratio = wilson_width / paired_width;
-    assert!((1.2..1.33).contains(&ratio), "Wilson / paired half-width {ratio}");
-    assert!(rate(wilson_covered) > rate(covered), "Wilson {} against paired {}", rate(wilson_covered), rate(covered));
+    assert!((1.2..1.33).contains(&(1.0 / ratio)), "Wilson / paired half-width {}", 1.0 / ratio);
+    assert!(wilson_covered > covered, "Wilson {wilson_covered} against paired {covered}");
 }
 
 #[test]
@@ -376,32 +384,20 @@ fn seat_intervals_over_deal_groups_cover_where_wilson_is_too_narrow() {
     // Its true win rate is 0.5, but a deal group's two rounds are correlated (group
     // variance 0.66 against 0.5 for independent rounds), so Wilson over seat-rounds is
     // about 1.15x too narrow and under-covers (about 91%).
-    let game = Planted::new(seat_luck, &[]);
-    let lineup = Lineup::new(&["edge".to_string(), "field".to_string()]);
-    let runs = 400;
-    let (mut covered, mut wilson_covered) = (0, 0);
-    let (mut grouped_width, mut wilson_width) = (0.0, 0.0);
-    for seed in 0..runs {
-        let p = Plan { seed, rounds: 2_000, rotate: true, shard: None, until_ci: None, cards: false };
-        let t = sim::run(&game, &lineup, &p, Mode::Tally, None, |_, _| Ok(())).unwrap();
+    let (covered, wilson_covered, ratio) = seat_luck_coverage(0.5, |t| {
         let (grouped, wilson) = (t.seat_win_rate(0), t.seat(0).win_rate());
         let shares = &t.seat_groups[0].share;
         let units_per_group = 2.0 * f64::from(SHARE_UNIT);
         assert!((shares.sum as f64 / shares.groups as f64 / units_per_group - wilson.mean).abs() < 1e-12);
-        covered += u32::from(grouped.contains(0.5));
-        wilson_covered += u32::from(wilson.contains(0.5));
-        grouped_width += grouped.half_width();
-        wilson_width += wilson.half_width();
         // The score: +1 or -1 a round, the same pairing.
         let score = t.seat_score_per_round(0);
         assert!((score.mean - (2.0 * grouped.mean - 1.0)).abs() < 1e-12);
         assert!((score.half_width() / grouped.half_width() - 2.0).abs() < 0.01, "{score:?} {grouped:?}");
-    }
-    let rate = |c: u32| c as f64 / runs as f64;
-    assert!((0.92..=0.975).contains(&rate(covered)), "seat coverage over groups {}", rate(covered));
-    let ratio = grouped_width / wilson_width;
+        (grouped, wilson)
+    });
+    assert!((0.92..=0.975).contains(&covered), "seat coverage over groups {covered}");
     assert!((1.1..1.2).contains(&ratio), "grouped / Wilson half-width {ratio}");
-    assert!(rate(wilson_covered) < rate(covered), "Wilson {} against grouped {}", rate(wilson_covered), rate(covered));
+    assert!(wilson_covered < covered, "Wilson {wilson_covered} against grouped {covered}");
 }
 
 /// A game-mode-like planted game: each unit deals every seat 1 to 3 rounds, counts events

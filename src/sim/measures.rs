@@ -205,3 +205,25 @@ impl Measures {
         out
     }
 }
+
+#[cfg(test)]
+impl Measures {
+    /// A zero-sum game's outcome with these declared measures, no histograms: for tests.
+    pub(crate) fn declaring(measures: Vec<Measure>) -> Measures {
+        Measures {
+            score: Score {
+                key: "net".into(),
+                column: "chips_per_round".into(),
+                pair_column: "chips_diff_per_round".into(),
+                description: String::new(),
+                zero_sum: true,
+            },
+            unit: "round".into(),
+            length: String::new(),
+            always_won: true,
+            measures,
+            histograms: vec![],
+            cards: None,
+        }
+    }
+}

@@ -491,25 +491,11 @@ mod tests {
 
     #[test]
     fn group_rows_sum_seats_into_the_last_row_and_pick_each_measure_s_slots() {
-        let measures = Measures {
-            score: crate::sim::Score {
-                key: "net".into(),
-                column: "net_per_round".into(),
-                pair_column: "net_diff_per_round".into(),
-                description: String::new(),
-                zero_sum: true,
-            },
-            unit: "round".into(),
-            length: String::new(),
-            always_won: true,
-            measures: vec![
-                Measure::rate(0, "a", "a_rate", Shown::Both, ""),
-                Measure::rate_per(1, 0, "b", "b_share", Shown::Both, ""),
-                Measure::mean(0, "c", "mean_c", Shown::Both, ""),
-            ],
-            histograms: vec![],
-            cards: None,
-        };
+        let measures = Measures::declaring(vec![
+            Measure::rate(0, "a", "a_rate", Shown::Both, ""),
+            Measure::rate_per(1, 0, "b", "b_share", Shown::Both, ""),
+            Measure::mean(0, "c", "mean_c", Shown::Both, ""),
+        ]);
         // One strategy (row 0), two seats (rows 1, 2), every seat (row 3); 2 units a row,
         // 4 for every seat.
         let mut units = [0; GROUP_ROWS];

@@ -598,27 +598,13 @@ fn grouped_measure(units: (stats::Estimate, u64), sums: Option<&RatioSums>, m: &
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::measures::{Score, Shown};
+    use crate::sim::measures::Shown;
 
     fn measures() -> Measures {
-        Measures {
-            score: Score {
-                key: "net".into(),
-                column: "chips_per_round".into(),
-                pair_column: "chips_diff_per_round".into(),
-                description: String::new(),
-                zero_sum: true,
-            },
-            unit: "round".into(),
-            length: String::new(),
-            always_won: true,
-            measures: vec![
-                Measure::rate(0, "a", "a_rate", Shown::Both, ""),
-                Measure::mean(0, "b", "mean_b", Shown::Both, ""),
-            ],
-            histograms: vec![],
-            cards: None,
-        }
+        Measures::declaring(vec![
+            Measure::rate(0, "a", "a_rate", Shown::Both, ""),
+            Measure::mean(0, "b", "mean_b", Shown::Both, ""),
+        ])
     }
 
     #[test]
