@@ -338,8 +338,7 @@ fn run_deals<G: Game>(
             for (s, (&entry, r)) in seating[..players].iter().zip(&result.seats).enumerate() {
                 let x = lineup.entry_strategy[entry];
                 tally.add_seat(x, s, r);
-                sums.add(x, r);
-                sums.add(n_strat + s, r);
+                sums.add([x, n_strat + s], r);
                 if mode == Mode::Rows {
                     rows.push(RoundRow { round, seat: s as u8, strategy: x as u16, result: *r });
                 }
@@ -419,19 +418,23 @@ impl GroupRows {
         }
     }
 
-    /// Adds a seat's record to `row`. Whole arrays, fixed in length so that the adds are
-    /// vector instructions: a record's undeclared slots are zero.
+    /// Adds a seat's record to each of `rows` (its strategy's and its seat's). The record
+    /// is widened once into a row's slots; whole fixed-length arrays, so the adds are vector
+    /// instructions (a record's undeclared slots are zero).
     #[inline]
-    fn add(&mut self, row: usize, r: &SeatResult) {
-        self.score[row] += r.score;
-        self.share[row] += i64::from(r.share_units);
-        let slots = &mut self.slots[row];
-        slots[SEAT_ROUNDS_SLOT] += i64::from(r.rounds);
-        for (g, &c) in slots[FIRST_COUNTER_SLOT..FIRST_SUM_SLOT].iter_mut().zip(&r.counters) {
-            *g += i64::from(c);
+    fn add(&mut self, rows: [usize; 2], r: &SeatResult) {
+        let mut widened = [0i64; ROW_SLOTS];
+        widened[SEAT_ROUNDS_SLOT] = i64::from(r.rounds);
+        for (w, &c) in widened[FIRST_COUNTER_SLOT..FIRST_SUM_SLOT].iter_mut().zip(&r.counters) {
+            *w = i64::from(c);
         }
-        for (g, &v) in slots[FIRST_SUM_SLOT..].iter_mut().zip(&r.sums) {
-            *g += v;
+        widened[FIRST_SUM_SLOT..].copy_from_slice(&r.sums);
+        for row in rows {
+            self.score[row] += r.score;
+            self.share[row] += i64::from(r.share_units);
+            for (g, &v) in self.slots[row].iter_mut().zip(&widened) {
+                *g += v;
+            }
         }
     }
 
@@ -510,8 +513,7 @@ mod tests {
             r
         };
         for (s, r) in [(0, seat(5, 2, 1, 7)), (1, seat(-5, 1, 0, -1)), (0, seat(1, 0, 0, 4))] {
-            rows.add(0, &r);
-            rows.add(1 + s, &r);
+            rows.add([0, 1 + s], &r);
         }
         rows.total(1, 2);
         assert_eq!(rows.score[..4], [1, 6, -5, 1]);
