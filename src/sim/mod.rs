@@ -352,7 +352,7 @@ fn run_deals<G: Game>(
             }
         }
         sums.total(n_strat, players);
-        tally.add_group(&sums.score[..n_strat], &sums.share[..n_strat], &instances[..n_strat]);
+        tally.add_group(&sums.score[..n_strat], &sums.share[..n_strat], &sums.units[..n_strat]);
         for x in 0..n_strat {
             tally.add_measure_group(x, sums.ratios(x));
         }
