@@ -4,6 +4,7 @@
 //! 16-bit lane: the evaluator reads a suit's 13-bit rank mask with one shift and mask.
 
 mod deck;
+pub mod shuffle;
 
 pub use deck::{Deck, DeckPreset};
 

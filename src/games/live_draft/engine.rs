@@ -24,7 +24,7 @@
 //!   tableau is wiped at most as often as the library could deal it anew in one check
 //!   (else a one-kind library with `reshuffle_removed` would wipe for ever).
 
-use rand::seq::SliceRandom;
+use crate::cards::shuffle::shuffle;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -418,7 +418,7 @@ impl Table {
             self.library[..self.n_removed].copy_from_slice(&self.removed[..self.n_removed]);
             self.n_library = self.n_removed;
             self.n_removed = 0;
-            self.library[..self.n_library].shuffle(&mut self.rng);
+            shuffle(&mut self.library[..self.n_library], &mut self.rng);
         }
         if self.n_library == 0 {
             return None;
@@ -546,7 +546,7 @@ pub fn play<B: Bot>(
     }
     t.n_library = t.n_cards;
     let mut rng = t.rng.clone();
-    t.library[..t.n_library].shuffle(&mut rng);
+    shuffle(&mut t.library[..t.n_library], &mut rng);
     t.rng = rng;
     t.n_discard = 0;
     t.n_removed = 0;

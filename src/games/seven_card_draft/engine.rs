@@ -16,8 +16,8 @@
 //! - Pot shares: each pot is split equally among its winners; a round's shares sum to 1.
 //! - A forced pick (one card left in the pack) is made without asking the bot.
 
+use crate::cards::shuffle::partial_shuffle;
 use rand::SeedableRng;
-use rand::seq::SliceRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::measures::{
@@ -526,7 +526,7 @@ fn play_round_logged<B: Bot, const LOG_CARDS: bool>(
     t.deck_buf.copy_from_slice(&variant.deck_cards);
     let playing = (0..n).filter(|&s| !t.folded[s]).count();
     let (dealt, stacked): (&[Card], Option<&[CardSet]>) = match deal {
-        Deal::Shuffle(rng) => (t.deck_buf.partial_shuffle(rng, playing * pack_size).0, None),
+        Deal::Shuffle(rng) => (partial_shuffle(&mut t.deck_buf, rng, playing * pack_size).0, None),
         Deal::Stacked(packs) => (&[], Some(packs)),
     };
     let mut k = 0;

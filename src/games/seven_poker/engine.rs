@@ -17,8 +17,8 @@
 //!   shown cards all of one colour that is not a longest colour, or shown cards of distinct
 //!   colours from a hand without all seven colours.
 
+use crate::cards::shuffle::shuffle;
 use rand::SeedableRng;
-use rand::seq::SliceRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::cards::{COLOURS, Layout, SEVEN_COLOURS, category_bin, ids, nth};
@@ -307,7 +307,7 @@ fn play_round<B: Bot>(
             t.pile.clear();
             t.pile.extend_from_slice(pile);
         }
-        None => t.pile.shuffle(&mut rng),
+        None => shuffle(&mut t.pile, &mut rng),
     }
     t.discards = 0;
     t.shown = [0; MAX_SEATS];

@@ -23,8 +23,8 @@
 //!   never the bots'. Later games of a best of 3 are started by the loser of the previous
 //!   game (after a drawn game, by the other player than last time).
 
+use crate::cards::shuffle::shuffle;
 use rand::SeedableRng;
-use rand::seq::SliceRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::cards::{Cards, Pool, bit, count, ids};
@@ -339,7 +339,7 @@ pub fn play<B: Bot>(
     for (i, slot) in order[..pool.size].iter_mut().enumerate() {
         *slot = i as u8;
     }
-    order[..pool.size].shuffle(&mut rng);
+    shuffle(&mut order[..pool.size], &mut rng);
     let kept = pool.size - rules.removed;
     t.removed = order[kept..pool.size].iter().fold(0, |m, &id| m | bit(id));
     t.stack[..kept].copy_from_slice(&order[..kept]);
@@ -709,7 +709,7 @@ fn draw(side: &mut Side, rng: &mut Xoshiro256PlusPlus, seat: usize, sink: &mut i
             side.deck_len += 1;
         }
         side.under = 0;
-        side.deck[..side.deck_len].shuffle(rng);
+        shuffle(&mut side.deck[..side.deck_len], rng);
         sink.event(Event::Reshuffle { seat, cards: side.deck_len });
     }
     side.deck_len -= 1;
@@ -745,7 +745,7 @@ fn play_game<B: Bot>(
             side.deck[side.deck_len] = id;
             side.deck_len += 1;
         }
-        side.deck[..side.deck_len].shuffle(rng);
+        shuffle(&mut side.deck[..side.deck_len], rng);
         for _ in 0..rules.hand_size {
             if side.deck_len == 0 {
                 break;
