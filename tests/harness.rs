@@ -328,9 +328,69 @@ fn card_analytics_recover_a_planted_draft_and_merge_exactly() {
     merged.merge(&shard(0));
     merged.merge(&shard(1));
     assert_eq!(merged.cards, t.cards);
+    assert_eq!((&merged.card_group_sums, merged.card_groups), (&t.card_group_sums, t.card_groups));
     // Without cards asked for, nothing is tallied.
     let off = run_with_threads(&game, &lineup, &Plan { cards: false, ..p }, 2);
     assert_eq!(off.card_count(), 0);
+}
+
+/// A planted draft whose deal decides how good card X is, for both rotations: on a hot
+/// deal each seat sees X and takes it with chance 0.9, on a cold one 0.1. A seat holding X
+/// against one without wins; otherwise a coin decides. The true take rate is 0.5, the win
+/// share with X in hand 0.59, having passed it 0.41 (in hand, the deal was hot nine times
+/// in ten and the other seat then holds X too with chance 0.9).
+fn hot_card(deal_seed: u64, bot_seed: u64, _: &[usize], out: &mut RoundResult) {
+    let hot = Xoshiro256PlusPlus::seed_from_u64(deal_seed).random::<u64>() & 1 == 1;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(bot_seed);
+    let take = if hot { 0.9 } else { 0.1 };
+    let mut holds = [false; 2];
+    for (seat, held) in holds.iter_mut().enumerate() {
+        out.cards.seen(seat, 0, 1);
+        if rng.random::<f64>() < take {
+            *held = true;
+            out.cards.taken(seat, 0, 1);
+            out.cards.kept(seat, 0);
+        }
+    }
+    let coin = (rng.random::<u64>() & 1) as usize;
+    award(out, if holds[0] != holds[1] { usize::from(holds[1]) } else { coin });
+}
+
+#[test]
+fn card_intervals_over_deal_groups_cover_where_unit_intervals_are_too_narrow() {
+    // A strategy meets X twice per deal group under the same deal, so its two sightings are
+    // correlated: group variance 0.82 against 0.5 for independent ones, and Wilson over
+    // sightings is about 1.28x too narrow.
+    let game = Planted::new(hot_card, &["X"]);
+    let lineup = Lineup::new(&["first".to_string(), "second".to_string()]);
+    let runs = 400;
+    let truths = [0.5, 0.59, 0.41, 0.18];
+    let (mut covered, mut unit_covered) = ([0u32; 4], [0u32; 4]);
+    let (mut grouped_width, mut unit_width) = (0.0, 0.0);
+    for seed in 0..runs {
+        let p = Plan { seed, rounds: 2_000, rotate: true, shard: None, until_ci: None, cards: true };
+        let t = sim::run(&game, &lineup, &p, Mode::Tally, None, |_, _| Ok(())).unwrap();
+        assert_eq!(t.card_groups, 1_000);
+        let (grouped, units) = (t.card_estimates(0, 0), t.card(0, 0).unit_estimates());
+        assert_eq!(grouped.take_rate.mean, units.take_rate.mean);
+        let pick = |e: &draftsim::sim::CardEstimates| {
+            [e.take_rate, e.win_share_in_hand, e.win_share_passed, e.in_hand_minus_passed]
+        };
+        for (i, (g, u)) in pick(&grouped).into_iter().zip(pick(&units)).enumerate() {
+            covered[i] += u32::from(g.contains(truths[i]));
+            unit_covered[i] += u32::from(u.contains(truths[i]));
+        }
+        grouped_width += grouped.take_rate.half_width();
+        unit_width += units.take_rate.half_width();
+    }
+    let rate = |c: u32| c as f64 / runs as f64;
+    for (i, name) in ["take rate", "in hand", "passed", "in hand minus passed"].iter().enumerate() {
+        // 400 runs: a binomial sd of 0.011 around 0.95.
+        assert!((0.92..=0.975).contains(&rate(covered[i])), "{name}: coverage over groups {}", rate(covered[i]));
+    }
+    assert!(rate(unit_covered[0]) < 0.9, "Wilson over sightings covers {}", rate(unit_covered[0]));
+    let ratio = grouped_width / unit_width;
+    assert!((1.2..1.36).contains(&ratio), "grouped / Wilson half-width {ratio}");
 }
 
 /// A planted game with deal luck shared by the rotations: each deal makes one seat lucky;

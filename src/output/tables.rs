@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Table, Values};
-use crate::sim::{CardCatalog, CardCounts, Counts, Measures, Shard, Shown, Tally};
+use crate::sim::{CardCatalog, CardCounts, CardEstimates, Counts, Measures, Shard, Shown, Tally};
 use crate::stats::Estimate;
 
 /// What a run was: written to `run.json` and to every Parquet file's metadata.
@@ -156,7 +156,7 @@ pub fn run_tables(tally: &Tally, strategies: &[String], measures: &Measures) -> 
 /// often it was seen and taken, when (ATA, ALSA), and the win share with it in hand
 /// against seen and passed.
 pub fn cards_table(tally: &Tally, strategies: &[String], catalog: &CardCatalog) -> Table {
-    let mut rows: Vec<(String, String, String, CardCounts)> = Vec::new();
+    let mut rows: Vec<(String, String, String, CardCounts, CardEstimates)> = Vec::new();
     // Cards, then each pooling's groups, as the harness counted them.
     let mut labels: Vec<(&str, &str)> = catalog.names.iter().map(|n| ("card", n.as_str())).collect();
     for group in &catalog.groups {
@@ -166,15 +166,16 @@ pub fn cards_table(tally: &Tally, strategies: &[String], catalog: &CardCatalog) 
         for (id, (level, name)) in labels.iter().enumerate().take(tally.card_count()) {
             let counts = tally.card(x, id);
             if !counts.is_empty() {
-                rows.push((strategy.clone(), level.to_string(), name.to_string(), counts.clone()));
+                let estimates = tally.card_estimates(x, id);
+                rows.push((strategy.clone(), level.to_string(), name.to_string(), counts.clone(), estimates));
             }
         }
     }
-    let text = |f: fn(&(String, String, String, CardCounts)) -> &String| {
+    let text = |f: fn(&(String, String, String, CardCounts, CardEstimates)) -> &String| {
         Values::Text(rows.iter().map(|r| f(r).clone()).collect())
     };
     let count = |f: fn(&CardCounts) -> u64| ints(rows.iter().map(|r| f(&r.3) as i64));
-    let estimate = |f: fn(&CardCounts) -> Estimate| rows.iter().map(|r| f(&r.3)).collect::<Vec<_>>();
+    let estimate = |f: fn(&CardEstimates) -> Estimate| rows.iter().map(|r| f(&r.4)).collect::<Vec<_>>();
     let mut t = Table::new("cards")
         .with("strategy", text(|r| &r.0))
         .with("level", text(|r| &r.1))
@@ -182,14 +183,14 @@ pub fn cards_table(tally: &Tally, strategies: &[String], catalog: &CardCatalog) 
         .with("seen", count(|c| c.seen))
         .with("seen_picks", count(|c| c.seen_picks))
         .with("taken", count(|c| c.taken));
-    t = with_interval(t, "take_rate", &estimate(CardCounts::take_rate));
-    t = with_interval(t, "ata", &estimate(CardCounts::ata));
-    t = with_interval(t, "alsa", &estimate(CardCounts::alsa));
+    t = with_interval(t, "take_rate", &estimate(|e| e.take_rate));
+    t = with_interval(t, "ata", &estimate(|e| e.ata));
+    t = with_interval(t, "alsa", &estimate(|e| e.alsa));
     t = t.with("in_hand", count(|c| c.in_hand));
-    t = with_interval(t, "win_share_in_hand", &estimate(CardCounts::win_share_in_hand));
+    t = with_interval(t, "win_share_in_hand", &estimate(|e| e.win_share_in_hand));
     t = t.with("passed", count(|c| c.passed));
-    t = with_interval(t, "win_share_passed", &estimate(CardCounts::win_share_passed));
-    with_interval(t, "in_hand_minus_passed", &estimate(CardCounts::in_hand_difference))
+    t = with_interval(t, "win_share_passed", &estimate(|e| e.win_share_passed));
+    with_interval(t, "in_hand_minus_passed", &estimate(|e| e.in_hand_minus_passed))
 }
 
 /// Every declared measure with its 95% interval, by strategy, by seat, and for the run.

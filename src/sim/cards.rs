@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::SHARE_UNIT;
+use super::tally::{MIN_PAIRED_GROUPS, RatioSums};
 use crate::stats::{self, Estimate};
 
 /// The card identities a drafting game reports on, and coarser groups of them.
@@ -149,6 +150,163 @@ pub struct CardCounts {
     pub passed_share: u64,
 }
 
+/// A card's counts summed per deal group, for intervals that treat a deal (all its
+/// rotations) as one observation: each estimate's numerator and denominator, and the
+/// cross terms of the two win shares for their difference. Kept apart from
+/// [`CardCounts`], which the fold touches every unit, so that those stay small in cache. Only groups in which the
+/// strategy met the card add terms; the others add zeros, so the estimates take the run's
+/// deal groups as their count.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardGroupSums {
+    /// Taken over sightings.
+    pub take: RatioSums,
+    /// Pick taken over times taken.
+    pub ata: RatioSums,
+    /// Last pick seen over seat-units seen.
+    pub alsa: RatioSums,
+    /// Win share units over seat-units in hand.
+    pub in_hand: RatioSums,
+    /// Win share units over seat-units seen and passed.
+    pub passed: RatioSums,
+    /// Per group, in hand (a1 share units, b1 seat-units) against passed (a2, b2): the sums
+    /// of a1 a2, a1 b2, b1 a2 and b1 b2 (decimal strings in JSON).
+    #[serde(with = "i128_array")]
+    pub cross: [i128; 4],
+}
+
+impl CardGroupSums {
+    /// Adds one deal group's counts of a card.
+    pub(crate) fn add(&mut self, g: &CardCounts) {
+        let i = |v: u64| v as i64;
+        self.take.add(i(g.taken), i(g.seen_picks));
+        self.ata.add(i(g.taken_pick), i(g.taken));
+        self.alsa.add(i(g.last_seen), i(g.seen));
+        self.in_hand.add(i(g.in_hand_share), i(g.in_hand));
+        self.passed.add(i(g.passed_share), i(g.passed));
+        let (a1, b1, a2, b2) = (g.in_hand_share as i128, g.in_hand as i128, g.passed_share as i128, g.passed as i128);
+        for (sum, term) in self.cross.iter_mut().zip([a1 * a2, a1 * b2, b1 * a2, b1 * b2]) {
+            *sum += term;
+        }
+    }
+
+    /// Adds another cell's sums.
+    pub fn merge(&mut self, o: &CardGroupSums) {
+        self.take.merge(&o.take);
+        self.ata.merge(&o.ata);
+        self.alsa.merge(&o.alsa);
+        self.in_hand.merge(&o.in_hand);
+        self.passed.merge(&o.passed);
+        for (a, b) in self.cross.iter_mut().zip(o.cross) {
+            *a += b;
+        }
+    }
+}
+
+mod i128_array {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[i128; 4], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|x| x.to_string()))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[i128; 4], D::Error> {
+        let texts = <[String; 4]>::deserialize(d)?;
+        let mut out = [0i128; 4];
+        for (o, t) in out.iter_mut().zip(&texts) {
+            *o = t.parse().map_err(serde::de::Error::custom)?;
+        }
+        Ok(out)
+    }
+}
+
+/// A card's estimates for one strategy, each with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CardEstimates {
+    /// Taken per sighting.
+    pub take_rate: Estimate,
+    /// Average pick taken (ATA).
+    pub ata: Estimate,
+    /// Average last pick seen (ALSA).
+    pub alsa: Estimate,
+    /// Win share with the card in hand.
+    pub win_share_in_hand: Estimate,
+    /// Win share having seen and passed it.
+    pub win_share_passed: Estimate,
+    /// In hand minus passed.
+    pub in_hand_minus_passed: Estimate,
+}
+
+impl CardCounts {
+    /// Every estimate with its interval over units (each sighting, pick or seat-unit one
+    /// observation).
+    pub fn unit_estimates(&self) -> CardEstimates {
+        CardEstimates {
+            take_rate: self.take_rate(),
+            ata: self.ata(),
+            alsa: self.alsa(),
+            win_share_in_hand: self.win_share_in_hand(),
+            win_share_passed: self.win_share_passed(),
+            in_hand_minus_passed: self.in_hand_difference(),
+        }
+    }
+
+    /// Every estimate, its interval over the run's `deal_groups` deal groups from `sums`
+    /// (these counts summed per group) where they allow it (the small-sample rule of
+    /// [`RatioSums::ratio`]: enough groups, events and spread), else over units. A seat
+    /// meets the same packs in every rotation of a deal, so its units within a group are
+    /// not independent.
+    pub fn estimates(&self, sums: &CardGroupSums, deal_groups: u64) -> CardEstimates {
+        let units = self.unit_estimates();
+        let share = f64::from(SHARE_UNIT);
+        let over = |sums: &RatioSums| RatioSums { groups: deal_groups, ..sums.clone() };
+        let (in_hand, passed) = (over(&sums.in_hand), over(&sums.passed));
+        CardEstimates {
+            take_rate: centered(units.take_rate, over(&sums.take).ratio(true), true),
+            ata: centered(units.ata, over(&sums.ata).ratio(false), false),
+            alsa: centered(units.alsa, over(&sums.alsa).ratio(false), false),
+            win_share_in_hand: centered(units.win_share_in_hand, in_hand.ratio_scaled(true, share), true),
+            win_share_passed: centered(units.win_share_passed, passed.ratio_scaled(true, share), true),
+            in_hand_minus_passed: centered(
+                units.in_hand_minus_passed,
+                share_difference(&in_hand, &passed, &sums.cross),
+                false,
+            ),
+        }
+    }
+}
+
+/// The estimate over units with the half-width of the one over groups, if there is one
+/// (within 0 and 1 for a rate): the means agree, up to rounding.
+fn centered(units: Estimate, groups: Option<Estimate>, rate: bool) -> Estimate {
+    let Some(g) = groups else { return units };
+    let half = g.half_width();
+    let (mut lo, mut hi) = (units.mean - half, units.mean + half);
+    if rate {
+        (lo, hi) = (lo.max(0.0), hi.min(1.0));
+    }
+    Estimate { mean: units.mean, lo, hi }
+}
+
+/// Win share in hand minus passed over deal groups: the delta method for a difference of
+/// two ratios of sums, with their covariance between groups (`cross`: Σa1a2, Σa1b2, Σb1a2,
+/// Σb1b2). `None` unless both win shares have intervals over groups.
+fn share_difference(in_hand: &RatioSums, passed: &RatioSums, cross: &[i128; 4]) -> Option<Estimate> {
+    let share = f64::from(SHARE_UNIT);
+    in_hand.ratio_scaled(true, share)?;
+    passed.ratio_scaled(true, share)?;
+    let n = in_hand.groups as f64;
+    let (r1, r2) = (in_hand.a as f64 / in_hand.b as f64, passed.a as f64 / passed.b as f64);
+    let (m1, m2) = (in_hand.b as f64 / n, passed.b as f64 / n);
+    let [a1a2, a1b2, b1a2, b1b2] = cross.map(|c| c as f64);
+    let e1e2 = a1a2 - r2 * a1b2 - r1 * b1a2 + r1 * r2 * b1b2;
+    let var = (in_hand.residual_sq(r1) / (m1 * m1) + passed.residual_sq(r2) / (m2 * m2) - 2.0 * e1e2 / (m1 * m2))
+        / (n * (n - 1.0));
+    let df = in_hand.effective_groups()?.min(passed.effective_groups()?);
+    let half = stats::t_quantile_975((df as u64).max(MIN_PAIRED_GROUPS) - 1) * var.max(0.0).sqrt() / share;
+    let d = (r1 - r2) / share;
+    Some(Estimate { mean: d, lo: d - half, hi: d + half })
+}
+
 impl CardCounts {
     /// Adds another cell's counts.
     pub fn merge(&mut self, o: &CardCounts) {
@@ -210,8 +368,8 @@ struct SeatCard {
     kept: bool,
 }
 
-/// Folds units' card logs into per (strategy, id) counts, each card's groups included;
-/// scratch made once per chunk.
+/// Folds units' card logs into per (strategy, id) counts, each card's groups included,
+/// one deal group at a time; scratch made once per chunk.
 pub(crate) struct CardFolder {
     /// Cards, then groups (see [`CardCatalog::ids`]).
     ids: usize,
@@ -220,10 +378,14 @@ pub(crate) struct CardFolder {
     groups_of: Vec<Vec<u16>>,
     state: Vec<SeatCard>,
     touched: Vec<u32>,
+    /// This deal group's counts per (strategy, id), whether it touched each, and which.
+    group: Vec<CardCounts>,
+    group_listed: Vec<bool>,
+    group_touched: Vec<u32>,
 }
 
 impl CardFolder {
-    pub(crate) fn new(catalog: &CardCatalog, seats: usize) -> CardFolder {
+    pub(crate) fn new(catalog: &CardCatalog, seats: usize, strategies: usize) -> CardFolder {
         let offsets = catalog.group_offsets();
         let groups_of = (0..catalog.names.len())
             .map(|c| {
@@ -239,12 +401,17 @@ impl CardFolder {
             groups_of,
             state: vec![SeatCard::default(); ids * seats],
             touched: Vec::with_capacity(256),
+            group: vec![CardCounts::default(); ids * strategies],
+            group_listed: vec![false; ids * strategies],
+            group_touched: Vec::with_capacity(256),
         }
     }
 
-    /// Adds one unit: `strategy_at[s]` is seat `s`'s strategy, `share[s]` its win share.
-    pub(crate) fn fold(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32], cells: &mut [CardCounts]) {
+    /// Adds one unit to the deal group's counts: `strategy_at[s]` is seat `s`'s strategy,
+    /// `share[s]` its win share.
+    pub(crate) fn fold(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32]) {
         let n = self.ids;
+        let cells = &mut self.group;
         for e in &log.events {
             let card = e.card as usize;
             let seat = e.seat as usize;
@@ -281,7 +448,12 @@ impl CardFolder {
             let idx = idx as usize;
             let (seat, card) = (idx / n, idx % n);
             let st = std::mem::take(&mut self.state[idx]);
-            let cell = &mut cells[strategy_at[seat] * n + card];
+            // Every cell an event touched is listed here, once per seat and unit.
+            let at = strategy_at[seat] * n + card;
+            if !std::mem::replace(&mut self.group_listed[at], true) {
+                self.group_touched.push(at as u32);
+            }
+            let cell = &mut cells[at];
             let won = u64::from(share[seat]);
             if st.last_seen > 0 {
                 let last = u64::from(st.last_seen);
@@ -299,6 +471,18 @@ impl CardFolder {
             }
         }
         self.touched.clear();
+    }
+
+    /// Ends a deal group: adds its counts to `cells` and their group sums to `sums`.
+    pub(crate) fn end_group(&mut self, cells: &mut [CardCounts], sums: &mut [CardGroupSums]) {
+        for &idx in &self.group_touched {
+            let idx = idx as usize;
+            self.group_listed[idx] = false;
+            let g = std::mem::take(&mut self.group[idx]);
+            cells[idx].merge(&g);
+            sums[idx].add(&g);
+        }
+        self.group_touched.clear();
     }
 }
 
@@ -323,10 +507,12 @@ mod tests {
             names: ["a", "b", "c"].map(String::from).to_vec(),
             groups: vec![CardGroup { level: "all".into(), names: vec!["any".into()], of_card: vec![Some(0); 3] }],
         };
-        let mut folder = CardFolder::new(&catalog, 2);
+        let mut folder = CardFolder::new(&catalog, 2, 2);
         let n = catalog.ids();
         let mut cells = vec![CardCounts::default(); 2 * n];
-        folder.fold(&log, &[0, 1], &[SHARE_UNIT, 0], &mut cells);
+        let mut sums = vec![CardGroupSums::default(); 2 * n];
+        folder.fold(&log, &[0, 1], &[SHARE_UNIT, 0]);
+        folder.end_group(&mut cells, &mut sums);
         let c1 = &cells[1];
         assert_eq!((c1.seen, c1.taken, c1.taken_pick, c1.in_hand, c1.in_hand_share), (1, 1, 1, 1, SHARE_UNIT as u64));
         let c2 = &cells[2];
@@ -336,10 +522,66 @@ mod tests {
         // The pooled group counts each seat-unit once: seat 0 saw two cards and kept one.
         let g0 = &cells[3];
         assert_eq!((g0.seen, g0.seen_picks, g0.taken, g0.in_hand, g0.passed), (1, 2, 1, 1, 0));
-        // The scratch is reset: folding the same unit again doubles every count.
-        folder.fold(&log, &[0, 1], &[SHARE_UNIT, 0], &mut cells);
-        assert_eq!(cells[n + 2].in_hand, 2);
-        assert_eq!(cells[2].passed, 2);
-        assert_eq!(cells[3].seen, 2);
+        // One group so far: its sums are the counts, squared where they should be.
+        assert_eq!((sums[3].take.groups, sums[3].take.a, sums[3].take.b, sums[3].take.b2), (1, 1, 2, 4));
+        assert_eq!(sums[1].in_hand.ab, i128::from(SHARE_UNIT));
+        // The scratch is reset: folding the same unit twice into one group doubles every
+        // count, and the group's sums see one group of doubled counts.
+        folder.fold(&log, &[0, 1], &[SHARE_UNIT, 0]);
+        folder.fold(&log, &[0, 1], &[SHARE_UNIT, 0]);
+        folder.end_group(&mut cells, &mut sums);
+        assert_eq!(cells[n + 2].in_hand, 3);
+        assert_eq!(cells[2].passed, 3);
+        assert_eq!(cells[3].seen, 3);
+        let take = &sums[3].take;
+        assert_eq!((take.groups, take.a, take.a2, take.b, take.b2, take.ab), (2, 3, 1 + 4, 6, 4 + 16, 2 + 8));
+        assert_eq!(sums[2].cross, [0; 4], "card c was never in hand");
+    }
+
+    /// A ratio's per-group values, as (in-hand share units, in-hand units, passed share
+    /// units, passed units), summed into group sums the way the folder does.
+    fn sums_of(groups: &[(u64, u64, u64, u64)]) -> CardGroupSums {
+        let mut sums = CardGroupSums::default();
+        for &(a1, b1, a2, b2) in groups {
+            let g =
+                CardCounts { in_hand_share: a1, in_hand: b1, passed_share: a2, passed: b2, ..CardCounts::default() };
+            sums.add(&g);
+        }
+        sums
+    }
+
+    #[test]
+    fn the_in_hand_minus_passed_interval_is_the_spread_of_each_group_s_linearised_difference() {
+        // 60 groups of varied counts, in-hand and passed correlated within a group.
+        let unit = u64::from(SHARE_UNIT);
+        let groups: Vec<(u64, u64, u64, u64)> = (0..60u64)
+            .map(|i| {
+                let (b1, b2) = (2 + i % 4, 2 + (i * 7) % 3);
+                let won1 = (i * 5 + 3) % b1;
+                let won2 = (won1 + i / 7) % b2;
+                (won1 * unit + (i % 3) * unit / 2, b1, won2 * unit, b2)
+            })
+            .collect();
+        let sums = sums_of(&groups);
+        let n = groups.len() as f64;
+        let total = |f: fn(&(u64, u64, u64, u64)) -> u64| groups.iter().map(f).sum::<u64>() as f64;
+        let (r1, r2) = (total(|g| g.0) / total(|g| g.1), total(|g| g.2) / total(|g| g.3));
+        let (m1, m2) = (total(|g| g.1) / n, total(|g| g.3) / n);
+        // The linearised difference of each group: its residuals over the mean denominators.
+        let z: Vec<f64> = groups
+            .iter()
+            .map(|&(a1, b1, a2, b2)| (a1 as f64 - r1 * b1 as f64) / m1 - (a2 as f64 - r2 * b2 as f64) / m2)
+            .collect();
+        let var = z.iter().map(|v| v * v).sum::<f64>() / (n - 1.0) / n;
+        let over = |r: &RatioSums| RatioSums { groups: 60, ..r.clone() };
+        let d = share_difference(&over(&sums.in_hand), &over(&sums.passed), &sums.cross).expect("enough groups");
+        let df = sums.in_hand.effective_groups().unwrap().min(sums.passed.effective_groups().unwrap());
+        let expected = stats::t_quantile_975(df as u64 - 1) * var.sqrt() / f64::from(SHARE_UNIT);
+        assert!((d.mean - (r1 - r2) / f64::from(SHARE_UNIT)).abs() < 1e-12);
+        assert!((d.half_width() / expected - 1.0).abs() < 1e-9, "{} against {expected}", d.half_width());
+        // Too few groups, or a share with too few wins: no interval over groups.
+        let few = sums_of(&groups[..20]);
+        let over20 = |r: &RatioSums| RatioSums { groups: 20, ..r.clone() };
+        assert!(share_difference(&over20(&few.in_hand), &over20(&few.passed), &few.cross).is_none());
     }
 }

@@ -14,7 +14,7 @@ mod measures;
 mod record;
 mod tally;
 
-pub use cards::{CardCatalog, CardCounts, CardGroup, CardLog};
+pub use cards::{CardCatalog, CardCounts, CardEstimates, CardGroup, CardGroupSums, CardLog};
 pub use check::{CheckReport, Violation, check};
 pub use events::{EventSink, NoEvents};
 pub use measures::{Histogram, Kind, Measure, Measures, Score, Shown};
@@ -301,7 +301,7 @@ fn run_deals<G: Game>(
     let mut folder = catalog.map(|c| {
         tally.start_cards(c.ids());
         result.cards.set_on(true);
-        cards::CardFolder::new(c, players)
+        cards::CardFolder::new(c, players, n_strat)
     });
     let mut strategy_at = [0usize; MAX_SEATS];
     let mut share = [0u32; MAX_SEATS];
@@ -348,8 +348,12 @@ fn run_deals<G: Game>(
                     strategy_at[s] = lineup.entry_strategy[entry];
                     share[s] = result.seats[s].share_units;
                 }
-                folder.fold(&result.cards, &strategy_at[..players], &share[..players], &mut tally.cards);
+                folder.fold(&result.cards, &strategy_at[..players], &share[..players]);
             }
+        }
+        if let Some(folder) = folder.as_mut() {
+            folder.end_group(&mut tally.cards, &mut tally.card_group_sums);
+            tally.card_groups += 1;
         }
         sums.total(n_strat, players);
         tally.add_group(&sums.score[..n_strat], &sums.share[..n_strat], &sums.units[..n_strat]);

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::measures::{Kind, Measure, Measures};
-use super::{CardCounts, MAX_COUNTERS, MAX_SUMS, SHARE_UNIT, SeatResult, Shard};
+use super::{CardCounts, CardEstimates, CardGroupSums, MAX_COUNTERS, MAX_SUMS, SHARE_UNIT, SeatResult, Shard};
 use crate::stats;
 
 /// Counts and sums for one (strategy, seat) cell, or a sum of cells.
@@ -134,7 +134,7 @@ pub struct RatioSums {
 
 impl RatioSums {
     #[inline]
-    fn add(&mut self, a: i64, b: i64) {
+    pub(crate) fn add(&mut self, a: i64, b: i64) {
         self.groups += 1;
         self.b += b;
         self.b2 += (b as i128 * b as i128) as u128;
@@ -146,7 +146,7 @@ impl RatioSums {
         }
     }
 
-    fn merge(&mut self, o: &RatioSums) {
+    pub(crate) fn merge(&mut self, o: &RatioSums) {
         self.groups += o.groups;
         self.a += o.a;
         self.a2 += o.a2;
@@ -162,24 +162,40 @@ impl RatioSums {
     /// b is 0), no spread between groups, or for a rate (`rate`: a counts events among b)
     /// fewer than that many events or non-events.
     pub fn ratio(&self, rate: bool) -> Option<stats::Estimate> {
+        self.ratio_scaled(rate, 1.0)
+    }
+
+    /// As [`RatioSums::ratio`] for a numerator counted in `scale`ths of an event (win
+    /// shares in units of `1 / SHARE_UNIT`): Σa / (scale Σb), the events a rate needs
+    /// counted in whole events.
+    pub fn ratio_scaled(&self, rate: bool, scale: f64) -> Option<stats::Estimate> {
         let min = MIN_PAIRED_GROUPS as f64;
-        if self.b <= 0 || self.b2 == 0 {
-            return None;
-        }
-        let effective = (self.b as f64).powi(2) / self.b2 as f64;
-        if effective < min || (rate && ((self.a as f64) < min || ((self.b - self.a) as f64) < min)) {
+        let effective = self.effective_groups()?;
+        let events = self.a as f64 / scale;
+        if effective < min || (rate && (events < min || self.b as f64 - events < min)) {
             return None;
         }
         let n = self.groups as f64;
         let r = self.a as f64 / self.b as f64;
-        let resid = self.a2 as f64 - 2.0 * r * self.ab as f64 + r * r * self.b2 as f64;
-        let var = (resid / (n - 1.0)).max(0.0);
+        let var = (self.residual_sq(r) / (n - 1.0)).max(0.0);
         if var <= 1e-12 * (self.a2 as f64).max(1.0) / n {
             return None;
         }
         let mean_b = self.b as f64 / n;
-        let half = stats::t_quantile_975(effective as u64 - 1) * (var / n).sqrt() / mean_b;
+        let half = stats::t_quantile_975(effective as u64 - 1) * (var / n).sqrt() / mean_b / scale;
+        let r = r / scale;
         Some(stats::Estimate { mean: r, lo: r - half, hi: r + half })
+    }
+
+    /// (Σb)² / Σb²: the groups counted as if each had the mean denominator (`None` when no
+    /// group has one).
+    pub(crate) fn effective_groups(&self) -> Option<f64> {
+        (self.b > 0 && self.b2 > 0).then(|| (self.b as f64).powi(2) / self.b2 as f64)
+    }
+
+    /// Σ(a - r b)² over the groups.
+    pub(crate) fn residual_sq(&self, r: f64) -> f64 {
+        self.a2 as f64 - 2.0 * r * self.ab as f64 + r * r * self.b2 as f64
     }
 }
 
@@ -308,6 +324,14 @@ pub struct Tally {
     /// its groups; empty unless asked for.
     #[serde(default)]
     pub cards: Vec<CardCounts>,
+    /// Per (strategy, id) as `cards`: the counts summed per deal group (empty in tallies
+    /// written before they were counted).
+    #[serde(default)]
+    pub card_group_sums: Vec<CardGroupSums>,
+    /// Deal groups folded into `card_group_sums`: the card intervals are over deal groups
+    /// when this is every group of the run.
+    #[serde(default)]
+    pub card_groups: u64,
 }
 
 impl Tally {
@@ -334,12 +358,15 @@ impl Tally {
             share_pairs: vec![PairedSums::default(); strategies * strategies.saturating_sub(1) / 2],
             shard: None,
             cards: Vec::new(),
+            card_group_sums: Vec::new(),
+            card_groups: 0,
         }
     }
 
     /// Starts counting card analytics over `cards` card ids.
     pub(crate) fn start_cards(&mut self, cards: usize) {
         self.cards = vec![CardCounts::default(); self.strategy_count() * cards];
+        self.card_group_sums = vec![CardGroupSums::default(); self.strategy_count() * cards];
     }
 
     /// Ids counted per strategy: the catalog's cards, then its groups (0 without card
@@ -351,6 +378,19 @@ impl Tally {
     /// Strategy `x`'s counts for id `card` (a card, or past the cards a group).
     pub fn card(&self, x: usize, card: usize) -> &CardCounts {
         &self.cards[x * self.card_count() + card]
+    }
+
+    /// Strategy `x`'s estimates for id `card`, with intervals over deal groups where every
+    /// merged shard counted them (see [`CardCounts::estimates`]), else over units.
+    pub fn card_estimates(&self, x: usize, card: usize) -> CardEstimates {
+        let counts = self.card(x, card);
+        let deals = self.deal_groups();
+        let sums = self.card_group_sums.get(x * self.card_count() + card);
+        match sums.filter(|_| self.card_groups == deals && deals > 0 && self.card_group_sums.len() == self.cards.len())
+        {
+            Some(sums) => counts.estimates(sums, deals),
+            None => counts.unit_estimates(),
+        }
     }
 
     /// Number of strategies.
@@ -427,6 +467,12 @@ impl Tally {
         } else {
             self.cards.iter_mut().zip(&o.cards).for_each(|(a, b)| a.merge(b));
         }
+        if self.card_group_sums.is_empty() {
+            self.card_group_sums.clone_from(&o.card_group_sums);
+        } else {
+            self.card_group_sums.iter_mut().zip(&o.card_group_sums).for_each(|(a, b)| a.merge(b));
+        }
+        self.card_groups += o.card_groups;
         if o.instances.iter().any(|&i| i != 0) {
             self.instances.clone_from(&o.instances);
         }
