@@ -329,6 +329,10 @@ fn card_analytics_recover_a_planted_draft_and_merge_exactly() {
     merged.merge(&shard(1));
     assert_eq!(merged.cards, t.cards);
     assert_eq!((&merged.card_group_sums, merged.card_groups), (&t.card_group_sums, t.card_groups));
+    // The group sums' 128-bit terms survive tally.json, which `merge` reads.
+    let back: Tally = serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
+    assert_eq!(back, t);
+    assert!(t.card_group_sums.iter().any(|g| g.in_hand.b2 > 0 && g.take.ab > 0));
     // Without cards asked for, nothing is tallied.
     let off = run_with_threads(&game, &lineup, &Plan { cards: false, ..p }, 2);
     assert_eq!(off.card_count(), 0);
