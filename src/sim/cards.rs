@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::SHARE_UNIT;
-use super::tally::{MIN_PAIRED_GROUPS, RatioSums};
+use super::tally::{RatioSums, i128_string};
 use crate::stats::{self, Estimate};
 
 /// The card identities a drafting game reports on, and coarser groups of them.
@@ -153,9 +153,9 @@ pub struct CardCounts {
 /// A card's counts summed per deal group, for intervals that treat a deal (all its
 /// rotations) as one observation: each estimate's numerator and denominator, and the
 /// cross terms of the two win shares for their difference. Kept apart from
-/// [`CardCounts`], which the fold touches every unit, so that those stay small in cache. Only groups in which the
-/// strategy met the card add terms; the others add zeros, so the estimates take the run's
-/// deal groups as their count.
+/// [`CardCounts`] so that the folder's per-unit scratch of those stays small in the cache.
+/// Only groups in which the strategy met the card add terms; the others add zeros, so the
+/// estimates take the run's deal groups as their count.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CardGroupSums {
     /// Taken over sightings.
@@ -168,10 +168,26 @@ pub struct CardGroupSums {
     pub in_hand: RatioSums,
     /// Win share units over seat-units seen and passed.
     pub passed: RatioSums,
-    /// Per group, in hand (a1 share units, b1 seat-units) against passed (a2, b2): the sums
-    /// of a1 a2, a1 b2, b1 a2 and b1 b2 (decimal strings in JSON).
-    #[serde(with = "i128_array")]
-    pub cross: [i128; 4],
+    /// The products of the two win shares' terms, for their covariance.
+    pub cross: CrossSums,
+}
+
+/// Per deal group, in hand (a1 share units over b1 seat-units) against passed (a2 over
+/// b2): the sums of their products (decimal strings in JSON).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CrossSums {
+    /// Σ a1 a2.
+    #[serde(with = "i128_string")]
+    pub a1a2: i128,
+    /// Σ a1 b2.
+    #[serde(with = "i128_string")]
+    pub a1b2: i128,
+    /// Σ b1 a2.
+    #[serde(with = "i128_string")]
+    pub b1a2: i128,
+    /// Σ b1 b2.
+    #[serde(with = "i128_string")]
+    pub b1b2: i128,
 }
 
 impl CardGroupSums {
@@ -184,9 +200,8 @@ impl CardGroupSums {
         self.in_hand.add(i(g.in_hand_share), i(g.in_hand));
         self.passed.add(i(g.passed_share), i(g.passed));
         let (a1, b1, a2, b2) = (g.in_hand_share as i128, g.in_hand as i128, g.passed_share as i128, g.passed as i128);
-        for (sum, term) in self.cross.iter_mut().zip([a1 * a2, a1 * b2, b1 * a2, b1 * b2]) {
-            *sum += term;
-        }
+        let c = &mut self.cross;
+        (c.a1a2, c.a1b2, c.b1a2, c.b1b2) = (c.a1a2 + a1 * a2, c.a1b2 + a1 * b2, c.b1a2 + b1 * a2, c.b1b2 + b1 * b2);
     }
 
     /// Adds another cell's sums.
@@ -196,26 +211,8 @@ impl CardGroupSums {
         self.alsa.merge(&o.alsa);
         self.in_hand.merge(&o.in_hand);
         self.passed.merge(&o.passed);
-        for (a, b) in self.cross.iter_mut().zip(o.cross) {
-            *a += b;
-        }
-    }
-}
-
-mod i128_array {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(v: &[i128; 4], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(v.iter().map(|x| x.to_string()))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[i128; 4], D::Error> {
-        let texts = <[String; 4]>::deserialize(d)?;
-        let mut out = [0i128; 4];
-        for (o, t) in out.iter_mut().zip(&texts) {
-            *o = t.parse().map_err(serde::de::Error::custom)?;
-        }
-        Ok(out)
+        let (c, o) = (&mut self.cross, &o.cross);
+        (c.a1a2, c.a1b2, c.b1a2, c.b1b2) = (c.a1a2 + o.a1a2, c.a1b2 + o.a1b2, c.b1a2 + o.b1a2, c.b1b2 + o.b1b2);
     }
 }
 
@@ -288,21 +285,22 @@ fn centered(units: Estimate, groups: Option<Estimate>, rate: bool) -> Estimate {
 }
 
 /// Win share in hand minus passed over deal groups: the delta method for a difference of
-/// two ratios of sums, with their covariance between groups (`cross`: Σa1a2, Σa1b2, Σb1a2,
-/// Σb1b2). `None` unless both win shares have intervals over groups.
-fn share_difference(in_hand: &RatioSums, passed: &RatioSums, cross: &[i128; 4]) -> Option<Estimate> {
+/// two ratios of sums, with their covariance between groups. `None` unless both win shares
+/// have intervals over groups.
+fn share_difference(in_hand: &RatioSums, passed: &RatioSums, cross: &CrossSums) -> Option<Estimate> {
     let share = f64::from(SHARE_UNIT);
     in_hand.ratio_scaled(true, share)?;
     passed.ratio_scaled(true, share)?;
     let n = in_hand.groups as f64;
     let (r1, r2) = (in_hand.a as f64 / in_hand.b as f64, passed.a as f64 / passed.b as f64);
     let (m1, m2) = (in_hand.b as f64 / n, passed.b as f64 / n);
-    let [a1a2, a1b2, b1a2, b1b2] = cross.map(|c| c as f64);
-    let e1e2 = a1a2 - r2 * a1b2 - r1 * b1a2 + r1 * r2 * b1b2;
+    let f = |c: i128| c as f64;
+    let e1e2 = f(cross.a1a2) - r2 * f(cross.a1b2) - r1 * f(cross.b1a2) + r1 * r2 * f(cross.b1b2);
     let var = (in_hand.residual_sq(r1) / (m1 * m1) + passed.residual_sq(r2) / (m2 * m2) - 2.0 * e1e2 / (m1 * m2))
         / (n * (n - 1.0));
     let df = in_hand.effective_groups()?.min(passed.effective_groups()?);
-    let half = stats::t_quantile_975((df as u64).max(MIN_PAIRED_GROUPS) - 1) * var.max(0.0).sqrt() / share;
+    // Both shares passed the small-sample rule, so df is at least MIN_PAIRED_GROUPS.
+    let half = stats::t_quantile_975(df as u64 - 1) * var.max(0.0).sqrt() / share;
     let d = (r1 - r2) / share;
     Some(Estimate { mean: d, lo: d - half, hi: d + half })
 }
@@ -535,7 +533,7 @@ mod tests {
         assert_eq!(cells[3].seen, 3);
         let take = &sums[3].take;
         assert_eq!((take.groups, take.a, take.a2, take.b, take.b2, take.ab), (2, 3, 1 + 4, 6, 4 + 16, 2 + 8));
-        assert_eq!(sums[2].cross, [0; 4], "card c was never in hand");
+        assert_eq!(sums[2].cross, CrossSums::default(), "card c was never in hand");
     }
 
     /// A ratio's per-group values, as (in-hand share units, in-hand units, passed share

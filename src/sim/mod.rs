@@ -14,7 +14,7 @@ mod measures;
 mod record;
 mod tally;
 
-pub use cards::{CardCatalog, CardCounts, CardEstimates, CardGroup, CardGroupSums, CardLog};
+pub use cards::{CardCatalog, CardCounts, CardEstimates, CardGroup, CardGroupSums, CardLog, CrossSums};
 pub use check::{CheckReport, Violation, check};
 pub use events::{EventSink, NoEvents};
 pub use measures::{Histogram, Kind, Measure, Measures, Score, Shown};

@@ -270,7 +270,7 @@ mod u128_string {
     }
 }
 
-mod i128_string {
+pub(crate) mod i128_string {
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(v: &i128, s: S) -> Result<S::Ok, S::Error> {
