@@ -154,8 +154,9 @@ pub struct CardCounts {
 /// rotations) as one observation: each estimate's numerator and denominator, and the
 /// cross terms of the two win shares for their difference. Kept apart from
 /// [`CardCounts`] so that the folder's per-unit scratch of those stays small in the cache.
-/// Only groups in which the strategy met the card add terms; the others add zeros, so the
-/// estimates take the run's deal groups as their count.
+/// Only groups in which the strategy met the card add terms; the others add zeros, so each
+/// `RatioSums`' `groups` counts the groups that met the card, and the estimates take the
+/// run's deal groups as their count instead.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CardGroupSums {
     /// Taken over sightings.
@@ -581,5 +582,45 @@ mod tests {
         let few = sums_of(&groups[..20]);
         let over20 = |r: &RatioSums| RatioSums { groups: 20, ..r.clone() };
         assert!(share_difference(&over20(&few.in_hand), &over20(&few.passed), &few.cross).is_none());
+        let rare: Vec<_> = groups.iter().map(|&(a1, b1, a2, b2)| (a1, b1, a2 / 8, b2)).collect();
+        let rare = sums_of(&rare);
+        assert!((rare.passed.a as f64 / f64::from(SHARE_UNIT)) < 30.0, "under 30 wins having passed");
+        assert!(share_difference(&over(&rare.in_hand), &over(&rare.passed), &rare.cross).is_none());
+        assert!(over(&rare.in_hand).ratio_scaled(true, f64::from(SHARE_UNIT)).is_some(), "in hand alone is fine");
+    }
+
+    #[test]
+    fn card_estimates_count_the_groups_that_never_met_the_card() {
+        // 60 groups met the card, 40 more did not: the sums of the 60 read with 100 groups
+        // give what the sums of all 100, zeros added, give.
+        let groups: Vec<CardCounts> = (0..60u64)
+            .map(|i| CardCounts {
+                seen_picks: 2 + i % 3,
+                taken: (i * 7) % 3,
+                taken_pick: ((i * 7) % 3) * (1 + i % 5),
+                seen: 1 + i % 2,
+                last_seen: (1 + i % 2) * (2 + i % 4),
+                in_hand: 1 + i % 2,
+                in_hand_share: (i % 3) * u64::from(SHARE_UNIT) / 2,
+                passed: 1 + i % 3,
+                passed_share: (i % 4 % 2) * u64::from(SHARE_UNIT),
+                ..CardCounts::default()
+            })
+            .collect();
+        let (mut met, mut all, mut counts) =
+            (CardGroupSums::default(), CardGroupSums::default(), CardCounts::default());
+        for g in &groups {
+            met.add(g);
+            all.add(g);
+            counts.merge(g);
+        }
+        for _ in 0..40 {
+            all.add(&CardCounts::default());
+        }
+        assert_eq!((met.take.groups, all.take.groups), (60, 100));
+        assert_eq!(counts.estimates(&met, 100), counts.estimates(&all, 100));
+        let (wide, narrow) = (counts.estimates(&met, 100), counts.estimates(&met, 60));
+        assert_ne!(wide.take_rate, narrow.take_rate, "the count of groups matters");
+        assert_ne!(wide.take_rate, counts.take_rate(), "and the interval is over groups");
     }
 }
