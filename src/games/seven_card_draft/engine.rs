@@ -700,9 +700,12 @@ fn betting_round<B: Bot>(
     round: usize,
     sink: &mut impl EventSink<Event>,
 ) -> Result<(), Error> {
-    let n = t.n;
-    let can_act = |t: &Table, s: usize| !t.folded[s] && t.stacks[s] > 0;
-    if t.active_count() < 2 || (0..n).filter(|&s| can_act(t, s)).count() < 2 {
+    // Seats that can act (in, with chips) as bits; only the seat acting changes them.
+    let mut can_act = 0u32;
+    for s in 0..t.n {
+        can_act |= u32::from(!t.folded[s] && t.stacks[s] > 0) << s;
+    }
+    if t.active_count() < 2 || can_act.count_ones() < 2 {
         return Ok(());
     }
     t.street = [0; MAX_SEATS];
@@ -713,15 +716,15 @@ fn betting_round<B: Bot>(
     let mut current = 0u32;
     let mut raises = 0u32;
     let mut last_raise = size;
-    let mut pending = (0..n).filter(|&s| can_act(t, s)).count();
+    let mut pending = can_act.count_ones();
     let mut seat = lead;
     let mut first = true;
     while pending > 0 && t.active_count() > 1 {
         if !first {
-            seat = t.next_seat(seat, |_| false);
+            seat = t.step(seat);
         }
         first = false;
-        if !can_act(t, seat) {
+        if can_act & (1 << seat) == 0 {
             continue;
         }
         let stack = t.stacks[seat];
@@ -784,9 +787,12 @@ fn betting_round<B: Bot>(
         t.street[seat] += paid;
         t.committed[seat] += paid;
         t.pot += paid;
+        if t.folded[seat] || t.stacks[seat] == 0 {
+            can_act &= !(1 << seat);
+        }
         if let Action::Raise(_) = action {
             current = t.street[seat];
-            pending = (0..n).filter(|&s| s != seat && can_act(t, s)).count();
+            pending = (can_act & !(1 << seat)).count_ones();
         }
         let public = PublicAction { betting_round: round as u8, seat: seat as u8, action, paid };
         t.history.push(public);
