@@ -8,7 +8,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::error::{Error, InputError};
 use crate::games::GameInfo;
 use crate::output::{Table, Values};
-use crate::sim::{Lineup, MIN_PAIRED_GROUPS, Mode, PairedSums, Plan, SHARE_UNIT, Tally};
+use crate::sim::{Lineup, MIN_PAIRED_GROUPS, Mode, PairedSums, Plan, RoundRow, SHARE_UNIT, Tally, rounds_per_deal};
 use crate::stats::{self, Estimate};
 use crate::study::equilibrium::{self, Equilibrium};
 
@@ -110,14 +110,77 @@ pub fn compare(
 }
 
 /// Sums over deal groups of one value per group (a chips difference per round, or a share
-/// of the wins), for combining lineups. With an odd table the two lineups' groups are
-/// pooled as if independent: their means differ and they share deals, two errors that
-/// roughly cancel (coverage 0.96 over 400 seeds, Sevens, 3 players).
+/// of the wins). With an odd table a deal's value is the mean of its two lineups' values:
+/// both play the same deals, so each deal is one observation of the pair.
 #[derive(Default)]
 struct DealValues {
     groups: u64,
     sum: f64,
     sum_sq: f64,
+}
+
+impl DealValues {
+    fn add(&mut self, value: f64) {
+        self.groups += 1;
+        self.sum += value;
+        self.sum_sq += value * value;
+    }
+}
+
+/// One deal's values for A against B in one lineup: A's mean score per seat-unit minus
+/// B's, and A's share of the deal's wins per round (a unit nobody won counts half).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct PairValue {
+    diff: f64,
+    share: f64,
+}
+
+/// Folds a lineup's per-round rows, in order, into each deal's [`PairValue`]: `per` rounds
+/// a deal, A and B the lineup's strategies `ia` and `ib` with `units` seat-units each per
+/// deal.
+struct DealFolder {
+    ia: u16,
+    ib: u16,
+    per: u64,
+    units: [f64; 2],
+    /// Per deal: A's and B's score sums, and A's and B's win-share units.
+    sums: Vec<[i64; 4]>,
+}
+
+impl DealFolder {
+    fn new(lineup: &Lineup, ia: usize, ib: usize, per: u64) -> DealFolder {
+        let units = [ia, ib].map(|x| (lineup.entry_strategy.iter().filter(|&&e| e == x).count() as u64 * per) as f64);
+        DealFolder { ia: ia as u16, ib: ib as u16, per, units, sums: Vec::new() }
+    }
+
+    fn add(&mut self, rows: &[RoundRow]) {
+        for row in rows {
+            let deal = (row.round / self.per) as usize;
+            if deal >= self.sums.len() {
+                self.sums.resize(deal + 1, [0; 4]);
+            }
+            let side = if row.strategy == self.ia {
+                0
+            } else if row.strategy == self.ib {
+                1
+            } else {
+                continue;
+            };
+            self.sums[deal][side] += row.result.score;
+            self.sums[deal][2 + side] += i64::from(row.result.share_units);
+        }
+    }
+
+    fn values(&self) -> Vec<PairValue> {
+        let per_round = self.per as f64 * f64::from(SHARE_UNIT);
+        self.sums
+            .iter()
+            .map(|&[sa, sb, wa, wb]| PairValue {
+                diff: sa as f64 / self.units[0] - sb as f64 / self.units[1],
+                share: 0.5 + 0.5 * (wa - wb) as f64 / per_round,
+            })
+            .collect()
+    }
 }
 
 /// A's share of the head-to-head wins (`share_a` of `rounds`, draws counted half) with a t
@@ -158,20 +221,33 @@ fn play_pair(
     let mut diff = DealValues::default();
     let mut share_groups = DealValues::default();
     let mut pair_column = String::new();
+    // With two lineups, each one's values per deal, to pair them deal by deal.
+    let mut per_deal: Vec<Vec<PairValue>> = Vec::new();
     for seats in &lineups {
         let (runner, seats) = (info.build)(spec.rules.as_deref(), Some(spec.players), Some(seats))?;
         let lineup = Lineup::new(&seats);
         let plan =
             Plan { seed: spec.seed, rounds: rounds_each, rotate: true, shard: None, until_ci: None, cards: false };
-        let tally = runner.run(&lineup, &plan, Mode::Tally, None, &mut |_, _| Ok(()))?;
         pair_column.clone_from(&runner.measures().score.pair_column);
         let ia = lineup.strategies.iter().position(|s| s == names[0]).expect("a is seated");
         let ib = lineup.strategies.iter().position(|s| s == names[1]).expect("b is seated");
+        let paired = lineups.len() > 1;
+        let mut folder = DealFolder::new(&lineup, ia, ib, rounds_per_deal(spec.players, true));
+        // Per-round rows only where the deals are to be paired across lineups.
+        let mode = if paired { Mode::Rows } else { Mode::Tally };
+        let tally = runner.run(&lineup, &plan, mode, None, &mut |_, rows| {
+            folder.add(rows);
+            Ok(())
+        })?;
         // A unit nobody won (a drawn or capped game) counts half to each side, so the
         // two sides' shares add to one and draws are not handed to either.
         let (wins_a, wins_b) = (tally.strategy(ia).wins(), tally.strategy(ib).wins());
         share_a += wins_a + 0.5 * (tally.rounds as f64 - wins_a - wins_b).max(0.0);
         rounds += tally.rounds;
+        if paired {
+            per_deal.push(folder.values());
+            continue;
+        }
         // Per-group difference of per-seat means, in chips per round: scale each group's
         // integer difference by the instance counts, as `pair_difference` does.
         let (lo, hi) = (ia.min(ib), ia.max(ib));
@@ -182,6 +258,14 @@ fn play_pair(
         diff.sum += sign * p.sum as f64 / scale;
         diff.sum_sq += p.sum_sq as f64 / (scale * scale);
         add_share_groups(&mut share_groups, &tally, sign);
+    }
+    if let [first, second] = &per_deal[..] {
+        // Both lineups played the same deals (same seed, same rounds).
+        assert_eq!(first.len(), second.len(), "both lineups play the same deals");
+        for (x, y) in first.iter().zip(second) {
+            diff.add(0.5 * (x.diff + y.diff));
+            share_groups.add(0.5 * (x.share + y.share));
+        }
     }
     Ok((share_a, rounds, diff, share_groups, pair_column))
 }
@@ -360,6 +444,40 @@ mod tests {
             assert_eq!(g.groups, 4);
             assert!((g.sum - x.iter().sum::<f64>()).abs() < 1e-12, "{sign}: {}", g.sum);
             assert!((g.sum_sq - x.iter().map(|v| v * v).sum::<f64>()).abs() < 1e-12, "{sign}: {}", g.sum_sq);
+        }
+    }
+
+    #[test]
+    fn deal_values_from_rows_match_the_tally_group_sums() {
+        // One lineup of an odd table, folded from its rows deal by deal, against the
+        // tally's paired group sums (the even-table path): the same per-deal values.
+        let info = crate::games::find("sevens").unwrap();
+        let seats: Vec<String> = ["tight", "greedy", "tight"].map(String::from).to_vec();
+        let (runner, seats) = (info.build)(None, Some(3), Some(&seats)).unwrap();
+        let lineup = Lineup::new(&seats);
+        let plan = Plan { seed: 9, rounds: 3_000, rotate: true, shard: None, until_ci: None, cards: false };
+        for (ia, ib) in [(0, 1), (1, 0)] {
+            let mut folder = DealFolder::new(&lineup, ia, ib, rounds_per_deal(3, true));
+            let tally = runner
+                .run(&lineup, &plan, Mode::Rows, None, &mut |_, rows| {
+                    folder.add(rows);
+                    Ok(())
+                })
+                .unwrap();
+            let values = folder.values();
+            assert_eq!(values.len() as u64, tally.pairs[0].groups);
+            let sign = if ia < ib { 1.0 } else { -1.0 };
+            let scale = (tally.instances[0] * tally.instances[1]) as f64;
+            let sum: f64 = values.iter().map(|v| v.diff).sum();
+            let sum_sq: f64 = values.iter().map(|v| v.diff * v.diff).sum();
+            assert!((sum - sign * tally.pairs[0].sum as f64 / scale).abs() < 1e-9, "{sum}");
+            assert!((sum_sq - tally.pairs[0].sum_sq as f64 / (scale * scale)).abs() < 1e-9, "{sum_sq}");
+            let mut shares = DealValues::default();
+            add_share_groups(&mut shares, &tally, sign);
+            let share_sum: f64 = values.iter().map(|v| v.share).sum();
+            let share_sq: f64 = values.iter().map(|v| v.share * v.share).sum();
+            assert!((share_sum - shares.sum).abs() < 1e-9 && (share_sq - shares.sum_sq).abs() < 1e-9);
+            assert!(values.iter().any(|v| v.diff != values[0].diff), "the deals differ");
         }
     }
 
