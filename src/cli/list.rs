@@ -85,11 +85,18 @@ pub fn metrics_text(g: &games::GameInfo) -> Result<String> {
             "win_rate".into(),
             "summary, seats, measures".into(),
             format!(
-                "win share per {} (split wins by share), 95% interval: per strategy over deal groups, per seat Wilson over units",
+                "win share per {} (split wins by share), 95% interval over deal groups, per strategy and per seat (Wilson over units under the small-sample rule)",
                 m.unit
             ),
         ),
-        (m.score.column.clone(), "summary, seats, measures".into(), format!("{}, t 95% interval", m.score.description)),
+        (
+            m.score.column.clone(),
+            "summary, seats, measures".into(),
+            format!(
+                "{}, 95% interval over deal groups (t over units under the small-sample rule)",
+                m.score.description
+            ),
+        ),
         (
             m.score.pair_column.clone(),
             "pairs".into(),
@@ -103,15 +110,15 @@ pub fn metrics_text(g: &games::GameInfo) -> Result<String> {
             Shown::Hidden => "measures",
         };
         let interval = match x.kind {
-            Kind::Rate { .. } => "rate, 95% interval: per strategy over deal groups, per seat Wilson",
-            Kind::Mean { .. } => "mean, 95% interval: per strategy over deal groups, per seat t over units",
+            Kind::Rate { .. } => "rate, 95% interval over deal groups (Wilson over units under the small-sample rule)",
+            Kind::Mean { .. } => "mean, 95% interval over deal groups (t over units under the small-sample rule)",
         };
         rows.push((x.column.clone(), tables.into(), format!("{} ({interval})", x.description)));
     }
     for h in &m.histograms {
         rows.push((h.key.clone(), h.table.clone(), format!("{} (count per {})", h.description, h.bin_column)));
     }
-    rows.push(("mean_length".into(), "measures".into(), format!("{} (mean, t 95% interval)", m.length)));
+    rows.push(("mean_length".into(), "measures".into(), format!("{} (mean, t 95% interval over units)", m.length)));
     let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
     let twidth = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
     let mut out = format!("{} measures (one unit of play = one {}):\n", g.name, m.unit);

@@ -252,7 +252,7 @@ fn run_section(
         md,
         &file,
         &format!(
-            "Share of the wins each strategy took per {unit}, with 95% intervals over deal groups (all rotations of a deal are one observation); {n:.0} seat-{units} per strategy."
+            "Share of the wins each strategy took per {unit}, with 95% intervals over deal groups (all rotations of a deal are one observation; over units where the groups are too few or all alike); {n:.0} seat-{units} per strategy."
         ),
     );
 
@@ -397,7 +397,7 @@ fn measures_section(
             md,
             &file,
             &format!(
-                "{} ({}), by strategy, with 95% intervals over deal groups (all rotations of a deal are one observation); up to {most:.0} observations per strategy.",
+                "{} ({}), by strategy, with 95% intervals over deal groups (all rotations of a deal are one observation; over units where the groups are too few or all alike); up to {most:.0} observations per strategy.",
                 m.column.replace('_', " "),
                 m.description
             ),
