@@ -461,9 +461,16 @@ fn histogram_section(
     let described: Vec<String> = histograms
         .iter()
         .zip(&totals)
-        .map(|(h, t)| format!("{} ({t:.0} in all: {})", h.key.replace('_', " "), h.description))
+        .map(|(h, t)| {
+            format!(
+                "{} by {} ({t:.0} in all: {})",
+                h.key.replace('_', " "),
+                bin_column.replace('_', " "),
+                h.description
+            )
+        })
         .collect();
-    image(md, &file, &format!("Share of each {bin_column} among {}.", described.join("; and among ")));
+    image(md, &file, &format!("Share of {}.", described.join("; and of ")));
     if !histograms[0].ranked {
         return Ok(());
     }
@@ -728,7 +735,10 @@ fn sweep_section(
             keys[1..].iter().zip(&others).map(|(k, v)| format!("{k}={}", v[row])).collect::<Vec<_>>().join(" ")
         }
     };
-    let rounds = floats(sweep, "rounds")?.first().copied().unwrap_or(0.0);
+    // Seat-units per strategy: the same in every variant unless the player count varies.
+    let all_rounds = floats(sweep, "rounds")?;
+    let (fewest, most) = all_rounds.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &r| (lo.min(r), hi.max(r)));
+    let rounds = if fewest >= most { format!("{most:.0}") } else { format!("{fewest:.0} to {most:.0}") };
     // Variant-level columns: from seat_advantage up to the rarity columns.
     let score_column = measures.map_or("chips_per_round", |m| m.score.column.as_str());
     let metrics: Vec<(&str, String)> = columns
@@ -750,7 +760,7 @@ fn sweep_section(
         .collect();
     let _ = writeln!(
         md,
-        "Sweep over `{}`; every variant played on the same seed; {rounds:.0} seat-{units} per strategy per variant.\n",
+        "Sweep over `{}`; every variant played on the same seed; {rounds} seat-{units} per strategy per variant.\n",
         keys.join("`, `")
     );
     for (metric, meaning) in &metrics {
@@ -793,7 +803,7 @@ fn sweep_section(
             md,
             &file,
             &format!(
-                "{} ({meaning}) for each value of `{main_key}`{}; {rounds:.0} seat-{units} per strategy per variant.",
+                "{} ({meaning}) for each value of `{main_key}`{}; {rounds} seat-{units} per strategy per variant.",
                 metric.replace('_', " "),
                 if ends.is_some() { ", shaded with its 95% interval" } else { "" }
             ),
@@ -839,7 +849,7 @@ fn sweep_section(
         md,
         &file,
         &format!(
-            "{} of each strategy for each value of `{main_key}`{}, shaded with its 95% interval; {rounds:.0} seat-{units} per strategy per variant.",
+            "{} of each strategy for each value of `{main_key}`{}, shaded with its 95% interval; {rounds} seat-{units} per strategy per variant.",
             score_column.replace('_', " "),
             if keys.len() > 1 { " (mean over the other swept keys)" } else { "" }
         ),
