@@ -226,10 +226,15 @@ pub enum Mode {
     Rows,
     /// Tally with every invariant checked (`draftsim check`).
     Checked,
+    /// Tally and keep one row per deal group and strategy: the strategy's score and win
+    /// share units summed over the group's rounds (`round`: the group's first round,
+    /// `seat`: 0), for pairing runs of other lineups on the same deals.
+    DealRows,
 }
 
-/// Runs a plan; `on_batch` sees the rounds done so far and each batch's per-round rows
-/// (empty unless `mode` is [`Mode::Rows`]), in order. Returns the merged tally.
+/// Runs a plan; `on_batch` sees the rounds done so far and each batch's rows (per round
+/// with [`Mode::Rows`], per deal group with [`Mode::DealRows`], else none), in order.
+/// Returns the merged tally.
 pub fn run<G: Game>(
     game: &G,
     lineup: &Lineup,
@@ -354,6 +359,14 @@ fn run_deals<G: Game>(
         if let Some(folder) = folder.as_mut() {
             folder.end_group(&mut tally.cards, &mut tally.card_group_sums);
             tally.card_groups += 1;
+        }
+        if mode == Mode::DealRows {
+            for x in 0..n_strat {
+                let mut result = SeatResult { score: sums.score[x], ..SeatResult::default() };
+                // At most `per` whole wins, so it fits.
+                result.share_units = u32::try_from(sums.share[x]).expect("a group's win share units fit a u32");
+                rows.push(RoundRow { round: deal * per, seat: 0, strategy: x as u16, result });
+            }
         }
         sums.total(n_strat, players);
         tally.add_group(&sums.score[..n_strat], &sums.share[..n_strat], &sums.units[..n_strat]);

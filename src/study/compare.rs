@@ -6,9 +6,11 @@ use rand_distr::{Distribution, Normal};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::error::{Error, InputError};
-use crate::games::GameInfo;
+use crate::games::{GameInfo, Runner};
 use crate::output::{Table, Values};
-use crate::sim::{Lineup, MIN_PAIRED_GROUPS, Mode, PairedSums, Plan, RoundRow, SHARE_UNIT, Tally, rounds_per_deal};
+use crate::sim::{
+    CHUNK_DEALS, Lineup, MIN_PAIRED_GROUPS, Mode, PairedSums, Plan, RoundRow, SHARE_UNIT, Shard, Tally, rounds_per_deal,
+};
 use crate::stats::{self, Estimate};
 use crate::study::equilibrium::{self, Equilibrium};
 
@@ -135,30 +137,31 @@ struct PairValue {
     share: f64,
 }
 
-/// Folds a lineup's per-round rows, in order, into each deal's [`PairValue`]: `per` rounds
-/// a deal, A and B the lineup's strategies `ia` and `ib` with `units` seat-units each per
-/// deal.
+/// Folds a lineup's deal rows ([`Mode::DealRows`], in order) into each deal's
+/// [`PairValue`]: `per` rounds a deal, A and B the lineup's strategies `ia` and `ib` with
+/// `units` seat-units each per deal.
 struct DealFolder {
     ia: u16,
     ib: u16,
     per: u64,
     units: [f64; 2],
-    /// Per deal: A's and B's score sums, and A's and B's win-share units.
-    sums: Vec<[i64; 4]>,
+    /// The deal being folded (its first round): A's and B's score sums, then win-share units.
+    current: Option<(u64, [i64; 4])>,
+    values: Vec<PairValue>,
 }
 
 impl DealFolder {
     fn new(lineup: &Lineup, ia: usize, ib: usize, per: u64) -> DealFolder {
         let units = [ia, ib].map(|x| (lineup.entry_strategy.iter().filter(|&&e| e == x).count() as u64 * per) as f64);
-        DealFolder { ia: ia as u16, ib: ib as u16, per, units, sums: Vec::new() }
+        DealFolder { ia: ia as u16, ib: ib as u16, per, units, current: None, values: Vec::new() }
     }
 
     fn add(&mut self, rows: &[RoundRow]) {
         for row in rows {
-            let deal = (row.round / self.per) as usize;
-            if deal >= self.sums.len() {
-                self.sums.resize(deal + 1, [0; 4]);
+            if self.current.is_some_and(|(round, _)| round != row.round) {
+                self.flush();
             }
+            let (_, sums) = self.current.get_or_insert((row.round, [0; 4]));
             let side = if row.strategy == self.ia {
                 0
             } else if row.strategy == self.ib {
@@ -166,21 +169,39 @@ impl DealFolder {
             } else {
                 continue;
             };
-            self.sums[deal][side] += row.result.score;
-            self.sums[deal][2 + side] += i64::from(row.result.share_units);
+            sums[side] += row.result.score;
+            sums[2 + side] += i64::from(row.result.share_units);
         }
     }
 
-    fn values(&self) -> Vec<PairValue> {
-        let per_round = self.per as f64 * f64::from(SHARE_UNIT);
-        self.sums
-            .iter()
-            .map(|&[sa, sb, wa, wb]| PairValue {
+    fn flush(&mut self) {
+        if let Some((_, [sa, sb, wa, wb])) = self.current.take() {
+            let per_round = self.per as f64 * f64::from(SHARE_UNIT);
+            self.values.push(PairValue {
                 diff: sa as f64 / self.units[0] - sb as f64 / self.units[1],
                 share: 0.5 + 0.5 * (wa - wb) as f64 / per_round,
-            })
-            .collect()
+            });
+        }
     }
+
+    /// Each deal's values, in the order played.
+    fn finish(mut self) -> Vec<PairValue> {
+        self.flush();
+        self.values
+    }
+}
+
+/// Most deals an odd table's two lineups pair at a time (16 MiB of values per lineup): a
+/// longer run is played in that many slices of whole chunks, so memory stays bounded.
+const PAIRED_DEALS_AT_ONCE: u64 = 1 << 20;
+
+/// Adds a lineup's head-to-head result to A's wins and the units played. A unit nobody
+/// won (a drawn or capped game) counts half to each side, so the two sides' shares add to
+/// one and draws are not handed to either.
+fn add_wins(share_a: &mut f64, rounds: &mut u64, tally: &Tally, ia: usize, ib: usize) {
+    let (wins_a, wins_b) = (tally.strategy(ia).wins(), tally.strategy(ib).wins());
+    *share_a += wins_a + 0.5 * (tally.rounds as f64 - wins_a - wins_b).max(0.0);
+    *rounds += tally.rounds;
 }
 
 /// A's share of the head-to-head wins (`share_a` of `rounds`, draws counted half) with a t
@@ -215,39 +236,30 @@ fn play_pair(
     } else {
         (0..2).map(|first| (0..spec.players).map(|s| names[(s + first) % 2].clone()).collect()).collect()
     };
-    let rounds_each = spec.rounds_per_pair.div_ceil(lineups.len() as u64);
-    let mut share_a = 0.0;
-    let mut rounds = 0;
-    let mut diff = DealValues::default();
-    let mut share_groups = DealValues::default();
+    let plan = Plan {
+        seed: spec.seed,
+        rounds: spec.rounds_per_pair.div_ceil(lineups.len() as u64),
+        rotate: true,
+        shard: None,
+        until_ci: None,
+        cards: false,
+    };
     let mut pair_column = String::new();
-    // With two lineups, each one's values per deal, to pair them deal by deal.
-    let mut per_deal: Vec<Vec<PairValue>> = Vec::new();
+    let mut sides = Vec::new();
     for seats in &lineups {
         let (runner, seats) = (info.build)(spec.rules.as_deref(), Some(spec.players), Some(seats))?;
         let lineup = Lineup::new(&seats);
-        let plan =
-            Plan { seed: spec.seed, rounds: rounds_each, rotate: true, shard: None, until_ci: None, cards: false };
         pair_column.clone_from(&runner.measures().score.pair_column);
         let ia = lineup.strategies.iter().position(|s| s == names[0]).expect("a is seated");
         let ib = lineup.strategies.iter().position(|s| s == names[1]).expect("b is seated");
-        let paired = lineups.len() > 1;
-        let mut folder = DealFolder::new(&lineup, ia, ib, rounds_per_deal(spec.players, true));
-        // Per-round rows only where the deals are to be paired across lineups.
-        let mode = if paired { Mode::Rows } else { Mode::Tally };
-        let tally = runner.run(&lineup, &plan, mode, None, &mut |_, rows| {
-            folder.add(rows);
-            Ok(())
-        })?;
-        // A unit nobody won (a drawn or capped game) counts half to each side, so the
-        // two sides' shares add to one and draws are not handed to either.
-        let (wins_a, wins_b) = (tally.strategy(ia).wins(), tally.strategy(ib).wins());
-        share_a += wins_a + 0.5 * (tally.rounds as f64 - wins_a - wins_b).max(0.0);
-        rounds += tally.rounds;
-        if paired {
-            per_deal.push(folder.values());
-            continue;
-        }
+        sides.push((runner, lineup, ia, ib));
+    }
+    if let [(runner, lineup, ia, ib)] = &sides[..] {
+        let (mut share_a, mut rounds) = (0.0, 0);
+        let (mut diff, mut share_groups) = (DealValues::default(), DealValues::default());
+        let (ia, ib) = (*ia, *ib);
+        let tally = runner.run(lineup, &plan, Mode::Tally, None, &mut |_, _| Ok(()))?;
+        add_wins(&mut share_a, &mut rounds, &tally, ia, ib);
         // Per-group difference of per-seat means, in chips per round: scale each group's
         // integer difference by the instance counts, as `pair_difference` does.
         let (lo, hi) = (ia.min(ib), ia.max(ib));
@@ -258,16 +270,48 @@ fn play_pair(
         diff.sum += sign * p.sum as f64 / scale;
         diff.sum_sq += p.sum_sq as f64 / (scale * scale);
         add_share_groups(&mut share_groups, &tally, sign);
+        return Ok((share_a, rounds, diff, share_groups, pair_column));
     }
-    if let [first, second] = &per_deal[..] {
-        // Both lineups played the same deals (same seed, same rounds).
-        assert_eq!(first.len(), second.len(), "both lineups play the same deals");
-        for (x, y) in first.iter().zip(second) {
+    let (share_a, rounds, diff, share_groups) = pair_lineups(&sides, &plan, PAIRED_DEALS_AT_ONCE)?;
+    Ok((share_a, rounds, diff, share_groups, pair_column))
+}
+
+/// A's head-to-head wins and the units played, and the per-deal sums of the chips
+/// difference and of A's share of the wins, for an odd table's two lineups (runner,
+/// lineup, A's and B's strategy index in it). Both play the same deals (same seed, same
+/// rounds), and a deal's value is the mean of its two lineups' values; at most `at_once`
+/// deals are paired at a time.
+fn pair_lineups(
+    sides: &[(Box<dyn Runner>, Lineup, usize, usize)],
+    plan: &Plan,
+    at_once: u64,
+) -> Result<(f64, u64, DealValues, DealValues), Error> {
+    let mut share_a = 0.0;
+    let mut rounds = 0;
+    let mut diff = DealValues::default();
+    let mut share_groups = DealValues::default();
+    let per = rounds_per_deal(sides[0].0.players(), true);
+    let deals = plan.rounds.div_ceil(per).max(1);
+    let slices = deals.div_ceil(at_once).min(deals.div_ceil(CHUNK_DEALS)).max(1);
+    for index in 0..slices {
+        let slice = Plan { shard: (slices > 1).then_some(Shard { index, count: slices }), ..plan.clone() };
+        let mut values = Vec::new();
+        for (runner, lineup, ia, ib) in sides {
+            let mut folder = DealFolder::new(lineup, *ia, *ib, per);
+            let tally = runner.run(lineup, &slice, Mode::DealRows, None, &mut |_, rows| {
+                folder.add(rows);
+                Ok(())
+            })?;
+            add_wins(&mut share_a, &mut rounds, &tally, *ia, *ib);
+            values.push(folder.finish());
+        }
+        assert_eq!(values[0].len(), values[1].len(), "both lineups play the same deals");
+        for (x, y) in values[0].iter().zip(&values[1]) {
             diff.add(0.5 * (x.diff + y.diff));
             share_groups.add(0.5 * (x.share + y.share));
         }
     }
-    Ok((share_a, rounds, diff, share_groups, pair_column))
+    Ok((share_a, rounds, diff, share_groups))
 }
 
 /// Adds a two-strategy tally's deal groups to `groups` as the first strategy's (`sign`
@@ -449,7 +493,7 @@ mod tests {
 
     #[test]
     fn deal_values_from_rows_match_the_tally_group_sums() {
-        // One lineup of an odd table, folded from its rows deal by deal, against the
+        // One lineup of an odd table, folded from its deal rows, against the
         // tally's paired group sums (the even-table path): the same per-deal values.
         let info = crate::games::find("sevens").unwrap();
         let seats: Vec<String> = ["tight", "greedy", "tight"].map(String::from).to_vec();
@@ -459,12 +503,12 @@ mod tests {
         for (ia, ib) in [(0, 1), (1, 0)] {
             let mut folder = DealFolder::new(&lineup, ia, ib, rounds_per_deal(3, true));
             let tally = runner
-                .run(&lineup, &plan, Mode::Rows, None, &mut |_, rows| {
+                .run(&lineup, &plan, Mode::DealRows, None, &mut |_, rows| {
                     folder.add(rows);
                     Ok(())
                 })
                 .unwrap();
-            let values = folder.values();
+            let values = folder.finish();
             assert_eq!(values.len() as u64, tally.pairs[0].groups);
             let sign = if ia < ib { 1.0 } else { -1.0 };
             let scale = (tally.instances[0] * tally.instances[1]) as f64;
@@ -479,6 +523,31 @@ mod tests {
             assert!((share_sum - shares.sum).abs() < 1e-9 && (share_sq - shares.sum_sq).abs() < 1e-9);
             assert!(values.iter().any(|v| v.diff != values[0].diff), "the deals differ");
         }
+    }
+
+    #[test]
+    fn odd_tables_pair_the_same_deals_in_slices_as_at_once() {
+        let info = crate::games::find("sevens").unwrap();
+        let sides: Vec<_> = [["tight", "greedy", "tight"], ["greedy", "tight", "greedy"]]
+            .iter()
+            .map(|seats| {
+                let seats: Vec<String> = seats.map(String::from).to_vec();
+                let (runner, seats) = (info.build)(None, Some(3), Some(&seats)).unwrap();
+                let lineup = Lineup::new(&seats);
+                let ia = lineup.strategies.iter().position(|s| s == "tight").unwrap();
+                (runner, lineup, ia, 1 - ia)
+            })
+            .collect();
+        let plan = Plan { seed: 4, rounds: 3_000, rotate: true, shard: None, until_ci: None, cards: false };
+        let (share, rounds, diff, shares) = pair_lineups(&sides, &plan, 1 << 20).unwrap();
+        // 1,000 deals in slices of at most 300: four shards of whole 64-deal chunks.
+        let (share_s, rounds_s, diff_s, shares_s) = pair_lineups(&sides, &plan, 300).unwrap();
+        assert_eq!((share, rounds, diff.groups, shares.groups), (share_s, rounds_s, 1_000, 1_000));
+        assert_eq!((diff_s.groups, shares_s.groups), (1_000, 1_000));
+        for (x, y) in [(diff.sum, diff_s.sum), (diff.sum_sq, diff_s.sum_sq), (shares.sum, shares_s.sum)] {
+            assert!((x - y).abs() < 1e-9 * x.abs().max(1.0), "{x} against {y}");
+        }
+        assert_eq!(rounds, 6_000);
     }
 
     #[test]
