@@ -229,11 +229,15 @@ fn a_game_mode_game_keeps_per_round_measures_and_its_cards_do_not_depend_on_bust
     assert!(same_size >= 10, "later rounds compared: {same_size}");
 }
 
-/// A two-seat planted game: `unit` plays one unit from (deal seed, bot seed, seating) and
-/// writes the result; `cards` gives it card identities.
+/// One unit of a planted game, from (deal seed, bot seed, seating), written to the result.
+type Unit = Box<dyn Fn(u64, u64, &[usize], &mut RoundResult) + Send + Sync>;
+
+/// A planted game of `players` seats (two unless set): `unit` plays each unit; `cards`
+/// gives it card identities.
 struct Planted {
     measures: Measures,
-    unit: fn(u64, u64, &[usize], &mut RoundResult),
+    players: usize,
+    unit: Unit,
 }
 
 impl Planted {
@@ -242,14 +246,14 @@ impl Planted {
         if !cards.is_empty() {
             measures.cards = Some(CardCatalog { names: cards.iter().map(|c| c.to_string()).collect(), groups: vec![] });
         }
-        Planted { measures, unit }
+        Planted { measures, players: 2, unit: Box::new(unit) }
     }
 }
 
 impl Game for Planted {
     type Worker = ();
     fn players(&self) -> usize {
-        2
+        self.players
     }
     fn worker(&self) {}
     fn measures(&self) -> &Measures {
@@ -541,35 +545,20 @@ fn measures_over_deal_groups_keep_the_unit_means_whatever_the_denominator() {
     }
 }
 
-/// A three-seat planted game for `compare`: half the deals favour strategy `a` (decided by
-/// the deal seed, so shared by every rotation and by both lineups of an odd table), and
-/// then each of its seats weighs 4 against 1 in the draw for the winner (from the bot
-/// seed). The winner takes 2 chips, 1 from each other seat.
-struct Favoured {
-    measures: Measures,
-    is_a: Vec<bool>,
+impl Setup for Planted {
+    fn rules_toml(&self) -> String {
+        String::new()
+    }
 }
 
-impl Game for Favoured {
-    type Worker = ();
-    fn players(&self) -> usize {
-        3
-    }
-    fn worker(&self) {}
-    fn measures(&self) -> &Measures {
-        &self.measures
-    }
-    fn play(
-        &self,
-        _: &mut (),
-        deal: u64,
-        bot: u64,
-        _: u64,
-        seating: &[usize],
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+/// A three-seat planted game for `compare`, seats named `a` (`is_a`) or otherwise: half the
+/// deals favour `a` (decided by the deal seed, so shared by every rotation and by both
+/// lineups of an odd table), and then each of its seats weighs 4 against 1 in the draw for
+/// the winner (from the bot seed). The winner takes 2 chips, 1 from each other seat.
+fn favoured(is_a: Vec<bool>) -> Unit {
+    Box::new(move |deal, bot, seating, out| {
         let favoured = Xoshiro256PlusPlus::seed_from_u64(deal).random::<bool>();
-        let weight = |s: usize| if favoured && self.is_a[seating[s]] { 4 } else { 1 };
+        let weight = |s: usize| if favoured && is_a[seating[s]] { 4 } else { 1 };
         let mut draw = Xoshiro256PlusPlus::seed_from_u64(bot).random_range(0..(0..3).map(weight).sum::<u32>());
         let winner = (0..3)
             .find(|&s| {
@@ -582,23 +571,13 @@ impl Game for Favoured {
             r.score = if s == winner { 2 } else { -1 };
         }
         out.seats[winner].share_units = SHARE_UNIT;
-        Ok(())
-    }
-    fn replay(&self, _: u64, _: u64, _: u64, _: &[usize]) -> Result<String, Error> {
-        Ok(String::new())
-    }
-}
-
-impl Setup for Favoured {
-    fn rules_toml(&self) -> String {
-        String::new()
-    }
+    })
 }
 
 fn build_favoured(_: Option<&str>, _: Option<usize>, seats: Option<&[String]>) -> Result<Built, InputError> {
     let seats = seats.expect("compare gives the seats").to_vec();
-    let is_a = seats.iter().map(|s| s == "a").collect();
-    Ok((Box::new(Favoured { measures: Coin::new(None).measures, is_a }), seats))
+    let unit = favoured(seats.iter().map(|s| s == "a").collect());
+    Ok((Box::new(Planted { measures: Coin::new(None).measures, players: 3, unit }), seats))
 }
 
 const FAVOURED: GameInfo = GameInfo {
