@@ -519,3 +519,28 @@ fn cards_of_folded_hands_count_as_held() {
         }
     }
 }
+
+/// A worker keeps the last deal's packs for the next rotation of that deal: a reused
+/// worker must play every round exactly as a fresh one does, whether the next round
+/// repeats the deal, moves to another, or comes back to an older one, in round mode and
+/// in game mode (where each round of a game has its own deal).
+#[test]
+fn a_reused_worker_plays_each_round_as_a_fresh_one() {
+    use draftsim::games::seven_card_draft::rules::Mode;
+    use draftsim::sim::Game;
+    let seats: Vec<String> = ["greedy", "hate", "tight", "random"].iter().map(|s| s.to_string()).collect();
+    for mode in [Mode::Round, Mode::Game] {
+        let rules = Rules { mode, starting_stack: 12, ..rules(4) };
+        let game = SevenCardDraft::new(&rules, &seats).unwrap();
+        let mut worker = game.worker();
+        let schedule = [(7, 0), (7, 1), (7, 2), (8, 0), (7, 3), (7, 3), (8, 1), (9, 0)];
+        for (i, &(deal_seed, rotation)) in schedule.iter().enumerate() {
+            let seating: Vec<usize> = (0..4).map(|s| (s + rotation) % 4).collect();
+            let (bot_seed, round) = (100 + i as u64, deal_seed * 4 + rotation as u64);
+            let mut reused = RoundResult::default();
+            game.play(&mut worker, deal_seed, bot_seed, round, &seating, &mut reused).unwrap();
+            let fresh = game.play_with_events(deal_seed, bot_seed, round, &seating, &mut Vec::new()).unwrap();
+            assert_eq!(reused, fresh, "{mode:?}, deal {deal_seed}, rotation {rotation}");
+        }
+    }
+}

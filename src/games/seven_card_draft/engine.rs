@@ -141,8 +141,8 @@ pub enum Event {
 
 /// Where a round's packs come from.
 pub enum Deal<'a> {
-    /// Shuffled from the deal stream (simulation).
-    Shuffle(&'a mut Xoshiro256PlusPlus),
+    /// Shuffled from the deal stream with this seed (simulation).
+    Shuffle(u64),
     /// Given pack by pack, seat by seat (stacked decks in tests and examples).
     Stacked(&'a [CardSet]),
 }
@@ -172,6 +172,10 @@ pub struct Table {
     pick_no: usize,
     history: Vec<PublicAction>,
     deck_buf: Vec<Card>,
+    /// The last shuffled deal's seed and card count, and its packs in deal order: every
+    /// rotation of a deal has its seed, so only the first one shuffles.
+    last_deal: Option<(u64, usize)>,
+    last_packs: [CardSet; MAX_SEATS],
     choices: [PickChoice; MAX_SEATS],
     /// Chips in play at the round's start (stacks plus pot), for the conservation check.
     chips_total: u64,
@@ -215,6 +219,8 @@ impl Table {
             pick_no: 0,
             history: Vec::with_capacity(64),
             deck_buf: variant.deck_cards.clone(),
+            last_deal: None,
+            last_packs: [CardSet::EMPTY; MAX_SEATS],
             choices: [PickChoice::own(Card::from_index(0)); MAX_SEATS],
             chips_total: 0,
             verify: cfg!(debug_assertions),
@@ -361,23 +367,10 @@ pub fn play<B: Bot>(
     let start = variant.rules.starting_stack;
     match variant.rules.mode {
         Mode::Round => {
-            let mut deal_rng = Xoshiro256PlusPlus::seed_from_u64(deal_seed);
             table.stacks = [0; MAX_SEATS];
             table.stacks[..n].fill(start);
             let dir = if round_index.is_multiple_of(2) { 1 } else { -1 };
-            play_round(
-                variant,
-                table,
-                bots,
-                seating,
-                Deal::Shuffle(&mut deal_rng),
-                &mut bot_rng,
-                0,
-                dir,
-                0,
-                sink,
-                out,
-            )?;
+            play_round(variant, table, bots, seating, Deal::Shuffle(deal_seed), &mut bot_rng, 0, dir, 0, sink, out)?;
             out.length = 1;
         }
         Mode::Game => {
@@ -392,8 +385,7 @@ pub fn play<B: Bot>(
                 for (d, &stack) in dealt_in.iter_mut().zip(&stacks[..n]) {
                     *d += u32::from(stack > 0);
                 }
-                let mut deal_rng = Xoshiro256PlusPlus::seed_from_u64(mix_seed(deal_seed, rounds as u64, ROUND_STREAM));
-                let deal = Deal::Shuffle(&mut deal_rng);
+                let deal = Deal::Shuffle(mix_seed(deal_seed, rounds as u64, ROUND_STREAM));
                 play_round(variant, table, bots, seating, deal, &mut bot_rng, dealer, dir, rounds, sink, out)?;
                 stacks = table.stacks;
                 rounds += 1;
@@ -514,8 +506,7 @@ fn play_round_logged<B: Bot, const LOG_CARDS: bool>(
     t.chips_total = t.stacks[..n].iter().map(|&s| s as u64).sum();
     sink.event(Event::RoundStart { round, dealer, direction: dir });
 
-    // Antes, then the deal: the deck is reset to its sorted order first, so a round's cards
-    // depend on the deal stream alone.
+    // Antes, then the deal.
     for s in (0..n).filter(|&s| !t.folded[s]) {
         let chips = variant.rules.ante.min(t.stacks[s]);
         t.stacks[s] -= chips;
@@ -523,20 +514,38 @@ fn play_round_logged<B: Bot, const LOG_CARDS: bool>(
         t.pot += chips;
         sink.event(Event::Ante { seat: s, chips });
     }
-    t.deck_buf.copy_from_slice(&variant.deck_cards);
     let playing = (0..n).filter(|&s| !t.folded[s]).count();
-    let (dealt, stacked): (&[Card], Option<&[CardSet]>) = match deal {
-        Deal::Shuffle(rng) => (partial_shuffle(&mut t.deck_buf, rng, playing * pack_size).0, None),
-        Deal::Stacked(packs) => (&[], Some(packs)),
+    let packs: [CardSet; MAX_SEATS] = match deal {
+        Deal::Shuffle(seed) => {
+            if t.last_deal != Some((seed, playing)) {
+                // The deck is reset to its sorted order first, so a deal's cards depend on
+                // its seed alone.
+                t.deck_buf.copy_from_slice(&variant.deck_cards);
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+                let dealt = partial_shuffle(&mut t.deck_buf, &mut rng, playing * pack_size).0;
+                for (pack, cards) in t.last_packs.iter_mut().zip(dealt.chunks_exact(pack_size)) {
+                    *pack = cards.iter().copied().collect();
+                }
+                t.last_deal = Some((seed, playing));
+            }
+            // The k-th pack dealt goes to the k-th seat still in.
+            let mut packs = [CardSet::EMPTY; MAX_SEATS];
+            for (s, &pack) in (0..n).filter(|&s| !t.folded[s]).zip(&t.last_packs) {
+                packs[s] = pack;
+            }
+            packs
+        }
+        Deal::Stacked(stacked) => {
+            let mut packs = [CardSet::EMPTY; MAX_SEATS];
+            for s in (0..n).filter(|&s| !t.folded[s]) {
+                packs[s] = stacked[s];
+            }
+            packs
+        }
     };
-    let mut k = 0;
     let mut dealt_set = CardSet::EMPTY;
     for s in (0..n).filter(|&s| !t.folded[s]) {
-        let pack: CardSet = match stacked {
-            Some(packs) => packs[s],
-            None => dealt[k..k + pack_size].iter().copied().collect(),
-        };
-        k += pack_size;
+        let pack = packs[s];
         t.packs[s] = pack;
         dealt_set = dealt_set.union(pack);
         sink.event(Event::Deal { seat: s, pack });
