@@ -327,7 +327,8 @@ fn run_deals<G: Game>(
         let deal_seed = mix_seed(plan.seed, deal, DEAL_STREAM);
         for rotation in 0..per as usize {
             for (s, slot) in seating[..players].iter_mut().enumerate() {
-                *slot = (s + rotation) % players;
+                // `s + rotation < 2 * players`: a subtraction, not a division.
+                *slot = if s + rotation < players { s + rotation } else { s + rotation - players };
             }
             let bot_seed = mix_seed(plan.seed, deal * MAX_SEATS as u64 + rotation as u64, BOT_STREAM);
             let round = deal * per + rotation as u64;

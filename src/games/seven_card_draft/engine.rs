@@ -493,14 +493,24 @@ fn play_round_logged<B: Bot, const LOG_CARDS: bool>(
         t.street[s] = 0;
         t.fold_round[s] = None;
         t.hated[s] = false;
-        t.picks[s][..pack_size].fill(PickRecord::default());
+        t.picks[s] = [PickRecord::default(); MAX_PICKS];
         t.pack_of[s] = s as u8;
         t.face_up_value[s] = HandValue(0);
     }
     t.active = t.folded[..n].iter().filter(|f| !**f).count() as u8;
     t.update_next();
+    // Betting order: from the seat after the dealer in the direction of play round to the
+    // dealer (stepped, not taken modulo n: a division per seat was 2% of a round).
+    let mut seat = dealer;
     for k in 0..n {
-        t.order[k] = (dealer as isize + (k as isize + 1) * dir as isize).rem_euclid(n as isize) as u8;
+        seat = if dir > 0 {
+            if seat + 1 == n { 0 } else { seat + 1 }
+        } else if seat == 0 {
+            n - 1
+        } else {
+            seat - 1
+        };
+        t.order[k] = seat as u8;
     }
     t.pot = 0;
     t.chips_total = t.stacks[..n].iter().map(|&s| s as u64).sum();
@@ -858,13 +868,19 @@ fn showdown(
         carry = 0;
         let is_winner = |s: usize| eligible(s) && values[s] == best;
         let k = (0..n).filter(|&s| is_winner(s)).count() as u32;
-        let pot_units = ((amount as u64 * SHARE_UNIT as u64 / total_pot as u64) as u32).min(units_left);
+        // One pot (the usual case) carries every share unit: no division.
+        let pot_units = if amount == total_pot {
+            SHARE_UNIT
+        } else {
+            (amount as u64 * SHARE_UNIT as u64 / total_pot as u64) as u32
+        }
+        .min(units_left);
         units_left -= pot_units;
         // Odd chips (and odd share units) go to the winners first in betting order.
         for (i, s) in order[..n].iter().map(|&s| s as usize).filter(|&s| is_winner(s)).enumerate() {
-            let chips = amount / k + u32::from((i as u32) < amount % k);
+            let chips = split(amount, k, i);
             won[s] += chips;
-            units[s] += pot_units / k + u32::from((i as u32) < pot_units % k);
+            units[s] += split(pot_units, k, i);
             if i == 0 {
                 last_winner = Some(s);
             }
@@ -901,6 +917,13 @@ fn showdown(
     t.committed = [0; MAX_SEATS];
     t.pot = 0;
     Ok(())
+}
+
+/// The `i`-th of `k` winners' part of `amount`: an equal part, plus one of the odd units
+/// for the first winners. One winner (the usual case) takes it all without a division.
+#[inline]
+fn split(amount: u32, k: u32, i: usize) -> u32 {
+    if k == 1 { amount } else { amount / k + u32::from((i as u32) < amount % k) }
 }
 
 /// Returns the chips of the one seat whose stake nobody matched (the part above the
