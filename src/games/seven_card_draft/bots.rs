@@ -18,7 +18,7 @@
 use rand::{Rng, RngCore};
 use serde::{Deserialize, Serialize};
 
-use super::strength::{EstimateCache, Outlook};
+use super::strength::{Candidates, EstimateCache, Outlook};
 use super::view::{Action, BetOptions, Bot, BotRng, PickChoice, SeatView};
 use crate::cards::{Card, CardSet};
 use crate::error::InputError;
@@ -213,9 +213,10 @@ impl ModularBot {
         let left = view.picks_left() as u32;
         match module {
             DraftModule::Random => unreachable!("random picks need no estimate"),
-            DraftModule::Greedy => PickChoice::own(best_card(view.pack, |c| {
-                plain_value(&mut self.cache, &o, view.hand.union(CardSet::single(c)), left)
-            })),
+            DraftModule::Greedy => {
+                let own = Candidates::new(&o, view.hand, left);
+                PickChoice::own(best_card(view.pack, |c| own.estimate(c)))
+            }
             DraftModule::WildAware => {
                 let last_pick = left == 0;
                 PickChoice::own(best_card(view.pack, |c| {
@@ -225,18 +226,18 @@ impl ModularBot {
             }
             DraftModule::Hate { weight } => {
                 let next = view.next_seat();
+                let mine = Candidates::new(&o, view.hand, left);
                 if view.pack.len() == 1 || next == view.seat {
-                    return PickChoice::own(best_card(view.pack, |c| {
-                        plain_value(&mut self.cache, &o, view.hand.union(CardSet::single(c)), left)
-                    }));
+                    return PickChoice::own(best_card(view.pack, |c| mine.estimate(c)));
                 }
                 // Each card scored once for this seat and once for the next one.
                 let theirs = view.face_up[next];
                 let base = plain_value(&mut self.cache, &o, theirs, left);
+                let denied = Candidates::new(&o, theirs, left);
                 let (mut greedy, mut choice) = ((f32::NEG_INFINITY, None), (f32::NEG_INFINITY, None));
                 for c in view.pack.iter() {
-                    let own = plain_value(&mut self.cache, &o, view.hand.union(CardSet::single(c)), left);
-                    let denial = plain_value(&mut self.cache, &o, theirs.union(CardSet::single(c)), left) - base;
+                    let own = mine.estimate(c);
+                    let denial = denied.estimate(c) - base;
                     if own > greedy.0 {
                         greedy = (own, Some(c));
                     }

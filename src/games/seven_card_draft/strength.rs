@@ -5,7 +5,7 @@
 //! completing (a binomial over the picks left, with a per-pick hit chance scaled by how
 //! many outs this seat has not yet seen go by). No allocation, a few dozen operations.
 
-use crate::cards::{CardSet, Suit};
+use crate::cards::{Card, CardSet, Suit};
 use crate::eval::{Category, Evaluator, HandValue};
 
 /// Share of random seven-card hands in each category (standard deck), lowest first.
@@ -215,55 +215,99 @@ impl EstimateCache {
 pub fn estimate(o: &Outlook<'_>, hand: CardSet, wilds: CardSet, future_wilds: u32, picks_left: u32) -> f32 {
     let naturals = hand.minus(wilds);
     let w = wilds.len();
-    // Without wilds only the category and top rank matter: the coarse table is a quarter
-    // of the values' bytes, which the bots' memos sharing the cache notice.
-    let floor = if w == 0 {
-        let coarse = o.eval.eval_coarse(naturals);
-        PERCENTILE[(coarse >> 4) as usize][(coarse & 15) as usize]
-    } else {
-        percentile(o.eval.eval_wild(naturals, w))
-    };
+    let floor = if w == 0 { plain_floor(o, naturals) } else { percentile(o.eval.eval_wild(naturals, w)) };
     if picks_left == 0 && future_wilds == 0 {
         return floor;
     }
-    let fw = future_wilds.min(picks_left);
-    let k = picks_left - fw;
     let gone = o.seen.minus(hand);
     let unseen = (o.deck.len() - hand.len() - gone.len()).clamp(1, 52) as usize;
-    let suits = [
-        naturals.suit_mask(Suit(0)),
-        naturals.suit_mask(Suit(1)),
-        naturals.suit_mask(Suit(2)),
-        naturals.suit_mask(Suit(3)),
-    ];
+    let suits = Suit::ALL.map(|suit| naturals.suit_mask(suit));
+    // Each suit's flush outs: its cards neither held nor seen go by.
+    let outs =
+        Suit::ALL.map(|suit| (o.deck.suit_mask(suit) & !suits[suit.0 as usize] & !gone.suit_mask(suit)).count_ones());
+    draws(o, floor, &suits, &outs, naturals.len(), w, future_wilds, picks_left, unseen)
+}
 
-    // Flush: the suit we hold most of, with its outs not yet seen go by.
-    // Every suit's outs are counted so the choice is a select, not a mispredicted branch.
+/// The made-hand floor of a hand with no wilds.
+#[inline(always)]
+fn plain_floor(o: &Outlook<'_>, naturals: CardSet) -> f32 {
+    // Only the category and top rank matter: the coarse table is a quarter of the values'
+    // bytes, which the bots' memos sharing the cache notice.
+    let coarse = o.eval.eval_coarse(naturals);
+    PERCENTILE[(coarse >> 4) as usize][(coarse & 15) as usize]
+}
+
+/// [`estimate`] from the made-hand floor on: the draws' chances of completing over the
+/// picks left, given each suit's held pattern and outs, `naturals` cards held, `w` wilds
+/// held and `future_wilds` promised, and `unseen` cards not yet seen.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn draws(
+    o: &Outlook<'_>,
+    floor: f32,
+    suits: &[u16; 4],
+    outs: &[u32; 4],
+    naturals: u32,
+    w: u32,
+    future_wilds: u32,
+    picks_left: u32,
+    unseen: usize,
+) -> f32 {
+    let fw = future_wilds.min(picks_left);
+    let k = picks_left - fw;
+    let flush = best_flush(&suits.map(u16::count_ones), outs);
+    let p_flush = chance(5u32.saturating_sub(flush.0 + w + fw), k, FLUSH_STEP[flush.1 as usize][unseen]);
+    let ranks = suits[0] | suits[1] | suits[2] | suits[3];
+    let p_straight = straight_chance(o, ranks, w + fw, k, unseen);
+    let held = naturals.min(4) as usize;
+    let (p_trips, p_pair) = pairing_chances(is_paired(suits) || w + fw >= 1, k, held);
+    combine(floor, [p_flush, p_straight, p_trips, p_pair])
+}
+
+/// Flush: the suit we hold most of (the first on a tie), as (cards held, its outs), from
+/// each suit's cards held and outs. Every suit's outs are counted so the choice is a
+/// select, not a mispredicted branch.
+#[inline(always)]
+fn best_flush(held: &[u32; 4], outs: &[u32; 4]) -> (u32, u32) {
     let mut flush = (0u32, 0u32);
-    for suit in Suit::ALL {
-        let held = suits[suit.0 as usize].count_ones();
-        let outs = (o.deck.suit_mask(suit) & !suits[suit.0 as usize] & !gone.suit_mask(suit)).count_ones();
+    for (&held, &outs) in held.iter().zip(outs) {
         flush = if held > flush.0 { (held, outs) } else { flush };
     }
-    let p_flush = chance(5u32.saturating_sub(flush.0 + w + fw), k, FLUSH_STEP[flush.1 as usize][unseen]);
+    flush
+}
 
-    // Straight: the window of the deck's straights we cover best.
-    let ranks = suits[0] | suits[1] | suits[2] | suits[3];
+/// Straight: the chance of completing the window of the deck's straights we cover best,
+/// with `extra` wilds (held or promised) and `k` natural picks to come.
+#[inline(always)]
+fn straight_chance(o: &Outlook<'_>, ranks: u16, extra: u32, k: u32, unseen: usize) -> f32 {
     let cover = o.straight_cover[ranks as usize] as u32;
-    let p_straight =
-        chance(5u32.saturating_sub(cover + w + fw), k, STRAIGHT_STEP[unseen][o.deck.len().min(52) as usize]);
+    chance(5u32.saturating_sub(cover + extra), k, STRAIGHT_STEP[unseen][o.deck.len().min(52) as usize])
+}
 
-    // Pairing up: more of the ranks we hold.
-    let [a, b, c, d] = suits;
-    let paired = (a & b) | (c & d) | ((a | b) & (c | d)) != 0;
+/// Whether any rank is held twice.
+#[inline(always)]
+fn is_paired(suits: &[u16; 4]) -> bool {
+    let [a, b, c, d] = *suits;
+    (a & b) | (c & d) | ((a | b) & (c | d)) != 0
+}
+
+/// Pairing up, as (trips or better, a pair): more of the ranks we hold, `held` cards (up
+/// to four counted), `k` picks to come; `paired` when a rank is held twice or a wild
+/// stands in.
+#[inline(always)]
+fn pairing_chances(paired: bool, k: u32, held: usize) -> (f32, f32) {
     // Chance per pick of pairing a held rank: 0.12 per distinct card held, up to four.
     const PAIR_STEP: [u8; 5] = [step_of(0.12), step_of(0.12), step_of(0.24), step_of(0.36), step_of(0.48)];
     const TRIPS_STEP: [u8; 5] = [step_of(0.06), step_of(0.06), step_of(0.12), step_of(0.18), step_of(0.24)];
-    let held = naturals.len().min(4) as usize;
-    let p_trips = if paired || w + fw >= 1 { chance(1, k, TRIPS_STEP[held]) } else { chance(2, k, TRIPS_STEP[held]) };
-    let p_pair = if paired || w + fw >= 1 { 0.0 } else { chance(1, k, PAIR_STEP[held]) };
+    let p_trips = if paired { chance(1, k, TRIPS_STEP[held]) } else { chance(2, k, TRIPS_STEP[held]) };
+    let p_pair = if paired { 0.0 } else { chance(1, k, PAIR_STEP[held]) };
+    (p_trips, p_pair)
+}
 
-    // Best draws first: each adds its chance of the part of the mass still unimproved.
+/// The floor plus the draws (flush, straight, trips or better, a pair), best first: each
+/// adds its chance of the part of the mass still unimproved.
+#[inline(always)]
+fn combine(floor: f32, chances: [f32; 4]) -> f32 {
     const DRAW_VALUE: [f32; 4] = [
         category_mid(Category::Flush),
         category_mid(Category::Straight),
@@ -272,7 +316,7 @@ pub fn estimate(o: &Outlook<'_>, hand: CardSet, wilds: CardSet, future_wilds: u3
     ];
     let mut est = floor;
     let mut rest = 1.0;
-    for (p, v) in [p_flush, p_straight, p_trips, p_pair].into_iter().zip(DRAW_VALUE) {
+    for (p, v) in chances.into_iter().zip(DRAW_VALUE) {
         // Draws below the floor count for nothing: multiplying by 0 or 1 keeps the sums
         // bit for bit those of a test, without a branch the data would mispredict.
         let counts = f32::from(u8::from(v > floor));
@@ -280,6 +324,84 @@ pub fn estimate(o: &Outlook<'_>, hand: CardSet, wilds: CardSet, future_wilds: u3
         rest *= 1.0 - counts * p;
     }
     est.min(1.0)
+}
+
+/// The estimates of one hand with each candidate card added in turn, none wild: what a
+/// drafter scores for every card of its pack. Each is [`estimate`] of the hand plus the
+/// card, bit for bit, with what the candidates share worked out once: the cards gone by,
+/// the unseen count and each suit's outs change by at most the candidate itself, so the
+/// flush draw depends only on the candidate's suit and whether it was seen.
+#[derive(Clone, Copy, Debug)]
+pub struct Candidates<'o, 'a> {
+    o: &'o Outlook<'a>,
+    hand: CardSet,
+    picks_left: u32,
+    /// The hand's ranks.
+    ranks: u16,
+    /// Whether the hand already holds a rank twice.
+    paired: bool,
+    /// By the candidate's suit: the flush suit's cards held and outs with the candidate
+    /// held and seen, and whether the flush suit is the candidate's own.
+    flush: [(u32, u32, bool); 4],
+    /// The unseen count for a candidate not seen and one seen (clamped as the estimate
+    /// clamps it).
+    unseen: [usize; 2],
+    /// Cards held with the candidate, up to the four the pairing chances count.
+    held: usize,
+}
+
+impl<'o, 'a> Candidates<'o, 'a> {
+    /// Candidates to add to `hand` (no wilds) with `picks_left` picks to come after.
+    pub fn new(o: &'o Outlook<'a>, hand: CardSet, picks_left: u32) -> Self {
+        let gone = o.seen.minus(hand);
+        let suits = Suit::ALL.map(|suit| hand.suit_mask(suit));
+        let outs = Suit::ALL
+            .map(|suit| (o.deck.suit_mask(suit) & !suits[suit.0 as usize] & !gone.suit_mask(suit)).count_ones());
+        // Cards neither held nor gone by, before the candidate is added. A candidate seen
+        // was gone by and is now held: the count and the outs stay. One not seen leaves
+        // both.
+        let base = o.deck.len().saturating_sub(hand.len() + gone.len());
+        let unseen = [base.saturating_sub(1).clamp(1, 52) as usize, base.clamp(1, 52) as usize];
+        let held = suits.map(u16::count_ones);
+        let flush = [0, 1, 2, 3].map(|suit| {
+            let mut with = held;
+            with[suit] += 1;
+            // The suits' indices ride along as outs, to tell which suit was chosen.
+            let (count, chosen) = best_flush(&with, &[0, 1, 2, 3]);
+            (count, outs[chosen as usize], chosen == suit as u32)
+        });
+        Candidates {
+            o,
+            hand,
+            picks_left,
+            ranks: suits[0] | suits[1] | suits[2] | suits[3],
+            paired: is_paired(&suits),
+            flush,
+            unseen,
+            held: (hand.len() + 1).min(4) as usize,
+        }
+    }
+
+    /// [`estimate`] of the hand plus `card`, no wilds.
+    #[inline(always)]
+    pub fn estimate(&self, card: Card) -> f32 {
+        let o = self.o;
+        let hand = self.hand.union(CardSet::single(card));
+        if self.hand.contains(card) || !o.deck.contains(card) || self.picks_left == 0 {
+            return estimate(o, hand, CardSet::EMPTY, 0, self.picks_left);
+        }
+        let k = self.picks_left;
+        let floor = plain_floor(o, hand);
+        let seen = o.seen.contains(card);
+        let unseen = self.unseen[usize::from(seen)];
+        let (count, outs, own) = self.flush[card.suit().0 as usize];
+        let outs = outs - u32::from(own && !seen);
+        let p_flush = chance(5u32.saturating_sub(count), k, FLUSH_STEP[outs as usize][unseen]);
+        let rank = 1u16 << card.rank().0;
+        let p_straight = straight_chance(o, self.ranks | rank, 0, k, unseen);
+        let (p_trips, p_pair) = pairing_chances(self.paired || self.ranks & rank != 0, k, self.held);
+        combine(floor, [p_flush, p_straight, p_trips, p_pair])
+    }
 }
 
 #[cfg(test)]
@@ -316,5 +438,42 @@ mod tests {
         assert_eq!(FLUSH_STEP[9][45], step_of(0.6));
         assert_eq!(FLUSH_STEP[20][40], step_of(0.9), "capped");
         assert!((binomial_at_least(2, 4, 0.3) - (1.0 - 0.7f64.powi(4) - 4.0 * 0.3 * 0.7f64.powi(3))).abs() < 1e-12);
+    }
+
+    /// The candidates' shortcut gives each card exactly the full estimate's bits: random
+    /// hands, cards seen and picks to come on four decks, candidates held or not, seen or
+    /// not, in the deck or not.
+    #[test]
+    fn candidates_match_the_full_estimate_bit_for_bit() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for preset in [DeckPreset::Standard52, DeckPreset::NoDeuces48, DeckPreset::Short36, DeckPreset::Piquet32] {
+            let deck = preset.deck();
+            let eval = Evaluator::new(&deck);
+            let cover = straight_cover_table(&deck.straights());
+            let cards: Vec<Card> = deck.cards.iter().collect();
+            let mut checked = 0;
+            for _ in 0..20_000 {
+                let pick = |n: u64, next: &mut dyn FnMut() -> u64| -> CardSet {
+                    (0..n).map(|_| cards[(next() % cards.len() as u64) as usize]).collect()
+                };
+                let hand = pick(next() % 7, &mut next);
+                let seen = pick(next() % 24, &mut next).union(pick(next() % 3, &mut next).intersect(hand));
+                let o = Outlook { eval: &eval, straight_cover: &cover, deck: deck.cards, seen };
+                let picks_left = (next() % 7) as u32;
+                let candidates = Candidates::new(&o, hand, picks_left);
+                for c in pick(8, &mut next).iter().chain([Card::from_index(15)]) {
+                    let want = estimate(&o, hand.union(CardSet::single(c)), CardSet::EMPTY, 0, picks_left);
+                    assert_eq!(candidates.estimate(c).to_bits(), want.to_bits(), "{hand} + {c}, seen {seen}");
+                    checked += 1;
+                }
+            }
+            assert!(checked > 100_000);
+        }
     }
 }
