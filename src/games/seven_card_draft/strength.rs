@@ -348,6 +348,9 @@ pub struct Candidates<'o, 'a> {
     unseen: [usize; 2],
     /// Cards held with the candidate, up to the four the pairing chances count.
     held: usize,
+    /// Whether the shortcut applies: hand and cards seen all in the deck (else the counts
+    /// above could go below zero where the full estimate's do not).
+    within_deck: bool,
 }
 
 impl<'o, 'a> Candidates<'o, 'a> {
@@ -379,6 +382,7 @@ impl<'o, 'a> Candidates<'o, 'a> {
             flush,
             unseen,
             held: (hand.len() + 1).min(4) as usize,
+            within_deck: hand.union(o.seen).minus(o.deck).is_empty(),
         }
     }
 
@@ -387,7 +391,7 @@ impl<'o, 'a> Candidates<'o, 'a> {
     pub fn estimate(&self, card: Card) -> f32 {
         let o = self.o;
         let hand = self.hand.union(CardSet::single(card));
-        if self.hand.contains(card) || !o.deck.contains(card) || self.picks_left == 0 {
+        if self.hand.contains(card) || !o.deck.contains(card) || self.picks_left == 0 || !self.within_deck {
             return estimate(o, hand, CardSet::EMPTY, 0, self.picks_left);
         }
         let k = self.picks_left;
@@ -463,7 +467,11 @@ mod tests {
                     (0..n).map(|_| cards[(next() % cards.len() as u64) as usize]).collect()
                 };
                 let hand = pick(next() % 7, &mut next);
-                let seen = pick(next() % 24, &mut next).union(pick(next() % 3, &mut next).intersect(hand));
+                let mut seen = pick(next() % 24, &mut next).union(pick(next() % 3, &mut next).intersect(hand));
+                if next() % 50 == 0 && seen.union(hand).len() < deck.cards.len() {
+                    // A card outside the deck among those seen: the full estimate's path.
+                    seen.insert(Card::from_index(15));
+                }
                 let o = Outlook { eval: &eval, straight_cover: &cover, deck: deck.cards, seen };
                 let picks_left = (next() % 7) as u32;
                 let candidates = Candidates::new(&o, hand, picks_left);
