@@ -500,7 +500,7 @@ fn play_round_logged<B: Bot, const LOG_CARDS: bool>(
     t.active = t.folded[..n].iter().filter(|f| !**f).count() as u8;
     t.update_next();
     // Betting order: from the seat after the dealer in the direction of play round to the
-    // dealer (stepped, not taken modulo n: a division per seat was 2% of a round).
+    // dealer, stepped rather than taken modulo n (a division per seat).
     let mut seat = dealer;
     for k in 0..n {
         seat = if dir > 0 {

@@ -222,10 +222,14 @@ pub fn estimate(o: &Outlook<'_>, hand: CardSet, wilds: CardSet, future_wilds: u3
     let gone = o.seen.minus(hand);
     let unseen = (o.deck.len() - hand.len() - gone.len()).clamp(1, 52) as usize;
     let suits = Suit::ALL.map(|suit| naturals.suit_mask(suit));
-    // Each suit's flush outs: its cards neither held nor seen go by.
-    let outs =
-        Suit::ALL.map(|suit| (o.deck.suit_mask(suit) & !suits[suit.0 as usize] & !gone.suit_mask(suit)).count_ones());
+    let outs = flush_outs(o, &suits, gone);
     draws(o, floor, &suits, &outs, naturals.len(), w, future_wilds, picks_left, unseen)
+}
+
+/// Each suit's flush outs: the deck's cards of it neither held (`suits`) nor gone by.
+#[inline(always)]
+fn flush_outs(o: &Outlook<'_>, suits: &[u16; 4], gone: CardSet) -> [u32; 4] {
+    Suit::ALL.map(|suit| (o.deck.suit_mask(suit) & !suits[suit.0 as usize] & !gone.suit_mask(suit)).count_ones())
 }
 
 /// The made-hand floor of a hand with no wilds.
@@ -358,8 +362,7 @@ impl<'o, 'a> Candidates<'o, 'a> {
     pub fn new(o: &'o Outlook<'a>, hand: CardSet, picks_left: u32) -> Self {
         let gone = o.seen.minus(hand);
         let suits = Suit::ALL.map(|suit| hand.suit_mask(suit));
-        let outs = Suit::ALL
-            .map(|suit| (o.deck.suit_mask(suit) & !suits[suit.0 as usize] & !gone.suit_mask(suit)).count_ones());
+        let outs = flush_outs(o, &suits, gone);
         // Cards neither held nor gone by, before the candidate is added. A candidate seen
         // was gone by and is now held: the count and the outs stay. One not seen leaves
         // both.
