@@ -5,7 +5,8 @@
 //! fixes that came with it change no number in them (no rotation, so the round index is
 //! the deal; no rank-with-face wilds; no refund). `scd-rotate` and `sevens-default` were
 //! written after it (round mode's pass direction now follows the round index), and guard
-//! every later change. Regenerate a folder only for a change that is meant to move its
+//! every later change. All five moved when each seat got its own bot stream (one bot's
+//! random draws no longer shift another's). Regenerate a folder only for a change that is meant to move its
 //! numbers, and say so in the commit.
 
 use std::path::Path;

@@ -9,7 +9,6 @@ use draftsim::games::live_draft::rules::{Method, Rules};
 use draftsim::games::live_draft::view::{Bot, BotRng, Card, MAX_PERMANENTS, NO_CARD, Pick, View};
 use draftsim::games::live_draft::{LiveDraft, Preset};
 use draftsim::sim::{Game, Lineup, Plan, RoundResult};
-use rand::SeedableRng;
 
 /// A bot that plays a script: picks, rummy choices and discards as queued; no land, no
 /// creature, no attack, no block unless told.
@@ -78,7 +77,7 @@ fn turn(rules: &Rules, t: &mut Table, bots: &mut [Script; 2]) -> (Option<(u8, &'
         &[0, 1],
         0,
         3,
-        &mut BotRng::seed_from_u64(0),
+        &mut draftsim::sim::SeatRngs::new(0, 2),
         &mut events,
         &mut RoundResult::default(),
     )

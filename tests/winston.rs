@@ -9,7 +9,6 @@ use draftsim::games::winston::rules::{Ability, Multicolour, Rules};
 use draftsim::games::winston::view::{Bot, BotRng, BuildView, DraftChoice, DraftView, PlayView};
 use draftsim::games::winston::{Preset, Winston};
 use draftsim::sim::{Game, Lineup, Plan, RoundResult};
-use rand::SeedableRng;
 
 /// A bot that plays a script, then passes and discards nothing.
 #[derive(Default)]
@@ -147,7 +146,7 @@ fn scripted_draft(rules: &Rules, stack: &[u8], scripts: [Script; 2]) -> (Table, 
         &mut t,
         &mut bots,
         &[0, 1],
-        &mut BotRng::seed_from_u64(0),
+        &mut draftsim::sim::SeatRngs::new(0, 2),
         &mut events,
         &mut RoundResult::default(),
     )
@@ -201,7 +200,7 @@ fn the_last_card_rule_takes_the_stacks_last_card_only_when_allowed() {
         &mut t,
         &mut bots,
         &[0, 1],
-        &mut BotRng::seed_from_u64(0),
+        &mut draftsim::sim::SeatRngs::new(0, 2),
         &mut Vec::new(),
         &mut RoundResult::default(),
     )

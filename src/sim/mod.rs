@@ -12,6 +12,7 @@ mod check;
 mod events;
 mod measures;
 mod record;
+mod streams;
 mod tally;
 
 pub use cards::{CardCatalog, CardCounts, CardEstimates, CardGroup, CardGroupSums, CardLog, CrossSums};
@@ -19,6 +20,7 @@ pub use check::{CheckReport, Violation, check};
 pub use events::{EventSink, NoEvents};
 pub use measures::{Histogram, Kind, Measure, Measures, Score, Shown};
 pub use record::{MAX_BINS, MAX_COUNTERS, MAX_SEATS, MAX_SUMS, RoundResult, SHARE_UNIT, SeatResult, Shape};
+pub use streams::{BotRng, SeatRngs};
 pub use tally::{Counts, GroupSums, MAX_MEASURES, MIN_PAIRED_GROUPS, PairedSums, RatioSums, Tally};
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -35,7 +35,7 @@ use super::measures::{
 use super::rules::{COLOURS, MAX_LIBRARY, MAX_ROW, Method, Opening, Rules};
 use super::view::{Board, Bot, BotRng, Card, MAX_PERMANENTS, NO_CARD, View};
 use crate::error::Error;
-use crate::sim::{CardLog, EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, mix_seed};
+use crate::sim::{CardLog, EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
 /// Stream tag of the library's generation and shuffles.
 const LIBRARY_STREAM: u64 = 0x11FE_0001;
@@ -558,8 +558,8 @@ pub fn play<B: Bot>(
     }
     let lands = (0..t.n_cards).filter(|&i| t.cards[i].is_land()).count();
     sink.event(Event::Library { cards: t.n_cards, lands });
-    let mut bot_rng = BotRng::seed_from_u64(bot_seed);
-    play_game(rules, t, bots, seating, &mut bot_rng, sink, out)
+    let mut bot_rngs = SeatRngs::new(bot_seed, rules.players);
+    play_game(rules, t, bots, seating, &mut bot_rngs, sink, out)
 }
 
 /// Plays from the position in `t` (opening included), for [`play`] and scripted tests.
@@ -568,20 +568,20 @@ pub fn play_game<B: Bot>(
     t: &mut Table,
     bots: &mut [B],
     seating: &[usize],
-    bot_rng: &mut BotRng,
+    bot_rngs: &mut SeatRngs,
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     let n = rules.players;
     t.untapped = [0; COLOURS];
     t.drawn = [0; MAX_SEATS];
-    let ended = opening(rules, t, bots, seating, bot_rng, sink, out)?;
+    let ended = opening(rules, t, bots, seating, bot_rngs, sink, out)?;
     let mut total_turns = 0;
     let mut end = ended;
     let mut seat = 0;
     while end.is_none() && total_turns < rules.max_turns {
         total_turns += 1;
-        end = take_turn(rules, t, bots, seating, seat, total_turns, bot_rng, sink, out)?;
+        end = take_turn(rules, t, bots, seating, seat, total_turns, bot_rngs, sink, out)?;
         if t.verify {
             t.check(n)?;
         }
@@ -632,7 +632,7 @@ fn opening<B: Bot>(
     t: &mut Table,
     bots: &mut [B],
     seating: &[usize],
-    bot_rng: &mut BotRng,
+    bot_rngs: &mut SeatRngs,
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<Option<(u8, &'static str)>, Error> {
@@ -653,7 +653,7 @@ fn opening<B: Bot>(
                         }
                     }
                     while rules.method == Method::Rummy && t.boards[s].hand_size > rules.hand_size {
-                        discard_to_pile(rules, t, &mut bots[seating[s]], s, bot_rng, sink)?;
+                        discard_to_pile(rules, t, &mut bots[seating[s]], s, bot_rngs.seat(s), sink)?;
                     }
                 }
                 t.set_out_row(rules, sink);
@@ -663,7 +663,7 @@ fn opening<B: Bot>(
                 let mut s = 0;
                 while (0..n).any(|p| t.boards[p].hand_size < rules.hand_size) {
                     if t.boards[s].hand_size < rules.hand_size
-                        && draw(rules, t, &mut bots[seating[s]], s, bot_rng, sink, out)? == Drawn::Exhausted
+                        && draw(rules, t, &mut bots[seating[s]], s, bot_rngs.seat(s), sink, out)? == Drawn::Exhausted
                     {
                         if let Some(end) = ran_dry(rules, t) {
                             return Ok(Some(end));
@@ -688,7 +688,7 @@ fn opening<B: Bot>(
                     break;
                 }
                 let bot = &mut bots[seating[s]];
-                let Some((i, j)) = bot.mulligan(&t.view(rules, s), bot_rng) else { break };
+                let Some((i, j)) = bot.mulligan(&t.view(rules, s), bot_rngs.seat(s)) else { break };
                 let size = t.boards[s].hand_size;
                 if i == j || i >= size || j >= size {
                     return Err(illegal(bot, s, format!("exchanged hand cards {i} and {j} of {size}")));
@@ -700,7 +700,7 @@ fn opening<B: Bot>(
                     sink.event(Event::Discard { seat: s, card, to: "removed" });
                 }
                 out.seats[s].counters[MULLIGANED] = 1;
-                if draw(rules, t, bot, s, bot_rng, sink, out)? == Drawn::Exhausted
+                if draw(rules, t, bot, s, bot_rngs.seat(s), sink, out)? == Drawn::Exhausted
                     && let Some(end) = ran_dry(rules, t)
                 {
                     return Ok(Some(end));
@@ -925,7 +925,7 @@ pub fn take_turn<B: Bot>(
     seating: &[usize],
     seat: usize,
     game_turn: u32,
-    bot_rng: &mut BotRng,
+    bot_rngs: &mut SeatRngs,
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<Option<(u8, &'static str)>, Error> {
@@ -936,7 +936,7 @@ pub fn take_turn<B: Bot>(
     t.boards[seat].sick = 0;
     t.untapped = [0; COLOURS];
     if game_turn != 1 || rules.first_player_draws {
-        match draw(rules, t, bot, seat, bot_rng, sink, out)? {
+        match draw(rules, t, bot, seat, bot_rngs.seat(seat), sink, out)? {
             Drawn::Exhausted => {
                 if let Some(end) = ran_dry(rules, t) {
                     return Ok(Some(end));
@@ -960,7 +960,7 @@ pub fn take_turn<B: Bot>(
         out.seats[seat].counters[SCREWED] = 1;
     }
     t.untapped = t.boards[seat].lands;
-    if let Some(i) = bot.land(&t.view(rules, seat), bot_rng) {
+    if let Some(i) = bot.land(&t.view(rules, seat), bot_rngs.seat(seat)) {
         if i >= t.boards[seat].hand_size || !t.cards[usize::from(t.hands[seat][i])].is_land() {
             return Err(illegal(bot, seat, format!("played hand card {i} as a land")));
         }
@@ -977,7 +977,7 @@ pub fn take_turn<B: Bot>(
         }
     }
     // Creatures.
-    while let Some(i) = bot.cast(&t.view(rules, seat), bot_rng) {
+    while let Some(i) = bot.cast(&t.view(rules, seat), bot_rngs.seat(seat)) {
         let view = t.view(rules, seat);
         if i >= view.hand.len() || !view.castable(view.hand[i]) {
             return Err(illegal(bot, seat, format!("cast hand card {i}, which it cannot pay for")));
@@ -998,22 +998,32 @@ pub fn take_turn<B: Bot>(
     // Combat.
     let ready = ((1u64 << t.boards[seat].n_creatures) - 1) & !t.boards[seat].sick;
     if ready != 0 {
-        let defender = bot.target(&t.view(rules, seat), bot_rng);
+        let defender = bot.target(&t.view(rules, seat), bot_rngs.seat(seat));
         if defender == seat || defender >= rules.players || !t.boards[defender].alive {
             return Err(illegal(bot, seat, format!("attacked seat {defender}")));
         }
-        let attackers = bot.attack(&t.view(rules, seat), defender, bot_rng);
+        let attackers = bot.attack(&t.view(rules, seat), defender, bot_rngs.seat(seat));
         if attackers & !ready != 0 {
             return Err(illegal(bot, seat, "attacked with a creature that cannot attack".into()));
         }
         if attackers != 0 {
-            combat(rules, t, &mut bots[seating[defender]], seat, defender, attackers, bot_rng, sink, out)?;
+            combat(
+                rules,
+                t,
+                &mut bots[seating[defender]],
+                seat,
+                defender,
+                attackers,
+                bot_rngs.seat(defender),
+                sink,
+                out,
+            )?;
         }
     }
     // End of turn: discard down to the hand limit.
     let bot = &mut bots[seating[seat]];
     while t.boards[seat].hand_size > rules.max_hand {
-        let index = bot.discard(&t.view(rules, seat), bot_rng);
+        let index = bot.discard(&t.view(rules, seat), bot_rngs.seat(seat));
         if index >= t.boards[seat].hand_size {
             return Err(illegal(bot, seat, format!("discarded hand card {index}")));
         }

@@ -3,12 +3,9 @@
 //! pile, life totals, hand sizes, mill counters and the library's size. Other hands and
 //! the library's order are not in it: they live in the engine's private fields.
 
-use rand_xoshiro::Xoshiro256PlusPlus;
-
 use super::rules::{COLOUR_NAMES, COLOURS, MAX_LIBRARY, Rules};
 
-/// The random stream a bot may use; separate from the deal's.
-pub type BotRng = Xoshiro256PlusPlus;
+pub use crate::sim::BotRng;
 
 /// No card (an empty slot of the row).
 pub const NO_CARD: u8 = u8::MAX;

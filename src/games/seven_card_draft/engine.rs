@@ -24,12 +24,12 @@ use super::measures::{
     FINISHED, FOLDS, HATE_PICKS, HATE_ROUNDS, HATE_ROUNDS_NET, PICKS, SHOWDOWN_WINS, SHOWDOWNS, WILD_WINS, WINNING,
 };
 use super::rules::{Limit, Mode, Variant};
-use super::view::{Action, BetOptions, Bot, BotRng, PickChoice, PublicAction, SeatView};
+use super::view::{Action, BetOptions, Bot, PickChoice, PublicAction, SeatView};
 use crate::cards::{Card, CardSet};
 use crate::error::Error;
 use crate::eval::HandValue;
 pub use crate::sim::NoEvents;
-use crate::sim::{CardLog, EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, mix_seed};
+use crate::sim::{CardLog, EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
 /// Stream tag of a game-mode round's deal seed.
 const ROUND_STREAM: u64 = 0x5CD_0001;
@@ -362,7 +362,7 @@ pub fn play<B: Bot>(
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
-    let mut bot_rng = BotRng::seed_from_u64(bot_seed);
+    let mut bot_rngs = SeatRngs::new(bot_seed, variant.rules.players);
     let n = variant.rules.players;
     let start = variant.rules.starting_stack;
     match variant.rules.mode {
@@ -370,7 +370,7 @@ pub fn play<B: Bot>(
             table.stacks = [0; MAX_SEATS];
             table.stacks[..n].fill(start);
             let dir = if round_index.is_multiple_of(2) { 1 } else { -1 };
-            play_round(variant, table, bots, seating, Deal::Shuffle(deal_seed), &mut bot_rng, 0, dir, 0, sink, out)?;
+            play_round(variant, table, bots, seating, Deal::Shuffle(deal_seed), &mut bot_rngs, 0, dir, 0, sink, out)?;
             out.length = 1;
         }
         Mode::Game => {
@@ -386,7 +386,7 @@ pub fn play<B: Bot>(
                     *d += u32::from(stack > 0);
                 }
                 let deal = Deal::Shuffle(mix_seed(deal_seed, rounds as u64, ROUND_STREAM));
-                play_round(variant, table, bots, seating, deal, &mut bot_rng, dealer, dir, rounds, sink, out)?;
+                play_round(variant, table, bots, seating, deal, &mut bot_rngs, dealer, dir, rounds, sink, out)?;
                 stacks = table.stacks;
                 rounds += 1;
                 // The deal moves one seat to the left, to a seat that still has chips.
@@ -426,11 +426,11 @@ pub fn play_stacked<B: Bot>(
         packs.len() == n && packs.iter().all(|p| p.len() as usize == variant.rules.pack_size),
         "one full pack per seat"
     );
-    let mut bot_rng = BotRng::seed_from_u64(bot_seed);
+    let mut bot_rngs = SeatRngs::new(bot_seed, variant.rules.players);
     table.stacks = [0; MAX_SEATS];
     table.stacks[..n].copy_from_slice(stacks);
     let dir = if round_index.is_multiple_of(2) { 1 } else { -1 };
-    play_round(variant, table, bots, seating, Deal::Stacked(packs), &mut bot_rng, 0, dir, 0, sink, out)?;
+    play_round(variant, table, bots, seating, Deal::Stacked(packs), &mut bot_rngs, 0, dir, 0, sink, out)?;
     out.length = 1;
     Ok(())
 }
@@ -443,7 +443,7 @@ fn play_round<B: Bot>(
     bots: &mut [B],
     seating: &[usize],
     deal: Deal<'_>,
-    bot_rng: &mut BotRng,
+    bot_rngs: &mut SeatRngs,
     dealer: usize,
     dir: i8,
     round: u32,
@@ -452,9 +452,9 @@ fn play_round<B: Bot>(
 ) -> Result<(), Error> {
     // Two copies of the round, so the pick loop without card analytics has no test in it.
     if out.cards.on() {
-        play_round_logged::<B, true>(variant, t, bots, seating, deal, bot_rng, dealer, dir, round, sink, out)
+        play_round_logged::<B, true>(variant, t, bots, seating, deal, bot_rngs, dealer, dir, round, sink, out)
     } else {
-        play_round_logged::<B, false>(variant, t, bots, seating, deal, bot_rng, dealer, dir, round, sink, out)
+        play_round_logged::<B, false>(variant, t, bots, seating, deal, bot_rngs, dealer, dir, round, sink, out)
     }
 }
 
@@ -466,7 +466,7 @@ fn play_round_logged<B: Bot, const LOG_CARDS: bool>(
     bots: &mut [B],
     seating: &[usize],
     deal: Deal<'_>,
-    bot_rng: &mut BotRng,
+    bot_rngs: &mut SeatRngs,
     dealer: usize,
     dir: i8,
     round: u32,
@@ -578,9 +578,9 @@ fn play_round_logged<B: Bot, const LOG_CARDS: bool>(
                 continue;
             }
             let bot = &mut bots[seating[s]];
-            let choice = match bot.pick_from_pack(t.packs[s], bot_rng) {
+            let choice = match bot.pick_from_pack(t.packs[s], bot_rngs.seat(s)) {
                 Some(choice) => choice,
-                None => bot.pick(&t.view(variant, s, None), bot_rng),
+                None => bot.pick(&t.view(variant, s, None), bot_rngs.seat(s)),
             };
             if !t.packs[s].contains(choice.card) {
                 return Err(Error::IllegalAction {
@@ -627,7 +627,7 @@ fn play_round_logged<B: Bot, const LOG_CARDS: bool>(
             t.check_invariants(variant)?;
         }
         if let Some(b) = variant.betting_round_after(pick) {
-            betting_round(variant, t, bots, seating, bot_rng, b, sink)?;
+            betting_round(variant, t, bots, seating, bot_rngs, b, sink)?;
             if t.verify {
                 t.check_invariants(variant)?;
             }
@@ -715,7 +715,7 @@ fn betting_round<B: Bot>(
     t: &mut Table,
     bots: &mut [B],
     seating: &[usize],
-    bot_rng: &mut BotRng,
+    bot_rngs: &mut SeatRngs,
     round: usize,
     sink: &mut impl EventSink<Event>,
 ) -> Result<(), Error> {
@@ -764,9 +764,9 @@ fn betting_round<B: Bot>(
             raises,
         };
         let bot = &mut bots[seating[seat]];
-        let action = match bot.bet_from_options(options, bot_rng) {
+        let action = match bot.bet_from_options(options, bot_rngs.seat(seat)) {
             Some(action) => action,
-            None => bot.bet(&t.view(variant, seat, Some(options)), bot_rng),
+            None => bot.bet(&t.view(variant, seat, Some(options)), bot_rngs.seat(seat)),
         };
         if !options.allows(action, stack) {
             return Err(Error::IllegalAction {

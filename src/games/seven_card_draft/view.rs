@@ -6,13 +6,10 @@
 
 use std::fmt;
 
-use rand_xoshiro::Xoshiro256PlusPlus;
-
 use super::rules::Variant;
 use crate::cards::{Card, CardSet};
 
-/// The random stream a bot may use; separate from the deal's.
-pub type BotRng = Xoshiro256PlusPlus;
+pub use crate::sim::BotRng;
 
 /// A betting action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -27,9 +27,9 @@ use super::measures::{
     SEVEN_COLOUR_WINS, SHOWDOWN, STAYS, TIE_OUTS, VICTORY_CARDS, WINNING,
 };
 use super::rules::{LeftSwap, Rules, Unit};
-use super::view::{Bot, BotRng, SeatView};
+use super::view::{Bot, SeatView};
 use crate::error::Error;
-use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, mix_seed};
+use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
 /// Stream tag of a round's shuffle.
 const ROUND_STREAM: u64 = 0x5E7E_0001;
@@ -205,7 +205,7 @@ pub fn play<B: Bot>(
 ) -> Result<(), Error> {
     let n = rules.players;
     let layout = Layout { per: rules.cards_per_colour };
-    let mut bot_rng = BotRng::seed_from_u64(bot_seed);
+    let mut bot_rngs = SeatRngs::new(bot_seed, rules.players);
     t.hands = [0; MAX_SEATS];
     t.victory = [0; MAX_SEATS];
     t.kept_fold = [false; MAX_SEATS];
@@ -216,7 +216,7 @@ pub fn play<B: Bot>(
     let mut game_winner = None;
     while round < rounds_cap && game_winner.is_none() {
         let winner =
-            play_round(rules, layout, t, bots, seating, deal_seed, round, first, &mut bot_rng, None, sink, out)?;
+            play_round(rules, layout, t, bots, seating, deal_seed, round, first, &mut bot_rngs, None, sink, out)?;
         round += 1;
         first = (first + 1) % n;
         if let Some(w) = winner
@@ -265,7 +265,7 @@ pub fn play_stacked<B: Bot>(
 ) -> Result<Option<usize>, Error> {
     let n = rules.players;
     let layout = Layout { per: rules.cards_per_colour };
-    let mut bot_rng = BotRng::seed_from_u64(bot_seed);
+    let mut bot_rngs = SeatRngs::new(bot_seed, rules.players);
     t.hands = [0; MAX_SEATS];
     t.victory = [0; MAX_SEATS];
     t.kept_fold = [false; MAX_SEATS];
@@ -275,7 +275,7 @@ pub fn play_stacked<B: Bot>(
     let dealt = stacked.hands.iter().fold(0, |a, h| a | h) | stacked.pile.iter().fold(0, |m, &id| m | 1 << id);
     t.removed = layout.all() & !dealt;
     let seating: Vec<usize> = (0..n).collect();
-    play_round(rules, layout, t, bots, &seating, 0, 0, 0, &mut bot_rng, Some(stacked.pile), sink, out)
+    play_round(rules, layout, t, bots, &seating, 0, 0, 0, &mut bot_rngs, Some(stacked.pile), sink, out)
 }
 
 /// Plays one round; returns its winner.
@@ -289,7 +289,7 @@ fn play_round<B: Bot>(
     deal_seed: u64,
     round: u32,
     first: usize,
-    bot_rng: &mut BotRng,
+    bot_rngs: &mut SeatRngs,
     stacked_pile: Option<&[u8]>,
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
@@ -338,7 +338,7 @@ fn play_round<B: Bot>(
             let bot = &mut bots[seating[s]];
             if rules.left_swap != LeftSwap::None {
                 let left = (s + 1) % n;
-                let offer = bot.swap_give(&view(rules, layout, t, s, first, round, n), bot_rng);
+                let offer = bot.swap_give(&view(rules, layout, t, s, first, round, n), bot_rngs.seat(s));
                 if let Some(give) = offer {
                     if !in_deck(layout, give) || t.hands[s] >> give & 1 == 0 {
                         return Err(illegal(bot, s, format!("swap away card {give}, which it does not hold")));
@@ -353,8 +353,11 @@ fn play_round<B: Bot>(
                         }
                         _ => {
                             let neighbour = &mut bots[seating[left]];
-                            let got =
-                                neighbour.swap_return(&view(rules, layout, t, left, first, round, n), give, bot_rng);
+                            let got = neighbour.swap_return(
+                                &view(rules, layout, t, left, first, round, n),
+                                give,
+                                bot_rngs.seat(left),
+                            );
                             if got == give || !in_deck(layout, got) || t.hands[left] >> got & 1 == 0 {
                                 return Err(illegal(neighbour, left, format!("give back card {got}")));
                             }
@@ -367,7 +370,7 @@ fn play_round<B: Bot>(
                 }
             }
             let bot = &mut bots[seating[s]];
-            let discard = bot.exchange(&view(rules, layout, t, s, first, round, n), bot_rng);
+            let discard = bot.exchange(&view(rules, layout, t, s, first, round, n), bot_rngs.seat(s));
             let k = discard.count_ones() as usize;
             if discard & !t.hands[s] != 0 || k > rules.max_exchange || k > t.pile.len() {
                 let shown = layout.set_name(discard & layout.all());
@@ -401,7 +404,7 @@ fn play_round<B: Bot>(
     for s in (0..n).map(order) {
         let want = rules.shown.min(t.hands[s].count_ones() as usize);
         let bot = &mut bots[seating[s]];
-        let shown = bot.show(&view(rules, layout, t, s, first, round, n), bot_rng);
+        let shown = bot.show(&view(rules, layout, t, s, first, round, n), bot_rngs.seat(s));
         if shown & !t.hands[s] != 0 || shown.count_ones() as usize != want {
             let named = layout.set_name(shown & layout.all());
             return Err(illegal(bot, s, format!("show {named} (must show {want} of its cards)")));
@@ -414,7 +417,7 @@ fn play_round<B: Bot>(
     }
     for k in 0..n {
         let s = (first + n - 1 + k) % n;
-        let stays = bots[seating[s]].stay(&view(rules, layout, t, s, first, round, n), bot_rng);
+        let stays = bots[seating[s]].stay(&view(rules, layout, t, s, first, round, n), bot_rngs.seat(s));
         t.declared[s] = Some(stays);
         sink.event(Event::Declare { seat: s, stays });
     }
@@ -512,7 +515,7 @@ fn play_round<B: Bot>(
             t.hands[s] = 0;
         } else {
             let bot = &mut bots[seating[s]];
-            let keep = bot.keep(&view(rules, layout, t, s, first, round, n), bot_rng);
+            let keep = bot.keep(&view(rules, layout, t, s, first, round, n), bot_rngs.seat(s));
             if keep & !t.hands[s] != 0 {
                 let named = layout.set_name(keep & layout.all());
                 return Err(illegal(bot, s, format!("keep {named} it does not hold")));

@@ -2,13 +2,10 @@
 //! public information only: every face-up discard, every shown card, the declarations made
 //! so far, everyone's victory colours and the pile's size. Other hands are not in it.
 
-use rand_xoshiro::Xoshiro256PlusPlus;
-
 use super::cards::Layout;
 use super::rules::Rules;
 
-/// The random stream a bot may use; separate from the deal's.
-pub type BotRng = Xoshiro256PlusPlus;
+pub use crate::sim::BotRng;
 
 /// Everything one seat may know at a decision.
 #[derive(Clone, Copy, Debug)]

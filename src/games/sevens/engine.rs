@@ -27,10 +27,10 @@ use super::measures::{
     WINNING,
 };
 use super::rules::{AllOver, Rules, TradeTiming};
-use super::view::{Action, Bot, BotRng, SeatView};
+use super::view::{Action, Bot, SeatView};
 use crate::error::Error;
 pub use crate::sim::NoEvents;
-use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, mix_seed};
+use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
 /// Stream tag of the deal seeds of a carry-over run's later hands.
 const HAND_STREAM: u64 = 0x7E7E_0001;
@@ -245,7 +245,7 @@ pub fn play<B: Bot>(
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
-    let mut bot_rng = BotRng::seed_from_u64(bot_seed);
+    let mut bot_rngs = SeatRngs::new(bot_seed, rules.players);
     let n = rules.players;
     t.put_in = [0; MAX_SEATS];
     let mut carried = 0u32;
@@ -253,7 +253,7 @@ pub fn play<B: Bot>(
     loop {
         let hand_seed = if hand_no == 0 { deal_seed } else { mix_seed(deal_seed, u64::from(hand_no), HAND_STREAM) };
         let mut deal_rng = Xoshiro256PlusPlus::seed_from_u64(hand_seed);
-        let pot = play_hand(rules, t, bots, seating, &mut deal_rng, &mut bot_rng, hand_no, carried, sink, out)?;
+        let pot = play_hand(rules, t, bots, seating, &mut deal_rng, &mut bot_rngs, hand_no, carried, sink, out)?;
         hand_no += 1;
         let nobody_qualified = settle(rules, t, pot, sink, out);
         if t.verify {
@@ -295,7 +295,7 @@ fn play_hand<B: Bot>(
     bots: &mut [B],
     seating: &[usize],
     deal_rng: &mut Xoshiro256PlusPlus,
-    bot_rng: &mut BotRng,
+    bot_rngs: &mut SeatRngs,
     hand_no: u32,
     carried: u32,
     sink: &mut impl EventSink<Event>,
@@ -339,7 +339,7 @@ fn play_hand<B: Bot>(
         let to_call = current - t.street[s];
         let can_raise = raises < rules.raise_cap;
         let view = seat_view(rules, t, s, pot, to_call, can_raise, raises > 0, n);
-        let action = bots[seating[s]].act(&view, bot_rng);
+        let action = bots[seating[s]].act(&view, bot_rngs.seat(s));
         if !view.allows(action) {
             return Err(Error::IllegalAction {
                 bot: bots[seating[s]].name().to_string(),
@@ -378,7 +378,7 @@ fn play_hand<B: Bot>(
         let may_trade = !t.traded[s] && (t.turns[s] == 1 || rules.trade_timing == TradeTiming::AnyTurn);
         if !t.folded[s] && may_trade && t.pile.left() > 0 {
             let view = seat_view(rules, t, s, pot, 0, false, raises > 0, n);
-            let mask = bots[seating[s]].trade(&view, bot_rng) & 0b111;
+            let mask = bots[seating[s]].trade(&view, bot_rngs.seat(s)) & 0b111;
             if mask != 0 || rules.trade_timing == TradeTiming::FirstTurn {
                 t.traded[s] = true;
             }

@@ -1,12 +1,9 @@
 //! What a Sevens seat may see, its actions, and the bot trait.
 
-use rand_xoshiro::Xoshiro256PlusPlus;
-
 use super::cards::SevensHand;
 use super::rules::Rules;
 
-/// The random stream a bot may use; separate from the deal's.
-pub type BotRng = Xoshiro256PlusPlus;
+pub use crate::sim::BotRng;
 
 /// A betting action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -35,7 +35,7 @@ use super::measures::{
 use super::rules::{Ability, MAX_CARDS, MAX_DECK, Rules, Starter};
 use super::view::{Bot, BotRng, BuildView, DraftChoice, DraftView, PlayView};
 use crate::error::Error;
-use crate::sim::{CardLog, EventSink, RoundResult, SHARE_UNIT, mix_seed};
+use crate::sim::{CardLog, EventSink, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
 /// Stream tag of the draft stack's shuffle.
 const STACK_STREAM: u64 = 0x3157_0001;
@@ -361,13 +361,13 @@ pub fn play_stacked<B: Bot>(
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
-    let mut bot_rng = BotRng::seed_from_u64(bot_seed);
+    let mut bot_rngs = SeatRngs::new(bot_seed, 2);
     for &b in seating {
         bots[b].start_match();
     }
-    draft(rules, pool, t, bots, seating, &mut bot_rng, sink, out)?;
+    draft(rules, pool, t, bots, seating, &mut bot_rngs, sink, out)?;
     for s in 0..2 {
-        build(rules, pool, t, &mut bots[seating[s]], s, &mut bot_rng, sink, out)?;
+        build(rules, pool, t, &mut bots[seating[s]], s, bot_rngs.seat(s), sink, out)?;
     }
     let needed = rules.games / 2 + 1;
     let mut wins = [0usize; 2];
@@ -381,7 +381,7 @@ pub fn play_stacked<B: Bot>(
     let mut turns = 0;
     for game in 0..rules.games {
         let (winner, game_turns) =
-            play_game(rules, pool, t, bots, seating, deal_seed, game, starter, &mut bot_rng, sink, out)?;
+            play_game(rules, pool, t, bots, seating, deal_seed, game, starter, &mut bot_rngs, sink, out)?;
         turns += game_turns;
         starter = match winner {
             Some(w) => {
@@ -425,7 +425,7 @@ pub fn draft<B: Bot>(
     t: &mut Table,
     bots: &mut [B],
     seating: &[usize],
-    bot_rng: &mut BotRng,
+    bot_rngs: &mut SeatRngs,
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
@@ -446,7 +446,7 @@ pub fn draft<B: Bot>(
     let mut turns = [0usize; 2];
     while t.stack_len > 0 || t.piles.iter().any(|&p| p != 0) {
         turns[seat] += 1;
-        draft_turn(rules, pool, t, &mut bots[seating[seat]], seat, turns[seat], bot_rng, sink, out)?;
+        draft_turn(rules, pool, t, &mut bots[seating[seat]], seat, turns[seat], bot_rngs.seat(seat), sink, out)?;
         if t.verify {
             t.check_draft(pool)?;
         }
@@ -730,7 +730,7 @@ fn play_game<B: Bot>(
     deal_seed: u64,
     game: usize,
     starter: usize,
-    bot_rng: &mut BotRng,
+    bot_rngs: &mut SeatRngs,
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(Option<usize>, u32), Error> {
@@ -780,7 +780,8 @@ fn play_game<B: Bot>(
     let mut turns = 0;
     while turns < rules.max_turns {
         turns += 1;
-        let (won, again) = turn(rules, pool, t, &mut bots[seating[seat]], seat, &mut rngs, bot_rng, sink, out)?;
+        let (won, again) =
+            turn(rules, pool, t, &mut bots[seating[seat]], seat, &mut rngs, bot_rngs.seat(seat), sink, out)?;
         if t.verify {
             t.check_game()?;
         }

@@ -8,13 +8,10 @@
 //! Play: a seat sees its own hand, its own discard pile's top and what that asks for, its
 //! deck's size and deck list, the opponent's hand size and top discard.
 
-use rand_xoshiro::Xoshiro256PlusPlus;
-
 use super::cards::{Cards, Pool};
 use super::rules::Rules;
 
-/// The random stream a bot may use; separate from the deal's.
-pub type BotRng = Xoshiro256PlusPlus;
+pub use crate::sim::BotRng;
 
 /// Everything a seat may know when it looks at a pile.
 #[derive(Clone, Copy, Debug)]
