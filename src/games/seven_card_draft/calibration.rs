@@ -1,0 +1,309 @@
+//! How well the bots' strength estimate predicts: after every pick, each seat's estimate
+//! against the percentile its finished hand reached, by bins of the estimate.
+//!
+//! Every seat drafts with one draft module and never folds or raises, so every hand is
+//! finished and the cards do not depend on the betting; a check after every pick stands in
+//! for the betting rounds (checks move no chips and no cards).
+
+use super::bots::{BetModule, DraftModule, ModularBot, Preset, own_strength};
+use super::engine::{self, Event};
+use super::rules::{Rules, Variant};
+use super::view::{Action, BetOptions, Bot, BotRng, PickChoice, SeatView};
+use crate::cards::CardSet;
+use crate::error::{Error, InputError};
+use crate::output::{Table, Values};
+use crate::sim::{MAX_SEATS, RoundResult, mix_seed};
+
+/// Bins of the estimate, each a tenth of the range.
+pub const BINS: usize = 10;
+
+/// One bin: the estimates that fell in it after one pick, and what the hands became.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Bin {
+    /// Estimates in the bin.
+    pub count: u64,
+    /// Sum of the estimates.
+    pub predicted: f64,
+    /// Sum of the finished hands' percentiles.
+    pub realised: f64,
+    /// Sum of their squares (for the interval).
+    pub realised_sq: f64,
+}
+
+impl Bin {
+    /// The mean estimate.
+    pub fn mean_predicted(&self) -> f64 {
+        self.predicted / self.count.max(1) as f64
+    }
+
+    /// The mean finished percentile.
+    pub fn mean_realised(&self) -> f64 {
+        self.realised / self.count.max(1) as f64
+    }
+
+    /// Half-width of the 95% interval of the mean finished percentile.
+    pub fn half_width(&self) -> f64 {
+        let n = self.count as f64;
+        if n < 2.0 {
+            return f64::INFINITY;
+        }
+        let var = (self.realised_sq - self.realised * self.realised / n) / (n - 1.0);
+        1.96 * (var.max(0.0) / n).sqrt()
+    }
+}
+
+/// Bins by the pick after which the estimate was made (index pick - 1) and the estimate.
+pub type Calibration = Vec<[Bin; BINS]>;
+
+/// A bot that drafts as its preset and checks or calls, noting its estimate each time it
+/// is asked to bet.
+struct Recorder {
+    inner: ModularBot,
+    wild_aware: bool,
+    notes: Vec<(usize, usize, f32)>,
+}
+
+impl Bot for Recorder {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn pick(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> PickChoice {
+        self.inner.pick(view, rng)
+    }
+    fn pick_from_pack(&mut self, pack: CardSet, rng: &mut BotRng) -> Option<PickChoice> {
+        self.inner.pick_from_pack(pack, rng)
+    }
+    fn bet(&mut self, view: &SeatView<'_>, _: &mut BotRng) -> Action {
+        self.notes.push((view.seat, view.pick, own_strength(view, self.wild_aware)));
+        view.betting.expect("asked while betting").check_or_call()
+    }
+    fn bet_from_options(&mut self, _: BetOptions, _: &mut BotRng) -> Option<Action> {
+        None
+    }
+}
+
+/// The calibration of `draft`'s estimate under `rules`, every seat drafting with it, over
+/// `rounds` rounds from `seed`.
+pub fn calibrate(rules: &Rules, draft: DraftModule, rounds: u64, seed: u64) -> Result<Calibration, Error> {
+    let mut rules = rules.clone();
+    let picks = rules.pack_size;
+    rules.bet_after_picks = (1..=picks).collect();
+    rules.bet_sizes = vec![1; picks];
+    let variant: Variant = rules.compile()?;
+    if draft == DraftModule::Random {
+        return Err(InputError::new("calibration: the random draft module makes no estimate").into());
+    }
+    let preset = Preset { description: String::new(), draft, bet: BetModule::CallingStation };
+    let n = variant.rules.players;
+    let mut bots: Vec<Recorder> = (0..n)
+        .map(|_| Recorder {
+            inner: preset.bot("calibrated"),
+            wild_aware: draft == DraftModule::WildAware,
+            notes: Vec::new(),
+        })
+        .collect();
+    let seating: Vec<usize> = (0..n).collect();
+    let mut table = engine::Table::new(&variant);
+    let mut out = vec![[Bin::default(); BINS]; picks];
+    let mut events: Vec<Event> = Vec::new();
+    for round in 0..rounds {
+        events.clear();
+        for b in &mut bots {
+            b.notes.clear();
+        }
+        let mut result = RoundResult::default();
+        result.clear(n, super::measures::measures(&variant).shape());
+        engine::play(
+            &variant,
+            &mut table,
+            &mut bots,
+            &seating,
+            mix_seed(seed, round, 0xCA1),
+            mix_seed(seed, round, 0xCA2),
+            round,
+            &mut events,
+            &mut result,
+        )?;
+        let mut finished = [0f32; MAX_SEATS];
+        for e in &events {
+            if let Event::Show { seat, hand, wilds, .. } = *e {
+                finished[seat] = variant.percentiles.of(variant.eval.eval_wild(hand.minus(wilds), wilds.len()));
+            }
+        }
+        for b in &bots {
+            for &(seat, pick, est) in &b.notes {
+                let bin = &mut out[pick - 1][((est * BINS as f32) as usize).min(BINS - 1)];
+                let real = f64::from(finished[seat]);
+                bin.count += 1;
+                bin.predicted += f64::from(est);
+                bin.realised += real;
+                bin.realised_sq += real * real;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The calibration as a table: one row per pick and bin with estimates in it.
+pub fn table(calibration: &Calibration) -> Table {
+    let rows: Vec<(usize, usize, &Bin)> = calibration
+        .iter()
+        .enumerate()
+        .flat_map(|(p, bins)| bins.iter().enumerate().filter(|(_, b)| b.count > 0).map(move |(i, b)| (p + 1, i, b)))
+        .collect();
+    let ints = |f: &dyn Fn(&(usize, usize, &Bin)) -> i64| Values::Int(rows.iter().map(f).collect());
+    let floats = |f: &dyn Fn(&(usize, usize, &Bin)) -> f64| Values::Float(rows.iter().map(f).collect());
+    Table::new("calibration")
+        .with("after_pick", ints(&|r| r.0 as i64))
+        .with("bin_low", floats(&|r| r.1 as f64 / BINS as f64))
+        .with("bin_high", floats(&|r| (r.1 + 1) as f64 / BINS as f64))
+        .with("estimates", ints(&|r| r.2.count as i64))
+        .with("mean_estimate", floats(&|r| r.2.mean_predicted()))
+        .with("mean_finished", floats(&|r| r.2.mean_realised()))
+        .with("mean_finished_lo", floats(&|r| r.2.mean_realised() - r.2.half_width()))
+        .with("mean_finished_hi", floats(&|r| r.2.mean_realised() + r.2.half_width()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Prints the calibration of the greedy estimate (for tuning by hand).
+    #[test]
+    #[ignore = "prints a table"]
+    fn print_calibration() {
+        let rounds = std::env::var("CAL_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(4000);
+        for module in [DraftModule::Greedy] {
+            let c = calibrate(&Rules::default(), module, rounds, 7).unwrap();
+            println!("{}", table(&c).to_aligned_text(3));
+        }
+    }
+}
+
+#[cfg(test)]
+mod probe {
+    use super::*;
+    use crate::games::seven_card_draft::bots::{field_strength, for_each_opponent};
+
+    struct Probe {
+        inner: ModularBot,
+        s: Vec<(usize, f32)>,
+        opp: Vec<(usize, usize, f32)>,
+        e: Vec<(usize, usize, f32)>,
+    }
+    impl Bot for Probe {
+        fn name(&self) -> &str {
+            "p"
+        }
+        fn pick(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> PickChoice {
+            self.inner.pick(view, rng)
+        }
+        fn bet(&mut self, view: &SeatView<'_>, _: &mut BotRng) -> Action {
+            let own = own_strength(view, false);
+            let (e, s) = field_strength(view, own, 0.3, &mut Default::default());
+            let r = view.betting.unwrap().round;
+            self.s.push((r, s));
+            self.e.push((r, view.seat, e));
+            let mut i = 0;
+            let others: Vec<usize> = (0..view.players).filter(|&x| x != view.seat && !view.folded[x]).collect();
+            for_each_opponent(view, 0.3, &mut Default::default(), |m, _, _| {
+                self.opp.push((r, others[i], m));
+                i += 1;
+            });
+            view.betting.unwrap().check_or_call()
+        }
+    }
+
+    #[test]
+    #[ignore = "prints quantiles"]
+    fn print_field_strength() {
+        let variant = Rules::default().compile().unwrap();
+        let preset = Preset::load("greedy").unwrap();
+        let mut bots: Vec<Probe> =
+            (0..4).map(|_| Probe { inner: preset.bot("g"), s: vec![], opp: vec![], e: vec![] }).collect();
+        let mut table = engine::Table::new(&variant);
+        let mut pairs: Vec<(usize, f32, f32)> = Vec::new();
+        let mut wins: Vec<(usize, f32, f32)> = Vec::new();
+        for round in 0..3000u64 {
+            let mut result = RoundResult::default();
+            result.clear(4, super::super::measures::measures(&variant).shape());
+            let mut events = Vec::new();
+            for b in &mut bots {
+                b.opp.clear();
+                b.e.clear();
+            }
+            engine::play(
+                &variant,
+                &mut table,
+                &mut bots,
+                &[0, 1, 2, 3],
+                round,
+                round + 99,
+                round,
+                &mut events,
+                &mut result,
+            )
+            .unwrap();
+            let mut fin = [0f32; 8];
+            for e in &events {
+                if let Event::Show { seat, hand, wilds, .. } = *e {
+                    fin[seat] = variant.percentiles.of(variant.eval.eval_wild(hand.minus(wilds), wilds.len()));
+                }
+            }
+            let mut won = [0f32; 8];
+            for e in &events {
+                if let Event::Award { seat, chips, .. } = *e {
+                    won[seat] = f32::from(u8::from(chips > 0));
+                }
+            }
+            for b in &bots {
+                for &(r, s, m) in &b.opp {
+                    pairs.push((r, m, fin[s]));
+                }
+                for &(r, s, e) in &b.e {
+                    wins.push((r, e, won[s]));
+                }
+            }
+        }
+        for r in 0..3 {
+            let mut v: Vec<f32> = bots.iter().flat_map(|b| b.s.iter().filter(|x| x.0 == r).map(|x| x.1)).collect();
+            v.sort_by(f32::total_cmp);
+            let q = |p: f64| v[((v.len() - 1) as f64 * p) as usize];
+            println!(
+                "round {r}: n {} q10 {:.3} q25 {:.3} q50 {:.3} q75 {:.3} q90 {:.3}",
+                v.len(),
+                q(0.1),
+                q(0.25),
+                q(0.5),
+                q(0.75),
+                q(0.9)
+            );
+            for bin in 0..10 {
+                let sel: Vec<&(usize, f32, f32)> =
+                    wins.iter().filter(|p| p.0 == r && ((p.1 * 10.0) as usize).min(9) == bin).collect();
+                if sel.len() > 20 {
+                    let n = sel.len() as f32;
+                    println!(
+                        "  win bin {bin}: n {} est {:.3} won {:.3}",
+                        sel.len(),
+                        sel.iter().map(|p| p.1).sum::<f32>() / n,
+                        sel.iter().map(|p| p.2).sum::<f32>() / n
+                    );
+                }
+            }
+            for bin in 0..10 {
+                let sel: Vec<&(usize, f32, f32)> =
+                    pairs.iter().filter(|p| p.0 == r && ((p.1 * 10.0) as usize).min(9) == bin).collect();
+                if sel.len() > 20 {
+                    let n = sel.len() as f32;
+                    println!(
+                        "  opp bin {bin}: n {} est {:.3} real {:.3}",
+                        sel.len(),
+                        sel.iter().map(|p| p.1).sum::<f32>() / n,
+                        sel.iter().map(|p| p.2).sum::<f32>() / n
+                    );
+                }
+            }
+        }
+    }
+}
