@@ -747,3 +747,45 @@ fn printing_into_a_closed_pipe_ends_quietly() {
     assert_ne!(out.status.code(), Some(101), "it panicked: {}", stderr(&out));
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
 }
+
+#[test]
+fn calibrate_writes_the_same_table_for_any_thread_count_and_refuses_games_without_an_estimate() {
+    let dir = scratch("calibrate");
+    let mut written = Vec::new();
+    for threads in ["1", "2"] {
+        let out = dir.join(format!("t{threads}"));
+        let o = draftsim(&[
+            "calibrate",
+            "--rounds",
+            "5000",
+            "--seed",
+            "3",
+            "--threads",
+            threads,
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).contains("mean_finished"), "{}", stdout(&o));
+        written.push(std::fs::read(out.join("calibration.csv")).unwrap());
+    }
+    assert_eq!(written[0], written[1], "the table depends on the thread count");
+    let text = String::from_utf8(written.remove(0)).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (pick, count) = (col("after_pick"), col("estimates"));
+    // Four seats estimate after each of 7 picks in every round.
+    let mut per_pick = [0u64; 8];
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        per_pick[f[pick].parse::<usize>().unwrap()] += f[count].parse::<u64>().unwrap();
+    }
+    assert_eq!(&per_pick[1..], &[20_000; 7], "{per_pick:?}");
+
+    let refused = dir.join("sevens");
+    let o = draftsim(&["calibrate", "--game", "sevens", "--rounds", "10", "--out", refused.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("seven-card-draft"), "{}", stderr(&o));
+    assert!(!refused.exists(), "a refused command left a folder");
+}

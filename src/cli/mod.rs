@@ -1,6 +1,7 @@
 //! Command-line parsing (clap derive) and dispatch; each command lives in its own module.
 
 mod args;
+mod calibrate;
 mod check;
 mod hand;
 mod list;
@@ -65,6 +66,10 @@ enum Command {
     /// Play rounds with every invariant checked; report the first violation (exit code 1).
     #[command(after_help = "Example:\n  draftsim check --game sevens --rules my-variant.toml --rounds 1000000")]
     Check(check::CheckArgs),
+    /// How well a strategy's strength estimate predicts the hands it finishes with, by bins
+    /// of the estimate after every pick (Seven Card Draft).
+    #[command(after_help = "Example:\n  draftsim calibrate --seats greedy --rounds 20000 --out calibration")]
+    Calibrate(calibrate::CalibrateArgs),
     /// Merge the output folders of shards into the tables of the whole run.
     #[command(after_help = "Example:\n  draftsim merge shard-0 shard-1 shard-2 shard-3 --out merged")]
     Merge(merge::MergeArgs),
@@ -97,6 +102,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Calibrate(args) => calibrate::run(args),
         Command::Compare(args) => study::compare(args),
         Command::Sweep(args) => study::sweep(args),
         Command::Tune(args) => search::tune(args),

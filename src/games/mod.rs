@@ -52,6 +52,15 @@ pub trait Runner: Sync {
     ) -> Result<CheckReport, Error>;
     /// Round `k` of a run told move by move.
     fn replay(&self, seed: u64, rotate: bool, k: u64) -> Result<String, Error>;
+    /// How well the first seat's strength estimate predicts finished hands (see
+    /// [`Setup::calibration`]).
+    fn calibration(
+        &self,
+        rounds: u64,
+        seed: u64,
+        interrupt: Option<&AtomicBool>,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Table, Error>;
 }
 
 /// What a game needs beside its engine to be run from the command line.
@@ -61,6 +70,18 @@ pub trait Setup: Game + Sized {
     /// The game's own tables beyond the generic ones (none by default).
     fn extra_tables(&self, _tally: &Tally, _strategies: &[String]) -> Vec<Table> {
         Vec::new()
+    }
+    /// The `calibration` table of the first seat's strength estimate over `rounds` rounds
+    /// (only games whose bots estimate a hand's strength have one).
+    fn calibration(
+        &self,
+        _rounds: u64,
+        _seed: u64,
+        _interrupt: Option<&AtomicBool>,
+        _progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Table, Error> {
+        Err(InputError::new("calibrate: this game's bots make no strength estimate to calibrate; use seven-card-draft")
+            .into())
     }
 }
 
@@ -99,6 +120,15 @@ impl<G: Setup> Runner for G {
     fn replay(&self, seed: u64, rotate: bool, k: u64) -> Result<String, Error> {
         let a = sim::round_address(seed, Game::players(self), rotate, k);
         Game::replay(self, a.deal_seed, a.bot_seed, k, &a.seating)
+    }
+    fn calibration(
+        &self,
+        rounds: u64,
+        seed: u64,
+        interrupt: Option<&AtomicBool>,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Table, Error> {
+        Setup::calibration(self, rounds, seed, interrupt, progress)
     }
 }
 

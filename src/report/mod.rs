@@ -136,9 +136,13 @@ pub fn write_report(
             found = true;
             search_section(&mut md, dir, &candidates, meta.as_ref(), out, &prefix)?;
         }
+        if let Some(calibration) = load(dir, "calibration")? {
+            found = true;
+            calibration_section(&mut md, &calibration)?;
+        }
         if !found {
             return Err(InputError::new(format!(
-                "{}: no summary, matrix, sweep or candidates table here; give folders written by run, compare, sweep, tune or exploit --out",
+                "{}: no summary, matrix, sweep, candidates or calibration table here; give folders written by run, compare, sweep, tune, exploit or calibrate --out",
                 dir.display()
             ))
             .into());
@@ -147,6 +151,42 @@ pub fn write_report(
     out.write_text("report.md", &md)?;
     out.write_text("report.html", &html(&md, out.path())?)?;
     Ok(md)
+}
+
+/// The strength estimate's calibration: for each pick and bin of the estimate with enough
+/// estimates, the mean estimate beside the mean finished percentile, and the largest gap.
+fn calibration_section(md: &mut String, cal: &DataFrame) -> Result<(), Error> {
+    let pick = floats(cal, "after_pick")?;
+    let n = floats(cal, "estimates")?;
+    let (lo, hi) = (floats(cal, "bin_low")?, floats(cal, "bin_high")?);
+    let est = floats(cal, "mean_estimate")?;
+    let fin = with_interval(cal, "mean_finished")?;
+    let rows: Vec<usize> = (0..pick.len()).filter(|&i| n[i] >= 200.0).collect();
+    let worst = rows.iter().map(|&i| (est[i] - fin.mean[i]).abs()).fold(0.0, f64::max);
+    let _ = writeln!(
+        md,
+        "How well does the strength estimate predict? After every pick, each seat's estimate of its finished hand's percentile (bins of a tenth) against the percentile the hand reached, every seat drafting with the same module and nobody folding; bins with at least 200 estimates. The largest gap between a bin's mean estimate and its mean finished percentile is {worst:.3}.\n"
+    );
+    let _ = writeln!(
+        md,
+        "| after pick | estimate bin | estimates | mean estimate | mean finished | 95% interval |\n|---:|---|---:|---:|---:|---|"
+    );
+    for &i in &rows {
+        let _ = writeln!(
+            md,
+            "| {:.0} | {:.1} – {:.1} | {:.0} | {} | {} | {} – {} |",
+            pick[i],
+            lo[i],
+            hi[i],
+            n[i],
+            fmt4(est[i]),
+            fmt4(fin.mean[i]),
+            fmt4(fin.lo[i]),
+            fmt4(fin.hi[i])
+        );
+    }
+    md.push('\n');
+    Ok(())
 }
 
 /// The report as one self-contained HTML page: the Markdown rendered (pulldown-cmark),

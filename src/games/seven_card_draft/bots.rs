@@ -258,9 +258,11 @@ impl ModularBot {
         let o = outlook(view, Arrivals::for_seat(view));
         let wild = &view.variant.rules.wild;
         // Wilds as the rules make them of the hand with the card (judged now).
+        let no_wilds = wild.is_empty();
         let own = |c: Card| {
             let hand = view.hand.union(CardSet::single(c));
-            estimate(&o, hand, wild.wild_cards(hand, None), 0)
+            let wilds = if no_wilds { CardSet::EMPTY } else { wild.wild_cards(hand, None) };
+            estimate(&o, hand, wilds, 0)
         };
         match module {
             DraftModule::Random => unreachable!("random picks need no estimate"),
@@ -279,9 +281,16 @@ impl ModularBot {
                     scores[len] = (c, own(c));
                     len += 1;
                 }
-                let denial = denial(view, next, samples, rng);
                 let score_of = |c: Card| scores[..len].iter().find(|(x, _)| *x == c).map_or(0.0, |s| s.1);
-                let (greedy, _) = best_card(view.pack, view.hand, score_of);
+                let (greedy, best) = best_card(view.pack, view.hand, score_of);
+                // Denial is at most `weight` (a percentile gap is at most 1): when no other
+                // card comes within it of the greedy one, it cannot change the choice.
+                let runner_up =
+                    scores[..len].iter().filter(|(c, _)| *c != greedy).map(|s| s.1).fold(f32::MIN, f32::max);
+                if best - runner_up > weight {
+                    return PickChoice::own(greedy);
+                }
+                let denial = denial(view, next, samples, rng);
                 let (card, _) = best_card(view.pack, view.hand, |c| {
                     score_of(c) + weight * denial.iter().find(|(x, _)| *x == c).map_or(0.0, |d| d.1)
                 });
@@ -417,7 +426,7 @@ pub fn field_strength(view: &SeatView<'_>, own: f32, respect: f32, memo: &mut Op
     if len == 0 {
         return (1.0, 1.0);
     }
-    // Over the own finished strength (normal around the estimate, 16 points over three
+    // Over the own finished strength (normal around the estimate, 8 points over three
     // spreads each side), the chance of beating every opponent at once: the chances move
     // together with the own hand, so they are not multiplied outright.
     let beat_all = |x: f32| opponents[..len].iter().map(|&(m, b)| beat_chance(x, 0.0, m, b)).product::<f32>();
@@ -425,10 +434,10 @@ pub fn field_strength(view: &SeatView<'_>, own: f32, respect: f32, memo: &mut Op
         beat_all(own)
     } else {
         // The points and their normal weights, worked out once.
-        static POINTS: std::sync::LazyLock<[(f32, f32); 16]> = std::sync::LazyLock::new(|| {
-            let mut points = [(0.0, 0.0); 16];
+        static POINTS: std::sync::LazyLock<[(f32, f32); 8]> = std::sync::LazyLock::new(|| {
+            let mut points = [(0.0, 0.0); 8];
             for (i, p) in points.iter_mut().enumerate() {
-                let z = -3.0 + 6.0 * (i as f32 + 0.5) / 16.0;
+                let z = -3.0 + 6.0 * (i as f32 + 0.5) / 8.0;
                 *p = (z, (-0.5 * z * z).exp());
             }
             let total: f32 = points.iter().map(|p| p.1).sum();

@@ -13,6 +13,8 @@ use crate::cards::CardSet;
 use crate::error::{Error, InputError};
 use crate::output::{Table, Values};
 use crate::sim::{MAX_SEATS, RoundResult, mix_seed};
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Bins of the estimate, each a tenth of the range.
 pub const BINS: usize = 10;
@@ -41,11 +43,11 @@ impl Bin {
         self.realised / self.count.max(1) as f64
     }
 
-    /// Half-width of the 95% interval of the mean finished percentile.
+    /// Half-width of the 95% interval of the mean finished percentile (NaN, written empty, under two estimates).
     pub fn half_width(&self) -> f64 {
         let n = self.count as f64;
         if n < 2.0 {
-            return f64::INFINITY;
+            return f64::NAN;
         }
         let var = (self.realised_sq - self.realised * self.realised / n) / (n - 1.0);
         1.96 * (var.max(0.0) / n).sqrt()
@@ -82,9 +84,23 @@ impl Bot for Recorder {
     }
 }
 
+/// Rounds per chunk: chunks run in parallel and are merged in order, so the table does not
+/// depend on the thread count.
+const CHUNK: u64 = 2_000;
+
 /// The calibration of `draft`'s estimate under `rules`, every seat drafting with it, over
-/// `rounds` rounds from `seed`.
-pub fn calibrate(rules: &Rules, draft: DraftModule, rounds: u64, seed: u64) -> Result<Calibration, Error> {
+/// `rounds` rounds from `seed`, in parallel on the current rayon pool. `progress` is told the
+/// rounds played after each chunk; `interrupt`, once set, stops the work with
+/// [`Error::Interrupted`].
+pub fn calibrate(
+    rules: &Rules,
+    draft: DraftModule,
+    rounds: u64,
+    seed: u64,
+    interrupt: Option<&AtomicBool>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Calibration, Error> {
+    use rayon::prelude::*;
     let mut rules = rules.clone();
     let picks = rules.pack_size;
     rules.bet_after_picks = (1..=picks).collect();
@@ -93,6 +109,36 @@ pub fn calibrate(rules: &Rules, draft: DraftModule, rounds: u64, seed: u64) -> R
     if draft == DraftModule::Random {
         return Err(InputError::new("calibration: the random draft module makes no estimate").into());
     }
+    let done = AtomicU64::new(0);
+    let chunks: Vec<Calibration> = (0..rounds.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            if interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) {
+                return Err(Error::Interrupted);
+            }
+            let range = c * CHUNK..((c + 1) * CHUNK).min(rounds);
+            let played = range.end - range.start;
+            let out = calibrate_rounds(&variant, draft, range, seed)?;
+            progress(done.fetch_add(played, Ordering::Relaxed) + played);
+            Ok(out)
+        })
+        .collect::<Result<_, Error>>()?;
+    let mut out = vec![[Bin::default(); BINS]; picks];
+    for chunk in chunks {
+        for (total, bins) in out.iter_mut().zip(chunk) {
+            for (t, b) in total.iter_mut().zip(bins) {
+                t.count += b.count;
+                t.predicted += b.predicted;
+                t.realised += b.realised;
+                t.realised_sq += b.realised_sq;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The bins of the rounds `range` (each round's deal and bot seeds come from its index).
+fn calibrate_rounds(variant: &Variant, draft: DraftModule, range: Range<u64>, seed: u64) -> Result<Calibration, Error> {
     let preset = Preset { description: String::new(), draft, bet: BetModule::CallingStation };
     let n = variant.rules.players;
     let mut bots: Vec<Recorder> = (0..n)
@@ -103,18 +149,18 @@ pub fn calibrate(rules: &Rules, draft: DraftModule, rounds: u64, seed: u64) -> R
         })
         .collect();
     let seating: Vec<usize> = (0..n).collect();
-    let mut table = engine::Table::new(&variant);
-    let mut out = vec![[Bin::default(); BINS]; picks];
+    let mut table = engine::Table::new(variant);
+    let mut out = vec![[Bin::default(); BINS]; variant.rules.pack_size];
     let mut events: Vec<Event> = Vec::new();
-    for round in 0..rounds {
+    for round in range {
         events.clear();
         for b in &mut bots {
             b.notes.clear();
         }
         let mut result = RoundResult::default();
-        result.clear(n, super::measures::measures(&variant).shape());
+        result.clear(n, super::measures::measures(variant).shape());
         engine::play(
-            &variant,
+            variant,
             &mut table,
             &mut bots,
             &seating,
@@ -173,137 +219,7 @@ mod tests {
     #[ignore = "prints a table"]
     fn print_calibration() {
         let rounds = std::env::var("CAL_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(4000);
-        for module in [DraftModule::Greedy] {
-            let c = calibrate(&Rules::default(), module, rounds, 7).unwrap();
-            println!("{}", table(&c).to_aligned_text(3));
-        }
-    }
-}
-
-#[cfg(test)]
-mod probe {
-    use super::*;
-    use crate::games::seven_card_draft::bots::{field_strength, for_each_opponent};
-
-    struct Probe {
-        inner: ModularBot,
-        s: Vec<(usize, f32)>,
-        opp: Vec<(usize, usize, f32)>,
-        e: Vec<(usize, usize, f32)>,
-    }
-    impl Bot for Probe {
-        fn name(&self) -> &str {
-            "p"
-        }
-        fn pick(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> PickChoice {
-            self.inner.pick(view, rng)
-        }
-        fn bet(&mut self, view: &SeatView<'_>, _: &mut BotRng) -> Action {
-            let own = own_strength(view, false);
-            let (e, s) = field_strength(view, own, 0.3, &mut Default::default());
-            let r = view.betting.unwrap().round;
-            self.s.push((r, s));
-            self.e.push((r, view.seat, e));
-            let mut i = 0;
-            let others: Vec<usize> = (0..view.players).filter(|&x| x != view.seat && !view.folded[x]).collect();
-            for_each_opponent(view, 0.3, &mut Default::default(), |m, _, _| {
-                self.opp.push((r, others[i], m));
-                i += 1;
-            });
-            view.betting.unwrap().check_or_call()
-        }
-    }
-
-    #[test]
-    #[ignore = "prints quantiles"]
-    fn print_field_strength() {
-        let variant = Rules::default().compile().unwrap();
-        let preset = Preset::load("greedy").unwrap();
-        let mut bots: Vec<Probe> =
-            (0..4).map(|_| Probe { inner: preset.bot("g"), s: vec![], opp: vec![], e: vec![] }).collect();
-        let mut table = engine::Table::new(&variant);
-        let mut pairs: Vec<(usize, f32, f32)> = Vec::new();
-        let mut wins: Vec<(usize, f32, f32)> = Vec::new();
-        for round in 0..3000u64 {
-            let mut result = RoundResult::default();
-            result.clear(4, super::super::measures::measures(&variant).shape());
-            let mut events = Vec::new();
-            for b in &mut bots {
-                b.opp.clear();
-                b.e.clear();
-            }
-            engine::play(
-                &variant,
-                &mut table,
-                &mut bots,
-                &[0, 1, 2, 3],
-                round,
-                round + 99,
-                round,
-                &mut events,
-                &mut result,
-            )
-            .unwrap();
-            let mut fin = [0f32; 8];
-            for e in &events {
-                if let Event::Show { seat, hand, wilds, .. } = *e {
-                    fin[seat] = variant.percentiles.of(variant.eval.eval_wild(hand.minus(wilds), wilds.len()));
-                }
-            }
-            let mut won = [0f32; 8];
-            for e in &events {
-                if let Event::Award { seat, chips, .. } = *e {
-                    won[seat] = f32::from(u8::from(chips > 0));
-                }
-            }
-            for b in &bots {
-                for &(r, s, m) in &b.opp {
-                    pairs.push((r, m, fin[s]));
-                }
-                for &(r, s, e) in &b.e {
-                    wins.push((r, e, won[s]));
-                }
-            }
-        }
-        for r in 0..3 {
-            let mut v: Vec<f32> = bots.iter().flat_map(|b| b.s.iter().filter(|x| x.0 == r).map(|x| x.1)).collect();
-            v.sort_by(f32::total_cmp);
-            let q = |p: f64| v[((v.len() - 1) as f64 * p) as usize];
-            println!(
-                "round {r}: n {} q10 {:.3} q25 {:.3} q50 {:.3} q75 {:.3} q90 {:.3}",
-                v.len(),
-                q(0.1),
-                q(0.25),
-                q(0.5),
-                q(0.75),
-                q(0.9)
-            );
-            for bin in 0..10 {
-                let sel: Vec<&(usize, f32, f32)> =
-                    wins.iter().filter(|p| p.0 == r && ((p.1 * 10.0) as usize).min(9) == bin).collect();
-                if sel.len() > 20 {
-                    let n = sel.len() as f32;
-                    println!(
-                        "  win bin {bin}: n {} est {:.3} won {:.3}",
-                        sel.len(),
-                        sel.iter().map(|p| p.1).sum::<f32>() / n,
-                        sel.iter().map(|p| p.2).sum::<f32>() / n
-                    );
-                }
-            }
-            for bin in 0..10 {
-                let sel: Vec<&(usize, f32, f32)> =
-                    pairs.iter().filter(|p| p.0 == r && ((p.1 * 10.0) as usize).min(9) == bin).collect();
-                if sel.len() > 20 {
-                    let n = sel.len() as f32;
-                    println!(
-                        "  opp bin {bin}: n {} est {:.3} real {:.3}",
-                        sel.len(),
-                        sel.iter().map(|p| p.1).sum::<f32>() / n,
-                        sel.iter().map(|p| p.2).sum::<f32>() / n
-                    );
-                }
-            }
-        }
+        let c = calibrate(&Rules::default(), DraftModule::Greedy, rounds, 7, None, &|_| ()).unwrap();
+        println!("{}", table(&c).to_aligned_text(3));
     }
 }

@@ -25,6 +25,7 @@ pub use view::{Action, Bot, BotRng, PickChoice, SeatView};
 use super::{Built, GameInfo, Setup, presets};
 use crate::error::{Error, InputError};
 use crate::sim::{Game, Measures, RoundResult, Tally};
+use std::sync::atomic::AtomicBool;
 
 /// The registry entry.
 pub const INFO: GameInfo = GameInfo {
@@ -60,6 +61,17 @@ impl Setup for SevenCardDraft {
 
     fn extra_tables(&self, tally: &Tally, strategies: &[String]) -> Vec<crate::output::Table> {
         vec![measures::picks_table(tally, strategies)]
+    }
+
+    fn calibration(
+        &self,
+        rounds: u64,
+        seed: u64,
+        interrupt: Option<&AtomicBool>,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<crate::output::Table, Error> {
+        let c = calibration::calibrate(&self.variant.rules, self.lineup[0].1.draft, rounds, seed, interrupt, progress)?;
+        Ok(calibration::table(&c))
     }
 }
 

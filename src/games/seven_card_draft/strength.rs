@@ -358,36 +358,64 @@ pub fn estimate(o: &Outlook<'_>, hand: CardSet, wilds: CardSet, future_wilds: u3
     });
     let n_missing = window.1.count_ones().min(5) as usize;
 
+    let rank_cards = missing.map(|r| of_ranks(o.deck, r));
+    let window_cards = of_ranks(o.deck, window.1);
+    // Growth of the pairing target per earlier pick, as a share of the singles' live cards
+    // (or, with none held, of an average rank's share of the pool).
+    let per_pick = if h > 0 { 1.0 / h as f32 } else { 1.0 / ranks_in_deck as f32 };
     let mut q = [[0f32; MAX_ARRIVALS]; 4];
+    // Packs often come from the same pool (every unseen one does): their counts are kept.
+    let mut last = CardSet(u64::MAX);
+    let mut counts = [0u32; 10];
+    // `j` is a pack's place in four parallel chance rows and in the pools: one index reads best.
+    #[allow(clippy::needless_range_loop)]
     for j in 0..kn {
         let pool = o.arrivals.pools[j].minus(hand);
-        let n = pool.len().min(64) as usize;
-        let draws = u32::from(o.arrivals.draws[j]).min(n as u32).min(7) as usize;
+        if pool != last {
+            last = pool;
+            let of = |target: CardSet| pool.intersect(target).len();
+            counts[0] = pool.len().min(64);
+            counts[1] = if flush_live { of(flush_cards) } else { 0 };
+            if straight_live {
+                for (c, &cards) in counts[2..7].iter_mut().zip(&rank_cards).take(n_missing) {
+                    *c = of(cards);
+                }
+                counts[7] = of(window_cards);
+            }
+            counts[8] = of(single_cards);
+            counts[9] = of(multi_cards);
+        }
+        let n = counts[0] as usize;
+        let draws = usize::from(o.arrivals.draws[j]).min(n).min(7);
         let inv = INV_FALLING[n][draws];
-        let hit = |target: CardSet| 1.0 - FALLING[n - pool.intersect(target).len() as usize][draws] * inv;
+        let hit = |s: u32| 1.0 - FALLING[n - (s as usize).min(n)][draws] * inv;
         if flush_live {
-            q[0][j] = hit(flush_cards);
+            q[0][j] = hit(counts[1]);
         }
         if straight_live {
-            for (miss, &rank) in rank_miss.iter_mut().zip(&missing).take(n_missing) {
-                *miss *= 1.0 - hit(of_ranks(o.deck, rank));
+            for (miss, &c) in rank_miss.iter_mut().zip(&counts[2..7]).take(n_missing) {
+                *miss *= 1.0 - hit(c);
             }
-            q[1][j] = hit(of_ranks(o.deck, window.1));
+            q[1][j] = hit(counts[7]);
         }
-        // Each earlier pick that pairs nothing adds a rank to pair: grow the target by an
+        // Each earlier pick that pairs nothing adds a rank to pair: the target grows by an
         // average held rank's live cards per earlier pick.
-        let live = pool.intersect(single_cards).len();
-        // With no single held, a new rank brings an average rank's share of the pool.
-        let per_rank = if h > 0 { (live + h / 2) / h } else { (n as u32 + ranks_in_deck / 2) / ranks_in_deck };
-        let grown = (live + j as u32 * per_rank).min(n as u32);
-        q[2][j] = 1.0 - FALLING[n - grown as usize][draws] * inv;
-        q[3][j] = hit(multi_cards);
+        let live = counts[8] as f32;
+        let base = if h > 0 { live } else { n as f32 };
+        q[2][j] = hit((live + j as f32 * base * per_pick + 0.5) as u32);
+        q[3][j] = hit(counts[9]);
     }
     let p_flush = if flush_live { at_least(&q[0][..kn], flush_need) } else { 0.0 };
     // Wilds stand in for the hardest ranks to get: the easiest `straight_need` count.
     let p_straight = if straight_live {
         let mut chances = rank_miss.map(|m| 1.0 - m);
-        chances[..n_missing].sort_unstable_by(|a, b| b.total_cmp(a));
+        for i in 1..n_missing {
+            let mut k = i;
+            while k > 0 && chances[k - 1] < chances[k] {
+                chances.swap(k - 1, k);
+                k -= 1;
+            }
+        }
         // ... and one pick each: no more likely than that many packs holding one.
         chances[..straight_need as usize].iter().product::<f32>().min(at_least(&q[1][..kn], straight_need))
     } else {
@@ -458,7 +486,14 @@ pub fn estimate(o: &Outlook<'_>, hand: CardSet, wilds: CardSet, future_wilds: u3
 /// of the part of the mass still unimproved.
 #[inline]
 fn combine(floor: f32, draws: &mut [(f32, f32)]) -> f32 {
-    draws.sort_unstable_by(|x, y| y.0.total_cmp(&x.0));
+    // Best first: an insertion sort of at most six, inline.
+    for i in 1..draws.len() {
+        let mut k = i;
+        while k > 0 && draws[k - 1].0 < draws[k].0 {
+            draws.swap(k - 1, k);
+            k -= 1;
+        }
+    }
     let mut est = floor;
     let mut rest = 1.0;
     for &(v, p) in draws.iter() {

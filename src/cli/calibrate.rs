@@ -1,0 +1,65 @@
+//! `draftsim calibrate`: the strength estimate of the first seat's strategy against the
+//! percentile of the hands it finishes with, every seat drafting alike and nobody folding.
+
+use std::sync::atomic::Ordering;
+
+use anyhow::Result;
+use clap::Args;
+
+use super::args::{ExecArgs, GameArgs, OutputArgs, RoundsArg, SeedArg};
+use super::run::INTERRUPTED;
+use super::study::write_study;
+
+/// Arguments of `draftsim calibrate`.
+#[derive(Args, Debug)]
+pub struct CalibrateArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    #[command(flatten)]
+    pub rounds: RoundsArg,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub exec: ExecArgs,
+}
+
+/// Plays the rounds and prints (and writes) the `calibration` table.
+pub fn run(args: CalibrateArgs) -> Result<()> {
+    let rounds = args.rounds.get(20_000)?;
+    let (format, out) = args.output.open()?;
+    let (game, seats) = args.game.build()?;
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    args.exec.note(&format!(
+        "calibrating {}'s estimate: {}, {} players, {rounds} rounds, seed {}",
+        seats[0],
+        args.game.name(),
+        game.players(),
+        args.seed.seed
+    ));
+    let progress = args.exec.bar(rounds);
+    let table = args.exec.pool()?.install(|| {
+        game.calibration(rounds, args.seed.seed, Some(&INTERRUPTED), &|done| {
+            if let Some(bar) = &progress {
+                bar.set_position(done);
+            }
+        })
+    });
+    if let Some(bar) = &progress {
+        bar.finish_and_clear();
+    }
+    // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
+    let table = table?;
+    print!("{}", table.to_aligned_text(3));
+    let meta = serde_json::json!({
+        "kind": "calibrate",
+        "game": args.game.name(),
+        "seed": args.seed.seed,
+        "rounds": rounds,
+        "strategy": seats[0],
+        "seats": seats,
+        "rules": game.rules_toml(),
+    });
+    write_study(out, &[table], format, meta, &args.exec)
+}
