@@ -90,13 +90,7 @@ type Ending = Result<Option<(u8, &'static str)>, Error>;
 
 /// Plays `seat`'s turn (game turn `game_turn`) on the position; the ending or the error,
 /// and the events.
-fn play_turn(
-    rules: &Rules,
-    t: &mut Table,
-    bots: &mut [Script],
-    seat: usize,
-    game_turn: u32,
-) -> (Ending, Vec<Event>) {
+fn play_turn(rules: &Rules, t: &mut Table, bots: &mut [Script], seat: usize, game_turn: u32) -> (Ending, Vec<Event>) {
     let mut events = Vec::new();
     let seating: Vec<usize> = (0..bots.len()).collect();
     let end = engine::take_turn(
