@@ -2,8 +2,10 @@
 //! seats from its presets, with every invariant checked (`draftsim check`'s machinery).
 //!
 //! The default run plays a short version (a few seconds per game). Rounds are counted as
-//! the unit's length, or as units where that length counts turns (a Winston match). The
-//! full soak, at least 10 million rounds per game, is
+//! the unit's length, or as units where that length counts turns (a Winston match). A
+//! Live-Draft unit is a whole game of tens of turns, so it plays a tenth as many games in
+//! sets a tenth the size (as many rule sets). The full soak, at least 10 million rounds per
+//! game (a million Live-Draft games), is
 //! `cargo test --release --test soak -- --ignored --nocapture`.
 
 use draftsim::games::GAMES;
@@ -17,6 +19,11 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 fn soak(rounds: u64, units_per_set: u64, seed: u64) -> Vec<(&'static str, u64, u64, u64)> {
     let mut out = Vec::new();
     for info in GAMES {
+        let (rounds, units_per_set) = if info.name == draftsim::games::live_draft::NAME {
+            (rounds / 10, units_per_set / 10)
+        } else {
+            (rounds, units_per_set)
+        };
         let presets: Vec<String> = (info.presets)().into_iter().map(|(name, _)| name).collect();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let (mut sets, mut units, mut played) = (0, 0, 0);
@@ -81,4 +88,69 @@ fn soak_ten_million_rounds_per_game() {
     for (game, sets, units, rounds) in soak(10_000_000, 20_000, 7) {
         println!("{game}: {sets} rule sets, {units} units, {rounds} rounds, no violation");
     }
+}
+
+/// Live-Draft: the soak's random rules reach every value of every option, and every
+/// drawing method and opening is played under each of the flags (tapping or vigilance,
+/// reshuffled removed cards, mill counters, who counts a wipe's redeal, the first
+/// player's draw), checked, with random seats.
+#[test]
+fn live_draft_is_soaked_under_every_option() {
+    use draftsim::games::live_draft::rules::{Method, Opening, WipeCounters, random_rules};
+    use draftsim::games::live_draft::{LiveDraft, bots::PRESETS};
+    use std::collections::BTreeSet;
+
+    let mut seen = BTreeSet::new();
+    for seed in 0..300 {
+        let r = random_rules(seed);
+        for value in [
+            format!("method {:?}", r.method),
+            format!("opening {:?}", r.opening),
+            format!("players {}", r.players),
+            format!("cards {}", r.cards.is_some()),
+            format!("first_player_draws {:?}", r.first_player_draws),
+            format!("mill_counters {}", r.mill_counters),
+            format!("reshuffle_removed {}", r.reshuffle_removed),
+            format!("vigilance {}", r.vigilance),
+            format!("wipe_counters {:?}", r.wipe_counters),
+            format!("scaled cap {}", r.max_turns == 0),
+            format!("life 200 {}", r.life == 200),
+            format!("max_mulligans {}", r.max_mulligans),
+        ] {
+            seen.insert(value);
+        }
+    }
+    // 4 methods, 2 openings, 3 player counts, 2 x 3 first-draw values, 2 x 6 flags, 4 exchange limits.
+    assert_eq!(seen.len(), 4 + 2 + 3 + 2 + 3 + 2 * 6 + 4, "{seen:?}");
+
+    let presets: Vec<String> = PRESETS.iter().map(|(name, _)| name.to_string()).collect();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(29);
+    let mut games = 0;
+    for method in [Method::Tableau, Method::Pipeline, Method::Rummy, Method::Blind] {
+        for opening in [Opening::Quick, Opening::Careful] {
+            for flags in 0..16u32 {
+                let mut rules = random_rules(rng.random());
+                rules.method = method;
+                rules.opening = opening;
+                rules.vigilance = flags & 1 == 1;
+                rules.reshuffle_removed = flags & 2 == 2;
+                rules.mill_counters = flags & 4 == 4;
+                rules.wipe_counters = if flags & 8 == 8 { WipeCounters::Nobody } else { WipeCounters::Drawer };
+                rules.first_player_draws = [None, Some(false), Some(true)][flags as usize % 3];
+                if rules.check().is_err() {
+                    rules.cards = None;
+                    rules.library_size = 240;
+                }
+                let seats: Vec<String> =
+                    (0..rules.players).map(|_| presets.choose(&mut rng).expect("presets").clone()).collect();
+                let game = LiveDraft::new(&rules, &seats).unwrap_or_else(|e| panic!("{e}: {rules:?}"));
+                let plan =
+                    Plan { seed: rng.random(), rounds: 200, rotate: true, shard: None, until_ci: None, cards: false };
+                let report = draftsim::sim::check(&game, &Lineup::new(&seats), &plan, None, |_, _| Ok(())).unwrap();
+                assert!(report.violation.is_none(), "{:?}\n{rules:?}", report.violation);
+                games += report.rounds;
+            }
+        }
+    }
+    println!("live-draft: {games} games over every method, opening and flag, no violation");
 }

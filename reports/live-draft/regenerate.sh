@@ -13,6 +13,13 @@ draftsim sweep --game live-draft --seats hate,best-card --rounds 100000 \
   --set method=tableau,pipeline,rummy,blind --out "$D/data/hate" --force > /dev/null
 draftsim compare --game live-draft --players 2 --rounds 10000 \
   --strategies best-card,curve,colour,hate,aggro,cautious,random --out "$D/data/compare" --force > /dev/null
-draftsim report "$D/data/run" "$D/data/methods" "$D/data/hate" "$D/data/compare" \
+# The default run under the earlier combat and cap (earlier-rules.toml: attackers never
+# tap, 60 turns draw), and the four combinations of the two, to show what each moved.
+draftsim run --game live-draft --rules "$D/earlier-rules.toml" --rounds 200000 --quiet \
+  --out "$D/data/earlier" --force > /dev/null
+draftsim sweep --game live-draft --seats best-card,curve --rounds 100000 \
+  --set vigilance=true,false --set max_turns=60,0 --out "$D/data/moved" --force > /dev/null
+draftsim report "$D/data/run" "$D/data/methods" "$D/data/hate" "$D/data/compare" "$D/data/earlier" \
+  "$D/data/moved" \
   --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
 cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"

@@ -6,22 +6,28 @@
 //! plus a bonus for a cost its curve lacks, and lands while short for its turn);
 //! `colour` (commits to its two main colours once it holds `commit_after` cards; other
 //! colours are worth a fifth); `hate` (best-card plus `weight` times the card's worth to
-//! the next player, judged from that player's lands and creatures in play; a pick whose
-//! denial outweighs its own worth is a hate pick; in rummy it also keeps such cards off
-//! the discard pile). Mulligan (quick opening): `never`, `lands` (exchanges with fewer
-//! than `min` or more than `max` lands). Play: `default` (plays the land its hand needs,
-//! casts the most expensive creatures it can, attacks with creatures no blocker can kill and
-//! survive (the worst is a trade),
-//! blocks when the blocker survives or to stay alive), `cautious` (attacks only an empty
-//! board, and also trades blockers for dearer attackers), `aggressive` (attacks with
-//! everything, blocks only to stay alive). Every play module attacks with everything when
-//! that is lethal, and attacks the opponent with the least life.
+//! the next player, judged from that player's lands and creatures in play and the cards
+//! it was seen to take into its hand; a pick whose denial outweighs its own worth is a
+//! hate pick; in rummy it also keeps such cards off the discard pile). In rummy every
+//! module but `random` takes the discard pile's top only when its worth beats the expected
+//! gain of drawing two and discarding one: the best of two cards drawn from those it has
+//! not seen, plus the other one where it beats the hand's least card. Mulligan (quick
+//! opening): `never`, `lands` (exchanges with fewer than `min` or more than `max` lands).
+//! Play: `default` (plays the land its hand needs, casts the most expensive creatures it
+//! can, attacks with creatures no untapped blocker can kill and survive (the worst is a
+//! trade), blocks when the blocker survives or to stay alive), `cautious` (attacks only
+//! when no untapped blocker is left, and also trades blockers for dearer attackers),
+//! `aggressive` (attacks with everything, blocks only to stay alive). Every play module
+//! attacks with everything when that is lethal, and attacks the opponent with the least
+//! life; `default` and `cautious` keep enough attackers home, untapped, that the
+//! opponents' next attacks cannot kill them through chump blocks (when staying home can
+//! save them).
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::rules::COLOURS;
-use super::view::{Bot, BotRng, Card, MAX_PERMANENTS, NO_CARD, Pick, View};
+use super::rules::{COLOURS, MAX_LIBRARY};
+use super::view::{Bot, BotRng, Card, CardBits, MAX_PERMANENTS, NO_CARD, Pick, View};
 use crate::error::InputError;
 
 /// How a bot values cards when it picks, takes and discards.
@@ -150,21 +156,56 @@ fn stats(c: Card) -> f64 {
     f64::from(c.power + c.toughness) / f64::from(c.cost.max(1))
 }
 
-/// Lands a seat holds in play and in hand.
+/// Lands a seat holds in play and in hand (for another seat, the lands it was seen to take).
 fn lands_held(view: &View<'_>, seat: usize) -> usize {
-    let hand = if seat == view.seat { view.hand.iter().filter(|&&c| view.card(c).is_land()).count() } else { 0 };
+    let hand = if seat == view.seat {
+        view.hand.iter().filter(|&&c| view.card(c).is_land()).count()
+    } else {
+        view.boards[seat].known_hand.iter().filter(|&c| view.card(c).is_land()).count()
+    };
     view.boards[seat].land_count() + hand
 }
 
-/// A seat's colours by weight: its lands and creatures in play (and its hand, for itself).
+/// A seat's colours by weight: its lands and creatures in play, and its hand (for another
+/// seat, the cards it was seen to take).
 fn colour_weights(view: &View<'_>, seat: usize) -> [usize; COLOURS] {
     let b = &view.boards[seat];
     let mut w: [usize; COLOURS] = std::array::from_fn(|c| usize::from(b.lands[c]));
-    let own = if seat == view.seat { view.hand } else { &[] };
-    for &c in b.creatures().iter().chain(own) {
+    for &c in b.creatures() {
         w[usize::from(view.card(c).colour)] += 1;
     }
+    if seat == view.seat {
+        for &c in view.hand {
+            w[usize::from(view.card(c).colour)] += 1;
+        }
+    } else {
+        for c in b.known_hand.iter() {
+            w[usize::from(view.card(c).colour)] += 1;
+        }
+    }
     w
+}
+
+/// The cards this seat has not seen: in the library, in other hands unseen, or removed.
+fn unseen(view: &View<'_>) -> CardBits {
+    let mut seen = CardBits::default();
+    let public = view.row.iter().chain(view.discard).chain(view.hand);
+    for &c in public.filter(|&&c| c != NO_CARD) {
+        seen.insert(c);
+    }
+    for b in view.boards {
+        for &c in b.land_ids().iter().chain(b.creatures()).chain(b.graveyard()) {
+            seen.insert(c);
+        }
+        for c in b.known_hand.iter() {
+            seen.insert(c);
+        }
+    }
+    let mut out = CardBits::default();
+    for id in (0..view.cards.len()).map(|i| i as u8).filter(|&id| !seen.contains(id)) {
+        out.insert(id);
+    }
+    out
 }
 
 /// The two heaviest colours, as bits.
@@ -185,7 +226,7 @@ fn their_need(view: &View<'_>, id: u8) -> f64 {
     if theirs[usize::from(c.colour)] == 0 {
         return 0.0;
     }
-    if c.is_land() { if view.boards[next].land_count() < 5 { 2.0 } else { 0.2 } } else { stats(c) }
+    if c.is_land() { if lands_held(view, next) < 5 { 2.0 } else { 0.2 } } else { stats(c) }
 }
 
 impl LiveDraftBot {
@@ -242,6 +283,37 @@ impl LiveDraftBot {
         }
     }
 
+    /// Rummy: the expected gain in hand worth of drawing two cards (one if the library
+    /// holds one) from those this seat has not seen and then discarding the least of the
+    /// hand and the drawn: the best drawn card, plus the other where it beats the hand's
+    /// least.
+    fn draw_two_gain(&self, view: &View<'_>) -> f64 {
+        let least = view.hand.iter().map(|&c| self.worth(view, c)).fold(f64::INFINITY, f64::min);
+        let mut worths = [0.0f64; MAX_LIBRARY];
+        let mut n = 0;
+        for id in unseen(view).iter() {
+            worths[n] = self.worth(view, id);
+            n += 1;
+        }
+        let w = &mut worths[..n];
+        if n == 0 {
+            return 0.0;
+        }
+        // What keeping a drawn card of worth `x` adds when the least hand card goes.
+        let over_least = |x: f64| if least.is_finite() { (x - least).max(0.0) } else { 0.0 };
+        if n == 1 || view.library == 1 {
+            // One card drawn, and one card (it, or the hand's least) discarded.
+            return w.iter().map(|&x| over_least(x)).sum::<f64>() / n as f64;
+        }
+        w.sort_unstable_by(f64::total_cmp);
+        // Over every pair i < j (ascending worths): the better, w[j], is kept; the other
+        // replaces the hand's least where it beats it.
+        let pairs = (n * (n - 1) / 2) as f64;
+        let best: f64 = w.iter().enumerate().map(|(j, &x)| x * j as f64).sum();
+        let second: f64 = w.iter().enumerate().map(|(i, &x)| over_least(x) * (n - 1 - i) as f64).sum();
+        (best + second) / pairs
+    }
+
     /// The hand card to let go: the least worth (for `hate`, counting what it would give
     /// the next player from the rummy discard pile).
     fn least(&self, view: &View<'_>, rng: &mut BotRng) -> usize {
@@ -260,7 +332,47 @@ impl LiveDraftBot {
             .filter(|s| ready >> s & 1 == 1)
             .map(|s| i32::from(view.card(own.creatures()[s]).power))
             .sum();
-        view.boards[defender].creatures().is_empty() && power >= view.boards[defender].life
+        view.boards[defender].untapped_creatures() == 0 && power >= view.boards[defender].life
+    }
+
+    /// Damage the opponents' next attacks could deal this seat with `home` of its
+    /// creatures untapped to chump-block the strongest attackers of each.
+    fn threat(view: &View<'_>, home: usize) -> i32 {
+        let mut total = 0;
+        for (s, b) in view.boards.iter().enumerate() {
+            if s == view.seat || !b.alive {
+                continue;
+            }
+            let mut powers = [0u8; MAX_PERMANENTS];
+            let n = b.creatures().len();
+            for (p, &c) in powers.iter_mut().zip(b.creatures()) {
+                *p = view.card(c).power;
+            }
+            powers[..n].sort_unstable_by(|a, b| b.cmp(a));
+            total += powers[home.min(n)..n].iter().map(|&p| i32::from(p)).sum::<i32>();
+        }
+        total
+    }
+
+    /// `attackers` less those that must stay home, untapped, so that the opponents' next
+    /// attacks cannot kill this seat; the weakest stay first. Unchanged under vigilance,
+    /// or when even keeping every creature home would not save it.
+    fn hold_back(view: &View<'_>, mut attackers: u64) -> u64 {
+        let own = &view.boards[view.seat];
+        let n = own.creatures().len();
+        if view.rules.vigilance || Self::threat(view, n) >= own.life {
+            return attackers;
+        }
+        let mut home = n - attackers.count_ones() as usize;
+        while attackers != 0 && Self::threat(view, home) >= own.life {
+            let weakest = (0..n)
+                .filter(|&s| attackers >> s & 1 == 1)
+                .min_by_key(|&s| (view.card(own.creatures()[s]).power, s))
+                .expect("an attacker");
+            attackers &= !(1 << weakest);
+            home += 1;
+        }
+        attackers
     }
 }
 
@@ -290,7 +402,7 @@ impl Bot for LiveDraftBot {
         let Some(&top) = view.discard.last() else { return false };
         match self.preset.pick {
             PickModule::Random => rng.random_bool(0.5),
-            _ => self.worth(view, top) >= 1.6,
+            _ => self.worth(view, top) > self.draw_two_gain(view),
         }
     }
 
@@ -354,28 +466,30 @@ impl Bot for LiveDraftBot {
 
     fn attack(&mut self, view: &View<'_>, defender: usize, _rng: &mut BotRng) -> u64 {
         let own = &view.boards[view.seat];
-        let ready = ((1u64 << own.creatures().len()) - 1) & !own.sick;
+        let ready = own.ready();
         if self.preset.play == PlayModule::Aggressive || Self::lethal(view, defender, ready) {
             return ready;
         }
-        let blockers = view.boards[defender].creatures();
-        if blockers.is_empty() {
-            return ready;
+        let d = &view.boards[defender];
+        let untapped = d.untapped_creatures();
+        if untapped == 0 {
+            return Self::hold_back(view, ready);
         }
         if self.preset.play == PlayModule::Cautious {
             return 0;
         }
-        // Attack with a creature no blocker can kill and survive: the worst is a trade.
-        (0..own.creatures().len())
+        // Attack with a creature no untapped blocker can kill and survive: the worst is a trade.
+        let safe = (0..own.creatures().len())
             .filter(|&s| {
                 let a = view.card(own.creatures()[s]);
                 ready >> s & 1 == 1
-                    && blockers.iter().all(|&b| {
-                        let b = view.card(b);
+                    && (0..d.creatures().len()).filter(|&b| untapped >> b & 1 == 1).all(|b| {
+                        let b = view.card(d.creatures()[b]);
                         b.power < a.toughness || a.power >= b.toughness
                     })
             })
-            .fold(0, |m, s| m | 1 << s)
+            .fold(0, |m, s| m | 1 << s);
+        Self::hold_back(view, safe)
     }
 
     fn block(
@@ -388,7 +502,7 @@ impl Bot for LiveDraftBot {
     ) {
         let theirs = view.boards[attacker].creatures();
         let mine = view.boards[view.seat].creatures();
-        let mut free: u64 = (1u64 << mine.len()) - 1;
+        let mut free: u64 = view.boards[view.seat].untapped_creatures();
         // Attacker slots, strongest first (a fixed array: blocking runs every turn).
         let mut slots = [0usize; MAX_PERMANENTS];
         let mut n = 0;

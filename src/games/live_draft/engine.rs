@@ -6,23 +6,37 @@
 //!   shuffled from it; card ids are the generation order, so a card's face is public and
 //!   the library's order is not. Creature costs 1-6 are weighted towards the cheap end;
 //!   power plus toughness is twice the cost plus one, give or take one.
-//! - Seat 0 plays first and (as in Magic) does not draw on its first turn. Mana: each land
-//!   taps for one; a creature needs one land of its colour among those it taps.
-//! - Attacks go to one opponent per turn; each attacker may be blocked by one creature;
-//!   combat damage wears off at the end of the turn. All creatures untap: a creature that
-//!   attacked may block on the next player's turn. Hands above `max_hand` are discarded to
-//!   the graveyard at the end of the turn.
+//! - Seat 0 plays first. In a two-player game it does not draw on its first turn (the
+//!   Magic rule); with three or four players everyone draws; `first_player_draws` decides
+//!   either way when set. Mana: each land taps for one; a creature needs one land of its
+//!   colour among those it taps.
+//! - Attacks go to one opponent per turn; each attacker may be blocked by one untapped
+//!   creature; combat damage wears off at the end of the turn. Attackers tap and untap at
+//!   the start of their controller's next turn, so a creature that attacked cannot block
+//!   in between (`vigilance = true`: attackers stay untapped, the engine's behaviour before
+//!   attackers tapped). Summoning sickness stops attacking, not blocking. Hands above
+//!   `max_hand` are discarded to the graveyard at the end of the turn.
 //! - Mill counters: a card taken from the library, or added from it to the row because of
-//!   a player's draw (a replacement, a pipeline's two, a wipe's redeal), counts for that
-//!   player; opening deals count for the player dealt to. With the counters off, a player
-//!   who cannot draw skips the draw.
-//! - Rummy: the quick opening is its own (fourteen, then discard to seven, to the discard
-//!   pile); the careful opening draws by rummy's draw. Taking the discard pile's top takes
-//!   nothing from the library. A rummy player whose library is empty must take the top.
+//!   a player's draw (a replacement, a pipeline's two), counts for that player; a wipe's
+//!   redeal counts for the drawer who caused it, or for nobody (`wipe_counters`); opening
+//!   deals count for the player dealt to. With the counters off, a player who cannot draw
+//!   skips the draw.
+//! - Rummy: the quick opening is its own (fourteen, then discard to seven): every player
+//!   chooses all its discards before any goes on the pile, then they go on it in seat
+//!   order (the last seat's last choice on top). The careful opening draws by rummy's
+//!   draw. Taking the discard pile's top takes nothing from the library. A rummy player
+//!   whose library is empty must take the top.
+//! - What a player takes from the row or the discard pile is seen by all, and stays known
+//!   while it is in that hand.
 //! - The quick opening's exchange (remove two, draw one) may be repeated `max_mulligans`
-//!   times. Cards removed from the game come back only with `reshuffle_removed`; a
-//!   tableau is wiped at most as often as the library could deal it anew in one check
-//!   (else a one-kind library with `reshuffle_removed` would wipe for ever).
+//!   times. Cards removed from the game come back only with `reshuffle_removed`: the new
+//!   library is shuffled from the deal seed and the removed cards sorted by id, so it
+//!   depends on which cards were removed, never on the order the bots removed them in.
+//! - A one-kind tableau is wiped only when the library (with `reshuffle_removed`, also the
+//!   removed cards and the seven being wiped) can deal a whole new tableau; all seven
+//!   leave before any new card is dealt. It is wiped at most as often as the library
+//!   could deal it anew in one check (else a one-kind library with `reshuffle_removed`
+//!   would wipe for ever).
 
 use crate::cards::shuffle::shuffle;
 use rand::{Rng, SeedableRng};
@@ -32,13 +46,15 @@ use super::measures::{
     CAPPED, CAST, DAMAGE, FLOODED, HATE_PICKS, LAND_BINS, LANDS_PLAYED, MILL, MILL_END, MULLIGANED, OPENING_LAND_SUM,
     OPENING_LANDS, REMOVED, SCREWED, WIPES,
 };
-use super::rules::{COLOURS, MAX_LIBRARY, MAX_ROW, Method, Opening, Rules};
-use super::view::{Board, Bot, BotRng, Card, MAX_PERMANENTS, NO_CARD, View};
+use super::rules::{COLOURS, MAX_LIBRARY, MAX_ROW, Method, Opening, Rules, WipeCounters};
+use super::view::{Board, Bot, BotRng, Card, MAX_PERMANENTS, NO_CARD, View, slot_mask};
 use crate::error::Error;
 use crate::sim::{CardLog, EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
-/// Stream tag of the library's generation and shuffles.
+/// Stream tag of the library's generation and shuffle.
 const LIBRARY_STREAM: u64 = 0x11FE_0001;
+/// Stream tag of the shuffles that make the removed cards a new library.
+const RESHUFFLE_STREAM: u64 = 0x11FE_0002;
 /// Most cards in a hand at any moment.
 pub const MAX_HAND: usize = 40;
 
@@ -188,7 +204,10 @@ pub struct Table {
     wipes: u32,
     /// Per seat: cards it has drawn this game, the "pick" of card analytics.
     drawn: [usize; MAX_SEATS],
-    rng: Xoshiro256PlusPlus,
+    /// The deal seed, which also seeds each reshuffle of the removed cards.
+    deal_seed: u64,
+    /// Reshuffles of the removed cards so far this game.
+    reshuffles: u64,
     /// Check the invariants after every step (`draftsim check` and tests turn it on).
     pub verify: bool,
 }
@@ -213,7 +232,8 @@ impl Default for Table {
             flood: [(0, 0); MAX_SEATS],
             wipes: 0,
             drawn: [0; MAX_SEATS],
-            rng: Xoshiro256PlusPlus::seed_from_u64(0),
+            deal_seed: 0,
+            reshuffles: 0,
             verify: cfg!(debug_assertions),
         }
     }
@@ -317,6 +337,7 @@ impl Table {
         self.n_discard = 0;
         self.n_removed = 0;
         self.wipes = 0;
+        self.reshuffles = 0;
         for (s, hand) in hands.iter().enumerate().take(rules.players) {
             self.boards[s] = Board { life: rules.life, ..Board::default() };
             self.hands[s][..hand.len()].copy_from_slice(hand);
@@ -346,7 +367,13 @@ impl Table {
         self.boards[seat].life = life;
     }
 
-    /// Appends cards to the rummy discard pile (top last), for scripted tests.
+    /// Sets the cards removed from the game, in this order, for scripted tests.
+    pub fn set_removed(&mut self, cards: &[u8]) {
+        self.removed[..cards.len()].copy_from_slice(cards);
+        self.n_removed = cards.len();
+    }
+
+    /// Sets the rummy discard pile (top last), for scripted tests.
     pub fn set_discard(&mut self, cards: &[u8]) {
         self.discard[..cards.len()].copy_from_slice(cards);
         self.n_discard = cards.len();
@@ -401,6 +428,12 @@ impl Table {
             if b.creatures().iter().any(|&c| self.cards[usize::from(c)].is_land()) {
                 return Err(Error::Invariant(format!("seat {s} has a land among its creatures")));
             }
+            if b.known_hand.iter().any(|c| !self.hands[s][..b.hand_size].contains(&c)) {
+                return Err(Error::Invariant(format!("seat {s}: a card known to be in its hand is not there")));
+            }
+            if (b.tapped | b.sick) & !slot_mask(b.n_creatures) != 0 {
+                return Err(Error::Invariant(format!("seat {s}: a tapped or sick bit past its creatures")));
+            }
         }
         if let Some(id) = (0..self.n_cards).find(|&i| seen[i] != 1) {
             return Err(Error::Invariant(format!("card {id} ({}) is in {} places", self.cards[id].name(), seen[id])));
@@ -415,10 +448,16 @@ impl Table {
     /// a new library first); a mill counter for `seat`.
     fn take_library(&mut self, rules: &Rules, seat: Option<usize>) -> Option<u8> {
         if self.n_library == 0 && rules.reshuffle_removed && self.n_removed > 0 {
+            // Sorted, then shuffled from the deal seed: the new library depends on which
+            // cards were removed, not on the order the bots removed them in.
             self.library[..self.n_removed].copy_from_slice(&self.removed[..self.n_removed]);
             self.n_library = self.n_removed;
             self.n_removed = 0;
-            shuffle(&mut self.library[..self.n_library], &mut self.rng);
+            self.library[..self.n_library].sort_unstable();
+            self.reshuffles += 1;
+            let mut rng =
+                Xoshiro256PlusPlus::seed_from_u64(mix_seed(self.deal_seed, self.reshuffles, RESHUFFLE_STREAM));
+            shuffle(&mut self.library[..self.n_library], &mut rng);
         }
         if self.n_library == 0 {
             return None;
@@ -430,11 +469,16 @@ impl Table {
         Some(self.library[self.n_library])
     }
 
-    fn put_in_hand(&mut self, seat: usize, card: u8) {
+    /// Puts `card` into `seat`'s hand; `seen` when every player saw it taken (from the row
+    /// or the discard pile).
+    fn put_in_hand(&mut self, seat: usize, card: u8, seen: bool) {
         let b = &mut self.boards[seat];
         if b.hand_size < MAX_HAND {
             self.hands[seat][b.hand_size] = card;
             b.hand_size += 1;
+            if seen {
+                b.known_hand.insert(card);
+            }
         } else {
             // A full hand (never reached with sane rules): the card goes to the graveyard.
             b.graveyard[b.n_graveyard] = card;
@@ -447,6 +491,7 @@ impl Table {
         let card = self.hands[seat][index];
         self.hands[seat].copy_within(index + 1..b.hand_size, index);
         b.hand_size -= 1;
+        b.known_hand.remove(card);
         card
     }
 
@@ -473,12 +518,14 @@ impl Table {
         }
     }
 
-    /// Tableau: while the cards in it are all lands or all non-lands, remove them and deal
-    /// again (the new cards count for `seat`).
-    fn wipe_check(&mut self, rules: &Rules, seat: Option<usize>, sink: &mut impl EventSink<Event>) {
+    /// Tableau: while the cards in it are all lands or all non-lands and the library can
+    /// deal a whole new tableau, remove them all, then deal again (the new cards count for
+    /// `drawer` under `wipe_counters = "drawer"`).
+    fn wipe_check(&mut self, rules: &Rules, drawer: Option<usize>, sink: &mut impl EventSink<Event>) {
         if rules.method != Method::Tableau {
             return;
         }
+        let seat = if rules.wipe_counters == WipeCounters::Drawer { drawer } else { None };
         // With reshuffle_removed, a library of one kind would be wiped for ever: stop once
         // every card could have been dealt (the row then stays as it is).
         for _ in 0..=self.n_cards / rules.row.max(1) + 1 {
@@ -494,6 +541,11 @@ impl Table {
             if lands + others == 0 || (lands > 0 && others > 0) {
                 return;
             }
+            // The wiped cards join the removed ones, which a reshuffle would bring back.
+            let refill = self.n_library + if rules.reshuffle_removed { self.n_removed + lands + others } else { 0 };
+            if refill < self.n_row {
+                return;
+            }
             self.wipes += 1;
             sink.event(Event::Wipe);
             for i in 0..self.n_row {
@@ -501,6 +553,8 @@ impl Table {
                 if c != NO_CARD {
                     self.remove_from_game(c);
                 }
+            }
+            for i in 0..self.n_row {
                 self.row[i] = self.take_library(rules, seat).unwrap_or(NO_CARD);
             }
         }
@@ -520,7 +574,9 @@ pub fn play<B: Bot>(
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
-    t.rng = Xoshiro256PlusPlus::seed_from_u64(mix_seed(deal_seed, 0, LIBRARY_STREAM));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix_seed(deal_seed, 0, LIBRARY_STREAM));
+    t.deal_seed = deal_seed;
+    t.reshuffles = 0;
     match &rules.cards {
         Some(list) => {
             let mut n = 0;
@@ -535,9 +591,7 @@ pub fn play<B: Bot>(
         }
         None => {
             let lands = (rules.library_size as f64 * rules.land_share).round() as usize;
-            let mut rng = t.rng.clone();
             generate(rules.library_size, lands, &mut rng, &mut t.cards);
-            t.rng = rng;
             t.n_cards = rules.library_size;
         }
     }
@@ -545,9 +599,7 @@ pub fn play<B: Bot>(
         t.library[i] = i as u8;
     }
     t.n_library = t.n_cards;
-    let mut rng = t.rng.clone();
     shuffle(&mut t.library[..t.n_library], &mut rng);
-    t.rng = rng;
     t.n_discard = 0;
     t.n_removed = 0;
     t.wipes = 0;
@@ -579,7 +631,8 @@ pub fn play_game<B: Bot>(
     let mut total_turns = 0;
     let mut end = ended;
     let mut seat = 0;
-    while end.is_none() && total_turns < rules.max_turns {
+    let cap = rules.turn_cap();
+    while end.is_none() && total_turns < cap {
         total_turns += 1;
         end = take_turn(rules, t, bots, seating, seat, total_turns, bot_rngs, sink, out)?;
         if t.verify {
@@ -645,16 +698,16 @@ fn opening<B: Bot>(
                 for s in 0..n {
                     for _ in 0..dealt {
                         if let Some(card) = t.take_library(rules, Some(s)) {
-                            t.put_in_hand(s, card);
+                            t.put_in_hand(s, card, false);
                             if out.cards.on() {
                                 log_draw(&mut out.cards, t, s, card, true);
                             }
                             sink.event(Event::Draw { seat: s, card, how: How::Library, hate: false });
                         }
                     }
-                    while rules.method == Method::Rummy && t.boards[s].hand_size > rules.hand_size {
-                        discard_to_pile(rules, t, &mut bots[seating[s]], s, bot_rngs.seat(s), sink)?;
-                    }
+                }
+                if rules.method == Method::Rummy {
+                    rummy_opening_discards(rules, t, bots, seating, bot_rngs, sink)?;
                 }
                 t.set_out_row(rules, sink);
             }
@@ -714,6 +767,44 @@ fn opening<B: Bot>(
     Ok(None)
 }
 
+/// Rummy's quick opening: every player discards down to the hand size, all choosing before
+/// any card goes on the pile (no one sees another's discards while choosing); then the
+/// discards go on the pile in seat order, each seat's in the order chosen.
+fn rummy_opening_discards<B: Bot>(
+    rules: &Rules,
+    t: &mut Table,
+    bots: &mut [B],
+    seating: &[usize],
+    bot_rngs: &mut SeatRngs,
+    sink: &mut impl EventSink<Event>,
+) -> Result<(), Error> {
+    // Chosen cards wait past the pile's end, unseen, until every seat has chosen.
+    let start = t.n_discard;
+    let mut chosen = start;
+    let mut by_seat = [0usize; MAX_SEATS];
+    for (s, count) in by_seat.iter_mut().enumerate().take(rules.players) {
+        while t.boards[s].hand_size > rules.hand_size {
+            let bot = &mut bots[seating[s]];
+            let index = bot.discard(&t.view(rules, s), bot_rngs.seat(s));
+            if index >= t.boards[s].hand_size {
+                return Err(illegal(bot, s, format!("discarded hand card {index} of {}", t.boards[s].hand_size)));
+            }
+            t.discard[chosen] = t.take_from_hand(s, index);
+            chosen += 1;
+            *count += 1;
+        }
+    }
+    let mut i = start;
+    for (s, &count) in by_seat.iter().enumerate().take(rules.players) {
+        for _ in 0..count {
+            sink.event(Event::Discard { seat: s, card: t.discard[i], to: "discard pile" });
+            i += 1;
+        }
+    }
+    t.n_discard = chosen;
+    Ok(())
+}
+
 /// Under mill counters, the ending when a draw finds nothing: the fewest counters win.
 fn ran_dry(rules: &Rules, t: &Table) -> Option<(u8, &'static str)> {
     if !rules.mill_counters {
@@ -760,7 +851,7 @@ fn draw<B: Bot>(
     match rules.method {
         Method::Blind => Ok(match t.take_library(rules, Some(seat)) {
             Some(card) => {
-                t.put_in_hand(seat, card);
+                t.put_in_hand(seat, card, false);
                 if out.cards.on() {
                     log_draw(&mut out.cards, t, seat, card, true);
                 }
@@ -782,7 +873,7 @@ fn draw<B: Bot>(
                 log_row(&mut out.cards, t, seat);
                 log_draw(&mut out.cards, t, seat, card, false);
             }
-            t.put_in_hand(seat, card);
+            t.put_in_hand(seat, card, true);
             if pick.hate {
                 out.seats[seat].sums[HATE_PICKS] += 1;
             }
@@ -840,14 +931,14 @@ fn draw<B: Bot>(
                 if out.cards.on() {
                     log_draw(&mut out.cards, t, seat, card, false);
                 }
-                t.put_in_hand(seat, card);
+                t.put_in_hand(seat, card, true);
                 sink.event(Event::Draw { seat, card, how: How::DiscardTop, hate: false });
                 return Ok(Drawn::Cards(is_land(t, card)));
             }
             let mut lands = 0;
             for _ in 0..2 {
                 if let Some(card) = t.take_library(rules, Some(seat)) {
-                    t.put_in_hand(seat, card);
+                    t.put_in_hand(seat, card, false);
                     if out.cards.on() {
                         log_draw(&mut out.cards, t, seat, card, true);
                     }
@@ -933,9 +1024,11 @@ pub fn take_turn<B: Bot>(
     t.turns[seat] += 1;
     let own_turn = t.turns[seat];
     sink.event(Event::Turn { seat, turn: game_turn });
+    // Untap: the creatures that attacked on this seat's last turn may block again.
     t.boards[seat].sick = 0;
+    t.boards[seat].tapped = 0;
     t.untapped = [0; COLOURS];
-    if game_turn != 1 || rules.first_player_draws {
+    if game_turn != 1 || rules.first_player_draws() {
         match draw(rules, t, bot, seat, bot_rngs.seat(seat), sink, out)? {
             Drawn::Exhausted => {
                 if let Some(end) = ran_dry(rules, t) {
@@ -996,7 +1089,7 @@ pub fn take_turn<B: Bot>(
         sink.event(Event::Cast { seat, card });
     }
     // Combat.
-    let ready = ((1u64 << t.boards[seat].n_creatures) - 1) & !t.boards[seat].sick;
+    let ready = t.boards[seat].ready();
     if ready != 0 {
         let defender = bot.target(&t.view(rules, seat), bot_rngs.seat(seat));
         if defender == seat || defender >= rules.players || !t.boards[defender].alive {
@@ -1052,6 +1145,9 @@ fn combat<B: Bot>(
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     sink.event(Event::Attack { seat, defender, attackers: attackers.count_ones() as usize });
+    if !rules.vigilance {
+        t.boards[seat].tapped |= attackers;
+    }
     let mut blocks = [NO_CARD; MAX_PERMANENTS];
     blocker.block(&t.view(rules, defender), seat, attackers, bot_rng, &mut blocks);
     let (a, d) = (&t.boards[seat], &t.boards[defender]);
@@ -1069,11 +1165,11 @@ fn combat<B: Bot>(
             continue;
         }
         let b = usize::from(b);
-        if b >= d.n_creatures || used >> b & 1 == 1 {
+        if b >= d.n_creatures || used >> b & 1 == 1 || d.tapped >> b & 1 == 1 {
             return Err(illegal(
                 blocker,
                 defender,
-                format!("blocked with creature slot {b} twice or past its creatures"),
+                format!("blocked with creature slot {b}: twice, tapped or past its creatures"),
             ));
         }
         used |= 1 << b;
@@ -1101,13 +1197,13 @@ fn combat<B: Bot>(
 }
 
 /// Moves the creatures in `dead` (slot bits) to their controller's graveyard, compacting
-/// the slots (and their summoning sickness).
+/// the slots (and their summoning sickness and tapping).
 fn bury(t: &mut Table, seat: usize, dead: u64, sink: &mut impl EventSink<Event>) {
     if dead == 0 {
         return;
     }
     let b = &mut t.boards[seat];
-    let (mut kept, mut sick) = (0, 0u64);
+    let (mut kept, mut sick, mut tapped) = (0, 0u64, 0u64);
     for slot in 0..b.n_creatures {
         let card = b.creatures[slot];
         if dead >> slot & 1 == 1 {
@@ -1117,9 +1213,11 @@ fn bury(t: &mut Table, seat: usize, dead: u64, sink: &mut impl EventSink<Event>)
         } else {
             b.creatures[kept] = card;
             sick |= (b.sick >> slot & 1) << kept;
+            tapped |= (b.tapped >> slot & 1) << kept;
             kept += 1;
         }
     }
     b.n_creatures = kept;
     b.sick = sick;
+    b.tapped = tapped;
 }

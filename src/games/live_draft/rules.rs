@@ -33,6 +33,17 @@ pub enum Opening {
     Careful,
 }
 
+/// Who gets the mill counters for the cards a tableau wipe deals anew.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WipeCounters {
+    /// The player whose draw made the tableau one kind.
+    #[default]
+    Drawer,
+    /// Nobody: the redeal is the table's, not a draw.
+    Nobody,
+}
+
 /// One kind of card in a fixed card list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -82,14 +93,22 @@ pub struct Rules {
     pub row: usize,
     /// Most quick-opening exchanges (remove two, draw one) per player.
     pub max_mulligans: usize,
-    /// Whether the first player draws on their first turn (Magic: no).
-    pub first_player_draws: bool,
+    /// Whether the first player draws on their first turn; unset, it skips that draw in a
+    /// two-player game only (the Magic rule) and draws with three or four players.
+    pub first_player_draws: Option<bool>,
     /// Mill counters: when someone must draw and nothing is left, the fewest counters wins.
     pub mill_counters: bool,
     /// When the library runs out, shuffle the cards removed from the game into a new one.
     pub reshuffle_removed: bool,
-    /// Turns (all players' together) after which the game is drawn.
+    /// Turns (all players' together) after which the game is drawn; 0 scales the cap to
+    /// the library ([`Rules::turn_cap`]).
     pub max_turns: u32,
+    /// Whether attackers stay untapped. False (the default): attackers tap and cannot block
+    /// until their controller's next turn, as in Magic. True: every creature attacks and
+    /// still blocks, as the engine played before attackers tapped.
+    pub vigilance: bool,
+    /// Who gets the mill counters for a tableau wipe's redeal: `drawer` or `nobody`.
+    pub wipe_counters: WipeCounters,
 }
 
 impl Default for Rules {
@@ -106,10 +125,12 @@ impl Default for Rules {
             max_hand: 7,
             row: 7,
             max_mulligans: 1,
-            first_player_draws: false,
+            first_player_draws: None,
             mill_counters: true,
             reshuffle_removed: false,
-            max_turns: 60,
+            max_turns: 0,
+            vigilance: false,
+            wipe_counters: WipeCounters::Drawer,
         }
     }
 }
@@ -136,10 +157,21 @@ pub const RULES_HELP: &[(&str, &str)] = &[
     ("max_hand", "most cards in hand at the end of a turn (default 7)"),
     ("row", "face-up cards in the tableau or pipeline, 3 to 10 (default 7)"),
     ("max_mulligans", "most quick-opening exchanges per player (default 1)"),
-    ("first_player_draws", "the first player draws on their first turn (default false, as in Magic)"),
+    (
+        "first_player_draws",
+        "the first player draws on their first turn: true or false (unset: skips it with 2 players only, as in Magic)",
+    ),
     ("mill_counters", "when someone must draw and nothing is left, the fewest mill counters wins (default true)"),
     ("reshuffle_removed", "when the library runs out, the removed cards become a new library (default false)"),
-    ("max_turns", "turns of all players after which the game is drawn (default 60)"),
+    (
+        "max_turns",
+        "turns of all players after which the game is drawn, 1 to 1000; 0 (default): twice the library's cards",
+    ),
+    (
+        "vigilance",
+        "attackers do not tap and still block (default false: attackers tap and cannot block until their next turn)",
+    ),
+    ("wipe_counters", "mill counters for a tableau wipe's redeal: drawer (default, who caused it) or nobody"),
 ];
 
 impl Rules {
@@ -154,6 +186,19 @@ impl Rules {
             Some(list) => list.iter().map(|c| c.count).sum(),
             None => self.library_size,
         }
+    }
+
+    /// Turns (all players' together) after which the game is drawn: `max_turns`, or with
+    /// 0 twice the library's cards. Every draw but rummy's taking of the discard top takes
+    /// a card from the library, so under mill counters a game ends on them long before
+    /// this: the cap is a safety net for stalled boards without mill counters.
+    pub fn turn_cap(&self) -> u32 {
+        if self.max_turns > 0 { self.max_turns } else { 2 * self.library_cards() as u32 }
+    }
+
+    /// Whether the first player draws on its first turn (unset: with 3 or more players).
+    pub fn first_player_draws(&self) -> bool {
+        self.first_player_draws.unwrap_or(self.players > 2)
     }
 
     /// Checks the rules.
@@ -193,8 +238,8 @@ impl Rules {
         if self.max_mulligans > 3 {
             return bad(format!("max_mulligans = {}: use 0 to 3", self.max_mulligans));
         }
-        if self.max_turns == 0 || self.max_turns > 400 {
-            return bad(format!("max_turns = {}: use 1 to 400", self.max_turns));
+        if self.max_turns > 1000 {
+            return bad(format!("max_turns = {}: use 1 to 1000, or 0 for twice the library's cards", self.max_turns));
         }
         let opening = self.players * self.hand_size * if self.method == Method::Rummy { 2 } else { 1 } + self.row;
         if opening > self.library_cards() {
@@ -235,15 +280,18 @@ pub fn random_rules(seed: u64) -> Rules {
         library_size: rng.random_range(80..=MAX_LIBRARY),
         land_share: rng.random_range(0.0..=0.6),
         cards,
-        life: rng.random_range(1..=30),
+        // Now and then a long game with a crowded battlefield (up to 64 creatures a side).
+        life: if rng.random_bool(0.05) { 200 } else { rng.random_range(1..=30) },
         hand_size,
         max_hand: rng.random_range(hand_size..=10),
         row: rng.random_range(3..=MAX_ROW),
         max_mulligans: rng.random_range(0..=3),
-        first_player_draws: rng.random_bool(0.3),
+        first_player_draws: [None, Some(false), Some(true)][rng.random_range(0..3)],
         mill_counters: rng.random_bool(0.8),
         reshuffle_removed: rng.random_bool(0.3),
-        max_turns: rng.random_range(1..=120),
+        max_turns: if rng.random_bool(0.3) { 0 } else { rng.random_range(1..=120) },
+        vigilance: rng.random_bool(0.3),
+        wipe_counters: if rng.random_bool(0.5) { WipeCounters::Drawer } else { WipeCounters::Nobody },
     };
     if rules.check().is_err() {
         rules.cards = None;

@@ -1,7 +1,9 @@
 //! What a Live-Draft seat may see, and the bot trait. A view holds the seat's own hand and
 //! public information only: every battlefield and graveyard, the face-up row, the discard
 //! pile, life totals, hand sizes, mill counters and the library's size. Other hands and
-//! the library's order are not in it: they live in the engine's private fields.
+//! the library's order are not in it: they live in the engine's private fields. What a
+//! player took from the face-up row or the discard pile is public, and stays known while it
+//! is in that player's hand ([`Board::known_hand`]).
 
 use super::rules::{COLOUR_NAMES, COLOURS, MAX_LIBRARY, Rules};
 
@@ -11,6 +13,51 @@ pub use crate::sim::BotRng;
 pub const NO_CARD: u8 = u8::MAX;
 /// Most creatures (and most lands) one player may have in play.
 pub const MAX_PERMANENTS: usize = 64;
+
+/// Bits of creature slots `0..n` (`n` up to [`MAX_PERMANENTS`], where a plain shift
+/// would overflow).
+#[inline]
+pub fn slot_mask(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+/// Card ids as bits (ids below [`MAX_LIBRARY`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CardBits([u64; MAX_LIBRARY.div_ceil(64)]);
+
+impl CardBits {
+    /// Adds card `id`.
+    #[inline]
+    pub fn insert(&mut self, id: u8) {
+        self.0[usize::from(id) / 64] |= 1 << (id % 64);
+    }
+
+    /// Takes card `id` out.
+    #[inline]
+    pub fn remove(&mut self, id: u8) {
+        self.0[usize::from(id) / 64] &= !(1 << (id % 64));
+    }
+
+    /// Whether card `id` is in.
+    #[inline]
+    pub fn contains(&self, id: u8) -> bool {
+        self.0[usize::from(id) / 64] >> (id % 64) & 1 == 1
+    }
+
+    /// The cards, by id.
+    pub fn iter(&self) -> impl Iterator<Item = u8> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    (w * 64) as u8 + b as u8
+                })
+            })
+        })
+    }
+}
 
 /// A card: a land (cost 0) or a creature.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -58,6 +105,12 @@ pub struct Board {
     pub(crate) n_creatures: usize,
     /// Creatures (by slot bit) that came into play this turn and cannot attack yet.
     pub sick: u64,
+    /// Creatures (by slot bit) tapped by attacking: they cannot block until their
+    /// controller's next turn untaps them.
+    pub tapped: u64,
+    /// Cards in hand that every player saw it take: from the face-up row or the rummy
+    /// discard pile (public information).
+    pub known_hand: CardBits,
     pub(crate) graveyard: [u8; MAX_LIBRARY],
     pub(crate) n_graveyard: usize,
     /// Cards in hand.
@@ -77,6 +130,8 @@ impl Default for Board {
             creatures: [0; MAX_PERMANENTS],
             n_creatures: 0,
             sick: 0,
+            tapped: 0,
+            known_hand: CardBits::default(),
             graveyard: [0; MAX_LIBRARY],
             n_graveyard: 0,
             hand_size: 0,
@@ -104,6 +159,16 @@ impl Board {
     /// Lands in play.
     pub fn land_count(&self) -> usize {
         self.n_lands
+    }
+
+    /// Creatures that may block now (slot bits): those not tapped.
+    pub fn untapped_creatures(&self) -> u64 {
+        slot_mask(self.n_creatures) & !self.tapped
+    }
+
+    /// Creatures that may attack this turn (slot bits): neither sick nor tapped.
+    pub fn ready(&self) -> u64 {
+        self.untapped_creatures() & !self.sick
     }
 }
 
