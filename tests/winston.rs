@@ -5,9 +5,10 @@ use std::collections::VecDeque;
 
 use draftsim::games::winston::cards::{Cards, Pool, bit, count, ids};
 use draftsim::games::winston::engine::{self, Event, Table};
+use draftsim::games::winston::measures;
 use draftsim::games::winston::rules::{Ability, Multicolour, Rules};
 use draftsim::games::winston::view::{Bot, BotRng, BuildView, DraftChoice, DraftView, PlayView};
-use draftsim::games::winston::{Preset, Winston};
+use draftsim::games::winston::{Preset, Winston, tell};
 use draftsim::sim::{Game, Lineup, Plan, RoundResult};
 
 /// A bot that plays a script, then passes and discards nothing.
@@ -441,4 +442,51 @@ fn card_analytics_count_every_take_and_first_takes_all_it_sees() {
     }
     let catalog = game(&["first", "first"]).measures().cards.clone().unwrap();
     assert!(catalog.names.contains(&"red 8".to_string()) && catalog.groups.len() == 3, "{:?}", catalog.names);
+}
+
+/// A scripted draft that also returns what it recorded.
+fn scripted_draft_out(rules: &Rules, stack: &[u8], scripts: [Script; 2]) -> (Vec<Event>, RoundResult) {
+    let pool = Pool::new(rules);
+    let mut t = Table::verified();
+    t.set_stack(stack, pool.all & !set(stack));
+    let mut bots = scripts;
+    let mut events = Vec::new();
+    let mut out = RoundResult::default();
+    engine::draft(
+        rules,
+        &pool,
+        &mut t,
+        &mut bots,
+        &[0, 1],
+        &mut draftsim::sim::SeatRngs::new(0, 2),
+        &mut events,
+        &mut out,
+    )
+    .unwrap();
+    (events, out)
+}
+
+#[test]
+fn taking_the_last_pile_by_choice_is_not_forced_and_a_denial_counts() {
+    let rules = Rules::default();
+    let pool = Pool::new(&rules);
+    // Piles 1, 2, 3 and an empty stack: seat 0 passes two piles, then takes the last one
+    // by choice, to deny it.
+    let mut a = Script::default();
+    a.draft.extend([DraftChoice::Pass, DraftChoice::Pass, DraftChoice::Take { deny: true }]);
+    let (events, out) = scripted_draft_out(&rules, &[3, 2, 1], [a, Script::default()]);
+    let take = Event::Take { seat: 0, pile: 2, cards: bit(3), deny: true, forced: false };
+    assert!(events.contains(&take), "{events:?}");
+    assert_eq!(out.seats[0].sums[measures::HATE_TAKES], 1, "the denial is a hate take");
+    let text = tell(&pool, &["a", "b"], &events, &out);
+    assert!(text.contains("takes pile 3 (1 cards), mainly to deny it\n"), "{text}");
+    // Seat 1 then passes its last pile: that, and only that, is forced.
+    assert!(events.contains(&Event::Take { seat: 1, pile: 1, cards: bit(2), deny: false, forced: true }));
+    assert!(tell(&pool, &["a", "b"], &events, &out).contains("seat 1 (b) takes pile 2 (1 cards), as it must"));
+    // Taking the last pile without a denial is not forced either.
+    let mut a = Script::default();
+    a.draft.extend([DraftChoice::Pass, DraftChoice::Pass, DraftChoice::Take { deny: false }]);
+    let (events, out) = scripted_draft_out(&rules, &[3, 2, 1], [a, Script::default()]);
+    assert!(events.contains(&Event::Take { seat: 0, pile: 2, cards: bit(3), deny: false, forced: false }));
+    assert_eq!(out.seats[0].sums[measures::HATE_TAKES], 0);
 }

@@ -68,7 +68,8 @@ pub enum Event {
         cards: Cards,
         /// Taken mainly to deny the opponent.
         deny: bool,
-        /// Forced: the last non-empty pile with the stack empty.
+        /// Forced: the seat passed the last non-empty pile with the stack empty, or, without
+        /// `pass_when_empty`, had no choice at all. A take the seat chose is never forced.
         forced: bool,
     },
     /// A seat passes a pile (one card from the stack is added, if any is left).
@@ -499,28 +500,32 @@ fn draft_turn<B: Bot>(
         if out.cards.on() {
             log_cards(&mut out.cards, pool, seat, cards, turn, false);
         }
-        let later = t.piles[i + 1..].iter().any(|&p| p != 0);
-        let forced = t.stack_len == 0 && (!rules.pass_when_empty || !later);
-        let choice = if t.stack_len == 0 && !rules.pass_when_empty {
-            DraftChoice::Take { deny: false }
-        } else {
-            let view = DraftView {
-                rules,
-                pool,
-                own: t.pools[seat],
-                pile: i,
-                cards,
-                known: t.known[seat],
-                sizes: t.piles.map(count),
-                stack: t.stack_len,
-                stack_start: t.stack_start,
-                opponent_size: count(t.pools[other]),
-                opponent_took: t.opponent_took[seat],
-                opponent_passed: t.opponent_passed[seat],
-            };
-            bot.draft(&view, bot_rng)
+        // With the stack empty, the last non-empty pile cannot be put back: a pass of it
+        // takes it (forced). Taking it is still the player's own choice.
+        let last_pile = t.stack_len == 0 && !t.piles[i + 1..].iter().any(|&p| p != 0);
+        if t.stack_len == 0 && !rules.pass_when_empty {
+            // No choice at all: the first pile looked at is taken unasked.
+            if out.cards.on() {
+                log_taken(&mut out.cards, pool, seat, cards, turn);
+            }
+            take_pile(t, seat, i, false, true, sink, out);
+            return Ok(());
+        }
+        let view = DraftView {
+            rules,
+            pool,
+            own: t.pools[seat],
+            pile: i,
+            cards,
+            known: t.known[seat],
+            sizes: t.piles.map(count),
+            stack: t.stack_len,
+            stack_start: t.stack_start,
+            opponent_size: count(t.pools[other]),
+            opponent_took: t.opponent_took[seat],
+            opponent_passed: t.opponent_passed[seat],
         };
-        match choice {
+        match bot.draft(&view, bot_rng) {
             DraftChoice::TakeLastCard => {
                 if !(rules.last_card_rule && t.stack_len == 1) {
                     return Err(illegal(
@@ -540,7 +545,7 @@ fn draft_turn<B: Bot>(
                 sink.event(Event::Blind { seat, card, last: true });
                 return Ok(());
             }
-            DraftChoice::Take { .. } | DraftChoice::Pass if forced => {
+            DraftChoice::Pass if last_pile => {
                 if out.cards.on() {
                     log_taken(&mut out.cards, pool, seat, cards, turn);
                 }
