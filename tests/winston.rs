@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use draftsim::games::winston::cards::{Cards, Pool, bit, count, ids};
 use draftsim::games::winston::engine::{self, Event, Table};
 use draftsim::games::winston::measures;
-use draftsim::games::winston::rules::{Ability, Multicolour, Rules};
+use draftsim::games::winston::rules::{Ability, LaterStarter, Multicolour, Rules, Starter};
 use draftsim::games::winston::view::{Bot, BotRng, BuildView, DraftChoice, DraftView, PlayView};
 use draftsim::games::winston::{Preset, Winston, tell};
 use draftsim::sim::{Game, Lineup, Plan, RoundResult};
@@ -489,4 +489,199 @@ fn taking_the_last_pile_by_choice_is_not_forced_and_a_denial_counts() {
     let (events, out) = scripted_draft_out(&rules, &[3, 2, 1], [a, Script::default()]);
     assert!(events.contains(&Event::Take { seat: 0, pile: 2, cards: bit(3), deny: false, forced: false }));
     assert_eq!(out.seats[0].sums[measures::HATE_TAKES], 0);
+}
+
+/// What the engine's rules say, written out again: who starts a later game.
+fn expected_later_starter(rule: LaterStarter, starter: usize, winner: Option<usize>) -> usize {
+    match (rule, winner) {
+        (_, None) => 1 - starter,
+        (LaterStarter::Loser, Some(w)) => 1 - w,
+        (LaterStarter::Winner, Some(w)) => w,
+        (LaterStarter::Alternate, Some(_)) => 1 - starter,
+    }
+}
+
+/// Replays a match's games from its events with the rules of play written out here, and
+/// checks each game against them: the opening deal (`hand_size` cards, then one face up),
+/// every draw, reshuffle and discard, and that a game ends exactly when a hand empties.
+/// Returns each game's (starter, winner) and how many openings turned up an eight.
+fn replay_games(
+    rules: &Rules,
+    pool: &Pool,
+    decks: [Cards; 2],
+    events: &[Event],
+) -> (Vec<(usize, Option<usize>)>, usize) {
+    let mut games: Vec<(usize, Option<usize>)> = Vec::new();
+    let mut hands = [0 as Cards; 2];
+    let mut deck_left = [0usize; 2];
+    // What the next discard must match: colours (all when nothing is face up) and rank.
+    let mut need = [(0u8, 0u8); 2];
+    let mut opened = 0;
+    let mut eight_tops = 0;
+    for (i, e) in events.iter().enumerate() {
+        match *e {
+            Event::GameStart { game, starter } => {
+                assert_eq!(game, games.len());
+                games.push((starter, None));
+                opened = 0;
+            }
+            Event::Opening { seat, hand, top } => {
+                let deck = count(decks[seat]);
+                assert_eq!(count(hand), deck.min(rules.hand_size), "the opening hand");
+                assert_eq!(hand & !decks[seat], 0);
+                if deck > rules.hand_size {
+                    assert!(top != engine::NO_CARD && decks[seat] & !hand & bit(top) != 0, "one card face up");
+                    need[seat] = (pool.colours[usize::from(top)], pool.rank[usize::from(top)]);
+                    eight_tops += usize::from(pool.eights & bit(top) != 0);
+                } else {
+                    assert_eq!(top, engine::NO_CARD);
+                    need[seat] = (u8::MAX, 0);
+                }
+                hands[seat] = hand;
+                deck_left[seat] = deck - count(hand) - usize::from(top != engine::NO_CARD);
+                opened += 1;
+            }
+            Event::Reshuffle { seat, cards } => {
+                assert_eq!(deck_left[seat], 0, "a deck is reshuffled only when empty");
+                deck_left[seat] = cards;
+            }
+            Event::Draw { seat, card } => {
+                assert!(deck_left[seat] > 0 && hands[seat] & bit(card) == 0 && decks[seat] & bit(card) != 0);
+                deck_left[seat] -= 1;
+                hands[seat] |= bit(card);
+            }
+            Event::Play { seat, card } => {
+                assert_ne!(hands[seat] & bit(card), 0);
+                hands[seat] &= !bit(card);
+            }
+            Event::Discard { seat, card, named } => {
+                assert_ne!(hands[seat] & bit(card), 0);
+                let c = usize::from(card);
+                let wild = pool.wild & bit(card) != 0;
+                let (colours, rank) = need[seat];
+                assert!(wild || pool.colours[c] & colours != 0 || pool.rank[c] == rank, "{e:?} on {:?}", need[seat]);
+                assert_eq!(named.is_some(), wild);
+                need[seat] = match named {
+                    Some(colour) => (1 << colour, 0),
+                    None => (pool.colours[c], pool.rank[c]),
+                };
+                hands[seat] &= !bit(card);
+            }
+            Event::GameEnd { winner, .. } => {
+                games.last_mut().unwrap().1 = winner;
+                match winner {
+                    Some(w) => assert!(hands[w] == 0 && hands[1 - w] != 0, "the winner alone has emptied its hand"),
+                    None => assert!(hands[0] != 0 && hands[1] != 0),
+                }
+                opened = 0;
+            }
+            _ => {}
+        }
+        if opened == 2 && hands.contains(&0) {
+            let s = usize::from(hands[1] == 0);
+            let next = events.get(i + 1);
+            assert!(
+                matches!(next, Some(Event::GameEnd { winner: Some(w), .. }) if *w == s),
+                "the game ends as soon as a hand empties, not with {next:?}"
+            );
+        }
+    }
+    (games, eight_tops)
+}
+
+fn preset_bots(seats: &[&str]) -> Vec<draftsim::games::winston::WinstonBot> {
+    seats.iter().map(|s| Preset::load(s).unwrap().bot(s)).collect()
+}
+
+fn decks_of(events: &[Event]) -> [Cards; 2] {
+    let mut decks = [0; 2];
+    for e in events {
+        if let Event::Deck { seat, cards, .. } = *e {
+            decks[seat] = cards;
+        }
+    }
+    decks
+}
+
+#[test]
+fn each_starter_and_later_starter_and_a_best_of_3_stops_at_two_wins() {
+    let pool = Pool::new(&Rules::default());
+    for starter in [Starter::SecondDrafter, Starter::FirstDrafter, Starter::Random] {
+        for later_starter in [LaterStarter::Loser, LaterStarter::Winner, LaterStarter::Alternate] {
+            // A low turn cap draws some games, so the rule after a drawn game is met too.
+            for max_turns in [300, 14] {
+                let rules = Rules { games: 3, starter, later_starter, max_turns, ..Rules::default() };
+                let mut bots = preset_bots(&["value", "forge"]);
+                let mut t = Table::verified();
+                let (mut first_starts, mut draws, mut third_games) = ([0; 2], 0, 0);
+                for seed in 0..200 {
+                    let mut events = Vec::new();
+                    let mut out = RoundResult::default();
+                    engine::play(&rules, &pool, &mut t, &mut bots, &[0, 1], seed, seed, &mut events, &mut out).unwrap();
+                    let (games, _) = replay_games(&rules, &pool, decks_of(&events), &events);
+                    let first = games[0].0;
+                    match starter {
+                        Starter::SecondDrafter => assert_eq!(first, 1),
+                        Starter::FirstDrafter => assert_eq!(first, 0),
+                        Starter::Random => {}
+                    }
+                    first_starts[first] += 1;
+                    assert_eq!(out.seats[first].counters[measures::PLAYED_FIRST], 1);
+                    let mut wins = [0; 2];
+                    for (g, &(s, winner)) in games.iter().enumerate() {
+                        assert!(wins[0] < 2 && wins[1] < 2, "no game after two wins: {games:?}");
+                        if g > 0 {
+                            let (prev, prev_winner) = games[g - 1];
+                            assert_eq!(s, expected_later_starter(later_starter, prev, prev_winner), "{games:?}");
+                        }
+                        match winner {
+                            Some(w) => wins[w] += 1,
+                            None => draws += 1,
+                        }
+                    }
+                    assert!(wins.contains(&2) || games.len() == 3, "the match stops only at two wins: {games:?}");
+                    third_games += usize::from(games.len() == 3);
+                    let score = i64::from(wins[0] > wins[1]) - i64::from(wins[0] < wins[1]);
+                    assert_eq!((out.seats[0].score, out.seats[1].score), (score, -score), "{games:?}");
+                }
+                assert!(third_games > 0, "three-game matches are met");
+                if max_turns < 300 {
+                    assert!(draws > 0, "some games are drawn at a cap of {max_turns}");
+                } else {
+                    assert!(third_games < 200, "matches stopping after two games are met");
+                }
+                if starter == Starter::Random {
+                    assert!(first_starts[0] > 60 && first_starts[1] > 60, "{first_starts:?}");
+                }
+            }
+        }
+    }
+    // A random starter is drawn from the deal, not the bots.
+    let rules = Rules { starter: Starter::Random, ..Rules::default() };
+    for seed in 0..50 {
+        let starts: Vec<usize> = [["value", "hate"], ["random", "first"]]
+            .iter()
+            .map(|seats| {
+                let mut events = Vec::new();
+                let mut bots = preset_bots(seats);
+                engine::play(
+                    &rules,
+                    &pool,
+                    &mut Table::verified(),
+                    &mut bots,
+                    &[0, 1],
+                    seed,
+                    seed * 7 + 1,
+                    &mut events,
+                    &mut RoundResult::default(),
+                )
+                .unwrap();
+                events
+                    .iter()
+                    .find_map(|e| if let Event::GameStart { starter, .. } = *e { Some(starter) } else { None })
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(starts[0], starts[1]);
+    }
 }

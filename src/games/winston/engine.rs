@@ -20,8 +20,9 @@
 //!   an eight names no colour: the next discard matches its colour, or is wild.
 //! - If a deck has no card left to turn face up, the first discard may be any card.
 //! - Each game's decks are shuffled from (deal seed, game, seat): the deal's randomness,
-//!   never the bots'. Later games of a best of 3 are started by the loser of the previous
-//!   game (after a drawn game, by the other player than last time).
+//!   never the bots'. Later games of a best of 3 are started as `later_starter` says (by
+//!   default the loser of the previous game); after a drawn game, by the other player than
+//!   last time, since there is no loser or winner to choose.
 
 use crate::cards::shuffle::shuffle;
 use rand::SeedableRng;
@@ -32,7 +33,7 @@ use super::measures::{
     ABILITY_PLAYS, BLIND_TAKES, COLOURS_DRAFTED, DECK_SIZE, DRAWN, EIGHTS, HATE_TAKES, LAST_CARD_TAKES, MULTI,
     PILE_BINS, PILE_SIZES, PILES, PLAYED_FIRST, POOL_SIZE, SHORT_DECK, WON_PLAYING_FIRST,
 };
-use super::rules::{Ability, MAX_CARDS, MAX_DECK, Rules, Starter};
+use super::rules::{Ability, LaterStarter, MAX_CARDS, MAX_DECK, Rules, Starter};
 use super::view::{Bot, BotRng, BuildView, DraftChoice, DraftView, PlayView};
 use crate::error::Error;
 use crate::sim::{CardLog, EventSink, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
@@ -384,13 +385,10 @@ pub fn play_stacked<B: Bot>(
         let (winner, game_turns) =
             play_game(rules, pool, t, bots, seating, deal_seed, game, starter, &mut bot_rngs, sink, out)?;
         turns += game_turns;
-        starter = match winner {
-            Some(w) => {
-                wins[w] += 1;
-                1 - w
-            }
-            None => 1 - starter,
-        };
+        if let Some(w) = winner {
+            wins[w] += 1;
+        }
+        starter = next_starter(rules.later_starter, starter, winner);
         if wins.contains(&needed) {
             break;
         }
@@ -416,6 +414,16 @@ pub fn play_stacked<B: Bot>(
         }
     }
     Ok(())
+}
+
+/// Who starts the game after one that `starter` began and `winner` won (none: drawn at
+/// the turn cap, after which the other player starts, whatever the rule).
+pub fn next_starter(rule: LaterStarter, starter: usize, winner: Option<usize>) -> usize {
+    match (rule, winner) {
+        (LaterStarter::Loser, Some(w)) => 1 - w,
+        (LaterStarter::Winner, Some(w)) => w,
+        (LaterStarter::Alternate, _) | (_, None) => 1 - starter,
+    }
 }
 
 /// The Winston draft from the stack in `t` until no card is left (public for scripted tests).
