@@ -685,3 +685,85 @@ fn each_starter_and_later_starter_and_a_best_of_3_stops_at_two_wins() {
         assert_eq!(starts[0], starts[1]);
     }
 }
+
+#[test]
+fn builders_leave_out_a_colour_that_adds_nothing_to_their_score() {
+    let rules = Rules { deck_size: 20, ..Rules::default() };
+    let pool = Pool::new(&rules);
+    let colour = |c: u8, ranks: &[u8]| ranks.iter().fold(0, |m, &r| m | bit(card(c, r)));
+    let all: Vec<u8> = (1..=13).collect();
+    let mut rng = <BotRng as rand::SeedableRng>::seed_from_u64(0);
+    let mut build = |rules: &Rules, own: Cards, preset: &str| {
+        Preset::load(preset).unwrap().bot(preset).build(&BuildView { rules, pool: &pool, own }, &mut rng)
+    };
+    // Only red and purple drafted: a third colour adds no card, so it is not chosen.
+    let red_purple = colour(0, &all) | colour(1, &all);
+    for preset in ["value", "forge"] {
+        let (colours, deck) = build(&rules, red_purple, preset);
+        assert_eq!((colours, count(deck)), (0b0011, 20), "{preset}");
+    }
+    // Purple and blue, and red 2 to 4: three colours are worth no more to `quality` (the
+    // red cards are plain), and the two-colour deck is more consistent; `best-colours`
+    // takes red for its three more usable cards, as its score says.
+    let purple_blue = colour(1, &all) | colour(2, &all);
+    let own = purple_blue | colour(0, &[2, 3, 4]);
+    let (colours, deck) = build(&rules, own, "value");
+    assert_eq!((colours, count(deck), deck & !purple_blue), (0b0110, 20, 0));
+    let (colours, _) = build(&rules, own, "forge");
+    assert_eq!(colours, 0b0111);
+    // Red alone is worth as much to `quality` as red and purple for a 13-card deck.
+    let small = Rules { deck_size: 13, ..rules.clone() };
+    let own = colour(0, &all) | colour(1, &[1, 2, 3, 4, 5]);
+    assert_eq!(build(&small, own, "value"), (0b0001, colour(0, &all)));
+    assert_eq!(build(&small, own, "forge").0, 0b0011, "purple adds usable cards, a third colour none");
+    // Two colours cannot fill 30 cards: both take a third.
+    let full = Rules { deck_size: 30, ..rules.clone() };
+    for preset in ["value", "forge"] {
+        let (colours, deck) = build(&full, red_purple | colour(2, &all), preset);
+        assert_eq!((colours, count(deck)), (0b0111, 30), "{preset}");
+    }
+}
+
+#[test]
+fn decks_hold_exactly_deck_size_cards_or_every_usable_card() {
+    let mut short_seen = 0;
+    for deck_size in [1, 7, 20, 30, 45, 60] {
+        for max_colours in 1..=4 {
+            for multicolour in [Multicolour::Always, Multicolour::SharesColour] {
+                let rules = Rules { deck_size, max_colours, multicolour, ..Rules::default() };
+                let pool = Pool::new(&rules);
+                // Seat 0 builds by `best-colours`, seat 1 by `quality`.
+                let mut bots = preset_bots(&["forge", "colour"]);
+                let mut t = Table::verified();
+                for seed in 0..6 {
+                    let mut events = Vec::new();
+                    let mut out = RoundResult::default();
+                    engine::play(&rules, &pool, &mut t, &mut bots, &[0, 1], seed, seed, &mut events, &mut out).unwrap();
+                    for e in &events {
+                        let Event::Deck { seat, colours, cards, short } = *e else { continue };
+                        let own = t.pool(seat);
+                        let usable = pool.usable(&rules, own, colours);
+                        assert!(colours.count_ones() as usize <= max_colours && cards & !usable == 0);
+                        assert_eq!(out.seats[seat].sums[measures::DECK_SIZE], count(cards) as i64);
+                        if short {
+                            short_seen += 1;
+                            assert_eq!(cards, usable, "a short deck is every usable card");
+                            if seat == 1 {
+                                // `quality` may prefer a short deck worth more.
+                                continue;
+                            }
+                            let fills = (1u8..16).any(|c| {
+                                c.count_ones() as usize <= max_colours
+                                    && count(pool.usable(&rules, own, c)) >= deck_size
+                            });
+                            assert!(!fills, "a short deck although some colours fill {deck_size} cards");
+                        } else {
+                            assert_eq!(count(cards), deck_size);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(short_seen > 0);
+}

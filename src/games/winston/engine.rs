@@ -30,8 +30,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::cards::{Cards, Pool, bit, count, ids};
 use super::measures::{
-    ABILITY_PLAYS, BLIND_TAKES, COLOURS_DRAFTED, DECK_SIZE, DRAWN, EIGHTS, HATE_TAKES, LAST_CARD_TAKES, MULTI,
-    PILE_BINS, PILE_SIZES, PILES, PLAYED_FIRST, POOL_SIZE, SHORT_DECK, WON_PLAYING_FIRST,
+    ABILITY_PLAYS, BLIND_TAKES, COLOURS_DRAFTED, DECK_COLOURS, DECK_SIZE, DRAWN, EIGHTS, HATE_TAKES, LAST_CARD_TAKES,
+    MULTI, PILE_BINS, PILE_SIZES, PILES, PLAYED_FIRST, POOL_SIZE, SHORT_DECK, WON_PLAYING_FIRST,
 };
 use super::rules::{Ability, LaterStarter, MAX_CARDS, MAX_DECK, Rules, Starter};
 use super::view::{Bot, BotRng, BuildView, DraftChoice, DraftView, PlayView};
@@ -678,6 +678,7 @@ fn build<B: Bot>(
     let short = count(usable) < rules.deck_size;
     let r = &mut out.seats[seat];
     r.sums[DECK_SIZE] = count(deck) as i64;
+    r.observe(DECK_COLOURS, colours.count_ones() as usize);
     if short {
         r.count(SHORT_DECK);
     }
