@@ -604,6 +604,51 @@ fn decks_of(events: &[Event]) -> [Cards; 2] {
 }
 
 #[test]
+fn games_open_with_seven_and_one_face_up_and_end_when_a_hand_empties() {
+    let rules = Rules::default();
+    let pool = Pool::new(&rules);
+    let mut eight_tops = 0;
+    for seats in [["value", "colour"], ["random", "hate"]] {
+        let mut bots = preset_bots(&seats);
+        let mut t = Table::verified();
+        for seed in 0..300 {
+            let mut events = Vec::new();
+            let mut out = RoundResult::default();
+            engine::play(&rules, &pool, &mut t, &mut bots, &[0, 1], seed, seed, &mut events, &mut out).unwrap();
+            let (games, eights) = replay_games(&rules, &pool, decks_of(&events), &events);
+            eight_tops += eights;
+            assert_eq!(games.len(), 1);
+            assert!(games[0].1.is_some(), "no default game reaches the turn cap");
+        }
+    }
+    assert!(eight_tops > 20, "openings turning up an eight were met: {eight_tops}");
+    // Scripted: top red 5, hand red 9, deck red 2. Drawing red 2, playing red 9 and
+    // discarding red 2 empties the hand: the seat wins.
+    let (pool, mut t) = turn_setup(&rules);
+    t.set_side(&pool, 0, &[card(0, 2)], bit(card(0, 9)), card(0, 5), None);
+    let mut bot = Script::default();
+    bot.play.push_back(Some(card(0, 9)));
+    let (won, _) =
+        engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default())
+            .unwrap();
+    assert!(won);
+    // With nothing to draw, playing the last card wins before any discard.
+    t.set_side(&pool, 0, &[], bit(card(0, 9)), card(0, 5), None);
+    let mut events = Vec::new();
+    let (won, _) = engine::scripted_turn(
+        &rules,
+        &pool,
+        &mut t,
+        &mut Script::default(),
+        0,
+        &mut events,
+        &mut RoundResult::default(),
+    )
+    .unwrap();
+    assert!(won && events == [Event::Play { seat: 0, card: card(0, 9) }], "{events:?}");
+}
+
+#[test]
 fn each_starter_and_later_starter_and_a_best_of_3_stops_at_two_wins() {
     let pool = Pool::new(&Rules::default());
     for starter in [Starter::SecondDrafter, Starter::FirstDrafter, Starter::Random] {
@@ -687,6 +732,64 @@ fn each_starter_and_later_starter_and_a_best_of_3_stops_at_two_wins() {
 }
 
 #[test]
+fn a_multicoloured_top_matches_through_either_colour_and_a_starting_eight_through_its_own() {
+    let rules = Rules::default();
+    let (pool, mut t) = turn_setup(&rules);
+    // Expansion cards: 52 is red/purple 1, 53 purple/blue 2, 54 blue/green 3, 56 red/blue 5.
+    assert_eq!(
+        [pool.colours[52], pool.colours[53], pool.colours[54], pool.colours[56]],
+        [0b0011, 0b0110, 0b1100, 0b0101]
+    );
+    let plain_top = |t: &mut Table, top: u8, hand: Cards, named: Option<usize>| {
+        // Green 10 is drawn and played; the discard's choices are kept.
+        t.set_side(&pool, 0, &[card(3, 10)], hand, top, named);
+        let mut bot = Script::default();
+        bot.play.push_back(Some(card(3, 10)));
+        engine::scripted_turn(&rules, &pool, t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default()).unwrap();
+        bot.playable[0]
+    };
+    // A red/purple top: red 5 matches through red, purple 6 through purple.
+    let hand = set(&[card(0, 5), card(1, 6), card(2, 7), card(3, 9)]);
+    assert_eq!(plain_top(&mut t, 52, hand, None), set(&[card(0, 5), card(1, 6)]));
+    // A blue top: multicoloured cards match through their first or their second colour.
+    let hand = set(&[52, 53, 54, 56, card(3, 9)]);
+    assert_eq!(plain_top(&mut t, card(2, 11), hand, None), set(&[53, 54, 56]));
+    // A red eight turned up to start the pile names no colour: red and the wild cards match.
+    let hand = set(&[card(0, 3), card(2, 8), card(2, 3), card(3, 9)]);
+    assert_eq!(plain_top(&mut t, card(0, 8), hand, None), set(&[card(0, 3), card(2, 8)]));
+    // Without wild eights, the blue eight still matches it by rank.
+    let plain = Rules { eights_wild: false, ..Rules::default() };
+    let pool_plain = Pool::new(&plain);
+    t.set_side(&pool_plain, 0, &[card(3, 10)], hand, card(0, 8), None);
+    let mut bot = Script::default();
+    bot.play.push_back(Some(card(3, 10)));
+    engine::scripted_turn(&plain, &pool_plain, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default())
+        .unwrap();
+    assert_eq!(bot.playable[0], set(&[card(0, 3), card(2, 8)]));
+}
+
+#[test]
+fn shares_colour_and_always_differ_on_an_off_colour_multicoloured_card() {
+    let rules = Rules { max_colours: 1, deck_size: 15, ..Rules::default() };
+    let pool = Pool::new(&rules);
+    let red: Cards = (1..=13).fold(0, |m, r| m | bit(card(0, r)));
+    // Red, with purple/blue 2 (53) and blue/green 3 (54): neither shares red.
+    let own = red | bit(53) | bit(54);
+    assert_eq!(pool.usable(&rules, own, 0b0001), own);
+    let shares = Rules { multicolour: Multicolour::SharesColour, ..rules.clone() };
+    assert_eq!(pool.usable(&shares, own, 0b0001), red);
+    assert_eq!(pool.usable(&shares, own, 0b0100), bit(53) | bit(54), "blue is shared by both");
+    let mut rng = <BotRng as rand::SeedableRng>::seed_from_u64(0);
+    for preset in ["value", "forge"] {
+        let mut bot = Preset::load(preset).unwrap().bot(preset);
+        let (colours, deck) = bot.build(&BuildView { rules: &rules, pool: &pool, own }, &mut rng);
+        assert_eq!((colours, deck), (0b0001, own), "always: the full 15 with both multicoloured cards");
+        let (colours, deck) = bot.build(&BuildView { rules: &shares, pool: &pool, own }, &mut rng);
+        assert_eq!((colours, deck), (0b0001, red), "shares-colour: 13 red cards, a short deck");
+    }
+}
+
+#[test]
 fn builders_leave_out_a_colour_that_adds_nothing_to_their_score() {
     let rules = Rules { deck_size: 20, ..Rules::default() };
     let pool = Pool::new(&rules);
@@ -766,4 +869,66 @@ fn decks_hold_exactly_deck_size_cards_or_every_usable_card() {
         }
     }
     assert!(short_seen > 0);
+}
+
+#[test]
+fn a_match_drawn_at_the_turn_cap_scores_zero() {
+    // Two turns cannot empty a hand of 7: every game reaches the cap.
+    for games in [1, 3] {
+        let rules = Rules { max_turns: 2, games, ..Rules::default() };
+        let pool = Pool::new(&rules);
+        let mut bots = preset_bots(&["value", "hate"]);
+        let mut t = Table::verified();
+        for seed in 0..40 {
+            let mut events = Vec::new();
+            let mut out = RoundResult::default();
+            engine::play(&rules, &pool, &mut t, &mut bots, &[0, 1], seed, seed, &mut events, &mut out).unwrap();
+            let ends: Vec<&Event> = events.iter().filter(|e| matches!(e, Event::GameEnd { .. })).collect();
+            assert_eq!(ends.len(), games);
+            assert!(ends.iter().all(|e| **e == Event::GameEnd { winner: None, turns: 2 }), "{ends:?}");
+            for s in 0..2 {
+                let r = &out.seats[s];
+                assert_eq!((r.score, r.share_units, r.counters[measures::DRAWN]), (0, 0, 1));
+            }
+            assert_eq!(out.length, 2 * games as u32);
+        }
+    }
+}
+
+#[test]
+fn deals_do_not_depend_on_the_bots() {
+    let rules = Rules { games: 3, ..Rules::default() };
+    let pool = Pool::new(&rules);
+    // `first` with random play: the same draft and decks as `first`, other plays.
+    let first_random = Preset::from_toml(
+        "description = \"x\"\n[draft]\nmodule = \"first\"\n[build]\nmodule = \"best-colours\"\n[play]\nmodule = \"random\"\n",
+    )
+    .unwrap();
+    let run = |bots: &mut Vec<draftsim::games::winston::WinstonBot>, deal: u64, bot_seed: u64| {
+        let mut t = Table::verified();
+        let mut events = Vec::new();
+        engine::play(&rules, &pool, &mut t, bots, &[0, 1], deal, bot_seed, &mut events, &mut RoundResult::default())
+            .unwrap();
+        let openings: Vec<Event> = events.iter().filter(|e| matches!(e, Event::Opening { .. })).copied().collect();
+        (t.dealt_stack().to_vec(), decks_of(&events), openings)
+    };
+    let mut differ = 0;
+    for deal in 0..60 {
+        let (stack, decks, openings) = run(&mut preset_bots(&["first", "first"]), deal, 1);
+        assert_eq!(stack.len(), 84);
+        assert_ne!(stack, run(&mut preset_bots(&["first", "first"]), deal + 1000, 1).0, "deals differ");
+        for bots in [preset_bots(&["value", "hate"]), preset_bots(&["random", "colour"])] {
+            let (other_stack, other_decks, _) = run(&mut bots.clone(), deal, deal * 3 + 5);
+            assert_eq!(other_stack, stack, "the stack does not depend on the bots");
+            differ += usize::from(other_decks != decks);
+        }
+        // The same decks, other plays and bot seeds: every game's deck order is the same.
+        let mut random_play = vec![first_random.bot("a"), first_random.bot("b")];
+        let (_, same_decks, other_openings) = run(&mut random_play, deal, deal + 99);
+        assert_eq!(same_decks, decks);
+        let shared = openings.len().min(other_openings.len());
+        assert!(shared >= 4, "two games at least");
+        assert_eq!(openings[..shared], other_openings[..shared]);
+    }
+    assert!(differ > 60, "other bots drafted other decks from the same stack");
 }

@@ -196,6 +196,8 @@ impl Side {
 pub struct Table {
     stack: [u8; MAX_CARDS],
     stack_len: usize,
+    /// Cards in the stack as dealt (the draft only shortens it, so its order stays).
+    stack_dealt: usize,
     stack_start: usize,
     piles: [Cards; 3],
     pools: [Cards; 2],
@@ -214,6 +216,7 @@ impl Default for Table {
         Table {
             stack: [0; MAX_CARDS],
             stack_len: 0,
+            stack_dealt: 0,
             stack_start: 0,
             piles: [0; 3],
             pools: [0; 2],
@@ -252,7 +255,13 @@ impl Table {
     pub fn set_stack(&mut self, stack: &[u8], removed: Cards) {
         self.stack[..stack.len()].copy_from_slice(stack);
         self.stack_len = stack.len();
+        self.stack_dealt = stack.len();
         self.removed = removed;
+    }
+
+    /// The last match's stack as dealt, before the draft (the last card is the top).
+    pub fn dealt_stack(&self) -> &[u8] {
+        &self.stack[..self.stack_dealt]
     }
 
     /// Sets `seat`'s side of a game, for scripted tests: its deck list is every card given,
@@ -346,6 +355,7 @@ pub fn play<B: Bot>(
     t.removed = order[kept..pool.size].iter().fold(0, |m, &id| m | bit(id));
     t.stack[..kept].copy_from_slice(&order[..kept]);
     t.stack_len = kept;
+    t.stack_dealt = kept;
     play_stacked(rules, pool, t, bots, seating, deal_seed, bot_seed, sink, out)
 }
 
