@@ -24,4 +24,5 @@ draftsim sweep --game winston-crazier-eights --rules "$D/best-of-3.toml" --seats
 draftsim report "$D/data/run" "$D/data/compare" "$D/data/compare-no-abilities" "$D/data/abilities" \
   "$D/data/starter" "$D/data/games" "$D/data/later-starter" \
   --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
-cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"
+# Charts are numbered by section: drop the old ones so none is left stale.
+rm -f "$D"/[0-9]-*.svg && cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"
