@@ -5,9 +5,10 @@ use std::collections::VecDeque;
 
 use draftsim::games::winston::cards::{Cards, Pool, bit, count, ids};
 use draftsim::games::winston::engine::{self, Event, Table};
-use draftsim::games::winston::rules::{Ability, Multicolour, Rules};
+use draftsim::games::winston::measures;
+use draftsim::games::winston::rules::{Ability, LaterStarter, Multicolour, Rules, Starter};
 use draftsim::games::winston::view::{Bot, BotRng, BuildView, DraftChoice, DraftView, PlayView};
-use draftsim::games::winston::{Preset, Winston};
+use draftsim::games::winston::{Preset, Winston, tell};
 use draftsim::sim::{Game, Lineup, Plan, RoundResult};
 
 /// A bot that plays a script, then passes and discards nothing.
@@ -441,4 +442,493 @@ fn card_analytics_count_every_take_and_first_takes_all_it_sees() {
     }
     let catalog = game(&["first", "first"]).measures().cards.clone().unwrap();
     assert!(catalog.names.contains(&"red 8".to_string()) && catalog.groups.len() == 3, "{:?}", catalog.names);
+}
+
+/// A scripted draft that also returns what it recorded.
+fn scripted_draft_out(rules: &Rules, stack: &[u8], scripts: [Script; 2]) -> (Vec<Event>, RoundResult) {
+    let pool = Pool::new(rules);
+    let mut t = Table::verified();
+    t.set_stack(stack, pool.all & !set(stack));
+    let mut bots = scripts;
+    let mut events = Vec::new();
+    let mut out = RoundResult::default();
+    engine::draft(
+        rules,
+        &pool,
+        &mut t,
+        &mut bots,
+        &[0, 1],
+        &mut draftsim::sim::SeatRngs::new(0, 2),
+        &mut events,
+        &mut out,
+    )
+    .unwrap();
+    (events, out)
+}
+
+#[test]
+fn taking_the_last_pile_by_choice_is_not_forced_and_a_denial_counts() {
+    let rules = Rules::default();
+    let pool = Pool::new(&rules);
+    // Piles 1, 2, 3 and an empty stack: seat 0 passes two piles, then takes the last one
+    // by choice, to deny it.
+    let mut a = Script::default();
+    a.draft.extend([DraftChoice::Pass, DraftChoice::Pass, DraftChoice::Take { deny: true }]);
+    let (events, out) = scripted_draft_out(&rules, &[3, 2, 1], [a, Script::default()]);
+    let take = Event::Take { seat: 0, pile: 2, cards: bit(3), deny: true, forced: false };
+    assert!(events.contains(&take), "{events:?}");
+    assert_eq!(out.seats[0].sums[measures::HATE_TAKES], 1, "the denial is a hate take");
+    let text = tell(&pool, &["a", "b"], &events, &out);
+    assert!(text.contains("takes pile 3 (1 cards), mainly to deny it\n"), "{text}");
+    // Seat 1 then passes its last pile: that, and only that, is forced.
+    assert!(events.contains(&Event::Take { seat: 1, pile: 1, cards: bit(2), deny: false, forced: true }));
+    assert!(tell(&pool, &["a", "b"], &events, &out).contains("seat 1 (b) takes pile 2 (1 cards), as it must"));
+    // Taking the last pile without a denial is not forced either.
+    let mut a = Script::default();
+    a.draft.extend([DraftChoice::Pass, DraftChoice::Pass, DraftChoice::Take { deny: false }]);
+    let (events, out) = scripted_draft_out(&rules, &[3, 2, 1], [a, Script::default()]);
+    assert!(events.contains(&Event::Take { seat: 0, pile: 2, cards: bit(3), deny: false, forced: false }));
+    assert_eq!(out.seats[0].sums[measures::HATE_TAKES], 0);
+}
+
+/// What the engine's rules say, written out again: who starts a later game.
+fn expected_later_starter(rule: LaterStarter, starter: usize, winner: Option<usize>) -> usize {
+    match (rule, winner) {
+        (_, None) => 1 - starter,
+        (LaterStarter::Loser, Some(w)) => 1 - w,
+        (LaterStarter::Winner, Some(w)) => w,
+        (LaterStarter::Alternate, Some(_)) => 1 - starter,
+    }
+}
+
+/// Replays a match's games from its events with the rules of play written out here, and
+/// checks each game against them: the opening deal (`hand_size` cards, then one face up),
+/// every draw, reshuffle and discard, and that a game ends exactly when a hand empties.
+/// Returns each game's (starter, winner) and how many openings turned up an eight.
+fn replay_games(
+    rules: &Rules,
+    pool: &Pool,
+    decks: [Cards; 2],
+    events: &[Event],
+) -> (Vec<(usize, Option<usize>)>, usize) {
+    let mut games: Vec<(usize, Option<usize>)> = Vec::new();
+    let mut hands = [0 as Cards; 2];
+    let mut deck_left = [0usize; 2];
+    // What the next discard must match: colours (all when nothing is face up) and rank.
+    let mut need = [(0u8, 0u8); 2];
+    let mut opened = 0;
+    let mut eight_tops = 0;
+    for (i, e) in events.iter().enumerate() {
+        match *e {
+            Event::GameStart { game, starter } => {
+                assert_eq!(game, games.len());
+                games.push((starter, None));
+                opened = 0;
+            }
+            Event::Opening { seat, hand, top } => {
+                let deck = count(decks[seat]);
+                assert_eq!(count(hand), deck.min(rules.hand_size), "the opening hand");
+                assert_eq!(hand & !decks[seat], 0);
+                if deck > rules.hand_size {
+                    assert!(top != engine::NO_CARD && decks[seat] & !hand & bit(top) != 0, "one card face up");
+                    need[seat] = (pool.colours[usize::from(top)], pool.rank[usize::from(top)]);
+                    eight_tops += usize::from(pool.eights & bit(top) != 0);
+                } else {
+                    assert_eq!(top, engine::NO_CARD);
+                    need[seat] = (u8::MAX, 0);
+                }
+                hands[seat] = hand;
+                deck_left[seat] = deck - count(hand) - usize::from(top != engine::NO_CARD);
+                opened += 1;
+            }
+            Event::Reshuffle { seat, cards } => {
+                assert_eq!(deck_left[seat], 0, "a deck is reshuffled only when empty");
+                deck_left[seat] = cards;
+            }
+            Event::Draw { seat, card } => {
+                assert!(deck_left[seat] > 0 && hands[seat] & bit(card) == 0 && decks[seat] & bit(card) != 0);
+                deck_left[seat] -= 1;
+                hands[seat] |= bit(card);
+            }
+            Event::Play { seat, card } => {
+                assert_ne!(hands[seat] & bit(card), 0);
+                hands[seat] &= !bit(card);
+            }
+            Event::Discard { seat, card, named } => {
+                assert_ne!(hands[seat] & bit(card), 0);
+                let c = usize::from(card);
+                let wild = pool.wild & bit(card) != 0;
+                let (colours, rank) = need[seat];
+                assert!(wild || pool.colours[c] & colours != 0 || pool.rank[c] == rank, "{e:?} on {:?}", need[seat]);
+                assert_eq!(named.is_some(), wild);
+                need[seat] = match named {
+                    Some(colour) => (1 << colour, 0),
+                    None => (pool.colours[c], pool.rank[c]),
+                };
+                hands[seat] &= !bit(card);
+            }
+            Event::GameEnd { winner, .. } => {
+                games.last_mut().unwrap().1 = winner;
+                match winner {
+                    Some(w) => assert!(hands[w] == 0 && hands[1 - w] != 0, "the winner alone has emptied its hand"),
+                    None => assert!(hands[0] != 0 && hands[1] != 0),
+                }
+                opened = 0;
+            }
+            _ => {}
+        }
+        if opened == 2 && hands.contains(&0) {
+            let s = usize::from(hands[1] == 0);
+            let next = events.get(i + 1);
+            assert!(
+                matches!(next, Some(Event::GameEnd { winner: Some(w), .. }) if *w == s),
+                "the game ends as soon as a hand empties, not with {next:?}"
+            );
+        }
+    }
+    (games, eight_tops)
+}
+
+fn preset_bots(seats: &[&str]) -> Vec<draftsim::games::winston::WinstonBot> {
+    seats.iter().map(|s| Preset::load(s).unwrap().bot(s)).collect()
+}
+
+fn decks_of(events: &[Event]) -> [Cards; 2] {
+    let mut decks = [0; 2];
+    for e in events {
+        if let Event::Deck { seat, cards, .. } = *e {
+            decks[seat] = cards;
+        }
+    }
+    decks
+}
+
+#[test]
+fn games_open_with_seven_and_one_face_up_and_end_when_a_hand_empties() {
+    let rules = Rules::default();
+    let pool = Pool::new(&rules);
+    let mut eight_tops = 0;
+    for seats in [["value", "colour"], ["random", "hate"]] {
+        let mut bots = preset_bots(&seats);
+        let mut t = Table::verified();
+        for seed in 0..300 {
+            let mut events = Vec::new();
+            let mut out = RoundResult::default();
+            engine::play(&rules, &pool, &mut t, &mut bots, &[0, 1], seed, seed, &mut events, &mut out).unwrap();
+            let (games, eights) = replay_games(&rules, &pool, decks_of(&events), &events);
+            eight_tops += eights;
+            assert_eq!(games.len(), 1);
+            assert!(games[0].1.is_some(), "no default game reaches the turn cap");
+        }
+    }
+    assert!(eight_tops > 20, "openings turning up an eight were met: {eight_tops}");
+    // Scripted: top red 5, hand red 9, deck red 2. Drawing red 2, playing red 9 and
+    // discarding red 2 empties the hand: the seat wins.
+    let (pool, mut t) = turn_setup(&rules);
+    t.set_side(&pool, 0, &[card(0, 2)], bit(card(0, 9)), card(0, 5), None);
+    let mut bot = Script::default();
+    bot.play.push_back(Some(card(0, 9)));
+    let (won, _) =
+        engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default())
+            .unwrap();
+    assert!(won);
+    // With nothing to draw, playing the last card wins before any discard.
+    t.set_side(&pool, 0, &[], bit(card(0, 9)), card(0, 5), None);
+    let mut events = Vec::new();
+    let (won, _) = engine::scripted_turn(
+        &rules,
+        &pool,
+        &mut t,
+        &mut Script::default(),
+        0,
+        &mut events,
+        &mut RoundResult::default(),
+    )
+    .unwrap();
+    assert!(won && events == [Event::Play { seat: 0, card: card(0, 9) }], "{events:?}");
+}
+
+#[test]
+fn each_starter_and_later_starter_and_a_best_of_3_stops_at_two_wins() {
+    let pool = Pool::new(&Rules::default());
+    for starter in [Starter::SecondDrafter, Starter::FirstDrafter, Starter::Random] {
+        for later_starter in [LaterStarter::Loser, LaterStarter::Winner, LaterStarter::Alternate] {
+            // A low turn cap draws some games, so the rule after a drawn game is met too.
+            for max_turns in [300, 14] {
+                let rules = Rules { games: 3, starter, later_starter, max_turns, ..Rules::default() };
+                let mut bots = preset_bots(&["value", "forge"]);
+                let mut t = Table::verified();
+                let (mut first_starts, mut draws, mut third_games) = ([0; 2], 0, 0);
+                for seed in 0..200 {
+                    let mut events = Vec::new();
+                    let mut out = RoundResult::default();
+                    engine::play(&rules, &pool, &mut t, &mut bots, &[0, 1], seed, seed, &mut events, &mut out).unwrap();
+                    let (games, _) = replay_games(&rules, &pool, decks_of(&events), &events);
+                    let first = games[0].0;
+                    match starter {
+                        Starter::SecondDrafter => assert_eq!(first, 1),
+                        Starter::FirstDrafter => assert_eq!(first, 0),
+                        Starter::Random => {}
+                    }
+                    first_starts[first] += 1;
+                    assert_eq!(out.seats[first].counters[measures::PLAYED_FIRST], 1);
+                    let mut wins = [0; 2];
+                    for (g, &(s, winner)) in games.iter().enumerate() {
+                        assert!(wins[0] < 2 && wins[1] < 2, "no game after two wins: {games:?}");
+                        if g > 0 {
+                            let (prev, prev_winner) = games[g - 1];
+                            assert_eq!(s, expected_later_starter(later_starter, prev, prev_winner), "{games:?}");
+                        }
+                        match winner {
+                            Some(w) => wins[w] += 1,
+                            None => draws += 1,
+                        }
+                    }
+                    assert!(wins.contains(&2) || games.len() == 3, "the match stops only at two wins: {games:?}");
+                    third_games += usize::from(games.len() == 3);
+                    let score = i64::from(wins[0] > wins[1]) - i64::from(wins[0] < wins[1]);
+                    assert_eq!((out.seats[0].score, out.seats[1].score), (score, -score), "{games:?}");
+                }
+                assert!(third_games > 0, "three-game matches are met");
+                if max_turns < 300 {
+                    assert!(draws > 0, "some games are drawn at a cap of {max_turns}");
+                } else {
+                    assert!(third_games < 200, "matches stopping after two games are met");
+                }
+                if starter == Starter::Random {
+                    assert!(first_starts[0] > 60 && first_starts[1] > 60, "{first_starts:?}");
+                }
+            }
+        }
+    }
+    // A random starter is drawn from the deal, not the bots.
+    let rules = Rules { starter: Starter::Random, ..Rules::default() };
+    for seed in 0..50 {
+        let starts: Vec<usize> = [["value", "hate"], ["random", "first"]]
+            .iter()
+            .map(|seats| {
+                let mut events = Vec::new();
+                let mut bots = preset_bots(seats);
+                engine::play(
+                    &rules,
+                    &pool,
+                    &mut Table::verified(),
+                    &mut bots,
+                    &[0, 1],
+                    seed,
+                    seed * 7 + 1,
+                    &mut events,
+                    &mut RoundResult::default(),
+                )
+                .unwrap();
+                events
+                    .iter()
+                    .find_map(|e| if let Event::GameStart { starter, .. } = *e { Some(starter) } else { None })
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(starts[0], starts[1]);
+    }
+}
+
+#[test]
+fn a_multicoloured_top_matches_through_either_colour_and_a_starting_eight_through_its_own() {
+    let rules = Rules::default();
+    let (pool, mut t) = turn_setup(&rules);
+    // Expansion cards: 52 is red/purple 1, 53 purple/blue 2, 54 blue/green 3, 56 red/blue 5.
+    assert_eq!(
+        [pool.colours[52], pool.colours[53], pool.colours[54], pool.colours[56]],
+        [0b0011, 0b0110, 0b1100, 0b0101]
+    );
+    let plain_top = |t: &mut Table, top: u8, hand: Cards, named: Option<usize>| {
+        // Green 10 is drawn and played; the discard's choices are kept.
+        t.set_side(&pool, 0, &[card(3, 10)], hand, top, named);
+        let mut bot = Script::default();
+        bot.play.push_back(Some(card(3, 10)));
+        engine::scripted_turn(&rules, &pool, t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default()).unwrap();
+        bot.playable[0]
+    };
+    // A red/purple top: red 5 matches through red, purple 6 through purple.
+    let hand = set(&[card(0, 5), card(1, 6), card(2, 7), card(3, 9)]);
+    assert_eq!(plain_top(&mut t, 52, hand, None), set(&[card(0, 5), card(1, 6)]));
+    // A blue top: multicoloured cards match through their first or their second colour.
+    let hand = set(&[52, 53, 54, 56, card(3, 9)]);
+    assert_eq!(plain_top(&mut t, card(2, 11), hand, None), set(&[53, 54, 56]));
+    // A red eight turned up to start the pile names no colour: red and the wild cards match.
+    let hand = set(&[card(0, 3), card(2, 8), card(2, 3), card(3, 9)]);
+    assert_eq!(plain_top(&mut t, card(0, 8), hand, None), set(&[card(0, 3), card(2, 8)]));
+    // Without wild eights, the blue eight still matches it by rank.
+    let plain = Rules { eights_wild: false, ..Rules::default() };
+    let pool_plain = Pool::new(&plain);
+    t.set_side(&pool_plain, 0, &[card(3, 10)], hand, card(0, 8), None);
+    let mut bot = Script::default();
+    bot.play.push_back(Some(card(3, 10)));
+    engine::scripted_turn(&plain, &pool_plain, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default())
+        .unwrap();
+    assert_eq!(bot.playable[0], set(&[card(0, 3), card(2, 8)]));
+}
+
+#[test]
+fn shares_colour_and_always_differ_on_an_off_colour_multicoloured_card() {
+    let rules = Rules { max_colours: 1, deck_size: 15, ..Rules::default() };
+    let pool = Pool::new(&rules);
+    let red: Cards = (1..=13).fold(0, |m, r| m | bit(card(0, r)));
+    // Red, with purple/blue 2 (53) and blue/green 3 (54): neither shares red.
+    let own = red | bit(53) | bit(54);
+    assert_eq!(pool.usable(&rules, own, 0b0001), own);
+    let shares = Rules { multicolour: Multicolour::SharesColour, ..rules.clone() };
+    assert_eq!(pool.usable(&shares, own, 0b0001), red);
+    assert_eq!(pool.usable(&shares, own, 0b0100), bit(53) | bit(54), "blue is shared by both");
+    let mut rng = <BotRng as rand::SeedableRng>::seed_from_u64(0);
+    for preset in ["value", "forge"] {
+        let mut bot = Preset::load(preset).unwrap().bot(preset);
+        let (colours, deck) = bot.build(&BuildView { rules: &rules, pool: &pool, own }, &mut rng);
+        assert_eq!((colours, deck), (0b0001, own), "always: the full 15 with both multicoloured cards");
+        let (colours, deck) = bot.build(&BuildView { rules: &shares, pool: &pool, own }, &mut rng);
+        assert_eq!((colours, deck), (0b0001, red), "shares-colour: 13 red cards, a short deck");
+    }
+}
+
+#[test]
+fn builders_leave_out_a_colour_that_adds_nothing_to_their_score() {
+    let rules = Rules { deck_size: 20, ..Rules::default() };
+    let pool = Pool::new(&rules);
+    let colour = |c: u8, ranks: &[u8]| ranks.iter().fold(0, |m, &r| m | bit(card(c, r)));
+    let all: Vec<u8> = (1..=13).collect();
+    let mut rng = <BotRng as rand::SeedableRng>::seed_from_u64(0);
+    let mut build = |rules: &Rules, own: Cards, preset: &str| {
+        Preset::load(preset).unwrap().bot(preset).build(&BuildView { rules, pool: &pool, own }, &mut rng)
+    };
+    // Only red and purple drafted: a third colour adds no card, so it is not chosen.
+    let red_purple = colour(0, &all) | colour(1, &all);
+    for preset in ["value", "forge"] {
+        let (colours, deck) = build(&rules, red_purple, preset);
+        assert_eq!((colours, count(deck)), (0b0011, 20), "{preset}");
+    }
+    // Purple and blue, and red 2 to 4: three colours are worth no more to `quality` (the
+    // red cards are plain), and the two-colour deck is more consistent; `best-colours`
+    // takes red for its three more usable cards, as its score says.
+    let purple_blue = colour(1, &all) | colour(2, &all);
+    let own = purple_blue | colour(0, &[2, 3, 4]);
+    let (colours, deck) = build(&rules, own, "value");
+    assert_eq!((colours, count(deck), deck & !purple_blue), (0b0110, 20, 0));
+    let (colours, _) = build(&rules, own, "forge");
+    assert_eq!(colours, 0b0111);
+    // Red alone is worth as much to `quality` as red and purple for a 13-card deck.
+    let small = Rules { deck_size: 13, ..rules.clone() };
+    let own = colour(0, &all) | colour(1, &[1, 2, 3, 4, 5]);
+    assert_eq!(build(&small, own, "value"), (0b0001, colour(0, &all)));
+    assert_eq!(build(&small, own, "forge").0, 0b0011, "purple adds usable cards, a third colour none");
+    // Two colours cannot fill 30 cards: both take a third.
+    let full = Rules { deck_size: 30, ..rules.clone() };
+    for preset in ["value", "forge"] {
+        let (colours, deck) = build(&full, red_purple | colour(2, &all), preset);
+        assert_eq!((colours, count(deck)), (0b0111, 30), "{preset}");
+    }
+}
+
+#[test]
+fn decks_hold_exactly_deck_size_cards_or_every_usable_card() {
+    let mut short_seen = 0;
+    for deck_size in [1, 7, 20, 30, 45, 60] {
+        for max_colours in 1..=4 {
+            for multicolour in [Multicolour::Always, Multicolour::SharesColour] {
+                let rules = Rules { deck_size, max_colours, multicolour, ..Rules::default() };
+                let pool = Pool::new(&rules);
+                // Seat 0 builds by `best-colours`, seat 1 by `quality`.
+                let mut bots = preset_bots(&["forge", "colour"]);
+                let mut t = Table::verified();
+                for seed in 0..6 {
+                    let mut events = Vec::new();
+                    let mut out = RoundResult::default();
+                    engine::play(&rules, &pool, &mut t, &mut bots, &[0, 1], seed, seed, &mut events, &mut out).unwrap();
+                    for e in &events {
+                        let Event::Deck { seat, colours, cards, short } = *e else { continue };
+                        let own = t.pool(seat);
+                        let usable = pool.usable(&rules, own, colours);
+                        assert!(colours.count_ones() as usize <= max_colours && cards & !usable == 0);
+                        assert_eq!(out.seats[seat].sums[measures::DECK_SIZE], count(cards) as i64);
+                        if short {
+                            short_seen += 1;
+                            assert_eq!(cards, usable, "a short deck is every usable card");
+                            if seat == 1 {
+                                // `quality` may prefer a short deck worth more.
+                                continue;
+                            }
+                            let fills = (1u8..16).any(|c| {
+                                c.count_ones() as usize <= max_colours
+                                    && count(pool.usable(&rules, own, c)) >= deck_size
+                            });
+                            assert!(!fills, "a short deck although some colours fill {deck_size} cards");
+                        } else {
+                            assert_eq!(count(cards), deck_size);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(short_seen > 0);
+}
+
+#[test]
+fn a_match_drawn_at_the_turn_cap_scores_zero() {
+    // Two turns cannot empty a hand of 7: every game reaches the cap.
+    for games in [1, 3] {
+        let rules = Rules { max_turns: 2, games, ..Rules::default() };
+        let pool = Pool::new(&rules);
+        let mut bots = preset_bots(&["value", "hate"]);
+        let mut t = Table::verified();
+        for seed in 0..40 {
+            let mut events = Vec::new();
+            let mut out = RoundResult::default();
+            engine::play(&rules, &pool, &mut t, &mut bots, &[0, 1], seed, seed, &mut events, &mut out).unwrap();
+            let ends: Vec<&Event> = events.iter().filter(|e| matches!(e, Event::GameEnd { .. })).collect();
+            assert_eq!(ends.len(), games);
+            assert!(ends.iter().all(|e| **e == Event::GameEnd { winner: None, turns: 2 }), "{ends:?}");
+            for s in 0..2 {
+                let r = &out.seats[s];
+                assert_eq!((r.score, r.share_units, r.counters[measures::DRAWN]), (0, 0, 1));
+            }
+            assert_eq!(out.length, 2 * games as u32);
+        }
+    }
+}
+
+#[test]
+fn deals_do_not_depend_on_the_bots() {
+    let rules = Rules { games: 3, ..Rules::default() };
+    let pool = Pool::new(&rules);
+    // `first` with random play: the same draft and decks as `first`, other plays.
+    let first_random = Preset::from_toml(
+        "description = \"x\"\n[draft]\nmodule = \"first\"\n[build]\nmodule = \"best-colours\"\n[play]\nmodule = \"random\"\n",
+    )
+    .unwrap();
+    let run = |bots: &mut Vec<draftsim::games::winston::WinstonBot>, deal: u64, bot_seed: u64| {
+        let mut t = Table::verified();
+        let mut events = Vec::new();
+        engine::play(&rules, &pool, &mut t, bots, &[0, 1], deal, bot_seed, &mut events, &mut RoundResult::default())
+            .unwrap();
+        let openings: Vec<Event> = events.iter().filter(|e| matches!(e, Event::Opening { .. })).copied().collect();
+        (t.dealt_stack().to_vec(), decks_of(&events), openings)
+    };
+    let mut differ = 0;
+    for deal in 0..60 {
+        let (stack, decks, openings) = run(&mut preset_bots(&["first", "first"]), deal, 1);
+        assert_eq!(stack.len(), 84);
+        assert_ne!(stack, run(&mut preset_bots(&["first", "first"]), deal + 1000, 1).0, "deals differ");
+        for bots in [preset_bots(&["value", "hate"]), preset_bots(&["random", "colour"])] {
+            let (other_stack, other_decks, _) = run(&mut bots.clone(), deal, deal * 3 + 5);
+            assert_eq!(other_stack, stack, "the stack does not depend on the bots");
+            differ += usize::from(other_decks != decks);
+        }
+        // The same decks, other plays and bot seeds: every game's deck order is the same.
+        let mut random_play = vec![first_random.bot("a"), first_random.bot("b")];
+        let (_, same_decks, other_openings) = run(&mut random_play, deal, deal + 99);
+        assert_eq!(same_decks, decks);
+        let shared = openings.len().min(other_openings.len());
+        assert!(shared >= 4, "two games at least");
+        assert_eq!(openings[..shared], other_openings[..shared]);
+    }
+    assert!(differ > 60, "other bots drafted other decks from the same stack");
 }

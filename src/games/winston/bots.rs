@@ -9,8 +9,12 @@
 //! piles the opponent took and passed; a take whose denial outweighs its own worth is a
 //! hate take). Every module but `random` uses the last-card rule when it would pass the
 //! last non-empty pile.
-//! Build: `best-colours` (the colours with the most usable cards), `quality` (the colours
-//! whose best cards are worth most: wild cards, then ability cards, then multicoloured).
+//! Build: every set of one to `max_colours` colours is tried; `best-colours` keeps the
+//! colours with the most usable cards, `quality` the colours whose best cards are worth
+//! most (wild cards, then ability cards, then multicoloured). A tie goes to the more
+//! consistent deck (more pairs of its cards that may follow one another on the discard
+//! pile), then to fewer colours: a colour that adds nothing to the builder's score is
+//! left out.
 //! Play: `random` (a random play and a random legal discard), `greedy` (plays its ability
 //! cards and the cards hardest to match, discards the card that leaves the most matches,
 //! keeps wild cards for when stuck).
@@ -73,9 +77,9 @@ pub enum DraftModule {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum BuildModule {
-    /// The colours with the most usable cards.
+    /// The colours (one to `max_colours`) with the most usable cards.
     BestColours,
-    /// The colours whose best cards are worth most.
+    /// The colours (one to `max_colours`) whose best cards are worth most.
     Quality,
 }
 
@@ -253,43 +257,46 @@ fn colour_sets(n: usize, k: usize) -> impl Iterator<Item = u8> {
     (1u8..(1 << n)).filter(move |m| m.count_ones() as usize == k.min(n))
 }
 
-/// A card's worth to the quality builder.
-fn build_worth(pool: &Pool, id: u8) -> u32 {
-    let b = bit(id);
-    if pool.wild & b != 0 {
-        4
-    } else if pool.with_ability & b != 0 {
-        3
-    } else if pool.multi & b != 0 {
-        2
-    } else {
-        1
+/// The `k` lowest cards of `cards` (all of them if fewer).
+fn lowest(cards: Cards, k: usize) -> Cards {
+    if count(cards) <= k {
+        return cards;
     }
+    let (mut rest, mut taken) = (cards, 0);
+    for _ in 0..k {
+        let low = rest & rest.wrapping_neg();
+        taken |= low;
+        rest ^= low;
+    }
+    taken
 }
 
-/// The best `size` cards of `usable` by the quality worth (ties to the lower card).
+/// The best `size` cards of `usable` by the quality worth: wild cards (4), then ability
+/// cards (3), then multicoloured (2), then the rest (1), ties to the lower card; and
+/// their total worth.
 fn best_cards(pool: &Pool, usable: Cards, size: usize) -> (Cards, u32) {
-    let mut deck = 0;
-    let mut total = 0;
-    for w in (1..=4).rev() {
-        for id in ids(usable) {
-            if count(deck) == size {
-                return (deck, total);
-            }
-            if build_worth(pool, id) == w {
-                deck |= bit(id);
-                total += w;
-            }
-        }
+    let wild = usable & pool.wild;
+    let ability = usable & pool.with_ability & !wild;
+    let multi = usable & pool.multi & !(wild | ability);
+    let plain = usable & !(wild | ability | multi);
+    let (mut deck, mut total) = (0, 0);
+    for (class, worth) in [(wild, 4), (ability, 3), (multi, 2), (plain, 1)] {
+        let taken = lowest(class, size - count(deck));
+        deck |= taken;
+        total += worth * count(taken) as u32;
     }
     (deck, total)
 }
 
+/// The deck's consistency: ordered pairs of its cards in which the second may be discarded
+/// on the first (shares a colour or the rank, or is wild). Fewer colours make more pairs.
+fn follow_pairs(pool: &Pool, deck: Cards) -> u64 {
+    ids(deck).map(|id| count(deck & pool.follow[usize::from(id)]) as u64).sum::<u64>() - count(deck) as u64
+}
+
 /// Cards of `hand` a discard of `card` would let match next (colour or rank), besides itself.
 fn follow_ups(pool: &Pool, hand: Cards, card: u8) -> usize {
-    let i = usize::from(card);
-    let next = pool.of_colours(pool.colours[i]) | pool.by_rank[usize::from(pool.rank[i])] | pool.wild;
-    count(hand & next & !bit(card))
+    count(hand & pool.follow[usize::from(card)] & !bit(card))
 }
 
 /// The colour with the most cards of `hand` (ties to the lower colour).
@@ -365,16 +372,21 @@ impl Bot for WinstonBot {
     fn build(&mut self, view: &BuildView<'_>, _rng: &mut BotRng) -> (u8, Cards) {
         let (pool, rules) = (view.pool, view.rules);
         let size = rules.deck_size;
-        let mut best: Option<(u32, u8, Cards)> = None;
-        for colours in colour_sets(pool.n_colours(), rules.max_colours) {
-            let usable = pool.usable(rules, view.own, colours);
-            let (deck, total) = best_cards(pool, usable, size);
-            let score = match self.preset.build {
-                BuildModule::BestColours => count(usable) as u32,
-                BuildModule::Quality => total,
-            };
-            if best.is_none_or(|(s, _, _)| score > s) {
-                best = Some((score, colours, deck));
+        let mut best: Option<((u32, u64), u8, Cards)> = None;
+        // Fewer colours first, so that a tie keeps the deck with fewer colours.
+        for k in 1..=rules.max_colours.min(pool.n_colours()) {
+            for colours in colour_sets(pool.n_colours(), k) {
+                let usable = pool.usable(rules, view.own, colours);
+                let (deck, total) = best_cards(pool, usable, size);
+                let own_score = match self.preset.build {
+                    BuildModule::BestColours => count(usable) as u32,
+                    BuildModule::Quality => total,
+                };
+                // A tie of the builder's own score goes to the more consistent deck.
+                let score = (own_score, follow_pairs(pool, deck));
+                if best.is_none_or(|(s, _, _)| score > s) {
+                    best = Some((score, colours, deck));
+                }
             }
         }
         best.map_or((0, 0), |(_, colours, deck)| (colours, deck))

@@ -39,6 +39,9 @@ pub struct Pool {
     pub with_ability: Cards,
     /// Every card.
     pub all: Cards,
+    /// For each card as the top of a discard pile, the cards that match it: its colours,
+    /// its rank and the wild cards (itself included).
+    pub follow: [Cards; MAX_CARDS],
     /// Each card's identity for card analytics: cards of the same name share one.
     pub identity: [u8; MAX_CARDS],
     /// Identity names, by identity.
@@ -87,6 +90,7 @@ impl Pool {
             multi: 0,
             with_ability: 0,
             all: 0,
+            follow: [0; MAX_CARDS],
             identity: [0; MAX_CARDS],
             identity_names: Vec::new(),
         };
@@ -130,6 +134,9 @@ impl Pool {
         }
         pool.eights = if ranks >= 8 { pool.by_rank[8] } else { 0 };
         pool.wild = if rules.eights_wild { pool.eights } else { 0 };
+        for id in 0..pool.size {
+            pool.follow[id] = pool.of_colours(pool.colours[id]) | pool.by_rank[usize::from(pool.rank[id])] | pool.wild;
+        }
         for id in 0..pool.size {
             let name = pool.card_name(id as u8);
             let known = pool.identity_names.iter().position(|n| *n == name);

@@ -20,8 +20,9 @@
 //!   an eight names no colour: the next discard matches its colour, or is wild.
 //! - If a deck has no card left to turn face up, the first discard may be any card.
 //! - Each game's decks are shuffled from (deal seed, game, seat): the deal's randomness,
-//!   never the bots'. Later games of a best of 3 are started by the loser of the previous
-//!   game (after a drawn game, by the other player than last time).
+//!   never the bots'. Later games of a best of 3 are started as `later_starter` says (by
+//!   default the loser of the previous game); after a drawn game, by the other player than
+//!   last time, since there is no loser or winner to choose.
 
 use crate::cards::shuffle::shuffle;
 use rand::SeedableRng;
@@ -29,10 +30,10 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::cards::{Cards, Pool, bit, count, ids};
 use super::measures::{
-    ABILITY_PLAYS, BLIND_TAKES, COLOURS_DRAFTED, DECK_SIZE, DRAWN, EIGHTS, HATE_TAKES, LAST_CARD_TAKES, MULTI,
-    PILE_BINS, PILE_SIZES, PILES, PLAYED_FIRST, POOL_SIZE, SHORT_DECK, WON_PLAYING_FIRST,
+    ABILITY_PLAYS, BLIND_TAKES, COLOURS_DRAFTED, DECK_COLOURS, DECK_SIZE, DRAWN, EIGHTS, HATE_TAKES, LAST_CARD_TAKES,
+    MULTI, PILE_BINS, PILE_SIZES, PILES, PLAYED_FIRST, POOL_SIZE, SHORT_DECK, WON_PLAYING_FIRST,
 };
-use super::rules::{Ability, MAX_CARDS, MAX_DECK, Rules, Starter};
+use super::rules::{Ability, LaterStarter, MAX_CARDS, MAX_DECK, Rules, Starter};
 use super::view::{Bot, BotRng, BuildView, DraftChoice, DraftView, PlayView};
 use crate::error::Error;
 use crate::sim::{CardLog, EventSink, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
@@ -68,7 +69,8 @@ pub enum Event {
         cards: Cards,
         /// Taken mainly to deny the opponent.
         deny: bool,
-        /// Forced: the last non-empty pile with the stack empty.
+        /// Forced: the seat passed the last non-empty pile with the stack empty, or, without
+        /// `pass_when_empty`, had no choice at all. A take the seat chose is never forced.
         forced: bool,
     },
     /// A seat passes a pile (one card from the stack is added, if any is left).
@@ -194,6 +196,8 @@ impl Side {
 pub struct Table {
     stack: [u8; MAX_CARDS],
     stack_len: usize,
+    /// Cards in the stack as dealt (the draft only shortens it, so its order stays).
+    stack_dealt: usize,
     stack_start: usize,
     piles: [Cards; 3],
     pools: [Cards; 2],
@@ -212,6 +216,7 @@ impl Default for Table {
         Table {
             stack: [0; MAX_CARDS],
             stack_len: 0,
+            stack_dealt: 0,
             stack_start: 0,
             piles: [0; 3],
             pools: [0; 2],
@@ -250,7 +255,13 @@ impl Table {
     pub fn set_stack(&mut self, stack: &[u8], removed: Cards) {
         self.stack[..stack.len()].copy_from_slice(stack);
         self.stack_len = stack.len();
+        self.stack_dealt = stack.len();
         self.removed = removed;
+    }
+
+    /// The last match's stack as dealt, before the draft (the last card is the top).
+    pub fn dealt_stack(&self) -> &[u8] {
+        &self.stack[..self.stack_dealt]
     }
 
     /// Sets `seat`'s side of a game, for scripted tests: its deck list is every card given,
@@ -344,6 +355,7 @@ pub fn play<B: Bot>(
     t.removed = order[kept..pool.size].iter().fold(0, |m, &id| m | bit(id));
     t.stack[..kept].copy_from_slice(&order[..kept]);
     t.stack_len = kept;
+    t.stack_dealt = kept;
     play_stacked(rules, pool, t, bots, seating, deal_seed, bot_seed, sink, out)
 }
 
@@ -383,13 +395,10 @@ pub fn play_stacked<B: Bot>(
         let (winner, game_turns) =
             play_game(rules, pool, t, bots, seating, deal_seed, game, starter, &mut bot_rngs, sink, out)?;
         turns += game_turns;
-        starter = match winner {
-            Some(w) => {
-                wins[w] += 1;
-                1 - w
-            }
-            None => 1 - starter,
-        };
+        if let Some(w) = winner {
+            wins[w] += 1;
+        }
+        starter = next_starter(rules.later_starter, starter, winner);
         if wins.contains(&needed) {
             break;
         }
@@ -415,6 +424,16 @@ pub fn play_stacked<B: Bot>(
         }
     }
     Ok(())
+}
+
+/// Who starts the game after one that `starter` began and `winner` won (none: drawn at
+/// the turn cap, after which the other player starts, whatever the rule).
+pub fn next_starter(rule: LaterStarter, starter: usize, winner: Option<usize>) -> usize {
+    match (rule, winner) {
+        (LaterStarter::Loser, Some(w)) => 1 - w,
+        (LaterStarter::Winner, Some(w)) => w,
+        (LaterStarter::Alternate, _) | (_, None) => 1 - starter,
+    }
 }
 
 /// The Winston draft from the stack in `t` until no card is left (public for scripted tests).
@@ -499,28 +518,32 @@ fn draft_turn<B: Bot>(
         if out.cards.on() {
             log_cards(&mut out.cards, pool, seat, cards, turn, false);
         }
-        let later = t.piles[i + 1..].iter().any(|&p| p != 0);
-        let forced = t.stack_len == 0 && (!rules.pass_when_empty || !later);
-        let choice = if t.stack_len == 0 && !rules.pass_when_empty {
-            DraftChoice::Take { deny: false }
-        } else {
-            let view = DraftView {
-                rules,
-                pool,
-                own: t.pools[seat],
-                pile: i,
-                cards,
-                known: t.known[seat],
-                sizes: t.piles.map(count),
-                stack: t.stack_len,
-                stack_start: t.stack_start,
-                opponent_size: count(t.pools[other]),
-                opponent_took: t.opponent_took[seat],
-                opponent_passed: t.opponent_passed[seat],
-            };
-            bot.draft(&view, bot_rng)
+        // With the stack empty, the last non-empty pile cannot be put back: a pass of it
+        // takes it (forced). Taking it is still the player's own choice.
+        let last_pile = t.stack_len == 0 && !t.piles[i + 1..].iter().any(|&p| p != 0);
+        if t.stack_len == 0 && !rules.pass_when_empty {
+            // No choice at all: the first pile looked at is taken unasked.
+            if out.cards.on() {
+                log_taken(&mut out.cards, pool, seat, cards, turn);
+            }
+            take_pile(t, seat, i, false, true, sink, out);
+            return Ok(());
+        }
+        let view = DraftView {
+            rules,
+            pool,
+            own: t.pools[seat],
+            pile: i,
+            cards,
+            known: t.known[seat],
+            sizes: t.piles.map(count),
+            stack: t.stack_len,
+            stack_start: t.stack_start,
+            opponent_size: count(t.pools[other]),
+            opponent_took: t.opponent_took[seat],
+            opponent_passed: t.opponent_passed[seat],
         };
-        match choice {
+        match bot.draft(&view, bot_rng) {
             DraftChoice::TakeLastCard => {
                 if !(rules.last_card_rule && t.stack_len == 1) {
                     return Err(illegal(
@@ -540,7 +563,7 @@ fn draft_turn<B: Bot>(
                 sink.event(Event::Blind { seat, card, last: true });
                 return Ok(());
             }
-            DraftChoice::Take { .. } | DraftChoice::Pass if forced => {
+            DraftChoice::Pass if last_pile => {
                 if out.cards.on() {
                     log_taken(&mut out.cards, pool, seat, cards, turn);
                 }
@@ -665,6 +688,7 @@ fn build<B: Bot>(
     let short = count(usable) < rules.deck_size;
     let r = &mut out.seats[seat];
     r.sums[DECK_SIZE] = count(deck) as i64;
+    r.observe(DECK_COLOURS, colours.count_ones() as usize);
     if short {
         r.count(SHORT_DECK);
     }

@@ -36,6 +36,9 @@ pub const PILE_BINS: usize = 12;
 pub const PILE_SIZES: usize = 0;
 /// Histogram offset: cards drafted by colour, multicoloured cards last.
 pub const COLOURS_DRAFTED: usize = PILE_BINS;
+/// Histogram offset: decks by the number of colours chosen (0 to `max_colours`), after
+/// the colour bins (at most 6 colours and the multicoloured bin).
+pub const DECK_COLOURS: usize = COLOURS_DRAFTED + 7;
 
 /// The declaration for these rules.
 pub fn measures(rules: &Rules) -> Measures {
@@ -143,6 +146,15 @@ pub fn measures(rules: &Rules) -> Measures {
                 offset: COLOURS_DRAFTED,
                 ranked: false,
                 description: "cards drafted by colour, multicoloured cards in their own bin".into(),
+            },
+            Histogram {
+                key: "decks".into(),
+                table: "deck_colours".into(),
+                bin_column: "colours".into(),
+                bins: (0..=rules.max_colours).map(|k| k.to_string()).collect(),
+                offset: DECK_COLOURS,
+                ranked: false,
+                description: "decks by the number of colours chosen for them".into(),
             },
         ],
         cards: Some(super::cards::Pool::new(rules).card_catalog()),

@@ -58,6 +58,19 @@ pub enum Starter {
     Random,
 }
 
+/// Who starts each later game of a best of 3.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LaterStarter {
+    /// The loser of the previous game starts the next (the default).
+    #[default]
+    Loser,
+    /// The winner of the previous game starts the next.
+    Winner,
+    /// The players take turns starting, whoever won.
+    Alternate,
+}
+
 /// The rules of a Winston + Crazier Eights variant, as written in a rules file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -100,6 +113,9 @@ pub struct Rules {
     pub games: usize,
     /// Who starts the first game: `second-drafter`, `first-drafter` or `random`.
     pub starter: Starter,
+    /// Who starts each later game of a best of 3: `loser`, `winner` or `alternate`. After
+    /// a game drawn at the turn cap, the other player than last time starts.
+    pub later_starter: LaterStarter,
     /// Turns (both players' together) after which a game ends drawn.
     pub max_turns: u32,
 }
@@ -125,6 +141,7 @@ impl Default for Rules {
             classic: false,
             games: 1,
             starter: Starter::SecondDrafter,
+            later_starter: LaterStarter::Loser,
             max_turns: 300,
         }
     }
@@ -155,6 +172,10 @@ pub const RULES_HELP: &[(&str, &str)] = &[
     ("classic", "no play step: discard a matching card or draw until you can"),
     ("games", "games in a match: 1 or 3 (best of 3)"),
     ("starter", "who starts the first game: second-drafter (default), first-drafter or random"),
+    (
+        "later_starter",
+        "who starts each later game of a best of 3: loser (default), winner or alternate; after a drawn game, the other player",
+    ),
     ("max_turns", "turns of both players after which a game is drawn (default 300)"),
 ];
 
@@ -248,6 +269,8 @@ pub fn random_rules(seed: u64) -> Rules {
         games: if rng.random_bool(0.3) { 3 } else { 1 },
         starter: [Starter::SecondDrafter, Starter::FirstDrafter, Starter::Random][rng.random_range(0..3)],
         max_turns: rng.random_range(1..=400),
+        // Drawn last so the earlier keys of a seed stay as they were.
+        later_starter: [LaterStarter::Loser, LaterStarter::Winner, LaterStarter::Alternate][rng.random_range(0..3)],
     }
 }
 
