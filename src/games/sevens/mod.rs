@@ -3,7 +3,8 @@
 //!
 //! - [`rules`]: the rules struct and its options; [`cards`]: the 36-card deck;
 //! - [`engine`]: the hand (and carry-over) state machine; [`view`]: what a seat sees and
-//!   the [`Bot`] trait; [`bots`]: trade and betting modules, presets.
+//!   the [`Bot`] trait; [`bots`]: trade and betting modules, presets; [`odds`]: what a
+//!   final hand is worth against the players still in.
 //!
 //! In the tables, "category" is the final total (3 to 18) of a revealed hand, written to the
 //! `totals` table; fold round 1 is a fold at the seat's first turn, round 2 a later one.
@@ -12,6 +13,7 @@ pub mod bots;
 pub mod cards;
 pub mod engine;
 pub mod measures;
+pub mod odds;
 pub mod rules;
 pub mod view;
 
