@@ -1,12 +1,12 @@
 //! Sevens: scripted hands on stacked decks for each rule, the dealt totals against exact
 //! enumeration, a property test over random rules and random bots, and the bots'
-//! judgement: what a final hand is worth against the field (against play), and trades and
-//! bets that read the field.
+//! judgement: what a final hand is worth against the field (against play), trades and bets
+//! that read the field, and a default mix in which every module decides something.
 
 use std::collections::VecDeque;
 
 use draftsim::error::Error;
-use draftsim::games::sevens::bots::{Preset, strength};
+use draftsim::games::sevens::bots::{BetModule, Preset, TradeModule, strength};
 use draftsim::games::sevens::cards::{DECK_SIZE, SevensCard, SevensHand};
 use draftsim::games::sevens::engine::{self, Event, Table};
 use draftsim::games::sevens::measures::{
@@ -704,5 +704,55 @@ fn worth_is_calibrated_against_play() {
         println!("{players} players: mean worth {mean_worth:.4}");
         assert!(off.is_empty(), "{players} players: bins {off:?} are off");
         assert!((mean_worth - 1.0 / players as f64).abs() < allowance, "{players} players: mean worth {mean_worth:.4}");
+    }
+}
+
+/// In the default mix every betting module's decisions matter: each `threshold` seat
+/// raises and folds to raises (its fold timing runs), each `bluff` seat raises, and each
+/// calling station calls raises; and every seat that may trade does. Prints the rates.
+#[test]
+fn every_module_decides_something_in_the_default_mix() {
+    let rules = Rules::default();
+    let seats = (draftsim::games::sevens::INFO.default_seats)(rules.players);
+    let presets: Vec<Preset> = seats.iter().map(|s| Preset::load(s).unwrap()).collect();
+    let mut bots: Vec<Box<dyn Bot>> =
+        presets.iter().zip(&seats).map(|(p, s)| Box::new(p.bot(s)) as Box<dyn Bot>).collect();
+    let mut table = Table::verified();
+    let hands = 20_000u64;
+    // Per seat: raises, calls, folds, cards traded.
+    let mut tally = vec![[0u64; 4]; seats.len()];
+    for hand in 0..hands {
+        let mut events = Vec::new();
+        let mut out = RoundResult::default();
+        engine::play(&rules, &mut table, &mut bots, &[0, 1, 2, 3], hand, hand, &mut events, &mut out).unwrap();
+        for e in &events {
+            match *e {
+                Event::Act { seat, action: Action::Raise, .. } => tally[seat][0] += 1,
+                Event::Act { seat, action: Action::Call, .. } => tally[seat][1] += 1,
+                Event::Act { seat, action: Action::Fold, .. } => tally[seat][2] += 1,
+                Event::Trade { seat, gave, .. } => tally[seat][3] += gave.cards().len() as u64,
+                _ => {}
+            }
+        }
+    }
+    for ((name, preset), [raises, calls, folds, traded]) in seats.iter().zip(&presets).zip(&tally) {
+        let per_hand = |x: &u64| *x as f64 / hands as f64;
+        println!(
+            "{name}: raises {:.3}, calls {:.3}, folds {:.3}, cards traded {:.3} per hand",
+            per_hand(raises),
+            per_hand(calls),
+            per_hand(folds),
+            per_hand(traded)
+        );
+        match preset.bet {
+            BetModule::Threshold { .. } => {
+                assert!(per_hand(raises) > 0.05 && per_hand(folds) > 0.02, "{name} raises and folds")
+            }
+            BetModule::Bluff { .. } => assert!(per_hand(raises) > 0.1, "{name} raises"),
+            BetModule::CallingStation => assert!(per_hand(calls) > 0.1, "{name} calls raises"),
+        }
+        if preset.trade != TradeModule::None {
+            assert!(per_hand(traded) > 0.5, "{name} trades");
+        }
     }
 }
