@@ -2,14 +2,12 @@
 //!
 //! Trade modules: `none`; `random` (each card traded with probability one half);
 //! `greedy` (keeps the cards that make ending on 6 or 7 most likely, drawing numbers as if
-//! uniform); `exact` (keeps the cards that maximise the expected value of the final total,
-//! drawing without replacement from the cards it has not seen). Betting modules:
-//! `calling-station`, `threshold` (fold timing: per turn, a strength below which it folds and
-//! one above which it raises) and `bluff`.
-//!
-//! The value of a final total is its chance of beating a random dealt hand (ties count half,
-//! over 7 is worth 0). Both smart trade modules depend only on the three numbers held, so
-//! their choices are computed once for all 56 sorted number triples.
+//! uniform: the naive trader); `exact` (keeps the cards with the best expected share of the
+//! pot against the players still in, by what their trade counts showed, drawing without
+//! replacement from the cards it has not seen: [`super::odds`]). Betting modules:
+//! `calling-station`, `threshold` (judges its expected share of the pot against the field;
+//! fold timing: per turn, the return on a call below which it folds and the return on a
+//! raise above which it raises) and `bluff`.
 
 use std::sync::LazyLock;
 
@@ -17,6 +15,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::cards::{DECK_SIZE, SevensCard, SevensHand};
+use super::odds::{self, TRIPLE_NUMBERS, TRIPLES, triple_index};
 use super::view::{Action, Bot, BotRng, SeatView, TradeMask};
 use crate::error::InputError;
 
@@ -30,7 +29,8 @@ pub enum TradeModule {
     Random,
     /// Keeps the subset most likely to end on 6 or 7 (draws treated as uniform 1-6).
     Greedy,
-    /// Keeps the subset with the best expected outcome over the unseen cards.
+    /// Keeps the subset with the best expected share of the pot against the players still
+    /// in, given their trade counts, over the unseen cards.
     Exact,
 }
 
@@ -40,12 +40,15 @@ pub enum TradeModule {
 pub enum BetModule {
     /// Always checks or calls.
     CallingStation,
-    /// Per turn (first, then later; the last value repeats): folds facing a raise below one
-    /// strength, raises above another.
+    /// Judges its expected share of the pot against the players still in ([`strength`]).
+    /// Per turn (first, then later; the last value repeats) it folds a raise whose call
+    /// returns too little, and raises when a raise returns enough.
     Threshold {
-        /// Strength below which it folds to a raise.
+        /// Fold timing: facing a raise, folds when its share of the pot after calling is below
+        /// this multiple of the call (1 is the pot odds' break-even; higher folds more).
         fold_below: Vec<f32>,
-        /// Strength above which it raises.
+        /// Raises when its share times the players still in (the return on a raise that all
+        /// of them call, per chip raised) is above this (1 is break-even).
         raise_above: Vec<f32>,
     },
     /// Raises with probability `p` whatever it holds, otherwise checks or calls.
@@ -85,6 +88,13 @@ impl Preset {
             BetModule::Threshold { fold_below, raise_above } if fold_below.is_empty() || raise_above.is_empty() => {
                 Err(InputError::new("bet.fold_below and bet.raise_above: give at least one value each"))
             }
+            BetModule::Threshold { fold_below, raise_above }
+                if fold_below.iter().chain(raise_above).any(|v| !(v.is_finite() && *v >= 0.0)) =>
+            {
+                Err(InputError::new(
+                    "bet.fold_below and bet.raise_above: use numbers of 0 or more (multiples of break-even, 1 = break-even)",
+                ))
+            }
             BetModule::Bluff { p } if !(0.0..=1.0).contains(p) => {
                 Err(InputError::new(format!("bet.p = {p}: use a value from 0 to 1")))
             }
@@ -103,20 +113,6 @@ impl Preset {
     }
 }
 
-/// The chance that a final total beats a random dealt three-card hand (ties count half;
-/// a total over 7 is worth 0), indexed by total.
-pub static TOTAL_VALUE: LazyLock<[f32; 19]> = LazyLock::new(|| {
-    let dist = dealt_totals();
-    let all: u64 = dist.iter().sum();
-    let mut value = [0f32; 19];
-    for (t, v) in value.iter_mut().enumerate().take(8).skip(3) {
-        let below: u64 = dist[..t].iter().sum();
-        let over: u64 = dist[8..].iter().sum();
-        *v = ((below + over) as f64 + 0.5 * dist[t] as f64) as f32 / all as f32;
-    }
-    value
-});
-
 /// How many of the C(36,3) three-card hands have each total.
 pub fn dealt_totals() -> [u64; 19] {
     let mut dist = [0u64; 19];
@@ -129,19 +125,6 @@ pub fn dealt_totals() -> [u64; 19] {
         }
     }
     dist
-}
-
-/// The best choice for one sorted number triple: which sorted positions to trade, and the
-/// expected value of the result.
-#[derive(Clone, Copy, Debug, Default)]
-struct Choice {
-    trade: u8,
-    value: f32,
-}
-
-/// Index of a sorted triple of numbers 1-6.
-fn triple_index(n: [u8; 3]) -> usize {
-    (n[0] as usize - 1) * 36 + (n[1] as usize - 1) * 6 + (n[2] as usize - 1)
 }
 
 /// Expected value of the kept numbers plus `draws` numbers drawn from `counts` (per number
@@ -164,62 +147,56 @@ fn expected(kept: u8, draws: u32, counts: &mut [u32; 7], left: u32, value: &dyn 
     sum
 }
 
-/// The best trade for every sorted triple, under a card model and a value of totals.
-fn choices(without_replacement: bool, value: &dyn Fn(u8) -> f32) -> Vec<Choice> {
-    let mut table = vec![Choice::default(); 216];
-    for a in 1..=6u8 {
-        for b in a..=6 {
-            for c in b..=6 {
-                let nums = [a, b, c];
-                // Unseen cards: six of each number, less the own ones (or a uniform model).
-                let mut counts = [0u32, 6, 6, 6, 6, 6, 6];
-                if without_replacement {
-                    nums.iter().for_each(|&n| counts[n as usize] -= 1);
-                } else {
-                    // Uniform draws: a pool so large that removals do not matter.
-                    counts = [0, 6000, 6000, 6000, 6000, 6000, 6000];
-                }
-                let mut best = Choice { trade: 0, value: f32::NEG_INFINITY };
-                // Fewer cards traded first, so ties keep more cards.
-                for trade in [0u8, 1, 2, 4, 3, 5, 6, 7] {
-                    let kept: u8 = (0..3).filter(|i| trade >> i & 1 == 0).map(|i| nums[i]).sum();
-                    let draws = trade.count_ones();
-                    let mut c = counts;
-                    let left = c.iter().sum();
-                    let v = expected(kept, draws, &mut c, left, value);
-                    if v > best.value + 1e-6 {
-                        best = Choice { trade, value: v };
-                    }
-                }
-                table[triple_index(nums)] = best;
+/// `greedy`'s trade (over sorted positions) for every sorted triple: the chance of ending
+/// on 6 or 7, numbers drawn as if uniform (a pool so large that removals do not matter).
+static GREEDY: LazyLock<[u8; TRIPLES]> = LazyLock::new(|| {
+    std::array::from_fn(|t| {
+        let nums = TRIPLE_NUMBERS[t];
+        let (mut best, mut best_value) = (0u8, f32::NEG_INFINITY);
+        // Fewer cards traded first, so ties keep more cards.
+        for trade in [0u8, 1, 2, 4, 3, 5, 6, 7] {
+            let kept: u8 = (0..3).filter(|i| trade >> i & 1 == 0).map(|i| nums[i]).sum();
+            let mut counts = [0, 6000, 6000, 6000, 6000, 6000, 6000];
+            let v = expected(kept, trade.count_ones(), &mut counts, 36_000, &|t| f32::from(t == 6 || t == 7));
+            if v > best_value + 1e-6 {
+                (best, best_value) = (trade, v);
             }
         }
+        best
+    })
+});
+
+/// The hand's numbers sorted, and where each sits in the hand (equal numbers keep their
+/// order): three compare-and-swaps, as this runs at every decision.
+#[inline(always)]
+fn sorted(hand: &SevensHand) -> ([u8; 3], [usize; 3]) {
+    let c = hand.cards();
+    let mut keyed = [(c[0].number(), 0usize), (c[1].number(), 1), (c[2].number(), 2)];
+    for (i, j) in [(0, 1), (1, 2), (0, 1)] {
+        if keyed[i] > keyed[j] {
+            keyed.swap(i, j);
+        }
     }
-    table
+    (keyed.map(|k| k.0), keyed.map(|k| k.1))
 }
 
-/// `exact`: expected value over the unseen cards.
-static EXACT: LazyLock<Vec<Choice>> = LazyLock::new(|| choices(true, &|t| TOTAL_VALUE[t as usize]));
-/// `greedy`: chance of ending on 6 or 7, numbers drawn as if uniform.
-static GREEDY: LazyLock<Vec<Choice>> = LazyLock::new(|| choices(false, &|t| f32::from(t == 6 || t == 7)));
-
-/// The trade mask (over the hand's own card positions) for a table's choice.
-fn trade_mask(table: &[Choice], hand: &SevensHand) -> TradeMask {
-    let cards = hand.cards();
-    let mut order = [0usize, 1, 2];
-    order.sort_by_key(|&i| (cards[i].number(), i));
-    let nums = [cards[order[0]].number(), cards[order[1]].number(), cards[order[2]].number()];
-    let sorted_trade = table[triple_index(nums)].trade;
-    (0..3).filter(|k| sorted_trade >> k & 1 == 1).fold(0, |m, k| m | 1 << order[k])
+/// The trade mask over the hand's own positions for a trade over sorted positions.
+#[inline]
+fn hand_mask(sorted_trade: u8, positions: [usize; 3]) -> TradeMask {
+    (0..3).filter(|k| sorted_trade >> k & 1 == 1).fold(0, |m, k| m | 1 << positions[k])
 }
 
-/// The strength a betting module judges: the hand's value, or its expected value after the
-/// best trade while this seat may still trade.
+/// The strength a betting module judges: the seat's expected share of the pot against the
+/// players still in, given what their trades showed ([`super::odds`]). Before its own trade
+/// it counts on trading as `exact` would.
 pub fn strength(view: &SeatView<'_>) -> f32 {
+    let odds = odds::odds(view.rules);
+    let field = odds.field(view);
+    let (numbers, _) = sorted(&view.hand);
     if view.traded || view.deck_left == 0 {
-        TOTAL_VALUE[view.hand.total() as usize]
+        odds.share(field, numbers, view.hand.suit_run())
     } else {
-        EXACT[triple_index(view.hand.numbers())].value
+        odds.best(field, numbers).share
     }
 }
 
@@ -242,10 +219,14 @@ impl Bot for SevensBot {
             BetModule::CallingStation => passive,
             BetModule::Threshold { fold_below, raise_above } => {
                 let at = |v: &[f32]| v[view.turn.min(v.len() - 1)];
-                let s = strength(view);
-                if view.to_call > 0 && s < at(fold_below) {
+                let share = strength(view);
+                // A call returns its share of the pot it completes; a raise everyone still
+                // in calls returns its share of one raise from each of them.
+                let call_return = share * (view.pot + view.to_call) as f32;
+                let in_hand = view.folded.iter().filter(|&&f| !f).count() as f32;
+                if view.to_call > 0 && call_return < at(fold_below) * view.to_call as f32 {
                     Action::Fold
-                } else if s > at(raise_above) {
+                } else if share * in_hand > at(raise_above) {
                     raise
                 } else {
                     passive
@@ -265,8 +246,15 @@ impl Bot for SevensBot {
         match self.preset.trade {
             TradeModule::None => 0,
             TradeModule::Random => rng.random::<u8>() & 0b111,
-            TradeModule::Greedy => trade_mask(&GREEDY, &view.hand),
-            TradeModule::Exact => trade_mask(&EXACT, &view.hand),
+            TradeModule::Greedy => {
+                let (numbers, positions) = sorted(&view.hand);
+                hand_mask(GREEDY[triple_index(numbers)], positions)
+            }
+            TradeModule::Exact => {
+                let (numbers, positions) = sorted(&view.hand);
+                let odds = odds::odds(view.rules);
+                hand_mask(odds.best(odds.field(view), numbers).trade, positions)
+            }
         }
     }
 }
@@ -275,38 +263,26 @@ impl Bot for SevensBot {
 mod tests {
     use super::*;
 
-    fn hand(numbers: [u8; 3]) -> SevensHand {
-        // Card ids: suit 0, first copy of each number, then other suits for repeats.
-        let mut used = [0u8; 7];
-        let cards: Vec<SevensCard> = numbers
-            .iter()
-            .map(|&n| {
-                let copy = used[n as usize];
-                used[n as usize] += 1;
-                SevensCard((copy / 2) * 12 + (n - 1) * 2 + copy % 2)
-            })
-            .collect();
-        SevensHand::new(&cards)
-    }
-
     #[test]
-    fn values_rank_totals() {
-        let v = &*TOTAL_VALUE;
-        assert!(v[7] > v[6] && v[6] > v[5] && v[5] > v[4]);
-        assert_eq!(v[8], 0.0);
+    fn greedy_keeps_what_a_naive_player_would_keep() {
+        // 1-2-4 is 7 already: keep it.
+        assert_eq!(GREEDY[triple_index([1, 2, 4])], 0);
+        // 6-6-6 is 18: throw away at least two sixes.
+        assert!(GREEDY[triple_index([6, 6, 6])].count_ones() >= 2);
         assert_eq!(dealt_totals().iter().sum::<u64>(), 7140);
     }
 
     #[test]
-    fn trades_keep_what_a_player_would_keep() {
-        // 1-2-4 is 7 already: nobody trades.
-        assert_eq!(trade_mask(&EXACT, &hand([1, 2, 4])), 0);
-        assert_eq!(trade_mask(&GREEDY, &hand([1, 2, 4])), 0);
-        // 6-6-6 is 18: both throw away sixes.
-        assert!(trade_mask(&EXACT, &hand([6, 6, 6])).count_ones() >= 2);
-        // 1-1-6 (8): trading the six is the way back under 7.
-        let m = trade_mask(&EXACT, &hand([1, 1, 6]));
-        assert_eq!(m, 0b100, "trade the six only");
+    fn trade_masks_point_at_the_hand_s_own_cards() {
+        // Cards held 6, 1, 1 (positions 0-2): the largest number, sorted position 2, is card 0.
+        let (numbers, positions) = sorted(&SevensHand::new(&[SevensCard(10), SevensCard(0), SevensCard(1)]));
+        assert_eq!((numbers, positions), ([1, 1, 6], [1, 2, 0]));
+        assert_eq!(hand_mask(0b100, positions), 0b001);
+        assert_eq!(hand_mask(0b011, positions), 0b110);
+        for ids in [[0u8, 2, 4], [4, 2, 0], [2, 4, 0], [3, 2, 1], [20, 21, 8]] {
+            let h = SevensHand::new(&ids.map(SevensCard));
+            assert_eq!(sorted(&h).0, h.numbers(), "{ids:?}");
+        }
     }
 
     #[test]
@@ -322,5 +298,13 @@ mod tests {
                 .unwrap_err()
                 .to_string();
         assert!(err.contains("clever") && err.contains("greedy"), "{err}");
+        let threshold = |fold: &str| {
+            Preset::from_toml(&format!(
+                "description = \"x\"\n[trade]\nmodule = \"exact\"\n[bet]\nmodule = \"threshold\"\nfold_below = {fold}\nraise_above = [1.25]"
+            ))
+        };
+        assert!(threshold("[1.0, 1.25]").is_ok());
+        let err = threshold("[-0.5]").unwrap_err().to_string();
+        assert!(err.starts_with("bet.fold_below") && err.contains("break-even"), "{err}");
     }
 }

@@ -425,6 +425,7 @@ fn seat_view<'a>(
         hand: t.hands[s],
         traded: t.traded[s],
         cards_traded: &t.cards_traded[..n],
+        trade_used: &t.traded[..n],
         folded: &t.folded[..n],
         pot,
         to_call,

@@ -3,7 +3,8 @@
 //!
 //! - [`rules`]: the rules struct and its options; [`cards`]: the 36-card deck;
 //! - [`engine`]: the hand (and carry-over) state machine; [`view`]: what a seat sees and
-//!   the [`Bot`] trait; [`bots`]: trade and betting modules, presets.
+//!   the [`Bot`] trait; [`bots`]: trade and betting modules, presets; [`odds`]: what a
+//!   final hand is worth against the players still in.
 //!
 //! In the tables, "category" is the final total (3 to 18) of a revealed hand, written to the
 //! `totals` table; fold round 1 is a fold at the seat's first turn, round 2 a later one.
@@ -12,6 +13,7 @@ pub mod bots;
 pub mod cards;
 pub mod engine;
 pub mod measures;
+pub mod odds;
 pub mod rules;
 pub mod view;
 
@@ -47,7 +49,13 @@ pub const INFO: GameInfo = GameInfo {
     build,
 };
 
-const DEFAULT_MIX: [&str; 6] = ["exact", "greedy", "tight", "random", "no-trade", "bluffer"];
+/// The default lineup, cycled over the seats: at 4 players tight, bluffer, greedy and
+/// random. Every module's decisions matter in it: bluffer's raises put tight's fold timing
+/// to work and make the calling stations (greedy, random) call, tight raises its strong
+/// hands into them, and three trade modules (exact, in tight and bluffer; greedy; random)
+/// each face the public trade counts of the others. The random seat keeps the skill gap
+/// measurable. At 5 and 6 players exact (a calling station) and no-trade join.
+const DEFAULT_MIX: [&str; 6] = ["tight", "bluffer", "greedy", "random", "exact", "no-trade"];
 
 fn default_seats(players: usize) -> Vec<String> {
     presets::mix_seats(&DEFAULT_MIX, players)

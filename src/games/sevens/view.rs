@@ -42,6 +42,9 @@ pub struct SeatView<'a> {
     pub traded: bool,
     /// How many cards each seat traded so far (public: everyone sees the draw).
     pub cards_traded: &'a [u8],
+    /// Which seats have used their one trade (public: everyone sees a seat trade, or stand
+    /// pat where that uses the trade up).
+    pub trade_used: &'a [bool],
     /// Which seats have folded.
     pub folded: &'a [bool],
     /// Chips in the pot.
