@@ -1,6 +1,6 @@
 //! Simulation throughput on one core: Seven Card Draft rounds per second for 4 `random`
 //! seats and for the default mix, decisions per second of each bot module, Sevens hands
-//! per second with its default bots, and Seven Poker games and rounds per second; Seven
+//! per second with four fixed bots, and Seven Poker games and rounds per second; Seven
 //! Card Draft again with card analytics on (`--cards`).
 //!
 //! Run: `cargo bench --bench sim`.
@@ -69,7 +69,8 @@ fn rounds_random_4_seats_with_cards(bencher: Bencher) {
     rounds_per_second_with(bencher, &game, &seats, ROUNDS, true);
 }
 
-/// Sevens hands per second with the default bots (exact, greedy, tight, random).
+/// Sevens hands per second with the bots exact, greedy, tight and random (the default mix
+/// before it became tight, bluffer, greedy, random; kept for comparison).
 #[divan::bench(sample_count = 20)]
 fn sevens_hands_default_bots(bencher: Bencher) {
     let seats: Vec<String> = ["exact", "greedy", "tight", "random"].iter().map(|s| s.to_string()).collect();

@@ -756,6 +756,8 @@ fn calibrate_writes_the_same_table_for_any_thread_count_and_refuses_games_withou
         let out = dir.join(format!("t{threads}"));
         let o = draftsim(&[
             "calibrate",
+            "--seats",
+            "greedy",
             "--rounds",
             "5000",
             "--seed",
@@ -775,7 +777,7 @@ fn calibrate_writes_the_same_table_for_any_thread_count_and_refuses_games_withou
     let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
     let (pick, count) = (col("after_pick"), col("estimates"));
-    // Four seats estimate after each of 7 picks in every round.
+    // One strategy named: all four seats draft with it and estimate after each of 7 picks.
     let mut per_pick = [0u64; 8];
     for line in text.lines().skip(1) {
         let f: Vec<&str> = line.split(',').collect();

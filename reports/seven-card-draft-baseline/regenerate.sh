@@ -6,5 +6,6 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/draftsim-target}"
 D=reports/seven-card-draft-baseline
 draftsim() { cargo run --release -q -- "$@"; }
 draftsim run --quiet --out "$D/data/run" --force
-draftsim report "$D/data/run" --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
+draftsim calibrate --seats greedy --rounds 100000 --quiet --out "$D/data/calibration" --force
+draftsim report "$D/data/run" "$D/data/calibration" --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
 cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"

@@ -29,12 +29,20 @@ pub struct CalibrateArgs {
 pub fn run(args: CalibrateArgs) -> Result<()> {
     let rounds = args.rounds.get(20_000)?;
     let (format, out) = args.output.open()?;
-    let (game, seats) = args.game.build()?;
+    // One strategy named means every seat drafts with it, at the rules' table size.
+    let mut game_args = args.game.clone();
+    if let Some([one]) = args.game.seats.list().as_deref() {
+        let mut table = args.game.clone();
+        table.seats.seats = None;
+        let players = table.build()?.0.players();
+        game_args.seats.seats = Some(vec![one.clone(); players]);
+    }
+    let (game, seats) = game_args.build()?;
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     args.exec.note(&format!(
         "calibrating {}'s estimate: {}, {} players, {rounds} rounds, seed {}",
         seats[0],
-        args.game.name(),
+        game_args.name(),
         game.players(),
         args.seed.seed
     ));
@@ -54,7 +62,7 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
     print!("{}", table.to_aligned_text(3));
     let meta = serde_json::json!({
         "kind": "calibrate",
-        "game": args.game.name(),
+        "game": game_args.name(),
         "seed": args.seed.seed,
         "rounds": rounds,
         "strategy": seats[0],
