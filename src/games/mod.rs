@@ -31,6 +31,9 @@ pub trait Runner: Sync {
     fn measures(&self) -> &Measures;
     /// The rules in force, as TOML.
     fn rules_toml(&self) -> String;
+    /// Options of these rules that change nothing (e.g. a wild rank the deck lacks), one
+    /// line each naming the key, for a warning before play.
+    fn warnings(&self) -> Vec<String>;
     /// The game's own tables beyond the generic ones, computed from a tally.
     fn extra_tables(&self, tally: &Tally, strategies: &[String]) -> Vec<Table>;
     /// Runs a plan (see [`sim::run`]).
@@ -67,6 +70,10 @@ pub trait Runner: Sync {
 pub trait Setup: Game + Sized {
     /// The rules in force, as TOML.
     fn rules_toml(&self) -> String;
+    /// Options of these rules that change nothing, one line each (none by default).
+    fn warnings(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// The game's own tables beyond the generic ones (none by default).
     fn extra_tables(&self, _tally: &Tally, _strategies: &[String]) -> Vec<Table> {
         Vec::new()
@@ -94,6 +101,9 @@ impl<G: Setup> Runner for G {
     }
     fn rules_toml(&self) -> String {
         Setup::rules_toml(self)
+    }
+    fn warnings(&self) -> Vec<String> {
+        Setup::warnings(self)
     }
     fn extra_tables(&self, tally: &Tally, strategies: &[String]) -> Vec<Table> {
         Setup::extra_tables(self, tally, strategies)

@@ -59,6 +59,10 @@ impl Setup for SevenCardDraft {
         toml::to_string(&self.variant.rules).unwrap_or_default()
     }
 
+    fn warnings(&self) -> Vec<String> {
+        self.variant.warnings()
+    }
+
     fn extra_tables(&self, tally: &Tally, strategies: &[String]) -> Vec<crate::output::Table> {
         vec![measures::picks_table(tally, strategies)]
     }

@@ -283,6 +283,42 @@ impl Variant {
     pub fn betting_rounds(&self) -> usize {
         self.rules.bet_after_picks.len()
     }
+
+    /// Options that change nothing under these rules, one line each naming the key and
+    /// the fix: a wild rank the deck lacks (or a with-face rule without face cards), a
+    /// `deck` that `ranks` overrides, a game-mode cap in round mode.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let faces = self.deck.rank_mask & (0b111 << Rank::JACK.0);
+        for rule in self.rules.wild.rules() {
+            let crate::eval::WildRule::Rank { rank, with_face } = *rule else { continue };
+            let r = rank.to_char();
+            if self.deck.rank_mask & (1 << rank.0) == 0 {
+                out.push(format!(
+                    "wild = \"{rule}\": the {}-card deck has no {r}, so this rule makes no card wild; drop it or use a deck with {r}s",
+                    self.deck.len()
+                ));
+            } else if with_face && faces & !(1 << rank.0) == 0 {
+                out.push(format!(
+                    "wild = \"{rule}\": the deck has no other J, Q or K to stand beside a {r}, so this rule makes no card wild; drop it"
+                ));
+            }
+        }
+        let defaults = Rules::default();
+        if self.rules.ranks.is_some() && self.rules.deck != defaults.deck {
+            out.push(format!(
+                "deck = \"{}\": ranks overrides it, so it does nothing; drop one of them",
+                self.rules.deck
+            ));
+        }
+        if self.rules.mode == Mode::Round && self.rules.max_rounds_per_game != defaults.max_rounds_per_game {
+            out.push(
+                "max_rounds_per_game: counts only in mode = \"game\" (this is round mode); drop it or set mode = \"game\""
+                    .into(),
+            );
+        }
+        out
+    }
 }
 
 #[cfg(test)]
