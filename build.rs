@@ -1,5 +1,6 @@
 //! Computes the table evaluator's row displacements (`src/eval/keys.rs`) once, at build
-//! time, into `$OUT_DIR/row_offsets.rs`.
+//! time, into `$OUT_DIR/row_offsets.rs`, and records the commit built (`DRAFTSIM_COMMIT`,
+//! shown by `draftsim --version`).
 
 use std::fmt::Write as _;
 
@@ -19,4 +20,34 @@ fn main() {
     }
     let path = std::path::Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("row_offsets.rs");
     std::fs::write(path, out).expect("OUT_DIR is writable");
+    record_commit();
+}
+
+/// Sets `DRAFTSIM_COMMIT` to the short hash of the commit built, or "unknown" outside a
+/// git checkout (a source archive) or without git; rebuilt when HEAD moves.
+fn record_commit() {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .and_then(|o| String::from_utf8(o.stdout).ok())
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+    };
+    let commit = git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".into());
+    println!("cargo::rustc-env=DRAFTSIM_COMMIT={commit}");
+    // HEAD names the branch; the branch's ref (loose or packed) names the commit.
+    let mut watched = vec!["HEAD".to_string(), "packed-refs".to_string()];
+    watched.extend(git(&["symbolic-ref", "-q", "HEAD"]));
+    for name in watched {
+        if let Some(path) = git(&["rev-parse", "--git-path", &name]) {
+            let path = std::path::Path::new(&path);
+            // A path git gives relative is relative to the package root, where cargo runs this.
+            if path.exists() {
+                println!("cargo::rerun-if-changed={}", path.display());
+            }
+        }
+    }
 }

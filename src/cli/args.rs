@@ -3,31 +3,114 @@
 //! `--seats`, `--rounds`, `--seed`, `--out`, `--force`, `--format`, `--threads`, `--quiet`,
 //! then the command's own flags.
 
+use std::ffi::OsStr;
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use clap::builder::{PossibleValue, TypedValueParser};
 use draftsim::InputError;
-use draftsim::games::{self, Runner};
+use draftsim::games::{self, GAMES, Runner};
 use draftsim::output::{Format, OutputDir};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 /// The seed used when none is given (printed with every run).
 pub const DEFAULT_SEED: u64 = 20_261_121;
+
+/// Parses a whole number; a negative one is refused with a message naming the fix
+/// (clap would otherwise take `-5` for a flag).
+pub fn whole<T: std::str::FromStr>(text: &str) -> Result<T, String> {
+    if text.trim_start().starts_with('-') {
+        return Err("a negative number: give a whole number without a sign".into());
+    }
+    text.trim().parse().map_err(|_| "not a whole number: give digits only, e.g. 4".into())
+}
+
+/// Parses `--threads`: a whole number of at least 1.
+fn threads(text: &str) -> Result<usize, String> {
+    match whole(text)? {
+        0 => Err("no threads: give 1 or more, or leave --threads out to use every core".into()),
+        n => Ok(n),
+    }
+}
+
+/// Parses a positive real number (a time in seconds).
+pub fn positive(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        Ok(_) => Err("give a number above 0, e.g. 60".into()),
+        Err(_) => Err("not a number: give e.g. 60".into()),
+    }
+}
+
+/// A value parser that takes any text (the command checks it later, with a message that
+/// names the fix) but tells help and shell completions the values it knows.
+#[derive(Clone)]
+pub struct Known(pub fn() -> &'static [&'static str]);
+
+impl TypedValueParser for Known {
+    type Value = String;
+
+    fn parse_ref(&self, _: &clap::Command, _: Option<&clap::Arg>, value: &OsStr) -> Result<String, clap::Error> {
+        Ok(value.to_string_lossy().into_owned())
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new((self.0)().iter().map(|v| PossibleValue::new(*v))))
+    }
+}
+
+/// The games' names.
+pub fn game_names() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(|| GAMES.iter().map(|g| g.name).collect())
+}
+
+/// Every game's preset names, each once (for completions; the game checks its own).
+pub fn preset_names() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names: Vec<&'static str> = Vec::new();
+        for g in GAMES {
+            for (name, _) in (g.presets)() {
+                if !names.contains(&name.as_str()) {
+                    names.push(name.leak());
+                }
+            }
+        }
+        names
+    })
+}
+
+/// The table formats.
+pub fn format_names() -> &'static [&'static str] {
+    &["csv", "parquet"]
+}
 
 /// `--game` and `--rules`.
 #[derive(Args, Debug, Clone)]
 pub struct GameRulesArgs {
     /// Game (see `draftsim list games`).
-    #[arg(long, default_value = "seven-card-draft")]
+    #[arg(long, default_value = "seven-card-draft", value_parser = Known(game_names))]
     pub game: String,
     /// Rules file (TOML); see `draftsim list rules GAME`.
-    #[arg(long)]
+    #[arg(long, value_hint = clap::ValueHint::FilePath)]
     pub rules: Option<PathBuf>,
 }
 
 impl GameRulesArgs {
+    /// The `players` a rules file sets, if one was given and sets it (a malformed file is
+    /// left for the game to report).
+    pub fn rules_players(&self) -> Result<Option<usize>> {
+        let players = self.rules_text()?.and_then(|text| {
+            let table: toml::Table = toml::from_str(&text).ok()?;
+            table.get("players")?.as_integer().and_then(|n| usize::try_from(n).ok())
+        });
+        Ok(players)
+    }
+
     /// The rules file's text, if one was given.
     pub fn rules_text(&self) -> Result<Option<String>> {
         self.rules
@@ -41,8 +124,8 @@ impl GameRulesArgs {
 /// `--players`.
 #[derive(Args, Debug, Clone)]
 pub struct PlayersArg {
-    /// Number of players (default: the rules file's, the game's, or 2 for compare).
-    #[arg(long)]
+    /// Number of players (default: the rules file's, else the game's).
+    #[arg(long, value_parser = whole::<usize>, allow_negative_numbers = true)]
     pub players: Option<usize>,
 }
 
@@ -51,7 +134,7 @@ pub struct PlayersArg {
 pub struct SeatsArg {
     /// Strategy at each seat, comma-separated: preset names, paths to preset files, or
     /// derived presets such as 'hate{draft.weight=0.5;bet.fold_below[0]=0.6}'.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = Known(preset_names), hide_possible_values = true)]
     pub seats: Option<Vec<String>>,
 }
 
@@ -97,10 +180,8 @@ impl GameArgs {
 /// `--rounds`.
 #[derive(Args, Debug, Clone)]
 pub struct RoundsArg {
-    /// Rounds to play (a game's units: games, matches); per pair in compare, per variant in
-    /// sweep, for the whole search in tune and exploit. Default: 1,000,000 for run, 400,000
-    /// for tune and exploit, 100,000 otherwise.
-    #[arg(long)]
+    /// Rounds to play (a game's units: games, matches); each command's help says its default.
+    #[arg(long, value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub rounds: Option<u64>,
 }
 
@@ -118,7 +199,7 @@ impl RoundsArg {
 #[derive(Args, Debug, Clone)]
 pub struct SeedArg {
     /// The seed: a run, a replay, every pair or variant of a study is played from it.
-    #[arg(long, default_value_t = DEFAULT_SEED)]
+    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub seed: u64,
 }
 
@@ -126,13 +207,13 @@ pub struct SeedArg {
 #[derive(Args, Debug, Clone)]
 pub struct OutputArgs {
     /// Write the tables into this folder (it must not exist, unless --force).
-    #[arg(long)]
+    #[arg(long, value_hint = clap::ValueHint::DirPath)]
     pub out: Option<PathBuf>,
     /// Replace an existing --out folder.
     #[arg(long)]
     pub force: bool,
-    /// Table format: csv or parquet.
-    #[arg(long, default_value = "csv")]
+    /// Table format.
+    #[arg(long, default_value = "csv", value_parser = Known(format_names))]
     pub format: String,
 }
 
@@ -165,8 +246,8 @@ impl QuietArg {
 /// `--threads`, `--quiet`: how a command that plays rounds runs.
 #[derive(Args, Debug, Clone)]
 pub struct ExecArgs {
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, 1 or more (default: all cores).
+    #[arg(long, value_parser = threads, allow_negative_numbers = true)]
     pub threads: Option<usize>,
     #[command(flatten)]
     pub quiet: QuietArg,
@@ -187,7 +268,8 @@ impl ExecArgs {
         (!self.quiet.quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::new(total);
             bar.set_style(
-                ProgressStyle::with_template("{bar:40} {pos}/{len} · {per_sec} · ETA {eta} {msg}")
+                ProgressStyle::with_template("{bar:40} {pos}/{len} · {rate} · ETA {eta} {msg}")
+                    .map(|s| s.with_key("rate", rate))
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             bar
@@ -197,6 +279,31 @@ impl ExecArgs {
     /// Prints a note on stderr unless quiet.
     pub fn note(&self, text: &str) {
         self.quiet.note(text);
+    }
+}
+
+/// The bar's rate as a whole number per second (indicatif's `{per_sec}` shows decimals).
+fn rate(state: &ProgressState, out: &mut dyn std::fmt::Write) {
+    let _ = write!(out, "{}/s", rate_text(state.per_sec()));
+}
+
+/// A rate as a whole number with thousands separated by commas: 12,345.
+pub fn rate_text(per_sec: f64) -> String {
+    let digits = if per_sec.is_finite() && per_sec > 0.0 { (per_sec.round() as u64).to_string() } else { "0".into() };
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// Prints the rules' warnings (options that do nothing) on stderr, unless quiet.
+pub fn warn_rules(runner: &dyn Runner, quiet: &QuietArg) {
+    for w in runner.warnings() {
+        quiet.note(&format!("warning: {w}"));
     }
 }
 

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use anyhow::Result;
 use clap::Args;
 
-use super::args::{ExecArgs, GameArgs, OutputArgs, RoundsArg, SeedArg};
+use super::args::{ExecArgs, GameArgs, OutputArgs, RoundsArg, SeedArg, warn_rules};
 use super::run::INTERRUPTED;
 use super::study::write_study;
 
@@ -46,6 +46,7 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         game.players(),
         args.seed.seed
     ));
+    warn_rules(game.as_ref(), &args.exec.quiet);
     let progress = args.exec.bar(rounds);
     let table = args.exec.pool()?.install(|| {
         game.calibration(rounds, args.seed.seed, Some(&INTERRUPTED), &|done| {

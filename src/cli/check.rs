@@ -8,7 +8,7 @@ use anyhow::Result;
 use clap::Args;
 use draftsim::sim::{Lineup, Plan, rounds_per_deal};
 
-use super::args::{ExecArgs, GameArgs, RotateArg, RoundsArg, SeedArg};
+use super::args::{ExecArgs, GameArgs, RotateArg, RoundsArg, SeedArg, warn_rules};
 use super::run::INTERRUPTED;
 
 /// Arguments of `draftsim check`.
@@ -31,6 +31,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let rounds = args.rounds.get(100_000)?;
     let seed = args.seed.seed;
     let (game, seats) = args.game.build()?;
+    warn_rules(game.as_ref(), &args.exec.quiet);
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let lineup = Lineup::new(&seats);
     let plan = Plan { seed, rounds, rotate: !args.rotate.no_rotate, shard: None, until_ci: None, cards: false };

@@ -4,6 +4,8 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 use draftsim::games::{self, GAMES};
 
+use super::args::{Known, game_names};
+
 /// Arguments of `draftsim list`.
 #[derive(Args, Debug)]
 pub struct ListArgs {
@@ -16,26 +18,43 @@ enum What {
     /// The games.
     #[command(after_help = "Example:\n  draftsim list games")]
     Games,
-    /// Strategy presets, with one line each.
-    #[command(after_help = "Example:\n  draftsim list strategies --game sevens")]
+    /// Strategy presets, with one line each: every game's, or one game's.
+    #[command(after_help = "Example:\n  draftsim list strategies sevens")]
     Strategies {
-        /// Only this game's presets.
-        #[arg(long)]
-        game: Option<String>,
+        #[command(flatten)]
+        game: GameChoice,
     },
     /// Every measure a game declares, with its table and description.
-    #[command(after_help = "Example:\n  draftsim list metrics --game sevens")]
+    #[command(after_help = "Example:\n  draftsim list metrics sevens")]
     Metrics {
-        /// The game.
-        #[arg(long, default_value = "seven-card-draft")]
-        game: String,
+        #[command(flatten)]
+        game: GameChoice,
     },
     /// Every rules option of a game, with its default and meaning.
     #[command(after_help = "Example:\n  draftsim list rules seven-card-draft")]
     Rules {
-        /// The game.
-        game: String,
+        #[command(flatten)]
+        game: GameChoice,
     },
+}
+
+/// The game a list is about: named as every list names it, `list rules sevens`, or with
+/// `--game sevens` as the commands that play take it.
+#[derive(Args, Debug)]
+struct GameChoice {
+    /// The game (see `draftsim list games`).
+    #[arg(value_name = "GAME", value_parser = Known(game_names), conflicts_with = "game_flag")]
+    game: Option<String>,
+    /// The game, as the commands that play take it.
+    #[arg(long = "game", id = "game_flag", value_name = "GAME", value_parser = Known(game_names), hide_possible_values = true)]
+    game_flag: Option<String>,
+}
+
+impl GameChoice {
+    /// The game named, if one was.
+    fn name(&self) -> Option<&str> {
+        self.game.as_deref().or(self.game_flag.as_deref())
+    }
 }
 
 /// Prints the list.
@@ -47,8 +66,8 @@ pub fn run(args: ListArgs) -> Result<()> {
             }
         }
         What::Strategies { game } => {
-            let chosen: Vec<_> = match game {
-                Some(name) => vec![games::find(&name)?],
+            let chosen: Vec<_> = match game.name() {
+                Some(name) => vec![games::find(name)?],
                 None => GAMES.iter().collect(),
             };
             for g in chosen {
@@ -59,11 +78,17 @@ pub fn run(args: ListArgs) -> Result<()> {
             }
         }
         What::Metrics { game } => {
-            let g = games::find(&game)?;
+            let g = games::find(game.name().unwrap_or("seven-card-draft"))?;
             print!("{}", metrics_text(g)?);
         }
         What::Rules { game } => {
-            let g = games::find(&game)?;
+            let name = game.name().ok_or_else(|| {
+                draftsim::InputError::new(format!(
+                    "list rules: name a game, e.g. draftsim list rules seven-card-draft (games: {})",
+                    game_names().join(", ")
+                ))
+            })?;
+            let g = games::find(name)?;
             let defaults: toml::Table = toml::from_str(&(g.default_rules)()).unwrap_or_default();
             println!("{} rules (TOML keys; default in brackets):", g.name);
             for (key, meaning) in g.rules_help {

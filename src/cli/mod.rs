@@ -15,11 +15,14 @@ use std::process::ExitCode;
 
 use clap::{ColorChoice, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+/// The version `--version` prints: the package's and the commit built (build.rs).
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("DRAFTSIM_COMMIT"), ")");
+
 /// Monte Carlo strategy simulator for draft- and draw-based card games.
 #[derive(Parser, Debug)]
 #[command(
     name = "draftsim",
-    version,
+    version = VERSION,
     about,
     long_about = None,
     after_help = "Example:\n  draftsim run --rounds 200000 --out results\n  draftsim report results --out report"
@@ -33,42 +36,71 @@ struct Cli {
 enum Command {
     /// Simulate rounds and print (and write) win-rate tables with 95% intervals.
     #[command(
-        after_help = "Example:\n  draftsim run --seats greedy,hate,tight,random --rounds 200000 --out results --format parquet"
+        after_help = "Example:\n  draftsim run --seats greedy,hate,tight,random --rounds 200000 --out results --format parquet",
+        mut_arg("rounds", |a| a.help("Rounds to play, in the game's units (rounds, games, matches) [default: 1000000]")),
     )]
     Run(run::RunArgs),
-    /// Tell one round of a run move by move (same game, rules, seats and seed as the run).
+    /// Tell one round of a run move by move (same game, rules, seats and seed as the run):
+    /// its index, deal, deal seed and seating, then every move.
     #[command(after_help = "Example:\n  draftsim replay --seed 20261121 --round 17")]
     Replay(replay::ReplayArgs),
     /// Play every strategy against every other: win-share matrix, ratings, dominance.
     #[command(
-        after_help = "Example:\n  draftsim compare --strategies greedy,hate,tight,random --rounds 100000 --out cmp"
+        after_help = "Example:\n  draftsim compare --strategies greedy,hate,tight,random --rounds 100000 --out cmp",
+        mut_arg("players", |a| a.help("Players at each pair's table (default: the rules file's, else 2)")),
+        mut_arg("rounds", |a| a.help("Rounds for each pair of strategies [default: 100000]")),
+        mut_arg("seed", |a| a.help("The seed: every pair plays the same deals from it")),
     )]
     Compare(study::CompareArgs),
-    /// Sweep rules options over a grid, every variant on the same seed.
+    /// Sweep rules options (or strategy parameters) over a grid, every variant on the same
+    /// seed: one table with a row per variant and strategy.
     #[command(
-        after_help = "Example:\n  draftsim sweep --set players=3,4,5,6 --set wild=none,deuces-with-face --out sweep\n  draftsim sweep --seats hate,greedy,tight,random --vary hate.draft.weight=0,0.5,1 --out weights"
+        after_help = "Example:\n  draftsim sweep --set players=3,4,5,6 --set wild=none,deuces-with-face --out sweep\n  draftsim sweep --seats hate,greedy,tight,random --vary hate.draft.weight=0,0.5,1 --out weights",
+        mut_arg("players", |a| a.help("Players in every variant (default: the rules file's, else the game's); --set players=3,4,5 sweeps it instead")),
+        mut_arg("seats", |a| a.help("Strategy at each seat, comma-separated, cycled to each variant's player count (default: the game's mix with one random seat, so the skill gap is measured)")),
+        mut_arg("rounds", |a| a.help("Rounds for each variant [default: 100000]")),
+        mut_arg("seed", |a| a.help("The seed: every variant plays the same deals from it")),
     )]
     Sweep(study::SweepArgs),
     /// Search rules options toward an objective over the game's metrics (racing on common
-    /// deals, winner re-evaluated on held-out deals).
+    /// deals, winner re-evaluated on held-out deals); Ctrl-C keeps the search's state
+    /// beside --out, and the same command resumes it.
     #[command(
-        after_help = "Example:\n  draftsim tune --game sevens --param bust_penalty=0..4 --minimize seat_advantage --require 'skill_gap>=0.5' --out tuned"
+        after_help = "Example:\n  draftsim tune --game sevens --param bust_penalty=0..4 --minimize seat_advantage --require 'skill_gap>=0.5' --out tuned",
+        mut_arg("seats", |a| a.help("Strategy at each seat, comma-separated, cycled to each candidate's player count (default: the game's mix with one random seat, so skill_gap is measured)")),
+        mut_arg("rounds", |a| a.help("Rounds for the whole search, held-out evaluation included [default: 400000]")),
+        mut_arg("seed", |a| a.help("The search's seed: the candidates, the racing deals and the held-out deals all derive from it")),
+        mut_arg("out", |a| a.help("Write the candidates and convergence tables, best-rules.toml and study.json into this folder (it must not exist, unless --force); an interrupted search keeps its state beside it")),
     )]
     Tune(search::TuneArgs),
-    /// Search a preset's parameters for the best payoff against a field of fixed presets.
+    /// Search a preset's parameters for the best payoff (score per unit of play) against a
+    /// field of fixed presets; Ctrl-C keeps the search's state beside --out, and the same
+    /// command resumes it.
     #[command(
-        after_help = "Example:\n  draftsim exploit --preset hate --field greedy,tight,random --param draft.weight=0.0..2.0 --out best-hate"
+        after_help = "Example:\n  draftsim exploit --preset hate --field greedy,tight,random --param draft.weight=0.0..2.0 --out best-hate",
+        mut_arg("players", |a| a.help("Players at the table (default: the rules file's, else one seat for --preset plus one per --field strategy)")),
+        mut_arg("rounds", |a| a.help("Rounds for the whole search, held-out evaluation included [default: 400000]")),
+        mut_arg("seed", |a| a.help("The search's seed: the candidates, the racing deals and the held-out deals all derive from it")),
+        mut_arg("out", |a| a.help("Write the candidates and convergence tables, best-preset.toml and study.json into this folder (it must not exist, unless --force); an interrupted search keeps its state beside it")),
     )]
     Exploit(search::ExploitArgs),
-    /// Write report.md with SVG charts from run, compare or sweep folders.
+    /// Write report.md and report.html, with SVG charts, from the folders that run,
+    /// compare, sweep, tune, exploit and calibrate write with --out.
     #[command(after_help = "Example:\n  draftsim report results cmp sweep --out report")]
     Report(study::ReportArgs),
     /// Play rounds with every invariant checked; report the first violation (exit code 1).
-    #[command(after_help = "Example:\n  draftsim check --game sevens --rules my-variant.toml --rounds 1000000")]
+    #[command(
+        after_help = "Example:\n  draftsim check --game sevens --rules my-variant.toml --rounds 1000000",
+        mut_arg("rounds", |a| a.help("Rounds to play, in the game's units (rounds, games, matches) [default: 100000]")),
+    )]
     Check(check::CheckArgs),
     /// How well a strategy's strength estimate predicts the hands it finishes with, by bins
     /// of the estimate after every pick (Seven Card Draft).
-    #[command(after_help = "Example:\n  draftsim calibrate --seats greedy --rounds 20000 --out calibration")]
+    #[command(
+        after_help = "Example:\n  draftsim calibrate --seats greedy --rounds 20000 --out calibration",
+        mut_arg("seats", |a| a.help("The strategy whose estimate is calibrated: one name seats it everywhere; a list seats each, and the first seat's estimate is calibrated")),
+        mut_arg("rounds", |a| a.help("Rounds to play [default: 20000]")),
+    )]
     Calibrate(calibrate::CalibrateArgs),
     /// Merge the output folders of shards into the tables of the whole run.
     #[command(after_help = "Example:\n  draftsim merge shard-0 shard-1 shard-2 shard-3 --out merged")]
@@ -93,7 +125,8 @@ pub fn main() -> ExitCode {
     // (any non-empty value) even where CLICOLOR_FORCE asks for colour.
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let command = Cli::command().color(if no_color { ColorChoice::Never } else { ColorChoice::Auto });
-    let cli = Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
+    let matches = command.try_get_matches().unwrap_or_else(|e| exit_on_usage_error(e));
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         Command::Check(args) => match check::run(args) {
             Ok(code) => return code,
@@ -131,6 +164,19 @@ pub fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// Ends on a command-line error: a bad value (a negative count, `--threads 0`) in one
+/// line, as draftsim's own input errors are; anything else (help, version, an unknown
+/// flag with its usage) as clap prints it.
+fn exit_on_usage_error(e: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::ValueValidation | ErrorKind::InvalidValue) {
+        let text = e.render().to_string();
+        eprintln!("{}", text.lines().next().unwrap_or("error: invalid value"));
+        std::process::exit(2);
+    }
+    e.exit()
 }
 
 /// Whether an error is the user's bad input (exit code 2).

@@ -3,7 +3,7 @@
 use anyhow::Result;
 use clap::Args;
 
-use super::args::{GameArgs, RotateArg, SeedArg};
+use super::args::{GameArgs, QuietArg, RotateArg, SeedArg, warn_rules, whole};
 
 /// Arguments of `draftsim replay`.
 #[derive(Args, Debug)]
@@ -15,13 +15,31 @@ pub struct ReplayArgs {
     #[command(flatten)]
     pub rotate: RotateArg,
     /// The round's index in the run (0-based, as in the rounds table).
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub round: u64,
 }
 
-/// Prints the round.
+/// Prints the round: a header naming it (its index, deal, deal seed and who sits where),
+/// then the game's account of it.
 pub fn run(args: ReplayArgs) -> Result<()> {
-    let (game, _) = args.game.build()?;
-    print!("{}", game.replay(args.seed.seed, !args.rotate.no_rotate, args.round)?);
+    let (game, seats) = args.game.build()?;
+    warn_rules(game.as_ref(), &QuietArg { quiet: false });
+    let (seed, rotate, k) = (args.seed.seed, !args.rotate.no_rotate, args.round);
+    let text = game.replay(seed, rotate, k)?;
+    print!("{}{text}", header(seed, rotate, k, &seats));
     Ok(())
+}
+
+/// The replay's first lines: round `k` of the run on `seed`, its deal and deal seed, and
+/// the strategy at each seat (`seats` as given, unrotated).
+fn header(seed: u64, rotate: bool, k: u64, seats: &[String]) -> String {
+    let a = draftsim::sim::round_address(seed, seats.len(), rotate, k);
+    let seating: Vec<String> = a.seating.iter().enumerate().map(|(s, &i)| format!("seat {s} {}", seats[i])).collect();
+    let rotation = if rotate { format!(" · rotation {} of {}", a.rotation, seats.len()) } else { String::new() };
+    format!(
+        "== Round {k} of the run (seed {seed}) · deal {}{rotation} · deal seed {}\n== Seating: {}\n",
+        a.deal,
+        a.deal_seed,
+        seating.join(", ")
+    )
 }

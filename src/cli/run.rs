@@ -9,7 +9,7 @@ use draftsim::error::Error;
 use draftsim::output::{Format, OutputDir, RunMeta, Table, Values};
 use draftsim::sim::{Kind, Lineup, Measures, Mode, Plan, RoundRow, SHARE_UNIT, Shard, Tally, rounds_per_deal};
 
-use super::args::{ExecArgs, GameArgs, OutputArgs, RotateArg, RoundsArg, SeedArg};
+use super::args::{ExecArgs, GameArgs, OutputArgs, RotateArg, RoundsArg, SeedArg, warn_rules};
 
 /// Arguments of `draftsim run`.
 #[derive(Args, Debug)]
@@ -27,7 +27,7 @@ pub struct RunArgs {
     #[command(flatten)]
     pub rotate: RotateArg,
     /// Keep playing until every strategy's win-rate 95% half-width is at most W (--rounds is then the cap).
-    #[arg(long, value_name = "W")]
+    #[arg(long, value_name = "W", allow_negative_numbers = true)]
     pub until_ci: Option<f64>,
     /// Run only shard i of n (0-based), or auto/n from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
     #[arg(long, value_name = "i/n")]
@@ -81,6 +81,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         if plan.rotate { ", seats rotated" } else { "" },
         shard.map(|s| format!(" · shard {}/{}", s.index, s.count)).unwrap_or_default()
     ));
+    warn_rules(game.as_ref(), &args.exec.quiet);
 
     let progress = args.exec.bar(planned / shard.map_or(1, |s| s.count));
     let mut rounds_writer = match (&out, args.rounds_out) {

@@ -13,7 +13,10 @@ use draftsim::stats::Estimate;
 use draftsim::study::search::{self, Evaluator, Param, SearchConfig, SearchResult, SearchState, Setting};
 use draftsim::study::tune::{ExploitEvaluator, Objective, Played, TuneEvaluator};
 
-use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, RoundsArg, SeatsArg, SeedArg};
+use super::args::{
+    ExecArgs, GameRulesArgs, Known, OutputArgs, PlayersArg, RoundsArg, SeatsArg, SeedArg, positive, preset_names,
+    warn_rules, whole,
+};
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
@@ -30,13 +33,13 @@ pub struct SearchArgs {
     pub space: Option<PathBuf>,
     /// A budget in seconds instead of --rounds: a short pilot measures the speed and sets the rounds
     /// (kept in the search state, so a resumed search uses the same).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = positive, allow_negative_numbers = true)]
     pub budget_time: Option<f64>,
     /// Candidates drawn at the start (Latin hypercube).
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = whole::<usize>, allow_negative_numbers = true)]
     pub candidates: usize,
     /// Runners-up re-evaluated on held-out seeds beside the winner.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = whole::<usize>, allow_negative_numbers = true)]
     pub runners_up: usize,
 }
 
@@ -102,7 +105,10 @@ pub struct TuneArgs {
     /// A metric to bring to a value: NAME=VALUE, e.g. mean_length=12.
     #[arg(long)]
     pub target: Vec<String>,
-    /// A constraint: 'NAME>=VALUE' or 'NAME<=VALUE', e.g. 'skill_gap>=5'.
+    /// A constraint: 'NAME>=VALUE' or 'NAME<=VALUE', e.g. 'skill_gap>=5'. Each unit of
+    /// shortfall adds 1000 to the objective; a candidate that meets every constraint on
+    /// held-out deals wins over one that does not, and one that does not is marked
+    /// "constraint not met".
     #[arg(long)]
     pub require: Vec<String>,
 }
@@ -124,11 +130,13 @@ pub struct ExploitArgs {
     pub exec: ExecArgs,
     #[command(flatten)]
     pub search: SearchArgs,
-    /// The preset whose parameters are searched (a name, a file or a derived preset).
-    #[arg(long)]
+    /// The preset whose parameters are searched (a name, a file or a derived preset); it
+    /// plays the first seat, and seat rotation gives it every seat in turn.
+    #[arg(long, value_parser = Known(preset_names), hide_possible_values = true)]
     pub preset: String,
-    /// The fixed strategies at the other seats, comma-separated (cycled to fill them).
-    #[arg(long, value_delimiter = ',', required = true)]
+    /// The fixed strategies at the other seats, comma-separated, cycled to fill them: with
+    /// --players 4 and --field greedy,tight the table is PRESET, greedy, tight, greedy.
+    #[arg(long, value_delimiter = ',', required = true, value_parser = Known(preset_names), hide_possible_values = true)]
     pub field: Vec<String>,
 }
 
@@ -151,6 +159,9 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     // Check every parameter is a rules key before playing.
     let first: Setting = params.iter().map(|p| (p.name.clone(), p_value(p))).collect();
     evaluator.variant(&first)?;
+    if let Ok((base, _)) = (info.build)(evaluator.rules.as_deref(), None, evaluator.seats.as_deref()) {
+        warn_rules(base.as_ref(), &args.exec.quiet);
+    }
     let fingerprint = serde_json::json!({
         "kind": "tune", "game": info.name, "rules": evaluator.rules, "seats": evaluator.seats,
         "objective": evaluator.objective, "params": params, "seed": args.seed.seed,
@@ -164,32 +175,49 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     // The winner's metrics on its held-out deals.
     let key = search::sample_key(&best.setting, result.held_out_seeds[0], result.held_out_rounds);
     let metrics = state.samples.get(&key).map(|s: &Played| evaluator.metrics(s)).unwrap_or_default();
+    let constrained = !evaluator.objective.constraints.is_empty();
     println!("Objective: {}.", evaluator.objective.describe());
+    if constrained {
+        println!(
+            "(The objective ranked adds {} per unit of a constraint's shortfall; its interval includes the penalty's.)",
+            draftsim::study::tune::PENALTY
+        );
+    }
     print_result(&result, "objective", false);
     for (name, e) in metrics.iter().filter(|(n, _)| evaluator.objective.metrics().contains(&n.as_str())) {
         println!("  held-out {name}: {:.4} [{:.4}, {:.4}]", e.mean, e.lo, e.hi);
     }
+    if !best.constraint_met {
+        println!(
+            "Constraint not met: no candidate held out meets {}; the best shown falls short.",
+            evaluator.objective.constraints_text()
+        );
+    }
+    let rules_toml = (info.build)(Some(&rules_text), None, Some(&seats))
+        .map_or_else(|_| rules_text.clone(), |(g, _)| g.rules_toml());
     let meta = serde_json::json!({
         "kind": "tune", "game": info.name, "seed": args.seed.seed, "rounds": budget, "budget": budget,
         "objective": evaluator.objective.describe(), "seats": seats,
-        "rules": evaluator.rules.clone().unwrap_or_default(),
+        "base_rules": evaluator.rules.clone().unwrap_or_default(),
+        "rules": rules_toml,
         "best": best.setting.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>(),
+        "constraint_met": best.constraint_met,
         "search_seeds": result.search_seeds, "held_out_seeds": result.held_out_seeds,
     });
     let header = format!(
-        "# Tuned by draftsim tune ({}): {}\n# held-out objective {:.4} [{:.4}, {:.4}]\n",
+        "# Tuned by draftsim tune ({}): {}\n# held-out objective {:.4} [{:.4}, {:.4}]{}\n",
         info.name,
         evaluator.objective.describe(),
         best.held_out.map_or(f64::NAN, |e| e.mean),
         best.held_out.map_or(f64::NAN, |e| e.lo),
-        best.held_out.map_or(f64::NAN, |e| e.hi)
+        best.held_out.map_or(f64::NAN, |e| e.hi),
+        if best.constraint_met { "" } else { "; constraint not met" }
     );
     finish(
         out,
         format,
         &result,
-        "objective",
-        false,
+        ("objective", false, constrained),
         ("best-rules.toml", format!("{header}{rules_text}")),
         meta,
         &args.exec,
@@ -217,11 +245,14 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
         info,
         rules: args.game.rules_text()?,
         preset: args.preset.clone(),
-        players: args.players.players.unwrap_or(field.len() + 1),
+        players: args.players.players.or(args.game.rules_players()?).unwrap_or(field.len() + 1),
         field,
         interrupt: Some(&INTERRUPTED),
     };
     evaluator.check()?;
+    if let Ok((base, _)) = (info.build)(evaluator.rules.as_deref(), Some(evaluator.players), None) {
+        warn_rules(base.as_ref(), &args.exec.quiet);
+    }
     let first: Setting = params.iter().map(|p| (p.name.clone(), p_value(p))).collect();
     (info.preset_text)(&evaluator.strategy(&first)).map_err(|e| e.context("--param"))?;
     let fingerprint = serde_json::json!({
@@ -236,10 +267,13 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
     let name = evaluator.strategy(&best.setting);
     println!("Against the field {} at {} seats:", evaluator.field.join(","), evaluator.players);
     print_result(&result, "payoff", true);
+    let seats = evaluator.seats(&best.setting);
+    let rules_toml = (info.build)(evaluator.rules.as_deref(), Some(evaluator.players), Some(&seats))
+        .map_or_else(|_| evaluator.rules.clone().unwrap_or_default(), |(g, _)| g.rules_toml());
     let meta = serde_json::json!({
         "kind": "exploit", "game": info.name, "seed": args.seed.seed, "rounds": budget, "budget": budget,
         "preset": evaluator.preset, "field": evaluator.field, "players": evaluator.players,
-        "rules": evaluator.rules.clone().unwrap_or_default(), "best": name,
+        "seats": seats, "rules": rules_toml, "best": name,
         "search_seeds": result.search_seeds, "held_out_seeds": result.held_out_seeds,
     });
     let held = best.held_out.map_or(f64::NAN, |e| -e.mean);
@@ -250,7 +284,7 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
         toml::Value::String(format!("{name}: best response found by draftsim exploit, payoff {held:.4} held out")),
     );
     let text = toml::to_string(&preset).expect("a TOML table prints");
-    finish(out, format, &result, "payoff", true, ("best-preset.toml", text), meta, &args.exec)
+    finish(out, format, &result, ("payoff", true, false), ("best-preset.toml", text), meta, &args.exec)
 }
 
 /// The search's output: result, its evaluations, folder, format and budget.
@@ -325,6 +359,19 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    if matches!(result, Err(draftsim::Error::Interrupted)) {
+        // Said even with --quiet: it is what the interruption leaves behind. The state is
+        // saved even before a first evaluation ends, so the file the message names is there.
+        match &state_path {
+            Some(path) if save(&state).is_ok() => eprintln!(
+                "draftsim: the search's {} evaluations are saved in {}; the same command resumes it",
+                state.samples.len(),
+                path.display()
+            ),
+            Some(_) => {}
+            None => eprintln!("draftsim: without --out nothing was saved; give --out DIR to make a search resumable"),
+        }
+    }
     let result = result?;
     if let Some(path) = &state_path {
         let _ = std::fs::remove_file(path);
@@ -381,7 +428,7 @@ fn print_result(result: &SearchResult, what: &str, flip: bool) {
         let setting: Vec<String> = c.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let (h, s) = (shown(c.held_out.expect("ranked"), flip), shown(c.estimate, flip));
         println!(
-            "{} {}: held-out {what} {:.4} [{:.4}, {:.4}]; in search {:.4} [{:.4}, {:.4}] ({})",
+            "{} {}: held-out {what} {:.4} [{:.4}, {:.4}]; in search {:.4} [{:.4}, {:.4}] ({}){}",
             if c.rank == 1 { "best" } else { "  runner-up" },
             setting.join(" "),
             h.mean,
@@ -390,13 +437,16 @@ fn print_result(result: &SearchResult, what: &str, flip: bool) {
             s.mean,
             s.lo,
             s.hi,
-            c.stage
+            c.stage,
+            if c.constraint_met { "" } else { "; constraint not met" }
         );
     }
 }
 
-/// The `candidates` table: every candidate with its stage, rounds and estimates.
-fn candidates_table(result: &SearchResult, what: &str, flip: bool) -> Table {
+/// The `candidates` table: every candidate with its stage, rounds and estimates, and with
+/// `constrained` a `constraint` column: "met" or "not met" (held-out figures for the
+/// held-out candidates, the last stage's for the others).
+fn candidates_table(result: &SearchResult, what: &str, flip: bool, constrained: bool) -> Table {
     let c = &result.candidates;
     let mut t = Table::new("candidates").with("candidate", Values::Int((0..c.len() as i64).collect()));
     if let Some(first) = c.first() {
@@ -407,7 +457,8 @@ fn candidates_table(result: &SearchResult, what: &str, flip: bool) -> Table {
     let nan = Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN };
     let est: Vec<Estimate> = c.iter().map(|x| shown(x.estimate, flip)).collect();
     let held: Vec<Estimate> = c.iter().map(|x| x.held_out.map_or(nan, |e| shown(e, flip))).collect();
-    t.with("stage", Values::Text(c.iter().map(|x| x.stage.clone()).collect()))
+    t = t
+        .with("stage", Values::Text(c.iter().map(|x| x.stage.clone()).collect()))
         .with("rounds", Values::Int(c.iter().map(|x| x.rounds as i64).collect()))
         .with(what, Values::Float(est.iter().map(|e| e.mean).collect()))
         .with(&format!("{what}_lo"), Values::Float(est.iter().map(|e| e.lo).collect()))
@@ -415,7 +466,12 @@ fn candidates_table(result: &SearchResult, what: &str, flip: bool) -> Table {
         .with(&format!("held_out_{what}"), Values::Float(held.iter().map(|e| e.mean).collect()))
         .with(&format!("held_out_{what}_lo"), Values::Float(held.iter().map(|e| e.lo).collect()))
         .with(&format!("held_out_{what}_hi"), Values::Float(held.iter().map(|e| e.hi).collect()))
-        .with("rank", Values::Int(c.iter().map(|x| x.rank as i64).collect()))
+        .with("rank", Values::Int(c.iter().map(|x| x.rank as i64).collect()));
+    if constrained {
+        let met = |x: &search::CandidateResult| if x.constraint_met { "met" } else { "not met" }.to_string();
+        t = t.with("constraint", Values::Text(c.iter().map(met).collect()));
+    }
+    t
 }
 
 /// The `convergence` table: the best in-search estimate against rounds spent.
@@ -429,19 +485,18 @@ fn convergence_table(result: &SearchResult, what: &str, flip: bool) -> Table {
         .with(&format!("best_{what}_hi"), Values::Float(e.iter().map(|e| e.hi).collect()))
 }
 
-/// Writes the tables, the best setting's file and study.json.
-#[allow(clippy::too_many_arguments)]
+/// Writes the tables, the best setting's file and study.json; `what` names the figure,
+/// `flip` shows it as a payoff, `constrained` adds the candidates' constraint column.
 fn finish(
     out: Option<OutputDir>,
     format: draftsim::output::Format,
     result: &SearchResult,
-    what: &str,
-    flip: bool,
+    (what, flip, constrained): (&str, bool, bool),
     (file, text): (&str, String),
     meta: serde_json::Value,
     exec: &ExecArgs,
 ) -> Result<()> {
-    let tables = [candidates_table(result, what, flip), convergence_table(result, what, flip)];
+    let tables = [candidates_table(result, what, flip, constrained), convergence_table(result, what, flip)];
     if let Some(dir) = &out {
         dir.write_text(file, &text)?;
     } else {

@@ -1,6 +1,8 @@
 //! `compare`: every strategy against every other on paired deals with seat rotation, a
 //! win-share matrix with intervals, Bradley-Terry ratings, and which strategy dominates.
 
+use std::sync::atomic::AtomicBool;
+
 use rand::SeedableRng;
 use rand_distr::{Distribution, Normal};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -71,6 +73,16 @@ pub fn compare(
     spec: &CompareSpec,
     on_pair: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<Comparison, Error> {
+    compare_interruptible(info, spec, None, on_pair)
+}
+
+/// [`compare`], stopping with [`Error::Interrupted`] soon after `interrupt` is set (Ctrl-C).
+pub fn compare_interruptible(
+    info: &GameInfo,
+    spec: &CompareSpec,
+    interrupt: Option<&AtomicBool>,
+    on_pair: &mut dyn FnMut(usize, usize, &str),
+) -> Result<Comparison, Error> {
     let k = spec.strategies.len();
     if k < 2 {
         return Err(InputError::new("--strategies: name at least two strategies, comma-separated").into());
@@ -86,7 +98,7 @@ pub fn compare(
     for a in 0..k {
         for b in a + 1..k {
             on_pair(matchups.len() / 2, pairs, &format!("{} v {}", spec.strategies[a], spec.strategies[b]));
-            let (share_a, rounds, diff, share_groups, column) = play_pair(info, spec, a, b)?;
+            let (share_a, rounds, diff, share_groups, column) = play_pair(info, spec, a, b, interrupt)?;
             pair_column = column;
             let share = head_to_head(share_a, rounds, &share_groups);
             let chips = stats::mean_interval(diff.groups, diff.sum, diff.sum_sq);
@@ -229,6 +241,7 @@ fn play_pair(
     spec: &CompareSpec,
     a: usize,
     b: usize,
+    interrupt: Option<&AtomicBool>,
 ) -> Result<(f64, u64, DealValues, DealValues, String), Error> {
     let names = [&spec.strategies[a], &spec.strategies[b]];
     let lineups: Vec<Vec<String>> = if spec.players.is_multiple_of(2) {
@@ -258,7 +271,7 @@ fn play_pair(
         let (mut share_a, mut rounds) = (0.0, 0);
         let (mut diff, mut share_groups) = (DealValues::default(), DealValues::default());
         let (ia, ib) = (*ia, *ib);
-        let tally = runner.run(lineup, &plan, Mode::Tally, None, &mut |_, _| Ok(()))?;
+        let tally = runner.run(lineup, &plan, Mode::Tally, interrupt, &mut |_, _| Ok(()))?;
         add_wins(&mut share_a, &mut rounds, &tally, ia, ib);
         // Per-group difference of per-seat means, in chips per round: scale each group's
         // integer difference by the instance counts, as `pair_difference` does.
@@ -272,7 +285,7 @@ fn play_pair(
         add_share_groups(&mut share_groups, &tally, sign);
         return Ok((share_a, rounds, diff, share_groups, pair_column));
     }
-    let (share_a, rounds, diff, share_groups) = pair_lineups(&sides, &plan, PAIRED_DEALS_AT_ONCE)?;
+    let (share_a, rounds, diff, share_groups) = pair_lineups(&sides, &plan, PAIRED_DEALS_AT_ONCE, interrupt)?;
     Ok((share_a, rounds, diff, share_groups, pair_column))
 }
 
@@ -285,6 +298,7 @@ fn pair_lineups(
     sides: &[(Box<dyn Runner>, Lineup, usize, usize)],
     plan: &Plan,
     at_once: u64,
+    interrupt: Option<&AtomicBool>,
 ) -> Result<(f64, u64, DealValues, DealValues), Error> {
     let mut share_a = 0.0;
     let mut rounds = 0;
@@ -298,7 +312,7 @@ fn pair_lineups(
         let mut values = Vec::new();
         for (runner, lineup, ia, ib) in sides {
             let mut folder = DealFolder::new(lineup, *ia, *ib, per);
-            let tally = runner.run(lineup, &slice, Mode::DealRows, None, &mut |_, rows| {
+            let tally = runner.run(lineup, &slice, Mode::DealRows, interrupt, &mut |_, rows| {
                 folder.add(rows);
                 Ok(())
             })?;
@@ -539,9 +553,9 @@ mod tests {
             })
             .collect();
         let plan = Plan { seed: 4, rounds: 3_000, rotate: true, shard: None, until_ci: None, cards: false };
-        let (share, rounds, diff, shares) = pair_lineups(&sides, &plan, 1 << 20).unwrap();
+        let (share, rounds, diff, shares) = pair_lineups(&sides, &plan, 1 << 20, None).unwrap();
         // 1,000 deals in slices of at most 300: four shards of whole 64-deal chunks.
-        let (share_s, rounds_s, diff_s, shares_s) = pair_lineups(&sides, &plan, 300).unwrap();
+        let (share_s, rounds_s, diff_s, shares_s) = pair_lineups(&sides, &plan, 300, None).unwrap();
         assert_eq!((share, rounds, diff.groups, shares.groups), (share_s, rounds_s, 1_000, 1_000));
         assert_eq!((diff_s.groups, shares_s.groups), (1_000, 1_000));
         for (x, y) in [(diff.sum, diff_s.sum), (diff.sum_sq, diff_s.sum_sq), (shares.sum, shares_s.sum)] {

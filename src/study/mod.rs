@@ -7,5 +7,5 @@ pub mod search;
 pub mod sweep;
 pub mod tune;
 
-pub use compare::{CompareSpec, Comparison, compare};
-pub use sweep::{Axis, SweepSpec, VariantResult, sweep, sweep_table};
+pub use compare::{CompareSpec, Comparison, compare, compare_interruptible};
+pub use sweep::{Axis, SweepSpec, VariantResult, sweep, sweep_interruptible, sweep_table};

@@ -156,6 +156,11 @@ pub trait Evaluator {
     fn score(&self, sample: &Self::Sample) -> Estimate;
     /// Rounds a sample holds.
     fn rounds(&self, sample: &Self::Sample) -> u64;
+    /// Whether a sample meets every constraint of the objective (at its estimates' means);
+    /// the held-out winner is a candidate that does, when one does.
+    fn feasible(&self, _sample: &Self::Sample) -> bool {
+        true
+    }
 }
 
 /// How much to search.
@@ -202,6 +207,9 @@ pub struct CandidateResult {
     pub held_out: Option<Estimate>,
     /// Rank among the held-out (1 = the winner), 0 for the others.
     pub rank: usize,
+    /// Whether it meets the objective's constraints: on its held-out figures when it was
+    /// held out, else at its last stage.
+    pub constraint_met: bool,
 }
 
 /// A finished search.
@@ -336,15 +344,17 @@ pub fn search<E: Evaluator>(
     // Held-out: the last step's best few on seeds the search never played; the winner is
     // the best on those figures (the search proposes, fresh deals decide).
     let mut held_out_seeds = Vec::new();
-    let mut held_out: Vec<(usize, Estimate)> = Vec::new();
+    let mut held_out: Vec<(usize, Estimate, bool)> = Vec::new();
     // One held-out seed for all of them, so they are compared on common deals too.
     let seed = mix_seed(config.seed, 0, HELD_OUT_STREAM);
     held_out_seeds.push(seed);
     for &i in leaders.iter().take(held as usize) {
         let sample = run.play(&candidates[i].setting, seed, held_rounds, "held-out")?;
-        held_out.push((i, evaluator.score(&sample)));
+        held_out.push((i, evaluator.score(&sample), evaluator.feasible(&sample)));
     }
-    held_out.sort_by(|a, b| a.1.mean.total_cmp(&b.1.mean).then(a.0.cmp(&b.0)));
+    // A candidate that meets the constraints beats one that does not, whatever the scores:
+    // the penalty alone may not separate them when a shortfall is small.
+    held_out.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.mean.total_cmp(&b.1.mean)).then(a.0.cmp(&b.0)));
     (run.on_step)(run.spent, run.budget, "");
     let trace = run.trace;
     let nan = Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN };
@@ -357,11 +367,13 @@ pub fn search<E: Evaluator>(
             estimate: c.estimate.unwrap_or(nan),
             held_out: None,
             rank: 0,
+            constraint_met: c.feasible,
         })
         .collect();
-    for (rank, (i, e)) in held_out.iter().enumerate() {
+    for (rank, (i, e, feasible)) in held_out.iter().enumerate() {
         results[*i].held_out = Some(*e);
         results[*i].rank = rank + 1;
+        results[*i].constraint_met = *feasible;
     }
     Ok(SearchResult {
         best: held_out[0].0,
@@ -381,13 +393,15 @@ struct Candidate<S> {
     /// Its sample at that stage (racing merges its rungs; refinement is one seed).
     sample: Option<S>,
     estimate: Option<Estimate>,
+    /// Whether its sample at that stage meets the constraints.
+    feasible: bool,
     /// Rounds played over every stage.
     rounds: u64,
 }
 
 impl<S: Clone> Candidate<S> {
     fn new(setting: Setting) -> Candidate<S> {
-        Candidate { setting, stage: String::new(), sample: None, estimate: None, rounds: 0 }
+        Candidate { setting, stage: String::new(), sample: None, estimate: None, feasible: true, rounds: 0 }
     }
 
     /// Adds a stage's play; `fresh` starts the estimate over (a new stage's own seed).
@@ -397,7 +411,9 @@ impl<S: Clone> Candidate<S> {
             (Some(into), false) => evaluator.merge(into, &sample),
             _ => self.sample = Some(sample),
         }
-        let e = evaluator.score(self.sample.as_ref().expect("set above"));
+        let sample = self.sample.as_ref().expect("set above");
+        let e = evaluator.score(sample);
+        self.feasible = evaluator.feasible(sample);
         self.stage = stage.to_string();
         self.estimate = Some(e);
         e

@@ -1,6 +1,8 @@
 //! `sweep`: a grid over rules options named by their TOML keys, every variant played on the
 //! same seed (common random numbers), one long table with a row per (variant, strategy).
 
+use std::sync::atomic::AtomicBool;
+
 use crate::error::{Error, InputError};
 use crate::games::GameInfo;
 use crate::games::presets::{derived_name, split_top, toml_value};
@@ -44,6 +46,8 @@ pub struct SweepSpec {
     /// Seats (cycled to each variant's player count); `None` for the game's default seats
     /// with one `random` seat, so the skill gap can be measured.
     pub seats: Option<Vec<String>>,
+    /// Players in every variant (over the rules file's), unless `players` is swept.
+    pub players: Option<usize>,
     /// Rounds per variant.
     pub rounds: u64,
     /// The seed, the same for every variant.
@@ -61,6 +65,8 @@ pub struct VariantResult {
     pub tally: Tally,
     /// What the variant measures.
     pub measures: Measures,
+    /// Options of the variant's rules that change nothing (see `Runner::warnings`).
+    pub warnings: Vec<String>,
 }
 
 /// Every combination of the axes' values, first axis slowest.
@@ -80,7 +86,7 @@ fn grid(axes: &[Axis]) -> Vec<Vec<(String, String)>> {
 
 /// The seats for `players` players: the given ones cycled, or the game's mix with one
 /// `random` seat so the skill gap can be measured.
-pub(crate) fn seats_for(info: &GameInfo, seats: Option<&[String]>, players: usize) -> Vec<String> {
+pub fn seats_for(info: &GameInfo, seats: Option<&[String]>, players: usize) -> Vec<String> {
     match seats {
         Some(s) => s.iter().cycle().take(players).cloned().collect(),
         None => {
@@ -109,6 +115,14 @@ impl<'a> RulesBase<'a> {
         };
         let defaults = toml::from_str(&(info.default_rules)()).unwrap_or_default();
         Ok(RulesBase { info, base, defaults })
+    }
+
+    /// The base with `players` set (from `--players`).
+    pub(crate) fn with_players(mut self, players: Option<usize>) -> RulesBase<'a> {
+        if let Some(n) = players {
+            self.base.insert("players".into(), toml::Value::Integer(n as i64));
+        }
+        self
     }
 
     /// The rules text with `setting`'s keys set, and its player count; an unknown key is
@@ -163,6 +177,22 @@ fn vary_seats(seats: Vec<String>, vary: &[(String, String)]) -> Result<Vec<Strin
         .collect())
 }
 
+/// The sweep's base before any swept key: its rules text (the rules file with
+/// `--players`), its player count and its seats.
+pub fn base(info: &GameInfo, spec: &SweepSpec) -> Result<(String, usize, Vec<String>), InputError> {
+    if let Some(n) = spec.players
+        && let Some(axis) = spec.axes.iter().find(|a| a.key == "players")
+    {
+        return Err(InputError::new(format!(
+            "--players {n} and --set players={}: give one of them",
+            axis.values.join(",")
+        )));
+    }
+    let (text, players) =
+        RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players).variant(&[], "--set")?;
+    Ok((text, players, seats_for(info, spec.seats.as_deref(), players)))
+}
+
 /// Plays every variant of the grid; `on_variant` hears (variants done, variants, the next
 /// variant) before each variant and once at the end.
 pub fn sweep(
@@ -170,7 +200,18 @@ pub fn sweep(
     spec: &SweepSpec,
     on_variant: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<Vec<VariantResult>, Error> {
-    let base = RulesBase::new(info, spec.rules.as_deref())?;
+    sweep_interruptible(info, spec, None, on_variant)
+}
+
+/// [`sweep`], stopping with [`Error::Interrupted`] soon after `interrupt` is set (Ctrl-C).
+pub fn sweep_interruptible(
+    info: &GameInfo,
+    spec: &SweepSpec,
+    interrupt: Option<&AtomicBool>,
+    on_variant: &mut dyn FnMut(usize, usize, &str),
+) -> Result<Vec<VariantResult>, Error> {
+    base(info, spec)?;
+    let base = RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players);
     let mut out = Vec::new();
     if spec.axes.is_empty() && spec.vary.is_empty() {
         return Err(InputError::new("sweep: give --set KEY=V1,V2 or --vary PRESET.PATH=V1,V2").into());
@@ -190,12 +231,13 @@ pub fn sweep(
         let lineup = Lineup::new(&seats);
         let plan =
             Plan { seed: spec.seed, rounds: spec.rounds, rotate: true, shard: None, until_ci: None, cards: false };
-        let tally = runner.run(&lineup, &plan, Mode::Tally, None, &mut |_, _| Ok(()))?;
+        let tally = runner.run(&lineup, &plan, Mode::Tally, interrupt, &mut |_, _| Ok(()))?;
         out.push(VariantResult {
             setting: setting.clone(),
             strategies: lineup.strategies,
             tally,
             measures: runner.measures().clone(),
+            warnings: runner.warnings(),
         });
     }
     on_variant(settings.len(), settings.len(), "");

@@ -120,8 +120,13 @@ impl Objective {
         terms.chain(self.constraints.iter().map(|c| c.metric.as_str())).collect()
     }
 
-    /// The objective's value with a 95% interval, from the metrics' estimates. The
-    /// half-width adds the terms' half-widths in quadrature (as if independent).
+    /// The objective's value with a 95% interval, from the metrics' estimates: the value
+    /// ranked, penalties included. The terms' half-widths add in quadrature (as if
+    /// independent); so does, on each side, how far a constraint's penalty moves when its
+    /// metric moves to either end of its interval. The interval is that of the objective
+    /// actually ranked: a candidate whose metric's interval crosses a bound has a penalty
+    /// of zero at its mean but a wide upper end, and one well short of the bound has an
+    /// interval a thousand times its metric's.
     pub fn evaluate(&self, metric: &dyn Fn(&str) -> Option<Estimate>) -> Estimate {
         let (mut value, mut var) = (0.0, 0.0);
         let get = |name: &str| -> Estimate {
@@ -138,13 +143,35 @@ impl Objective {
             };
             var += e.half_width().powi(2);
         }
+        let (mut var_below, mut var_above) = (var, var);
         for c in &self.constraints {
             let e = get(&c.metric);
-            let gap = if c.at_least { c.bound - e.mean } else { e.mean - c.bound };
-            value += PENALTY * gap.max(0.0);
+            let penalty = |x: f64| PENALTY * c.shortfall(x).max(0.0);
+            let at_mean = penalty(e.mean);
+            value += at_mean;
+            let (a, b) = (penalty(e.lo), penalty(e.hi));
+            if a.is_finite() && b.is_finite() {
+                var_below += (at_mean - a.min(b)).powi(2);
+                var_above += (a.max(b) - at_mean).powi(2);
+            }
         }
-        let hw = var.sqrt();
-        Estimate { mean: value, lo: value - hw, hi: value + hw }
+        Estimate { mean: value, lo: value - var_below.sqrt(), hi: value + var_above.sqrt() }
+    }
+
+    /// Whether every constraint holds at the metrics' means (a missing metric counts as
+    /// met, as it adds no penalty).
+    pub fn met(&self, metric: &dyn Fn(&str) -> Option<Estimate>) -> bool {
+        self.constraints.iter().all(|c| metric(&c.metric).is_none_or(|e| !(c.shortfall(e.mean) > 0.0)))
+    }
+
+    /// The constraints as written, e.g. `skill_gap >= 0.5 and mean_length <= 12`.
+    pub fn constraints_text(&self) -> String {
+        let parts: Vec<String> = self
+            .constraints
+            .iter()
+            .map(|c| format!("{} {} {}", c.metric, if c.at_least { ">=" } else { "<=" }, c.bound))
+            .collect();
+        parts.join(" and ")
     }
 
     /// One line: the objective as written.
@@ -168,6 +195,11 @@ impl Objective {
 }
 
 impl Constraint {
+    /// How far `value` falls short of the bound (negative when it holds with room).
+    pub fn shortfall(&self, value: f64) -> f64 {
+        if self.at_least { self.bound - value } else { value - self.bound }
+    }
+
     /// Parses `NAME>=V` or `NAME<=V`.
     pub fn parse(text: &str) -> Result<Constraint, InputError> {
         let bad =
@@ -334,6 +366,14 @@ impl Evaluator for TuneEvaluator<'_> {
 
     fn rounds(&self, sample: &Played) -> u64 {
         sample.tally.rounds
+    }
+
+    fn feasible(&self, sample: &Played) -> bool {
+        if self.objective.constraints.is_empty() {
+            return true;
+        }
+        let metrics = self.metrics(sample);
+        self.objective.met(&|name| metrics.iter().find(|(n, _)| n == name).map(|(_, e)| *e))
     }
 }
 

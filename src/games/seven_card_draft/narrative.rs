@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::engine::Event;
-use super::rules::Variant;
+use super::rules::{Mode, Variant};
 use super::view::Action;
 use crate::cards::cards_to_string;
 use crate::sim::{RoundResult, SHARE_UNIT};
@@ -17,10 +17,15 @@ pub fn tell(variant: &Variant, names: &[&str], events: &[Event], result: &RoundR
         let _ = match *event {
             Event::RoundStart { round, dealer, direction } => {
                 pick_shown = 0;
+                // In round mode the unit is this one round, which the replay's header
+                // names by its index in the run; a game numbers its own rounds.
+                let round = match variant.rules.mode {
+                    Mode::Round => String::new(),
+                    Mode::Game => format!("Round {} of the game · ", round + 1),
+                };
                 writeln!(
                     out,
-                    "== Round {} · dealer seat {dealer} · packs and betting go {}",
-                    round + 1,
+                    "== {round}Dealer seat {dealer} · packs and betting go {}",
                     if direction > 0 { "left (to higher seats)" } else { "right (to lower seats)" }
                 )
             }
