@@ -495,3 +495,50 @@ fn on_a_terminal(args: &[&str], for_how_long: Duration) -> String {
     child.wait().unwrap();
     String::from_utf8_lossy(&reader.join().unwrap()).into_owned()
 }
+
+/// The held-out winner is a candidate that meets the constraints when one does, even
+/// when one that falls short scores better (a shortfall too small for the penalty to
+/// outweigh the difference).
+#[test]
+fn a_candidate_that_meets_the_constraints_wins() {
+    use draftsim::stats::Estimate;
+    use draftsim::study::search::{Evaluator, Param, SearchConfig, SearchState, Setting, search};
+
+    /// Scores by the setting alone: `a` best but infeasible, then `b`, `c`, `d`.
+    struct Planted;
+    impl Evaluator for Planted {
+        type Sample = (String, u64);
+        fn play(&self, setting: &Setting, _seed: u64, rounds: u64) -> Result<(String, u64), draftsim::Error> {
+            Ok((setting[0].1.clone(), rounds))
+        }
+        fn merge(&self, into: &mut (String, u64), more: &(String, u64)) {
+            into.1 += more.1;
+        }
+        fn score(&self, sample: &(String, u64)) -> Estimate {
+            let mean = match sample.0.as_str() {
+                "a" => 0.0,
+                "b" => 1.0,
+                "c" => 2.0,
+                _ => 3.0,
+            };
+            Estimate { mean, lo: mean - 0.1, hi: mean + 0.1 }
+        }
+        fn rounds(&self, sample: &(String, u64)) -> u64 {
+            sample.1
+        }
+        fn feasible(&self, sample: &(String, u64)) -> bool {
+            sample.0 != "a"
+        }
+    }
+    let params = [Param::parse("x=a,b,c,d").unwrap()];
+    let config = SearchConfig { seed: 1, budget: 10_000, candidates: 4, runners_up: 2 };
+    let mut state = SearchState::default();
+    let r = search(&Planted, &params, &config, &mut state, &mut |_| Ok(()), &mut |_, _, _| {}).unwrap();
+    let held: Vec<&str> = r.candidates.iter().filter(|c| c.rank > 0).map(|c| c.setting[0].1.as_str()).collect();
+    assert!(held.contains(&"a"), "the infeasible best is held out: {held:?}");
+    let best = &r.candidates[r.best];
+    assert_eq!(best.setting[0].1, "b", "the best feasible candidate wins");
+    assert!(best.constraint_met);
+    let a = r.candidates.iter().find(|c| c.setting[0].1 == "a").unwrap();
+    assert!(!a.constraint_met && a.rank > 1, "{a:?}");
+}
