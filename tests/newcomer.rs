@@ -380,7 +380,7 @@ fn study_tables_carry_their_metadata() {
         let meta = json(&out.join("study.json"));
         let rules = meta["rules"].as_str().unwrap_or_default();
         assert!(rules.contains("players") && rules.contains("wild"), "{kind}: the rules in force: {meta}");
-        assert!(!meta["seats"].as_array().map_or(true, Vec::is_empty), "{kind}: the seats: {meta}");
+        assert!(meta["seats"].as_array().is_some_and(|s| !s.is_empty()), "{kind}: the seats: {meta}");
         let schema = draftsim::output::arrow_schema_metadata(&out.join(format!("{table}.parquet"))).unwrap();
         let get = |key: &str| schema.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
         assert_eq!(get("kind").as_deref(), Some(kind));

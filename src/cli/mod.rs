@@ -42,7 +42,10 @@ enum Command {
     Run(run::RunArgs),
     /// Tell one round of a run move by move (same game, rules, seats and seed as the run):
     /// its index, deal, deal seed and seating, then every move.
-    #[command(after_help = "Example:\n  draftsim replay --seed 20261121 --round 17")]
+    #[command(
+        after_help = "Example:\n  draftsim replay --seed 20261121 --round 17",
+        mut_arg("seed", |a| a.help("The run's seed (the round is replayed as that run played it)")),
+    )]
     Replay(replay::ReplayArgs),
     /// Play every strategy against every other: win-share matrix, ratings, dominance.
     #[command(

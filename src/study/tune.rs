@@ -161,7 +161,7 @@ impl Objective {
     /// Whether every constraint holds at the metrics' means (a missing metric counts as
     /// met, as it adds no penalty).
     pub fn met(&self, metric: &dyn Fn(&str) -> Option<Estimate>) -> bool {
-        self.constraints.iter().all(|c| metric(&c.metric).is_none_or(|e| !(c.shortfall(e.mean) > 0.0)))
+        self.constraints.iter().all(|c| metric(&c.metric).is_none_or(|e| c.shortfall(e.mean).max(0.0) <= 0.0))
     }
 
     /// The constraints as written, e.g. `skill_gap >= 0.5 and mean_length <= 12`.
