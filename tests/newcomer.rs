@@ -429,6 +429,18 @@ fn rules_that_do_nothing_are_warned_about() {
         let err = stderr(&ok(&["run", "--rules", r, "--rounds", "200", "--players", "2"]));
         assert!(err.lines().any(|l| l.contains("warning") && l.contains(key)), "{text}: {err}");
     }
+    // The other games' options that count only beside another.
+    for (game, text, key) in [
+        ("sevens", "max_carry_hands = 5\n", "max_carry_hands"),
+        ("seven-poker", "unit = \"round\"\nmax_rounds = 50\n", "max_rounds"),
+        ("winston-crazier-eights", "later_starter = \"winner\"\n", "later_starter"),
+    ] {
+        std::fs::write(&rules, text).unwrap();
+        let err = stderr(&ok(&["run", "--game", game, "--rules", r, "--rounds", "20"]));
+        assert!(err.lines().any(|l| l.contains("warning") && l.contains(key)), "{game} {text}: {err}");
+        let err = stderr(&ok(&["run", "--game", game, "--rounds", "20"]));
+        assert!(!err.contains("warning"), "{game} defaults: {err}");
+    }
     // Rules that all count: no warning; --quiet: none either.
     let err = stderr(&ok(&["run", "--rounds", "200"]));
     assert!(!err.contains("warning"), "{err}");

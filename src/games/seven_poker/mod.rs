@@ -144,6 +144,17 @@ impl Setup for SevenPoker {
     fn rules_toml(&self) -> String {
         toml::to_string(&self.rules).unwrap_or_default()
     }
+
+    fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.rules.unit == rules::Unit::Round && self.rules.max_rounds != Rules::default().max_rounds {
+            out.push(
+                "max_rounds: counts only with unit = \"game\" (a unit is one round here); drop it or set unit = \"game\""
+                    .into(),
+            );
+        }
+        out
+    }
 }
 
 /// A unit told move by move.

@@ -156,6 +156,19 @@ impl Setup for Sevens {
     fn rules_toml(&self) -> String {
         toml::to_string(&self.rules).unwrap_or_default()
     }
+
+    fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.rules.all_over != rules::AllOver::CarryOver
+            && self.rules.max_carry_hands != Rules::default().max_carry_hands
+        {
+            out.push(
+                "max_carry_hands: counts only with all_over = \"carry-over\"; drop it or set all_over = \"carry-over\""
+                    .into(),
+            );
+        }
+        out
+    }
 }
 
 /// A unit of play told move by move.

@@ -157,6 +157,14 @@ impl Setup for Winston {
     fn rules_toml(&self) -> String {
         toml::to_string(&self.rules).unwrap_or_default()
     }
+
+    fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.rules.games == 1 && self.rules.later_starter != Rules::default().later_starter {
+            out.push("later_starter: counts only in a best of 3 (games = 3); drop it or set games = 3".into());
+        }
+        out
+    }
 }
 
 /// A match told move by move.
