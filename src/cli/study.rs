@@ -217,29 +217,34 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     };
     let (base_rules, players, seats) = study::sweep::base(info, &spec)?;
     // The base's rules in force (every default written out), when the base alone builds.
-    let base_game = (info.build)(Some(&base_rules), None, Some(&seats)).ok();
-    let rules = base_game.as_ref().map_or(base_rules, |(g, _)| g.rules_toml());
+    let rules = (info.build)(Some(&base_rules), None, Some(&seats)).map_or(base_rules, |(g, _)| g.rules_toml());
     let (format, out) = args.output.open()?;
     let variants: usize = spec.axes.iter().chain(&spec.vary).map(|a| a.values.len()).product();
     let players_note = match spec.axes.iter().find(|a| a.key == "players") {
         Some(a) => format!("players {}", a.values.join(",")),
         None => format!("{players} players"),
     };
-    // Bad base rules are refused by the first variant in one line; a note before it would
-    // be a second. (A base only a swept key makes valid plays on without the note.)
-    if base_game.is_some() {
-        args.exec.note(&format!(
-            "{} · {players_note} · seats {}{} · seed {} · {rounds} rounds per variant, {variants} variant{}",
-            info.name,
-            seats.join(","),
-            if spec.seats.is_some() { "" } else { " (the game's mix with one random seat)" },
-            spec.seed,
-            if variants == 1 { "" } else { "s" }
-        ));
-    }
+    let note = format!(
+        "{} · {players_note} · seats {}{} · seed {} · {rounds} rounds per variant, {variants} variant{}",
+        info.name,
+        seats.join(","),
+        if spec.seats.is_some() { "" } else { " (the game's mix with one random seat)" },
+        spec.seed,
+        if variants == 1 { "" } else { "s" }
+    );
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
-    let results = play(&args.exec, |step| study::sweep_interruptible(info, &spec, Some(&INTERRUPTED), step))?;
+    let results = play(&args.exec, |step| {
+        // The note once the first variant is built: bad rules or seats are refused in one
+        // line, before it.
+        let mut noted = false;
+        study::sweep_interruptible(info, &spec, Some(&INTERRUPTED), &mut |done, total, label| {
+            if !std::mem::replace(&mut noted, true) {
+                args.exec.note(&note);
+            }
+            step(done, total, label);
+        })
+    })?;
     // Each warning once, with the variants it holds in.
     let mut warnings: Vec<(String, Vec<String>)> = Vec::new();
     for r in &results {

@@ -194,7 +194,7 @@ pub fn base(info: &GameInfo, spec: &SweepSpec) -> Result<(String, usize, Vec<Str
 }
 
 /// Plays every variant of the grid; `on_variant` hears (variants done, variants, the next
-/// variant) before each variant and once at the end.
+/// variant) once each variant is built, before it plays, and once at the end.
 pub fn sweep(
     info: &GameInfo,
     spec: &SweepSpec,
@@ -218,16 +218,19 @@ pub fn sweep_interruptible(
     }
     let all_axes: Vec<Axis> = spec.axes.iter().chain(&spec.vary).cloned().collect();
     let settings = grid(&all_axes);
+    // Every variant's rules and seats first (cheap), so a bad key or seat is refused
+    // before anything plays; each variant is built just before it plays.
+    let mut variants = Vec::with_capacity(settings.len());
     for setting in &settings {
-        let label: Vec<String> = setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        on_variant(out.len(), settings.len(), &label.join(" "));
         let (rules_setting, vary_setting) = setting.split_at(spec.axes.len());
         let (text, players) = base.variant(rules_setting, "--set")?;
-        let seats = vary_seats(seats_for(info, spec.seats.as_deref(), players), vary_setting)?;
-        let (runner, seats) = (info.build)(Some(&text), None, Some(&seats)).map_err(|e| {
-            let at: Vec<String> = setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            e.context(format!("variant {}", at.join(" ")))
-        })?;
+        variants.push((text, vary_seats(seats_for(info, spec.seats.as_deref(), players), vary_setting)?));
+    }
+    for (setting, (text, seats)) in settings.iter().zip(variants) {
+        let label: Vec<String> = setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let (runner, seats) = (info.build)(Some(&text), None, Some(&seats))
+            .map_err(|e| e.context(format!("variant {}", label.join(" "))))?;
+        on_variant(out.len(), settings.len(), &label.join(" "));
         let lineup = Lineup::new(&seats);
         let plan =
             Plan { seed: spec.seed, rounds: spec.rounds, rotate: true, shard: None, until_ci: None, cards: false };
