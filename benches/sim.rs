@@ -7,7 +7,7 @@
 
 use divan::{Bencher, black_box, counter::ItemsCount};
 use draftsim::cards::CardSet;
-use draftsim::games::seven_card_draft::view::{BetOptions, Bot, BotRng, PackMemory, SeatView};
+use draftsim::games::seven_card_draft::view::{BetOptions, Bot, BotRng, SeatView};
 use draftsim::games::seven_card_draft::{Preset, Rules, SevenCardDraft};
 use draftsim::sim::{self, Game, Lineup, Plan};
 use rand::SeedableRng;
@@ -142,7 +142,6 @@ fn bench_view<'a>(
         folded: &[false; 4],
         pack: set(pack),
         seen: set(pack),
-        memory: PackMemory::default(),
         pot: 8,
         stacks: &[97; 4],
         committed: &[3, 3, 1, 1],

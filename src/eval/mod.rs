@@ -194,12 +194,6 @@ impl Evaluator {
         (plain, wild, self.straight_top.len() + self.straight_with_wilds.len())
     }
 
-    /// A category's place in this evaluator's order (0 lowest; a flush may sit above a
-    /// full house).
-    pub fn category_place(&self, cat: Category) -> u8 {
-        self.ordinal[cat as usize]
-    }
-
     /// A value from a category and up to five tie-break rank slots (already rank + 1).
     #[inline(always)]
     fn value(&self, cat: Category, slots: u32) -> HandValue {

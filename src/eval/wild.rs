@@ -156,13 +156,6 @@ impl WildRules {
         self.last_pick
     }
 
-    /// Cards of `hand` of a rank that is wild beside a same-suit face card (wild now or
-    /// waiting for the face card).
-    pub fn with_face_cards(&self, hand: CardSet) -> CardSet {
-        let m = u64::from(self.with_face);
-        CardSet(hand.0 & (m | m << 16 | m << 32 | m << 48))
-    }
-
     /// The wild cards among `hand`; `last_pick` is the card taken at the final pick, when
     /// the hand is complete (pass `None` while judging face-up cards during betting).
     #[inline]

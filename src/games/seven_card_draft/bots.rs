@@ -13,17 +13,15 @@
 //! raise_above = [0.80, 0.85, 0.90]
 //! ```
 //!
-//! Strengths are the expected percentile of the finished hand (see [`super::strength`]);
-//! the betting modules judge it against the opponents still in ([`field_strength`]).
+//! Strengths are the expected percentile of the finished hand (see [`super::strength`]).
 
 use rand::{Rng, RngCore};
 use serde::{Deserialize, Serialize};
 
-use super::strength::{Arrivals, Outlook, estimate};
+use super::strength::{Candidates, EstimateCache, Outlook};
 use super::view::{Action, BetOptions, Bot, BotRng, PickChoice, SeatView};
-use crate::cards::{Card, CardSet, Rank};
+use crate::cards::{Card, CardSet};
 use crate::error::InputError;
-use crate::sim::MAX_SEATS;
 
 /// How a bot picks.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -33,28 +31,19 @@ pub enum DraftModule {
     Random,
     /// The card that most raises the own hand's expected final strength.
     Greedy,
-    /// Greedy plus `weight` times what taking the card denies the player who receives the
-    /// pack next: how much worse that player's best choice from the pack becomes, averaged
-    /// over `samples` hands it may hold given what this seat knows.
+    /// Greedy plus `weight` times how much the card would help the player who receives
+    /// the pack next, judged from that player's face-up cards.
     Hate {
         /// Weight of denial against own gain.
         #[serde(default = "default_hate_weight")]
         weight: f32,
-        /// Hands of the next player sampled per pick (its face-down cards are unknown).
-        #[serde(default = "default_samples")]
-        samples: u32,
     },
-    /// Greedy that also counts wilds still to come: a conditional wild whose face card may
-    /// still arrive, and the last-pick wild.
+    /// Greedy that values the wild rules in force (conditional wilds, the last-pick wild).
     WildAware,
 }
 
 fn default_hate_weight() -> f32 {
     1.0
-}
-
-fn default_samples() -> u32 {
-    2
 }
 
 /// How a bot bets.
@@ -63,28 +52,14 @@ fn default_samples() -> u32 {
 pub enum BetModule {
     /// Always checks or calls; never folds or raises.
     CallingStation,
-    /// Judges its strength against the field (see [`field_strength`]) per betting round:
-    /// folds to a bet below one strength or when the pot odds do not pay (fold timing),
-    /// raises above another.
+    /// Per betting round: folds (when facing a bet) below one strength, raises above another.
     Threshold {
-        /// Fold timing: strength against the field below which it folds to a bet, per
-        /// betting round (last value repeats).
+        /// Strength below which it folds to a bet, per betting round (last value repeats).
         fold_below: Vec<f32>,
-        /// Strength against the field above which it raises, per betting round (last
-        /// value repeats).
+        /// Strength above which it raises, per betting round (last value repeats).
         raise_above: Vec<f32>,
-        /// Fold timing: how much the pot odds count, per betting round (last value
-        /// repeats): it folds when its chance of winning is below this times the share of
-        /// the pot a call costs (0 ignores the pot odds).
-        #[serde(default = "default_odds_weight")]
-        odds_weight: Vec<f32>,
-        /// How much an opponent's raise says: each raise moves that opponent's expected
-        /// strength this share of the way to the top (half as much for earlier rounds).
-        #[serde(default = "default_respect")]
-        respect: f32,
     },
-    /// Raises whenever its strength against the field reaches `raise_above`, otherwise
-    /// checks or calls.
+    /// Raises whenever its strength reaches `raise_above`, otherwise checks or calls.
     Aggressive {
         /// Strength from which it raises.
         #[serde(default = "default_aggressive")]
@@ -99,14 +74,6 @@ pub enum BetModule {
 
 fn default_aggressive() -> f32 {
     0.35
-}
-
-fn default_odds_weight() -> Vec<f32> {
-    vec![1.0]
-}
-
-fn default_respect() -> f32 {
-    0.3
 }
 
 /// A bot preset: a description and its two modules.
@@ -147,42 +114,36 @@ impl Preset {
     }
 
     fn check(&self) -> Result<(), InputError> {
-        let within = |v: f32, what: &str, top: f32| {
-            if (0.0..=top).contains(&v) {
+        let unit = |v: f32, what: &str| {
+            if (0.0..=1.0).contains(&v) {
                 Ok(())
             } else {
-                Err(InputError::new(format!("{what} = {v}: use a value from 0 to {top}")))
+                Err(InputError::new(format!("{what} = {v}: use a value from 0 to 1")))
             }
         };
-        let unit = |v: f32, what: &str| within(v, what, 1.0);
         match &self.bet {
-            BetModule::Threshold { fold_below, raise_above, odds_weight, respect } => {
-                if fold_below.is_empty() || raise_above.is_empty() || odds_weight.is_empty() {
-                    return Err(InputError::new(
-                        "bet.fold_below, bet.raise_above and bet.odds_weight: give at least one value each",
-                    ));
+            BetModule::Threshold { fold_below, raise_above } => {
+                if fold_below.is_empty() || raise_above.is_empty() {
+                    return Err(InputError::new("bet.fold_below and bet.raise_above: give at least one value each"));
                 }
                 fold_below.iter().try_for_each(|&v| unit(v, "bet.fold_below"))?;
                 raise_above.iter().try_for_each(|&v| unit(v, "bet.raise_above"))?;
-                odds_weight.iter().try_for_each(|&v| within(v, "bet.odds_weight", 10.0))?;
-                unit(*respect, "bet.respect")?;
             }
             BetModule::Aggressive { raise_above } => unit(*raise_above, "bet.raise_above")?,
             BetModule::Bluff { p } => unit(*p, "bet.p")?,
             BetModule::CallingStation => {}
         }
-        if let DraftModule::Hate { weight, samples } = self.draft {
-            within(weight, "draft.weight", 100.0)?;
-            if !(1..=64).contains(&samples) {
-                return Err(InputError::new(format!("draft.samples = {samples}: use 1 to 64")));
-            }
+        if let DraftModule::Hate { weight } = self.draft
+            && !(0.0..=100.0).contains(&weight)
+        {
+            return Err(InputError::new(format!("draft.weight = {weight}: use a value from 0 to 100")));
         }
         Ok(())
     }
 
     /// A bot playing this preset under `name`.
     pub fn bot(&self, name: &str) -> ModularBot {
-        ModularBot { name: name.to_string(), preset: self.clone(), opponents: OpponentMemo::default() }
+        ModularBot { name: name.to_string(), preset: self.clone(), cache: EstimateCache::default() }
     }
 }
 
@@ -191,326 +152,104 @@ impl Preset {
 pub struct ModularBot {
     name: String,
     preset: Preset,
-    opponents: OpponentMemo,
+    cache: EstimateCache,
 }
 
-/// The opponents' expected strengths of the last betting decision, kept while nothing they
-/// depend on changes (one betting round asks a seat again after each raise).
-#[derive(Clone, Debug, Default)]
-pub struct OpponentMemo {
-    /// (seat, pick, own hand, every seat's face-up cards): all the strengths depend on.
-    key: Option<(usize, usize, CardSet, [CardSet; MAX_SEATS])>,
-    strengths: [f32; MAX_SEATS],
-}
-
-fn outlook<'a>(view: &SeatView<'a>, arrivals: Arrivals) -> Outlook<'a> {
+fn outlook<'a>(view: &SeatView<'a>) -> Outlook<'a> {
     Outlook {
         eval: &view.variant.eval,
-        percentiles: &view.variant.percentiles,
-        straights: &view.variant.straights,
+        straight_cover: &view.variant.straight_cover,
         deck: view.variant.deck.cards,
-        arrivals,
+        seen: view.seen,
     }
 }
 
-/// Cards no seat shows face up and this seat has not seen: where its unknowns come from.
-fn unseen(view: &SeatView<'_>) -> CardSet {
-    let up = view.face_up.iter().fold(CardSet::EMPTY, |a, &f| a.union(f));
-    view.variant.deck.cards.minus(view.seen).minus(up)
+/// Own strength of `hand` after this pick, as a plain greedy player sees it (no wilds).
+fn plain_value(cache: &mut EstimateCache, o: &Outlook<'_>, hand: CardSet, picks_left: u32) -> f32 {
+    cache.estimate(o, hand, CardSet::EMPTY, 0, picks_left)
 }
 
-/// The pack card with the highest score. Exact ties (a card that changes nothing) go to
-/// the higher rank, which keeps the better kicker and denies it to the next seat, then to
-/// the suit the hand holds more of; a lone card is taken without scoring.
-fn best_card(pack: CardSet, hand: CardSet, mut score: impl FnMut(Card) -> f32) -> (Card, f32) {
+/// Own strength counting the wild rules in force; `last` is the card taken at the final pick.
+fn wild_value(
+    cache: &mut EstimateCache,
+    view: &SeatView<'_>,
+    o: &Outlook<'_>,
+    hand: CardSet,
+    last: Option<Card>,
+    picks_left: u32,
+) -> f32 {
+    let rules = &view.variant.rules.wild;
+    let wilds = rules.wild_cards(hand, last);
+    let future = u32::from(rules.has_last_pick() && picks_left > 0);
+    cache.estimate(o, hand, wilds, future, picks_left)
+}
+
+/// The pack card with the highest score (first in card order on ties); a lone card is
+/// taken without scoring.
+fn best_card(pack: CardSet, mut score: impl FnMut(Card) -> f32) -> Card {
     if pack.len() == 1 {
-        return (pack.nth(0).expect("one card"), 0.0);
+        return pack.nth(0).expect("one card");
     }
-    let key = |c: Card| (c.rank(), hand.suit_mask(c.suit()).count_ones());
-    let mut best: Option<(f32, (Rank, u32), Card)> = None;
+    let mut best = (f32::NEG_INFINITY, None);
     for card in pack.iter() {
         let s = score(card);
-        let better = match best {
-            None => true,
-            Some((b, k, _)) => s > b || (s == b && key(card) > k),
-        };
-        if better {
-            best = Some((s, key(card), card));
+        if s > best.0 {
+            best = (s, Some(card));
         }
     }
-    let (s, _, card) = best.expect("a pack is never empty at a pick");
-    (card, s)
+    best.1.expect("a pack is never empty at a pick")
 }
 
-/// The strength a module judges: the own hand with the wilds the rules make of it now
-/// (and the last-pick wild once promised), against the packs still to come.
-pub fn own_strength(view: &SeatView<'_>, future_wilds: bool) -> f32 {
-    let o = outlook(view, Arrivals::for_seat(view));
-    let rules = &view.variant.rules.wild;
-    let wilds = rules.wild_cards(view.hand, view.last_pick);
-    let future = u32::from(future_wilds && rules.has_last_pick() && view.picks_left() > 0);
-    estimate(&o, view.hand, wilds, future)
+/// The strength a betting module judges: the whole own hand, wilds as the rules say.
+fn betting_strength(cache: &mut EstimateCache, view: &SeatView<'_>) -> f32 {
+    let o = outlook(view);
+    wild_value(cache, view, &o, view.hand, view.last_pick, view.picks_left() as u32)
 }
 
 impl ModularBot {
     /// A pick by one of the modules that estimate strengths (all but `random`).
-    fn informed_pick(&mut self, view: &SeatView<'_>, module: DraftModule, rng: &mut BotRng) -> PickChoice {
-        let o = outlook(view, Arrivals::for_seat(view));
-        let wild = &view.variant.rules.wild;
-        // Wilds as the rules make them of the hand with the card (judged now).
-        let own = |c: Card| {
-            let hand = view.hand.union(CardSet::single(c));
-            estimate(&o, hand, wild.wild_cards(hand, None), 0)
-        };
+    fn informed_pick(&mut self, view: &SeatView<'_>, module: DraftModule) -> PickChoice {
+        let o = outlook(view);
+        let left = view.picks_left() as u32;
         match module {
             DraftModule::Random => unreachable!("random picks need no estimate"),
-            DraftModule::Greedy => PickChoice::own(best_card(view.pack, view.hand, own).0),
-            DraftModule::WildAware => {
-                PickChoice::own(best_card(view.pack, view.hand, |c| wild_aware_value(view, &o, c)).0)
+            DraftModule::Greedy => {
+                let own = Candidates::new(&o, view.hand, left);
+                PickChoice::own(best_card(view.pack, |c| own.estimate(c)))
             }
-            DraftModule::Hate { weight, samples } => {
+            DraftModule::WildAware => {
+                let last_pick = left == 0;
+                PickChoice::own(best_card(view.pack, |c| {
+                    let hand = view.hand.union(CardSet::single(c));
+                    wild_value(&mut self.cache, view, &o, hand, last_pick.then_some(c), left)
+                }))
+            }
+            DraftModule::Hate { weight } => {
                 let next = view.next_seat();
+                let mine = Candidates::new(&o, view.hand, left);
                 if view.pack.len() == 1 || next == view.seat {
-                    return PickChoice::own(best_card(view.pack, view.hand, own).0);
+                    return PickChoice::own(best_card(view.pack, |c| mine.estimate(c)));
                 }
-                let mut scores = [(Card::from_index(0), 0f32); 8];
-                let mut len = 0;
-                for c in view.pack.iter().take(8) {
-                    scores[len] = (c, own(c));
-                    len += 1;
+                // Each card scored once for this seat and once for the next one.
+                let theirs = view.face_up[next];
+                let base = plain_value(&mut self.cache, &o, theirs, left);
+                let denied = Candidates::new(&o, theirs, left);
+                let (mut greedy, mut choice) = ((f32::NEG_INFINITY, None), (f32::NEG_INFINITY, None));
+                for c in view.pack.iter() {
+                    let own = mine.estimate(c);
+                    let denial = denied.estimate(c) - base;
+                    if own > greedy.0 {
+                        greedy = (own, Some(c));
+                    }
+                    if own + weight * denial > choice.0 {
+                        choice = (own + weight * denial, Some(c));
+                    }
                 }
-                let denial = denial(view, next, samples, rng);
-                let score_of = |c: Card| scores[..len].iter().find(|(x, _)| *x == c).map_or(0.0, |s| s.1);
-                let (greedy, _) = best_card(view.pack, view.hand, score_of);
-                let (card, _) = best_card(view.pack, view.hand, |c| {
-                    score_of(c) + weight * denial.iter().find(|(x, _)| *x == c).map_or(0.0, |d| d.1)
-                });
+                let (card, greedy) = (choice.1.expect("a card"), greedy.1.expect("a card"));
                 PickChoice { card, hate: card != greedy }
             }
         }
     }
-}
-
-/// The wild-aware value of taking `c`: the wilds of the hand now, the last-pick wild if
-/// promised, and a conditional wild whose face card has not come yet credited with the
-/// chance that one of its suit still arrives.
-fn wild_aware_value(view: &SeatView<'_>, o: &Outlook<'_>, c: Card) -> f32 {
-    let rules = &view.variant.rules.wild;
-    let left = view.picks_left() as u32;
-    let hand = view.hand.union(CardSet::single(c));
-    let last = (left == 0).then_some(c);
-    let wilds = rules.wild_cards(hand, last);
-    let future = u32::from(rules.has_last_pick() && left > 0);
-    let now = estimate(o, hand, wilds, future);
-    let waiting = rules.with_face_cards(hand).minus(wilds);
-    if waiting.is_empty() || left == 0 {
-        return now;
-    }
-    // The chance a face card of each waiting card's suit arrives; the best one counts.
-    let mut best = now;
-    for card in waiting.iter() {
-        let faces = CardSet(o.deck.0 & (0b111u64 << Rank::JACK.0) << (16 * card.suit().0));
-        let p = arrival_chance(&o.arrivals, hand, faces);
-        let with = estimate(o, hand, wilds.union(CardSet::single(card)), future);
-        best = best.max(now + p * (with - now));
-    }
-    best
-}
-
-/// The chance that at least one pack still to come holds a card of `target`.
-fn arrival_chance(arrivals: &Arrivals, hand: CardSet, target: CardSet) -> f32 {
-    let mut miss = 1.0;
-    for (pool, draws) in arrivals.iter() {
-        let pool = pool.minus(hand);
-        let n = pool.len();
-        let s = pool.intersect(target).len();
-        miss *= super::strength::none_drawn(n, s, draws);
-    }
-    1.0 - miss
-}
-
-/// For each card of the pack: how much taking it lowers the next seat's best choice from
-/// the pack, averaged over hands it may hold. The next seat holds its face-up cards, one
-/// card of each group that went missing from a pack this seat passed it (it was the first
-/// to pick from it), and the rest unseen cards.
-fn denial(view: &SeatView<'_>, next: usize, samples: u32, rng: &mut BotRng) -> [(Card, f32); 8] {
-    let mut out = [(Card::from_index(0), 0f32); 8];
-    let mut len = 0;
-    for c in view.pack.iter().take(8) {
-        out[len] = (c, 0.0);
-        len += 1;
-    }
-    let up = view.face_up[next];
-    let elsewhere =
-        (0..view.players).filter(|&s| s != next).fold(CardSet::EMPTY, |a, s| a.union(view.face_up[s])).union(view.hand);
-    let pool = unseen(view);
-    // The next seat has made as many picks as this one, the current one aside.
-    let hidden = (view.pick - 1).saturating_sub(up.len() as usize);
-    let pack_size = view.variant.rules.pack_size;
-    let wild = &view.variant.rules.wild;
-    for _ in 0..samples {
-        let mut theirs = up;
-        let mut left = hidden;
-        for &group in view.memory.came_back {
-            if left == 0 || !group.intersect(up).is_empty() {
-                continue;
-            }
-            let group = group.minus(elsewhere);
-            if let Some(card) = random_card(group, rng) {
-                theirs.insert(card);
-                left -= 1;
-            }
-        }
-        for _ in 0..left {
-            if let Some(card) = random_card(pool.minus(theirs), rng) {
-                theirs.insert(card);
-            }
-        }
-        // Their packs after this one, from what this seat cannot place.
-        let mut arrivals = Arrivals::default();
-        let rest = view.variant.deck.cards.minus(elsewhere).minus(theirs).minus(view.pack);
-        for j in 2..=view.picks_left() {
-            arrivals.push(rest, (pack_size + 1).saturating_sub(view.pick + j) as u32);
-        }
-        let o = outlook(view, arrivals);
-        let mut vals = [0f32; 8];
-        for (i, &(c, _)) in out[..len].iter().enumerate() {
-            let hand = theirs.union(CardSet::single(c));
-            vals[i] = estimate(&o, hand, wild.wild_cards(hand, None), 0);
-        }
-        // Taking their favourite leaves them the second best; any other card, nothing.
-        let (mut top, mut second, mut at) = (f32::NEG_INFINITY, f32::NEG_INFINITY, 0);
-        for (i, &v) in vals[..len].iter().enumerate() {
-            if v > top {
-                (second, top, at) = (top, v, i);
-            } else if v > second {
-                second = v;
-            }
-        }
-        if len > 1 {
-            out[at].1 += (top - second) / samples as f32;
-        }
-    }
-    out
-}
-
-/// A uniformly random card of `set`, if any.
-fn random_card(set: CardSet, rng: &mut BotRng) -> Option<Card> {
-    let n = set.len();
-    (n > 0).then(|| set.nth(((rng.next_u64() as u128 * n as u128) >> 64) as u32).expect("index inside the set"))
-}
-
-/// This seat's strength against the field: the chance of beating each opponent still in,
-/// from the own estimate and what each opponent shows (its face-up cards, its face-down
-/// picks as draws from the unseen cards, its raises), combined as (chance of beating them
-/// all, the per-opponent geometric mean). The geometric mean reads like a strength against
-/// one opponent whatever the table's size.
-pub fn field_strength(view: &SeatView<'_>, own: f32, respect: f32, memo: &mut OpponentMemo) -> (f32, f32) {
-    let mut opponents = [(0f32, 0f32); MAX_SEATS];
-    let mut len = 0;
-    let mut own_spread = 0.0;
-    for_each_opponent(view, respect, memo, |theirs, spread_theirs, spread_own| {
-        opponents[len] = (theirs, spread_theirs);
-        own_spread = spread_own;
-        len += 1;
-    });
-    if len == 0 {
-        return (1.0, 1.0);
-    }
-    // Over the own finished strength (normal around the estimate, 16 points over three
-    // spreads each side), the chance of beating every opponent at once: the chances move
-    // together with the own hand, so they are not multiplied outright.
-    let beat_all = |x: f32| opponents[..len].iter().map(|&(m, b)| beat_chance(x, 0.0, m, b)).product::<f32>();
-    let win = if own_spread < 1e-4 {
-        beat_all(own)
-    } else {
-        // The points and their normal weights, worked out once.
-        static POINTS: std::sync::LazyLock<[(f32, f32); 16]> = std::sync::LazyLock::new(|| {
-            let mut points = [(0.0, 0.0); 16];
-            for (i, p) in points.iter_mut().enumerate() {
-                let z = -3.0 + 6.0 * (i as f32 + 0.5) / 16.0;
-                *p = (z, (-0.5 * z * z).exp());
-            }
-            let total: f32 = points.iter().map(|p| p.1).sum();
-            points.map(|(z, w)| (z, w / total))
-        });
-        POINTS.iter().map(|&(z, w)| w * beat_all(own + z * own_spread)).sum()
-    };
-    (win, win.powf(1.0 / len as f32))
-}
-
-/// Each opponent still in as (its expected strength, that estimate's spread, the own
-/// estimate's spread).
-pub fn for_each_opponent(view: &SeatView<'_>, respect: f32, memo: &mut OpponentMemo, mut f: impl FnMut(f32, f32, f32)) {
-    let pack_size = view.variant.rules.pack_size;
-    let left = view.picks_left();
-    // An opponent's face-down picks may be any card this seat does not hold and nobody
-    // shows (what it saw go missing from packs included).
-    let up = view.face_up.iter().fold(CardSet::EMPTY, |a, &f| a.union(f));
-    let pool = view.variant.deck.cards.minus(view.hand).minus(up);
-    let round = view.betting.map_or(0, |b| b.round) as u8;
-    let wild = &view.variant.rules.wild;
-    // The spread of a finished hand around its estimate: about 0.035 a pick still unknown
-    // (the calibration's spread of finished percentiles: 0.18 with five picks to come),
-    // and about 0.02 a face-down pick of an opponent's.
-    let spread = |picks: usize| (0.035 * picks as f32).min(0.25);
-    let mut shown = [CardSet::EMPTY; MAX_SEATS];
-    shown[..view.players].copy_from_slice(view.face_up);
-    let key = Some((view.seat, view.pick, view.hand, shown));
-    let fresh = memo.key != key;
-    memo.key = key;
-    for s in (0..view.players).filter(|&s| s != view.seat && !view.folded[s]) {
-        let mut arrivals = Arrivals::default();
-        let mut hidden = 0;
-        for pick in 1..=view.pick {
-            if !view.variant.is_face_up(pick) {
-                arrivals.push(pool, (pack_size + 1 - pick) as u32);
-                hidden += 1;
-            }
-        }
-        for j in 1..=left {
-            arrivals.push(pool, (pack_size + 1).saturating_sub(view.pick + j) as u32);
-        }
-        if fresh {
-            let shown = view.face_up[s];
-            memo.strengths[s] = estimate(&outlook(view, arrivals), shown, wild.wild_cards(shown, None), 0);
-        }
-        let mut theirs = memo.strengths[s];
-        let raises = view
-            .history
-            .iter()
-            .filter(|a| a.seat as usize == s && matches!(a.action, Action::Raise(_)))
-            .map(|a| if a.betting_round == round { 1.0 } else { 0.5 })
-            .sum::<f32>();
-        theirs += (1.0 - theirs) * (respect * raises).min(1.0);
-        f(theirs, (spread(left) + 0.02 * hidden as f32).min(0.25), spread(left));
-    }
-}
-
-/// P(X > Y) for finished strengths X around `own` and Y around `theirs` with these
-/// spreads: the difference taken as normal (its chance of being above zero).
-fn beat_chance(own: f32, a: f32, theirs: f32, b: f32) -> f32 {
-    let sd = (a * a + b * b).sqrt();
-    if sd < 1e-4 {
-        return if own > theirs {
-            1.0
-        } else if own < theirs {
-            0.0
-        } else {
-            0.5
-        };
-    }
-    normal_cdf((own - theirs) / sd)
-}
-
-/// The standard normal distribution function (Abramowitz and Stegun 7.1.26, error below
-/// 1.5e-7).
-fn normal_cdf(z: f32) -> f32 {
-    let x = z.abs() / std::f32::consts::SQRT_2;
-    let t = 1.0 / (1.0 + 0.327_591_1 * x);
-    let poly = t * (0.254_829_6 + t * (-0.284_496_7 + t * (1.421_413_7 + t * (-1.453_152 + t * 1.061_405_4))));
-    let erf = 1.0 - poly * (-x * x).exp();
-    if z >= 0.0 { 0.5 * (1.0 + erf) } else { 0.5 * (1.0 - erf) }
 }
 
 impl Bot for ModularBot {
@@ -521,7 +260,7 @@ impl Bot for ModularBot {
     fn pick(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> PickChoice {
         match self.preset.draft {
             DraftModule::Random => random_pick(view.pack, rng),
-            module => self.informed_pick(view, module, rng),
+            module => self.informed_pick(view, module),
         }
     }
 
@@ -539,15 +278,12 @@ impl Bot for ModularBot {
 
     fn bet(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> Action {
         let options = view.betting.expect("bet is only asked while betting");
-        let wild_aware = self.preset.draft == DraftModule::WildAware;
         match &self.preset.bet {
             BetModule::CallingStation => options.check_or_call(),
-            BetModule::Threshold { fold_below, raise_above, odds_weight, respect } => {
+            BetModule::Threshold { fold_below, raise_above } => {
                 let at = |v: &[f32]| v[options.round.min(v.len() - 1)];
-                let (win, strength) =
-                    field_strength(view, own_strength(view, wild_aware), *respect, &mut self.opponents);
-                let pot_odds = options.to_call as f32 / (view.pot + options.to_call) as f32;
-                if options.to_call > 0 && (strength < at(fold_below) || win < at(odds_weight) * pot_odds) {
+                let strength = betting_strength(&mut self.cache, view);
+                if options.to_call > 0 && strength < at(fold_below) {
                     Action::Fold
                 } else if strength > at(raise_above) {
                     options.min_raise_or_call()
@@ -556,9 +292,11 @@ impl Bot for ModularBot {
                 }
             }
             BetModule::Aggressive { raise_above } => {
-                let (_, strength) =
-                    field_strength(view, own_strength(view, wild_aware), default_respect(), &mut self.opponents);
-                if strength >= *raise_above { options.min_raise_or_call() } else { options.check_or_call() }
+                if betting_strength(&mut self.cache, view) >= *raise_above {
+                    options.min_raise_or_call()
+                } else {
+                    options.check_or_call()
+                }
             }
             BetModule::Bluff { p } => bluff(options, *p, rng),
         }

@@ -24,7 +24,7 @@ use super::measures::{
     FINISHED, FOLDS, HATE_PICKS, HATE_ROUNDS, HATE_ROUNDS_NET, PICKS, SHOWDOWN_WINS, SHOWDOWNS, WILD_WINS, WINNING,
 };
 use super::rules::{Limit, Mode, Variant};
-use super::view::{Action, BetOptions, Bot, PackMemory, PickChoice, PublicAction, SeatView};
+use super::view::{Action, BetOptions, Bot, PickChoice, PublicAction, SeatView};
 use crate::cards::{Card, CardSet};
 use crate::error::Error;
 use crate::eval::HandValue;
@@ -158,13 +158,6 @@ pub struct Table {
     hands: [CardSet; MAX_SEATS],
     face_up: [CardSet; MAX_SEATS],
     seen: [CardSet; MAX_SEATS],
-    /// Per seat and pack (by the seat it was dealt to): the cards the seat left in it when
-    /// it last passed it.
-    left_in: [[CardSet; MAX_SEATS]; MAX_SEATS],
-    /// Per seat: for each pack that came back to it, the cards gone from it since it was
-    /// passed (taken by the seats downstream), and how many such returns.
-    came_back: [[CardSet; MAX_PICKS]; MAX_SEATS],
-    came_back_len: [u8; MAX_SEATS],
     last_pick: [Option<Card>; MAX_SEATS],
     folded: [bool; MAX_SEATS],
     stacks: [u32; MAX_SEATS],
@@ -213,9 +206,6 @@ impl Table {
             hands: [CardSet::EMPTY; MAX_SEATS],
             face_up: [CardSet::EMPTY; MAX_SEATS],
             seen: [CardSet::EMPTY; MAX_SEATS],
-            left_in: [[CardSet::EMPTY; MAX_SEATS]; MAX_SEATS],
-            came_back: [[CardSet::EMPTY; MAX_PICKS]; MAX_SEATS],
-            came_back_len: [0; MAX_SEATS],
             last_pick: [None; MAX_SEATS],
             folded: [false; MAX_SEATS],
             stacks: [0; MAX_SEATS],
@@ -273,11 +263,6 @@ impl Table {
             folded: &self.folded[..self.n],
             pack: if betting.is_some() { CardSet::EMPTY } else { self.packs[seat] },
             seen: self.seen[seat],
-            memory: PackMemory {
-                left_in: &self.left_in[seat][..self.n],
-                came_back: &self.came_back[seat][..self.came_back_len[seat] as usize],
-                pack_of: &self.pack_of[..self.n],
-            },
             pot: self.pot,
             stacks: &self.stacks[..self.n],
             committed: &self.committed[..self.n],
@@ -502,8 +487,6 @@ fn play_round_logged<B: Bot, const LOG_CARDS: bool>(
         t.hands[s] = CardSet::EMPTY;
         t.face_up[s] = CardSet::EMPTY;
         t.seen[s] = CardSet::EMPTY;
-        t.left_in[s] = [CardSet::EMPTY; MAX_SEATS];
-        t.came_back_len[s] = 0;
         t.packs[s] = CardSet::EMPTY;
         t.last_pick[s] = None;
         t.committed[s] = 0;
@@ -589,12 +572,6 @@ fn play_round_logged<B: Bot, const LOG_CARDS: bool>(
                 continue;
             }
             t.seen[s] = t.seen[s].union(t.packs[s]);
-            let left = t.left_in[s][t.pack_of[s] as usize];
-            if !left.is_empty() {
-                // A pack this seat passed before is back: what is gone was taken downstream.
-                t.came_back[s][t.came_back_len[s] as usize] = left.minus(t.packs[s]);
-                t.came_back_len[s] += 1;
-            }
             if t.packs[s].len() == 1 {
                 // A forced pick: the bot has no choice to make, so it is not asked.
                 t.choices[s] = PickChoice::own(t.packs[s].nth(0).expect("one card"));
@@ -629,7 +606,6 @@ fn play_round_logged<B: Bot, const LOG_CARDS: bool>(
                 log_pick(&mut out.cards, s, t.packs[s], choice.card, pick);
             }
             t.packs[s].remove(choice.card);
-            t.left_in[s][t.pack_of[s] as usize] = t.packs[s];
             t.hands[s].insert(choice.card);
             if face_up {
                 t.face_up[s].insert(choice.card);

@@ -8,7 +8,6 @@
 //! - [`narrative`]: a round told move by move, for `draftsim replay`.
 
 pub mod bots;
-pub mod calibration;
 pub mod engine;
 pub mod measures;
 pub mod narrative;

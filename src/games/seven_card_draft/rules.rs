@@ -187,10 +187,9 @@ impl Rules {
         for (i, &p) in self.bet_after_picks.iter().enumerate() {
             bet_round_after[p] = i as u8;
         }
-        let eval = Evaluator::new(&deck);
         Ok(Variant {
-            percentiles: super::strength::Percentiles::of_deck(&deck, &eval, self.pack_size),
-            eval,
+            eval: Evaluator::new(&deck),
+            straight_cover: super::strength::straight_cover_table(&deck.straights()),
             straights: deck.straights(),
             deck_cards: deck.card_list(),
             deck,
@@ -259,8 +258,8 @@ pub struct Variant {
     pub eval: Evaluator,
     /// The deck's straights, highest first.
     pub straights: Vec<(u16, Rank)>,
-    /// Where each hand value ranks among random finished hands (bots' estimates).
-    pub percentiles: std::sync::Arc<super::strength::Percentiles>,
+    /// For each rank mask, the most ranks of one straight it holds (bots' estimates).
+    pub straight_cover: Vec<u8>,
     /// Bit p set when pick p is turned face up.
     face_up_mask: u16,
     /// For each pick number, the betting round that follows it (`u8::MAX` if none).

@@ -1,267 +1,155 @@
-//! A strength estimate for partial hands: the expected percentile of the finished hand
-//! among random hands of the deck, counting the picks still to come.
+//! A cheap strength estimate for partial hands: the expected percentile of the finished
+//! hand among random seven-card hands, counting the picks still to come.
 //!
-//! The made hand gives a floor. Each pick still to come brings a pack whose possible cards
-//! the seat can name: a pack it passed before holds what it left in it, less the cards the
-//! seats in between take; a pack it has not seen holds cards from those it has not seen
-//! anywhere. Each such pack is an [`Arrivals`] pool with the number of cards it will hold,
-//! so the chance that it holds a card the hand wants is hypergeometric, and the chance of
-//! completing a draw is the chance that enough of those packs do (a Poisson binomial).
-//! Flushes, straights and pairing up (pair, two pair, trips, full house, quads) are the
-//! draws; each adds its chance times what it lifts the hand above the floor.
+//! The made hand gives a floor; flush, straight and pairing draws add their chance of
+//! completing (a binomial over the picks left, with a per-pick hit chance scaled by how
+//! many outs this seat has not yet seen go by). No allocation, a few dozen operations.
 
-use std::sync::{Arc, Mutex};
-
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
-
-use super::view::SeatView;
-use crate::cards::{CardSet, Deck, Rank, Suit};
+use crate::cards::{Card, CardSet, Suit};
 use crate::eval::{Category, Evaluator, HandValue};
 
-/// Hands sampled to build a deck's percentile table: the percentiles carry a sampling
-/// error of about 1/sqrt(this) (0.002).
-const PERCENTILE_SAMPLES: usize = 1 << 18;
+/// Share of random seven-card hands in each category (standard deck), lowest first.
+const SEVEN_CARD_SHARE: [f32; 10] = [0.1741, 0.4382, 0.2350, 0.0483, 0.0462, 0.0303, 0.0260, 0.00168, 0.000311, 0.0];
 
-/// The percentile of every hand value of one deck: the share of random hands of the
-/// finished size ranking below it, plus half the share ranking level with it, by category
-/// and the top two tie-break ranks (so K-K-9-9 ranks above K-K-3-3).
-#[derive(Debug)]
-pub struct Percentiles {
-    /// By (category << 8 | top slot << 4 | second slot).
-    table: Box<[f32]>,
-    /// Each category's middle percentile: the value of completing a draw to it.
-    mid: [f32; 10],
+/// Share of random seven-card hands below each category.
+const SHARE_BELOW: [f32; 10] = {
+    let mut below = [0.0f32; 10];
+    let mut i = 1;
+    while i < 10 {
+        below[i] = below[i - 1] + SEVEN_CARD_SHARE[i - 1];
+        i += 1;
+    }
+    below
+};
+
+/// [`percentile`] for each category and top tie-break slot (0 = none, else rank + 1).
+const PERCENTILE: [[f32; 16]; 10] = {
+    let mut table = [[0.0f32; 16]; 10];
+    let mut cat = 0;
+    while cat < 10 {
+        let own = if SEVEN_CARD_SHARE[cat] > 0.0002 { SEVEN_CARD_SHARE[cat] } else { 0.0002 };
+        let mut slot = 0;
+        while slot < 16 {
+            let top = if slot == 0 { 0.0 } else { (slot - 1) as f32 / 12.0 };
+            let p = SHARE_BELOW[cat] + own * (0.1 + 0.8 * top);
+            table[cat][slot] = if p < 1.0 { p } else { 1.0 };
+            slot += 1;
+        }
+        cat += 1;
+    }
+    table
+};
+
+/// The percentile of a finished hand of this value: the share of random seven-card hands
+/// below its category plus a part of its own category by its top rank.
+#[inline]
+pub fn percentile(value: HandValue) -> f32 {
+    PERCENTILE[value.category() as usize][((value.0 >> 16) & 15) as usize]
 }
 
-impl Percentiles {
-    /// The table for hands of `hand_size` cards of this deck, sampled once per deck shape
-    /// and shared.
-    pub fn of_deck(deck: &Deck, eval: &Evaluator, hand_size: usize) -> Arc<Percentiles> {
-        type Key = (u16, bool, usize);
-        static CACHE: Mutex<Vec<(Key, Arc<Percentiles>)>> = Mutex::new(Vec::new());
-        let key = (deck.rank_mask, deck.flush_beats_full_house, hand_size);
-        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, p)) = cache.iter().find(|(k, _)| *k == key) {
-            return p.clone();
-        }
-        let p = Arc::new(Percentiles::sample(deck, eval, hand_size));
-        cache.push((key, p.clone()));
-        p
-    }
+const fn category_mid(cat: Category) -> f32 {
+    SHARE_BELOW[cat as usize] + SEVEN_CARD_SHARE[cat as usize] * 0.5
+}
 
-    /// Samples random hands with a fixed seed, so the table is the same in every run.
-    fn sample(deck: &Deck, eval: &Evaluator, hand_size: usize) -> Percentiles {
-        let mut cards = deck.card_list();
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5EED_9E2C);
-        // Counts by bucket, and each bucket's place in the deck's order of values.
-        let mut counts = vec![0u32; 1 << 12];
-        let mut order_key = vec![0u32; 1 << 12];
-        for _ in 0..PERCENTILE_SAMPLES {
-            let hand: CardSet =
-                crate::cards::shuffle::partial_shuffle(&mut cards, &mut rng, hand_size).0.iter().copied().collect();
-            let v = eval.eval(hand);
-            counts[bucket(v)] += 1;
-        }
-        // A bucket's order: the category's place (bits 24-27 of any of its values), then
-        // the two slots. Buckets never sampled still get their place, from a value built
-        // the same way.
-        let ordinal = |cat: usize| if cat < 10 { (eval_ordinal(eval, cat) << 8) as u32 } else { u32::MAX };
-        for (b, key) in order_key.iter_mut().enumerate() {
-            *key = ordinal(b >> 8).saturating_add((b & 0xff) as u32);
-        }
-        let mut by_order: Vec<usize> = (0..1 << 12).collect();
-        by_order.sort_by_key(|&b| order_key[b]);
-        let mut table = vec![0f32; 1 << 12].into_boxed_slice();
-        let total = PERCENTILE_SAMPLES as f64;
-        let mut below = 0u64;
-        let mut cat_below = [f64::MAX; 10];
-        let mut cat_count = [0u64; 10];
-        for &b in &by_order {
-            let c = u64::from(counts[b]);
-            table[b] = ((below as f64 + c as f64 / 2.0) / total) as f32;
-            if b >> 8 < 10 {
-                cat_below[b >> 8] = cat_below[b >> 8].min(below as f64);
-                cat_count[b >> 8] += c;
+/// Hit chances are looked up on a grid of this many steps between 0 and 1.
+const Q_STEPS: usize = 64;
+
+const CHANCE_LEN: usize = 7 * 7 * (Q_STEPS + 1);
+
+/// P(at least `need` hits in `k` tries) for need 0-6 (6 standing for anything above 5,
+/// which counts as out of reach), k 0-6 and q on the grid, built at compile time so a
+/// look-up needs no test.
+static CHANCE: [f32; CHANCE_LEN] = {
+    let mut table = [0.0f32; CHANCE_LEN];
+    let mut need = 0;
+    while need < 6 {
+        let mut k = 0;
+        while k < 7 {
+            let mut step = 0;
+            while step <= Q_STEPS {
+                table[(need * 7 + k) * (Q_STEPS + 1) + step] = if need == 0 {
+                    1.0
+                } else {
+                    binomial_at_least(need as u32, k as u32, step as f64 / Q_STEPS as f64) as f32
+                };
+                step += 1;
             }
-            below += c;
+            k += 1;
         }
-        let mid = std::array::from_fn(|cat| ((cat_below[cat] + cat_count[cat] as f64 / 2.0) / total).min(1.0) as f32);
-        Percentiles { table, mid }
+        need += 1;
     }
-
-    /// The percentile of a hand of this value (a partial hand's value is a floor).
-    #[inline]
-    pub fn of(&self, value: HandValue) -> f32 {
-        self.table[bucket(value)]
-    }
-
-    /// The percentile of a hand of this category whose top two tie-break slots are these
-    /// (rank + 1; 0 for none).
-    #[inline]
-    pub fn bucket(&self, cat: Category, top: u8, second: u8) -> f32 {
-        self.table[(cat as usize) << 8 | usize::from(top & 15) << 4 | usize::from(second & 15)]
-    }
-
-    /// The middle percentile of a category: what completing a draw to it is worth.
-    #[inline]
-    pub fn mid(&self, cat: Category) -> f32 {
-        self.mid[cat as usize]
-    }
-}
-
-/// A value's bucket: its category and top two tie-break slots.
-#[inline]
-fn bucket(v: HandValue) -> usize {
-    ((v.0 >> 12) & 0xfff) as usize
-}
-
-/// A category's place in the evaluator's order (a flush may rank above a full house).
-fn eval_ordinal(eval: &Evaluator, cat: usize) -> usize {
-    eval.category_place(Category::from_index(cat)) as usize
-}
-
-/// Most packs an estimate counts: picks still to come, and for an opponent also the
-/// picks it made face down (a pack of at most 7 cards each).
-pub const MAX_ARRIVALS: usize = 14;
-
-/// `FALLING[n][a]` = n (n - 1) ... (n - a + 1), the ordered ways to draw `a` of `n`.
-static FALLING: [[f32; 8]; 65] = {
-    let mut t = [[0f32; 8]; 65];
-    let mut n = 0;
-    while n < 65 {
-        let mut a = 0;
-        let mut v = 1.0f64;
-        while a < 8 {
-            t[n][a] = v as f32;
-            v *= if n >= a { (n - a) as f64 } else { 0.0 };
-            a += 1;
-        }
-        n += 1;
-    }
-    t
+    table
 };
 
-/// `1 / FALLING[n][a]` where it is not zero.
-static INV_FALLING: [[f32; 8]; 65] = {
-    let mut t = [[0f32; 8]; 65];
-    let mut n = 0;
-    while n < 65 {
-        let mut a = 0;
-        let mut v = 1.0f64;
-        while a < 8 {
-            t[n][a] = if v > 0.0 { (1.0 / v) as f32 } else { 0.0 };
-            v *= if n >= a { (n - a) as f64 } else { 0.0 };
-            a += 1;
-        }
-        n += 1;
-    }
-    t
-};
-
-/// P(none of `s` marked cards among `a` drawn from `n`): hypergeometric, by two look-ups.
-#[inline(always)]
-pub fn none_drawn(n: u32, s: u32, a: u32) -> f32 {
-    let (n, s, a) = (n.min(64) as usize, s.min(n) as usize, a.min(n).min(7) as usize);
-    FALLING[n - s][a] * INV_FALLING[n][a]
-}
-
-/// P(at least `need` successes) over independent tries of these chances (a Poisson
-/// binomial), for `need` up to 5.
-#[inline]
-fn at_least(q: &[f32], need: u32) -> f32 {
-    let need = need as usize;
-    if need == 0 {
-        return 1.0;
-    }
-    if need > q.len() || need > 5 {
+/// P(at least `need` successes in `k` Bernoulli trials of chance `q`).
+const fn binomial_at_least(need: u32, k: u32, q: f64) -> f64 {
+    if need > k {
         return 0.0;
     }
-    // dist[i]: P(exactly i successes so far), for i < need; the rest is done.
-    let mut dist = [0f32; 5];
-    dist[0] = 1.0;
-    let mut done = 0.0;
-    for &p in q {
-        done += dist[need - 1] * p;
-        for i in (1..need).rev() {
-            dist[i] = dist[i] * (1.0 - p) + dist[i - 1] * p;
-        }
-        dist[0] *= 1.0 - p;
+    // P(X = i) term by term, from (1 - q)^k.
+    let mut term = 1.0;
+    let mut i = 0;
+    while i < k {
+        term *= 1.0 - q;
+        i += 1;
     }
-    done
+    let mut below = 0.0;
+    let mut i = 0;
+    while i < need {
+        below += term;
+        term = if q < 1.0 { term * q / (1.0 - q) * (k - i) as f64 / (i + 1) as f64 } else { 0.0 };
+        i += 1;
+    }
+    let p = 1.0 - below;
+    if p < 0.0 {
+        0.0
+    } else if p > 1.0 {
+        1.0
+    } else {
+        p
+    }
 }
 
-/// P(at least one success) and P(at least two) over independent tries of these chances.
+/// The grid step of min(cap, factor * num / den) for num, den up to 52, built at compile
+/// time so the estimate does no float division.
+const fn step_table(factor: f64, cap: f64) -> [[u8; 53]; 53] {
+    let mut table = [[0u8; 53]; 53];
+    let mut num = 0;
+    while num < 53 {
+        let mut den = 1;
+        while den < 53 {
+            let q = factor * num as f64 / den as f64;
+            let q = if q > cap { cap } else { q };
+            table[num][den] = (q * Q_STEPS as f64 + 0.5) as u8;
+            den += 1;
+        }
+        num += 1;
+    }
+    table
+}
+
+/// Per-pick chance of landing a flush out: three times the outs' share of the unseen cards.
+static FLUSH_STEP: [[u8; 53]; 53] = step_table(3.0, 0.9);
+/// Per-pick chance of landing a straight card: 0.35 times the unseen share of the deck.
+static STRAIGHT_STEP: [[u8; 53]; 53] = step_table(0.35, 0.6);
+
+/// P(at least `need` hits in `k` tries with the hit chance at grid step `step`); no more
+/// than five hits are ever needed and no more than six tries made.
 #[inline]
-fn one_and_two(q: &[f32]) -> (f32, f32) {
-    let (mut none, mut one) = (1.0f32, 0.0f32);
-    for &p in q {
-        one = one * (1.0 - p) + none * p;
-        none *= 1.0 - p;
-    }
-    (1.0 - none, 1.0 - none - one)
+fn chance(need: u32, k: u32, step: u8) -> f32 {
+    CHANCE[((need.min(6) as usize * 7) + k.min(6) as usize) * (Q_STEPS + 1) + step as usize]
 }
 
-/// The packs still to reach a seat, in order: for each, the cards it may hold (a pool)
-/// and how many it will hold when it arrives.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Arrivals {
-    pools: [CardSet; MAX_ARRIVALS],
-    draws: [u8; MAX_ARRIVALS],
-    len: u8,
+/// The grid step of a chance between 0 and 1.
+const fn step_of(q: f64) -> u8 {
+    (q * Q_STEPS as f64 + 0.5) as u8
 }
 
-impl Arrivals {
-    /// Adds a pack of `cards` cards drawn from `pool` (ignored past [`MAX_ARRIVALS`]).
-    pub fn push(&mut self, pool: CardSet, cards: u32) {
-        if (self.len as usize) < MAX_ARRIVALS {
-            self.pools[self.len as usize] = pool;
-            self.draws[self.len as usize] = cards.min(7) as u8;
-            self.len += 1;
-        }
-    }
-
-    /// Number of packs.
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    /// Each pack as (pool, cards it will hold).
-    pub fn iter(&self) -> impl Iterator<Item = (CardSet, u32)> + '_ {
-        self.pools[..self.len()].iter().zip(&self.draws).map(|(&p, &d)| (p, u32::from(d)))
-    }
-
-    /// Whether no pack is to come.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The packs still to reach `view`'s seat after its current pick (or, while betting,
-    /// after its last one), if nobody else folds.
-    pub fn for_seat(view: &SeatView<'_>) -> Arrivals {
-        let mut out = Arrivals::default();
-        let pack_size = view.variant.rules.pack_size;
-        let picking = view.betting.is_none();
-        let others_up =
-            (0..view.players).filter(|&s| s != view.seat).fold(CardSet::EMPTY, |a, s| a.union(view.face_up[s]));
-        let unknown = view.variant.deck.cards.minus(view.seen).minus(others_up);
-        let mut holder = view.seat;
-        for j in 1..=view.picks_left() {
-            // The pack now j seats behind, against the direction of play, arrives in j passes.
-            holder = view.previous_seat(holder);
-            let origin = view.memory.pack_of.get(holder).map_or(usize::MAX, |&o| o as usize);
-            let pool = if holder == view.seat && picking {
-                view.pack
-            } else {
-                match view.memory.left_in.get(origin) {
-                    Some(&left) if !left.is_empty() => left,
-                    _ => unknown,
-                }
-            };
-            out.push(pool.minus(others_up), (pack_size + 1).saturating_sub(view.pick + j) as u32);
-        }
-        out
-    }
+/// For each 13-bit rank mask, the most ranks of any one of these straights it holds.
+pub fn straight_cover_table(straights: &[(u16, crate::cards::Rank)]) -> Vec<u8> {
+    (0..1u32 << 13)
+        .map(|m| straights.iter().map(|&(s, _)| (s & m as u16).count_ones() as u8).max().unwrap_or(0))
+        .collect()
 }
 
 /// What the estimate needs to know besides the hand.
@@ -269,205 +157,258 @@ impl Arrivals {
 pub struct Outlook<'a> {
     /// The evaluator of the deck in play.
     pub eval: &'a Evaluator,
-    /// The deck's percentiles.
-    pub percentiles: &'a Percentiles,
-    /// The deck's straights, highest first.
-    pub straights: &'a [(u16, Rank)],
+    /// For each 13-bit rank mask, the most ranks of any one straight of the deck it holds
+    /// (see [`straight_cover_table`]).
+    pub straight_cover: &'a [u8],
     /// Cards of the deck.
     pub deck: CardSet,
-    /// The packs still to come.
-    pub arrivals: Arrivals,
+    /// Cards this seat has seen go by (they are less likely to come back).
+    pub seen: CardSet,
 }
 
-/// The cards of the deck with a rank in `ranks`.
-#[inline(always)]
-fn of_ranks(deck: CardSet, ranks: u16) -> CardSet {
-    let m = u64::from(ranks);
-    CardSet(deck.0 & (m | m << 16 | m << 32 | m << 48))
+/// A direct-mapped memo of [`estimate`]: the same hands recur across the rotations of a
+/// deal (and among bots that draft alike), and a look-up is far cheaper than the estimate.
+#[derive(Clone, Debug)]
+pub struct EstimateCache {
+    entries: Box<[CacheEntry]>,
+}
+
+/// One remembered estimate: (hand, seen, wilds, future wilds << 8 | picks left, value).
+type CacheEntry = (u64, u64, u64, u32, f32);
+
+impl Default for EstimateCache {
+    fn default() -> Self {
+        // 512 entries: 16 KiB per bot, allocated once per worker. The hits are near repeats
+        // (the same hand scored again within a pick or a betting round): 4096 entries hit
+        // no more often over a default-mix bench (same instruction count) but crowd the
+        // evaluator's tables out of the cache (default mix 1.26x against 1.32x faster).
+        EstimateCache { entries: vec![(u64::MAX, 0, 0, 0, 0.0); 512].into_boxed_slice() }
+    }
+}
+
+impl EstimateCache {
+    /// [`estimate`], remembered.
+    pub fn estimate(
+        &mut self,
+        o: &Outlook<'_>,
+        hand: CardSet,
+        wilds: CardSet,
+        future_wilds: u32,
+        picks_left: u32,
+    ) -> f32 {
+        let tag = (future_wilds << 8) | picks_left;
+        let h = (hand.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.seen.0.wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ wilds.0)
+            .wrapping_add(tag as u64)
+            .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let slot = &mut self.entries[(h >> 55) as usize];
+        if slot.0 == hand.0 && slot.1 == o.seen.0 && slot.2 == wilds.0 && slot.3 == tag {
+            return slot.4;
+        }
+        let v = estimate(o, hand, wilds, future_wilds, picks_left);
+        *slot = (hand.0, o.seen.0, wilds.0, tag, v);
+        v
+    }
 }
 
 /// Expected percentile (0 to 1) of the finished hand, from `hand` (of which `wilds` cards
-/// are wild, plus `future_wilds` promised at the last picks) and the packs to come.
-pub fn estimate(o: &Outlook<'_>, hand: CardSet, wilds: CardSet, future_wilds: u32) -> f32 {
+/// are wild, plus `future_wilds` promised later) and `picks_left` picks to come.
+pub fn estimate(o: &Outlook<'_>, hand: CardSet, wilds: CardSet, future_wilds: u32, picks_left: u32) -> f32 {
     let naturals = hand.minus(wilds);
-    let k = o.arrivals.len();
-    let fw = (future_wilds as usize).min(k);
-    let w = wilds.len() + fw as u32;
-    // Promised wilds are certain: they count in the floor.
-    let floor = o.percentiles.of(o.eval.eval_wild(naturals, w));
-    let kn = k - fw;
-    if kn == 0 {
+    let w = wilds.len();
+    let floor = if w == 0 { plain_floor(o, naturals) } else { percentile(o.eval.eval_wild(naturals, w)) };
+    if picks_left == 0 && future_wilds == 0 {
         return floor;
     }
+    let gone = o.seen.minus(hand);
+    let unseen = (o.deck.len() - hand.len() - gone.len()).clamp(1, 52) as usize;
     let suits = Suit::ALL.map(|suit| naturals.suit_mask(suit));
-    // Flush: the suit held most (the first on a tie).
-    let mut flush = (0u32, 0usize);
-    for (i, m) in suits.iter().enumerate() {
-        let held = m.count_ones();
-        flush = if held > flush.0 { (held, i) } else { flush };
-    }
-    let flush_need = 5u32.saturating_sub(flush.0 + w);
-    let flush_cards = CardSet(o.deck.0 & (0xFFFF << (16 * flush.1)));
-    // Straight: the window of the deck's straights with most ranks held.
-    let ranks = suits[0] | suits[1] | suits[2] | suits[3];
-    let mut window = (0u32, 0u16);
-    for &(s, _) in o.straights {
-        let cover = (s & ranks).count_ones();
-        window = if cover > window.0 { (cover, s & !ranks) } else { window };
-    }
-    let straight_need = 5u32.saturating_sub(window.0 + w);
-    // Pairing: ranks held once (a card of one pairs it) and ranks held more (a card of one
-    // lifts a pair to trips, trips to quads). A wild pairs the best single.
-    let [a, b, c, d] = suits;
-    let twice = (a & b) | (c & d) | ((a | b) & (c | d));
-    let thrice = (a & b & (c | d)) | (c & d & (a | b));
-    let mut singles = ranks & !twice;
-    let mut multi = twice;
-    let mut most = if thrice & (a & b & c & d) != 0 {
-        4
-    } else if thrice != 0 {
-        3
-    } else if twice != 0 {
-        2
-    } else {
-        u32::from(ranks != 0)
-    };
-    let pairs = twice.count_ones();
-    if w > 0 && multi == 0 && singles != 0 {
-        let top = 1u16 << (15 - singles.leading_zeros());
-        singles &= !top;
-        multi |= top;
-    }
-    most += w;
-    let single_cards = of_ranks(o.deck, singles);
-    let multi_cards = of_ranks(o.deck, multi);
-    let h = singles.count_ones();
-    let ranks_in_deck = o.deck.rank_mask().count_ones().max(1);
-    // Only draws that can still complete are worked out.
-    let flush_live = flush_need > 0 && flush_need as usize <= kn;
-    let straight_live = straight_need > 0 && straight_need as usize <= kn && window.1 != 0;
-    // A straight needs each missing rank once: per missing rank (up to five), the chance
-    // that no pack to come holds one (the ranks taken as independent).
-    let mut rank_miss = [1f32; 5];
-    let missing: [u16; 5] = std::array::from_fn(|i| {
-        let mut m = window.1;
-        for _ in 0..i {
-            m &= m.wrapping_sub(1);
-        }
-        m & m.wrapping_neg()
-    });
-    let n_missing = window.1.count_ones().min(5) as usize;
-
-    let mut q = [[0f32; MAX_ARRIVALS]; 4];
-    for j in 0..kn {
-        let pool = o.arrivals.pools[j].minus(hand);
-        let n = pool.len().min(64) as usize;
-        let draws = u32::from(o.arrivals.draws[j]).min(n as u32).min(7) as usize;
-        let inv = INV_FALLING[n][draws];
-        let hit = |target: CardSet| 1.0 - FALLING[n - pool.intersect(target).len() as usize][draws] * inv;
-        if flush_live {
-            q[0][j] = hit(flush_cards);
-        }
-        if straight_live {
-            for (miss, &rank) in rank_miss.iter_mut().zip(&missing).take(n_missing) {
-                *miss *= 1.0 - hit(of_ranks(o.deck, rank));
-            }
-            q[1][j] = hit(of_ranks(o.deck, window.1));
-        }
-        // Each earlier pick that pairs nothing adds a rank to pair: grow the target by an
-        // average held rank's live cards per earlier pick.
-        let live = pool.intersect(single_cards).len();
-        // With no single held, a new rank brings an average rank's share of the pool.
-        let per_rank = if h > 0 { (live + h / 2) / h } else { (n as u32 + ranks_in_deck / 2) / ranks_in_deck };
-        let grown = (live + j as u32 * per_rank).min(n as u32);
-        q[2][j] = 1.0 - FALLING[n - grown as usize][draws] * inv;
-        q[3][j] = hit(multi_cards);
-    }
-    let p_flush = if flush_live { at_least(&q[0][..kn], flush_need) } else { 0.0 };
-    // Wilds stand in for the hardest ranks to get: the easiest `straight_need` count.
-    let p_straight = if straight_live {
-        let mut chances = rank_miss.map(|m| 1.0 - m);
-        chances[..n_missing].sort_unstable_by(|a, b| b.total_cmp(a));
-        // ... and one pick each: no more likely than that many packs holding one.
-        chances[..straight_need as usize].iter().product::<f32>().min(at_least(&q[1][..kn], straight_need))
-    } else {
-        0.0
-    };
-    // Pairing up is worth what the ranks held make of it (a pair of aces is worth far more
-    // than a pair of threes): the best and the worst way of it, averaged.
-    let pct = o.percentiles;
-    let top = |m: u16| if m == 0 { 0 } else { 16 - m.leading_zeros() as u8 };
-    let low = |m: u16| if m == 0 { 0 } else { m.trailing_zeros() as u8 + 1 };
-    let (hi1, lo1) = (top(singles), low(singles));
-    let hi2 = top(singles & !(1u16 << hi1.saturating_sub(1)));
-    let by_ranks = |cat: Category, best: (u8, u8), worst: (u8, u8)| {
-        if best.0 == 0 {
-            pct.mid(cat)
-        } else {
-            (pct.bucket(cat, best.0, best.1) + pct.bucket(cat, worst.0, worst.1)) / 2.0
-        }
-    };
-    let paired = top(multi);
-    let two = |r: u8| (paired.max(r), paired.min(r));
-    let values = [
-        by_ranks(Category::Pair, (hi1, hi2), (lo1, hi1)),
-        by_ranks(Category::TwoPair, (hi1, hi2), (hi2.max(lo1), lo1)),
-        by_ranks(Category::ThreeOfAKind, (paired, hi1), (paired, hi1)),
-        if hi1 == 0 { pct.mid(Category::TwoPair) } else { by_ranks(Category::TwoPair, two(hi1), two(lo1)) },
-        pct.mid(Category::FullHouse),
-        pct.mid(Category::FourOfAKind),
-    ];
-    // The pairing draws over the first `m` packs to come.
-    let pairing = |m: usize, draws: &mut [(f32, f32); 6], len: &mut usize| {
-        let (pair_one, pair_two) = one_and_two(&q[2][..m]);
-        let up = 1.0 - q[3][..m].iter().map(|p| 1.0 - p).product::<f32>();
-        let mut add = |value: f32, p: f32| {
-            draws[*len] = (value, p);
-            *len += 1;
-        };
-        match most {
-            0 | 1 => {
-                add(values[0], pair_one);
-                add(values[1], pair_two);
-            }
-            2 if pairs >= 2 => add(values[4], up),
-            2 => {
-                add(values[2], up);
-                add(values[3], pair_one);
-                add(values[4], up * pair_one);
-            }
-            3 => {
-                add(values[5], up);
-                add(values[4], pair_one);
-            }
-            _ => {}
-        }
-    };
-    // The draws counted together, as if each pick could serve every one of them: a pick
-    // that holds a suited card of a held rank does. (Taking the best single plan instead,
-    // a chase plus pairing with the packs left, drafted hands 0.1 weaker in percentile.)
-    let mut draws = [(0f32, 0f32); 6];
-    draws[0] = (pct.mid(Category::Flush), p_flush);
-    draws[1] = (pct.mid(Category::Straight), p_straight);
-    let mut len = 2;
-    pairing(kn, &mut draws, &mut len);
-    combine(floor, &mut draws[..len])
+    let outs = flush_outs(o, &suits, gone);
+    draws(o, floor, &suits, &outs, naturals.len(), w, future_wilds, picks_left, unseen)
 }
 
-/// The floor plus the draws (value if completed, chance), best first: each adds its chance
-/// of the part of the mass still unimproved.
-#[inline]
-fn combine(floor: f32, draws: &mut [(f32, f32)]) -> f32 {
-    draws.sort_unstable_by(|x, y| y.0.total_cmp(&x.0));
+/// Each suit's flush outs: the deck's cards of it neither held (`suits`) nor gone by.
+#[inline(always)]
+fn flush_outs(o: &Outlook<'_>, suits: &[u16; 4], gone: CardSet) -> [u32; 4] {
+    Suit::ALL.map(|suit| (o.deck.suit_mask(suit) & !suits[suit.0 as usize] & !gone.suit_mask(suit)).count_ones())
+}
+
+/// The made-hand floor of a hand with no wilds.
+#[inline(always)]
+fn plain_floor(o: &Outlook<'_>, naturals: CardSet) -> f32 {
+    // Only the category and top rank matter: the coarse table is a quarter of the values'
+    // bytes, which the bots' memos sharing the cache notice.
+    let coarse = o.eval.eval_coarse(naturals);
+    PERCENTILE[(coarse >> 4) as usize][(coarse & 15) as usize]
+}
+
+/// [`estimate`] from the made-hand floor on: the draws' chances of completing over the
+/// picks left, given each suit's held pattern and outs, `naturals` cards held, `w` wilds
+/// held and `future_wilds` promised, and `unseen` cards not yet seen.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn draws(
+    o: &Outlook<'_>,
+    floor: f32,
+    suits: &[u16; 4],
+    outs: &[u32; 4],
+    naturals: u32,
+    w: u32,
+    future_wilds: u32,
+    picks_left: u32,
+    unseen: usize,
+) -> f32 {
+    let fw = future_wilds.min(picks_left);
+    let k = picks_left - fw;
+    let flush = best_flush(&suits.map(u16::count_ones), outs);
+    let p_flush = chance(5u32.saturating_sub(flush.0 + w + fw), k, FLUSH_STEP[flush.1 as usize][unseen]);
+    let ranks = suits[0] | suits[1] | suits[2] | suits[3];
+    let p_straight = straight_chance(o, ranks, w + fw, k, unseen);
+    let held = naturals.min(4) as usize;
+    let (p_trips, p_pair) = pairing_chances(is_paired(suits) || w + fw >= 1, k, held);
+    combine(floor, [p_flush, p_straight, p_trips, p_pair])
+}
+
+/// Flush: the suit we hold most of (the first on a tie), as (cards held, its outs), from
+/// each suit's cards held and outs. Every suit's outs are counted so the choice is a
+/// select, not a mispredicted branch.
+#[inline(always)]
+fn best_flush(held: &[u32; 4], outs: &[u32; 4]) -> (u32, u32) {
+    let mut flush = (0u32, 0u32);
+    for (&held, &outs) in held.iter().zip(outs) {
+        flush = if held > flush.0 { (held, outs) } else { flush };
+    }
+    flush
+}
+
+/// Straight: the chance of completing the window of the deck's straights we cover best,
+/// with `extra` wilds (held or promised) and `k` natural picks to come.
+#[inline(always)]
+fn straight_chance(o: &Outlook<'_>, ranks: u16, extra: u32, k: u32, unseen: usize) -> f32 {
+    let cover = o.straight_cover[ranks as usize] as u32;
+    chance(5u32.saturating_sub(cover + extra), k, STRAIGHT_STEP[unseen][o.deck.len().min(52) as usize])
+}
+
+/// Whether any rank is held twice.
+#[inline(always)]
+fn is_paired(suits: &[u16; 4]) -> bool {
+    let [a, b, c, d] = *suits;
+    (a & b) | (c & d) | ((a | b) & (c | d)) != 0
+}
+
+/// Pairing up, as (trips or better, a pair): more of the ranks we hold, `held` cards (up
+/// to four counted), `k` picks to come; `paired` when a rank is held twice or a wild
+/// stands in.
+#[inline(always)]
+fn pairing_chances(paired: bool, k: u32, held: usize) -> (f32, f32) {
+    // Chance per pick of pairing a held rank: 0.12 per distinct card held, up to four.
+    const PAIR_STEP: [u8; 5] = [step_of(0.12), step_of(0.12), step_of(0.24), step_of(0.36), step_of(0.48)];
+    const TRIPS_STEP: [u8; 5] = [step_of(0.06), step_of(0.06), step_of(0.12), step_of(0.18), step_of(0.24)];
+    let p_trips = if paired { chance(1, k, TRIPS_STEP[held]) } else { chance(2, k, TRIPS_STEP[held]) };
+    let p_pair = if paired { 0.0 } else { chance(1, k, PAIR_STEP[held]) };
+    (p_trips, p_pair)
+}
+
+/// The floor plus the draws (flush, straight, trips or better, a pair), best first: each
+/// adds its chance of the part of the mass still unimproved.
+#[inline(always)]
+fn combine(floor: f32, chances: [f32; 4]) -> f32 {
+    const DRAW_VALUE: [f32; 4] = [
+        category_mid(Category::Flush),
+        category_mid(Category::Straight),
+        category_mid(Category::FullHouse) * 0.9,
+        category_mid(Category::Pair),
+    ];
     let mut est = floor;
     let mut rest = 1.0;
-    for &(v, p) in draws.iter() {
-        if v > floor {
-            est += rest * p * (v - floor);
-            rest *= 1.0 - p;
-        }
+    for (p, v) in chances.into_iter().zip(DRAW_VALUE) {
+        // Draws below the floor count for nothing: multiplying by 0 or 1 keeps the sums
+        // bit for bit those of a test, without a branch the data would mispredict.
+        let counts = f32::from(u8::from(v > floor));
+        est += counts * rest * p * (v - floor);
+        rest *= 1.0 - counts * p;
     }
     est.min(1.0)
+}
+
+/// The estimates of one hand with each candidate card added in turn, none wild: what a
+/// drafter scores for every card of its pack. Each is [`estimate`] of the hand plus the
+/// card, bit for bit, with what the candidates share worked out once: the cards gone by,
+/// the unseen count and each suit's outs change by at most the candidate itself, so the
+/// flush draw depends only on the candidate's suit and whether it was seen.
+#[derive(Clone, Copy, Debug)]
+pub struct Candidates<'o, 'a> {
+    o: &'o Outlook<'a>,
+    hand: CardSet,
+    picks_left: u32,
+    /// The hand's ranks.
+    ranks: u16,
+    /// Whether the hand already holds a rank twice.
+    paired: bool,
+    /// By the candidate's suit: the flush suit's cards held and outs with the candidate
+    /// held and seen, and whether the flush suit is the candidate's own.
+    flush: [(u32, u32, bool); 4],
+    /// The unseen count for a candidate not seen and one seen (clamped as the estimate
+    /// clamps it).
+    unseen: [usize; 2],
+    /// Cards held with the candidate, up to the four the pairing chances count.
+    held: usize,
+    /// Whether the shortcut applies: hand and cards seen all in the deck (else the counts
+    /// above could go below zero where the full estimate's do not).
+    within_deck: bool,
+}
+
+impl<'o, 'a> Candidates<'o, 'a> {
+    /// Candidates to add to `hand` (no wilds) with `picks_left` picks to come after.
+    pub fn new(o: &'o Outlook<'a>, hand: CardSet, picks_left: u32) -> Self {
+        let gone = o.seen.minus(hand);
+        let suits = Suit::ALL.map(|suit| hand.suit_mask(suit));
+        let outs = flush_outs(o, &suits, gone);
+        // Cards neither held nor gone by, before the candidate is added. A candidate seen
+        // was gone by and is now held: the count and the outs stay. One not seen leaves
+        // both.
+        let base = o.deck.len().saturating_sub(hand.len() + gone.len());
+        let unseen = [base.saturating_sub(1).clamp(1, 52) as usize, base.clamp(1, 52) as usize];
+        let held = suits.map(u16::count_ones);
+        let flush = [0, 1, 2, 3].map(|suit| {
+            let mut with = held;
+            with[suit] += 1;
+            // The suits' indices ride along as outs, to tell which suit was chosen.
+            let (count, chosen) = best_flush(&with, &[0, 1, 2, 3]);
+            (count, outs[chosen as usize], chosen == suit as u32)
+        });
+        Candidates {
+            o,
+            hand,
+            picks_left,
+            ranks: suits[0] | suits[1] | suits[2] | suits[3],
+            paired: is_paired(&suits),
+            flush,
+            unseen,
+            held: (hand.len() + 1).min(4) as usize,
+            within_deck: hand.union(o.seen).minus(o.deck).is_empty(),
+        }
+    }
+
+    /// [`estimate`] of the hand plus `card`, no wilds.
+    #[inline(always)]
+    pub fn estimate(&self, card: Card) -> f32 {
+        let o = self.o;
+        let hand = self.hand.union(CardSet::single(card));
+        if self.hand.contains(card) || !o.deck.contains(card) || self.picks_left == 0 || !self.within_deck {
+            return estimate(o, hand, CardSet::EMPTY, 0, self.picks_left);
+        }
+        let k = self.picks_left;
+        let floor = plain_floor(o, hand);
+        let seen = o.seen.contains(card);
+        let unseen = self.unseen[usize::from(seen)];
+        let (count, outs, own) = self.flush[card.suit().0 as usize];
+        let outs = outs - u32::from(own && !seen);
+        let p_flush = chance(5u32.saturating_sub(count), k, FLUSH_STEP[outs as usize][unseen]);
+        let rank = 1u16 << card.rank().0;
+        let p_straight = straight_chance(o, self.ranks | rank, 0, k, unseen);
+        let (p_trips, p_pair) = pairing_chances(self.paired || self.ranks & rank != 0, k, self.held);
+        combine(floor, [p_flush, p_straight, p_trips, p_pair])
+    }
 }
 
 #[cfg(test)]
@@ -479,100 +420,71 @@ mod tests {
         CardSet::parse_list(text).unwrap().into_iter().collect()
     }
 
-    fn standard() -> (Deck, Evaluator, Arc<Percentiles>) {
-        let deck = DeckPreset::Standard52.deck();
-        let eval = Evaluator::new(&deck);
-        let pct = Percentiles::of_deck(&deck, &eval, 7);
-        (deck, eval, pct)
-    }
-
-    #[test]
-    fn hypergeometric_and_poisson_binomial_are_exact() {
-        // P(no ace in 5 of 52) = C(48,5)/C(52,5).
-        let want = (48.0 * 47.0 * 46.0 * 45.0 * 44.0) / (52.0 * 51.0 * 50.0 * 49.0 * 48.0);
-        assert!((none_drawn(52, 4, 5) - want).abs() < 1e-6);
-        assert_eq!(none_drawn(10, 10, 1), 0.0);
-        assert_eq!(none_drawn(10, 0, 4), 1.0);
-        // Two tries of 0.5 and 0.2: at least one 0.6, both 0.1.
-        assert!((at_least(&[0.5, 0.2], 1) - 0.6).abs() < 1e-6);
-        assert!((at_least(&[0.5, 0.2], 2) - 0.1).abs() < 1e-6);
-        assert_eq!(at_least(&[0.5], 2), 0.0);
-        assert_eq!(at_least(&[], 0), 1.0);
-        let (one, two) = one_and_two(&[0.5, 0.2, 0.1]);
-        assert!((one - at_least(&[0.5, 0.2, 0.1], 1)).abs() < 1e-6);
-        assert!((two - at_least(&[0.5, 0.2, 0.1], 2)).abs() < 1e-6);
-    }
-
-    #[test]
-    fn percentiles_follow_the_seven_card_shares_and_split_two_pairs() {
-        let (_, eval, pct) = standard();
-        // Random seven-card hands: high card 17.4%, pair 43.8% (exact shares).
-        let pair = pct.mid(Category::Pair);
-        assert!((pair - (0.1741 + 0.4382 / 2.0)).abs() < 0.005, "{pair}");
-        assert!((pct.mid(Category::HighCard) - 0.1741 / 2.0).abs() < 0.005);
-        let kk99 = pct.of(eval.eval(set("Kh Kd 9s 9c 4h 3d 2c")));
-        let kk33 = pct.of(eval.eval(set("Kh Kd 3s 3c 4h 6d 2c")));
-        assert!(kk99 > kk33, "K-K-9-9 {kk99} above K-K-3-3 {kk33}");
-        assert!(pct.of(eval.eval(set("Ah Kh Qh Jh Th 2c 3d"))) > 0.99);
-    }
-
-    /// A known pool gives the exact chance: one pack of 6 known cards arrives with 4 of
-    /// them, one a heart, nothing pairing the hand or making a straight.
-    #[test]
-    fn one_known_pack_gives_its_exact_chance() {
-        let (deck, eval, pct) = standard();
-        let straights = deck.straights();
-        let mut arrivals = Arrivals::default();
-        arrivals.push(set("5h 2c 3c 4d 8s 6s"), 4);
-        let o = Outlook { eval: &eval, percentiles: &pct, straights: &straights, deck: deck.cards, arrivals };
-        let hand = set("Ah Kh 9h 7h Qd Jc");
-        let est = estimate(&o, hand, CardSet::EMPTY, 0);
-        let floor = pct.of(eval.eval(hand));
-        // P(the heart is among the 4 that arrive) = 4/6.
-        let flush_only = floor + (4.0 / 6.0) * (pct.mid(Category::Flush) - floor);
-        assert!((est - flush_only).abs() < 1e-5, "{est} against {flush_only}");
-    }
-
-    #[test]
-    #[ignore = "prints the estimates"]
-    fn print_estimates() {
-        let (deck, eval, pct) = standard();
-        let straights = deck.straights();
-        let pack = set("Ah 2c 7d 9s Js 3h 4c");
-        let mut arrivals = Arrivals::default();
-        for j in 1..=6u32 {
-            arrivals.push(if j == 4 { pack } else { deck.cards.minus(pack) }, 7 - j);
-        }
-        let o = Outlook { eval: &eval, percentiles: &pct, straights: &straights, deck: deck.cards, arrivals };
-        for c in pack.iter() {
-            println!("{c}: {:.4}", estimate(&o, CardSet::single(c), CardSet::EMPTY, 0));
-        }
-    }
-
     #[test]
     fn estimates_order_sensible_hands() {
-        let (deck, eval, pct) = standard();
-        let straights = deck.straights();
-        let unseen = |hand: &str, k: u32| {
-            let mut arrivals = Arrivals::default();
-            for j in 0..k {
-                arrivals.push(deck.cards.minus(set(hand)), 6 - j);
-            }
-            Outlook { eval: &eval, percentiles: &pct, straights: &straights, deck: deck.cards, arrivals }
-        };
-        let e = |h: &str, k| estimate(&unseen(h, k), set(h), CardSet::EMPTY, 0);
+        let deck = DeckPreset::Standard52.deck();
+        let eval = Evaluator::new(&deck);
+        let cover = straight_cover_table(&deck.straights());
+        let o = Outlook { eval: &eval, straight_cover: &cover, deck: deck.cards, seen: CardSet::EMPTY };
+        let e = |h: &str, k| estimate(&o, set(h), CardSet::EMPTY, 0, k);
         assert!(e("Ah Ad Ac Ks Kh Qd 2c", 0) > e("Ah Kd 9c 7s 4h 3d 2c", 0));
         assert!(e("Ah Kh 9h 7h", 3) > e("Ah Kd 9c 7s", 3), "four to a flush");
         assert!(e("Ah Ad", 5) > e("7h 2d", 5));
         assert!(e("Ah Kh 9h 7h", 3) > e("Ah Kh 9h 7h", 0), "picks to come add value");
-        assert!(e("As Ah", 5) > e("As 2c", 5), "a pair of aces beats a lone ace and a deuce");
-        // A lone card's flush chance is small: a suit is no reason to take a card.
-        let one = e("Ah", 6);
-        assert!((0.0..=1.0).contains(&one));
-        assert!(e("Ah Kh Qh Jh Th 9h 8h", 0) > 0.99);
-        // A promised wild counts: a pair and the last-pick wild is trips at least.
-        let o = unseen("Ah Ad 7c", 4);
-        let trips = pct.of(eval.eval(set("Ah Ad As 7c")));
-        assert!(estimate(&o, set("Ah Ad 7c"), CardSet::EMPTY, 1) >= trips);
+        assert!((0.0..=1.0).contains(&e("Ah Kh Qh Jh Th 9h 8h", 0)));
+        let mut cache = EstimateCache::default();
+        for _ in 0..2 {
+            assert_eq!(cache.estimate(&o, set("Ah Kh 9h 7h"), CardSet::EMPTY, 0, 3), e("Ah Kh 9h 7h", 3));
+            assert_eq!(cache.estimate(&o, set("Ah Kh 9h 7h"), CardSet::EMPTY, 0, 2), e("Ah Kh 9h 7h", 2));
+        }
+        assert!(chance(2, 3, step_of(0.5)) > chance(2, 3, step_of(0.2)));
+        assert_eq!(chance(3, 2, step_of(0.9)), 0.0);
+        // P(at least 1 hit in 1 try) is q; P(at least 2 in 3 at 0.5) is 0.5.
+        assert!((chance(1, 1, step_of(0.25)) - 0.25).abs() < 1e-6);
+        assert!((chance(2, 3, step_of(0.5)) - 0.5).abs() < 1e-6);
+        assert_eq!(FLUSH_STEP[9][45], step_of(0.6));
+        assert_eq!(FLUSH_STEP[20][40], step_of(0.9), "capped");
+        assert!((binomial_at_least(2, 4, 0.3) - (1.0 - 0.7f64.powi(4) - 4.0 * 0.3 * 0.7f64.powi(3))).abs() < 1e-12);
+    }
+
+    /// The candidates' shortcut gives each card exactly the full estimate's bits: random
+    /// hands, cards seen and picks to come on four decks, candidates held or not, seen or
+    /// not, in the deck or not.
+    #[test]
+    fn candidates_match_the_full_estimate_bit_for_bit() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for preset in [DeckPreset::Standard52, DeckPreset::NoDeuces48, DeckPreset::Short36, DeckPreset::Piquet32] {
+            let deck = preset.deck();
+            let eval = Evaluator::new(&deck);
+            let cover = straight_cover_table(&deck.straights());
+            let cards: Vec<Card> = deck.cards.iter().collect();
+            let mut checked = 0;
+            for _ in 0..20_000 {
+                let pick = |n: u64, next: &mut dyn FnMut() -> u64| -> CardSet {
+                    (0..n).map(|_| cards[(next() % cards.len() as u64) as usize]).collect()
+                };
+                let hand = pick(next() % 7, &mut next);
+                let mut seen = pick(next() % 24, &mut next).union(pick(next() % 3, &mut next).intersect(hand));
+                if next() % 50 == 0 && seen.union(hand).len() < deck.cards.len() {
+                    // A card outside the deck among those seen: the full estimate's path.
+                    seen.insert(Card::from_index(15));
+                }
+                let o = Outlook { eval: &eval, straight_cover: &cover, deck: deck.cards, seen };
+                let picks_left = (next() % 7) as u32;
+                let candidates = Candidates::new(&o, hand, picks_left);
+                for c in pick(8, &mut next).iter().chain([Card::from_index(15)]) {
+                    let want = estimate(&o, hand.union(CardSet::single(c)), CardSet::EMPTY, 0, picks_left);
+                    assert_eq!(candidates.estimate(c).to_bits(), want.to_bits(), "{hand} + {c}, seen {seen}");
+                    checked += 1;
+                }
+            }
+            assert!(checked > 100_000);
+        }
     }
 }

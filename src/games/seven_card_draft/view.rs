@@ -105,21 +105,6 @@ impl PickChoice {
     }
 }
 
-/// What a seat remembers of the packs it has held: everything here it saw itself, or can
-/// work out from the deal, the passes and the folds (all public).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PackMemory<'a> {
-    /// Per pack, by the seat it was dealt to: the cards this seat left in it when it last
-    /// passed it (empty for a pack it has not held).
-    pub left_in: &'a [CardSet],
-    /// For each pack that came back to this seat: the cards gone from it since this seat
-    /// passed it, each taken by one of the seats downstream.
-    pub came_back: &'a [CardSet],
-    /// Per seat: the pack it holds now, by the seat it was dealt to (a folded seat's entry
-    /// is stale: its pack left play).
-    pub pack_of: &'a [u8],
-}
-
 /// Everything one seat may know at a decision.
 #[derive(Clone, Copy, Debug)]
 pub struct SeatView<'a> {
@@ -147,8 +132,6 @@ pub struct SeatView<'a> {
     pub pack: CardSet,
     /// Every card this seat has seen in the packs it held this round.
     pub seen: CardSet,
-    /// What this seat remembers of the packs it passed, and where each pack is now.
-    pub memory: PackMemory<'a>,
     /// Chips in the pot.
     pub pot: u32,
     /// Every seat's stack.
@@ -165,19 +148,6 @@ impl SeatView<'_> {
     /// Picks still to come after the current one.
     pub fn picks_left(&self) -> usize {
         self.variant.rules.pack_size - self.pick
-    }
-
-    /// The seat that passes to `seat` (against the direction of play, skipping folded
-    /// seats).
-    pub fn previous_seat(&self, seat: usize) -> usize {
-        let n = self.players as isize;
-        let mut s = seat as isize;
-        loop {
-            s = (s - self.direction as isize).rem_euclid(n);
-            if !self.folded[s as usize] || s as usize == seat {
-                return s as usize;
-            }
-        }
     }
 
     /// The seat that receives the pack this seat passes (skipping folded seats).
