@@ -44,7 +44,7 @@ fn view<'a>(rules: &'a Rules, seat: usize, hand: u64, victory: &'a [u8]) -> Seat
         hand,
         discards: 0,
         discarded: &[0; 4],
-        hand_sizes: [7; 8],
+        hand_sizes: &[7; 4],
         removed: 0,
         shown: &[0; 4],
         declared: &[None; 4],
@@ -218,9 +218,7 @@ fn the_chance_of_seven_colours_counts_the_unseen_cards() {
     // Two cards of a colour shown, or a short hand: no seven colours.
     let shown_pair = [cards(&[(0, 1), (0, 2), (2, 1)]), 0, run(1, 4, 6), run(0, 4, 6)];
     assert_eq!(seven_colour_chance(&SeatView { shown: &shown_pair, ..v }, 0), 0.0);
-    let mut sizes = v.hand_sizes;
-    sizes[0] = 6;
-    assert_eq!(seven_colour_chance(&SeatView { hand_sizes: sizes, ..v }, 0), 0.0);
+    assert_eq!(seven_colour_chance(&SeatView { hand_sizes: &[6, 7, 7, 7], ..v }, 0), 0.0);
 }
 
 #[test]

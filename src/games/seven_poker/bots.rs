@@ -224,12 +224,23 @@ enum Plan {
     Colour(usize),
 }
 
-/// Cards of `hand` outside `keep`, rarest colours first, at most `limit`.
-fn discard_outside(layout: Layout, hand: u64, keep: u64, limit: usize) -> u64 {
-    let counts = layout.counts(hand);
-    let mut colours: [usize; COLOURS] = std::array::from_fn(|c| c);
-    colours.sort_by_key(|&c| counts[c]);
-    take_by_colour(layout, hand & !keep, &colours, limit)
+/// Cards of `hand` (whose colour counts are `counts`) outside `keep`, rarest colours first
+/// (ties: the lowest), at most `limit`.
+fn discard_outside(layout: Layout, hand: u64, counts: &[u8; COLOURS], keep: u64, limit: usize) -> u64 {
+    let mut out = 0u64;
+    let mut left = limit;
+    // Colours by count, one count at a time (no sort on the per-round path).
+    for level in 1..=counts.iter().copied().max().unwrap_or(0) {
+        for c in (0..COLOURS).filter(|&c| counts[c] == level) {
+            if left == 0 {
+                return out;
+            }
+            let taken = take_by_colour(layout, hand & !keep, &[c], left);
+            left -= taken.count_ones() as usize;
+            out |= taken;
+        }
+    }
+    out
 }
 
 /// One card of each colour held (the lowest of each).
@@ -245,9 +256,10 @@ fn seen(view: &SeatView<'_>) -> u64 {
     view.discards | view.removed | view.shown.iter().fold(0, |a, s| a | s)
 }
 
-/// Whether a set holds two cards of one colour (false: every card a different colour).
-fn repeated_colours(layout: Layout, cards: u64) -> bool {
-    layout.counts(cards).iter().any(|&k| k > 1)
+/// The cards seen besides the hand, this round or (`next_round`) for a folder's plan: then
+/// the discards and shown cards go back into the deck and only the victory cards stay out.
+fn seen_for(view: &SeatView<'_>, next_round: bool) -> u64 {
+    if next_round { view.removed } else { seen(view) }
 }
 
 /// The chance that seat `s` holds all seven colours, from what `view`'s seat can see.
@@ -257,63 +269,102 @@ fn repeated_colours(layout: Layout, cards: u64) -> bool {
 /// viewer has not seen, include every colour it did not show: how likely a player chasing
 /// the rainbow would have completed it.
 pub fn seven_colour_chance(view: &SeatView<'_>, s: usize) -> f64 {
+    let shown_counts = view.layout.counts(view.shown[s]);
+    if shown_counts.iter().any(|&k| k > 1) { 0.0 } else { chance_of_seven(view, s, &shown_counts) }
+}
+
+/// [`seven_colour_chance`] for a show of all different colours (counts `shown_counts`).
+fn chance_of_seven(view: &SeatView<'_>, s: usize, shown_counts: &[u8; COLOURS]) -> f64 {
     let layout = view.layout;
-    let shown = view.shown[s];
-    if usize::from(view.hand_sizes[s]) != COLOURS || repeated_colours(layout, shown) {
+    if usize::from(view.hand_sizes[s]) != COLOURS {
         return 0.0;
     }
-    let shown_counts = layout.counts(shown);
-    let missing = (0..COLOURS).filter(|&c| shown_counts[c] == 0).fold(0u8, |m, c| m | 1 << c);
     let unseen_cards = layout.all() & !view.hand & !seen(view);
     let unseen = layout.counts(unseen_cards);
+    let missing = (0..COLOURS).filter(|&c| shown_counts[c] == 0).fold(0u8, |m, c| m | 1 << c);
+    if (0..COLOURS).any(|c| missing >> c & 1 == 1 && unseen[c] == 0) {
+        return 0.0;
+    }
     let total = unseen_cards.count_ones();
-    let hidden = COLOURS as u32 - shown.count_ones();
+    let hidden = COLOURS as u32 - view.shown[s].count_ones();
     let draws = (hidden + view.discarded.get(s).map_or(0, |d| d.count_ones())).min(total);
-    // Inclusion-exclusion over the sets of missing colours the draws could all miss.
-    let mut chance = 0.0;
+    // Inclusion-exclusion over the sets of missing colours the draws could all miss: each
+    // term counts the draws from the cards outside those colours, total - avoided falling
+    // draws, over all draws, total falling draws.
+    let falling = |from: u32| (0..draws).fold(1.0, |product, i| product * f64::from(from.saturating_sub(i)));
+    let mut ways = 0.0;
     let mut avoided_colours = missing;
     loop {
-        let avoided: u32 = (0..COLOURS).filter(|&c| avoided_colours >> c & 1 == 1).map(|c| u32::from(unseen[c])).sum();
-        let sign = if avoided_colours.count_ones() % 2 == 0 { 1.0 } else { -1.0 };
-        chance += sign * miss_chance(total, avoided, draws);
+        let mut avoided = 0;
+        let mut bits = avoided_colours;
+        while bits != 0 {
+            avoided += u32::from(unseen[bits.trailing_zeros() as usize]);
+            bits &= bits - 1;
+        }
+        let term = falling(total - avoided);
+        ways += if avoided_colours.count_ones() % 2 == 0 { term } else { -term };
         if avoided_colours == 0 {
             break;
         }
         avoided_colours = (avoided_colours - 1) & missing;
     }
-    chance.clamp(0.0, 1.0)
+    (ways / falling(total)).clamp(0.0, 1.0)
 }
 
-/// The chance that `draws` cards taken at random from `total` include none of `avoided`
-/// given ones.
-fn miss_chance(total: u32, avoided: u32, draws: u32) -> f64 {
-    if avoided + draws > total {
-        return 0.0;
+/// How a show reads: a fixed strength, or all seven colours against three of a colour,
+/// weighed by the chance of seven colours (a show of different colours; its counts).
+enum Reading {
+    /// This strength.
+    Fixed(f64),
+    /// Seven colours or three of a colour: the shown cards' colour counts.
+    MaybeSevenColours([u8; COLOURS]),
+}
+
+/// How seat `s`'s shown cards read.
+fn read_show(view: &SeatView<'_>, s: usize) -> Reading {
+    let shown = view.shown[s];
+    let k = shown.count_ones() as u8;
+    let counts = view.layout.counts(shown);
+    if k >= 2 && counts.contains(&k) {
+        Reading::Fixed(f64::from(k) + 1.0)
+    } else if counts.iter().any(|&n| n > 1) {
+        Reading::Fixed(3.0)
+    } else {
+        Reading::MaybeSevenColours(counts)
     }
-    (0..draws).map(|i| f64::from(total - avoided - i) / f64::from(total - i)).product()
+}
+
+/// The strength a show of different colours suggests, given the chance of seven colours.
+fn weighed(chance: f64) -> f64 {
+    3.0 + chance * f64::from(SEVEN_COLOURS - 3)
 }
 
 /// What seat `s`'s shown cards suggest about its strength: k cards of one colour suggest
 /// k + 1; cards all of different colours weigh all seven colours (8) by the chance of it
 /// given what is visible against three of a colour; anything else three of a colour.
 pub fn suggested_strength(view: &SeatView<'_>, s: usize) -> f64 {
-    let shown = view.shown[s];
-    let k = shown.count_ones() as u8;
-    if k >= 2 && view.layout.counts(shown).contains(&k) {
-        return f64::from(k) + 1.0;
+    match read_show(view, s) {
+        Reading::Fixed(strength) => strength,
+        Reading::MaybeSevenColours(counts) => weighed(chance_of_seven(view, s, &counts)),
     }
-    if repeated_colours(view.layout, shown) {
-        return 3.0;
-    }
-    let p = seven_colour_chance(view, s);
-    3.0 + p * f64::from(SEVEN_COLOURS - 3)
 }
 
-/// Victory cards a win with `hand` would take, for a seat holding the colours `held`.
-fn victory_gain(layout: Layout, hand: u64, held: u8) -> u32 {
-    let counts = layout.counts(hand);
+/// Whether [`suggested_strength`] of seat `s` is at most `bar`, working out the chance of
+/// seven colours only when the bar does not settle it (such a show weighs 3 to 8).
+fn suggestion_at_most(view: &SeatView<'_>, s: usize, bar: f64) -> bool {
+    match read_show(view, s) {
+        Reading::Fixed(strength) => strength <= bar,
+        Reading::MaybeSevenColours(counts) => {
+            weighed(1.0) <= bar || (weighed(0.0) <= bar && weighed(chance_of_seven(view, s, &counts)) <= bar)
+        }
+    }
+}
+
+/// Victory cards a win with a hand of these colour counts would take, for a seat holding
+/// the colours `held`.
+fn victory_gain(counts: &[u8; COLOURS], held: u8) -> u32 {
     let new = |c: usize| counts[c] > 0 && held >> c & 1 == 0;
-    if layout.strength(hand) == SEVEN_COLOURS {
+    if counts.iter().all(|&k| k == 1) {
         return (0..COLOURS).filter(|&c| new(c)).count().min(2) as u32;
     }
     let longest = counts.iter().copied().max().unwrap_or(0);
@@ -334,59 +385,63 @@ impl SevenPokerBot {
         }
     }
 
-    /// The colour a one-colour plan builds: the most cards, a colour already held as a
-    /// victory colour counting `held_penalty` short; ties to more cards still unseen.
-    fn plan_colour(&self, view: &SeatView<'_>, seen: u64) -> usize {
-        let counts = view.layout.counts(view.hand);
-        let unseen = view.layout.counts(view.layout.all() & !seen & !view.hand);
+    /// The colour a one-colour plan builds from a hand of these colour counts: the most
+    /// cards, a colour already held as a victory colour counting `held_penalty` short;
+    /// ties to more cards still unseen ([`seen_for`] the moment), then the lowest.
+    fn plan_colour(&self, view: &SeatView<'_>, counts: &[u8; COLOURS], next_round: bool) -> usize {
         let held = view.victory.get(view.seat).copied().unwrap_or(0);
         let penalty = i16::from(self.held_penalty());
-        let worth = |c: usize| i16::from(counts[c]) - if held >> c & 1 == 1 { penalty } else { 0 };
-        (0..COLOURS).max_by_key(|&c| (worth(c), unseen[c], std::cmp::Reverse(c))).expect("colours")
+        let worth: [i16; COLOURS] =
+            std::array::from_fn(|c| i16::from(counts[c]) - if held >> c & 1 == 1 { penalty } else { 0 });
+        let best = worth.iter().copied().max().unwrap_or(0);
+        let tied = (0..COLOURS).filter(|&c| worth[c] == best).fold(0u8, |m, c| m | 1 << c);
+        if tied.count_ones() == 1 {
+            return tied.trailing_zeros() as usize;
+        }
+        let unseen = view.layout.counts(view.layout.all() & !seen_for(view, next_round) & !view.hand);
+        (0..COLOURS).filter(|&c| tied >> c & 1 == 1).max_by_key(|&c| (unseen[c], std::cmp::Reverse(c))).expect("tied")
     }
 
-    /// The exchange plan, for this round's exchanges or (`next_round`) for the cards a
-    /// folder keeps: then the pile is fresh and only the victory cards stay seen.
-    fn plan(&self, view: &SeatView<'_>, next_round: bool) -> Plan {
-        let layout = view.layout;
-        if layout.strength(view.hand) == SEVEN_COLOURS {
+    /// The exchange plan for a hand of these colour counts, for this round's exchanges or
+    /// (`next_round`) for the cards a folder keeps: then the pile is fresh and only the
+    /// victory cards stay seen.
+    fn plan(&self, view: &SeatView<'_>, counts: &[u8; COLOURS], next_round: bool) -> Plan {
+        if counts.iter().all(|&k| k == 1) {
+            // A made seven colours: every plan keeps it whole.
             return Plan::Rainbow;
         }
-        let seen = if next_round { view.removed } else { seen(view) };
         let limit = if next_round { view.rules.max_exchange } else { Self::limit(view) };
         let rainbow = match &self.preset.exchange {
             ExchangeModule::Colour { .. } => false,
             ExchangeModule::Rainbow { min_distinct, .. } => {
-                let distinct = layout.counts(view.hand).iter().filter(|&&k| k > 0).count();
-                distinct >= usize::from(*min_distinct)
+                counts.iter().filter(|&&k| k > 0).count() >= usize::from(*min_distinct)
             }
             ExchangeModule::Adaptive { .. } | ExchangeModule::None | ExchangeModule::Random => {
-                Self::rainbow_in_reach(view, seen, limit)
+                Self::rainbow_in_reach(view, counts, next_round, limit)
             }
         };
-        if rainbow { Plan::Rainbow } else { Plan::Colour(self.plan_colour(view, seen)) }
+        if rainbow { Plan::Rainbow } else { Plan::Colour(self.plan_colour(view, counts, next_round)) }
     }
 
-    /// The cards of the hand a plan keeps.
-    fn plan_cards(view: &SeatView<'_>, plan: Plan) -> u64 {
-        match plan {
+    /// The cards of the hand (of these colour counts) the plan keeps, for this round or
+    /// (`next_round`) a folder's.
+    fn plan_cards(&self, view: &SeatView<'_>, counts: &[u8; COLOURS], next_round: bool) -> u64 {
+        match self.plan(view, counts, next_round) {
             Plan::Rainbow => one_of_each(view.layout, view.hand),
             Plan::Colour(c) => view.hand & view.layout.colour_mask(c),
         }
     }
 
     /// Whether the rainbow is within reach: the missing colours can all be drawn in one
-    /// exchange of `limit` cards, and each still has an unseen card.
-    fn rainbow_in_reach(view: &SeatView<'_>, seen: u64, limit: usize) -> bool {
-        let counts = view.layout.counts(view.hand);
+    /// exchange of `limit` cards, and each still has an unseen card ([`seen_for`] the moment).
+    fn rainbow_in_reach(view: &SeatView<'_>, counts: &[u8; COLOURS], next_round: bool, limit: usize) -> bool {
         let missing = counts.iter().filter(|&&k| k == 0).count();
         let duplicates = (view.hand.count_ones() as usize).saturating_sub(COLOURS - missing);
-        let unseen = view.layout.counts(view.layout.all() & !seen & !view.hand);
         let longest = counts.iter().copied().max().unwrap_or(0);
-        missing <= 2
-            && missing <= duplicates.min(limit)
-            && (0..COLOURS).all(|c| counts[c] > 0 || unseen[c] > 0)
-            && longest < 5
+        missing <= 2 && missing <= duplicates.min(limit) && longest < 5 && {
+            let unseen = view.layout.counts(view.layout.all() & !seen_for(view, next_round) & !view.hand);
+            (0..COLOURS).all(|c| counts[c] > 0 || unseen[c] > 0)
+        }
     }
 
     /// Steps of strength the stay modules add for the victory cards: `near_win` when a win
@@ -396,11 +451,16 @@ impl SevenPokerBot {
     fn readiness(view: &SeatView<'_>, near_win: u8, contest: u8) -> u8 {
         let target = view.rules.victory_target as u32;
         let held = |s: usize| view.victory.get(s).map_or(0, |v| v.count_ones());
-        let gain = victory_gain(view.layout, view.hand, view.victory.get(view.seat).copied().unwrap_or(0));
-        let near = gain > 0 && held(view.seat) + gain >= target;
+        // Nobody within two cards of the target: nothing to read (most rounds).
+        let near = held(view.seat) + 2 >= target && {
+            let gain = victory_gain(&view.layout.counts(view.hand), view.victory[view.seat]);
+            gain > 0 && held(view.seat) + gain >= target
+        };
         let threat = (0..view.declared.len()).any(|s| {
-            let reach = if repeated_colours(view.layout, view.shown[s]) { 1 } else { 2 };
-            s != view.seat && view.declared[s] != Some(false) && held(s) + reach >= target
+            s != view.seat
+                && view.declared[s] != Some(false)
+                && held(s) + 2 >= target
+                && (held(s) + 1 >= target || !view.layout.counts(view.shown[s]).iter().any(|&k| k > 1))
         });
         (if near { near_win } else { 0 }).saturating_add(if threat { contest } else { 0 })
     }
@@ -454,22 +514,23 @@ impl Bot for SevenPokerBot {
                 Self::random_subset(view.hand, k, rng)
             }
             _ => {
-                let keep = Self::plan_cards(view, self.plan(view, false));
-                discard_outside(view.layout, view.hand, keep, Self::limit(view))
+                let counts = view.layout.counts(view.hand);
+                let keep = self.plan_cards(view, &counts, false);
+                discard_outside(view.layout, view.hand, &counts, keep, Self::limit(view))
             }
         }
     }
 
     fn swap_give(&mut self, view: &SeatView<'_>, _: &mut BotRng) -> Option<u8> {
         // Give away a card outside the plan, if any.
-        let plan = Self::plan_cards(view, self.plan(view, false));
+        let plan = self.plan_cards(view, &view.layout.counts(view.hand), false);
         ids(view.hand & !plan).next()
     }
 
     fn swap_return(&mut self, view: &SeatView<'_>, received: u8, _: &mut BotRng) -> u8 {
         // A card outside the plan; else one of the received card's colour (the plan keeps
         // the received card in its place); else the lowest other card.
-        let plan = Self::plan_cards(view, self.plan(view, false));
+        let plan = self.plan_cards(view, &view.layout.counts(view.hand), false);
         let others = view.hand & !(1 << received);
         let same_colour = others & view.layout.colour_mask(view.layout.colour(received));
         let pick = [others & !plan, same_colour, others].into_iter().find(|&set| set != 0).unwrap_or(0);
@@ -507,11 +568,13 @@ impl Bot for SevenPokerBot {
             }
             StayModule::Threshold { min, margin, near_win, contest } => {
                 let ready = f64::from(strength) + f64::from(Self::readiness(view, *near_win, *contest));
-                let best = (0..view.declared.len())
-                    .filter(|&s| s != view.seat && view.declared[s] == Some(true))
-                    .map(|s| suggested_strength(view, s))
-                    .fold(0.0, f64::max);
-                ready >= f64::from(*min) && ready >= best + f64::from(*margin)
+                // Every earlier stayer's suggestion must be at most `bar`; the chance of
+                // seven colours is worked out only where it decides.
+                let bar = ready - f64::from(*margin);
+                ready >= f64::from(*min)
+                    && (0..view.declared.len())
+                        .filter(|&s| s != view.seat && view.declared[s] == Some(true))
+                        .all(|s| suggestion_at_most(view, s, bar))
             }
         }
     }
@@ -519,24 +582,40 @@ impl Bot for SevenPokerBot {
     fn keep(&mut self, view: &SeatView<'_>, _: &mut BotRng) -> u64 {
         match self.preset.keep {
             KeepModule::Nothing => 0,
-            KeepModule::Plan => Self::plan_cards(view, self.plan(view, true)),
+            KeepModule::Plan => self.plan_cards(view, &view.layout.counts(view.hand), true),
         }
     }
 
     fn victory_colours(&mut self, view: &SeatView<'_>, candidates: u8, count: usize, rng: &mut BotRng) -> u8 {
-        let mut order: [usize; COLOURS] = std::array::from_fn(|c| c);
-        match self.preset.victory {
-            VictoryModule::Lowest => {}
-            VictoryModule::Scarce => {
-                let removed = view.layout.counts(view.removed);
-                order.sort_by_key(|&c| (std::cmp::Reverse(removed[c]), c));
-            }
-            VictoryModule::Random => {
-                for i in (1..COLOURS).rev() {
-                    order.swap(i, rng.random_range(0..=i));
+        let removed = view.layout.counts(view.removed);
+        let mut left = candidates;
+        let mut out = 0u8;
+        for _ in 0..count {
+            let pick = match self.preset.victory {
+                VictoryModule::Lowest => left.trailing_zeros() as usize,
+                VictoryModule::Scarce => (0..COLOURS)
+                    .filter(|&c| left >> c & 1 == 1)
+                    .max_by_key(|&c| (removed[c], std::cmp::Reverse(c)))
+                    .unwrap_or(COLOURS),
+                VictoryModule::Random => {
+                    let n = left.count_ones();
+                    if n == 0 { COLOURS } else { nth_bit(left, rng.random_range(0..n)) }
                 }
+            };
+            if pick >= COLOURS {
+                break;
             }
+            out |= 1 << pick;
+            left &= !(1 << pick);
         }
-        order.iter().filter(|&&c| candidates >> c & 1 == 1).take(count).fold(0, |m, &c| m | 1 << c)
+        out
     }
+}
+
+/// The index of the `i`-th lowest set bit of `bits`.
+fn nth_bit(mut bits: u8, i: u32) -> usize {
+    for _ in 0..i {
+        bits &= bits - 1;
+    }
+    bits.trailing_zeros() as usize
 }

@@ -128,6 +128,9 @@ pub struct Table {
     pile: Vec<u8>,
     discards: u64,
     discarded: [u64; MAX_SEATS],
+    /// Hand sizes, public: set at the deal (exchanges and swaps keep them) and when victory
+    /// cards leave a hand.
+    sizes: [u8; MAX_SEATS],
     removed: u64,
     /// Check the invariants after every step (`draftsim check` and tests turn it on).
     pub verify: bool,
@@ -144,6 +147,7 @@ impl Default for Table {
             pile: Vec::with_capacity(64),
             discards: 0,
             discarded: [0; MAX_SEATS],
+            sizes: [0; MAX_SEATS],
             removed: 0,
             verify: cfg!(debug_assertions),
         }
@@ -373,6 +377,7 @@ fn play_round<B: Bot>(
         }
     }
     for s in (0..n).map(order) {
+        t.sizes[s] = t.hands[s].count_ones() as u8;
         sink.event(Event::Hand { seat: s, cards: t.hands[s] });
     }
     if t.verify {
@@ -575,6 +580,7 @@ fn play_round<B: Bot>(
                 t.victory[w] |= 1 << c;
             }
         }
+        t.sizes[w] = t.hands[w].count_ones() as u8;
     }
     sink.event(Event::Outcome { winner, colours, tie_out });
 
@@ -662,7 +668,7 @@ fn view<'a>(
         hand: t.hands[s],
         discards: t.discards,
         discarded: &t.discarded[..n],
-        hand_sizes: std::array::from_fn(|s| t.hands[s].count_ones() as u8),
+        hand_sizes: &t.sizes[..n],
         removed: t.removed,
         shown: &t.shown[..n],
         declared: &t.declared[..n],

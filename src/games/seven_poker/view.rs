@@ -5,7 +5,6 @@
 
 use super::cards::Layout;
 use super::rules::Rules;
-use crate::sim::MAX_SEATS;
 
 pub use crate::sim::BotRng;
 
@@ -27,7 +26,7 @@ pub struct SeatView<'a> {
     /// The cards each seat discarded face up this round.
     pub discarded: &'a [u64],
     /// How many cards each seat holds (public: everyone sees the draws).
-    pub hand_sizes: [u8; MAX_SEATS],
+    pub hand_sizes: &'a [u8],
     /// Victory cards taken so far (out of play), face up.
     pub removed: u64,
     /// Cards each seat has shown this round (empty before the reveal).
