@@ -182,13 +182,13 @@ fn cover_chance(unseen: [u64; 7], missing: u8, draws: usize) -> f64 {
     }
     let mut ways = vec![0.0; draws + 1];
     ways[0] = 1.0;
-    for c in 0..7 {
+    for (c, &available) in unseen.iter().enumerate() {
         let least = u64::from(missing >> c & 1);
         let mut next = vec![0.0; draws + 1];
         for (j, &w) in ways.iter().enumerate() {
-            for k in least..=unseen[c] {
+            for k in least..=available {
                 if j + k as usize <= draws {
-                    next[j + k as usize] += w * choose(unseen[c], k);
+                    next[j + k as usize] += w * choose(available, k);
                 }
             }
         }
