@@ -1,5 +1,5 @@
 //! Seven Poker: seven colours, exchanges, show three, stay or fold, race to five victory
-//! cards. Rules: `shared/rules/seven-poker.md`.
+//! cards. Rules: `docs/games/seven-poker.md`.
 //!
 //! - [`rules`]: the rules struct and its options; [`cards`]: colours, hands as bitsets,
 //!   categories and their exact frequencies;

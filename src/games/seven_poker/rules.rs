@@ -1,4 +1,4 @@
-//! Seven Poker rules: `shared/rules/seven-poker.md`, with its defaults for every open point.
+//! Seven Poker rules: `docs/games/seven-poker.md`, with its defaults for every open point.
 
 use serde::{Deserialize, Serialize};
 
