@@ -890,7 +890,7 @@ fn sweep_section(
         if others.is_empty() {
             String::new()
         } else {
-            format!(", with one line or one chart per setting of {others_text}, never a mean over it")
+            format!(", with one line or one chart per setting of {others_text}")
         }
     );
     for (metric, meaning) in &metrics {
@@ -928,7 +928,7 @@ fn sweep_section(
             }
         }
         let file = format!("{prefix}sweep-{metric}.svg");
-        let title = format!("{} by {main_key}", capitalised(&words(metric)));
+        let title = format!("{} by {}", capitalised(&words(metric)), words(main_key));
         let axes = charts::Axes { title: &title, x: main_key, y: &words(metric), labels: &labels };
         charts::lines(&out.path().join(&file), &axes, &series)?;
         image(
@@ -973,7 +973,7 @@ fn sweep_section(
             format!("{prefix}sweep-chips-by-strategy-{}.svg", j + 1)
         };
         let facet_title = if setting.is_empty() { String::new() } else { format!(", {}", setting.replace('=', " = ")) };
-        let title = format!("{} by strategy and {main_key}{facet_title}", capitalised(&words(score_column)));
+        let title = format!("{} by strategy and {}{facet_title}", capitalised(&words(score_column)), words(main_key));
         let axes = charts::Axes { title: &title, x: main_key, y: &words(score_column), labels: &labels };
         charts::lines(&out.path().join(&file), &axes, &series)?;
         image(
