@@ -234,18 +234,22 @@ fn a_legend_sits_beside_the_data_never_on_it() {
     let input = folder(&dir, "sweep", "sweep", &[("sweep", sweep)]);
     let out = report(&dir, &[&input]);
     let elements = svg(&out.join("1-sweep-chips-by-strategy.svg"));
-    let points: Vec<&Element> = elements.iter().filter(|e| e.tag == "circle").collect();
+    // Data points: circles not marking a legend entry (a mark is followed by its name).
+    let points: Vec<&Element> = (0..elements.len())
+        .filter(|&i| elements[i].tag == "circle" && elements.get(i + 1).is_none_or(|n| n.tag != "text"))
+        .map(|i| &elements[i])
+        .collect();
+    assert_eq!(points.len(), 6, "three points per strategy");
     let legend: Vec<&Element> =
         elements.iter().filter(|e| e.tag == "text" && (e.text == "greedy" || e.text == "random")).collect();
     assert_eq!(legend.len(), 2, "a legend entry per strategy");
     let rightmost = points.iter().map(|p| p.number("cx") + p.number("r")).fold(f64::MIN, f64::max);
+    // The plot's right edge: where its horizontal grid lines end.
+    let edge = elements.iter().filter(|e| e.tag == "line").map(|e| e.number("x2")).fold(f64::MIN, f64::max);
+    assert!(edge >= rightmost, "grid lines end at {edge}, data at {rightmost}");
     for entry in legend {
-        assert!(
-            entry.number("x") > rightmost,
-            "legend '{}' at x {} over data reaching x {rightmost}",
-            entry.text,
-            entry.number("x")
-        );
+        let x = entry.number("x");
+        assert!(x > edge, "legend '{}' at x {x}, inside the plot (right edge {edge})", entry.text);
     }
 }
 
