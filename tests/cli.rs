@@ -205,11 +205,14 @@ fn check_passes_clean_games_and_names_the_replay() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-/// `list metrics` prints every declared measure; the README's table section names them all.
+/// `list metrics` prints every declared measure, and each game's page in `docs/games/`
+/// names them all.
 #[test]
-fn metrics_are_listed_and_documented_in_the_readme() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+fn metrics_are_listed_and_documented_on_each_game_page() {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/games");
     for game in draftsim::games::GAMES {
+        let page = std::fs::read_to_string(docs.join(format!("{}.md", game.name)))
+            .unwrap_or_else(|e| panic!("docs/games/{}.md: {e}", game.name));
         let o = draftsim(&["list", "metrics", "--game", game.name]);
         assert!(o.status.success(), "{}", stderr(&o));
         let (runner, _) = game.with_defaults().unwrap();
@@ -222,9 +225,48 @@ fn metrics_are_listed_and_documented_in_the_readme() {
             .chain([m.score.column.clone(), m.score.pair_column.clone()]);
         for name in names {
             assert!(stdout(&o).contains(&name), "{}: {name} not listed", game.name);
-            assert!(readme.contains(&format!("`{name}`")), "README does not document {} measure `{name}`", game.name);
+            assert!(page.contains(&format!("`{name}`")), "docs/games/{}.md does not document `{name}`", game.name);
         }
     }
+}
+
+/// The README stays a short guide, and every relative link in it and in `docs/` leads to
+/// a file that exists.
+#[test]
+fn the_readme_is_a_short_guide_and_no_documentation_link_is_broken() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(readme.lines().count() <= 300, "README.md has {} lines; keep it at most 300", readme.lines().count());
+    let mut pages = vec![root.join("README.md")];
+    for dir in [root.join("docs"), root.join("docs/games")] {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.extension().is_some_and(|x| x == "md") {
+                pages.push(path);
+            }
+        }
+    }
+    let mut checked = 0;
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        let words = ["session", "shared/rules"];
+        for w in words {
+            assert!(!text.contains(w), "{} mentions {w:?}", page.display());
+        }
+        // Markdown links: ](target), relative ones only, anchors dropped.
+        for (i, _) in text.match_indices("](") {
+            let rest = &text[i + 2..];
+            let target = &rest[..rest.find(')').unwrap()];
+            if target.contains("://") || target.starts_with('#') {
+                continue;
+            }
+            let file = target.split('#').next().unwrap();
+            let path = page.parent().unwrap().join(file);
+            assert!(path.exists(), "{}: broken link to {target}", page.display());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} links checked");
 }
 
 /// The `measures` table holds every measure with its interval, by strategy, by seat and

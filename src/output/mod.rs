@@ -20,8 +20,12 @@ pub enum Values {
     Text(Vec<String>),
     /// Whole numbers.
     Int(Vec<i64>),
-    /// Real numbers (NaN is written as an empty CSV field).
+    /// Real numbers (NaN, an undefined value, is written as an empty CSV field and as a
+    /// null in Parquet).
     Float(Vec<f64>),
+    /// Real numbers always written with a decimal point (`1.0`, not `1`), so a CSV reader
+    /// reads them back as reals: a swept real key whose values happen to be whole.
+    Real(Vec<f64>),
 }
 
 impl Values {
@@ -29,7 +33,7 @@ impl Values {
         match self {
             Values::Text(v) => v.len(),
             Values::Int(v) => v.len(),
-            Values::Float(v) => v.len(),
+            Values::Float(v) | Values::Real(v) => v.len(),
         }
     }
 
@@ -38,8 +42,9 @@ impl Values {
         match self {
             Values::Text(v) => v[row].clone(),
             Values::Int(v) => v[row].to_string(),
-            Values::Float(v) if v[row].is_nan() => String::new(),
+            Values::Float(v) | Values::Real(v) if v[row].is_nan() => String::new(),
             Values::Float(v) => v[row].to_string(),
+            Values::Real(v) => format!("{:?}", v[row]),
         }
     }
 }
@@ -75,7 +80,7 @@ impl Table {
         self.columns.iter().find(|c| c.0 == name).map(|c| &c.1)
     }
 
-    /// The table as a polars DataFrame.
+    /// The table as a polars DataFrame; an undefined real (NaN) is a null.
     pub fn to_frame(&self) -> Result<DataFrame, Error> {
         let cols: Vec<Column> = self
             .columns
@@ -83,7 +88,9 @@ impl Table {
             .map(|(name, values)| match values {
                 Values::Text(v) => Column::new(name.into(), v),
                 Values::Int(v) => Column::new(name.into(), v),
-                Values::Float(v) => Column::new(name.into(), v),
+                Values::Float(v) | Values::Real(v) => {
+                    Column::new(name.into(), v.iter().map(|x| (!x.is_nan()).then_some(*x)).collect::<Vec<_>>())
+                }
             })
             .collect();
         DataFrame::new(self.rows(), cols).map_err(|e| table_error(&self.name, e))
@@ -93,6 +100,7 @@ impl Table {
     pub fn to_aligned_text(&self, float_digits: usize) -> String {
         let cell = |v: &Values, r: usize| match v {
             Values::Float(x) if !x[r].is_nan() => format!("{:.*}", float_digits, x[r]),
+            Values::Real(x) if !x[r].is_nan() => x[r].to_string(),
             other => other.cell(r),
         };
         let widths: Vec<usize> = self

@@ -1,13 +1,19 @@
-//! SVG charts (plotters): bars with interval whiskers, grouped bars, and lines.
+//! SVG charts (plotters): bars with interval whiskers, points with whiskers, grouped bars,
+//! lines with interval bands, a heatmap and a labelled scatter. A legend sits in a panel
+//! beside the plot, never on the data, and colours come from one [`Palette`] per report.
 
+use std::cell::RefCell;
 use std::path::Path;
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::error::Error;
 
-const SIZE: (u32, u32) = (860, 460);
-const PALETTE: [RGBColor; 8] = [
+/// The plot's size; a legend panel widens the image beside it.
+const PLOT: (u32, u32) = (860, 460);
+/// Colours handed out in order (Tableau 10), cycled past the tenth name.
+const PALETTE: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -16,13 +22,81 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(140, 86, 75),
     RGBColor(227, 119, 194),
     RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
 ];
+/// A chart colour.
+pub type Colour = RGBColor;
+/// The colour of bars and lines that stand for no strategy (seats, a lone line): a slate
+/// no strategy is given.
+pub const NEUTRAL: RGBColor = RGBColor(72, 88, 112);
+
+/// The colour of the `i`th of `n` ordered settings (the values of a swept key, the
+/// histograms of a table): steps along a dark-blue-to-green ramp (viridis without its pale
+/// end), apart from the strategies' colours.
+pub fn sequence(i: usize, n: usize) -> RGBColor {
+    const RAMP: [(f64, f64, f64); 4] =
+        [(68.0, 1.0, 84.0), (59.0, 82.0, 139.0), (33.0, 145.0, 140.0), (94.0, 201.0, 98.0)];
+    let t = if n > 1 { i as f64 / (n - 1) as f64 } else { 0.0 } * (RAMP.len() - 1) as f64;
+    let k = (t.floor() as usize).min(RAMP.len() - 2);
+    let f = t - k as f64;
+    let mix = |a: f64, b: f64| (a + (b - a) * f).round() as u8;
+    let ((r0, g0, b0), (r1, g1, b1)) = (RAMP[k], RAMP[k + 1]);
+    RGBColor(mix(r0, r1), mix(g0, g1), mix(b0, b1))
+}
+
+/// Colours keyed by strategy name for a whole report: the first name asked for gets the first
+/// colour, and a name keeps its colour in every chart.
+#[derive(Debug, Default)]
+pub struct Palette {
+    names: RefCell<Vec<String>>,
+}
+
+impl Palette {
+    /// The colour of `name`, handing out the next free one the first time.
+    pub fn colour(&self, name: &str) -> RGBColor {
+        let mut names = self.names.borrow_mut();
+        let index = names.iter().position(|n| n == name).unwrap_or_else(|| {
+            names.push(name.to_string());
+            names.len() - 1
+        });
+        PALETTE[index % PALETTE.len()]
+    }
+}
+
+/// A chart's title, axis descriptions and x positions' labels.
+pub struct Axes<'a> {
+    /// The title, a sentence.
+    pub title: &'a str,
+    /// What the x axis shows (empty: nothing written).
+    pub x: &'a str,
+    /// What the y axis shows.
+    pub y: &'a str,
+    /// One label per x position.
+    pub labels: &'a [String],
+}
+
+/// One line or group of bars: its legend name (empty: no legend entry), colour, one value
+/// per x position (NaN: no point) and, for lines, an optional 95% interval band.
+pub struct Series {
+    /// The legend name.
+    pub name: String,
+    /// Its colour.
+    pub colour: RGBColor,
+    /// One value per x position.
+    pub values: Vec<f64>,
+    /// The interval's lower and upper ends per x position.
+    pub band: Option<(Vec<f64>, Vec<f64>)>,
+}
 
 fn chart_error(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::Table { name: path.display().to_string(), message: format!("drawing the chart: {e}") }
 }
 
-fn y_range(values: impl Iterator<Item = f64>, from_zero: bool) -> (f64, f64) {
+/// The y range for these values: from zero where bars start there; a flat or nearly flat
+/// set spans at least 2% of its size (1 around zero), so float noise is not drawn as a
+/// slope on an axis of ticks like 0.99999 to 1.0; padded by 8% each side.
+fn axis_range(values: impl Iterator<Item = f64>, from_zero: bool) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::MAX, f64::MIN);
     for v in values.filter(|v| v.is_finite()) {
         lo = lo.min(v);
@@ -35,8 +109,27 @@ fn y_range(values: impl Iterator<Item = f64>, from_zero: bool) -> (f64, f64) {
         lo = lo.min(0.0);
         hi = hi.max(0.0);
     }
-    let pad = ((hi - lo) * 0.08).max(1e-6);
+    let size = lo.abs().max(hi.abs());
+    let least = if size > 0.0 { size * 0.02 } else { 1.0 };
+    if hi - lo < least {
+        let centre = (lo + hi) / 2.0;
+        (lo, hi) = (centre - least / 2.0, centre + least / 2.0);
+        if from_zero && lo < 0.0 && centre >= 0.0 {
+            (lo, hi) = (0.0, least);
+        }
+    }
+    let pad = (hi - lo) * 0.08;
     (lo - if from_zero && lo == 0.0 { 0.0 } else { pad }, hi + pad)
+}
+
+/// Tick labels with as many decimals as the axis's span needs, and no "-0".
+fn tick_formatter(lo: f64, hi: f64) -> impl Fn(&f64) -> String {
+    let step = (hi - lo) / 10.0;
+    let decimals = if step > 0.0 { (-step.log10()).ceil().clamp(0.0, 8.0) as usize } else { 2 };
+    move |v: &f64| {
+        let text = format!("{v:.decimals$}");
+        if text.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') { text.replace('-', "") } else { text }
+    }
 }
 
 /// The chart type every function here draws on: x is a label index, y a value.
@@ -52,163 +145,210 @@ fn label_at(labels: &[String], x: f64) -> String {
     if (x - i).abs() < 0.01 && i >= 0.0 { labels.get(i as usize).cloned().unwrap_or_default() } else { String::new() }
 }
 
-/// The three kinds of chart: their axes and legends differ.
+/// How a legend entry is marked: a line with a point, or a filled square.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    Line,
+    Square,
+}
+
+/// A legend's entries: (name, colour); unnamed series have none.
+fn legend_entries(series: &[Series]) -> Vec<(String, RGBColor)> {
+    series.iter().filter(|s| !s.name.is_empty()).map(|s| (s.name.clone(), s.colour)).collect()
+}
+
+/// The longest legend name shown in full; longer ones are cut with an ellipsis.
+const LEGEND_CHARS: usize = 48;
+/// Height of one legend row, and where the first sits.
+const LEGEND_ROW: i32 = 20;
+const LEGEND_TOP: i32 = 56;
+
+/// Width of the legend panel for these names (none without entries).
+fn legend_width(entries: &[(String, RGBColor)]) -> u32 {
+    if entries.is_empty() {
+        return 0;
+    }
+    let chars = entries.iter().map(|(n, _)| n.chars().count().min(LEGEND_CHARS)).max().unwrap_or(0);
+    (chars as u32 * 7 + 48).clamp(120, 400)
+}
+
+/// Draws the legend in its panel: a mark and the name per row.
+fn draw_legend(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    entries: &[(String, RGBColor)],
+    mark: Mark,
+) -> Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+    for (row, (name, colour)) in entries.iter().enumerate() {
+        let y = LEGEND_TOP + row as i32 * LEGEND_ROW;
+        match mark {
+            Mark::Line => {
+                area.draw(&PathElement::new(vec![(6, y), (26, y)], colour.stroke_width(2))).map_err(e)?;
+                area.draw(&Circle::new((16, y), 4, colour.filled())).map_err(e)?;
+            }
+            Mark::Square => area.draw(&Rectangle::new([(10, y - 6), (22, y + 6)], colour.filled())).map_err(e)?,
+        }
+        let shown: String = if name.chars().count() > LEGEND_CHARS {
+            name.chars().take(LEGEND_CHARS - 1).chain(['…']).collect()
+        } else {
+            name.clone()
+        };
+        area.draw(&Text::new(shown, (34, y - 7), ("sans-serif", 13).into_font())).map_err(e)?;
+    }
+    Ok(())
+}
+
+/// The kinds of chart drawn on labelled x positions: their axes differ.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
+    /// Bars from zero.
     Bars,
-    GroupedBars,
+    /// Points with whiskers on an axis that spans the data (no zero).
+    Points,
+    /// Lines between points.
     Lines,
 }
 
-/// Draws a titled chart with labelled x positions and the y range of `values`; `body`
-/// draws the series.
+/// Draws a titled chart with labelled x positions, the y range of `values` and the legend
+/// `entries` beside it; `body` draws the series.
 fn draw(
     path: &Path,
-    title: &str,
-    y_label: &str,
-    labels: &[String],
+    axes: &Axes<'_>,
     values: impl Iterator<Item = f64>,
     kind: Kind,
+    (entries, mark): (&[(String, RGBColor)], Mark),
     body: impl FnOnce(&mut Chart<'_, '_>, f64) -> Result<(), String>,
 ) -> Result<(), Error> {
-    let bars = kind != Kind::Lines;
-    let legend = kind != Kind::Bars;
     let err = |e: &dyn std::fmt::Display| chart_error(path, e);
-    let root = SVGBackend::new(path, SIZE).into_drawing_area();
+    let side = legend_width(entries);
+    let height = PLOT.1.max((LEGEND_TOP + LEGEND_ROW * entries.len() as i32 + 10) as u32);
+    let root = SVGBackend::new(path, (PLOT.0 + side, height)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
-    let (y0, y1) = y_range(values, bars);
-    let n = labels.len();
-    let x_range = if bars { -0.5f64..(n as f64 - 0.5) } else { -0.3f64..(n as f64 - 0.7).max(0.3) };
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
+    let (plot, legend) = root.split_horizontally(PLOT.0);
+    let (y0, y1) = axis_range(values, kind == Kind::Bars);
+    let n = axes.labels.len();
+    let x_range = if kind == Kind::Lines { -0.3f64..(n as f64 - 0.7).max(0.3) } else { -0.5f64..(n as f64 - 0.5) };
+    let mut chart = ChartBuilder::on(&plot)
+        .caption(axes.title, ("sans-serif", 20))
         .margin(12)
-        .x_label_area_size(if bars { 60 } else { 40 })
-        .y_label_area_size(60)
+        .x_label_area_size(if axes.x.is_empty() { 40 } else { 56 })
+        .y_label_area_size(72)
         .build_cartesian_2d(x_range, y0..y1)
         .map_err(|e| err(&e))?;
     let mut mesh = chart.configure_mesh();
-    if bars {
+    if kind != Kind::Lines {
         mesh.disable_x_mesh();
     }
+    let ticks = tick_formatter(y0, y1);
+    let x_labels = |x: &f64| label_at(axes.labels, *x);
     // Light grids: faint major lines only, so the data stands out.
     mesh.light_line_style(TRANSPARENT).bold_line_style(BLACK.mix(0.08));
     mesh.x_labels(n.max(1))
-        .x_label_formatter(&|x| label_at(labels, *x))
-        .x_label_style(("sans-serif", 11))
-        .y_desc(y_label)
-        .draw()
-        .map_err(|e| err(&e))?;
-    body(&mut chart, y0).map_err(|e| err(&e))?;
-    if legend {
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| err(&e))?;
+        .x_label_formatter(&x_labels)
+        .y_label_formatter(&ticks)
+        .x_label_style(("sans-serif", 12))
+        .y_label_style(("sans-serif", 12))
+        .axis_desc_style(("sans-serif", 14))
+        .y_desc(axes.y);
+    if !axes.x.is_empty() {
+        mesh.x_desc(axes.x);
     }
+    mesh.draw().map_err(|e| err(&e))?;
+    body(&mut chart, y0).map_err(|e| err(&e))?;
+    draw_legend(&legend, entries, mark).map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))
 }
 
-/// One bar per label with a 95% interval whisker.
+/// One bar (from zero) or point (on an axis spanning the data, for ratings) per label,
+/// coloured `colours[i]`, with a 95% interval whisker.
 pub fn bars_with_whiskers(
     path: &Path,
-    title: &str,
-    y_label: &str,
-    labels: &[String],
-    values: &[f64],
-    lo: &[f64],
-    hi: &[f64],
+    axes: &Axes<'_>,
+    (values, lo, hi): (&[f64], &[f64], &[f64]),
+    colours: &[RGBColor],
+    from_zero: bool,
 ) -> Result<(), Error> {
     let all = values.iter().chain(lo).chain(hi).copied();
-    draw(path, title, y_label, labels, all, Kind::Bars, |chart, y0| {
-        chart
-            .draw_series(values.iter().enumerate().map(|(i, &v)| {
-                let x = i as f64;
-                Rectangle::new([(x - 0.3, 0.0f64.max(y0)), (x + 0.3, v)], PALETTE[i % PALETTE.len()].mix(0.8).filled())
-            }))
-            .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(
-                (0..values.len())
-                    .map(|i| ErrorBar::new_vertical(i as f64, lo[i], values[i], hi[i], BLACK.stroke_width(2), 14)),
-            )
-            .map_err(|e| e.to_string())?;
+    let kind = if from_zero { Kind::Bars } else { Kind::Points };
+    draw(path, axes, all, kind, (&[], Mark::Square), |chart, y0| {
+        let colour = |i: usize| colours.get(i).copied().unwrap_or(NEUTRAL);
+        if from_zero {
+            chart
+                .draw_series(values.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| {
+                    let x = i as f64;
+                    Rectangle::new([(x - 0.3, 0.0f64.max(y0)), (x + 0.3, v)], colour(i).mix(0.8).filled())
+                }))
+                .map_err(|e| e.to_string())?;
+        }
+        // Whiskers: a vertical line with caps from the interval's lower end to its upper.
+        let shown = (0..values.len()).filter(|&i| lo[i].is_finite() && hi[i].is_finite());
+        let whiskers = shown.flat_map(|i| {
+            let x = i as f64;
+            [
+                vec![(x, lo[i]), (x, hi[i])],
+                vec![(x - 0.06, lo[i]), (x + 0.06, lo[i])],
+                vec![(x - 0.06, hi[i]), (x + 0.06, hi[i])],
+            ]
+        });
+        chart.draw_series(whiskers.map(|w| PathElement::new(w, BLACK.stroke_width(2)))).map_err(|e| e.to_string())?;
+        if !from_zero {
+            chart
+                .draw_series(
+                    (0..values.len())
+                        .filter(|&i| values[i].is_finite())
+                        .map(|i| Circle::new((i as f64, values[i]), 4, colour(i).filled())),
+                )
+                .map_err(|e| e.to_string())?;
+        }
         Ok(())
     })
 }
 
 /// Groups of bars: one group per label, one bar per series.
-pub fn grouped_bars(
-    path: &Path,
-    title: &str,
-    y_label: &str,
-    labels: &[String],
-    series: &[(String, Vec<f64>)],
-) -> Result<(), Error> {
-    let all = series.iter().flat_map(|s| s.1.iter().copied());
-    draw(path, title, y_label, labels, all, Kind::GroupedBars, |chart, y0| {
+pub fn grouped_bars(path: &Path, axes: &Axes<'_>, series: &[Series]) -> Result<(), Error> {
+    let all = series.iter().flat_map(|s| s.values.iter().copied());
+    let entries = legend_entries(series);
+    draw(path, axes, all, Kind::Bars, (&entries, Mark::Square), |chart, y0| {
         let width = 0.8 / series.len().max(1) as f64;
-        for (k, (name, values)) in series.iter().enumerate() {
-            let color = PALETTE[k % PALETTE.len()];
+        for (k, s) in series.iter().enumerate() {
+            let colour = s.colour;
             chart
-                .draw_series(values.iter().enumerate().map(move |(i, &v)| {
+                .draw_series(s.values.iter().enumerate().filter(|(_, v)| v.is_finite()).map(move |(i, &v)| {
                     let x = i as f64 - 0.4 + k as f64 * width;
-                    Rectangle::new([(x, 0.0f64.max(y0)), (x + width * 0.9, v)], color.filled())
+                    Rectangle::new([(x, 0.0f64.max(y0)), (x + width * 0.9, v)], colour.filled())
                 }))
-                .map_err(|e| e.to_string())?
-                .label(name.as_str())
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
+                .map_err(|e| e.to_string())?;
         }
         Ok(())
     })
 }
 
-/// Lines over labelled x positions, one per series.
-pub fn lines(
-    path: &Path,
-    title: &str,
-    y_label: &str,
-    labels: &[String],
-    series: &[(String, Vec<f64>)],
-) -> Result<(), Error> {
-    lines_with_bands(path, title, y_label, labels, series, &[])
-}
-
-/// Lines with a shaded 95% interval band around each series that has one (`bands[k]` is
-/// the (lo, hi) of series k).
-pub fn lines_with_bands(
-    path: &Path,
-    title: &str,
-    y_label: &str,
-    labels: &[String],
-    series: &[(String, Vec<f64>)],
-    bands: &[Option<(Vec<f64>, Vec<f64>)>],
-) -> Result<(), Error> {
-    let band_values = bands.iter().flatten().flat_map(|(lo, hi)| lo.iter().chain(hi).copied());
-    let all = series.iter().flat_map(|s| s.1.iter().copied()).chain(band_values);
-    draw(path, title, y_label, labels, all, Kind::Lines, |chart, _| {
-        for (k, (lo, hi)) in bands.iter().enumerate().filter_map(|(k, b)| b.as_ref().map(|b| (k, b))) {
-            let color = PALETTE[k % PALETTE.len()];
-            let upper = hi.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| (i as f64, v));
-            let lower: Vec<(f64, f64)> =
-                lo.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| (i as f64, v)).collect();
-            let outline: Vec<(f64, f64)> = upper.chain(lower.into_iter().rev()).collect();
-            chart
-                .draw_series(std::iter::once(Polygon::new(outline, color.mix(0.18).filled())))
-                .map_err(|e| e.to_string())?;
+/// Lines over labelled x positions, one per series, each with its shaded 95% interval
+/// band where it has one.
+pub fn lines(path: &Path, axes: &Axes<'_>, series: &[Series]) -> Result<(), Error> {
+    let band_values = series.iter().filter_map(|s| s.band.as_ref()).flat_map(|(lo, hi)| lo.iter().chain(hi).copied());
+    let all = series.iter().flat_map(|s| s.values.iter().copied()).chain(band_values);
+    let entries = legend_entries(series);
+    draw(path, axes, all, Kind::Lines, (&entries, Mark::Line), |chart, _| {
+        let points = |values: &[f64]| -> Vec<(f64, f64)> {
+            values.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| (i as f64, v)).collect()
+        };
+        for s in series {
+            if let Some((lo, hi)) = &s.band {
+                let lower = points(lo);
+                let outline: Vec<(f64, f64)> = points(hi).into_iter().chain(lower.into_iter().rev()).collect();
+                if outline.len() >= 2 {
+                    chart
+                        .draw_series(std::iter::once(Polygon::new(outline, s.colour.mix(0.18).filled())))
+                        .map_err(|e| e.to_string())?;
+                }
+            }
         }
-        for (k, (name, values)) in series.iter().enumerate() {
-            let color = PALETTE[k % PALETTE.len()];
-            let points: Vec<(f64, f64)> =
-                values.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| (i as f64, v)).collect();
+        for s in series {
+            let line = points(&s.values);
+            chart.draw_series(LineSeries::new(line.clone(), s.colour.stroke_width(2))).map_err(|e| e.to_string())?;
             chart
-                .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
-                .map_err(|e| e.to_string())?
-                .label(name.as_str())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(2)));
-            chart
-                .draw_series(points.into_iter().map(|p| Circle::new(p, 4, color.filled())))
+                .draw_series(line.into_iter().map(|p| Circle::new(p, 4, s.colour.filled())))
                 .map_err(|e| e.to_string())?;
         }
         Ok(())
@@ -241,8 +381,8 @@ pub fn heatmap(path: &Path, title: &str, labels: &[String], values: &[Vec<f64>])
         .y_label_formatter(&|y| label_at(&reversed, *y))
         .x_desc("opponent (column)")
         .y_desc("strategy (row)")
-        .x_label_style(("sans-serif", 11))
-        .y_label_style(("sans-serif", 11))
+        .x_label_style(("sans-serif", 12))
+        .y_label_style(("sans-serif", 12))
         .draw()
         .map_err(|e| err(&e))?;
     let colour = |v: f64| -> RGBColor {
@@ -275,6 +415,8 @@ pub struct Scatter<'a> {
     pub x: (&'a [f64], &'a [f64], &'a [f64]),
     /// y values with their intervals.
     pub y: (&'a [f64], &'a [f64], &'a [f64]),
+    /// The points' colour.
+    pub colour: RGBColor,
 }
 
 /// A labelled scatter with interval bars on both axes.
@@ -286,29 +428,35 @@ pub fn scatter_with_intervals(
     points: &Scatter<'_>,
 ) -> Result<(), Error> {
     let err = |e: &dyn std::fmt::Display| chart_error(path, e);
-    let root = SVGBackend::new(path, (SIZE.0, SIZE.1 + 120)).into_drawing_area();
+    let root = SVGBackend::new(path, (PLOT.0, PLOT.1 + 120)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let (x, xlo, xhi) = points.x;
     let (y, ylo, yhi) = points.y;
-    let (x0, x1) = y_range(x.iter().chain(xlo).chain(xhi).copied(), false);
-    let (y0, y1) = y_range(y.iter().chain(ylo).chain(yhi).copied(), false);
+    let (x0, x1) = axis_range(x.iter().chain(xlo).chain(xhi).copied(), false);
+    let (y0, y1) = axis_range(y.iter().chain(ylo).chain(yhi).copied(), false);
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 20))
         .margin(12)
-        .x_label_area_size(45)
-        .y_label_area_size(60)
+        .x_label_area_size(50)
+        .y_label_area_size(72)
         .build_cartesian_2d(x0..x1, y0..y1)
         .map_err(|e| err(&e))?;
+    let (x_ticks, y_ticks) = (tick_formatter(x0, x1), tick_formatter(y0, y1));
     chart
         .configure_mesh()
         .light_line_style(TRANSPARENT)
         .bold_line_style(BLACK.mix(0.08))
+        .x_label_formatter(&x_ticks)
+        .y_label_formatter(&y_ticks)
+        .x_label_style(("sans-serif", 12))
+        .y_label_style(("sans-serif", 12))
+        .axis_desc_style(("sans-serif", 14))
         .x_desc(x_label)
         .y_desc(y_label)
         .draw()
         .map_err(|e| err(&e))?;
     let shown = |i: &usize| x[*i].is_finite() && y[*i].is_finite();
-    let bar = PALETTE[0].mix(0.35).stroke_width(1);
+    let bar = points.colour.mix(0.35).stroke_width(1);
     let clamp = |v: f64, lo: f64, hi: f64| if v.is_finite() { v.clamp(lo, hi) } else { lo };
     for i in (0..x.len()).filter(shown) {
         let (a, b) = (clamp(xlo[i], x0, x1), clamp(xhi[i], x0, x1));
@@ -317,7 +465,7 @@ pub fn scatter_with_intervals(
         chart.draw_series(lines.into_iter().map(|l| PathElement::new(l, bar))).map_err(|e| err(&e))?;
     }
     chart
-        .draw_series((0..x.len()).filter(shown).map(|i| Circle::new((x[i], y[i]), 3, PALETTE[0].filled())))
+        .draw_series((0..x.len()).filter(shown).map(|i| Circle::new((x[i], y[i]), 3, points.colour.filled())))
         .map_err(|e| err(&e))?;
     chart
         .draw_series(

@@ -56,16 +56,56 @@ fn with_interval(df: &DataFrame, name: &str) -> Result<WithInterval, Error> {
     })
 }
 
-/// Bars with interval whiskers, one per label, written to `file` in the report folder.
+/// Bars from zero (or, without `from_zero`, points on an axis spanning the data) with
+/// interval whiskers, one per label in its colour, written to `file` in the report folder.
 fn whisker_chart(
     out: &OutputDir,
     file: &str,
-    title: &str,
-    y_label: &str,
-    labels: &[String],
+    axes: &charts::Axes<'_>,
     v: &WithInterval,
+    colours: &[charts::Colour],
+    from_zero: bool,
 ) -> Result<(), Error> {
-    charts::bars_with_whiskers(&out.path().join(file), title, y_label, labels, &v.mean, &v.lo, &v.hi)
+    charts::bars_with_whiskers(&out.path().join(file), axes, (&v.mean, &v.lo, &v.hi), colours, from_zero)
+}
+
+/// Each strategy's colour in the report's palette (a preset file by its name).
+fn strategy_colours(palette: &charts::Palette, strategies: &[String]) -> Vec<charts::Colour> {
+    strategies.iter().map(|s| palette.colour(&short_name(s))).collect()
+}
+
+/// A strategy's label: a preset file by its file name, anything else as it is.
+fn short_name(name: &str) -> String {
+    match name.strip_suffix(".toml") {
+        Some(stem) => Path::new(stem).file_name().map_or(name.to_string(), |f| f.to_string_lossy().into_owned()),
+        None => name.to_string(),
+    }
+}
+
+/// A column's name in words, a round suffix spelled out (`fold_rate_r2`: "fold rate in
+/// round 2").
+fn words(column: &str) -> String {
+    let text = column.replace('_', " ");
+    match text.rsplit_once(" r") {
+        Some((head, n)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => format!("{head} in round {n}"),
+        _ => text,
+    }
+}
+
+/// The text with its first letter capitalised, to open a title.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+/// A swept key's values as text: whole numbers and reals as written (`1`, `0.5`), not as a
+/// float prints in a table (`1.0`).
+fn key_texts(df: &DataFrame, name: &str) -> Result<Vec<String>, Error> {
+    let is_real = df.column(name).map_err(|e| table_error(name, e))?.dtype().is_float();
+    if !is_real {
+        return texts(df, name);
+    }
+    Ok(floats(df, name)?.iter().map(|v| if v.is_nan() { String::new() } else { v.to_string() }).collect())
 }
 
 /// The distinct values, in order of first appearance.
@@ -92,6 +132,8 @@ pub fn write_report(
     notes: Option<&str>,
 ) -> Result<String, Error> {
     let mut md = String::new();
+    // One palette for the whole report: a strategy keeps its colour in every chart.
+    let palette = charts::Palette::default();
     let _ = writeln!(md, "# draftsim balance report\n");
     if let Some(cmd) = regenerate {
         let _ = writeln!(md, "Regenerate with:\n\n```sh\n{cmd}\n```\n");
@@ -117,20 +159,20 @@ pub fn write_report(
             let measures = measures.as_ref().ok_or_else(|| {
                 InputError::new(format!("{}: run.json is missing or names no known game", dir.display()))
             })?;
-            run_section(&mut md, dir, &summary, out, &prefix, measures)?;
+            run_section(&mut md, (dir, &summary), out, &prefix, measures, &palette)?;
             if let Some(cards) = load(dir, "cards")? {
                 // The unit's first word ("match (one game)" is a match), for "in N matches".
                 let unit = measures.unit.split_whitespace().next().unwrap_or("round");
-                cards_section(&mut md, &cards, out, &prefix, unit)?;
+                cards_section(&mut md, &cards, out, &prefix, unit, &palette)?;
             }
         }
         if let Some(matrix) = load(dir, "matrix")? {
             found = true;
-            compare_section(&mut md, dir, &matrix, out, &prefix, measures.as_ref())?;
+            compare_section(&mut md, (dir, &matrix), out, &prefix, measures.as_ref(), &palette)?;
         }
         if let Some(sweep) = load(dir, "sweep")? {
             found = true;
-            sweep_section(&mut md, &sweep, out, &prefix, measures.as_ref())?;
+            sweep_section(&mut md, &sweep, out, &prefix, measures.as_ref(), &palette)?;
         }
         if let Some(candidates) = load(dir, "candidates")? {
             found = true;
@@ -268,20 +310,22 @@ fn fmt4(v: f64) -> String {
     if v.is_nan() { "-".to_string() } else { format!("{v:.4}") }
 }
 
-fn image(md: &mut String, file: &str, sentence: &str) {
-    let alt = file.trim_end_matches(".svg");
+/// A chart's image link, its title as the alternative text, and the sentence under it.
+fn image(md: &mut String, file: &str, title: &str, sentence: &str) {
+    let alt = title.replace('[', "(").replace(']', ")");
     let _ = writeln!(md, "![{alt}]({file})\n\n{sentence}\n");
 }
 
 fn run_section(
     md: &mut String,
-    dir: &Path,
-    summary: &DataFrame,
+    (dir, summary): (&Path, &DataFrame),
     out: &OutputDir,
     prefix: &str,
     measures: &Measures,
+    palette: &charts::Palette,
 ) -> Result<(), Error> {
     let strategies = texts(summary, "strategy")?;
+    let colours = strategy_colours(palette, &strategies);
     let rounds = floats(summary, "rounds")?;
     let win = with_interval(summary, "win_rate")?;
     let (wr, lo, hi) = (&win.mean, &win.lo, &win.hi);
@@ -292,11 +336,15 @@ fn run_section(
     let units = measures.units();
 
     let file = format!("{prefix}win-share.svg");
-    whisker_chart(out, &file, "Which strategy wins most?", &format!("win share per {unit}"), &strategies, &win)?;
+    let title = "Win share by strategy";
+    let y = format!("win share per {unit}");
+    let axes = charts::Axes { title, x: "", y: &y, labels: &strategies };
+    whisker_chart(out, &file, &axes, &win, &colours, true)?;
     let n = rounds.iter().copied().fold(0.0, f64::max);
     image(
         md,
         &file,
+        title,
         &format!(
             "Share of the wins each strategy took per {unit}, with 95% intervals over deal groups (all rotations of a deal are one observation; over units where the groups are too few or all alike); {n:.0} seat-{units} per strategy."
         ),
@@ -328,12 +376,15 @@ fn run_section(
         let seat_win = with_interval(&seats, "win_rate")?;
         let swr = &seat_win.mean;
         let file = format!("{prefix}seat-advantage.svg");
-        whisker_chart(out, &file, "Does the seat matter?", &format!("win share per {unit}"), &labels, &seat_win)?;
+        let title = "Win share by seat";
+        let axes = charts::Axes { title, x: "", y: &y, labels: &labels };
+        whisker_chart(out, &file, &axes, &seat_win, &[], true)?;
         let srounds = floats(&seats, "rounds")?.first().copied().unwrap_or(0.0);
         let spread = swr.iter().copied().fold(f64::MIN, f64::max) - swr.iter().copied().fold(f64::MAX, f64::min);
         image(
             md,
             &file,
+            title,
             &format!(
                 "Share of the wins taken from each seat, with 95% intervals; {srounds:.0} {units} per seat; best minus worst seat: {spread:.4}."
             ),
@@ -348,23 +399,25 @@ fn run_section(
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                Ok((
-                    s.clone(),
-                    fold_cols.iter().map(|c| floats(summary, c).map(|v| v[i])).collect::<Result<Vec<_>, Error>>()?,
-                ))
+                Ok(charts::Series {
+                    name: short_name(s),
+                    colour: colours[i],
+                    values: fold_cols
+                        .iter()
+                        .map(|c| floats(summary, c).map(|v| v[i]))
+                        .collect::<Result<Vec<_>, Error>>()?,
+                    band: None,
+                })
             })
             .collect::<Result<Vec<_>, Error>>()?;
         let file = format!("{prefix}fold-rate.svg");
-        charts::lines(
-            &out.path().join(&file),
-            "When does each strategy fold?",
-            "share of rounds folded",
-            &labels,
-            &series,
-        )?;
+        let title = "Fold rate by betting round and strategy";
+        let axes = charts::Axes { title, x: "betting round", y: "share of rounds folded", labels: &labels };
+        charts::lines(&out.path().join(&file), &axes, &series)?;
         image(
             md,
             &file,
+            title,
             &format!(
                 "Share of each strategy's rounds folded in each betting round (fold timing); {n:.0} seat-rounds per strategy."
             ),
@@ -372,7 +425,7 @@ fn run_section(
     }
 
     if let Some(table) = load(dir, "measures")? {
-        measures_section(md, &table, out, prefix, measures)?;
+        measures_section(md, &table, out, prefix, measures, palette)?;
     }
     for (name, histograms) in measures.histogram_tables() {
         if let Some(table) = load(dir, name)? {
@@ -423,6 +476,7 @@ fn measures_section(
     out: &OutputDir,
     prefix: &str,
     measures: &Measures,
+    palette: &charts::Palette,
 ) -> Result<(), Error> {
     let (by, group, measure) = (texts(table, "by")?, texts(table, "group")?, texts(table, "measure")?);
     let value = with_interval(table, "value")?;
@@ -436,12 +490,14 @@ fn measures_section(
         let labels: Vec<String> = rows.iter().map(|&i| group[i].clone()).collect();
         let v = WithInterval { mean: pick(&value.mean), lo: pick(&value.lo), hi: pick(&value.hi) };
         let file = format!("{prefix}{}.svg", m.column.replace('_', "-"));
-        let title = format!("How does {} differ by strategy?", m.column.replace('_', " "));
-        whisker_chart(out, &file, &title, &m.column, &labels, &v)?;
+        let title = format!("{} by strategy", capitalised(&words(&m.column)));
+        let axes = charts::Axes { title: &title, x: "", y: &words(&m.column), labels: &labels };
+        whisker_chart(out, &file, &axes, &v, &strategy_colours(palette, &labels), true)?;
         let most = pick(&n).into_iter().fold(0.0, f64::max);
         image(
             md,
             &file,
+            &title,
             &format!(
                 "{} ({}), by strategy, with 95% intervals over deal groups (all rotations of a deal are one observation; over units where the groups are too few or all alike); up to {most:.0} observations per strategy.",
                 m.column.replace('_', " "),
@@ -495,15 +551,21 @@ fn histogram_section(
         .map(|(c, &t)| c.iter().map(|v| if t > 0.0 { v / t } else { 0.0 }).collect())
         .collect();
     let file = format!("{prefix}.svg");
-    let series: Vec<(String, Vec<f64>)> =
-        histograms.iter().zip(&shares).map(|(h, s)| (h.key.replace('_', " "), s.clone())).collect();
-    charts::grouped_bars(
-        &out.path().join(&file),
-        &format!("How are {} spread over {}?", histograms[0].table.replace('_', " "), bin_column.replace('_', " ")),
-        "share",
-        &names,
-        &series,
-    )?;
+    let series: Vec<charts::Series> = histograms
+        .iter()
+        .zip(&shares)
+        .enumerate()
+        .map(|(k, (h, s))| charts::Series {
+            name: words(&h.key),
+            colour: charts::sequence(k, histograms.len()),
+            values: s.clone(),
+            band: None,
+        })
+        .collect();
+    let keys: Vec<String> = histograms.iter().map(|h| words(&h.key)).collect();
+    let title = format!("Share of {} by {}", keys.join(" and "), words(bin_column));
+    let axes = charts::Axes { title: &title, x: &words(bin_column), y: "share", labels: &names };
+    charts::grouped_bars(&out.path().join(&file), &axes, &series)?;
     let described: Vec<String> = histograms
         .iter()
         .zip(&totals)
@@ -516,7 +578,7 @@ fn histogram_section(
             )
         })
         .collect();
-    image(md, &file, &format!("Share of {}.", described.join("; and of ")));
+    image(md, &file, &title, &format!("Share of {}.", described.join("; and of ")));
     if !histograms[0].ranked {
         return Ok(());
     }
@@ -552,11 +614,11 @@ fn histogram_section(
 
 fn compare_section(
     md: &mut String,
-    dir: &Path,
-    matrix: &DataFrame,
+    (dir, matrix): (&Path, &DataFrame),
     out: &OutputDir,
     prefix: &str,
     measures: Option<&Measures>,
+    palette: &charts::Palette,
 ) -> Result<(), Error> {
     let units = measures.map_or("rounds".to_string(), Measures::units);
     let rows = texts(matrix, "strategy")?;
@@ -591,22 +653,13 @@ fn compare_section(
         .collect();
     let file = format!("{prefix}matrix.svg");
     // Preset files are labelled by their file name.
-    let short: Vec<String> = names
-        .iter()
-        .map(|n| match n.strip_suffix(".toml") {
-            Some(stem) => Path::new(stem).file_name().map_or(n.clone(), |f| f.to_string_lossy().into_owned()),
-            None => n.clone(),
-        })
-        .collect();
-    charts::heatmap(
-        &out.path().join(&file),
-        "Who beats whom? Win share of the row against the column",
-        &short,
-        &shares,
-    )?;
+    let short: Vec<String> = names.iter().map(|n| short_name(n)).collect();
+    let title = "Win share of the row strategy against the column strategy";
+    charts::heatmap(&out.path().join(&file), title, &short, &shares)?;
     image(
         md,
         &file,
+        title,
         &format!(
             "Win share of the row strategy against the column strategy (blue: the row wins more than half, red: less); {rounds:.0} {units} per pair."
         ),
@@ -615,17 +668,15 @@ fn compare_section(
         let strategies = texts(&ratings, "strategy")?;
         let file = format!("{prefix}ratings.svg");
         let rating = with_interval(&ratings, "rating")?;
-        whisker_chart(
-            out,
-            &file,
-            "How strong is each strategy?",
-            "rating (Elo scale, mean 1500)",
-            &strategies,
-            &rating,
-        )?;
+        let title = "Rating by strategy";
+        let labels: Vec<String> = strategies.iter().map(|s| short_name(s)).collect();
+        let axes = charts::Axes { title, x: "", y: "rating (Elo scale, mean 1500)", labels: &labels };
+        // Points on an axis spanning the ratings: a bar from zero would hide their spread.
+        whisker_chart(out, &file, &axes, &rating, &strategy_colours(palette, &strategies), false)?;
         image(
             md,
             &file,
+            title,
             &format!(
                 "Bradley-Terry ratings from the pairwise win shares, on the Elo scale, with 95% bootstrap intervals; {rounds:.0} {units} per pair."
             ),
@@ -732,17 +783,20 @@ fn search_section(
         let best = with_interval(&trace, &format!("best_{what}"))?;
         let labels: Vec<String> = spent.iter().map(|r| format!("{r:.0}")).collect();
         let file = format!("{prefix}convergence.svg");
-        charts::lines_with_bands(
-            &out.path().join(&file),
-            "Is the search still improving? Best in-search estimate so far",
-            &format!("best {what} so far ({better} is better)"),
-            &labels,
-            &[(format!("best {what}"), best.mean)],
-            &[Some((best.lo, best.hi))],
-        )?;
+        let title = format!("Best in-search {what} so far, by units of play spent");
+        let y = format!("best {what} so far ({better} is better)");
+        let axes = charts::Axes { title: &title, x: "units of play spent (not to scale)", y: &y, labels: &labels };
+        let series = charts::Series {
+            name: String::new(),
+            colour: charts::NEUTRAL,
+            values: best.mean,
+            band: Some((best.lo, best.hi)),
+        };
+        charts::lines(&out.path().join(&file), &axes, &[series])?;
         image(
             md,
             &file,
+            &title,
             &format!(
                 "Each point is a new best in-search {what}, against the units of play spent so far (x axis, not to scale), with its 95% interval. A flat tail means more budget would not have changed the answer; the held-out figures above are the ones to trust."
             ),
@@ -751,16 +805,38 @@ fn search_section(
     Ok(())
 }
 
+/// A sweep row's strategy as a chart series: a varied preset's derived name
+/// (`hate{draft.weight=0.1}` where the row's `hate.draft.weight` is 0.1) is its base preset,
+/// so the preset is one line across the swept values.
+fn swept_strategy(name: &str, keys: &[String], row: &[String]) -> String {
+    let same = |a: &str, b: &str| a == b || matches!((a.parse::<f64>(), b.parse::<f64>()), (Ok(x), Ok(y)) if x == y);
+    if let Some((base, overrides)) = crate::games::presets::derived(name) {
+        let swept = crate::games::presets::split_top(overrides, ';').iter().all(|o| {
+            o.split_once('=').is_some_and(|(path, value)| {
+                let key = format!("{base}.{}", path.trim());
+                keys.iter().zip(row).any(|(k, v)| *k == key && same(v, value.trim()))
+            })
+        });
+        if swept {
+            return short_name(base);
+        }
+    }
+    short_name(name)
+}
+
 fn sweep_section(
     md: &mut String,
     sweep: &DataFrame,
     out: &OutputDir,
     prefix: &str,
     measures: Option<&Measures>,
+    palette: &charts::Palette,
 ) -> Result<(), Error> {
     let columns: Vec<String> = sweep.get_column_names().iter().map(|c| c.to_string()).collect();
     let keys: Vec<String> = columns.iter().take_while(|c| *c != "strategy").cloned().collect();
-    let Some(main_key) = keys.first() else { return Ok(()) };
+    if keys.is_empty() {
+        return Ok(());
+    }
     let units = measures.map_or("rounds".to_string(), Measures::units);
     // One row per variant (polars keeps the first row of each key combination).
     let variants = sweep
@@ -770,17 +846,21 @@ fn sweep_section(
         .agg([all().exclude_cols(keys.clone()).as_expr().first()])
         .collect()
         .map_err(|e| table_error("sweep", e))?;
-    let x_values = texts(&variants, main_key)?;
-    let labels = distinct(&x_values);
-    // Series: one per combination of the other keys.
-    let others: Vec<Vec<String>> = keys[1..].iter().map(|k| texts(&variants, k)).collect::<Result<_, _>>()?;
-    let series_name = |row: usize| -> String {
-        if keys.len() == 1 {
-            "all".to_string()
-        } else {
-            keys[1..].iter().zip(&others).map(|(k, v)| format!("{k}={}", v[row])).collect::<Vec<_>>().join(" ")
-        }
+    let variant_keys: Vec<Vec<String>> = keys.iter().map(|k| key_texts(&variants, k)).collect::<Result<_, _>>()?;
+    // Along x: the key with the most values (the first of equals); the others facet, so no
+    // chart averages over a swept key.
+    let counts: Vec<usize> = variant_keys.iter().map(|v| distinct(v).len()).collect();
+    let main = (0..keys.len()).fold(0, |best, k| if counts[k] > counts[best] { k } else { best });
+    let main_key = &keys[main];
+    let labels = distinct(&variant_keys[main]);
+    let others: Vec<usize> = (0..keys.len()).filter(|&k| k != main).collect();
+    let other_keys: Vec<&str> = others.iter().map(|&k| keys[k].as_str()).collect();
+    // The setting of the other keys ("ante=1 wild=none"; empty for a one-key sweep).
+    let facet = |values: &[Vec<String>], row: usize| -> String {
+        others.iter().map(|&k| format!("{}={}", keys[k], values[k][row])).collect::<Vec<_>>().join(" ")
     };
+    let settings = distinct(&(0..variants.height()).map(|row| facet(&variant_keys, row)).collect::<Vec<_>>());
+    let x_of = |values: &[Vec<String>], row: usize| labels.iter().position(|l| *l == values[main][row]);
     // Seat-units per strategy: the same in every variant unless the player count varies.
     let all_rounds = floats(sweep, "rounds")?;
     let (fewest, most) = all_rounds.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &r| (lo.min(r), hi.max(r)));
@@ -795,19 +875,23 @@ fn sweep_section(
         .map(|c| {
             let meaning = match c.as_str() {
                 "seat_advantage" => "best seat's win rate minus the worst seat's".to_string(),
-                "skill_gap" => format!("{} of the best strategy minus random's", score_column.replace('_', " ")),
+                "skill_gap" => format!("{} of the best strategy minus random's", words(score_column)),
                 "mean_length" => measures.map_or("rounds per unit of play".to_string(), |m| m.length.clone()),
-                other => measures
-                    .and_then(|m| m.find(other))
-                    .map_or_else(|| other.replace('_', " "), |m| m.description.clone()),
+                other => measures.and_then(|m| m.find(other)).map_or_else(|| words(other), |m| m.description.clone()),
             };
             (c.as_str(), meaning)
         })
         .collect();
+    let others_text = format!("`{}`", other_keys.join("`, `"));
     let _ = writeln!(
         md,
-        "Sweep over `{}`; every variant played on the same seed; {rounds} seat-{units} per strategy per variant.\n",
-        keys.join("`, `")
+        "Sweep over `{}`; every variant played on the same seed; {rounds} seat-{units} per strategy per variant. Charts run along `{main_key}`{}.\n",
+        keys.join("`, `"),
+        if others.is_empty() {
+            String::new()
+        } else {
+            format!(", with one line or one chart per setting of {others_text}")
+        }
     );
     for (metric, meaning) in &metrics {
         let values = floats(&variants, metric)?;
@@ -821,85 +905,88 @@ fn sweep_section(
         } else {
             None
         };
-        // Per series: values, lower and upper ends, one per label.
-        let mut series: Vec<(String, [Vec<f64>; 3])> = Vec::new();
+        // One line per setting of the other keys.
+        let mut series: Vec<charts::Series> = Vec::new();
         for row in 0..variants.height() {
-            let name = series_name(row);
-            let x = labels.iter().position(|l| *l == x_values[row]).expect("a label");
-            let entry = match series.iter_mut().find(|s| s.0 == name) {
-                Some(e) => e,
+            let name = facet(&variant_keys, row);
+            let Some(x) = x_of(&variant_keys, row) else { continue };
+            let entry = match series.iter().position(|s| s.name == name) {
+                Some(i) => &mut series[i],
                 None => {
-                    series.push((name, std::array::from_fn(|_| vec![f64::NAN; labels.len()])));
+                    let empty = vec![f64::NAN; labels.len()];
+                    let step = settings.iter().position(|s| *s == name).unwrap_or(0);
+                    let colour = if name.is_empty() { charts::NEUTRAL } else { charts::sequence(step, settings.len()) };
+                    let band = ends.as_ref().map(|_| (empty.clone(), empty.clone()));
+                    series.push(charts::Series { name, colour, values: empty, band });
                     series.last_mut().expect("just pushed")
                 }
             };
-            entry.1[0][x] = values[row];
-            if let Some((lo, hi)) = &ends {
-                entry.1[1][x] = lo[row];
-                entry.1[2][x] = hi[row];
+            entry.values[x] = values[row];
+            if let (Some((lo, hi)), Some((band_lo, band_hi))) = (&ends, entry.band.as_mut()) {
+                band_lo[x] = lo[row];
+                band_hi[x] = hi[row];
             }
         }
         let file = format!("{prefix}sweep-{metric}.svg");
-        let title = format!("How does {} change with {main_key}?", metric.replace('_', " "));
-        let lines: Vec<(String, Vec<f64>)> = series.iter().map(|(n, v)| (n.clone(), v[0].clone())).collect();
-        let bands: Vec<Option<(Vec<f64>, Vec<f64>)>> =
-            series.iter().map(|(_, v)| ends.as_ref().map(|_| (v[1].clone(), v[2].clone()))).collect();
-        charts::lines_with_bands(&out.path().join(&file), &title, metric, &labels, &lines, &bands)?;
+        let title = format!("{} by {}", capitalised(&words(metric)), words(main_key));
+        let axes = charts::Axes { title: &title, x: main_key, y: &words(metric), labels: &labels };
+        charts::lines(&out.path().join(&file), &axes, &series)?;
         image(
             md,
             &file,
+            &title,
             &format!(
-                "{} ({meaning}) for each value of `{main_key}`{}; {rounds} seat-{units} per strategy per variant.",
-                metric.replace('_', " "),
+                "{} ({meaning}) for each value of `{main_key}`{}{}; {rounds} seat-{units} per strategy per variant.",
+                capitalised(&words(metric)),
+                if others.is_empty() { String::new() } else { format!(", one line per setting of {others_text}") },
                 if ends.is_some() { ", shaded with its 95% interval" } else { "" }
             ),
         );
     }
-    // Score per round of each strategy against the main key (other keys averaged over),
-    // with its 95% interval as a band (averaged the same way).
-    let strategies = texts(sweep, "strategy")?;
-    let key_values = texts(sweep, main_key)?;
-    let names = distinct(&strategies);
-    let column = |name: &str| -> Result<Vec<Vec<f64>>, Error> {
-        let values = floats(sweep, name)?;
-        Ok(names
+    // Score per round of each strategy along the main key, with its 95% interval as a
+    // band: one chart per setting of the other keys.
+    let row_keys: Vec<Vec<String>> = keys.iter().map(|k| key_texts(sweep, k)).collect::<Result<_, _>>()?;
+    let row_key = |row: usize| -> Vec<String> { row_keys.iter().map(|v| v[row].clone()).collect() };
+    let strategies: Vec<String> =
+        texts(sweep, "strategy")?.iter().enumerate().map(|(row, s)| swept_strategy(s, &keys, &row_key(row))).collect();
+    let score = with_interval(sweep, score_column)?;
+    let facets = distinct(&(0..sweep.height()).map(|row| facet(&row_keys, row)).collect::<Vec<_>>());
+    for (j, setting) in facets.iter().enumerate() {
+        let rows: Vec<usize> = (0..sweep.height()).filter(|&r| facet(&row_keys, r) == *setting).collect();
+        let names = distinct(&rows.iter().map(|&r| strategies[r].clone()).collect::<Vec<_>>());
+        let series: Vec<charts::Series> = names
             .iter()
-            .map(|s| {
-                labels
-                    .iter()
-                    .map(|l| {
-                        let v: Vec<f64> = (0..strategies.len())
-                            .filter(|&r| &strategies[r] == s && &key_values[r] == l)
-                            .map(|r| values[r])
-                            .collect();
-                        if v.is_empty() { f64::NAN } else { v.iter().sum::<f64>() / v.len() as f64 }
-                    })
-                    .collect()
+            .map(|name| {
+                let mut ends: [Vec<f64>; 3] = std::array::from_fn(|_| vec![f64::NAN; labels.len()]);
+                for &r in rows.iter().filter(|&&r| strategies[r] == *name) {
+                    if let Some(x) = x_of(&row_keys, r) {
+                        (ends[0][x], ends[1][x], ends[2][x]) = (score.mean[r], score.lo[r], score.hi[r]);
+                    }
+                }
+                let [values, lo, hi] = ends;
+                charts::Series { name: name.clone(), colour: palette.colour(name), values, band: Some((lo, hi)) }
             })
-            .collect())
-    };
-    let (mean, lo, hi) =
-        (column(score_column)?, column(&format!("{score_column}_lo"))?, column(&format!("{score_column}_hi"))?);
-    let series: Vec<(String, Vec<f64>)> = names.iter().cloned().zip(mean).collect();
-    let bands: Vec<Option<(Vec<f64>, Vec<f64>)>> = lo.into_iter().zip(hi).map(Some).collect();
-    let file = format!("{prefix}sweep-chips-by-strategy.svg");
-    charts::lines_with_bands(
-        &out.path().join(&file),
-        &format!("Which strategy scores most as {main_key} changes?"),
-        score_column,
-        &labels,
-        &series,
-        &bands,
-    )?;
-    image(
-        md,
-        &file,
-        &format!(
-            "{} of each strategy for each value of `{main_key}`{}, shaded with its 95% interval; {rounds} seat-{units} per strategy per variant.",
-            score_column.replace('_', " "),
-            if keys.len() > 1 { " (mean over the other swept keys)" } else { "" }
-        ),
-    );
+            .collect();
+        let file = if facets.len() == 1 {
+            format!("{prefix}sweep-chips-by-strategy.svg")
+        } else {
+            format!("{prefix}sweep-chips-by-strategy-{}.svg", j + 1)
+        };
+        let facet_title = if setting.is_empty() { String::new() } else { format!(", {}", setting.replace('=', " = ")) };
+        let title = format!("{} by strategy and {}{facet_title}", capitalised(&words(score_column)), words(main_key));
+        let axes = charts::Axes { title: &title, x: main_key, y: &words(score_column), labels: &labels };
+        charts::lines(&out.path().join(&file), &axes, &series)?;
+        image(
+            md,
+            &file,
+            &title,
+            &format!(
+                "{} of each strategy for each value of `{main_key}`{}, shaded with its 95% interval; {rounds} seat-{units} per strategy per variant.",
+                capitalised(&words(score_column)),
+                if setting.is_empty() { String::new() } else { format!(" with `{}`", setting.replace(' ', "`, `")) }
+            ),
+        );
+    }
     if has(&variants, "rarity_order") {
         let order = texts(&variants, "rarity_order")?;
         let holds = floats(&variants, "standard_order_holds")?;
@@ -908,10 +995,7 @@ fn sweep_section(
             "Hand categories by rarity (rarest first) in each variant:\n\n| variant | rarest first | standard ranking holds |\n|---|---|---|"
         );
         for row in 0..variants.height() {
-            let setting: Vec<String> = keys
-                .iter()
-                .map(|k| texts(&variants, k).map(|v| format!("{k}={}", v[row])))
-                .collect::<Result<_, _>>()?;
+            let setting: Vec<String> = keys.iter().zip(&variant_keys).map(|(k, v)| format!("{k}={}", v[row])).collect();
             let _ = writeln!(
                 md,
                 "| {} | {} | {} |",
@@ -949,7 +1033,14 @@ fn correlation(a: &[f64], b: &[f64]) -> f64 {
     cov / (va * vb).sqrt()
 }
 
-fn cards_section(md: &mut String, cards: &DataFrame, out: &OutputDir, prefix: &str, unit: &str) -> Result<(), Error> {
+fn cards_section(
+    md: &mut String,
+    cards: &DataFrame,
+    out: &OutputDir,
+    prefix: &str,
+    unit: &str,
+    palette: &charts::Palette,
+) -> Result<(), Error> {
     let strategy = texts(cards, "strategy")?;
     let level = texts(cards, "level")?;
     let card = texts(cards, "card")?;
@@ -981,12 +1072,14 @@ fn cards_section(md: &mut String, cards: &DataFrame, out: &OutputDir, prefix: &s
             let (x, xlo, xhi) = (pick(&ata.mean), pick(&ata.lo), pick(&ata.hi));
             let (y, ylo, yhi) = (pick(&gih.mean), pick(&gih.lo), pick(&gih.hi));
             let file = format!("{prefix}cards-{}.svg", k + 1);
+            let title = format!("Average pick against win share in hand, {}", short_name(s));
+            let colour = palette.colour(&short_name(s));
             charts::scatter_with_intervals(
                 &out.path().join(&file),
-                &format!("Does {s} take the cards that win? Pick against win share in hand"),
+                &title,
                 "average pick taken (ATA; later to the right)",
                 &format!("win share per {unit} with the card in hand"),
-                &charts::Scatter { labels: &labels, x: (&x, &xlo, &xhi), y: (&y, &ylo, &yhi) },
+                &charts::Scatter { labels: &labels, x: (&x, &xlo, &xhi), y: (&y, &ylo, &yhi), colour },
             )?;
             let pick_rank = ranks(&x, |a, b| a.total_cmp(&b));
             let win_rank = ranks(&y, |a, b| b.total_cmp(&a));
@@ -994,6 +1087,7 @@ fn cards_section(md: &mut String, cards: &DataFrame, out: &OutputDir, prefix: &s
             image(
                 md,
                 &file,
+                &title,
                 &format!(
                     "`{s}`: one point per card with at least {CARD_MIN_UNITS:.0} {units} in hand, with 95% intervals on both axes. Rank correlation of pick order with win order: {rho:.2} (1 would mean it takes cards exactly in the order they win). Points low and left are taken early but win little (over-drafted); high and right, taken late but win often (under-drafted)."
                 ),

@@ -59,6 +59,9 @@ pub struct SweepSpec {
 pub struct VariantResult {
     /// (key, value) per axis.
     pub setting: Vec<(String, String)>,
+    /// Each axis's value as the rules or preset read it (a whole number written for a key
+    /// that holds a real is a real), so the table's key columns keep their types.
+    pub typed: Vec<toml::Value>,
     /// The strategies seated.
     pub strategies: Vec<String>,
     /// The run's tally.
@@ -123,6 +126,11 @@ impl<'a> RulesBase<'a> {
             self.base.insert("players".into(), toml::Value::Integer(n as i64));
         }
         self
+    }
+
+    /// The value `key` has before any variant sets it: the base's, else the default.
+    fn declared(&self, key: &str) -> Option<&toml::Value> {
+        self.base.get(key).or(self.defaults.get(key))
     }
 
     /// The rules text with `setting`'s keys set, and its player count; an unknown key is
@@ -193,6 +201,26 @@ pub fn base(info: &GameInfo, spec: &SweepSpec) -> Result<(String, usize, Vec<Str
     Ok((text, players, seats_for(info, spec.seats.as_deref(), players)))
 }
 
+/// The value a varied preset parameter (`PRESET.PATH`) holds in its preset, if it is
+/// written there.
+fn preset_value(info: &GameInfo, key: &str) -> Option<toml::Value> {
+    let (preset, path) = key.split_once('.')?;
+    let table: toml::Table = toml::from_str(&(info.preset_text)(preset).ok()?).ok()?;
+    let mut at = &toml::Value::Table(table);
+    for part in path.split('.') {
+        at = at.as_table()?.get(part)?;
+    }
+    Some(at.clone())
+}
+
+/// `text` read as TOML, a whole number made a real where the key holds a real.
+fn typed_value(text: &str, declared: Option<&toml::Value>) -> toml::Value {
+    match (toml_value(text), declared) {
+        (toml::Value::Integer(i), Some(toml::Value::Float(_))) => toml::Value::Float(i as f64),
+        (value, _) => value,
+    }
+}
+
 /// Plays every variant of the grid; `on_variant` hears (variants done, variants, the next
 /// variant) once each variant is built, before it plays, and once at the end.
 pub fn sweep(
@@ -217,6 +245,12 @@ pub fn sweep_interruptible(
         return Err(InputError::new("sweep: give --set KEY=V1,V2 or --vary PRESET.PATH=V1,V2").into());
     }
     let all_axes: Vec<Axis> = spec.axes.iter().chain(&spec.vary).cloned().collect();
+    let declared: Vec<Option<toml::Value>> = spec
+        .axes
+        .iter()
+        .map(|a| base.declared(&a.key).cloned())
+        .chain(spec.vary.iter().map(|a| preset_value(info, &a.key)))
+        .collect();
     let settings = grid(&all_axes);
     // Every variant's rules and seats first (cheap), so a bad key or seat is refused
     // before anything plays; each variant is built just before it plays.
@@ -235,8 +269,10 @@ pub fn sweep_interruptible(
         let plan =
             Plan { seed: spec.seed, rounds: spec.rounds, rotate: true, shard: None, until_ci: None, cards: false };
         let tally = runner.run(&lineup, &plan, Mode::Tally, interrupt, &mut |_, _| Ok(()))?;
+        let typed = setting.iter().zip(&declared).map(|((_, v), d)| typed_value(v, d.as_ref())).collect();
         out.push(VariantResult {
             setting: setting.clone(),
+            typed,
             strategies: lineup.strategies,
             tally,
             measures: runner.measures().clone(),
@@ -250,10 +286,11 @@ pub fn sweep_interruptible(
 /// The variant-level metrics of one run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VariantMetrics {
-    /// Best seat's win rate minus the worst seat's.
-    pub seat_advantage: f64,
-    /// Score per round of the best strategy minus that of `random` (NaN without `random`).
-    pub skill_gap: f64,
+    /// Best seat's win rate minus the worst seat's, with its interval.
+    pub seat_advantage: Estimate,
+    /// Score per round of the best strategy minus that of `random`, with its interval
+    /// (NaN without `random`).
+    pub skill_gap: Estimate,
     /// Each measure shown per seat, over every seat-round of the run, with its interval.
     pub measures: Vec<(String, Estimate)>,
     /// Mean length of a unit of play, with its interval.
@@ -264,18 +301,13 @@ pub struct VariantMetrics {
     pub standard_order_holds: bool,
 }
 
-/// Computes a run's variant metrics.
+/// Computes a run's variant metrics; seat advantage and skill gap with the intervals
+/// `tune` gives them (each a difference of two estimates).
 pub fn metrics(tally: &Tally, strategies: &[String], measures: &Measures) -> VariantMetrics {
-    let rates: Vec<f64> = (0..tally.seat_count).map(|s| tally.seat(s).win_rate().mean).collect();
-    let seat_advantage =
-        rates.iter().copied().fold(f64::MIN, f64::max) - rates.iter().copied().fold(f64::MAX, f64::min);
-    let score: Vec<f64> = (0..strategies.len()).map(|x| tally.score_per_round(x).mean).collect();
-    let skill_gap = match strategies.iter().position(|s| s == "random") {
-        Some(r) => {
-            score.iter().enumerate().filter(|(i, _)| *i != r).map(|(_, c)| *c).fold(f64::NAN, f64::max) - score[r]
-        }
-        None => f64::NAN,
-    };
+    let estimates = super::tune::metric_estimates(tally, strategies, measures);
+    let undefined = Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN };
+    let estimate = |name: &str| estimates.iter().find(|(n, _)| n == name).map_or(undefined, |(_, e)| *e);
+    let (seat_advantage, skill_gap) = (estimate("seat_advantage"), estimate("skill_gap"));
     let values = measures
         .measures
         .iter()
@@ -307,6 +339,18 @@ pub fn rarity(tally: &Tally, measures: &Measures) -> (Vec<String>, bool) {
     (seen.iter().map(|&c| h.bins[c].clone()).collect(), holds)
 }
 
+/// A swept key's column: whole numbers if every value is one, reals if every value is a
+/// number, else the values as written.
+fn key_column(typed: &[&toml::Value], written: Vec<String>) -> Values {
+    if typed.iter().all(|v| v.is_integer()) {
+        Values::Int(typed.iter().filter_map(|v| v.as_integer()).collect())
+    } else if typed.iter().all(|v| v.is_integer() || v.is_float()) {
+        Values::Real(typed.iter().map(|v| v.as_float().unwrap_or_else(|| v.as_integer().unwrap_or(0) as f64)).collect())
+    } else {
+        Values::Text(written)
+    }
+}
+
 /// The long sweep table: a row per (variant, strategy).
 pub fn sweep_table(results: &[VariantResult]) -> Table {
     let keys: Vec<String> = results.first().map_or(Vec::new(), |r| r.setting.iter().map(|(k, _)| k.clone()).collect());
@@ -324,7 +368,7 @@ pub fn sweep_table(results: &[VariantResult]) -> Table {
     let mut key_cols: Vec<Vec<String>> = vec![Vec::new(); keys.len()];
     let mut strategy = Vec::new();
     let mut rounds = Vec::new();
-    let mut cols: Vec<Vec<f64>> = vec![Vec::new(); 8];
+    let mut cols: Vec<Vec<f64>> = vec![Vec::new(); 12];
     // Each measure's value, then its interval's ends.
     let mut measure_values: Vec<[Vec<f64>; 3]> = vec![Default::default(); measure_columns.len()];
     let mut order = Vec::new();
@@ -338,7 +382,11 @@ pub fn sweep_table(results: &[VariantResult]) -> Table {
             let counts = r.tally.strategy(x);
             rounds.push(counts.rounds as i64);
             let (win, score) = (r.tally.win_rate(x), r.tally.score_per_round(x));
-            let row = [win.mean, win.lo, win.hi, score.mean, score.lo, score.hi, m.seat_advantage, m.skill_gap];
+            let (sa, gap) = (&m.seat_advantage, &m.skill_gap);
+            let row = [
+                win.mean, win.lo, win.hi, score.mean, score.lo, score.hi, sa.mean, sa.lo, sa.hi, gap.mean, gap.lo,
+                gap.hi,
+            ];
             for (col, v) in cols.iter_mut().zip(row) {
                 col.push(v);
             }
@@ -354,8 +402,10 @@ pub fn sweep_table(results: &[VariantResult]) -> Table {
         }
     }
     let mut t = Table::new("sweep");
-    for (k, values) in keys.iter().zip(key_cols) {
-        t = t.with(k, Values::Text(values));
+    for (k, (key, values)) in keys.iter().zip(key_cols).enumerate() {
+        let typed: Vec<&toml::Value> =
+            results.iter().flat_map(|r| std::iter::repeat_n(&r.typed[k], r.strategies.len())).collect();
+        t = t.with(key, key_column(&typed, values));
     }
     t = t.with("strategy", Values::Text(strategy)).with("rounds", Values::Int(rounds));
     let names = [
@@ -366,7 +416,11 @@ pub fn sweep_table(results: &[VariantResult]) -> Table {
         format!("{score_column}_lo"),
         format!("{score_column}_hi"),
         "seat_advantage".to_string(),
+        "seat_advantage_lo".to_string(),
+        "seat_advantage_hi".to_string(),
         "skill_gap".to_string(),
+        "skill_gap_lo".to_string(),
+        "skill_gap_hi".to_string(),
     ];
     for (name, values) in names.iter().zip(cols) {
         t = t.with(name, Values::Float(values));

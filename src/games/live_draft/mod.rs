@@ -1,6 +1,6 @@
 //! Live-Draft: all players draw from one common library by tableau, pipeline, rummy or
 //! blind draws, then play a small abstract limited game of lands and creatures. Rules:
-//! `shared/rules/live-draft.md`.
+//! `docs/games/live-draft.md`.
 //!
 //! - [`rules`]: the rules struct and its options; [`engine`]: library, openings, draws,
 //!   turns and combat as one state machine; [`view`]: cards, boards, what a seat sees and

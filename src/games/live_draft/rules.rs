@@ -1,4 +1,4 @@
-//! Live-Draft rules: `shared/rules/live-draft.md`, with every number of the abstract game
+//! Live-Draft rules: `docs/games/live-draft.md`, with every number of the abstract game
 //! a rules option, and the choices this simulator makes where the rules are silent.
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! Seven Card Draft rules: every option of `shared/rules/seven-card-draft.md`, with the
+//! Seven Card Draft rules: every option of `docs/games/seven-card-draft.md`, with the
 //! source's schedule and the documented defaults for the points it leaves open.
 
 use serde::{Deserialize, Serialize};

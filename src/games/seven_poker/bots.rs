@@ -1,15 +1,27 @@
 //! Seven Poker strategy modules and presets.
 //!
-//! Exchange: `none`; `random` (up to the limit, at random); `colour` (keeps its longest
+//! Exchange: `none`; `random` (up to the limit, at random); `colour` (keeps its plan's
 //! colour and discards other cards, rarest colours first); `rainbow` (with `min_distinct`
 //! colours or more, discards duplicates to chase one of each colour, else plays `colour`);
 //! `adaptive` (rainbow when the missing colours are few, can be drawn this exchange and are
-//! still unseen, colour otherwise). Show: `honest` (three of its longest colour), `bluff`
-//! (with probability `p`: three of a colour it holds exactly three of, else three
-//! different colours), `conceal` (three different colours), `random`. Stay: `always`,
-//! `random` (`p`), `threshold` (stays with strength at least `min` and at least what earlier
+//! still unseen, colour otherwise). Every plan but `random` keeps a made seven-colour hand
+//! whole. A one-colour plan builds the colour with the most cards, counting a colour it
+//! already holds as a victory colour `held_penalty` cards short (a win in it takes nothing).
+//! Show: `honest` (three of its longest colour), `bluff` (with probability `p`: three of a
+//! colour it holds exactly three of while another colour is as long, else three different
+//! colours), `conceal` (three different colours), `random`. Stay: `always`, `random`
+//! (`p`), `threshold` (stays with strength at least `min` and at least what earlier
 //! stayers' shown cards suggest plus `margin`), `fold-to-keep` (stays only from `min`; folds
-//! otherwise, to keep its plan). Keep (after folding): `nothing` or `plan`.
+//! otherwise, to keep its plan); both read the victory cards: they count `near_win` steps
+//! stronger when a win now would reach the target, and `contest` steps stronger while an
+//! opponent who could reach it this round is still in. Keep (after folding): `nothing` or
+//! `plan` (the cards its exchange plan needs). Victory colours, when the winner chooses:
+//! `scarce` (the colours with the fewest cards left in play, so those it can still win
+//! with are the plentiful ones), `lowest`, `random`.
+//!
+//! A shown set suggests its holder's strength: k cards of one colour suggest k + 1; cards
+//! all of different colours suggest all seven colours with the chance of it given what is
+//! visible ([`seven_colour_chance`]), three of a colour otherwise; anything else three.
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -17,6 +29,14 @@ use serde::{Deserialize, Serialize};
 use super::cards::{COLOURS, Layout, SEVEN_COLOURS, ids, take_by_colour};
 use super::view::{Bot, BotRng, SeatView};
 use crate::error::InputError;
+
+fn default_held_penalty() -> u8 {
+    2
+}
+
+fn one_step() -> u8 {
+    1
+}
 
 /// How a bot exchanges.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -26,15 +46,27 @@ pub enum ExchangeModule {
     None,
     /// Discards a random number of random cards.
     Random,
-    /// Keeps its longest colour.
-    Colour,
+    /// Keeps its plan's colour.
+    Colour {
+        /// Cards a colour already held as a victory colour counts short when choosing
+        /// the plan's colour (0 ignores victory cards).
+        #[serde(default = "default_held_penalty")]
+        held_penalty: u8,
+    },
     /// Chases one card of each colour from `min_distinct` colours up.
     Rainbow {
         /// Distinct colours from which it goes for the rainbow.
         min_distinct: u8,
+        /// As for `colour`, when it builds one colour.
+        #[serde(default = "default_held_penalty")]
+        held_penalty: u8,
     },
     /// Picks the plan with the better chance given the cards seen.
-    Adaptive,
+    Adaptive {
+        /// As for `colour`, when it builds one colour.
+        #[serde(default = "default_held_penalty")]
+        held_penalty: u8,
+    },
 }
 
 /// How a bot shows three cards.
@@ -71,11 +103,24 @@ pub enum StayModule {
         min: u8,
         /// Strength it wants above the strongest suggestion of an earlier stayer.
         margin: i8,
+        /// Steps it counts itself stronger when a win now would reach the victory target.
+        #[serde(default = "one_step")]
+        near_win: u8,
+        /// Steps it counts itself stronger while an opponent who could reach the target
+        /// this round has not folded (staying to beat or tie them stops them).
+        #[serde(default = "one_step")]
+        contest: u8,
     },
     /// Stays from `min` only; folds otherwise, keeping its plan for the next round.
     FoldToKeep {
         /// Least strength to stay.
         min: u8,
+        /// As for `threshold`.
+        #[serde(default = "one_step")]
+        near_win: u8,
+        /// As for `threshold`.
+        #[serde(default = "one_step")]
+        contest: u8,
     },
 }
 
@@ -85,9 +130,23 @@ pub enum StayModule {
 pub enum KeepModule {
     /// Discards everything.
     Nothing,
-    /// Keeps its plan: its longest colour, or one card of each colour when it holds five
-    /// or more colours.
+    /// Keeps what its exchange plan needs for the next round: its plan colour's cards, or
+    /// one card of each colour for a rainbow plan (a made seven colours whole).
     Plan,
+}
+
+/// How a winner picks its victory colours when it has a choice.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum VictoryModule {
+    /// The colours with the fewest cards left in play (ties: the lowest): a win in a held
+    /// colour takes nothing, so it holds the colours it is least likely to build again.
+    #[default]
+    Scarce,
+    /// The lowest colours.
+    Lowest,
+    /// Colours at random.
+    Random,
 }
 
 /// A Seven Poker preset.
@@ -104,6 +163,9 @@ pub struct Preset {
     pub stay: StayModule,
     /// The keep module.
     pub keep: KeepModule,
+    /// How it picks victory colours (`scarce` when left out).
+    #[serde(default)]
+    pub victory: VictoryModule,
 }
 
 /// The presets in `strategies/seven-poker/`, embedded in the binary.
@@ -146,26 +208,39 @@ impl Preset {
     }
 }
 
-/// A bot made of the four modules.
+/// A bot made of the modules.
 #[derive(Clone, Debug)]
 pub struct SevenPokerBot {
     name: String,
     preset: Preset,
 }
 
-/// The colour with the most cards in `hand` (ties: the one with more cards still unseen).
-fn longest(layout: Layout, hand: u64, seen: u64) -> usize {
-    let counts = layout.counts(hand);
-    let unseen = layout.counts(layout.all() & !seen & !hand);
-    (0..COLOURS).max_by_key(|&c| (counts[c], unseen[c], std::cmp::Reverse(c))).expect("colours")
+/// What an exchange plan builds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Plan {
+    /// One card of each colour (a made seven colours: the whole hand).
+    Rainbow,
+    /// As many cards of this colour as it can.
+    Colour(usize),
 }
 
-/// Cards of `hand` outside `keep`, rarest colours first, at most `limit`.
-fn discard_outside(layout: Layout, hand: u64, keep: u64, limit: usize) -> u64 {
-    let counts = layout.counts(hand);
-    let mut colours: [usize; COLOURS] = std::array::from_fn(|c| c);
-    colours.sort_by_key(|&c| counts[c]);
-    take_by_colour(layout, hand & !keep, &colours, limit)
+/// Cards of `hand` (whose colour counts are `counts`) outside `keep`, rarest colours first
+/// (ties: the lowest), at most `limit`.
+fn discard_outside(layout: Layout, hand: u64, counts: &[u8; COLOURS], keep: u64, limit: usize) -> u64 {
+    let mut out = 0u64;
+    let mut left = limit;
+    // Colours by count, one count at a time (no sort on the per-round path).
+    for level in 1..=counts.iter().copied().max().unwrap_or(0) {
+        for c in (0..COLOURS).filter(|&c| counts[c] == level) {
+            if left == 0 {
+                return out;
+            }
+            let taken = take_by_colour(layout, hand & !keep, &[c], left);
+            left -= taken.count_ones() as usize;
+            out |= taken;
+        }
+    }
+    out
 }
 
 /// One card of each colour held (the lowest of each).
@@ -181,11 +256,119 @@ fn seen(view: &SeatView<'_>) -> u64 {
     view.discards | view.removed | view.shown.iter().fold(0, |a, s| a | s)
 }
 
-/// What a shown set suggests about its holder's strength.
-fn suggested(layout: Layout, shown: u64) -> u8 {
-    let counts = layout.counts(shown);
-    let n = shown.count_ones() as u8;
-    if n >= 2 && counts.contains(&n) { n + 1 } else { 3 }
+/// The cards seen besides the hand, this round or (`next_round`) for a folder's plan: then
+/// the discards and shown cards go back into the deck and only the victory cards stay out.
+fn seen_for(view: &SeatView<'_>, next_round: bool) -> u64 {
+    if next_round { view.removed } else { seen(view) }
+}
+
+/// The chance that seat `s` holds all seven colours, from what `view`'s seat can see.
+/// Zero unless its hand has seven cards and the cards it showed are all of different
+/// colours; then the chance that the cards it drew for its hidden places (as many as it
+/// hides, plus those it discarded face up this round), taken at random from the cards the
+/// viewer has not seen, include every colour it did not show: how likely a player chasing
+/// the rainbow would have completed it.
+pub fn seven_colour_chance(view: &SeatView<'_>, s: usize) -> f64 {
+    let shown_counts = view.layout.counts(view.shown[s]);
+    if shown_counts.iter().any(|&k| k > 1) { 0.0 } else { chance_of_seven(view, s, &shown_counts) }
+}
+
+/// [`seven_colour_chance`] for a show of all different colours (counts `shown_counts`).
+fn chance_of_seven(view: &SeatView<'_>, s: usize, shown_counts: &[u8; COLOURS]) -> f64 {
+    let layout = view.layout;
+    if usize::from(view.hand_sizes[s]) != COLOURS {
+        return 0.0;
+    }
+    let unseen_cards = layout.all() & !view.hand & !seen(view);
+    let unseen = layout.counts(unseen_cards);
+    let missing = (0..COLOURS).filter(|&c| shown_counts[c] == 0).fold(0u8, |m, c| m | 1 << c);
+    if (0..COLOURS).any(|c| missing >> c & 1 == 1 && unseen[c] == 0) {
+        return 0.0;
+    }
+    let total = unseen_cards.count_ones();
+    let hidden = COLOURS as u32 - view.shown[s].count_ones();
+    let draws = (hidden + view.discarded.get(s).map_or(0, |d| d.count_ones())).min(total);
+    // Inclusion-exclusion over the sets of missing colours the draws could all miss: each
+    // term counts the draws from the cards outside those colours, total - avoided falling
+    // draws, over all draws, total falling draws.
+    let falling = |from: u32| (0..draws).fold(1.0, |product, i| product * f64::from(from.saturating_sub(i)));
+    let mut ways = 0.0;
+    let mut avoided_colours = missing;
+    loop {
+        let mut avoided = 0;
+        let mut bits = avoided_colours;
+        while bits != 0 {
+            avoided += u32::from(unseen[bits.trailing_zeros() as usize]);
+            bits &= bits - 1;
+        }
+        let term = falling(total - avoided);
+        ways += if avoided_colours.count_ones() % 2 == 0 { term } else { -term };
+        if avoided_colours == 0 {
+            break;
+        }
+        avoided_colours = (avoided_colours - 1) & missing;
+    }
+    (ways / falling(total)).clamp(0.0, 1.0)
+}
+
+/// How a show reads: a fixed strength, or all seven colours against three of a colour,
+/// weighed by the chance of seven colours (a show of different colours; its counts).
+enum Reading {
+    /// This strength.
+    Fixed(f64),
+    /// Seven colours or three of a colour: the shown cards' colour counts.
+    MaybeSevenColours([u8; COLOURS]),
+}
+
+/// How seat `s`'s shown cards read.
+fn read_show(view: &SeatView<'_>, s: usize) -> Reading {
+    let shown = view.shown[s];
+    let k = shown.count_ones() as u8;
+    let counts = view.layout.counts(shown);
+    if k >= 2 && counts.contains(&k) {
+        Reading::Fixed(f64::from(k) + 1.0)
+    } else if counts.iter().any(|&n| n > 1) {
+        Reading::Fixed(3.0)
+    } else {
+        Reading::MaybeSevenColours(counts)
+    }
+}
+
+/// The strength a show of different colours suggests, given the chance of seven colours.
+fn weighed(chance: f64) -> f64 {
+    3.0 + chance * f64::from(SEVEN_COLOURS - 3)
+}
+
+/// What seat `s`'s shown cards suggest about its strength: k cards of one colour suggest
+/// k + 1; cards all of different colours weigh all seven colours (8) by the chance of it
+/// given what is visible against three of a colour; anything else three of a colour.
+pub fn suggested_strength(view: &SeatView<'_>, s: usize) -> f64 {
+    match read_show(view, s) {
+        Reading::Fixed(strength) => strength,
+        Reading::MaybeSevenColours(counts) => weighed(chance_of_seven(view, s, &counts)),
+    }
+}
+
+/// Whether [`suggested_strength`] of seat `s` is at most `bar`, working out the chance of
+/// seven colours only when the bar does not settle it (such a show weighs 3 to 8).
+fn suggestion_at_most(view: &SeatView<'_>, s: usize, bar: f64) -> bool {
+    match read_show(view, s) {
+        Reading::Fixed(strength) => strength <= bar,
+        Reading::MaybeSevenColours(counts) => {
+            weighed(1.0) <= bar || (weighed(0.0) <= bar && weighed(chance_of_seven(view, s, &counts)) <= bar)
+        }
+    }
+}
+
+/// Victory cards a win with a hand of these colour counts would take, for a seat holding
+/// the colours `held`.
+fn victory_gain(counts: &[u8; COLOURS], held: u8) -> u32 {
+    let new = |c: usize| counts[c] > 0 && held >> c & 1 == 0;
+    if counts.iter().all(|&k| k == 1) {
+        return (0..COLOURS).filter(|&c| new(c)).count().min(2) as u32;
+    }
+    let longest = counts.iter().copied().max().unwrap_or(0);
+    u32::from((0..COLOURS).any(|c| counts[c] == longest && new(c)))
 }
 
 impl SevenPokerBot {
@@ -193,38 +376,93 @@ impl SevenPokerBot {
         view.rules.max_exchange.min(view.pile)
     }
 
-    fn colour_plan(view: &SeatView<'_>) -> u64 {
-        let c = longest(view.layout, view.hand, seen(view));
-        discard_outside(view.layout, view.hand, view.layout.colour_mask(c), Self::limit(view))
-    }
-
-    fn rainbow_plan(view: &SeatView<'_>) -> u64 {
-        let keep = one_of_each(view.layout, view.hand);
-        discard_outside(view.layout, view.hand, keep, Self::limit(view))
-    }
-
-    /// Whether the rainbow is within reach this exchange: the missing colours can all be
-    /// drawn for now, and each still has an unseen card.
-    fn rainbow_in_reach(view: &SeatView<'_>) -> bool {
-        let counts = view.layout.counts(view.hand);
-        let missing = counts.iter().filter(|&&k| k == 0).count();
-        let duplicates = view.hand.count_ones() as usize - (COLOURS - missing);
-        let unseen = view.layout.counts(view.layout.all() & !seen(view) & !view.hand);
-        let longest = counts.iter().copied().max().unwrap_or(0);
-        missing <= 2
-            && missing <= duplicates.min(Self::limit(view))
-            && (0..COLOURS).all(|c| counts[c] > 0 || unseen[c] > 0)
-            && longest < 5
-    }
-
-    fn plan_keep(view: &SeatView<'_>) -> u64 {
-        let distinct = view.layout.counts(view.hand).iter().filter(|&&k| k > 0).count();
-        if distinct >= 5 {
-            one_of_each(view.layout, view.hand)
-        } else {
-            let c = longest(view.layout, view.hand, seen(view));
-            view.hand & view.layout.colour_mask(c)
+    fn held_penalty(&self) -> u8 {
+        match &self.preset.exchange {
+            ExchangeModule::Colour { held_penalty }
+            | ExchangeModule::Rainbow { held_penalty, .. }
+            | ExchangeModule::Adaptive { held_penalty } => *held_penalty,
+            ExchangeModule::None | ExchangeModule::Random => 0,
         }
+    }
+
+    /// The colour a one-colour plan builds from a hand of these colour counts: the most
+    /// cards, a colour already held as a victory colour counting `held_penalty` short;
+    /// ties to more cards still unseen ([`seen_for`] the moment), then the lowest.
+    fn plan_colour(&self, view: &SeatView<'_>, counts: &[u8; COLOURS], next_round: bool) -> usize {
+        let held = view.victory.get(view.seat).copied().unwrap_or(0);
+        let penalty = i16::from(self.held_penalty());
+        let worth: [i16; COLOURS] =
+            std::array::from_fn(|c| i16::from(counts[c]) - if held >> c & 1 == 1 { penalty } else { 0 });
+        let best = worth.iter().copied().max().unwrap_or(0);
+        let tied = (0..COLOURS).filter(|&c| worth[c] == best).fold(0u8, |m, c| m | 1 << c);
+        if tied.count_ones() == 1 {
+            return tied.trailing_zeros() as usize;
+        }
+        let unseen = view.layout.counts(view.layout.all() & !seen_for(view, next_round) & !view.hand);
+        (0..COLOURS).filter(|&c| tied >> c & 1 == 1).max_by_key(|&c| (unseen[c], std::cmp::Reverse(c))).expect("tied")
+    }
+
+    /// The exchange plan for a hand of these colour counts, for this round's exchanges or
+    /// (`next_round`) for the cards a folder keeps: then the pile is fresh and only the
+    /// victory cards stay seen.
+    fn plan(&self, view: &SeatView<'_>, counts: &[u8; COLOURS], next_round: bool) -> Plan {
+        if counts.iter().all(|&k| k == 1) {
+            // A made seven colours: every plan keeps it whole.
+            return Plan::Rainbow;
+        }
+        let limit = if next_round { view.rules.max_exchange } else { Self::limit(view) };
+        let rainbow = match &self.preset.exchange {
+            ExchangeModule::Colour { .. } => false,
+            ExchangeModule::Rainbow { min_distinct, .. } => {
+                counts.iter().filter(|&&k| k > 0).count() >= usize::from(*min_distinct)
+            }
+            ExchangeModule::Adaptive { .. } | ExchangeModule::None | ExchangeModule::Random => {
+                Self::rainbow_in_reach(view, counts, next_round, limit)
+            }
+        };
+        if rainbow { Plan::Rainbow } else { Plan::Colour(self.plan_colour(view, counts, next_round)) }
+    }
+
+    /// The cards of the hand (of these colour counts) the plan keeps, for this round or
+    /// (`next_round`) a folder's.
+    fn plan_cards(&self, view: &SeatView<'_>, counts: &[u8; COLOURS], next_round: bool) -> u64 {
+        match self.plan(view, counts, next_round) {
+            Plan::Rainbow => one_of_each(view.layout, view.hand),
+            Plan::Colour(c) => view.hand & view.layout.colour_mask(c),
+        }
+    }
+
+    /// Whether the rainbow is within reach: the missing colours can all be drawn in one
+    /// exchange of `limit` cards, and each still has an unseen card ([`seen_for`] the moment).
+    fn rainbow_in_reach(view: &SeatView<'_>, counts: &[u8; COLOURS], next_round: bool, limit: usize) -> bool {
+        let missing = counts.iter().filter(|&&k| k == 0).count();
+        let duplicates = (view.hand.count_ones() as usize).saturating_sub(COLOURS - missing);
+        let longest = counts.iter().copied().max().unwrap_or(0);
+        missing <= 2 && missing <= duplicates.min(limit) && longest < 5 && {
+            let unseen = view.layout.counts(view.layout.all() & !seen_for(view, next_round) & !view.hand);
+            (0..COLOURS).all(|c| counts[c] > 0 || unseen[c] > 0)
+        }
+    }
+
+    /// Steps of strength the stay modules add for the victory cards: `near_win` when a win
+    /// now would reach the target, `contest` while an opponent who could reach it this
+    /// round (two short with a show of different colours: seven colours take two) has not
+    /// folded.
+    fn readiness(view: &SeatView<'_>, near_win: u8, contest: u8) -> u8 {
+        let target = view.rules.victory_target as u32;
+        let held = |s: usize| view.victory.get(s).map_or(0, |v| v.count_ones());
+        // Nobody within two cards of the target: nothing to read (most rounds).
+        let near = held(view.seat) + 2 >= target && {
+            let gain = victory_gain(&view.layout.counts(view.hand), view.victory[view.seat]);
+            gain > 0 && held(view.seat) + gain >= target
+        };
+        let threat = (0..view.declared.len()).any(|s| {
+            s != view.seat
+                && view.declared[s] != Some(false)
+                && held(s) + 2 >= target
+                && (held(s) + 1 >= target || !view.layout.counts(view.shown[s]).iter().any(|&k| k > 1))
+        });
+        (if near { near_win } else { 0 }).saturating_add(if threat { contest } else { 0 })
     }
 
     fn random_subset(hand: u64, k: usize, rng: &mut BotRng) -> u64 {
@@ -275,33 +513,28 @@ impl Bot for SevenPokerBot {
                 let k = rng.random_range(0..=Self::limit(view));
                 Self::random_subset(view.hand, k, rng)
             }
-            ExchangeModule::Colour => Self::colour_plan(view),
-            ExchangeModule::Rainbow { min_distinct } => {
-                let distinct = view.layout.counts(view.hand).iter().filter(|&&k| k > 0).count();
-                if distinct >= *min_distinct as usize { Self::rainbow_plan(view) } else { Self::colour_plan(view) }
-            }
-            ExchangeModule::Adaptive => {
-                if view.layout.strength(view.hand) == SEVEN_COLOURS {
-                    0
-                } else if Self::rainbow_in_reach(view) {
-                    Self::rainbow_plan(view)
-                } else {
-                    Self::colour_plan(view)
-                }
+            _ => {
+                let counts = view.layout.counts(view.hand);
+                let keep = self.plan_cards(view, &counts, false);
+                discard_outside(view.layout, view.hand, &counts, keep, Self::limit(view))
             }
         }
     }
 
     fn swap_give(&mut self, view: &SeatView<'_>, _: &mut BotRng) -> Option<u8> {
         // Give away a card outside the plan, if any.
-        let plan = Self::plan_keep(view);
+        let plan = self.plan_cards(view, &view.layout.counts(view.hand), false);
         ids(view.hand & !plan).next()
     }
 
     fn swap_return(&mut self, view: &SeatView<'_>, received: u8, _: &mut BotRng) -> u8 {
-        let plan = Self::plan_keep(view);
-        let spare = view.hand & !plan & !(1 << received);
-        ids(if spare != 0 { spare } else { view.hand & !(1 << received) }).next().unwrap_or(received)
+        // A card outside the plan; else one of the received card's colour (the plan keeps
+        // the received card in its place); else the lowest other card.
+        let plan = self.plan_cards(view, &view.layout.counts(view.hand), false);
+        let others = view.hand & !(1 << received);
+        let same_colour = others & view.layout.colour_mask(view.layout.colour(received));
+        let pick = [others & !plan, same_colour, others].into_iter().find(|&set| set != 0).unwrap_or(0);
+        ids(pick).next().unwrap_or(received)
     }
 
     fn show(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> u64 {
@@ -330,14 +563,18 @@ impl Bot for SevenPokerBot {
         match &self.preset.stay {
             StayModule::Always => true,
             StayModule::Random { p } => rng.random::<f32>() < *p,
-            StayModule::FoldToKeep { min } => strength >= *min,
-            StayModule::Threshold { min, margin } => {
-                let best = (0..view.declared.len())
-                    .filter(|&s| s != view.seat && view.declared[s] == Some(true))
-                    .map(|s| suggested(view.layout, view.shown[s]))
-                    .max()
-                    .unwrap_or(0);
-                strength >= *min && i16::from(strength) >= i16::from(best) + i16::from(*margin)
+            StayModule::FoldToKeep { min, near_win, contest } => {
+                strength.saturating_add(Self::readiness(view, *near_win, *contest)) >= *min
+            }
+            StayModule::Threshold { min, margin, near_win, contest } => {
+                let ready = f64::from(strength) + f64::from(Self::readiness(view, *near_win, *contest));
+                // Every earlier stayer's suggestion must be at most `bar`; the chance of
+                // seven colours is worked out only where it decides.
+                let bar = ready - f64::from(*margin);
+                ready >= f64::from(*min)
+                    && (0..view.declared.len())
+                        .filter(|&s| s != view.seat && view.declared[s] == Some(true))
+                        .all(|s| suggestion_at_most(view, s, bar))
             }
         }
     }
@@ -345,7 +582,40 @@ impl Bot for SevenPokerBot {
     fn keep(&mut self, view: &SeatView<'_>, _: &mut BotRng) -> u64 {
         match self.preset.keep {
             KeepModule::Nothing => 0,
-            KeepModule::Plan => Self::plan_keep(view),
+            KeepModule::Plan => self.plan_cards(view, &view.layout.counts(view.hand), true),
         }
     }
+
+    fn victory_colours(&mut self, view: &SeatView<'_>, candidates: u8, count: usize, rng: &mut BotRng) -> u8 {
+        let removed = view.layout.counts(view.removed);
+        let mut left = candidates;
+        let mut out = 0u8;
+        for _ in 0..count {
+            let pick = match self.preset.victory {
+                VictoryModule::Lowest => left.trailing_zeros() as usize,
+                VictoryModule::Scarce => (0..COLOURS)
+                    .filter(|&c| left >> c & 1 == 1)
+                    .max_by_key(|&c| (removed[c], std::cmp::Reverse(c)))
+                    .unwrap_or(COLOURS),
+                VictoryModule::Random => {
+                    let n = left.count_ones();
+                    if n == 0 { COLOURS } else { nth_bit(left, rng.random_range(0..n)) }
+                }
+            };
+            if pick >= COLOURS {
+                break;
+            }
+            out |= 1 << pick;
+            left &= !(1 << pick);
+        }
+        out
+    }
+}
+
+/// The index of the `i`-th lowest set bit of `bits`.
+fn nth_bit(mut bits: u8, i: u32) -> usize {
+    for _ in 0..i {
+        bits &= bits - 1;
+    }
+    bits.trailing_zeros() as usize
 }

@@ -38,9 +38,12 @@ impl Layout {
 
     /// How many cards of each colour a set holds.
     pub fn counts(self, cards: u64) -> [u8; COLOURS] {
+        // One mask shifted colour by colour (the bots count colours on every decision).
         let mut out = [0u8; COLOURS];
-        for (c, n) in out.iter_mut().enumerate() {
-            *n = (cards & self.colour_mask(c)).count_ones() as u8;
+        let mut mask = (1u64 << self.per) - 1;
+        for n in &mut out {
+            *n = (cards & mask).count_ones() as u8;
+            mask <<= self.per;
         }
         out
     }

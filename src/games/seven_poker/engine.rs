@@ -1,21 +1,30 @@
 //! The Seven Poker engine: a deterministic state machine driven by the round seeds and the
 //! bots' choices.
 //!
-//! Points the rules leave to us, as implemented here:
+//! Points the rules leave to us, as implemented here (rules keys name the options):
 //! - Seat 0 is the first player of round 0 (the dealer sits to their right); the first
 //!   player moves one seat left each round.
 //! - Round r's pile is shuffled from (deal seed, r) alone. Cards are drawn in turn from the
-//!   first player; a short pile gives what is left.
+//!   first player. A deck too short to refill every hand (victory cards leave play) deals
+//!   what is left (`short_pile`: `in-turn`, each drawing up in turn; `one-at-a-time`, around
+//!   the table; or `ends-game`: the game ends before the round and the player with the most
+//!   victory cards wins, nobody if several have the most).
 //! - Strength is by category only (all seven colours, then the longest colour's count):
 //!   four red ties four blue, and tied players all lose.
 //! - The winning colour is the longest colour; if several are equally long the winner
-//!   takes one it does not hold yet (the lowest such). A seven-colour win takes the two
-//!   lowest colours the winner does not hold. A victory card leaves the hand and play.
-//! - A player who is the only one to stay wins without a showdown, and, having stayed,
-//!   discards their hand like those who competed.
-//! - A "bluff stay" is a stay whose shown cards suggested a plan the hand did not hold:
-//!   shown cards all of one colour that is not a longest colour, or shown cards of distinct
-//!   colours from a hand without all seven colours.
+//!   takes one it does not hold yet. A seven-colour win takes two colours the winner does
+//!   not hold. Where there is a choice the winner's bot makes it (`victory_colours =
+//!   "chosen"`), or the lowest are taken (`"lowest"`). A victory card leaves the hand and
+//!   play.
+//! - A player who is the only one to stay wins without a showdown and then discards its
+//!   hand like those who competed (`lone_stayer = "discards"`), or, not having competed at a
+//!   showdown, keeps what it chooses like a folder (`"keeps"`).
+//! - If everyone folds nobody wins (`all_fold = "nobody"`); or every hand is compared as at
+//!   a showdown and everyone discards (`"showdown"`); or the last to declare, seeing every
+//!   other seat fold, must stay and wins alone (`"last-stays"`).
+//! - A "bluff stay" is a stay whose shown cards suggested more than the hand held: cards
+//!   all of different colours (which may mean all seven colours) from a hand without all
+//!   seven. Cards of one colour never suggest more: the hand holds at least those.
 
 use crate::cards::shuffle::shuffle;
 use rand::SeedableRng;
@@ -24,9 +33,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use super::cards::{COLOURS, Layout, SEVEN_COLOURS, category_bin, ids, nth};
 use super::measures::{
     BLUFF_STAYS, BLUFF_WINS, CAPPED, EXCHANGED, KEPT_FOLDS, KEPT_FOLDS_PAID, NOBODY_STAYS, ROUND_WINS,
-    SEVEN_COLOUR_WINS, SHOWDOWN, STAYS, TIE_OUTS, VICTORY_CARDS, WINNING,
+    SEVEN_COLOUR_WINS, SHORT_DEALS, SHORT_ENDS, SHOWDOWN, STAYS, TIE_OUTS, VICTORY_CARDS, WINNING,
 };
-use super::rules::{LeftSwap, Rules, Unit};
+use super::rules::{AllFold, LeftSwap, LoneStayer, Rules, ShortPile, Unit, VictoryColours};
 use super::view::{Bot, SeatView};
 use crate::error::Error;
 use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
@@ -99,7 +108,7 @@ pub enum Event {
         /// Whether ties made every stayer lose.
         tie_out: bool,
     },
-    /// A folded seat keeps cards for the next round.
+    /// A seat that folded (or won alone and may keep) keeps cards for the next round.
     Keep {
         /// The seat.
         seat: usize,
@@ -118,6 +127,10 @@ pub struct Table {
     kept_fold: [bool; MAX_SEATS],
     pile: Vec<u8>,
     discards: u64,
+    discarded: [u64; MAX_SEATS],
+    /// Hand sizes, public: set at the deal (exchanges and swaps keep them) and when victory
+    /// cards leave a hand.
+    sizes: [u8; MAX_SEATS],
     removed: u64,
     /// Check the invariants after every step (`draftsim check` and tests turn it on).
     pub verify: bool,
@@ -133,6 +146,8 @@ impl Default for Table {
             kept_fold: [false; MAX_SEATS],
             pile: Vec::with_capacity(64),
             discards: 0,
+            discarded: [0; MAX_SEATS],
+            sizes: [0; MAX_SEATS],
             removed: 0,
             verify: cfg!(debug_assertions),
         }
@@ -214,7 +229,18 @@ pub fn play<B: Bot>(
     let mut round = 0;
     let mut first = 0;
     let mut game_winner = None;
+    let mut short_end = false;
     while round < rounds_cap && game_winner.is_none() {
+        if rules.short_pile == ShortPile::EndsGame && cards_needed(rules, t) > deck_size(layout, t, n) {
+            // The game ends before the round: the most victory cards wins, alone.
+            short_end = true;
+            let most = t.victory[..n].iter().map(|v| v.count_ones()).max().unwrap_or(0);
+            let mut leaders = (0..n).filter(|&s| t.victory[s].count_ones() == most);
+            if let (Some(s), None) = (leaders.next(), leaders.next()) {
+                game_winner = Some(s);
+            }
+            break;
+        }
         let winner =
             play_round(rules, layout, t, bots, seating, deal_seed, round, first, &mut bot_rngs, None, sink, out)?;
         round += 1;
@@ -230,7 +256,9 @@ pub fn play<B: Bot>(
         r.rounds = round;
         r.score = i64::from(t.victory[s].count_ones());
         r.sums[VICTORY_CARDS] = r.score;
-        if rules.unit == Unit::Game && game_winner.is_none() {
+        if short_end {
+            r.sums[SHORT_ENDS] = 1;
+        } else if rules.unit == Unit::Game && game_winner.is_none() {
             r.sums[CAPPED] = 1;
         }
     }
@@ -310,6 +338,7 @@ fn play_round<B: Bot>(
         None => shuffle(&mut t.pile, &mut rng),
     }
     t.discards = 0;
+    t.discarded = [0; MAX_SEATS];
     t.shown = [0; MAX_SEATS];
     t.declared = [None; MAX_SEATS];
     // A fold that kept cards counts once there is a next round to pay off in.
@@ -318,11 +347,37 @@ fn play_round<B: Bot>(
             out.seats[s].count(KEPT_FOLDS);
         }
     }
-    for s in (0..n).map(order) {
-        while (t.hands[s].count_ones() as usize) < rules.hand_size {
-            let Some(card) = t.pile.pop() else { break };
-            t.hands[s] |= 1 << card;
+    let short = cards_needed(rules, t) > t.pile.len();
+    if short {
+        for s in 0..n {
+            out.seats[s].count(SHORT_DEALS);
         }
+    }
+    if short && rules.short_pile == ShortPile::OneAtATime {
+        // Around the table from the first player, one card to each short hand per pass,
+        // until the pile runs out.
+        let mut dealt = true;
+        while dealt {
+            dealt = false;
+            for s in (0..n).map(order) {
+                if (t.hands[s].count_ones() as usize) < rules.hand_size
+                    && let Some(card) = t.pile.pop()
+                {
+                    t.hands[s] |= 1 << card;
+                    dealt = true;
+                }
+            }
+        }
+    } else {
+        for s in (0..n).map(order) {
+            while (t.hands[s].count_ones() as usize) < rules.hand_size {
+                let Some(card) = t.pile.pop() else { break };
+                t.hands[s] |= 1 << card;
+            }
+        }
+    }
+    for s in (0..n).map(order) {
+        t.sizes[s] = t.hands[s].count_ones() as u8;
         sink.event(Event::Hand { seat: s, cards: t.hands[s] });
     }
     if t.verify {
@@ -384,6 +439,7 @@ fn play_round<B: Bot>(
             }
             t.hands[s] &= !discard;
             t.discards |= discard;
+            t.discarded[s] |= discard;
             let mut drew = 0;
             for _ in 0..discard.count_ones() {
                 let Some(card) = t.pile.pop() else { break };
@@ -417,7 +473,8 @@ fn play_round<B: Bot>(
     }
     for k in 0..n {
         let s = (first + n - 1 + k) % n;
-        let stays = bots[seating[s]].stay(&view(rules, layout, t, s, first, round, n), bot_rngs.seat(s));
+        let forced = k == n - 1 && rules.all_fold == AllFold::LastStays && !t.declared.contains(&Some(true));
+        let stays = forced || bots[seating[s]].stay(&view(rules, layout, t, s, first, round, n), bot_rngs.seat(s));
         t.declared[s] = Some(stays);
         sink.event(Event::Declare { seat: s, stays });
     }
@@ -425,25 +482,28 @@ fn play_round<B: Bot>(
         t.check(layout, n)?;
     }
 
-    // The showdown: the strongest category held by exactly one stayer wins.
+    // The showdown: the strongest category held by exactly one competitor wins. Those who
+    // stayed compete; when everyone folded, everyone does under `all_fold = "showdown"`.
     let stayed = |s: usize| t.declared[s] == Some(true);
     let stayers = (0..n).filter(|&s| stayed(s)).count();
+    let all_compete = stayers == 0 && rules.all_fold == AllFold::Showdown;
+    let competes = |s: usize| stayed(s) || all_compete;
     let strength = |s: usize| layout.strength(t.hands[s]);
     let mut tie_out = false;
-    let winner = match stayers {
+    let winner = match if all_compete { n } else { stayers } {
         0 => None,
         1 => (0..n).find(|&s| stayed(s)),
         _ => {
             let mut best: Option<usize> = None;
             for level in (0..=SEVEN_COLOURS).rev() {
-                let mut at = (0..n).filter(|&s| stayed(s) && strength(s) == level);
+                let mut at = (0..n).filter(|&s| competes(s) && strength(s) == level);
                 if let (Some(s), None) = (at.next(), at.next()) {
                     best = Some(s);
                     break;
                 }
             }
             tie_out = best.is_none();
-            for s in (0..n).filter(|&s| stayed(s)) {
+            for s in (0..n).filter(|&s| competes(s)) {
                 sink.event(Event::Reveal { seat: s, cards: t.hands[s] });
                 if let Some(bin) = category_bin(strength(s)) {
                     out.seats[s].observe(SHOWDOWN, bin);
@@ -477,25 +537,40 @@ fn play_round<B: Bot>(
         }
     }
 
-    // Victory cards.
+    // Victory cards: one of the winning colour, two colours for all seven; never a colour
+    // already held.
     let mut colours = 0u8;
     if let Some(w) = winner {
         out.seats[w].count(ROUND_WINS);
         let counts = layout.counts(t.hands[w]);
-        let wanted = if strength(w) == SEVEN_COLOURS {
+        let seven = strength(w) == SEVEN_COLOURS;
+        let wanted = if seven {
             out.seats[w].count(SEVEN_COLOUR_WINS);
             2
         } else {
             1
         };
         let longest = counts.iter().copied().max().unwrap_or(0);
-        for (c, &count) in counts.iter().enumerate() {
-            let candidate = count > 0 && (wanted == 2 || count == longest);
-            if candidate && t.victory[w] >> c & 1 == 0 && (colours.count_ones() as usize) < wanted {
-                colours |= 1 << c;
+        let candidates = (0..COLOURS)
+            .filter(|&c| counts[c] > 0 && (seven || counts[c] == longest) && t.victory[w] >> c & 1 == 0)
+            .fold(0u8, |m, c| m | 1 << c);
+        colours = if candidates.count_ones() as usize <= wanted {
+            candidates
+        } else if rules.victory_colours == VictoryColours::Lowest {
+            lowest_bits(candidates, wanted)
+        } else {
+            let bot = &mut bots[seating[w]];
+            let v = view(rules, layout, t, w, first, round, n);
+            let chosen = bot.victory_colours(&v, candidates, wanted, bot_rngs.seat(w));
+            if chosen & !candidates != 0 || chosen.count_ones() as usize != wanted {
+                return Err(illegal(
+                    bot,
+                    w,
+                    format!("take victory colours {chosen:#09b} (must be {wanted} of {candidates:#09b})"),
+                ));
             }
-        }
-        // A seven-colour win takes two colours; a plain win one (none if all are held).
+            chosen
+        };
         for c in 0..COLOURS {
             if colours >> c & 1 == 1 {
                 let card = t.hands[w] & layout.colour_mask(c);
@@ -505,13 +580,17 @@ fn play_round<B: Bot>(
                 t.victory[w] |= 1 << c;
             }
         }
+        t.sizes[w] = t.hands[w].count_ones() as u8;
     }
     sink.event(Event::Outcome { winner, colours, tie_out });
 
-    // Next round: stayers discard their hands; folders keep what their bot keeps.
+    // Next round: those who competed discard their hands; folders (and a lone stayer
+    // under `lone_stayer = "keeps"`) keep what their bot keeps.
+    let lone_keeps = stayers == 1 && rules.lone_stayer == LoneStayer::Keeps;
     for s in 0..n {
         t.kept_fold[s] = false;
-        if t.declared[s] == Some(true) {
+        let keeps = !all_compete && (!stayed(s) || lone_keeps);
+        if !keeps {
             t.hands[s] = 0;
         } else {
             let bot = &mut bots[seating[s]];
@@ -522,7 +601,7 @@ fn play_round<B: Bot>(
             }
             t.hands[s] = keep;
             if keep != 0 {
-                t.kept_fold[s] = true;
+                t.kept_fold[s] = !stayed(s);
                 sink.event(Event::Keep { seat: s, cards: keep });
             }
         }
@@ -544,20 +623,32 @@ fn in_deck(layout: Layout, id: u8) -> bool {
     (id as usize) < layout.per * COLOURS
 }
 
-/// Whether shown cards suggested a plan the hand did not hold.
+/// Whether shown cards suggested more than the hand holds: two or more cards all of
+/// different colours (they may mean all seven colours) from a hand without all seven.
+/// Cards sharing a colour suggest that many of it, which the hand holds, so never more.
 pub fn is_bluff(layout: Layout, hand: u64, shown: u64) -> bool {
-    let k = shown.count_ones();
-    if k < 2 {
-        return false;
+    shown.count_ones() >= 2 && layout.counts(shown).iter().all(|&k| k <= 1) && layout.strength(hand) != SEVEN_COLOURS
+}
+
+/// Cards in the next round's deck: every card not held and not a victory card.
+fn deck_size(layout: Layout, t: &Table, n: usize) -> usize {
+    let held = t.hands[..n].iter().fold(0, |a, h| a | h);
+    (layout.all() & !held & !t.removed).count_ones() as usize
+}
+
+/// Cards the hands need to be full again.
+fn cards_needed(rules: &Rules, t: &Table) -> usize {
+    t.hands[..rules.players].iter().map(|h| rules.hand_size.saturating_sub(h.count_ones() as usize)).sum()
+}
+
+/// The `k` lowest set bits of `bits`.
+fn lowest_bits(mut bits: u8, k: usize) -> u8 {
+    let mut out = 0;
+    for _ in 0..k {
+        out |= bits & bits.wrapping_neg();
+        bits &= bits.wrapping_sub(1);
     }
-    let hand_counts = layout.counts(hand);
-    let shown_counts = layout.counts(shown);
-    let longest = hand_counts.iter().copied().max().unwrap_or(0);
-    if let Some(c) = (0..COLOURS).find(|&c| u32::from(shown_counts[c]) == k) {
-        return hand_counts[c] < longest;
-    }
-    let distinct = shown_counts.iter().filter(|&&x| x > 0).count() as u32 == k;
-    distinct && layout.strength(hand) != SEVEN_COLOURS
+    out
 }
 
 fn view<'a>(
@@ -576,6 +667,8 @@ fn view<'a>(
         first,
         hand: t.hands[s],
         discards: t.discards,
+        discarded: &t.discarded[..n],
+        hand_sizes: &t.sizes[..n],
         removed: t.removed,
         shown: &t.shown[..n],
         declared: &t.declared[..n],

@@ -7,7 +7,8 @@ use crate::sim::{Histogram, Measure, Measures, Score, Shown};
 
 /// Counter: the seat stayed.
 pub const STAYS: usize = 0;
-/// Counter: a stay whose shown cards suggested a plan the hand did not hold.
+/// Counter: a stay whose shown cards suggested more than the hand held (cards of all
+/// different colours from a hand without all seven).
 pub const BLUFF_STAYS: usize = 1;
 /// Counter: a bluff stay that won the round.
 pub const BLUFF_WINS: usize = 2;
@@ -23,12 +24,17 @@ pub const KEPT_FOLDS: usize = 6;
 pub const KEPT_FOLDS_PAID: usize = 7;
 /// Counter: a round with nobody staying (counted at every seat).
 pub const NOBODY_STAYS: usize = 8;
+/// Counter: a round whose deck could not refill every hand (counted at every seat).
+pub const SHORT_DEALS: usize = 9;
 /// Sum: victory cards held at the end of the unit.
 pub const VICTORY_CARDS: usize = 0;
 /// Sum: cards exchanged.
 pub const EXCHANGED: usize = 1;
 /// Sum: a game that reached the round cap with no winner (1 at every seat).
 pub const CAPPED: usize = 2;
+/// Sum: a game ended by a deck too short to deal (`short_pile = "ends-game"`; 1 at every
+/// seat).
+pub const SHORT_ENDS: usize = 3;
 /// Histogram offset: category of each hand at a showdown.
 pub const SHOWDOWN: usize = 0;
 /// Histogram offset: category of each winning hand.
@@ -69,7 +75,7 @@ pub fn measures(rules: &Rules) -> Measures {
                 "bluff_stays",
                 "bluff_stay_rate",
                 Shown::Summary,
-                "share of stays whose shown cards suggested a plan the hand did not hold",
+                "share of stays whose shown cards suggested more than the hand held (different colours without all seven)",
             ),
             Measure::rate_per(
                 BLUFF_WINS,
@@ -128,6 +134,20 @@ pub fn measures(rules: &Rules) -> Measures {
                 "mean_cards_exchanged",
                 Shown::Summary,
                 "cards exchanged per seat and unit",
+            ),
+            Measure::rate(
+                SHORT_DEALS,
+                "short_deals",
+                "short_deal_rate",
+                Shown::Hidden,
+                "share of rounds whose deck could not refill every hand",
+            ),
+            Measure::mean(
+                SHORT_ENDS,
+                "short_ends",
+                "short_end_rate",
+                Shown::Hidden,
+                "share of units ended by a deck too short to deal (short_pile = ends-game)",
             ),
             Measure::mean(
                 CAPPED,

@@ -1,5 +1,5 @@
 //! Seven Poker: seven colours, exchanges, show three, stay or fold, race to five victory
-//! cards. Rules: `shared/rules/seven-poker.md`.
+//! cards. Rules: `docs/games/seven-poker.md`.
 //!
 //! - [`rules`]: the rules struct and its options; [`cards`]: colours, hands as bitsets,
 //!   categories and their exact frequencies;
@@ -8,7 +8,9 @@
 //!
 //! The unit of play is a whole game (`unit = "round"` for single rounds); the score is the
 //! victory cards held at its end, and the win share goes to the game's winner (none for a
-//! game that reaches the round cap).
+//! game that reaches the round cap). The rules file's open points are rules keys:
+//! `left_swap`, `victory_colours`, `lone_stayer`, `all_fold`, `short_pile` (see
+//! [`engine`] for each reading).
 
 pub mod bots;
 pub mod cards;
@@ -204,7 +206,7 @@ fn tell(layout: Layout, names: &[&str], events: &[Event], out: &RoundResult) -> 
                 writeln!(text, "-- Nobody wins the round{}", if tie_out { ": every stayer tied" } else { "" })
             }
             Event::Keep { seat: s, cards } => {
-                writeln!(text, "  {} folded and keeps {}", seat(s), layout.set_name(cards))
+                writeln!(text, "  {} keeps {} for the next round", seat(s), layout.set_name(cards))
             }
         };
     }

@@ -1,4 +1,4 @@
-//! Seven Poker rules: `shared/rules/seven-poker.md`, with its defaults for every open point.
+//! Seven Poker rules: `docs/games/seven-poker.md`, with its defaults for every open point.
 
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +29,59 @@ pub enum LeftSwap {
     Random,
 }
 
+/// Who picks the victory colours when a win leaves a choice (colours tied for longest, or a
+/// seven-colour win's two among those not held).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum VictoryColours {
+    /// The winner chooses (the rules file's reading).
+    #[default]
+    Chosen,
+    /// The lowest colours the winner does not hold yet are taken.
+    Lowest,
+}
+
+/// What a player who alone stayed (and won without a showdown) does with its hand.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LoneStayer {
+    /// Discards it, like the players who competed.
+    #[default]
+    Discards,
+    /// Did not compete at a showdown, so keeps what it chooses, like a folder.
+    Keeps,
+}
+
+/// What happens when every player folds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AllFold {
+    /// Nobody wins the round; everyone keeps what they choose.
+    #[default]
+    Nobody,
+    /// Every hand is revealed and the strongest wins as at a showdown (ties as usual);
+    /// everyone competed, so everyone discards.
+    Showdown,
+    /// The last to declare may not fold when everyone before has folded: it stays, and
+    /// wins alone.
+    LastStays,
+}
+
+/// What happens when the deck cannot bring every hand back to full size.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ShortPile {
+    /// Players draw what is left, each drawing up in turn from the first player.
+    #[default]
+    InTurn,
+    /// Players draw what is left one card at a time around the table from the first
+    /// player, so the shortfall is shared.
+    OneAtATime,
+    /// The game ends instead of dealing the round: the player with the most victory
+    /// cards wins (none if several have the most).
+    EndsGame,
+}
+
 /// The rules of a Seven Poker variant, as written in a rules file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -53,6 +106,14 @@ pub struct Rules {
     pub unit: Unit,
     /// The left-neighbour swap reading: `none`, `chosen` or `random`.
     pub left_swap: LeftSwap,
+    /// Who picks victory colours when there is a choice: `chosen` or `lowest`.
+    pub victory_colours: VictoryColours,
+    /// A lone stayer `discards` its hand or `keeps` what it chooses.
+    pub lone_stayer: LoneStayer,
+    /// When everyone folds: `nobody` wins, a `showdown` of every hand, or the `last-stays`.
+    pub all_fold: AllFold,
+    /// A deck too short to refill every hand: `in-turn`, `one-at-a-time` or `ends-game`.
+    pub short_pile: ShortPile,
 }
 
 impl Default for Rules {
@@ -68,6 +129,10 @@ impl Default for Rules {
             max_rounds: 200,
             unit: Unit::Game,
             left_swap: LeftSwap::None,
+            victory_colours: VictoryColours::Chosen,
+            lone_stayer: LoneStayer::Discards,
+            all_fold: AllFold::Nobody,
+            short_pile: ShortPile::InTurn,
         }
     }
 }
@@ -84,6 +149,19 @@ pub const RULES_HELP: &[(&str, &str)] = &[
     ("max_rounds", "rounds after which a game ends with no winner"),
     ("unit", "game (to the victory target) or round (one round from a fresh deal)"),
     ("left_swap", "none, chosen or random: the swap with the left neighbour before discarding"),
+    (
+        "victory_colours",
+        "chosen (the winner picks among colours tied for longest, or a seven-colour win's two) or lowest",
+    ),
+    ("lone_stayer", "discards (the hand, like those who competed) or keeps (what it chooses, like a folder)"),
+    (
+        "all_fold",
+        "when everyone folds: nobody (wins), showdown (every hand compared, all discard) or last-stays (the last to declare must stay)",
+    ),
+    (
+        "short_pile",
+        "a deck too short to refill every hand: in-turn (each draws up in turn), one-at-a-time (around the table) or ends-game (most victory cards wins)",
+    ),
 ];
 
 impl Rules {
@@ -135,6 +213,10 @@ pub fn random_rules(seed: u64) -> Rules {
         max_rounds: rng.random_range(1..=120),
         unit: if rng.random_bool(0.8) { Unit::Game } else { Unit::Round },
         left_swap: [LeftSwap::None, LeftSwap::Chosen, LeftSwap::Random][rng.random_range(0..3)],
+        victory_colours: [VictoryColours::Chosen, VictoryColours::Lowest][rng.random_range(0..2)],
+        lone_stayer: [LoneStayer::Discards, LoneStayer::Keeps][rng.random_range(0..2)],
+        all_fold: [AllFold::Nobody, AllFold::Showdown, AllFold::LastStays][rng.random_range(0..3)],
+        short_pile: [ShortPile::InTurn, ShortPile::OneAtATime, ShortPile::EndsGame][rng.random_range(0..3)],
     }
 }
 

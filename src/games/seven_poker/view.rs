@@ -1,6 +1,7 @@
 //! What a Seven Poker seat may see, and the bot trait. A view holds the seat's own hand and
-//! public information only: every face-up discard, every shown card, the declarations made
-//! so far, everyone's victory colours and the pile's size. Other hands are not in it.
+//! public information only: every face-up discard and who made it, every shown card, the
+//! declarations made so far, everyone's victory colours, every hand's size and the pile's
+//! size. Other hands' cards are not in it.
 
 use super::cards::Layout;
 use super::rules::Rules;
@@ -22,6 +23,10 @@ pub struct SeatView<'a> {
     pub hand: u64,
     /// Cards discarded face up this round.
     pub discards: u64,
+    /// The cards each seat discarded face up this round.
+    pub discarded: &'a [u64],
+    /// How many cards each seat holds (public: everyone sees the draws).
+    pub hand_sizes: &'a [u8],
     /// Victory cards taken so far (out of play), face up.
     pub removed: u64,
     /// Cards each seat has shown this round (empty before the reveal).
@@ -51,8 +56,13 @@ pub trait Bot: Send {
     fn show(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> u64;
     /// Stay (true) or fold.
     fn stay(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> bool;
-    /// Having folded: the cards to keep for the next round (a subset of the hand).
+    /// Having folded (or won alone under `lone_stayer = "keeps"`): the cards to keep for
+    /// the next round (a subset of the hand).
     fn keep(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> u64;
+    /// Having won under `victory_colours = "chosen"` with a choice to make: exactly `count`
+    /// of the `candidates` (colour bits, more than `count` of them) to take as victory
+    /// colours. The view's hand is the winning hand, before the victory cards leave it.
+    fn victory_colours(&mut self, view: &SeatView<'_>, candidates: u8, count: usize, rng: &mut BotRng) -> u8;
 }
 
 impl<T: Bot + ?Sized> Bot for Box<T> {
@@ -76,5 +86,8 @@ impl<T: Bot + ?Sized> Bot for Box<T> {
     }
     fn keep(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> u64 {
         (**self).keep(view, rng)
+    }
+    fn victory_colours(&mut self, view: &SeatView<'_>, candidates: u8, count: usize, rng: &mut BotRng) -> u8 {
+        (**self).victory_colours(view, candidates, count, rng)
     }
 }

@@ -1,5 +1,5 @@
 //! Sevens (Naykuh D'alg, "Wealthy Merchant"): three cards, bet, trade once, closest to 7
-//! without going over. Rules: `shared/rules/sevens.md`.
+//! without going over. Rules: `docs/games/sevens.md`.
 //!
 //! - [`rules`]: the rules struct and its options; [`cards`]: the 36-card deck;
 //! - [`engine`]: the hand (and carry-over) state machine; [`view`]: what a seat sees and

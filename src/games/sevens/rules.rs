@@ -1,4 +1,4 @@
-//! Sevens rules: `shared/rules/sevens.md`, with its defaults for every open point.
+//! Sevens rules: `docs/games/sevens.md`, with its defaults for every open point.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,6 +1,6 @@
 //! Winston Draft + Crazier Eights: two players draft from three piles, build decks of at
 //! most three colours, and play Crazier Eights with them. Rules:
-//! `shared/rules/winston-crazier-eights.md`.
+//! `docs/games/winston-crazier-eights.md`.
 //!
 //! - [`rules`]: the rules struct and its options; [`cards`]: the pool as bitsets;
 //! - [`engine`]: draft, build and play as one state machine; [`view`]: what a seat sees and

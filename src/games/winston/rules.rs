@@ -1,4 +1,4 @@
-//! Winston Draft + Crazier Eights rules: `shared/rules/winston-crazier-eights.md`, with its
+//! Winston Draft + Crazier Eights rules: `docs/games/winston-crazier-eights.md`, with its
 //! defaults for every open point and the choices this simulator makes where it is silent.
 
 use serde::{Deserialize, Serialize};
