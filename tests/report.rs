@@ -451,3 +451,88 @@ fn every_chart_a_report_links_exists_has_data_drawn_and_is_inlined_in_the_page()
     assert_eq!(html.matches("<svg").count(), links.len(), "every chart inlined once");
     assert!(!html.contains("<img") && !html.contains(".svg\""), "no link to a chart file");
 }
+
+/// A headless browser to screenshot pages with: `DRAFTSIM_BROWSER`, else the first of
+/// chromium, chromium-browser, google-chrome on the PATH.
+fn browser() -> Option<String> {
+    if let Ok(b) = std::env::var("DRAFTSIM_BROWSER") {
+        return Some(b);
+    }
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .map(String::from)
+        .find(|b| std::process::Command::new("which").arg(b).output().is_ok_and(|o| o.status.success()))
+}
+
+/// The pixels of `page` as a real browser draws it (RGBA rows), at this window size.
+fn screenshot(browser: &str, page: &Path, width: u32, height: u32) -> Vec<[u8; 4]> {
+    let png = page.with_extension("png");
+    let o = std::process::Command::new(browser)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"])
+        .arg(format!("--screenshot={}", path(&png)))
+        .arg(format!("--window-size={width},{height}"))
+        .arg(format!("file://{}", path(&std::fs::canonicalize(page).unwrap())))
+        .output()
+        .unwrap();
+    assert!(png.exists(), "{browser} wrote no screenshot of {}: {}", page.display(), common::stderr(&o));
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    buf[..info.buffer_size()]
+        .chunks(channels)
+        .map(|p| match channels {
+            4 => [p[0], p[1], p[2], p[3]],
+            3 => [p[0], p[1], p[2], 255],
+            _ => [p[0], p[0], p[0], 255],
+        })
+        .collect()
+}
+
+/// Pixels with a colour of their own: data marks; text, axes, grids and the page are grey.
+fn coloured(pixels: &[[u8; 4]]) -> usize {
+    pixels.iter().filter(|p| p[0].max(p[1]).max(p[2]) - p[0].min(p[1]).min(p[2]) > 20).count()
+}
+
+/// Every chart of a real report, drawn by a real browser from the page that inlines it,
+/// shows data: a missing or empty chart fails. Skipped (with a note) where no headless
+/// browser is installed.
+#[test]
+fn every_chart_shows_data_in_a_real_browser() {
+    let Some(browser) = browser() else {
+        eprintln!("no headless browser (chromium) on this machine: screenshot test skipped");
+        return;
+    };
+    let dir = scratch("browser");
+    let run = dir.join("run");
+    draftsim(&["run", "--rounds", "400", "--quiet", "--out", path(&run)]);
+    let sweep = dir.join("sweep");
+    draftsim(&["sweep", "--set", "players=3,4", "--rounds", "200", "--quiet", "--out", path(&sweep)]);
+    let out = report(&dir, &[&run, &sweep]);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    // The whole page renders, charts and all.
+    let page = screenshot(&browser, &out.join("report.html"), 1000, 3000);
+    assert!(coloured(&page) > 20_000, "report.html shows almost no chart: {} coloured pixels", coloured(&page));
+    // Each chart alone, as the page inlines it.
+    let links = images(&md);
+    assert!(links.len() >= 8, "only {} charts", links.len());
+    assert_eq!(html.matches("<svg").count(), links.len(), "report.html does not inline every chart");
+    for (_, file) in &links {
+        let chart = out.join(file);
+        let svg = std::fs::read_to_string(&chart).unwrap_or_else(|_| panic!("{file} is linked but missing"));
+        let alone = dir.join(format!("{file}.html"));
+        std::fs::write(&alone, format!("<html><body style=\"margin:0;background:#fff\">{svg}</body></html>")).unwrap();
+        let n = coloured(&screenshot(&browser, &alone, 1100, 700));
+        assert!(n > 400, "{file}: the browser draws no data ({n} coloured pixels)");
+    }
+    // The check can fail: axes and text alone are not data.
+    let empty = dir.join("empty.html");
+    std::fs::write(
+        &empty,
+        "<html><body style=\"margin:0;background:#fff\"><svg width=\"800\" height=\"400\"><line x1=\"40\" y1=\"360\" x2=\"780\" y2=\"360\" stroke=\"#333\"/><line x1=\"40\" y1=\"20\" x2=\"40\" y2=\"360\" stroke=\"#333\"/><text x=\"300\" y=\"15\">Win share by strategy</text></svg></body></html>",
+    )
+    .unwrap();
+    assert!(coloured(&screenshot(&browser, &empty, 1100, 700)) < 50, "an empty chart counted as data");
+}
