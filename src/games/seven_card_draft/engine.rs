@@ -677,10 +677,8 @@ fn play_round_logged<B: Bot, const LOG_CARDS: bool>(
 #[cold]
 #[inline(never)]
 fn log_pick(log: &mut CardLog, seat: usize, pack: CardSet, card: Card, pick: usize) {
-    for seen in pack.iter() {
-        log.seen(seat, u16::from(seen.index()), pick);
-    }
-    log.taken(seat, u16::from(card.index()), pick);
+    // Card ids are the set's bit indices: the pack goes to the log as it is.
+    log.picked_from(seat, pack.0, u16::from(card.index()), pick);
     // Kept as it is taken: a seat that folds later has its hand cleared, yet held the card.
     log.kept(seat, u16::from(card.index()));
 }
