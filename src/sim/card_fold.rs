@@ -240,29 +240,14 @@ const LANES: usize = 64;
 /// A byte per lane.
 type Bytes = [u8; LANES];
 
-/// Per byte value `b`, its bits spread to bytes: byte `i` is 0xFF where bit `i` is set.
-const SPREAD: [u64; 256] = {
-    let mut table = [0u64; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut i = 0;
-        while i < 8 {
-            if (b >> i) & 1 == 1 {
-                table[b] |= 0xFF << (8 * i);
-            }
-            i += 1;
-        }
-        b += 1;
-    }
-    table
-};
-
-/// A mask as bytes: 0xFF in the lanes it holds, 0 elsewhere.
+/// A mask as bytes: 0xFF in the lanes it holds, 0 elsewhere (a few vector instructions:
+/// each byte broadcast, tested against its lanes' bits).
 #[inline]
 fn spread(mask: u64) -> Bytes {
+    let bytes = mask.to_le_bytes();
     let mut out = [0u8; LANES];
-    for (j, chunk) in out.chunks_exact_mut(8).enumerate() {
-        chunk.copy_from_slice(&SPREAD[usize::from((mask >> (8 * j)) as u8)].to_le_bytes());
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = if bytes[i / 8] & (1 << (i % 8)) != 0 { 0xFF } else { 0 };
     }
     out
 }
@@ -649,6 +634,9 @@ impl Pooling {
 struct SeatLanes {
     seen: u64,
     taken: u64,
+    /// Sightings logged (at most 255: [`LaneFolder::takes`] sees to it), and per card.
+    sightings: u8,
+    count: Bytes,
     /// The last pick at which it saw each card (0: not seen).
     last: Bytes,
     /// The largest pick at which it saw a card.
@@ -657,7 +645,7 @@ struct SeatLanes {
 
 impl SeatLanes {
     fn new() -> SeatLanes {
-        SeatLanes { seen: 0, taken: 0, last: [0; LANES], last_pick: 0 }
+        SeatLanes { seen: 0, taken: 0, sightings: 0, count: [0; LANES], last: [0; LANES], last_pick: 0 }
     }
 }
 
@@ -726,10 +714,11 @@ impl LaneFolder {
         events.saturating_mul(LANE_BOUND_PER_EVENT).saturating_add(shares)
     }
 
-    /// Whether the lanes can take this unit: its picks fit a byte, and the deal group's
-    /// counts stay small enough that a group's squares fit 64 bits.
+    /// Whether the lanes can take this unit: its picks and a seat's sightings fit a byte,
+    /// and the deal group's counts stay small enough that a group's squares fit 64 bits.
     fn takes(&self, log: &CardLog, strategy_at: &[usize], share: &[u32]) -> bool {
         log.max_pick <= u16::from(u8::MAX)
+            && log.events.len() <= usize::from(u8::MAX)
             && strategy_at.len() <= MAX_SEATS
             && self.group_bound.saturating_add(Self::unit_bound(log, share)) <= u64::from(u32::MAX)
     }
@@ -745,10 +734,10 @@ impl LaneFolder {
             let x = strategy_at[seat];
             match e.action {
                 Action::Picked => {
-                    self.see(seat, x, e.seen, e.pick);
+                    self.see(seat, e.seen, e.pick);
                     self.take(seat, x, e.card, e.pick);
                 }
-                Action::Seen if usize::from(e.card) < self.cards => self.see(seat, x, 1 << e.card, e.pick),
+                Action::Seen if usize::from(e.card) < self.cards => self.see(seat, 1 << e.card, e.pick),
                 Action::Taken => self.take(seat, x, e.card, e.pick),
                 // Only ids of 64 and over are kept as events: no lane holds them.
                 Action::Seen | Action::Kept => {}
@@ -761,7 +750,9 @@ impl LaneFolder {
                 continue;
             }
             let won = u64::from(share[seat]);
-            let blocks = &mut self.strategies[x].blocks;
+            let lanes = &mut self.strategies[x];
+            lanes.seen_picks.add(&unit.count, unit.sightings);
+            let blocks = &mut lanes.blocks;
             blocks[0].add_unit(unit.seen, unit.taken, kept, &unit.last, unit.last_pick, won);
             for (pooling, block) in self.poolings.iter().zip(&mut blocks[1..]) {
                 let last = pooling.fold_last(&unit.last, unit.seen);
@@ -772,32 +763,28 @@ impl LaneFolder {
         }
     }
 
-    /// `seat` (strategy `x`) saw the cards of `mask` at `pick` (at most 255).
+    /// `seat` saw the cards of `mask` at `pick` (at most 255).
     #[inline]
-    fn see(&mut self, seat: usize, x: usize, mask: u64, pick: u16) {
+    fn see(&mut self, seat: usize, mask: u64, pick: u16) {
         let mask = mask & self.valid;
         if mask == 0 {
             return;
         }
         let pick = pick.max(1) as u8;
         let lanes = spread(mask);
-        self.strategies[x].seen_picks.add_spread(&lanes);
         let unit = &mut self.seats[seat];
         unit.seen |= mask;
-        if pick >= unit.last_pick {
-            for (last, &m) in unit.last.iter_mut().zip(&lanes) {
-                *last = (*last & !m) | (m & pick);
-            }
-            unit.last_pick = pick;
-        } else {
-            for c in bits(mask) {
-                unit.last[c] = unit.last[c].max(pick);
-            }
+        unit.sightings += 1;
+        unit.last_pick = unit.last_pick.max(pick);
+        for ((count, last), &m) in unit.count.iter_mut().zip(&mut unit.last).zip(&lanes) {
+            // 0xFF is -1 in a byte.
+            *count = count.wrapping_sub(m);
+            *last = (*last).max(m & pick);
         }
     }
 
     /// `seat` (strategy `x`) took `card` at `pick`.
-    #[inline]
+    #[inline(always)]
     fn take(&mut self, seat: usize, x: usize, card: u16, pick: u16) {
         let c = usize::from(card);
         if c >= self.cards {

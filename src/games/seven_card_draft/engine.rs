@@ -673,9 +673,8 @@ fn play_round_logged<B: Bot, const LOG_CARDS: bool>(
 }
 
 /// Logs a pick for card analytics: the pack the seat chose from, and the card it took.
-/// Out of line and cold, so runs without `--cards` keep a tight pick loop.
-#[cold]
-#[inline(never)]
+/// Only the copy of the round that logs cards calls it.
+#[inline]
 fn log_pick(log: &mut CardLog, seat: usize, pack: CardSet, card: Card, pick: usize) {
     // Card ids are the set's bit indices: the pack goes to the log as it is.
     log.picked_from(seat, pack.0, u16::from(card.index()), pick);
