@@ -467,10 +467,30 @@ fn play_round<B: Bot>(
 ) -> Result<(), Error> {
     // Two copies of the round, so the pick loop without card analytics has no test in it.
     if out.cards.on() {
-        play_round_logged::<B, true>(variant, t, bots, seating, deal, bot_rngs, dealer, dir, round, sink, out)
+        play_round_with_cards(variant, t, bots, seating, deal, bot_rngs, dealer, dir, round, sink, out)
     } else {
         play_round_logged::<B, false>(variant, t, bots, seating, deal, bot_rngs, dealer, dir, round, sink, out)
     }
+}
+
+/// [`play_round`] logging card events: out of line, so that the copy without them is
+/// compiled as if this one did not exist.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn play_round_with_cards<B: Bot>(
+    variant: &Variant,
+    t: &mut Table,
+    bots: &mut [B],
+    seating: &[usize],
+    deal: Deal<'_>,
+    bot_rngs: &mut SeatRngs,
+    dealer: usize,
+    dir: i8,
+    round: u32,
+    sink: &mut impl EventSink<Event>,
+    out: &mut RoundResult,
+) -> Result<(), Error> {
+    play_round_logged::<B, true>(variant, t, bots, seating, deal, bot_rngs, dealer, dir, round, sink, out)
 }
 
 /// [`play_round`], logging card events when `LOG_CARDS`.
