@@ -10,8 +10,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::SHARE_UNIT;
 use super::tally::{RatioSums, i128_string};
+use super::{MAX_SEATS, SHARE_UNIT};
 use crate::stats::{self, Estimate};
 
 /// The card identities a drafting game reports on, and coarser groups of them.
@@ -56,22 +56,27 @@ pub struct CardGroup {
 
 /// What a seat did with a card, as logged by the engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Action {
+pub(super) enum Action {
     /// The card was in front of the seat to choose from, at a pick.
     Seen,
     /// The seat took it, at a pick.
     Taken,
-    /// The card ended the unit in the seat's hand (or deck).
+    /// The card ended the unit in the seat's hand (or deck); ids under 64 go to
+    /// [`CardLog::kept`] instead.
     Kept,
+    /// The seat chose from the cards of `CardEvent::seen` and took `card`.
+    Picked,
 }
 
 /// One logged action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct CardEvent {
-    seat: u8,
-    action: Action,
-    pick: u16,
-    card: u16,
+pub(super) struct CardEvent {
+    /// For [`Action::Picked`], the ids chosen from, as bits.
+    pub(super) seen: u64,
+    pub(super) seat: u8,
+    pub(super) action: Action,
+    pub(super) pick: u16,
+    pub(super) card: u16,
 }
 
 /// A unit's card events, filled by the engine when the run asks for cards. The buffer is
@@ -79,7 +84,11 @@ struct CardEvent {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CardLog {
     on: bool,
-    events: Vec<CardEvent>,
+    pub(super) events: Vec<CardEvent>,
+    /// Per seat, the ids under 64 it kept, as bits: keeping is a flag, so a set holds it.
+    pub(super) kept: [u64; MAX_SEATS],
+    /// The largest pick logged this unit (the folder's fast path takes picks up to 255).
+    pub(super) max_pick: u16,
 }
 
 impl CardLog {
@@ -92,24 +101,38 @@ impl CardLog {
     /// Card `card` was among the cards `seat` chose from at pick `pick` (1-based).
     #[inline]
     pub fn seen(&mut self, seat: usize, card: u16, pick: usize) {
-        self.push(seat, Action::Seen, pick, card);
+        self.push(seat, Action::Seen, pick, card, 0);
     }
 
     /// `seat` took card `card` at pick `pick` (1-based).
     #[inline]
     pub fn taken(&mut self, seat: usize, card: u16, pick: usize) {
-        self.push(seat, Action::Taken, pick, card);
+        self.push(seat, Action::Taken, pick, card, 0);
+    }
+
+    /// At pick `pick` (1-based), `seat` chose from the ids whose bits are set in `cards`
+    /// (each seen once) and took `card`: [`seen`](Self::seen) for each and
+    /// [`taken`](Self::taken) in one event, for catalogs of at most 64 ids.
+    #[inline]
+    pub fn picked_from(&mut self, seat: usize, cards: u64, card: u16, pick: usize) {
+        self.push(seat, Action::Picked, pick, card, cards);
     }
 
     /// Card `card` ended the unit in `seat`'s hand (logging it twice counts it once).
     #[inline]
     pub fn kept(&mut self, seat: usize, card: u16) {
-        self.push(seat, Action::Kept, 0, card);
+        if card < 64 && seat < MAX_SEATS {
+            self.kept[seat] |= 1 << card;
+        } else {
+            self.push(seat, Action::Kept, 0, card, 0);
+        }
     }
 
     #[inline]
-    fn push(&mut self, seat: usize, action: Action, pick: usize, card: u16) {
-        self.events.push(CardEvent { seat: seat as u8, action, pick: pick.min(usize::from(u16::MAX)) as u16, card });
+    fn push(&mut self, seat: usize, action: Action, pick: usize, card: u16, seen: u64) {
+        let pick = pick.min(usize::from(u16::MAX)) as u16;
+        self.max_pick = self.max_pick.max(pick);
+        self.events.push(CardEvent { seen, seat: seat.min(usize::from(u8::MAX)) as u8, action, pick, card });
     }
 
     pub(crate) fn set_on(&mut self, on: bool) {
@@ -119,6 +142,8 @@ impl CardLog {
     #[inline]
     pub(crate) fn clear(&mut self) {
         self.events.clear();
+        self.kept = [0; MAX_SEATS];
+        self.max_pick = 0;
     }
 }
 
@@ -358,184 +383,9 @@ impl CardCounts {
     }
 }
 
-/// What one seat has done with one card so far this unit.
-#[derive(Clone, Copy, Debug, Default)]
-struct SeatCard {
-    listed: bool,
-    last_seen: u16,
-    taken: bool,
-    kept: bool,
-}
-
-/// Folds units' card logs into per (strategy, id) counts, each card's groups included,
-/// one deal group at a time; scratch made once per chunk.
-pub(crate) struct CardFolder {
-    /// Cards, then groups (see [`CardCatalog::ids`]).
-    ids: usize,
-    cards: usize,
-    /// Per card: the ids of its groups.
-    groups_of: Vec<Vec<u16>>,
-    state: Vec<SeatCard>,
-    touched: Vec<u32>,
-    /// This deal group's counts per (strategy, id), whether it touched each, and which.
-    group: Vec<CardCounts>,
-    group_listed: Vec<bool>,
-    group_touched: Vec<u32>,
-}
-
-impl CardFolder {
-    pub(crate) fn new(catalog: &CardCatalog, seats: usize, strategies: usize) -> CardFolder {
-        let offsets = catalog.group_offsets();
-        let groups_of = (0..catalog.names.len())
-            .map(|c| {
-                let of = catalog.groups.iter().zip(&offsets);
-                of.filter_map(|(g, &at)| g.of_card.get(c).copied().flatten().map(|i| (at + usize::from(i)) as u16))
-                    .collect()
-            })
-            .collect();
-        let ids = catalog.ids();
-        CardFolder {
-            ids,
-            cards: catalog.names.len(),
-            groups_of,
-            state: vec![SeatCard::default(); ids * seats],
-            touched: Vec::with_capacity(256),
-            group: vec![CardCounts::default(); ids * strategies],
-            group_listed: vec![false; ids * strategies],
-            group_touched: Vec::with_capacity(256),
-        }
-    }
-
-    /// Adds one unit to the deal group's counts: `strategy_at[s]` is seat `s`'s strategy,
-    /// `share[s]` its win share.
-    pub(crate) fn fold(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32]) {
-        let n = self.ids;
-        let cells = &mut self.group;
-        for e in &log.events {
-            let card = e.card as usize;
-            let seat = e.seat as usize;
-            if card >= self.cards || seat >= strategy_at.len() {
-                continue;
-            }
-            // The card itself, then each group it belongs to.
-            let groups = &self.groups_of[card];
-            for id in std::iter::once(card).chain(groups.iter().map(|&g| usize::from(g))) {
-                let idx = seat * n + id;
-                let st = &mut self.state[idx];
-                if !st.listed {
-                    st.listed = true;
-                    self.touched.push(idx as u32);
-                }
-                let cell = &mut cells[strategy_at[seat] * n + id];
-                let pick = u64::from(e.pick);
-                match e.action {
-                    Action::Seen => {
-                        cell.seen_picks += 1;
-                        st.last_seen = st.last_seen.max(e.pick.max(1));
-                    }
-                    Action::Taken => {
-                        cell.taken += 1;
-                        cell.taken_pick += pick;
-                        cell.taken_pick_sq += pick * pick;
-                        st.taken = true;
-                    }
-                    Action::Kept => st.kept = true,
-                }
-            }
-        }
-        for &idx in &self.touched {
-            let idx = idx as usize;
-            let (seat, card) = (idx / n, idx % n);
-            let st = std::mem::take(&mut self.state[idx]);
-            // Every cell an event touched is listed here, once per seat and unit.
-            let at = strategy_at[seat] * n + card;
-            if !std::mem::replace(&mut self.group_listed[at], true) {
-                self.group_touched.push(at as u32);
-            }
-            let cell = &mut cells[at];
-            let won = u64::from(share[seat]);
-            if st.last_seen > 0 {
-                let last = u64::from(st.last_seen);
-                cell.seen += 1;
-                cell.last_seen += last;
-                cell.last_seen_sq += last * last;
-                if !st.taken {
-                    cell.passed += 1;
-                    cell.passed_share += won;
-                }
-            }
-            if st.kept {
-                cell.in_hand += 1;
-                cell.in_hand_share += won;
-            }
-        }
-        self.touched.clear();
-    }
-
-    /// Ends a deal group: adds its counts to `cells` and their group sums to `sums`.
-    pub(crate) fn end_group(&mut self, cells: &mut [CardCounts], sums: &mut [CardGroupSums]) {
-        for &idx in &self.group_touched {
-            let idx = idx as usize;
-            self.group_listed[idx] = false;
-            let g = std::mem::take(&mut self.group[idx]);
-            cells[idx].merge(&g);
-            sums[idx].add(&g);
-        }
-        self.group_touched.clear();
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_unit_folds_into_seen_taken_kept_and_passed() {
-        let mut log = CardLog::default();
-        log.set_on(true);
-        // Seat 0 sees cards 1 and 2 at pick 1, takes 1; seat 1 sees 2 at pick 2, takes it.
-        log.seen(0, 1, 1);
-        log.seen(0, 2, 1);
-        log.taken(0, 1, 1);
-        log.seen(1, 2, 2);
-        log.taken(1, 2, 2);
-        log.kept(0, 1);
-        log.kept(1, 2);
-        log.kept(1, 2);
-        let catalog = CardCatalog {
-            names: ["a", "b", "c"].map(String::from).to_vec(),
-            groups: vec![CardGroup { level: "all".into(), names: vec!["any".into()], of_card: vec![Some(0); 3] }],
-        };
-        let mut folder = CardFolder::new(&catalog, 2, 2);
-        let n = catalog.ids();
-        let mut cells = vec![CardCounts::default(); 2 * n];
-        let mut sums = vec![CardGroupSums::default(); 2 * n];
-        folder.fold(&log, &[0, 1], &[SHARE_UNIT, 0]);
-        folder.end_group(&mut cells, &mut sums);
-        let c1 = &cells[1];
-        assert_eq!((c1.seen, c1.taken, c1.taken_pick, c1.in_hand, c1.in_hand_share), (1, 1, 1, 1, SHARE_UNIT as u64));
-        let c2 = &cells[2];
-        assert_eq!((c2.seen, c2.passed, c2.passed_share, c2.last_seen), (1, 1, SHARE_UNIT as u64, 1));
-        let d2 = &cells[n + 2];
-        assert_eq!((d2.seen, d2.taken, d2.taken_pick, d2.last_seen, d2.in_hand, d2.in_hand_share), (1, 1, 2, 2, 1, 0));
-        // The pooled group counts each seat-unit once: seat 0 saw two cards and kept one.
-        let g0 = &cells[3];
-        assert_eq!((g0.seen, g0.seen_picks, g0.taken, g0.in_hand, g0.passed), (1, 2, 1, 1, 0));
-        // One group so far: its sums are the counts, squared where they should be.
-        assert_eq!((sums[3].take.groups, sums[3].take.a, sums[3].take.b, sums[3].take.b2), (1, 1, 2, 4));
-        assert_eq!(sums[1].in_hand.ab, i128::from(SHARE_UNIT));
-        // The scratch is reset: folding the same unit twice into one group doubles every
-        // count, and the group's sums see one group of doubled counts.
-        folder.fold(&log, &[0, 1], &[SHARE_UNIT, 0]);
-        folder.fold(&log, &[0, 1], &[SHARE_UNIT, 0]);
-        folder.end_group(&mut cells, &mut sums);
-        assert_eq!(cells[n + 2].in_hand, 3);
-        assert_eq!(cells[2].passed, 3);
-        assert_eq!(cells[3].seen, 3);
-        let take = &sums[3].take;
-        assert_eq!((take.groups, take.a, take.a2, take.b, take.b2, take.ab), (2, 3, 1 + 4, 6, 4 + 16, 2 + 8));
-        assert_eq!(sums[2].cross, CrossSums::default(), "card c was never in hand");
-    }
 
     /// A ratio's per-group values, as (in-hand share units, in-hand units, passed share
     /// units, passed units), summed into group sums the way the folder does.

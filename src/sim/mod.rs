@@ -7,6 +7,7 @@
 //! chunks run in parallel in batches and their tallies are merged in chunk order. Tallies
 //! hold integer counts and sums only, so merging shards is exact.
 
+mod card_fold;
 mod cards;
 mod check;
 mod events;
@@ -308,7 +309,7 @@ fn run_deals<G: Game>(
     let mut folder = catalog.map(|c| {
         tally.start_cards(c.ids());
         result.cards.set_on(true);
-        cards::CardFolder::new(c, players, n_strat)
+        card_fold::CardFolder::new(c, players, n_strat)
     });
     let mut strategy_at = [0usize; MAX_SEATS];
     let mut share = [0u32; MAX_SEATS];
@@ -380,6 +381,9 @@ fn run_deals<G: Game>(
             let row = n_strat + s;
             tally.add_seat_group(s, sums.score[row], sums.share[row], sums.ratios(row));
         }
+    }
+    if let Some(folder) = folder.as_mut() {
+        folder.finish(&mut tally.cards, &mut tally.card_group_sums);
     }
     Ok((tally, rows))
 }

@@ -467,10 +467,30 @@ fn play_round<B: Bot>(
 ) -> Result<(), Error> {
     // Two copies of the round, so the pick loop without card analytics has no test in it.
     if out.cards.on() {
-        play_round_logged::<B, true>(variant, t, bots, seating, deal, bot_rngs, dealer, dir, round, sink, out)
+        play_round_with_cards(variant, t, bots, seating, deal, bot_rngs, dealer, dir, round, sink, out)
     } else {
         play_round_logged::<B, false>(variant, t, bots, seating, deal, bot_rngs, dealer, dir, round, sink, out)
     }
+}
+
+/// [`play_round`] logging card events: out of line, so that the copy without them is
+/// compiled as if this one did not exist.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn play_round_with_cards<B: Bot>(
+    variant: &Variant,
+    t: &mut Table,
+    bots: &mut [B],
+    seating: &[usize],
+    deal: Deal<'_>,
+    bot_rngs: &mut SeatRngs,
+    dealer: usize,
+    dir: i8,
+    round: u32,
+    sink: &mut impl EventSink<Event>,
+    out: &mut RoundResult,
+) -> Result<(), Error> {
+    play_round_logged::<B, true>(variant, t, bots, seating, deal, bot_rngs, dealer, dir, round, sink, out)
 }
 
 /// [`play_round`], logging card events when `LOG_CARDS`.
@@ -673,14 +693,11 @@ fn play_round_logged<B: Bot, const LOG_CARDS: bool>(
 }
 
 /// Logs a pick for card analytics: the pack the seat chose from, and the card it took.
-/// Out of line and cold, so runs without `--cards` keep a tight pick loop.
-#[cold]
-#[inline(never)]
+/// Only the copy of the round that logs cards calls it.
+#[inline]
 fn log_pick(log: &mut CardLog, seat: usize, pack: CardSet, card: Card, pick: usize) {
-    for seen in pack.iter() {
-        log.seen(seat, u16::from(seen.index()), pick);
-    }
-    log.taken(seat, u16::from(card.index()), pick);
+    // Card ids are the set's bit indices: the pack goes to the log as it is.
+    log.picked_from(seat, pack.0, u16::from(card.index()), pick);
     // Kept as it is taken: a seat that folds later has its hand cleared, yet held the card.
     log.kept(seat, u16::from(card.index()));
 }

@@ -1,0 +1,1067 @@
+//! Folding units' card logs into per (strategy, id) counts and per deal group sums.
+//!
+//! Two folders give the same integers. The event folder follows each logged card through
+//! a state per (seat, id) and a cell per (strategy, id); it takes any catalog. The lane
+//! folder takes catalogs of at most 64 cards, where a card is a lane and a set of cards a
+//! 64-bit mask: a strategy's counts in the current deal group are byte lanes that a whole
+//! mask adds to at once, a seat's last pick seen is a byte per lane, and each pooling
+//! (ranks, say) has lanes of its own, filled from the cards' masks when a seat's unit
+//! ends. When a deal group ends, the lanes it touched are read once: their counts and the
+//! squares and products the intervals need go to 64-bit totals, handed to the tally when
+//! the chunk ends. A unit the lanes cannot take (a pick over 255, or sums that could
+//! outgrow the totals) goes to the event folder, which then finishes its deal group.
+
+use super::MAX_SEATS;
+use super::cards::{Action, CardCatalog, CardCounts, CardGroupSums, CardLog};
+use super::tally::RatioSums;
+
+/// Folds units' card logs into per (strategy, id) counts, each card's groups included,
+/// one deal group at a time; scratch made once per chunk.
+pub(crate) struct CardFolder {
+    events: EventFolder,
+    lanes: Option<LaneFolder>,
+    /// Whether a unit of the current deal group went to the event folder.
+    events_in_group: bool,
+}
+
+impl CardFolder {
+    /// A folder for `seats` seats and `strategies` strategies.
+    pub(crate) fn new(catalog: &CardCatalog, seats: usize, strategies: usize) -> CardFolder {
+        CardFolder {
+            events: EventFolder::new(catalog, seats, strategies),
+            lanes: LaneFolder::new(catalog, strategies),
+            events_in_group: false,
+        }
+    }
+
+    /// A folder that takes every unit through the event folder, to check the lanes by.
+    #[cfg(test)]
+    fn events_only(catalog: &CardCatalog, seats: usize, strategies: usize) -> CardFolder {
+        CardFolder { lanes: None, ..CardFolder::new(catalog, seats, strategies) }
+    }
+
+    /// Adds one unit to the deal group's counts: `strategy_at[s]` is seat `s`'s strategy,
+    /// `share[s]` its win share.
+    pub(crate) fn fold(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32]) {
+        match self.lanes.as_mut() {
+            Some(lanes) if lanes.takes(log, strategy_at, share) => lanes.fold(log, strategy_at, share),
+            _ => {
+                self.events.fold(log, strategy_at, share);
+                self.events_in_group = true;
+            }
+        }
+    }
+
+    /// Ends a deal group: its counts and their group sums go to `cells` and `sums` now or
+    /// by [`finish`](Self::finish).
+    pub(crate) fn end_group(&mut self, cells: &mut [CardCounts], sums: &mut [CardGroupSums]) {
+        if self.events_in_group {
+            // The group's sums square whole-group counts: the lanes' part joins the
+            // events' before the group is summed.
+            if let Some(lanes) = self.lanes.as_mut() {
+                lanes.end_group_into(&mut self.events);
+            }
+            self.events.end_group(cells, sums);
+            self.events_in_group = false;
+        } else if let Some(lanes) = self.lanes.as_mut() {
+            lanes.end_group(cells, sums);
+        }
+    }
+
+    /// Hands every count still held to `cells` and `sums`: call it after the last group.
+    pub(crate) fn finish(&mut self, cells: &mut [CardCounts], sums: &mut [CardGroupSums]) {
+        if let Some(lanes) = self.lanes.as_mut() {
+            lanes.flush(cells, sums);
+        }
+    }
+}
+
+/// What one seat has done with one card so far this unit.
+#[derive(Clone, Copy, Debug, Default)]
+struct SeatCard {
+    listed: bool,
+    last_seen: u16,
+    taken: bool,
+    kept: bool,
+}
+
+/// The folder for any catalog: one state per (seat, id) and one cell per (strategy, id).
+struct EventFolder {
+    /// Cards, then groups (see [`CardCatalog::ids`]).
+    ids: usize,
+    cards: usize,
+    /// Per card: the ids of its groups.
+    groups_of: Vec<Vec<u16>>,
+    state: Vec<SeatCard>,
+    touched: Vec<u32>,
+    /// This deal group's counts per (strategy, id), whether it touched each, and which.
+    group: Vec<CardCounts>,
+    group_listed: Vec<bool>,
+    group_touched: Vec<u32>,
+}
+
+impl EventFolder {
+    fn new(catalog: &CardCatalog, seats: usize, strategies: usize) -> EventFolder {
+        let offsets = catalog.group_offsets();
+        let groups_of = (0..catalog.names.len())
+            .map(|c| {
+                let of = catalog.groups.iter().zip(&offsets);
+                of.filter_map(|(g, &at)| g.of_card.get(c).copied().flatten().map(|i| (at + usize::from(i)) as u16))
+                    .collect()
+            })
+            .collect();
+        let ids = catalog.ids();
+        EventFolder {
+            ids,
+            cards: catalog.names.len(),
+            groups_of,
+            state: vec![SeatCard::default(); ids * seats],
+            touched: Vec::with_capacity(256),
+            group: vec![CardCounts::default(); ids * strategies],
+            group_listed: vec![false; ids * strategies],
+            group_touched: Vec::with_capacity(256),
+        }
+    }
+
+    fn fold(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32]) {
+        for e in &log.events {
+            if e.action == Action::Picked {
+                for card in bits(e.seen) {
+                    self.note(e.seat, Action::Seen, e.pick, card as u16, strategy_at);
+                }
+                self.note(e.seat, Action::Taken, e.pick, e.card, strategy_at);
+            } else {
+                self.note(e.seat, e.action, e.pick, e.card, strategy_at);
+            }
+        }
+        for (seat, &kept) in log.kept.iter().enumerate().take(strategy_at.len()) {
+            for card in bits(kept) {
+                self.note(seat as u8, Action::Kept, 0, card as u16, strategy_at);
+            }
+        }
+        let n = self.ids;
+        for &idx in &self.touched {
+            let idx = idx as usize;
+            let (seat, card) = (idx / n, idx % n);
+            let st = std::mem::take(&mut self.state[idx]);
+            // Every cell an event touched is listed here, once per seat and unit.
+            let at = strategy_at[seat] * n + card;
+            if !std::mem::replace(&mut self.group_listed[at], true) {
+                self.group_touched.push(at as u32);
+            }
+            let cell = &mut self.group[at];
+            let won = u64::from(share[seat]);
+            if st.last_seen > 0 {
+                let last = u64::from(st.last_seen);
+                cell.seen += 1;
+                cell.last_seen += last;
+                cell.last_seen_sq += last * last;
+                if !st.taken {
+                    cell.passed += 1;
+                    cell.passed_share += won;
+                }
+            }
+            if st.kept {
+                cell.in_hand += 1;
+                cell.in_hand_share += won;
+            }
+        }
+        self.touched.clear();
+    }
+
+    /// One card's action: the card itself, then each group it belongs to.
+    fn note(&mut self, seat: u8, action: Action, pick: u16, card: u16, strategy_at: &[usize]) {
+        let (card, seat) = (usize::from(card), usize::from(seat));
+        if card >= self.cards || seat >= strategy_at.len() {
+            return;
+        }
+        let n = self.ids;
+        let groups = &self.groups_of[card];
+        for id in std::iter::once(card).chain(groups.iter().map(|&g| usize::from(g))) {
+            let idx = seat * n + id;
+            let st = &mut self.state[idx];
+            if !st.listed {
+                st.listed = true;
+                self.touched.push(idx as u32);
+            }
+            let cell = &mut self.group[strategy_at[seat] * n + id];
+            let wide = u64::from(pick);
+            match action {
+                Action::Seen => {
+                    cell.seen_picks += 1;
+                    st.last_seen = st.last_seen.max(pick.max(1));
+                }
+                Action::Taken => {
+                    cell.taken += 1;
+                    cell.taken_pick += wide;
+                    cell.taken_pick_sq += wide * wide;
+                    st.taken = true;
+                }
+                Action::Kept => st.kept = true,
+                Action::Picked => unreachable!("picks are split into sightings and a take"),
+            }
+        }
+    }
+
+    /// Ends a deal group: adds its counts to `cells` and their group sums to `sums`.
+    fn end_group(&mut self, cells: &mut [CardCounts], sums: &mut [CardGroupSums]) {
+        for &idx in &self.group_touched {
+            let idx = idx as usize;
+            self.group_listed[idx] = false;
+            let g = std::mem::take(&mut self.group[idx]);
+            cells[idx].merge(&g);
+            sums[idx].add(&g);
+        }
+        self.group_touched.clear();
+    }
+
+    /// Adds counts of the current deal group to (strategy `x`, id `id`).
+    fn add_to_group(&mut self, x: usize, id: usize, v: &GroupValues) {
+        let at = x * self.ids + id;
+        if !std::mem::replace(&mut self.group_listed[at], true) {
+            self.group_touched.push(at as u32);
+        }
+        let cell = &mut self.group[at];
+        cell.seen += v.seen;
+        cell.seen_picks += v.seen_picks;
+        cell.taken += v.taken;
+        cell.taken_pick += v.taken_pick;
+        cell.last_seen += v.last_seen;
+        cell.in_hand += v.in_hand;
+        cell.in_hand_share += v.in_hand_share;
+        cell.passed += v.passed;
+        cell.passed_share += v.passed_share;
+    }
+}
+
+/// Lanes per mask: one per card id under 64, or per group of a pooling.
+const LANES: usize = 64;
+
+/// A byte per lane.
+type Bytes = [u8; LANES];
+
+/// A mask as bytes: 0xFF in the lanes it holds, 0 elsewhere (a few vector instructions:
+/// each byte broadcast, tested against its lanes' bits).
+#[inline]
+fn spread(mask: u64) -> Bytes {
+    let bytes = mask.to_le_bytes();
+    let mut out = [0u8; LANES];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = if bytes[i / 8] & (1 << (i % 8)) != 0 { 0xFF } else { 0 };
+    }
+    out
+}
+
+/// The set bits of `mask`, lowest first.
+#[inline]
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
+}
+
+/// A count per lane in bytes, so that a mask or a row of bytes adds to all lanes in a few
+/// instructions; before any lane could pass 255 the bytes spill into 64-bit counts.
+struct Counter {
+    bytes: Bytes,
+    /// What may still be added to a lane before the bytes must spill.
+    room: u32,
+    /// Counts spilled this deal group (allocated at the first spill).
+    spill: Vec<u64>,
+}
+
+impl Counter {
+    fn new() -> Counter {
+        Counter { bytes: [0; LANES], room: 255, spill: Vec::new() }
+    }
+
+    #[inline]
+    fn make_room(&mut self, need: u32) {
+        if self.room < need {
+            self.spill_bytes();
+        }
+        self.room -= need;
+    }
+
+    #[cold]
+    fn spill_bytes(&mut self) {
+        self.spill.resize(LANES, 0);
+        for (wide, byte) in self.spill.iter_mut().zip(&mut self.bytes) {
+            *wide += u64::from(std::mem::take(byte));
+        }
+        self.room = 255;
+    }
+
+    /// Adds one to each lane where `spread` is 0xFF.
+    #[inline]
+    fn add_spread(&mut self, spread: &Bytes) {
+        self.make_room(1);
+        // 0xFF is -1 in a byte.
+        for (byte, s) in self.bytes.iter_mut().zip(spread) {
+            *byte = byte.wrapping_sub(*s);
+        }
+    }
+
+    /// Adds `values`, none of them over `max`.
+    #[inline]
+    fn add(&mut self, values: &Bytes, max: u8) {
+        self.make_room(u32::from(max));
+        for (byte, v) in self.bytes.iter_mut().zip(values) {
+            *byte = byte.wrapping_add(*v);
+        }
+    }
+
+    #[inline]
+    fn get(&self, lane: usize) -> u64 {
+        u64::from(self.bytes[lane]) + self.spill.get(lane).copied().unwrap_or(0)
+    }
+
+    fn clear(&mut self) {
+        self.bytes = [0; LANES];
+        self.room = 255;
+        self.spill.clear();
+    }
+}
+
+/// One lane's counts for one deal group: the terms of [`CardGroupSums`].
+#[derive(Clone, Copy, Debug, Default)]
+struct GroupValues {
+    seen: u64,
+    seen_picks: u64,
+    taken: u64,
+    taken_pick: u64,
+    last_seen: u64,
+    in_hand: u64,
+    in_hand_share: u64,
+    passed: u64,
+    passed_share: u64,
+}
+
+/// Sums over deal groups of the squares and products of a lane's [`GroupValues`] that
+/// the group sums of [`CardGroupSums`] hold.
+#[derive(Clone, Copy, Debug, Default)]
+struct Moments {
+    groups: u64,
+    taken_sq: u64,
+    seen_picks_sq: u64,
+    taken_seen_picks: u64,
+    taken_pick_sq: u64,
+    taken_pick_taken: u64,
+    last_seen_sq: u64,
+    seen_sq: u64,
+    last_seen_seen: u64,
+    in_hand_share_sq: u64,
+    in_hand_sq: u64,
+    in_hand_share_in_hand: u64,
+    passed_share_sq: u64,
+    passed_sq: u64,
+    passed_share_passed: u64,
+    in_hand_share_passed_share: u64,
+    in_hand_share_passed: u64,
+    in_hand_passed_share: u64,
+    in_hand_passed: u64,
+}
+
+/// A lane's counts and moments since the folder last handed them over.
+#[derive(Clone, Debug, Default)]
+struct LaneTotals {
+    counts: CardCounts,
+    moments: Moments,
+}
+
+impl LaneTotals {
+    #[inline]
+    fn add(&mut self, v: &GroupValues) {
+        let c = &mut self.counts;
+        c.seen += v.seen;
+        c.seen_picks += v.seen_picks;
+        c.taken += v.taken;
+        c.taken_pick += v.taken_pick;
+        c.last_seen += v.last_seen;
+        c.in_hand += v.in_hand;
+        c.in_hand_share += v.in_hand_share;
+        c.passed += v.passed;
+        c.passed_share += v.passed_share;
+        let m = &mut self.moments;
+        m.groups += 1;
+        m.taken_sq += v.taken * v.taken;
+        m.seen_picks_sq += v.seen_picks * v.seen_picks;
+        m.taken_seen_picks += v.taken * v.seen_picks;
+        m.taken_pick_sq += v.taken_pick * v.taken_pick;
+        m.taken_pick_taken += v.taken_pick * v.taken;
+        m.last_seen_sq += v.last_seen * v.last_seen;
+        m.seen_sq += v.seen * v.seen;
+        m.last_seen_seen += v.last_seen * v.seen;
+        m.in_hand_share_sq += v.in_hand_share * v.in_hand_share;
+        m.in_hand_sq += v.in_hand * v.in_hand;
+        m.in_hand_share_in_hand += v.in_hand_share * v.in_hand;
+        m.passed_share_sq += v.passed_share * v.passed_share;
+        m.passed_sq += v.passed * v.passed;
+        m.passed_share_passed += v.passed_share * v.passed;
+        m.in_hand_share_passed_share += v.in_hand_share * v.passed_share;
+        m.in_hand_share_passed += v.in_hand_share * v.passed;
+        m.in_hand_passed_share += v.in_hand * v.passed_share;
+        m.in_hand_passed += v.in_hand * v.passed;
+    }
+
+    /// Adds these totals to a tally's cell and its group sums, as the groups' one by one
+    /// would have.
+    fn hand_over(&self, cell: &mut CardCounts, sums: &mut CardGroupSums) {
+        let (c, m) = (&self.counts, &self.moments);
+        cell.merge(c);
+        if m.groups == 0 {
+            return;
+        }
+        let ratio = |r: &mut RatioSums, a: u64, a2: u64, b: u64, b2: u64, ab: u64| {
+            r.groups += m.groups;
+            r.a += a as i64;
+            r.a2 += u128::from(a2);
+            r.b += b as i64;
+            r.b2 += u128::from(b2);
+            r.ab += i128::from(ab);
+        };
+        ratio(&mut sums.take, c.taken, m.taken_sq, c.seen_picks, m.seen_picks_sq, m.taken_seen_picks);
+        ratio(&mut sums.ata, c.taken_pick, m.taken_pick_sq, c.taken, m.taken_sq, m.taken_pick_taken);
+        ratio(&mut sums.alsa, c.last_seen, m.last_seen_sq, c.seen, m.seen_sq, m.last_seen_seen);
+        let (ihs, ih, ps, p) = (c.in_hand_share, c.in_hand, c.passed_share, c.passed);
+        ratio(&mut sums.in_hand, ihs, m.in_hand_share_sq, ih, m.in_hand_sq, m.in_hand_share_in_hand);
+        ratio(&mut sums.passed, ps, m.passed_share_sq, p, m.passed_sq, m.passed_share_passed);
+        let x = &mut sums.cross;
+        x.a1a2 += i128::from(m.in_hand_share_passed_share);
+        x.a1b2 += i128::from(m.in_hand_share_passed);
+        x.b1a2 += i128::from(m.in_hand_passed_share);
+        x.b1b2 += i128::from(m.in_hand_passed);
+    }
+}
+
+/// One strategy's lanes of one kind (the cards, or one pooling's groups) in the current
+/// deal group, and their totals.
+struct Block {
+    /// Lanes some event touched this deal group.
+    touched: u64,
+    seen: Counter,
+    passed: Counter,
+    in_hand: Counter,
+    last_seen: Counter,
+    /// Squares of the last pick seen: 16-bit lanes, moved to the totals before they fill.
+    last_seen_sq: [u16; LANES],
+    last_seen_sq_room: u32,
+    in_hand_share: [u64; LANES],
+    passed_share: [u64; LANES],
+    /// Per lane in use.
+    totals: Vec<LaneTotals>,
+}
+
+impl Block {
+    fn new(lanes: usize) -> Block {
+        Block {
+            touched: 0,
+            seen: Counter::new(),
+            passed: Counter::new(),
+            in_hand: Counter::new(),
+            last_seen: Counter::new(),
+            last_seen_sq: [0; LANES],
+            last_seen_sq_room: u32::from(u16::MAX),
+            in_hand_share: [0; LANES],
+            passed_share: [0; LANES],
+            totals: vec![LaneTotals::default(); lanes],
+        }
+    }
+
+    /// Adds one seat's unit: the lanes it saw, took and kept, the last pick at which it saw
+    /// each (0 where it did not; none over `max_pick`), and its win share.
+    #[inline]
+    fn add_unit(&mut self, seen: u64, taken: u64, kept: u64, last: &Bytes, max_pick: u8, share: u64) {
+        self.touched |= seen | taken | kept;
+        let passed = seen & !taken;
+        // A lane was seen where its last pick seen is set (at least 1).
+        let mut seen_once = [0u8; LANES];
+        for (once, &l) in seen_once.iter_mut().zip(last) {
+            *once = l.min(1);
+        }
+        self.seen.add(&seen_once, 1);
+        self.passed.add_spread(&spread(passed));
+        self.in_hand.add_spread(&spread(kept));
+        self.last_seen.add(last, max_pick);
+        let need = u32::from(max_pick) * u32::from(max_pick);
+        if self.last_seen_sq_room < need {
+            self.move_squares();
+        }
+        self.last_seen_sq_room -= need;
+        for (sq, &l) in self.last_seen_sq.iter_mut().zip(last) {
+            *sq += u16::from(l) * u16::from(l);
+        }
+        if share != 0 {
+            for lane in bits(kept) {
+                self.in_hand_share[lane] += share;
+            }
+            for lane in bits(passed) {
+                self.passed_share[lane] += share;
+            }
+        }
+    }
+
+    /// Moves the squares of last picks into the totals.
+    fn move_squares(&mut self) {
+        for (t, sq) in self.totals.iter_mut().zip(&mut self.last_seen_sq) {
+            t.counts.last_seen_sq += u64::from(std::mem::take(sq));
+        }
+        self.last_seen_sq_room = u32::from(u16::MAX);
+    }
+
+    /// The deal group's counts of `lane`, given those kept outside the block; its win
+    /// shares are cleared.
+    #[inline]
+    fn values(&mut self, lane: usize, seen_picks: u64, taken: u64, taken_pick: u64) -> GroupValues {
+        GroupValues {
+            seen: self.seen.get(lane),
+            seen_picks,
+            taken,
+            taken_pick,
+            last_seen: self.last_seen.get(lane),
+            in_hand: self.in_hand.get(lane),
+            in_hand_share: std::mem::take(&mut self.in_hand_share[lane]),
+            passed: self.passed.get(lane),
+            passed_share: std::mem::take(&mut self.passed_share[lane]),
+        }
+    }
+
+    /// Clears the deal group's counts (the win shares are cleared as they are read).
+    fn clear_group(&mut self) {
+        self.touched = 0;
+        self.seen.clear();
+        self.passed.clear();
+        self.in_hand.clear();
+        self.last_seen.clear();
+    }
+}
+
+/// How a pooling's groups are found from card lanes.
+struct Pooling {
+    /// Its first id among the counted ids, and its number of groups.
+    first_id: usize,
+    groups: usize,
+    /// Card lanes in some group.
+    grouped: u64,
+    /// [`Pooling::grouped`] as bytes.
+    grouped_bytes: Bytes,
+    /// Where a card's group is its lane modulo this power of two (ranks in lanes of 16),
+    /// halves of a mask fold onto its groups.
+    stride: Option<usize>,
+    /// Each card lane's group (any value for lanes in no group).
+    of_card: [u8; LANES],
+    /// Each group's card lanes.
+    cards_of: Vec<u64>,
+}
+
+impl Pooling {
+    /// The pooling's lanes, if every group has a lane under 64 (else `None`).
+    fn new(group: &crate::sim::CardGroup, first_id: usize, cards: usize) -> Option<Pooling> {
+        let groups = group.names.len();
+        if groups > LANES {
+            return None;
+        }
+        let mut of_card = [0u8; LANES];
+        let mut cards_of = vec![0u64; groups];
+        let mut grouped = 0u64;
+        for (c, g) in group.of_card.iter().enumerate().take(cards) {
+            if let Some(g) = g.map(usize::from) {
+                if g >= groups {
+                    return None;
+                }
+                of_card[c] = g as u8;
+                cards_of[g] |= 1 << c;
+                grouped |= 1 << c;
+            }
+        }
+        let stride = (0..=6).map(|k| 1usize << k).find(|&w| bits(grouped).all(|c| usize::from(of_card[c]) == c % w));
+        let grouped_bytes = spread(grouped);
+        Some(Pooling { first_id, groups, grouped, grouped_bytes, stride, of_card, cards_of })
+    }
+
+    /// The groups of the card lanes in `mask`.
+    #[inline]
+    fn fold(&self, mask: u64) -> u64 {
+        let mut m = mask & self.grouped;
+        match self.stride {
+            Some(w) => {
+                let mut width = LANES;
+                while width > w {
+                    width /= 2;
+                    m |= m >> width;
+                }
+                if w == LANES { m } else { m & ((1 << w) - 1) }
+            }
+            None => bits(m).fold(0, |acc, c| acc | 1 << self.of_card[c]),
+        }
+    }
+
+    /// Per group, the largest of its cards' `last` bytes (`seen`: the lanes not zero).
+    #[inline]
+    fn fold_last(&self, last: &Bytes, seen: u64) -> Bytes {
+        let mut out = [0u8; LANES];
+        match self.stride {
+            Some(w) => {
+                for ((o, &l), &g) in out.iter_mut().zip(last).zip(&self.grouped_bytes) {
+                    *o = l & g;
+                }
+                let mut width = LANES;
+                while width > w {
+                    width /= 2;
+                    let (low, high) = out.split_at_mut(width);
+                    for (lo, &hi) in low.iter_mut().zip(high.iter()) {
+                        *lo = (*lo).max(hi);
+                    }
+                }
+                out[w..].fill(0);
+            }
+            None => {
+                for c in bits(seen & self.grouped) {
+                    let g = usize::from(self.of_card[c]);
+                    out[g] = out[g].max(last[c]);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// What one seat has done this unit, a lane per card.
+struct SeatLanes {
+    seen: u64,
+    taken: u64,
+    /// Sightings logged (at most 255: [`LaneFolder::takes`] sees to it), and per card.
+    sightings: u8,
+    count: Bytes,
+    /// The last pick at which it saw each card (0: not seen).
+    last: Bytes,
+    /// The largest pick at which it saw a card.
+    last_pick: u8,
+}
+
+impl SeatLanes {
+    fn new() -> SeatLanes {
+        SeatLanes { seen: 0, taken: 0, sightings: 0, count: [0; LANES], last: [0; LANES], last_pick: 0 }
+    }
+}
+
+/// One strategy's lanes: the counts only cards have, then a block for the cards and one
+/// for each pooling.
+struct StrategyLanes {
+    seen_picks: Counter,
+    taken: [u64; LANES],
+    taken_pick: [u64; LANES],
+    blocks: Vec<Block>,
+}
+
+/// The lanes that sum over the log of a unit at most this per event: a lane's count in a
+/// unit (a group's sums over up to 64 cards, a pick's up to 255) stays under this times
+/// the unit's events and one, plus its win shares.
+const LANE_BOUND_PER_EVENT: u64 = 64 * 256;
+
+/// The folder for catalogs of at most 64 cards whose poolings have at most 64 groups.
+struct LaneFolder {
+    ids: usize,
+    cards: usize,
+    /// The card lanes in use.
+    valid: u64,
+    poolings: Vec<Pooling>,
+    seats: Vec<SeatLanes>,
+    strategies: Vec<StrategyLanes>,
+    /// A bound on every lane's count in this deal group.
+    group_bound: u64,
+    /// What the totals' squares and products may still grow by.
+    moment_room: u64,
+}
+
+impl LaneFolder {
+    fn new(catalog: &CardCatalog, strategies: usize) -> Option<LaneFolder> {
+        let cards = catalog.names.len();
+        if cards > LANES {
+            return None;
+        }
+        let offsets = catalog.group_offsets();
+        let poolings: Vec<Pooling> =
+            catalog.groups.iter().zip(offsets).map(|(g, at)| Pooling::new(g, at, cards)).collect::<Option<_>>()?;
+        let blocks = || std::iter::once(Block::new(cards)).chain(poolings.iter().map(|p| Block::new(p.groups)));
+        Some(LaneFolder {
+            ids: catalog.ids(),
+            cards,
+            valid: if cards == LANES { u64::MAX } else { (1 << cards) - 1 },
+            seats: (0..MAX_SEATS).map(|_| SeatLanes::new()).collect(),
+            strategies: (0..strategies)
+                .map(|_| StrategyLanes {
+                    seen_picks: Counter::new(),
+                    taken: [0; LANES],
+                    taken_pick: [0; LANES],
+                    blocks: blocks().collect(),
+                })
+                .collect(),
+            poolings,
+            group_bound: 0,
+            moment_room: u64::MAX,
+        })
+    }
+
+    /// A bound on the count a unit adds to any lane (see [`LANE_BOUND_PER_EVENT`]).
+    fn unit_bound(log: &CardLog, share: &[u32]) -> u64 {
+        let events = log.events.len() as u64 + 1;
+        let shares: u64 = share.iter().map(|&s| u64::from(s)).sum();
+        events.saturating_mul(LANE_BOUND_PER_EVENT).saturating_add(shares)
+    }
+
+    /// Whether the lanes can take this unit: its picks and a seat's sightings fit a byte,
+    /// and the deal group's counts stay small enough that a group's squares fit 64 bits.
+    fn takes(&self, log: &CardLog, strategy_at: &[usize], share: &[u32]) -> bool {
+        log.max_pick <= u16::from(u8::MAX)
+            && log.events.len() <= usize::from(u8::MAX)
+            && strategy_at.len() <= MAX_SEATS
+            && self.group_bound.saturating_add(Self::unit_bound(log, share)) <= u64::from(u32::MAX)
+    }
+
+    fn fold(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32]) {
+        self.group_bound += Self::unit_bound(log, share);
+        let seats = strategy_at.len();
+        for e in &log.events {
+            let seat = usize::from(e.seat);
+            if seat >= seats {
+                continue;
+            }
+            let x = strategy_at[seat];
+            match e.action {
+                Action::Picked => {
+                    self.see(seat, e.seen, e.pick);
+                    self.take(seat, x, e.card, e.pick);
+                }
+                Action::Seen if usize::from(e.card) < self.cards => self.see(seat, 1 << e.card, e.pick),
+                Action::Taken => self.take(seat, x, e.card, e.pick),
+                // Only ids of 64 and over are kept as events: no lane holds them.
+                Action::Seen | Action::Kept => {}
+            }
+        }
+        for (seat, &x) in strategy_at.iter().enumerate() {
+            let kept = log.kept[seat] & self.valid;
+            let unit = &mut self.seats[seat];
+            if unit.seen | unit.taken | kept == 0 {
+                continue;
+            }
+            let won = u64::from(share[seat]);
+            let lanes = &mut self.strategies[x];
+            lanes.seen_picks.add(&unit.count, unit.sightings);
+            let blocks = &mut lanes.blocks;
+            blocks[0].add_unit(unit.seen, unit.taken, kept, &unit.last, unit.last_pick, won);
+            for (pooling, block) in self.poolings.iter().zip(&mut blocks[1..]) {
+                let last = pooling.fold_last(&unit.last, unit.seen);
+                let (seen, taken, kept) = (pooling.fold(unit.seen), pooling.fold(unit.taken), pooling.fold(kept));
+                block.add_unit(seen, taken, kept, &last, unit.last_pick, won);
+            }
+            *unit = SeatLanes::new();
+        }
+    }
+
+    /// `seat` saw the cards of `mask` at `pick` (at most 255).
+    #[inline]
+    fn see(&mut self, seat: usize, mask: u64, pick: u16) {
+        let mask = mask & self.valid;
+        if mask == 0 {
+            return;
+        }
+        let pick = pick.max(1) as u8;
+        let lanes = spread(mask);
+        let unit = &mut self.seats[seat];
+        unit.seen |= mask;
+        unit.sightings += 1;
+        unit.last_pick = unit.last_pick.max(pick);
+        for ((count, last), &m) in unit.count.iter_mut().zip(&mut unit.last).zip(&lanes) {
+            // 0xFF is -1 in a byte.
+            *count = count.wrapping_sub(m);
+            *last = (*last).max(m & pick);
+        }
+    }
+
+    /// `seat` (strategy `x`) took `card` at `pick`.
+    #[inline(always)]
+    fn take(&mut self, seat: usize, x: usize, card: u16, pick: u16) {
+        let c = usize::from(card);
+        if c >= self.cards {
+            return;
+        }
+        self.seats[seat].taken |= 1 << c;
+        let lanes = &mut self.strategies[x];
+        let pick = u64::from(pick);
+        lanes.taken[c] += 1;
+        lanes.taken_pick[c] += pick;
+        lanes.blocks[0].totals[c].counts.taken_pick_sq += pick * pick;
+    }
+
+    /// Reads the deal group's counts of every lane it touched into `to(strategy, id,
+    /// counts)`, and clears them.
+    fn close_group(&mut self, mut to: impl FnMut(usize, usize, &GroupValues, &mut LaneTotals)) {
+        for (x, lanes) in self.strategies.iter_mut().enumerate() {
+            let StrategyLanes { seen_picks, taken, taken_pick, blocks } = lanes;
+            let (cards, groups) = blocks.split_first_mut().expect("a block of cards");
+            for c in bits(cards.touched) {
+                let v = cards.values(c, seen_picks.get(c), taken[c], taken_pick[c]);
+                to(x, c, &v, &mut cards.totals[c]);
+            }
+            // A group's sightings and takes are its cards'.
+            for (pooling, block) in self.poolings.iter().zip(groups.iter_mut()) {
+                for g in bits(block.touched) {
+                    let mut sum = (0, 0, 0);
+                    for c in bits(pooling.cards_of[g]) {
+                        sum = (sum.0 + seen_picks.get(c), sum.1 + taken[c], sum.2 + taken_pick[c]);
+                    }
+                    let v = block.values(g, sum.0, sum.1, sum.2);
+                    to(x, pooling.first_id + g, &v, &mut block.totals[g]);
+                }
+                block.clear_group();
+            }
+            for c in bits(cards.touched) {
+                (taken[c], taken_pick[c]) = (0, 0);
+            }
+            cards.clear_group();
+            seen_picks.clear();
+        }
+        self.group_bound = 0;
+    }
+
+    /// Ends a deal group: its counts, squares and products go to the totals.
+    fn end_group(&mut self, cells: &mut [CardCounts], sums: &mut [CardGroupSums]) {
+        // Every square or product of the group's counts is under the bound squared.
+        let need = self.group_bound * self.group_bound;
+        if self.moment_room < need {
+            self.flush(cells, sums);
+        }
+        self.moment_room -= need;
+        self.close_group(|_, _, v, totals| totals.add(v));
+    }
+
+    /// Ends a deal group that the event folder finishes: its counts go there.
+    fn end_group_into(&mut self, events: &mut EventFolder) {
+        self.close_group(|x, id, v, _| events.add_to_group(x, id, v));
+    }
+
+    /// Hands the totals to `cells` and `sums`, and clears them.
+    fn flush(&mut self, cells: &mut [CardCounts], sums: &mut [CardGroupSums]) {
+        let n = self.ids;
+        for (x, lanes) in self.strategies.iter_mut().enumerate() {
+            for block in &mut lanes.blocks {
+                block.move_squares();
+            }
+            let (cards, groups) = lanes.blocks.split_first_mut().expect("a block of cards");
+            // A group's squares of picks taken are its cards'.
+            for (pooling, block) in self.poolings.iter().zip(groups.iter_mut()) {
+                for (g, totals) in block.totals.iter_mut().enumerate() {
+                    totals.counts.taken_pick_sq +=
+                        bits(pooling.cards_of[g]).map(|c| cards.totals[c].counts.taken_pick_sq).sum::<u64>();
+                }
+            }
+            let ids = std::iter::once(0).chain(self.poolings.iter().map(|p| p.first_id));
+            for (block, first) in lanes.blocks.iter_mut().zip(ids) {
+                for (lane, totals) in block.totals.iter_mut().enumerate() {
+                    let at = x * n + first + lane;
+                    std::mem::take(totals).hand_over(&mut cells[at], &mut sums[at]);
+                }
+            }
+        }
+        self.moment_room = u64::MAX;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::SHARE_UNIT;
+    use super::super::cards::CrossSums;
+    use super::*;
+    use crate::sim::CardGroup;
+
+    /// Folds `units` (each a log and its seats' shares) into deal groups of `per` units
+    /// with `folder`, and returns the tally's cells and sums.
+    fn fold_all(
+        mut folder: CardFolder,
+        catalog: &CardCatalog,
+        strategies: usize,
+        strategy_at: &[usize],
+        units: &[(CardLog, Vec<u32>)],
+        per: usize,
+    ) -> (Vec<CardCounts>, Vec<CardGroupSums>) {
+        let n = catalog.ids();
+        let mut cells = vec![CardCounts::default(); strategies * n];
+        let mut sums = vec![CardGroupSums::default(); strategies * n];
+        for group in units.chunks(per) {
+            for (log, share) in group {
+                folder.fold(log, strategy_at, share);
+            }
+            folder.end_group(&mut cells, &mut sums);
+        }
+        folder.finish(&mut cells, &mut sums);
+        (cells, sums)
+    }
+
+    #[test]
+    fn a_unit_folds_into_seen_taken_kept_and_passed() {
+        let mut log = CardLog::default();
+        log.set_on(true);
+        // Seat 0 sees cards 1 and 2 at pick 1, takes 1; seat 1 sees 2 at pick 2, takes it.
+        log.seen(0, 1, 1);
+        log.seen(0, 2, 1);
+        log.taken(0, 1, 1);
+        log.seen(1, 2, 2);
+        log.taken(1, 2, 2);
+        log.kept(0, 1);
+        log.kept(1, 2);
+        log.kept(1, 2);
+        let catalog = CardCatalog {
+            names: ["a", "b", "c"].map(String::from).to_vec(),
+            groups: vec![CardGroup { level: "all".into(), names: vec!["any".into()], of_card: vec![Some(0); 3] }],
+        };
+        let n = catalog.ids();
+        let once = vec![(log.clone(), vec![SHARE_UNIT, 0])];
+        let three = vec![(log.clone(), vec![SHARE_UNIT, 0]); 3];
+        for lanes in [true, false] {
+            let folder = || {
+                if lanes { CardFolder::new(&catalog, 2, 2) } else { CardFolder::events_only(&catalog, 2, 2) }
+            };
+            assert_eq!(folder().lanes.is_some(), lanes);
+            let (cells, sums) = fold_all(folder(), &catalog, 2, &[0, 1], &once, 1);
+            let c1 = &cells[1];
+            assert_eq!(
+                (c1.seen, c1.taken, c1.taken_pick, c1.in_hand, c1.in_hand_share),
+                (1, 1, 1, 1, SHARE_UNIT as u64)
+            );
+            let c2 = &cells[2];
+            assert_eq!((c2.seen, c2.passed, c2.passed_share, c2.last_seen), (1, 1, SHARE_UNIT as u64, 1));
+            let d2 = &cells[n + 2];
+            assert_eq!(
+                (d2.seen, d2.taken, d2.taken_pick, d2.last_seen, d2.in_hand, d2.in_hand_share),
+                (1, 1, 2, 2, 1, 0)
+            );
+            // The pooled group counts each seat-unit once: seat 0 saw two cards and kept one.
+            let g0 = &cells[3];
+            assert_eq!((g0.seen, g0.seen_picks, g0.taken, g0.in_hand, g0.passed), (1, 2, 1, 1, 0));
+            // One group: its sums are the counts, squared where they should be.
+            assert_eq!((sums[3].take.groups, sums[3].take.a, sums[3].take.b, sums[3].take.b2), (1, 1, 2, 4));
+            assert_eq!(sums[1].in_hand.ab, i128::from(SHARE_UNIT));
+            // The scratch is reset: the same unit once in a group, then twice in the next,
+            // and the group's sums see a group of single counts and one of doubled counts.
+            let (cells, sums) = fold_all(folder(), &catalog, 2, &[0, 1], &three, 2);
+            assert_eq!(cells[n + 2].in_hand, 3);
+            assert_eq!(cells[2].passed, 3);
+            assert_eq!(cells[3].seen, 3);
+            let take = &sums[3].take;
+            assert_eq!((take.groups, take.a, take.a2, take.b, take.b2, take.ab), (2, 3, 4 + 1, 6, 16 + 4, 8 + 2));
+            assert_eq!(sums[2].cross, CrossSums::default(), "card c was never in hand");
+        }
+    }
+
+    /// A small deterministic generator for the logs below.
+    struct Xorshift(u64);
+
+    impl Xorshift {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// A catalog of `cards` cards pooled by lane modulo 16 (lanes 13 to 15 in no group)
+    /// and by an irregular rule (every third card in none).
+    fn pooled_catalog(cards: usize) -> CardCatalog {
+        let strided = (0..cards).map(|c| (c % 16 < 13).then_some((c % 16) as u16)).collect();
+        let listed = (0..cards).map(|c| (c % 3 != 0).then_some(((c * 7) % 5) as u16)).collect();
+        CardCatalog {
+            names: (0..cards).map(|c| format!("card {c}")).collect(),
+            groups: vec![
+                CardGroup { level: "rank".into(), names: (0..13).map(|g| g.to_string()).collect(), of_card: strided },
+                CardGroup { level: "odd".into(), names: (0..5).map(|g| g.to_string()).collect(), of_card: listed },
+            ],
+        }
+    }
+
+    /// Random units: packs chosen from and taken at mostly rising picks (some falling,
+    /// some 0), single sightings and takes, kept cards, ids past the catalog and seats
+    /// past the table, and the odd unit with a pick over 255.
+    fn random_units(rng: &mut Xorshift, units: usize, seats: usize) -> Vec<(CardLog, Vec<u32>)> {
+        (0..units)
+            .map(|u| {
+                let mut log = CardLog::default();
+                log.set_on(true);
+                for pick in 1..=rng.below(9) as usize {
+                    for seat in 0..=seats {
+                        let pick = match rng.below(12) {
+                            0 => 0,
+                            1 => pick / 2,
+                            2 if u % 7 == 3 => 300,
+                            _ => pick,
+                        };
+                        let pack = rng.next() & rng.next();
+                        let card = match rng.below(10) {
+                            0 => 70,
+                            _ => rng.below(64) as u16,
+                        };
+                        match rng.below(6) {
+                            0 => log.seen(seat, card, pick),
+                            1 => log.taken(seat, card, pick),
+                            _ => log.picked_from(seat, pack, card, pick),
+                        }
+                        if rng.below(3) == 0 {
+                            log.kept(seat, if rng.below(8) == 0 { 70 } else { card });
+                        }
+                    }
+                }
+                let share =
+                    (0..seats).map(|_| [0, 0, SHARE_UNIT, SHARE_UNIT / 2, 1680][rng.below(5) as usize]).collect();
+                (log, share)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_lanes_count_what_the_events_count() {
+        let mut rng = Xorshift(0x9E37_79B9_7F4A_7C15);
+        let strategy_at = [0, 2, 1, 0, 2];
+        for cards in [64, 20, 3] {
+            let catalog = pooled_catalog(cards);
+            assert!(CardFolder::new(&catalog, 5, 3).lanes.is_some(), "{cards} cards take the lanes");
+            for per in [1, 3, 5] {
+                let units = random_units(&mut rng, 60, strategy_at.len());
+                let lanes = fold_all(CardFolder::new(&catalog, 5, 3), &catalog, 3, &strategy_at, &units, per);
+                let events = fold_all(CardFolder::events_only(&catalog, 5, 3), &catalog, 3, &strategy_at, &units, per);
+                assert!(lanes.0.iter().any(|c| c.passed_share > 0 && c.last_seen_sq > 0), "the units count");
+                assert_eq!(lanes, events, "{cards} cards, deal groups of {per}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_unit_with_a_pick_over_255_goes_to_the_events_and_its_group_with_it() {
+        let catalog = pooled_catalog(64);
+        let mut folder = CardFolder::new(&catalog, 2, 1);
+        let mut log = CardLog::default();
+        log.set_on(true);
+        log.picked_from(0, 0b1011, 1, 2);
+        folder.fold(&log, &[0, 0], &[SHARE_UNIT, 0]);
+        assert!(!folder.events_in_group);
+        log.clear();
+        log.picked_from(1, 0b11, 1, 256);
+        folder.fold(&log, &[0, 0], &[SHARE_UNIT, 0]);
+        assert!(folder.events_in_group);
+        let n = catalog.ids();
+        let (mut cells, mut sums) = (vec![CardCounts::default(); n], vec![CardGroupSums::default(); n]);
+        folder.end_group(&mut cells, &mut sums);
+        folder.finish(&mut cells, &mut sums);
+        // Card 1: seen and taken by a seat in each unit, one deal group of both.
+        assert_eq!((cells[1].seen, cells[1].taken, sums[1].take.groups, sums[1].take.a2), (2, 2, 1, 4));
+        assert_eq!((cells[0].seen, cells[0].last_seen, cells[0].last_seen_sq), (2, 256 + 2, 256 * 256 + 4));
+    }
+}
