@@ -12,4 +12,4 @@ draftsim run --seats wild-hunter,greedy,tight,random --rules "$D/deuces-with-fac
   --rounds 400000 --quiet --out "$D/data/run-deuces-with-face" --force
 draftsim report "$D/data/sweep" "$D/data/run-deuces-with-face" \
   --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
-cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"
+rm -f "$D"/*.svg && cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"

@@ -13,4 +13,4 @@ for n in 4 6; do
 done
 draftsim report "$D/data/sweep" "$D/data/run-4-players" "$D/data/run-6-players" \
   --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
-cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"
+rm -f "$D"/*.svg && cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"

@@ -22,4 +22,4 @@ draftsim sweep --game live-draft --seats best-card,curve --rounds 100000 \
 draftsim report "$D/data/run" "$D/data/methods" "$D/data/hate" "$D/data/compare" "$D/data/earlier" \
   "$D/data/moved" \
   --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
-cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"
+rm -f "$D"/*.svg && cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"

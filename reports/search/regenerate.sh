@@ -20,4 +20,4 @@ draftsim tune --game sevens --space "$D/sevens-default.toml" --rounds 20000000 -
 draftsim report "$D/data/hate-weight-4-players" "$D/data/hate-weight-6-players" "$D/data/hate-weight-sweep" \
   "$D/data/sevens-tuned" "$D/data/sevens-default" \
   --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh" --quiet
-cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"
+rm -f "$D"/*.svg && cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"

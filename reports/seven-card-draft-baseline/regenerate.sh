@@ -8,4 +8,4 @@ draftsim() { cargo run --release -q -- "$@"; }
 draftsim run --quiet --out "$D/data/run" --force
 draftsim calibrate --seats greedy --rounds 100000 --quiet --out "$D/data/calibration" --force
 draftsim report "$D/data/run" "$D/data/calibration" --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
-cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"
+rm -f "$D"/*.svg && cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"

@@ -12,4 +12,4 @@ draftsim sweep --game seven-poker --set players=3,4,5 --seats adaptive,bluffer,c
   --rounds 100000 --out "$D/data/sweep" --force > /dev/null
 draftsim report "$D/data/run" "$D/data/compare" "$D/data/sweep" \
   --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
-cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"
+rm -f "$D"/*.svg && cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"
