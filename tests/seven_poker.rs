@@ -176,7 +176,7 @@ fn the_whole_harness_works_for_seven_poker() {
         assert_eq!(a, b, "{table}: merged shards equal the whole run");
     }
     let replay = run(&["replay", "--game", "seven-poker", "--seed", "9", "--round", "3"]);
-    assert!(replay.contains("== Round 1") && replay.contains("victory cards"), "{replay}");
+    assert!(replay.contains("== Round 1 of the game") && replay.contains("victory cards"), "{replay}");
     run(&[
         "compare",
         "--game",

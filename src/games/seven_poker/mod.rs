@@ -170,7 +170,7 @@ fn tell(layout: Layout, names: &[&str], events: &[Event], out: &RoundResult) -> 
     for e in events {
         let _ = match *e {
             Event::RoundStart { round, first } => {
-                writeln!(text, "== Round {} · first player seat {first}", round + 1)
+                writeln!(text, "== Round {} of the game · first player seat {first}", round + 1)
             }
             Event::Hand { seat: s, cards } => writeln!(text, "{} holds {}", seat(s), layout.set_name(cards)),
             Event::Swap { seat: s, gave, got } => writeln!(
