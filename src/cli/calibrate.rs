@@ -70,5 +70,5 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         "seats": seats,
         "rules": game.rules_toml(),
     });
-    write_study(out, &[table], format, meta, &args.exec)
+    write_study(out, &[table], format, meta, &args.exec.quiet)
 }

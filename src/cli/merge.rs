@@ -15,7 +15,8 @@ use super::run::{print_summary, write_run};
 /// Arguments of `draftsim merge`.
 #[derive(Args, Debug)]
 pub struct MergeArgs {
-    /// Output folders of the shards (each with run.json and tally.json).
+    /// Output folders of the shards (each with run.json and tally.json, or a study's
+    /// study_shard.json).
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
     #[command(flatten)]
@@ -31,6 +32,9 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Result<T
 
 /// Merges the shards.
 pub fn run(args: MergeArgs) -> Result<()> {
+    if args.dirs.iter().any(|d| d.join(super::study::STUDY_SHARD).exists()) {
+        return super::study::merge_study(&args.dirs, &args.output, &args.quiet);
+    }
     let format: Format = args.output.format.parse()?;
     let Some(out_path) = &args.output.out else {
         return Err(InputError::new("merge: give --out DIR for the merged tables").into());

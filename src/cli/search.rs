@@ -502,5 +502,5 @@ fn finish(
     } else {
         println!("\n{file}:\n{text}");
     }
-    super::study::write_study(out, &tables, format, meta, exec)
+    super::study::write_study(out, &tables, format, meta, &exec.quiet)
 }

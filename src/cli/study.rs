@@ -8,7 +8,8 @@ use clap::Args;
 use draftsim::InputError;
 use draftsim::games;
 use draftsim::output::{Format, OutputDir, Table};
-use draftsim::study::{self, Axis, CompareSpec, SweepSpec};
+use draftsim::sim::{Shard, Tally};
+use draftsim::study::{self, Axis, CompareSpec, Comparison, PairResult, SweepSpec, VariantResult};
 
 use super::args::{
     ExecArgs, GameRulesArgs, Known, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeatsArg, SeedArg, preset_names,
@@ -49,7 +50,7 @@ pub(super) fn write_study(
     tables: &[Table],
     format: Format,
     mut meta: serde_json::Value,
-    exec: &ExecArgs,
+    quiet: &QuietArg,
 ) -> Result<()> {
     let Some(dir) = out else { return Ok(()) };
     let version = env!("CARGO_PKG_VERSION");
@@ -85,8 +86,183 @@ pub(super) fn write_study(
     }
     dir.write_text("study.json", &serde_json::to_string_pretty(&meta)?)?;
     let path = dir.commit()?;
-    exec.note(&format!("tables written to {}", path.display()));
+    quiet.note(&format!("tables written to {}", path.display()));
     Ok(())
+}
+
+/// The file a study shard writes its whole units' results to, for `draftsim merge`.
+pub(super) const STUDY_SHARD: &str = "study_shard.json";
+
+/// What a study shard leaves for `merge`: the study (its kind, game, settings and the
+/// study.json it would write), which shard it is, the units it played and their results.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(super) struct StudyShard {
+    /// `sweep` or `compare`.
+    pub kind: String,
+    /// The game's name.
+    pub game: String,
+    /// The version that played it.
+    pub version: String,
+    /// The study's settings (its spec).
+    pub spec: serde_json::Value,
+    /// The study.json of the unsharded study, less the version.
+    pub study: serde_json::Value,
+    /// This shard.
+    pub shard: Shard,
+    /// How many units (variants or pairs) the whole study plays.
+    pub units: usize,
+    /// The units this shard played, ascending.
+    pub played: Vec<usize>,
+    /// Their results (a variant's tally, a pair's result), in that order.
+    pub results: Vec<serde_json::Value>,
+}
+
+/// Parses `--shard` for a study, which needs `--out` to leave its results.
+fn study_shard(text: Option<&str>, out: &OutputArgs) -> Result<Option<Shard>> {
+    let shard = text.map(Shard::parse).transpose()?;
+    if shard.is_some() && out.out.is_none() {
+        return Err(InputError::new(
+            "--shard: also give --out DIR for the shard's results (draftsim merge reads them)",
+        )
+        .into());
+    }
+    Ok(shard)
+}
+
+/// Writes a study shard's folder: its study.json (with the shard) and its results.
+fn write_shard(out: Option<OutputDir>, part: StudyShard, quiet: &QuietArg) -> Result<()> {
+    let Some(dir) = out else { return Ok(()) };
+    let mut meta = part.study.clone();
+    meta["version"] = part.version.clone().into();
+    meta["shard"] = serde_json::json!(part.shard);
+    dir.write_text("study.json", &serde_json::to_string_pretty(&meta)?)?;
+    dir.write_text(STUDY_SHARD, &serde_json::to_string(&part)?)?;
+    let path = dir.commit()?;
+    quiet.note(&format!(
+        "shard {}/{}: {} of {} {} played, results written to {} (draftsim merge builds the tables)",
+        part.shard.index,
+        part.shard.count,
+        part.played.len(),
+        part.units,
+        if part.kind == "sweep" { "variants" } else { "pairs" },
+        path.display()
+    ));
+    Ok(())
+}
+
+/// The first field, by name, in which two JSON objects differ.
+fn first_difference(a: &serde_json::Value, b: &serde_json::Value) -> Option<String> {
+    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+        return (a != b).then(String::new);
+    };
+    a.keys().chain(b.keys()).find(|k| a.get(*k) != b.get(*k)).cloned()
+}
+
+/// Merges the folders of a study's shards into the tables of the unsharded study, after
+/// checking that they are the shards of one study and hold each unit exactly once.
+pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietArg) -> Result<()> {
+    let format: Format = output.format.parse()?;
+    let Some(out_path) = &output.out else {
+        return Err(InputError::new("merge: give --out DIR for the merged tables").into());
+    };
+    let mut parts: Vec<StudyShard> = Vec::new();
+    for dir in dirs {
+        let path = dir.join(STUDY_SHARD);
+        let text = std::fs::read_to_string(&path).map_err(|_| {
+            InputError::new(format!(
+                "{}: not a study shard (no {STUDY_SHARD}); merge the shards of one study alone",
+                dir.display()
+            ))
+        })?;
+        parts.push(serde_json::from_str(&text).map_err(|e| InputError::new(format!("{}: {e}", path.display())))?);
+    }
+    let first = &parts[0];
+    let count = first.shard.count;
+    let mut held: Vec<Option<usize>> = vec![None; count as usize];
+    let mut results: Vec<Option<serde_json::Value>> = vec![None; first.units];
+    for (at, (part, dir)) in parts.iter().zip(dirs).enumerate() {
+        let differs = [
+            ("kind", &part.kind, &first.kind),
+            ("game", &part.game, &first.game),
+            ("version", &part.version, &first.version),
+        ]
+        .iter()
+        .find(|(_, a, b)| a != b)
+        .map(|(name, _, _)| name.to_string())
+        .or_else(|| first_difference(&part.spec, &first.spec))
+        .or_else(|| first_difference(&part.study, &first.study));
+        if let Some(field) = differs {
+            return Err(InputError::new(format!(
+                "{}: a shard of another study than {} ({field} differs); merge the shards of one {} alone",
+                dir.display(),
+                dirs[0].display(),
+                first.kind
+            ))
+            .into());
+        }
+        let (i, n) = (part.shard.index, part.shard.count);
+        if n != count {
+            return Err(InputError::new(format!(
+                "{}: shard {i}/{n}, but {} is a shard of {count}; give the shards of one split",
+                dir.display(),
+                dirs[0].display()
+            ))
+            .into());
+        }
+        if let Some(other) = held[i as usize].replace(at) {
+            return Err(InputError::new(format!(
+                "{}: shard {i}/{n} again (also {}); give each shard once",
+                dir.display(),
+                dirs[other].display()
+            ))
+            .into());
+        }
+        if part.units != first.units
+            || part.played != study::shard_units(part.units, Some(part.shard))
+            || part.results.len() != part.played.len()
+        {
+            return Err(InputError::new(format!(
+                "{}: shard {i}/{n} does not hold that shard's {} units; play it again",
+                dir.display(),
+                first.units
+            ))
+            .into());
+        }
+        for (&unit, result) in part.played.iter().zip(&part.results) {
+            results[unit] = Some(result.clone());
+        }
+    }
+    if let Some(missing) = held.iter().position(Option::is_none) {
+        return Err(InputError::new(format!("shard {missing}/{count} is missing: give every shard's folder")).into());
+    }
+    let results: Vec<serde_json::Value> = results.into_iter().map(|r| r.expect("every unit held")).collect();
+    let bad = |e: serde_json::Error| InputError::new(format!("{}: {e}", dirs[0].join(STUDY_SHARD).display()));
+    let info = games::find(&first.game)?;
+    let out = OutputDir::create(out_path, output.force)?;
+    let meta = first.study.clone();
+    match first.kind.as_str() {
+        "sweep" => {
+            let spec: SweepSpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
+            let tallies =
+                results.into_iter().map(serde_json::from_value::<Tally>).collect::<Result<Vec<_>, _>>().map_err(bad)?;
+            let results = study::sweep_from_tallies(info, &spec, tallies)?;
+            finish_sweep(&results, meta, Some(out), format, quiet)
+        }
+        "compare" => {
+            let spec: CompareSpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
+            let pairs = results
+                .into_iter()
+                .map(serde_json::from_value::<PairResult>)
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(bad)?;
+            let result = study::compare_from_pairs(&spec, pairs)?;
+            finish_compare(&result, meta, Some(out), format, quiet)
+        }
+        other => {
+            Err(InputError::new(format!("{}: a shard of '{other}', which merge does not know", dirs[0].display()))
+                .into())
+        }
+    }
 }
 
 /// Arguments of `draftsim compare`.
@@ -108,6 +284,10 @@ pub struct CompareArgs {
     /// plays at --players seats, seated A, B, A, B, ...
     #[arg(long, value_delimiter = ',', required = true, value_parser = Known(preset_names), hide_possible_values = true)]
     pub strategies: Vec<String>,
+    /// Play only shard i of n (0-based) of the pairs, or auto/n from SLURM_ARRAY_TASK_ID or
+    /// JOB_COMPLETION_INDEX; `draftsim merge` builds the tables from every shard's --out.
+    #[arg(long, value_name = "i/n")]
+    pub shard: Option<String>,
 }
 
 /// Runs the comparison.
@@ -129,6 +309,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
             Some(path) => e.context(path.display()),
             None => e,
         })?;
+    let shard = study_shard(args.shard.as_deref(), &args.output)?;
     let (format, out) = args.output.open()?;
     let pairs = spec.strategies.len() * spec.strategies.len().saturating_sub(1) / 2;
     args.exec.note(&format!(
@@ -141,18 +322,6 @@ pub fn compare(args: CompareArgs) -> Result<()> {
     ));
     warn_rules(game.as_ref(), &args.exec.quiet);
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
-    // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
-    let result = play(&args.exec, |step| study::compare_interruptible(info, &spec, Some(&INTERRUPTED), step))?;
-    println!("{}", result.matrix_text());
-    println!("{}", result.ratings_table().to_aligned_text(1));
-    match result.dominant {
-        Some(i) => {
-            println!("{} dominates: its win share is above 0.5 against every other strategy.", result.strategies[i])
-        }
-        None => println!("No strategy dominates."),
-    }
-    println!("{}", result.equilibrium_text());
-    println!("{}", result.equilibrium_table().to_aligned_text(4));
     let meta = serde_json::json!({
         "kind": "compare",
         "game": info.name,
@@ -164,13 +333,47 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         "seating": "each pair seated A, B, A, B, ... (both orders at an odd table)",
         "rules": game.rules_toml(),
     });
-    write_study(
-        out,
-        &[result.matrix_table(), result.ratings_table(), result.equilibrium_table()],
-        format,
-        meta,
-        &args.exec,
-    )
+    // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
+    if let Some(shard) = shard {
+        let results =
+            play(&args.exec, |step| study::compare_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step))?;
+        let part = StudyShard {
+            kind: "compare".into(),
+            game: info.name.to_string(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            spec: serde_json::to_value(&spec)?,
+            study: meta,
+            shard,
+            units: pairs,
+            played: study::shard_units(pairs, Some(shard)),
+            results: results.iter().map(serde_json::to_value).collect::<Result<_, _>>()?,
+        };
+        return write_shard(out, part, &args.exec.quiet);
+    }
+    let result = play(&args.exec, |step| study::compare_interruptible(info, &spec, Some(&INTERRUPTED), step))?;
+    finish_compare(&result, meta, out, format, &args.exec.quiet)
+}
+
+/// Prints a comparison and writes its tables: the same for a whole comparison and one
+/// merged from shards.
+fn finish_compare(
+    result: &Comparison,
+    meta: serde_json::Value,
+    out: Option<OutputDir>,
+    format: Format,
+    quiet: &QuietArg,
+) -> Result<()> {
+    println!("{}", result.matrix_text());
+    println!("{}", result.ratings_table().to_aligned_text(1));
+    match result.dominant {
+        Some(i) => {
+            println!("{} dominates: its win share is above 0.5 against every other strategy.", result.strategies[i])
+        }
+        None => println!("No strategy dominates."),
+    }
+    println!("{}", result.equilibrium_text());
+    println!("{}", result.equilibrium_table().to_aligned_text(4));
+    write_study(out, &[result.matrix_table(), result.ratings_table(), result.equilibrium_table()], format, meta, quiet)
 }
 
 /// Arguments of `draftsim sweep`.
@@ -198,6 +401,10 @@ pub struct SweepArgs {
     /// combinable with --set): every seat playing the preset plays each derived preset.
     #[arg(long = "vary", value_name = "PRESET.PATH=V1,V2")]
     pub vary: Vec<String>,
+    /// Play only shard i of n (0-based) of the variants, or auto/n from SLURM_ARRAY_TASK_ID
+    /// or JOB_COMPLETION_INDEX; `draftsim merge` builds the table from every shard's --out.
+    #[arg(long, value_name = "i/n")]
+    pub shard: Option<String>,
 }
 
 /// Runs the sweep.
@@ -218,8 +425,9 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     let (base_rules, players, seats) = study::sweep::base(info, &spec)?;
     // The base's rules in force (every default written out), when the base alone builds.
     let rules = (info.build)(Some(&base_rules), None, Some(&seats)).map_or(base_rules, |(g, _)| g.rules_toml());
+    let shard = study_shard(args.shard.as_deref(), &args.output)?;
     let (format, out) = args.output.open()?;
-    let variants: usize = spec.axes.iter().chain(&spec.vary).map(|a| a.values.len()).product();
+    let variants = study::sweep::variant_count(&spec);
     let players_note = match spec.axes.iter().find(|a| a.key == "players") {
         Some(a) => format!("players {}", a.values.join(",")),
         None => format!("{players} players"),
@@ -232,36 +440,6 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         spec.seed,
         if variants == 1 { "" } else { "s" }
     );
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
-    // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
-    let results = play(&args.exec, |step| {
-        // The note once the first variant is built: bad rules or seats are refused in one
-        // line, before it.
-        let mut noted = false;
-        study::sweep_interruptible(info, &spec, Some(&INTERRUPTED), &mut |done, total, label| {
-            if !std::mem::replace(&mut noted, true) {
-                args.exec.note(&note);
-            }
-            step(done, total, label);
-        })
-    })?;
-    // Each warning once, with the variants it holds in.
-    let mut warnings: Vec<(String, Vec<String>)> = Vec::new();
-    for r in &results {
-        let label: Vec<String> = r.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        for w in &r.warnings {
-            match warnings.iter_mut().find(|(text, _)| text == w) {
-                Some((_, at)) => at.push(label.join(" ")),
-                None => warnings.push((w.clone(), vec![label.join(" ")])),
-            }
-        }
-    }
-    for (text, at) in warnings {
-        let at = if at.len() == results.len() { "every variant".to_string() } else { at.join("; ") };
-        args.exec.note(&format!("warning: {text} (in {at})"));
-    }
-    let table = study::sweep_table(&results);
-    println!("{}", table.to_aligned_text(4));
     let meta = serde_json::json!({
         "kind": "sweep",
         "game": info.name,
@@ -274,7 +452,63 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         "seats": seats,
         "rules": rules,
     });
-    write_study(out, &[table], format, meta, &args.exec)
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
+    let results = play(&args.exec, |step| {
+        // The note once the first variant is built: bad rules or seats are refused in one
+        // line, before it.
+        let mut noted = false;
+        study::sweep_shard(info, &spec, shard, Some(&INTERRUPTED), &mut |done, total, label| {
+            if !std::mem::replace(&mut noted, true) {
+                args.exec.note(&note);
+            }
+            step(done, total, label);
+        })
+    })?;
+    if let Some(shard) = shard {
+        let part = StudyShard {
+            kind: "sweep".into(),
+            game: info.name.to_string(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            spec: serde_json::to_value(&spec)?,
+            study: meta,
+            shard,
+            units: variants,
+            played: study::shard_units(variants, Some(shard)),
+            results: results.iter().map(|r| serde_json::to_value(&r.tally)).collect::<Result<_, _>>()?,
+        };
+        return write_shard(out, part, &args.exec.quiet);
+    }
+    finish_sweep(&results, meta, out, format, &args.exec.quiet)
+}
+
+/// Notes the variants' warnings, prints the sweep table and writes it: the same for a
+/// whole sweep and one merged from shards.
+fn finish_sweep(
+    results: &[VariantResult],
+    meta: serde_json::Value,
+    out: Option<OutputDir>,
+    format: Format,
+    quiet: &QuietArg,
+) -> Result<()> {
+    // Each warning once, with the variants it holds in.
+    let mut warnings: Vec<(String, Vec<String>)> = Vec::new();
+    for r in results {
+        let label: Vec<String> = r.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        for w in &r.warnings {
+            match warnings.iter_mut().find(|(text, _)| text == w) {
+                Some((_, at)) => at.push(label.join(" ")),
+                None => warnings.push((w.clone(), vec![label.join(" ")])),
+            }
+        }
+    }
+    for (text, at) in warnings {
+        let at = if at.len() == results.len() { "every variant".to_string() } else { at.join("; ") };
+        quiet.note(&format!("warning: {text} (in {at})"));
+    }
+    let table = study::sweep_table(results);
+    println!("{}", table.to_aligned_text(4));
+    write_study(out, &[table], format, meta, quiet)
 }
 
 /// Arguments of `draftsim report`.

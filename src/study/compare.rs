@@ -17,7 +17,7 @@ use crate::stats::{self, Estimate};
 use crate::study::equilibrium::{self, Equilibrium};
 
 /// What to compare.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CompareSpec {
     /// Rules file text, if any.
     pub rules: Option<String>,
@@ -83,36 +83,95 @@ pub fn compare_interruptible(
     interrupt: Option<&AtomicBool>,
     on_pair: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<Comparison, Error> {
-    let k = spec.strategies.len();
-    if k < 2 {
-        return Err(InputError::new("--strategies: name at least two strategies, comma-separated").into());
+    let pairs = compare_shard(info, spec, None, interrupt, on_pair)?;
+    compare_from_pairs(spec, pairs)
+}
+
+/// Refuses fewer than two strategies or one named twice.
+fn check_strategies(spec: &CompareSpec) -> Result<(), InputError> {
+    if spec.strategies.len() < 2 {
+        return Err(InputError::new("--strategies: name at least two strategies, comma-separated"));
     }
     if let Some(twice) = spec.strategies.iter().enumerate().find(|(i, s)| spec.strategies[..*i].contains(s)) {
+        return Err(InputError::new(format!("--strategies: {} is named twice; name each strategy once", twice.1)));
+    }
+    Ok(())
+}
+
+/// The pairs (a, b), a < b, in the order a comparison plays them.
+pub fn pair_list(strategies: usize) -> Vec<(usize, usize)> {
+    (0..strategies).flat_map(|a| (a + 1..strategies).map(move |b| (a, b))).collect()
+}
+
+/// What one pair's play left, all the comparison needs of it: kept whole so that shards
+/// playing different pairs merge into exactly the unsharded comparison.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PairResult {
+    /// The first strategy's index.
+    pub a: usize,
+    /// The second strategy's index.
+    pub b: usize,
+    /// A's head-to-head wins (draws counted half).
+    pub share_a: f64,
+    /// Units played.
+    pub rounds: u64,
+    /// Per deal group: A's score per seat and round minus B's.
+    pub diff: DealValues,
+    /// Per deal group: A's share of the wins per round.
+    pub share_groups: DealValues,
+    /// The game's column name for the paired score difference.
+    pub column: String,
+}
+
+/// Plays `shard`'s pairs (see [`crate::study::shard_units`]; every pair without one),
+/// each whole and as the unsharded comparison plays it; their results in pair order.
+/// `on_pair` hears (pairs done, pairs, the next pair) before each pair and once at the end.
+pub fn compare_shard(
+    info: &GameInfo,
+    spec: &CompareSpec,
+    shard: Option<Shard>,
+    interrupt: Option<&AtomicBool>,
+    on_pair: &mut dyn FnMut(usize, usize, &str),
+) -> Result<Vec<PairResult>, Error> {
+    check_strategies(spec)?;
+    let all = pair_list(spec.strategies.len());
+    let wanted = crate::study::shard_units(all.len(), shard);
+    let mut out = Vec::with_capacity(wanted.len());
+    for (done, &(a, b)) in wanted.iter().map(|&i| &all[i]).enumerate() {
+        on_pair(done, wanted.len(), &format!("{} v {}", spec.strategies[a], spec.strategies[b]));
+        let (share_a, rounds, diff, share_groups, column) = play_pair(info, spec, a, b, interrupt)?;
+        out.push(PairResult { a, b, share_a, rounds, diff, share_groups, column });
+    }
+    on_pair(wanted.len(), wanted.len(), "");
+    Ok(out)
+}
+
+/// The comparison from every pair's result, in pair order (as [`compare_shard`] gives
+/// them, whole or from shards put back in order).
+pub fn compare_from_pairs(spec: &CompareSpec, pairs: Vec<PairResult>) -> Result<Comparison, Error> {
+    check_strategies(spec)?;
+    let k = spec.strategies.len();
+    let expected = pair_list(k);
+    if pairs.iter().map(|p| (p.a, p.b)).ne(expected.iter().copied()) {
         return Err(
-            InputError::new(format!("--strategies: {} is named twice; name each strategy once", twice.1)).into()
+            InputError::new(format!("compare: the results do not hold the {} pairs in order", expected.len())).into()
         );
     }
     let mut matchups = Vec::new();
     let mut pair_column = String::new();
-    let pairs = k * (k - 1) / 2;
-    for a in 0..k {
-        for b in a + 1..k {
-            on_pair(matchups.len() / 2, pairs, &format!("{} v {}", spec.strategies[a], spec.strategies[b]));
-            let (share_a, rounds, diff, share_groups, column) = play_pair(info, spec, a, b, interrupt)?;
-            pair_column = column;
-            let share = head_to_head(share_a, rounds, &share_groups);
-            let chips = stats::mean_interval(diff.groups, diff.sum, diff.sum_sq);
-            matchups.push(Matchup { strategy: a, opponent: b, rounds, win_share: share, chips_diff: chips });
-            matchups.push(Matchup {
-                strategy: b,
-                opponent: a,
-                rounds,
-                win_share: Estimate { mean: 1.0 - share.mean, lo: 1.0 - share.hi, hi: 1.0 - share.lo },
-                chips_diff: Estimate { mean: -chips.mean, lo: -chips.hi, hi: -chips.lo },
-            });
-        }
+    for PairResult { a, b, share_a, rounds, diff, share_groups, column } in pairs {
+        pair_column = column;
+        let share = head_to_head(share_a, rounds, &share_groups);
+        let chips = stats::mean_interval(diff.groups, diff.sum, diff.sum_sq);
+        matchups.push(Matchup { strategy: a, opponent: b, rounds, win_share: share, chips_diff: chips });
+        matchups.push(Matchup {
+            strategy: b,
+            opponent: a,
+            rounds,
+            win_share: Estimate { mean: 1.0 - share.mean, lo: 1.0 - share.hi, hi: 1.0 - share.lo },
+            chips_diff: Estimate { mean: -chips.mean, lo: -chips.hi, hi: -chips.lo },
+        });
     }
-    on_pair(pairs, pairs, "");
     let ratings = bradley_terry_with_intervals(k, &matchups, spec.seed);
     let dominant = (0..k).find(|&i| matchups.iter().filter(|m| m.strategy == i).all(|m| m.win_share.lo > 0.5));
     let mut payoff = vec![vec![0.0; k]; k];
@@ -126,11 +185,14 @@ pub fn compare_interruptible(
 /// Sums over deal groups of one value per group (a chips difference per round, or a share
 /// of the wins). With an odd table a deal's value is the mean of its two lineups' values:
 /// both play the same deals, so each deal is one observation of the pair.
-#[derive(Default)]
-struct DealValues {
-    groups: u64,
-    sum: f64,
-    sum_sq: f64,
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DealValues {
+    /// Deal groups.
+    pub groups: u64,
+    /// Sum of the values.
+    pub sum: f64,
+    /// Sum of their squares.
+    pub sum_sq: f64,
 }
 
 impl DealValues {

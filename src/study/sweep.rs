@@ -4,14 +4,14 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::error::{Error, InputError};
-use crate::games::GameInfo;
 use crate::games::presets::{derived_name, split_top, toml_value};
+use crate::games::{GameInfo, Runner};
 use crate::output::{Table, Values};
-use crate::sim::{Lineup, Measures, Mode, Plan, Shown, Tally};
+use crate::sim::{Lineup, Measures, Mode, Plan, Shard, Shown, Tally};
 use crate::stats::Estimate;
 
 /// One swept key and its values, as written on the command line (`players=3,4,5`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Axis {
     /// The rules key.
     pub key: String,
@@ -34,7 +34,7 @@ impl Axis {
 }
 
 /// What to sweep.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SweepSpec {
     /// Base rules file text, if any.
     pub rules: Option<String>,
@@ -238,6 +238,53 @@ pub fn sweep_interruptible(
     interrupt: Option<&AtomicBool>,
     on_variant: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<Vec<VariantResult>, Error> {
+    sweep_shard(info, spec, None, interrupt, on_variant)
+}
+
+/// How many variants the sweep's grid holds.
+pub fn variant_count(spec: &SweepSpec) -> usize {
+    spec.axes.iter().chain(&spec.vary).map(|a| a.values.len()).product()
+}
+
+/// [`sweep_interruptible`] playing only `shard`'s variants (see [`super::shard_units`]),
+/// each whole and exactly as the unsharded sweep plays it; their results in grid order.
+pub fn sweep_shard(
+    info: &GameInfo,
+    spec: &SweepSpec,
+    shard: Option<Shard>,
+    interrupt: Option<&AtomicBool>,
+    on_variant: &mut dyn FnMut(usize, usize, &str),
+) -> Result<Vec<VariantResult>, Error> {
+    let wanted = super::shard_units(variant_count(spec), shard);
+    let plan = Plan { seed: spec.seed, rounds: spec.rounds, rotate: true, shard: None, until_ci: None, cards: false };
+    let results = variants(info, spec, &wanted, on_variant, &mut |_, runner, lineup| {
+        runner.run(lineup, &plan, Mode::Tally, interrupt, &mut |_, _| Ok(()))
+    })?;
+    Ok(results)
+}
+
+/// The sweep's results from every variant's tally (in grid order, as shards of it played
+/// them): each variant is built again, not played, so the results are those of the
+/// unsharded sweep.
+pub fn sweep_from_tallies(info: &GameInfo, spec: &SweepSpec, tallies: Vec<Tally>) -> Result<Vec<VariantResult>, Error> {
+    let count = variant_count(spec);
+    if tallies.len() != count {
+        return Err(InputError::new(format!("sweep: {} variant tallies for {count} variants", tallies.len())).into());
+    }
+    let mut tallies = tallies.into_iter();
+    let all: Vec<usize> = (0..count).collect();
+    variants(info, spec, &all, &mut |_, _, _| {}, &mut |_, _, _| Ok(tallies.next().expect("one tally per variant")))
+}
+
+/// Builds the variants listed in `wanted` (grid indices, ascending) and gives each the
+/// tally `tally_of` returns for it; every variant's rules and seats are checked first.
+fn variants(
+    info: &GameInfo,
+    spec: &SweepSpec,
+    wanted: &[usize],
+    on_variant: &mut dyn FnMut(usize, usize, &str),
+    tally_of: &mut dyn FnMut(usize, &dyn Runner, &Lineup) -> Result<Tally, Error>,
+) -> Result<Vec<VariantResult>, Error> {
     base(info, spec)?;
     let base = RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players);
     let mut out = Vec::new();
@@ -260,15 +307,16 @@ pub fn sweep_interruptible(
         let (text, players) = base.variant(rules_setting, "--set")?;
         variants.push((text, vary_seats(seats_for(info, spec.seats.as_deref(), players), vary_setting)?));
     }
-    for (setting, (text, seats)) in settings.iter().zip(variants) {
+    for (index, (setting, (text, seats))) in settings.iter().zip(variants).enumerate() {
+        if !wanted.contains(&index) {
+            continue;
+        }
         let label: Vec<String> = setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let (runner, seats) = (info.build)(Some(&text), None, Some(&seats))
             .map_err(|e| e.context(format!("variant {}", label.join(" "))))?;
-        on_variant(out.len(), settings.len(), &label.join(" "));
+        on_variant(out.len(), wanted.len(), &label.join(" "));
         let lineup = Lineup::new(&seats);
-        let plan =
-            Plan { seed: spec.seed, rounds: spec.rounds, rotate: true, shard: None, until_ci: None, cards: false };
-        let tally = runner.run(&lineup, &plan, Mode::Tally, interrupt, &mut |_, _| Ok(()))?;
+        let tally = tally_of(index, runner.as_ref(), &lineup)?;
         let typed = setting.iter().zip(&declared).map(|((_, v), d)| typed_value(v, d.as_ref())).collect();
         out.push(VariantResult {
             setting: setting.clone(),
@@ -279,7 +327,7 @@ pub fn sweep_interruptible(
             warnings: runner.warnings(),
         });
     }
-    on_variant(settings.len(), settings.len(), "");
+    on_variant(wanted.len(), wanted.len(), "");
     Ok(out)
 }
 

@@ -1,0 +1,158 @@
+//! Studies split into shards: `sweep --shard` and `compare --shard` play disjoint shares of
+//! the variants or pairs, and `merge` rebuilds the unsharded study's tables byte for byte,
+//! refusing shards that are missing, repeated or of another study.
+
+mod common;
+use common::{draftsim, stderr};
+use std::path::{Path, PathBuf};
+
+fn scratch(name: &str) -> PathBuf {
+    common::scratch("shards", name)
+}
+
+/// Every file of a folder, by name, with its bytes.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Runs draftsim with `args`, asserting success.
+fn ok(args: &[&str]) {
+    let o = draftsim(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+}
+
+/// Plays `study` whole into `dir/whole-FORMAT`, then in `n` shards merged into
+/// `dir/merged-n-FORMAT`; returns the shard folders.
+fn whole_and_merged(dir: &Path, study: &[&str], n: u64, format: &str) -> Vec<String> {
+    let whole = dir.join(format!("whole-{format}"));
+    if !whole.exists() {
+        ok(&[study, &["--quiet", "--format", format, "--out", whole.to_str().unwrap()]].concat());
+    }
+    let shards: Vec<String> = (0..n)
+        .map(|i| {
+            let d = dir.join(format!("shard-{i}-of-{n}"));
+            if !d.exists() {
+                ok(&[study, &["--quiet", "--shard", &format!("{i}/{n}"), "--out", d.to_str().unwrap()]].concat());
+            }
+            d.to_str().unwrap().to_string()
+        })
+        .collect();
+    let merged = dir.join(format!("merged-{n}-{format}"));
+    let mut args = vec!["merge", "--quiet", "--format", format, "--out", merged.to_str().unwrap()];
+    args.extend(shards.iter().map(String::as_str));
+    ok(&args);
+    let (merged, whole) = (files(&merged), files(&whole));
+    assert!(whole.iter().any(|f| f.0.ends_with(format)), "{study:?}: the study wrote its tables");
+    assert_eq!(merged, whole, "{study:?}: {n} shards merged ({format}) differ from the whole study");
+    shards
+}
+
+/// `merge` of `dirs` is refused with exit 2 and one line holding `names` and `why`.
+fn refused(dirs: &[&str], out: &Path, names: &str, why: &str) {
+    let mut args = vec!["merge", "--out", out.to_str().unwrap()];
+    args.extend(dirs);
+    let o = draftsim(&args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{dirs:?}: {err}");
+    assert_eq!(err.trim().lines().count(), 1, "{dirs:?}: one line: {err}");
+    assert!(err.contains(names) && err.contains(why), "{dirs:?}: wanted '{names}' and '{why}' in: {err}");
+    assert!(!out.exists(), "{dirs:?}: a refused merge writes nothing");
+}
+
+const SWEEP: [&str; 6] = ["sweep", "--set", "players=3,4,5", "--rounds", "300", "--seed"];
+const COMPARE: [&str; 8] =
+    ["compare", "--strategies", "greedy,tight,random", "--players", "3", "--rounds", "300", "--seed"];
+
+#[test]
+fn a_sharded_sweep_merges_into_the_unsharded_table() {
+    let dir = scratch("sweep");
+    let study = [&SWEEP[..], &["4"]].concat();
+    for format in ["csv", "parquet"] {
+        // Two shards split the three variants unevenly; three give each shard one.
+        whole_and_merged(&dir, &study, 2, format);
+        whole_and_merged(&dir, &study, 3, format);
+    }
+    // More shards than variants: a shard with none still merges.
+    whole_and_merged(&dir, &study, 4, "csv");
+}
+
+#[test]
+fn a_sharded_comparison_merges_into_the_unsharded_tables() {
+    // An odd table (both seatings per pair) and an even one.
+    for (players, name) in [("3", "compare-odd"), ("4", "compare-even")] {
+        let dir = scratch(name);
+        let mut study = COMPARE.to_vec();
+        study[4] = players;
+        study.push("5");
+        for format in ["csv", "parquet"] {
+            whole_and_merged(&dir, &study, 2, format);
+            whole_and_merged(&dir, &study, 3, format);
+        }
+    }
+}
+
+#[test]
+fn merging_missing_repeated_or_foreign_shards_is_refused_naming_the_shard() {
+    let dir = scratch("refusals");
+    let shard = |study: &[&str], i: u64, n: u64, name: &str| {
+        let d = dir.join(name);
+        ok(&[study, &["--quiet", "--shard", &format!("{i}/{n}"), "--out", d.to_str().unwrap()]].concat());
+        d.to_str().unwrap().to_string()
+    };
+    let sweep = [&SWEEP[..], &["4"]].concat();
+    let s0 = shard(&sweep, 0, 3, "s0");
+    let s1 = shard(&sweep, 1, 3, "s1");
+    let s2 = shard(&sweep, 2, 3, "s2");
+    let out = dir.join("merged");
+    refused(&[&s0, &s1], &out, "shard 2/3", "missing");
+    refused(&[&s0, &s1, &s1, &s2], &out, &s1, "again");
+    let other_seed = shard(&[&SWEEP[..], &["5"]].concat(), 2, 3, "seed");
+    refused(&[&s0, &s1, &other_seed], &out, &other_seed, "seed differs");
+    let rules = dir.join("rules.toml");
+    std::fs::write(&rules, "ante = 2\n").unwrap();
+    let other_rules = shard(&[&sweep[..], &["--rules", rules.to_str().unwrap()]].concat(), 2, 3, "rules");
+    refused(&[&s0, &s1, &other_rules], &out, &other_rules, "rules differs");
+    let other_sweep = shard(&["sweep", "--set", "players=3,4,6", "--rounds", "300", "--seed", "4"], 2, 3, "set");
+    refused(&[&s0, &s1, &other_sweep], &out, &other_sweep, "differs");
+    let other_split = shard(&sweep, 1, 2, "split");
+    refused(&[&s0, &s1, &other_split], &out, &other_split, "shard 1/2");
+    let compare = shard(&[&COMPARE[..], &["4"]].concat(), 2, 3, "compare");
+    refused(&[&s0, &s1, &compare], &out, &compare, "kind differs");
+    // A run's folder is no study shard.
+    let run = dir.join("run");
+    ok(&["run", "--rounds", "100", "--quiet", "--out", run.to_str().unwrap()]);
+    refused(&[&s0, &s1, run.to_str().unwrap()], &out, run.to_str().unwrap(), "not a study shard");
+    // Once every shard is there, it merges.
+    ok(&["merge", "--quiet", "--out", out.to_str().unwrap(), &s2, &s0, &s1]);
+}
+
+#[test]
+fn a_study_shard_takes_its_index_from_the_array_and_needs_out() {
+    let dir = scratch("auto");
+    let o = draftsim(&[&SWEEP[..], &["4", "--shard", "0/2"]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--out"), "{}", stderr(&o));
+    let study = [&COMPARE[..], &["4"]].concat();
+    let by_index = dir.join("by-index");
+    ok(&[&study[..], &["--quiet", "--shard", "1/3", "--out", by_index.to_str().unwrap()]].concat());
+    for var in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
+        let auto = dir.join(var);
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_draftsim"))
+            .args([&study[..], &["--quiet", "--shard", "auto/3", "--out", auto.to_str().unwrap()]].concat())
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .env_remove("JOB_COMPLETION_INDEX")
+            .env(var, "1")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(files(&auto), files(&by_index), "--shard auto/3 with {var}=1");
+    }
+}
