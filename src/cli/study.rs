@@ -201,7 +201,7 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
             .into());
         }
         let (i, n) = (part.shard.index, part.shard.count);
-        if n != count {
+        if n != count || i >= n {
             return Err(InputError::new(format!(
                 "{}: shard {i}/{n}, but {} is a shard of {count}; give the shards of one split",
                 dir.display(),

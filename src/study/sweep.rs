@@ -257,7 +257,7 @@ pub fn sweep_shard(
 ) -> Result<Vec<VariantResult>, Error> {
     let wanted = super::shard_units(variant_count(spec), shard);
     let plan = Plan { seed: spec.seed, rounds: spec.rounds, rotate: true, shard: None, until_ci: None, cards: false };
-    let results = variants(info, spec, &wanted, on_variant, &mut |_, runner, lineup| {
+    let results = variants(info, spec, &wanted, on_variant, &mut |runner, lineup| {
         runner.run(lineup, &plan, Mode::Tally, interrupt, &mut |_, _| Ok(()))
     })?;
     Ok(results)
@@ -273,8 +273,11 @@ pub fn sweep_from_tallies(info: &GameInfo, spec: &SweepSpec, tallies: Vec<Tally>
     }
     let mut tallies = tallies.into_iter();
     let all: Vec<usize> = (0..count).collect();
-    variants(info, spec, &all, &mut |_, _, _| {}, &mut |_, _, _| Ok(tallies.next().expect("one tally per variant")))
+    variants(info, spec, &all, &mut |_, _, _| {}, &mut |_, _| Ok(tallies.next().expect("one tally per variant")))
 }
+
+/// Gives a built variant (its runner and lineup) its tally: by playing it, or from a shard.
+type TallyOf<'a> = dyn FnMut(&dyn Runner, &Lineup) -> Result<Tally, Error> + 'a;
 
 /// Builds the variants listed in `wanted` (grid indices, ascending) and gives each the
 /// tally `tally_of` returns for it; every variant's rules and seats are checked first.
@@ -283,7 +286,7 @@ fn variants(
     spec: &SweepSpec,
     wanted: &[usize],
     on_variant: &mut dyn FnMut(usize, usize, &str),
-    tally_of: &mut dyn FnMut(usize, &dyn Runner, &Lineup) -> Result<Tally, Error>,
+    tally_of: &mut TallyOf,
 ) -> Result<Vec<VariantResult>, Error> {
     base(info, spec)?;
     let base = RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players);
@@ -316,7 +319,7 @@ fn variants(
             .map_err(|e| e.context(format!("variant {}", label.join(" "))))?;
         on_variant(out.len(), wanted.len(), &label.join(" "));
         let lineup = Lineup::new(&seats);
-        let tally = tally_of(index, runner.as_ref(), &lineup)?;
+        let tally = tally_of(runner.as_ref(), &lineup)?;
         let typed = setting.iter().zip(&declared).map(|((_, v), d)| typed_value(v, d.as_ref())).collect();
         out.push(VariantResult {
             setting: setting.clone(),
