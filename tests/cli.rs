@@ -1,25 +1,12 @@
 //! The `draftsim` binary: real runs, real files, bad input.
 
 mod common;
-use common::{draftsim, stderr, stdout};
+use common::{draftsim, files, stderr, stdout};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn scratch(name: &str) -> PathBuf {
     common::scratch("cli", name)
-}
-
-/// Every file of a folder, by name, with its bytes.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())
-        })
-        .collect();
-    out.sort();
-    out
 }
 
 #[test]

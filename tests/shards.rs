@@ -3,24 +3,11 @@
 //! refusing shards that are missing, repeated or of another study.
 
 mod common;
-use common::{draftsim, stderr};
+use common::{draftsim, files, stderr};
 use std::path::{Path, PathBuf};
 
 fn scratch(name: &str) -> PathBuf {
     common::scratch("shards", name)
-}
-
-/// Every file of a folder, by name, with its bytes.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())
-        })
-        .collect();
-    out.sort();
-    out
 }
 
 /// Runs draftsim with `args`, asserting success.

@@ -125,16 +125,29 @@ fn eval_ordinal(eval: &Evaluator, cat: usize) -> usize {
 /// picks it made face down (a pack of at most 7 cards each).
 pub const MAX_ARRIVALS: usize = 14;
 
+/// The ordered ways to draw each count `a` (0 to 7) of `n` cards: n (n - 1) ... (n - a + 1),
+/// in f64 so that both tables below round from the same exact value.
+const fn falling_row(n: usize) -> [f64; 8] {
+    let mut row = [0f64; 8];
+    let mut a = 0;
+    let mut v = 1.0f64;
+    while a < 8 {
+        row[a] = v;
+        v *= if n >= a { (n - a) as f64 } else { 0.0 };
+        a += 1;
+    }
+    row
+}
+
 /// `FALLING[n][a]` = n (n - 1) ... (n - a + 1), the ordered ways to draw `a` of `n`.
 static FALLING: [[f32; 8]; 65] = {
     let mut t = [[0f32; 8]; 65];
     let mut n = 0;
     while n < 65 {
+        let row = falling_row(n);
         let mut a = 0;
-        let mut v = 1.0f64;
         while a < 8 {
-            t[n][a] = v as f32;
-            v *= if n >= a { (n - a) as f64 } else { 0.0 };
+            t[n][a] = row[a] as f32;
             a += 1;
         }
         n += 1;
@@ -147,11 +160,10 @@ static INV_FALLING: [[f32; 8]; 65] = {
     let mut t = [[0f32; 8]; 65];
     let mut n = 0;
     while n < 65 {
+        let row = falling_row(n);
         let mut a = 0;
-        let mut v = 1.0f64;
         while a < 8 {
-            t[n][a] = if v > 0.0 { (1.0 / v) as f32 } else { 0.0 };
-            v *= if n >= a { (n - a) as f64 } else { 0.0 };
+            t[n][a] = if row[a] > 0.0 { (1.0 / row[a]) as f32 } else { 0.0 };
             a += 1;
         }
         n += 1;
