@@ -22,6 +22,7 @@ pub use error::{Error, InputError, Result};
 pub mod games;
 pub mod output;
 pub mod report;
+pub mod search;
 pub mod sim;
 pub mod stats;
 pub mod study;

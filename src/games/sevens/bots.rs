@@ -78,6 +78,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("exact", include_str!("../../../strategies/sevens/exact.toml")),
     ("tight", include_str!("../../../strategies/sevens/tight.toml")),
     ("bluffer", include_str!("../../../strategies/sevens/bluffer.toml")),
+    ("search", include_str!("../../../strategies/sevens/search.toml")),
 ];
 
 impl Preset {

@@ -27,6 +27,7 @@ use engine::Event;
 
 use super::{Built, GameInfo, Setup, presets};
 use crate::error::{Error, InputError};
+use crate::search::{self, SeatBot, Strategy};
 use crate::sim::{Game, Measures, RoundResult, SHARE_UNIT};
 
 /// The game's name on the command line.
@@ -73,23 +74,29 @@ fn build(rules_text: Option<&str>, players: Option<usize>, seats: Option<&[Strin
 pub struct Sevens {
     /// The checked rules.
     pub rules: Rules,
-    /// One (name, preset) per seat of the lineup.
-    pub lineup: Vec<(String, Preset)>,
+    /// One (name, strategy) per seat of the lineup.
+    pub lineup: Vec<(String, Strategy<Preset>)>,
     /// What the game measures.
     pub measures: Measures,
 }
 
-/// Per-thread state: the table and one bot per lineup entry.
+/// Per-thread state: the table, one player per lineup entry, and an observation buffer.
 pub struct Worker {
     table: engine::Table,
-    bots: Vec<SevensBot>,
+    bots: Vec<SeatBot<engine::Table>>,
+    obs: engine::Observation,
+}
+
+/// A strategy by preset name, file, derived preset or search preset.
+pub fn load_strategy(name: &str) -> Result<Strategy<Preset>, InputError> {
+    search::load_strategy(bots::PRESETS, name, NAME, Preset::from_toml)
 }
 
 impl Sevens {
     /// The game with these rules and strategies, one per seat.
     pub fn new(rules: &Rules, seats: &[String]) -> Result<Sevens, InputError> {
         rules.check()?;
-        let lineup = presets::lineup(seats, rules.players, Preset::load)?;
+        let lineup = presets::lineup(seats, rules.players, load_strategy)?;
         Ok(Sevens { rules: rules.clone(), lineup, measures: measures::measures() })
     }
 }
@@ -105,7 +112,8 @@ impl Sevens {
         sink: &mut impl crate::sim::EventSink<Event>,
         out: &mut RoundResult,
     ) -> Result<(), Error> {
-        engine::play(&self.rules, &mut worker.table, &mut worker.bots, seating, deal_seed, bot_seed, sink, out)
+        let Worker { table, bots, obs } = worker;
+        engine::play_seats(&self.rules, table, bots, seating, deal_seed, bot_seed, obs, sink, out)
     }
 }
 
@@ -119,7 +127,10 @@ impl Game for Sevens {
     fn worker(&self) -> Worker {
         Worker {
             table: engine::Table::default(),
-            bots: self.lineup.iter().map(|(name, preset)| preset.bot(name)).collect(),
+            bots: (self.lineup.iter())
+                .map(|(name, strategy)| SeatBot::new(name, strategy, self.rules.players, Preset::bot))
+                .collect(),
+            obs: engine::Observation::default(),
         }
     }
 
@@ -200,6 +211,7 @@ fn tell(names: &[&str], events: &[Event], out: &RoundResult) -> String {
             Event::Award { seat: s, chips } => writeln!(text, "  {} wins {chips}", seat(s)),
             Event::Refund { seat: s, chips } => writeln!(text, "  {} takes back {chips}", seat(s)),
             Event::LastStanding { seat: s } => writeln!(text, "-- Everyone else folded: {} wins at once", seat(s)),
+            Event::Search(note) => writeln!(text, "  ({note})"),
         };
     }
     let _ = writeln!(text, "== Result");

@@ -1,0 +1,279 @@
+//! Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012).
+//!
+//! Each iteration samples one world from the searching seat's observation
+//! ([`Forward::determinize`]), descends the tree choosing among the children whose move is
+//! legal in that world by UCB over availability counts, adds one untried move, plays the
+//! world out with the rollout policy, and adds every seat's result to the nodes on the
+//! path (each node keeps the result of the seat that moved into it). Tree nodes are keyed
+//! by how the searching seat sees each move ([`Forward::key`]), never by hidden cards.
+//! The tree lives in an arena kept between decisions, so a warm search allocates nothing.
+
+use rand::{Rng, RngCore, SeedableRng};
+
+use super::{Forward, SearchParams};
+use crate::sim::{BotRng, MAX_BINS, MAX_COUNTERS, MAX_SEATS, MAX_SUMS, NoEvents, RoundResult, Shape};
+
+/// No node.
+const NONE: u32 = u32::MAX;
+
+/// The whole record is cleared between iterations.
+const FULL: Shape = Shape { counters: MAX_COUNTERS, sums: MAX_SUMS, bins: MAX_BINS };
+
+/// One tree node: a move (as the searching seat sees it) from its parent.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    key: u32,
+    actor: u8,
+    first_child: u32,
+    next_sibling: u32,
+    visits: u32,
+    availability: u32,
+    reward: f64,
+}
+
+impl Node {
+    fn new(key: u32, actor: u8) -> Node {
+        Node { key, actor, first_child: NONE, next_sibling: NONE, visits: 0, availability: 0, reward: 0.0 }
+    }
+}
+
+/// What the search bot's last decision looked like, for replays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchNote {
+    /// The seat that searched.
+    pub seat: usize,
+    /// Iterations run.
+    pub iterations: u32,
+    /// Visits of the chosen move.
+    pub visits: u32,
+    /// Moves the seat could choose from.
+    pub choices: u32,
+}
+
+impl std::fmt::Display for SearchNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "seat {} searched: {} of {} iterations on the chosen move ({} choices)",
+            self.seat, self.visits, self.iterations, self.choices
+        )
+    }
+}
+
+/// The search bot of one seat, with its reusable tree and scratch state.
+pub struct Ismcts<F: Forward> {
+    params: SearchParams,
+    players: usize,
+    /// Rollout bots, one per seat (empty: uniformly random legal moves).
+    rollout: Vec<F::Bot>,
+    nodes: Vec<Node>,
+    path: Vec<u32>,
+    world: F,
+    legal: Vec<F::Move>,
+    keys: Vec<u32>,
+    out: RoundResult,
+    note: SearchNote,
+}
+
+impl<F: Forward> Ismcts<F> {
+    /// A search bot for a game of `players` seats; `rollout` holds one bot per seat, or is
+    /// empty for random rollouts.
+    pub fn new(params: SearchParams, players: usize, rollout: Vec<F::Bot>) -> Ismcts<F> {
+        assert!(rollout.is_empty() || rollout.len() == players, "one rollout bot per seat");
+        let capacity = params.iterations as usize + 1;
+        Ismcts {
+            params,
+            players,
+            rollout,
+            nodes: Vec::with_capacity(capacity),
+            path: Vec::with_capacity(64),
+            world: F::default(),
+            legal: Vec::with_capacity(64),
+            keys: Vec::with_capacity(64),
+            out: RoundResult::default(),
+            note: SearchNote::default(),
+        }
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// The last decision's summary.
+    pub fn note(&self, seat: usize) -> SearchNote {
+        SearchNote { seat, ..self.note }
+    }
+
+    /// Chooses `seat`'s move from its observation alone. Its random numbers come from one
+    /// draw of `rng` (the seat's bot stream).
+    pub fn decide(&mut self, rules: &F::Rules, seat: usize, obs: &F::Obs, rng: &mut BotRng) -> F::Move {
+        let mut rng = BotRng::seed_from_u64(rng.next_u64());
+        self.nodes.clear();
+        self.nodes.push(Node::new(0, seat as u8));
+        for _ in 0..self.params.iterations {
+            self.iterate(rules, seat, obs, &mut rng);
+        }
+        self.choose(rules, seat, obs, &mut rng)
+    }
+
+    /// The root move with the most visits (ties to the first legal one).
+    fn choose(&mut self, rules: &F::Rules, seat: usize, obs: &F::Obs, rng: &mut BotRng) -> F::Move {
+        F::determinize(rules, obs, rng, &mut self.world);
+        self.world.legal(rules, &mut self.legal);
+        let (mut best, mut best_visits) = (0, 0);
+        for (i, &m) in self.legal.iter().enumerate() {
+            let key = self.world.key(rules, seat, seat, m);
+            let visits = self.child(0, seat as u8, key).map_or(0, |c| self.nodes[c as usize].visits);
+            if visits > best_visits {
+                (best, best_visits) = (i, visits);
+            }
+        }
+        self.note = SearchNote {
+            seat,
+            iterations: self.params.iterations,
+            visits: best_visits,
+            choices: self.legal.len() as u32,
+        };
+        self.legal[best]
+    }
+
+    /// The child of `node` for (actor, key).
+    fn child(&self, node: u32, actor: u8, key: u32) -> Option<u32> {
+        let mut c = self.nodes[node as usize].first_child;
+        while c != NONE {
+            let n = &self.nodes[c as usize];
+            if n.key == key && n.actor == actor {
+                return Some(c);
+            }
+            c = n.next_sibling;
+        }
+        None
+    }
+
+    fn iterate(&mut self, rules: &F::Rules, seat: usize, obs: &F::Obs, rng: &mut BotRng) {
+        F::determinize(rules, obs, rng, &mut self.world);
+        self.out.clear(self.players, FULL);
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0u32;
+        let mut expanded = false;
+        while let Some(actor) = self.world.to_act() {
+            self.world.legal(rules, &mut self.legal);
+            self.keys.clear();
+            for &m in &self.legal {
+                self.keys.push(self.world.key(rules, actor, seat, m));
+            }
+            let actor8 = actor as u8;
+            // Every child legal here is available once; untried keys are counted.
+            let mut untried = 0usize;
+            let (mut best, mut best_score) = (NONE, f64::NEG_INFINITY);
+            for i in 0..self.keys.len() {
+                let key = self.keys[i];
+                if self.keys[..i].contains(&key) {
+                    continue;
+                }
+                match self.child(node, actor8, key) {
+                    None => untried += 1,
+                    Some(c) => {
+                        let n = &mut self.nodes[c as usize];
+                        n.availability += 1;
+                        let score = n.reward / f64::from(n.visits)
+                            + self.params.exploration * (f64::from(n.availability).ln() / f64::from(n.visits)).sqrt();
+                        if score > best_score {
+                            (best, best_score) = (c, score);
+                        }
+                    }
+                }
+            }
+            let (key, child) = if untried > 0 {
+                // Expand: one untried key, at random.
+                let mut pick = rng.random_range(0..untried);
+                let mut chosen = 0;
+                for i in 0..self.keys.len() {
+                    let key = self.keys[i];
+                    if self.keys[..i].contains(&key) || self.child(node, actor8, key).is_some() {
+                        continue;
+                    }
+                    if pick == 0 {
+                        chosen = key;
+                        break;
+                    }
+                    pick -= 1;
+                }
+                let c = self.nodes.len() as u32;
+                let mut fresh = Node::new(chosen, actor8);
+                fresh.availability = 1;
+                fresh.next_sibling = self.nodes[node as usize].first_child;
+                self.nodes.push(fresh);
+                self.nodes[node as usize].first_child = c;
+                expanded = true;
+                (chosen, c)
+            } else {
+                (self.nodes[best as usize].key, best)
+            };
+            let m = self.move_with_key(key, rng);
+            if self.world.apply(rules, m, &mut NoEvents, &mut self.out).is_err() {
+                break;
+            }
+            self.path.push(child);
+            node = child;
+            if expanded {
+                break;
+            }
+        }
+        let finished = self.rollout(rules, rng);
+        let mut result = [0.0f64; MAX_SEATS];
+        for (s, r) in result[..self.players].iter_mut().enumerate() {
+            *r = if finished {
+                self.world.returns(rules, &self.out, s)
+            } else {
+                self.world.estimate(rules, &self.out, s, self.players)
+            };
+        }
+        for &n in &self.path {
+            let node = &mut self.nodes[n as usize];
+            node.visits += 1;
+            node.reward += result[node.actor as usize];
+        }
+    }
+
+    /// One of the legal moves with this key, at random when several share it.
+    fn move_with_key(&self, key: u32, rng: &mut BotRng) -> F::Move {
+        let count = self.keys.iter().filter(|&&k| k == key).count();
+        let mut pick = if count > 1 { rng.random_range(0..count) } else { 0 };
+        for (i, &k) in self.keys.iter().enumerate() {
+            if k == key {
+                if pick == 0 {
+                    return self.legal[i];
+                }
+                pick -= 1;
+            }
+        }
+        unreachable!("the key comes from a legal move")
+    }
+
+    /// Plays the world on with the rollout policy; false when it stopped at the horizon.
+    fn rollout(&mut self, rules: &F::Rules, rng: &mut BotRng) -> bool {
+        let mut moves = 0u32;
+        while let Some(actor) = self.world.to_act() {
+            if self.params.horizon > 0 && moves >= self.params.horizon {
+                return false;
+            }
+            let m = if self.rollout.is_empty() {
+                self.world.legal(rules, &mut self.legal);
+                self.legal[rng.random_range(0..self.legal.len())]
+            } else {
+                match self.world.ask(rules, &mut self.rollout[actor], rng) {
+                    Ok(m) => m,
+                    Err(_) => return true,
+                }
+            };
+            if self.world.apply(rules, m, &mut NoEvents, &mut self.out).is_err() {
+                return true;
+            }
+            moves += 1;
+        }
+        true
+    }
+}

@@ -1,0 +1,118 @@
+//! The forward model every game implements, the driver that plays a unit through it, and
+//! the search bot: information-set MCTS that plays any game from its rules alone.
+//!
+//! A game's state ([`Forward`]) says whose turn it is, lists the legal moves, applies one
+//! (chance steps, such as draws, happen inside `apply` from the state's own deal stream),
+//! gives each seat its observation and builds a full state from an observation alone
+//! ([`Forward::determinize`]). `play`, `check` and `replay` run every game through
+//! [`drive`]; the heuristic bots answer from their typed views, the search bot from an
+//! observation, so it never reads a hidden card.
+
+pub mod ismcts;
+pub mod params;
+
+pub use ismcts::{Ismcts, SearchNote};
+pub use params::{SearchParams, Strategy, load_strategy};
+
+use crate::error::Error;
+use crate::sim::{BotRng, EventSink, RoundResult, SeatRngs};
+
+/// A game as a state machine: the state of one unit of play (a round, or a whole game).
+pub trait Forward: Clone + Default + Send {
+    /// The rules in force.
+    type Rules: Sync;
+    /// Every decision of the game, as one small value.
+    type Move: Copy + PartialEq + std::fmt::Debug + Send;
+    /// What one seat has seen: everything it may know, and no hidden card.
+    type Obs: Clone + Default + Send;
+    /// What happened, for replays.
+    type Event: From<SearchNote>;
+    /// The game's heuristic bot.
+    type Bot: Send;
+
+    /// The seat to move, or `None` when the unit is over.
+    fn to_act(&self) -> Option<usize>;
+    /// The legal moves of the seat to move, written into `out` (cleared first).
+    fn legal(&self, rules: &Self::Rules, out: &mut Vec<Self::Move>);
+    /// Applies the move of the seat to move, then any chance steps up to the next decision
+    /// (or the end), recording measures and the score into `out` and events into `sink`.
+    fn apply<S: EventSink<Self::Event>>(
+        &mut self,
+        rules: &Self::Rules,
+        m: Self::Move,
+        sink: &mut S,
+        out: &mut RoundResult,
+    ) -> Result<(), Error>;
+    /// A heuristic bot's move for the seat to move, from that seat's typed view; a move the
+    /// rules do not allow is [`Error::IllegalAction`].
+    fn ask(&self, rules: &Self::Rules, bot: &mut Self::Bot, rng: &mut BotRng) -> Result<Self::Move, Error>;
+    /// What `seat` has seen, written into `out`.
+    fn observe(&self, rules: &Self::Rules, seat: usize, out: &mut Self::Obs);
+    /// A full state consistent with `obs`: everything the observer saw kept where it saw
+    /// it, every other card dealt at random among the places it could be, and the chance
+    /// stream reseeded from `rng`. It takes no state, so it cannot read the truth.
+    fn determinize(rules: &Self::Rules, obs: &Self::Obs, rng: &mut BotRng, out: &mut Self);
+    /// How `observer` sees `actor`'s move `m` (made in this state): a move the observer
+    /// cannot tell apart from another gets the same key. Keys of one seat's moves at one
+    /// decision are distinct when that seat is the observer.
+    fn key(&self, rules: &Self::Rules, actor: usize, observer: usize, m: Self::Move) -> u32;
+    /// Seat `seat`'s result of a finished unit, scaled to 0..=1 (1 best).
+    fn returns(&self, rules: &Self::Rules, out: &RoundResult, seat: usize) -> f64;
+    /// Seat `seat`'s estimated result when a rollout stops at the search's horizon before
+    /// the unit ends, scaled as [`Forward::returns`]. By default an even share.
+    fn estimate(&self, rules: &Self::Rules, out: &RoundResult, seat: usize, players: usize) -> f64 {
+        let _ = (rules, out, seat);
+        1.0 / players as f64
+    }
+}
+
+/// A seat's player: a heuristic bot or the search bot.
+pub enum SeatBot<F: Forward> {
+    /// A preset of the game's own modules.
+    Heuristic(F::Bot),
+    /// The search bot.
+    Search(Box<Ismcts<F>>),
+}
+
+/// Plays the unit `state` was reset to until it ends: `bots[seating[s]]` plays seat `s`
+/// with seat stream `rngs.seat(s)`. The search bot gets only the seat's observation.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn drive<F: Forward, S: EventSink<F::Event>>(
+    rules: &F::Rules,
+    state: &mut F,
+    bots: &mut [SeatBot<F>],
+    seating: &[usize],
+    rngs: &mut SeatRngs,
+    obs: &mut F::Obs,
+    sink: &mut S,
+    out: &mut RoundResult,
+) -> Result<(), Error> {
+    while let Some(s) = state.to_act() {
+        let m = match &mut bots[seating[s]] {
+            SeatBot::Heuristic(bot) => state.ask(rules, bot, rngs.seat(s))?,
+            SeatBot::Search(search) => {
+                state.observe(rules, s, obs);
+                let m = search.decide(rules, s, obs, rngs.seat(s));
+                sink.event(search.note(s).into());
+                m
+            }
+        };
+        state.apply(rules, m, sink, out)?;
+    }
+    Ok(())
+}
+
+impl<F: Forward> SeatBot<F> {
+    /// The player of a strategy for a game of `players` seats, named `name`; `bot` makes
+    /// the game's heuristic bot of a preset (the search bot's rollout bots too).
+    pub fn new<P>(name: &str, strategy: &Strategy<P>, players: usize, bot: impl Fn(&P, &str) -> F::Bot) -> SeatBot<F> {
+        match strategy {
+            Strategy::Heuristic(preset) => SeatBot::Heuristic(bot(preset, name)),
+            Strategy::Search(params, rollout) => {
+                let rollout = rollout.as_ref().map_or_else(Vec::new, |p| (0..players).map(|_| bot(p, name)).collect());
+                SeatBot::Search(Box::new(Ismcts::new(params.clone(), players, rollout)))
+            }
+        }
+    }
+}

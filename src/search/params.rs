@@ -1,0 +1,106 @@
+//! The search bot's parameters, read from a preset, and strategies that may be either a
+//! heuristic preset or the search bot.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::InputError;
+use crate::games::presets;
+
+/// The `module` value that marks a search preset.
+pub const SEARCH_MODULE: &str = "search";
+
+/// A search preset's TOML.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SearchToml {
+    description: String,
+    module: String,
+    iterations: u32,
+    exploration: f64,
+    rollout: String,
+    #[serde(default)]
+    horizon: u32,
+}
+
+/// How the search bot searches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchParams {
+    /// Iterations (determinized simulations) per decision.
+    pub iterations: u32,
+    /// The UCB exploration constant (0 = greedy on the mean).
+    pub exploration: f64,
+    /// The rollout policy's name: `random` (uniform over legal moves) or a preset.
+    pub rollout: String,
+    /// Moves a rollout plays before it stops and estimates (0 = play to the end).
+    pub horizon: u32,
+}
+
+/// A seat's strategy: a preset of the game's modules, or the search bot with its rollout
+/// policy (`None`: uniformly random legal moves).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Strategy<P> {
+    /// A heuristic preset.
+    Heuristic(P),
+    /// The search bot.
+    Search(SearchParams, Option<P>),
+}
+
+/// Whether a preset's TOML text is a search preset.
+pub fn is_search(text: &str) -> bool {
+    toml::from_str::<toml::Table>(text)
+        .ok()
+        .and_then(|t| t.get("module").and_then(|m| m.as_str().map(|m| m == SEARCH_MODULE)))
+        .unwrap_or(false)
+}
+
+impl SearchParams {
+    /// Parses and checks a search preset; the rollout name is checked by [`load_strategy`].
+    pub fn from_toml(text: &str) -> Result<SearchParams, InputError> {
+        let t: SearchToml = presets::parse_toml(text)?;
+        if t.iterations == 0 {
+            return Err(InputError::new("iterations = 0: give at least 1 iteration per decision (e.g. 1000)"));
+        }
+        if !(t.exploration.is_finite() && t.exploration >= 0.0) {
+            return Err(InputError::new(format!(
+                "exploration = {}: use a number of 0 or more (0.7 is a good start)",
+                t.exploration
+            )));
+        }
+        Ok(SearchParams {
+            iterations: t.iterations,
+            exploration: t.exploration,
+            rollout: t.rollout,
+            horizon: t.horizon,
+        })
+    }
+}
+
+/// A strategy by name, file or derived preset (see [`presets::load`]): a search preset
+/// (`module = "search"`) becomes [`Strategy::Search`] with its rollout preset loaded from
+/// the same game, anything else is parsed by `parse`.
+pub fn load_strategy<P>(
+    presets_list: &[(&str, &str)],
+    name_or_path: &str,
+    game: &str,
+    parse: fn(&str) -> Result<P, InputError>,
+) -> Result<Strategy<P>, InputError> {
+    let text = presets::preset_text(presets_list, name_or_path, game)?;
+    if !is_search(&text) {
+        return parse(&text).map(Strategy::Heuristic).map_err(|e| e.context(name_or_path));
+    }
+    let params = SearchParams::from_toml(&text).map_err(|e| e.context(name_or_path))?;
+    let rollout = match params.rollout.as_str() {
+        "random" => None,
+        name => {
+            let text = presets::preset_text(presets_list, name, game)
+                .map_err(|e| e.context(format!("{name_or_path}: rollout")))?;
+            if is_search(&text) {
+                return Err(InputError::new(format!(
+                    "{name_or_path}: rollout = \"{name}\" is a search preset; use \"random\" or a heuristic preset of {game}"
+                )));
+            }
+            Some(parse(&text).map_err(|e| e.context(format!("{name_or_path}: rollout")))?)
+        }
+    };
+    Ok(Strategy::Search(params, rollout))
+}
