@@ -9,6 +9,7 @@
 //! observation, so it never reads a hidden card.
 
 pub mod ismcts;
+pub mod leaks;
 pub mod params;
 
 pub use ismcts::{Ismcts, SearchNote};
@@ -66,6 +67,30 @@ pub trait Forward: Clone + Default + Send {
     }
 }
 
+/// The move `bot` makes for seat `seat`, the seat to move in `state`: a heuristic bot
+/// answers from its typed view, the search bot from the seat's observation alone (its
+/// decision is noted in `sink`).
+#[inline]
+pub fn decide<F: Forward, S: EventSink<F::Event>>(
+    rules: &F::Rules,
+    state: &F,
+    bot: &mut SeatBot<F>,
+    seat: usize,
+    rng: &mut BotRng,
+    obs: &mut F::Obs,
+    sink: &mut S,
+) -> Result<F::Move, Error> {
+    match bot {
+        SeatBot::Heuristic(bot) => state.ask(rules, bot, rng),
+        SeatBot::Search(search) => {
+            state.observe(rules, seat, obs);
+            let m = search.decide(rules, seat, obs, rng);
+            sink.event(search.note(seat).into());
+            Ok(m)
+        }
+    }
+}
+
 /// A seat's player: a heuristic bot or the search bot.
 pub enum SeatBot<F: Forward> {
     /// A preset of the game's own modules.
@@ -89,15 +114,7 @@ pub fn drive<F: Forward, S: EventSink<F::Event>>(
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     while let Some(s) = state.to_act() {
-        let m = match &mut bots[seating[s]] {
-            SeatBot::Heuristic(bot) => state.ask(rules, bot, rngs.seat(s))?,
-            SeatBot::Search(search) => {
-                state.observe(rules, s, obs);
-                let m = search.decide(rules, s, obs, rngs.seat(s));
-                sink.event(search.note(s).into());
-                m
-            }
-        };
+        let m = decide(rules, state, &mut bots[seating[s]], s, rngs.seat(s), obs, sink)?;
         state.apply(rules, m, sink, out)?;
     }
     Ok(())

@@ -540,6 +540,38 @@ impl Table {
     }
 }
 
+impl Table {
+    /// This state with every card `seat` has not seen dealt again at random: the other
+    /// seats' hands and traded-away cards and the undrawn pile, with a new chance stream.
+    /// Made from the truth, not from an observation: the leak test's second state.
+    pub fn redeal(&self, rules: &Rules, seat: usize, rng: &mut BotRng) -> Table {
+        let mut t = self.clone();
+        let mut hidden = Vec::new();
+        for s in (0..rules.players).filter(|&s| s != seat) {
+            hidden.extend(t.hands[s].cards().iter().chain(t.gave[s].cards()).copied());
+        }
+        hidden.extend(t.pile.cards[t.pile.next..].iter().map(|&c| SevensCard(c)));
+        rand::seq::SliceRandom::shuffle(&mut hidden[..], rng);
+        let mut next = hidden.into_iter();
+        for s in (0..rules.players).filter(|&s| s != seat) {
+            let hand: Vec<SevensCard> = next.by_ref().take(3).collect();
+            t.hands[s] = SevensHand::new(&hand);
+            let gave: Vec<SevensCard> = next.by_ref().take(t.gave[s].cards().len()).collect();
+            t.gave[s] = SevensHand::new(&gave);
+        }
+        let drawn: Vec<u8> = (0..rules.players)
+            .flat_map(|s| t.hands[s].cards().iter().chain(t.gave[s].cards()).map(|c| c.0).collect::<Vec<_>>())
+            .collect();
+        let rest: Vec<u8> = next.map(|c| c.0).collect();
+        for (slot, c) in t.pile.cards.iter_mut().zip(drawn.iter().chain(&rest)) {
+            *slot = *c;
+        }
+        t.deal_seed = rng.next_u64();
+        t.deal_rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
+        t
+    }
+}
+
 impl Default for Table {
     fn default() -> Self {
         Table {

@@ -1,0 +1,132 @@
+//! The test that the search bot cannot cheat, shared by every game's tests. At a decision
+//! point, the game re-deals every card the deciding seat has not seen straight from the true
+//! state (not through the observation): the seat's observation must not change, and the
+//! search bot with the same seed must decide the same. Every determinization must reproduce
+//! the observation, be playable to the end, and rarely equal the true state.
+
+use rand::{Rng, SeedableRng};
+
+use super::{Forward, SeatBot, decide};
+use crate::sim::{BotRng, NoEvents, RoundResult};
+
+/// What the checks saw over many decision points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LeakReport {
+    /// Decision points checked.
+    pub points: usize,
+    /// Determinized worlds built.
+    pub worlds: usize,
+    /// Worlds in which every seat's observation equals the true state's (the hidden cards
+    /// all landed where they really are).
+    pub same_worlds: usize,
+}
+
+/// Checks one decision point of `truth` (the seat to move decides) against `redealt`
+/// (states with the cards that seat has not seen dealt again, made from the truth by the
+/// game) and `worlds` determinizations, adding to `report`; the first failure is described.
+#[allow(clippy::too_many_arguments)]
+pub fn check_point<F: Forward>(
+    rules: &F::Rules,
+    truth: &F,
+    redealt: &[F],
+    players: usize,
+    bot: &mut SeatBot<F>,
+    bot_seed: u64,
+    worlds: usize,
+    report: &mut LeakReport,
+) -> Result<(), String>
+where
+    F::Obs: PartialEq + std::fmt::Debug,
+{
+    let Some(seat) = truth.to_act() else { return Ok(()) };
+    let (mut obs, mut seen, mut other) = (F::Obs::default(), F::Obs::default(), F::Obs::default());
+    truth.observe(rules, seat, &mut obs);
+    let mut scratch = F::Obs::default();
+    let reference = decide(rules, truth, bot, seat, &mut BotRng::seed_from_u64(bot_seed), &mut scratch, &mut NoEvents)
+        .map_err(|e| e.to_string())?;
+    for (r, state) in redealt.iter().enumerate() {
+        state.observe(rules, seat, &mut seen);
+        if seen != obs {
+            return Err(format!(
+                "re-deal {r}: what seat {seat} sees changed with cards it has not seen\n  truth: {obs:?}\n  re-dealt: {seen:?}"
+            ));
+        }
+        let m = decide(rules, state, bot, seat, &mut BotRng::seed_from_u64(bot_seed), &mut scratch, &mut NoEvents)
+            .map_err(|e| e.to_string())?;
+        if m != reference {
+            return Err(format!("re-deal {r}: seat {seat} chose {m:?} where the true state gave {reference:?}"));
+        }
+    }
+    let mut rng = BotRng::seed_from_u64(bot_seed ^ 0x1EA4_C0DE);
+    let mut world = F::default();
+    let mut legal = Vec::new();
+    let mut out = RoundResult::default();
+    report.points += 1;
+    for w in 0..worlds {
+        F::determinize(rules, &obs, &mut rng, &mut world);
+        report.worlds += 1;
+        world.observe(rules, seat, &mut seen);
+        if seen != obs {
+            return Err(format!(
+                "world {w}: seat {seat} would see something else\n  observed: {obs:?}\n  in world: {seen:?}"
+            ));
+        }
+        let same = (0..players).all(|s| {
+            truth.observe(rules, s, &mut seen);
+            world.observe(rules, s, &mut other);
+            seen == other
+        });
+        report.same_worlds += usize::from(same);
+        let m = decide(rules, &world, bot, seat, &mut BotRng::seed_from_u64(bot_seed), &mut scratch, &mut NoEvents)
+            .map_err(|e| e.to_string())?;
+        if m != reference {
+            return Err(format!("world {w}: seat {seat} chose {m:?} where the true state gave {reference:?}"));
+        }
+        // The world must play on to the end under the rules.
+        let mut playout = world.clone();
+        while playout.to_act().is_some() {
+            playout.legal(rules, &mut legal);
+            if legal.is_empty() {
+                return Err(format!("world {w}: a seat to move has no legal move"));
+            }
+            let m = legal[rng.random_range(0..legal.len())];
+            playout.apply(rules, m, &mut NoEvents, &mut out).map_err(|e| format!("world {w} breaks a rule: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// `count` states just before a decision, taken at random (one in `every` decisions) from
+/// units that `bots` play (seat `s` by `bots[s]`); `start` resets a state to a new unit
+/// with the given deal seed. For tests and benchmarks.
+pub fn decision_points<F: Forward>(
+    rules: &F::Rules,
+    bots: &mut [SeatBot<F>],
+    seed: u64,
+    count: usize,
+    every: u32,
+    mut start: impl FnMut(&mut F, u64),
+) -> Vec<F> {
+    let mut points = Vec::with_capacity(count);
+    let mut rng = BotRng::seed_from_u64(seed);
+    let mut state = F::default();
+    let mut obs = F::Obs::default();
+    let mut out = RoundResult::default();
+    let players = bots.len();
+    let mut unit = 0u64;
+    while points.len() < count {
+        start(&mut state, crate::sim::mix_seed(seed, unit, 0x9017));
+        let mut rngs = crate::sim::SeatRngs::new(crate::sim::mix_seed(seed, unit, 0x9018), players);
+        unit += 1;
+        while let Some(s) = state.to_act() {
+            if points.len() < count && rng.random_range(0..every.max(1)) == 0 {
+                points.push(state.clone());
+            }
+            let Ok(m) = decide(rules, &state, &mut bots[s], s, rngs.seat(s), &mut obs, &mut NoEvents) else { break };
+            if state.apply(rules, m, &mut NoEvents, &mut out).is_err() {
+                break;
+            }
+        }
+    }
+    points
+}
