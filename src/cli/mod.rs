@@ -65,6 +65,15 @@ enum Command {
         mut_arg("seed", |a| a.help("The seed: every variant plays the same deals from it")),
     )]
     Sweep(study::SweepArgs),
+    /// The skill ladder: the search bot at each budget against the budget before it, on
+    /// paired deals with seats rotated; the skill depth is how many steps still win.
+    #[command(
+        after_help = "Example:\n  draftsim ladder --game sevens --budgets 1,4,16,64,256,1024 --rounds 2000 --out ladder",
+        mut_arg("players", |a| a.help("Players at the table (default: the rules file's, else the game's)")),
+        mut_arg("rounds", |a| a.help("Rounds for each step [default: 2000]")),
+        mut_arg("seed", |a| a.help("The seed: every step plays the same deals from it")),
+    )]
+    Ladder(study::LadderArgs),
     /// Search rules options toward an objective over the game's metrics (racing on common
     /// deals, winner re-evaluated on held-out deals); Ctrl-C keeps the search's state
     /// beside --out, and the same command resumes it.
@@ -141,6 +150,7 @@ pub fn main() -> ExitCode {
         Command::Calibrate(args) => calibrate::run(args),
         Command::Compare(args) => study::compare(args),
         Command::Sweep(args) => study::sweep(args),
+        Command::Ladder(args) => study::ladder(args),
         Command::Tune(args) => search::tune(args),
         Command::Exploit(args) => search::exploit(args),
         Command::Report(args) => study::report(args),

@@ -552,3 +552,79 @@ pub fn report(args: ReportArgs) -> Result<()> {
     args.quiet.note(&format!("report written to {}", path.join("report.md").display()));
     Ok(())
 }
+
+/// Arguments of `draftsim ladder`.
+#[derive(Args, Debug)]
+pub struct LadderArgs {
+    #[command(flatten)]
+    pub game: GameRulesArgs,
+    #[command(flatten)]
+    pub players: PlayersArg,
+    #[command(flatten)]
+    pub rounds: RoundsArg,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub exec: ExecArgs,
+    /// Search budgets (iterations per decision), increasing, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,4,16,64,256,1024")]
+    pub budgets: Vec<u32>,
+}
+
+/// Plays the skill ladder.
+pub fn ladder(args: LadderArgs) -> Result<()> {
+    let info = games::find(&args.game.game)?;
+    let rounds = args.rounds.get(2_000)?;
+    let spec = study::ladder::LadderSpec {
+        rules: args.game.rules_text()?,
+        budgets: args.budgets.clone(),
+        players: match args.players.players {
+            Some(p) => p,
+            None => (info.build)(args.game.rules_text()?.as_deref(), None, None)?.0.players(),
+        },
+        rounds_per_step: rounds,
+        seed: args.seed.seed,
+    };
+    study::ladder::check_budgets(&spec.budgets)?;
+    // The first step's table, built up front: bad rules, a player count the game refuses
+    // or a game without the search bot are refused before anything is written.
+    let seats: Vec<String> = [spec.budgets[1], spec.budgets[0]]
+        .iter()
+        .cycle()
+        .take(spec.players)
+        .map(|&b| study::ladder::search_seat(b))
+        .collect();
+    let (game, _) =
+        (info.build)(spec.rules.as_deref(), Some(spec.players), Some(&seats)).map_err(|e| match &args.game.rules {
+            Some(path) => e.context(path.display()),
+            None => e,
+        })?;
+    let (format, out) = args.output.open()?;
+    let budgets: Vec<String> = spec.budgets.iter().map(u32::to_string).collect();
+    args.exec.note(&format!(
+        "{} · {} players · search budgets {} · seed {} · {rounds} rounds per step",
+        info.name,
+        spec.players,
+        budgets.join(","),
+        spec.seed
+    ));
+    warn_rules(game.as_ref(), &args.exec.quiet);
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    let meta = serde_json::json!({
+        "kind": "ladder",
+        "game": info.name,
+        "seed": spec.seed,
+        "rounds": spec.rounds_per_step,
+        "players": spec.players,
+        "budgets": spec.budgets,
+        "seating": "each step seated A, B, A, B, ... (both orders at an odd table), seats rotated",
+        "rules": game.rules_toml(),
+    });
+    let result = play(&args.exec, |step| study::ladder::ladder(info, &spec, Some(&INTERRUPTED), step))?;
+    let tables = [result.ladder_table(), result.depth_table()];
+    println!("{}", tables[0].to_aligned_text(4));
+    println!("{}", result.summary());
+    write_study(out, &tables, format, meta, &args.exec.quiet)
+}

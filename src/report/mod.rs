@@ -182,9 +182,13 @@ pub fn write_report(
             found = true;
             calibration_section(&mut md, &calibration)?;
         }
+        if let Some(ladder) = load(dir, "ladder")? {
+            found = true;
+            ladder_section(&mut md, &ladder, out, &prefix)?;
+        }
         if !found {
             return Err(InputError::new(format!(
-                "{}: no summary, matrix, sweep, candidates or calibration table here; give folders written by run, compare, sweep, tune, exploit or calibrate --out",
+                "{}: no summary, matrix, sweep, candidates, calibration or ladder table here; give folders written by run, compare, sweep, tune, exploit, calibrate or ladder --out",
                 dir.display()
             ))
             .into());
@@ -193,6 +197,59 @@ pub fn write_report(
     out.write_text("report.md", &md)?;
     out.write_text("report.html", &html(&md, out.path())?)?;
     Ok(md)
+}
+
+/// The skill ladder: each step's win share with its interval, charted against one half,
+/// and the skill depth.
+fn ladder_section(md: &mut String, ladder: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
+    let budget = floats(ladder, "budget")?;
+    let opponent = floats(ladder, "opponent_budget")?;
+    let share = with_interval(ladder, "win_share")?;
+    let depth = share.lo.iter().take_while(|&&lo| lo > 0.5).count();
+    let labels: Vec<String> = (0..budget.len()).map(|i| format!("{:.0} v {:.0}", budget[i], opponent[i])).collect();
+    let file = format!("{prefix}ladder.svg");
+    let title = "Win share of the search bot against itself at the budget before";
+    let axes = charts::Axes {
+        title,
+        x: "iterations per decision (step)",
+        y: "win share of the larger budget",
+        labels: &labels,
+    };
+    let series = [
+        charts::Series {
+            name: "larger budget".into(),
+            colour: charts::NEUTRAL,
+            values: share.mean.clone(),
+            band: Some((share.lo.clone(), share.hi.clone())),
+        },
+        charts::Series {
+            name: "even".into(),
+            colour: charts::sequence(1, 3),
+            values: vec![0.5; budget.len()],
+            band: None,
+        },
+    ];
+    charts::lines(&out.path().join(&file), &axes, &series)?;
+    let sentence = match depth {
+        0 => "The first step up does not win reliably: at these budgets more search does not pay, so skill (as search measures it) hardly matters in this variant.".to_string(),
+        d if d == budget.len() => format!("Every one of the {d} steps still wins (skill depth {d}): skill keeps paying at every budget tried; try larger budgets to see where it stops."),
+        d => format!("Skill depth {d}: more search keeps winning up to {:.0} iterations, then a step no longer wins reliably; the variant rewards skill up to about there.", budget[d - 1]),
+    };
+    image(md, &file, title, &sentence);
+    let _ = writeln!(md, "| budget | against | win share | 95% interval |\n|---:|---:|---:|---|");
+    for i in 0..budget.len() {
+        let _ = writeln!(
+            md,
+            "| {:.0} | {:.0} | {} | {} – {} |",
+            budget[i],
+            opponent[i],
+            fmt4(share.mean[i]),
+            fmt4(share.lo[i]),
+            fmt4(share.hi[i])
+        );
+    }
+    let _ = writeln!(md, "\nSkill depth: **{depth}** of {} steps.\n", budget.len());
+    Ok(())
 }
 
 /// The strength estimate's calibration: for each pick and bin of the estimate with enough

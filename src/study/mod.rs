@@ -3,6 +3,7 @@
 
 pub mod compare;
 pub mod equilibrium;
+pub mod ladder;
 pub mod search;
 pub mod sweep;
 pub mod tune;

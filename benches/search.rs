@@ -1,0 +1,50 @@
+//! Search speed on one core: ISMCTS simulations (iterations) per second of the `search`
+//! bot, from decision points of each game's default rules and default mix, one benchmark
+//! per game. Each sample runs one decision of `ITERATIONS` iterations at the next point.
+//!
+//! Run: `cargo bench --bench search`.
+
+use divan::{Bencher, counter::ItemsCount};
+use draftsim::search::leaks::decision_points;
+use draftsim::search::{Forward, SeatBot, Strategy};
+use draftsim::sim::{BotRng, NoEvents, RoundResult};
+use rand::SeedableRng;
+
+/// Iterations per timed decision.
+const ITERATIONS: u32 = 2_000;
+/// Decision points each benchmark cycles through.
+const POINTS: usize = 64;
+
+fn main() {
+    divan::main();
+}
+
+/// Times the search bot's decisions at `points`, `ITERATIONS` iterations each.
+fn simulations_per_second<F: Forward>(bencher: Bencher, rules: &F::Rules, points: &[F], mut search: SeatBot<F>) {
+    let SeatBot::Search(bot) = &mut search else { panic!("a search preset") };
+    let mut obs = F::Obs::default();
+    let mut rng = BotRng::seed_from_u64(1);
+    let mut k = 0;
+    bencher.counter(ItemsCount::new(ITERATIONS)).bench_local(|| {
+        let point = &points[k % points.len()];
+        k += 1;
+        let seat = point.to_act().expect("a decision point");
+        point.observe(rules, seat, &mut obs);
+        bot.decide(rules, seat, &obs, &mut rng)
+    });
+}
+
+#[divan::bench(sample_count = 40)]
+fn sevens_simulations(bencher: Bencher) {
+    use draftsim::games::sevens::{self, Rules, engine::Table};
+    let rules = Rules::default();
+    let seat = |name: &str| {
+        let strategy: Strategy<sevens::Preset> = sevens::load_strategy(name).unwrap();
+        SeatBot::<Table>::new(name, &strategy, rules.players, sevens::Preset::bot)
+    };
+    let mut mix: Vec<SeatBot<Table>> = (sevens::INFO.default_seats)(rules.players).iter().map(|s| seat(s)).collect();
+    let points = decision_points(&rules, &mut mix, 11, POINTS, 2, |t: &mut Table, seed| {
+        t.reset(&rules, seed, &mut NoEvents, &mut RoundResult::default())
+    });
+    simulations_per_second(bencher, &rules, &points, seat(&format!("search{{iterations={ITERATIONS}}}")));
+}
