@@ -277,3 +277,92 @@ impl<F: Forward> Ismcts<F> {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+    use crate::search::SearchNote;
+    use crate::sim::EventSink;
+
+    /// A toy game: seat 0 picks a number 0..=3, then a hidden coin (unseen by seat 0)
+    /// doubles or halves it; seat 0 scores the result over 6.
+    #[derive(Clone, Debug, Default, PartialEq)]
+    struct Toy {
+        picked: Option<u8>,
+        coin: bool,
+    }
+
+    struct Note;
+    impl From<SearchNote> for Note {
+        fn from(_: SearchNote) -> Note {
+            Note
+        }
+    }
+
+    impl Forward for Toy {
+        type Rules = ();
+        type Move = u8;
+        type Obs = Option<u8>;
+        type Event = Note;
+        type Bot = ();
+        fn to_act(&self) -> Option<usize> {
+            self.picked.is_none().then_some(0)
+        }
+        fn legal(&self, _: &(), out: &mut Vec<u8>) {
+            out.clear();
+            out.extend(0..4);
+        }
+        fn apply<S: EventSink<Note>>(&mut self, _: &(), m: u8, _: &mut S, _: &mut RoundResult) -> Result<(), Error> {
+            self.picked = Some(m);
+            Ok(())
+        }
+        fn ask(&self, _: &(), _: &mut (), _: &mut BotRng) -> Result<u8, Error> {
+            Ok(0)
+        }
+        fn observe(&self, _: &(), _: usize, out: &mut Option<u8>) {
+            *out = self.picked;
+        }
+        fn determinize(_: &(), obs: &Option<u8>, rng: &mut BotRng, out: &mut Toy) {
+            *out = Toy { picked: *obs, coin: rng.random() };
+        }
+        fn key(&self, _: &(), _: usize, _: usize, m: u8) -> u32 {
+            u32::from(m)
+        }
+        fn returns(&self, _: &(), _: &RoundResult, _: usize) -> f64 {
+            let v = f64::from(self.picked.unwrap_or(0));
+            if self.coin { v * 2.0 / 6.0 } else { v / 2.0 / 6.0 }
+        }
+    }
+
+    fn params(iterations: u32) -> SearchParams {
+        SearchParams { iterations, exploration: 0.7, rollout: "random".into(), horizon: 0 }
+    }
+
+    #[test]
+    fn it_finds_the_best_move_and_reuses_its_arena() {
+        let mut search: Ismcts<Toy> = Ismcts::new(params(400), 1, Vec::new());
+        let mut rng = BotRng::seed_from_u64(1);
+        assert_eq!(search.decide(&(), 0, &None, &mut rng), 3);
+        let note = search.note(0);
+        assert!(note.visits > 200 && note.choices == 4, "{note:?}");
+        let capacity = search.nodes.capacity();
+        for _ in 0..10 {
+            assert_eq!(search.decide(&(), 0, &None, &mut rng), 3);
+        }
+        assert_eq!(search.nodes.capacity(), capacity, "a warm search does not grow its arena");
+        assert!(search.nodes.len() <= 401);
+    }
+
+    #[test]
+    fn with_one_iteration_it_still_plays_a_legal_move_and_repeats_itself() {
+        let mut a: Ismcts<Toy> = Ismcts::new(params(1), 1, Vec::new());
+        let mut b: Ismcts<Toy> = Ismcts::new(params(1), 1, Vec::new());
+        let (mut ra, mut rb) = (BotRng::seed_from_u64(9), BotRng::seed_from_u64(9));
+        for _ in 0..20 {
+            let m = a.decide(&(), 0, &None, &mut ra);
+            assert!(m < 4);
+            assert_eq!(m, b.decide(&(), 0, &None, &mut rb), "same stream, same decision");
+        }
+    }
+}
