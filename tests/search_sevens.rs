@@ -29,11 +29,13 @@ fn the_search_bot_decides_the_same_whatever_the_hidden_cards() {
     let mut report = LeakReport::default();
     for rules in [Rules::default(), Rules { players: 3, ..Rules::default() }] {
         let mut search = seat_bot("search{iterations=200}", rules.players);
+        let mut informed = seat_bot("search{iterations=100;rollout=tight;opponents=rollout}", rules.players);
         let mut rng = BotRng::seed_from_u64(3);
         for (i, point) in points(&rules, 60).iter().enumerate() {
+            let search = if i % 2 == 0 { &mut search } else { &mut informed };
             let seat = point.to_act().unwrap();
             let redealt: Vec<Table> = (0..3).map(|_| point.redeal(&rules, seat, &mut rng)).collect();
-            check_point(&rules, point, &redealt, rules.players, &mut search, 100 + i as u64, 6, &mut report)
+            check_point(&rules, point, &redealt, rules.players, search, 100 + i as u64, 6, &mut report)
                 .unwrap_or_else(|e| panic!("decision point {i}: {e}"));
         }
     }

@@ -1,26 +1,41 @@
 #!/bin/sh
 # The search bot (ISMCTS from the rules alone) in every game: its strength against each
 # heuristic preset at two budgets (compare at the game's default player count, seats
-# A, B, A, B, ...), and the skill ladder of each game's default rules.
+# A, B, A, B, ...), and the skill ladder of each game's default rules; for Sevens also the
+# search with opponents modelled by a preset, and ladders under other rules.
 # Run from the repository root:  sh reports/search-bot/regenerate.sh
 set -eu
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/draftsim-target}"
 D=reports/search-bot
-draftsim() { cargo run --release -q -- "$@"; }
+cargo build --release -q
+draftsim() { "$CARGO_TARGET_DIR/release/draftsim" "$@"; }
+dirs=""
 # game, players, its heuristic presets, rounds per pair, low budget, ladder budgets, ladder rounds
 while read -r game players presets rounds low budgets ladder_rounds; do
   for budget in default "$low"; do
     seat=search
     [ "$budget" = default ] || seat="search{iterations=$budget}"
     draftsim compare --game "$game" --players "$players" --strategies "$seat,$presets" \
-      --rounds "$rounds" --quiet --out "$D/data/$game-strength-$budget" --force
+      --rounds "$rounds" --quiet --out "$D/data/$game-strength-$budget" --force > /dev/null
+    dirs="$dirs $D/data/$game-strength-$budget"
   done
   draftsim ladder --game "$game" --budgets "$budgets" --rounds "$ladder_rounds" --quiet \
-    --out "$D/data/$game-ladder" --force
+    --out "$D/data/$game-ladder" --force > /dev/null
+  dirs="$dirs $D/data/$game-ladder"
 done <<'GAMES'
 sevens 4 tight,bluffer,greedy,exact,no-trade,random 2000 100 1,4,16,64,256,1024 2000
 GAMES
-dirs=$(for g in sevens; do printf '%s ' "$D/data/$g-strength-default" "$D/data/$g-strength-100" "$D/data/$g-ladder"; done)
+# Sevens: opponents modelled by tight inside the tree, against the same presets.
+draftsim compare --game sevens --players 4 \
+  --strategies 'search{rollout=tight;opponents=rollout},tight,bluffer,greedy,exact,random' \
+  --rounds 2000 --quiet --out "$D/data/sevens-strength-informed" --force > /dev/null
+dirs="$dirs $D/data/sevens-strength-informed"
+# Sevens: the ladder under other rules (one raise per hand; lowest total wins when all bust).
+for variant in raise-cap-1 lowest-wins; do
+  draftsim ladder --game sevens --rules "$D/sevens-$variant.toml" --rounds 2000 --quiet \
+    --out "$D/data/sevens-ladder-$variant" --force > /dev/null
+  dirs="$dirs $D/data/sevens-ladder-$variant"
+done
 # shellcheck disable=SC2086
 draftsim report $dirs --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh" --quiet
 rm -f "$D"/*.svg && cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"

@@ -10,6 +10,7 @@
 
 use rand::{Rng, RngCore, SeedableRng};
 
+use super::params::Opponents;
 use super::{Forward, SearchParams};
 use crate::sim::{BotRng, MAX_BINS, MAX_COUNTERS, MAX_SEATS, MAX_SUMS, NoEvents, RoundResult, Shape};
 
@@ -159,6 +160,26 @@ impl<F: Forward> Ismcts<F> {
         let mut node = 0u32;
         let mut expanded = false;
         while let Some(actor) = self.world.to_act() {
+            if actor != seat && self.params.opponents == Opponents::Rollout {
+                // The other seat moves by the rollout policy, with its cards in this world;
+                // the tree follows the move as this seat sees it.
+                let Some(m) = self.policy_move(rules, actor, rng) else { break };
+                let (key, actor8) = (self.world.key(rules, actor, seat, m), actor as u8);
+                let child = self.child(node, actor8, key).unwrap_or_else(|| {
+                    let c = self.nodes.len() as u32;
+                    let mut fresh = Node::new(key, actor8);
+                    fresh.next_sibling = self.nodes[node as usize].first_child;
+                    self.nodes.push(fresh);
+                    self.nodes[node as usize].first_child = c;
+                    c
+                });
+                if self.world.apply(rules, m, &mut NoEvents, &mut self.out).is_err() {
+                    break;
+                }
+                self.path.push(child);
+                node = child;
+                continue;
+            }
             self.world.legal(rules, &mut self.legal);
             self.keys.clear();
             for &m in &self.legal {
@@ -253,6 +274,15 @@ impl<F: Forward> Ismcts<F> {
         unreachable!("the key comes from a legal move")
     }
 
+    /// The rollout policy's move for `actor` in the world (`None` if its bot fails).
+    fn policy_move(&mut self, rules: &F::Rules, actor: usize, rng: &mut BotRng) -> Option<F::Move> {
+        if self.rollout.is_empty() {
+            self.world.legal(rules, &mut self.legal);
+            return Some(self.legal[rng.random_range(0..self.legal.len())]);
+        }
+        self.world.ask(rules, &mut self.rollout[actor], rng).ok()
+    }
+
     /// Plays the world on with the rollout policy; false when it stopped at the horizon.
     fn rollout(&mut self, rules: &F::Rules, rng: &mut BotRng) -> bool {
         let mut moves = 0u32;
@@ -260,15 +290,7 @@ impl<F: Forward> Ismcts<F> {
             if self.params.horizon > 0 && moves >= self.params.horizon {
                 return false;
             }
-            let m = if self.rollout.is_empty() {
-                self.world.legal(rules, &mut self.legal);
-                self.legal[rng.random_range(0..self.legal.len())]
-            } else {
-                match self.world.ask(rules, &mut self.rollout[actor], rng) {
-                    Ok(m) => m,
-                    Err(_) => return true,
-                }
-            };
+            let Some(m) = self.policy_move(rules, actor, rng) else { return true };
             if self.world.apply(rules, m, &mut NoEvents, &mut self.out).is_err() {
                 return true;
             }
@@ -336,7 +358,13 @@ mod tests {
     }
 
     fn params(iterations: u32) -> SearchParams {
-        SearchParams { iterations, exploration: 0.7, rollout: "random".into(), horizon: 0 }
+        SearchParams {
+            iterations,
+            exploration: 0.7,
+            rollout: "random".into(),
+            horizon: 0,
+            opponents: Opponents::Search,
+        }
     }
 
     #[test]

@@ -20,6 +20,21 @@ struct SearchToml {
     rollout: String,
     #[serde(default)]
     horizon: u32,
+    #[serde(default)]
+    opponents: Opponents,
+}
+
+/// How the search plays the other seats' decisions inside its tree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Opponents {
+    /// As tree nodes chosen by UCB on their own results (single-observer ISMCTS): cheap
+    /// and rules-only, but an opponent's choice there does not depend on its own cards.
+    #[default]
+    Search,
+    /// By the rollout policy, which sees the opponent's cards in the sampled world: a
+    /// preset's raise then says what a preset's raise says.
+    Rollout,
 }
 
 /// How the search bot searches.
@@ -33,6 +48,8 @@ pub struct SearchParams {
     pub rollout: String,
     /// Moves a rollout plays before it stops and estimates (0 = play to the end).
     pub horizon: u32,
+    /// How the other seats decide inside the tree.
+    pub opponents: Opponents,
 }
 
 /// A seat's strategy: a preset of the game's modules, or the search bot with its rollout
@@ -71,6 +88,7 @@ impl SearchParams {
             exploration: t.exploration,
             rollout: t.rollout,
             horizon: t.horizon,
+            opponents: t.opponents,
         })
     }
 }
