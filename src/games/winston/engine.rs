@@ -732,11 +732,13 @@ impl Table {
 
     /// With the stack empty, the last non-empty pile cannot be put back: a pass of it takes
     /// it (forced). Taking it is still the player's own choice.
+    #[inline(always)]
     fn last_pile(&self, pile: usize) -> bool {
         self.stack_len == 0 && !self.piles[pile + 1..].iter().any(|&p| p != 0)
     }
 
     /// Applies a draft choice of the seat looking at `pile`.
+    #[inline(always)]
     fn draft_move(
         &mut self,
         pool: &Pool,
@@ -788,6 +790,7 @@ impl Table {
     }
 
     /// Draws the stack's top card, if any.
+    #[inline(always)]
     fn pop_stack(&mut self) -> Option<u8> {
         if self.stack_len == 0 {
             return None;
@@ -796,6 +799,7 @@ impl Table {
         Some(self.stack[self.stack_len])
     }
 
+    #[inline(always)]
     fn take_pile(
         &mut self,
         seat: usize,
@@ -975,6 +979,7 @@ impl Table {
     }
 
     /// Classic: draws until a card matches (then the seat discards) or nothing is left.
+    #[inline(always)]
     fn classic_draw(&mut self, pool: &Pool, sink: &mut impl EventSink<Event>) -> Step {
         let seat = self.turn_seat;
         loop {
@@ -1004,6 +1009,7 @@ impl Table {
     }
 
     /// Applies the play step.
+    #[inline(always)]
     fn play_move(
         &mut self,
         pool: &Pool,
@@ -1043,6 +1049,7 @@ impl Table {
     }
 
     /// Applies the choice after a peek.
+    #[inline(always)]
     fn keep_move(&mut self, kept: bool, sink: &mut impl EventSink<Event>) -> Step {
         let seat = self.turn_seat;
         let side = &mut self.sides[seat];
@@ -1068,6 +1075,7 @@ impl Table {
     }
 
     /// Applies a discard (or, for an extra discard, the choice to stop).
+    #[inline(always)]
     fn discard_move(
         &mut self,
         rules: &Rules,
