@@ -862,6 +862,7 @@ impl Table {
     }
 
     /// Applies `seat`'s deck.
+    #[allow(clippy::too_many_arguments)]
     fn build_move(
         &mut self,
         rules: &Rules,
@@ -1384,8 +1385,8 @@ pub fn draft<B: Bot>(
 ) -> Result<(), Error> {
     t.begin_draft();
     t.run(rules, pool, Step::DraftTurn, sink, out)?;
-    while let (Phase::Draft { seat, .. }, s) = (t.phase, usize::from(t.draft_seat as u8)) {
-        debug_assert_eq!(usize::from(seat), s);
+    while let Phase::Draft { seat, .. } = t.phase {
+        let s = usize::from(seat);
         let m = t.ask_bot(rules, pool, &mut bots[seating[s]], bot_rngs.seat(s))?;
         t.step(rules, pool, m, sink, out)?;
     }
