@@ -115,6 +115,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("value", include_str!("../../../strategies/winston-crazier-eights/value.toml")),
     ("colour", include_str!("../../../strategies/winston-crazier-eights/colour.toml")),
     ("hate", include_str!("../../../strategies/winston-crazier-eights/hate.toml")),
+    ("search", include_str!("../../../strategies/winston-crazier-eights/search.toml")),
 ];
 
 impl Preset {
@@ -253,7 +254,7 @@ impl WinstonBot {
 }
 
 /// Every colour set of exactly `k` of `n` colours.
-fn colour_sets(n: usize, k: usize) -> impl Iterator<Item = u8> {
+pub(super) fn colour_sets(n: usize, k: usize) -> impl Iterator<Item = u8> {
     (1u8..(1 << n)).filter(move |m| m.count_ones() as usize == k.min(n))
 }
 
@@ -274,7 +275,7 @@ fn lowest(cards: Cards, k: usize) -> Cards {
 /// The best `size` cards of `usable` by the quality worth: wild cards (4), then ability
 /// cards (3), then multicoloured (2), then the rest (1), ties to the lower card; and
 /// their total worth.
-fn best_cards(pool: &Pool, usable: Cards, size: usize) -> (Cards, u32) {
+pub(super) fn best_cards(pool: &Pool, usable: Cards, size: usize) -> (Cards, u32) {
     let wild = usable & pool.wild;
     let ability = usable & pool.with_ability & !wild;
     let multi = usable & pool.multi & !(wild | ability);
@@ -429,8 +430,12 @@ mod tests {
 
     #[test]
     fn presets_parse_and_bad_chances_are_refused() {
-        for (name, _) in PRESETS {
-            Preset::load(name).unwrap();
+        for (name, text) in PRESETS {
+            if crate::search::params::is_search(text) {
+                super::super::load_strategy(name).unwrap();
+            } else {
+                Preset::load(name).unwrap();
+            }
         }
         let bad = "description = \"x\"\n[draft]\nmodule = \"size\"\nper_card = 2.0\n[build]\nmodule = \"quality\"\n[play]\nmodule = \"greedy\"\n";
         assert!(Preset::from_toml(bad).unwrap_err().to_string().contains("draft.per_card"));

@@ -28,8 +28,10 @@ use engine::{Event, NO_CARD};
 
 use super::{Built, GameInfo, Setup, presets};
 use crate::error::{Error, InputError};
+use crate::search::{self, SeatBot, Strategy};
 use crate::sim::{Game, Measures, RoundResult};
 use cards::Pool;
+use engine::Model;
 
 /// The game's name on the command line.
 pub const NAME: &str = "winston-crazier-eights";
@@ -63,28 +65,42 @@ fn build(rules_text: Option<&str>, players: Option<usize>, seats: Option<&[Strin
 /// Winston + Crazier Eights with a lineup of bots, ready for the harness.
 #[derive(Clone, Debug)]
 pub struct Winston {
-    /// The checked rules.
-    pub rules: Rules,
-    /// The pool the rules describe.
-    pub pool: Pool,
-    /// One (name, preset) per seat of the lineup.
-    pub lineup: Vec<(String, Preset)>,
+    /// The checked rules and the pool they describe.
+    pub model: Model,
+    /// One (name, strategy) per seat of the lineup.
+    pub lineup: Vec<(String, Strategy<Preset>)>,
     /// What the game measures.
     pub measures: Measures,
 }
 
-/// Per-thread state: the table and one bot per lineup entry.
+/// Per-thread state: the table, one player per lineup entry, and an observation buffer.
 pub struct Worker {
     table: engine::Table,
-    bots: Vec<WinstonBot>,
+    bots: Vec<SeatBot<engine::Table>>,
+    obs: engine::Observation,
+}
+
+/// A strategy by preset name, file, derived preset or search preset.
+pub fn load_strategy(name: &str) -> Result<Strategy<Preset>, InputError> {
+    search::load_strategy(bots::PRESETS, name, NAME, Preset::from_toml)
 }
 
 impl Winston {
     /// The game with these rules and strategies, one per seat.
     pub fn new(rules: &Rules, seats: &[String]) -> Result<Winston, InputError> {
         rules.check()?;
-        let lineup = presets::lineup(seats, rules.players, Preset::load)?;
-        Ok(Winston { rules: rules.clone(), pool: Pool::new(rules), lineup, measures: measures::measures(rules) })
+        let lineup = presets::lineup(seats, rules.players, load_strategy)?;
+        Ok(Winston { model: Model::new(rules), lineup, measures: measures::measures(rules) })
+    }
+
+    /// The checked rules.
+    pub fn rules(&self) -> &Rules {
+        &self.model.rules
+    }
+
+    /// The pool the rules describe.
+    pub fn pool(&self) -> &Pool {
+        &self.model.pool
     }
 
     fn play_into(
@@ -96,17 +112,8 @@ impl Winston {
         sink: &mut impl crate::sim::EventSink<Event>,
         out: &mut RoundResult,
     ) -> Result<(), Error> {
-        engine::play(
-            &self.rules,
-            &self.pool,
-            &mut worker.table,
-            &mut worker.bots,
-            seating,
-            deal_seed,
-            bot_seed,
-            sink,
-            out,
-        )
+        let Worker { table, bots, obs } = worker;
+        engine::play_seats(&self.model, table, bots, seating, deal_seed, bot_seed, obs, sink, out)
     }
 }
 
@@ -120,7 +127,8 @@ impl Game for Winston {
     fn worker(&self) -> Worker {
         Worker {
             table: engine::Table::default(),
-            bots: self.lineup.iter().map(|(name, preset)| preset.bot(name)).collect(),
+            bots: (self.lineup.iter()).map(|(name, strategy)| SeatBot::new(name, strategy, 2, Preset::bot)).collect(),
+            obs: engine::Observation::default(),
         }
     }
 
@@ -149,18 +157,19 @@ impl Game for Winston {
         let mut out = RoundResult::default();
         self.play_into(&mut self.worker(), deal_seed, bot_seed, seating, &mut events, &mut out)?;
         let names: Vec<&str> = seating.iter().map(|&i| self.lineup[i].0.as_str()).collect();
-        Ok(tell(&self.pool, &names, &events, &out))
+        Ok(tell(&self.model.pool, &names, &events, &out))
     }
 }
 
 impl Setup for Winston {
     fn rules_toml(&self) -> String {
-        toml::to_string(&self.rules).unwrap_or_default()
+        toml::to_string(&self.model.rules).unwrap_or_default()
     }
 
     fn warnings(&self) -> Vec<String> {
         let mut out = Vec::new();
-        if self.rules.games == 1 && self.rules.later_starter != Rules::default().later_starter {
+        let rules = &self.model.rules;
+        if rules.games == 1 && rules.later_starter != Rules::default().later_starter {
             out.push("later_starter: counts only in a best of 3 (games = 3); drop it or set games = 3".into());
         }
         out
@@ -230,6 +239,7 @@ pub fn tell(pool: &Pool, names: &[&str], events: &[Event], out: &RoundResult) ->
             },
             Event::GameEnd { winner: Some(w), turns } => writeln!(text, "-- {} wins after {turns} turns", seat(w)),
             Event::GameEnd { winner: None, turns } => writeln!(text, "-- Drawn at the turn cap ({turns} turns)"),
+            Event::Search(note) => writeln!(text, "  ({note})"),
         };
     }
     let _ = writeln!(text, "== Result");

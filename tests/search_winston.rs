@@ -1,0 +1,165 @@
+//! The search bot in Winston + Crazier Eights: it cannot see hidden cards (the stack, the
+//! blind cards, the opponent's pool, hand and deck order), it is deterministic, and it plays.
+
+use draftsim::games::winston::engine::{Event, Model, Table, bench_points};
+use draftsim::games::winston::{self, Rules, load_strategy};
+use draftsim::search::leaks::{LeakReport, check_point, decision_points};
+use draftsim::search::{Forward, SeatBot, Strategy};
+use draftsim::sim::{BotRng, NoEvents, RoundResult};
+use rand::SeedableRng;
+
+fn seat_bot(name: &str) -> SeatBot<Table> {
+    let strategy: Strategy<winston::Preset> = load_strategy(name).unwrap();
+    SeatBot::new(name, &strategy, 2, winston::Preset::bot)
+}
+
+fn points(model: &Model, seats: [&str; 2], count: usize, every: u32) -> Vec<Table> {
+    let mut bots: Vec<SeatBot<Table>> = seats.iter().map(|n| seat_bot(n)).collect();
+    decision_points(model, &mut bots, 7, count, every, |t: &mut Table, seed| {
+        t.reset(&model.rules, &model.pool, seed, &mut NoEvents, &mut RoundResult::default()).unwrap()
+    })
+}
+
+#[test]
+fn the_search_bot_decides_the_same_whatever_the_hidden_cards() {
+    let mut report = LeakReport::default();
+    // Default rules, and a best of 3 of the classic game without the last-card rule.
+    let variants = [
+        Rules::default(),
+        Rules { games: 3, classic: true, last_card_rule: false, pass_when_empty: false, ..Rules::default() },
+    ];
+    let mut search = seat_bot("search{iterations=24}");
+    let mut rng = BotRng::seed_from_u64(3);
+    let mut phases = [0usize; 5];
+    for (v, rules) in variants.iter().enumerate() {
+        let model = Model::new(rules);
+        let seats = if v == 0 { ["value", "colour"] } else { ["random", "hate"] };
+        for (i, point) in points(&model, seats, 60, 40).iter().enumerate() {
+            let seat = point.to_act().unwrap();
+            phases[match point.phase() {
+                winston::engine::Phase::Draft { .. } => 0,
+                winston::engine::Phase::Build(_) => 1,
+                winston::engine::Phase::Play(_) => 2,
+                winston::engine::Phase::Peek(_) => 3,
+                _ => 4,
+            }] += 1;
+            let redealt: Vec<Table> = (0..3).map(|_| point.redeal(seat, &mut rng)).collect();
+            check_point(&model, point, &redealt, 2, &mut search, 100 + i as u64, 4, &mut report)
+                .unwrap_or_else(|e| panic!("rules {v}, decision point {i}: {e}"));
+        }
+    }
+    assert_eq!(report.points, 120);
+    assert!(phases[0] > 10 && phases[2] >= 3 && phases[4] > 10, "draft, play and discard points: {phases:?}");
+    // The stack, the opponent's pool and hand hide dozens of cards: a world equal to the
+    // truth is rare, unless the observation leaks them.
+    assert!(report.same_worlds * 20 < report.worlds, "{report:?}");
+}
+
+#[test]
+fn every_deck_build_is_a_decision_point_and_stays_hidden() {
+    // Build points are few among all decisions: take every decision of a few matches.
+    let model = Model::new(&Rules::default());
+    let builds: Vec<Table> = points(&model, ["value", "colour"], 400, 1)
+        .into_iter()
+        .filter(|t| matches!(t.phase(), winston::engine::Phase::Build(_)))
+        .collect();
+    assert!(builds.len() >= 2, "{}", builds.len());
+    let mut search = seat_bot("search{iterations=24}");
+    let mut rng = BotRng::seed_from_u64(5);
+    let mut report = LeakReport::default();
+    for (i, point) in builds.iter().enumerate() {
+        let redealt: Vec<Table> = (0..3).map(|_| point.redeal(point.to_act().unwrap(), &mut rng)).collect();
+        check_point(&model, point, &redealt, 2, &mut search, i as u64, 4, &mut report)
+            .unwrap_or_else(|e| panic!("build point {i}: {e}"));
+    }
+}
+
+#[test]
+fn bench_points_are_decisions_of_the_default_rules() {
+    let (model, points) = bench_points(20);
+    assert_eq!(points.len(), 20);
+    assert!(points.iter().all(|t| t.to_act().is_some()));
+    let mut legal = Vec::new();
+    for t in &points {
+        t.legal(&model, &mut legal);
+        assert!(!legal.is_empty());
+    }
+}
+
+fn draftsim(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_draftsim")).args(args).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_search_bot_beats_random_and_is_reproducible() {
+    let run = |threads: &str| {
+        draftsim(&[
+            "run",
+            "--game",
+            "winston-crazier-eights",
+            "--seats",
+            "search,random",
+            "--rounds",
+            "60",
+            "--quiet",
+            "--threads",
+            threads,
+        ])
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"), "tables do not depend on the thread count");
+    let row = one.lines().find(|l| l.starts_with("search")).unwrap();
+    let win_lo: f64 = row.split_whitespace().nth(4).unwrap().parse().unwrap();
+    assert!(win_lo > 0.5, "search against random: {row}\n{one}");
+}
+
+#[test]
+fn a_replay_shows_the_search_notes() {
+    let text = draftsim(&[
+        "replay",
+        "--game",
+        "winston-crazier-eights",
+        "--seats",
+        "search{iterations=20},value",
+        "--round",
+        "1",
+    ]);
+    assert!(text.contains("searched: ") && text.contains("of 20 iterations"), "{text}");
+    let _ = Event::Search(Default::default());
+}
+
+#[test]
+fn bad_search_parameters_name_the_key() {
+    for (seat, key) in [
+        ("search{iterations=0}", "iterations"),
+        ("search{exploration=-1}", "exploration"),
+        ("search{rollout=trade}", "rollout"),
+        ("search{rollout=search}", "rollout"),
+        ("search{depth=3}", "depth"),
+    ] {
+        let err = load_strategy(seat).err().unwrap_or_else(|| panic!("{seat} should be refused")).to_string();
+        assert!(err.contains(key) && !err.contains('\n'), "{seat}: {err}");
+    }
+}
+
+/// Simulations per second of the default search preset at the benchmark's decision points
+/// (one core): `cargo test --release --test search_winston -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn simulations_per_second() {
+    let (model, points) = bench_points(200);
+    let mut search = seat_bot("search");
+    let mut obs = Default::default();
+    let mut rng = BotRng::seed_from_u64(9);
+    let start = std::time::Instant::now();
+    let mut simulations = 0u64;
+    for point in &points {
+        let seat = point.to_act().unwrap();
+        draftsim::search::decide(&model, point, &mut search, seat, &mut rng, &mut obs, &mut NoEvents).unwrap();
+        simulations += 100;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    println!("winston: {simulations} simulations in {seconds:.2} s: {:.0} simulations/s", simulations as f64 / seconds);
+}
