@@ -105,7 +105,7 @@ fn search_speed_at_the_benchmark_points() {
     let (rules, points) = engine::bench_points(40);
     let strategy = load_strategy("search").unwrap();
     let Strategy::Search(params, _) = &strategy else { panic!("search is a search preset") };
-    let mut bot = SeatBot::new("search", &strategy, rules.players, seven_poker::Preset::bot);
+    let mut bot: SeatBot<Table> = SeatBot::new("search", &strategy, rules.players, seven_poker::Preset::bot);
     let SeatBot::Search(search) = &mut bot else { panic!("a search bot") };
     let mut obs = engine::Observation::default();
     let mut rng = BotRng::seed_from_u64(1);

@@ -770,7 +770,8 @@ impl Table {
             }
             if stayed(s) {
                 r.count(STAYS);
-                if is_bluff(layout, hands[s], p.shown[s]) {
+                // A stayer competes, so its strength is known: `is_bluff` without counting again.
+                if shows_more(layout, p.shown[s]) && strength(s) != SEVEN_COLOURS {
                     r.count(BLUFF_STAYS);
                     if winner == Some(s) {
                         r.count(BLUFF_WINS);
@@ -1439,7 +1440,12 @@ fn in_deck(layout: Layout, id: u8) -> bool {
 /// different colours (they may mean all seven colours) from a hand without all seven.
 /// Cards sharing a colour suggest that many of it, which the hand holds, so never more.
 pub fn is_bluff(layout: Layout, hand: u64, shown: u64) -> bool {
-    shown.count_ones() >= 2 && layout.counts(shown).iter().all(|&k| k <= 1) && layout.strength(hand) != SEVEN_COLOURS
+    shows_more(layout, shown) && layout.strength(hand) != SEVEN_COLOURS
+}
+
+/// Whether shown cards may mean all seven colours: two or more, all of different colours.
+fn shows_more(layout: Layout, shown: u64) -> bool {
+    shown.count_ones() >= 2 && layout.counts(shown).iter().all(|&k| k <= 1)
 }
 
 /// Cards in the next round's deck: every card not held and not a victory card.
