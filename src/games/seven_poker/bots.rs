@@ -177,6 +177,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("bluffer", include_str!("../../../strategies/seven-poker/bluffer.toml")),
     ("fold-to-keep", include_str!("../../../strategies/seven-poker/fold-to-keep.toml")),
     ("adaptive", include_str!("../../../strategies/seven-poker/adaptive.toml")),
+    ("search", include_str!("../../../strategies/seven-poker/search.toml")),
 ];
 
 impl Preset {

@@ -29,6 +29,7 @@ use engine::Event;
 
 use super::{Built, GameInfo, Setup, presets};
 use crate::error::{Error, InputError};
+use crate::search::{self, SeatBot, Strategy};
 use crate::sim::{Game, Measures, RoundResult, SHARE_UNIT};
 use cards::{COLOUR_NAMES, Layout};
 
@@ -66,23 +67,29 @@ fn build(rules_text: Option<&str>, players: Option<usize>, seats: Option<&[Strin
 pub struct SevenPoker {
     /// The checked rules.
     pub rules: Rules,
-    /// One (name, preset) per seat of the lineup.
-    pub lineup: Vec<(String, Preset)>,
+    /// One (name, strategy) per seat of the lineup.
+    pub lineup: Vec<(String, Strategy<Preset>)>,
     /// What the game measures.
     pub measures: Measures,
 }
 
-/// Per-thread state: the table and one bot per lineup entry.
+/// Per-thread state: the table, one player per lineup entry, and an observation buffer.
 pub struct Worker {
     table: engine::Table,
-    bots: Vec<SevenPokerBot>,
+    bots: Vec<SeatBot<engine::Table>>,
+    obs: engine::Observation,
+}
+
+/// A strategy by preset name, file, derived preset or search preset.
+pub fn load_strategy(name: &str) -> Result<Strategy<Preset>, InputError> {
+    search::load_strategy(bots::PRESETS, name, NAME, Preset::from_toml)
 }
 
 impl SevenPoker {
     /// The game with these rules and strategies, one per seat.
     pub fn new(rules: &Rules, seats: &[String]) -> Result<SevenPoker, InputError> {
         rules.check()?;
-        let lineup = presets::lineup(seats, rules.players, Preset::load)?;
+        let lineup = presets::lineup(seats, rules.players, load_strategy)?;
         Ok(SevenPoker { rules: rules.clone(), lineup, measures: measures::measures(rules) })
     }
 
@@ -95,7 +102,8 @@ impl SevenPoker {
         sink: &mut impl crate::sim::EventSink<Event>,
         out: &mut RoundResult,
     ) -> Result<(), Error> {
-        engine::play(&self.rules, &mut worker.table, &mut worker.bots, seating, deal_seed, bot_seed, sink, out)
+        let Worker { table, bots, obs } = worker;
+        engine::play_seats(&self.rules, table, bots, seating, deal_seed, bot_seed, obs, sink, out)
     }
 }
 
@@ -109,7 +117,10 @@ impl Game for SevenPoker {
     fn worker(&self) -> Worker {
         Worker {
             table: engine::Table::default(),
-            bots: self.lineup.iter().map(|(name, preset)| preset.bot(name)).collect(),
+            bots: (self.lineup.iter())
+                .map(|(name, strategy)| SeatBot::new(name, strategy, self.rules.players, Preset::bot))
+                .collect(),
+            obs: engine::Observation::default(),
         }
     }
 
@@ -208,6 +219,7 @@ fn tell(layout: Layout, names: &[&str], events: &[Event], out: &RoundResult) -> 
             Event::Keep { seat: s, cards } => {
                 writeln!(text, "  {} keeps {} for the next round", seat(s), layout.set_name(cards))
             }
+            Event::Search(note) => writeln!(text, "  ({note})"),
         };
     }
     let _ = writeln!(text, "== Result");

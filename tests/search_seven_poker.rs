@@ -1,0 +1,121 @@
+//! The search bot in Seven Poker: it cannot see hidden cards, it is deterministic, and it
+//! plays.
+
+use draftsim::games::seven_poker::engine::{self, NoEvents, Table};
+use draftsim::games::seven_poker::rules::{AllFold, LeftSwap, LoneStayer};
+use draftsim::games::seven_poker::{self, Rules, load_strategy};
+use draftsim::search::leaks::{LeakReport, check_point, decision_points};
+use draftsim::search::{Forward, SeatBot, Strategy};
+use draftsim::sim::{BotRng, RoundResult};
+use rand::SeedableRng;
+
+fn seat_bot(name: &str, players: usize) -> SeatBot<Table> {
+    let strategy: Strategy<seven_poker::Preset> = load_strategy(name).unwrap();
+    SeatBot::new(name, &strategy, players, seven_poker::Preset::bot)
+}
+
+fn points(rules: &Rules, count: usize) -> Vec<Table> {
+    let mut bots: Vec<SeatBot<Table>> = ["adaptive", "colour", "rainbow", "bluffer", "fold-to-keep"]
+        .iter()
+        .take(rules.players)
+        .map(|n| seat_bot(n, rules.players))
+        .collect();
+    decision_points(rules, &mut bots, 7, count, 9, |t: &mut Table, seed| {
+        t.reset(rules, seed, &mut NoEvents, &mut RoundResult::default()).unwrap()
+    })
+}
+
+#[test]
+fn the_search_bot_decides_the_same_whatever_the_hidden_cards() {
+    let mut report = LeakReport::default();
+    // The default rules, and a variant with swaps, kept hands and showdowns of every hand.
+    let variant = Rules {
+        players: 5,
+        cards_per_colour: 6,
+        left_swap: LeftSwap::Chosen,
+        lone_stayer: LoneStayer::Keeps,
+        all_fold: AllFold::Showdown,
+        ..Rules::default()
+    };
+    for rules in [Rules::default(), variant] {
+        let mut search = seat_bot("search{iterations=60}", rules.players);
+        let mut rng = BotRng::seed_from_u64(3);
+        for (i, point) in points(&rules, 60).iter().enumerate() {
+            let seat = point.to_act().unwrap();
+            let redealt: Vec<Table> = (0..2).map(|_| point.redeal(&rules, seat, &mut rng)).collect();
+            check_point(&rules, point, &redealt, rules.players, &mut search, 100 + i as u64, 4, &mut report)
+                .unwrap_or_else(|e| panic!("decision point {i} ({:?}): {e}", point.public().phase));
+        }
+    }
+    assert_eq!(report.points, 120);
+    // Each opponent holds about seven cards of some thirty unseen: a world equal to the
+    // truth is rare, unless the observation leaks them.
+    assert!(report.same_worlds * 20 < report.worlds, "{report:?}");
+}
+
+#[test]
+fn the_search_bot_beats_random_and_is_reproducible() {
+    let run = |threads: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_draftsim"))
+            .args(["run", "--game", "seven-poker", "--seats", "search{iterations=40},random,random", "--rounds", "30"])
+            .args(["--quiet", "--threads", threads])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"), "tables do not depend on the thread count");
+    let row = one.lines().find(|l| l.starts_with("search")).unwrap();
+    // Three seats: a third of the games is an even share; the interval's low end must be
+    // above it.
+    let win_lo: f64 = row.split_whitespace().nth(4).unwrap().parse().unwrap();
+    assert!(win_lo > 1.0 / 3.0, "search against random: {row}");
+}
+
+#[test]
+fn replays_show_the_search_bots_decisions() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .args(["replay", "--game", "seven-poker", "--seats", "search{iterations=20},colour,rainbow", "--round", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("searched: ") && text.contains("of 20 iterations on the chosen move"), "{text}");
+}
+
+#[test]
+fn bad_search_parameters_name_the_key() {
+    for (seat, key) in [
+        ("search{iterations=0}", "iterations"),
+        ("search{exploration=-1}", "exploration"),
+        ("search{rollout=hate}", "rollout"),
+        ("search{rollout=search}", "rollout"),
+        ("search{depth=3}", "depth"),
+    ] {
+        let err = load_strategy(seat).err().unwrap_or_else(|| panic!("{seat} should be refused")).to_string();
+        assert!(err.contains(key) && !err.contains('\n'), "{seat}: {err}");
+    }
+}
+
+/// Simulations per second of the default search preset at the benchmark's decision
+/// points (printed; run with `--nocapture`).
+#[test]
+fn search_speed_at_the_benchmark_points() {
+    let (rules, points) = engine::bench_points(40);
+    let strategy = load_strategy("search").unwrap();
+    let Strategy::Search(params, _) = &strategy else { panic!("search is a search preset") };
+    let mut bot: SeatBot<Table> = SeatBot::new("search", &strategy, rules.players, seven_poker::Preset::bot);
+    let SeatBot::Search(search) = &mut bot else { panic!("a search bot") };
+    let mut obs = engine::Observation::default();
+    let mut rng = BotRng::seed_from_u64(1);
+    let start = std::time::Instant::now();
+    for point in &points {
+        let seat = point.to_act().unwrap();
+        point.observe(&rules, seat, &mut obs);
+        search.decide(&rules, seat, &obs, &mut rng);
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let simulations = points.len() as f64 * f64::from(params.iterations);
+    println!("seven-poker search: {:.0} simulations/s", simulations / seconds);
+}
