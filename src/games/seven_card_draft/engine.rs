@@ -1500,7 +1500,8 @@ impl Forward for Table {
             }
         }
         // Hands, packs and memories from the rebuilt picks; the observer's are its own.
-        let live_pack = |d: usize| received > 0 && holder[received - 1][d] != NONE;
+        // A pack is in play while a seat still in holds it (a seat that folds discards it).
+        let live_pack = |d: usize| (0..n).any(|s| !p.folded[s] && p.round_stacks[s] > 0 && p.pack_of[s] as usize == d);
         let mut discarded = CardSet::EMPTY;
         for d in (0..n).filter(|&d| p.round_stacks[d] > 0 && !live_pack(d)) {
             discarded = discarded.union(rest[d]);
