@@ -24,6 +24,7 @@ pub use view::{Action, Bot, BotRng, PickChoice, SeatView};
 
 use super::{Built, GameInfo, Setup, presets};
 use crate::error::{Error, InputError};
+use crate::search::{self, SeatBot, Strategy};
 use crate::sim::{Game, Measures, RoundResult, Tally};
 use std::sync::atomic::AtomicBool;
 
@@ -74,7 +75,12 @@ impl Setup for SevenCardDraft {
         interrupt: Option<&AtomicBool>,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<crate::output::Table, Error> {
-        let c = calibration::calibrate(&self.variant.rules, self.lineup[0].1.draft, rounds, seed, interrupt, progress)?;
+        // The search bot drafts with its rollout preset's module (random rollouts: greedy).
+        let draft = match &self.lineup[0].1 {
+            Strategy::Heuristic(preset) | Strategy::Search(_, Some(preset)) => preset.draft,
+            Strategy::Search(_, None) => bots::DraftModule::Greedy,
+        };
+        let c = calibration::calibrate(&self.variant.rules, draft, rounds, seed, interrupt, progress)?;
         Ok(calibration::table(&c))
     }
 }
@@ -101,23 +107,29 @@ pub const CATEGORY_NAMES: [&str; 10] = [
 pub struct SevenCardDraft {
     /// The checked rules.
     pub variant: Variant,
-    /// One (name, preset) per seat of the lineup.
-    pub lineup: Vec<(String, Preset)>,
+    /// One (name, strategy) per seat of the lineup.
+    pub lineup: Vec<(String, Strategy<Preset>)>,
     /// What the variant measures.
     pub measures: Measures,
 }
 
-/// Per-thread state: the table and one bot per lineup entry.
+/// Per-thread state: the table, one player per lineup entry, and an observation buffer.
 pub struct Worker {
     table: Table,
-    bots: Vec<ModularBot>,
+    bots: Vec<SeatBot<Table>>,
+    obs: engine::Observation,
+}
+
+/// A strategy by preset name, file, derived preset or search preset.
+pub fn load_strategy(name: &str) -> Result<Strategy<Preset>, InputError> {
+    search::load_strategy(bots::PRESETS, name, NAME, Preset::from_toml)
 }
 
 impl SevenCardDraft {
     /// The game with these rules and these strategies (names or preset file paths), one per seat.
     pub fn new(rules: &Rules, seats: &[String]) -> Result<SevenCardDraft, InputError> {
         let variant = rules.compile()?;
-        let lineup = presets::lineup(seats, variant.rules.players, Preset::load)?;
+        let lineup = presets::lineup(seats, variant.rules.players, load_strategy)?;
         let measures = measures::measures(&variant);
         Ok(SevenCardDraft { variant, lineup, measures })
     }
@@ -134,17 +146,8 @@ impl SevenCardDraft {
         sink: &mut impl EventSink<Event>,
         out: &mut RoundResult,
     ) -> Result<(), Error> {
-        engine::play(
-            &self.variant,
-            &mut worker.table,
-            &mut worker.bots,
-            seating,
-            deal_seed,
-            bot_seed,
-            round_index,
-            sink,
-            out,
-        )
+        let Worker { table, bots, obs } = worker;
+        engine::play_seats(&self.variant, table, bots, seating, deal_seed, bot_seed, round_index, obs, sink, out)
     }
 
     /// Plays one round with every event sent to `sink` (for replays and tests), with the
@@ -175,7 +178,10 @@ impl Game for SevenCardDraft {
     fn worker(&self) -> Worker {
         Worker {
             table: Table::new(&self.variant),
-            bots: self.lineup.iter().map(|(name, preset)| preset.bot(name)).collect(),
+            bots: (self.lineup.iter())
+                .map(|(name, strategy)| SeatBot::new(name, strategy, self.variant.rules.players, Preset::bot))
+                .collect(),
+            obs: engine::Observation::default(),
         }
     }
 

@@ -86,6 +86,7 @@ pub fn tell(variant: &Variant, names: &[&str], events: &[Event], result: &RoundR
             ),
             Event::Refund { seat: s, chips } => writeln!(out, "  {} takes back {chips} uncalled", seat(s)),
             Event::LastStanding { seat: s } => writeln!(out, "-- Everyone else folded: {} wins at once", seat(s)),
+            Event::Search(note) => writeln!(out, "  ({note})"),
         };
     }
     let _ = writeln!(out, "== Result");
