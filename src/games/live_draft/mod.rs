@@ -27,6 +27,7 @@ use engine::{Event, How};
 
 use super::{Built, GameInfo, Setup, presets};
 use crate::error::{Error, InputError};
+use crate::search::{self, SeatBot, Strategy};
 use crate::sim::{Game, Measures, RoundResult};
 use view::{Card, NO_CARD};
 
@@ -64,23 +65,29 @@ fn build(rules_text: Option<&str>, players: Option<usize>, seats: Option<&[Strin
 pub struct LiveDraft {
     /// The checked rules.
     pub rules: Rules,
-    /// One (name, preset) per seat of the lineup.
-    pub lineup: Vec<(String, Preset)>,
+    /// One (name, strategy) per seat of the lineup.
+    pub lineup: Vec<(String, Strategy<Preset>)>,
     /// What the game measures.
     pub measures: Measures,
 }
 
-/// Per-thread state: the table and one bot per lineup entry.
+/// Per-thread state: the table, one player per lineup entry, and an observation buffer.
 pub struct Worker {
     table: Box<engine::Table>,
-    bots: Vec<LiveDraftBot>,
+    bots: Vec<SeatBot<engine::Table>>,
+    obs: Box<engine::Observation>,
+}
+
+/// A strategy by preset name, file, derived preset or search preset.
+pub fn load_strategy(name: &str) -> Result<Strategy<Preset>, InputError> {
+    search::load_strategy(bots::PRESETS, name, NAME, Preset::from_toml)
 }
 
 impl LiveDraft {
     /// The game with these rules and strategies, one per seat.
     pub fn new(rules: &Rules, seats: &[String]) -> Result<LiveDraft, InputError> {
         rules.check()?;
-        let lineup = presets::lineup(seats, rules.players, Preset::load)?;
+        let lineup = presets::lineup(seats, rules.players, load_strategy)?;
         Ok(LiveDraft { rules: rules.clone(), lineup, measures: measures::measures() })
     }
 
@@ -93,7 +100,8 @@ impl LiveDraft {
         sink: &mut impl crate::sim::EventSink<Event>,
         out: &mut RoundResult,
     ) -> Result<(), Error> {
-        engine::play(&self.rules, &mut worker.table, &mut worker.bots, seating, deal_seed, bot_seed, sink, out)
+        let Worker { table, bots, obs } = worker;
+        engine::play_seats(&self.rules, table, bots, seating, deal_seed, bot_seed, obs, sink, out)
     }
 }
 
@@ -105,7 +113,13 @@ impl Game for LiveDraft {
     }
 
     fn worker(&self) -> Worker {
-        Worker { table: Box::default(), bots: self.lineup.iter().map(|(name, preset)| preset.bot(name)).collect() }
+        Worker {
+            table: Box::default(),
+            bots: (self.lineup.iter())
+                .map(|(name, strategy)| SeatBot::new(name, strategy, self.rules.players, Preset::bot))
+                .collect(),
+            obs: Box::default(),
+        }
     }
 
     fn measures(&self) -> &Measures {
@@ -183,6 +197,7 @@ pub fn tell(cards: &[Card], names: &[&str], events: &[Event], out: &RoundResult)
             Event::Damage { seat: s, amount, life } => {
                 writeln!(text, "    {} takes {amount} damage: {life} life", seat(s))
             }
+            Event::Search(note) => writeln!(text, "  ({note})"),
             Event::End { winners, why } => {
                 let w: Vec<String> = (0..names.len()).filter(|&s| winners >> s & 1 == 1).map(seat).collect();
                 if w.is_empty() {

@@ -91,7 +91,7 @@ impl Card {
 }
 
 /// What everyone sees of a player.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Board {
     /// Life.
     pub life: i32,
