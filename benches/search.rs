@@ -48,3 +48,39 @@ fn sevens_simulations(bencher: Bencher) {
     });
     simulations_per_second(bencher, &rules, &points, seat(&format!("search{{iterations={ITERATIONS}}}")));
 }
+
+/// The `search` preset of a game at `ITERATIONS` iterations.
+macro_rules! search_seat {
+    ($game:ident, $players:expr) => {{
+        let name = format!("search{{iterations={ITERATIONS}}}");
+        let strategy = draftsim::games::$game::load_strategy(&name).unwrap();
+        SeatBot::new(&name, &strategy, $players, draftsim::games::$game::Preset::bot)
+    }};
+}
+
+#[divan::bench(sample_count = 40)]
+fn seven_card_draft_simulations(bencher: Bencher) {
+    let (variant, points) = draftsim::games::seven_card_draft::engine::bench_points(POINTS);
+    let players = variant.rules.players;
+    simulations_per_second(bencher, &variant, &points, search_seat!(seven_card_draft, players));
+}
+
+#[divan::bench(sample_count = 20)]
+fn seven_poker_simulations(bencher: Bencher) {
+    let (rules, points) = draftsim::games::seven_poker::engine::bench_points(POINTS);
+    let players = rules.players;
+    simulations_per_second(bencher, &rules, &points, search_seat!(seven_poker, players));
+}
+
+#[divan::bench(sample_count = 20)]
+fn winston_simulations(bencher: Bencher) {
+    let (model, points) = draftsim::games::winston::engine::bench_points(POINTS);
+    simulations_per_second(bencher, &model, &points, search_seat!(winston, 2));
+}
+
+#[divan::bench(sample_count = 20)]
+fn live_draft_simulations(bencher: Bencher) {
+    let (rules, points) = draftsim::games::live_draft::engine::bench_points(POINTS);
+    let players = rules.players;
+    simulations_per_second(bencher, &rules, &points, search_seat!(live_draft, players));
+}

@@ -53,6 +53,9 @@ pub struct SearchNote {
 
 impl std::fmt::Display for SearchNote {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.choices == 1 {
+            return write!(f, "seat {} had one legal move: no search", self.seat);
+        }
         write!(
             f,
             "seat {} searched: {} of {} iterations on the chosen move ({} choices)",
@@ -110,6 +113,13 @@ impl<F: Forward> Ismcts<F> {
     /// draw of `rng` (the seat's bot stream).
     pub fn decide(&mut self, rules: &F::Rules, seat: usize, obs: &F::Obs, rng: &mut BotRng) -> F::Move {
         let mut rng = BotRng::seed_from_u64(rng.next_u64());
+        // A forced move needs no search (the legal moves are the seat's to know).
+        F::determinize(rules, obs, &mut rng, &mut self.world);
+        self.world.legal(rules, &mut self.legal);
+        if self.legal.len() == 1 {
+            self.note = SearchNote { seat, iterations: 0, visits: 0, choices: 1 };
+            return self.legal[0];
+        }
         self.nodes.clear();
         self.nodes.push(Node::new(0, seat as u8));
         for _ in 0..self.params.iterations {

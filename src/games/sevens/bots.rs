@@ -288,7 +288,11 @@ mod tests {
 
     #[test]
     fn every_preset_loads_and_round_trips() {
-        for (name, _) in PRESETS {
+        for (name, text) in PRESETS {
+            if crate::search::params::is_search(text) {
+                assert!(super::super::load_strategy(name).is_ok(), "{name}");
+                continue;
+            }
             let p = Preset::load(name).unwrap();
             assert_eq!(Preset::from_toml(&toml::to_string(&p).unwrap()).unwrap(), p, "{name}");
         }
