@@ -534,7 +534,8 @@ impl Table {
         };
         mark(&self.library[..self.n_library]);
         mark(&self.row[..self.n_row]);
-        mark(&self.discard[..self.n_discard]);
+        // With the rummy opening's chosen discards, waiting past the pile's top.
+        mark(&self.discard[..self.n_discard.max(self.chosen)]);
         mark(&self.removed[..self.n_removed]);
         for s in 0..players {
             let b = &self.boards[s];
@@ -813,6 +814,7 @@ impl Table {
             }
         }
         self.n_discard = self.chosen;
+        self.chosen = 0;
         self.pending = [0; MAX_SEATS];
         self.set_out_row(rules, sink);
         self.opening_dealt(rules, sink, out)
