@@ -24,6 +24,10 @@ while read -r game players presets rounds low budgets ladder_rounds; do
   dirs="$dirs $D/data/$game-ladder"
 done <<'GAMES'
 sevens 4 tight,bluffer,greedy,exact,no-trade,random 2000 100 1,4,16,64,256,1024 2000
+seven-card-draft 4 greedy,hate,tight,loose-aggressive,late-folder,bluffer,random 400 100 1,4,16,64,256 400
+seven-poker 4 adaptive,colour,rainbow,bluffer,fold-to-keep,pat,random 200 25 1,4,16,64,256 200
+winston-crazier-eights 2 value,colour,hate,forge,first,random 300 25 1,4,16,64,256 300
+live-draft 2 best-card,curve,colour,hate,aggro,cautious,random 300 25 1,4,16,64,256 300
 GAMES
 # Sevens: opponents modelled by tight inside the tree, against the same presets.
 draftsim compare --game sevens --players 4 \
