@@ -134,7 +134,11 @@ impl Ladder {
 
     /// The `skill_depth` table: one row.
     pub fn depth_table(&self) -> Table {
-        let top = self.steps.get(self.skill_depth.saturating_sub(1)).map_or(0, |s| i64::from(s.budget));
+        // With no winning step the deepest budget that still pays is the ladder's base.
+        let top = match self.skill_depth {
+            0 => self.steps.first().map_or(0, |s| i64::from(s.opponent)),
+            d => i64::from(self.steps[d - 1].budget),
+        };
         Table::new("skill_depth")
             .with("skill_depth", Values::Int(vec![self.skill_depth as i64]))
             .with("steps", Values::Int(vec![self.steps.len() as i64]))
