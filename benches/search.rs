@@ -1,6 +1,7 @@
 //! Search speed on one core: ISMCTS simulations (iterations) per second of the `search`
 //! bot, from decision points of each game's default rules and default mix, one benchmark
-//! per game. Each sample runs one decision of `ITERATIONS` iterations at the next point.
+//! per game. Each sample runs one decision of `ITERATIONS` iterations at the next point
+//! that offers more than one legal move.
 //!
 //! Run: `cargo bench --bench search`.
 
@@ -22,11 +23,20 @@ fn main() {
 /// Times the search bot's decisions at `points`, `ITERATIONS` iterations each.
 fn simulations_per_second<F: Forward>(bencher: Bencher, rules: &F::Rules, points: &[F], mut search: SeatBot<F>) {
     let SeatBot::Search(bot) = &mut search else { panic!("a search preset") };
+    // A forced move is played without searching: only real choices count.
+    let mut legal = Vec::new();
+    let points: Vec<&F> = points
+        .iter()
+        .filter(|p| {
+            p.legal(rules, &mut legal);
+            legal.len() > 1
+        })
+        .collect();
     let mut obs = F::Obs::default();
     let mut rng = BotRng::seed_from_u64(1);
     let mut k = 0;
     bencher.counter(ItemsCount::new(ITERATIONS)).bench_local(|| {
-        let point = &points[k % points.len()];
+        let point = points[k % points.len()];
         k += 1;
         let seat = point.to_act().expect("a decision point");
         point.observe(rules, seat, &mut obs);

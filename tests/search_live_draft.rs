@@ -1,7 +1,11 @@
 //! The search bot in Live-Draft: it cannot see hidden cards, it is deterministic, and it
 //! plays.
 
-use draftsim::games::live_draft::engine::{self, NoEvents, Table};
+mod common;
+
+use common::{assert_bad_search_parameters, on_one_and_two_threads, row_value};
+
+use draftsim::games::live_draft::engine::{NoEvents, Table};
 use draftsim::games::live_draft::rules::{Method, Opening};
 use draftsim::games::live_draft::{self as live_draft, Rules, load_strategy};
 use draftsim::search::leaks::{LeakReport, check_point, decision_points};
@@ -83,20 +87,8 @@ fn a_determinized_world_keeps_what_the_seat_saw_and_deals_the_rest() {
 
 #[test]
 fn the_search_bot_beats_random_and_is_reproducible() {
-    let run = |threads: &str| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_draftsim"))
-            .args(["run", "--game", "live-draft", "--seats", "search,random", "--rounds", "60"])
-            .args(["--quiet", "--threads", threads])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        String::from_utf8(out.stdout).unwrap()
-    };
-    let one = run("1");
-    assert_eq!(one, run("2"), "tables do not depend on the thread count");
-    let row = one.lines().find(|l| l.starts_with("search")).unwrap();
-    let win_lo: f64 = row.split_whitespace().nth(4).unwrap().parse().unwrap();
-    assert!(win_lo > 0.5, "search against random: {row}");
+    let table = on_one_and_two_threads(&["run", "--game", "live-draft", "--seats", "search,random", "--rounds", "60"]);
+    assert!(row_value(&table, "search", 4) > 0.5, "search against random: {table}");
 }
 
 #[test]
@@ -126,39 +118,5 @@ fn a_replay_shows_the_search_bots_decisions() {
 
 #[test]
 fn bad_search_parameters_name_the_key() {
-    for (seat, key) in [
-        ("search{iterations=0}", "iterations"),
-        ("search{exploration=-1}", "exploration"),
-        ("search{rollout=psychic}", "rollout"),
-        ("search{rollout=search}", "rollout"),
-        ("search{depth=3}", "depth"),
-    ] {
-        let err = load_strategy(seat).err().unwrap_or_else(|| panic!("{seat} should be refused")).to_string();
-        assert!(err.contains(key) && !err.contains('\n'), "{seat}: {err}");
-    }
-}
-
-/// Simulations per second of the default search preset at the benchmark's decision points
-/// (`cargo test --release --test search_live_draft -- --ignored --nocapture`).
-#[test]
-#[ignore]
-fn search_speed() {
-    let (rules, points) = engine::bench_points(200);
-    let mut bot = seat_bot("search", rules.players);
-    let SeatBot::Search(search) = &mut bot else { unreachable!() };
-    let iterations = search.params().iterations as f64;
-    let mut obs = live_draft::engine::Observation::default();
-    let mut rng = BotRng::seed_from_u64(1);
-    let started = std::time::Instant::now();
-    for point in &points {
-        let seat = point.to_act().unwrap();
-        point.observe(&rules, seat, &mut obs);
-        search.decide(&rules, seat, &obs, &mut rng);
-    }
-    let seconds = started.elapsed().as_secs_f64();
-    println!(
-        "live-draft search: {} decisions, {:.0} simulations/s",
-        points.len(),
-        points.len() as f64 * iterations / seconds
-    );
+    assert_bad_search_parameters(load_strategy, "psychic");
 }

@@ -2,7 +2,11 @@
 //! has not held, undealt cards), its worlds keep every rule, it is deterministic, and it
 //! plays.
 
-use draftsim::games::seven_card_draft::engine::{NoEvents, Table, bench_points};
+mod common;
+
+use common::{assert_bad_search_parameters, on_one_and_two_threads, row_value};
+
+use draftsim::games::seven_card_draft::engine::{NoEvents, Table};
 use draftsim::games::seven_card_draft::{self, Rules, Variant, load_strategy};
 use draftsim::search::leaks::{LeakReport, check_point, decision_points};
 use draftsim::search::{Forward, SeatBot, Strategy};
@@ -91,25 +95,9 @@ fn cli(args: &[&str]) -> String {
 
 #[test]
 fn the_search_bot_beats_random_and_is_reproducible() {
-    let run = |threads: &str| {
-        cli(&[
-            "run",
-            "--game",
-            "seven-card-draft",
-            "--seats",
-            "search,random",
-            "--rounds",
-            "300",
-            "--quiet",
-            "--threads",
-            threads,
-        ])
-    };
-    let one = run("1");
-    assert_eq!(one, run("2"), "tables do not depend on the thread count");
-    let row = one.lines().find(|l| l.starts_with("search")).unwrap();
-    let chips_lo: f64 = row.split_whitespace().nth(7).unwrap().parse().unwrap();
-    assert!(chips_lo > 0.0, "search against random: {row}");
+    let table =
+        on_one_and_two_threads(&["run", "--game", "seven-card-draft", "--seats", "search,random", "--rounds", "300"]);
+    assert!(row_value(&table, "search", 7) > 0.0, "search against random: {table}");
 }
 
 #[test]
@@ -129,36 +117,5 @@ fn replays_show_the_search_bot_decisions() {
 
 #[test]
 fn bad_search_parameters_name_the_key() {
-    for (seat, key) in [
-        ("search{iterations=0}", "iterations"),
-        ("search{exploration=-1}", "exploration"),
-        ("search{rollout=no-such-preset}", "rollout"),
-        ("search{rollout=search}", "rollout"),
-        ("search{depth=3}", "depth"),
-    ] {
-        let err = load_strategy(seat).err().unwrap_or_else(|| panic!("{seat} should be refused")).to_string();
-        assert!(err.contains(key) && !err.contains('\n'), "{seat}: {err}");
-    }
-}
-
-/// Simulations per second of the default search preset at decision points of the default
-/// rules and mix (run by hand: `cargo test --release --test search_seven_card_draft --
-/// --ignored --nocapture`).
-#[test]
-#[ignore = "prints a speed"]
-fn search_speed() {
-    let (variant, points) = bench_points(200);
-    let mut search = seat_bot("search", variant.rules.players);
-    let SeatBot::Search(bot) = &mut search else { panic!("the search preset") };
-    let iterations = bot.params().iterations as f64;
-    let mut obs = Default::default();
-    let mut rng = BotRng::seed_from_u64(1);
-    let start = std::time::Instant::now();
-    for point in &points {
-        let seat = point.to_act().unwrap();
-        point.observe(&variant, seat, &mut obs);
-        bot.decide(&variant, seat, &obs, &mut rng);
-    }
-    let secs = start.elapsed().as_secs_f64();
-    println!("{:.0} simulations/s ({} decisions)", points.len() as f64 * iterations / secs, points.len());
+    assert_bad_search_parameters(load_strategy, "no-such-preset");
 }

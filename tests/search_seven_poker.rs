@@ -1,7 +1,11 @@
 //! The search bot in Seven Poker: it cannot see hidden cards, it is deterministic, and it
 //! plays.
 
-use draftsim::games::seven_poker::engine::{self, NoEvents, Table};
+mod common;
+
+use common::{assert_bad_search_parameters, on_one_and_two_threads, row_value};
+
+use draftsim::games::seven_poker::engine::{NoEvents, Table};
 use draftsim::games::seven_poker::rules::{AllFold, LeftSwap, LoneStayer};
 use draftsim::games::seven_poker::{self, Rules, load_strategy};
 use draftsim::search::leaks::{LeakReport, check_point, decision_points};
@@ -55,22 +59,18 @@ fn the_search_bot_decides_the_same_whatever_the_hidden_cards() {
 
 #[test]
 fn the_search_bot_beats_random_and_is_reproducible() {
-    let run = |threads: &str| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_draftsim"))
-            .args(["run", "--game", "seven-poker", "--seats", "search{iterations=40},random,random", "--rounds", "30"])
-            .args(["--quiet", "--threads", threads])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        String::from_utf8(out.stdout).unwrap()
-    };
-    let one = run("1");
-    assert_eq!(one, run("2"), "tables do not depend on the thread count");
-    let row = one.lines().find(|l| l.starts_with("search")).unwrap();
+    let table = on_one_and_two_threads(&[
+        "run",
+        "--game",
+        "seven-poker",
+        "--seats",
+        "search{iterations=40},random,random",
+        "--rounds",
+        "30",
+    ]);
     // Three seats: a third of the games is an even share; the interval's low end must be
     // above it.
-    let win_lo: f64 = row.split_whitespace().nth(4).unwrap().parse().unwrap();
-    assert!(win_lo > 1.0 / 3.0, "search against random: {row}");
+    assert!(row_value(&table, "search", 4) > 1.0 / 3.0, "search against random: {table}");
 }
 
 #[test]
@@ -86,36 +86,5 @@ fn replays_show_the_search_bots_decisions() {
 
 #[test]
 fn bad_search_parameters_name_the_key() {
-    for (seat, key) in [
-        ("search{iterations=0}", "iterations"),
-        ("search{exploration=-1}", "exploration"),
-        ("search{rollout=hate}", "rollout"),
-        ("search{rollout=search}", "rollout"),
-        ("search{depth=3}", "depth"),
-    ] {
-        let err = load_strategy(seat).err().unwrap_or_else(|| panic!("{seat} should be refused")).to_string();
-        assert!(err.contains(key) && !err.contains('\n'), "{seat}: {err}");
-    }
-}
-
-/// Simulations per second of the default search preset at the benchmark's decision
-/// points (printed; run with `--nocapture`).
-#[test]
-fn search_speed_at_the_benchmark_points() {
-    let (rules, points) = engine::bench_points(40);
-    let strategy = load_strategy("search").unwrap();
-    let Strategy::Search(params, _) = &strategy else { panic!("search is a search preset") };
-    let mut bot: SeatBot<Table> = SeatBot::new("search", &strategy, rules.players, seven_poker::Preset::bot);
-    let SeatBot::Search(search) = &mut bot else { panic!("a search bot") };
-    let mut obs = engine::Observation::default();
-    let mut rng = BotRng::seed_from_u64(1);
-    let start = std::time::Instant::now();
-    for point in &points {
-        let seat = point.to_act().unwrap();
-        point.observe(&rules, seat, &mut obs);
-        search.decide(&rules, seat, &obs, &mut rng);
-    }
-    let seconds = start.elapsed().as_secs_f64();
-    let simulations = points.len() as f64 * f64::from(params.iterations);
-    println!("seven-poker search: {:.0} simulations/s", simulations / seconds);
+    assert_bad_search_parameters(load_strategy, "psychic");
 }

@@ -1,5 +1,9 @@
 //! The search bot in Sevens: it cannot see hidden cards, it is deterministic, and it plays.
 
+mod common;
+
+use common::{assert_bad_search_parameters, on_one_and_two_threads, row_value};
+
 use draftsim::games::sevens::engine::{NoEvents, Table};
 use draftsim::games::sevens::{self, Rules, load_strategy};
 use draftsim::search::leaks::{LeakReport, check_point, decision_points};
@@ -47,33 +51,20 @@ fn the_search_bot_decides_the_same_whatever_the_hidden_cards() {
 
 #[test]
 fn the_search_bot_beats_random_and_is_reproducible() {
-    let run = |threads: &str| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_draftsim"))
-            .args(["run", "--game", "sevens", "--seats", "search{iterations=300},random", "--rounds", "400"])
-            .args(["--quiet", "--threads", threads])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        String::from_utf8(out.stdout).unwrap()
-    };
-    let one = run("1");
-    assert_eq!(one, run("2"), "tables do not depend on the thread count");
-    let row = one.lines().find(|l| l.starts_with("search")).unwrap();
+    let table = on_one_and_two_threads(&[
+        "run",
+        "--game",
+        "sevens",
+        "--seats",
+        "search{iterations=300},random",
+        "--rounds",
+        "400",
+    ]);
     // Heads-up, half the hands end with nobody at 7 or under: chips tell the winner.
-    let chips_lo: f64 = row.split_whitespace().nth(7).unwrap().parse().unwrap();
-    assert!(chips_lo > 0.0, "search against random: {row}");
+    assert!(row_value(&table, "search", 7) > 0.0, "search against random: {table}");
 }
 
 #[test]
 fn bad_search_parameters_name_the_key() {
-    for (seat, key) in [
-        ("search{iterations=0}", "iterations"),
-        ("search{exploration=-1}", "exploration"),
-        ("search{rollout=hate}", "rollout"),
-        ("search{rollout=search}", "rollout"),
-        ("search{depth=3}", "depth"),
-    ] {
-        let err = load_strategy(seat).err().unwrap_or_else(|| panic!("{seat} should be refused")).to_string();
-        assert!(err.contains(key) && !err.contains('\n'), "{seat}: {err}");
-    }
+    assert_bad_search_parameters(load_strategy, "hate");
 }

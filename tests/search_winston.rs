@@ -1,7 +1,11 @@
 //! The search bot in Winston + Crazier Eights: it cannot see hidden cards (the stack, the
 //! blind cards, the opponent's pool, hand and deck order), it is deterministic, and it plays.
 
-use draftsim::games::winston::engine::{Event, Model, Table, bench_points};
+mod common;
+
+use common::{assert_bad_search_parameters, on_one_and_two_threads, row_value};
+
+use draftsim::games::winston::engine::{Model, Table, bench_points};
 use draftsim::games::winston::{self, Rules, load_strategy};
 use draftsim::search::leaks::{LeakReport, check_point, decision_points};
 use draftsim::search::{Forward, SeatBot, Strategy};
@@ -94,25 +98,16 @@ fn draftsim(args: &[&str]) -> String {
 
 #[test]
 fn the_search_bot_beats_random_and_is_reproducible() {
-    let run = |threads: &str| {
-        draftsim(&[
-            "run",
-            "--game",
-            "winston-crazier-eights",
-            "--seats",
-            "search,random",
-            "--rounds",
-            "60",
-            "--quiet",
-            "--threads",
-            threads,
-        ])
-    };
-    let one = run("1");
-    assert_eq!(one, run("2"), "tables do not depend on the thread count");
-    let row = one.lines().find(|l| l.starts_with("search")).unwrap();
-    let win_lo: f64 = row.split_whitespace().nth(4).unwrap().parse().unwrap();
-    assert!(win_lo > 0.5, "search against random: {row}\n{one}");
+    let table = on_one_and_two_threads(&[
+        "run",
+        "--game",
+        "winston-crazier-eights",
+        "--seats",
+        "search,random",
+        "--rounds",
+        "60",
+    ]);
+    assert!(row_value(&table, "search", 4) > 0.5, "search against random: {table}");
 }
 
 #[test]
@@ -127,39 +122,9 @@ fn a_replay_shows_the_search_notes() {
         "1",
     ]);
     assert!(text.contains("searched: ") && text.contains("of 20 iterations"), "{text}");
-    let _ = Event::Search(Default::default());
 }
 
 #[test]
 fn bad_search_parameters_name_the_key() {
-    for (seat, key) in [
-        ("search{iterations=0}", "iterations"),
-        ("search{exploration=-1}", "exploration"),
-        ("search{rollout=trade}", "rollout"),
-        ("search{rollout=search}", "rollout"),
-        ("search{depth=3}", "depth"),
-    ] {
-        let err = load_strategy(seat).err().unwrap_or_else(|| panic!("{seat} should be refused")).to_string();
-        assert!(err.contains(key) && !err.contains('\n'), "{seat}: {err}");
-    }
-}
-
-/// Simulations per second of the default search preset at the benchmark's decision points
-/// (one core): `cargo test --release --test search_winston -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn simulations_per_second() {
-    let (model, points) = bench_points(200);
-    let mut search = seat_bot("search");
-    let mut obs = Default::default();
-    let mut rng = BotRng::seed_from_u64(9);
-    let start = std::time::Instant::now();
-    let mut simulations = 0u64;
-    for point in &points {
-        let seat = point.to_act().unwrap();
-        draftsim::search::decide(&model, point, &mut search, seat, &mut rng, &mut obs, &mut NoEvents).unwrap();
-        simulations += 100;
-    }
-    let seconds = start.elapsed().as_secs_f64();
-    println!("winston: {simulations} simulations in {seconds:.2} s: {:.0} simulations/s", simulations as f64 / seconds);
+    assert_bad_search_parameters(load_strategy, "trade");
 }

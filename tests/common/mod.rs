@@ -40,3 +40,40 @@ pub fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out.sort();
     out
 }
+
+/// `draftsim ARGS --quiet` on one thread and on two; the tables must be the same. Returns
+/// stdout.
+pub fn on_one_and_two_threads(args: &[&str]) -> String {
+    let run = |threads: &str| {
+        let o = draftsim(&[args, &["--quiet", "--threads", threads]].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"), "tables do not depend on the thread count");
+    one
+}
+
+/// Field `column` (0-based, split at whitespace) of the first printed row whose strategy
+/// starts with `strategy`.
+pub fn row_value(table: &str, strategy: &str, column: usize) -> f64 {
+    let row = table.lines().find(|l| l.starts_with(strategy)).unwrap_or_else(|| panic!("no {strategy} row: {table}"));
+    row.split_whitespace().nth(column).and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{row}"))
+}
+
+/// Every bad search parameter is refused by `load` in one line naming its key;
+/// `not_a_preset` is a rollout name the game does not have.
+pub fn assert_bad_search_parameters<T>(load: impl Fn(&str) -> Result<T, draftsim::InputError>, not_a_preset: &str) {
+    let rollout = format!("search{{rollout={not_a_preset}}}");
+    for (seat, key) in [
+        ("search{iterations=0}", "iterations"),
+        ("search{exploration=-1}", "exploration"),
+        (rollout.as_str(), "rollout"),
+        ("search{rollout=search}", "rollout"),
+        ("search{depth=3}", "depth"),
+        ("search{opponents=psychic}", "opponents"),
+    ] {
+        let err = load(seat).err().unwrap_or_else(|| panic!("{seat} should be refused")).to_string();
+        assert!(err.contains(key) && !err.contains('\n'), "{seat}: {err}");
+    }
+}
