@@ -584,6 +584,7 @@ const FAVOURED: GameInfo = GameInfo {
     name: "favoured",
     description: "a planted three-seat game",
     rules_help: &[],
+    rule_steps: &[],
     default_rules: String::new,
     presets: Vec::new,
     preset_text: |_| Ok(String::new()),
@@ -620,4 +621,69 @@ fn compare_on_an_odd_table_pairs_the_two_lineups_deal_by_deal() {
     let rate = |c: u32| c as f64 / runs as f64;
     assert!((0.92..=0.975).contains(&rate(share_covered)), "win share coverage {}", rate(share_covered));
     assert!((0.92..=0.975).contains(&rate(diff_covered)), "chips difference coverage {}", rate(diff_covered));
+}
+
+/// A planted unit whose health follows from its deal seed: 1 to 7 decisions alternating
+/// forced and three-way, and by `deal_seed % 4` a win for seat 0 or 1, a split, or a cap.
+fn planted_health(deal_seed: u64, _: u64, _: &[usize], out: &mut RoundResult) {
+    for i in 0..=deal_seed % 7 {
+        out.health.decision(if i % 2 == 0 { 1 } else { 3 });
+    }
+    match deal_seed % 4 {
+        0 | 1 => award(out, (deal_seed % 4) as usize),
+        k => {
+            out.seats[0].share_units = SHARE_UNIT / 2;
+            out.seats[1].share_units = SHARE_UNIT / 2;
+            out.health.capped = k == 3;
+        }
+    }
+}
+
+#[test]
+fn the_health_card_is_exact_on_a_planted_game() {
+    let game = Planted::new(planted_health, &[]);
+    let lineup = Lineup::new(&["a".to_string(), "b".to_string()]);
+    let plan = plan(77, 3000);
+    let tally = run_with_threads(&game, &lineup, &plan, 2);
+    // The same units counted by hand from their seeds.
+    let (mut decisive, mut drawn, mut capped, mut decisions, mut choices) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut lengths = Vec::new();
+    for k in 0..tally.rounds {
+        let seed = sim::round_address(plan.seed, 2, true, k).deal_seed;
+        match seed % 4 {
+            0 | 1 => decisive += 1,
+            2 => drawn += 1,
+            _ => capped += 1,
+        }
+        let n = seed % 7 + 1;
+        decisions += n;
+        choices += n / 2;
+        lengths.push(n);
+    }
+    let h = &tally.health;
+    let units = tally.rounds as f64;
+    let figure = |name: &str| {
+        let i = sim::RATIO_FIGURES.iter().position(|f| f.name == name).unwrap();
+        h.figure(i).unwrap().mean
+    };
+    assert_eq!(figure("completion"), decisive as f64 / units);
+    assert_eq!(figure("drawishness"), drawn as f64 / units);
+    assert_eq!(figure("timeouts"), capped as f64 / units);
+    assert_eq!(figure("length_mean"), decisions as f64 / units);
+    assert_eq!(figure("decision_density"), choices as f64 / decisions as f64);
+    assert_eq!(figure("legal_moves_mean"), (decisions + 2 * choices) as f64 / decisions as f64);
+    lengths.sort_unstable();
+    let n = lengths.len() as f64;
+    for q in [0.1, 0.5, 0.9] {
+        let want = lengths[((n * q).ceil() as usize).max(1) - 1] as f64;
+        assert_eq!(h.length_quantile(q).unwrap().mean, want, "quantile {q}");
+    }
+    let inside = lengths.iter().filter(|&&l| (2..=4).contains(&l)).count() as f64;
+    assert_eq!(h.share_between(2, 4).unwrap().mean, inside / n);
+    // No standing declared: no lead changes or drama; every figure has an interval.
+    assert!(!h.has_standing());
+    let card = sim::health_figures(&tally, &lineup.strategies, Some((2, 4)));
+    assert!(card.iter().all(|f| f.value.lo <= f.value.mean && f.value.mean <= f.value.hi), "{card:?}");
+    assert!(card.iter().any(|f| f.name == "ideal_length"));
+    assert!(!card.iter().any(|f| f.name == "drama"));
 }

@@ -9,6 +9,7 @@ mod merge;
 mod replay;
 mod run;
 mod search;
+mod sensitivity;
 mod study;
 
 use std::process::ExitCode;
@@ -74,6 +75,20 @@ enum Command {
         mut_arg("seed", |a| a.help("The seed: every step plays the same deals from it")),
     )]
     Ladder(study::LadderArgs),
+    /// One-step sensitivity: the base rules and every one-step deviation (each other value
+    /// of a choice key, each numeric key a step down and up), on the base's deals; each
+    /// deviation's effect on the health card, the skill gap and the game's measures, with
+    /// Holm-corrected p-values. Ctrl-C keeps what was played beside --out, and the same
+    /// command resumes it.
+    #[command(
+        after_help = "Example:\n  draftsim sensitivity --game sevens --rounds 20000 --out sens\n  draftsim sensitivity --game live-draft --keys life,row --out sens-life",
+        mut_arg("players", |a| a.help("Players in the base (default: the rules file's, else the game's)")),
+        mut_arg("seats", |a| a.help("Strategy at each seat, comma-separated, cycled to each variant's player count (default: the game's mix with one random seat, so the skill gap is measured)")),
+        mut_arg("rounds", |a| a.help("Rounds for each variant, as deal groups of the base's player count [default: 20000]")),
+        mut_arg("seed", |a| a.help("The seed: every variant plays the same deals from it")),
+        mut_arg("out", |a| a.help("Write the sensitivity tables and study.json into this folder (it must not exist, unless --force); an interrupted study keeps its state beside it")),
+    )]
+    Sensitivity(sensitivity::SensitivityArgs),
     /// Search rules options toward an objective over the game's metrics (racing on common
     /// deals, winner re-evaluated on held-out deals); Ctrl-C keeps the search's state
     /// beside --out, and the same command resumes it.
@@ -151,6 +166,7 @@ pub fn main() -> ExitCode {
         Command::Compare(args) => study::compare(args),
         Command::Sweep(args) => study::sweep(args),
         Command::Ladder(args) => study::ladder(args),
+        Command::Sensitivity(args) => sensitivity::sensitivity(args),
         Command::Tune(args) => search::tune(args),
         Command::Exploit(args) => search::exploit(args),
         Command::Report(args) => study::report(args),

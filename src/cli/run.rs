@@ -38,6 +38,10 @@ pub struct RunArgs {
     /// Also tally card analytics (`cards` table): seen, taken, ATA, ALSA, win share in hand and passed.
     #[arg(long)]
     pub cards: bool,
+    /// A band of unit lengths in decisions, e.g. 20..60: the health card adds the share of
+    /// units inside it (`ideal_length`).
+    #[arg(long, value_name = "MIN..MAX", value_parser = ideal_band)]
+    pub ideal_length: Option<(u32, u32)>,
 }
 
 /// Set by Ctrl-C; the harness stops between batches and nothing is written.
@@ -125,7 +129,12 @@ pub fn run(args: RunArgs) -> Result<()> {
     if args.until_ci.is_some() {
         args.exec.note(&format!("--until-ci reached after {} rounds", tally.rounds));
     }
-    let tables = game.tables(&tally, &lineup.strategies);
+    let mut tables = game.tables(&tally, &lineup.strategies);
+    if let Some(band) = args.ideal_length
+        && let Some(t) = tables.iter_mut().find(|t| t.name == "health")
+    {
+        *t = draftsim::output::health_table(&tally, &lineup.strategies, Some(band));
+    }
     print_summary(&tables, &tally, game.measures());
     if let Some(dir) = out {
         let path = write_run(dir, &tables, &tally, &meta, format)?;
@@ -259,4 +268,15 @@ impl RoundsWriter {
         }
         Ok(())
     }
+}
+
+/// Parses `--ideal-length MIN..MAX` (whole numbers, MIN <= MAX).
+fn ideal_band(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{text}': write MIN..MAX in decisions, e.g. 20..60");
+    let (a, b) = text.split_once("..").ok_or_else(bad)?;
+    let (a, b): (u32, u32) = (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
+    if a > b {
+        return Err(bad());
+    }
+    Ok((a, b))
 }

@@ -19,7 +19,7 @@ use super::run::INTERRUPTED;
 
 /// Runs a study on the asked threads with a progress bar over its steps (pairs or
 /// variants), the step playing shown beside it.
-fn play<T>(
+pub(super) fn play<T>(
     exec: &ExecArgs,
     study: impl FnOnce(&mut dyn FnMut(usize, usize, &str)) -> Result<T, draftsim::Error> + Send,
 ) -> Result<T>
@@ -529,6 +529,10 @@ pub struct ReportArgs {
     /// A Markdown file of findings, placed under the title.
     #[arg(long)]
     pub notes: Option<PathBuf>,
+    /// A limit on a health figure, e.g. 'timeouts<=0.01' or 'completion>=0.9' (repeatable):
+    /// the report flags every figure whose interval crosses it.
+    #[arg(long, value_name = "FIGURE<=X|FIGURE>=X")]
+    pub require: Vec<String>,
     #[command(flatten)]
     pub quiet: QuietArg,
 }
@@ -546,8 +550,9 @@ pub fn report(args: ReportArgs) -> Result<()> {
         }
         None => None,
     };
+    let requires = args.require.iter().map(|r| study::tune::Constraint::parse(r)).collect::<Result<Vec<_>, _>>()?;
     let out = OutputDir::create(&args.out, args.force)?;
-    draftsim::report::write_report(&args.dirs, &out, args.regenerate.as_deref(), notes.as_deref())?;
+    draftsim::report::write_report(&args.dirs, &out, args.regenerate.as_deref(), notes.as_deref(), &requires)?;
     let path = out.commit()?;
     args.quiet.note(&format!("report written to {}", path.join("report.md").display()));
     Ok(())

@@ -151,6 +151,34 @@ impl dyn Runner {
     }
 }
 
+/// How `sensitivity` moves a rules key one step from its value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RuleStep {
+    /// Each other value of a choice (as TOML text: `true`, `"pot-limit"`, `3`).
+    Choice(&'static [&'static str]),
+    /// One `step` down and up, within `min..=max`.
+    Int {
+        /// Smallest allowed value.
+        min: i64,
+        /// Largest allowed value.
+        max: i64,
+        /// The step.
+        step: i64,
+    },
+    /// One `step` down and up, within `min..=max`.
+    Real {
+        /// Smallest allowed value.
+        min: f64,
+        /// Largest allowed value.
+        max: f64,
+        /// The step.
+        step: f64,
+    },
+}
+
+/// A true-or-false rules key's values.
+pub const BOOL: RuleStep = RuleStep::Choice(&["true", "false"]);
+
 /// A registered game.
 #[derive(Clone, Copy)]
 pub struct GameInfo {
@@ -160,6 +188,8 @@ pub struct GameInfo {
     pub description: &'static str,
     /// Every rules key with its meaning.
     pub rules_help: &'static [(&'static str, &'static str)],
+    /// The rules keys a sensitivity study steps, each with its values or its step.
+    pub rule_steps: &'static [(&'static str, RuleStep)],
     /// The rules' defaults as TOML.
     pub default_rules: fn() -> String,
     /// Presets: (name, one-line description).

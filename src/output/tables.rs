@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Table, Values};
-use crate::sim::{CardCatalog, CardCounts, CardEstimates, Counts, Measures, Shard, Shown, Tally};
+use crate::sim::{CardCatalog, CardCounts, CardEstimates, Counts, Measures, Shard, Shown, Tally, health_figures};
 use crate::stats::Estimate;
 
 /// What a run was: written to `run.json` and to every Parquet file's metadata.
@@ -127,7 +127,7 @@ pub fn run_tables(tally: &Tally, strategies: &[String], measures: &Measures) -> 
         .with("deals", Values::Int(pair_rows.2));
     let pairs = with_interval(pairs, &measures.score.pair_column, &pair_rows.3);
 
-    let mut tables = vec![summary, seat_table, pairs];
+    let mut tables = vec![summary, seat_table, pairs, health_table(tally, strategies, None)];
     for (name, histograms) in measures.histogram_tables() {
         let bins = &histograms[0].bins;
         let mut names = Vec::new();
@@ -150,6 +150,16 @@ pub fn run_tables(tally: &Tally, strategies: &[String], measures: &Measures) -> 
         tables.push(cards_table(tally, strategies, catalog));
     }
     tables
+}
+
+/// The `health` table: one row per figure of the health card (see `docs/health.md`), with
+/// its 95% interval; `ideal` adds the share of units whose length lies in that band.
+pub fn health_table(tally: &Tally, strategies: &[String], ideal: Option<(u32, u32)>) -> Table {
+    let figures = health_figures(tally, strategies, ideal);
+    let t = Table::new("health").with("figure", Values::Text(figures.iter().map(|f| f.name.clone()).collect()));
+    let values: Vec<Estimate> = figures.iter().map(|f| f.value).collect();
+    with_interval(t, "value", &values)
+        .with("description", Values::Text(figures.iter().map(|f| f.description.clone()).collect()))
 }
 
 /// The `cards` table: per strategy, every card it met and every group of cards, with how

@@ -11,6 +11,7 @@ use polars::prelude::*;
 use crate::error::{Error, InputError};
 use crate::output::{OutputDir, read_frame};
 use crate::sim::{Measures, Shown};
+use crate::study::tune::Constraint;
 
 fn table_error(name: &str, e: impl std::fmt::Display) -> Error {
     Error::Table { name: name.to_string(), message: e.to_string() }
@@ -130,6 +131,7 @@ pub fn write_report(
     out: &OutputDir,
     regenerate: Option<&str>,
     notes: Option<&str>,
+    requires: &[Constraint],
 ) -> Result<String, Error> {
     let mut md = String::new();
     // One palette for the whole report: a strategy keeps its colour in every chart.
@@ -154,6 +156,14 @@ pub fn write_report(
         }
         let measures = meta.as_ref().and_then(game_measures);
         let mut found = false;
+        // The health card first: does the variant finish, how long, is it even.
+        if let Some(health) = load(dir, "health")? {
+            health_section(&mut md, &health, requires)?;
+        }
+        if let Some(table) = load(dir, "sensitivity")? {
+            found = true;
+            sensitivity_section(&mut md, &table, out, &prefix)?;
+        }
         if let Some(summary) = load(dir, "summary")? {
             found = true;
             let measures = measures.as_ref().ok_or_else(|| {
@@ -188,7 +198,7 @@ pub fn write_report(
         }
         if !found {
             return Err(InputError::new(format!(
-                "{}: no summary, matrix, sweep, candidates, calibration or ladder table here; give folders written by run, compare, sweep, tune, exploit, calibrate or ladder --out",
+                "{}: no summary, matrix, sweep, candidates, calibration, ladder or sensitivity table here; give folders written by run, compare, sweep, tune, exploit, calibrate, ladder or sensitivity --out",
                 dir.display()
             ))
             .into());
@@ -197,6 +207,144 @@ pub fn write_report(
     out.write_text("report.md", &md)?;
     out.write_text("report.html", &html(&md, out.path())?)?;
     Ok(md)
+}
+
+/// The health card: each figure with its interval, a warning when caps fire in more than
+/// 1% of units, and every `--require` limit an interval crosses.
+fn health_section(md: &mut String, health: &DataFrame, requires: &[Constraint]) -> Result<(), Error> {
+    let names = texts(health, "figure")?;
+    let v = with_interval(health, "value")?;
+    let descriptions = texts(health, "description")?;
+    let _ = writeln!(md, "### Health\n");
+    let _ = writeln!(md, "| figure | value | 95% interval | meaning |\n|---|---:|---|---|");
+    for i in 0..names.len() {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} – {} | {} |",
+            names[i],
+            fmt4(v.mean[i]),
+            fmt4(v.lo[i]),
+            fmt4(v.hi[i]),
+            descriptions[i]
+        );
+    }
+    let _ = writeln!(md);
+    let at = |name: &str| names.iter().position(|n| n == name);
+    if let Some(i) = at("timeouts")
+        && v.mean[i] > 0.01
+    {
+        let _ = writeln!(
+            md,
+            "**Caps fire**: {:.1}% of units end at a cap (turns or rounds). A safety net that fires this often is a defect of the variant or of the bots: the figures below describe games that did not finish by the rules.\n",
+            100.0 * v.mean[i]
+        );
+    }
+    for c in requires {
+        let Some(i) = at(&c.metric) else {
+            let _ = writeln!(md, "**Not checked**: `{}` is not a figure of this health card.\n", c.metric);
+            continue;
+        };
+        let (sign, crosses) = if c.at_least { (">=", v.lo[i] < c.bound) } else { ("<=", v.hi[i] > c.bound) };
+        if crosses {
+            let sure = if c.at_least { v.hi[i] < c.bound } else { v.lo[i] > c.bound };
+            let verdict = if sure { "fails" } else { "may fail (its interval crosses the limit)" };
+            let _ = writeln!(
+                md,
+                "**Limit {verdict}**: {} should be {sign} {}, and is {} ({} – {}).\n",
+                names[i],
+                c.bound,
+                fmt4(v.mean[i]),
+                fmt4(v.lo[i]),
+                fmt4(v.hi[i])
+            );
+        } else {
+            let _ = writeln!(
+                md,
+                "Limit met: {} {sign} {} (interval {} – {}).\n",
+                names[i],
+                c.bound,
+                fmt4(v.lo[i]),
+                fmt4(v.hi[i])
+            );
+        }
+    }
+    Ok(())
+}
+
+/// A sensitivity study: for each figure some deviation moves significantly, a tornado
+/// chart of the deviations' effects (largest first, with intervals), and the list of
+/// significant deviations.
+fn sensitivity_section(md: &mut String, table: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
+    let keys = texts(table, "key")?;
+    let values = texts(table, "value")?;
+    let figures = texts(table, "figure")?;
+    let effect = with_interval(table, "effect")?;
+    let base = floats(table, "base")?;
+    let holm = floats(table, "p_holm")?;
+    let significant: Vec<usize> = (0..keys.len()).filter(|&i| holm[i] < 0.05).collect();
+    let _ = writeln!(md, "### One-step sensitivity\n");
+    if significant.is_empty() {
+        let _ = writeln!(
+            md,
+            "No one-step deviation moves any figure significantly (Holm-corrected, 5%): the variant is robust to every single change tried.\n"
+        );
+        return Ok(());
+    }
+    // A chart per health figure (and the skill gap) that some deviation moves; the game's
+    // own measures are in the table below.
+    let charted = |f: &str| f == "skill_gap" || crate::sim::RATIO_FIGURES.iter().any(|r| r.name == f);
+    let mut moved: Vec<String> = Vec::new();
+    for &i in &significant {
+        if charted(&figures[i]) && !moved.contains(&figures[i]) {
+            moved.push(figures[i].clone());
+        }
+    }
+    for (n, figure) in moved.iter().enumerate() {
+        let mut rows: Vec<usize> = (0..keys.len()).filter(|&i| figures[i] == *figure).collect();
+        rows.sort_by(|&a, &b| effect.mean[b].abs().total_cmp(&effect.mean[a].abs()));
+        rows.truncate(12);
+        let labels: Vec<String> = rows.iter().map(|&i| format!("{}={}", keys[i], values[i])).collect();
+        let v = WithInterval {
+            mean: rows.iter().map(|&i| effect.mean[i]).collect(),
+            lo: rows.iter().map(|&i| effect.lo[i]).collect(),
+            hi: rows.iter().map(|&i| effect.hi[i]).collect(),
+        };
+        let colours: Vec<charts::Colour> =
+            rows.iter().map(|&i| if holm[i] < 0.05 { charts::sequence(0, 3) } else { charts::NEUTRAL }).collect();
+        let file = format!("{prefix}sensitivity-{}.svg", n + 1);
+        let title = format!("Effect of each one-step change on {figure}");
+        let axes = charts::Axes { title: &title, x: "", y: "change from the base", labels: &labels };
+        whisker_chart(out, &file, &axes, &v, &colours, true)?;
+        let top = rows[0];
+        let sentence = format!(
+            "{} (base {}) moves most under {}={}: by {} ({} – {}). Coloured bars are significant after the Holm correction; grey ones may be noise.",
+            capitalised(&words(figure)),
+            fmt4(base[top]),
+            keys[top],
+            values[top],
+            fmt4(effect.mean[top]),
+            fmt4(effect.lo[top]),
+            fmt4(effect.hi[top])
+        );
+        image(md, &file, &title, &sentence);
+    }
+    let _ = writeln!(md, "| change | figure | base | effect | 95% interval | Holm p |\n|---|---|---:|---:|---|---:|");
+    for &i in significant.iter().take(30) {
+        let _ = writeln!(
+            md,
+            "| {}={} | {} | {} | {} | {} – {} | {:.2e} |",
+            keys[i],
+            values[i],
+            figures[i],
+            fmt4(base[i]),
+            fmt4(effect.mean[i]),
+            fmt4(effect.lo[i]),
+            fmt4(effect.hi[i]),
+            holm[i]
+        );
+    }
+    let _ = writeln!(md);
+    Ok(())
 }
 
 /// The skill ladder: each step's win share with its interval, charted against one half,

@@ -128,16 +128,30 @@ impl<F: Forward> Ismcts<F> {
         self.choose(rules, seat, obs, &mut rng)
     }
 
-    /// The root move with the most visits (ties to the first legal one).
+    /// The root move with the most visits; ties go to the better mean result, then to a
+    /// random one of the tied (a fixed tie-break would favour whichever move is listed
+    /// first, which decides most choices at tiny budgets).
     fn choose(&mut self, rules: &F::Rules, seat: usize, obs: &F::Obs, rng: &mut BotRng) -> F::Move {
         F::determinize(rules, obs, rng, &mut self.world);
         self.world.legal(rules, &mut self.legal);
-        let (mut best, mut best_visits) = (0, 0);
+        let (mut best, mut best_visits, mut best_mean, mut tied) = (0, 0, f64::NEG_INFINITY, 0u32);
         for (i, &m) in self.legal.iter().enumerate() {
             let key = self.world.key(rules, seat, seat, m);
-            let visits = self.child(0, seat as u8, key).map_or(0, |c| self.nodes[c as usize].visits);
-            if visits > best_visits {
-                (best, best_visits) = (i, visits);
+            let Some(c) = self.child(0, seat as u8, key) else { continue };
+            let node = &self.nodes[c as usize];
+            if node.visits == 0 {
+                continue;
+            }
+            let mean = node.reward / f64::from(node.visits);
+            let order = node.visits.cmp(&best_visits).then(mean.total_cmp(&best_mean));
+            if order.is_gt() {
+                (best, best_visits, best_mean, tied) = (i, node.visits, mean, 1);
+            } else if order.is_eq() {
+                // Reservoir choice: each of the k tied moves is kept with probability 1/k.
+                tied += 1;
+                if rng.random_range(0..tied) == 0 {
+                    best = i;
+                }
             }
         }
         self.note = SearchNote {
@@ -402,5 +416,20 @@ mod tests {
             assert!(m < 4);
             assert_eq!(m, b.decide(&(), 0, &None, &mut rb), "same stream, same decision");
         }
+    }
+
+    #[test]
+    fn ties_in_visits_go_to_the_better_mean_result_not_the_first_move() {
+        // Four iterations visit each of the four moves once; move 0 always scores 0, every
+        // other move more, so a tie-break by list order would always play move 0.
+        let mut search: Ismcts<Toy> = Ismcts::new(params(4), 1, Vec::new());
+        let mut rng = BotRng::seed_from_u64(5);
+        let mut played = [0u32; 4];
+        for _ in 0..200 {
+            played[usize::from(search.decide(&(), 0, &None, &mut rng))] += 1;
+            assert_eq!(search.note(0).visits, 1);
+        }
+        assert_eq!(played[0], 0, "{played:?}");
+        assert!(played[3] > played[1], "{played:?}");
     }
 }

@@ -16,7 +16,7 @@ pub use ismcts::{Ismcts, SearchNote};
 pub use params::{SearchParams, Strategy, load_strategy};
 
 use crate::error::Error;
-use crate::sim::{BotRng, EventSink, RoundResult, SeatRngs};
+use crate::sim::{BotRng, EventSink, MAX_SEATS, RoundResult, SeatRngs};
 
 /// A game as a state machine: the state of one unit of play (a round, or a whole game).
 pub trait Forward: Clone + Default + Send {
@@ -65,6 +65,34 @@ pub trait Forward: Clone + Default + Send {
         let _ = (rules, out, seat);
         1.0 / players as f64
     }
+    /// Whether the state under these rules has a standing per seat (chips over a game,
+    /// victory cards, life): the health card's lead changes and drama follow it.
+    fn has_standing(rules: &Self::Rules) -> bool {
+        let _ = rules;
+        false
+    }
+    /// The seat's standing now, higher being better (asked only where [`Forward::has_standing`]).
+    fn standing(&self, rules: &Self::Rules, seat: usize) -> i64 {
+        let _ = (rules, seat);
+        0
+    }
+}
+
+/// A driver's reusable buffers: an observation for the search bot and the legal moves the
+/// health card counts.
+pub struct Scratch<F: Forward> {
+    /// The deciding seat's observation.
+    pub obs: F::Obs,
+    /// The legal moves at the current decision.
+    pub legal: Vec<F::Move>,
+    /// Every seat's standing at the last checkpoint.
+    standing: [i64; MAX_SEATS],
+}
+
+impl<F: Forward> Default for Scratch<F> {
+    fn default() -> Self {
+        Scratch { obs: F::Obs::default(), legal: Vec::with_capacity(64), standing: [0; MAX_SEATS] }
+    }
 }
 
 /// The move `bot` makes for seat `seat`, the seat to move in `state`: a heuristic bot
@@ -109,13 +137,27 @@ pub fn drive<F: Forward, S: EventSink<F::Event>>(
     bots: &mut [SeatBot<F>],
     seating: &[usize],
     rngs: &mut SeatRngs,
-    obs: &mut F::Obs,
+    scratch: &mut Scratch<F>,
     sink: &mut S,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
+    let players = seating.len();
+    let standing = out.health.sampled && F::has_standing(rules);
     while let Some(s) = state.to_act() {
-        let m = decide(rules, state, &mut bots[seating[s]], s, rngs.seat(s), obs, sink)?;
+        if out.health.sampled {
+            state.legal(rules, &mut scratch.legal);
+            out.health.decision(scratch.legal.len());
+        } else {
+            out.health.decisions += 1;
+        }
+        let m = decide(rules, state, &mut bots[seating[s]], s, rngs.seat(s), &mut scratch.obs, sink)?;
         state.apply(rules, m, sink, out)?;
+        if standing {
+            for (seat, v) in scratch.standing[..players].iter_mut().enumerate() {
+                *v = state.standing(rules, seat);
+            }
+            out.health.standings(&scratch.standing[..players]);
+        }
     }
     Ok(())
 }

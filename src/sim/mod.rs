@@ -11,6 +11,7 @@ mod card_fold;
 mod cards;
 mod check;
 mod events;
+mod health;
 mod measures;
 mod record;
 mod streams;
@@ -19,6 +20,10 @@ mod tally;
 pub use cards::{CardCatalog, CardCounts, CardEstimates, CardGroup, CardGroupSums, CardLog, CrossSums};
 pub use check::{CheckReport, Violation, check};
 pub use events::{EventSink, NoEvents};
+pub use health::{
+    GROUP_SLOTS, GroupHealth, HealthFigure, HealthSums, LENGTH_BINS, RATIO_FIGURES, RatioFigure, UnitHealth,
+    group_value, health_figures, sampled_deal,
+};
 pub use measures::{Histogram, Kind, Measure, Measures, Score, Shown};
 pub use record::{MAX_BINS, MAX_COUNTERS, MAX_SEATS, MAX_SUMS, RoundResult, SHARE_UNIT, SeatResult, Shape};
 pub use streams::{BotRng, SeatRngs};
@@ -231,7 +236,8 @@ pub enum Mode {
     Checked,
     /// Tally and keep one row per deal group and strategy: the strategy's score and win
     /// share units summed over the group's rounds (`round`: the group's first round,
-    /// `seat`: 0), for pairing runs of other lineups on the same deals.
+    /// `seat`: 0), for pairing runs of other lineups on the same deals; the tally keeps
+    /// each group's health sums too.
     DealRows,
 }
 
@@ -327,6 +333,7 @@ fn run_deals<G: Game>(
     let mut sums = GroupRows::new(measures, instances);
     for deal in deals {
         sums.clear(group_rows);
+        let mut health: GroupHealth = [0; GROUP_SLOTS];
         let deal_seed = mix_seed(plan.seed, deal, DEAL_STREAM);
         for rotation in 0..per as usize {
             for (s, slot) in seating[..players].iter_mut().enumerate() {
@@ -336,6 +343,7 @@ fn run_deals<G: Game>(
             let bot_seed = mix_seed(plan.seed, deal * MAX_SEATS as u64 + rotation as u64, BOT_STREAM);
             let round = deal * per + rotation as u64;
             result.clear(players, shape);
+            result.health.sampled = sampled_deal(deal);
             if mode == Mode::Checked {
                 game.play_checked(worker, deal_seed, bot_seed, round, &seating[..players], &mut result)
                     .and_then(|()| check::outcome(measures, &result.seats[..players]))
@@ -344,6 +352,8 @@ fn run_deals<G: Game>(
                 game.play(worker, deal_seed, bot_seed, round, &seating[..players], &mut result)?;
             }
             tally.add_length(result.length);
+            tally.health.add_length(result.health.decisions);
+            health::add_unit(&mut health, &result.health, &result.seats[..players]);
             for (s, (&entry, r)) in seating[..players].iter().zip(&result.seats).enumerate() {
                 let x = lineup.entry_strategy[entry];
                 tally.add_seat(x, s, r);
@@ -381,6 +391,8 @@ fn run_deals<G: Game>(
             let row = n_strat + s;
             tally.add_seat_group(s, sums.score[row], sums.share[row], sums.ratios(row));
         }
+        let keep = (mode == Mode::DealRows).then(|| sums.ratios(n_strat + players));
+        tally.health.add_group(&health, keep);
     }
     if let Some(folder) = folder.as_mut() {
         folder.finish(&mut tally.cards, &mut tally.card_group_sums);

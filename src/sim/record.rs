@@ -139,6 +139,8 @@ pub struct RoundResult {
     pub length: u32,
     /// The unit's card events, logged only when the run asks for cards.
     pub cards: super::CardLog,
+    /// What the unit tells the health card (filled by the driver and the game).
+    pub health: super::UnitHealth,
 }
 
 impl RoundResult {
@@ -149,6 +151,7 @@ impl RoundResult {
             seat.clear(shape);
         }
         self.length = 1;
+        self.health = super::UnitHealth::default();
         if self.cards.on() {
             self.cards.clear();
         }

@@ -332,6 +332,9 @@ pub struct Tally {
     /// when this is every group of the run.
     #[serde(default)]
     pub card_groups: u64,
+    /// The health card's counts.
+    #[serde(default)]
+    pub health: super::HealthSums,
 }
 
 impl Tally {
@@ -360,6 +363,7 @@ impl Tally {
             cards: Vec::new(),
             card_group_sums: Vec::new(),
             card_groups: 0,
+            health: super::HealthSums::default(),
         }
     }
 
@@ -473,6 +477,7 @@ impl Tally {
             self.card_group_sums.iter_mut().zip(&o.card_group_sums).for_each(|(a, b)| a.merge(b));
         }
         self.card_groups += o.card_groups;
+        self.health.merge(&o.health);
         if o.instances.iter().any(|&i| i != 0) {
             self.instances.clone_from(&o.instances);
         }

@@ -5,6 +5,7 @@ pub mod compare;
 pub mod equilibrium;
 pub mod ladder;
 pub mod search;
+pub mod sensitivity;
 pub mod sweep;
 pub mod tune;
 

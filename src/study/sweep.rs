@@ -129,7 +129,7 @@ impl<'a> RulesBase<'a> {
     }
 
     /// The value `key` has before any variant sets it: the base's, else the default.
-    fn declared(&self, key: &str) -> Option<&toml::Value> {
+    pub(crate) fn declared(&self, key: &str) -> Option<&toml::Value> {
         self.base.get(key).or(self.defaults.get(key))
     }
 
@@ -342,7 +342,8 @@ pub struct VariantMetrics {
     /// Score per round of the best strategy minus that of `random`, with its interval
     /// (NaN without `random`).
     pub skill_gap: Estimate,
-    /// Each measure shown per seat, over every seat-round of the run, with its interval.
+    /// The health card's other figures, then each measure shown per seat, over every
+    /// seat-round of the run, each with its interval.
     pub measures: Vec<(String, Estimate)>,
     /// Mean length of a unit of play, with its interval.
     pub mean_length: Estimate,
@@ -359,12 +360,20 @@ pub fn metrics(tally: &Tally, strategies: &[String], measures: &Measures) -> Var
     let undefined = Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN };
     let estimate = |name: &str| estimates.iter().find(|(n, _)| n == name).map_or(undefined, |(_, e)| *e);
     let (seat_advantage, skill_gap) = (estimate("seat_advantage"), estimate("skill_gap"));
-    let values = measures
-        .measures
-        .iter()
-        .enumerate()
-        .filter(|(_, m)| m.shown == Shown::Both)
-        .map(|(i, m)| (m.column.clone(), tally.total_measure(i, m).0))
+    // The health card's figures (those not already columns), then the declared measures.
+    let health = crate::sim::health_figures(tally, strategies, None)
+        .into_iter()
+        .filter(|f| f.name != "seat_advantage" && f.name != "skill_gap")
+        .map(|f| (f.name, f.value));
+    let values = health
+        .chain(
+            measures
+                .measures
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.shown == Shown::Both)
+                .map(|(i, m)| (m.column.clone(), tally.total_measure(i, m).0)),
+        )
         .collect();
     let (rarity_order, standard_order_holds) = rarity(tally, measures);
     VariantMetrics {

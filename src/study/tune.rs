@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, InputError};
 use crate::games::GameInfo;
 use crate::games::presets::derived_name;
-use crate::sim::{Lineup, Measures, Mode, Plan, Tally};
+use crate::sim::{Lineup, Measures, Mode, Plan, Tally, health_figures};
 use crate::stats::Estimate;
 use crate::study::search::{Evaluator, Setting};
 use crate::study::sweep::{RulesBase, seats_for};
@@ -216,32 +216,12 @@ impl Constraint {
     }
 }
 
-/// The variant-level metrics a tune objective may name, each with a 95% interval:
-/// `seat_advantage`, `skill_gap`, `mean_length`, and every measure the game declares
-/// (over all seats).
-/// The first two combine two estimates; their half-widths add in quadrature.
+/// The variant-level metrics a tune objective may name, each with a 95% interval: every
+/// figure of the health card (`completion`, `timeouts`, `seat_advantage`, `skill_gap`, ...),
+/// `mean_length`, and every measure the game declares (over all seats).
 pub fn metric_estimates(tally: &Tally, strategies: &[String], measures: &Measures) -> Vec<(String, Estimate)> {
-    let combine = |a: Estimate, b: Estimate| {
-        let mean = a.mean - b.mean;
-        let hw = (a.half_width().powi(2) + b.half_width().powi(2)).sqrt();
-        Estimate { mean, lo: mean - hw, hi: mean + hw }
-    };
-    let seats: Vec<Estimate> = (0..tally.seat_count).map(|s| tally.seat_win_rate(s)).collect();
-    let best = seats.iter().copied().max_by(|a, b| a.mean.total_cmp(&b.mean));
-    let worst = seats.iter().copied().min_by(|a, b| a.mean.total_cmp(&b.mean));
-    let mut out = Vec::new();
-    if let (Some(b), Some(w)) = (best, worst) {
-        out.push(("seat_advantage".to_string(), combine(b, w)));
-    }
-    if let Some(r) = strategies.iter().position(|s| s == "random") {
-        let best = (0..strategies.len())
-            .filter(|&x| x != r)
-            .map(|x| tally.score_per_round(x))
-            .max_by(|a, b| a.mean.total_cmp(&b.mean));
-        if let Some(b) = best {
-            out.push(("skill_gap".to_string(), combine(b, tally.score_per_round(r))));
-        }
-    }
+    let mut out: Vec<(String, Estimate)> =
+        health_figures(tally, strategies, None).into_iter().map(|f| (f.name, f.value)).collect();
     out.push(("mean_length".to_string(), tally.mean_length()));
     for (i, m) in measures.measures.iter().enumerate() {
         out.push((m.column.clone(), tally.total_measure(i, m).0));

@@ -57,7 +57,7 @@ use super::measures::{
 use super::rules::{COLOURS, MAX_LIBRARY, MAX_ROW, Method, Opening, Rules, WipeCounters};
 use super::view::{Board, Bot, BotRng, Card, CardBits, MAX_PERMANENTS, NO_CARD, Pick, View, slot_mask};
 use crate::error::Error;
-use crate::search::{Forward, SearchNote, SeatBot, drive};
+use crate::search::{Forward, Scratch, SearchNote, SeatBot, drive};
 pub use crate::sim::NoEvents;
 use crate::sim::{CardLog, EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
@@ -1217,6 +1217,7 @@ impl Table {
         self.phase = Phase::Over;
         out.length = self.game_turn;
         let (winners, why) = end.unwrap_or((0, "turn cap"));
+        out.health.capped = end.is_none();
         self.winners = winners;
         sink.event(Event::End { winners, why });
         let k = winners.count_ones();
@@ -1560,13 +1561,13 @@ pub fn play_seats(
     seating: &[usize],
     deal_seed: u64,
     bot_seed: u64,
-    obs: &mut Observation,
+    scratch: &mut Scratch<Table>,
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     let mut bot_rngs = SeatRngs::new(bot_seed, rules.players);
     t.reset(rules, deal_seed, sink, out)?;
-    drive(rules, t, bots, seating, &mut bot_rngs, obs, sink, out)
+    drive(rules, t, bots, seating, &mut bot_rngs, scratch, sink, out)
 }
 
 /// Plays from the position in `t` (opening included), for scripted tests.
@@ -1865,6 +1866,15 @@ impl Forward for Table {
     type Obs = Observation;
     type Event = Event;
     type Bot = LiveDraftBot;
+
+    /// Life.
+    fn has_standing(_rules: &Rules) -> bool {
+        true
+    }
+
+    fn standing(&self, _rules: &Rules, seat: usize) -> i64 {
+        i64::from(self.boards[seat].life)
+    }
 
     #[inline(always)]
     fn to_act(&self) -> Option<usize> {

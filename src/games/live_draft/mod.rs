@@ -27,7 +27,7 @@ use engine::{Event, How};
 
 use super::{Built, GameInfo, Setup, presets};
 use crate::error::{Error, InputError};
-use crate::search::{self, SeatBot, Strategy};
+use crate::search::{self, Scratch, SeatBot, Strategy};
 use crate::sim::{Game, Measures, RoundResult};
 use view::{Card, NO_CARD};
 
@@ -39,6 +39,7 @@ pub const INFO: GameInfo = GameInfo {
     name: NAME,
     description: "one shared library drawn by tableau, pipeline, rummy or blind; lands and creatures (2-4 players)",
     rules_help: rules::RULES_HELP,
+    rule_steps: rules::RULE_STEPS,
     default_rules: || toml::to_string(&Rules::default()).unwrap_or_default(),
     presets: || presets::listing(bots::PRESETS),
     preset_text: |name| crate::games::presets::preset_text(bots::PRESETS, name, NAME),
@@ -71,11 +72,11 @@ pub struct LiveDraft {
     pub measures: Measures,
 }
 
-/// Per-thread state: the table, one player per lineup entry, and an observation buffer.
+/// Per-thread state: the table, one player per lineup entry, and the driver's buffers.
 pub struct Worker {
     table: Box<engine::Table>,
     bots: Vec<SeatBot<engine::Table>>,
-    obs: Box<engine::Observation>,
+    scratch: Box<Scratch<engine::Table>>,
 }
 
 /// A strategy by preset name, file, derived preset or search preset.
@@ -100,8 +101,8 @@ impl LiveDraft {
         sink: &mut impl crate::sim::EventSink<Event>,
         out: &mut RoundResult,
     ) -> Result<(), Error> {
-        let Worker { table, bots, obs } = worker;
-        engine::play_seats(&self.rules, table, bots, seating, deal_seed, bot_seed, obs, sink, out)
+        let Worker { table, bots, scratch } = worker;
+        engine::play_seats(&self.rules, table, bots, seating, deal_seed, bot_seed, scratch, sink, out)
     }
 }
 
@@ -118,7 +119,7 @@ impl Game for LiveDraft {
             bots: (self.lineup.iter())
                 .map(|(name, strategy)| SeatBot::new(name, strategy, self.rules.players, Preset::bot))
                 .collect(),
-            obs: Box::default(),
+            scratch: Box::default(),
         }
     }
 

@@ -1,6 +1,7 @@
 //! Live-Draft rules: `docs/games/live-draft.md`, with every number of the abstract game
 //! a rules option, and the choices this simulator makes where the rules are silent.
 
+use crate::games::{BOOL, RuleStep};
 use serde::{Deserialize, Serialize};
 
 use crate::error::InputError;
@@ -143,6 +144,24 @@ pub const MAX_ROW: usize = 10;
 pub const COLOURS: usize = 5;
 /// Colour names, by index.
 pub const COLOUR_NAMES: [&str; COLOURS] = ["white", "blue", "black", "red", "green"];
+
+/// The keys `sensitivity` steps (see [`crate::games::RuleStep`]).
+pub const RULE_STEPS: &[(&str, RuleStep)] = &[
+    ("players", RuleStep::Int { min: 2, max: 4, step: 1 }),
+    ("method", RuleStep::Choice(&["\"tableau\"", "\"pipeline\"", "\"rummy\"", "\"blind\""])),
+    ("opening", RuleStep::Choice(&["\"quick\"", "\"careful\""])),
+    ("library_size", RuleStep::Int { min: 40, max: 240, step: 20 }),
+    ("land_share", RuleStep::Real { min: 0.05, max: 0.6, step: 0.05 }),
+    ("life", RuleStep::Int { min: 1, max: 100, step: 5 }),
+    ("hand_size", RuleStep::Int { min: 1, max: 15, step: 1 }),
+    ("row", RuleStep::Int { min: 3, max: 10, step: 1 }),
+    ("max_mulligans", RuleStep::Int { min: 0, max: 5, step: 1 }),
+    ("first_player_draws", BOOL),
+    ("mill_counters", BOOL),
+    ("reshuffle_removed", BOOL),
+    ("vigilance", BOOL),
+    ("wipe_counters", RuleStep::Choice(&["\"drawer\"", "\"nobody\""])),
+];
 
 /// Each rules key with its meaning, for `draftsim list rules live-draft`.
 pub const RULES_HELP: &[(&str, &str)] = &[

@@ -34,7 +34,7 @@ use super::view::{Action, BetOptions, Bot, BotRng, PackMemory, PickChoice, Publi
 use crate::cards::{Card, CardSet};
 use crate::error::Error;
 use crate::eval::HandValue;
-use crate::search::{Forward, SearchNote, SeatBot, drive};
+use crate::search::{Forward, Scratch, SearchNote, SeatBot, drive};
 pub use crate::sim::NoEvents;
 use crate::sim::{CardLog, EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
@@ -600,6 +600,8 @@ impl Table {
         // The game goes to the player holding every chip (or, at the round limit, the
         // biggest stack, shared on a tie).
         let start = variant.rules.starting_stack;
+        // More than one stack left: the round limit ended the game.
+        out.health.capped = p.stacks[..n].iter().filter(|&&s| s > 0).count() > 1;
         let best = *p.stacks[..n].iter().max().expect("players");
         let leaders = p.stacks[..n].iter().filter(|&&s| s == best).count() as u32;
         for (s, (r, &stack)) in out.seats.iter_mut().zip(&p.stacks[..n]).enumerate() {
@@ -1151,13 +1153,13 @@ pub fn play_seats(
     deal_seed: u64,
     bot_seed: u64,
     round_index: u64,
-    obs: &mut Observation,
+    scratch: &mut Scratch<Table>,
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     let mut rngs = SeatRngs::new(bot_seed, variant.rules.players);
     table.reset(variant, deal_seed, round_index, sink, out)?;
-    drive(variant, table, bots, seating, &mut rngs, obs, sink, out)
+    drive(variant, table, bots, seating, &mut rngs, scratch, sink, out)
 }
 
 /// Logs a pick for card analytics: the pack the seat chose from, and the card it took.
@@ -1291,6 +1293,15 @@ impl Forward for Table {
     type Obs = Observation;
     type Event = Event;
     type Bot = ModularBot;
+
+    /// Game mode's stacks (a round alone has no standing: chips move at its showdown).
+    fn has_standing(variant: &Variant) -> bool {
+        variant.rules.mode == Mode::Game
+    }
+
+    fn standing(&self, _variant: &Variant, seat: usize) -> i64 {
+        i64::from(self.public.stacks[seat])
+    }
 
     #[inline(always)]
     fn to_act(&self) -> Option<usize> {

@@ -24,7 +24,7 @@ pub use view::{Action, Bot, BotRng, PickChoice, SeatView};
 
 use super::{Built, GameInfo, Setup, presets};
 use crate::error::{Error, InputError};
-use crate::search::{self, SeatBot, Strategy};
+use crate::search::{self, Scratch, SeatBot, Strategy};
 use crate::sim::{Game, Measures, RoundResult, Tally};
 use std::sync::atomic::AtomicBool;
 
@@ -33,6 +33,7 @@ pub const INFO: GameInfo = GameInfo {
     name: NAME,
     description: "draft poker: 7-card packs passed like a booster draft, 3 betting rounds",
     rules_help: rules::RULES_HELP,
+    rule_steps: rules::RULE_STEPS,
     default_rules: || toml::to_string(&Rules::default()).unwrap_or_default(),
     presets: || presets::listing(bots::PRESETS),
     preset_text: |name| crate::games::presets::preset_text(bots::PRESETS, name, NAME),
@@ -113,11 +114,11 @@ pub struct SevenCardDraft {
     pub measures: Measures,
 }
 
-/// Per-thread state: the table, one player per lineup entry, and an observation buffer.
+/// Per-thread state: the table, one player per lineup entry, and the driver's buffers.
 pub struct Worker {
     table: Table,
     bots: Vec<SeatBot<Table>>,
-    obs: engine::Observation,
+    scratch: Box<Scratch<engine::Table>>,
 }
 
 /// A strategy by preset name, file, derived preset or search preset.
@@ -146,8 +147,8 @@ impl SevenCardDraft {
         sink: &mut impl EventSink<Event>,
         out: &mut RoundResult,
     ) -> Result<(), Error> {
-        let Worker { table, bots, obs } = worker;
-        engine::play_seats(&self.variant, table, bots, seating, deal_seed, bot_seed, round_index, obs, sink, out)
+        let Worker { table, bots, scratch } = worker;
+        engine::play_seats(&self.variant, table, bots, seating, deal_seed, bot_seed, round_index, scratch, sink, out)
     }
 
     /// Plays one round with every event sent to `sink` (for replays and tests), with the
@@ -181,7 +182,7 @@ impl Game for SevenCardDraft {
             bots: (self.lineup.iter())
                 .map(|(name, strategy)| SeatBot::new(name, strategy, self.variant.rules.players, Preset::bot))
                 .collect(),
-            obs: engine::Observation::default(),
+            scratch: Box::default(),
         }
     }
 

@@ -1,6 +1,7 @@
 //! Seven Card Draft rules: every option of `docs/games/seven-card-draft.md`, with the
 //! source's schedule and the documented defaults for the points it leaves open.
 
+use crate::games::RuleStep;
 use serde::{Deserialize, Serialize};
 
 use crate::cards::{Card, Deck, DeckPreset, Rank};
@@ -92,6 +93,18 @@ impl Default for Rules {
         }
     }
 }
+
+/// The keys `sensitivity` steps (see [`crate::games::RuleStep`]).
+pub const RULE_STEPS: &[(&str, RuleStep)] = &[
+    ("players", RuleStep::Int { min: 2, max: 7, step: 1 }),
+    ("deck", RuleStep::Choice(&["\"standard-52\"", "\"no-deuces-48\"", "\"short-36\"", "\"piquet-32\""])),
+    ("pack_size", RuleStep::Int { min: 5, max: 7, step: 1 }),
+    ("face_up_picks", RuleStep::Int { min: 0, max: 7, step: 1 }),
+    ("ante", RuleStep::Int { min: 0, max: 100, step: 1 }),
+    ("raise_cap", RuleStep::Int { min: 0, max: 10, step: 1 }),
+    ("limit", RuleStep::Choice(&["\"fixed-limit\"", "\"pot-limit\"", "\"no-limit\""])),
+    ("wild", RuleStep::Choice(&["\"none\"", "\"deuces\"", "\"last-pick\""])),
+];
 
 /// Each rules key with its meaning, for `draftsim list rules seven-card-draft`.
 pub const RULES_HELP: &[(&str, &str)] = &[

@@ -46,7 +46,7 @@ use super::rules::{AllFold, LeftSwap, LoneStayer, Rules, ShortPile, Unit, Victor
 use super::view::{Bot, BotRng, SeatView};
 use crate::cards::shuffle::shuffle;
 use crate::error::Error;
-use crate::search::{Forward, SearchNote, SeatBot, drive};
+use crate::search::{Forward, Scratch, SearchNote, SeatBot, drive};
 pub use crate::sim::NoEvents;
 use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
@@ -927,6 +927,7 @@ impl Table {
                 r.sums[SHORT_ENDS] = 1;
             } else if rules.unit == Unit::Game && p.game_winner.is_none() {
                 r.sums[CAPPED] = 1;
+                out.health.capped = true;
             }
         }
         if let Some(w) = p.game_winner {
@@ -1145,6 +1146,15 @@ impl Forward for Table {
     type Obs = Observation;
     type Event = Event;
     type Bot = SevenPokerBot;
+
+    /// Victory cards held.
+    fn has_standing(_rules: &Rules) -> bool {
+        true
+    }
+
+    fn standing(&self, _rules: &Rules, seat: usize) -> i64 {
+        i64::from(self.public.victory[seat].count_ones())
+    }
 
     #[inline(always)]
     fn to_act(&self) -> Option<usize> {
@@ -1405,13 +1415,13 @@ pub fn play_seats(
     seating: &[usize],
     deal_seed: u64,
     bot_seed: u64,
-    obs: &mut Observation,
+    scratch: &mut Scratch<Table>,
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     let mut rngs = SeatRngs::new(bot_seed, rules.players);
     t.reset(rules, deal_seed, sink, out)?;
-    drive(rules, t, bots, seating, &mut rngs, obs, sink, out)
+    drive(rules, t, bots, seating, &mut rngs, scratch, sink, out)
 }
 
 /// `count` decision points of the default rules with the default mix (adaptive, colour,

@@ -1,5 +1,6 @@
 //! Seven Poker rules: `docs/games/seven-poker.md`, with its defaults for every open point.
 
+use crate::games::RuleStep;
 use serde::{Deserialize, Serialize};
 
 use crate::error::InputError;
@@ -136,6 +137,21 @@ impl Default for Rules {
         }
     }
 }
+
+/// The keys `sensitivity` steps (see [`crate::games::RuleStep`]).
+pub const RULE_STEPS: &[(&str, RuleStep)] = &[
+    ("players", RuleStep::Int { min: 3, max: 5, step: 1 }),
+    ("cards_per_colour", RuleStep::Int { min: 3, max: 9, step: 1 }),
+    ("exchange_orbits", RuleStep::Int { min: 0, max: 4, step: 1 }),
+    ("max_exchange", RuleStep::Int { min: 0, max: 7, step: 1 }),
+    ("shown", RuleStep::Int { min: 0, max: 7, step: 1 }),
+    ("victory_target", RuleStep::Int { min: 1, max: 7, step: 1 }),
+    ("left_swap", RuleStep::Choice(&["\"none\"", "\"chosen\"", "\"random\""])),
+    ("victory_colours", RuleStep::Choice(&["\"chosen\"", "\"lowest\""])),
+    ("lone_stayer", RuleStep::Choice(&["\"discards\"", "\"keeps\""])),
+    ("all_fold", RuleStep::Choice(&["\"nobody\"", "\"showdown\"", "\"last-stays\""])),
+    ("short_pile", RuleStep::Choice(&["\"in-turn\"", "\"one-at-a-time\"", "\"ends-game\""])),
+];
 
 /// Each rules key with its meaning, for `draftsim list rules seven-poker`.
 pub const RULES_HELP: &[(&str, &str)] = &[

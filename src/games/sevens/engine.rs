@@ -30,7 +30,7 @@ use super::measures::{
 use super::rules::{AllOver, Rules, TradeTiming};
 use super::view::{Action, Bot, BotRng, SeatView, TradeMask};
 use crate::error::Error;
-use crate::search::{Forward, SearchNote, SeatBot, drive};
+use crate::search::{Forward, Scratch, SearchNote, SeatBot, drive};
 pub use crate::sim::NoEvents;
 use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
@@ -762,13 +762,13 @@ pub fn play_seats(
     seating: &[usize],
     deal_seed: u64,
     bot_seed: u64,
-    obs: &mut Observation,
+    scratch: &mut Scratch<Table>,
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     let mut rngs = SeatRngs::new(bot_seed, rules.players);
     t.reset(rules, deal_seed, sink, out);
-    drive(rules, t, bots, seating, &mut rngs, obs, sink, out)
+    drive(rules, t, bots, seating, &mut rngs, scratch, sink, out)
 }
 
 /// Reveals and pays out one hand's pot; returns whether nobody qualified.

@@ -27,7 +27,7 @@ use engine::Event;
 
 use super::{Built, GameInfo, Setup, presets};
 use crate::error::{Error, InputError};
-use crate::search::{self, SeatBot, Strategy};
+use crate::search::{self, Scratch, SeatBot, Strategy};
 use crate::sim::{Game, Measures, RoundResult, SHARE_UNIT};
 
 /// The game's name on the command line.
@@ -42,6 +42,7 @@ pub const INFO: GameInfo = GameInfo {
     name: NAME,
     description: "three cards, bet, trade once: closest to 7 without going over (2-6 players)",
     rules_help: rules::RULES_HELP,
+    rule_steps: rules::RULE_STEPS,
     default_rules: || toml::to_string(&Rules::default()).unwrap_or_default(),
     presets: || presets::listing(bots::PRESETS),
     preset_text: |name| crate::games::presets::preset_text(bots::PRESETS, name, NAME),
@@ -80,11 +81,11 @@ pub struct Sevens {
     pub measures: Measures,
 }
 
-/// Per-thread state: the table, one player per lineup entry, and an observation buffer.
+/// Per-thread state: the table, one player per lineup entry, and the driver's buffers.
 pub struct Worker {
     table: engine::Table,
     bots: Vec<SeatBot<engine::Table>>,
-    obs: engine::Observation,
+    scratch: Box<Scratch<engine::Table>>,
 }
 
 /// A strategy by preset name, file, derived preset or search preset.
@@ -112,8 +113,8 @@ impl Sevens {
         sink: &mut impl crate::sim::EventSink<Event>,
         out: &mut RoundResult,
     ) -> Result<(), Error> {
-        let Worker { table, bots, obs } = worker;
-        engine::play_seats(&self.rules, table, bots, seating, deal_seed, bot_seed, obs, sink, out)
+        let Worker { table, bots, scratch } = worker;
+        engine::play_seats(&self.rules, table, bots, seating, deal_seed, bot_seed, scratch, sink, out)
     }
 }
 
@@ -130,7 +131,7 @@ impl Game for Sevens {
             bots: (self.lineup.iter())
                 .map(|(name, strategy)| SeatBot::new(name, strategy, self.rules.players, Preset::bot))
                 .collect(),
-            obs: engine::Observation::default(),
+            scratch: Box::default(),
         }
     }
 

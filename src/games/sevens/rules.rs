@@ -1,5 +1,6 @@
 //! Sevens rules: `docs/games/sevens.md`, with its defaults for every open point.
 
+use crate::games::RuleStep;
 use serde::{Deserialize, Serialize};
 
 use crate::error::InputError;
@@ -77,6 +78,16 @@ pub fn random_rules(seed: u64) -> Rules {
         max_carry_hands: rng.random_range(1..=20),
     }
 }
+
+/// The keys `sensitivity` steps (see [`crate::games::RuleStep`]).
+pub const RULE_STEPS: &[(&str, RuleStep)] = &[
+    ("players", RuleStep::Int { min: 2, max: 6, step: 1 }),
+    ("ante", RuleStep::Int { min: 1, max: 100, step: 1 }),
+    ("raise_size", RuleStep::Int { min: 1, max: 100, step: 1 }),
+    ("raise_cap", RuleStep::Int { min: 1, max: 20, step: 1 }),
+    ("trade_timing", RuleStep::Choice(&["\"first-turn\"", "\"any-turn\""])),
+    ("all_over", RuleStep::Choice(&["\"refund\"", "\"carry-over\"", "\"lowest-wins\""])),
+];
 
 /// Each rules key with its meaning, for `draftsim list rules sevens`.
 pub const RULES_HELP: &[(&str, &str)] = &[

@@ -37,7 +37,7 @@ use super::measures::{
 use super::rules::{Ability, LaterStarter, MAX_CARDS, MAX_DECK, Rules, Starter};
 use super::view::{Bot, BotRng, BuildView, DraftChoice, DraftView, PlayView};
 use crate::error::Error;
-use crate::search::{Forward, SearchNote, SeatBot, drive};
+use crate::search::{Forward, Scratch, SearchNote, SeatBot, drive};
 use crate::sim::{CardLog, EventSink, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
 /// Stream tag of the draft stack's shuffle.
@@ -664,6 +664,8 @@ impl Table {
                 }
                 Step::EndGame(winner, turns) => {
                     sink.event(Event::GameEnd { winner, turns });
+                    // The match's last game decides whether a cap ended it.
+                    out.health.capped = winner.is_none() && turns >= rules.max_turns;
                     self.match_turns += turns;
                     if let Some(w) = winner {
                         self.wins[w] += 1;
@@ -1356,7 +1358,7 @@ pub fn play_seats(
     seating: &[usize],
     deal_seed: u64,
     bot_seed: u64,
-    obs: &mut Observation,
+    scratch: &mut Scratch<Table>,
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
@@ -1367,7 +1369,7 @@ pub fn play_seats(
     }
     let mut rngs = SeatRngs::new(bot_seed, 2);
     t.reset(&model.rules, &model.pool, deal_seed, sink, out)?;
-    drive(model, t, bots, seating, &mut rngs, obs, sink, out)
+    drive(model, t, bots, seating, &mut rngs, scratch, sink, out)
 }
 
 /// The Winston draft from the stack in `t` until no card is left (public for scripted
@@ -1622,6 +1624,15 @@ impl Forward for Table {
     type Obs = Observation;
     type Event = Event;
     type Bot = WinstonBot;
+
+    /// Fewest cards left in hand.
+    fn has_standing(_model: &Model) -> bool {
+        true
+    }
+
+    fn standing(&self, _model: &Model, seat: usize) -> i64 {
+        -i64::from(self.sides[seat].hand.count_ones())
+    }
 
     #[inline(always)]
     fn to_act(&self) -> Option<usize> {

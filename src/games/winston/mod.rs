@@ -28,7 +28,7 @@ use engine::{Event, NO_CARD};
 
 use super::{Built, GameInfo, Setup, presets};
 use crate::error::{Error, InputError};
-use crate::search::{self, SeatBot, Strategy};
+use crate::search::{self, Scratch, SeatBot, Strategy};
 use crate::sim::{Game, Measures, RoundResult};
 use cards::Pool;
 use engine::Model;
@@ -41,6 +41,7 @@ pub const INFO: GameInfo = GameInfo {
     name: NAME,
     description: "Winston draft from three piles, 30-card decks, then Crazier Eights (2 players)",
     rules_help: rules::RULES_HELP,
+    rule_steps: rules::RULE_STEPS,
     default_rules: || toml::to_string(&Rules::default()).unwrap_or_default(),
     presets: || presets::listing(bots::PRESETS),
     preset_text: |name| crate::games::presets::preset_text(bots::PRESETS, name, NAME),
@@ -73,11 +74,11 @@ pub struct Winston {
     pub measures: Measures,
 }
 
-/// Per-thread state: the table, one player per lineup entry, and an observation buffer.
+/// Per-thread state: the table, one player per lineup entry, and the driver's buffers.
 pub struct Worker {
     table: engine::Table,
     bots: Vec<SeatBot<engine::Table>>,
-    obs: engine::Observation,
+    scratch: Box<Scratch<engine::Table>>,
 }
 
 /// A strategy by preset name, file, derived preset or search preset.
@@ -112,8 +113,8 @@ impl Winston {
         sink: &mut impl crate::sim::EventSink<Event>,
         out: &mut RoundResult,
     ) -> Result<(), Error> {
-        let Worker { table, bots, obs } = worker;
-        engine::play_seats(&self.model, table, bots, seating, deal_seed, bot_seed, obs, sink, out)
+        let Worker { table, bots, scratch } = worker;
+        engine::play_seats(&self.model, table, bots, seating, deal_seed, bot_seed, scratch, sink, out)
     }
 }
 
@@ -128,7 +129,7 @@ impl Game for Winston {
         Worker {
             table: engine::Table::default(),
             bots: (self.lineup.iter()).map(|(name, strategy)| SeatBot::new(name, strategy, 2, Preset::bot)).collect(),
-            obs: engine::Observation::default(),
+            scratch: Box::default(),
         }
     }
 

@@ -1,6 +1,7 @@
 //! Winston Draft + Crazier Eights rules: `docs/games/winston-crazier-eights.md`, with its
 //! defaults for every open point and the choices this simulator makes where it is silent.
 
+use crate::games::{BOOL, RuleStep};
 use serde::{Deserialize, Serialize};
 
 use crate::error::InputError;
@@ -151,6 +152,23 @@ impl Default for Rules {
 pub const MAX_CARDS: usize = 128;
 /// Most cards in a deck (the deck is a fixed array).
 pub const MAX_DECK: usize = 60;
+
+/// The keys `sensitivity` steps (see [`crate::games::RuleStep`]).
+pub const RULE_STEPS: &[(&str, RuleStep)] = &[
+    ("ranks", RuleStep::Int { min: 8, max: 16, step: 1 }),
+    ("expansion", RuleStep::Int { min: 0, max: 100, step: 5 }),
+    ("removed", RuleStep::Int { min: 0, max: 20, step: 1 }),
+    ("eights_wild", BOOL),
+    ("last_card_rule", BOOL),
+    ("pass_when_empty", BOOL),
+    ("deck_size", RuleStep::Int { min: 1, max: 60, step: 5 }),
+    ("max_colours", RuleStep::Int { min: 1, max: 6, step: 1 }),
+    ("multicolour", RuleStep::Choice(&["\"always\"", "\"shares-colour\""])),
+    ("hand_size", RuleStep::Int { min: 1, max: 15, step: 1 }),
+    ("classic", BOOL),
+    ("games", RuleStep::Choice(&["1", "3"])),
+    ("starter", RuleStep::Choice(&["\"second-drafter\"", "\"first-drafter\"", "\"random\""])),
+];
 
 /// Each rules key with its meaning, for `draftsim list rules winston-crazier-eights`.
 pub const RULES_HELP: &[(&str, &str)] = &[

@@ -1,0 +1,191 @@
+//! `draftsim sensitivity`: the base rules and every one-step deviation, on common deals.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+
+use anyhow::Result;
+use clap::Args;
+use draftsim::InputError;
+use draftsim::games;
+use draftsim::study::sensitivity::{self, SensitivitySpec, SensitivityState};
+
+use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, RoundsArg, SeatsArg, SeedArg};
+use super::run::INTERRUPTED;
+use super::study::{play, write_study};
+
+/// Arguments of `draftsim sensitivity`.
+#[derive(Args, Debug)]
+pub struct SensitivityArgs {
+    #[command(flatten)]
+    pub game: GameRulesArgs,
+    #[command(flatten)]
+    pub players: PlayersArg,
+    #[command(flatten)]
+    pub seats: SeatsArg,
+    #[command(flatten)]
+    pub rounds: RoundsArg,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub exec: ExecArgs,
+    /// Only these rules keys, comma-separated (default: every key the game steps; `draftsim
+    /// list rules GAME` names them).
+    #[arg(long, value_delimiter = ',')]
+    pub keys: Vec<String>,
+}
+
+/// Where an interrupted study keeps what it played: beside the output folder.
+fn state_file(out: &Path) -> PathBuf {
+    let name = out.file_name().map_or_else(|| "sensitivity".into(), |n| n.to_string_lossy().into_owned());
+    out.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .join(format!(".{name}.sensitivity-state.json"))
+}
+
+/// Plays the sensitivity study.
+pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
+    let info = games::find(&args.game.game)?;
+    let rules = args.game.rules_text()?;
+    // The base as the game builds it: bad rules or seats are refused before anything plays.
+    let (base, seats) =
+        (info.build)(rules.as_deref(), args.players.players, args.seats.list().as_deref()).map_err(|e| match &args
+            .game
+            .rules
+        {
+            Some(path) => e.context(path.display()),
+            None => e,
+        })?;
+    let players = base.players();
+    let rounds = args.rounds.get(20_000)?;
+    let spec = SensitivitySpec {
+        rules,
+        keys: args.keys.clone(),
+        players: args.players.players,
+        seats: args.seats.list(),
+        deals: rounds.div_ceil(players as u64),
+        seed: args.seed.seed,
+    };
+    let list = sensitivity::deviations(info, &spec)?;
+    let seats = study_seats(info, &spec, players, seats);
+    let (format, out) = args.output.open()?;
+    args.exec.note(&format!(
+        "{} · {players} players · seats {} · seed {} · {} deals per variant, {} deviations",
+        info.name,
+        seats.join(","),
+        spec.seed,
+        spec.deals,
+        list.len()
+    ));
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    let fingerprint = serde_json::to_string(&(info.name, &spec, env!("CARGO_PKG_VERSION"))).expect("a spec prints");
+    let state_path = args.output.out.as_deref().map(state_file);
+    let mut state = SensitivityState { fingerprint: fingerprint.clone(), ..SensitivityState::default() };
+    if let Some(path) = &state_path
+        && let Ok(text) = std::fs::read_to_string(path)
+    {
+        match serde_json::from_str::<SensitivityState>(&text) {
+            Ok(saved) if saved.fingerprint == fingerprint => {
+                args.exec.note(&format!(
+                    "resuming the study in {} ({} of {} deviations done)",
+                    path.display(),
+                    saved.deviations.len(),
+                    list.len()
+                ));
+                state = saved;
+            }
+            _ if args.output.force => {}
+            _ => {
+                return Err(InputError::new(format!(
+                    "{}: a different study's state is there; pass --force to start afresh",
+                    path.display()
+                ))
+                .into());
+            }
+        }
+    }
+    let save = |s: &SensitivityState| -> Result<(), draftsim::Error> {
+        if let Some(path) = &state_path {
+            let tmp = path.with_extension("tmp");
+            let text = serde_json::to_string(s).map_err(|e| draftsim::Error::Invariant(e.to_string()))?;
+            std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
+                draftsim::Error::Input(InputError::new(format!(
+                    "{}: cannot save the study's state ({e})",
+                    path.display()
+                )))
+            })?;
+        }
+        Ok(())
+    };
+    let result =
+        play(&args.exec, |step| sensitivity::run(info, &spec, &mut state, Some(&INTERRUPTED), &mut { save }, step));
+    if result.is_err() && INTERRUPTED.load(Ordering::SeqCst) {
+        // Said even with --quiet: it is what the interruption leaves behind.
+        match &state_path {
+            Some(path) if path.exists() => eprintln!(
+                "draftsim: {} deviations are saved in {}; the same command resumes the study",
+                state.deviations.len(),
+                path.display()
+            ),
+            _ => eprintln!("draftsim: without --out nothing was saved; give --out DIR to make the study resumable"),
+        }
+    }
+    result?;
+    let effects = sensitivity::effects(&state);
+    let table = sensitivity::sensitivity_table(&effects);
+    let refused = sensitivity::refused_table(&state);
+    let moved: Vec<String> = effects
+        .iter()
+        .filter(|e| e.p_holm < 0.05)
+        .take(10)
+        .map(|e| {
+            format!(
+                "  {}={} moves {} by {:+.4} [{:+.4}, {:+.4}] (Holm p {:.2e})",
+                e.deviation.key,
+                e.deviation.value.trim_matches('"'),
+                e.figure,
+                e.effect.mean,
+                e.effect.lo,
+                e.effect.hi,
+                e.p_holm
+            )
+        })
+        .collect();
+    if moved.is_empty() {
+        println!("No deviation moves any figure significantly (Holm-corrected, 5%).");
+    } else {
+        println!("Deviations that move the variant most (Holm-corrected, 5%):\n{}", moved.join("\n"));
+    }
+    for (d, r) in &state.deviations {
+        if let Err(why) = r {
+            args.exec.note(&format!("{}={}: refused by the game: {why}", d.key, d.value.trim_matches('"')));
+        }
+    }
+    let meta = serde_json::json!({
+        "kind": "sensitivity",
+        "game": info.name,
+        "seed": spec.seed,
+        "rounds": rounds,
+        "deals": spec.deals,
+        "players": players,
+        "seats": seats,
+        "keys": spec.keys,
+        "rules": base.rules_toml(),
+    });
+    write_study(out, &[table, refused], format, meta, &args.exec.quiet)?;
+    if let Some(path) = &state_path {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
+/// The base's seats as the study seats them (the game's mix with one random seat when
+/// none are given).
+fn study_seats(info: &games::GameInfo, spec: &SensitivitySpec, players: usize, built: Vec<String>) -> Vec<String> {
+    match &spec.seats {
+        Some(_) => built,
+        None => draftsim::study::sweep::seats_for(info, None, players),
+    }
+}

@@ -1,0 +1,157 @@
+//! `sensitivity` and the health card from the command line: planted effects found and
+//! not found, resuming after an interruption, refusals, and the report's sections.
+
+mod common;
+
+use common::{draftsim, files, scratch, stderr, stdout};
+use draftsim::Error;
+use draftsim::games::{GameInfo, RuleStep, sevens};
+use draftsim::study::sensitivity::{self, SensitivitySpec, SensitivityState};
+
+fn spec(rounds_as_deals: u64) -> SensitivitySpec {
+    SensitivitySpec { rules: None, keys: Vec::new(), players: None, seats: None, deals: rounds_as_deals, seed: 5 }
+}
+
+/// Sevens with two planted keys: the player count certainly moves a hand's length; under
+/// the default refund rule `max_carry_hands` changes nothing at all.
+const PLANTED: GameInfo = GameInfo {
+    rule_steps: &[
+        ("players", RuleStep::Int { min: 2, max: 6, step: 1 }),
+        ("max_carry_hands", RuleStep::Int { min: 1, max: 30, step: 1 }),
+    ],
+    ..sevens::INFO
+};
+
+fn play(info: &GameInfo, spec: &SensitivitySpec) -> SensitivityState {
+    let mut state = SensitivityState::default();
+    sensitivity::run(info, spec, &mut state, None, &mut |_| Ok(()), &mut |_, _, _| {}).unwrap();
+    state
+}
+
+#[test]
+fn a_planted_effect_is_found_and_a_key_that_changes_nothing_is_not() {
+    let state = play(&PLANTED, &spec(400));
+    let effects = sensitivity::effects(&state);
+    let length = |key: &str, value: &str| {
+        effects
+            .iter()
+            .find(|e| e.deviation.key == key && e.deviation.value == value && e.figure == "length_mean")
+            .unwrap_or_else(|| panic!("{key}={value}: no length row in {effects:?}"))
+    };
+    // Players: 4 -> 3 shortens a hand, 4 -> 5 lengthens it, both significantly.
+    assert!(length("players", "3").effect.hi < 0.0 && length("players", "3").p_holm < 0.05);
+    assert!(length("players", "5").effect.lo > 0.0 && length("players", "5").p_holm < 0.05);
+    // The key that does nothing: the very same play, so every effect is exactly zero.
+    for e in effects.iter().filter(|e| e.deviation.key == "max_carry_hands") {
+        assert_eq!(e.effect.mean, 0.0, "{e:?}");
+        assert!(e.p_holm >= 0.05, "{e:?}");
+    }
+    assert!(effects.iter().any(|e| e.deviation.key == "max_carry_hands"));
+    // Significant rows come first.
+    let first_plain = effects.iter().position(|e| e.p_holm >= 0.05).unwrap();
+    assert!(effects[first_plain..].iter().all(|e| e.p_holm >= 0.05));
+}
+
+#[test]
+fn an_interrupted_study_resumes_to_the_uninterrupted_result() {
+    let spec = SensitivitySpec { keys: vec!["raise_cap".into(), "ante".into()], ..spec(120) };
+    let whole = play(&sevens::INFO, &spec);
+    // Interrupted after the base and one deviation: what was saved is kept.
+    let mut saved = SensitivityState::default();
+    let mut saves = 0;
+    let mut state = SensitivityState::default();
+    let result = sensitivity::run(
+        &sevens::INFO,
+        &spec,
+        &mut state,
+        None,
+        &mut |s| {
+            saves += 1;
+            saved = s.clone();
+            if saves == 2 { Err(Error::Interrupted) } else { Ok(()) }
+        },
+        &mut |_, _, _| {},
+    );
+    assert!(matches!(result, Err(Error::Interrupted)));
+    assert_eq!(saved.deviations.len(), 1);
+    let mut resumed = saved;
+    sensitivity::run(&sevens::INFO, &spec, &mut resumed, None, &mut |_| Ok(()), &mut |_, _, _| {}).unwrap();
+    assert_eq!(resumed, whole);
+    assert_eq!(sensitivity::effects(&resumed), sensitivity::effects(&whole));
+}
+
+#[test]
+fn the_cli_writes_the_study_on_any_thread_count_and_refuses_bad_keys() {
+    let dir = scratch("sensitivity", "cli");
+    let base = ["sensitivity", "--game", "sevens", "--keys", "raise_cap,all_over", "--rounds", "800", "--quiet"];
+    let mut outs = Vec::new();
+    for threads in ["1", "2"] {
+        let out = dir.join(format!("t{threads}"));
+        let o = draftsim(&[&base[..], &["--threads", threads, "--out", out.to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+        outs.push(files(&out));
+    }
+    assert_eq!(outs[0], outs[1], "tables identical on one and two threads");
+    let table = String::from_utf8(outs[0].iter().find(|(n, _)| n == "sensitivity.csv").unwrap().1.clone()).unwrap();
+    assert!(
+        table.starts_with("key,base_value,value,figure,base,effect,effect_lo,effect_hi,p_value,p_holm,significant")
+    );
+    for row in ["raise_cap,3,2,", "raise_cap,3,4,", "all_over,refund,carry-over,", "all_over,refund,lowest-wins,"] {
+        assert!(table.contains(row), "{row} missing:\n{table}");
+    }
+    // The report draws it.
+    let report = dir.join("report");
+    let o = draftsim(&["report", dir.join("t1").to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("### One-step sensitivity"), "{md}");
+    // A key the game does not step: one line naming it, exit 2, nothing written.
+    let bad = dir.join("bad");
+    let o = draftsim(&["sensitivity", "--game", "sevens", "--keys", "colour", "--out", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--keys colour") && stderr(&o).lines().count() == 1, "{}", stderr(&o));
+    assert!(!bad.exists());
+}
+
+#[test]
+fn every_run_writes_a_health_card_and_the_report_flags_a_crossed_limit() {
+    let dir = scratch("sensitivity", "health");
+    let run = dir.join("run");
+    let o = draftsim(&[
+        "run",
+        "--game",
+        "winston-crazier-eights",
+        "--rounds",
+        "400",
+        "--quiet",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let health = std::fs::read_to_string(run.join("health.csv")).unwrap();
+    for figure in
+        ["completion", "drawishness", "timeouts", "length_p50", "decision_density", "lead_changes", "drama", "balance"]
+    {
+        assert!(health.lines().any(|l| l.starts_with(&format!("{figure},"))), "{figure} missing:\n{health}");
+    }
+    let report = dir.join("report");
+    let o = draftsim(&[
+        "report",
+        run.to_str().unwrap(),
+        "--out",
+        report.to_str().unwrap(),
+        "--require",
+        "length_mean<=10",
+        "--require",
+        "timeouts<=0.5",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    let health_at = md.find("### Health").expect("a health section");
+    assert!(health_at < md.find("Win share").unwrap_or(usize::MAX), "the health card comes first");
+    assert!(md.contains("**Limit fails**: length_mean should be <= 10"), "{md}");
+    assert!(md.contains("Limit met: timeouts <= 0.5"), "{md}");
+    let o = draftsim(&["report", run.to_str().unwrap(), "--out", dir.join("r2").to_str().unwrap(), "--require", "x=1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+}
