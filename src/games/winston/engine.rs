@@ -1631,7 +1631,11 @@ impl Forward for Table {
     }
 
     fn standing(&self, _model: &Model, seat: usize) -> i64 {
-        -i64::from(self.sides[seat].hand.count_ones())
+        // Hands are dealt when play starts; before that the sides hold the last match's.
+        match self.phase {
+            Phase::Draft { .. } | Phase::Build(_) => 0,
+            _ => -i64::from(self.sides[seat].hand.count_ones()),
+        }
     }
 
     #[inline(always)]
