@@ -50,7 +50,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
     let info = games::find(&args.game.game)?;
     let rules = args.game.rules_text()?;
     // The base as the game builds it: bad rules or seats are refused before anything plays.
-    let (base, seats) =
+    let (base, _) =
         (info.build)(rules.as_deref(), args.players.players, args.seats.list().as_deref()).map_err(|e| match &args
             .game
             .rules
@@ -69,7 +69,8 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         seed: args.seed.seed,
     };
     let list = sensitivity::deviations(info, &spec)?;
-    let seats = study_seats(info, &spec, players, seats);
+    // The seats the study plays (the game's mix with one random seat unless given).
+    let seats = draftsim::study::sweep::seats_for(info, spec.seats.as_deref(), players);
     let (format, out) = args.output.open()?;
     args.exec.note(&format!(
         "{} · {players} players · seats {} · seed {} · {} deals per variant, {} deviations",
@@ -106,7 +107,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
             }
         }
     }
-    let save = |s: &SensitivityState| -> Result<(), draftsim::Error> {
+    let mut save = |s: &SensitivityState| -> Result<(), draftsim::Error> {
         if let Some(path) = &state_path {
             let tmp = path.with_extension("tmp");
             let text = serde_json::to_string(s).map_err(|e| draftsim::Error::Invariant(e.to_string()))?;
@@ -120,7 +121,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         Ok(())
     };
     let result =
-        play(&args.exec, |step| sensitivity::run(info, &spec, &mut state, Some(&INTERRUPTED), &mut { save }, step));
+        play(&args.exec, |step| sensitivity::run(info, &spec, &mut state, Some(&INTERRUPTED), &mut save, step));
     if result.is_err() && INTERRUPTED.load(Ordering::SeqCst) {
         // Said even with --quiet: it is what the interruption leaves behind.
         match &state_path {
@@ -179,13 +180,4 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         let _ = std::fs::remove_file(path);
     }
     Ok(())
-}
-
-/// The base's seats as the study seats them (the game's mix with one random seat when
-/// none are given).
-fn study_seats(info: &games::GameInfo, spec: &SensitivitySpec, players: usize, built: Vec<String>) -> Vec<String> {
-    match &spec.seats {
-        Some(_) => built,
-        None => draftsim::study::sweep::seats_for(info, None, players),
-    }
 }

@@ -188,8 +188,9 @@ const LEAD_CHANGES: usize = 6;
 
 /// Whether the units of deal `deal` count their legal moves and standings: the first
 /// [`SAMPLE_FIRST`] deals and every [`SAMPLE_EVERY`]th after, so short runs have a fair
-/// sample and long ones pay little (about 1% of Seven Poker's time, whose exchange
-/// menus cost more to list than a whole unit to play).
+/// sample and long ones pay little (listing Seven Poker's exchange menus at every
+/// decision would cost more than playing the whole unit; `docs/performance.md` has the
+/// card's measured cost).
 #[inline]
 pub fn sampled_deal(deal: u64) -> bool {
     deal < SAMPLE_FIRST || deal.is_multiple_of(SAMPLE_EVERY)
@@ -278,10 +279,6 @@ impl HealthSums {
 
     /// Adds another part of the same run (parts in deal order).
     pub(crate) fn merge(&mut self, o: &HealthSums) {
-        if self.ratios.is_empty() {
-            *self = o.clone();
-            return;
-        }
         self.ratios.iter_mut().zip(&o.ratios).for_each(|(a, b)| a.merge(b));
         self.lengths.iter_mut().zip(&o.lengths).for_each(|(a, b)| *a += b);
         self.groups.extend_from_slice(&o.groups);
@@ -363,7 +360,7 @@ fn fallback(sums: &RatioSums, rate: bool) -> Estimate {
     Estimate { mean: r, lo: r - half, hi: r + half }
 }
 
-/// A ratio figure's value in one deal group's sums (`None` when its denominator is 0).
+/// Figure `i`'s (numerator, denominator) in one deal group's sums.
 pub fn group_value(group: &GroupHealth, i: usize) -> (i64, i64) {
     let f = &RATIO_FIGURES[i];
     (group[f.numerator], group[f.denominator])

@@ -44,7 +44,7 @@ pub struct Deviation {
 }
 
 /// What one variant's play keeps for pairing: per deal group, the health sums, the
-/// declared measures over every seat and the skill gap.
+/// declared measures over every seat and each strategy's score.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct VariantGroups {
     /// Per deal group, the health sums.
@@ -53,22 +53,10 @@ pub struct VariantGroups {
     pub measures: Vec<String>,
     /// Per deal group, each measure's (numerator, denominator), measure after measure.
     pub measure_sums: Vec<(i64, i64)>,
-    /// Per deal group, the best strategy's score per unit minus random's (empty without
-    /// `random` seated); "best" is the base's best.
-    pub skill: Vec<f64>,
     /// Per deal group, each strategy's score summed, strategy after strategy.
     pub scores: Vec<i64>,
     /// Strategies seated, and their units in one deal group.
     pub strategies: Vec<(String, i64)>,
-}
-
-/// A deviation the game refused (a player count the deck cannot deal, say), and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Refused {
-    /// The deviation.
-    pub deviation: Deviation,
-    /// The game's message.
-    pub why: String,
 }
 
 /// Everything played so far: the base and each deviation in order (a resumed study plays
@@ -153,7 +141,6 @@ fn play_variant(
     info: &GameInfo,
     spec: &SensitivitySpec,
     setting: &[(String, String)],
-    best: Option<usize>,
     interrupt: Option<&AtomicBool>,
 ) -> Result<Result<VariantGroups, String>, Error> {
     let base = RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players);
@@ -176,52 +163,42 @@ fn play_variant(
         until_ci: None,
         cards: false,
     };
-    let n = lineup.strategies.len();
     let mut scores = Vec::new();
     let tally = runner.run(&lineup, &plan, Mode::DealRows, interrupt, &mut |_, rows| {
         scores.extend(rows.iter().map(|r| r.result.score));
         Ok(())
     })?;
-    let measures: Vec<String> = runner.measures().measures.iter().map(|m| m.column.clone()).collect();
-    let units: Vec<i64> = tally.instances.clone();
-    let random = lineup.strategies.iter().position(|s| s == "random");
-    let skill = match random {
-        Some(r) => {
-            // The best non-random strategy: the base's, else this variant's own.
-            let best = best.filter(|&b| b < n && b != r).or_else(|| {
-                (0..n)
-                    .filter(|&x| x != r)
-                    .max_by(|&a, &b| tally.score_per_round(a).mean.total_cmp(&tally.score_per_round(b).mean))
-            });
-            match best {
-                Some(b) => scores
-                    .chunks(n)
-                    .map(|g| g[b] as f64 / units[b].max(1) as f64 - g[r] as f64 / units[r].max(1) as f64)
-                    .collect(),
-                None => Vec::new(),
-            }
-        }
-        None => Vec::new(),
-    };
     Ok(Ok(VariantGroups {
-        health: tally.health.groups.clone(),
-        measures,
-        measure_sums: tally.health.measure_groups.clone(),
-        skill,
+        measures: runner.measures().measures.iter().map(|m| m.column.clone()).collect(),
+        strategies: lineup.strategies.into_iter().zip(tally.instances).collect(),
+        health: tally.health.groups,
+        measure_sums: tally.health.measure_groups,
         scores,
-        strategies: lineup.strategies.iter().cloned().zip(units).collect(),
     }))
 }
 
-/// The base strategy with the best score per unit (other than `random`).
-fn best_strategy(base: &VariantGroups) -> Option<usize> {
-    let n = base.strategies.len();
-    let random = base.strategies.iter().position(|(s, _)| s == "random")?;
-    let mean = |x: usize| {
-        let total: i64 = base.scores.iter().skip(x).step_by(n).sum();
-        total as f64 / (base.strategies[x].1.max(1) as f64 * (base.scores.len() / n).max(1) as f64)
-    };
-    (0..n).filter(|&x| x != random).max_by(|&a, &b| mean(a).total_cmp(&mean(b)))
+impl VariantGroups {
+    /// Strategy `x`'s score per unit in each deal group.
+    fn score_per_unit(&self, x: usize) -> impl Iterator<Item = f64> + '_ {
+        let n = self.strategies.len();
+        let units = self.strategies[x].1.max(1) as f64;
+        self.scores.iter().skip(x).step_by(n).map(move |&s| s as f64 / units)
+    }
+
+    /// Per deal group, `best`'s score per unit minus `random`'s (empty unless both are seated).
+    fn skill_gap(&self, best: &str) -> Vec<f64> {
+        let at = |name: &str| self.strategies.iter().position(|(s, _)| s == name);
+        let (Some(b), Some(r)) = (at(best), at("random")) else { return Vec::new() };
+        self.score_per_unit(b).zip(self.score_per_unit(r)).map(|(b, r)| b - r).collect()
+    }
+
+    /// The strategy other than `random` with the best score per unit, if `random` is seated.
+    fn best_strategy(&self) -> Option<&str> {
+        let random = self.strategies.iter().position(|(s, _)| s == "random")?;
+        let mean = |x: usize| self.score_per_unit(x).sum::<f64>();
+        let best = (0..self.strategies.len()).filter(|&x| x != random).max_by(|&a, &b| mean(a).total_cmp(&mean(b)))?;
+        Some(&self.strategies[best].0)
+    }
 }
 
 /// Plays the base and every deviation not yet in `state`, calling `save` after each and
@@ -238,19 +215,18 @@ pub fn run(
     let total = list.len() + 1;
     if state.base.is_none() {
         on_variant(0, total, "base");
-        match play_variant(info, spec, &[], None, interrupt)? {
+        match play_variant(info, spec, &[], interrupt)? {
             Ok(groups) => state.base = Some(groups),
             Err(why) => return Err(InputError::new(format!("the base rules: {why}")).into()),
         }
         save(state)?;
     }
-    let best = state.base.as_ref().and_then(best_strategy);
     for (i, d) in list.iter().enumerate() {
         if state.deviations.iter().any(|(done, _)| done == d) {
             continue;
         }
         on_variant(i + 1, total, &format!("{}={}", d.key, d.value));
-        let played = play_variant(info, spec, &[(d.key.clone(), d.value.clone())], best, interrupt)?;
+        let played = play_variant(info, spec, &[(d.key.clone(), d.value.clone())], interrupt)?;
         state.deviations.push((d.clone(), played));
         save(state)?;
     }
@@ -360,8 +336,9 @@ pub fn effects(state: &SensitivityState) -> Vec<Effect> {
         for (i, f) in RATIO_FIGURES.iter().enumerate() {
             push(f.name, paired_ratio(&groups(base, i), &groups(v, i)));
         }
-        if !base.skill.is_empty() && !v.skill.is_empty() {
-            push("skill_gap", paired_mean(&base.skill, &v.skill));
+        // The skill gap of the base's best strategy, in every variant.
+        if let Some(best) = base.best_strategy() {
+            push("skill_gap", paired_mean(&base.skill_gap(best), &v.skill_gap(best)));
         }
         let (mb, mv) = (base.measures.len(), v.measures.len());
         for (j, name) in base.measures.iter().enumerate() {
@@ -411,15 +388,12 @@ pub fn sensitivity_table(rows: &[Effect]) -> Table {
 
 /// The `sensitivity_refused` table: deviations the game refused, and why.
 pub fn refused_table(state: &SensitivityState) -> Table {
-    let refused: Vec<Refused> = state
-        .deviations
-        .iter()
-        .filter_map(|(d, r)| r.as_ref().err().map(|why| Refused { deviation: d.clone(), why: why.clone() }))
-        .collect();
+    let refused: Vec<(&Deviation, &String)> =
+        state.deviations.iter().filter_map(|(d, r)| r.as_ref().err().map(|why| (d, why))).collect();
     Table::new("sensitivity_refused")
-        .with("key", Values::Text(refused.iter().map(|r| r.deviation.key.clone()).collect()))
-        .with("value", Values::Text(refused.iter().map(|r| r.deviation.value.trim_matches('"').to_string()).collect()))
-        .with("why", Values::Text(refused.iter().map(|r| r.why.clone()).collect()))
+        .with("key", Values::Text(refused.iter().map(|(d, _)| d.key.clone()).collect()))
+        .with("value", Values::Text(refused.iter().map(|(d, _)| d.value.trim_matches('"').to_string()).collect()))
+        .with("why", Values::Text(refused.iter().map(|(_, why)| (*why).clone()).collect()))
 }
 
 #[cfg(test)]

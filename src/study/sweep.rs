@@ -353,28 +353,20 @@ pub struct VariantMetrics {
     pub standard_order_holds: bool,
 }
 
-/// Computes a run's variant metrics; seat advantage and skill gap with the intervals
-/// `tune` gives them (each a difference of two estimates).
+/// Computes a run's variant metrics from its health card (seat advantage and skill gap
+/// among them) and its declared measures.
 pub fn metrics(tally: &Tally, strategies: &[String], measures: &Measures) -> VariantMetrics {
-    let estimates = super::tune::metric_estimates(tally, strategies, measures);
     let undefined = Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN };
-    let estimate = |name: &str| estimates.iter().find(|(n, _)| n == name).map_or(undefined, |(_, e)| *e);
-    let (seat_advantage, skill_gap) = (estimate("seat_advantage"), estimate("skill_gap"));
-    // The health card's figures (those not already columns), then the declared measures.
-    let health = crate::sim::health_figures(tally, strategies, None)
-        .into_iter()
-        .filter(|f| f.name != "seat_advantage" && f.name != "skill_gap")
-        .map(|f| (f.name, f.value));
-    let values = health
-        .chain(
-            measures
-                .measures
-                .iter()
-                .enumerate()
-                .filter(|(_, m)| m.shown == Shown::Both)
-                .map(|(i, m)| (m.column.clone(), tally.total_measure(i, m).0)),
-        )
-        .collect();
+    let (mut seat_advantage, mut skill_gap, mut values) = (undefined, undefined, Vec::new());
+    for f in crate::sim::health_figures(tally, strategies, None) {
+        match f.name.as_str() {
+            "seat_advantage" => seat_advantage = f.value,
+            "skill_gap" => skill_gap = f.value,
+            _ => values.push((f.name, f.value)),
+        }
+    }
+    let shown = measures.measures.iter().enumerate().filter(|(_, m)| m.shown == Shown::Both);
+    values.extend(shown.map(|(i, m)| (m.column.clone(), tally.total_measure(i, m).0)));
     let (rarity_order, standard_order_holds) = rarity(tally, measures);
     VariantMetrics {
         seat_advantage,
