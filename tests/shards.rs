@@ -1,5 +1,5 @@
-//! Studies split into shards: `sweep --shard` and `compare --shard` play disjoint shares of
-//! the variants or pairs, and `merge` rebuilds the unsharded study's tables byte for byte,
+//! Studies split into shards: `sweep`, `compare`, `ladder` and `sensitivity` with `--shard`
+//! play disjoint shares of the variants, pairs, steps or deviations, and `merge` rebuilds the unsharded study's tables byte for byte,
 //! refusing shards that are missing, repeated or of another study.
 
 mod common;
@@ -67,8 +67,9 @@ fn a_sharded_sweep_merges_into_the_unsharded_table() {
         whole_and_merged(&dir, &study, 2, format);
         whole_and_merged(&dir, &study, 3, format);
     }
-    // More shards than variants: a shard with none still merges.
+    // More shards than variants: the shards holding one variant share its chunks.
     whole_and_merged(&dir, &study, 4, "csv");
+    whole_and_merged(&dir, &study, 8, "csv");
 }
 
 #[test]
@@ -84,6 +85,48 @@ fn a_sharded_comparison_merges_into_the_unsharded_tables() {
             whole_and_merged(&dir, &study, 3, format);
         }
     }
+}
+
+const LADDER: [&str; 8] = ["ladder", "--game", "sevens", "--budgets", "1,2,4,8", "--rounds", "120", "--seed"];
+const SENSITIVITY: [&str; 8] =
+    ["sensitivity", "--game", "sevens", "--keys", "ante,all_over", "--rounds", "1200", "--seed"];
+
+#[test]
+fn a_sharded_ladder_merges_into_the_unsharded_tables() {
+    let dir = scratch("ladder");
+    let study = [&LADDER[..], &["4"]].concat();
+    whole_and_merged(&dir, &study, 2, "csv");
+    // More shards than steps: a shard with none still merges.
+    whole_and_merged(&dir, &study, 4, "parquet");
+}
+
+#[test]
+fn a_sharded_sensitivity_study_merges_into_the_unsharded_tables() {
+    let dir = scratch("sensitivity");
+    let study = [&SENSITIVITY[..], &["4"]].concat();
+    // The base alone in shard 0 of 3; deviations spread over the others.
+    let shards = whole_and_merged(&dir, &study, 3, "csv");
+    whole_and_merged(&dir, &study, 2, "parquet");
+    // Four variants on eleven shards: each variant's five chunks shared by two or three.
+    whole_and_merged(&dir, &study, 11, "csv");
+    // A ladder's shard is no shard of this study.
+    let ladder = dir.join("ladder-shard");
+    ok(&[&LADDER[..], &["4", "--quiet", "--shard", "2/3", "--out", ladder.to_str().unwrap()]].concat());
+    refused(
+        &[&shards[0], &shards[1], ladder.to_str().unwrap()],
+        &dir.join("mixed"),
+        ladder.to_str().unwrap(),
+        "kind differs",
+    );
+    let other_seed = dir.join("seed-shard");
+    ok(&[&SENSITIVITY[..], &["5", "--quiet", "--shard", "2/3", "--out", other_seed.to_str().unwrap()]].concat());
+    refused(
+        &[&shards[0], &shards[1], other_seed.to_str().unwrap()],
+        &dir.join("mixed"),
+        other_seed.to_str().unwrap(),
+        "seed differs",
+    );
+    refused(&[&shards[0], &shards[2]], &dir.join("mixed"), "shard 1/3", "missing");
 }
 
 #[test]

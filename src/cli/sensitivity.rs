@@ -9,9 +9,11 @@ use draftsim::InputError;
 use draftsim::games;
 use draftsim::study::sensitivity::{self, SensitivitySpec, SensitivityState};
 
-use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, RoundsArg, SeatsArg, SeedArg};
+use draftsim::output::{Format, OutputDir};
+
+use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeatsArg, SeedArg};
 use super::run::INTERRUPTED;
-use super::study::{play, write_study};
+use super::study::{StudyShard, play, study_shard, write_shard, write_study};
 
 /// Arguments of `draftsim sensitivity`.
 #[derive(Args, Debug)]
@@ -34,6 +36,11 @@ pub struct SensitivityArgs {
     /// list rules GAME` names them).
     #[arg(long, value_delimiter = ',')]
     pub keys: Vec<String>,
+    /// Play only shard i of n (0-based) of the variants (the base and the deviations), or
+    /// auto/n from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; `draftsim merge` builds the
+    /// tables from every shard's --out.
+    #[arg(long, value_name = "i/n")]
+    pub shard: Option<String>,
 }
 
 /// Where an interrupted study keeps what it played: beside the output folder.
@@ -69,6 +76,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         seed: args.seed.seed,
     };
     let list = sensitivity::deviations(info, &spec)?;
+    let shard = study_shard(args.shard.as_deref(), &args.output)?;
     // The seats the study plays (the game's mix with one random seat unless given).
     let seats = draftsim::study::sweep::seats_for(info, spec.seats.as_deref(), players);
     let (format, out) = args.output.open()?;
@@ -81,7 +89,8 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         list.len()
     ));
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
-    let fingerprint = serde_json::to_string(&(info.name, &spec, env!("CARGO_PKG_VERSION"))).expect("a spec prints");
+    let fingerprint =
+        serde_json::to_string(&(info.name, &spec, shard, env!("CARGO_PKG_VERSION"))).expect("a spec prints");
     let state_path = args.output.out.as_deref().map(state_file);
     let mut state = SensitivityState { fingerprint: fingerprint.clone(), ..SensitivityState::default() };
     if let Some(path) = &state_path
@@ -121,7 +130,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         Ok(())
     };
     let result =
-        play(&args.exec, |step| sensitivity::run(info, &spec, &mut state, Some(&INTERRUPTED), &mut save, step));
+        play(&args.exec, |step| sensitivity::run(info, &spec, shard, &mut state, Some(&INTERRUPTED), &mut save, step));
     if result.is_err() && INTERRUPTED.load(Ordering::SeqCst) {
         // Said even with --quiet: it is what the interruption leaves behind.
         match &state_path {
@@ -134,9 +143,55 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         }
     }
     result?;
-    let effects = sensitivity::effects(&state);
+    let meta = serde_json::json!({
+        "kind": "sensitivity",
+        "game": info.name,
+        "seed": spec.seed,
+        "rounds": rounds,
+        "deals": spec.deals,
+        "players": players,
+        "seats": seats,
+        "keys": spec.keys,
+        "rules": base.rules_toml(),
+    });
+    if let Some(shard) = shard {
+        let results = sensitivity::shard_results(info, &spec, shard, &state)?;
+        let units = list.len() + 1;
+        let work = draftsim::study::shard_work(units, Some(shard));
+        let part = StudyShard {
+            kind: "sensitivity".into(),
+            game: info.name.to_string(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            spec: serde_json::to_value(&spec)?,
+            study: meta,
+            shard,
+            units,
+            played: work.units,
+            part: work.part,
+            results: results.iter().map(serde_json::to_value).collect::<Result<_, _>>()?,
+        };
+        write_shard(out, part, &args.exec.quiet)?;
+    } else {
+        finish_sensitivity(&state, meta, out, format, &args.exec.quiet)?;
+    }
+    if let Some(path) = &state_path {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
+/// Prints the deviations that move the variant and writes the study's tables: the same
+/// for a whole study and one merged from shards.
+pub(super) fn finish_sensitivity(
+    state: &SensitivityState,
+    meta: serde_json::Value,
+    out: Option<OutputDir>,
+    format: Format,
+    quiet: &QuietArg,
+) -> Result<()> {
+    let effects = sensitivity::effects(state);
     let table = sensitivity::sensitivity_table(&effects);
-    let refused = sensitivity::refused_table(&state);
+    let refused = sensitivity::refused_table(state);
     let moved: Vec<String> = effects
         .iter()
         .filter(|e| e.p_holm < 0.05)
@@ -161,23 +216,8 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
     }
     for (d, r) in &state.deviations {
         if let Err(why) = r {
-            args.exec.note(&format!("{}={}: refused by the game: {why}", d.key, d.value.trim_matches('"')));
+            quiet.note(&format!("{}={}: refused by the game: {why}", d.key, d.value.trim_matches('"')));
         }
     }
-    let meta = serde_json::json!({
-        "kind": "sensitivity",
-        "game": info.name,
-        "seed": spec.seed,
-        "rounds": rounds,
-        "deals": spec.deals,
-        "players": players,
-        "seats": seats,
-        "keys": spec.keys,
-        "rules": base.rules_toml(),
-    });
-    write_study(out, &[table, refused], format, meta, &args.exec.quiet)?;
-    if let Some(path) = &state_path {
-        let _ = std::fs::remove_file(path);
-    }
-    Ok(())
+    write_study(out, &[table, refused], format, meta, quiet)
 }

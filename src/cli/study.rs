@@ -97,7 +97,7 @@ pub(super) const STUDY_SHARD: &str = "study_shard.json";
 /// study.json it would write), which shard it is, the units it played and their results.
 #[derive(serde::Serialize, serde::Deserialize)]
 pub(super) struct StudyShard {
-    /// `sweep` or `compare`.
+    /// `sweep`, `compare`, `ladder` or `sensitivity`.
     pub kind: String,
     /// The game's name.
     pub game: String,
@@ -113,12 +113,15 @@ pub(super) struct StudyShard {
     pub units: usize,
     /// The units this shard played, ascending.
     pub played: Vec<usize>,
+    /// With fewer units than shards: the share of its one unit's chunks it played.
+    #[serde(default)]
+    pub part: Option<Shard>,
     /// Their results (a variant's tally, a pair's result), in that order.
     pub results: Vec<serde_json::Value>,
 }
 
 /// Parses `--shard` for a study, which needs `--out` to leave its results.
-fn study_shard(text: Option<&str>, out: &OutputArgs) -> Result<Option<Shard>> {
+pub(super) fn study_shard(text: Option<&str>, out: &OutputArgs) -> Result<Option<Shard>> {
     let shard = text.map(Shard::parse).transpose()?;
     if shard.is_some() && out.out.is_none() {
         return Err(InputError::new(
@@ -130,7 +133,7 @@ fn study_shard(text: Option<&str>, out: &OutputArgs) -> Result<Option<Shard>> {
 }
 
 /// Writes a study shard's folder: its study.json (with the shard) and its results.
-fn write_shard(out: Option<OutputDir>, part: StudyShard, quiet: &QuietArg) -> Result<()> {
+pub(super) fn write_shard(out: Option<OutputDir>, part: StudyShard, quiet: &QuietArg) -> Result<()> {
     let Some(dir) = out else { return Ok(()) };
     let mut meta = part.study.clone();
     meta["version"] = part.version.clone().into();
@@ -138,16 +141,31 @@ fn write_shard(out: Option<OutputDir>, part: StudyShard, quiet: &QuietArg) -> Re
     dir.write_text("study.json", &serde_json::to_string_pretty(&meta)?)?;
     dir.write_text(STUDY_SHARD, &serde_json::to_string(&part)?)?;
     let path = dir.commit()?;
+    let share = part.part.map(|p| format!(" (its share {}/{} of the chunks)", p.index, p.count)).unwrap_or_default();
     quiet.note(&format!(
-        "shard {}/{}: {} of {} {} played, results written to {} (draftsim merge builds the tables)",
+        "shard {}/{}: {} of {} {} played{share}, results written to {} (draftsim merge builds the tables)",
         part.shard.index,
         part.shard.count,
         part.played.len(),
         part.units,
-        if part.kind == "sweep" { "variants" } else { "pairs" },
+        match part.kind.as_str() {
+            "compare" => "pairs",
+            "ladder" => "steps",
+            _ => "variants",
+        },
         path.display()
     ));
     Ok(())
+}
+
+/// What a shard of a study of `kind` plays: sweeps and sensitivity studies split a unit's
+/// chunks when there are fewer units than shards; comparisons and ladders do not (their
+/// paired differences are summed in floating point, deal by deal).
+fn shard_work(kind: &str, units: usize, shard: Shard) -> study::ShardWork {
+    match kind {
+        "sweep" | "sensitivity" => study::shard_work(units, Some(shard)),
+        _ => study::ShardWork { units: study::shard_units(units, Some(shard)), part: None },
+    }
 }
 
 /// The first field, by name, in which two JSON objects differ.
@@ -179,7 +197,8 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
     let first = &parts[0];
     let count = first.shard.count;
     let mut held: Vec<Option<usize>> = vec![None; count as usize];
-    let mut results: Vec<Option<serde_json::Value>> = vec![None; first.units];
+    // Each unit's results: the whole unit's, or its parts' in part order.
+    let mut results: Vec<Vec<(u64, serde_json::Value)>> = vec![Vec::new(); first.units];
     for (at, (part, dir)) in parts.iter().zip(dirs).enumerate() {
         let differs = [
             ("kind", &part.kind, &first.kind),
@@ -217,8 +236,10 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
             ))
             .into());
         }
+        let work = shard_work(&part.kind, part.units, part.shard);
         if part.units != first.units
-            || part.played != study::shard_units(part.units, Some(part.shard))
+            || part.played != work.units
+            || part.part != work.part
             || part.results.len() != part.played.len()
         {
             return Err(InputError::new(format!(
@@ -229,22 +250,39 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
             .into());
         }
         for (&unit, result) in part.played.iter().zip(&part.results) {
-            results[unit] = Some(result.clone());
+            results[unit].push((part.part.map_or(0, |p| p.index), result.clone()));
         }
     }
     if let Some(missing) = held.iter().position(Option::is_none) {
         return Err(InputError::new(format!("shard {missing}/{count} is missing: give every shard's folder")).into());
     }
-    let results: Vec<serde_json::Value> = results.into_iter().map(|r| r.expect("every unit held")).collect();
+    // Every shard is there, so every unit is held whole or in all its parts.
+    let results: Vec<Vec<serde_json::Value>> = results
+        .into_iter()
+        .map(|mut parts| {
+            parts.sort_by_key(|p| p.0);
+            parts.into_iter().map(|p| p.1).collect()
+        })
+        .collect();
     let bad = |e: serde_json::Error| InputError::new(format!("{}: {e}", dirs[0].join(STUDY_SHARD).display()));
+    let whole =
+        |parts: Vec<serde_json::Value>| parts.into_iter().next().expect("a unit of a study that does not split");
     let info = games::find(&first.game)?;
     let out = OutputDir::create(out_path, output.force)?;
     let meta = first.study.clone();
     match first.kind.as_str() {
         "sweep" => {
             let spec: SweepSpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
-            let tallies =
-                results.into_iter().map(serde_json::from_value::<Tally>).collect::<Result<Vec<_>, _>>().map_err(bad)?;
+            let mut tallies = Vec::with_capacity(results.len());
+            for parts in results {
+                let mut parts = parts.into_iter().map(serde_json::from_value::<Tally>);
+                let mut total = parts.next().expect("a unit has a part").map_err(bad)?;
+                for t in parts {
+                    total.merge(&t.map_err(bad)?);
+                }
+                total.shard = None;
+                tallies.push(total);
+            }
             let results = study::sweep_from_tallies(info, &spec, tallies)?;
             finish_sweep(&results, meta, Some(out), format, quiet)
         }
@@ -252,11 +290,47 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
             let spec: CompareSpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
             let pairs = results
                 .into_iter()
-                .map(serde_json::from_value::<PairResult>)
+                .map(|parts| serde_json::from_value::<PairResult>(whole(parts)))
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(bad)?;
             let result = study::compare_from_pairs(&spec, pairs)?;
             finish_compare(&result, meta, Some(out), format, quiet)
+        }
+        "ladder" => {
+            let spec: study::ladder::LadderSpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
+            let pairs = results
+                .into_iter()
+                .map(|parts| serde_json::from_value::<PairResult>(whole(parts)))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(bad)?;
+            let result = study::ladder::ladder_from_pairs(&spec, pairs)?;
+            finish_ladder(&result, meta, Some(out), format, quiet)
+        }
+        "sensitivity" => {
+            let spec: study::sensitivity::SensitivitySpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
+            let mut units = Vec::with_capacity(results.len());
+            for parts in results {
+                let parts = parts
+                    .into_iter()
+                    .map(serde_json::from_value::<Result<study::sensitivity::VariantGroups, String>>)
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(bad)?;
+                // A refused variant is refused in every part.
+                units.push(match parts.iter().find_map(|p| p.as_ref().err()) {
+                    Some(why) => Err(why.clone()),
+                    None => {
+                        let groups: Vec<_> = parts.into_iter().map(|p| p.expect("no refusal")).collect();
+                        Ok(study::sensitivity::VariantGroups::from_parts(&groups, spec.deals).ok_or_else(|| {
+                            InputError::new(format!(
+                                "{}: a shard's part does not hold its share of the deals; play it again",
+                                dirs[0].display()
+                            ))
+                        })?)
+                    }
+                });
+            }
+            let state = study::sensitivity::state_from_units(info, &spec, units)?;
+            super::sensitivity::finish_sensitivity(&state, meta, Some(out), format, quiet)
         }
         other => {
             Err(InputError::new(format!("{}: a shard of '{other}', which merge does not know", dirs[0].display()))
@@ -346,6 +420,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
             shard,
             units: pairs,
             played: study::shard_units(pairs, Some(shard)),
+            part: None,
             results: results.iter().map(serde_json::to_value).collect::<Result<_, _>>()?,
         };
         return write_shard(out, part, &args.exec.quiet);
@@ -474,7 +549,8 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
             study: meta,
             shard,
             units: variants,
-            played: study::shard_units(variants, Some(shard)),
+            played: shard_work("sweep", variants, shard).units,
+            part: shard_work("sweep", variants, shard).part,
             results: results.iter().map(|r| serde_json::to_value(&r.tally)).collect::<Result<_, _>>()?,
         };
         return write_shard(out, part, &args.exec.quiet);
@@ -576,6 +652,10 @@ pub struct LadderArgs {
     /// Search budgets (iterations per decision), increasing, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "1,4,16,64,256,1024")]
     pub budgets: Vec<u32>,
+    /// Play only shard i of n (0-based) of the steps, or auto/n from SLURM_ARRAY_TASK_ID or
+    /// JOB_COMPLETION_INDEX; `draftsim merge` builds the tables from every shard's --out.
+    #[arg(long, value_name = "i/n")]
+    pub shard: Option<String>,
 }
 
 /// Plays the skill ladder.
@@ -606,6 +686,7 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
             Some(path) => e.context(path.display()),
             None => e,
         })?;
+    let shard = study_shard(args.shard.as_deref(), &args.output)?;
     let (format, out) = args.output.open()?;
     let budgets: Vec<String> = spec.budgets.iter().map(u32::to_string).collect();
     args.exec.note(&format!(
@@ -627,9 +708,39 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
         "seating": "each step seated A, B, A, B, ... (both orders at an odd table), seats rotated",
         "rules": game.rules_toml(),
     });
+    if let Some(shard) = shard {
+        let results =
+            play(&args.exec, |step| study::ladder::ladder_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step))?;
+        let steps = study::ladder::step_count(&spec);
+        let part = StudyShard {
+            kind: "ladder".into(),
+            game: info.name.to_string(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            spec: serde_json::to_value(&spec)?,
+            study: meta,
+            shard,
+            units: steps,
+            played: study::shard_units(steps, Some(shard)),
+            part: None,
+            results: results.iter().map(serde_json::to_value).collect::<Result<_, _>>()?,
+        };
+        return write_shard(out, part, &args.exec.quiet);
+    }
     let result = play(&args.exec, |step| study::ladder::ladder(info, &spec, Some(&INTERRUPTED), step))?;
+    finish_ladder(&result, meta, out, format, &args.exec.quiet)
+}
+
+/// Prints a ladder and writes its tables: the same for a whole ladder and one merged from
+/// shards.
+fn finish_ladder(
+    result: &study::ladder::Ladder,
+    meta: serde_json::Value,
+    out: Option<OutputDir>,
+    format: Format,
+    quiet: &QuietArg,
+) -> Result<()> {
     let tables = [result.ladder_table(), result.depth_table()];
     println!("{}", tables[0].to_aligned_text(4));
     println!("{}", result.summary());
-    write_study(out, &tables, format, meta, &args.exec.quiet)
+    write_study(out, &tables, format, meta, quiet)
 }

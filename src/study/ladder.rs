@@ -7,8 +7,9 @@ use std::sync::atomic::AtomicBool;
 use crate::error::{Error, InputError};
 use crate::games::GameInfo;
 use crate::output::{Table, Values};
+use crate::sim::Shard;
 use crate::stats::Estimate;
-use crate::study::{CompareSpec, compare_interruptible};
+use crate::study::{CompareSpec, PairResult, compare_from_pairs, compare_shard};
 
 /// What the ladder plays.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -73,6 +74,22 @@ pub fn check_budgets(budgets: &[u32]) -> Result<(), InputError> {
     Ok(())
 }
 
+/// The comparison that step `k` plays: budget `k + 1` against budget `k`.
+fn step_spec(spec: &LadderSpec, k: usize) -> CompareSpec {
+    CompareSpec {
+        rules: spec.rules.clone(),
+        strategies: vec![search_seat(spec.budgets[k + 1]), search_seat(spec.budgets[k])],
+        players: spec.players,
+        rounds_per_pair: spec.rounds_per_step,
+        seed: spec.seed,
+    }
+}
+
+/// The number of steps the ladder plays.
+pub fn step_count(spec: &LadderSpec) -> usize {
+    spec.budgets.len().saturating_sub(1)
+}
+
 /// Plays every step; `on_step` hears (steps done, steps, the next step) before each step
 /// and once at the end. Stops with [`Error::Interrupted`] soon after `interrupt` is set.
 pub fn ladder(
@@ -81,36 +98,56 @@ pub fn ladder(
     interrupt: Option<&AtomicBool>,
     on_step: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<Ladder, Error> {
+    let pairs = ladder_shard(info, spec, None, interrupt, on_step)?;
+    ladder_from_pairs(spec, pairs)
+}
+
+/// Plays `shard`'s steps (see [`crate::study::shard_units`]; every step without one), each
+/// whole and as the unsharded ladder plays it; each step's pair result in step order.
+pub fn ladder_shard(
+    info: &GameInfo,
+    spec: &LadderSpec,
+    shard: Option<Shard>,
+    interrupt: Option<&AtomicBool>,
+    on_step: &mut dyn FnMut(usize, usize, &str),
+) -> Result<Vec<PairResult>, Error> {
     check_budgets(&spec.budgets)?;
-    let count = spec.budgets.len() - 1;
-    let mut steps = Vec::with_capacity(count);
-    let mut pair_column = String::new();
-    for (k, pair) in spec.budgets.windows(2).enumerate() {
-        let (low, high) = (pair[0], pair[1]);
-        let label = format!("{high} v {low} iterations");
-        let compare = CompareSpec {
-            rules: spec.rules.clone(),
-            strategies: vec![search_seat(high), search_seat(low)],
-            players: spec.players,
-            rounds_per_pair: spec.rounds_per_step,
-            seed: spec.seed,
-        };
-        let result = compare_interruptible(info, &compare, interrupt, &mut |done, _, _| {
-            if done == 0 {
-                on_step(k, count, &label);
+    let wanted = crate::study::shard_units(step_count(spec), shard);
+    let mut out = Vec::with_capacity(wanted.len());
+    for (done, &k) in wanted.iter().enumerate() {
+        let label = format!("{} v {} iterations", spec.budgets[k + 1], spec.budgets[k]);
+        let mut pairs = compare_shard(info, &step_spec(spec, k), None, interrupt, &mut |played, _, _| {
+            if played == 0 {
+                on_step(done, wanted.len(), &label);
             }
         })?;
+        out.push(pairs.pop().expect("a step is one pair"));
+    }
+    on_step(wanted.len(), wanted.len(), "");
+    Ok(out)
+}
+
+/// The ladder from every step's pair result, in step order (as [`ladder_shard`] gives
+/// them, whole or from shards put back in order).
+pub fn ladder_from_pairs(spec: &LadderSpec, pairs: Vec<PairResult>) -> Result<Ladder, Error> {
+    check_budgets(&spec.budgets)?;
+    if pairs.len() != step_count(spec) {
+        return Err(Error::Invariant(format!("{} step results for {} steps", pairs.len(), step_count(spec))));
+    }
+    let mut steps = Vec::with_capacity(pairs.len());
+    let mut pair_column = String::new();
+    for (k, pair) in pairs.into_iter().enumerate() {
+        let result = compare_from_pairs(&step_spec(spec, k), vec![pair])?;
         let m = &result.matchups[0];
         pair_column.clone_from(&result.pair_column);
         steps.push(LadderStep {
-            budget: high,
-            opponent: low,
+            budget: spec.budgets[k + 1],
+            opponent: spec.budgets[k],
             rounds: m.rounds,
             win_share: m.win_share,
             score_diff: m.chips_diff,
         });
     }
-    on_step(count, count, "");
     let skill_depth = steps.iter().take_while(|s| s.win_share.lo > 0.5).count();
     Ok(Ladder { steps, skill_depth, pair_column })
 }

@@ -11,7 +11,7 @@ use super::sweep::{RulesBase, seats_for};
 use crate::error::{Error, InputError};
 use crate::games::{GameInfo, RuleStep};
 use crate::output::{Table, Values};
-use crate::sim::{GroupHealth, Lineup, Mode, Plan, RATIO_FIGURES, group_value};
+use crate::sim::{CHUNK_DEALS, GroupHealth, Lineup, Mode, Plan, RATIO_FIGURES, Shard, group_value};
 use crate::stats::{self, Estimate};
 
 /// What to study.
@@ -141,6 +141,7 @@ fn play_variant(
     info: &GameInfo,
     spec: &SensitivitySpec,
     setting: &[(String, String)],
+    part: Option<Shard>,
     interrupt: Option<&AtomicBool>,
 ) -> Result<Result<VariantGroups, String>, Error> {
     let base = RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players);
@@ -159,7 +160,7 @@ fn play_variant(
         seed: spec.seed,
         rounds: spec.deals * players as u64,
         rotate: true,
-        shard: None,
+        shard: part,
         until_ci: None,
         cards: false,
     };
@@ -178,6 +179,52 @@ fn play_variant(
 }
 
 impl VariantGroups {
+    /// One variant's groups from the parts that shards played of its `deals` deal groups,
+    /// part 0 first (part p holds chunks c with c mod parts = p, as `run` shares them):
+    /// each part's groups put back in chunk order, as one unsharded run keeps them.
+    /// `None` when a part does not hold its share of the groups.
+    pub fn from_parts(parts: &[VariantGroups], deals: u64) -> Option<VariantGroups> {
+        let first = parts.first()?;
+        let (m, k) = (first.measures.len(), first.strategies.len());
+        let chunks = deals.div_ceil(CHUNK_DEALS);
+        let groups_of_chunk = |chunk: u64| CHUNK_DEALS.min(deals - chunk * CHUNK_DEALS) as usize;
+        for (p, part) in parts.iter().enumerate() {
+            let want: usize = (p as u64..chunks).step_by(parts.len()).map(groups_of_chunk).sum();
+            if part.health.len() != want
+                || part.measure_sums.len() != want * m
+                || part.scores.len() != want * k
+                || part.measures != first.measures
+                || part.strategies.len() != k
+            {
+                return None;
+            }
+        }
+        let mut out = VariantGroups {
+            health: Vec::with_capacity(deals as usize),
+            measures: first.measures.clone(),
+            measure_sums: Vec::with_capacity(deals as usize * m),
+            scores: Vec::with_capacity(deals as usize * k),
+            strategies: first.strategies.clone(),
+        };
+        // A part that played no chunk has its strategies' unit counts unset.
+        for p in &parts[1..] {
+            for (a, b) in out.strategies.iter_mut().zip(&p.strategies) {
+                a.1 = a.1.max(b.1);
+            }
+        }
+        let mut at = vec![0usize; parts.len()];
+        for chunk in 0..chunks {
+            let p = (chunk % parts.len() as u64) as usize;
+            let n = groups_of_chunk(chunk);
+            let (from, part) = (at[p], &parts[p]);
+            out.health.extend_from_slice(&part.health[from..from + n]);
+            out.measure_sums.extend_from_slice(&part.measure_sums[from * m..(from + n) * m]);
+            out.scores.extend_from_slice(&part.scores[from * k..(from + n) * k]);
+            at[p] += n;
+        }
+        Some(out)
+    }
+
     /// Strategy `x`'s score per unit in each deal group.
     fn score_per_unit(&self, x: usize) -> impl Iterator<Item = f64> + '_ {
         let n = self.strategies.len();
@@ -201,37 +248,87 @@ impl VariantGroups {
     }
 }
 
-/// Plays the base and every deviation not yet in `state`, calling `save` after each and
-/// `on_variant(done, total, label)` before each.
+/// Plays the base and every deviation not yet in `state` (only `shard`'s work when given,
+/// see [`crate::study::shard_work`]: unit 0 is the base, unit `i + 1` deviation `i`),
+/// calling `save` after each and `on_variant(done, total, label)` before each.
 pub fn run(
     info: &GameInfo,
     spec: &SensitivitySpec,
+    shard: Option<Shard>,
     state: &mut SensitivityState,
     interrupt: Option<&AtomicBool>,
     save: &mut dyn FnMut(&SensitivityState) -> Result<(), Error>,
     on_variant: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<(), Error> {
     let list = deviations(info, spec)?;
-    let total = list.len() + 1;
-    if state.base.is_none() {
-        on_variant(0, total, "base");
-        match play_variant(info, spec, &[], interrupt)? {
-            Ok(groups) => state.base = Some(groups),
-            Err(why) => return Err(InputError::new(format!("the base rules: {why}")).into()),
-        }
-        save(state)?;
-    }
-    for (i, d) in list.iter().enumerate() {
-        if state.deviations.iter().any(|(done, _)| done == d) {
+    let crate::study::ShardWork { units: wanted, part } = crate::study::shard_work(list.len() + 1, shard);
+    let total = wanted.len();
+    for (done, &unit) in wanted.iter().enumerate() {
+        if unit == 0 {
+            if state.base.is_none() {
+                on_variant(done, total, "base");
+                match play_variant(info, spec, &[], part, interrupt)? {
+                    Ok(groups) => state.base = Some(groups),
+                    Err(why) => return Err(InputError::new(format!("the base rules: {why}")).into()),
+                }
+                save(state)?;
+            }
             continue;
         }
-        on_variant(i + 1, total, &format!("{}={}", d.key, d.value));
-        let played = play_variant(info, spec, &[(d.key.clone(), d.value.clone())], interrupt)?;
+        let d = &list[unit - 1];
+        if state.deviations.iter().any(|(played, _)| played == d) {
+            continue;
+        }
+        on_variant(done, total, &format!("{}={}", d.key, d.value));
+        let played = play_variant(info, spec, &[(d.key.clone(), d.value.clone())], part, interrupt)?;
         state.deviations.push((d.clone(), played));
         save(state)?;
     }
     on_variant(total, total, "");
     Ok(())
+}
+
+/// A shard's results, unit after unit as [`run`] played them: the base's groups for unit
+/// 0, a deviation's groups or refusal for the others.
+pub fn shard_results(
+    info: &GameInfo,
+    spec: &SensitivitySpec,
+    shard: Shard,
+    state: &SensitivityState,
+) -> Result<Vec<Result<VariantGroups, String>>, Error> {
+    let list = deviations(info, spec)?;
+    let played = crate::study::shard_work(list.len() + 1, Some(shard)).units;
+    let mut results = Vec::with_capacity(played.len());
+    for &unit in &played {
+        let found = if unit == 0 {
+            state.base.clone().map(Ok)
+        } else {
+            state.deviations.iter().find(|(d, _)| *d == list[unit - 1]).map(|(_, r)| r.clone())
+        };
+        results.push(found.ok_or_else(|| Error::Invariant(format!("unit {unit} of the shard was not played")))?);
+    }
+    Ok(results)
+}
+
+/// The whole study's state from every unit's result in unit order (from shards put back
+/// in order).
+pub fn state_from_units(
+    info: &GameInfo,
+    spec: &SensitivitySpec,
+    results: Vec<Result<VariantGroups, String>>,
+) -> Result<SensitivityState, Error> {
+    let list = deviations(info, spec)?;
+    if results.len() != list.len() + 1 {
+        return Err(Error::Invariant(format!("{} results for {} variants", results.len(), list.len() + 1)));
+    }
+    let mut results = results.into_iter();
+    let base =
+        results.next().expect("the base is unit 0").map_err(|why| InputError::new(format!("the base rules: {why}")))?;
+    Ok(SensitivityState {
+        fingerprint: String::new(),
+        base: Some(base),
+        deviations: list.into_iter().zip(results).collect(),
+    })
 }
 
 /// One row of the study: a deviation's effect on one figure.

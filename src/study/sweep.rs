@@ -246,8 +246,9 @@ pub fn variant_count(spec: &SweepSpec) -> usize {
     spec.axes.iter().chain(&spec.vary).map(|a| a.values.len()).product()
 }
 
-/// [`sweep_interruptible`] playing only `shard`'s variants (see [`super::shard_units`]),
-/// each whole and exactly as the unsharded sweep plays it; their results in grid order.
+/// [`sweep_interruptible`] playing only `shard`'s work (see [`super::shard_work`]): its
+/// variants, each whole and exactly as the unsharded sweep plays it, or its share of one
+/// variant's chunks when there are fewer variants than shards; their results in grid order.
 pub fn sweep_shard(
     info: &GameInfo,
     spec: &SweepSpec,
@@ -255,8 +256,8 @@ pub fn sweep_shard(
     interrupt: Option<&AtomicBool>,
     on_variant: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<Vec<VariantResult>, Error> {
-    let wanted = super::shard_units(variant_count(spec), shard);
-    let plan = Plan { seed: spec.seed, rounds: spec.rounds, rotate: true, shard: None, until_ci: None, cards: false };
+    let super::ShardWork { units: wanted, part } = super::shard_work(variant_count(spec), shard);
+    let plan = Plan { seed: spec.seed, rounds: spec.rounds, rotate: true, shard: part, until_ci: None, cards: false };
     let results = variants(info, spec, &wanted, on_variant, &mut |runner, lineup| {
         runner.run(lineup, &plan, Mode::Tally, interrupt, &mut |_, _| Ok(()))
     })?;
