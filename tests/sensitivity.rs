@@ -24,7 +24,7 @@ const PLANTED: GameInfo = GameInfo {
 
 fn play(info: &GameInfo, spec: &SensitivitySpec) -> SensitivityState {
     let mut state = SensitivityState::default();
-    sensitivity::run(info, spec, &mut state, None, &mut |_| Ok(()), &mut |_, _, _| {}).unwrap();
+    sensitivity::run(info, spec, None, &mut state, None, &mut |_| Ok(()), &mut |_, _, _| {}).unwrap();
     state
 }
 
@@ -63,6 +63,7 @@ fn an_interrupted_study_resumes_to_the_uninterrupted_result() {
     let result = sensitivity::run(
         &sevens::INFO,
         &spec,
+        None,
         &mut state,
         None,
         &mut |s| {
@@ -75,7 +76,7 @@ fn an_interrupted_study_resumes_to_the_uninterrupted_result() {
     assert!(matches!(result, Err(Error::Interrupted)));
     assert_eq!(saved.deviations.len(), 1);
     let mut resumed = saved;
-    sensitivity::run(&sevens::INFO, &spec, &mut resumed, None, &mut |_| Ok(()), &mut |_, _, _| {}).unwrap();
+    sensitivity::run(&sevens::INFO, &spec, None, &mut resumed, None, &mut |_| Ok(()), &mut |_, _, _| {}).unwrap();
     assert_eq!(resumed, whole);
     assert_eq!(sensitivity::effects(&resumed), sensitivity::effects(&whole));
 }
@@ -111,6 +112,41 @@ fn the_cli_writes_the_study_on_any_thread_count_and_refuses_bad_keys() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--keys colour") && stderr(&o).lines().count() == 1, "{}", stderr(&o));
     assert!(!bad.exists());
+}
+
+#[test]
+fn a_time_budget_sizes_the_study_and_a_resumed_one_keeps_its_deals() {
+    let dir = scratch("sensitivity", "budget");
+    let base = ["sensitivity", "--game", "sevens", "--keys", "ante", "--seed", "7", "--quiet"];
+    let deals_of = |out: &std::path::Path| -> u64 {
+        let study: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).unwrap()).unwrap();
+        study["deals"].as_u64().unwrap()
+    };
+    let timed = dir.join("timed");
+    let o = draftsim(&[&base[..], &["--budget-time", "0.3", "--out", timed.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(deals_of(&timed) >= 2 && timed.join("sensitivity.csv").exists());
+    // A saved state of the same study started with 100 deals: the budget does not resize it.
+    let spec =
+        SensitivitySpec { rules: None, keys: vec!["ante".into()], players: None, seats: None, deals: 100, seed: 7 };
+    let fingerprint =
+        serde_json::to_string(&("sevens", &spec, None::<draftsim::sim::Shard>, env!("CARGO_PKG_VERSION"))).unwrap();
+    let state = SensitivityState { fingerprint, deals: 100, ..SensitivityState::default() };
+    std::fs::write(dir.join(".resumed.sensitivity-state.json"), serde_json::to_string(&state).unwrap()).unwrap();
+    let resumed = dir.join("resumed");
+    let o = draftsim(&[&base[..], &["--budget-time", "0.3", "--out", resumed.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(deals_of(&resumed), 100);
+    assert!(!dir.join(".resumed.sensitivity-state.json").exists(), "the finished study's state is removed");
+    // With --rounds, or with --shard (whose shards must play the same deals): refused.
+    for extra in [&["--rounds", "100"][..], &["--shard", "0/2"][..]] {
+        let out = dir.join("refused");
+        let o = draftsim(&[&base[..], &["--budget-time", "1", "--out", out.to_str().unwrap()], extra].concat());
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--budget-time") || stderr(&o).contains("--rounds"), "{}", stderr(&o));
+        assert!(!out.exists());
+    }
 }
 
 #[test]

@@ -9,9 +9,12 @@ use draftsim::InputError;
 use draftsim::games;
 use draftsim::study::sensitivity::{self, SensitivitySpec, SensitivityState};
 
-use draftsim::output::{Format, OutputDir};
+use std::time::Instant;
 
-use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeatsArg, SeedArg};
+use draftsim::output::{Format, OutputDir};
+use draftsim::sim::{CHUNK_DEALS, Lineup, Mode, Plan};
+
+use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeatsArg, SeedArg, positive};
 use super::run::INTERRUPTED;
 use super::study::{StudyShard, play, study_shard, write_shard, write_study};
 
@@ -41,6 +44,11 @@ pub struct SensitivityArgs {
     /// tables from every shard's --out.
     #[arg(long, value_name = "i/n")]
     pub shard: Option<String>,
+    /// A budget in seconds instead of --rounds: a short pilot of the base measures the
+    /// speed and sets the deals per variant (kept in the study's state, so a resumed study
+    /// plays the same).
+    #[arg(long, value_name = "SECONDS", value_parser = positive, allow_negative_numbers = true, conflicts_with = "rounds")]
+    pub budget_time: Option<f64>,
 }
 
 /// Where an interrupted study keeps what it played: beside the output folder.
@@ -50,6 +58,48 @@ fn state_file(out: &Path) -> PathBuf {
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."))
         .join(format!(".{name}.sensitivity-state.json"))
+}
+
+/// Deals per variant that the study's `units` variants can play in `seconds`, from a pilot
+/// of the base (doubled until it runs half a second) on the study's seats.
+fn pilot_deals(
+    info: &games::GameInfo,
+    spec: &SensitivitySpec,
+    seats: &[String],
+    units: usize,
+    seconds: f64,
+    exec: &ExecArgs,
+) -> Result<u64> {
+    let (runner, seats) = (info.build)(spec.rules.as_deref(), spec.players, Some(seats))?;
+    let lineup = Lineup::new(&seats);
+    let players = runner.players() as u64;
+    let pool = exec.pool()?;
+    let (mut deals, mut elapsed) = (CHUNK_DEALS, 0.0);
+    loop {
+        let plan = Plan {
+            seed: spec.seed ^ 0x9110,
+            rounds: deals * players,
+            rotate: true,
+            shard: None,
+            until_ci: None,
+            cards: false,
+        };
+        let start = Instant::now();
+        pool.install(|| runner.run(&lineup, &plan, Mode::DealRows, None, &mut |_, _| Ok(())))?;
+        elapsed = start.elapsed().as_secs_f64().max(elapsed);
+        if elapsed >= 0.5 {
+            break;
+        }
+        deals *= 2;
+    }
+    let per_second = deals as f64 / elapsed;
+    let chosen = ((per_second * seconds / units as f64) as u64).max(2);
+    exec.note(&format!(
+        "--budget-time {seconds}s: {:.0} deals/s in a pilot of the base, so {chosen} deals ({} rounds) for each of {units} variants",
+        per_second,
+        chosen * players
+    ));
+    Ok(chosen)
 }
 
 /// Plays the sensitivity study.
@@ -67,7 +117,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         })?;
     let players = base.players();
     let rounds = args.rounds.get(20_000)?;
-    let spec = SensitivitySpec {
+    let mut spec = SensitivitySpec {
         rules,
         keys: args.keys.clone(),
         players: args.players.players,
@@ -77,9 +127,33 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
     };
     let list = sensitivity::deviations(info, &spec)?;
     let shard = study_shard(args.shard.as_deref(), &args.output)?;
+    if shard.is_some() && args.budget_time.is_some() {
+        return Err(
+            InputError::new("--budget-time: every shard must play the same deals; give --rounds with --shard").into()
+        );
+    }
     // The seats the study plays (the game's mix with one random seat unless given).
     let seats = draftsim::study::sweep::seats_for(info, spec.seats.as_deref(), players);
     let (format, out) = args.output.open()?;
+    let state_path = args.output.out.as_deref().map(state_file);
+    let fingerprint_of = |spec: &SensitivitySpec| {
+        serde_json::to_string(&(info.name, spec, shard, env!("CARGO_PKG_VERSION"))).expect("a spec prints")
+    };
+    let saved: Option<SensitivityState> = state_path
+        .as_ref()
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .map(|text| serde_json::from_str(&text).unwrap_or_default());
+    if let Some(seconds) = args.budget_time {
+        // A resumed study plays the deals it started with; a new one times a pilot.
+        match saved
+            .as_ref()
+            .filter(|s| s.fingerprint == fingerprint_of(&SensitivitySpec { deals: s.deals, ..spec.clone() }))
+        {
+            Some(s) => spec.deals = s.deals,
+            None => spec.deals = pilot_deals(info, &spec, &seats, list.len() + 1, seconds, &args.exec)?,
+        }
+    }
+    let rounds = if args.budget_time.is_some() { spec.deals * players as u64 } else { rounds };
     args.exec.note(&format!(
         "{} · {players} players · seats {} · seed {} · {} deals per variant, {} deviations",
         info.name,
@@ -89,15 +163,12 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         list.len()
     ));
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
-    let fingerprint =
-        serde_json::to_string(&(info.name, &spec, shard, env!("CARGO_PKG_VERSION"))).expect("a spec prints");
-    let state_path = args.output.out.as_deref().map(state_file);
-    let mut state = SensitivityState { fingerprint: fingerprint.clone(), ..SensitivityState::default() };
-    if let Some(path) = &state_path
-        && let Ok(text) = std::fs::read_to_string(path)
-    {
-        match serde_json::from_str::<SensitivityState>(&text) {
-            Ok(saved) if saved.fingerprint == fingerprint => {
+    let fingerprint = fingerprint_of(&spec);
+    let mut state =
+        SensitivityState { fingerprint: fingerprint.clone(), deals: spec.deals, ..SensitivityState::default() };
+    if let (Some(path), Some(saved)) = (&state_path, saved) {
+        match saved {
+            saved if saved.fingerprint == fingerprint => {
                 args.exec.note(&format!(
                     "resuming the study in {} ({} of {} deviations done)",
                     path.display(),

@@ -65,6 +65,9 @@ pub struct VariantGroups {
 pub struct SensitivityState {
     /// The study these results belong to (checked on resume).
     pub fingerprint: String,
+    /// Deal groups per variant (kept so a study sized by a time budget resumes alike).
+    #[serde(default)]
+    pub deals: u64,
     /// The base's groups, once played.
     pub base: Option<VariantGroups>,
     /// Each played deviation's groups, or why the game refused it.
@@ -326,6 +329,7 @@ pub fn state_from_units(
         results.next().expect("the base is unit 0").map_err(|why| InputError::new(format!("the base rules: {why}")))?;
     Ok(SensitivityState {
         fingerprint: String::new(),
+        deals: spec.deals,
         base: Some(base),
         deviations: list.into_iter().zip(results).collect(),
     })
