@@ -191,3 +191,34 @@ fn every_run_writes_a_health_card_and_the_report_flags_a_crossed_limit() {
     let o = draftsim(&["report", run.to_str().unwrap(), "--out", dir.join("r2").to_str().unwrap(), "--require", "x=1"]);
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
 }
+
+#[test]
+fn a_sweep_names_the_variants_that_cross_a_limit_and_its_report_repeats_them() {
+    let dir = scratch("sensitivity", "sweep-require");
+    let out = dir.join("sweep");
+    let sweep = ["sweep", "--game", "sevens", "--set", "all_over=refund,lowest-wins", "--rounds", "4000", "--quiet"];
+    // Refunded all-overs end about a fifth of hands without a winner; lowest-wins very few.
+    let limits = ["--require", "completion>=0.85", "--require", "timeouts<=0.01"];
+    let o = draftsim(&[&sweep[..], &limits[..], &["--out", out.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("completion>=0.85: met in 1 of 2 variants; not surely met in: all_over=refund fails"),
+        "{text}"
+    );
+    assert!(text.contains("timeouts<=0.01: met in every variant."), "{text}");
+    let report = dir.join("report");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(
+        md.contains("- `completion>=0.85`: met in 1 of 2 variants; not surely met in: all_over=refund fails"),
+        "{md}"
+    );
+    // A figure the game does not have: one line naming it, exit 2, nothing written.
+    let bad = dir.join("bad");
+    let o = draftsim(&[&sweep[..], &["--require", "lead_changes>=1", "--out", bad.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("lead_changes is not a figure of sevens") && stderr(&o).lines().count() == 1);
+    assert!(!bad.exists());
+}

@@ -480,6 +480,10 @@ pub struct SweepArgs {
     /// or JOB_COMPLETION_INDEX; `draftsim merge` builds the table from every shard's --out.
     #[arg(long, value_name = "i/n")]
     pub shard: Option<String>,
+    /// A limit on a figure of every variant, e.g. 'timeouts<=0.01' or 'completion>=0.9'
+    /// (repeatable): the variants whose interval crosses it are named, here and in the report.
+    #[arg(long, value_name = "FIGURE<=X|FIGURE>=X")]
+    pub require: Vec<String>,
 }
 
 /// Runs the sweep.
@@ -498,6 +502,11 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         seed: args.seed.seed,
     };
     let (base_rules, players, seats) = study::sweep::base(info, &spec)?;
+    let requires = args.require.iter().map(|r| study::tune::Constraint::parse(r)).collect::<Result<Vec<_>, _>>()?;
+    if !requires.is_empty() {
+        let known = study::tune::known_metrics(info, Some(&base_rules), Some(&seats))?;
+        study::tune::check_requires(&requires, &known, info.name)?;
+    }
     // The base's rules in force (every default written out), when the base alone builds.
     let rules = (info.build)(Some(&base_rules), None, Some(&seats)).map_or(base_rules, |(g, _)| g.rules_toml());
     let shard = study_shard(args.shard.as_deref(), &args.output)?;
@@ -515,7 +524,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         spec.seed,
         if variants == 1 { "" } else { "s" }
     );
-    let meta = serde_json::json!({
+    let mut meta = serde_json::json!({
         "kind": "sweep",
         "game": info.name,
         "seed": spec.seed,
@@ -527,6 +536,9 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         "seats": seats,
         "rules": rules,
     });
+    if !requires.is_empty() {
+        meta["require"] = serde_json::json!(requires.iter().map(study::tune::Constraint::text).collect::<Vec<_>>());
+    }
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
     let results = play(&args.exec, |step| {
@@ -584,6 +596,38 @@ fn finish_sweep(
     }
     let table = study::sweep_table(results);
     println!("{}", table.to_aligned_text(4));
+    // The limits the sweep keeps: each variant that does not surely meet one, by name.
+    for text in meta["require"].as_array().into_iter().flatten() {
+        let c = study::tune::Constraint::parse(text.as_str().unwrap_or_default())?;
+        let mut missed = Vec::new();
+        for r in results {
+            let metrics = study::tune::metric_estimates(&r.tally, &r.strategies, &r.measures);
+            let Some((_, e)) = metrics.iter().find(|(n, _)| *n == c.metric) else { continue };
+            let verdict = c.verdict(e);
+            if verdict != study::tune::Verdict::Met {
+                let label: Vec<String> = r.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                missed.push(format!(
+                    "{} {} ({:.4}, {:.4} – {:.4})",
+                    label.join(" "),
+                    verdict.words().split(" (").next().unwrap_or_default(),
+                    e.mean,
+                    e.lo,
+                    e.hi
+                ));
+            }
+        }
+        if missed.is_empty() {
+            println!("{}: met in every variant.", c.text());
+        } else {
+            println!(
+                "{}: met in {} of {} variants; not surely met in: {}.",
+                c.text(),
+                results.len() - missed.len(),
+                results.len(),
+                missed.join("; ")
+            );
+        }
+    }
     write_study(out, &[table], format, meta, quiet)
 }
 

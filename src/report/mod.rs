@@ -11,7 +11,8 @@ use polars::prelude::*;
 use crate::error::{Error, InputError};
 use crate::output::{OutputDir, read_frame};
 use crate::sim::{Measures, Shown};
-use crate::study::tune::Constraint;
+use crate::stats::Estimate;
+use crate::study::tune::{Constraint, Verdict};
 
 fn table_error(name: &str, e: impl std::fmt::Display) -> Error {
     Error::Table { name: name.to_string(), message: e.to_string() }
@@ -155,6 +156,15 @@ pub fn write_report(
             describe(&mut md, m);
         }
         let measures = meta.as_ref().and_then(game_measures);
+        // The limits given to the report, then those the study kept (sweep --require).
+        let mut requires = requires.to_vec();
+        for text in meta.as_ref().and_then(|m| m["require"].as_array()).into_iter().flatten() {
+            let c = Constraint::parse(text.as_str().unwrap_or_default())?;
+            if !requires.contains(&c) {
+                requires.push(c);
+            }
+        }
+        let requires = &requires[..];
         let mut found = false;
         // The health card first: does the variant finish, how long, is it even.
         if let Some(health) = load(dir, "health")? {
@@ -182,7 +192,7 @@ pub fn write_report(
         }
         if let Some(sweep) = load(dir, "sweep")? {
             found = true;
-            sweep_section(&mut md, &sweep, out, &prefix, measures.as_ref(), &palette)?;
+            sweep_section(&mut md, &sweep, out, &prefix, measures.as_ref(), &palette, requires)?;
         }
         if let Some(candidates) = load(dir, "candidates")? {
             found = true;
@@ -244,30 +254,83 @@ fn health_section(md: &mut String, health: &DataFrame, requires: &[Constraint]) 
             let _ = writeln!(md, "**Not checked**: `{}` is not a figure of this health card.\n", c.metric);
             continue;
         };
-        let (sign, crosses) = if c.at_least { (">=", v.lo[i] < c.bound) } else { ("<=", v.hi[i] > c.bound) };
-        if crosses {
-            let sure = if c.at_least { v.hi[i] < c.bound } else { v.lo[i] > c.bound };
-            let verdict = if sure { "fails" } else { "may fail (its interval crosses the limit)" };
-            let _ = writeln!(
-                md,
-                "**Limit {verdict}**: {} should be {sign} {}, and is {} ({} – {}).\n",
-                names[i],
-                c.bound,
-                fmt4(v.mean[i]),
-                fmt4(v.lo[i]),
-                fmt4(v.hi[i])
-            );
+        let e = Estimate { mean: v.mean[i], lo: v.lo[i], hi: v.hi[i] };
+        let sign = if c.at_least { ">=" } else { "<=" };
+        match c.verdict(&e) {
+            Verdict::Met => {
+                let _ = writeln!(
+                    md,
+                    "Limit met: {} {sign} {} (interval {} – {}).\n",
+                    names[i],
+                    c.bound,
+                    fmt4(e.lo),
+                    fmt4(e.hi)
+                );
+            }
+            verdict => {
+                let _ = writeln!(
+                    md,
+                    "**Limit {}**: {} should be {sign} {}, and is {} ({} – {}).\n",
+                    verdict.words(),
+                    names[i],
+                    c.bound,
+                    fmt4(e.mean),
+                    fmt4(e.lo),
+                    fmt4(e.hi)
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A sweep's limits: for each `--require` (given to the report or kept by the sweep), the
+/// variants whose interval crosses it, or that every variant meets it.
+fn sweep_limits(
+    md: &mut String,
+    variants: &DataFrame,
+    keys: &[String],
+    variant_keys: &[Vec<String>],
+    requires: &[Constraint],
+) -> Result<(), Error> {
+    if requires.is_empty() {
+        return Ok(());
+    }
+    let _ = writeln!(md, "**Limits**\n");
+    for c in requires {
+        let Ok(e) = with_interval(variants, &c.metric) else {
+            let _ = writeln!(md, "- `{}`: not checked, `{}` is not a column of this sweep.", c.text(), c.metric);
+            continue;
+        };
+        let mut missed = Vec::new();
+        for row in 0..variants.height() {
+            let verdict = c.verdict(&Estimate { mean: e.mean[row], lo: e.lo[row], hi: e.hi[row] });
+            if verdict != Verdict::Met {
+                let setting: Vec<String> =
+                    keys.iter().zip(variant_keys).map(|(k, v)| format!("{k}={}", v[row])).collect();
+                missed.push(format!(
+                    "{} {} ({} – {})",
+                    setting.join(" "),
+                    verdict.words().split(" (").next().unwrap_or_default(),
+                    fmt4(e.lo[row]),
+                    fmt4(e.hi[row])
+                ));
+            }
+        }
+        if missed.is_empty() {
+            let _ = writeln!(md, "- `{}`: met in every variant (each interval inside the limit).", c.text());
         } else {
             let _ = writeln!(
                 md,
-                "Limit met: {} {sign} {} (interval {} – {}).\n",
-                names[i],
-                c.bound,
-                fmt4(v.lo[i]),
-                fmt4(v.hi[i])
+                "- `{}`: met in {} of {} variants; not surely met in: {}.",
+                c.text(),
+                variants.height() - missed.len(),
+                variants.height(),
+                missed.join("; ")
             );
         }
     }
+    let _ = writeln!(md);
     Ok(())
 }
 
@@ -1036,6 +1099,7 @@ fn sweep_section(
     prefix: &str,
     measures: Option<&Measures>,
     palette: &charts::Palette,
+    requires: &[Constraint],
 ) -> Result<(), Error> {
     let columns: Vec<String> = sweep.get_column_names().iter().map(|c| c.to_string()).collect();
     let keys: Vec<String> = columns.iter().take_while(|c| *c != "strategy").cloned().collect();
@@ -1098,6 +1162,7 @@ fn sweep_section(
             format!(", with one line or one chart per setting of {others_text}")
         }
     );
+    sweep_limits(md, &variants, &keys, &variant_keys, requires)?;
     for (metric, meaning) in &metrics {
         let values = floats(&variants, metric)?;
         // Nothing to chart: no values, or a unit of one round in every variant.

@@ -214,6 +214,85 @@ impl Constraint {
         let bound = bound.trim().parse().map_err(|_| bad())?;
         Ok(Constraint { metric: metric.trim().to_string(), at_least, bound })
     }
+
+    /// Whether an estimate meets the limit: surely (its whole interval on the right side),
+    /// surely not (its whole interval on the wrong side), or maybe (its interval crosses it).
+    pub fn verdict(&self, e: &Estimate) -> Verdict {
+        let (lo, hi) = if self.at_least { (e.lo, e.hi) } else { (-e.hi, -e.lo) };
+        let bound = if self.at_least { self.bound } else { -self.bound };
+        if lo >= bound {
+            Verdict::Met
+        } else if hi < bound {
+            Verdict::Fails
+        } else {
+            Verdict::MayFail
+        }
+    }
+
+    /// The limit as written: `completion>=0.9`.
+    pub fn text(&self) -> String {
+        format!("{}{}{}", self.metric, if self.at_least { ">=" } else { "<=" }, self.bound)
+    }
+}
+
+/// How an estimate stands against a [`Constraint`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Its whole interval meets the limit.
+    Met,
+    /// Its interval crosses the limit.
+    MayFail,
+    /// Its whole interval is on the wrong side.
+    Fails,
+}
+
+impl Verdict {
+    /// In words a designer reads.
+    pub fn words(self) -> &'static str {
+        match self {
+            Verdict::Met => "met",
+            Verdict::MayFail => "may fail (its interval crosses the limit)",
+            Verdict::Fails => "fails",
+        }
+    }
+}
+
+/// The metrics [`metric_estimates`] gives for `rules` with `seats` (the game's mix with one
+/// random seat when none are given), from one deal: what a tune objective or a `--require`
+/// may name.
+pub fn known_metrics(
+    info: &GameInfo,
+    rules: Option<&str>,
+    seats: Option<&[String]>,
+) -> Result<Vec<String>, InputError> {
+    let (runner, seats) = (info.build)(rules, None, seats)?;
+    let seats = seats_for(info, Some(&seats), runner.players());
+    let (runner, seats) = (info.build)(rules, None, Some(&seats))?;
+    let lineup = Lineup::new(&seats);
+    // One deal played: a figure exists only where the game has what it counts (an empty
+    // tally has no ratio figures at all; a game without standings has no lead changes).
+    let plan =
+        Plan { seed: 0, rounds: runner.players() as u64, rotate: true, shard: None, until_ci: None, cards: false };
+    let tally = runner
+        .run(&lineup, &plan, Mode::Tally, None, &mut |_, _| Ok(()))
+        .map_err(|e| InputError::new(format!("the base rules: {e}")))?;
+    Ok(metric_estimates(&tally, &lineup.strategies, runner.measures()).into_iter().map(|(n, _)| n).collect())
+}
+
+/// Refuses a `--require` naming a metric not in `known`, in one line naming it.
+pub fn check_requires(requires: &[Constraint], known: &[String], game: &str) -> Result<(), InputError> {
+    for c in requires {
+        if !known.iter().any(|k| *k == c.metric) {
+            let hint = if c.metric == "skill_gap" { " (skill_gap needs a random seat)" } else { "" };
+            return Err(InputError::new(format!(
+                "--require '{}': {} is not a figure of {game}{hint}; use one of {}",
+                c.text(),
+                c.metric,
+                known.join(", ")
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The variant-level metrics a tune objective may name, each with a 95% interval: every
@@ -306,12 +385,7 @@ impl TuneEvaluator<'_> {
                 "tune: give an objective: --minimize NAME, --maximize NAME or --target NAME=VALUE (e.g. --minimize seat_advantage)",
             ));
         }
-        let (runner, seats) = (self.info.build)(self.rules.as_deref(), None, self.seats.as_deref())?;
-        let seats = seats_for(self.info, Some(&seats), runner.players());
-        let strategies = Lineup::new(&seats).strategies;
-        let tally = Tally::new(strategies.len(), runner.players(), runner.measures());
-        let known: Vec<String> =
-            metric_estimates(&tally, &strategies, runner.measures()).into_iter().map(|(n, _)| n).collect();
+        let known = known_metrics(self.info, self.rules.as_deref(), self.seats.as_deref())?;
         for m in self.objective.metrics() {
             if !known.iter().any(|k| k == m) {
                 let hint = if m == "skill_gap" { " (skill_gap needs a random seat)" } else { "" };
