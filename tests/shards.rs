@@ -84,10 +84,14 @@ fn a_sharded_comparison_merges_into_the_unsharded_tables() {
             whole_and_merged(&dir, &study, 2, format);
             whole_and_merged(&dir, &study, 3, format);
         }
+        // More shards than pairs: the shards holding one pair share its four or five chunks.
+        let dir = scratch(&format!("{name}-parts"));
+        study[6] = "1200";
+        whole_and_merged(&dir, &study, 7, "csv");
     }
 }
 
-const LADDER: [&str; 8] = ["ladder", "--game", "sevens", "--budgets", "1,2,4,8", "--rounds", "120", "--seed"];
+const LADDER: [&str; 8] = ["ladder", "--game", "sevens", "--budgets", "1,2,4,8", "--rounds", "600", "--seed"];
 const SENSITIVITY: [&str; 8] =
     ["sensitivity", "--game", "sevens", "--keys", "ante,all_over", "--rounds", "1200", "--seed"];
 
@@ -96,8 +100,12 @@ fn a_sharded_ladder_merges_into_the_unsharded_tables() {
     let dir = scratch("ladder");
     let study = [&LADDER[..], &["4"]].concat();
     whole_and_merged(&dir, &study, 2, "csv");
-    // More shards than steps: a shard with none still merges.
+    // More shards than steps: the shards holding one step share its chunks.
     whole_and_merged(&dir, &study, 4, "parquet");
+    whole_and_merged(&dir, &study, 8, "csv");
+    // An odd table (both seatings per step).
+    let odd = scratch("ladder-odd");
+    whole_and_merged(&odd, &[&LADDER[..], &["4", "--players", "3"]].concat(), 7, "csv");
 }
 
 #[test]

@@ -158,16 +158,6 @@ pub(super) fn write_shard(out: Option<OutputDir>, part: StudyShard, quiet: &Quie
     Ok(())
 }
 
-/// What a shard of a study of `kind` plays: sweeps and sensitivity studies split a unit's
-/// chunks when there are fewer units than shards; comparisons and ladders do not (their
-/// paired differences are summed in floating point, deal by deal).
-fn shard_work(kind: &str, units: usize, shard: Shard) -> study::ShardWork {
-    match kind {
-        "sweep" | "sensitivity" => study::shard_work(units, Some(shard)),
-        _ => study::ShardWork { units: study::shard_units(units, Some(shard)), part: None },
-    }
-}
-
 /// The first field, by name, in which two JSON objects differ.
 fn first_difference(a: &serde_json::Value, b: &serde_json::Value) -> Option<String> {
     let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
@@ -236,7 +226,7 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
             ))
             .into());
         }
-        let work = shard_work(&part.kind, part.units, part.shard);
+        let work = study::shard_work(part.units, Some(part.shard));
         if part.units != first.units
             || part.played != work.units
             || part.part != work.part
@@ -265,8 +255,8 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
         })
         .collect();
     let bad = |e: serde_json::Error| InputError::new(format!("{}: {e}", dirs[0].join(STUDY_SHARD).display()));
-    let whole =
-        |parts: Vec<serde_json::Value>| parts.into_iter().next().expect("a unit of a study that does not split");
+    // With fewer units than shards every shard played a part of one unit.
+    let in_parts = first.units < count as usize;
     let info = games::find(&first.game)?;
     let out = OutputDir::create(out_path, output.force)?;
     let meta = first.study.clone();
@@ -288,21 +278,33 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
         }
         "compare" => {
             let spec: CompareSpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
-            let pairs = results
-                .into_iter()
-                .map(|parts| serde_json::from_value::<PairResult>(whole(parts)))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(bad)?;
+            let mut pairs = Vec::with_capacity(results.len());
+            for (index, parts) in results.into_iter().enumerate() {
+                pairs.push(if in_parts {
+                    let parts =
+                        parts.into_iter().map(serde_json::from_value).collect::<Result<Vec<_>, _>>().map_err(bad)?;
+                    study::compare::pair_from_parts(info, &spec, index, &parts)?
+                } else {
+                    serde_json::from_value::<PairResult>(parts.into_iter().next().expect("a whole pair"))
+                        .map_err(bad)?
+                });
+            }
             let result = study::compare_from_pairs(&spec, pairs)?;
             finish_compare(&result, meta, Some(out), format, quiet)
         }
         "ladder" => {
             let spec: study::ladder::LadderSpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
-            let pairs = results
-                .into_iter()
-                .map(|parts| serde_json::from_value::<PairResult>(whole(parts)))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(bad)?;
+            let mut pairs = Vec::with_capacity(results.len());
+            for (k, parts) in results.into_iter().enumerate() {
+                pairs.push(if in_parts {
+                    let parts =
+                        parts.into_iter().map(serde_json::from_value).collect::<Result<Vec<_>, _>>().map_err(bad)?;
+                    study::ladder::step_from_parts(info, &spec, k, &parts)?
+                } else {
+                    serde_json::from_value::<PairResult>(parts.into_iter().next().expect("a whole step"))
+                        .map_err(bad)?
+                });
+            }
             let result = study::ladder::ladder_from_pairs(&spec, pairs)?;
             finish_ladder(&result, meta, Some(out), format, quiet)
         }
@@ -409,8 +411,25 @@ pub fn compare(args: CompareArgs) -> Result<()> {
     });
     // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
     if let Some(shard) = shard {
-        let results =
-            play(&args.exec, |step| study::compare_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step))?;
+        let work = study::shard_work(pairs, Some(shard));
+        let results: Vec<serde_json::Value> = match work.part {
+            // Fewer pairs than shards: this shard's share of one pair's chunks.
+            Some(part) => {
+                let index = work.units[0];
+                let label = format!("{} of pair {}", part.index, index);
+                let played = play(&args.exec, |step| {
+                    step(0, 1, &label);
+                    let played = study::compare::compare_part(info, &spec, index, part, Some(&INTERRUPTED));
+                    step(1, 1, "");
+                    played
+                })?;
+                vec![serde_json::to_value(played)?]
+            }
+            None => play(&args.exec, |step| study::compare_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step))?
+                .iter()
+                .map(serde_json::to_value)
+                .collect::<Result<_, _>>()?,
+        };
         let part = StudyShard {
             kind: "compare".into(),
             game: info.name.to_string(),
@@ -419,9 +438,9 @@ pub fn compare(args: CompareArgs) -> Result<()> {
             study: meta,
             shard,
             units: pairs,
-            played: study::shard_units(pairs, Some(shard)),
-            part: None,
-            results: results.iter().map(serde_json::to_value).collect::<Result<_, _>>()?,
+            played: work.units,
+            part: work.part,
+            results,
         };
         return write_shard(out, part, &args.exec.quiet);
     }
@@ -561,8 +580,8 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
             study: meta,
             shard,
             units: variants,
-            played: shard_work("sweep", variants, shard).units,
-            part: shard_work("sweep", variants, shard).part,
+            played: study::shard_work(variants, Some(shard)).units,
+            part: study::shard_work(variants, Some(shard)).part,
             results: results.iter().map(|r| serde_json::to_value(&r.tally)).collect::<Result<_, _>>()?,
         };
         return write_shard(out, part, &args.exec.quiet);
@@ -753,9 +772,28 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
         "rules": game.rules_toml(),
     });
     if let Some(shard) = shard {
-        let results =
-            play(&args.exec, |step| study::ladder::ladder_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step))?;
         let steps = study::ladder::step_count(&spec);
+        let work = study::shard_work(steps, Some(shard));
+        let results: Vec<serde_json::Value> = match work.part {
+            // Fewer steps than shards: this shard's share of one step's chunks.
+            Some(part) => {
+                let k = work.units[0];
+                let label = format!("{} of step {} v {}", part.index, spec.budgets[k + 1], spec.budgets[k]);
+                let played = play(&args.exec, |step| {
+                    step(0, 1, &label);
+                    let played = study::ladder::ladder_part(info, &spec, k, part, Some(&INTERRUPTED));
+                    step(1, 1, "");
+                    played
+                })?;
+                vec![serde_json::to_value(played)?]
+            }
+            None => play(&args.exec, |step| {
+                study::ladder::ladder_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step)
+            })?
+            .iter()
+            .map(serde_json::to_value)
+            .collect::<Result<_, _>>()?,
+        };
         let part = StudyShard {
             kind: "ladder".into(),
             game: info.name.to_string(),
@@ -764,9 +802,9 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
             study: meta,
             shard,
             units: steps,
-            played: study::shard_units(steps, Some(shard)),
-            part: None,
-            results: results.iter().map(serde_json::to_value).collect::<Result<_, _>>()?,
+            played: work.units,
+            part: work.part,
+            results,
         };
         return write_shard(out, part, &args.exec.quiet);
     }

@@ -139,11 +139,94 @@ pub fn compare_shard(
     let mut out = Vec::with_capacity(wanted.len());
     for (done, &(a, b)) in wanted.iter().map(|&i| &all[i]).enumerate() {
         on_pair(done, wanted.len(), &format!("{} v {}", spec.strategies[a], spec.strategies[b]));
-        let (share_a, rounds, diff, share_groups, column) = play_pair(info, spec, a, b, interrupt)?;
-        out.push(PairResult { a, b, share_a, rounds, diff, share_groups, column });
+        let sides = pair_sides(info, spec, a, b)?;
+        let part = play_pair(&sides, spec, None, interrupt)?;
+        out.push(finish_pair(&sides, a, b, part));
     }
     on_pair(wanted.len(), wanted.len(), "");
     Ok(out)
+}
+
+/// What a shard plays of one pair when a comparison has fewer pairs than shards: its share
+/// of the pair's chunks, kept as integer counts and sums so that the parts add up to
+/// exactly the whole pair.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PairPart {
+    /// Each lineup's tally (one at an even table, two at an odd one).
+    pub tallies: Vec<Tally>,
+    /// An odd table's per-deal sums over both lineups (zero at an even table).
+    pub deals: DealSums,
+}
+
+impl PairPart {
+    /// Adds another part of the same pair.
+    pub fn merge(&mut self, other: &PairPart) {
+        for (t, o) in self.tallies.iter_mut().zip(&other.tallies) {
+            t.merge(o);
+        }
+        self.deals.merge(&other.deals);
+    }
+}
+
+/// An odd table's sums over deals of each deal's two integer numerators: A's score
+/// difference over both lineups (on the common denominator of the four seat-unit counts)
+/// and A's wins minus B's over both lineups (in share units), with their squares.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DealSums {
+    /// Deals.
+    pub groups: u64,
+    /// Sum of the score-difference numerators.
+    pub diff: i128,
+    /// Sum of their squares.
+    pub diff_sq: i128,
+    /// Sum of the win-difference numerators.
+    pub share: i128,
+    /// Sum of their squares.
+    pub share_sq: i128,
+}
+
+impl DealSums {
+    fn merge(&mut self, o: &DealSums) {
+        self.groups += o.groups;
+        self.diff += o.diff;
+        self.diff_sq += o.diff_sq;
+        self.share += o.share;
+        self.share_sq += o.share_sq;
+    }
+}
+
+/// Plays the part `part` (see [`crate::study::shard_work`]) of pair `index` of the
+/// comparison: a share of that pair's chunks.
+pub fn compare_part(
+    info: &GameInfo,
+    spec: &CompareSpec,
+    index: usize,
+    part: Shard,
+    interrupt: Option<&AtomicBool>,
+) -> Result<PairPart, Error> {
+    check_strategies(spec)?;
+    let (a, b) = pair_list(spec.strategies.len())[index];
+    play_pair(&pair_sides(info, spec, a, b)?, spec, Some(part), interrupt)
+}
+
+/// Pair `index`'s result from its parts (all of them, in part order).
+pub fn pair_from_parts(
+    info: &GameInfo,
+    spec: &CompareSpec,
+    index: usize,
+    parts: &[PairPart],
+) -> Result<PairResult, Error> {
+    check_strategies(spec)?;
+    let (a, b) = pair_list(spec.strategies.len())[index];
+    let sides = pair_sides(info, spec, a, b)?;
+    let mut total = parts.first().cloned().ok_or_else(|| Error::Invariant("a pair with no part".into()))?;
+    for p in &parts[1..] {
+        if p.tallies.len() != total.tallies.len() {
+            return Err(Error::Invariant("parts of different tables".into()));
+        }
+        total.merge(p);
+    }
+    Ok(finish_pair(&sides, a, b, total))
 }
 
 /// The comparison from every pair's result, in pair order (as [`compare_shard`] gives
@@ -195,39 +278,36 @@ pub struct DealValues {
     pub sum_sq: f64,
 }
 
-impl DealValues {
-    fn add(&mut self, value: f64) {
-        self.groups += 1;
-        self.sum += value;
-        self.sum_sq += value * value;
-    }
-}
-
-/// One deal's values for A against B in one lineup: A's mean score per seat-unit minus
-/// B's, and A's share of the deal's wins per round (a unit nobody won counts half).
+/// One deal's integer numerators for A against B in one lineup: A's score sum times B's
+/// seat-units minus B's times A's (A's mean score per seat-unit minus B's, on the
+/// denominator a b), and A's win-share units minus B's.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct PairValue {
-    diff: f64,
-    share: f64,
+    diff: i64,
+    share: i64,
 }
 
 /// Folds a lineup's deal rows ([`Mode::DealRows`], in order) into each deal's
-/// [`PairValue`]: `per` rounds a deal, A and B the lineup's strategies `ia` and `ib` with
-/// `units` seat-units each per deal.
+/// [`PairValue`]: A and B the lineup's strategies `ia` and `ib` with `units` seat-units
+/// each per deal.
 struct DealFolder {
     ia: u16,
     ib: u16,
-    per: u64,
-    units: [f64; 2],
+    units: [i64; 2],
     /// The deal being folded (its first round): A's and B's score sums, then win-share units.
     current: Option<(u64, [i64; 4])>,
     values: Vec<PairValue>,
 }
 
 impl DealFolder {
-    fn new(lineup: &Lineup, ia: usize, ib: usize, per: u64) -> DealFolder {
-        let units = [ia, ib].map(|x| (lineup.entry_strategy.iter().filter(|&&e| e == x).count() as u64 * per) as f64);
-        DealFolder { ia: ia as u16, ib: ib as u16, per, units, current: None, values: Vec::new() }
+    fn new(side: &Side, per: u64) -> DealFolder {
+        DealFolder {
+            ia: side.2 as u16,
+            ib: side.3 as u16,
+            units: side_units(side, per),
+            current: None,
+            values: Vec::new(),
+        }
     }
 
     fn add(&mut self, rows: &[RoundRow]) {
@@ -250,11 +330,7 @@ impl DealFolder {
 
     fn flush(&mut self) {
         if let Some((_, [sa, sb, wa, wb])) = self.current.take() {
-            let per_round = self.per as f64 * f64::from(SHARE_UNIT);
-            self.values.push(PairValue {
-                diff: sa as f64 / self.units[0] - sb as f64 / self.units[1],
-                share: 0.5 + 0.5 * (wa - wb) as f64 / per_round,
-            });
+            self.values.push(PairValue { diff: sa * self.units[1] - sb * self.units[0], share: wa - wb });
         }
     }
 
@@ -295,29 +371,17 @@ fn head_to_head(share_a: f64, rounds: u64, groups: &DealValues) -> Estimate {
     Estimate { mean: wilson.mean, lo: (wilson.mean - half).max(0.0), hi: (wilson.mean + half).min(1.0) }
 }
 
-/// Plays strategy a against b; returns a's wins, rounds, the paired score difference
-/// sums (a minus b, per seat, per round), a's share of each deal group's wins per round,
-/// and the game's name for that difference.
-fn play_pair(
-    info: &GameInfo,
-    spec: &CompareSpec,
-    a: usize,
-    b: usize,
-    interrupt: Option<&AtomicBool>,
-) -> Result<(f64, u64, DealValues, DealValues, String), Error> {
+/// A built lineup of a pair: its runner, lineup, and A's and B's strategy index in it.
+type Side = (Box<dyn Runner>, Lineup, usize, usize);
+
+/// The lineups strategy a plays b in: one at an even table (A, B, A, B, ...), both orders
+/// at an odd one; and the game's name for the paired score difference.
+fn pair_sides(info: &GameInfo, spec: &CompareSpec, a: usize, b: usize) -> Result<(Vec<Side>, String), Error> {
     let names = [&spec.strategies[a], &spec.strategies[b]];
     let lineups: Vec<Vec<String>> = if spec.players.is_multiple_of(2) {
         vec![(0..spec.players).map(|s| names[s % 2].clone()).collect()]
     } else {
         (0..2).map(|first| (0..spec.players).map(|s| names[(s + first) % 2].clone()).collect()).collect()
-    };
-    let plan = Plan {
-        seed: spec.seed,
-        rounds: spec.rounds_per_pair.div_ceil(lineups.len() as u64),
-        rotate: true,
-        shard: None,
-        until_ci: None,
-        cards: false,
     };
     let mut pair_column = String::new();
     let mut sides = Vec::new();
@@ -329,65 +393,139 @@ fn play_pair(
         let ib = lineup.strategies.iter().position(|s| s == names[1]).expect("b is seated");
         sides.push((runner, lineup, ia, ib));
     }
-    if let [(runner, lineup, ia, ib)] = &sides[..] {
-        let (mut share_a, mut rounds) = (0.0, 0);
-        let (mut diff, mut share_groups) = (DealValues::default(), DealValues::default());
-        let (ia, ib) = (*ia, *ib);
-        let tally = runner.run(lineup, &plan, Mode::Tally, interrupt, &mut |_, _| Ok(()))?;
-        add_wins(&mut share_a, &mut rounds, &tally, ia, ib);
+    Ok((sides, pair_column))
+}
+
+/// Plays a pair's lineups (only `part`'s share of the chunks, when given), keeping integer
+/// counts and sums.
+fn play_pair(
+    (sides, _): &(Vec<Side>, String),
+    spec: &CompareSpec,
+    part: Option<Shard>,
+    interrupt: Option<&AtomicBool>,
+) -> Result<PairPart, Error> {
+    let plan = Plan {
+        seed: spec.seed,
+        rounds: spec.rounds_per_pair.div_ceil(sides.len() as u64),
+        rotate: true,
+        shard: part,
+        until_ci: None,
+        cards: false,
+    };
+    if let [(runner, lineup, _, _)] = &sides[..] {
+        let mut tally = runner.run(lineup, &plan, Mode::Tally, interrupt, &mut |_, _| Ok(()))?;
+        tally.shard = None;
+        return Ok(PairPart { tallies: vec![tally], deals: DealSums::default() });
+    }
+    pair_lineups(sides, &plan, PAIRED_DEALS_AT_ONCE, interrupt)
+}
+
+/// A pair's result from its play: A's wins and rounds, the paired score difference sums
+/// (A minus B, per seat, per round) and A's share of each deal group's wins per round.
+fn finish_pair((sides, column): &(Vec<Side>, String), a: usize, b: usize, part: PairPart) -> PairResult {
+    let (mut share_a, mut rounds) = (0.0, 0);
+    let (mut diff, mut share_groups) = (DealValues::default(), DealValues::default());
+    for ((_, _, ia, ib), tally) in sides.iter().zip(&part.tallies) {
+        add_wins(&mut share_a, &mut rounds, tally, *ia, *ib);
+    }
+    if let ([(_, _, ia, ib)], [tally]) = (&sides[..], &part.tallies[..]) {
         // Per-group difference of per-seat means, in chips per round: scale each group's
         // integer difference by the instance counts, as `pair_difference` does.
-        let (lo, hi) = (ia.min(ib), ia.max(ib));
+        let (lo, hi) = ((*ia).min(*ib), (*ia).max(*ib));
         let scale = (tally.instances[lo] * tally.instances[hi]) as f64;
         let sign = if ia < ib { 1.0 } else { -1.0 };
         let p: &PairedSums = &tally.pairs[0];
         diff.groups += p.groups;
         diff.sum += sign * p.sum as f64 / scale;
         diff.sum_sq += p.sum_sq as f64 / (scale * scale);
-        add_share_groups(&mut share_groups, &tally, sign);
-        return Ok((share_a, rounds, diff, share_groups, pair_column));
+        add_share_groups(&mut share_groups, tally, sign);
+    } else {
+        let d = &part.deals;
+        let per = rounds_per_deal(sides[0].0.players(), true);
+        let denominator = odd_denominator(sides, per) as f64;
+        diff = DealValues {
+            groups: d.groups,
+            sum: d.diff as f64 / denominator,
+            sum_sq: d.diff_sq as f64 / (denominator * denominator),
+        };
+        // A deal's share is 1/2 + W / (4 P), W its wins difference over both lineups and P
+        // the share units of one lineup's rounds.
+        let p = (per * u64::from(SHARE_UNIT)) as f64;
+        let (n, w, w_sq) = (d.groups as f64, d.share as f64, d.share_sq as f64);
+        share_groups = DealValues {
+            groups: d.groups,
+            sum: 0.5 * n + 0.25 * w / p,
+            sum_sq: 0.25 * n + 0.25 * w / p + 0.0625 * w_sq / (p * p),
+        };
     }
-    let (share_a, rounds, diff, share_groups) = pair_lineups(&sides, &plan, PAIRED_DEALS_AT_ONCE, interrupt)?;
-    Ok((share_a, rounds, diff, share_groups, pair_column))
+    PairResult { a, b, share_a, rounds, diff, share_groups, column: column.clone() }
 }
 
-/// A's head-to-head wins and the units played, and the per-deal sums of the chips
-/// difference and of A's share of the wins, for an odd table's two lineups (runner,
-/// lineup, A's and B's strategy index in it). Both play the same deals (same seed, same
-/// rounds), and a deal's value is the mean of its two lineups' values; at most `at_once`
-/// deals are paired at a time.
-fn pair_lineups(
-    sides: &[(Box<dyn Runner>, Lineup, usize, usize)],
-    plan: &Plan,
-    at_once: u64,
-    interrupt: Option<&AtomicBool>,
-) -> Result<(f64, u64, DealValues, DealValues), Error> {
-    let mut share_a = 0.0;
-    let mut rounds = 0;
-    let mut diff = DealValues::default();
-    let mut share_groups = DealValues::default();
+/// Seat-units of A and of B per deal in a lineup.
+fn side_units((_, lineup, ia, ib): &Side, per: u64) -> [i64; 2] {
+    [*ia, *ib].map(|x| (lineup.entry_strategy.iter().filter(|&&e| e == x).count() as u64 * per) as i64)
+}
+
+/// The common denominator of an odd table's deal values: a deal's score difference is
+/// (dA0 / (a0 b0) + dA1 / (a1 b1)) / 2, a_i and b_i the sides' seat-units in lineup i.
+fn odd_denominator(sides: &[Side], per: u64) -> i128 {
+    let [a0, b0] = side_units(&sides[0], per);
+    let [a1, b1] = side_units(&sides[1], per);
+    2 * i128::from(a0 * b0) * i128::from(a1 * b1)
+}
+
+/// An odd table's two lineups (runner, lineup, A's and B's strategy index in it) played on
+/// the same deals (same seed, same rounds; only `plan.shard`'s chunks when it has one):
+/// each lineup's tally and the integer sums over deals of the deal's numerators over both
+/// lineups. At most `at_once` deals are paired at a time, so memory stays bounded.
+fn pair_lineups(sides: &[Side], plan: &Plan, at_once: u64, interrupt: Option<&AtomicBool>) -> Result<PairPart, Error> {
     let per = rounds_per_deal(sides[0].0.players(), true);
+    let [a0, b0] = side_units(&sides[0], per);
+    let [a1, b1] = side_units(&sides[1], per);
+    let (scale0, scale1) = (i128::from(a1 * b1), i128::from(a0 * b0));
+    let part = plan.shard.unwrap_or(Shard { index: 0, count: 1 });
     let deals = plan.rounds.div_ceil(per).max(1);
-    let slices = deals.div_ceil(at_once).min(deals.div_ceil(CHUNK_DEALS)).max(1);
+    let chunks = deals.div_ceil(CHUNK_DEALS).div_ceil(part.count);
+    let slices = deals.div_ceil(part.count).div_ceil(at_once).min(chunks).max(1);
+    let mut out = PairPart { tallies: Vec::new(), deals: DealSums::default() };
     for index in 0..slices {
-        let slice = Plan { shard: (slices > 1).then_some(Shard { index, count: slices }), ..plan.clone() };
+        // The part's chunks j (j mod parts = p) are those with j mod (parts x slices) in
+        // p, p + parts, ...: slice s takes p + parts s.
+        let slice = Shard { index: part.index + part.count * index, count: part.count * slices };
+        let slice = Plan { shard: (slice.count > 1).then_some(slice), ..plan.clone() };
         let mut values = Vec::new();
-        for (runner, lineup, ia, ib) in sides {
-            let mut folder = DealFolder::new(lineup, *ia, *ib, per);
-            let tally = runner.run(lineup, &slice, Mode::DealRows, interrupt, &mut |_, rows| {
+        for (at, side) in sides.iter().enumerate() {
+            let mut folder = DealFolder::new(side, per);
+            let tally = side.0.run(&side.1, &slice, Mode::DealRows, interrupt, &mut |_, rows| {
                 folder.add(rows);
                 Ok(())
             })?;
-            add_wins(&mut share_a, &mut rounds, &tally, *ia, *ib);
+            match out.tallies.get_mut(at) {
+                Some(t) => t.merge(&tally),
+                None => out.tallies.push(tally),
+            }
             values.push(folder.finish());
         }
         assert_eq!(values[0].len(), values[1].len(), "both lineups play the same deals");
+        let d = &mut out.deals;
         for (x, y) in values[0].iter().zip(&values[1]) {
-            diff.add(0.5 * (x.diff + y.diff));
-            share_groups.add(0.5 * (x.share + y.share));
+            let diff = i128::from(x.diff) * scale0 + i128::from(y.diff) * scale1;
+            let share = i128::from(x.share + y.share);
+            d.groups += 1;
+            d.diff += diff;
+            d.diff_sq += diff * diff;
+            d.share += share;
+            d.share_sq += share * share;
         }
     }
-    Ok((share_a, rounds, diff, share_groups))
+    for t in &mut out.tallies {
+        t.shard = None;
+        // Per-group health rows (kept by deal-row runs) are not a pair's result, and
+        // slices would append them out of chunk order.
+        t.health.groups.clear();
+        t.health.measure_groups.clear();
+    }
+    Ok(out)
 }
 
 /// Adds a two-strategy tally's deal groups to `groups` as the first strategy's (`sign`
@@ -576,10 +714,15 @@ mod tests {
         let (runner, seats) = (info.build)(None, Some(3), Some(&seats)).unwrap();
         let lineup = Lineup::new(&seats);
         let plan = Plan { seed: 9, rounds: 3_000, rotate: true, shard: None, until_ci: None, cards: false };
+        let mut side: Side = (runner, lineup, 0, 1);
         for (ia, ib) in [(0, 1), (1, 0)] {
-            let mut folder = DealFolder::new(&lineup, ia, ib, rounds_per_deal(3, true));
-            let tally = runner
-                .run(&lineup, &plan, Mode::DealRows, None, &mut |_, rows| {
+            (side.2, side.3) = (ia, ib);
+            let per = rounds_per_deal(3, true);
+            let [ua, ub] = side_units(&side, per);
+            let mut folder = DealFolder::new(&side, per);
+            let tally = side
+                .0
+                .run(&side.1, &plan, Mode::DealRows, None, &mut |_, rows| {
                     folder.add(rows);
                     Ok(())
                 })
@@ -588,42 +731,75 @@ mod tests {
             assert_eq!(values.len() as u64, tally.pairs[0].groups);
             let sign = if ia < ib { 1.0 } else { -1.0 };
             let scale = (tally.instances[0] * tally.instances[1]) as f64;
-            let sum: f64 = values.iter().map(|v| v.diff).sum();
-            let sum_sq: f64 = values.iter().map(|v| v.diff * v.diff).sum();
+            let diff = |v: &PairValue| v.diff as f64 / (ua * ub) as f64;
+            let sum: f64 = values.iter().map(diff).sum();
+            let sum_sq: f64 = values.iter().map(|v| diff(v) * diff(v)).sum();
             assert!((sum - sign * tally.pairs[0].sum as f64 / scale).abs() < 1e-9, "{sum}");
             assert!((sum_sq - tally.pairs[0].sum_sq as f64 / (scale * scale)).abs() < 1e-9, "{sum_sq}");
             let mut shares = DealValues::default();
             add_share_groups(&mut shares, &tally, sign);
-            let share_sum: f64 = values.iter().map(|v| v.share).sum();
-            let share_sq: f64 = values.iter().map(|v| v.share * v.share).sum();
+            let share = |v: &PairValue| 0.5 + 0.5 * v.share as f64 / (per * u64::from(SHARE_UNIT)) as f64;
+            let share_sum: f64 = values.iter().map(share).sum();
+            let share_sq: f64 = values.iter().map(|v| share(v) * share(v)).sum();
             assert!((share_sum - shares.sum).abs() < 1e-9 && (share_sq - shares.sum_sq).abs() < 1e-9);
             assert!(values.iter().any(|v| v.diff != values[0].diff), "the deals differ");
         }
     }
 
+    fn odd_sides() -> (Vec<Side>, String) {
+        let info = crate::games::find("sevens").unwrap();
+        let spec = CompareSpec {
+            rules: None,
+            strategies: vec!["tight".into(), "greedy".into()],
+            players: 3,
+            rounds_per_pair: 6_000,
+            seed: 4,
+        };
+        pair_sides(info, &spec, 0, 1).unwrap()
+    }
+
     #[test]
     fn odd_tables_pair_the_same_deals_in_slices_as_at_once() {
-        let info = crate::games::find("sevens").unwrap();
-        let sides: Vec<_> = [["tight", "greedy", "tight"], ["greedy", "tight", "greedy"]]
-            .iter()
-            .map(|seats| {
-                let seats: Vec<String> = seats.map(String::from).to_vec();
-                let (runner, seats) = (info.build)(None, Some(3), Some(&seats)).unwrap();
-                let lineup = Lineup::new(&seats);
-                let ia = lineup.strategies.iter().position(|s| s == "tight").unwrap();
-                (runner, lineup, ia, 1 - ia)
-            })
-            .collect();
+        let (sides, _) = odd_sides();
         let plan = Plan { seed: 4, rounds: 3_000, rotate: true, shard: None, until_ci: None, cards: false };
-        let (share, rounds, diff, shares) = pair_lineups(&sides, &plan, 1 << 20, None).unwrap();
+        let whole = pair_lineups(&sides, &plan, 1 << 20, None).unwrap();
         // 1,000 deals in slices of at most 300: four shards of whole 64-deal chunks.
-        let (share_s, rounds_s, diff_s, shares_s) = pair_lineups(&sides, &plan, 300, None).unwrap();
-        assert_eq!((share, rounds, diff.groups, shares.groups), (share_s, rounds_s, 1_000, 1_000));
-        assert_eq!((diff_s.groups, shares_s.groups), (1_000, 1_000));
-        for (x, y) in [(diff.sum, diff_s.sum), (diff.sum_sq, diff_s.sum_sq), (shares.sum, shares_s.sum)] {
-            assert!((x - y).abs() < 1e-9 * x.abs().max(1.0), "{x} against {y}");
+        let sliced = pair_lineups(&sides, &plan, 300, None).unwrap();
+        assert_eq!(whole.deals.groups, 1_000);
+        assert_eq!(whole.tallies.iter().map(|t| t.rounds).sum::<u64>(), 6_000);
+        assert!(sliced == whole, "integer sums: exactly the same");
+    }
+
+    #[test]
+    fn a_pairs_parts_add_up_to_the_whole_pair() {
+        let info = crate::games::find("sevens").unwrap();
+        for players in [3, 4] {
+            let spec = CompareSpec {
+                rules: None,
+                strategies: vec!["tight".into(), "greedy".into()],
+                players,
+                rounds_per_pair: 6_000,
+                seed: 4,
+            };
+            let sides = pair_sides(info, &spec, 0, 1).unwrap();
+            let whole = finish_pair(&sides, 0, 1, play_pair(&sides, &spec, None, None).unwrap());
+            // Three parts, the middle one sliced too.
+            let parts: Vec<PairPart> =
+                (0..3).map(|index| compare_part(info, &spec, 0, Shard { index, count: 3 }, None).unwrap()).collect();
+            assert!(pair_from_parts(info, &spec, 0, &parts).unwrap() == whole, "{players} players");
+            let plan = Plan {
+                seed: 4,
+                rounds: 3_000,
+                rotate: true,
+                shard: Some(Shard { index: 1, count: 3 }),
+                until_ci: None,
+                cards: false,
+            };
+            if players == 3 {
+                assert!(pair_lineups(&sides.0, &plan, 100, None).unwrap() == parts[1], "a part played in slices");
+            }
         }
-        assert_eq!(rounds, 6_000);
+        let _ = odd_sides;
     }
 
     #[test]

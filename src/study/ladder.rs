@@ -9,6 +9,7 @@ use crate::games::GameInfo;
 use crate::output::{Table, Values};
 use crate::sim::Shard;
 use crate::stats::Estimate;
+use crate::study::compare::{PairPart, compare_part, pair_from_parts};
 use crate::study::{CompareSpec, PairResult, compare_from_pairs, compare_shard};
 
 /// What the ladder plays.
@@ -125,6 +126,25 @@ pub fn ladder_shard(
     }
     on_step(wanted.len(), wanted.len(), "");
     Ok(out)
+}
+
+/// Plays the part `part` of step `k` (see [`crate::study::shard_work`]): a share of its
+/// chunks, for a ladder split over more shards than it has steps.
+pub fn ladder_part(
+    info: &GameInfo,
+    spec: &LadderSpec,
+    k: usize,
+    part: Shard,
+    interrupt: Option<&AtomicBool>,
+) -> Result<PairPart, Error> {
+    check_budgets(&spec.budgets)?;
+    compare_part(info, &step_spec(spec, k), 0, part, interrupt)
+}
+
+/// Step `k`'s pair result from all its parts, in part order.
+pub fn step_from_parts(info: &GameInfo, spec: &LadderSpec, k: usize, parts: &[PairPart]) -> Result<PairResult, Error> {
+    check_budgets(&spec.budgets)?;
+    pair_from_parts(info, &step_spec(spec, k), 0, parts)
 }
 
 /// The ladder from every step's pair result, in step order (as [`ladder_shard`] gives

@@ -282,7 +282,7 @@ pub fn known_metrics(
 /// Refuses a `--require` naming a metric not in `known`, in one line naming it.
 pub fn check_requires(requires: &[Constraint], known: &[String], game: &str) -> Result<(), InputError> {
     for c in requires {
-        if !known.iter().any(|k| *k == c.metric) {
+        if !known.contains(&c.metric) {
             let hint = if c.metric == "skill_gap" { " (skill_gap needs a random seat)" } else { "" };
             return Err(InputError::new(format!(
                 "--require '{}': {} is not a figure of {game}{hint}; use one of {}",
