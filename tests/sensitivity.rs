@@ -222,3 +222,72 @@ fn a_sweep_names_the_variants_that_cross_a_limit_and_its_report_repeats_them() {
     assert!(stderr(&o).contains("lead_changes is not a figure of sevens") && stderr(&o).lines().count() == 1);
     assert!(!bad.exists());
 }
+
+#[test]
+fn seat_balance_effects_are_the_difference_of_the_two_runs_health_cards() {
+    let dir = scratch("sensitivity", "seats");
+    let study = dir.join("study");
+    let o = draftsim(&[
+        "sensitivity",
+        "--game",
+        "sevens",
+        "--keys",
+        "players",
+        "--rounds",
+        "4000",
+        "--seed",
+        "11",
+        "--quiet",
+        "--out",
+        study.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = std::fs::read_to_string(study.join("sensitivity.csv")).unwrap();
+    let row = |value: &str, figure: &str| -> (f64, f64) {
+        let line = table
+            .lines()
+            .find(|l| l.starts_with(&format!("players,4,{value},{figure},")))
+            .unwrap_or_else(|| panic!("players={value} {figure} missing:\n{table}"));
+        let cells: Vec<f64> = line.split(',').skip(4).map(|c| c.parse().unwrap()).collect();
+        (cells[0], cells[1])
+    };
+    // The same deals played as runs: the base (its 1,000 deals at four seats) and the
+    // three-player deviation (the same 1,000 deals, seats cycled from the study's mix).
+    let card = |players: &str, seats: &str, rounds: &str| -> std::collections::HashMap<String, f64> {
+        let out = dir.join(format!("run-{players}"));
+        let o = draftsim(&[
+            "run",
+            "--game",
+            "sevens",
+            "--players",
+            players,
+            "--seats",
+            seats,
+            "--rounds",
+            rounds,
+            "--seed",
+            "11",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read_to_string(out.join("health.csv"))
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let c: Vec<&str> = l.split(',').collect();
+                (c[0].to_string(), c[1].parse().unwrap())
+            })
+            .collect()
+    };
+    let base = card("4", "tight,bluffer,greedy,random", "4000");
+    let three = card("3", "tight,bluffer,random", "3000");
+    for figure in ["seat_advantage", "balance", "first_seat_edge", "completion"] {
+        let (b, effect) = row("3", figure);
+        assert!((b - base[figure]).abs() < 1e-12, "{figure}: base {b} against the run's {}", base[figure]);
+        let want = three[figure] - base[figure];
+        assert!((effect - want).abs() < 1e-12, "{figure}: effect {effect} against the runs' {want}");
+    }
+}

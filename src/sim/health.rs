@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::record::{MAX_SEATS, SeatResult};
+use super::record::{MAX_SEATS, SHARE_UNIT, SeatResult};
 use super::tally::RatioSums;
 use crate::stats::{self, Estimate};
 
@@ -102,7 +102,9 @@ mod slot {
     pub const WINNER_BEHIND: usize = 9;
     pub const WINNER_CHECKPOINTS: usize = 10;
     pub const COUNTED: usize = 11;
-    pub const COUNT: usize = 12;
+    /// Each seat's win-share units, seat after seat.
+    pub const SEAT_SHARES: usize = 12;
+    pub const COUNT: usize = SEAT_SHARES + super::MAX_SEATS;
 }
 
 /// Per deal group: the health slots' sums (see [`GROUP_SLOTS`]).
@@ -220,6 +222,9 @@ pub fn add_unit(group: &mut GroupHealth, health: &UnitHealth, seats: &[SeatResul
         group[slot::DECISIVE] += 1;
     } else {
         group[slot::DRAWN] += 1;
+    }
+    for (sum, seat) in group[slot::SEAT_SHARES..].iter_mut().zip(seats) {
+        *sum += i64::from(seat.share_units);
     }
     if health.checkpoints > 0 {
         group[slot::STANDING_UNITS] += 1;
@@ -364,6 +369,12 @@ fn fallback(sums: &RatioSums, rate: bool) -> Estimate {
 pub fn group_value(group: &GroupHealth, i: usize) -> (i64, i64) {
     let f = &RATIO_FIGURES[i];
     (group[f.numerator], group[f.denominator])
+}
+
+/// Seat `s`'s win-share units and its units times [`SHARE_UNIT`] in one deal group's sums:
+/// the seat's win rate as a ratio of group sums.
+pub fn seat_share(group: &GroupHealth, s: usize) -> (i64, i64) {
+    (group[slot::SEAT_SHARES + s], group[slot::UNITS] * i64::from(SHARE_UNIT))
 }
 
 /// One line of the health card.

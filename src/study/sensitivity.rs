@@ -11,7 +11,7 @@ use super::sweep::{RulesBase, seats_for};
 use crate::error::{Error, InputError};
 use crate::games::{GameInfo, RuleStep};
 use crate::output::{Table, Values};
-use crate::sim::{CHUNK_DEALS, GroupHealth, Lineup, Mode, Plan, RATIO_FIGURES, Shard, group_value};
+use crate::sim::{CHUNK_DEALS, GroupHealth, Lineup, Mode, Plan, RATIO_FIGURES, Shard, group_value, seat_share};
 use crate::stats::{self, Estimate};
 
 /// What to study.
@@ -57,6 +57,9 @@ pub struct VariantGroups {
     pub scores: Vec<i64>,
     /// Strategies seated, and their units in one deal group.
     pub strategies: Vec<(String, i64)>,
+    /// Seats at the table.
+    #[serde(default)]
+    pub players: usize,
 }
 
 /// Everything played so far: the base and each deviation in order (a resumed study plays
@@ -175,6 +178,7 @@ fn play_variant(
     Ok(Ok(VariantGroups {
         measures: runner.measures().measures.iter().map(|m| m.column.clone()).collect(),
         strategies: lineup.strategies.into_iter().zip(tally.instances).collect(),
+        players,
         health: tally.health.groups,
         measure_sums: tally.health.measure_groups,
         scores,
@@ -208,6 +212,7 @@ impl VariantGroups {
             measure_sums: Vec::with_capacity(deals as usize * m),
             scores: Vec::with_capacity(deals as usize * k),
             strategies: first.strategies.clone(),
+            players: first.players,
         };
         // A part that played no chunk has its strategies' unit counts unset.
         for p in &parts[1..] {
@@ -240,6 +245,26 @@ impl VariantGroups {
         let at = |name: &str| self.strategies.iter().position(|(s, _)| s == name);
         let (Some(b), Some(r)) = (at(best), at("random")) else { return Vec::new() };
         self.score_per_unit(b).zip(self.score_per_unit(r)).map(|(b, r)| b - r).collect()
+    }
+
+    /// Per deal group, a seat's win-share units minus another's (or the first alone), over
+    /// the group's units times the share unit: a difference of seat win rates as a ratio.
+    fn seat_gap(&self, s: usize, minus: Option<usize>) -> Vec<(i64, i64)> {
+        self.health
+            .iter()
+            .map(|g| {
+                let (a, units) = seat_share(g, s);
+                (a - minus.map_or(0, |w| seat_share(g, w).0), units)
+            })
+            .collect()
+    }
+
+    /// The seats with the highest and the lowest win rate.
+    fn best_and_worst_seats(&self) -> Option<(usize, usize)> {
+        let total = |s: usize| self.health.iter().map(|g| seat_share(g, s).0).sum::<i64>();
+        let best = (0..self.players).max_by_key(|&s| (total(s), std::cmp::Reverse(s)))?;
+        let worst = (0..self.players).min_by_key(|&s| (total(s), s))?;
+        Some((best, worst))
     }
 
     /// The strategy other than `random` with the best score per unit, if `random` is seated.
@@ -436,6 +461,29 @@ pub fn effects(state: &SensitivityState) -> Vec<Effect> {
         };
         for (i, f) in RATIO_FIGURES.iter().enumerate() {
             push(f.name, paired_ratio(&groups(base, i), &groups(v, i)));
+        }
+        // Seat balance: each variant's own best seat minus its own worst, a difference of
+        // two win rates over the same units, so a ratio of group sums like the others.
+        if let (Some((b0, w0)), Some((b1, w1))) = (base.best_and_worst_seats(), v.best_and_worst_seats()) {
+            let gap = paired_ratio(&base.seat_gap(b0, Some(w0)), &v.seat_gap(b1, Some(w1)));
+            push("seat_advantage", gap);
+            let flip = |e: Estimate| Estimate { mean: -e.mean, lo: -e.hi, hi: -e.lo };
+            push("balance", gap.map(|(r0, e, p)| (1.0 - r0, flip(e), p)));
+            // The first seat's win rate against a fair share, which moves with the players.
+            let fair = (1.0 / base.players as f64, 1.0 / v.players as f64);
+            let first = paired_ratio(&base.seat_gap(0, None), &v.seat_gap(0, None)).map(|(r0, e, _)| {
+                let shift = fair.1 - fair.0;
+                let moved = Estimate { mean: e.mean - shift, lo: e.lo - shift, hi: e.hi - shift };
+                let groups = base.health.len().min(v.health.len()) as u64;
+                let se = e.half_width() / stats::t_quantile_975(groups.saturating_sub(1).max(1));
+                let p = match (se > 0.0, moved.mean == 0.0) {
+                    (true, _) => stats::two_sided_p(moved.mean / se),
+                    (false, true) => 1.0,
+                    (false, false) => 0.0,
+                };
+                (r0 - fair.0, moved, p)
+            });
+            push("first_seat_edge", first);
         }
         // The skill gap of the base's best strategy, in every variant.
         if let Some(best) = base.best_strategy() {
