@@ -291,3 +291,41 @@ fn seat_balance_effects_are_the_difference_of_the_two_runs_health_cards() {
         assert!((effect - want).abs() < 1e-12, "{figure}: effect {effect} against the runs' {want}");
     }
 }
+
+#[test]
+fn a_runs_health_card_shows_the_skill_depth_of_a_ladder_of_the_same_rules() {
+    let dir = scratch("sensitivity", "depth");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    for args in [
+        vec!["run", "--game", "sevens", "--rounds", "2000", "--out", &path("run")],
+        vec!["run", "--game", "sevens", "--players", "3", "--rounds", "2000", "--out", &path("three")],
+        vec!["ladder", "--game", "sevens", "--budgets", "1,2,4", "--rounds", "200", "--out", &path("ladder")],
+    ] {
+        let o = draftsim(&[&args[..], &["--quiet"]].concat());
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    }
+    let depth: String = std::fs::read_to_string(dir.join("ladder/skill_depth.csv")).unwrap();
+    let depth = depth.lines().nth(1).unwrap().split(',').next().unwrap().to_string();
+    let o = draftsim(&[
+        "report",
+        &path("run"),
+        &path("three"),
+        &path("ladder"),
+        "--require",
+        "skill_depth>=3",
+        "--out",
+        &path("report"),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(dir.join("report/report.md")).unwrap();
+    let sections: Vec<&str> = md.split("\n## ").collect();
+    let (run, three) = (sections[1], sections[2]);
+    assert!(
+        run.contains(&format!("| skill_depth | {depth} | – | steps up the search ladder that still win, of 2")),
+        "{run}"
+    );
+    assert!(!three.contains("| skill_depth |"), "another player count has no ladder here:\n{three}");
+    // Two steps can never give a depth of three.
+    assert!(run.contains("**Limit fails**: skill_depth should be >= 3"), "{run}");
+}

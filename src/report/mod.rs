@@ -144,6 +144,7 @@ pub fn write_report(
     if let Some(text) = notes {
         let _ = writeln!(md, "{}\n", text.trim_end());
     }
+    let ladders = ladder_depths(dirs)?;
     for (i, dir) in dirs.iter().enumerate() {
         let prefix = format!("{}-", i + 1);
         let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
@@ -168,7 +169,10 @@ pub fn write_report(
         let mut found = false;
         // The health card first: does the variant finish, how long, is it even.
         if let Some(health) = load(dir, "health")? {
-            health_section(&mut md, &health, requires)?;
+            // The skill depth of the same game and rules, when a ladder of them is reported too.
+            let same = |m: &serde_json::Value, l: &SkillDepth| m["game"] == l.game && m["rules"] == l.rules;
+            let depth = meta.as_ref().and_then(|m| ladders.iter().find(|l| same(m, l)));
+            health_section(&mut md, &health, requires, depth)?;
         }
         if let Some(table) = load(dir, "sensitivity")? {
             found = true;
@@ -221,22 +225,36 @@ pub fn write_report(
 
 /// The health card: each figure with its interval, a warning when caps fire in more than
 /// 1% of units, and every `--require` limit an interval crosses.
-fn health_section(md: &mut String, health: &DataFrame, requires: &[Constraint]) -> Result<(), Error> {
-    let names = texts(health, "figure")?;
-    let v = with_interval(health, "value")?;
-    let descriptions = texts(health, "description")?;
+fn health_section(
+    md: &mut String,
+    health: &DataFrame,
+    requires: &[Constraint],
+    depth: Option<&SkillDepth>,
+) -> Result<(), Error> {
+    let mut names = texts(health, "figure")?;
+    let mut v = with_interval(health, "value")?;
+    let mut descriptions = texts(health, "description")?;
+    if let Some(d) = depth {
+        // A count of ladder steps, exact for the ladder played: no interval of its own (each
+        // step's win share has one, in the ladder's section).
+        names.push("skill_depth".into());
+        for column in [&mut v.mean, &mut v.lo, &mut v.hi] {
+            column.push(d.depth as f64);
+        }
+        descriptions.push(format!(
+            "steps up the search ladder that still win, of {} (more search wins up to {} iterations; ladder in {})",
+            d.steps, d.deepest, d.folder
+        ));
+    }
     let _ = writeln!(md, "### Health\n");
     let _ = writeln!(md, "| figure | value | 95% interval | meaning |\n|---|---:|---|---|");
     for i in 0..names.len() {
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} – {} | {} |",
-            names[i],
-            fmt4(v.mean[i]),
-            fmt4(v.lo[i]),
-            fmt4(v.hi[i]),
-            descriptions[i]
-        );
+        let (value, interval) = if names[i] == "skill_depth" {
+            (format!("{:.0}", v.mean[i]), "–".to_string())
+        } else {
+            (fmt4(v.mean[i]), format!("{} – {}", fmt4(v.lo[i]), fmt4(v.hi[i])))
+        };
+        let _ = writeln!(md, "| {} | {value} | {interval} | {} |", names[i], descriptions[i]);
     }
     let _ = writeln!(md);
     let at = |name: &str| names.iter().position(|n| n == name);
@@ -282,6 +300,40 @@ fn health_section(md: &mut String, health: &DataFrame, requires: &[Constraint]) 
         }
     }
     Ok(())
+}
+
+/// A ladder's skill depth, for the health card of a run of the same game and rules.
+struct SkillDepth {
+    game: serde_json::Value,
+    rules: serde_json::Value,
+    depth: i64,
+    steps: i64,
+    deepest: i64,
+    folder: String,
+}
+
+/// The skill depth of every ladder folder among `dirs`.
+fn ladder_depths(dirs: &[PathBuf]) -> Result<Vec<SkillDepth>, Error> {
+    let mut out = Vec::new();
+    for dir in dirs {
+        let meta = std::fs::read_to_string(dir.join("study.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .filter(|m| m["kind"] == "ladder");
+        let (Some(meta), Some(table)) = (meta, load(dir, "skill_depth")?) else { continue };
+        let first = |name: &str| -> Result<i64, Error> {
+            Ok(floats(&table, name)?.first().copied().unwrap_or(f64::NAN) as i64)
+        };
+        out.push(SkillDepth {
+            game: meta["game"].clone(),
+            rules: meta["rules"].clone(),
+            depth: first("skill_depth")?,
+            steps: first("steps")?,
+            deepest: first("deepest_budget_that_still_wins")?,
+            folder: dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned()),
+        });
+    }
+    Ok(out)
 }
 
 /// A sweep's limits: for each `--require` (given to the report or kept by the sweep), the
