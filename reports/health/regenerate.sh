@@ -1,7 +1,8 @@
 #!/bin/sh
 # The health card of every game's default rules (default seats with one random seat, so
-# the skill gap is measured), and the one-step sensitivity of each: every other value of
-# each choice key and each numeric key a step down and up, on the base's deals.
+# the skill gap is measured), its skill depth from the search-bot report's ladder, and the
+# one-step sensitivity of each: every other value of each choice key and each numeric key
+# a step down and up, on the base's deals.
 # Run from the repository root:  sh reports/health/regenerate.sh
 set -eu
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/draftsim-target}"
@@ -13,6 +14,9 @@ for game in seven-card-draft sevens seven-poker winston-crazier-eights live-draf
   draftsim run --game "$game" --rounds 200000 --quiet --out "$D/data/$game-run" --force > /dev/null
   draftsim sensitivity --game "$game" --rounds 40000 --quiet --out "$D/data/$game-sensitivity" --force > /dev/null
   dirs="$dirs $D/data/$game-run $D/data/$game-sensitivity"
+  # The skill ladder of the same default rules (played by reports/search-bot/regenerate.sh):
+  # the report adds its skill depth to the run's health card.
+  dirs="$dirs reports/search-bot/data/$game-ladder"
 done
 # shellcheck disable=SC2086
 draftsim report $dirs --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh" \

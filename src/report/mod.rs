@@ -405,9 +405,13 @@ fn sensitivity_section(md: &mut String, table: &DataFrame, out: &OutputDir, pref
         );
         return Ok(());
     }
-    // A chart per health figure (and the skill gap) that some deviation moves; the game's
-    // own measures are in the table below.
-    let charted = |f: &str| f == "skill_gap" || crate::sim::RATIO_FIGURES.iter().any(|r| r.name == f);
+    // A chart per health figure (the seat figures and the skill gap too) that some
+    // deviation moves; balance mirrors the seat advantage, so only the latter gets one. The
+    // game's own measures are in the table below.
+    let charted = |f: &str| {
+        ["skill_gap", "seat_advantage", "first_seat_edge"].contains(&f)
+            || crate::sim::RATIO_FIGURES.iter().any(|r| r.name == f)
+    };
     let mut moved: Vec<String> = Vec::new();
     for &i in &significant {
         if charted(&figures[i]) && !moved.contains(&figures[i]) {
