@@ -158,15 +158,39 @@ pub struct WinstonBot {
 
 /// The `k` colours (bits) with the most weight, ties to the lower colour.
 fn top_colours(weights: &[f64; 6], n_colours: usize, k: usize) -> u8 {
-    let mut order: [usize; 6] = std::array::from_fn(|c| c);
-    order[..n_colours].sort_by(|&a, &b| weights[b].total_cmp(&weights[a]).then(a.cmp(&b)));
-    order[..k.min(n_colours)].iter().fold(0, |m, &c| m | 1 << c)
+    // Ordered as `total_cmp` orders them, and never 0 (0 marks a colour already taken).
+    let mut keys = weights.map(|w| {
+        let bits = w.to_bits();
+        (if bits >> 63 == 1 { !bits } else { bits | 1 << 63 }).max(1)
+    });
+    top_k(&mut keys, n_colours, k)
+}
+
+/// The `k` of the first `n` keys (all above 0) that are largest, ties to the lower index,
+/// as bits; the chosen keys are zeroed. Picked one at a time rather than by sorting: this
+/// runs at almost every Winston decision, on at most six colours.
+fn top_k(keys: &mut [u64; 6], n: usize, k: usize) -> u8 {
+    if k >= n {
+        return ((1u16 << n) - 1) as u8;
+    }
+    let mut chosen = 0u8;
+    for _ in 0..k {
+        let mut best = 0;
+        for c in 1..n {
+            // Only a strictly larger key replaces the best, so ties go to the lower colour.
+            if keys[c] > keys[best] {
+                best = c;
+            }
+        }
+        chosen |= 1 << best;
+        keys[best] = 0;
+    }
+    chosen
 }
 
 /// The colours a pool points to: the `k` colours with the most cards.
 fn pool_colours(pool: &Pool, own: Cards, k: usize) -> u8 {
-    let counts = pool.colour_counts(own);
-    top_colours(&counts.map(|c| c as f64), pool.n_colours(), k)
+    top_k(&mut pool.colour_counts(own).map(|c| c as u64 + 1), pool.n_colours(), k)
 }
 
 /// A card's worth to a deck of `colours` (all colours count while `open`).
@@ -427,6 +451,27 @@ impl Bot for WinstonBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn top_colours_picks_what_a_sort_by_weight_then_colour_picks() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        for _ in 0..20_000 {
+            let n = rng.random_range(1..=6);
+            let k = rng.random_range(0..=7);
+            // Few distinct values, so ties are common; negative ones and -0.0 too.
+            let weights: [f64; 6] = std::array::from_fn(|_| [-1.5, -0.0, 0.0, 0.5, 2.0, 3.25][rng.random_range(0..6)]);
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by(|&a, &b| weights[b].total_cmp(&weights[a]).then(a.cmp(&b)));
+            let want = order[..k.min(n)].iter().fold(0u8, |m, &c| m | 1 << c);
+            assert_eq!(top_colours(&weights, n, k), want, "{weights:?} n {n} k {k}");
+            let counts = weights.map(|w| (w * 4.0).abs() as u64);
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by(|&a, &b| counts[b].cmp(&counts[a]).then(a.cmp(&b)));
+            let want = order[..k.min(n)].iter().fold(0u8, |m, &c| m | 1 << c);
+            assert_eq!(top_k(&mut counts.map(|c| c + 1), n, k), want, "{counts:?} n {n} k {k}");
+        }
+    }
 
     #[test]
     fn presets_parse_and_bad_chances_are_refused() {
