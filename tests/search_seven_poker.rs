@@ -88,3 +88,34 @@ fn replays_show_the_search_bots_decisions() {
 fn bad_search_parameters_name_the_key() {
     assert_bad_search_parameters(load_strategy, "psychic");
 }
+
+#[test]
+fn the_counted_menus_are_as_long_as_the_listed_ones() {
+    use draftsim::games::seven_poker::engine::Phase;
+    let variant = Rules {
+        players: 5,
+        cards_per_colour: 6,
+        max_exchange: 5,
+        shown: 4,
+        left_swap: LeftSwap::Chosen,
+        lone_stayer: LoneStayer::Keeps,
+        all_fold: AllFold::Showdown,
+        ..Rules::default()
+    };
+    let mut seen = [0usize; 3];
+    for rules in [Rules::default(), variant] {
+        let mut listed = Vec::new();
+        for point in points(&rules, 400) {
+            point.legal(&rules, &mut listed);
+            let count = point.legal_count(&rules, &mut Vec::new());
+            assert_eq!(count, listed.len(), "{:?}", point.public().phase);
+            match point.public().phase {
+                Phase::Exchange(_) => seen[0] += 1,
+                Phase::Show(_) => seen[1] += 1,
+                Phase::Keep(_) => seen[2] += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 0), "exchange, show and keep menus all counted: {seen:?}");
+}

@@ -35,6 +35,13 @@ pub trait Forward: Clone + Default + Send {
     fn to_act(&self) -> Option<usize>;
     /// The legal moves of the seat to move, written into `out` (cleared first).
     fn legal(&self, rules: &Self::Rules, out: &mut Vec<Self::Move>);
+    /// How many legal moves the seat to move has (what the health card counts): by
+    /// default `legal`'s length, with `scratch` to list them in; a game whose menus are
+    /// long may count them without listing.
+    fn legal_count(&self, rules: &Self::Rules, scratch: &mut Vec<Self::Move>) -> usize {
+        self.legal(rules, scratch);
+        scratch.len()
+    }
     /// Applies the move of the seat to move, then any chance steps up to the next decision
     /// (or the end), recording measures and the score into `out` and events into `sink`.
     fn apply<S: EventSink<Self::Event>>(
@@ -145,8 +152,7 @@ pub fn drive<F: Forward, S: EventSink<F::Event>>(
     let standing = out.health.sampled && F::has_standing(rules);
     while let Some(s) = state.to_act() {
         if out.health.sampled {
-            state.legal(rules, &mut scratch.legal);
-            out.health.decision(scratch.legal.len());
+            out.health.decision(state.legal_count(rules, &mut scratch.legal));
         } else {
             out.health.decisions += 1;
         }

@@ -345,6 +345,24 @@ fn colour_subsets(layout: Layout, hand: u64, lo: usize, hi: usize, out: &mut Vec
     }
 }
 
+/// How many subsets [`colour_subsets`] lists for `hand` and `lo..=hi`, counted without
+/// listing them: the number of colour-count vectors (0 to each colour's length) whose
+/// total lies in the range.
+fn colour_subset_count(layout: Layout, hand: u64, lo: usize, hi: usize) -> usize {
+    // ways[t]: vectors over the colours so far with total t (at most 9 cards a colour).
+    let mut ways = [0usize; COLOURS * 9 + 1];
+    ways[0] = 1;
+    let mut top = 0;
+    for c in 0..COLOURS {
+        let len = (hand & layout.colour_mask(c)).count_ones() as usize;
+        for t in (0..=top + len).rev() {
+            ways[t] = (t.saturating_sub(len)..=t.min(top)).map(|u| ways[u]).sum();
+        }
+        top += len;
+    }
+    ways[lo.min(top + 1)..=hi.min(top)].iter().sum()
+}
+
 /// A set's colour counts packed three bits a colour: the same for sets that differ only
 /// in card numbers.
 fn colour_key(layout: Layout, cards: u64) -> u32 {
@@ -1213,6 +1231,28 @@ impl Forward for Table {
             }
             Phase::Keep(s) => colour_subsets(layout, self.hands[usize::from(s)], 0, COLOURS * 9, out, Move::Keep),
             Phase::Over => {}
+        }
+    }
+
+    fn legal_count(&self, rules: &Rules, scratch: &mut Vec<Move>) -> usize {
+        let layout = Layout { per: rules.cards_per_colour };
+        let p = &self.public;
+        match p.phase {
+            Phase::Exchange(s) => {
+                let most = rules.max_exchange.min(usize::from(p.pile));
+                colour_subset_count(layout, self.hands[usize::from(s)], 0, most)
+            }
+            Phase::Show(s) => {
+                let hand = self.hands[usize::from(s)];
+                let want = rules.shown.min(hand.count_ones() as usize);
+                colour_subset_count(layout, hand, want, want)
+            }
+            Phase::Keep(s) => colour_subset_count(layout, self.hands[usize::from(s)], 0, COLOURS * 9),
+            // The short menus are listed.
+            _ => {
+                self.legal(rules, scratch);
+                scratch.len()
+            }
         }
     }
 
