@@ -19,10 +19,11 @@ draftsim run --game live-draft --rules "$D/earlier-rules.toml" --rounds 200000 -
   --out "$D/data/earlier" --force > /dev/null
 draftsim sweep --game live-draft --seats best-card,curve --rounds 100000 \
   --set vigilance=true,false --set max_turns=60,0 --out "$D/data/moved" --force > /dev/null
-# The last folder: the skill ladder of the default rules, played by
-# reports/search-bot/regenerate.sh.
+# The last three folders, played by reports/search-bot/regenerate.sh: the search bot
+# against each preset at its default budget and a lower one, and its skill ladder.
 draftsim report "$D/data/run" "$D/data/methods" "$D/data/hate" "$D/data/compare" "$D/data/earlier" \
   "$D/data/moved" \
+  reports/search-bot/data/live-draft-strength-default reports/search-bot/data/live-draft-strength-25 \
   reports/search-bot/data/live-draft-ladder \
   --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
 rm -f "$D"/*.svg && cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"

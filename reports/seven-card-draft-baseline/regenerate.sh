@@ -7,8 +7,9 @@ D=reports/seven-card-draft-baseline
 draftsim() { cargo run --release -q -- "$@"; }
 draftsim run --quiet --out "$D/data/run" --force
 draftsim calibrate --seats greedy --rounds 100000 --quiet --out "$D/data/calibration" --force
-# The last folder: the skill ladder of the default rules, played by
-# reports/search-bot/regenerate.sh.
-draftsim report "$D/data/run" "$D/data/calibration" reports/search-bot/data/seven-card-draft-ladder \
+# The last three folders, played by reports/search-bot/regenerate.sh: the search bot
+# against each preset at its default budget and a lower one, and its skill ladder.
+draftsim report "$D/data/run" "$D/data/calibration" reports/search-bot/data/seven-card-draft-strength-default reports/search-bot/data/seven-card-draft-strength-100 \
+  reports/search-bot/data/seven-card-draft-ladder \
   --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
 rm -f "$D"/*.svg && cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"

@@ -10,9 +10,10 @@ draftsim compare --game seven-poker --strategies adaptive,rainbow,colour,bluffer
   --players 4 --rounds 40000 --out "$D/data/compare" --force > /dev/null
 draftsim sweep --game seven-poker --set players=3,4,5 --seats adaptive,bluffer,colour,random \
   --rounds 100000 --out "$D/data/sweep" --force > /dev/null
-# The last folder: the skill ladder of the default rules, played by
-# reports/search-bot/regenerate.sh.
+# The last three folders, played by reports/search-bot/regenerate.sh: the search bot
+# against each preset at its default budget and a lower one, and its skill ladder.
 draftsim report "$D/data/run" "$D/data/compare" "$D/data/sweep" \
+  reports/search-bot/data/seven-poker-strength-default reports/search-bot/data/seven-poker-strength-25 \
   reports/search-bot/data/seven-poker-ladder \
   --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
 rm -f "$D"/*.svg && cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"

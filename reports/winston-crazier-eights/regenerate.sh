@@ -21,10 +21,11 @@ draftsim sweep --game winston-crazier-eights --seats value,colour --rounds 20000
   --set games=1,3 --set ability_cards=14,0 --out "$D/data/games" --force > /dev/null
 draftsim sweep --game winston-crazier-eights --rules "$D/best-of-3.toml" --seats value,value --rounds 200000 \
   --set later_starter=loser,winner,alternate --out "$D/data/later-starter" --force > /dev/null
-# The last folder: the skill ladder of the default rules, played by
-# reports/search-bot/regenerate.sh.
+# The last three folders, played by reports/search-bot/regenerate.sh: the search bot
+# against each preset at its default budget and a lower one, and its skill ladder.
 draftsim report "$D/data/run" "$D/data/compare" "$D/data/compare-no-abilities" "$D/data/abilities" \
   "$D/data/starter" "$D/data/games" "$D/data/later-starter" \
+  reports/search-bot/data/winston-crazier-eights-strength-default reports/search-bot/data/winston-crazier-eights-strength-25 \
   reports/search-bot/data/winston-crazier-eights-ladder \
   --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
 # Charts are numbered by section: drop the old ones so none is left stale.
