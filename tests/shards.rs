@@ -194,3 +194,65 @@ fn a_study_shard_takes_its_index_from_the_array_and_needs_out() {
         assert_eq!(files(&auto), files(&by_index), "--shard auto/3 with {var}=1");
     }
 }
+
+#[test]
+fn merging_parts_that_do_not_fit_their_study_is_refused_not_a_crash() {
+    let dir = scratch("bad-parts");
+    // One pair of an odd table on three shards: every shard plays a part of it.
+    let study = ["compare", "--strategies", "greedy,tight", "--players", "3", "--rounds", "600", "--seed", "4"];
+    let shards: Vec<String> = (0..3)
+        .map(|i| {
+            let d = dir.join(format!("s{i}"));
+            ok(&[&study[..], &["--quiet", "--shard", &format!("{i}/3"), "--out", d.to_str().unwrap()]].concat());
+            d.to_str().unwrap().to_string()
+        })
+        .collect();
+    let edit = |name: &str, change: &dyn Fn(&mut serde_json::Value)| -> Vec<String> {
+        shards
+            .iter()
+            .map(|s| {
+                let d = dir.join(format!("{name}-{}", Path::new(s).file_name().unwrap().to_str().unwrap()));
+                std::fs::create_dir_all(&d).unwrap();
+                for f in ["study.json", "study_shard.json"] {
+                    let mut v: serde_json::Value =
+                        serde_json::from_str(&std::fs::read_to_string(Path::new(s).join(f)).unwrap()).unwrap();
+                    if f == "study_shard.json" {
+                        change(&mut v);
+                    }
+                    std::fs::write(d.join(f), v.to_string()).unwrap();
+                }
+                d.to_str().unwrap().to_string()
+            })
+            .collect()
+    };
+    let out = dir.join("merged");
+    // Every shard claiming two pairs (its own part then fits no split of two), and every
+    // shard claiming two pairs with the parts a split of two would give: the study's own
+    // settings make one.
+    let two = edit("units", &|v| v["units"] = 2.into());
+    let args: Vec<&str> = two.iter().map(String::as_str).collect();
+    refused(&args, &out, &two[0], "units");
+    let split: Vec<String> = (0..3)
+        .map(|i| {
+            let d = edit(&format!("split{i}"), &|v| {
+                let (unit, part) = [(0, (0, 2)), (1, (0, 1)), (0, (1, 2))][i];
+                v["units"] = 2.into();
+                v["played"] = serde_json::json!([unit]);
+                v["part"] = serde_json::json!({"index": part.0, "count": part.1});
+            });
+            d[i].clone()
+        })
+        .collect();
+    let args: Vec<&str> = split.iter().map(String::as_str).collect();
+    refused(&args, &out, &split[0], "its study plays 1 units, not the 2");
+    // One part keeping a single seating of the odd table.
+    let mut seating = shards.clone();
+    seating[1] = edit("seating", &|v| {
+        v["results"][0]["tallies"].as_array_mut().unwrap().pop();
+    })[1]
+        .clone();
+    let args: Vec<&str> = seating.iter().map(String::as_str).collect();
+    refused(&args, &out, &seating[1], "seatings' tallies, not 2");
+    // The untouched shards still merge.
+    ok(&["merge", "--quiet", "--out", out.to_str().unwrap(), &shards[0], &shards[1], &shards[2]]);
+}

@@ -93,7 +93,15 @@ fn pilot_deals(
         deals *= 2;
     }
     let per_second = deals as f64 / elapsed;
-    let chosen = ((per_second * seconds / units as f64) as u64).max(2);
+    let wanted = per_second * seconds / units as f64;
+    // A budget past any machine's reach would overflow the rounds; refuse it in words.
+    if wanted * players as f64 > 1e15 {
+        return Err(InputError::new(format!(
+            "--budget-time {seconds}: that budget would play {wanted:.0} deals a variant; give a budget of hours at most, or --rounds"
+        ))
+        .into());
+    }
+    let chosen = (wanted as u64).max(2);
     exec.note(&format!(
         "--budget-time {seconds}s: {:.0} deals/s in a pilot of the base, so {chosen} deals ({} rounds) for each of {units} variants",
         per_second,
@@ -180,7 +188,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
             _ if args.output.force => {}
             _ => {
                 return Err(InputError::new(format!(
-                    "{}: a different study's state is there; pass --force to start afresh",
+                    "{}: a different study's state is there (a study sized by --budget-time resumes with --budget-time); pass --force to start afresh",
                     path.display()
                 ))
                 .into());

@@ -188,7 +188,7 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
     let count = first.shard.count;
     let mut held: Vec<Option<usize>> = vec![None; count as usize];
     // Each unit's results: the whole unit's, or its parts' in part order.
-    let mut results: Vec<Vec<(u64, serde_json::Value)>> = vec![Vec::new(); first.units];
+    let mut results: Vec<Vec<(u64, usize, serde_json::Value)>> = vec![Vec::new(); first.units];
     for (at, (part, dir)) in parts.iter().zip(dirs).enumerate() {
         let differs = [
             ("kind", &part.kind, &first.kind),
@@ -240,24 +240,44 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
             .into());
         }
         for (&unit, result) in part.played.iter().zip(&part.results) {
-            results[unit].push((part.part.map_or(0, |p| p.index), result.clone()));
+            results[unit].push((part.part.map_or(0, |p| p.index), at, result.clone()));
         }
     }
     if let Some(missing) = held.iter().position(Option::is_none) {
         return Err(InputError::new(format!("shard {missing}/{count} is missing: give every shard's folder")).into());
     }
-    // Every shard is there, so every unit is held whole or in all its parts.
-    let results: Vec<Vec<serde_json::Value>> = results
+    // Every shard is there, so every unit is held whole or in all its parts: each part's
+    // result with the shard folder it came from.
+    let results: Vec<Vec<(usize, serde_json::Value)>> = results
         .into_iter()
         .map(|mut parts| {
             parts.sort_by_key(|p| p.0);
-            parts.into_iter().map(|p| p.1).collect()
+            parts.into_iter().map(|(_, at, value)| (at, value)).collect()
         })
         .collect();
     let bad = |e: serde_json::Error| InputError::new(format!("{}: {e}", dirs[0].join(STUDY_SHARD).display()));
+    let wrong = |at: usize, what: &str| {
+        InputError::new(format!("{}: {what}; play that shard again", dirs[at].join(STUDY_SHARD).display()))
+    };
     // With fewer units than shards every shard played a part of one unit.
     let in_parts = first.units < count as usize;
     let info = games::find(&first.game)?;
+    // The units the study's own settings make, against what the shards say they split.
+    let units = match first.kind.as_str() {
+        "sweep" => study::sweep::variant_count(&serde_json::from_value(first.spec.clone()).map_err(bad)?),
+        "compare" => {
+            let spec: CompareSpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
+            study::compare::pair_list(spec.strategies.len()).len()
+        }
+        "ladder" => study::ladder::step_count(&serde_json::from_value(first.spec.clone()).map_err(bad)?),
+        "sensitivity" => {
+            study::sensitivity::deviations(info, &serde_json::from_value(first.spec.clone()).map_err(bad)?)?.len() + 1
+        }
+        _ => first.units,
+    };
+    if units != first.units {
+        return Err(wrong(0, &format!("its study plays {units} units, not the {} the shard says", first.units)).into());
+    }
     let out = OutputDir::create(out_path, output.force)?;
     let meta = first.study.clone();
     match first.kind.as_str() {
@@ -265,7 +285,7 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
             let spec: SweepSpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
             let mut tallies = Vec::with_capacity(results.len());
             for parts in results {
-                let mut parts = parts.into_iter().map(serde_json::from_value::<Tally>);
+                let mut parts = parts.into_iter().map(|(_, v)| serde_json::from_value::<Tally>(v));
                 let mut total = parts.next().expect("a unit has a part").map_err(bad)?;
                 for t in parts {
                     total.merge(&t.map_err(bad)?);
@@ -278,14 +298,26 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
         }
         "compare" => {
             let spec: CompareSpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
+            // An even table is one seating, an odd one both.
+            let seatings = if spec.players.is_multiple_of(2) { 1 } else { 2 };
             let mut pairs = Vec::with_capacity(results.len());
             for (index, parts) in results.into_iter().enumerate() {
                 pairs.push(if in_parts {
-                    let parts =
-                        parts.into_iter().map(serde_json::from_value).collect::<Result<Vec<_>, _>>().map_err(bad)?;
-                    study::compare::pair_from_parts(info, &spec, index, &parts)?
+                    let mut read = Vec::with_capacity(parts.len());
+                    for (at, value) in parts {
+                        let part: study::compare::PairPart = serde_json::from_value(value).map_err(bad)?;
+                        if part.tallies.len() != seatings {
+                            return Err(wrong(
+                                at,
+                                &format!("a part with {} seatings' tallies, not {seatings}", part.tallies.len()),
+                            )
+                            .into());
+                        }
+                        read.push(part);
+                    }
+                    study::compare::pair_from_parts(info, &spec, index, &read)?
                 } else {
-                    serde_json::from_value::<PairResult>(parts.into_iter().next().expect("a whole pair"))
+                    serde_json::from_value::<PairResult>(parts.into_iter().next().expect("a whole pair").1)
                         .map_err(bad)?
                 });
             }
@@ -294,14 +326,25 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
         }
         "ladder" => {
             let spec: study::ladder::LadderSpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
+            let seatings = if spec.players.is_multiple_of(2) { 1 } else { 2 };
             let mut pairs = Vec::with_capacity(results.len());
             for (k, parts) in results.into_iter().enumerate() {
                 pairs.push(if in_parts {
-                    let parts =
-                        parts.into_iter().map(serde_json::from_value).collect::<Result<Vec<_>, _>>().map_err(bad)?;
-                    study::ladder::step_from_parts(info, &spec, k, &parts)?
+                    let mut read = Vec::with_capacity(parts.len());
+                    for (at, value) in parts {
+                        let part: study::compare::PairPart = serde_json::from_value(value).map_err(bad)?;
+                        if part.tallies.len() != seatings {
+                            return Err(wrong(
+                                at,
+                                &format!("a part with {} seatings' tallies, not {seatings}", part.tallies.len()),
+                            )
+                            .into());
+                        }
+                        read.push(part);
+                    }
+                    study::ladder::step_from_parts(info, &spec, k, &read)?
                 } else {
-                    serde_json::from_value::<PairResult>(parts.into_iter().next().expect("a whole step"))
+                    serde_json::from_value::<PairResult>(parts.into_iter().next().expect("a whole step").1)
                         .map_err(bad)?
                 });
             }
@@ -312,9 +355,10 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
             let spec: study::sensitivity::SensitivitySpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
             let mut units = Vec::with_capacity(results.len());
             for parts in results {
+                let folders: Vec<usize> = parts.iter().map(|(at, _)| *at).collect();
                 let parts = parts
                     .into_iter()
-                    .map(serde_json::from_value::<Result<study::sensitivity::VariantGroups, String>>)
+                    .map(|(_, v)| serde_json::from_value::<Result<study::sensitivity::VariantGroups, String>>(v))
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(bad)?;
                 // A refused variant is refused in every part.
@@ -322,12 +366,8 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
                     Some(why) => Err(why.clone()),
                     None => {
                         let groups: Vec<_> = parts.into_iter().map(|p| p.expect("no refusal")).collect();
-                        Ok(study::sensitivity::VariantGroups::from_parts(&groups, spec.deals).ok_or_else(|| {
-                            InputError::new(format!(
-                                "{}: a shard's part does not hold its share of the deals; play it again",
-                                dirs[0].display()
-                            ))
-                        })?)
+                        Ok(study::sensitivity::VariantGroups::from_parts(&groups, spec.deals)
+                            .map_err(|part| wrong(folders[part], "its part does not hold its share of the deals"))?)
                     }
                 });
             }
@@ -621,10 +661,14 @@ fn finish_sweep(
         let mut missed = Vec::new();
         for r in results {
             let metrics = study::tune::metric_estimates(&r.tally, &r.strategies, &r.measures);
-            let Some((_, e)) = metrics.iter().find(|(n, _)| *n == c.metric) else { continue };
+            let label: Vec<String> = r.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            // A variant that does not have the figure (or measured none of it) is no pass.
+            let Some((_, e)) = metrics.iter().find(|(n, _)| *n == c.metric).filter(|(_, e)| !e.mean.is_nan()) else {
+                missed.push(format!("{} not measured", label.join(" ")));
+                continue;
+            };
             let verdict = c.verdict(e);
             if verdict != study::tune::Verdict::Met {
-                let label: Vec<String> = r.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
                 missed.push(format!(
                     "{} {} ({:.4}, {:.4} – {:.4})",
                     label.join(" "),

@@ -356,10 +356,13 @@ fn sweep_limits(
         };
         let mut missed = Vec::new();
         for row in 0..variants.height() {
+            let setting: Vec<String> = keys.iter().zip(variant_keys).map(|(k, v)| format!("{k}={}", v[row])).collect();
+            if e.mean[row].is_nan() {
+                missed.push(format!("{} not measured", setting.join(" ")));
+                continue;
+            }
             let verdict = c.verdict(&Estimate { mean: e.mean[row], lo: e.lo[row], hi: e.hi[row] });
             if verdict != Verdict::Met {
-                let setting: Vec<String> =
-                    keys.iter().zip(variant_keys).map(|(k, v)| format!("{k}={}", v[row])).collect();
                 missed.push(format!(
                     "{} {} ({} – {})",
                     setting.join(" "),

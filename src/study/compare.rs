@@ -219,11 +219,16 @@ pub fn pair_from_parts(
     check_strategies(spec)?;
     let (a, b) = pair_list(spec.strategies.len())[index];
     let sides = pair_sides(info, spec, a, b)?;
+    if let Some(p) = parts.iter().find(|p| p.tallies.len() != sides.0.len()) {
+        return Err(InputError::new(format!(
+            "a part of pair {index} holds {} seatings' tallies, not {}; play its shards again",
+            p.tallies.len(),
+            sides.0.len()
+        ))
+        .into());
+    }
     let mut total = parts.first().cloned().ok_or_else(|| Error::Invariant("a pair with no part".into()))?;
     for p in &parts[1..] {
-        if p.tallies.len() != total.tallies.len() {
-            return Err(Error::Invariant("parts of different tables".into()));
-        }
         total.merge(p);
     }
     Ok(finish_pair(&sides, a, b, total))
@@ -799,7 +804,6 @@ mod tests {
                 assert!(pair_lineups(&sides.0, &plan, 100, None).unwrap() == parts[1], "a part played in slices");
             }
         }
-        let _ = odd_sides;
     }
 
     #[test]

@@ -189,9 +189,9 @@ impl VariantGroups {
     /// One variant's groups from the parts that shards played of its `deals` deal groups,
     /// part 0 first (part p holds chunks c with c mod parts = p, as `run` shares them):
     /// each part's groups put back in chunk order, as one unsharded run keeps them.
-    /// `None` when a part does not hold its share of the groups.
-    pub fn from_parts(parts: &[VariantGroups], deals: u64) -> Option<VariantGroups> {
-        let first = parts.first()?;
+    /// `Err(part)` when part `part` does not hold its share of the groups.
+    pub fn from_parts(parts: &[VariantGroups], deals: u64) -> Result<VariantGroups, usize> {
+        let first = parts.first().ok_or(0usize)?;
         let (m, k) = (first.measures.len(), first.strategies.len());
         let chunks = deals.div_ceil(CHUNK_DEALS);
         let groups_of_chunk = |chunk: u64| CHUNK_DEALS.min(deals - chunk * CHUNK_DEALS) as usize;
@@ -203,7 +203,7 @@ impl VariantGroups {
                 || part.measures != first.measures
                 || part.strategies.len() != k
             {
-                return None;
+                return Err(p);
             }
         }
         let mut out = VariantGroups {
@@ -230,7 +230,7 @@ impl VariantGroups {
             out.scores.extend_from_slice(&part.scores[from * k..(from + n) * k]);
             at[p] += n;
         }
-        Some(out)
+        Ok(out)
     }
 
     /// Strategy `x`'s score per unit in each deal group.
@@ -380,6 +380,12 @@ pub struct Effect {
 /// A paired difference of two ratios of sums over the same deal groups, `(a1, b1)` minus
 /// `(a0, b0)`, by the delta method; `None` when a denominator sums to 0 or groups are few.
 pub fn paired_ratio(base: &[(i64, i64)], other: &[(i64, i64)]) -> Option<(f64, Estimate, f64)> {
+    paired_ratio_less(base, other, 0.0)
+}
+
+/// [`paired_ratio`] with `shift` taken off the effect (and tested as such): for a figure
+/// that is the ratio less a constant which differs between the two variants.
+fn paired_ratio_less(base: &[(i64, i64)], other: &[(i64, i64)], shift: f64) -> Option<(f64, Estimate, f64)> {
     let n = base.len().min(other.len());
     if n < 2 {
         return None;
@@ -397,7 +403,7 @@ pub fn paired_ratio(base: &[(i64, i64)], other: &[(i64, i64)]) -> Option<(f64, E
         .zip(other)
         .map(|(&(x0, y0), &(x1, y1))| (x1 as f64 - r1 * y1 as f64) / m1 - (x0 as f64 - r0 * y0 as f64) / m0)
         .collect();
-    let (effect, p) = mean_test(&z, r1 - r0);
+    let (effect, p) = mean_test(&z, r1 - r0 - shift);
     Some((r0, effect, p))
 }
 
@@ -471,18 +477,8 @@ pub fn effects(state: &SensitivityState) -> Vec<Effect> {
             push("balance", gap.map(|(r0, e, p)| (1.0 - r0, flip(e), p)));
             // The first seat's win rate against a fair share, which moves with the players.
             let fair = (1.0 / base.players as f64, 1.0 / v.players as f64);
-            let first = paired_ratio(&base.seat_gap(0, None), &v.seat_gap(0, None)).map(|(r0, e, _)| {
-                let shift = fair.1 - fair.0;
-                let moved = Estimate { mean: e.mean - shift, lo: e.lo - shift, hi: e.hi - shift };
-                let groups = base.health.len().min(v.health.len()) as u64;
-                let se = e.half_width() / stats::t_quantile_975(groups.saturating_sub(1).max(1));
-                let p = match (se > 0.0, moved.mean == 0.0) {
-                    (true, _) => stats::two_sided_p(moved.mean / se),
-                    (false, true) => 1.0,
-                    (false, false) => 0.0,
-                };
-                (r0 - fair.0, moved, p)
-            });
+            let first = paired_ratio_less(&base.seat_gap(0, None), &v.seat_gap(0, None), fair.1 - fair.0)
+                .map(|(r0, e, p)| (r0 - fair.0, e, p));
             push("first_seat_edge", first);
         }
         // The skill gap of the base's best strategy, in every variant.

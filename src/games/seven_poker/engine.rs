@@ -345,6 +345,9 @@ fn colour_subsets(layout: Layout, hand: u64, lo: usize, hi: usize, out: &mut Vec
     }
 }
 
+/// A hand, the range of card counts of its subsets, and the move each subset makes.
+type SubsetMenu = (u64, usize, usize, fn(u64) -> Move);
+
 /// How many subsets [`colour_subsets`] lists for `hand` and `lo..=hi`, counted without
 /// listing them: the number of colour-count vectors (0 to each colour's length) whose
 /// total lies in the range.
@@ -715,6 +718,25 @@ impl Table {
 
     /// The victory colours `w` may take and how many: one of the longest colour, or two
     /// for all seven; never a colour already held.
+    /// In a phase whose moves are colour subsets of a hand (exchange, show, keep): the hand,
+    /// the range of card counts, and the move each subset makes; listed by `legal` and
+    /// counted by `legal_count` from this one description.
+    fn subset_menu(&self, rules: &Rules) -> Option<SubsetMenu> {
+        let p = &self.public;
+        match p.phase {
+            Phase::Exchange(s) => {
+                Some((self.hands[usize::from(s)], 0, rules.max_exchange.min(usize::from(p.pile)), Move::Exchange))
+            }
+            Phase::Show(s) => {
+                let hand = self.hands[usize::from(s)];
+                let want = rules.shown.min(hand.count_ones() as usize);
+                Some((hand, want, want, Move::Show))
+            }
+            Phase::Keep(s) => Some((self.hands[usize::from(s)], 0, COLOURS * 9, Move::Keep)),
+            _ => None,
+        }
+    }
+
     fn victory_candidates(&self, layout: Layout, w: usize) -> (u8, usize) {
         let counts = layout.counts(self.hands[w]);
         let seven = counts.iter().all(|&k| k == 1);
@@ -1206,14 +1228,9 @@ impl Forward for Table {
                     out.push(Move::SwapReturn(prefix[c][1].trailing_zeros() as u8));
                 }
             }
-            Phase::Exchange(s) => {
-                let most = rules.max_exchange.min(usize::from(p.pile));
-                colour_subsets(layout, self.hands[usize::from(s)], 0, most, out, Move::Exchange);
-            }
-            Phase::Show(s) => {
-                let hand = self.hands[usize::from(s)];
-                let want = rules.shown.min(hand.count_ones() as usize);
-                colour_subsets(layout, hand, want, want, out, Move::Show);
+            Phase::Exchange(_) | Phase::Show(_) | Phase::Keep(_) => {
+                let (hand, lo, hi, wrap) = self.subset_menu(rules).expect("a phase of colour subsets");
+                colour_subsets(layout, hand, lo, hi, out, wrap);
             }
             Phase::Declare(_) => out.extend([Move::Stay(true), Move::Stay(false)]),
             Phase::Victory(w) => {
@@ -1229,27 +1246,15 @@ impl Forward for Table {
                     sub = (sub - 1) & candidates;
                 }
             }
-            Phase::Keep(s) => colour_subsets(layout, self.hands[usize::from(s)], 0, COLOURS * 9, out, Move::Keep),
             Phase::Over => {}
         }
     }
 
     fn legal_count(&self, rules: &Rules, scratch: &mut Vec<Move>) -> usize {
-        let layout = Layout { per: rules.cards_per_colour };
-        let p = &self.public;
-        match p.phase {
-            Phase::Exchange(s) => {
-                let most = rules.max_exchange.min(usize::from(p.pile));
-                colour_subset_count(layout, self.hands[usize::from(s)], 0, most)
-            }
-            Phase::Show(s) => {
-                let hand = self.hands[usize::from(s)];
-                let want = rules.shown.min(hand.count_ones() as usize);
-                colour_subset_count(layout, hand, want, want)
-            }
-            Phase::Keep(s) => colour_subset_count(layout, self.hands[usize::from(s)], 0, COLOURS * 9),
-            // The short menus are listed.
-            _ => {
+        match self.subset_menu(rules) {
+            // Exchanges, shows and keeps can run to hundreds of moves: counted, not listed.
+            Some((hand, lo, hi, _)) => colour_subset_count(Layout { per: rules.cards_per_colour }, hand, lo, hi),
+            None => {
                 self.legal(rules, scratch);
                 scratch.len()
             }
