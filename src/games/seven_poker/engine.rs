@@ -716,8 +716,6 @@ impl Table {
         self.showdown(rules, sink, out)
     }
 
-    /// The victory colours `w` may take and how many: one of the longest colour, or two
-    /// for all seven; never a colour already held.
     /// In a phase whose moves are colour subsets of a hand (exchange, show, keep): the hand,
     /// the range of card counts, and the move each subset makes; listed by `legal` and
     /// counted by `legal_count` from this one description.
@@ -737,6 +735,8 @@ impl Table {
         }
     }
 
+    /// The victory colours `w` may take and how many: one of the longest colour, or two
+    /// for all seven; never a colour already held.
     fn victory_candidates(&self, layout: Layout, w: usize) -> (u8, usize) {
         let counts = layout.counts(self.hands[w]);
         let seven = counts.iter().all(|&k| k == 1);
