@@ -358,8 +358,20 @@ fn colour_subset_count(layout: Layout, hand: u64, lo: usize, hi: usize) -> usize
     let mut top = 0;
     for c in 0..COLOURS {
         let len = (hand & layout.colour_mask(c)).count_ones() as usize;
+        if len == 0 {
+            continue;
+        }
+        // new[t] = old[t - len] + ... + old[t]: a window sum slid upward, written from the top
+        // down so each old value is read before it is replaced.
+        let mut window = ways[top];
         for t in (0..=top + len).rev() {
-            ways[t] = (t.saturating_sub(len)..=t.min(top)).map(|u| ways[u]).sum();
+            let old_t = if t <= top { ways[t] } else { 0 };
+            ways[t] = window;
+            // Slide the window down one: drop old[t], take in old[t - len - 1].
+            window -= old_t;
+            if let Some(u) = t.checked_sub(len + 1) {
+                window += ways[u];
+            }
         }
         top += len;
     }
