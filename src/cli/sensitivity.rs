@@ -2,14 +2,13 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 use anyhow::Result;
 use clap::Args;
 use draftsim::InputError;
 use draftsim::games;
 use draftsim::study::sensitivity::{self, SensitivitySpec, SensitivityState};
-
-use std::time::Instant;
 
 use draftsim::output::{Format, OutputDir};
 use draftsim::sim::{CHUNK_DEALS, Lineup, Mode, Plan};
@@ -74,8 +73,8 @@ fn pilot_deals(
     let lineup = Lineup::new(&seats);
     let players = runner.players() as u64;
     let pool = exec.pool()?;
-    let (mut deals, mut elapsed) = (CHUNK_DEALS, 0.0);
-    loop {
+    let mut deals = CHUNK_DEALS;
+    let elapsed = loop {
         let plan = Plan {
             seed: spec.seed ^ 0x9110,
             rounds: deals * players,
@@ -86,12 +85,12 @@ fn pilot_deals(
         };
         let start = Instant::now();
         pool.install(|| runner.run(&lineup, &plan, Mode::DealRows, None, &mut |_, _| Ok(())))?;
-        elapsed = start.elapsed().as_secs_f64().max(elapsed);
+        let elapsed = start.elapsed().as_secs_f64();
         if elapsed >= 0.5 {
-            break;
+            break elapsed;
         }
         deals *= 2;
-    }
+    };
     let per_second = deals as f64 / elapsed;
     let wanted = per_second * seconds / units as f64;
     // A budget past any machine's reach would overflow the rounds; refuse it in words.

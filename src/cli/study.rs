@@ -158,6 +158,58 @@ pub(super) fn write_shard(out: Option<OutputDir>, part: StudyShard, quiet: &Quie
     Ok(())
 }
 
+/// Plays one part of a unit (a shard's share of its chunks) under a one-step progress bar.
+fn play_part<T: serde::Serialize + Send>(
+    exec: &ExecArgs,
+    label: &str,
+    part: impl FnOnce() -> Result<T, draftsim::Error> + Send,
+) -> Result<serde_json::Value> {
+    let played = play(exec, |step| {
+        step(0, 1, label);
+        let played = part();
+        step(1, 1, "");
+        played
+    })?;
+    Ok(serde_json::to_value(played)?)
+}
+
+/// Puts unit `index`'s pair result together from its parts.
+type PairFromParts<'a> = dyn Fn(usize, &[study::compare::PairPart]) -> Result<PairResult, draftsim::Error> + 'a;
+
+/// Each pair's (or ladder step's) result from the shards: read whole, or its parts put
+/// together by `from_parts`; a part with another number of seatings than a table of
+/// `players` plays is refused, naming its shard.
+fn read_pairs(
+    results: Vec<Vec<(usize, serde_json::Value)>>,
+    in_parts: bool,
+    players: usize,
+    bad: &dyn Fn(serde_json::Error) -> InputError,
+    wrong: &dyn Fn(usize, &str) -> InputError,
+    from_parts: &PairFromParts,
+) -> Result<Vec<PairResult>> {
+    // An even table is one seating, an odd one both.
+    let seatings = if players.is_multiple_of(2) { 1 } else { 2 };
+    let mut pairs = Vec::with_capacity(results.len());
+    for (index, parts) in results.into_iter().enumerate() {
+        if !in_parts {
+            let (_, whole) = parts.into_iter().next().expect("a unit played whole");
+            pairs.push(serde_json::from_value::<PairResult>(whole).map_err(bad)?);
+            continue;
+        }
+        let mut read = Vec::with_capacity(parts.len());
+        for (at, value) in parts {
+            let part: study::compare::PairPart = serde_json::from_value(value).map_err(bad)?;
+            if part.tallies.len() != seatings {
+                let what = format!("a part with {} seatings' tallies, not {seatings}", part.tallies.len());
+                return Err(wrong(at, &what).into());
+            }
+            read.push(part);
+        }
+        pairs.push(from_parts(index, &read)?);
+    }
+    Ok(pairs)
+}
+
 /// The first field, by name, in which two JSON objects differ.
 fn first_difference(a: &serde_json::Value, b: &serde_json::Value) -> Option<String> {
     let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
@@ -298,56 +350,17 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
         }
         "compare" => {
             let spec: CompareSpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
-            // An even table is one seating, an odd one both.
-            let seatings = if spec.players.is_multiple_of(2) { 1 } else { 2 };
-            let mut pairs = Vec::with_capacity(results.len());
-            for (index, parts) in results.into_iter().enumerate() {
-                pairs.push(if in_parts {
-                    let mut read = Vec::with_capacity(parts.len());
-                    for (at, value) in parts {
-                        let part: study::compare::PairPart = serde_json::from_value(value).map_err(bad)?;
-                        if part.tallies.len() != seatings {
-                            return Err(wrong(
-                                at,
-                                &format!("a part with {} seatings' tallies, not {seatings}", part.tallies.len()),
-                            )
-                            .into());
-                        }
-                        read.push(part);
-                    }
-                    study::compare::pair_from_parts(info, &spec, index, &read)?
-                } else {
-                    serde_json::from_value::<PairResult>(parts.into_iter().next().expect("a whole pair").1)
-                        .map_err(bad)?
-                });
-            }
+            let pairs = read_pairs(results, in_parts, spec.players, &bad, &wrong, &|index, parts| {
+                study::compare::pair_from_parts(info, &spec, index, parts)
+            })?;
             let result = study::compare_from_pairs(&spec, pairs)?;
             finish_compare(&result, meta, Some(out), format, quiet)
         }
         "ladder" => {
             let spec: study::ladder::LadderSpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
-            let seatings = if spec.players.is_multiple_of(2) { 1 } else { 2 };
-            let mut pairs = Vec::with_capacity(results.len());
-            for (k, parts) in results.into_iter().enumerate() {
-                pairs.push(if in_parts {
-                    let mut read = Vec::with_capacity(parts.len());
-                    for (at, value) in parts {
-                        let part: study::compare::PairPart = serde_json::from_value(value).map_err(bad)?;
-                        if part.tallies.len() != seatings {
-                            return Err(wrong(
-                                at,
-                                &format!("a part with {} seatings' tallies, not {seatings}", part.tallies.len()),
-                            )
-                            .into());
-                        }
-                        read.push(part);
-                    }
-                    study::ladder::step_from_parts(info, &spec, k, &read)?
-                } else {
-                    serde_json::from_value::<PairResult>(parts.into_iter().next().expect("a whole step").1)
-                        .map_err(bad)?
-                });
-            }
+            let pairs = read_pairs(results, in_parts, spec.players, &bad, &wrong, &|k, parts| {
+                study::ladder::step_from_parts(info, &spec, k, parts)
+            })?;
             let result = study::ladder::ladder_from_pairs(&spec, pairs)?;
             finish_ladder(&result, meta, Some(out), format, quiet)
         }
@@ -456,14 +469,12 @@ pub fn compare(args: CompareArgs) -> Result<()> {
             // Fewer pairs than shards: this shard's share of one pair's chunks.
             Some(part) => {
                 let index = work.units[0];
-                let label = format!("{} of pair {}", part.index, index);
-                let played = play(&args.exec, |step| {
-                    step(0, 1, &label);
-                    let played = study::compare::compare_part(info, &spec, index, part, Some(&INTERRUPTED));
-                    step(1, 1, "");
-                    played
-                })?;
-                vec![serde_json::to_value(played)?]
+                let (a, b) = study::compare::pair_list(spec.strategies.len())[index];
+                let label =
+                    format!("part {}/{} of {} v {}", part.index, part.count, spec.strategies[a], spec.strategies[b]);
+                vec![play_part(&args.exec, &label, || {
+                    study::compare::compare_part(info, &spec, index, part, Some(&INTERRUPTED))
+                })?]
             }
             None => play(&args.exec, |step| study::compare_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step))?
                 .iter()
@@ -822,14 +833,16 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
             // Fewer steps than shards: this shard's share of one step's chunks.
             Some(part) => {
                 let k = work.units[0];
-                let label = format!("{} of step {} v {}", part.index, spec.budgets[k + 1], spec.budgets[k]);
-                let played = play(&args.exec, |step| {
-                    step(0, 1, &label);
-                    let played = study::ladder::ladder_part(info, &spec, k, part, Some(&INTERRUPTED));
-                    step(1, 1, "");
-                    played
-                })?;
-                vec![serde_json::to_value(played)?]
+                let label = format!(
+                    "part {}/{} of {} v {} iterations",
+                    part.index,
+                    part.count,
+                    spec.budgets[k + 1],
+                    spec.budgets[k]
+                );
+                vec![play_part(&args.exec, &label, || {
+                    study::ladder::ladder_part(info, &spec, k, part, Some(&INTERRUPTED))
+                })?]
             }
             None => play(&args.exec, |step| {
                 study::ladder::ladder_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step)
