@@ -105,7 +105,7 @@ impl<F: Forward> Default for Scratch<F> {
 /// The move `bot` makes for seat `seat`, the seat to move in `state`: a heuristic bot
 /// answers from its typed view, the search bot from the seat's observation alone (its
 /// decision is noted in `sink`).
-#[inline]
+#[inline(always)]
 pub fn decide<F: Forward, S: EventSink<F::Event>>(
     rules: &F::Rules,
     state: &F,
