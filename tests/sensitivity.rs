@@ -115,6 +115,33 @@ fn the_cli_writes_the_study_on_any_thread_count_and_refuses_bad_keys() {
 }
 
 #[test]
+fn seats_without_players_are_cycled_to_the_rules_players_as_every_variant_plays_them() {
+    let dir = scratch("sensitivity", "seats");
+    let out = dir.join("out");
+    let o = draftsim(&[
+        "sensitivity",
+        "--game",
+        "sevens",
+        "--keys",
+        "ante",
+        "--seats",
+        "tight,bluffer,random",
+        "--rounds",
+        "40",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let study: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).unwrap()).unwrap();
+    // Sevens' rules seat 4: the study describes the 4-seat game it played, not 3 seats.
+    assert_eq!(study["players"], 4);
+    assert_eq!(study["seats"], serde_json::json!(["tight", "bluffer", "random", "tight"]));
+    assert_eq!(study["deals"], 10);
+}
+
+#[test]
 fn a_time_budget_sizes_the_study_and_a_resumed_one_keeps_its_deals() {
     let dir = scratch("sensitivity", "budget");
     let base = ["sensitivity", "--game", "sevens", "--keys", "ante", "--seed", "7", "--quiet"];
@@ -126,7 +153,13 @@ fn a_time_budget_sizes_the_study_and_a_resumed_one_keeps_its_deals() {
     let timed = dir.join("timed");
     let o = draftsim(&[&base[..], &["--budget-time", "0.3", "--out", timed.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(deals_of(&timed) >= 2 && timed.join("sensitivity.csv").exists());
+    // The budget, not the default of 20,000 rounds, sized the study; its rounds are its deals'.
+    let study: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(timed.join("study.json")).unwrap()).unwrap();
+    let deals = deals_of(&timed);
+    assert_ne!(deals, 5000, "sized by the pilot, not by the default rounds");
+    assert_eq!(study["rounds"].as_u64(), Some(deals * 4));
+    assert!(timed.join("sensitivity.csv").exists());
     // A saved state of the same study started with 100 deals: the budget does not resize it.
     let spec =
         SensitivitySpec { rules: None, keys: vec!["ante".into()], players: None, seats: None, deals: 100, seed: 7 };

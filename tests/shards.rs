@@ -112,7 +112,7 @@ fn a_sharded_ladder_merges_into_the_unsharded_tables() {
 fn a_sharded_sensitivity_study_merges_into_the_unsharded_tables() {
     let dir = scratch("sensitivity");
     let study = [&SENSITIVITY[..], &["4"]].concat();
-    // The base alone in shard 0 of 3; deviations spread over the others.
+    // Four units dealt round-robin over 3 shards: shard 0 plays the base and the last deviation.
     let shards = whole_and_merged(&dir, &study, 3, "csv");
     whole_and_merged(&dir, &study, 2, "parquet");
     // Four variants on eleven shards: each variant's five chunks shared by two or three.

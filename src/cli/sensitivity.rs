@@ -84,7 +84,7 @@ fn pilot_deals(
             cards: false,
         };
         let start = Instant::now();
-        pool.install(|| runner.run(&lineup, &plan, Mode::DealRows, None, &mut |_, _| Ok(())))?;
+        pool.install(|| runner.run(&lineup, &plan, Mode::DealGroups, None, &mut |_, _| Ok(())))?;
         let elapsed = start.elapsed().as_secs_f64();
         if elapsed >= 0.5 {
             break elapsed;
@@ -113,25 +113,22 @@ fn pilot_deals(
 pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
     let info = games::find(&args.game.game)?;
     let rules = args.game.rules_text()?;
-    // The base as the game builds it: bad rules or seats are refused before anything plays.
-    let (base, _) =
-        (info.build)(rules.as_deref(), args.players.players, args.seats.list().as_deref()).map_err(|e| match &args
-            .game
-            .rules
-        {
-            Some(path) => e.context(path.display()),
-            None => e,
-        })?;
-    let players = base.players();
     let rounds = args.rounds.get(20_000)?;
     let mut spec = SensitivitySpec {
         rules,
         keys: args.keys.clone(),
         players: args.players.players,
         seats: args.seats.list(),
-        deals: rounds.div_ceil(players as u64),
+        deals: 0,
         seed: args.seed.seed,
     };
+    // The base as every variant plays it: bad rules or seats are refused before anything plays.
+    let (base_text, players, seats) = sensitivity::base(info, &spec)?;
+    let (base, _) = (info.build)(Some(&base_text), None, Some(&seats)).map_err(|e| match &args.game.rules {
+        Some(path) => e.context(path.display()),
+        None => e,
+    })?;
+    spec.deals = rounds.div_ceil(players as u64);
     let list = sensitivity::deviations(info, &spec)?;
     let shard = study_shard(args.shard.as_deref(), &args.output)?;
     if shard.is_some() && args.budget_time.is_some() {
@@ -139,8 +136,6 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
             InputError::new("--budget-time: every shard must play the same deals; give --rounds with --shard").into()
         );
     }
-    // The seats the study plays (the game's mix with one random seat unless given).
-    let seats = draftsim::study::sweep::seats_for(info, spec.seats.as_deref(), players);
     let (format, out) = args.output.open()?;
     let state_path = args.output.out.as_deref().map(state_file);
     let fingerprint_of = |spec: &SensitivitySpec| {
@@ -217,7 +212,9 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
                 state.deviations.len(),
                 path.display()
             ),
-            _ => eprintln!("draftsim: without --out nothing was saved; give --out DIR to make the study resumable"),
+            // Interrupted before the base was saved: nothing to resume from yet.
+            Some(_) => eprintln!("draftsim: interrupted before the first variant was saved; nothing to resume"),
+            None => eprintln!("draftsim: without --out nothing was saved; give --out DIR to make the study resumable"),
         }
     }
     result?;

@@ -89,7 +89,7 @@ impl UnitHealth {
 }
 
 /// Slots of one deal group's health sums.
-mod slot {
+pub(crate) mod slot {
     pub const UNITS: usize = 0;
     pub const DECISIVE: usize = 1;
     pub const DRAWN: usize = 2;
@@ -102,7 +102,8 @@ mod slot {
     pub const WINNER_BEHIND: usize = 9;
     pub const WINNER_CHECKPOINTS: usize = 10;
     pub const COUNTED: usize = 11;
-    /// Each seat's win-share units, seat after seat.
+    /// Each seat's win-share units, seat after seat (set only in the groups a
+    /// [`Mode::DealGroups`](crate::sim::Mode::DealGroups) run keeps).
     pub const SEAT_SHARES: usize = 12;
     pub const COUNT: usize = SEAT_SHARES + super::MAX_SEATS;
 }
@@ -222,9 +223,6 @@ pub fn add_unit(group: &mut GroupHealth, health: &UnitHealth, seats: &[SeatResul
         group[slot::DECISIVE] += 1;
     } else {
         group[slot::DRAWN] += 1;
-    }
-    for (sum, seat) in group[slot::SEAT_SHARES..].iter_mut().zip(seats) {
-        *sum += i64::from(seat.share_units);
     }
     if health.checkpoints > 0 {
         group[slot::STANDING_UNITS] += 1;

@@ -236,13 +236,16 @@ pub enum Mode {
     Checked,
     /// Tally and keep one row per deal group and strategy: the strategy's score and win
     /// share units summed over the group's rounds (`round`: the group's first round,
-    /// `seat`: 0), for pairing runs of other lineups on the same deals; the tally keeps
-    /// each group's health sums too.
+    /// `seat`: 0), for pairing runs of other lineups on the same deals.
     DealRows,
+    /// [`Mode::DealRows`], and the tally keeps each group's health sums too (for the
+    /// sensitivity study's paired health figures): memory grows with the deals.
+    DealGroups,
 }
 
 /// Runs a plan; `on_batch` sees the rounds done so far and each batch's rows (per round
-/// with [`Mode::Rows`], per deal group with [`Mode::DealRows`], else none), in order.
+/// with [`Mode::Rows`], per deal group with [`Mode::DealRows`] and [`Mode::DealGroups`],
+/// else none), in order.
 /// Returns the merged tally.
 pub fn run<G: Game>(
     game: &G,
@@ -374,7 +377,7 @@ fn run_deals<G: Game>(
             folder.end_group(&mut tally.cards, &mut tally.card_group_sums);
             tally.card_groups += 1;
         }
-        if mode == Mode::DealRows {
+        if matches!(mode, Mode::DealRows | Mode::DealGroups) {
             for x in 0..n_strat {
                 let mut result = SeatResult { score: sums.score[x], ..SeatResult::default() };
                 // At most `per` whole wins, so it fits.
@@ -391,7 +394,11 @@ fn run_deals<G: Game>(
             let row = n_strat + s;
             tally.add_seat_group(s, sums.score[row], sums.share[row], sums.ratios(row));
         }
-        let keep = (mode == Mode::DealRows).then(|| sums.ratios(n_strat + players));
+        let keep = (mode == Mode::DealGroups).then(|| {
+            // Each seat's win-share units, which the seat rows already sum, for the seat figures.
+            health[health::slot::SEAT_SHARES..][..players].copy_from_slice(&sums.share[n_strat..n_strat + players]);
+            sums.ratios(n_strat + players)
+        });
         tally.health.add_group(&health, keep);
     }
     if let Some(folder) = folder.as_mut() {

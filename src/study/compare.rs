@@ -525,10 +525,6 @@ fn pair_lineups(sides: &[Side], plan: &Plan, at_once: u64, interrupt: Option<&At
     }
     for t in &mut out.tallies {
         t.shard = None;
-        // Per-group health rows (kept by deal-row runs) are not a pair's result, and
-        // slices would append them out of chunk order.
-        t.health.groups.clear();
-        t.health.measure_groups.clear();
     }
     Ok(out)
 }

@@ -77,6 +77,14 @@ pub struct SensitivityState {
     pub deviations: Vec<(Deviation, Result<VariantGroups, String>)>,
 }
 
+/// The base's rules text, player count and seats as every variant derives them: the
+/// rules' players unless `--players` is given, the seats cycled to them (as in a sweep).
+pub fn base(info: &GameInfo, spec: &SensitivitySpec) -> Result<(String, usize, Vec<String>), InputError> {
+    let (text, players) =
+        RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players).variant(&[], "--keys")?;
+    Ok((text, players, seats_for(info, spec.seats.as_deref(), players)))
+}
+
 /// The deviations of `spec`'s base: for each steppable key (or each of `spec.keys`), each
 /// other value of a choice and each numeric value one step away within its range.
 pub fn deviations(info: &GameInfo, spec: &SensitivitySpec) -> Result<Vec<Deviation>, InputError> {
@@ -171,7 +179,7 @@ fn play_variant(
         cards: false,
     };
     let mut scores = Vec::new();
-    let tally = runner.run(&lineup, &plan, Mode::DealRows, interrupt, &mut |_, rows| {
+    let tally = runner.run(&lineup, &plan, Mode::DealGroups, interrupt, &mut |_, rows| {
         scores.extend(rows.iter().map(|r| r.result.score));
         Ok(())
     })?;
