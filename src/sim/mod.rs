@@ -272,11 +272,11 @@ pub fn run<G: Game>(
         let parts: Vec<Result<(Tally, Vec<RoundRow>), Error>> = batch
             .par_iter()
             .map_init(
-                || game.worker(),
-                |worker, &chunk| {
+                || (game.worker(), None),
+                |(worker, folder), &chunk| {
                     let first = chunk * CHUNK_DEALS;
                     let last = ((chunk + 1) * CHUNK_DEALS).min(deals);
-                    run_deals(game, worker, lineup, plan, first..last, mode)
+                    run_deals(game, worker, folder, lineup, plan, first..last, mode)
                 },
             )
             .collect();
@@ -298,9 +298,13 @@ pub fn run<G: Game>(
     Ok(tally)
 }
 
+/// Plays `deals` into a tally of their own. `spare_folder` keeps a card folder from chunk
+/// to chunk on one thread: making one costs more than a hundred rounds' card work, and a
+/// folder is clean again once finished (one left by an error is dropped).
 fn run_deals<G: Game>(
     game: &G,
     worker: &mut G::Worker,
+    spare_folder: &mut Option<card_fold::CardFolder>,
     lineup: &Lineup,
     plan: &Plan,
     deals: std::ops::Range<u64>,
@@ -318,7 +322,7 @@ fn run_deals<G: Game>(
     let mut folder = catalog.map(|c| {
         tally.start_cards(c.ids());
         result.cards.set_on(true);
-        card_fold::CardFolder::new(c, players, n_strat)
+        spare_folder.take().unwrap_or_else(|| card_fold::CardFolder::new(c, players, n_strat))
     });
     let mut strategy_at = [0usize; MAX_SEATS];
     let mut share = [0u32; MAX_SEATS];
@@ -401,8 +405,9 @@ fn run_deals<G: Game>(
         });
         tally.health.add_group(&health, keep);
     }
-    if let Some(folder) = folder.as_mut() {
+    if let Some(mut folder) = folder {
         folder.finish(&mut tally.cards, &mut tally.card_group_sums);
+        *spare_folder = Some(folder);
     }
     Ok((tally, rows))
 }
