@@ -337,8 +337,8 @@ impl Counter {
     fn add_spread(&mut self, spread: &Bytes) {
         self.make_room(1);
         // 0xFF is -1 in a byte.
-        for (byte, s) in self.bytes.iter_mut().zip(spread) {
-            *byte = byte.wrapping_sub(*s);
+        for i in 0..LANES {
+            self.bytes[i] = self.bytes[i].wrapping_sub(spread[i]);
         }
     }
 
@@ -346,8 +346,8 @@ impl Counter {
     #[inline(always)]
     fn add(&mut self, values: &Bytes, max: u8) {
         self.make_room(u32::from(max));
-        for (byte, v) in self.bytes.iter_mut().zip(values) {
-            *byte = byte.wrapping_add(*v);
+        for i in 0..LANES {
+            self.bytes[i] = self.bytes[i].wrapping_add(values[i]);
         }
     }
 
@@ -515,10 +515,7 @@ impl Block {
         self.touched |= seen | taken | kept;
         let passed = seen & !taken;
         // A lane was seen where its last pick seen is set (at least 1).
-        let mut seen_once = [0u8; LANES];
-        for (once, &l) in seen_once.iter_mut().zip(last) {
-            *once = l.min(1);
-        }
+        let seen_once: Bytes = std::array::from_fn(|i| last[i].min(1));
         self.seen.add(&seen_once, 1);
         self.passed.add_spread(&spread(passed));
         self.in_hand.add_spread(&spread(kept));
@@ -528,8 +525,8 @@ impl Block {
             self.move_squares();
         }
         self.last_seen_sq_room -= need;
-        for (sq, &l) in self.last_seen_sq.iter_mut().zip(last) {
-            *sq += u16::from(l) * u16::from(l);
+        for i in 0..LANES {
+            self.last_seen_sq[i] += u16::from(last[i]) * u16::from(last[i]);
         }
         if share != 0 {
             for lane in bits(kept) {
@@ -672,21 +669,59 @@ fn fold_stride<const W: usize>(mut mask: u64) -> u64 {
     if W == LANES { mask } else { mask & ((1 << W) - 1) }
 }
 
-/// Per group of lanes modulo `W`, the largest of the `grouped` lanes of `last`.
+/// Per group of lanes modulo `W`, the largest of the `grouped` lanes of `last`: four
+/// 16-lane vectors folded onto each other in registers (folded through memory, each step
+/// read back half of what it had just stored and waited for the store to land).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn fold_last_stride<const W: usize>(last: &Bytes, grouped: &Bytes) -> Bytes {
-    let mut out = [0u8; LANES];
-    for ((o, &l), &g) in out.iter_mut().zip(last).zip(grouped) {
-        *o = l & g;
+    use std::arch::x86_64::{__m128i, _mm_and_si128, _mm_loadu_si128, _mm_max_epu8, _mm_setzero_si128, _mm_srli_si128};
+    // SAFETY: SSE2 is part of x86_64, and each load reads 16 bytes inside its array.
+    let folded: [__m128i; 4] = unsafe {
+        let chunk = |bytes: &Bytes, k: usize| _mm_loadu_si128(bytes.as_ptr().add(16 * k).cast::<__m128i>());
+        let mut v: [__m128i; 4] = std::array::from_fn(|k| _mm_and_si128(chunk(last, k), chunk(grouped, k)));
+        let zero = _mm_setzero_si128();
+        if W <= 32 {
+            v = [_mm_max_epu8(v[0], v[2]), _mm_max_epu8(v[1], v[3]), zero, zero];
+        }
+        if W <= 16 {
+            v[0] = _mm_max_epu8(v[0], v[1]);
+            v[1] = zero;
+        }
+        // Within 16 lanes, shifting in zeros: the lanes from `W` up are cleared below.
+        if W <= 8 {
+            v[0] = _mm_max_epu8(v[0], _mm_srli_si128::<8>(v[0]));
+        }
+        if W <= 4 {
+            v[0] = _mm_max_epu8(v[0], _mm_srli_si128::<4>(v[0]));
+        }
+        if W <= 2 {
+            v[0] = _mm_max_epu8(v[0], _mm_srli_si128::<2>(v[0]));
+        }
+        if W <= 1 {
+            v[0] = _mm_max_epu8(v[0], _mm_srli_si128::<1>(v[0]));
+        }
+        v
+    };
+    // SAFETY: four 16-byte vectors are 64 bytes, any of whose values is a byte array.
+    let mut out = unsafe { std::mem::transmute::<[__m128i; 4], Bytes>(folded) };
+    if W < 16 {
+        out[W..16].fill(0);
     }
+    out
+}
+
+/// Per group of lanes modulo `W`, the largest of the `grouped` lanes of `last`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn fold_last_stride<const W: usize>(last: &Bytes, grouped: &Bytes) -> Bytes {
+    let mut out: Bytes = std::array::from_fn(|i| last[i] & grouped[i]);
     let mut width = LANES;
     while width > W {
         width /= 2;
-        for i in 0..width {
-            out[i] = out[i].max(out[i + width]);
-        }
+        let before = out;
+        out = std::array::from_fn(|i| if i < width { before[i].max(before[i + width]) } else { 0 });
     }
-    out[W..].fill(0);
     out
 }
 
@@ -909,10 +944,10 @@ impl LaneFolder {
         unit.seen |= mask;
         unit.sightings += 1;
         unit.last_pick = unit.last_pick.max(pick);
-        for ((count, last), &m) in unit.count.iter_mut().zip(&mut unit.last).zip(&lanes) {
+        for i in 0..LANES {
             // 0xFF is -1 in a byte.
-            *count = count.wrapping_sub(m);
-            *last = (*last).max(m & pick);
+            unit.count[i] = unit.count[i].wrapping_sub(lanes[i]);
+            unit.last[i] = unit.last[i].max(lanes[i] & pick);
         }
     }
 
@@ -1125,9 +1160,11 @@ mod tests {
             groups: vec![
                 group("rank", 13, strided),
                 group("odd", 5, listed),
-                // Folded by the other strides: lane modulo 4, every card in one group, and
-                // each card its own group (modulo 32 or 64).
+                // Folded by the other strides: lane modulo 8, 4 and 2, every card in one
+                // group, and each card its own group (modulo 32 or 64).
+                group("eighth", 8, (0..cards).map(|c| Some((c % 8) as u16)).collect()),
                 group("quarter", 4, (0..cards).map(|c| Some((c % 4) as u16)).collect()),
+                group("parity", 2, (0..cards).map(|c| Some((c % 2) as u16)).collect()),
                 group("all", 1, vec![Some(0); cards]),
                 group("self", cards, (0..cards).map(|c| Some(c as u16)).collect()),
             ],
@@ -1182,7 +1219,11 @@ mod tests {
             let lanes = folder.lanes.as_ref().expect("the lanes take at most 64 cards");
             if cards == 64 {
                 let strides: Vec<_> = lanes.poolings.iter().map(|p| p.stride).collect();
-                assert_eq!(strides, [Some(16), None, Some(4), Some(1), Some(64)], "every way of folding is tried");
+                assert_eq!(
+                    strides,
+                    [Some(16), None, Some(8), Some(4), Some(2), Some(1), Some(64)],
+                    "every way of folding is tried"
+                );
             }
             for per in [1, 3, 5] {
                 let units = random_units(&mut rng, 60, strategy_at.len());
