@@ -337,6 +337,8 @@ impl Counter {
     fn add_spread(&mut self, spread: &Bytes) {
         self.make_room(1);
         // 0xFF is -1 in a byte.
+        // By index over whole arrays: measured faster than zipped iterators here.
+        #[allow(clippy::needless_range_loop)]
         for i in 0..LANES {
             self.bytes[i] = self.bytes[i].wrapping_sub(spread[i]);
         }
@@ -346,6 +348,8 @@ impl Counter {
     #[inline(always)]
     fn add(&mut self, values: &Bytes, max: u8) {
         self.make_room(u32::from(max));
+        // By index over whole arrays: measured faster than zipped iterators here.
+        #[allow(clippy::needless_range_loop)]
         for i in 0..LANES {
             self.bytes[i] = self.bytes[i].wrapping_add(values[i]);
         }
@@ -525,6 +529,8 @@ impl Block {
             self.move_squares();
         }
         self.last_seen_sq_room -= need;
+        // By index over whole arrays: measured faster than zipped iterators here.
+        #[allow(clippy::needless_range_loop)]
         for i in 0..LANES {
             self.last_seen_sq[i] += u16::from(last[i]) * u16::from(last[i]);
         }
@@ -944,6 +950,8 @@ impl LaneFolder {
         unit.seen |= mask;
         unit.sightings += 1;
         unit.last_pick = unit.last_pick.max(pick);
+        // By index over whole arrays: measured faster than zipped iterators here.
+        #[allow(clippy::needless_range_loop)]
         for i in 0..LANES {
             // 0xFF is -1 in a byte.
             unit.count[i] = unit.count[i].wrapping_sub(lanes[i]);
