@@ -10,6 +10,8 @@
 //! squares and products the intervals need go to 64-bit totals, handed to the tally when
 //! the chunk ends. A unit the lanes cannot take (a pick over 255, or sums that could
 //! outgrow the totals) goes to the event folder, which then finishes its deal group.
+//! The lanes' folding and group closing are compiled for the build's baseline and again
+//! for AVX2 and AVX-512, and a folder runs the widest copy its processor has.
 
 use super::MAX_SEATS;
 use super::cards::{Action, CardCatalog, CardCounts, CardGroupSums, CardLog};
