@@ -642,23 +642,22 @@ impl Pooling {
 
     /// Per group, the largest of its cards' `last` bytes (`seen`: the lanes not zero).
     #[inline(always)]
-    fn fold_last(&self, last: &Bytes, seen: u64) -> Bytes {
+    fn fold_last(&self, last: &Bytes, seen: u64, out: &mut Bytes) {
         let grouped = &self.grouped_bytes;
         match self.stride {
-            Some(1) => fold_last_stride::<1>(last, grouped),
-            Some(2) => fold_last_stride::<2>(last, grouped),
-            Some(4) => fold_last_stride::<4>(last, grouped),
-            Some(8) => fold_last_stride::<8>(last, grouped),
-            Some(16) => fold_last_stride::<16>(last, grouped),
-            Some(32) => fold_last_stride::<32>(last, grouped),
-            Some(_) => fold_last_stride::<64>(last, grouped),
+            Some(1) => fold_last_stride::<1>(last, grouped, out),
+            Some(2) => fold_last_stride::<2>(last, grouped, out),
+            Some(4) => fold_last_stride::<4>(last, grouped, out),
+            Some(8) => fold_last_stride::<8>(last, grouped, out),
+            Some(16) => fold_last_stride::<16>(last, grouped, out),
+            Some(32) => fold_last_stride::<32>(last, grouped, out),
+            Some(_) => fold_last_stride::<64>(last, grouped, out),
             None => {
-                let mut out = [0u8; LANES];
+                *out = [0; LANES];
                 for c in bits(seen & self.grouped) {
                     let g = usize::from(self.of_card[c]);
                     out[g] = out[g].max(last[c]);
                 }
-                out
             }
         }
     }
@@ -682,8 +681,10 @@ fn fold_stride<const W: usize>(mut mask: u64) -> u64 {
 /// read back half of what it had just stored and waited for the store to land).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn fold_last_stride<const W: usize>(last: &Bytes, grouped: &Bytes) -> Bytes {
-    use std::arch::x86_64::{__m128i, _mm_and_si128, _mm_loadu_si128, _mm_max_epu8, _mm_setzero_si128, _mm_srli_si128};
+fn fold_last_stride<const W: usize>(last: &Bytes, grouped: &Bytes, out: &mut Bytes) {
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_loadu_si128, _mm_max_epu8, _mm_setzero_si128, _mm_srli_si128, _mm_storeu_si128,
+    };
     // SAFETY: SSE2 is part of x86_64, and each load reads 16 bytes inside its array.
     let folded: [__m128i; 4] = unsafe {
         let chunk = |bytes: &Bytes, k: usize| _mm_loadu_si128(bytes.as_ptr().add(16 * k).cast::<__m128i>());
@@ -711,26 +712,26 @@ fn fold_last_stride<const W: usize>(last: &Bytes, grouped: &Bytes) -> Bytes {
         }
         v
     };
-    // SAFETY: four 16-byte vectors are 64 bytes, any of whose values is a byte array.
-    let mut out = unsafe { std::mem::transmute::<[__m128i; 4], Bytes>(folded) };
+    for (k, v) in folded.into_iter().enumerate() {
+        // SAFETY: each store writes 16 bytes inside `out`, unaligned.
+        unsafe { _mm_storeu_si128(out.as_mut_ptr().add(16 * k).cast::<__m128i>(), v) };
+    }
     if W < 16 {
         out[W..16].fill(0);
     }
-    out
 }
 
 /// Per group of lanes modulo `W`, the largest of the `grouped` lanes of `last`.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn fold_last_stride<const W: usize>(last: &Bytes, grouped: &Bytes) -> Bytes {
-    let mut out: Bytes = std::array::from_fn(|i| last[i] & grouped[i]);
+fn fold_last_stride<const W: usize>(last: &Bytes, grouped: &Bytes, out: &mut Bytes) {
+    *out = std::array::from_fn(|i| last[i] & grouped[i]);
     let mut width = LANES;
     while width > W {
         width /= 2;
-        let before = out;
-        out = std::array::from_fn(|i| if i < width { before[i].max(before[i + width]) } else { 0 });
+        let before = *out;
+        *out = std::array::from_fn(|i| if i < width { before[i].max(before[i + width]) } else { 0 });
     }
-    out
 }
 
 /// What one seat has done this unit, a lane per card.
@@ -776,6 +777,8 @@ struct LaneFolder {
     /// The card lanes in use.
     valid: u64,
     poolings: Vec<Pooling>,
+    /// Scratch: the current seat-unit's last picks folded by each pooling.
+    pooled_last: Vec<Bytes>,
     seats: Vec<SeatLanes>,
     strategies: Vec<StrategyLanes>,
     /// A bound on every lane's count in this deal group.
@@ -861,6 +864,7 @@ impl LaneFolder {
             ids: catalog.ids(),
             cards,
             valid: if cards == LANES { u64::MAX } else { (1 << cards) - 1 },
+            pooled_last: vec![[0; LANES]; poolings.len()],
             seats: (0..MAX_SEATS).map(|_| SeatLanes::new()).collect(),
             strategies: (0..strategies)
                 .map(|_| StrategyLanes {
@@ -926,14 +930,19 @@ impl LaneFolder {
                 continue;
             }
             let won = u64::from(share[seat]);
+            // Folded first and read after the cards' block: the folding writes its lanes in
+            // narrower pieces than a block reads, and a read right behind such writes waits
+            // for them to reach the cache.
+            for (pooling, last) in self.poolings.iter().zip(&mut self.pooled_last) {
+                pooling.fold_last(&unit.last, unit.seen, last);
+            }
             let lanes = &mut self.strategies[x];
             lanes.seen_picks.add(&unit.count, unit.sightings);
             let blocks = &mut lanes.blocks;
             blocks[0].add_unit(unit.seen, unit.taken, kept, &unit.last, unit.last_pick, won);
-            for (pooling, block) in self.poolings.iter().zip(&mut blocks[1..]) {
-                let last = pooling.fold_last(&unit.last, unit.seen);
+            for ((pooling, block), last) in self.poolings.iter().zip(&mut blocks[1..]).zip(&self.pooled_last) {
                 let (seen, taken, kept) = (pooling.fold(unit.seen), pooling.fold(unit.taken), pooling.fold(kept));
-                block.add_unit(seen, taken, kept, &last, unit.last_pick, won);
+                block.add_unit(seen, taken, kept, last, unit.last_pick, won);
             }
             *unit = SeatLanes::new();
         }
