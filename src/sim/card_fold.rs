@@ -760,7 +760,8 @@ struct StrategyLanes {
     taken: [u64; LANES],
     taken_pick: [u64; LANES],
     /// Squares of the picks taken this deal group: a count only, moved to the totals when
-    /// the group closes (their cache lines are cold during play).
+    /// the group closes (their cache lines are cold during play; writing them there at
+    /// each take measured about 3% slower with 4 random seats).
     taken_pick_sq: [u64; LANES],
     blocks: Vec<Block>,
 }
