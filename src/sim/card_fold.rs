@@ -18,12 +18,17 @@ use super::cards::{Action, CardCatalog, CardCounts, CardGroupSums, CardLog};
 use super::tally::RatioSums;
 
 /// Folds units' card logs into per (strategy, id) counts, each card's groups included,
-/// one deal group at a time; scratch made once per chunk.
+/// one deal group at a time; a run keeps each from chunk to chunk and drains it once a
+/// batch.
 pub(crate) struct CardFolder {
     events: EventFolder,
     lanes: Option<LaneFolder>,
     /// Whether a unit of the current deal group went to the event folder.
     events_in_group: bool,
+    /// Counts and group sums held until [`drain_into`](Self::drain_into): the deal groups
+    /// the event folder finished, and the lanes' totals when they must be moved early.
+    cells: Vec<CardCounts>,
+    sums: Vec<CardGroupSums>,
 }
 
 impl CardFolder {
@@ -33,6 +38,8 @@ impl CardFolder {
             events: EventFolder::new(catalog, seats, strategies),
             lanes: LaneFolder::new(catalog, strategies),
             events_in_group: false,
+            cells: vec![CardCounts::default(); catalog.ids() * strategies],
+            sums: vec![CardGroupSums::default(); catalog.ids() * strategies],
         }
     }
 
@@ -64,26 +71,34 @@ impl CardFolder {
         }
     }
 
-    /// Ends a deal group: its counts and their group sums go to `cells` and `sums` now or
-    /// by [`finish`](Self::finish).
-    pub(crate) fn end_group(&mut self, cells: &mut [CardCounts], sums: &mut [CardGroupSums]) {
+    /// Ends a deal group: its counts and their group sums are held until
+    /// [`drain_into`](Self::drain_into).
+    pub(crate) fn end_group(&mut self) {
         if self.events_in_group {
             // The group's sums square whole-group counts: the lanes' part joins the
             // events' before the group is summed.
             if let Some(lanes) = self.lanes.as_mut() {
                 lanes.end_group_into(&mut self.events);
             }
-            self.events.end_group(cells, sums);
+            self.events.end_group(&mut self.cells, &mut self.sums);
             self.events_in_group = false;
         } else if let Some(lanes) = self.lanes.as_mut() {
-            lanes.end_group(cells, sums);
+            lanes.end_group(&mut self.cells, &mut self.sums);
         }
     }
 
-    /// Hands every count still held to `cells` and `sums`: call it after the last group.
-    pub(crate) fn finish(&mut self, cells: &mut [CardCounts], sums: &mut [CardGroupSums]) {
+    /// Adds every count held to `cells` and `sums` (per (strategy, id), strategy-major) and
+    /// clears them: call it between deal groups. Counts are integer sums, so which folder
+    /// folded which deal groups, and when they are drained, does not change the totals.
+    pub(crate) fn drain_into(&mut self, cells: &mut [CardCounts], sums: &mut [CardGroupSums]) {
         if let Some(lanes) = self.lanes.as_mut() {
             lanes.flush(cells, sums);
+        }
+        for (to, from) in cells.iter_mut().zip(&mut self.cells) {
+            to.merge(&std::mem::take(from));
+        }
+        for (to, from) in sums.iter_mut().zip(&mut self.sums) {
+            to.merge(&std::mem::take(from));
         }
     }
 }
@@ -751,6 +766,22 @@ impl SeatLanes {
     fn new() -> SeatLanes {
         SeatLanes { seen: 0, taken: 0, sightings: 0, count: [0; LANES], last: [0; LANES], last_pick: 0 }
     }
+
+    /// Saw the cards of `mask` (lanes in use only, not empty) at `pick` (1 to 255).
+    #[inline(always)]
+    fn see(&mut self, mask: u64, pick: u8) {
+        let lanes = spread(mask);
+        self.seen |= mask;
+        self.sightings += 1;
+        self.last_pick = self.last_pick.max(pick);
+        // By index over whole arrays: measured faster than zipped iterators here.
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..LANES {
+            // 0xFF is -1 in a byte.
+            self.count[i] = self.count[i].wrapping_sub(lanes[i]);
+            self.last[i] = self.last[i].max(lanes[i] & pick);
+        }
+    }
 }
 
 /// One strategy's lanes: the counts only cards have, then a block for the cards and one
@@ -764,6 +795,17 @@ struct StrategyLanes {
     /// each take measured about 3% slower with 4 random seats).
     taken_pick_sq: [u64; LANES],
     blocks: Vec<Block>,
+}
+
+impl StrategyLanes {
+    /// Took card lane `c` at `pick`.
+    #[inline(always)]
+    fn take(&mut self, c: usize, pick: u8) {
+        let pick = u64::from(pick);
+        self.taken[c] += 1;
+        self.taken_pick[c] += pick;
+        self.taken_pick_sq[c] += pick * pick;
+    }
 }
 
 /// The lanes that sum over the log of a unit at most this per event: a lane's count in a
@@ -906,84 +948,60 @@ impl LaneFolder {
     #[inline(always)]
     fn fold_lanes(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32]) {
         self.group_bound += Self::unit_bound(log, share);
-        let seats = strategy_at.len();
+        let LaneFolder { cards, valid, poolings, pooled_last, seats, strategies, .. } = self;
+        let (cards, valid) = (*cards, *valid);
+        // Fields in locals and the seats a slice of the table's: the compiler would
+        // otherwise reload them after every store into the lanes.
+        let seats = &mut seats[..strategy_at.len()];
+        debug_assert_eq!(share.len(), strategy_at.len(), "a win share per seat");
         for e in &log.events {
             let seat = usize::from(e.seat);
-            if seat >= seats {
-                continue;
-            }
-            let x = strategy_at[seat];
+            let Some(unit) = seats.get_mut(seat) else { continue };
+            // Picks are at most 255 ([`LaneFolder::takes`]); a sighting counts from 1.
+            let pick = e.pick as u8;
+            let c = usize::from(e.card);
             match e.action {
                 Action::Picked => {
-                    self.see(seat, e.seen, e.pick);
-                    self.take(seat, x, e.card, e.pick);
+                    let mask = e.seen & valid;
+                    if mask != 0 {
+                        unit.see(mask, pick.max(1));
+                    }
+                    if c < cards {
+                        unit.taken |= 1 << c;
+                        strategies[strategy_at[seat]].take(c, pick);
+                    }
                 }
-                Action::Seen if usize::from(e.card) < self.cards => self.see(seat, 1 << e.card, e.pick),
-                Action::Taken => self.take(seat, x, e.card, e.pick),
+                Action::Seen if c < cards && valid >> c & 1 != 0 => unit.see(1 << c, pick.max(1)),
+                Action::Taken if c < cards => {
+                    unit.taken |= 1 << c;
+                    strategies[strategy_at[seat]].take(c, pick);
+                }
                 // Only ids of 64 and over are kept as events: no lane holds them.
-                Action::Seen | Action::Kept => {}
+                Action::Seen | Action::Taken | Action::Kept => {}
             }
         }
-        for (seat, &x) in strategy_at.iter().enumerate() {
-            let kept = log.kept[seat] & self.valid;
-            let unit = &mut self.seats[seat];
+        for ((unit, &x), (&kept, &won)) in seats.iter_mut().zip(strategy_at).zip(log.kept.iter().zip(share)) {
+            let kept = kept & valid;
             if unit.seen | unit.taken | kept == 0 {
                 continue;
             }
-            let won = u64::from(share[seat]);
+            let won = u64::from(won);
             // Folded first and read after the cards' block: the folding writes its lanes in
             // narrower pieces than a block reads, and a read right behind such writes waits
             // for them to reach the cache.
-            for (pooling, last) in self.poolings.iter().zip(&mut self.pooled_last) {
+            for (pooling, last) in poolings.iter().zip(pooled_last.iter_mut()) {
                 pooling.fold_last(&unit.last, unit.seen, last);
             }
-            let lanes = &mut self.strategies[x];
+            let lanes = &mut strategies[x];
             lanes.seen_picks.add(&unit.count, unit.sightings);
             let blocks = &mut lanes.blocks;
             blocks[0].add_unit(unit.seen, unit.taken, kept, &unit.last, unit.last_pick, won);
-            for ((pooling, block), last) in self.poolings.iter().zip(&mut blocks[1..]).zip(&self.pooled_last) {
+            for ((pooling, block), last) in poolings.iter().zip(&mut blocks[1..]).zip(pooled_last.iter()) {
                 let (seen, taken, kept) = (pooling.fold(unit.seen), pooling.fold(unit.taken), pooling.fold(kept));
                 block.add_unit(seen, taken, kept, last, unit.last_pick, won);
             }
             *unit = SeatLanes::new();
         }
-    }
-
-    /// `seat` saw the cards of `mask` at `pick` (at most 255).
-    #[inline(always)]
-    fn see(&mut self, seat: usize, mask: u64, pick: u16) {
-        let mask = mask & self.valid;
-        if mask == 0 {
-            return;
-        }
-        let pick = pick.max(1) as u8;
-        let lanes = spread(mask);
-        let unit = &mut self.seats[seat];
-        unit.seen |= mask;
-        unit.sightings += 1;
-        unit.last_pick = unit.last_pick.max(pick);
-        // By index over whole arrays: measured faster than zipped iterators here.
-        #[allow(clippy::needless_range_loop)]
-        for i in 0..LANES {
-            // 0xFF is -1 in a byte.
-            unit.count[i] = unit.count[i].wrapping_sub(lanes[i]);
-            unit.last[i] = unit.last[i].max(lanes[i] & pick);
-        }
-    }
-
-    /// `seat` (strategy `x`) took `card` at `pick`.
-    #[inline(always)]
-    fn take(&mut self, seat: usize, x: usize, card: u16, pick: u16) {
-        let c = usize::from(card);
-        if c >= self.cards {
-            return;
-        }
-        self.seats[seat].taken |= 1 << c;
-        let lanes = &mut self.strategies[x];
-        let pick = u64::from(pick);
-        lanes.taken[c] += 1;
-        lanes.taken_pick[c] += pick;
-        lanes.taken_pick_sq[c] += pick * pick;
     }
 
     /// Reads the deal group's counts of every lane it touched into `to(strategy, id,
@@ -1071,7 +1089,8 @@ mod tests {
     use crate::sim::CardGroup;
 
     /// Folds `units` (each a log and its seats' shares) into deal groups of `per` units
-    /// with `folder`, and returns the tally's cells and sums.
+    /// with `folder`, drained every seventh group and at the end, and returns the tally's
+    /// cells and sums.
     fn fold_all(
         mut folder: CardFolder,
         catalog: &CardCatalog,
@@ -1083,13 +1102,17 @@ mod tests {
         let n = catalog.ids();
         let mut cells = vec![CardCounts::default(); strategies * n];
         let mut sums = vec![CardGroupSums::default(); strategies * n];
-        for group in units.chunks(per) {
+        for (g, group) in units.chunks(per).enumerate() {
             for (log, share) in group {
                 folder.fold(log, strategy_at, share);
             }
-            folder.end_group(&mut cells, &mut sums);
+            folder.end_group();
+            // Drained now and then, as a run drains each batch's folders.
+            if g % 7 == 6 {
+                folder.drain_into(&mut cells, &mut sums);
+            }
         }
-        folder.finish(&mut cells, &mut sums);
+        folder.drain_into(&mut cells, &mut sums);
         (cells, sums)
     }
 
@@ -1274,8 +1297,8 @@ mod tests {
         assert!(folder.events_in_group);
         let n = catalog.ids();
         let (mut cells, mut sums) = (vec![CardCounts::default(); n], vec![CardGroupSums::default(); n]);
-        folder.end_group(&mut cells, &mut sums);
-        folder.finish(&mut cells, &mut sums);
+        folder.end_group();
+        folder.drain_into(&mut cells, &mut sums);
         // Card 1: seen and taken by a seat in each unit, one deal group of both.
         assert_eq!((cells[1].seen, cells[1].taken, sums[1].take.groups, sums[1].take.a2), (2, 2, 1, 4));
         assert_eq!((cells[0].seen, cells[0].last_seen, cells[0].last_seen_sq), (2, 256 + 2, 256 * 256 + 4));

@@ -30,6 +30,7 @@ pub use streams::{BotRng, SeatRngs};
 pub use tally::{Counts, GroupSums, MAX_MEASURES, MIN_PAIRED_GROUPS, PairedSums, RatioSums, Tally};
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 
@@ -261,6 +262,14 @@ pub fn run<G: Game>(
     let chunks = deals.div_ceil(CHUNK_DEALS);
     let shard = plan.shard.unwrap_or(Shard { index: 0, count: 1 });
     let mut tally = Tally::new(lineup.strategies.len(), players, game.measures());
+    let catalog = game.measures().cards.as_ref().filter(|_| plan.cards);
+    if let Some(c) = catalog {
+        tally.start_cards(c.ids());
+    }
+    // Card folders kept from chunk to chunk and drained into the run's tally once a
+    // batch: a chunk's tally has no card counts of its own (making, filling and merging
+    // one per chunk cost about 20 first-level cache misses a round with 4 random seats).
+    let folders: Mutex<Vec<card_fold::CardFolder>> = Mutex::new(Vec::new());
     let mut next_chunk = shard.index;
     while next_chunk < chunks {
         if interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
@@ -272,11 +281,11 @@ pub fn run<G: Game>(
         let parts: Vec<Result<(Tally, Vec<RoundRow>), Error>> = batch
             .par_iter()
             .map_init(
-                || (game.worker(), None),
-                |(worker, folder), &chunk| {
+                || game.worker(),
+                |worker, &chunk| {
                     let first = chunk * CHUNK_DEALS;
                     let last = ((chunk + 1) * CHUNK_DEALS).min(deals);
-                    run_deals(game, worker, folder, lineup, plan, first..last, mode)
+                    run_deals(game, worker, &folders, lineup, plan, first..last, mode)
                 },
             )
             .collect();
@@ -286,6 +295,9 @@ pub fn run<G: Game>(
             let (part, part_rows) = part?;
             tally.merge(&part);
             rows.extend(part_rows);
+        }
+        for folder in folders.lock().unwrap_or_else(PoisonError::into_inner).iter_mut() {
+            folder.drain_into(&mut tally.cards, &mut tally.card_group_sums);
         }
         on_batch(tally.rounds, &rows)?;
         if let Some(w) = plan.until_ci
@@ -298,13 +310,14 @@ pub fn run<G: Game>(
     Ok(tally)
 }
 
-/// Plays `deals` into a tally of their own. `spare_folder` keeps a card folder from chunk
-/// to chunk on one thread: making one costs about 43,000 instructions (Seven Card Draft's
-/// catalog), and a folder is clean again once finished (one left by an error is dropped).
+/// Plays `deals` into a tally of their own, their card counts into a folder of `folders`
+/// (one made when none is free: about 43,000 instructions with Seven Card Draft's
+/// catalog), put back when done: a folder is clean between deal groups, and one left by
+/// an error is dropped with the run.
 fn run_deals<G: Game>(
     game: &G,
     worker: &mut G::Worker,
-    spare_folder: &mut Option<card_fold::CardFolder>,
+    folders: &Mutex<Vec<card_fold::CardFolder>>,
     lineup: &Lineup,
     plan: &Plan,
     deals: std::ops::Range<u64>,
@@ -320,9 +333,9 @@ fn run_deals<G: Game>(
     let mut result = RoundResult::default();
     let catalog = measures.cards.as_ref().filter(|_| plan.cards);
     let mut folder = catalog.map(|c| {
-        tally.start_cards(c.ids());
         result.cards.set_on(true);
-        spare_folder.take().unwrap_or_else(|| card_fold::CardFolder::new(c, players, n_strat))
+        let spare = folders.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        spare.unwrap_or_else(|| card_fold::CardFolder::new(c, players, n_strat))
     });
     let mut strategy_at = [0usize; MAX_SEATS];
     let mut share = [0u32; MAX_SEATS];
@@ -378,7 +391,7 @@ fn run_deals<G: Game>(
             }
         }
         if let Some(folder) = folder.as_mut() {
-            folder.end_group(&mut tally.cards, &mut tally.card_group_sums);
+            folder.end_group();
             tally.card_groups += 1;
         }
         if matches!(mode, Mode::DealRows | Mode::DealGroups) {
@@ -405,9 +418,8 @@ fn run_deals<G: Game>(
         });
         tally.health.add_group(&health, keep);
     }
-    if let Some(mut folder) = folder {
-        folder.finish(&mut tally.cards, &mut tally.card_group_sums);
-        *spare_folder = Some(folder);
+    if let Some(folder) = folder {
+        folders.lock().unwrap_or_else(PoisonError::into_inner).push(folder);
     }
     Ok((tally, rows))
 }
