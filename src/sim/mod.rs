@@ -262,10 +262,7 @@ pub fn run<G: Game>(
     let chunks = deals.div_ceil(CHUNK_DEALS);
     let shard = plan.shard.unwrap_or(Shard { index: 0, count: 1 });
     let mut tally = Tally::new(lineup.strategies.len(), players, game.measures());
-    let catalog = game.measures().cards.as_ref().filter(|_| plan.cards);
-    if let Some(c) = catalog {
-        tally.start_cards(c.ids());
-    }
+    let card_ids = game.measures().cards.as_ref().filter(|_| plan.cards).map(CardCatalog::ids);
     // Card folders kept from chunk to chunk and drained into the run's tally once a
     // batch: a chunk's tally has no card counts of its own (making, filling and merging
     // one per chunk cost about 20 first-level cache misses a round with 4 random seats).
@@ -295,6 +292,12 @@ pub fn run<G: Game>(
             let (part, part_rows) = part?;
             tally.merge(&part);
             rows.extend(part_rows);
+        }
+        if let Some(ids) = card_ids
+            && tally.cards.is_empty()
+        {
+            // Only once a chunk has played: a shard with none writes no card counts.
+            tally.start_cards(ids);
         }
         for folder in folders.lock().unwrap_or_else(PoisonError::into_inner).iter_mut() {
             folder.drain_into(&mut tally.cards, &mut tally.card_group_sums);
