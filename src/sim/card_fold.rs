@@ -7,8 +7,8 @@
 //! mask adds to at once, a seat's last pick seen is a byte per lane, and each pooling
 //! (ranks, say) has lanes of its own, filled from the cards' masks when a seat's unit
 //! ends. When a deal group ends, the lanes it touched are read once: their counts and the
-//! squares and products the intervals need go to 64-bit totals, handed to the tally when
-//! the chunk ends. A unit the lanes cannot take (a pick over 255, or sums that could
+//! squares and products the intervals need go to 64-bit totals, handed to the run's tally
+//! when it drains the folder (once a batch). A unit the lanes cannot take (a pick over 255, or sums that could
 //! outgrow the totals) goes to the event folder, which then finishes its deal group.
 //! The lanes' folding and group closing are compiled for the build's baseline and again
 //! for AVX2 and AVX-512, and a folder runs the widest copy its processor has.
@@ -953,7 +953,8 @@ impl LaneFolder {
         // Fields in locals and the seats a slice of the table's: the compiler would
         // otherwise reload them after every store into the lanes.
         let seats = &mut seats[..strategy_at.len()];
-        debug_assert_eq!(share.len(), strategy_at.len(), "a win share per seat");
+        // A seat past the shares would keep its lanes into the next unit.
+        assert_eq!(share.len(), strategy_at.len(), "a win share per seat");
         for e in &log.events {
             let seat = usize::from(e.seat);
             let Some(unit) = seats.get_mut(seat) else { continue };
@@ -976,7 +977,8 @@ impl LaneFolder {
                     unit.taken |= 1 << c;
                     strategies[strategy_at[seat]].take(c, pick);
                 }
-                // Only ids of 64 and over are kept as events: no lane holds them.
+                // Cards past the catalog, and kept ids of 64 and over (the only ones kept
+                // as events): no lane holds them.
                 Action::Seen | Action::Taken | Action::Kept => {}
             }
         }
