@@ -972,7 +972,7 @@ impl LaneFolder {
                         strategies[strategy_at[seat]].take(c, pick);
                     }
                 }
-                Action::Seen if c < cards && valid >> c & 1 != 0 => unit.see(1 << c, pick.max(1)),
+                Action::Seen if c < cards => unit.see(1 << c, pick.max(1)),
                 Action::Taken if c < cards => {
                     unit.taken |= 1 << c;
                     strategies[strategy_at[seat]].take(c, pick);
