@@ -8,10 +8,11 @@
 //! (ranks, say) has lanes of its own, filled from the cards' masks when a seat's unit
 //! ends. When a deal group ends, the lanes it touched are read once: their counts and the
 //! squares and products the intervals need go to 64-bit totals, handed to the run's tally
-//! when it drains the folder (once a batch). A unit the lanes cannot take (a pick over 255, or sums that could
-//! outgrow the totals) goes to the event folder, which then finishes its deal group.
-//! The lanes' folding and group closing are compiled for the build's baseline and again
-//! for AVX2 and AVX-512, and a folder runs the widest copy its processor has.
+//! when it drains the folder (once a batch). A unit the lanes cannot take (a pick over
+//! 255, or sums that could outgrow the totals) goes to the event folder, which then
+//! finishes its deal group. The lanes' folding and group closing are compiled for the
+//! build's baseline and again for AVX2 and AVX-512, and a folder runs the widest copy its
+//! processor has.
 
 use super::MAX_SEATS;
 use super::cards::{Action, CardCatalog, CardCounts, CardGroupSums, CardLog};
