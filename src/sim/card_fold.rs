@@ -936,7 +936,7 @@ impl LaneFolder {
     /// Whether the lanes can take this unit: its picks and a seat's sightings fit a byte,
     /// and the deal group's counts stay small enough that a group's squares fit 64 bits.
     fn takes(&self, log: &CardLog, strategy_at: &[usize], share: &[u32]) -> bool {
-        log.max_pick <= u16::from(u8::MAX)
+        log.max_pick <= u32::from(u8::MAX)
             && log.events.len() <= usize::from(u8::MAX)
             && strategy_at.len() <= MAX_SEATS
             && self.group_bound.saturating_add(Self::unit_bound(log, share)) <= u64::from(u32::MAX)

@@ -87,8 +87,11 @@ pub struct CardLog {
     pub(super) events: Vec<CardEvent>,
     /// Per seat, the ids under 64 it kept, as bits: keeping is a flag, so a set holds it.
     pub(super) kept: [u64; MAX_SEATS],
-    /// The largest pick logged this unit (the folder's fast path takes picks up to 255).
-    pub(super) max_pick: u16,
+    /// The largest pick logged this unit (the folder's fast path takes picks up to 255),
+    /// at most `u16::MAX`. Kept in 32 bits: each event reads it back right after the last
+    /// one wrote it, and a 16-bit store is not forwarded to the 32-bit load the compiler
+    /// makes of it, which cost Seven Card Draft's logging a stall at every pick.
+    pub(super) max_pick: u32,
 }
 
 impl CardLog {
@@ -131,7 +134,7 @@ impl CardLog {
     #[inline]
     fn push(&mut self, seat: usize, action: Action, pick: usize, card: u16, seen: u64) {
         let pick = pick.min(usize::from(u16::MAX)) as u16;
-        self.max_pick = self.max_pick.max(pick);
+        self.max_pick = self.max_pick.max(u32::from(pick));
         self.events.push(CardEvent { seen, seat: seat.min(usize::from(u8::MAX)) as u8, action, pick, card });
     }
 
