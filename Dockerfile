@@ -4,7 +4,7 @@
 
 # Build stage: the whole toolchain; polars makes this the slow step (about 20 minutes on 2
 # cores, a few on a large machine).
-FROM rust:1.87-slim-bookworm AS build
+FROM rust:1.89-slim-bookworm AS build
 WORKDIR /src
 COPY . .
 RUN cargo build --release --locked --bin draftsim
