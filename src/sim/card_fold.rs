@@ -402,6 +402,7 @@ struct GroupValues {
 /// Sums over deal groups of the squares and products of a lane's [`GroupValues`] that
 /// the group sums of [`CardGroupSums`] hold.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 struct Moments {
     groups: u64,
     taken_sq: u64,
@@ -424,14 +425,122 @@ struct Moments {
     in_hand_passed: u64,
 }
 
-/// A lane's counts and moments since the folder last handed them over.
+/// A lane's counts and moments since the folder last handed them over: in C layout, 30
+/// 64-bit words (the counts' 11, then the moments' 19), which the AVX-512 copy adds as
+/// four vectors.
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 struct LaneTotals {
     counts: CardCounts,
     moments: Moments,
 }
 
+// The words [`TOTALS_TERMS`] names, where it names them.
+const _: () = {
+    use std::mem::{offset_of, size_of};
+    assert!(size_of::<LaneTotals>() == 30 * 8);
+    assert!(offset_of!(LaneTotals, counts) == 0 && offset_of!(LaneTotals, moments) == 11 * 8);
+    assert!(offset_of!(CardCounts, taken_pick_sq) == 4 * 8 && offset_of!(CardCounts, passed_share) == 10 * 8);
+    assert!(offset_of!(Moments, groups) == 0 && offset_of!(Moments, in_hand_passed) == 18 * 8);
+};
+
+/// For each of the 30 words of [`LaneTotals`] (and 2 of padding), the two terms whose
+/// product it adds: 0-7 are the group's seen, seen_picks, taken, taken_pick, last_seen,
+/// in_hand, in_hand_share and passed; 8 is passed_share, 9 one and 10 zero.
+const TOTALS_TERMS: [(u8, u8); 32] = [
+    // Counts: seen, seen_picks, taken, taken_pick, taken_pick_sq (moved apart), last_seen,
+    // last_seen_sq (moved apart), in_hand, in_hand_share, passed, passed_share.
+    (0, 9),
+    (1, 9),
+    (2, 9),
+    (3, 9),
+    (10, 10),
+    (4, 9),
+    (10, 10),
+    (5, 9),
+    (6, 9),
+    (7, 9),
+    (8, 9),
+    // Moments, in their fields' order.
+    (9, 9),
+    (2, 2),
+    (1, 1),
+    (2, 1),
+    (3, 3),
+    (3, 2),
+    (4, 4),
+    (0, 0),
+    (4, 0),
+    (6, 6),
+    (5, 5),
+    (6, 5),
+    (8, 8),
+    (7, 7),
+    (8, 7),
+    (6, 8),
+    (6, 7),
+    (5, 8),
+    (5, 7),
+    // Padding.
+    (10, 10),
+    (10, 10),
+];
+
 impl LaneTotals {
+    /// [`add`](Self::add) with AVX-512: the group's terms in two registers, each word's two
+    /// factors permuted out of them and multiplied 8 words at a time (every term is under
+    /// 2^32, which [`LaneFolder::takes`] sees to, so 32-bit factors give exact products).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
+    #[inline]
+    unsafe fn add_vectors(&mut self, v: &GroupValues) {
+        use std::arch::x86_64::{
+            __m512i, _mm512_add_epi64, _mm512_loadu_si512, _mm512_mask_storeu_epi64, _mm512_maskz_loadu_epi64,
+            _mm512_mul_epu32, _mm512_permutex2var_epi64, _mm512_set_epi64, _mm512_storeu_si512,
+        };
+        const fn index(k: usize, right: bool) -> [i64; 8] {
+            let mut out = [0i64; 8];
+            let mut i = 0;
+            while i < 8 {
+                let (l, r) = TOTALS_TERMS[8 * k + i];
+                out[i] = if right { r as i64 } else { l as i64 };
+                i += 1;
+            }
+            out
+        }
+        const LEFT: [[i64; 8]; 4] = [index(0, false), index(1, false), index(2, false), index(3, false)];
+        const RIGHT: [[i64; 8]; 4] = [index(0, true), index(1, true), index(2, true), index(3, true)];
+        let low = _mm512_set_epi64(
+            v.passed as i64,
+            v.in_hand_share as i64,
+            v.in_hand as i64,
+            v.last_seen as i64,
+            v.taken_pick as i64,
+            v.taken as i64,
+            v.seen_picks as i64,
+            v.seen as i64,
+        );
+        let high = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 1, v.passed_share as i64);
+        let words = (self as *mut LaneTotals).cast::<i64>();
+        for k in 0..4 {
+            // SAFETY: each index row is 8 words; the totals' words 8k to 8k+7 lie inside
+            // them for k < 3, and the mask keeps the last row to words 24 to 29.
+            unsafe {
+                let left = _mm512_permutex2var_epi64(low, _mm512_loadu_si512(LEFT[k].as_ptr().cast()), high);
+                let right = _mm512_permutex2var_epi64(low, _mm512_loadu_si512(RIGHT[k].as_ptr().cast()), high);
+                let product = _mm512_mul_epu32(left, right);
+                let at = words.add(8 * k);
+                if k < 3 {
+                    let sum = _mm512_add_epi64(_mm512_loadu_si512(at.cast::<__m512i>()), product);
+                    _mm512_storeu_si512(at.cast::<__m512i>(), sum);
+                } else {
+                    let sum = _mm512_add_epi64(_mm512_maskz_loadu_epi64(0x3F, at), product);
+                    _mm512_mask_storeu_epi64(at, 0x3F, sum);
+                }
+            }
+        }
+    }
+
     #[inline(always)]
     fn add(&mut self, v: &GroupValues) {
         let c = &mut self.counts;
@@ -1017,8 +1126,10 @@ impl LaneFolder {
             for c in bits(cards.touched) {
                 let v = cards.values(c, seen_picks.get(c), taken[c], taken_pick[c]);
                 let totals = &mut cards.totals[c];
-                totals.counts.taken_pick_sq += std::mem::take(&mut taken_pick_sq[c]);
                 to(x, c, &v, totals);
+                // After the group's counts: the AVX-512 copy adds those as whole vectors,
+                // and a vector load waits for a narrower store into it to land.
+                totals.counts.taken_pick_sq += std::mem::take(&mut taken_pick_sq[c]);
             }
             // A group's sightings and takes are its cards'.
             for (pooling, block) in self.poolings.iter().zip(groups.iter_mut()) {
@@ -1049,7 +1160,23 @@ impl LaneFolder {
             self.flush(cells, sums);
         }
         self.moment_room -= need;
+        #[cfg(target_arch = "x86_64")]
+        if self.isa == Isa::Avx512 {
+            // SAFETY: `Isa::detect` saw this processor run AVX-512.
+            unsafe { self.close_group_vectors() };
+            return;
+        }
         with_isa!(self.isa, self.close_group(|_, _, v, totals| totals.add(v)));
+    }
+
+    /// The AVX-512 copy of the group close, which adds each lane's totals as vectors.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
+    fn close_group_vectors(&mut self) {
+        self.close_group(|_, _, v, totals| {
+            // SAFETY: this copy runs only where AVX-512 runs, as its callers check.
+            unsafe { totals.add_vectors(v) }
+        });
     }
 
     /// Ends a deal group that the event folder finishes: its counts go there.

@@ -150,8 +150,10 @@ impl CardLog {
     }
 }
 
-/// One strategy's counts for one card (or a group of cards): integer sums only.
+/// One strategy's counts for one card (or a group of cards): integer sums only. In C
+/// layout, so that the card folder's AVX-512 copy can add a deal group's counts as vectors.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[repr(C)]
 pub struct CardCounts {
     /// Seat-units in which the seat saw the card at least once.
     pub seen: u64,
