@@ -447,43 +447,18 @@ const _: () = {
 /// For each of the 30 words of [`LaneTotals`] (and 2 of padding), the two terms whose
 /// product it adds: 0-7 are the group's seen, seen_picks, taken, taken_pick, last_seen,
 /// in_hand, in_hand_share and passed; 8 is passed_share, 9 one and 10 zero.
+#[rustfmt::skip]
 const TOTALS_TERMS: [(u8, u8); 32] = [
     // Counts: seen, seen_picks, taken, taken_pick, taken_pick_sq (moved apart), last_seen,
     // last_seen_sq (moved apart), in_hand, in_hand_share, passed, passed_share.
-    (0, 9),
-    (1, 9),
-    (2, 9),
-    (3, 9),
-    (10, 10),
-    (4, 9),
-    (10, 10),
-    (5, 9),
-    (6, 9),
-    (7, 9),
-    (8, 9),
-    // Moments, in their fields' order.
-    (9, 9),
-    (2, 2),
-    (1, 1),
-    (2, 1),
-    (3, 3),
-    (3, 2),
-    (4, 4),
-    (0, 0),
-    (4, 0),
-    (6, 6),
-    (5, 5),
-    (6, 5),
-    (8, 8),
-    (7, 7),
-    (8, 7),
-    (6, 8),
-    (6, 7),
-    (5, 8),
-    (5, 7),
-    // Padding.
-    (10, 10),
-    (10, 10),
+    (0, 9), (1, 9), (2, 9), (3, 9), (10, 10), (4, 9), (10, 10), (5, 9), (6, 9), (7, 9), (8, 9),
+    // Moments, in their fields' order: groups, taken_sq, seen_picks_sq, taken_seen_picks,
+    // taken_pick_sq, taken_pick_taken, last_seen_sq, seen_sq, last_seen_seen,
+    (9, 9), (2, 2), (1, 1), (2, 1), (3, 3), (3, 2), (4, 4), (0, 0), (4, 0),
+    // in_hand_share_sq, in_hand_sq, in_hand_share_in_hand, passed_share_sq, passed_sq,
+    // passed_share_passed, in_hand_share_passed_share, in_hand_share_passed,
+    // in_hand_passed_share, in_hand_passed; then two words of padding.
+    (6, 6), (5, 5), (6, 5), (8, 8), (7, 7), (8, 7), (6, 8), (6, 7), (5, 8), (5, 7), (10, 10), (10, 10),
 ];
 
 impl LaneTotals {
