@@ -6,16 +6,19 @@
 //! 64-bit mask: a strategy's counts in the current deal group are byte lanes that a whole
 //! mask adds to at once, a seat's last pick seen is a byte per lane, and each pooling
 //! (ranks, say) has lanes of its own, filled from the cards' masks when a seat's unit
-//! ends. When a deal group ends, the lanes it touched are read once: their counts and the
-//! squares and products the intervals need go to 64-bit totals, handed to the run's tally
-//! when it drains the folder (once a batch). A unit the lanes cannot take (a pick over
-//! 255, or sums that could outgrow the totals) goes to the event folder, which then
-//! finishes its deal group. The lanes' folding and group closing are compiled for the
+//! ends. A seat's picks come in a row of their own ([`CardLog::picked_from`]), folded in
+//! one pass with the seat's lanes held in registers. When a deal group ends, the lanes it
+//! touched are read once: their counts and the squares and products the intervals need go
+//! to 64-bit totals (the AVX-512 copy adds them to term-major 32- and 64-bit sums, 16
+//! lanes an instruction, moved to the totals before these are read or the sums could
+//! overflow), handed to the run's tally when it drains the folder (once a batch). A unit
+//! the lanes cannot take (a pick over 255, or sums that could outgrow the totals) goes to
+//! the event folder, which then finishes its deal group. The lanes' folding and group closing are compiled for the
 //! build's baseline and again for AVX2 and AVX-512, and a folder runs the widest copy its
 //! processor has.
 
 use super::MAX_SEATS;
-use super::cards::{Action, CardCatalog, CardCounts, CardGroupSums, CardLog};
+use super::cards::{Action, CardCatalog, CardCounts, CardGroupSums, CardLog, SeatPick};
 use super::tally::RatioSums;
 
 /// Folds units' card logs into per (strategy, id) counts, each card's groups included,
@@ -152,6 +155,14 @@ impl EventFolder {
     }
 
     fn fold(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32]) {
+        for seat in 0..MAX_SEATS {
+            for p in log.seat_picks(seat) {
+                for card in bits(p.seen) {
+                    self.note(seat as u8, Action::Seen, p.pick, card as u16, strategy_at);
+                }
+                self.note(seat as u8, Action::Taken, p.pick, p.card, strategy_at);
+            }
+        }
         for e in &log.events {
             if e.action == Action::Picked {
                 for card in bits(e.seen) {
@@ -580,6 +591,126 @@ impl LaneTotals {
     }
 }
 
+/// The 32-bit terms of [`LaneSums`], in the order the AVX-512 close computes them: the
+/// lanes' deal groups, their counts, then the squares and products of counts.
+mod narrow {
+    pub(super) const GROUPS: usize = 0;
+    pub(super) const SEEN: usize = 1;
+    pub(super) const SEEN_PICKS: usize = 2;
+    pub(super) const TAKEN: usize = 3;
+    pub(super) const TAKEN_PICK: usize = 4;
+    pub(super) const LAST_SEEN: usize = 5;
+    pub(super) const IN_HAND: usize = 6;
+    pub(super) const PASSED: usize = 7;
+    pub(super) const TAKEN_SQ: usize = 8;
+    pub(super) const SEEN_PICKS_SQ: usize = 9;
+    pub(super) const TAKEN_SEEN_PICKS: usize = 10;
+    pub(super) const TAKEN_PICK_SQ: usize = 11;
+    pub(super) const TAKEN_PICK_TAKEN: usize = 12;
+    pub(super) const LAST_SEEN_SQ: usize = 13;
+    pub(super) const SEEN_SQ: usize = 14;
+    pub(super) const LAST_SEEN_SEEN: usize = 15;
+    pub(super) const IN_HAND_SQ: usize = 16;
+    pub(super) const PASSED_SQ: usize = 17;
+    pub(super) const IN_HAND_PASSED: usize = 18;
+    /// How many.
+    pub(super) const TERMS: usize = 19;
+}
+
+/// The 64-bit terms of [`LaneSums`], in the order the AVX-512 close computes them: the win
+/// shares, their squares and products, and the squares of picks taken (card lanes only).
+mod wide {
+    pub(super) const IN_HAND_SHARE: usize = 0;
+    pub(super) const PASSED_SHARE: usize = 1;
+    pub(super) const IN_HAND_SHARE_SQ: usize = 2;
+    pub(super) const IN_HAND_SHARE_IN_HAND: usize = 3;
+    pub(super) const PASSED_SHARE_SQ: usize = 4;
+    pub(super) const PASSED_SHARE_PASSED: usize = 5;
+    pub(super) const IN_HAND_SHARE_PASSED_SHARE: usize = 6;
+    pub(super) const IN_HAND_SHARE_PASSED: usize = 7;
+    pub(super) const IN_HAND_PASSED_SHARE: usize = 8;
+    pub(super) const TAKEN_PICK_SQ: usize = 9;
+    /// How many.
+    pub(super) const TERMS: usize = 10;
+}
+
+/// A block's sums over deal groups, a term's 64 lanes side by side, which the AVX-512
+/// close adds a deal group to 16 or 8 lanes per instruction, touching only the chunks of
+/// lanes the group touched (a lane's [`LaneTotals`] are 30 words apart, each lane's added
+/// by itself). Terms whose factors are counts are 32-bit (a group's counts under 2^16, so
+/// that each product fits); terms with a win share are 64-bit. They move to the lanes'
+/// totals before those are read, and before a 32-bit sum could overflow.
+#[repr(C, align(64))]
+struct LaneSums {
+    narrow: [[u32; LANES]; narrow::TERMS],
+    wide: [[u64; LANES]; wide::TERMS],
+    /// What each 32-bit sum may still grow by.
+    room: u32,
+}
+
+impl LaneSums {
+    fn new() -> Box<LaneSums> {
+        Box::new(LaneSums { narrow: [[0; LANES]; narrow::TERMS], wide: [[0; LANES]; wide::TERMS], room: u32::MAX })
+    }
+
+    /// Makes room for a deal group whose counts are at most `largest` (under 2^16): every
+    /// 32-bit sum grows by at most its square.
+    #[inline(always)]
+    fn make_room(&mut self, largest: u32, totals: &mut [LaneTotals]) {
+        let need = largest * largest;
+        if self.room < need {
+            self.settle(totals);
+        }
+        self.room -= need;
+    }
+
+    /// Adds the sums to `totals` (a lane each) and clears them.
+    fn settle(&mut self, totals: &mut [LaneTotals]) {
+        if self.room == u32::MAX {
+            // Every deal group added takes some room: nothing was added.
+            return;
+        }
+        for (lane, t) in totals.iter_mut().enumerate() {
+            let n = |term: usize| u64::from(self.narrow[term][lane]);
+            let w = |term: usize| self.wide[term][lane];
+            let c = &mut t.counts;
+            c.seen += n(narrow::SEEN);
+            c.seen_picks += n(narrow::SEEN_PICKS);
+            c.taken += n(narrow::TAKEN);
+            c.taken_pick += n(narrow::TAKEN_PICK);
+            c.taken_pick_sq += w(wide::TAKEN_PICK_SQ);
+            c.last_seen += n(narrow::LAST_SEEN);
+            c.in_hand += n(narrow::IN_HAND);
+            c.in_hand_share += w(wide::IN_HAND_SHARE);
+            c.passed += n(narrow::PASSED);
+            c.passed_share += w(wide::PASSED_SHARE);
+            let m = &mut t.moments;
+            m.groups += n(narrow::GROUPS);
+            m.taken_sq += n(narrow::TAKEN_SQ);
+            m.seen_picks_sq += n(narrow::SEEN_PICKS_SQ);
+            m.taken_seen_picks += n(narrow::TAKEN_SEEN_PICKS);
+            m.taken_pick_sq += n(narrow::TAKEN_PICK_SQ);
+            m.taken_pick_taken += n(narrow::TAKEN_PICK_TAKEN);
+            m.last_seen_sq += n(narrow::LAST_SEEN_SQ);
+            m.seen_sq += n(narrow::SEEN_SQ);
+            m.last_seen_seen += n(narrow::LAST_SEEN_SEEN);
+            m.in_hand_share_sq += w(wide::IN_HAND_SHARE_SQ);
+            m.in_hand_sq += n(narrow::IN_HAND_SQ);
+            m.in_hand_share_in_hand += w(wide::IN_HAND_SHARE_IN_HAND);
+            m.passed_share_sq += w(wide::PASSED_SHARE_SQ);
+            m.passed_sq += n(narrow::PASSED_SQ);
+            m.passed_share_passed += w(wide::PASSED_SHARE_PASSED);
+            m.in_hand_share_passed_share += w(wide::IN_HAND_SHARE_PASSED_SHARE);
+            m.in_hand_share_passed += w(wide::IN_HAND_SHARE_PASSED);
+            m.in_hand_passed_share += w(wide::IN_HAND_PASSED_SHARE);
+            m.in_hand_passed += n(narrow::IN_HAND_PASSED);
+        }
+        self.narrow = [[0; LANES]; narrow::TERMS];
+        self.wide = [[0; LANES]; wide::TERMS];
+        self.room = u32::MAX;
+    }
+}
+
 /// One strategy's lanes of one kind (the cards, or one pooling's groups) in the current
 /// deal group, and their totals.
 struct Block {
@@ -596,6 +727,8 @@ struct Block {
     passed_share: [u64; LANES],
     /// Per lane in use.
     totals: Vec<LaneTotals>,
+    /// Sums the AVX-512 close adds to, moved to `totals` before these are read.
+    sums: Box<LaneSums>,
 }
 
 impl Block {
@@ -611,6 +744,7 @@ impl Block {
             in_hand_share: [0; LANES],
             passed_share: [0; LANES],
             totals: vec![LaneTotals::default(); lanes],
+            sums: LaneSums::new(),
         }
     }
 
@@ -668,6 +802,116 @@ impl Block {
             in_hand_share: std::mem::take(&mut self.in_hand_share[lane]),
             passed: self.passed.get(lane),
             passed_share: std::mem::take(&mut self.passed_share[lane]),
+        }
+    }
+
+    /// Whether the deal group's counts in this block's counters are all bytes (none spilled).
+    fn counts_in_bytes(&self) -> bool {
+        [&self.seen, &self.passed, &self.in_hand, &self.last_seen].iter().all(|c| c.spill.is_empty())
+    }
+
+    /// Adds the deal group to [`Block::sums`], given the counts kept outside the block (each
+    /// lane's, under 2^16, as its counters' bytes are) and, for card lanes, the squares of
+    /// picks taken, which it clears with the win shares. Call
+    /// [`LaneSums::make_room`] first.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
+    fn add_to_sums(
+        &mut self,
+        seen_picks: &[u32; LANES],
+        taken: &[u32; LANES],
+        taken_pick: &[u32; LANES],
+        mut taken_pick_sq: Option<&mut [u64; LANES]>,
+    ) {
+        use std::arch::x86_64::{
+            __m128i, __m512i, _mm_loadu_si128, _mm512_add_epi32, _mm512_add_epi64, _mm512_cvtepu8_epi32,
+            _mm512_cvtepu32_epi64, _mm512_extracti64x4_epi64, _mm512_loadu_si512, _mm512_maskz_set1_epi32,
+            _mm512_mul_epu32, _mm512_mullo_epi32, _mm512_setzero_si512, _mm512_storeu_si512,
+        };
+        let Block { touched, seen, passed, in_hand, last_seen, in_hand_share, passed_share, sums, .. } = self;
+        for k in 0..LANES / 16 {
+            let lanes = (*touched >> (16 * k)) as u16;
+            if lanes == 0 {
+                continue;
+            }
+            let at = 16 * k;
+            // SAFETY: every load and store below reads or writes 16 lanes from lane `at` (or
+            // 8 from `8 * j`, inside the same 16) of a 64-lane array, unaligned; AVX-512 runs
+            // here, as this function's callers check.
+            unsafe {
+                let bytes =
+                    |c: &Counter| _mm512_cvtepu8_epi32(_mm_loadu_si128(c.bytes.as_ptr().add(at).cast::<__m128i>()));
+                let words = |a: &[u32; LANES]| _mm512_loadu_si512(a.as_ptr().add(at).cast::<__m512i>());
+                let (seen, last_seen, in_hand, passed) = (bytes(seen), bytes(last_seen), bytes(in_hand), bytes(passed));
+                let (seen_picks, taken, taken_pick) = (words(seen_picks), words(taken), words(taken_pick));
+                let mul = |a, b| _mm512_mullo_epi32(a, b);
+                let terms: [__m512i; narrow::TERMS] = [
+                    _mm512_maskz_set1_epi32(lanes, 1),
+                    seen,
+                    seen_picks,
+                    taken,
+                    taken_pick,
+                    last_seen,
+                    in_hand,
+                    passed,
+                    mul(taken, taken),
+                    mul(seen_picks, seen_picks),
+                    mul(taken, seen_picks),
+                    mul(taken_pick, taken_pick),
+                    mul(taken_pick, taken),
+                    mul(last_seen, last_seen),
+                    mul(seen, seen),
+                    mul(last_seen, seen),
+                    mul(in_hand, in_hand),
+                    mul(passed, passed),
+                    mul(in_hand, passed),
+                ];
+                for (sum, term) in sums.narrow.iter_mut().zip(terms) {
+                    let to = sum.as_mut_ptr().add(at).cast::<__m512i>();
+                    _mm512_storeu_si512(to, _mm512_add_epi32(_mm512_loadu_si512(to), term));
+                }
+                let zero = _mm512_setzero_si512();
+                for half in 0..2 {
+                    let at = at + 8 * half;
+                    let wide = |v: __m512i| {
+                        let words = if half == 0 {
+                            _mm512_extracti64x4_epi64::<0>(v)
+                        } else {
+                            _mm512_extracti64x4_epi64::<1>(v)
+                        };
+                        _mm512_cvtepu32_epi64(words)
+                    };
+                    let (in_hand, passed) = (wide(in_hand), wide(passed));
+                    let in_hand_share_at = in_hand_share.as_mut_ptr().add(at).cast::<__m512i>();
+                    let passed_share_at = passed_share.as_mut_ptr().add(at).cast::<__m512i>();
+                    let (ihs, ps) = (_mm512_loadu_si512(in_hand_share_at), _mm512_loadu_si512(passed_share_at));
+                    _mm512_storeu_si512(in_hand_share_at, zero);
+                    _mm512_storeu_si512(passed_share_at, zero);
+                    // Shares are under 2^32 ([`LaneFolder::takes`]): 32-bit factors are exact.
+                    let mul = |a, b| _mm512_mul_epu32(a, b);
+                    let terms: [__m512i; wide::TAKEN_PICK_SQ] = [
+                        ihs,
+                        ps,
+                        mul(ihs, ihs),
+                        mul(ihs, in_hand),
+                        mul(ps, ps),
+                        mul(ps, passed),
+                        mul(ihs, ps),
+                        mul(ihs, passed),
+                        mul(in_hand, ps),
+                    ];
+                    for (sum, term) in sums.wide.iter_mut().zip(terms) {
+                        let to = sum.as_mut_ptr().add(at).cast::<__m512i>();
+                        _mm512_storeu_si512(to, _mm512_add_epi64(_mm512_loadu_si512(to), term));
+                    }
+                    if let Some(squares) = taken_pick_sq.as_deref_mut() {
+                        let from = squares.as_mut_ptr().add(at).cast::<__m512i>();
+                        let to = sums.wide[wide::TAKEN_PICK_SQ].as_mut_ptr().add(at).cast::<__m512i>();
+                        _mm512_storeu_si512(to, _mm512_add_epi64(_mm512_loadu_si512(to), _mm512_loadu_si512(from)));
+                        _mm512_storeu_si512(from, zero);
+                    }
+                }
+            }
         }
     }
 
@@ -763,6 +1007,42 @@ impl Pooling {
     }
 }
 
+impl Pooling {
+    /// [`fold_last`](Self::fold_last) with AVX-512 for strides of 16 and over: folded in
+    /// registers and stored whole, so that the block's 64-byte read of it is forwarded from
+    /// one store (after four narrower ones it waited for them to reach the cache).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
+    #[inline]
+    fn fold_last_whole(&self, last: &Bytes, seen: u64, out: &mut Bytes) {
+        use std::arch::x86_64::{
+            __m512i, _mm_max_epu8, _mm256_max_epu8, _mm512_and_si512, _mm512_extracti32x4_epi32,
+            _mm512_extracti64x4_epi64, _mm512_inserti32x4, _mm512_inserti64x4, _mm512_loadu_si512,
+            _mm512_setzero_si512, _mm512_storeu_si512,
+        };
+        let load = |bytes: &Bytes| {
+            // SAFETY: a whole 64-byte array, unaligned.
+            unsafe { _mm512_loadu_si512(bytes.as_ptr().cast::<__m512i>()) }
+        };
+        let v = _mm512_and_si512(load(last), load(&self.grouped_bytes));
+        let folded = match self.stride {
+            Some(16) => {
+                let low = _mm_max_epu8(_mm512_extracti32x4_epi32::<0>(v), _mm512_extracti32x4_epi32::<1>(v));
+                let high = _mm_max_epu8(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v));
+                _mm512_inserti32x4::<0>(_mm512_setzero_si512(), _mm_max_epu8(low, high))
+            }
+            Some(32) => {
+                let halves = _mm256_max_epu8(_mm512_extracti64x4_epi64::<0>(v), _mm512_extracti64x4_epi64::<1>(v));
+                _mm512_inserti64x4::<0>(_mm512_setzero_si512(), halves)
+            }
+            Some(64) => v,
+            _ => return self.fold_last(last, seen, out),
+        };
+        // SAFETY: as above.
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast::<__m512i>(), folded) };
+    }
+}
+
 /// The groups of the card lanes in `mask` (only grouped lanes set) where a card's group is
 /// its lane modulo `W`: the mask's halves folded onto each other. `W` is a constant so
 /// that the folding unrolls.
@@ -852,6 +1132,76 @@ impl SeatLanes {
         SeatLanes { seen: 0, taken: 0, sightings: 0, count: [0; LANES], last: [0; LANES], last_pick: 0 }
     }
 
+    /// Folds the seat's row of picks (none over 255: [`LaneFolder::takes`]), its takes into
+    /// its strategy's `lanes`.
+    #[inline(always)]
+    fn fold_row(&mut self, picks: &[SeatPick], valid: u64, cards: usize, lanes: &mut StrategyLanes) {
+        for p in picks {
+            // A sighting counts from 1.
+            let pick = p.pick as u8;
+            let mask = p.seen & valid;
+            if mask != 0 {
+                self.see(mask, pick.max(1));
+            }
+            let c = usize::from(p.card);
+            if c < cards {
+                self.taken |= 1 << c;
+                lanes.take(c, pick);
+            }
+        }
+    }
+
+    /// [`fold_row`](Self::fold_row) with AVX-512: a pick's cards are a mask register, which
+    /// counts and raises their lanes in one instruction each, the lanes held in registers
+    /// (`fresh`: the seat's lanes are still [`SeatLanes::new`]'s).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
+    #[inline]
+    fn fold_row_masked(
+        &mut self,
+        picks: &[SeatPick],
+        valid: u64,
+        cards: usize,
+        lanes: &mut StrategyLanes,
+        fresh: bool,
+    ) {
+        use std::arch::x86_64::{
+            __m512i, _mm512_loadu_si512, _mm512_mask_max_epu8, _mm512_mask_sub_epi8, _mm512_set1_epi8,
+            _mm512_setzero_si512, _mm512_storeu_si512,
+        };
+        let (count_at, last_at) = (self.count.as_mut_ptr().cast::<__m512i>(), self.last.as_mut_ptr().cast::<__m512i>());
+        // A fresh seat's lanes are zero: loaded, they would wait for the zeros just stored.
+        let (mut count, mut last) = if fresh {
+            (_mm512_setzero_si512(), _mm512_setzero_si512())
+        } else {
+            // SAFETY: each load and store is of a whole 64-byte array, unaligned.
+            unsafe { (_mm512_loadu_si512(count_at), _mm512_loadu_si512(last_at)) }
+        };
+        let minus_one = _mm512_set1_epi8(-1);
+        for p in picks {
+            let pick = p.pick as u8;
+            let mask = p.seen & valid;
+            if mask != 0 {
+                let seen_at = pick.max(1);
+                self.seen |= mask;
+                self.sightings += 1;
+                self.last_pick = self.last_pick.max(seen_at);
+                count = _mm512_mask_sub_epi8(count, mask, count, minus_one);
+                last = _mm512_mask_max_epu8(last, mask, last, _mm512_set1_epi8(seen_at as i8));
+            }
+            let c = usize::from(p.card);
+            if c < cards {
+                self.taken |= 1 << c;
+                lanes.take(c, pick);
+            }
+        }
+        // SAFETY: as above.
+        unsafe {
+            _mm512_storeu_si512(count_at, count);
+            _mm512_storeu_si512(last_at, last);
+        }
+    }
+
     /// Saw the cards of `mask` (lanes in use only, not empty) at `pick` (1 to 255).
     #[inline(always)]
     fn see(&mut self, mask: u64, pick: u8) {
@@ -873,8 +1223,10 @@ impl SeatLanes {
 /// for each pooling.
 struct StrategyLanes {
     seen_picks: Counter,
-    taken: [u64; LANES],
-    taken_pick: [u64; LANES],
+    /// Takes and the sum of their picks this deal group: a deal group's counts stay under
+    /// 2^32 ([`LaneFolder::takes`]), and 32-bit lanes are what the AVX-512 close reads.
+    taken: [u32; LANES],
+    taken_pick: [u32; LANES],
     /// Squares of the picks taken this deal group: a count only, moved to the totals when
     /// the group closes (their cache lines are cold during play; writing them there at
     /// each take measured about 3% slower with 4 random seats).
@@ -886,9 +1238,9 @@ impl StrategyLanes {
     /// Took card lane `c` at `pick`.
     #[inline(always)]
     fn take(&mut self, c: usize, pick: u8) {
-        let pick = u64::from(pick);
         self.taken[c] += 1;
-        self.taken_pick[c] += pick;
+        self.taken_pick[c] += u32::from(pick);
+        let pick = u64::from(pick);
         self.taken_pick_sq[c] += pick * pick;
     }
 }
@@ -1012,7 +1364,7 @@ impl LaneFolder {
 
     /// A bound on the count a unit adds to any lane (see [`LANE_BOUND_PER_EVENT`]).
     fn unit_bound(log: &CardLog, share: &[u32]) -> u64 {
-        let events = log.events.len() as u64 + 1;
+        let events = log.len() as u64 + 1;
         let shares: u64 = share.iter().map(|&s| u64::from(s)).sum();
         events.saturating_mul(LANE_BOUND_PER_EVENT).saturating_add(shares)
     }
@@ -1021,7 +1373,7 @@ impl LaneFolder {
     /// and the deal group's counts stay small enough that a group's squares fit 64 bits.
     fn takes(&self, log: &CardLog, strategy_at: &[usize], share: &[u32]) -> bool {
         log.max_pick <= u32::from(u8::MAX)
-            && log.events.len() <= usize::from(u8::MAX)
+            && log.len() <= usize::from(u8::MAX)
             && strategy_at.len() <= MAX_SEATS
             && self.group_bound.saturating_add(Self::unit_bound(log, share)) <= u64::from(u32::MAX)
     }
@@ -1033,13 +1385,14 @@ impl LaneFolder {
     #[inline(always)]
     fn fold_lanes(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32]) {
         self.group_bound += Self::unit_bound(log, share);
-        let LaneFolder { cards, valid, poolings, pooled_last, seats, strategies, .. } = self;
-        let (cards, valid) = (*cards, *valid);
+        let LaneFolder { cards, valid, poolings, pooled_last, seats, strategies, isa, .. } = self;
+        let (cards, valid, isa) = (*cards, *valid, *isa);
         // Fields in locals and the seats a slice of the table's: the compiler would
         // otherwise reload them after every store into the lanes.
         let seats = &mut seats[..strategy_at.len()];
         // A seat past the shares would keep its lanes into the next unit.
         assert_eq!(share.len(), strategy_at.len(), "a win share per seat");
+        // Actions outside the seats' rows, in any order: a seat's lanes take maxima and sums.
         for e in &log.events {
             let seat = usize::from(e.seat);
             let Some(unit) = seats.get_mut(seat) else { continue };
@@ -1067,7 +1420,20 @@ impl LaneFolder {
                 Action::Seen | Action::Taken | Action::Kept => {}
             }
         }
-        for ((unit, &x), (&kept, &won)) in seats.iter_mut().zip(strategy_at).zip(log.kept.iter().zip(share)) {
+        let other_events = !log.events.is_empty();
+        for (seat, (&x, (&kept, &won))) in strategy_at.iter().zip(log.kept.iter().zip(share)).enumerate() {
+            let lanes = &mut strategies[x];
+            // The seat's lanes in a local, which its row of picks folds into in registers.
+            let mut unit =
+                if other_events { std::mem::replace(&mut seats[seat], SeatLanes::new()) } else { SeatLanes::new() };
+            match isa {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: `Isa::detect` saw this processor run AVX-512.
+                Isa::Avx512 => unsafe {
+                    unit.fold_row_masked(log.seat_picks(seat), valid, cards, lanes, !other_events)
+                },
+                _ => unit.fold_row(log.seat_picks(seat), valid, cards, lanes),
+            }
             let kept = kept & valid;
             if unit.seen | unit.taken | kept == 0 {
                 continue;
@@ -1077,9 +1443,13 @@ impl LaneFolder {
             // narrower pieces than a block reads, and a read right behind such writes waits
             // for them to reach the cache.
             for (pooling, last) in poolings.iter().zip(pooled_last.iter_mut()) {
-                pooling.fold_last(&unit.last, unit.seen, last);
+                match isa {
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: `Isa::detect` saw this processor run AVX-512.
+                    Isa::Avx512 => unsafe { pooling.fold_last_whole(&unit.last, unit.seen, last) },
+                    _ => pooling.fold_last(&unit.last, unit.seen, last),
+                }
             }
-            let lanes = &mut strategies[x];
             lanes.seen_picks.add(&unit.count, unit.sightings);
             let blocks = &mut lanes.blocks;
             blocks[0].add_unit(unit.seen, unit.taken, kept, &unit.last, unit.last_pick, won);
@@ -1087,7 +1457,6 @@ impl LaneFolder {
                 let (seen, taken, kept) = (pooling.fold(unit.seen), pooling.fold(unit.taken), pooling.fold(kept));
                 block.add_unit(seen, taken, kept, last, unit.last_pick, won);
             }
-            *unit = SeatLanes::new();
         }
     }
 
@@ -1099,7 +1468,7 @@ impl LaneFolder {
             let StrategyLanes { seen_picks, taken, taken_pick, taken_pick_sq, blocks } = lanes;
             let (cards, groups) = blocks.split_first_mut().expect("a block of cards");
             for c in bits(cards.touched) {
-                let v = cards.values(c, seen_picks.get(c), taken[c], taken_pick[c]);
+                let v = cards.values(c, seen_picks.get(c), u64::from(taken[c]), u64::from(taken_pick[c]));
                 let totals = &mut cards.totals[c];
                 to(x, c, &v, totals);
                 // After the group's counts: the AVX-512 copy adds those as whole vectors,
@@ -1111,7 +1480,8 @@ impl LaneFolder {
                 for g in bits(block.touched) {
                     let mut sum = (0, 0, 0);
                     for c in bits(pooling.cards_of[g]) {
-                        sum = (sum.0 + seen_picks.get(c), sum.1 + taken[c], sum.2 + taken_pick[c]);
+                        sum =
+                            (sum.0 + seen_picks.get(c), sum.1 + u64::from(taken[c]), sum.2 + u64::from(taken_pick[c]));
                     }
                     let v = block.values(g, sum.0, sum.1, sum.2);
                     to(x, pooling.first_id + g, &v, &mut block.totals[g]);
@@ -1144,14 +1514,72 @@ impl LaneFolder {
         with_isa!(self.isa, self.close_group(|_, _, v, totals| totals.add(v)));
     }
 
-    /// The AVX-512 copy of the group close, which adds each lane's totals as vectors.
+    /// The AVX-512 copy of the group close: a block whose counts are under 2^16 is added to
+    /// its [`LaneSums`] 16 lanes at a time, any other lane by lane, its totals as vectors.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
     fn close_group_vectors(&mut self) {
-        self.close_group(|_, _, v, totals| {
-            // SAFETY: this copy runs only where AVX-512 runs, as its callers check.
-            unsafe { totals.add_vectors(v) }
-        });
+        /// Counts a block's 32-bit sums take: their squares fit 32 bits.
+        const LARGEST: u32 = u16::MAX as u32;
+        let largest = |a: &[u32; LANES]| a.iter().fold(0, |m, &v| m.max(v));
+        for lanes in &mut self.strategies {
+            let StrategyLanes { seen_picks, taken, taken_pick, taken_pick_sq, blocks } = lanes;
+            let (cards, groups) = blocks.split_first_mut().expect("a block of cards");
+            let card_seen_picks: [u32; LANES] = if seen_picks.spill.is_empty() {
+                std::array::from_fn(|c| u32::from(seen_picks.bytes[c]))
+            } else {
+                // A deal group's counts stay under 2^32 ([`LaneFolder::takes`]).
+                std::array::from_fn(|c| seen_picks.get(c) as u32)
+            };
+            let top = largest(&card_seen_picks).max(largest(taken)).max(largest(taken_pick)).max(255);
+            if cards.touched != 0 {
+                if cards.counts_in_bytes() && top <= LARGEST {
+                    cards.sums.make_room(top, &mut cards.totals);
+                    cards.add_to_sums(&card_seen_picks, taken, taken_pick, Some(taken_pick_sq));
+                } else {
+                    for c in bits(cards.touched) {
+                        let v = cards.values(c, seen_picks.get(c), u64::from(taken[c]), u64::from(taken_pick[c]));
+                        let totals = &mut cards.totals[c];
+                        // SAFETY: this copy runs only where AVX-512 runs, as its callers check.
+                        unsafe { totals.add_vectors(&v) };
+                        totals.counts.taken_pick_sq += std::mem::take(&mut taken_pick_sq[c]);
+                    }
+                }
+            }
+            // A group's sightings and takes are its cards'.
+            for (pooling, block) in self.poolings.iter().zip(groups.iter_mut()) {
+                if block.touched == 0 {
+                    continue;
+                }
+                let mut pooled = [[0u32; LANES]; 3];
+                for g in bits(block.touched) {
+                    for c in bits(pooling.cards_of[g]) {
+                        // Under 2^32 ([`LaneFolder::takes`]).
+                        pooled[0][g] = pooled[0][g].wrapping_add(card_seen_picks[c]);
+                        pooled[1][g] = pooled[1][g].wrapping_add(taken[c]);
+                        pooled[2][g] = pooled[2][g].wrapping_add(taken_pick[c]);
+                    }
+                }
+                let top = pooled.iter().map(largest).max().unwrap_or(0).max(255);
+                if block.counts_in_bytes() && top <= LARGEST {
+                    block.sums.make_room(top, &mut block.totals);
+                    block.add_to_sums(&pooled[0], &pooled[1], &pooled[2], None);
+                } else {
+                    for g in bits(block.touched) {
+                        let (sp, tk, tp) = (pooled[0][g], pooled[1][g], pooled[2][g]);
+                        let v = block.values(g, u64::from(sp), u64::from(tk), u64::from(tp));
+                        // SAFETY: as above.
+                        unsafe { block.totals[g].add_vectors(&v) };
+                    }
+                }
+                block.clear_group();
+            }
+            *taken = [0; LANES];
+            *taken_pick = [0; LANES];
+            cards.clear_group();
+            seen_picks.clear();
+        }
+        self.group_bound = 0;
     }
 
     /// Ends a deal group that the event folder finishes: its counts go there.
@@ -1165,6 +1593,7 @@ impl LaneFolder {
         for (x, lanes) in self.strategies.iter_mut().enumerate() {
             for block in &mut lanes.blocks {
                 block.move_squares();
+                block.sums.settle(&mut block.totals);
             }
             let (cards, groups) = lanes.blocks.split_first_mut().expect("a block of cards");
             // A group's squares of picks taken are its cards'.
@@ -1189,7 +1618,7 @@ impl LaneFolder {
 #[cfg(test)]
 mod tests {
     use super::super::SHARE_UNIT;
-    use super::super::cards::CrossSums;
+    use super::super::cards::{CrossSums, PICKS_PER_SEAT};
     use super::*;
     use crate::sim::CardGroup;
 
@@ -1373,7 +1802,9 @@ mod tests {
                     "every way of folding is tried"
                 );
             }
-            for per in [1, 3, 5] {
+            // Deal groups of 40 units spill counts past a byte, which the close takes lane by
+            // lane.
+            for per in [1, 3, 5, 40] {
                 let units = random_units(&mut rng, 60, strategy_at.len());
                 let events = fold_all(CardFolder::events_only(&catalog, 5, 3), &catalog, 3, &strategy_at, &units, per);
                 // Each compiled copy of the lanes this processor runs.
@@ -1385,6 +1816,71 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Folds `units` in deal groups of `per` with the events and with each compiled copy of
+    /// the lanes, and checks that they agree.
+    fn assert_lanes_match_events(
+        catalog: &CardCatalog,
+        strategy_at: &[usize],
+        units: &[(CardLog, Vec<u32>)],
+        per: usize,
+    ) {
+        let seats = strategy_at.len();
+        let events = fold_all(CardFolder::events_only(catalog, seats, 1), catalog, 1, strategy_at, units, per);
+        for isa in Isa::available() {
+            let lanes = fold_all(CardFolder::with_isa(catalog, seats, 1, isa), catalog, 1, strategy_at, units, per);
+            assert_eq!(lanes, events, "deal groups of {per}, {isa:?}");
+        }
+    }
+
+    #[test]
+    fn large_deal_groups_move_their_sums_early_or_go_lane_by_lane() {
+        let catalog = pooled_catalog(64);
+        // A unit in which seat 0 takes card 5 at pick `pick`, 150 times.
+        let unit = |pick: usize| {
+            let mut log = CardLog::default();
+            log.set_on(true);
+            for _ in 0..150 {
+                log.taken(0, 5, pick);
+            }
+            log.picked_from(1, 0b110, 1, 3);
+            (log, vec![SHARE_UNIT, 0])
+        };
+        // Deal groups of two units: picks taken sum to 60,000 per group, whose square
+        // leaves the 32-bit sums room for one group, so each next group moves them to the
+        // totals first; at pick 250 they sum past 2^16, and the group goes lane by lane.
+        let units: Vec<_> = [200, 200, 200, 200, 200, 200, 250, 250, 200, 200].into_iter().map(unit).collect();
+        assert_lanes_match_events(&catalog, &[0, 0], &units, 2);
+        let folder = || CardFolder::new(&catalog, 2, 1);
+        let (cells, sums) = fold_all(folder(), &catalog, 1, &[0, 0], &units, 2);
+        assert_eq!((cells[5].taken, cells[5].taken_pick), (1500, 150 * (8 * 200 + 2 * 250)));
+        assert_eq!(sums[5].ata.a2, 4 * 60_000u128.pow(2) + 75_000u128.pow(2));
+    }
+
+    #[test]
+    fn picks_past_a_seat_s_row_are_logged_as_events() {
+        let catalog = pooled_catalog(64);
+        let mut log = CardLog::default();
+        log.set_on(true);
+        for pick in 1..=40 {
+            log.picked_from(0, 0b1110 << (pick % 7), (pick % 50) as u16, pick);
+            log.picked_from(1, 0b11, 1, pick);
+        }
+        assert_eq!((log.seat_picks(0).len(), log.events.len(), log.len()), (PICKS_PER_SEAT, 16, 80));
+        // Rows past their counts are stale, not logged: a cleared log that logs the same
+        // picks equals a new one.
+        let mut reused = log.clone();
+        reused.clear();
+        let mut fresh = CardLog::default();
+        fresh.set_on(true);
+        for log in [&mut reused, &mut fresh] {
+            log.picked_from(2, 0b101, 0, 1);
+        }
+        assert_eq!(reused, fresh);
+        assert_ne!(reused, log);
+        let units = vec![(log, vec![0, SHARE_UNIT, 0]), (fresh, vec![SHARE_UNIT, 0, 0])];
+        assert_lanes_match_events(&catalog, &[0, 0, 0], &units, 2);
     }
 
     #[test]

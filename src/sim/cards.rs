@@ -79,12 +79,31 @@ pub(super) struct CardEvent {
     pub(super) card: u16,
 }
 
-/// A unit's card events, filled by the engine when the run asks for cards. The buffer is
-/// reused from unit to unit, so logging allocates only while it first grows.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Picks per seat and unit that [`CardLog::picked_from`] keeps in the seat's own row; any
+/// later ones go to the events.
+pub(super) const PICKS_PER_SEAT: usize = 32;
+
+/// One pick of [`CardLog::picked_from`], in its seat's row.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct SeatPick {
+    /// The ids chosen from, as bits.
+    pub(super) seen: u64,
+    pub(super) pick: u16,
+    pub(super) card: u16,
+}
+
+/// A unit's card events, filled by the engine when the run asks for cards. The buffers are
+/// reused from unit to unit, so logging allocates only while the events first grow.
+#[derive(Clone, Debug, Default)]
 pub struct CardLog {
     on: bool,
+    /// Every action but the picks the seats' rows hold.
     pub(super) events: Vec<CardEvent>,
+    /// Per seat, its picks in order (the first `pick_count`): a folder reads a seat's row in
+    /// one pass, its lanes held in registers, where interleaved events kept them in memory.
+    /// (Boxed: a round's result stays small for runs without cards.)
+    pub(super) picks: Box<[[SeatPick; PICKS_PER_SEAT]; MAX_SEATS]>,
+    pub(super) pick_count: [u8; MAX_SEATS],
     /// Per seat, the ids under 64 it kept, as bits: keeping is a flag, so a set holds it.
     pub(super) kept: [u64; MAX_SEATS],
     /// The largest pick logged this unit (the folder's fast path takes picks up to 255),
@@ -118,7 +137,36 @@ impl CardLog {
     /// [`taken`](Self::taken) in one event, for catalogs of at most 64 ids.
     #[inline]
     pub fn picked_from(&mut self, seat: usize, cards: u64, card: u16, pick: usize) {
-        self.push(seat, Action::Picked, pick, card, cards);
+        let n = self.pick_count.get(seat).map_or(PICKS_PER_SEAT, |&n| usize::from(n));
+        if let Some(row) = self.picks.get_mut(seat)
+            && let Some(at) = row.get_mut(n)
+        {
+            let pick = pick.min(usize::from(u16::MAX)) as u16;
+            self.max_pick = self.max_pick.max(u32::from(pick));
+            *at = SeatPick { seen: cards, pick, card };
+            self.pick_count[seat] = n as u8 + 1;
+        } else {
+            self.push_cold(seat, Action::Picked, pick, card, cards);
+        }
+    }
+
+    /// [`push`](Self::push), out of the engines' way.
+    #[cold]
+    #[inline(never)]
+    fn push_cold(&mut self, seat: usize, action: Action, pick: usize, card: u16, seen: u64) {
+        self.push(seat, action, pick, card, seen);
+    }
+
+    /// The seat's picks in its row, in order.
+    #[inline]
+    pub(super) fn seat_picks(&self, seat: usize) -> &[SeatPick] {
+        &self.picks[seat][..usize::from(self.pick_count[seat])]
+    }
+
+    /// Actions logged this unit, each pick one.
+    #[inline]
+    pub(super) fn len(&self) -> usize {
+        self.events.len() + self.pick_count.iter().map(|&n| usize::from(n)).sum::<usize>()
     }
 
     /// Card `card` ended the unit in `seat`'s hand (logging it twice counts it once).
@@ -145,10 +193,24 @@ impl CardLog {
     #[inline]
     pub(crate) fn clear(&mut self) {
         self.events.clear();
+        self.pick_count = [0; MAX_SEATS];
         self.kept = [0; MAX_SEATS];
         self.max_pick = 0;
     }
 }
+
+/// Logs are equal when they hold the same actions: rows past their counts are stale.
+impl PartialEq for CardLog {
+    fn eq(&self, other: &CardLog) -> bool {
+        self.on == other.on
+            && self.events == other.events
+            && (0..MAX_SEATS).all(|s| self.seat_picks(s) == other.seat_picks(s))
+            && self.kept == other.kept
+            && self.max_pick == other.max_pick
+    }
+}
+
+impl Eq for CardLog {}
 
 /// One strategy's counts for one card (or a group of cards): integer sums only. In C
 /// layout, so that the card folder's AVX-512 copy can add a deal group's counts as vectors.
