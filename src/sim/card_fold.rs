@@ -836,8 +836,7 @@ impl Block {
             }
             let at = 16 * k;
             // SAFETY: every load and store below reads or writes 16 lanes from lane `at` (or
-            // 8 from `8 * j`, inside the same 16) of a 64-lane array, unaligned; AVX-512 runs
-            // here, as this function's callers check.
+            // 8 from lane `at + 8 * half`, inside the same 16) of a 64-lane array, unaligned.
             unsafe {
                 let bytes =
                     |c: &Counter| _mm512_cvtepu8_epi32(_mm_loadu_si128(c.bytes.as_ptr().add(at).cast::<__m128i>()));
@@ -889,6 +888,7 @@ impl Block {
                     _mm512_storeu_si512(passed_share_at, zero);
                     // Shares are under 2^32 ([`LaneFolder::takes`]): 32-bit factors are exact.
                     let mul = |a, b| _mm512_mul_epu32(a, b);
+                    // Every wide term but the last, the squares of picks taken, added below.
                     let terms: [__m512i; wide::TAKEN_PICK_SQ] = [
                         ihs,
                         ps,
