@@ -361,25 +361,25 @@ impl Counter {
         self.room = 255;
     }
 
-    /// Adds one to each lane where `spread` is 0xFF.
+    /// Adds one to each of the first `N` lanes where `spread` is 0xFF.
     #[inline(always)]
-    fn add_spread(&mut self, spread: &Bytes) {
+    fn add_spread<const N: usize>(&mut self, spread: &Bytes) {
         self.make_room(1);
         // 0xFF is -1 in a byte.
         // By index over whole arrays: measured faster than zipped iterators here.
         #[allow(clippy::needless_range_loop)]
-        for i in 0..LANES {
+        for i in 0..N {
             self.bytes[i] = self.bytes[i].wrapping_sub(spread[i]);
         }
     }
 
-    /// Adds `values`, none of them over `max`.
+    /// Adds the first `N` of `values`, none of them over `max`.
     #[inline(always)]
-    fn add(&mut self, values: &Bytes, max: u8) {
+    fn add<const N: usize>(&mut self, values: &Bytes, max: u8) {
         self.make_room(u32::from(max));
         // By index over whole arrays: measured faster than zipped iterators here.
         #[allow(clippy::needless_range_loop)]
-        for i in 0..LANES {
+        for i in 0..N {
             self.bytes[i] = self.bytes[i].wrapping_add(values[i]);
         }
     }
@@ -748,18 +748,20 @@ impl Block {
         }
     }
 
-    /// Adds one seat's unit: the lanes it saw, took and kept, the last pick at which it saw
-    /// each (0 where it did not; none over `max_pick`), and its win share.
+    /// Adds one seat's unit: the lanes it saw, took and kept (all among the first `N`), the
+    /// last pick at which it saw each (0 where it did not; none over `max_pick`), and its
+    /// win share. A block of at most 16 lanes takes `N` = 16: its vectors are then a
+    /// quarter as wide.
     #[inline(always)]
-    fn add_unit(&mut self, seen: u64, taken: u64, kept: u64, last: &Bytes, max_pick: u8, share: u64) {
+    fn add_unit<const N: usize>(&mut self, seen: u64, taken: u64, kept: u64, last: &Bytes, max_pick: u8, share: u64) {
         self.touched |= seen | taken | kept;
         let passed = seen & !taken;
         // A lane was seen where its last pick seen is set (at least 1).
         let seen_once: Bytes = std::array::from_fn(|i| last[i].min(1));
-        self.seen.add(&seen_once, 1);
-        self.passed.add_spread(&spread(passed));
-        self.in_hand.add_spread(&spread(kept));
-        self.last_seen.add(last, max_pick);
+        self.seen.add::<N>(&seen_once, 1);
+        self.passed.add_spread::<N>(&spread(passed));
+        self.in_hand.add_spread::<N>(&spread(kept));
+        self.last_seen.add::<N>(last, max_pick);
         let need = u32::from(max_pick) * u32::from(max_pick);
         if self.last_seen_sq_room < need {
             self.move_squares();
@@ -767,7 +769,7 @@ impl Block {
         self.last_seen_sq_room -= need;
         // By index over whole arrays: measured faster than zipped iterators here.
         #[allow(clippy::needless_range_loop)]
-        for i in 0..LANES {
+        for i in 0..N {
             self.last_seen_sq[i] += u16::from(last[i]) * u16::from(last[i]);
         }
         if share != 0 {
@@ -1450,12 +1452,16 @@ impl LaneFolder {
                     _ => pooling.fold_last(&unit.last, unit.seen, last),
                 }
             }
-            lanes.seen_picks.add(&unit.count, unit.sightings);
+            lanes.seen_picks.add::<LANES>(&unit.count, unit.sightings);
             let blocks = &mut lanes.blocks;
-            blocks[0].add_unit(unit.seen, unit.taken, kept, &unit.last, unit.last_pick, won);
+            blocks[0].add_unit::<LANES>(unit.seen, unit.taken, kept, &unit.last, unit.last_pick, won);
             for ((pooling, block), last) in poolings.iter().zip(&mut blocks[1..]).zip(pooled_last.iter()) {
                 let (seen, taken, kept) = (pooling.fold(unit.seen), pooling.fold(unit.taken), pooling.fold(kept));
-                block.add_unit(seen, taken, kept, last, unit.last_pick, won);
+                if pooling.groups <= 16 {
+                    block.add_unit::<16>(seen, taken, kept, last, unit.last_pick, won);
+                } else {
+                    block.add_unit::<LANES>(seen, taken, kept, last, unit.last_pick, won);
+                }
             }
         }
     }
