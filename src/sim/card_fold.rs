@@ -655,6 +655,7 @@ impl LaneSums {
 
     /// Makes room for a deal group whose counts are at most `largest` (under 2^16): every
     /// 32-bit sum grows by at most its square.
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn make_room(&mut self, largest: u32, totals: &mut [LaneTotals]) {
         let need = largest * largest;
@@ -808,6 +809,7 @@ impl Block {
     }
 
     /// Whether the deal group's counts in this block's counters are all bytes (none spilled).
+    #[cfg(target_arch = "x86_64")]
     fn counts_in_bytes(&self) -> bool {
         [&self.seen, &self.passed, &self.in_hand, &self.last_seen].iter().all(|c| c.spill.is_empty())
     }
