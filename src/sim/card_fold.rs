@@ -1561,11 +1561,17 @@ impl LaneFolder {
                 }
                 let mut pooled = [[0u32; LANES]; 3];
                 for g in bits(block.touched) {
+                    // Summed in registers and stored once: added in place, each card's sums
+                    // waited for the last card's stores.
+                    let mut sum = [0u32; 3];
                     for c in bits(pooling.cards_of[g]) {
                         // Under 2^32 ([`LaneFolder::takes`]).
-                        pooled[0][g] = pooled[0][g].wrapping_add(card_seen_picks[c]);
-                        pooled[1][g] = pooled[1][g].wrapping_add(taken[c]);
-                        pooled[2][g] = pooled[2][g].wrapping_add(taken_pick[c]);
+                        sum[0] = sum[0].wrapping_add(card_seen_picks[c]);
+                        sum[1] = sum[1].wrapping_add(taken[c]);
+                        sum[2] = sum[2].wrapping_add(taken_pick[c]);
+                    }
+                    for (pooled, sum) in pooled.iter_mut().zip(sum) {
+                        pooled[g] = sum;
                     }
                 }
                 let top = pooled.iter().map(largest).max().unwrap_or(0).max(255);
