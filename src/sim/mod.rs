@@ -314,7 +314,7 @@ pub fn run<G: Game>(
 }
 
 /// Plays `deals` into a tally of their own, their card counts into a folder of `folders`
-/// (one made when none is free: about 43,000 instructions with Seven Card Draft's
+/// (one made when none is free: under 56,000 instructions with Seven Card Draft's
 /// catalog), put back when done holding no unfinished deal group; on an error the folder
 /// is dropped here, its counts with it, and the run fails.
 fn run_deals<G: Game>(
