@@ -20,6 +20,8 @@
 use super::MAX_SEATS;
 use super::cards::{Action, CardCatalog, CardCounts, CardGroupSums, CardLog, SeatPick};
 use super::tally::RatioSums;
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::__m512i;
 
 /// Folds units' card logs into per (strategy, id) counts, each card's groups included,
 /// one deal group at a time; a run keeps each from chunk to chunk and drains it once a
@@ -381,6 +383,29 @@ impl Counter {
         #[allow(clippy::needless_range_loop)]
         for i in 0..N {
             self.bytes[i] = self.bytes[i].wrapping_add(values[i]);
+        }
+    }
+
+    /// [`add`](Self::add) from a register: the first `N` (16 or 64) byte lanes of `values`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
+    #[inline]
+    fn add_vector<const N: usize>(&mut self, values: std::arch::x86_64::__m512i, max: u8) {
+        use std::arch::x86_64::{
+            __m128i, __m512i, _mm_add_epi8, _mm_loadu_si128, _mm_storeu_si128, _mm512_add_epi8, _mm512_castsi512_si128,
+            _mm512_loadu_si512, _mm512_storeu_si512,
+        };
+        const { assert!(N == 16 || N == LANES) };
+        self.make_room(u32::from(max));
+        // SAFETY: the first 16 or all 64 bytes of the array, unaligned.
+        unsafe {
+            if N == 16 {
+                let at = self.bytes.as_mut_ptr().cast::<__m128i>();
+                _mm_storeu_si128(at, _mm_add_epi8(_mm_loadu_si128(at), _mm512_castsi512_si128(values)));
+            } else {
+                let at = self.bytes.as_mut_ptr().cast::<__m512i>();
+                _mm512_storeu_si512(at, _mm512_add_epi8(_mm512_loadu_si512(at), values));
+            }
         }
     }
 
@@ -783,6 +808,82 @@ impl Block {
         }
     }
 
+    /// [`add_unit`](Self::add_unit) with AVX-512, the last picks in a register: stored and
+    /// read back as an array, each seat's read waited for the store (a 64-byte store is not
+    /// forwarded here), the fold's costliest instruction.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
+    #[inline]
+    fn add_unit_vectors<const N: usize>(
+        &mut self,
+        seen: u64,
+        taken: u64,
+        kept: u64,
+        last: std::arch::x86_64::__m512i,
+        max_pick: u8,
+        share: u64,
+    ) {
+        use std::arch::x86_64::{
+            __m256i, __m512i, _mm256_add_epi16, _mm256_cvtepu8_epi16, _mm256_loadu_si256, _mm256_mullo_epi16,
+            _mm256_storeu_si256, _mm512_add_epi16, _mm512_castsi512_si128, _mm512_cvtepu8_epi16,
+            _mm512_extracti64x4_epi64, _mm512_loadu_si512, _mm512_maskz_set1_epi8, _mm512_min_epu8, _mm512_mullo_epi16,
+            _mm512_set1_epi8, _mm512_storeu_si512,
+        };
+        self.touched |= seen | taken | kept;
+        let passed = seen & !taken;
+        // A lane was seen where its last pick seen is set (at least 1).
+        self.seen.add_vector::<N>(_mm512_min_epu8(last, _mm512_set1_epi8(1)), 1);
+        self.passed.add_vector::<N>(_mm512_maskz_set1_epi8(passed, 1), 1);
+        self.in_hand.add_vector::<N>(_mm512_maskz_set1_epi8(kept, 1), 1);
+        self.last_seen.add_vector::<N>(last, max_pick);
+        let need = u32::from(max_pick) * u32::from(max_pick);
+        if self.last_seen_sq_room < need {
+            self.move_squares();
+        }
+        self.last_seen_sq_room -= need;
+        let squares = self.last_seen_sq.as_mut_ptr();
+        // SAFETY: 16 lanes, or two halves of 32, of the 64-lane array, unaligned.
+        unsafe {
+            if N <= 16 {
+                let words = _mm256_cvtepu8_epi16(_mm512_castsi512_si128(last));
+                let at = squares.cast::<__m256i>();
+                _mm256_storeu_si256(at, _mm256_add_epi16(_mm256_loadu_si256(at), _mm256_mullo_epi16(words, words)));
+            } else {
+                let halves = [_mm512_extracti64x4_epi64::<0>(last), _mm512_extracti64x4_epi64::<1>(last)];
+                for (k, half) in halves.into_iter().enumerate() {
+                    let words = _mm512_cvtepu8_epi16(half);
+                    let at = squares.add(32 * k).cast::<__m512i>();
+                    _mm512_storeu_si512(at, _mm512_add_epi16(_mm512_loadu_si512(at), _mm512_mullo_epi16(words, words)));
+                }
+            }
+        }
+        if share != 0 {
+            self.add_shares_masked::<N>(kept, passed, share);
+        }
+    }
+
+    /// Adds `share` to the win shares of the lanes kept and passed (all among the first
+    /// `N`), eight lanes an instruction: a loop over their bits mispredicted its end.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
+    #[inline]
+    fn add_shares_masked<const N: usize>(&mut self, kept: u64, passed: u64, share: u64) {
+        use std::arch::x86_64::{
+            __m512i, _mm512_loadu_si512, _mm512_mask_add_epi64, _mm512_set1_epi64, _mm512_storeu_si512,
+        };
+        let share = _mm512_set1_epi64(share as i64);
+        for (lanes, mask) in [(&mut self.in_hand_share, kept), (&mut self.passed_share, passed)] {
+            for k in 0..N / 8 {
+                // SAFETY: eight lanes from lane 8k of a 64-lane array, unaligned.
+                unsafe {
+                    let at = lanes.as_mut_ptr().add(8 * k).cast::<__m512i>();
+                    let v = _mm512_loadu_si512(at);
+                    _mm512_storeu_si512(at, _mm512_mask_add_epi64(v, (mask >> (8 * k)) as u8, v, share));
+                }
+            }
+        }
+    }
+
     /// Moves the squares of last picks into the totals.
     fn move_squares(&mut self) {
         for (t, sq) in self.totals.iter_mut().zip(&mut self.last_seen_sq) {
@@ -1012,38 +1113,63 @@ impl Pooling {
 }
 
 impl Pooling {
-    /// [`fold_last`](Self::fold_last) with AVX-512 for strides of 16 and over: folded in
-    /// registers and stored whole, so that the block's 64-byte read of it is forwarded from
-    /// one store (after four narrower ones it waited for them to reach the cache).
+    /// [`fold_last`](Self::fold_last) with AVX-512, from a register to a register: for strides
+    /// of 16 and over, folded in registers; other poolings go through `out`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
     #[inline]
-    fn fold_last_whole(&self, last: &Bytes, seen: u64, out: &mut Bytes) {
+    fn fold_last_vector(&self, last: __m512i, seen: u64, out: &mut Bytes) -> __m512i {
         use std::arch::x86_64::{
-            __m512i, _mm_max_epu8, _mm256_max_epu8, _mm512_and_si512, _mm512_extracti32x4_epi32,
-            _mm512_extracti64x4_epi64, _mm512_inserti32x4, _mm512_inserti64x4, _mm512_loadu_si512,
-            _mm512_setzero_si512, _mm512_storeu_si512,
+            _mm_max_epu8, _mm256_max_epu8, _mm512_castsi128_si512, _mm512_castsi256_si512, _mm512_extracti32x4_epi32,
+            _mm512_extracti64x4_epi64, _mm512_loadu_si512, _mm512_maskz_mov_epi8, _mm512_storeu_si512,
         };
-        let load = |bytes: &Bytes| {
-            // SAFETY: a whole 64-byte array, unaligned.
-            unsafe { _mm512_loadu_si512(bytes.as_ptr().cast::<__m512i>()) }
-        };
-        let v = _mm512_and_si512(load(last), load(&self.grouped_bytes));
-        let folded = match self.stride {
+        let v = _mm512_maskz_mov_epi8(self.grouped, last);
+        // The cast lanes above the folded ones are undefined: cleared by the mask.
+        match self.stride {
             Some(16) => {
                 let low = _mm_max_epu8(_mm512_extracti32x4_epi32::<0>(v), _mm512_extracti32x4_epi32::<1>(v));
                 let high = _mm_max_epu8(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v));
-                _mm512_inserti32x4::<0>(_mm512_setzero_si512(), _mm_max_epu8(low, high))
+                _mm512_maskz_mov_epi8(0xFFFF, _mm512_castsi128_si512(_mm_max_epu8(low, high)))
             }
             Some(32) => {
                 let halves = _mm256_max_epu8(_mm512_extracti64x4_epi64::<0>(v), _mm512_extracti64x4_epi64::<1>(v));
-                _mm512_inserti64x4::<0>(_mm512_setzero_si512(), halves)
+                _mm512_maskz_mov_epi8(0xFFFF_FFFF, _mm512_castsi256_si512(halves))
             }
             Some(64) => v,
-            _ => return self.fold_last(last, seen, out),
-        };
-        // SAFETY: as above.
-        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast::<__m512i>(), folded) };
+            _ => {
+                let mut from = [0; LANES];
+                // SAFETY: whole 64-byte arrays, unaligned.
+                unsafe { _mm512_storeu_si512(from.as_mut_ptr().cast::<__m512i>(), last) };
+                self.fold_last(&from, seen, out);
+                // SAFETY: as above.
+                unsafe { _mm512_loadu_si512(out.as_ptr().cast::<__m512i>()) }
+            }
+        }
+    }
+
+    /// Per group, the sums of its cards' lanes of each of `lanes` (under 2^32), for strides
+    /// of 16 and over: the 16-lane chunks of the grouped lanes added in registers. `None`
+    /// for other poolings.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
+    #[inline]
+    fn sum_whole(&self, lanes: [&[u32; LANES]; 3]) -> Option<[[u32; LANES]; 3]> {
+        use std::arch::x86_64::{__m512i, _mm512_add_epi32, _mm512_maskz_loadu_epi32, _mm512_setzero_si512};
+        let stride = self.stride.filter(|&w| w >= 16)?;
+        Some(lanes.map(|a| {
+            // SAFETY: four 16-lane loads inside the array, unaligned.
+            let v: [__m512i; 4] = std::array::from_fn(|k| unsafe {
+                _mm512_maskz_loadu_epi32((self.grouped >> (16 * k)) as u16, a.as_ptr().add(16 * k).cast::<i32>())
+            });
+            let zero = _mm512_setzero_si512();
+            let chunks = match stride {
+                16 => [_mm512_add_epi32(_mm512_add_epi32(v[0], v[1]), _mm512_add_epi32(v[2], v[3])), zero, zero, zero],
+                32 => [_mm512_add_epi32(v[0], v[2]), _mm512_add_epi32(v[1], v[3]), zero, zero],
+                _ => v,
+            };
+            // SAFETY: a vector is 16 u32 lanes, and four of them are 64.
+            unsafe { std::mem::transmute::<[__m512i; 4], [u32; LANES]>(chunks) }
+        }))
     }
 }
 
@@ -1157,7 +1283,9 @@ impl SeatLanes {
 
     /// [`fold_row`](Self::fold_row) with AVX-512: a pick's cards are a mask register, which
     /// counts and raises their lanes in one instruction each, the lanes held in registers
-    /// (`fresh`: the seat's lanes are still [`SeatLanes::new`]'s).
+    /// (`fresh`: the seat's lanes are still [`SeatLanes::new`]'s). Returns the lanes'
+    /// counts and last picks, which stay in registers: [`SeatLanes::count`] and
+    /// [`SeatLanes::last`] are left as they were.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
     #[inline]
@@ -1168,18 +1296,21 @@ impl SeatLanes {
         cards: usize,
         lanes: &mut StrategyLanes,
         fresh: bool,
-    ) {
+    ) -> (__m512i, __m512i) {
         use std::arch::x86_64::{
-            __m512i, _mm512_loadu_si512, _mm512_mask_max_epu8, _mm512_mask_sub_epi8, _mm512_set1_epi8,
-            _mm512_setzero_si512, _mm512_storeu_si512,
+            _mm512_loadu_si512, _mm512_mask_max_epu8, _mm512_mask_sub_epi8, _mm512_set1_epi8, _mm512_setzero_si512,
         };
-        let (count_at, last_at) = (self.count.as_mut_ptr().cast::<__m512i>(), self.last.as_mut_ptr().cast::<__m512i>());
         // A fresh seat's lanes are zero: loaded, they would wait for the zeros just stored.
         let (mut count, mut last) = if fresh {
             (_mm512_setzero_si512(), _mm512_setzero_si512())
         } else {
-            // SAFETY: each load and store is of a whole 64-byte array, unaligned.
-            unsafe { (_mm512_loadu_si512(count_at), _mm512_loadu_si512(last_at)) }
+            // SAFETY: each load is of a whole 64-byte array, unaligned.
+            unsafe {
+                (
+                    _mm512_loadu_si512(self.count.as_ptr().cast::<__m512i>()),
+                    _mm512_loadu_si512(self.last.as_ptr().cast()),
+                )
+            }
         };
         let minus_one = _mm512_set1_epi8(-1);
         for p in picks {
@@ -1199,11 +1330,7 @@ impl SeatLanes {
                 lanes.take(c, pick);
             }
         }
-        // SAFETY: as above.
-        unsafe {
-            _mm512_storeu_si512(count_at, count);
-            _mm512_storeu_si512(last_at, last);
-        }
+        (count, last)
     }
 
     /// Saw the cards of `mask` (lanes in use only, not empty) at `pick` (1 to 255).
@@ -1334,6 +1461,19 @@ macro_rules! with_isa {
     }};
 }
 
+/// The largest of 64 lanes, in AVX-512 registers: folded as a plain iterator it compiled
+/// to 64 scalar compares, about half the close's samples.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
+#[inline]
+fn largest(a: &[u32; LANES]) -> u32 {
+    use std::arch::x86_64::{__m512i, _mm512_loadu_si512, _mm512_max_epu32, _mm512_reduce_max_epu32};
+    // SAFETY: four 16-lane loads inside the array, unaligned.
+    let v: [__m512i; 4] =
+        std::array::from_fn(|k| unsafe { _mm512_loadu_si512(a.as_ptr().add(16 * k).cast::<__m512i>()) });
+    _mm512_reduce_max_epu32(_mm512_max_epu32(_mm512_max_epu32(v[0], v[1]), _mm512_max_epu32(v[2], v[3])))
+}
+
 impl LaneFolder {
     fn new(catalog: &CardCatalog, strategies: usize) -> Option<LaneFolder> {
         let cards = catalog.names.len();
@@ -1383,14 +1523,38 @@ impl LaneFolder {
     }
 
     fn fold(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32]) {
-        with_isa!(self.isa, self.fold_lanes(log, strategy_at, share))
+        match self.isa {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Isa::detect` saw this processor run AVX-512.
+            Isa::Avx512 => unsafe { self.fold_avx512(log, strategy_at, share) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above, AVX2.
+            Isa::Avx2 => unsafe { self.fold_avx2(log, strategy_at, share) },
+            _ => self.fold_lanes::<false>(log, strategy_at, share),
+        }
+    }
+
+    /// [`fold_lanes`](Self::fold_lanes) compiled for AVX-512 in a function of its own, not
+    /// in [`with_isa`]'s closure, which is compiled without AVX-512: there the compiler
+    /// could not inline the AVX-512 seat-unit, a call that passed its vectors on the stack.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
+    fn fold_avx512(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32]) {
+        self.fold_lanes::<true>(log, strategy_at, share);
+    }
+
+    /// [`fold_lanes`](Self::fold_lanes) compiled for AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn fold_avx2(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32]) {
+        self.fold_lanes::<false>(log, strategy_at, share);
     }
 
     #[inline(always)]
-    fn fold_lanes(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32]) {
+    fn fold_lanes<const AVX512: bool>(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32]) {
         self.group_bound += Self::unit_bound(log, share);
-        let LaneFolder { cards, valid, poolings, pooled_last, seats, strategies, isa, .. } = self;
-        let (cards, valid, isa) = (*cards, *valid, *isa);
+        let LaneFolder { cards, valid, poolings, pooled_last, seats, strategies, .. } = self;
+        let (cards, valid) = (*cards, *valid);
         // Fields in locals and the seats a slice of the table's: the compiler would
         // otherwise reload them after every store into the lanes.
         let seats = &mut seats[..strategy_at.len()];
@@ -1430,29 +1594,35 @@ impl LaneFolder {
             // The seat's lanes in a local, which its row of picks folds into in registers.
             let mut unit =
                 if other_events { std::mem::replace(&mut seats[seat], SeatLanes::new()) } else { SeatLanes::new() };
-            match isa {
-                #[cfg(target_arch = "x86_64")]
+            let (kept, won) = (kept & valid, u64::from(won));
+            #[cfg(target_arch = "x86_64")]
+            if AVX512 {
                 // SAFETY: `Isa::detect` saw this processor run AVX-512.
-                Isa::Avx512 => unsafe {
-                    unit.fold_row_masked(log.seat_picks(seat), valid, cards, lanes, !other_events)
-                },
-                _ => unit.fold_row(log.seat_picks(seat), valid, cards, lanes),
+                unsafe {
+                    Self::fold_seat_vectors(
+                        poolings,
+                        pooled_last,
+                        lanes,
+                        &mut unit,
+                        log.seat_picks(seat),
+                        valid,
+                        cards,
+                        kept,
+                        won,
+                        !other_events,
+                    )
+                };
+                continue;
             }
-            let kept = kept & valid;
+            unit.fold_row(log.seat_picks(seat), valid, cards, lanes);
             if unit.seen | unit.taken | kept == 0 {
                 continue;
             }
-            let won = u64::from(won);
             // Folded first and read after the cards' block: the folding writes its lanes in
             // narrower pieces than a block reads, and a read right behind such writes waits
             // for them to reach the cache.
             for (pooling, last) in poolings.iter().zip(pooled_last.iter_mut()) {
-                match isa {
-                    #[cfg(target_arch = "x86_64")]
-                    // SAFETY: `Isa::detect` saw this processor run AVX-512.
-                    Isa::Avx512 => unsafe { pooling.fold_last_whole(&unit.last, unit.seen, last) },
-                    _ => pooling.fold_last(&unit.last, unit.seen, last),
-                }
+                pooling.fold_last(&unit.last, unit.seen, last);
             }
             lanes.seen_picks.add::<LANES>(&unit.count, unit.sightings);
             let blocks = &mut lanes.blocks;
@@ -1464,6 +1634,47 @@ impl LaneFolder {
                 } else {
                     block.add_unit::<LANES>(seen, taken, kept, last, unit.last_pick, won);
                 }
+            }
+        }
+    }
+
+    /// One seat's row and unit with AVX-512 (`kept`: lanes in use only; `fresh`: `unit` is
+    /// still [`SeatLanes::new`]'s): its counts and last picks stay in registers from its row
+    /// to its strategy's blocks.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn fold_seat_vectors(
+        poolings: &[Pooling],
+        scratch: &mut [Bytes],
+        lanes: &mut StrategyLanes,
+        unit: &mut SeatLanes,
+        picks: &[SeatPick],
+        valid: u64,
+        cards: usize,
+        kept: u64,
+        won: u64,
+        fresh: bool,
+    ) {
+        let (count, last) = unit.fold_row_masked(picks, valid, cards, lanes, fresh);
+        if unit.seen | unit.taken | kept == 0 {
+            return;
+        }
+        lanes.seen_picks.add_vector::<LANES>(count, unit.sightings);
+        let blocks = &mut lanes.blocks;
+        blocks[0].add_unit_vectors::<LANES>(unit.seen, unit.taken, kept, last, unit.last_pick, won);
+        for ((pooling, block), out) in poolings.iter().zip(&mut blocks[1..]).zip(scratch) {
+            let pooled = pooling.fold_last_vector(last, unit.seen, out);
+            let (seen, taken, kept) = (pooling.fold(unit.seen), pooling.fold(unit.taken), pooling.fold(kept));
+            if pooling.groups <= 16 {
+                block.add_unit_vectors::<16>(seen, taken, kept, pooled, unit.last_pick, won);
+            } else {
+                // Through memory: a second call of the 64-lane copy would keep the compiler
+                // from inlining either (poolings of over 16 groups are rare).
+                // SAFETY: a whole 64-byte array, unaligned.
+                unsafe { std::arch::x86_64::_mm512_storeu_si512(out.as_mut_ptr().cast::<__m512i>(), pooled) };
+                block.add_unit::<LANES>(seen, taken, kept, out, unit.last_pick, won);
             }
         }
     }
@@ -1529,7 +1740,6 @@ impl LaneFolder {
     fn close_group_vectors(&mut self) {
         /// Counts a block's 32-bit sums take: their squares fit 32 bits.
         const LARGEST: u32 = u16::MAX as u32;
-        let largest = |a: &[u32; LANES]| a.iter().fold(0, |m, &v| m.max(v));
         for lanes in &mut self.strategies {
             let StrategyLanes { seen_picks, taken, taken_pick, taken_pick_sq, blocks } = lanes;
             let (cards, groups) = blocks.split_first_mut().expect("a block of cards");
@@ -1559,22 +1769,27 @@ impl LaneFolder {
                 if block.touched == 0 {
                     continue;
                 }
-                let mut pooled = [[0u32; LANES]; 3];
-                for g in bits(block.touched) {
-                    // Summed in registers and stored once: added in place, each card's sums
-                    // waited for the last card's stores.
-                    let mut sum = [0u32; 3];
-                    for c in bits(pooling.cards_of[g]) {
-                        // Under 2^32 ([`LaneFolder::takes`]).
-                        sum[0] = sum[0].wrapping_add(card_seen_picks[c]);
-                        sum[1] = sum[1].wrapping_add(taken[c]);
-                        sum[2] = sum[2].wrapping_add(taken_pick[c]);
+                let pooled = if let Some(pooled) = pooling.sum_whole([&card_seen_picks, taken, taken_pick]) {
+                    pooled
+                } else {
+                    let mut pooled = [[0u32; LANES]; 3];
+                    for g in bits(block.touched) {
+                        // Summed in registers and stored once: added in place, each card's
+                        // sums waited for the last card's stores.
+                        let mut sum = [0u32; 3];
+                        for c in bits(pooling.cards_of[g]) {
+                            // Under 2^32 ([`LaneFolder::takes`]).
+                            sum[0] = sum[0].wrapping_add(card_seen_picks[c]);
+                            sum[1] = sum[1].wrapping_add(taken[c]);
+                            sum[2] = sum[2].wrapping_add(taken_pick[c]);
+                        }
+                        for (pooled, sum) in pooled.iter_mut().zip(sum) {
+                            pooled[g] = sum;
+                        }
                     }
-                    for (pooled, sum) in pooled.iter_mut().zip(sum) {
-                        pooled[g] = sum;
-                    }
-                }
-                let top = pooled.iter().map(largest).max().unwrap_or(0).max(255);
+                    pooled
+                };
+                let top = largest(&pooled[0]).max(largest(&pooled[1])).max(largest(&pooled[2])).max(255);
                 if block.counts_in_bytes() && top <= LARGEST {
                     block.sums.make_room(top, &mut block.totals);
                     block.add_to_sums(&pooled[0], &pooled[1], &pooled[2], None);
