@@ -332,26 +332,37 @@ fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
 }
 
 /// A count per lane in bytes, so that a mask or a row of bytes adds to all lanes in a few
-/// instructions; before any lane could pass 255 the bytes spill into 64-bit counts.
+/// instructions; before any lane could pass 255 the bytes spill into 64-bit counts. Its
+/// owner keeps the [`Room`] (one for several counters that grow together).
 struct Counter {
     bytes: Bytes,
-    /// What may still be added to a lane before the bytes must spill.
-    room: u32,
     /// Counts spilled this deal group (allocated at the first spill).
     spill: Vec<u64>,
 }
 
-impl Counter {
-    fn new() -> Counter {
-        Counter { bytes: [0; LANES], room: 255, spill: Vec::new() }
+/// What may still be added to the lanes of some [`Counter`]s before their bytes must spill.
+struct Room(u32);
+
+impl Room {
+    fn new() -> Room {
+        Room(255)
     }
 
+    /// Takes `need` from the room; where it has less, first calls `spill` to empty the
+    /// counters' bytes.
     #[inline(always)]
-    fn make_room(&mut self, need: u32) {
-        if self.room < need {
-            self.spill_bytes();
+    fn take(&mut self, need: u32, spill: impl FnOnce()) {
+        if self.0 < need {
+            spill();
+            self.0 = 255;
         }
-        self.room -= need;
+        self.0 -= need;
+    }
+}
+
+impl Counter {
+    fn new() -> Counter {
+        Counter { bytes: [0; LANES], spill: Vec::new() }
     }
 
     #[cold]
@@ -360,13 +371,11 @@ impl Counter {
         for (wide, byte) in self.spill.iter_mut().zip(&mut self.bytes) {
             *wide += u64::from(std::mem::take(byte));
         }
-        self.room = 255;
     }
 
     /// Adds one to each of the first `N` lanes where `spread` is 0xFF.
     #[inline(always)]
     fn add_spread<const N: usize>(&mut self, spread: &Bytes) {
-        self.make_room(1);
         // 0xFF is -1 in a byte.
         // By index over whole arrays: measured faster than zipped iterators here.
         #[allow(clippy::needless_range_loop)]
@@ -375,10 +384,9 @@ impl Counter {
         }
     }
 
-    /// Adds the first `N` of `values`, none of them over `max`.
+    /// Adds the first `N` of `values`.
     #[inline(always)]
-    fn add<const N: usize>(&mut self, values: &Bytes, max: u8) {
-        self.make_room(u32::from(max));
+    fn add<const N: usize>(&mut self, values: &Bytes) {
         // By index over whole arrays: measured faster than zipped iterators here.
         #[allow(clippy::needless_range_loop)]
         for i in 0..N {
@@ -390,13 +398,12 @@ impl Counter {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
     #[inline]
-    fn add_vector<const N: usize>(&mut self, values: std::arch::x86_64::__m512i, max: u8) {
+    fn add_vector<const N: usize>(&mut self, values: std::arch::x86_64::__m512i) {
         use std::arch::x86_64::{
             __m128i, __m512i, _mm_add_epi8, _mm_loadu_si128, _mm_storeu_si128, _mm512_add_epi8, _mm512_castsi512_si128,
             _mm512_loadu_si512, _mm512_storeu_si512,
         };
         const { assert!(N == 16 || N == LANES) };
-        self.make_room(u32::from(max));
         // SAFETY: the first 16 or all 64 bytes of the array, unaligned.
         unsafe {
             if N == 16 {
@@ -416,7 +423,6 @@ impl Counter {
 
     fn clear(&mut self) {
         self.bytes = [0; LANES];
-        self.room = 255;
         self.spill.clear();
     }
 }
@@ -742,6 +748,9 @@ impl LaneSums {
 struct Block {
     /// Lanes some event touched this deal group.
     touched: u64,
+    /// The room of the four counters below: a seat-unit adds at most its largest pick
+    /// seen, and at least one, to any of their lanes.
+    room: Room,
     seen: Counter,
     passed: Counter,
     in_hand: Counter,
@@ -749,8 +758,10 @@ struct Block {
     /// Squares of the last pick seen: 16-bit lanes, moved to the totals before they fill.
     last_seen_sq: [u16; LANES],
     last_seen_sq_room: u32,
-    in_hand_share: [u64; LANES],
-    passed_share: [u64; LANES],
+    /// Win shares this deal group: under 2^32 ([`LaneFolder::takes`]), so 32-bit lanes,
+    /// which a vector adds to twice as many of as 64-bit ones.
+    in_hand_share: [u32; LANES],
+    passed_share: [u32; LANES],
     /// Per lane in use.
     totals: Vec<LaneTotals>,
     /// Sums the AVX-512 close adds to, moved to `totals` before these are read.
@@ -761,6 +772,7 @@ impl Block {
     fn new(lanes: usize) -> Block {
         Block {
             touched: 0,
+            room: Room::new(),
             seen: Counter::new(),
             passed: Counter::new(),
             in_hand: Counter::new(),
@@ -784,10 +796,11 @@ impl Block {
         let passed = seen & !taken;
         // A lane was seen where its last pick seen is set (at least 1).
         let seen_once: Bytes = std::array::from_fn(|i| last[i].min(1));
-        self.seen.add::<N>(&seen_once, 1);
+        self.make_room(max_pick);
+        self.seen.add::<N>(&seen_once);
         self.passed.add_spread::<N>(&spread(passed));
         self.in_hand.add_spread::<N>(&spread(kept));
-        self.last_seen.add::<N>(last, max_pick);
+        self.last_seen.add::<N>(last);
         let need = u32::from(max_pick) * u32::from(max_pick);
         if self.last_seen_sq_room < need {
             self.move_squares();
@@ -799,6 +812,8 @@ impl Block {
             self.last_seen_sq[i] += u16::from(last[i]) * u16::from(last[i]);
         }
         if share != 0 {
+            // A deal group's shares stay under 2^32 ([`LaneFolder::takes`]).
+            let share = share as u32;
             for lane in bits(kept) {
                 self.in_hand_share[lane] += share;
             }
@@ -832,10 +847,11 @@ impl Block {
         self.touched |= seen | taken | kept;
         let passed = seen & !taken;
         // A lane was seen where its last pick seen is set (at least 1).
-        self.seen.add_vector::<N>(_mm512_min_epu8(last, _mm512_set1_epi8(1)), 1);
-        self.passed.add_vector::<N>(_mm512_maskz_set1_epi8(passed, 1), 1);
-        self.in_hand.add_vector::<N>(_mm512_maskz_set1_epi8(kept, 1), 1);
-        self.last_seen.add_vector::<N>(last, max_pick);
+        self.make_room(max_pick);
+        self.seen.add_vector::<N>(_mm512_min_epu8(last, _mm512_set1_epi8(1)));
+        self.passed.add_vector::<N>(_mm512_maskz_set1_epi8(passed, 1));
+        self.in_hand.add_vector::<N>(_mm512_maskz_set1_epi8(kept, 1));
+        self.last_seen.add_vector::<N>(last);
         let need = u32::from(max_pick) * u32::from(max_pick);
         if self.last_seen_sq_room < need {
             self.move_squares();
@@ -863,25 +879,38 @@ impl Block {
     }
 
     /// Adds `share` to the win shares of the lanes kept and passed (all among the first
-    /// `N`), eight lanes an instruction: a loop over their bits mispredicted its end.
+    /// `N`), 16 lanes an instruction: a loop over their bits mispredicted its end.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
     #[inline]
     fn add_shares_masked<const N: usize>(&mut self, kept: u64, passed: u64, share: u64) {
         use std::arch::x86_64::{
-            __m512i, _mm512_loadu_si512, _mm512_mask_add_epi64, _mm512_set1_epi64, _mm512_storeu_si512,
+            __m512i, _mm512_loadu_si512, _mm512_mask_add_epi32, _mm512_set1_epi32, _mm512_storeu_si512,
         };
-        let share = _mm512_set1_epi64(share as i64);
+        // A deal group's shares stay under 2^32 ([`LaneFolder::takes`]).
+        let share = _mm512_set1_epi32(share as u32 as i32);
         for (lanes, mask) in [(&mut self.in_hand_share, kept), (&mut self.passed_share, passed)] {
-            for k in 0..N / 8 {
-                // SAFETY: eight lanes from lane 8k of a 64-lane array, unaligned.
+            for k in 0..N / 16 {
+                // SAFETY: 16 lanes from lane 16k of a 64-lane array, unaligned.
                 unsafe {
-                    let at = lanes.as_mut_ptr().add(8 * k).cast::<__m512i>();
+                    let at = lanes.as_mut_ptr().add(16 * k).cast::<__m512i>();
                     let v = _mm512_loadu_si512(at);
-                    _mm512_storeu_si512(at, _mm512_mask_add_epi64(v, (mask >> (8 * k)) as u8, v, share));
+                    _mm512_storeu_si512(at, _mm512_mask_add_epi32(v, (mask >> (16 * k)) as u16, v, share));
                 }
             }
         }
+    }
+
+    /// Makes room in the four counters for a seat-unit whose largest pick seen is
+    /// `max_pick`: one check for the four.
+    #[inline(always)]
+    fn make_room(&mut self, max_pick: u8) {
+        let Block { room, seen, passed, in_hand, last_seen, .. } = self;
+        room.take(u32::from(max_pick.max(1)), || {
+            for counter in [seen, passed, in_hand, last_seen] {
+                counter.spill_bytes();
+            }
+        });
     }
 
     /// Moves the squares of last picks into the totals.
@@ -903,9 +932,9 @@ impl Block {
             taken_pick,
             last_seen: self.last_seen.get(lane),
             in_hand: self.in_hand.get(lane),
-            in_hand_share: std::mem::take(&mut self.in_hand_share[lane]),
+            in_hand_share: u64::from(std::mem::take(&mut self.in_hand_share[lane])),
             passed: self.passed.get(lane),
-            passed_share: std::mem::take(&mut self.passed_share[lane]),
+            passed_share: u64::from(std::mem::take(&mut self.passed_share[lane])),
         }
     }
 
@@ -975,6 +1004,12 @@ impl Block {
                     _mm512_storeu_si512(to, _mm512_add_epi32(_mm512_loadu_si512(to), term));
                 }
                 let zero = _mm512_setzero_si512();
+                let in_hand_share_at = in_hand_share.as_mut_ptr().add(at).cast::<__m512i>();
+                let passed_share_at = passed_share.as_mut_ptr().add(at).cast::<__m512i>();
+                let (in_hand_share, passed_share) =
+                    (_mm512_loadu_si512(in_hand_share_at), _mm512_loadu_si512(passed_share_at));
+                _mm512_storeu_si512(in_hand_share_at, zero);
+                _mm512_storeu_si512(passed_share_at, zero);
                 for half in 0..2 {
                     let at = at + 8 * half;
                     let wide = |v: __m512i| {
@@ -986,11 +1021,7 @@ impl Block {
                         _mm512_cvtepu32_epi64(words)
                     };
                     let (in_hand, passed) = (wide(in_hand), wide(passed));
-                    let in_hand_share_at = in_hand_share.as_mut_ptr().add(at).cast::<__m512i>();
-                    let passed_share_at = passed_share.as_mut_ptr().add(at).cast::<__m512i>();
-                    let (ihs, ps) = (_mm512_loadu_si512(in_hand_share_at), _mm512_loadu_si512(passed_share_at));
-                    _mm512_storeu_si512(in_hand_share_at, zero);
-                    _mm512_storeu_si512(passed_share_at, zero);
+                    let (ihs, ps) = (wide(in_hand_share), wide(passed_share));
                     // Shares are under 2^32 ([`LaneFolder::takes`]): 32-bit factors are exact.
                     let mul = |a, b| _mm512_mul_epu32(a, b);
                     // Every wide term but the last, the squares of picks taken, added below.
@@ -1023,6 +1054,7 @@ impl Block {
     /// Clears the deal group's counts (the win shares are cleared as they are read).
     fn clear_group(&mut self) {
         self.touched = 0;
+        self.room = Room::new();
         self.seen.clear();
         self.passed.clear();
         self.in_hand.clear();
@@ -1313,23 +1345,27 @@ impl SeatLanes {
             }
         };
         let minus_one = _mm512_set1_epi8(-1);
+        // In locals: as fields, the seen mask went through memory at every pick.
+        let (mut seen, mut taken, mut sightings, mut last_pick) =
+            (self.seen, self.taken, self.sightings, self.last_pick);
         for p in picks {
             let pick = p.pick as u8;
             let mask = p.seen & valid;
             if mask != 0 {
                 let seen_at = pick.max(1);
-                self.seen |= mask;
-                self.sightings += 1;
-                self.last_pick = self.last_pick.max(seen_at);
+                seen |= mask;
+                sightings += 1;
+                last_pick = last_pick.max(seen_at);
                 count = _mm512_mask_sub_epi8(count, mask, count, minus_one);
                 last = _mm512_mask_max_epu8(last, mask, last, _mm512_set1_epi8(seen_at as i8));
             }
             let c = usize::from(p.card);
             if c < cards {
-                self.taken |= 1 << c;
+                taken |= 1 << c;
                 lanes.take(c, pick);
             }
         }
+        (self.seen, self.taken, self.sightings, self.last_pick) = (seen, taken, sightings, last_pick);
         (count, last)
     }
 
@@ -1354,6 +1390,8 @@ impl SeatLanes {
 /// for each pooling.
 struct StrategyLanes {
     seen_picks: Counter,
+    /// [`StrategyLanes::seen_picks`]' room: a seat-unit adds its sightings.
+    seen_picks_room: Room,
     /// Takes and the sum of their picks this deal group: a deal group's counts stay under
     /// 2^32 ([`LaneFolder::takes`]), and 32-bit lanes are what the AVX-512 close reads.
     taken: [u32; LANES],
@@ -1366,6 +1404,15 @@ struct StrategyLanes {
 }
 
 impl StrategyLanes {
+    /// Adds a seat-unit's `sightings` to [`StrategyLanes::seen_picks`] by `add`, with room
+    /// made for them.
+    #[inline(always)]
+    fn add_sightings(&mut self, sightings: u8, add: impl FnOnce(&mut Counter)) {
+        let StrategyLanes { seen_picks, seen_picks_room, .. } = self;
+        seen_picks_room.take(u32::from(sightings), || seen_picks.spill_bytes());
+        add(seen_picks);
+    }
+
     /// Took card lane `c` at `pick`.
     #[inline(always)]
     fn take(&mut self, c: usize, pick: u8) {
@@ -1493,6 +1540,7 @@ impl LaneFolder {
             strategies: (0..strategies)
                 .map(|_| StrategyLanes {
                     seen_picks: Counter::new(),
+                    seen_picks_room: Room::new(),
                     taken: [0; LANES],
                     taken_pick: [0; LANES],
                     taken_pick_sq: [0; LANES],
@@ -1624,7 +1672,7 @@ impl LaneFolder {
             for (pooling, last) in poolings.iter().zip(pooled_last.iter_mut()) {
                 pooling.fold_last(&unit.last, unit.seen, last);
             }
-            lanes.seen_picks.add::<LANES>(&unit.count, unit.sightings);
+            lanes.add_sightings(unit.sightings, |seen_picks| seen_picks.add::<LANES>(&unit.count));
             let blocks = &mut lanes.blocks;
             blocks[0].add_unit::<LANES>(unit.seen, unit.taken, kept, &unit.last, unit.last_pick, won);
             for ((pooling, block), last) in poolings.iter().zip(&mut blocks[1..]).zip(pooled_last.iter()) {
@@ -1661,7 +1709,7 @@ impl LaneFolder {
         if unit.seen | unit.taken | kept == 0 {
             return;
         }
-        lanes.seen_picks.add_vector::<LANES>(count, unit.sightings);
+        lanes.add_sightings(unit.sightings, |seen_picks| seen_picks.add_vector::<LANES>(count));
         let blocks = &mut lanes.blocks;
         blocks[0].add_unit_vectors::<LANES>(unit.seen, unit.taken, kept, last, unit.last_pick, won);
         for ((pooling, block), out) in poolings.iter().zip(&mut blocks[1..]).zip(scratch) {
@@ -1684,7 +1732,7 @@ impl LaneFolder {
     #[inline(always)]
     fn close_group(&mut self, mut to: impl FnMut(usize, usize, &GroupValues, &mut LaneTotals)) {
         for (x, lanes) in self.strategies.iter_mut().enumerate() {
-            let StrategyLanes { seen_picks, taken, taken_pick, taken_pick_sq, blocks } = lanes;
+            let StrategyLanes { seen_picks, seen_picks_room, taken, taken_pick, taken_pick_sq, blocks } = lanes;
             let (cards, groups) = blocks.split_first_mut().expect("a block of cards");
             for c in bits(cards.touched) {
                 let v = cards.values(c, seen_picks.get(c), u64::from(taken[c]), u64::from(taken_pick[c]));
@@ -1712,6 +1760,7 @@ impl LaneFolder {
             }
             cards.clear_group();
             seen_picks.clear();
+            *seen_picks_room = Room::new();
         }
         self.group_bound = 0;
     }
@@ -1741,7 +1790,7 @@ impl LaneFolder {
         /// Counts a block's 32-bit sums take: their squares fit 32 bits.
         const LARGEST: u32 = u16::MAX as u32;
         for lanes in &mut self.strategies {
-            let StrategyLanes { seen_picks, taken, taken_pick, taken_pick_sq, blocks } = lanes;
+            let StrategyLanes { seen_picks, seen_picks_room, taken, taken_pick, taken_pick_sq, blocks } = lanes;
             let (cards, groups) = blocks.split_first_mut().expect("a block of cards");
             let card_seen_picks: [u32; LANES] = if seen_picks.spill.is_empty() {
                 std::array::from_fn(|c| u32::from(seen_picks.bytes[c]))
@@ -1807,6 +1856,7 @@ impl LaneFolder {
             *taken_pick = [0; LANES];
             cards.clear_group();
             seen_picks.clear();
+            *seen_picks_room = Room::new();
         }
         self.group_bound = 0;
     }
@@ -2085,6 +2135,23 @@ mod tests {
         let (cells, sums) = fold_all(folder(), &catalog, 1, &[0, 0], &units, 2);
         assert_eq!((cells[5].taken, cells[5].taken_pick), (1500, 150 * (8 * 200 + 2 * 250)));
         assert_eq!(sums[5].ata.a2, 4 * 60_000u128.pow(2) + 75_000u128.pow(2));
+    }
+
+    #[test]
+    fn sightings_past_a_byte_in_a_deal_group_spill() {
+        let catalog = pooled_catalog(64);
+        // Seat 0 chooses 30 times from packs holding card 3, seat 1 once: in deal groups of
+        // ten units, card 3's sightings reach 300 and must spill out of their byte.
+        let mut log = CardLog::default();
+        log.set_on(true);
+        for pick in 1..=30 {
+            log.picked_from(0, 0b1000 | 1 << (pick + 8), (pick + 8) as u16, pick);
+        }
+        log.picked_from(1, 0b1001, 0, 1);
+        let units = vec![(log, vec![SHARE_UNIT, 0]); 20];
+        assert_lanes_match_events(&catalog, &[0, 0], &units, 10);
+        let (cells, _) = fold_all(CardFolder::new(&catalog, 2, 1), &catalog, 1, &[0, 0], &units, 10);
+        assert_eq!(cells[3].seen_picks, 20 * 31);
     }
 
     #[test]
