@@ -68,12 +68,13 @@ impl CardFolder {
     /// Adds one unit to the deal group's counts: `strategy_at[s]` is seat `s`'s strategy,
     /// `share[s]` its win share.
     pub(crate) fn fold(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32]) {
-        match self.lanes.as_mut() {
-            Some(lanes) if lanes.takes(log, strategy_at, share) => lanes.fold(log, strategy_at, share),
-            _ => {
-                self.events.fold(log, strategy_at, share);
-                self.events_in_group = true;
-            }
+        if let Some(lanes) = self.lanes.as_mut()
+            && let Some(bound) = lanes.takes(log, strategy_at, share)
+        {
+            lanes.fold(log, strategy_at, share, bound);
+        } else {
+            self.events.fold(log, strategy_at, share);
+            self.events_in_group = true;
         }
     }
 
@@ -1563,14 +1564,20 @@ impl LaneFolder {
 
     /// Whether the lanes can take this unit: its picks and a seat's sightings fit a byte,
     /// and the deal group's counts stay small enough that a group's squares fit 64 bits.
-    fn takes(&self, log: &CardLog, strategy_at: &[usize], share: &[u32]) -> bool {
-        log.max_pick <= u32::from(u8::MAX)
+    /// If so, the unit's [`unit_bound`](Self::unit_bound), which folding it adds to the
+    /// group's.
+    fn takes(&self, log: &CardLog, strategy_at: &[usize], share: &[u32]) -> Option<u64> {
+        let bound = Self::unit_bound(log, share);
+        (log.max_pick <= u32::from(u8::MAX)
             && log.len() <= usize::from(u8::MAX)
             && strategy_at.len() <= MAX_SEATS
-            && self.group_bound.saturating_add(Self::unit_bound(log, share)) <= u64::from(u32::MAX)
+            && self.group_bound.saturating_add(bound) <= u64::from(u32::MAX))
+        .then_some(bound)
     }
 
-    fn fold(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32]) {
+    /// Folds a unit that [`takes`](Self::takes) gave `bound`.
+    fn fold(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32], bound: u64) {
+        self.group_bound += bound;
         match self.isa {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Isa::detect` saw this processor run AVX-512.
@@ -1600,7 +1607,6 @@ impl LaneFolder {
 
     #[inline(always)]
     fn fold_lanes<const AVX512: bool>(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32]) {
-        self.group_bound += Self::unit_bound(log, share);
         let LaneFolder { cards, valid, poolings, pooled_last, seats, strategies, .. } = self;
         let (cards, valid) = (*cards, *valid);
         // Fields in locals and the seats a slice of the table's: the compiler would
