@@ -7,15 +7,16 @@
 //! mask adds to at once, a seat's last pick seen is a byte per lane, and each pooling
 //! (ranks, say) has lanes of its own, filled from the cards' masks when a seat's unit
 //! ends. A seat's picks come in a row of their own ([`CardLog::picked_from`]), folded in
-//! one pass with the seat's lanes held in registers. When a deal group ends, the lanes it
-//! touched are read once: their counts and the squares and products the intervals need go
-//! to 64-bit totals (the AVX-512 copy adds them to term-major 32- and 64-bit sums, 16
-//! lanes an instruction, moved to the totals before these are read or the sums could
-//! overflow), handed to the run's tally when it drains the folder (once a batch). A unit
-//! the lanes cannot take (a pick over 255, or sums that could outgrow the totals) goes to
-//! the event folder, which then finishes its deal group. The lanes' folding and group closing are compiled for the
-//! build's baseline and again for AVX2 and AVX-512, and a folder runs the widest copy its
-//! processor has.
+//! one pass with the seat's lanes held in registers (in the AVX-512 copy, until they are
+//! added to its strategy's counters). When a deal group ends, the lanes it touched are
+//! read once: their counts and the squares and products the intervals need go to 64-bit
+//! totals (the AVX-512 copy adds them to term-major 32- and 64-bit sums, 16 lanes an
+//! instruction, moved to the totals before these are read or the sums could overflow),
+//! handed to the run's tally when it drains the folder (once a batch). A unit the lanes
+//! cannot take (a pick over 255, or sums that could outgrow the totals) goes to the event
+//! folder, which then finishes its deal group. The lanes' folding and group closing are
+//! compiled for the build's baseline and again for AVX2 and AVX-512, and a folder runs the
+//! widest copy its processor has.
 
 use super::MAX_SEATS;
 use super::cards::{Action, CardCatalog, CardCounts, CardGroupSums, CardLog, SeatPick};
@@ -847,8 +848,8 @@ impl Block {
         };
         self.touched |= seen | taken | kept;
         let passed = seen & !taken;
-        // A lane was seen where its last pick seen is set (at least 1).
         self.make_room(max_pick);
+        // A lane was seen where its last pick seen is set (at least 1).
         self.seen.add_vector::<N>(_mm512_min_epu8(last, _mm512_set1_epi8(1)));
         self.passed.add_vector::<N>(_mm512_maskz_set1_epi8(passed, 1));
         self.in_hand.add_vector::<N>(_mm512_maskz_set1_epi8(kept, 1));
@@ -1510,7 +1511,7 @@ macro_rules! with_isa {
 }
 
 /// The largest of 64 lanes, in AVX-512 registers: folded as a plain iterator it compiled
-/// to 64 scalar compares, about half the close's samples.
+/// to 64 scalar compares, 1.7% of a cards run's samples.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
 #[inline]
@@ -1605,6 +1606,8 @@ impl LaneFolder {
         self.fold_lanes::<false>(log, strategy_at, share);
     }
 
+    /// Folds a unit into the lanes (`AVX512`: the copy compiled for AVX-512, whose
+    /// seat-units keep their lanes in registers).
     #[inline(always)]
     fn fold_lanes<const AVX512: bool>(&mut self, log: &CardLog, strategy_at: &[usize], share: &[u32]) {
         let LaneFolder { cards, valid, poolings, pooled_last, seats, strategies, .. } = self;
