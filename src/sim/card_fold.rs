@@ -803,11 +803,7 @@ impl Block {
         self.passed.add_spread::<N>(&spread(passed));
         self.in_hand.add_spread::<N>(&spread(kept));
         self.last_seen.add::<N>(last);
-        let need = u32::from(max_pick) * u32::from(max_pick);
-        if self.last_seen_sq_room < need {
-            self.move_squares();
-        }
-        self.last_seen_sq_room -= need;
+        self.make_squares_room(max_pick);
         // By index over whole arrays: measured faster than zipped iterators here.
         #[allow(clippy::needless_range_loop)]
         for i in 0..N {
@@ -854,11 +850,7 @@ impl Block {
         self.passed.add_vector::<N>(_mm512_maskz_set1_epi8(passed, 1));
         self.in_hand.add_vector::<N>(_mm512_maskz_set1_epi8(kept, 1));
         self.last_seen.add_vector::<N>(last);
-        let need = u32::from(max_pick) * u32::from(max_pick);
-        if self.last_seen_sq_room < need {
-            self.move_squares();
-        }
-        self.last_seen_sq_room -= need;
+        self.make_squares_room(max_pick);
         let squares = self.last_seen_sq.as_mut_ptr();
         // SAFETY: 16 lanes, or two halves of 32, of the 64-lane array, unaligned.
         unsafe {
@@ -913,6 +905,17 @@ impl Block {
                 counter.spill_bytes();
             }
         });
+    }
+
+    /// Makes room in the squares of last picks for a seat-unit whose largest pick seen is
+    /// `max_pick`.
+    #[inline(always)]
+    fn make_squares_room(&mut self, max_pick: u8) {
+        let need = u32::from(max_pick) * u32::from(max_pick);
+        if self.last_seen_sq_room < need {
+            self.move_squares();
+        }
+        self.last_seen_sq_room -= need;
     }
 
     /// Moves the squares of last picks into the totals.
