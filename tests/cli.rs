@@ -165,14 +165,123 @@ fn replay_tells_a_round_the_same_way_every_time() {
     assert_ne!(text, stdout(&draftsim(&["replay", "--seed", "5", "--round", "14"])));
 }
 
-/// Round k of a run passes left when k is even, as the rules say, whatever the rotation.
+/// In round mode every seating of a deal passes the same way, and deals alternate: with
+/// four seats (twelve seatings a deal) rounds 0-11 pass left, 12-23 right.
 #[test]
-fn the_pass_direction_follows_the_round_index() {
-    for (round, way) in [("0", "go left"), ("1", "go right"), ("2", "go left"), ("5", "go right")] {
+fn the_pass_direction_follows_the_deal() {
+    for (round, way) in [("0", "go left"), ("11", "go left"), ("12", "go right"), ("23", "go right"), ("24", "go left")]
+    {
         let text = stdout(&draftsim(&["replay", "--seed", "5", "--round", round]));
         let dealer = text.lines().find(|l| l.starts_with("== Dealer")).unwrap_or_default();
         assert!(dealer.contains(way), "round {round}: {text}");
     }
+}
+
+/// A CSV table's rows by their first column, each row's other fields as text.
+fn rows_by_first(path: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut rows: Vec<(String, String)> = text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let (first, rest) = l.split_once(',').unwrap_or((l, ""));
+            (first.to_string(), rest.to_string())
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// Listing the same strategies in another order changes no figure of any strategy, seat
+/// or pair: the seatings depend on who is seated, not on the order they are listed in.
+#[test]
+fn the_order_the_seats_are_listed_in_changes_no_figure() {
+    let dir = scratch("order");
+    let run = |seats: &str, name: &str| {
+        let out = dir.join(name);
+        let o = draftsim(&["run", "--seats", seats, "--rounds", "2400", "--out", out.to_str().unwrap(), "--quiet"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        out
+    };
+    let a = run("greedy,hate,tight,random", "a");
+    let b = run("random,tight,hate,greedy", "b");
+    for table in ["summary.csv", "seats.csv", "health.csv", "picks.csv"] {
+        assert_eq!(rows_by_first(&a.join(table)), rows_by_first(&b.join(table)), "{table}");
+    }
+    // The pairs, each as a minus b: the same figures with the sign of the order.
+    let pairs = |dir: &Path| -> Vec<(String, f64)> {
+        let mut out: Vec<(String, f64)> = std::fs::read_to_string(dir.join("pairs.csv"))
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                let (x, y, v): (&str, &str, f64) = (f[0], f[1], f[3].parse().unwrap());
+                if x < y { (format!("{x}-{y}"), v) } else { (format!("{y}-{x}"), -v) }
+            })
+            .collect();
+        out.sort_by(|p, q| p.0.cmp(&q.0));
+        out
+    };
+    let (pa, pb) = (pairs(&a), pairs(&b));
+    assert_eq!(pa.len(), 6);
+    for ((na, va), (nb, vb)) in pa.iter().zip(&pb) {
+        assert_eq!(na, nb);
+        assert!((va - vb).abs() < 1e-12, "{na}: {va} against {vb}");
+    }
+}
+
+/// A sweep over the player count keeps the field: every strategy given holds an equal
+/// share of the seats at every size.
+#[test]
+fn a_sweep_over_players_keeps_every_strategy_s_share_of_the_seats() {
+    let dir = scratch("field");
+    let out = dir.join("s");
+    let o = draftsim(&[
+        "sweep",
+        "--set",
+        "players=3,4,5",
+        "--seats",
+        "greedy,hate,tight,random",
+        "--rounds",
+        "1200",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = draftsim::output::read_frame(&out.join("sweep.csv")).unwrap();
+    let players = t.column("players").unwrap().i64().unwrap();
+    let strategy = t.column("strategy").unwrap().str().unwrap();
+    let share = t.column("seat_share").unwrap().f64().unwrap();
+    for n in [3, 4, 5] {
+        let rows: Vec<usize> = (0..t.height()).filter(|&i| players.get(i) == Some(n)).collect();
+        let mut names: Vec<&str> = rows.iter().map(|&i| strategy.get(i).unwrap()).collect();
+        names.sort();
+        assert_eq!(names, ["greedy", "hate", "random", "tight"], "players {n}");
+        for &i in &rows {
+            assert!((share.get(i).unwrap() - 0.25).abs() < 1e-12, "players {n}: {:?}", share.get(i));
+        }
+    }
+}
+
+/// A rules setting no seated strategy uses is named in a warning and in run.json.
+#[test]
+fn a_betting_limit_no_seat_uses_is_named() {
+    let dir = scratch("unused");
+    let rules = dir.join("nl.toml");
+    std::fs::write(&rules, "limit = \"no-limit\"\n").unwrap();
+    let out = dir.join("r");
+    let o = draftsim(&["run", "--rules", rules.to_str().unwrap(), "--rounds", "1200", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let warning = "limit = \"no-limit\": no seated strategy bet more than the fixed amount";
+    assert!(stderr(&o).contains(&format!("warning: {warning}")), "{}", stderr(&o));
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert!(meta["notes"][0].as_str().unwrap().starts_with(warning), "{meta}");
+    // Fixed limit (the default) needs no such note.
+    let o = draftsim(&["run", "--rounds", "1200"]);
+    assert!(!stderr(&o).contains("no seated strategy"), "{}", stderr(&o));
 }
 
 #[test]
@@ -262,7 +371,8 @@ fn the_readme_is_a_short_guide_and_no_documentation_link_is_broken() {
 fn the_measures_table_reads_back_and_matches_the_summary() {
     let dir = scratch("measures");
     let out = dir.join("m");
-    let o = draftsim(&["run", "--game", "sevens", "--rounds", "4000", "--quiet", "--out", out.to_str().unwrap()]);
+    // Twelve seatings a deal: 4,008 rounds are whole deals.
+    let o = draftsim(&["run", "--game", "sevens", "--rounds", "4008", "--quiet", "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let measures = std::fs::read_to_string(out.join("measures.csv")).unwrap();
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
@@ -277,7 +387,7 @@ fn the_measures_table_reads_back_and_matches_the_summary() {
     assert_eq!(fields[4], exact[col], "the same value as the summary");
     assert!(fields[5].parse::<f64>().unwrap() < fields[4].parse::<f64>().unwrap(), "an interval around it");
     assert!(measures.lines().any(|l| l.starts_with("seat,0,showdown_rate,")));
-    assert!(measures.lines().any(|l| l.starts_with("run,all,mean_length,4000,1,")), "{measures}");
+    assert!(measures.lines().any(|l| l.starts_with("run,all,mean_length,4008,1,")), "{measures}");
 }
 
 #[test]

@@ -1,13 +1,10 @@
 //! Golden tables: the same seed gives the same tables, byte for byte.
 //!
-//! `scd-norotate`, `scd-wild` and `sevens-lowest` were written by the binary before the
-//! game-neutral harness (commit 65b97eb): their tables did not change with it. The rules
-//! fixes that came with it change no number in them (no rotation, so the round index is
-//! the deal; no rank-with-face wilds; no refund). `scd-rotate` and `sevens-default` were
-//! written after it (round mode's pass direction now follows the round index), and guard
-//! every later change. All five moved when each seat got its own bot stream (one bot's
-//! random draws no longer shift another's). Regenerate a folder only for a change that is meant to move its
-//! numbers, and say so in the commit.
+//! All five were written when deals came to be played under seatings balanced for seat
+//! and neighbour (every folder moved: the seatings, the bots' seeds, which take the
+//! seating's place in the design, and round mode's passing direction, which follows the
+//! deal). `scd-norotate` and `scd-wild` play each deal once as listed. Regenerate a folder
+//! only for a change that is meant to move its numbers, and say so in the commit.
 
 use std::path::Path;
 use std::process::Command;

@@ -35,7 +35,8 @@ fn tallies_do_not_depend_on_the_thread_count() {
     let five = run_with_threads(&game, &lineup, &p, 5);
     assert_eq!(one, two);
     assert_eq!(one, five);
-    assert_eq!(one.rounds, 40_000);
+    // Whole deals of twelve seatings.
+    assert_eq!(one.rounds, 40_008);
 }
 
 #[test]
@@ -71,7 +72,7 @@ fn rotation_plays_each_deal_once_per_seat_and_until_ci_stops_early() {
 }
 
 /// A game whose seat 0 wins each round with probability 0.3 and otherwise seat 1 does;
-/// the winner takes 1 chip from the loser. With `broken_at`, that round's loser pays
+/// the winner takes 1 chip from the loser. With `broken_at`, the losers of that deal pay
 /// nothing (a planted break of zero-sum chips).
 struct Coin {
     measures: Measures,
@@ -171,11 +172,12 @@ fn check_reports_a_planted_break_with_its_round() {
     let clean = sim::check(&Coin::new(None), &lineup, &p, None, |_, _| Ok(())).unwrap();
     assert_eq!(clean.violation, None);
     assert_eq!(clean.rounds, 50_000);
-    for broken in [0, 777, 31_337] {
+    for broken in [0, 777, 12_345] {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
         let found = pool.install(|| sim::check(&Coin::new(Some(broken)), &lineup, &p, None, |_, _| Ok(())).unwrap());
         let v = found.violation.expect("the planted break is found");
-        assert_eq!(v.round, broken, "the first violation is reported: {v:?}");
+        // Two seatings a deal: the broken deal's first seating is round 2 x deal.
+        assert_eq!(v.round, 2 * broken, "the first violation is reported: {v:?}");
         assert!(v.message.contains("zero"), "{}", v.message);
     }
 }
@@ -645,11 +647,12 @@ fn the_health_card_is_exact_on_a_planted_game() {
     let lineup = Lineup::new(&["a".to_string(), "b".to_string()]);
     let plan = plan(77, 3000);
     let tally = run_with_threads(&game, &lineup, &plan, 2);
+    let seatings = sim::Seatings::new(&lineup, 2, true).unwrap();
     // The same units counted by hand from their seeds.
     let (mut decisive, mut drawn, mut capped, mut decisions, mut choices) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut lengths = Vec::new();
     for k in 0..tally.rounds {
-        let seed = sim::round_address(plan.seed, 2, true, k).deal_seed;
+        let seed = sim::round_address(plan.seed, &seatings, k).deal_seed;
         match seed % 4 {
             0 | 1 => decisive += 1,
             2 => drawn += 1,
@@ -686,4 +689,68 @@ fn the_health_card_is_exact_on_a_planted_game() {
     assert!(card.iter().all(|f| f.value.lo <= f.value.mean && f.value.mean <= f.value.hi), "{card:?}");
     assert!(card.iter().any(|f| f.name == "ideal_length"));
     assert!(!card.iter().any(|f| f.name == "drama"));
+}
+
+/// Four seats; a unit's winner is drawn from its seeds: seat s with weight `w[s]`, nobody
+/// (a refund: every score 0) with probability `none`. The winner takes 1 chip from each
+/// other seat. Strategies do nothing, so equal weights make the seats exchangeable.
+fn weighted_seats(w: [f64; 4], none: f64) -> Planted {
+    let unit = move |deal: u64, bot: u64, _: &[usize], out: &mut RoundResult| {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(sim::mix_seed(deal, bot, 7));
+        if rng.random::<f64>() < none {
+            return;
+        }
+        let mut x = rng.random::<f64>() * w.iter().sum::<f64>();
+        let winner = (0..4).find(|&s| {
+            x -= w[s];
+            x < 0.0
+        });
+        let winner = winner.unwrap_or(3);
+        for s in 0..4 {
+            out.seats[s].score = if s == winner { 3 } else { -1 };
+        }
+        out.seats[winner].share_units = SHARE_UNIT;
+    };
+    Planted { measures: Coin::new(None).measures, players: 4, unit: Box::new(unit) }
+}
+
+fn figure(tally: &Tally, strategies: &[String], name: &str) -> Estimate {
+    sim::health_figures(tally, strategies, None).into_iter().find(|f| f.name == name).unwrap().value
+}
+
+/// Equal seats read zero, whether or not some units have no winner (the old first-seat
+/// edge compared seat 0 with a fair share and read -(1 - completion) / 4 there); a planted
+/// seat effect is found and measured.
+#[test]
+fn seat_figures_read_zero_for_equal_seats_and_find_a_planted_edge() {
+    let names: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+    let lineup = Lineup::new(&names);
+    for none in [0.0, 0.3] {
+        let game = weighted_seats([1.0; 4], none);
+        let (mut covered, mut rejected) = (0, 0);
+        for seed in 0..40 {
+            let t = run_with_threads(&game, &lineup, &plan(seed, 6_000), 2);
+            let edge = figure(&t, &names, "first_seat_edge");
+            assert!(edge.mean.abs() < 0.04, "none {none}: {edge:?}");
+            covered += usize::from(edge.contains(0.0));
+            rejected += usize::from(figure(&t, &names, "seats_equal_p").mean < 0.05);
+            let spread = figure(&t, &names, "seat_advantage");
+            assert!(spread.lo >= 0.0 && spread.hi <= 1.0 && spread.lo <= spread.mean);
+            let balance = figure(&t, &names, "balance");
+            assert!(balance.hi <= 1.0, "{balance:?}");
+        }
+        assert!(covered >= 34, "none {none}: first seat edge covered zero {covered} of 40");
+        assert!(rejected <= 6, "none {none}: equal seats rejected {rejected} of 40");
+    }
+    // Seat 0 wins with weight 1.5 against 1, 1, 1: an edge of (1 - none) 0.5 / 4.5.
+    for none in [0.0, 0.3] {
+        let t = run_with_threads(&weighted_seats([1.5, 1.0, 1.0, 1.0], none), &lineup, &plan(5, 60_000), 2);
+        let truth = (1.0 - none) * 0.5 / 4.5;
+        let edge = figure(&t, &names, "first_seat_edge");
+        assert!(edge.contains(truth), "none {none}: {edge:?} against {truth}");
+        assert!(figure(&t, &names, "seats_equal_p").mean < 1e-6);
+        // The seats table agrees: seat 0's win rate minus the others' mean.
+        let seats: Vec<f64> = (0..4).map(|s| t.seat_win_rate(s).mean).collect();
+        assert!((edge.mean - (seats[0] - (seats[1] + seats[2] + seats[3]) / 3.0)).abs() < 1e-12);
+    }
 }

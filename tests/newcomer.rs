@@ -191,12 +191,13 @@ fn completions_offer_values_and_the_version_names_the_commit() {
 #[test]
 fn replay_names_the_round_its_deal_and_seating() {
     let text = stdout(&ok(&["replay", "--seed", "5", "--round", "13", "--seats", "greedy,hate,tight,random"]));
-    let a = draftsim::sim::round_address(5, 4, true, 13);
+    let names = ["greedy", "hate", "tight", "random"].map(String::from);
+    let seatings = draftsim::sim::Seatings::new(&draftsim::sim::Lineup::new(&names), 4, true).unwrap();
+    let a = draftsim::sim::round_address(5, &seatings, 13);
     let mut lines = text.lines();
     let first = lines.next().unwrap();
     assert!(first.contains("Round 13") && first.contains(&format!("deal {}", a.deal)), "{first}");
     assert!(first.contains(&format!("deal seed {}", a.deal_seed)), "{first}");
-    let names = ["greedy", "hate", "tight", "random"];
     let seating: Vec<String> = a.seating.iter().enumerate().map(|(s, &i)| format!("seat {s} {}", names[i])).collect();
     assert!(lines.next().unwrap().contains(&seating.join(", ")), "{text}");
     assert!(!text.contains("Round 1 "), "no round but the run's is named: {text}");

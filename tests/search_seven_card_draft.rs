@@ -111,7 +111,8 @@ fn replays_show_the_search_bot_decisions() {
         "--round",
         "0",
     ]);
-    assert!(text.contains("seat 0 searched: "), "{text}");
+    // Round 0 is the first seating, by name: the search bot sits at seat 2.
+    assert!(text.contains("seat 2 searched: "), "{text}");
     assert!(text.contains("of 40 iterations on the chosen move"), "{text}");
 }
 

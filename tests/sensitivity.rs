@@ -115,7 +115,7 @@ fn the_cli_writes_the_study_on_any_thread_count_and_refuses_bad_keys() {
 }
 
 #[test]
-fn seats_without_players_are_cycled_to_the_rules_players_as_every_variant_plays_them() {
+fn seats_without_players_are_a_field_at_the_rules_players_as_every_variant_plays_them() {
     let dir = scratch("sensitivity", "seats");
     let out = dir.join("out");
     let o = draftsim(&[
@@ -135,10 +135,12 @@ fn seats_without_players_are_cycled_to_the_rules_players_as_every_variant_plays_
     assert!(o.status.success(), "{}", stderr(&o));
     let study: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).unwrap()).unwrap();
-    // Sevens' rules seat 4: the study describes the 4-seat game it played, not 3 seats.
+    // Sevens' rules seat 4: the study describes the 4-seat game it played, not 3 seats,
+    // with the three strategies as a field: three lineups (each strategy twice in one of
+    // them) of twelve seatings, so 36 rounds a deal.
     assert_eq!(study["players"], 4);
-    assert_eq!(study["seats"], serde_json::json!(["tight", "bluffer", "random", "tight"]));
-    assert_eq!(study["deals"], 10);
+    assert_eq!(study["seats"], serde_json::json!(["tight", "bluffer", "random"]));
+    assert_eq!(study["deals"], 2);
 }
 
 #[test]
@@ -158,7 +160,8 @@ fn a_time_budget_sizes_the_study_and_a_resumed_one_keeps_its_deals() {
         serde_json::from_str(&std::fs::read_to_string(timed.join("study.json")).unwrap()).unwrap();
     let deals = deals_of(&timed);
     assert_ne!(deals, 5000, "sized by the pilot, not by the default rounds");
-    assert_eq!(study["rounds"].as_u64(), Some(deals * 4));
+    // Twelve seatings a deal: four strategies at four seats.
+    assert_eq!(study["rounds"].as_u64(), Some(deals * 12));
     assert!(timed.join("sensitivity.csv").exists());
     // A saved state of the same study started with 100 deals: the budget does not resize it.
     let spec =
@@ -284,8 +287,9 @@ fn seat_balance_effects_are_the_difference_of_the_two_runs_health_cards() {
         let cells: Vec<f64> = line.split(',').skip(4).map(|c| c.parse().unwrap()).collect();
         (cells[0], cells[1])
     };
-    // The same deals played as runs: the base (its 1,000 deals at four seats) and the
-    // three-player deviation (the same 1,000 deals, seats cycled from the study's mix).
+    // The same deals played as runs: the base (its 334 deals of twelve seatings at four
+    // seats) and the three-player deviation (the same 334 deals, the study's mix as a
+    // field: four lineups of six seatings a deal).
     let card = |players: &str, seats: &str, rounds: &str| -> std::collections::HashMap<String, f64> {
         let out = dir.join(format!("run-{players}"));
         let o = draftsim(&[
@@ -316,7 +320,7 @@ fn seat_balance_effects_are_the_difference_of_the_two_runs_health_cards() {
             .collect()
     };
     let base = card("4", "tight,bluffer,greedy,random", "4000");
-    let three = card("3", "tight,bluffer,random", "3000");
+    let three = card("3", "tight,bluffer,greedy,random", "8016");
     for figure in ["seat_advantage", "balance", "first_seat_edge", "completion"] {
         let (b, effect) = row("3", figure);
         assert!((b - base[figure]).abs() < 1e-12, "{figure}: base {b} against the run's {}", base[figure]);

@@ -307,10 +307,19 @@ pub fn warn_rules(runner: &dyn Runner, quiet: &QuietArg) {
     }
 }
 
+/// Prints the notes on rules no seated strategy used (see [`Runner::unused_rules`]) as
+/// warnings on stderr, unless quiet.
+pub fn warn_unused(notes: &[String], quiet: &QuietArg) {
+    for n in notes {
+        quiet.note(&format!("warning: {n}"));
+    }
+}
+
 /// `--no-rotate`: run, check and replay.
 #[derive(Args, Debug, Clone)]
 pub struct RotateArg {
-    /// Turn off seat rotation: each deal is played once, with the seats as given.
+    /// Play each deal once, with the seats as listed, instead of under the seatings balanced
+    /// for seat and neighbour.
     #[arg(long)]
     pub no_rotate: bool,
 }

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use anyhow::Result;
 use clap::Args;
-use draftsim::sim::{Lineup, Plan, rounds_per_deal};
+use draftsim::sim::{Lineup, Plan, Seatings};
 
 use super::args::{ExecArgs, GameArgs, RotateArg, RoundsArg, SeedArg, warn_rules};
 use super::run::INTERRUPTED;
@@ -35,7 +35,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let lineup = Lineup::new(&seats);
     let plan = Plan { seed, rounds, rotate: !args.rotate.no_rotate, shard: None, until_ci: None, cards: false };
-    let per = rounds_per_deal(game.players(), plan.rotate);
+    let per = Seatings::new(&lineup, game.players(), plan.rotate)?.len() as u64;
     let planned = rounds.div_ceil(per) * per;
     let progress = args.exec.bar(planned);
     let report = args.exec.pool()?.install(|| {

@@ -44,7 +44,7 @@ pub fn run(args: MergeArgs) -> Result<()> {
         parts.push((read_json(&dir.join("run.json"))?, read_json(&dir.join("tally.json"))?));
     }
     let (first, _) = &parts[0];
-    let same_run = |m: &RunMeta| RunMeta { shard: None, rounds: 0, ..m.clone() };
+    let same_run = |m: &RunMeta| RunMeta { shard: None, rounds: 0, notes: Vec::new(), ..m.clone() };
     let count = first.shard.map_or(1, |s| s.count);
     let mut covered = vec![false; count as usize];
     for ((meta, _), dir) in parts.iter().zip(&args.dirs) {
@@ -82,7 +82,9 @@ pub fn run(args: MergeArgs) -> Result<()> {
         total.merge(t);
     }
     total.shard = None;
-    let meta = RunMeta { shard: None, rounds: total.rounds, ..first.clone() };
+    let notes = game.unused_rules(&total);
+    super::args::warn_unused(&notes, &args.quiet);
+    let meta = RunMeta { shard: None, rounds: total.rounds, notes, ..first.clone() };
     let tables = game.tables(&total, &lineup.strategies);
     print_summary(&tables, &total, game.measures());
     let path = write_run(out, &tables, &total, &meta, format)?;

@@ -61,13 +61,13 @@ enum Command {
     #[command(
         after_help = "Example:\n  draftsim sweep --set players=3,4,5,6 --set wild=none,deuces-with-face --out sweep\n  draftsim sweep --seats hate,greedy,tight,random --vary hate.draft.weight=0,0.5,1 --out weights",
         mut_arg("players", |a| a.help("Players in every variant (default: the rules file's, else the game's); --set players=3,4,5 sweeps it instead")),
-        mut_arg("seats", |a| a.help("Strategy at each seat, comma-separated, cycled to each variant's player count (default: the game's mix with one random seat, so the skill gap is measured)")),
+        mut_arg("seats", |a| a.help("The field, comma-separated: at each variant's player count every strategy holds an equal share of the seats (default: the game's mix with one random seat, so the skill gap is measured)")),
         mut_arg("rounds", |a| a.help("Rounds for each variant [default: 100000]")),
         mut_arg("seed", |a| a.help("The seed: every variant plays the same deals from it")),
     )]
     Sweep(study::SweepArgs),
     /// The skill ladder: the search bot at each budget against the budget before it, on
-    /// paired deals with seats rotated; the skill depth is how many steps still win.
+    /// paired deals under balanced seatings; the skill depth is how many steps still win the score.
     #[command(
         after_help = "Example:\n  draftsim ladder --game sevens --budgets 1,4,16,64,256,1024 --rounds 2000 --out ladder",
         mut_arg("players", |a| a.help("Players at the table (default: the rules file's, else the game's)")),
@@ -83,7 +83,7 @@ enum Command {
     #[command(
         after_help = "Example:\n  draftsim sensitivity --game sevens --rounds 20000 --out sens\n  draftsim sensitivity --game live-draft --keys life,row --out sens-life",
         mut_arg("players", |a| a.help("Players in the base (default: the rules file's, else the game's)")),
-        mut_arg("seats", |a| a.help("Strategy at each seat, comma-separated, cycled to each variant's player count (default: the game's mix with one random seat, so the skill gap is measured)")),
+        mut_arg("seats", |a| a.help("The field, comma-separated: at each variant's player count every strategy holds an equal share of the seats (default: the game's mix with one random seat, so the skill gap is measured)")),
         mut_arg("rounds", |a| a.help("Rounds for each variant, as deal groups of the base's player count [default: 20000]")),
         mut_arg("seed", |a| a.help("The seed: every variant plays the same deals from it")),
         mut_arg("out", |a| a.help("Write the sensitivity tables and study.json into this folder (it must not exist, unless --force); an interrupted study keeps its state beside it")),
@@ -93,8 +93,8 @@ enum Command {
     /// deals, winner re-evaluated on held-out deals); Ctrl-C keeps the search's state
     /// beside --out, and the same command resumes it.
     #[command(
-        after_help = "Example:\n  draftsim tune --game sevens --param bust_penalty=0..4 --minimize seat_advantage --require 'skill_gap>=0.5' --out tuned",
-        mut_arg("seats", |a| a.help("Strategy at each seat, comma-separated, cycled to each candidate's player count (default: the game's mix with one random seat, so skill_gap is measured)")),
+        after_help = "Example:\n  draftsim tune --game sevens --param ante=1..3 --minimize seat_advantage --out tuned",
+        mut_arg("seats", |a| a.help("The field, comma-separated: at each candidate's player count every strategy holds an equal share of the seats (default: the game's mix with one random seat, so skill_gap is measured)")),
         mut_arg("rounds", |a| a.help("Rounds for the whole search, held-out evaluation included [default: 400000]")),
         mut_arg("seed", |a| a.help("The search's seed: the candidates, the racing deals and the held-out deals all derive from it")),
         mut_arg("out", |a| a.help("Write the candidates and convergence tables, best-rules.toml and study.json into this folder (it must not exist, unless --force); an interrupted search keeps its state beside it")),

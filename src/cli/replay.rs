@@ -2,6 +2,7 @@
 
 use anyhow::Result;
 use clap::Args;
+use draftsim::sim::{Lineup, Seatings};
 
 use super::args::{GameArgs, QuietArg, RotateArg, SeedArg, warn_rules, whole};
 
@@ -24,20 +25,25 @@ pub struct ReplayArgs {
 pub fn run(args: ReplayArgs) -> Result<()> {
     let (game, seats) = args.game.build()?;
     warn_rules(game.as_ref(), &QuietArg { quiet: false });
-    let (seed, rotate, k) = (args.seed.seed, !args.rotate.no_rotate, args.round);
-    let text = game.replay(seed, rotate, k)?;
-    print!("{}{text}", header(seed, rotate, k, &seats));
+    let (seed, k) = (args.seed.seed, args.round);
+    let seatings = Seatings::new(&Lineup::new(&seats), game.players(), !args.rotate.no_rotate)?;
+    let text = game.replay(seed, &seatings, k)?;
+    print!("{}{text}", header(seed, &seatings, k, &seats));
     Ok(())
 }
 
 /// The replay's first lines: round `k` of the run on `seed`, its deal and deal seed, and
-/// the strategy at each seat (`seats` as given, unrotated).
-fn header(seed: u64, rotate: bool, k: u64, seats: &[String]) -> String {
-    let a = draftsim::sim::round_address(seed, seats.len(), rotate, k);
+/// the strategy at each seat.
+fn header(seed: u64, seatings: &Seatings, k: u64, seats: &[String]) -> String {
+    let a = draftsim::sim::round_address(seed, seatings, k);
     let seating: Vec<String> = a.seating.iter().enumerate().map(|(s, &i)| format!("seat {s} {}", seats[i])).collect();
-    let rotation = if rotate { format!(" · rotation {} of {}", a.rotation, seats.len()) } else { String::new() };
+    let which = if seatings.len() > 1 {
+        format!(" · seating {} of {}", a.seating_index + 1, seatings.len())
+    } else {
+        String::new()
+    };
     format!(
-        "== Round {k} of the run (seed {seed}) · deal {}{rotation} · deal seed {}\n== Seating: {}\n",
+        "== Round {k} of the run (seed {seed}) · deal {}{which} · deal seed {}\n== Seating: {}\n",
         a.deal,
         a.deal_seed,
         seating.join(", ")

@@ -7,9 +7,9 @@ use clap::Args;
 use draftsim::InputError;
 use draftsim::error::Error;
 use draftsim::output::{Format, OutputDir, RunMeta, Table, Values};
-use draftsim::sim::{Kind, Lineup, Measures, Mode, Plan, RoundRow, SHARE_UNIT, Shard, Tally, rounds_per_deal};
+use draftsim::sim::{Kind, Lineup, Measures, Mode, Plan, RoundRow, SHARE_UNIT, Seatings, Shard, Tally};
 
-use super::args::{ExecArgs, GameArgs, OutputArgs, RotateArg, RoundsArg, SeedArg, warn_rules};
+use super::args::{ExecArgs, GameArgs, OutputArgs, RotateArg, RoundsArg, SeedArg, warn_rules, warn_unused};
 
 /// Arguments of `draftsim run`.
 #[derive(Args, Debug)]
@@ -75,14 +75,17 @@ pub fn run(args: RunArgs) -> Result<()> {
     let lineup = Lineup::new(&seats);
     let plan = Plan { seed, rounds, rotate: !args.rotate.no_rotate, shard, until_ci: args.until_ci, cards: args.cards };
     let players = game.players();
-    let per = rounds_per_deal(players, plan.rotate);
+    let per = Seatings::new(&lineup, players, plan.rotate)?.len() as u64;
     let planned = rounds.div_ceil(per) * per;
+    let field = if seats.len() == players {
+        format!("seats {}", seats.join(","))
+    } else {
+        format!("field {} (each an equal share of the seats)", lineup.strategies.join(","))
+    };
     args.exec.note(&format!(
-        "{} · {players} players · seats {} · seed {seed} · {planned} rounds ({} per deal{}){}",
+        "{} · {players} players · {field} · seed {seed} · {planned} rounds ({per} seating{} a deal){}",
         args.game.name(),
-        seats.join(","),
-        per,
-        if plan.rotate { ", seats rotated" } else { "" },
+        if per == 1 { "" } else { "s" },
         shard.map(|s| format!(" · shard {}/{}", s.index, s.count)).unwrap_or_default()
     ));
     warn_rules(game.as_ref(), &args.exec.quiet);
@@ -120,12 +123,14 @@ pub fn run(args: RunArgs) -> Result<()> {
         rounds_requested: rounds,
         rounds: tally.rounds,
         rules: game.rules_toml(),
-        seats: seats.clone(),
+        seats: draftsim::sim::listed(&seats, players),
         rotate: plan.rotate,
         shard,
         until_ci: args.until_ci.map(|w| w.to_string()),
         cards: args.cards,
+        notes: if shard.is_some() { Vec::new() } else { game.unused_rules(&tally) },
     };
+    warn_unused(&meta.notes, &args.exec.quiet);
     if args.until_ci.is_some() {
         args.exec.note(&format!("--until-ci reached after {} rounds", tally.rounds));
     }
@@ -222,7 +227,9 @@ impl RoundsWriter {
             .with(&self.measures.score.key, col(&|r| r.result.score))
             .with(
                 "win_share",
-                Values::Float(rows.iter().map(|r| r.result.share_units as f64 / SHARE_UNIT as f64).collect()),
+                // Written with a decimal point, so a reader that guesses types from the first
+                // rows does not take it for whole numbers.
+                Values::Real(rows.iter().map(|r| r.result.share_units as f64 / SHARE_UNIT as f64).collect()),
             )
             .with("rounds_played", col(&|r| r.result.rounds as i64));
         for m in &self.measures.measures {

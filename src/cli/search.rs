@@ -131,7 +131,7 @@ pub struct ExploitArgs {
     #[command(flatten)]
     pub search: SearchArgs,
     /// The preset whose parameters are searched (a name, a file or a derived preset); it
-    /// plays the first seat, and seat rotation gives it every seat in turn.
+    /// plays the first seat, and the balanced seatings give it every seat in turn.
     #[arg(long, value_parser = Known(preset_names), hide_possible_values = true)]
     pub preset: String,
     /// The fixed strategies at the other seats, comma-separated, cycled to fill them: with

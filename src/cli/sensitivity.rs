@@ -11,7 +11,7 @@ use draftsim::games;
 use draftsim::study::sensitivity::{self, SensitivitySpec, SensitivityState};
 
 use draftsim::output::{Format, OutputDir};
-use draftsim::sim::{CHUNK_DEALS, Lineup, Mode, Plan};
+use draftsim::sim::{CHUNK_DEALS, Lineup, Mode, Plan, Seatings};
 
 use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeatsArg, SeedArg, positive};
 use super::run::INTERRUPTED;
@@ -71,13 +71,14 @@ fn pilot_deals(
 ) -> Result<u64> {
     let (runner, seats) = (info.build)(spec.rules.as_deref(), spec.players, Some(seats))?;
     let lineup = Lineup::new(&seats);
-    let players = runner.players() as u64;
+    // Rounds per deal: the seatings a deal is played under.
+    let per = Seatings::new(&lineup, runner.players(), true)?.len() as u64;
     let pool = exec.pool()?;
     let mut deals = CHUNK_DEALS;
     let elapsed = loop {
         let plan = Plan {
             seed: spec.seed ^ 0x9110,
-            rounds: deals * players,
+            rounds: deals * per,
             rotate: true,
             shard: None,
             until_ci: None,
@@ -94,7 +95,7 @@ fn pilot_deals(
     let per_second = deals as f64 / elapsed;
     let wanted = per_second * seconds / units as f64;
     // A budget past any machine's reach would overflow the rounds; refuse it in words.
-    if wanted * players as f64 > 1e15 {
+    if wanted * per as f64 > 1e15 {
         return Err(InputError::new(format!(
             "--budget-time {seconds}: that budget would play {wanted:.0} deals a variant; give a budget of hours at most, or --rounds"
         ))
@@ -104,7 +105,7 @@ fn pilot_deals(
     exec.note(&format!(
         "--budget-time {seconds}s: {:.0} deals/s in a pilot of the base, so {chosen} deals ({} rounds) for each of {units} variants",
         per_second,
-        chosen * players
+        chosen * per
     ));
     Ok(chosen)
 }
@@ -128,7 +129,8 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         Some(path) => e.context(path.display()),
         None => e,
     })?;
-    spec.deals = rounds.div_ceil(players as u64);
+    let per = Seatings::new(&Lineup::new(&seats), players, true)?.len() as u64;
+    spec.deals = rounds.div_ceil(per);
     let list = sensitivity::deviations(info, &spec)?;
     let shard = study_shard(args.shard.as_deref(), &args.output)?;
     if shard.is_some() && args.budget_time.is_some() {
@@ -155,11 +157,11 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
             None => spec.deals = pilot_deals(info, &spec, &seats, list.len() + 1, seconds, &args.exec)?,
         }
     }
-    let rounds = if args.budget_time.is_some() { spec.deals * players as u64 } else { rounds };
+    let rounds = if args.budget_time.is_some() { spec.deals * per } else { rounds };
     args.exec.note(&format!(
         "{} · {players} players · seats {} · seed {} · {} deals per variant, {} deviations",
         info.name,
-        seats.join(","),
+        draftsim::sim::listed(&seats, players).join(","),
         spec.seed,
         spec.deals,
         list.len()
@@ -225,7 +227,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         "rounds": rounds,
         "deals": spec.deals,
         "players": players,
-        "seats": seats,
+        "seats": draftsim::sim::listed(&seats, players),
         "keys": spec.keys,
         "rules": base.rules_toml(),
     });
@@ -288,6 +290,18 @@ pub(super) fn finish_sensitivity(
         println!("No deviation moves any figure significantly (Holm-corrected, 5%).");
     } else {
         println!("Deviations that move the variant most (Holm-corrected, 5%):\n{}", moved.join("\n"));
+    }
+    let unexercised: Vec<String> = state
+        .deviations
+        .iter()
+        .filter_map(|(d, r)| r.as_ref().ok().filter(|v| !v.exercised(&d.key)).map(|_| (d, r)))
+        .map(|(d, _)| format!("{}={}", d.key, d.value.trim_matches('"')))
+        .collect();
+    if !unexercised.is_empty() {
+        println!(
+            "Unexercised (no seated strategy did anything these change; no effect is no finding): {}",
+            unexercised.join(", ")
+        );
     }
     for (d, r) in &state.deviations {
         if let Err(why) = r {

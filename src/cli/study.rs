@@ -459,7 +459,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         "players": spec.players,
         "strategies": spec.strategies,
         "seats": seats,
-        "seating": "each pair seated A, B, A, B, ... (both orders at an odd table)",
+        "seating": "each pair seated A, B, A, B, ... (both orders at an odd table), under balanced seatings",
         "rules": game.rules_toml(),
     });
     // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
@@ -589,7 +589,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     let note = format!(
         "{} · {players_note} · seats {}{} · seed {} · {rounds} rounds per variant, {variants} variant{}",
         info.name,
-        seats.join(","),
+        draftsim::sim::listed(&seats, players).join(","),
         if spec.seats.is_some() { "" } else { " (the game's mix with one random seat)" },
         spec.seed,
         if variants == 1 { "" } else { "s" }
@@ -601,9 +601,9 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         "rounds": spec.rounds,
         "set": args.set,
         "vary": args.vary,
-        // A swept player count is listed; each variant's seats are these, cycled to it.
+        // A swept player count is listed; the seats are the field every variant seats.
         "players": spec.axes.iter().find(|a| a.key == "players").map_or(serde_json::json!(players), |a| serde_json::json!(a.values)),
-        "seats": seats,
+        "seats": draftsim::sim::listed(&seats, players),
         "rules": rules,
     });
     if !requires.is_empty() {
@@ -823,7 +823,7 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
         "rounds": spec.rounds_per_step,
         "players": spec.players,
         "budgets": spec.budgets,
-        "seating": "each step seated A, B, A, B, ... (both orders at an odd table), seats rotated",
+        "seating": "each step seated A, B, A, B, ... (both orders at an odd table), under balanced seatings",
         "rules": game.rules_toml(),
     });
     if let Some(shard) = shard {

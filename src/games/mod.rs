@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::error::{Error, InputError};
 use crate::output::Table;
-use crate::sim::{self, CheckReport, Game, Lineup, Measures, Mode, Plan, RoundRow, Tally};
+use crate::sim::{self, CheckReport, Game, Lineup, Measures, Mode, Plan, RoundRow, RuleUse, Seatings, Tally};
 
 /// Called after each batch with the rounds done so far and the batch's per-round rows.
 pub type BatchSink<'a> = dyn FnMut(u64, &[RoundRow]) -> Result<(), Error> + 'a;
@@ -36,6 +36,8 @@ pub trait Runner: Sync {
     fn warnings(&self) -> Vec<String>;
     /// The game's own tables beyond the generic ones, computed from a tally.
     fn extra_tables(&self, tally: &Tally, strategies: &[String]) -> Vec<Table>;
+    /// The rules set away from their defaults whose use the game records per unit.
+    fn rule_uses(&self) -> Vec<RuleUse>;
     /// Runs a plan (see [`sim::run`]).
     fn run(
         &self,
@@ -53,8 +55,8 @@ pub trait Runner: Sync {
         interrupt: Option<&AtomicBool>,
         on_batch: &mut BatchSink<'_>,
     ) -> Result<CheckReport, Error>;
-    /// Round `k` of a run told move by move.
-    fn replay(&self, seed: u64, rotate: bool, k: u64) -> Result<String, Error>;
+    /// Round `k` of a run under these seatings, told move by move.
+    fn replay(&self, seed: u64, seatings: &Seatings, k: u64) -> Result<String, Error>;
     /// How well the first seat's strength estimate predicts finished hands (see
     /// [`Setup::calibration`]).
     fn calibration(
@@ -76,6 +78,11 @@ pub trait Setup: Game + Sized {
     }
     /// The game's own tables beyond the generic ones (none by default).
     fn extra_tables(&self, _tally: &Tally, _strategies: &[String]) -> Vec<Table> {
+        Vec::new()
+    }
+    /// The rules set away from their defaults whose use the game records per unit, in
+    /// [`RoundResult::rules_used`](crate::sim::RoundResult::rules_used) (none by default).
+    fn rule_uses(&self) -> Vec<RuleUse> {
         Vec::new()
     }
     /// The `calibration` table of the first seat's strength estimate over `rounds` rounds
@@ -108,6 +115,9 @@ impl<G: Setup> Runner for G {
     fn extra_tables(&self, tally: &Tally, strategies: &[String]) -> Vec<Table> {
         Setup::extra_tables(self, tally, strategies)
     }
+    fn rule_uses(&self) -> Vec<RuleUse> {
+        Setup::rule_uses(self)
+    }
     fn run(
         &self,
         lineup: &Lineup,
@@ -127,9 +137,9 @@ impl<G: Setup> Runner for G {
     ) -> Result<CheckReport, Error> {
         sim::check(self, lineup, plan, interrupt, on_batch)
     }
-    fn replay(&self, seed: u64, rotate: bool, k: u64) -> Result<String, Error> {
-        let a = sim::round_address(seed, Game::players(self), rotate, k);
-        Game::replay(self, a.deal_seed, a.bot_seed, k, &a.seating)
+    fn replay(&self, seed: u64, seatings: &Seatings, k: u64) -> Result<String, Error> {
+        let a = sim::round_address(seed, seatings, k);
+        Game::replay(self, a.deal_seed, a.bot_seed, a.deal, &a.seating)
     }
     fn calibration(
         &self,
@@ -143,6 +153,12 @@ impl<G: Setup> Runner for G {
 }
 
 impl dyn Runner {
+    /// One line for each rules setting away from its default that no unit of `tally`
+    /// used, naming the key: its results are those of the default.
+    pub fn unused_rules(&self, tally: &Tally) -> Vec<String> {
+        RuleUse::unused_notes(&self.rule_uses(), tally)
+    }
+
     /// The run's tables: the generic ones, then the game's own.
     pub fn tables(&self, tally: &Tally, strategies: &[String]) -> Vec<Table> {
         let mut tables = crate::output::run_tables(tally, strategies, self.measures());

@@ -75,27 +75,34 @@ pub fn mix_seats(mix: &[&str], players: usize) -> Vec<String> {
     mix.iter().cycle().take(players).map(|s| s.to_string()).collect()
 }
 
-/// The seats in play: the given ones, or the default mix for the rules' player count.
+/// The lineup entries in play: the given seats (a field when there are more or fewer than
+/// players, see [`crate::sim::field`]), or the default mix for the rules' player count.
 pub fn seats_or_mix(seats: Option<&[String]>, mix: &[&str], players: usize) -> Vec<String> {
-    seats.map_or_else(|| mix_seats(mix, players), <[String]>::to_vec)
+    seats.map_or_else(|| mix_seats(mix, players), |s| crate::sim::field(s, players))
 }
 
-/// The player count a command line asks for: `--players`, else one per `--seats` entry.
-pub fn players_asked(players: Option<usize>, seats: Option<&[String]>) -> Option<usize> {
-    players.or(seats.map(<[String]>::len))
+/// The player count asked for: `--players`, else the rules file's `players` where it sets
+/// one (more or fewer seats are then a field), else one per `--seats` entry.
+pub fn players_asked(players: Option<usize>, rules_text: Option<&str>, seats: Option<&[String]>) -> Option<usize> {
+    let in_rules = || {
+        let table: toml::Table = toml::from_str(rules_text?).ok()?;
+        usize::try_from(table.get("players")?.as_integer()?).ok()
+    };
+    players.or_else(in_rules).or(seats.map(<[String]>::len))
 }
 
-/// One (name, preset) per seat, checking there is one strategy per player.
+/// One (name, preset) per lineup entry, checking the entries seat `players` players: one
+/// per seat, or a field in which each strategy gets an equal share of the seats.
 pub fn lineup<P>(
     seats: &[String],
     players: usize,
     load: fn(&str) -> Result<P, InputError>,
 ) -> Result<Vec<(String, P)>, InputError> {
+    if seats.is_empty() {
+        return Err(InputError::new("--seats: no strategy given; give one per seat, e.g. --seats greedy,random"));
+    }
     if seats.len() != players {
-        return Err(InputError::new(format!(
-            "--seats: {} strategies given for {players} players; give one per seat (or set --players)",
-            seats.len()
-        )));
+        crate::sim::Seatings::new(&crate::sim::Lineup::new(seats), players, true)?;
     }
     seats.iter().map(|s| Ok((s.clone(), load(s)?))).collect()
 }

@@ -21,9 +21,10 @@ pub struct RunMeta {
     pub rounds: u64,
     /// The rules in force, as TOML.
     pub rules: String,
-    /// Strategy at each seat of the unrotated deal.
+    /// The lineup's entries as given (one per seat, or a field); every deal is played under
+    /// the seatings balanced for seat and neighbour that they make.
     pub seats: Vec<String>,
-    /// Whether seats were rotated over each deal.
+    /// Whether each deal was played under the balanced seatings (false: once, as listed).
     pub rotate: bool,
     /// The shard, if the run was one.
     pub shard: Option<Shard>,
@@ -32,6 +33,10 @@ pub struct RunMeta {
     /// Whether card analytics were tallied (`--cards`).
     #[serde(default)]
     pub cards: bool,
+    /// Rules set away from their defaults that no seated strategy used, one line each: the
+    /// results are those of the default.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl RunMeta {

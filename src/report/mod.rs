@@ -401,6 +401,22 @@ fn sensitivity_section(md: &mut String, table: &DataFrame, out: &OutputDir, pref
     let holm = floats(table, "p_holm")?;
     let significant: Vec<usize> = (0..keys.len()).filter(|&i| holm[i] < 0.05).collect();
     let _ = writeln!(md, "### One-step sensitivity\n");
+    // Deviations no seated strategy used (older tables have no such column: all used).
+    let exercised = floats(table, "exercised").unwrap_or_else(|_| vec![1.0; keys.len()]);
+    let mut unexercised: Vec<String> = Vec::new();
+    for i in (0..keys.len()).filter(|&i| exercised[i] == 0.0) {
+        let label = format!("`{}={}`", keys[i], values[i]);
+        if !unexercised.contains(&label) {
+            unexercised.push(label);
+        }
+    }
+    if !unexercised.is_empty() {
+        let _ = writeln!(
+            md,
+            "Unexercised: {}. No seated strategy did anything these change, so their rows say nothing of the rule (not \"no effect\").\n",
+            unexercised.join(", ")
+        );
+    }
     if significant.is_empty() {
         let _ = writeln!(
             md,
@@ -475,7 +491,10 @@ fn ladder_section(md: &mut String, ladder: &DataFrame, out: &OutputDir, prefix: 
     let budget = floats(ladder, "budget")?;
     let opponent = floats(ladder, "opponent_budget")?;
     let share = with_interval(ladder, "win_share")?;
-    let depth = share.lo.iter().take_while(|&&lo| lo > 0.5).count();
+    // The skill depth judges a step by the score: the column after the win share's.
+    let diff = ladder.get_column_names().get(6).map(|c| c.to_string()).unwrap_or_default();
+    let score_lo = floats(ladder, &format!("{diff}_lo"))?;
+    let depth = score_lo.iter().take_while(|&&lo| lo > 0.0).count();
     let labels: Vec<String> = (0..budget.len()).map(|i| format!("{:.0} v {:.0}", budget[i], opponent[i])).collect();
     let file = format!("{prefix}ladder.svg");
     let title = "Win share of the search bot against itself at the budget before";
@@ -501,7 +520,7 @@ fn ladder_section(md: &mut String, ladder: &DataFrame, out: &OutputDir, prefix: 
     ];
     charts::lines(&out.path().join(&file), &axes, &series)?;
     let sentence = match depth {
-        0 => "The first step up does not win reliably: at these budgets more search does not pay, so skill (as search measures it) hardly matters in this variant.".to_string(),
+        0 => "The first step up does not win the score reliably: at these budgets more search does not pay, so skill (as search measures it) hardly matters in this variant.".to_string(),
         d if d == budget.len() => format!("Every one of the {d} steps still wins (skill depth {d}): skill keeps paying at every budget tried; try larger budgets to see where it stops."),
         d => format!("Skill depth {d}: more search keeps winning up to {:.0} iterations, then a step no longer wins reliably; the variant rewards skill up to about there.", budget[d - 1]),
     };
@@ -518,7 +537,12 @@ fn ladder_section(md: &mut String, ladder: &DataFrame, out: &OutputDir, prefix: 
             fmt4(share.hi[i])
         );
     }
-    let _ = writeln!(md, "\nSkill depth: **{depth}** of {} steps.\n", budget.len());
+    let by_wins = share.lo.iter().take_while(|&&lo| lo > 0.5).count();
+    let _ = writeln!(
+        md,
+        "\nSkill depth: **{depth}** of {} steps, judged by the score ({diff} lower bound above 0); by units won alone, {by_wins}.\n",
+        budget.len()
+    );
     Ok(())
 }
 
@@ -628,9 +652,17 @@ fn describe(md: &mut String, m: &serde_json::Value) {
         parts.push(format!("command `{cmd}`"));
     }
     let _ = writeln!(md, "{}.\n", parts.join(" · "));
+    for note in m.get("notes").and_then(|n| n.as_array()).into_iter().flatten() {
+        let _ = writeln!(md, "**Note:** {}.\n", note.as_str().unwrap_or_default());
+    }
     if let Some(rules) = m.get("rules").and_then(|r| r.as_str()).filter(|r| !r.trim().is_empty()) {
         let _ = writeln!(md, "<details><summary>Rules in force</summary>\n\n```toml\n{}```\n</details>\n", rules);
     }
+}
+
+/// A p-value for a reader: "< 0.001" below it.
+fn p_value(p: f64) -> String {
+    if p < 0.001 { "< 0.001".to_string() } else { format!("= {p:.3}") }
 }
 
 fn fmt4(v: f64) -> String {
@@ -673,7 +705,7 @@ fn run_section(
         &file,
         title,
         &format!(
-            "Share of the wins each strategy took per {unit}, with 95% intervals over deal groups (all rotations of a deal are one observation; over units where the groups are too few or all alike); {n:.0} seat-{units} per strategy."
+            "Share of the wins each strategy took per {unit}, with 95% intervals over deal groups (all seatings of a deal are one observation; over units where the groups are too few or all alike); {n:.0} seat-{units} per strategy."
         ),
     );
 
@@ -701,19 +733,34 @@ fn run_section(
     if let Some(seats) = load(dir, "seats")? {
         let labels: Vec<String> = texts(&seats, "seat")?.iter().map(|s| format!("seat {s}")).collect();
         let seat_win = with_interval(&seats, "win_rate")?;
-        let swr = &seat_win.mean;
         let file = format!("{prefix}seat-advantage.svg");
         let title = "Win share by seat";
         let axes = charts::Axes { title, x: "", y: &y, labels: &labels };
         whisker_chart(out, &file, &axes, &seat_win, &[], true)?;
         let srounds = floats(&seats, "rounds")?.first().copied().unwrap_or(0.0);
-        let spread = swr.iter().copied().fold(f64::MIN, f64::max) - swr.iter().copied().fold(f64::MAX, f64::min);
+        // The test of equal seats from the health card: a gap between the best and the
+        // worst seat is there even for equal seats.
+        let p = match load(dir, "health")? {
+            Some(h) => {
+                let names = texts(&h, "figure")?;
+                let values = floats(&h, "value")?;
+                names.iter().position(|n| n == "seats_equal_p").map_or(f64::NAN, |i| values[i])
+            }
+            None => f64::NAN,
+        };
+        let verdict = if p.is_nan() {
+            String::new()
+        } else if p < 0.05 {
+            format!(" The seats differ beyond noise (test of equal seats: p {}).", p_value(p))
+        } else {
+            format!(" No seat differs beyond noise (test of equal seats: p {}).", p_value(p))
+        };
         image(
             md,
             &file,
             title,
             &format!(
-                "Share of the wins taken from each seat, with 95% intervals; {srounds:.0} {units} per seat; best minus worst seat: {spread:.4}."
+                "Share of the wins taken from each seat, with 95% intervals; {srounds:.0} {units} per seat.{verdict}"
             ),
         );
     }
@@ -765,7 +812,7 @@ fn run_section(
         let (d, dlo, dhi) = (&diff.mean, &diff.lo, &diff.hi);
         let _ = writeln!(
             md,
-            "Paired differences in {} (same deals, seats rotated):\n\n| a | b | a minus b | 95% interval |\n|---|---|---:|---|",
+            "Paired differences in {} (same deals, seatings balanced):\n\n| a | b | a minus b | 95% interval |\n|---|---|---:|---|",
             score_column.replace('_', " ")
         );
         for i in 0..a.len() {
@@ -826,7 +873,7 @@ fn measures_section(
             &file,
             &title,
             &format!(
-                "{} ({}), by strategy, with 95% intervals over deal groups (all rotations of a deal are one observation; over units where the groups are too few or all alike); up to {most:.0} observations per strategy.",
+                "{} ({}), by strategy, with 95% intervals over deal groups (all seatings of a deal are one observation; over units where the groups are too few or all alike); up to {most:.0} observations per strategy.",
                 m.column.replace('_', " "),
                 m.description
             ),
@@ -1202,7 +1249,7 @@ fn sweep_section(
         .filter(|c| !c.ends_with("_lo") && !c.ends_with("_hi"))
         .map(|c| {
             let meaning = match c.as_str() {
-                "seat_advantage" => "best seat's win rate minus the worst seat's".to_string(),
+                "seat_advantage" => "spread of the seats' win rates, noise taken off (0 for equal seats)".to_string(),
                 "skill_gap" => format!("{} of the best strategy minus random's", words(score_column)),
                 "mean_length" => measures.map_or("rounds per unit of play".to_string(), |m| m.length.clone()),
                 other => measures.and_then(|m| m.find(other)).map_or_else(|| words(other), |m| m.description.clone()),

@@ -243,7 +243,7 @@ pub struct CardCounts {
 }
 
 /// A card's counts summed per deal group, for intervals that treat a deal (all its
-/// rotations) as one observation: each estimate's numerator and denominator, and the
+/// seatings) as one observation: each estimate's numerator and denominator, and the
 /// cross terms of the two win shares for their difference. Kept apart from
 /// [`CardCounts`] so that the folder's per-unit scratch of those stays small in the cache.
 /// Only groups in which the strategy met the card add terms; the others add zeros, so each
@@ -343,7 +343,7 @@ impl CardCounts {
     /// Every estimate, its interval over the run's `deal_groups` deal groups from `sums`
     /// (these counts summed per group) where they allow it (the small-sample rule of
     /// [`RatioSums::ratio`]: enough groups, events and spread), else over units. A seat
-    /// meets the same packs in every rotation of a deal, so its units within a group are
+    /// meets the same packs in every seating of a deal, so its units within a group are
     /// not independent.
     pub fn estimates(&self, sums: &CardGroupSums, deal_groups: u64) -> CardEstimates {
         let units = self.unit_estimates();

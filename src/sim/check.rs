@@ -43,7 +43,7 @@ pub fn check<G: Game>(
     match super::run(game, lineup, plan, Mode::Checked, interrupt, on_batch) {
         Ok(tally) => Ok(CheckReport { rounds: tally.rounds, length: tally.length_sum, violation: None }),
         Err(Error::AtRound { round, source }) => {
-            let per = super::rounds_per_deal(game.players(), plan.rotate);
+            let per = super::Seatings::new(lineup, game.players(), plan.rotate)?.len() as u64;
             let rounds = round / per * per;
             Ok(CheckReport {
                 rounds,

@@ -417,17 +417,29 @@ pub fn health_figures(tally: &super::Tally, strategies: &[String], ideal: Option
     {
         push("ideal_length", value, &format!("share of units lasting {min} to {max} decisions"));
     }
-    let seats: Vec<Estimate> = (0..tally.seat_count).map(|s| tally.seat_win_rate(s)).collect();
-    let best = seats.iter().copied().max_by(|a, b| a.mean.total_cmp(&b.mean));
-    let worst = seats.iter().copied().min_by(|a, b| a.mean.total_cmp(&b.mean));
-    if let (Some(b), Some(w)) = (best, worst) {
-        let gap = difference(b, w);
-        push("seat_advantage", gap, "best seat's win rate minus the worst seat's");
-        let balance = Estimate { mean: 1.0 - gap.mean, lo: 1.0 - gap.hi, hi: 1.0 - gap.lo };
-        push("balance", balance, "one minus the largest gap between seats' win rates");
-        let fair = 1.0 / tally.seat_count as f64;
-        let first = Estimate { mean: seats[0].mean - fair, lo: seats[0].lo - fair, hi: seats[0].hi - fair };
-        push("first_seat_edge", first, "first seat's win rate minus a fair share");
+    if let Some(f) = tally.seat_figures() {
+        push(
+            "seat_advantage",
+            f.seat_advantage,
+            "spread of the seats' win rates: root mean square of each seat's minus the mean seat's, noise taken off (0 for equal seats)",
+        );
+        let a = f.seat_advantage;
+        push(
+            "balance",
+            Estimate { mean: 1.0 - a.mean, lo: 1.0 - a.hi, hi: 1.0 - a.lo },
+            "one minus the seat advantage",
+        );
+        push(
+            "first_seat_edge",
+            f.first_seat_edge,
+            "first seat's win rate minus the other seats' mean, paired over deal groups",
+        );
+        let p = f.seats_equal_p;
+        push(
+            "seats_equal_p",
+            Estimate { mean: p, lo: p, hi: p },
+            "p-value of the test that every seat wins equally often",
+        );
     }
     if let Some(r) = strategies.iter().position(|s| s == "random") {
         let best = (0..strategies.len())

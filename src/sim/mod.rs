@@ -1,11 +1,12 @@
-//! The generic simulation harness: seeding, chunks, paired deals, seat rotation,
+//! The generic simulation harness: seeding, chunks, paired deals, balanced seatings,
 //! stopping rules and shards.
 //!
 //! Reproducibility: every deal's seed comes from (run seed, global deal index) and every
-//! bot stream from (run seed, deal index, rotation), so a round's play does not depend on
-//! which thread, chunk or shard ran it. Work is cut into chunks of [`CHUNK_DEALS`] deals;
-//! chunks run in parallel in batches and their tallies are merged in chunk order. Tallies
-//! hold integer counts and sums only, so merging shards is exact.
+//! bot stream from (run seed, deal index, the seating's place in the design), so a round's
+//! play does not depend on which thread, chunk or shard ran it, nor on the order the
+//! strategies were listed in. Work is cut into chunks of [`CHUNK_DEALS`] deals; chunks run
+//! in parallel in batches and their tallies are merged in chunk order. Tallies hold integer
+//! counts and sums only, so merging shards is exact.
 
 mod card_fold;
 mod cards;
@@ -14,6 +15,8 @@ mod events;
 mod health;
 mod measures;
 mod record;
+mod seat_figures;
+mod seatings;
 mod streams;
 mod tally;
 
@@ -26,6 +29,8 @@ pub use health::{
 };
 pub use measures::{Histogram, Kind, Measure, Measures, Score, Shown};
 pub use record::{MAX_BINS, MAX_COUNTERS, MAX_SEATS, MAX_SUMS, RoundResult, SHARE_UNIT, SeatResult, Shape};
+pub use seat_figures::{SeatFigures, SeatShares};
+pub use seatings::{Seatings, field, listed};
 pub use streams::{BotRng, SeatRngs};
 pub use tally::{Counts, GroupSums, MAX_MEASURES, MIN_PAIRED_GROUPS, PairedSums, RatioSums, Tally};
 
@@ -54,13 +59,14 @@ pub trait Game: Sync {
     /// What the game measures (the slots `play` fills).
     fn measures(&self) -> &Measures;
     /// Plays one unit with lineup entry `seating[s]` at seat `s`, adding to `out` (cleared
-    /// by the caller). `round_index` is the unit's index in the run.
+    /// by the caller). `deal_index` is the unit's deal in the run (every seating of a deal
+    /// shares it).
     fn play(
         &self,
         worker: &mut Self::Worker,
         deal_seed: u64,
         bot_seed: u64,
-        round_index: u64,
+        deal_index: u64,
         seating: &[usize],
         out: &mut RoundResult,
     ) -> Result<(), Error>;
@@ -75,17 +81,17 @@ pub trait Game: Sync {
         worker: &mut Self::Worker,
         deal_seed: u64,
         bot_seed: u64,
-        round_index: u64,
+        deal_index: u64,
         seating: &[usize],
         out: &mut RoundResult,
     ) -> Result<(), Error> {
         self.set_checking(worker, true);
-        let result = self.play(worker, deal_seed, bot_seed, round_index, seating, out);
+        let result = self.play(worker, deal_seed, bot_seed, deal_index, seating, out);
         self.set_checking(worker, false);
         result
     }
     /// The unit told move by move.
-    fn replay(&self, deal_seed: u64, bot_seed: u64, round_index: u64, seating: &[usize]) -> Result<String, Error>;
+    fn replay(&self, deal_seed: u64, bot_seed: u64, deal_index: u64, seating: &[usize]) -> Result<String, Error>;
 }
 
 /// A shard: this run plays chunks `j` with `j % count == index`.
@@ -128,7 +134,8 @@ pub struct Plan {
     pub seed: u64,
     /// Rounds wanted (rounded up to whole deals); with `until_ci`, the most to play.
     pub rounds: u64,
-    /// Play each deal once per rotation of the lineup around the seats.
+    /// Play each deal under the seatings balanced for seat and neighbour ([`Seatings`]);
+    /// false: once, as listed.
     pub rotate: bool,
     /// Play only this shard's chunks.
     pub shard: Option<Shard>,
@@ -143,7 +150,7 @@ pub struct Plan {
 pub struct Lineup {
     /// Distinct strategy names, in order of first appearance.
     pub strategies: Vec<String>,
-    /// For each lineup entry (seat of the unrotated deal), its strategy index.
+    /// For each lineup entry, its strategy index.
     pub entry_strategy: Vec<usize>,
 }
 
@@ -178,15 +185,22 @@ pub fn mix_seed(seed: u64, index: u64, stream: u64) -> u64 {
 
 const DEAL_STREAM: u64 = 0xDEA1;
 const BOT_STREAM: u64 = 0xB075;
+const SEATING_STREAM: u64 = 0x5EA71;
+
+/// The bots' seed for seating `index` of `deal`: the seating's place in the (order-free)
+/// design, not which strategy was listed first, picks the streams.
+fn bot_seed(seed: u64, deal: u64, index: usize) -> u64 {
+    mix_seed(mix_seed(seed, deal, BOT_STREAM), index as u64, SEATING_STREAM)
+}
 
 /// Seeds and seating of one round of a run, by its index.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoundAddress {
     /// The deal it belongs to.
     pub deal: u64,
-    /// Its rotation within the deal.
-    pub rotation: usize,
-    /// The deal's seed (the same for every rotation).
+    /// Its seating's index among the deal's seatings.
+    pub seating_index: usize,
+    /// The deal's seed (the same for every seating).
     pub deal_seed: u64,
     /// The bots' seed.
     pub bot_seed: u64,
@@ -194,22 +208,40 @@ pub struct RoundAddress {
     pub seating: Vec<usize>,
 }
 
-/// Rounds per deal: the number of rotations.
-pub fn rounds_per_deal(players: usize, rotate: bool) -> u64 {
-    if rotate { players as u64 } else { 1 }
-}
-
-/// Where round `k` of a run sits: its deal, rotation, seeds and seating.
-pub fn round_address(seed: u64, players: usize, rotate: bool, k: u64) -> RoundAddress {
-    let per = rounds_per_deal(players, rotate);
+/// Where round `k` of a run sits: its deal, seating, seeds.
+pub fn round_address(seed: u64, seatings: &Seatings, k: u64) -> RoundAddress {
+    let per = seatings.len() as u64;
     let deal = k / per;
-    let rotation = (k % per) as usize;
+    let index = (k % per) as usize;
     RoundAddress {
         deal,
-        rotation,
+        seating_index: index,
         deal_seed: mix_seed(seed, deal, DEAL_STREAM),
-        bot_seed: mix_seed(seed, deal * MAX_SEATS as u64 + rotation as u64, BOT_STREAM),
-        seating: (0..players).map(|s| (s + rotation) % players).collect(),
+        bot_seed: bot_seed(seed, deal, index),
+        seating: seatings.get(index).to_vec(),
+    }
+}
+
+/// A rules key set away from its default that a game can see being used: bit `bit` of
+/// [`RoundResult::rules_used`] is set in a unit where the key changed something a seat did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleUse {
+    /// The bit.
+    pub bit: u32,
+    /// The setting, as in a rules file (`limit = "no-limit"`).
+    pub setting: String,
+    /// What it means that no unit used it (`no seated strategy bet more than the fixed
+    /// amount; these are fixed-limit results`).
+    pub unused: String,
+}
+
+impl RuleUse {
+    /// The notes for the settings no unit of `tally` used: one line each, naming the key.
+    pub fn unused_notes(uses: &[RuleUse], tally: &Tally) -> Vec<String> {
+        uses.iter()
+            .filter(|u| tally.rules_used.get(u.bit as usize).copied().unwrap_or(0) == 0)
+            .map(|u| format!("{}: {}", u.setting, u.unused))
+            .collect()
     }
 }
 
@@ -257,7 +289,8 @@ pub fn run<G: Game>(
     mut on_batch: impl FnMut(u64, &[RoundRow]) -> Result<(), Error>,
 ) -> Result<Tally, Error> {
     let players = game.players();
-    let per = rounds_per_deal(players, plan.rotate);
+    let seatings = Seatings::new(lineup, players, plan.rotate)?;
+    let per = seatings.len() as u64;
     let deals = plan.rounds.div_ceil(per).max(1);
     let chunks = deals.div_ceil(CHUNK_DEALS);
     let shard = plan.shard.unwrap_or(Shard { index: 0, count: 1 });
@@ -282,7 +315,7 @@ pub fn run<G: Game>(
                 |worker, &chunk| {
                     let first = chunk * CHUNK_DEALS;
                     let last = ((chunk + 1) * CHUNK_DEALS).min(deals);
-                    run_deals(game, worker, &folders, lineup, plan, first..last, mode)
+                    run_deals(game, worker, &folders, lineup, &seatings, plan, first..last, mode)
                 },
             )
             .collect();
@@ -322,12 +355,13 @@ fn run_deals<G: Game>(
     worker: &mut G::Worker,
     folders: &Mutex<Vec<card_fold::CardFolder>>,
     lineup: &Lineup,
+    seatings: &Seatings,
     plan: &Plan,
     deals: std::ops::Range<u64>,
     mode: Mode,
 ) -> Result<(Tally, Vec<RoundRow>), Error> {
     let players = game.players();
-    let per = rounds_per_deal(players, plan.rotate);
+    let per = seatings.len() as u64;
     let n_strat = lineup.strategies.len();
     let measures = game.measures();
     let shape = measures.shape();
@@ -342,12 +376,13 @@ fn run_deals<G: Game>(
     });
     let mut strategy_at = [0usize; MAX_SEATS];
     let mut share = [0u32; MAX_SEATS];
-    let mut seating = [0usize; MAX_SEATS];
     // Units of each row in one deal group (each strategy, then each seat, then every
     // seat): the same for every deal.
     let mut instances = [0i64; GROUP_ROWS];
-    for &x in &lineup.entry_strategy {
-        instances[x] += per as i64;
+    for seating in seatings.iter() {
+        for &entry in seating {
+            instances[lineup.entry_strategy[entry]] += 1;
+        }
     }
     instances[n_strat..=n_strat + players].fill(per as i64);
     instances[n_strat + players] *= players as i64;
@@ -358,26 +393,25 @@ fn run_deals<G: Game>(
         sums.clear(group_rows);
         let mut health: GroupHealth = [0; GROUP_SLOTS];
         let deal_seed = mix_seed(plan.seed, deal, DEAL_STREAM);
-        for rotation in 0..per as usize {
-            for (s, slot) in seating[..players].iter_mut().enumerate() {
-                // `s + rotation < 2 * players`: a subtraction, not a division.
-                *slot = if s + rotation < players { s + rotation } else { s + rotation - players };
-            }
-            let bot_seed = mix_seed(plan.seed, deal * MAX_SEATS as u64 + rotation as u64, BOT_STREAM);
-            let round = deal * per + rotation as u64;
+        for (index, seating) in seatings.iter().enumerate() {
+            let bot_seed = bot_seed(plan.seed, deal, index);
+            let round = deal * per + index as u64;
             result.clear(players, shape);
             result.health.sampled = sampled_deal(deal);
             if mode == Mode::Checked {
-                game.play_checked(worker, deal_seed, bot_seed, round, &seating[..players], &mut result)
+                game.play_checked(worker, deal_seed, bot_seed, deal, seating, &mut result)
                     .and_then(|()| check::outcome(measures, &result.seats[..players]))
                     .map_err(|e| check::at_round(e, round))?;
             } else {
-                game.play(worker, deal_seed, bot_seed, round, &seating[..players], &mut result)?;
+                game.play(worker, deal_seed, bot_seed, deal, seating, &mut result)?;
             }
             tally.add_length(result.length);
+            if result.rules_used != 0 {
+                tally.add_rules_used(result.rules_used);
+            }
             tally.health.add_length(result.health.decisions);
             health::add_unit(&mut health, &result.health, &result.seats[..players]);
-            for (s, (&entry, r)) in seating[..players].iter().zip(&result.seats).enumerate() {
+            for (s, (&entry, r)) in seating.iter().zip(&result.seats).enumerate() {
                 let x = lineup.entry_strategy[entry];
                 tally.add_seat(x, s, r);
                 sums.add([x, n_strat + s], r);
@@ -386,7 +420,7 @@ fn run_deals<G: Game>(
                 }
             }
             if let Some(folder) = folder.as_mut() {
-                for (s, &entry) in seating[..players].iter().enumerate() {
+                for (s, &entry) in seating.iter().enumerate() {
                     strategy_at[s] = lineup.entry_strategy[entry];
                     share[s] = result.seats[s].share_units;
                 }
@@ -414,6 +448,7 @@ fn run_deals<G: Game>(
             let row = n_strat + s;
             tally.add_seat_group(s, sums.score[row], sums.share[row], sums.ratios(row));
         }
+        tally.seat_shares.add(&sums.share[n_strat..n_strat + players]);
         let keep = (mode == Mode::DealGroups).then(|| {
             // Each seat's win-share units, which the seat rows already sum, for the seat figures.
             health[health::slot::SEAT_SHARES..][..players].copy_from_slice(&sums.share[n_strat..n_strat + players]);
@@ -545,12 +580,16 @@ mod tests {
     }
 
     #[test]
-    fn rounds_map_to_deals_and_rotations() {
-        let a = round_address(7, 4, true, 9);
-        assert_eq!((a.deal, a.rotation), (2, 1));
-        assert_eq!(a.seating, vec![1, 2, 3, 0]);
-        let b = round_address(7, 4, true, 8);
-        assert_eq!(a.deal_seed, b.deal_seed, "rotations share the deal");
+    fn rounds_map_to_deals_and_seatings() {
+        let seats: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        let seatings = Seatings::new(&Lineup::new(&seats), 4, true).unwrap();
+        assert_eq!(seatings.len(), 12);
+        let a = round_address(7, &seatings, 13);
+        assert_eq!((a.deal, a.seating_index), (1, 1));
+        assert_eq!(a.seating, seatings.get(1));
+        let b = round_address(7, &seatings, 12);
+        assert_eq!(b.seating, vec![0, 1, 2, 3], "the first seating is the lineup by name");
+        assert_eq!(a.deal_seed, b.deal_seed, "seatings share the deal");
         assert_ne!(a.bot_seed, b.bot_seed);
         assert_ne!(mix_seed(1, 0, 0), mix_seed(2, 0, 0));
     }

@@ -141,6 +141,10 @@ pub struct RoundResult {
     pub cards: super::CardLog,
     /// What the unit tells the health card (filled by the driver and the game).
     pub health: super::UnitHealth,
+    /// Rules the unit's play used, one bit each as the game declares them
+    /// ([`RuleUse`](super::RuleUse)): a key set away from its default whose bit stays
+    /// clear in every unit changed nothing a seat did.
+    pub rules_used: u32,
 }
 
 impl RoundResult {
@@ -152,6 +156,7 @@ impl RoundResult {
         }
         self.length = 1;
         self.health = super::UnitHealth::default();
+        self.rules_used = 0;
         if self.cards.on() {
             self.cards.clear();
         }

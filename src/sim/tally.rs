@@ -312,6 +312,13 @@ pub struct Tally {
     /// written before they were counted).
     #[serde(default)]
     pub seat_groups: Vec<GroupSums>,
+    /// Per rules-use bit ([`RuleUse`](super::RuleUse)): the units that set it.
+    #[serde(default)]
+    pub rules_used: Vec<u64>,
+    /// Every seat's win shares per deal group, for the seat figures (empty in tallies
+    /// written before they were counted).
+    #[serde(default)]
+    pub seat_shares: super::SeatShares,
     /// Per pair (a, b) with a < b, in order: S_a * m_b - S_b * m_a per deal group.
     pub pairs: Vec<PairedSums>,
     /// Per pair (a, b) with a < b, in order: a's win shares minus b's (in units of
@@ -357,6 +364,8 @@ impl Tally {
                 };
                 seats + 1
             ],
+            rules_used: Vec::new(),
+            seat_shares: super::SeatShares::new(seats),
             pairs: vec![PairedSums::default(); strategies * strategies.saturating_sub(1) / 2],
             share_pairs: vec![PairedSums::default(); strategies * strategies.saturating_sub(1) / 2],
             shard: None,
@@ -454,6 +463,17 @@ impl Tally {
         }
     }
 
+    /// Counts one unit's rules-use bits.
+    pub(crate) fn add_rules_used(&mut self, bits: u32) {
+        let top = 32 - bits.leading_zeros() as usize;
+        if self.rules_used.len() < top {
+            self.rules_used.resize(top, 0);
+        }
+        for (b, n) in self.rules_used.iter_mut().enumerate() {
+            *n += u64::from(bits >> b & 1);
+        }
+    }
+
     /// Adds another tally of the same run.
     pub fn merge(&mut self, o: &Tally) {
         self.rounds += o.rounds;
@@ -466,6 +486,11 @@ impl Tally {
         self.pairs.iter_mut().zip(&o.pairs).for_each(|(a, b)| a.merge(b));
         self.share_pairs.iter_mut().zip(&o.share_pairs).for_each(|(a, b)| a.merge(b));
         self.seat_groups.iter_mut().zip(&o.seat_groups).for_each(|(a, b)| a.merge(b));
+        self.seat_shares.merge(&o.seat_shares);
+        if self.rules_used.len() < o.rules_used.len() {
+            self.rules_used.resize(o.rules_used.len(), 0);
+        }
+        self.rules_used.iter_mut().zip(&o.rules_used).for_each(|(a, b)| *a += b);
         if self.cards.is_empty() {
             self.cards.clone_from(&o.cards);
         } else {
@@ -501,7 +526,7 @@ impl Tally {
     }
 
     /// Win rate (win share per unit) of strategy `x` with its 95% interval over deal
-    /// groups: all rotations of one deal are one observation, so what the rotations share
+    /// groups: all seatings of one deal are one observation, so what the seatings share
     /// (the deal's luck) cancels as it does in the paired score. Small-sample rule: see
     /// [`grouped_win_rate`].
     pub fn win_rate(&self, x: usize) -> stats::Estimate {
@@ -552,13 +577,20 @@ impl Tally {
         self.seat_groups.get(s).filter(|g| g.score.groups == self.deal_groups() && g.share.groups == g.score.groups)
     }
 
-    /// Rounds (units) a seat plays in one deal group: one per rotation.
+    /// The seat figures ([`SeatShares::figures`](super::SeatShares::figures)), if every
+    /// merged shard counted the seats' shares.
+    pub fn seat_figures(&self) -> Option<super::SeatFigures> {
+        let units = (self.seat_instances() * i64::from(SHARE_UNIT)) as f64;
+        Some(&self.seat_shares).filter(|s| s.groups == self.deal_groups())?.figures(units)
+    }
+
+    /// Rounds (units) a seat plays in one deal group: one per seating.
     fn seat_instances(&self) -> i64 {
         self.instances.iter().sum::<i64>() / self.seat_count.max(1) as i64
     }
 
     /// Win rate at seat `s` with its 95% interval over deal groups: a seat meets the same
-    /// cards in every rotation of a deal, so its rounds within a group are not independent
+    /// cards in every seating of a deal, so its rounds within a group are not independent
     /// and an interval over units would be too narrow. Small-sample rule as for strategies.
     pub fn seat_win_rate(&self, s: usize) -> stats::Estimate {
         grouped_win_rate(&self.seat(s), self.seat_group(s).map(|g| &g.share), self.seat_instances())

@@ -26,7 +26,7 @@ impl Estimate {
 }
 
 /// The 97.5% quantile of the standard normal.
-const Z95: f64 = 1.959_963_984_540_054;
+pub const Z95: f64 = 1.959_963_984_540_054;
 
 /// Wilson score 95% interval for `successes` out of `n` (successes may be fractional,
 /// as with split pots).

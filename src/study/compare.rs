@@ -1,4 +1,4 @@
-//! `compare`: every strategy against every other on paired deals with seat rotation, a
+//! `compare`: every strategy against every other on paired deals under balanced seatings, a
 //! win-share matrix with intervals, Bradley-Terry ratings, and which strategy dominates.
 
 use std::sync::atomic::AtomicBool;
@@ -11,7 +11,7 @@ use crate::error::{Error, InputError};
 use crate::games::{GameInfo, Runner};
 use crate::output::{Table, Values};
 use crate::sim::{
-    CHUNK_DEALS, Lineup, MIN_PAIRED_GROUPS, Mode, PairedSums, Plan, RoundRow, SHARE_UNIT, Shard, Tally, rounds_per_deal,
+    CHUNK_DEALS, Lineup, MIN_PAIRED_GROUPS, Mode, PairedSums, Plan, RoundRow, SHARE_UNIT, Seatings, Shard, Tally,
 };
 use crate::stats::{self, Estimate};
 use crate::study::equilibrium::{self, Equilibrium};
@@ -446,7 +446,7 @@ fn finish_pair((sides, column): &(Vec<Side>, String), a: usize, b: usize, part: 
         add_share_groups(&mut share_groups, tally, sign);
     } else {
         let d = &part.deals;
-        let per = rounds_per_deal(sides[0].0.players(), true);
+        let per = seatings_per_deal(&sides[0]);
         let denominator = odd_denominator(sides, per) as f64;
         diff = DealValues {
             groups: d.groups,
@@ -464,6 +464,12 @@ fn finish_pair((sides, column): &(Vec<Side>, String), a: usize, b: usize, part: 
         };
     }
     PairResult { a, b, share_a, rounds, diff, share_groups, column: column.clone() }
+}
+
+/// Seatings a deal of this side is played under (both sides of an odd table have the same
+/// number: their lineups are one shape with the strategies swapped).
+fn seatings_per_deal((runner, lineup, _, _): &Side) -> u64 {
+    Seatings::new(lineup, runner.players(), true).expect("a pair's lineup has one strategy a seat").len() as u64
 }
 
 /// Seat-units of A and of B per deal in a lineup.
@@ -484,7 +490,7 @@ fn odd_denominator(sides: &[Side], per: u64) -> i128 {
 /// each lineup's tally and the integer sums over deals of the deal's numerators over both
 /// lineups. At most `at_once` deals are paired at a time, so memory stays bounded.
 fn pair_lineups(sides: &[Side], plan: &Plan, at_once: u64, interrupt: Option<&AtomicBool>) -> Result<PairPart, Error> {
-    let per = rounds_per_deal(sides[0].0.players(), true);
+    let per = seatings_per_deal(&sides[0]);
     let [a0, b0] = side_units(&sides[0], per);
     let [a1, b1] = side_units(&sides[1], per);
     let (scale0, scale1) = (i128::from(a1 * b1), i128::from(a0 * b0));
@@ -718,7 +724,7 @@ mod tests {
         let mut side: Side = (runner, lineup, 0, 1);
         for (ia, ib) in [(0, 1), (1, 0)] {
             (side.2, side.3) = (ia, ib);
-            let per = rounds_per_deal(3, true);
+            let per = seatings_per_deal(&side);
             let [ua, ub] = side_units(&side, per);
             let mut folder = DealFolder::new(&side, per);
             let tally = side

@@ -1,6 +1,6 @@
 //! `ladder`: the search bot at each budget against the budget before it, on paired deals
-//! with seats rotated, and the variant's skill depth: how many steps up the ladder more
-//! thinking still wins (Ludii's skill trace, TabletopGames' skill ladder).
+//! under balanced seatings, and the variant's skill depth: how many steps up the ladder more
+//! thinking still wins the score (Ludii's skill trace, TabletopGames' skill ladder).
 
 use std::sync::atomic::AtomicBool;
 
@@ -47,8 +47,12 @@ pub struct LadderStep {
 pub struct Ladder {
     /// Every step, lowest budget first.
     pub steps: Vec<LadderStep>,
-    /// Consecutive steps from the first whose win share's lower bound is above one half.
+    /// Consecutive steps from the first whose score difference's lower bound is above zero:
+    /// the larger budget wins the score (chips, victory cards), not only more units.
     pub skill_depth: usize,
+    /// Consecutive steps from the first whose win share's lower bound is above one half
+    /// (units won, whatever their size).
+    pub skill_depth_by_wins: usize,
     /// The game's column name for the paired score difference.
     pub pair_column: String,
 }
@@ -168,8 +172,9 @@ pub fn ladder_from_pairs(spec: &LadderSpec, pairs: Vec<PairResult>) -> Result<La
             score_diff: m.chips_diff,
         });
     }
-    let skill_depth = steps.iter().take_while(|s| s.win_share.lo > 0.5).count();
-    Ok(Ladder { steps, skill_depth, pair_column })
+    let skill_depth = steps.iter().take_while(|s| s.score_diff.lo > 0.0).count();
+    let skill_depth_by_wins = steps.iter().take_while(|s| s.win_share.lo > 0.5).count();
+    Ok(Ladder { steps, skill_depth, skill_depth_by_wins, pair_column })
 }
 
 impl Ladder {
@@ -200,19 +205,25 @@ impl Ladder {
             .with("skill_depth", Values::Int(vec![self.skill_depth as i64]))
             .with("steps", Values::Int(vec![self.steps.len() as i64]))
             .with("deepest_budget_that_still_wins", Values::Int(vec![top]))
+            .with("judged_by", Values::Text(vec![format!("{} lower bound above 0", self.pair_column)]))
+            .with("skill_depth_by_wins", Values::Int(vec![self.skill_depth_by_wins as i64]))
     }
 
     /// One sentence for the terminal.
     pub fn summary(&self) -> String {
-        match self.skill_depth {
-            0 => "skill depth 0: the first step up the ladder does not win reliably (lower bound not above 0.5)".into(),
+        let judged = match self.skill_depth {
+            0 => format!(
+                "skill depth 0: the first step up the ladder does not win the score reliably ({} lower bound not above 0)",
+                self.pair_column
+            ),
             d if d == self.steps.len() => {
                 format!("skill depth {d}: every step up the ladder still wins; skill keeps paying at these budgets")
             }
             d => format!(
-                "skill depth {d}: more search wins up to {} iterations, then the curve flattens",
+                "skill depth {d}: more search wins the score up to {} iterations, then the curve flattens",
                 self.steps[d - 1].budget
             ),
-        }
+        };
+        format!("{judged}; by units won alone: {}", self.skill_depth_by_wins)
     }
 }

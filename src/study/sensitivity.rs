@@ -11,7 +11,9 @@ use super::sweep::{RulesBase, seats_for};
 use crate::error::{Error, InputError};
 use crate::games::{GameInfo, RuleStep};
 use crate::output::{Table, Values};
-use crate::sim::{CHUNK_DEALS, GroupHealth, Lineup, Mode, Plan, RATIO_FIGURES, Shard, group_value, seat_share};
+use crate::sim::{
+    CHUNK_DEALS, GroupHealth, Lineup, Mode, Plan, RATIO_FIGURES, SeatShares, Seatings, Shard, group_value, seat_share,
+};
 use crate::stats::{self, Estimate};
 
 /// What to study.
@@ -60,6 +62,18 @@ pub struct VariantGroups {
     /// Seats at the table.
     #[serde(default)]
     pub players: usize,
+    /// Rules set away from their defaults that no seated strategy used (see
+    /// [`Runner::unused_rules`](crate::games::Runner)), one line each.
+    #[serde(default)]
+    pub unused: Vec<String>,
+}
+
+impl VariantGroups {
+    /// Whether play used rules key `key`: false when the game recorded that no seated
+    /// strategy did anything the key changes.
+    pub fn exercised(&self, key: &str) -> bool {
+        !self.unused.iter().any(|n| n.starts_with(&format!("{key} =")))
+    }
 }
 
 /// Everything played so far: the base and each deviation in order (a resumed study plays
@@ -82,7 +96,7 @@ pub struct SensitivityState {
 pub fn base(info: &GameInfo, spec: &SensitivitySpec) -> Result<(String, usize, Vec<String>), InputError> {
     let (text, players) =
         RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players).variant(&[], "--keys")?;
-    Ok((text, players, seats_for(info, spec.seats.as_deref(), players)))
+    Ok((text, players, seats_for(info, spec.seats.as_deref(), players, players)?))
 }
 
 /// The deviations of `spec`'s base: for each steppable key (or each of `spec.keys`), each
@@ -163,30 +177,31 @@ fn play_variant(
         Ok(v) => v,
         Err(e) => return Ok(Err(e.to_string())),
     };
-    let seats = seats_for(info, spec.seats.as_deref(), players);
+    let (_, base_players) = base.variant(&[], "--keys")?;
+    let seats = match seats_for(info, spec.seats.as_deref(), base_players, players) {
+        Ok(s) => s,
+        Err(e) => return Ok(Err(e.to_string())),
+    };
     let (runner, seats) = match (info.build)(Some(&text), None, Some(&seats)) {
         Ok(b) => b,
         Err(e) => return Ok(Err(e.to_string())),
     };
     let lineup = Lineup::new(&seats);
     let players = runner.players();
-    let plan = Plan {
-        seed: spec.seed,
-        rounds: spec.deals * players as u64,
-        rotate: true,
-        shard: part,
-        until_ci: None,
-        cards: false,
-    };
+    let per = Seatings::new(&lineup, players, true)?.len() as u64;
+    let plan =
+        Plan { seed: spec.seed, rounds: spec.deals * per, rotate: true, shard: part, until_ci: None, cards: false };
     let mut scores = Vec::new();
     let tally = runner.run(&lineup, &plan, Mode::DealGroups, interrupt, &mut |_, rows| {
         scores.extend(rows.iter().map(|r| r.result.score));
         Ok(())
     })?;
+    let unused = runner.unused_rules(&tally);
     Ok(Ok(VariantGroups {
         measures: runner.measures().measures.iter().map(|m| m.column.clone()).collect(),
         strategies: lineup.strategies.into_iter().zip(tally.instances).collect(),
         players,
+        unused,
         health: tally.health.groups,
         measure_sums: tally.health.measure_groups,
         scores,
@@ -221,6 +236,8 @@ impl VariantGroups {
             scores: Vec::with_capacity(deals as usize * k),
             strategies: first.strategies.clone(),
             players: first.players,
+            // Unused only if no part used it.
+            unused: first.unused.iter().filter(|n| parts.iter().all(|p| p.unused.contains(n))).cloned().collect(),
         };
         // A part that played no chunk has its strategies' unit counts unset.
         for p in &parts[1..] {
@@ -255,24 +272,31 @@ impl VariantGroups {
         self.score_per_unit(b).zip(self.score_per_unit(r)).map(|(b, r)| b - r).collect()
     }
 
-    /// Per deal group, a seat's win-share units minus another's (or the first alone), over
-    /// the group's units times the share unit: a difference of seat win rates as a ratio.
-    fn seat_gap(&self, s: usize, minus: Option<usize>) -> Vec<(i64, i64)> {
+    /// Every seat's win shares over the groups, and the win-share units a seat can take in
+    /// a group, for the seat figures.
+    fn seat_shares(&self) -> (SeatShares, f64) {
+        let mut sums = SeatShares::new(self.players);
+        let mut shares = vec![0; self.players];
+        for g in &self.health {
+            for (s, v) in shares.iter_mut().enumerate() {
+                *v = seat_share(g, s).0;
+            }
+            sums.add(&shares);
+        }
+        (sums, self.health.first().map_or(0, |g| seat_share(g, 0).1) as f64)
+    }
+
+    /// Per deal group, the first seat's win rate minus the other seats' mean.
+    fn first_seat_edge(&self) -> Vec<f64> {
+        let k = self.players as f64;
         self.health
             .iter()
             .map(|g| {
-                let (a, units) = seat_share(g, s);
-                (a - minus.map_or(0, |w| seat_share(g, w).0), units)
+                let units = seat_share(g, 0).1 as f64;
+                let others: i64 = (1..self.players).map(|s| seat_share(g, s).0).sum();
+                (seat_share(g, 0).0 as f64 - others as f64 / (k - 1.0)) / units
             })
             .collect()
-    }
-
-    /// The seats with the highest and the lowest win rate.
-    fn best_and_worst_seats(&self) -> Option<(usize, usize)> {
-        let total = |s: usize| self.health.iter().map(|g| seat_share(g, s).0).sum::<i64>();
-        let best = (0..self.players).max_by_key(|&s| (total(s), std::cmp::Reverse(s)))?;
-        let worst = (0..self.players).min_by_key(|&s| (total(s), s))?;
-        Some((best, worst))
     }
 
     /// The strategy other than `random` with the best score per unit, if `random` is seated.
@@ -383,17 +407,14 @@ pub struct Effect {
     pub p: f64,
     /// Holm-corrected over every deviation of the same figure.
     pub p_holm: f64,
+    /// Whether the deviation's play used its key at all: an unexercised deviation (a
+    /// betting limit no seated strategy bet beyond) says nothing of the rule.
+    pub exercised: bool,
 }
 
 /// A paired difference of two ratios of sums over the same deal groups, `(a1, b1)` minus
 /// `(a0, b0)`, by the delta method; `None` when a denominator sums to 0 or groups are few.
 pub fn paired_ratio(base: &[(i64, i64)], other: &[(i64, i64)]) -> Option<(f64, Estimate, f64)> {
-    paired_ratio_less(base, other, 0.0)
-}
-
-/// [`paired_ratio`] with `shift` taken off the effect (and tested as such): for a figure
-/// that is the ratio less a constant which differs between the two variants.
-fn paired_ratio_less(base: &[(i64, i64)], other: &[(i64, i64)], shift: f64) -> Option<(f64, Estimate, f64)> {
     let n = base.len().min(other.len());
     if n < 2 {
         return None;
@@ -411,7 +432,7 @@ fn paired_ratio_less(base: &[(i64, i64)], other: &[(i64, i64)], shift: f64) -> O
         .zip(other)
         .map(|(&(x0, y0), &(x1, y1))| (x1 as f64 - r1 * y1 as f64) / m1 - (x0 as f64 - r0 * y0 as f64) / m0)
         .collect();
-    let (effect, p) = mean_test(&z, r1 - r0 - shift);
+    let (effect, p) = mean_test(&z, r1 - r0);
     Some((r0, effect, p))
 }
 
@@ -470,24 +491,40 @@ pub fn effects(state: &SensitivityState) -> Vec<Effect> {
         let Ok(v) = played else { continue };
         let mut push = |figure: &str, found: Option<(f64, Estimate, f64)>| {
             if let Some((b, effect, p)) = found {
-                rows.push(Effect { deviation: d.clone(), figure: figure.into(), base: b, effect, p, p_holm: p });
+                let exercised = v.exercised(&d.key);
+                rows.push(Effect {
+                    deviation: d.clone(),
+                    figure: figure.into(),
+                    base: b,
+                    effect,
+                    p,
+                    p_holm: p,
+                    exercised,
+                });
             }
         };
         for (i, f) in RATIO_FIGURES.iter().enumerate() {
             push(f.name, paired_ratio(&groups(base, i), &groups(v, i)));
         }
-        // Seat balance: each variant's own best seat minus its own worst, a difference of
-        // two win rates over the same units, so a ratio of group sums like the others.
-        if let (Some((b0, w0)), Some((b1, w1))) = (base.best_and_worst_seats(), v.best_and_worst_seats()) {
-            let gap = paired_ratio(&base.seat_gap(b0, Some(w0)), &v.seat_gap(b1, Some(w1)));
-            push("seat_advantage", gap);
-            let flip = |e: Estimate| Estimate { mean: -e.mean, lo: -e.hi, hi: -e.lo };
-            push("balance", gap.map(|(r0, e, p)| (1.0 - r0, flip(e), p)));
-            // The first seat's win rate against a fair share, which moves with the players.
-            let fair = (1.0 / base.players as f64, 1.0 / v.players as f64);
-            let first = paired_ratio_less(&base.seat_gap(0, None), &v.seat_gap(0, None), fair.1 - fair.0)
-                .map(|(r0, e, p)| (r0 - fair.0, e, p));
-            push("first_seat_edge", first);
+        // The first seat's edge, paired over the same deals.
+        push("first_seat_edge", paired_mean(&base.first_seat_edge(), &v.first_seat_edge()));
+        // The seats' spread is not a mean over groups: the two variants' estimates with
+        // their intervals combined as if independent (wider than paired: conservative).
+        let spread = |g: &VariantGroups| {
+            let (sums, units) = g.seat_shares();
+            sums.figures(units).map(|f| f.seat_advantage)
+        };
+        if let (Some(a0), Some(a1)) = (spread(base), spread(v)) {
+            let effect = a1.mean - a0.mean;
+            let half = (a0.half_width().powi(2) + a1.half_width().powi(2)).sqrt();
+            let p = if half > 0.0 {
+                stats::two_sided_p(effect / (half / stats::Z95))
+            } else {
+                f64::from(u8::from(effect == 0.0))
+            };
+            let e = Estimate { mean: effect, lo: effect - half, hi: effect + half };
+            push("seat_advantage", Some((a0.mean, e, p)));
+            push("balance", Some((1.0 - a0.mean, Estimate { mean: -effect, lo: -e.hi, hi: -e.lo }, p)));
         }
         // The skill gap of the base's best strategy, in every variant.
         if let Some(best) = base.best_strategy() {
@@ -537,6 +574,7 @@ pub fn sensitivity_table(rows: &[Effect]) -> Table {
         .with("p_value", float(&|r| r.p))
         .with("p_holm", float(&|r| r.p_holm))
         .with("significant", Values::Int(rows.iter().map(|r| i64::from(r.p_holm < 0.05)).collect()))
+        .with("exercised", Values::Int(rows.iter().map(|r| i64::from(r.exercised)).collect()))
 }
 
 /// The `sensitivity_refused` table: deviations the game refused, and why.

@@ -87,19 +87,31 @@ fn grid(axes: &[Axis]) -> Vec<Vec<(String, String)>> {
     })
 }
 
-/// The seats for `players` players: the given ones cycled, or the game's mix with one
-/// `random` seat so the skill gap can be measured.
-pub fn seats_for(info: &GameInfo, seats: Option<&[String]>, players: usize) -> Vec<String> {
-    match seats {
-        Some(s) => s.iter().cycle().take(players).cloned().collect(),
+/// The field at `players` seats. The field is the seats given, or the game's mix at the
+/// base's player count (`base_players`) with one `random` seat so the skill gap can be
+/// measured; it stays the same at every size. At its own size it is the lineup; at any
+/// other, each strategy keeps an equal share of the seats ([`crate::sim::field`]), and a
+/// field that cannot (a strategy listed twice) is refused in one line.
+pub fn seats_for(
+    info: &GameInfo,
+    seats: Option<&[String]>,
+    base_players: usize,
+    players: usize,
+) -> Result<Vec<String>, InputError> {
+    let field = match seats {
+        Some(s) => s.to_vec(),
         None => {
-            let mut seats = (info.default_seats)(players);
+            let mut seats = (info.default_seats)(base_players);
             if !seats.iter().any(|s| s == "random") {
                 *seats.last_mut().expect("at least two seats") = "random".to_string();
             }
             seats
         }
-    }
+    };
+    let entries = crate::sim::field(&field, players);
+    crate::sim::Seatings::new(&Lineup::new(&entries), players, true)
+        .map_err(|e| InputError::new(format!("players = {players}: {e}")))?;
+    Ok(entries)
 }
 
 /// A base rules file over the game's defaults, from which variants are made.
@@ -153,6 +165,10 @@ impl<'a> RulesBase<'a> {
         }
         let players =
             rules.get("players").or(self.defaults.get("players")).and_then(toml::Value::as_integer).unwrap_or(2);
+        // Written out, so a field of more or fewer strategies than seats keeps the count.
+        if self.defaults.contains_key("players") {
+            rules.insert("players".into(), toml::Value::Integer(players));
+        }
         Ok((toml::to_string(&rules).expect("a TOML table prints"), players as usize))
     }
 }
@@ -198,7 +214,7 @@ pub fn base(info: &GameInfo, spec: &SweepSpec) -> Result<(String, usize, Vec<Str
     }
     let (text, players) =
         RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players).variant(&[], "--set")?;
-    Ok((text, players, seats_for(info, spec.seats.as_deref(), players)))
+    Ok((text, players, seats_for(info, spec.seats.as_deref(), players, players)?))
 }
 
 /// The value a varied preset parameter (`PRESET.PATH`) holds in its preset, if it is
@@ -289,7 +305,7 @@ fn variants(
     on_variant: &mut dyn FnMut(usize, usize, &str),
     tally_of: &mut TallyOf,
 ) -> Result<Vec<VariantResult>, Error> {
-    base(info, spec)?;
+    let (_, base_players, _) = base(info, spec)?;
     let base = RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players);
     let mut out = Vec::new();
     if spec.axes.is_empty() && spec.vary.is_empty() {
@@ -309,7 +325,8 @@ fn variants(
     for setting in &settings {
         let (rules_setting, vary_setting) = setting.split_at(spec.axes.len());
         let (text, players) = base.variant(rules_setting, "--set")?;
-        variants.push((text, vary_seats(seats_for(info, spec.seats.as_deref(), players), vary_setting)?));
+        variants
+            .push((text, vary_seats(seats_for(info, spec.seats.as_deref(), base_players, players)?, vary_setting)?));
     }
     for (index, (setting, (text, seats))) in settings.iter().zip(variants).enumerate() {
         if !wanted.contains(&index) {
@@ -338,7 +355,7 @@ fn variants(
 /// The variant-level metrics of one run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VariantMetrics {
-    /// Best seat's win rate minus the worst seat's, with its interval.
+    /// The seats' spread of win rates (see [`crate::sim::SeatFigures`]), with its interval.
     pub seat_advantage: Estimate,
     /// Score per round of the best strategy minus that of `random`, with its interval
     /// (NaN without `random`).
@@ -421,6 +438,7 @@ pub fn sweep_table(results: &[VariantResult]) -> Table {
     let mut key_cols: Vec<Vec<String>> = vec![Vec::new(); keys.len()];
     let mut strategy = Vec::new();
     let mut rounds = Vec::new();
+    let mut seat_share = Vec::new();
     let mut cols: Vec<Vec<f64>> = vec![Vec::new(); 12];
     // Each measure's value, then its interval's ends.
     let mut measure_values: Vec<[Vec<f64>; 3]> = vec![Default::default(); measure_columns.len()];
@@ -434,6 +452,8 @@ pub fn sweep_table(results: &[VariantResult]) -> Table {
             strategy.push(name.clone());
             let counts = r.tally.strategy(x);
             rounds.push(counts.rounds as i64);
+            // Who sat where: the strategy's share of every seat-unit of the variant.
+            seat_share.push(counts.rounds as f64 / (r.tally.rounds * r.tally.seat_count as u64).max(1) as f64);
             let (win, score) = (r.tally.win_rate(x), r.tally.score_per_round(x));
             let (sa, gap) = (&m.seat_advantage, &m.skill_gap);
             let row = [
@@ -460,7 +480,10 @@ pub fn sweep_table(results: &[VariantResult]) -> Table {
             results.iter().flat_map(|r| std::iter::repeat_n(&r.typed[k], r.strategies.len())).collect();
         t = t.with(key, key_column(&typed, values));
     }
-    t = t.with("strategy", Values::Text(strategy)).with("rounds", Values::Int(rounds));
+    t = t
+        .with("strategy", Values::Text(strategy))
+        .with("rounds", Values::Int(rounds))
+        .with("seat_share", Values::Float(seat_share));
     let names = [
         "win_rate".to_string(),
         "win_rate_lo".to_string(),

@@ -266,13 +266,12 @@ pub fn known_metrics(
     seats: Option<&[String]>,
 ) -> Result<Vec<String>, InputError> {
     let (runner, seats) = (info.build)(rules, None, seats)?;
-    let seats = seats_for(info, Some(&seats), runner.players());
+    let seats = seats_for(info, Some(&seats), runner.players(), runner.players())?;
     let (runner, seats) = (info.build)(rules, None, Some(&seats))?;
     let lineup = Lineup::new(&seats);
     // One deal played: a figure exists only where the game has what it counts (an empty
     // tally has no ratio figures at all; a game without standings has no lead changes).
-    let plan =
-        Plan { seed: 0, rounds: runner.players() as u64, rotate: true, shard: None, until_ci: None, cards: false };
+    let plan = Plan { seed: 0, rounds: 1, rotate: true, shard: None, until_ci: None, cards: false };
     let tally = runner
         .run(&lineup, &plan, Mode::Tally, None, &mut |_, _| Ok(()))
         .map_err(|e| InputError::new(format!("the base rules: {e}")))?;
@@ -327,7 +326,7 @@ impl Played {
     }
 }
 
-/// Plays `rounds` of a built game on `seed` with rotation.
+/// Plays `rounds` of a built game on `seed` under balanced seatings.
 fn play(
     info: &GameInfo,
     rules: Option<&str>,
@@ -366,8 +365,9 @@ impl TuneEvaluator<'_> {
     /// The rules text and seats of a candidate.
     pub fn variant(&self, setting: &Setting) -> Result<(String, Vec<String>), InputError> {
         let base = RulesBase::new(self.info, self.rules.as_deref())?;
+        let (_, base_players) = base.variant(&[], "--param")?;
         let (text, players) = base.variant(setting, "--param")?;
-        Ok((text, seats_for(self.info, self.seats.as_deref(), players)))
+        Ok((text, seats_for(self.info, self.seats.as_deref(), base_players, players)?))
     }
 
     /// Every metric of a sample.
@@ -432,7 +432,7 @@ impl Evaluator for TuneEvaluator<'_> {
 }
 
 /// `exploit`: a candidate is a set of parameter values over a base preset, seated once
-/// against the field; its payoff is its score per unit of play (rotation gives it every
+/// against the field; its payoff is its score per unit of play (the seatings give it every
 /// seat), and the search minimises the negated payoff.
 pub struct ExploitEvaluator<'a> {
     /// The game.

@@ -56,7 +56,7 @@ fn default_seats(players: usize) -> Vec<String> {
 
 fn build(rules_text: Option<&str>, players: Option<usize>, seats: Option<&[String]>) -> Result<Built, InputError> {
     let mut rules = rules_text.map_or_else(|| Ok(Rules::default()), Rules::from_toml)?;
-    rules.players = presets::players_asked(players, seats).unwrap_or(rules.players);
+    rules.players = presets::players_asked(players, rules_text, seats).unwrap_or(rules.players);
     let seats = presets::seats_or_mix(seats, &DEFAULT_MIX, rules.players);
     Ok((Box::new(LiveDraft::new(&rules, &seats)?), seats))
 }
@@ -132,7 +132,7 @@ impl Game for LiveDraft {
         worker: &mut Worker,
         deal_seed: u64,
         bot_seed: u64,
-        _round_index: u64,
+        _deal_index: u64,
         seating: &[usize],
         out: &mut RoundResult,
     ) -> Result<(), Error> {
@@ -143,7 +143,7 @@ impl Game for LiveDraft {
         worker.table.verify = on || cfg!(debug_assertions);
     }
 
-    fn replay(&self, deal_seed: u64, bot_seed: u64, _round_index: u64, seating: &[usize]) -> Result<String, Error> {
+    fn replay(&self, deal_seed: u64, bot_seed: u64, _deal_index: u64, seating: &[usize]) -> Result<String, Error> {
         let mut events = Vec::new();
         let mut out = RoundResult::default();
         let mut worker = self.worker();

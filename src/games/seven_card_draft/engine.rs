@@ -512,18 +512,18 @@ impl Table {
     }
 
     /// Starts a unit (a round, or a game in game mode) on the deal seed, up to the first
-    /// decision. `round_index` is the unit's index in the run (round mode passes left on
-    /// even ones).
+    /// decision. `deal_index` is the unit's deal in the run: round mode passes left on
+    /// even deals, so each passing direction sees every seating of a deal.
     pub fn reset(
         &mut self,
         variant: &Variant,
         deal_seed: u64,
-        round_index: u64,
+        deal_index: u64,
         sink: &mut impl EventSink<Event>,
         out: &mut RoundResult,
     ) -> Result<(), Error> {
         self.stacked = false;
-        self.start_unit(variant, deal_seed, None, round_index, sink, out)
+        self.start_unit(variant, deal_seed, None, deal_index, sink, out)
     }
 
     /// Starts one round on packs given seat by seat (a stacked deck) and these stacks.
@@ -532,7 +532,7 @@ impl Table {
         variant: &Variant,
         packs: &[CardSet],
         stacks: &[u32],
-        round_index: u64,
+        deal_index: u64,
         sink: &mut impl EventSink<Event>,
         out: &mut RoundResult,
     ) -> Result<(), Error> {
@@ -543,7 +543,7 @@ impl Table {
         );
         self.stacked_packs[..n].copy_from_slice(packs);
         self.stacked = true;
-        self.start_unit(variant, 0, Some(stacks), round_index, sink, out)
+        self.start_unit(variant, 0, Some(stacks), deal_index, sink, out)
     }
 
     fn start_unit(
@@ -551,7 +551,7 @@ impl Table {
         variant: &Variant,
         deal_seed: u64,
         stacks: Option<&[u32]>,
-        round_index: u64,
+        deal_index: u64,
         sink: &mut impl EventSink<Event>,
         out: &mut RoundResult,
     ) -> Result<(), Error> {
@@ -573,7 +573,7 @@ impl Table {
         p.dealt_in = [0; MAX_SEATS];
         match variant.rules.mode {
             Mode::Round => {
-                let dir = if round_index.is_multiple_of(2) { 1 } else { -1 };
+                let dir = if deal_index.is_multiple_of(2) { 1 } else { -1 };
                 self.start_round(variant, dir, sink, out)
             }
             Mode::Game => self.next_game_round(variant, sink, out),
@@ -1045,6 +1045,11 @@ impl Table {
                 to_call
             }
             Action::Raise(by) => {
+                // Fixed limit allows exactly the round's size (all that is left, if less).
+                let room = self.public.stacks[seat] - to_call;
+                if by != variant.rules.bet_sizes[round as usize].min(room) {
+                    out.rules_used |= 1 << super::rules::LIMIT_USED;
+                }
                 let b = &mut self.public.betting;
                 b.raises += 1;
                 b.last_raise = b.last_raise.max(by);
@@ -1094,12 +1099,12 @@ pub fn play<B: Bot>(
     seating: &[usize],
     deal_seed: u64,
     bot_seed: u64,
-    round_index: u64,
+    deal_index: u64,
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     let mut rngs = SeatRngs::new(bot_seed, variant.rules.players);
-    table.reset(variant, deal_seed, round_index, sink, out)?;
+    table.reset(variant, deal_seed, deal_index, sink, out)?;
     play_on(variant, table, bots, seating, &mut rngs, sink, out)
 }
 
@@ -1113,12 +1118,12 @@ pub fn play_stacked<B: Bot>(
     packs: &[CardSet],
     stacks: &[u32],
     bot_seed: u64,
-    round_index: u64,
+    deal_index: u64,
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     let mut rngs = SeatRngs::new(bot_seed, variant.rules.players);
-    table.reset_stacked(variant, packs, stacks, round_index, sink, out)?;
+    table.reset_stacked(variant, packs, stacks, deal_index, sink, out)?;
     let result = play_on(variant, table, bots, seating, &mut rngs, sink, out);
     table.stacked = false;
     result?;
@@ -1152,13 +1157,13 @@ pub fn play_seats(
     seating: &[usize],
     deal_seed: u64,
     bot_seed: u64,
-    round_index: u64,
+    deal_index: u64,
     scratch: &mut Scratch<Table>,
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     let mut rngs = SeatRngs::new(bot_seed, variant.rules.players);
-    table.reset(variant, deal_seed, round_index, sink, out)?;
+    table.reset(variant, deal_seed, deal_index, sink, out)?;
     drive(variant, table, bots, seating, &mut rngs, scratch, sink, out)
 }
 

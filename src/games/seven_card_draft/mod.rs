@@ -51,7 +51,7 @@ fn default_seats(players: usize) -> Vec<String> {
 
 fn build(rules_text: Option<&str>, players: Option<usize>, seats: Option<&[String]>) -> Result<Built, InputError> {
     let mut rules = rules_text.map_or_else(|| Ok(Rules::default()), Rules::from_toml)?;
-    rules.players = presets::players_asked(players, seats).unwrap_or(rules.players);
+    rules.players = presets::players_asked(players, rules_text, seats).unwrap_or(rules.players);
     let seats = presets::seats_or_mix(seats, &DEFAULT_MIX, rules.players);
     Ok((Box::new(SevenCardDraft::new(&rules, &seats)?), seats))
 }
@@ -67,6 +67,10 @@ impl Setup for SevenCardDraft {
 
     fn extra_tables(&self, tally: &Tally, strategies: &[String]) -> Vec<crate::output::Table> {
         vec![measures::picks_table(tally, strategies)]
+    }
+
+    fn rule_uses(&self) -> Vec<crate::sim::RuleUse> {
+        self.variant.rule_uses()
     }
 
     fn calibration(
@@ -142,13 +146,13 @@ impl SevenCardDraft {
         worker: &mut Worker,
         deal_seed: u64,
         bot_seed: u64,
-        round_index: u64,
+        deal_index: u64,
         seating: &[usize],
         sink: &mut impl EventSink<Event>,
         out: &mut RoundResult,
     ) -> Result<(), Error> {
         let Worker { table, bots, scratch } = worker;
-        engine::play_seats(&self.variant, table, bots, seating, deal_seed, bot_seed, round_index, scratch, sink, out)
+        engine::play_seats(&self.variant, table, bots, seating, deal_seed, bot_seed, deal_index, scratch, sink, out)
     }
 
     /// Plays one round with every event sent to `sink` (for replays and tests), with the
@@ -157,14 +161,14 @@ impl SevenCardDraft {
         &self,
         deal_seed: u64,
         bot_seed: u64,
-        round_index: u64,
+        deal_index: u64,
         seating: &[usize],
         sink: &mut impl EventSink<Event>,
     ) -> Result<RoundResult, Error> {
         let mut out = RoundResult::default();
         let mut worker = self.worker();
         worker.table.set_verify(true);
-        self.play_into(&mut worker, deal_seed, bot_seed, round_index, seating, sink, &mut out)?;
+        self.play_into(&mut worker, deal_seed, bot_seed, deal_index, seating, sink, &mut out)?;
         Ok(out)
     }
 }
@@ -195,20 +199,20 @@ impl Game for SevenCardDraft {
         worker: &mut Worker,
         deal_seed: u64,
         bot_seed: u64,
-        round_index: u64,
+        deal_index: u64,
         seating: &[usize],
         out: &mut RoundResult,
     ) -> Result<(), Error> {
-        self.play_into(worker, deal_seed, bot_seed, round_index, seating, &mut NoEvents, out)
+        self.play_into(worker, deal_seed, bot_seed, deal_index, seating, &mut NoEvents, out)
     }
 
     fn set_checking(&self, worker: &mut Worker, on: bool) {
         worker.table.set_verify(on || cfg!(debug_assertions));
     }
 
-    fn replay(&self, deal_seed: u64, bot_seed: u64, round_index: u64, seating: &[usize]) -> Result<String, Error> {
+    fn replay(&self, deal_seed: u64, bot_seed: u64, deal_index: u64, seating: &[usize]) -> Result<String, Error> {
         let mut events = Vec::new();
-        let result = self.play_with_events(deal_seed, bot_seed, round_index, seating, &mut events)?;
+        let result = self.play_with_events(deal_seed, bot_seed, deal_index, seating, &mut events)?;
         let names: Vec<&str> = seating.iter().map(|&i| self.lineup[i].0.as_str()).collect();
         Ok(narrative::tell(&self.variant, &names, &events, &result))
     }

@@ -22,6 +22,21 @@ pub enum Limit {
     NoLimit,
 }
 
+impl Limit {
+    /// The value as a rules file writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Limit::FixedLimit => "fixed-limit",
+            Limit::PotLimit => "pot-limit",
+            Limit::NoLimit => "no-limit",
+        }
+    }
+}
+
+/// The [`RoundResult::rules_used`](crate::sim::RoundResult::rules_used) bit of a bet or
+/// raise other than the fixed amount.
+pub const LIMIT_USED: u32 = 0;
+
 /// What one simulated unit is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -295,6 +310,21 @@ impl Variant {
     /// Number of betting rounds.
     pub fn betting_rounds(&self) -> usize {
         self.rules.bet_after_picks.len()
+    }
+
+    /// The settings away from the defaults whose use the engine records per unit: a limit
+    /// other than fixed is used when a seat bets or raises other than the fixed amount
+    /// (bit [`LIMIT_USED`]).
+    pub fn rule_uses(&self) -> Vec<crate::sim::RuleUse> {
+        let mut out = Vec::new();
+        if self.rules.limit != Limit::FixedLimit {
+            out.push(crate::sim::RuleUse {
+                bit: LIMIT_USED,
+                setting: format!("limit = \"{}\"", self.rules.limit.name()),
+                unused: "no seated strategy bet more than the fixed amount; these are fixed-limit results".into(),
+            });
+        }
+        out
     }
 
     /// Options that change nothing under these rules, one line each naming the key and
