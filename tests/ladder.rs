@@ -26,9 +26,16 @@ fn the_ladder_writes_each_step_and_the_skill_depth() {
     assert_eq!((ladder[1][0].as_str(), ladder[1][1].as_str()), ("8", "1"));
     assert_eq!((ladder[2][0].as_str(), ladder[2][1].as_str()), ("64", "8"));
     let lo: Vec<f64> = ladder[1..].iter().map(|r| r[4].parse().unwrap()).collect();
+    let score_lo: Vec<f64> = ladder[1..].iter().map(|r| r[7].parse().unwrap()).collect();
+    assert_eq!(ladder[0][7], format!("{}_lo", ladder[0][6]));
     let depth = csv_rows(&out.join("skill_depth.csv"));
-    let expected = lo.iter().take_while(|&&l| l > 0.5).count();
-    assert_eq!(depth[1][0], expected.to_string(), "skill depth counts the leading steps that win");
+    let at = |name: &str| depth[0].iter().position(|c| c == name).unwrap();
+    // Judged by the score: the leading steps whose score difference is above zero.
+    let expected = score_lo.iter().take_while(|&&l| l > 0.0).count();
+    assert_eq!(depth[1][at("skill_depth")], expected.to_string(), "skill depth counts the leading steps that win");
+    let by_wins = lo.iter().take_while(|&&l| l > 0.5).count();
+    assert_eq!(depth[1][at("skill_depth_by_wins")], by_wins.to_string());
+    assert_eq!(depth[1][at("judged_by")], format!("{} lower bound above 0", ladder[0][6]));
     // Eight iterations against one: a planted skill gap the ladder must find.
     assert!(lo[0] > 0.5, "8 v 1 iterations should win: {ladder:?}");
     // Same tables on one thread as on two.

@@ -161,7 +161,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
     args.exec.note(&format!(
         "{} · {players} players · seats {} · seed {} · {} deals per variant, {} deviations",
         info.name,
-        draftsim::sim::listed(&seats, players).join(","),
+        spec.seats.clone().unwrap_or_else(|| draftsim::sim::listed(&seats, players)).join(","),
         spec.seed,
         spec.deals,
         list.len()
@@ -227,7 +227,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         "rounds": rounds,
         "deals": spec.deals,
         "players": players,
-        "seats": draftsim::sim::listed(&seats, players),
+        "seats": spec.seats.clone().unwrap_or_else(|| draftsim::sim::listed(&seats, players)),
         "keys": spec.keys,
         "rules": base.rules_toml(),
     });

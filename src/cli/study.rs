@@ -589,7 +589,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     let note = format!(
         "{} · {players_note} · seats {}{} · seed {} · {rounds} rounds per variant, {variants} variant{}",
         info.name,
-        draftsim::sim::listed(&seats, players).join(","),
+        spec.seats.clone().unwrap_or_else(|| draftsim::sim::listed(&seats, players)).join(","),
         if spec.seats.is_some() { "" } else { " (the game's mix with one random seat)" },
         spec.seed,
         if variants == 1 { "" } else { "s" }
@@ -603,7 +603,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         "vary": args.vary,
         // A swept player count is listed; the seats are the field every variant seats.
         "players": spec.axes.iter().find(|a| a.key == "players").map_or(serde_json::json!(players), |a| serde_json::json!(a.values)),
-        "seats": draftsim::sim::listed(&seats, players),
+        "seats": spec.seats.clone().unwrap_or_else(|| draftsim::sim::listed(&seats, players)),
         "rules": rules,
     });
     if !requires.is_empty() {

@@ -242,7 +242,7 @@ fn health_section(
             column.push(d.depth as f64);
         }
         descriptions.push(format!(
-            "steps up the search ladder that still win, of {} (more search wins up to {} iterations; ladder in {})",
+            "steps up the search ladder that still win the score, of {} (more search wins up to {} iterations; ladder in {})",
             d.steps, d.deepest, d.folder
         ));
     }
@@ -320,16 +320,18 @@ fn ladder_depths(dirs: &[PathBuf]) -> Result<Vec<SkillDepth>, Error> {
             .ok()
             .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
             .filter(|m| m["kind"] == "ladder");
-        let (Some(meta), Some(table)) = (meta, load(dir, "skill_depth")?) else { continue };
-        let first = |name: &str| -> Result<i64, Error> {
-            Ok(floats(&table, name)?.first().copied().unwrap_or(f64::NAN) as i64)
-        };
+        let (Some(meta), Some(ladder)) = (meta, load(dir, "ladder")?) else { continue };
+        // Judged by the score from the ladder itself (a skill_depth table written before
+        // the depth was judged by the score counted units won).
+        let (depth, _) = depth_by_score(&ladder)?;
+        let (budget, opponent) = (floats(&ladder, "budget")?, floats(&ladder, "opponent_budget")?);
+        let deepest = if depth == 0 { opponent.first().copied() } else { budget.get(depth - 1).copied() };
         out.push(SkillDepth {
             game: meta["game"].clone(),
             rules: meta["rules"].clone(),
-            depth: first("skill_depth")?,
-            steps: first("steps")?,
-            deepest: first("deepest_budget_that_still_wins")?,
+            depth: depth as i64,
+            steps: budget.len() as i64,
+            deepest: deepest.unwrap_or(f64::NAN) as i64,
             folder: dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned()),
         });
     }
@@ -485,16 +487,22 @@ fn sensitivity_section(md: &mut String, table: &DataFrame, out: &OutputDir, pref
     Ok(())
 }
 
+/// A ladder's skill depth, judged by the score: the steps from the first whose score
+/// difference's lower bound is above zero; with the score column's name (the column after
+/// the win share's).
+fn depth_by_score(ladder: &DataFrame) -> Result<(usize, String), Error> {
+    let diff = ladder.get_column_names().get(6).map(|c| c.to_string()).unwrap_or_default();
+    let lo = floats(ladder, &format!("{diff}_lo"))?;
+    Ok((lo.iter().take_while(|&&lo| lo > 0.0).count(), diff))
+}
+
 /// The skill ladder: each step's win share with its interval, charted against one half,
 /// and the skill depth.
 fn ladder_section(md: &mut String, ladder: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
     let budget = floats(ladder, "budget")?;
     let opponent = floats(ladder, "opponent_budget")?;
     let share = with_interval(ladder, "win_share")?;
-    // The skill depth judges a step by the score: the column after the win share's.
-    let diff = ladder.get_column_names().get(6).map(|c| c.to_string()).unwrap_or_default();
-    let score_lo = floats(ladder, &format!("{diff}_lo"))?;
-    let depth = score_lo.iter().take_while(|&&lo| lo > 0.0).count();
+    let (depth, diff) = depth_by_score(ladder)?;
     let labels: Vec<String> = (0..budget.len()).map(|i| format!("{:.0} v {:.0}", budget[i], opponent[i])).collect();
     let file = format!("{prefix}ladder.svg");
     let title = "Win share of the search bot against itself at the budget before";

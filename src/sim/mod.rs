@@ -315,7 +315,7 @@ pub fn run<G: Game>(
                 |worker, &chunk| {
                     let first = chunk * CHUNK_DEALS;
                     let last = ((chunk + 1) * CHUNK_DEALS).min(deals);
-                    run_deals(game, worker, &folders, lineup, &seatings, plan, first..last, mode)
+                    run_deals(game, worker, &folders, (lineup, &seatings), plan, first..last, mode)
                 },
             )
             .collect();
@@ -354,8 +354,7 @@ fn run_deals<G: Game>(
     game: &G,
     worker: &mut G::Worker,
     folders: &Mutex<Vec<card_fold::CardFolder>>,
-    lineup: &Lineup,
-    seatings: &Seatings,
+    (lineup, seatings): (&Lineup, &Seatings),
     plan: &Plan,
     deals: std::ops::Range<u64>,
     mode: Mode,

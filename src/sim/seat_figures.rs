@@ -5,7 +5,8 @@
 //! - `first_seat_edge`: seat 0's win rate minus the mean of the other seats', paired over
 //!   deal groups (the other seats played the same deals);
 //! - `seat_advantage`: the root mean square of the seats' departures from the mean seat,
-//!   with the sampling noise taken off the squares first (so its square is unbiased);
+//!   with the sampling noise taken off the squares first (their sum, before it is clipped
+//!   at zero, is unbiased);
 //! - `seats_equal_p`: the p-value of the test that every seat wins equally often
 //!   (Hotelling's T² on the seats' per-group differences, as an F statistic).
 
@@ -72,7 +73,12 @@ impl SeatShares {
             self.clone_from(o);
             return;
         }
-        self.groups += o.groups;
+        if self.sum.len() != o.sum.len() {
+            // Not the same seats: no group count can match the run's again.
+            self.groups = u64::MAX;
+            return;
+        }
+        self.groups = self.groups.saturating_add(o.groups);
         self.sum.iter_mut().zip(&o.sum).for_each(|(a, b)| *a += b);
         self.cross.iter_mut().zip(&o.cross).for_each(|(a, b)| *a += b);
     }
@@ -137,7 +143,7 @@ impl SeatShares {
         let seat_advantage = Estimate {
             mean: root(squares),
             lo: root(squares - stats::Z95 * spread),
-            hi: root(squares + stats::Z95 * spread),
+            hi: root(squares + stats::Z95 * spread).min(1.0),
         };
 
         // Hotelling's T² of the differences to the last seat, as F(p, G - p).
@@ -169,10 +175,11 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
         }
         a.swap(col, pivot);
         b.swap(col, pivot);
+        let top = a[col].clone();
         for row in col + 1..n {
-            let f = a[row][col] / a[col][col];
-            for c in col..n {
-                a[row][c] -= f * a[col][c];
+            let f = a[row][col] / top[col];
+            for (x, t) in a[row][col..].iter_mut().zip(&top[col..]) {
+                *x -= f * t;
             }
             b[row] -= f * b[col];
         }

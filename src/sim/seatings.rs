@@ -24,8 +24,9 @@
 //!
 //! A *field* is more or fewer strategies than seats, each with an equal share of the seats:
 //! at `n = q k + r` seats, `k` strategies get `q` seats each and `r` of them one more. The
-//! deal is played by `k` lineups that move those `r` one strategy along (in name order), so
-//! over a deal every strategy holds every seat equally often.
+//! deal is played by one lineup for each set of `r` strategies that the group of the `k`
+//! strategies reaches, so over a deal every strategy holds every seat, and every pair of
+//! strategies meets, equally often.
 
 use crate::error::InputError;
 
@@ -61,6 +62,9 @@ impl Seatings {
         // Strategies ranked by name: the design is built on ranks, so it depends on the
         // multiset of names and not on the order they were listed in.
         let k = lineup.strategies.len();
+        if k == 0 {
+            return Err(InputError::new("--seats: no strategy given; give one per seat, e.g. --seats greedy,random"));
+        }
         if k > MAX_SEATS {
             return Err(InputError::new(format!("--seats: {k} strategies; give at most {MAX_SEATS} different ones")));
         }
@@ -83,11 +87,22 @@ impl Seatings {
             }
             let (q, r) = (players / k, players % k);
             // The first lineup gives the first r strategies in name order one seat more;
-            // the others shift every rank by one, so all share one shape (and one number of
-            // distinct seatings).
+            // the others relabel it by the elements of a 2-transitive group of the k
+            // strategies that move those r to a set not seen yet, so every strategy gets
+            // the extra seat, and every pair of strategies meets, equally often. All share
+            // one shape, and so one number of distinct seatings.
             let first: Vec<usize> = (0..k).flat_map(|i| std::iter::repeat_n(i, q + usize::from(i < r))).collect();
-            let windows = if r == 0 { 1 } else { k };
-            (0..windows).map(|w| first.iter().map(|&i| by_name[(i + w) % k]).collect()).collect()
+            let mut extras: Vec<Vec<usize>> = Vec::new();
+            let mut out = Vec::new();
+            for h in group(k) {
+                let mut extra = h[..r].to_vec();
+                extra.sort_unstable();
+                if !extras.contains(&extra) {
+                    out.push(first.iter().map(|&i| by_name[h[i]]).collect());
+                    extras.push(extra);
+                }
+            }
+            out
         };
         if let Some(x) =
             (0..k).find(|&x| lineups.iter().any(|l| l.iter().filter(|&&y| y == x).count() > entries_of[x].len()))
@@ -312,12 +327,21 @@ mod tests {
                 let entries = field(&seats, n);
                 let lineup = Lineup::new(&entries);
                 let s = Seatings::new(&lineup, n, true).unwrap();
-                let (seat, _) = counts(&lineup, &s);
+                let (seat, pair) = counts(&lineup, &s);
                 let held: Vec<usize> = seat.iter().map(|r| r.iter().sum()).collect();
                 assert!(held.iter().all(|&h| h == held[0]), "k {k} n {n}: {held:?}");
                 assert_eq!(held[0] * k, s.len() * n);
                 // And each at every seat equally often.
                 assert!(seat.iter().flatten().all(|&c| c == seat[0][0]), "k {k} n {n}");
+                // Every pair of different strategies meets equally often, and so does every
+                // strategy with itself.
+                let met = |x: usize, y: usize| -> usize { pair[x][y].iter().sum() };
+                for x in 0..k {
+                    assert_eq!(met(x, x), met(0, 0), "k {k} n {n}: {x} with itself");
+                    for y in (0..k).filter(|&y| y != x) {
+                        assert_eq!(met(x, y), met(0, 1), "k {k} n {n}: {x} meets {y}");
+                    }
+                }
             }
         }
     }

@@ -108,6 +108,9 @@ pub fn seats_for(
             seats
         }
     };
+    // The game's mix repeats a preset past its own length: at another size its presets
+    // share the seats equally.
+    let field = if seats.is_none() && field.len() != players { Lineup::new(&field).strategies } else { field };
     let entries = crate::sim::field(&field, players);
     crate::sim::Seatings::new(&Lineup::new(&entries), players, true)
         .map_err(|e| InputError::new(format!("players = {players}: {e}")))?;
