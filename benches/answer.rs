@@ -3,7 +3,7 @@
 //! as one figure. Each game plays a pilot of fixed length, then the rounds it would need
 //! follow from the half-width shrinking as one over the square root of the rounds.
 //!
-//! The half-width is the harness's: over deal groups (all rotations of a deal are one
+//! The half-width is the harness's: over deal groups (all seatings of a deal are one
 //! observation). The last column gives the units the Wilson interval over seat-units would
 //! need on the same pilot, so what the pairing saves is read off one run.
 //!

@@ -359,7 +359,9 @@ fn a_runs_health_card_shows_the_skill_depth_of_a_ladder_of_the_same_rules() {
     let sections: Vec<&str> = md.split("\n## ").collect();
     let (run, three) = (sections[1], sections[2]);
     assert!(
-        run.contains(&format!("| skill_depth | {depth} | – | steps up the search ladder that still win the score, of 2")),
+        run.contains(&format!(
+            "| skill_depth | {depth} | – | steps up the search ladder that still win the score, of 2"
+        )),
         "{run}"
     );
     assert!(!three.contains("| skill_depth |"), "another player count has no ladder here:\n{three}");

@@ -20,7 +20,8 @@
 //! repeats (a lineup with one strategy twice) are dropped. A group hits each distinct
 //! seating of its orbit equally often, so dropping repeats keeps both balances, and the set
 //! depends on the multiset of strategies only: the order in which they are listed changes
-//! nothing.
+//! nothing. A lineup with fewer distinct seatings than seats plays them again, so a deal is played
+//! at least once a seat.
 //!
 //! A *field* is more or fewer strategies than seats, each with an equal share of the seats:
 //! at `n = q k + r` seats, `k` strategies get `q` seats each and `r` of them one more. The
@@ -131,6 +132,14 @@ impl Seatings {
                 }
                 seen.push(arrangement);
             }
+        }
+        // A lineup with fewer distinct seatings than seats (one strategy everywhere) plays
+        // them again, each time with bots seeded apart, so a deal is still played at least
+        // once a seat: a deal costs about as much as a unit, and this keeps its share of
+        // the work what it was.
+        let distinct = out.len() / players;
+        if distinct < players {
+            out = out.repeat(players.div_ceil(distinct));
         }
         Ok(Seatings { players, entries: out })
     }
@@ -292,12 +301,15 @@ mod tests {
                             }
                         }
                     }
-                    // No seating twice.
+                    // Every distinct seating equally often, and at least one seating a seat.
                     let mut all: Vec<Vec<usize>> =
                         s.iter().map(|e| e.iter().map(|&e| lineup.entry_strategy[e]).collect()).collect();
                     all.sort();
+                    let total = all.len();
                     all.dedup();
-                    assert_eq!(all.len(), m);
+                    assert_eq!(total % all.len(), 0);
+                    assert_eq!(total, all.len() * n.div_ceil(all.len()).max(1), "n {n} {shape:?}");
+                    assert!(m >= n);
                 }
             }
         }
@@ -317,6 +329,7 @@ mod tests {
         assert_eq!(by_name("a,b,a,b", 4), by_name("b,b,a,a", 4));
         assert_eq!(by_name("a,b,a,b", 4).len(), 6, "the distinct seatings of two pairs");
         assert_eq!(by_name("a,b,c,d", 4).len(), 12);
+        assert_eq!(by_name("a,a,a,a", 4).len(), 4, "one seating, played once a seat");
     }
 
     #[test]
