@@ -282,6 +282,14 @@ fn a_betting_limit_no_seat_uses_is_named() {
     // Fixed limit (the default) needs no such note.
     let o = draftsim(&["run", "--rounds", "1200"]);
     assert!(!stderr(&o).contains("no seated strategy"), "{}", stderr(&o));
+    // A raise cap of 1 matters where seats bet, not among calling stations.
+    std::fs::write(&rules, "raise_cap = 1\n").unwrap();
+    let cap = |seats: &str| {
+        stderr(&draftsim(&["run", "--rules", rules.to_str().unwrap(), "--seats", seats, "--rounds", "600"]))
+    };
+    let unused = "warning: raise_cap = 1: no betting round reached the raises where it differs";
+    assert!(cap("random,random,random").contains(unused), "{}", cap("random,random,random"));
+    assert!(!cap("greedy,hate,random").contains(unused), "{}", cap("greedy,hate,random"));
 }
 
 #[test]

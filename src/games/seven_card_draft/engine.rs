@@ -1022,6 +1022,10 @@ impl Table {
         }
         let to_call = options.to_call;
         let round = self.public.betting.round;
+        let room = self.public.stacks[seat] - to_call;
+        if self.public.betting.raises >= variant.raise_cap_differs_from && room > 0 {
+            out.rules_used |= 1 << super::rules::RAISE_CAP_USED;
+        }
         let paid = match action {
             Action::Fold => {
                 let p = &mut self.public;
@@ -1046,7 +1050,6 @@ impl Table {
             }
             Action::Raise(by) => {
                 // Fixed limit allows exactly the round's size (all that is left, if less).
-                let room = self.public.stacks[seat] - to_call;
                 if by != variant.rules.bet_sizes[round as usize].min(room) {
                     out.rules_used |= 1 << super::rules::LIMIT_USED;
                 }

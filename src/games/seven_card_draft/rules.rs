@@ -37,6 +37,11 @@ impl Limit {
 /// raise other than the fixed amount.
 pub const LIMIT_USED: u32 = 0;
 
+/// The [`RoundResult::rules_used`](crate::sim::RoundResult::rules_used) bit of a decision
+/// whose moves the raise cap changed (a raise one cap allows and the default does not, or
+/// the other way round).
+pub const RAISE_CAP_USED: u32 = 1;
+
 /// What one simulated unit is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -224,6 +229,12 @@ impl Rules {
             deck,
             face_up_mask: face_up,
             bet_round_after,
+            raise_cap_differs_from: {
+                let (cap, default) = (self.raise_cap, Rules::default().raise_cap);
+                // 0 is no cap: the two differ from the smaller cap on.
+                let or_never = |c: u32| if c == 0 { u32::MAX } else { c };
+                if cap == default { u32::MAX } else { or_never(cap).min(or_never(default)) }
+            },
             rules: self.clone(),
         })
     }
@@ -293,6 +304,9 @@ pub struct Variant {
     face_up_mask: u16,
     /// For each pick number, the betting round that follows it (`u8::MAX` if none).
     bet_round_after: [u8; 8],
+    /// Raises already made in a betting round from which this raise cap and the default's
+    /// allow different moves (`u32::MAX`: the same cap, or never).
+    pub raise_cap_differs_from: u32,
 }
 
 impl Variant {
@@ -314,7 +328,8 @@ impl Variant {
 
     /// The settings away from the defaults whose use the engine records per unit: a limit
     /// other than fixed is used when a seat bets or raises other than the fixed amount
-    /// (bit [`LIMIT_USED`]).
+    /// (bit [`LIMIT_USED`]); a raise cap other than the default's when a seat decides with
+    /// as many raises made as the smaller of the two caps (bit [`RAISE_CAP_USED`]).
     pub fn rule_uses(&self) -> Vec<crate::sim::RuleUse> {
         let mut out = Vec::new();
         if self.rules.limit != Limit::FixedLimit {
@@ -322,6 +337,16 @@ impl Variant {
                 bit: LIMIT_USED,
                 setting: format!("limit = \"{}\"", self.rules.limit.name()),
                 unused: "no seated strategy bet more than the fixed amount; these are fixed-limit results".into(),
+            });
+        }
+        if self.raise_cap_differs_from != u32::MAX {
+            out.push(crate::sim::RuleUse {
+                bit: RAISE_CAP_USED,
+                setting: format!("raise_cap = {}", self.rules.raise_cap),
+                unused: format!(
+                    "no betting round reached the raises where it differs from the default cap of {}; these are the default's results",
+                    Rules::default().raise_cap
+                ),
             });
         }
         out
