@@ -21,7 +21,7 @@ fn main() {
 }
 
 /// Times the search bot's decisions at `points`, `ITERATIONS` iterations each.
-fn simulations_per_second<F: Forward>(bencher: Bencher, rules: &F::Rules, points: &[F], mut search: SeatBot<F>) {
+fn simulations_per_second<F: Forward>(bencher: Bencher, rules: &F::Variant, points: &[F], mut search: SeatBot<F>) {
     let SeatBot::Search(bot) = &mut search else { panic!("a search preset") };
     // A forced move is played without searching: only real choices count.
     let mut legal = Vec::new();
@@ -46,14 +46,14 @@ fn simulations_per_second<F: Forward>(bencher: Bencher, rules: &F::Rules, points
 
 #[divan::bench(sample_count = 40)]
 fn sevens_simulations(bencher: Bencher) {
-    use draftsim::games::sevens::{self, Rules, engine::Table};
+    use draftsim::games::sevens::{self, Rules, engine::State};
     let rules = Rules::default();
     let seat = |name: &str| {
         let strategy: Strategy<sevens::Preset> = sevens::load_strategy(name).unwrap();
-        SeatBot::<Table>::new(name, &strategy, rules.players, sevens::Preset::bot)
+        SeatBot::<State>::new(name, &strategy, rules.players, sevens::Preset::bot)
     };
-    let mut mix: Vec<SeatBot<Table>> = (sevens::INFO.default_seats)(rules.players).iter().map(|s| seat(s)).collect();
-    let points = decision_points(&rules, &mut mix, 11, POINTS, 2, |t: &mut Table, seed| {
+    let mut mix: Vec<SeatBot<State>> = (sevens::INFO.default_seats)(rules.players).iter().map(|s| seat(s)).collect();
+    let points = decision_points(&rules, &mut mix, 11, POINTS, 2, |t: &mut State, seed| {
         t.reset(&rules, seed, &mut NoEvents, &mut RoundResult::default())
     });
     simulations_per_second(bencher, &rules, &points, seat(&format!("search{{iterations={ITERATIONS}}}")));

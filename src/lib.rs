@@ -2,16 +2,22 @@
 //!
 //! A Monte Carlo strategy simulator for draft- and draw-based card-game variants.
 //!
-//! The library is laid out by concern:
+//! The library is laid out by concern, one line a module:
 //! - [`cards`]: ranks, suits, cards, card sets as 64-bit bitsets, deck presets;
-//! - [`eval`]: poker hand evaluation, a fast path without wild cards and an exact path
-//!   with them, plus wild-card rules as data;
-//! - [`games`]: one folder per game, each with its rules, engine, seat view and bots;
-//! - [`sim`]: the generic harness (seeding, chunks, paired deals, seat rotation, shards);
-//! - [`stats`]: confidence intervals;
-//! - [`output`]: tables written to CSV and Parquet.
+//! - [`eval`]: poker hand evaluation (with and without wild cards) and wild rules as data;
+//! - [`games`]: one folder a game (rules, forward model, views, bots, measures), the
+//!   [`GameDef`](games::contest::GameDef) every game implements and the registry;
+//! - [`search`]: the forward-model trait, the driver every unit is played through, and
+//!   the search bot (information-set MCTS);
+//! - [`sim`]: the generic harness (seeding, seatings, chunks, stopping, shards, tallies,
+//!   health and seat figures, card analytics);
+//! - [`stats`]: confidence intervals and tests;
+//! - [`study`]: compare, sweep, ladder, sensitivity, tune and exploit;
+//! - [`output`]: tables written to CSV and Parquet, staged so nothing is half-written;
+//! - [`report`]: Markdown, HTML and SVG reports over output folders;
+//! - [`error`]: the library's typed errors.
 //!
-//! An engine is a pure function of (rules, seed, bots): the deal's random stream is
+//! An engine is a pure function of (rules, seeds, bots): the deal's random stream is
 //! separate from the bots', so changing a bot never changes the cards.
 
 pub mod cards;

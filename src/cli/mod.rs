@@ -6,9 +6,9 @@ mod check;
 mod hand;
 mod list;
 mod merge;
+mod optimise;
 mod replay;
 mod run;
-mod search;
 mod sensitivity;
 mod study;
 
@@ -99,7 +99,7 @@ enum Command {
         mut_arg("seed", |a| a.help("The search's seed: the candidates, the racing deals and the held-out deals all derive from it")),
         mut_arg("out", |a| a.help("Write the candidates and convergence tables, best-rules.toml and study.json into this folder (it must not exist, unless --force); an interrupted search keeps its state beside it")),
     )]
-    Tune(search::TuneArgs),
+    Tune(optimise::TuneArgs),
     /// Search a preset's parameters for the best payoff (score per unit of play) against a
     /// field of fixed presets; Ctrl-C keeps the search's state beside --out, and the same
     /// command resumes it.
@@ -110,7 +110,7 @@ enum Command {
         mut_arg("seed", |a| a.help("The search's seed: the candidates, the racing deals and the held-out deals all derive from it")),
         mut_arg("out", |a| a.help("Write the candidates and convergence tables, best-preset.toml and study.json into this folder (it must not exist, unless --force); an interrupted search keeps its state beside it")),
     )]
-    Exploit(search::ExploitArgs),
+    Exploit(optimise::ExploitArgs),
     /// Write report.md and report.html, with SVG charts, from the folders that run,
     /// compare, sweep, tune, exploit and calibrate write with --out.
     #[command(after_help = "Example:\n  draftsim report results cmp sweep --out report")]
@@ -167,8 +167,8 @@ pub fn main() -> ExitCode {
         Command::Sweep(args) => study::sweep(args),
         Command::Ladder(args) => study::ladder(args),
         Command::Sensitivity(args) => sensitivity::sensitivity(args),
-        Command::Tune(args) => search::tune(args),
-        Command::Exploit(args) => search::exploit(args),
+        Command::Tune(args) => optimise::tune(args),
+        Command::Exploit(args) => optimise::exploit(args),
         Command::Report(args) => study::report(args),
         Command::Hand(args) => hand::run(args),
         Command::List(args) => list::run(args),

@@ -1,5 +1,6 @@
 //! The games: one folder each, plus one line in [`GAMES`].
 
+pub mod contest;
 pub mod live_draft;
 pub mod presets;
 pub mod seven_card_draft;

@@ -5,6 +5,15 @@ use serde::de::DeserializeOwned;
 
 use crate::error::InputError;
 
+/// The presets of a game, embedded in the binary from `strategies/<dir>/<name>.toml`:
+/// `embedded_presets!("sevens": "random", "tight")` is the `PRESETS` list of (name, TOML).
+#[macro_export]
+macro_rules! embedded_presets {
+    ($dir:literal: $($name:literal),+ $(,)?) => {
+        &[$(($name, include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/strategies/", $dir, "/", $name, ".toml")))),+]
+    };
+}
+
 /// Parses TOML into `T`; a failure is one line naming the key (unknown keys, bad values).
 pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, InputError> {
     toml::from_str(text).map_err(|e| InputError::new(one_line(&e.to_string())))

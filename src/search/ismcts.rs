@@ -111,7 +111,7 @@ impl<F: Forward> Ismcts<F> {
 
     /// Chooses `seat`'s move from its observation alone. Its random numbers come from one
     /// draw of `rng` (the seat's bot stream).
-    pub fn decide(&mut self, rules: &F::Rules, seat: usize, obs: &F::Obs, rng: &mut BotRng) -> F::Move {
+    pub fn decide(&mut self, rules: &F::Variant, seat: usize, obs: &F::Obs, rng: &mut BotRng) -> F::Move {
         let mut rng = BotRng::seed_from_u64(rng.next_u64());
         // A forced move needs no search (the legal moves are the seat's to know).
         F::determinize(rules, obs, &mut rng, &mut self.world);
@@ -131,7 +131,7 @@ impl<F: Forward> Ismcts<F> {
     /// The root move with the most visits; ties go to the better mean result, then to a
     /// random one of the tied (a fixed tie-break would favour whichever move is listed
     /// first, which decides most choices at tiny budgets).
-    fn choose(&mut self, rules: &F::Rules, seat: usize, obs: &F::Obs, rng: &mut BotRng) -> F::Move {
+    fn choose(&mut self, rules: &F::Variant, seat: usize, obs: &F::Obs, rng: &mut BotRng) -> F::Move {
         F::determinize(rules, obs, rng, &mut self.world);
         self.world.legal(rules, &mut self.legal);
         let (mut best, mut best_visits, mut best_mean, mut tied) = (0, 0, f64::NEG_INFINITY, 0u32);
@@ -176,7 +176,7 @@ impl<F: Forward> Ismcts<F> {
         None
     }
 
-    fn iterate(&mut self, rules: &F::Rules, seat: usize, obs: &F::Obs, rng: &mut BotRng) {
+    fn iterate(&mut self, rules: &F::Variant, seat: usize, obs: &F::Obs, rng: &mut BotRng) {
         F::determinize(rules, obs, rng, &mut self.world);
         self.out.clear(self.players, FULL);
         self.path.clear();
@@ -299,7 +299,7 @@ impl<F: Forward> Ismcts<F> {
     }
 
     /// The rollout policy's move for `actor` in the world (`None` if its bot fails).
-    fn policy_move(&mut self, rules: &F::Rules, actor: usize, rng: &mut BotRng) -> Option<F::Move> {
+    fn policy_move(&mut self, rules: &F::Variant, actor: usize, rng: &mut BotRng) -> Option<F::Move> {
         if self.rollout.is_empty() {
             self.world.legal(rules, &mut self.legal);
             return Some(self.legal[rng.random_range(0..self.legal.len())]);
@@ -308,7 +308,7 @@ impl<F: Forward> Ismcts<F> {
     }
 
     /// Plays the world on with the rollout policy; false when it stopped at the horizon.
-    fn rollout(&mut self, rules: &F::Rules, rng: &mut BotRng) -> bool {
+    fn rollout(&mut self, rules: &F::Variant, rng: &mut BotRng) -> bool {
         let mut moves = 0u32;
         while let Some(actor) = self.world.to_act() {
             if self.params.horizon > 0 && moves >= self.params.horizon {
@@ -347,11 +347,23 @@ mod tests {
     }
 
     impl Forward for Toy {
-        type Rules = ();
+        type Variant = ();
         type Move = u8;
         type Obs = Option<u8>;
         type Event = Note;
         type Bot = ();
+        fn start<S: EventSink<Note>>(
+            &mut self,
+            _: &(),
+            _: u64,
+            _: u64,
+            _: &mut S,
+            _: &mut RoundResult,
+        ) -> Result<(), Error> {
+            *self = Toy::default();
+            Ok(())
+        }
+        fn set_verify(&mut self, _: bool) {}
         fn to_act(&self) -> Option<usize> {
             self.picked.is_none().then_some(0)
         }

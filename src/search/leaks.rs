@@ -21,29 +21,62 @@ pub struct LeakReport {
     pub same_worlds: usize,
 }
 
+/// How a decision point is checked.
+#[derive(Clone, Copy, Debug)]
+pub struct LeakCheck {
+    /// Seats in the game.
+    pub players: usize,
+    /// The deciding seat's stream seed, the same for the truth and every world.
+    pub bot_seed: u64,
+    /// Determinizations to build.
+    pub worlds: usize,
+}
+
 /// Checks one decision point of `truth` (the seat to move decides) against `redealt`
 /// (states with the cards that seat has not seen dealt again, made from the truth by the
-/// game) and `worlds` determinizations, adding to `report`; the first failure is described.
-#[allow(clippy::too_many_arguments)]
+/// game) and `check.worlds` determinizations, adding to `report`; the first failure is
+/// described.
 pub fn check_point<F: Forward>(
-    rules: &F::Rules,
+    rules: &F::Variant,
     truth: &F,
     redealt: &[F],
-    players: usize,
     bot: &mut SeatBot<F>,
-    bot_seed: u64,
-    worlds: usize,
+    check: LeakCheck,
     report: &mut LeakReport,
 ) -> Result<(), String>
 where
     F::Obs: PartialEq + std::fmt::Debug,
 {
+    let mut scratch = F::Obs::default();
+    let mut decider =
+        |state: &F, seat: usize, rng: &mut BotRng| decide(rules, state, bot, seat, rng, &mut scratch, &mut NoEvents);
+    check_decider(rules, truth, redealt, &mut decider, check, report)
+}
+
+/// How a player under test decides: the move for `seat`, the seat to move in the state,
+/// from the seat's stream.
+pub type Decider<'a, F> = dyn FnMut(&F, usize, &mut BotRng) -> Result<<F as Forward>::Move, crate::Error> + 'a;
+
+/// [`check_point`] for any player, given as a [`Decider`]. Every determinization re-deals
+/// every card and every hidden choice the seat could not see, consistently with its
+/// observation: the decision must not change, and the world must play to its end with the
+/// rules' invariants checked after every step.
+pub fn check_decider<F: Forward>(
+    rules: &F::Variant,
+    truth: &F,
+    redealt: &[F],
+    decider: &mut Decider<'_, F>,
+    check: LeakCheck,
+    report: &mut LeakReport,
+) -> Result<(), String>
+where
+    F::Obs: PartialEq + std::fmt::Debug,
+{
+    let LeakCheck { players, bot_seed, worlds } = check;
     let Some(seat) = truth.to_act() else { return Ok(()) };
     let (mut obs, mut seen, mut other) = (F::Obs::default(), F::Obs::default(), F::Obs::default());
     truth.observe(rules, seat, &mut obs);
-    let mut scratch = F::Obs::default();
-    let reference = decide(rules, truth, bot, seat, &mut BotRng::seed_from_u64(bot_seed), &mut scratch, &mut NoEvents)
-        .map_err(|e| e.to_string())?;
+    let reference = decider(truth, seat, &mut BotRng::seed_from_u64(bot_seed)).map_err(|e| e.to_string())?;
     for (r, state) in redealt.iter().enumerate() {
         state.observe(rules, seat, &mut seen);
         if seen != obs {
@@ -51,8 +84,7 @@ where
                 "re-deal {r}: what seat {seat} sees changed with cards it has not seen\n  truth: {obs:?}\n  re-dealt: {seen:?}"
             ));
         }
-        let m = decide(rules, state, bot, seat, &mut BotRng::seed_from_u64(bot_seed), &mut scratch, &mut NoEvents)
-            .map_err(|e| e.to_string())?;
+        let m = decider(state, seat, &mut BotRng::seed_from_u64(bot_seed)).map_err(|e| e.to_string())?;
         if m != reference {
             return Err(format!("re-deal {r}: seat {seat} chose {m:?} where the true state gave {reference:?}"));
         }
@@ -77,13 +109,13 @@ where
             seen == other
         });
         report.same_worlds += usize::from(same);
-        let m = decide(rules, &world, bot, seat, &mut BotRng::seed_from_u64(bot_seed), &mut scratch, &mut NoEvents)
-            .map_err(|e| e.to_string())?;
+        let m = decider(&world, seat, &mut BotRng::seed_from_u64(bot_seed)).map_err(|e| e.to_string())?;
         if m != reference {
             return Err(format!("world {w}: seat {seat} chose {m:?} where the true state gave {reference:?}"));
         }
-        // The world must play on to the end under the rules.
+        // The world must play on to the end under the rules, every invariant checked.
         let mut playout = world.clone();
+        playout.set_verify(true);
         while playout.to_act().is_some() {
             playout.legal(rules, &mut legal);
             if legal.is_empty() {
@@ -100,7 +132,7 @@ where
 /// units that `bots` play (seat `s` by `bots[s]`); `start` resets a state to a new unit
 /// with the given deal seed. For tests and benchmarks.
 pub fn decision_points<F: Forward>(
-    rules: &F::Rules,
+    rules: &F::Variant,
     bots: &mut [SeatBot<F>],
     seed: u64,
     count: usize,

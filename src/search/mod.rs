@@ -5,7 +5,7 @@
 //! (chance steps, such as draws, happen inside `apply` from the state's own deal stream),
 //! gives each seat its observation and builds a full state from an observation alone
 //! ([`Forward::determinize`]). `play`, `check` and `replay` run every game through
-//! [`drive`]; the heuristic bots answer from their typed views, the search bot from an
+//! [`play_unit`]; the heuristic bots answer from their typed views, the search bot from an
 //! observation, so it never reads a hidden card.
 
 pub mod ismcts;
@@ -16,12 +16,13 @@ pub use ismcts::{Ismcts, SearchNote};
 pub use params::{SearchParams, Strategy, load_strategy};
 
 use crate::error::Error;
-use crate::sim::{BotRng, EventSink, MAX_SEATS, RoundResult, SeatRngs};
+use crate::sim::{BotRng, EventSink, MAX_SEATS, RoundResult, SeatRngs, UnitSeeds};
 
 /// A game as a state machine: the state of one unit of play (a round, or a whole game).
 pub trait Forward: Clone + Default + Send {
-    /// The rules in force.
-    type Rules: Sync;
+    /// The variant in force: the rules as the forward model reads them (a game whose rules
+    /// need no preparation uses its rules file).
+    type Variant: Sync;
     /// Every decision of the game, as one small value.
     type Move: Copy + PartialEq + std::fmt::Debug + Send;
     /// What one seat has seen: everything it may know, and no hidden card.
@@ -31,14 +32,37 @@ pub trait Forward: Clone + Default + Send {
     /// The game's heuristic bot.
     type Bot: Send;
 
+    /// A state ready to start units under these rules (buffers sized to them).
+    fn new(rules: &Self::Variant) -> Self {
+        let _ = rules;
+        Self::default()
+    }
+    /// Starts a unit: deals from `deal_seed` and plays the chance steps up to the first
+    /// decision. `deal_index` is the unit's deal in the run (every seating of a deal shares
+    /// it; a game may turn something with it, such as the passing direction).
+    fn start<S: EventSink<Self::Event>>(
+        &mut self,
+        rules: &Self::Variant,
+        deal_seed: u64,
+        deal_index: u64,
+        sink: &mut S,
+        out: &mut RoundResult,
+    ) -> Result<(), Error>;
+    /// Turns the invariant checks after every step on or off (debug builds keep them on).
+    fn set_verify(&mut self, on: bool);
+    /// Readies a heuristic bot seated for a new unit (a bot with memory across a unit's
+    /// games forgets the last unit here). Nothing by default.
+    fn ready_bot(bot: &mut Self::Bot) {
+        let _ = bot;
+    }
     /// The seat to move, or `None` when the unit is over.
     fn to_act(&self) -> Option<usize>;
     /// The legal moves of the seat to move, written into `out` (cleared first).
-    fn legal(&self, rules: &Self::Rules, out: &mut Vec<Self::Move>);
+    fn legal(&self, rules: &Self::Variant, out: &mut Vec<Self::Move>);
     /// How many legal moves the seat to move has (what the health card counts): by
     /// default `legal`'s length, with `scratch` to list them in; a game whose menus are
     /// long may count them without listing.
-    fn legal_count(&self, rules: &Self::Rules, scratch: &mut Vec<Self::Move>) -> usize {
+    fn legal_count(&self, rules: &Self::Variant, scratch: &mut Vec<Self::Move>) -> usize {
         self.legal(rules, scratch);
         scratch.len()
     }
@@ -46,40 +70,40 @@ pub trait Forward: Clone + Default + Send {
     /// (or the end), recording measures and the score into `out` and events into `sink`.
     fn apply<S: EventSink<Self::Event>>(
         &mut self,
-        rules: &Self::Rules,
+        rules: &Self::Variant,
         m: Self::Move,
         sink: &mut S,
         out: &mut RoundResult,
     ) -> Result<(), Error>;
     /// A heuristic bot's move for the seat to move, from that seat's typed view; a move the
     /// rules do not allow is [`Error::IllegalAction`].
-    fn ask(&self, rules: &Self::Rules, bot: &mut Self::Bot, rng: &mut BotRng) -> Result<Self::Move, Error>;
+    fn ask(&self, rules: &Self::Variant, bot: &mut Self::Bot, rng: &mut BotRng) -> Result<Self::Move, Error>;
     /// What `seat` has seen, written into `out`.
-    fn observe(&self, rules: &Self::Rules, seat: usize, out: &mut Self::Obs);
+    fn observe(&self, rules: &Self::Variant, seat: usize, out: &mut Self::Obs);
     /// A full state consistent with `obs`: everything the observer saw kept where it saw
     /// it, every other card dealt at random among the places it could be, and the chance
     /// stream reseeded from `rng`. It takes no state, so it cannot read the truth.
-    fn determinize(rules: &Self::Rules, obs: &Self::Obs, rng: &mut BotRng, out: &mut Self);
+    fn determinize(rules: &Self::Variant, obs: &Self::Obs, rng: &mut BotRng, out: &mut Self);
     /// How `observer` sees `actor`'s move `m` (made in this state): a move the observer
     /// cannot tell apart from another gets the same key. Keys of one seat's moves at one
     /// decision are distinct when that seat is the observer.
-    fn key(&self, rules: &Self::Rules, actor: usize, observer: usize, m: Self::Move) -> u32;
+    fn key(&self, rules: &Self::Variant, actor: usize, observer: usize, m: Self::Move) -> u32;
     /// Seat `seat`'s result of a finished unit, scaled to 0..=1 (1 best).
-    fn returns(&self, rules: &Self::Rules, out: &RoundResult, seat: usize) -> f64;
+    fn returns(&self, rules: &Self::Variant, out: &RoundResult, seat: usize) -> f64;
     /// Seat `seat`'s estimated result when a rollout stops at the search's horizon before
     /// the unit ends, scaled as [`Forward::returns`]. By default an even share.
-    fn estimate(&self, rules: &Self::Rules, out: &RoundResult, seat: usize, players: usize) -> f64 {
+    fn estimate(&self, rules: &Self::Variant, out: &RoundResult, seat: usize, players: usize) -> f64 {
         let _ = (rules, out, seat);
         1.0 / players as f64
     }
     /// Whether the state under these rules has a standing per seat (chips over a game,
     /// victory cards, life): the health card's lead changes and drama follow it.
-    fn has_standing(rules: &Self::Rules) -> bool {
+    fn has_standing(rules: &Self::Variant) -> bool {
         let _ = rules;
         false
     }
     /// The seat's standing now, higher being better (asked only where [`Forward::has_standing`]).
-    fn standing(&self, rules: &Self::Rules, seat: usize) -> i64 {
+    fn standing(&self, rules: &Self::Variant, seat: usize) -> i64 {
         let _ = (rules, seat);
         0
     }
@@ -107,7 +131,7 @@ impl<F: Forward> Default for Scratch<F> {
 /// decision is noted in `sink`).
 #[inline(always)]
 pub fn decide<F: Forward, S: EventSink<F::Event>>(
-    rules: &F::Rules,
+    rules: &F::Variant,
     state: &F,
     bot: &mut SeatBot<F>,
     seat: usize,
@@ -134,20 +158,37 @@ pub enum SeatBot<F: Forward> {
     Search(Box<Ismcts<F>>),
 }
 
-/// Plays the unit `state` was reset to until it ends: `bots[seating[s]]` plays seat `s`
-/// with seat stream `rngs.seat(s)`. The search bot gets only the seat's observation.
-#[allow(clippy::too_many_arguments)]
+/// What one thread needs to play units: the state, one player per lineup entry and the
+/// driver's buffers.
+pub struct Worker<F: Forward> {
+    /// The unit's state (boxed: some games' states are large).
+    pub state: Box<F>,
+    /// One player per lineup entry.
+    pub bots: Vec<SeatBot<F>>,
+    /// The driver's buffers.
+    pub scratch: Box<Scratch<F>>,
+}
+
+/// Plays one unit from its start: deals from `seeds.deal`, then `worker.bots[seating[s]]`
+/// plays seat `s` with the seat's own stream from `seeds.bots`, until the unit ends. The
+/// search bot gets only the seat's observation.
 #[inline]
-pub fn drive<F: Forward, S: EventSink<F::Event>>(
-    rules: &F::Rules,
-    state: &mut F,
-    bots: &mut [SeatBot<F>],
+pub fn play_unit<F: Forward, S: EventSink<F::Event>>(
+    rules: &F::Variant,
+    worker: &mut Worker<F>,
+    seeds: UnitSeeds,
     seating: &[usize],
-    rngs: &mut SeatRngs,
-    scratch: &mut Scratch<F>,
     sink: &mut S,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
+    let Worker { state, bots, scratch } = worker;
+    for &b in seating {
+        if let SeatBot::Heuristic(bot) = &mut bots[b] {
+            F::ready_bot(bot);
+        }
+    }
+    let mut rngs = SeatRngs::new(seeds.bots, seating.len());
+    state.start(rules, seeds.deal, seeds.deal_index, sink, out)?;
     let players = seating.len();
     let standing = out.health.sampled && F::has_standing(rules);
     while let Some(s) = state.to_act() {
@@ -156,7 +197,7 @@ pub fn drive<F: Forward, S: EventSink<F::Event>>(
         } else {
             out.health.decisions += 1;
         }
-        let m = decide(rules, state, &mut bots[seating[s]], s, rngs.seat(s), &mut scratch.obs, sink)?;
+        let m = decide(rules, &**state, &mut bots[seating[s]], s, rngs.seat(s), &mut scratch.obs, sink)?;
         state.apply(rules, m, sink, out)?;
         if standing {
             for (seat, v) in scratch.standing[..players].iter_mut().enumerate() {

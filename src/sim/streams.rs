@@ -12,6 +12,25 @@ pub type BotRng = Xoshiro256PlusPlus;
 /// Stream tag of a seat's bot stream within a unit's bot seed.
 const SEAT_STREAM: u64 = 0x5EA7;
 
+/// Where a unit's randomness comes from: its deal (cards and chance steps) and its seats'
+/// bot streams, kept apart so no bot decision changes later cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnitSeeds {
+    /// Seeds the deal: every card and chance step.
+    pub deal: u64,
+    /// Seeds the seats' bot streams.
+    pub bots: u64,
+    /// The unit's deal in the run (every seating of a deal shares it).
+    pub deal_index: u64,
+}
+
+impl UnitSeeds {
+    /// A unit's seeds as deal 0 of a run (scripted play and tests).
+    pub fn new(deal: u64, bots: u64) -> UnitSeeds {
+        UnitSeeds { deal, bots, deal_index: 0 }
+    }
+}
+
 /// Each seat's own bot stream for one unit, seeded `mix_seed(bot_seed, seat, ..)`.
 #[derive(Clone, Debug)]
 pub struct SeatRngs {

@@ -4,7 +4,7 @@
 pub mod compare;
 pub mod equilibrium;
 pub mod ladder;
-pub mod search;
+pub mod optimise;
 pub mod sensitivity;
 pub mod sweep;
 pub mod tune;

@@ -1,4 +1,4 @@
-//! `tune` and `exploit`: the search engine bound to the games through their declared
+//! `tune` and `exploit`: the optimiser bound to the games through their declared
 //! measures. `tune` searches rules options toward an objective over the variant-level
 //! metrics; `exploit` searches one preset's parameters for the best payoff against a field.
 
@@ -11,7 +11,7 @@ use crate::games::GameInfo;
 use crate::games::presets::derived_name;
 use crate::sim::{Lineup, Measures, Mode, Plan, Tally, health_figures};
 use crate::stats::Estimate;
-use crate::study::search::{Evaluator, Setting};
+use crate::study::optimise::{Evaluator, Setting};
 use crate::study::sweep::{RulesBase, seats_for};
 
 /// How one term's value is judged.

@@ -106,16 +106,10 @@ pub struct Preset {
 }
 
 /// The presets in `strategies/live-draft/`, embedded in the binary.
-pub const PRESETS: &[(&str, &str)] = &[
-    ("random", include_str!("../../../strategies/live-draft/random.toml")),
-    ("best-card", include_str!("../../../strategies/live-draft/best-card.toml")),
-    ("curve", include_str!("../../../strategies/live-draft/curve.toml")),
-    ("colour", include_str!("../../../strategies/live-draft/colour.toml")),
-    ("hate", include_str!("../../../strategies/live-draft/hate.toml")),
-    ("aggro", include_str!("../../../strategies/live-draft/aggro.toml")),
-    ("cautious", include_str!("../../../strategies/live-draft/cautious.toml")),
-    ("search", include_str!("../../../strategies/live-draft/search.toml")),
-];
+pub const PRESETS: &[(&str, &str)] = crate::embedded_presets!(
+    "live-draft":
+        "random", "best-card", "curve", "colour", "hate", "aggro", "cautious", "search",
+);
 
 impl Preset {
     /// Parses a preset's TOML.

@@ -25,139 +25,72 @@ use std::fmt::Write;
 
 use engine::{Event, How};
 
-use super::{Built, GameInfo, Setup, presets};
-use crate::error::{Error, InputError};
-use crate::search::{self, Scratch, SeatBot, Strategy};
-use crate::sim::{Game, Measures, RoundResult};
+use super::contest::{self, Contest, GameDef};
+use super::{GameInfo, RuleStep};
+use crate::error::InputError;
+use crate::search::Strategy;
+use crate::sim::{Measures, RoundResult};
 use view::{Card, NO_CARD};
 
 /// The game's name on the command line.
 pub const NAME: &str = "live-draft";
 
 /// The registry entry.
-pub const INFO: GameInfo = GameInfo {
-    name: NAME,
-    description: "one shared library drawn by tableau, pipeline, rummy or blind; lands and creatures (2-4 players)",
-    rules_help: rules::RULES_HELP,
-    rule_steps: rules::RULE_STEPS,
-    default_rules: || toml::to_string(&Rules::default()).unwrap_or_default(),
-    presets: || presets::listing(bots::PRESETS),
-    preset_text: |name| crate::games::presets::preset_text(bots::PRESETS, name, NAME),
-    random_rules: |seed| toml::to_string(&rules::random_rules(seed)).unwrap_or_default(),
-    default_seats,
-    build,
-};
+pub const INFO: GameInfo = GameInfo::of::<Def>();
 
-const DEFAULT_MIX: [&str; 4] = ["best-card", "curve", "colour", "hate"];
-
-fn default_seats(players: usize) -> Vec<String> {
-    presets::mix_seats(&DEFAULT_MIX, players)
-}
-
-fn build(rules_text: Option<&str>, players: Option<usize>, seats: Option<&[String]>) -> Result<Built, InputError> {
-    let mut rules = rules_text.map_or_else(|| Ok(Rules::default()), Rules::from_toml)?;
-    rules.players = presets::players_asked(players, rules_text, seats).unwrap_or(rules.players);
-    let seats = presets::seats_or_mix(seats, &DEFAULT_MIX, rules.players);
-    Ok((Box::new(LiveDraft::new(&rules, &seats)?), seats))
-}
+/// Live-Draft for the framework.
+pub struct Def;
 
 /// Live-Draft with a lineup of bots, ready for the harness.
-#[derive(Clone, Debug)]
-pub struct LiveDraft {
-    /// The checked rules.
-    pub rules: Rules,
-    /// One (name, strategy) per seat of the lineup.
-    pub lineup: Vec<(String, Strategy<Preset>)>,
-    /// What the game measures.
-    pub measures: Measures,
-}
+pub type LiveDraft = Contest<Def>;
 
-/// Per-thread state: the table, one player per lineup entry, and the driver's buffers.
-pub struct Worker {
-    table: Box<engine::Table>,
-    bots: Vec<SeatBot<engine::Table>>,
-    scratch: Box<Scratch<engine::Table>>,
+impl GameDef for Def {
+    type State = engine::State;
+    type RulesFile = Rules;
+    type Preset = Preset;
+
+    const NAME: &'static str = NAME;
+    const DESCRIPTION: &'static str =
+        "one shared library drawn by tableau, pipeline, rummy or blind; lands and creatures (2-4 players)";
+    const RULES_HELP: &'static [(&'static str, &'static str)] = rules::RULES_HELP;
+    const RULE_STEPS: &'static [(&'static str, RuleStep)] = rules::RULE_STEPS;
+    const PRESETS: &'static [(&'static str, &'static str)] = bots::PRESETS;
+    const DEFAULT_MIX: &'static [&'static str] = &["best-card", "curve", "colour", "hate"];
+
+    fn players_mut(rules: &mut Rules) -> &mut usize {
+        &mut rules.players
+    }
+    fn parse_preset(text: &str) -> Result<Preset, InputError> {
+        Preset::from_toml(text)
+    }
+    fn random_rules(seed: u64) -> Rules {
+        rules::random_rules(seed)
+    }
+    fn compile(rules: &Rules) -> Result<Rules, InputError> {
+        rules.check()?;
+        Ok(rules.clone())
+    }
+    fn rules_file(rules: &Rules) -> &Rules {
+        rules
+    }
+    fn players(rules: &Rules) -> usize {
+        rules.players
+    }
+    fn measures(_rules: &Rules) -> Measures {
+        measures::measures()
+    }
+    fn bot(preset: &Preset, name: &str) -> LiveDraftBot {
+        preset.bot(name)
+    }
+    fn tell(rules: &Rules, state: &engine::State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
+        let cards: Vec<Card> = (0..rules.library_cards()).map(|i| state.card(i as u8)).collect();
+        tell(&cards, names, events, out)
+    }
 }
 
 /// A strategy by preset name, file, derived preset or search preset.
 pub fn load_strategy(name: &str) -> Result<Strategy<Preset>, InputError> {
-    search::load_strategy(bots::PRESETS, name, NAME, Preset::from_toml)
-}
-
-impl LiveDraft {
-    /// The game with these rules and strategies, one per seat.
-    pub fn new(rules: &Rules, seats: &[String]) -> Result<LiveDraft, InputError> {
-        rules.check()?;
-        let lineup = presets::lineup(seats, rules.players, load_strategy)?;
-        Ok(LiveDraft { rules: rules.clone(), lineup, measures: measures::measures() })
-    }
-
-    fn play_into(
-        &self,
-        worker: &mut Worker,
-        deal_seed: u64,
-        bot_seed: u64,
-        seating: &[usize],
-        sink: &mut impl crate::sim::EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        let Worker { table, bots, scratch } = worker;
-        engine::play_seats(&self.rules, table, bots, seating, deal_seed, bot_seed, scratch, sink, out)
-    }
-}
-
-impl Game for LiveDraft {
-    type Worker = Worker;
-
-    fn players(&self) -> usize {
-        self.rules.players
-    }
-
-    fn worker(&self) -> Worker {
-        Worker {
-            table: Box::default(),
-            bots: (self.lineup.iter())
-                .map(|(name, strategy)| SeatBot::new(name, strategy, self.rules.players, Preset::bot))
-                .collect(),
-            scratch: Box::default(),
-        }
-    }
-
-    fn measures(&self) -> &Measures {
-        &self.measures
-    }
-
-    fn play(
-        &self,
-        worker: &mut Worker,
-        deal_seed: u64,
-        bot_seed: u64,
-        _deal_index: u64,
-        seating: &[usize],
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        self.play_into(worker, deal_seed, bot_seed, seating, &mut crate::sim::NoEvents, out)
-    }
-
-    fn set_checking(&self, worker: &mut Worker, on: bool) {
-        worker.table.verify = on || cfg!(debug_assertions);
-    }
-
-    fn replay(&self, deal_seed: u64, bot_seed: u64, _deal_index: u64, seating: &[usize]) -> Result<String, Error> {
-        let mut events = Vec::new();
-        let mut out = RoundResult::default();
-        let mut worker = self.worker();
-        self.play_into(&mut worker, deal_seed, bot_seed, seating, &mut events, &mut out)?;
-        let names: Vec<&str> = seating.iter().map(|&i| self.lineup[i].0.as_str()).collect();
-        let cards: Vec<Card> = (0..self.rules.library_cards()).map(|i| worker.table.card(i as u8)).collect();
-        Ok(tell(&cards, &names, &events, &out))
-    }
-}
-
-impl Setup for LiveDraft {
-    fn rules_toml(&self) -> String {
-        toml::to_string(&self.rules).unwrap_or_default()
-    }
+    contest::load_strategy::<Def>(name)
 }
 
 /// A game told move by move.

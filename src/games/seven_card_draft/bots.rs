@@ -122,17 +122,11 @@ pub struct Preset {
 }
 
 /// The presets shipped in `strategies/seven-card-draft/`, embedded in the binary.
-pub const PRESETS: &[(&str, &str)] = &[
-    ("random", include_str!("../../../strategies/seven-card-draft/random.toml")),
-    ("greedy", include_str!("../../../strategies/seven-card-draft/greedy.toml")),
-    ("hate", include_str!("../../../strategies/seven-card-draft/hate.toml")),
-    ("tight", include_str!("../../../strategies/seven-card-draft/tight.toml")),
-    ("loose-aggressive", include_str!("../../../strategies/seven-card-draft/loose-aggressive.toml")),
-    ("wild-hunter", include_str!("../../../strategies/seven-card-draft/wild-hunter.toml")),
-    ("late-folder", include_str!("../../../strategies/seven-card-draft/late-folder.toml")),
-    ("bluffer", include_str!("../../../strategies/seven-card-draft/bluffer.toml")),
-    ("search", include_str!("../../../strategies/seven-card-draft/search.toml")),
-];
+pub const PRESETS: &[(&str, &str)] = crate::embedded_presets!(
+    "seven-card-draft":
+        "random", "greedy", "hate", "tight", "loose-aggressive", "wild-hunter", "late-folder", "bluffer",
+        "search",
+);
 
 impl Preset {
     /// Parses a preset's TOML; unknown modules or parameters list the valid ones.

@@ -12,7 +12,7 @@ use super::view::{Action, BetOptions, Bot, BotRng, PickChoice, SeatView};
 use crate::cards::CardSet;
 use crate::error::{Error, InputError};
 use crate::output::{Table, Values};
-use crate::sim::{MAX_SEATS, RoundResult, mix_seed};
+use crate::sim::{MAX_SEATS, RoundResult, UnitSeeds, mix_seed};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -149,7 +149,7 @@ fn calibrate_rounds(variant: &Variant, draft: DraftModule, range: Range<u64>, se
         })
         .collect();
     let seating: Vec<usize> = (0..n).collect();
-    let mut table = engine::Table::new(variant);
+    let mut table = engine::State::new(variant);
     let mut out = vec![[Bin::default(); BINS]; variant.rules.pack_size];
     let mut events: Vec<Event> = Vec::new();
     for round in range {
@@ -164,9 +164,7 @@ fn calibrate_rounds(variant: &Variant, draft: DraftModule, range: Range<u64>, se
             &mut table,
             &mut bots,
             &seating,
-            mix_seed(seed, round, 0xCA1),
-            mix_seed(seed, round, 0xCA2),
-            round,
+            UnitSeeds { deal: mix_seed(seed, round, 0xCA1), bots: mix_seed(seed, round, 0xCA2), deal_index: round },
             &mut events,
             &mut result,
         )?;

@@ -169,16 +169,10 @@ pub struct Preset {
 }
 
 /// The presets in `strategies/seven-poker/`, embedded in the binary.
-pub const PRESETS: &[(&str, &str)] = &[
-    ("random", include_str!("../../../strategies/seven-poker/random.toml")),
-    ("pat", include_str!("../../../strategies/seven-poker/pat.toml")),
-    ("colour", include_str!("../../../strategies/seven-poker/colour.toml")),
-    ("rainbow", include_str!("../../../strategies/seven-poker/rainbow.toml")),
-    ("bluffer", include_str!("../../../strategies/seven-poker/bluffer.toml")),
-    ("fold-to-keep", include_str!("../../../strategies/seven-poker/fold-to-keep.toml")),
-    ("adaptive", include_str!("../../../strategies/seven-poker/adaptive.toml")),
-    ("search", include_str!("../../../strategies/seven-poker/search.toml")),
-];
+pub const PRESETS: &[(&str, &str)] = crate::embedded_presets!(
+    "seven-poker":
+        "random", "pat", "colour", "rainbow", "bluffer", "fold-to-keep", "adaptive", "search",
+);
 
 impl Preset {
     /// Parses a preset's TOML.

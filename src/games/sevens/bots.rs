@@ -71,15 +71,10 @@ pub struct Preset {
 }
 
 /// The presets in `strategies/sevens/`, embedded in the binary.
-pub const PRESETS: &[(&str, &str)] = &[
-    ("random", include_str!("../../../strategies/sevens/random.toml")),
-    ("no-trade", include_str!("../../../strategies/sevens/no-trade.toml")),
-    ("greedy", include_str!("../../../strategies/sevens/greedy.toml")),
-    ("exact", include_str!("../../../strategies/sevens/exact.toml")),
-    ("tight", include_str!("../../../strategies/sevens/tight.toml")),
-    ("bluffer", include_str!("../../../strategies/sevens/bluffer.toml")),
-    ("search", include_str!("../../../strategies/sevens/search.toml")),
-];
+pub const PRESETS: &[(&str, &str)] = crate::embedded_presets!(
+    "sevens":
+        "random", "no-trade", "greedy", "exact", "tight", "bluffer", "search",
+);
 
 impl Preset {
     /// Parses a preset's TOML; unknown modules or parameters list the valid ones.

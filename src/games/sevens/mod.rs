@@ -25,10 +25,11 @@ use std::fmt::Write;
 
 use engine::Event;
 
-use super::{Built, GameInfo, Setup, presets};
-use crate::error::{Error, InputError};
-use crate::search::{self, Scratch, SeatBot, Strategy};
-use crate::sim::{Game, Measures, RoundResult, SHARE_UNIT};
+use super::contest::{self, Contest, GameDef};
+use super::{GameInfo, RuleStep};
+use crate::error::InputError;
+use crate::search::Strategy;
+use crate::sim::{Measures, RoundResult, SHARE_UNIT};
 
 /// The game's name on the command line.
 pub const NAME: &str = "sevens";
@@ -38,142 +39,64 @@ pub const TOTALS: [&str; 16] =
     ["3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18"];
 
 /// The registry entry.
-pub const INFO: GameInfo = GameInfo {
-    name: NAME,
-    description: "three cards, bet, trade once: closest to 7 without going over (2-6 players)",
-    rules_help: rules::RULES_HELP,
-    rule_steps: rules::RULE_STEPS,
-    default_rules: || toml::to_string(&Rules::default()).unwrap_or_default(),
-    presets: || presets::listing(bots::PRESETS),
-    preset_text: |name| crate::games::presets::preset_text(bots::PRESETS, name, NAME),
-    random_rules: |seed| toml::to_string(&rules::random_rules(seed)).unwrap_or_default(),
-    default_seats,
-    build,
-};
+pub const INFO: GameInfo = GameInfo::of::<Def>();
 
-/// The default lineup, cycled over the seats: at 4 players tight, bluffer, greedy and
-/// random. Every module's decisions matter in it: bluffer's raises put tight's fold timing
-/// to work and make the calling stations (greedy, random) call, tight raises its strong
-/// hands into them, and three trade modules (exact, in tight and bluffer; greedy; random)
-/// each face the public trade counts of the others. The random seat keeps the skill gap
-/// measurable. At 5 and 6 players exact (a calling station) and no-trade join.
-const DEFAULT_MIX: [&str; 6] = ["tight", "bluffer", "greedy", "random", "exact", "no-trade"];
-
-fn default_seats(players: usize) -> Vec<String> {
-    presets::mix_seats(&DEFAULT_MIX, players)
-}
-
-fn build(rules_text: Option<&str>, players: Option<usize>, seats: Option<&[String]>) -> Result<Built, InputError> {
-    let mut rules = rules_text.map_or_else(|| Ok(Rules::default()), Rules::from_toml)?;
-    rules.players = presets::players_asked(players, rules_text, seats).unwrap_or(rules.players);
-    let seats = presets::seats_or_mix(seats, &DEFAULT_MIX, rules.players);
-    Ok((Box::new(Sevens::new(&rules, &seats)?), seats))
-}
+/// Sevens for the framework.
+pub struct Def;
 
 /// Sevens with a lineup of bots, ready for the harness.
-#[derive(Clone, Debug)]
-pub struct Sevens {
-    /// The checked rules.
-    pub rules: Rules,
-    /// One (name, strategy) per seat of the lineup.
-    pub lineup: Vec<(String, Strategy<Preset>)>,
-    /// What the game measures.
-    pub measures: Measures,
-}
+pub type Sevens = Contest<Def>;
 
-/// Per-thread state: the table, one player per lineup entry, and the driver's buffers.
-pub struct Worker {
-    table: engine::Table,
-    bots: Vec<SeatBot<engine::Table>>,
-    scratch: Box<Scratch<engine::Table>>,
-}
+impl GameDef for Def {
+    type State = engine::State;
+    type RulesFile = Rules;
+    type Preset = Preset;
 
-/// A strategy by preset name, file, derived preset or search preset.
-pub fn load_strategy(name: &str) -> Result<Strategy<Preset>, InputError> {
-    search::load_strategy(bots::PRESETS, name, NAME, Preset::from_toml)
-}
+    const NAME: &'static str = NAME;
+    const DESCRIPTION: &'static str = "three cards, bet, trade once: closest to 7 without going over (2-6 players)";
+    const RULES_HELP: &'static [(&'static str, &'static str)] = rules::RULES_HELP;
+    const RULE_STEPS: &'static [(&'static str, RuleStep)] = rules::RULE_STEPS;
+    const PRESETS: &'static [(&'static str, &'static str)] = bots::PRESETS;
+    /// At 4 players tight, bluffer, greedy and random. Every module's decisions matter in
+    /// it: bluffer's raises put tight's fold timing to work and make the calling stations
+    /// (greedy, random) call, tight raises its strong hands into them, and three trade
+    /// modules (exact, in tight and bluffer; greedy; random) each face the public trade
+    /// counts of the others. The random seat keeps the skill gap measurable. At 5 and 6
+    /// players exact (a calling station) and no-trade join.
+    const DEFAULT_MIX: &'static [&'static str] = &["tight", "bluffer", "greedy", "random", "exact", "no-trade"];
 
-impl Sevens {
-    /// The game with these rules and strategies, one per seat.
-    pub fn new(rules: &Rules, seats: &[String]) -> Result<Sevens, InputError> {
+    fn players_mut(rules: &mut Rules) -> &mut usize {
+        &mut rules.players
+    }
+    fn compile(rules: &Rules) -> Result<Rules, InputError> {
         rules.check()?;
-        let lineup = presets::lineup(seats, rules.players, load_strategy)?;
-        Ok(Sevens { rules: rules.clone(), lineup, measures: measures::measures() })
+        Ok(rules.clone())
     }
-}
-
-impl Sevens {
-    /// Plays one unit on a worker, events to `sink`.
-    fn play_into(
-        &self,
-        worker: &mut Worker,
-        deal_seed: u64,
-        bot_seed: u64,
-        seating: &[usize],
-        sink: &mut impl crate::sim::EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        let Worker { table, bots, scratch } = worker;
-        engine::play_seats(&self.rules, table, bots, seating, deal_seed, bot_seed, scratch, sink, out)
+    fn rules_file(rules: &Rules) -> &Rules {
+        rules
     }
-}
-
-impl Game for Sevens {
-    type Worker = Worker;
-
-    fn players(&self) -> usize {
-        self.rules.players
+    fn players(rules: &Rules) -> usize {
+        rules.players
+    }
+    fn measures(_rules: &Rules) -> Measures {
+        measures::measures()
+    }
+    fn random_rules(seed: u64) -> Rules {
+        rules::random_rules(seed)
+    }
+    fn parse_preset(text: &str) -> Result<Preset, InputError> {
+        Preset::from_toml(text)
+    }
+    fn bot(preset: &Preset, name: &str) -> SevensBot {
+        preset.bot(name)
+    }
+    fn tell(_rules: &Rules, _state: &engine::State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
+        tell(names, events, out)
     }
 
-    fn worker(&self) -> Worker {
-        Worker {
-            table: engine::Table::default(),
-            bots: (self.lineup.iter())
-                .map(|(name, strategy)| SeatBot::new(name, strategy, self.rules.players, Preset::bot))
-                .collect(),
-            scratch: Box::default(),
-        }
-    }
-
-    fn measures(&self) -> &Measures {
-        &self.measures
-    }
-
-    fn play(
-        &self,
-        worker: &mut Worker,
-        deal_seed: u64,
-        bot_seed: u64,
-        _deal_index: u64,
-        seating: &[usize],
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        self.play_into(worker, deal_seed, bot_seed, seating, &mut engine::NoEvents, out)
-    }
-
-    fn set_checking(&self, worker: &mut Worker, on: bool) {
-        worker.table.verify = on || cfg!(debug_assertions);
-    }
-
-    fn replay(&self, deal_seed: u64, bot_seed: u64, _deal_index: u64, seating: &[usize]) -> Result<String, Error> {
-        let mut events = Vec::new();
-        let mut out = RoundResult::default();
-        self.play_into(&mut self.worker(), deal_seed, bot_seed, seating, &mut events, &mut out)?;
-        let names: Vec<&str> = seating.iter().map(|&i| self.lineup[i].0.as_str()).collect();
-        Ok(tell(&names, &events, &out))
-    }
-}
-
-impl Setup for Sevens {
-    fn rules_toml(&self) -> String {
-        toml::to_string(&self.rules).unwrap_or_default()
-    }
-
-    fn warnings(&self) -> Vec<String> {
+    fn warnings(rules: &Rules) -> Vec<String> {
         let mut out = Vec::new();
-        if self.rules.all_over != rules::AllOver::CarryOver
-            && self.rules.max_carry_hands != Rules::default().max_carry_hands
-        {
+        if rules.all_over != rules::AllOver::CarryOver && rules.max_carry_hands != Rules::default().max_carry_hands {
             out.push(
                 "max_carry_hands: counts only with all_over = \"carry-over\"; drop it or set all_over = \"carry-over\""
                     .into(),
@@ -181,6 +104,11 @@ impl Setup for Sevens {
         }
         out
     }
+}
+
+/// A strategy by preset name, file, derived preset or search preset.
+pub fn load_strategy(name: &str) -> Result<Strategy<Preset>, InputError> {
+    contest::load_strategy::<Def>(name)
 }
 
 /// A unit of play told move by move.

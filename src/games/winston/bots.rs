@@ -108,15 +108,10 @@ pub struct Preset {
 }
 
 /// The presets in `strategies/winston-crazier-eights/`, embedded in the binary.
-pub const PRESETS: &[(&str, &str)] = &[
-    ("random", include_str!("../../../strategies/winston-crazier-eights/random.toml")),
-    ("first", include_str!("../../../strategies/winston-crazier-eights/first.toml")),
-    ("forge", include_str!("../../../strategies/winston-crazier-eights/forge.toml")),
-    ("value", include_str!("../../../strategies/winston-crazier-eights/value.toml")),
-    ("colour", include_str!("../../../strategies/winston-crazier-eights/colour.toml")),
-    ("hate", include_str!("../../../strategies/winston-crazier-eights/hate.toml")),
-    ("search", include_str!("../../../strategies/winston-crazier-eights/search.toml")),
-];
+pub const PRESETS: &[(&str, &str)] = crate::embedded_presets!(
+    "winston-crazier-eights":
+        "random", "first", "forge", "value", "colour", "hate", "search",
+);
 
 impl Preset {
     /// Parses a preset's TOML.

@@ -26,155 +26,92 @@ use std::fmt::Write;
 
 use engine::{Event, NO_CARD};
 
-use super::{Built, GameInfo, Setup, presets};
-use crate::error::{Error, InputError};
-use crate::search::{self, Scratch, SeatBot, Strategy};
-use crate::sim::{Game, Measures, RoundResult};
+use super::contest::{self, Contest, GameDef};
+use super::{GameInfo, RuleStep};
+use crate::error::InputError;
+use crate::search::Strategy;
+use crate::sim::{Measures, RoundResult};
 use cards::Pool;
-use engine::Model;
+use engine::Variant;
 
 /// The game's name on the command line.
 pub const NAME: &str = "winston-crazier-eights";
 
 /// The registry entry.
-pub const INFO: GameInfo = GameInfo {
-    name: NAME,
-    description: "Winston draft from three piles, 30-card decks, then Crazier Eights (2 players)",
-    rules_help: rules::RULES_HELP,
-    rule_steps: rules::RULE_STEPS,
-    default_rules: || toml::to_string(&Rules::default()).unwrap_or_default(),
-    presets: || presets::listing(bots::PRESETS),
-    preset_text: |name| crate::games::presets::preset_text(bots::PRESETS, name, NAME),
-    random_rules: |seed| toml::to_string(&rules::random_rules(seed)).unwrap_or_default(),
-    default_seats,
-    build,
-};
+pub const INFO: GameInfo = GameInfo::of::<Def>();
 
-const DEFAULT_MIX: [&str; 2] = ["value", "colour"];
+/// Winston Draft + Crazier Eights for the framework.
+pub struct Def;
 
-fn default_seats(players: usize) -> Vec<String> {
-    presets::mix_seats(&DEFAULT_MIX, players)
-}
+/// Winston Draft + Crazier Eights with a lineup of bots, ready for the harness.
+pub type Winston = Contest<Def>;
 
-fn build(rules_text: Option<&str>, players: Option<usize>, seats: Option<&[String]>) -> Result<Built, InputError> {
-    let mut rules = rules_text.map_or_else(|| Ok(Rules::default()), Rules::from_toml)?;
-    rules.players = presets::players_asked(players, rules_text, seats).unwrap_or(rules.players);
-    let seats = presets::seats_or_mix(seats, &DEFAULT_MIX, rules.players);
-    Ok((Box::new(Winston::new(&rules, &seats)?), seats))
-}
+impl GameDef for Def {
+    type State = engine::State;
+    type RulesFile = Rules;
+    type Preset = Preset;
 
-/// Winston + Crazier Eights with a lineup of bots, ready for the harness.
-#[derive(Clone, Debug)]
-pub struct Winston {
-    /// The checked rules and the pool they describe.
-    pub model: Model,
-    /// One (name, strategy) per seat of the lineup.
-    pub lineup: Vec<(String, Strategy<Preset>)>,
-    /// What the game measures.
-    pub measures: Measures,
-}
+    const NAME: &'static str = NAME;
+    const DESCRIPTION: &'static str = "Winston draft from three piles, 30-card decks, then Crazier Eights (2 players)";
+    const RULES_HELP: &'static [(&'static str, &'static str)] = rules::RULES_HELP;
+    const RULE_STEPS: &'static [(&'static str, RuleStep)] = rules::RULE_STEPS;
+    const PRESETS: &'static [(&'static str, &'static str)] = bots::PRESETS;
+    const DEFAULT_MIX: &'static [&'static str] = &["value", "colour"];
 
-/// Per-thread state: the table, one player per lineup entry, and the driver's buffers.
-pub struct Worker {
-    table: engine::Table,
-    bots: Vec<SeatBot<engine::Table>>,
-    scratch: Box<Scratch<engine::Table>>,
-}
-
-/// A strategy by preset name, file, derived preset or search preset.
-pub fn load_strategy(name: &str) -> Result<Strategy<Preset>, InputError> {
-    search::load_strategy(bots::PRESETS, name, NAME, Preset::from_toml)
-}
-
-impl Winston {
-    /// The game with these rules and strategies, one per seat.
-    pub fn new(rules: &Rules, seats: &[String]) -> Result<Winston, InputError> {
+    fn players_mut(rules: &mut Rules) -> &mut usize {
+        &mut rules.players
+    }
+    fn parse_preset(text: &str) -> Result<Preset, InputError> {
+        Preset::from_toml(text)
+    }
+    fn random_rules(seed: u64) -> Rules {
+        rules::random_rules(seed)
+    }
+    fn compile(rules: &Rules) -> Result<Variant, InputError> {
         rules.check()?;
-        let lineup = presets::lineup(seats, rules.players, load_strategy)?;
-        Ok(Winston { model: Model::new(rules), lineup, measures: measures::measures(rules) })
+        Ok(Variant::new(rules))
     }
-
-    /// The checked rules.
-    pub fn rules(&self) -> &Rules {
-        &self.model.rules
+    fn rules_file(variant: &Variant) -> &Rules {
+        &variant.rules
     }
-
-    /// The pool the rules describe.
-    pub fn pool(&self) -> &Pool {
-        &self.model.pool
-    }
-
-    fn play_into(
-        &self,
-        worker: &mut Worker,
-        deal_seed: u64,
-        bot_seed: u64,
-        seating: &[usize],
-        sink: &mut impl crate::sim::EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        let Worker { table, bots, scratch } = worker;
-        engine::play_seats(&self.model, table, bots, seating, deal_seed, bot_seed, scratch, sink, out)
-    }
-}
-
-impl Game for Winston {
-    type Worker = Worker;
-
-    fn players(&self) -> usize {
+    fn players(_model: &Variant) -> usize {
         2
     }
-
-    fn worker(&self) -> Worker {
-        Worker {
-            table: engine::Table::default(),
-            bots: (self.lineup.iter()).map(|(name, strategy)| SeatBot::new(name, strategy, 2, Preset::bot)).collect(),
-            scratch: Box::default(),
-        }
+    fn measures(variant: &Variant) -> Measures {
+        measures::measures(&variant.rules)
+    }
+    fn bot(preset: &Preset, name: &str) -> WinstonBot {
+        preset.bot(name)
+    }
+    fn tell(variant: &Variant, _state: &engine::State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
+        tell(&variant.pool, names, events, out)
     }
 
-    fn measures(&self) -> &Measures {
-        &self.measures
-    }
-
-    fn play(
-        &self,
-        worker: &mut Worker,
-        deal_seed: u64,
-        bot_seed: u64,
-        _deal_index: u64,
-        seating: &[usize],
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        self.play_into(worker, deal_seed, bot_seed, seating, &mut crate::sim::NoEvents, out)
-    }
-
-    fn set_checking(&self, worker: &mut Worker, on: bool) {
-        worker.table.verify = on || cfg!(debug_assertions);
-    }
-
-    fn replay(&self, deal_seed: u64, bot_seed: u64, _deal_index: u64, seating: &[usize]) -> Result<String, Error> {
-        let mut events = Vec::new();
-        let mut out = RoundResult::default();
-        self.play_into(&mut self.worker(), deal_seed, bot_seed, seating, &mut events, &mut out)?;
-        let names: Vec<&str> = seating.iter().map(|&i| self.lineup[i].0.as_str()).collect();
-        Ok(tell(&self.model.pool, &names, &events, &out))
-    }
-}
-
-impl Setup for Winston {
-    fn rules_toml(&self) -> String {
-        toml::to_string(&self.model.rules).unwrap_or_default()
-    }
-
-    fn warnings(&self) -> Vec<String> {
+    fn warnings(variant: &Variant) -> Vec<String> {
         let mut out = Vec::new();
-        let rules = &self.model.rules;
+        let rules = &variant.rules;
         if rules.games == 1 && rules.later_starter != Rules::default().later_starter {
             out.push("later_starter: counts only in a best of 3 (games = 3); drop it or set games = 3".into());
         }
         out
     }
+}
+
+impl Winston {
+    /// The rules file in force.
+    pub fn rules(&self) -> &Rules {
+        &self.rules.rules
+    }
+
+    /// The card pool the rules make.
+    pub fn pool(&self) -> &Pool {
+        &self.rules.pool
+    }
+}
+
+/// A strategy by preset name, file, derived preset or search preset.
+pub fn load_strategy(name: &str) -> Result<Strategy<Preset>, InputError> {
+    contest::load_strategy::<Def>(name)
 }
 
 /// A match told move by move.

@@ -1,0 +1,507 @@
+//! `draftsim tune` and `draftsim exploit`: one optimiser, two questions.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use anyhow::Result;
+use clap::Args;
+use draftsim::InputError;
+use draftsim::games;
+use draftsim::output::{OutputDir, Table, Values};
+use draftsim::stats::Estimate;
+use draftsim::study::optimise::{self, Evaluator, OptimiserConfig, OptimiserResult, OptimiserState, Param, Setting};
+use draftsim::study::tune::{ExploitEvaluator, Objective, Played, TuneEvaluator};
+
+use super::args::{
+    ExecArgs, GameRulesArgs, Known, OutputArgs, PlayersArg, RoundsArg, SeatsArg, SeedArg, positive, preset_names,
+    warn_rules, whole,
+};
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// What every search takes: the space, the budget, the candidates.
+#[derive(Args, Debug, Clone)]
+pub struct OptimiseArgs {
+    /// A searched parameter: NAME=LO..HI (reals, e.g. 0.0..1.0; integers when both ends
+    /// are, e.g. 5..9) or NAME=A,B,C (choices). Repeatable.
+    #[arg(long = "param", value_name = "NAME=RANGE")]
+    pub params: Vec<String>,
+    /// A search file: a [space] table (name = [lo, hi] or { choices = [...] }) and, for
+    /// tune, an [objective] table (minimize, maximize, target, require).
+    #[arg(long, value_name = "FILE")]
+    pub space: Option<PathBuf>,
+    /// A budget in seconds instead of --rounds: a short pilot measures the speed and sets the rounds
+    /// (kept in the search state, so a resumed search uses the same).
+    #[arg(long, value_name = "SECONDS", value_parser = positive, allow_negative_numbers = true)]
+    pub budget_time: Option<f64>,
+    /// Candidates drawn at the start (Latin hypercube).
+    #[arg(long, default_value_t = 16, value_parser = whole::<usize>, allow_negative_numbers = true)]
+    pub candidates: usize,
+    /// Runners-up re-evaluated on held-out seeds beside the winner.
+    #[arg(long, default_value_t = 2, value_parser = whole::<usize>, allow_negative_numbers = true)]
+    pub runners_up: usize,
+}
+
+impl OptimiseArgs {
+    /// The parameters from --param and the search file, and the file's objective table.
+    fn space(&self) -> Result<(Vec<Param>, Option<toml::Table>)> {
+        let mut params = self.params.iter().map(|p| Param::parse(p)).collect::<Result<Vec<_>, _>>()?;
+        let mut objective = None;
+        if let Some(path) = &self.space {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| InputError::new(format!("--space {}: {e}", path.display())))?;
+            let mut file: toml::Table = toml::from_str(&text)
+                .map_err(|e| InputError::new(format!("--space {}: {}", path.display(), e.message())))?;
+            if let Some(space) = file.remove("space") {
+                let space = space
+                    .as_table()
+                    .ok_or_else(|| InputError::new(format!("--space {}: [space] must be a table", path.display())))?;
+                for (name, value) in space {
+                    params.push(Param::from_toml(name, value)?);
+                }
+            }
+            objective = match file.remove("objective") {
+                Some(toml::Value::Table(t)) => Some(t),
+                Some(_) => return Err(InputError::new("--space: [objective] must be a table").into()),
+                None => None,
+            };
+            if let Some(key) = file.keys().next() {
+                return Err(
+                    InputError::new(format!("--space: unknown table '{key}'; use [space] and [objective]")).into()
+                );
+            }
+        }
+        if params.is_empty() {
+            return Err(InputError::new("give at least one --param NAME=LO..HI (or a [space] table in --space)").into());
+        }
+        Ok((params, objective))
+    }
+}
+
+/// Arguments of `draftsim tune`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    #[command(flatten)]
+    pub game: GameRulesArgs,
+    #[command(flatten)]
+    pub seats: SeatsArg,
+    #[command(flatten)]
+    pub rounds: RoundsArg,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub exec: ExecArgs,
+    #[command(flatten)]
+    pub search: OptimiseArgs,
+    /// A metric to minimise (seat_advantage, skill_gap, mean_length or a measure column).
+    #[arg(long)]
+    pub minimize: Vec<String>,
+    /// A metric to maximise.
+    #[arg(long)]
+    pub maximize: Vec<String>,
+    /// A metric to bring to a value: NAME=VALUE, e.g. mean_length=12.
+    #[arg(long)]
+    pub target: Vec<String>,
+    /// A constraint: 'NAME>=VALUE' or 'NAME<=VALUE', e.g. 'skill_gap>=5'. Each unit of
+    /// shortfall adds 1000 to the objective; a candidate that meets every constraint on
+    /// held-out deals wins over one that does not, and one that does not is marked
+    /// "constraint not met".
+    #[arg(long)]
+    pub require: Vec<String>,
+}
+
+/// Arguments of `draftsim exploit`.
+#[derive(Args, Debug)]
+pub struct ExploitArgs {
+    #[command(flatten)]
+    pub game: GameRulesArgs,
+    #[command(flatten)]
+    pub players: PlayersArg,
+    #[command(flatten)]
+    pub rounds: RoundsArg,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub exec: ExecArgs,
+    #[command(flatten)]
+    pub search: OptimiseArgs,
+    /// The preset whose parameters are searched (a name, a file or a derived preset); it
+    /// plays the first seat, and the balanced seatings give it every seat in turn.
+    #[arg(long, value_parser = Known(preset_names), hide_possible_values = true)]
+    pub preset: String,
+    /// The fixed strategies at the other seats, comma-separated, cycled to fill them: with
+    /// --players 4 and --field greedy,tight the table is PRESET, greedy, tight, greedy.
+    #[arg(long, value_delimiter = ',', required = true, value_parser = Known(preset_names), hide_possible_values = true)]
+    pub field: Vec<String>,
+}
+
+/// Runs `tune`.
+pub fn tune(args: TuneArgs) -> Result<()> {
+    let info = games::find(&args.game.game)?;
+    let (params, objective_table) = args.search.space()?;
+    let mut objective = Objective::from_flags(&args.minimize, &args.maximize, &args.target, &args.require)?;
+    if let Some(t) = &objective_table {
+        objective.add_toml(t).map_err(|e| e.context("--space"))?;
+    }
+    let evaluator = TuneEvaluator {
+        info,
+        rules: args.game.rules_text()?,
+        seats: args.seats.list(),
+        objective,
+        interrupt: Some(&INTERRUPTED),
+    };
+    evaluator.check()?;
+    // Check every parameter is a rules key before playing.
+    let first: Setting = params.iter().map(|p| (p.name.clone(), p_value(p))).collect();
+    evaluator.variant(&first)?;
+    if let Ok((base, _)) = (info.build)(evaluator.rules.as_deref(), None, evaluator.seats.as_deref()) {
+        warn_rules(base.as_ref(), &args.exec.quiet);
+    }
+    let fingerprint = serde_json::json!({
+        "kind": "tune", "game": info.name, "rules": evaluator.rules, "seats": evaluator.seats,
+        "objective": evaluator.objective, "params": params, "seed": args.seed.seed,
+        "candidates": args.search.candidates, "runners_up": args.search.runners_up,
+    });
+    let budget = args.rounds.get(400_000)?;
+    let (result, state, out, format, budget) =
+        run_search(&evaluator, &params, &args.search, budget, &args.exec, &args.output, args.seed.seed, &fingerprint)?;
+    let best = &result.candidates[result.best];
+    let (rules_text, seats) = evaluator.variant(&best.setting)?;
+    // The winner's metrics on its held-out deals.
+    let key = optimise::sample_key(&best.setting, result.held_out_seeds[0], result.held_out_rounds);
+    let metrics = state.samples.get(&key).map(|s: &Played| evaluator.metrics(s)).unwrap_or_default();
+    let constrained = !evaluator.objective.constraints.is_empty();
+    println!("Objective: {}.", evaluator.objective.describe());
+    if constrained {
+        println!(
+            "(The objective ranked adds {} per unit of a constraint's shortfall; its interval includes the penalty's.)",
+            draftsim::study::tune::PENALTY
+        );
+    }
+    print_result(&result, "objective", false);
+    for (name, e) in metrics.iter().filter(|(n, _)| evaluator.objective.metrics().contains(&n.as_str())) {
+        println!("  held-out {name}: {:.4} [{:.4}, {:.4}]", e.mean, e.lo, e.hi);
+    }
+    if !best.constraint_met {
+        println!(
+            "Constraint not met: no candidate held out meets {}; the best shown falls short.",
+            evaluator.objective.constraints_text()
+        );
+    }
+    let rules_toml = (info.build)(Some(&rules_text), None, Some(&seats))
+        .map_or_else(|_| rules_text.clone(), |(g, _)| g.rules_toml());
+    let meta = serde_json::json!({
+        "kind": "tune", "game": info.name, "seed": args.seed.seed, "rounds": budget, "budget": budget,
+        "objective": evaluator.objective.describe(), "seats": seats,
+        "base_rules": evaluator.rules.clone().unwrap_or_default(),
+        "rules": rules_toml,
+        "best": best.setting.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>(),
+        "constraint_met": best.constraint_met,
+        "search_seeds": result.search_seeds, "held_out_seeds": result.held_out_seeds,
+    });
+    let header = format!(
+        "# Tuned by draftsim tune ({}): {}\n# held-out objective {:.4} [{:.4}, {:.4}]{}\n",
+        info.name,
+        evaluator.objective.describe(),
+        best.held_out.map_or(f64::NAN, |e| e.mean),
+        best.held_out.map_or(f64::NAN, |e| e.lo),
+        best.held_out.map_or(f64::NAN, |e| e.hi),
+        if best.constraint_met { "" } else { "; constraint not met" }
+    );
+    finish(
+        out,
+        format,
+        &result,
+        ("objective", false, constrained),
+        ("best-rules.toml", format!("{header}{rules_text}")),
+        meta,
+        &args.exec,
+    )
+}
+
+/// The middle value of a parameter (a probe that its name is valid).
+fn p_value(p: &Param) -> String {
+    match &p.range {
+        optimise::Range::Float { lo, hi } => format!("{}", (lo + hi) / 2.0),
+        optimise::Range::Int { lo, hi } => ((lo + hi) / 2).to_string(),
+        optimise::Range::Choice(c) => c[0].clone(),
+    }
+}
+
+/// Runs `exploit`.
+pub fn exploit(args: ExploitArgs) -> Result<()> {
+    let info = games::find(&args.game.game)?;
+    let (params, objective_table) = args.search.space()?;
+    if objective_table.is_some() {
+        return Err(InputError::new("--space: exploit's objective is the payoff; remove the [objective] table").into());
+    }
+    let field = games::presets::rejoin(&args.field);
+    let evaluator = ExploitEvaluator {
+        info,
+        rules: args.game.rules_text()?,
+        preset: args.preset.clone(),
+        players: args.players.players.or(args.game.rules_players()?).unwrap_or(field.len() + 1),
+        field,
+        interrupt: Some(&INTERRUPTED),
+    };
+    evaluator.check()?;
+    if let Ok((base, _)) = (info.build)(evaluator.rules.as_deref(), Some(evaluator.players), None) {
+        warn_rules(base.as_ref(), &args.exec.quiet);
+    }
+    let first: Setting = params.iter().map(|p| (p.name.clone(), p_value(p))).collect();
+    (info.preset_text)(&evaluator.strategy(&first)).map_err(|e| e.context("--param"))?;
+    let fingerprint = serde_json::json!({
+        "kind": "exploit", "game": info.name, "rules": evaluator.rules, "preset": evaluator.preset,
+        "field": evaluator.field, "players": evaluator.players, "params": params, "seed": args.seed.seed,
+        "candidates": args.search.candidates, "runners_up": args.search.runners_up,
+    });
+    let budget = args.rounds.get(400_000)?;
+    let (result, _, out, format, budget) =
+        run_search(&evaluator, &params, &args.search, budget, &args.exec, &args.output, args.seed.seed, &fingerprint)?;
+    let best = &result.candidates[result.best];
+    let name = evaluator.strategy(&best.setting);
+    println!("Against the field {} at {} seats:", evaluator.field.join(","), evaluator.players);
+    print_result(&result, "payoff", true);
+    let seats = evaluator.seats(&best.setting);
+    let rules_toml = (info.build)(evaluator.rules.as_deref(), Some(evaluator.players), Some(&seats))
+        .map_or_else(|_| evaluator.rules.clone().unwrap_or_default(), |(g, _)| g.rules_toml());
+    let meta = serde_json::json!({
+        "kind": "exploit", "game": info.name, "seed": args.seed.seed, "rounds": budget, "budget": budget,
+        "preset": evaluator.preset, "field": evaluator.field, "players": evaluator.players,
+        "seats": seats, "rules": rules_toml, "best": name,
+        "search_seeds": result.search_seeds, "held_out_seeds": result.held_out_seeds,
+    });
+    let held = best.held_out.map_or(f64::NAN, |e| -e.mean);
+    let text = (info.preset_text)(&name)?;
+    let mut preset: toml::Table = toml::from_str(&text).map_err(|e| InputError::new(e.message().to_string()))?;
+    preset.insert(
+        "description".into(),
+        toml::Value::String(format!("{name}: best response found by draftsim exploit, payoff {held:.4} held out")),
+    );
+    let text = toml::to_string(&preset).expect("a TOML table prints");
+    finish(out, format, &result, ("payoff", true, false), ("best-preset.toml", text), meta, &args.exec)
+}
+
+/// The search's output: result, its evaluations, folder, format and budget.
+type Finished<S> = (OptimiserResult, OptimiserState<S>, Option<OutputDir>, draftsim::output::Format, u64);
+
+/// Opens the output, resumes or starts the state, runs the search with a progress bar.
+#[allow(clippy::too_many_arguments)]
+fn run_search<E: Evaluator<Sample = Played> + Sync>(
+    evaluator: &E,
+    params: &[Param],
+    args: &OptimiseArgs,
+    rounds: u64,
+    exec: &ExecArgs,
+    output: &OutputArgs,
+    seed: u64,
+    fingerprint: &serde_json::Value,
+) -> Result<Finished<Played>> {
+    let (format, out) = output.open()?;
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    let fingerprint = fingerprint.to_string();
+    let state_path = output.out.as_deref().map(state_file);
+    let mut state: OptimiserState<Played> =
+        OptimiserState { fingerprint: fingerprint.clone(), samples: Default::default() };
+    let mut budget = rounds;
+    if let Some(path) = &state_path
+        && let Ok(text) = std::fs::read_to_string(path)
+    {
+        match serde_json::from_str::<(u64, OptimiserState<Played>)>(&text) {
+            Ok((b, saved)) if saved.fingerprint == fingerprint => {
+                exec.note(&format!(
+                    "resuming the search in {} ({} evaluations done)",
+                    path.display(),
+                    saved.samples.len()
+                ));
+                state = saved;
+                budget = b;
+            }
+            _ if output.force => {}
+            _ => {
+                return Err(InputError::new(format!(
+                    "{}: a different search's state is there; pass --force to start afresh",
+                    path.display()
+                ))
+                .into());
+            }
+        }
+    } else if let Some(seconds) = args.budget_time {
+        budget = pilot_budget(evaluator, params, seed, seconds, exec)?;
+    }
+    let config = OptimiserConfig { seed, budget, candidates: args.candidates, runners_up: args.runners_up };
+    let bar = exec.bar(budget);
+    let mut save = |s: &OptimiserState<Played>| -> Result<(), draftsim::Error> {
+        if let Some(path) = &state_path {
+            let tmp = path.with_extension("tmp");
+            let text = serde_json::to_string(&(budget, s)).map_err(|e| draftsim::Error::Invariant(e.to_string()))?;
+            std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
+                draftsim::Error::Input(InputError::new(format!(
+                    "{}: cannot save the search state ({e})",
+                    path.display()
+                )))
+            })?;
+        }
+        Ok(())
+    };
+    let mut on_step = |done: u64, _total: u64, label: &str| {
+        if let Some(b) = &bar {
+            b.set_position(done.min(budget));
+            b.set_message(label.to_string());
+        }
+    };
+    let result =
+        exec.pool()?.install(|| optimise::optimise(evaluator, params, &config, &mut state, &mut save, &mut on_step));
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if matches!(result, Err(draftsim::Error::Interrupted)) {
+        // Said even with --quiet: it is what the interruption leaves behind. The state is
+        // saved even before a first evaluation ends, so the file the message names is there.
+        match &state_path {
+            Some(path) if save(&state).is_ok() => eprintln!(
+                "draftsim: the search's {} evaluations are saved in {}; the same command resumes it",
+                state.samples.len(),
+                path.display()
+            ),
+            Some(_) => {}
+            None => eprintln!("draftsim: without --out nothing was saved; give --out DIR to make a search resumable"),
+        }
+    }
+    let result = result?;
+    if let Some(path) = &state_path {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok((result, state, out, format, budget))
+}
+
+/// Where an interrupted search keeps its evaluations: beside the output folder.
+fn state_file(out: &Path) -> PathBuf {
+    let name = out.file_name().map_or_else(|| "search".into(), |n| n.to_string_lossy().into_owned());
+    out.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .join(format!(".{name}.search-state.json"))
+}
+
+/// Rounds the search can play in `seconds`: a pilot of one candidate for about a second.
+fn pilot_budget<E: Evaluator<Sample = Played> + Sync>(
+    evaluator: &E,
+    params: &[Param],
+    seed: u64,
+    seconds: f64,
+    exec: &ExecArgs,
+) -> Result<u64> {
+    let setting: Setting = params.iter().map(|p| (p.name.clone(), p_value(p))).collect();
+    let pool = exec.pool()?;
+    let (mut rounds, mut elapsed) = (2_000u64, 0.0);
+    while elapsed < 0.5 {
+        let start = Instant::now();
+        pool.install(|| evaluator.play(&setting, seed ^ 0x9110, rounds))?;
+        elapsed = start.elapsed().as_secs_f64();
+        if elapsed < 0.5 {
+            rounds *= 4;
+        }
+    }
+    let budget = (rounds as f64 / elapsed * seconds) as u64;
+    exec.note(&format!(
+        "--budget-time {seconds}s: {:.0} units/s in a pilot, so a budget of {budget} units",
+        rounds as f64 / elapsed
+    ));
+    Ok(budget)
+}
+
+/// Shows an estimate as lower-is-better, or flipped to a payoff.
+fn shown(e: Estimate, flip: bool) -> Estimate {
+    if flip { Estimate { mean: -e.mean, lo: -e.hi, hi: -e.lo } } else { e }
+}
+
+/// Prints the winner and runners-up: held-out figures beside the in-search ones.
+fn print_result(result: &OptimiserResult, what: &str, flip: bool) {
+    let mut ranked: Vec<_> = result.candidates.iter().filter(|c| c.rank > 0).collect();
+    ranked.sort_by_key(|c| c.rank);
+    for c in ranked {
+        let setting: Vec<String> = c.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let (h, s) = (shown(c.held_out.expect("ranked"), flip), shown(c.estimate, flip));
+        println!(
+            "{} {}: held-out {what} {:.4} [{:.4}, {:.4}]; in search {:.4} [{:.4}, {:.4}] ({}){}",
+            if c.rank == 1 { "best" } else { "  runner-up" },
+            setting.join(" "),
+            h.mean,
+            h.lo,
+            h.hi,
+            s.mean,
+            s.lo,
+            s.hi,
+            c.stage,
+            if c.constraint_met { "" } else { "; constraint not met" }
+        );
+    }
+}
+
+/// The `candidates` table: every candidate with its stage, rounds and estimates, and with
+/// `constrained` a `constraint` column: "met" or "not met" (held-out figures for the
+/// held-out candidates, the last stage's for the others).
+fn candidates_table(result: &OptimiserResult, what: &str, flip: bool, constrained: bool) -> Table {
+    let c = &result.candidates;
+    let mut t = Table::new("candidates").with("candidate", Values::Int((0..c.len() as i64).collect()));
+    if let Some(first) = c.first() {
+        for (k, (name, _)) in first.setting.iter().enumerate() {
+            t = t.with(name, Values::Text(c.iter().map(|x| x.setting[k].1.clone()).collect()));
+        }
+    }
+    let nan = Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN };
+    let est: Vec<Estimate> = c.iter().map(|x| shown(x.estimate, flip)).collect();
+    let held: Vec<Estimate> = c.iter().map(|x| x.held_out.map_or(nan, |e| shown(e, flip))).collect();
+    t = t
+        .with("stage", Values::Text(c.iter().map(|x| x.stage.clone()).collect()))
+        .with("rounds", Values::Int(c.iter().map(|x| x.rounds as i64).collect()))
+        .with(what, Values::Float(est.iter().map(|e| e.mean).collect()))
+        .with(&format!("{what}_lo"), Values::Float(est.iter().map(|e| e.lo).collect()))
+        .with(&format!("{what}_hi"), Values::Float(est.iter().map(|e| e.hi).collect()))
+        .with(&format!("held_out_{what}"), Values::Float(held.iter().map(|e| e.mean).collect()))
+        .with(&format!("held_out_{what}_lo"), Values::Float(held.iter().map(|e| e.lo).collect()))
+        .with(&format!("held_out_{what}_hi"), Values::Float(held.iter().map(|e| e.hi).collect()))
+        .with("rank", Values::Int(c.iter().map(|x| x.rank as i64).collect()));
+    if constrained {
+        let met = |x: &optimise::CandidateResult| if x.constraint_met { "met" } else { "not met" }.to_string();
+        t = t.with("constraint", Values::Text(c.iter().map(met).collect()));
+    }
+    t
+}
+
+/// The `convergence` table: the best in-search estimate against rounds spent.
+fn convergence_table(result: &OptimiserResult, what: &str, flip: bool) -> Table {
+    let t = &result.trace;
+    let e: Vec<Estimate> = t.iter().map(|(_, e)| shown(*e, flip)).collect();
+    Table::new("convergence")
+        .with("rounds_spent", Values::Int(t.iter().map(|(r, _)| *r as i64).collect()))
+        .with(&format!("best_{what}"), Values::Float(e.iter().map(|e| e.mean).collect()))
+        .with(&format!("best_{what}_lo"), Values::Float(e.iter().map(|e| e.lo).collect()))
+        .with(&format!("best_{what}_hi"), Values::Float(e.iter().map(|e| e.hi).collect()))
+}
+
+/// Writes the tables, the best setting's file and study.json; `what` names the figure,
+/// `flip` shows it as a payoff, `constrained` adds the candidates' constraint column.
+fn finish(
+    out: Option<OutputDir>,
+    format: draftsim::output::Format,
+    result: &OptimiserResult,
+    (what, flip, constrained): (&str, bool, bool),
+    (file, text): (&str, String),
+    meta: serde_json::Value,
+    exec: &ExecArgs,
+) -> Result<()> {
+    let tables = [candidates_table(result, what, flip, constrained), convergence_table(result, what, flip)];
+    if let Some(dir) = &out {
+        dir.write_text(file, &text)?;
+    } else {
+        println!("\n{file}:\n{text}");
+    }
+    super::study::write_study(out, &tables, format, meta, &exec.quiet)
+}

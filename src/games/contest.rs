@@ -1,0 +1,303 @@
+//! What every game shares once its forward model exists: a game is a [`GameDef`] (its
+//! rules file, forward model, presets and replay text) and the framework does the rest. A
+//! [`Contest`] is rules plus a lineup of strategies; it plays units for the harness
+//! (`run`, `check`, `replay`, health, card analytics and every study) through one driver,
+//! [`play_unit`], and [`GameInfo::of`] makes the registry entry.
+
+use std::sync::atomic::AtomicBool;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::{Built, GameInfo, RuleStep, Setup, presets};
+use crate::error::{Error, InputError};
+use crate::output::Table;
+use crate::search::{self, Forward, Scratch, SeatBot, Strategy, Worker, play_unit};
+use crate::sim::{Game, Measures, NoEvents, RoundResult, RuleUse, Tally, UnitSeeds};
+
+/// The compiled rules a game's forward model reads.
+pub type VariantOf<G> = <<G as GameDef>::State as Forward>::Variant;
+
+/// A game as the framework sees it: everything here is the game's own; the harness glue
+/// (workers, the driver, replays, the registry entry) is generic over it.
+pub trait GameDef: Sized + Send + Sync + 'static {
+    /// The forward model: the state of one unit of play.
+    type State: Forward;
+    /// The rules file's contents (serde, defaults, unknown keys refused).
+    type RulesFile: Clone + Default + Serialize + DeserializeOwned + std::fmt::Debug + Send + Sync;
+    /// A heuristic preset's parameters.
+    type Preset: Clone + std::fmt::Debug + Send + Sync;
+
+    /// Name on the command line.
+    const NAME: &'static str;
+    /// One line for `draftsim list games`.
+    const DESCRIPTION: &'static str;
+    /// Every rules key with its meaning.
+    const RULES_HELP: &'static [(&'static str, &'static str)];
+    /// The rules keys a sensitivity study steps.
+    const RULE_STEPS: &'static [(&'static str, RuleStep)];
+    /// Presets: (name, TOML text).
+    const PRESETS: &'static [(&'static str, &'static str)];
+    /// The default lineup, cycled over the seats.
+    const DEFAULT_MIX: &'static [&'static str];
+
+    /// Parses a rules file (one-line errors naming the key); checks come in `compile`.
+    fn parse_rules(text: &str) -> Result<Self::RulesFile, InputError> {
+        presets::parse_toml(text)
+    }
+    /// The rules file's player count, to set from `--players` or the seats.
+    fn players_mut(rules: &mut Self::RulesFile) -> &mut usize;
+    /// Checks the rules and compiles them for the forward model.
+    fn compile(rules: &Self::RulesFile) -> Result<VariantOf<Self>, InputError>;
+    /// The rules file the compiled rules came from.
+    fn rules_file(rules: &VariantOf<Self>) -> &Self::RulesFile;
+    /// Number of seats.
+    fn players(rules: &VariantOf<Self>) -> usize;
+    /// What the game measures under these rules.
+    fn measures(rules: &VariantOf<Self>) -> Measures;
+    /// Rules drawn at random from the game's options, for soak and property tests.
+    fn random_rules(seed: u64) -> Self::RulesFile;
+    /// Parses a preset's TOML.
+    fn parse_preset(text: &str) -> Result<Self::Preset, InputError>;
+    /// The heuristic bot of a preset, for the seat named `name`.
+    fn bot(preset: &Self::Preset, name: &str) -> <Self::State as Forward>::Bot;
+    /// A unit told move by move, from its events and the finished state.
+    fn tell(
+        rules: &VariantOf<Self>,
+        state: &Self::State,
+        names: &[&str],
+        events: &[<Self::State as Forward>::Event],
+        out: &RoundResult,
+    ) -> String;
+
+    /// Options of these rules that change nothing, one line each (none by default).
+    fn warnings(rules: &VariantOf<Self>) -> Vec<String> {
+        let _ = rules;
+        Vec::new()
+    }
+    /// The game's own tables beyond the generic ones (none by default).
+    fn extra_tables(rules: &VariantOf<Self>, tally: &Tally, strategies: &[String]) -> Vec<Table> {
+        let _ = (rules, tally, strategies);
+        Vec::new()
+    }
+    /// The rules set away from their defaults whose use the game records (none by default).
+    fn rule_uses(rules: &VariantOf<Self>) -> Vec<RuleUse> {
+        let _ = rules;
+        Vec::new()
+    }
+    /// The `calibration` table of the first seat's strength estimate (only games whose
+    /// bots estimate a hand's strength have one).
+    fn calibration(
+        contest: &Contest<Self>,
+        rounds: u64,
+        seed: u64,
+        interrupt: Option<&AtomicBool>,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Table, Error> {
+        let _ = (contest, rounds, seed, interrupt, progress);
+        Err(InputError::new("calibrate: this game's bots make no strength estimate to calibrate; use seven-card-draft")
+            .into())
+    }
+}
+
+/// A game's rules with a lineup of strategies: what the harness runs.
+pub struct Contest<G: GameDef> {
+    /// The checked, compiled rules.
+    pub rules: VariantOf<G>,
+    /// One (name, strategy) per seat of the lineup.
+    pub lineup: Vec<(String, Strategy<G::Preset>)>,
+    /// What the game measures.
+    pub measures: Measures,
+}
+
+impl<G: GameDef> Clone for Contest<G>
+where
+    VariantOf<G>: Clone,
+{
+    fn clone(&self) -> Self {
+        Contest { rules: self.rules.clone(), lineup: self.lineup.clone(), measures: self.measures.clone() }
+    }
+}
+
+impl<G: GameDef> std::fmt::Debug for Contest<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct(G::NAME).field("rules", G::rules_file(&self.rules)).field("lineup", &self.lineup).finish()
+    }
+}
+
+/// A strategy of game `G` by preset name, file, derived preset or search preset.
+pub fn load_strategy<G: GameDef>(name: &str) -> Result<Strategy<G::Preset>, InputError> {
+    search::load_strategy(G::PRESETS, name, G::NAME, G::parse_preset)
+}
+
+impl<G: GameDef> Contest<G> {
+    /// The game with these rules and strategies (names or preset file paths), one per seat.
+    pub fn new(rules: &G::RulesFile, seats: &[String]) -> Result<Contest<G>, InputError> {
+        let rules = G::compile(rules)?;
+        let lineup = presets::lineup(seats, G::players(&rules), load_strategy::<G>)?;
+        let measures = G::measures(&rules);
+        Ok(Contest { rules, lineup, measures })
+    }
+
+    /// The rules file in force.
+    pub fn rules_file(&self) -> &G::RulesFile {
+        G::rules_file(&self.rules)
+    }
+
+    /// Plays one unit with every event sent to `sink` and the invariants checked (for
+    /// replays and tests); returns the result and the finished state.
+    pub fn play_with_events(
+        &self,
+        deal_seed: u64,
+        bot_seed: u64,
+        deal_index: u64,
+        seating: &[usize],
+        sink: &mut impl crate::sim::EventSink<<G::State as Forward>::Event>,
+    ) -> Result<(RoundResult, Box<G::State>), Error> {
+        let mut out = RoundResult::default();
+        let mut worker = self.worker();
+        worker.state.set_verify(true);
+        play_unit(
+            &self.rules,
+            &mut worker,
+            UnitSeeds { deal: deal_seed, bots: bot_seed, deal_index },
+            seating,
+            sink,
+            &mut out,
+        )?;
+        Ok((out, worker.state))
+    }
+}
+
+impl<G: GameDef> Game for Contest<G> {
+    type Worker = Worker<G::State>;
+
+    fn players(&self) -> usize {
+        G::players(&self.rules)
+    }
+
+    fn worker(&self) -> Worker<G::State> {
+        let players = G::players(&self.rules);
+        Worker {
+            state: Box::new(G::State::new(&self.rules)),
+            bots: (self.lineup.iter()).map(|(name, strategy)| SeatBot::new(name, strategy, players, G::bot)).collect(),
+            scratch: Box::<Scratch<G::State>>::default(),
+        }
+    }
+
+    fn measures(&self) -> &Measures {
+        &self.measures
+    }
+
+    #[inline]
+    fn play(
+        &self,
+        worker: &mut Worker<G::State>,
+        deal_seed: u64,
+        bot_seed: u64,
+        deal_index: u64,
+        seating: &[usize],
+        out: &mut RoundResult,
+    ) -> Result<(), Error> {
+        play_unit(
+            &self.rules,
+            worker,
+            UnitSeeds { deal: deal_seed, bots: bot_seed, deal_index },
+            seating,
+            &mut NoEvents,
+            out,
+        )
+    }
+
+    fn set_checking(&self, worker: &mut Worker<G::State>, on: bool) {
+        worker.state.set_verify(on || cfg!(debug_assertions));
+    }
+
+    fn replay(&self, deal_seed: u64, bot_seed: u64, deal_index: u64, seating: &[usize]) -> Result<String, Error> {
+        let mut events = Vec::new();
+        let (out, state) = self.play_with_events(deal_seed, bot_seed, deal_index, seating, &mut events)?;
+        let names: Vec<&str> = seating.iter().map(|&i| self.lineup[i].0.as_str()).collect();
+        Ok(G::tell(&self.rules, &state, &names, &events, &out))
+    }
+}
+
+impl<G: GameDef> Setup for Contest<G> {
+    fn rules_toml(&self) -> String {
+        toml::to_string(self.rules_file()).unwrap_or_default()
+    }
+    fn warnings(&self) -> Vec<String> {
+        G::warnings(&self.rules)
+    }
+    fn extra_tables(&self, tally: &Tally, strategies: &[String]) -> Vec<Table> {
+        G::extra_tables(&self.rules, tally, strategies)
+    }
+    fn rule_uses(&self) -> Vec<RuleUse> {
+        G::rule_uses(&self.rules)
+    }
+    fn calibration(
+        &self,
+        rounds: u64,
+        seed: u64,
+        interrupt: Option<&AtomicBool>,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Table, Error> {
+        G::calibration(self, rounds, seed, interrupt, progress)
+    }
+}
+
+/// Builds game `G` from a rules file's text (or the defaults), a player count and seats.
+fn build<G: GameDef>(
+    rules_text: Option<&str>,
+    players: Option<usize>,
+    seats: Option<&[String]>,
+) -> Result<Built, InputError>
+where
+    Contest<G>: Setup,
+{
+    let mut rules = rules_text.map_or_else(|| Ok(G::RulesFile::default()), G::parse_rules)?;
+    let asked = presets::players_asked(players, rules_text, seats).unwrap_or(*G::players_mut(&mut rules));
+    *G::players_mut(&mut rules) = asked;
+    let seats = presets::seats_or_mix(seats, G::DEFAULT_MIX, asked);
+    Ok((Box::new(Contest::<G>::new(&rules, &seats)?), seats))
+}
+
+fn default_rules<G: GameDef>() -> String {
+    toml::to_string(&G::RulesFile::default()).unwrap_or_default()
+}
+
+fn random_rules<G: GameDef>(seed: u64) -> String {
+    toml::to_string(&G::random_rules(seed)).unwrap_or_default()
+}
+
+fn listing<G: GameDef>() -> Vec<(String, String)> {
+    presets::listing(G::PRESETS)
+}
+
+fn preset_text<G: GameDef>(name: &str) -> Result<String, InputError> {
+    presets::preset_text(G::PRESETS, name, G::NAME)
+}
+
+fn default_seats<G: GameDef>(players: usize) -> Vec<String> {
+    presets::mix_seats(G::DEFAULT_MIX, players)
+}
+
+impl GameInfo {
+    /// The registry entry of game `G`.
+    pub const fn of<G: GameDef>() -> GameInfo
+    where
+        Contest<G>: Setup,
+    {
+        GameInfo {
+            name: G::NAME,
+            description: G::DESCRIPTION,
+            rules_help: G::RULES_HELP,
+            rule_steps: G::RULE_STEPS,
+            default_rules: default_rules::<G>,
+            presets: listing::<G>,
+            preset_text: preset_text::<G>,
+            random_rules: random_rules::<G>,
+            default_seats: default_seats::<G>,
+            build: build::<G>,
+        }
+    }
+}

@@ -1,0 +1,382 @@
+//! The forward model: each seat's observation, determinization, move keys and results.
+
+use super::*;
+
+impl Forward for State {
+    type Variant = Variant;
+    type Move = Move;
+    type Obs = Observation;
+    type Event = Event;
+    type Bot = ModularBot;
+
+    fn start<S: EventSink<Event>>(
+        &mut self,
+        variant: &Variant,
+        deal_seed: u64,
+        deal_index: u64,
+        sink: &mut S,
+        out: &mut RoundResult,
+    ) -> Result<(), Error> {
+        self.reset(variant, deal_seed, deal_index, sink, out)
+    }
+
+    fn set_verify(&mut self, on: bool) {
+        self.verify = on;
+    }
+
+    fn new(variant: &Variant) -> State {
+        State::new(variant)
+    }
+
+    /// Game mode's stacks (a round alone has no standing: chips move at its showdown).
+    fn has_standing(variant: &Variant) -> bool {
+        variant.rules.mode == Mode::Game
+    }
+
+    fn standing(&self, _variant: &Variant, seat: usize) -> i64 {
+        i64::from(self.public.stacks[seat])
+    }
+
+    #[inline(always)]
+    fn to_act(&self) -> Option<usize> {
+        match self.public.phase {
+            Phase::Pick(s) | Phase::Bet(s) => Some(s as usize),
+            Phase::Over => None,
+        }
+    }
+
+    /// Every card of the pack; at a bet, fold (unless checking is free: a fold then only
+    /// throws the pot away), check or call, and the smallest and largest raise.
+    fn legal(&self, variant: &Variant, out: &mut Vec<Move>) {
+        out.clear();
+        match self.public.phase {
+            Phase::Pick(s) => out.extend(self.packs[s as usize].iter().map(|c| Move::Pick(PickChoice::own(c)))),
+            Phase::Bet(s) => {
+                let options = self.bet_options(variant, s as usize);
+                if options.to_call > 0 {
+                    out.push(Move::Bet(Action::Fold));
+                }
+                out.push(Move::Bet(options.check_or_call()));
+                if options.can_raise {
+                    out.push(Move::Bet(Action::Raise(options.min_raise)));
+                    if options.max_raise > options.min_raise {
+                        out.push(Move::Bet(Action::Raise(options.max_raise)));
+                    }
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
+    #[inline(always)]
+    fn apply<S: EventSink<Event>>(
+        &mut self,
+        variant: &Variant,
+        m: Move,
+        sink: &mut S,
+        out: &mut RoundResult,
+    ) -> Result<(), Error> {
+        self.step(variant, m, sink, out)
+    }
+
+    #[inline(always)]
+    fn ask(&self, variant: &Variant, bot: &mut ModularBot, rng: &mut BotRng) -> Result<Move, Error> {
+        self.ask_bot(variant, bot, rng)
+    }
+
+    fn observe(&self, _variant: &Variant, seat: usize, out: &mut Observation) {
+        let p = &self.public;
+        out.seat = seat;
+        out.public = *p;
+        out.history.clear();
+        out.history.extend_from_slice(&self.history);
+        out.hand = self.hands[seat];
+        out.pack = self.packs[seat];
+        out.seen = self.seen[seat];
+        out.pack_seen = self.pack_seen[seat];
+        out.took = self.picks[seat];
+        out.left_in = self.left_in[seat];
+        let back = self.came_back_len[seat] as usize;
+        out.came_back = [CardSet::EMPTY; MAX_PICKS];
+        out.came_back[..back].copy_from_slice(&self.came_back[seat][..back]);
+        out.came_back_len = back as u8;
+        out.last_pick = self.last_pick[seat];
+        out.hated = self.hated[seat];
+        out.chosen = match p.phase {
+            Phase::Pick(a) if seat < a as usize && !p.folded[seat] => Some(self.choices[seat]),
+            _ => None,
+        };
+    }
+
+    /// Rebuilds the round's picks pack by pack. A pack the observer held is known as it
+    /// was then: the cards taken from it before are unseen cards; the cards taken between
+    /// two of its visits are the ones that went missing (in a random order); after its last
+    /// visit the holders took any of what it left. A face-up pick is where it was shown.
+    /// A pack it never held is all unseen cards. Unseen cards are dealt at random; the
+    /// choices others have made at the pick in progress are random cards of their packs.
+    fn determinize(variant: &Variant, obs: &Observation, rng: &mut BotRng, out: &mut State) {
+        let p = &obs.public;
+        let n = p.players;
+        let o = obs.seat;
+        out.public = *p;
+        out.history.clear();
+        out.history.extend_from_slice(&obs.history);
+        out.verify = false;
+        out.stacked = false;
+        out.last_deal = None;
+        if out.deck_buf.len() != variant.deck_cards.len() {
+            out.deck_buf.clear();
+            out.deck_buf.extend_from_slice(&variant.deck_cards);
+        }
+        out.deal_seed = rng.next_u64();
+        out.set_order();
+        out.update_next();
+        for s in 0..n {
+            out.face_up_value[s] = State::face_up_value_of(variant, p.face_up[s]);
+        }
+        let (resolved, received) = State::pick_counts(p);
+        // holder[k][d]: the seat holding pack d at pick k + 1.
+        let mut holder = [[NONE; MAX_SEATS]; MAX_PICKS];
+        for k in 1..=received {
+            for s in (0..n).filter(|&s| State::picked_at(variant, p, s, k)) {
+                holder[k - 1][p.held[k - 1][s] as usize] = s as u8;
+            }
+        }
+        // The unseen cards, dealt by a partial shuffle as they are needed.
+        let mut shown = CardSet::EMPTY;
+        for s in 0..n {
+            shown = shown.union(p.face_up[s]);
+        }
+        let mut pool = [Card::from_index(0); 64];
+        let mut pool_len = 0;
+        for c in variant.deck.cards.minus(obs.seen).minus(shown).iter() {
+            pool[pool_len] = c;
+            pool_len += 1;
+        }
+        let mut dealt = 0;
+        let mut draw = |rng: &mut BotRng| {
+            let j = dealt + rng.random_range(0..pool_len - dealt);
+            pool.swap(dealt, j);
+            dealt += 1;
+            pool[dealt - 1]
+        };
+        let any_of = |set: &mut CardSet, rng: &mut BotRng| {
+            let c = set.nth(rng.random_range(0..set.len())).expect("a card left");
+            set.remove(c);
+            c
+        };
+        let mut taken = [[Card::from_index(0); MAX_PICKS]; MAX_SEATS];
+        let mut rest = [CardSet::EMPTY; MAX_SEATS];
+        for d in (0..n).filter(|&d| p.round_stacks[d] > 0) {
+            let slots = (1..=resolved).filter(|&k| holder[k - 1][d] != NONE).count();
+            let fixed = |k: usize| {
+                let h = holder[k - 1][d];
+                (h != NONE && h as usize != o && p.shown[h as usize][k - 1] != NONE)
+                    .then(|| Card::from_index(p.shown[h as usize][k - 1]))
+            };
+            // Face-up picks first, then the slots in order of the observer's visits.
+            let mut free = [true; MAX_PICKS];
+            for k in 1..=slots {
+                if let Some(c) = fixed(k) {
+                    taken[d][k - 1] = c;
+                    free[k - 1] = false;
+                }
+            }
+            let mut visit: Option<usize> = None;
+            for k in 1..=received.min(slots + 1) {
+                if holder[k - 1][d] as usize != o {
+                    continue;
+                }
+                let content = obs.pack_seen[k - 1];
+                match visit {
+                    // Before the first visit: unseen cards.
+                    None => {
+                        for j in (1..k).filter(|&j| free[j - 1]) {
+                            taken[d][j - 1] = draw(rng);
+                        }
+                    }
+                    // Between two visits: what went missing.
+                    Some(prev) => {
+                        let mut gone = obs.pack_seen[prev - 1].minus(content);
+                        gone.remove(obs.took[prev - 1].card.expect("a resolved pick"));
+                        for j in prev + 1..k {
+                            if !free[j - 1] {
+                                gone.remove(taken[d][j - 1]);
+                            }
+                        }
+                        for j in (prev + 1..k).filter(|&j| free[j - 1]) {
+                            taken[d][j - 1] = any_of(&mut gone, rng);
+                        }
+                    }
+                }
+                if k <= resolved {
+                    taken[d][k - 1] = obs.took[k - 1].card.expect("a resolved pick");
+                    free[k - 1] = false;
+                }
+                visit = Some(k);
+            }
+            match visit {
+                None => {
+                    for j in (1..=slots).filter(|&j| free[j - 1]) {
+                        taken[d][j - 1] = draw(rng);
+                    }
+                    let mut left = CardSet::EMPTY;
+                    for _ in 0..variant.rules.pack_size - slots {
+                        left.insert(draw(rng));
+                    }
+                    rest[d] = left;
+                }
+                Some(last) => {
+                    // After the last visit: any of what it left there.
+                    let mut left = obs.pack_seen[last - 1];
+                    if last <= resolved {
+                        left.remove(taken[d][last - 1]);
+                    }
+                    for j in last + 1..=slots {
+                        if !free[j - 1] {
+                            left.remove(taken[d][j - 1]);
+                        }
+                    }
+                    for j in (last + 1..=slots).filter(|&j| free[j - 1]) {
+                        taken[d][j - 1] = any_of(&mut left, rng);
+                    }
+                    rest[d] = left;
+                }
+            }
+        }
+        // Hands, packs and memories from the rebuilt picks; the observer's are its own.
+        // A pack is in play while a seat still in holds it (a seat that folds discards it).
+        let live_pack = |d: usize| (0..n).any(|s| !p.folded[s] && p.round_stacks[s] > 0 && p.pack_of[s] as usize == d);
+        let mut discarded = CardSet::EMPTY;
+        for d in (0..n).filter(|&d| p.round_stacks[d] > 0 && !live_pack(d)) {
+            discarded = discarded.union(rest[d]);
+        }
+        // contents[k][d]: pack d before pick k + 1.
+        let mut contents = [[CardSet::EMPTY; MAX_SEATS]; MAX_PICKS];
+        let mut now = rest;
+        for k in (1..=received).rev() {
+            for d in 0..n {
+                if k <= resolved && holder[k - 1][d] != NONE {
+                    now[d].insert(taken[d][k - 1]);
+                }
+                contents[k - 1][d] = now[d];
+            }
+        }
+        for s in 0..n {
+            let mut hand = CardSet::EMPTY;
+            out.picks[s] = [PickRecord::default(); MAX_PICKS];
+            out.seen[s] = CardSet::EMPTY;
+            out.pack_seen[s] = [CardSet::EMPTY; MAX_PICKS];
+            out.left_in[s] = [CardSet::EMPTY; MAX_SEATS];
+            out.came_back_len[s] = 0;
+            for k in (1..=received).filter(|&k| State::picked_at(variant, p, s, k)) {
+                let d = p.held[k - 1][s] as usize;
+                let content = contents[k - 1][d];
+                out.seen[s] = out.seen[s].union(content);
+                out.pack_seen[s][k - 1] = content;
+                let left = out.left_in[s][d];
+                if !left.is_empty() {
+                    out.came_back[s][out.came_back_len[s] as usize] = left.minus(content);
+                    out.came_back_len[s] += 1;
+                }
+                if k <= resolved {
+                    let c = taken[d][k - 1];
+                    hand.insert(c);
+                    out.left_in[s][d] = content.minus(CardSet::single(c));
+                    out.picks[s][k - 1] = PickRecord { card: Some(c), hate: false, pack_of: d as u8 };
+                }
+            }
+            out.hated[s] = false;
+            out.last_pick[s] = if resolved == variant.rules.pack_size { out.picks[s][resolved - 1].card } else { None };
+            if p.folded[s] {
+                discarded = discarded.union(hand);
+                out.hands[s] = CardSet::EMPTY;
+                out.packs[s] = CardSet::EMPTY;
+            } else {
+                out.hands[s] = hand;
+                out.packs[s] = if received > 0 { rest[p.pack_of[s] as usize] } else { CardSet::EMPTY };
+            }
+        }
+        out.hands[o] = obs.hand;
+        out.packs[o] = obs.pack;
+        out.seen[o] = obs.seen;
+        out.pack_seen[o] = obs.pack_seen;
+        out.picks[o] = obs.took;
+        out.left_in[o] = obs.left_in;
+        out.came_back[o] = obs.came_back;
+        out.came_back_len[o] = obs.came_back_len;
+        out.last_pick[o] = obs.last_pick;
+        out.hated[o] = obs.hated;
+        let mut undealt = CardSet::EMPTY;
+        for &c in &pool[dealt..pool_len] {
+            undealt.insert(c);
+        }
+        out.undealt = undealt;
+        out.discarded = discarded;
+        if let Phase::Pick(a) = p.phase {
+            for s in (0..a as usize).filter(|&s| !p.folded[s]) {
+                let mut pack = out.packs[s];
+                out.choices[s] = PickChoice::own(any_of(&mut pack, rng));
+            }
+            if let Some(choice) = obs.chosen {
+                out.choices[o] = choice;
+            }
+        }
+    }
+
+    /// A pick by card for the seat that makes it; every other seat's pick is one key (it
+    /// is face down until all have picked). Bets by action and size.
+    fn key(&self, _variant: &Variant, actor: usize, observer: usize, m: Move) -> u32 {
+        match m {
+            Move::Pick(choice) if actor == observer => u32::from(choice.card.index()),
+            Move::Pick(_) => 0x100,
+            Move::Bet(Action::Fold) => 0x200,
+            Move::Bet(Action::Check) => 0x201,
+            Move::Bet(Action::Call) => 0x202,
+            Move::Bet(Action::Raise(by)) => 0x300 + by,
+        }
+    }
+
+    /// Round mode: net chips over the most a seat can win (`players` stakes), from 0 to 1
+    /// with 1/2 for breaking even. Game mode: the seat's share of the game's win.
+    fn returns(&self, variant: &Variant, out: &RoundResult, seat: usize) -> f64 {
+        match variant.rules.mode {
+            Mode::Round => {
+                let span = (self.public.players as u32 * round_stake(variant)).max(1) as f64;
+                (0.5 + out.seats[seat].score as f64 / (2.0 * span)).clamp(0.0, 1.0)
+            }
+            Mode::Game => f64::from(out.seats[seat].share_units) / f64::from(SHARE_UNIT),
+        }
+    }
+
+    /// At a horizon: the seat's share of the chips (its stack and what it has put in the
+    /// pot), the chance a chip-proportional model gives it of winning the game.
+    fn estimate(&self, _variant: &Variant, _out: &RoundResult, seat: usize, players: usize) -> f64 {
+        let p = &self.public;
+        let total: u64 = (0..p.players).map(|s| u64::from(p.stacks[s] + p.committed[s])).sum();
+        if total == 0 {
+            return 1.0 / players as f64;
+        }
+        f64::from(p.stacks[seat] + p.committed[seat]) / total as f64
+    }
+}
+
+/// `count` decision points of the default rules with the default mix at four seats, one
+/// in five decisions of rounds that mix plays (for benchmarks of the search).
+pub fn bench_points(count: usize) -> (Variant, Vec<State>) {
+    let variant = super::super::Rules::default().compile().expect("the default rules are valid");
+    let seats = (super::super::INFO.default_seats)(variant.rules.players);
+    let mut bots: Vec<SeatBot<State>> = seats
+        .iter()
+        .map(|name| {
+            let strategy = super::super::load_strategy(name).expect("the default mix loads");
+            SeatBot::new(name, &strategy, variant.rules.players, super::super::Preset::bot)
+        })
+        .collect();
+    let table = State::new(&variant);
+    let points = crate::search::leaks::decision_points(&variant, &mut bots, 0x5CD, count, 5, |t: &mut State, seed| {
+        *t = table.clone();
+        let _ = t.reset(&variant, seed, seed, &mut NoEvents, &mut RoundResult::default());
+    });
+    (variant, points)
+}

@@ -1,0 +1,218 @@
+//! The forward model: each seat's observation, determinization, move keys and results.
+
+use super::*;
+
+/// Whether seat `s` keeps cards at the round's end: it did not compete.
+pub(super) fn keeps(p: &Public, s: usize) -> bool {
+    !p.all_compete && (p.declared[s] != Some(true) || p.lone_keeps)
+}
+
+impl Forward for State {
+    type Variant = Rules;
+    type Move = Move;
+    type Obs = Observation;
+    type Event = Event;
+    type Bot = SevenPokerBot;
+
+    fn start<S: EventSink<Event>>(
+        &mut self,
+        rules: &Rules,
+        deal_seed: u64,
+        _deal_index: u64,
+        sink: &mut S,
+        out: &mut RoundResult,
+    ) -> Result<(), Error> {
+        self.reset(rules, deal_seed, sink, out)
+    }
+
+    fn set_verify(&mut self, on: bool) {
+        self.verify = on;
+    }
+
+    /// Victory cards held.
+    fn has_standing(_rules: &Rules) -> bool {
+        true
+    }
+
+    fn standing(&self, _rules: &Rules, seat: usize) -> i64 {
+        i64::from(self.public.victory[seat].count_ones())
+    }
+
+    #[inline(always)]
+    fn to_act(&self) -> Option<usize> {
+        match self.public.phase {
+            Phase::SwapGive(s)
+            | Phase::SwapReturn(s)
+            | Phase::Exchange(s)
+            | Phase::Show(s)
+            | Phase::Declare(s)
+            | Phase::Victory(s)
+            | Phase::Keep(s) => Some(usize::from(s)),
+            Phase::Over => None,
+        }
+    }
+
+    fn legal(&self, rules: &Rules, out: &mut Vec<Move>) {
+        out.clear();
+        let layout = Layout { per: rules.cards_per_colour };
+        let p = &self.public;
+        match p.phase {
+            Phase::SwapGive(s) => {
+                out.push(Move::SwapGive(None));
+                let (prefix, len) = colour_prefixes(layout, self.hands[usize::from(s)]);
+                for c in (0..COLOURS).filter(|&c| len[c] > 0) {
+                    out.push(Move::SwapGive(Some(prefix[c][1].trailing_zeros() as u8)));
+                }
+            }
+            Phase::SwapReturn(left) => {
+                let (prefix, len) = colour_prefixes(layout, self.hands[usize::from(left)] & !(1 << self.swap_card));
+                for c in (0..COLOURS).filter(|&c| len[c] > 0) {
+                    out.push(Move::SwapReturn(prefix[c][1].trailing_zeros() as u8));
+                }
+            }
+            Phase::Exchange(_) | Phase::Show(_) | Phase::Keep(_) => {
+                let (hand, lo, hi, wrap) = self.subset_menu(rules).expect("a phase of colour subsets");
+                colour_subsets(layout, hand, lo, hi, out, wrap);
+            }
+            Phase::Declare(_) => out.extend([Move::Stay(true), Move::Stay(false)]),
+            Phase::Victory(w) => {
+                let (candidates, wanted) = self.victory_candidates(layout, usize::from(w));
+                let mut sub = candidates;
+                loop {
+                    if sub.count_ones() as usize == wanted {
+                        out.push(Move::Victory(sub));
+                    }
+                    if sub == 0 {
+                        break;
+                    }
+                    sub = (sub - 1) & candidates;
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
+    fn legal_count(&self, rules: &Rules, scratch: &mut Vec<Move>) -> usize {
+        match self.subset_menu(rules) {
+            // Exchanges, shows and keeps can run to hundreds of moves: counted, not listed.
+            Some((hand, lo, hi, _)) => colour_subset_count(Layout { per: rules.cards_per_colour }, hand, lo, hi),
+            None => {
+                self.legal(rules, scratch);
+                scratch.len()
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn apply<S: EventSink<Event>>(
+        &mut self,
+        rules: &Rules,
+        m: Move,
+        sink: &mut S,
+        out: &mut RoundResult,
+    ) -> Result<(), Error> {
+        self.step(rules, m, sink, out)
+    }
+
+    #[inline(always)]
+    fn ask(&self, rules: &Rules, bot: &mut SevenPokerBot, rng: &mut BotRng) -> Result<Move, Error> {
+        self.ask_bot(rules, bot, rng)
+    }
+
+    fn observe(&self, _rules: &Rules, seat: usize, out: &mut Observation) {
+        let phase = self.public.phase;
+        *out = Observation {
+            seat,
+            public: self.public,
+            hand: self.hands[seat],
+            received: (phase == Phase::SwapReturn(seat as u8)).then_some(self.swap_card),
+            chosen: if matches!(phase, Phase::Show(_)) { self.choices[seat] } else { 0 },
+        };
+    }
+
+    /// Every card the observer has not seen (not in its hand, shown, revealed, discarded
+    /// face up or taken as a victory card) is dealt at random to the other hands (as many
+    /// as each holds) and the pile; show choices still hidden are drawn from those hands.
+    /// The world stops at the end of the round after the observer's (the search's horizon
+    /// in a game: every decision of a round pays off in it or, through kept cards, in the
+    /// next), and [`Forward::returns`] then estimates the game from the victory cards.
+    fn determinize(rules: &Rules, obs: &Observation, rng: &mut BotRng, out: &mut State) {
+        let n = rules.players;
+        let layout = Layout { per: rules.cards_per_colour };
+        let p = &obs.public;
+        out.public = *p;
+        out.verify = false;
+        out.stacked = false;
+        out.single_round = false;
+        out.truncated = false;
+        out.last_round = p.round + 1;
+        let mut seen = obs.hand | p.discards | p.removed | p.gone;
+        for s in 0..n {
+            seen |= p.known[s];
+        }
+        let mut total = 0;
+        for id in ids(layout.all() & !seen) {
+            out.pile[total] = id;
+            total += 1;
+        }
+        // One shuffle of the unseen cards: the other hands first, then the pile.
+        for i in 0..total.saturating_sub(1) {
+            let j = i + rng.random_range(0..total - i);
+            out.pile.swap(i, j);
+        }
+        let mut at = 0;
+        for s in 0..n {
+            if s == obs.seat {
+                out.hands[s] = obs.hand;
+                continue;
+            }
+            let unseen = usize::from(p.held[s]) - p.known[s].count_ones() as usize;
+            out.hands[s] = p.known[s] | out.pile[at..at + unseen].iter().fold(0, |m, &id| m | 1 << id);
+            at += unseen;
+        }
+        out.pile.copy_within(at..at + usize::from(p.pile), 0);
+        out.choices = [0; MAX_SEATS];
+        out.choices[obs.seat] = obs.chosen;
+        out.hide_choices(rules, obs.seat, rng);
+        out.swap_card = obs.received.unwrap_or(0);
+        out.deal_seed = rng.next_u64();
+        out.round_rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
+    }
+
+    fn key(&self, rules: &Rules, actor: usize, observer: usize, m: Move) -> u32 {
+        let layout = Layout { per: rules.cards_per_colour };
+        let n = rules.players;
+        let own = actor == observer;
+        match m {
+            Move::SwapGive(None) => 0x1000_0000,
+            // The left neighbour receives the card and sees it; the others see a swap.
+            Move::SwapGive(Some(c)) if own || observer == (actor + 1) % n => 0x1100_0000 | layout.colour(c) as u32,
+            Move::SwapGive(Some(_)) => 0x1200_0000,
+            Move::SwapReturn(c) if own || observer == (actor + n - 1) % n => 0x2000_0000 | layout.colour(c) as u32,
+            Move::SwapReturn(_) => 0x2100_0000,
+            Move::Exchange(cards) => 0x3000_0000 | colour_key(layout, cards),
+            // Shown cards are revealed only once every seat has chosen.
+            Move::Show(cards) if own => 0x4000_0000 | colour_key(layout, cards),
+            Move::Show(_) => 0x4100_0000,
+            Move::Stay(stays) => 0x5000_0000 | u32::from(stays),
+            Move::Victory(colours) => 0x6000_0000 | u32::from(colours),
+            Move::Keep(cards) if own => 0x7000_0000 | colour_key(layout, cards),
+            Move::Keep(cards) => 0x7100_0000 | cards.count_ones(),
+        }
+    }
+
+    /// The game's win share; a search world stopped at its last round estimates it from
+    /// the victory cards ([`race_share`]).
+    fn returns(&self, rules: &Rules, out: &RoundResult, seat: usize) -> f64 {
+        if self.truncated {
+            return race_share(&self.public.victory[..rules.players], seat);
+        }
+        f64::from(out.seats[seat].share_units) / f64::from(SHARE_UNIT)
+    }
+
+    /// As [`Forward::returns`] for a world stopped at a move horizon: the victory cards'
+    /// race share.
+    fn estimate(&self, rules: &Rules, _out: &RoundResult, seat: usize, _players: usize) -> f64 {
+        race_share(&self.public.victory[..rules.players], seat)
+    }
+}

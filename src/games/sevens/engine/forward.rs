@@ -1,0 +1,183 @@
+//! The forward model: each seat's observation, determinization, move keys and results.
+
+use super::*;
+
+impl State {
+    /// This state with every card `seat` has not seen dealt again at random: the other
+    /// seats' hands and traded-away cards and the undrawn pile, with a new chance stream.
+    /// Made from the truth, not from an observation: the leak test's second state.
+    pub fn redeal(&self, rules: &Rules, seat: usize, rng: &mut BotRng) -> State {
+        let mut t = self.clone();
+        let mut hidden = Vec::new();
+        for s in (0..rules.players).filter(|&s| s != seat) {
+            hidden.extend(t.hands[s].cards().iter().chain(t.gave[s].cards()).copied());
+        }
+        hidden.extend(t.pile.cards[t.pile.next..].iter().map(|&c| SevensCard(c)));
+        rand::seq::SliceRandom::shuffle(&mut hidden[..], rng);
+        let mut next = hidden.into_iter();
+        for s in (0..rules.players).filter(|&s| s != seat) {
+            let hand: Vec<SevensCard> = next.by_ref().take(3).collect();
+            t.hands[s] = SevensHand::new(&hand);
+            let gave: Vec<SevensCard> = next.by_ref().take(t.gave[s].cards().len()).collect();
+            t.gave[s] = SevensHand::new(&gave);
+        }
+        let drawn: Vec<u8> = (0..rules.players)
+            .flat_map(|s| t.hands[s].cards().iter().chain(t.gave[s].cards()).map(|c| c.0).collect::<Vec<_>>())
+            .collect();
+        let rest: Vec<u8> = next.map(|c| c.0).collect();
+        for (slot, c) in t.pile.cards.iter_mut().zip(drawn.iter().chain(&rest)) {
+            *slot = *c;
+        }
+        t.deal_seed = rng.next_u64();
+        t.deal_rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
+        t
+    }
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State {
+            public: Public::default(),
+            pile: Pile { cards: [0; DECK_SIZE], next: 0, stacked: false },
+            hands: [SevensHand::default(); MAX_SEATS],
+            gave: [SevensHand::default(); MAX_SEATS],
+            deal_rng: Xoshiro256PlusPlus::seed_from_u64(0),
+            deal_seed: 0,
+            verify: cfg!(debug_assertions),
+        }
+    }
+}
+
+impl Forward for State {
+    type Variant = Rules;
+    type Move = Move;
+    type Obs = Observation;
+    type Event = Event;
+    type Bot = SevensBot;
+
+    fn start<S: EventSink<Event>>(
+        &mut self,
+        rules: &Rules,
+        deal_seed: u64,
+        _deal_index: u64,
+        sink: &mut S,
+        out: &mut RoundResult,
+    ) -> Result<(), Error> {
+        self.reset(rules, deal_seed, sink, out);
+        Ok(())
+    }
+
+    fn set_verify(&mut self, on: bool) {
+        self.verify = on;
+    }
+
+    #[inline(always)]
+    fn to_act(&self) -> Option<usize> {
+        match self.public.phase {
+            Phase::Bet(s) | Phase::Trade(s) => Some(s as usize),
+            Phase::Over => None,
+        }
+    }
+
+    fn legal(&self, rules: &Rules, out: &mut Vec<Move>) {
+        out.clear();
+        match self.public.phase {
+            Phase::Bet(s) => {
+                let view = self.view(rules, s as usize, true);
+                for a in [Action::Fold, Action::Check, Action::Call, Action::Raise] {
+                    if view.allows(a) {
+                        out.push(Move::Bet(a));
+                    }
+                }
+            }
+            Phase::Trade(_) => out.extend((0..8).map(Move::Trade)),
+            Phase::Over => {}
+        }
+    }
+
+    #[inline(always)]
+    fn apply<S: EventSink<Event>>(
+        &mut self,
+        rules: &Rules,
+        m: Move,
+        sink: &mut S,
+        out: &mut RoundResult,
+    ) -> Result<(), Error> {
+        self.step(rules, m, sink, out)
+    }
+
+    #[inline(always)]
+    fn ask(&self, rules: &Rules, bot: &mut SevensBot, rng: &mut BotRng) -> Result<Move, Error> {
+        self.ask_bot(rules, bot, rng)
+    }
+
+    fn observe(&self, _rules: &Rules, seat: usize, out: &mut Observation) {
+        *out = Observation { seat, public: self.public, hand: self.hands[seat], gave: self.gave[seat] };
+    }
+
+    fn determinize(rules: &Rules, obs: &Observation, rng: &mut BotRng, out: &mut State) {
+        let n = rules.players;
+        let p = &obs.public;
+        out.public = *p;
+        out.verify = false;
+        // Cards the observer has seen go first; the rest are shuffled among the other
+        // seats' hands and trades and the pile.
+        let mut seen = 0u64;
+        let mut k = 0;
+        for c in obs.hand.cards().iter().chain(obs.gave.cards()) {
+            seen |= 1 << c.0;
+            out.pile.cards[k] = c.0;
+            k += 1;
+        }
+        for id in (0..DECK_SIZE as u8).filter(|id| seen >> id & 1 == 0) {
+            out.pile.cards[k] = id;
+            k += 1;
+        }
+        let mut at = obs.hand.cards().len() + obs.gave.cards().len();
+        let own = at;
+        // A partial shuffle of the unseen cards deals the other hands and their trades.
+        let mut take = |out: &mut State, count: usize, rng: &mut BotRng| -> usize {
+            let from = at;
+            for i in at..at + count {
+                let j = i + rng.random_range(0..DECK_SIZE - i);
+                out.pile.cards.swap(i, j);
+            }
+            at += count;
+            from
+        };
+        for s in 0..n {
+            if s == obs.seat {
+                out.hands[s] = obs.hand;
+                out.gave[s] = obs.gave;
+                continue;
+            }
+            let from = take(out, 3, rng);
+            let cards = [0, 1, 2].map(|i| SevensCard(out.pile.cards[from + i]));
+            out.hands[s] = SevensHand::new(&cards);
+            let traded = usize::from(p.cards_traded[s]);
+            let from = take(out, traded, rng);
+            let cards = [0, 1, 2].map(|i| SevensCard(out.pile.cards[(from + i).min(DECK_SIZE - 1)]));
+            out.gave[s] = SevensHand::new(&cards[..traded]);
+        }
+        debug_assert!(own <= at && at == p.drawn, "the determinized deal draws what was drawn");
+        out.pile.next = p.drawn;
+        out.pile.stacked = false;
+        out.deal_seed = rng.next_u64();
+        out.deal_rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
+    }
+
+    fn key(&self, _rules: &Rules, actor: usize, observer: usize, m: Move) -> u32 {
+        match m {
+            Move::Bet(a) => a as u32,
+            Move::Trade(mask) if actor == observer => 0x10 | u32::from(mask & 0b111),
+            Move::Trade(mask) => 0x20 | (mask & 0b111).count_ones().min(self.pile.left() as u32),
+        }
+    }
+
+    fn returns(&self, rules: &Rules, out: &RoundResult, seat: usize) -> f64 {
+        // Net chips scaled by the largest pot one hand can reach.
+        let stake = rules.ante + rules.raise_cap * rules.raise_size;
+        let span = (rules.players as u32 * stake).max(1) as f64;
+        (0.5 + out.seats[seat].score as f64 / (2.0 * span)).clamp(0.0, 1.0)
+    }
+}

@@ -1,0 +1,942 @@
+//! The `draftsim` binary: real runs, real files, bad input.
+
+use crate::common;
+use common::{draftsim, files, stderr, stdout};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn scratch(name: &str) -> PathBuf {
+    common::scratch("cli", name)
+}
+
+#[test]
+fn output_files_are_identical_for_one_and_two_threads() {
+    let dir = scratch("threads");
+    for format in ["csv", "parquet"] {
+        for threads in ["1", "2"] {
+            let out = dir.join(format!("{format}-{threads}"));
+            let o = draftsim(&[
+                "run",
+                "--rounds",
+                "20000",
+                "--seed",
+                "9",
+                "--threads",
+                threads,
+                "--out",
+                out.to_str().unwrap(),
+                "--format",
+                format,
+                "--quiet",
+                "--cards",
+            ]);
+            assert!(o.status.success(), "{}", stderr(&o));
+        }
+        let one = files(&dir.join(format!("{format}-1")));
+        let two = files(&dir.join(format!("{format}-2")));
+        let names: Vec<&str> = one.iter().map(|f| f.0.as_str()).collect();
+        for table in ["summary", "seats", "pairs", "categories", "picks", "cards"] {
+            assert!(names.contains(&format!("{table}.{format}").as_str()), "{names:?}");
+        }
+        assert!(names.contains(&"run.json") && names.contains(&"tally.json"));
+        assert_eq!(one, two, "{format} files differ between thread counts");
+    }
+}
+
+#[test]
+fn merged_shards_give_the_tables_of_the_unsharded_run() {
+    let dir = scratch("shards");
+    let whole = dir.join("whole");
+    let base = ["run", "--rounds", "12000", "--seed", "4", "--quiet", "--seats", "greedy,random,tight", "--cards"];
+    let o = draftsim(&[&base[..], &["--out", whole.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut shard_dirs = Vec::new();
+    for i in 0..4 {
+        let d = dir.join(format!("shard-{i}"));
+        let shard = format!("{i}/4");
+        let o = draftsim(&[&base[..], &["--shard", &shard, "--out", d.to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+        shard_dirs.push(d.to_str().unwrap().to_string());
+    }
+    let merged = dir.join("merged");
+    let mut args = vec!["merge"];
+    args.extend(shard_dirs.iter().map(String::as_str));
+    args.extend(["--out", merged.to_str().unwrap()]);
+    let o = draftsim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(files(&merged), files(&whole));
+    // A missing shard is refused.
+    let o = draftsim(&["merge", &shard_dirs[0], &shard_dirs[1], "--out", dir.join("partial").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("missing"), "{}", stderr(&o));
+}
+
+#[test]
+fn parquet_tables_carry_the_run_metadata_and_read_back() {
+    let dir = scratch("parquet");
+    let out = dir.join("p");
+    let o = draftsim(&[
+        "run",
+        "--rounds",
+        "4000",
+        "--seed",
+        "77",
+        "--out",
+        out.to_str().unwrap(),
+        "--format",
+        "parquet",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let summary = draftsim::output::read_frame(&out.join("summary.parquet")).unwrap();
+    assert_eq!(summary.height(), 4);
+    let names: Vec<String> = summary.get_column_names().iter().map(|n| n.to_string()).collect();
+    for col in [
+        "strategy",
+        "rounds",
+        "wins",
+        "win_rate",
+        "win_rate_lo",
+        "win_rate_hi",
+        "chips_per_round",
+        "showdown_rate",
+        "fold_rate_r1",
+    ] {
+        assert!(names.iter().any(|n| n == col), "{col} missing from {names:?}");
+    }
+    let meta = draftsim::output::parquet_metadata(&out.join("summary.parquet")).unwrap();
+    let get = |k: &str| meta.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+    assert_eq!(get("seed").as_deref(), Some("77"));
+    assert!(get("rules").unwrap().contains("players = 4"));
+    assert_eq!(get("bots").as_deref(), Some("greedy,hate,tight,random"));
+    assert!(get("draftsim_version").is_some());
+    // The same pairs in the embedded Arrow schema, where pyarrow and pandas look.
+    let schema_meta = draftsim::output::arrow_schema_metadata(&out.join("summary.parquet")).unwrap();
+    for key in ["seed", "rules", "bots", "game", "draftsim_version", "run_json"] {
+        let in_schema = schema_meta.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+        assert_eq!(in_schema, get(key), "{key} in the Arrow schema's metadata");
+    }
+    // The CSV form has the same columns, and its numbers match.
+    let csv_out = dir.join("c");
+    let o = draftsim(&["run", "--rounds", "4000", "--seed", "77", "--out", csv_out.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success());
+    let csv = draftsim::output::read_frame(&csv_out.join("summary.csv")).unwrap();
+    assert_eq!(csv.get_column_names(), summary.get_column_names());
+    assert_eq!(
+        csv.column("rounds").unwrap().i64().unwrap().get(0),
+        summary.column("rounds").unwrap().i64().unwrap().get(0)
+    );
+}
+
+#[test]
+fn rounds_out_streams_one_row_per_round_and_seat() {
+    let dir = scratch("rounds");
+    let out = dir.join("r");
+    let o = draftsim(&[
+        "run",
+        "--rounds",
+        "3000",
+        "--out",
+        out.to_str().unwrap(),
+        "--rounds-out",
+        "--quiet",
+        "--seats",
+        "greedy,random",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rounds = draftsim::output::read_frame(&out.join("rounds.csv")).unwrap();
+    assert_eq!(rounds.height(), 3000 * 2);
+    let net = rounds.column("net").unwrap().i64().unwrap();
+    let nets: i64 = (0..net.len()).map(|i| net.get(i).unwrap()).sum();
+    assert_eq!(nets, 0, "chips are conserved");
+}
+
+#[test]
+fn replay_tells_a_round_the_same_way_every_time() {
+    let a = draftsim(&["replay", "--seed", "5", "--round", "13"]);
+    let b = draftsim(&["replay", "--seed", "5", "--round", "13"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert_eq!(stdout(&a), stdout(&b));
+    let text = stdout(&a);
+    for part in ["== Round 13 of the run", "-- Pick 1", "-- Pick 2 (turned face up)", "-- Betting round 1", "== Result"]
+    {
+        assert!(text.contains(part), "missing {part:?} in\n{text}");
+    }
+    assert_ne!(text, stdout(&draftsim(&["replay", "--seed", "5", "--round", "14"])));
+}
+
+/// In round mode every seating of a deal passes the same way, and deals alternate: with
+/// four seats (twelve seatings a deal) rounds 0-11 pass left, 12-23 right.
+#[test]
+fn the_pass_direction_follows_the_deal() {
+    for (round, way) in [("0", "go left"), ("11", "go left"), ("12", "go right"), ("23", "go right"), ("24", "go left")]
+    {
+        let text = stdout(&draftsim(&["replay", "--seed", "5", "--round", round]));
+        let dealer = text.lines().find(|l| l.starts_with("== Dealer")).unwrap_or_default();
+        assert!(dealer.contains(way), "round {round}: {text}");
+    }
+}
+
+/// A CSV table's rows by their first column, each row's other fields as text.
+fn rows_by_first(path: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut rows: Vec<(String, String)> = text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let (first, rest) = l.split_once(',').unwrap_or((l, ""));
+            (first.to_string(), rest.to_string())
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// Listing the same strategies in another order changes no figure of any strategy, seat
+/// or pair: the seatings depend on who is seated, not on the order they are listed in.
+#[test]
+fn the_order_the_seats_are_listed_in_changes_no_figure() {
+    let dir = scratch("order");
+    let run = |seats: &str, name: &str| {
+        let out = dir.join(name);
+        let o = draftsim(&["run", "--seats", seats, "--rounds", "2400", "--out", out.to_str().unwrap(), "--quiet"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        out
+    };
+    let a = run("greedy,hate,tight,random", "a");
+    let b = run("random,tight,hate,greedy", "b");
+    for table in ["summary.csv", "seats.csv", "health.csv", "picks.csv"] {
+        assert_eq!(rows_by_first(&a.join(table)), rows_by_first(&b.join(table)), "{table}");
+    }
+    // The pairs, each as a minus b: the same figures with the sign of the order.
+    let pairs = |dir: &Path| -> Vec<(String, f64)> {
+        let mut out: Vec<(String, f64)> = std::fs::read_to_string(dir.join("pairs.csv"))
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                let (x, y, v): (&str, &str, f64) = (f[0], f[1], f[3].parse().unwrap());
+                if x < y { (format!("{x}-{y}"), v) } else { (format!("{y}-{x}"), -v) }
+            })
+            .collect();
+        out.sort_by(|p, q| p.0.cmp(&q.0));
+        out
+    };
+    let (pa, pb) = (pairs(&a), pairs(&b));
+    assert_eq!(pa.len(), 6);
+    for ((na, va), (nb, vb)) in pa.iter().zip(&pb) {
+        assert_eq!(na, nb);
+        assert!((va - vb).abs() < 1e-12, "{na}: {va} against {vb}");
+    }
+}
+
+/// A sweep over the player count keeps the field: every strategy given holds an equal
+/// share of the seats at every size.
+#[test]
+fn a_sweep_over_players_keeps_every_strategy_s_share_of_the_seats() {
+    let dir = scratch("field");
+    let out = dir.join("s");
+    let o = draftsim(&[
+        "sweep",
+        "--set",
+        "players=3,4,5",
+        "--seats",
+        "greedy,hate,tight,random",
+        "--rounds",
+        "1200",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = draftsim::output::read_frame(&out.join("sweep.csv")).unwrap();
+    let players = t.column("players").unwrap().i64().unwrap();
+    let strategy = t.column("strategy").unwrap().str().unwrap();
+    let share = t.column("seat_share").unwrap().f64().unwrap();
+    for n in [3, 4, 5] {
+        let rows: Vec<usize> = (0..t.height()).filter(|&i| players.get(i) == Some(n)).collect();
+        let mut names: Vec<&str> = rows.iter().map(|&i| strategy.get(i).unwrap()).collect();
+        names.sort();
+        assert_eq!(names, ["greedy", "hate", "random", "tight"], "players {n}");
+        for &i in &rows {
+            assert!((share.get(i).unwrap() - 0.25).abs() < 1e-12, "players {n}: {:?}", share.get(i));
+        }
+    }
+}
+
+/// A rules setting no seated strategy uses is named in a warning and in run.json.
+#[test]
+fn a_betting_limit_no_seat_uses_is_named() {
+    let dir = scratch("unused");
+    let rules = dir.join("nl.toml");
+    std::fs::write(&rules, "limit = \"no-limit\"\n").unwrap();
+    let out = dir.join("r");
+    let o = draftsim(&["run", "--rules", rules.to_str().unwrap(), "--rounds", "1200", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let warning = "limit = \"no-limit\": no seated strategy bet more than the fixed amount";
+    assert!(stderr(&o).contains(&format!("warning: {warning}")), "{}", stderr(&o));
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert!(meta["notes"][0].as_str().unwrap().starts_with(warning), "{meta}");
+    // Fixed limit (the default) needs no such note.
+    let o = draftsim(&["run", "--rounds", "1200"]);
+    assert!(!stderr(&o).contains("no seated strategy"), "{}", stderr(&o));
+    // A raise cap of 1 matters where seats bet, not among calling stations.
+    std::fs::write(&rules, "raise_cap = 1\n").unwrap();
+    let cap = |seats: &str| {
+        stderr(&draftsim(&["run", "--rules", rules.to_str().unwrap(), "--seats", seats, "--rounds", "600"]))
+    };
+    let unused = "warning: raise_cap = 1: no betting round reached the raises where it differs";
+    assert!(cap("random,random,random").contains(unused), "{}", cap("random,random,random"));
+    assert!(!cap("greedy,hate,random").contains(unused), "{}", cap("greedy,hate,random"));
+}
+
+#[test]
+fn check_passes_clean_games_and_names_the_replay() {
+    for game in ["seven-card-draft", "sevens"] {
+        let o = draftsim(&["check", "--game", game, "--rounds", "20000", "--quiet"]);
+        assert!(o.status.success(), "{game}: {}{}", stdout(&o), stderr(&o));
+        assert!(stdout(&o).contains("no invariant broken"), "{}", stdout(&o));
+    }
+    let dir = scratch("check");
+    let rules = dir.join("game.toml");
+    std::fs::write(&rules, "mode = \"game\"\nstarting_stack = 20\nwild = [\"rank-K-with-face\", \"last-pick\"]\n")
+        .unwrap();
+    let o = draftsim(&["check", "--rules", rules.to_str().unwrap(), "--rounds", "2000", "--quiet"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let o = draftsim(&["check", "--rounds", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// `list metrics` prints every declared measure, and each game's page in `docs/games/`
+/// names them all.
+#[test]
+fn metrics_are_listed_and_documented_on_each_game_page() {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/games");
+    for game in draftsim::games::GAMES {
+        let page = std::fs::read_to_string(docs.join(format!("{}.md", game.name)))
+            .unwrap_or_else(|e| panic!("docs/games/{}.md: {e}", game.name));
+        let o = draftsim(&["list", "metrics", "--game", game.name]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let (runner, _) = game.with_defaults().unwrap();
+        let m = runner.measures();
+        let names = m
+            .measures
+            .iter()
+            .map(|x| x.column.clone())
+            .chain(m.histograms.iter().map(|h| h.key.clone()))
+            .chain([m.score.column.clone(), m.score.pair_column.clone()]);
+        for name in names {
+            assert!(stdout(&o).contains(&name), "{}: {name} not listed", game.name);
+            assert!(page.contains(&format!("`{name}`")), "docs/games/{}.md does not document `{name}`", game.name);
+        }
+    }
+}
+
+/// The README stays a short guide, and every relative link in it and in `docs/` leads to
+/// a file that exists.
+#[test]
+fn the_readme_is_a_short_guide_and_no_documentation_link_is_broken() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(readme.lines().count() <= 300, "README.md has {} lines; keep it at most 300", readme.lines().count());
+    let mut pages = vec![root.join("README.md")];
+    for dir in [root.join("docs"), root.join("docs/games")] {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.extension().is_some_and(|x| x == "md") {
+                pages.push(path);
+            }
+        }
+    }
+    let mut checked = 0;
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        let words = ["session", "shared/rules"];
+        for w in words {
+            assert!(!text.contains(w), "{} mentions {w:?}", page.display());
+        }
+        // Markdown links: ](target), relative ones only, anchors dropped.
+        for (i, _) in text.match_indices("](") {
+            let rest = &text[i + 2..];
+            let target = &rest[..rest.find(')').unwrap()];
+            if target.contains("://") || target.starts_with('#') {
+                continue;
+            }
+            let file = target.split('#').next().unwrap();
+            let path = page.parent().unwrap().join(file);
+            assert!(path.exists(), "{}: broken link to {target}", page.display());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} links checked");
+}
+
+/// The `measures` table holds every measure with its interval, by strategy, by seat and
+/// for the run, and its figures equal the summary's.
+#[test]
+fn the_measures_table_reads_back_and_matches_the_summary() {
+    let dir = scratch("measures");
+    let out = dir.join("m");
+    // Twelve seatings a deal: 4,008 rounds are whole deals.
+    let o = draftsim(&["run", "--game", "sevens", "--rounds", "4008", "--quiet", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let measures = std::fs::read_to_string(out.join("measures.csv")).unwrap();
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    let header: Vec<&str> = summary.lines().next().unwrap().split(',').collect();
+    let exact: Vec<&str> = summary.lines().nth(1).unwrap().split(',').collect();
+    let col = header.iter().position(|h| *h == "mean_cards_traded").unwrap();
+    let row = measures
+        .lines()
+        .find(|l| l.starts_with(&format!("strategy,{},mean_cards_traded,", exact[0])))
+        .expect("a row per strategy and measure");
+    let fields: Vec<&str> = row.split(',').collect();
+    assert_eq!(fields[4], exact[col], "the same value as the summary");
+    assert!(fields[5].parse::<f64>().unwrap() < fields[4].parse::<f64>().unwrap(), "an interval around it");
+    assert!(measures.lines().any(|l| l.starts_with("seat,0,showdown_rate,")));
+    assert!(measures.lines().any(|l| l.starts_with("run,all,mean_length,4008,1,")), "{measures}");
+}
+
+#[test]
+fn the_summary_is_printed_as_an_aligned_table() {
+    let o = draftsim(&["run", "--rounds", "2000", "--quiet", "--seats", "tight,random"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    let header = text.lines().next().unwrap();
+    assert!(header.starts_with("strategy") && header.contains("win_rate_lo"), "{header}");
+    assert!(text.lines().nth(1).unwrap().starts_with("tight"));
+    assert!(stderr(&o).is_empty(), "--quiet: nothing on stderr");
+    let o = draftsim(&["run", "--rounds", "2000", "--seats", "tight,random"]);
+    assert!(stderr(&o).contains("seed 20261121"), "the default seed is printed");
+}
+
+/// Each bad input: exit code 2, one line on stderr, no output folder.
+#[test]
+fn bad_input_is_one_line_exit_2_and_writes_nothing() {
+    let dir = scratch("bad");
+    let rules = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let unknown_key = rules("unknown.toml", "playerz = 4\n");
+    let malformed = rules("malformed.toml", "players = [\n");
+    let existing = dir.join("exists");
+    std::fs::create_dir_all(&existing).unwrap();
+    let out = dir.join("never");
+    let out_s = out.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["run", "--game", "chess"], "unknown game 'chess'"),
+        (vec!["run", "--seats", "greedy,nonesuch,random,random"], "unknown strategy 'nonesuch'"),
+        (vec!["run", "--rules", &unknown_key], "playerz"),
+        (vec!["run", "--rules", &malformed], "malformed.toml"),
+        (vec!["run", "--players", "9"], "players = 9"),
+        (vec!["run", "--rounds", "0"], "--rounds 0"),
+        (vec!["run", "--out", existing.to_str().unwrap()], "--force"),
+        (vec!["run", "--out", "/proc/draftsim/out"], "cannot write"),
+        (vec!["run", "--format", "xlsx"], "--format 'xlsx'"),
+        (vec!["run", "--shard", "4/4"], "--shard '4/4'"),
+        (vec!["hand", "As", "Kd", "Qh"], "5 to 7 cards"),
+        (vec!["hand", "As", "Kd", "Qh", "Jc", "Xx"], "'Xx'"),
+        (vec!["hand", "As", "As", "Qh", "Jc", "Tc"], "duplicate card 'As'"),
+        (vec!["hand", "As", "Kd", "Qh", "Jc", "Tc", "--deck", "tarot"], "unknown deck 'tarot'"),
+        (vec!["hand", "As", "Kd", "Qh", "Jc", "Tc", "--wild", "jokers"], "unknown wild rule 'jokers'"),
+        (vec!["hand", "As", "Kd", "Qh", "Jc", "2c", "--deck", "short-36"], "'2c' is not in the short-36 deck"),
+        (
+            vec!["compare", "--strategies", "greedy,random,greedy", "--rounds", "100", "--out", out_s],
+            "greedy is named twice",
+        ),
+    ];
+    for (mut args, needle) in cases {
+        if args[0] == "run" {
+            if !args.contains(&"--rounds") {
+                args.extend(["--rounds", "100"]);
+            }
+            args.push("--quiet");
+            if !args.contains(&"--out") {
+                args.extend(["--out", out_s]);
+            }
+        }
+        let o = draftsim(&args);
+        let err = stderr(&o);
+        let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(lines.len(), 1, "{args:?}: {err}");
+        assert!(lines[0].contains(needle), "{args:?}: {err}");
+        assert!(!out.exists(), "{args:?} wrote output");
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty(), "staging folders left behind");
+}
+
+#[test]
+fn force_replaces_an_existing_folder() {
+    let dir = scratch("force");
+    let out = dir.join("o");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("old.txt"), "old").unwrap();
+    let o = draftsim(&["run", "--rounds", "500", "--quiet", "--out", out.to_str().unwrap(), "--force"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.join("summary.csv").exists() && !out.join("old.txt").exists());
+}
+
+#[test]
+fn hand_prints_category_cards_and_wilds() {
+    let o = draftsim(&["hand", "As", "Kd", "2s", "Jh", "Th", "--wild", "deuces"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(text.contains("category: straight") && text.contains("2s as Q"), "{text}");
+    let o = draftsim(&["hand", "Ah", "Kh", "Qh", "Jh", "7c", "2d", "9s", "--wild", "last-pick", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json["category"], "straight-flush");
+    assert_eq!(json["cards"].as_array().unwrap().len(), 5);
+    assert_eq!(json["wild"][0]["card"], "9s");
+    let o = draftsim(&["hand", "9c", "7h", "Ac", "6c", "8c", "--deck", "short-36", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json["category"], "straight", "A-6-7-8-9 is the short deck's wheel");
+}
+
+#[test]
+fn lists_and_completions() {
+    let o = draftsim(&["list", "strategies"]);
+    let text = stdout(&o);
+    for preset in ["random", "greedy", "hate", "tight", "loose-aggressive", "wild-hunter"] {
+        assert!(text.lines().any(|l| l.trim_start().starts_with(preset)), "{preset} missing:\n{text}");
+    }
+    let o = draftsim(&["list", "rules", "seven-card-draft"]);
+    assert!(stdout(&o).contains("raise_cap") && stdout(&o).contains("[3]"), "{}", stdout(&o));
+    let o = draftsim(&["list", "games"]);
+    assert!(stdout(&o).starts_with("seven-card-draft"));
+    let o = draftsim(&["completions", "bash"]);
+    assert!(o.status.success() && stdout(&o).contains("draftsim"));
+    for command in [
+        &[][..],
+        &["run"],
+        &["replay"],
+        &["merge"],
+        &["compare"],
+        &["sweep"],
+        &["report"],
+        &["hand"],
+        &["list"],
+        &["list", "games"],
+        &["list", "strategies"],
+        &["list", "rules"],
+        &["list", "metrics"],
+        &["check"],
+        &["completions"],
+    ] {
+        let o = draftsim(&[command, &["--help"]].concat());
+        let last = stdout(&o).trim_end().lines().last().unwrap_or_default().to_string();
+        assert!(last.trim_start().starts_with("draftsim "), "{command:?} --help ends with {last:?}, not an example");
+    }
+}
+
+#[test]
+fn an_interrupted_run_leaves_no_table() {
+    let dir = scratch("interrupt");
+    let out = dir.join("never");
+    let child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .args(["run", "--rounds", "1000000000", "--quiet", "--out", out.to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(stderr(&o).contains("interrupted"));
+    assert!(!out.exists());
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "no staging folder left");
+}
+
+/// `--quiet` and `--threads` work alike on every command that plays rounds, and the
+/// results do not depend on the thread count.
+#[test]
+fn every_command_that_plays_takes_every_shared_flag() {
+    let dir = scratch("shared-flags");
+    let bad_rules = dir.join("bad.toml");
+    std::fs::write(&bad_rules, "max_turns = 0\n").unwrap();
+    let good_rules = dir.join("good.toml");
+    std::fs::write(&good_rules, "max_turns = 250\n").unwrap();
+    let game = ["--game", "winston-crazier-eights"];
+    // Each command with what it needs besides the shared flags, and the shared flags it takes.
+    let commands: [(&[&str], &[&str]); 7] = [
+        (&["run"], &["players", "seats", "rounds", "out", "threads"]),
+        (&["check"], &["players", "seats", "rounds", "threads"]),
+        (&["replay", "--round", "3"], &["players", "seats"]),
+        (&["compare", "--strategies", "value,first"], &["players", "rounds", "out", "threads"]),
+        (&["sweep", "--set", "games=1,3"], &["players", "seats", "rounds", "out", "threads"]),
+        (&["tune", "--param", "removed=0..9", "--minimize", "seat_advantage"], &["seats", "rounds", "out", "threads"]),
+        (
+            &["exploit", "--preset", "value", "--field", "first", "--param", "draft.start=1.0..4.0"],
+            &["players", "rounds", "out", "threads"],
+        ),
+    ];
+    let play = |base: &[&str], extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend(game);
+        if base[0] != "replay" {
+            args.extend(["--rounds", "1000"]);
+        }
+        args.extend(extra);
+        draftsim(&args)
+    };
+    let refused = |o: &Output, what: &str, base: &[&str]| {
+        assert_eq!(o.status.code(), Some(2), "{base:?} {what}: {}", stderr(o));
+        let err = stderr(o);
+        assert_eq!(err.trim().lines().count(), 1, "{base:?} {what}: one line: {err}");
+    };
+    for (i, (base, takes)) in commands.iter().enumerate() {
+        // --game and --rules: read by every command (bad rules are refused, good ones applied).
+        let o = play(base, &["--rules", bad_rules.to_str().unwrap()]);
+        refused(&o, "--rules", base);
+        assert!(stderr(&o).contains("max_turns"), "{}", stderr(&o));
+        // --quiet (not for replay, which prints only the result): nothing on stderr.
+        let quiet: &[&str] = if base[0] == "replay" { &[] } else { &["--quiet"] };
+        let o = play(base, &[&["--rules", good_rules.to_str().unwrap()], quiet].concat());
+        assert!(o.status.success(), "{base:?}: {}", stderr(&o));
+        assert!(stderr(&o).is_empty() && !stdout(&o).is_empty(), "{base:?} --quiet: {}", stderr(&o));
+        // --seed: the same seed gives the same result, another seed another.
+        let seeded = |seed: &str| stdout(&play(base, &[quiet, &["--seed", seed]].concat()));
+        assert_eq!(seeded("5"), seeded("5"), "{base:?} --seed");
+        assert_ne!(seeded("5"), seeded("6"), "{base:?} --seed");
+        if takes.contains(&"players") {
+            refused(&play(base, &["--players", "3"]), "--players", base);
+        }
+        if takes.contains(&"seats") {
+            let o = play(base, &["--seats", "value,nope"]);
+            refused(&o, "--seats", base);
+            assert!(stderr(&o).contains("'nope'"), "{}", stderr(&o));
+        }
+        if takes.contains(&"rounds") {
+            let mut args = base.to_vec();
+            args.extend(game);
+            args.extend(["--rounds", "0"]);
+            refused(&draftsim(&args), "--rounds 0", base);
+        }
+        if takes.contains(&"threads") {
+            let one = stdout(&play(base, &["--quiet", "--threads", "1"]));
+            assert_eq!(one, stdout(&play(base, &["--quiet", "--threads", "2"])), "{base:?} --threads");
+        }
+        if takes.contains(&"out") {
+            // --out and --format write the tables; an existing folder needs --force.
+            let out = dir.join(format!("out-{i}"));
+            let o = play(base, &["--quiet", "--out", out.to_str().unwrap(), "--format", "parquet"]);
+            assert!(o.status.success(), "{base:?}: {}", stderr(&o));
+            let names: Vec<String> = files(&out).into_iter().map(|f| f.0).collect();
+            assert!(names.iter().any(|n| n.ends_with(".parquet")), "{base:?} --format: {names:?}");
+            assert!(!names.iter().any(|n| n.ends_with(".csv")), "{base:?} --format: {names:?}");
+            refused(&play(base, &["--out", out.to_str().unwrap()]), "--out without --force", base);
+            let o = play(base, &["--quiet", "--out", out.to_str().unwrap(), "--force"]);
+            assert!(o.status.success(), "{base:?} --force: {}", stderr(&o));
+            assert!(files(&out).iter().any(|f| f.0.ends_with(".csv")), "{base:?} --force replaced the folder");
+        }
+    }
+    // merge takes --out, --force, --format and --quiet.
+    let shards: Vec<String> = (0..2)
+        .map(|i| {
+            let d = dir.join(format!("shard-{i}"));
+            let o = play(&["run"], &["--quiet", "--shard", &format!("{i}/2"), "--out", d.to_str().unwrap()]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            d.to_str().unwrap().to_string()
+        })
+        .collect();
+    let merged = dir.join("merged");
+    let merge = |extra: &[&str]| {
+        let mut args = vec!["merge", &shards[0], &shards[1]];
+        args.extend(extra);
+        draftsim(&args)
+    };
+    let o = merge(&["--quiet", "--out", merged.to_str().unwrap(), "--format", "parquet"]);
+    assert!(o.status.success() && stderr(&o).is_empty(), "{}", stderr(&o));
+    assert!(files(&merged).iter().any(|f| f.0 == "summary.parquet"));
+    refused(&merge(&["--out", merged.to_str().unwrap()]), "merge --out without --force", &["merge"]);
+    assert!(merge(&["--out", merged.to_str().unwrap(), "--force"]).status.success());
+    refused(&merge(&[]), "merge without --out", &["merge"]);
+}
+
+/// Every command lists the shared flags in one order, and NO_COLOR turns colour off.
+#[test]
+fn help_lists_shared_flags_in_one_order_and_no_color_is_respected() {
+    let order = [
+        "--game",
+        "--rules",
+        "--players",
+        "--seats",
+        "--rounds",
+        "--seed",
+        "--out",
+        "--force",
+        "--format",
+        "--threads",
+        "--quiet",
+    ];
+    for command in ["run", "check", "replay", "compare", "sweep", "tune", "exploit", "merge"] {
+        let help = stdout(&draftsim(&[command, "--help"]));
+        let listed: Vec<&str> = help
+            .lines()
+            .filter(|l| l.trim_start().starts_with('-'))
+            .filter_map(|l| l.trim_start().split([' ', ',']).find(|w| w.starts_with("--")))
+            .filter(|f| order.contains(f))
+            .collect();
+        let expected: Vec<&str> = order.iter().copied().filter(|f| listed.contains(f)).collect();
+        assert_eq!(listed, expected, "{command} --help lists the shared flags out of order");
+        assert!(help.contains("Example:"), "{command} --help ends with an example");
+    }
+    let colour = |no_color: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_draftsim"))
+            .args(["run", "--bogus"])
+            .env("CLICOLOR_FORCE", "1")
+            .env("NO_COLOR", no_color)
+            .output()
+            .unwrap();
+        stderr(&o).contains('\x1b')
+    };
+    assert!(colour(""), "CLICOLOR_FORCE colours clap's usage errors");
+    assert!(!colour("1"), "NO_COLOR wins");
+}
+
+/// A game through every command: shards merge to the unsharded tables, replays tell the
+/// unit the same way twice, compare, sweep and report run; `tables` are written.
+fn through_every_command(game: &str, tables: &[&str], replay_parts: &[&str], strategies: &str, set: &str) -> String {
+    let dir = scratch(game);
+    let base = ["run", "--game", game, "--rounds", "6000", "--seed", "3", "--quiet"];
+    let whole = dir.join("whole");
+    let o = draftsim(&[&base[..], &["--out", whole.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let names: Vec<String> = files(&whole).into_iter().map(|f| f.0).collect();
+    for table in tables.iter().chain(&["summary.csv", "seats.csv", "measures.csv"]) {
+        assert!(names.iter().any(|n| n == table), "{game}: {table} missing: {names:?}");
+    }
+    let mut shard_dirs = Vec::new();
+    for i in 0..3 {
+        let d = dir.join(format!("shard-{i}"));
+        let o = draftsim(&[&base[..], &["--shard", &format!("{i}/3"), "--out", d.to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+        shard_dirs.push(d.to_str().unwrap().to_string());
+    }
+    let merged = dir.join("merged");
+    let mut args = vec!["merge"];
+    args.extend(shard_dirs.iter().map(String::as_str));
+    args.extend(["--out", merged.to_str().unwrap()]);
+    let o = draftsim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(files(&merged), files(&whole), "{game}: merged shards differ from the whole run");
+
+    let replay = |round: &str| draftsim(&["replay", "--game", game, "--seed", "3", "--round", round]);
+    let (a, b) = (replay("5"), replay("5"));
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert_eq!(stdout(&a), stdout(&b));
+    for part in replay_parts {
+        assert!(stdout(&a).contains(part), "missing {part:?} in\n{}", stdout(&a));
+    }
+    let study = dir.join("compare");
+    let study_args = ["--game", game, "--rounds", "2000", "--quiet", "--out"];
+    let o = draftsim(&[&["compare", "--strategies", strategies], &study_args[..], &[study.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let sweep = dir.join("sweep");
+    let o = draftsim(&[&["sweep", "--set", set], &study_args[..], &[sweep.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let header = std::fs::read_to_string(sweep.join("sweep.csv")).unwrap();
+    assert!(!header.contains("rarity_order"), "no ranked histogram, no rarity columns: {header}");
+    let report = dir.join("report");
+    let dirs = [whole.to_str().unwrap(), study.to_str().unwrap(), sweep.to_str().unwrap()];
+    let o = draftsim(&[&["report"], &dirs[..], &["--out", report.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::read_to_string(report.join("report.md")).unwrap()
+}
+
+#[test]
+fn winston_runs_shards_merges_replays_and_studies() {
+    let md = through_every_command(
+        "winston-crazier-eights",
+        &["piles.csv", "colours.csv"],
+        &["== Draft", "looks at pile 1", "builds 30 cards", "== Game 1", "discards", "== Result"],
+        "value,first,random",
+        "games=1,3",
+    );
+    assert!(md.contains("seat-matches") && md.contains("turns") && !md.contains("pots"), "{md}");
+    let o = draftsim(&["run", "--game", "winston-crazier-eights", "--players", "3", "--rounds", "10"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("exactly 2 players"), "{}", stderr(&o));
+    let o = draftsim(&["check", "--game", "winston-crazier-eights", "--rounds", "20000", "--quiet"]);
+    assert!(o.status.success() && stdout(&o).contains("no invariant broken"), "{}", stdout(&o));
+}
+
+#[test]
+fn live_draft_runs_shards_merges_replays_and_studies() {
+    let md = through_every_command(
+        "live-draft",
+        &["opening_lands.csv"],
+        &["== Library", "row:", "== Turn 1", "plays", "== Result"],
+        "best-card,hate,random",
+        "method=tableau,pipeline,rummy,blind",
+    );
+    assert!(md.contains("seat-games") && md.contains("opening"), "{md}");
+    // Drawn games count half to each side: the win share and the points agree in sign.
+    let dir = scratch("live-draft-draws");
+    let out = dir.join("cmp");
+    let o = draftsim(&[
+        "compare",
+        "--game",
+        "live-draft",
+        "--strategies",
+        "best-card,cautious",
+        "--rounds",
+        "4000",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let matrix = std::fs::read_to_string(out.join("matrix.csv")).unwrap();
+    for row in matrix.lines().skip(1) {
+        let v: Vec<&str> = row.split(',').collect();
+        let (share, points): (f64, f64) = (v[3].parse().unwrap(), v[6].parse().unwrap());
+        assert!((share - 0.5) * points >= 0.0, "share {share} and points {points} disagree: {matrix}");
+    }
+    let o = draftsim(&["run", "--game", "live-draft", "--players", "5", "--rounds", "10"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = draftsim(&[
+        "check",
+        "--game",
+        "live-draft",
+        "--rules",
+        "/dev/null",
+        "--players",
+        "4",
+        "--rounds",
+        "4000",
+        "--quiet",
+    ]);
+    assert!(o.status.success() && stdout(&o).contains("no invariant broken"), "{}{}", stdout(&o), stderr(&o));
+}
+
+#[test]
+fn cards_table_and_report_section() {
+    let dir = scratch("cards");
+    let out = dir.join("run");
+    let rules = dir.join("rules.toml");
+    std::fs::write(&rules, "wild = \"deuces-with-face\"\n").unwrap();
+    let o = draftsim(&[
+        "run",
+        "--rounds",
+        "20000",
+        "--seed",
+        "5",
+        "--rules",
+        rules.to_str().unwrap(),
+        "--cards",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(out.join("cards.csv")).unwrap();
+    let header = text.lines().next().unwrap();
+    for col in ["strategy", "level", "card", "seen", "taken", "take_rate_lo", "ata", "alsa", "win_share_in_hand_hi"] {
+        assert!(header.split(',').any(|c| c == col), "{col} missing from {header}");
+    }
+    assert!(header.ends_with("in_hand_minus_passed,in_hand_minus_passed_lo,in_hand_minus_passed_hi"), "{header}");
+    // 4 strategies x (52 cards + 13 ranks).
+    assert_eq!(text.lines().count(), 1 + 4 * 65);
+    assert!(text.lines().any(|l| l.starts_with("greedy,rank,2,")), "rank rows are written");
+    let meta = std::fs::read_to_string(out.join("run.json")).unwrap();
+    assert!(meta.contains("\"cards\": true"), "{meta}");
+    let report = dir.join("report");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("### Cards"), "{md}");
+    assert!(md.contains("over-drafted") && md.contains("| 2 |"), "{md}");
+    assert!(report.join("1-cards-1.svg").exists());
+    // A game without card identities, and --cards without --out, are refused.
+    let o =
+        draftsim(&["run", "--game", "sevens", "--cards", "--rounds", "100", "--out", dir.join("s").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--cards"), "{}", stderr(&o));
+    assert!(!dir.join("s").exists());
+    let o = draftsim(&["run", "--cards", "--rounds", "100"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // In game mode a unit spans many drafts: card analytics are per round only.
+    std::fs::write(&rules, "mode = \"game\"\n").unwrap();
+    let game = dir.join("game");
+    let o = draftsim(&[
+        "run",
+        "--rules",
+        rules.to_str().unwrap(),
+        "--cards",
+        "--rounds",
+        "10",
+        "--out",
+        game.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!game.exists());
+}
+
+#[test]
+fn printing_into_a_closed_pipe_ends_quietly() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .args(["list", "games"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the reading end before the command prints, as `| head` does once satisfied.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_ne!(out.status.code(), Some(101), "it panicked: {}", stderr(&out));
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}
+
+#[test]
+fn calibrate_writes_the_same_table_for_any_thread_count_and_refuses_games_without_an_estimate() {
+    let dir = scratch("calibrate");
+    let mut written = Vec::new();
+    for threads in ["1", "2"] {
+        let out = dir.join(format!("t{threads}"));
+        let o = draftsim(&[
+            "calibrate",
+            "--seats",
+            "greedy",
+            "--rounds",
+            "5000",
+            "--seed",
+            "3",
+            "--threads",
+            threads,
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).contains("mean_finished"), "{}", stdout(&o));
+        written.push(std::fs::read(out.join("calibration.csv")).unwrap());
+    }
+    assert_eq!(written[0], written[1], "the table depends on the thread count");
+    let text = String::from_utf8(written.remove(0)).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (pick, count) = (col("after_pick"), col("estimates"));
+    // One strategy named: all four seats draft with it and estimate after each of 7 picks.
+    let mut per_pick = [0u64; 8];
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        per_pick[f[pick].parse::<usize>().unwrap()] += f[count].parse::<u64>().unwrap();
+    }
+    assert_eq!(&per_pick[1..], &[20_000; 7], "{per_pick:?}");
+
+    let refused = dir.join("sevens");
+    let o = draftsim(&["calibrate", "--game", "sevens", "--rounds", "10", "--out", refused.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("seven-card-draft"), "{}", stderr(&o));
+    assert!(!refused.exists(), "a refused command left a folder");
+}

@@ -1,0 +1,174 @@
+//! The conformance suite every registered game passes, one line a game at the bottom:
+//!
+//! - no player reads a hidden card: at decision points of real play, every heuristic
+//!   preset and the search bot decide the same in worlds that re-deal every card and every
+//!   hidden choice the seat could not see (determinizations of its observation), and each
+//!   such world plays to its end with the rules' invariants checked after every step;
+//! - a planted leak (a player that reads every seat's observation) is caught, so the leak
+//!   test can fail;
+//! - a replay is a pure function of (seed, seating, round), and a run's tally does not
+//!   depend on the thread count.
+//!
+//! Random play with every invariant checked over random rules is the soak test's.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use draftsim::games::contest::{GameDef, VariantOf, load_strategy};
+use draftsim::games::presets::mix_seats;
+use draftsim::games::{self, live_draft, seven_card_draft, seven_poker, sevens, winston};
+use draftsim::search::leaks::{LeakCheck, LeakReport, check_decider, decision_points};
+use draftsim::search::params::is_search;
+use draftsim::search::{Forward, SeatBot, decide};
+use draftsim::sim::{BotRng, Lineup, Mode, NoEvents, Plan, RoundResult, Seatings};
+
+type Obs<G> = <<G as GameDef>::State as Forward>::Obs;
+
+/// The default rules, compiled.
+fn default_rules<G: GameDef>() -> VariantOf<G> {
+    G::compile(&G::RulesFile::default()).expect("the default rules are valid")
+}
+
+/// The seat bot of a strategy name of game `G`.
+fn seat_bot<G: GameDef>(name: &str, players: usize) -> SeatBot<G::State> {
+    let strategy = load_strategy::<G>(name).unwrap_or_else(|e| panic!("{}: {name}: {e}", G::NAME));
+    SeatBot::new(name, &strategy, players, G::bot)
+}
+
+/// Every preset of the game, heuristic or search (the search on a small budget).
+fn every_bot<G: GameDef>(players: usize) -> Vec<(String, SeatBot<G::State>)> {
+    let mut names: Vec<String> = (G::PRESETS.iter())
+        .map(|(name, text)| if is_search(text) { format!("{name}{{iterations=40}}") } else { name.to_string() })
+        .collect();
+    if !names.iter().any(|n| n.starts_with("search")) {
+        names.push("search{iterations=40}".into());
+    }
+    names.into_iter().map(|n| (n.clone(), seat_bot::<G>(&n, players))).collect()
+}
+
+/// `count` states before a decision, from units the default mix plays.
+fn points<G: GameDef>(rules: &VariantOf<G>, count: usize) -> Vec<G::State> {
+    let players = G::players(rules);
+    let mut bots: Vec<SeatBot<G::State>> =
+        mix_seats(G::DEFAULT_MIX, players).iter().map(|n| seat_bot::<G>(n, players)).collect();
+    decision_points(rules, &mut bots, 11, count, 3, |state: &mut G::State, seed| {
+        state.start(rules, seed, seed % 2, &mut NoEvents, &mut RoundResult::default()).expect("a unit starts");
+    })
+}
+
+/// Every bot of the game decides from what its seat saw only.
+fn no_bot_reads_hidden_cards<G: GameDef>()
+where
+    Obs<G>: PartialEq + std::fmt::Debug,
+{
+    let rules = default_rules::<G>();
+    let players = G::players(&rules);
+    let points = points::<G>(&rules, 24);
+    for (name, mut bot) in every_bot::<G>(players) {
+        let mut report = LeakReport::default();
+        let mut scratch = Obs::<G>::default();
+        let mut decider = |state: &G::State, seat: usize, rng: &mut BotRng| {
+            decide(&rules, state, &mut bot, seat, rng, &mut scratch, &mut NoEvents)
+        };
+        for (i, point) in points.iter().enumerate() {
+            check_decider(
+                &rules,
+                point,
+                &[],
+                &mut decider,
+                LeakCheck { players, bot_seed: 100 + i as u64, worlds: 3 },
+                &mut report,
+            )
+            .unwrap_or_else(|e| panic!("{}: {name}, decision point {i}: {e}", G::NAME));
+        }
+        assert_eq!(report.points, points.len(), "{}: {name}", G::NAME);
+    }
+}
+
+/// A player that reads every seat's observation (so hidden cards) is caught.
+fn a_planted_leak_is_caught<G: GameDef>()
+where
+    Obs<G>: PartialEq + std::fmt::Debug,
+{
+    let rules = default_rules::<G>();
+    let players = G::players(&rules);
+    let (mut legal, mut obs) = (Vec::new(), Obs::<G>::default());
+    let mut peek = |state: &G::State, _seat: usize, _rng: &mut BotRng| {
+        state.legal(&rules, &mut legal);
+        let mut h = DefaultHasher::new();
+        for s in 0..players {
+            state.observe(&rules, s, &mut obs);
+            format!("{obs:?}").hash(&mut h);
+        }
+        Ok(legal[(h.finish() % legal.len() as u64) as usize])
+    };
+    let caught = (points::<G>(&rules, 24).iter().enumerate())
+        .filter(|(i, point)| {
+            let check = LeakCheck { players, bot_seed: *i as u64, worlds: 3 };
+            check_decider(&rules, *point, &[], &mut peek, check, &mut LeakReport::default()).is_err()
+        })
+        .count();
+    assert!(caught >= 3, "{}: the planted leak was caught at {caught} of 24 decision points", G::NAME);
+}
+
+/// Replays repeat, and tallies do not depend on the thread count.
+fn replays_repeat_and_threads_do_not_matter<G: GameDef>() {
+    let info = games::find(G::NAME).unwrap();
+    let (game, seats) = (info.build)(None, None, None).unwrap();
+    let lineup = Lineup::new(&seats);
+    let seatings = Seatings::new(&lineup, game.players(), true).unwrap();
+    for k in [0, 5] {
+        let text = game.replay(42, &seatings, k).unwrap();
+        assert_eq!(text, game.replay(42, &seatings, k).unwrap(), "{}: replay {k}", G::NAME);
+        assert!(text.lines().count() > 3, "{}: replay {k}:\n{text}", G::NAME);
+    }
+    let plan = Plan { seed: 7, rounds: 300, rotate: true, shard: None, until_ci: None, cards: false };
+    let tally = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| game.run(&lineup, &plan, Mode::Tally, None, &mut |_, _| Ok(()))).unwrap()
+    };
+    assert_eq!(tally(1), tally(2), "{}: one thread against two", G::NAME);
+}
+
+/// The whole suite for one game.
+fn conforms<G: GameDef>()
+where
+    Obs<G>: PartialEq + std::fmt::Debug,
+{
+    no_bot_reads_hidden_cards::<G>();
+    a_planted_leak_is_caught::<G>();
+    replays_repeat_and_threads_do_not_matter::<G>();
+}
+
+#[test]
+fn every_game_is_registered_here() {
+    let here = [seven_card_draft::NAME, sevens::NAME, seven_poker::NAME, winston::NAME, live_draft::NAME];
+    for info in games::GAMES {
+        assert!(here.contains(&info.name), "{} has no conformance line below", info.name);
+    }
+}
+
+#[test]
+fn seven_card_draft_conforms() {
+    conforms::<seven_card_draft::Def>();
+}
+
+#[test]
+fn sevens_conforms() {
+    conforms::<sevens::Def>();
+}
+
+#[test]
+fn seven_poker_conforms() {
+    conforms::<seven_poker::Def>();
+}
+
+#[test]
+fn winston_conforms() {
+    conforms::<winston::Def>();
+}
+
+#[test]
+fn live_draft_conforms() {
+    conforms::<live_draft::Def>();
+}

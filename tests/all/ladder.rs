@@ -1,0 +1,65 @@
+//! `draftsim ladder`: the search bot against itself a budget lower, the skill depth, the
+//! shared flags, bad input, and the report's chart.
+
+use crate::common;
+
+use common::{draftsim, scratch, stderr};
+
+fn csv_rows(path: &std::path::Path) -> Vec<Vec<String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let mut rows = vec![header];
+    rows.extend(reader.records().map(|r| r.unwrap().iter().map(String::from).collect()));
+    rows
+}
+
+#[test]
+fn the_ladder_writes_each_step_and_the_skill_depth() {
+    let dir = scratch("ladder", "steps");
+    let out = dir.join("ladder");
+    let args = ["ladder", "--game", "sevens", "--players", "2", "--budgets", "1,8,64", "--rounds", "400"];
+    let o = draftsim(&[&args[..], &["--quiet", "--out", out.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ladder = csv_rows(&out.join("ladder.csv"));
+    assert_eq!(ladder[0][..6], ["budget", "opponent_budget", "rounds", "win_share", "win_share_lo", "win_share_hi"]);
+    assert_eq!(ladder.len(), 3, "two steps");
+    assert_eq!((ladder[1][0].as_str(), ladder[1][1].as_str()), ("8", "1"));
+    assert_eq!((ladder[2][0].as_str(), ladder[2][1].as_str()), ("64", "8"));
+    let lo: Vec<f64> = ladder[1..].iter().map(|r| r[4].parse().unwrap()).collect();
+    let score_lo: Vec<f64> = ladder[1..].iter().map(|r| r[7].parse().unwrap()).collect();
+    assert_eq!(ladder[0][7], format!("{}_lo", ladder[0][6]));
+    let depth = csv_rows(&out.join("skill_depth.csv"));
+    let at = |name: &str| depth[0].iter().position(|c| c == name).unwrap();
+    // Judged by the score: the leading steps whose score difference is above zero.
+    let expected = score_lo.iter().take_while(|&&l| l > 0.0).count();
+    assert_eq!(depth[1][at("skill_depth")], expected.to_string(), "skill depth counts the leading steps that win");
+    let by_wins = lo.iter().take_while(|&&l| l > 0.5).count();
+    assert_eq!(depth[1][at("skill_depth_by_wins")], by_wins.to_string());
+    assert_eq!(depth[1][at("judged_by")], format!("{} lower bound above 0", ladder[0][6]));
+    // Eight iterations against one: a planted skill gap the ladder must find.
+    assert!(lo[0] > 0.5, "8 v 1 iterations should win: {ladder:?}");
+    // Same tables on one thread as on two.
+    let again = dir.join("again");
+    let o = draftsim(&[&args[..], &["--quiet", "--threads", "1", "--out", again.to_str().unwrap()]].concat());
+    assert!(o.status.success());
+    assert_eq!(std::fs::read(out.join("ladder.csv")).unwrap(), std::fs::read(again.join("ladder.csv")).unwrap());
+    // The report draws it.
+    let report = dir.join("report");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("1-ladder.svg") && md.contains(&format!("Skill depth: **{expected}**")), "{md}");
+}
+
+#[test]
+fn bad_budgets_are_refused_in_one_line_before_anything_is_written() {
+    let dir = scratch("ladder", "bad");
+    let out = dir.join("never");
+    for (budgets, key) in [("4,4", "--budgets"), ("16,4", "--budgets"), ("0,4", "--budgets"), ("8", "--budgets")] {
+        let o = draftsim(&["ladder", "--game", "sevens", "--budgets", budgets, "--out", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{budgets}");
+        let err = stderr(&o);
+        assert!(err.contains(key) && err.trim().lines().count() == 1, "{budgets}: {err}");
+        assert!(!out.exists(), "{budgets}: nothing written");
+    }
+}

@@ -1,0 +1,557 @@
+//! What a newcomer meets on the command line: help that says what each command does,
+//! flags that work alike everywhere, bad numbers refused in one line, Ctrl-C that leaves
+//! nothing behind, studies that say what they play and record it in their tables.
+
+use crate::common;
+use common::{draftsim, stderr, stdout};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+fn scratch(name: &str) -> PathBuf {
+    common::scratch("newcomer", name)
+}
+
+/// Runs the binary and insists it succeeds.
+fn ok(args: &[&str]) -> Output {
+    let o = draftsim(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    o
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Each bad input: exit code 2 and one line on stderr that contains `needle`.
+fn refused(args: &[&str], needle: &str) {
+    let o = draftsim(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim().lines().count(), 1, "{args:?}: one line: {err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
+}
+
+/// A flag's help in `help`, its wrapped lines joined.
+fn flag_help(help: &str, flag: &str) -> String {
+    let mut lines = help.lines().skip_while(|l| !l.trim_start().starts_with(flag));
+    let mut text = lines.next().unwrap_or_else(|| panic!("{flag} missing from\n{help}")).trim().to_string();
+    // Wrapped lines are indented past the flags' column.
+    for l in lines.take_while(|l| !l.trim().is_empty() && l.starts_with(&" ".repeat(12))) {
+        text.push(' ');
+        text.push_str(l.trim());
+    }
+    text
+}
+
+#[test]
+fn help_says_what_each_command_does() {
+    let help = |command: &str| stdout(&ok(&[command, "--help"]));
+    let report = help("report");
+    assert!(report.contains("report.html"), "report writes report.html:\n{report}");
+    for kind in ["run", "compare", "sweep", "tune", "exploit", "calibrate"] {
+        assert!(report.contains(kind), "report reads {kind} folders:\n{report}");
+    }
+    let exploit = help("exploit");
+    let players = flag_help(&exploit, "--players");
+    assert!(players.contains("--field") && !players.contains("compare"), "exploit's --players default: {players}");
+    let field = flag_help(&exploit, "--field");
+    assert!(field.contains("cycled"), "what --field means: {field}");
+    // Each command's --rounds says what a round counts and its own default.
+    for (command, says) in [
+        ("run", "1000000"),
+        ("compare", "each pair"),
+        ("sweep", "each variant"),
+        ("tune", "whole search"),
+        ("exploit", "whole search"),
+        ("check", "100000"),
+        ("calibrate", "20000"),
+    ] {
+        let text = help(command);
+        let rounds = flag_help(&text, "--rounds");
+        assert!(rounds.contains(says), "{command} --rounds: {rounds}");
+    }
+    let compare = help("compare");
+    let players = flag_help(&compare, "--players");
+    assert!(players.contains("rules file"), "compare --players default: {players}");
+    assert!(help("tune").contains("resumes"), "tune says how an interrupted search goes on");
+}
+
+/// `compare --rules F` plays F's players; `--players` still wins; compare and sweep say
+/// on stderr what they play, as run does.
+#[test]
+fn compare_plays_the_rules_files_players_and_says_what_it_plays() {
+    let dir = scratch("compare-players");
+    let rules = dir.join("three.toml");
+    std::fs::write(&rules, "players = 3\n").unwrap();
+    let out = dir.join("cmp");
+    let o = ok(&[
+        "compare",
+        "--rules",
+        rules.to_str().unwrap(),
+        "--strategies",
+        "greedy,random",
+        "--rounds",
+        "600",
+        "--seed",
+        "7",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let meta = json(&out.join("study.json"));
+    assert_eq!(meta["players"], 3, "{meta}");
+    let err = stderr(&o);
+    for part in ["seven-card-draft", "3 players", "seed 7", "greedy,random"] {
+        assert!(err.contains(part), "compare says {part:?}: {err}");
+    }
+    let out4 = dir.join("cmp4");
+    let args = ["compare", "--rules", rules.to_str().unwrap(), "--strategies", "greedy,random", "--rounds", "600"];
+    ok(&[&args[..], &["--players", "4", "--quiet", "--out", out4.to_str().unwrap()]].concat());
+    assert_eq!(json(&out4.join("study.json"))["players"], 4, "--players wins over the rules file");
+
+    let o = ok(&["sweep", "--set", "raise_cap=1,2", "--rounds", "600", "--seed", "8"]);
+    let err = stderr(&o);
+    for part in ["seven-card-draft", "4 players", "seed 8", "2 variants"] {
+        assert!(err.contains(part), "sweep says {part:?}: {err}");
+    }
+    assert!(stderr(&ok(&["sweep", "--set", "raise_cap=1,2", "--rounds", "600", "--quiet"])).is_empty());
+}
+
+/// `sweep --players N` plays every variant at N players; with `--set players=...` too it
+/// is refused.
+#[test]
+fn sweep_takes_players() {
+    let dir = scratch("sweep-players");
+    let out = dir.join("s");
+    ok(&[
+        "sweep",
+        "--players",
+        "3",
+        "--set",
+        "raise_cap=1,2",
+        "--rounds",
+        "600",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let meta = json(&out.join("study.json"));
+    assert_eq!(meta["players"], 3, "{meta}");
+    assert_eq!(meta["seats"].as_array().unwrap().len(), 3, "{meta}");
+    let table = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+    assert_eq!(table.lines().count(), 1 + 2 * 3, "three strategies in each of two variants:\n{table}");
+    refused(&["sweep", "--players", "3", "--set", "players=4,5", "--rounds", "100"], "--players 3");
+}
+
+/// Negative numbers and `--threads 0`: exit 2, one line naming the flag.
+#[test]
+fn bad_numbers_are_refused_in_one_line() {
+    refused(&["run", "--rounds", "-5"], "--rounds");
+    refused(&["run", "--rounds", "-5"], "negative");
+    refused(&["run", "--players", "-3"], "--players");
+    refused(&["run", "--seed", "-1"], "--seed");
+    refused(&["replay", "--round", "-2"], "--round");
+    refused(&["compare", "--strategies", "greedy,random", "--rounds", "-1"], "--rounds");
+    refused(&["run", "--threads", "0", "--rounds", "100"], "--threads");
+    refused(&["sweep", "--set", "raise_cap=1,2", "--threads", "0"], "--threads");
+    refused(&["tune", "--param", "ante=1..3", "--minimize", "seat_advantage", "--candidates", "-4"], "--candidates");
+    refused(&["tune", "--param", "ante=1..3", "--minimize", "seat_advantage", "--budget-time", "-4"], "--budget-time");
+}
+
+/// `list strategies GAME` names the game as `list rules GAME` does; `--game` still works.
+#[test]
+fn list_takes_the_game_as_a_word() {
+    let text = stdout(&ok(&["list", "strategies", "sevens"]));
+    assert!(text.starts_with("sevens:") && !text.contains("seven-card-draft:"), "{text}");
+    assert_eq!(text, stdout(&ok(&["list", "strategies", "--game", "sevens"])));
+    let text = stdout(&ok(&["list", "metrics", "sevens"]));
+    assert!(text.starts_with("sevens measures"), "{text}");
+    assert_eq!(stdout(&ok(&["list", "rules", "--game", "sevens"])), stdout(&ok(&["list", "rules", "sevens"])));
+    refused(&["list", "strategies", "chess"], "unknown game 'chess'");
+}
+
+/// Completions offer the games, the table formats and the presets; `--version` names
+/// the commit built.
+#[test]
+fn completions_offer_values_and_the_version_names_the_commit() {
+    let script = stdout(&ok(&["completions", "bash"]));
+    for value in ["seven-card-draft", "winston-crazier-eights", "live-draft", "parquet", "loose-aggressive", "hate"] {
+        assert!(script.contains(value), "bash completions offer {value}");
+    }
+    let version = stdout(&ok(&["--version"]));
+    let commit = version
+        .trim()
+        .strip_prefix(&format!("draftsim {} (commit ", env!("CARGO_PKG_VERSION")))
+        .and_then(|rest| rest.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("--version names the commit: {version}"));
+    assert!(commit == "unknown" || (commit.len() >= 7 && commit.chars().all(|c| c.is_ascii_hexdigit())), "{commit}");
+}
+
+/// `replay --round K` names round K, its deal, its deal seed and who sits where.
+#[test]
+fn replay_names_the_round_its_deal_and_seating() {
+    let text = stdout(&ok(&["replay", "--seed", "5", "--round", "13", "--seats", "greedy,hate,tight,random"]));
+    let names = ["greedy", "hate", "tight", "random"].map(String::from);
+    let seatings = draftsim::sim::Seatings::new(&draftsim::sim::Lineup::new(&names), 4, true).unwrap();
+    let a = draftsim::sim::round_address(5, &seatings, 13);
+    let mut lines = text.lines();
+    let first = lines.next().unwrap();
+    assert!(first.contains("Round 13") && first.contains(&format!("deal {}", a.deal)), "{first}");
+    assert!(first.contains(&format!("deal seed {}", a.deal_seed)), "{first}");
+    let seating: Vec<String> = a.seating.iter().enumerate().map(|(s, &i)| format!("seat {s} {}", names[i])).collect();
+    assert!(lines.next().unwrap().contains(&seating.join(", ")), "{text}");
+    assert!(!text.contains("Round 1 "), "no round but the run's is named: {text}");
+}
+
+/// Waits for a child to get going, sends it SIGINT, and returns what it left.
+fn interrupt(args: &[&str], after: Duration) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    child.wait_with_output().unwrap()
+}
+
+/// Ctrl-C on compare and sweep says what run says and leaves no folder; tune and exploit
+/// also say that the same command resumes the search.
+#[test]
+fn ctrl_c_leaves_nothing_and_searches_say_how_to_resume() {
+    let dir = scratch("interrupt");
+    let out = dir.join("never");
+    let o_s = out.to_str().unwrap();
+    let long = "1000000000";
+    for args in [
+        vec!["compare", "--strategies", "greedy,random", "--rounds", long, "--out", o_s],
+        vec!["sweep", "--set", "raise_cap=1,2", "--rounds", long, "--out", o_s],
+    ] {
+        let o = interrupt(&args, Duration::from_millis(1500));
+        assert_eq!(o.status.code(), Some(130), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("interrupted: no table was written"), "{args:?}: {}", stderr(&o));
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "{args:?}: nothing left behind");
+    }
+    for args in [
+        vec!["tune", "--param", "raise_cap=1..3", "--minimize", "seat_advantage", "--rounds", long, "--out", o_s],
+        vec!["exploit", "--preset", "hate", "--field", "greedy", "--param", "draft.weight=0..1", "--rounds", long],
+    ] {
+        let o = interrupt(&args, Duration::from_millis(1500));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(130), "{args:?}: {err}");
+        assert!(err.contains("interrupted"), "{args:?}: {err}");
+        if args.contains(&"--out") {
+            assert!(err.contains("the same command resumes"), "{args:?}: {err}");
+            assert!(!out.exists(), "{args:?}: no output folder");
+            let left: Vec<String> = std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            assert_eq!(left, [".never.search-state.json"], "only the search's state is kept");
+        } else {
+            assert!(err.contains("give --out"), "{args:?}: {err}");
+        }
+    }
+}
+
+/// A constraint no candidate meets is said to be unmet, in the result and in the
+/// candidates table.
+#[test]
+fn tune_says_when_its_constraint_is_not_met() {
+    let dir = scratch("tune-constraint");
+    let out = dir.join("t");
+    let o = ok(&[
+        "tune",
+        "--game",
+        "sevens",
+        "--param",
+        "ante=1..3",
+        "--minimize",
+        "seat_advantage",
+        "--require",
+        "skill_gap>=100",
+        "--rounds",
+        "8000",
+        "--candidates",
+        "4",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let text = stdout(&o);
+    let best = text.lines().find(|l| l.starts_with("best ")).unwrap();
+    assert!(best.contains("constraint not met"), "{text}");
+    let table = draftsim::output::read_frame(&out.join("candidates.csv")).unwrap();
+    let met = table.column("constraint").unwrap().str().unwrap().clone();
+    assert!((0..met.len()).all(|i| met.get(i) == Some("not met")), "every candidate falls short");
+    assert!(std::fs::read_to_string(out.join("best-rules.toml")).unwrap().contains("constraint not met"));
+    assert_eq!(json(&out.join("study.json"))["constraint_met"], false);
+    // A constraint every candidate meets: no such mark.
+    let o = ok(&[
+        "tune",
+        "--game",
+        "sevens",
+        "--param",
+        "ante=1..3",
+        "--minimize",
+        "seat_advantage",
+        "--require",
+        "skill_gap>=-100",
+        "--rounds",
+        "8000",
+        "--candidates",
+        "4",
+        "--quiet",
+    ]);
+    assert!(!stdout(&o).contains("not met"), "{}", stdout(&o));
+}
+
+/// The objective's interval is that of the value ranked: a metric whose interval
+/// crosses its bound widens the objective's upper end by the penalty at the far end.
+#[test]
+fn the_objectives_interval_includes_the_penalty() {
+    use draftsim::stats::Estimate;
+    use draftsim::study::tune::{Objective, PENALTY};
+    let o = Objective::from_flags(&["seat_advantage".into()], &[], &[], &["skill_gap>=5".into()]).unwrap();
+    let at = |gap: Estimate| {
+        o.evaluate(&|n| match n {
+            "seat_advantage" => Some(Estimate { mean: 0.1, lo: 0.08, hi: 0.12 }),
+            "skill_gap" => Some(gap),
+            _ => None,
+        })
+    };
+    // Met at the mean, not at the interval's low end: no penalty, but an upper end that
+    // allows one.
+    let e = at(Estimate { mean: 5.1, lo: 4.9, hi: 5.3 });
+    assert!((e.mean - 0.1).abs() < 1e-9 && (e.lo - 0.08).abs() < 1e-9, "{e:?}");
+    let above = (0.02f64.powi(2) + (0.1 * PENALTY).powi(2)).sqrt();
+    assert!((e.hi - (0.1 + above)).abs() < 1e-6, "{e:?}");
+    // Short of the bound: the penalty's own spread on both sides.
+    let e = at(Estimate { mean: 4.0, lo: 3.8, hi: 4.2 });
+    let half = (0.02f64.powi(2) + (0.2 * PENALTY).powi(2)).sqrt();
+    assert!((e.mean - (0.1 + PENALTY)).abs() < 1e-6, "{e:?}");
+    assert!((e.hi - e.mean - half).abs() < 1e-6 && (e.mean - e.lo - half).abs() < 1e-6, "{e:?}");
+}
+
+/// Every study's Parquet tables carry the study's metadata in the Arrow schema, as run's
+/// carry the run's, and study.json records the rules and the seats.
+#[test]
+fn study_tables_carry_their_metadata() {
+    let dir = scratch("metadata");
+    let studies: [(&str, Vec<&str>, &str); 5] = [
+        ("compare", vec!["compare", "--strategies", "greedy,random", "--rounds", "400"], "matrix"),
+        ("sweep", vec!["sweep", "--set", "raise_cap=1,2", "--rounds", "400"], "sweep"),
+        (
+            "tune",
+            vec![
+                "tune",
+                "--param",
+                "raise_cap=1..3",
+                "--minimize",
+                "seat_advantage",
+                "--rounds",
+                "4000",
+                "--candidates",
+                "2",
+            ],
+            "candidates",
+        ),
+        (
+            "exploit",
+            vec![
+                "exploit",
+                "--preset",
+                "hate",
+                "--field",
+                "greedy",
+                "--param",
+                "draft.weight=0..1",
+                "--rounds",
+                "4000",
+            ],
+            "candidates",
+        ),
+        ("calibrate", vec!["calibrate", "--seats", "greedy", "--rounds", "200"], "calibration"),
+    ];
+    for (kind, args, table) in studies {
+        let out = dir.join(kind);
+        ok(&[&args[..], &["--seed", "3", "--quiet", "--format", "parquet", "--out", out.to_str().unwrap()]].concat());
+        let meta = json(&out.join("study.json"));
+        let rules = meta["rules"].as_str().unwrap_or_default();
+        assert!(rules.contains("players") && rules.contains("wild"), "{kind}: the rules in force: {meta}");
+        assert!(meta["seats"].as_array().is_some_and(|s| !s.is_empty()), "{kind}: the seats: {meta}");
+        let schema = draftsim::output::arrow_schema_metadata(&out.join(format!("{table}.parquet"))).unwrap();
+        let get = |key: &str| schema.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+        assert_eq!(get("kind").as_deref(), Some(kind));
+        assert_eq!(get("game").as_deref(), Some("seven-card-draft"), "{kind}");
+        assert_eq!(get("seed").as_deref(), Some("3"), "{kind}");
+        assert_eq!(get("rules").as_deref(), Some(rules), "{kind}");
+        assert!(get("bots").is_some_and(|b| !b.is_empty()), "{kind}: {schema:?}");
+        assert!(get("draftsim_version").is_some(), "{kind}");
+        let whole: serde_json::Value = serde_json::from_str(&get("study_json").unwrap()).unwrap();
+        assert_eq!(whole, meta, "{kind}: study.json in the schema");
+    }
+}
+
+/// Rules options that do nothing get a warning on stderr, from every command that plays.
+#[test]
+fn rules_that_do_nothing_are_warned_about() {
+    let dir = scratch("warnings");
+    let rules = dir.join("deuces.toml");
+    std::fs::write(&rules, "deck = \"no-deuces-48\"\nwild = \"deuces\"\n").unwrap();
+    let r = rules.to_str().unwrap();
+    for args in [
+        vec!["run", "--rules", r, "--rounds", "200"],
+        vec!["check", "--rules", r, "--rounds", "200"],
+        vec!["compare", "--rules", r, "--strategies", "greedy,random", "--rounds", "200"],
+        vec!["sweep", "--rules", r, "--set", "raise_cap=1,2", "--rounds", "200"],
+    ] {
+        let err = stderr(&ok(&args));
+        let warning = err.lines().find(|l| l.contains("warning")).unwrap_or_else(|| panic!("{args:?}: {err}"));
+        assert!(warning.contains("wild") && warning.contains("no 2"), "{args:?}: {warning}");
+    }
+    // A sweep warns for the variants where it holds.
+    let err =
+        stderr(&ok(&["sweep", "--set", "deck=standard-52,no-deuces-48", "--set", "wild=deuces", "--rounds", "200"]));
+    let warning = err.lines().find(|l| l.contains("warning")).unwrap_or_else(|| panic!("{err}"));
+    assert!(warning.contains("deck=no-deuces-48") && !warning.contains("standard-52"), "{warning}");
+    // Other options that do nothing.
+    for (text, key) in [
+        ("ranks = [\"6\",\"7\",\"8\",\"9\",\"T\",\"J\",\"Q\",\"K\",\"A\"]\ndeck = \"piquet-32\"\n", "deck"),
+        ("max_rounds_per_game = 50\n", "max_rounds_per_game"),
+        (
+            "ranks = [\"2\",\"3\",\"4\",\"5\",\"6\",\"7\",\"8\",\"9\",\"T\",\"A\"]\nwild = \"rank-9-with-face\"\n",
+            "J, Q or K",
+        ),
+    ] {
+        std::fs::write(&rules, text).unwrap();
+        let err = stderr(&ok(&["run", "--rules", r, "--rounds", "200", "--players", "2"]));
+        assert!(err.lines().any(|l| l.contains("warning") && l.contains(key)), "{text}: {err}");
+    }
+    // The other games' options that count only beside another.
+    for (game, text, key) in [
+        ("sevens", "max_carry_hands = 5\n", "max_carry_hands"),
+        ("seven-poker", "unit = \"round\"\nmax_rounds = 50\n", "max_rounds"),
+        ("winston-crazier-eights", "later_starter = \"winner\"\n", "later_starter"),
+    ] {
+        std::fs::write(&rules, text).unwrap();
+        let err = stderr(&ok(&["run", "--game", game, "--rules", r, "--rounds", "20"]));
+        assert!(err.lines().any(|l| l.contains("warning") && l.contains(key)), "{game} {text}: {err}");
+        let err = stderr(&ok(&["run", "--game", game, "--rounds", "20"]));
+        assert!(!err.contains("warning"), "{game} defaults: {err}");
+    }
+    // Rules that all count: no warning; --quiet: none either.
+    let err = stderr(&ok(&["run", "--rounds", "200"]));
+    assert!(!err.contains("warning"), "{err}");
+    std::fs::write(&rules, "deck = \"no-deuces-48\"\nwild = \"deuces\"\n").unwrap();
+    assert!(stderr(&ok(&["run", "--rules", r, "--rounds", "200", "--quiet"])).is_empty());
+}
+
+/// The progress bar's rate is a whole number per second. The bar draws only on a
+/// terminal, so the command's stderr is a pseudo-terminal here.
+#[test]
+fn the_progress_rate_is_a_whole_number() {
+    let text = on_a_terminal(&["run", "--rounds", "1000000000", "--threads", "1"], Duration::from_millis(2500));
+    let rates: Vec<&str> = text
+        .split("/s")
+        .filter_map(|before| before.rsplit(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',')).next())
+        .filter(|r| r.chars().any(|c| c.is_ascii_digit()))
+        .collect();
+    assert!(!rates.is_empty(), "no rate drawn: {text:?}");
+    assert!(rates.iter().all(|r| !r.contains('.')), "rates with decimals: {rates:?}");
+}
+
+/// Runs the binary with stderr on a pseudo-terminal for `for_how_long`, then Ctrl-C;
+/// returns what it drew there.
+fn on_a_terminal(args: &[&str], for_how_long: Duration) -> String {
+    use std::io::Read;
+    use std::os::fd::FromRawFd;
+    // SAFETY: plain POSIX pseudo-terminal calls on descriptors this function owns.
+    let (master, slave) = unsafe {
+        let master = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+        assert!(master >= 0, "no pseudo-terminal");
+        assert_eq!(libc::grantpt(master), 0);
+        assert_eq!(libc::unlockpt(master), 0);
+        let mut name = [0 as libc::c_char; 128];
+        assert_eq!(libc::ptsname_r(master, name.as_mut_ptr(), name.len()), 0);
+        let size = libc::winsize { ws_row: 40, ws_col: 200, ws_xpixel: 0, ws_ypixel: 0 };
+        libc::ioctl(master, libc::TIOCSWINSZ, &size);
+        let slave = libc::open(name.as_ptr(), libc::O_RDWR | libc::O_NOCTTY);
+        assert!(slave >= 0);
+        (std::fs::File::from_raw_fd(master), std::fs::File::from_raw_fd(slave))
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(slave))
+        .spawn()
+        .unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut master = master;
+        let mut bytes = Vec::new();
+        let mut buf = [0u8; 4096];
+        // Reading ends with an error (EIO) once the child, the last holder of the
+        // terminal's other end, exits.
+        while let Ok(n) = master.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            bytes.extend_from_slice(&buf[..n]);
+        }
+        bytes
+    });
+    std::thread::sleep(for_how_long);
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    child.wait().unwrap();
+    String::from_utf8_lossy(&reader.join().unwrap()).into_owned()
+}
+
+/// The held-out winner is a candidate that meets the constraints when one does, even
+/// when one that falls short scores better (a shortfall too small for the penalty to
+/// outweigh the difference).
+#[test]
+fn a_candidate_that_meets_the_constraints_wins() {
+    use draftsim::stats::Estimate;
+    use draftsim::study::optimise::{Evaluator, OptimiserConfig, OptimiserState, Param, Setting, optimise};
+
+    /// Scores by the setting alone: `a` best but infeasible, then `b`, `c`, `d`.
+    struct Planted;
+    impl Evaluator for Planted {
+        type Sample = (String, u64);
+        fn play(&self, setting: &Setting, _seed: u64, rounds: u64) -> Result<(String, u64), draftsim::Error> {
+            Ok((setting[0].1.clone(), rounds))
+        }
+        fn merge(&self, into: &mut (String, u64), more: &(String, u64)) {
+            into.1 += more.1;
+        }
+        fn score(&self, sample: &(String, u64)) -> Estimate {
+            let mean = match sample.0.as_str() {
+                "a" => 0.0,
+                "b" => 1.0,
+                "c" => 2.0,
+                _ => 3.0,
+            };
+            Estimate { mean, lo: mean - 0.1, hi: mean + 0.1 }
+        }
+        fn rounds(&self, sample: &(String, u64)) -> u64 {
+            sample.1
+        }
+        fn feasible(&self, sample: &(String, u64)) -> bool {
+            sample.0 != "a"
+        }
+    }
+    let params = [Param::parse("x=a,b,c,d").unwrap()];
+    let config = OptimiserConfig { seed: 1, budget: 10_000, candidates: 4, runners_up: 2 };
+    let mut state = OptimiserState::default();
+    let r = optimise(&Planted, &params, &config, &mut state, &mut |_| Ok(()), &mut |_, _, _| {}).unwrap();
+    let held: Vec<&str> = r.candidates.iter().filter(|c| c.rank > 0).map(|c| c.setting[0].1.as_str()).collect();
+    assert!(held.contains(&"a"), "the infeasible best is held out: {held:?}");
+    let best = &r.candidates[r.best];
+    assert_eq!(best.setting[0].1, "b", "the best feasible candidate wins");
+    assert!(best.constraint_met);
+    let a = r.candidates.iter().find(|c| c.setting[0].1 == "a").unwrap();
+    assert!(!a.constraint_met && a.rank > 1, "{a:?}");
+}

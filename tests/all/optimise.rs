@@ -1,0 +1,264 @@
+//! Search, strategy sweeps and the meta-game through the command line: exploit finds a
+//! planted best setting, tune finds an analytic optimum, held-out seeds are fresh, sweep
+//! varies strategy parameters, compare writes the equilibrium.
+
+use std::path::PathBuf;
+use std::process::Output;
+
+use crate::common;
+use common::{draftsim, stderr};
+
+fn scratch(name: &str) -> PathBuf {
+    common::scratch("search", name)
+}
+
+/// A CSV table as rows of (column, value) maps.
+fn rows(path: &std::path::Path) -> Vec<std::collections::HashMap<String, String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let headers: Vec<String> = r.headers().unwrap().iter().map(str::to_string).collect();
+    r.records().map(|rec| headers.iter().cloned().zip(rec.unwrap().iter().map(str::to_string)).collect()).collect()
+}
+
+fn study(dir: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("study.json")).unwrap()).unwrap()
+}
+
+/// Seeds a search played and the held-out ones: disjoint.
+fn assert_fresh_held_out(meta: &serde_json::Value) {
+    let seeds = |k: &str| -> Vec<u64> { meta[k].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect() };
+    let (search, held) = (seeds("search_seeds"), seeds("held_out_seeds"));
+    assert!(!search.is_empty() && !held.is_empty());
+    assert!(held.iter().all(|s| !search.contains(s)), "held-out seeds {held:?} among {search:?}");
+}
+
+#[test]
+fn exploit_finds_tight_among_strictly_dominated_variants() {
+    // tight's own fold thresholds against variants that fold more and more hands before
+    // seeing them through: every extra fold forfeits a pot the field (calling stations and
+    // random bettors) would pay into, so the planted best is tight's own setting.
+    let dir = scratch("exploit");
+    let out = dir.join("best");
+    let o = draftsim(&[
+        "exploit",
+        "--preset",
+        "tight",
+        "--field",
+        "greedy,random",
+        "--players",
+        "4",
+        "--param",
+        "bet.fold_below=[1.0,1.0,1.0],[0.95,0.95,0.95],[0.56,0.48,0.45],[0.9,0.9,0.9]",
+        "--rounds",
+        "60000",
+        "--candidates",
+        "4",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let candidates = rows(&out.join("candidates.csv"));
+    let best = candidates.iter().find(|r| r["rank"] == "1").expect("a winner");
+    assert_eq!(best["bet.fold_below"], "[0.56,0.48,0.45]");
+    let payoff: f64 = best["held_out_payoff"].parse().unwrap();
+    let lo: f64 = best["held_out_payoff_lo"].parse().unwrap();
+    assert!(payoff > 0.0 && lo < payoff);
+    // The best preset file is a preset draftsim loads, and it names the setting.
+    let preset = out.join("best-preset.toml");
+    let text = std::fs::read_to_string(&preset).unwrap();
+    assert!(text.contains("0.56") && text.contains("greedy"), "{text}");
+    let o = draftsim(&["run", "--seats", &format!("{},random", preset.display()), "--rounds", "100", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_fresh_held_out(&study(&out));
+    assert!(rows(&out.join("convergence.csv")).len() >= 2);
+}
+
+#[test]
+fn tune_finds_an_analytic_optimum_and_reports_it() {
+    // Every Winston card ends in a pool, so the mean pool size is (87 - removed) / 2:
+    // bringing it to 40 has its one optimum at removed = 7.
+    let dir = scratch("tune");
+    let out = dir.join("tuned");
+    let o = draftsim(&[
+        "tune",
+        "--game",
+        "winston-crazier-eights",
+        "--param",
+        "removed=0..30",
+        "--target",
+        "mean_pool_size=40",
+        "--rounds",
+        "20000",
+        "--candidates",
+        "8",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rules = std::fs::read_to_string(out.join("best-rules.toml")).unwrap();
+    assert!(rules.contains("removed = 7"), "{rules}");
+    let candidates = rows(&out.join("candidates.csv"));
+    let best = candidates.iter().find(|r| r["rank"] == "1").unwrap();
+    assert_eq!(best["removed"], "7");
+    assert!(best["held_out_objective"].parse::<f64>().unwrap().abs() < 1e-9);
+    assert_fresh_held_out(&study(&out));
+    // The report has the search section and its convergence chart.
+    let report = dir.join("report");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("held-out objective") && md.contains("`removed=7`"), "{md}");
+    assert!(report.join("1-convergence.svg").exists());
+}
+
+#[test]
+fn a_continuous_rules_optimum_is_found_within_tolerance() {
+    // Live-Draft under blind draws with the quick opening and no mulligans: the mean lands
+    // in an opening seven is 7 x the land share (hypergeometric mean), measured per seat
+    // as opening_lands; target 2.1 lands puts the optimum at a land share of 0.3.
+    let dir = scratch("tune-real");
+    let rules = dir.join("blind.toml");
+    std::fs::write(&rules, "method = \"blind\"\nopening = \"quick\"\n").unwrap();
+    let o = draftsim(&[
+        "tune",
+        "--game",
+        "live-draft",
+        "--rules",
+        rules.to_str().unwrap(),
+        "--seats",
+        "curve,random",
+        "--param",
+        "land_share=0.1..0.6",
+        "--target",
+        "mean_opening_lands=2.1",
+        "--rounds",
+        "60000",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let line = text.lines().find(|l| l.starts_with("best ")).expect("a best line");
+    let share: f64 = line.split("land_share=").nth(1).unwrap().split(':').next().unwrap().parse().unwrap();
+    assert!((share - 0.3).abs() < 0.03, "{line}");
+}
+
+#[test]
+fn bad_search_input_is_one_line_and_exit_2() {
+    let refused = |args: &[&str], names: &str| {
+        let o = draftsim(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o).trim().lines().count(), 1, "{}", stderr(&o));
+        assert!(stderr(&o).contains(names), "{args:?}: {}", stderr(&o));
+    };
+    refused(&["tune", "--param", "players=3..6", "--minimize", "fun"], "'fun'");
+    refused(&["tune", "--param", "players=3..6"], "objective");
+    refused(&["tune", "--param", "nonsense=1..2", "--minimize", "seat_advantage"], "nonsense");
+    refused(&["tune", "--param", "players=6..3", "--minimize", "seat_advantage"], "--param");
+    refused(&["exploit", "--preset", "hate", "--field", "greedy", "--param", "draft.wieght=0.0..1.0"], "wieght");
+    refused(&["exploit", "--preset", "nope", "--field", "greedy", "--param", "draft.weight=0.0..1.0"], "nope");
+    refused(&["sweep", "--vary", "hate.draft.weight=0,1", "--seats", "greedy,random"], "no seat plays 'hate'");
+}
+
+#[test]
+fn sweep_varies_strategy_parameters_on_common_seeds() {
+    let dir = scratch("vary");
+    let out = dir.join("weights");
+    let o = draftsim(&[
+        "sweep",
+        "--seats",
+        "hate,greedy,tight,random",
+        "--vary",
+        "hate.draft.weight=0,1",
+        "--set",
+        "players=4",
+        "--rounds",
+        "3000",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = rows(&out.join("sweep.csv"));
+    let names: Vec<&str> = table.iter().map(|r| r["strategy"].as_str()).collect();
+    assert!(names.contains(&"hate{draft.weight=0}") && names.contains(&"hate{draft.weight=1}"), "{names:?}");
+    assert!(table.iter().all(|r| r.contains_key("hate.draft.weight")));
+    // Common seeds: random's own figures change only through what the others do, and a
+    // derived preset equal to its base plays exactly as the base.
+    let base = draftsim(&["run", "--seats", "hate,greedy,tight,random", "--rounds", "3000", "--quiet"]);
+    let derived =
+        draftsim(&["run", "--seats", "hate{draft.weight=0.1},greedy,tight,random", "--rounds", "3000", "--quiet"]);
+    let numbers = |o: &Output| -> Vec<String> {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    assert_eq!(numbers(&base), numbers(&derived));
+}
+
+#[test]
+fn compare_writes_the_meta_game_equilibrium() {
+    let dir = scratch("equilibrium");
+    let out = dir.join("cmp");
+    let o = draftsim(&[
+        "compare",
+        "--game",
+        "sevens",
+        "--strategies",
+        "exact,random,no-trade",
+        "--rounds",
+        "20000",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let eq = rows(&out.join("equilibrium.csv"));
+    let weights: Vec<f64> = eq.iter().map(|r| r["weight"].parse().unwrap()).collect();
+    assert!((weights.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    assert!(weights.iter().all(|&w| w >= 0.0));
+    // random is beaten by both others, so it has no weight and is exploitable.
+    let random = eq.iter().find(|r| r["strategy"] == "random").unwrap();
+    assert!(random["weight"].parse::<f64>().unwrap() < 1e-9);
+    assert!(random["exploitability"].parse::<f64>().unwrap() > 0.05);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Meta-game equilibrium"));
+}
+
+/// Ctrl-C in the middle of a search leaves no output folder but its state file; the same
+/// command then goes on from the state and writes what an uninterrupted search writes.
+#[test]
+fn an_interrupted_tune_resumes_to_the_uninterrupted_result() {
+    let dir = scratch("resume");
+    let args = |out: &std::path::Path| -> Vec<String> {
+        let fixed = ["tune", "--game", "winston-crazier-eights", "--param", "removed=0..30", "--target"];
+        let rest = ["mean_pool_size=40", "--rounds", "120000", "--candidates", "8", "--seed", "5", "--quiet", "--out"];
+        fixed.iter().chain(&rest).map(|s| s.to_string()).chain([out.to_str().unwrap().to_string()]).collect()
+    };
+    let whole = dir.join("whole");
+    let o = draftsim(&args(&whole).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    let resumed = dir.join("resumed");
+    let state = dir.join(".resumed.search-state.json");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_draftsim")).args(args(&resumed)).spawn().unwrap();
+    // Interrupt once the first evaluations are saved.
+    let started = std::time::Instant::now();
+    while !state.exists() && started.elapsed().as_secs() < 60 && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    // SAFETY: a plain kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    if !status.success() {
+        assert!(!resumed.exists(), "an interrupted search writes no output folder");
+        assert!(state.exists(), "an interrupted search keeps its state");
+    }
+    let o = draftsim(&args(&resumed).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!state.exists(), "a finished search removes its state");
+    for table in ["candidates.csv", "convergence.csv", "best-rules.toml"] {
+        let read = |d: &std::path::Path| std::fs::read_to_string(d.join(table)).unwrap();
+        assert_eq!(read(&resumed), read(&whole), "{table} differs after resuming");
+    }
+}

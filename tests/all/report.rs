@@ -1,0 +1,539 @@
+//! Reports and their charts: the sweep table's column types, and what every chart must
+//! show (data drawn, legends beside the data, one colour per strategy, sensible axes,
+//! sentences for titles, facets instead of means), read from real and hand-written tables.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use polars::prelude::DataType;
+
+use crate::common;
+
+/// Runs the binary and insists it succeeds.
+fn draftsim(args: &[&str]) {
+    let o = common::draftsim(args);
+    assert!(o.status.success(), "{args:?}: {}", common::stderr(&o));
+}
+
+fn scratch(name: &str) -> PathBuf {
+    common::scratch("report", name)
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Writes `report.md` and its charts for these folders into `dir/report`.
+fn report(dir: &Path, inputs: &[&Path]) -> PathBuf {
+    let out = dir.join("report");
+    let mut args = vec!["report"];
+    args.extend(inputs.iter().map(|p| path(p)));
+    args.extend(["--out", path(&out), "--quiet"]);
+    draftsim(&args);
+    out
+}
+
+/// A hand-written result folder: `study.json` of this kind for Seven Card Draft, and CSV
+/// tables (name, text).
+fn folder(dir: &Path, name: &str, kind: &str, tables: &[(&str, String)]) -> PathBuf {
+    let folder = dir.join(name);
+    std::fs::create_dir_all(&folder).unwrap();
+    let meta = format!("{{\"game\": \"seven-card-draft\", \"kind\": \"{kind}\", \"seed\": 1, \"rounds\": 1000}}");
+    std::fs::write(folder.join("study.json"), meta).unwrap();
+    for (table, text) in tables {
+        std::fs::write(folder.join(format!("{table}.csv")), text).unwrap();
+    }
+    folder
+}
+
+/// A hand-written sweep table: `keys` (name, values per row), then per row the strategy,
+/// its chips per round (interval ±0.05) and a showdown rate.
+fn sweep_csv(keys: &[(&str, Vec<&str>)], strategies: &[&str], chips: &[f64], showdown: &[f64]) -> String {
+    let names: Vec<&str> = keys.iter().map(|k| k.0).collect();
+    let mut text = format!(
+        "{},strategy,rounds,win_rate,win_rate_lo,win_rate_hi,chips_per_round,chips_per_round_lo,chips_per_round_hi,seat_advantage,seat_advantage_lo,seat_advantage_hi,skill_gap,skill_gap_lo,skill_gap_hi,showdown_rate,showdown_rate_lo,showdown_rate_hi\n",
+        names.join(",")
+    );
+    for (row, strategy) in strategies.iter().enumerate() {
+        let key_values: Vec<&str> = keys.iter().map(|k| k.1[row]).collect();
+        let (c, s) = (chips[row], showdown[row]);
+        text += &format!(
+            "{},{strategy},1000,0.5,0.47,0.53,{c},{},{},0.02,0.01,0.03,,,,{s},{s},{s}\n",
+            key_values.join(","),
+            c - 0.05,
+            c + 0.05
+        );
+    }
+    text
+}
+
+/// One element of an SVG, in document order.
+#[derive(Clone, Debug)]
+struct Element {
+    tag: String,
+    attributes: BTreeMap<String, String>,
+    text: String,
+}
+
+impl Element {
+    fn number(&self, name: &str) -> f64 {
+        self.attributes.get(name).and_then(|v| v.parse().ok()).unwrap_or(f64::NAN)
+    }
+
+    fn attribute(&self, name: &str) -> &str {
+        self.attributes.get(name).map_or("", String::as_str)
+    }
+
+    /// Where it starts across the image: a circle's centre, a rectangle's left side, a
+    /// line's or polygon's first point.
+    fn left(&self) -> f64 {
+        match self.tag.as_str() {
+            "circle" => self.number("cx"),
+            "polyline" | "polygon" => {
+                let first = self.attribute("points").split_whitespace().next().unwrap_or("");
+                first.split(',').next().and_then(|x| x.parse().ok()).unwrap_or(f64::NAN)
+            }
+            _ => self.number("x"),
+        }
+    }
+
+    /// Its fill or stroke when that is a colour, not black, white or a grey.
+    fn colour(&self) -> Option<String> {
+        ["fill", "stroke"].iter().map(|a| self.attribute(a).to_uppercase()).find(|c| {
+            let rgb = |i: usize| u8::from_str_radix(c.get(i..i + 2).unwrap_or("00"), 16).unwrap_or(0);
+            c.len() == 7 && c.starts_with('#') && !(rgb(1) == rgb(3) && rgb(3) == rgb(5))
+        })
+    }
+}
+
+/// A chart's elements; panics unless it parses as an SVG document.
+fn svg(path: &Path) -> Vec<Element> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_eq!(doc.root_element().tag_name().name(), "svg", "{}", path.display());
+    doc.descendants()
+        .filter(|n| n.is_element())
+        .map(|n| Element {
+            tag: n.tag_name().name().to_string(),
+            attributes: n.attributes().map(|a| (a.name().to_string(), a.value().to_string())).collect(),
+            text: n.text().unwrap_or("").trim().to_string(),
+        })
+        .collect()
+}
+
+/// The texts of a chart, in order.
+fn texts(elements: &[Element]) -> Vec<String> {
+    elements.iter().filter(|e| e.tag == "text").map(|e| e.text.clone()).collect()
+}
+
+/// The y axis's tick labels: numbers written right-aligned left of the plot.
+fn y_ticks(elements: &[Element]) -> Vec<f64> {
+    elements
+        .iter()
+        .filter(|e| e.tag == "text" && e.attribute("text-anchor") == "end" && e.attribute("transform").is_empty())
+        .filter_map(|e| e.text.parse().ok())
+        .collect()
+}
+
+/// The image links of a report, in order: (alternative text, file).
+fn images(md: &str) -> Vec<(String, String)> {
+    md.lines()
+        .filter_map(|l| l.strip_prefix("!["))
+        .filter_map(|l| l.split_once("]("))
+        .map(|(alt, rest)| (alt.to_string(), rest.trim_end_matches(')').to_string()))
+        .collect()
+}
+
+#[test]
+fn sweep_key_columns_keep_their_types_and_undefined_values_are_null() {
+    let dir = scratch("types");
+    let args = [
+        "sweep",
+        "--set",
+        "players=3,4",
+        "--set",
+        "wild=none,last-pick",
+        "--vary",
+        "hate.draft.weight=0,1",
+        "--seats",
+        "hate,greedy",
+        "--rounds",
+        "150",
+        "--quiet",
+    ];
+    let (parquet, csv) = (dir.join("parquet"), dir.join("csv"));
+    draftsim(&[&args[..], &["--format", "parquet", "--out", path(&parquet)]].concat());
+    draftsim(&[&args[..], &["--out", path(&csv)]].concat());
+    for table in [parquet.join("sweep.parquet"), csv.join("sweep.csv")] {
+        let df = draftsim::output::read_frame(&table).unwrap();
+        assert_eq!(df.height(), 2 * 2 * 2 * 2, "8 variants x 2 strategies");
+        let dtype = |c: &str| df.column(c).unwrap().dtype().clone();
+        assert_eq!(dtype("players"), DataType::Int64, "{}", table.display());
+        assert_eq!(dtype("wild"), DataType::String, "{}", table.display());
+        // The weight is a real in the preset, though both values are written whole.
+        assert_eq!(dtype("hate.draft.weight"), DataType::Float64, "{}", table.display());
+        // No random seat: the skill gap is undefined, a null (not NaN) in every row.
+        let gap = df.column("skill_gap").unwrap();
+        assert_eq!(gap.null_count(), df.height(), "{}: skill_gap {gap:?}", table.display());
+    }
+    let text = std::fs::read_to_string(csv.join("sweep.csv")).unwrap();
+    let row = text.lines().nth(1).unwrap();
+    assert!(row.starts_with("3,none,0.0,hate{draft.weight=0},"), "{row}");
+    // The report reads the typed keys back and writes them as they were given.
+    let out = report(&dir, &[&parquet]);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("| players=3 wild=none hate.draft.weight=0 |"), "{md}");
+    assert!(md.contains("| players=4 wild=last-pick hate.draft.weight=1 |"), "{md}");
+}
+
+#[test]
+fn sweep_seat_advantage_and_skill_gap_come_with_intervals_and_are_charted_with_them() {
+    let dir = scratch("intervals");
+    let out = dir.join("sweep");
+    draftsim(&[
+        "sweep",
+        "--set",
+        "players=3,4",
+        "--seats",
+        "greedy,random",
+        "--rounds",
+        "400",
+        "--quiet",
+        "--out",
+        path(&out),
+    ]);
+    let df = draftsim::output::read_frame(&out.join("sweep.csv")).unwrap();
+    let floats = |c: &str| -> Vec<f64> {
+        let col = df.column(c).unwrap_or_else(|_| panic!("{c} missing")).cast(&DataType::Float64).unwrap();
+        let ca = col.f64().unwrap();
+        (0..ca.len()).map(|i| ca.get(i).unwrap_or(f64::NAN)).collect()
+    };
+    for metric in ["seat_advantage", "skill_gap"] {
+        let (v, lo, hi) = (floats(metric), floats(&format!("{metric}_lo")), floats(&format!("{metric}_hi")));
+        for row in 0..df.height() {
+            // The seat advantage reads zero for equal seats, so its lower end may be it.
+            assert!(lo[row] <= v[row] && v[row] < hi[row], "{metric} row {row}: {} {} {}", lo[row], v[row], hi[row]);
+            // The half-width of a difference of two estimates over a few hundred rounds.
+            assert!(hi[row] - lo[row] > 0.01, "{metric} row {row}: interval {} to {}", lo[row], hi[row]);
+        }
+    }
+    let charts = report(&dir, &[&out]);
+    for chart in ["1-sweep-seat_advantage.svg", "1-sweep-skill_gap.svg"] {
+        let bands = svg(&charts.join(chart)).iter().filter(|e| e.tag == "polygon").count();
+        assert_eq!(bands, 1, "{chart}: one shaded interval band");
+    }
+}
+
+#[test]
+fn a_legend_sits_beside_the_data_never_on_it() {
+    let dir = scratch("legend");
+    // Both lines end in the top right corner, where a legend inside the plot would sit.
+    let keys = [("players", vec!["3", "3", "4", "4", "5", "5"])];
+    let strategies = ["greedy", "random", "greedy", "random", "greedy", "random"];
+    let chips = [-2.0, -1.9, 0.0, 0.1, 2.0, 2.0];
+    let sweep = sweep_csv(&keys, &strategies, &chips, &[0.3; 6]);
+    let input = folder(&dir, "sweep", "sweep", &[("sweep", sweep)]);
+    let out = report(&dir, &[&input]);
+    let elements = svg(&out.join("1-sweep-chips-by-strategy.svg"));
+    // Data points: circles not marking a legend entry (a mark is followed by its name).
+    let points: Vec<&Element> = (0..elements.len())
+        .filter(|&i| elements[i].tag == "circle" && elements.get(i + 1).is_none_or(|n| n.tag != "text"))
+        .map(|i| &elements[i])
+        .collect();
+    assert_eq!(points.len(), 6, "three points per strategy");
+    let legend: Vec<&Element> =
+        elements.iter().filter(|e| e.tag == "text" && (e.text == "greedy" || e.text == "random")).collect();
+    assert_eq!(legend.len(), 2, "a legend entry per strategy");
+    let rightmost = points.iter().map(|p| p.number("cx") + p.number("r")).fold(f64::MIN, f64::max);
+    // The plot's right edge: where its horizontal grid lines end.
+    let edge = elements.iter().filter(|e| e.tag == "line").map(|e| e.number("x2")).fold(f64::MIN, f64::max);
+    assert!(edge >= rightmost, "grid lines end at {edge}, data at {rightmost}");
+    for entry in legend {
+        let x = entry.number("x");
+        assert!(x > edge, "legend '{}' at x {x}, inside the plot (right edge {edge})", entry.text);
+    }
+}
+
+#[test]
+fn a_varied_preset_is_one_line_across_its_values() {
+    let dir = scratch("varied");
+    let weights = vec!["0", "0", "0.5", "0.5", "1", "1"];
+    let strategies =
+        ["hate{draft.weight=0}", "greedy", "hate{draft.weight=0.5}", "greedy", "hate{draft.weight=1}", "greedy"];
+    let sweep =
+        sweep_csv(&[("hate.draft.weight", weights)], &strategies, &[0.1, -0.1, 0.2, -0.2, -0.3, 0.3], &[0.3; 6]);
+    let input = folder(&dir, "sweep", "sweep", &[("sweep", sweep)]);
+    let out = report(&dir, &[&input]);
+    let elements = svg(&out.join("1-sweep-chips-by-strategy.svg"));
+    let labels = texts(&elements);
+    assert!(labels.contains(&"hate".to_string()) && labels.contains(&"greedy".to_string()), "{labels:?}");
+    assert!(!labels.iter().any(|t| t.contains('{')), "one series per derived name: {labels:?}");
+    // Two lines of three points each (left of the legend, whose marks are short lines).
+    let lines: Vec<usize> = elements
+        .iter()
+        .filter(|e| e.tag == "polyline" && e.colour().is_some() && e.left() < 860.0)
+        .map(|e| e.attribute("points").split_whitespace().count())
+        .collect();
+    assert_eq!(lines, vec![3, 3], "{lines:?}");
+}
+
+#[test]
+fn a_flat_series_gets_a_sensible_axis_not_a_zoom_into_noise() {
+    let dir = scratch("flat");
+    let keys = [("players", vec!["3", "4", "5"])];
+    let sweep = sweep_csv(&keys, &["greedy"; 3], &[0.1, 0.2, 0.3], &[1.0, 0.99999999, 1.0]);
+    let input = folder(&dir, "sweep", "sweep", &[("sweep", sweep)]);
+    let out = report(&dir, &[&input]);
+    let ticks = y_ticks(&svg(&out.join("1-sweep-showdown_rate.svg")));
+    assert!(ticks.len() >= 3, "{ticks:?}");
+    let span = ticks.iter().copied().fold(f64::MIN, f64::max) - ticks.iter().copied().fold(f64::MAX, f64::min);
+    assert!(span >= 0.01, "ticks {ticks:?} zoom into a difference of 1e-8");
+}
+
+#[test]
+fn ratings_are_drawn_on_an_axis_that_spans_them_not_from_zero() {
+    let dir = scratch("ratings");
+    let matrix = "strategy,opponent,rounds,win_share,win_share_lo,win_share_hi\ngreedy,random,1000,0.7,0.67,0.73\nrandom,greedy,1000,0.3,0.27,0.33\n";
+    let ratings = "strategy,rating,rating_lo,rating_hi,dominant\ngreedy,1574,1560,1588,1\nrandom,1426,1412,1440,0\n";
+    let input = folder(&dir, "compare", "compare", &[("matrix", matrix.to_string()), ("ratings", ratings.to_string())]);
+    let out = report(&dir, &[&input]);
+    let ticks = y_ticks(&svg(&out.join("1-ratings.svg")));
+    let lowest = ticks.iter().copied().fold(f64::MAX, f64::min);
+    assert!(!ticks.is_empty() && lowest > 1300.0, "ticks {ticks:?}");
+}
+
+/// Each strategy's colours in a chart: a legend mark's (the element before its name), or
+/// a bar's or point's centred over its name on the x axis.
+fn strategy_colours(elements: &[Element], names: &[&str]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (i, e) in elements.iter().enumerate() {
+        if e.tag != "text" || !names.contains(&e.text.as_str()) {
+            continue;
+        }
+        let mark = elements[..i].last().filter(|m| m.tag == "circle" || m.tag == "rect").and_then(|m| m.colour());
+        let over = || {
+            let x = e.number("x");
+            elements.iter().find_map(|m| {
+                let centre = match m.tag.as_str() {
+                    "rect" => m.number("x") + m.number("width") / 2.0,
+                    "circle" => m.number("cx"),
+                    _ => return None,
+                };
+                m.colour().filter(|_| (centre - x).abs() <= 2.0)
+            })
+        };
+        if let Some(colour) = mark.or_else(over) {
+            out.push((e.text.clone(), colour));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_strategy_keeps_one_colour_in_every_chart_and_titles_are_sentences() {
+    let dir = scratch("colours");
+    let run = dir.join("run");
+    draftsim(&["run", "--seats", "greedy,random", "--rounds", "300", "--quiet", "--out", path(&run)]);
+    // The other folders name the strategies in the other order.
+    let matrix = "strategy,opponent,rounds,win_share,win_share_lo,win_share_hi\nrandom,greedy,1000,0.3,0.27,0.33\ngreedy,random,1000,0.7,0.67,0.73\n";
+    let ratings = "strategy,rating,rating_lo,rating_hi,dominant\nrandom,1426,1412,1440,0\ngreedy,1574,1560,1588,1\n";
+    let compare =
+        folder(&dir, "compare", "compare", &[("matrix", matrix.to_string()), ("ratings", ratings.to_string())]);
+    let keys = [("players", vec!["3", "3", "4", "4"])];
+    let sweep = sweep_csv(&keys, &["random", "greedy", "random", "greedy"], &[-1.0, 1.0, -1.2, 1.2], &[0.3; 4]);
+    let sweep = folder(&dir, "sweep", "sweep", &[("sweep", sweep)]);
+    let out = report(&dir, &[&run, &compare, &sweep]);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let mut colours: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    for (alt, file) in images(&md) {
+        let elements = svg(&out.join(&file));
+        // The title is a sentence, the same in the chart and in its link.
+        assert_eq!(texts(&elements).first(), Some(&alt), "{file}");
+        let opens = alt.chars().next().is_some_and(char::is_uppercase);
+        assert!(opens && alt.contains(' ') && !alt.contains('_') && !alt.contains(".svg"), "{file}: title '{alt}'");
+        // The heatmap's colours are shares, not strategies.
+        let marks =
+            if file.contains("matrix") { Vec::new() } else { strategy_colours(&elements, &["greedy", "random"]) };
+        for (name, colour) in marks {
+            colours.entry(name).or_default().push((colour, file.clone()));
+        }
+    }
+    let first = |name: &str| colours[name][0].0.clone();
+    for (name, seen) in &colours {
+        assert!(seen.len() >= 4, "{name} found in only {seen:?}");
+        assert!(seen.iter().all(|(c, _)| *c == first(name)), "{name}: {seen:?}");
+    }
+    assert_ne!(first("greedy"), first("random"));
+}
+
+#[test]
+fn charts_over_one_swept_key_facet_the_other_instead_of_averaging_it() {
+    let dir = scratch("facets");
+    let keys = [
+        ("players", vec!["3", "3", "4", "4", "3", "3", "4", "4"]),
+        ("ante", vec!["1", "1", "1", "1", "2", "2", "2", "2"]),
+    ];
+    let strategies = ["greedy", "random", "greedy", "random", "greedy", "random", "greedy", "random"];
+    // Under ante 1 greedy gains with players, under ante 2 it loses: the mean is flat.
+    let chips = [1.0, -1.0, 2.0, -2.0, -1.0, 1.0, -2.0, 2.0];
+    let sweep = sweep_csv(&keys, &strategies, &chips, &[0.3, 0.3, 0.4, 0.4, 0.5, 0.5, 0.6, 0.6]);
+    let input = folder(&dir, "sweep", "sweep", &[("sweep", sweep)]);
+    let out = report(&dir, &[&input]);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(!md.contains("mean over"), "{md}");
+    for (file, ante) in [("1-sweep-chips-by-strategy-1.svg", "1"), ("1-sweep-chips-by-strategy-2.svg", "2")] {
+        let elements = svg(&out.join(file));
+        assert!(texts(&elements)[0].ends_with(&format!("ante = {ante}")), "{file}: {:?}", texts(&elements)[0]);
+        // Every line slopes: no point of a line sits level with the line's other point.
+        let lines: Vec<Vec<&str>> = elements
+            .iter()
+            .filter(|e| e.tag == "polyline" && e.colour().is_some() && e.left() < 860.0)
+            .map(|e| e.attribute("points").split_whitespace().collect())
+            .collect();
+        assert_eq!(lines.len(), 2, "{file}");
+        for points in lines {
+            let y: Vec<&str> = points.iter().map(|p| p.split(',').nth(1).unwrap()).collect();
+            assert_ne!(y[0], y[1], "{file}: a flat line, as a mean over ante would draw");
+        }
+    }
+    assert!(!out.join("1-sweep-chips-by-strategy.svg").exists());
+    // The variant-level chart: one line per ante.
+    let labels = texts(&svg(&out.join("1-sweep-showdown_rate.svg")));
+    assert!(labels.contains(&"ante=1".to_string()) && labels.contains(&"ante=2".to_string()), "{labels:?}");
+}
+
+#[test]
+fn every_chart_a_report_links_exists_has_data_drawn_and_is_inlined_in_the_page() {
+    let dir = scratch("charts");
+    let run = dir.join("run");
+    draftsim(&["run", "--rounds", "400", "--quiet", "--format", "parquet", "--out", path(&run)]);
+    let compare = dir.join("compare");
+    draftsim(&[
+        "compare",
+        "--strategies",
+        "greedy,tight,random",
+        "--rounds",
+        "300",
+        "--quiet",
+        "--out",
+        path(&compare),
+    ]);
+    let sweep = dir.join("sweep");
+    draftsim(&[
+        "sweep",
+        "--set",
+        "players=3,4",
+        "--set",
+        "ante=1,2",
+        "--rounds",
+        "200",
+        "--quiet",
+        "--out",
+        path(&sweep),
+    ]);
+    let out = report(&dir, &[&run, &compare, &sweep]);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let links = images(&md);
+    assert!(links.len() >= 12, "only {} charts", links.len());
+    for (_, file) in &links {
+        let chart = out.join(file);
+        assert!(chart.exists(), "{file} is linked but missing");
+        let elements = svg(&chart);
+        // Data: a coloured mark (bar, point, line, band or heatmap cell) in the plot, left
+        // of any legend panel; axes and grids are black or grey.
+        let drawn = elements.iter().filter(|e| e.colour().is_some() && e.left() < 860.0).count();
+        assert!(drawn >= 2, "{file}: nothing drawn but axes");
+        // Inlined in the page: its drawing, not a link to it.
+        let body: String =
+            std::fs::read_to_string(&chart).unwrap().lines().skip(1).take(3).collect::<Vec<_>>().join("\n");
+        assert!(html.contains(&body), "{file} not inlined in report.html");
+    }
+    assert_eq!(html.matches("<svg").count(), links.len(), "every chart inlined once");
+    assert!(!html.contains("<img") && !html.contains(".svg\""), "no link to a chart file");
+}
+
+/// A headless browser to screenshot pages with: `DRAFTSIM_BROWSER`, else the first of
+/// chromium, chromium-browser, google-chrome on the PATH.
+fn browser() -> Option<String> {
+    if let Ok(b) = std::env::var("DRAFTSIM_BROWSER") {
+        return Some(b);
+    }
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .map(String::from)
+        .find(|b| std::process::Command::new("which").arg(b).output().is_ok_and(|o| o.status.success()))
+}
+
+/// The pixels of `page` as a real browser draws it (RGBA rows), at this window size.
+fn screenshot(browser: &str, page: &Path, width: u32, height: u32) -> Vec<[u8; 4]> {
+    let png = page.with_extension("png");
+    let o = std::process::Command::new(browser)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"])
+        .arg(format!("--screenshot={}", path(&png)))
+        .arg(format!("--window-size={width},{height}"))
+        .arg(format!("file://{}", path(&std::fs::canonicalize(page).unwrap())))
+        .output()
+        .unwrap();
+    assert!(png.exists(), "{browser} wrote no screenshot of {}: {}", page.display(), common::stderr(&o));
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    buf[..info.buffer_size()]
+        .chunks(channels)
+        .map(|p| match channels {
+            4 => [p[0], p[1], p[2], p[3]],
+            3 => [p[0], p[1], p[2], 255],
+            _ => [p[0], p[0], p[0], 255],
+        })
+        .collect()
+}
+
+/// Pixels with a colour of their own: data marks; text, axes, grids and the page are grey.
+fn coloured(pixels: &[[u8; 4]]) -> usize {
+    pixels.iter().filter(|p| p[0].max(p[1]).max(p[2]) - p[0].min(p[1]).min(p[2]) > 20).count()
+}
+
+/// Every chart of a real report, drawn by a real browser from the page that inlines it,
+/// shows data: a missing or empty chart fails. Skipped (with a note) where no headless
+/// browser is installed.
+#[test]
+fn every_chart_shows_data_in_a_real_browser() {
+    let Some(browser) = browser() else {
+        eprintln!("no headless browser (chromium) on this machine: screenshot test skipped");
+        return;
+    };
+    let dir = scratch("browser");
+    let run = dir.join("run");
+    draftsim(&["run", "--rounds", "400", "--quiet", "--out", path(&run)]);
+    let sweep = dir.join("sweep");
+    draftsim(&["sweep", "--set", "players=3,4", "--rounds", "200", "--quiet", "--out", path(&sweep)]);
+    let out = report(&dir, &[&run, &sweep]);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    // The whole page renders, charts and all.
+    let page = screenshot(&browser, &out.join("report.html"), 1000, 3000);
+    assert!(coloured(&page) > 20_000, "report.html shows almost no chart: {} coloured pixels", coloured(&page));
+    // Each chart alone, as the page inlines it.
+    let links = images(&md);
+    assert!(links.len() >= 8, "only {} charts", links.len());
+    assert_eq!(html.matches("<svg").count(), links.len(), "report.html does not inline every chart");
+    for (_, file) in &links {
+        let chart = out.join(file);
+        let svg = std::fs::read_to_string(&chart).unwrap_or_else(|_| panic!("{file} is linked but missing"));
+        let alone = dir.join(format!("{file}.html"));
+        std::fs::write(&alone, format!("<html><body style=\"margin:0;background:#fff\">{svg}</body></html>")).unwrap();
+        let n = coloured(&screenshot(&browser, &alone, 1100, 700));
+        assert!(n > 400, "{file}: the browser draws no data ({n} coloured pixels)");
+    }
+    // The check can fail: axes and text alone are not data.
+    let empty = dir.join("empty.html");
+    std::fs::write(
+        &empty,
+        "<html><body style=\"margin:0;background:#fff\"><svg width=\"800\" height=\"400\"><line x1=\"40\" y1=\"360\" x2=\"780\" y2=\"360\" stroke=\"#333\"/><line x1=\"40\" y1=\"20\" x2=\"40\" y2=\"360\" stroke=\"#333\"/><text x=\"300\" y=\"15\">Win share by strategy</text></svg></body></html>",
+    )
+    .unwrap();
+    assert!(coloured(&screenshot(&browser, &empty, 1100, 700)) < 50, "an empty chart counted as data");
+}

@@ -1,0 +1,128 @@
+//! The search bot in Seven Poker: it cannot see hidden cards, it is deterministic, and it
+//! plays.
+
+use crate::common;
+
+use common::{assert_bad_search_parameters, on_one_and_two_threads, row_value};
+
+use draftsim::games::seven_poker::engine::{NoEvents, State};
+use draftsim::games::seven_poker::rules::{AllFold, LeftSwap, LoneStayer};
+use draftsim::games::seven_poker::{self, Rules, load_strategy};
+use draftsim::search::leaks::{LeakCheck, LeakReport, check_point, decision_points};
+use draftsim::search::{Forward, SeatBot, Strategy};
+use draftsim::sim::{BotRng, RoundResult};
+use rand::SeedableRng;
+
+fn seat_bot(name: &str, players: usize) -> SeatBot<State> {
+    let strategy: Strategy<seven_poker::Preset> = load_strategy(name).unwrap();
+    SeatBot::new(name, &strategy, players, seven_poker::Preset::bot)
+}
+
+fn points(rules: &Rules, count: usize) -> Vec<State> {
+    let mut bots: Vec<SeatBot<State>> = ["adaptive", "colour", "rainbow", "bluffer", "fold-to-keep"]
+        .iter()
+        .take(rules.players)
+        .map(|n| seat_bot(n, rules.players))
+        .collect();
+    decision_points(rules, &mut bots, 7, count, 9, |t: &mut State, seed| {
+        t.reset(rules, seed, &mut NoEvents, &mut RoundResult::default()).unwrap()
+    })
+}
+
+#[test]
+fn the_search_bot_decides_the_same_whatever_the_hidden_cards() {
+    let mut report = LeakReport::default();
+    // The default rules, and a variant with swaps, kept hands and showdowns of every hand.
+    let variant = Rules {
+        players: 5,
+        cards_per_colour: 6,
+        left_swap: LeftSwap::Chosen,
+        lone_stayer: LoneStayer::Keeps,
+        all_fold: AllFold::Showdown,
+        ..Rules::default()
+    };
+    for rules in [Rules::default(), variant] {
+        let mut search = seat_bot("search{iterations=60}", rules.players);
+        let mut rng = BotRng::seed_from_u64(3);
+        for (i, point) in points(&rules, 60).iter().enumerate() {
+            let seat = point.to_act().unwrap();
+            let redealt: Vec<State> = (0..2).map(|_| point.redeal(&rules, seat, &mut rng)).collect();
+            check_point(
+                &rules,
+                point,
+                &redealt,
+                &mut search,
+                LeakCheck { players: rules.players, bot_seed: 100 + i as u64, worlds: 4 },
+                &mut report,
+            )
+            .unwrap_or_else(|e| panic!("decision point {i} ({:?}): {e}", point.public().phase));
+        }
+    }
+    assert_eq!(report.points, 120);
+    // Each opponent holds about seven cards of some thirty unseen: a world equal to the
+    // truth is rare, unless the observation leaks them.
+    assert!(report.same_worlds * 20 < report.worlds, "{report:?}");
+}
+
+#[test]
+fn the_search_bot_beats_random_and_is_reproducible() {
+    let table = on_one_and_two_threads(&[
+        "run",
+        "--game",
+        "seven-poker",
+        "--seats",
+        "search{iterations=40},random,random",
+        "--rounds",
+        "30",
+    ]);
+    // Three seats: a third of the games is an even share; the interval's low end must be
+    // above it.
+    assert!(row_value(&table, "search", 4) > 1.0 / 3.0, "search against random: {table}");
+}
+
+#[test]
+fn replays_show_the_search_bots_decisions() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .args(["replay", "--game", "seven-poker", "--seats", "search{iterations=20},colour,rainbow", "--round", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("searched: ") && text.contains("of 20 iterations on the chosen move"), "{text}");
+}
+
+#[test]
+fn bad_search_parameters_name_the_key() {
+    assert_bad_search_parameters(load_strategy, "psychic");
+}
+
+#[test]
+fn the_counted_menus_are_as_long_as_the_listed_ones() {
+    use draftsim::games::seven_poker::engine::Phase;
+    let variant = Rules {
+        players: 5,
+        cards_per_colour: 6,
+        max_exchange: 5,
+        shown: 4,
+        left_swap: LeftSwap::Chosen,
+        lone_stayer: LoneStayer::Keeps,
+        all_fold: AllFold::Showdown,
+        ..Rules::default()
+    };
+    let mut seen = [0usize; 3];
+    for rules in [Rules::default(), variant] {
+        let mut listed = Vec::new();
+        for point in points(&rules, 400) {
+            point.legal(&rules, &mut listed);
+            let count = point.legal_count(&rules, &mut Vec::new());
+            assert_eq!(count, listed.len(), "{:?}", point.public().phase);
+            match point.public().phase {
+                Phase::Exchange(_) => seen[0] += 1,
+                Phase::Show(_) => seen[1] += 1,
+                Phase::Keep(_) => seen[2] += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 0), "exchange, show and keep menus all counted: {seen:?}");
+}

@@ -1,0 +1,370 @@
+//! `sensitivity` and the health card from the command line: planted effects found and
+//! not found, resuming after an interruption, refusals, and the report's sections.
+
+use crate::common;
+
+use common::{draftsim, files, scratch, stderr, stdout};
+use draftsim::Error;
+use draftsim::games::{GameInfo, RuleStep, sevens};
+use draftsim::study::sensitivity::{self, SensitivitySpec, SensitivityState};
+
+fn spec(rounds_as_deals: u64) -> SensitivitySpec {
+    SensitivitySpec { rules: None, keys: Vec::new(), players: None, seats: None, deals: rounds_as_deals, seed: 5 }
+}
+
+/// Sevens with two planted keys: the player count certainly moves a hand's length; under
+/// the default refund rule `max_carry_hands` changes nothing at all.
+const PLANTED: GameInfo = GameInfo {
+    rule_steps: &[
+        ("players", RuleStep::Int { min: 2, max: 6, step: 1 }),
+        ("max_carry_hands", RuleStep::Int { min: 1, max: 30, step: 1 }),
+    ],
+    ..sevens::INFO
+};
+
+fn play(info: &GameInfo, spec: &SensitivitySpec) -> SensitivityState {
+    let mut state = SensitivityState::default();
+    sensitivity::run(info, spec, None, &mut state, None, &mut |_| Ok(()), &mut |_, _, _| {}).unwrap();
+    state
+}
+
+#[test]
+fn a_planted_effect_is_found_and_a_key_that_changes_nothing_is_not() {
+    let state = play(&PLANTED, &spec(400));
+    let effects = sensitivity::effects(&state);
+    let length = |key: &str, value: &str| {
+        effects
+            .iter()
+            .find(|e| e.deviation.key == key && e.deviation.value == value && e.figure == "length_mean")
+            .unwrap_or_else(|| panic!("{key}={value}: no length row in {effects:?}"))
+    };
+    // Players: 4 -> 3 shortens a hand, 4 -> 5 lengthens it, both significantly.
+    assert!(length("players", "3").effect.hi < 0.0 && length("players", "3").p_holm < 0.05);
+    assert!(length("players", "5").effect.lo > 0.0 && length("players", "5").p_holm < 0.05);
+    // The key that does nothing: the very same play, so every effect is exactly zero.
+    for e in effects.iter().filter(|e| e.deviation.key == "max_carry_hands") {
+        assert_eq!(e.effect.mean, 0.0, "{e:?}");
+        assert!(e.p_holm >= 0.05, "{e:?}");
+    }
+    assert!(effects.iter().any(|e| e.deviation.key == "max_carry_hands"));
+    // Significant rows come first.
+    let first_plain = effects.iter().position(|e| e.p_holm >= 0.05).unwrap();
+    assert!(effects[first_plain..].iter().all(|e| e.p_holm >= 0.05));
+}
+
+#[test]
+fn an_interrupted_study_resumes_to_the_uninterrupted_result() {
+    let spec = SensitivitySpec { keys: vec!["raise_cap".into(), "ante".into()], ..spec(120) };
+    let whole = play(&sevens::INFO, &spec);
+    // Interrupted after the base and one deviation: what was saved is kept.
+    let mut saved = SensitivityState::default();
+    let mut saves = 0;
+    let mut state = SensitivityState::default();
+    let result = sensitivity::run(
+        &sevens::INFO,
+        &spec,
+        None,
+        &mut state,
+        None,
+        &mut |s| {
+            saves += 1;
+            saved = s.clone();
+            if saves == 2 { Err(Error::Interrupted) } else { Ok(()) }
+        },
+        &mut |_, _, _| {},
+    );
+    assert!(matches!(result, Err(Error::Interrupted)));
+    assert_eq!(saved.deviations.len(), 1);
+    let mut resumed = saved;
+    sensitivity::run(&sevens::INFO, &spec, None, &mut resumed, None, &mut |_| Ok(()), &mut |_, _, _| {}).unwrap();
+    assert_eq!(resumed, whole);
+    assert_eq!(sensitivity::effects(&resumed), sensitivity::effects(&whole));
+}
+
+#[test]
+fn the_cli_writes_the_study_on_any_thread_count_and_refuses_bad_keys() {
+    let dir = scratch("sensitivity", "cli");
+    let base = ["sensitivity", "--game", "sevens", "--keys", "raise_cap,all_over", "--rounds", "800", "--quiet"];
+    let mut outs = Vec::new();
+    for threads in ["1", "2"] {
+        let out = dir.join(format!("t{threads}"));
+        let o = draftsim(&[&base[..], &["--threads", threads, "--out", out.to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+        outs.push(files(&out));
+    }
+    assert_eq!(outs[0], outs[1], "tables identical on one and two threads");
+    let table = String::from_utf8(outs[0].iter().find(|(n, _)| n == "sensitivity.csv").unwrap().1.clone()).unwrap();
+    assert!(
+        table.starts_with("key,base_value,value,figure,base,effect,effect_lo,effect_hi,p_value,p_holm,significant")
+    );
+    for row in ["raise_cap,3,2,", "raise_cap,3,4,", "all_over,refund,carry-over,", "all_over,refund,lowest-wins,"] {
+        assert!(table.contains(row), "{row} missing:\n{table}");
+    }
+    // The report draws it.
+    let report = dir.join("report");
+    let o = draftsim(&["report", dir.join("t1").to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("### One-step sensitivity"), "{md}");
+    // A key the game does not step: one line naming it, exit 2, nothing written.
+    let bad = dir.join("bad");
+    let o = draftsim(&["sensitivity", "--game", "sevens", "--keys", "colour", "--out", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--keys colour") && stderr(&o).lines().count() == 1, "{}", stderr(&o));
+    assert!(!bad.exists());
+}
+
+#[test]
+fn seats_without_players_are_a_field_at_the_rules_players_as_every_variant_plays_them() {
+    let dir = scratch("sensitivity", "seats");
+    let out = dir.join("out");
+    let o = draftsim(&[
+        "sensitivity",
+        "--game",
+        "sevens",
+        "--keys",
+        "ante",
+        "--seats",
+        "tight,bluffer,random",
+        "--rounds",
+        "40",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let study: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).unwrap()).unwrap();
+    // Sevens' rules seat 4: the study describes the 4-seat game it played, not 3 seats,
+    // with the three strategies as a field: three lineups (each strategy twice in one of
+    // them) of twelve seatings, so 36 rounds a deal.
+    assert_eq!(study["players"], 4);
+    assert_eq!(study["seats"], serde_json::json!(["tight", "bluffer", "random"]));
+    assert_eq!(study["deals"], 2);
+}
+
+#[test]
+fn a_time_budget_sizes_the_study_and_a_resumed_one_keeps_its_deals() {
+    let dir = scratch("sensitivity", "budget");
+    let base = ["sensitivity", "--game", "sevens", "--keys", "ante", "--seed", "7", "--quiet"];
+    let deals_of = |out: &std::path::Path| -> u64 {
+        let study: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).unwrap()).unwrap();
+        study["deals"].as_u64().unwrap()
+    };
+    let timed = dir.join("timed");
+    let o = draftsim(&[&base[..], &["--budget-time", "0.3", "--out", timed.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The budget, not the default of 20,000 rounds, sized the study; its rounds are its deals'.
+    let study: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(timed.join("study.json")).unwrap()).unwrap();
+    let deals = deals_of(&timed);
+    assert_ne!(deals, 5000, "sized by the pilot, not by the default rounds");
+    // Twelve seatings a deal: four strategies at four seats.
+    assert_eq!(study["rounds"].as_u64(), Some(deals * 12));
+    assert!(timed.join("sensitivity.csv").exists());
+    // A saved state of the same study started with 100 deals: the budget does not resize it.
+    let spec =
+        SensitivitySpec { rules: None, keys: vec!["ante".into()], players: None, seats: None, deals: 100, seed: 7 };
+    let fingerprint =
+        serde_json::to_string(&("sevens", &spec, None::<draftsim::sim::Shard>, env!("CARGO_PKG_VERSION"))).unwrap();
+    let state = SensitivityState { fingerprint, deals: 100, ..SensitivityState::default() };
+    std::fs::write(dir.join(".resumed.sensitivity-state.json"), serde_json::to_string(&state).unwrap()).unwrap();
+    let resumed = dir.join("resumed");
+    let o = draftsim(&[&base[..], &["--budget-time", "0.3", "--out", resumed.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(deals_of(&resumed), 100);
+    assert!(!dir.join(".resumed.sensitivity-state.json").exists(), "the finished study's state is removed");
+    // With --rounds, or with --shard (whose shards must play the same deals): refused.
+    for extra in [&["--rounds", "100"][..], &["--shard", "0/2"][..]] {
+        let out = dir.join("refused");
+        let o = draftsim(&[&base[..], &["--budget-time", "1", "--out", out.to_str().unwrap()], extra].concat());
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--budget-time") || stderr(&o).contains("--rounds"), "{}", stderr(&o));
+        assert!(!out.exists());
+    }
+}
+
+#[test]
+fn every_run_writes_a_health_card_and_the_report_flags_a_crossed_limit() {
+    let dir = scratch("sensitivity", "health");
+    let run = dir.join("run");
+    let o = draftsim(&[
+        "run",
+        "--game",
+        "winston-crazier-eights",
+        "--rounds",
+        "400",
+        "--quiet",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let health = std::fs::read_to_string(run.join("health.csv")).unwrap();
+    for figure in
+        ["completion", "drawishness", "timeouts", "length_p50", "decision_density", "lead_changes", "drama", "balance"]
+    {
+        assert!(health.lines().any(|l| l.starts_with(&format!("{figure},"))), "{figure} missing:\n{health}");
+    }
+    let report = dir.join("report");
+    let o = draftsim(&[
+        "report",
+        run.to_str().unwrap(),
+        "--out",
+        report.to_str().unwrap(),
+        "--require",
+        "length_mean<=10",
+        "--require",
+        "timeouts<=0.5",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    let health_at = md.find("### Health").expect("a health section");
+    assert!(health_at < md.find("Win share").unwrap_or(usize::MAX), "the health card comes first");
+    assert!(md.contains("**Limit fails**: length_mean should be <= 10"), "{md}");
+    assert!(md.contains("Limit met: timeouts <= 0.5"), "{md}");
+    let o = draftsim(&["report", run.to_str().unwrap(), "--out", dir.join("r2").to_str().unwrap(), "--require", "x=1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+}
+
+#[test]
+fn a_sweep_names_the_variants_that_cross_a_limit_and_its_report_repeats_them() {
+    let dir = scratch("sensitivity", "sweep-require");
+    let out = dir.join("sweep");
+    let sweep = ["sweep", "--game", "sevens", "--set", "all_over=refund,lowest-wins", "--rounds", "4000", "--quiet"];
+    // Refunded all-overs end about a fifth of hands without a winner; lowest-wins very few.
+    let limits = ["--require", "completion>=0.85", "--require", "timeouts<=0.01"];
+    let o = draftsim(&[&sweep[..], &limits[..], &["--out", out.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("completion>=0.85: met in 1 of 2 variants; not surely met in: all_over=refund fails"),
+        "{text}"
+    );
+    assert!(text.contains("timeouts<=0.01: met in every variant."), "{text}");
+    let report = dir.join("report");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(
+        md.contains("- `completion>=0.85`: met in 1 of 2 variants; not surely met in: all_over=refund fails"),
+        "{md}"
+    );
+    // A figure the game does not have: one line naming it, exit 2, nothing written.
+    let bad = dir.join("bad");
+    let o = draftsim(&[&sweep[..], &["--require", "lead_changes>=1", "--out", bad.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("lead_changes is not a figure of sevens") && stderr(&o).lines().count() == 1);
+    assert!(!bad.exists());
+}
+
+#[test]
+fn seat_balance_effects_are_the_difference_of_the_two_runs_health_cards() {
+    let dir = scratch("sensitivity", "seats");
+    let study = dir.join("study");
+    let o = draftsim(&[
+        "sensitivity",
+        "--game",
+        "sevens",
+        "--keys",
+        "players",
+        "--rounds",
+        "4000",
+        "--seed",
+        "11",
+        "--quiet",
+        "--out",
+        study.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = std::fs::read_to_string(study.join("sensitivity.csv")).unwrap();
+    let row = |value: &str, figure: &str| -> (f64, f64) {
+        let line = table
+            .lines()
+            .find(|l| l.starts_with(&format!("players,4,{value},{figure},")))
+            .unwrap_or_else(|| panic!("players={value} {figure} missing:\n{table}"));
+        let cells: Vec<f64> = line.split(',').skip(4).map(|c| c.parse().unwrap()).collect();
+        (cells[0], cells[1])
+    };
+    // The same deals played as runs: the base (its 334 deals of twelve seatings at four
+    // seats) and the three-player deviation (the same 334 deals, the study's mix as a
+    // field: four lineups of six seatings a deal).
+    let card = |players: &str, seats: &str, rounds: &str| -> std::collections::HashMap<String, f64> {
+        let out = dir.join(format!("run-{players}"));
+        let o = draftsim(&[
+            "run",
+            "--game",
+            "sevens",
+            "--players",
+            players,
+            "--seats",
+            seats,
+            "--rounds",
+            rounds,
+            "--seed",
+            "11",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read_to_string(out.join("health.csv"))
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let c: Vec<&str> = l.split(',').collect();
+                (c[0].to_string(), c[1].parse().unwrap())
+            })
+            .collect()
+    };
+    let base = card("4", "tight,bluffer,greedy,random", "4000");
+    let three = card("3", "tight,bluffer,greedy,random", "8016");
+    for figure in ["seat_advantage", "balance", "first_seat_edge", "completion"] {
+        let (b, effect) = row("3", figure);
+        assert!((b - base[figure]).abs() < 1e-12, "{figure}: base {b} against the run's {}", base[figure]);
+        let want = three[figure] - base[figure];
+        assert!((effect - want).abs() < 1e-12, "{figure}: effect {effect} against the runs' {want}");
+    }
+}
+
+#[test]
+fn a_runs_health_card_shows_the_skill_depth_of_a_ladder_of_the_same_rules() {
+    let dir = scratch("sensitivity", "depth");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    for args in [
+        vec!["run", "--game", "sevens", "--rounds", "2000", "--out", &path("run")],
+        vec!["run", "--game", "sevens", "--players", "3", "--rounds", "2000", "--out", &path("three")],
+        vec!["ladder", "--game", "sevens", "--budgets", "1,2,4", "--rounds", "200", "--out", &path("ladder")],
+    ] {
+        let o = draftsim(&[&args[..], &["--quiet"]].concat());
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    }
+    let depth: String = std::fs::read_to_string(dir.join("ladder/skill_depth.csv")).unwrap();
+    let depth = depth.lines().nth(1).unwrap().split(',').next().unwrap().to_string();
+    let o = draftsim(&[
+        "report",
+        &path("run"),
+        &path("three"),
+        &path("ladder"),
+        "--require",
+        "skill_depth>=3",
+        "--out",
+        &path("report"),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(dir.join("report/report.md")).unwrap();
+    let sections: Vec<&str> = md.split("\n## ").collect();
+    let (run, three) = (sections[1], sections[2]);
+    assert!(
+        run.contains(&format!(
+            "| skill_depth | {depth} | – | steps up the search ladder that still win the score, of 2"
+        )),
+        "{run}"
+    );
+    assert!(!three.contains("| skill_depth |"), "another player count has no ladder here:\n{three}");
+    // Two steps can never give a depth of three.
+    assert!(run.contains("**Limit fails**: skill_depth should be >= 3"), "{run}");
+}

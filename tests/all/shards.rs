@@ -1,0 +1,258 @@
+//! Studies split into shards: `sweep`, `compare`, `ladder` and `sensitivity` with `--shard`
+//! play disjoint shares of the variants, pairs, steps or deviations, and `merge` rebuilds the unsharded study's tables byte for byte,
+//! refusing shards that are missing, repeated or of another study.
+
+use crate::common;
+use common::{draftsim, files, stderr};
+use std::path::{Path, PathBuf};
+
+fn scratch(name: &str) -> PathBuf {
+    common::scratch("shards", name)
+}
+
+/// Runs draftsim with `args`, asserting success.
+fn ok(args: &[&str]) {
+    let o = draftsim(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+}
+
+/// Plays `study` whole into `dir/whole-FORMAT`, then in `n` shards merged into
+/// `dir/merged-n-FORMAT`; returns the shard folders.
+fn whole_and_merged(dir: &Path, study: &[&str], n: u64, format: &str) -> Vec<String> {
+    let whole = dir.join(format!("whole-{format}"));
+    if !whole.exists() {
+        ok(&[study, &["--quiet", "--format", format, "--out", whole.to_str().unwrap()]].concat());
+    }
+    let shards: Vec<String> = (0..n)
+        .map(|i| {
+            let d = dir.join(format!("shard-{i}-of-{n}"));
+            if !d.exists() {
+                ok(&[study, &["--quiet", "--shard", &format!("{i}/{n}"), "--out", d.to_str().unwrap()]].concat());
+            }
+            d.to_str().unwrap().to_string()
+        })
+        .collect();
+    let merged = dir.join(format!("merged-{n}-{format}"));
+    let mut args = vec!["merge", "--quiet", "--format", format, "--out", merged.to_str().unwrap()];
+    args.extend(shards.iter().map(String::as_str));
+    ok(&args);
+    let (merged, whole) = (files(&merged), files(&whole));
+    assert!(whole.iter().any(|f| f.0.ends_with(format)), "{study:?}: the study wrote its tables");
+    assert_eq!(merged, whole, "{study:?}: {n} shards merged ({format}) differ from the whole study");
+    shards
+}
+
+/// `merge` of `dirs` is refused with exit 2 and one line holding `names` and `why`.
+fn refused(dirs: &[&str], out: &Path, names: &str, why: &str) {
+    let mut args = vec!["merge", "--out", out.to_str().unwrap()];
+    args.extend(dirs);
+    let o = draftsim(&args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{dirs:?}: {err}");
+    assert_eq!(err.trim().lines().count(), 1, "{dirs:?}: one line: {err}");
+    assert!(err.contains(names) && err.contains(why), "{dirs:?}: wanted '{names}' and '{why}' in: {err}");
+    assert!(!out.exists(), "{dirs:?}: a refused merge writes nothing");
+}
+
+const SWEEP: [&str; 6] = ["sweep", "--set", "players=3,4,5", "--rounds", "300", "--seed"];
+const COMPARE: [&str; 8] =
+    ["compare", "--strategies", "greedy,tight,random", "--players", "3", "--rounds", "300", "--seed"];
+
+#[test]
+fn a_sharded_sweep_merges_into_the_unsharded_table() {
+    let dir = scratch("sweep");
+    let study = [&SWEEP[..], &["4"]].concat();
+    for format in ["csv", "parquet"] {
+        // Two shards split the three variants unevenly; three give each shard one.
+        whole_and_merged(&dir, &study, 2, format);
+        whole_and_merged(&dir, &study, 3, format);
+    }
+    // More shards than variants: the shards holding one variant share its chunks.
+    whole_and_merged(&dir, &study, 4, "csv");
+    whole_and_merged(&dir, &study, 8, "csv");
+}
+
+#[test]
+fn a_sharded_comparison_merges_into_the_unsharded_tables() {
+    // An odd table (both seatings per pair) and an even one.
+    for (players, name) in [("3", "compare-odd"), ("4", "compare-even")] {
+        let dir = scratch(name);
+        let mut study = COMPARE.to_vec();
+        study[4] = players;
+        study.push("5");
+        for format in ["csv", "parquet"] {
+            whole_and_merged(&dir, &study, 2, format);
+            whole_and_merged(&dir, &study, 3, format);
+        }
+        // More shards than pairs: the shards holding one pair share its four or five chunks.
+        let dir = scratch(&format!("{name}-parts"));
+        study[6] = "1200";
+        whole_and_merged(&dir, &study, 7, "csv");
+    }
+}
+
+const LADDER: [&str; 8] = ["ladder", "--game", "sevens", "--budgets", "1,2,4,8", "--rounds", "600", "--seed"];
+const SENSITIVITY: [&str; 8] =
+    ["sensitivity", "--game", "sevens", "--keys", "ante,all_over", "--rounds", "1200", "--seed"];
+
+#[test]
+fn a_sharded_ladder_merges_into_the_unsharded_tables() {
+    let dir = scratch("ladder");
+    let study = [&LADDER[..], &["4"]].concat();
+    whole_and_merged(&dir, &study, 2, "csv");
+    // More shards than steps: the shards holding one step share its chunks.
+    whole_and_merged(&dir, &study, 4, "parquet");
+    whole_and_merged(&dir, &study, 8, "csv");
+    // An odd table (both seatings per step).
+    let odd = scratch("ladder-odd");
+    whole_and_merged(&odd, &[&LADDER[..], &["4", "--players", "3"]].concat(), 7, "csv");
+}
+
+#[test]
+fn a_sharded_sensitivity_study_merges_into_the_unsharded_tables() {
+    let dir = scratch("sensitivity");
+    let study = [&SENSITIVITY[..], &["4"]].concat();
+    // Four units dealt round-robin over 3 shards: shard 0 plays the base and the last deviation.
+    let shards = whole_and_merged(&dir, &study, 3, "csv");
+    whole_and_merged(&dir, &study, 2, "parquet");
+    // Four variants on eleven shards: each variant's five chunks shared by two or three.
+    whole_and_merged(&dir, &study, 11, "csv");
+    // A ladder's shard is no shard of this study.
+    let ladder = dir.join("ladder-shard");
+    ok(&[&LADDER[..], &["4", "--quiet", "--shard", "2/3", "--out", ladder.to_str().unwrap()]].concat());
+    refused(
+        &[&shards[0], &shards[1], ladder.to_str().unwrap()],
+        &dir.join("mixed"),
+        ladder.to_str().unwrap(),
+        "kind differs",
+    );
+    let other_seed = dir.join("seed-shard");
+    ok(&[&SENSITIVITY[..], &["5", "--quiet", "--shard", "2/3", "--out", other_seed.to_str().unwrap()]].concat());
+    refused(
+        &[&shards[0], &shards[1], other_seed.to_str().unwrap()],
+        &dir.join("mixed"),
+        other_seed.to_str().unwrap(),
+        "seed differs",
+    );
+    refused(&[&shards[0], &shards[2]], &dir.join("mixed"), "shard 1/3", "missing");
+}
+
+#[test]
+fn merging_missing_repeated_or_foreign_shards_is_refused_naming_the_shard() {
+    let dir = scratch("refusals");
+    let shard = |study: &[&str], i: u64, n: u64, name: &str| {
+        let d = dir.join(name);
+        ok(&[study, &["--quiet", "--shard", &format!("{i}/{n}"), "--out", d.to_str().unwrap()]].concat());
+        d.to_str().unwrap().to_string()
+    };
+    let sweep = [&SWEEP[..], &["4"]].concat();
+    let s0 = shard(&sweep, 0, 3, "s0");
+    let s1 = shard(&sweep, 1, 3, "s1");
+    let s2 = shard(&sweep, 2, 3, "s2");
+    let out = dir.join("merged");
+    refused(&[&s0, &s1], &out, "shard 2/3", "missing");
+    refused(&[&s0, &s1, &s1, &s2], &out, &s1, "again");
+    let other_seed = shard(&[&SWEEP[..], &["5"]].concat(), 2, 3, "seed");
+    refused(&[&s0, &s1, &other_seed], &out, &other_seed, "seed differs");
+    let rules = dir.join("rules.toml");
+    std::fs::write(&rules, "ante = 2\n").unwrap();
+    let other_rules = shard(&[&sweep[..], &["--rules", rules.to_str().unwrap()]].concat(), 2, 3, "rules");
+    refused(&[&s0, &s1, &other_rules], &out, &other_rules, "rules differs");
+    let other_sweep = shard(&["sweep", "--set", "players=3,4,6", "--rounds", "300", "--seed", "4"], 2, 3, "set");
+    refused(&[&s0, &s1, &other_sweep], &out, &other_sweep, "differs");
+    let other_split = shard(&sweep, 1, 2, "split");
+    refused(&[&s0, &s1, &other_split], &out, &other_split, "shard 1/2");
+    let compare = shard(&[&COMPARE[..], &["4"]].concat(), 2, 3, "compare");
+    refused(&[&s0, &s1, &compare], &out, &compare, "kind differs");
+    // A run's folder is no study shard.
+    let run = dir.join("run");
+    ok(&["run", "--rounds", "100", "--quiet", "--out", run.to_str().unwrap()]);
+    refused(&[&s0, &s1, run.to_str().unwrap()], &out, run.to_str().unwrap(), "not a study shard");
+    // Once every shard is there, it merges.
+    ok(&["merge", "--quiet", "--out", out.to_str().unwrap(), &s2, &s0, &s1]);
+}
+
+#[test]
+fn a_study_shard_takes_its_index_from_the_array_and_needs_out() {
+    let dir = scratch("auto");
+    let o = draftsim(&[&SWEEP[..], &["4", "--shard", "0/2"]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--out"), "{}", stderr(&o));
+    let study = [&COMPARE[..], &["4"]].concat();
+    let by_index = dir.join("by-index");
+    ok(&[&study[..], &["--quiet", "--shard", "1/3", "--out", by_index.to_str().unwrap()]].concat());
+    for var in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
+        let auto = dir.join(var);
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_draftsim"))
+            .args([&study[..], &["--quiet", "--shard", "auto/3", "--out", auto.to_str().unwrap()]].concat())
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .env_remove("JOB_COMPLETION_INDEX")
+            .env(var, "1")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(files(&auto), files(&by_index), "--shard auto/3 with {var}=1");
+    }
+}
+
+#[test]
+fn merging_parts_that_do_not_fit_their_study_is_refused_not_a_crash() {
+    let dir = scratch("bad-parts");
+    // One pair of an odd table on three shards: every shard plays a part of it.
+    let study = ["compare", "--strategies", "greedy,tight", "--players", "3", "--rounds", "600", "--seed", "4"];
+    let shards: Vec<String> = (0..3)
+        .map(|i| {
+            let d = dir.join(format!("s{i}"));
+            ok(&[&study[..], &["--quiet", "--shard", &format!("{i}/3"), "--out", d.to_str().unwrap()]].concat());
+            d.to_str().unwrap().to_string()
+        })
+        .collect();
+    let edit = |name: &str, change: &dyn Fn(&mut serde_json::Value)| -> Vec<String> {
+        shards
+            .iter()
+            .map(|s| {
+                let d = dir.join(format!("{name}-{}", Path::new(s).file_name().unwrap().to_str().unwrap()));
+                std::fs::create_dir_all(&d).unwrap();
+                for f in ["study.json", "study_shard.json"] {
+                    let mut v: serde_json::Value =
+                        serde_json::from_str(&std::fs::read_to_string(Path::new(s).join(f)).unwrap()).unwrap();
+                    if f == "study_shard.json" {
+                        change(&mut v);
+                    }
+                    std::fs::write(d.join(f), v.to_string()).unwrap();
+                }
+                d.to_str().unwrap().to_string()
+            })
+            .collect()
+    };
+    let out = dir.join("merged");
+    // Every shard claiming two pairs (its own part then fits no split of two), and every
+    // shard claiming two pairs with the parts a split of two would give: the study's own
+    // settings make one.
+    let two = edit("units", &|v| v["units"] = 2.into());
+    let args: Vec<&str> = two.iter().map(String::as_str).collect();
+    refused(&args, &out, &two[0], "units");
+    let split: Vec<String> = (0..3)
+        .map(|i| {
+            let d = edit(&format!("split{i}"), &|v| {
+                let (unit, part) = [(0, (0, 2)), (1, (0, 1)), (0, (1, 2))][i];
+                v["units"] = 2.into();
+                v["played"] = serde_json::json!([unit]);
+                v["part"] = serde_json::json!({"index": part.0, "count": part.1});
+            });
+            d[i].clone()
+        })
+        .collect();
+    let args: Vec<&str> = split.iter().map(String::as_str).collect();
+    refused(&args, &out, &split[0], "its study plays 1 units, not the 2");
+    // One part keeping a single seating of the odd table.
+    let mut seating = shards.clone();
+    seating[1] = edit("seating", &|v| {
+        v["results"][0]["tallies"].as_array_mut().unwrap().pop();
+    })[1]
+        .clone();
+    let args: Vec<&str> = seating.iter().map(String::as_str).collect();
+    refused(&args, &out, &seating[1], "seatings' tallies, not 2");
+    // The untouched shards still merge.
+    ok(&["merge", "--quiet", "--out", out.to_str().unwrap(), &shards[0], &shards[1], &shards[2]]);
+}

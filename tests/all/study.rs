@@ -1,0 +1,201 @@
+//! compare, sweep and report on real output files.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use crate::common;
+
+/// Runs the binary and insists it succeeds.
+fn draftsim(args: &[&str]) -> Output {
+    let o = common::draftsim(args);
+    assert!(o.status.success(), "{args:?}: {}", common::stderr(&o));
+    o
+}
+
+fn scratch(name: &str) -> PathBuf {
+    common::scratch("study", name)
+}
+
+fn frame(path: &Path) -> polars::prelude::DataFrame {
+    draftsim::output::read_frame(path).unwrap()
+}
+
+fn floats(df: &polars::prelude::DataFrame, name: &str) -> Vec<f64> {
+    let c = df.column(name).unwrap().cast(&polars::prelude::DataType::Float64).unwrap();
+    let ca = c.f64().unwrap();
+    (0..ca.len()).map(|i| ca.get(i).unwrap_or(f64::NAN)).collect()
+}
+
+fn texts(df: &polars::prelude::DataFrame, name: &str) -> Vec<String> {
+    let c = df.column(name).unwrap().cast(&polars::prelude::DataType::String).unwrap();
+    let ca = c.str().unwrap();
+    (0..ca.len()).map(|i| ca.get(i).unwrap_or("").to_string()).collect()
+}
+
+#[test]
+fn compare_ranks_known_unequal_bots_in_order() {
+    let dir = scratch("compare");
+    // A bot that folds at the first bet it faces is worse than random, which is worse than greedy.
+    let folder = dir.join("folder.toml");
+    std::fs::write(
+        &folder,
+        "description = \"folds to any bet\"\n[draft]\nmodule = \"random\"\n[bet]\nmodule = \"threshold\"\nfold_below = [1.0]\nraise_above = [1.0]\n",
+    )
+    .unwrap();
+    let out = dir.join("cmp");
+    let strategies = format!("greedy,random,{}", folder.display());
+    let o = draftsim(&[
+        "compare",
+        "--strategies",
+        &strategies,
+        "--players",
+        "3",
+        "--rounds",
+        "6000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("greedy dominates"), "{text}");
+    let ratings = frame(&out.join("ratings.csv"));
+    let r = floats(&ratings, "rating");
+    assert!(r[0] > r[1] && r[1] > r[2], "ratings out of order: {r:?}");
+    let (lo, hi) = (floats(&ratings, "rating_lo"), floats(&ratings, "rating_hi"));
+    assert!(lo[0] > hi[1] && lo[1] > hi[2], "intervals overlap: {lo:?} {hi:?}");
+    let matrix = frame(&out.join("matrix.csv"));
+    assert_eq!(matrix.height(), 6);
+    let (rows, cols, ws) = (texts(&matrix, "strategy"), texts(&matrix, "opponent"), floats(&matrix, "win_share"));
+    let at = |a: &str, b: &str| (0..rows.len()).find(|&i| rows[i] == a && cols[i] == b).map(|i| ws[i]).unwrap();
+    assert!(at("greedy", "random") > 0.5);
+    assert!((at("greedy", "random") + at("random", "greedy") - 1.0).abs() < 1e-9);
+}
+
+#[test]
+fn head_to_head_win_shares_are_estimated_over_deal_groups() {
+    // Greedy and tight play Sevens much alike, so most of a round's outcome is the deal,
+    // which the rotations of a deal share: over deal groups the head-to-head interval is
+    // far narrower than Wilson's over rounds (about 3x at this seed), centred alike.
+    let out = scratch("compare-groups").join("cmp");
+    let args = ["compare", "--game", "sevens", "--strategies", "greedy,tight", "--rounds", "6000", "--seed", "3"];
+    let o = draftsim(&[&args[..], &["--out", out.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let matrix = frame(&out.join("matrix.csv"));
+    let (share, lo, hi) =
+        (floats(&matrix, "win_share"), floats(&matrix, "win_share_lo"), floats(&matrix, "win_share_hi"));
+    let rounds = floats(&matrix, "rounds")[0];
+    let wilson = draftsim::stats::wilson(share[0] * rounds, rounds as u64);
+    assert!((share[0] + share[1] - 1.0).abs() < 1e-12);
+    assert!((lo[0] + hi[1] - 1.0).abs() < 1e-12 && (hi[0] + lo[1] - 1.0).abs() < 1e-12, "mirrored");
+    assert!(lo[0] < share[0] && share[0] < hi[0]);
+    let ratio = wilson.half_width() / ((hi[0] - lo[0]) / 2.0);
+    assert!(ratio > 2.0, "Wilson / over groups half-width {ratio}");
+}
+
+#[test]
+fn sweep_rows_match_separate_runs_with_the_same_seed() {
+    let dir = scratch("sweep");
+    let out = dir.join("sw");
+    draftsim(&[
+        "sweep",
+        "--set",
+        "players=3,4",
+        "--set",
+        "ante=1,2",
+        "--seats",
+        "greedy,random",
+        "--rounds",
+        "3000",
+        "--seed",
+        "8",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let sweep = frame(&out.join("sweep.csv"));
+    assert_eq!(sweep.height(), 4 * 2, "4 variants x 2 strategies");
+    let (players, ante, strategy) = (texts(&sweep, "players"), texts(&sweep, "ante"), texts(&sweep, "strategy"));
+    let (wr, chips) = (floats(&sweep, "win_rate"), floats(&sweep, "chips_per_round"));
+    // The sweep keeps the field: at 3 players greedy and random share the seats equally,
+    // as a run of the same two at 3 players does (the rules file's player count).
+    for (p, a, seats) in [("3", "2", "greedy,random"), ("4", "1", "greedy,random,greedy,random")] {
+        let rules = dir.join(format!("rules-{p}-{a}.toml"));
+        std::fs::write(&rules, format!("players = {p}\nante = {a}\n")).unwrap();
+        let run = dir.join(format!("run-{p}-{a}"));
+        draftsim(&[
+            "run",
+            "--rules",
+            rules.to_str().unwrap(),
+            "--seats",
+            seats,
+            "--rounds",
+            "3000",
+            "--seed",
+            "8",
+            "--quiet",
+            "--out",
+            run.to_str().unwrap(),
+        ]);
+        let summary = frame(&run.join("summary.csv"));
+        let (names, swr, schips) =
+            (texts(&summary, "strategy"), floats(&summary, "win_rate"), floats(&summary, "chips_per_round"));
+        for (i, name) in names.iter().enumerate() {
+            let row = (0..strategy.len()).find(|&r| players[r] == p && ante[r] == a && strategy[r] == *name).unwrap();
+            assert_eq!(wr[row], swr[i], "{p} players, ante {a}, {name}");
+            assert_eq!(chips[row], schips[i], "{p} players, ante {a}, {name}");
+        }
+    }
+    for col in ["seat_advantage", "skill_gap", "showdown_rate", "fold_rate_r1", "rarity_order"] {
+        assert!(sweep.column(col).is_ok(), "{col} missing");
+    }
+}
+
+#[test]
+fn report_files_exist_hold_the_input_numbers_and_parse_as_svg() {
+    let dir = scratch("report");
+    let run = dir.join("run");
+    draftsim(&["run", "--rounds", "4000", "--quiet", "--format", "parquet", "--out", run.to_str().unwrap()]);
+    let sweep = dir.join("sweep");
+    draftsim(&["sweep", "--set", "wild=none,last-pick", "--rounds", "2000", "--out", sweep.to_str().unwrap()]);
+    let report = dir.join("report");
+    draftsim(&[
+        "report",
+        run.to_str().unwrap(),
+        sweep.to_str().unwrap(),
+        "--out",
+        report.to_str().unwrap(),
+        "--regenerate",
+        "sh make.sh",
+    ]);
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("sh make.sh"));
+    // The numbers of the summary table appear in the report as written there.
+    let summary = frame(&run.join("summary.parquet"));
+    for (name, rate) in texts(&summary, "strategy").iter().zip(floats(&summary, "win_rate")) {
+        // 4,000 rounds asked, 4,008 played: whole deals of twelve seatings.
+        let row = format!("| {name} | 4008 | {rate:.4} |");
+        assert!(md.contains(&row), "missing {row:?}");
+    }
+    let mut svgs = 0;
+    for entry in std::fs::read_dir(&report).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "svg") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert_eq!(doc.root_element().tag_name().name(), "svg");
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            assert!(md.contains(&format!("]({name})")), "{name} not in the report");
+            svgs += 1;
+        }
+    }
+    assert!(svgs >= 6, "only {svgs} charts");
+    // report.html: one self-contained page with every chart inline, no external files.
+    let html = std::fs::read_to_string(report.join("report.html")).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+    assert_eq!(html.matches("<svg").count(), svgs, "every chart inlined once");
+    assert!(!html.contains("<img") && !html.contains(".svg\""), "no link to a chart file");
+    assert!(html.contains("<table>") && html.contains("sh make.sh"));
+    for chart in
+        ["1-win-share.svg", "1-seat-advantage.svg", "1-fold-rate.svg", "1-categories.svg", "2-sweep-skill_gap.svg"]
+    {
+        assert!(report.join(chart).exists(), "{chart}");
+    }
+}
