@@ -3,14 +3,18 @@
 mod args;
 mod calibrate;
 mod check;
+mod compare;
 mod hand;
+mod ladder;
 mod list;
 mod merge;
 mod optimise;
 mod replay;
+mod report;
 mod run;
 mod sensitivity;
 mod study;
+mod sweep;
 
 use std::process::ExitCode;
 
@@ -55,7 +59,7 @@ enum Command {
         mut_arg("rounds", |a| a.help("Rounds for each pair of strategies [default: 100000]")),
         mut_arg("seed", |a| a.help("The seed: every pair plays the same deals from it")),
     )]
-    Compare(study::CompareArgs),
+    Compare(compare::CompareArgs),
     /// Sweep rules options (or strategy parameters) over a grid, every variant on the same
     /// seed: one table with a row per variant and strategy.
     #[command(
@@ -65,7 +69,7 @@ enum Command {
         mut_arg("rounds", |a| a.help("Rounds for each variant [default: 100000]")),
         mut_arg("seed", |a| a.help("The seed: every variant plays the same deals from it")),
     )]
-    Sweep(study::SweepArgs),
+    Sweep(sweep::SweepArgs),
     /// The skill ladder: the search bot at each budget against the budget before it, on
     /// paired deals under balanced seatings; the skill depth is how many steps still win the score.
     #[command(
@@ -74,7 +78,7 @@ enum Command {
         mut_arg("rounds", |a| a.help("Rounds for each step [default: 2000]")),
         mut_arg("seed", |a| a.help("The seed: every step plays the same deals from it")),
     )]
-    Ladder(study::LadderArgs),
+    Ladder(ladder::LadderArgs),
     /// One-step sensitivity: the base rules and every one-step deviation (each other value
     /// of a choice key, each numeric key a step down and up), on the base's deals; each
     /// deviation's effect on the health card, the skill gap and the game's measures, with
@@ -114,7 +118,7 @@ enum Command {
     /// Write report.md and report.html, with SVG charts, from the folders that run,
     /// compare, sweep, tune, exploit and calibrate write with --out.
     #[command(after_help = "Example:\n  draftsim report results cmp sweep --out report")]
-    Report(study::ReportArgs),
+    Report(report::ReportArgs),
     /// Play rounds with every invariant checked; report the first violation (exit code 1).
     #[command(
         after_help = "Example:\n  draftsim check --game sevens --rules my-variant.toml --rounds 1000000",
@@ -163,13 +167,13 @@ pub fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Calibrate(args) => calibrate::run(args),
-        Command::Compare(args) => study::compare(args),
-        Command::Sweep(args) => study::sweep(args),
-        Command::Ladder(args) => study::ladder(args),
+        Command::Compare(args) => compare::compare(args),
+        Command::Sweep(args) => sweep::sweep(args),
+        Command::Ladder(args) => ladder::ladder(args),
         Command::Sensitivity(args) => sensitivity::sensitivity(args),
         Command::Tune(args) => optimise::tune(args),
         Command::Exploit(args) => optimise::exploit(args),
-        Command::Report(args) => study::report(args),
+        Command::Report(args) => report::report(args),
         Command::Hand(args) => hand::run(args),
         Command::List(args) => list::run(args),
         Command::Completions { shell } => {

@@ -913,8 +913,8 @@ mod tests {
         for (_, deck, e) in short_decks().into_iter().map(|(d, o, e)| (o, d, e)) {
             for_each_hand(&deck, 5, |hand| assert_eq!(e.eval_coarse(hand), (e.eval(hand).0 >> 16) as u8, "{hand}"));
         }
-        // Every hand of up to four cards, exactly (a bitwise short cut for them was tried:
-        // 4% more default-mix instructions and no faster, so they keep the tables).
+        // Every hand of up to four cards, exactly (they keep the tables: a bitwise short cut
+        // cost more instructions and was no faster).
         let deck = DeckPreset::Standard52.deck();
         for_each_hand(&deck, 4, |hand| {
             assert_eq!(e.eval_coarse(hand), (e.eval_bits(hand).0 >> 16) as u8, "{hand}");

@@ -105,9 +105,9 @@ const WILD_FLUSH_AT: usize = WILD_ROWS;
 const WILD_SLOTS_AT: usize = WILD_FLUSH_AT + (MAX_TABLE_WILDS as usize) * (1 << 13);
 const WILD_LEN: usize = WILD_SLOTS_AT + WILD_SLOTS;
 
-/// One deck's tables, each in one array so that a look-up needs one base address (tried
-/// apart, and with two-byte value names in a short list to halve the slots: ready keys
-/// 1.3x and card sets 1.6x slower, and no fewer cache misses in the default-mix rounds).
+/// One deck's tables, each in one array so that a look-up needs one base address (apart,
+/// or with two-byte value names in a short list to halve the slots, look-ups were slower
+/// and cache misses no fewer).
 struct Tables {
     /// The hash's row offsets and suit keys (copied), the best flush by suit pattern (0
     /// below five cards), and the value of each key by slot (0 in unused slots).

@@ -1,0 +1,142 @@
+//! `draftsim compare`: every pair of strategies on the same deals, and the meta-game.
+
+use std::sync::atomic::Ordering;
+
+use anyhow::Result;
+use clap::Args;
+use draftsim::games;
+use draftsim::output::{Format, OutputDir};
+use draftsim::study::{self, CompareSpec, Comparison};
+
+use super::args::{
+    ExecArgs, GameRulesArgs, Known, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeedArg, preset_names, warn_rules,
+};
+use super::run::INTERRUPTED;
+use super::study::*;
+
+/// Arguments of `draftsim compare`.
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    #[command(flatten)]
+    pub game: GameRulesArgs,
+    #[command(flatten)]
+    pub players: PlayersArg,
+    #[command(flatten)]
+    pub rounds: RoundsArg,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub exec: ExecArgs,
+    /// Strategies to compare, comma-separated (preset names or preset files); each pair
+    /// plays at --players seats, seated A, B, A, B, ...
+    #[arg(long, value_delimiter = ',', required = true, value_parser = Known(preset_names), hide_possible_values = true)]
+    pub strategies: Vec<String>,
+    /// Play only shard i of n (0-based) of the pairs, or auto/n from SLURM_ARRAY_TASK_ID or
+    /// JOB_COMPLETION_INDEX; `draftsim merge` builds the tables from every shard's --out.
+    #[arg(long, value_name = "i/n")]
+    pub shard: Option<String>,
+}
+
+/// Runs the comparison.
+pub fn compare(args: CompareArgs) -> Result<()> {
+    let info = games::find(&args.game.game)?;
+    let rounds = args.rounds.get(100_000)?;
+    let spec = CompareSpec {
+        rules: args.game.rules_text()?,
+        strategies: draftsim::games::presets::rejoin(&args.strategies),
+        players: args.players.players.or(args.game.rules_players()?).unwrap_or(2),
+        rounds_per_pair: rounds,
+        seed: args.seed.seed,
+    };
+    // The table every pair plays at, built once up front: bad rules or strategies are
+    // refused before anything is written, and its rules in force go into study.json.
+    let seats: Vec<String> = spec.strategies.iter().cycle().take(spec.players).cloned().collect();
+    let (game, _) =
+        (info.build)(spec.rules.as_deref(), Some(spec.players), Some(&seats)).map_err(|e| match &args.game.rules {
+            Some(path) => e.context(path.display()),
+            None => e,
+        })?;
+    let shard = study_shard(args.shard.as_deref(), &args.output)?;
+    let (format, out) = args.output.open()?;
+    let pairs = spec.strategies.len() * spec.strategies.len().saturating_sub(1) / 2;
+    args.exec.note(&format!(
+        "{} · {} players · strategies {} · seed {} · {rounds} rounds per pair, {pairs} pair{}",
+        info.name,
+        spec.players,
+        spec.strategies.join(","),
+        spec.seed,
+        if pairs == 1 { "" } else { "s" }
+    ));
+    warn_rules(game.as_ref(), &args.exec.quiet);
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    let meta = serde_json::json!({
+        "kind": "compare",
+        "game": info.name,
+        "seed": spec.seed,
+        "rounds": spec.rounds_per_pair,
+        "players": spec.players,
+        "strategies": spec.strategies,
+        "seats": seats,
+        "seating": "each pair seated A, B, A, B, ... (both orders at an odd table), under balanced seatings",
+        "rules": game.rules_toml(),
+    });
+    // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
+    if let Some(shard) = shard {
+        let work = study::shard_work(pairs, Some(shard));
+        let results: Vec<serde_json::Value> = match work.part {
+            // Fewer pairs than shards: this shard's share of one pair's chunks.
+            Some(part) => {
+                let index = work.units[0];
+                let (a, b) = study::compare::pair_list(spec.strategies.len())[index];
+                let label =
+                    format!("part {}/{} of {} v {}", part.index, part.count, spec.strategies[a], spec.strategies[b]);
+                vec![play_part(&args.exec, &label, || {
+                    study::compare::compare_part(info, &spec, index, part, Some(&INTERRUPTED))
+                })?]
+            }
+            None => play(&args.exec, |step| study::compare_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step))?
+                .iter()
+                .map(serde_json::to_value)
+                .collect::<Result<_, _>>()?,
+        };
+        let part = StudyShard {
+            kind: "compare".into(),
+            game: info.name.to_string(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            spec: serde_json::to_value(&spec)?,
+            study: meta,
+            shard,
+            units: pairs,
+            played: work.units,
+            part: work.part,
+            results,
+        };
+        return write_shard(out, part, &args.exec.quiet);
+    }
+    let result = play(&args.exec, |step| study::compare_interruptible(info, &spec, Some(&INTERRUPTED), step))?;
+    finish_compare(&result, meta, out, format, &args.exec.quiet)
+}
+
+/// Prints a comparison and writes its tables: the same for a whole comparison and one
+/// merged from shards.
+pub(super) fn finish_compare(
+    result: &Comparison,
+    meta: serde_json::Value,
+    out: Option<OutputDir>,
+    format: Format,
+    quiet: &QuietArg,
+) -> Result<()> {
+    println!("{}", result.matrix_text());
+    println!("{}", result.ratings_table().to_aligned_text(1));
+    match result.dominant {
+        Some(i) => {
+            println!("{} dominates: its win share is above 0.5 against every other strategy.", result.strategies[i])
+        }
+        None => println!("No strategy dominates."),
+    }
+    println!("{}", result.equilibrium_text());
+    println!("{}", result.equilibrium_table().to_aligned_text(4));
+    write_study(out, &[result.matrix_table(), result.ratings_table(), result.equilibrium_table()], format, meta, quiet)
+}

@@ -1,0 +1,145 @@
+//! `draftsim ladder`: the search bot against itself a budget lower, step by step.
+
+use std::sync::atomic::Ordering;
+
+use anyhow::Result;
+use clap::Args;
+use draftsim::games;
+use draftsim::output::{Format, OutputDir};
+use draftsim::study::{self};
+
+use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeedArg, warn_rules};
+use super::run::INTERRUPTED;
+use super::study::*;
+
+/// Arguments of `draftsim ladder`.
+#[derive(Args, Debug)]
+pub struct LadderArgs {
+    #[command(flatten)]
+    pub game: GameRulesArgs,
+    #[command(flatten)]
+    pub players: PlayersArg,
+    #[command(flatten)]
+    pub rounds: RoundsArg,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub exec: ExecArgs,
+    /// Search budgets (iterations per decision), increasing, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,4,16,64,256,1024")]
+    pub budgets: Vec<u32>,
+    /// Play only shard i of n (0-based) of the steps, or auto/n from SLURM_ARRAY_TASK_ID or
+    /// JOB_COMPLETION_INDEX; `draftsim merge` builds the tables from every shard's --out.
+    #[arg(long, value_name = "i/n")]
+    pub shard: Option<String>,
+}
+
+/// Plays the skill ladder.
+pub fn ladder(args: LadderArgs) -> Result<()> {
+    let info = games::find(&args.game.game)?;
+    let rounds = args.rounds.get(2_000)?;
+    let spec = study::ladder::LadderSpec {
+        rules: args.game.rules_text()?,
+        budgets: args.budgets.clone(),
+        players: match args.players.players {
+            Some(p) => p,
+            None => (info.build)(args.game.rules_text()?.as_deref(), None, None)?.0.players(),
+        },
+        rounds_per_step: rounds,
+        seed: args.seed.seed,
+    };
+    study::ladder::check_budgets(&spec.budgets)?;
+    // The first step's table, built up front: bad rules, a player count the game refuses
+    // or a game without the search bot are refused before anything is written.
+    let seats: Vec<String> = [spec.budgets[1], spec.budgets[0]]
+        .iter()
+        .cycle()
+        .take(spec.players)
+        .map(|&b| study::ladder::search_seat(b))
+        .collect();
+    let (game, _) =
+        (info.build)(spec.rules.as_deref(), Some(spec.players), Some(&seats)).map_err(|e| match &args.game.rules {
+            Some(path) => e.context(path.display()),
+            None => e,
+        })?;
+    let shard = study_shard(args.shard.as_deref(), &args.output)?;
+    let (format, out) = args.output.open()?;
+    let budgets: Vec<String> = spec.budgets.iter().map(u32::to_string).collect();
+    args.exec.note(&format!(
+        "{} · {} players · search budgets {} · seed {} · {rounds} rounds per step",
+        info.name,
+        spec.players,
+        budgets.join(","),
+        spec.seed
+    ));
+    warn_rules(game.as_ref(), &args.exec.quiet);
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    let meta = serde_json::json!({
+        "kind": "ladder",
+        "game": info.name,
+        "seed": spec.seed,
+        "rounds": spec.rounds_per_step,
+        "players": spec.players,
+        "budgets": spec.budgets,
+        "seating": "each step seated A, B, A, B, ... (both orders at an odd table), under balanced seatings",
+        "rules": game.rules_toml(),
+    });
+    if let Some(shard) = shard {
+        let steps = study::ladder::step_count(&spec);
+        let work = study::shard_work(steps, Some(shard));
+        let results: Vec<serde_json::Value> = match work.part {
+            // Fewer steps than shards: this shard's share of one step's chunks.
+            Some(part) => {
+                let k = work.units[0];
+                let label = format!(
+                    "part {}/{} of {} v {} iterations",
+                    part.index,
+                    part.count,
+                    spec.budgets[k + 1],
+                    spec.budgets[k]
+                );
+                vec![play_part(&args.exec, &label, || {
+                    study::ladder::ladder_part(info, &spec, k, part, Some(&INTERRUPTED))
+                })?]
+            }
+            None => play(&args.exec, |step| {
+                study::ladder::ladder_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step)
+            })?
+            .iter()
+            .map(serde_json::to_value)
+            .collect::<Result<_, _>>()?,
+        };
+        let part = StudyShard {
+            kind: "ladder".into(),
+            game: info.name.to_string(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            spec: serde_json::to_value(&spec)?,
+            study: meta,
+            shard,
+            units: steps,
+            played: work.units,
+            part: work.part,
+            results,
+        };
+        return write_shard(out, part, &args.exec.quiet);
+    }
+    let result = play(&args.exec, |step| study::ladder::ladder(info, &spec, Some(&INTERRUPTED), step))?;
+    finish_ladder(&result, meta, out, format, &args.exec.quiet)
+}
+
+/// Prints a ladder and writes its tables: the same for a whole ladder and one merged from
+/// shards.
+pub(super) fn finish_ladder(
+    result: &study::ladder::Ladder,
+    meta: serde_json::Value,
+    out: Option<OutputDir>,
+    format: Format,
+    quiet: &QuietArg,
+) -> Result<()> {
+    let tables = [result.ladder_table(), result.depth_table()];
+    println!("{}", tables[0].to_aligned_text(4));
+    println!("{}", result.summary());
+    write_study(out, &tables, format, meta, quiet)
+}

@@ -1,0 +1,58 @@
+//! `draftsim report`: a balance report over output folders.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+use draftsim::InputError;
+use draftsim::output::OutputDir;
+use draftsim::study::{self};
+
+use super::args::QuietArg;
+
+/// Arguments of `draftsim report`.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// Folders written with --out by run, compare, sweep, tune, exploit or calibrate.
+    #[arg(required = true, value_hint = clap::ValueHint::DirPath)]
+    pub dirs: Vec<PathBuf>,
+    /// Folder for report.md, report.html (the same report, charts inline) and the SVG charts.
+    #[arg(long, value_hint = clap::ValueHint::DirPath)]
+    pub out: PathBuf,
+    /// Replace an existing --out folder.
+    #[arg(long)]
+    pub force: bool,
+    /// The command that regenerates this report, printed at its top.
+    #[arg(long)]
+    pub regenerate: Option<String>,
+    /// A Markdown file of findings, placed under the title.
+    #[arg(long)]
+    pub notes: Option<PathBuf>,
+    /// A limit on a health figure, e.g. 'timeouts<=0.01' or 'completion>=0.9' (repeatable):
+    /// the report flags every figure whose interval crosses it.
+    #[arg(long, value_name = "FIGURE<=X|FIGURE>=X")]
+    pub require: Vec<String>,
+    #[command(flatten)]
+    pub quiet: QuietArg,
+}
+
+/// Writes the report.
+pub fn report(args: ReportArgs) -> Result<()> {
+    for d in &args.dirs {
+        if !d.is_dir() {
+            return Err(InputError::new(format!("{}: not a folder of results", d.display())).into());
+        }
+    }
+    let notes = match &args.notes {
+        Some(p) => {
+            Some(std::fs::read_to_string(p).map_err(|e| InputError::new(format!("--notes {}: {e}", p.display())))?)
+        }
+        None => None,
+    };
+    let requires = args.require.iter().map(|r| study::tune::Constraint::parse(r)).collect::<Result<Vec<_>, _>>()?;
+    let out = OutputDir::create(&args.out, args.force)?;
+    draftsim::report::write_report(&args.dirs, &out, args.regenerate.as_deref(), notes.as_deref(), &requires)?;
+    let path = out.commit()?;
+    args.quiet.note(&format!("report written to {}", path.join("report.md").display()));
+    Ok(())
+}

@@ -1,0 +1,197 @@
+//! `draftsim sweep`: a grid of rules or strategy settings, every variant on the same deals.
+
+use std::sync::atomic::Ordering;
+
+use anyhow::Result;
+use clap::Args;
+use draftsim::games;
+use draftsim::output::{Format, OutputDir};
+use draftsim::study::{self, Axis, SweepSpec, VariantResult};
+
+use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeatsArg, SeedArg};
+use super::run::INTERRUPTED;
+use super::study::*;
+
+/// Arguments of `draftsim sweep`.
+#[derive(Args, Debug)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    pub game: GameRulesArgs,
+    #[command(flatten)]
+    pub players: PlayersArg,
+    #[command(flatten)]
+    pub seats: SeatsArg,
+    #[command(flatten)]
+    pub rounds: RoundsArg,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub exec: ExecArgs,
+    /// A rules key and its values, e.g. players=3,4,5 (repeat for a grid). Seats are cycled
+    /// to each variant's player count; with no seats given, the game's mix with one random seat.
+    #[arg(long = "set", value_name = "KEY=V1,V2", required_unless_present = "vary")]
+    pub set: Vec<String>,
+    /// A strategy parameter and its values, e.g. hate.draft.weight=0,0.5,1 (repeatable,
+    /// combinable with --set): every seat playing the preset plays each derived preset.
+    #[arg(long = "vary", value_name = "PRESET.PATH=V1,V2")]
+    pub vary: Vec<String>,
+    /// Play only shard i of n (0-based) of the variants, or auto/n from SLURM_ARRAY_TASK_ID
+    /// or JOB_COMPLETION_INDEX; `draftsim merge` builds the table from every shard's --out.
+    #[arg(long, value_name = "i/n")]
+    pub shard: Option<String>,
+    /// A limit on a figure of every variant, e.g. 'timeouts<=0.01' or 'completion>=0.9'
+    /// (repeatable): the variants whose interval crosses it are named, here and in the report.
+    #[arg(long, value_name = "FIGURE<=X|FIGURE>=X")]
+    pub require: Vec<String>,
+}
+
+/// Runs the sweep.
+pub fn sweep(args: SweepArgs) -> Result<()> {
+    let info = games::find(&args.game.game)?;
+    let axes = args.set.iter().map(|s| Axis::parse(s)).collect::<Result<Vec<_>, _>>()?;
+    let vary = args.vary.iter().map(|s| Axis::parse(s)).collect::<Result<Vec<_>, _>>()?;
+    let rounds = args.rounds.get(100_000)?;
+    let spec = SweepSpec {
+        rules: args.game.rules_text()?,
+        axes,
+        vary,
+        seats: args.seats.list(),
+        players: args.players.players,
+        rounds,
+        seed: args.seed.seed,
+    };
+    let (base_rules, players, seats) = study::sweep::base(info, &spec)?;
+    let requires = args.require.iter().map(|r| study::tune::Constraint::parse(r)).collect::<Result<Vec<_>, _>>()?;
+    if !requires.is_empty() {
+        let known = study::tune::known_metrics(info, Some(&base_rules), Some(&seats))?;
+        study::tune::check_requires(&requires, &known, info.name)?;
+    }
+    // The base's rules in force (every default written out), when the base alone builds.
+    let rules = (info.build)(Some(&base_rules), None, Some(&seats)).map_or(base_rules, |(g, _)| g.rules_toml());
+    let shard = study_shard(args.shard.as_deref(), &args.output)?;
+    let (format, out) = args.output.open()?;
+    let variants = study::sweep::variant_count(&spec);
+    let players_note = match spec.axes.iter().find(|a| a.key == "players") {
+        Some(a) => format!("players {}", a.values.join(",")),
+        None => format!("{players} players"),
+    };
+    let note = format!(
+        "{} · {players_note} · seats {}{} · seed {} · {rounds} rounds per variant, {variants} variant{}",
+        info.name,
+        spec.seats.clone().unwrap_or_else(|| draftsim::sim::listed(&seats, players)).join(","),
+        if spec.seats.is_some() { "" } else { " (the game's mix with one random seat)" },
+        spec.seed,
+        if variants == 1 { "" } else { "s" }
+    );
+    let mut meta = serde_json::json!({
+        "kind": "sweep",
+        "game": info.name,
+        "seed": spec.seed,
+        "rounds": spec.rounds,
+        "set": args.set,
+        "vary": args.vary,
+        // A swept player count is listed; the seats are the field every variant seats.
+        "players": spec.axes.iter().find(|a| a.key == "players").map_or(serde_json::json!(players), |a| serde_json::json!(a.values)),
+        "seats": spec.seats.clone().unwrap_or_else(|| draftsim::sim::listed(&seats, players)),
+        "rules": rules,
+    });
+    if !requires.is_empty() {
+        meta["require"] = serde_json::json!(requires.iter().map(study::tune::Constraint::text).collect::<Vec<_>>());
+    }
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
+    let results = play(&args.exec, |step| {
+        // The note once the first variant is built: bad rules or seats are refused in one
+        // line, before it.
+        let mut noted = false;
+        study::sweep_shard(info, &spec, shard, Some(&INTERRUPTED), &mut |done, total, label| {
+            if !std::mem::replace(&mut noted, true) {
+                args.exec.note(&note);
+            }
+            step(done, total, label);
+        })
+    })?;
+    if let Some(shard) = shard {
+        let part = StudyShard {
+            kind: "sweep".into(),
+            game: info.name.to_string(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            spec: serde_json::to_value(&spec)?,
+            study: meta,
+            shard,
+            units: variants,
+            played: study::shard_work(variants, Some(shard)).units,
+            part: study::shard_work(variants, Some(shard)).part,
+            results: results.iter().map(|r| serde_json::to_value(&r.tally)).collect::<Result<_, _>>()?,
+        };
+        return write_shard(out, part, &args.exec.quiet);
+    }
+    finish_sweep(&results, meta, out, format, &args.exec.quiet)
+}
+
+/// Notes the variants' warnings, prints the sweep table and writes it: the same for a
+/// whole sweep and one merged from shards.
+pub(super) fn finish_sweep(
+    results: &[VariantResult],
+    meta: serde_json::Value,
+    out: Option<OutputDir>,
+    format: Format,
+    quiet: &QuietArg,
+) -> Result<()> {
+    // Each warning once, with the variants it holds in.
+    let mut warnings: Vec<(String, Vec<String>)> = Vec::new();
+    for r in results {
+        let label: Vec<String> = r.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        for w in &r.warnings {
+            match warnings.iter_mut().find(|(text, _)| text == w) {
+                Some((_, at)) => at.push(label.join(" ")),
+                None => warnings.push((w.clone(), vec![label.join(" ")])),
+            }
+        }
+    }
+    for (text, at) in warnings {
+        let at = if at.len() == results.len() { "every variant".to_string() } else { at.join("; ") };
+        quiet.note(&format!("warning: {text} (in {at})"));
+    }
+    let table = study::sweep_table(results);
+    println!("{}", table.to_aligned_text(4));
+    // The limits the sweep keeps: each variant that does not surely meet one, by name.
+    for text in meta["require"].as_array().into_iter().flatten() {
+        let c = study::tune::Constraint::parse(text.as_str().unwrap_or_default())?;
+        let mut missed = Vec::new();
+        for r in results {
+            let metrics = study::tune::metric_estimates(&r.tally, &r.strategies, &r.measures);
+            let label: Vec<String> = r.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            // A variant that does not have the figure (or measured none of it) is no pass.
+            let Some((_, e)) = metrics.iter().find(|(n, _)| *n == c.metric).filter(|(_, e)| !e.mean.is_nan()) else {
+                missed.push(format!("{} not measured", label.join(" ")));
+                continue;
+            };
+            let verdict = c.verdict(e);
+            if verdict != study::tune::Verdict::Met {
+                missed.push(format!(
+                    "{} {} ({:.4}, {:.4} – {:.4})",
+                    label.join(" "),
+                    verdict.words().split(" (").next().unwrap_or_default(),
+                    e.mean,
+                    e.lo,
+                    e.hi
+                ));
+            }
+        }
+        if missed.is_empty() {
+            println!("{}: met in every variant.", c.text());
+        } else {
+            println!(
+                "{}: met in {} of {} variants; not surely met in: {}.",
+                c.text(),
+                results.len() - missed.len(),
+                results.len(),
+                missed.join("; ")
+            );
+        }
+    }
+    write_study(out, &[table], format, meta, quiet)
+}

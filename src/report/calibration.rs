@@ -1,0 +1,45 @@
+//! Calibration: the strength estimate against the percentile the hand finished at.
+
+use super::*;
+
+/// The strength estimate's calibration: for each pick and bin of the estimate with enough
+/// estimates, the mean estimate beside the mean finished percentile, and the largest gap.
+pub(super) fn calibration_section(md: &mut String, cal: &DataFrame) -> Result<(), Error> {
+    let pick = floats(cal, "after_pick")?;
+    let n = floats(cal, "estimates")?;
+    let (lo, hi) = (floats(cal, "bin_low")?, floats(cal, "bin_high")?);
+    let est = floats(cal, "mean_estimate")?;
+    let fin = with_interval(cal, "mean_finished")?;
+    let rows: Vec<usize> = (0..pick.len()).filter(|&i| n[i] >= 200.0).collect();
+    let gap = |i: usize| (est[i] - fin.mean[i]).abs();
+    let worst = rows.iter().map(|&i| gap(i)).fold(0.0, f64::max);
+    // The bins that hold most estimates say how far a typical decision is off.
+    let per_pick = |p: f64| (0..pick.len()).filter(|&i| pick[i] == p).map(|i| n[i]).sum::<f64>();
+    let common: Vec<usize> = rows.iter().copied().filter(|&i| n[i] >= 0.01 * per_pick(pick[i])).collect();
+    let worst_common = common.iter().map(|&i| gap(i)).fold(0.0, f64::max);
+    let later = common.iter().filter(|&&i| pick[i] > 1.0).map(|&i| gap(i)).fold(0.0, f64::max);
+    let _ = writeln!(
+        md,
+        "How well does the strength estimate predict? After every pick, each seat's estimate of its finished hand's percentile (bins of a tenth) against the percentile the hand reached, every seat drafting with the same module and nobody folding; bins with at least 200 estimates. Among the bins holding at least 1% of a pick's estimates the largest gap between the mean estimate and the mean finished percentile is {worst_common:.3} ({later:.3} from pick 2 on); over every bin shown, {worst:.3}. A gap of a few hundredths means the bots' fold and raise thresholds mean what they say.\n"
+    );
+    let _ = writeln!(
+        md,
+        "| after pick | estimate bin | estimates | mean estimate | mean finished | 95% interval |\n|---:|---|---:|---:|---:|---|"
+    );
+    for &i in &rows {
+        let _ = writeln!(
+            md,
+            "| {:.0} | {:.1} – {:.1} | {:.0} | {} | {} | {} – {} |",
+            pick[i],
+            lo[i],
+            hi[i],
+            n[i],
+            fmt4(est[i]),
+            fmt4(fin.mean[i]),
+            fmt4(fin.lo[i]),
+            fmt4(fin.hi[i])
+        );
+    }
+    md.push('\n');
+    Ok(())
+}

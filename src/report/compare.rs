@@ -1,0 +1,107 @@
+//! Comparisons: the pairwise matrix and the meta-game equilibrium.
+
+use super::*;
+
+pub(super) fn compare_section(
+    md: &mut String,
+    (dir, matrix): (&Path, &DataFrame),
+    out: &OutputDir,
+    prefix: &str,
+    measures: Option<&Measures>,
+    palette: &charts::Palette,
+) -> Result<(), Error> {
+    let units = measures.map_or("rounds".to_string(), Measures::units);
+    let rows = texts(matrix, "strategy")?;
+    let cols = texts(matrix, "opponent")?;
+    let (ws, lo, hi) = (floats(matrix, "win_share")?, floats(matrix, "win_share_lo")?, floats(matrix, "win_share_hi")?);
+    let rounds = floats(matrix, "rounds")?.first().copied().unwrap_or(0.0);
+    let names = distinct(&rows);
+    let _ = writeln!(
+        md,
+        "Win share of the row strategy against the column strategy (0.5 = even), 95% interval; {rounds:.0} {units} per pair.\n"
+    );
+    let _ = writeln!(md, "| | {} |\n|---|{}", names.join(" | "), "---|".repeat(names.len()));
+    for r in &names {
+        let cells: Vec<String> = names
+            .iter()
+            .map(|c| match (0..rows.len()).find(|&i| &rows[i] == r && &cols[i] == c) {
+                Some(i) => format!("{:.3} ({:.3}–{:.3})", ws[i], lo[i], hi[i]),
+                None => "–".to_string(),
+            })
+            .collect();
+        let _ = writeln!(md, "| **{r}** | {} |", cells.join(" | "));
+    }
+    md.push('\n');
+    let shares: Vec<Vec<f64>> = names
+        .iter()
+        .map(|r| {
+            names
+                .iter()
+                .map(|c| (0..rows.len()).find(|&i| &rows[i] == r && &cols[i] == c).map_or(f64::NAN, |i| ws[i]))
+                .collect()
+        })
+        .collect();
+    let file = format!("{prefix}matrix.svg");
+    // Preset files are labelled by their file name.
+    let short: Vec<String> = names.iter().map(|n| short_name(n)).collect();
+    let title = "Win share of the row strategy against the column strategy";
+    charts::heatmap(&out.path().join(&file), title, &short, &shares)?;
+    image(
+        md,
+        &file,
+        title,
+        &format!(
+            "Win share of the row strategy against the column strategy (blue: the row wins more than half, red: less); {rounds:.0} {units} per pair."
+        ),
+    );
+    if let Some(ratings) = load(dir, "ratings")? {
+        let strategies = texts(&ratings, "strategy")?;
+        let file = format!("{prefix}ratings.svg");
+        let rating = with_interval(&ratings, "rating")?;
+        let title = "Rating by strategy";
+        let labels: Vec<String> = strategies.iter().map(|s| short_name(s)).collect();
+        let axes = charts::Axes { title, x: "", y: "rating (Elo scale, mean 1500)", labels: &labels };
+        // Points on an axis spanning the ratings: a bar from zero would hide their spread.
+        whisker_chart(out, &file, &axes, &rating, &strategy_colours(palette, &strategies), false)?;
+        image(
+            md,
+            &file,
+            title,
+            &format!(
+                "Bradley-Terry ratings from the pairwise win shares, on the Elo scale, with 95% bootstrap intervals; {rounds:.0} {units} per pair."
+            ),
+        );
+        if let Some(eq) = load(dir, "equilibrium")? {
+            let (names, weights) = (texts(&eq, "strategy")?, floats(&eq, "weight")?);
+            let exploit = floats(&eq, "exploitability")?;
+            let support: Vec<String> = (0..names.len())
+                .filter(|&i| weights[i] > 1e-6)
+                .map(|i| format!("{} {:.3}", names[i], weights[i]))
+                .collect();
+            let most = (0..names.len()).max_by(|&a, &b| exploit[a].total_cmp(&exploit[b]));
+            let _ = writeln!(
+                md,
+                "Meta-game equilibrium (the Nash mixture of the symmetric win-share game, by linear programming): {}.{}\n",
+                support.join(", "),
+                most.map_or(String::new(), |i| format!(
+                    " The most exploitable strategy is {}: its best response wins {:.3} above an even share against it.",
+                    names[i], exploit[i]
+                ))
+            );
+        }
+        let dominant = floats(&ratings, "dominant")?;
+        match dominant.iter().position(|&d| d > 0.5) {
+            Some(i) => {
+                let _ = writeln!(
+                    md,
+                    "**{}** dominates: its win share is above 0.5 against every other strategy.\n",
+                    strategies[i]
+                );
+            }
+            None => {
+                let _ = writeln!(md, "No strategy dominates: none wins more than half against every other.\n");
+            }
+        }
+    }
+    Ok(())
+}

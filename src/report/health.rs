@@ -1,0 +1,82 @@
+//! The health card: each figure with its interval and one sentence, and the limits a run or sweep was asked to meet.
+
+use super::*;
+
+/// The health card: each figure with its interval, a warning when caps fire in more than
+/// 1% of units, and every `--require` limit an interval crosses.
+pub(super) fn health_section(
+    md: &mut String,
+    health: &DataFrame,
+    requires: &[Constraint],
+    depth: Option<&SkillDepth>,
+) -> Result<(), Error> {
+    let mut names = texts(health, "figure")?;
+    let mut v = with_interval(health, "value")?;
+    let mut descriptions = texts(health, "description")?;
+    if let Some(d) = depth {
+        // A count of ladder steps, exact for the ladder played: no interval of its own (each
+        // step's win share has one, in the ladder's section).
+        names.push("skill_depth".into());
+        for column in [&mut v.mean, &mut v.lo, &mut v.hi] {
+            column.push(d.depth as f64);
+        }
+        descriptions.push(format!(
+            "steps up the search ladder that still win the score, of {} (more search wins up to {} iterations; ladder in {})",
+            d.steps, d.deepest, d.folder
+        ));
+    }
+    let _ = writeln!(md, "### Health\n");
+    let _ = writeln!(md, "| figure | value | 95% interval | meaning |\n|---|---:|---|---|");
+    for i in 0..names.len() {
+        let (value, interval) = if names[i] == "skill_depth" {
+            (format!("{:.0}", v.mean[i]), "–".to_string())
+        } else {
+            (fmt4(v.mean[i]), format!("{} – {}", fmt4(v.lo[i]), fmt4(v.hi[i])))
+        };
+        let _ = writeln!(md, "| {} | {value} | {interval} | {} |", names[i], descriptions[i]);
+    }
+    let _ = writeln!(md);
+    let at = |name: &str| names.iter().position(|n| n == name);
+    if let Some(i) = at("timeouts")
+        && v.mean[i] > 0.01
+    {
+        let _ = writeln!(
+            md,
+            "**Caps fire**: {:.1}% of units end at a cap (turns or rounds). A safety net that fires this often is a defect of the variant or of the bots: the figures below describe games that did not finish by the rules.\n",
+            100.0 * v.mean[i]
+        );
+    }
+    for c in requires {
+        let Some(i) = at(&c.metric) else {
+            let _ = writeln!(md, "**Not checked**: `{}` is not a figure of this health card.\n", c.metric);
+            continue;
+        };
+        let e = Estimate { mean: v.mean[i], lo: v.lo[i], hi: v.hi[i] };
+        let sign = if c.at_least { ">=" } else { "<=" };
+        match c.verdict(&e) {
+            Verdict::Met => {
+                let _ = writeln!(
+                    md,
+                    "Limit met: {} {sign} {} (interval {} – {}).\n",
+                    names[i],
+                    c.bound,
+                    fmt4(e.lo),
+                    fmt4(e.hi)
+                );
+            }
+            verdict => {
+                let _ = writeln!(
+                    md,
+                    "**Limit {}**: {} should be {sign} {}, and is {} ({} – {}).\n",
+                    verdict.words(),
+                    names[i],
+                    c.bound,
+                    fmt4(e.mean),
+                    fmt4(e.lo),
+                    fmt4(e.hi)
+                );
+            }
+        }
+    }
+    Ok(())
+}

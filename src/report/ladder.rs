@@ -1,0 +1,106 @@
+//! The skill ladder: each step's win share against one half, and the skill depth.
+
+use super::*;
+
+/// A ladder's skill depth, for the health card of a run of the same game and rules.
+pub(super) struct SkillDepth {
+    pub(super) game: serde_json::Value,
+    pub(super) rules: serde_json::Value,
+    pub(super) depth: i64,
+    pub(super) steps: i64,
+    pub(super) deepest: i64,
+    pub(super) folder: String,
+}
+
+/// The skill depth of every ladder folder among `dirs`.
+pub(super) fn ladder_depths(dirs: &[PathBuf]) -> Result<Vec<SkillDepth>, Error> {
+    let mut out = Vec::new();
+    for dir in dirs {
+        let meta = std::fs::read_to_string(dir.join("study.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .filter(|m| m["kind"] == "ladder");
+        let (Some(meta), Some(ladder)) = (meta, load(dir, "ladder")?) else { continue };
+        // Judged by the score from the ladder itself (a skill_depth table written before
+        // the depth was judged by the score counted units won).
+        let (depth, _) = depth_by_score(&ladder)?;
+        let (budget, opponent) = (floats(&ladder, "budget")?, floats(&ladder, "opponent_budget")?);
+        let deepest = if depth == 0 { opponent.first().copied() } else { budget.get(depth - 1).copied() };
+        out.push(SkillDepth {
+            game: meta["game"].clone(),
+            rules: meta["rules"].clone(),
+            depth: depth as i64,
+            steps: budget.len() as i64,
+            deepest: deepest.unwrap_or(f64::NAN) as i64,
+            folder: dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned()),
+        });
+    }
+    Ok(out)
+}
+
+/// A ladder's skill depth, judged by the score: the steps from the first whose score
+/// difference's lower bound is above zero; with the score column's name (the column after
+/// the win share's).
+pub(super) fn depth_by_score(ladder: &DataFrame) -> Result<(usize, String), Error> {
+    let diff = ladder.get_column_names().get(6).map(|c| c.to_string()).unwrap_or_default();
+    let lo = floats(ladder, &format!("{diff}_lo"))?;
+    Ok((lo.iter().take_while(|&&lo| lo > 0.0).count(), diff))
+}
+
+/// The skill ladder: each step's win share with its interval, charted against one half,
+/// and the skill depth.
+pub(super) fn ladder_section(md: &mut String, ladder: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
+    let budget = floats(ladder, "budget")?;
+    let opponent = floats(ladder, "opponent_budget")?;
+    let share = with_interval(ladder, "win_share")?;
+    let (depth, diff) = depth_by_score(ladder)?;
+    let labels: Vec<String> = (0..budget.len()).map(|i| format!("{:.0} v {:.0}", budget[i], opponent[i])).collect();
+    let file = format!("{prefix}ladder.svg");
+    let title = "Win share of the search bot against itself at the budget before";
+    let axes = charts::Axes {
+        title,
+        x: "iterations per decision (step)",
+        y: "win share of the larger budget",
+        labels: &labels,
+    };
+    let series = [
+        charts::Series {
+            name: "larger budget".into(),
+            colour: charts::NEUTRAL,
+            values: share.mean.clone(),
+            band: Some((share.lo.clone(), share.hi.clone())),
+        },
+        charts::Series {
+            name: "even".into(),
+            colour: charts::sequence(1, 3),
+            values: vec![0.5; budget.len()],
+            band: None,
+        },
+    ];
+    charts::lines(&out.path().join(&file), &axes, &series)?;
+    let sentence = match depth {
+        0 => "The first step up does not win the score reliably: at these budgets more search does not pay, so skill (as search measures it) hardly matters in this variant.".to_string(),
+        d if d == budget.len() => format!("Every one of the {d} steps still wins (skill depth {d}): skill keeps paying at every budget tried; try larger budgets to see where it stops."),
+        d => format!("Skill depth {d}: more search keeps winning up to {:.0} iterations, then a step no longer wins reliably; the variant rewards skill up to about there.", budget[d - 1]),
+    };
+    image(md, &file, title, &sentence);
+    let _ = writeln!(md, "| budget | against | win share | 95% interval |\n|---:|---:|---:|---|");
+    for i in 0..budget.len() {
+        let _ = writeln!(
+            md,
+            "| {:.0} | {:.0} | {} | {} – {} |",
+            budget[i],
+            opponent[i],
+            fmt4(share.mean[i]),
+            fmt4(share.lo[i]),
+            fmt4(share.hi[i])
+        );
+    }
+    let by_wins = share.lo.iter().take_while(|&&lo| lo > 0.5).count();
+    let _ = writeln!(
+        md,
+        "\nSkill depth: **{depth}** of {} steps, judged by the score ({diff} lower bound above 0); by units won alone, {by_wins}.\n",
+        budget.len()
+    );
+    Ok(())
+}

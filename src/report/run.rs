@@ -1,0 +1,314 @@
+//! A run: scores and win rates, the game's measures and its histograms.
+
+use super::*;
+
+pub(super) fn run_section(
+    md: &mut String,
+    (dir, summary): (&Path, &DataFrame),
+    out: &OutputDir,
+    prefix: &str,
+    measures: &Measures,
+    palette: &charts::Palette,
+) -> Result<(), Error> {
+    let strategies = texts(summary, "strategy")?;
+    let colours = strategy_colours(palette, &strategies);
+    let rounds = floats(summary, "rounds")?;
+    let win = with_interval(summary, "win_rate")?;
+    let (wr, lo, hi) = (&win.mean, &win.lo, &win.hi);
+    let score_column = &measures.score.column;
+    let score = with_interval(summary, score_column)?;
+    let (sc, slo, shi) = (&score.mean, &score.lo, &score.hi);
+    let unit = &measures.unit;
+    let units = measures.units();
+
+    let file = format!("{prefix}win-share.svg");
+    let title = "Win share by strategy";
+    let y = format!("win share per {unit}");
+    let axes = charts::Axes { title, x: "", y: &y, labels: &strategies };
+    whisker_chart(out, &file, &axes, &win, &colours, true)?;
+    let n = rounds.iter().copied().fold(0.0, f64::max);
+    image(
+        md,
+        &file,
+        title,
+        &format!(
+            "Share of the wins each strategy took per {unit}, with 95% intervals over deal groups (all seatings of a deal are one observation; over units where the groups are too few or all alike); {n:.0} seat-{units} per strategy."
+        ),
+    );
+
+    let _ = writeln!(
+        md,
+        "| strategy | {units} | win rate | 95% interval | {} | 95% interval |\n|---|---:|---:|---|---:|---|",
+        score_column.replace('_', " ")
+    );
+    for i in 0..strategies.len() {
+        let _ = writeln!(
+            md,
+            "| {} | {:.0} | {} | {} – {} | {} | {} – {} |",
+            strategies[i],
+            rounds[i],
+            fmt4(wr[i]),
+            fmt4(lo[i]),
+            fmt4(hi[i]),
+            fmt4(sc[i]),
+            fmt4(slo[i]),
+            fmt4(shi[i]),
+        );
+    }
+    md.push('\n');
+
+    if let Some(seats) = load(dir, "seats")? {
+        let labels: Vec<String> = texts(&seats, "seat")?.iter().map(|s| format!("seat {s}")).collect();
+        let seat_win = with_interval(&seats, "win_rate")?;
+        let file = format!("{prefix}seat-advantage.svg");
+        let title = "Win share by seat";
+        let axes = charts::Axes { title, x: "", y: &y, labels: &labels };
+        whisker_chart(out, &file, &axes, &seat_win, &[], true)?;
+        let srounds = floats(&seats, "rounds")?.first().copied().unwrap_or(0.0);
+        // The test of equal seats from the health card: a gap between the best and the
+        // worst seat is there even for equal seats.
+        let p = match load(dir, "health")? {
+            Some(h) => {
+                let names = texts(&h, "figure")?;
+                let values = floats(&h, "value")?;
+                names.iter().position(|n| n == "seats_equal_p").map_or(f64::NAN, |i| values[i])
+            }
+            None => f64::NAN,
+        };
+        let verdict = if p.is_nan() {
+            String::new()
+        } else if p < 0.05 {
+            format!(" The seats differ beyond noise (test of equal seats: p {}).", p_value(p))
+        } else {
+            format!(" No seat differs beyond noise (test of equal seats: p {}).", p_value(p))
+        };
+        image(
+            md,
+            &file,
+            title,
+            &format!(
+                "Share of the wins taken from each seat, with 95% intervals; {srounds:.0} {units} per seat.{verdict}"
+            ),
+        );
+    }
+
+    let fold_cols: Vec<String> =
+        summary.get_column_names().iter().map(|c| c.to_string()).filter(|c| c.starts_with("fold_rate_r")).collect();
+    if !fold_cols.is_empty() {
+        let labels: Vec<String> = (1..=fold_cols.len()).map(|b| format!("round {b}")).collect();
+        let series = strategies
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                Ok(charts::Series {
+                    name: short_name(s),
+                    colour: colours[i],
+                    values: fold_cols
+                        .iter()
+                        .map(|c| floats(summary, c).map(|v| v[i]))
+                        .collect::<Result<Vec<_>, Error>>()?,
+                    band: None,
+                })
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        let file = format!("{prefix}fold-rate.svg");
+        let title = "Fold rate by betting round and strategy";
+        let axes = charts::Axes { title, x: "betting round", y: "share of rounds folded", labels: &labels };
+        charts::lines(&out.path().join(&file), &axes, &series)?;
+        image(
+            md,
+            &file,
+            title,
+            &format!(
+                "Share of each strategy's rounds folded in each betting round (fold timing); {n:.0} seat-rounds per strategy."
+            ),
+        );
+    }
+
+    if let Some(table) = load(dir, "measures")? {
+        measures_section(md, &table, out, prefix, measures, palette)?;
+    }
+    for (name, histograms) in measures.histogram_tables() {
+        if let Some(table) = load(dir, name)? {
+            histogram_section(md, &table, out, &format!("{prefix}{name}"), &histograms)?;
+        }
+    }
+    if let Some(pairs) = load(dir, "pairs")?.filter(|p| p.height() > 0) {
+        let (a, b) = (texts(&pairs, "strategy_a")?, texts(&pairs, "strategy_b")?);
+        let diff = with_interval(&pairs, &measures.score.pair_column)?;
+        let (d, dlo, dhi) = (&diff.mean, &diff.lo, &diff.hi);
+        let _ = writeln!(
+            md,
+            "Paired differences in {} (same deals, seatings balanced):\n\n| a | b | a minus b | 95% interval |\n|---|---|---:|---|",
+            score_column.replace('_', " ")
+        );
+        for i in 0..a.len() {
+            let _ = writeln!(md, "| {} | {} | {} | {} – {} |", a[i], b[i], fmt4(d[i]), fmt4(dlo[i]), fmt4(dhi[i]));
+        }
+        md.push('\n');
+    }
+    if let Some(picks) = load(dir, "picks")? {
+        let hate = floats(&picks, "hate_picks")?;
+        if hate.iter().any(|&h| h > 0.0) {
+            let names = texts(&picks, "strategy")?;
+            let (rate, with, without) = (
+                floats(&picks, "hate_pick_rate")?,
+                floats(&picks, "chips_per_round_with_hate")?,
+                floats(&picks, "chips_per_round_without_hate")?,
+            );
+            let _ = writeln!(
+                md,
+                "Hate picks (picks that were not the best card for the bot itself):\n\n| strategy | hate-pick rate | chips per round, rounds with a hate pick | without |\n|---|---:|---:|---:|"
+            );
+            for i in 0..names.len() {
+                let _ = writeln!(md, "| {} | {} | {} | {} |", names[i], fmt4(rate[i]), fmt4(with[i]), fmt4(without[i]));
+            }
+            md.push('\n');
+        }
+    }
+    Ok(())
+}
+
+/// One chart per declared measure shown in the wide tables, by strategy, with its 95%
+/// interval, read from the `measures` table (no code per game).
+pub(super) fn measures_section(
+    md: &mut String,
+    table: &DataFrame,
+    out: &OutputDir,
+    prefix: &str,
+    measures: &Measures,
+    palette: &charts::Palette,
+) -> Result<(), Error> {
+    let (by, group, measure) = (texts(table, "by")?, texts(table, "group")?, texts(table, "measure")?);
+    let value = with_interval(table, "value")?;
+    let n = floats(table, "n")?;
+    for m in measures.measures.iter().filter(|m| m.shown != Shown::Hidden && !m.column.starts_with("fold_rate_r")) {
+        let rows: Vec<usize> = (0..by.len()).filter(|&i| by[i] == "strategy" && measure[i] == m.column).collect();
+        if rows.is_empty() || rows.iter().all(|&i| value.mean[i].is_nan() || value.mean[i] == 0.0) {
+            continue;
+        }
+        let pick = |v: &[f64]| rows.iter().map(|&i| v[i]).collect::<Vec<f64>>();
+        let labels: Vec<String> = rows.iter().map(|&i| group[i].clone()).collect();
+        let v = WithInterval { mean: pick(&value.mean), lo: pick(&value.lo), hi: pick(&value.hi) };
+        let file = format!("{prefix}{}.svg", m.column.replace('_', "-"));
+        let title = format!("{} by strategy", capitalised(&words(&m.column)));
+        let axes = charts::Axes { title: &title, x: "", y: &words(&m.column), labels: &labels };
+        whisker_chart(out, &file, &axes, &v, &strategy_colours(palette, &labels), true)?;
+        let most = pick(&n).into_iter().fold(0.0, f64::max);
+        image(
+            md,
+            &file,
+            &title,
+            &format!(
+                "{} ({}), by strategy, with 95% intervals over deal groups (all seatings of a deal are one observation; over units where the groups are too few or all alike); up to {most:.0} observations per strategy.",
+                m.column.replace('_', " "),
+                m.description
+            ),
+        );
+    }
+    if let Some(i) = (0..by.len()).find(|&i| by[i] == "run" && measure[i] == "mean_length")
+        && value.mean[i] > 1.0
+    {
+        let _ = writeln!(
+            md,
+            "Mean {} length: {} {} (95% interval {} – {}).\n",
+            measures.unit,
+            fmt4(value.mean[i]),
+            measures.length_counts(),
+            fmt4(value.lo[i]),
+            fmt4(value.hi[i])
+        );
+    }
+    Ok(())
+}
+
+/// A histogram table's bins: each histogram's share of its observations per bin,
+/// aggregated over strategies with polars, and for a ranked histogram the order its
+/// rarity suggests against the declared one.
+pub(super) fn histogram_section(
+    md: &mut String,
+    table: &DataFrame,
+    out: &OutputDir,
+    prefix: &str,
+    histograms: &[&crate::sim::Histogram],
+) -> Result<(), Error> {
+    let bin_column = histograms[0].bin_column.as_str();
+    let agg = table
+        .clone()
+        .lazy()
+        .group_by_stable([col(bin_column)])
+        .agg(histograms.iter().map(|h| col(h.key.as_str()).sum()).collect::<Vec<_>>())
+        .collect()
+        .map_err(|e| table_error(&histograms[0].table, e))?;
+    let names = texts(&agg, bin_column)?;
+    let counts: Vec<Vec<f64>> = histograms.iter().map(|h| floats(&agg, &h.key)).collect::<Result<_, _>>()?;
+    let totals: Vec<f64> = counts.iter().map(|c| c.iter().sum()).collect();
+    if totals[0] == 0.0 {
+        return Ok(());
+    }
+    let shares: Vec<Vec<f64>> = counts
+        .iter()
+        .zip(&totals)
+        .map(|(c, &t)| c.iter().map(|v| if t > 0.0 { v / t } else { 0.0 }).collect())
+        .collect();
+    let file = format!("{prefix}.svg");
+    let series: Vec<charts::Series> = histograms
+        .iter()
+        .zip(&shares)
+        .enumerate()
+        .map(|(k, (h, s))| charts::Series {
+            name: words(&h.key),
+            colour: charts::sequence(k, histograms.len()),
+            values: s.clone(),
+            band: None,
+        })
+        .collect();
+    let keys: Vec<String> = histograms.iter().map(|h| words(&h.key)).collect();
+    let title = format!("Share of {} by {}", keys.join(" and "), words(bin_column));
+    let axes = charts::Axes { title: &title, x: &words(bin_column), y: "share", labels: &names };
+    charts::grouped_bars(&out.path().join(&file), &axes, &series)?;
+    let described: Vec<String> = histograms
+        .iter()
+        .zip(&totals)
+        .map(|(h, t)| {
+            format!(
+                "{} by {} ({t:.0} in all: {})",
+                h.key.replace('_', " "),
+                bin_column.replace('_', " "),
+                h.description
+            )
+        })
+        .collect();
+    image(md, &file, &title, &format!("Share of {}.", described.join("; and of ")));
+    if !histograms[0].ranked {
+        return Ok(());
+    }
+    let (finished, share_f) = (&counts[0], &shares[0]);
+    let share_w = shares.get(1).cloned().unwrap_or_else(|| vec![f64::NAN; names.len()]);
+    // Standard rank: the declared bin order, lowest first. Rarity rank: rarer ranks higher.
+    let present: Vec<usize> = (0..names.len()).filter(|&i| finished[i] > 0.0).collect();
+    let mut by_rarity = present.clone();
+    by_rarity.sort_by(|&a, &b| finished[b].total_cmp(&finished[a]).then(a.cmp(&b)));
+    let _ = writeln!(
+        md,
+        "Ranking by rarity against the standard ranking (1 = lowest hand):\n\n| {bin_column} | {} share | {} share | standard rank | rank by rarity | |\n|---|---:|---:|---:|---:|---|",
+        histograms[0].key.replace('_', " "),
+        histograms.get(1).map_or("-".to_string(), |h| h.key.replace('_', " "))
+    );
+    for (std_rank, &i) in present.iter().enumerate() {
+        let rarity_rank = by_rarity.iter().position(|&x| x == i).expect("present") + 1;
+        let flag = if rarity_rank != std_rank + 1 { "⚑ disagrees" } else { "" };
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} |",
+            names[i],
+            fmt4(share_f[i]),
+            fmt4(share_w[i]),
+            std_rank + 1,
+            rarity_rank,
+            flag
+        );
+    }
+    md.push('\n');
+    Ok(())
+}

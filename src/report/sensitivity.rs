@@ -1,0 +1,104 @@
+//! Sensitivity: each one-step deviation's paired effect, as tornado charts and a table.
+
+use super::*;
+
+/// A sensitivity study: for each figure some deviation moves significantly, a tornado
+/// chart of the deviations' effects (largest first, with intervals), and the list of
+/// significant deviations.
+pub(super) fn sensitivity_section(
+    md: &mut String,
+    table: &DataFrame,
+    out: &OutputDir,
+    prefix: &str,
+) -> Result<(), Error> {
+    let keys = texts(table, "key")?;
+    let values = texts(table, "value")?;
+    let figures = texts(table, "figure")?;
+    let effect = with_interval(table, "effect")?;
+    let base = floats(table, "base")?;
+    let holm = floats(table, "p_holm")?;
+    let significant: Vec<usize> = (0..keys.len()).filter(|&i| holm[i] < 0.05).collect();
+    let _ = writeln!(md, "### One-step sensitivity\n");
+    // Deviations no seated strategy used (older tables have no such column: all used).
+    let exercised = floats(table, "exercised").unwrap_or_else(|_| vec![1.0; keys.len()]);
+    let mut unexercised: Vec<String> = Vec::new();
+    for i in (0..keys.len()).filter(|&i| exercised[i] == 0.0) {
+        let label = format!("`{}={}`", keys[i], values[i]);
+        if !unexercised.contains(&label) {
+            unexercised.push(label);
+        }
+    }
+    if !unexercised.is_empty() {
+        let _ = writeln!(
+            md,
+            "Unexercised: {}. No seated strategy did anything these change, so their rows say nothing of the rule (not \"no effect\").\n",
+            unexercised.join(", ")
+        );
+    }
+    if significant.is_empty() {
+        let _ = writeln!(
+            md,
+            "No one-step deviation moves any figure significantly (Holm-corrected, 5%): the variant is robust to every single change tried.\n"
+        );
+        return Ok(());
+    }
+    // A chart per health figure (the seat figures and the skill gap too) that some
+    // deviation moves; balance mirrors the seat advantage, so only the latter gets one. The
+    // game's own measures are in the table below.
+    let charted = |f: &str| {
+        ["skill_gap", "seat_advantage", "first_seat_edge"].contains(&f)
+            || crate::sim::RATIO_FIGURES.iter().any(|r| r.name == f)
+    };
+    let mut moved: Vec<String> = Vec::new();
+    for &i in &significant {
+        if charted(&figures[i]) && !moved.contains(&figures[i]) {
+            moved.push(figures[i].clone());
+        }
+    }
+    for (n, figure) in moved.iter().enumerate() {
+        let mut rows: Vec<usize> = (0..keys.len()).filter(|&i| figures[i] == *figure).collect();
+        rows.sort_by(|&a, &b| effect.mean[b].abs().total_cmp(&effect.mean[a].abs()));
+        rows.truncate(12);
+        let labels: Vec<String> = rows.iter().map(|&i| format!("{}={}", keys[i], values[i])).collect();
+        let v = WithInterval {
+            mean: rows.iter().map(|&i| effect.mean[i]).collect(),
+            lo: rows.iter().map(|&i| effect.lo[i]).collect(),
+            hi: rows.iter().map(|&i| effect.hi[i]).collect(),
+        };
+        let colours: Vec<charts::Colour> =
+            rows.iter().map(|&i| if holm[i] < 0.05 { charts::sequence(0, 3) } else { charts::NEUTRAL }).collect();
+        let file = format!("{prefix}sensitivity-{}.svg", n + 1);
+        let title = format!("Effect of each one-step change on {figure}");
+        let axes = charts::Axes { title: &title, x: "", y: "change from the base", labels: &labels };
+        whisker_chart(out, &file, &axes, &v, &colours, true)?;
+        let top = rows[0];
+        let sentence = format!(
+            "{} (base {}) moves most under {}={}: by {} ({} – {}). Coloured bars are significant after the Holm correction; grey ones may be noise.",
+            capitalised(&words(figure)),
+            fmt4(base[top]),
+            keys[top],
+            values[top],
+            fmt4(effect.mean[top]),
+            fmt4(effect.lo[top]),
+            fmt4(effect.hi[top])
+        );
+        image(md, &file, &title, &sentence);
+    }
+    let _ = writeln!(md, "| change | figure | base | effect | 95% interval | Holm p |\n|---|---|---:|---:|---|---:|");
+    for &i in significant.iter().take(30) {
+        let _ = writeln!(
+            md,
+            "| {}={} | {} | {} | {} | {} – {} | {:.2e} |",
+            keys[i],
+            values[i],
+            figures[i],
+            fmt4(base[i]),
+            fmt4(effect.mean[i]),
+            fmt4(effect.lo[i]),
+            fmt4(effect.hi[i]),
+            holm[i]
+        );
+    }
+    let _ = writeln!(md);
+    Ok(())
+}

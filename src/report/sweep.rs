@@ -1,0 +1,262 @@
+//! Sweeps: each figure over the swept key, faceted by strategy, and the variants that cross a limit.
+
+use super::*;
+
+/// A sweep's limits: for each `--require` (given to the report or kept by the sweep), the
+/// variants whose interval crosses it, or that every variant meets it.
+pub(super) fn sweep_limits(
+    md: &mut String,
+    variants: &DataFrame,
+    keys: &[String],
+    variant_keys: &[Vec<String>],
+    requires: &[Constraint],
+) -> Result<(), Error> {
+    if requires.is_empty() {
+        return Ok(());
+    }
+    let _ = writeln!(md, "**Limits**\n");
+    for c in requires {
+        let Ok(e) = with_interval(variants, &c.metric) else {
+            let _ = writeln!(md, "- `{}`: not checked, `{}` is not a column of this sweep.", c.text(), c.metric);
+            continue;
+        };
+        let mut missed = Vec::new();
+        for row in 0..variants.height() {
+            let setting: Vec<String> = keys.iter().zip(variant_keys).map(|(k, v)| format!("{k}={}", v[row])).collect();
+            if e.mean[row].is_nan() {
+                missed.push(format!("{} not measured", setting.join(" ")));
+                continue;
+            }
+            let verdict = c.verdict(&Estimate { mean: e.mean[row], lo: e.lo[row], hi: e.hi[row] });
+            if verdict != Verdict::Met {
+                missed.push(format!(
+                    "{} {} ({} – {})",
+                    setting.join(" "),
+                    verdict.words().split(" (").next().unwrap_or_default(),
+                    fmt4(e.lo[row]),
+                    fmt4(e.hi[row])
+                ));
+            }
+        }
+        if missed.is_empty() {
+            let _ = writeln!(md, "- `{}`: met in every variant (each interval inside the limit).", c.text());
+        } else {
+            let _ = writeln!(
+                md,
+                "- `{}`: met in {} of {} variants; not surely met in: {}.",
+                c.text(),
+                variants.height() - missed.len(),
+                variants.height(),
+                missed.join("; ")
+            );
+        }
+    }
+    let _ = writeln!(md);
+    Ok(())
+}
+
+/// A sweep row's strategy as a chart series: a varied preset's derived name
+/// (`hate{draft.weight=0.1}` where the row's `hate.draft.weight` is 0.1) is its base preset,
+/// so the preset is one line across the swept values.
+pub(super) fn swept_strategy(name: &str, keys: &[String], row: &[String]) -> String {
+    let same = |a: &str, b: &str| a == b || matches!((a.parse::<f64>(), b.parse::<f64>()), (Ok(x), Ok(y)) if x == y);
+    if let Some((base, overrides)) = crate::games::presets::derived(name) {
+        let swept = crate::games::presets::split_top(overrides, ';').iter().all(|o| {
+            o.split_once('=').is_some_and(|(path, value)| {
+                let key = format!("{base}.{}", path.trim());
+                keys.iter().zip(row).any(|(k, v)| *k == key && same(v, value.trim()))
+            })
+        });
+        if swept {
+            return short_name(base);
+        }
+    }
+    short_name(name)
+}
+
+pub(super) fn sweep_section(
+    md: &mut String,
+    sweep: &DataFrame,
+    out: &OutputDir,
+    prefix: &str,
+    measures: Option<&Measures>,
+    palette: &charts::Palette,
+    requires: &[Constraint],
+) -> Result<(), Error> {
+    let columns: Vec<String> = sweep.get_column_names().iter().map(|c| c.to_string()).collect();
+    let keys: Vec<String> = columns.iter().take_while(|c| *c != "strategy").cloned().collect();
+    if keys.is_empty() {
+        return Ok(());
+    }
+    let units = measures.map_or("rounds".to_string(), Measures::units);
+    // One row per variant (polars keeps the first row of each key combination).
+    let variants = sweep
+        .clone()
+        .lazy()
+        .group_by_stable(keys.iter().map(|k| col(k.as_str())).collect::<Vec<_>>())
+        .agg([all().exclude_cols(keys.clone()).as_expr().first()])
+        .collect()
+        .map_err(|e| table_error("sweep", e))?;
+    let variant_keys: Vec<Vec<String>> = keys.iter().map(|k| key_texts(&variants, k)).collect::<Result<_, _>>()?;
+    // Along x: the key with the most values (the first of equals); the others facet, so no
+    // chart averages over a swept key.
+    let counts: Vec<usize> = variant_keys.iter().map(|v| distinct(v).len()).collect();
+    let main = (0..keys.len()).fold(0, |best, k| if counts[k] > counts[best] { k } else { best });
+    let main_key = &keys[main];
+    let labels = distinct(&variant_keys[main]);
+    let others: Vec<usize> = (0..keys.len()).filter(|&k| k != main).collect();
+    let other_keys: Vec<&str> = others.iter().map(|&k| keys[k].as_str()).collect();
+    // The setting of the other keys ("ante=1 wild=none"; empty for a one-key sweep).
+    let facet = |values: &[Vec<String>], row: usize| -> String {
+        others.iter().map(|&k| format!("{}={}", keys[k], values[k][row])).collect::<Vec<_>>().join(" ")
+    };
+    let settings = distinct(&(0..variants.height()).map(|row| facet(&variant_keys, row)).collect::<Vec<_>>());
+    let x_of = |values: &[Vec<String>], row: usize| labels.iter().position(|l| *l == values[main][row]);
+    // Seat-units per strategy: the same in every variant unless the player count varies.
+    let all_rounds = floats(sweep, "rounds")?;
+    let (fewest, most) = all_rounds.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &r| (lo.min(r), hi.max(r)));
+    let rounds = if fewest >= most { format!("{most:.0}") } else { format!("{fewest:.0} to {most:.0}") };
+    // Variant-level columns: from seat_advantage up to the rarity columns.
+    let score_column = measures.map_or("chips_per_round", |m| m.score.column.as_str());
+    let metrics: Vec<(&str, String)> = columns
+        .iter()
+        .skip_while(|c| *c != "seat_advantage")
+        .take_while(|c| !c.starts_with("rarity_order") && *c != "standard_order_holds")
+        .filter(|c| !c.ends_with("_lo") && !c.ends_with("_hi"))
+        .map(|c| {
+            let meaning = match c.as_str() {
+                "seat_advantage" => "spread of the seats' win rates, noise taken off (0 for equal seats)".to_string(),
+                "skill_gap" => format!("{} of the best strategy minus random's", words(score_column)),
+                "mean_length" => measures.map_or("rounds per unit of play".to_string(), |m| m.length.clone()),
+                other => measures.and_then(|m| m.find(other)).map_or_else(|| words(other), |m| m.description.clone()),
+            };
+            (c.as_str(), meaning)
+        })
+        .collect();
+    let others_text = format!("`{}`", other_keys.join("`, `"));
+    let _ = writeln!(
+        md,
+        "Sweep over `{}`; every variant played on the same seed; {rounds} seat-{units} per strategy per variant. Charts run along `{main_key}`{}.\n",
+        keys.join("`, `"),
+        if others.is_empty() {
+            String::new()
+        } else {
+            format!(", with one line or one chart per setting of {others_text}")
+        }
+    );
+    sweep_limits(md, &variants, &keys, &variant_keys, requires)?;
+    for (metric, meaning) in &metrics {
+        let values = floats(&variants, metric)?;
+        // Nothing to chart: no values, or a unit of one round in every variant.
+        if values.iter().all(|v| v.is_nan()) || (*metric == "mean_length" && values.iter().all(|&v| v == 1.0)) {
+            continue;
+        }
+        // Its interval's ends, where the sweep table has them.
+        let ends = if has(&variants, &format!("{metric}_lo")) {
+            Some((floats(&variants, &format!("{metric}_lo"))?, floats(&variants, &format!("{metric}_hi"))?))
+        } else {
+            None
+        };
+        // One line per setting of the other keys.
+        let mut series: Vec<charts::Series> = Vec::new();
+        for row in 0..variants.height() {
+            let name = facet(&variant_keys, row);
+            let Some(x) = x_of(&variant_keys, row) else { continue };
+            let entry = match series.iter().position(|s| s.name == name) {
+                Some(i) => &mut series[i],
+                None => {
+                    let empty = vec![f64::NAN; labels.len()];
+                    let step = settings.iter().position(|s| *s == name).unwrap_or(0);
+                    let colour = if name.is_empty() { charts::NEUTRAL } else { charts::sequence(step, settings.len()) };
+                    let band = ends.as_ref().map(|_| (empty.clone(), empty.clone()));
+                    series.push(charts::Series { name, colour, values: empty, band });
+                    series.last_mut().expect("just pushed")
+                }
+            };
+            entry.values[x] = values[row];
+            if let (Some((lo, hi)), Some((band_lo, band_hi))) = (&ends, entry.band.as_mut()) {
+                band_lo[x] = lo[row];
+                band_hi[x] = hi[row];
+            }
+        }
+        let file = format!("{prefix}sweep-{metric}.svg");
+        let title = format!("{} by {}", capitalised(&words(metric)), words(main_key));
+        let axes = charts::Axes { title: &title, x: main_key, y: &words(metric), labels: &labels };
+        charts::lines(&out.path().join(&file), &axes, &series)?;
+        image(
+            md,
+            &file,
+            &title,
+            &format!(
+                "{} ({meaning}) for each value of `{main_key}`{}{}; {rounds} seat-{units} per strategy per variant.",
+                capitalised(&words(metric)),
+                if others.is_empty() { String::new() } else { format!(", one line per setting of {others_text}") },
+                if ends.is_some() { ", shaded with its 95% interval" } else { "" }
+            ),
+        );
+    }
+    // Score per round of each strategy along the main key, with its 95% interval as a
+    // band: one chart per setting of the other keys.
+    let row_keys: Vec<Vec<String>> = keys.iter().map(|k| key_texts(sweep, k)).collect::<Result<_, _>>()?;
+    let row_key = |row: usize| -> Vec<String> { row_keys.iter().map(|v| v[row].clone()).collect() };
+    let strategies: Vec<String> =
+        texts(sweep, "strategy")?.iter().enumerate().map(|(row, s)| swept_strategy(s, &keys, &row_key(row))).collect();
+    let score = with_interval(sweep, score_column)?;
+    let facets = distinct(&(0..sweep.height()).map(|row| facet(&row_keys, row)).collect::<Vec<_>>());
+    for (j, setting) in facets.iter().enumerate() {
+        let rows: Vec<usize> = (0..sweep.height()).filter(|&r| facet(&row_keys, r) == *setting).collect();
+        let names = distinct(&rows.iter().map(|&r| strategies[r].clone()).collect::<Vec<_>>());
+        let series: Vec<charts::Series> = names
+            .iter()
+            .map(|name| {
+                let mut ends: [Vec<f64>; 3] = std::array::from_fn(|_| vec![f64::NAN; labels.len()]);
+                for &r in rows.iter().filter(|&&r| strategies[r] == *name) {
+                    if let Some(x) = x_of(&row_keys, r) {
+                        (ends[0][x], ends[1][x], ends[2][x]) = (score.mean[r], score.lo[r], score.hi[r]);
+                    }
+                }
+                let [values, lo, hi] = ends;
+                charts::Series { name: name.clone(), colour: palette.colour(name), values, band: Some((lo, hi)) }
+            })
+            .collect();
+        let file = if facets.len() == 1 {
+            format!("{prefix}sweep-chips-by-strategy.svg")
+        } else {
+            format!("{prefix}sweep-chips-by-strategy-{}.svg", j + 1)
+        };
+        let facet_title = if setting.is_empty() { String::new() } else { format!(", {}", setting.replace('=', " = ")) };
+        let title = format!("{} by strategy and {}{facet_title}", capitalised(&words(score_column)), words(main_key));
+        let axes = charts::Axes { title: &title, x: main_key, y: &words(score_column), labels: &labels };
+        charts::lines(&out.path().join(&file), &axes, &series)?;
+        image(
+            md,
+            &file,
+            &title,
+            &format!(
+                "{} of each strategy for each value of `{main_key}`{}, shaded with its 95% interval; {rounds} seat-{units} per strategy per variant.",
+                capitalised(&words(score_column)),
+                if setting.is_empty() { String::new() } else { format!(" with `{}`", setting.replace(' ', "`, `")) }
+            ),
+        );
+    }
+    if has(&variants, "rarity_order") {
+        let order = texts(&variants, "rarity_order")?;
+        let holds = floats(&variants, "standard_order_holds")?;
+        let _ = writeln!(
+            md,
+            "Hand categories by rarity (rarest first) in each variant:\n\n| variant | rarest first | standard ranking holds |\n|---|---|---|"
+        );
+        for row in 0..variants.height() {
+            let setting: Vec<String> = keys.iter().zip(&variant_keys).map(|(k, v)| format!("{k}={}", v[row])).collect();
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} |",
+                setting.join(" "),
+                order[row].replace('>', " > "),
+                if holds[row] > 0.5 { "yes" } else { "⚑ no" }
+            );
+        }
+        md.push('\n');
+    }
+    Ok(())
+}
