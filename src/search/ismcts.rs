@@ -364,6 +364,9 @@ mod tests {
             Ok(())
         }
         fn set_verify(&mut self, _: bool) {}
+        fn redeal(&self, _: &(), _: usize, rng: &mut BotRng) -> Toy {
+            Toy { picked: self.picked, coin: rng.random() }
+        }
         fn to_act(&self) -> Option<usize> {
             self.picked.is_none().then_some(0)
         }

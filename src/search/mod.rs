@@ -80,6 +80,10 @@ pub trait Forward: Clone + Default + Send {
     fn ask(&self, rules: &Self::Variant, bot: &mut Self::Bot, rng: &mut BotRng) -> Result<Self::Move, Error>;
     /// What `seat` has seen, written into `out`.
     fn observe(&self, rules: &Self::Variant, seat: usize, out: &mut Self::Obs);
+    /// This state with every card `seat` has not seen dealt again at random, made from the
+    /// truth rather than from an observation (the leak test's second state: the seat's
+    /// observation must not change).
+    fn redeal(&self, rules: &Self::Variant, seat: usize, rng: &mut BotRng) -> Self;
     /// A full state consistent with `obs`: everything the observer saw kept where it saw
     /// it, every other card dealt at random among the places it could be, and the chance
     /// stream reseeded from `rng`. It takes no state, so it cannot read the truth.

@@ -1,13 +1,15 @@
 //! The conformance suite every registered game passes, one line a game at the bottom:
 //!
-//! - no player reads a hidden card: at decision points of real play, every heuristic
-//!   preset and the search bot decide the same in worlds that re-deal every card and every
-//!   hidden choice the seat could not see (determinizations of its observation), and each
-//!   such world plays to its end with the rules' invariants checked after every step;
+//! - no player reads a hidden card: at decision points of real play, under the default
+//!   rules and rules drawn at random, every heuristic preset and the search bot decide the
+//!   same when the cards the seat has not seen are re-dealt from the truth, and in worlds
+//!   that re-deal every card and every hidden choice the seat could not see
+//!   (determinizations of its observation); each such world plays to its end with the
+//!   rules' invariants checked after every step, and rarely equals the truth;
 //! - a planted leak (a player that reads every seat's observation) is caught, so the leak
 //!   test can fail;
 //! - a replay is a pure function of (seed, seating, round), and a run's tally does not
-//!   depend on the thread count.
+//!   depend on the thread count; a bad search parameter is refused in one line.
 //!
 //! Random play with every invariant checked over random rules is the soak test's.
 
@@ -21,6 +23,7 @@ use draftsim::search::leaks::{LeakCheck, LeakReport, check_decider, decision_poi
 use draftsim::search::params::is_search;
 use draftsim::search::{Forward, SeatBot, decide};
 use draftsim::sim::{BotRng, Lineup, Mode, NoEvents, Plan, RoundResult, Seatings};
+use rand::SeedableRng;
 
 type Obs<G> = <<G as GameDef>::State as Forward>::Obs;
 
@@ -56,32 +59,62 @@ fn points<G: GameDef>(rules: &VariantOf<G>, count: usize) -> Vec<G::State> {
     })
 }
 
-/// Every bot of the game decides from what its seat saw only.
+/// The rules the leak test plays: the defaults and two drawn from every option.
+fn leak_rules<G: GameDef>() -> Vec<VariantOf<G>> {
+    let mut out = vec![default_rules::<G>()];
+    out.extend([3, 4].map(|seed| G::compile(&G::random_rules(seed)).expect("random rules are valid")));
+    out
+}
+
+/// Every bot of the game decides from what its seat saw only, under the default rules and
+/// rules drawn at random: the same decision when the cards it did not see are re-dealt
+/// from the truth (the game's `redeal`) and in determinizations of its observation.
 fn no_bot_reads_hidden_cards<G: GameDef>()
 where
     Obs<G>: PartialEq + std::fmt::Debug,
 {
-    let rules = default_rules::<G>();
-    let players = G::players(&rules);
-    let points = points::<G>(&rules, 24);
-    for (name, mut bot) in every_bot::<G>(players) {
-        let mut report = LeakReport::default();
-        let mut scratch = Obs::<G>::default();
-        let mut decider = |state: &G::State, seat: usize, rng: &mut BotRng| {
-            decide(&rules, state, &mut bot, seat, rng, &mut scratch, &mut NoEvents)
-        };
-        for (i, point) in points.iter().enumerate() {
-            check_decider(
-                &rules,
-                point,
-                &[],
-                &mut decider,
-                LeakCheck { players, bot_seed: 100 + i as u64, worlds: 3 },
-                &mut report,
-            )
-            .unwrap_or_else(|e| panic!("{}: {name}, decision point {i}: {e}", G::NAME));
+    let mut worlds = LeakReport::default();
+    for (r, rules) in leak_rules::<G>().iter().enumerate() {
+        let players = G::players(rules);
+        let points = points::<G>(rules, 16);
+        let mut rng = BotRng::seed_from_u64(r as u64);
+        let redealt: Vec<Vec<G::State>> = (points.iter())
+            .map(|p| (0..2).map(|_| p.redeal(rules, p.to_act().expect("a decision"), &mut rng)).collect())
+            .collect();
+        for (name, mut bot) in every_bot::<G>(players) {
+            let mut report = LeakReport::default();
+            let mut scratch = Obs::<G>::default();
+            let mut decider = |state: &G::State, seat: usize, rng: &mut BotRng| {
+                decide(rules, state, &mut bot, seat, rng, &mut scratch, &mut NoEvents)
+            };
+            for (i, point) in points.iter().enumerate() {
+                let check = LeakCheck { players, bot_seed: 100 + i as u64, worlds: 3 };
+                check_decider(rules, point, &redealt[i], &mut decider, check, &mut report)
+                    .unwrap_or_else(|e| panic!("{}: rules {r}, {name}, decision point {i}: {e}", G::NAME));
+            }
+            assert_eq!(report.points, points.len(), "{}: {name}", G::NAME);
+            worlds.worlds += report.worlds;
+            worlds.same_worlds += report.same_worlds;
         }
-        assert_eq!(report.points, points.len(), "{}: {name}", G::NAME);
+    }
+    // Hidden cards are many: a sampled world equal to the truth is rare, unless the
+    // observation itself holds them.
+    assert!(worlds.same_worlds * 20 < worlds.worlds, "{}: {worlds:?}", G::NAME);
+}
+
+/// A search preset with a bad parameter is refused in one line naming the key.
+fn bad_search_parameters_name_the_key<G: GameDef>() {
+    for (seat, key) in [
+        ("search{iterations=0}", "iterations"),
+        ("search{exploration=-1}", "exploration"),
+        ("search{rollout=psychic}", "rollout"),
+        ("search{rollout=search}", "rollout"),
+        ("search{depth=3}", "depth"),
+        ("search{opponents=psychic}", "opponents"),
+    ] {
+        let err = load_strategy::<G>(seat).err().unwrap_or_else(|| panic!("{}: {seat} should be refused", G::NAME));
+        let err = err.to_string();
+        assert!(err.contains(key) && !err.contains('\n'), "{}: {seat}: {err}", G::NAME);
     }
 }
 
@@ -137,6 +170,7 @@ where
 {
     no_bot_reads_hidden_cards::<G>();
     a_planted_leak_is_caught::<G>();
+    bad_search_parameters_name_the_key::<G>();
     replays_repeat_and_threads_do_not_matter::<G>();
 }
 

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{assert_bad_search_parameters, on_one_and_two_threads, row_value};
+use common::{on_one_and_two_threads, row_value};
 
 use draftsim::games::winston::engine::{State, Variant, bench_points};
 use draftsim::games::winston::{self, Rules, load_strategy};
@@ -136,9 +136,4 @@ fn a_replay_shows_the_search_notes() {
         "1",
     ]);
     assert!(text.contains("searched: ") && text.contains("of 20 iterations"), "{text}");
-}
-
-#[test]
-fn bad_search_parameters_name_the_key() {
-    assert_bad_search_parameters(load_strategy, "trade");
 }

@@ -187,6 +187,10 @@ impl Forward for State {
         self.verify = on;
     }
 
+    fn redeal(&self, rules: &Rules, seat: usize, rng: &mut BotRng) -> State {
+        State::redeal(self, rules, seat, rng)
+    }
+
     /// Life.
     fn has_standing(_rules: &Rules) -> bool {
         true

@@ -24,6 +24,10 @@ impl Forward for State {
         self.verify = on;
     }
 
+    fn redeal(&self, variant: &Variant, seat: usize, rng: &mut BotRng) -> State {
+        State::redeal(self, variant, seat, rng)
+    }
+
     fn new(variant: &Variant) -> State {
         State::new(variant)
     }

@@ -71,6 +71,10 @@ impl Forward for State {
         self.verify = on;
     }
 
+    fn redeal(&self, rules: &Rules, seat: usize, rng: &mut BotRng) -> State {
+        State::redeal(self, rules, seat, rng)
+    }
+
     #[inline(always)]
     fn to_act(&self) -> Option<usize> {
         match self.public.phase {

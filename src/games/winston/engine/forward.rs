@@ -100,6 +100,10 @@ impl Forward for State {
         self.verify = on;
     }
 
+    fn redeal(&self, _variant: &Variant, seat: usize, rng: &mut BotRng) -> State {
+        State::redeal(self, seat, rng)
+    }
+
     fn ready_bot(bot: &mut WinstonBot) {
         bot.start_match();
     }

@@ -759,13 +759,8 @@ pub fn play<B: Bot>(
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
-    for &b in seating {
-        bots[b].start_match();
-    }
-    let mut rngs = SeatRngs::new(seeds.bots, 2);
-    let (rules, pool) = (&variant.rules, &variant.pool);
-    t.reset(rules, pool, seeds.deal, sink, out)?;
-    play_on(variant, t, bots, seating, &mut rngs, sink, out)
+    t.reset(&variant.rules, &variant.pool, seeds.deal, sink, out)?;
+    play_on(variant, t, bots, seating, seeds, sink, out)
 }
 
 /// Plays one match from the stack already in `t` (the last card is the top), with
@@ -779,25 +774,25 @@ pub fn play_stacked<B: Bot>(
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
-    for &b in seating {
-        bots[b].start_match();
-    }
-    let mut rngs = SeatRngs::new(seeds.bots, 2);
-    let (rules, pool) = (&variant.rules, &variant.pool);
-    t.start_stacked(rules, pool, seeds.deal, sink, out)?;
-    play_on(variant, t, bots, seating, &mut rngs, sink, out)
+    t.start_stacked(&variant.rules, &variant.pool, seeds.deal, sink, out)?;
+    play_on(variant, t, bots, seating, seeds, sink, out)
 }
 
-/// Asks and applies the heuristic bots' decisions until the match ends.
+/// Asks and applies the heuristic bots' decisions until the match ends, each seated bot
+/// told a match starts.
 pub(super) fn play_on<B: Bot>(
     variant: &Variant,
     t: &mut State,
     bots: &mut [B],
     seating: &[usize],
-    rngs: &mut SeatRngs,
+    seeds: UnitSeeds,
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
+    for &b in seating {
+        bots[b].start_match();
+    }
+    let mut rngs = SeatRngs::new(seeds.bots, 2);
     let (rules, pool) = (&variant.rules, &variant.pool);
     while let Some(s) = t.to_act() {
         let m = t.ask_bot(rules, pool, &mut bots[seating[s]], rngs.seat(s))?;
