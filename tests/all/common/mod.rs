@@ -60,20 +60,3 @@ pub fn row_value(table: &str, strategy: &str, column: usize) -> f64 {
     let row = table.lines().find(|l| l.starts_with(strategy)).unwrap_or_else(|| panic!("no {strategy} row: {table}"));
     row.split_whitespace().nth(column).and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{row}"))
 }
-
-/// Every bad search parameter is refused by `load` in one line naming its key;
-/// `not_a_preset` is a rollout name the game does not have.
-pub fn assert_bad_search_parameters<T>(load: impl Fn(&str) -> Result<T, draftsim::InputError>, not_a_preset: &str) {
-    let rollout = format!("search{{rollout={not_a_preset}}}");
-    for (seat, key) in [
-        ("search{iterations=0}", "iterations"),
-        ("search{exploration=-1}", "exploration"),
-        (rollout.as_str(), "rollout"),
-        ("search{rollout=search}", "rollout"),
-        ("search{depth=3}", "depth"),
-        ("search{opponents=psychic}", "opponents"),
-    ] {
-        let err = load(seat).err().unwrap_or_else(|| panic!("{seat} should be refused")).to_string();
-        assert!(err.contains(key) && !err.contains('\n'), "{seat}: {err}");
-    }
-}
