@@ -110,15 +110,6 @@ pub struct Contest<G: GameDef> {
     pub measures: Measures,
 }
 
-impl<G: GameDef> Clone for Contest<G>
-where
-    VariantOf<G>: Clone,
-{
-    fn clone(&self) -> Self {
-        Contest { rules: self.rules.clone(), lineup: self.lineup.clone(), measures: self.measures.clone() }
-    }
-}
-
 impl<G: GameDef> std::fmt::Debug for Contest<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct(G::NAME).field("rules", G::rules_file(&self.rules)).field("lineup", &self.lineup).finish()
@@ -283,10 +274,7 @@ fn default_seats<G: GameDef>(players: usize) -> Vec<String> {
 
 impl GameInfo {
     /// The registry entry of game `G`.
-    pub const fn of<G: GameDef>() -> GameInfo
-    where
-        Contest<G>: Setup,
-    {
+    pub const fn of<G: GameDef>() -> GameInfo {
         GameInfo {
             name: G::NAME,
             description: G::DESCRIPTION,

@@ -15,11 +15,6 @@ impl State {
         self
     }
 
-    /// Turns the invariant checks on or off in place.
-    pub fn set_verify(&mut self, on: bool) {
-        self.verify = on;
-    }
-
     /// The picks each seat made in the last round played.
     pub fn picks(&self, seat: usize) -> &[PickRecord] {
         &self.picks[seat][..self.public.pick]
