@@ -5,6 +5,7 @@ use std::sync::atomic::Ordering;
 
 use anyhow::Result;
 use clap::Args;
+use draftsim::study::kind;
 
 use super::args::{ExecArgs, GameArgs, OutputArgs, RoundsArg, SeedArg, warn_rules};
 use super::run::INTERRUPTED;
@@ -62,7 +63,7 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
     let table = table?;
     print!("{}", table.to_aligned_text(3));
     let meta = serde_json::json!({
-        "kind": "calibrate",
+        "kind": kind::CALIBRATE.name,
         "game": game_args.name(),
         "seed": args.seed.seed,
         "rounds": rounds,

@@ -6,6 +6,7 @@ use anyhow::Result;
 use clap::Args;
 use draftsim::games;
 use draftsim::output::{Format, OutputDir};
+use draftsim::study::kind::{self, Kind};
 use draftsim::study::{self, CompareSpec, Comparison};
 
 use super::args::{
@@ -72,7 +73,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
     warn_rules(game.as_ref(), &args.exec.quiet);
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let meta = serde_json::json!({
-        "kind": "compare",
+        "kind": kind::COMPARE.name,
         "game": info.name,
         "seed": spec.seed,
         "rounds": spec.rounds_per_pair,
@@ -102,7 +103,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
                 .collect::<Result<_, _>>()?,
         };
         let part = StudyShard {
-            kind: "compare".into(),
+            kind: kind::COMPARE.name.into(),
             game: info.name.to_string(),
             version: env!("CARGO_PKG_VERSION").into(),
             spec: serde_json::to_value(&spec)?,
@@ -139,4 +140,33 @@ pub(super) fn finish_compare(
     println!("{}", result.equilibrium_text());
     println!("{}", result.equilibrium_table().to_aligned_text(4));
     write_study(out, &[result.matrix_table(), result.ratings_table(), result.equilibrium_table()], format, meta, quiet)
+}
+
+/// `compare` as a sharded study: its units are the strategy pairs.
+pub(super) struct Compare;
+
+impl Study for Compare {
+    fn kind(&self) -> &'static Kind {
+        &kind::COMPARE
+    }
+
+    fn units(&self, m: &Merging) -> Result<usize> {
+        Ok(study::compare::pair_list(m.spec::<CompareSpec>()?.strategies.len()).len())
+    }
+
+    fn merge(
+        &self,
+        m: Merging,
+        meta: serde_json::Value,
+        out: OutputDir,
+        format: Format,
+        quiet: &QuietArg,
+    ) -> Result<()> {
+        let spec: CompareSpec = m.spec()?;
+        let pairs = read_pairs(m.results, m.in_parts, spec.players, m.bad, m.wrong, &|index, parts| {
+            study::compare::pair_from_parts(m.info, &spec, index, parts)
+        })?;
+        let result = study::compare_from_pairs(&spec, pairs)?;
+        finish_compare(&result, meta, Some(out), format, quiet)
+    }
 }

@@ -6,6 +6,7 @@ use anyhow::Result;
 use clap::Args;
 use draftsim::games;
 use draftsim::output::{Format, OutputDir};
+use draftsim::study::kind::{self, Kind};
 use draftsim::study::{self};
 
 use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeedArg, warn_rules};
@@ -77,7 +78,7 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
     warn_rules(game.as_ref(), &args.exec.quiet);
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let meta = serde_json::json!({
-        "kind": "ladder",
+        "kind": kind::LADDER.name,
         "game": info.name,
         "seed": spec.seed,
         "rounds": spec.rounds_per_step,
@@ -112,7 +113,7 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
             .collect::<Result<_, _>>()?,
         };
         let part = StudyShard {
-            kind: "ladder".into(),
+            kind: kind::LADDER.name.into(),
             game: info.name.to_string(),
             version: env!("CARGO_PKG_VERSION").into(),
             spec: serde_json::to_value(&spec)?,
@@ -142,4 +143,33 @@ pub(super) fn finish_ladder(
     println!("{}", tables[0].to_aligned_text(4));
     println!("{}", result.summary());
     write_study(out, &tables, format, meta, quiet)
+}
+
+/// `ladder` as a sharded study: its units are the budget steps.
+pub(super) struct Ladder;
+
+impl Study for Ladder {
+    fn kind(&self) -> &'static Kind {
+        &kind::LADDER
+    }
+
+    fn units(&self, m: &Merging) -> Result<usize> {
+        Ok(study::ladder::step_count(&m.spec()?))
+    }
+
+    fn merge(
+        &self,
+        m: Merging,
+        meta: serde_json::Value,
+        out: OutputDir,
+        format: Format,
+        quiet: &QuietArg,
+    ) -> Result<()> {
+        let spec: study::ladder::LadderSpec = m.spec()?;
+        let pairs = read_pairs(m.results, m.in_parts, spec.players, m.bad, m.wrong, &|k, parts| {
+            study::ladder::step_from_parts(m.info, &spec, k, parts)
+        })?;
+        let result = study::ladder::ladder_from_pairs(&spec, pairs)?;
+        finish_ladder(&result, meta, Some(out), format, quiet)
+    }
 }

@@ -8,15 +8,15 @@ use draftsim::InputError;
 use draftsim::games;
 use draftsim::output::{Format, OutputDir, RunMeta};
 use draftsim::sim::{Lineup, Tally};
-use draftsim::study::{self, CompareSpec, PairResult, SweepSpec};
+use draftsim::study;
 
 use super::args::{OutputArgs, QuietArg};
-use super::compare::finish_compare;
-use super::ladder::finish_ladder;
+use super::compare::Compare;
+use super::ladder::Ladder;
 use super::run::{print_summary, write_run};
-use super::sensitivity::finish_sensitivity;
+use super::sensitivity::Sensitivity;
 use super::study::*;
-use super::sweep::finish_sweep;
+use super::sweep::Sweep;
 
 /// Arguments of `draftsim merge`.
 #[derive(Args, Debug)]
@@ -98,44 +98,6 @@ pub fn run(args: MergeArgs) -> Result<()> {
     Ok(())
 }
 
-/// Puts unit `index`'s pair result together from its parts.
-pub(super) type PairFromParts<'a> =
-    dyn Fn(usize, &[study::compare::PairPart]) -> Result<PairResult, draftsim::Error> + 'a;
-
-/// Each pair's (or ladder step's) result from the shards: read whole, or its parts put
-/// together by `from_parts`; a part with another number of seatings than a table of
-/// `players` plays is refused, naming its shard.
-pub(super) fn read_pairs(
-    results: Vec<Vec<(usize, serde_json::Value)>>,
-    in_parts: bool,
-    players: usize,
-    bad: &dyn Fn(serde_json::Error) -> InputError,
-    wrong: &dyn Fn(usize, &str) -> InputError,
-    from_parts: &PairFromParts,
-) -> Result<Vec<PairResult>> {
-    // An even table is one seating, an odd one both.
-    let seatings = if players.is_multiple_of(2) { 1 } else { 2 };
-    let mut pairs = Vec::with_capacity(results.len());
-    for (index, parts) in results.into_iter().enumerate() {
-        if !in_parts {
-            let (_, whole) = parts.into_iter().next().expect("a unit played whole");
-            pairs.push(serde_json::from_value::<PairResult>(whole).map_err(bad)?);
-            continue;
-        }
-        let mut read = Vec::with_capacity(parts.len());
-        for (at, value) in parts {
-            let part: study::compare::PairPart = serde_json::from_value(value).map_err(bad)?;
-            if part.tallies.len() != seatings {
-                let what = format!("a part with {} seatings' tallies, not {seatings}", part.tallies.len());
-                return Err(wrong(at, &what).into());
-            }
-            read.push(part);
-        }
-        pairs.push(from_parts(index, &read)?);
-    }
-    Ok(pairs)
-}
-
 /// The first field, by name, in which two JSON objects differ.
 pub(super) fn first_difference(a: &serde_json::Value, b: &serde_json::Value) -> Option<String> {
     let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
@@ -143,6 +105,9 @@ pub(super) fn first_difference(a: &serde_json::Value, b: &serde_json::Value) -> 
     };
     a.keys().chain(b.keys()).find(|k| a.get(*k) != b.get(*k)).cloned()
 }
+
+/// The studies whose shards `merge` puts together.
+const SHARDED: [&dyn Study; 4] = [&Compare, &Sweep, &Ladder, &Sensitivity];
 
 /// Merges the folders of a study's shards into the tables of the unsharded study, after
 /// checking that they are the shards of one study and hold each unit exactly once.
@@ -239,83 +204,16 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
     };
     // With fewer units than shards every shard played a part of one unit.
     let in_parts = first.units < count as usize;
-    let info = games::find(&first.game)?;
+    let study = SHARDED.iter().find(|s| s.kind().name == first.kind).ok_or_else(|| {
+        InputError::new(format!("{}: a shard of '{}', which merge does not know", dirs[0].display(), first.kind))
+    })?;
+    let merging =
+        Merging { info: games::find(&first.game)?, spec: &first.spec, results, in_parts, bad: &bad, wrong: &wrong };
     // The units the study's own settings make, against what the shards say they split.
-    let units = match first.kind.as_str() {
-        "sweep" => study::sweep::variant_count(&serde_json::from_value(first.spec.clone()).map_err(bad)?),
-        "compare" => {
-            let spec: CompareSpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
-            study::compare::pair_list(spec.strategies.len()).len()
-        }
-        "ladder" => study::ladder::step_count(&serde_json::from_value(first.spec.clone()).map_err(bad)?),
-        "sensitivity" => {
-            study::sensitivity::deviations(info, &serde_json::from_value(first.spec.clone()).map_err(bad)?)?.len() + 1
-        }
-        _ => first.units,
-    };
+    let units = study.units(&merging)?;
     if units != first.units {
         return Err(wrong(0, &format!("its study plays {units} units, not the {} the shard says", first.units)).into());
     }
     let out = OutputDir::create(out_path, output.force)?;
-    let meta = first.study.clone();
-    match first.kind.as_str() {
-        "sweep" => {
-            let spec: SweepSpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
-            let mut tallies = Vec::with_capacity(results.len());
-            for parts in results {
-                let mut parts = parts.into_iter().map(|(_, v)| serde_json::from_value::<Tally>(v));
-                let mut total = parts.next().expect("a unit has a part").map_err(bad)?;
-                for t in parts {
-                    total.merge(&t.map_err(bad)?);
-                }
-                total.shard = None;
-                tallies.push(total);
-            }
-            let results = study::sweep_from_tallies(info, &spec, tallies)?;
-            finish_sweep(&results, meta, Some(out), format, quiet)
-        }
-        "compare" => {
-            let spec: CompareSpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
-            let pairs = read_pairs(results, in_parts, spec.players, &bad, &wrong, &|index, parts| {
-                study::compare::pair_from_parts(info, &spec, index, parts)
-            })?;
-            let result = study::compare_from_pairs(&spec, pairs)?;
-            finish_compare(&result, meta, Some(out), format, quiet)
-        }
-        "ladder" => {
-            let spec: study::ladder::LadderSpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
-            let pairs = read_pairs(results, in_parts, spec.players, &bad, &wrong, &|k, parts| {
-                study::ladder::step_from_parts(info, &spec, k, parts)
-            })?;
-            let result = study::ladder::ladder_from_pairs(&spec, pairs)?;
-            finish_ladder(&result, meta, Some(out), format, quiet)
-        }
-        "sensitivity" => {
-            let spec: study::sensitivity::SensitivitySpec = serde_json::from_value(first.spec.clone()).map_err(bad)?;
-            let mut units = Vec::with_capacity(results.len());
-            for parts in results {
-                let folders: Vec<usize> = parts.iter().map(|(at, _)| *at).collect();
-                let parts = parts
-                    .into_iter()
-                    .map(|(_, v)| serde_json::from_value::<Result<study::sensitivity::VariantGroups, String>>(v))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(bad)?;
-                // A refused variant is refused in every part.
-                units.push(match parts.iter().find_map(|p| p.as_ref().err()) {
-                    Some(why) => Err(why.clone()),
-                    None => {
-                        let groups: Vec<_> = parts.into_iter().map(|p| p.expect("no refusal")).collect();
-                        Ok(study::sensitivity::VariantGroups::from_parts(&groups, spec.deals)
-                            .map_err(|part| wrong(folders[part], "its part does not hold its share of the deals"))?)
-                    }
-                });
-            }
-            let state = study::sensitivity::state_from_units(info, &spec, units)?;
-            finish_sensitivity(&state, meta, Some(out), format, quiet)
-        }
-        other => {
-            Err(InputError::new(format!("{}: a shard of '{other}', which merge does not know", dirs[0].display()))
-                .into())
-        }
-    }
+    study.merge(merging, first.study.clone(), out, format, quiet)
 }

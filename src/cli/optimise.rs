@@ -10,6 +10,7 @@ use draftsim::InputError;
 use draftsim::games;
 use draftsim::output::{OutputDir, Table, Values};
 use draftsim::stats::Estimate;
+use draftsim::study::kind;
 use draftsim::study::optimise::{self, Evaluator, OptimiserConfig, OptimiserResult, OptimiserState, Param, Setting};
 use draftsim::study::tune::{ExploitEvaluator, Objective, Played, TuneEvaluator};
 
@@ -163,7 +164,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         warn_rules(base.as_ref(), &args.exec.quiet);
     }
     let fingerprint = serde_json::json!({
-        "kind": "tune", "game": info.name, "rules": evaluator.rules, "seats": evaluator.seats,
+        "kind": kind::TUNE.name, "game": info.name, "rules": evaluator.rules, "seats": evaluator.seats,
         "objective": evaluator.objective, "params": params, "seed": args.seed.seed,
         "candidates": args.search.candidates, "runners_up": args.search.runners_up,
     });
@@ -196,7 +197,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     let rules_toml = (info.build)(Some(&rules_text), None, Some(&seats))
         .map_or_else(|_| rules_text.clone(), |(g, _)| g.rules_toml());
     let meta = serde_json::json!({
-        "kind": "tune", "game": info.name, "seed": args.seed.seed, "rounds": budget, "budget": budget,
+        "kind": kind::TUNE.name, "game": info.name, "seed": args.seed.seed, "rounds": budget, "budget": budget,
         "objective": evaluator.objective.describe(), "seats": seats,
         "base_rules": evaluator.rules.clone().unwrap_or_default(),
         "rules": rules_toml,
@@ -256,7 +257,7 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
     let first: Setting = params.iter().map(|p| (p.name.clone(), p_value(p))).collect();
     (info.preset_text)(&evaluator.strategy(&first)).map_err(|e| e.context("--param"))?;
     let fingerprint = serde_json::json!({
-        "kind": "exploit", "game": info.name, "rules": evaluator.rules, "preset": evaluator.preset,
+        "kind": kind::EXPLOIT.name, "game": info.name, "rules": evaluator.rules, "preset": evaluator.preset,
         "field": evaluator.field, "players": evaluator.players, "params": params, "seed": args.seed.seed,
         "candidates": args.search.candidates, "runners_up": args.search.runners_up,
     });
@@ -271,7 +272,7 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
     let rules_toml = (info.build)(evaluator.rules.as_deref(), Some(evaluator.players), Some(&seats))
         .map_or_else(|_| evaluator.rules.clone().unwrap_or_default(), |(g, _)| g.rules_toml());
     let meta = serde_json::json!({
-        "kind": "exploit", "game": info.name, "seed": args.seed.seed, "rounds": budget, "budget": budget,
+        "kind": kind::EXPLOIT.name, "game": info.name, "seed": args.seed.seed, "rounds": budget, "budget": budget,
         "preset": evaluator.preset, "field": evaluator.field, "players": evaluator.players,
         "seats": seats, "rules": rules_toml, "best": name,
         "search_seeds": result.search_seeds, "held_out_seeds": result.held_out_seeds,
@@ -449,7 +450,7 @@ fn print_result(result: &OptimiserResult, what: &str, flip: bool) {
 /// held-out candidates, the last stage's for the others).
 fn candidates_table(result: &OptimiserResult, what: &str, flip: bool, constrained: bool) -> Table {
     let c = &result.candidates;
-    let mut t = Table::new("candidates").with("candidate", Values::Int((0..c.len() as i64).collect()));
+    let mut t = Table::new(kind::TUNE.tables[0]).with("candidate", Values::Int((0..c.len() as i64).collect()));
     if let Some(first) = c.first() {
         for (k, (name, _)) in first.setting.iter().enumerate() {
             t = t.with(name, Values::Text(c.iter().map(|x| x.setting[k].1.clone()).collect()));

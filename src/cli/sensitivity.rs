@@ -8,6 +8,7 @@ use anyhow::Result;
 use clap::Args;
 use draftsim::InputError;
 use draftsim::games;
+use draftsim::study::kind::{self, Kind};
 use draftsim::study::sensitivity::{self, SensitivitySpec, SensitivityState};
 
 use draftsim::output::{Format, OutputDir};
@@ -15,7 +16,7 @@ use draftsim::sim::{CHUNK_DEALS, Lineup, Mode, Plan, Seatings};
 
 use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeatsArg, SeedArg, positive};
 use super::run::INTERRUPTED;
-use super::study::{StudyShard, play, study_shard, write_shard, write_study};
+use super::study::{Merging, Study, StudyShard, play, study_shard, write_shard, write_study};
 
 /// Arguments of `draftsim sensitivity`.
 #[derive(Args, Debug)]
@@ -221,7 +222,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
     }
     result?;
     let meta = serde_json::json!({
-        "kind": "sensitivity",
+        "kind": kind::SENSITIVITY.name,
         "game": info.name,
         "seed": spec.seed,
         "rounds": rounds,
@@ -236,7 +237,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         let units = list.len() + 1;
         let work = draftsim::study::shard_work(units, Some(shard));
         let part = StudyShard {
-            kind: "sensitivity".into(),
+            kind: kind::SENSITIVITY.name.into(),
             game: info.name.to_string(),
             version: env!("CARGO_PKG_VERSION").into(),
             spec: serde_json::to_value(&spec)?,
@@ -309,4 +310,48 @@ pub(super) fn finish_sensitivity(
         }
     }
     write_study(out, &[table, refused], format, meta, quiet)
+}
+
+/// `sensitivity` as a sharded study: its units are the variant and each one-step deviation.
+pub(super) struct Sensitivity;
+
+impl Study for Sensitivity {
+    fn kind(&self) -> &'static Kind {
+        &kind::SENSITIVITY
+    }
+
+    fn units(&self, m: &Merging) -> Result<usize> {
+        Ok(sensitivity::deviations(m.info, &m.spec()?)?.len() + 1)
+    }
+
+    fn merge(
+        &self,
+        m: Merging,
+        meta: serde_json::Value,
+        out: OutputDir,
+        format: Format,
+        quiet: &QuietArg,
+    ) -> Result<()> {
+        let spec: SensitivitySpec = m.spec()?;
+        let mut units = Vec::with_capacity(m.results.len());
+        for parts in m.results {
+            let folders: Vec<usize> = parts.iter().map(|(at, _)| *at).collect();
+            let parts = parts
+                .into_iter()
+                .map(|(_, v)| serde_json::from_value::<Result<sensitivity::VariantGroups, String>>(v))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(m.bad)?;
+            // A refused variant is refused in every part.
+            units.push(match parts.iter().find_map(|p| p.as_ref().err()) {
+                Some(why) => Err(why.clone()),
+                None => {
+                    let groups: Vec<_> = parts.into_iter().map(|p| p.expect("no refusal")).collect();
+                    Ok(sensitivity::VariantGroups::from_parts(&groups, spec.deals)
+                        .map_err(|part| (m.wrong)(folders[part], "its part does not hold its share of the deals"))?)
+                }
+            });
+        }
+        let state = sensitivity::state_from_units(m.info, &spec, units)?;
+        finish_sensitivity(&state, meta, Some(out), format, quiet)
+    }
 }

@@ -3,8 +3,11 @@
 
 use anyhow::Result;
 use draftsim::InputError;
+use draftsim::games::GameInfo;
 use draftsim::output::{Format, OutputDir, Table};
 use draftsim::sim::Shard;
+use draftsim::study::kind::{self, Kind};
+use draftsim::study::{self, PairResult};
 
 use super::args::{ExecArgs, OutputArgs, QuietArg};
 
@@ -88,7 +91,7 @@ pub(super) const STUDY_SHARD: &str = "study_shard.json";
 /// study.json it would write), which shard it is, the units it played and their results.
 #[derive(serde::Serialize, serde::Deserialize)]
 pub(super) struct StudyShard {
-    /// `sweep`, `compare`, `ladder` or `sensitivity`.
+    /// The study's kind (`study::kind`): one whose `units` it names.
     pub kind: String,
     /// The game's name.
     pub game: String,
@@ -139,11 +142,7 @@ pub(super) fn write_shard(out: Option<OutputDir>, part: StudyShard, quiet: &Quie
         part.shard.count,
         part.played.len(),
         part.units,
-        match part.kind.as_str() {
-            "compare" => "pairs",
-            "ladder" => "steps",
-            _ => "variants",
-        },
+        kind::find(&part.kind).and_then(|k| k.units).unwrap_or("units"),
         path.display()
     ));
     Ok(())
@@ -162,4 +161,86 @@ pub(super) fn play_part<T: serde::Serialize + Send>(
         played
     })?;
     Ok(serde_json::to_value(played)?)
+}
+
+/// What `merge` hands a sharded study to put its tables together: the settings and each
+/// unit's results with the shard folder each came from.
+pub(super) struct Merging<'a> {
+    /// The game the study played.
+    pub info: &'static GameInfo,
+    /// The study's settings (its spec) as the shards recorded them.
+    pub spec: &'a serde_json::Value,
+    /// Each unit's results: the whole unit's, or its parts' in part order, each with the
+    /// index of the shard folder it came from.
+    pub results: Vec<Vec<(usize, serde_json::Value)>>,
+    /// Whether each unit was played in parts (fewer units than shards).
+    pub in_parts: bool,
+    /// The error for a shard file that does not parse.
+    pub bad: &'a dyn Fn(serde_json::Error) -> InputError,
+    /// The error for shard folder `at` holding something else than its share.
+    pub wrong: &'a dyn Fn(usize, &str) -> InputError,
+}
+
+impl Merging<'_> {
+    /// The study's settings as its own type.
+    pub fn spec<T: serde::de::DeserializeOwned>(&self) -> Result<T, InputError> {
+        serde_json::from_value(self.spec.clone()).map_err(self.bad)
+    }
+}
+
+/// A study that `--shard` splits into whole units and `merge` puts together again: one
+/// implementation in each such study's command file, listed in `merge`'s registry.
+pub(super) trait Study: Sync {
+    /// Its entry in the library's registry of study kinds.
+    fn kind(&self) -> &'static Kind;
+    /// How many units a study with these settings plays (`m.results` is not read).
+    fn units(&self, m: &Merging) -> Result<usize>;
+    /// Puts the units' results together, prints the study and writes its tables (with
+    /// `meta`, the unsharded study's study.json) to `out`.
+    fn merge(
+        &self,
+        m: Merging,
+        meta: serde_json::Value,
+        out: OutputDir,
+        format: Format,
+        quiet: &QuietArg,
+    ) -> Result<()>;
+}
+
+/// Puts unit `index`'s pair result together from its parts.
+pub(super) type PairFromParts<'a> =
+    dyn Fn(usize, &[study::compare::PairPart]) -> Result<PairResult, draftsim::Error> + 'a;
+
+/// Each pair's (or ladder step's) result from the shards: read whole, or its parts put
+/// together by `from_parts`; a part with another number of seatings than a table of
+/// `players` plays is refused, naming its shard.
+pub(super) fn read_pairs(
+    results: Vec<Vec<(usize, serde_json::Value)>>,
+    in_parts: bool,
+    players: usize,
+    bad: &dyn Fn(serde_json::Error) -> InputError,
+    wrong: &dyn Fn(usize, &str) -> InputError,
+    from_parts: &PairFromParts,
+) -> Result<Vec<PairResult>> {
+    // An even table is one seating, an odd one both.
+    let seatings = if players.is_multiple_of(2) { 1 } else { 2 };
+    let mut pairs = Vec::with_capacity(results.len());
+    for (index, parts) in results.into_iter().enumerate() {
+        if !in_parts {
+            let (_, whole) = parts.into_iter().next().expect("a unit played whole");
+            pairs.push(serde_json::from_value::<PairResult>(whole).map_err(bad)?);
+            continue;
+        }
+        let mut read = Vec::with_capacity(parts.len());
+        for (at, value) in parts {
+            let part: study::compare::PairPart = serde_json::from_value(value).map_err(bad)?;
+            if part.tallies.len() != seatings {
+                let what = format!("a part with {} seatings' tallies, not {seatings}", part.tallies.len());
+                return Err(wrong(at, &what).into());
+            }
+            read.push(part);
+        }
+        pairs.push(from_parts(index, &read)?);
+    }
+    Ok(pairs)
 }

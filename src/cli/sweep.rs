@@ -6,6 +6,8 @@ use anyhow::Result;
 use clap::Args;
 use draftsim::games;
 use draftsim::output::{Format, OutputDir};
+use draftsim::sim::Tally;
+use draftsim::study::kind::{self, Kind};
 use draftsim::study::{self, Axis, SweepSpec, VariantResult};
 
 use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeatsArg, SeedArg};
@@ -86,7 +88,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         if variants == 1 { "" } else { "s" }
     );
     let mut meta = serde_json::json!({
-        "kind": "sweep",
+        "kind": kind::SWEEP.name,
         "game": info.name,
         "seed": spec.seed,
         "rounds": spec.rounds,
@@ -115,7 +117,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     })?;
     if let Some(shard) = shard {
         let part = StudyShard {
-            kind: "sweep".into(),
+            kind: kind::SWEEP.name.into(),
             game: info.name.to_string(),
             version: env!("CARGO_PKG_VERSION").into(),
             spec: serde_json::to_value(&spec)?,
@@ -194,4 +196,41 @@ pub(super) fn finish_sweep(
         }
     }
     write_study(out, &[table], format, meta, quiet)
+}
+
+/// `sweep` as a sharded study: its units are the variants; a unit played in parts is one
+/// tally, its parts' merged.
+pub(super) struct Sweep;
+
+impl Study for Sweep {
+    fn kind(&self) -> &'static Kind {
+        &kind::SWEEP
+    }
+
+    fn units(&self, m: &Merging) -> Result<usize> {
+        Ok(study::sweep::variant_count(&m.spec()?))
+    }
+
+    fn merge(
+        &self,
+        m: Merging,
+        meta: serde_json::Value,
+        out: OutputDir,
+        format: Format,
+        quiet: &QuietArg,
+    ) -> Result<()> {
+        let spec: SweepSpec = m.spec()?;
+        let mut tallies = Vec::with_capacity(m.results.len());
+        for parts in m.results {
+            let mut parts = parts.into_iter().map(|(_, v)| serde_json::from_value::<Tally>(v));
+            let mut total = parts.next().expect("a unit has a part").map_err(m.bad)?;
+            for t in parts {
+                total.merge(&t.map_err(m.bad)?);
+            }
+            total.shard = None;
+            tallies.push(total);
+        }
+        let results = study::sweep_from_tallies(m.info, &spec, tallies)?;
+        finish_sweep(&results, meta, Some(out), format, quiet)
+    }
 }

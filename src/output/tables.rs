@@ -103,7 +103,7 @@ pub fn run_tables(tally: &Tally, strategies: &[String], measures: &Measures) -> 
     let win: Vec<_> = (0..strategies.len()).map(|x| tally.win_rate(x)).collect();
     let seat_win: Vec<_> = (0..tally.seat_count).map(|s| tally.seat_win_rate(s)).collect();
     let summary = wide(
-        Table::new("summary").with("strategy", Values::Text(strategies.to_vec())),
+        Table::new(crate::study::kind::RUN.tables[0]).with("strategy", Values::Text(strategies.to_vec())),
         &by_strategy,
         (&win, &score),
         measures,

@@ -19,8 +19,8 @@ pub(super) fn ladder_depths(dirs: &[PathBuf]) -> Result<Vec<SkillDepth>, Error> 
         let meta = std::fs::read_to_string(dir.join("study.json"))
             .ok()
             .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-            .filter(|m| m["kind"] == "ladder");
-        let (Some(meta), Some(ladder)) = (meta, load(dir, "ladder")?) else { continue };
+            .filter(|m| m["kind"] == kind::LADDER.name);
+        let (Some(meta), Some(ladder)) = (meta, load(dir, kind::LADDER.tables[0])?) else { continue };
         // Judged by the score from the ladder itself (a skill_depth table written before
         // the depth was judged by the score counted units won).
         let (depth, _) = depth_by_score(&ladder)?;

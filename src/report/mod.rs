@@ -16,6 +16,7 @@ use crate::error::{Error, InputError};
 use crate::output::{OutputDir, read_frame};
 use crate::sim::{Measures, Shown};
 use crate::stats::Estimate;
+use crate::study::kind;
 use crate::study::tune::{Constraint, Verdict};
 
 mod health;
@@ -148,6 +149,52 @@ fn has(df: &DataFrame, name: &str) -> bool {
     df.column(name).is_ok()
 }
 
+/// What a study's section is given: its folder, the folder's metadata and measures, and
+/// the report's shared settings.
+struct Folder<'a> {
+    dir: &'a Path,
+    meta: Option<&'a serde_json::Value>,
+    measures: Option<&'a Measures>,
+    out: &'a OutputDir,
+    prefix: &'a str,
+    palette: &'a charts::Palette,
+    requires: &'a [Constraint],
+}
+
+/// Writes a study's section from the table it is found by.
+type Section = fn(&Folder, &mut String, &DataFrame) -> Result<(), Error>;
+
+/// Each study's section, in report order, by the table `report` finds the study by (its
+/// first in `study::kind`); tune and exploit share one.
+const SECTIONS: [(&str, Section); 7] = [
+    (kind::SENSITIVITY.tables[0], |f, md, t| sensitivity_section(md, t, f.out, f.prefix)),
+    (kind::RUN.tables[0], |f, md, summary| {
+        let measures = f.measures.ok_or_else(|| {
+            InputError::new(format!("{}: run.json is missing or names no known game", f.dir.display()))
+        })?;
+        run_section(md, (f.dir, summary), f.out, f.prefix, measures, f.palette)?;
+        if let Some(cards) = load(f.dir, "cards")? {
+            // The unit's first word ("match (one game)" is a match), for "in N matches".
+            let unit = measures.unit.split_whitespace().next().unwrap_or("round");
+            cards_section(md, &cards, f.out, f.prefix, unit, f.palette)?;
+        }
+        Ok(())
+    }),
+    (kind::COMPARE.tables[0], |f, md, t| compare_section(md, (f.dir, t), f.out, f.prefix, f.measures, f.palette)),
+    (kind::SWEEP.tables[0], |f, md, t| sweep_section(md, t, f.out, f.prefix, f.measures, f.palette, f.requires)),
+    (kind::TUNE.tables[0], |f, md, t| optimise_section(md, f.dir, t, f.meta, f.out, f.prefix)),
+    (kind::CALIBRATE.tables[0], |_, md, t| calibration_section(md, t)),
+    (kind::LADDER.tables[0], |f, md, t| ladder_section(md, t, f.out, f.prefix)),
+];
+
+/// "a, b or c".
+fn or_list(items: &[&str]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => items.join(""),
+    }
+}
+
 /// Writes `report.md` and its charts for these result folders; returns the Markdown.
 /// `notes` (Markdown) go right under the title, for the findings a person wrote.
 pub fn write_report(
@@ -197,46 +244,28 @@ pub fn write_report(
             let depth = meta.as_ref().and_then(|m| ladders.iter().find(|l| same(m, l)));
             health_section(&mut md, &health, requires, depth)?;
         }
-        if let Some(table) = load(dir, "sensitivity")? {
-            found = true;
-            sensitivity_section(&mut md, &table, out, &prefix)?;
-        }
-        if let Some(summary) = load(dir, "summary")? {
-            found = true;
-            let measures = measures.as_ref().ok_or_else(|| {
-                InputError::new(format!("{}: run.json is missing or names no known game", dir.display()))
-            })?;
-            run_section(&mut md, (dir, &summary), out, &prefix, measures, &palette)?;
-            if let Some(cards) = load(dir, "cards")? {
-                // The unit's first word ("match (one game)" is a match), for "in N matches".
-                let unit = measures.unit.split_whitespace().next().unwrap_or("round");
-                cards_section(&mut md, &cards, out, &prefix, unit, &palette)?;
+        let folder = Folder {
+            dir,
+            meta: meta.as_ref(),
+            measures: measures.as_ref(),
+            out,
+            prefix: &prefix,
+            palette: &palette,
+            requires,
+        };
+        for (table, section) in SECTIONS {
+            if let Some(frame) = load(dir, table)? {
+                found = true;
+                section(&folder, &mut md, &frame)?;
             }
         }
-        if let Some(matrix) = load(dir, "matrix")? {
-            found = true;
-            compare_section(&mut md, (dir, &matrix), out, &prefix, measures.as_ref(), &palette)?;
-        }
-        if let Some(sweep) = load(dir, "sweep")? {
-            found = true;
-            sweep_section(&mut md, &sweep, out, &prefix, measures.as_ref(), &palette, requires)?;
-        }
-        if let Some(candidates) = load(dir, "candidates")? {
-            found = true;
-            optimise_section(&mut md, dir, &candidates, meta.as_ref(), out, &prefix)?;
-        }
-        if let Some(calibration) = load(dir, "calibration")? {
-            found = true;
-            calibration_section(&mut md, &calibration)?;
-        }
-        if let Some(ladder) = load(dir, "ladder")? {
-            found = true;
-            ladder_section(&mut md, &ladder, out, &prefix)?;
-        }
         if !found {
+            let commands: Vec<&str> = kind::KINDS.iter().map(|k| k.name).collect();
             return Err(InputError::new(format!(
-                "{}: no summary, matrix, sweep, candidates, calibration, ladder or sensitivity table here; give folders written by run, compare, sweep, tune, exploit, calibrate, ladder or sensitivity --out",
-                dir.display()
+                "{}: no {} table here; give folders written by {} --out",
+                dir.display(),
+                or_list(&kind::key_tables()),
+                or_list(&commands)
             ))
             .into());
         }
@@ -331,4 +360,16 @@ fn fmt4(v: f64) -> String {
 fn image(md: &mut String, file: &str, title: &str, sentence: &str) {
     let alt = title.replace('[', "(").replace(']', ")");
     let _ = writeln!(md, "![{alt}]({file})\n\n{sentence}\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_of_study_has_its_section() {
+        let tables: Vec<&str> = SECTIONS.iter().map(|(t, _)| *t).collect();
+        assert_eq!(tables, kind::key_tables());
+        assert_eq!(or_list(&["a", "b", "c"]), "a, b or c");
+    }
 }

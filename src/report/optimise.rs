@@ -18,7 +18,7 @@ pub(super) fn optimise_section(
     let better = if what == "payoff" { "higher" } else { "lower" };
     let field = |k: &str| meta.and_then(|m| m.get(k)).map(|v| v.to_string().trim_matches('"').to_string());
     let question = match (field("kind").as_deref(), field("objective")) {
-        (Some("tune"), Some(o)) => format!("Tuning the rules to {o}"),
+        (Some(k), Some(o)) if k == kind::TUNE.name => format!("Tuning the rules to {o}"),
         _ => format!(
             "Best response of `{}` to the field {}",
             field("preset").unwrap_or_default(),

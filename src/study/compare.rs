@@ -614,7 +614,7 @@ impl Comparison {
     pub fn matrix_table(&self) -> Table {
         let m = &self.matchups;
         let name = |i: usize| self.strategies[i].clone();
-        Table::new("matrix")
+        Table::new(super::kind::COMPARE.tables[0])
             .with("strategy", Values::Text(m.iter().map(|x| name(x.strategy)).collect()))
             .with("opponent", Values::Text(m.iter().map(|x| name(x.opponent)).collect()))
             .with("rounds", Values::Int(m.iter().map(|x| x.rounds as i64).collect()))
@@ -675,7 +675,8 @@ impl Comparison {
             let m = self.matchups.iter().find(|m| m.strategy == i && m.opponent == j).expect("every pair");
             format!("{:.3} [{:.3},{:.3}]", m.win_share.mean, m.win_share.lo, m.win_share.hi)
         };
-        let mut table = Table::new("matrix").with("win share (row vs column)", Values::Text(self.strategies.clone()));
+        let mut table = Table::new(super::kind::COMPARE.tables[0])
+            .with("win share (row vs column)", Values::Text(self.strategies.clone()));
         for j in 0..k {
             table = table.with(&self.strategies[j], Values::Text((0..k).map(|i| cell(i, j)).collect()));
         }

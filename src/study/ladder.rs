@@ -182,7 +182,7 @@ impl Ladder {
     pub fn ladder_table(&self) -> Table {
         let s = &self.steps;
         let diff = self.pair_column.clone();
-        Table::new("ladder")
+        Table::new(super::kind::LADDER.tables[0])
             .with("budget", Values::Int(s.iter().map(|x| i64::from(x.budget)).collect()))
             .with("opponent_budget", Values::Int(s.iter().map(|x| i64::from(x.opponent)).collect()))
             .with("rounds", Values::Int(s.iter().map(|x| x.rounds as i64).collect()))

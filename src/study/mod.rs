@@ -3,6 +3,7 @@
 
 pub mod compare;
 pub mod equilibrium;
+pub mod kind;
 pub mod ladder;
 pub mod optimise;
 pub mod sensitivity;

@@ -562,7 +562,7 @@ pub fn effects(state: &SensitivityState) -> Vec<Effect> {
 pub fn sensitivity_table(rows: &[Effect]) -> Table {
     let text = |f: &dyn Fn(&Effect) -> String| Values::Text(rows.iter().map(f).collect());
     let float = |f: &dyn Fn(&Effect) -> f64| Values::Float(rows.iter().map(f).collect());
-    Table::new("sensitivity")
+    Table::new(super::kind::SENSITIVITY.tables[0])
         .with("key", text(&|r| r.deviation.key.clone()))
         .with("base_value", text(&|r| r.deviation.base.trim_matches('"').to_string()))
         .with("value", text(&|r| r.deviation.value.trim_matches('"').to_string()))

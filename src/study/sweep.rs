@@ -477,7 +477,7 @@ pub fn sweep_table(results: &[VariantResult]) -> Table {
             holds.push(i64::from(m.standard_order_holds));
         }
     }
-    let mut t = Table::new("sweep");
+    let mut t = Table::new(super::kind::SWEEP.tables[0]);
     for (k, (key, values)) in keys.iter().zip(key_cols).enumerate() {
         let typed: Vec<&toml::Value> =
             results.iter().flat_map(|r| std::iter::repeat_n(&r.typed[k], r.strategies.len())).collect();
