@@ -9,6 +9,7 @@
 //!   [`GameDef`](games::contest::GameDef) every game implements and the registry;
 //! - [`search`]: the forward-model trait, the driver every unit is played through, and
 //!   the search bot (information-set MCTS);
+//! - [`solver`]: counterfactual regret minimisation, best responses and exploitability;
 //! - [`sim`]: the generic harness (seeding, seatings, chunks, stopping, shards, tallies,
 //!   health and seat figures, card analytics);
 //! - [`stats`]: confidence intervals and tests;
@@ -30,5 +31,6 @@ pub mod output;
 pub mod report;
 pub mod search;
 pub mod sim;
+pub mod solver;
 pub mod stats;
 pub mod study;
