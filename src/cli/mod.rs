@@ -4,6 +4,7 @@ mod args;
 mod calibrate;
 mod check;
 mod compare;
+mod exploitability;
 mod hand;
 mod ladder;
 mod list;
@@ -15,6 +16,7 @@ mod run;
 mod sensitivity;
 mod study;
 mod sweep;
+mod train;
 
 use std::process::ExitCode;
 
@@ -133,6 +135,23 @@ enum Command {
         mut_arg("rounds", |a| a.help("Rounds to play [default: 20000]")),
     )]
     Calibrate(calibrate::CalibrateArgs),
+    /// Train a policy by counterfactual regret minimisation over a game's exact tree
+    /// (kuhn-poker, leduc-poker), measuring its exploitability as it goes; Ctrl-C keeps the
+    /// state beside --out and the same command resumes. The `cfr` preset plays it.
+    #[command(
+        after_help = "Example:\n  draftsim train --game leduc-poker --iterations 400 --out leduc-cfr\n  draftsim run --game leduc-poker --seats 'cfr{policy=\"leduc-cfr\"}',tight",
+        mut_arg("seed", |a| a.help("The seed of the sampled iterations (es-mccfr)")),
+        mut_arg("out", |a| a.help("Write policy.json, the training table and study.json into this folder (it must not exist, unless --force)")),
+    )]
+    Train(train::TrainArgs),
+    /// How far each seated strategy is from optimal: its exploitability (NashConv over the
+    /// players), measured exactly by a best response on a game whose tree fits in memory.
+    #[command(
+        after_help = "Example:\n  draftsim exploitability --game kuhn-poker --seats random,tight,search,cfr",
+        mut_arg("seats", |a| a.help("The strategies to measure, comma-separated (each as every seat's policy)")),
+        mut_arg("seed", |a| a.help("The seed of the decisions a player is tabulated from")),
+    )]
+    Exploitability(exploitability::ExploitabilityArgs),
     /// Merge the output folders of shards into the tables of the whole run.
     #[command(after_help = "Example:\n  draftsim merge shard-0 shard-1 shard-2 shard-3 --out merged")]
     Merge(merge::MergeArgs),
@@ -167,6 +186,8 @@ pub fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Calibrate(args) => calibrate::run(args),
+        Command::Train(args) => train::run(args),
+        Command::Exploitability(args) => exploitability::run(args),
         Command::Compare(args) => compare::compare(args),
         Command::Sweep(args) => sweep::sweep(args),
         Command::Ladder(args) => ladder::ladder(args),

@@ -13,7 +13,8 @@ use super::{Built, GameInfo, RuleStep, Setup, presets};
 use crate::error::{Error, InputError};
 use crate::output::Table;
 use crate::search::{self, Forward, Scratch, SeatBot, Strategy, Worker, play_unit};
-use crate::sim::{Game, Measures, NoEvents, RoundResult, RuleUse, Tally, UnitSeeds};
+use crate::sim::{Game, Measures, NoEvents, RoundResult, RuleUse, Tally, UnitSeeds, mix_seed};
+use crate::solver::{TabularPolicy, Tree};
 
 /// The compiled rules a game's forward model reads.
 pub type VariantOf<G> = <<G as GameDef>::State as Forward>::Variant;
@@ -116,6 +117,14 @@ impl<G: GameDef> std::fmt::Debug for Contest<G> {
     }
 }
 
+/// Stream tag of the seeds each lineup entry is tabulated with.
+const TABULATE_STREAM: u64 = 0x7AB0_0001;
+
+/// A rules file as the TOML a trained policy records (and hashes).
+pub fn rules_toml<G: GameDef>(rules: &G::RulesFile) -> String {
+    toml::to_string(rules).expect("a rules file prints as TOML")
+}
+
 /// A strategy of game `G` by preset name, file, derived preset or search preset.
 pub fn load_strategy<G: GameDef>(name: &str) -> Result<Strategy<G::Preset>, InputError> {
     search::load_strategy(G::PRESETS, name, G::NAME, G::parse_preset)
@@ -126,6 +135,13 @@ impl<G: GameDef> Contest<G> {
     pub fn new(rules: &G::RulesFile, seats: &[String]) -> Result<Contest<G>, InputError> {
         let rules = G::compile(rules)?;
         let lineup = presets::lineup(seats, G::players(&rules), load_strategy::<G>)?;
+        for (name, strategy) in &lineup {
+            if let Strategy::Policy(policy) = strategy {
+                policy
+                    .check(G::NAME, &rules_toml::<G>(G::rules_file(&rules)), G::players(&rules))
+                    .map_err(|e| e.context(name))?;
+            }
+        }
         let measures = G::measures(&rules);
         Ok(Contest { rules, lineup, measures })
     }
@@ -215,6 +231,27 @@ impl<G: GameDef> Game for Contest<G> {
 impl<G: GameDef> Setup for Contest<G> {
     fn rules_toml(&self) -> String {
         toml::to_string(self.rules_file()).unwrap_or_default()
+    }
+    fn game_tree(&self) -> Result<Tree, Error> {
+        crate::solver::build::build::<G>(&self.rules)
+    }
+    fn tabulate(&self, tree: &Tree, samples: u32, seed: u64) -> Result<Vec<TabularPolicy>, Error> {
+        let states = crate::solver::tabulate::representatives::<G>(&self.rules, tree)?;
+        let players = G::players(&self.rules);
+        let mut done: Vec<(&str, usize)> = Vec::new();
+        let mut out: Vec<TabularPolicy> = Vec::with_capacity(self.lineup.len());
+        for (i, (name, strategy)) in self.lineup.iter().enumerate() {
+            // A strategy seated twice is the same player: tabulated once.
+            if let Some(&(_, at)) = done.iter().find(|(n, _)| n == name) {
+                out.push(out[at].clone());
+                continue;
+            }
+            let mut bot = SeatBot::new(name, strategy, players, G::bot);
+            let seed = mix_seed(seed, i as u64, TABULATE_STREAM);
+            out.push(crate::solver::tabulate::tabulate::<G>(&self.rules, tree, &states, &mut bot, samples, seed)?);
+            done.push((name, i));
+        }
+        Ok(out)
     }
     fn warnings(&self) -> Vec<String> {
         G::warnings(&self.rules)

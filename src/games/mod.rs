@@ -3,6 +3,7 @@
 pub mod contest;
 pub mod live_draft;
 pub mod presets;
+pub mod ref_poker;
 pub mod seven_card_draft;
 pub mod seven_poker;
 pub mod sevens;
@@ -13,6 +14,7 @@ use std::sync::atomic::AtomicBool;
 use crate::error::{Error, InputError};
 use crate::output::Table;
 use crate::sim::{self, CheckReport, Game, Lineup, Measures, Mode, Plan, RoundRow, RuleUse, Seatings, Tally};
+use crate::solver::{TabularPolicy, Tree};
 
 /// Called after each batch with the rounds done so far and the batch's per-round rows.
 pub type BatchSink<'a> = dyn FnMut(u64, &[RoundRow]) -> Result<(), Error> + 'a;
@@ -58,6 +60,10 @@ pub trait Runner: Sync {
     ) -> Result<CheckReport, Error>;
     /// Round `k` of a run under these seatings, told move by move.
     fn replay(&self, seed: u64, seatings: &Seatings, k: u64) -> Result<String, Error>;
+    /// The game's whole tree under these rules, where its forward model lists its deals.
+    fn game_tree(&self) -> Result<Tree, Error>;
+    /// Each lineup entry's policy over `tree` (see [`crate::solver::tabulate`]).
+    fn tabulate(&self, tree: &Tree, samples: u32, seed: u64) -> Result<Vec<TabularPolicy>, Error>;
     /// How well the first seat's strength estimate predicts finished hands (see
     /// [`Setup::calibration`]).
     fn calibration(
@@ -85,6 +91,14 @@ pub trait Setup: Game + Sized {
     /// [`RoundResult::rules_used`](crate::sim::RoundResult::rules_used) (none by default).
     fn rule_uses(&self) -> Vec<RuleUse> {
         Vec::new()
+    }
+    /// The game's whole tree under these rules (none by default).
+    fn game_tree(&self) -> Result<Tree, Error> {
+        Err(InputError::new("this game has no exact tree; use kuhn-poker or leduc-poker").into())
+    }
+    /// Each lineup entry's policy over `tree` (none by default).
+    fn tabulate(&self, _tree: &Tree, _samples: u32, _seed: u64) -> Result<Vec<TabularPolicy>, Error> {
+        Err(InputError::new("this game has no exact tree; use kuhn-poker or leduc-poker").into())
     }
     /// The `calibration` table of the first seat's strength estimate over `rounds` rounds
     /// (only games whose bots estimate a hand's strength have one).
@@ -150,6 +164,12 @@ impl<G: Setup> Runner for G {
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Table, Error> {
         Setup::calibration(self, rounds, seed, interrupt, progress)
+    }
+    fn game_tree(&self) -> Result<Tree, Error> {
+        Setup::game_tree(self)
+    }
+    fn tabulate(&self, tree: &Tree, samples: u32, seed: u64) -> Result<Vec<TabularPolicy>, Error> {
+        Setup::tabulate(self, tree, samples, seed)
     }
 }
 
@@ -233,8 +253,15 @@ pub fn chips_score(description: &str) -> sim::Score {
 }
 
 /// Every game draftsim can simulate.
-pub const GAMES: &[GameInfo] =
-    &[seven_card_draft::INFO, sevens::INFO, seven_poker::INFO, winston::INFO, live_draft::INFO];
+pub const GAMES: &[GameInfo] = &[
+    seven_card_draft::INFO,
+    sevens::INFO,
+    seven_poker::INFO,
+    winston::INFO,
+    live_draft::INFO,
+    ref_poker::KUHN_INFO,
+    ref_poker::LEDUC_INFO,
+];
 
 impl GameInfo {
     /// The game with its default rules and seats (for listing its measures).

@@ -3,7 +3,8 @@
 //!
 //! This file finds the folders' tables and writes the page; each study's section is a
 //! file of its own (`run`, `health`, `compare`, `sweep`, `ladder`, `sensitivity`,
-//! `optimise` for tune and exploit, `calibration`, `cards`), and `charts` draws the SVGs.
+//! `optimise` for tune and exploit, `calibration`, `cards`, `solver` for train and
+//! exploitability), and `charts` draws the SVGs.
 
 mod charts;
 
@@ -37,6 +38,8 @@ mod optimise;
 use optimise::*;
 mod cards;
 use cards::*;
+mod solver;
+use solver::*;
 
 fn table_error(name: &str, e: impl std::fmt::Display) -> Error {
     Error::Table { name: name.to_string(), message: e.to_string() }
@@ -166,7 +169,7 @@ type Section = fn(&Folder, &mut String, &DataFrame) -> Result<(), Error>;
 
 /// Each study's section, in report order, by the table `report` finds the study by (its
 /// first in `study::kind`); tune and exploit share one.
-const SECTIONS: [(&str, Section); 7] = [
+const SECTIONS: [(&str, Section); 9] = [
     (kind::SENSITIVITY.tables[0], |f, md, t| sensitivity_section(md, t, f.out, f.prefix)),
     (kind::RUN.tables[0], |f, md, summary| {
         let measures = f.measures.ok_or_else(|| {
@@ -185,6 +188,8 @@ const SECTIONS: [(&str, Section); 7] = [
     (kind::TUNE.tables[0], |f, md, t| optimise_section(md, f.dir, t, f.meta, f.out, f.prefix)),
     (kind::CALIBRATE.tables[0], |_, md, t| calibration_section(md, t)),
     (kind::LADDER.tables[0], |f, md, t| ladder_section(md, t, f.out, f.prefix)),
+    (kind::TRAIN.tables[0], |f, md, t| training_section(md, t, f.out, f.prefix)),
+    (kind::EXPLOITABILITY.tables[0], |_, md, t| exploitability_section(md, t)),
 ];
 
 /// "a, b or c".

@@ -92,6 +92,24 @@ pub trait Forward: Clone + Default + Send {
     /// cannot tell apart from another gets the same key. Keys of one seat's moves at one
     /// decision are distinct when that seat is the observer.
     fn key(&self, rules: &Self::Variant, actor: usize, observer: usize, m: Self::Move) -> u32;
+    /// The information key of an observation, for the solver and its policies: equal
+    /// exactly when the seat cannot tell the decisions apart (or, for a large game, when
+    /// its abstraction puts them together). `None` where the game has none.
+    fn info_key(rules: &Self::Variant, obs: &Self::Obs) -> Option<u64> {
+        let _ = (rules, obs);
+        None
+    }
+    /// How many equally likely deals a unit starts from, where the solver may list them
+    /// all (every chance event of a unit fixed at its start). `None` by default.
+    fn deal_count(rules: &Self::Variant) -> Option<u64> {
+        let _ = rules;
+        None
+    }
+    /// Starts a unit on deal `index` of [`Forward::deal_count`].
+    fn start_deal(&mut self, rules: &Self::Variant, index: u64, out: &mut RoundResult) -> Result<(), Error> {
+        let _ = (rules, index, out);
+        Err(Error::Invariant("this game does not list its deals".into()))
+    }
     /// Seat `seat`'s result of a finished unit, scaled to 0..=1 (1 best).
     fn returns(&self, rules: &Self::Variant, out: &RoundResult, seat: usize) -> f64;
     /// Seat `seat`'s estimated result when a rollout stops at the search's horizon before
@@ -145,6 +163,7 @@ pub fn decide<F: Forward, S: EventSink<F::Event>>(
 ) -> Result<F::Move, Error> {
     match bot {
         SeatBot::Heuristic(bot) => state.ask(rules, bot, rng),
+        SeatBot::Policy(bot) => bot.decide(rules, state, seat, rng, obs),
         SeatBot::Search(search) => {
             state.observe(rules, seat, obs);
             let m = search.decide(rules, seat, obs, rng);
@@ -160,6 +179,62 @@ pub enum SeatBot<F: Forward> {
     Heuristic(F::Bot),
     /// The search bot.
     Search(Box<Ismcts<F>>),
+    /// A trained policy.
+    Policy(Box<PolicyBot<F>>),
+}
+
+/// A seat playing a trained policy: it looks its observation's information key up and
+/// draws a move by the policy's probabilities. A set the policy never saw (or with another
+/// number of moves) is played uniformly at random over the legal moves.
+pub struct PolicyBot<F: Forward> {
+    policy: std::sync::Arc<crate::solver::policy::Policy>,
+    legal: Vec<F::Move>,
+    /// Decisions made from a set the policy lacked.
+    pub unseen: u64,
+}
+
+impl<F: Forward> PolicyBot<F> {
+    /// A seat playing `policy`.
+    pub fn new(policy: std::sync::Arc<crate::solver::policy::Policy>) -> Self {
+        PolicyBot { policy, legal: Vec::with_capacity(16), unseen: 0 }
+    }
+
+    /// The policy it plays.
+    pub fn policy(&self) -> &crate::solver::policy::Policy {
+        &self.policy
+    }
+
+    fn decide(
+        &mut self,
+        rules: &F::Variant,
+        state: &F,
+        seat: usize,
+        rng: &mut BotRng,
+        obs: &mut F::Obs,
+    ) -> Result<F::Move, Error> {
+        use rand::Rng;
+        state.observe(rules, seat, obs);
+        state.legal(rules, &mut self.legal);
+        if self.legal.is_empty() {
+            return Err(Error::Invariant("a policy seat was asked to move with no legal move".into()));
+        }
+        let probs =
+            F::info_key(rules, obs).and_then(|k| self.policy.probs(seat, k)).filter(|p| p.len() == self.legal.len());
+        let Some(probs) = probs else {
+            self.unseen += 1;
+            return Ok(self.legal[rng.random_range(0..self.legal.len())]);
+        };
+        let mut u: f64 = rng.random();
+        for (m, p) in self.legal.iter().zip(probs) {
+            if u < *p {
+                return Ok(*m);
+            }
+            u -= p;
+        }
+        // Rounding left a sliver: the last move with any probability.
+        let last = probs.iter().rposition(|p| *p > 0.0).unwrap_or(0);
+        Ok(self.legal[last])
+    }
 }
 
 /// What one thread needs to play units: the state, one player per lineup entry and the
@@ -223,6 +298,7 @@ impl<F: Forward> SeatBot<F> {
                 let rollout = rollout.as_ref().map_or_else(Vec::new, |p| (0..players).map(|_| bot(p, name)).collect());
                 SeatBot::Search(Box::new(Ismcts::new(params.clone(), players, rollout)))
             }
+            Strategy::Policy(policy) => SeatBot::Policy(Box::new(PolicyBot::new(policy.clone()))),
         }
     }
 }

@@ -60,6 +60,26 @@ pub enum Strategy<P> {
     Heuristic(P),
     /// The search bot.
     Search(SearchParams, Option<P>),
+    /// A trained policy (the `cfr` module): each information set's move probabilities.
+    Policy(std::sync::Arc<crate::solver::policy::Policy>),
+}
+
+/// The `module` value that marks a trained-policy preset.
+pub const POLICY_MODULE: &str = "cfr";
+
+/// A trained-policy preset's TOML.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PolicyToml {
+    description: String,
+    module: String,
+    /// The folder `draftsim train --out` wrote (or its policy.json).
+    policy: String,
+}
+
+/// The `module` a preset's TOML text names, if any.
+fn module_of(text: &str) -> Option<String> {
+    toml::from_str::<toml::Table>(text).ok()?.get("module")?.as_str().map(str::to_string)
 }
 
 /// Whether a preset's TOML text is a search preset.
@@ -103,6 +123,18 @@ pub fn load_strategy<P>(
     parse: fn(&str) -> Result<P, InputError>,
 ) -> Result<Strategy<P>, InputError> {
     let text = presets::preset_text(presets_list, name_or_path, game)?;
+    if module_of(&text).as_deref() == Some(POLICY_MODULE) {
+        let t: PolicyToml = presets::parse_toml(&text).map_err(|e| e.context(name_or_path))?;
+        let policy = crate::solver::policy::Policy::read(&crate::solver::policy::locate(&t.policy))
+            .map_err(|e| e.context(name_or_path))?;
+        if policy.header.game != game {
+            return Err(InputError::new(format!(
+                "{name_or_path}: the policy was trained for {}, not {game}; train one with `draftsim train --game {game}`",
+                policy.header.game
+            )));
+        }
+        return Ok(Strategy::Policy(std::sync::Arc::new(policy)));
+    }
     if !is_search(&text) {
         return parse(&text).map(Strategy::Heuristic).map_err(|e| e.context(name_or_path));
     }

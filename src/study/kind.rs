@@ -36,8 +36,14 @@ pub const EXPLOIT: Kind = Kind { name: "exploit", tables: &["candidates", "conve
 /// `draftsim calibrate`.
 pub const CALIBRATE: Kind = Kind { name: "calibrate", tables: &["calibration"], units: None };
 
+/// `draftsim train`.
+pub const TRAIN: Kind = Kind { name: "train", tables: &["training"], units: None };
+/// `draftsim exploitability`.
+pub const EXPLOITABILITY: Kind = Kind { name: "exploitability", tables: &["exploitability"], units: None };
+
 /// Every kind of study, in the order the report shows their sections.
-pub const KINDS: [&Kind; 8] = [&SENSITIVITY, &RUN, &COMPARE, &SWEEP, &TUNE, &EXPLOIT, &CALIBRATE, &LADDER];
+pub const KINDS: [&Kind; 10] =
+    [&SENSITIVITY, &RUN, &COMPARE, &SWEEP, &TUNE, &EXPLOIT, &CALIBRATE, &LADDER, &TRAIN, &EXPLOITABILITY];
 
 /// The kind of study named `name` (as its study.json records it).
 pub fn find(name: &str) -> Option<&'static Kind> {

@@ -25,5 +25,6 @@ mod seven_poker_bots;
 mod sevens;
 mod shards;
 mod soak;
+mod solver;
 mod study;
 mod winston;

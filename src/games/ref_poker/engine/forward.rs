@@ -1,0 +1,156 @@
+//! The forward model: each seat's observation, its information key, determinization, and
+//! the deals the solver walks.
+
+use rand::RngCore;
+
+use super::*;
+
+/// What one seat has seen: the public betting and its own card.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Observation {
+    /// The seat.
+    pub seat: usize,
+    /// Its card.
+    pub card: u8,
+    /// Everything public.
+    pub public: Public,
+}
+
+impl Observation {
+    /// The information key: the seat, its card, the public card once turned and every
+    /// action so far, packed two bits an action. Two decisions share a key exactly when
+    /// the seat cannot tell them apart (OpenSpiel's information state).
+    pub fn key(&self) -> u64 {
+        let p = &self.public;
+        let mut k: u64 = 1;
+        k = k << 2 | self.seat as u64;
+        k = k << 6 | u64::from(self.card);
+        k = k << 6 | p.board.map_or(63, u64::from);
+        for &a in &p.history[..usize::from(p.len)] {
+            k = k << 2 | u64::from(a);
+        }
+        k
+    }
+}
+
+impl<F: Flavour> State<F> {
+    /// This state with every card `seat` has not seen dealt again at random (the leak
+    /// test's state made from the truth).
+    pub fn redeal(&self, rules: &Rules<F>, seat: usize, rng: &mut BotRng) -> State<F> {
+        let mut obs = Observation::default();
+        self.observe(seat, &mut obs);
+        let mut t = State::default();
+        <State<F> as Forward>::determinize(rules, &obs, rng, &mut t);
+        t.verify = self.verify;
+        t
+    }
+
+    fn observe(&self, seat: usize, out: &mut Observation) {
+        *out = Observation { seat, card: self.cards[seat], public: self.public };
+    }
+}
+
+impl<F: Flavour> Forward for State<F> {
+    type Variant = Rules<F>;
+    type Move = Action;
+    type Obs = Observation;
+    type Event = Event;
+    type Bot = PokerBot;
+
+    fn start<S: EventSink<Event>>(
+        &mut self,
+        rules: &Rules<F>,
+        deal_seed: u64,
+        _deal_index: u64,
+        sink: &mut S,
+        _out: &mut RoundResult,
+    ) -> Result<(), Error> {
+        self.reset(rules, deal_seed, sink);
+        Ok(())
+    }
+
+    fn set_verify(&mut self, on: bool) {
+        self.verify = on;
+    }
+
+    fn redeal(&self, rules: &Rules<F>, seat: usize, rng: &mut BotRng) -> State<F> {
+        State::redeal(self, rules, seat, rng)
+    }
+
+    fn to_act(&self) -> Option<usize> {
+        self.public.to_act.map(usize::from)
+    }
+
+    fn legal(&self, rules: &Rules<F>, out: &mut Vec<Action>) {
+        out.clear();
+        if let Some(s) = self.public.to_act {
+            let view = self.view(rules, usize::from(s));
+            out.extend(Action::ALL.into_iter().filter(|a| view.allows(*a)));
+        }
+    }
+
+    fn apply<S: EventSink<Event>>(
+        &mut self,
+        rules: &Rules<F>,
+        m: Action,
+        sink: &mut S,
+        out: &mut RoundResult,
+    ) -> Result<(), Error> {
+        self.step(rules, m, sink, out)
+    }
+
+    fn ask(&self, rules: &Rules<F>, bot: &mut PokerBot, rng: &mut BotRng) -> Result<Action, Error> {
+        self.ask_bot(rules, bot, rng)
+    }
+
+    fn observe(&self, _rules: &Rules<F>, seat: usize, out: &mut Observation) {
+        State::observe(self, seat, out);
+    }
+
+    fn determinize(rules: &Rules<F>, obs: &Observation, rng: &mut BotRng, out: &mut State<F>) {
+        out.public = obs.public;
+        out.verify = false;
+        // The cards the observer has not seen, dealt at random to the other seats and,
+        // while it is face down, the public card.
+        let mut unseen: Vec<u8> =
+            (0..rules.deck() as u8).filter(|&c| c != obs.card && obs.public.board != Some(c)).collect();
+        for s in 0..rules.players {
+            if s == obs.seat {
+                out.cards[s] = obs.card;
+                continue;
+            }
+            let i = (rng.next_u64() % unseen.len() as u64) as usize;
+            out.cards[s] = unseen.swap_remove(i);
+        }
+        out.board = match obs.public.board {
+            Some(b) => b,
+            None if rules.rounds == 2 => unseen[(rng.next_u64() % unseen.len() as u64) as usize],
+            None => 0,
+        };
+    }
+
+    fn key(&self, _rules: &Rules<F>, _actor: usize, _observer: usize, m: Action) -> u32 {
+        // Every action is public.
+        m as u32
+    }
+
+    fn returns(&self, rules: &Rules<F>, out: &RoundResult, seat: usize) -> f64 {
+        // Net chips scaled by the most one seat can put in.
+        let most = rules.ante + rules.raise_sizes.iter().sum::<u32>() * rules.max_raises;
+        let span = (rules.players as u32 * most).max(1) as f64;
+        (0.5 + out.seats[seat].score as f64 / (2.0 * span)).clamp(0.0, 1.0)
+    }
+
+    fn info_key(_rules: &Rules<F>, obs: &Observation) -> Option<u64> {
+        Some(obs.key())
+    }
+
+    fn deal_count(rules: &Rules<F>) -> Option<u64> {
+        Some(deal_count(rules))
+    }
+
+    fn start_deal(&mut self, rules: &Rules<F>, index: u64, _out: &mut RoundResult) -> Result<(), Error> {
+        self.reset_to(rules, index);
+        Ok(())
+    }
+}

@@ -1,0 +1,36 @@
+//! What the reference poker games measure: showdowns, folds, showdown wins and raises.
+
+use crate::sim::{Measure, Measures, Shown};
+
+/// Counter: the seat's card was shown at the showdown.
+pub const SHOWDOWNS: usize = 0;
+/// Counter: the seat folded.
+pub const FOLDS: usize = 1;
+/// Counter: the seat won (part of) the pot at the showdown.
+pub const SHOWDOWN_WINS: usize = 2;
+/// Sum: raises the seat made.
+pub const RAISES: usize = 0;
+
+/// The declaration.
+pub fn measures() -> Measures {
+    Measures {
+        score: crate::games::chips_score("net chips won per hand"),
+        unit: "hand".into(),
+        length: "one hand a unit".into(),
+        always_won: true,
+        measures: vec![
+            Measure::rate(SHOWDOWNS, "showdowns", "showdown_rate", Shown::Both, "share of seat-hands shown down"),
+            Measure::rate(FOLDS, "folds", "fold_rate", Shown::Both, "share of seat-hands folded"),
+            Measure::rate(
+                SHOWDOWN_WINS,
+                "showdown_wins",
+                "showdown_win_rate",
+                Shown::Hidden,
+                "share of seat-hands that won (part of) the pot at the showdown",
+            ),
+            Measure::mean(RAISES, "raises", "mean_raises", Shown::Both, "raises per seat and hand"),
+        ],
+        histograms: Vec::new(),
+        cards: None,
+    }
+}

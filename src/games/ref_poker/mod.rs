@@ -1,0 +1,106 @@
+//! The reference poker games, Kuhn poker and Leduc Hold'em, with OpenSpiel's rules and
+//! payoffs, so the solver's figures compare with OpenSpiel's on the same games. One engine
+//! plays both: Kuhn poker is its one-round, one-suit case. Rules:
+//! `docs/games/reference-poker.md`.
+//!
+//! - [`rules`]: the rules struct, with each game's defaults ([`Kuhn`], [`Leduc`]);
+//! - [`engine`]: the hand's state machine and forward model; [`view`]: what a seat sees
+//!   and the [`Bot`] trait; [`bots`]: betting modules and presets; [`measures`].
+
+pub mod bots;
+pub mod engine;
+pub mod measures;
+pub mod rules;
+pub mod view;
+
+pub use bots::{PokerBot, Preset};
+pub use rules::{Flavour, Kuhn, Leduc, Rules};
+pub use view::{Action, Bot, SeatView};
+
+use std::fmt::Write;
+use std::marker::PhantomData;
+
+use engine::{Event, State, card_text};
+
+use super::GameInfo;
+use super::contest::{Contest, GameDef};
+use crate::error::InputError;
+use crate::games::RuleStep;
+use crate::sim::{Measures, RoundResult};
+
+/// A reference poker game for the framework.
+pub struct Def<F: Flavour>(PhantomData<F>);
+
+/// Kuhn poker's registry entry.
+pub const KUHN_INFO: GameInfo = GameInfo::of::<Def<Kuhn>>();
+/// Leduc Hold'em's registry entry.
+pub const LEDUC_INFO: GameInfo = GameInfo::of::<Def<Leduc>>();
+
+/// Kuhn poker with a lineup of bots, ready for the harness.
+pub type KuhnPoker = Contest<Def<Kuhn>>;
+/// Leduc Hold'em with a lineup of bots, ready for the harness.
+pub type LeducPoker = Contest<Def<Leduc>>;
+
+impl<F: Flavour> GameDef for Def<F> {
+    type State = State<F>;
+    type RulesFile = Rules<F>;
+    type Preset = Preset;
+
+    const NAME: &'static str = F::NAME;
+    const DESCRIPTION: &'static str = F::DESCRIPTION;
+    const RULES_HELP: &'static [(&'static str, &'static str)] = rules::RULES_HELP;
+    const RULE_STEPS: &'static [(&'static str, RuleStep)] = rules::RULE_STEPS;
+    const PRESETS: &'static [(&'static str, &'static str)] = F::PRESETS;
+    /// A thinking player, a loose one, an aggressive one and the random baseline.
+    const DEFAULT_MIX: &'static [&'static str] = &["tight", "random", "aggressive", "calling-station"];
+
+    fn players_mut(rules: &mut Rules<F>) -> &mut usize {
+        &mut rules.players
+    }
+    fn compile(rules: &Rules<F>) -> Result<Rules<F>, InputError> {
+        rules.check()?;
+        Ok(rules.clone())
+    }
+    fn rules_file(rules: &Rules<F>) -> &Rules<F> {
+        rules
+    }
+    fn players(rules: &Rules<F>) -> usize {
+        rules.players
+    }
+    fn measures(_rules: &Rules<F>) -> Measures {
+        measures::measures()
+    }
+    fn random_rules(seed: u64) -> Rules<F> {
+        rules::random_rules(seed)
+    }
+    fn parse_preset(text: &str) -> Result<Preset, InputError> {
+        Preset::from_toml(text)
+    }
+    fn bot(preset: &Preset, name: &str) -> PokerBot {
+        preset.bot(name)
+    }
+    fn tell(rules: &Rules<F>, _state: &State<F>, names: &[&str], events: &[Event], out: &RoundResult) -> String {
+        let mut text = String::new();
+        let seat = |s: usize| format!("seat {s} ({})", names[s]);
+        for e in events {
+            let _ = match *e {
+                Event::Deal { seat: s, card } => writeln!(text, "{} is dealt {}", seat(s), card_text(rules, card)),
+                Event::Board { card } => writeln!(text, "-- The public card: {}", card_text(rules, card)),
+                Event::Act { seat: s, action, paid } => writeln!(
+                    text,
+                    "  {} {action}s{}",
+                    seat(s),
+                    if paid > 0 { format!(" ({paid} in)") } else { String::new() }
+                ),
+                Event::Show { seat: s, card } => writeln!(text, "  {} shows {}", seat(s), card_text(rules, card)),
+                Event::Award { seat: s, chips } => writeln!(text, "  {} wins {chips}", seat(s)),
+                Event::Search(note) => writeln!(text, "  ({note})"),
+            };
+        }
+        let _ = writeln!(text, "== Result");
+        for (s, name) in names.iter().enumerate() {
+            let _ = writeln!(text, "  seat {s} ({name}): {:+} chips", out.seats[s].score);
+        }
+        text
+    }
+}

@@ -1,0 +1,195 @@
+//! The reference poker games' rules: Kuhn poker and Leduc Hold'em as OpenSpiel plays them
+//! (`docs/games/reference-poker.md`), one rules struct whose defaults are the game's.
+
+use std::marker::PhantomData;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::InputError;
+use crate::games::RuleStep;
+
+/// Which reference game a rules file belongs to: its name and its defaults.
+pub trait Flavour: Clone + Copy + Default + std::fmt::Debug + PartialEq + Send + Sync + 'static {
+    /// The game's name on the command line.
+    const NAME: &'static str;
+    /// One line for `draftsim list games`.
+    const DESCRIPTION: &'static str;
+    /// The presets of `strategies/<NAME>/`.
+    const PRESETS: &'static [(&'static str, &'static str)];
+    /// The game's default rules.
+    fn defaults() -> Rules<Self>;
+}
+
+/// Kuhn poker: J, Q, K; one card each; one betting round, bets of 1, one bet at most.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Kuhn;
+
+/// Leduc Hold'em: two suits of J, Q, K; one card each, a public card between two betting
+/// rounds (raises of 2 then 4, two a round at most); a pair with the public card wins.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Leduc;
+
+impl Flavour for Kuhn {
+    const NAME: &'static str = "kuhn-poker";
+    const DESCRIPTION: &'static str =
+        "Kuhn poker, OpenSpiel's rules: three cards, one each, one bet (the solver's reference, 2-3 players)";
+    const PRESETS: &'static [(&'static str, &'static str)] =
+        crate::embedded_presets!("kuhn-poker": "random", "calling-station", "aggressive", "tight", "search", "cfr");
+    fn defaults() -> Rules<Kuhn> {
+        Rules {
+            players: 2,
+            ranks: 3,
+            suits: 1,
+            rounds: 1,
+            ante: 1,
+            raise_sizes: vec![1],
+            max_raises: 1,
+            flavour: PhantomData,
+        }
+    }
+}
+
+impl Flavour for Leduc {
+    const NAME: &'static str = "leduc-poker";
+    const DESCRIPTION: &'static str = "Leduc Hold'em, OpenSpiel's rules: six cards, two betting rounds around a public card (the solver's reference, 2-4 players)";
+    const PRESETS: &'static [(&'static str, &'static str)] =
+        crate::embedded_presets!("leduc-poker": "random", "calling-station", "aggressive", "tight", "search", "cfr");
+    fn defaults() -> Rules<Leduc> {
+        Rules {
+            players: 2,
+            ranks: 3,
+            suits: 2,
+            rounds: 2,
+            ante: 1,
+            raise_sizes: vec![2, 4],
+            max_raises: 2,
+            flavour: PhantomData,
+        }
+    }
+}
+
+/// The rules of a reference poker game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default, bound = "")]
+pub struct Rules<F: Flavour> {
+    /// Number of players.
+    pub players: usize,
+    /// Ranks in the deck (J, Q, K are 3).
+    pub ranks: u8,
+    /// Suits of each rank.
+    pub suits: u8,
+    /// Betting rounds: 1 (no public card) or 2 (a public card before the second).
+    pub rounds: u8,
+    /// Chips each player antes.
+    pub ante: u32,
+    /// The raise size of each round (fixed limit).
+    pub raise_sizes: Vec<u32>,
+    /// Most raises (the first bet counts) in one round.
+    pub max_raises: u32,
+    #[serde(skip)]
+    flavour: PhantomData<F>,
+}
+
+impl<F: Flavour> Default for Rules<F> {
+    fn default() -> Self {
+        F::defaults()
+    }
+}
+
+/// The keys a sensitivity study steps.
+pub const RULE_STEPS: &[(&str, RuleStep)] = &[
+    ("players", RuleStep::Int { min: 2, max: 4, step: 1 }),
+    ("ranks", RuleStep::Int { min: 2, max: 13, step: 1 }),
+    ("ante", RuleStep::Int { min: 1, max: 100, step: 1 }),
+    ("max_raises", RuleStep::Int { min: 1, max: 4, step: 1 }),
+];
+
+/// Every key with its meaning.
+pub const RULES_HELP: &[(&str, &str)] = &[
+    ("players", "number of players (the deck must hold a card for each and the public card)"),
+    ("ranks", "ranks in the deck, 2 to 13 (3: J, Q, K)"),
+    ("suits", "suits of each rank, 1 to 4 (ties split the pot)"),
+    ("rounds", "betting rounds: 1, or 2 with a public card dealt before the second"),
+    ("ante", "chips each player antes"),
+    ("raise_sizes", "the raise size of each round, one number a round (fixed limit)"),
+    ("max_raises", "most raises in one round, the first bet included (1 to 4)"),
+];
+
+impl<F: Flavour> Rules<F> {
+    /// Cards in the deck.
+    pub fn deck(&self) -> usize {
+        usize::from(self.ranks) * usize::from(self.suits)
+    }
+
+    /// Checks the rules; one line naming the key and the fix.
+    pub fn check(&self) -> Result<(), InputError> {
+        if !(1..=2).contains(&self.rounds) {
+            return Err(InputError::new(format!("rounds = {}: give 1 or 2", self.rounds)));
+        }
+        if !(2..=13).contains(&self.ranks) || !(1..=4).contains(&self.suits) {
+            return Err(InputError::new("ranks and suits: give 2 to 13 ranks and 1 to 4 suits"));
+        }
+        if !(2..=4).contains(&self.players) {
+            return Err(InputError::new(format!("players = {}: seat 2 to 4 players", self.players)));
+        }
+        let needed = self.players + usize::from(self.rounds) - 1;
+        if self.deck() < needed {
+            return Err(InputError::new(format!(
+                "players = {}: the deck of {} cards must hold one for each player{}; add ranks or suits",
+                self.players,
+                self.deck(),
+                if self.rounds == 2 { " and the public card" } else { "" }
+            )));
+        }
+        if self.raise_sizes.len() != usize::from(self.rounds) || self.raise_sizes.contains(&0) {
+            return Err(InputError::new(format!(
+                "raise_sizes: give {} size(s) of at least 1, one a round",
+                self.rounds
+            )));
+        }
+        if self.ante == 0 {
+            return Err(InputError::new("ante: must be at least 1"));
+        }
+        if !(1..=4).contains(&self.max_raises) {
+            return Err(InputError::new(format!("max_raises = {}: give 1 to 4", self.max_raises)));
+        }
+        Ok(())
+    }
+}
+
+/// Rules drawn at random for soak and property tests.
+pub fn random_rules<F: Flavour>(seed: u64) -> Rules<F> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let rounds = rng.random_range(1..=2u8);
+    Rules {
+        players: rng.random_range(2..=4),
+        ranks: rng.random_range(3..=6),
+        suits: rng.random_range(1..=2),
+        rounds,
+        ante: rng.random_range(1..=2),
+        raise_sizes: (0..rounds).map(|_| rng.random_range(1..=4)).collect(),
+        max_raises: rng.random_range(1..=3),
+        flavour: PhantomData,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_openspiels_and_bad_keys_are_named() {
+        assert_eq!(Rules::<Kuhn>::default().deck(), 3);
+        assert_eq!(Rules::<Leduc>::default().deck(), 6);
+        let r: Rules<Leduc> = crate::games::presets::parse_toml("players = 3").unwrap();
+        assert_eq!((r.players, r.raise_sizes.clone()), (3, vec![2, 4]));
+        r.check().unwrap();
+        let e = crate::games::presets::parse_toml::<Rules<Kuhn>>("bet = 2").unwrap_err();
+        assert!(e.to_string().contains("bet"), "{e}");
+        let e = Rules::<Kuhn> { players: 4, ..Rules::default() }.check().unwrap_err();
+        assert!(e.to_string().contains("add ranks"), "{e}");
+        let e = Rules::<Leduc> { raise_sizes: vec![2], ..Rules::default() }.check().unwrap_err();
+        assert!(e.to_string().contains("raise_sizes"), "{e}");
+    }
+}

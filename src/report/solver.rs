@@ -1,0 +1,57 @@
+//! The solver's sections: a training curve (`draftsim train`) and the exploitability of
+//! each strategy (`draftsim exploitability`).
+
+use super::*;
+
+/// How a policy's exploitability fell as it trained.
+pub(super) fn training_section(md: &mut String, t: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
+    let iterations = floats(t, "iterations")?;
+    let expl = floats(t, "exploitability")?;
+    let value = floats(t, "value_seat0")?;
+    let seconds = floats(t, "seconds")?;
+    let n = iterations.len();
+    if n == 0 {
+        return Ok(());
+    }
+    let labels: Vec<String> = iterations.iter().map(|i| format!("{i:.0}")).collect();
+    let file = format!("{prefix}training.svg");
+    // Exploitability falls by orders of magnitude: drawn as its base-10 logarithm.
+    let logs: Vec<f64> = expl.iter().map(|e| if *e > 0.0 { e.log10() } else { f64::NAN }).collect();
+    let axes = charts::Axes {
+        title: "Exploitability of the average policy as it trains",
+        x: "iterations (1, 2, 5, 10, ...; not to scale)",
+        y: "log10 exploitability (lower is closer to an equilibrium)",
+        labels: &labels,
+    };
+    let series = charts::Series { name: String::new(), colour: charts::NEUTRAL, values: logs, band: None };
+    charts::lines(&out.path().join(&file), &axes, &[series])?;
+    let sentence = format!(
+        "After {:.0} iterations ({:.1} s) a best response gains {:.6} chips a hand on average over the players against the policy; seat 0's value is {:+.6}. Below about 0.001 the policy is, for a designer's purposes, an equilibrium of these rules.",
+        iterations[n - 1],
+        seconds[n - 1],
+        expl[n - 1],
+        value[n - 1]
+    );
+    image(md, &file, axes.title, &sentence);
+    Ok(())
+}
+
+/// Each strategy's exploitability, as a table with a sentence.
+pub(super) fn exploitability_section(md: &mut String, t: &DataFrame) -> Result<(), Error> {
+    let names = texts(t, "strategy")?;
+    let expl = floats(t, "exploitability")?;
+    let method = texts(t, "method")?;
+    let _ = writeln!(md, "| strategy | exploitability | method |\n|---|---|---|");
+    for i in 0..names.len() {
+        let _ = writeln!(md, "| {} | {:.6} | {} |", names[i], expl[i], method[i]);
+    }
+    let best = (0..names.len()).min_by(|&a, &b| expl[a].total_cmp(&expl[b]));
+    if let Some(b) = best {
+        let _ = writeln!(
+            md,
+            "\nExploitability is what a best response wins per hand against a strategy played at every seat (0 at an equilibrium). The closest to optimal here is {} ({:.6}); a finding that holds only against far more exploitable players may vanish against strong ones.\n",
+            names[b], expl[b]
+        );
+    }
+    Ok(())
+}

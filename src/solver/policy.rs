@@ -1,0 +1,155 @@
+//! A trained policy on disk and in play: for each information set (seat and information
+//! key) the probability of each legal move, in the order the forward model lists them.
+//! `policy.json` holds a header (game, rules and their hash, abstraction, algorithm,
+//! iterations, exploitability) and the sets; the `cfr` preset plays from it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::tree::{TabularPolicy, Tree};
+use crate::error::InputError;
+
+/// The file a policy folder holds.
+pub const POLICY_FILE: &str = "policy.json";
+/// The version of the policy file's layout.
+pub const FORMAT: u32 = 1;
+
+/// What a policy was trained on and how far it is from optimal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyHeader {
+    /// The file layout's version.
+    pub format: u32,
+    /// The game's name.
+    pub game: String,
+    /// The rules file it was trained under (TOML).
+    pub rules: String,
+    /// A hash of those rules (CRC-32 of the TOML, hex), checked when a seat plays it.
+    pub rules_hash: String,
+    /// How decisions are told apart ("exact information sets" for the reference games).
+    pub abstraction: String,
+    /// The algorithm (`cfr`, `cfr+`, `dcfr`, `es-mccfr`).
+    pub algorithm: String,
+    /// Iterations trained.
+    pub iterations: u64,
+    /// Its exploitability (NashConv over the players), where it was measured exactly.
+    pub exploitability: Option<f64>,
+    /// Seats at the table it was trained for.
+    pub players: usize,
+}
+
+/// The hash of a rules file's TOML a policy records.
+pub fn rules_hash(rules_toml: &str) -> String {
+    format!("{:08x}", crc32fast::hash(rules_toml.as_bytes()))
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PolicyFile {
+    header: PolicyHeader,
+    /// (seat, information key, probability of each move).
+    sets: Vec<(usize, u64, Vec<f64>)>,
+}
+
+/// A policy: each information set's move probabilities.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Policy {
+    /// What it was trained on.
+    pub header: PolicyHeader,
+    sets: HashMap<(usize, u64), Vec<f64>>,
+}
+
+impl Policy {
+    /// The tree's tabular policy, keyed by its information sets.
+    pub fn from_tree(tree: &Tree, policy: &TabularPolicy, header: PolicyHeader) -> Policy {
+        let sets = tree.infosets.iter().zip(policy).map(|(i, p)| ((i.seat, i.key), p.clone())).collect();
+        Policy { header, sets }
+    }
+
+    /// The probabilities of the moves at `seat`'s information set `key`, if it was trained.
+    pub fn probs(&self, seat: usize, key: u64) -> Option<&[f64]> {
+        self.sets.get(&(seat, key)).map(Vec::as_slice)
+    }
+
+    /// Information sets it holds.
+    pub fn len(&self) -> usize {
+        self.sets.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.sets.is_empty()
+    }
+
+    /// This policy as a tabular policy over `tree` (an information set it lacks: uniform).
+    pub fn tabular(&self, tree: &Tree) -> TabularPolicy {
+        tree.infosets
+            .iter()
+            .map(|i| match self.probs(i.seat, i.key) {
+                Some(p) if p.len() == i.actions => p.to_vec(),
+                _ => vec![1.0 / i.actions as f64; i.actions],
+            })
+            .collect()
+    }
+
+    /// Writes `policy.json` into `dir`'s staging folder (sets in key order, so the bytes
+    /// depend on the policy alone).
+    pub fn to_json(&self) -> String {
+        let mut sets: Vec<(usize, u64, Vec<f64>)> = self.sets.iter().map(|(&(s, k), p)| (s, k, p.clone())).collect();
+        sets.sort_by_key(|s| (s.0, s.1));
+        serde_json::to_string(&PolicyFile { header: self.header.clone(), sets }).expect("a policy serialises")
+    }
+
+    /// Reads a policy folder (or its `policy.json`); one line naming what is wrong.
+    pub fn read(path: &Path) -> Result<Policy, InputError> {
+        let file = if path.is_dir() { path.join(POLICY_FILE) } else { path.to_path_buf() };
+        let text = std::fs::read_to_string(&file).map_err(|e| {
+            InputError::new(format!("policy {}: {e} (train one with `draftsim train --out DIR`)", file.display()))
+        })?;
+        let bad = |what: String| InputError::new(format!("policy {}: {what}", file.display()));
+        let f: PolicyFile = serde_json::from_str(&text).map_err(|e| bad(format!("not a policy file ({e})")))?;
+        if f.header.format != FORMAT {
+            return Err(bad(format!("format {} is not {FORMAT}; train it again", f.header.format)));
+        }
+        let mut sets = HashMap::with_capacity(f.sets.len());
+        for (seat, key, p) in f.sets {
+            let sum: f64 = p.iter().sum();
+            if p.is_empty() || p.iter().any(|x| !(x.is_finite() && *x >= 0.0)) || (sum - 1.0).abs() > 1e-6 {
+                return Err(bad(format!("the probabilities of set {key:#x} of seat {seat} are not a distribution")));
+            }
+            if sets.insert((seat, key), p).is_some() {
+                return Err(bad(format!("set {key:#x} of seat {seat} appears twice")));
+            }
+        }
+        Ok(Policy { header: f.header, sets })
+    }
+
+    /// Checks that it was trained for this game, rules and table.
+    pub fn check(&self, game: &str, rules_toml: &str, players: usize) -> Result<(), InputError> {
+        let h = &self.header;
+        if h.game != game {
+            return Err(InputError::new(format!("policy for {}, not {game}: train one for {game}", h.game)));
+        }
+        if h.rules_hash != rules_hash(rules_toml) || h.players != players {
+            return Err(InputError::new(format!(
+                "policy trained under other rules or another table ({} players, rules hash {}): train one for these rules with `draftsim train --game {game} --rules FILE`",
+                h.players, h.rules_hash
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Where a `cfr` preset's policy lives: the path as given (a folder or its policy.json),
+/// else, for a relative path, the same path in draftsim's source folder, where the shipped
+/// policies are.
+pub fn locate(path: &str) -> PathBuf {
+    let given = PathBuf::from(path);
+    if given.exists() || given.is_absolute() {
+        return given;
+    }
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    if shipped.exists() { shipped } else { given }
+}

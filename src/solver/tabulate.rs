@@ -1,0 +1,89 @@
+//! Any player as a tabular policy over a game's exact tree: asked at one state of each
+//! information set, as OpenSpiel's `is_mcts_exploitability` tabulates its search bot, so
+//! the best response can measure how exploitable it is.
+
+use std::collections::HashMap;
+
+use rand::SeedableRng;
+
+use super::tree::{TabularPolicy, Tree};
+use crate::error::Error;
+use crate::games::contest::{GameDef, VariantOf};
+use crate::search::{Forward, SeatBot, decide};
+use crate::sim::{BotRng, NoEvents, RoundResult, mix_seed};
+
+/// One state of each of the tree's information sets (the first met, walking the deals in
+/// the tree's order), indexed as `tree.infosets`.
+pub fn representatives<G: GameDef>(rules: &VariantOf<G>, tree: &Tree) -> Result<Vec<G::State>, Error> {
+    let index: HashMap<(usize, u64), usize> =
+        tree.infosets.iter().enumerate().map(|(i, s)| ((s.seat, s.key), i)).collect();
+    let mut found: Vec<Option<G::State>> = vec![None; tree.infosets.len()];
+    let deals = <G::State as Forward>::deal_count(rules).unwrap_or(0);
+    let mut obs = <G::State as Forward>::Obs::default();
+    let mut legal = Vec::new();
+    let mut stack: Vec<(G::State, RoundResult)> = Vec::new();
+    for d in 0..deals {
+        let mut state = <G::State as Forward>::new(rules);
+        let mut out = RoundResult::default();
+        state.start_deal(rules, d, &mut out)?;
+        stack.push((state, out));
+        while let Some((state, out)) = stack.pop() {
+            let Some(seat) = state.to_act() else { continue };
+            state.observe(rules, seat, &mut obs);
+            let key = <G::State as Forward>::info_key(rules, &obs).unwrap_or(0);
+            if let Some(&i) = index.get(&(seat, key))
+                && found[i].is_none()
+            {
+                found[i] = Some(state.clone());
+            }
+            state.legal(rules, &mut legal);
+            for &m in &legal {
+                let (mut child, mut child_out) = (state.clone(), out.clone());
+                child.apply(rules, m, &mut NoEvents, &mut child_out)?;
+                stack.push((child, child_out));
+            }
+        }
+    }
+    found
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| s.ok_or_else(|| Error::Invariant(format!("information set {i} of the tree was not met again"))))
+        .collect()
+}
+
+/// `bot`'s policy at every information set of `tree`: a trained policy's own
+/// probabilities; any other player's share of `samples` decisions, each with its own
+/// stream from `seed` (a deterministic heuristic gives its one move exactly).
+pub fn tabulate<G: GameDef>(
+    rules: &VariantOf<G>,
+    tree: &Tree,
+    states: &[G::State],
+    bot: &mut SeatBot<G::State>,
+    samples: u32,
+    seed: u64,
+) -> Result<TabularPolicy, Error> {
+    let mut obs = <G::State as Forward>::Obs::default();
+    let mut legal = Vec::new();
+    let mut policy = Vec::with_capacity(tree.infosets.len());
+    for (i, (set, state)) in tree.infosets.iter().zip(states).enumerate() {
+        state.legal(rules, &mut legal);
+        if let SeatBot::Policy(p) = bot {
+            let probs = p.policy().probs(set.seat, set.key).filter(|p| p.len() == set.actions);
+            policy.push(probs.map_or_else(|| vec![1.0 / set.actions as f64; set.actions], <[f64]>::to_vec));
+            continue;
+        }
+        let mut counts = vec![0u32; set.actions];
+        for k in 0..samples {
+            let mut rng = BotRng::seed_from_u64(mix_seed(seed, i as u64, u64::from(k)));
+            let m = decide(rules, state, bot, set.seat, &mut rng, &mut obs, &mut NoEvents)?;
+            let at = legal.iter().position(|l| *l == m).ok_or_else(|| Error::IllegalAction {
+                bot: "tabulated player".into(),
+                seat: set.seat,
+                action: format!("{m:?}"),
+            })?;
+            counts[at] += 1;
+        }
+        policy.push(counts.iter().map(|&c| f64::from(c) / f64::from(samples)).collect());
+    }
+    Ok(policy)
+}

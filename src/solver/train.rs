@@ -1,0 +1,256 @@
+//! Training a policy over a game's exact tree: the algorithm chosen by name, iterations
+//! fixed by their index (so a run is the same for any thread count and resumes exactly),
+//! and the state a stopped run keeps.
+
+use serde::{Deserialize, Serialize};
+
+use super::best_response::{exploitability, policy_values};
+use super::cfr::{Cfr, ExternalSampling, Variant};
+use super::tree::{TabularPolicy, Tree};
+use crate::error::InputError;
+use crate::sim::mix_seed;
+
+/// Stream tag of the external-sampling iterations' seeds.
+const ITERATION_STREAM: u64 = 0xCF2_0001;
+
+/// The training algorithms, by the name `--algorithm` takes.
+pub const ALGORITHMS: &[(&str, &str)] = &[
+    ("cfr+", "full-width CFR with regret-matching+ and linear averaging (the default: fastest to converge here)"),
+    ("dcfr", "full-width discounted CFR (alpha 1.5, beta 0, gamma 2)"),
+    ("cfr", "full-width vanilla CFR"),
+    ("es-mccfr", "external-sampling Monte Carlo CFR (samples chance and the other seats; for wide games)"),
+];
+
+/// A training algorithm.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Algorithm {
+    /// Full-width CFR with this regret and averaging scheme.
+    Full(Variant),
+    /// External-sampling Monte Carlo CFR (vanilla regrets).
+    ExternalSampling,
+}
+
+impl std::str::FromStr for Algorithm {
+    type Err = InputError;
+    fn from_str(s: &str) -> Result<Self, InputError> {
+        Ok(match s {
+            "cfr+" => Algorithm::Full(Variant::Plus),
+            "dcfr" => Algorithm::Full(Variant::dcfr()),
+            "cfr" => Algorithm::Full(Variant::Vanilla),
+            "es-mccfr" => Algorithm::ExternalSampling,
+            other => {
+                let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.0).collect();
+                return Err(InputError::new(format!("--algorithm {other}: use one of {}", names.join(", "))));
+            }
+        })
+    }
+}
+
+/// What a training run has done: enough to resume it exactly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainState {
+    /// The game's name.
+    pub game: String,
+    /// The rules' hash ([`super::policy::rules_hash`]).
+    pub rules_hash: String,
+    /// The algorithm's name.
+    pub algorithm: String,
+    /// The seed of the sampled iterations.
+    pub seed: u64,
+    /// Iterations done.
+    pub iterations: u64,
+    /// Seconds spent training so far.
+    pub seconds: f64,
+    /// Cumulative regrets, one row per information set.
+    pub regrets: Vec<Vec<f64>>,
+    /// Strategy sums, one row per information set.
+    pub sums: Vec<Vec<f64>>,
+    /// The measured points so far.
+    pub points: Vec<Point>,
+}
+
+/// One measurement of the average policy during training.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    /// Iterations done.
+    pub iterations: u64,
+    /// Seconds of training.
+    pub seconds: f64,
+    /// Exploitability (NashConv over the players) of the average policy.
+    pub exploitability: f64,
+    /// Seat 0's expected payoff when every seat plays the average policy.
+    pub value_seat0: f64,
+}
+
+enum Solver {
+    Full(Cfr),
+    Sampled(ExternalSampling),
+}
+
+/// A training run over one tree.
+pub struct Trainer {
+    solver: Solver,
+    seed: u64,
+}
+
+impl Trainer {
+    /// A new run, or one resumed from `state` (whose tables must fit the tree).
+    pub fn new(
+        tree: &Tree,
+        algorithm: Algorithm,
+        seed: u64,
+        state: Option<&TrainState>,
+    ) -> Result<Trainer, InputError> {
+        let (iterations, regrets, sums) = match state {
+            Some(s) => {
+                let fits = s.regrets.len() == tree.infosets.len()
+                    && s.sums.len() == tree.infosets.len()
+                    && tree
+                        .infosets
+                        .iter()
+                        .zip(&s.regrets)
+                        .zip(&s.sums)
+                        .all(|((i, r), m)| r.len() == i.actions && m.len() == i.actions);
+                if !fits {
+                    return Err(InputError::new(
+                        "the saved training state does not fit this game's tree; pass --force to start afresh",
+                    ));
+                }
+                (s.iterations, s.regrets.clone(), s.sums.clone())
+            }
+            None => {
+                let zeros: Vec<Vec<f64>> = tree.infosets.iter().map(|i| vec![0.0; i.actions]).collect();
+                (0, zeros.clone(), zeros)
+            }
+        };
+        let solver = match algorithm {
+            Algorithm::Full(v) => Solver::Full(Cfr::from_tables(tree, v, iterations, regrets, sums)),
+            Algorithm::ExternalSampling => {
+                Solver::Sampled(ExternalSampling::from_tables(tree, Variant::Vanilla, iterations, regrets, sums))
+            }
+        };
+        Ok(Trainer { solver, seed })
+    }
+
+    /// One iteration (a sampled one drawn from the seed and its index).
+    pub fn iterate(&mut self, tree: &Tree) {
+        match &mut self.solver {
+            Solver::Full(c) => c.iterate(tree),
+            Solver::Sampled(e) => {
+                let seed = mix_seed(self.seed, e.iterations(), ITERATION_STREAM);
+                e.iterate(tree, seed);
+            }
+        }
+    }
+
+    /// Iterations done.
+    pub fn iterations(&self) -> u64 {
+        match &self.solver {
+            Solver::Full(c) => c.iterations(),
+            Solver::Sampled(e) => e.iterations(),
+        }
+    }
+
+    /// The average policy so far.
+    pub fn average_policy(&self) -> TabularPolicy {
+        match &self.solver {
+            Solver::Full(c) => c.average_policy(),
+            Solver::Sampled(e) => e.average_policy(),
+        }
+    }
+
+    /// The average policy measured: its exploitability and seat 0's value.
+    pub fn measure(&self, tree: &Tree, seconds: f64) -> Point {
+        let p = self.average_policy();
+        Point {
+            iterations: self.iterations(),
+            seconds,
+            exploitability: exploitability(tree, &p),
+            value_seat0: policy_values(tree, &p)[0],
+        }
+    }
+
+    /// The tables to save.
+    pub fn tables(&self) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
+        let (r, s) = match &self.solver {
+            Solver::Full(c) => c.tables(),
+            Solver::Sampled(e) => e.tables(),
+        };
+        (r.to_vec(), s.to_vec())
+    }
+}
+
+/// Whether iteration count `n` is one the training curve measures: 1, 2, 5, 10, 20, 50, ...
+pub fn measured_at(n: u64) -> bool {
+    let mut step = 1;
+    while step <= n {
+        if n == step || n == 2 * step || n == 5 * step {
+            return true;
+        }
+        step *= 10;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::ref_poker::{Def, Kuhn, Leduc, Rules};
+    use crate::solver::build::build;
+
+    #[test]
+    fn cfr_plus_solves_kuhn_to_its_value_and_leduc_below_a_hundredth() {
+        let kuhn = build::<Def<Kuhn>>(&Rules::default()).unwrap();
+        let mut t = Trainer::new(&kuhn, "cfr+".parse().unwrap(), 1, None).unwrap();
+        for _ in 0..2000 {
+            t.iterate(&kuhn);
+        }
+        let p = t.measure(&kuhn, 0.0);
+        assert!((p.value_seat0 + 1.0 / 18.0).abs() < 1e-3, "{p:?}");
+        assert!(p.exploitability < 1e-3, "{p:?}");
+        let leduc = build::<Def<Leduc>>(&Rules::default()).unwrap();
+        let mut t = Trainer::new(&leduc, "cfr+".parse().unwrap(), 1, None).unwrap();
+        for _ in 0..400 {
+            t.iterate(&leduc);
+        }
+        let p = t.measure(&leduc, 0.0);
+        assert!(p.exploitability < 0.01, "{p:?}");
+        assert!((p.value_seat0 + 0.0856).abs() < 0.005, "{p:?}");
+    }
+
+    #[test]
+    fn a_resumed_run_equals_an_unbroken_one() {
+        let kuhn = build::<Def<Kuhn>>(&Rules::default()).unwrap();
+        for algorithm in ["cfr+", "es-mccfr"] {
+            let a: Algorithm = algorithm.parse().unwrap();
+            let mut whole = Trainer::new(&kuhn, a, 7, None).unwrap();
+            for _ in 0..60 {
+                whole.iterate(&kuhn);
+            }
+            let mut first = Trainer::new(&kuhn, a, 7, None).unwrap();
+            for _ in 0..25 {
+                first.iterate(&kuhn);
+            }
+            let (regrets, sums) = first.tables();
+            let state = TrainState {
+                game: "kuhn-poker".into(),
+                rules_hash: String::new(),
+                algorithm: algorithm.into(),
+                seed: 7,
+                iterations: 25,
+                seconds: 0.0,
+                regrets,
+                sums,
+                points: Vec::new(),
+            };
+            let mut rest = Trainer::new(&kuhn, a, 7, Some(&state)).unwrap();
+            for _ in 25..60 {
+                rest.iterate(&kuhn);
+            }
+            assert_eq!(rest.average_policy(), whole.average_policy(), "{algorithm}");
+        }
+        assert!("nope".parse::<Algorithm>().unwrap_err().to_string().contains("cfr+"));
+        assert!(measured_at(1) && measured_at(50) && measured_at(2000) && !measured_at(30));
+    }
+}
