@@ -26,8 +26,10 @@ fn soak(rounds: u64, units_per_set: u64, seed: u64) -> Vec<(&'static str, u64, u
         };
         // The search bot plays under every random rule set too, on a small budget (its
         // strength has its own tests; here only the rules it plays by matter).
+        // A trained policy plays only the rules it was trained under: not seated here.
         let presets: Vec<String> = (info.presets)()
             .into_iter()
+            .filter(|(name, _)| name != "cfr")
             .map(|(name, _)| if name == "search" { "search{iterations=2}".to_string() } else { name })
             .collect();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);

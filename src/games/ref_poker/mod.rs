@@ -1,7 +1,7 @@
 //! The reference poker games, Kuhn poker and Leduc Hold'em, with OpenSpiel's rules and
 //! payoffs, so the solver's figures compare with OpenSpiel's on the same games. One engine
 //! plays both: Kuhn poker is its one-round, one-suit case. Rules:
-//! `docs/games/reference-poker.md`.
+//! `docs/games/leduc-poker.md` and `docs/games/kuhn-poker.md`.
 //!
 //! - [`rules`]: the rules struct, with each game's defaults ([`Kuhn`], [`Leduc`]);
 //! - [`engine`]: the hand's state machine and forward model; [`view`]: what a seat sees

@@ -1,5 +1,5 @@
 //! The reference poker games' rules: Kuhn poker and Leduc Hold'em as OpenSpiel plays them
-//! (`docs/games/reference-poker.md`), one rules struct whose defaults are the game's.
+//! (`docs/games/leduc-poker.md`), one rules struct whose defaults are the game's.
 
 use std::marker::PhantomData;
 
@@ -162,9 +162,11 @@ pub fn random_rules<F: Flavour>(seed: u64) -> Rules<F> {
     use rand::{Rng, SeedableRng};
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
     let rounds = rng.random_range(1..=2u8);
+    let players = rng.random_range(2..=4);
     Rules {
-        players: rng.random_range(2..=4),
-        ranks: rng.random_range(3..=6),
+        players,
+        // Enough ranks for every player's card and the public card, whatever the suits.
+        ranks: rng.random_range(3..=6).max((players + usize::from(rounds) - 1) as u8),
         suits: rng.random_range(1..=2),
         rounds,
         ante: rng.random_range(1..=2),
@@ -177,6 +179,14 @@ pub fn random_rules<F: Flavour>(seed: u64) -> Rules<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn random_rules_are_valid() {
+        for seed in 0..500 {
+            random_rules::<Leduc>(seed).check().unwrap();
+            random_rules::<Kuhn>(seed).check().unwrap();
+        }
+    }
 
     #[test]
     fn defaults_are_openspiels_and_bad_keys_are_named() {
