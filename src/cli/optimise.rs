@@ -1,6 +1,6 @@
 //! `draftsim tune` and `draftsim exploit`: one optimiser, two questions.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -18,6 +18,7 @@ use super::args::{
     ExecArgs, GameRulesArgs, Known, OutputArgs, PlayersArg, RoundsArg, SeatsArg, SeedArg, positive, preset_names,
     warn_rules, whole,
 };
+use super::study::state_file_for;
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
@@ -306,7 +307,7 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
     let (format, out) = output.open()?;
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let fingerprint = fingerprint.to_string();
-    let state_path = output.out.as_deref().map(state_file);
+    let state_path = output.out.as_deref().map(|o| state_file_for("search", o));
     let mut state: OptimiserState<Played> =
         OptimiserState { fingerprint: fingerprint.clone(), samples: Default::default() };
     let mut budget = rounds;
@@ -379,15 +380,6 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
         let _ = std::fs::remove_file(path);
     }
     Ok((result, state, out, format, budget))
-}
-
-/// Where an interrupted search keeps its evaluations: beside the output folder.
-fn state_file(out: &Path) -> PathBuf {
-    let name = out.file_name().map_or_else(|| "search".into(), |n| n.to_string_lossy().into_owned());
-    out.parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."))
-        .join(format!(".{name}.search-state.json"))
 }
 
 /// Rounds the search can play in `seconds`: a pilot of one candidate for about a second.

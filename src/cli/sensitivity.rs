@@ -1,6 +1,5 @@
 //! `draftsim sensitivity`: the base rules and every one-step deviation, on common deals.
 
-use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -16,7 +15,7 @@ use draftsim::sim::{CHUNK_DEALS, Lineup, Mode, Plan, Seatings};
 
 use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeatsArg, SeedArg, positive};
 use super::run::INTERRUPTED;
-use super::study::{Merging, Study, StudyShard, play, study_shard, write_shard, write_study};
+use super::study::{Merging, Study, StudyShard, play, state_file_for, study_shard, write_shard, write_study};
 
 /// Arguments of `draftsim sensitivity`.
 #[derive(Args, Debug)]
@@ -49,15 +48,6 @@ pub struct SensitivityArgs {
     /// plays the same).
     #[arg(long, value_name = "SECONDS", value_parser = positive, allow_negative_numbers = true, conflicts_with = "rounds")]
     pub budget_time: Option<f64>,
-}
-
-/// Where an interrupted study keeps what it played: beside the output folder.
-fn state_file(out: &Path) -> PathBuf {
-    let name = out.file_name().map_or_else(|| "sensitivity".into(), |n| n.to_string_lossy().into_owned());
-    out.parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."))
-        .join(format!(".{name}.sensitivity-state.json"))
 }
 
 /// Deals per variant that the study's `units` variants can play in `seconds`, from a pilot
@@ -140,7 +130,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         );
     }
     let (format, out) = args.output.open()?;
-    let state_path = args.output.out.as_deref().map(state_file);
+    let state_path = args.output.out.as_deref().map(|o| state_file_for("sensitivity", o));
     let fingerprint_of = |spec: &SensitivitySpec| {
         serde_json::to_string(&(info.name, spec, shard, env!("CARGO_PKG_VERSION"))).expect("a spec prints")
     };

@@ -244,3 +244,13 @@ pub(super) fn read_pairs(
     }
     Ok(pairs)
 }
+
+/// Where an interrupted command (`what`: search, sensitivity, train) keeps its state:
+/// beside the output folder, as `.NAME.WHAT-state.json`.
+pub(super) fn state_file_for(what: &str, out: &std::path::Path) -> std::path::PathBuf {
+    let name = out.file_name().map_or_else(|| what.into(), |n| n.to_string_lossy().into_owned());
+    out.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."))
+        .join(format!(".{name}.{what}-state.json"))
+}

@@ -2,7 +2,6 @@
 //! exact tree, measured as it goes; Ctrl-C keeps the state beside `--out` and the same
 //! command resumes (the state goes once the policy is written).
 
-use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -16,7 +15,7 @@ use draftsim::study::kind;
 
 use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, SeedArg, positive, whole};
 use super::run::INTERRUPTED;
-use super::study::write_study;
+use super::study::{state_file_for, write_study};
 
 /// Arguments of `draftsim train`.
 #[derive(Args, Debug)]
@@ -42,15 +41,6 @@ pub struct TrainArgs {
     pub exec: ExecArgs,
 }
 
-/// Where a stopped training keeps its state: beside the output folder.
-fn state_file(out: &Path) -> PathBuf {
-    let name = out.file_name().map_or_else(|| "train".into(), |n| n.to_string_lossy().into_owned());
-    out.parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."))
-        .join(format!(".{name}.train-state.json"))
-}
-
 /// Trains, then writes the policy, the `training` table and study.json.
 pub fn run(args: TrainArgs) -> Result<()> {
     let algorithm: Algorithm = args.algorithm.parse()?;
@@ -71,7 +61,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     }
     let (format, out) = args.output.open()?;
     let out = out.expect("--out was given");
-    let state_path = state_file(&out_path);
+    let state_path = state_file_for("train", &out_path);
     let saved: Option<TrainState> =
         std::fs::read_to_string(&state_path).ok().and_then(|t| serde_json::from_str(&t).ok());
     let same = |s: &TrainState| {
