@@ -62,13 +62,23 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let (format, out) = args.output.open()?;
     let out = out.expect("--out was given");
     let state_path = state_file_for("train", &out_path);
-    let saved: Option<TrainState> =
-        std::fs::read_to_string(&state_path).ok().and_then(|t| serde_json::from_str(&t).ok());
+    let saved: Option<Result<TrainState, serde_json::Error>> =
+        std::fs::read_to_string(&state_path).ok().map(|t| serde_json::from_str(&t));
     let same = |s: &TrainState| {
         s.game == info.name && s.rules_hash == rules_hash && s.algorithm == args.algorithm && s.seed == args.seed.seed
     };
     let resumed = match saved {
-        Some(s) if same(&s) => {
+        // --force starts afresh whatever is there.
+        _ if args.output.force => None,
+        None => None,
+        Some(Err(e)) => {
+            return Err(InputError::new(format!(
+                "{}: not a training state ({e}); pass --force to start afresh",
+                state_path.display()
+            ))
+            .into());
+        }
+        Some(Ok(s)) if same(&s) => {
             args.exec.note(&format!(
                 "resuming the training in {} ({} iterations done)",
                 state_path.display(),
@@ -76,14 +86,13 @@ pub fn run(args: TrainArgs) -> Result<()> {
             ));
             Some(s)
         }
-        Some(_) if !args.output.force => {
+        Some(Ok(_)) => {
             return Err(InputError::new(format!(
                 "{}: another training's state is there (other game, rules, algorithm or seed); pass --force to start afresh",
                 state_path.display()
             ))
             .into());
         }
-        _ => None,
     };
     let mut trainer = Trainer::new(&tree, algorithm, args.seed.seed, resumed.as_ref())?;
     let mut points: Vec<Point> = resumed.as_ref().map_or_else(Vec::new, |s| s.points.clone());

@@ -26,7 +26,7 @@ pub(super) fn training_section(md: &mut String, t: &DataFrame, out: &OutputDir, 
     let series = charts::Series { name: String::new(), colour: charts::NEUTRAL, values: logs, band: None };
     charts::lines(&out.path().join(&file), &axes, &[series])?;
     let sentence = format!(
-        "After {:.0} iterations ({:.1} s) a best response gains {:.6} chips a hand on average over the players against the policy; seat 0's value is {:+.6}. Below about 0.001 the policy is, for a designer's purposes, an equilibrium of these rules.",
+        "After {:.0} iterations ({:.1} s) a best response gains {:.6} chips a hand on average over the players against the policy; seat 0's value is {:+.6}. The lower this figure, the closer the policy is to an equilibrium of these rules (where it is 0).",
         iterations[n - 1],
         seconds[n - 1],
         expl[n - 1],

@@ -189,14 +189,12 @@ pub enum SeatBot<F: Forward> {
 pub struct PolicyBot<F: Forward> {
     policy: std::sync::Arc<crate::solver::policy::Policy>,
     legal: Vec<F::Move>,
-    /// Decisions made from a set the policy lacked.
-    pub unseen: u64,
 }
 
 impl<F: Forward> PolicyBot<F> {
     /// A seat playing `policy`.
     pub fn new(policy: std::sync::Arc<crate::solver::policy::Policy>) -> Self {
-        PolicyBot { policy, legal: Vec::with_capacity(16), unseen: 0 }
+        PolicyBot { policy, legal: Vec::with_capacity(16) }
     }
 
     /// The policy it plays.
@@ -221,7 +219,6 @@ impl<F: Forward> PolicyBot<F> {
         let probs =
             F::info_key(rules, obs).and_then(|k| self.policy.probs(seat, k)).filter(|p| p.len() == self.legal.len());
         let Some(probs) = probs else {
-            self.unseen += 1;
             return Ok(self.legal[rng.random_range(0..self.legal.len())]);
         };
         let mut u: f64 = rng.random();

@@ -71,8 +71,9 @@ impl Bot for PokerBot {
     fn act(&mut self, view: &SeatView, rng: &mut BotRng) -> Action {
         let pick = match self.preset.bet {
             BetModule::Random => {
-                let legal: Vec<Action> = Action::ALL.into_iter().filter(|a| view.allows(*a)).collect();
-                legal[rng.random_range(0..legal.len())]
+                let legal = Action::ALL.iter().filter(|a| view.allows(**a)).count();
+                let pick = rng.random_range(0..legal);
+                *Action::ALL.iter().filter(|a| view.allows(**a)).nth(pick).expect("a legal action")
             }
             BetModule::CallingStation => Action::Call,
             BetModule::Aggressive => Action::Raise,

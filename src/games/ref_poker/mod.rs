@@ -86,12 +86,10 @@ impl<F: Flavour> GameDef for Def<F> {
             let _ = match *e {
                 Event::Deal { seat: s, card } => writeln!(text, "{} is dealt {}", seat(s), card_text(rules, card)),
                 Event::Board { card } => writeln!(text, "-- The public card: {}", card_text(rules, card)),
-                Event::Act { seat: s, action, paid } => writeln!(
-                    text,
-                    "  {} {action}s{}",
-                    seat(s),
-                    if paid > 0 { format!(" ({paid} in)") } else { String::new() }
-                ),
+                Event::Act { seat: s, action, paid } => match (action, paid) {
+                    (Action::Call, 0) => writeln!(text, "  {} checks", seat(s)),
+                    _ => writeln!(text, "  {} {action}s ({paid} in)", seat(s)),
+                },
                 Event::Show { seat: s, card } => writeln!(text, "  {} shows {}", seat(s), card_text(rules, card)),
                 Event::Award { seat: s, chips } => writeln!(text, "  {} wins {chips}", seat(s)),
                 Event::Search(note) => writeln!(text, "  ({note})"),

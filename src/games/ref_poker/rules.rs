@@ -32,7 +32,7 @@ pub struct Leduc;
 impl Flavour for Kuhn {
     const NAME: &'static str = "kuhn-poker";
     const DESCRIPTION: &'static str =
-        "Kuhn poker, OpenSpiel's rules: three cards, one each, one bet (the solver's reference, 2-3 players)";
+        "Kuhn poker, OpenSpiel's rules: three cards, one each, one bet (the solver's reference, 2-4 players)";
     const PRESETS: &'static [(&'static str, &'static str)] =
         crate::embedded_presets!("kuhn-poker": "random", "calling-station", "aggressive", "tight", "search", "cfr");
     fn defaults() -> Rules<Kuhn> {
@@ -127,7 +127,10 @@ impl<F: Flavour> Rules<F> {
             return Err(InputError::new(format!("rounds = {}: give 1 or 2", self.rounds)));
         }
         if !(2..=13).contains(&self.ranks) || !(1..=4).contains(&self.suits) {
-            return Err(InputError::new("ranks and suits: give 2 to 13 ranks and 1 to 4 suits"));
+            return Err(InputError::new(format!(
+                "ranks = {}, suits = {}: give 2 to 13 ranks and 1 to 4 suits",
+                self.ranks, self.suits
+            )));
         }
         if !(2..=4).contains(&self.players) {
             return Err(InputError::new(format!("players = {}: seat 2 to 4 players", self.players)));
@@ -153,7 +156,23 @@ impl<F: Flavour> Rules<F> {
         if !(1..=4).contains(&self.max_raises) {
             return Err(InputError::new(format!("max_raises = {}: give 1 to 4", self.max_raises)));
         }
+        if self.longest_history() > crate::games::ref_poker::engine::MAX_HISTORY {
+            return Err(InputError::new(format!(
+                "max_raises = {} at {} players: a hand could run to {} actions, more than {}; lower max_raises or players",
+                self.max_raises,
+                self.players,
+                self.longest_history(),
+                crate::games::ref_poker::engine::MAX_HISTORY
+            )));
+        }
         Ok(())
+    }
+
+    /// The most actions a hand can record, each round's end marked: per round, before
+    /// each raise and after the last, every other seat may act once, and the raises.
+    pub fn longest_history(&self) -> usize {
+        let per_round = (self.players - 1) * (self.max_raises as usize + 1) + self.max_raises as usize;
+        usize::from(self.rounds) * per_round + usize::from(self.rounds) - 1
     }
 }
 
@@ -163,7 +182,7 @@ pub fn random_rules<F: Flavour>(seed: u64) -> Rules<F> {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
     let rounds = rng.random_range(1..=2u8);
     let players = rng.random_range(2..=4);
-    Rules {
+    let mut r = Rules {
         players,
         // Enough ranks for every player's card and the public card, whatever the suits.
         ranks: rng.random_range(3..=6).max((players + usize::from(rounds) - 1) as u8),
@@ -173,7 +192,12 @@ pub fn random_rules<F: Flavour>(seed: u64) -> Rules<F> {
         raise_sizes: (0..rounds).map(|_| rng.random_range(1..=4)).collect(),
         max_raises: rng.random_range(1..=3),
         flavour: PhantomData,
+    };
+    // Fewer raises where the hand could outgrow the recorded history.
+    while r.longest_history() > super::engine::MAX_HISTORY {
+        r.max_raises -= 1;
     }
+    r
 }
 
 #[cfg(test)]
@@ -199,6 +223,8 @@ mod tests {
         assert!(e.to_string().contains("bet"), "{e}");
         let e = Rules::<Kuhn> { players: 4, ..Rules::default() }.check().unwrap_err();
         assert!(e.to_string().contains("add ranks"), "{e}");
+        let e = Rules::<Leduc> { players: 4, max_raises: 3, ..Rules::default() }.check().unwrap_err();
+        assert!(e.to_string().contains("lower max_raises"), "{e}");
         let e = Rules::<Leduc> { raise_sizes: vec![2], ..Rules::default() }.check().unwrap_err();
         assert!(e.to_string().contains("raise_sizes"), "{e}");
     }

@@ -112,19 +112,24 @@ impl<F: Flavour> Forward for State<F> {
         out.verify = false;
         // The cards the observer has not seen, dealt at random to the other seats and,
         // while it is face down, the public card.
-        let mut unseen: Vec<u8> =
-            (0..rules.deck() as u8).filter(|&c| c != obs.card && obs.public.board != Some(c)).collect();
+        let mut unseen = [0u8; 52];
+        let mut left = 0;
+        for c in (0..rules.deck() as u8).filter(|&c| c != obs.card && obs.public.board != Some(c)) {
+            unseen[left] = c;
+            left += 1;
+        }
+        let mut draw = |rng: &mut BotRng| {
+            let i = (rng.next_u64() % left as u64) as usize;
+            left -= 1;
+            unseen.swap(i, left);
+            unseen[left]
+        };
         for s in 0..rules.players {
-            if s == obs.seat {
-                out.cards[s] = obs.card;
-                continue;
-            }
-            let i = (rng.next_u64() % unseen.len() as u64) as usize;
-            out.cards[s] = unseen.swap_remove(i);
+            out.cards[s] = if s == obs.seat { obs.card } else { draw(rng) };
         }
         out.board = match obs.public.board {
             Some(b) => b,
-            None if rules.rounds == 2 => unseen[(rng.next_u64() % unseen.len() as u64) as usize],
+            None if rules.rounds == 2 => draw(rng),
             None => 0,
         };
     }

@@ -100,15 +100,15 @@ impl<F: Flavour> State<F> {
     /// share it.
     fn settle<S: EventSink<Event>>(&mut self, rules: &Rules<F>, sink: &mut S, out: &mut RoundResult) {
         let n = rules.players;
-        let in_hand: Vec<usize> = (0..n).filter(|&s| !self.public.folded[s]).collect();
-        let showdown = in_hand.len() > 1;
-        let best = in_hand.iter().map(|&s| self.hand_rank(rules, s)).max().unwrap_or(0);
-        let winners: Vec<usize> =
-            in_hand.iter().copied().filter(|&s| !showdown || self.hand_rank(rules, s) == best).collect();
+        let in_hand = |s: &usize| !self.public.folded[*s];
+        let showdown = self.public.active > 1;
+        let best = (0..n).filter(in_hand).map(|s| self.hand_rank(rules, s)).max().unwrap_or(0);
+        let wins = |s: usize| in_hand(&s) && (!showdown || self.hand_rank(rules, s) == best);
+        let winners = (0..n).filter(|&s| wins(s)).count();
         let pot = self.public.pot;
-        let each = pot / winners.len() as u32;
-        let odd = pot as usize % winners.len();
-        for &s in &in_hand {
+        let each = pot / winners as u32;
+        let odd = pot as usize % winners;
+        for s in (0..n).filter(in_hand) {
             if showdown {
                 out.seats[s].count(SHOWDOWNS);
                 sink.event(Event::Show { seat: s, card: self.cards[s] });
@@ -117,10 +117,10 @@ impl<F: Flavour> State<F> {
         for s in 0..n {
             out.seats[s].score = -i64::from(self.public.put_in[s]);
         }
-        for (k, &s) in winners.iter().enumerate() {
+        for (k, s) in (0..n).filter(|&s| wins(s)).enumerate() {
             let won = each + u32::from(k < odd);
             out.seats[s].score += i64::from(won);
-            out.seats[s].share_units = share(winners.len());
+            out.seats[s].share_units = share(winners);
             if showdown {
                 out.seats[s].count(SHOWDOWN_WINS);
             }
