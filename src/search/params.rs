@@ -82,6 +82,11 @@ fn module_of(text: &str) -> Option<String> {
     toml::from_str::<toml::Table>(text).ok()?.get("module")?.as_str().map(str::to_string)
 }
 
+/// Whether a preset's TOML text is a trained-policy preset (played from its probabilities).
+pub fn is_policy(text: &str) -> bool {
+    module_of(text).as_deref() == Some(POLICY_MODULE)
+}
+
 /// Whether a preset's TOML text is a search preset.
 pub fn is_search(text: &str) -> bool {
     toml::from_str::<toml::Table>(text)

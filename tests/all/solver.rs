@@ -32,6 +32,8 @@ fn train_reaches_kuhns_value_and_the_policy_plays() {
     assert!(o.status.success(), "{}", stderr(&o));
     let table = stdout(&o);
     assert!(row_value(&table, "cfr", 1) <= 0.001, "{table}");
+    assert!(table.lines().any(|l| l.starts_with("cfr") && l.contains("policy read exactly")), "{table}");
+    assert!(table.lines().any(|l| l.starts_with("random") && l.contains("64 decisions per set")), "{table}");
     // The uniform random player, tabulated from samples, is near its exact 0.458333.
     assert!((row_value(&table, "random", 1) - 0.458).abs() < 0.06, "{table}");
     let o = draftsim(&[
