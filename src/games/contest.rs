@@ -232,6 +232,9 @@ impl<G: GameDef> Setup for Contest<G> {
     fn rules_toml(&self) -> String {
         toml::to_string(self.rules_file()).unwrap_or_default()
     }
+    fn has_tree(&self) -> bool {
+        <G::State as Forward>::deal_count(&self.rules).is_some()
+    }
     fn game_tree(&self) -> Result<Tree, Error> {
         crate::solver::build::build::<G>(&self.rules)
     }

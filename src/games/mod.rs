@@ -60,6 +60,9 @@ pub trait Runner: Sync {
     ) -> Result<CheckReport, Error>;
     /// Round `k` of a run under these seatings, told move by move.
     fn replay(&self, seed: u64, seatings: &Seatings, k: u64) -> Result<String, Error>;
+    /// Whether the game's forward model lists its deals, so that [`Runner::game_tree`] can
+    /// build its whole tree.
+    fn has_tree(&self) -> bool;
     /// The game's whole tree under these rules, where its forward model lists its deals.
     fn game_tree(&self) -> Result<Tree, Error>;
     /// Each lineup entry's policy over `tree` (see [`crate::solver::tabulate`]).
@@ -91,6 +94,10 @@ pub trait Setup: Game + Sized {
     /// [`RoundResult::rules_used`](crate::sim::RoundResult::rules_used) (none by default).
     fn rule_uses(&self) -> Vec<RuleUse> {
         Vec::new()
+    }
+    /// Whether the game has a whole tree (none by default).
+    fn has_tree(&self) -> bool {
+        false
     }
     /// The game's whole tree under these rules (none by default).
     fn game_tree(&self) -> Result<Tree, Error> {
@@ -164,6 +171,9 @@ impl<G: Setup> Runner for G {
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Table, Error> {
         Setup::calibration(self, rounds, seed, interrupt, progress)
+    }
+    fn has_tree(&self) -> bool {
+        Setup::has_tree(self)
     }
     fn game_tree(&self) -> Result<Tree, Error> {
         Setup::game_tree(self)

@@ -36,11 +36,35 @@ pub(super) fn training_section(md: &mut String, t: &DataFrame, out: &OutputDir, 
     Ok(())
 }
 
-/// Each strategy's exploitability, as a table with a sentence.
+/// Each strategy's exploitability, as a table with a sentence: exact figures, or lower
+/// bounds by play ("at least x [lo, hi]") with the responder that set them.
 pub(super) fn exploitability_section(md: &mut String, t: &DataFrame) -> Result<(), Error> {
     let names = texts(t, "strategy")?;
     let expl = floats(t, "exploitability")?;
     let method = texts(t, "method")?;
+    // Tables written before the lower bound existed hold exact figures only.
+    let lower = texts(t, "bound").is_ok_and(|b| b.iter().any(|b| b == "lower"));
+    if lower {
+        let (lo, hi) = (floats(t, "exploitability_lo")?, floats(t, "exploitability_hi")?);
+        let responder = texts(t, "best_responder")?;
+        let _ = writeln!(md, "| strategy | exploitability | best responder | method |\n|---|---|---|---|");
+        for i in 0..names.len() {
+            let _ = writeln!(
+                md,
+                "| {} | at least {:.3} [{:.3}, {:.3}] | {} | {} |",
+                names[i], expl[i], lo[i], hi[i], responder[i], method[i]
+            );
+        }
+        let most = (0..names.len()).max_by(|&a, &b| lo[a].total_cmp(&lo[b]));
+        if let Some(m) = most {
+            let _ = writeln!(
+                md,
+                "\nEach figure is a lower bound: what the best responder tried gains at one seat against the strategy at every other seat, per unit; the true distance from optimal is at least this. The most exploitable here is {} (at least {:.3}); a finding that rests on players this easy to beat may not hold among strong ones.\n",
+                names[m], lo[m]
+            );
+        }
+        return Ok(());
+    }
     let _ = writeln!(md, "| strategy | exploitability | method |\n|---|---|---|");
     for i in 0..names.len() {
         let _ = writeln!(md, "| {} | {:.6} | {} |", names[i], expl[i], method[i]);

@@ -39,7 +39,7 @@ pub const CALIBRATE: Kind = Kind { name: "calibrate", tables: &["calibration"], 
 /// `draftsim train`.
 pub const TRAIN: Kind = Kind { name: "train", tables: &["training"], units: None };
 /// `draftsim exploitability`.
-pub const EXPLOITABILITY: Kind = Kind { name: "exploitability", tables: &["exploitability"], units: None };
+pub const EXPLOITABILITY: Kind = Kind { name: "exploitability", tables: &["exploitability", "responses"], units: None };
 
 /// Every kind of study, in the order the report shows their sections.
 pub const KINDS: [&Kind; 10] =

@@ -1,8 +1,9 @@
 //! Studies built from many runs: comparing strategies pair by pair, sweeping rules options
-//! over a grid, the search bot's ladder and one-step sensitivity.
+//! over a grid, the search bot's ladder, one-step sensitivity and exploitability by play.
 
 pub mod compare;
 pub mod equilibrium;
+pub mod exploitability;
 pub mod kind;
 pub mod ladder;
 pub mod optimise;

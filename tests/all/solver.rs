@@ -1,6 +1,7 @@
 //! The solver through the command line: `train` reaches the reference games' known
 //! values, writes a policy the `cfr` preset plays, resumes after Ctrl-C and is the same on
-//! any thread count; `exploitability` measures presets exactly; bad input is one line.
+//! any thread count; `exploitability` measures presets exactly, and bounds them from below
+//! by play on any game; bad input is one line.
 
 use std::process::Command;
 
@@ -147,12 +148,136 @@ fn bad_training_input_is_one_line() {
         (vec!["train", "--game", "sevens", "--out", out], "exact tree"),
         (vec!["train", "--game", "kuhn-poker", "--iterations", "0", "--out", out], "--iterations 0"),
         (vec!["train", "--game", "kuhn-poker"], "--out"),
-        (vec!["exploitability", "--game", "sevens"], "exact tree"),
+        (vec!["exploitability", "--game", "sevens", "--bound", "exact"], "--bound lower"),
+        (vec!["exploitability", "--game", "sevens", "--samples", "8"], "--bound exact"),
+        (vec!["exploitability", "--game", "kuhn-poker", "--rounds", "10"], "--bound lower"),
         (vec!["exploitability", "--game", "kuhn-poker", "--samples", "0"], "--samples 0"),
+        (vec!["exploitability", "--game", "sevens", "--rounds", "0"], "--rounds 0"),
+        (vec!["exploitability", "--game", "sevens", "--responders", "nope", "--out", out], "nope"),
     ] {
         let o = draftsim(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(says) && stderr(&o).lines().count() == 1, "{args:?}: {}", stderr(&o));
         assert!(!dir.join("x").exists());
     }
+}
+
+/// The rows of a written CSV table as maps from column to text.
+fn csv_rows(path: &std::path::Path) -> Vec<std::collections::HashMap<String, String>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(str::to_string).collect();
+    lines
+        .map(|l| {
+            let mut r = csv::ReaderBuilder::new().has_headers(false).from_reader(l.as_bytes());
+            let rec = r.records().next().unwrap().unwrap();
+            header.iter().cloned().zip(rec.iter().map(str::to_string)).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_lower_bound_by_play_stays_under_kuhns_exact_figure_and_finds_most_of_it() {
+    // The uniform random player's exact exploitability is 0.458333; the search bot told
+    // its strategy is a best response up to its sampling, so the bound's interval sits
+    // across that figure, never wholly above it.
+    let dir = scratch(FILE, "lower-kuhn");
+    let out = dir.join("x");
+    let o = draftsim(&[
+        "exploitability",
+        "--game",
+        "kuhn-poker",
+        "--bound",
+        "lower",
+        "--seats",
+        "random",
+        "--rounds",
+        "4000",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = csv_rows(&out.join("exploitability.csv"));
+    let r = &rows[0];
+    let f = |k: &str| r[k].parse::<f64>().unwrap();
+    assert_eq!(r["bound"], "lower");
+    assert!(r["best_responder"].starts_with("search{opponents=rollout;rollout=random"), "{r:?}");
+    assert!(f("exploitability_lo") <= 0.458333 && f("exploitability") > 0.4, "{r:?}");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).unwrap()).unwrap();
+    assert_eq!(meta["bound"], "lower");
+    assert_eq!(meta["unit"], "chips_per_round");
+}
+
+#[test]
+fn a_large_game_gets_a_lower_bound_from_every_responder_on_any_thread_count() {
+    let dir = scratch(FILE, "lower-sevens");
+    let out = dir.join("x");
+    let args = ["exploitability", "--game", "sevens", "--players", "2", "--seats", "tight,random", "--rounds", "300"];
+    let table = on_one_and_two_threads(&args);
+    assert!(table.contains("at one seat against the strategy at every other"), "{table}");
+    let o = draftsim(&[&args[..], &["--out", out.to_str().unwrap(), "--quiet"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Each strategy answered by the search told it and by the other strategy seated.
+    let responses = csv_rows(&out.join("responses.csv"));
+    let pairs: Vec<(&str, &str)> =
+        responses.iter().map(|r| (r["strategy"].as_str(), r["responder"].as_str())).collect();
+    assert_eq!(
+        pairs,
+        [
+            ("tight", "search{opponents=rollout;rollout=tight}"),
+            ("tight", "random"),
+            ("random", "search{opponents=rollout;rollout=random}"),
+            ("random", "tight"),
+        ]
+    );
+    let rows = csv_rows(&out.join("exploitability.csv"));
+    for r in &rows {
+        let f = |k: &str| r[k].parse::<f64>().unwrap();
+        assert!(f("exploitability_lo") >= 0.0 && f("exploitability") >= f("exploitability_lo"), "{r:?}");
+    }
+    // Random play is far from optimal: its bound is well above zero.
+    let random = rows.iter().find(|r| r["strategy"] == "random").unwrap();
+    assert!(random["exploitability_lo"].parse::<f64>().unwrap() > 0.3, "{random:?}");
+    // In a zero-sum game one responder's gain is the other's loss at a heads-up table.
+    let gain = |s: &str, r: &str| {
+        responses.iter().find(|x| x["strategy"] == s && x["responder"] == r).unwrap()["gain"].parse::<f64>().unwrap()
+    };
+    assert!((gain("tight", "random") + gain("random", "tight")).abs() < 1e-9);
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", dir.join("r").to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(dir.join("r").join("report.md")).unwrap();
+    assert!(md.contains("| random | at least "), "{md}");
+}
+
+#[test]
+fn a_game_that_is_not_zero_sum_measures_the_strategys_own_table() {
+    // Seven Poker scores victory cards, which are not zero-sum: a responder's gain is its
+    // score at one seat against the strategy minus what a seat of the strategy's own table
+    // scores, on the same deals: exactly what `run` reports for the two tables.
+    let o = draftsim(&[
+        "exploitability",
+        "--game",
+        "seven-poker",
+        "--seats",
+        "random",
+        "--responders",
+        "adaptive",
+        "--rounds",
+        "24",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = stdout(&o);
+    assert!(table.contains("victory_cards_per_game"), "{table}");
+    let score = |seats: &str, strategy: &str| {
+        let o = draftsim(&["run", "--game", "seven-poker", "--seats", seats, "--rounds", "24", "--quiet"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        row_value(&stdout(&o), strategy, 6)
+    };
+    let expected = score("adaptive,random,random,random", "adaptive") - score("random,random,random,random", "random");
+    let gain = table.lines().find(|l| l.starts_with("random") && l.contains(" adaptive ")).expect("adaptive's row");
+    let gain: f64 = gain.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!((gain - expected).abs() < 2e-4, "{gain} against {expected}: {table}");
 }
