@@ -28,10 +28,18 @@ pub fn whole<T: std::str::FromStr>(text: &str) -> Result<T, String> {
     text.trim().parse().map_err(|_| "not a whole number: give digits only, e.g. 4".into())
 }
 
+/// The most worker threads a command starts: far more than any machine has cores, few
+/// enough that asking for them cannot exhaust the machine.
+const MAX_THREADS: usize = 1024;
+
+/// The most rounds a command plays: sums of a run's counts stay far from overflowing.
+const MAX_ROUNDS: u64 = 1_000_000_000_000_000;
+
 /// Parses `--threads`: a whole number of at least 1.
 fn threads(text: &str) -> Result<usize, String> {
     match whole(text)? {
         0 => Err("no threads: give 1 or more, or leave --threads out to use every core".into()),
+        n if n > MAX_THREADS => Err(format!("more than {MAX_THREADS} threads: give at most {MAX_THREADS}")),
         n => Ok(n),
     }
 }
@@ -190,6 +198,7 @@ impl RoundsArg {
     pub fn get(&self, default: u64) -> Result<u64, InputError> {
         match self.rounds.unwrap_or(default) {
             0 => Err(InputError::new("--rounds 0: play at least 1 round")),
+            n if n > MAX_ROUNDS => Err(InputError::new(format!("--rounds {n}: give at most {MAX_ROUNDS}"))),
             n => Ok(n),
         }
     }

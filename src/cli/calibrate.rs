@@ -61,7 +61,7 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
     }
     // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
     let table = table?;
-    print!("{}", table.to_aligned_text(3));
+    say!("{}", table.to_aligned_text(3).trim_end());
     let meta = serde_json::json!({
         "kind": kind::CALIBRATE.name,
         "game": game_args.name(),

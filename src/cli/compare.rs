@@ -129,16 +129,16 @@ pub(super) fn finish_compare(
     format: Format,
     quiet: &QuietArg,
 ) -> Result<()> {
-    println!("{}", result.matrix_text());
-    println!("{}", result.ratings_table().to_aligned_text(1));
+    say!("{}", result.matrix_text());
+    say!("{}", result.ratings_table().to_aligned_text(1));
     match result.dominant {
         Some(i) => {
-            println!("{} dominates: its win share is above 0.5 against every other strategy.", result.strategies[i])
+            say!("{} dominates: its win share is above 0.5 against every other strategy.", result.strategies[i])
         }
-        None => println!("No strategy dominates."),
+        None => say!("No strategy dominates."),
     }
-    println!("{}", result.equilibrium_text());
-    println!("{}", result.equilibrium_table().to_aligned_text(4));
+    say!("{}", result.equilibrium_text());
+    say!("{}", result.equilibrium_table().to_aligned_text(4));
     write_study(out, &[result.matrix_table(), result.ratings_table(), result.equilibrium_table()], format, meta, quiet)
 }
 

@@ -140,8 +140,8 @@ pub(super) fn finish_ladder(
     quiet: &QuietArg,
 ) -> Result<()> {
     let tables = [result.ladder_table(), result.depth_table()];
-    println!("{}", tables[0].to_aligned_text(4));
-    println!("{}", result.summary());
+    say!("{}", tables[0].to_aligned_text(4));
+    say!("{}", result.summary());
     write_study(out, &tables, format, meta, quiet)
 }
 

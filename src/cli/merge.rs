@@ -45,6 +45,7 @@ pub fn run(args: MergeArgs) -> Result<()> {
     let Some(out_path) = &args.output.out else {
         return Err(InputError::new("merge: give --out DIR for the merged tables").into());
     };
+    draftsim::output::check_out_not_input(out_path, &args.dirs)?;
     let mut parts: Vec<(RunMeta, Tally)> = Vec::new();
     for dir in &args.dirs {
         parts.push((read_json(&dir.join("run.json"))?, read_json(&dir.join("tally.json"))?));
@@ -116,6 +117,7 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
     let Some(out_path) = &output.out else {
         return Err(InputError::new("merge: give --out DIR for the merged tables").into());
     };
+    draftsim::output::check_out_not_input(out_path, dirs)?;
     let mut parts: Vec<StudyShard> = Vec::new();
     for dir in dirs {
         let path = dir.join(STUDY_SHARD);

@@ -1,5 +1,15 @@
 //! Command-line parsing (clap derive) and dispatch; each command lives in its own module.
 
+/// Prints a line once the command is done (see [`say_line`]).
+macro_rules! say {
+    () => {
+        $crate::cli::say_line(String::new())
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::say_line(format!($($arg)*))
+    };
+}
+
 mod args;
 mod calibrate;
 mod check;
@@ -169,6 +179,25 @@ enum Command {
     },
 }
 
+/// What a command prints to stdout, held until it is done and its files are written: a
+/// closed pipe (`| head`) then ends the process only when nothing is left to lose.
+static STDOUT: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+/// Adds a line to what the command prints when it is done.
+pub fn say_line(line: String) {
+    let mut out = STDOUT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    out.push_str(&line);
+    out.push('\n');
+}
+
+/// Prints what the command said.
+fn flush_said() {
+    use std::io::Write;
+    let text = std::mem::take(&mut *STDOUT.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
+}
+
 /// Runs the command line and maps errors to exit codes: 2 for bad input, 1 otherwise.
 pub fn main() -> ExitCode {
     // draftsim prints no colour of its own; clap's help and usage errors follow NO_COLOR
@@ -202,6 +231,7 @@ pub fn main() -> ExitCode {
             Ok(())
         }
     };
+    flush_said();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

@@ -38,11 +38,20 @@ pub struct OptimiseArgs {
     #[arg(long, value_name = "SECONDS", value_parser = positive, allow_negative_numbers = true)]
     pub budget_time: Option<f64>,
     /// Candidates drawn at the start (Latin hypercube).
-    #[arg(long, default_value_t = 16, value_parser = whole::<usize>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 16, value_parser = candidates, allow_negative_numbers = true)]
     pub candidates: usize,
     /// Runners-up re-evaluated on held-out seeds beside the winner.
     #[arg(long, default_value_t = 2, value_parser = whole::<usize>, allow_negative_numbers = true)]
     pub runners_up: usize,
+}
+
+/// Parses `--candidates`: 1 to 100,000 (each is played and kept in memory).
+fn candidates(text: &str) -> Result<usize, String> {
+    match whole::<usize>(text)? {
+        0 => Err("no candidates: give 1 or more".into()),
+        n if n > 100_000 => Err("more than 100000 candidates: give at most 100000".into()),
+        n => Ok(n),
+    }
 }
 
 impl OptimiseArgs {
@@ -76,6 +85,14 @@ impl OptimiseArgs {
         }
         if params.is_empty() {
             return Err(InputError::new("give at least one --param NAME=LO..HI (or a [space] table in --space)").into());
+        }
+        // A parameter given twice would have one range silently win over the other.
+        if let Some(twice) = params.iter().enumerate().find(|(i, p)| params[..*i].iter().any(|q| q.name == p.name)) {
+            return Err(InputError::new(format!(
+                "--param {}: given twice (in --param or --space); give each parameter one range",
+                twice.1.name
+            ))
+            .into());
         }
         Ok((params, objective))
     }
@@ -178,19 +195,19 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     let key = optimise::sample_key(&best.setting, result.held_out_seeds[0], result.held_out_rounds);
     let metrics = state.samples.get(&key).map(|s: &Played| evaluator.metrics(s)).unwrap_or_default();
     let constrained = !evaluator.objective.constraints.is_empty();
-    println!("Objective: {}.", evaluator.objective.describe());
+    say!("Objective: {}.", evaluator.objective.describe());
     if constrained {
-        println!(
+        say!(
             "(The objective ranked adds {} per unit of a constraint's shortfall; its interval includes the penalty's.)",
             draftsim::study::tune::PENALTY
         );
     }
     print_result(&result, "objective", false);
     for (name, e) in metrics.iter().filter(|(n, _)| evaluator.objective.metrics().contains(&n.as_str())) {
-        println!("  held-out {name}: {:.4} [{:.4}, {:.4}]", e.mean, e.lo, e.hi);
+        say!("  held-out {name}: {:.4} [{:.4}, {:.4}]", e.mean, e.lo, e.hi);
     }
     if !best.constraint_met {
-        println!(
+        say!(
             "Constraint not met: no candidate held out meets {}; the best shown falls short.",
             evaluator.objective.constraints_text()
         );
@@ -223,7 +240,17 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         ("best-rules.toml", format!("{header}{rules_text}")),
         meta,
         &args.exec,
-    )
+    )?;
+    forget_state(&args.output);
+    Ok(())
+}
+
+/// Deletes a finished search's saved state, once its tables are in place: until then the
+/// same command can still resume it.
+fn forget_state(output: &OutputArgs) {
+    if let Some(out) = output.out.as_deref() {
+        let _ = std::fs::remove_file(state_file_for("search", out));
+    }
 }
 
 /// The middle value of a parameter (a probe that its name is valid).
@@ -267,7 +294,7 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
         run_search(&evaluator, &params, &args.search, budget, &args.exec, &args.output, args.seed.seed, &fingerprint)?;
     let best = &result.candidates[result.best];
     let name = evaluator.strategy(&best.setting);
-    println!("Against the field {} at {} seats:", evaluator.field.join(","), evaluator.players);
+    say!("Against the field {} at {} seats:", evaluator.field.join(","), evaluator.players);
     print_result(&result, "payoff", true);
     let seats = evaluator.seats(&best.setting);
     let rules_toml = (info.build)(evaluator.rules.as_deref(), Some(evaluator.players), Some(&seats))
@@ -286,7 +313,9 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
         toml::Value::String(format!("{name}: best response found by draftsim exploit, payoff {held:.4} held out")),
     );
     let text = toml::to_string(&preset).expect("a TOML table prints");
-    finish(out, format, &result, ("payoff", true, false), ("best-preset.toml", text), meta, &args.exec)
+    finish(out, format, &result, ("payoff", true, false), ("best-preset.toml", text), meta, &args.exec)?;
+    forget_state(&args.output);
+    Ok(())
 }
 
 /// The search's output: result, its evaluations, folder, format and budget.
@@ -375,11 +404,8 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
             None => eprintln!("draftsim: without --out nothing was saved; give --out DIR to make a search resumable"),
         }
     }
-    let result = result?;
-    if let Some(path) = &state_path {
-        let _ = std::fs::remove_file(path);
-    }
-    Ok((result, state, out, format, budget))
+    // The state stays until the tables are written (see `forget_state`).
+    Ok((result?, state, out, format, budget))
 }
 
 /// Rounds the search can play in `seconds`: a pilot of one candidate for about a second.
@@ -421,7 +447,7 @@ fn print_result(result: &OptimiserResult, what: &str, flip: bool) {
     for c in ranked {
         let setting: Vec<String> = c.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let (h, s) = (shown(c.held_out.expect("ranked"), flip), shown(c.estimate, flip));
-        println!(
+        say!(
             "{} {}: held-out {what} {:.4} [{:.4}, {:.4}]; in search {:.4} [{:.4}, {:.4}] ({}){}",
             if c.rank == 1 { "best" } else { "  runner-up" },
             setting.join(" "),
@@ -494,7 +520,7 @@ fn finish(
     if let Some(dir) = &out {
         dir.write_text(file, &text)?;
     } else {
-        println!("\n{file}:\n{text}");
+        say!("\n{file}:\n{text}");
     }
     super::study::write_study(out, &tables, format, meta, &exec.quiet)
 }

@@ -43,6 +43,7 @@ pub fn report(args: ReportArgs) -> Result<()> {
             return Err(InputError::new(format!("{}: not a folder of results", d.display())).into());
         }
     }
+    draftsim::output::check_out_not_input(&args.out, &args.dirs)?;
     let notes = match &args.notes {
         Some(p) => {
             Some(std::fs::read_to_string(p).map_err(|e| InputError::new(format!("--notes {}: {e}", p.display())))?)

@@ -150,15 +150,15 @@ pub fn run(args: RunArgs) -> Result<()> {
 
 /// Prints the summary and pairs tables.
 pub fn print_summary(tables: &[Table], tally: &Tally, measures: &Measures) {
-    println!("{}", tables[0].to_aligned_text(4));
+    say!("{}", tables[0].to_aligned_text(4));
     if tables[2].rows() > 0 {
-        println!("paired differences in {} (95% interval):", measures.score.pair_column.replace('_', " "));
-        println!("{}", tables[2].to_aligned_text(4));
+        say!("paired differences in {} (95% interval):", measures.score.pair_column.replace('_', " "));
+        say!("{}", tables[2].to_aligned_text(4));
     }
     if tally.length_sum != tally.rounds {
         let e = tally.mean_length();
         let counted = measures.length_counts();
-        println!("mean {} length: {:.2} {counted} (95% interval {:.2} to {:.2})", measures.unit, e.mean, e.lo, e.hi);
+        say!("mean {} length: {:.2} {counted} (95% interval {:.2} to {:.2})", measures.unit, e.mean, e.lo, e.hi);
     }
 }
 

@@ -278,9 +278,9 @@ pub(super) fn finish_sensitivity(
         })
         .collect();
     if moved.is_empty() {
-        println!("No deviation moves any figure significantly (Holm-corrected, 5%).");
+        say!("No deviation moves any figure significantly (Holm-corrected, 5%).");
     } else {
-        println!("Deviations that move the variant most (Holm-corrected, 5%):\n{}", moved.join("\n"));
+        say!("Deviations that move the variant most (Holm-corrected, 5%):\n{}", moved.join("\n"));
     }
     let unexercised: Vec<String> = state
         .deviations
@@ -289,7 +289,7 @@ pub(super) fn finish_sensitivity(
         .map(|(d, _)| format!("{}={}", d.key, d.value.trim_matches('"')))
         .collect();
     if !unexercised.is_empty() {
-        println!(
+        say!(
             "Unexercised (no seated strategy did anything these change; no effect is no finding): {}",
             unexercised.join(", ")
         );

@@ -158,7 +158,7 @@ pub(super) fn finish_sweep(
         quiet.note(&format!("warning: {text} (in {at})"));
     }
     let table = study::sweep_table(results);
-    println!("{}", table.to_aligned_text(4));
+    say!("{}", table.to_aligned_text(4));
     // The limits the sweep keeps: each variant that does not surely meet one, by name.
     for text in meta["require"].as_array().into_iter().flatten() {
         let c = study::tune::Constraint::parse(text.as_str().unwrap_or_default())?;
@@ -184,9 +184,9 @@ pub(super) fn finish_sweep(
             }
         }
         if missed.is_empty() {
-            println!("{}: met in every variant.", c.text());
+            say!("{}: met in every variant.", c.text());
         } else {
-            println!(
+            say!(
                 "{}: met in {} of {} variants; not surely met in: {}.",
                 c.text(),
                 results.len() - missed.len(),

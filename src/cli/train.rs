@@ -188,10 +188,13 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let policy = Policy::from_tree(&tree, &trainer.average_policy(), header);
     out.write_text(POLICY_FILE, &policy.to_json())?;
     let table = training_table(&points);
-    println!("{}", table.to_aligned_text(6));
-    println!(
+    say!("{}", table.to_aligned_text(6));
+    say!(
         "{} iterations in {:.1} s: exploitability {:.6}, seat 0's value {:+.6}",
-        last.iterations, seconds, last.exploitability, last.value_seat0
+        last.iterations,
+        seconds,
+        last.exploitability,
+        last.value_seat0
     );
     let meta = serde_json::json!({
         "kind": kind::TRAIN.name,

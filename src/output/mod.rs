@@ -325,7 +325,9 @@ impl OutputDir {
             .file_name()
             .ok_or_else(|| InputError::new(format!("--out {}: not a folder name", target.display())))?;
         let parent = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let staging = parent.join(format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id()));
+        let name = name.to_string_lossy();
+        remove_stale(parent, &name);
+        let staging = parent.join(format!(".{name}.tmp-{}", std::process::id()));
         let _ = fs::remove_dir_all(&staging);
         fs::create_dir_all(&staging)
             .map_err(|e| InputError::new(format!("--out {}: cannot write there ({e})", target.display())))?;
@@ -354,15 +356,79 @@ impl OutputDir {
 
     /// Moves the staging folder into place (replacing the target when forced).
     pub fn commit(mut self) -> Result<PathBuf, Error> {
-        let old = self.staging.with_extension("old");
-        if self.target.exists() && self.force {
+        // The replaced folder is set aside under this process's own name, so a leftover of
+        // another run cannot block it, and put back if the new one cannot take its place.
+        let old = self.staging.with_extension(format!("old-{}", std::process::id()));
+        remove_path(&old);
+        let replaced = self.target.exists() && self.force;
+        if replaced {
             fs::rename(&self.target, &old).map_err(|e| io_error(&self.target, e))?;
         }
-        fs::rename(&self.staging, &self.target).map_err(|e| io_error(&self.target, e))?;
-        let _ = fs::remove_dir_all(&old);
+        if let Err(e) = fs::rename(&self.staging, &self.target) {
+            if replaced {
+                let _ = fs::rename(&old, &self.target);
+            }
+            return Err(io_error(&self.target, e));
+        }
+        remove_path(&old);
         self.committed = true;
         Ok(self.target.clone())
     }
+}
+
+/// Refuses an `--out` that is one of `inputs` or holds one: replacing it with `--force`
+/// would delete what the command reads.
+pub fn check_out_not_input(target: &Path, inputs: &[PathBuf]) -> Result<(), InputError> {
+    let Ok(t) = target.canonicalize() else { return Ok(()) };
+    for input in inputs {
+        if input.canonicalize().is_ok_and(|c| c.starts_with(&t)) {
+            return Err(InputError::new(format!(
+                "--out {}: it holds the input {}; write to another folder",
+                target.display(),
+                input.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Removes a file or a folder, whichever `path` is (nothing if it is neither).
+fn remove_path(path: &Path) {
+    if fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
+        let _ = fs::remove_dir_all(path);
+    } else {
+        let _ = fs::remove_file(path);
+    }
+}
+
+/// Removes what dead runs left beside `--out NAME` in `parent`: staging folders
+/// (`.NAME.tmp-PID`) and set-aside folders (`.NAME.old-PID`, or `.NAME.old` of older
+/// versions) whose process is gone. A live process's are left alone.
+fn remove_stale(parent: &Path, name: &str) {
+    let Ok(entries) = fs::read_dir(parent) else { return };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(rest) = file.to_str().and_then(|f| f.strip_prefix(&prefix)) else { continue };
+        let pid = match rest.strip_prefix("tmp-").or_else(|| rest.strip_prefix("old-")) {
+            Some(pid) => match pid.parse::<u32>() {
+                Ok(pid) => Some(pid),
+                Err(_) => continue,
+            },
+            None if rest == "old" => None,
+            None => continue,
+        };
+        if pid.is_none_or(|pid| !process_alive(pid)) {
+            remove_path(&entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` is running; where that cannot be told (no `/proc`), it is assumed
+/// to be, so nothing of a live run is ever removed.
+fn process_alive(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    pid == std::process::id() || !proc.join("self").exists() || proc.join(pid.to_string()).exists()
 }
 
 impl Drop for OutputDir {

@@ -207,6 +207,20 @@ fn vary_seats(seats: Vec<String>, vary: &[(String, String)]) -> Result<Vec<Strin
 /// The sweep's base before any swept key: its rules text (the rules file with
 /// `--players`), its player count and its seats.
 pub fn base(info: &GameInfo, spec: &SweepSpec) -> Result<(String, usize, Vec<String>), InputError> {
+    // A key given twice would have its later values silently win over the earlier ones,
+    // labelling rows with values that were never played.
+    for (flag, axes) in [("--set", &spec.axes), ("--vary", &spec.vary)] {
+        if let Some((i, twice)) = axes.iter().enumerate().find(|(i, a)| axes[..*i].iter().any(|b| b.key == a.key)) {
+            let first = axes.iter().take(i).find(|b| b.key == twice.key).map_or(String::new(), |b| b.values.join(","));
+            return Err(InputError::new(format!(
+                "{flag} {}: given twice; list every value once, e.g. {flag} {}={},{}",
+                twice.key,
+                twice.key,
+                first,
+                twice.values.join(",")
+            )));
+        }
+    }
     if let Some(n) = spec.players
         && let Some(axis) = spec.axes.iter().find(|a| a.key == "players")
     {
