@@ -61,7 +61,16 @@ pub struct Known(pub fn() -> &'static [&'static str]);
 impl TypedValueParser for Known {
     type Value = String;
 
-    fn parse_ref(&self, _: &clap::Command, _: Option<&clap::Arg>, value: &OsStr) -> Result<String, clap::Error> {
+    fn parse_ref(&self, cmd: &clap::Command, arg: Option<&clap::Arg>, value: &OsStr) -> Result<String, clap::Error> {
+        // An empty name (`greedy,,tight`) would silently drop a seat.
+        if value.to_string_lossy().trim().is_empty() {
+            let name = arg.and_then(|a| a.get_long()).unwrap_or("seats");
+            return Err(clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("--{name}: an empty name (two commas in a row?); name a strategy in every place\n"),
+            )
+            .with_cmd(cmd));
+        }
         Ok(value.to_string_lossy().into_owned())
     }
 

@@ -55,6 +55,11 @@ pub fn run(args: RunArgs) -> Result<()> {
         return Err(InputError::new(format!("--until-ci {w}: give a half-width between 0 and 0.5, e.g. 0.005")).into());
     }
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+    if shard.is_some() && args.until_ci.is_some() {
+        // Each shard would stop on its own interval, so the merged run would not be the
+        // unsharded one.
+        return Err(InputError::new("--until-ci with --shard: shards play a fixed --rounds; drop one of them").into());
+    }
     if args.cards && args.output.out.is_none() {
         return Err(InputError::new("--cards: also give --out DIR for the cards table").into());
     }

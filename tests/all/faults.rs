@@ -56,6 +56,10 @@ fn bad_input_is_refused_in_one_line_with_exit_code_2_before_anything_is_written(
             ],
             "given twice",
         ),
+        // A seat lost to a doubled comma; a sharded run that would stop on each shard's
+        // own interval.
+        (&["run", "--seats", "greedy,,tight,random", "--rounds", "10", "--out", out], "an empty name"),
+        (&["run", "--until-ci", "0.01", "--shard", "0/2", "--out", out], "--until-ci with --shard"),
         // Unbounded resources.
         (&["run", "--threads", "99999999999999", "--rounds", "10", "--out", out], "at most 1024"),
         (&["run", "--rounds", "18446744073709551615", "--out", out], "at most"),
