@@ -2,9 +2,6 @@
 
 /// Prints a line once the command is done (see [`say_line`]).
 macro_rules! say {
-    () => {
-        $crate::cli::say_line(String::new())
-    };
     ($($arg:tt)*) => {
         $crate::cli::say_line(format!($($arg)*))
     };

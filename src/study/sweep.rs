@@ -210,14 +210,15 @@ pub fn base(info: &GameInfo, spec: &SweepSpec) -> Result<(String, usize, Vec<Str
     // A key given twice would have its later values silently win over the earlier ones,
     // labelling rows with values that were never played.
     for (flag, axes) in [("--set", &spec.axes), ("--vary", &spec.vary)] {
-        if let Some((i, twice)) = axes.iter().enumerate().find(|(i, a)| axes[..*i].iter().any(|b| b.key == a.key)) {
-            let first = axes.iter().take(i).find(|b| b.key == twice.key).map_or(String::new(), |b| b.values.join(","));
+        let repeat =
+            axes.iter().enumerate().find_map(|(i, a)| axes[..i].iter().find(|b| b.key == a.key).map(|b| (b, a)));
+        if let Some((first, again)) = repeat {
             return Err(InputError::new(format!(
                 "{flag} {}: given twice; list every value once, e.g. {flag} {}={},{}",
-                twice.key,
-                twice.key,
-                first,
-                twice.values.join(",")
+                again.key,
+                again.key,
+                first.values.join(","),
+                again.values.join(",")
             )));
         }
     }
