@@ -53,6 +53,18 @@ pub fn positive(text: &str) -> Result<f64, String> {
     }
 }
 
+/// The longest time budget taken: a year, far past any search worth running, short enough
+/// that the rounds a pilot derives from it stay countable.
+const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// A time budget in seconds: above 0, at most a year.
+pub fn seconds(text: &str) -> Result<f64, String> {
+    match positive(text)? {
+        s if s <= MAX_SECONDS => Ok(s),
+        _ => Err(format!("more than a year: give at most {MAX_SECONDS} seconds")),
+    }
+}
+
 /// A value parser that takes any text (the command checks it later, with a message that
 /// names the fix) but tells help and shell completions the values it knows.
 #[derive(Clone)]
@@ -239,7 +251,7 @@ impl OutputArgs {
     /// Checks the format and prepares the staging folder (before any simulation runs).
     pub fn open(&self) -> Result<(Format, Option<OutputDir>)> {
         let format: Format = self.format.parse()?;
-        let out = self.out.as_deref().map(|p| OutputDir::create(p, self.force)).transpose()?;
+        let out = self.out.as_deref().map(|p| super::interrupt::create(p, self.force)).transpose()?;
         Ok((format, out))
     }
 }

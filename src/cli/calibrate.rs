@@ -1,14 +1,12 @@
 //! `draftsim calibrate`: the strength estimate of the first seat's strategy against the
 //! percentile of the hands it finishes with, every seat drafting alike and nobody folding.
 
-use std::sync::atomic::Ordering;
-
 use anyhow::Result;
 use clap::Args;
 use draftsim::study::kind;
 
 use super::args::{ExecArgs, GameArgs, OutputArgs, RoundsArg, SeedArg, warn_rules};
-use super::run::INTERRUPTED;
+use super::interrupt::INTERRUPTED;
 use super::study::write_study;
 
 /// Arguments of `draftsim calibrate`.
@@ -39,7 +37,6 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         game_args.seats.seats = Some(vec![one.clone(); players]);
     }
     let (game, seats) = game_args.build()?;
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     args.exec.note(&format!(
         "calibrating {}'s estimate: {}, {} players, {rounds} rounds, seed {}",
         seats[0],

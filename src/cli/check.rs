@@ -2,14 +2,13 @@
 //! checked, and report the first violation with the seed and round that replay it.
 
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
 
 use anyhow::Result;
 use clap::Args;
 use draftsim::sim::{Lineup, Plan, Seatings};
 
 use super::args::{ExecArgs, GameArgs, RotateArg, RoundsArg, SeedArg, warn_rules};
-use super::run::INTERRUPTED;
+use super::interrupt::INTERRUPTED;
 
 /// Arguments of `draftsim check`.
 #[derive(Args, Debug)]
@@ -32,7 +31,6 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let seed = args.seed.seed;
     let (game, seats) = args.game.build()?;
     warn_rules(game.as_ref(), &args.exec.quiet);
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let lineup = Lineup::new(&seats);
     let plan = Plan { seed, rounds, rotate: !args.rotate.no_rotate, shard: None, until_ci: None, cards: false };
     let per = Seatings::new(&lineup, game.players(), plan.rotate)?.len() as u64;
@@ -52,7 +50,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let report = report?;
     match report.violation {
         None => {
-            println!(
+            say!(
                 "{}: {planned} rounds checked, seats {}, seed {}: no invariant broken",
                 args.game.name(),
                 seats.join(","),
@@ -69,8 +67,8 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             if args.rotate.no_rotate {
                 replay.push_str(" --no-rotate");
             }
-            println!("{}: violation in round {} (seed {}): {}", args.game.name(), v.round, seed, v.message);
-            println!("replay it with: {replay}");
+            say!("{}: violation in round {} (seed {}): {}", args.game.name(), v.round, seed, v.message);
+            say!("replay it with: {replay}");
             Ok(ExitCode::FAILURE)
         }
     }

@@ -1,7 +1,5 @@
 //! `draftsim compare`: every pair of strategies on the same deals, and the meta-game.
 
-use std::sync::atomic::Ordering;
-
 use anyhow::Result;
 use clap::Args;
 use draftsim::games;
@@ -12,7 +10,7 @@ use draftsim::study::{self, CompareSpec, Comparison};
 use super::args::{
     ExecArgs, GameRulesArgs, Known, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeedArg, preset_names, warn_rules,
 };
-use super::run::INTERRUPTED;
+use super::interrupt::INTERRUPTED;
 use super::study::*;
 
 /// Arguments of `draftsim compare`.
@@ -59,6 +57,11 @@ pub fn compare(args: CompareArgs) -> Result<()> {
             Some(path) => e.context(path.display()),
             None => e,
         })?;
+    // Each strategy's table too, so that a bad one is refused before the first pair plays.
+    for strategy in &spec.strategies {
+        let seats = vec![strategy.clone(); spec.players];
+        (info.build)(spec.rules.as_deref(), Some(spec.players), Some(&seats))?;
+    }
     let shard = study_shard(args.shard.as_deref(), &args.output)?;
     let (format, out) = args.output.open()?;
     let pairs = spec.strategies.len() * spec.strategies.len().saturating_sub(1) / 2;
@@ -71,7 +74,6 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         if pairs == 1 { "" } else { "s" }
     ));
     warn_rules(game.as_ref(), &args.exec.quiet);
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let meta = serde_json::json!({
         "kind": kind::COMPARE.name,
         "game": info.name,

@@ -1,7 +1,5 @@
 //! `draftsim ladder`: the search bot against itself a budget lower, step by step.
 
-use std::sync::atomic::Ordering;
-
 use anyhow::Result;
 use clap::Args;
 use draftsim::games;
@@ -10,7 +8,7 @@ use draftsim::study::kind::{self, Kind};
 use draftsim::study::{self};
 
 use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeedArg, warn_rules};
-use super::run::INTERRUPTED;
+use super::interrupt::INTERRUPTED;
 use super::study::*;
 
 /// Arguments of `draftsim ladder`.
@@ -76,7 +74,6 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
         spec.seed
     ));
     warn_rules(game.as_ref(), &args.exec.quiet);
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let meta = serde_json::json!({
         "kind": kind::LADDER.name,
         "game": info.name,

@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::Args;
 use draftsim::InputError;
 use draftsim::games;
-use draftsim::output::{Format, OutputDir, RunMeta};
+use draftsim::output::{Format, RunMeta};
 use draftsim::sim::{Lineup, Tally};
 use draftsim::study;
 
@@ -17,6 +17,7 @@ use super::run::{print_summary, write_run};
 use super::sensitivity::Sensitivity;
 use super::study::*;
 use super::sweep::Sweep;
+use super::versus::Versus;
 
 /// Arguments of `draftsim merge`.
 #[derive(Args, Debug)]
@@ -48,12 +49,25 @@ pub fn run(args: MergeArgs) -> Result<()> {
     draftsim::output::check_out_not_input(out_path, &args.dirs)?;
     let mut parts: Vec<(RunMeta, Tally)> = Vec::new();
     for dir in &args.dirs {
-        parts.push((read_json(&dir.join("run.json"))?, read_json(&dir.join("tally.json"))?));
+        let meta: RunMeta = read_json(&dir.join("run.json"))?;
+        let path = dir.join("tally.json");
+        let text = std::fs::read(&path).map_err(|e| InputError::new(format!("{}: {e}", path.display())))?;
+        if meta.tally_crc32.is_some_and(|crc| crc != crc32fast::hash(&text)) {
+            return Err(InputError::new(format!(
+                "{}: not the tally its run.json was written with (changed, or copied from another run); take both files from one shard's folder",
+                path.display()
+            ))
+            .into());
+        }
+        let tally: Tally =
+            serde_json::from_slice(&text).map_err(|e| InputError::new(format!("{}: {e}", path.display())))?;
+        parts.push((meta, tally));
     }
     let (first, _) = &parts[0];
-    let same_run = |m: &RunMeta| RunMeta { shard: None, rounds: 0, notes: Vec::new(), ..m.clone() };
+    let same_run = |m: &RunMeta| RunMeta { shard: None, rounds: 0, notes: Vec::new(), tally_crc32: None, ..m.clone() };
     let count = first.shard.map_or(1, |s| s.count);
-    let mut covered = vec![false; count as usize];
+    // A set, not a list sized by the count a file claims.
+    let mut covered = std::collections::BTreeSet::new();
     for ((meta, _), dir) in parts.iter().zip(&args.dirs) {
         if same_run(meta) != same_run(first) {
             return Err(InputError::new(format!(
@@ -66,7 +80,7 @@ pub fn run(args: MergeArgs) -> Result<()> {
         let shard = meta
             .shard
             .ok_or_else(|| InputError::new(format!("{}: not a shard (run with --shard i/n)", dir.display())))?;
-        if shard.count != count || std::mem::replace(&mut covered[shard.index as usize], true) {
+        if shard.count != count || shard.index >= count || !covered.insert(shard.index) {
             return Err(InputError::new(format!(
                 "{}: shard {}/{} overlaps or does not fit the others",
                 dir.display(),
@@ -76,14 +90,42 @@ pub fn run(args: MergeArgs) -> Result<()> {
             .into());
         }
     }
-    if let Some(missing) = covered.iter().position(|c| !c) {
+    if let Some(missing) = first_missing(&covered, count) {
         return Err(InputError::new(format!("shard {missing}/{count} is missing: give every shard's folder")).into());
     }
-    let out = OutputDir::create(out_path, args.output.force)?;
     let info = games::find(&first.game)?;
     let (game, _) = (info.build)(Some(&first.rules), None, Some(&first.seats))
         .map_err(|e| e.context(format!("{}: run.json", args.dirs[0].display())))?;
     let lineup = Lineup::new(&first.seats);
+    let empty = Tally::new(lineup.strategies.len(), game.players(), game.measures());
+    for ((meta, tally), dir) in parts.iter().zip(&args.dirs) {
+        let fault = if tally.shard != meta.shard {
+            Some("it is another shard's".to_string())
+        } else if tally.rounds != meta.rounds {
+            Some(format!("it counts {} rounds, run.json {}", tally.rounds, meta.rounds))
+        } else {
+            tally.shape_fault(&empty)
+        };
+        if let Some(fault) = fault {
+            return Err(InputError::new(format!(
+                "{}: not this shard's tally ({fault}); play that shard again",
+                dir.join("tally.json").display()
+            ))
+            .into());
+        }
+    }
+    // Every deal of a fixed-length run is in exactly one shard.
+    let per = draftsim::sim::Seatings::new(&lineup, game.players(), first.rotate)?.len() as u64;
+    let planned = first.rounds_requested.div_ceil(per).max(1).saturating_mul(per);
+    let played = parts.iter().try_fold(0u64, |sum, (_, t)| sum.checked_add(t.rounds));
+    if played != Some(planned) {
+        return Err(InputError::new(format!(
+            "the shards hold {} rounds, not the {planned} the run plays: play the shards again",
+            played.map_or("too many".to_string(), |p| p.to_string())
+        ))
+        .into());
+    }
+    let out = super::interrupt::create(out_path, args.output.force)?;
     let mut total = parts[0].1.clone();
     for (_, t) in &parts[1..] {
         total.merge(t);
@@ -99,6 +141,11 @@ pub fn run(args: MergeArgs) -> Result<()> {
     Ok(())
 }
 
+/// The first shard index below `count` that `held` lacks.
+fn first_missing(held: &std::collections::BTreeSet<u64>, count: u64) -> Option<u64> {
+    (0..count).zip(held.iter().copied().chain(std::iter::once(count))).find(|(i, h)| i != h).map(|(i, _)| i)
+}
+
 /// The first field, by name, in which two JSON objects differ.
 pub(super) fn first_difference(a: &serde_json::Value, b: &serde_json::Value) -> Option<String> {
     let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
@@ -108,7 +155,7 @@ pub(super) fn first_difference(a: &serde_json::Value, b: &serde_json::Value) -> 
 }
 
 /// The studies whose shards `merge` puts together.
-const SHARDED: [&dyn Study; 4] = [&Compare, &Sweep, &Ladder, &Sensitivity];
+const SHARDED: [&dyn Study; 5] = [&Compare, &Sweep, &Ladder, &Sensitivity, &Versus];
 
 /// Merges the folders of a study's shards into the tables of the unsharded study, after
 /// checking that they are the shards of one study and hold each unit exactly once.
@@ -131,7 +178,22 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
     }
     let first = &parts[0];
     let count = first.shard.count;
-    let mut held: Vec<Option<usize>> = vec![None; count as usize];
+    let bad = |e: serde_json::Error| InputError::new(format!("{}: {e}", dirs[0].join(STUDY_SHARD).display()));
+    let wrong = |at: usize, what: &str| {
+        InputError::new(format!("{}: {what}; play that shard again", dirs[at].join(STUDY_SHARD).display()))
+    };
+    // Checked before anything is sized by them: the units are those the study's own
+    // settings make.
+    let study = SHARDED.iter().find(|s| s.kind().name == first.kind).ok_or_else(|| {
+        InputError::new(format!("{}: a shard of '{}', which merge does not know", dirs[0].display(), first.kind))
+    })?;
+    let info = games::find(&first.game)?;
+    let sizing = Merging { info, spec: &first.spec, results: Vec::new(), in_parts: false, bad: &bad, wrong: &wrong };
+    let units = study.units(&sizing)?;
+    if units != first.units {
+        return Err(wrong(0, &format!("its study plays {units} units, not the {} the shard says", first.units)).into());
+    }
+    let mut held: std::collections::BTreeMap<u64, usize> = std::collections::BTreeMap::new();
     // Each unit's results: the whole unit's, or its parts' in part order.
     let mut results: Vec<Vec<(u64, usize, serde_json::Value)>> = vec![Vec::new(); first.units];
     for (at, (part, dir)) in parts.iter().zip(dirs).enumerate() {
@@ -163,7 +225,7 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
             ))
             .into());
         }
-        if let Some(other) = held[i as usize].replace(at) {
+        if let Some(other) = held.insert(i, at) {
             return Err(InputError::new(format!(
                 "{}: shard {i}/{n} again (also {}); give each shard once",
                 dir.display(),
@@ -171,12 +233,11 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
             ))
             .into());
         }
+        if part.units != first.units {
+            return Err(wrong(at, &format!("it says the study has {} units, not {}", part.units, first.units)).into());
+        }
         let work = study::shard_work(part.units, Some(part.shard));
-        if part.units != first.units
-            || part.played != work.units
-            || part.part != work.part
-            || part.results.len() != part.played.len()
-        {
+        if part.played != work.units || part.part != work.part || part.results.len() != part.played.len() {
             return Err(InputError::new(format!(
                 "{}: shard {i}/{n} does not hold that shard's {} units; play it again",
                 dir.display(),
@@ -188,7 +249,7 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
             results[unit].push((part.part.map_or(0, |p| p.index), at, result.clone()));
         }
     }
-    if let Some(missing) = held.iter().position(Option::is_none) {
+    if let Some(missing) = first_missing(&held.keys().copied().collect(), count) {
         return Err(InputError::new(format!("shard {missing}/{count} is missing: give every shard's folder")).into());
     }
     // Every shard is there, so every unit is held whole or in all its parts: each part's
@@ -200,22 +261,9 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
             parts.into_iter().map(|(_, at, value)| (at, value)).collect()
         })
         .collect();
-    let bad = |e: serde_json::Error| InputError::new(format!("{}: {e}", dirs[0].join(STUDY_SHARD).display()));
-    let wrong = |at: usize, what: &str| {
-        InputError::new(format!("{}: {what}; play that shard again", dirs[at].join(STUDY_SHARD).display()))
-    };
     // With fewer units than shards every shard played a part of one unit.
     let in_parts = first.units < count as usize;
-    let study = SHARDED.iter().find(|s| s.kind().name == first.kind).ok_or_else(|| {
-        InputError::new(format!("{}: a shard of '{}', which merge does not know", dirs[0].display(), first.kind))
-    })?;
-    let merging =
-        Merging { info: games::find(&first.game)?, spec: &first.spec, results, in_parts, bad: &bad, wrong: &wrong };
-    // The units the study's own settings make, against what the shards say they split.
-    let units = study.units(&merging)?;
-    if units != first.units {
-        return Err(wrong(0, &format!("its study plays {units} units, not the {} the shard says", first.units)).into());
-    }
-    let out = OutputDir::create(out_path, output.force)?;
+    let merging = Merging { results, in_parts, ..sizing };
+    let out = super::interrupt::create(out_path, output.force)?;
     study.merge(merging, first.study.clone(), out, format, quiet)
 }

@@ -13,6 +13,7 @@ mod check;
 mod compare;
 mod exploitability;
 mod hand;
+mod interrupt;
 mod ladder;
 mod list;
 mod merge;
@@ -24,6 +25,7 @@ mod sensitivity;
 mod study;
 mod sweep;
 mod train;
+mod versus;
 
 use std::process::ExitCode;
 
@@ -61,6 +63,16 @@ enum Command {
         mut_arg("seed", |a| a.help("The run's seed (the round is replayed as that run played it)")),
     )]
     Replay(replay::ReplayArgs),
+    /// Rule set B against A on the same deals: every figure as A, B and B - A with a paired
+    /// interval and a Holm-corrected p-value, and a one-screen verdict of what changed.
+    #[command(
+        after_help = "Example:\n  draftsim versus --game winston-crazier-eights defaults best-of-3.toml --rounds 20000 --out v",
+        mut_arg("players", |a| a.help("Players on both sides (default: each rules file's, else the game's)")),
+        mut_arg("seats", |a| a.help("The field, comma-separated: at each side's player count every strategy holds an equal share of the seats (default: the game's mix with one random seat, so the skill gap is measured)")),
+        mut_arg("rounds", |a| a.help("Rounds of A, as deal groups that B plays too [default: 20000]")),
+        mut_arg("seed", |a| a.help("The seed: both sides play the same deals from it")),
+    )]
+    Versus(versus::VersusArgs),
     /// Play every strategy against every other: win-share matrix, ratings, dominance.
     #[command(
         after_help = "Example:\n  draftsim compare --strategies greedy,hate,tight,random --rounds 100000 --out cmp",
@@ -203,17 +215,17 @@ pub fn main() -> ExitCode {
     let command = Cli::command().color(if no_color { ColorChoice::Never } else { ColorChoice::Auto });
     let matches = command.try_get_matches().unwrap_or_else(|e| exit_on_usage_error(e));
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    interrupt::catch();
+    let mut code = None;
     let result = match cli.command {
-        Command::Check(args) => match check::run(args) {
-            Ok(code) => return code,
-            Err(e) => Err(e),
-        },
+        Command::Check(args) => check::run(args).map(|c| code = Some(c)),
         Command::Run(args) => run::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Calibrate(args) => calibrate::run(args),
         Command::Train(args) => train::run(args),
         Command::Exploitability(args) => exploitability::run(args),
+        Command::Versus(args) => versus::versus(args),
         Command::Compare(args) => compare::compare(args),
         Command::Sweep(args) => sweep::sweep(args),
         Command::Ladder(args) => ladder::ladder(args),
@@ -228,17 +240,25 @@ pub fn main() -> ExitCode {
             Ok(())
         }
     };
-    flush_said();
+    // A command that finished its work after a signal still ends as interrupted, with
+    // nothing written or printed, unless its output was already in place.
+    let result = match result {
+        Ok(()) if interrupt::stopped_before_writing() => Err(draftsim::Error::Interrupted.into()),
+        other => other,
+    };
+    let stopped = result.as_ref().is_err_and(|err| {
+        err.chain().any(|e| matches!(e.downcast_ref::<draftsim::Error>(), Some(draftsim::Error::Interrupted)))
+    });
+    if !stopped {
+        flush_said();
+    }
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => code.unwrap_or(ExitCode::SUCCESS),
         Err(err) => {
             eprintln!("error: {err:#}");
             if is_input_error(&err) {
                 ExitCode::from(2)
-            } else if err
-                .chain()
-                .any(|e| matches!(e.downcast_ref::<draftsim::Error>(), Some(draftsim::Error::Interrupted)))
-            {
+            } else if stopped {
                 ExitCode::from(130)
             } else {
                 ExitCode::FAILURE

@@ -1,7 +1,6 @@
 //! `draftsim tune` and `draftsim exploit`: one optimiser, two questions.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::Result;
@@ -11,16 +10,16 @@ use draftsim::games;
 use draftsim::output::{OutputDir, Table, Values};
 use draftsim::stats::Estimate;
 use draftsim::study::kind;
+
+use super::interrupt::INTERRUPTED;
 use draftsim::study::optimise::{self, Evaluator, OptimiserConfig, OptimiserResult, OptimiserState, Param, Setting};
 use draftsim::study::tune::{ExploitEvaluator, Objective, Played, TuneEvaluator};
 
 use super::args::{
-    ExecArgs, GameRulesArgs, Known, OutputArgs, PlayersArg, RoundsArg, SeatsArg, SeedArg, positive, preset_names,
+    ExecArgs, GameRulesArgs, Known, OutputArgs, PlayersArg, RoundsArg, SeatsArg, SeedArg, preset_names, seconds,
     warn_rules, whole,
 };
 use super::study::state_file_for;
-
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// What every search takes: the space, the budget, the candidates.
 #[derive(Args, Debug, Clone)]
@@ -35,7 +34,7 @@ pub struct OptimiseArgs {
     pub space: Option<PathBuf>,
     /// A budget in seconds instead of --rounds: a short pilot measures the speed and sets the rounds
     /// (kept in the search state, so a resumed search uses the same).
-    #[arg(long, value_name = "SECONDS", value_parser = positive, allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true)]
     pub budget_time: Option<f64>,
     /// Candidates drawn at the start (Latin hypercube).
     #[arg(long, default_value_t = 16, value_parser = candidates, allow_negative_numbers = true)]
@@ -334,7 +333,6 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
     fingerprint: &serde_json::Value,
 ) -> Result<Finished<Played>> {
     let (format, out) = output.open()?;
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let fingerprint = fingerprint.to_string();
     let state_path = output.out.as_deref().map(|o| state_file_for("search", o));
     let mut state: OptimiserState<Played> =
@@ -350,6 +348,14 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
                     path.display(),
                     saved.samples.len()
                 ));
+                if b != rounds || args.budget_time.is_some() {
+                    // A resumed search keeps the budget it was started with, so that its
+                    // evaluations stay comparable.
+                    exec.note(&format!(
+                        "it keeps its budget of {b} rounds, not the {} asked now; pass --force to start afresh with the new one",
+                        args.budget_time.map_or(rounds.to_string(), |s| format!("{s} s")),
+                    ));
+                }
                 state = saved;
                 budget = b;
             }
@@ -369,14 +375,8 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
     let bar = exec.bar(budget);
     let mut save = |s: &OptimiserState<Played>| -> Result<(), draftsim::Error> {
         if let Some(path) = &state_path {
-            let tmp = path.with_extension("tmp");
             let text = serde_json::to_string(&(budget, s)).map_err(|e| draftsim::Error::Invariant(e.to_string()))?;
-            std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
-                draftsim::Error::Input(InputError::new(format!(
-                    "{}: cannot save the search state ({e})",
-                    path.display()
-                )))
-            })?;
+            super::study::save_state(path, &text, "search")?;
         }
         Ok(())
     };

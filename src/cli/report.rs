@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 use draftsim::InputError;
-use draftsim::output::OutputDir;
 use draftsim::study::{self};
 
 use super::args::QuietArg;
@@ -51,9 +50,9 @@ pub fn report(args: ReportArgs) -> Result<()> {
         None => None,
     };
     let requires = args.require.iter().map(|r| study::tune::Constraint::parse(r)).collect::<Result<Vec<_>, _>>()?;
-    let out = OutputDir::create(&args.out, args.force)?;
+    let out = super::interrupt::create(&args.out, args.force)?;
     draftsim::report::write_report(&args.dirs, &out, args.regenerate.as_deref(), notes.as_deref(), &requires)?;
-    let path = out.commit()?;
+    let path = super::interrupt::commit(out)?;
     args.quiet.note(&format!("report written to {}", path.join("report.md").display()));
     Ok(())
 }

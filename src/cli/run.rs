@@ -1,7 +1,5 @@
 //! `draftsim run`: simulate, print the summary, write the tables.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use anyhow::Result;
 use clap::Args;
 use draftsim::InputError;
@@ -10,6 +8,7 @@ use draftsim::output::{Format, OutputDir, RunMeta, Table, Values};
 use draftsim::sim::{Kind, Lineup, Measures, Mode, Plan, RoundRow, SHARE_UNIT, Seatings, Shard, Tally};
 
 use super::args::{ExecArgs, GameArgs, OutputArgs, RotateArg, RoundsArg, SeedArg, warn_rules, warn_unused};
+use super::interrupt::INTERRUPTED;
 
 /// Arguments of `draftsim run`.
 #[derive(Args, Debug)]
@@ -44,9 +43,6 @@ pub struct RunArgs {
     pub ideal_length: Option<(u32, u32)>,
 }
 
-/// Set by Ctrl-C; the harness stops between batches and nothing is written.
-pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
 /// Runs the simulation and writes what was asked.
 pub fn run(args: RunArgs) -> Result<()> {
     let rounds = args.rounds.get(1_000_000)?;
@@ -75,7 +71,6 @@ pub fn run(args: RunArgs) -> Result<()> {
         .into());
     }
     let (format, out) = args.output.open()?;
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
 
     let lineup = Lineup::new(&seats);
     let plan = Plan { seed, rounds, rotate: !args.rotate.no_rotate, shard, until_ci: args.until_ci, cards: args.cards };
@@ -134,6 +129,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         until_ci: args.until_ci.map(|w| w.to_string()),
         cards: args.cards,
         notes: if shard.is_some() { Vec::new() } else { game.unused_rules(&tally) },
+        tally_crc32: None,
     };
     warn_unused(&meta.notes, &args.exec.quiet);
     if args.until_ci.is_some() {
@@ -176,13 +172,15 @@ pub fn write_run(
     meta: &RunMeta,
     format: Format,
 ) -> Result<std::path::PathBuf> {
+    let tally_json = serde_json::to_string(tally)?;
+    let meta = RunMeta { tally_crc32: Some(crc32fast::hash(tally_json.as_bytes())), ..meta.clone() };
     let kv = meta.key_values();
     for table in tables {
         dir.write_table(table, format, &kv)?;
     }
-    dir.write_text("run.json", &serde_json::to_string_pretty(meta)?)?;
-    dir.write_text("tally.json", &serde_json::to_string(tally)?)?;
-    Ok(dir.commit()?)
+    dir.write_text("run.json", &serde_json::to_string_pretty(&meta)?)?;
+    dir.write_text("tally.json", &tally_json)?;
+    Ok(super::interrupt::commit(dir)?)
 }
 
 /// Streams the per-round table to disk batch by batch.

@@ -13,8 +13,8 @@ use draftsim::study::sensitivity::{self, SensitivitySpec, SensitivityState};
 use draftsim::output::{Format, OutputDir};
 use draftsim::sim::{CHUNK_DEALS, Lineup, Mode, Plan, Seatings};
 
-use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeatsArg, SeedArg, positive};
-use super::run::INTERRUPTED;
+use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeatsArg, SeedArg, seconds};
+use super::interrupt::INTERRUPTED;
 use super::study::{Merging, Study, StudyShard, play, state_file_for, study_shard, write_shard, write_study};
 
 /// Arguments of `draftsim sensitivity`.
@@ -46,7 +46,7 @@ pub struct SensitivityArgs {
     /// A budget in seconds instead of --rounds: a short pilot of the base measures the
     /// speed and sets the deals per variant (kept in the study's state, so a resumed study
     /// plays the same).
-    #[arg(long, value_name = "SECONDS", value_parser = positive, allow_negative_numbers = true, conflicts_with = "rounds")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true, conflicts_with = "rounds")]
     pub budget_time: Option<f64>,
 }
 
@@ -157,7 +157,6 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         spec.deals,
         list.len()
     ));
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let fingerprint = fingerprint_of(&spec);
     let mut state =
         SensitivityState { fingerprint: fingerprint.clone(), deals: spec.deals, ..SensitivityState::default() };
@@ -184,14 +183,8 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
     }
     let mut save = |s: &SensitivityState| -> Result<(), draftsim::Error> {
         if let Some(path) = &state_path {
-            let tmp = path.with_extension("tmp");
             let text = serde_json::to_string(s).map_err(|e| draftsim::Error::Invariant(e.to_string()))?;
-            std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
-                draftsim::Error::Input(InputError::new(format!(
-                    "{}: cannot save the study's state ({e})",
-                    path.display()
-                )))
-            })?;
+            super::study::save_state(path, &text, "sensitivity")?;
         }
         Ok(())
     };

@@ -79,7 +79,7 @@ pub(super) fn write_study(
         dir.write_table(t, format, &kv)?;
     }
     dir.write_text("study.json", &serde_json::to_string_pretty(&meta)?)?;
-    let path = dir.commit()?;
+    let path = super::interrupt::commit(dir)?;
     quiet.note(&format!("tables written to {}", path.display()));
     Ok(())
 }
@@ -134,7 +134,7 @@ pub(super) fn write_shard(out: Option<OutputDir>, part: StudyShard, quiet: &Quie
     meta["shard"] = serde_json::json!(part.shard);
     dir.write_text("study.json", &serde_json::to_string_pretty(&meta)?)?;
     dir.write_text(STUDY_SHARD, &serde_json::to_string(&part)?)?;
-    let path = dir.commit()?;
+    let path = super::interrupt::commit(dir)?;
     let share = part.part.map(|p| format!(" (its share {}/{} of the chunks)", p.index, p.count)).unwrap_or_default();
     quiet.note(&format!(
         "shard {}/{}: {} of {} {} played{share}, results written to {} (draftsim merge builds the tables)",
@@ -243,6 +243,17 @@ pub(super) fn read_pairs(
         pairs.push(from_parts(index, &read)?);
     }
     Ok(pairs)
+}
+
+/// Saves a command's state (`what`: search, sensitivity, training) to `path` whole: written
+/// beside it and renamed, the partial file removed if the write fails (a failed save is
+/// the machine's fault, exit 1, not the user's input).
+pub(super) fn save_state(path: &std::path::Path, text: &str, what: &str) -> Result<(), draftsim::Error> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path)).map_err(|source| {
+        let _ = std::fs::remove_file(&tmp);
+        draftsim::Error::Io { path: format!("{} (cannot save the {what} state)", path.display()), source }
+    })
 }
 
 /// Where an interrupted command (`what`: search, sensitivity, train) keeps its state:

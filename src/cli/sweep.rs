@@ -1,17 +1,15 @@
 //! `draftsim sweep`: a grid of rules or strategy settings, every variant on the same deals.
 
-use std::sync::atomic::Ordering;
-
 use anyhow::Result;
 use clap::Args;
 use draftsim::games;
-use draftsim::output::{Format, OutputDir};
+use draftsim::output::{Format, OutputDir, Table, Values};
 use draftsim::sim::Tally;
 use draftsim::study::kind::{self, Kind};
 use draftsim::study::{self, Axis, SweepSpec, VariantResult};
 
 use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeatsArg, SeedArg};
-use super::run::INTERRUPTED;
+use super::interrupt::INTERRUPTED;
 use super::study::*;
 
 /// Arguments of `draftsim sweep`.
@@ -47,6 +45,11 @@ pub struct SweepArgs {
     /// (repeatable): the variants whose interval crosses it are named, here and in the report.
     #[arg(long, value_name = "FIGURE<=X|FIGURE>=X")]
     pub require: Vec<String>,
+    /// Print every column of the sweep table (the files always hold them all); by default
+    /// the terminal gets a table per variant and one per strategy, each at most 120
+    /// characters wide.
+    #[arg(long)]
+    pub wide: bool,
 }
 
 /// Runs the sweep.
@@ -102,7 +105,6 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     if !requires.is_empty() {
         meta["require"] = serde_json::json!(requires.iter().map(study::tune::Constraint::text).collect::<Vec<_>>());
     }
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
     let results = play(&args.exec, |step| {
         // The note once the first variant is built: bad rules or seats are refused in one
@@ -130,7 +132,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         };
         return write_shard(out, part, &args.exec.quiet);
     }
-    finish_sweep(&results, meta, out, format, &args.exec.quiet)
+    finish_sweep(&results, meta, out, format, (&args.exec.quiet, args.wide))
 }
 
 /// Notes the variants' warnings, prints the sweep table and writes it: the same for a
@@ -140,7 +142,7 @@ pub(super) fn finish_sweep(
     meta: serde_json::Value,
     out: Option<OutputDir>,
     format: Format,
-    quiet: &QuietArg,
+    (quiet, wide): (&QuietArg, bool),
 ) -> Result<()> {
     // Each warning once, with the variants it holds in.
     let mut warnings: Vec<(String, Vec<String>)> = Vec::new();
@@ -158,7 +160,12 @@ pub(super) fn finish_sweep(
         quiet.note(&format!("warning: {text} (in {at})"));
     }
     let table = study::sweep_table(results);
-    say!("{}", table.to_aligned_text(4));
+    if wide {
+        say!("{}", table.to_aligned_text(4));
+    } else {
+        let (variants, strategies) = terminal_views(&table);
+        say!("{}\n{}", variants.to_aligned_text(4), strategies.to_aligned_text(4));
+    }
     // The limits the sweep keeps: each variant that does not surely meet one, by name.
     for text in meta["require"].as_array().into_iter().flatten() {
         let c = study::tune::Constraint::parse(text.as_str().unwrap_or_default())?;
@@ -198,6 +205,53 @@ pub(super) fn finish_sweep(
     write_study(out, &[table], format, meta, quiet)
 }
 
+/// A value and its interval in one cell, three decimals: `0.041 [0.013, 0.070]`.
+fn with_interval(table: &Table, name: &str, row: usize) -> String {
+    let at = |column: &str| match table.column(column) {
+        Some(Values::Float(v) | Values::Real(v)) => v[row],
+        _ => f64::NAN,
+    };
+    let (mean, lo, hi) = (at(name), at(&format!("{name}_lo")), at(&format!("{name}_hi")));
+    match (mean.is_nan(), lo.is_nan() || hi.is_nan()) {
+        (true, _) => "-".to_string(),
+        (false, true) => format!("{mean:.3}"),
+        (false, false) => format!("{mean:.3} [{lo:.3}, {hi:.3}]"),
+    }
+}
+
+/// What the terminal shows of the sweep table: a table per variant (its keys, the seat
+/// advantage, skill gap, completion and length) and one per strategy (its keys, win rate
+/// and score), each figure with its interval in one cell.
+fn terminal_views(table: &Table) -> (Table, Table) {
+    let keys: Vec<&(String, Values)> = table.columns.iter().take_while(|(name, _)| name != "strategy").collect();
+    let key_cell = |row: usize| keys.iter().map(|(_, v)| v.cell(row)).collect::<Vec<_>>();
+    // A variant's rows are consecutive: its first is where the keys change.
+    let firsts: Vec<usize> = (0..table.rows()).filter(|&r| r == 0 || key_cell(r) != key_cell(r - 1)).collect();
+    let pick = |rows: &[usize], name: &str, out: Table| {
+        out.with(name, Values::Text(rows.iter().map(|&r| with_interval(table, name, r)).collect()))
+    };
+    let keyed = |rows: &[usize], name: &str| {
+        keys.iter()
+            .fold(Table::new(name), |t, (key, v)| t.with(key, Values::Text(rows.iter().map(|&r| v.cell(r)).collect())))
+    };
+    let mut variants = keyed(&firsts, "variants");
+    for figure in ["seat_advantage", "skill_gap", "completion", "length_mean"] {
+        if table.column(figure).is_some() {
+            variants = pick(&firsts, figure, variants);
+        }
+    }
+    let all: Vec<usize> = (0..table.rows()).collect();
+    // The score column follows the win rate's three.
+    let score = table.columns.iter().position(|(n, _)| n == "win_rate_hi").and_then(|i| table.columns.get(i + 1));
+    let mut strategies = keyed(&all, "strategies");
+    strategies = strategies.with("strategy", table.column("strategy").cloned().unwrap_or(Values::Text(Vec::new())));
+    strategies = pick(&all, "win_rate", strategies);
+    if let Some((name, _)) = score {
+        strategies = pick(&all, name, strategies);
+    }
+    (variants, strategies)
+}
+
 /// `sweep` as a sharded study: its units are the variants; a unit played in parts is one
 /// tally, its parts' merged.
 pub(super) struct Sweep;
@@ -231,6 +285,6 @@ impl Study for Sweep {
             tallies.push(total);
         }
         let results = study::sweep_from_tallies(m.info, &spec, tallies)?;
-        finish_sweep(&results, meta, Some(out), format, quiet)
+        finish_sweep(&results, meta, Some(out), format, (quiet, false))
     }
 }

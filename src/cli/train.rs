@@ -13,8 +13,8 @@ use draftsim::solver::policy::{self, FORMAT, POLICY_FILE, Policy, PolicyHeader};
 use draftsim::solver::train::{self, Algorithm, Point, TrainState, Trainer};
 use draftsim::study::kind;
 
-use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, SeedArg, positive, whole};
-use super::run::INTERRUPTED;
+use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, SeedArg, seconds, whole};
+use super::interrupt::INTERRUPTED;
 use super::study::{state_file_for, write_study};
 
 /// Arguments of `draftsim train`.
@@ -31,7 +31,7 @@ pub struct TrainArgs {
     #[arg(long, value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub iterations: Option<u64>,
     /// Train for this many seconds instead of a number of iterations.
-    #[arg(long, value_name = "SECONDS", value_parser = positive, allow_negative_numbers = true, conflicts_with = "iterations")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true, conflicts_with = "iterations")]
     pub budget_time: Option<f64>,
     #[command(flatten)]
     pub seed: SeedArg,
@@ -108,7 +108,6 @@ pub fn run(args: TrainArgs) -> Result<()> {
             None => format!("{target} iterations"),
         }
     ));
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let bar = args.exec.bar(args.budget_time.map_or(target, |s| (s * 1000.0) as u64));
     let started = Instant::now();
     let save = |trainer: &Trainer, points: &[Point], seconds: f64| -> Result<()> {
@@ -124,10 +123,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
             sums,
             points: points.to_vec(),
         };
-        let tmp = state_path.with_extension("tmp");
-        std::fs::write(&tmp, serde_json::to_string(&state)?)
-            .and_then(|()| std::fs::rename(&tmp, &state_path))
-            .map_err(|e| InputError::new(format!("{}: cannot save the training state ({e})", state_path.display())))?;
+        super::study::save_state(&state_path, &serde_json::to_string(&state)?, "training")?;
         Ok(())
     };
     loop {

@@ -280,6 +280,13 @@ pub fn read_frame(path: &Path) -> Result<DataFrame, Error> {
         let file = fs::File::open(path).map_err(|e| io_error(path, e))?;
         ParquetReader::new(file).finish().map_err(|e| table_error(&name, e))
     } else {
+        // Every table draftsim writes ends its last line: one that does not was cut short.
+        let bytes = fs::read(path).map_err(|e| io_error(path, e))?;
+        if bytes.last().is_some_and(|&b| b != b'\n') {
+            return Err(Error::Input(InputError::new(format!(
+                "{name}: cut short (its last line is unfinished); write the table again"
+            ))));
+        }
         CsvReadOptions::default()
             .with_has_header(true)
             .try_into_reader_with_file_path(Some(path.to_path_buf()))
@@ -325,7 +332,7 @@ impl OutputDir {
             .file_name()
             .ok_or_else(|| InputError::new(format!("--out {}: not a folder name", target.display())))?;
         let parent = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let name = name.to_string_lossy();
+        let name = staging_stem(&name.to_string_lossy());
         remove_stale(parent, &name);
         let staging = parent.join(format!(".{name}.tmp-{}", std::process::id()));
         let _ = fs::remove_dir_all(&staging);
@@ -404,6 +411,18 @@ fn remove_path(path: &Path) {
 /// Removes what dead runs left beside `--out NAME` in `parent`: staging folders
 /// (`.NAME.tmp-PID`) and set-aside folders (`.NAME.old-PID`, or `.NAME.old` of older
 /// versions) whose process is gone. A live process's are left alone.
+/// The part of the staging and set-aside names that comes from the target's name: the name
+/// itself, or where the name is near the file system's 255-byte limit, its start and a
+/// checksum of the whole, so that the decorated names fit.
+fn staging_stem(name: &str) -> String {
+    const KEEP: usize = 200;
+    if name.len() <= KEEP {
+        return name.to_string();
+    }
+    let cut = (0..=KEEP).rev().find(|&i| name.is_char_boundary(i)).unwrap_or(0);
+    format!("{}~{:08x}", &name[..cut], crc32fast::hash(name.as_bytes()))
+}
+
 fn remove_stale(parent: &Path, name: &str) {
     let Ok(entries) = fs::read_dir(parent) else { return };
     let prefix = format!(".{name}.");

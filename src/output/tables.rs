@@ -37,6 +37,10 @@ pub struct RunMeta {
     /// results are those of the default.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// CRC-32 of the `tally.json` written beside it, so that `merge` takes no tally that
+    /// is not this run's (absent in folders written before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tally_crc32: Option<u32>,
 }
 
 impl RunMeta {

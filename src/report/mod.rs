@@ -40,6 +40,8 @@ mod cards;
 use cards::*;
 mod solver;
 use solver::*;
+mod versus;
+use versus::*;
 
 fn table_error(name: &str, e: impl std::fmt::Display) -> Error {
     Error::Table { name: name.to_string(), message: e.to_string() }
@@ -169,7 +171,8 @@ type Section = fn(&Folder, &mut String, &DataFrame) -> Result<(), Error>;
 
 /// Each study's section, in report order, by the table `report` finds the study by (its
 /// first in `study::kind`); tune and exploit share one.
-const SECTIONS: [(&str, Section); 9] = [
+const SECTIONS: [(&str, Section); 10] = [
+    (kind::VERSUS.tables[0], |f, md, t| versus_section(md, t, f.meta, f.out, f.prefix)),
     (kind::SENSITIVITY.tables[0], |f, md, t| sensitivity_section(md, t, f.out, f.prefix)),
     (kind::RUN.tables[0], |f, md, summary| {
         let measures = f.measures.ok_or_else(|| {

@@ -88,6 +88,11 @@ pub(super) fn sweep_section(
     if keys.is_empty() {
         return Ok(());
     }
+    if sweep.height() == 0 {
+        return Err(Error::Input(crate::InputError::new(
+            "the sweep table has no rows (cut short?); run the sweep again",
+        )));
+    }
     let units = measures.map_or("rounds".to_string(), Measures::units);
     // One row per variant (polars keeps the first row of each key combination).
     let variants = sweep

@@ -123,7 +123,8 @@ pub struct RatioFigure {
     pub description: &'static str,
     numerator: usize,
     denominator: usize,
-    rate: bool,
+    /// Whether it is a share of its denominator (between 0 and 1).
+    pub rate: bool,
 }
 
 /// The ratio figures, in the card's order.

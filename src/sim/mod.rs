@@ -315,7 +315,7 @@ pub fn run<G: Game>(
                 |worker, &chunk| {
                     let first = chunk * CHUNK_DEALS;
                     let last = ((chunk + 1) * CHUNK_DEALS).min(deals);
-                    run_deals(game, worker, &folders, (lineup, &seatings), plan, first..last, mode)
+                    run_deals(game, worker, &folders, (lineup, &seatings), (plan, interrupt), first..last, mode)
                 },
             )
             .collect();
@@ -355,7 +355,7 @@ fn run_deals<G: Game>(
     worker: &mut G::Worker,
     folders: &Mutex<Vec<card_fold::CardFolder>>,
     (lineup, seatings): (&Lineup, &Seatings),
-    plan: &Plan,
+    (plan, interrupt): (&Plan, Option<&AtomicBool>),
     deals: std::ops::Range<u64>,
     mode: Mode,
 ) -> Result<(Tally, Vec<RoundRow>), Error> {
@@ -389,6 +389,10 @@ fn run_deals<G: Game>(
     // One deal group's sums per row.
     let mut sums = GroupRows::new(measures, instances);
     for deal in deals {
+        // Read each deal, not only each batch: a batch of slow bots can take minutes.
+        if interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return Err(Error::Interrupted);
+        }
         sums.clear(group_rows);
         let mut health: GroupHealth = [0; GROUP_SLOTS];
         let deal_seed = mix_seed(plan.seed, deal, DEAL_STREAM);

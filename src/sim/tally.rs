@@ -376,6 +376,35 @@ impl Tally {
         }
     }
 
+    /// What makes this tally (read from a file) unfit to merge with `template`, an empty
+    /// tally of the same run: a list whose length differs where merging and the tables
+    /// index by position. Lists the template leaves empty (card analytics, rules used) and
+    /// lists left empty by older versions are not compared.
+    pub fn shape_fault(&self, template: &Tally) -> Option<String> {
+        fn fault(path: &str, a: &serde_json::Value, t: &serde_json::Value) -> Option<String> {
+            use serde_json::Value;
+            match (a, t) {
+                (Value::Object(a), Value::Object(t)) => {
+                    t.iter().find_map(|(k, tv)| a.get(k).and_then(|av| fault(&format!("{path}.{k}"), av, tv)))
+                }
+                (Value::Array(a), Value::Array(t)) if !a.is_empty() && !t.is_empty() => {
+                    if a.len() != t.len() {
+                        return Some(format!("{} entries in {path}, not {}", a.len(), t.len()));
+                    }
+                    a.iter().zip(t).find_map(|(av, tv)| fault(path, av, tv))
+                }
+                _ => None,
+            }
+        }
+        let (Ok(a), Ok(t)) = (serde_json::to_value(self), serde_json::to_value(template)) else {
+            return Some("it does not serialise".to_string());
+        };
+        if self.seat_count != template.seat_count {
+            return Some(format!("{} seats, not {}", self.seat_count, template.seat_count));
+        }
+        fault("tally", &a, &t)
+    }
+
     /// Starts counting card analytics over `cards` card ids.
     pub(crate) fn start_cards(&mut self, cards: usize) {
         self.cards = vec![CardCounts::default(); self.strategy_count() * cards];

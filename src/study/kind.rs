@@ -20,6 +20,8 @@ pub struct Kind {
 /// `draftsim run`.
 pub const RUN: Kind =
     Kind { name: "run", tables: &["summary", "seats", "pairs", "health", "measures", "cards"], units: None };
+/// `draftsim versus`.
+pub const VERSUS: Kind = Kind { name: "versus", tables: &["versus"], units: Some("rule sets") };
 /// `draftsim compare`.
 pub const COMPARE: Kind = Kind { name: "compare", tables: &["matrix", "ratings", "equilibrium"], units: Some("pairs") };
 /// `draftsim sweep`.
@@ -42,8 +44,8 @@ pub const TRAIN: Kind = Kind { name: "train", tables: &["training"], units: None
 pub const EXPLOITABILITY: Kind = Kind { name: "exploitability", tables: &["exploitability", "responses"], units: None };
 
 /// Every kind of study, in the order the report shows their sections.
-pub const KINDS: [&Kind; 10] =
-    [&SENSITIVITY, &RUN, &COMPARE, &SWEEP, &TUNE, &EXPLOIT, &CALIBRATE, &LADDER, &TRAIN, &EXPLOITABILITY];
+pub const KINDS: [&Kind; 11] =
+    [&VERSUS, &SENSITIVITY, &RUN, &COMPARE, &SWEEP, &TUNE, &EXPLOIT, &CALIBRATE, &LADDER, &TRAIN, &EXPLOITABILITY];
 
 /// The kind of study named `name` (as its study.json records it).
 pub fn find(name: &str) -> Option<&'static Kind> {

@@ -10,6 +10,7 @@ pub mod optimise;
 pub mod sensitivity;
 pub mod sweep;
 pub mod tune;
+pub mod versus;
 
 pub use compare::{
     CompareSpec, Comparison, PairResult, compare, compare_from_pairs, compare_interruptible, compare_shard,

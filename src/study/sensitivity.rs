@@ -57,6 +57,10 @@ pub struct VariantGroups {
     pub measure_sums: Vec<(i64, i64)>,
     /// Per deal group, each strategy's score summed, strategy after strategy.
     pub scores: Vec<i64>,
+    /// Per deal group, each strategy's win share units summed, as `scores` (empty in
+    /// results written before they were kept).
+    #[serde(default)]
+    pub shares: Vec<i64>,
     /// Strategies seated, and their units in one deal group.
     pub strategies: Vec<(String, i64)>,
     /// Seats at the table.
@@ -182,18 +186,33 @@ fn play_variant(
         Ok(s) => s,
         Err(e) => return Ok(Err(e.to_string())),
     };
-    let (runner, seats) = match (info.build)(Some(&text), None, Some(&seats)) {
+    play_groups(info, &text, &seats, spec.seed, spec.deals, part, interrupt)
+}
+
+/// Plays `deals` deal groups (or `part` of their chunks) of the rules `text` with `seats`
+/// from `seed`, keeping each group's sums for pairing; `Err(message)` when the game refuses
+/// the rules or seats.
+pub fn play_groups(
+    info: &GameInfo,
+    text: &str,
+    seats: &[String],
+    seed: u64,
+    deals: u64,
+    part: Option<Shard>,
+    interrupt: Option<&AtomicBool>,
+) -> Result<Result<VariantGroups, String>, Error> {
+    let (runner, seats) = match (info.build)(Some(text), None, Some(seats)) {
         Ok(b) => b,
         Err(e) => return Ok(Err(e.to_string())),
     };
     let lineup = Lineup::new(&seats);
     let players = runner.players();
     let per = Seatings::new(&lineup, players, true)?.len() as u64;
-    let plan =
-        Plan { seed: spec.seed, rounds: spec.deals * per, rotate: true, shard: part, until_ci: None, cards: false };
-    let mut scores = Vec::new();
+    let plan = Plan { seed, rounds: deals * per, rotate: true, shard: part, until_ci: None, cards: false };
+    let (mut scores, mut shares) = (Vec::new(), Vec::new());
     let tally = runner.run(&lineup, &plan, Mode::DealGroups, interrupt, &mut |_, rows| {
         scores.extend(rows.iter().map(|r| r.result.score));
+        shares.extend(rows.iter().map(|r| i64::from(r.result.share_units)));
         Ok(())
     })?;
     let unused = runner.unused_rules(&tally);
@@ -205,6 +224,7 @@ fn play_variant(
         health: tally.health.groups,
         measure_sums: tally.health.measure_groups,
         scores,
+        shares,
     }))
 }
 
@@ -223,6 +243,7 @@ impl VariantGroups {
             if part.health.len() != want
                 || part.measure_sums.len() != want * m
                 || part.scores.len() != want * k
+                || !(part.shares.is_empty() || part.shares.len() == want * k)
                 || part.measures != first.measures
                 || part.strategies.len() != k
             {
@@ -234,6 +255,7 @@ impl VariantGroups {
             measures: first.measures.clone(),
             measure_sums: Vec::with_capacity(deals as usize * m),
             scores: Vec::with_capacity(deals as usize * k),
+            shares: Vec::with_capacity(deals as usize * k),
             strategies: first.strategies.clone(),
             players: first.players,
             // Unused only if no part used it.
@@ -253,16 +275,27 @@ impl VariantGroups {
             out.health.extend_from_slice(&part.health[from..from + n]);
             out.measure_sums.extend_from_slice(&part.measure_sums[from * m..(from + n) * m]);
             out.scores.extend_from_slice(&part.scores[from * k..(from + n) * k]);
+            if let Some(shares) = part.shares.get(from * k..(from + n) * k) {
+                out.shares.extend_from_slice(shares);
+            }
             at[p] += n;
         }
         Ok(out)
     }
 
     /// Strategy `x`'s score per unit in each deal group.
-    fn score_per_unit(&self, x: usize) -> impl Iterator<Item = f64> + '_ {
+    pub fn score_per_unit(&self, x: usize) -> impl Iterator<Item = f64> + '_ {
         let n = self.strategies.len();
         let units = self.strategies[x].1.max(1) as f64;
         self.scores.iter().skip(x).step_by(n).map(move |&s| s as f64 / units)
+    }
+
+    /// Strategy `x`'s win rate (win share per unit) in each deal group (empty where the
+    /// shares were not kept).
+    pub fn win_rate_per_group(&self, x: usize) -> Vec<f64> {
+        let n = self.strategies.len();
+        let units = self.strategies[x].1.max(1) as f64 * crate::sim::SHARE_UNIT as f64;
+        self.shares.iter().skip(x).step_by(n).map(|&s| s as f64 / units).collect()
     }
 
     /// Per deal group, `best`'s score per unit minus `random`'s (empty unless both are seated).
@@ -480,63 +513,73 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
     out
 }
 
+/// Each figure of `v` against `base` over the same deal groups: (figure, (its value under
+/// `base`, `v` minus `base` with its 95% interval, two-sided p-value)), for the health card,
+/// the seat figures, the base's best strategy's skill gap and the declared measures.
+pub fn figure_effects(base: &VariantGroups, v: &VariantGroups) -> Vec<(String, (f64, Estimate, f64))> {
+    let mut rows = Vec::new();
+    let groups =
+        |v: &VariantGroups, i: usize| -> Vec<(i64, i64)> { v.health.iter().map(|g| group_value(g, i)).collect() };
+    let mut push = |figure: &str, found: Option<(f64, Estimate, f64)>| {
+        if let Some(found) = found {
+            rows.push((figure.to_string(), found));
+        }
+    };
+    for (i, f) in RATIO_FIGURES.iter().enumerate() {
+        push(f.name, paired_ratio(&groups(base, i), &groups(v, i)));
+    }
+    // The first seat's edge, paired over the same deals.
+    push("first_seat_edge", paired_mean(&base.first_seat_edge(), &v.first_seat_edge()));
+    // The seats' spread is not a mean over groups: the two variants' estimates with
+    // their intervals combined as if independent (wider than paired: conservative).
+    let spread = |g: &VariantGroups| {
+        let (sums, units) = g.seat_shares();
+        sums.figures(units).map(|f| f.seat_advantage)
+    };
+    if let (Some(a0), Some(a1)) = (spread(base), spread(v)) {
+        let effect = a1.mean - a0.mean;
+        let half = (a0.half_width().powi(2) + a1.half_width().powi(2)).sqrt();
+        let p = if half > 0.0 {
+            stats::two_sided_p(effect / (half / stats::Z95))
+        } else {
+            f64::from(u8::from(effect == 0.0))
+        };
+        let e = Estimate { mean: effect, lo: effect - half, hi: effect + half };
+        push("seat_advantage", Some((a0.mean, e, p)));
+        push("balance", Some((1.0 - a0.mean, Estimate { mean: -effect, lo: -e.hi, hi: -e.lo }, p)));
+    }
+    // The skill gap of the base's best strategy, in every variant.
+    if let Some(best) = base.best_strategy() {
+        push("skill_gap", paired_mean(&base.skill_gap(best), &v.skill_gap(best)));
+    }
+    let (mb, mv) = (base.measures.len(), v.measures.len());
+    for (j, name) in base.measures.iter().enumerate() {
+        let Some(k) = v.measures.iter().position(|m| m == name) else { continue };
+        let pick = |sums: &[(i64, i64)], m: usize, at: usize| -> Vec<(i64, i64)> {
+            if m == 0 { Vec::new() } else { sums.iter().skip(at).step_by(m).copied().collect() }
+        };
+        push(name, paired_ratio(&pick(&base.measure_sums, mb, j), &pick(&v.measure_sums, mv, k)));
+    }
+    rows
+}
+
 /// Every deviation's effect on every figure, Holm-corrected per figure; the rows whose
 /// corrected p is below 0.05 first (smallest first), then the rest in the study's order.
 pub fn effects(state: &SensitivityState) -> Vec<Effect> {
     let Some(base) = &state.base else { return Vec::new() };
     let mut rows: Vec<Effect> = Vec::new();
-    let groups =
-        |v: &VariantGroups, i: usize| -> Vec<(i64, i64)> { v.health.iter().map(|g| group_value(g, i)).collect() };
     for (d, played) in &state.deviations {
         let Ok(v) = played else { continue };
-        let mut push = |figure: &str, found: Option<(f64, Estimate, f64)>| {
-            if let Some((b, effect, p)) = found {
-                let exercised = v.exercised(&d.key);
-                rows.push(Effect {
-                    deviation: d.clone(),
-                    figure: figure.into(),
-                    base: b,
-                    effect,
-                    p,
-                    p_holm: p,
-                    exercised,
-                });
-            }
-        };
-        for (i, f) in RATIO_FIGURES.iter().enumerate() {
-            push(f.name, paired_ratio(&groups(base, i), &groups(v, i)));
-        }
-        // The first seat's edge, paired over the same deals.
-        push("first_seat_edge", paired_mean(&base.first_seat_edge(), &v.first_seat_edge()));
-        // The seats' spread is not a mean over groups: the two variants' estimates with
-        // their intervals combined as if independent (wider than paired: conservative).
-        let spread = |g: &VariantGroups| {
-            let (sums, units) = g.seat_shares();
-            sums.figures(units).map(|f| f.seat_advantage)
-        };
-        if let (Some(a0), Some(a1)) = (spread(base), spread(v)) {
-            let effect = a1.mean - a0.mean;
-            let half = (a0.half_width().powi(2) + a1.half_width().powi(2)).sqrt();
-            let p = if half > 0.0 {
-                stats::two_sided_p(effect / (half / stats::Z95))
-            } else {
-                f64::from(u8::from(effect == 0.0))
-            };
-            let e = Estimate { mean: effect, lo: effect - half, hi: effect + half };
-            push("seat_advantage", Some((a0.mean, e, p)));
-            push("balance", Some((1.0 - a0.mean, Estimate { mean: -effect, lo: -e.hi, hi: -e.lo }, p)));
-        }
-        // The skill gap of the base's best strategy, in every variant.
-        if let Some(best) = base.best_strategy() {
-            push("skill_gap", paired_mean(&base.skill_gap(best), &v.skill_gap(best)));
-        }
-        let (mb, mv) = (base.measures.len(), v.measures.len());
-        for (j, name) in base.measures.iter().enumerate() {
-            let Some(k) = v.measures.iter().position(|m| m == name) else { continue };
-            let pick = |sums: &[(i64, i64)], m: usize, at: usize| -> Vec<(i64, i64)> {
-                if m == 0 { Vec::new() } else { sums.iter().skip(at).step_by(m).copied().collect() }
-            };
-            push(name, paired_ratio(&pick(&base.measure_sums, mb, j), &pick(&v.measure_sums, mv, k)));
+        for (figure, (b, effect, p)) in figure_effects(base, v) {
+            rows.push(Effect {
+                deviation: d.clone(),
+                figure,
+                base: b,
+                effect,
+                p,
+                p_holm: p,
+                exercised: v.exercised(&d.key),
+            });
         }
     }
     let mut figures: Vec<String> = Vec::new();

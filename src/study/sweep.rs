@@ -112,8 +112,10 @@ pub fn seats_for(
     // share the seats equally.
     let field = if seats.is_none() && field.len() != players { Lineup::new(&field).strategies } else { field };
     let entries = crate::sim::field(&field, players);
-    crate::sim::Seatings::new(&Lineup::new(&entries), players, true)
-        .map_err(|e| InputError::new(format!("players = {players}: {e}")))?;
+    crate::sim::Seatings::new(&Lineup::new(&entries), players, true).map_err(|e| {
+        // Said once where the fault is the count itself.
+        if e.to_string().starts_with("players =") { e } else { InputError::new(format!("players = {players}: {e}")) }
+    })?;
     Ok(entries)
 }
 

@@ -211,7 +211,10 @@ impl Constraint {
         } else {
             return Err(bad());
         };
-        let bound = bound.trim().parse().map_err(|_| bad())?;
+        let bound: f64 = bound.trim().parse().map_err(|_| bad())?;
+        if !bound.is_finite() {
+            return Err(bad());
+        }
         Ok(Constraint { metric: metric.trim().to_string(), at_least, bound })
     }
 

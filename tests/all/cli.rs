@@ -518,6 +518,7 @@ fn lists_and_completions() {
         &["run"],
         &["replay"],
         &["merge"],
+        &["versus"],
         &["compare"],
         &["sweep"],
         &["report"],
@@ -677,7 +678,7 @@ fn help_lists_shared_flags_in_one_order_and_no_color_is_respected() {
         "--threads",
         "--quiet",
     ];
-    for command in ["run", "check", "replay", "compare", "sweep", "tune", "exploit", "merge"] {
+    for command in ["run", "check", "replay", "versus", "compare", "sweep", "tune", "exploit", "merge"] {
         let help = stdout(&draftsim(&[command, "--help"]));
         let listed: Vec<&str> = help
             .lines()

@@ -82,12 +82,41 @@ fn bad_input_is_refused_in_one_line_with_exit_code_2_before_anything_is_written(
             ],
             "at most 100000",
         ),
+        (
+            &[
+                "tune",
+                "--param",
+                "raise_cap=1..3",
+                "--minimize",
+                "seat_advantage",
+                "--budget-time",
+                "1e300",
+                "--out",
+                out,
+            ],
+            "more than a year",
+        ),
+        (
+            &["tune", "--param", "raise_cap=1..3", "--minimize", "seat_advantage", "--require", "completion>=NaN"],
+            "write NAME>=VALUE",
+        ),
+        // Refused before the first variant or pair plays, and said once.
+        (&["sweep", "--set", "players=3,100", "--rounds", "100000", "--out", out], "players = 100: give between"),
+        (
+            &["compare", "--strategies", "greedy,hate,nope", "--rounds", "100000", "--out", out],
+            "unknown strategy 'nope'",
+        ),
     ];
     for (args, says) in corpus {
-        let o = draftsim(args);
+        let started = std::time::Instant::now();
+        let o = draftsim(&[args, &["--quiet"][..]].concat());
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         let err = stderr(&o);
-        assert!(err.contains(says) && err.lines().count() == 1, "{args:?}: {err}");
+        assert!(
+            err.contains(says) && err.lines().count() == 1 && err.matches("players =").count() <= 1,
+            "{args:?}: {err}"
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(1), "{args:?} played before refusing");
         assert!(!dir.join("x").exists() && leftovers(&dir).is_empty(), "{args:?} left files");
     }
 }
@@ -157,4 +186,181 @@ fn a_closed_pipe_does_not_lose_the_tables() {
         assert!(written.iter().any(|n| n == "run.json" || n == "study.json"), "{args:?}: {written:?}");
         assert!(leftovers(&dir).is_empty(), "{args:?}: {:?}", leftovers(&dir));
     }
+}
+
+/// Sends `signals` (kill's names) to a command `after` its start, 0.3 s apart, and returns
+/// its output.
+fn signalled(args: &[&str], signals: &[&str], after: std::time::Duration) -> std::process::Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    for signal in signals {
+        let sent = Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
+        assert!(sent.success());
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_signal_in_the_only_batch_stops_the_command_and_writes_nothing() {
+    let dir = scratch(FILE, "signals");
+    let out = dir.join("x");
+    // Slow rounds, all of them in the harness's first and only batch.
+    let slow = ["--game", "sevens", "--seats", "search{iterations=2000},tight", "--rounds", "4000", "--threads", "1"];
+    let run = [&["run"], &slow[..], &["--out", out.to_str().unwrap()]].concat();
+    let check = [&["check"], &slow[..]].concat();
+    for (args, signals) in
+        [(&run, &["INT"][..]), (&run, &["TERM"][..]), (&check, &["INT"][..]), (&run, &["INT", "INT"][..])]
+    {
+        let started = std::time::Instant::now();
+        let o = signalled(args, signals, std::time::Duration::from_millis(1500));
+        let took = started.elapsed();
+        assert_eq!(o.status.code(), Some(130), "{args:?} {signals:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("interrupted"), "{signals:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?} printed after the signal: {}", stdout(&o));
+        assert!(took < std::time::Duration::from_secs(8), "{args:?} {signals:?} took {took:?} to stop");
+        assert!(!out.exists() && leftovers(&dir).is_empty(), "{args:?} {signals:?} left {:?}", leftovers(&dir));
+    }
+}
+
+/// Copies folder `from` to `to` (flat: a shard's folder has no subfolders).
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for (name, bytes) in files(from) {
+        std::fs::write(to.join(name), bytes).unwrap();
+    }
+}
+
+/// Rewrites a JSON file through `edit`.
+fn edit_json(path: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    edit(&mut v);
+    std::fs::write(path, serde_json::to_string(&v).unwrap()).unwrap();
+}
+
+#[test]
+fn merge_takes_only_whole_sets_of_one_runs_shards_and_never_panics() {
+    let dir = scratch(FILE, "merge");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    for (name, shard, seed) in [("s0", "0/2", "1"), ("s1", "1/2", "1"), ("t1", "1/2", "2")] {
+        let o =
+            draftsim(&["run", "--rounds", "4000", "--shard", shard, "--seed", seed, "--out", &path(name), "--quiet"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    for (name, shard) in [("w0", "0/2"), ("w1", "1/2")] {
+        let o = draftsim(&["sweep", "--set", "players=3,4", "--rounds", "60", "--shard", shard, "--out", &path(name)]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let good = draftsim(&["merge", &path("s0"), &path("s1"), "--out", &path("whole"), "--quiet"]);
+    assert!(good.status.success(), "{}", stderr(&good));
+    // Each fault: the folder made from a good shard, how, and a fragment of the message.
+    type Edit = Box<dyn Fn(&Path)>;
+    let set = |file: &'static str, key: &'static str, value: serde_json::Value| -> Edit {
+        Box::new(move |d: &Path| edit_json(&d.join(file), |v| v[key] = value.clone()))
+    };
+    let faults: Vec<(&str, &str, Edit, &str)> = vec![
+        (
+            "s1",
+            "another seed's tally",
+            Box::new(|d: &Path| {
+                std::fs::copy(d.with_file_name("t1").join("tally.json"), d.join("tally.json")).map(drop).unwrap()
+            }),
+            "not the tally its run.json",
+        ),
+        (
+            "s1",
+            "the other shard's tally, no checksum",
+            Box::new(|d: &Path| {
+                std::fs::copy(d.with_file_name("s0").join("tally.json"), d.join("tally.json")).unwrap();
+                edit_json(&d.join("run.json"), |v| v.as_object_mut().unwrap().remove("tally_crc32").map(drop).unwrap());
+            }),
+            "another shard's",
+        ),
+        ("s1", "shard 5 of 2", set("run.json", "shard", serde_json::json!({"index": 5, "count": 2})), "does not fit"),
+        ("s1", "shard count 0", set("run.json", "shard", serde_json::json!({"index": 0, "count": 0})), "does not fit"),
+        (
+            "s1",
+            "shard count 2^64-1",
+            set("run.json", "shard", serde_json::json!({"index": 1, "count": u64::MAX})),
+            "does not fit",
+        ),
+        (
+            "s1",
+            "cells cut short, no checksum",
+            Box::new(|d: &Path| {
+                edit_json(&d.join("run.json"), |v| v.as_object_mut().unwrap().remove("tally_crc32").map(drop).unwrap());
+                edit_json(&d.join("tally.json"), |v| v["cells"].as_array_mut().unwrap().truncate(1));
+            }),
+            "entries in tally.cells",
+        ),
+        (
+            "s1",
+            "rounds 2^64-1, no checksum",
+            Box::new(|d: &Path| {
+                edit_json(&d.join("run.json"), |v| {
+                    v.as_object_mut().unwrap().remove("tally_crc32");
+                    v["rounds"] = serde_json::json!(u64::MAX);
+                });
+                edit_json(&d.join("tally.json"), |v| v["rounds"] = serde_json::json!(u64::MAX));
+            }),
+            "rounds",
+        ),
+        (
+            "s1",
+            "not JSON",
+            Box::new(|d: &Path| std::fs::write(d.join("tally.json"), "{\"rounds\": 1").unwrap()),
+            "tally.json",
+        ),
+        ("w1", "units 10^15", set("study_shard.json", "units", serde_json::json!(1_000_000_000_000_000u64)), "units"),
+        (
+            "w1",
+            "shard count 2^64-1",
+            set("study_shard.json", "shard", serde_json::json!({"index": 1, "count": u64::MAX})),
+            "is a shard of 2",
+        ),
+    ];
+    for (base, what, edit, says) in faults {
+        let bad = dir.join("bad");
+        let _ = std::fs::remove_dir_all(&bad);
+        copy_dir(&dir.join(base), &bad);
+        edit(&bad);
+        let first = if base == "s1" { path("s0") } else { path("w0") };
+        let o = draftsim(&["merge", &first, bad.to_str().unwrap(), "--out", &path("merged"), "--quiet"]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        assert!(err.contains(says) && err.lines().count() == 1, "{what}: {err}");
+        assert!(!dir.join("merged").exists() && leftovers(&dir).is_empty(), "{what} left files");
+    }
+    // The same shard twice.
+    let o = draftsim(&["merge", &path("s0"), &path("s0"), "--out", &path("merged"), "--quiet"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn a_cut_short_table_is_refused_by_report_and_a_long_out_name_is_taken() {
+    let dir = scratch(FILE, "cut-short");
+    let sweep = dir.join("sw");
+    let o =
+        draftsim(&["sweep", "--set", "players=3,4", "--rounds", "100", "--out", sweep.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = sweep.join("sweep.csv");
+    let text = std::fs::read_to_string(&table).unwrap();
+    let header_end = text.find('\n').unwrap() + 1;
+    for (cut, says) in [(header_end + 40, "cut short"), (header_end, "no rows")] {
+        std::fs::write(&table, &text[..cut]).unwrap();
+        let o = draftsim(&["report", sweep.to_str().unwrap(), "--out", dir.join("r").to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(says) && stderr(&o).lines().count() == 1, "{}", stderr(&o));
+        assert!(!dir.join("r").exists() && leftovers(&dir).is_empty());
+    }
+    // A name near the 255-byte limit: its staging folder's longer name still fits.
+    let long = dir.join("a".repeat(250));
+    let o = draftsim(&["run", "--rounds", "10", "--out", long.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(long.join("run.json").exists() && leftovers(&dir).is_empty());
 }

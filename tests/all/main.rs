@@ -28,4 +28,5 @@ mod shards;
 mod soak;
 mod solver;
 mod study;
+mod versus;
 mod winston;

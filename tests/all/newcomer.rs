@@ -453,7 +453,10 @@ fn rules_that_do_nothing_are_warned_about() {
 /// terminal, so the command's stderr is a pseudo-terminal here.
 #[test]
 fn the_progress_rate_is_a_whole_number() {
-    let text = on_a_terminal(&["run", "--rounds", "1000000000", "--threads", "1"], Duration::from_millis(2500));
+    // Until the bar has moved (the first batch done; Ctrl-C stops within a deal, so nothing
+    // is drawn after it), however loaded the machine.
+    let drawn = |text: &str| text.split("/s").count() > 1;
+    let text = on_a_terminal(&["run", "--rounds", "1000000000", "--threads", "1"], &drawn, Duration::from_secs(60));
     let rates: Vec<&str> = text
         .split("/s")
         .filter_map(|before| before.rsplit(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',')).next())
@@ -463,9 +466,9 @@ fn the_progress_rate_is_a_whole_number() {
     assert!(rates.iter().all(|r| !r.contains('.')), "rates with decimals: {rates:?}");
 }
 
-/// Runs the binary with stderr on a pseudo-terminal for `for_how_long`, then Ctrl-C;
-/// returns what it drew there.
-fn on_a_terminal(args: &[&str], for_how_long: Duration) -> String {
+/// Runs the binary with stderr on a pseudo-terminal until what it drew there satisfies
+/// `enough` (or `at_most` passes), then Ctrl-C; returns what it drew.
+fn on_a_terminal(args: &[&str], enough: &dyn Fn(&str) -> bool, at_most: Duration) -> String {
     use std::io::Read;
     use std::os::fd::FromRawFd;
     // SAFETY: plain POSIX pseudo-terminal calls on descriptors this function owns.
@@ -488,25 +491,32 @@ fn on_a_terminal(args: &[&str], for_how_long: Duration) -> String {
         .stderr(Stdio::from(slave))
         .spawn()
         .unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut master = master;
-        let mut bytes = Vec::new();
-        let mut buf = [0u8; 4096];
-        // Reading ends with an error (EIO) once the child, the last holder of the
-        // terminal's other end, exits.
-        while let Ok(n) = master.read(&mut buf) {
-            if n == 0 {
-                break;
+    let drawn = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let reader = std::thread::spawn({
+        let drawn = drawn.clone();
+        move || {
+            let mut master = master;
+            let mut buf = [0u8; 4096];
+            // Reading ends with an error (EIO) once the child, the last holder of the
+            // terminal's other end, exits.
+            while let Ok(n) = master.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                drawn.lock().unwrap().extend_from_slice(&buf[..n]);
             }
-            bytes.extend_from_slice(&buf[..n]);
         }
-        bytes
     });
-    std::thread::sleep(for_how_long);
+    let text = || String::from_utf8_lossy(&drawn.lock().unwrap()).into_owned();
+    let started = std::time::Instant::now();
+    while !enough(&text()) && started.elapsed() < at_most {
+        std::thread::sleep(Duration::from_millis(100));
+    }
     let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(killed.success());
     child.wait().unwrap();
-    String::from_utf8_lossy(&reader.join().unwrap()).into_owned()
+    reader.join().unwrap();
+    text()
 }
 
 /// The held-out winner is a candidate that meets the constraints when one does, even

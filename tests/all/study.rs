@@ -199,3 +199,18 @@ fn report_files_exist_hold_the_input_numbers_and_parse_as_svg() {
         assert!(report.join(chart).exists(), "{chart}");
     }
 }
+
+/// The sweep's terminal tables fit 120 columns; `--wide` prints the whole table, which the
+/// file holds anyway.
+#[test]
+fn sweep_prints_tables_that_fit_a_terminal() {
+    let base = ["sweep", "--set", "players=3,4", "--set", "wild=none,deuces", "--rounds", "400", "--quiet"];
+    let text = common::stdout(&draftsim(&base));
+    assert!(text.lines().all(|l| l.len() <= 120), "{text}");
+    // Four variants, then four variants of four strategies, each figure with its interval.
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with('3') || l.starts_with('4')).collect();
+    assert_eq!(rows.len(), 4 + 16, "{text}");
+    assert!(text.contains("seat_advantage") && text.contains("win_rate") && text.contains(" ["), "{text}");
+    let wide = common::stdout(&draftsim(&[&base[..], &["--wide"]].concat()));
+    assert!(wide.lines().any(|l| l.len() > 120) && wide.contains("seat_share"), "{wide}");
+}

@@ -1,0 +1,62 @@
+//! Ctrl-C, SIGTERM and SIGHUP. The first asks the command to stop: it writes nothing,
+//! says so and exits 130. A second ends the process at once, removing its staging folder
+//! (anything a write leaves behind in that race is removed by the next command writing to
+//! the same place).
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use draftsim::output::OutputDir;
+
+/// Set by the first signal; long commands read it between units of work.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Set once a command's output folder is in place: a signal after that changes nothing.
+static COMMITTED: AtomicBool = AtomicBool::new(false);
+
+/// The staging folder of the command's output, removed if a second signal ends it.
+static STAGING: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// Installs the handler (once, before the command starts).
+pub fn catch() {
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            if let Some(staging) = STAGING.lock().unwrap_or_else(std::sync::PoisonError::into_inner).as_ref() {
+                let _ = std::fs::remove_dir_all(staging);
+            }
+            eprintln!("draftsim: interrupted twice: stopped at once; no table was written");
+            std::process::exit(130);
+        }
+    });
+}
+
+/// Prepares the output folder `target` (see [`OutputDir::create`]), noting its staging
+/// folder for the handler.
+pub fn create(target: &Path, force: bool) -> Result<OutputDir, draftsim::InputError> {
+    let dir = OutputDir::create(target, force)?;
+    *STAGING.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(dir.path().to_path_buf());
+    Ok(dir)
+}
+
+/// Whether a signal came.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Whether a signal came before the command's output was in place, so that what it made
+/// must be thrown away.
+pub fn stopped_before_writing() -> bool {
+    interrupted() && !COMMITTED.load(Ordering::SeqCst)
+}
+
+/// Moves an output folder into place unless a signal came first (then the staging folder
+/// is dropped and the command ends as interrupted).
+pub fn commit(dir: OutputDir) -> Result<PathBuf, draftsim::Error> {
+    if interrupted() {
+        return Err(draftsim::Error::Interrupted);
+    }
+    let path = dir.commit()?;
+    COMMITTED.store(true, Ordering::SeqCst);
+    Ok(path)
+}

@@ -1,0 +1,362 @@
+//! `draftsim versus A.toml B.toml`: two rule sets on the same deals, and a one-screen verdict.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+use draftsim::InputError;
+use draftsim::games;
+use draftsim::output::{Format, OutputDir};
+use draftsim::sim::{Lineup, Seatings};
+use draftsim::study::kind::{self, Kind};
+use draftsim::study::sensitivity::VariantGroups;
+use draftsim::study::versus::{self, Difference, Verdict, VersusSpec};
+
+use super::args::{ExecArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeatsArg, SeedArg};
+use super::interrupt::INTERRUPTED;
+use super::study::{Merging, Study, StudyShard, play, study_shard, write_shard, write_study};
+
+/// Arguments of `draftsim versus`.
+#[derive(Args, Debug)]
+pub struct VersusArgs {
+    /// Rule set A: a rules file (TOML), or `defaults` for the game's defaults.
+    #[arg(value_name = "A", value_hint = clap::ValueHint::FilePath)]
+    pub a: PathBuf,
+    /// Rule set B: a rules file (TOML), or `defaults`.
+    #[arg(value_name = "B", value_hint = clap::ValueHint::FilePath)]
+    pub b: PathBuf,
+    /// Game (see `draftsim list games`).
+    #[arg(long, default_value = "seven-card-draft", value_parser = super::args::Known(super::args::game_names))]
+    pub game: String,
+    #[command(flatten)]
+    pub players: PlayersArg,
+    #[command(flatten)]
+    pub seats: SeatsArg,
+    #[command(flatten)]
+    pub rounds: RoundsArg,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub exec: ExecArgs,
+    /// The smallest difference that matters for a figure, over its default (docs/studies.md
+    /// lists them): FIGURE=VALUE, repeatable; `score` and `win_rate` cover every strategy,
+    /// `score:NAME` one.
+    #[arg(long, value_name = "FIGURE=VALUE")]
+    pub min_effect: Vec<String>,
+    /// Print every figure's row, not only the verdict.
+    #[arg(long)]
+    pub all: bool,
+    /// Play only shard i of n (0-based) of the two sides' deals, or auto/n from
+    /// SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; `draftsim merge` builds the tables from
+    /// every shard's --out.
+    #[arg(long, value_name = "i/n")]
+    pub shard: Option<String>,
+}
+
+/// A side's rules file text (`None` for `defaults`).
+fn rules_text(path: &std::path::Path, side: &str) -> Result<Option<String>> {
+    if path.as_os_str() == "defaults" {
+        return Ok(None);
+    }
+    std::fs::read_to_string(path)
+        .map(Some)
+        .map_err(|e| InputError::new(format!("{side} {}: {e}; give a rules file or `defaults`", path.display())).into())
+}
+
+/// Plays both rule sets and prints the verdict.
+pub fn versus(args: VersusArgs) -> Result<()> {
+    let info = games::find(&args.game)?;
+    let rounds = args.rounds.get(20_000)?;
+    let mut min_effects = Vec::new();
+    for text in &args.min_effect {
+        let (name, value) = versus::parse_min_effect(text)?;
+        if min_effects.iter().any(|(n, _): &(String, f64)| *n == name) {
+            return Err(InputError::new(format!("--min-effect {name}: given twice; give each figure once")).into());
+        }
+        min_effects.push((name, value));
+    }
+    let mut spec = VersusSpec {
+        rules_a: rules_text(&args.a, "A")?,
+        rules_b: rules_text(&args.b, "B")?,
+        players: args.players.players,
+        seats: args.seats.list(),
+        deals: 0,
+        seed: args.seed.seed,
+        min_effects,
+    };
+    // Both tables built before anything plays: bad rules or seats are refused in one line.
+    let mut built = Vec::new();
+    for (s, path) in [&args.a, &args.b].iter().enumerate() {
+        let (text, seats) = versus::side(info, &spec, s)?;
+        let (game, seats) = (info.build)(Some(&text), None, Some(&seats)).map_err(|e| e.context(path.display()))?;
+        built.push((game, seats));
+    }
+    let per = Seatings::new(&Lineup::new(&built[0].1), built[0].0.players(), true)?.len() as u64;
+    spec.deals = rounds.div_ceil(per);
+    let figure_names = known_figures(built[0].0.as_ref());
+    for (name, _) in &spec.min_effects {
+        let figure = name.split(':').next().unwrap_or_default();
+        if !figure_names.iter().any(|f| f == figure) {
+            return Err(InputError::new(format!(
+                "--min-effect {name}: not a figure versus reports; use one of {}",
+                figure_names.join(", ")
+            ))
+            .into());
+        }
+    }
+    let shard = study_shard(args.shard.as_deref(), &args.output)?;
+    let (format, out) = args.output.open()?;
+    let (players_a, players_b) = (built[0].0.players(), built[1].0.players());
+    args.exec.note(&format!(
+        "{} · A {} · B {} · {} · seats {} · seed {} · {} deals each ({} rounds of A)",
+        info.name,
+        args.a.display(),
+        args.b.display(),
+        if players_a == players_b {
+            format!("{players_a} players")
+        } else {
+            format!("{players_a} players under A, {players_b} under B")
+        },
+        spec.seats.clone().unwrap_or_else(|| draftsim::sim::listed(&built[0].1, players_a)).join(","),
+        spec.seed,
+        spec.deals,
+        spec.deals * per
+    ));
+    let differs = rules_differences(&built[0].0.rules_toml(), &built[1].0.rules_toml());
+    if differs.is_empty() {
+        args.exec.note("A and B hold the same rules: every difference will be 0");
+    }
+    let meta = serde_json::json!({
+        "kind": kind::VERSUS.name,
+        "differs": differs,
+        "game": info.name,
+        "seed": spec.seed,
+        "rounds": spec.deals * per,
+        "deals": spec.deals,
+        "a": args.a.display().to_string(),
+        "b": args.b.display().to_string(),
+        "players": [players_a, players_b],
+        "seats": spec.seats.clone().unwrap_or_else(|| draftsim::sim::listed(&built[0].1, players_a)),
+        "rules": built[0].0.rules_toml(),
+        "rules_b": built[1].0.rules_toml(),
+        "min_effect": spec.min_effects,
+    });
+    let work = draftsim::study::shard_work(2, shard);
+    let sides = play(&args.exec, |step| versus::play(info, &spec, &work.units, work.part, Some(&INTERRUPTED), step))?;
+    if let Some(shard) = shard {
+        let part = StudyShard {
+            kind: kind::VERSUS.name.into(),
+            game: info.name.to_string(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            spec: serde_json::to_value(&spec)?,
+            study: meta,
+            shard,
+            units: 2,
+            played: work.units,
+            part: work.part,
+            results: sides.iter().map(serde_json::to_value).collect::<Result<_, _>>()?,
+        };
+        return write_shard(out, part, &args.exec.quiet);
+    }
+    let mut sides = sides.into_iter();
+    let (a, b) = (sides.next().expect("side A"), sides.next().expect("side B"));
+    finish(info, &spec, (&a, &b), meta, out, format, (&args.exec.quiet, args.all))
+}
+
+/// Each rules key whose value differs between A and B (rules in force, every default
+/// written out): `games = 1 -> 3`.
+fn rules_differences(a: &str, b: &str) -> Vec<String> {
+    let (a, b): (toml::Table, toml::Table) =
+        (toml::from_str(a).unwrap_or_default(), toml::from_str(b).unwrap_or_default());
+    let shown = |v: Option<&toml::Value>| v.map_or_else(|| "unset".to_string(), ToString::to_string);
+    let mut keys: Vec<&String> = a.keys().chain(b.keys().filter(|k| !a.contains_key(*k))).collect();
+    keys.dedup();
+    keys.into_iter()
+        .filter(|k| a.get(*k) != b.get(*k))
+        .map(|k| format!("{k} = {} -> {}", shown(a.get(k)), shown(b.get(k))))
+        .collect()
+}
+
+/// Whether a rules difference changes what is dealt (the deck, its size, the table).
+fn changes_the_deal(difference: &str) -> bool {
+    let key = difference.split(' ').next().unwrap_or_default();
+    ["players", "deck", "ranks", "colours", "expansion", "multicoloured", "removed", "pack_size", "hand_size"]
+        .iter()
+        .any(|k| key.contains(k))
+}
+
+/// The figures versus reports for this table: the health card's, the seat figures, the
+/// skill gap, the game's measures, `score` and `win_rate`.
+fn known_figures(game: &dyn games::Runner) -> Vec<String> {
+    let mut names: Vec<String> = draftsim::sim::RATIO_FIGURES.iter().map(|f| f.name.to_string()).collect();
+    names.extend(["first_seat_edge", "seat_advantage", "balance", "skill_gap", "score", "win_rate"].map(String::from));
+    names.extend(game.measures().measures.iter().map(|m| m.column.clone()));
+    names
+}
+
+/// The game's measures that are shares (rates), whose smallest effect is one point.
+fn rate_measures(info: &games::GameInfo, spec: &VersusSpec) -> Result<Vec<String>> {
+    let (text, seats) = versus::side(info, spec, 0)?;
+    let (game, _) = (info.build)(Some(&text), None, Some(&seats))?;
+    Ok(game
+        .measures()
+        .measures
+        .iter()
+        .filter(|m| matches!(m.kind, draftsim::sim::Kind::Rate { .. }))
+        .map(|m| m.column.clone())
+        .collect())
+}
+
+/// A number in four significant figures at most, as the terminal shows it.
+fn num(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let digits = (3 - x.abs().log10().floor() as i32).clamp(0, 6) as usize;
+    format!("{x:.digits$}")
+}
+
+/// A difference with its sign.
+fn signed(x: f64) -> String {
+    if x > 0.0 { format!("+{}", num(x)) } else { num(x) }
+}
+
+/// One changed figure as a sentence: `B: length_mean rises from 41.2 to 44.3, +3.1 [+2.8,
+/// +3.4] (decisions per unit ...)`.
+fn sentence(d: &Difference) -> String {
+    let what = match &d.strategy {
+        Some(s) => format!("{s}'s {}", d.figure),
+        None => d.figure.clone(),
+    };
+    let describe = draftsim::sim::RATIO_FIGURES
+        .iter()
+        .find(|f| f.name == d.figure)
+        .map(|f| format!(": {}", f.description))
+        .unwrap_or_default();
+    format!(
+        "B: {what} {} from {} to {}, {} [{}, {}]{describe}",
+        if d.difference.mean > 0.0 { "rises" } else { "falls" },
+        num(d.a),
+        num(d.b),
+        signed(d.difference.mean),
+        signed(d.difference.lo),
+        signed(d.difference.hi),
+    )
+}
+
+/// Prints the verdict and writes the `versus` table: the same for a whole study and one
+/// merged from shards.
+pub(super) fn finish(
+    info: &games::GameInfo,
+    spec: &VersusSpec,
+    (a, b): (&VariantGroups, &VariantGroups),
+    meta: serde_json::Value,
+    out: Option<OutputDir>,
+    format: Format,
+    (quiet, all): (&QuietArg, bool),
+) -> Result<()> {
+    let rows = versus::differences(a, b, spec, &rate_measures(info, spec)?);
+    let differs: Vec<String> = meta["differs"]
+        .as_array()
+        .map(|d| d.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+        .unwrap_or_default();
+    if !differs.is_empty() {
+        say!("B differs from A in: {}.", differs.join(", "));
+    }
+    let of = |v: Verdict| rows.iter().filter(move |r| r.verdict == v);
+    let changed: Vec<&Difference> = of(Verdict::Changed).collect();
+    if changed.is_empty() {
+        say!("No figure changed by at least its smallest effect that matters (Holm-corrected, 5%).");
+    } else {
+        say!("What B changes (significant after Holm's correction, and at least the smallest effect that matters):");
+        for d in &changed {
+            say!("  {}", sentence(d));
+        }
+    }
+    let unchanged: Vec<String> = of(Verdict::Unchanged).map(versus::label).collect();
+    if !unchanged.is_empty() {
+        say!("Unchanged (within the smallest effect either way): {}.", unchanged.join(", "));
+    }
+    let undecided: Vec<String> = of(Verdict::Undecided).map(versus::label).collect();
+    if !undecided.is_empty() {
+        say!("Warning: too wide to decide (more --rounds would tell): {}.", undecided.join(", "));
+    }
+    for (name, side) in [("A", a), ("B", b)] {
+        for note in &side.unused {
+            say!("Warning: under {name}, {note}");
+        }
+    }
+    if a.players != b.players || differs.iter().any(|d| changes_the_deal(d)) {
+        say!(
+            "Note: A and B deal differently ({} players under A, {} under B; {}): deal d of each comes from the same seed, so deals are paired by index rather than by identical cards, and the intervals are no narrower than two independent runs' would be.",
+            a.players,
+            b.players,
+            differs.iter().filter(|d| changes_the_deal(d)).cloned().collect::<Vec<_>>().join(", ")
+        );
+    }
+    if all {
+        say!(
+            "\nfigure                 strategy        A            B            B - A        95% interval                Holm p     verdict"
+        );
+        for d in &rows {
+            say!(
+                "{:<22} {:<15} {:<12} {:<12} {:<12} [{}, {}]{:>12} {}",
+                d.figure,
+                d.strategy.as_deref().unwrap_or(""),
+                num(d.a),
+                num(d.b),
+                num(d.difference.mean),
+                num(d.difference.lo),
+                num(d.difference.hi),
+                format_p(d.p_holm),
+                d.verdict.word()
+            );
+        }
+    }
+    write_study(out, &[versus::versus_table(&rows)], format, meta, quiet)
+}
+
+/// A p-value as printed: "< 0.001" below that.
+fn format_p(p: f64) -> String {
+    if p < 0.001 { "< 0.001".to_string() } else { format!("{p:.3}") }
+}
+
+/// `versus` as a sharded study: its two units are A and B.
+pub(super) struct Versus;
+
+impl Study for Versus {
+    fn kind(&self) -> &'static Kind {
+        &kind::VERSUS
+    }
+
+    fn units(&self, _: &Merging) -> Result<usize> {
+        Ok(2)
+    }
+
+    fn merge(
+        &self,
+        m: Merging,
+        meta: serde_json::Value,
+        out: OutputDir,
+        format: Format,
+        quiet: &QuietArg,
+    ) -> Result<()> {
+        let spec: VersusSpec = m.spec()?;
+        let mut sides = Vec::with_capacity(2);
+        for parts in m.results {
+            let folders: Vec<usize> = parts.iter().map(|(at, _)| *at).collect();
+            let parts = parts
+                .into_iter()
+                .map(|(_, v)| serde_json::from_value::<VariantGroups>(v))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(m.bad)?;
+            sides.push(
+                VariantGroups::from_parts(&parts, spec.deals)
+                    .map_err(|part| (m.wrong)(folders[part], "its part does not hold its share of the deals"))?,
+            );
+        }
+        finish(m.info, &spec, (&sides[0], &sides[1]), meta, Some(out), format, (quiet, false))
+    }
+}

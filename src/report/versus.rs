@@ -1,0 +1,98 @@
+//! Versus: rule set B against A on the same deals, the verdict first, then a chart of what
+//! changed and the table.
+
+use super::*;
+
+/// A `versus` study: the verdict in sentences, a chart of the changed and undecided
+/// figures' differences in units of their smallest effect that matters, and the table of
+/// the changed figures.
+pub(super) fn versus_section(
+    md: &mut String,
+    table: &DataFrame,
+    meta: Option<&serde_json::Value>,
+    out: &OutputDir,
+    prefix: &str,
+) -> Result<(), Error> {
+    let figures = texts(table, "figure")?;
+    let strategies = texts(table, "strategy")?;
+    let (a, b) = (floats(table, "a")?, floats(table, "b")?);
+    let diff = with_interval(table, "difference")?;
+    let holm = floats(table, "p_holm")?;
+    let min = floats(table, "min_effect")?;
+    let verdicts = texts(table, "verdict")?;
+    let name = |i: usize| {
+        if strategies[i].is_empty() { figures[i].clone() } else { format!("{}:{}", figures[i], strategies[i]) }
+    };
+    let side = |key: &str| meta.and_then(|m| m[key].as_str()).unwrap_or(key).to_string();
+    let _ = writeln!(md, "### {} against {}\n", side("b"), side("a"));
+    let of = |v: &str| (0..figures.len()).filter(|&i| verdicts[i] == v).collect::<Vec<_>>();
+    let (changed, unchanged, undecided) = (of("changed"), of("unchanged"), of("undecided"));
+    if changed.is_empty() {
+        let _ = writeln!(
+            md,
+            "**Verdict:** no figure changed by at least its smallest effect that matters (Holm-corrected, 5%).\n"
+        );
+    } else {
+        let _ = writeln!(
+            md,
+            "**Verdict:** B changes {} figure{}:\n",
+            changed.len(),
+            if changed.len() == 1 { "" } else { "s" }
+        );
+        for &i in &changed {
+            let _ = writeln!(
+                md,
+                "- {} {} from {} to {} (B - A {} [{} – {}], Holm p {}).",
+                capitalised(&words(&name(i))),
+                if diff.mean[i] > 0.0 { "rises" } else { "falls" },
+                fmt4(a[i]),
+                fmt4(b[i]),
+                fmt4(diff.mean[i]),
+                fmt4(diff.lo[i]),
+                fmt4(diff.hi[i]),
+                p_text(holm[i])
+            );
+        }
+        let _ = writeln!(md);
+    }
+    if !unchanged.is_empty() {
+        let list: Vec<String> = unchanged.iter().map(|&i| format!("`{}`", name(i))).collect();
+        let _ = writeln!(md, "Unchanged (within the smallest effect that matters either way): {}.\n", list.join(", "));
+    }
+    if !undecided.is_empty() {
+        let list: Vec<String> = undecided.iter().map(|&i| format!("`{}`", name(i))).collect();
+        let _ = writeln!(md, "Too wide to decide (more rounds would tell): {}.\n", list.join(", "));
+    }
+    // One chart, in units of each figure's smallest effect: past ±1 matters.
+    let mut shown: Vec<usize> = changed.iter().chain(&undecided).copied().filter(|&i| min[i] > 0.0).collect();
+    shown.sort_by(|&x, &y| (diff.mean[y] / min[y]).abs().total_cmp(&(diff.mean[x] / min[x]).abs()));
+    shown.truncate(12);
+    if !shown.is_empty() {
+        let labels: Vec<String> = shown.iter().map(|&i| name(i)).collect();
+        let v = WithInterval {
+            mean: shown.iter().map(|&i| diff.mean[i] / min[i]).collect(),
+            lo: shown.iter().map(|&i| diff.lo[i] / min[i]).collect(),
+            hi: shown.iter().map(|&i| diff.hi[i] / min[i]).collect(),
+        };
+        let colours: Vec<charts::Colour> = shown
+            .iter()
+            .map(|&i| if verdicts[i] == "changed" { charts::sequence(0, 3) } else { charts::NEUTRAL })
+            .collect();
+        let file = format!("{prefix}versus.svg");
+        let title = "What B changes, in smallest effects that matter";
+        let axes = charts::Axes { title, x: "", y: "B - A / smallest effect", labels: &labels };
+        whisker_chart(out, &file, &axes, &v, &colours, true)?;
+        image(
+            md,
+            &file,
+            title,
+            "Each bar is B's difference from A divided by the smallest difference that matters for that figure: beyond 1 either way it matters. Coloured bars are changes; grey ones could not be decided.",
+        );
+    }
+    Ok(())
+}
+
+/// A p-value as the report shows it: "< 0.001" below that.
+fn p_text(p: f64) -> String {
+    if p < 0.001 { "< 0.001".to_string() } else { format!("{p:.3}") }
+}

@@ -1,0 +1,251 @@
+//! `versus`: two rule sets played on the same deal seeds and seatings, every figure as A,
+//! B and B - A with a paired interval over deal groups and a Holm-corrected p-value, and
+//! a verdict: what changed by at least a figure's smallest effect that matters, what did
+//! not, and what the deals played cannot decide.
+
+use std::sync::atomic::AtomicBool;
+
+use serde::{Deserialize, Serialize};
+
+use super::sensitivity::{VariantGroups, figure_effects, holm, paired_mean, play_groups};
+use super::sweep::{RulesBase, seats_for};
+use crate::error::{Error, InputError};
+use crate::games::GameInfo;
+use crate::output::{Table, Values};
+use crate::sim::{RATIO_FIGURES, Shard};
+use crate::stats::Estimate;
+
+/// What to compare.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VersusSpec {
+    /// Rule set A's file text (`None`: the game's defaults).
+    pub rules_a: Option<String>,
+    /// Rule set B's file text (`None`: the game's defaults).
+    pub rules_b: Option<String>,
+    /// Players (over both rules files').
+    pub players: Option<usize>,
+    /// Seats, cycled to each side's player count; `None`: the game's mix with one `random`
+    /// seat, so the skill gap is measured.
+    pub seats: Option<Vec<String>>,
+    /// Deal groups each side plays.
+    pub deals: u64,
+    /// The seed, the same for both sides.
+    pub seed: u64,
+    /// Smallest effects that matter, by figure (see [`min_effect`]), over the defaults.
+    #[serde(default)]
+    pub min_effects: Vec<(String, f64)>,
+}
+
+/// Side `side`'s (0: A, 1: B) rules text and seats, as the play of that side uses them.
+pub fn side(info: &GameInfo, spec: &VersusSpec, side: usize) -> Result<(String, Vec<String>), InputError> {
+    let rules = if side == 0 { &spec.rules_a } else { &spec.rules_b };
+    let name = if side == 0 { "A" } else { "B" };
+    let base = RulesBase::new(info, rules.as_deref()).map_err(|e| e.context(name))?.with_players(spec.players);
+    let (text, players) = base.variant(&[], "--players").map_err(|e| e.context(name))?;
+    // A field the size of A's table, at each side's count: the same strategies on both.
+    let a_players = RulesBase::new(info, spec.rules_a.as_deref())?.with_players(spec.players).variant(&[], "")?.1;
+    let seats = seats_for(info, spec.seats.as_deref(), a_players, players).map_err(|e| e.context(name))?;
+    Ok((text, seats))
+}
+
+/// Plays the sides listed in `wanted` (0: A, 1: B; each whole, or `part` of its chunks),
+/// calling `on_side(done, total, label)` before each; a side the game refuses is an error
+/// naming it.
+pub fn play(
+    info: &GameInfo,
+    spec: &VersusSpec,
+    wanted: &[usize],
+    part: Option<Shard>,
+    interrupt: Option<&AtomicBool>,
+    on_side: &mut dyn FnMut(usize, usize, &str),
+) -> Result<Vec<VariantGroups>, Error> {
+    let mut out = Vec::with_capacity(wanted.len());
+    for (done, &s) in wanted.iter().enumerate() {
+        let label = if s == 0 { "A" } else { "B" };
+        on_side(done, wanted.len(), label);
+        let (text, seats) = side(info, spec, s)?;
+        let groups = play_groups(info, &text, &seats, spec.seed, spec.deals, part, interrupt)?
+            .map_err(|why| InputError::new(format!("{label}: {why}")))?;
+        out.push(groups);
+    }
+    on_side(wanted.len(), wanted.len(), "");
+    Ok(out)
+}
+
+/// What a difference says, once its interval is set against the smallest effect that
+/// matters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Verdict {
+    /// Significant (Holm-corrected, 5%) and at least the smallest effect that matters.
+    Changed,
+    /// The whole interval lies within the smallest effect that matters either way.
+    Unchanged,
+    /// Neither: more deals would tell.
+    Undecided,
+}
+
+impl Verdict {
+    /// The word in the `versus` table.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Changed => "changed",
+            Verdict::Unchanged => "unchanged",
+            Verdict::Undecided => "undecided",
+        }
+    }
+}
+
+/// One figure under both rule sets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Difference {
+    /// The figure (`score` and `win_rate` come once per strategy).
+    pub figure: String,
+    /// The strategy, for a strategy's figure.
+    pub strategy: Option<String>,
+    /// Its value under A.
+    pub a: f64,
+    /// Its value under B.
+    pub b: f64,
+    /// B - A with its 95% interval over paired deal groups.
+    pub difference: Estimate,
+    /// Two-sided p-value of no difference.
+    pub p: f64,
+    /// Holm-corrected over every figure compared.
+    pub p_holm: f64,
+    /// The smallest difference that matters for this figure.
+    pub min_effect: f64,
+    /// What the difference says.
+    pub verdict: Verdict,
+}
+
+/// Whether a figure is a share of something (0 to 1), whose smallest effect that matters is
+/// one point.
+fn is_share(figure: &str, rate_measures: &[String]) -> bool {
+    RATIO_FIGURES.iter().any(|f| f.name == figure && f.rate)
+        || matches!(figure, "seat_advantage" | "balance" | "first_seat_edge" | "win_rate")
+        || rate_measures.iter().any(|m| m == figure)
+}
+
+/// The smallest effect that matters for `figure` by default: one point (0.01) for a share;
+/// 2% of the mean absolute score per unit for a score and the skill gap (the scale of the
+/// game's stakes); 1% of the larger of A's and B's values for any other figure.
+pub fn min_effect(figure: &str, a: f64, b: f64, rate_measures: &[String], stakes: f64) -> f64 {
+    if is_share(figure, rate_measures) {
+        0.01
+    } else if matches!(figure, "score" | "skill_gap") {
+        0.02 * stakes
+    } else {
+        0.01 * a.abs().max(b.abs())
+    }
+}
+
+/// Every figure of A against B, Holm-corrected over all of them; each judged against its
+/// smallest effect that matters (`spec.min_effects` over [`min_effect`]).
+pub fn differences(
+    a: &VariantGroups,
+    b: &VariantGroups,
+    spec: &VersusSpec,
+    rate_measures: &[String],
+) -> Vec<Difference> {
+    let mut rows: Vec<(String, Option<String>, f64, Estimate, f64)> = Vec::new();
+    for (figure, (base, effect, p)) in figure_effects(a, b) {
+        rows.push((figure, None, base, effect, p));
+    }
+    // Each strategy seated under both, by name: its score and its win rate per unit.
+    for (x, (name, _)) in a.strategies.iter().enumerate() {
+        let Some(y) = b.strategies.iter().position(|(n, _)| n == name) else { continue };
+        let score_a: Vec<f64> = a.score_per_unit(x).collect();
+        let score_b: Vec<f64> = b.score_per_unit(y).collect();
+        if let Some((base, effect, p)) = paired_mean(&score_a, &score_b) {
+            rows.push(("score".into(), Some(name.clone()), base, effect, p));
+        }
+        let (win_a, win_b) = (a.win_rate_per_group(x), b.win_rate_per_group(y));
+        if let Some((base, effect, p)) = paired_mean(&win_a, &win_b) {
+            rows.push(("win_rate".into(), Some(name.clone()), base, effect, p));
+        }
+    }
+    let stakes = {
+        let per: Vec<f64> = (0..a.strategies.len()).flat_map(|x| a.score_per_unit(x)).map(f64::abs).collect();
+        if per.is_empty() { 0.0 } else { per.iter().sum::<f64>() / per.len() as f64 }
+    };
+    let corrected = holm(&rows.iter().map(|r| r.4).collect::<Vec<_>>());
+    rows.into_iter()
+        .zip(corrected)
+        .map(|((figure, strategy, base, difference, p), p_holm)| {
+            let b = base + difference.mean;
+            let given = spec.min_effects.iter().rev().find(|(name, _)| {
+                *name == figure || strategy.as_ref().is_some_and(|s| *name == format!("{figure}:{s}"))
+            });
+            let min = given.map_or_else(|| min_effect(&figure, base, b, rate_measures, stakes), |(_, v)| *v);
+            let verdict = if p_holm < 0.05 && difference.mean.abs() >= min && difference.mean != 0.0 {
+                Verdict::Changed
+            } else if (difference.lo > -min && difference.hi < min) || (difference.lo == 0.0 && difference.hi == 0.0) {
+                Verdict::Unchanged
+            } else {
+                Verdict::Undecided
+            };
+            Difference { figure, strategy, a: base, b, difference, p, p_holm, min_effect: min, verdict }
+        })
+        .collect()
+}
+
+/// A figure's name with its strategy: `score:greedy`.
+pub fn label(d: &Difference) -> String {
+    match &d.strategy {
+        Some(s) => format!("{}:{s}", d.figure),
+        None => d.figure.clone(),
+    }
+}
+
+/// The `versus` table: a row per figure (per strategy for `score` and `win_rate`).
+pub fn versus_table(rows: &[Difference]) -> Table {
+    let float = |f: &dyn Fn(&Difference) -> f64| Values::Float(rows.iter().map(f).collect());
+    Table::new(super::kind::VERSUS.tables[0])
+        .with("figure", Values::Text(rows.iter().map(|r| r.figure.clone()).collect()))
+        .with("strategy", Values::Text(rows.iter().map(|r| r.strategy.clone().unwrap_or_default()).collect()))
+        .with("a", float(&|r| r.a))
+        .with("b", float(&|r| r.b))
+        .with("difference", float(&|r| r.difference.mean))
+        .with("difference_lo", float(&|r| r.difference.lo))
+        .with("difference_hi", float(&|r| r.difference.hi))
+        .with("p_value", float(&|r| r.p))
+        .with("p_holm", float(&|r| r.p_holm))
+        .with("min_effect", float(&|r| r.min_effect))
+        .with("verdict", Values::Text(rows.iter().map(|r| r.verdict.word().to_string()).collect()))
+}
+
+/// Parses `--min-effect NAME=VALUE` (a figure, `score`, `win_rate`, or one strategy's
+/// `score:NAME`).
+pub fn parse_min_effect(text: &str) -> Result<(String, f64), InputError> {
+    let bad = || InputError::new(format!("--min-effect '{text}': write FIGURE=VALUE, e.g. length_mean=0.5"));
+    let (name, value) = text.split_once('=').ok_or_else(bad)?;
+    let value: f64 = value.trim().parse().map_err(|_| bad())?;
+    if !value.is_finite() || value < 0.0 || name.trim().is_empty() {
+        return Err(bad());
+    }
+    Ok((name.trim().to_string(), value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_verdict_needs_significance_and_size() {
+        let spec = VersusSpec {
+            rules_a: None,
+            rules_b: None,
+            players: None,
+            seats: None,
+            deals: 0,
+            seed: 0,
+            min_effects: vec![("length_mean".into(), 0.5)],
+        };
+        assert_eq!(min_effect("completion", 0.9, 0.95, &[], 1.0), 0.01);
+        assert_eq!(min_effect("length_mean", 40.0, 50.0, &[], 1.0), 0.5);
+        assert_eq!(min_effect("score", 4.0, 5.0, &[], 3.0), 0.06);
+        assert_eq!(parse_min_effect("length_mean=0.5").unwrap(), ("length_mean".into(), 0.5));
+        assert!(parse_min_effect("length_mean=-1").is_err() && parse_min_effect("x").is_err());
+        assert_eq!(spec.min_effects[0].1, 0.5);
+    }
+}

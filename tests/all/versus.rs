@@ -1,0 +1,137 @@
+//! `draftsim versus`: two rule sets on the same deals, a planted difference found, none
+//! found between identical rules, shards merged into the whole, every game played.
+
+use crate::common::*;
+
+const FILE: &str = "versus";
+
+/// The `versus` table's rows as (figure:strategy, verdict, difference, lo, hi).
+fn verdicts(dir: &std::path::Path) -> Vec<(String, String, f64, f64, f64)> {
+    let mut reader = csv::Reader::from_path(dir.join("versus.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            let name = if r[at("strategy")].is_empty() {
+                r[at("figure")].to_string()
+            } else {
+                format!("{}:{}", &r[at("figure")], &r[at("strategy")])
+            };
+            let float = |c: &str| r[at(c)].parse::<f64>().unwrap_or(f64::NAN);
+            (name, r[at("verdict")].to_string(), float("difference"), float("difference_lo"), float("difference_hi"))
+        })
+        .collect()
+}
+
+#[test]
+fn a_rule_that_lengthens_units_is_found_and_identical_rules_change_nothing() {
+    let dir = scratch(FILE, "planted");
+    let bo3 = dir.join("bo3.toml");
+    std::fs::write(&bo3, "games = 3\n").unwrap();
+    let copy = dir.join("copy.toml");
+    std::fs::write(&copy, "games = 3\n").unwrap();
+    let game = ["--game", "winston-crazier-eights", "--rounds", "4000"];
+    // Best of three: matches last longer.
+    let out = dir.join("planted");
+    let o = draftsim(
+        &[&["versus", "defaults", bo3.to_str().unwrap()], &game[..], &["--out", out.to_str().unwrap()]].concat(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("B differs from A in: games = 1 -> 3."), "{text}");
+    assert!(text.contains("B: length_mean rises from"), "{text}");
+    let rows = verdicts(&out);
+    let row = |name: &str| rows.iter().find(|r| r.0 == name).unwrap_or_else(|| panic!("no {name} row: {rows:?}"));
+    let length = row("length_mean");
+    assert_eq!(length.1, "changed");
+    assert!(length.3 > 20.0, "a best of three is more than 20 decisions longer: {length:?}");
+    // A match always has a winner under both: completion cannot move.
+    assert_eq!(row("completion").1, "unchanged");
+    assert!(rows.iter().any(|r| r.0 == "score:value") && rows.iter().any(|r| r.0 == "win_rate:random"));
+    // The same rules in two files: the same play, so every difference is exactly 0.
+    let same = dir.join("same");
+    let o = draftsim(
+        &[&["versus", bo3.to_str().unwrap(), copy.to_str().unwrap()], &game[..], &["--out", same.to_str().unwrap()]]
+            .concat(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("No figure changed"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("the same rules"), "{}", stderr(&o));
+    let rows = verdicts(&same);
+    assert!(rows.len() > 20);
+    assert!(rows.iter().all(|r| r.1 == "unchanged" && r.2 == 0.0), "{rows:?}");
+    // The report opens the section with the verdict and draws the chart.
+    let report = dir.join("report");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("**Verdict:** B changes") && md.contains("- Length mean rises from"), "{md}");
+    assert!(report.join("1-versus.svg").exists());
+}
+
+#[test]
+fn sharded_versus_merges_into_the_whole_and_bad_input_is_refused() {
+    let dir = scratch(FILE, "shards");
+    let b = dir.join("b.toml");
+    std::fs::write(&b, "raise_cap = 1\n").unwrap();
+    let args = |extra: &[&str]| -> Vec<String> {
+        ["versus", "defaults", b.to_str().unwrap(), "--rounds", "3000", "--quiet"]
+            .iter()
+            .chain(extra)
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let run = |a: Vec<String>| {
+        let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+        let o = draftsim(&refs);
+        assert!(o.status.success(), "{a:?}: {}", stderr(&o));
+        o
+    };
+    let whole = dir.join("whole");
+    run(args(&["--out", whole.to_str().unwrap()]));
+    let mut shards = Vec::new();
+    for i in 0..3 {
+        let s = dir.join(format!("s{i}"));
+        run(args(&["--shard", &format!("{i}/3"), "--out", s.to_str().unwrap()]));
+        shards.push(s.to_str().unwrap().to_string());
+    }
+    let merged = dir.join("merged");
+    let mut merge = vec!["merge".to_string()];
+    merge.extend(shards.iter().cloned());
+    merge.extend(["--out".to_string(), merged.to_str().unwrap().to_string(), "--quiet".to_string()]);
+    run(merge);
+    assert_eq!(std::fs::read(merged.join("versus.csv")).unwrap(), std::fs::read(whole.join("versus.csv")).unwrap());
+    // The same tables on one thread and two.
+    let one = dir.join("one");
+    run(args(&["--threads", "1", "--out", one.to_str().unwrap()]));
+    assert_eq!(std::fs::read(one.join("versus.csv")).unwrap(), std::fs::read(whole.join("versus.csv")).unwrap());
+    for (bad, says) in [
+        (vec!["versus", "defaults", "/no/such.toml"], "B /no/such.toml"),
+        (vec!["versus", "defaults", b.to_str().unwrap(), "--min-effect", "nonesuch=1"], "not a figure versus reports"),
+        (vec!["versus", "defaults", b.to_str().unwrap(), "--min-effect", "length_mean=-1"], "write FIGURE=VALUE"),
+    ] {
+        let o = draftsim(&bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says) && stderr(&o).lines().count() == 1, "{bad:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn versus_plays_every_game() {
+    let dir = scratch(FILE, "games");
+    for (game, b) in [
+        ("seven-card-draft", "raise_cap = 1\n"),
+        ("sevens", "raise_cap = 1\n"),
+        ("seven-poker", "exchange_orbits = 1\n"),
+        ("winston-crazier-eights", "games = 3\n"),
+        ("live-draft", "opening = \"careful\"\n"),
+    ] {
+        let file = dir.join(format!("{game}.toml"));
+        std::fs::write(&file, b).unwrap();
+        let o = draftsim(&["versus", "--game", game, "defaults", file.to_str().unwrap(), "--rounds", "400", "--quiet"]);
+        assert!(o.status.success(), "{game}: {}", stderr(&o));
+        assert!(stdout(&o).starts_with("B differs from A in:"), "{game}: {}", stdout(&o));
+    }
+}
