@@ -318,23 +318,32 @@ impl Study for Sensitivity {
         let spec: SensitivitySpec = m.spec()?;
         let mut units = Vec::with_capacity(m.results.len());
         for parts in m.results {
-            let folders: Vec<usize> = parts.iter().map(|(at, _)| *at).collect();
-            let parts = parts
-                .into_iter()
-                .map(|(_, v)| serde_json::from_value::<Result<sensitivity::VariantGroups, String>>(v))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(m.bad)?;
-            // A refused variant is refused in every part.
-            units.push(match parts.iter().find_map(|p| p.as_ref().err()) {
-                Some(why) => Err(why.clone()),
-                None => {
-                    let groups: Vec<_> = parts.into_iter().map(|p| p.expect("no refusal")).collect();
-                    Ok(sensitivity::VariantGroups::from_parts(&groups, spec.deals)
-                        .map_err(|part| (m.wrong)(folders[part], "its part does not hold its share of the deals"))?)
-                }
-            });
+            units.push(unit_groups(parts, spec.deals, m.bad, m.wrong)?);
         }
         let state = sensitivity::state_from_units(m.info, &spec, units)?;
         finish_sensitivity(&state, meta, Some(out), format, quiet)
     }
+}
+
+/// One unit's groups put back together from the parts its shard folders hold (each with
+/// the folder it came from), or the game's refusal of the unit.
+pub(super) fn unit_groups(
+    parts: Vec<(usize, serde_json::Value)>,
+    deals: u64,
+    bad: &dyn Fn(serde_json::Error) -> InputError,
+    wrong: &dyn Fn(usize, &str) -> InputError,
+) -> Result<Result<sensitivity::VariantGroups, String>> {
+    let folders: Vec<usize> = parts.iter().map(|(at, _)| *at).collect();
+    let parts = parts
+        .into_iter()
+        .map(|(_, v)| serde_json::from_value::<Result<sensitivity::VariantGroups, String>>(v))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(bad)?;
+    // A refused unit is refused in every part.
+    if let Some(why) = parts.iter().find_map(|p| p.as_ref().err()) {
+        return Ok(Err(why.clone()));
+    }
+    let groups: Vec<_> = parts.into_iter().map(|p| p.expect("no refusal")).collect();
+    Ok(Ok(sensitivity::VariantGroups::from_parts(&groups, deals)
+        .map_err(|part| wrong(folders[part], "its part does not hold its share of the deals"))?))
 }

@@ -156,7 +156,8 @@ pub fn versus(args: VersusArgs) -> Result<()> {
             units: 2,
             played: work.units,
             part: work.part,
-            results: sides.iter().map(serde_json::to_value).collect::<Result<_, _>>()?,
+            // As sensitivity's variants are kept, so that merge reads both alike.
+            results: sides.iter().map(|s| serde_json::to_value(Ok::<_, String>(s))).collect::<Result<_, _>>()?,
         };
         return write_shard(out, part, &args.exec.quiet);
     }
@@ -345,17 +346,10 @@ impl Study for Versus {
     ) -> Result<()> {
         let spec: VersusSpec = m.spec()?;
         let mut sides = Vec::with_capacity(2);
-        for parts in m.results {
-            let folders: Vec<usize> = parts.iter().map(|(at, _)| *at).collect();
-            let parts = parts
-                .into_iter()
-                .map(|(_, v)| serde_json::from_value::<VariantGroups>(v))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(m.bad)?;
-            sides.push(
-                VariantGroups::from_parts(&parts, spec.deals)
-                    .map_err(|part| (m.wrong)(folders[part], "its part does not hold its share of the deals"))?,
-            );
+        for (side, parts) in m.results.into_iter().enumerate() {
+            let name = if side == 0 { "A" } else { "B" };
+            let groups = super::sensitivity::unit_groups(parts, spec.deals, m.bad, m.wrong)?;
+            sides.push(groups.map_err(|why| InputError::new(format!("{name}: {why}")))?);
         }
         finish(m.info, &spec, (&sides[0], &sides[1]), meta, Some(out), format, (quiet, false))
     }
