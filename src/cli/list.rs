@@ -18,11 +18,17 @@ enum What {
     /// The games.
     #[command(after_help = "Example:\n  draftsim list games")]
     Games,
-    /// Strategy presets, with one line each: every game's, or one game's.
-    #[command(after_help = "Example:\n  draftsim list strategies sevens")]
+    /// Strategy presets, with one line each: every game's, or one game's; `--show NAME`
+    /// prints one preset's TOML, the start of a custom one.
+    #[command(
+        after_help = "Example:\n  draftsim list strategies sevens\n  draftsim list strategies --game sevens --show tight > my-tight.toml"
+    )]
     Strategies {
         #[command(flatten)]
         game: GameChoice,
+        /// Print this preset's TOML (edit a copy and seat it by its path).
+        #[arg(long, value_name = "NAME")]
+        show: Option<String>,
     },
     /// Every measure a game declares, with its table and description.
     #[command(after_help = "Example:\n  draftsim list metrics sevens")]
@@ -65,7 +71,16 @@ pub fn run(args: ListArgs) -> Result<()> {
                 println!("{:<20} {}", g.name, g.description);
             }
         }
-        What::Strategies { game } => {
+        What::Strategies { game, show: Some(preset) } => {
+            let name = game.name().ok_or_else(|| {
+                draftsim::InputError::new(format!(
+                    "--show {preset}: name the game too, e.g. draftsim list strategies --game sevens --show {preset}"
+                ))
+            })?;
+            let g = games::find(name)?;
+            print!("{}", (g.preset_text)(&preset)?);
+        }
+        What::Strategies { game, show: None } => {
             let chosen: Vec<_> = match game.name() {
                 Some(name) => vec![games::find(name)?],
                 None => GAMES.iter().collect(),

@@ -513,6 +513,19 @@ fn lists_and_completions() {
     assert!(stdout(&o).starts_with("seven-card-draft"));
     let o = draftsim(&["completions", "bash"]);
     assert!(o.status.success() && stdout(&o).contains("draftsim"));
+    // A preset's TOML, shown, is a preset file that plays as the preset does.
+    let dir = scratch("show");
+    let shown = dir.join("my-greedy.toml");
+    let o = draftsim(&["list", "strategies", "--game", "sevens", "--show", "greedy"]);
+    assert!(o.status.success() && stdout(&o).contains("[bet]"), "{}", stderr(&o));
+    std::fs::write(&shown, stdout(&o)).unwrap();
+    let play = |seat: &str| {
+        let o =
+            draftsim(&["run", "--game", "sevens", "--seats", &format!("{seat},random"), "--rounds", "400", "--quiet"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o).lines().nth(1).unwrap_or_default().split_whitespace().skip(1).collect::<Vec<_>>().join(" ")
+    };
+    assert_eq!(play(shown.to_str().unwrap()), play("greedy"), "the shown preset plays as greedy");
     for command in [
         &[][..],
         &["run"],
