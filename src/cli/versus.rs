@@ -311,17 +311,12 @@ pub(super) fn finish(
                 num(d.difference.mean),
                 num(d.difference.lo),
                 num(d.difference.hi),
-                format_p(d.p_holm),
+                draftsim::stats::p_text(d.p_holm),
                 d.verdict.word()
             );
         }
     }
     write_study(out, &[versus::versus_table(&rows)], format, meta, quiet)
-}
-
-/// A p-value as printed: "< 0.001" below that.
-fn format_p(p: f64) -> String {
-    if p < 0.001 { "< 0.001".to_string() } else { format!("{p:.3}") }
 }
 
 /// `versus` as a sharded study: its two units are A and B.

@@ -357,7 +357,8 @@ fn describe(md: &mut String, m: &serde_json::Value) {
 
 /// A p-value for a reader: "< 0.001" below it.
 fn p_value(p: f64) -> String {
-    if p < 0.001 { "< 0.001".to_string() } else { format!("= {p:.3}") }
+    let text = crate::stats::p_text(p);
+    if p < 0.001 { text } else { format!("= {text}") }
 }
 
 fn fmt4(v: f64) -> String {

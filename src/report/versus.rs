@@ -50,7 +50,7 @@ pub(super) fn versus_section(
                 fmt4(diff.mean[i]),
                 fmt4(diff.lo[i]),
                 fmt4(diff.hi[i]),
-                p_text(holm[i])
+                crate::stats::p_text(holm[i])
             );
         }
         let _ = writeln!(md);
@@ -90,9 +90,4 @@ pub(super) fn versus_section(
         );
     }
     Ok(())
-}
-
-/// A p-value as the report shows it: "< 0.001" below that.
-fn p_text(p: f64) -> String {
-    if p < 0.001 { "< 0.001".to_string() } else { format!("{p:.3}") }
 }

@@ -70,6 +70,11 @@ pub fn mean_interval(n: u64, sum: f64, sum_sq: f64) -> Estimate {
     Estimate { mean, lo: mean - half, hi: mean + half }
 }
 
+/// A p-value for a reader: three decimals, or "< 0.001" below that.
+pub fn p_text(p: f64) -> String {
+    if p < 0.001 { "< 0.001".to_string() } else { format!("{p:.3}") }
+}
+
 /// The two-sided p-value of a standard normal statistic `z`: erfc(|z| / sqrt 2), by the
 /// Chebyshev fit of Numerical Recipes (fractional error below 1.2e-7).
 pub fn two_sided_p(z: f64) -> f64 {
