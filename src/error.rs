@@ -66,6 +66,9 @@ pub enum Error {
         /// What went wrong.
         source: std::io::Error,
     },
+    /// A seat played outside the process (an external bot) failed past its limit.
+    #[error("{0}")]
+    Outside(String),
     /// The run was interrupted (Ctrl-C) before it finished; nothing was written.
     #[error("interrupted: no table was written")]
     Interrupted,

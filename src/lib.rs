@@ -14,6 +14,8 @@
 //!   health and seat figures, card analytics);
 //! - [`stats`]: confidence intervals and tests;
 //! - [`study`]: compare, sweep, ladder, sensitivity, tune and exploit;
+//! - [`outside`]: seats decided outside the process: external bots over JSON lines and
+//!   the human seat of `draftsim play`;
 //! - [`output`]: tables written to CSV and Parquet, staged so nothing is half-written;
 //! - [`report`]: Markdown, HTML and SVG reports over output folders;
 //! - [`error`]: the library's typed errors.
@@ -28,6 +30,7 @@ pub mod eval;
 pub use error::{Error, InputError, Result};
 pub mod games;
 pub mod output;
+pub mod outside;
 pub mod report;
 pub mod search;
 pub mod sim;

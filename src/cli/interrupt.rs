@@ -44,6 +44,12 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
+/// Takes a signal as handled: the command stopped early on purpose and keeps what it did
+/// (`play` keeps the units played); a second signal still ends it at once.
+pub fn handled() {
+    INTERRUPTED.store(false, Ordering::SeqCst);
+}
+
 /// Whether a signal came before the command's output was in place, so that what it made
 /// must be thrown away.
 pub fn stopped_before_writing() -> bool {

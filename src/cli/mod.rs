@@ -18,6 +18,7 @@ mod ladder;
 mod list;
 mod merge;
 mod optimise;
+mod play;
 mod replay;
 mod report;
 mod run;
@@ -63,6 +64,15 @@ enum Command {
         mut_arg("seed", |a| a.help("The run's seed (the round is replayed as that run played it)")),
     )]
     Replay(replay::ReplayArgs),
+    /// Take a seat yourself (`you`) against the bots: your view and your legal moves in
+    /// words, the others' moves as they happen, the reveal and a running table after each
+    /// unit; answers may also be piped in, one a line.
+    #[command(
+        after_help = "Example:\n  draftsim play --game sevens --seats you,search,tight --rounds 5 --hint\n  printf '1\\n1\\n1\\n' | draftsim play --game kuhn-poker --seats you,tight --rounds 1 --seed 7",
+        mut_arg("seats", |a| a.help("Strategy at each seat, comma-separated, with `you` once (default: you, then the game's mix)")),
+        mut_arg("rounds", |a| a.help("Units to play (rounds, hands, games, matches) [default: 3]")),
+    )]
+    Play(play::PlayArgs),
     /// Rule set B against A on the same deals: every figure as A, B and B - A with a paired
     /// interval and a Holm-corrected p-value, and a one-screen verdict of what changed.
     #[command(
@@ -221,6 +231,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(args).map(|c| code = Some(c)),
         Command::Run(args) => run::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Play(args) => play::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Calibrate(args) => calibrate::run(args),
         Command::Train(args) => train::run(args),

@@ -156,6 +156,10 @@ pub fn print_summary(tables: &[Table], tally: &Tally, measures: &Measures) {
         say!("paired differences in {} (95% interval):", measures.score.pair_column.replace('_', " "));
         say!("{}", tables[2].to_aligned_text(4));
     }
+    if let Some(t) = tables.iter().find(|t| t.name == "outside") {
+        say!("external bots (a fault plays a random legal move instead):");
+        say!("{}", t.to_aligned_text(4));
+    }
     if tally.length_sum != tally.rounds {
         let e = tally.mean_length();
         let counted = measures.length_counts();

@@ -136,10 +136,14 @@ impl<G: GameDef> Contest<G> {
         let rules = G::compile(rules)?;
         let lineup = presets::lineup(seats, G::players(&rules), load_strategy::<G>)?;
         for (name, strategy) in &lineup {
-            if let Strategy::Policy(policy) = strategy {
-                policy
+            match strategy {
+                Strategy::Policy(policy) => policy
                     .check(G::NAME, &rules_toml::<G>(G::rules_file(&rules)), G::players(&rules))
-                    .map_err(|e| e.context(name))?;
+                    .map_err(|e| e.context(name))?,
+                Strategy::Outside(spec) => {
+                    spec.bind(G::NAME, &rules_toml::<G>(G::rules_file(&rules)), G::players(&rules));
+                }
+                _ => {}
             }
         }
         let measures = G::measures(&rules);
@@ -172,7 +176,46 @@ impl<G: GameDef> Contest<G> {
             sink,
             &mut out,
         )?;
+        if worker.outside {
+            search::end_outside(&mut worker, seating, &out, None)?;
+        }
         Ok((out, worker.state))
+    }
+
+    /// Plays one unit with seats decided outside the process: as [`Game::play`], then tells
+    /// them the end (and the unit move by move, to a seat that wants it).
+    fn play_outside(
+        &self,
+        worker: &mut Worker<G::State>,
+        seeds: UnitSeeds,
+        seating: &[usize],
+        out: &mut RoundResult,
+    ) -> Result<(), Error> {
+        if !search::wants_reveal(worker, seating) {
+            play_unit(&self.rules, worker, seeds, seating, &mut NoEvents, out)?;
+            return search::end_outside(worker, seating, out, None);
+        }
+        let mut events = Vec::new();
+        play_unit(&self.rules, worker, seeds, seating, &mut events, out)?;
+        let names: Vec<&str> = seating.iter().map(|&i| self.lineup[i].0.as_str()).collect();
+        let told = G::tell(&self.rules, &worker.state, &names, &events, out);
+        search::end_outside(worker, seating, out, Some(&told))
+    }
+
+    /// The `outside` table: for each external bot of the lineup, its decisions and faults.
+    pub fn outside_table(&self) -> Option<Table> {
+        let mut done: Vec<&str> = Vec::new();
+        let mut rows = Vec::new();
+        for (name, strategy) in &self.lineup {
+            let Strategy::Outside(spec) = strategy else { continue };
+            let Some(f) = spec.faults() else { continue };
+            if done.contains(&name.as_str()) {
+                continue;
+            }
+            done.push(name);
+            rows.push((name.clone(), f));
+        }
+        (!rows.is_empty()).then(|| crate::output::outside_table(&rows))
     }
 }
 
@@ -189,6 +232,8 @@ impl<G: GameDef> Game for Contest<G> {
             state: Box::new(G::State::new(&self.rules)),
             bots: (self.lineup.iter()).map(|(name, strategy)| SeatBot::new(name, strategy, players, G::bot)).collect(),
             scratch: Box::<Scratch<G::State>>::default(),
+            names: self.lineup.iter().map(|(name, _)| name.clone()).collect(),
+            outside: self.lineup.iter().any(|(_, s)| matches!(s, Strategy::Outside(_))),
         }
     }
 
@@ -206,14 +251,11 @@ impl<G: GameDef> Game for Contest<G> {
         seating: &[usize],
         out: &mut RoundResult,
     ) -> Result<(), Error> {
-        play_unit(
-            &self.rules,
-            worker,
-            UnitSeeds { deal: deal_seed, bots: bot_seed, deal_index },
-            seating,
-            &mut NoEvents,
-            out,
-        )
+        let seeds = UnitSeeds { deal: deal_seed, bots: bot_seed, deal_index };
+        if worker.outside {
+            return self.play_outside(worker, seeds, seating, out);
+        }
+        play_unit(&self.rules, worker, seeds, seating, &mut NoEvents, out)
     }
 
     fn set_checking(&self, worker: &mut Worker<G::State>, on: bool) {
@@ -264,6 +306,9 @@ impl<G: GameDef> Setup for Contest<G> {
     }
     fn rule_uses(&self) -> Vec<RuleUse> {
         G::rule_uses(&self.rules)
+    }
+    fn outside_table(&self) -> Option<Table> {
+        Contest::outside_table(self)
     }
     fn calibration(
         &self,

@@ -41,6 +41,8 @@ pub trait Runner: Sync {
     fn extra_tables(&self, tally: &Tally, strategies: &[String]) -> Vec<Table>;
     /// The rules set away from their defaults whose use the game records per unit.
     fn rule_uses(&self) -> Vec<RuleUse>;
+    /// The `outside` table of the lineup's external bots (their faults), if it has any.
+    fn outside_table(&self) -> Option<Table>;
     /// Runs a plan (see [`sim::run`]).
     fn run(
         &self,
@@ -95,6 +97,10 @@ pub trait Setup: Game + Sized {
     fn rule_uses(&self) -> Vec<RuleUse> {
         Vec::new()
     }
+    /// The `outside` table of the lineup's external bots (none by default).
+    fn outside_table(&self) -> Option<Table> {
+        None
+    }
     /// Whether the game has a whole tree (none by default).
     fn has_tree(&self) -> bool {
         false
@@ -139,6 +145,9 @@ impl<G: Setup> Runner for G {
     }
     fn rule_uses(&self) -> Vec<RuleUse> {
         Setup::rule_uses(self)
+    }
+    fn outside_table(&self) -> Option<Table> {
+        Setup::outside_table(self)
     }
     fn run(
         &self,
@@ -194,6 +203,7 @@ impl dyn Runner {
     pub fn tables(&self, tally: &Tally, strategies: &[String]) -> Vec<Table> {
         let mut tables = crate::output::run_tables(tally, strategies, self.measures());
         tables.extend(self.extra_tables(tally, strategies));
+        tables.extend(self.outside_table());
         tables
     }
 }

@@ -129,13 +129,15 @@ pub fn derived_name(base: &str, overrides: &[(String, String)]) -> String {
     format!("{base}{{{}}}", items.join(";"))
 }
 
-/// Splits `text` at `sep` outside brackets and braces (so TOML lists and derived presets
-/// stay whole); pieces are trimmed and empty ones dropped.
+/// Splits `text` at `sep` outside brackets, braces and double quotes (so TOML lists,
+/// derived presets and an external bot's command stay whole); pieces are trimmed and empty ones dropped.
 pub fn split_top(text: &str, sep: char) -> Vec<String> {
     let mut out = Vec::new();
-    let (mut depth, mut cur) = (0i32, String::new());
+    let (mut depth, mut cur, mut quoted) = (0i32, String::new(), false);
     for ch in text.chars() {
         match ch {
+            '"' => quoted = !quoted,
+            _ if quoted => {}
             '[' | '{' => depth += 1,
             ']' | '}' => depth -= 1,
             c if c == sep && depth == 0 => {

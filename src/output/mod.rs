@@ -4,7 +4,7 @@
 
 mod tables;
 
-pub use tables::{RunMeta, health_table, run_tables};
+pub use tables::{RunMeta, health_table, outside_table, run_tables};
 
 use std::fs;
 use std::path::{Path, PathBuf};

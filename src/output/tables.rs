@@ -253,3 +253,19 @@ fn measures_table(
     let estimates: Vec<Estimate> = rows.iter().map(|r| r.4).collect();
     with_interval(t, "value", &estimates)
 }
+
+/// The `outside` table: for each external bot, the decisions it was asked and how it
+/// misbehaved (every fault played the fallback move: a legal move drawn at random).
+pub fn outside_table(rows: &[(String, crate::outside::process::FaultCounts)]) -> Table {
+    let col = |f: fn(&crate::outside::process::FaultCounts) -> u64| {
+        Values::Int(rows.iter().map(|(_, c)| f(c) as i64).collect())
+    };
+    Table::new("outside")
+        .with("strategy", Values::Text(rows.iter().map(|(n, _)| n.clone()).collect()))
+        .with("decisions", col(|c| c.decisions))
+        .with("illegal", col(|c| c.illegal))
+        .with("garbage", col(|c| c.garbage))
+        .with("timeouts", col(|c| c.timeouts))
+        .with("crashes", col(|c| c.crashes))
+        .with("fallbacks", col(|c| c.fallbacks))
+}

@@ -49,12 +49,85 @@ pub struct SearchNote {
     pub visits: u32,
     /// Moves the seat could choose from.
     pub choices: u32,
+    /// Whose reasoning it is.
+    pub kind: NoteKind,
+    /// The reasoning in words, where a replay asked for it: the search's top moves with
+    /// their visit shares and mean results, or the policy's probabilities.
+    pub reason: Reason,
+}
+
+/// Whose reasoning a [`SearchNote`] tells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NoteKind {
+    /// The search bot's.
+    #[default]
+    Search,
+    /// A trained policy's.
+    Policy,
+    /// A heuristic bot's: the estimate and thresholds behind its choice.
+    Heuristic,
+}
+
+/// Bytes a [`Reason`] holds.
+const REASON_BYTES: usize = 160;
+
+/// A decision's reasoning in words, in a fixed buffer so that events stay `Copy`; a longer
+/// text is cut at a character boundary and ends with `...`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Reason {
+    len: u8,
+    text: [u8; REASON_BYTES],
+}
+
+impl Default for Reason {
+    fn default() -> Self {
+        Reason { len: 0, text: [0; REASON_BYTES] }
+    }
+}
+
+impl Reason {
+    /// `text`, cut to fit.
+    pub fn new(text: &str) -> Reason {
+        let mut r = Reason::default();
+        let text = if text.len() <= REASON_BYTES {
+            text.to_string()
+        } else {
+            let mut end = REASON_BYTES - 3;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            format!("{}...", &text[..end])
+        };
+        r.text[..text.len()].copy_from_slice(text.as_bytes());
+        r.len = text.len() as u8;
+        r
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.text[..usize::from(self.len)]).unwrap_or("")
+    }
+}
+
+impl std::fmt::Debug for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.as_str())
+    }
 }
 
 impl std::fmt::Display for SearchNote {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let reason = self.reason.as_str();
+        match self.kind {
+            NoteKind::Policy => return write!(f, "seat {} played its policy: {reason}", self.seat),
+            NoteKind::Heuristic => return write!(f, "seat {} judged: {reason}", self.seat),
+            NoteKind::Search => {}
+        }
         if self.choices == 1 {
             return write!(f, "seat {} had one legal move: no search", self.seat);
+        }
+        if !reason.is_empty() {
+            return write!(f, "seat {} searched {} iterations: {reason}", self.seat, self.iterations);
         }
         write!(
             f,
@@ -117,7 +190,7 @@ impl<F: Forward> Ismcts<F> {
         F::determinize(rules, obs, &mut rng, &mut self.world);
         self.world.legal(rules, &mut self.legal);
         if self.legal.len() == 1 {
-            self.note = SearchNote { seat, iterations: 0, visits: 0, choices: 1 };
+            self.note = SearchNote { seat, iterations: 0, visits: 0, choices: 1, ..SearchNote::default() };
             return self.legal[0];
         }
         self.nodes.clear();
@@ -159,8 +232,17 @@ impl<F: Forward> Ismcts<F> {
             iterations: self.params.iterations,
             visits: best_visits,
             choices: self.legal.len() as u32,
+            ..SearchNote::default()
         };
         self.legal[best]
+    }
+
+    /// Visits and mean result of the last search's root move that `seat` sees as `key`
+    /// (for hints).
+    pub fn root_child(&self, seat: usize, key: u32) -> Option<(u32, f64)> {
+        let c = self.child(0, seat as u8, key)?;
+        let n = &self.nodes[c as usize];
+        (n.visits > 0).then(|| (n.visits, n.reward / f64::from(n.visits)))
     }
 
     /// The child of `node` for (actor, key).
@@ -386,6 +468,12 @@ mod tests {
         }
         fn determinize(_: &(), obs: &Option<u8>, rng: &mut BotRng, out: &mut Toy) {
             *out = Toy { picked: *obs, coin: rng.random() };
+        }
+        fn observation_json(_: &(), obs: &Option<u8>) -> serde_json::Value {
+            serde_json::json!({ "seat": 0, "card": obs })
+        }
+        fn describe(&self, _: &(), m: u8, _: usize) -> String {
+            format!("move {m}")
         }
         fn key(&self, _: &(), _: usize, _: usize, m: u8) -> u32 {
             u32::from(m)

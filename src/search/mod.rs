@@ -12,10 +12,11 @@ pub mod ismcts;
 pub mod leaks;
 pub mod params;
 
-pub use ismcts::{Ismcts, SearchNote};
+pub use ismcts::{Ismcts, NoteKind, Reason, SearchNote};
 pub use params::{SearchParams, Strategy, load_strategy};
 
 use crate::error::Error;
+use crate::outside::{Decision, Outside, UnitEnd, UnitStart};
 use crate::sim::{BotRng, EventSink, MAX_SEATS, RoundResult, SeatRngs, UnitSeeds};
 
 /// A game as a state machine: the state of one unit of play (a round, or a whole game).
@@ -78,6 +79,12 @@ pub trait Forward: Clone + Default + Send {
     /// A heuristic bot's move for the seat to move, from that seat's typed view; a move the
     /// rules do not allow is [`Error::IllegalAction`].
     fn ask(&self, rules: &Self::Variant, bot: &mut Self::Bot, rng: &mut BotRng) -> Result<Self::Move, Error>;
+    /// What drove a heuristic bot's decision just made in this state (its estimate and
+    /// thresholds), in words, for replays; `None` where the game's bots say nothing.
+    fn explain(&self, rules: &Self::Variant, bot: &Self::Bot) -> Option<String> {
+        let _ = (rules, bot);
+        None
+    }
     /// What `seat` has seen, written into `out`.
     fn observe(&self, rules: &Self::Variant, seat: usize, out: &mut Self::Obs);
     /// This state with every card `seat` has not seen dealt again at random, made from the
@@ -110,6 +117,13 @@ pub trait Forward: Clone + Default + Send {
         let _ = (rules, index, out);
         Err(Error::Invariant("this game does not list its deals".into()))
     }
+    /// The seat's observation as JSON, for seats decided outside the process (docs/protocol.md):
+    /// what `obs` holds, no more, with cards by name and per-seat lists as long as the table.
+    fn observation_json(rules: &Self::Variant, obs: &Self::Obs) -> serde_json::Value;
+    /// The move `m` of the seat to move, in words, as seat `observer` sees it: the mover
+    /// sees all of it (`pick A♠`, `raise 2`); another seat only what the rules show it
+    /// (`picks a card`). Two moves `key` gives one key for `observer` read alike to it.
+    fn describe(&self, rules: &Self::Variant, m: Self::Move, observer: usize) -> String;
     /// Seat `seat`'s result of a finished unit, scaled to 0..=1 (1 best).
     fn returns(&self, rules: &Self::Variant, out: &RoundResult, seat: usize) -> f64;
     /// Seat `seat`'s estimated result when a rollout stops at the search's horizon before
@@ -162,15 +176,84 @@ pub fn decide<F: Forward, S: EventSink<F::Event>>(
     sink: &mut S,
 ) -> Result<F::Move, Error> {
     match bot {
-        SeatBot::Heuristic(bot) => state.ask(rules, bot, rng),
-        SeatBot::Policy(bot) => bot.decide(rules, state, seat, rng, obs),
+        SeatBot::Heuristic(bot) => {
+            let m = state.ask(rules, bot, rng)?;
+            if S::ACTIVE
+                && let Some(text) = state.explain(rules, bot)
+            {
+                sink.event(
+                    SearchNote { seat, kind: NoteKind::Heuristic, reason: Reason::new(&text), ..SearchNote::default() }
+                        .into(),
+                );
+            }
+            Ok(m)
+        }
+        SeatBot::Policy(bot) => {
+            let m = bot.decide(rules, state, seat, rng, obs)?;
+            if S::ACTIVE {
+                let reason = Reason::new(&bot.reason(rules, state, seat, obs));
+                sink.event(SearchNote { seat, kind: NoteKind::Policy, reason, ..SearchNote::default() }.into());
+            }
+            Ok(m)
+        }
         SeatBot::Search(search) => {
             state.observe(rules, seat, obs);
             let m = search.decide(rules, seat, obs, rng);
-            sink.event(search.note(seat).into());
+            if S::ACTIVE {
+                let mut note = search.note(seat);
+                if note.choices > 1 {
+                    let mut legal = Vec::new();
+                    note.reason = Reason::new(&top_moves(rules, state, search, seat, &mut legal));
+                }
+                sink.event(note.into());
+            }
             Ok(m)
         }
+        SeatBot::Outside(bot) => bot.decide(rules, state, seat, rng, obs),
     }
+}
+
+/// Fills `obs` with what the seat to move has seen and `legal` with its moves (never none).
+fn observe_and_list<F: Forward>(
+    rules: &F::Variant,
+    state: &F,
+    seat: usize,
+    obs: &mut F::Obs,
+    legal: &mut Vec<F::Move>,
+) -> Result<(), Error> {
+    state.observe(rules, seat, obs);
+    state.legal(rules, legal);
+    if legal.is_empty() {
+        return Err(Error::Invariant(format!("seat {seat} was asked to move with no legal move")));
+    }
+    Ok(())
+}
+
+/// The last search's top three moves of the seat to move in `state`, in words, each with
+/// its share of the root's visits and its mean result (0 worst, 1 best).
+fn top_moves<F: Forward>(
+    rules: &F::Variant,
+    state: &F,
+    search: &Ismcts<F>,
+    seat: usize,
+    legal: &mut Vec<F::Move>,
+) -> String {
+    state.legal(rules, legal);
+    let mut top: Vec<(F::Move, u32, f64)> = (legal.iter())
+        .filter_map(|&m| search.root_child(seat, state.key(rules, seat, seat, m)).map(|(v, mean)| (m, v, mean)))
+        .collect();
+    top.sort_by_key(|t| std::cmp::Reverse(t.1));
+    let total: u32 = top.iter().map(|t| t.1).sum::<u32>().max(1);
+    let parts: Vec<String> = (top.iter().take(3))
+        .map(|&(m, v, mean)| {
+            format!(
+                "{} {:.0}% (mean {mean:.2})",
+                state.describe(rules, m, seat),
+                100.0 * f64::from(v) / f64::from(total)
+            )
+        })
+        .collect();
+    parts.join(", ")
 }
 
 /// A seat's player: a heuristic bot or the search bot.
@@ -181,6 +264,68 @@ pub enum SeatBot<F: Forward> {
     Search(Box<Ismcts<F>>),
     /// A trained policy.
     Policy(Box<PolicyBot<F>>),
+    /// A seat decided outside the process: an external bot or the person at the terminal.
+    Outside(Box<OutsideBot<F>>),
+}
+
+/// A seat decided outside the process ([`crate::outside`]): it is given its observation
+/// as JSON and its legal moves in words, and answers one of them; where no usable answer
+/// comes, it plays a legal move drawn uniformly from the seat's own stream.
+pub struct OutsideBot<F: Forward> {
+    seat: Box<dyn Outside>,
+    legal: Vec<F::Move>,
+    texts: Vec<String>,
+    /// The search that hints, where the seat wants hints.
+    hint: Option<Box<Ismcts<F>>>,
+}
+
+/// Iterations of the search behind a hint.
+const HINT_ITERATIONS: u32 = 2000;
+
+impl<F: Forward> OutsideBot<F> {
+    /// A seat decided by `seat`, at a table of `players`.
+    pub fn new(seat: Box<dyn Outside>, players: usize) -> Self {
+        let hint = seat.wants_hint().then(|| {
+            let params = SearchParams {
+                iterations: HINT_ITERATIONS,
+                exploration: 0.7,
+                rollout: "random".into(),
+                horizon: 0,
+                opponents: params::Opponents::Search,
+            };
+            Box::new(Ismcts::new(params, players, Vec::new()))
+        });
+        OutsideBot { seat, legal: Vec::new(), texts: Vec::new(), hint }
+    }
+
+    fn decide(
+        &mut self,
+        rules: &F::Variant,
+        state: &F,
+        seat: usize,
+        rng: &mut BotRng,
+        obs: &mut F::Obs,
+    ) -> Result<F::Move, Error> {
+        use rand::Rng;
+        observe_and_list(rules, state, seat, obs, &mut self.legal)?;
+        self.texts.clear();
+        self.texts.extend(self.legal.iter().map(|&m| state.describe(rules, m, seat)));
+        let hint = match self.hint.as_mut() {
+            Some(_) if self.legal.len() == 1 => Some("one legal move".to_string()),
+            Some(search) => {
+                search.decide(rules, seat, obs, rng);
+                let mut legal = Vec::new();
+                Some(format!("search: {}", top_moves(rules, state, search, seat, &mut legal)))
+            }
+            None => None,
+        };
+        let observation = F::observation_json(rules, obs);
+        let decision = Decision { seat, observation: &observation, legal: &self.texts, hint: hint.as_deref() };
+        match self.seat.decide(&decision)? {
+            Some(i) => Ok(self.legal[i]),
+            None => Ok(self.legal[rng.random_range(0..self.legal.len())]),
+        }
+    }
 }
 
 /// A seat playing a trained policy: it looks its observation's information key up and
@@ -202,6 +347,20 @@ impl<F: Forward> PolicyBot<F> {
         &self.policy
     }
 
+    /// The probabilities it played the decision just made by (its observation still in
+    /// `obs`), each move in words.
+    fn reason(&self, rules: &F::Variant, state: &F, seat: usize, obs: &F::Obs) -> String {
+        let probs =
+            F::info_key(rules, obs).and_then(|k| self.policy.probs(seat, k)).filter(|p| p.len() == self.legal.len());
+        match probs {
+            Some(probs) => (self.legal.iter().zip(probs))
+                .map(|(&m, p)| format!("{} {p:.2}", state.describe(rules, m, seat)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            None => "an information set it never trained on: uniformly at random".into(),
+        }
+    }
+
     fn decide(
         &mut self,
         rules: &F::Variant,
@@ -211,11 +370,7 @@ impl<F: Forward> PolicyBot<F> {
         obs: &mut F::Obs,
     ) -> Result<F::Move, Error> {
         use rand::Rng;
-        state.observe(rules, seat, obs);
-        state.legal(rules, &mut self.legal);
-        if self.legal.is_empty() {
-            return Err(Error::Invariant("a policy seat was asked to move with no legal move".into()));
-        }
+        observe_and_list(rules, state, seat, obs, &mut self.legal)?;
         let probs =
             F::info_key(rules, obs).and_then(|k| self.policy.probs(seat, k)).filter(|p| p.len() == self.legal.len());
         let Some(probs) = probs else {
@@ -243,6 +398,11 @@ pub struct Worker<F: Forward> {
     pub bots: Vec<SeatBot<F>>,
     /// The driver's buffers.
     pub scratch: Box<Scratch<F>>,
+    /// Each lineup entry's name.
+    pub names: Vec<String>,
+    /// Whether a lineup entry is decided outside the process (then the driver tells it the
+    /// unit's start, the moves it sees and the end).
+    pub outside: bool,
 }
 
 /// Plays one unit from its start: deals from `seeds.deal`, then `worker.bots[seating[s]]`
@@ -257,13 +417,16 @@ pub fn play_unit<F: Forward, S: EventSink<F::Event>>(
     sink: &mut S,
     out: &mut RoundResult,
 ) -> Result<(), Error> {
-    let Worker { state, bots, scratch } = worker;
+    let Worker { state, bots, scratch, names, outside } = worker;
     for &b in seating {
         if let SeatBot::Heuristic(bot) = &mut bots[b] {
             F::ready_bot(bot);
         }
     }
     let mut rngs = SeatRngs::new(seeds.bots, seating.len());
+    if *outside {
+        start_outside(bots, names, seating, &mut rngs)?;
+    }
     state.start(rules, seeds.deal, seeds.deal_index, sink, out)?;
     let players = seating.len();
     let standing = out.health.sampled && F::has_standing(rules);
@@ -274,6 +437,9 @@ pub fn play_unit<F: Forward, S: EventSink<F::Event>>(
             out.health.decisions += 1;
         }
         let m = decide(rules, &**state, &mut bots[seating[s]], s, rngs.seat(s), &mut scratch.obs, sink)?;
+        if *outside {
+            tell_outside(rules, &**state, bots, seating, s, m)?;
+        }
         state.apply(rules, m, sink, out)?;
         if standing {
             for (seat, v) in scratch.standing[..players].iter_mut().enumerate() {
@@ -283,6 +449,67 @@ pub fn play_unit<F: Forward, S: EventSink<F::Event>>(
         }
     }
     Ok(())
+}
+
+/// Tells each seat decided outside that a unit starts, with its own seed.
+fn start_outside<F: Forward>(
+    bots: &mut [SeatBot<F>],
+    names: &[String],
+    seating: &[usize],
+    rngs: &mut SeatRngs,
+) -> Result<(), Error> {
+    let seat_names: Vec<&str> = seating.iter().map(|&e| names[e].as_str()).collect();
+    for (s, &entry) in seating.iter().enumerate() {
+        if let SeatBot::Outside(bot) = &mut bots[entry] {
+            let seed = rand::RngCore::next_u64(rngs.seat(s));
+            bot.seat.start(&UnitStart { seat: s, seed, names: &seat_names })?;
+        }
+    }
+    Ok(())
+}
+
+/// Tells each other seat decided outside that follows the moves what seat `actor` did, as
+/// it sees it.
+fn tell_outside<F: Forward>(
+    rules: &F::Variant,
+    state: &F,
+    bots: &mut [SeatBot<F>],
+    seating: &[usize],
+    actor: usize,
+    m: F::Move,
+) -> Result<(), Error> {
+    for (s, &entry) in seating.iter().enumerate() {
+        let SeatBot::Outside(bot) = &mut bots[entry] else { continue };
+        if s != actor && bot.seat.follows_moves() {
+            bot.seat.seen(actor, &state.describe(rules, m, s))?;
+        }
+    }
+    Ok(())
+}
+
+/// Tells each seat decided outside that the unit is over, with every seat's result and,
+/// where `reveal` is given, the unit told move by move.
+pub fn end_outside<F: Forward>(
+    worker: &mut Worker<F>,
+    seating: &[usize],
+    out: &RoundResult,
+    reveal: Option<&str>,
+) -> Result<(), Error> {
+    let players = seating.len();
+    let scores: Vec<i64> = out.seats[..players].iter().map(|r| r.score).collect();
+    let win_shares: Vec<f64> =
+        out.seats[..players].iter().map(|r| f64::from(r.share_units) / f64::from(crate::sim::SHARE_UNIT)).collect();
+    for (s, &entry) in seating.iter().enumerate() {
+        if let SeatBot::Outside(bot) = &mut worker.bots[entry] {
+            bot.seat.end(&UnitEnd { seat: s, scores: &scores, win_shares: &win_shares, reveal })?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether a seat of `seating` wants the unit told at its end.
+pub fn wants_reveal<F: Forward>(worker: &Worker<F>, seating: &[usize]) -> bool {
+    seating.iter().any(|&e| matches!(&worker.bots[e], SeatBot::Outside(b) if b.seat.wants_reveal()))
 }
 
 impl<F: Forward> SeatBot<F> {
@@ -296,6 +523,7 @@ impl<F: Forward> SeatBot<F> {
                 SeatBot::Search(Box::new(Ismcts::new(params.clone(), players, rollout)))
             }
             Strategy::Policy(policy) => SeatBot::Policy(Box::new(PolicyBot::new(policy.clone()))),
+            Strategy::Outside(spec) => SeatBot::Outside(Box::new(OutsideBot::new(spec.open(), players))),
         }
     }
 }

@@ -62,6 +62,9 @@ pub enum Strategy<P> {
     Search(SearchParams, Option<P>),
     /// A trained policy (the `cfr` module): each information set's move probabilities.
     Policy(std::sync::Arc<crate::solver::policy::Policy>),
+    /// A seat decided outside the process: an external bot (`ext{cmd="..."}`) or the
+    /// human seat of `draftsim play` (`you`).
+    Outside(std::sync::Arc<crate::outside::OutsideSpec>),
 }
 
 /// The `module` value that marks a trained-policy preset.
@@ -127,6 +130,9 @@ pub fn load_strategy<P>(
     game: &str,
     parse: fn(&str) -> Result<P, InputError>,
 ) -> Result<Strategy<P>, InputError> {
+    if let Some(spec) = crate::outside::parse_seat(name_or_path)? {
+        return Ok(Strategy::Outside(std::sync::Arc::new(spec)));
+    }
     let text = presets::preset_text(presets_list, name_or_path, game)?;
     if module_of(&text).as_deref() == Some(POLICY_MODULE) {
         let t: PolicyToml = presets::parse_toml(&text).map_err(|e| e.context(name_or_path))?;

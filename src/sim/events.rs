@@ -2,6 +2,9 @@
 
 /// Receives an engine's events of type `E`, in order.
 pub trait EventSink<E> {
+    /// Whether events are kept: a driver may skip the work of describing a decision for a
+    /// sink that drops it.
+    const ACTIVE: bool = true;
     /// Called for each event.
     fn event(&mut self, event: E);
 }
@@ -10,6 +13,7 @@ pub trait EventSink<E> {
 pub struct NoEvents;
 
 impl<E> EventSink<E> for NoEvents {
+    const ACTIVE: bool = false;
     #[inline(always)]
     fn event(&mut self, _: E) {}
 }

@@ -9,7 +9,10 @@
 //! - a planted leak (a player that reads every seat's observation) is caught, so the leak
 //!   test can fail;
 //! - a replay is a pure function of (seed, seating, round), and a run's tally does not
-//!   depend on the thread count; a bad search parameter is refused in one line.
+//!   depend on the thread count; a bad search parameter is refused in one line;
+//! - a seat decided outside the process gets its observation as JSON (unchanged when the
+//!   cards it has not seen are re-dealt) and its legal moves in words, none named alike,
+//!   and the others' moves in words that say no more than it can see.
 //!
 //! Random play with every invariant checked over random rules is the soak test's.
 
@@ -168,6 +171,44 @@ fn replays_repeat_and_threads_do_not_matter<G: GameDef>() {
     assert_eq!(tally(1), tally(2), "{}: one thread against two", G::NAME);
 }
 
+/// What a seat decided outside the process is given: its observation as a JSON object
+/// naming its seat, the same when the cards it has not seen are re-dealt, and each legal
+/// move in words, moves it can tell apart never named alike; another seat's move is named
+/// alike wherever that seat cannot tell the moves apart.
+fn outside_seats_see_the_observation_and_every_move_named<G: GameDef>() {
+    let rules = default_rules::<G>();
+    let mut rng = BotRng::seed_from_u64(5);
+    let (mut obs, mut legal) = (Obs::<G>::default(), Vec::new());
+    for state in points::<G>(&rules, 60) {
+        let seat = state.to_act().expect("a decision point");
+        state.observe(&rules, seat, &mut obs);
+        let json = <G::State as Forward>::observation_json(&rules, &obs);
+        assert_eq!(json["seat"], serde_json::json!(seat), "{}: {json}", G::NAME);
+        let other = state.redeal(&rules, seat, &mut rng);
+        other.observe(&rules, seat, &mut obs);
+        assert_eq!(json, <G::State as Forward>::observation_json(&rules, &obs), "{}: hidden cards shown", G::NAME);
+        state.legal(&rules, &mut legal);
+        for observer in 0..G::players(&rules) {
+            let named: Vec<(u32, String)> = (legal.iter())
+                .map(|&m| (state.key(&rules, seat, observer, m), state.describe(&rules, m, observer)))
+                .collect();
+            for (i, (key, text)) in named.iter().enumerate() {
+                assert!(!text.is_empty(), "{}: a move without words", G::NAME);
+                if observer != seat {
+                    // What another seat reads of a move says no more than it can see.
+                    for (k, t) in &named[..i] {
+                        assert!(k != key || t == text, "{}: seat {observer} tells '{t}' from '{text}'", G::NAME);
+                    }
+                }
+            }
+            if observer == seat && named.iter().any(|(k, _)| *k != named[0].0) {
+                // The mover's moves are told apart in words (two copies of a card may read alike).
+                assert!(named.iter().any(|(_, t)| *t != named[0].1), "{}: every move named '{}'", G::NAME, named[0].1);
+            }
+        }
+    }
+}
+
 /// How many cards a game hides from a seat: many, or so few (a reference game) that a
 /// sampled world often equals the truth.
 #[derive(Clone, Copy)]
@@ -193,6 +234,7 @@ where
     a_planted_leak_is_caught::<G>();
     bad_search_parameters_name_the_key::<G>();
     replays_repeat_and_threads_do_not_matter::<G>();
+    outside_seats_see_the_observation_and_every_move_named::<G>();
 }
 
 #[test]

@@ -13,6 +13,7 @@ mod ladder;
 mod live_draft;
 mod newcomer;
 mod optimise;
+mod outside;
 mod report;
 mod search_live_draft;
 mod search_seven_card_draft;

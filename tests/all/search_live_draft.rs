@@ -82,5 +82,5 @@ fn a_replay_shows_the_search_bots_decisions() {
         live_draft::LiveDraft::new(&Rules::default(), &["search{iterations=20}".into(), "curve".into()]).unwrap();
     let text = draftsim::sim::Game::replay(&game, 1, 2, 0, &[0, 1]).unwrap();
     assert!(text.contains("seat 0 (search{iterations=20}) searched") || text.contains("seat 0 searched"), "{text}");
-    assert!(text.contains("iterations on the chosen move"), "{text}");
+    assert!(text.contains("searched 20 iterations: ") && text.contains("% (mean "), "{text}");
 }

@@ -92,6 +92,7 @@ fn replays_show_the_search_bot_decisions() {
         "0",
     ]);
     // Round 0 is the first seating, by name: the search bot sits at seat 2.
-    assert!(text.contains("seat 2 searched: "), "{text}");
-    assert!(text.contains("of 40 iterations on the chosen move"), "{text}");
+    assert!(text.contains("seat 2 searched 40 iterations: "), "{text}");
+    // The top moves in words, with their visit shares and mean results.
+    assert!(text.contains("pick ") && text.contains("% (mean 0."), "{text}");
 }

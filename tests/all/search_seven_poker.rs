@@ -52,7 +52,7 @@ fn replays_show_the_search_bots_decisions() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("searched: ") && text.contains("of 20 iterations on the chosen move"), "{text}");
+    assert!(text.contains("searched 20 iterations: ") && text.contains("% (mean "), "{text}");
 }
 
 #[test]

@@ -135,5 +135,5 @@ fn a_replay_shows_the_search_notes() {
         "--round",
         "1",
     ]);
-    assert!(text.contains("searched: ") && text.contains("of 20 iterations"), "{text}");
+    assert!(text.contains("searched 20 iterations: ") && text.contains("% (mean "), "{text}");
 }

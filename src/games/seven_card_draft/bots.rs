@@ -177,7 +177,7 @@ impl Preset {
 
     /// A bot playing this preset under `name`.
     pub fn bot(&self, name: &str) -> ModularBot {
-        ModularBot { name: name.to_string(), preset: self.clone(), opponents: OpponentMemo::default() }
+        ModularBot { name: name.to_string(), preset: self.clone(), opponents: OpponentMemo::default(), judged: None }
     }
 }
 
@@ -187,6 +187,45 @@ pub struct ModularBot {
     name: String,
     preset: Preset,
     opponents: OpponentMemo,
+    /// What drove its last betting decision, for replays.
+    judged: Option<Judgement>,
+}
+
+/// The estimates and thresholds behind one betting decision of a threshold module.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Judgement {
+    /// Its strength against the field (the percentile it is judged at).
+    pub strength: f32,
+    /// Its chance of beating every opponent still in.
+    pub win: f32,
+    /// The strength below which it folds to a bet (none for a module that never folds).
+    pub fold_below: Option<f32>,
+    /// The strength above which it raises.
+    pub raise_above: f32,
+    /// The chance of winning the pot odds ask for (the odds weight times the pot odds).
+    pub odds_needed: Option<f32>,
+}
+
+impl std::fmt::Display for Judgement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "strength against the field {:.2}", self.strength)?;
+        match self.fold_below {
+            Some(fold) => write!(f, " (folds to a bet below {fold:.2}, raises above {:.2})", self.raise_above)?,
+            None => write!(f, " (raises above {:.2})", self.raise_above)?,
+        }
+        write!(f, ", chance to win {:.2}", self.win)?;
+        if let Some(need) = self.odds_needed.filter(|n| *n > 0.0) {
+            write!(f, " (the pot odds ask {need:.2})")?;
+        }
+        Ok(())
+    }
+}
+
+impl ModularBot {
+    /// What drove its last betting decision, if a module judged its strength.
+    pub fn judged(&self) -> Option<Judgement> {
+        self.judged
+    }
 }
 
 /// The opponents' expected strengths of the last betting decision, kept while nothing they
@@ -534,6 +573,7 @@ impl Bot for ModularBot {
     }
 
     fn bet_from_options(&mut self, options: BetOptions, rng: &mut BotRng) -> Option<Action> {
+        self.judged = None;
         match self.preset.bet {
             BetModule::CallingStation => Some(options.check_or_call()),
             BetModule::Bluff { p } => Some(bluff(options, p, rng)),
@@ -551,6 +591,13 @@ impl Bot for ModularBot {
                 let (win, strength) =
                     field_strength(view, own_strength(view, wild_aware), *respect, &mut self.opponents);
                 let pot_odds = options.to_call as f32 / (view.pot + options.to_call) as f32;
+                self.judged = Some(Judgement {
+                    strength,
+                    win,
+                    fold_below: Some(at(fold_below)),
+                    raise_above: at(raise_above),
+                    odds_needed: (options.to_call > 0).then(|| at(odds_weight) * pot_odds),
+                });
                 if options.to_call > 0 && (strength < at(fold_below) || win < at(odds_weight) * pot_odds) {
                     Action::Fold
                 } else if strength > at(raise_above) {
@@ -560,8 +607,10 @@ impl Bot for ModularBot {
                 }
             }
             BetModule::Aggressive { raise_above } => {
-                let (_, strength) =
+                let (win, strength) =
                     field_strength(view, own_strength(view, wild_aware), default_respect(), &mut self.opponents);
+                self.judged =
+                    Some(Judgement { strength, win, fold_below: None, raise_above: *raise_above, odds_needed: None });
                 if strength >= *raise_above { options.min_raise_or_call() } else { options.check_or_call() }
             }
             BetModule::Bluff { p } => bluff(options, *p, rng),

@@ -115,7 +115,7 @@ impl GameDef for Def {
         // The search bot drafts with its rollout preset's module (random rollouts: greedy).
         let draft = match &contest.lineup[0].1 {
             Strategy::Heuristic(preset) | Strategy::Search(_, Some(preset)) => preset.draft,
-            Strategy::Search(_, None) | Strategy::Policy(_) => bots::DraftModule::Greedy,
+            Strategy::Search(_, None) | Strategy::Policy(_) | Strategy::Outside(_) => bots::DraftModule::Greedy,
         };
         let c = calibration::calibrate(&contest.rules.rules, draft, rounds, seed, interrupt, progress)?;
         Ok(calibration::table(&c))

@@ -1,6 +1,7 @@
 //! The forward model: each seat's observation, determinization, move keys and results.
 
 use super::*;
+use crate::games::live_draft::rules::COLOUR_NAMES;
 
 /// What one seat has seen: the table with every card it has not seen blanked (the
 /// library's order, the other hands but for the cards seen taken into them, the others'
@@ -273,6 +274,102 @@ impl Forward for State {
     #[inline(always)]
     fn ask(&self, rules: &Rules, bot: &mut LiveDraftBot, rng: &mut BotRng) -> Result<Move, Error> {
         self.ask_bot(rules, bot, rng)
+    }
+
+    fn observation_json(rules: &Rules, obs: &Observation) -> serde_json::Value {
+        let t = &obs.table;
+        let name = |id: u8| t.cards[usize::from(id)].name();
+        let names = |ids: &[u8]| ids.iter().filter(|&&c| c != NO_CARD).map(|&c| name(c)).collect::<Vec<_>>();
+        let seats: Vec<serde_json::Value> = (0..rules.players)
+            .map(|s| {
+                let b = &t.boards[s];
+                let creatures: Vec<String> = (b.creatures().iter().enumerate())
+                    .map(|(slot, &c)| {
+                        let mut n = name(c);
+                        if b.sick >> slot & 1 == 1 {
+                            n.push_str(", summoning sick");
+                        }
+                        if b.tapped >> slot & 1 == 1 {
+                            n.push_str(", tapped");
+                        }
+                        n
+                    })
+                    .collect();
+                serde_json::json!({
+                    "life": b.life,
+                    "alive": b.alive,
+                    "lands": (0..COLOURS).filter(|&c| b.lands[c] > 0).map(|c| format!("{} {}", b.lands[c], COLOUR_NAMES[c])).collect::<Vec<_>>(),
+                    "creatures": creatures,
+                    "hand_size": b.hand_size,
+                    "hand_cards_seen_taken": b.known_hand.iter().map(name).collect::<Vec<_>>(),
+                    "graveyard": names(b.graveyard()),
+                    "mill": b.mill,
+                })
+            })
+            .collect();
+        let me = obs.seat;
+        serde_json::json!({
+            "seat": me,
+            "phase": format!("{:?}", t.phase),
+            "turn_of": t.seat,
+            "game_turn": t.game_turn,
+            "hand": names(&t.hands[me][..t.boards[me].hand_size]),
+            "row": names(&t.row[..t.n_row]),
+            "discard_pile": names(&t.discard[..t.n_discard]),
+            "library_left": t.n_library,
+            "untapped_lands": (0..COLOURS).filter(|&c| t.untapped[c] > 0).map(|c| format!("{} {}", t.untapped[c], COLOUR_NAMES[c])).collect::<Vec<_>>(),
+            "attacked_seat": matches!(t.phase, Phase::Attack(_) | Phase::Block(_)).then_some(t.defender),
+            "attackers": (0..64).filter(|i| t.attackers >> i & 1 == 1).collect::<Vec<u32>>(),
+            "seats": seats,
+        })
+    }
+
+    fn describe(&self, _rules: &Rules, m: Move, observer: usize) -> String {
+        let name = |id: u8| self.cards[usize::from(id)].name();
+        let actor = self.to_act().unwrap_or(0);
+        if actor != observer && matches!((m, self.phase), (Move::Discard(_), Phase::OpeningDiscard(_))) {
+            // Unseen until every seat has chosen.
+            return "discards a card face down".into();
+        }
+        let hand = |i: u8| name(self.hands[actor][usize::from(i)]);
+        let creatures = |seat: usize, bits: u64| {
+            let b = &self.boards[seat];
+            (b.creatures().iter().enumerate())
+                .filter(|(slot, _)| bits >> slot & 1 == 1)
+                .map(|(_, &c)| name(c))
+                .collect::<Vec<_>>()
+        };
+        match m {
+            Move::Pick(p) => format!("take {} from the row", name(self.row[p.index])),
+            Move::TakeTop(true) => match self.discard[..self.n_discard].last() {
+                Some(&c) => format!("take {} from the discard pile", name(c)),
+                None => "take the discard pile's top".into(),
+            },
+            Move::TakeTop(false) => "draw two".into(),
+            Move::Discard(i) => format!("discard {}", hand(i)),
+            Move::Mulligan(None) => "keep the hand".into(),
+            Move::Mulligan(Some((i, j))) => format!("remove {} and {} to draw one", hand(i), hand(j)),
+            Move::Land(Some(i)) => format!("play {}", hand(i)),
+            Move::Land(None) => "play no land".into(),
+            Move::Cast(Some(i)) => format!("cast {}", hand(i)),
+            Move::Cast(None) => "cast nothing more".into(),
+            Move::Target(d) => format!("attack seat {d}"),
+            Move::Attack(0) => "attack with nothing".into(),
+            Move::Attack(bits) => format!("attack with {}", creatures(actor, bits).join(", ")),
+            Move::Block(blocks) => {
+                let attacker = usize::from(self.seat);
+                let attackers = &self.boards[attacker];
+                let defenders = &self.boards[actor];
+                let pairs: Vec<String> = (0..attackers.creatures().len())
+                    .filter(|&slot| self.attackers >> slot & 1 == 1 && blocks[slot] != NO_CARD)
+                    .filter_map(|slot| {
+                        let blocker = *defenders.creatures().get(usize::from(blocks[slot]))?;
+                        Some(format!("{} blocks {}", name(blocker), name(attackers.creatures()[slot])))
+                    })
+                    .collect();
+                if pairs.is_empty() { "block nothing".into() } else { pairs.join("; ") }
+            }
+        }
     }
 
     fn observe(&self, rules: &Rules, seat: usize, out: &mut Observation) {

@@ -146,6 +146,40 @@ impl<F: Flavour> Forward for State<F> {
         (0.5 + out.seats[seat].score as f64 / (2.0 * span)).clamp(0.0, 1.0)
     }
 
+    fn observation_json(rules: &Rules<F>, obs: &Observation) -> serde_json::Value {
+        let p = &obs.public;
+        let n = p.players;
+        let history: Vec<&str> = (p.history[..usize::from(p.len)].iter())
+            .map(|&a| match a {
+                0 => "|",
+                1 => "fold",
+                2 => "call",
+                _ => "raise",
+            })
+            .collect();
+        serde_json::json!({
+            "seat": obs.seat,
+            "card": card_text(rules, obs.card),
+            "board": p.board.map(|c| card_text(rules, c)),
+            "round": p.round,
+            "pot": p.pot,
+            "stakes": p.stakes,
+            "put_in": &p.put_in[..n],
+            "folded": &p.folded[..n],
+            "raises": p.raises,
+            "history": history,
+        })
+    }
+
+    fn describe(&self, _rules: &Rules<F>, m: Action, _observer: usize) -> String {
+        // Every action is public. With no bet to match, a call is a check.
+        let facing = self.public.to_act.is_some_and(|s| self.public.put_in[usize::from(s)] < self.public.stakes);
+        match m {
+            Action::Call if !facing => "check".into(),
+            other => other.to_string(),
+        }
+    }
+
     fn info_key(_rules: &Rules<F>, obs: &Observation) -> Option<u64> {
         Some(obs.key())
     }

@@ -88,6 +88,11 @@ impl Forward for State {
         self.ask_bot(variant, bot, rng)
     }
 
+    fn explain(&self, _variant: &Variant, bot: &ModularBot) -> Option<String> {
+        // Only a betting decision is judged; a pick leaves the last bet's judgement behind.
+        matches!(self.public.phase, Phase::Bet(_)).then(|| bot.judged()).flatten().map(|j| j.to_string())
+    }
+
     fn observe(&self, _variant: &Variant, seat: usize, out: &mut Observation) {
         let p = &self.public;
         out.seat = seat;
@@ -338,6 +343,59 @@ impl Forward for State {
             Move::Bet(Action::Check) => 0x201,
             Move::Bet(Action::Call) => 0x202,
             Move::Bet(Action::Raise(by)) => 0x300 + by,
+        }
+    }
+
+    fn observation_json(_variant: &Variant, obs: &Observation) -> serde_json::Value {
+        let p = &obs.public;
+        let n = p.players;
+        let cards = |set: CardSet| set.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        let picks = p.pick.min(MAX_PICKS);
+        let took: Vec<serde_json::Value> = (obs.took[..picks].iter())
+            .filter_map(|r| r.card.map(|c| serde_json::json!({"card": c.to_string(), "pack_of": r.pack_of})))
+            .collect();
+        let history: Vec<String> = (obs.history.iter())
+            .map(|a| format!("betting round {}: seat {} {} ({} chips)", a.betting_round + 1, a.seat, a.action, a.paid))
+            .collect();
+        serde_json::json!({
+            "seat": obs.seat,
+            "round": p.round,
+            "pick": p.pick,
+            "dealer": p.dealer,
+            "passing": if p.dir > 0 { "left" } else { "right" },
+            "hand": cards(obs.hand),
+            "pack": cards(obs.pack),
+            "face_up": (0..n).map(|s| cards(p.face_up[s])).collect::<Vec<_>>(),
+            "pot": p.pot,
+            "stacks": &p.stacks[..n],
+            "committed": &p.committed[..n],
+            "this_betting_round": &p.street[..n],
+            "folded": &p.folded[..n],
+            "betting_round": p.betting.round + 1,
+            "bet_to_match": p.betting.current,
+            "raises": p.betting.raises,
+            "betting": history,
+            "picks": took,
+            "seen": cards(obs.seen),
+            "left_in_pack_of": (0..n).map(|s| cards(obs.left_in[s])).collect::<Vec<_>>(),
+            "taken_from_packs_that_came_back": (obs.came_back[..usize::from(obs.came_back_len)].iter())
+                .map(|&c| cards(c))
+                .collect::<Vec<_>>(),
+            "pack_holder_of": &p.pack_of[..n],
+        })
+    }
+
+    fn describe(&self, variant: &Variant, m: Move, observer: usize) -> String {
+        let seat = self.to_act().unwrap_or(0);
+        match m {
+            // A pick is seen by the others only when it is turned face up.
+            Move::Pick(_) if seat != observer => "picks a card".into(),
+            Move::Pick(choice) => format!("pick {}", choice.card),
+            Move::Bet(a @ (Action::Fold | Action::Check)) => a.to_string(),
+            Move::Bet(Action::Call) => format!("call {}", self.bet_options(variant, seat).to_call),
+            Move::Bet(Action::Raise(by)) => {
+                format!("raise {by} (put in {})", self.bet_options(variant, seat).to_call + by)
+            }
         }
     }
 

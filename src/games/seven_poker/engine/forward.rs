@@ -1,6 +1,7 @@
 //! The forward model: each seat's observation, determinization, move keys and results.
 
 use super::*;
+use crate::games::seven_poker::cards::COLOUR_NAMES;
 
 /// Whether seat `s` keeps cards at the round's end: it did not compete.
 pub(super) fn keeps(p: &Public, s: usize) -> bool {
@@ -202,6 +203,90 @@ impl Forward for State {
             Move::Victory(colours) => 0x6000_0000 | u32::from(colours),
             Move::Keep(cards) if own => 0x7000_0000 | colour_key(layout, cards),
             Move::Keep(cards) => 0x7100_0000 | cards.count_ones(),
+        }
+    }
+
+    fn observation_json(rules: &Rules, obs: &Observation) -> serde_json::Value {
+        let layout = Layout { per: rules.cards_per_colour };
+        let p = &obs.public;
+        let n = p.players;
+        let cards = |set: u64| ids(set).map(|id| layout.card_name(id)).collect::<Vec<_>>();
+        let colours =
+            |bits: u8| (0..COLOURS).filter(|c| bits >> c & 1 == 1).map(|c| COLOUR_NAMES[c]).collect::<Vec<_>>();
+        serde_json::json!({
+            "seat": obs.seat,
+            "phase": format!("{:?}", p.phase),
+            "round": p.round,
+            "first": p.first,
+            "hand": cards(obs.hand),
+            "received": obs.received.map(|c| layout.card_name(c)),
+            "chosen_to_show": cards(obs.chosen),
+            "hand_sizes": &p.sizes[..n],
+            "held": &p.held[..n],
+            "discards": cards(p.discards),
+            "discarded": (0..n).map(|s| cards(p.discarded[s])).collect::<Vec<_>>(),
+            "shown": (0..n).map(|s| cards(p.shown[s])).collect::<Vec<_>>(),
+            "known": (0..n).map(|s| cards(p.known[s])).collect::<Vec<_>>(),
+            "declared": (0..n).map(|s| p.declared[s].map(|stay| if stay { "stays" } else { "folds" })).collect::<Vec<_>>(),
+            "victory_colours": (0..n).map(|s| colours(p.victory[s])).collect::<Vec<_>>(),
+            "kept_after_folding": &p.kept_fold[..n],
+            "victory_cards_removed": cards(p.removed),
+            "gone_back_to_deck": cards(p.gone),
+            "pile": p.pile,
+            "round_winner": p.round_winner,
+            "game_winner": p.game_winner,
+        })
+    }
+
+    fn describe(&self, rules: &Rules, m: Move, observer: usize) -> String {
+        let layout = Layout { per: rules.cards_per_colour };
+        let n = rules.players;
+        let actor = self.to_act().unwrap_or(0);
+        let own = actor == observer;
+        // Another seat reads what it sees by colour (a card's number never matters): the
+        // card a swap gives it, the cards exchanged face up; it does not see a swap between
+        // two others, the cards chosen to show (revealed once every seat has chosen) or
+        // which cards are kept.
+        let by_colour = |cards: u64| {
+            let counts = layout.counts(cards);
+            let parts: Vec<String> =
+                (0..COLOURS).filter(|&c| counts[c] > 0).map(|c| format!("{} {}", counts[c], COLOUR_NAMES[c])).collect();
+            parts.join(", ")
+        };
+        if !own {
+            match m {
+                Move::SwapGive(Some(c)) if observer == (actor + 1) % n => {
+                    return format!("gives you a {} card", COLOUR_NAMES[layout.colour(c)]);
+                }
+                Move::SwapGive(Some(_)) => return "gives a card to the left".into(),
+                Move::SwapReturn(c) if observer == (actor + n - 1) % n => {
+                    return format!("gives you back a {} card", COLOUR_NAMES[layout.colour(c)]);
+                }
+                Move::SwapReturn(_) => return "gives a card back".into(),
+                Move::Exchange(cards) if cards != 0 => return format!("exchange {}", by_colour(cards)),
+                Move::Show(_) => return "chooses the cards to show".into(),
+                Move::Keep(cards) => return format!("keeps {} cards", cards.count_ones()),
+                _ => {}
+            }
+        }
+        let set = |cards: u64| layout.set_name(cards);
+        let colours = |bits: u8| {
+            let names: Vec<&str> = (0..COLOURS).filter(|c| bits >> c & 1 == 1).map(|c| COLOUR_NAMES[c]).collect();
+            if names.is_empty() { "no colour".to_string() } else { names.join(" ") }
+        };
+        match m {
+            Move::SwapGive(None) => "give no card".into(),
+            Move::SwapGive(Some(c)) => format!("give {} to the left", layout.card_name(c)),
+            Move::SwapReturn(c) => format!("give back {}", layout.card_name(c)),
+            Move::Exchange(0) => "exchange nothing".into(),
+            Move::Exchange(cards) => format!("exchange {}", set(cards)),
+            Move::Show(0) => "show nothing".into(),
+            Move::Show(cards) => format!("show {}", set(cards)),
+            Move::Stay(true) => "stay".into(),
+            Move::Stay(false) => "fold".into(),
+            Move::Victory(bits) => format!("take victory colours {}", colours(bits)),
+            Move::Keep(0) => "keep nothing".into(),
+            Move::Keep(cards) => format!("keep {}", set(cards)),
         }
     }
 

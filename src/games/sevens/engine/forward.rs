@@ -178,6 +178,51 @@ impl Forward for State {
         }
     }
 
+    fn observation_json(_rules: &Rules, obs: &Observation) -> serde_json::Value {
+        let p = &obs.public;
+        let n = p.players;
+        let names = |h: &SevensHand| h.cards().iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        serde_json::json!({
+            "seat": obs.seat,
+            "hand": names(&obs.hand),
+            "total": obs.hand.total(),
+            "traded_away": names(&obs.gave),
+            "hand_no": p.hand_no,
+            "pot": p.pot,
+            "carried": p.carried,
+            "to_match": p.current,
+            "raises": p.raises,
+            "street": &p.street[..n],
+            "put_in": &p.put_in[..n],
+            "folded": &p.folded[..n],
+            "traded": &p.traded[..n],
+            "cards_traded": &p.cards_traded[..n],
+            "turns": &p.turns[..n],
+            "cards_drawn": p.drawn,
+        })
+    }
+
+    fn describe(&self, _rules: &Rules, m: Move, observer: usize) -> String {
+        let own = self.to_act() == Some(observer);
+        match m {
+            Move::Bet(a) => a.to_string(),
+            Move::Trade(0) => "keep all three cards".into(),
+            // The others see how many cards are drawn (no more than the pile holds).
+            Move::Trade(mask) if !own => {
+                let n = (mask & 0b111).count_ones().min(self.pile.left() as u32);
+                format!("trade {n} card{}", if n == 1 { "" } else { "s" })
+            }
+            Move::Trade(mask) => {
+                let hand = self.to_act().map(|s| self.hands[s]).unwrap_or_default();
+                let cards: Vec<String> = (hand.cards().iter().enumerate())
+                    .filter(|(i, _)| mask >> i & 1 == 1)
+                    .map(|(_, c)| c.to_string())
+                    .collect();
+                format!("trade {}", cards.join(" "))
+            }
+        }
+    }
+
     fn returns(&self, rules: &Rules, out: &RoundResult, seat: usize) -> f64 {
         // Net chips scaled by the largest pot one hand can reach.
         let stake = rules.ante + rules.raise_cap * rules.raise_size;

@@ -337,6 +337,79 @@ impl Forward for State {
         }
     }
 
+    fn observation_json(variant: &Variant, obs: &Observation) -> serde_json::Value {
+        let pool = &variant.pool;
+        let cards = |set: Cards| ids(set).map(|id| pool.card_name(id)).collect::<Vec<_>>();
+        let card = |id: u8| (id != NO_CARD).then(|| pool.card_name(id));
+        let side = |s: &SideSeen| {
+            serde_json::json!({
+                "hand": cards(s.hand),
+                "hand_size": s.hand_size,
+                "top_discard": card(s.top),
+                "discards_under_top": cards(s.under),
+                "to_match": format!("{} or rank {}", pool.colours_name(s.colours), s.rank),
+                "deck_left": s.deck_len,
+                "deck_top_known": card(s.known_top),
+                "deck_bottom_known": card(s.known_bottom),
+            })
+        };
+        let (game, won, next, first) = obs.games;
+        serde_json::json!({
+            "seat": obs.seat,
+            "phase": format!("{:?}", obs.phase),
+            "pool": cards(obs.pool),
+            "piles_as_last_seen": obs.known.iter().map(|&k| cards(k)).collect::<Vec<_>>(),
+            "pile_sizes": obs.pile_sizes,
+            "stack_left": obs.stack.0,
+            "opponent_pool_size": obs.opponent_pool,
+            "opponent_took": cards(obs.opponent_took),
+            "opponent_passed": cards(obs.opponent_passed),
+            "deck": cards(obs.deck),
+            "opponent_deck_size": obs.opponent_deck,
+            "opponent_deck_seen": cards(obs.opponent_shown),
+            "own_deck_seen_by_opponent": cards(obs.shown_to_opponent),
+            "own": side(&obs.own),
+            "opponent": side(&obs.opponent),
+            "game": game,
+            "games_won": won,
+            "next_starter": next,
+            "first_starter": first,
+        })
+    }
+
+    fn describe(&self, variant: &Variant, m: Move, observer: usize) -> String {
+        let pool = &variant.pool;
+        let own = self.to_act() == Some(observer);
+        match m {
+            // The opponent sees which pile is taken, not what it holds, and no deck list.
+            Move::Draft(DraftChoice::Take { .. }) if !own => match self.phase {
+                Phase::Draft { pile, .. } => format!("take pile {}", pile + 1),
+                _ => "take the pile".into(),
+            },
+            Move::Build { .. } if !own => "build a deck".into(),
+            Move::Draft(DraftChoice::Take { .. }) => match self.phase {
+                Phase::Draft { pile, .. } => {
+                    format!("take pile {} ({})", pile + 1, pool.set_name(self.piles[usize::from(pile)]))
+                }
+                _ => "take the pile".into(),
+            },
+            Move::Draft(DraftChoice::Pass) => "pass the pile".into(),
+            Move::Draft(DraftChoice::TakeLastCard) => "take the stack's last card".into(),
+            Move::Build { colours, deck } => {
+                format!("build {} ({} cards): {}", pool.colours_name(colours), count(deck), pool.set_name(deck))
+            }
+            Move::Play(Some(card)) => format!("play {}", pool.card_name(card)),
+            Move::Play(None) => "play nothing".into(),
+            Move::Keep(true) => "keep the card on top".into(),
+            Move::Keep(false) => "put the card at the bottom".into(),
+            Move::Discard(None) => "stop discarding".into(),
+            Move::Discard(Some((card, colour))) if pool.wild & bit(card) != 0 => {
+                format!("discard {} naming {}", pool.card_name(card), pool.colours_name(1 << colour))
+            }
+            Move::Discard(Some((card, _))) => format!("discard {}", pool.card_name(card)),
+        }
+    }
+
     fn returns(&self, _model: &Variant, out: &RoundResult, seat: usize) -> f64 {
         // +1 for a match won, -1 lost, 0 drawn.
         (out.seats[seat].score as f64 + 1.0) / 2.0

@@ -1,0 +1,144 @@
+//! `draftsim play`: a person takes a seat (`you`) against the bots, in the terminal or
+//! from piped answers, and the units played are written as the usual tables.
+
+use anyhow::Result;
+use clap::Args;
+use draftsim::InputError;
+use draftsim::error::Error;
+use draftsim::outside::{HUMAN, terminal};
+use draftsim::sim::{Lineup, Mode, Plan, Tally, mix_seed};
+
+use super::args::{GameArgs, OutputArgs, RoundsArg, warn_rules, whole};
+use super::interrupt::{self, INTERRUPTED};
+
+/// Stream tag of the seeds each unit of a play is dealt from.
+const PLAY_STREAM: u64 = 0x9_1A7;
+
+/// Arguments of `draftsim play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    #[command(flatten)]
+    pub rounds: RoundsArg,
+    /// The seed the units are dealt from (default: drawn from the clock, and printed).
+    #[arg(long, value_parser = whole::<u64>, allow_negative_numbers = true)]
+    pub seed: Option<u64>,
+    /// Show what the search bot would do at each of your decisions: its top moves, with
+    /// their shares of its visits and mean results (0 worst, 1 best).
+    #[arg(long)]
+    pub hint: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Plays the units, one at a time, and writes the tables of those finished.
+pub fn run(mut args: PlayArgs) -> Result<()> {
+    terminal::setup(args.hint, &INTERRUPTED);
+    let info = draftsim::games::find(args.game.name())?;
+    let seats = match args.game.seats.list() {
+        Some(seats) => seats,
+        None => {
+            // You, then the game's mix for the other seats.
+            let players = match args.game.players.players {
+                Some(n) => n,
+                None => args
+                    .game
+                    .game
+                    .rules_players()?
+                    .unwrap_or_else(|| info.with_defaults().map(|(g, _)| g.players()).unwrap_or(2)),
+            };
+            let mut seats = (info.default_seats)(players);
+            seats[0] = HUMAN.to_string();
+            seats
+        }
+    };
+    if seats.iter().filter(|s| *s == HUMAN).count() != 1 {
+        return Err(InputError::new(format!(
+            "--seats: name the seat `{HUMAN}` once, e.g. --seats {HUMAN},search,tight"
+        ))
+        .into());
+    }
+    args.game.seats.seats = Some(seats);
+    let rounds = args.rounds.get(3)?;
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+    });
+    let (game, seats) = args.game.build()?;
+    let (format, out) = args.output.open()?;
+    warn_rules(game.as_ref(), &super::args::QuietArg { quiet: false });
+    let unit = game.measures().unit.clone();
+    let players = game.players();
+    let listed: Vec<String> = seats.iter().enumerate().map(|(s, n)| format!("seat {s} {n}")).collect();
+    println!(
+        "{} · {players} players · {} · seed {seed} · {rounds} {unit}{}\nType a move's number (or its words). Ctrl-C or the end of input stops, keeping the {unit}s finished.",
+        args.game.name(),
+        listed.join(", "),
+        if rounds == 1 { "" } else { "s" }
+    );
+    let lineup = Lineup::new(&seats);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
+    let mut tally: Option<Tally> = None;
+    for k in 0..rounds {
+        println!("\n=== {unit} {} of {rounds}", k + 1);
+        let plan = Plan {
+            seed: mix_seed(seed, k, PLAY_STREAM),
+            rounds: 1,
+            rotate: false,
+            shard: None,
+            until_ci: None,
+            cards: false,
+        };
+        let played = pool.install(|| game.run(&lineup, &plan, Mode::Tally, Some(&INTERRUPTED), &mut |_, _| Ok(())));
+        match played {
+            Ok(t) => {
+                match tally.as_mut() {
+                    Some(all) => all.merge(&t),
+                    None => tally = Some(t),
+                }
+                let all = tally.as_ref().expect("just set");
+                let tables = game.tables(all, &lineup.strategies);
+                println!(
+                    "\nAfter {} {unit}{}:\n{}",
+                    all.rounds,
+                    if all.rounds == 1 { "" } else { "s" },
+                    tables[0].to_aligned_text(4)
+                );
+            }
+            Err(Error::Interrupted) => {
+                interrupt::handled();
+                let why = if terminal::input_ended() { "input ended" } else { "stopped" };
+                println!("\n{why}: the {unit} under way is not counted");
+                break;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let Some(tally) = tally else {
+        say!("no {unit} finished: nothing to write");
+        return Ok(());
+    };
+    let tables = game.tables(&tally, &lineup.strategies);
+    let meta = draftsim::output::RunMeta {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        game: args.game.name().to_string(),
+        seed,
+        rounds_requested: rounds,
+        rounds: tally.rounds,
+        rules: game.rules_toml(),
+        seats: seats.clone(),
+        rotate: false,
+        shard: None,
+        until_ci: None,
+        cards: false,
+        notes: vec![format!(
+            "played by `draftsim play`: {unit} k was dealt from its own seed, mixed from seed {seed} and k; the seats as listed"
+        )],
+        tally_crc32: None,
+    };
+    if let Some(dir) = out {
+        let path = super::run::write_run(dir, &tables, &tally, &meta, format)?;
+        say!("tables written to {}", path.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,382 @@
+//! A seat played by another program over JSON lines (docs/protocol.md).
+//!
+//! Each worker thread that seats the strategy runs its own copy of the program, started on
+//! first use and kept for the whole run (idle copies wait in the strategy's pool). Lines go
+//! to the program through a writer thread and come back through a reader thread, so a
+//! decision can time out and a program that dies cannot take draftsim with it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{Decision, Outside, PROTOCOL, UnitEnd, UnitStart};
+use crate::error::{Error, InputError};
+
+/// Default time a program has to answer one decision.
+pub const DEFAULT_TIMEOUT_MS: u64 = 2000;
+/// Default number of lost programs (crashes and timeouts) a run tolerates.
+pub const DEFAULT_MAX_FAILURES: u64 = 3;
+
+/// The options of `ext{...}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExtToml {
+    cmd: String,
+    #[serde(default)]
+    timeout_ms: Option<u64>,
+    #[serde(default)]
+    max_failures: Option<u64>,
+}
+
+/// How a strategy's program misbehaved over a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FaultCounts {
+    /// Decisions asked.
+    pub decisions: u64,
+    /// Answers naming no legal move.
+    pub illegal: u64,
+    /// Lines that were not an answer (not JSON, no move id, or unasked).
+    pub garbage: u64,
+    /// Decisions not answered in time (the program is then stopped and started again).
+    pub timeouts: u64,
+    /// Programs that ended or closed their output while playing.
+    pub crashes: u64,
+    /// Decisions played by the fallback move instead.
+    pub fallbacks: u64,
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    decisions: AtomicU64,
+    illegal: AtomicU64,
+    garbage: AtomicU64,
+    timeouts: AtomicU64,
+    crashes: AtomicU64,
+    fallbacks: AtomicU64,
+}
+
+/// An external bot: its command, limits, the `hello` it is greeted with, its fault counts
+/// and its idle programs.
+#[derive(Debug)]
+pub struct ProcessSpec {
+    /// The seat name it was given as.
+    name: String,
+    /// The command, run by `sh -c`.
+    pub cmd: String,
+    /// Time to answer one decision.
+    pub timeout: Duration,
+    /// Lost programs tolerated before the run stops.
+    pub max_failures: u64,
+    hello: OnceLock<String>,
+    counts: Counters,
+    idle: Mutex<Vec<Process>>,
+}
+
+impl ProcessSpec {
+    /// Parses the inside of `ext{...}`: `cmd="..."` and optional `timeout_ms`,
+    /// `max_failures`, separated by `;`.
+    pub fn parse(name: &str, inner: &str) -> Result<ProcessSpec, InputError> {
+        let lines = crate::games::presets::split_top(inner, ';').join("\n");
+        let t: ExtToml = crate::games::presets::parse_toml(&lines).map_err(|e| e.context(name))?;
+        if t.cmd.trim().is_empty() {
+            return Err(InputError::new(format!(
+                "{name}: cmd is empty; give the command, e.g. cmd=\"python3 my_bot.py\""
+            )));
+        }
+        let timeout_ms = t.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
+        if !(1..=3_600_000).contains(&timeout_ms) {
+            return Err(InputError::new(format!(
+                "{name}: timeout_ms = {timeout_ms}: give 1 to 3600000 milliseconds a decision"
+            )));
+        }
+        Ok(ProcessSpec {
+            name: name.to_string(),
+            cmd: t.cmd,
+            timeout: Duration::from_millis(timeout_ms),
+            max_failures: t.max_failures.unwrap_or(DEFAULT_MAX_FAILURES),
+            hello: OnceLock::new(),
+            counts: Counters::default(),
+            idle: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Sets the `hello` every program of this strategy is greeted with.
+    pub fn bind(&self, game: &str, rules_toml: &str, players: usize) {
+        let rules = toml::from_str::<toml::Value>(rules_toml)
+            .ok()
+            .and_then(|v| serde_json::to_value(v).ok())
+            .unwrap_or(serde_json::Value::Null);
+        let hello = json!({
+            "type": "hello",
+            "protocol": PROTOCOL,
+            "game": game,
+            "players": players,
+            "rules": rules,
+            "timeout_ms": self.timeout.as_millis() as u64,
+        });
+        let _ = self.hello.set(hello.to_string());
+    }
+
+    /// The faults counted so far.
+    pub fn faults(&self) -> FaultCounts {
+        let c = &self.counts;
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        FaultCounts {
+            decisions: get(&c.decisions),
+            illegal: get(&c.illegal),
+            garbage: get(&c.garbage),
+            timeouts: get(&c.timeouts),
+            crashes: get(&c.crashes),
+            fallbacks: get(&c.fallbacks),
+        }
+    }
+
+    fn failures(&self) -> u64 {
+        self.counts.timeouts.load(Ordering::Relaxed) + self.counts.crashes.load(Ordering::Relaxed)
+    }
+
+    fn spawn(&self) -> Result<Process, Error> {
+        let failures = self.failures();
+        if failures > self.max_failures {
+            return Err(self.gave_up(failures));
+        }
+        let mut command = Command::new("sh");
+        command.arg("-c").arg(&self.cmd).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit());
+        #[cfg(unix)]
+        {
+            // Its own process group: Ctrl-C at the terminal reaches draftsim, which stops
+            // the program itself, and a timeout kills the program with any children.
+            use std::os::unix::process::CommandExt;
+            command.process_group(0);
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|e| Error::Outside(format!("{}: cannot start `sh -c {}`: {e}", self.name, self.cmd)))?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (to_bot, lines_out) = mpsc::channel::<String>();
+        std::thread::spawn(move || write_lines(stdin, &lines_out));
+        let (lines_in, from_bot) = mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut line = String::new();
+            while matches!(reader.read_line(&mut line), Ok(n) if n > 0) {
+                if lines_in.send(std::mem::take(&mut line)).is_err() {
+                    break;
+                }
+            }
+        });
+        let process = Process { child, to_bot, from_bot };
+        if let Some(hello) = self.hello.get() {
+            process.send(hello.clone());
+        }
+        Ok(process)
+    }
+
+    fn gave_up(&self, failures: u64) -> Error {
+        let f = self.faults();
+        Error::Outside(format!(
+            "{}: the program failed {failures} times ({} crashes, {} timeouts of {} ms); fix it (run it by hand with a line of docs/protocol.md) or allow more with max_failures",
+            self.name,
+            f.crashes,
+            f.timeouts,
+            self.timeout.as_millis()
+        ))
+    }
+}
+
+impl Drop for ProcessSpec {
+    fn drop(&mut self) {
+        self.idle.lock().unwrap_or_else(PoisonError::into_inner).clear();
+    }
+}
+
+/// Writes lines to the program until the channel closes or the pipe breaks.
+fn write_lines(stdin: std::process::ChildStdin, lines: &Receiver<String>) {
+    // A program that has died makes a write raise SIGPIPE, whose default action (restored
+    // for draftsim's own output) would end draftsim: this thread blocks it, and the write
+    // fails with an error instead.
+    #[cfg(unix)]
+    // SAFETY: changes this thread's own signal mask only, with a set built here.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    }
+    let mut w = std::io::BufWriter::new(stdin);
+    while let Ok(line) = lines.recv() {
+        if w.write_all(line.as_bytes()).and_then(|()| w.write_all(b"\n")).and_then(|()| w.flush()).is_err() {
+            break;
+        }
+    }
+}
+
+/// One running copy of a program.
+#[derive(Debug)]
+struct Process {
+    child: Child,
+    to_bot: Sender<String>,
+    from_bot: Receiver<String>,
+}
+
+impl Process {
+    fn send(&self, line: String) {
+        // A closed channel means the writer stopped on a broken pipe: the next read says so.
+        let _ = self.to_bot.send(line);
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.to_bot.send(json!({"type": "bye"}).to_string());
+        #[cfg(unix)]
+        // SAFETY: signals the process group this program leads (made at its start).
+        unsafe {
+            // Give a well-behaved program the `bye`, then stop its whole group.
+            std::thread::sleep(Duration::from_millis(1));
+            libc::kill(-(self.child.id() as i32), libc::SIGKILL);
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A seat played by a program of `spec`.
+pub struct ExternalSeat {
+    spec: Arc<ProcessSpec>,
+    process: Option<Process>,
+}
+
+impl ExternalSeat {
+    /// A seat of `spec`; its program starts at its first unit.
+    pub fn new(spec: Arc<ProcessSpec>) -> ExternalSeat {
+        ExternalSeat { spec, process: None }
+    }
+
+    fn process(&mut self) -> Result<&Process, Error> {
+        if self.process.is_none() {
+            let idle = self.spec.idle.lock().unwrap_or_else(PoisonError::into_inner).pop();
+            self.process = Some(match idle {
+                Some(p) => p,
+                None => self.spec.spawn()?,
+            });
+        }
+        Ok(self.process.as_ref().expect("just set"))
+    }
+
+    /// The program is lost (a crash or a timeout): it is stopped, and the next unit starts
+    /// another unless too many were lost.
+    fn lost(&mut self) -> Result<(), Error> {
+        self.process = None;
+        let failures = self.spec.failures();
+        if failures > self.spec.max_failures {
+            return Err(self.spec.gave_up(failures));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for ExternalSeat {
+    fn drop(&mut self) {
+        if let Some(p) = self.process.take() {
+            self.spec.idle.lock().unwrap_or_else(PoisonError::into_inner).push(p);
+        }
+    }
+}
+
+/// The move id in an answer line: `{"move": 3}` or `3`.
+fn answer_id(line: &str) -> Option<u64> {
+    match serde_json::from_str::<serde_json::Value>(line.trim()).ok()? {
+        serde_json::Value::Number(n) => n.as_u64(),
+        serde_json::Value::Object(o) => o.get("move")?.as_u64(),
+        _ => None,
+    }
+}
+
+impl Outside for ExternalSeat {
+    fn start(&mut self, unit: &UnitStart<'_>) -> Result<(), Error> {
+        let line = json!({"type": "start", "seat": unit.seat, "seed": unit.seed, "seats": unit.names}).to_string();
+        self.process()?.send(line);
+        Ok(())
+    }
+
+    fn decide(&mut self, d: &Decision<'_>) -> Result<Option<usize>, Error> {
+        let spec = self.spec.clone();
+        let counts = &spec.counts;
+        counts.decisions.fetch_add(1, Ordering::Relaxed);
+        let legal: Vec<serde_json::Value> =
+            d.legal.iter().enumerate().map(|(id, text)| json!({"id": id, "move": text})).collect();
+        let line = json!({"type": "decide", "seat": d.seat, "observation": d.observation, "legal": legal}).to_string();
+        let timeout = self.spec.timeout;
+        let p = self.process()?;
+        // Lines nobody asked for (a program printing to stdout) are garbage, not answers.
+        let stale = p.from_bot.try_iter().count() as u64;
+        counts.garbage.fetch_add(stale, Ordering::Relaxed);
+        p.send(line);
+        let answer = p.from_bot.recv_timeout(timeout);
+        let chosen = match answer {
+            Ok(line) => match answer_id(&line) {
+                Some(id) if (id as usize) < d.legal.len() => Some(id as usize),
+                Some(_) => {
+                    counts.illegal.fetch_add(1, Ordering::Relaxed);
+                    None
+                }
+                None => {
+                    counts.garbage.fetch_add(1, Ordering::Relaxed);
+                    None
+                }
+            },
+            Err(e) => {
+                let slot = if e == RecvTimeoutError::Timeout { &counts.timeouts } else { &counts.crashes };
+                slot.fetch_add(1, Ordering::Relaxed);
+                counts.fallbacks.fetch_add(1, Ordering::Relaxed);
+                self.lost()?;
+                return Ok(None);
+            }
+        };
+        if chosen.is_none() {
+            counts.fallbacks.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(chosen)
+    }
+
+    fn end(&mut self, end: &UnitEnd<'_>) -> Result<(), Error> {
+        if let Some(p) = &self.process {
+            p.send(
+                json!({"type": "end", "seat": end.seat, "scores": end.scores, "win_shares": end.win_shares})
+                    .to_string(),
+            );
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_parse_as_an_id_or_an_object() {
+        assert_eq!(answer_id("3\n"), Some(3));
+        assert_eq!(answer_id("{\"move\": 2}"), Some(2));
+        assert_eq!(answer_id("{\"move\": -1}"), None);
+        assert_eq!(answer_id("fold"), None);
+        assert_eq!(answer_id(""), None);
+    }
+
+    #[test]
+    fn options_parse_and_bad_ones_name_the_fix() {
+        let s = ProcessSpec::parse("ext", "cmd=\"python3 a.py\";timeout_ms=50").unwrap();
+        assert_eq!((s.cmd.as_str(), s.timeout.as_millis(), s.max_failures), ("python3 a.py", 50, 3));
+        assert!(ProcessSpec::parse("ext", "cmd=\"\"").unwrap_err().to_string().contains("cmd is empty"));
+        assert!(ProcessSpec::parse("ext", "cmd=\"a\";timeout_ms=0").unwrap_err().to_string().contains("timeout_ms"));
+        assert!(ProcessSpec::parse("ext", "cmd=\"a\";bogus=1").is_err());
+    }
+}

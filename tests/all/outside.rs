@@ -1,0 +1,354 @@
+//! Seats decided outside the process: an external bot over JSON lines in every game, bots
+//! that answer illegally, print garbage, time out and crash, and the human seat of
+//! `draftsim play` driven by piped answers and through a terminal.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::common::*;
+
+const FILE: &str = "outside";
+
+/// Every game, with the preset that fills the other seats.
+const GAMES: [&str; 7] =
+    ["seven-card-draft", "sevens", "seven-poker", "winston-crazier-eights", "live-draft", "kuhn-poker", "leduc-poker"];
+
+fn python_bot() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/bots/random_bot.py");
+    format!("ext{{cmd=\"python3 {}\"}}", path.display())
+}
+
+/// A bot script in `dir` (Python, standard library only), seated with `options`.
+fn script_bot(dir: &Path, name: &str, body: &str, options: &str) -> String {
+    let path = dir.join(format!("{name}.py"));
+    let text = format!(
+        "import json, os, sys, time\nfor line in sys.stdin:\n    msg = json.loads(line)\n    if msg['type'] != 'decide':\n        continue\n{body}\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    format!("ext{{cmd=\"python3 {}\"{options}}}", path.display())
+}
+
+/// The `outside` table's row of the seat named `name` as (decisions, illegal, garbage,
+/// timeouts, crashes, fallbacks).
+fn faults(dir: &Path, name: &str) -> [u64; 6] {
+    let mut reader = csv::Reader::from_path(dir.join("outside.csv")).unwrap();
+    let row = reader.records().map(|r| r.unwrap()).find(|r| &r[0] == name).expect("the bot's row");
+    std::array::from_fn(|i| row[i + 1].parse().unwrap())
+}
+
+fn out_dir(dir: &Path, name: &str) -> PathBuf {
+    dir.join(name)
+}
+
+#[test]
+fn a_python_bot_plays_every_game_and_is_deterministic() {
+    let dir = scratch(FILE, "python");
+    let bot = python_bot();
+    for game in GAMES {
+        let out = out_dir(&dir, game);
+        // Seven Poker seats 3 to 5 players; the others two or more.
+        let seats = if game == "seven-poker" { format!("{bot},random,random") } else { format!("{bot},random") };
+        let o = draftsim(&["run", "--game", game, "--seats", &seats, "--rounds", "20", "--out", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{game}: {}", stderr(&o));
+        assert!(stdout(&o).contains("external bots"), "{game}: {}", stdout(&o));
+        let [decisions, rest @ ..] = faults(&out, &bot);
+        assert!(decisions >= 20, "{game}: {decisions} decisions");
+        assert_eq!(rest, [0; 5], "{game}: a well-behaved bot has no fault");
+    }
+    // The same tables on one thread and two: the bot seeds itself from each unit's seed.
+    let seats = format!("{bot},tight,greedy");
+    on_one_and_two_threads(&["run", "--game", "sevens", "--seats", &seats, "--rounds", "300"]);
+}
+
+#[test]
+fn the_rust_example_bot_calls_and_never_folds() {
+    let bin = Path::new(env!("CARGO_BIN_EXE_draftsim")).parent().unwrap().join("examples/calling_station");
+    if !bin.exists() {
+        // `cargo test` builds the examples before any test runs; a run of `--test all`
+        // alone does not (building it here would compile polars again).
+        eprintln!("{} is not built: run the whole `cargo test --release`", bin.display());
+        return;
+    }
+    let seats = format!("ext{{cmd=\"{}\"}},tight", bin.display());
+    let o = draftsim(&["run", "--game", "kuhn-poker", "--seats", &seats, "--rounds", "400", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    // Columns: strategy rounds wins win_rate lo hi chips lo hi showdown_rate fold_rate.
+    assert_eq!(row_value(&text, "ext{", 10), 0.0, "{text}");
+    assert!(row_value(&text, "tight", 10) > 0.0, "{text}");
+}
+
+#[test]
+fn illegal_answers_and_garbage_play_the_fallback_and_are_counted() {
+    let dir = scratch(FILE, "misbehave");
+    let illegal = script_bot(&dir, "illegal", "    print(json.dumps({'move': 999}), flush=True)", "");
+    let garbage = script_bot(&dir, "garbage", "    print('fold, I think', flush=True)", "");
+    for (bot, column) in [(&illegal, 1), (&garbage, 2)] {
+        let out = out_dir(&dir, if column == 1 { "illegal" } else { "garbage" });
+        let seats = format!("{bot},tight");
+        let o =
+            draftsim(&["run", "--game", "sevens", "--seats", &seats, "--rounds", "40", "--out", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let f = faults(&out, bot);
+        assert!(f[0] > 0 && f[column] == f[0] && f[5] == f[0], "{bot}: {f:?}");
+    }
+}
+
+#[test]
+fn a_bot_that_times_out_or_crashes_once_is_restarted_and_the_run_finishes() {
+    let dir = scratch(FILE, "once");
+    let mark = |name: &str| dir.join(name).display().to_string();
+    // The first copy of each misbehaves at its first decision; the copies started after it
+    // answer 0.
+    let slow = script_bot(
+        &dir,
+        "slow",
+        &format!(
+            "    if not os.path.exists('{m}'):\n        open('{m}', 'w').close()\n        time.sleep(30)\n    print(0, flush=True)",
+            m = mark("slow.mark")
+        ),
+        ";timeout_ms=300",
+    );
+    let crash = script_bot(
+        &dir,
+        "crash",
+        &format!(
+            "    if not os.path.exists('{m}'):\n        open('{m}', 'w').close()\n        sys.exit(3)\n    print(0, flush=True)",
+            m = mark("crash.mark")
+        ),
+        "",
+    );
+    for (bot, column) in [(&slow, 3), (&crash, 4)] {
+        let out = out_dir(&dir, if column == 3 { "slow" } else { "crash" });
+        let seats = format!("{bot},tight");
+        let o = draftsim(&[
+            "run",
+            "--game",
+            "kuhn-poker",
+            "--seats",
+            &seats,
+            "--rounds",
+            "40",
+            "--threads",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let f = faults(&out, bot);
+        assert_eq!((f[column], f[5]), (1, 1), "{bot}: {f:?}");
+    }
+}
+
+#[test]
+fn a_bot_that_keeps_failing_stops_the_run_with_one_line() {
+    let dir = scratch(FILE, "failing");
+    let slow = script_bot(&dir, "slow", "    time.sleep(30)", ";timeout_ms=100;max_failures=2");
+    let dead = script_bot(&dir, "dead", "    sys.exit(1)", "");
+    for bot in [slow, dead] {
+        let out = dir.join("never");
+        let seats = format!("{bot},tight");
+        let o = draftsim(&[
+            "run",
+            "--game",
+            "kuhn-poker",
+            "--seats",
+            &seats,
+            "--rounds",
+            "40",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().filter(|l| l.starts_with("error")).count(), 1, "{err}");
+        assert!(err.contains("the program failed") && err.contains("max_failures"), "{err}");
+        assert!(!out.exists(), "nothing is written");
+    }
+    let o = draftsim(&["run", "--game", "sevens", "--seats", "ext{cmd=\"x\";speed=3},tight"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("speed"), "{}", stderr(&o));
+}
+
+/// `draftsim play ARGS` with `answers` piped in.
+fn play_piped(args: &[&str], answers: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The command may stop reading before the answers run out.
+    let _ = stdin.write_all(answers.as_bytes());
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_person_plays_every_game_from_piped_answers() {
+    let dir = scratch(FILE, "play");
+    let answers = "1\n".repeat(5000);
+    for game in GAMES {
+        let out = out_dir(&dir, game);
+        let o = play_piped(&["--game", game, "--rounds", "2", "--seed", "5", "--out", out.to_str().unwrap()], &answers);
+        let text = stdout(&o);
+        assert!(o.status.success(), "{game}: {}\n{text}", stderr(&o));
+        assert!(text.contains("Your moves:") && text.contains("your move (1-"), "{game}: {text}");
+        assert!(text.contains("== Result"), "{game}: the reveal");
+        let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+        let you = summary.lines().find(|l| l.starts_with("you,")).unwrap_or_else(|| panic!("{game}: {summary}"));
+        assert_eq!(you.split(',').nth(1), Some("2"), "{game}: two units played: {summary}");
+    }
+}
+
+#[test]
+fn play_reprompts_on_bad_input_and_keeps_the_units_finished_when_input_ends() {
+    let dir = scratch(FILE, "play-eof");
+    // Kuhn poker: one hand needs one or two answers; "x" and "9" are asked again.
+    let out = dir.join("kept");
+    let o = play_piped(
+        &[
+            "--game",
+            "kuhn-poker",
+            "--seats",
+            "you,tight",
+            "--rounds",
+            "50",
+            "--seed",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "x\n9\n2\n2\n",
+    );
+    let text = stdout(&o);
+    assert!(o.status.success(), "{}\n{text}", stderr(&o));
+    assert!(text.contains("'x' is not one of your moves") && text.contains("'9' is not one of your moves"), "{text}");
+    assert!(text.contains("input ended: the hand under way is not counted"), "{text}");
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    let rounds: u64 =
+        summary.lines().find(|l| l.starts_with("you,")).unwrap().split(',').nth(1).unwrap().parse().unwrap();
+    assert!((1..50).contains(&rounds), "{summary}");
+    // Moves may also be typed in words; with no answer at all, nothing is written.
+    let o =
+        play_piped(&["--game", "kuhn-poker", "--seats", "you,tight", "--rounds", "1", "--seed", "1"], "RAISE\ncall\n");
+    assert!(o.status.success() && stdout(&o).contains("After 1 hand"), "{}", stdout(&o));
+    let none = dir.join("none");
+    let o = play_piped(&["--game", "kuhn-poker", "--rounds", "2", "--out", none.to_str().unwrap()], "");
+    assert!(o.status.success() && stdout(&o).contains("nothing to write"), "{}", stdout(&o));
+    assert!(!none.exists());
+    // The human seat is for `play` only, and named once there.
+    let o = draftsim(&["run", "--game", "sevens", "--seats", "you,tight"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("draftsim play"), "{}", stderr(&o));
+    let o = play_piped(&["--game", "sevens", "--seats", "tight,greedy"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("name the seat `you` once"), "{}", stderr(&o));
+}
+
+/// Runs `command` in a detached tmux session of its own; `None` where tmux is missing.
+struct Tmux(String);
+
+impl Tmux {
+    fn start(name: &str, command: &str) -> Option<Tmux> {
+        let session = format!("draftsim-{name}-{}", std::process::id());
+        let ok = Command::new("tmux")
+            .args(["new-session", "-d", "-x", "160", "-y", "50", "-s", &session, command])
+            .status()
+            .ok()?
+            .success();
+        ok.then_some(Tmux(session))
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        Command::new("tmux").args(["send-keys", "-t", &self.0]).args(keys).status().unwrap();
+    }
+
+    fn screen(&self) -> String {
+        let o = Command::new("tmux").args(["capture-pane", "-p", "-t", &self.0]).output().unwrap();
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    }
+
+    /// Waits up to 20 s for `text` on the screen.
+    fn wait_for(&self, text: &str) -> String {
+        for _ in 0..200 {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        panic!("'{text}' never showed:\n{}", self.screen());
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux").args(["kill-session", "-t", &self.0]).stderr(Stdio::null()).status();
+    }
+}
+
+#[test]
+fn in_a_terminal_a_person_plays_and_ctrl_c_keeps_the_units_played() {
+    let dir = scratch(FILE, "tmux");
+    let out = dir.join("kept");
+    let done = dir.join("done");
+    let command = format!(
+        "{} play --game kuhn-poker --seats you,tight --rounds 100 --seed 3 --out {} ; echo $? > {}",
+        env!("CARGO_BIN_EXE_draftsim"),
+        out.display(),
+        done.display()
+    );
+    let Some(tmux) = Tmux::start("play", &command) else {
+        eprintln!("tmux is not installed: the terminal test is skipped (piped play is tested)");
+        return;
+    };
+    let screen = tmux.wait_for("your move (1-2):");
+    assert!(screen.contains("Your moves:") && screen.contains("card: "), "{screen}");
+    // Answer until a hand is over, then Ctrl-C at the next prompt.
+    for _ in 0..4 {
+        if tmux.screen().contains("After 1 hand") {
+            break;
+        }
+        tmux.keys(&["2", "Enter"]);
+        std::thread::sleep(std::time::Duration::from_millis(400));
+    }
+    tmux.wait_for("After 1 hand");
+    tmux.keys(&["C-c"]);
+    for _ in 0..100 {
+        if done.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let code = std::fs::read_to_string(&done).unwrap_or_else(|_| panic!("play did not end:\n{}", tmux.screen()));
+    assert_eq!(code.trim(), "0", "{}", tmux.screen());
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    let rounds: u64 =
+        summary.lines().find(|l| l.starts_with("you,")).unwrap().split(',').nth(1).unwrap().parse().unwrap();
+    assert!(rounds >= 1, "{summary}");
+}
+
+#[test]
+fn replays_tell_each_bots_reasoning() {
+    // A heuristic's betting: its strength against the field and the thresholds it meets.
+    let o = draftsim(&["replay", "--seats", "tight,greedy,hate,random", "--round", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("judged: strength against the field 0.") && text.contains("raises above"), "{text}");
+    // The search bot's top moves in words, and a trained policy's probabilities.
+    let o = draftsim(&["replay", "--game", "kuhn-poker", "--seats", "search{iterations=200},tight", "--round", "0"]);
+    assert!(stdout(&o).contains("searched 200 iterations: ") && stdout(&o).contains("% (mean 0."), "{}", stdout(&o));
+    let dir = scratch(FILE, "reasons");
+    let policy = dir.join("kuhn");
+    let o = draftsim(&["train", "--game", "kuhn-poker", "--iterations", "50", "--out", policy.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let seat = format!("cfr{{policy=\"{}\"}}", policy.display());
+    let o = draftsim(&["replay", "--game", "kuhn-poker", "--seats", &format!("{seat},tight"), "--round", "0"]);
+    let text = stdout(&o);
+    assert!(text.contains("played its policy: ") && text.contains(" 0."), "{}{}", text, stderr(&o));
+}
