@@ -172,7 +172,7 @@ impl ProcessSpec {
                 }
             }
         });
-        let process = Process { child, to_bot, from_bot };
+        let process = Process { child, to_bot: Some(to_bot), from_bot, healthy: true };
         if let Some(hello) = self.hello.get() {
             process.send(hello.clone());
         }
@@ -222,25 +222,41 @@ fn write_lines(stdin: std::process::ChildStdin, lines: &Receiver<String>) {
 #[derive(Debug)]
 struct Process {
     child: Child,
-    to_bot: Sender<String>,
+    /// `None` once closed.
+    to_bot: Option<Sender<String>>,
     from_bot: Receiver<String>,
+    /// Whether it is still answering: a program that ends the run well gets its `bye`
+    /// and a moment to exit; a lost one is stopped at once.
+    healthy: bool,
 }
 
 impl Process {
     fn send(&self, line: String) {
         // A closed channel means the writer stopped on a broken pipe: the next read says so.
-        let _ = self.to_bot.send(line);
+        if let Some(to_bot) = &self.to_bot {
+            let _ = to_bot.send(line);
+        }
     }
 }
 
+/// How long a program told `bye` has to exit before it is stopped.
+const BYE_GRACE: Duration = Duration::from_millis(500);
+
 impl Drop for Process {
     fn drop(&mut self) {
-        let _ = self.to_bot.send(json!({"type": "bye"}).to_string());
+        if self.healthy {
+            self.send(json!({"type": "bye"}).to_string());
+            // Closing the channel ends the writer, which closes the program's stdin once
+            // the `bye` is written.
+            self.to_bot = None;
+            let deadline = std::time::Instant::now() + BYE_GRACE;
+            while std::time::Instant::now() < deadline && matches!(self.child.try_wait(), Ok(None)) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
         #[cfg(unix)]
         // SAFETY: signals the process group this program leads (made at its start).
         unsafe {
-            // Give a well-behaved program the `bye`, then stop its whole group.
-            std::thread::sleep(Duration::from_millis(1));
             libc::kill(-(self.child.id() as i32), libc::SIGKILL);
         }
         let _ = self.child.kill();
@@ -274,6 +290,9 @@ impl ExternalSeat {
     /// The program is lost (a crash or a timeout): it is stopped, and the next unit starts
     /// another unless too many were lost.
     fn lost(&mut self) -> Result<(), Error> {
+        if let Some(p) = self.process.as_mut() {
+            p.healthy = false;
+        }
         self.process = None;
         let failures = self.spec.failures();
         if failures > self.spec.max_failures {

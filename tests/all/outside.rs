@@ -73,9 +73,10 @@ fn the_rust_example_bot_calls_and_never_folds() {
     let o = draftsim(&["run", "--game", "kuhn-poker", "--seats", &seats, "--rounds", "400", "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
-    // Columns: strategy rounds wins win_rate lo hi chips lo hi showdown_rate fold_rate.
-    assert_eq!(row_value(&text, "ext{", 10), 0.0, "{text}");
-    assert!(row_value(&text, "tight", 10) > 0.0, "{text}");
+    // Columns: strategy rounds wins win_rate lo hi chips lo hi showdown_rate fold_rate
+    // mean_raises: it only checks and calls, where tight raises.
+    assert_eq!((row_value(&text, "ext{", 10), row_value(&text, "ext{", 11)), (0.0, 0.0), "{text}");
+    assert!(row_value(&text, "tight", 11) > 0.0, "{text}");
 }
 
 #[test]
@@ -107,7 +108,8 @@ fn a_bot_that_times_out_or_crashes_once_is_restarted_and_the_run_finishes() {
             "    if not os.path.exists('{m}'):\n        open('{m}', 'w').close()\n        time.sleep(30)\n    print(0, flush=True)",
             m = mark("slow.mark")
         ),
-        ";timeout_ms=300",
+        // Long enough for a fresh Python to answer on a busy machine.
+        ";timeout_ms=3000",
     );
     let crash = script_bot(
         &dir,
@@ -351,4 +353,42 @@ fn replays_tell_each_bots_reasoning() {
     let o = draftsim(&["replay", "--game", "kuhn-poker", "--seats", &format!("{seat},tight"), "--round", "0"]);
     let text = stdout(&o);
     assert!(text.contains("played its policy: ") && text.contains(" 0."), "{}{}", text, stderr(&o));
+}
+
+#[test]
+fn every_message_has_the_fields_the_schema_requires() {
+    let dir = scratch(FILE, "schema");
+    let log = dir.join("messages.jsonl");
+    let recorder = script_bot(&dir, "recorder", "    print(json.dumps({'move': 0}), flush=True)", "");
+    // The recorder logs every line it reads, before its loop skips all but `decide`.
+    let path = dir.join("recorder.py");
+    let text = std::fs::read_to_string(&path).unwrap().replace(
+        "    msg = json.loads(line)\n",
+        &format!("    msg = json.loads(line)\n    open('{}', 'a').write(line)\n", log.display()),
+    );
+    std::fs::write(&path, text).unwrap();
+    let seats = format!("{recorder},tight");
+    let o = draftsim(&["run", "--game", "leduc-poker", "--seats", &seats, "--rounds", "10", "--threads", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/protocol.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for line in std::fs::read_to_string(&log).unwrap().lines() {
+        let msg: serde_json::Value = serde_json::from_str(line).unwrap();
+        let kind = msg["type"].as_str().unwrap_or_else(|| panic!("no type: {line}"));
+        let def = &schema["$defs"][kind];
+        assert!(def.is_object(), "{kind} is not in the schema");
+        for key in def["required"].as_array().unwrap() {
+            assert!(msg.get(key.as_str().unwrap()).is_some(), "{kind} lacks {key}: {line}");
+        }
+        for (key, rule) in def["properties"].as_object().unwrap() {
+            if let Some(c) = rule.get("const") {
+                assert_eq!(&msg[key], c, "{kind}.{key}: {line}");
+            }
+        }
+        seen.insert(kind.to_string());
+    }
+    assert_eq!(seen.into_iter().collect::<Vec<_>>(), ["bye", "decide", "end", "hello", "start"]);
 }
