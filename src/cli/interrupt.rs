@@ -25,6 +25,7 @@ pub fn catch() {
             if let Some(staging) = STAGING.lock().unwrap_or_else(std::sync::PoisonError::into_inner).as_ref() {
                 let _ = std::fs::remove_dir_all(staging);
             }
+            draftsim::outside::process::stop_all();
             eprintln!("draftsim: interrupted twice: stopped at once; no table was written");
             std::process::exit(130);
         }

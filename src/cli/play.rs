@@ -104,6 +104,11 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
                     if all.rounds == 1 { "" } else { "s" },
                     tables[0].to_aligned_text(4)
                 );
+                if interrupt::interrupted() {
+                    // Ctrl-C while the bots finished the unit: it counts, and play stops.
+                    println!("\nstopped");
+                    break;
+                }
             }
             Err(Error::Interrupted) => {
                 interrupt::handled();
@@ -113,6 +118,10 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
             }
             Err(e) => return Err(e.into()),
         }
+    }
+    if interrupt::interrupted() {
+        // Ctrl-C while the bots finished the last unit: the units are kept all the same.
+        interrupt::handled();
     }
     let Some(tally) = tally else {
         say!("no {unit} finished: nothing to write");

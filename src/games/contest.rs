@@ -134,7 +134,15 @@ impl<G: GameDef> Contest<G> {
     /// The game with these rules and strategies (names or preset file paths), one per seat.
     pub fn new(rules: &G::RulesFile, seats: &[String]) -> Result<Contest<G>, InputError> {
         let rules = G::compile(rules)?;
-        let lineup = presets::lineup(seats, G::players(&rules), load_strategy::<G>)?;
+        let mut lineup = presets::lineup(seats, G::players(&rules), load_strategy::<G>)?;
+        // A program seated twice is one strategy: one pool of programs, one count of faults.
+        for i in 1..lineup.len() {
+            if let Some(first) = lineup[..i].iter().position(|(n, _)| *n == lineup[i].0)
+                && matches!(lineup[i].1, Strategy::Outside(_))
+            {
+                lineup[i].1 = lineup[first].1.clone();
+            }
+        }
         for (name, strategy) in &lineup {
             match strategy {
                 Strategy::Policy(policy) => policy
@@ -290,6 +298,12 @@ impl<G: GameDef> Setup for Contest<G> {
             if let Some(&(_, at)) = done.iter().find(|(n, _)| n == name) {
                 out.push(out[at].clone());
                 continue;
+            }
+            if matches!(strategy, Strategy::Outside(_)) {
+                return Err(InputError::new(format!(
+                    "{name}: a seat decided outside the process cannot be tabulated over every information set; measure it by play with `run` against the `cfr` preset"
+                ))
+                .into());
             }
             let mut bot = SeatBot::new(name, strategy, players, G::bot);
             let seed = mix_seed(seed, i as u64, TABULATE_STREAM);

@@ -34,6 +34,21 @@ struct ExtToml {
     max_failures: Option<u64>,
 }
 
+/// The process groups of the programs running now, for [`stop_all`].
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// Stops every external bot now (a second Ctrl-C ends draftsim at once, with no `Drop`).
+pub fn stop_all() {
+    for &pid in RUNNING.lock().unwrap_or_else(PoisonError::into_inner).iter() {
+        #[cfg(unix)]
+        // SAFETY: signals a process group a program of ours leads and nobody has reaped.
+        unsafe {
+            libc::kill(-(pid as i32), libc::SIGKILL);
+        }
+        let _ = pid;
+    }
+}
+
 /// How a strategy's program misbehaved over a run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FaultCounts {
@@ -165,13 +180,16 @@ impl ProcessSpec {
         let (lines_in, from_bot) = mpsc::channel::<String>();
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
-            let mut line = String::new();
-            while matches!(reader.read_line(&mut line), Ok(n) if n > 0) {
-                if lines_in.send(std::mem::take(&mut line)).is_err() {
+            let mut line = Vec::new();
+            // Bytes, not text: a line that is not UTF-8 is garbage, not the end of the program.
+            while matches!(reader.read_until(b'\n', &mut line), Ok(n) if n > 0) {
+                if lines_in.send(String::from_utf8_lossy(&line).into_owned()).is_err() {
                     break;
                 }
+                line.clear();
             }
         });
+        RUNNING.lock().unwrap_or_else(PoisonError::into_inner).push(child.id());
         let process = Process { child, to_bot: Some(to_bot), from_bot, healthy: true };
         if let Some(hello) = self.hello.get() {
             process.send(hello.clone());
@@ -244,23 +262,30 @@ const BYE_GRACE: Duration = Duration::from_millis(500);
 
 impl Drop for Process {
     fn drop(&mut self) {
+        let pid = self.child.id();
+        let mut exited = false;
         if self.healthy {
             self.send(json!({"type": "bye"}).to_string());
             // Closing the channel ends the writer, which closes the program's stdin once
             // the `bye` is written.
             self.to_bot = None;
             let deadline = std::time::Instant::now() + BYE_GRACE;
-            while std::time::Instant::now() < deadline && matches!(self.child.try_wait(), Ok(None)) {
+            while std::time::Instant::now() < deadline && !exited {
+                exited = !matches!(self.child.try_wait(), Ok(None));
                 std::thread::sleep(Duration::from_millis(2));
             }
         }
-        #[cfg(unix)]
-        // SAFETY: signals the process group this program leads (made at its start).
-        unsafe {
-            libc::kill(-(self.child.id() as i32), libc::SIGKILL);
+        if !exited {
+            #[cfg(unix)]
+            // SAFETY: signals the process group this program leads, not yet reaped (so its
+            // id cannot have been reused).
+            unsafe {
+                libc::kill(-(pid as i32), libc::SIGKILL);
+            }
+            let _ = self.child.kill();
+            let _ = self.child.wait();
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        RUNNING.lock().unwrap_or_else(PoisonError::into_inner).retain(|&p| p != pid);
     }
 }
 
@@ -268,21 +293,30 @@ impl Drop for Process {
 pub struct ExternalSeat {
     spec: Arc<ProcessSpec>,
     process: Option<Process>,
+    /// The unit's `start`, sent again to a copy started mid-unit.
+    unit_start: Option<String>,
+    /// Decisions asked so far (each `decide` carries its number, `n`).
+    asked: u64,
 }
 
 impl ExternalSeat {
     /// A seat of `spec`; its program starts at its first unit.
     pub fn new(spec: Arc<ProcessSpec>) -> ExternalSeat {
-        ExternalSeat { spec, process: None }
+        ExternalSeat { spec, process: None, unit_start: None, asked: 0 }
     }
 
     fn process(&mut self) -> Result<&Process, Error> {
         if self.process.is_none() {
             let idle = self.spec.idle.lock().unwrap_or_else(PoisonError::into_inner).pop();
-            self.process = Some(match idle {
+            let p = match idle {
                 Some(p) => p,
                 None => self.spec.spawn()?,
-            });
+            };
+            if let Some(start) = &self.unit_start {
+                // A copy started mid-unit (after a crash or a timeout) is told the unit.
+                p.send(start.clone());
+            }
+            self.process = Some(p);
         }
         Ok(self.process.as_ref().expect("just set"))
     }
@@ -310,19 +344,32 @@ impl Drop for ExternalSeat {
     }
 }
 
-/// The move id in an answer line: `{"move": 3}` or `3`.
-fn answer_id(line: &str) -> Option<u64> {
-    match serde_json::from_str::<serde_json::Value>(line.trim()).ok()? {
-        serde_json::Value::Number(n) => n.as_u64(),
-        serde_json::Value::Object(o) => o.get("move")?.as_u64(),
+/// An answer line: `{"move": 3}` (optionally with the decision's number, `"n": 7`) or `3`.
+#[derive(Debug, PartialEq, Eq)]
+enum Answer {
+    /// A move id, and the decision number it names, if any.
+    Move(u64, Option<u64>),
+    /// Not an answer.
+    Garbage,
+}
+
+fn answer(line: &str) -> Answer {
+    let id = match serde_json::from_str::<serde_json::Value>(line.trim()) {
+        Ok(serde_json::Value::Number(n)) => n.as_u64().map(|id| (id, None)),
+        Ok(serde_json::Value::Object(o)) => {
+            o.get("move").and_then(|m| m.as_u64()).map(|id| (id, o.get("n").and_then(|n| n.as_u64())))
+        }
         _ => None,
-    }
+    };
+    id.map_or(Answer::Garbage, |(id, n)| Answer::Move(id, n))
 }
 
 impl Outside for ExternalSeat {
     fn start(&mut self, unit: &UnitStart<'_>) -> Result<(), Error> {
         let line = json!({"type": "start", "seat": unit.seat, "seed": unit.seed, "seats": unit.names}).to_string();
-        self.process()?.send(line);
+        self.unit_start = None;
+        self.process()?.send(line.clone());
+        self.unit_start = Some(line);
         Ok(())
     }
 
@@ -332,26 +379,39 @@ impl Outside for ExternalSeat {
         counts.decisions.fetch_add(1, Ordering::Relaxed);
         let legal: Vec<serde_json::Value> =
             d.legal.iter().enumerate().map(|(id, text)| json!({"id": id, "move": text})).collect();
-        let line = json!({"type": "decide", "seat": d.seat, "observation": d.observation, "legal": legal}).to_string();
-        let timeout = self.spec.timeout;
+        self.asked += 1;
+        let n = self.asked;
+        let line =
+            json!({"type": "decide", "n": n, "seat": d.seat, "observation": d.observation, "legal": legal}).to_string();
+        let deadline = std::time::Instant::now() + self.spec.timeout;
         let p = self.process()?;
         // Lines nobody asked for (a program printing to stdout) are garbage, not answers.
         let stale = p.from_bot.try_iter().count() as u64;
         counts.garbage.fetch_add(stale, Ordering::Relaxed);
         p.send(line);
-        let answer = p.from_bot.recv_timeout(timeout);
-        let chosen = match answer {
-            Ok(line) => match answer_id(&line) {
-                Some(id) if (id as usize) < d.legal.len() => Some(id as usize),
-                Some(_) => {
-                    counts.illegal.fetch_add(1, Ordering::Relaxed);
-                    None
-                }
-                None => {
-                    counts.garbage.fetch_add(1, Ordering::Relaxed);
-                    None
-                }
-            },
+        let chosen = loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match p.from_bot.recv_timeout(left) {
+                // An answer naming another decision came late or early: it is not this one's.
+                Ok(line) => match answer(&line) {
+                    Answer::Move(_, Some(other)) if other != n => {
+                        counts.garbage.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Answer::Move(id, _) if (id as usize) < d.legal.len() => break Ok(Some(id as usize)),
+                    Answer::Move(..) => {
+                        counts.illegal.fetch_add(1, Ordering::Relaxed);
+                        break Ok(None);
+                    }
+                    Answer::Garbage => {
+                        counts.garbage.fetch_add(1, Ordering::Relaxed);
+                        break Ok(None);
+                    }
+                },
+                Err(e) => break Err(e),
+            }
+        };
+        let chosen = match chosen {
+            Ok(chosen) => chosen,
             Err(e) => {
                 let slot = if e == RecvTimeoutError::Timeout { &counts.timeouts } else { &counts.crashes };
                 slot.fetch_add(1, Ordering::Relaxed);
@@ -367,6 +427,7 @@ impl Outside for ExternalSeat {
     }
 
     fn end(&mut self, end: &UnitEnd<'_>) -> Result<(), Error> {
+        self.unit_start = None;
         if let Some(p) = &self.process {
             p.send(
                 json!({"type": "end", "seat": end.seat, "scores": end.scores, "win_shares": end.win_shares})
@@ -383,11 +444,12 @@ mod tests {
 
     #[test]
     fn answers_parse_as_an_id_or_an_object() {
-        assert_eq!(answer_id("3\n"), Some(3));
-        assert_eq!(answer_id("{\"move\": 2}"), Some(2));
-        assert_eq!(answer_id("{\"move\": -1}"), None);
-        assert_eq!(answer_id("fold"), None);
-        assert_eq!(answer_id(""), None);
+        assert_eq!(answer("3\n"), Answer::Move(3, None));
+        assert_eq!(answer("{\"move\": 2}"), Answer::Move(2, None));
+        assert_eq!(answer("{\"move\": 2, \"n\": 9}"), Answer::Move(2, Some(9)));
+        assert_eq!(answer("{\"move\": -1}"), Answer::Garbage);
+        assert_eq!(answer("fold"), Answer::Garbage);
+        assert_eq!(answer(""), Answer::Garbage);
     }
 
     #[test]

@@ -96,6 +96,25 @@ fn illegal_answers_and_garbage_play_the_fallback_and_are_counted() {
 }
 
 #[test]
+fn a_late_answer_naming_another_decision_is_ignored() {
+    let dir = scratch(FILE, "late");
+    // Before each answer, a stale one naming the decision before.
+    let late = script_bot(
+        &dir,
+        "late",
+        "    print(json.dumps({'move': 0, 'n': msg['n'] - 1}), flush=True)\n    print(json.dumps({'move': 0, 'n': msg['n']}), flush=True)",
+        "",
+    );
+    let out = dir.join("late-out");
+    let seats = format!("{late},tight");
+    let o =
+        draftsim(&["run", "--game", "kuhn-poker", "--seats", &seats, "--rounds", "40", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let f = faults(&out, &late);
+    assert_eq!((f[2], f[5]), (f[0], 0), "each stale answer is garbage, and no decision falls back: {f:?}");
+}
+
+#[test]
 fn a_bot_that_times_out_or_crashes_once_is_restarted_and_the_run_finishes() {
     let dir = scratch(FILE, "once");
     let mark = |name: &str| dir.join(name).display().to_string();

@@ -149,12 +149,21 @@ impl<F: Flavour> Forward for State<F> {
     fn observation_json(rules: &Rules<F>, obs: &Observation) -> serde_json::Value {
         let p = &obs.public;
         let n = p.players;
+        // A call with no raise to match in its round is a check.
+        let mut facing = false;
         let history: Vec<&str> = (p.history[..usize::from(p.len)].iter())
             .map(|&a| match a {
-                0 => "|",
+                0 => {
+                    facing = false;
+                    "|"
+                }
                 1 => "fold",
-                2 => "call",
-                _ => "raise",
+                2 if facing => "call",
+                2 => "check",
+                _ => {
+                    facing = true;
+                    "raise"
+                }
             })
             .collect();
         serde_json::json!({
