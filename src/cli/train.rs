@@ -1,6 +1,7 @@
 //! `draftsim train`: a policy trained by counterfactual regret minimisation over a game's
-//! exact tree, measured as it goes; Ctrl-C keeps the state beside `--out` and the same
-//! command resumes (the state goes once the policy is written).
+//! exact tree, measured as it goes, or, for a game too large for one, by external-sampling
+//! MCCFR over its forward model and its information keys; Ctrl-C keeps the state beside
+//! `--out` and the same command resumes (the state goes once the policy is written).
 
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -10,7 +11,9 @@ use clap::Args;
 use draftsim::InputError;
 use draftsim::output::{Table, Values};
 use draftsim::solver::policy::{self, FORMAT, POLICY_FILE, Policy, PolicyHeader};
+use draftsim::solver::sampled::SampledTrainer;
 use draftsim::solver::train::{self, Algorithm, Point, TrainState, Trainer};
+use draftsim::solver::tree::Tree;
 use draftsim::study::kind;
 
 use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, SeedArg, seconds, whole};
@@ -24,9 +27,14 @@ pub struct TrainArgs {
     pub game: GameRulesArgs,
     #[command(flatten)]
     pub players: PlayersArg,
-    /// cfr+ (default), dcfr, cfr or es-mccfr.
-    #[arg(long, default_value = "cfr+")]
-    pub algorithm: String,
+    /// cfr+, dcfr, cfr or es-mccfr [default: cfr+ where the game's whole tree is held
+    /// (kuhn-poker, leduc-poker), es-mccfr over the forward model elsewhere, the only choice there].
+    #[arg(long)]
+    pub algorithm: Option<String>,
+    /// The heuristic preset that makes the decisions the game's information key leaves out
+    /// (Seven Card Draft's picks), in training and in play [default: the game's, e.g. greedy].
+    #[arg(long, value_name = "PRESET")]
+    pub fallback: Option<String>,
     /// Iterations in all (a resumed run counts those it had) [default: 1000].
     #[arg(long, value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub iterations: Option<u64>,
@@ -43,7 +51,6 @@ pub struct TrainArgs {
 
 /// Trains, then writes the policy, the `training` table and study.json.
 pub fn run(args: TrainArgs) -> Result<()> {
-    let algorithm: Algorithm = args.algorithm.parse()?;
     let Some(out_path) = args.output.out.clone() else {
         return Err(
             InputError::new("train: give --out DIR for the policy (the cfr preset plays it: cfr{policy=DIR})").into()
@@ -51,10 +58,49 @@ pub fn run(args: TrainArgs) -> Result<()> {
     };
     let info = draftsim::games::find(&args.game.game)?;
     let rules = args.game.rules_text()?;
-    let (game, _) = (info.build)(rules.as_deref(), args.players.players, None)?;
+    let (mut game, _) = (info.build)(rules.as_deref(), args.players.players, None)?;
+    let exact = game.has_tree();
+    let algorithm_name = args.algorithm.clone().unwrap_or_else(|| if exact { "cfr+" } else { "es-mccfr" }.into());
+    let algorithm: Algorithm = algorithm_name.parse()?;
+    if !exact && algorithm != Algorithm::ExternalSampling {
+        return Err(InputError::new(format!(
+            "--algorithm {algorithm_name}: {} has no exact tree to sweep; use es-mccfr (over its forward model)",
+            info.name
+        ))
+        .into());
+    }
+    if exact && args.fallback.is_some() {
+        return Err(InputError::new(format!(
+            "--fallback: {} keys every decision, so no preset is needed; leave it out",
+            info.name
+        ))
+        .into());
+    }
+    let fallback = if exact {
+        None
+    } else {
+        // A game trains by sampling once it keys its decisions, and it then names the
+        // preset for the rest.
+        let Some(default) = game.policy_fallback() else {
+            let trainable: Vec<&str> = (draftsim::games::GAMES.iter())
+                .filter(|g| g.with_defaults().is_ok_and(|(g, _)| g.has_tree() || g.policy_fallback().is_some()))
+                .map(|g| g.name)
+                .collect();
+            return Err(InputError::new(format!(
+                "{}: no abstraction of its decisions to train on yet; train {}",
+                info.name,
+                trainable.join(", ")
+            ))
+            .into());
+        };
+        let name = args.fallback.clone().unwrap_or_else(|| default.to_string());
+        let players = game.players();
+        game = (info.build)(rules.as_deref(), Some(players), Some(std::slice::from_ref(&name)))?.0;
+        Some(name)
+    };
     let rules_toml = game.rules_toml();
     let rules_hash = policy::rules_hash(&rules_toml);
-    let tree = game.game_tree()?;
+    let tree = if exact { Some(game.game_tree()?) } else { None };
     let target = args.iterations.unwrap_or(1000);
     if target == 0 {
         return Err(InputError::new("--iterations 0: give at least 1").into());
@@ -65,7 +111,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let saved: Option<Result<TrainState, serde_json::Error>> =
         std::fs::read_to_string(&state_path).ok().map(|t| serde_json::from_str(&t));
     let same = |s: &TrainState| {
-        s.game == info.name && s.rules_hash == rules_hash && s.algorithm == args.algorithm && s.seed == args.seed.seed
+        s.game == info.name && s.rules_hash == rules_hash && s.algorithm == algorithm_name && s.seed == args.seed.seed
     };
     let resumed = match saved {
         // --force starts afresh whatever is there.
@@ -94,15 +140,40 @@ pub fn run(args: TrainArgs) -> Result<()> {
             .into());
         }
     };
-    let mut trainer = Trainer::new(&tree, algorithm, args.seed.seed, resumed.as_ref())?;
+    let mut training = match &tree {
+        Some(tree) => Training::Exact(tree, Trainer::new(tree, algorithm, args.seed.seed, resumed.as_ref())?),
+        None => {
+            let (iterations, tables) = match &resumed {
+                Some(s) => {
+                    let fits = s.keys.len() == s.regrets.len()
+                        && s.keys.len() == s.sums.len()
+                        && s.regrets.iter().zip(&s.sums).all(|(r, m)| r.len() == m.len() && !r.is_empty());
+                    if !fits {
+                        return Err(InputError::new(
+                            "the saved training state is damaged; pass --force to start afresh",
+                        )
+                        .into());
+                    }
+                    let rows = s.keys.iter().zip(&s.regrets).zip(&s.sums);
+                    (s.iterations, rows.map(|((&(seat, key), r), m)| (seat, key, r.clone(), m.clone())).collect())
+                }
+                None => (0, Vec::new()),
+            };
+            Training::Sampled(game.sampled_trainer(args.seed.seed, iterations, tables)?)
+        }
+    };
     let mut points: Vec<Point> = resumed.as_ref().map_or_else(Vec::new, |s| s.points.clone());
     let spent = resumed.as_ref().map_or(0.0, |s| s.seconds);
     args.exec.note(&format!(
-        "training {} · {} players · {} · {} information sets · {}",
+        "training {} · {} players · {} · {} · {}",
         info.name,
         game.players(),
-        args.algorithm,
-        tree.infosets.len(),
+        algorithm_name,
+        match (&tree, &fallback) {
+            (Some(tree), _) => format!("{} information sets", tree.infosets.len()),
+            (None, Some(name)) => format!("information keys of the forward model, {name} where it has none"),
+            (None, None) => "information keys of the forward model".into(),
+        },
         match args.budget_time {
             Some(s) => format!("{s} s"),
             None => format!("{target} iterations"),
@@ -110,15 +181,16 @@ pub fn run(args: TrainArgs) -> Result<()> {
     ));
     let bar = args.exec.bar(args.budget_time.map_or(target, |s| (s * 1000.0) as u64));
     let started = Instant::now();
-    let save = |trainer: &Trainer, points: &[Point], seconds: f64| -> Result<()> {
-        let (regrets, sums) = trainer.tables();
+    let save = |training: &Training, points: &[Point], seconds: f64| -> Result<()> {
+        let (keys, regrets, sums) = training.tables();
         let state = TrainState {
             game: info.name.into(),
             rules_hash: rules_hash.clone(),
-            algorithm: args.algorithm.clone(),
+            algorithm: algorithm_name.clone(),
             seed: args.seed.seed,
-            iterations: trainer.iterations(),
+            iterations: training.iterations(),
             seconds,
+            keys,
             regrets,
             sums,
             points: points.to_vec(),
@@ -129,8 +201,8 @@ pub fn run(args: TrainArgs) -> Result<()> {
     loop {
         let elapsed = started.elapsed().as_secs_f64();
         let done = match args.budget_time {
-            Some(s) => elapsed >= s && trainer.iterations() > 0,
-            None => trainer.iterations() >= target,
+            Some(s) => elapsed >= s && training.iterations() > 0,
+            None => training.iterations() >= target,
         };
         if done {
             break;
@@ -139,26 +211,29 @@ pub fn run(args: TrainArgs) -> Result<()> {
             if let Some(b) = &bar {
                 b.finish_and_clear();
             }
-            save(&trainer, &points, spent + elapsed)?;
+            save(&training, &points, spent + elapsed)?;
             eprintln!(
                 "draftsim: {} iterations are saved in {}; the same command resumes the training",
-                trainer.iterations(),
+                training.iterations(),
                 state_path.display()
             );
             return Err(draftsim::Error::Interrupted.into());
         }
-        trainer.iterate(&tree);
-        if train::measured_at(trainer.iterations()) {
-            let p = trainer.measure(&tree, spent + started.elapsed().as_secs_f64());
+        training.iterate()?;
+        if train::measured_at(training.iterations()) {
+            let p = training.measure(spent + started.elapsed().as_secs_f64());
             if let Some(b) = &bar {
-                b.set_message(format!("exploitability {:.5}", p.exploitability));
+                b.set_message(match p.exploitability {
+                    Some(e) => format!("exploitability {e:.5}"),
+                    None => format!("{} information sets", p.information_sets),
+                });
             }
             points.push(p);
         }
         if let Some(b) = &bar {
             b.set_position(match args.budget_time {
                 Some(_) => (started.elapsed().as_secs_f64() * 1000.0) as u64,
-                None => trainer.iterations(),
+                None => training.iterations(),
             });
         }
     }
@@ -166,7 +241,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         b.finish_and_clear();
     }
     let seconds = spent + started.elapsed().as_secs_f64();
-    let last = trainer.measure(&tree, seconds);
+    let last = training.measure(seconds);
     if points.last().is_none_or(|p| p.iterations != last.iterations) {
         points.push(last);
     }
@@ -175,29 +250,38 @@ pub fn run(args: TrainArgs) -> Result<()> {
         game: info.name.into(),
         rules: rules_toml.clone(),
         rules_hash: rules_hash.clone(),
-        abstraction: "exact information sets".into(),
-        algorithm: args.algorithm.clone(),
-        iterations: trainer.iterations(),
-        exploitability: Some(last.exploitability),
+        abstraction: if exact { "exact information sets" } else { "the game's information keys" }.into(),
+        algorithm: algorithm_name.clone(),
+        iterations: training.iterations(),
+        exploitability: last.exploitability,
         players: game.players(),
+        fallback: fallback.clone(),
     };
-    let policy = Policy::from_tree(&tree, &trainer.average_policy(), header);
+    let policy = training.policy(header);
     out.write_text(POLICY_FILE, &policy.to_json())?;
     let table = training_table(&points);
     say!("{}", table.to_aligned_text(6));
-    say!(
-        "{} iterations in {:.1} s: exploitability {:.6}, seat 0's value {:+.6}",
-        last.iterations,
-        seconds,
-        last.exploitability,
-        last.value_seat0
-    );
+    match (last.exploitability, last.value_seat0) {
+        (Some(e), Some(v)) => {
+            say!("{} iterations in {:.1} s: exploitability {e:.6}, seat 0's value {v:+.6}", last.iterations, seconds)
+        }
+        _ => say!(
+            "{} iterations in {:.1} s: {} information sets; no exact exploitability for {}: bound it with `draftsim exploitability --game {} --seats 'cfr{{policy=\"{}\"}}'`",
+            last.iterations,
+            seconds,
+            last.information_sets,
+            info.name,
+            info.name,
+            out_path.display()
+        ),
+    }
     let meta = serde_json::json!({
         "kind": kind::TRAIN.name,
         "game": info.name,
         "players": game.players(),
         "seed": args.seed.seed,
-        "algorithm": args.algorithm,
+        "algorithm": algorithm_name,
+        "fallback": fallback,
         "iterations": last.iterations,
         "exploitability": last.exploitability,
         "rules": rules_toml,
@@ -208,11 +292,80 @@ pub fn run(args: TrainArgs) -> Result<()> {
     Ok(())
 }
 
-/// The training curve: the average policy measured at 1, 2, 5, 10, 20, 50, ... iterations.
+/// The training curve: the average policy measured at 1, 2, 5, 10, 20, 50, ... iterations
+/// (its exploitability and seat 0's value where the game's whole tree gives them).
 fn training_table(points: &[Point]) -> Table {
-    Table::new(kind::TRAIN.tables[0])
+    let mut t = Table::new(kind::TRAIN.tables[0])
         .with("iterations", Values::Int(points.iter().map(|p| p.iterations as i64).collect()))
-        .with("seconds", Values::Float(points.iter().map(|p| p.seconds).collect()))
-        .with("exploitability", Values::Float(points.iter().map(|p| p.exploitability).collect()))
-        .with("value_seat0", Values::Float(points.iter().map(|p| p.value_seat0).collect()))
+        .with("seconds", Values::Float(points.iter().map(|p| p.seconds).collect()));
+    if let (Some(e), Some(v)) = (
+        points.iter().map(|p| p.exploitability).collect::<Option<Vec<f64>>>(),
+        points.iter().map(|p| p.value_seat0).collect::<Option<Vec<f64>>>(),
+    ) {
+        t = t.with("exploitability", Values::Float(e)).with("value_seat0", Values::Float(v));
+    }
+    t.with("information_sets", Values::Int(points.iter().map(|p| p.information_sets as i64).collect()))
+}
+
+/// What a stopped run saves: a sampled run's (seat, key) per row, regrets, strategy sums.
+type Saved = (Vec<(usize, u64)>, Vec<Vec<f64>>, Vec<Vec<f64>>);
+
+/// A run over the game's whole tree, or a sampled one over its forward model.
+enum Training<'a> {
+    Exact(&'a Tree, Trainer),
+    Sampled(Box<dyn SampledTrainer + 'a>),
+}
+
+impl Training<'_> {
+    fn iterate(&mut self) -> Result<()> {
+        match self {
+            Training::Exact(tree, t) => t.iterate(tree),
+            Training::Sampled(t) => t.iterate()?,
+        }
+        Ok(())
+    }
+
+    fn iterations(&self) -> u64 {
+        match self {
+            Training::Exact(_, t) => t.iterations(),
+            Training::Sampled(t) => t.iterations(),
+        }
+    }
+
+    /// The average policy measured: exactly over a tree, by its size otherwise.
+    fn measure(&self, seconds: f64) -> Point {
+        match self {
+            Training::Exact(tree, t) => t.measure(tree, seconds),
+            Training::Sampled(t) => Point {
+                iterations: t.iterations(),
+                seconds,
+                exploitability: None,
+                value_seat0: None,
+                information_sets: t.sets() as u64,
+            },
+        }
+    }
+
+    /// (keys of a sampled run's rows, regrets, strategy sums) to save.
+    fn tables(&self) -> Saved {
+        match self {
+            Training::Exact(_, t) => {
+                let (r, s) = t.tables();
+                (Vec::new(), r, s)
+            }
+            Training::Sampled(t) => {
+                let rows = t.tables();
+                let keys = rows.iter().map(|r| (r.0, r.1)).collect();
+                let (regrets, sums) = rows.into_iter().map(|r| (r.2, r.3)).unzip();
+                (keys, regrets, sums)
+            }
+        }
+    }
+
+    fn policy(&self, header: PolicyHeader) -> Policy {
+        match self {
+            Training::Exact(tree, t) => Policy::from_tree(tree, &t.average_policy(), header),
+            Training::Sampled(t) => Policy::from_sets(header, t.average()),
+        }
+    }
 }

@@ -41,6 +41,9 @@ pub trait GameDef: Sized + Send + Sync + 'static {
     const PRESETS: &'static [(&'static str, &'static str)];
     /// The default lineup, cycled over the seats.
     const DEFAULT_MIX: &'static [&'static str];
+    /// The preset that makes the decisions the game's information key leaves out (its
+    /// picks) when a policy is trained, unless `train --fallback` names another.
+    const POLICY_FALLBACK: Option<&'static str> = None;
 
     /// Parses a rules file (one-line errors naming the key); checks come in `compile`.
     fn parse_rules(text: &str) -> Result<Self::RulesFile, InputError> {
@@ -145,7 +148,7 @@ impl<G: GameDef> Contest<G> {
         }
         for (name, strategy) in &lineup {
             match strategy {
-                Strategy::Policy(policy) => policy
+                Strategy::Policy(policy, _) => policy
                     .check(G::NAME, &rules_toml::<G>(G::rules_file(&rules)), G::players(&rules))
                     .map_err(|e| e.context(name))?,
                 Strategy::Outside(spec) => {
@@ -287,6 +290,26 @@ impl<G: GameDef> Setup for Contest<G> {
     }
     fn game_tree(&self) -> Result<Tree, Error> {
         crate::solver::build::build::<G>(&self.rules)
+    }
+    fn policy_fallback(&self) -> Option<&'static str> {
+        G::POLICY_FALLBACK
+    }
+    fn sampled_trainer(
+        &self,
+        seed: u64,
+        iterations: u64,
+        tables: crate::solver::sampled::Tables,
+    ) -> Result<Box<dyn crate::solver::sampled::SampledTrainer + '_>, Error> {
+        let (name, strategy) = &self.lineup[0];
+        let Strategy::Heuristic(preset) = strategy else {
+            return Err(InputError::new(format!(
+                "--fallback {name}: the fallback must be a heuristic preset of {}",
+                G::NAME
+            ))
+            .into());
+        };
+        let bot = || G::bot(preset, name);
+        Ok(Box::new(crate::solver::sampled::Sampled::<G>::new(&self.rules, bot, seed, iterations, tables)))
     }
     fn tabulate(&self, tree: &Tree, samples: u32, seed: u64) -> Result<Vec<TabularPolicy>, Error> {
         let states = crate::solver::tabulate::representatives::<G>(&self.rules, tree)?;

@@ -67,6 +67,15 @@ pub trait Runner: Sync {
     fn has_tree(&self) -> bool;
     /// The game's whole tree under these rules, where its forward model lists its deals.
     fn game_tree(&self) -> Result<Tree, Error>;
+    /// See [`Setup::policy_fallback`].
+    fn policy_fallback(&self) -> Option<&'static str>;
+    /// See [`Setup::sampled_trainer`].
+    fn sampled_trainer(
+        &self,
+        seed: u64,
+        iterations: u64,
+        tables: crate::solver::sampled::Tables,
+    ) -> Result<Box<dyn crate::solver::sampled::SampledTrainer + '_>, Error>;
     /// Each lineup entry's policy over `tree` (see [`crate::solver::tabulate`]).
     fn tabulate(&self, tree: &Tree, samples: u32, seed: u64) -> Result<Vec<TabularPolicy>, Error>;
     /// How well the first seat's strength estimate predicts finished hands (see
@@ -108,6 +117,22 @@ pub trait Setup: Game + Sized {
     /// The game's whole tree under these rules (none by default).
     fn game_tree(&self) -> Result<Tree, Error> {
         Err(InputError::new("this game has no exact tree; use kuhn-poker or leduc-poker").into())
+    }
+    /// The preset that makes a trained policy's keyless decisions unless `train --fallback`
+    /// names another (none by default: the game keys every decision).
+    fn policy_fallback(&self) -> Option<&'static str> {
+        None
+    }
+    /// A sampled training run over the forward model ([`crate::solver::sampled`]), its
+    /// keyless decisions made by the lineup's first strategy, resumed from `tables` after
+    /// `iterations` iterations (none by default).
+    fn sampled_trainer(
+        &self,
+        _seed: u64,
+        _iterations: u64,
+        _tables: crate::solver::sampled::Tables,
+    ) -> Result<Box<dyn crate::solver::sampled::SampledTrainer + '_>, Error> {
+        Err(InputError::new("this game gives no information keys to train on").into())
     }
     /// Each lineup entry's policy over `tree` (none by default).
     fn tabulate(&self, _tree: &Tree, _samples: u32, _seed: u64) -> Result<Vec<TabularPolicy>, Error> {
@@ -186,6 +211,17 @@ impl<G: Setup> Runner for G {
     }
     fn game_tree(&self) -> Result<Tree, Error> {
         Setup::game_tree(self)
+    }
+    fn policy_fallback(&self) -> Option<&'static str> {
+        Setup::policy_fallback(self)
+    }
+    fn sampled_trainer(
+        &self,
+        seed: u64,
+        iterations: u64,
+        tables: crate::solver::sampled::Tables,
+    ) -> Result<Box<dyn crate::solver::sampled::SampledTrainer + '_>, Error> {
+        Setup::sampled_trainer(self, seed, iterations, tables)
     }
     fn tabulate(&self, tree: &Tree, samples: u32, seed: u64) -> Result<Vec<TabularPolicy>, Error> {
         Setup::tabulate(self, tree, samples, seed)

@@ -6,13 +6,23 @@ use super::*;
 /// How a policy's exploitability fell as it trained.
 pub(super) fn training_section(md: &mut String, t: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
     let iterations = floats(t, "iterations")?;
-    let expl = floats(t, "exploitability")?;
-    let value = floats(t, "value_seat0")?;
     let seconds = floats(t, "seconds")?;
     let n = iterations.len();
     if n == 0 {
         return Ok(());
     }
+    // A sampled run over a forward model has no exact exploitability to chart.
+    let (Ok(expl), Ok(value)) = (floats(t, "exploitability"), floats(t, "value_seat0")) else {
+        let sets = floats(t, "information_sets")?;
+        let _ = writeln!(
+            md,
+            "Trained {:.0} iterations in {:.1} s over {:.0} information sets of the game's abstraction. No best response is exact for a game this large: `draftsim exploitability` bounds the policy from below by play, and `run` or `versus` shows how it fares against the presets.\n",
+            iterations[n - 1],
+            seconds[n - 1],
+            sets[n - 1]
+        );
+        return Ok(());
+    };
     let labels: Vec<String> = iterations.iter().map(|i| format!("{i:.0}")).collect();
     let file = format!("{prefix}training.svg");
     // Exploitability falls by orders of magnitude: drawn as its base-10 logarithm.

@@ -329,17 +329,19 @@ impl<F: Forward> OutsideBot<F> {
 }
 
 /// A seat playing a trained policy: it looks its observation's information key up and
-/// draws a move by the policy's probabilities. A set the policy never saw (or with another
-/// number of moves) is played uniformly at random over the legal moves.
+/// draws a move by the policy's probabilities. A decision with no key or a set the policy
+/// never saw (or with another number of moves) is played by the fallback preset the
+/// policy names, else uniformly at random over the legal moves.
 pub struct PolicyBot<F: Forward> {
     policy: std::sync::Arc<crate::solver::policy::Policy>,
+    fallback: Option<F::Bot>,
     legal: Vec<F::Move>,
 }
 
 impl<F: Forward> PolicyBot<F> {
-    /// A seat playing `policy`.
-    pub fn new(policy: std::sync::Arc<crate::solver::policy::Policy>) -> Self {
-        PolicyBot { policy, legal: Vec::with_capacity(16) }
+    /// A seat playing `policy`, with `fallback` for what it has no probabilities for.
+    pub fn new(policy: std::sync::Arc<crate::solver::policy::Policy>, fallback: Option<F::Bot>) -> Self {
+        PolicyBot { policy, fallback, legal: Vec::with_capacity(16) }
     }
 
     /// The policy it plays.
@@ -347,17 +349,22 @@ impl<F: Forward> PolicyBot<F> {
         &self.policy
     }
 
+    /// The policy's probabilities at the seat's decision (its observation in `obs`, its
+    /// moves in `self.legal`), where it has them.
+    fn probs(&self, rules: &F::Variant, seat: usize, obs: &F::Obs) -> Option<&[f64]> {
+        F::info_key(rules, obs).and_then(|k| self.policy.probs(seat, k)).filter(|p| p.len() == self.legal.len())
+    }
+
     /// The probabilities it played the decision just made by (its observation still in
     /// `obs`), each move in words.
     fn reason(&self, rules: &F::Variant, state: &F, seat: usize, obs: &F::Obs) -> String {
-        let probs =
-            F::info_key(rules, obs).and_then(|k| self.policy.probs(seat, k)).filter(|p| p.len() == self.legal.len());
-        match probs {
-            Some(probs) => (self.legal.iter().zip(probs))
+        match (self.probs(rules, seat, obs), &self.policy.header.fallback) {
+            (Some(probs), _) => (self.legal.iter().zip(probs))
                 .map(|(&m, p)| format!("{} {p:.2}", state.describe(rules, m, seat)))
                 .collect::<Vec<_>>()
                 .join(", "),
-            None => "an information set it never trained on: uniformly at random".into(),
+            (None, Some(name)) => format!("outside the policy: played by {name}"),
+            (None, None) => "an information set it never trained on: uniformly at random".into(),
         }
     }
 
@@ -371,22 +378,27 @@ impl<F: Forward> PolicyBot<F> {
     ) -> Result<F::Move, Error> {
         use rand::Rng;
         observe_and_list(rules, state, seat, obs, &mut self.legal)?;
-        let probs =
-            F::info_key(rules, obs).and_then(|k| self.policy.probs(seat, k)).filter(|p| p.len() == self.legal.len());
-        let Some(probs) = probs else {
-            return Ok(self.legal[rng.random_range(0..self.legal.len())]);
+        let Some(probs) = self.probs(rules, seat, obs) else {
+            return match self.fallback.as_mut() {
+                Some(bot) => state.ask(rules, bot, rng),
+                None => Ok(self.legal[rng.random_range(0..self.legal.len())]),
+            };
         };
-        let mut u: f64 = rng.random();
-        for (m, p) in self.legal.iter().zip(probs) {
-            if u < *p {
-                return Ok(*m);
-            }
-            u -= p;
-        }
-        // Rounding left a sliver: the last move with any probability.
-        let last = probs.iter().rposition(|p| *p > 0.0).unwrap_or(0);
-        Ok(self.legal[last])
+        Ok(self.legal[draw(probs, rng)])
     }
+}
+
+/// A move index drawn by `probs` (a distribution) from `rng`.
+pub fn draw(probs: &[f64], rng: &mut impl rand::Rng) -> usize {
+    let mut u: f64 = rng.random();
+    for (i, p) in probs.iter().enumerate() {
+        if u < *p {
+            return i;
+        }
+        u -= p;
+    }
+    // Rounding left a sliver: the last move with any probability.
+    probs.iter().rposition(|p| *p > 0.0).unwrap_or(0)
 }
 
 /// What one thread needs to play units: the state, one player per lineup entry and the
@@ -419,8 +431,10 @@ pub fn play_unit<F: Forward, S: EventSink<F::Event>>(
 ) -> Result<(), Error> {
     let Worker { state, bots, scratch, names, outside } = worker;
     for &b in seating {
-        if let SeatBot::Heuristic(bot) = &mut bots[b] {
-            F::ready_bot(bot);
+        match &mut bots[b] {
+            SeatBot::Heuristic(bot) => F::ready_bot(bot),
+            SeatBot::Policy(p) => p.fallback.iter_mut().for_each(F::ready_bot),
+            _ => {}
         }
     }
     let mut rngs = SeatRngs::new(seeds.bots, seating.len());
@@ -522,7 +536,9 @@ impl<F: Forward> SeatBot<F> {
                 let rollout = rollout.as_ref().map_or_else(Vec::new, |p| (0..players).map(|_| bot(p, name)).collect());
                 SeatBot::Search(Box::new(Ismcts::new(params.clone(), players, rollout)))
             }
-            Strategy::Policy(policy) => SeatBot::Policy(Box::new(PolicyBot::new(policy.clone()))),
+            Strategy::Policy(policy, fallback) => {
+                SeatBot::Policy(Box::new(PolicyBot::new(policy.clone(), fallback.as_ref().map(|p| bot(p, name)))))
+            }
             Strategy::Outside(spec) => SeatBot::Outside(Box::new(OutsideBot::new(spec.open(), players))),
         }
     }

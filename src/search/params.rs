@@ -60,8 +60,9 @@ pub enum Strategy<P> {
     Heuristic(P),
     /// The search bot.
     Search(SearchParams, Option<P>),
-    /// A trained policy (the `cfr` module): each information set's move probabilities.
-    Policy(std::sync::Arc<crate::solver::policy::Policy>),
+    /// A trained policy (the `cfr` module): each information set's move probabilities,
+    /// with the preset its header names for the decisions it has no probabilities for.
+    Policy(std::sync::Arc<crate::solver::policy::Policy>, Option<P>),
     /// A seat decided outside the process: an external bot (`ext{cmd="..."}`) or the
     /// human seat of `draftsim play` (`you`).
     Outside(std::sync::Arc<crate::outside::OutsideSpec>),
@@ -144,7 +145,20 @@ pub fn load_strategy<P>(
                 policy.header.game
             )));
         }
-        return Ok(Strategy::Policy(std::sync::Arc::new(policy)));
+        let fallback = match policy.header.fallback.as_deref() {
+            None => None,
+            Some(name) => {
+                let text = presets::preset_text(presets_list, name, game)
+                    .map_err(|e| e.context(format!("{name_or_path}: fallback")))?;
+                if is_search(&text) || is_policy(&text) {
+                    return Err(InputError::new(format!(
+                        "{name_or_path}: the policy's fallback \"{name}\" is not a heuristic preset of {game}; train it again with --fallback NAME"
+                    )));
+                }
+                Some(parse(&text).map_err(|e| e.context(format!("{name_or_path}: fallback")))?)
+            }
+        };
+        return Ok(Strategy::Policy(std::sync::Arc::new(policy), fallback));
     }
     if !is_search(&text) {
         return parse(&text).map(Strategy::Heuristic).map_err(|e| e.context(name_or_path));

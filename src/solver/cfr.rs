@@ -89,7 +89,7 @@ impl FromStr for Variant {
 
 /// Regret matching: probabilities proportional to the positive regrets, uniform when none
 /// is positive.
-fn regret_match(regrets: &[f64], out: &mut [f64]) {
+pub(super) fn regret_match(regrets: &[f64], out: &mut [f64]) {
     let total: f64 = regrets.iter().map(|r| r.max(0.0)).sum();
     if total > 0.0 {
         for (o, r) in out.iter_mut().zip(regrets) {

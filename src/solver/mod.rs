@@ -5,6 +5,7 @@ pub mod best_response;
 pub mod build;
 pub mod cfr;
 pub mod policy;
+pub mod sampled;
 pub mod tabulate;
 pub mod train;
 pub mod tree;

@@ -38,6 +38,11 @@ pub struct PolicyHeader {
     pub exploitability: Option<f64>,
     /// Seats at the table it was trained for.
     pub players: usize,
+    /// The heuristic preset that made the decisions the abstraction leaves out (a game's
+    /// picks) in training, and makes them, and any it never trained on, in play. None:
+    /// those are played uniformly at random.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<String>,
 }
 
 /// The hash of a rules file's TOML a policy records.
@@ -66,6 +71,11 @@ impl Policy {
     pub fn from_tree(tree: &Tree, policy: &TabularPolicy, header: PolicyHeader) -> Policy {
         let sets = tree.infosets.iter().zip(policy).map(|(i, p)| ((i.seat, i.key), p.clone())).collect();
         Policy { header, sets }
+    }
+
+    /// A policy of (seat, information key, probability of each move) sets.
+    pub fn from_sets(header: PolicyHeader, sets: Vec<(usize, u64, Vec<f64>)>) -> Policy {
+        Policy { header, sets: sets.into_iter().map(|(s, k, p)| ((s, k), p)).collect() }
     }
 
     /// The probabilities of the moves at `seat`'s information set `key`, if it was trained.

@@ -1,4 +1,5 @@
-//! Training a policy over a game's exact tree: the algorithm chosen by name, iterations
+//! Training a policy over a game's exact tree (or, through [`super::sampled`], over its
+//! forward model): the algorithm chosen by name, iterations
 //! fixed by their index (so a run is the same for any thread count and resumes exactly),
 //! and the state a stopped run keeps.
 
@@ -62,6 +63,10 @@ pub struct TrainState {
     pub iterations: u64,
     /// Seconds spent training so far.
     pub seconds: f64,
+    /// A sampled run's information sets, (seat, key), one per row of the tables (empty for
+    /// a run over an exact tree, whose rows follow the tree's sets).
+    #[serde(default)]
+    pub keys: Vec<(usize, u64)>,
     /// Cumulative regrets, one row per information set.
     pub regrets: Vec<Vec<f64>>,
     /// Strategy sums, one row per information set.
@@ -77,10 +82,14 @@ pub struct Point {
     pub iterations: u64,
     /// Seconds of training.
     pub seconds: f64,
-    /// Exploitability (NashConv over the players) of the average policy.
-    pub exploitability: f64,
-    /// Seat 0's expected payoff when every seat plays the average policy.
-    pub value_seat0: f64,
+    /// Exploitability (NashConv over the players) of the average policy, where the game's
+    /// whole tree gives it exactly.
+    pub exploitability: Option<f64>,
+    /// Seat 0's expected payoff when every seat plays the average policy (exactly, as above).
+    pub value_seat0: Option<f64>,
+    /// Information sets met so far.
+    #[serde(default)]
+    pub information_sets: u64,
 }
 
 enum Solver {
@@ -166,8 +175,9 @@ impl Trainer {
         Point {
             iterations: self.iterations(),
             seconds,
-            exploitability: exploitability(tree, &p),
-            value_seat0: policy_values(tree, &p)[0],
+            exploitability: Some(exploitability(tree, &p)),
+            value_seat0: Some(policy_values(tree, &p)[0]),
+            information_sets: tree.infosets.len() as u64,
         }
     }
 
@@ -207,16 +217,16 @@ mod tests {
             t.iterate(&kuhn);
         }
         let p = t.measure(&kuhn, 0.0);
-        assert!((p.value_seat0 + 1.0 / 18.0).abs() < 1e-3, "{p:?}");
-        assert!(p.exploitability < 1e-3, "{p:?}");
+        assert!((p.value_seat0.unwrap() + 1.0 / 18.0).abs() < 1e-3, "{p:?}");
+        assert!(p.exploitability.unwrap() < 1e-3, "{p:?}");
         let leduc = build::<Def<Leduc>>(&Rules::default()).unwrap();
         let mut t = Trainer::new(&leduc, "cfr+".parse().unwrap(), 1, None).unwrap();
         for _ in 0..400 {
             t.iterate(&leduc);
         }
         let p = t.measure(&leduc, 0.0);
-        assert!(p.exploitability < 0.01, "{p:?}");
-        assert!((p.value_seat0 + 0.0856).abs() < 0.005, "{p:?}");
+        assert!(p.exploitability.unwrap() < 0.01, "{p:?}");
+        assert!((p.value_seat0.unwrap() + 0.0856).abs() < 0.005, "{p:?}");
     }
 
     #[test]
@@ -240,6 +250,7 @@ mod tests {
                 seed: 7,
                 iterations: 25,
                 seconds: 0.0,
+                keys: Vec::new(),
                 regrets,
                 sums,
                 points: Vec::new(),

@@ -29,7 +29,7 @@ fn soak(rounds: u64, units_per_set: u64, seed: u64) -> Vec<(&'static str, u64, u
         // A trained policy plays only the rules it was trained under: not seated here.
         let presets: Vec<String> = (info.presets)()
             .into_iter()
-            .filter(|(name, _)| name != "cfr")
+            .filter(|(name, _)| !name.starts_with("cfr"))
             .map(|(name, _)| if name == "search" { "search{iterations=2}".to_string() } else { name })
             .collect();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);

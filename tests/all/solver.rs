@@ -145,7 +145,11 @@ fn bad_training_input_is_one_line() {
     let out = out.to_str().unwrap();
     for (args, says) in [
         (vec!["train", "--game", "kuhn-poker", "--algorithm", "nope", "--out", out], "--algorithm nope"),
-        (vec!["train", "--game", "sevens", "--out", out], "exact tree"),
+        (vec!["train", "--game", "seven-poker", "--out", out], "no abstraction"),
+        (vec!["train", "--game", "seven-card-draft", "--algorithm", "cfr+", "--out", out], "use es-mccfr"),
+        (vec!["train", "--game", "kuhn-poker", "--fallback", "tight", "--out", out], "--fallback"),
+        (vec!["train", "--game", "seven-card-draft", "--fallback", "search", "--out", out], "heuristic preset"),
+        (vec!["train", "--game", "seven-card-draft", "--fallback", "nope", "--out", out], "nope"),
         (vec!["train", "--game", "kuhn-poker", "--iterations", "0", "--out", out], "--iterations 0"),
         (vec!["train", "--game", "kuhn-poker"], "--out"),
         (vec!["exploitability", "--game", "sevens", "--bound", "exact"], "--bound lower"),
@@ -160,6 +164,111 @@ fn bad_training_input_is_one_line() {
         assert!(stderr(&o).contains(says) && stderr(&o).lines().count() == 1, "{args:?}: {}", stderr(&o));
         assert!(!dir.join("x").exists());
     }
+}
+
+/// `train` for Seven Card Draft heads-up, `iterations` iterations, into `dir/name`.
+fn train_draft(dir: &std::path::Path, name: &str, iterations: &str, threads: &str) -> std::path::PathBuf {
+    let out = dir.join(name);
+    let o = draftsim(&[
+        "train",
+        "--game",
+        "seven-card-draft",
+        "--players",
+        "2",
+        "--iterations",
+        iterations,
+        "--out",
+        out.to_str().unwrap(),
+        "--threads",
+        threads,
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    out
+}
+
+#[test]
+fn a_draft_game_trains_over_its_forward_model_the_same_on_any_thread_count() {
+    let dir = scratch(FILE, "draft");
+    let one = train_draft(&dir, "one", "300", "1");
+    let two = train_draft(&dir, "two", "300", "2");
+    let policy = std::fs::read_to_string(one.join("policy.json")).unwrap();
+    assert_eq!(policy, std::fs::read_to_string(two.join("policy.json")).unwrap());
+    let p: serde_json::Value = serde_json::from_str(&policy).unwrap();
+    assert_eq!(p["header"]["fallback"], "greedy", "{}", p["header"]);
+    assert_eq!(p["header"]["algorithm"], "es-mccfr");
+    assert!(p["header"]["exploitability"].is_null());
+    assert!(p["sets"].as_array().unwrap().len() > 100);
+    let csv = std::fs::read_to_string(one.join("training.csv")).unwrap();
+    assert!(csv.starts_with("iterations,seconds,information_sets\n"), "{csv}");
+    // It plays: its bets from the policy, its picks by greedy.
+    let seats = format!("cfr{{policy=\"{}\"}},random", one.display());
+    let o = draftsim(&["run", "--game", "seven-card-draft", "--seats", &seats, "--rounds", "400", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A policy for two seats at four: one line, exit 2.
+    let four = format!("cfr{{policy=\"{}\"}},random,tight,greedy", one.display());
+    let o = draftsim(&["run", "--game", "seven-card-draft", "--seats", &four, "--rounds", "10"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("another table"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_stopped_sampled_training_resumes_to_what_an_unbroken_one_gives() {
+    let dir = scratch(FILE, "draft-resume");
+    let out = dir.join("hu");
+    let args = ["train", "--game", "seven-card-draft", "--players", "2", "--iterations", "100000000", "--out"];
+    let child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .args(args)
+        .arg(&out)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let state = dir.join(".hu.train-state.json");
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    let done = saved["iterations"].as_u64().unwrap();
+    assert!(done > 0 && !saved["keys"].as_array().unwrap().is_empty(), "{done}");
+    let more = (done + 20).to_string();
+    let o = draftsim(&[&args[..6], &[&more, "--out", out.to_str().unwrap(), "--quiet"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let whole = train_draft(&dir, "whole", &more, "1");
+    assert_eq!(
+        std::fs::read_to_string(out.join("policy.json")).unwrap(),
+        std::fs::read_to_string(whole.join("policy.json")).unwrap()
+    );
+}
+
+#[test]
+fn the_shipped_sevens_policy_beats_tight_heads_up() {
+    let o = draftsim(&["run", "--game", "sevens", "--seats", "cfr-heads-up,tight", "--rounds", "20000", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = stdout(&o);
+    // The paired difference's lower end: the trained seat wins chips from tight on the same deals.
+    let row = table.lines().find(|l| l.starts_with("cfr-heads-up") && l.contains(" tight ")).expect("a pair row");
+    let lo: f64 = row.split_whitespace().nth(4).unwrap().parse().unwrap();
+    assert!(lo > 0.0, "{table}");
+}
+
+#[test]
+fn the_shipped_draft_policy_beats_the_threshold_bettors_at_the_default_table() {
+    let o = draftsim(&[
+        "run",
+        "--game",
+        "seven-card-draft",
+        "--seats",
+        "cfr,tight,greedy,loose-aggressive",
+        "--rounds",
+        "8000",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = stdout(&o);
+    // chips_per_round_lo: the trained seat wins chips at a table of the threshold presets.
+    let lo = row_value(&table, "cfr", 7);
+    assert!(lo > 0.0, "{table}");
 }
 
 /// The rows of a written CSV table as maps from column to text.

@@ -105,7 +105,8 @@ fn default_odds_weight() -> Vec<f32> {
     vec![1.0]
 }
 
-fn default_respect() -> f32 {
+/// How much an opponent's raise lifts its estimated strength, unless a preset says.
+pub fn default_respect() -> f32 {
     0.3
 }
 
@@ -125,7 +126,7 @@ pub struct Preset {
 pub const PRESETS: &[(&str, &str)] = crate::embedded_presets!(
     "seven-card-draft":
         "random", "greedy", "hate", "tight", "loose-aggressive", "wild-hunter", "late-folder", "bluffer",
-        "search",
+        "search", "cfr", "cfr-heads-up",
 );
 
 impl Preset {
@@ -641,6 +642,12 @@ mod tests {
             if crate::search::params::is_search(text) {
                 // The search bot's preset is a search strategy, not a module preset.
                 assert!(matches!(super::super::load_strategy(name), Ok(crate::search::Strategy::Search(..))), "{name}");
+                continue;
+            }
+            if crate::search::params::is_policy(text) {
+                // A trained policy, its picks by its fallback preset.
+                let strategy = super::super::load_strategy(name).unwrap();
+                assert!(matches!(strategy, crate::search::Strategy::Policy(_, Some(_))), "{name}");
                 continue;
             }
             let preset = Preset::load(name).unwrap();

@@ -67,6 +67,7 @@ impl GameDef for Def {
     const PRESETS: &'static [(&'static str, &'static str)] = bots::PRESETS;
     const DEFAULT_MIX: &'static [&'static str] =
         &["greedy", "hate", "tight", "random", "loose-aggressive", "wild-hunter", "late-folder"];
+    const POLICY_FALLBACK: Option<&'static str> = Some("greedy");
 
     fn players_mut(rules: &mut Rules) -> &mut usize {
         &mut rules.players
@@ -115,7 +116,7 @@ impl GameDef for Def {
         // The search bot drafts with its rollout preset's module (random rollouts: greedy).
         let draft = match &contest.lineup[0].1 {
             Strategy::Heuristic(preset) | Strategy::Search(_, Some(preset)) => preset.draft,
-            Strategy::Search(_, None) | Strategy::Policy(_) | Strategy::Outside(_) => bots::DraftModule::Greedy,
+            Strategy::Search(_, None) | Strategy::Policy(..) | Strategy::Outside(_) => bots::DraftModule::Greedy,
         };
         let c = calibration::calibrate(&contest.rules.rules, draft, rounds, seed, interrupt, progress)?;
         Ok(calibration::table(&c))

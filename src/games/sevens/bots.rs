@@ -73,7 +73,7 @@ pub struct Preset {
 /// The presets in `strategies/sevens/`, embedded in the binary.
 pub const PRESETS: &[(&str, &str)] = crate::embedded_presets!(
     "sevens":
-        "random", "no-trade", "greedy", "exact", "tight", "bluffer", "search",
+        "random", "no-trade", "greedy", "exact", "tight", "bluffer", "search", "cfr", "cfr-heads-up",
 );
 
 impl Preset {
@@ -286,6 +286,12 @@ mod tests {
         for (name, text) in PRESETS {
             if crate::search::params::is_search(text) {
                 assert!(super::super::load_strategy(name).is_ok(), "{name}");
+                continue;
+            }
+            if crate::search::params::is_policy(text) {
+                // A trained policy, its trades by its fallback preset.
+                let strategy = super::super::load_strategy(name).unwrap();
+                assert!(matches!(strategy, crate::search::Strategy::Policy(_, Some(_))), "{name}");
                 continue;
             }
             let p = Preset::load(name).unwrap();

@@ -64,6 +64,7 @@ impl GameDef for Def {
     /// counts of the others. The random seat keeps the skill gap measurable. At 5 and 6
     /// players exact (a calling station) and no-trade join.
     const DEFAULT_MIX: &'static [&'static str] = &["tight", "bluffer", "greedy", "random", "exact", "no-trade"];
+    const POLICY_FALLBACK: Option<&'static str> = Some("tight");
 
     fn players_mut(rules: &mut Rules) -> &mut usize {
         &mut rules.players

@@ -399,6 +399,12 @@ impl Forward for State {
         }
     }
 
+    /// Betting decisions only, bucketed (the abstraction a trained policy plays; picks have
+    /// no key and are left to the policy's fallback preset): see [`betting_key`].
+    fn info_key(variant: &Variant, obs: &Observation) -> Option<u64> {
+        betting_key(variant, obs)
+    }
+
     /// Round mode: net chips over the most a seat can win (`players` stakes), from 0 to 1
     /// with 1/2 for breaking even. Game mode: the seat's share of the game's win.
     fn returns(&self, variant: &Variant, out: &RoundResult, seat: usize) -> f64 {
@@ -441,4 +447,96 @@ pub fn bench_points(count: usize) -> (Variant, Vec<State>) {
         let _ = t.reset(&variant, seed, seed, &mut NoEvents, &mut RoundResult::default());
     });
     (variant, points)
+}
+
+/// Buckets of the strength estimate in a betting key.
+pub const STRENGTH_BUCKETS: u32 = 20;
+
+/// The abstraction of a betting decision, built from the seat's observation alone: the
+/// betting round, its strength against the field (the per-opponent chance of beating each
+/// opponent still in, as the `threshold` bets read it, in tenths), the raises so far this
+/// betting round (0 to 3 and more), whether it faces a bet, which raises its menu holds, the
+/// opponents still in (1 to 3 and more), the seats still to act after it (0 to 2 and
+/// more), and the raises of earlier betting rounds, the others' (0 to 3 and more) and its
+/// own (0 to 2 and more). Two decisions with one key have the same menu. `None` at a pick.
+pub fn betting_key(variant: &Variant, obs: &Observation) -> Option<u64> {
+    let p = &obs.public;
+    if p.phase != Phase::Bet(obs.seat as u8) {
+        return None;
+    }
+    let view = obs.view(variant);
+    let options = view.betting.expect("a view at a bet has its options");
+    let own = crate::games::seven_card_draft::bots::own_strength(&view, false);
+    let (_, strength) = crate::games::seven_card_draft::bots::field_strength(
+        &view,
+        own,
+        crate::games::seven_card_draft::bots::default_respect(),
+        &mut Default::default(),
+    );
+    let bucket = ((strength.clamp(0.0, 1.0) * STRENGTH_BUCKETS as f32) as u32).min(STRENGTH_BUCKETS - 1);
+    let opponents = (p.active as u32).saturating_sub(1).clamp(1, 3);
+    let after = p.betting.pending.saturating_sub(1).min(2);
+    let two_sizes = options.can_raise && options.max_raise > options.min_raise;
+    let (mut theirs, mut own) = (0u64, 0u64);
+    for a in obs.history.iter().filter(|a| usize::from(a.betting_round) < options.round) {
+        if matches!(a.action, Action::Raise(_)) {
+            if usize::from(a.seat) == obs.seat { own += 1 } else { theirs += 1 }
+        }
+    }
+    let fields = [
+        (u64::from(options.round.min(15) as u8), 4),
+        (u64::from(bucket), 5),
+        (u64::from(options.raises.min(3)), 2),
+        (u64::from(options.to_call > 0), 1),
+        (u64::from(options.can_raise), 1),
+        (u64::from(two_sizes), 1),
+        (u64::from(opponents), 2),
+        (u64::from(after), 2),
+        (theirs.min(3), 2),
+        (own.min(2), 2),
+    ];
+    Some(fields.iter().fold(0, |key, &(v, bits)| (key << bits) | v))
+}
+
+impl Observation {
+    /// The seat's typed view, as a heuristic bot gets it, made from the observation alone
+    /// (with its betting options at its own bet).
+    pub fn view<'a>(&'a self, variant: &'a Variant) -> SeatView<'a> {
+        let p = &self.public;
+        let betting = (p.phase == Phase::Bet(self.seat as u8)).then(|| p.bet_options(variant, self.seat));
+        let own = Own {
+            hand: self.hand,
+            last_pick: self.last_pick,
+            pack: self.pack,
+            seen: self.seen,
+            left_in: &self.left_in,
+            came_back: &self.came_back[..usize::from(self.came_back_len)],
+            history: &self.history,
+        };
+        p.view(variant, self.seat, own, betting)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The view a betting key reads, made from the observation, is the view the seat's
+    /// heuristic bot gets from the state.
+    #[test]
+    fn the_observations_view_is_the_bots_view() {
+        let (variant, points) = bench_points(400);
+        let mut obs = Observation::default();
+        let mut bets = 0;
+        for state in &points {
+            let (Phase::Bet(s) | Phase::Pick(s)) = state.public.phase else { continue };
+            let s = s as usize;
+            state.observe(&variant, s, &mut obs);
+            let betting = matches!(state.public.phase, Phase::Bet(_)).then(|| state.bet_options(&variant, s));
+            assert_eq!(format!("{:?}", obs.view(&variant)), format!("{:?}", state.view(&variant, s, betting)));
+            assert_eq!(betting_key(&variant, &obs).is_some(), betting.is_some());
+            bets += usize::from(betting.is_some());
+        }
+        assert!(bets > 20, "{bets}");
+    }
 }

@@ -31,32 +31,16 @@ impl State {
     }
 
     pub(super) fn view<'a>(&'a self, variant: &'a Variant, seat: usize, betting: Option<BetOptions>) -> SeatView<'a> {
-        let p = &self.public;
-        let n = p.players;
-        SeatView {
-            variant,
-            seat,
-            players: n,
-            direction: p.dir,
-            pick: p.pick,
+        let own = Own {
             hand: self.hands[seat],
-            own_face_up: p.face_up[seat],
             last_pick: self.last_pick[seat],
-            face_up: &p.face_up[..n],
-            folded: &p.folded[..n],
-            pack: if betting.is_some() { CardSet::EMPTY } else { self.packs[seat] },
+            pack: self.packs[seat],
             seen: self.seen[seat],
-            memory: PackMemory {
-                left_in: &self.left_in[seat][..n],
-                came_back: &self.came_back[seat][..self.came_back_len[seat] as usize],
-                pack_of: &p.pack_of[..n],
-            },
-            pot: p.pot,
-            stacks: &p.stacks[..n],
-            committed: &p.committed[..n],
-            betting,
+            left_in: &self.left_in[seat],
+            came_back: &self.came_back[seat][..self.came_back_len[seat] as usize],
             history: &self.history,
-        }
+        };
+        self.public.view(variant, seat, own, betting)
     }
 
     pub(super) fn next_seat(&self, seat: usize, skip: impl Fn(usize) -> bool) -> usize {
@@ -561,27 +545,7 @@ impl State {
     /// The betting facts of `seat`, the seat to bet.
     #[inline(always)]
     pub(super) fn bet_options(&self, variant: &Variant, seat: usize) -> BetOptions {
-        let p = &self.public;
-        let b = &p.betting;
-        let size = variant.rules.bet_sizes[b.round as usize];
-        let stack = p.stacks[seat];
-        let to_call = (b.current - p.street[seat]).min(stack);
-        let room = stack - to_call;
-        let pot_after_call = p.pot + to_call;
-        let (min_raise, max_raise) = match variant.rules.limit {
-            Limit::FixedLimit => (size, size),
-            Limit::PotLimit => (size.max(b.last_raise), pot_after_call.max(size.max(b.last_raise))),
-            Limit::NoLimit => (size.max(b.last_raise), room),
-        };
-        let cap = variant.rules.raise_cap;
-        BetOptions {
-            round: b.round as usize,
-            to_call,
-            can_raise: (cap == 0 || b.raises < cap) && room > 0,
-            min_raise: min_raise.min(room),
-            max_raise: max_raise.min(room),
-            raises: b.raises,
-        }
+        self.public.bet_options(variant, seat)
     }
 
     /// Asks `bot` for the decision of the seat to move, from its view; a choice the rules
@@ -924,5 +888,79 @@ impl State {
         t.last_deal = None;
         t.deal_seed = rng.next_u64();
         t
+    }
+}
+
+impl Public {
+    /// Seat `seat`'s betting options in the betting round in progress (all public).
+    pub fn bet_options(&self, variant: &Variant, seat: usize) -> BetOptions {
+        let p = self;
+        let b = &p.betting;
+        let size = variant.rules.bet_sizes[b.round as usize];
+        let stack = p.stacks[seat];
+        let to_call = (b.current - p.street[seat]).min(stack);
+        let room = stack - to_call;
+        let pot_after_call = p.pot + to_call;
+        let (min_raise, max_raise) = match variant.rules.limit {
+            Limit::FixedLimit => (size, size),
+            Limit::PotLimit => (size.max(b.last_raise), pot_after_call.max(size.max(b.last_raise))),
+            Limit::NoLimit => (size.max(b.last_raise), room),
+        };
+        let cap = variant.rules.raise_cap;
+        BetOptions {
+            round: b.round as usize,
+            to_call,
+            can_raise: (cap == 0 || b.raises < cap) && room > 0,
+            min_raise: min_raise.min(room),
+            max_raise: max_raise.min(room),
+            raises: b.raises,
+        }
+    }
+}
+
+/// What one seat holds and remembers: its part of a view beyond the public state.
+pub(super) struct Own<'a> {
+    pub(super) hand: CardSet,
+    pub(super) last_pick: Option<Card>,
+    pub(super) pack: CardSet,
+    pub(super) seen: CardSet,
+    /// Per pack: what the seat left in it (at least `players` entries).
+    pub(super) left_in: &'a [CardSet],
+    pub(super) came_back: &'a [CardSet],
+    pub(super) history: &'a [PublicAction],
+}
+
+impl Public {
+    /// Seat `seat`'s view from the public state and what it holds (`betting`: its options
+    /// at its bet; a view while betting shows no pack).
+    #[inline(always)]
+    pub(super) fn view<'a>(
+        &'a self,
+        variant: &'a Variant,
+        seat: usize,
+        own: Own<'a>,
+        betting: Option<BetOptions>,
+    ) -> SeatView<'a> {
+        let n = self.players;
+        SeatView {
+            variant,
+            seat,
+            players: n,
+            direction: self.dir,
+            pick: self.pick,
+            hand: own.hand,
+            own_face_up: self.face_up[seat],
+            last_pick: own.last_pick,
+            face_up: &self.face_up[..n],
+            folded: &self.folded[..n],
+            pack: if betting.is_some() { CardSet::EMPTY } else { own.pack },
+            seen: own.seen,
+            memory: PackMemory { left_in: &own.left_in[..n], came_back: own.came_back, pack_of: &self.pack_of[..n] },
+            pot: self.pot,
+            stacks: &self.stacks[..n],
+            committed: &self.committed[..n],
+            betting,
+            history: own.history,
+        }
     }
 }

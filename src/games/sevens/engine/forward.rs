@@ -202,6 +202,12 @@ impl Forward for State {
         })
     }
 
+    /// Betting decisions only, bucketed (the abstraction a trained policy plays; trades have
+    /// no key and are left to the policy's fallback preset): see [`betting_key`].
+    fn info_key(rules: &Rules, obs: &Observation) -> Option<u64> {
+        betting_key(rules, obs)
+    }
+
     fn describe(&self, _rules: &Rules, m: Move, observer: usize) -> String {
         let own = self.to_act() == Some(observer);
         match m {
@@ -228,5 +234,104 @@ impl Forward for State {
         let stake = rules.ante + rules.raise_cap * rules.raise_size;
         let span = (rules.players as u32 * stake).max(1) as f64;
         (0.5 + out.seats[seat].score as f64 / (2.0 * span)).clamp(0.0, 1.0)
+    }
+}
+
+/// Buckets of the share estimate in a betting key.
+pub const SHARE_BUCKETS: u32 = 20;
+
+/// The abstraction of a betting decision, built from the seat's observation alone: its
+/// expected share of the pot as the `threshold` bets read it (from its cards, its trade to
+/// come and what the others drew), in twentieths; its turn (first, second, later); whether
+/// it has traded; the raises so far (0 to 3 and more); whether it faces a raise; whether it
+/// may raise; the opponents still in (1 to 3 and more) and the seats still to act after it
+/// (0 to 2 and more). Two decisions with one key have the same menu. `None` at a trade.
+pub fn betting_key(rules: &Rules, obs: &Observation) -> Option<u64> {
+    let p = &obs.public;
+    if p.phase != Phase::Bet(obs.seat as u8) {
+        return None;
+    }
+    let view = obs.view(rules);
+    let share = crate::games::sevens::bots::strength(&view);
+    let bucket = ((share.clamp(0.0, 1.0) * SHARE_BUCKETS as f32) as u32).min(SHARE_BUCKETS - 1);
+    let opponents = p.active.saturating_sub(1).clamp(1, 3) as u64;
+    let after = p.pending.saturating_sub(1).min(2) as u64;
+    let fields = [
+        (u64::from(bucket), 5),
+        (view.turn.min(2) as u64, 2),
+        (u64::from(view.traded), 1),
+        (u64::from(p.raises.min(3)), 2),
+        (u64::from(view.to_call > 0), 1),
+        (u64::from(view.can_raise), 1),
+        (opponents, 2),
+        (after, 2),
+    ];
+    Some(fields.iter().fold(0, |key, &(v, bits)| (key << bits) | v))
+}
+
+impl Observation {
+    /// The seat's typed view, as a heuristic bot gets it, made from the observation alone
+    /// (with its betting facts at its own bet).
+    pub fn view<'a>(&'a self, rules: &'a Rules) -> SeatView<'a> {
+        let p = &self.public;
+        p.view(rules, self.seat, self.hand, p.phase == Phase::Bet(self.seat as u8))
+    }
+}
+
+impl Public {
+    /// What seat `s`, holding `hand`, sees: everything else in its view is public.
+    /// `betting` for a bet (a trade sees no call or raise).
+    #[inline]
+    pub fn view<'a>(&'a self, rules: &'a Rules, s: usize, hand: SevensHand, betting: bool) -> SeatView<'a> {
+        let n = rules.players;
+        SeatView {
+            rules,
+            seat: s,
+            hand,
+            traded: self.traded[s],
+            cards_traded: &self.cards_traded[..n],
+            trade_used: &self.traded[..n],
+            folded: &self.folded[..n],
+            pot: self.pot,
+            to_call: if betting { self.current - self.street[s] } else { 0 },
+            can_raise: betting && self.raises < rules.raise_cap,
+            raised: self.raises > 0,
+            turn: self.turns[s],
+            deck_left: DECK_SIZE - self.drawn,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::SeatBot;
+
+    /// The view a betting key reads, made from the observation, is the view the seat's
+    /// heuristic bot gets from the state.
+    #[test]
+    fn the_observations_view_is_the_bots_view() {
+        let rules = Rules::default();
+        let mut bots: Vec<SeatBot<State>> = (crate::games::sevens::INFO.default_seats)(rules.players)
+            .iter()
+            .map(|name| {
+                let strategy = crate::games::sevens::load_strategy(name).unwrap();
+                SeatBot::new(name, &strategy, rules.players, crate::games::sevens::Preset::bot)
+            })
+            .collect();
+        let points = crate::search::leaks::decision_points(&rules, &mut bots, 7, 300, 1, |t: &mut State, seed| {
+            *t = State::default();
+            t.reset(&rules, seed, &mut NoEvents, &mut RoundResult::default());
+        });
+        let mut obs = Observation::default();
+        let mut bets = 0;
+        for state in &points {
+            let Phase::Bet(s) = state.public.phase else { continue };
+            state.observe(&rules, s as usize, &mut obs);
+            assert_eq!(format!("{:?}", obs.view(&rules)), format!("{:?}", state.view(&rules, s as usize, true)));
+            assert!(betting_key(&rules, &obs).is_some());
+            bets += 1;
+        }
+        assert!(bets > 50, "{bets}");
     }
 }

@@ -165,23 +165,7 @@ impl State {
 
     /// What seat `s` sees now; `betting` for a bet (a trade sees no call or raise).
     pub(super) fn view<'a>(&'a self, rules: &'a Rules, s: usize, betting: bool) -> SeatView<'a> {
-        let p = &self.public;
-        let n = rules.players;
-        SeatView {
-            rules,
-            seat: s,
-            hand: self.hands[s],
-            traded: p.traded[s],
-            cards_traded: &p.cards_traded[..n],
-            trade_used: &p.traded[..n],
-            folded: &p.folded[..n],
-            pot: p.pot,
-            to_call: if betting { p.current - p.street[s] } else { 0 },
-            can_raise: betting && p.raises < rules.raise_cap,
-            raised: p.raises > 0,
-            turn: p.turns[s],
-            deck_left: self.pile.left(),
-        }
+        self.public.view(rules, s, self.hands[s], betting)
     }
 
     /// Asks `bot` for the seat to move's decision, from its view.

@@ -1,0 +1,53 @@
+#!/bin/sh
+# The trained players (the `cfr` presets) against every other player: paired differences
+# in chips per round on the same deals, seats rotated, at the default table (mixed, and
+# A,B,A,B against each player) and heads-up, a lower bound on each heads-up policy's
+# exploitability by play, and how fast a table of trained players plays.
+# Run from the repository root:  sh reports/trained-players/regenerate.sh
+set -eu
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/draftsim-target}"
+D=reports/trained-players/data
+cargo build --release -q
+draftsim() { "$CARGO_TARGET_DIR/release/draftsim" "$@"; }
+# name, game, seats, rounds
+while read -r name game seats rounds; do
+  draftsim run --game "$game" --seats "$seats" --rounds "$rounds" --quiet --out "$D/$name" --force > /dev/null
+done <<'RUNS'
+scd-table seven-card-draft cfr,tight,greedy,loose-aggressive 20000
+scd-table-search seven-card-draft cfr,hate,bluffer,search 8000
+scd-hu-search seven-card-draft cfr-heads-up,search 20000
+scd-hu-tight seven-card-draft cfr-heads-up,tight 20000
+scd-hu-loose-aggressive seven-card-draft cfr-heads-up,loose-aggressive 20000
+scd-hu-hate seven-card-draft cfr-heads-up,hate 20000
+sevens-table sevens cfr,tight,exact,bluffer 20000
+sevens-hu-tight sevens cfr-heads-up,tight 20000
+sevens-hu-exact sevens cfr-heads-up,exact 20000
+sevens-hu-bluffer sevens cfr-heads-up,bluffer 20000
+sevens-hu-search sevens cfr-heads-up,search 20000
+scd-hu-always-raise seven-card-draft cfr-heads-up,bluffer{bet.p=1} 20000
+scd-hu-never-raise seven-card-draft cfr-heads-up,bluffer{bet.p=0} 20000
+sevens-hu-always-raise sevens cfr-heads-up,bluffer{bet.p=1} 20000
+sevens-hu-never-raise sevens cfr-heads-up,bluffer{bet.p=0} 20000
+RUNS
+# A,B,A,B: the trained player against each other player at the default four seats.
+for opp in tight greedy hate loose-aggressive wild-hunter late-folder 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' search; do
+  draftsim run --game seven-card-draft --seats "cfr,$opp,cfr,$opp" --rounds 4000 --quiet \
+    --out "$D/scd-abab-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
+done
+for opp in tight exact greedy no-trade 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' search; do
+  draftsim run --game sevens --seats "cfr,$opp,cfr,$opp" --rounds 20000 --quiet \
+    --out "$D/sevens-abab-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
+done
+draftsim exploitability --game sevens --players 2 --seats cfr-heads-up,tight,exact,bluffer,search \
+  --rounds 4000 --quiet --out "$D/sevens-hu-exploitability" --force > /dev/null
+draftsim exploitability --game seven-card-draft --players 2 --seats cfr-heads-up,tight,loose-aggressive,hate,search \
+  --rounds 1000 --quiet --out "$D/scd-hu-exploitability" --force > /dev/null
+# Speed: a table of trained players against the default mix, one thread, same build.
+for game in seven-card-draft sevens; do
+  for seats in cfr,cfr,cfr,cfr default; do
+    if [ "$seats" = default ]; then set --; else set -- --seats "$seats"; fi
+    start=$(date +%s.%N)
+    draftsim run --game "$game" "$@" --rounds 20000 --threads 1 --quiet > /dev/null
+    echo "$game $seats $(echo "$(date +%s.%N) - $start" | bc)"
+  done
+done > "$D/speed.txt"
