@@ -278,17 +278,52 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Ends on a command-line error: a bad value (a negative count, `--threads 0`) in one
-/// line, as draftsim's own input errors are; anything else (help, version, an unknown
-/// flag with its usage) as clap prints it.
+/// Ends on a command-line error in one line, as draftsim's own input errors are: clap's
+/// message, its tip where it has one (a similar flag), and which help to read; exit code 2.
+/// Help and version print as clap prints them.
 fn exit_on_usage_error(e: clap::Error) -> ! {
     use clap::error::ErrorKind;
-    if matches!(e.kind(), ErrorKind::ValueValidation | ErrorKind::InvalidValue) {
-        let text = e.render().to_string();
-        eprintln!("{}", text.lines().next().unwrap_or("error: invalid value"));
-        std::process::exit(2);
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        e.exit()
     }
-    e.exit()
+    let text = e.render().to_string();
+    if matches!(e.kind(), ErrorKind::ValueValidation | ErrorKind::InvalidValue) {
+        // The message names the flag and the fix already.
+        eprintln!("{}", text.lines().next().unwrap_or("error: invalid value"));
+    } else {
+        let line = one_line_usage_error(&text);
+        // Coloured where clap would colour it: on a terminal or under CLICOLOR_FORCE,
+        // never under NO_COLOR.
+        let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
+        let colour =
+            !set("NO_COLOR") && (set("CLICOLOR_FORCE") || std::io::IsTerminal::is_terminal(&std::io::stderr()));
+        match line.strip_prefix("error:") {
+            Some(rest) if colour => eprintln!("\x1b[1m\x1b[31merror:\x1b[0m{rest}"),
+            _ => eprintln!("{line}"),
+        }
+    }
+    std::process::exit(2);
+}
+
+/// Clap's rendered error as one line: the message, any tips, and the command whose help
+/// lists the choices (read from the usage line).
+fn one_line_usage_error(text: &str) -> String {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let mut out = lines.next().unwrap_or("error: bad command line").to_string();
+    let mut command = "draftsim".to_string();
+    for line in lines {
+        if let Some(usage) = line.strip_prefix("Usage:") {
+            let words: Vec<&str> =
+                usage.split_whitespace().skip(1).take_while(|w| !w.starts_with(['[', '<', '-'])).collect();
+            command = std::iter::once("draftsim").chain(words).collect::<Vec<_>>().join(" ");
+        } else if line.starts_with("tip:") {
+            out = format!("{out} ({line})");
+        }
+    }
+    format!("{out}; see `{command} --help`")
 }
 
 /// Whether an error is the user's bad input (exit code 2).

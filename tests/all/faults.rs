@@ -100,6 +100,11 @@ fn bad_input_is_refused_in_one_line_with_exit_code_2_before_anything_is_written(
             &["tune", "--param", "raise_cap=1..3", "--minimize", "seat_advantage", "--require", "completion>=NaN"],
             "write NAME>=VALUE",
         ),
+        // Clap's own errors, in one line with the help to read.
+        (&["run", "--nope", "--out", out], "unexpected argument '--nope' found; see `draftsim run --help`"),
+        (&["run", "--sed", "4", "--out", out], "(tip: a similar argument exists: '--seed')"),
+        (&["list", "rules", "--bogus"], "see `draftsim list rules --help`"),
+        (&["nonesuch"], "unrecognized subcommand 'nonesuch'; see `draftsim --help`"),
         // Refused before the first variant or pair plays, and said once.
         (&["sweep", "--set", "players=3,100", "--rounds", "100000", "--out", out], "players = 100: give between"),
         (
