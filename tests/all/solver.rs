@@ -67,23 +67,8 @@ fn train_reaches_kuhns_value_and_the_policy_plays() {
 fn leduc_trains_below_a_hundredth_and_es_mccfr_is_the_same_on_any_thread_count() {
     let dir = scratch(FILE, "leduc");
     let train = |name: &str, algorithm: &str, iterations: &str, threads: &str| {
-        let out = dir.join(name);
-        let o = draftsim(&[
-            "train",
-            "--game",
-            "leduc-poker",
-            "--algorithm",
-            algorithm,
-            "--iterations",
-            iterations,
-            "--out",
-            out.to_str().unwrap(),
-            "--threads",
-            threads,
-            "--quiet",
-        ]);
-        assert!(o.status.success(), "{}", stderr(&o));
-        out
+        let game = ["--game", "leduc-poker", "--algorithm", algorithm, "--iterations", iterations];
+        train_into(&dir, name, &game, threads)
     };
     let out = train("cfr", "cfr+", "400", "1");
     let row = last_row(&std::fs::read_to_string(out.join("training.csv")).unwrap());
@@ -166,25 +151,17 @@ fn bad_training_input_is_one_line() {
     }
 }
 
-/// `train` for Seven Card Draft heads-up, `iterations` iterations, into `dir/name`.
-fn train_draft(dir: &std::path::Path, name: &str, iterations: &str, threads: &str) -> std::path::PathBuf {
+/// `train` with these game arguments on `threads` threads, into `dir/name`.
+fn train_into(dir: &std::path::Path, name: &str, game: &[&str], threads: &str) -> std::path::PathBuf {
     let out = dir.join(name);
-    let o = draftsim(&[
-        "train",
-        "--game",
-        "seven-card-draft",
-        "--players",
-        "2",
-        "--iterations",
-        iterations,
-        "--out",
-        out.to_str().unwrap(),
-        "--threads",
-        threads,
-        "--quiet",
-    ]);
+    let o = draftsim(&[&["train"], game, &["--out", out.to_str().unwrap(), "--threads", threads, "--quiet"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     out
+}
+
+/// `train` for Seven Card Draft heads-up, `iterations` iterations, into `dir/name`.
+fn train_draft(dir: &std::path::Path, name: &str, iterations: &str, threads: &str) -> std::path::PathBuf {
+    train_into(dir, name, &["--game", "seven-card-draft", "--players", "2", "--iterations", iterations], threads)
 }
 
 #[test]
