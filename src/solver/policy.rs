@@ -142,10 +142,16 @@ impl Policy {
         if h.game != game {
             return Err(InputError::new(format!("policy for {}, not {game}: train one for {game}", h.game)));
         }
-        if h.rules_hash != rules_hash(rules_toml) || h.players != players {
+        if h.players != players {
             return Err(InputError::new(format!(
-                "policy trained under other rules or another table ({} players, rules hash {}): train one for these rules with `draftsim train --game {game} --rules FILE`",
-                h.players, h.rules_hash
+                "policy trained for {} players, not {players}: train one for this table with `draftsim train --game {game} --players {players}`",
+                h.players
+            )));
+        }
+        if h.rules_hash != rules_hash(rules_toml) {
+            return Err(InputError::new(format!(
+                "policy trained under other rules (rules hash {}): train one for these rules with `draftsim train --game {game} --rules FILE`",
+                h.rules_hash
             )));
         }
         Ok(())

@@ -50,7 +50,7 @@ fn train_reaches_kuhns_value_and_the_policy_plays() {
     assert!(o.status.success(), "{}", stderr(&o));
     // The same policy under other rules, for another game, or broken: one line, exit 2.
     for (args, says) in [
-        (vec!["run", "--game", "kuhn-poker", "--seats", &three, "--rounds", "10"], "other rules"),
+        (vec!["run", "--game", "kuhn-poker", "--seats", &three, "--rounds", "10"], "trained for 2 players, not 3"),
         (vec!["run", "--game", "leduc-poker", "--seats", &two, "--rounds", "10"], "trained for kuhn-poker"),
     ] {
         let o = draftsim(&args);
@@ -186,7 +186,7 @@ fn a_draft_game_trains_over_its_forward_model_the_same_on_any_thread_count() {
     let four = format!("cfr{{policy=\"{}\"}},random,tight,greedy", one.display());
     let o = draftsim(&["run", "--game", "seven-card-draft", "--seats", &four, "--rounds", "10"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("another table"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("trained for 2 players, not 4"), "{}", stderr(&o));
 }
 
 #[test]
