@@ -48,6 +48,12 @@ pub struct VersusArgs {
     /// Print every figure's row, not only the verdict.
     #[arg(long)]
     pub all: bool,
+    /// Play until every figure is decided (its interval clear of its smallest effect, or
+    /// within it): deals double from a sixteenth of --rounds (at least 64 deals) up to
+    /// --rounds, each step replaying from the first deal, so the tables equal a plain run
+    /// of the rounds played.
+    #[arg(long, conflicts_with = "shard")]
+    pub until_ci: bool,
     /// Play only shard i of n (0-based) of the two sides' deals, or auto/n from
     /// SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; `draftsim merge` builds the tables from
     /// every shard's --out.
@@ -110,7 +116,7 @@ pub fn versus(args: VersusArgs) -> Result<()> {
     let (format, out) = args.output.open()?;
     let (players_a, players_b) = (built[0].0.players(), built[1].0.players());
     args.exec.note(&format!(
-        "{} · A {} · B {} · {} · seats {} · seed {} · {} deals each ({} rounds of A)",
+        "{} · A {} · B {} · {} · seats {} · seed {} · {}{} deals each ({} rounds of A)",
         info.name,
         args.a.display(),
         args.b.display(),
@@ -121,6 +127,7 @@ pub fn versus(args: VersusArgs) -> Result<()> {
         },
         spec.seats.clone().unwrap_or_else(|| draftsim::sim::listed(&built[0].1, players_a)).join(","),
         spec.seed,
+        if args.until_ci { "until every figure is decided, at most " } else { "" },
         spec.deals,
         spec.deals * per
     ));
@@ -128,6 +135,29 @@ pub fn versus(args: VersusArgs) -> Result<()> {
     if differs.is_empty() {
         args.exec.note("A and B hold the same rules: every difference will be 0");
     }
+    let work = draftsim::study::shard_work(2, shard);
+    let sides = if args.until_ci {
+        let cap = spec.deals;
+        let mut deals = (cap / 16).max(64).min(cap);
+        loop {
+            spec.deals = deals;
+            let sides =
+                play(&args.exec, |step| versus::play(info, &spec, &work.units, work.part, Some(&INTERRUPTED), step))?;
+            let rows = versus::differences(&sides[0], &sides[1], &spec, &rate_measures(info, &spec)?);
+            let decided = rows.iter().all(|r| r.verdict != Verdict::Undecided);
+            if decided || deals == cap {
+                args.exec.note(&if decided {
+                    format!("--until-ci: every figure decided after {deals} deals ({} rounds of A)", deals * per)
+                } else {
+                    format!("--until-ci: some figures still undecided at --rounds ({deals} deals)")
+                });
+                break sides;
+            }
+            deals = (deals * 2).min(cap);
+        }
+    } else {
+        play(&args.exec, |step| versus::play(info, &spec, &work.units, work.part, Some(&INTERRUPTED), step))?
+    };
     let meta = serde_json::json!({
         "kind": kind::VERSUS.name,
         "differs": differs,
@@ -143,8 +173,10 @@ pub fn versus(args: VersusArgs) -> Result<()> {
         "rules_b": built[1].0.rules_toml(),
         "min_effect": spec.min_effects,
     });
-    let work = draftsim::study::shard_work(2, shard);
-    let sides = play(&args.exec, |step| versus::play(info, &spec, &work.units, work.part, Some(&INTERRUPTED), step))?;
+    let mut meta = meta;
+    if args.until_ci {
+        meta["until_ci"] = true.into();
+    }
     if let Some(shard) = shard {
         let part = StudyShard {
             kind: kind::VERSUS.name.into(),

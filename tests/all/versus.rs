@@ -71,6 +71,58 @@ fn a_rule_that_lengthens_units_is_found_and_identical_rules_change_nothing() {
     assert!(report.join("1-versus.svg").exists());
 }
 
+/// study.json of a written folder.
+fn study(dir: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("study.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn until_ci_stops_once_every_figure_is_decided_and_equals_a_plain_run() {
+    let dir = scratch(FILE, "until");
+    let bo3 = dir.join("bo3.toml");
+    std::fs::write(&bo3, "games = 3\n").unwrap();
+    let copy = dir.join("copy.toml");
+    std::fs::write(&copy, "games = 3\n").unwrap();
+    let game = ["--game", "winston-crazier-eights", "--until-ci"];
+    // Identical rules: every difference is 0, decided at the first step (a sixteenth).
+    let same = dir.join("same");
+    let (b, c) = (bo3.to_str().unwrap(), copy.to_str().unwrap());
+    let o = draftsim(&[&["versus", b, c], &game[..], &["--rounds", "64000", "--out", same.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let meta = study(&same);
+    assert_eq!(meta["until_ci"], true);
+    let deals = meta["deals"].as_u64().unwrap();
+    assert!(stderr(&o).contains(&format!("every figure decided after {deals} deals")), "{}", stderr(&o));
+    assert!(meta["rounds"].as_u64().unwrap() * 16 <= 64000 + 16 * 2, "{meta}");
+    // A planted difference: what it played equals a plain run of as many rounds.
+    let planted = dir.join("planted");
+    let o = draftsim(
+        &[&["versus", "defaults", b], &game[..], &["--rounds", "3000", "--out", planted.to_str().unwrap()]].concat(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rounds = study(&planted)["rounds"].as_u64().unwrap().to_string();
+    let plain = dir.join("plain");
+    let o = draftsim(&[
+        "versus",
+        "defaults",
+        b,
+        "--game",
+        "winston-crazier-eights",
+        "--rounds",
+        &rounds,
+        "--out",
+        plain.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(planted.join("versus.csv")).unwrap(),
+        std::fs::read_to_string(plain.join("versus.csv")).unwrap()
+    );
+    // Sharded runs play a fixed number of rounds.
+    let o = draftsim(&[&["versus", b, c], &game[..], &["--shard", "0/2"]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
 #[test]
 fn sharded_versus_merges_into_the_whole_and_bad_input_is_refused() {
     let dir = scratch(FILE, "shards");
