@@ -38,12 +38,22 @@ for opp in tight exact greedy no-trade 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' sea
   draftsim run --game sevens --seats "cfr,$opp,cfr,$opp" --rounds 20000 --quiet \
     --out "$D/sevens-abab-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
 done
+# Seven Poker (games, victory cards): a mixed table, then each player alone, A, B, A, B.
+draftsim run --game seven-poker --seats cfr,adaptive,colour,rainbow --rounds 4000 --quiet \
+  --out "$D/sp-table" --force > /dev/null
+draftsim run --game seven-poker --seats cfr,adaptive,colour,bluffer --rounds 4000 --quiet \
+  --out "$D/sp-table-bluffer" --force > /dev/null
+for opp in adaptive colour rainbow bluffer fold-to-keep pat random search; do
+  if [ "$opp" = search ]; then games=1200; else games=4000; fi
+  draftsim run --game seven-poker --seats "cfr,$opp,cfr,$opp" --rounds "$games" --quiet \
+    --out "$D/sp-abab-$opp" --force > /dev/null
+done
 draftsim exploitability --game sevens --players 2 --seats cfr-heads-up,tight,exact,bluffer,search \
   --rounds 4000 --quiet --out "$D/sevens-hu-exploitability" --force > /dev/null
 draftsim exploitability --game seven-card-draft --players 2 --seats cfr-heads-up,tight,loose-aggressive,hate,search \
   --rounds 1000 --quiet --out "$D/scd-hu-exploitability" --force > /dev/null
 # Speed: a table of trained players against the default mix, one thread, same build.
-for game in seven-card-draft sevens; do
+for game in seven-card-draft sevens seven-poker; do
   for seats in cfr,cfr,cfr,cfr default; do
     if [ "$seats" = default ]; then set --; else set -- --seats "$seats"; fi
     start=$(date +%s.%N)

@@ -5,7 +5,7 @@ use anyhow::Result;
 use clap::Args;
 use draftsim::InputError;
 use draftsim::error::Error;
-use draftsim::outside::{HUMAN, terminal};
+use draftsim::outside::{HUMAN, Hint, terminal};
 use draftsim::sim::{Lineup, Mode, Plan, Tally, mix_seed};
 
 use super::args::{GameArgs, OutputArgs, RoundsArg, warn_rules, whole};
@@ -24,18 +24,39 @@ pub struct PlayArgs {
     /// The seed the units are dealt from (default: drawn from the clock, and printed).
     #[arg(long, value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub seed: Option<u64>,
-    /// Show what the search bot would do at each of your decisions: its top moves, with
-    /// their shares of its visits and mean results (0 worst, 1 best).
-    #[arg(long)]
-    pub hint: bool,
+    /// Show advice at each of your decisions: `--hint` (or `--hint search`) the search
+    /// bot's top moves, with their shares of its visits and mean results (0 worst, 1 best);
+    /// `--hint cfr` (or another trained-policy preset) the policy's probabilities.
+    #[arg(long, value_name = "WHO", num_args = 0..=1, default_missing_value = "search")]
+    pub hint: Option<String>,
     #[command(flatten)]
     pub output: OutputArgs,
 }
 
 /// Plays the units, one at a time, and writes the tables of those finished.
 pub fn run(mut args: PlayArgs) -> Result<()> {
-    terminal::setup(args.hint, &INTERRUPTED);
     let info = draftsim::games::find(args.game.name())?;
+    let hint = match args.hint.as_deref() {
+        None => Hint::None,
+        Some("search") => Hint::Search,
+        Some(name) => {
+            let text = (info.preset_text)(name).map_err(|e| e.context("--hint"))?;
+            if !draftsim::search::params::is_policy(&text) {
+                return Err(InputError::new(format!(
+                    "--hint {name}: neither search nor a trained policy of {}; use --hint search or --hint cfr",
+                    info.name
+                ))
+                .into());
+            }
+            let policy = draftsim::search::params::read_policy(&text, name, info.name)?;
+            Hint::Policy(name.to_string(), std::sync::Arc::new(policy))
+        }
+    };
+    let trained_for = match &hint {
+        Hint::Policy(name, policy) => Some((name.clone(), policy.header.players)),
+        _ => None,
+    };
+    terminal::setup(hint, &INTERRUPTED);
     let seats = match args.game.seats.list() {
         Some(seats) => seats,
         None => {
@@ -65,6 +86,15 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
     });
     let (game, seats) = args.game.build()?;
+    if let Some((name, players)) = trained_for
+        && players != game.players()
+    {
+        return Err(InputError::new(format!(
+            "--hint {name}: its policy was trained for {players} players, not {}; hint with search, or play at {players}",
+            game.players()
+        ))
+        .into());
+    }
     let (format, out) = args.output.open()?;
     warn_rules(game.as_ref(), &super::args::QuietArg { quiet: false });
     let unit = game.measures().unit.clone();

@@ -27,14 +27,23 @@ pub struct TrainArgs {
     pub game: GameRulesArgs,
     #[command(flatten)]
     pub players: PlayersArg,
-    /// cfr+, dcfr, cfr or es-mccfr [default: cfr+ where the game's whole tree is held
-    /// (kuhn-poker, leduc-poker), es-mccfr over the forward model elsewhere, the only choice there].
+    /// cfr+, dcfr, cfr, es-mccfr or mccfr-probe [default: cfr+ where the game's whole tree
+    /// is held (kuhn-poker, leduc-poker); over the forward model elsewhere, mccfr-probe for
+    /// Seven Poker games, es-mccfr for the rest].
     #[arg(long)]
     pub algorithm: Option<String>,
     /// The heuristic preset that makes the decisions the game's information key leaves out
     /// (Seven Card Draft's picks), in training and in play [default: the game's, e.g. greedy].
     #[arg(long, value_name = "PRESET")]
     pub fallback: Option<String>,
+    /// Heuristic strategies that take other seats' places in sampled training, so the
+    /// policy learns to answer them too: comma-separated, as for --seats.
+    #[arg(long, value_delimiter = ',', value_name = "STRATEGIES")]
+    pub field: Option<Vec<String>>,
+    /// The chance that each other seat of a traversal is one of --field's strategies
+    /// (drawn uniformly), 0 to 1 [default: 0.5 with --field].
+    #[arg(long, value_name = "SHARE", requires = "field")]
+    pub field_share: Option<f64>,
     /// Iterations in all (a resumed run counts those it had) [default: 1000].
     #[arg(long, value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub iterations: Option<u64>,
@@ -60,11 +69,49 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let rules = args.game.rules_text()?;
     let (mut game, _) = (info.build)(rules.as_deref(), args.players.players, None)?;
     let exact = game.has_tree();
-    let algorithm_name = args.algorithm.clone().unwrap_or_else(|| if exact { "cfr+" } else { "es-mccfr" }.into());
+    let algorithm_name = args.algorithm.clone().unwrap_or_else(|| {
+        if exact {
+            "cfr+"
+        } else if game.probe_training() {
+            "mccfr-probe"
+        } else {
+            "es-mccfr"
+        }
+        .into()
+    });
     let algorithm: Algorithm = algorithm_name.parse()?;
-    if !exact && algorithm != Algorithm::ExternalSampling {
+    match algorithm {
+        Algorithm::Probe if exact => {
+            return Err(InputError::new(format!(
+                "--algorithm mccfr-probe: {} has a whole tree; use cfr+, dcfr, cfr or es-mccfr",
+                info.name
+            ))
+            .into());
+        }
+        Algorithm::Full(_) if !exact => {
+            return Err(InputError::new(format!(
+                "--algorithm {algorithm_name}: {} has no exact tree to sweep; use es-mccfr or mccfr-probe (over its forward model)",
+                info.name
+            ))
+            .into());
+        }
+        Algorithm::ExternalSampling if !exact && game.probe_training() => {
+            return Err(InputError::new(format!(
+                "--algorithm es-mccfr: a unit of {} holds too many of one seat's decisions to branch at every one; use mccfr-probe",
+                info.name
+            ))
+            .into());
+        }
+        _ => {}
+    }
+    let field: Vec<String> = args.field.as_deref().map(draftsim::games::presets::rejoin).unwrap_or_default();
+    let field_share = if field.is_empty() { 0.0 } else { args.field_share.unwrap_or(0.5) };
+    if !(0.0..=1.0).contains(&field_share) {
+        return Err(InputError::new(format!("--field-share {field_share}: give a chance from 0 to 1")).into());
+    }
+    if exact && !field.is_empty() {
         return Err(InputError::new(format!(
-            "--algorithm {algorithm_name}: {} has no exact tree to sweep; use es-mccfr (over its forward model)",
+            "--field: {} trains over its whole tree, every seat by regret; train against a field only over a forward model",
             info.name
         ))
         .into());
@@ -111,7 +158,12 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let saved: Option<Result<TrainState, serde_json::Error>> =
         std::fs::read_to_string(&state_path).ok().map(|t| serde_json::from_str(&t));
     let same = |s: &TrainState| {
-        s.game == info.name && s.rules_hash == rules_hash && s.algorithm == algorithm_name && s.seed == args.seed.seed
+        s.game == info.name
+            && s.rules_hash == rules_hash
+            && s.algorithm == algorithm_name
+            && s.seed == args.seed.seed
+            && s.field == field
+            && s.field_share == field_share
     };
     let resumed = match saved {
         // --force starts afresh whatever is there.
@@ -134,7 +186,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         }
         Some(Ok(_)) => {
             return Err(InputError::new(format!(
-                "{}: another training's state is there (other game, rules, algorithm or seed); pass --force to start afresh",
+                "{}: another training's state is there (other game, rules, algorithm, seed or field); pass --force to start afresh",
                 state_path.display()
             ))
             .into());
@@ -159,7 +211,14 @@ pub fn run(args: TrainArgs) -> Result<()> {
                 }
                 None => (0, Vec::new()),
             };
-            Training::Sampled(game.sampled_trainer(args.seed.seed, iterations, tables)?)
+            {
+                let options = draftsim::solver::sampled::Options {
+                    probe: algorithm == Algorithm::Probe,
+                    field: field.clone(),
+                    field_share,
+                };
+                Training::Sampled(game.sampled_trainer(args.seed.seed, iterations, tables, &options)?)
+            }
         }
     };
     let mut points: Vec<Point> = resumed.as_ref().map_or_else(Vec::new, |s| s.points.clone());
@@ -173,6 +232,10 @@ pub fn run(args: TrainArgs) -> Result<()> {
             (Some(tree), _) => format!("{} information sets", tree.infosets.len()),
             (None, Some(name)) => format!("information keys of the forward model, {name} where it has none"),
             (None, None) => "information keys of the forward model".into(),
+        } + &if field.is_empty() {
+            String::new()
+        } else {
+            format!(" · field {} at {field_share} of the other seats", field.join(","))
         },
         match args.budget_time {
             Some(s) => format!("{s} s"),
@@ -194,6 +257,8 @@ pub fn run(args: TrainArgs) -> Result<()> {
             regrets,
             sums,
             points: points.to_vec(),
+            field: field.clone(),
+            field_share,
         };
         super::study::save_state(&state_path, &serde_json::to_string(&state)?, "training")?;
         Ok(())
@@ -256,6 +321,8 @@ pub fn run(args: TrainArgs) -> Result<()> {
         exploitability: last.exploitability,
         players: game.players(),
         fallback: fallback.clone(),
+        field: field.clone(),
+        field_share: (!field.is_empty()).then_some(field_share),
     };
     let policy = training.policy(header);
     out.write_text(POLICY_FILE, &policy.to_json())?;
@@ -275,17 +342,22 @@ pub fn run(args: TrainArgs) -> Result<()> {
             out_path.display()
         ),
     }
-    let meta = serde_json::json!({
-        "kind": kind::TRAIN.name,
-        "game": info.name,
-        "players": game.players(),
-        "seed": args.seed.seed,
-        "algorithm": algorithm_name,
-        "fallback": fallback,
-        "iterations": last.iterations,
-        "exploitability": last.exploitability,
-        "rules": rules_toml,
-    });
+    let mut meta = serde_json::Map::new();
+    let mut put = |key: &str, value: serde_json::Value| meta.insert(key.into(), value);
+    put("kind", kind::TRAIN.name.into());
+    put("game", info.name.into());
+    put("players", game.players().into());
+    put("seed", args.seed.seed.into());
+    put("algorithm", algorithm_name.clone().into());
+    put("fallback", fallback.clone().into());
+    if !field.is_empty() {
+        put("field", field.clone().into());
+        put("field_share", field_share.into());
+    }
+    put("iterations", last.iterations.into());
+    put("exploitability", last.exploitability.into());
+    put("rules", rules_toml.clone().into());
+    let meta = serde_json::Value::Object(meta);
     write_study(Some(out), &[table], format, meta, &args.exec.quiet)?;
     // The policy is written: the state of a stopped run is no longer needed.
     let _ = std::fs::remove_file(&state_path);

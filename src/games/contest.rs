@@ -45,6 +45,20 @@ pub trait GameDef: Sized + Send + Sync + 'static {
     /// picks) when a policy is trained, unless `train --fallback` names another.
     const POLICY_FALLBACK: Option<&'static str> = None;
 
+    /// What a trained policy maximises for `seat` at the end of a unit: its score by
+    /// default (chips); a game whose score is not what its players play for says otherwise.
+    fn training_value(rules: &VariantOf<Self>, state: &Self::State, out: &RoundResult, seat: usize) -> f64 {
+        let _ = (rules, state);
+        out.seats[seat].score as f64
+    }
+    /// Whether a unit under these rules holds so many of one seat's keyed decisions that
+    /// training branches at one sampled decision per traversal (`mccfr-probe`) rather than
+    /// at every one (`es-mccfr`).
+    fn probe_training(rules: &VariantOf<Self>) -> bool {
+        let _ = rules;
+        false
+    }
+
     /// Parses a rules file (one-line errors naming the key); checks come in `compile`.
     fn parse_rules(text: &str) -> Result<Self::RulesFile, InputError> {
         presets::parse_toml(text)
@@ -294,11 +308,15 @@ impl<G: GameDef> Setup for Contest<G> {
     fn policy_fallback(&self) -> Option<&'static str> {
         G::POLICY_FALLBACK
     }
+    fn probe_training(&self) -> bool {
+        G::probe_training(&self.rules)
+    }
     fn sampled_trainer(
         &self,
         seed: u64,
         iterations: u64,
         tables: crate::solver::sampled::Tables,
+        options: &crate::solver::sampled::Options,
     ) -> Result<Box<dyn crate::solver::sampled::SampledTrainer + '_>, Error> {
         let (name, strategy) = &self.lineup[0];
         let Strategy::Heuristic(preset) = strategy else {
@@ -309,7 +327,29 @@ impl<G: GameDef> Setup for Contest<G> {
             .into());
         };
         let bot = || G::bot(preset, name);
-        Ok(Box::new(crate::solver::sampled::Sampled::<G>::new(&self.rules, bot, seed, iterations, tables)))
+        let mut field = Vec::with_capacity(options.field.len());
+        for name in &options.field {
+            match load_strategy::<G>(name)? {
+                Strategy::Heuristic(preset) => field.push((name.as_str(), preset)),
+                _ => {
+                    return Err(InputError::new(format!(
+                        "--field {name}: a field strategy must be a heuristic preset of {} (search and trained players are too slow to train against)",
+                        G::NAME
+                    ))
+                    .into());
+                }
+            }
+        }
+        let field_bots = || field.iter().map(|(name, preset)| G::bot(preset, name)).collect();
+        Ok(Box::new(crate::solver::sampled::Sampled::<G>::new(
+            &self.rules,
+            bot,
+            seed,
+            iterations,
+            tables,
+            options.probe,
+            (&field_bots, options.field_share),
+        )))
     }
     fn tabulate(&self, tree: &Tree, samples: u32, seed: u64) -> Result<Vec<TabularPolicy>, Error> {
         let states = crate::solver::tabulate::representatives::<G>(&self.rules, tree)?;

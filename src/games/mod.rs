@@ -69,12 +69,15 @@ pub trait Runner: Sync {
     fn game_tree(&self) -> Result<Tree, Error>;
     /// See [`Setup::policy_fallback`].
     fn policy_fallback(&self) -> Option<&'static str>;
+    /// See [`Setup::probe_training`].
+    fn probe_training(&self) -> bool;
     /// See [`Setup::sampled_trainer`].
     fn sampled_trainer(
         &self,
         seed: u64,
         iterations: u64,
         tables: crate::solver::sampled::Tables,
+        options: &crate::solver::sampled::Options,
     ) -> Result<Box<dyn crate::solver::sampled::SampledTrainer + '_>, Error>;
     /// Each lineup entry's policy over `tree` (see [`crate::solver::tabulate`]).
     fn tabulate(&self, tree: &Tree, samples: u32, seed: u64) -> Result<Vec<TabularPolicy>, Error>;
@@ -123,14 +126,20 @@ pub trait Setup: Game + Sized {
     fn policy_fallback(&self) -> Option<&'static str> {
         None
     }
+    /// Whether sampled training branches at one decision per traversal (`mccfr-probe`):
+    /// units hold too many of one seat's decisions to branch at every one (no by default).
+    fn probe_training(&self) -> bool {
+        false
+    }
     /// A sampled training run over the forward model ([`crate::solver::sampled`]), its
     /// keyless decisions made by the lineup's first strategy, resumed from `tables` after
-    /// `iterations` iterations (none by default).
+    /// `iterations` iterations, as `options` say (none by default).
     fn sampled_trainer(
         &self,
         _seed: u64,
         _iterations: u64,
         _tables: crate::solver::sampled::Tables,
+        _options: &crate::solver::sampled::Options,
     ) -> Result<Box<dyn crate::solver::sampled::SampledTrainer + '_>, Error> {
         Err(InputError::new("this game gives no information keys to train on").into())
     }
@@ -215,13 +224,17 @@ impl<G: Setup> Runner for G {
     fn policy_fallback(&self) -> Option<&'static str> {
         Setup::policy_fallback(self)
     }
+    fn probe_training(&self) -> bool {
+        Setup::probe_training(self)
+    }
     fn sampled_trainer(
         &self,
         seed: u64,
         iterations: u64,
         tables: crate::solver::sampled::Tables,
+        options: &crate::solver::sampled::Options,
     ) -> Result<Box<dyn crate::solver::sampled::SampledTrainer + '_>, Error> {
-        Setup::sampled_trainer(self, seed, iterations, tables)
+        Setup::sampled_trainer(self, seed, iterations, tables, options)
     }
     fn tabulate(&self, tree: &Tree, samples: u32, seed: u64) -> Result<Vec<TabularPolicy>, Error> {
         Setup::tabulate(self, tree, samples, seed)

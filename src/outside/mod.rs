@@ -37,7 +37,7 @@ pub struct Decision<'a> {
     pub observation: &'a serde_json::Value,
     /// The legal moves in words, in the order their ids (indices) name them.
     pub legal: &'a [String],
-    /// What the search bot would do here, where a hint was asked for.
+    /// What the search bot or a trained policy would do here, where a hint was asked for.
     pub hint: Option<&'a str>,
 }
 
@@ -77,10 +77,22 @@ pub trait Outside: Send {
     fn wants_reveal(&self) -> bool {
         false
     }
-    /// Whether it wants the search bot's hint at each decision.
-    fn wants_hint(&self) -> bool {
-        false
+    /// Whose hint it wants at each decision.
+    fn hint(&self) -> Hint {
+        Hint::None
     }
+}
+
+/// Whose advice a seat decided outside is shown at each of its decisions.
+#[derive(Clone, Debug, Default)]
+pub enum Hint {
+    /// None.
+    #[default]
+    None,
+    /// The search bot's: its top moves with their shares of its visits and mean results.
+    Search,
+    /// A trained policy's (a `cfr` preset, named for the hint): its probabilities.
+    Policy(String, Arc<crate::solver::policy::Policy>),
 }
 
 /// A strategy played outside the process, as a lineup holds it.

@@ -7,11 +7,11 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
-use super::{Decision, Outside, UnitEnd, UnitStart};
+use super::{Decision, Hint, Outside, UnitEnd, UnitStart};
 use crate::error::Error;
 
-/// Whether the human seat is shown the search bot's hint.
-static HINT: AtomicBool = AtomicBool::new(false);
+/// Whose hint the human seat is shown.
+static HINT: Mutex<Hint> = Mutex::new(Hint::None);
 /// The flag a signal sets, read while waiting for an answer.
 static STOP: OnceLock<&'static AtomicBool> = OnceLock::new();
 /// Lines read from stdin (`None` once it ends).
@@ -19,9 +19,9 @@ static INPUT: OnceLock<Mutex<Receiver<Option<String>>>> = OnceLock::new();
 /// Set once stdin has ended.
 static ENDED: AtomicBool = AtomicBool::new(false);
 
-/// Sets up the terminal seat: whether it shows hints, and the flag that stops it.
-pub fn setup(hint: bool, stop: &'static AtomicBool) {
-    HINT.store(hint, Ordering::Relaxed);
+/// Sets up the terminal seat: whose hints it shows, and the flag that stops it.
+pub fn setup(hint: Hint, stop: &'static AtomicBool) {
+    *HINT.lock().unwrap_or_else(PoisonError::into_inner) = hint;
     let _ = STOP.set(stop);
 }
 
@@ -183,8 +183,8 @@ impl Outside for HumanSeat {
         true
     }
 
-    fn wants_hint(&self) -> bool {
-        HINT.load(Ordering::Relaxed)
+    fn hint(&self) -> Hint {
+        HINT.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 }
 

@@ -275,8 +275,15 @@ pub struct OutsideBot<F: Forward> {
     seat: Box<dyn Outside>,
     legal: Vec<F::Move>,
     texts: Vec<String>,
-    /// The search that hints, where the seat wants hints.
-    hint: Option<Box<Ismcts<F>>>,
+    /// Who hints, where the seat wants hints.
+    hint: Hinter<F>,
+}
+
+/// What gives an outside seat its hints.
+enum Hinter<F: Forward> {
+    None,
+    Search(Box<Ismcts<F>>),
+    Policy(String, std::sync::Arc<crate::solver::policy::Policy>),
 }
 
 /// Iterations of the search behind a hint.
@@ -285,16 +292,20 @@ const HINT_ITERATIONS: u32 = 2000;
 impl<F: Forward> OutsideBot<F> {
     /// A seat decided by `seat`, at a table of `players`.
     pub fn new(seat: Box<dyn Outside>, players: usize) -> Self {
-        let hint = seat.wants_hint().then(|| {
-            let params = SearchParams {
-                iterations: HINT_ITERATIONS,
-                exploration: 0.7,
-                rollout: "random".into(),
-                horizon: 0,
-                opponents: params::Opponents::Search,
-            };
-            Box::new(Ismcts::new(params, players, Vec::new()))
-        });
+        let hint = match seat.hint() {
+            crate::outside::Hint::None => Hinter::None,
+            crate::outside::Hint::Search => {
+                let params = SearchParams {
+                    iterations: HINT_ITERATIONS,
+                    exploration: 0.7,
+                    rollout: "random".into(),
+                    horizon: 0,
+                    opponents: params::Opponents::Search,
+                };
+                Hinter::Search(Box::new(Ismcts::new(params, players, Vec::new())))
+            }
+            crate::outside::Hint::Policy(name, policy) => Hinter::Policy(name, policy),
+        };
         OutsideBot { seat, legal: Vec::new(), texts: Vec::new(), hint }
     }
 
@@ -310,14 +321,17 @@ impl<F: Forward> OutsideBot<F> {
         observe_and_list(rules, state, seat, obs, &mut self.legal)?;
         self.texts.clear();
         self.texts.extend(self.legal.iter().map(|&m| state.describe(rules, m, seat)));
-        let hint = match self.hint.as_mut() {
-            Some(_) if self.legal.len() == 1 => Some("one legal move".to_string()),
-            Some(search) => {
+        let hint = match &mut self.hint {
+            Hinter::None => None,
+            _ if self.legal.len() == 1 => Some("one legal move".to_string()),
+            Hinter::Search(search) => {
                 search.decide(rules, seat, obs, rng);
                 let mut legal = Vec::new();
                 Some(format!("search: {}", top_moves(rules, state, search, seat, &mut legal)))
             }
-            None => None,
+            Hinter::Policy(name, policy) => {
+                Some(format!("{name}: {}", policy_advice(policy, rules, state, seat, obs, &self.legal)))
+            }
         };
         let observation = F::observation_json(rules, obs);
         let decision = Decision { seat, observation: &observation, legal: &self.texts, hint: hint.as_deref() };
@@ -325,6 +339,29 @@ impl<F: Forward> OutsideBot<F> {
             Some(i) => Ok(self.legal[i]),
             None => Ok(self.legal[rng.random_range(0..self.legal.len())]),
         }
+    }
+}
+
+/// A trained policy's probabilities at a seat's decision, each move in words, likeliest
+/// first; or why it has none.
+fn policy_advice<F: Forward>(
+    policy: &crate::solver::policy::Policy,
+    rules: &F::Variant,
+    state: &F,
+    seat: usize,
+    obs: &F::Obs,
+    legal: &[F::Move],
+) -> String {
+    let probs = F::info_key(rules, obs).and_then(|k| policy.probs(seat, k)).filter(|p| p.len() == legal.len());
+    match (probs, &policy.header.fallback) {
+        (Some(probs), _) => {
+            let mut moves: Vec<(f64, String)> =
+                legal.iter().zip(probs).map(|(&m, &p)| (p, state.describe(rules, m, seat))).collect();
+            moves.sort_by(|a, b| b.0.total_cmp(&a.0));
+            moves.iter().map(|(p, text)| format!("{text} {:.0}%", p * 100.0)).collect::<Vec<_>>().join(", ")
+        }
+        (None, Some(name)) => format!("not one of its trained decisions (it plays these as {name})"),
+        (None, None) => "a decision it never trained on".into(),
     }
 }
 
@@ -377,14 +414,24 @@ impl<F: Forward> PolicyBot<F> {
         obs: &mut F::Obs,
     ) -> Result<F::Move, Error> {
         use rand::Rng;
-        observe_and_list(rules, state, seat, obs, &mut self.legal)?;
-        let Some(probs) = self.probs(rules, seat, obs) else {
-            return match self.fallback.as_mut() {
-                Some(bot) => state.ask(rules, bot, rng),
-                None => Ok(self.legal[rng.random_range(0..self.legal.len())]),
-            };
-        };
-        Ok(self.legal[draw(probs, rng)])
+        state.observe(rules, seat, obs);
+        // Moves are listed only where the policy has probabilities for them (a Seven Poker
+        // exchange lists hundreds).
+        if let Some(k) = F::info_key(rules, obs)
+            && self.policy.probs(seat, k).is_some()
+        {
+            observe_and_list(rules, state, seat, obs, &mut self.legal)?;
+            if let Some(probs) = self.probs(rules, seat, obs) {
+                return Ok(self.legal[draw(probs, rng)]);
+            }
+        }
+        match self.fallback.as_mut() {
+            Some(bot) => state.ask(rules, bot, rng),
+            None => {
+                observe_and_list(rules, state, seat, obs, &mut self.legal)?;
+                Ok(self.legal[rng.random_range(0..self.legal.len())])
+            }
+        }
     }
 }
 

@@ -122,6 +122,21 @@ impl SearchParams {
     }
 }
 
+/// The policy a trained-policy preset's TOML `text` (of `name_or_path`) plays, checked to
+/// be `game`'s.
+pub fn read_policy(text: &str, name_or_path: &str, game: &str) -> Result<crate::solver::policy::Policy, InputError> {
+    let t: PolicyToml = presets::parse_toml(text).map_err(|e| e.context(name_or_path))?;
+    let policy = crate::solver::policy::Policy::read(&crate::solver::policy::locate(&t.policy))
+        .map_err(|e| e.context(name_or_path))?;
+    if policy.header.game != game {
+        return Err(InputError::new(format!(
+            "{name_or_path}: the policy was trained for {}, not {game}; train one with `draftsim train --game {game}`",
+            policy.header.game
+        )));
+    }
+    Ok(policy)
+}
+
 /// A strategy by name, file or derived preset (see [`presets::load`]): a search preset
 /// (`module = "search"`) becomes [`Strategy::Search`] with its rollout preset loaded from
 /// the same game, anything else is parsed by `parse`.
@@ -136,15 +151,7 @@ pub fn load_strategy<P>(
     }
     let text = presets::preset_text(presets_list, name_or_path, game)?;
     if module_of(&text).as_deref() == Some(POLICY_MODULE) {
-        let t: PolicyToml = presets::parse_toml(&text).map_err(|e| e.context(name_or_path))?;
-        let policy = crate::solver::policy::Policy::read(&crate::solver::policy::locate(&t.policy))
-            .map_err(|e| e.context(name_or_path))?;
-        if policy.header.game != game {
-            return Err(InputError::new(format!(
-                "{name_or_path}: the policy was trained for {}, not {game}; train one with `draftsim train --game {game}`",
-                policy.header.game
-            )));
-        }
+        let policy = read_policy(&text, name_or_path, game)?;
         let fallback = match policy.header.fallback.as_deref() {
             None => None,
             Some(name) => {

@@ -43,6 +43,13 @@ pub struct PolicyHeader {
     /// those are played uniformly at random.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fallback: Option<String>,
+    /// The strategies that took other seats' places in training (`train --field`), none
+    /// for self-play alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub field: Vec<String>,
+    /// The chance that each other seat of a traversal was one of the field's strategies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field_share: Option<f64>,
 }
 
 /// The hash of a rules file's TOML a policy records.

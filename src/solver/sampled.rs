@@ -6,12 +6,23 @@
 //! preset at every seat, in training as in play. Regrets and strategy sums live in a map
 //! keyed by (seat, information key), filled as decisions are met.
 //!
+//! Where a unit holds many of one seat's keyed decisions (a Seven Poker game of many rounds),
+//! branching at every one is out of reach: `mccfr-probe` plays the traversal on the current
+//! strategies to the end, picks one of the traversing seat's decisions uniformly on the way,
+//! and tries every move there, each followed to the end by one probe on the current
+//! strategies. The regrets at the picked decision are weighted by the number of decisions it
+//! was picked from, so that over traversals each decision counts once.
+//!
+//! `train --field` trains against more than itself: each other seat of a traversal is, with
+//! a set chance, one of the field's heuristic strategies, which plays all its decisions and
+//! learns nothing; the trained seats then answer a table where those players sit too.
+//!
 //! An iteration is fixed by the seed and its index (its deal, the fallback bots' streams and
 //! the other seats' draws), so a run is the same on any machine and after any resume.
 
 use std::collections::HashMap;
 
-use rand::SeedableRng;
+use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::cfr::regret_match;
@@ -26,6 +37,8 @@ const DEAL_STREAM: u64 = 0x5A3_0001;
 const BOT_STREAM: u64 = 0x5A3_0002;
 /// Stream tag of a traversal's draws for the other seats.
 const DRAW_STREAM: u64 = 0x5A3_0003;
+/// Stream tag of which other seats a traversal gives to the field.
+const FIELD_STREAM: u64 = 0x5A3_0004;
 
 /// One information set's cumulative regrets and strategy sums, a value per legal move.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -36,6 +49,17 @@ pub struct Row {
 
 /// Every information set met so far, in (seat, key) order: (seat, key, regrets, sums).
 pub type Tables = Vec<(usize, u64, Vec<f64>, Vec<f64>)>;
+
+/// How a sampled run trains, beyond its game, seed and fallback.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Options {
+    /// Branch at one sampled decision per traversal (`mccfr-probe`), not at every one.
+    pub probe: bool,
+    /// Strategies (heuristic presets) that may take the other seats' places.
+    pub field: Vec<String>,
+    /// The chance that each other seat of a traversal is one of `field`, drawn uniformly.
+    pub field_share: f64,
+}
 
 /// A sampled training run, whatever the game.
 pub trait SampledTrainer {
@@ -56,34 +80,50 @@ pub trait SampledTrainer {
 pub struct Sampled<'a, G: GameDef> {
     rules: &'a VariantOf<G>,
     players: usize,
+    /// Branch at one sampled decision per traversal (`mccfr-probe`), not at every one.
+    probe: bool,
     seed: u64,
     iterations: u64,
     rows: HashMap<(usize, u64), Row>,
     /// The fallback preset's bot, one per seat.
     bots: Vec<<G::State as Forward>::Bot>,
+    /// The field's bots, one list per seat, and the chance a seat is one of them.
+    field: Vec<Vec<<G::State as Forward>::Bot>>,
+    field_share: f64,
+    /// This traversal's field bot at each seat (by index into its list), none for the
+    /// trained strategy.
+    seated: Vec<Option<usize>>,
     obs: <G::State as Forward>::Obs,
     root: Box<G::State>,
 }
 
 impl<'a, G: GameDef> Sampled<'a, G> {
     /// A run under `rules` whose keyless decisions `bot` makes (a fresh bot per seat),
-    /// resumed from `tables` after `iterations` iterations.
+    /// resumed from `tables` after `iterations` iterations; `probe` branches at one sampled
+    /// decision per traversal instead of at every one; `field` makes a fresh bot of each of
+    /// the field's strategies, which take each other seat's place with chance `field_share`.
     pub fn new(
         rules: &'a VariantOf<G>,
         bot: impl Fn() -> <G::State as Forward>::Bot,
         seed: u64,
         iterations: u64,
         tables: Tables,
+        probe: bool,
+        (field, field_share): (&dyn Fn() -> Vec<<G::State as Forward>::Bot>, f64),
     ) -> Self {
         let players = G::players(rules);
         let rows = tables.into_iter().map(|(s, k, regrets, sums)| ((s, k), Row { regrets, sums })).collect();
         Sampled {
             rules,
             players,
+            probe,
             seed,
             iterations,
             rows,
             bots: (0..players).map(|_| bot()).collect(),
+            field: (0..players).map(|_| field()).collect(),
+            field_share,
+            seated: vec![None; players],
             obs: Default::default(),
             root: Box::new(G::State::new(rules)),
         }
@@ -102,11 +142,20 @@ impl<'a, G: GameDef> Sampled<'a, G> {
         let mut legal = Vec::new();
         loop {
             let Some(s) = state.to_act() else {
-                return Ok(out.seats[p].score as f64);
+                return Ok(G::training_value(rules, &state, &out, p));
             };
+            if let Some(i) = self.seated[s] {
+                let m = state.ask(rules, &mut self.field[s][i], rngs.seat(s))?;
+                state.apply(rules, m, &mut NoEvents, &mut out)?;
+                continue;
+            }
             state.observe(rules, s, &mut self.obs);
+            // Keyless decisions go to the fallback unlisted (a Seven Poker exchange lists
+            // hundreds of moves).
             let key = <G::State as Forward>::info_key(rules, &self.obs);
-            state.legal(rules, &mut legal);
+            if key.is_some() {
+                state.legal(rules, &mut legal);
+            }
             let (Some(key), true) = (key, legal.len() > 1) else {
                 let m = state.ask(rules, &mut self.bots[s], rngs.seat(s))?;
                 state.apply(rules, m, &mut NoEvents, &mut out)?;
@@ -142,6 +191,123 @@ impl<'a, G: GameDef> Sampled<'a, G> {
             return Ok(v);
         }
     }
+    /// Plays the unit from `state` to its end on the current strategies and returns seat
+    /// `p`'s value. With `pick`, it also adds the other seats' strategies to their sums and
+    /// keeps one of `p`'s keyed decisions, uniformly, with the number it was picked from.
+    fn walk(
+        &mut self,
+        mut state: G::State,
+        mut out: RoundResult,
+        mut rngs: SeatRngs,
+        p: usize,
+        draws: &mut Xoshiro256PlusPlus,
+        mut pick: Option<&mut Option<Picked<G>>>,
+    ) -> Result<f64, Error> {
+        let rules = self.rules;
+        let mut legal = Vec::new();
+        let mut strategy = Vec::new();
+        let mut seen = 0u64;
+        loop {
+            let Some(s) = state.to_act() else {
+                return Ok(G::training_value(rules, &state, &out, p));
+            };
+            if let Some(i) = self.seated[s] {
+                let m = state.ask(rules, &mut self.field[s][i], rngs.seat(s))?;
+                state.apply(rules, m, &mut NoEvents, &mut out)?;
+                continue;
+            }
+            state.observe(rules, s, &mut self.obs);
+            // Keyless decisions go to the fallback unlisted (a Seven Poker exchange lists
+            // hundreds of moves).
+            let key = <G::State as Forward>::info_key(rules, &self.obs);
+            if key.is_some() {
+                state.legal(rules, &mut legal);
+            }
+            let (Some(key), true) = (key, legal.len() > 1) else {
+                let m = state.ask(rules, &mut self.bots[s], rngs.seat(s))?;
+                state.apply(rules, m, &mut NoEvents, &mut out)?;
+                continue;
+            };
+            let n = legal.len();
+            let row = self.rows.entry((s, key)).or_insert_with(|| Row { regrets: vec![0.0; n], sums: vec![0.0; n] });
+            if row.regrets.len() != n {
+                return Err(Error::Invariant(format!("information key {key:#x} of seat {s} has two menus")));
+            }
+            strategy.clear();
+            strategy.resize(n, 0.0);
+            regret_match(&row.regrets, &mut strategy);
+            if let Some(picked) = pick.as_deref_mut() {
+                if s != p {
+                    for (sum, x) in row.sums.iter_mut().zip(&strategy) {
+                        *sum += x;
+                    }
+                } else {
+                    // Reservoir sampling: each of p's decisions is kept with equal chance.
+                    seen += 1;
+                    if draws.random_range(0..seen) == 0 {
+                        *picked =
+                            Some(Picked { state: state.clone(), out: out.clone(), rngs: rngs.clone(), key, of: 0 });
+                    }
+                    if let Some(k) = picked.as_mut() {
+                        k.of = seen;
+                    }
+                }
+            }
+            let m = legal[draw(&strategy, draws)];
+            state.apply(rules, m, &mut NoEvents, &mut out)?;
+        }
+    }
+
+    /// One `mccfr-probe` traversal for seat `p` from the unit's start.
+    fn probe_traverse(
+        &mut self,
+        root: G::State,
+        out: RoundResult,
+        rngs: SeatRngs,
+        p: usize,
+        draws: &mut Xoshiro256PlusPlus,
+    ) -> Result<(), Error> {
+        let mut picked = None;
+        self.walk(root, out, rngs, p, draws, Some(&mut picked))?;
+        let Some(Picked { state, out, rngs, key, of }) = picked else {
+            return Ok(());
+        };
+        let rules = self.rules;
+        let mut legal = Vec::new();
+        state.legal(rules, &mut legal);
+        let row = &self.rows[&(p, key)];
+        let mut strategy = vec![0.0; legal.len()];
+        regret_match(&row.regrets, &mut strategy);
+        // Every move's probe draws the same numbers, so the moves are compared on one future.
+        let from = draws.clone();
+        let mut values = vec![0.0; legal.len()];
+        let mut v = 0.0;
+        for (a, &m) in legal.iter().enumerate() {
+            let (mut child, mut child_out) = (state.clone(), out.clone());
+            child.apply(rules, m, &mut NoEvents, &mut child_out)?;
+            let mut d = from.clone();
+            values[a] = self.walk(child, child_out, rngs.clone(), p, &mut d, None)?;
+            v += strategy[a] * values[a];
+        }
+        *draws = from;
+        draws.next_u64();
+        let weight = of as f64;
+        let row = self.rows.get_mut(&(p, key)).expect("the picked row exists");
+        for (r, va) in row.regrets.iter_mut().zip(&values) {
+            *r += weight * (va - v);
+        }
+        Ok(())
+    }
+}
+
+/// The decision a `mccfr-probe` traversal branches at: the state before it, its key, and
+/// how many of the seat's decisions it was picked from.
+struct Picked<G: GameDef> {
+    state: G::State,
+    out: RoundResult,
+    rngs: SeatRngs,
+    key: u64,
+    of: u64,
 }
 
 impl<G: GameDef> SampledTrainer for Sampled<'_, G> {
@@ -150,15 +316,28 @@ impl<G: GameDef> SampledTrainer for Sampled<'_, G> {
         for p in 0..self.players {
             let at = t * self.players as u64 + p as u64;
             let mut out = RoundResult::default();
-            for bot in &mut self.bots {
+            for bot in self.bots.iter_mut().chain(self.field.iter_mut().flatten()) {
                 <G::State as Forward>::ready_bot(bot);
+            }
+            // A stream of its own, so that a run without a field draws as before.
+            if self.field_share > 0.0 {
+                let mut fielding = Xoshiro256PlusPlus::seed_from_u64(mix_seed(self.seed, at, FIELD_STREAM));
+                for (s, seat) in self.seated.iter_mut().enumerate() {
+                    let n = self.field[s].len();
+                    *seat = (s != p && n > 0 && fielding.random::<f64>() < self.field_share)
+                        .then(|| fielding.random_range(0..n));
+                }
             }
             let deal = mix_seed(self.seed, at, DEAL_STREAM);
             self.root.start(self.rules, deal, at, &mut NoEvents, &mut out)?;
             let rngs = SeatRngs::new(mix_seed(self.seed, at, BOT_STREAM), self.players);
             let mut draws = Xoshiro256PlusPlus::seed_from_u64(mix_seed(self.seed, at, DRAW_STREAM));
             let root = (*self.root).clone();
-            self.traverse(root, out, rngs, p, &mut draws)?;
+            if self.probe {
+                self.probe_traverse(root, out, rngs, p, &mut draws)?;
+            } else {
+                self.traverse(root, out, rngs, p, &mut draws)?;
+            }
         }
         self.iterations += 1;
         Ok(())
@@ -215,6 +394,8 @@ mod tests {
             exploitability: None,
             players: 2,
             fallback: None,
+            field: Vec::new(),
+            field_share: None,
         }
     }
 
@@ -226,7 +407,7 @@ mod tests {
         let text = crate::games::presets::preset_text(Def::<Kuhn>::PRESETS, "random", "kuhn-poker").unwrap();
         let preset = Def::<Kuhn>::parse_preset(&text).unwrap();
         let bot = || Def::<Kuhn>::bot(&preset, "random");
-        let mut a = Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 0, Vec::new());
+        let mut a = Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 0, Vec::new(), false, (&Vec::new, 0.0));
         for _ in 0..20_000 {
             a.iterate().unwrap();
         }
@@ -235,14 +416,36 @@ mod tests {
         let policy = Policy::from_sets(header(), a.average());
         let expl = exploitability(&tree, &policy.tabular(&tree));
         assert!(expl < 0.02, "exploitability {expl}");
-        let mut first = Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 0, Vec::new());
+        let mut first = Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 0, Vec::new(), false, (&Vec::new, 0.0));
         for _ in 0..7_000 {
             first.iterate().unwrap();
         }
-        let mut rest = Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 7_000, first.tables());
+        let mut rest = Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 7_000, first.tables(), false, (&Vec::new, 0.0));
         for _ in 7_000..20_000 {
             rest.iterate().unwrap();
         }
         assert_eq!(rest.tables(), a.tables());
+    }
+
+    /// Branching at one sampled decision per traversal (`mccfr-probe`) also approaches
+    /// Kuhn poker's equilibrium.
+    #[test]
+    fn probe_training_nears_kuhns_equilibrium() {
+        let rules = Rules::<Kuhn>::default();
+        let text = crate::games::presets::preset_text(Def::<Kuhn>::PRESETS, "random", "kuhn-poker").unwrap();
+        let preset = Def::<Kuhn>::parse_preset(&text).unwrap();
+        let bot = || Def::<Kuhn>::bot(&preset, "random");
+        let tree = build::<Def<Kuhn>>(&rules).unwrap();
+        let mut run = Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 0, Vec::new(), true, (&Vec::new, 0.0));
+        let mut at = Vec::new();
+        for n in [1_000, 40_000] {
+            while run.iterations() < n {
+                run.iterate().unwrap();
+            }
+            let policy = Policy::from_sets(header(), run.average());
+            at.push(exploitability(&tree, &policy.tabular(&tree)));
+        }
+        eprintln!("probe exploitability {at:?}");
+        assert!(at[1] < 0.03 && at[1] < at[0] / 2.0, "exploitability {at:?}");
     }
 }

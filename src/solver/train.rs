@@ -20,6 +20,10 @@ pub const ALGORITHMS: &[(&str, &str)] = &[
     ("dcfr", "full-width discounted CFR (alpha 1.5, beta 0, gamma 2)"),
     ("cfr", "full-width vanilla CFR"),
     ("es-mccfr", "external-sampling Monte Carlo CFR (samples chance and the other seats; for wide games)"),
+    (
+        "mccfr-probe",
+        "Monte Carlo CFR branching at one sampled decision per traversal, each move followed by one probe (for units of many decisions: Seven Poker games)",
+    ),
 ];
 
 /// A training algorithm.
@@ -29,6 +33,9 @@ pub enum Algorithm {
     Full(Variant),
     /// External-sampling Monte Carlo CFR (vanilla regrets).
     ExternalSampling,
+    /// Monte Carlo CFR over the forward model branching at one sampled decision per
+    /// traversal ([`super::sampled`]).
+    Probe,
 }
 
 impl std::str::FromStr for Algorithm {
@@ -39,6 +46,7 @@ impl std::str::FromStr for Algorithm {
             "dcfr" => Algorithm::Full(Variant::dcfr()),
             "cfr" => Algorithm::Full(Variant::Vanilla),
             "es-mccfr" => Algorithm::ExternalSampling,
+            "mccfr-probe" => Algorithm::Probe,
             other => {
                 let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.0).collect();
                 return Err(InputError::new(format!("--algorithm {other}: use one of {}", names.join(", "))));
@@ -73,6 +81,11 @@ pub struct TrainState {
     pub sums: Vec<Vec<f64>>,
     /// The measured points so far.
     pub points: Vec<Point>,
+    /// A sampled run's field (`train --field`) and its share of the other seats.
+    #[serde(default)]
+    pub field: Vec<String>,
+    #[serde(default)]
+    pub field_share: f64,
 }
 
 /// One measurement of the average policy during training.
@@ -137,6 +150,11 @@ impl Trainer {
             Algorithm::Full(v) => Solver::Full(Cfr::from_tables(tree, v, iterations, regrets, sums)),
             Algorithm::ExternalSampling => {
                 Solver::Sampled(ExternalSampling::from_tables(tree, Variant::Vanilla, iterations, regrets, sums))
+            }
+            Algorithm::Probe => {
+                return Err(InputError::new(
+                    "--algorithm mccfr-probe: trains over the forward model; over a whole tree use cfr+, dcfr, cfr or es-mccfr",
+                ));
             }
         };
         Ok(Trainer { solver, seed })
@@ -254,6 +272,8 @@ mod tests {
                 regrets,
                 sums,
                 points: Vec::new(),
+                field: Vec::new(),
+                field_share: 0.0,
             };
             let mut rest = Trainer::new(&kuhn, a, 7, Some(&state)).unwrap();
             for _ in 25..60 {

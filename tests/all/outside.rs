@@ -271,6 +271,39 @@ fn play_reprompts_on_bad_input_and_keeps_the_units_finished_when_input_ends() {
     assert!(stderr(&o).contains("name the seat `you` once"), "{}", stderr(&o));
 }
 
+#[test]
+fn a_trained_policy_hints_with_its_probabilities() {
+    // Kuhn poker's shipped policy: every decision is one of its sets.
+    let o = play_piped(
+        &["--game", "kuhn-poker", "--seats", "you,tight", "--rounds", "3", "--seed", "2", "--hint", "cfr"],
+        &"1\n".repeat(20),
+    );
+    let text = stdout(&o);
+    assert!(o.status.success(), "{}\n{text}", stderr(&o));
+    let hints: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with("hint: cfr: ")).collect();
+    assert!(!hints.is_empty(), "{text}");
+    for hint in &hints {
+        // Each move with a percentage, likeliest first, adding up to about 100.
+        let shares: Vec<f64> =
+            (hint.split(", ")).map(|m| m.rsplit(' ').next().unwrap().trim_end_matches('%').parse().unwrap()).collect();
+        assert!(shares.len() == 2 && shares[0] >= shares[1], "{hint}");
+        assert!((shares.iter().sum::<f64>() - 100.0).abs() <= 1.0, "{hint}");
+    }
+    // Seven Poker's: its declarations only; the rest are the fallback's.
+    let o = play_piped(&["--game", "seven-poker", "--rounds", "1", "--seed", "3", "--hint", "cfr"], &"1\n".repeat(400));
+    let text = stdout(&o);
+    assert!(o.status.success(), "{}\n{text}", stderr(&o));
+    assert!(text.contains("it plays these as adaptive"), "{text}");
+    assert!(text.lines().any(|l| l.contains("hint: cfr: stay") || l.contains("hint: cfr: fold")), "{text}");
+    // A policy for another table, or a preset that is no policy: one line, exit 2.
+    let o = play_piped(&["--game", "sevens", "--players", "3", "--hint", "cfr"], "");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("trained for 4 players, not 3"), "{}", stderr(&o));
+    let o = play_piped(&["--game", "sevens", "--hint", "tight"], "");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--hint tight: neither search nor a trained policy"), "{}", stderr(&o));
+}
+
 /// Runs `command` in a detached tmux session of its own; `None` where tmux is missing.
 struct Tmux(String);
 

@@ -171,7 +171,7 @@ pub struct Preset {
 /// The presets in `strategies/seven-poker/`, embedded in the binary.
 pub const PRESETS: &[(&str, &str)] = crate::embedded_presets!(
     "seven-poker":
-        "random", "pat", "colour", "rainbow", "bluffer", "fold-to-keep", "adaptive", "search",
+        "random", "pat", "colour", "rainbow", "bluffer", "fold-to-keep", "adaptive", "search", "cfr",
 );
 
 impl Preset {

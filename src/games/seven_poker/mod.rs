@@ -30,7 +30,7 @@ use engine::Event;
 use super::contest::{self, Contest, GameDef};
 use super::{GameInfo, RuleStep};
 use crate::error::InputError;
-use crate::search::Strategy;
+use crate::search::{Forward, Strategy};
 use crate::sim::{Measures, RoundResult, SHARE_UNIT};
 use cards::{COLOUR_NAMES, Layout};
 
@@ -58,6 +58,16 @@ impl GameDef for Def {
     const RULE_STEPS: &'static [(&'static str, RuleStep)] = rules::RULE_STEPS;
     const PRESETS: &'static [(&'static str, &'static str)] = bots::PRESETS;
     const DEFAULT_MIX: &'static [&'static str] = &["adaptive", "colour", "rainbow", "bluffer", "fold-to-keep"];
+    const POLICY_FALLBACK: Option<&'static str> = Some("adaptive");
+
+    /// The game's win share: players race to the victory target, not to victory cards.
+    fn training_value(rules: &Rules, state: &engine::State, out: &RoundResult, seat: usize) -> f64 {
+        state.returns(rules, out, seat)
+    }
+    /// A game holds a stay-or-fold decision of every seat each round.
+    fn probe_training(rules: &Rules) -> bool {
+        rules.unit == rules::Unit::Game
+    }
 
     fn players_mut(rules: &mut Rules) -> &mut usize {
         &mut rules.players

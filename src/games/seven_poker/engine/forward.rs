@@ -290,6 +290,13 @@ impl Forward for State {
         }
     }
 
+    /// Stay-or-fold decisions only, bucketed (the abstraction a trained policy plays;
+    /// exchanges, shows and keeps have no key and are left to the policy's fallback
+    /// preset): see [`declare_key`].
+    fn info_key(rules: &Rules, obs: &Observation) -> Option<u64> {
+        declare_key(rules, obs)
+    }
+
     /// The game's win share; a search world stopped at its last round estimates it from
     /// the victory cards ([`race_share`]).
     fn returns(&self, rules: &Rules, out: &RoundResult, seat: usize) -> f64 {
@@ -303,5 +310,98 @@ impl Forward for State {
     /// race share.
     fn estimate(&self, rules: &Rules, _out: &RoundResult, seat: usize, _players: usize) -> f64 {
         race_share(&self.public.victory[..rules.players], seat)
+    }
+}
+
+/// The abstraction of a stay-or-fold decision, built from the seat's observation alone: its
+/// hand's strength (all seven colours, else the longest colour's count); whether a win
+/// would bring it a victory card (a longest colour, or for all seven any colour, it does
+/// not hold yet); the seats that stayed before it and the seats still to declare (0, 1, 2
+/// and more), each with the most cards of one colour any of them shows (0 to 3 and more);
+/// its victory cards and the most any other seat holds, each by how far it is from the
+/// target (one, two, three and more short). `None` at every other decision.
+pub fn declare_key(rules: &Rules, obs: &Observation) -> Option<u64> {
+    let p = &obs.public;
+    if p.phase != Phase::Declare(obs.seat as u8) {
+        return None;
+    }
+    let layout = Layout { per: rules.cards_per_colour };
+    let counts = layout.counts(obs.hand);
+    let strength = layout.strength(obs.hand);
+    let held = p.victory[obs.seat];
+    let gains = if strength == SEVEN_COLOURS {
+        held != 0x7F
+    } else {
+        (0..COLOURS).any(|c| counts[c] == strength && held >> c & 1 == 0)
+    };
+    let (mut stayed, mut stayed_shows, mut waiting, mut waiting_shows) = (0u64, 0u64, 0u64, 0u64);
+    let mut rival_victory = 0;
+    for t in (0..p.players).filter(|&t| t != obs.seat) {
+        let shows = u64::from(layout.counts(p.shown[t]).into_iter().max().unwrap_or(0)).min(3);
+        match p.declared[t] {
+            Some(true) => {
+                stayed += 1;
+                stayed_shows = stayed_shows.max(shows);
+            }
+            None => {
+                waiting += 1;
+                waiting_shows = waiting_shows.max(shows);
+            }
+            Some(false) => {}
+        }
+        rival_victory = rival_victory.max(p.victory[t].count_ones());
+    }
+    // Victory cards by distance to the target: far, two short, one short.
+    let near = |held: u32| u64::from(rules.victory_target.saturating_sub(held as usize).clamp(1, 3) as u32);
+    Some(
+        u64::from(strength)
+            | u64::from(gains) << 4
+            | stayed.min(2) << 5
+            | stayed_shows << 7
+            | waiting.min(2) << 9
+            | waiting_shows << 11
+            | near(held.count_ones()) << 13
+            | near(rival_victory) << 15,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::SeatBot;
+
+    /// A stay-or-fold key is met at every declaration and nowhere else, and reads nothing
+    /// hidden: a world re-dealt from the seat's observation gives the same key.
+    #[test]
+    fn declare_keys_read_only_the_observation() {
+        let rules = Rules::default();
+        let mut bots: Vec<SeatBot<State>> = (crate::games::seven_poker::INFO.default_seats)(rules.players)
+            .iter()
+            .map(|name| {
+                let strategy = crate::games::seven_poker::load_strategy(name).unwrap();
+                SeatBot::new(name, &strategy, rules.players, crate::games::seven_poker::Preset::bot)
+            })
+            .collect();
+        let points = crate::search::leaks::decision_points(&rules, &mut bots, 7, 400, 1, |t: &mut State, seed| {
+            *t = State::default();
+            t.reset(&rules, seed, &mut NoEvents, &mut RoundResult::default()).unwrap();
+        });
+        let (mut obs, mut again) = (Observation::default(), Observation::default());
+        let mut rng = BotRng::seed_from_u64(5);
+        let mut declares = 0;
+        for state in &points {
+            let s = state.to_act().unwrap();
+            state.observe(&rules, s, &mut obs);
+            let key = declare_key(&rules, &obs);
+            assert_eq!(key.is_some(), matches!(state.public.phase, Phase::Declare(_)));
+            if key.is_none() {
+                continue;
+            }
+            let world = Forward::redeal(state, &rules, s, &mut rng);
+            world.observe(&rules, s, &mut again);
+            assert_eq!(declare_key(&rules, &again), key);
+            declares += 1;
+        }
+        assert!(declares > 30, "{declares}");
     }
 }
