@@ -76,7 +76,7 @@ enum Command {
     /// Rule set B against A on the same deals: every figure as A, B and B - A with a paired
     /// interval and a Holm-corrected p-value, and a one-screen verdict of what changed.
     #[command(
-        after_help = "Example:\n  draftsim versus --game winston-crazier-eights defaults best-of-3.toml --rounds 20000 --out v",
+        after_help = "Example:\n  printf 'games = 3\\n' > best-of-3.toml\n  draftsim versus --game winston-crazier-eights defaults best-of-3.toml --rounds 20000 --out v",
         mut_arg("players", |a| a.help("Players on both sides (default: each rules file's, else the game's)")),
         mut_arg("seats", |a| a.help("The field, comma-separated: at each side's player count every strategy holds an equal share of the seats (default: the game's mix with one random seat, so the skill gap is measured)")),
         mut_arg("rounds", |a| a.help("Rounds of A, as deal groups that B plays too [default: 20000]")),
@@ -139,7 +139,7 @@ enum Command {
     /// field of fixed presets; Ctrl-C keeps the search's state beside --out, and the same
     /// command resumes it.
     #[command(
-        after_help = "Example:\n  draftsim exploit --preset hate --field greedy,tight,random --param draft.weight=0.0..2.0 --out best-hate",
+        after_help = "Example:\n  draftsim exploit --preset hate --field greedy,tight --param draft.weight=0..2 --out best-hate",
         mut_arg("players", |a| a.help("Players at the table (default: the rules file's, else one seat for --preset plus one per --field strategy)")),
         mut_arg("rounds", |a| a.help("Rounds for the whole search, held-out evaluation included [default: 400000]")),
         mut_arg("seed", |a| a.help("The search's seed: the candidates, the racing deals and the held-out deals all derive from it")),
@@ -148,11 +148,13 @@ enum Command {
     Exploit(optimise::ExploitArgs),
     /// Write report.md and report.html, with SVG charts, from the folders that run,
     /// compare, sweep, tune, exploit and calibrate write with --out.
-    #[command(after_help = "Example:\n  draftsim report results cmp sweep --out report")]
+    #[command(
+        after_help = "Example:\n  draftsim run --rounds 200000 --out results\n  draftsim compare --strategies greedy,hate,tight,random --rounds 100000 --out cmp\n  draftsim report results cmp --out report"
+    )]
     Report(report::ReportArgs),
     /// Play rounds with every invariant checked; report the first violation (exit code 1).
     #[command(
-        after_help = "Example:\n  draftsim check --game sevens --rules my-variant.toml --rounds 1000000",
+        after_help = "Example:\n  printf 'raise_cap = 2\\n' > my-variant.toml\n  draftsim check --game sevens --rules my-variant.toml --rounds 1000000",
         mut_arg("rounds", |a| a.help("Rounds to play, in the game's units (rounds, games, matches) [default: 100000]")),
     )]
     Check(check::CheckArgs),
@@ -164,12 +166,13 @@ enum Command {
         mut_arg("rounds", |a| a.help("Rounds to play [default: 20000]")),
     )]
     Calibrate(calibrate::CalibrateArgs),
-    /// Train a policy by counterfactual regret minimisation over a game's exact tree
-    /// (kuhn-poker, leduc-poker), measuring its exploitability as it goes; Ctrl-C keeps the
-    /// state beside --out and the same command resumes. The `cfr` preset plays it.
+    /// Train a policy by counterfactual regret minimisation: over a game's exact tree
+    /// (kuhn-poker, leduc-poker), measuring its exploitability as it goes, or by Monte Carlo
+    /// CFR over the forward model of Seven Card Draft, Sevens and Seven Poker; Ctrl-C keeps
+    /// the state beside --out and the same command resumes. The `cfr` preset plays it.
     #[command(
-        after_help = "Example:\n  draftsim train --game leduc-poker --iterations 400 --out leduc-cfr\n  draftsim run --game leduc-poker --seats 'cfr{policy=\"leduc-cfr\"}',tight",
-        mut_arg("seed", |a| a.help("The seed of the sampled iterations (es-mccfr)")),
+        after_help = "Example:\n  draftsim train --game leduc-poker --iterations 400 --out leduc-cfr\n  draftsim run --game leduc-poker --seats 'cfr{policy=\"leduc-cfr\"}',tight\n  draftsim train --game seven-poker --iterations 20000 --field adaptive,bluffer --out sp-cfr",
+        mut_arg("seed", |a| a.help("The seed of the sampled iterations (es-mccfr, mccfr-probe)")),
         mut_arg("out", |a| a.help("Write policy.json, the training table and study.json into this folder (it must not exist, unless --force)")),
     )]
     Train(train::TrainArgs),
@@ -182,7 +185,9 @@ enum Command {
     )]
     Exploitability(exploitability::ExploitabilityArgs),
     /// Merge the output folders of shards into the tables of the whole run.
-    #[command(after_help = "Example:\n  draftsim merge shard-0 shard-1 shard-2 shard-3 --out merged")]
+    #[command(
+        after_help = "Example:\n  draftsim run --rounds 400000 --shard 0/2 --out shard-0\n  draftsim run --rounds 400000 --shard 1/2 --out shard-1\n  draftsim merge shard-0 shard-1 --out merged"
+    )]
     Merge(merge::MergeArgs),
     /// Rank a poker hand of 5 to 7 cards, with optional wild rules.
     #[command(after_help = "Example:\n  draftsim hand As Kd 2s Jh Th --wild deuces")]

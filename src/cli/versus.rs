@@ -49,9 +49,9 @@ pub struct VersusArgs {
     #[arg(long)]
     pub all: bool,
     /// Play until every figure is decided (its interval clear of its smallest effect, or
-    /// within it): deals double from a sixteenth of --rounds (at least 64 deals) up to
-    /// --rounds, each step replaying from the first deal, so the tables equal a plain run
-    /// of the rounds played.
+    /// within it): deals double from a sixteenth of the rounds asked for (at least 64
+    /// deals) up to all of them, each step replaying from the first deal, so the tables
+    /// equal a plain run of the rounds played.
     #[arg(long, conflicts_with = "shard")]
     pub until_ci: bool,
     /// Play only shard i of n (0-based) of the two sides' deals, or auto/n from

@@ -6,6 +6,7 @@ mod conformance;
 mod bots;
 mod cli;
 mod eval;
+mod examples;
 mod faults;
 mod golden;
 mod harness;
