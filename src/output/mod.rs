@@ -2,6 +2,7 @@
 //! metadata in the file's key-value metadata), always through a staging folder that is
 //! renamed into place, so a failed or interrupted run leaves no partial output.
 
+pub mod provenance;
 mod tables;
 
 pub use tables::{RunMeta, health_table, outside_table, run_tables};
@@ -316,6 +317,8 @@ pub struct OutputDir {
     staging: PathBuf,
     force: bool,
     committed: bool,
+    /// When the folder was opened: the command's start, as provenance.json records it.
+    started: std::time::SystemTime,
 }
 
 impl OutputDir {
@@ -338,7 +341,13 @@ impl OutputDir {
         let _ = fs::remove_dir_all(&staging);
         fs::create_dir_all(&staging)
             .map_err(|e| InputError::new(format!("--out {}: cannot write there ({e})", target.display())))?;
-        Ok(OutputDir { target: target.to_path_buf(), staging, force, committed: false })
+        Ok(OutputDir {
+            target: target.to_path_buf(),
+            staging,
+            force,
+            committed: false,
+            started: std::time::SystemTime::now(),
+        })
     }
 
     /// Where to write files before the commit.
@@ -361,8 +370,11 @@ impl OutputDir {
         fs::write(&path, text).map_err(|e| io_error(&path, e))
     }
 
-    /// Moves the staging folder into place (replacing the target when forced).
+    /// Writes provenance.json ([`provenance`]) and moves the staging folder into place
+    /// (replacing the target when forced).
     pub fn commit(mut self) -> Result<PathBuf, Error> {
+        let record = serde_json::to_string_pretty(&provenance::provenance(self.started)).expect("JSON prints");
+        self.write_text(provenance::PROVENANCE_FILE, &(record + "\n"))?;
         // The replaced folder is set aside under this process's own name, so a leftover of
         // another run cannot block it, and put back if the new one cannot take its place.
         let old = self.staging.with_extension(format!("old-{}", std::process::id()));

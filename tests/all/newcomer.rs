@@ -395,6 +395,40 @@ fn study_tables_carry_their_metadata() {
     }
 }
 
+/// Every folder says what made it: the commit, the command line, the times and the text of
+/// the rules files and custom presets named.
+#[test]
+fn a_folder_records_its_commit_command_times_and_files() {
+    let dir = scratch("provenance");
+    let rules = dir.join("cap.toml");
+    std::fs::write(&rules, "raise_cap = 2\n").unwrap();
+    let preset = dir.join("mine.toml");
+    std::fs::write(&preset, std::fs::read_to_string("strategies/sevens/exact.toml").unwrap()).unwrap();
+    let seats = format!("tight,{}", preset.display());
+    for (name, args) in [
+        ("run", vec!["run", "--game", "sevens", "--rules", rules.to_str().unwrap(), "--seats", &seats]),
+        ("versus", vec!["versus", "--game", "sevens", "defaults", rules.to_str().unwrap(), "--seats", &seats]),
+    ] {
+        let out = dir.join(name);
+        let args = [&args[..], &["--rounds", "400", "--quiet", "--out", out.to_str().unwrap()]].concat();
+        ok(&args);
+        let p = json(&out.join("provenance.json"));
+        let version = stdout(&draftsim(&["--version"]));
+        let commit = p["commit"].as_str().unwrap();
+        assert!(version.contains(&format!("commit {commit}")), "{name}: {p} against {version}");
+        let line: Vec<&str> = p["command_line"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+        assert_eq!(&line[1..], &args[..], "{name}");
+        let (started, finished) = (p["started"].as_str().unwrap(), p["finished"].as_str().unwrap());
+        assert!(started.len() == 20 && started.ends_with('Z') && started <= finished, "{name}: {p}");
+        let files: Vec<(&str, &str)> = (p["files"].as_array().unwrap().iter())
+            .map(|f| (f["path"].as_str().unwrap(), f["text"].as_str().unwrap()))
+            .collect();
+        assert_eq!(files.len(), 2, "{name}: {p}");
+        assert_eq!(files[0], (rules.to_str().unwrap(), "raise_cap = 2\n"), "{name}");
+        assert!(files[1].0 == preset.to_str().unwrap() && files[1].1.contains("module = \"exact\""), "{name}");
+    }
+}
+
 /// Rules options that do nothing get a warning on stderr, from every command that plays.
 #[test]
 fn rules_that_do_nothing_are_warned_about() {

@@ -1,0 +1,66 @@
+//! `provenance.json`: what made an output folder, beside its tables. The tables depend only
+//! on what was played, so that merged shards equal the whole run byte for byte; this file
+//! says who asked for them, when, with which binary and which files: the commit built, the
+//! command line and working folder, the start and end times, and the text of every rules
+//! file and custom preset named on the command line.
+
+use std::path::Path;
+use std::time::SystemTime;
+
+/// The file's name.
+pub const PROVENANCE_FILE: &str = "provenance.json";
+
+/// The provenance of a folder whose command started at `started` and ends now.
+pub fn provenance(started: SystemTime) -> serde_json::Value {
+    let args: Vec<String> = std::env::args().collect();
+    let files: Vec<serde_json::Value> = named_files(&args)
+        .into_iter()
+        .filter_map(|path| {
+            let text = std::fs::read_to_string(&path).ok()?;
+            Some(serde_json::json!({ "path": path, "text": text }))
+        })
+        .collect();
+    serde_json::json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "commit": env!("DRAFTSIM_COMMIT"),
+        "command_line": args,
+        "working_directory": std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default(),
+        "started": humantime::format_rfc3339_seconds(started).to_string(),
+        "finished": humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
+        "files": files,
+    })
+}
+
+/// The TOML files the command line names: whole arguments, values after `=`, and the
+/// entries of comma-separated lists (seats, fields), each once, in order.
+fn named_files(args: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for arg in args.iter().skip(1) {
+        let value = arg.split_once('=').filter(|_| arg.starts_with("--")).map_or(arg.as_str(), |(_, v)| v);
+        for part in std::iter::once(value).chain(value.split(',')) {
+            if part.ends_with(".toml") && Path::new(part).is_file() && !out.iter().any(|p| p == part) {
+                out.push(part.to_string());
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_files_a_command_line_names_are_found_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.toml"), dir.path().join("b.toml"));
+        std::fs::write(&a, "players = 3\n").unwrap();
+        std::fs::write(&b, "description = \"x\"\n").unwrap();
+        let (a, b) = (a.display().to_string(), b.display().to_string());
+        let args: Vec<String> = ["draftsim", "run", "--rules", &a, &format!("--seats={b},tight"), &a, "missing.toml"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(named_files(&args), vec![a, b]);
+    }
+}
