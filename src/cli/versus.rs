@@ -54,6 +54,11 @@ pub struct VersusArgs {
     /// equal a plain run of the rounds played.
     #[arg(long, conflicts_with = "shard")]
     pub until_ci: bool,
+    /// A folder `draftsim exploitability --out` wrote for this game: the verdict warns of
+    /// each seated strategy measured there at least a score change that matters from
+    /// optimal.
+    #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+    pub exploitability: Option<PathBuf>,
     /// Play only shard i of n (0-based) of the two sides' deals, or auto/n from
     /// SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; `draftsim merge` builds the tables from
     /// every shard's --out.
@@ -111,6 +116,10 @@ pub fn versus(args: VersusArgs) -> Result<()> {
             ))
             .into());
         }
+    }
+    if let Some(dir) = &args.exploitability {
+        // Checked before anything plays: a wrong folder is refused in one line.
+        versus::exploitability_warnings(dir, info.name, &[], ("", ""), 0)?;
     }
     let shard = study_shard(args.shard.as_deref(), &args.output)?;
     let (format, out) = args.output.open()?;
@@ -177,6 +186,9 @@ pub fn versus(args: VersusArgs) -> Result<()> {
     if args.until_ci {
         meta["until_ci"] = true.into();
     }
+    if let Some(dir) = &args.exploitability {
+        meta["exploitability"] = dir.display().to_string().into();
+    }
     if let Some(shard) = shard {
         let part = StudyShard {
             kind: kind::VERSUS.name.into(),
@@ -242,18 +254,9 @@ fn rate_measures(info: &games::GameInfo, spec: &VersusSpec) -> Result<Vec<String
         .collect())
 }
 
-/// A number in four significant figures at most, as the terminal shows it.
-fn num(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() {
-        return format!("{x}");
-    }
-    let digits = (3 - x.abs().log10().floor() as i32).clamp(0, 6) as usize;
-    format!("{x:.digits$}")
-}
-
 /// A difference with its sign.
 fn signed(x: f64) -> String {
-    if x > 0.0 { format!("+{}", num(x)) } else { num(x) }
+    if x > 0.0 { format!("+{}", versus::short(x)) } else { versus::short(x) }
 }
 
 /// One changed figure as a sentence: `B: length_mean rises from 41.2 to 44.3, +3.1 [+2.8,
@@ -271,8 +274,8 @@ fn sentence(d: &Difference) -> String {
     format!(
         "B: {what} {} from {} to {}, {} [{}, {}]{describe}",
         if d.difference.mean > 0.0 { "rises" } else { "falls" },
-        num(d.a),
-        num(d.b),
+        versus::short(d.a),
+        versus::short(d.b),
         signed(d.difference.mean),
         signed(d.difference.lo),
         signed(d.difference.hi),
@@ -321,6 +324,12 @@ pub(super) fn finish(
             say!("Warning: under {name}, {note}");
         }
     }
+    if let Some(dir) = meta["exploitability"].as_str() {
+        let rules = (meta["rules"].as_str().unwrap_or_default(), meta["rules_b"].as_str().unwrap_or_default());
+        for w in versus::exploitability_warnings(std::path::Path::new(dir), info.name, &rows, rules, a.players)? {
+            say!("Warning: {w}.");
+        }
+    }
     if a.players != b.players || differs.iter().any(|d| changes_the_deal(d)) {
         say!(
             "Note: A and B deal differently ({} players under A, {} under B; {}): deal d of each comes from the same seed, so deals are paired by index rather than by identical cards, and the intervals are no narrower than two independent runs' would be.",
@@ -338,11 +347,11 @@ pub(super) fn finish(
                 "{:<22} {:<15} {:<12} {:<12} {:<12} [{}, {}]{:>12} {}",
                 d.figure,
                 d.strategy.as_deref().unwrap_or(""),
-                num(d.a),
-                num(d.b),
-                num(d.difference.mean),
-                num(d.difference.lo),
-                num(d.difference.hi),
+                versus::short(d.a),
+                versus::short(d.b),
+                versus::short(d.difference.mean),
+                versus::short(d.difference.lo),
+                versus::short(d.difference.hi),
                 draftsim::stats::p_text(d.p_holm),
                 d.verdict.word()
             );

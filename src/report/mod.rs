@@ -48,7 +48,7 @@ fn table_error(name: &str, e: impl std::fmt::Display) -> Error {
 }
 
 /// The table `name` of a folder, in whichever format it was written.
-fn find_table(dir: &Path, name: &str) -> Option<PathBuf> {
+pub(crate) fn find_table(dir: &Path, name: &str) -> Option<PathBuf> {
     ["parquet", "csv"].iter().map(|ext| dir.join(format!("{name}.{ext}"))).find(|p| p.exists())
 }
 
@@ -57,7 +57,7 @@ fn load(dir: &Path, name: &str) -> Result<Option<DataFrame>, Error> {
 }
 
 /// A column as floats (nulls and missing columns as NaN).
-fn floats(df: &DataFrame, name: &str) -> Result<Vec<f64>, Error> {
+pub(crate) fn floats(df: &DataFrame, name: &str) -> Result<Vec<f64>, Error> {
     let col = df.column(name).map_err(|e| table_error(name, e))?;
     let cast = col.cast(&DataType::Float64).map_err(|e| table_error(name, e))?;
     let ca = cast.f64().map_err(|e| table_error(name, e))?;
@@ -65,7 +65,7 @@ fn floats(df: &DataFrame, name: &str) -> Result<Vec<f64>, Error> {
 }
 
 /// A column as text.
-fn texts(df: &DataFrame, name: &str) -> Result<Vec<String>, Error> {
+pub(crate) fn texts(df: &DataFrame, name: &str) -> Result<Vec<String>, Error> {
     let col = df.column(name).map_err(|e| table_error(name, e))?;
     let cast = col.cast(&DataType::String).map_err(|e| table_error(name, e))?;
     let ca = cast.str().map_err(|e| table_error(name, e))?;

@@ -226,6 +226,85 @@ pub fn parse_min_effect(text: &str) -> Result<(String, f64), InputError> {
     Ok((name.trim().to_string(), value))
 }
 
+/// One line for each seated strategy that `draftsim exploitability` (its folder `dir`)
+/// found at least a score effect that matters from optimal: a stronger field could change
+/// what B does. `rules` are A's and B's in force, `players` the table's, to say where the
+/// measurement came from another table.
+pub fn exploitability_warnings(
+    dir: &std::path::Path,
+    game: &str,
+    rows: &[Difference],
+    rules: (&str, &str),
+    players: usize,
+) -> Result<Vec<String>, Error> {
+    let shown = dir.display();
+    let meta: serde_json::Value = std::fs::read_to_string(dir.join("study.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .filter(|m: &serde_json::Value| m["kind"] == crate::study::kind::EXPLOITABILITY.name)
+        .ok_or_else(|| {
+            InputError::new(format!(
+                "--exploitability {shown}: not a folder `draftsim exploitability --out` wrote; measure the seats there first"
+            ))
+        })?;
+    if meta["game"] != game {
+        return Err(InputError::new(format!(
+            "--exploitability {shown}: measured for {}, not {game}",
+            meta["game"].as_str().unwrap_or("another game")
+        ))
+        .into());
+    }
+    let table = crate::report::find_table(dir, crate::study::kind::EXPLOITABILITY.tables[0])
+        .ok_or_else(|| InputError::new(format!("--exploitability {shown}: no exploitability table there")))?;
+    let t = crate::output::read_frame(&table)?;
+    let (names, values, bounds) = (
+        crate::report::texts(&t, "strategy")?,
+        crate::report::floats(&t, "exploitability")?,
+        crate::report::texts(&t, "bound")?,
+    );
+    let (los, his) =
+        match (crate::report::floats(&t, "exploitability_lo"), crate::report::floats(&t, "exploitability_hi")) {
+            (Ok(lo), Ok(hi)) => (lo, hi),
+            _ => (values.clone(), values.clone()),
+        };
+    let mut where_from = Vec::new();
+    if meta["players"].as_u64().is_some_and(|p| p as usize != players) {
+        where_from.push(format!("at {} players", meta["players"]));
+    }
+    if meta["rules"].as_str().is_some_and(|r| r != rules.0 && r != rules.1) {
+        where_from.push("under other rules than A's and B's".to_string());
+    }
+    let from = if where_from.is_empty() { String::new() } else { format!(", measured {}", where_from.join(" and ")) };
+    let mut out = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let Some(row) = rows.iter().find(|r| r.figure == "score" && r.strategy.as_deref() == Some(name)) else {
+            continue;
+        };
+        let exact = bounds[i] == "exact";
+        let lowest = if exact { values[i] } else { los[i] };
+        if lowest >= row.min_effect {
+            out.push(format!(
+                "{name} is {}{} from optimal [{}, {}] ({shown}{from}), more than the smallest score change that matters here ({}): a stronger field could change this verdict",
+                if exact { "" } else { "at least " },
+                short(values[i]),
+                short(los[i]),
+                short(his[i]),
+                short(row.min_effect),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// A number in four significant figures at most, as the verdict shows it.
+pub fn short(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let digits = (3 - x.abs().log10().floor() as i32).clamp(0, 6) as usize;
+    format!("{x:.digits$}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -124,6 +124,45 @@ fn until_ci_stops_once_every_figure_is_decided_and_equals_a_plain_run() {
 }
 
 #[test]
+fn a_field_far_from_optimal_is_warned_of() {
+    let dir = scratch(FILE, "exploitability");
+    let xp = dir.join("xp");
+    let o = draftsim(&[
+        "exploitability",
+        "--game",
+        "sevens",
+        "--players",
+        "2",
+        "--seats",
+        "tight,random",
+        "--rounds",
+        "1000",
+        "--quiet",
+        "--out",
+        xp.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cap = dir.join("cap.toml");
+    std::fs::write(&cap, "raise_cap = 2\n").unwrap();
+    let args = ["versus", "--game", "sevens", "defaults", cap.to_str().unwrap(), "--seats", "tight,random"];
+    let o = draftsim(&[&args[..], &["--rounds", "2000", "--exploitability", xp.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    // Random play gives away far more than 2% of a hand's stakes.
+    let warning =
+        text.lines().find(|l| l.starts_with("Warning: random is at least")).unwrap_or_else(|| panic!("{text}"));
+    assert!(warning.contains("measured at 2 players") && warning.contains("could change this verdict"), "{warning}");
+    // Another game's folder, or none: one line, before anything plays.
+    for (game, folder, says) in
+        [("seven-poker", xp.to_str().unwrap(), "measured for sevens"), ("sevens", "nope", "not a folder")]
+    {
+        let o = draftsim(&["versus", "--game", game, "defaults", "defaults", "--exploitability", folder]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(says) && stderr(&o).lines().count() == 1, "{}", stderr(&o));
+    }
+}
+
+#[test]
 fn sharded_versus_merges_into_the_whole_and_bad_input_is_refused() {
     let dir = scratch(FILE, "shards");
     let b = dir.join("b.toml");
