@@ -129,6 +129,52 @@ impl<'a, G: GameDef> Sampled<'a, G> {
         }
     }
 
+    /// Plays the unit on from `state` to the next keyed decision with a choice, the field's
+    /// seats and the keyless decisions made by their bots, and returns its seat and key,
+    /// with its moves in `legal` and its current strategy in `strategy` (its row made where
+    /// new); `None` at the unit's end.
+    fn next_decision(
+        &mut self,
+        state: &mut G::State,
+        out: &mut RoundResult,
+        rngs: &mut SeatRngs,
+        legal: &mut Vec<<G::State as Forward>::Move>,
+        strategy: &mut Vec<f64>,
+    ) -> Result<Option<(usize, u64)>, Error> {
+        let rules = self.rules;
+        loop {
+            let Some(s) = state.to_act() else {
+                return Ok(None);
+            };
+            if let Some(i) = self.seated[s] {
+                let m = state.ask(rules, &mut self.field[s][i], rngs.seat(s))?;
+                state.apply(rules, m, &mut NoEvents, out)?;
+                continue;
+            }
+            state.observe(rules, s, &mut self.obs);
+            // Keyless decisions go to the fallback unlisted (a Seven Poker exchange lists
+            // hundreds of moves).
+            let key = <G::State as Forward>::info_key(rules, &self.obs);
+            if key.is_some() {
+                state.legal(rules, legal);
+            }
+            let (Some(key), true) = (key, legal.len() > 1) else {
+                let m = state.ask(rules, &mut self.bots[s], rngs.seat(s))?;
+                state.apply(rules, m, &mut NoEvents, out)?;
+                continue;
+            };
+            let n = legal.len();
+            let row = self.rows.entry((s, key)).or_insert_with(|| Row { regrets: vec![0.0; n], sums: vec![0.0; n] });
+            if row.regrets.len() != n {
+                return Err(Error::Invariant(format!("information key {key:#x} of seat {s} has two menus")));
+            }
+            strategy.clear();
+            strategy.resize(n, 0.0);
+            regret_match(&row.regrets, strategy);
+            return Ok(Some((s, key)));
+        }
+    }
+
     /// The sampled counterfactual value to seat `p` of the unit from `state` on.
     fn traverse(
         &mut self,
@@ -139,35 +185,14 @@ impl<'a, G: GameDef> Sampled<'a, G> {
         draws: &mut Xoshiro256PlusPlus,
     ) -> Result<f64, Error> {
         let rules = self.rules;
-        let mut legal = Vec::new();
+        let (mut legal, mut strategy) = (Vec::new(), Vec::new());
         loop {
-            let Some(s) = state.to_act() else {
+            let Some((s, key)) = self.next_decision(&mut state, &mut out, &mut rngs, &mut legal, &mut strategy)?
+            else {
                 return Ok(G::training_value(rules, &state, &out, p));
             };
-            if let Some(i) = self.seated[s] {
-                let m = state.ask(rules, &mut self.field[s][i], rngs.seat(s))?;
-                state.apply(rules, m, &mut NoEvents, &mut out)?;
-                continue;
-            }
-            state.observe(rules, s, &mut self.obs);
-            // Keyless decisions go to the fallback unlisted (a Seven Poker exchange lists
-            // hundreds of moves).
-            let key = <G::State as Forward>::info_key(rules, &self.obs);
-            if key.is_some() {
-                state.legal(rules, &mut legal);
-            }
-            let (Some(key), true) = (key, legal.len() > 1) else {
-                let m = state.ask(rules, &mut self.bots[s], rngs.seat(s))?;
-                state.apply(rules, m, &mut NoEvents, &mut out)?;
-                continue;
-            };
             let n = legal.len();
-            let row = self.rows.entry((s, key)).or_insert_with(|| Row { regrets: vec![0.0; n], sums: vec![0.0; n] });
-            if row.regrets.len() != n {
-                return Err(Error::Invariant(format!("information key {key:#x} of seat {s} has two menus")));
-            }
-            let mut strategy = vec![0.0; n];
-            regret_match(&row.regrets, &mut strategy);
+            let row = self.rows.get_mut(&(s, key)).expect("next_decision made the row");
             if s != p {
                 for (sum, x) in row.sums.iter_mut().zip(&strategy) {
                     *sum += x;
@@ -208,34 +233,11 @@ impl<'a, G: GameDef> Sampled<'a, G> {
         let mut strategy = Vec::new();
         let mut seen = 0u64;
         loop {
-            let Some(s) = state.to_act() else {
+            let Some((s, key)) = self.next_decision(&mut state, &mut out, &mut rngs, &mut legal, &mut strategy)?
+            else {
                 return Ok(G::training_value(rules, &state, &out, p));
             };
-            if let Some(i) = self.seated[s] {
-                let m = state.ask(rules, &mut self.field[s][i], rngs.seat(s))?;
-                state.apply(rules, m, &mut NoEvents, &mut out)?;
-                continue;
-            }
-            state.observe(rules, s, &mut self.obs);
-            // Keyless decisions go to the fallback unlisted (a Seven Poker exchange lists
-            // hundreds of moves).
-            let key = <G::State as Forward>::info_key(rules, &self.obs);
-            if key.is_some() {
-                state.legal(rules, &mut legal);
-            }
-            let (Some(key), true) = (key, legal.len() > 1) else {
-                let m = state.ask(rules, &mut self.bots[s], rngs.seat(s))?;
-                state.apply(rules, m, &mut NoEvents, &mut out)?;
-                continue;
-            };
-            let n = legal.len();
-            let row = self.rows.entry((s, key)).or_insert_with(|| Row { regrets: vec![0.0; n], sums: vec![0.0; n] });
-            if row.regrets.len() != n {
-                return Err(Error::Invariant(format!("information key {key:#x} of seat {s} has two menus")));
-            }
-            strategy.clear();
-            strategy.resize(n, 0.0);
-            regret_match(&row.regrets, &mut strategy);
+            let row = self.rows.get_mut(&(s, key)).expect("next_decision made the row");
             if let Some(picked) = pick.as_deref_mut() {
                 if s != p {
                     for (sum, x) in row.sums.iter_mut().zip(&strategy) {
