@@ -16,7 +16,7 @@ cargo run --release --quiet -- train --game seven-card-draft --players 2 --itera
 cargo run --release --quiet -- train --game sevens --iterations 2000000 --out strategies/sevens/cfr --force --quiet
 cargo run --release --quiet -- train --game sevens --players 2 --iterations 2000000 --out strategies/sevens/cfr-heads-up --force --quiet
 # Seven Poker: stay or fold by MCCFR with one sampled decision a game (mccfr-probe), the
-# rest as adaptive; against itself and, at half the other seats, the presets.
-cargo run --release --quiet -- train --game seven-poker --iterations 400000 \
-  --field 'adaptive,colour,rainbow,bluffer,fold-to-keep,pat' \
+# rest as adaptive; against itself and, at three quarters of the other seats, the presets.
+cargo run --release --quiet -- train --game seven-poker --iterations 800000 \
+  --field 'adaptive,colour,rainbow,bluffer,fold-to-keep,pat' --field-share 0.75 \
   --out strategies/seven-poker/cfr --force --quiet

@@ -187,8 +187,7 @@ impl<'a, G: GameDef> Sampled<'a, G> {
         let rules = self.rules;
         let (mut legal, mut strategy) = (Vec::new(), Vec::new());
         loop {
-            let Some((s, key)) = self.next_decision(&mut state, &mut out, &mut rngs, &mut legal, &mut strategy)?
-            else {
+            let Some((s, key)) = self.next_decision(&mut state, &mut out, &mut rngs, &mut legal, &mut strategy)? else {
                 return Ok(G::training_value(rules, &state, &out, p));
             };
             let n = legal.len();
@@ -233,8 +232,7 @@ impl<'a, G: GameDef> Sampled<'a, G> {
         let mut strategy = Vec::new();
         let mut seen = 0u64;
         loop {
-            let Some((s, key)) = self.next_decision(&mut state, &mut out, &mut rngs, &mut legal, &mut strategy)?
-            else {
+            let Some((s, key)) = self.next_decision(&mut state, &mut out, &mut rngs, &mut legal, &mut strategy)? else {
                 return Ok(G::training_value(rules, &state, &out, p));
             };
             let row = self.rows.get_mut(&(s, key)).expect("next_decision made the row");

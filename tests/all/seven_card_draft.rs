@@ -539,3 +539,25 @@ fn a_reused_worker_plays_each_round_as_a_fresh_one() {
         }
     }
 }
+
+/// `bet.bluff` raises where the threshold would check or call: at 1, tight's opponent folds
+/// most hands in the first betting round; at 0 it plays exactly as `tight`.
+#[test]
+fn threshold_betting_bluffs_at_its_rate_and_not_at_zero() {
+    use crate::common::{draftsim, row_value, stderr, stdout};
+    let run = |seats: &str| {
+        let o = draftsim(&["run", "--seats", seats, "--rounds", "2000", "--quiet"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let bluffed = run("tight{bet.bluff=1},tight");
+    let plain = run("tight,tight");
+    // fold_rate_r1 (column 10) of the seat facing the bluffer, and of tight against itself.
+    let against_bluffs = row_value(&bluffed, "tight ", 10);
+    assert!(against_bluffs > 0.5 && against_bluffs > 4.0 * row_value(&plain, "tight ", 10), "{bluffed}\n{plain}");
+    let (zero, greedy) = (run("tight{bet.bluff=0},greedy"), run("tight,greedy"));
+    let numbers = |table: &str| -> Vec<String> {
+        table.lines().skip(1).take(2).map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" ")).collect()
+    };
+    assert_eq!(numbers(&zero), numbers(&greedy));
+}

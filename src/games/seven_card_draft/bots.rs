@@ -82,6 +82,10 @@ pub enum BetModule {
         /// strength this share of the way to the top (half as much for earlier rounds).
         #[serde(default = "default_respect")]
         respect: f32,
+        /// The chance that, where it would check or call, it raises instead (a bluff or a
+        /// semi-bluff); 0 (the default) never does.
+        #[serde(default)]
+        bluff: f32,
     },
     /// Raises whenever its strength against the field reaches `raise_above`, otherwise
     /// checks or calls.
@@ -152,7 +156,7 @@ impl Preset {
         };
         let unit = |v: f32, what: &str| within(v, what, 1.0);
         match &self.bet {
-            BetModule::Threshold { fold_below, raise_above, odds_weight, respect } => {
+            BetModule::Threshold { fold_below, raise_above, odds_weight, respect, bluff } => {
                 if fold_below.is_empty() || raise_above.is_empty() || odds_weight.is_empty() {
                     return Err(InputError::new(
                         "bet.fold_below, bet.raise_above and bet.odds_weight: give at least one value each",
@@ -162,6 +166,7 @@ impl Preset {
                 raise_above.iter().try_for_each(|&v| unit(v, "bet.raise_above"))?;
                 odds_weight.iter().try_for_each(|&v| within(v, "bet.odds_weight", 10.0))?;
                 unit(*respect, "bet.respect")?;
+                unit(*bluff, "bet.bluff")?;
             }
             BetModule::Aggressive { raise_above } => unit(*raise_above, "bet.raise_above")?,
             BetModule::Bluff { p } => unit(*p, "bet.p")?,
@@ -577,7 +582,7 @@ impl Bot for ModularBot {
         self.judged = None;
         match self.preset.bet {
             BetModule::CallingStation => Some(options.check_or_call()),
-            BetModule::Bluff { p } => Some(bluff(options, p, rng)),
+            BetModule::Bluff { p } => Some(bluff_or_call(options, p, rng)),
             _ => None,
         }
     }
@@ -587,7 +592,7 @@ impl Bot for ModularBot {
         let wild_aware = self.preset.draft == DraftModule::WildAware;
         match &self.preset.bet {
             BetModule::CallingStation => options.check_or_call(),
-            BetModule::Threshold { fold_below, raise_above, odds_weight, respect } => {
+            BetModule::Threshold { fold_below, raise_above, odds_weight, respect, bluff } => {
                 let at = |v: &[f32]| v[options.round.min(v.len() - 1)];
                 let (win, strength) =
                     field_strength(view, own_strength(view, wild_aware), *respect, &mut self.opponents);
@@ -603,6 +608,9 @@ impl Bot for ModularBot {
                     Action::Fold
                 } else if strength > at(raise_above) {
                     options.min_raise_or_call()
+                } else if *bluff > 0.0 {
+                    // Drawn only when it may bluff, so that other presets' streams stay as they were.
+                    bluff_or_call(options, *bluff, rng)
                 } else {
                     options.check_or_call()
                 }
@@ -614,7 +622,7 @@ impl Bot for ModularBot {
                     Some(Judgement { strength, win, fold_below: None, raise_above: *raise_above, odds_needed: None });
                 if strength >= *raise_above { options.min_raise_or_call() } else { options.check_or_call() }
             }
-            BetModule::Bluff { p } => bluff(options, *p, rng),
+            BetModule::Bluff { p } => bluff_or_call(options, *p, rng),
         }
     }
 }
@@ -628,7 +636,7 @@ fn random_pick(pack: CardSet, rng: &mut BotRng) -> PickChoice {
 }
 
 /// Raises with chance `p` whatever the hand, otherwise checks or calls.
-fn bluff(options: BetOptions, p: f32, rng: &mut BotRng) -> Action {
+fn bluff_or_call(options: BetOptions, p: f32, rng: &mut BotRng) -> Action {
     if rng.random::<f32>() < p { options.min_raise_or_call() } else { options.check_or_call() }
 }
 
