@@ -53,7 +53,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
         }
     };
     let trained_for = match &hint {
-        Hint::Policy(name, policy) => Some((name.clone(), policy.header.players)),
+        Hint::Policy(name, policy) => Some((name.clone(), policy.clone())),
         _ => None,
     };
     terminal::setup(hint, &INTERRUPTED);
@@ -86,14 +86,11 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
     });
     let (game, seats) = args.game.build()?;
-    if let Some((name, players)) = trained_for
-        && players != game.players()
-    {
-        return Err(InputError::new(format!(
-            "--hint {name}: its policy was trained for {players} players, not {}; hint with search, or play at {players}",
-            game.players()
-        ))
-        .into());
+    if let Some((name, policy)) = trained_for {
+        // The table's rules and size, as a seat playing the policy would be checked.
+        policy
+            .check(info.name, &game.rules_toml(), game.players())
+            .map_err(|e| InputError::new(format!("--hint {name}: {e}; or hint with search")))?;
     }
     let (format, out) = args.output.open()?;
     warn_rules(game.as_ref(), &super::args::QuietArg { quiet: false });

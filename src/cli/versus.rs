@@ -187,6 +187,8 @@ pub fn versus(args: VersusArgs) -> Result<()> {
         meta["until_ci"] = true.into();
     }
     if let Some(dir) = &args.exploitability {
+        // Absolute, so that a merge run from elsewhere reads the same folder.
+        let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
         meta["exploitability"] = dir.display().to_string().into();
     }
     if let Some(shard) = shard {
@@ -326,8 +328,10 @@ pub(super) fn finish(
     }
     if let Some(dir) = meta["exploitability"].as_str() {
         let rules = (meta["rules"].as_str().unwrap_or_default(), meta["rules_b"].as_str().unwrap_or_default());
-        for w in versus::exploitability_warnings(std::path::Path::new(dir), info.name, &rows, rules, a.players)? {
-            say!("Warning: {w}.");
+        match versus::exploitability_warnings(std::path::Path::new(dir), info.name, &rows, rules, a.players) {
+            Ok(warnings) => warnings.iter().for_each(|w| say!("Warning: {w}.")),
+            // Checked when the study started: gone since (a merge elsewhere), it is said.
+            Err(e) => say!("Warning: {e}"),
         }
     }
     if a.players != b.players || differs.iter().any(|d| changes_the_deal(d)) {

@@ -319,6 +319,8 @@ pub struct OutputDir {
     committed: bool,
     /// When the folder was opened: the command's start, as provenance.json records it.
     started: std::time::SystemTime,
+    /// The TOML files the command line names, read then.
+    files: Vec<(String, String)>,
 }
 
 impl OutputDir {
@@ -347,6 +349,7 @@ impl OutputDir {
             force,
             committed: false,
             started: std::time::SystemTime::now(),
+            files: provenance::named_file_texts(),
         })
     }
 
@@ -373,7 +376,8 @@ impl OutputDir {
     /// Writes provenance.json ([`provenance`]) and moves the staging folder into place
     /// (replacing the target when forced).
     pub fn commit(mut self) -> Result<PathBuf, Error> {
-        let record = serde_json::to_string_pretty(&provenance::provenance(self.started)).expect("JSON prints");
+        let record =
+            serde_json::to_string_pretty(&provenance::provenance(self.started, &self.files)).expect("JSON prints");
         self.write_text(provenance::PROVENANCE_FILE, &(record + "\n"))?;
         // The replaced folder is set aside under this process's own name, so a leftover of
         // another run cannot block it, and put back if the new one cannot take its place.

@@ -10,16 +10,26 @@ use std::time::SystemTime;
 /// The file's name.
 pub const PROVENANCE_FILE: &str = "provenance.json";
 
-/// The provenance of a folder whose command started at `started` and ends now.
-pub fn provenance(started: SystemTime) -> serde_json::Value {
-    let args: Vec<String> = std::env::args().collect();
-    let files: Vec<serde_json::Value> = named_files(&args)
+/// The command line, each argument as text (lossily where it is not UTF-8).
+fn command_line() -> Vec<String> {
+    std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect()
+}
+
+/// The TOML files the command line names, with their text as it is now: read when the
+/// command starts, so that a file edited during a long run is recorded as it was played.
+pub fn named_file_texts() -> Vec<(String, String)> {
+    named_files(&command_line())
         .into_iter()
-        .filter_map(|path| {
-            let text = std::fs::read_to_string(&path).ok()?;
-            Some(serde_json::json!({ "path": path, "text": text }))
-        })
-        .collect();
+        .filter_map(|path| Some((path.clone(), std::fs::read_to_string(&path).ok()?)))
+        .collect()
+}
+
+/// The provenance of a folder whose command started at `started` with `files` named
+/// ([`named_file_texts`]), and ends now.
+pub fn provenance(started: SystemTime, files: &[(String, String)]) -> serde_json::Value {
+    let args = command_line();
+    let files: Vec<serde_json::Value> =
+        files.iter().map(|(path, text)| serde_json::json!({ "path": path, "text": text })).collect();
     serde_json::json!({
         "version": env!("CARGO_PKG_VERSION"),
         "commit": env!("DRAFTSIM_COMMIT"),

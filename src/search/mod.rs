@@ -352,8 +352,7 @@ fn policy_advice<F: Forward>(
     obs: &F::Obs,
     legal: &[F::Move],
 ) -> String {
-    let probs = F::info_key(rules, obs).and_then(|k| policy.probs(seat, k)).filter(|p| p.len() == legal.len());
-    match (probs, &policy.header.fallback) {
+    match (policy_probs::<F>(policy, rules, seat, obs, legal.len()), &policy.header.fallback) {
         (Some(probs), _) => {
             let mut moves: Vec<(f64, String)> =
                 legal.iter().zip(probs).map(|(&m, &p)| (p, state.describe(rules, m, seat))).collect();
@@ -361,8 +360,20 @@ fn policy_advice<F: Forward>(
             moves.iter().map(|(p, text)| format!("{text} {:.0}%", p * 100.0)).collect::<Vec<_>>().join(", ")
         }
         (None, Some(name)) => format!("not one of its trained decisions (it plays these as {name})"),
-        (None, None) => "a decision it never trained on".into(),
+        (None, None) => "a decision it never trained on (it plays uniformly at random)".into(),
     }
+}
+
+/// A trained policy's probabilities at seat `seat`'s decision (its observation `obs`), where
+/// it has them for a menu of `moves` moves.
+fn policy_probs<'p, F: Forward>(
+    policy: &'p crate::solver::policy::Policy,
+    rules: &F::Variant,
+    seat: usize,
+    obs: &F::Obs,
+    moves: usize,
+) -> Option<&'p [f64]> {
+    F::info_key(rules, obs).and_then(|k| policy.probs(seat, k)).filter(|p| p.len() == moves)
 }
 
 /// A seat playing a trained policy: it looks its observation's information key up and
@@ -389,7 +400,7 @@ impl<F: Forward> PolicyBot<F> {
     /// The policy's probabilities at the seat's decision (its observation in `obs`, its
     /// moves in `self.legal`), where it has them.
     fn probs(&self, rules: &F::Variant, seat: usize, obs: &F::Obs) -> Option<&[f64]> {
-        F::info_key(rules, obs).and_then(|k| self.policy.probs(seat, k)).filter(|p| p.len() == self.legal.len())
+        policy_probs::<F>(&self.policy, rules, seat, obs, self.legal.len())
     }
 
     /// The probabilities it played the decision just made by (its observation still in

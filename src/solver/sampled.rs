@@ -22,7 +22,7 @@
 
 use std::collections::HashMap;
 
-use rand::{Rng, RngCore, SeedableRng};
+use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::cfr::regret_match;
@@ -289,8 +289,6 @@ impl<'a, G: GameDef> Sampled<'a, G> {
             values[a] = self.walk(child, child_out, rngs.clone(), p, &mut d, None)?;
             v += strategy[a] * values[a];
         }
-        *draws = from;
-        draws.next_u64();
         let weight = of as f64;
         let row = self.rows.get_mut(&(p, key)).expect("the picked row exists");
         for (r, va) in row.regrets.iter_mut().zip(&values) {

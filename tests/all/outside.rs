@@ -299,6 +299,11 @@ fn a_trained_policy_hints_with_its_probabilities() {
     let o = play_piped(&["--game", "sevens", "--players", "3", "--hint", "cfr"], "");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("trained for 4 players, not 3"), "{}", stderr(&o));
+    let cap = scratch(FILE, "hint").join("cap.toml");
+    std::fs::write(&cap, "raise_cap = 2\n").unwrap();
+    let o = play_piped(&["--game", "sevens", "--rules", cap.to_str().unwrap(), "--hint", "cfr"], "");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--hint cfr: policy trained under other rules"), "{}", stderr(&o));
     let o = play_piped(&["--game", "sevens", "--hint", "tight"], "");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--hint tight: neither search nor a trained policy"), "{}", stderr(&o));
