@@ -253,39 +253,37 @@ fn seven_poker_trains_by_probes_and_a_field_is_kept_in_the_policy() {
     assert_ne!(f["sets"], p["sets"]);
 }
 
+/// The lower end of the paired difference between `a` and `b` (their pair row) when `seats`
+/// play `rounds` rounds of `game`; above 0, `a` gets more than `b` on the same deals.
+fn paired_lower_end(game: &str, seats: &str, rounds: &str, a: &str, b: &str) -> (f64, String) {
+    let o = draftsim(&["run", "--game", game, "--seats", seats, "--rounds", rounds, "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = stdout(&o);
+    let row = (table.lines())
+        .find(|l| l.split_whitespace().take(2).eq([a, b]))
+        .unwrap_or_else(|| panic!("no {a} {b} pair row: {table}"));
+    (row.split_whitespace().nth(4).unwrap().parse().unwrap(), table)
+}
+
 #[test]
 fn the_shipped_draft_policy_beats_two_always_raisers_at_four_seats() {
     // Trained against a field that held them: a self-play policy lost 2.8 chips a round here.
-    let seats = "cfr,bluffer{bet.p=1},cfr,bluffer{bet.p=1}";
-    let o = draftsim(&["run", "--game", "seven-card-draft", "--seats", seats, "--rounds", "4000", "--quiet"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let table = stdout(&o);
-    let row = table.lines().find(|l| l.starts_with("cfr") && l.contains(" bluffer")).expect("a pair row");
-    let lo: f64 = row.split_whitespace().nth(4).unwrap().parse().unwrap();
+    let raiser = "bluffer{bet.p=1}";
+    let (lo, table) =
+        paired_lower_end("seven-card-draft", &format!("cfr,{raiser},cfr,{raiser}"), "4000", "cfr", raiser);
     assert!(lo > 0.0, "{table}");
 }
 
 #[test]
 fn the_shipped_seven_poker_policy_beats_adaptive_at_the_default_table() {
-    let seats = "cfr,adaptive,cfr,adaptive";
-    let o = draftsim(&["run", "--game", "seven-poker", "--seats", seats, "--rounds", "4000", "--quiet"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let table = stdout(&o);
-    // The paired difference's lower end: more victory cards than adaptive on the same deals.
-    let row = table.lines().find(|l| l.starts_with("cfr") && l.contains(" adaptive ")).expect("a pair row");
-    let lo: f64 = row.split_whitespace().nth(4).unwrap().parse().unwrap();
-    assert!(lo > 0.0, "{table}");
+    let (lo, table) = paired_lower_end("seven-poker", "cfr,adaptive,cfr,adaptive", "4000", "cfr", "adaptive");
+    assert!(lo > 0.0, "more victory cards than adaptive on the same deals: {table}");
 }
 
 #[test]
 fn the_shipped_sevens_policy_beats_tight_heads_up() {
-    let o = draftsim(&["run", "--game", "sevens", "--seats", "cfr-heads-up,tight", "--rounds", "20000", "--quiet"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let table = stdout(&o);
-    // The paired difference's lower end: the trained seat wins chips from tight on the same deals.
-    let row = table.lines().find(|l| l.starts_with("cfr-heads-up") && l.contains(" tight ")).expect("a pair row");
-    let lo: f64 = row.split_whitespace().nth(4).unwrap().parse().unwrap();
-    assert!(lo > 0.0, "{table}");
+    let (lo, table) = paired_lower_end("sevens", "cfr-heads-up,tight", "20000", "cfr-heads-up", "tight");
+    assert!(lo > 0.0, "the trained seat wins chips from tight on the same deals: {table}");
 }
 
 #[test]
