@@ -146,8 +146,9 @@ enum Command {
         mut_arg("out", |a| a.help("Write the candidates and convergence tables, best-preset.toml and study.json into this folder (it must not exist, unless --force); an interrupted search keeps its state beside it")),
     )]
     Exploit(optimise::ExploitArgs),
-    /// Write report.md and report.html, with SVG charts, from the folders that run,
-    /// compare, sweep, tune, exploit and calibrate write with --out.
+    /// Write report.md and report.html from the folders the other commands write with
+    /// --out: a summary of headline figures first, then sections by question, at most 12
+    /// SVG charts unless --all-charts.
     #[command(
         after_help = "Example:\n  draftsim run --rounds 200000 --out results\n  draftsim compare --strategies greedy,hate,tight,random --rounds 100000 --out cmp\n  draftsim report results cmp --out report"
     )]

@@ -12,7 +12,8 @@ use super::args::QuietArg;
 /// Arguments of `draftsim report`.
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// Folders written with --out by run, compare, sweep, tune, exploit or calibrate.
+    /// Folders written with --out by run, compare, sweep, ladder, sensitivity, versus, tune,
+    /// exploit, calibrate, train or exploitability.
     #[arg(required = true, value_hint = clap::ValueHint::DirPath)]
     pub dirs: Vec<PathBuf>,
     /// Folder for report.md, report.html (the same report, charts inline) and the SVG charts.
@@ -24,9 +25,14 @@ pub struct ReportArgs {
     /// The command that regenerates this report, printed at its top.
     #[arg(long)]
     pub regenerate: Option<String>,
-    /// A Markdown file of findings, placed under the title.
+    /// A Markdown file of findings: its `# ` title heads the report, the rest is the
+    /// report's Findings section, after the summary.
     #[arg(long)]
     pub notes: Option<PathBuf>,
+    /// Draw every chart; by default the report keeps 12, every study's first chart before
+    /// any second one, and names the others.
+    #[arg(long)]
+    pub all_charts: bool,
     /// A limit on a health figure, e.g. 'timeouts<=0.01' or 'completion>=0.9' (repeatable):
     /// the report flags every figure whose interval crosses it.
     #[arg(long, value_name = "FIGURE<=X|FIGURE>=X")]
@@ -51,7 +57,13 @@ pub fn report(args: ReportArgs) -> Result<()> {
     };
     let requires = args.require.iter().map(|r| study::tune::Constraint::parse(r)).collect::<Result<Vec<_>, _>>()?;
     let out = super::interrupt::create(&args.out, args.force)?;
-    draftsim::report::write_report(&args.dirs, &out, args.regenerate.as_deref(), notes.as_deref(), &requires)?;
+    let options = draftsim::report::ReportOptions {
+        regenerate: args.regenerate.as_deref(),
+        notes: notes.as_deref(),
+        requires: &requires,
+        all_charts: args.all_charts,
+    };
+    draftsim::report::write_report(&args.dirs, &out, &options)?;
     let path = super::interrupt::commit(out)?;
     args.quiet.note(&format!("report written to {}", path.join("report.md").display()));
     Ok(())

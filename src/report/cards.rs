@@ -27,7 +27,7 @@ pub(super) fn correlation(a: &[f64], b: &[f64]) -> f64 {
 }
 
 pub(super) fn cards_section(
-    md: &mut String,
+    page: &mut Page,
     cards: &DataFrame,
     out: &OutputDir,
     prefix: &str,
@@ -44,9 +44,12 @@ pub(super) fn cards_section(
     let diff = with_interval(cards, "in_hand_minus_passed")?;
     let units = if unit.ends_with("ch") { format!("{unit}es") } else { format!("{unit}s") };
     let interval = |v: &WithInterval, i: usize| format!("{} ({} to {})", fmt4(v.mean[i]), fmt4(v.lo[i]), fmt4(v.hi[i]));
+    let md = page.at(Question::Cards);
+    let mut correlations: Vec<String> = Vec::new();
+    let mut most_over: Option<String> = None;
     let _ = writeln!(
         md,
-        "### Cards: what each strategy takes, when, and whether taking it wins\n\nATA is the average pick at which the strategy took a card; the win share in hand is over the {units} it ended holding the card, against the {units} it saw the card and passed it. A card taken earlier than its win share ranks is over-drafted by that strategy; one taken later is under-drafted.\n"
+        "What each strategy takes, when, and whether taking it wins. ATA is the average pick at which the strategy took a card; the win share in hand is over the {units} it ended holding the card, against the {units} it saw the card and passed it. A card taken earlier than its win share ranks is over-drafted by that strategy; one taken later is under-drafted.\n"
     );
     for (k, s) in distinct(&strategy).iter().enumerate() {
         let rows: Vec<usize> = (0..strategy.len())
@@ -77,6 +80,7 @@ pub(super) fn cards_section(
             let pick_rank = ranks(&x, |a, b| a.total_cmp(&b));
             let win_rank = ranks(&y, |a, b| b.total_cmp(&a));
             let rho = correlation(&pick_rank, &win_rank);
+            correlations.push(format!("{} {rho:.2}", short_name(s)));
             image(
                 md,
                 &file,
@@ -92,6 +96,20 @@ pub(super) fn cards_section(
             let over: Vec<usize> = by_gap.iter().copied().filter(|&j| win_rank[j] > pick_rank[j]).take(10).collect();
             let under: Vec<usize> =
                 by_gap.iter().rev().copied().filter(|&j| win_rank[j] < pick_rank[j]).take(10).collect();
+            if most_over.is_none()
+                && let Some(&j) = over.first()
+            {
+                most_over = Some(format!(
+                    " The most over-drafted card of `{}` is {}: taken at pick {} on average but ranked {} of {n} by win share in hand, {} [{}, {}].",
+                    short_name(s),
+                    card[rows[j]],
+                    fmt4(ata.mean[rows[j]]),
+                    win_rank[j],
+                    fmt4(gih.mean[rows[j]]),
+                    fmt4(gih.lo[rows[j]]),
+                    fmt4(gih.hi[rows[j]])
+                ));
+            }
             for (title, list) in [
                 ("over-drafted (taken before cards that win more)", over),
                 ("under-drafted (taken after cards that win less)", under),
@@ -142,6 +160,16 @@ pub(super) fn cards_section(
             }
             md.push('\n');
         }
+    }
+    if !correlations.is_empty() {
+        page.headline(
+            Question::Cards,
+            format!(
+                "Rank correlation of pick order with win order (1: cards taken exactly in the order they win): {}.{}",
+                correlations.join(", "),
+                most_over.unwrap_or_default()
+            ),
+        );
     }
     Ok(())
 }

@@ -1,17 +1,34 @@
 //! SVG charts (plotters): bars with interval whiskers, points with whiskers, grouped bars,
 //! lines with interval bands, a heatmap and a labelled scatter. A legend sits in a panel
 //! beside the plot, never on the data, and colours come from one [`Palette`] per report.
+//! Text is sized to read at 11 px or more at the page's width (plotters writes a font's
+//! size divided by 1.24), x labels too long for their place stand upright, and a scatter
+//! labels only the points whose label has room.
 
 use std::cell::RefCell;
 use std::path::Path;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::error::Error;
 
 /// The plot's size; a legend panel widens the image beside it.
 const PLOT: (u32, u32) = (860, 460);
+/// Font sizes as plotters takes them (the SVG says 1/1.24 of each): tick and legend labels,
+/// axis descriptions, titles, and labels written on the data.
+const TICK_FONT: u32 = 15;
+const DESC_FONT: u32 = 17;
+const TITLE_FONT: u32 = 23;
+const DATA_FONT: u32 = 14;
+/// A generous width of one character of tick text in pixels, to tell whether labels fit.
+const CHAR_PX: f64 = 8.0;
+/// The longest x label written whole; longer ones are cut with an ellipsis.
+const LABEL_CHARS: usize = 32;
+/// Left and right margins and the y label area: the x labels share what is left.
+const MARGIN: u32 = 12;
+const Y_LABEL_AREA: u32 = 84;
 /// Colours handed out in order (Tableau 10), cycled past the tenth name.
 const PALETTE: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
@@ -132,6 +149,12 @@ fn tick_formatter(lo: f64, hi: f64) -> impl Fn(&f64) -> String {
     }
 }
 
+/// The width of the y label area: the widest tick label and the axis description beside it.
+fn y_label_area(ticks: &impl Fn(&f64) -> String, y0: f64, y1: f64) -> u32 {
+    let widest = [y0, y1, (y0 + y1) / 2.0].iter().map(|v| ticks(v).chars().count()).max().unwrap_or(0);
+    (widest as u32 * CHAR_PX as u32 + 40).max(Y_LABEL_AREA)
+}
+
 /// The chart type every function here draws on: x is a label index, y a value.
 type Chart<'a, 'b> = ChartContext<
     'a,
@@ -145,11 +168,50 @@ fn label_at(labels: &[String], x: f64) -> String {
     if (x - i).abs() < 0.01 && i >= 0.0 { labels.get(i as usize).cloned().unwrap_or_default() } else { String::new() }
 }
 
-/// How a legend entry is marked: a line with a point, or a filled square.
+/// How a legend entry is marked: a line with a point, a filled square or a point alone.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mark {
     Line,
     Square,
+    Dot,
+}
+
+/// Whether x labels this long must stand upright to fit `width` pixels between them.
+fn upright(labels: &[String], width: f64) -> bool {
+    let chars = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f64;
+    chars * CHAR_PX + 8.0 > width
+}
+
+/// A label cut to [`LABEL_CHARS`] characters.
+fn cut(label: &str) -> String {
+    if label.chars().count() > LABEL_CHARS {
+        label.chars().take(LABEL_CHARS - 1).chain(['…']).collect()
+    } else {
+        label.to_string()
+    }
+}
+
+/// The height upright labels need below the axis.
+fn upright_area(labels: &[String]) -> u32 {
+    let chars = labels.iter().map(|l| cut(l).chars().count()).max().unwrap_or(0);
+    chars as u32 * CHAR_PX as u32 + 16
+}
+
+/// Writes x labels upright (reading upwards, ending just under the axis) at the x
+/// positions `0..labels.len()`, below the value `y0`.
+fn draw_upright_labels(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    chart: &Chart<'_, '_>,
+    labels: &[String],
+    y0: f64,
+) -> Result<(), String> {
+    let style = TextStyle::from(("sans-serif", TICK_FONT).into_font().transform(FontTransform::Rotate270))
+        .pos(Pos::new(HPos::Right, VPos::Center));
+    for (i, label) in labels.iter().enumerate() {
+        let (x, y) = chart.backend_coord(&(i as f64, y0));
+        area.draw(&Text::new(cut(label), (x, y + 10), style.clone())).map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 /// A legend's entries: (name, colour); unnamed series have none.
@@ -160,7 +222,7 @@ fn legend_entries(series: &[Series]) -> Vec<(String, RGBColor)> {
 /// The longest legend name shown in full; longer ones are cut with an ellipsis.
 const LEGEND_CHARS: usize = 48;
 /// Height of one legend row, and where the first sits.
-const LEGEND_ROW: i32 = 20;
+const LEGEND_ROW: i32 = 24;
 const LEGEND_TOP: i32 = 56;
 
 /// Width of the legend panel for these names (none without entries).
@@ -169,7 +231,7 @@ fn legend_width(entries: &[(String, RGBColor)]) -> u32 {
         return 0;
     }
     let chars = entries.iter().map(|(n, _)| n.chars().count().min(LEGEND_CHARS)).max().unwrap_or(0);
-    (chars as u32 * 7 + 48).clamp(120, 400)
+    (chars as u32 * 8 + 48).clamp(120, 440)
 }
 
 /// Draws the legend in its panel: a mark and the name per row.
@@ -187,13 +249,14 @@ fn draw_legend(
                 area.draw(&Circle::new((16, y), 4, colour.filled())).map_err(e)?;
             }
             Mark::Square => area.draw(&Rectangle::new([(10, y - 6), (22, y + 6)], colour.filled())).map_err(e)?,
+            Mark::Dot => area.draw(&Circle::new((16, y), 5, colour.filled())).map_err(e)?,
         }
         let shown: String = if name.chars().count() > LEGEND_CHARS {
             name.chars().take(LEGEND_CHARS - 1).chain(['…']).collect()
         } else {
             name.clone()
         };
-        area.draw(&Text::new(shown, (34, y - 7), ("sans-serif", 13).into_font())).map_err(e)?;
+        area.draw(&Text::new(shown, (34, y - 8), ("sans-serif", TICK_FONT).into_font())).map_err(e)?;
     }
     Ok(())
 }
@@ -221,39 +284,47 @@ fn draw(
 ) -> Result<(), Error> {
     let err = |e: &dyn std::fmt::Display| chart_error(path, e);
     let side = legend_width(entries);
-    let height = PLOT.1.max((LEGEND_TOP + LEGEND_ROW * entries.len() as i32 + 10) as u32);
+    let n = axes.labels.len();
+    let (y0, y1) = axis_range(values, kind == Kind::Bars);
+    let ticks = tick_formatter(y0, y1);
+    let y_area = y_label_area(&ticks, y0, y1);
+    let slot = (PLOT.0 - 2 * MARGIN - y_area) as f64 / n.max(1) as f64;
+    let stand = upright(axes.labels, slot);
+    let desc = if axes.x.is_empty() { 0 } else { 26 };
+    let label_area = if stand { upright_area(axes.labels) + desc } else { 34 + desc };
+    let height = (PLOT.1 + label_area).max((LEGEND_TOP + LEGEND_ROW * entries.len() as i32 + 10) as u32);
     let root = SVGBackend::new(path, (PLOT.0 + side, height)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let (plot, legend) = root.split_horizontally(PLOT.0);
-    let (y0, y1) = axis_range(values, kind == Kind::Bars);
-    let n = axes.labels.len();
     let x_range = if kind == Kind::Lines { -0.3f64..(n as f64 - 0.7).max(0.3) } else { -0.5f64..(n as f64 - 0.5) };
     let mut chart = ChartBuilder::on(&plot)
-        .caption(axes.title, ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(if axes.x.is_empty() { 40 } else { 56 })
-        .y_label_area_size(72)
+        .caption(axes.title, ("sans-serif", TITLE_FONT))
+        .margin(MARGIN)
+        .x_label_area_size(label_area)
+        .y_label_area_size(y_area)
         .build_cartesian_2d(x_range, y0..y1)
         .map_err(|e| err(&e))?;
     let mut mesh = chart.configure_mesh();
     if kind != Kind::Lines {
         mesh.disable_x_mesh();
     }
-    let ticks = tick_formatter(y0, y1);
-    let x_labels = |x: &f64| label_at(axes.labels, *x);
+    let x_labels = |x: &f64| if stand { String::new() } else { label_at(axes.labels, *x) };
     // Light grids: faint major lines only, so the data stands out.
     mesh.light_line_style(TRANSPARENT).bold_line_style(BLACK.mix(0.08));
     mesh.x_labels(n.max(1))
         .x_label_formatter(&x_labels)
         .y_label_formatter(&ticks)
-        .x_label_style(("sans-serif", 12))
-        .y_label_style(("sans-serif", 12))
-        .axis_desc_style(("sans-serif", 14))
+        .x_label_style(("sans-serif", TICK_FONT))
+        .y_label_style(("sans-serif", TICK_FONT))
+        .axis_desc_style(("sans-serif", DESC_FONT))
         .y_desc(axes.y);
     if !axes.x.is_empty() {
         mesh.x_desc(axes.x);
     }
     mesh.draw().map_err(|e| err(&e))?;
+    if stand {
+        draw_upright_labels(&plot, &chart, axes.labels, y0).map_err(|e| err(&e))?;
+    }
     body(&mut chart, y0).map_err(|e| err(&e))?;
     draw_legend(&legend, entries, mark).map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))
@@ -355,19 +426,49 @@ pub fn lines(path: &Path, axes: &Axes<'_>, series: &[Series]) -> Result<(), Erro
     })
 }
 
+/// Points with 95% interval whiskers over categories, one colour per series, side by side
+/// at each category and never joined: the x positions have no order between them.
+pub fn points(path: &Path, axes: &Axes<'_>, series: &[Series]) -> Result<(), Error> {
+    let band_values = series.iter().filter_map(|s| s.band.as_ref()).flat_map(|(lo, hi)| lo.iter().chain(hi).copied());
+    let all = series.iter().flat_map(|s| s.values.iter().copied()).chain(band_values);
+    let entries = legend_entries(series);
+    draw(path, axes, all, Kind::Points, (&entries, Mark::Dot), |chart, _| {
+        let m = series.len().max(1) as f64;
+        for (k, s) in series.iter().enumerate() {
+            let dx = (k as f64 - (m - 1.0) / 2.0) * (0.5 / m);
+            if let Some((lo, hi)) = &s.band {
+                let shown = (0..s.values.len()).filter(|&i| lo[i].is_finite() && hi[i].is_finite());
+                let whiskers = shown.map(|i| {
+                    PathElement::new(vec![(i as f64 + dx, lo[i]), (i as f64 + dx, hi[i])], s.colour.stroke_width(2))
+                });
+                chart.draw_series(whiskers).map_err(|e| e.to_string())?;
+            }
+            let dots = (0..s.values.len())
+                .filter(|&i| s.values[i].is_finite())
+                .map(|i| Circle::new((i as f64 + dx, s.values[i]), 5, s.colour.filled()));
+            chart.draw_series(dots).map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    })
+}
+
 /// A heatmap of a square matrix of shares (row against column): blue above one half, red
 /// below, white at one half, with each cell's value written in it; NaN cells are grey.
 pub fn heatmap(path: &Path, title: &str, labels: &[String], values: &[Vec<f64>]) -> Result<(), Error> {
     let err = |e: &dyn std::fmt::Display| chart_error(path, e);
     let n = labels.len();
-    let side = (90 * n as u32 + 220).max(420);
-    let root = SVGBackend::new(path, (side, side)).into_drawing_area();
+    let cell = 90;
+    let stand = upright(labels, cell as f64);
+    let x_area = if stand { upright_area(labels) + 30 } else { 60 };
+    let y_area = labels.iter().map(|l| cut(l).chars().count()).max().unwrap_or(0) as u32 * CHAR_PX as u32 + 40;
+    let side = cell * n as u32 + y_area + 2 * MARGIN;
+    let root = SVGBackend::new(path, (side.max(420), cell * n as u32 + x_area + 60)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 18))
-        .margin(12)
-        .x_label_area_size(90)
-        .y_label_area_size(130)
+        .caption(title, ("sans-serif", TITLE_FONT - 2))
+        .margin(MARGIN)
+        .x_label_area_size(x_area)
+        .y_label_area_size(y_area)
         .build_cartesian_2d(-0.5f64..n as f64 - 0.5, -0.5f64..n as f64 - 0.5)
         .map_err(|e| err(&e))?;
     // Cell (row i, column j) is centred on (j, n - 1 - i); labels sit at whole numbers.
@@ -377,14 +478,18 @@ pub fn heatmap(path: &Path, title: &str, labels: &[String], values: &[Vec<f64>])
         .disable_mesh()
         .x_labels(n)
         .y_labels(n)
-        .x_label_formatter(&|x| label_at(labels, *x))
-        .y_label_formatter(&|y| label_at(&reversed, *y))
+        .x_label_formatter(&|x| if stand { String::new() } else { label_at(labels, *x) })
+        .y_label_formatter(&|y| cut(&label_at(&reversed, *y)))
         .x_desc("opponent (column)")
         .y_desc("strategy (row)")
-        .x_label_style(("sans-serif", 12))
-        .y_label_style(("sans-serif", 12))
+        .x_label_style(("sans-serif", TICK_FONT))
+        .y_label_style(("sans-serif", TICK_FONT))
+        .axis_desc_style(("sans-serif", DESC_FONT))
         .draw()
         .map_err(|e| err(&e))?;
+    if stand {
+        draw_upright_labels(&root, &chart, labels, -0.5).map_err(|e| err(&e))?;
+    }
     let colour = |v: f64| -> RGBColor {
         if !v.is_finite() {
             return RGBColor(220, 220, 220);
@@ -399,7 +504,9 @@ pub fn heatmap(path: &Path, title: &str, labels: &[String], values: &[Vec<f64>])
             let cell = Rectangle::new([(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)], colour(v).filled());
             chart.draw_series(std::iter::once(cell)).map_err(|e| err(&e))?;
             if v.is_finite() {
-                let text = Text::new(format!("{v:.3}"), (x - 0.18, y + 0.05), ("sans-serif", 13));
+                let style =
+                    TextStyle::from(("sans-serif", TICK_FONT).into_font()).pos(Pos::new(HPos::Center, VPos::Center));
+                let text = Text::new(format!("{v:.3}"), (x, y), style);
                 chart.draw_series(std::iter::once(text)).map_err(|e| err(&e))?;
             }
         }
@@ -434,23 +541,23 @@ pub fn scatter_with_intervals(
     let (y, ylo, yhi) = points.y;
     let (x0, x1) = axis_range(x.iter().chain(xlo).chain(xhi).copied(), false);
     let (y0, y1) = axis_range(y.iter().chain(ylo).chain(yhi).copied(), false);
+    let (x_ticks, y_ticks) = (tick_formatter(x0, x1), tick_formatter(y0, y1));
     let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(50)
-        .y_label_area_size(72)
+        .caption(title, ("sans-serif", TITLE_FONT))
+        .margin(MARGIN)
+        .x_label_area_size(60)
+        .y_label_area_size(y_label_area(&y_ticks, y0, y1))
         .build_cartesian_2d(x0..x1, y0..y1)
         .map_err(|e| err(&e))?;
-    let (x_ticks, y_ticks) = (tick_formatter(x0, x1), tick_formatter(y0, y1));
     chart
         .configure_mesh()
         .light_line_style(TRANSPARENT)
         .bold_line_style(BLACK.mix(0.08))
         .x_label_formatter(&x_ticks)
         .y_label_formatter(&y_ticks)
-        .x_label_style(("sans-serif", 12))
-        .y_label_style(("sans-serif", 12))
-        .axis_desc_style(("sans-serif", 14))
+        .x_label_style(("sans-serif", TICK_FONT))
+        .y_label_style(("sans-serif", TICK_FONT))
+        .axis_desc_style(("sans-serif", DESC_FONT))
         .x_desc(x_label)
         .y_desc(y_label)
         .draw()
@@ -467,12 +574,44 @@ pub fn scatter_with_intervals(
     chart
         .draw_series((0..x.len()).filter(shown).map(|i| Circle::new((x[i], y[i]), 3, points.colour.filled())))
         .map_err(|e| err(&e))?;
-    chart
-        .draw_series(
-            (0..x.len())
-                .filter(shown)
-                .map(|i| Text::new(points.labels[i].clone(), (x[i], y[i]), ("sans-serif", 11).into_font())),
-        )
-        .map_err(|e| err(&e))?;
+    // Labels where they have room: the points farthest from the middle first (a cluster's
+    // labels would cover each other), each to the right, left, above or below its point,
+    // clear of every label placed and every point; the rest stay unlabelled.
+    let shown: Vec<usize> = (0..x.len()).filter(shown).collect();
+    let pixel: Vec<(i32, i32)> = shown.iter().map(|&i| chart.backend_coord(&(x[i], y[i]))).collect();
+    let (cx, cy) = (
+        pixel.iter().map(|p| p.0 as f64).sum::<f64>() / pixel.len().max(1) as f64,
+        pixel.iter().map(|p| p.1 as f64).sum::<f64>() / pixel.len().max(1) as f64,
+    );
+    let mut order: Vec<usize> = (0..shown.len()).collect();
+    let far = |k: usize| (pixel[k].0 as f64 - cx).hypot(pixel[k].1 as f64 - cy);
+    order.sort_by(|&a, &b| far(b).total_cmp(&far(a)));
+    let (left, top) = chart.backend_coord(&(x0, y1));
+    let (right, bottom) = chart.backend_coord(&(x1, y0));
+    let char_px = DATA_FONT as f64 / 1.24 * 0.62;
+    let high = (DATA_FONT as f64 / 1.24 * 1.25) as i32;
+    let overlaps = |a: (i32, i32, i32, i32), b: (i32, i32, i32, i32)| a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3;
+    let dots: Vec<(i32, i32, i32, i32)> = pixel.iter().map(|&(px, py)| (px - 4, py - 4, px + 4, py + 4)).collect();
+    let mut placed: Vec<(i32, i32, i32, i32)> = Vec::new();
+    let style = TextStyle::from(("sans-serif", DATA_FONT).into_font()).pos(Pos::new(HPos::Left, VPos::Top));
+    for k in order {
+        let label = &points.labels[shown[k]];
+        let w = (label.chars().count() as f64 * char_px).ceil() as i32 + 2;
+        let (px, py) = pixel[k];
+        let spots =
+            [(px + 6, py - high / 2), (px - 6 - w, py - high / 2), (px - w / 2, py - 6 - high), (px - w / 2, py + 6)];
+        let free = spots.into_iter().map(|(lx, ly)| (lx, ly, lx + w, ly + high)).find(|&b| {
+            b.0 >= left
+                && b.2 <= right
+                && b.1 >= top
+                && b.3 <= bottom
+                && !placed.iter().any(|&p| overlaps(p, b))
+                && !dots.iter().any(|&d| overlaps(d, b))
+        });
+        if let Some(b) = free {
+            root.draw(&Text::new(label.clone(), (b.0, b.1), style.clone())).map_err(|e| err(&e))?;
+            placed.push(b);
+        }
+    }
     root.present().map_err(|e| err(&e))
 }

@@ -3,7 +3,7 @@
 use super::*;
 
 pub(super) fn compare_section(
-    md: &mut String,
+    page: &mut Page,
     (dir, matrix): (&Path, &DataFrame),
     out: &OutputDir,
     prefix: &str,
@@ -16,6 +16,7 @@ pub(super) fn compare_section(
     let (ws, lo, hi) = (floats(matrix, "win_share")?, floats(matrix, "win_share_lo")?, floats(matrix, "win_share_hi")?);
     let rounds = floats(matrix, "rounds")?.first().copied().unwrap_or(0.0);
     let names = distinct(&rows);
+    let md = page.at(Question::WhoWins);
     let _ = writeln!(
         md,
         "Win share of the row strategy against the column strategy (0.5 = even), 95% interval; {rounds:.0} {units} per pair.\n"
@@ -90,6 +91,21 @@ pub(super) fn compare_section(
             );
         }
         let dominant = floats(&ratings, "dominant")?;
+        let top = (0..strategies.len()).max_by(|&a, &b| rating.mean[a].total_cmp(&rating.mean[b]));
+        let headline = top.map(|t| {
+            format!(
+                "Head to head, {} rates highest: {:.0} [{:.0}, {:.0}] on the Elo scale over {} strategies; {}.",
+                strategies[t],
+                rating.mean[t],
+                rating.lo[t],
+                rating.hi[t],
+                strategies.len(),
+                match dominant.iter().position(|&d| d > 0.5) {
+                    Some(i) => format!("{} wins more than half against every other", strategies[i]),
+                    None => "none wins more than half against every other".to_string(),
+                }
+            )
+        });
         match dominant.iter().position(|&d| d > 0.5) {
             Some(i) => {
                 let _ = writeln!(
@@ -101,6 +117,9 @@ pub(super) fn compare_section(
             None => {
                 let _ = writeln!(md, "No strategy dominates: none wins more than half against every other.\n");
             }
+        }
+        if let Some(text) = headline {
+            page.headline(Question::WhoWins, text);
         }
     }
     Ok(())

@@ -5,7 +5,7 @@ use super::*;
 /// The health card: each figure with its interval, a warning when caps fire in more than
 /// 1% of units, and every `--require` limit an interval crosses.
 pub(super) fn health_section(
-    md: &mut String,
+    page: &mut Page,
     health: &DataFrame,
     requires: &[Constraint],
     depth: Option<&SkillDepth>,
@@ -25,7 +25,7 @@ pub(super) fn health_section(
             d.steps, d.deepest, d.folder
         ));
     }
-    let _ = writeln!(md, "### Health\n");
+    let md = page.at(Question::Healthy);
     let _ = writeln!(md, "| figure | value | 95% interval | meaning |\n|---|---:|---|---|");
     for i in 0..names.len() {
         let (value, interval) = if names[i] == "skill_depth" {
@@ -46,6 +46,7 @@ pub(super) fn health_section(
             100.0 * v.mean[i]
         );
     }
+    let mut missed: Vec<String> = Vec::new();
     for c in requires {
         let Some(i) = at(&c.metric) else {
             let _ = writeln!(md, "**Not checked**: `{}` is not a figure of this health card.\n", c.metric);
@@ -65,6 +66,7 @@ pub(super) fn health_section(
                 );
             }
             verdict => {
+                missed.push(format!("`{}` {}", c.text(), verdict.words()));
                 let _ = writeln!(
                     md,
                     "**Limit {}**: {} should be {sign} {}, and is {} ({} – {}).\n",
@@ -77,6 +79,25 @@ pub(super) fn health_section(
                 );
             }
         }
+    }
+    let figure =
+        |name: &str| at(name).map(|i| format!("{name} {} [{}, {}]", fmt4(v.mean[i]), fmt4(v.lo[i]), fmt4(v.hi[i])));
+    let shown: Vec<String> = ["completion", "timeouts", "drawishness"].iter().filter_map(|n| figure(n)).collect();
+    if !shown.is_empty() {
+        let limits = if requires.is_empty() {
+            String::new()
+        } else if missed.is_empty() {
+            " Every limit is met.".to_string()
+        } else {
+            format!(" **Limits not surely met:** {}.", missed.join("; "))
+        };
+        let caps = match at("timeouts") {
+            Some(i) if v.mean[i] > 0.01 => {
+                " Caps fire often: the figures describe games that did not finish by the rules."
+            }
+            _ => "",
+        };
+        page.headline(Question::Healthy, format!("{}.{caps}{limits}", capitalised(&shown.join("; "))));
     }
     Ok(())
 }

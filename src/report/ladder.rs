@@ -49,7 +49,8 @@ pub(super) fn depth_by_score(ladder: &DataFrame) -> Result<(usize, String), Erro
 
 /// The skill ladder: each step's win share with its interval, charted against one half,
 /// and the skill depth.
-pub(super) fn ladder_section(md: &mut String, ladder: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
+pub(super) fn ladder_section(page: &mut Page, ladder: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
+    let md = page.at(Question::Skill);
     let budget = floats(ladder, "budget")?;
     let opponent = floats(ladder, "opponent_budget")?;
     let share = with_interval(ladder, "win_share")?;
@@ -84,6 +85,19 @@ pub(super) fn ladder_section(md: &mut String, ladder: &DataFrame, out: &OutputDi
         d => format!("Skill depth {d}: more search keeps winning up to {:.0} iterations, then a step no longer wins reliably; the variant rewards skill up to about there.", budget[d - 1]),
     };
     image(md, &file, title, &sentence);
+    let headline = match depth {
+        0 => format!(
+            "Skill depth 0 of {} steps: the search bot at {:.0} iterations does not reliably beat itself at {:.0}, so more search does not pay here.",
+            budget.len(),
+            budget.first().copied().unwrap_or(f64::NAN),
+            opponent.first().copied().unwrap_or(f64::NAN)
+        ),
+        d => format!(
+            "Skill depth {d} of {} steps: more search keeps winning (lower end of its score gain above 0) up to {:.0} iterations.",
+            budget.len(),
+            budget[d - 1]
+        ),
+    };
     let _ = writeln!(md, "| budget | against | win share | 95% interval |\n|---:|---:|---:|---|");
     for i in 0..budget.len() {
         let _ = writeln!(
@@ -102,5 +116,6 @@ pub(super) fn ladder_section(md: &mut String, ladder: &DataFrame, out: &OutputDi
         "\nSkill depth: **{depth}** of {} steps, judged by the score ({diff} lower bound above 0); by units won alone, {by_wins}.\n",
         budget.len()
     );
+    page.headline(Question::Skill, headline);
     Ok(())
 }

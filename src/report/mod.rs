@@ -7,6 +7,8 @@
 //! exploitability), and `charts` draws the SVGs.
 
 mod charts;
+mod page;
+use page::{Page, Question};
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -167,32 +169,32 @@ struct Folder<'a> {
 }
 
 /// Writes a study's section from the table it is found by.
-type Section = fn(&Folder, &mut String, &DataFrame) -> Result<(), Error>;
+type Section = fn(&Folder, &mut Page, &DataFrame) -> Result<(), Error>;
 
 /// Each study's section, in report order, by the table `report` finds the study by (its
 /// first in `study::kind`); tune and exploit share one.
 const SECTIONS: [(&str, Section); 10] = [
-    (kind::VERSUS.tables[0], |f, md, t| versus_section(md, t, f.meta, f.out, f.prefix)),
-    (kind::SENSITIVITY.tables[0], |f, md, t| sensitivity_section(md, t, f.out, f.prefix)),
-    (kind::RUN.tables[0], |f, md, summary| {
+    (kind::VERSUS.tables[0], |f, page, t| versus_section(page, t, f.meta, f.out, f.prefix)),
+    (kind::SENSITIVITY.tables[0], |f, page, t| sensitivity_section(page, t, f.out, f.prefix)),
+    (kind::RUN.tables[0], |f, page, summary| {
         let measures = f.measures.ok_or_else(|| {
             InputError::new(format!("{}: run.json is missing or names no known game", f.dir.display()))
         })?;
-        run_section(md, (f.dir, summary), f.out, f.prefix, measures, f.palette)?;
+        run_section(page, (f.dir, summary), f.out, f.prefix, measures, f.palette)?;
         if let Some(cards) = load(f.dir, "cards")? {
             // The unit's first word ("match (one game)" is a match), for "in N matches".
             let unit = measures.unit.split_whitespace().next().unwrap_or("round");
-            cards_section(md, &cards, f.out, f.prefix, unit, f.palette)?;
+            cards_section(page, &cards, f.out, f.prefix, unit, f.palette)?;
         }
         Ok(())
     }),
-    (kind::COMPARE.tables[0], |f, md, t| compare_section(md, (f.dir, t), f.out, f.prefix, f.measures, f.palette)),
-    (kind::SWEEP.tables[0], |f, md, t| sweep_section(md, t, f.out, f.prefix, f.measures, f.palette, f.requires)),
-    (kind::TUNE.tables[0], |f, md, t| optimise_section(md, f.dir, t, f.meta, f.out, f.prefix)),
-    (kind::CALIBRATE.tables[0], |_, md, t| calibration_section(md, t)),
-    (kind::LADDER.tables[0], |f, md, t| ladder_section(md, t, f.out, f.prefix)),
-    (kind::TRAIN.tables[0], |f, md, t| training_section(md, t, f.out, f.prefix)),
-    (kind::EXPLOITABILITY.tables[0], |_, md, t| exploitability_section(md, t)),
+    (kind::COMPARE.tables[0], |f, page, t| compare_section(page, (f.dir, t), f.out, f.prefix, f.measures, f.palette)),
+    (kind::SWEEP.tables[0], |f, page, t| sweep_section(page, t, f.out, f.prefix, f.measures, f.palette, f.requires)),
+    (kind::TUNE.tables[0], |f, page, t| optimise_section(page, f.dir, t, f.meta, f.out, f.prefix)),
+    (kind::CALIBRATE.tables[0], |_, page, t| calibration_section(page, t)),
+    (kind::LADDER.tables[0], |f, page, t| ladder_section(page, t, f.out, f.prefix)),
+    (kind::TRAIN.tables[0], |f, page, t| training_section(page, t, f.out, f.prefix)),
+    (kind::EXPLOITABILITY.tables[0], |_, page, t| exploitability_section(page, t)),
 ];
 
 /// "a, b or c".
@@ -203,25 +205,26 @@ fn or_list(items: &[&str]) -> String {
     }
 }
 
-/// Writes `report.md` and its charts for these result folders; returns the Markdown.
-/// `notes` (Markdown) go right under the title, for the findings a person wrote.
-pub fn write_report(
-    dirs: &[PathBuf],
-    out: &OutputDir,
-    regenerate: Option<&str>,
-    notes: Option<&str>,
-    requires: &[Constraint],
-) -> Result<String, Error> {
-    let mut md = String::new();
+/// What a report is asked for besides its folders.
+#[derive(Debug, Default)]
+pub struct ReportOptions<'a> {
+    /// The command that regenerates the report, printed at its top.
+    pub regenerate: Option<&'a str>,
+    /// Findings a person wrote (Markdown): their `# ` title heads the page, the rest is its
+    /// "Findings" section.
+    pub notes: Option<&'a str>,
+    /// Limits on health figures, checked in the health cards and sweeps.
+    pub requires: &'a [Constraint],
+    /// Every chart, not only the first [`page::MAX_CHARTS`].
+    pub all_charts: bool,
+}
+
+/// Writes `report.md`, `report.html` and their charts for these result folders; returns
+/// the Markdown.
+pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) -> Result<String, Error> {
     // One palette for the whole report: a strategy keeps its colour in every chart.
     let palette = charts::Palette::default();
-    let _ = writeln!(md, "# draftsim balance report\n");
-    if let Some(cmd) = regenerate {
-        let _ = writeln!(md, "Regenerate with:\n\n```sh\n{cmd}\n```\n");
-    }
-    if let Some(text) = notes {
-        let _ = writeln!(md, "{}\n", text.trim_end());
-    }
+    let mut page = Page::default();
     let ladders = ladder_depths(dirs)?;
     for (i, dir) in dirs.iter().enumerate() {
         let prefix = format!("{}-", i + 1);
@@ -230,13 +233,10 @@ pub fn write_report(
             .or_else(|_| std::fs::read_to_string(dir.join("study.json")))
             .ok()
             .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
-        let _ = writeln!(md, "## {name}\n");
-        if let Some(m) = &meta {
-            describe(&mut md, m);
-        }
+        page.begin(&name, folder_heading(&name, meta.as_ref()), meta.as_ref().map(describe).unwrap_or_default());
         let measures = meta.as_ref().and_then(game_measures);
         // The limits given to the report, then those the study kept (sweep --require).
-        let mut requires = requires.to_vec();
+        let mut requires = options.requires.to_vec();
         for text in meta.as_ref().and_then(|m| m["require"].as_array()).into_iter().flatten() {
             let c = Constraint::parse(text.as_str().unwrap_or_default())?;
             if !requires.contains(&c) {
@@ -245,12 +245,11 @@ pub fn write_report(
         }
         let requires = &requires[..];
         let mut found = false;
-        // The health card first: does the variant finish, how long, is it even.
         if let Some(health) = load(dir, "health")? {
             // The skill depth of the same game and rules, when a ladder of them is reported too.
             let same = |m: &serde_json::Value, l: &SkillDepth| m["game"] == l.game && m["rules"] == l.rules;
             let depth = meta.as_ref().and_then(|m| ladders.iter().find(|l| same(m, l)));
-            health_section(&mut md, &health, requires, depth)?;
+            health_section(&mut page, &health, requires, depth)?;
         }
         let folder = Folder {
             dir,
@@ -264,7 +263,7 @@ pub fn write_report(
         for (table, section) in SECTIONS {
             if let Some(frame) = load(dir, table)? {
                 found = true;
-                section(&folder, &mut md, &frame)?;
+                section(&folder, &mut page, &frame)?;
             }
         }
         if !found {
@@ -278,9 +277,25 @@ pub fn write_report(
             .into());
         }
     }
+    let (md, left_out) = page.assemble(options.regenerate, options.notes, options.all_charts);
+    for file in left_out {
+        let path = out.path().join(&file);
+        std::fs::remove_file(&path).map_err(|e| Error::Io { path: path.display().to_string(), source: e })?;
+    }
     out.write_text("report.md", &md)?;
     out.write_text("report.html", &html(&md, out.path())?)?;
     Ok(md)
+}
+
+/// A folder's subsection heading: what it holds and its name.
+fn folder_heading(name: &str, meta: Option<&serde_json::Value>) -> String {
+    let text = |k: &str| meta.and_then(|m| m[k].as_str()).map(str::to_string);
+    let game = text("game").map(|g| capitalised(&g.replace('-', " ")));
+    let kind = text("kind").unwrap_or_else(|| "run".to_string());
+    match game {
+        Some(game) => format!("{game}, {kind} `{name}`"),
+        None => format!("{} `{name}`", capitalised(&kind)),
+    }
 }
 
 /// The report as one self-contained HTML page: the Markdown rendered (pulldown-cmark),
@@ -311,8 +326,20 @@ fn html(md: &str, dir: &Path) -> Result<String, Error> {
     }
     let mut body = String::new();
     pulldown_cmark::html::push_html(&mut body, events.into_iter());
+    // Anchors for the contents' links: each section heading's id as GitHub makes it.
+    let mut anchored = String::new();
+    let mut rest = body.as_str();
+    while let Some(at) = rest.find("<h2>") {
+        let end = rest[at..].find("</h2>").map_or(rest.len(), |e| at + e);
+        let text = &rest[at + 4..end];
+        let plain = text.replace("&amp;", "&").replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">");
+        let _ = write!(anchored, "{}<h2 id=\"{}\">{text}", &rest[..at], page::slug(&plain));
+        rest = &rest[end..];
+    }
+    anchored.push_str(rest);
+    let body = anchored;
     Ok(format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>draftsim balance report</title>\n<style>body{{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.4}}table{{border-collapse:collapse;margin:1rem 0}}td,th{{border:1px solid #ccc;padding:.2rem .5rem}}td{{text-align:right}}td:first-child{{text-align:left}}figure{{margin:1rem 0}}svg{{max-width:100%;height:auto}}pre{{background:#f4f4f4;padding:.5rem;overflow:auto}}</style></head>\n<body>\n{body}</body></html>\n"
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>draftsim balance report</title>\n<style>body{{font-family:sans-serif;max-width:84rem;margin:2rem auto;padding:0 1rem;line-height:1.4}}p,ul,ol,details,pre,h1,h2,h3,h4{{max-width:60rem}}table{{border-collapse:collapse;margin:1rem 0}}td,th{{border:1px solid #ccc;padding:.2rem .5rem}}td{{text-align:right}}td:first-child{{text-align:left}}figure{{margin:1rem 0;overflow-x:auto}}pre{{background:#f4f4f4;padding:.5rem;overflow:auto}}</style></head>\n<body>\n{body}</body></html>\n"
     ))
 }
 
@@ -330,8 +357,10 @@ fn game_measures(meta: &serde_json::Value) -> Option<Measures> {
     Some(runner.measures().clone())
 }
 
-/// The run's settings, from its metadata.
-fn describe(md: &mut String, m: &serde_json::Value) {
+/// The run's settings, from its metadata: a line of settings, its notes, the rules in force.
+fn describe(m: &serde_json::Value) -> String {
+    let mut text = String::new();
+    let md = &mut text;
     let field = |k: &str| m.get(k).map(|v| v.to_string().trim_matches('"').to_string());
     let mut parts = Vec::new();
     for (label, key) in [("game", "game"), ("seed", "seed"), ("rounds", "rounds"), ("kind", "kind")] {
@@ -339,9 +368,15 @@ fn describe(md: &mut String, m: &serde_json::Value) {
             parts.push(format!("{label} {v}"));
         }
     }
-    if let Some(seats) = m.get("seats").and_then(|s| s.as_array()) {
-        let names: Vec<String> = seats.iter().map(|s| s.as_str().unwrap_or("").to_string()).collect();
-        parts.push(format!("seats {}", names.join(",")));
+    let list = |key: &str| -> Option<String> {
+        let values = m.get(key)?.as_array()?;
+        Some(values.iter().map(|s| s.as_str().unwrap_or("").to_string()).collect::<Vec<_>>().join(","))
+    };
+    // A comparison seats its strategies a pair at a time: name them all, not the first pair.
+    if let Some(strategies) = list("strategies") {
+        parts.push(format!("strategies {strategies}"));
+    } else if let Some(seats) = list("seats") {
+        parts.push(format!("seats {seats}"));
     }
     if let Some(cmd) = field("command") {
         parts.push(format!("command `{cmd}`"));
@@ -353,6 +388,7 @@ fn describe(md: &mut String, m: &serde_json::Value) {
     if let Some(rules) = m.get("rules").and_then(|r| r.as_str()).filter(|r| !r.trim().is_empty()) {
         let _ = writeln!(md, "<details><summary>Rules in force</summary>\n\n```toml\n{}```\n</details>\n", rules);
     }
+    text
 }
 
 /// A p-value for a reader: "< 0.001" below it.
@@ -365,10 +401,10 @@ fn fmt4(v: f64) -> String {
     if v.is_nan() { "-".to_string() } else { format!("{v:.4}") }
 }
 
-/// A chart's image link, its title as the alternative text, and the sentence under it.
+/// A chart's image link, its title as the alternative text, and the sentence under it,
+/// marked so the page can leave it out past the chart cap.
 fn image(md: &mut String, file: &str, title: &str, sentence: &str) {
-    let alt = title.replace('[', "(").replace(']', ")");
-    let _ = writeln!(md, "![{alt}]({file})\n\n{sentence}\n");
+    md.push_str(&page::chart_text(file, title, sentence));
 }
 
 #[cfg(test)]

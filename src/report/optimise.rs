@@ -5,7 +5,7 @@ use super::*;
 /// A tune or exploit folder: the winner and runners-up with held-out figures beside the
 /// in-search ones, and the search's convergence.
 pub(super) fn optimise_section(
-    md: &mut String,
+    page: &mut Page,
     dir: &Path,
     candidates: &DataFrame,
     meta: Option<&serde_json::Value>,
@@ -17,6 +17,9 @@ pub(super) fn optimise_section(
     let what = if has(candidates, "payoff") { "payoff" } else { "objective" };
     let better = if what == "payoff" { "higher" } else { "lower" };
     let field = |k: &str| meta.and_then(|m| m.get(k)).map(|v| v.to_string().trim_matches('"').to_string());
+    let tuning = field("kind").as_deref() == Some(kind::TUNE.name);
+    let asked = if tuning { Question::Rules } else { Question::Skill };
+    let md = page.at(asked);
     let question = match (field("kind").as_deref(), field("objective")) {
         (Some(k), Some(o)) if k == kind::TUNE.name => format!("Tuning the rules to {o}"),
         _ => format!(
@@ -64,9 +67,38 @@ pub(super) fn optimise_section(
         );
     }
     md.push('\n');
+    let unmet = texts(candidates, "constraint").unwrap_or_default();
+    let headline = ranked.first().map(|&i| {
+        format!(
+            "{question}: the best setting is {}, held-out {what} {} [{}, {}] ({better} is better){}.",
+            setting(i),
+            fmt4(held.mean[i]),
+            fmt4(held.lo[i]),
+            fmt4(held.hi[i]),
+            if unmet.get(i).is_some_and(|c| c == "not met") {
+                "; **it does not meet the constraint on the held-out deals**, so its figure includes the penalty"
+            } else {
+                ""
+            }
+        )
+    });
     if let Some(trace) = load(dir, "convergence")? {
-        let spent = floats(&trace, "rounds_spent")?;
-        let best = with_interval(&trace, &format!("best_{what}"))?;
+        let mut spent = floats(&trace, "rounds_spent")?;
+        let mut best = with_interval(&trace, &format!("best_{what}"))?;
+        // Under constraints the first bests may still pay a shortfall's penalty, far off
+        // the scale of the rest: leave out those more than a hundredth of a penalty above
+        // the final best, and say so.
+        let penalised = if has(candidates, "constraint") {
+            let last = best.mean.last().copied().unwrap_or(f64::NAN);
+            let far = |v: f64| (v - last).abs() > crate::study::tune::PENALTY / 100.0;
+            let n = best.mean.iter().take_while(|&&v| far(v)).count();
+            for column in [&mut spent, &mut best.mean, &mut best.lo, &mut best.hi] {
+                column.drain(..n);
+            }
+            n
+        } else {
+            0
+        };
         let labels: Vec<String> = spent.iter().map(|r| format!("{r:.0}")).collect();
         let file = format!("{prefix}convergence.svg");
         let title = format!("Best in-search {what} so far, by units of play spent");
@@ -84,9 +116,19 @@ pub(super) fn optimise_section(
             &file,
             &title,
             &format!(
-                "Each point is a new best in-search {what}, against the units of play spent so far (x axis, not to scale), with its 95% interval. A flat tail means more budget would not have changed the answer; the held-out figures above are the ones to trust."
+                "Each point is a new best in-search {what}, against the units of play spent so far (x axis, not to scale), with its 95% interval. A flat tail means more budget would not have changed the answer; the held-out figures above are the ones to trust.{}",
+                if penalised == 0 {
+                    String::new()
+                } else {
+                    format!(
+                        " The first {penalised} bests, which still paid a constraint's penalty, are left out so the scale shows the search."
+                    )
+                }
             ),
         );
+    }
+    if let Some(text) = headline {
+        page.headline(asked, text);
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 use super::*;
 
 pub(super) fn run_section(
-    md: &mut String,
+    page: &mut Page,
     (dir, summary): (&Path, &DataFrame),
     out: &OutputDir,
     prefix: &str,
@@ -21,6 +21,7 @@ pub(super) fn run_section(
     let unit = &measures.unit;
     let units = measures.units();
 
+    let md = page.at(Question::WhoWins);
     let file = format!("{prefix}win-share.svg");
     let title = "Win share by strategy";
     let y = format!("win share per {unit}");
@@ -56,6 +57,30 @@ pub(super) fn run_section(
         );
     }
     md.push('\n');
+    let best = (0..strategies.len()).max_by(|&a, &b| sc[a].total_cmp(&sc[b]));
+    let worst = (0..strategies.len()).min_by(|&a, &b| sc[a].total_cmp(&sc[b]));
+    if let (Some(b), Some(w)) = (best, worst)
+        && b != w
+    {
+        let words = score_column.replace('_', " ");
+        page.headline(
+            Question::WhoWins,
+            format!(
+                "{} does best: {words} {} [{}, {}], win rate {} [{}, {}]; {} does worst: {} [{}, {}].",
+                strategies[b],
+                fmt4(sc[b]),
+                fmt4(slo[b]),
+                fmt4(shi[b]),
+                fmt4(wr[b]),
+                fmt4(lo[b]),
+                fmt4(hi[b]),
+                strategies[w],
+                fmt4(sc[w]),
+                fmt4(slo[w]),
+                fmt4(shi[w])
+            ),
+        );
+    }
 
     if let Some(seats) = load(dir, "seats")? {
         let labels: Vec<String> = texts(&seats, "seat")?.iter().map(|s| format!("seat {s}")).collect();
@@ -83,14 +108,33 @@ pub(super) fn run_section(
             format!(" No seat differs beyond noise (test of equal seats: p {}).", p_value(p))
         };
         image(
-            md,
+            page.at(Question::Fair),
             &file,
             title,
             &format!(
                 "Share of the wins taken from each seat, with 95% intervals; {srounds:.0} {units} per seat.{verdict}"
             ),
         );
+        let top = (0..labels.len()).max_by(|&a, &b| seat_win.mean[a].total_cmp(&seat_win.mean[b]));
+        let bottom = (0..labels.len()).min_by(|&a, &b| seat_win.mean[a].total_cmp(&seat_win.mean[b]));
+        if let (Some(t), Some(b)) = (top, bottom) {
+            page.headline(
+                Question::Fair,
+                format!(
+                    "Win share by seat runs from {} [{}, {}] ({}) to {} [{}, {}] ({}).{verdict}",
+                    fmt4(seat_win.mean[b]),
+                    fmt4(seat_win.lo[b]),
+                    fmt4(seat_win.hi[b]),
+                    labels[b],
+                    fmt4(seat_win.mean[t]),
+                    fmt4(seat_win.lo[t]),
+                    fmt4(seat_win.hi[t]),
+                    labels[t]
+                ),
+            );
+        }
     }
+    let md = page.at(Question::WhoWins);
 
     let fold_cols: Vec<String> =
         summary.get_column_names().iter().map(|c| c.to_string()).filter(|c| c.starts_with("fold_rate_r")).collect();
@@ -130,9 +174,10 @@ pub(super) fn run_section(
     }
     for (name, histograms) in measures.histogram_tables() {
         if let Some(table) = load(dir, name)? {
-            histogram_section(md, &table, out, &format!("{prefix}{name}"), &histograms)?;
+            histogram_section(page.at(Question::Cards), &table, out, &format!("{prefix}{name}"), &histograms)?;
         }
     }
+    let md = page.at(Question::WhoWins);
     if let Some(pairs) = load(dir, "pairs")?.filter(|p| p.height() > 0) {
         let (a, b) = (texts(&pairs, "strategy_a")?, texts(&pairs, "strategy_b")?);
         let diff = with_interval(&pairs, &measures.score.pair_column)?;

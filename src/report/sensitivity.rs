@@ -6,7 +6,7 @@ use super::*;
 /// chart of the deviations' effects (largest first, with intervals), and the list of
 /// significant deviations.
 pub(super) fn sensitivity_section(
-    md: &mut String,
+    page: &mut Page,
     table: &DataFrame,
     out: &OutputDir,
     prefix: &str,
@@ -18,7 +18,8 @@ pub(super) fn sensitivity_section(
     let base = floats(table, "base")?;
     let holm = floats(table, "p_holm")?;
     let significant: Vec<usize> = (0..keys.len()).filter(|&i| holm[i] < 0.05).collect();
-    let _ = writeln!(md, "### One-step sensitivity\n");
+    let md = page.at(Question::Rules);
+    let _ = writeln!(md, "Each rule changed one step at a time, on the base's deals.\n");
     // Deviations no seated strategy used (older tables have no such column: all used).
     let exercised = floats(table, "exercised").unwrap_or_else(|_| vec![1.0; keys.len()]);
     let mut unexercised: Vec<String> = Vec::new();
@@ -40,6 +41,10 @@ pub(super) fn sensitivity_section(
             md,
             "No one-step deviation moves any figure significantly (Holm-corrected, 5%): the variant is robust to every single change tried.\n"
         );
+        page.headline(
+            Question::Rules,
+            "No one-step change of the rules moves any figure significantly (Holm-corrected, 5%).",
+        );
         return Ok(());
     }
     // A chart per health figure (the seat figures and the skill gap too) that some
@@ -55,6 +60,13 @@ pub(super) fn sensitivity_section(
             moved.push(figures[i].clone());
         }
     }
+    let changes =
+        distinct(&significant.iter().map(|&i| format!("{}={}", keys[i], values[i])).collect::<Vec<_>>()).len();
+    let mut headline = format!(
+        "{changes} one-step change{} of the rules move{} some figure significantly (Holm-corrected, 5%).",
+        if changes == 1 { "" } else { "s" },
+        if changes == 1 { "s" } else { "" }
+    );
     for (n, figure) in moved.iter().enumerate() {
         let mut rows: Vec<usize> = (0..keys.len()).filter(|&i| figures[i] == *figure).collect();
         rows.sort_by(|&a, &b| effect.mean[b].abs().total_cmp(&effect.mean[a].abs()));
@@ -68,7 +80,7 @@ pub(super) fn sensitivity_section(
         let colours: Vec<charts::Colour> =
             rows.iter().map(|&i| if holm[i] < 0.05 { charts::sequence(0, 3) } else { charts::NEUTRAL }).collect();
         let file = format!("{prefix}sensitivity-{}.svg", n + 1);
-        let title = format!("Effect of each one-step change on {figure}");
+        let title = format!("Effect of each one-step change on {}", words(figure));
         let axes = charts::Axes { title: &title, x: "", y: "change from the base", labels: &labels };
         whisker_chart(out, &file, &axes, &v, &colours, true)?;
         let top = rows[0];
@@ -83,12 +95,24 @@ pub(super) fn sensitivity_section(
             fmt4(effect.hi[top])
         );
         image(md, &file, &title, &sentence);
+        if n == 0 {
+            headline += &format!(
+                " {} (base {}) moves most under `{}={}`: by {} [{}, {}].",
+                capitalised(&words(figure)),
+                fmt4(base[top]),
+                keys[top],
+                values[top],
+                fmt4(effect.mean[top]),
+                fmt4(effect.lo[top]),
+                fmt4(effect.hi[top])
+            );
+        }
     }
     let _ = writeln!(md, "| change | figure | base | effect | 95% interval | Holm p |\n|---|---|---:|---:|---|---:|");
     for &i in significant.iter().take(30) {
         let _ = writeln!(
             md,
-            "| {}={} | {} | {} | {} | {} – {} | {:.2e} |",
+            "| {}={} | {} | {} | {} | {} – {} | {} |",
             keys[i],
             values[i],
             figures[i],
@@ -96,9 +120,10 @@ pub(super) fn sensitivity_section(
             fmt4(effect.mean[i]),
             fmt4(effect.lo[i]),
             fmt4(effect.hi[i]),
-            holm[i]
+            crate::stats::p_text(holm[i])
         );
     }
     let _ = writeln!(md);
+    page.headline(Question::Rules, headline);
     Ok(())
 }

@@ -4,7 +4,8 @@
 use super::*;
 
 /// How a policy's exploitability fell as it trained.
-pub(super) fn training_section(md: &mut String, t: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
+pub(super) fn training_section(page: &mut Page, t: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
+    let md = page.at(Question::Skill);
     let iterations = floats(t, "iterations")?;
     let seconds = floats(t, "seconds")?;
     let n = iterations.len();
@@ -20,6 +21,10 @@ pub(super) fn training_section(md: &mut String, t: &DataFrame, out: &OutputDir, 
             iterations[n - 1],
             seconds[n - 1],
             sets[n - 1]
+        );
+        page.headline(
+            Question::Skill,
+            format!("A policy trained {:.0} iterations over {:.0} information sets; its distance from optimal is bounded by `draftsim exploitability`, not here.", iterations[n - 1], sets[n - 1]),
         );
         return Ok(());
     };
@@ -43,12 +48,21 @@ pub(super) fn training_section(md: &mut String, t: &DataFrame, out: &OutputDir, 
         value[n - 1]
     );
     image(md, &file, axes.title, &sentence);
+    page.headline(
+        Question::Skill,
+        format!(
+            "The trained policy's exploitability is {:.6} after {:.0} iterations (0 at an equilibrium).",
+            expl[n - 1],
+            iterations[n - 1]
+        ),
+    );
     Ok(())
 }
 
 /// Each strategy's exploitability, as a table with a sentence: exact figures, or lower
 /// bounds by play ("at least x [lo, hi]") with the responder that set them.
-pub(super) fn exploitability_section(md: &mut String, t: &DataFrame) -> Result<(), Error> {
+pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(), Error> {
+    let md = page.at(Question::Skill);
     let names = texts(t, "strategy")?;
     let expl = floats(t, "exploitability")?;
     let method = texts(t, "method")?;
@@ -72,6 +86,11 @@ pub(super) fn exploitability_section(md: &mut String, t: &DataFrame) -> Result<(
                 "\nEach figure is a lower bound: what the best responder tried gains at one seat against the strategy at every other seat, per unit; the true distance from optimal is at least this. The most exploitable here is {} (at least {:.3}); a finding that rests on players this easy to beat may not hold among strong ones.\n",
                 names[m], lo[m]
             );
+            let text = format!(
+                "The most exploitable strategy is {} (at least {:.3} [{:.3}, {:.3}] from optimal per unit): findings that rest on it may not hold among strong players.",
+                names[m], expl[m], lo[m], hi[m]
+            );
+            page.headline(Question::Skill, text);
         }
         return Ok(());
     }
@@ -85,6 +104,14 @@ pub(super) fn exploitability_section(md: &mut String, t: &DataFrame) -> Result<(
             md,
             "\nExploitability is what a best response wins per hand against a strategy played at every seat (0 at an equilibrium). The closest to optimal here is {} ({:.6}); a finding that holds only against far more exploitable players may vanish against strong ones.\n",
             names[b], expl[b]
+        );
+        let worst = (0..names.len()).max_by(|&a, &b| expl[a].total_cmp(&expl[b])).unwrap_or(b);
+        page.headline(
+            Question::Skill,
+            format!(
+                "Closest to optimal: {} (exploitability {:.6}); furthest: {} ({:.6}).",
+                names[b], expl[b], names[worst], expl[worst]
+            ),
         );
     }
     Ok(())

@@ -3,21 +3,24 @@
 use super::*;
 
 /// A sweep's limits: for each `--require` (given to the report or kept by the sweep), the
-/// variants whose interval crosses it, or that every variant meets it.
+/// variants whose interval crosses it, or that every variant meets it. Returns a short
+/// line per limit for the summary.
 pub(super) fn sweep_limits(
     md: &mut String,
     variants: &DataFrame,
     keys: &[String],
     variant_keys: &[Vec<String>],
     requires: &[Constraint],
-) -> Result<(), Error> {
+) -> Result<Vec<String>, Error> {
+    let mut short = Vec::new();
     if requires.is_empty() {
-        return Ok(());
+        return Ok(short);
     }
     let _ = writeln!(md, "**Limits**\n");
     for c in requires {
         let Ok(e) = with_interval(variants, &c.metric) else {
             let _ = writeln!(md, "- `{}`: not checked, `{}` is not a column of this sweep.", c.text(), c.metric);
+            short.push(format!("`{}` not checked", c.text()));
             continue;
         };
         let mut missed = Vec::new();
@@ -38,6 +41,12 @@ pub(super) fn sweep_limits(
                 ));
             }
         }
+        short.push(format!(
+            "`{}` surely met in {} of {} variants",
+            c.text(),
+            variants.height() - missed.len(),
+            variants.height()
+        ));
         if missed.is_empty() {
             let _ = writeln!(md, "- `{}`: met in every variant (each interval inside the limit).", c.text());
         } else {
@@ -52,7 +61,7 @@ pub(super) fn sweep_limits(
         }
     }
     let _ = writeln!(md);
-    Ok(())
+    Ok(short)
 }
 
 /// A sweep row's strategy as a chart series: a varied preset's derived name
@@ -75,7 +84,7 @@ pub(super) fn swept_strategy(name: &str, keys: &[String], row: &[String]) -> Str
 }
 
 pub(super) fn sweep_section(
-    md: &mut String,
+    page: &mut Page,
     sweep: &DataFrame,
     out: &OutputDir,
     prefix: &str,
@@ -139,6 +148,18 @@ pub(super) fn sweep_section(
         })
         .collect();
     let others_text = format!("`{}`", other_keys.join("`, `"));
+    // Values that are not all numbers are categories: drawn as points, never joined.
+    let categorical = labels.iter().any(|l| l.parse::<f64>().is_err());
+    let draw = |path: &Path, axes: &charts::Axes<'_>, series: &[charts::Series]| {
+        if categorical { charts::points(path, axes, series) } else { charts::lines(path, axes, series) }
+    };
+    let setting_of = |row: usize| -> String {
+        keys.iter().zip(&variant_keys).map(|(k, v)| format!("`{k}={}`", v[row])).collect::<Vec<_>>().join(" ")
+    };
+    // The figure that moves most across the variants, for the summary: the spread of its
+    // values in units of their intervals' half-widths.
+    let mut largest: Option<(f64, String)> = None;
+    let md = page.at(Question::Rules);
     let _ = writeln!(
         md,
         "Sweep over `{}`; every variant played on the same seed; {rounds} seat-{units} per strategy per variant. Charts run along `{main_key}`{}.\n",
@@ -149,7 +170,10 @@ pub(super) fn sweep_section(
             format!(", with one line or one chart per setting of {others_text}")
         }
     );
-    sweep_limits(md, &variants, &keys, &variant_keys, requires)?;
+    let limits = sweep_limits(md, &variants, &keys, &variant_keys, requires)?;
+    // Each figure's chart with how far it moves across the variants (in half-widths of its
+    // intervals): the page shows those that move most first.
+    let mut blocks: Vec<(f64, String)> = Vec::new();
     for (metric, meaning) in &metrics {
         let values = floats(&variants, metric)?;
         // Nothing to chart: no values, or a unit of one round in every variant.
@@ -184,21 +208,59 @@ pub(super) fn sweep_section(
                 band_hi[x] = hi[row];
             }
         }
+        let mut spread = 0.0;
+        if let Some((lo, hi)) = &ends {
+            let rows: Vec<usize> = (0..values.len()).filter(|&r| values[r].is_finite()).collect();
+            let low = rows.iter().copied().min_by(|&a, &b| values[a].total_cmp(&values[b]));
+            let high = rows.iter().copied().max_by(|&a, &b| values[a].total_cmp(&values[b]));
+            let half: f64 = rows.iter().map(|&r| (hi[r] - lo[r]) / 2.0).filter(|w| w.is_finite()).sum::<f64>()
+                / rows.len().max(1) as f64;
+            if let (Some(l), Some(h)) = (low, high)
+                && l != h
+                && half > 0.0
+                && hi[l] < lo[h]
+            {
+                spread = (values[h] - values[l]) / half;
+                // Percentiles of length move in whole steps with narrow intervals; the
+                // mean speaks for them.
+                if !metric.starts_with("length_p") && largest.as_ref().is_none_or(|(s, _)| spread > *s) {
+                    let text = format!(
+                        "{} moves most: from {} [{}, {}] at {} to {} [{}, {}] at {}.",
+                        capitalised(&words(metric)),
+                        fmt4(values[l]),
+                        fmt4(lo[l]),
+                        fmt4(hi[l]),
+                        setting_of(l),
+                        fmt4(values[h]),
+                        fmt4(lo[h]),
+                        fmt4(hi[h]),
+                        setting_of(h)
+                    );
+                    largest = Some((spread, text));
+                }
+            }
+        }
         let file = format!("{prefix}sweep-{metric}.svg");
         let title = format!("{} by {}", capitalised(&words(metric)), words(main_key));
         let axes = charts::Axes { title: &title, x: main_key, y: &words(metric), labels: &labels };
-        charts::lines(&out.path().join(&file), &axes, &series)?;
+        draw(&out.path().join(&file), &axes, &series)?;
+        let mut block = String::new();
         image(
-            md,
+            &mut block,
             &file,
             &title,
             &format!(
                 "{} ({meaning}) for each value of `{main_key}`{}{}; {rounds} seat-{units} per strategy per variant.",
                 capitalised(&words(metric)),
                 if others.is_empty() { String::new() } else { format!(", one line per setting of {others_text}") },
-                if ends.is_some() { ", shaded with its 95% interval" } else { "" }
+                match (ends.is_some(), categorical) {
+                    (false, _) => "",
+                    (true, false) => ", shaded with its 95% interval",
+                    (true, true) => ", with its 95% interval",
+                }
             ),
         );
+        blocks.push((spread, block));
     }
     // Score per round of each strategy along the main key, with its 95% interval as a
     // band: one chart per setting of the other keys.
@@ -232,17 +294,22 @@ pub(super) fn sweep_section(
         let facet_title = if setting.is_empty() { String::new() } else { format!(", {}", setting.replace('=', " = ")) };
         let title = format!("{} by strategy and {}{facet_title}", capitalised(&words(score_column)), words(main_key));
         let axes = charts::Axes { title: &title, x: main_key, y: &words(score_column), labels: &labels };
-        charts::lines(&out.path().join(&file), &axes, &series)?;
+        draw(&out.path().join(&file), &axes, &series)?;
         image(
             md,
             &file,
             &title,
             &format!(
-                "{} of each strategy for each value of `{main_key}`{}, shaded with its 95% interval; {rounds} seat-{units} per strategy per variant.",
+                "{} of each strategy for each value of `{main_key}`{}, {} its 95% interval; {rounds} seat-{units} per strategy per variant.",
                 capitalised(&words(score_column)),
-                if setting.is_empty() { String::new() } else { format!(" with `{}`", setting.replace(' ', "`, `")) }
+                if setting.is_empty() { String::new() } else { format!(" with `{}`", setting.replace(' ', "`, `")) },
+                if categorical { "with" } else { "shaded with" }
             ),
         );
+    }
+    blocks.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (_, block) in blocks {
+        md.push_str(&block);
     }
     if has(&variants, "rarity_order") {
         let order = texts(&variants, "rarity_order")?;
@@ -263,5 +330,14 @@ pub(super) fn sweep_section(
         }
         md.push('\n');
     }
+    let mut headline = format!("Over {} variants of `{}`: ", variants.height(), keys.join("`, `"));
+    match largest {
+        Some((_, text)) => headline += &text,
+        None => headline += "no figure with an interval differs beyond noise between its lowest and highest variant.",
+    }
+    if !limits.is_empty() {
+        headline += &format!(" Limits: {}.", limits.join("; "));
+    }
+    page.headline(Question::Rules, headline);
     Ok(())
 }

@@ -7,7 +7,7 @@ use super::*;
 /// figures' differences in units of their smallest effect that matters, and the table of
 /// the changed figures.
 pub(super) fn versus_section(
-    md: &mut String,
+    page: &mut Page,
     table: &DataFrame,
     meta: Option<&serde_json::Value>,
     out: &OutputDir,
@@ -24,7 +24,8 @@ pub(super) fn versus_section(
         if strategies[i].is_empty() { figures[i].clone() } else { format!("{}:{}", figures[i], strategies[i]) }
     };
     let side = |key: &str| meta.and_then(|m| m[key].as_str()).unwrap_or(key).to_string();
-    let _ = writeln!(md, "### {} against {}\n", side("b"), side("a"));
+    let md = page.at(Question::Rules);
+    let _ = writeln!(md, "B is `{}`, A is `{}`.\n", side("b"), side("a"));
     let of = |v: &str| (0..figures.len()).filter(|&i| verdicts[i] == v).collect::<Vec<_>>();
     let (changed, unchanged, undecided) = (of("changed"), of("unchanged"), of("undecided"));
     if changed.is_empty() {
@@ -55,6 +56,30 @@ pub(super) fn versus_section(
         }
         let _ = writeln!(md);
     }
+    let headline =
+        match changed.iter().max_by(|&&x, &&y| (diff.mean[x] / min[x]).abs().total_cmp(&(diff.mean[y] / min[y]).abs()))
+        {
+            None => format!(
+                "`{}` against `{}`: no figure changed by at least its smallest effect that matters ({} undecided).",
+                side("b"),
+                side("a"),
+                undecided.len()
+            ),
+            Some(&i) => format!(
+                "`{}` against `{}` changes {} figure{}; the largest, {}, {} from {} to {} (B - A {} [{}, {}]).",
+                side("b"),
+                side("a"),
+                changed.len(),
+                if changed.len() == 1 { "" } else { "s" },
+                words(&name(i)),
+                if diff.mean[i] > 0.0 { "rises" } else { "falls" },
+                fmt4(a[i]),
+                fmt4(b[i]),
+                fmt4(diff.mean[i]),
+                fmt4(diff.lo[i]),
+                fmt4(diff.hi[i])
+            ),
+        };
     if !unchanged.is_empty() {
         let list: Vec<String> = unchanged.iter().map(|&i| format!("`{}`", name(i))).collect();
         let _ = writeln!(md, "Unchanged (within the smallest effect that matters either way): {}.\n", list.join(", "));
@@ -89,5 +114,6 @@ pub(super) fn versus_section(
             "Each bar is B's difference from A divided by the smallest difference that matters for that figure: beyond 1 either way it matters. Coloured bars are changes; grey ones could not be decided.",
         );
     }
+    page.headline(Question::Rules, headline);
     Ok(())
 }

@@ -867,7 +867,7 @@ fn cards_table_and_report_section() {
     let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
-    assert!(md.contains("### Cards"), "{md}");
+    assert!(md.contains("## Which cards?") && md.contains("Rank correlation of pick order"), "{md}");
     assert!(md.contains("over-drafted") && md.contains("| 2 |"), "{md}");
     assert!(report.join("1-cards-1.svg").exists());
     // A game without card identities, and --cards without --out, are refused.

@@ -23,12 +23,12 @@ fn path(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-/// Writes `report.md` and its charts for these folders into `dir/report`.
+/// Writes `report.md` and every chart (`--all-charts`) for these folders into `dir/report`.
 fn report(dir: &Path, inputs: &[&Path]) -> PathBuf {
     let out = dir.join("report");
     let mut args = vec!["report"];
     args.extend(inputs.iter().map(|p| path(p)));
-    args.extend(["--out", path(&out), "--quiet"]);
+    args.extend(["--out", path(&out), "--quiet", "--all-charts"]);
     draftsim(&args);
     out
 }
@@ -502,6 +502,10 @@ fn coloured(pixels: &[[u8; 4]]) -> usize {
 #[test]
 fn every_chart_shows_data_in_a_real_browser() {
     let Some(browser) = browser() else {
+        assert!(
+            std::env::var_os("DRAFTSIM_REQUIRE_BROWSER").is_none(),
+            "DRAFTSIM_REQUIRE_BROWSER is set and no chromium is installed"
+        );
         eprintln!("no headless browser (chromium) on this machine: screenshot test skipped");
         return;
     };
@@ -536,4 +540,154 @@ fn every_chart_shows_data_in_a_real_browser() {
     )
     .unwrap();
     assert!(coloured(&screenshot(&browser, &empty, 1100, 700)) < 50, "an empty chart counted as data");
+}
+
+/// A report opens with its summary and contents, answers by question (each study a
+/// subsection), ends with how the figures were made, and draws at most 12 charts unless
+/// asked for all: every study's first chart kept, the rest named and their files gone.
+#[test]
+fn a_report_answers_first_by_question_with_at_most_twelve_charts() {
+    let dir = scratch("layout");
+    let run = dir.join("run");
+    draftsim(&["run", "--rounds", "400", "--quiet", "--out", path(&run)]);
+    let sweep = dir.join("sweep");
+    draftsim(&["sweep", "--set", "wild=none,deuces", "--rounds", "200", "--quiet", "--out", path(&sweep)]);
+    let notes = dir.join("notes.md");
+    std::fs::write(&notes, "# Deuces wild\n\n## Findings\n\nDeuces shorten nothing.\n\n## What moved\n\nNothing.\n")
+        .unwrap();
+    let out = dir.join("capped");
+    draftsim(&["report", path(&run), path(&sweep), "--out", path(&out), "--quiet", "--notes", path(&notes)]);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let at = |s: &str| md.find(s).unwrap_or_else(|| panic!("no {s:?} in the report:\n{md}"));
+    assert!(md.starts_with("# Deuces wild\n"), "the notes' title heads the page");
+    let order = ["## Summary", "## Contents", "## Findings", "## Who wins?", "## Is it fair?", "## Is it healthy?"];
+    let order =
+        [&order[..], &["## What do the rules change?", "## Which cards?", "## How these figures were made"]].concat();
+    for pair in order.windows(2) {
+        assert!(at(pair[0]) < at(pair[1]), "{} should come before {}", pair[0], pair[1]);
+    }
+    // The summary: a headline with an interval per question answered, naming its folder.
+    let summary = &md[at("## Summary")..at("## Contents")];
+    for q in ["**Who wins?**", "**Is it fair?**", "**Is it healthy?**", "**What do the rules change?**"] {
+        let line = summary.lines().find(|l| l.contains(q)).unwrap_or_else(|| panic!("no headline for {q}: {summary}"));
+        assert!(line.contains('[') && line.contains(", ") && line.contains(']'), "{line}: no interval");
+    }
+    assert!(summary.contains("(`sweep`)") && summary.contains("(`run`)"), "{summary}");
+    assert!(md.contains("- [Is it fair?](#is-it-fair)") && md.contains("### What moved"));
+    assert!(md.contains("### Seven card draft, sweep `sweep`"), "studies are subsections named by what they are");
+    let kept = images(&md);
+    assert_eq!(kept.len(), 12, "at most 12 charts by default");
+    let left = md.lines().find(|l| l.contains("more charts here")).expect("the charts left out are named");
+    assert!(left.contains("`draftsim report --all-charts`"), "{left}");
+    let svgs = std::fs::read_dir(&out)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "svg"))
+        .count();
+    assert_eq!(svgs, 12, "the files of charts left out are not written");
+    // Both studies keep their first chart.
+    assert!(kept.iter().any(|(_, f)| f.starts_with("1-")) && kept.iter().any(|(_, f)| f.starts_with("2-")));
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("<h2 id=\"is-it-fair\">") && html.contains("href=\"#is-it-fair\""), "contents links resolve");
+    // --all-charts draws the rest.
+    let all = report(&dir, &[&run, &sweep]);
+    let every = images(&std::fs::read_to_string(all.join("report.md")).unwrap());
+    assert!(every.len() > 12, "{} charts with --all-charts", every.len());
+}
+
+/// The page's script that measures every chart's text as the browser lays it out: each
+/// label's rendered font size, and each pair of labels of one chart whose boxes overlap.
+const LABEL_CHECK: &str = r#"<script>
+window.addEventListener('load', () => {
+  const faults = [];
+  let texts = 0;
+  document.querySelectorAll('svg').forEach((svg, k) => {
+    const scale = svg.getBoundingClientRect().width / parseFloat(svg.getAttribute('width'));
+    const boxes = [];
+    svg.querySelectorAll('text').forEach(t => {
+      const text = t.textContent.trim();
+      if (!text) return;
+      texts++;
+      const size = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (size < 11) faults.push(`chart ${k}: "${text}" at ${size.toFixed(1)} px`);
+      const r = t.getBoundingClientRect();
+      boxes.push([text, r.left + 1, r.top + 1, r.right - 1, r.bottom - 1]);
+    });
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i], boxes[j]];
+      if (a[1] < b[3] && b[1] < a[3] && a[2] < b[4] && b[2] < a[4]) faults.push(`chart ${k}: "${a[0]}" overlaps "${b[0]}"`);
+    }
+  });
+  const pre = document.createElement('pre');
+  pre.id = 'label-check';
+  pre.textContent = JSON.stringify({texts, faults});
+  document.body.appendChild(pre);
+});
+</script>"#;
+
+/// The labels' faults in `page` as Chromium lays it out at 1400 px: (texts measured,
+/// faults).
+fn label_faults(browser: &str, page: &Path) -> (u64, Vec<String>) {
+    let html = std::fs::read_to_string(page).unwrap();
+    let checked = page.with_extension("check.html");
+    std::fs::write(&checked, html.replace("</body>", &format!("{LABEL_CHECK}</body>"))).unwrap();
+    let o = std::process::Command::new(browser)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"])
+        .args(["--window-size=1400,1000", "--virtual-time-budget=10000", "--dump-dom"])
+        .arg(format!("file://{}", path(&std::fs::canonicalize(&checked).unwrap())))
+        .output()
+        .unwrap();
+    let dom = String::from_utf8_lossy(&o.stdout);
+    let json = dom
+        .split("<pre id=\"label-check\">")
+        .nth(1)
+        .and_then(|r| r.split("</pre>").next())
+        .unwrap_or_else(|| panic!("{browser} ran no check on {}: {}", page.display(), common::stderr(&o)));
+    let json = json.replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let faults = v["faults"].as_array().unwrap().iter().map(|f| f.as_str().unwrap().to_string()).collect();
+    (v["texts"].as_u64().unwrap(), faults)
+}
+
+/// Every chart of a report with long labels (sensitivity's changes, derived presets, 52
+/// cards on a scatter) reads in a real browser at 1400 px: no two labels of a chart
+/// overlap and none is drawn under 11 px. Skipped where no headless browser is installed,
+/// unless `DRAFTSIM_REQUIRE_BROWSER` is set (CI sets it).
+#[test]
+fn chart_labels_never_overlap_and_read_at_eleven_pixels_in_a_real_browser() {
+    let Some(browser) = browser() else {
+        assert!(
+            std::env::var_os("DRAFTSIM_REQUIRE_BROWSER").is_none(),
+            "DRAFTSIM_REQUIRE_BROWSER is set and no chromium is installed"
+        );
+        eprintln!("no headless browser (chromium) on this machine: label test skipped");
+        return;
+    };
+    let dir = scratch("labels");
+    let run = dir.join("run");
+    draftsim(&["run", "--rounds", "1000", "--cards", "--quiet", "--out", path(&run)]);
+    let compare = dir.join("compare");
+    let field = "greedy,hate,tight,random,bluffer{bet.p=1},loose-aggressive,tight{bet.bluff=0.25}";
+    draftsim(&["compare", "--strategies", field, "--rounds", "100", "--quiet", "--out", path(&compare)]);
+    let sweep = dir.join("sweep");
+    draftsim(&[
+        "sweep",
+        "--set",
+        "wild=none,deuces,deuces-with-face,last-pick",
+        "--rounds",
+        "200",
+        "--quiet",
+        "--out",
+        path(&sweep),
+    ]);
+    let sensitivity = dir.join("sensitivity");
+    draftsim(&["sensitivity", "--game", "sevens", "--rounds", "1000", "--quiet", "--out", path(&sensitivity)]);
+    let out = report(&dir, &[&run, &compare, &sweep, &sensitivity]);
+    let (texts, faults) = label_faults(&browser, &out.join("report.html"));
+    assert!(texts > 500, "only {texts} labels measured");
+    assert!(faults.is_empty(), "{} faults, e.g. {:?}", faults.len(), &faults[..faults.len().min(10)]);
+    // The check can fail: two labels on one spot, and one drawn small.
+    let planted = dir.join("planted.html");
+    std::fs::write(&planted, "<html><body><svg width=\"400\" height=\"200\"><text x=\"10\" y=\"50\" font-size=\"14\">players=5</text><text x=\"20\" y=\"52\" font-size=\"14\">players=3</text><text x=\"10\" y=\"150\" font-size=\"9\">tiny</text></svg></body></html>").unwrap();
+    let (_, faults) = label_faults(&browser, &planted);
+    assert!(faults.iter().any(|f| f.contains("overlaps")) && faults.iter().any(|f| f.contains("tiny")), "{faults:?}");
 }

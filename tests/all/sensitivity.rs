@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{draftsim, files, scratch, stderr, stdout};
+use common::{draftsim, files, report_part, scratch, stderr, stdout};
 use draftsim::Error;
 use draftsim::games::{GameInfo, RuleStep, sevens};
 use draftsim::study::sensitivity::{self, SensitivitySpec, SensitivityState};
@@ -105,7 +105,7 @@ fn the_cli_writes_the_study_on_any_thread_count_and_refuses_bad_keys() {
     let o = draftsim(&["report", dir.join("t1").to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
-    assert!(md.contains("### One-step sensitivity"), "{md}");
+    assert!(report_part(&md, "What do the rules change?", "t1").contains("one step at a time"), "{md}");
     // A key the game does not step: one line naming it, exit 2, nothing written.
     let bad = dir.join("bad");
     let o = draftsim(&["sensitivity", "--game", "sevens", "--keys", "colour", "--out", bad.to_str().unwrap()]);
@@ -220,8 +220,11 @@ fn every_run_writes_a_health_card_and_the_report_flags_a_crossed_limit() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
-    let health_at = md.find("### Health").expect("a health section");
-    assert!(health_at < md.find("Win share").unwrap_or(usize::MAX), "the health card comes first");
+    let health = report_part(&md, "Is it healthy?", "run");
+    assert!(health.contains("| completion |"), "{health}");
+    // The summary says a limit failed before any section does.
+    let summary = &md[..md.find("## Contents").unwrap()];
+    assert!(summary.contains("**Limits not surely met:** `length_mean<=10` fails"), "{summary}");
     assert!(md.contains("**Limit fails**: length_mean should be <= 10"), "{md}");
     assert!(md.contains("Limit met: timeouts <= 0.5"), "{md}");
     let o = draftsim(&["report", run.to_str().unwrap(), "--out", dir.join("r2").to_str().unwrap(), "--require", "x=1"]);
@@ -356,8 +359,7 @@ fn a_runs_health_card_shows_the_skill_depth_of_a_ladder_of_the_same_rules() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let md = std::fs::read_to_string(dir.join("report/report.md")).unwrap();
-    let sections: Vec<&str> = md.split("\n## ").collect();
-    let (run, three) = (sections[1], sections[2]);
+    let (run, three) = (report_part(&md, "Is it healthy?", "run"), report_part(&md, "Is it healthy?", "three"));
     assert!(
         run.contains(&format!(
             "| skill_depth | {depth} | – | steps up the search ladder that still win the score, of 2"

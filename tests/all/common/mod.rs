@@ -62,3 +62,11 @@ pub fn row_value(table: &str, strategy: &str, column: usize) -> f64 {
     let row = table.lines().find(|l| l.starts_with(strategy)).unwrap_or_else(|| panic!("no {strategy} row: {table}"));
     row.split_whitespace().nth(column).and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{row}"))
 }
+
+/// A report's subsection for the folder `name` under the question heading `question`
+/// ("Is it healthy?"): its text up to the next subsection or section.
+pub fn report_part(md: &str, question: &str, name: &str) -> String {
+    let section = md.split("\n## ").find(|s| s.starts_with(question)).unwrap_or_else(|| panic!("no {question}:\n{md}"));
+    let part = section.split("\n### ").find(|p| p.lines().next().is_some_and(|h| h.ends_with(&format!("`{name}`"))));
+    part.unwrap_or_else(|| panic!("no part for `{name}` under {question}:\n{section}")).to_string()
+}

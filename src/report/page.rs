@@ -1,0 +1,328 @@
+//! The page a report is assembled on: each study's text filed under the question it
+//! answers, a headline per finding for the summary, and the charts kept under the cap.
+
+use std::fmt::Write;
+
+/// The questions a report answers, in the order its sections appear.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Question {
+    /// Scores, win rates, pairings and ratings of the strategies.
+    WhoWins,
+    /// Seats: does where one sits decide the result.
+    Fair,
+    /// The health card: does the variant finish, how long, limits met.
+    Healthy,
+    /// Skill: search ladders, calibration, training and exploitability.
+    Skill,
+    /// Rules: versus, sweeps, sensitivity and tuning.
+    Rules,
+    /// Cards and hands: what is taken, when, what wins, which hands come up.
+    Cards,
+}
+
+impl Question {
+    /// Every question, in page order.
+    pub(super) const ALL: [Question; 6] =
+        [Question::WhoWins, Question::Fair, Question::Healthy, Question::Skill, Question::Rules, Question::Cards];
+
+    /// The section's heading.
+    pub(super) fn title(self) -> &'static str {
+        match self {
+            Question::WhoWins => "Who wins?",
+            Question::Fair => "Is it fair?",
+            Question::Healthy => "Is it healthy?",
+            Question::Skill => "Does skill matter?",
+            Question::Rules => "What do the rules change?",
+            Question::Cards => "Which cards?",
+        }
+    }
+}
+
+/// The most charts a report draws unless asked for all of them.
+pub(super) const MAX_CHARTS: usize = 12;
+
+/// Brackets a chart's image link and sentence in a section's text, so the page can keep or
+/// leave out the chart whole: start, file, title, then the end mark after the sentence.
+const CHART_START: char = '\u{E000}';
+const CHART_TITLE: char = '\u{E001}';
+const CHART_END: char = '\u{E002}';
+
+/// A chart's link and sentence, marked for the page (see [`Page::assemble`]).
+pub(super) fn chart_text(file: &str, title: &str, sentence: &str) -> String {
+    let alt = title.replace('[', "(").replace(']', ")");
+    format!("{CHART_START}{file}{CHART_TITLE}{alt}\n![{alt}]({file})\n\n{sentence}\n{CHART_END}\n")
+}
+
+/// One study's text under one question.
+struct Part {
+    question: Question,
+    /// The study it came from (its subsection heading).
+    heading: String,
+    text: String,
+}
+
+/// The report being written: parts by question, headlines for the summary, and how each
+/// folder was made.
+#[derive(Default)]
+pub(super) struct Page {
+    /// The heading of the folder now being read, and its name.
+    folder: String,
+    name: String,
+    parts: Vec<Part>,
+    /// (question, folder name, text).
+    headlines: Vec<(Question, String, String)>,
+    /// (heading, text) per folder: settings, notes and rules.
+    provenance: Vec<(String, String)>,
+}
+
+impl Page {
+    /// Starts the parts of a folder under this heading, with its settings text.
+    pub(super) fn begin(&mut self, name: &str, heading: String, settings: String) {
+        self.provenance.push((heading.clone(), settings));
+        self.folder = heading;
+        self.name = name.to_string();
+    }
+
+    /// The text of this folder's part under `question`, created on first use.
+    pub(super) fn at(&mut self, question: Question) -> &mut String {
+        let i = match self.parts.iter().position(|p| p.question == question && p.heading == self.folder) {
+            Some(i) => i,
+            None => {
+                self.parts.push(Part { question, heading: self.folder.clone(), text: String::new() });
+                self.parts.len() - 1
+            }
+        };
+        &mut self.parts[i].text
+    }
+
+    /// A headline for the summary: a figure with its interval and one sentence, Markdown.
+    pub(super) fn headline(&mut self, question: Question, text: impl Into<String>) {
+        self.headlines.push((question, self.name.clone(), text.into()));
+    }
+
+    /// The whole page: the title, the summary, the contents, the notes as findings, a
+    /// section per question answered (each study a subsection), and how the figures were
+    /// made. Charts past [`MAX_CHARTS`] (unless `all_charts`) are left out, the first chart
+    /// of every study kept before any second one, and their files removed from `dir`.
+    /// Returns the Markdown and the files of the charts left out.
+    pub(super) fn assemble(
+        mut self,
+        regenerate: Option<&str>,
+        notes: Option<&str>,
+        all_charts: bool,
+    ) -> (String, Vec<String>) {
+        self.parts.sort_by_key(|p| p.question);
+        let (kept, left_out) = self.keep_charts(all_charts);
+        let (title, findings) = split_notes(notes);
+        let mut md = String::new();
+        let _ = writeln!(md, "# {title}\n");
+        if let Some(cmd) = regenerate {
+            let _ = writeln!(md, "Regenerate with:\n\n```sh\n{cmd}\n```\n");
+        }
+        let _ = writeln!(md, "## Summary\n");
+        if self.headlines.is_empty() {
+            let _ = writeln!(md, "No headline figures: the sections below hold the tables.");
+        }
+        self.headlines.sort_by_key(|h| h.0);
+        // Name the folder where several could have said it.
+        let folders = self.provenance.len();
+        for (question, name, text) in &self.headlines {
+            let from = if folders > 1 { format!(" (`{name}`)") } else { String::new() };
+            let _ = writeln!(md, "- **{}** {}{from}", question.title(), text.trim_end());
+        }
+        md.push('\n');
+        let answered: Vec<Question> =
+            Question::ALL.into_iter().filter(|q| self.parts.iter().any(|p| p.question == *q)).collect();
+        let mut contents: Vec<&str> = Vec::new();
+        if findings.is_some() {
+            contents.push("Findings");
+        }
+        contents.extend(answered.iter().map(|q| q.title()));
+        contents.push(MADE);
+        let _ = writeln!(md, "## Contents\n");
+        for c in &contents {
+            let _ = writeln!(md, "- [{c}](#{})", slug(c));
+        }
+        md.push('\n');
+        if let Some(text) = findings {
+            let _ = writeln!(md, "## Findings\n\n{}\n", text.trim());
+        }
+        for q in answered {
+            let _ = writeln!(md, "## {}\n", q.title());
+            for (part, text) in self.parts.iter().zip(&kept).filter(|(p, _)| p.question == q) {
+                let _ = writeln!(md, "### {}\n\n{}", part.heading, text.trim_end());
+                md.push('\n');
+            }
+        }
+        let _ = writeln!(md, "## {MADE}\n");
+        for (heading, text) in &self.provenance {
+            let _ = writeln!(md, "### {heading}\n\n{}", text.trim_end());
+            md.push('\n');
+        }
+        (md.trim_end().to_string() + "\n", left_out)
+    }
+
+    /// Each part's text with its charts kept or left out (a line naming those left out),
+    /// and the files of those left out.
+    fn keep_charts(&self, all: bool) -> (Vec<String>, Vec<String>) {
+        // (part, chart index within it) of every chart, kept in that order: every part's
+        // first chart, then every second one, and so on.
+        let counts: Vec<usize> = self.parts.iter().map(|p| p.text.matches(CHART_START).count()).collect();
+        let mut order: Vec<(usize, usize)> =
+            counts.iter().enumerate().flat_map(|(p, &n)| (0..n).map(move |k| (k, p))).collect();
+        order.sort();
+        let keep: Vec<(usize, usize)> =
+            order.iter().take(if all { usize::MAX } else { MAX_CHARTS }).map(|&(k, p)| (p, k)).collect();
+        let mut files = Vec::new();
+        let texts = self
+            .parts
+            .iter()
+            .enumerate()
+            .map(|(p, part)| {
+                let mut text = String::new();
+                let mut left_out: Vec<String> = Vec::new();
+                let mut rest = part.text.as_str();
+                let mut k = 0;
+                while let Some(start) = rest.find(CHART_START) {
+                    text.push_str(&rest[..start]);
+                    let after = &rest[start + CHART_START.len_utf8()..];
+                    let end = after.find(CHART_END).unwrap_or(after.len());
+                    let chart = &after[..end];
+                    let (head, body) = chart.split_once('\n').unwrap_or((chart, ""));
+                    let (file, title) = head.split_once(CHART_TITLE).unwrap_or((head, ""));
+                    if keep.contains(&(p, k)) {
+                        text.push_str(body);
+                    } else {
+                        left_out.push(title.to_string());
+                        files.push(file.to_string());
+                    }
+                    k += 1;
+                    rest = after.get(end + CHART_END.len_utf8()..).unwrap_or("").trim_start_matches('\n');
+                }
+                text.push_str(rest);
+                // A chart left out leaves no run of blank lines behind.
+                while text.contains("\n\n\n") {
+                    text = text.replace("\n\n\n", "\n\n");
+                }
+                if !left_out.is_empty() {
+                    let _ = writeln!(
+                        text,
+                        "\n*{} more chart{} here ({}); `draftsim report --all-charts` draws {}.*\n",
+                        left_out.len(),
+                        if left_out.len() == 1 { "" } else { "s" },
+                        left_out.join("; "),
+                        if left_out.len() == 1 { "it" } else { "them" }
+                    );
+                }
+                text
+            })
+            .collect();
+        (texts, files)
+    }
+}
+
+/// The last section's heading.
+const MADE: &str = "How these figures were made";
+
+/// A heading's anchor as GitHub and the HTML page make it: lower case, spaces as hyphens,
+/// other punctuation dropped.
+pub(super) fn slug(heading: &str) -> String {
+    heading
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The notes' title (their leading `# ` line, else the report's own) and the rest, each
+/// heading one level down so it sits under "Findings" (a leading "Findings" heading dropped).
+fn split_notes(notes: Option<&str>) -> (String, Option<String>) {
+    const TITLE: &str = "draftsim balance report";
+    let Some(notes) = notes.map(str::trim).filter(|n| !n.is_empty()) else { return (TITLE.to_string(), None) };
+    let (title, body) = match notes.strip_prefix("# ") {
+        Some(rest) => {
+            let (line, body) = rest.split_once('\n').unwrap_or((rest, ""));
+            (line.trim().to_string(), body)
+        }
+        None => (TITLE.to_string(), notes),
+    };
+    let body = body.trim_start();
+    let body = match body.strip_prefix("## Findings") {
+        Some(rest) if rest.starts_with('\n') || rest.is_empty() => rest,
+        _ => body,
+    };
+    let mut out = String::new();
+    let mut fenced = false;
+    for line in body.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        if !fenced && line.starts_with('#') {
+            out.push('#');
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    (title, Some(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page_with_charts(charts: &[(Question, &str, usize)]) -> Page {
+        let mut page = Page::default();
+        for (q, folder, n) in charts {
+            page.begin(folder, folder.to_string(), String::new());
+            let md = page.at(*q);
+            for k in 0..*n {
+                md.push_str(&chart_text(&format!("{folder}-{k}.svg"), &format!("Chart {k} of {folder}"), "Why."));
+            }
+        }
+        page
+    }
+
+    #[test]
+    fn every_study_keeps_its_first_chart_before_any_keeps_a_second() {
+        let page =
+            page_with_charts(&[(Question::Rules, "a", 10), (Question::WhoWins, "b", 3), (Question::Cards, "c", 5)]);
+        let (md, files) = page.assemble(None, None, false);
+        assert_eq!(files.len(), 6);
+        assert_eq!(md.matches("![").count(), MAX_CHARTS);
+        // Round by round in page order (b's question first): the twelfth is a's fifth.
+        for first in ["a-0.svg", "b-0.svg", "c-0.svg", "a-3.svg", "c-3.svg", "a-4.svg"] {
+            assert!(md.contains(&format!("]({first})")), "{first} left out");
+        }
+        assert!(!md.contains("](c-4.svg)") && !md.contains("](a-5.svg)"), "{md}");
+        assert!(md.contains("5 more charts here") && md.contains("1 more chart here"), "{md}");
+        let all = page_with_charts(&[(Question::Rules, "a", 10), (Question::WhoWins, "b", 3)]);
+        assert_eq!(all.assemble(None, None, true).0.matches("![").count(), 13);
+    }
+
+    #[test]
+    fn sections_follow_the_questions_not_the_folders_and_the_summary_comes_first() {
+        let mut page = page_with_charts(&[(Question::Rules, "sweep", 1), (Question::WhoWins, "run", 1)]);
+        page.headline(Question::Rules, "B lengthens games.");
+        page.headline(Question::WhoWins, "greedy wins most.");
+        let md =
+            page.assemble(Some("sh x.sh"), Some("# My study\n\n## Findings\n\nIt works.\n\n## What moved\n"), false).0;
+        let at = |s: &str| md.find(s).unwrap_or_else(|| panic!("{s} missing from {md}"));
+        assert!(md.starts_with("# My study\n"));
+        assert!(at("## Summary") < at("## Contents") && at("## Contents") < at("## Findings"));
+        assert!(at("**Who wins?** greedy") < at("**What do the rules change?** B"));
+        assert!(at("## Who wins?") < at("## What do the rules change?"));
+        assert!(!md.contains("- [Is it fair?](#is-it-fair)") && md.contains("- [Who wins?](#who-wins)"));
+        assert!(md.contains("### What moved") && !md.contains("\n## What moved"));
+        assert_eq!(md.matches("Findings").count(), 2, "contents and heading only: {md}");
+    }
+
+    #[test]
+    fn slugs_match_github() {
+        assert_eq!(slug("What do the rules change?"), "what-do-the-rules-change");
+        assert_eq!(slug("How these figures were made"), "how-these-figures-were-made");
+    }
+}
