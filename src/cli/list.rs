@@ -121,6 +121,12 @@ pub fn metrics_text(g: &games::GameInfo) -> Result<String> {
     let (runner, _) = g.with_defaults()?;
     let m = runner.measures();
     let mut rows: Vec<(String, String, String)> = vec![
+        ("wins".into(), "summary, seats".into(), format!("{} won outright, a whole number", m.units())),
+        (
+            "split_wins".into(),
+            "summary, seats".into(),
+            format!("{} whose win was shared with other seats (their shares count in win_rate)", m.units()),
+        ),
         (
             "win_rate".into(),
             "summary, seats, measures".into(),

@@ -486,7 +486,7 @@ fn candidates_table(result: &OptimiserResult, what: &str, flip: bool, constraine
         .with(&format!("held_out_{what}"), Values::Float(held.iter().map(|e| e.mean).collect()))
         .with(&format!("held_out_{what}_lo"), Values::Float(held.iter().map(|e| e.lo).collect()))
         .with(&format!("held_out_{what}_hi"), Values::Float(held.iter().map(|e| e.hi).collect()))
-        .with("rank", Values::Int(c.iter().map(|x| x.rank as i64).collect()));
+        .with("rank", Values::MaybeInt(c.iter().map(|x| (x.rank > 0).then_some(x.rank as i64)).collect()));
     if constrained {
         let met = |x: &optimise::CandidateResult| if x.constraint_met { "met" } else { "not met" }.to_string();
         t = t.with("constraint", Values::Text(c.iter().map(met).collect()));

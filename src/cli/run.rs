@@ -83,8 +83,9 @@ pub fn run(args: RunArgs) -> Result<()> {
         format!("field {} (each an equal share of the seats)", lineup.strategies.join(","))
     };
     args.exec.note(&format!(
-        "{} · {players} players · {field} · seed {seed} · {planned} rounds ({per} seating{} a deal){}",
+        "{} · {players} players · {field} · seed {seed} · {planned} {} ({per} seating{} a deal){}",
         args.game.name(),
+        game.measures().units(),
         if per == 1 { "" } else { "s" },
         shard.map(|s| format!(" · shard {}/{}", s.index, s.count)).unwrap_or_default()
     ));
@@ -133,7 +134,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     };
     warn_unused(&meta.notes, &args.exec.quiet);
     if args.until_ci.is_some() {
-        args.exec.note(&format!("--until-ci reached after {} rounds", tally.rounds));
+        args.exec.note(&format!("--until-ci reached after {} {}", tally.rounds, game.measures().units()));
     }
     let mut tables = game.tables(&tally, &lineup.strategies);
     if let Some(band) = args.ideal_length

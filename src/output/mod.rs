@@ -27,6 +27,11 @@ pub enum Values {
     /// Real numbers always written with a decimal point (`1.0`, not `1`), so a CSV reader
     /// reads them back as reals: a swept real key whose values happen to be whole.
     Real(Vec<f64>),
+    /// Yes or no: `true` and `false` in CSV, booleans in Parquet.
+    Bool(Vec<bool>),
+    /// Whole numbers that may be missing: an empty CSV field, a null in Parquet (a rank
+    /// where nothing was ranked).
+    MaybeInt(Vec<Option<i64>>),
 }
 
 impl Values {
@@ -35,6 +40,8 @@ impl Values {
             Values::Text(v) => v.len(),
             Values::Int(v) => v.len(),
             Values::Float(v) | Values::Real(v) => v.len(),
+            Values::Bool(v) => v.len(),
+            Values::MaybeInt(v) => v.len(),
         }
     }
 
@@ -46,6 +53,8 @@ impl Values {
             Values::Float(v) | Values::Real(v) if v[row].is_nan() => String::new(),
             Values::Float(v) => v[row].to_string(),
             Values::Real(v) => format!("{:?}", v[row]),
+            Values::Bool(v) => v[row].to_string(),
+            Values::MaybeInt(v) => v[row].map_or_else(String::new, |x| x.to_string()),
         }
     }
 }
@@ -92,6 +101,8 @@ impl Table {
                 Values::Float(v) | Values::Real(v) => {
                     Column::new(name.into(), v.iter().map(|x| (!x.is_nan()).then_some(*x)).collect::<Vec<_>>())
                 }
+                Values::Bool(v) => Column::new(name.into(), v),
+                Values::MaybeInt(v) => Column::new(name.into(), v),
             })
             .collect();
         DataFrame::new(self.rows(), cols).map_err(|e| table_error(&self.name, e))

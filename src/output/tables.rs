@@ -74,7 +74,7 @@ fn with_interval(t: Table, name: &str, e: &[Estimate]) -> Table {
         .with(&format!("{name}_hi"), floats(e.iter().map(|e| e.hi)))
 }
 
-/// Rounds, wins, win rate and the declared measures shown in a wide table, one row per
+/// Rounds, wins (outright) and split wins (shared), win rate and the declared measures shown in a wide table, one row per
 /// entry of `counts`; `win` and `score` are each row's win-rate and score estimates.
 fn wide(
     mut t: Table,
@@ -85,7 +85,8 @@ fn wide(
 ) -> Table {
     t = t
         .with("rounds", ints(counts.iter().map(|c| c.rounds as i64)))
-        .with("wins", floats(counts.iter().map(Counts::wins)));
+        .with("wins", ints(counts.iter().map(|c| c.outright as i64)))
+        .with("split_wins", ints(counts.iter().map(|c| c.split as i64)));
     t = with_interval(t, "win_rate", win);
     t = with_interval(t, &measures.score.column, score);
     for m in &measures.measures {
@@ -145,9 +146,10 @@ pub fn run_tables(tally: &Tally, strategies: &[String], measures: &Measures) -> 
             names.extend(std::iter::repeat_n(strategy.clone(), bins.len()));
             bin_names.extend(bins.iter().cloned());
         }
-        let mut t = Table::new(name)
-            .with("strategy", Values::Text(names))
-            .with(&histograms[0].bin_column, Values::Text(bin_names));
+        // Bins named by whole numbers (Sevens' totals) are numbers, not text.
+        let numbers: Option<Vec<i64>> = bin_names.iter().map(|b| b.parse().ok()).collect();
+        let bin_values = numbers.map_or(Values::Text(bin_names), Values::Int);
+        let mut t = Table::new(name).with("strategy", Values::Text(names)).with(&histograms[0].bin_column, bin_values);
         for h in histograms {
             let counts = by_strategy.iter().flat_map(|c| c.bins[h.offset..h.offset + h.bins.len()].iter());
             t = t.with(&h.key, ints(counts.map(|&v| v as i64)));

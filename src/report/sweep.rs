@@ -142,7 +142,17 @@ pub(super) fn sweep_section(
                 "seat_advantage" => "spread of the seats' win rates, noise taken off (0 for equal seats)".to_string(),
                 "skill_gap" => format!("{} of the best strategy minus random's", words(score_column)),
                 "mean_length" => measures.map_or("rounds per unit of play".to_string(), |m| m.length.clone()),
-                other => measures.and_then(|m| m.find(other)).map_or_else(|| words(other), |m| m.description.clone()),
+                "balance" => "one minus the seat advantage".to_string(),
+                "first_seat_edge" => "the first seat's win rate minus the other seats' mean".to_string(),
+                "seats_equal_p" => "p-value of the test that every seat wins equally often".to_string(),
+                "length_p10" | "length_p50" | "length_p90" => {
+                    format!("the {}th percentile of decisions per unit", &c[c.len() - 2..])
+                }
+                other => match crate::sim::RATIO_FIGURES.iter().find(|f| f.name == other) {
+                    Some(f) => f.description.to_string(),
+                    // Nothing to add to the figure's name: no parenthesis repeating it.
+                    None => measures.and_then(|m| m.find(other)).map_or_else(String::new, |m| m.description.clone()),
+                },
             };
             (c.as_str(), meaning)
         })
@@ -250,8 +260,9 @@ pub(super) fn sweep_section(
             &file,
             &title,
             &format!(
-                "{} ({meaning}) for each value of `{main_key}`{}{}; {rounds} seat-{units} per strategy per variant.",
+                "{}{} for each value of `{main_key}`{}{}; {rounds} seat-{units} per strategy per variant.",
                 capitalised(&words(metric)),
+                if meaning.is_empty() { String::new() } else { format!(" ({meaning})") },
                 if others.is_empty() { String::new() } else { format!(", one line per setting of {others_text}") },
                 match (ends.is_some(), categorical) {
                     (false, _) => "",

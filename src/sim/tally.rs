@@ -19,6 +19,12 @@ pub struct Counts {
     pub seat_rounds: u64,
     /// Win shares, in units of `1 / SHARE_UNIT`.
     pub share_units: u64,
+    /// Units won outright (the whole win share).
+    #[serde(default)]
+    pub outright: u64,
+    /// Units whose win was shared with other seats (a part of the share).
+    #[serde(default)]
+    pub split: u64,
     /// Sum of scores.
     pub score: i64,
     /// Sum of squared scores.
@@ -49,6 +55,8 @@ impl Counts {
         self.rounds += 1;
         self.seat_rounds += u64::from(r.rounds);
         self.share_units += u64::from(r.share_units);
+        self.outright += u64::from(r.share_units == SHARE_UNIT);
+        self.split += u64::from(r.share_units > 0 && r.share_units < SHARE_UNIT);
         self.score += r.score;
         self.score_sq += r.score.unsigned_abs().pow(2);
         // The vectors hold exactly the declared slots, so zip stops there.
@@ -69,6 +77,8 @@ impl Counts {
         self.rounds += o.rounds;
         self.seat_rounds += o.seat_rounds;
         self.share_units += o.share_units;
+        self.outright += o.outright;
+        self.split += o.split;
         self.score += o.score;
         self.score_sq += o.score_sq;
         add_all(&mut self.counters, &o.counters);
@@ -77,7 +87,7 @@ impl Counts {
         add_all(&mut self.bins, &o.bins);
     }
 
-    /// Wins (win shares as a number of whole wins).
+    /// Wins with split ones counted by their share, as a number of whole wins.
     pub fn wins(&self) -> f64 {
         self.share_units as f64 / SHARE_UNIT as f64
     }

@@ -634,10 +634,7 @@ impl Comparison {
             .with("rating", Values::Float(r.iter().map(|e| e.mean).collect()))
             .with("rating_lo", Values::Float(r.iter().map(|e| e.lo).collect()))
             .with("rating_hi", Values::Float(r.iter().map(|e| e.hi).collect()))
-            .with(
-                "dominant",
-                Values::Int((0..self.strategies.len()).map(|i| i64::from(self.dominant == Some(i))).collect()),
-            )
+            .with("dominant", Values::Bool((0..self.strategies.len()).map(|i| self.dominant == Some(i)).collect()))
     }
 
     /// The `equilibrium` table: each strategy's weight in the meta-game's equilibrium

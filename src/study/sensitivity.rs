@@ -616,8 +616,8 @@ pub fn sensitivity_table(rows: &[Effect]) -> Table {
         .with("effect_hi", float(&|r| r.effect.hi))
         .with("p_value", float(&|r| r.p))
         .with("p_holm", float(&|r| r.p_holm))
-        .with("significant", Values::Int(rows.iter().map(|r| i64::from(r.p_holm < 0.05)).collect()))
-        .with("exercised", Values::Int(rows.iter().map(|r| i64::from(r.exercised)).collect()))
+        .with("significant", Values::Bool(rows.iter().map(|r| r.p_holm < 0.05).collect()))
+        .with("exercised", Values::Bool(rows.iter().map(|r| r.exercised).collect()))
 }
 
 /// The `sensitivity_refused` table: deviations the game refused, and why.

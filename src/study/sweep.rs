@@ -491,7 +491,7 @@ pub fn sweep_table(results: &[VariantResult]) -> Table {
                 }
             }
             order.push(m.rarity_order.join(">"));
-            holds.push(i64::from(m.standard_order_holds));
+            holds.push(m.standard_order_holds);
         }
     }
     let mut t = Table::new(super::kind::SWEEP.tables[0]);
@@ -539,7 +539,7 @@ pub fn sweep_table(results: &[VariantResult]) -> Table {
         .with("mean_length_lo", Values::Float(length(|e| e.lo)))
         .with("mean_length_hi", Values::Float(length(|e| e.hi)));
     if results.iter().any(|r| r.measures.histograms.iter().any(|h| h.ranked)) {
-        t = t.with("rarity_order", Values::Text(order)).with("standard_order_holds", Values::Int(holds));
+        t = t.with("rarity_order", Values::Text(order)).with("standard_order_holds", Values::Bool(holds));
     }
     t
 }

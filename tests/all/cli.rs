@@ -128,6 +128,61 @@ fn parquet_tables_carry_the_run_metadata_and_read_back() {
     );
 }
 
+/// Counts are integers, yes-or-no columns booleans, missing values null and numbered bins
+/// numbers, in Parquet as in CSV: wins outright and split wins as their own whole numbers
+/// (the share of split wins is in the win rate, which lies between them), the sweep's
+/// ranking flag and a comparison's dominance as booleans, a tune's unranked candidates with
+/// no rank, and Sevens' totals as numbers.
+#[test]
+fn tables_are_typed_counts_whole_flags_boolean_missing_null() {
+    use polars::prelude::DataType;
+    let dir = scratch("typed");
+    let path = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let parquet = ["--format", "parquet", "--quiet", "--force"];
+    let run = |args: &[&str]| {
+        let o = draftsim(&[args, &parquet[..]].concat());
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    };
+    run(&["run", "--game", "sevens", "--rounds", "2000", "--out", &path("sevens")]);
+    let summary = draftsim::output::read_frame(&dir.join("sevens/summary.parquet")).unwrap();
+    let dtype = |df: &polars::prelude::DataFrame, c: &str| df.column(c).unwrap().dtype().clone();
+    assert_eq!(dtype(&summary, "wins"), DataType::Int64);
+    assert_eq!(dtype(&summary, "split_wins"), DataType::Int64);
+    let col = |df: &polars::prelude::DataFrame, c: &str| -> Vec<f64> {
+        let c = df.column(c).unwrap().cast(&DataType::Float64).unwrap();
+        c.f64().unwrap().into_no_null_iter().collect()
+    };
+    let (wins, split, rounds, rate) =
+        (col(&summary, "wins"), col(&summary, "split_wins"), col(&summary, "rounds"), col(&summary, "win_rate"));
+    assert!(split.iter().sum::<f64>() > 0.0, "Sevens splits some pots: {split:?}");
+    for i in 0..wins.len() {
+        let shared = rate[i] * rounds[i] - wins[i];
+        assert!(shared > -1e-6 && shared < split[i] + 1e-6, "row {i}: win rate {} outside its wins", rate[i]);
+    }
+    assert_eq!(
+        dtype(&draftsim::output::read_frame(&dir.join("sevens/totals.parquet")).unwrap(), "total"),
+        DataType::Int64
+    );
+    run(&["sweep", "--set", "wild=none,deuces", "--rounds", "200", "--out", &path("sweep")]);
+    let sweep = draftsim::output::read_frame(&dir.join("sweep/sweep.parquet")).unwrap();
+    assert_eq!(dtype(&sweep, "standard_order_holds"), DataType::Boolean);
+    run(&["compare", "--strategies", "greedy,random,tight", "--rounds", "100", "--out", &path("compare")]);
+    let ratings = draftsim::output::read_frame(&dir.join("compare/ratings.parquet")).unwrap();
+    assert_eq!(dtype(&ratings, "dominant"), DataType::Boolean);
+    let tune = ["tune", "--game", "sevens", "--param", "raise_cap=1..5", "--minimize", "seat_advantage"];
+    run(&[&tune[..], &["--rounds", "40000", "--candidates", "4", "--out", &path("tune")]].concat());
+    let candidates = draftsim::output::read_frame(&dir.join("tune/candidates.parquet")).unwrap();
+    let rank = candidates.column("rank").unwrap();
+    assert_eq!(rank.dtype(), &DataType::Int64);
+    assert!(rank.null_count() > 0 && rank.null_count() < rank.len(), "unranked candidates have no rank: {rank:?}");
+    // CSV says the same: an empty rank, true or false.
+    let o =
+        draftsim(&["sweep", "--set", "wild=none,deuces", "--rounds", "200", "--quiet", "--out", &path("sweep-csv")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(dir.join("sweep-csv/sweep.csv")).unwrap();
+    assert!(text.lines().skip(1).all(|l| l.ends_with(",true") || l.ends_with(",false")), "{text}");
+}
+
 #[test]
 fn rounds_out_streams_one_row_per_round_and_seat() {
     let dir = scratch("rounds");

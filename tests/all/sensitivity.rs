@@ -287,7 +287,7 @@ fn seat_balance_effects_are_the_difference_of_the_two_runs_health_cards() {
             .lines()
             .find(|l| l.starts_with(&format!("players,4,{value},{figure},")))
             .unwrap_or_else(|| panic!("players={value} {figure} missing:\n{table}"));
-        let cells: Vec<f64> = line.split(',').skip(4).map(|c| c.parse().unwrap()).collect();
+        let cells: Vec<f64> = line.split(',').skip(4).take(2).map(|c| c.parse().unwrap()).collect();
         (cells[0], cells[1])
     };
     // The same deals played as runs: the base (its 334 deals of twelve seatings at four

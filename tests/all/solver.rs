@@ -32,11 +32,11 @@ fn train_reaches_kuhns_value_and_the_policy_plays() {
     let o = draftsim(&["exploitability", "--game", "kuhn-poker", "--seats", &format!("{policy},random"), "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let table = stdout(&o);
-    assert!(row_value(&table, "cfr", 1) <= 0.001, "{table}");
+    assert!(row_value(&table, "cfr", "exploitability") <= 0.001, "{table}");
     assert!(table.lines().any(|l| l.starts_with("cfr") && l.contains("policy read exactly")), "{table}");
     assert!(table.lines().any(|l| l.starts_with("random") && l.contains("64 decisions per set")), "{table}");
     // The uniform random player, tabulated from samples, is near its exact 0.458333.
-    assert!((row_value(&table, "random", 1) - 0.458).abs() < 0.06, "{table}");
+    assert!((row_value(&table, "random", "exploitability") - 0.458).abs() < 0.06, "{table}");
     let o = draftsim(&[
         "run",
         "--game",
@@ -301,7 +301,7 @@ fn the_shipped_draft_policy_beats_the_threshold_bettors_at_the_default_table() {
     assert!(o.status.success(), "{}", stderr(&o));
     let table = stdout(&o);
     // chips_per_round_lo: the trained seat wins chips at a table of the threshold presets.
-    let lo = row_value(&table, "cfr", 7);
+    let lo = row_value(&table, "cfr", "chips_per_round_lo");
     assert!(lo > 0.0, "{table}");
 }
 
@@ -417,7 +417,7 @@ fn a_game_that_is_not_zero_sum_measures_the_strategys_own_table() {
     let score = |seats: &str, strategy: &str| {
         let o = draftsim(&["run", "--game", "seven-poker", "--seats", seats, "--rounds", "24", "--quiet"]);
         assert!(o.status.success(), "{}", stderr(&o));
-        row_value(&stdout(&o), strategy, 6)
+        row_value(&stdout(&o), strategy, "victory_cards_per_game")
     };
     let expected = score("adaptive,random,random,random", "adaptive") - score("random,random,random,random", "random");
     let gain = table.lines().find(|l| l.starts_with("random") && l.contains(" adaptive ")).expect("adaptive's row");

@@ -56,11 +56,16 @@ pub fn on_one_and_two_threads(args: &[&str]) -> String {
     one
 }
 
-/// Field `column` (0-based, split at whitespace) of the first printed row whose strategy
-/// starts with `strategy`.
-pub fn row_value(table: &str, strategy: &str, column: usize) -> f64 {
-    let row = table.lines().find(|l| l.starts_with(strategy)).unwrap_or_else(|| panic!("no {strategy} row: {table}"));
-    row.split_whitespace().nth(column).and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{row}"))
+/// The value in column `column` (by its header's name) of the first printed row whose
+/// strategy starts with `strategy`.
+pub fn row_value(table: &str, strategy: &str, column: &str) -> f64 {
+    let lines: Vec<&str> = table.lines().collect();
+    let at = lines.iter().position(|l| l.starts_with(strategy)).unwrap_or_else(|| panic!("no {strategy} row: {table}"));
+    // The header of the table the row is in: the last line above it that opens with `strategy`.
+    let header = lines[..at].iter().rev().find(|l| l.split_whitespace().next() == Some("strategy"));
+    let header = header.unwrap_or_else(|| panic!("no header above {strategy}: {table}"));
+    let i = header.split_whitespace().position(|c| c == column).unwrap_or_else(|| panic!("no {column}: {header}"));
+    lines[at].split_whitespace().nth(i).and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{}", lines[at]))
 }
 
 /// A report's subsection for the folder `name` under the question heading `question`
