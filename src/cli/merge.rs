@@ -37,6 +37,63 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Result<T
     serde_json::from_str(&text).map_err(|e| InputError::new(format!("{}: {e}", path.display())))
 }
 
+/// The shards' `outside` tables (the external bots' decisions and faults, which no tally
+/// holds) summed by strategy; none where no shard seated an external bot. Every shard must
+/// have one if any has: each seats the same bots.
+fn merged_outside(dirs: &[PathBuf]) -> Result<Option<draftsim::output::Table>, InputError> {
+    use draftsim::outside::process::FaultCounts;
+    let found: Vec<Option<PathBuf>> = dirs
+        .iter()
+        .map(|d| ["parquet", "csv"].iter().map(|e| d.join(format!("outside.{e}"))).find(|p| p.exists()))
+        .collect();
+    if found.iter().all(Option::is_none) {
+        return Ok(None);
+    }
+    let mut rows: Vec<(String, FaultCounts)> = Vec::new();
+    for (path, dir) in found.iter().zip(dirs) {
+        let path = path.as_ref().ok_or_else(|| {
+            InputError::new(format!(
+                "{}: no outside table, though other shards seated external bots; play that shard again",
+                dir.display()
+            ))
+        })?;
+        let bad = |e: &dyn std::fmt::Display| InputError::new(format!("{}: {e}", path.display()));
+        let frame = draftsim::output::read_frame(path).map_err(|e| bad(&e))?;
+        let column = |name: &str| -> Result<Vec<u64>, InputError> {
+            let c = frame
+                .column(name)
+                .map_err(|e| bad(&e))?
+                .cast(&polars::prelude::DataType::UInt64)
+                .map_err(|e| bad(&e))?;
+            let values = c.u64().map_err(|e| bad(&e))?;
+            (0..values.len()).map(|i| values.get(i).ok_or_else(|| bad(&format!("an empty {name}")))).collect()
+        };
+        let strategy = frame.column("strategy").map_err(|e| bad(&e))?.str().map_err(|e| bad(&e))?.clone();
+        let counts = ["decisions", "illegal", "garbage", "timeouts", "crashes", "fallbacks"].map(column);
+        let [decisions, illegal, garbage, timeouts, crashes, fallbacks] = counts;
+        let (decisions, illegal, garbage) = (decisions?, illegal?, garbage?);
+        let (timeouts, crashes, fallbacks) = (timeouts?, crashes?, fallbacks?);
+        for i in 0..strategy.len() {
+            let name = strategy.get(i).ok_or_else(|| bad(&"an empty strategy"))?.to_string();
+            let at = match rows.iter().position(|(n, _)| *n == name) {
+                Some(at) => at,
+                None => {
+                    rows.push((name, FaultCounts::default()));
+                    rows.len() - 1
+                }
+            };
+            let c = &mut rows[at].1;
+            c.decisions += decisions[i];
+            c.illegal += illegal[i];
+            c.garbage += garbage[i];
+            c.timeouts += timeouts[i];
+            c.crashes += crashes[i];
+            c.fallbacks += fallbacks[i];
+        }
+    }
+    Ok(Some(draftsim::output::outside_table(&rows)))
+}
+
 /// Merges the shards.
 pub fn run(args: MergeArgs) -> Result<()> {
     if args.dirs.iter().any(|d| d.join(super::study::STUDY_SHARD).exists()) {
@@ -134,7 +191,10 @@ pub fn run(args: MergeArgs) -> Result<()> {
     let notes = game.unused_rules(&total);
     super::args::warn_unused(&notes, &args.quiet);
     let meta = RunMeta { shard: None, rounds: total.rounds, notes, ..first.clone() };
-    let tables = game.tables(&total, &lineup.strategies);
+    let mut tables = game.tables(&total, &lineup.strategies);
+    if let Some(t) = merged_outside(&args.dirs)? {
+        tables.push(t);
+    }
     print_summary(&tables, &total, game.measures());
     let path = write_run(out, &tables, &total, &meta, format)?;
     args.quiet.note(&format!("tables written to {}", path.display()));

@@ -60,6 +60,37 @@ fn a_python_bot_plays_every_game_and_is_deterministic() {
     on_one_and_two_threads(&["run", "--game", "sevens", "--seats", &seats, "--rounds", "300"]);
 }
 
+/// A sharded run with an external bot merges to the unsharded run's tables, its `outside`
+/// table (decisions and faults, which no tally holds) summed over the shards; a shard
+/// without one is refused.
+#[test]
+fn shards_with_an_external_bot_merge_its_outside_table() {
+    let dir = scratch(FILE, "shards");
+    let seats = format!("{},tight", python_bot());
+    let path = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let run = |extra: &[&str]| {
+        let base = ["run", "--game", "kuhn-poker", "--seats", &seats, "--rounds", "400", "--quiet"];
+        let o = draftsim(&[&base[..], extra].concat());
+        assert!(o.status.success(), "{extra:?}: {}", stderr(&o));
+    };
+    run(&["--out", &path("whole")]);
+    run(&["--shard", "0/2", "--out", &path("s0")]);
+    run(&["--shard", "1/2", "--out", &path("s1")]);
+    let (s0, s1) = (faults(&dir.join("s0"), &python_bot())[0], faults(&dir.join("s1"), &python_bot())[0]);
+    assert!(s0 > 0 && s1 > 0, "each shard asked the bot: {s0}, {s1}");
+    let o = draftsim(&["merge", &path("s0"), &path("s1"), "--out", &path("merged"), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(faults(&dir.join("merged"), &python_bot())[0], s0 + s1);
+    let tables = |d: &str| files(&dir.join(d)).into_iter().filter(|(n, _)| n.ends_with(".csv")).collect::<Vec<_>>();
+    assert_eq!(tables("merged"), tables("whole"), "the merged tables are the unsharded run's");
+    // A shard folder that lost its outside table is refused, naming it.
+    std::fs::remove_file(dir.join("s1/outside.csv")).unwrap();
+    let o = draftsim(&["merge", &path("s0"), &path("s1"), "--out", &path("m2"), "--quiet"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no outside table"), "{}", stderr(&o));
+    assert!(!dir.join("m2").exists());
+}
+
 #[test]
 fn the_rust_example_bot_calls_and_never_folds() {
     let bin = Path::new(env!("CARGO_BIN_EXE_draftsim")).parent().unwrap().join("examples/calling_station");
