@@ -192,6 +192,7 @@ impl Page {
                     let (file, title) = head.split_once(CHART_TITLE).unwrap_or((head, ""));
                     if keep.contains(&(p, k)) {
                         text.push_str(body);
+                        text.push('\n');
                     } else {
                         left_out.push(title.to_string());
                         files.push(file.to_string());
@@ -299,6 +300,8 @@ mod tests {
         }
         assert!(!md.contains("](c-4.svg)") && !md.contains("](a-5.svg)"), "{md}");
         assert!(md.contains("5 more charts here") && md.contains("1 more chart here"), "{md}");
+        // Each chart its own paragraphs: a blank line between a sentence and the next image.
+        assert!(md.contains("Why.\n\n![") && !md.contains("Why.\n!["), "{md}");
         let all = page_with_charts(&[(Question::Rules, "a", 10), (Question::WhoWins, "b", 3)]);
         assert_eq!(all.assemble(None, None, true).0.matches("![").count(), 13);
     }
