@@ -44,7 +44,11 @@ pub(super) fn calibration_section(page: &mut Page, cal: &DataFrame) -> Result<()
     md.push('\n');
     page.headline(
         Question::Skill,
-        format!("The strength estimate predicts the finished hand to within {worst_common:.3} of a percentile in the common bins ({later:.3} from pick 2 on): the bots' thresholds mean what they say when this is a few hundredths."),
+        format!(
+            "The strength estimate predicts the finished hand's percentile to within {:.1} percentile points in the common bins ({:.1} from pick 2 on): the bots' thresholds mean what they say when this is a few points.",
+            100.0 * worst_common,
+            100.0 * later
+        ),
     );
     Ok(())
 }

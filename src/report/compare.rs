@@ -101,8 +101,8 @@ pub(super) fn compare_section(
                 rating.hi[t],
                 strategies.len(),
                 match dominant.iter().position(|&d| d > 0.5) {
-                    Some(i) => format!("{} wins more than half against every other", strategies[i]),
-                    None => "none wins more than half against every other".to_string(),
+                    Some(i) => format!("{} wins more than half against every other, beyond noise", strategies[i]),
+                    None => "no strategy's win share is surely above one half against every other".to_string(),
                 }
             )
         });
@@ -110,12 +110,15 @@ pub(super) fn compare_section(
             Some(i) => {
                 let _ = writeln!(
                     md,
-                    "**{}** dominates: its win share is above 0.5 against every other strategy.\n",
+                    "**{}** dominates: its win share's interval is above 0.5 against every other strategy.\n",
                     strategies[i]
                 );
             }
             None => {
-                let _ = writeln!(md, "No strategy dominates: none wins more than half against every other.\n");
+                let _ = writeln!(
+                    md,
+                    "No strategy dominates: none has a win share whose interval lies above one half against every other.\n"
+                );
             }
         }
         if let Some(text) = headline {

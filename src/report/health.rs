@@ -80,9 +80,15 @@ pub(super) fn health_section(
             }
         }
     }
-    let figure =
-        |name: &str| at(name).map(|i| format!("{name} {} [{}, {}]", fmt4(v.mean[i]), fmt4(v.lo[i]), fmt4(v.hi[i])));
-    let shown: Vec<String> = ["completion", "timeouts", "drawishness"].iter().filter_map(|n| figure(n)).collect();
+    let figure = |(name, meaning): &(&str, &str)| {
+        at(name).map(|i| format!("{meaning} ({name}) {} [{}, {}]", fmt4(v.mean[i]), fmt4(v.lo[i]), fmt4(v.hi[i])))
+    };
+    let named = [
+        ("completion", "share of units won outright by one seat"),
+        ("drawishness", "drawn or split"),
+        ("timeouts", "ended by a cap"),
+    ];
+    let shown: Vec<String> = named.iter().filter_map(figure).collect();
     if !shown.is_empty() {
         let limits = if requires.is_empty() {
             String::new()

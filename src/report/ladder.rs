@@ -92,8 +92,12 @@ pub(super) fn ladder_section(page: &mut Page, ladder: &DataFrame, out: &OutputDi
             budget.first().copied().unwrap_or(f64::NAN),
             opponent.first().copied().unwrap_or(f64::NAN)
         ),
+        d if d == budget.len() => format!(
+            "Skill still pays at the largest budget tried: each of the {d} steps up the search ladder wins the score, up to {:.0} iterations (skill depth {d}).",
+            budget[d - 1]
+        ),
         d => format!(
-            "Skill depth {d} of {} steps: more search keeps winning (lower end of its score gain above 0) up to {:.0} iterations.",
+            "Skill depth {d} of {} steps: more search wins the score up to {:.0} iterations; the next step no longer does reliably.",
             budget.len(),
             budget[d - 1]
         ),

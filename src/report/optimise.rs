@@ -42,8 +42,9 @@ pub(super) fn optimise_section(
     };
     let _ = writeln!(
         md,
-        "{question} ({better} is better): {} candidates raced on common deals; the best re-evaluated on held-out deals the search never played. Only the held-out figures should be quoted; the in-search figures show the winner's curse.\n",
-        candidates.height()
+        "{question} ({better} is better): {} candidate{} raced on common deals; the best re-evaluated on held-out deals the search never played. Only the held-out figures should be quoted; the in-search figures show the winner's curse.\n",
+        candidates.height(),
+        if candidates.height() == 1 { "" } else { "s" }
     );
     let _ = writeln!(
         md,
@@ -70,7 +71,8 @@ pub(super) fn optimise_section(
     let unmet = texts(candidates, "constraint").unwrap_or_default();
     let headline = ranked.first().map(|&i| {
         format!(
-            "{question}: the best setting is {}, held-out {what} {} [{}, {}] ({better} is better){}.",
+            "{question}: {} {}, held-out {what} {} [{}, {}] ({better} is better){}.",
+            if candidates.height() == 1 { "the only setting tried is" } else { "the best setting is" },
             setting(i),
             fmt4(held.mean[i]),
             fmt4(held.lo[i]),

@@ -165,14 +165,22 @@ impl Page {
     /// Each part's text with its charts kept or left out (a line naming those left out),
     /// and the files of those left out.
     fn keep_charts(&self, all: bool) -> (Vec<String>, Vec<String>) {
-        // (part, chart index within it) of every chart, kept in that order: every part's
-        // first chart, then every second one, and so on.
+        // Every chart by (its index in its part, its part's place among its question's
+        // parts, the part), kept in that order: the first chart of each question's first
+        // study, then of each question's second study, ..., then every second chart.
         let counts: Vec<usize> = self.parts.iter().map(|p| p.text.matches(CHART_START).count()).collect();
-        let mut order: Vec<(usize, usize)> =
-            counts.iter().enumerate().flat_map(|(p, &n)| (0..n).map(move |k| (k, p))).collect();
+        let place: Vec<usize> = (0..self.parts.len())
+            .map(|p| self.parts[..p].iter().filter(|o| o.question == self.parts[p].question).count())
+            .collect();
+        let mut order: Vec<(usize, usize, usize)> = counts
+            .iter()
+            .enumerate()
+            .flat_map(|(p, &n)| (0..n).map(move |k| (k, p)))
+            .map(|(k, p)| (k, place[p], p))
+            .collect();
         order.sort();
         let keep: Vec<(usize, usize)> =
-            order.iter().take(if all { usize::MAX } else { MAX_CHARTS }).map(|&(k, p)| (p, k)).collect();
+            order.iter().take(if all { usize::MAX } else { MAX_CHARTS }).map(|&(k, _, p)| (p, k)).collect();
         let mut files = Vec::new();
         let texts = self
             .parts
@@ -304,6 +312,30 @@ mod tests {
         assert!(md.contains("Why.\n\n![") && !md.contains("Why.\n!["), "{md}");
         let all = page_with_charts(&[(Question::Rules, "a", 10), (Question::WhoWins, "b", 3)]);
         assert_eq!(all.assemble(None, None, true).0.matches("![").count(), 13);
+    }
+
+    #[test]
+    fn every_question_gets_a_chart_before_any_gets_a_second_studys() {
+        let five = |q| [(q, "1", 1), (q, "2", 1), (q, "3", 1), (q, "4", 1), (q, "5", 1)];
+        let mut charts = Vec::new();
+        for q in [Question::WhoWins, Question::Fair, Question::Rules] {
+            charts.extend(five(q).map(|(q, f, n)| (q, f, n)));
+        }
+        let named: Vec<(Question, String, usize)> =
+            charts.iter().enumerate().map(|(i, (q, f, n))| (*q, format!("{f}-{i}"), *n)).collect();
+        let mut page = Page::default();
+        for (q, folder, n) in &named {
+            page.begin(folder, folder.clone(), String::new());
+            for k in 0..*n {
+                page.at(*q).push_str(&chart_text(&format!("{folder}-{k}.svg"), "A chart", "Why."));
+            }
+        }
+        let (md, _) = page.assemble(None, None, false);
+        // Four studies of each of the three questions: the fifth of each is left out.
+        for question in ["Who wins?", "Is it fair?", "What do the rules change?"] {
+            let section = md.split("\n## ").find(|s| s.starts_with(question)).unwrap();
+            assert_eq!(section.matches("![").count(), 4, "{question}: {section}");
+        }
     }
 
     #[test]

@@ -57,29 +57,64 @@ pub(super) fn run_section(
         );
     }
     md.push('\n');
-    let best = (0..strategies.len()).max_by(|&a, &b| sc[a].total_cmp(&sc[b]));
-    let worst = (0..strategies.len()).min_by(|&a, &b| sc[a].total_cmp(&sc[b]));
-    if let (Some(b), Some(w)) = (best, worst)
-        && b != w
-    {
+    let mut order: Vec<usize> = (0..strategies.len()).filter(|&i| sc[i].is_finite()).collect();
+    order.sort_by(|&a, &b| sc[b].total_cmp(&sc[a]));
+    if let (Some(&b), Some(&second), Some(&w)) = (order.first(), order.get(1), order.last()) {
         let words = score_column.replace('_', " ");
-        page.headline(
-            Question::WhoWins,
-            format!(
-                "{} does best: {words} {} [{}, {}], win rate {} [{}, {}]; {} does worst: {} [{}, {}].",
+        let at = |i: usize| format!("{} [{}, {}]", fmt4(sc[i]), fmt4(slo[i]), fmt4(shi[i]));
+        // The leader against the runner-up on the same deals: a lead inside the noise is
+        // no lead.
+        let lead = load(dir, "pairs")?
+            .map(|pairs| -> Result<Option<(f64, f64, f64)>, Error> {
+                let (a, bb) = (texts(&pairs, "strategy_a")?, texts(&pairs, "strategy_b")?);
+                let d = with_interval(&pairs, &measures.score.pair_column)?;
+                Ok((0..a.len()).find_map(|i| {
+                    if a[i] == strategies[b] && bb[i] == strategies[second] {
+                        Some((d.mean[i], d.lo[i], d.hi[i]))
+                    } else if a[i] == strategies[second] && bb[i] == strategies[b] {
+                        Some((-d.mean[i], -d.hi[i], -d.lo[i]))
+                    } else {
+                        None
+                    }
+                }))
+            })
+            .transpose()?
+            .flatten();
+        let top = match lead {
+            Some((d, l, h)) if l <= 0.0 && h >= 0.0 => format!(
+                "{} and {} lead level within noise: {words} {} and {} (paired difference {} [{}, {}])",
                 strategies[b],
-                fmt4(sc[b]),
-                fmt4(slo[b]),
-                fmt4(shi[b]),
-                fmt4(wr[b]),
-                fmt4(lo[b]),
-                fmt4(hi[b]),
-                strategies[w],
-                fmt4(sc[w]),
-                fmt4(slo[w]),
-                fmt4(shi[w])
+                strategies[second],
+                at(b),
+                at(second),
+                fmt4(d),
+                fmt4(l),
+                fmt4(h)
             ),
-        );
+            Some((d, l, h)) => format!(
+                "{} scores most: {words} {}, {} [{}, {}] ahead of {} on the same deals",
+                strategies[b],
+                at(b),
+                fmt4(d),
+                fmt4(l),
+                fmt4(h),
+                strategies[second]
+            ),
+            None => format!("{} scores most: {words} {}", strategies[b], at(b)),
+        };
+        let mut text = format!("{top}; {} scores least: {}.", strategies[w], at(w));
+        if let Some(m) = (0..strategies.len()).filter(|&i| wr[i].is_finite()).max_by(|&x, &y| wr[x].total_cmp(&wr[y]))
+            && m != b
+        {
+            text += &format!(
+                " The highest win rate is {}'s: {} [{}, {}].",
+                strategies[m],
+                fmt4(wr[m]),
+                fmt4(lo[m]),
+                fmt4(hi[m])
+            );
+        }
+        page.headline(Question::WhoWins, text);
     }
 
     if let Some(seats) = load(dir, "seats")? {

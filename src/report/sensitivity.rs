@@ -60,12 +60,18 @@ pub(super) fn sensitivity_section(
             moved.push(figures[i].clone());
         }
     }
-    let changes =
-        distinct(&significant.iter().map(|&i| format!("{}={}", keys[i], values[i])).collect::<Vec<_>>()).len();
+    // The figures a designer asks about first lead: skill, seats, then how units end.
+    const FIRST: [&str; 6] =
+        ["skill_gap", "seat_advantage", "first_seat_edge", "completion", "drawishness", "timeouts"];
+    let rank = |f: &String| FIRST.iter().position(|x| x == f).unwrap_or(FIRST.len());
+    moved.sort_by_key(rank);
+    // Changes counted once however many figures they move, and only those a seat used.
+    let change = |i: &usize| format!("{}={}", keys[*i], values[*i]);
+    let used: Vec<usize> = (0..keys.len()).filter(|&i| exercised[i] != 0.0).collect();
+    let changes = distinct(&significant.iter().filter(|&&i| exercised[i] != 0.0).map(change).collect::<Vec<_>>()).len();
+    let tried = distinct(&used.iter().map(change).collect::<Vec<_>>()).len();
     let mut headline = format!(
-        "{changes} one-step change{} of the rules move{} some figure significantly (Holm-corrected, 5%).",
-        if changes == 1 { "" } else { "s" },
-        if changes == 1 { "s" } else { "" }
+        "{changes} of the {tried} one-step changes a seated bot's play used move some figure significantly (Holm-corrected, 5%)."
     );
     for (n, figure) in moved.iter().enumerate() {
         let mut rows: Vec<usize> = (0..keys.len()).filter(|&i| figures[i] == *figure).collect();
@@ -97,7 +103,7 @@ pub(super) fn sensitivity_section(
         image(md, &file, &title, &sentence);
         if n == 0 {
             headline += &format!(
-                " {} (base {}) moves most under `{}={}`: by {} [{}, {}].",
+                " Among them, {} (base {}) changes most under `{}={}`: by {} [{}, {}].",
                 capitalised(&words(figure)),
                 fmt4(base[top]),
                 keys[top],

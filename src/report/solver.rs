@@ -86,9 +86,10 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
                 "\nEach figure is a lower bound: what the best responder tried gains at one seat against the strategy at every other seat, per unit; the true distance from optimal is at least this. The most exploitable here is {} (at least {:.3}); a finding that rests on players this easy to beat may not hold among strong ones.\n",
                 names[m], lo[m]
             );
+            let least = (0..names.len()).min_by(|&a, &b| expl[a].total_cmp(&expl[b])).unwrap_or(m);
             let text = format!(
-                "The most exploitable strategy is {} (at least {:.3} [{:.3}, {:.3}] from optimal per unit): findings that rest on it may not hold among strong players.",
-                names[m], expl[m], lo[m], hi[m]
+                "By the best responses tried, {} is at least {:.3} from optimal per unit of play (estimate {:.3} [{:.3}, {:.3}]) and {} the least exploitable found ({:.3} [{:.3}, {:.3}]); findings that rest on players this easy to beat may not hold among strong ones.",
+                names[m], lo[m], expl[m], lo[m], hi[m], names[least], expl[least], lo[least], hi[least]
             );
             page.headline(Question::Skill, text);
         }

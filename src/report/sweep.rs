@@ -163,11 +163,8 @@ pub(super) fn sweep_section(
     let draw = |path: &Path, axes: &charts::Axes<'_>, series: &[charts::Series]| {
         if categorical { charts::points(path, axes, series) } else { charts::lines(path, axes, series) }
     };
-    let setting_of = |row: usize| -> String {
-        keys.iter().zip(&variant_keys).map(|(k, v)| format!("`{k}={}`", v[row])).collect::<Vec<_>>().join(" ")
-    };
-    // The figure that moves most across the variants, for the summary: the spread of its
-    // values in units of their intervals' half-widths.
+    // The figure that moves most with one key, for the summary: the move in units of its
+    // intervals' half-widths.
     let mut largest: Option<(f64, String)> = None;
     let md = page.at(Question::Rules);
     let _ = writeln!(
@@ -218,35 +215,51 @@ pub(super) fn sweep_section(
                 band_hi[x] = hi[row];
             }
         }
+        // How far the figure moves with one key, the others held: the largest move over
+        // the keys and the settings of the others, in half-widths of its intervals.
         let mut spread = 0.0;
         if let Some((lo, hi)) = &ends {
-            let rows: Vec<usize> = (0..values.len()).filter(|&r| values[r].is_finite()).collect();
-            let low = rows.iter().copied().min_by(|&a, &b| values[a].total_cmp(&values[b]));
-            let high = rows.iter().copied().max_by(|&a, &b| values[a].total_cmp(&values[b]));
-            let half: f64 = rows.iter().map(|&r| (hi[r] - lo[r]) / 2.0).filter(|w| w.is_finite()).sum::<f64>()
-                / rows.len().max(1) as f64;
-            if let (Some(l), Some(h)) = (low, high)
-                && l != h
-                && half > 0.0
-                && hi[l] < lo[h]
-            {
-                spread = (values[h] - values[l]) / half;
-                // Percentiles of length move in whole steps with narrow intervals; the
-                // mean speaks for them.
-                if !metric.starts_with("length_p") && largest.as_ref().is_none_or(|(s, _)| spread > *s) {
+            for k in 0..keys.len() {
+                let held = |r: usize| {
+                    (0..keys.len()).filter(|&j| j != k).map(|j| variant_keys[j][r].clone()).collect::<Vec<_>>()
+                };
+                let rows: Vec<usize> = (0..values.len()).filter(|&r| values[r].is_finite()).collect();
+                for group in distinct(&rows.iter().map(|&r| held(r).join("\u{1}")).collect::<Vec<_>>()) {
+                    let members: Vec<usize> =
+                        rows.iter().copied().filter(|&r| held(r).join("\u{1}") == group).collect();
+                    let low = members.iter().copied().min_by(|&a, &b| values[a].total_cmp(&values[b]));
+                    let high = members.iter().copied().max_by(|&a, &b| values[a].total_cmp(&values[b]));
+                    let (Some(l), Some(h)) = (low, high) else { continue };
+                    let half = ((hi[l] - lo[l]) + (hi[h] - lo[h])) / 4.0;
+                    if l == h || half.is_nan() || half <= 0.0 || hi[l] >= lo[h] {
+                        continue;
+                    }
+                    let moved = (values[h] - values[l]) / half;
+                    spread = f64::max(spread, moved);
+                    // Percentiles of length move in whole steps with narrow intervals; the
+                    // mean speaks for them.
+                    if metric.starts_with("length_p") || largest.as_ref().is_some_and(|(s, _)| moved <= *s) {
+                        continue;
+                    }
+                    let fixed: Vec<String> = (0..keys.len())
+                        .filter(|&j| j != k)
+                        .map(|j| format!("`{}={}`", keys[j], variant_keys[j][l]))
+                        .collect();
                     let text = format!(
-                        "{} moves most: from {} [{}, {}] at {} to {} [{}, {}] at {}.",
-                        capitalised(&words(metric)),
+                        "the largest move is in {} with `{}`: from {} [{}, {}] at `{}` to {} [{}, {}] at `{}`{}.",
+                        words(metric),
+                        keys[k],
                         fmt4(values[l]),
                         fmt4(lo[l]),
                         fmt4(hi[l]),
-                        setting_of(l),
+                        variant_keys[k][l],
                         fmt4(values[h]),
                         fmt4(lo[h]),
                         fmt4(hi[h]),
-                        setting_of(h)
+                        variant_keys[k][h],
+                        if fixed.is_empty() { String::new() } else { format!(" (with {})", fixed.join(", ")) }
                     );
-                    largest = Some((spread, text));
+                    largest = Some((moved, text));
                 }
             }
         }
@@ -344,7 +357,7 @@ pub(super) fn sweep_section(
     let mut headline = format!("Over {} variants of `{}`: ", variants.height(), keys.join("`, `"));
     match largest {
         Some((_, text)) => headline += &text,
-        None => headline += "no figure with an interval differs beyond noise between its lowest and highest variant.",
+        None => headline += "no figure with an interval moves beyond noise with any one key.",
     }
     if !limits.is_empty() {
         headline += &format!(" Limits: {}.", limits.join("; "));

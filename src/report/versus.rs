@@ -56,30 +56,31 @@ pub(super) fn versus_section(
         }
         let _ = writeln!(md);
     }
-    let headline =
-        match changed.iter().max_by(|&&x, &&y| (diff.mean[x] / min[x]).abs().total_cmp(&(diff.mean[y] / min[y]).abs()))
-        {
-            None => format!(
-                "`{}` against `{}`: no figure changed by at least its smallest effect that matters ({} undecided).",
-                side("b"),
-                side("a"),
-                undecided.len()
-            ),
-            Some(&i) => format!(
-                "`{}` against `{}` changes {} figure{}; the largest, {}, {} from {} to {} (B - A {} [{}, {}]).",
-                side("b"),
-                side("a"),
-                changed.len(),
-                if changed.len() == 1 { "" } else { "s" },
-                words(&name(i)),
-                if diff.mean[i] > 0.0 { "rises" } else { "falls" },
-                fmt4(a[i]),
-                fmt4(b[i]),
-                fmt4(diff.mean[i]),
-                fmt4(diff.lo[i]),
-                fmt4(diff.hi[i])
-            ),
-        };
+    let headline = match changed
+        .iter()
+        .max_by(|&&x, &&y| (diff.mean[x] / min[x]).abs().total_cmp(&(diff.mean[y] / min[y]).abs()))
+    {
+        None => format!(
+            "`{}` against `{}`: no figure changed by at least its smallest effect that matters ({} undecided).",
+            side("b"),
+            side("a"),
+            undecided.len()
+        ),
+        Some(&i) => format!(
+            "`{}` against `{}` changes {} figure{}; the largest change, in smallest effects that matter, is in {}: {} from {} to {} (B - A {} [{}, {}]).",
+            side("b"),
+            side("a"),
+            changed.len(),
+            if changed.len() == 1 { "" } else { "s" },
+            words(&name(i)),
+            if diff.mean[i] > 0.0 { "up" } else { "down" },
+            fmt4(a[i]),
+            fmt4(b[i]),
+            fmt4(diff.mean[i]),
+            fmt4(diff.lo[i]),
+            fmt4(diff.hi[i])
+        ),
+    };
     if !unchanged.is_empty() {
         let list: Vec<String> = unchanged.iter().map(|&i| format!("`{}`", name(i))).collect();
         let _ = writeln!(md, "Unchanged (within the smallest effect that matters either way): {}.\n", list.join(", "));
@@ -91,9 +92,10 @@ pub(super) fn versus_section(
     // One chart, in units of each figure's smallest effect: past ±1 matters.
     let mut shown: Vec<usize> = changed.iter().chain(&undecided).copied().filter(|&i| min[i] > 0.0).collect();
     shown.sort_by(|&x, &y| (diff.mean[y] / min[y]).abs().total_cmp(&(diff.mean[x] / min[x]).abs()));
+    let all = shown.len();
     shown.truncate(12);
     if !shown.is_empty() {
-        let labels: Vec<String> = shown.iter().map(|&i| name(i)).collect();
+        let labels: Vec<String> = shown.iter().map(|&i| words(&name(i))).collect();
         let v = WithInterval {
             mean: shown.iter().map(|&i| diff.mean[i] / min[i]).collect(),
             lo: shown.iter().map(|&i| diff.lo[i] / min[i]).collect(),
@@ -111,7 +113,22 @@ pub(super) fn versus_section(
             md,
             &file,
             title,
-            "Each bar is B's difference from A divided by the smallest difference that matters for that figure: beyond 1 either way it matters. Coloured bars are changes; grey ones could not be decided.",
+            &format!(
+                "Each bar is B's difference from A divided by the smallest difference that matters for that figure: beyond 1 either way it matters.{}{}",
+                if shown.iter().any(|&i| verdicts[i] != "changed") {
+                    " Coloured bars are changes; grey ones could not be decided."
+                } else {
+                    ""
+                },
+                if all > shown.len() {
+                    format!(
+                        " The {} largest of the {all} changed or undecided figures are drawn; the lists above name them all.",
+                        shown.len()
+                    )
+                } else {
+                    String::new()
+                }
+            ),
         );
     }
     page.headline(Question::Rules, headline);
