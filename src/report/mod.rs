@@ -304,7 +304,9 @@ fn html(md: &str, dir: &Path) -> Result<String, Error> {
     use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
     let mut events = Vec::new();
     let mut in_image = false;
-    for event in Parser::new_ext(md, Options::ENABLE_TABLES) {
+    // An interval's ends stay on one line: "0.2880 – 0.3271" never breaks at its dash.
+    let md = md.replace(" – ", "\u{a0}–\u{a0}");
+    for event in Parser::new_ext(&md, Options::ENABLE_TABLES) {
         match event {
             Event::Start(Tag::Image { dest_url, .. }) => {
                 let path = dir.join(dest_url.as_ref());

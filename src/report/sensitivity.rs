@@ -90,8 +90,8 @@ pub(super) fn sensitivity_section(
         let axes = charts::Axes { title: &title, x: "", y: "change from the base", labels: &labels };
         whisker_chart(out, &file, &axes, &v, &colours, true)?;
         let top = rows[0];
-        let sentence = format!(
-            "{} (base {}) moves most under {}={}: by {} ({} – {}). Coloured bars are significant after the Holm correction; grey ones may be noise.",
+        let most = format!(
+            "{} (base {}) changes most under `{}={}`: by {} [{}, {}]",
             capitalised(&words(figure)),
             fmt4(base[top]),
             keys[top],
@@ -100,18 +100,11 @@ pub(super) fn sensitivity_section(
             fmt4(effect.lo[top]),
             fmt4(effect.hi[top])
         );
+        let sentence =
+            format!("{most}. Coloured bars are significant after the Holm correction; grey ones may be noise.");
         image(md, &file, &title, &sentence);
         if n == 0 {
-            headline += &format!(
-                " Among them, {} (base {}) changes most under `{}={}`: by {} [{}, {}].",
-                capitalised(&words(figure)),
-                fmt4(base[top]),
-                keys[top],
-                values[top],
-                fmt4(effect.mean[top]),
-                fmt4(effect.lo[top]),
-                fmt4(effect.hi[top])
-            );
+            headline += &format!(" Among them, {most}.");
         }
     }
     let _ = writeln!(md, "| change | figure | base | effect | 95% interval | Holm p |\n|---|---|---:|---:|---|---:|");
