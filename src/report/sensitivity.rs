@@ -104,7 +104,10 @@ pub(super) fn sensitivity_section(
             format!("{most}. Coloured bars are significant after the Holm correction; grey ones may be noise.");
         image(md, &file, &title, &sentence);
         if n == 0 {
-            headline += &format!(" Among them, {most}.");
+            // Inside the sentence the figure's name is not capitalised.
+            let mut chars = most.chars();
+            let inner: String = chars.next().map_or_else(String::new, |c| c.to_lowercase().chain(chars).collect());
+            headline += &format!(" Among them, {inner}.");
         }
     }
     let _ = writeln!(md, "| change | figure | base | effect | 95% interval | Holm p |\n|---|---|---:|---:|---|---:|");
