@@ -429,6 +429,65 @@ fn replays_tell_each_bots_reasoning() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(text.contains("judged: strength against the field 0.") && text.contains("raises above"), "{text}");
+    // Every game's heuristics say what drove their choices, with the default seats.
+    for (game, says) in [
+        ("seven-card-draft", "judged: the hand with its pick expected to finish at percentile 0."),
+        ("sevens", "judged: expected share of the pot 0."),
+        ("sevens", "judged: the trade it keeps has the best expected share of the pot, 0."),
+        ("seven-poker", "judged: strength "),
+        ("seven-poker", "judged: plans "),
+        ("winston-crazier-eights", " to its deck (takes from "),
+        ("live-draft", "judged: best card of the row worth "),
+        ("live-draft", "opponents could hit back for "),
+        ("kuhn-poker", "judged: hand strength "),
+        ("leduc-poker", "judged: hand strength "),
+    ] {
+        let o = draftsim(&["replay", "--game", game, "--round", "1"]);
+        assert!(o.status.success() && stdout(&o).contains(says), "{game}: no '{says}' in\n{}", stdout(&o));
+    }
+    // What a Sevens threshold bettor says agrees with what it does: it folds exactly when
+    // a call returns less than its fold line, else raises when a raise returns more than
+    // its raise line (said only where the cap allows a raise), else checks or calls.
+    let (mut judged, mut folds_seen, mut raises_seen) = (0, 0, 0);
+    for round in 0..40 {
+        let o = draftsim(&[
+            "replay",
+            "--game",
+            "sevens",
+            "--seats",
+            "tight,greedy,tight,exact",
+            "--round",
+            &round.to_string(),
+        ]);
+        let text = stdout(&o);
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(at) = line.find("judged: expected share of the pot ") else { continue };
+            let number = |after: &str| -> f64 {
+                let rest = &line[line.find(after).unwrap() + after.len()..];
+                rest[..rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap()].parse().unwrap()
+            };
+            let did = lines[i + 1];
+            let calls = line.contains("a call returns ").then(|| (number("a call returns "), number("(folds below ")));
+            let raise =
+                line.contains("a raise returns ").then(|| (number("a raise returns "), number("(raises above ")));
+            // Equal as printed: the side is below the text's precision.
+            if calls.is_some_and(|(a, b)| a == b) || raise.is_some_and(|(a, b)| a == b) {
+                continue;
+            }
+            let folds = calls.is_some_and(|(a, b)| a < b);
+            let raises = raise.is_some_and(|(a, b)| a > b);
+            assert_eq!(did.contains(" folds"), folds, "{}\n{did}", &line[at..]);
+            assert_eq!(did.contains(" raises"), !folds && raises, "{}\n{did}", &line[at..]);
+            judged += 1;
+            folds_seen += usize::from(folds);
+            raises_seen += usize::from(raises);
+        }
+    }
+    assert!(
+        judged >= 60 && folds_seen >= 3 && raises_seen >= 3,
+        "{judged} judged bets, {folds_seen} folds, {raises_seen} raises"
+    );
     // The search bot's top moves in words, and a trained policy's probabilities.
     let o = draftsim(&["replay", "--game", "kuhn-poker", "--seats", "search{iterations=200},tight", "--round", "0"]);
     assert!(stdout(&o).contains("searched 200 iterations: ") && stdout(&o).contains("% (mean 0."), "{}", stdout(&o));

@@ -26,6 +26,7 @@
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
+use super::engine::Phase;
 use super::rules::{COLOURS, MAX_LIBRARY};
 use super::view::{Bot, BotRng, Card, CardBits, MAX_PERMANENTS, NO_CARD, Pick, View};
 use crate::error::InputError;
@@ -271,6 +272,60 @@ impl LiveDraftBot {
         }
     }
 
+    /// Row slot `i`'s worth to a pick (its own worth and what it denies the next seat),
+    /// and whether the denial is the larger part.
+    fn score(&self, view: &View<'_>, i: usize) -> (f64, bool) {
+        let id = view.row[i];
+        let (own, deny) = (self.worth(view, id), self.hate_weight() * their_need(view, id));
+        (own + deny, deny > own)
+    }
+
+    /// The estimate behind a decision in `view` at `phase`, in words for replays: the
+    /// best card's worth at a pick, the discard pile's top against drawing two,
+    /// an attack's lethal or the threat it holds back against (`defender` the seat attacked);
+    /// `None` where the module estimates nothing.
+    pub fn explain(&self, view: &View<'_>, phase: Phase, defender: usize) -> Option<String> {
+        let judges = self.preset.pick != PickModule::Random;
+        match phase {
+            Phase::Pick(_) if judges => {
+                let mut scores: Vec<f64> =
+                    (0..view.row.len()).filter(|&i| view.row[i] != NO_CARD).map(|i| self.score(view, i).0).collect();
+                scores.sort_unstable_by(|a, b| b.total_cmp(a));
+                let mut text = format!("best card of the row worth {:.1}", scores.first()?);
+                if let Some(next) = scores.get(1) {
+                    text += &format!(", the next {next:.1}");
+                }
+                Some(text)
+            }
+            Phase::TakeTop(_) if judges => {
+                let top = *view.discard.last()?;
+                Some(format!(
+                    "the discard pile's top worth {:.1} against {:.1} expected from drawing two",
+                    self.worth(view, top),
+                    self.draw_two_gain(view)
+                ))
+            }
+            Phase::Attack(_) => {
+                let own = &view.boards[view.seat];
+                let d = &view.boards[defender];
+                if Self::lethal(view, defender, own.ready()) {
+                    return Some(format!("its ready creatures are lethal to seat {defender} (life {})", d.life));
+                }
+                if self.preset.play == PlayModule::Aggressive {
+                    return None;
+                }
+                let blockers = d.untapped_creatures().count_ones();
+                Some(format!(
+                    "seat {defender} has {blockers} untapped blocker{}; if all its creatures attack, the opponents could hit back for {} (its life {})",
+                    if blockers == 1 { "" } else { "s" },
+                    Self::threat(view, 0),
+                    own.life
+                ))
+            }
+            _ => None,
+        }
+    }
+
     fn hate_weight(&self) -> f64 {
         match self.preset.pick {
             PickModule::Hate { weight, .. } => weight,
@@ -383,14 +438,9 @@ impl Bot for LiveDraftBot {
             let index = slots.clone().nth(rng.random_range(0..n)).unwrap_or(0);
             return Pick { index, hate: false };
         }
-        let w = self.hate_weight();
-        let score = |i: usize| {
-            let id = view.row[i];
-            let (own, deny) = (self.worth(view, id), w * their_need(view, id));
-            (own + deny, deny > own)
-        };
-        let best = slots.max_by(|&a, &b| score(a).0.total_cmp(&score(b).0).then(b.cmp(&a))).unwrap_or(0);
-        Pick { index: best, hate: score(best).1 }
+        let best = slots.max_by(|&a, &b| self.score(view, a).0.total_cmp(&self.score(view, b).0).then(b.cmp(&a)));
+        let best = best.unwrap_or(0);
+        Pick { index: best, hate: self.score(view, best).1 }
     }
 
     fn take_discard(&mut self, view: &View<'_>, rng: &mut BotRng) -> bool {

@@ -63,6 +63,18 @@ pub struct PokerBot {
     preset: Preset,
 }
 
+impl PokerBot {
+    /// The estimate behind a threshold module's bet in `view`, in words for replays;
+    /// `None` for the other modules.
+    pub fn explain(&self, view: &SeatView) -> Option<String> {
+        let BetModule::Threshold { raise_at, fold_below } = self.preset.bet else { return None };
+        Some(format!(
+            "hand strength {:.2} (raises from {raise_at:.2}, folds to a bet below {fold_below:.2})",
+            view.strength()
+        ))
+    }
+}
+
 impl Bot for PokerBot {
     fn name(&self) -> &str {
         &self.name

@@ -183,7 +183,13 @@ impl Preset {
 
     /// A bot playing this preset under `name`.
     pub fn bot(&self, name: &str) -> ModularBot {
-        ModularBot { name: name.to_string(), preset: self.clone(), opponents: OpponentMemo::default(), judged: None }
+        ModularBot {
+            name: name.to_string(),
+            preset: self.clone(),
+            opponents: OpponentMemo::default(),
+            judged: None,
+            picked: None,
+        }
     }
 }
 
@@ -195,6 +201,8 @@ pub struct ModularBot {
     opponents: OpponentMemo,
     /// What drove its last betting decision, for replays.
     judged: Option<Judgement>,
+    /// The expected percentile of the finished hand with its last informed pick, for replays.
+    picked: Option<f32>,
 }
 
 /// The estimates and thresholds behind one betting decision of a threshold module.
@@ -231,6 +239,12 @@ impl ModularBot {
     /// What drove its last betting decision, if a module judged its strength.
     pub fn judged(&self) -> Option<Judgement> {
         self.judged
+    }
+
+    /// The expected percentile of the finished hand with its last pick, where a module
+    /// estimated it.
+    pub fn picked(&self) -> Option<f32> {
+        self.picked
     }
 }
 
@@ -304,16 +318,18 @@ impl ModularBot {
             let wilds = if no_wilds { CardSet::EMPTY } else { wild.wild_cards(hand, None) };
             estimate(&o, hand, wilds, 0)
         };
+        let mut best = |(card, value): (Card, f32)| {
+            self.picked = (view.pack.len() > 1).then_some(value);
+            PickChoice::own(card)
+        };
         match module {
             DraftModule::Random => unreachable!("random picks need no estimate"),
-            DraftModule::Greedy => PickChoice::own(best_card(view.pack, view.hand, own).0),
-            DraftModule::WildAware => {
-                PickChoice::own(best_card(view.pack, view.hand, |c| wild_aware_value(view, &o, c)).0)
-            }
+            DraftModule::Greedy => best(best_card(view.pack, view.hand, own)),
+            DraftModule::WildAware => best(best_card(view.pack, view.hand, |c| wild_aware_value(view, &o, c))),
             DraftModule::Hate { weight, samples } => {
                 let next = view.next_seat();
                 if view.pack.len() == 1 || next == view.seat {
-                    return PickChoice::own(best_card(view.pack, view.hand, own).0);
+                    return best(best_card(view.pack, view.hand, own));
                 }
                 let mut scores = [(Card::from_index(0), 0f32); 8];
                 let mut len = 0;
@@ -322,18 +338,19 @@ impl ModularBot {
                     len += 1;
                 }
                 let score_of = |c: Card| scores[..len].iter().find(|(x, _)| *x == c).map_or(0.0, |s| s.1);
-                let (greedy, best) = best_card(view.pack, view.hand, score_of);
+                let (greedy, top) = best_card(view.pack, view.hand, score_of);
                 // Denial is at most `weight` (a percentile gap is at most 1): when no other
                 // card comes within it of the greedy one, it cannot change the choice.
                 let runner_up =
                     scores[..len].iter().filter(|(c, _)| *c != greedy).map(|s| s.1).fold(f32::MIN, f32::max);
-                if best - runner_up > weight {
-                    return PickChoice::own(greedy);
+                if top - runner_up > weight {
+                    return best((greedy, top));
                 }
                 let denial = denial(view, next, samples, rng);
                 let (card, _) = best_card(view.pack, view.hand, |c| {
                     score_of(c) + weight * denial.iter().find(|(x, _)| *x == c).map_or(0.0, |d| d.1)
                 });
+                self.picked = Some(score_of(card));
                 PickChoice { card, hate: card != greedy }
             }
         }
@@ -568,6 +585,7 @@ impl Bot for ModularBot {
     }
 
     fn pick(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> PickChoice {
+        self.picked = None;
         match self.preset.draft {
             DraftModule::Random => random_pick(view.pack, rng),
             module => self.informed_pick(view, module, rng),

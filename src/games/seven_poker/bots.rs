@@ -496,6 +496,62 @@ impl SevenPokerBot {
     }
 }
 
+/// Which of a bot's decisions [`SevenPokerBot::explain`] is asked about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Stay or fold.
+    Stay,
+    /// An exchange or a swap, read by this round's plan.
+    Exchange,
+    /// What a folder keeps, read by the next round's plan.
+    Keep,
+    /// Anything else (shows, victory colours): nothing estimated.
+    Other,
+}
+
+impl SevenPokerBot {
+    /// The estimate behind the decision this bot makes in `view`, in words for replays:
+    /// a stay's strength against its bar, an exchange's or a keep's plan; `None` where its
+    /// module estimates nothing.
+    pub fn explain(&self, view: &SeatView<'_>, decision: Decision) -> Option<String> {
+        let plan = |next_round: bool| match self.plan(view, &view.layout.counts(view.hand), next_round) {
+            Plan::Rainbow => "plans seven colours".to_string(),
+            Plan::Colour(c) => format!("plans {}", super::cards::COLOUR_NAMES[c]),
+        };
+        match decision {
+            Decision::Exchange => {
+                (!matches!(self.preset.exchange, ExchangeModule::None | ExchangeModule::Random)).then(|| plan(false))
+            }
+            Decision::Keep => (self.preset.keep == KeepModule::Plan).then(|| plan(true)),
+            Decision::Stay => {
+                let (min, margin, near_win, contest) = match self.preset.stay {
+                    StayModule::Threshold { min, margin, near_win, contest } => (min, Some(margin), near_win, contest),
+                    StayModule::FoldToKeep { min, near_win, contest } => (min, None, near_win, contest),
+                    StayModule::Always | StayModule::Random { .. } => return None,
+                };
+                let strength = view.layout.strength(view.hand);
+                let ready = Self::readiness(view, near_win, contest);
+                let mut text = format!("strength {strength}");
+                if ready > 0 {
+                    text += &format!(", +{ready} for the victory cards");
+                }
+                text += &format!(" (stays from {min})");
+                let Some(margin) = margin else { return Some(text) };
+                let strongest = (0..view.declared.len())
+                    .filter(|&s| s != view.seat && view.declared[s] == Some(true))
+                    .map(|s| suggested_strength(view, s))
+                    .reduce(f64::max);
+                if let Some(shown) = strongest {
+                    let bar = f64::from(strength) + f64::from(ready) - f64::from(margin);
+                    text += &format!("; an earlier stayer's show suggests {shown:.1} (it stays only to {bar:.1})");
+                }
+                Some(text)
+            }
+            Decision::Other => None,
+        }
+    }
+}
+
 impl Bot for SevenPokerBot {
     fn name(&self) -> &str {
         &self.name

@@ -196,11 +196,70 @@ pub fn strength(view: &SeatView<'_>) -> f32 {
     }
 }
 
+/// The estimate and thresholds behind a threshold module's bet.
+struct BetJudgement {
+    /// Its expected share of the pot against the players still in ([`strength`]).
+    share: f32,
+    /// What a call returns: its share of the pot the call completes.
+    call_return: f32,
+    /// The multiple of the call below which that return folds.
+    fold_below: f32,
+    /// What a raise everyone still in calls returns per chip raised.
+    raise_return: f32,
+    /// The return per chip above which it raises.
+    raise_above: f32,
+}
+
+impl BetJudgement {
+    #[inline]
+    fn new(view: &SeatView<'_>, fold_below: &[f32], raise_above: &[f32]) -> BetJudgement {
+        let at = |v: &[f32]| v[view.turn.min(v.len() - 1)];
+        let share = strength(view);
+        let in_hand = view.folded.iter().filter(|&&f| !f).count() as f32;
+        BetJudgement {
+            share,
+            call_return: share * (view.pot + view.to_call) as f32,
+            fold_below: at(fold_below),
+            raise_return: share * in_hand,
+            raise_above: at(raise_above),
+        }
+    }
+}
+
 /// A bot made of one trade module and one betting module.
 #[derive(Clone, Debug)]
 pub struct SevensBot {
     name: String,
     preset: Preset,
+}
+
+impl SevensBot {
+    /// The estimate behind the decision this bot makes in `view` (a bet when `view` offers
+    /// one, else a trade), in words for replays; `None` where its module judges nothing.
+    pub fn explain(&self, view: &SeatView<'_>, betting: bool) -> Option<String> {
+        if !betting {
+            let TradeModule::Exact = self.preset.trade else { return None };
+            let (numbers, _) = sorted(&view.hand);
+            let odds = odds::odds(view.rules);
+            let best = odds.best(odds.field(view), numbers);
+            return Some(format!("the trade it keeps has the best expected share of the pot, {:.2}", best.share));
+        }
+        let BetModule::Threshold { fold_below, raise_above } = &self.preset.bet else { return None };
+        let j = BetJudgement::new(view, fold_below, raise_above);
+        let mut text = format!("expected share of the pot {:.2}", j.share);
+        if view.to_call > 0 {
+            text += &format!(
+                "; a call returns {:.2} for {} (folds below {:.2})",
+                j.call_return,
+                view.to_call,
+                j.fold_below * view.to_call as f32
+            );
+        }
+        if view.can_raise {
+            text += &format!("; a raise returns {:.2} a chip (raises above {:.2})", j.raise_return, j.raise_above);
+        }
+        Some(text)
+    }
 }
 
 impl Bot for SevensBot {
@@ -214,15 +273,10 @@ impl Bot for SevensBot {
         match &self.preset.bet {
             BetModule::CallingStation => passive,
             BetModule::Threshold { fold_below, raise_above } => {
-                let at = |v: &[f32]| v[view.turn.min(v.len() - 1)];
-                let share = strength(view);
-                // A call returns its share of the pot it completes; a raise everyone still
-                // in calls returns its share of one raise from each of them.
-                let call_return = share * (view.pot + view.to_call) as f32;
-                let in_hand = view.folded.iter().filter(|&&f| !f).count() as f32;
-                if view.to_call > 0 && call_return < at(fold_below) * view.to_call as f32 {
+                let j = BetJudgement::new(view, fold_below, raise_above);
+                if view.to_call > 0 && j.call_return < j.fold_below * view.to_call as f32 {
                     Action::Fold
-                } else if share * in_hand > at(raise_above) {
+                } else if j.raise_return > j.raise_above {
                     raise
                 } else {
                     passive

@@ -229,8 +229,18 @@ fn opponent_colours(view: &DraftView<'_>) -> Option<u8> {
     Some(top_colours(&weights, pool.n_colours(), view.rules.max_colours))
 }
 
-impl WinstonBot {
-    fn value_choice(view: &DraftView<'_>, start: f64, end: f64, hate: f64) -> DraftChoice {
+/// What a pile is worth to a value or colour module, against the bar it must reach.
+struct PileJudgement {
+    /// Its worth to the seat's own deck.
+    own: f64,
+    /// What taking it denies the opponent (hate only).
+    deny: f64,
+    /// The worth it takes from, falling as the stack empties.
+    bar: f64,
+}
+
+impl PileJudgement {
+    fn value(view: &DraftView<'_>, start: f64, end: f64, hate: f64) -> PileJudgement {
         let pool = view.pool;
         let open = count(view.own) < SETTLED;
         let colours = pool_colours(pool, view.own, view.rules.max_colours);
@@ -243,21 +253,14 @@ impl WinstonBot {
             }
             _ => 0.0,
         };
-        if own + deny >= threshold(view, start, end) { DraftChoice::Take { deny: deny > own } } else { pass(view) }
+        PileJudgement { own, deny, bar: threshold(view, start, end) }
     }
 
-    fn colour_choice(
-        view: &DraftView<'_>,
-        commit_after: usize,
-        k: usize,
-        wild: f64,
-        start: f64,
-        end: f64,
-    ) -> DraftChoice {
+    fn colour(view: &DraftView<'_>, commit_after: usize, k: usize, wild: f64, start: f64, end: f64) -> PileJudgement {
         let pool = view.pool;
         let committed = count(view.own) >= commit_after;
         let colours = pool_colours(pool, view.own, k);
-        let value: f64 = ids(view.cards)
+        let own: f64 = ids(view.cards)
             .map(|id| {
                 if pool.wild & bit(id) != 0 {
                     wild
@@ -268,7 +271,40 @@ impl WinstonBot {
                 }
             })
             .sum();
-        if value >= threshold(view, start, end) { DraftChoice::Take { deny: false } } else { pass(view) }
+        PileJudgement { own, deny: 0.0, bar: threshold(view, start, end) }
+    }
+
+    fn choice(&self, view: &DraftView<'_>) -> DraftChoice {
+        if self.own + self.deny >= self.bar { DraftChoice::Take { deny: self.deny > self.own } } else { pass(view) }
+    }
+}
+
+impl WinstonBot {
+    /// The judgement behind a draft decision of a value, hate or colour module.
+    fn judge(&self, view: &DraftView<'_>) -> Option<PileJudgement> {
+        match self.preset.draft {
+            DraftModule::Value { start, end } => Some(PileJudgement::value(view, start, end, 0.0)),
+            DraftModule::Hate { weight, start, end } => Some(PileJudgement::value(view, start, end, weight)),
+            DraftModule::Colour { commit_after, colours, wild, start, end } => {
+                Some(PileJudgement::colour(view, commit_after, colours, wild, start, end))
+            }
+            DraftModule::First | DraftModule::Random { .. } | DraftModule::Size { .. } => None,
+        }
+    }
+
+    /// The estimate behind a draft decision in `view`, in words for replays: the pile's
+    /// worth against the bar it must reach; `None` where the module estimates nothing.
+    pub fn explain_draft(&self, view: &DraftView<'_>) -> Option<String> {
+        if let DraftModule::Size { per_card } = self.preset.draft {
+            return Some(format!(
+                "takes a pile of {} with chance {:.2}",
+                count(view.cards),
+                (per_card * count(view.cards) as f64).min(1.0)
+            ));
+        }
+        let j = self.judge(view)?;
+        let deny = if j.deny > 0.0 { format!(" and denies {:.1}", j.deny) } else { String::new() };
+        Some(format!("pile {} worth {:.1} to its deck{deny} (takes from {:.1})", view.pile + 1, j.own, j.bar))
     }
 }
 
@@ -381,10 +417,8 @@ impl Bot for WinstonBot {
                 let chance = (per_card * count(view.cards) as f64).min(1.0);
                 if rng.random_bool(chance) { DraftChoice::Take { deny: false } } else { pass(view) }
             }
-            DraftModule::Value { start, end } => Self::value_choice(view, start, end, 0.0),
-            DraftModule::Hate { weight, start, end } => Self::value_choice(view, start, end, weight),
-            DraftModule::Colour { commit_after, colours, wild, start, end } => {
-                Self::colour_choice(view, commit_after, colours, wild, start, end)
+            DraftModule::Value { .. } | DraftModule::Hate { .. } | DraftModule::Colour { .. } => {
+                self.judge(view).expect("a judging module").choice(view)
             }
         }
     }

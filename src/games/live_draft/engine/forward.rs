@@ -276,6 +276,11 @@ impl Forward for State {
         self.ask_bot(rules, bot, rng)
     }
 
+    fn explain(&self, rules: &Rules, bot: &LiveDraftBot) -> Option<String> {
+        let seat = self.to_act()?;
+        bot.explain(&self.view(rules, seat), self.phase, usize::from(self.defender))
+    }
+
     fn observation_json(rules: &Rules, obs: &Observation) -> serde_json::Value {
         let t = &obs.table;
         let name = |id: u8| t.cards[usize::from(id)].name();

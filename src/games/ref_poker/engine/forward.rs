@@ -103,6 +103,10 @@ impl<F: Flavour> Forward for State<F> {
         self.ask_bot(rules, bot, rng)
     }
 
+    fn explain(&self, rules: &Rules<F>, bot: &PokerBot) -> Option<String> {
+        bot.explain(&self.view(rules, usize::from(self.public.to_act?)))
+    }
+
     fn observe(&self, _rules: &Rules<F>, seat: usize, out: &mut Observation) {
         State::observe(self, seat, out);
     }

@@ -89,8 +89,14 @@ impl Forward for State {
     }
 
     fn explain(&self, _variant: &Variant, bot: &ModularBot) -> Option<String> {
-        // Only a betting decision is judged; a pick leaves the last bet's judgement behind.
-        matches!(self.public.phase, Phase::Bet(_)).then(|| bot.judged()).flatten().map(|j| j.to_string())
+        // Each kind of decision reads its own note: the other kind's is left from before.
+        match self.public.phase {
+            Phase::Bet(_) => bot.judged().map(|j| j.to_string()),
+            Phase::Pick(_) => {
+                bot.picked().map(|p| format!("the hand with its pick expected to finish at percentile {p:.2}"))
+            }
+            Phase::Over => None,
+        }
     }
 
     fn observe(&self, _variant: &Variant, seat: usize, out: &mut Observation) {

@@ -124,6 +124,18 @@ impl Forward for State {
         self.ask_bot(rules, bot, rng)
     }
 
+    fn explain(&self, rules: &Rules, bot: &SevenPokerBot) -> Option<String> {
+        use crate::games::seven_poker::bots::Decision;
+        let (seat, decision) = match self.public.phase {
+            Phase::Declare(s) => (s, Decision::Stay),
+            Phase::Exchange(s) | Phase::SwapGive(s) | Phase::SwapReturn(s) => (s, Decision::Exchange),
+            Phase::Keep(s) => (s, Decision::Keep),
+            Phase::Show(s) | Phase::Victory(s) => (s, Decision::Other),
+            Phase::Over => return None,
+        };
+        bot.explain(&self.view(rules, usize::from(seat)), decision)
+    }
+
     fn observe(&self, _rules: &Rules, seat: usize, out: &mut Observation) {
         let phase = self.public.phase;
         *out = Observation {

@@ -115,6 +115,14 @@ impl Forward for State {
         self.ask_bot(rules, bot, rng)
     }
 
+    fn explain(&self, rules: &Rules, bot: &SevensBot) -> Option<String> {
+        match self.public.phase {
+            Phase::Bet(s) => bot.explain(&self.view(rules, usize::from(s), true), true),
+            Phase::Trade(s) => bot.explain(&self.view(rules, usize::from(s), false), false),
+            Phase::Over => None,
+        }
+    }
+
     fn observe(&self, _rules: &Rules, seat: usize, out: &mut Observation) {
         *out = Observation { seat, public: self.public, hand: self.hands[seat], gave: self.gave[seat] };
     }

@@ -199,6 +199,11 @@ impl Forward for State {
         self.ask_bot(&variant.rules, &variant.pool, bot, rng)
     }
 
+    fn explain(&self, variant: &Variant, bot: &WinstonBot) -> Option<String> {
+        let Phase::Draft { seat, pile } = self.phase else { return None };
+        bot.explain_draft(&self.draft_view(&variant.rules, &variant.pool, usize::from(seat), usize::from(pile)))
+    }
+
     fn observe(&self, _model: &Variant, seat: usize, out: &mut Observation) {
         let other = 1 - seat;
         let built = match self.phase {

@@ -608,6 +608,25 @@ impl State {
         }
     }
 
+    /// What `seat` sees looking at pile `i`.
+    #[inline]
+    pub(super) fn draft_view<'a>(&self, rules: &'a Rules, pool: &'a Pool, seat: usize, i: usize) -> DraftView<'a> {
+        DraftView {
+            rules,
+            pool,
+            own: self.pools[seat],
+            pile: i,
+            cards: self.piles[i],
+            known: self.known[seat],
+            sizes: self.piles.map(count),
+            stack: self.stack_len,
+            stack_start: self.stack_start,
+            opponent_size: count(self.pools[1 - seat]),
+            opponent_took: self.opponent_took[seat],
+            opponent_passed: self.opponent_passed[seat],
+        }
+    }
+
     /// Asks `bot` for the seat to move's decision, from its view; a move the rules do not
     /// allow is [`Error::IllegalAction`].
     #[inline(always)]
@@ -620,23 +639,8 @@ impl State {
     ) -> Result<Move, Error> {
         match self.phase {
             Phase::Draft { seat, pile } => {
-                let (seat, i) = (usize::from(seat), usize::from(pile));
-                let other = 1 - seat;
-                let view = DraftView {
-                    rules,
-                    pool,
-                    own: self.pools[seat],
-                    pile: i,
-                    cards: self.piles[i],
-                    known: self.known[seat],
-                    sizes: self.piles.map(count),
-                    stack: self.stack_len,
-                    stack_start: self.stack_start,
-                    opponent_size: count(self.pools[other]),
-                    opponent_took: self.opponent_took[seat],
-                    opponent_passed: self.opponent_passed[seat],
-                };
-                let choice = bot.draft(&view, rng);
+                let seat = usize::from(seat);
+                let choice = bot.draft(&self.draft_view(rules, pool, seat, usize::from(pile)), rng);
                 if choice == DraftChoice::TakeLastCard && !(rules.last_card_rule && self.stack_len == 1) {
                     return Err(illegal(
                         bot,
