@@ -206,6 +206,20 @@ impl GameArgs {
     }
 }
 
+/// How many units, from which seed, written where and on how many threads: what every
+/// command that plays a batch of units takes.
+#[derive(Args, Debug, Clone)]
+pub struct BatchArgs {
+    #[command(flatten)]
+    pub rounds: RoundsArg,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub exec: ExecArgs,
+}
+
 /// `--rounds`.
 #[derive(Args, Debug, Clone)]
 pub struct RoundsArg {

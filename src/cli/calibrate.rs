@@ -5,7 +5,7 @@ use anyhow::Result;
 use clap::Args;
 use draftsim::study::kind;
 
-use super::args::{ExecArgs, GameArgs, OutputArgs, RoundsArg, SeedArg, warn_rules};
+use super::args::{BatchArgs, GameArgs, warn_rules};
 use super::interrupt::INTERRUPTED;
 use super::study::write_study;
 
@@ -15,19 +15,13 @@ pub struct CalibrateArgs {
     #[command(flatten)]
     pub game: GameArgs,
     #[command(flatten)]
-    pub rounds: RoundsArg,
-    #[command(flatten)]
-    pub seed: SeedArg,
-    #[command(flatten)]
-    pub output: OutputArgs,
-    #[command(flatten)]
-    pub exec: ExecArgs,
+    pub batch: BatchArgs,
 }
 
 /// Plays the rounds and prints (and writes) the `calibration` table.
 pub fn run(args: CalibrateArgs) -> Result<()> {
-    let rounds = args.rounds.get(20_000)?;
-    let (format, out) = args.output.open()?;
+    let rounds = args.batch.rounds.get(20_000)?;
+    let (format, out) = args.batch.output.open()?;
     // One strategy named means every seat drafts with it, at the rules' table size.
     let mut game_args = args.game.clone();
     if let Some([one]) = args.game.seats.list().as_deref() {
@@ -37,17 +31,17 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         game_args.seats.seats = Some(vec![one.clone(); players]);
     }
     let (game, seats) = game_args.build()?;
-    args.exec.note(&format!(
+    args.batch.exec.note(&format!(
         "calibrating {}'s estimate: {}, {} players, {rounds} rounds, seed {}",
         seats[0],
         game_args.name(),
         game.players(),
-        args.seed.seed
+        args.batch.seed.seed
     ));
-    warn_rules(game.as_ref(), &args.exec.quiet);
-    let progress = args.exec.bar(rounds);
-    let table = args.exec.pool()?.install(|| {
-        game.calibration(rounds, args.seed.seed, Some(&INTERRUPTED), &|done| {
+    warn_rules(game.as_ref(), &args.batch.exec.quiet);
+    let progress = args.batch.exec.bar(rounds);
+    let table = args.batch.exec.pool()?.install(|| {
+        game.calibration(rounds, args.batch.seed.seed, Some(&INTERRUPTED), &|done| {
             if let Some(bar) = &progress {
                 bar.set_position(done);
             }
@@ -62,11 +56,11 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
     let meta = serde_json::json!({
         "kind": kind::CALIBRATE.name,
         "game": game_args.name(),
-        "seed": args.seed.seed,
+        "seed": args.batch.seed.seed,
         "rounds": rounds,
         "strategy": seats[0],
         "seats": seats,
         "rules": game.rules_toml(),
     });
-    write_study(out, &[table], format, meta, &args.exec.quiet)
+    write_study(out, &[table], format, meta, &args.batch.exec.quiet)
 }

@@ -7,9 +7,7 @@ use draftsim::output::{Format, OutputDir};
 use draftsim::study::kind::{self, Kind};
 use draftsim::study::{self, CompareSpec, Comparison};
 
-use super::args::{
-    ExecArgs, GameRulesArgs, Known, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeedArg, preset_names, warn_rules,
-};
+use super::args::{BatchArgs, GameRulesArgs, Known, PlayersArg, QuietArg, preset_names, warn_rules};
 use super::interrupt::INTERRUPTED;
 use super::study::*;
 
@@ -21,13 +19,7 @@ pub struct CompareArgs {
     #[command(flatten)]
     pub players: PlayersArg,
     #[command(flatten)]
-    pub rounds: RoundsArg,
-    #[command(flatten)]
-    pub seed: SeedArg,
-    #[command(flatten)]
-    pub output: OutputArgs,
-    #[command(flatten)]
-    pub exec: ExecArgs,
+    pub batch: BatchArgs,
     /// Strategies to compare, comma-separated (preset names or preset files); each pair
     /// plays at --players seats, seated A, B, A, B, ...
     #[arg(long, value_delimiter = ',', required = true, value_parser = Known(preset_names), hide_possible_values = true)]
@@ -41,13 +33,13 @@ pub struct CompareArgs {
 /// Runs the comparison.
 pub fn compare(args: CompareArgs) -> Result<()> {
     let info = games::find(&args.game.game)?;
-    let rounds = args.rounds.get(100_000)?;
+    let rounds = args.batch.rounds.get(100_000)?;
     let spec = CompareSpec {
         rules: args.game.rules_text()?,
         strategies: draftsim::games::presets::rejoin(&args.strategies),
         players: args.players.players.or(args.game.rules_players()?).unwrap_or(2),
         rounds_per_pair: rounds,
-        seed: args.seed.seed,
+        seed: args.batch.seed.seed,
     };
     // The table every pair plays at, built once up front: bad rules or strategies are
     // refused before anything is written, and its rules in force go into study.json.
@@ -62,10 +54,10 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         let seats = vec![strategy.clone(); spec.players];
         (info.build)(spec.rules.as_deref(), Some(spec.players), Some(&seats))?;
     }
-    let shard = study_shard(args.shard.as_deref(), &args.output)?;
-    let (format, out) = args.output.open()?;
+    let shard = study_shard(args.shard.as_deref(), &args.batch.output)?;
+    let (format, out) = args.batch.output.open()?;
     let pairs = spec.strategies.len() * spec.strategies.len().saturating_sub(1) / 2;
-    args.exec.note(&format!(
+    args.batch.exec.note(&format!(
         "{} · {} players · strategies {} · seed {} · {rounds} rounds per pair, {pairs} pair{}",
         info.name,
         spec.players,
@@ -73,7 +65,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         spec.seed,
         if pairs == 1 { "" } else { "s" }
     ));
-    warn_rules(game.as_ref(), &args.exec.quiet);
+    warn_rules(game.as_ref(), &args.batch.exec.quiet);
     let meta = serde_json::json!({
         "kind": kind::COMPARE.name,
         "game": info.name,
@@ -95,31 +87,22 @@ pub fn compare(args: CompareArgs) -> Result<()> {
                 let (a, b) = study::compare::pair_list(spec.strategies.len())[index];
                 let label =
                     format!("part {}/{} of {} v {}", part.index, part.count, spec.strategies[a], spec.strategies[b]);
-                vec![play_part(&args.exec, &label, || {
+                vec![play_part(&args.batch.exec, &label, || {
                     study::compare::compare_part(info, &spec, index, part, Some(&INTERRUPTED))
                 })?]
             }
-            None => play(&args.exec, |step| study::compare_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step))?
-                .iter()
-                .map(serde_json::to_value)
-                .collect::<Result<_, _>>()?,
+            None => {
+                play(&args.batch.exec, |step| study::compare_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step))?
+                    .iter()
+                    .map(serde_json::to_value)
+                    .collect::<Result<_, _>>()?
+            }
         };
-        let part = StudyShard {
-            kind: kind::COMPARE.name.into(),
-            game: info.name.to_string(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            spec: serde_json::to_value(&spec)?,
-            study: meta,
-            shard,
-            units: pairs,
-            played: work.units,
-            part: work.part,
-            results,
-        };
-        return write_shard(out, part, &args.exec.quiet);
+        let part = StudyShard::new(&kind::COMPARE, info.name, &spec, meta, shard, pairs, results)?;
+        return write_shard(out, part, &args.batch.exec.quiet);
     }
-    let result = play(&args.exec, |step| study::compare_interruptible(info, &spec, Some(&INTERRUPTED), step))?;
-    finish_compare(&result, meta, out, format, &args.exec.quiet)
+    let result = play(&args.batch.exec, |step| study::compare_interruptible(info, &spec, Some(&INTERRUPTED), step))?;
+    finish_compare(&result, meta, out, format, &args.batch.exec.quiet)
 }
 
 /// Prints a comparison and writes its tables: the same for a whole comparison and one
@@ -156,14 +139,8 @@ impl Study for Compare {
         Ok(study::compare::pair_list(m.spec::<CompareSpec>()?.strategies.len()).len())
     }
 
-    fn merge(
-        &self,
-        m: Merging,
-        meta: serde_json::Value,
-        out: OutputDir,
-        format: Format,
-        quiet: &QuietArg,
-    ) -> Result<()> {
+    fn merge(&self, m: Merging, to: MergedTables) -> Result<()> {
+        let MergedTables { meta, out, format, quiet } = to;
         let spec: CompareSpec = m.spec()?;
         let pairs = read_pairs(m.results, m.in_parts, spec.players, m.bad, m.wrong, &|index, parts| {
             study::compare::pair_from_parts(m.info, &spec, index, parts)

@@ -7,7 +7,7 @@ use draftsim::output::{Format, OutputDir};
 use draftsim::study::kind::{self, Kind};
 use draftsim::study::{self};
 
-use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeedArg, warn_rules};
+use super::args::{BatchArgs, GameRulesArgs, PlayersArg, QuietArg, warn_rules};
 use super::interrupt::INTERRUPTED;
 use super::study::*;
 
@@ -19,13 +19,7 @@ pub struct LadderArgs {
     #[command(flatten)]
     pub players: PlayersArg,
     #[command(flatten)]
-    pub rounds: RoundsArg,
-    #[command(flatten)]
-    pub seed: SeedArg,
-    #[command(flatten)]
-    pub output: OutputArgs,
-    #[command(flatten)]
-    pub exec: ExecArgs,
+    pub batch: BatchArgs,
     /// Search budgets (iterations per decision), increasing, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "1,4,16,64,256,1024")]
     pub budgets: Vec<u32>,
@@ -38,7 +32,7 @@ pub struct LadderArgs {
 /// Plays the skill ladder.
 pub fn ladder(args: LadderArgs) -> Result<()> {
     let info = games::find(&args.game.game)?;
-    let rounds = args.rounds.get(2_000)?;
+    let rounds = args.batch.rounds.get(2_000)?;
     let spec = study::ladder::LadderSpec {
         rules: args.game.rules_text()?,
         budgets: args.budgets.clone(),
@@ -47,7 +41,7 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
             None => (info.build)(args.game.rules_text()?.as_deref(), None, None)?.0.players(),
         },
         rounds_per_step: rounds,
-        seed: args.seed.seed,
+        seed: args.batch.seed.seed,
     };
     study::ladder::check_budgets(&spec.budgets)?;
     // The first step's table, built up front: bad rules, a player count the game refuses
@@ -63,17 +57,17 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
             Some(path) => e.context(path.display()),
             None => e,
         })?;
-    let shard = study_shard(args.shard.as_deref(), &args.output)?;
-    let (format, out) = args.output.open()?;
+    let shard = study_shard(args.shard.as_deref(), &args.batch.output)?;
+    let (format, out) = args.batch.output.open()?;
     let budgets: Vec<String> = spec.budgets.iter().map(u32::to_string).collect();
-    args.exec.note(&format!(
+    args.batch.exec.note(&format!(
         "{} · {} players · search budgets {} · seed {} · {rounds} rounds per step",
         info.name,
         spec.players,
         budgets.join(","),
         spec.seed
     ));
-    warn_rules(game.as_ref(), &args.exec.quiet);
+    warn_rules(game.as_ref(), &args.batch.exec.quiet);
     let meta = serde_json::json!({
         "kind": kind::LADDER.name,
         "game": info.name,
@@ -98,33 +92,22 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
                     spec.budgets[k + 1],
                     spec.budgets[k]
                 );
-                vec![play_part(&args.exec, &label, || {
+                vec![play_part(&args.batch.exec, &label, || {
                     study::ladder::ladder_part(info, &spec, k, part, Some(&INTERRUPTED))
                 })?]
             }
-            None => play(&args.exec, |step| {
+            None => play(&args.batch.exec, |step| {
                 study::ladder::ladder_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step)
             })?
             .iter()
             .map(serde_json::to_value)
             .collect::<Result<_, _>>()?,
         };
-        let part = StudyShard {
-            kind: kind::LADDER.name.into(),
-            game: info.name.to_string(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            spec: serde_json::to_value(&spec)?,
-            study: meta,
-            shard,
-            units: steps,
-            played: work.units,
-            part: work.part,
-            results,
-        };
-        return write_shard(out, part, &args.exec.quiet);
+        let part = StudyShard::new(&kind::LADDER, info.name, &spec, meta, shard, steps, results)?;
+        return write_shard(out, part, &args.batch.exec.quiet);
     }
-    let result = play(&args.exec, |step| study::ladder::ladder(info, &spec, Some(&INTERRUPTED), step))?;
-    finish_ladder(&result, meta, out, format, &args.exec.quiet)
+    let result = play(&args.batch.exec, |step| study::ladder::ladder(info, &spec, Some(&INTERRUPTED), step))?;
+    finish_ladder(&result, meta, out, format, &args.batch.exec.quiet)
 }
 
 /// Prints a ladder and writes its tables: the same for a whole ladder and one merged from
@@ -154,14 +137,8 @@ impl Study for Ladder {
         Ok(study::ladder::step_count(&m.spec()?))
     }
 
-    fn merge(
-        &self,
-        m: Merging,
-        meta: serde_json::Value,
-        out: OutputDir,
-        format: Format,
-        quiet: &QuietArg,
-    ) -> Result<()> {
+    fn merge(&self, m: Merging, to: MergedTables) -> Result<()> {
+        let MergedTables { meta, out, format, quiet } = to;
         let spec: study::ladder::LadderSpec = m.spec()?;
         let pairs = read_pairs(m.results, m.in_parts, spec.players, m.bad, m.wrong, &|k, parts| {
             study::ladder::step_from_parts(m.info, &spec, k, parts)

@@ -325,5 +325,5 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
     let in_parts = first.units < count as usize;
     let merging = Merging { results, in_parts, ..sizing };
     let out = super::interrupt::create(out_path, output.force)?;
-    study.merge(merging, first.study.clone(), out, format, quiet)
+    study.merge(merging, MergedTables { meta: first.study.clone(), out, format, quiet })
 }

@@ -16,8 +16,8 @@ use draftsim::study::optimise::{self, Evaluator, OptimiserConfig, OptimiserResul
 use draftsim::study::tune::{ExploitEvaluator, Objective, Played, TuneEvaluator};
 
 use super::args::{
-    ExecArgs, GameRulesArgs, Known, OutputArgs, PlayersArg, RoundsArg, SeatsArg, SeedArg, preset_names, seconds,
-    warn_rules, whole,
+    BatchArgs, ExecArgs, GameRulesArgs, Known, OutputArgs, PlayersArg, SeatsArg, preset_names, seconds, warn_rules,
+    whole,
 };
 use super::study::state_file_for;
 
@@ -105,13 +105,7 @@ pub struct TuneArgs {
     #[command(flatten)]
     pub seats: SeatsArg,
     #[command(flatten)]
-    pub rounds: RoundsArg,
-    #[command(flatten)]
-    pub seed: SeedArg,
-    #[command(flatten)]
-    pub output: OutputArgs,
-    #[command(flatten)]
-    pub exec: ExecArgs,
+    pub batch: BatchArgs,
     #[command(flatten)]
     pub search: OptimiseArgs,
     /// A metric to minimise (seat_advantage, skill_gap, mean_length or a measure column).
@@ -139,13 +133,7 @@ pub struct ExploitArgs {
     #[command(flatten)]
     pub players: PlayersArg,
     #[command(flatten)]
-    pub rounds: RoundsArg,
-    #[command(flatten)]
-    pub seed: SeedArg,
-    #[command(flatten)]
-    pub output: OutputArgs,
-    #[command(flatten)]
-    pub exec: ExecArgs,
+    pub batch: BatchArgs,
     #[command(flatten)]
     pub search: OptimiseArgs,
     /// The preset whose parameters are searched (a name, a file or a derived preset); it
@@ -178,16 +166,24 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     let first: Setting = params.iter().map(|p| (p.name.clone(), p_value(p))).collect();
     evaluator.variant(&first)?;
     if let Ok((base, _)) = (info.build)(evaluator.rules.as_deref(), None, evaluator.seats.as_deref()) {
-        warn_rules(base.as_ref(), &args.exec.quiet);
+        warn_rules(base.as_ref(), &args.batch.exec.quiet);
     }
     let fingerprint = serde_json::json!({
         "kind": kind::TUNE.name, "game": info.name, "rules": evaluator.rules, "seats": evaluator.seats,
-        "objective": evaluator.objective, "params": params, "seed": args.seed.seed,
+        "objective": evaluator.objective, "params": params, "seed": args.batch.seed.seed,
         "candidates": args.search.candidates, "runners_up": args.search.runners_up,
     });
-    let budget = args.rounds.get(400_000)?;
-    let (result, state, out, format, budget) =
-        run_search(&evaluator, &params, &args.search, budget, &args.exec, &args.output, args.seed.seed, &fingerprint)?;
+    let budget = args.batch.rounds.get(400_000)?;
+    let (result, state, out, format, budget) = run_search(
+        &evaluator,
+        &params,
+        &args.search,
+        budget,
+        &args.batch.exec,
+        &args.batch.output,
+        args.batch.seed.seed,
+        &fingerprint,
+    )?;
     let best = &result.candidates[result.best];
     let (rules_text, seats) = evaluator.variant(&best.setting)?;
     // The winner's metrics on its held-out deals.
@@ -214,7 +210,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     let rules_toml = (info.build)(Some(&rules_text), None, Some(&seats))
         .map_or_else(|_| rules_text.clone(), |(g, _)| g.rules_toml());
     let meta = serde_json::json!({
-        "kind": kind::TUNE.name, "game": info.name, "seed": args.seed.seed, "rounds": budget, "budget": budget,
+        "kind": kind::TUNE.name, "game": info.name, "seed": args.batch.seed.seed, "rounds": budget, "budget": budget,
         "objective": evaluator.objective.describe(), "seats": seats,
         "base_rules": evaluator.rules.clone().unwrap_or_default(),
         "rules": rules_toml,
@@ -238,9 +234,9 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         ("objective", false, constrained),
         ("best-rules.toml", format!("{header}{rules_text}")),
         meta,
-        &args.exec,
+        &args.batch.exec,
     )?;
-    forget_state(&args.output);
+    forget_state(&args.batch.output);
     Ok(())
 }
 
@@ -279,18 +275,26 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
     };
     evaluator.check()?;
     if let Ok((base, _)) = (info.build)(evaluator.rules.as_deref(), Some(evaluator.players), None) {
-        warn_rules(base.as_ref(), &args.exec.quiet);
+        warn_rules(base.as_ref(), &args.batch.exec.quiet);
     }
     let first: Setting = params.iter().map(|p| (p.name.clone(), p_value(p))).collect();
     (info.preset_text)(&evaluator.strategy(&first)).map_err(|e| e.context("--param"))?;
     let fingerprint = serde_json::json!({
         "kind": kind::EXPLOIT.name, "game": info.name, "rules": evaluator.rules, "preset": evaluator.preset,
-        "field": evaluator.field, "players": evaluator.players, "params": params, "seed": args.seed.seed,
+        "field": evaluator.field, "players": evaluator.players, "params": params, "seed": args.batch.seed.seed,
         "candidates": args.search.candidates, "runners_up": args.search.runners_up,
     });
-    let budget = args.rounds.get(400_000)?;
-    let (result, _, out, format, budget) =
-        run_search(&evaluator, &params, &args.search, budget, &args.exec, &args.output, args.seed.seed, &fingerprint)?;
+    let budget = args.batch.rounds.get(400_000)?;
+    let (result, _, out, format, budget) = run_search(
+        &evaluator,
+        &params,
+        &args.search,
+        budget,
+        &args.batch.exec,
+        &args.batch.output,
+        args.batch.seed.seed,
+        &fingerprint,
+    )?;
     let best = &result.candidates[result.best];
     let name = evaluator.strategy(&best.setting);
     say!("Against the field {} at {} seats:", evaluator.field.join(","), evaluator.players);
@@ -299,7 +303,7 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
     let rules_toml = (info.build)(evaluator.rules.as_deref(), Some(evaluator.players), Some(&seats))
         .map_or_else(|_| evaluator.rules.clone().unwrap_or_default(), |(g, _)| g.rules_toml());
     let meta = serde_json::json!({
-        "kind": kind::EXPLOIT.name, "game": info.name, "seed": args.seed.seed, "rounds": budget, "budget": budget,
+        "kind": kind::EXPLOIT.name, "game": info.name, "seed": args.batch.seed.seed, "rounds": budget, "budget": budget,
         "preset": evaluator.preset, "field": evaluator.field, "players": evaluator.players,
         "seats": seats, "rules": rules_toml, "best": name,
         "search_seeds": result.search_seeds, "held_out_seeds": result.held_out_seeds,
@@ -312,8 +316,8 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
         toml::Value::String(format!("{name}: best response found by draftsim exploit, payoff {held:.4} held out")),
     );
     let text = toml::to_string(&preset).expect("a TOML table prints");
-    finish(out, format, &result, ("payoff", true, false), ("best-preset.toml", text), meta, &args.exec)?;
-    forget_state(&args.output);
+    finish(out, format, &result, ("payoff", true, false), ("best-preset.toml", text), meta, &args.batch.exec)?;
+    forget_state(&args.batch.output);
     Ok(())
 }
 

@@ -7,7 +7,7 @@ use draftsim::error::Error;
 use draftsim::output::{Format, OutputDir, RunMeta, Table, Values};
 use draftsim::sim::{Kind, Lineup, Measures, Mode, Plan, RoundRow, SHARE_UNIT, Seatings, Shard, Tally};
 
-use super::args::{ExecArgs, GameArgs, OutputArgs, RotateArg, RoundsArg, SeedArg, warn_rules, warn_unused};
+use super::args::{BatchArgs, GameArgs, RotateArg, warn_rules, warn_unused};
 use super::interrupt::INTERRUPTED;
 
 /// Arguments of `draftsim run`.
@@ -16,13 +16,7 @@ pub struct RunArgs {
     #[command(flatten)]
     pub game: GameArgs,
     #[command(flatten)]
-    pub rounds: RoundsArg,
-    #[command(flatten)]
-    pub seed: SeedArg,
-    #[command(flatten)]
-    pub output: OutputArgs,
-    #[command(flatten)]
-    pub exec: ExecArgs,
+    pub batch: BatchArgs,
     #[command(flatten)]
     pub rotate: RotateArg,
     /// Keep playing until every strategy's win-rate 95% half-width is at most W (--rounds is then the cap).
@@ -45,8 +39,8 @@ pub struct RunArgs {
 
 /// Runs the simulation and writes what was asked.
 pub fn run(args: RunArgs) -> Result<()> {
-    let rounds = args.rounds.get(1_000_000)?;
-    let seed = args.seed.seed;
+    let rounds = args.batch.rounds.get(1_000_000)?;
+    let seed = args.batch.seed.seed;
     if let Some(w) = args.until_ci.filter(|w| !(*w > 0.0 && *w < 0.5)) {
         return Err(InputError::new(format!("--until-ci {w}: give a half-width between 0 and 0.5, e.g. 0.005")).into());
     }
@@ -56,10 +50,10 @@ pub fn run(args: RunArgs) -> Result<()> {
         // unsharded one.
         return Err(InputError::new("--until-ci with --shard: shards play a fixed --rounds; drop one of them").into());
     }
-    if args.cards && args.output.out.is_none() {
+    if args.cards && args.batch.output.out.is_none() {
         return Err(InputError::new("--cards: also give --out DIR for the cards table").into());
     }
-    if args.rounds_out && args.output.out.is_none() {
+    if args.rounds_out && args.batch.output.out.is_none() {
         return Err(InputError::new("--rounds-out: also give --out DIR for the rounds table").into());
     }
     let (game, seats) = args.game.build()?;
@@ -70,7 +64,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         ))
         .into());
     }
-    let (format, out) = args.output.open()?;
+    let (format, out) = args.batch.output.open()?;
 
     let lineup = Lineup::new(&seats);
     let plan = Plan { seed, rounds, rotate: !args.rotate.no_rotate, shard, until_ci: args.until_ci, cards: args.cards };
@@ -82,21 +76,21 @@ pub fn run(args: RunArgs) -> Result<()> {
     } else {
         format!("field {} (each an equal share of the seats)", lineup.strategies.join(","))
     };
-    args.exec.note(&format!(
+    args.batch.exec.note(&format!(
         "{} · {players} players · {field} · seed {seed} · {planned} {} ({per} seating{} a deal){}",
         args.game.name(),
         game.measures().units(),
         if per == 1 { "" } else { "s" },
         shard.map(|s| format!(" · shard {}/{}", s.index, s.count)).unwrap_or_default()
     ));
-    warn_rules(game.as_ref(), &args.exec.quiet);
+    warn_rules(game.as_ref(), &args.batch.exec.quiet);
 
-    let progress = args.exec.bar(planned / shard.map_or(1, |s| s.count));
+    let progress = args.batch.exec.bar(planned / shard.map_or(1, |s| s.count));
     let mut rounds_writer = match (&out, args.rounds_out) {
         (Some(dir), true) => Some(RoundsWriter::new(dir, format, &lineup, game.measures())?),
         _ => None,
     };
-    let pool = args.exec.pool()?;
+    let pool = args.batch.exec.pool()?;
     let tally = pool.install(|| {
         let mode = if rounds_writer.is_some() { Mode::Rows } else { Mode::Tally };
         game.run(&lineup, &plan, mode, Some(&INTERRUPTED), &mut |done, rows| {
@@ -132,9 +126,9 @@ pub fn run(args: RunArgs) -> Result<()> {
         notes: if shard.is_some() { Vec::new() } else { game.unused_rules(&tally) },
         tally_crc32: None,
     };
-    warn_unused(&meta.notes, &args.exec.quiet);
+    warn_unused(&meta.notes, &args.batch.exec.quiet);
     if args.until_ci.is_some() {
-        args.exec.note(&format!("--until-ci reached after {} {}", tally.rounds, game.measures().units()));
+        args.batch.exec.note(&format!("--until-ci reached after {} {}", tally.rounds, game.measures().units()));
     }
     let mut tables = game.tables(&tally, &lineup.strategies);
     if let Some(band) = args.ideal_length
@@ -145,7 +139,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     print_summary(&tables, &tally, game.measures());
     if let Some(dir) = out {
         let path = write_run(dir, &tables, &tally, &meta, format)?;
-        args.exec.note(&format!("tables written to {}", path.display()));
+        args.batch.exec.note(&format!("tables written to {}", path.display()));
     }
     Ok(())
 }

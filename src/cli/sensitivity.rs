@@ -13,27 +13,19 @@ use draftsim::study::sensitivity::{self, SensitivitySpec, SensitivityState};
 use draftsim::output::{Format, OutputDir};
 use draftsim::sim::{CHUNK_DEALS, Lineup, Mode, Plan, Seatings};
 
-use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeatsArg, SeedArg, seconds};
+use super::args::{BatchArgs, ExecArgs, GameArgs, QuietArg, seconds};
 use super::interrupt::INTERRUPTED;
-use super::study::{Merging, Study, StudyShard, play, state_file_for, study_shard, write_shard, write_study};
+use super::study::{
+    MergedTables, Merging, Study, StudyShard, play, state_file_for, study_shard, write_shard, write_study,
+};
 
 /// Arguments of `draftsim sensitivity`.
 #[derive(Args, Debug)]
 pub struct SensitivityArgs {
     #[command(flatten)]
-    pub game: GameRulesArgs,
+    pub game: GameArgs,
     #[command(flatten)]
-    pub players: PlayersArg,
-    #[command(flatten)]
-    pub seats: SeatsArg,
-    #[command(flatten)]
-    pub rounds: RoundsArg,
-    #[command(flatten)]
-    pub seed: SeedArg,
-    #[command(flatten)]
-    pub output: OutputArgs,
-    #[command(flatten)]
-    pub exec: ExecArgs,
+    pub batch: BatchArgs,
     /// Only these rules keys, comma-separated (default: every key the game steps; `draftsim
     /// list rules GAME` names them).
     #[arg(long, value_delimiter = ',')]
@@ -103,34 +95,34 @@ fn pilot_deals(
 
 /// Plays the sensitivity study.
 pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
-    let info = games::find(&args.game.game)?;
-    let rules = args.game.rules_text()?;
-    let rounds = args.rounds.get(20_000)?;
+    let info = games::find(&args.game.game.game)?;
+    let rules = args.game.game.rules_text()?;
+    let rounds = args.batch.rounds.get(20_000)?;
     let mut spec = SensitivitySpec {
         rules,
         keys: args.keys.clone(),
-        players: args.players.players,
-        seats: args.seats.list(),
+        players: args.game.players.players,
+        seats: args.game.seats.list(),
         deals: 0,
-        seed: args.seed.seed,
+        seed: args.batch.seed.seed,
     };
     // The base as every variant plays it: bad rules or seats are refused before anything plays.
     let (base_text, players, seats) = sensitivity::base(info, &spec)?;
-    let (base, _) = (info.build)(Some(&base_text), None, Some(&seats)).map_err(|e| match &args.game.rules {
+    let (base, _) = (info.build)(Some(&base_text), None, Some(&seats)).map_err(|e| match &args.game.game.rules {
         Some(path) => e.context(path.display()),
         None => e,
     })?;
     let per = Seatings::new(&Lineup::new(&seats), players, true)?.len() as u64;
     spec.deals = rounds.div_ceil(per);
     let list = sensitivity::deviations(info, &spec)?;
-    let shard = study_shard(args.shard.as_deref(), &args.output)?;
+    let shard = study_shard(args.shard.as_deref(), &args.batch.output)?;
     if shard.is_some() && args.budget_time.is_some() {
         return Err(
             InputError::new("--budget-time: every shard must play the same deals; give --rounds with --shard").into()
         );
     }
-    let (format, out) = args.output.open()?;
-    let state_path = args.output.out.as_deref().map(|o| state_file_for("sensitivity", o));
+    let (format, out) = args.batch.output.open()?;
+    let state_path = args.batch.output.out.as_deref().map(|o| state_file_for("sensitivity", o));
     let fingerprint_of = |spec: &SensitivitySpec| {
         serde_json::to_string(&(info.name, spec, shard, env!("CARGO_PKG_VERSION"))).expect("a spec prints")
     };
@@ -145,11 +137,11 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
             .filter(|s| s.fingerprint == fingerprint_of(&SensitivitySpec { deals: s.deals, ..spec.clone() }))
         {
             Some(s) => spec.deals = s.deals,
-            None => spec.deals = pilot_deals(info, &spec, &seats, list.len() + 1, seconds, &args.exec)?,
+            None => spec.deals = pilot_deals(info, &spec, &seats, list.len() + 1, seconds, &args.batch.exec)?,
         }
     }
     let rounds = if args.budget_time.is_some() { spec.deals * per } else { rounds };
-    args.exec.note(&format!(
+    args.batch.exec.note(&format!(
         "{} · {players} players · seats {} · seed {} · {} deals per variant, {} deviations",
         info.name,
         spec.seats.clone().unwrap_or_else(|| draftsim::sim::listed(&seats, players)).join(","),
@@ -163,7 +155,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
     if let (Some(path), Some(saved)) = (&state_path, saved) {
         match saved {
             saved if saved.fingerprint == fingerprint => {
-                args.exec.note(&format!(
+                args.batch.exec.note(&format!(
                     "resuming the study in {} ({} of {} deviations done)",
                     path.display(),
                     saved.deviations.len(),
@@ -171,7 +163,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
                 ));
                 state = saved;
             }
-            _ if args.output.force => {}
+            _ if args.batch.output.force => {}
             _ => {
                 return Err(InputError::new(format!(
                     "{}: a different study's state is there (a study sized by --budget-time resumes with --budget-time); pass --force to start afresh",
@@ -188,8 +180,9 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         }
         Ok(())
     };
-    let result =
-        play(&args.exec, |step| sensitivity::run(info, &spec, shard, &mut state, Some(&INTERRUPTED), &mut save, step));
+    let result = play(&args.batch.exec, |step| {
+        sensitivity::run(info, &spec, shard, &mut state, Some(&INTERRUPTED), &mut save, step)
+    });
     if result.is_err() && INTERRUPTED.load(Ordering::SeqCst) {
         // Said even with --quiet: it is what the interruption leaves behind.
         match &state_path {
@@ -217,23 +210,11 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
     });
     if let Some(shard) = shard {
         let results = sensitivity::shard_results(info, &spec, shard, &state)?;
-        let units = list.len() + 1;
-        let work = draftsim::study::shard_work(units, Some(shard));
-        let part = StudyShard {
-            kind: kind::SENSITIVITY.name.into(),
-            game: info.name.to_string(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            spec: serde_json::to_value(&spec)?,
-            study: meta,
-            shard,
-            units,
-            played: work.units,
-            part: work.part,
-            results: results.iter().map(serde_json::to_value).collect::<Result<_, _>>()?,
-        };
-        write_shard(out, part, &args.exec.quiet)?;
+        let results = results.iter().map(serde_json::to_value).collect::<Result<_, _>>()?;
+        let part = StudyShard::new(&kind::SENSITIVITY, info.name, &spec, meta, shard, list.len() + 1, results)?;
+        write_shard(out, part, &args.batch.exec.quiet)?;
     } else {
-        finish_sensitivity(&state, meta, out, format, &args.exec.quiet)?;
+        finish_sensitivity(&state, meta, out, format, &args.batch.exec.quiet)?;
     }
     if let Some(path) = &state_path {
         let _ = std::fs::remove_file(path);
@@ -307,14 +288,8 @@ impl Study for Sensitivity {
         Ok(sensitivity::deviations(m.info, &m.spec()?)?.len() + 1)
     }
 
-    fn merge(
-        &self,
-        m: Merging,
-        meta: serde_json::Value,
-        out: OutputDir,
-        format: Format,
-        quiet: &QuietArg,
-    ) -> Result<()> {
+    fn merge(&self, m: Merging, to: MergedTables) -> Result<()> {
+        let MergedTables { meta, out, format, quiet } = to;
         let spec: SensitivitySpec = m.spec()?;
         let mut units = Vec::with_capacity(m.results.len());
         for parts in m.results {

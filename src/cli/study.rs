@@ -114,6 +114,34 @@ pub(super) struct StudyShard {
     pub results: Vec<serde_json::Value>,
 }
 
+impl StudyShard {
+    /// What shard `shard` of a `kind` study of `game` leaves: its settings `spec`, the
+    /// unsharded study.json `study`, and the results of its share of the `units` units.
+    pub fn new(
+        kind: &Kind,
+        game: &str,
+        spec: &impl serde::Serialize,
+        study: serde_json::Value,
+        shard: Shard,
+        units: usize,
+        results: Vec<serde_json::Value>,
+    ) -> Result<StudyShard> {
+        let work = study::shard_work(units, Some(shard));
+        Ok(StudyShard {
+            kind: kind.name.into(),
+            game: game.to_string(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            spec: serde_json::to_value(spec)?,
+            study,
+            shard,
+            units,
+            played: work.units,
+            part: work.part,
+            results,
+        })
+    }
+}
+
 /// Parses `--shard` for a study, which needs `--out` to leave its results.
 pub(super) fn study_shard(text: Option<&str>, out: &OutputArgs) -> Result<Option<Shard>> {
     let shard = text.map(Shard::parse).transpose()?;
@@ -195,16 +223,20 @@ pub(super) trait Study: Sync {
     fn kind(&self) -> &'static Kind;
     /// How many units a study with these settings plays (`m.results` is not read).
     fn units(&self, m: &Merging) -> Result<usize>;
-    /// Puts the units' results together, prints the study and writes its tables (with
-    /// `meta`, the unsharded study's study.json) to `out`.
-    fn merge(
-        &self,
-        m: Merging,
-        meta: serde_json::Value,
-        out: OutputDir,
-        format: Format,
-        quiet: &QuietArg,
-    ) -> Result<()>;
+    /// Puts the units' results together, prints the study and writes its tables.
+    fn merge(&self, m: Merging, to: MergedTables) -> Result<()>;
+}
+
+/// Where `merge` writes a sharded study's tables.
+pub(super) struct MergedTables<'a> {
+    /// The unsharded study's study.json.
+    pub meta: serde_json::Value,
+    /// The merged folder.
+    pub out: OutputDir,
+    /// The tables' format.
+    pub format: Format,
+    /// Whether to print.
+    pub quiet: &'a QuietArg,
 }
 
 /// Puts unit `index`'s pair result together from its parts.

@@ -8,7 +8,7 @@ use draftsim::sim::Tally;
 use draftsim::study::kind::{self, Kind};
 use draftsim::study::{self, Axis, SweepSpec, VariantResult};
 
-use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeatsArg, SeedArg};
+use super::args::{BatchArgs, GameArgs, QuietArg};
 use super::interrupt::INTERRUPTED;
 use super::study::*;
 
@@ -16,19 +16,9 @@ use super::study::*;
 #[derive(Args, Debug)]
 pub struct SweepArgs {
     #[command(flatten)]
-    pub game: GameRulesArgs,
+    pub game: GameArgs,
     #[command(flatten)]
-    pub players: PlayersArg,
-    #[command(flatten)]
-    pub seats: SeatsArg,
-    #[command(flatten)]
-    pub rounds: RoundsArg,
-    #[command(flatten)]
-    pub seed: SeedArg,
-    #[command(flatten)]
-    pub output: OutputArgs,
-    #[command(flatten)]
-    pub exec: ExecArgs,
+    pub batch: BatchArgs,
     /// A rules key and its values, e.g. players=3,4,5 (repeat for a grid). Seats are cycled
     /// to each variant's player count; with no seats given, the game's mix with one random seat.
     #[arg(long = "set", value_name = "KEY=V1,V2", required_unless_present = "vary")]
@@ -54,18 +44,18 @@ pub struct SweepArgs {
 
 /// Runs the sweep.
 pub fn sweep(args: SweepArgs) -> Result<()> {
-    let info = games::find(&args.game.game)?;
+    let info = games::find(&args.game.game.game)?;
     let axes = args.set.iter().map(|s| Axis::parse(s)).collect::<Result<Vec<_>, _>>()?;
     let vary = args.vary.iter().map(|s| Axis::parse(s)).collect::<Result<Vec<_>, _>>()?;
-    let rounds = args.rounds.get(100_000)?;
+    let rounds = args.batch.rounds.get(100_000)?;
     let spec = SweepSpec {
-        rules: args.game.rules_text()?,
+        rules: args.game.game.rules_text()?,
         axes,
         vary,
-        seats: args.seats.list(),
-        players: args.players.players,
+        seats: args.game.seats.list(),
+        players: args.game.players.players,
         rounds,
-        seed: args.seed.seed,
+        seed: args.batch.seed.seed,
     };
     let (base_rules, players, seats) = study::sweep::base(info, &spec)?;
     let requires = args.require.iter().map(|r| study::tune::Constraint::parse(r)).collect::<Result<Vec<_>, _>>()?;
@@ -75,8 +65,8 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     }
     // The base's rules in force (every default written out), when the base alone builds.
     let rules = (info.build)(Some(&base_rules), None, Some(&seats)).map_or(base_rules, |(g, _)| g.rules_toml());
-    let shard = study_shard(args.shard.as_deref(), &args.output)?;
-    let (format, out) = args.output.open()?;
+    let shard = study_shard(args.shard.as_deref(), &args.batch.output)?;
+    let (format, out) = args.batch.output.open()?;
     let variants = study::sweep::variant_count(&spec);
     let players_note = match spec.axes.iter().find(|a| a.key == "players") {
         Some(a) => format!("players {}", a.values.join(",")),
@@ -106,33 +96,23 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         meta["require"] = serde_json::json!(requires.iter().map(study::tune::Constraint::text).collect::<Vec<_>>());
     }
     // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
-    let results = play(&args.exec, |step| {
+    let results = play(&args.batch.exec, |step| {
         // The note once the first variant is built: bad rules or seats are refused in one
         // line, before it.
         let mut noted = false;
         study::sweep_shard(info, &spec, shard, Some(&INTERRUPTED), &mut |done, total, label| {
             if !std::mem::replace(&mut noted, true) {
-                args.exec.note(&note);
+                args.batch.exec.note(&note);
             }
             step(done, total, label);
         })
     })?;
     if let Some(shard) = shard {
-        let part = StudyShard {
-            kind: kind::SWEEP.name.into(),
-            game: info.name.to_string(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            spec: serde_json::to_value(&spec)?,
-            study: meta,
-            shard,
-            units: variants,
-            played: study::shard_work(variants, Some(shard)).units,
-            part: study::shard_work(variants, Some(shard)).part,
-            results: results.iter().map(|r| serde_json::to_value(&r.tally)).collect::<Result<_, _>>()?,
-        };
-        return write_shard(out, part, &args.exec.quiet);
+        let results = results.iter().map(|r| serde_json::to_value(&r.tally)).collect::<Result<_, _>>()?;
+        let part = StudyShard::new(&kind::SWEEP, info.name, &spec, meta, shard, variants, results)?;
+        return write_shard(out, part, &args.batch.exec.quiet);
     }
-    finish_sweep(&results, meta, out, format, (&args.exec.quiet, args.wide))
+    finish_sweep(&results, meta, out, format, (&args.batch.exec.quiet, args.wide))
 }
 
 /// Notes the variants' warnings, prints the sweep table and writes it: the same for a
@@ -265,14 +245,8 @@ impl Study for Sweep {
         Ok(study::sweep::variant_count(&m.spec()?))
     }
 
-    fn merge(
-        &self,
-        m: Merging,
-        meta: serde_json::Value,
-        out: OutputDir,
-        format: Format,
-        quiet: &QuietArg,
-    ) -> Result<()> {
+    fn merge(&self, m: Merging, to: MergedTables) -> Result<()> {
+        let MergedTables { meta, out, format, quiet } = to;
         let spec: SweepSpec = m.spec()?;
         let mut tallies = Vec::with_capacity(m.results.len());
         for parts in m.results {

@@ -12,9 +12,9 @@ use draftsim::study::kind::{self, Kind};
 use draftsim::study::sensitivity::VariantGroups;
 use draftsim::study::versus::{self, Difference, Verdict, VersusSpec};
 
-use super::args::{ExecArgs, OutputArgs, PlayersArg, QuietArg, RoundsArg, SeatsArg, SeedArg};
+use super::args::{BatchArgs, PlayersArg, QuietArg, SeatsArg};
 use super::interrupt::INTERRUPTED;
-use super::study::{Merging, Study, StudyShard, play, study_shard, write_shard, write_study};
+use super::study::{MergedTables, Merging, Study, StudyShard, play, study_shard, write_shard, write_study};
 
 /// Arguments of `draftsim versus`.
 #[derive(Args, Debug)]
@@ -33,13 +33,7 @@ pub struct VersusArgs {
     #[command(flatten)]
     pub seats: SeatsArg,
     #[command(flatten)]
-    pub rounds: RoundsArg,
-    #[command(flatten)]
-    pub seed: SeedArg,
-    #[command(flatten)]
-    pub output: OutputArgs,
-    #[command(flatten)]
-    pub exec: ExecArgs,
+    pub batch: BatchArgs,
     /// The smallest difference that matters for a figure, over its default (docs/studies.md
     /// lists them): FIGURE=VALUE, repeatable; `score` and `win_rate` cover every strategy,
     /// `score:NAME` one.
@@ -79,7 +73,7 @@ fn rules_text(path: &std::path::Path, side: &str) -> Result<Option<String>> {
 /// Plays both rule sets and prints the verdict.
 pub fn versus(args: VersusArgs) -> Result<()> {
     let info = games::find(&args.game)?;
-    let rounds = args.rounds.get(20_000)?;
+    let rounds = args.batch.rounds.get(20_000)?;
     let mut min_effects = Vec::new();
     for text in &args.min_effect {
         let (name, value) = versus::parse_min_effect(text)?;
@@ -94,7 +88,7 @@ pub fn versus(args: VersusArgs) -> Result<()> {
         players: args.players.players,
         seats: args.seats.list(),
         deals: 0,
-        seed: args.seed.seed,
+        seed: args.batch.seed.seed,
         min_effects,
     };
     // Both tables built before anything plays: bad rules or seats are refused in one line.
@@ -121,10 +115,10 @@ pub fn versus(args: VersusArgs) -> Result<()> {
         // Checked before anything plays: a wrong folder is refused in one line.
         versus::exploitability_warnings(dir, info.name, &[], ("", ""), 0)?;
     }
-    let shard = study_shard(args.shard.as_deref(), &args.output)?;
-    let (format, out) = args.output.open()?;
+    let shard = study_shard(args.shard.as_deref(), &args.batch.output)?;
+    let (format, out) = args.batch.output.open()?;
     let (players_a, players_b) = (built[0].0.players(), built[1].0.players());
-    args.exec.note(&format!(
+    args.batch.exec.note(&format!(
         "{} · A {} · B {} · {} · seats {} · seed {} · {}{} deals each ({} rounds of A)",
         info.name,
         args.a.display(),
@@ -142,7 +136,7 @@ pub fn versus(args: VersusArgs) -> Result<()> {
     ));
     let differs = rules_differences(&built[0].0.rules_toml(), &built[1].0.rules_toml());
     if differs.is_empty() {
-        args.exec.note("A and B hold the same rules: every difference will be 0");
+        args.batch.exec.note("A and B hold the same rules: every difference will be 0");
     }
     let work = draftsim::study::shard_work(2, shard);
     let sides = if args.until_ci {
@@ -150,12 +144,13 @@ pub fn versus(args: VersusArgs) -> Result<()> {
         let mut deals = (cap / 16).max(64).min(cap);
         loop {
             spec.deals = deals;
-            let sides =
-                play(&args.exec, |step| versus::play(info, &spec, &work.units, work.part, Some(&INTERRUPTED), step))?;
+            let sides = play(&args.batch.exec, |step| {
+                versus::play(info, &spec, &work.units, work.part, Some(&INTERRUPTED), step)
+            })?;
             let rows = versus::differences(&sides[0], &sides[1], &spec, &rate_measures(info, &spec)?);
             let decided = rows.iter().all(|r| r.verdict != Verdict::Undecided);
             if decided || deals == cap {
-                args.exec.note(&if decided {
+                args.batch.exec.note(&if decided {
                     format!("--until-ci: every figure decided after {deals} deals ({} rounds of A)", deals * per)
                 } else {
                     format!("--until-ci: some figures still undecided at --rounds ({deals} deals)")
@@ -165,7 +160,7 @@ pub fn versus(args: VersusArgs) -> Result<()> {
             deals = (deals * 2).min(cap);
         }
     } else {
-        play(&args.exec, |step| versus::play(info, &spec, &work.units, work.part, Some(&INTERRUPTED), step))?
+        play(&args.batch.exec, |step| versus::play(info, &spec, &work.units, work.part, Some(&INTERRUPTED), step))?
     };
     let meta = serde_json::json!({
         "kind": kind::VERSUS.name,
@@ -192,24 +187,14 @@ pub fn versus(args: VersusArgs) -> Result<()> {
         meta["exploitability"] = dir.display().to_string().into();
     }
     if let Some(shard) = shard {
-        let part = StudyShard {
-            kind: kind::VERSUS.name.into(),
-            game: info.name.to_string(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            spec: serde_json::to_value(&spec)?,
-            study: meta,
-            shard,
-            units: 2,
-            played: work.units,
-            part: work.part,
-            // As sensitivity's variants are kept, so that merge reads both alike.
-            results: sides.iter().map(|s| serde_json::to_value(Ok::<_, String>(s))).collect::<Result<_, _>>()?,
-        };
-        return write_shard(out, part, &args.exec.quiet);
+        // As sensitivity's variants are kept, so that merge reads both alike.
+        let results = sides.iter().map(|s| serde_json::to_value(Ok::<_, String>(s))).collect::<Result<_, _>>()?;
+        let part = StudyShard::new(&kind::VERSUS, info.name, &spec, meta, shard, 2, results)?;
+        return write_shard(out, part, &args.batch.exec.quiet);
     }
     let mut sides = sides.into_iter();
     let (a, b) = (sides.next().expect("side A"), sides.next().expect("side B"));
-    finish(info, &spec, (&a, &b), meta, out, format, (&args.exec.quiet, args.all))
+    finish(info, &spec, (&a, &b), meta, out, format, (&args.batch.exec.quiet, args.all))
 }
 
 /// Each rules key whose value differs between A and B (rules in force, every default
@@ -376,14 +361,8 @@ impl Study for Versus {
         Ok(2)
     }
 
-    fn merge(
-        &self,
-        m: Merging,
-        meta: serde_json::Value,
-        out: OutputDir,
-        format: Format,
-        quiet: &QuietArg,
-    ) -> Result<()> {
+    fn merge(&self, m: Merging, to: MergedTables) -> Result<()> {
+        let MergedTables { meta, out, format, quiet } = to;
         let spec: VersusSpec = m.spec()?;
         let mut sides = Vec::with_capacity(2);
         for (side, parts) in m.results.into_iter().enumerate() {

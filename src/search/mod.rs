@@ -51,11 +51,6 @@ pub trait Forward: Clone + Default + Send {
     ) -> Result<(), Error>;
     /// Turns the invariant checks after every step on or off (debug builds keep them on).
     fn set_verify(&mut self, on: bool);
-    /// Readies a heuristic bot seated for a new unit (a bot with memory across a unit's
-    /// games forgets the last unit here). Nothing by default.
-    fn ready_bot(bot: &mut Self::Bot) {
-        let _ = bot;
-    }
     /// The seat to move, or `None` when the unit is over.
     fn to_act(&self) -> Option<usize>;
     /// The legal moves of the seat to move, written into `out` (cleared first).
@@ -475,6 +470,41 @@ pub struct Worker<F: Forward> {
     pub outside: bool,
 }
 
+/// Plays one unit of `players` seats from its start on the deal of `seeds` to its end,
+/// `ask` answering for the seat to move with that seat's own stream from `seeds.bots`: the
+/// loop for bots that are not seated presets (scripted and test bots, calibration's field).
+/// A seated lineup plays through [`play_unit`].
+pub fn play_with<F: Forward>(
+    rules: &F::Variant,
+    state: &mut F,
+    players: usize,
+    seeds: UnitSeeds,
+    sink: &mut impl EventSink<F::Event>,
+    out: &mut RoundResult,
+    ask: impl FnMut(&F, usize, &mut BotRng) -> Result<F::Move, Error>,
+) -> Result<(), Error> {
+    let mut rngs = SeatRngs::new(seeds.bots, players);
+    state.start(rules, seeds.deal, seeds.deal_index, sink, out)?;
+    play_on(rules, state, &mut rngs, sink, out, ask)
+}
+
+/// Plays on from the position in `state` (started, stacked or scripted) until it ends,
+/// `ask` answering for the seat to move with that seat's stream of `rngs`.
+pub fn play_on<F: Forward>(
+    rules: &F::Variant,
+    state: &mut F,
+    rngs: &mut SeatRngs,
+    sink: &mut impl EventSink<F::Event>,
+    out: &mut RoundResult,
+    mut ask: impl FnMut(&F, usize, &mut BotRng) -> Result<F::Move, Error>,
+) -> Result<(), Error> {
+    while let Some(s) = state.to_act() {
+        let m = ask(state, s, rngs.seat(s))?;
+        state.apply(rules, m, sink, out)?;
+    }
+    Ok(())
+}
+
 /// Plays one unit from its start: deals from `seeds.deal`, then `worker.bots[seating[s]]`
 /// plays seat `s` with the seat's own stream from `seeds.bots`, until the unit ends. The
 /// search bot gets only the seat's observation.
@@ -488,13 +518,6 @@ pub fn play_unit<F: Forward, S: EventSink<F::Event>>(
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     let Worker { state, bots, scratch, names, outside } = worker;
-    for &b in seating {
-        match &mut bots[b] {
-            SeatBot::Heuristic(bot) => F::ready_bot(bot),
-            SeatBot::Policy(p) => p.fallback.iter_mut().for_each(F::ready_bot),
-            _ => {}
-        }
-    }
     let mut rngs = SeatRngs::new(seeds.bots, seating.len());
     if *outside {
         start_outside(bots, names, seating, &mut rngs)?;

@@ -314,9 +314,6 @@ impl<G: GameDef> SampledTrainer for Sampled<'_, G> {
         for p in 0..self.players {
             let at = t * self.players as u64 + p as u64;
             let mut out = RoundResult::default();
-            for bot in self.bots.iter_mut().chain(self.field.iter_mut().flatten()) {
-                <G::State as Forward>::ready_bot(bot);
-            }
             // A stream of its own, so that a run without a field draws as before.
             if self.field_share > 0.0 {
                 let mut fielding = Xoshiro256PlusPlus::seed_from_u64(mix_seed(self.seed, at, FIELD_STREAM));

@@ -253,14 +253,14 @@ fn opening_lands_under_blind_follow_the_exact_hypergeometric_law() {
     let games = 20_000;
     for seed in 0..games {
         let mut out = RoundResult::default();
-        engine::play(
+        draftsim::search::play_with(
             &rules,
-            &mut t,
-            &mut bots,
-            &[0, 1],
+            &mut *t,
+            [0, 1].len(),
             UnitSeeds::new(seed, seed),
             &mut draftsim::sim::NoEvents,
             &mut out,
+            |t, s, rng| t.ask_bot(&rules, &mut bots[[0, 1][s]], rng),
         )
         .unwrap();
         for s in 0..2 {
@@ -487,14 +487,14 @@ fn rummy_takes_the_discard_top_on_a_minority_of_draws() {
     let (mut top, mut draws) = (0, 0);
     for seed in 0..2_000 {
         let mut events = Vec::new();
-        engine::play(
+        draftsim::search::play_with(
             &rules,
-            &mut t,
-            &mut bots,
-            &[0, 1],
+            &mut *t,
+            [0, 1].len(),
             UnitSeeds::new(seed, seed),
             &mut events,
             &mut RoundResult::default(),
+            |t, s, rng| t.ask_bot(&rules, &mut bots[[0, 1][s]], rng),
         )
         .unwrap();
         // A turn's first card drawn tells which way it drew (a draw of two shows two).
@@ -885,14 +885,14 @@ fn the_library_order_does_not_depend_on_the_bots() {
                 let mut runs = Vec::new();
                 for seed in 0..30 {
                     let mut out = RoundResult::default();
-                    engine::play(
+                    draftsim::search::play_with(
                         &rules,
-                        &mut t,
-                        &mut bots,
-                        &[0, 1],
+                        &mut *t,
+                        [0, 1].len(),
                         UnitSeeds::new(seed, 7),
                         &mut draftsim::sim::NoEvents,
                         &mut out,
+                        |t, s, rng| t.ask_bot(&rules, &mut bots[[0, 1][s]], rng),
                     )
                     .unwrap();
                     runs.push(t.library().to_vec());

@@ -346,7 +346,7 @@ proptest! {
         let seating: Vec<usize> = (0..n).collect();
         for k in 0..400u64 {
             let mut out = RoundResult::default();
-            engine::play(&variant, &mut table, &mut bots, &seating, UnitSeeds { deal: seed ^ k, bots: k, deal_index: k }, &mut engine::NoEvents, &mut out).unwrap();
+            draftsim::search::play_with(&variant, &mut table, seating.len(), UnitSeeds { deal: seed ^ k, bots: k, deal_index: k }, &mut engine::NoEvents, &mut out, |t, s, rng| t.ask_bot(&variant, &mut bots[seating[s]], rng)).unwrap();
             prop_assert_eq!(out.seats[..n].iter().map(|s| s.score).sum::<i64>(), 0);
             prop_assert_eq!(out.seats[..n].iter().map(|s| s.share_units).sum::<u32>(), SHARE_UNIT);
             for s in &out.seats[..n] {

@@ -412,8 +412,16 @@ fn scripted_game(rules: &Rules, mut bots: Vec<Scripted>, seed: u64) -> (RoundRes
     let mut out = RoundResult::default();
     let mut events = Vec::new();
     let seating: Vec<usize> = (0..rules.players).collect();
-    engine::play(rules, &mut State::verified(), &mut bots, &seating, UnitSeeds::new(seed, 2), &mut events, &mut out)
-        .unwrap();
+    draftsim::search::play_with(
+        rules,
+        &mut State::verified(),
+        seating.len(),
+        UnitSeeds::new(seed, 2),
+        &mut events,
+        &mut out,
+        |t, s, rng| t.ask_bot(rules, &mut bots[seating[s]], rng),
+    )
+    .unwrap();
     (out, events, bots)
 }
 
@@ -629,14 +637,14 @@ fn folders_draw_back_up_to_seven() {
     for seed in 0..20 {
         let mut events = Vec::new();
         let mut out = RoundResult::default();
-        engine::play(
+        draftsim::search::play_with(
             &rules,
             &mut State::verified(),
-            &mut b,
-            &[0, 1, 2, 3],
+            [0, 1, 2, 3].len(),
             UnitSeeds::new(seed, 1),
             &mut events,
             &mut out,
+            |t, s, rng| t.ask_bot(&rules, &mut b[[0, 1, 2, 3][s]], rng),
         )
         .unwrap();
         let mut keeps = [None; 4];

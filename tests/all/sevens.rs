@@ -276,7 +276,7 @@ proptest! {
         for k in 0..300u64 {
             let mut events = Vec::new();
             let mut out = RoundResult::default();
-            engine::play(&rules, &mut table, &mut bots, &seating, UnitSeeds::new(seed ^ k, k), &mut events, &mut out).unwrap();
+            draftsim::search::play_with(&rules, &mut table, seating.len(), UnitSeeds::new(seed ^ k, k), &mut events, &mut out, |t, s, rng| t.ask_bot(&rules, &mut bots[seating[s]], rng)).unwrap();
             prop_assert_eq!(out.seats[..players].iter().map(|s| s.score).sum::<i64>(), 0);
             let shares: u32 = out.seats[..players].iter().map(|s| s.share_units).sum();
             prop_assert!(shares == 0 || shares == SHARE_UNIT, "shares {}", shares);
@@ -416,14 +416,14 @@ fn carry_over_hands_deal_the_same_cards_whatever_was_traded() {
         let mut bots: Vec<Box<dyn Bot>> = vec![Box::new(Trades(mask)), Box::new(Trades(mask))];
         let mut events = Vec::new();
         let mut out = RoundResult::default();
-        engine::play(
+        draftsim::search::play_with(
             &rules,
             &mut State::verified(),
-            &mut bots,
-            &[0, 1],
+            [0, 1].len(),
             UnitSeeds::new(seed, 1),
             &mut events,
             &mut out,
+            |t, s, rng| t.ask_bot(&rules, &mut bots[[0, 1][s]], rng),
         )
         .unwrap();
         let mut hand = 0;
@@ -660,8 +660,16 @@ fn calibration(players: usize, hands: u64) -> Vec<(f64, f64, f64, f64)> {
     for hand in 0..hands {
         let mut events = Vec::new();
         let mut out = RoundResult::default();
-        engine::play(&rules, &mut table, &mut bots, &seating, UnitSeeds::new(hand, hand), &mut events, &mut out)
-            .unwrap();
+        draftsim::search::play_with(
+            &rules,
+            &mut table,
+            seating.len(),
+            UnitSeeds::new(hand, hand),
+            &mut events,
+            &mut out,
+            |t, s, rng| t.ask_bot(&rules, &mut bots[seating[s]], rng),
+        )
+        .unwrap();
         let mut traded = [0usize; 6];
         let mut revealed = [SevensHand::default(); 6];
         for e in &events {
@@ -742,8 +750,16 @@ fn every_module_decides_something_in_the_default_mix() {
     for hand in 0..hands {
         let mut events = Vec::new();
         let mut out = RoundResult::default();
-        engine::play(&rules, &mut table, &mut bots, &[0, 1, 2, 3], UnitSeeds::new(hand, hand), &mut events, &mut out)
-            .unwrap();
+        draftsim::search::play_with(
+            &rules,
+            &mut table,
+            [0, 1, 2, 3].len(),
+            UnitSeeds::new(hand, hand),
+            &mut events,
+            &mut out,
+            |t, s, rng| t.ask_bot(&rules, &mut bots[[0, 1, 2, 3][s]], rng),
+        )
+        .unwrap();
         for e in &events {
             match *e {
                 Event::Act { seat, action: Action::Raise, .. } => tally[seat][0] += 1,

@@ -79,14 +79,16 @@ fn pools_conserve_the_stack_and_first_against_first_takes_42_each() {
         let mut t = State::verified();
         for seed in 0..300 {
             let mut out = RoundResult::default();
-            engine::play(
+            draftsim::search::play_with(
                 &variant(&rules, &pool),
                 &mut t,
-                &mut bots,
-                &[0, 1],
+                [0, 1].len(),
                 UnitSeeds::new(seed, seed + 7),
                 &mut Vec::new(),
                 &mut out,
+                |t, s, rng| {
+                    t.ask_bot(&variant(&rules, &pool).rules, &variant(&rules, &pool).pool, &mut bots[[0, 1][s]], rng)
+                },
             )
             .unwrap();
             let (a, b) = (t.pool(0), t.pool(1));
@@ -120,14 +122,16 @@ fn eights_drafted_by_first_follow_the_exact_hypergeometric_law() {
     let mut seen = vec![0u64; exact.len()];
     for seed in 0..deals {
         let mut out = RoundResult::default();
-        engine::play(
+        draftsim::search::play_with(
             &variant(&rules, &pool),
             &mut t,
-            &mut bots,
-            &[0, 1],
+            [0, 1].len(),
             UnitSeeds::new(seed, 0),
             &mut draftsim::sim::NoEvents,
             &mut out,
+            |t, s, rng| {
+                t.ask_bot(&variant(&rules, &pool).rules, &variant(&rules, &pool).pool, &mut bots[[0, 1][s]], rng)
+            },
         )
         .unwrap();
         seen[count(t.pool(0) & pool.eights)] += 1;
@@ -627,14 +631,16 @@ fn games_open_with_seven_and_one_face_up_and_end_when_a_hand_empties() {
         for seed in 0..300 {
             let mut events = Vec::new();
             let mut out = RoundResult::default();
-            engine::play(
+            draftsim::search::play_with(
                 &variant(&rules, &pool),
                 &mut t,
-                &mut bots,
-                &[0, 1],
+                [0, 1].len(),
                 UnitSeeds::new(seed, seed),
                 &mut events,
                 &mut out,
+                |t, s, rng| {
+                    t.ask_bot(&variant(&rules, &pool).rules, &variant(&rules, &pool).pool, &mut bots[[0, 1][s]], rng)
+                },
             )
             .unwrap();
             let (games, eights) = replay_games(&rules, &pool, decks_of(&events), &events);
@@ -684,14 +690,21 @@ fn each_starter_and_later_starter_and_a_best_of_3_stops_at_two_wins() {
                 for seed in 0..200 {
                     let mut events = Vec::new();
                     let mut out = RoundResult::default();
-                    engine::play(
+                    draftsim::search::play_with(
                         &variant(&rules, &pool),
                         &mut t,
-                        &mut bots,
-                        &[0, 1],
+                        [0, 1].len(),
                         UnitSeeds::new(seed, seed),
                         &mut events,
                         &mut out,
+                        |t, s, rng| {
+                            t.ask_bot(
+                                &variant(&rules, &pool).rules,
+                                &variant(&rules, &pool).pool,
+                                &mut bots[[0, 1][s]],
+                                rng,
+                            )
+                        },
                     )
                     .unwrap();
                     let (games, _) = replay_games(&rules, &pool, decks_of(&events), &events);
@@ -740,14 +753,21 @@ fn each_starter_and_later_starter_and_a_best_of_3_stops_at_two_wins() {
             .map(|seats| {
                 let mut events = Vec::new();
                 let mut bots = preset_bots(seats);
-                engine::play(
+                draftsim::search::play_with(
                     &variant(&rules, &pool),
                     &mut State::verified(),
-                    &mut bots,
-                    &[0, 1],
+                    [0, 1].len(),
                     UnitSeeds::new(seed, seed * 7 + 1),
                     &mut events,
                     &mut RoundResult::default(),
+                    |t, s, rng| {
+                        t.ask_bot(
+                            &variant(&rules, &pool).rules,
+                            &variant(&rules, &pool).pool,
+                            &mut bots[[0, 1][s]],
+                            rng,
+                        )
+                    },
                 )
                 .unwrap();
                 events
@@ -870,14 +890,21 @@ fn decks_hold_exactly_deck_size_cards_or_every_usable_card() {
                 for seed in 0..6 {
                     let mut events = Vec::new();
                     let mut out = RoundResult::default();
-                    engine::play(
+                    draftsim::search::play_with(
                         &variant(&rules, &pool),
                         &mut t,
-                        &mut bots,
-                        &[0, 1],
+                        [0, 1].len(),
                         UnitSeeds::new(seed, seed),
                         &mut events,
                         &mut out,
+                        |t, s, rng| {
+                            t.ask_bot(
+                                &variant(&rules, &pool).rules,
+                                &variant(&rules, &pool).pool,
+                                &mut bots[[0, 1][s]],
+                                rng,
+                            )
+                        },
                     )
                     .unwrap();
                     for e in &events {
@@ -920,14 +947,16 @@ fn a_match_drawn_at_the_turn_cap_scores_zero() {
         for seed in 0..40 {
             let mut events = Vec::new();
             let mut out = RoundResult::default();
-            engine::play(
+            draftsim::search::play_with(
                 &variant(&rules, &pool),
                 &mut t,
-                &mut bots,
-                &[0, 1],
+                [0, 1].len(),
                 UnitSeeds::new(seed, seed),
                 &mut events,
                 &mut out,
+                |t, s, rng| {
+                    t.ask_bot(&variant(&rules, &pool).rules, &variant(&rules, &pool).pool, &mut bots[[0, 1][s]], rng)
+                },
             )
             .unwrap();
             let ends: Vec<&Event> = events.iter().filter(|e| matches!(e, Event::GameEnd { .. })).collect();
@@ -954,14 +983,16 @@ fn deals_do_not_depend_on_the_bots() {
     let run = |bots: &mut Vec<draftsim::games::winston::WinstonBot>, deal: u64, bot_seed: u64| {
         let mut t = State::verified();
         let mut events = Vec::new();
-        engine::play(
+        draftsim::search::play_with(
             &variant(&rules, &pool),
             &mut t,
-            bots,
-            &[0, 1],
+            [0, 1].len(),
             UnitSeeds::new(deal, bot_seed),
             &mut events,
             &mut RoundResult::default(),
+            |t, s, rng| {
+                t.ask_bot(&variant(&rules, &pool).rules, &variant(&rules, &pool).pool, &mut bots[[0, 1][s]], rng)
+            },
         )
         .unwrap();
         let openings: Vec<Event> = events.iter().filter(|e| matches!(e, Event::Opening { .. })).copied().collect();

@@ -159,15 +159,11 @@ fn calibrate_rounds(variant: &Variant, draft: DraftModule, range: Range<u64>, se
         }
         let mut result = RoundResult::default();
         result.clear(n, super::measures::measures(variant).shape());
-        engine::play(
-            variant,
-            &mut table,
-            &mut bots,
-            &seating,
-            UnitSeeds { deal: mix_seed(seed, round, 0xCA1), bots: mix_seed(seed, round, 0xCA2), deal_index: round },
-            &mut events,
-            &mut result,
-        )?;
+        let seeds =
+            UnitSeeds { deal: mix_seed(seed, round, 0xCA1), bots: mix_seed(seed, round, 0xCA2), deal_index: round };
+        crate::search::play_with(variant, &mut table, n, seeds, &mut events, &mut result, |t, s, rng| {
+            t.ask_bot(variant, &mut bots[seating[s]], rng)
+        })?;
         let mut finished = [0f32; MAX_SEATS];
         for e in &events {
             if let Event::Show { seat, hand, wilds, .. } = *e {

@@ -110,8 +110,6 @@ pub struct PlayView<'a> {
 pub trait Bot: Send {
     /// The bot's name as tables show it.
     fn name(&self) -> &str;
-    /// Resets any per-match memory.
-    fn start_match(&mut self) {}
     /// Take the pile being looked at, pass it, or (when allowed) take the stack's last card.
     fn draft(&mut self, view: &DraftView<'_>, rng: &mut BotRng) -> DraftChoice;
     /// The deck: the chosen colours (at most `max_colours`) and the cards, all usable under

@@ -803,39 +803,6 @@ impl State {
     }
 }
 
-/// Plays until the game (or a scripted turn) is over, `bots[seating[s]]` for seat `s`.
-pub(super) fn run<B: Bot>(
-    rules: &Rules,
-    t: &mut State,
-    bots: &mut [B],
-    seating: &[usize],
-    bot_rngs: &mut SeatRngs,
-    sink: &mut impl EventSink<Event>,
-    out: &mut RoundResult,
-) -> Result<(), Error> {
-    while let Some(s) = t.to_act() {
-        let m = t.ask_bot(rules, &mut bots[seating[s]], bot_rngs.seat(s))?;
-        t.step(rules, m, sink, out)?;
-    }
-    Ok(())
-}
-
-/// Plays one game with heuristic bots, adding to `out` (cleared by the caller).
-/// `bots[seating[s]]` plays seat `s`; seat 0 plays first.
-pub fn play<B: Bot>(
-    rules: &Rules,
-    t: &mut State,
-    bots: &mut [B],
-    seating: &[usize],
-    seeds: UnitSeeds,
-    sink: &mut impl EventSink<Event>,
-    out: &mut RoundResult,
-) -> Result<(), Error> {
-    let mut bot_rngs = SeatRngs::new(seeds.bots, rules.players);
-    t.reset(rules, seeds.deal, sink, out)?;
-    run(rules, t, bots, seating, &mut bot_rngs, sink, out)
-}
-
 /// Plays from the position in `t` (opening included), for scripted tests.
 pub fn play_game<B: Bot>(
     rules: &Rules,
@@ -847,7 +814,7 @@ pub fn play_game<B: Bot>(
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     t.begin(rules, sink, out)?;
-    run(rules, t, bots, seating, bot_rngs, sink, out)
+    crate::search::play_on(rules, t, bot_rngs, sink, out, |t, s, rng| t.ask_bot(rules, &mut bots[seating[s]], rng))
 }
 
 /// One turn of `seat` (game turn `game_turn`) on the position in `t`, for scripted tests:
@@ -863,13 +830,14 @@ pub fn take_turn<B: Bot>(
     sink: &mut impl EventSink<Event>,
     out: &mut RoundResult,
 ) -> Result<Option<(u8, &'static str)>, Error> {
-    let seating: Vec<usize> = (0..bots.len()).collect();
     let mut bot_rngs = SeatRngs::new(0, bots.len());
     t.stop_after_turn = true;
     t.ended = None;
     t.seat = seat as u8;
     t.game_turn = game_turn;
-    let result = t.start_turn(rules, sink, out).and_then(|()| run(rules, t, bots, &seating, &mut bot_rngs, sink, out));
+    let result = t.start_turn(rules, sink, out).and_then(|()| {
+        crate::search::play_on(rules, t, &mut bot_rngs, sink, out, |t, s, rng| t.ask_bot(rules, &mut bots[s], rng))
+    });
     t.stop_after_turn = false;
     result.map(|()| t.ended)
 }

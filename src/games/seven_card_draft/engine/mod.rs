@@ -36,7 +36,7 @@ use crate::error::Error;
 use crate::eval::HandValue;
 use crate::search::{Forward, SearchNote, SeatBot};
 pub use crate::sim::NoEvents;
-use crate::sim::{CardLog, EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, UnitSeeds, mix_seed};
+use crate::sim::{CardLog, EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
 mod steps;
 pub use steps::*;

@@ -698,25 +698,6 @@ impl State {
     }
 }
 
-/// Plays one unit of simulation (a round, or a whole game in game mode) with heuristic
-/// bots, adding to `out` (which the caller clears).
-///
-/// The deal depends on `seeds.deal` alone; the bots draw from their own streams seeded with
-/// `seeds.bots`. `bots[seating[s]]` plays seat `s`.
-pub fn play<B: Bot>(
-    variant: &Variant,
-    table: &mut State,
-    bots: &mut [B],
-    seating: &[usize],
-    seeds: UnitSeeds,
-    sink: &mut impl EventSink<Event>,
-    out: &mut RoundResult,
-) -> Result<(), Error> {
-    let mut rngs = SeatRngs::new(seeds.bots, variant.rules.players);
-    table.reset(variant, seeds.deal, seeds.deal_index, sink, out)?;
-    play_on(variant, table, bots, seating, &mut rngs, sink, out)
-}
-
 /// A stacked deal for scripted play: packs given seat by seat and the starting stacks.
 #[derive(Clone, Copy, Debug)]
 pub struct StackedDeal<'a> {
@@ -742,27 +723,12 @@ pub fn play_stacked<B: Bot>(
 ) -> Result<(), Error> {
     let mut rngs = SeatRngs::new(deal.bot_seed, variant.rules.players);
     table.reset_stacked(variant, deal.packs, deal.stacks, deal.deal_index, sink, out)?;
-    let result = play_on(variant, table, bots, seating, &mut rngs, sink, out);
+    let result = crate::search::play_on(variant, table, &mut rngs, sink, out, |t, s, rng| {
+        t.ask_bot(variant, &mut bots[seating[s]], rng)
+    });
     table.stacked = false;
     result?;
     out.length = 1;
-    Ok(())
-}
-
-/// Asks the bots until the unit ends.
-pub(super) fn play_on<B: Bot>(
-    variant: &Variant,
-    table: &mut State,
-    bots: &mut [B],
-    seating: &[usize],
-    rngs: &mut SeatRngs,
-    sink: &mut impl EventSink<Event>,
-    out: &mut RoundResult,
-) -> Result<(), Error> {
-    while let Some(s) = table.to_act() {
-        let m = table.ask_bot(variant, &mut bots[seating[s]], rngs.seat(s))?;
-        table.step(variant, m, sink, out)?;
-    }
     Ok(())
 }
 

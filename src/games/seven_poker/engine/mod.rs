@@ -48,7 +48,7 @@ use crate::cards::shuffle::shuffle;
 use crate::error::Error;
 use crate::search::{Forward, SearchNote, SeatBot};
 pub use crate::sim::NoEvents;
-use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, UnitSeeds, mix_seed};
+use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
 mod steps;
 pub use steps::*;

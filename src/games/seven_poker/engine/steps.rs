@@ -838,36 +838,12 @@ pub fn play_stacked<B: Bot>(
     let mut round = || -> Result<(), Error> {
         t.start_round(rules, sink, out)?;
         t.stacked = false;
-        while let Some(s) = t.to_act() {
-            let m = t.ask_bot(rules, &mut bots[s], rngs.seat(s))?;
-            t.step(rules, m, sink, out)?;
-        }
-        Ok(())
+        crate::search::play_on(rules, t, &mut rngs, sink, out, |t, s, rng| t.ask_bot(rules, &mut bots[s], rng))
     };
     let result = round();
     t.stacked = false;
     t.single_round = false;
     result.map(|()| t.public.round_winner.map(usize::from))
-}
-
-/// Plays one unit (a game, or one round) with heuristic bots, adding to `out` (cleared by
-/// the caller). `bots[seating[s]]` plays seat `s`.
-pub fn play<B: Bot>(
-    rules: &Rules,
-    t: &mut State,
-    bots: &mut [B],
-    seating: &[usize],
-    seeds: UnitSeeds,
-    sink: &mut impl EventSink<Event>,
-    out: &mut RoundResult,
-) -> Result<(), Error> {
-    let mut rngs = SeatRngs::new(seeds.bots, rules.players);
-    t.reset(rules, seeds.deal, sink, out)?;
-    while let Some(s) = t.to_act() {
-        let m = t.ask_bot(rules, &mut bots[seating[s]], rngs.seat(s))?;
-        t.step(rules, m, sink, out)?;
-    }
-    Ok(())
 }
 
 /// `count` decision points of the default rules with the default mix (adaptive, colour,

@@ -324,30 +324,12 @@ pub fn play_stacked<B: Bot>(
         *slot = c.0;
     }
     t.pile.stacked = true;
-    let result = play(rules, t, bots, seating, UnitSeeds { deal: 0, bots: bot_seed, deal_index: 0 }, sink, out);
+    let seeds = UnitSeeds { deal: 0, bots: bot_seed, deal_index: 0 };
+    let result = crate::search::play_with(rules, t, rules.players, seeds, sink, out, |t, s, rng| {
+        t.ask_bot(rules, &mut bots[seating[s]], rng)
+    });
     t.pile.stacked = false;
     result
-}
-
-/// Plays one unit (a hand, or with `carry-over` the hands until a pot is won) with
-/// heuristic bots, adding to `out` (cleared by the caller). `bots[seating[s]]` plays seat
-/// `s`. With `verify`, the invariants are checked after every hand.
-pub fn play<B: Bot>(
-    rules: &Rules,
-    t: &mut State,
-    bots: &mut [B],
-    seating: &[usize],
-    seeds: UnitSeeds,
-    sink: &mut impl EventSink<Event>,
-    out: &mut RoundResult,
-) -> Result<(), Error> {
-    let mut rngs = SeatRngs::new(seeds.bots, rules.players);
-    t.reset(rules, seeds.deal, sink, out);
-    while let Some(s) = t.to_act() {
-        let m = t.ask_bot(rules, &mut bots[seating[s]], rngs.seat(s))?;
-        t.step(rules, m, sink, out)?;
-    }
-    Ok(())
 }
 
 /// Reveals and pays out one hand's pot; returns whether nobody qualified.

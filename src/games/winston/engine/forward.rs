@@ -104,10 +104,6 @@ impl Forward for State {
         State::redeal(self, seat, rng)
     }
 
-    fn ready_bot(bot: &mut WinstonBot) {
-        bot.start_match();
-    }
-
     /// Fewest cards left in hand.
     fn has_standing(_model: &Variant) -> bool {
         true

@@ -752,23 +752,8 @@ pub fn next_starter(rule: LaterStarter, starter: usize, winner: Option<usize>) -
     }
 }
 
-/// Plays one match (draft, build, games) with heuristic bots, adding to `out` (cleared by
-/// the caller). `bots[seating[s]]` plays seat `s`; seat 0 drafts first.
-pub fn play<B: Bot>(
-    variant: &Variant,
-    t: &mut State,
-    bots: &mut [B],
-    seating: &[usize],
-    seeds: UnitSeeds,
-    sink: &mut impl EventSink<Event>,
-    out: &mut RoundResult,
-) -> Result<(), Error> {
-    t.reset(&variant.rules, &variant.pool, seeds.deal, sink, out)?;
-    play_on(variant, t, bots, seating, seeds, sink, out)
-}
-
 /// Plays one match from the stack already in `t` (the last card is the top), with
-/// `t.removed` set: what [`play`] does after its shuffle, and what scripted tests call.
+/// `t.removed` set: what a unit's start does after its shuffle, and what scripted tests call.
 pub fn play_stacked<B: Bot>(
     variant: &Variant,
     t: &mut State,
@@ -779,30 +764,10 @@ pub fn play_stacked<B: Bot>(
     out: &mut RoundResult,
 ) -> Result<(), Error> {
     t.start_stacked(&variant.rules, &variant.pool, seeds.deal, sink, out)?;
-    play_on(variant, t, bots, seating, seeds, sink, out)
-}
-
-/// Asks and applies the heuristic bots' decisions until the match ends, each seated bot
-/// told a match starts.
-pub(super) fn play_on<B: Bot>(
-    variant: &Variant,
-    t: &mut State,
-    bots: &mut [B],
-    seating: &[usize],
-    seeds: UnitSeeds,
-    sink: &mut impl EventSink<Event>,
-    out: &mut RoundResult,
-) -> Result<(), Error> {
-    for &b in seating {
-        bots[b].start_match();
-    }
     let mut rngs = SeatRngs::new(seeds.bots, 2);
-    let (rules, pool) = (&variant.rules, &variant.pool);
-    while let Some(s) = t.to_act() {
-        let m = t.ask_bot(rules, pool, &mut bots[seating[s]], rngs.seat(s))?;
-        t.step(rules, pool, m, sink, out)?;
-    }
-    Ok(())
+    crate::search::play_on(variant, t, &mut rngs, sink, out, |t, s, rng| {
+        t.ask_bot(&variant.rules, &variant.pool, &mut bots[seating[s]], rng)
+    })
 }
 
 /// The Winston draft from the stack in `t` until no card is left (public for scripted
