@@ -38,6 +38,20 @@ def es_mccfr(game_name, seconds_budget):
     print(f"{game_name} es-mccfr: {n} iterations in {seconds:.2f} s = {n / seconds:.0f} it/s, exploitability {expl:.4f}")
 
 
+def os_mccfr(game_name, seconds_budget):
+    game = pyspiel.load_game(game_name)
+    solver = pyspiel.OutcomeSamplingMCCFRSolver(game)
+    n = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds_budget:
+        for _ in range(1000):
+            solver.run_iteration()
+        n += 1000
+    seconds = time.perf_counter() - start
+    expl = pyspiel.exploitability(game, solver.average_policy())
+    print(f"{game_name} os-mccfr: {n} iterations in {seconds:.2f} s = {n / seconds:.0f} it/s, exploitability {expl:.4f}")
+
+
 def uniform(game_name):
     game = pyspiel.load_game(game_name)
     uni = policy_lib.UniformRandomPolicy(game)
@@ -76,5 +90,6 @@ if __name__ == "__main__":
     cfr_plus("kuhn_poker", 2000)
     cfr_plus("leduc_poker", 400)
     es_mccfr("leduc_poker", 10.0)
+    os_mccfr("leduc_poker", 10.0)
     for g in ["kuhn_poker", "leduc_poker"]:
         ismcts(g, 1000)

@@ -8,7 +8,7 @@ cargo build --release --quiet
 B=${CARGO_TARGET_DIR:-target}/release/draftsim
 T=$(mktemp -d)
 echo "== draftsim"
-for algorithm in cfr+ es-mccfr; do
+for algorithm in cfr+ es-mccfr os-mccfr; do
   $B train --game leduc-poker --algorithm $algorithm --budget-time 10 --out "$T/$algorithm" --quiet | tail -1 | sed "s/^/leduc-poker $algorithm: /"
 done
 $B train --game leduc-poker --iterations 400 --out "$T/cfr400" --quiet | tail -1 | sed "s/^/leduc-poker cfr+: /"

@@ -10,8 +10,9 @@ use anyhow::Result;
 use clap::Args;
 use draftsim::InputError;
 use draftsim::output::{Table, Values};
+use draftsim::solver::best_response::{exploitability, policy_values};
 use draftsim::solver::policy::{self, FORMAT, POLICY_FILE, Policy, PolicyHeader};
-use draftsim::solver::sampled::SampledTrainer;
+use draftsim::solver::sampled::{SampledTrainer, Walk};
 use draftsim::solver::train::{self, Algorithm, Point, TrainState, Trainer};
 use draftsim::solver::tree::Tree;
 use draftsim::study::kind;
@@ -27,7 +28,7 @@ pub struct TrainArgs {
     pub game: GameRulesArgs,
     #[command(flatten)]
     pub players: PlayersArg,
-    /// cfr+, dcfr, cfr, es-mccfr or mccfr-probe [default: cfr+ where the game's whole tree
+    /// cfr+, dcfr, cfr, es-mccfr, os-mccfr or mccfr-probe [default: cfr+ where the game's whole tree
     /// is held (kuhn-poker, leduc-poker); over the forward model elsewhere, mccfr-probe for
     /// Seven Poker games, es-mccfr for the rest].
     #[arg(long)]
@@ -192,9 +193,13 @@ pub fn run(args: TrainArgs) -> Result<()> {
             .into());
         }
     };
+    // Outcome sampling walks the forward model whatever the game; a whole tree then only
+    // measures it.
     let mut training = match &tree {
-        Some(tree) => Training::Exact(tree, Trainer::new(tree, algorithm, args.seed.seed, resumed.as_ref())?),
-        None => {
+        Some(tree) if algorithm != Algorithm::Outcome => {
+            Training::Exact(tree, Trainer::new(tree, algorithm, args.seed.seed, resumed.as_ref())?)
+        }
+        _ => {
             let (iterations, tables) = match &resumed {
                 Some(s) => {
                     let fits = s.keys.len() == s.regrets.len()
@@ -213,11 +218,15 @@ pub fn run(args: TrainArgs) -> Result<()> {
             };
             {
                 let options = draftsim::solver::sampled::Options {
-                    probe: algorithm == Algorithm::Probe,
+                    walk: match algorithm {
+                        Algorithm::Probe => Walk::Probe,
+                        Algorithm::Outcome => Walk::Outcome,
+                        _ => Walk::External,
+                    },
                     field: field.clone(),
                     field_share,
                 };
-                Training::Sampled(game.sampled_trainer(args.seed.seed, iterations, tables, &options)?)
+                Training::Sampled(game.sampled_trainer(args.seed.seed, iterations, tables, &options)?, tree.as_ref())
             }
         }
     };
@@ -385,14 +394,15 @@ type Saved = (Vec<(usize, u64)>, Vec<Vec<f64>>, Vec<Vec<f64>>);
 /// A run over the game's whole tree, or a sampled one over its forward model.
 enum Training<'a> {
     Exact(&'a Tree, Trainer),
-    Sampled(Box<dyn SampledTrainer + 'a>),
+    /// Measured over the game's whole tree where it has one.
+    Sampled(Box<dyn SampledTrainer + 'a>, Option<&'a Tree>),
 }
 
 impl Training<'_> {
     fn iterate(&mut self) -> Result<()> {
         match self {
             Training::Exact(tree, t) => t.iterate(tree),
-            Training::Sampled(t) => t.iterate()?,
+            Training::Sampled(t, _) => t.iterate()?,
         }
         Ok(())
     }
@@ -400,7 +410,7 @@ impl Training<'_> {
     fn iterations(&self) -> u64 {
         match self {
             Training::Exact(_, t) => t.iterations(),
-            Training::Sampled(t) => t.iterations(),
+            Training::Sampled(t, _) => t.iterations(),
         }
     }
 
@@ -408,13 +418,19 @@ impl Training<'_> {
     fn measure(&self, seconds: f64) -> Point {
         match self {
             Training::Exact(tree, t) => t.measure(tree, seconds),
-            Training::Sampled(t) => Point {
-                iterations: t.iterations(),
-                seconds,
-                exploitability: None,
-                value_seat0: None,
-                information_sets: t.sets() as u64,
-            },
+            Training::Sampled(t, tree) => {
+                let measured = tree.map(|tree| {
+                    let p = Policy::from_sets(PolicyHeader::default(), t.average()).tabular(tree);
+                    (exploitability(tree, &p), policy_values(tree, &p)[0])
+                });
+                Point {
+                    iterations: t.iterations(),
+                    seconds,
+                    exploitability: measured.map(|m| m.0),
+                    value_seat0: measured.map(|m| m.1),
+                    information_sets: t.sets() as u64,
+                }
+            }
         }
     }
 
@@ -425,7 +441,7 @@ impl Training<'_> {
                 let (r, s) = t.tables();
                 (Vec::new(), r, s)
             }
-            Training::Sampled(t) => {
+            Training::Sampled(t, _) => {
                 let rows = t.tables();
                 let keys = rows.iter().map(|r| (r.0, r.1)).collect();
                 let (regrets, sums) = rows.into_iter().map(|r| (r.2, r.3)).unzip();
@@ -437,7 +453,7 @@ impl Training<'_> {
     fn policy(&self, header: PolicyHeader) -> Policy {
         match self {
             Training::Exact(tree, t) => Policy::from_tree(tree, &t.average_policy(), header),
-            Training::Sampled(t) => Policy::from_sets(header, t.average()),
+            Training::Sampled(t, _) => Policy::from_sets(header, t.average()),
         }
     }
 }

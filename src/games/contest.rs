@@ -347,7 +347,7 @@ impl<G: GameDef> Setup for Contest<G> {
             seed,
             iterations,
             tables,
-            options.probe,
+            options.walk,
             (&field_bots, options.field_share),
         )))
     }

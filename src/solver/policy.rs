@@ -17,7 +17,7 @@ pub const POLICY_FILE: &str = "policy.json";
 pub const FORMAT: u32 = 1;
 
 /// What a policy was trained on and how far it is from optimal.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PolicyHeader {
     /// The file layout's version.

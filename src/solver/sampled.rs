@@ -13,6 +13,12 @@
 //! strategies. The regrets at the picked decision are weighted by the number of decisions it
 //! was picked from, so that over traversals each decision counts once.
 //!
+//! `os-mccfr` (outcome sampling, Lanctot et al. 2009) walks one path per traversal: every
+//! seat draws one move, the traversing seat from its strategy mixed with uniform
+//! exploration, and each of its decisions on the path gets every move's regret weighted by
+//! the chance of the sampled path (importance sampling); its average strategy grows by its
+//! own reach over the sample's. Cheapest per iteration, noisiest per sample.
+//!
 //! `train --field` trains against more than itself: each other seat of a traversal is, with
 //! a set chance, one of the field's heuristic strategies, which plays all its decisions and
 //! learns nothing; the trained seats then answer a table where those players sit too.
@@ -50,11 +56,28 @@ pub struct Row {
 /// Every information set met so far, in (seat, key) order: (seat, key, regrets, sums).
 pub type Tables = Vec<(usize, u64, Vec<f64>, Vec<f64>)>;
 
+/// How a traversal walks the unit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Walk {
+    /// External sampling (`es-mccfr`): the traversing seat tries every move at each of its
+    /// decisions.
+    #[default]
+    External,
+    /// `mccfr-probe`: it tries every move at one of its decisions, picked uniformly.
+    Probe,
+    /// Outcome sampling (`os-mccfr`): one path, every seat drawing one move.
+    Outcome,
+}
+
+/// Exploration at the traversing seat's decisions in outcome sampling: the share of its
+/// draws made uniformly rather than from its strategy (OpenSpiel's default).
+const EXPLORATION: f64 = 0.6;
+
 /// How a sampled run trains, beyond its game, seed and fallback.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Options {
-    /// Branch at one sampled decision per traversal (`mccfr-probe`), not at every one.
-    pub probe: bool,
+    /// How a traversal walks the unit.
+    pub walk: Walk,
     /// Strategies (heuristic presets) that may take the other seats' places.
     pub field: Vec<String>,
     /// The chance that each other seat of a traversal is one of `field`, drawn uniformly.
@@ -80,8 +103,7 @@ pub trait SampledTrainer {
 pub struct Sampled<'a, G: GameDef> {
     rules: &'a VariantOf<G>,
     players: usize,
-    /// Branch at one sampled decision per traversal (`mccfr-probe`), not at every one.
-    probe: bool,
+    walk: Walk,
     seed: u64,
     iterations: u64,
     rows: HashMap<(usize, u64), Row>,
@@ -99,8 +121,8 @@ pub struct Sampled<'a, G: GameDef> {
 
 impl<'a, G: GameDef> Sampled<'a, G> {
     /// A run under `rules` whose keyless decisions `bot` makes (a fresh bot per seat),
-    /// resumed from `tables` after `iterations` iterations; `probe` branches at one sampled
-    /// decision per traversal instead of at every one; `field` makes a fresh bot of each of
+    /// resumed from `tables` after `iterations` iterations, each traversal walking as `walk`
+    /// says; `field` makes a fresh bot of each of
     /// the field's strategies, which take each other seat's place with chance `field_share`.
     pub fn new(
         rules: &'a VariantOf<G>,
@@ -108,7 +130,7 @@ impl<'a, G: GameDef> Sampled<'a, G> {
         seed: u64,
         iterations: u64,
         tables: Tables,
-        probe: bool,
+        walk: Walk,
         (field, field_share): (&dyn Fn() -> Vec<<G::State as Forward>::Bot>, f64),
     ) -> Self {
         let players = G::players(rules);
@@ -116,7 +138,7 @@ impl<'a, G: GameDef> Sampled<'a, G> {
         Sampled {
             rules,
             players,
-            probe,
+            walk,
             seed,
             iterations,
             rows,
@@ -298,6 +320,86 @@ impl<'a, G: GameDef> Sampled<'a, G> {
     }
 }
 
+impl<G: GameDef> Sampled<'_, G> {
+    /// One outcome-sampling traversal for seat `p` from the unit's start: one path, each
+    /// seat drawing its move from its current strategy (`p` mixing in uniform exploration).
+    /// Each of `p`'s decisions on the path then gets every move's sampled counterfactual
+    /// regret (the drawn move's value over its chance of being drawn, the others' 0, times
+    /// the other seats' reach over the path's chance), and its average strategy grows by
+    /// `p`'s own reach over the path's chance.
+    fn outcome_traverse(
+        &mut self,
+        mut state: G::State,
+        mut out: RoundResult,
+        mut rngs: SeatRngs,
+        p: usize,
+        draws: &mut Xoshiro256PlusPlus,
+    ) -> Result<(), Error> {
+        let rules = self.rules;
+        let (mut legal, mut strategy, mut sample) = (Vec::new(), Vec::new(), Vec::new());
+        let mut path: Vec<Visited> = Vec::new();
+        // Seat p's reach, the other seats' and the sampled path's, chance left out of all
+        // three (it cancels in their ratios).
+        let (mut mine, mut others, mut reach) = (1.0, 1.0, 1.0);
+        while let Some((s, key)) = self.next_decision(&mut state, &mut out, &mut rngs, &mut legal, &mut strategy)? {
+            sample.clear();
+            if s == p {
+                let uniform = EXPLORATION / legal.len() as f64;
+                sample.extend(strategy.iter().map(|x| uniform + (1.0 - EXPLORATION) * x));
+            } else {
+                sample.extend_from_slice(&strategy);
+            }
+            let a = draw(&sample, draws);
+            if s == p {
+                path.push(Visited {
+                    key,
+                    strategy: strategy.clone(),
+                    drawn: a,
+                    chance: sample[a],
+                    mine,
+                    others,
+                    reach,
+                });
+                mine *= strategy[a];
+            } else {
+                others *= strategy[a];
+            }
+            reach *= sample[a];
+            state.apply(rules, legal[a], &mut NoEvents, &mut out)?;
+        }
+        // The path's value to p, carried up: at another seat's decision the sample is its
+        // strategy, so the estimate passes unchanged; at p's it is reweighted.
+        let mut value = G::training_value(rules, &state, &out, p);
+        for v in path.iter().rev() {
+            let drawn = value / v.chance;
+            let estimate = v.strategy[v.drawn] * drawn;
+            let (weight, average) = (v.others / v.reach, v.mine / v.reach);
+            let row = self.rows.get_mut(&(p, v.key)).expect("next_decision made the row");
+            for (b, ((r, sum), x)) in row.regrets.iter_mut().zip(row.sums.iter_mut()).zip(&v.strategy).enumerate() {
+                let child = if b == v.drawn { drawn } else { 0.0 };
+                *r += weight * (child - estimate);
+                *sum += average * x;
+            }
+            value = estimate;
+        }
+        Ok(())
+    }
+}
+
+/// One of the traversing seat's decisions on an outcome-sampling path.
+struct Visited {
+    key: u64,
+    /// Its current strategy there.
+    strategy: Vec<f64>,
+    /// The move drawn, and its chance of being drawn.
+    drawn: usize,
+    chance: f64,
+    /// The seat's own reach, the other seats' and the path's chance, before it.
+    mine: f64,
+    others: f64,
+    reach: f64,
+}
+
 /// The decision a `mccfr-probe` traversal branches at: the state before it, its key, and
 /// how many of the seat's decisions it was picked from.
 struct Picked<G: GameDef> {
@@ -328,10 +430,12 @@ impl<G: GameDef> SampledTrainer for Sampled<'_, G> {
             let rngs = SeatRngs::new(mix_seed(self.seed, at, BOT_STREAM), self.players);
             let mut draws = Xoshiro256PlusPlus::seed_from_u64(mix_seed(self.seed, at, DRAW_STREAM));
             let root = (*self.root).clone();
-            if self.probe {
-                self.probe_traverse(root, out, rngs, p, &mut draws)?;
-            } else {
-                self.traverse(root, out, rngs, p, &mut draws)?;
+            match self.walk {
+                Walk::External => {
+                    self.traverse(root, out, rngs, p, &mut draws)?;
+                }
+                Walk::Probe => self.probe_traverse(root, out, rngs, p, &mut draws)?,
+                Walk::Outcome => self.outcome_traverse(root, out, rngs, p, &mut draws)?,
             }
         }
         self.iterations += 1;
@@ -402,7 +506,7 @@ mod tests {
         let text = crate::games::presets::preset_text(Def::<Kuhn>::PRESETS, "random", "kuhn-poker").unwrap();
         let preset = Def::<Kuhn>::parse_preset(&text).unwrap();
         let bot = || Def::<Kuhn>::bot(&preset, "random");
-        let mut a = Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 0, Vec::new(), false, (&Vec::new, 0.0));
+        let mut a = Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 0, Vec::new(), Walk::External, (&Vec::new, 0.0));
         for _ in 0..20_000 {
             a.iterate().unwrap();
         }
@@ -411,15 +515,53 @@ mod tests {
         let policy = Policy::from_sets(header(), a.average());
         let expl = exploitability(&tree, &policy.tabular(&tree));
         assert!(expl < 0.02, "exploitability {expl}");
-        let mut first = Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 0, Vec::new(), false, (&Vec::new, 0.0));
+        let mut first = Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 0, Vec::new(), Walk::External, (&Vec::new, 0.0));
         for _ in 0..7_000 {
             first.iterate().unwrap();
         }
-        let mut rest = Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 7_000, first.tables(), false, (&Vec::new, 0.0));
+        let mut rest =
+            Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 7_000, first.tables(), Walk::External, (&Vec::new, 0.0));
         for _ in 7_000..20_000 {
             rest.iterate().unwrap();
         }
         assert_eq!(rest.tables(), a.tables());
+    }
+
+    /// Outcome sampling (`os-mccfr`) approaches Kuhn poker's equilibrium and its value
+    /// (-1/18 to the first player), and a resumed run equals an unbroken one.
+    #[test]
+    fn outcome_sampling_nears_kuhns_equilibrium() {
+        let rules = Rules::<Kuhn>::default();
+        let text = crate::games::presets::preset_text(Def::<Kuhn>::PRESETS, "random", "kuhn-poker").unwrap();
+        let preset = Def::<Kuhn>::parse_preset(&text).unwrap();
+        let bot = || Def::<Kuhn>::bot(&preset, "random");
+        let tree = build::<Def<Kuhn>>(&rules).unwrap();
+        let mut run = Sampled::<Def<Kuhn>>::new(&rules, bot, 5, 0, Vec::new(), Walk::Outcome, (&Vec::new, 0.0));
+        let (mut at, mut value) = (Vec::new(), 0.0);
+        for n in [100, 200_000] {
+            while run.iterations() < n {
+                run.iterate().unwrap();
+            }
+            let policy = Policy::from_sets(header(), run.average()).tabular(&tree);
+            at.push(exploitability(&tree, &policy));
+            value = crate::solver::best_response::policy_values(&tree, &policy)[0];
+        }
+        eprintln!("outcome sampling exploitability {at:?}, value {value}");
+        assert!(at[1] < 0.01 && at[1] < at[0] / 5.0, "exploitability {at:?}");
+        assert!((value + 1.0 / 18.0).abs() < 0.01, "value {value}");
+        let mut first = Sampled::<Def<Kuhn>>::new(&rules, bot, 5, 0, Vec::new(), Walk::Outcome, (&Vec::new, 0.0));
+        for _ in 0..300 {
+            first.iterate().unwrap();
+        }
+        let mut rest = Sampled::<Def<Kuhn>>::new(&rules, bot, 5, 300, first.tables(), Walk::Outcome, (&Vec::new, 0.0));
+        let mut whole = Sampled::<Def<Kuhn>>::new(&rules, bot, 5, 0, Vec::new(), Walk::Outcome, (&Vec::new, 0.0));
+        while whole.iterations() < 1_000 {
+            whole.iterate().unwrap();
+        }
+        while rest.iterations() < 1_000 {
+            rest.iterate().unwrap();
+        }
+        assert_eq!(rest.tables(), whole.tables());
     }
 
     /// Branching at one sampled decision per traversal (`mccfr-probe`) also approaches
@@ -431,7 +573,7 @@ mod tests {
         let preset = Def::<Kuhn>::parse_preset(&text).unwrap();
         let bot = || Def::<Kuhn>::bot(&preset, "random");
         let tree = build::<Def<Kuhn>>(&rules).unwrap();
-        let mut run = Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 0, Vec::new(), true, (&Vec::new, 0.0));
+        let mut run = Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 0, Vec::new(), Walk::Probe, (&Vec::new, 0.0));
         let mut at = Vec::new();
         for n in [1_000, 40_000] {
             while run.iterations() < n {

@@ -21,6 +21,10 @@ pub const ALGORITHMS: &[(&str, &str)] = &[
     ("cfr", "full-width vanilla CFR"),
     ("es-mccfr", "external-sampling Monte Carlo CFR (samples chance and the other seats; for wide games)"),
     (
+        "os-mccfr",
+        "outcome-sampling Monte Carlo CFR over the forward model: one sampled path per traversal, regrets weighted by its chance (cheapest iterations)",
+    ),
+    (
         "mccfr-probe",
         "Monte Carlo CFR branching at one sampled decision per traversal, each move followed by one probe (for units of many decisions: Seven Poker games)",
     ),
@@ -36,6 +40,8 @@ pub enum Algorithm {
     /// Monte Carlo CFR over the forward model branching at one sampled decision per
     /// traversal ([`super::sampled`]).
     Probe,
+    /// Outcome-sampling Monte Carlo CFR over the forward model ([`super::sampled`]).
+    Outcome,
 }
 
 impl std::str::FromStr for Algorithm {
@@ -47,6 +53,7 @@ impl std::str::FromStr for Algorithm {
             "cfr" => Algorithm::Full(Variant::Vanilla),
             "es-mccfr" => Algorithm::ExternalSampling,
             "mccfr-probe" => Algorithm::Probe,
+            "os-mccfr" => Algorithm::Outcome,
             other => {
                 let names: Vec<&str> = ALGORITHMS.iter().map(|a| a.0).collect();
                 return Err(InputError::new(format!("--algorithm {other}: use one of {}", names.join(", "))));
@@ -151,9 +158,9 @@ impl Trainer {
             Algorithm::ExternalSampling => {
                 Solver::Sampled(ExternalSampling::from_tables(tree, Variant::Vanilla, iterations, regrets, sums))
             }
-            Algorithm::Probe => {
+            Algorithm::Probe | Algorithm::Outcome => {
                 return Err(InputError::new(
-                    "--algorithm mccfr-probe: trains over the forward model; over a whole tree use cfr+, dcfr, cfr or es-mccfr",
+                    "--algorithm mccfr-probe and os-mccfr train over the forward model; over a whole tree use cfr+, dcfr, cfr or es-mccfr",
                 ));
             }
         };

@@ -79,6 +79,33 @@ fn leduc_trains_below_a_hundredth_and_es_mccfr_is_the_same_on_any_thread_count()
 }
 
 #[test]
+fn outcome_sampling_trains_every_game_with_keys_and_the_reference_tree_measures_it() {
+    let dir = scratch(FILE, "outcome");
+    // On Kuhn poker the whole tree measures the sampled run: exploitability and value.
+    let game = ["--game", "kuhn-poker", "--algorithm", "os-mccfr", "--iterations", "100000"];
+    let out = train_into(&dir, "kuhn", &game, "1");
+    let csv = std::fs::read_to_string(out.join("training.csv")).unwrap();
+    assert!(csv.starts_with("iterations,seconds,exploitability,value_seat0,information_sets\n"), "{csv}");
+    let row = last_row(&csv);
+    assert!(row[2] < 0.01 && (row[3] + 1.0 / 18.0).abs() < 0.01, "{row:?}");
+    let first = last_row(csv.lines().nth(1).unwrap());
+    assert!(first[2] > 10.0 * row[2], "{csv}");
+    let policy = std::fs::read_to_string(out.join("policy.json")).unwrap();
+    assert!(policy.contains("\"algorithm\":\"os-mccfr\""), "{}", &policy[..400.min(policy.len())]);
+    let seats = format!("cfr{{policy=\"{}\"}},random", out.display());
+    let o = draftsim(&["exploitability", "--game", "kuhn-poker", "--seats", &seats, "--quiet"]);
+    assert!(row_value(&stdout(&o), "cfr", "exploitability") < 0.01, "{}", stdout(&o));
+    // Over a forward model it is the same on any thread count, and it plays.
+    let game = ["--game", "sevens", "--players", "2", "--algorithm", "os-mccfr", "--iterations", "3000"];
+    let one = train_into(&dir, "one", &game, "1");
+    let two = train_into(&dir, "two", &game, "2");
+    assert_eq!(std::fs::read(one.join("policy.json")).unwrap(), std::fs::read(two.join("policy.json")).unwrap());
+    let seats = format!("cfr{{policy=\"{}\"}},tight", one.display());
+    let o = draftsim(&["run", "--game", "sevens", "--seats", &seats, "--rounds", "200", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
 fn ctrl_c_keeps_the_training_and_the_same_command_resumes_it() {
     let dir = scratch(FILE, "resume");
     let out = dir.join("leduc");
