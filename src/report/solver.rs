@@ -95,23 +95,33 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
         }
         return Ok(());
     }
+    // Tables written before exact figures carried intervals have none.
+    let ends = floats(t, "exploitability_lo").and_then(|lo| Ok((lo, floats(t, "exploitability_hi")?))).ok();
+    let figure = |i: usize| match &ends {
+        Some((lo, hi)) if lo[i] != hi[i] => format!("{:.6} [{:.6}, {:.6}]", expl[i], lo[i], hi[i]),
+        _ => format!("{:.6}", expl[i]),
+    };
     let _ = writeln!(md, "| strategy | exploitability | method |\n|---|---|---|");
     for i in 0..names.len() {
-        let _ = writeln!(md, "| {} | {:.6} | {} |", names[i], expl[i], method[i]);
+        let _ = writeln!(md, "| {} | {} | {} |", names[i], figure(i), method[i]);
     }
     let best = (0..names.len()).min_by(|&a, &b| expl[a].total_cmp(&expl[b]));
     if let Some(b) = best {
         let _ = writeln!(
             md,
-            "\nExploitability is what a best response wins per hand against a strategy played at every seat (0 at an equilibrium). The closest to optimal here is {} ({:.6}); a finding that holds only against far more exploitable players may vanish against strong ones.\n",
-            names[b], expl[b]
+            "\nExploitability is what a best response wins per hand against a strategy played at every seat (0 at an equilibrium); a player asked a number of times at each information set carries the sampling noise of its answers, and its interval says how far asking again could move the figure. The closest to optimal here is {} ({}); a finding that holds only against far more exploitable players may vanish against strong ones.\n",
+            names[b],
+            figure(b)
         );
         let worst = (0..names.len()).max_by(|&a, &b| expl[a].total_cmp(&expl[b])).unwrap_or(b);
         page.headline(
             Question::Skill,
             format!(
-                "Closest to optimal: {} (exploitability {:.6}); furthest: {} ({:.6}).",
-                names[b], expl[b], names[worst], expl[worst]
+                "Closest to optimal: {} (exploitability {}); furthest: {} ({}).",
+                names[b],
+                figure(b),
+                names[worst],
+                figure(worst)
             ),
         );
     }

@@ -4,8 +4,9 @@
 
 use std::collections::HashMap;
 
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 
+use super::best_response::exploitability;
 use super::tree::{TabularPolicy, Tree};
 use crate::error::Error;
 use crate::games::contest::{GameDef, VariantOf};
@@ -86,4 +87,42 @@ pub fn tabulate<G: GameDef>(
         policy.push(counts.iter().map(|&c| f64::from(c) / f64::from(samples)).collect());
     }
     Ok(policy)
+}
+
+/// Replicates of a sampled tabulation that [`sampling_interval`] draws.
+pub const REPLICATES: u32 = 200;
+
+/// A 95% interval for the exploitability of a player tabulated from `samples` decisions
+/// per set (`policy`, the shares it chose): `REPLICATES` tabulations are drawn again from
+/// those shares, as many decisions per set, and measured. The interval is the basic
+/// bootstrap's (the measured figure less the replicates' spread about it, both ends), so that
+/// the upward pull of sampling noise on exploitability is taken out once rather than
+/// doubled; its lower end is at least 0. A player whose every set had one answer gives
+/// its figure at both ends.
+pub fn sampling_interval(tree: &Tree, policy: &TabularPolicy, samples: u32, seed: u64) -> (f64, f64) {
+    let measured = exploitability(tree, policy);
+    if policy.iter().all(|p| p.iter().all(|&x| x == 0.0 || x == 1.0)) {
+        return (measured, measured);
+    }
+    let mut rng = BotRng::seed_from_u64(seed);
+    let mut again: TabularPolicy = policy.clone();
+    let mut figures: Vec<f64> = (0..REPLICATES)
+        .map(|_| {
+            for (shares, redrawn) in policy.iter().zip(again.iter_mut()) {
+                redrawn.iter_mut().for_each(|x| *x = 0.0);
+                for _ in 0..samples {
+                    let mut u: f64 = rng.random();
+                    let at = shares.iter().position(|&x| {
+                        u -= x;
+                        u < 0.0
+                    });
+                    redrawn[at.unwrap_or(shares.len() - 1)] += 1.0 / f64::from(samples);
+                }
+            }
+            exploitability(tree, &again)
+        })
+        .collect();
+    figures.sort_by(f64::total_cmp);
+    let quantile = |q: f64| figures[((q * f64::from(REPLICATES - 1)).round() as usize).min(figures.len() - 1)];
+    ((2.0 * measured - quantile(0.975)).max(0.0), 2.0 * measured - quantile(0.025))
 }

@@ -281,8 +281,8 @@ pub fn exploitability_warnings(
             continue;
         };
         let exact = bounds[i] == "exact";
-        let lowest = if exact { values[i] } else { los[i] };
-        if lowest >= row.min_effect {
+        // The interval's lower end: an exact figure's sampling noise or a bound's.
+        if los[i] >= row.min_effect {
             out.push(format!(
                 "{name} is {}{} from optimal [{}, {}] ({shown}{from}), more than the smallest score change that matters here ({}): a stronger field could change this verdict",
                 if exact { "" } else { "at least " },
