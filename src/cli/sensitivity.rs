@@ -240,14 +240,14 @@ pub(super) fn finish_sensitivity(
         .take(10)
         .map(|e| {
             format!(
-                "  {}={} moves {} by {:+.4} [{:+.4}, {:+.4}] (Holm p {:.2e})",
+                "  {}={} moves {} by {:+.4} [{:+.4}, {:+.4}] (Holm p {})",
                 e.deviation.key,
                 e.deviation.value.trim_matches('"'),
                 e.figure,
                 e.effect.mean,
                 e.effect.lo,
                 e.effect.hi,
-                e.p_holm
+                draftsim::stats::p_text(e.p_holm)
             )
         })
         .collect();

@@ -327,15 +327,20 @@ fn a_betting_limit_no_seat_uses_is_named() {
     let rules = dir.join("nl.toml");
     std::fs::write(&rules, "limit = \"no-limit\"\n").unwrap();
     let out = dir.join("r");
-    let o = draftsim(&["run", "--rules", rules.to_str().unwrap(), "--rounds", "1200", "--out", out.to_str().unwrap()]);
+    // Seats that raise the least allowed (the shipped threshold presets size their raises).
+    let seats = "tight{bet.size=[0]},greedy{bet.size=[0]},bluffer,random";
+    let (rules_path, out_path) = (rules.to_str().unwrap(), out.to_str().unwrap());
+    let o = draftsim(&["run", "--rules", rules_path, "--seats", seats, "--rounds", "1200", "--out", out_path]);
     assert!(o.status.success(), "{}", stderr(&o));
     let warning = "limit = \"no-limit\": no seated strategy bet more than the fixed amount";
     assert!(stderr(&o).contains(&format!("warning: {warning}")), "{}", stderr(&o));
     let meta: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
     assert!(meta["notes"][0].as_str().unwrap().starts_with(warning), "{meta}");
-    // Fixed limit (the default) needs no such note.
+    // Fixed limit (the default) needs no such note, nor no limit with the default seats.
     let o = draftsim(&["run", "--rounds", "1200"]);
+    assert!(!stderr(&o).contains("no seated strategy"), "{}", stderr(&o));
+    let o = draftsim(&["run", "--rules", rules_path, "--rounds", "1200"]);
     assert!(!stderr(&o).contains("no seated strategy"), "{}", stderr(&o));
     // A raise cap of 1 matters where seats bet, not among calling stations.
     std::fs::write(&rules, "raise_cap = 1\n").unwrap();

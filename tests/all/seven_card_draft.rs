@@ -562,3 +562,37 @@ fn threshold_betting_bluffs_at_its_rate_and_not_at_zero() {
     };
     assert_eq!(numbers(&zero), numbers(&greedy));
 }
+
+/// `bet.size` sizes a value raise as a share of the pot: under pot limit a pot-sized raiser
+/// plays otherwise than one raising the least allowed (and the rules' note that no seat bet
+/// above the fixed amount goes), while under fixed limit, with one size, the tables are equal.
+#[test]
+fn threshold_betting_sizes_its_raises_under_pot_limit_only() {
+    use crate::common::{draftsim, scratch, stderr, stdout};
+    let dir = scratch("seven_card_draft", "bet-size");
+    let pot = dir.join("pot.toml");
+    std::fs::write(&pot, "limit = \"pot-limit\"\n").unwrap();
+    let run = |seats: &str, rules: Option<&std::path::Path>| {
+        let mut args = vec!["run", "--seats", seats, "--rounds", "2000"];
+        if let Some(r) = rules {
+            args.extend(["--rules", r.to_str().unwrap()]);
+        }
+        let o = draftsim(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        format!("{}{}", stdout(&o), stderr(&o))
+    };
+    let numbers = |table: &str| -> Vec<String> {
+        let rows = table.lines().skip_while(|l| !l.starts_with("strategy")).skip(1).take(2);
+        rows.map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" ")).collect()
+    };
+    let least = "tight{bet.size=[0]},greedy{bet.size=[0]}";
+    let (sized, plain) = (run("tight{bet.size=[1]},greedy{bet.size=[0]}", Some(&pot)), run(least, Some(&pot)));
+    assert_ne!(numbers(&sized), numbers(&plain), "{sized}\n{plain}");
+    assert!(plain.contains("no seated strategy bet more than the fixed amount"), "{plain}");
+    assert!(!sized.contains("no seated strategy bet more than the fixed amount"), "{sized}");
+    let (sized, plain) = (run("tight{bet.size=[1]},greedy", None), run("tight{bet.size=[0]},greedy", None));
+    assert_eq!(numbers(&sized), numbers(&plain));
+    let o = draftsim(&["run", "--seats", "tight{bet.size=[-1]},greedy", "--rounds", "10"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("bet.size"), "{}", stderr(&o));
+}

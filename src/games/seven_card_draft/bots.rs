@@ -86,6 +86,11 @@ pub enum BetModule {
         /// semi-bluff); 0 (the default) never does.
         #[serde(default)]
         bluff: f32,
+        /// Bet sizing under pot and no limit, per betting round (last value repeats): a
+        /// raise for value is this share of the pot after its call, within the legal
+        /// raises; 0 (the default) raises the least allowed. Fixed limit has one size.
+        #[serde(default = "default_size")]
+        size: Vec<f32>,
     },
     /// Raises whenever its strength against the field reaches `raise_above`, otherwise
     /// checks or calls.
@@ -103,6 +108,10 @@ pub enum BetModule {
 
 fn default_aggressive() -> f32 {
     0.35
+}
+
+fn default_size() -> Vec<f32> {
+    vec![0.0]
 }
 
 fn default_odds_weight() -> Vec<f32> {
@@ -156,12 +165,13 @@ impl Preset {
         };
         let unit = |v: f32, what: &str| within(v, what, 1.0);
         match &self.bet {
-            BetModule::Threshold { fold_below, raise_above, odds_weight, respect, bluff } => {
-                if fold_below.is_empty() || raise_above.is_empty() || odds_weight.is_empty() {
+            BetModule::Threshold { fold_below, raise_above, odds_weight, respect, bluff, size } => {
+                if fold_below.is_empty() || raise_above.is_empty() || odds_weight.is_empty() || size.is_empty() {
                     return Err(InputError::new(
-                        "bet.fold_below, bet.raise_above and bet.odds_weight: give at least one value each",
+                        "bet.fold_below, bet.raise_above, bet.odds_weight and bet.size: give at least one value each",
                     ));
                 }
+                size.iter().try_for_each(|&v| within(v, "bet.size", 10.0))?;
                 fold_below.iter().try_for_each(|&v| unit(v, "bet.fold_below"))?;
                 raise_above.iter().try_for_each(|&v| unit(v, "bet.raise_above"))?;
                 odds_weight.iter().try_for_each(|&v| within(v, "bet.odds_weight", 10.0))?;
@@ -610,7 +620,7 @@ impl Bot for ModularBot {
         let wild_aware = self.preset.draft == DraftModule::WildAware;
         match &self.preset.bet {
             BetModule::CallingStation => options.check_or_call(),
-            BetModule::Threshold { fold_below, raise_above, odds_weight, respect, bluff } => {
+            BetModule::Threshold { fold_below, raise_above, odds_weight, respect, bluff, size } => {
                 let at = |v: &[f32]| v[options.round.min(v.len() - 1)];
                 let (win, strength) =
                     field_strength(view, own_strength(view, wild_aware), *respect, &mut self.opponents);
@@ -625,7 +635,8 @@ impl Bot for ModularBot {
                 if options.to_call > 0 && (strength < at(fold_below) || win < at(odds_weight) * pot_odds) {
                     Action::Fold
                 } else if strength > at(raise_above) {
-                    options.min_raise_or_call()
+                    let pot = (view.pot + options.to_call) as f32;
+                    options.raise_or_call((at(size) * pot).round() as u32)
                 } else if *bluff > 0.0 {
                     // Drawn only when it may bluff, so that other presets' streams stay as they were.
                     bluff_or_call(options, *bluff, rng)

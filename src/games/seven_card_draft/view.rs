@@ -83,6 +83,12 @@ impl BetOptions {
         if self.to_call == 0 { Action::Check } else { Action::Call }
     }
 
+    /// A raise of `by` chips brought within the legal raises, or the passive action when
+    /// raising is not allowed.
+    pub fn raise_or_call(&self, by: u32) -> Action {
+        if self.can_raise { Action::Raise(by.max(self.min_raise).min(self.max_raise)) } else { self.check_or_call() }
+    }
+
     /// The smallest legal raise, or the passive action when raising is not allowed.
     pub fn min_raise_or_call(&self) -> Action {
         if self.can_raise { Action::Raise(self.min_raise.min(self.max_raise)) } else { self.check_or_call() }
