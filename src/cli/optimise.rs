@@ -174,16 +174,8 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         "candidates": args.search.candidates, "runners_up": args.search.runners_up,
     });
     let budget = args.batch.rounds.get(400_000)?;
-    let (result, state, out, format, budget) = run_search(
-        &evaluator,
-        &params,
-        &args.search,
-        budget,
-        &args.batch.exec,
-        &args.batch.output,
-        args.batch.seed.seed,
-        &fingerprint,
-    )?;
+    let (result, state, out, format, budget) =
+        run_search(&evaluator, &params, &args.search, budget, &args.batch, &fingerprint)?;
     let best = &result.candidates[result.best];
     let (rules_text, seats) = evaluator.variant(&best.setting)?;
     // The winner's metrics on its held-out deals.
@@ -285,16 +277,8 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
         "candidates": args.search.candidates, "runners_up": args.search.runners_up,
     });
     let budget = args.batch.rounds.get(400_000)?;
-    let (result, _, out, format, budget) = run_search(
-        &evaluator,
-        &params,
-        &args.search,
-        budget,
-        &args.batch.exec,
-        &args.batch.output,
-        args.batch.seed.seed,
-        &fingerprint,
-    )?;
+    let (result, _, out, format, budget) =
+        run_search(&evaluator, &params, &args.search, budget, &args.batch, &fingerprint)?;
     let best = &result.candidates[result.best];
     let name = evaluator.strategy(&best.setting);
     say!("Against the field {} at {} seats:", evaluator.field.join(","), evaluator.players);
@@ -331,11 +315,10 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
     params: &[Param],
     args: &OptimiseArgs,
     rounds: u64,
-    exec: &ExecArgs,
-    output: &OutputArgs,
-    seed: u64,
+    batch: &BatchArgs,
     fingerprint: &serde_json::Value,
 ) -> Result<Finished<Played>> {
+    let (exec, output, seed) = (&batch.exec, &batch.output, batch.seed.seed);
     let (format, out) = output.open()?;
     let fingerprint = fingerprint.to_string();
     let state_path = output.out.as_deref().map(|o| state_file_for("search", o));

@@ -498,33 +498,44 @@ mod tests {
         }
     }
 
+    /// A Kuhn poker run walking as `walk` from `seed`, resumed at `from` iterations with
+    /// `tables`, trained to `to` iterations.
+    fn kuhn<'a>(
+        rules: &'a Rules<Kuhn>,
+        walk: Walk,
+        seed: u64,
+        (from, tables): (u64, Tables),
+        to: u64,
+    ) -> Sampled<'a, Def<Kuhn>> {
+        let text = crate::games::presets::preset_text(Def::<Kuhn>::PRESETS, "random", "kuhn-poker").unwrap();
+        let preset = Def::<Kuhn>::parse_preset(&text).unwrap();
+        let bot = || Def::<Kuhn>::bot(&preset, "random");
+        let mut run = Sampled::<Def<Kuhn>>::new(rules, bot, seed, from, tables, walk, (&Vec::new, 0.0));
+        while run.iterations() < to {
+            run.iterate().unwrap();
+        }
+        run
+    }
+
+    /// The average policy's exploitability and seat 0's value over Kuhn poker's tree.
+    fn measured(rules: &Rules<Kuhn>, run: &Sampled<'_, Def<Kuhn>>) -> (f64, f64) {
+        let tree = build::<Def<Kuhn>>(rules).unwrap();
+        let policy = Policy::from_sets(header(), run.average()).tabular(&tree);
+        (exploitability(&tree, &policy), crate::solver::best_response::policy_values(&tree, &policy)[0])
+    }
+
     /// Kuhn poker played through the forward model (not its tree) reaches an equilibrium,
     /// deterministically, and a resumed run equals an unbroken one.
     #[test]
     fn sampled_training_over_the_forward_model_solves_kuhn() {
         let rules = Rules::<Kuhn>::default();
-        let text = crate::games::presets::preset_text(Def::<Kuhn>::PRESETS, "random", "kuhn-poker").unwrap();
-        let preset = Def::<Kuhn>::parse_preset(&text).unwrap();
-        let bot = || Def::<Kuhn>::bot(&preset, "random");
-        let mut a = Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 0, Vec::new(), Walk::External, (&Vec::new, 0.0));
-        for _ in 0..20_000 {
-            a.iterate().unwrap();
-        }
-        assert_eq!(a.sets(), 12);
-        let tree = build::<Def<Kuhn>>(&rules).unwrap();
-        let policy = Policy::from_sets(header(), a.average());
-        let expl = exploitability(&tree, &policy.tabular(&tree));
+        let whole = kuhn(&rules, Walk::External, 3, (0, Vec::new()), 20_000);
+        assert_eq!(whole.sets(), 12);
+        let (expl, _) = measured(&rules, &whole);
         assert!(expl < 0.02, "exploitability {expl}");
-        let mut first = Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 0, Vec::new(), Walk::External, (&Vec::new, 0.0));
-        for _ in 0..7_000 {
-            first.iterate().unwrap();
-        }
-        let mut rest =
-            Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 7_000, first.tables(), Walk::External, (&Vec::new, 0.0));
-        for _ in 7_000..20_000 {
-            rest.iterate().unwrap();
-        }
-        assert_eq!(rest.tables(), a.tables());
+        let first = kuhn(&rules, Walk::External, 3, (0, Vec::new()), 7_000);
+        let rest = kuhn(&rules, Walk::External, 3, (7_000, first.tables()), 20_000);
+        assert_eq!(rest.tables(), whole.tables());
     }
 
     /// Outcome sampling (`os-mccfr`) approaches Kuhn poker's equilibrium and its value
@@ -532,36 +543,13 @@ mod tests {
     #[test]
     fn outcome_sampling_nears_kuhns_equilibrium() {
         let rules = Rules::<Kuhn>::default();
-        let text = crate::games::presets::preset_text(Def::<Kuhn>::PRESETS, "random", "kuhn-poker").unwrap();
-        let preset = Def::<Kuhn>::parse_preset(&text).unwrap();
-        let bot = || Def::<Kuhn>::bot(&preset, "random");
-        let tree = build::<Def<Kuhn>>(&rules).unwrap();
-        let mut run = Sampled::<Def<Kuhn>>::new(&rules, bot, 5, 0, Vec::new(), Walk::Outcome, (&Vec::new, 0.0));
-        let (mut at, mut value) = (Vec::new(), 0.0);
-        for n in [100, 200_000] {
-            while run.iterations() < n {
-                run.iterate().unwrap();
-            }
-            let policy = Policy::from_sets(header(), run.average()).tabular(&tree);
-            at.push(exploitability(&tree, &policy));
-            value = crate::solver::best_response::policy_values(&tree, &policy)[0];
-        }
-        eprintln!("outcome sampling exploitability {at:?}, value {value}");
-        assert!(at[1] < 0.01 && at[1] < at[0] / 5.0, "exploitability {at:?}");
+        let (early, _) = measured(&rules, &kuhn(&rules, Walk::Outcome, 5, (0, Vec::new()), 100));
+        let (late, value) = measured(&rules, &kuhn(&rules, Walk::Outcome, 5, (0, Vec::new()), 200_000));
+        assert!(late < 0.01 && late < early / 5.0, "exploitability {early} then {late}");
         assert!((value + 1.0 / 18.0).abs() < 0.01, "value {value}");
-        let mut first = Sampled::<Def<Kuhn>>::new(&rules, bot, 5, 0, Vec::new(), Walk::Outcome, (&Vec::new, 0.0));
-        for _ in 0..300 {
-            first.iterate().unwrap();
-        }
-        let mut rest = Sampled::<Def<Kuhn>>::new(&rules, bot, 5, 300, first.tables(), Walk::Outcome, (&Vec::new, 0.0));
-        let mut whole = Sampled::<Def<Kuhn>>::new(&rules, bot, 5, 0, Vec::new(), Walk::Outcome, (&Vec::new, 0.0));
-        while whole.iterations() < 1_000 {
-            whole.iterate().unwrap();
-        }
-        while rest.iterations() < 1_000 {
-            rest.iterate().unwrap();
-        }
-        assert_eq!(rest.tables(), whole.tables());
+        let first = kuhn(&rules, Walk::Outcome, 5, (0, Vec::new()), 300);
+        let rest = kuhn(&rules, Walk::Outcome, 5, (300, first.tables()), 1_000);
+        assert_eq!(rest.tables(), kuhn(&rules, Walk::Outcome, 5, (0, Vec::new()), 1_000).tables());
     }
 
     /// Branching at one sampled decision per traversal (`mccfr-probe`) also approaches
@@ -569,19 +557,9 @@ mod tests {
     #[test]
     fn probe_training_nears_kuhns_equilibrium() {
         let rules = Rules::<Kuhn>::default();
-        let text = crate::games::presets::preset_text(Def::<Kuhn>::PRESETS, "random", "kuhn-poker").unwrap();
-        let preset = Def::<Kuhn>::parse_preset(&text).unwrap();
-        let bot = || Def::<Kuhn>::bot(&preset, "random");
-        let tree = build::<Def<Kuhn>>(&rules).unwrap();
-        let mut run = Sampled::<Def<Kuhn>>::new(&rules, bot, 3, 0, Vec::new(), Walk::Probe, (&Vec::new, 0.0));
-        let mut at = Vec::new();
-        for n in [1_000, 40_000] {
-            while run.iterations() < n {
-                run.iterate().unwrap();
-            }
-            let policy = Policy::from_sets(header(), run.average());
-            at.push(exploitability(&tree, &policy.tabular(&tree)));
-        }
+        let (early, _) = measured(&rules, &kuhn(&rules, Walk::Probe, 3, (0, Vec::new()), 1_000));
+        let (late, _) = measured(&rules, &kuhn(&rules, Walk::Probe, 3, (0, Vec::new()), 40_000));
+        let at = [early, late];
         eprintln!("probe exploitability {at:?}");
         assert!(at[1] < 0.03 && at[1] < at[0] / 2.0, "exploitability {at:?}");
     }
