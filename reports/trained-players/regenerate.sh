@@ -19,6 +19,7 @@ scd-hu-search seven-card-draft cfr-heads-up,search 20000
 scd-hu-tight seven-card-draft cfr-heads-up,tight 20000
 scd-hu-loose-aggressive seven-card-draft cfr-heads-up,loose-aggressive 20000
 scd-hu-hate seven-card-draft cfr-heads-up,hate 20000
+scd-hu-calibrated seven-card-draft cfr-heads-up,calibrated 20000
 sevens-table sevens cfr,tight,exact,bluffer 20000
 sevens-hu-tight sevens cfr-heads-up,tight 20000
 sevens-hu-exact sevens cfr-heads-up,exact 20000
@@ -30,7 +31,7 @@ sevens-hu-always-raise sevens cfr-heads-up,bluffer{bet.p=1} 20000
 sevens-hu-never-raise sevens cfr-heads-up,bluffer{bet.p=0} 20000
 RUNS
 # A,B,A,B: the trained player against each other player at the default four seats.
-for opp in tight greedy hate loose-aggressive wild-hunter late-folder 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' search; do
+for opp in tight greedy hate loose-aggressive wild-hunter late-folder calibrated 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' search; do
   draftsim run --game seven-card-draft --seats "cfr,$opp,cfr,$opp" --rounds 4000 --quiet \
     --out "$D/scd-abab-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
 done

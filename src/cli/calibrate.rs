@@ -1,5 +1,6 @@
-//! `draftsim calibrate`: the strength estimate of the first seat's strategy against the
-//! percentile of the hands it finishes with, every seat drafting alike and nobody folding.
+//! `draftsim calibrate`: the strength estimates of the first seat's strategy against the
+//! percentile of the hands it finishes with and the fields it beats, every seat drafting
+//! alike and nobody folding.
 
 use anyhow::Result;
 use clap::Args;
@@ -18,7 +19,7 @@ pub struct CalibrateArgs {
     pub batch: BatchArgs,
 }
 
-/// Plays the rounds and prints (and writes) the `calibration` table.
+/// Plays the rounds and prints (and writes) the `calibration` and `field_calibration` tables.
 pub fn run(args: CalibrateArgs) -> Result<()> {
     let rounds = args.batch.rounds.get(20_000)?;
     let (format, out) = args.batch.output.open()?;
@@ -51,8 +52,10 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         bar.finish_and_clear();
     }
     // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
-    let table = table?;
-    say!("{}", table.to_aligned_text(3).trim_end());
+    let tables = table?;
+    for table in &tables {
+        say!("{}\n", table.to_aligned_text(3).trim_end());
+    }
     let meta = serde_json::json!({
         "kind": kind::CALIBRATE.name,
         "game": game_args.name(),
@@ -62,5 +65,5 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         "seats": seats,
         "rules": game.rules_toml(),
     });
-    write_study(out, &[table], format, meta, &args.batch.exec.quiet)
+    write_study(out, &tables, format, meta, &args.batch.exec.quiet)
 }

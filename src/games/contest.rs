@@ -103,15 +103,15 @@ pub trait GameDef: Sized + Send + Sync + 'static {
         let _ = rules;
         Vec::new()
     }
-    /// The `calibration` table of the first seat's strength estimate (only games whose
-    /// bots estimate a hand's strength have one).
+    /// The `calibration` and `field_calibration` tables of the first seat's strength
+    /// estimates (only games whose bots estimate a hand's strength have them).
     fn calibration(
         contest: &Contest<Self>,
         rounds: u64,
         seed: u64,
         interrupt: Option<&AtomicBool>,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Table, Error> {
+    ) -> Result<Vec<Table>, Error> {
         let _ = (contest, rounds, seed, interrupt, progress);
         Err(InputError::new("calibrate: this game's bots make no strength estimate to calibrate; use seven-card-draft")
             .into())
@@ -393,7 +393,7 @@ impl<G: GameDef> Setup for Contest<G> {
         seed: u64,
         interrupt: Option<&AtomicBool>,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Table, Error> {
+    ) -> Result<Vec<Table>, Error> {
         G::calibration(self, rounds, seed, interrupt, progress)
     }
 }

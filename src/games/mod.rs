@@ -81,7 +81,7 @@ pub trait Runner: Sync {
     ) -> Result<Box<dyn crate::solver::sampled::SampledTrainer + '_>, Error>;
     /// Each lineup entry's policy over `tree` (see [`crate::solver::tabulate`]).
     fn tabulate(&self, tree: &Tree, samples: u32, seed: u64) -> Result<Vec<TabularPolicy>, Error>;
-    /// How well the first seat's strength estimate predicts finished hands (see
+    /// How well the first seat's strength estimates predict finished hands (see
     /// [`Setup::calibration`]).
     fn calibration(
         &self,
@@ -89,7 +89,7 @@ pub trait Runner: Sync {
         seed: u64,
         interrupt: Option<&AtomicBool>,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Table, Error>;
+    ) -> Result<Vec<Table>, Error>;
 }
 
 /// What a game needs beside its engine to be run from the command line.
@@ -147,15 +147,16 @@ pub trait Setup: Game + Sized {
     fn tabulate(&self, _tree: &Tree, _samples: u32, _seed: u64) -> Result<Vec<TabularPolicy>, Error> {
         Err(InputError::new("this game has no exact tree; use kuhn-poker or leduc-poker").into())
     }
-    /// The `calibration` table of the first seat's strength estimate over `rounds` rounds
-    /// (only games whose bots estimate a hand's strength have one).
+    /// The `calibration` and `field_calibration` tables of the first seat's strength
+    /// estimates over `rounds` rounds (only games whose bots estimate a hand's strength have
+    /// them).
     fn calibration(
         &self,
         _rounds: u64,
         _seed: u64,
         _interrupt: Option<&AtomicBool>,
         _progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Table, Error> {
+    ) -> Result<Vec<Table>, Error> {
         Err(InputError::new("calibrate: this game's bots make no strength estimate to calibrate; use seven-card-draft")
             .into())
     }
@@ -212,7 +213,7 @@ impl<G: Setup> Runner for G {
         seed: u64,
         interrupt: Option<&AtomicBool>,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Table, Error> {
+    ) -> Result<Vec<Table>, Error> {
         Setup::calibration(self, rounds, seed, interrupt, progress)
     }
     fn has_tree(&self) -> bool {

@@ -23,25 +23,7 @@ pub(super) fn calibration_section(page: &mut Page, cal: &DataFrame) -> Result<()
         md,
         "How well does the strength estimate predict? After every pick, each seat's estimate of its finished hand's percentile (bins of a tenth) against the percentile the hand reached, every seat drafting with the same module and nobody folding; bins with at least 200 estimates. Among the bins holding at least 1% of a pick's estimates the largest gap between the mean estimate and the mean finished percentile is {worst_common:.3} ({later:.3} from pick 2 on); over every bin shown, {worst:.3}. A gap of a few hundredths means the bots' fold and raise thresholds mean what they say.\n"
     );
-    let _ = writeln!(
-        md,
-        "| after pick | estimate bin | estimates | mean estimate | mean finished | 95% interval |\n|---:|---|---:|---:|---:|---|"
-    );
-    for &i in &rows {
-        let _ = writeln!(
-            md,
-            "| {:.0} | {:.1} – {:.1} | {:.0} | {} | {} | {} – {} |",
-            pick[i],
-            lo[i],
-            hi[i],
-            n[i],
-            fmt4(est[i]),
-            fmt4(fin.mean[i]),
-            fmt4(fin.lo[i]),
-            fmt4(fin.hi[i])
-        );
-    }
-    md.push('\n');
+    bins_table(md, "mean finished", &rows, [&pick, &lo, &hi, &n, &est], &fin);
     page.headline(
         Question::Skill,
         format!(
@@ -51,4 +33,71 @@ pub(super) fn calibration_section(page: &mut Page, cal: &DataFrame) -> Result<()
         ),
     );
     Ok(())
+}
+
+/// The chance of beating the field's calibration: at the full table, for each pick and bin
+/// with enough estimates, the mean estimate beside the share of the pot those hands took,
+/// and the largest gap over every field size.
+pub(super) fn field_calibration_section(page: &mut Page, cal: &DataFrame) -> Result<(), Error> {
+    let md = page.at(Question::Skill);
+    let pick = floats(cal, "after_pick")?;
+    let opponents = floats(cal, "opponents")?;
+    let n = floats(cal, "estimates")?;
+    let (lo, hi) = (floats(cal, "bin_low")?, floats(cal, "bin_high")?);
+    let est = floats(cal, "mean_estimate")?;
+    let won = with_interval(cal, "won")?;
+    let full = opponents.iter().copied().fold(0.0, f64::max);
+    let rows: Vec<usize> = (0..pick.len()).filter(|&i| n[i] >= 200.0).collect();
+    let gap = |i: usize| est[i] - won.mean[i];
+    let worst = rows.iter().copied().max_by(|&a, &b| gap(a).abs().total_cmp(&gap(b).abs()));
+    let Some(worst) = worst else {
+        let _ = writeln!(md, "The chance of beating the field has no bin with 200 estimates: play more rounds.\n");
+        return Ok(());
+    };
+    let _ = writeln!(
+        md,
+        "How well does the chance of beating the field predict? At each check, each seat's chance of beating the k seats after it (every k, as if the rest had folded) against the share of the pot its finished hand took from them; bins with at least 200 estimates. The largest gap is {:+.3} (estimate {:.3}, won {:.3}, after pick {:.0} against {:.0} opponents): a positive gap means the estimate is too hopeful. A threshold module with `field = \"calibrated\"` reads its chance through this correction, measured under the same rules. The table shows the full field ({full:.0} opponents).\n",
+        gap(worst),
+        est[worst],
+        won.mean[worst],
+        pick[worst],
+        opponents[worst]
+    );
+    let shown: Vec<usize> = rows.iter().copied().filter(|&i| opponents[i] == full).collect();
+    bins_table(md, "won", &shown, [&pick, &lo, &hi, &n, &est], &won);
+    page.headline(
+        Question::Skill,
+        format!(
+            "The chance of beating the field is off by up to {:.1} points (after pick {:.0}, {:.0} opponents): {}.",
+            100.0 * gap(worst).abs(),
+            pick[worst],
+            opponents[worst],
+            if gap(worst) > 0.0 { "too hopeful there" } else { "too fearful there" }
+        ),
+    );
+    Ok(())
+}
+
+/// A calibration's rows as a Markdown table: pick, bin, estimates, mean estimate, and
+/// `outcome` with its interval.
+fn bins_table(md: &mut String, outcome: &str, rows: &[usize], [pick, lo, hi, n, est]: [&[f64]; 5], got: &WithInterval) {
+    let _ = writeln!(
+        md,
+        "| after pick | estimate bin | estimates | mean estimate | {outcome} | 95% interval |\n|---:|---|---:|---:|---:|---|"
+    );
+    for &i in rows {
+        let _ = writeln!(
+            md,
+            "| {:.0} | {:.1} – {:.1} | {:.0} | {} | {} | {} – {} |",
+            pick[i],
+            lo[i],
+            hi[i],
+            n[i],
+            fmt4(est[i]),
+            fmt4(got.mean[i]),
+            fmt4(got.lo[i]),
+            fmt4(got.hi[i])
+        );
+    }
+    md.push('\n');
 }

@@ -191,7 +191,13 @@ const SECTIONS: [(&str, Section); 10] = [
     (kind::COMPARE.tables[0], |f, page, t| compare_section(page, (f.dir, t), f.out, f.prefix, f.measures, f.palette)),
     (kind::SWEEP.tables[0], |f, page, t| sweep_section(page, t, f.out, f.prefix, f.measures, f.palette, f.requires)),
     (kind::TUNE.tables[0], |f, page, t| optimise_section(page, f.dir, t, f.meta, f.out, f.prefix)),
-    (kind::CALIBRATE.tables[0], |_, page, t| calibration_section(page, t)),
+    (kind::CALIBRATE.tables[0], |f, page, t| {
+        calibration_section(page, t)?;
+        match load(f.dir, kind::CALIBRATE.tables[1])? {
+            Some(field) => field_calibration_section(page, &field),
+            None => Ok(()),
+        }
+    }),
     (kind::LADDER.tables[0], |f, page, t| ladder_section(page, t, f.out, f.prefix)),
     (kind::TRAIN.tables[0], |f, page, t| training_section(page, t, f.out, f.prefix)),
     (kind::EXPLOITABILITY.tables[0], |_, page, t| exploitability_section(page, t)),

@@ -36,7 +36,7 @@ pub const TUNE: Kind = Kind { name: "tune", tables: &["candidates", "convergence
 /// `draftsim exploit`.
 pub const EXPLOIT: Kind = Kind { name: "exploit", tables: &["candidates", "convergence"], units: None };
 /// `draftsim calibrate`.
-pub const CALIBRATE: Kind = Kind { name: "calibrate", tables: &["calibration"], units: None };
+pub const CALIBRATE: Kind = Kind { name: "calibrate", tables: &["calibration", "field_calibration"], units: None };
 
 /// `draftsim train`.
 pub const TRAIN: Kind = Kind { name: "train", tables: &["training"], units: None };

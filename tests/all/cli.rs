@@ -992,10 +992,33 @@ fn calibrate_writes_the_same_table_for_any_thread_count_and_refuses_games_withou
             out.to_str().unwrap(),
         ]);
         assert!(o.status.success(), "{}", stderr(&o));
-        assert!(stdout(&o).contains("mean_finished"), "{}", stdout(&o));
+        assert!(stdout(&o).contains("mean_finished") && stdout(&o).contains("won_lo"), "{}", stdout(&o));
         written.push(std::fs::read(out.join("calibration.csv")).unwrap());
+        written.push(std::fs::read(out.join("field_calibration.csv")).unwrap());
     }
-    assert_eq!(written[0], written[1], "the table depends on the thread count");
+    assert_eq!(written[0], written[2], "the table depends on the thread count");
+    assert_eq!(written[1], written[3], "the field table depends on the thread count");
+    // Against the whole field (three opponents) the four seats' shares make one pot at
+    // every check: a quarter each, on average exactly.
+    let field = String::from_utf8(written[1].clone()).unwrap();
+    let header: Vec<&str> = field.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (pick, opponents, count, won) = (col("after_pick"), col("opponents"), col("estimates"), col("won"));
+    let mut pot = [(0u64, 0f64); 8];
+    for line in field.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        if f[opponents] == "3" {
+            let n = f[count].parse::<u64>().unwrap();
+            let p = &mut pot[f[pick].parse::<usize>().unwrap()];
+            p.0 += n;
+            p.1 += n as f64 * f[won].parse::<f64>().unwrap();
+        }
+    }
+    for (p, &(n, won)) in pot.iter().enumerate().skip(1) {
+        assert_eq!(n, 20_000, "after pick {p}");
+        assert!((won / n as f64 - 0.25).abs() < 1e-6, "after pick {p}: {}", won / n as f64);
+    }
+    written.truncate(1);
     let text = String::from_utf8(written.remove(0)).unwrap();
     let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();

@@ -19,6 +19,7 @@
 use rand::{Rng, RngCore};
 use serde::{Deserialize, Serialize};
 
+use super::calibration::FieldMap;
 use super::strength::{Arrivals, Outlook, estimate};
 use super::view::{Action, BetOptions, Bot, BotRng, PickChoice, SeatView};
 use crate::cards::{Card, CardSet, Rank};
@@ -91,6 +92,11 @@ pub enum BetModule {
         /// raises; 0 (the default) raises the least allowed. Fixed limit has one size.
         #[serde(default = "default_size")]
         size: Vec<f32>,
+        /// Which chance of beating the field it judges by: `raw`, the estimate as it
+        /// is (the default), or `calibrated`, corrected by what such estimates won in a
+        /// table of greedy drafters under the same rules (see `draftsim calibrate`).
+        #[serde(default)]
+        field: FieldEstimate,
     },
     /// Raises whenever its strength against the field reaches `raise_above`, otherwise
     /// checks or calls.
@@ -104,6 +110,17 @@ pub enum BetModule {
         /// Chance of raising at each decision.
         p: f32,
     },
+}
+
+/// Which chance of beating the field a threshold module judges by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FieldEstimate {
+    /// The estimate from the own hand and what each opponent shows.
+    #[default]
+    Raw,
+    /// The estimate corrected by a calibration measured under the same rules.
+    Calibrated,
 }
 
 fn default_aggressive() -> f32 {
@@ -138,7 +155,7 @@ pub struct Preset {
 /// The presets shipped in `strategies/seven-card-draft/`, embedded in the binary.
 pub const PRESETS: &[(&str, &str)] = crate::embedded_presets!(
     "seven-card-draft":
-        "random", "greedy", "hate", "tight", "loose-aggressive", "wild-hunter", "late-folder", "bluffer",
+        "random", "greedy", "hate", "tight", "loose-aggressive", "wild-hunter", "late-folder", "bluffer", "calibrated",
         "search", "cfr", "cfr-heads-up",
 );
 
@@ -165,7 +182,7 @@ impl Preset {
         };
         let unit = |v: f32, what: &str| within(v, what, 1.0);
         match &self.bet {
-            BetModule::Threshold { fold_below, raise_above, odds_weight, respect, bluff, size } => {
+            BetModule::Threshold { fold_below, raise_above, odds_weight, respect, bluff, size, .. } => {
                 if fold_below.is_empty() || raise_above.is_empty() || odds_weight.is_empty() || size.is_empty() {
                     return Err(InputError::new(
                         "bet.fold_below, bet.raise_above, bet.odds_weight and bet.size: give at least one value each",
@@ -197,6 +214,7 @@ impl Preset {
             name: name.to_string(),
             preset: self.clone(),
             opponents: OpponentMemo::default(),
+            field_map: None,
             judged: None,
             picked: None,
         }
@@ -209,6 +227,8 @@ pub struct ModularBot {
     name: String,
     preset: Preset,
     opponents: OpponentMemo,
+    /// The calibration of its chance of beating the field, once asked for.
+    field_map: Option<std::sync::Arc<FieldMap>>,
     /// What drove its last betting decision, for replays.
     judged: Option<Judgement>,
     /// The expected percentile of the finished hand with its last informed pick, for replays.
@@ -222,6 +242,8 @@ pub struct Judgement {
     pub strength: f32,
     /// Its chance of beating every opponent still in.
     pub win: f32,
+    /// That chance before calibration, where the module calibrates it.
+    pub raw_win: Option<f32>,
     /// The strength below which it folds to a bet (none for a module that never folds).
     pub fold_below: Option<f32>,
     /// The strength above which it raises.
@@ -238,6 +260,9 @@ impl std::fmt::Display for Judgement {
             None => write!(f, " (raises above {:.2})", self.raise_above)?,
         }
         write!(f, ", chance to win {:.2}", self.win)?;
+        if let Some(raw) = self.raw_win {
+            write!(f, " (calibrated from {raw:.2})")?;
+        }
         if let Some(need) = self.odds_needed.filter(|n| *n > 0.0) {
             write!(f, " (the pot odds ask {need:.2})")?;
         }
@@ -620,14 +645,28 @@ impl Bot for ModularBot {
         let wild_aware = self.preset.draft == DraftModule::WildAware;
         match &self.preset.bet {
             BetModule::CallingStation => options.check_or_call(),
-            BetModule::Threshold { fold_below, raise_above, odds_weight, respect, bluff, size } => {
+            BetModule::Threshold { fold_below, raise_above, odds_weight, respect, bluff, size, field } => {
                 let at = |v: &[f32]| v[options.round.min(v.len() - 1)];
-                let (win, strength) =
+                if *field == FieldEstimate::Calibrated && self.field_map.is_none() {
+                    // Rules that compiled once compile again with a check after every pick.
+                    self.field_map = Some(FieldMap::of(&view.variant.rules).expect("the rules compiled"));
+                }
+                let (mut win, mut strength) =
                     field_strength(view, own_strength(view, wild_aware), *respect, &mut self.opponents);
+                let mut raw_win = None;
+                let opponents = (0..view.players).filter(|&s| s != view.seat && !view.folded[s]).count();
+                if let Some(map) =
+                    self.field_map.as_deref().filter(|_| *field == FieldEstimate::Calibrated && opponents > 0)
+                {
+                    raw_win = Some(win);
+                    win = map.apply(view.pick, opponents, win);
+                    strength = win.powf(1.0 / opponents as f32);
+                }
                 let pot_odds = options.to_call as f32 / (view.pot + options.to_call) as f32;
                 self.judged = Some(Judgement {
                     strength,
                     win,
+                    raw_win,
                     fold_below: Some(at(fold_below)),
                     raise_above: at(raise_above),
                     odds_needed: (options.to_call > 0).then(|| at(odds_weight) * pot_odds),
@@ -647,8 +686,14 @@ impl Bot for ModularBot {
             BetModule::Aggressive { raise_above } => {
                 let (win, strength) =
                     field_strength(view, own_strength(view, wild_aware), default_respect(), &mut self.opponents);
-                self.judged =
-                    Some(Judgement { strength, win, fold_below: None, raise_above: *raise_above, odds_needed: None });
+                self.judged = Some(Judgement {
+                    strength,
+                    win,
+                    raw_win: None,
+                    fold_below: None,
+                    raise_above: *raise_above,
+                    odds_needed: None,
+                });
                 if strength >= *raise_above { options.min_raise_or_call() } else { options.check_or_call() }
             }
             BetModule::Bluff { p } => bluff_or_call(options, *p, rng),

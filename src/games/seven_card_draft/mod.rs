@@ -112,14 +112,14 @@ impl GameDef for Def {
         seed: u64,
         interrupt: Option<&AtomicBool>,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<crate::output::Table, Error> {
+    ) -> Result<Vec<crate::output::Table>, Error> {
         // The search bot drafts with its rollout preset's module (random rollouts: greedy).
         let draft = match &contest.lineup[0].1 {
             Strategy::Heuristic(preset) | Strategy::Search(_, Some(preset)) => preset.draft,
             Strategy::Search(_, None) | Strategy::Policy(..) | Strategy::Outside(_) => bots::DraftModule::Greedy,
         };
         let c = calibration::calibrate(&contest.rules.rules, draft, rounds, seed, interrupt, progress)?;
-        Ok(calibration::table(&c))
+        Ok(vec![calibration::table(&c.own), calibration::field_table(&c.field)])
     }
 }
 
