@@ -3,14 +3,17 @@
 
     python3 strategies/seven-card-draft/fit-calibrated.py             # the fit (about 15 minutes on 2 cores)
     python3 strategies/seven-card-draft/fit-calibrated.py --validate  # the table in docs/games/seven-card-draft.md
+    python3 strategies/seven-card-draft/fit-calibrated.py --rules my.toml   # a fit for other rules
 
 The fit draws 80 threshold sets (fold_below and raise_above per betting round, respect)
 at random, plus two from earlier `exploit` runs, and plays each, reading the calibrated
 chance of beating the field, against every heuristic preset heads-up and at four seats
 A, B, A, B (6,000 rounds a match, seed 7). It keeps the set whose smallest paired edge is
 largest: a preset that beats each of them rather than one field. `--validate` plays the
-shipped preset on other deals (40,000 rounds a match, seed 20261130). Run from the
-repository root after `cargo build --release`.
+shipped preset on other deals (40,000 rounds a match, seed 20261130). `--rules FILE`
+plays every match under those rules: the thresholds are read on the calibrated chance's
+scale, which depends on the rules, so a preset fitted to the default rules need not carry
+over. Run from the repository root after `cargo build --release`.
 """
 import os
 import random
@@ -22,6 +25,7 @@ TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.expanduser("~/.cache/draftsi
 DRAFTSIM = os.path.join(TARGET, "release", "draftsim")
 FIELD = ["greedy", "hate", "tight", "loose-aggressive", "late-folder", "bluffer{bet.p=1}", "bluffer{bet.p=0}"]
 SCRATCH = tempfile.mkdtemp(prefix="fit-calibrated-")
+RULES = sys.argv[sys.argv.index("--rules") + 1] if "--rules" in sys.argv[1:-1] else None
 
 
 def preset(c, path):
@@ -46,7 +50,8 @@ def edge(strategy, other, players, rounds, seed):
     seats = ",".join([strategy, other] * (players // 2))
     out = subprocess.run(
         [DRAFTSIM, "run", "--game", "seven-card-draft", "--players", str(players), "--seats", seats,
-         "--rounds", str(rounds), "--seed", str(seed), "--quiet", "--out", os.path.join(SCRATCH, "run"), "--force"],
+         "--rounds", str(rounds), "--seed", str(seed), "--quiet", "--out", os.path.join(SCRATCH, "run"), "--force"]
+        + (["--rules", RULES] if RULES else []),
         capture_output=True, text=True, check=True,
     ).stdout
     row = out.split("paired")[1].strip().splitlines()[2].split()

@@ -316,7 +316,7 @@ fn a_calibrated_field_estimate_reads_the_measured_map() {
     let map = FieldMap::of(&v.rules).unwrap();
     assert_eq!(c.win, map.apply(7, 3, r.win));
     assert!((c.strength - c.win.powf(1.0 / 3.0)).abs() < 1e-6);
-    assert!(c.to_string().contains("(calibrated from"), "{c}");
+    assert!(c.to_string().contains(", calibrated from"), "{c}");
     assert!(c.win < r.win - 0.05, "calibrated {} against raw {}", c.win, r.win);
     assert!(r.strength >= 0.5 && c.strength < 0.5, "raw {} calibrated {}", r.strength, c.strength);
     assert_eq!((a, b), (Action::Call, Action::Fold));

@@ -261,7 +261,7 @@ impl std::fmt::Display for Judgement {
         }
         write!(f, ", chance to win {:.2}", self.win)?;
         if let Some(raw) = self.raw_win {
-            write!(f, " (calibrated from {raw:.2})")?;
+            write!(f, ", calibrated from {raw:.2}")?;
         }
         if let Some(need) = self.odds_needed.filter(|n| *n > 0.0) {
             write!(f, " (the pot odds ask {need:.2})")?;
