@@ -18,6 +18,9 @@ for game in seven-card-draft sevens seven-poker winston-crazier-eights live-draf
   # the report adds its skill depth to the run's health card.
   dirs="$dirs reports/search-bot/data/$game-ladder"
 done
+# Sevens with its trained player in random's seat (quoted in the notes, not charted).
+draftsim run --game sevens --seats tight,bluffer,greedy,cfr --rounds 200000 --quiet \
+  --out "$D/data/sevens-run-strong" --force > /dev/null
 # shellcheck disable=SC2086
 draftsim report $dirs --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh" \
   --require 'timeouts<=0.01' --require 'completion>=0.75' --quiet
