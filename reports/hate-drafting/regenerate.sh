@@ -11,6 +11,10 @@ for n in 4 6; do
   draftsim run --players "$n" --seats "$(printf 'hate,greedy,%.0s' $(seq 1 $((n / 2))) | sed 's/,$//')" \
     --rounds 400000 --quiet --out "$D/data/run-$n-players" --force
 done
+# Re-judged with strong players in the other two seats (quoted in the notes, not charted).
+for strong in cfr calibrated; do
+  draftsim run --seats "hate,greedy,$strong,$strong" --rounds 400000 --quiet --out "$D/data/run-4-players-$strong" --force
+done
 draftsim report "$D/data/sweep" "$D/data/run-4-players" "$D/data/run-6-players" \
   --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
 rm -f "$D"/*.svg && cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"
