@@ -6,12 +6,14 @@ set -e
 cargo run --release --quiet -- train --game kuhn-poker --iterations 5000 --out strategies/kuhn-poker/cfr --force --quiet
 cargo run --release --quiet -- train --game leduc-poker --iterations 2000 --out strategies/leduc-poker/cfr --force --quiet
 # Seven Card Draft: betting by external-sampling MCCFR over its bucketed betting keys, picks
-# by greedy; at the default table (against itself and, at half the other seats, the
-# presets, the betting extremes among them) and heads-up.
+# by greedy; at the default table and heads-up, each against itself and, at half the other
+# seats, the presets (the betting extremes among them).
 cargo run --release --quiet -- train --game seven-card-draft --iterations 300000 \
   --field 'bluffer{bet.p=1},bluffer{bet.p=0},tight,greedy,loose-aggressive,hate' \
   --out strategies/seven-card-draft/cfr --force --quiet
-cargo run --release --quiet -- train --game seven-card-draft --players 2 --iterations 400000 --out strategies/seven-card-draft/cfr-heads-up --force --quiet
+cargo run --release --quiet -- train --game seven-card-draft --players 2 --iterations 400000 \
+  --field 'bluffer{bet.p=1},bluffer{bet.p=0},tight,greedy,loose-aggressive,hate' \
+  --out strategies/seven-card-draft/cfr-heads-up --force --quiet
 # Sevens: betting likewise, trades by tight; at four seats against itself and, at three
 # tenths of the other seats, the presets (the betting extremes among them).
 cargo run --release --quiet -- train --game sevens --iterations 2000000 \
