@@ -14,12 +14,15 @@ cargo run --release --quiet -- train --game seven-card-draft --iterations 300000
 cargo run --release --quiet -- train --game seven-card-draft --players 2 --iterations 400000 \
   --field 'bluffer{bet.p=1},bluffer{bet.p=0},tight,greedy,loose-aggressive,hate' \
   --out strategies/seven-card-draft/cfr-heads-up --force --quiet
-# Sevens: betting likewise, trades by tight; at four seats against itself and, at three
-# tenths of the other seats, the presets (the betting extremes among them).
+# Sevens: betting likewise, trades by tight; at four seats and heads-up, each against
+# itself and, at three tenths of the other seats, the presets (the betting extremes among
+# them).
 cargo run --release --quiet -- train --game sevens --iterations 2000000 \
   --field 'bluffer{bet.p=1},bluffer{bet.p=0},tight,exact,bluffer' --field-share 0.3 \
   --out strategies/sevens/cfr --force --quiet
-cargo run --release --quiet -- train --game sevens --players 2 --iterations 2000000 --out strategies/sevens/cfr-heads-up --force --quiet
+cargo run --release --quiet -- train --game sevens --players 2 --iterations 2000000 \
+  --field 'bluffer{bet.p=1},bluffer{bet.p=0},tight,exact,bluffer' --field-share 0.3 \
+  --out strategies/sevens/cfr-heads-up --force --quiet
 # Seven Poker: stay or fold by MCCFR with one sampled decision a game (mccfr-probe), the
 # rest as adaptive; against itself and, at three quarters of the other seats, the presets.
 cargo run --release --quiet -- train --game seven-poker --iterations 800000 \
