@@ -39,6 +39,18 @@ fn tallies_do_not_depend_on_the_thread_count() {
     assert_eq!(one.rounds, 40_008);
 }
 
+/// A threshold bot keeps its opponents' strengths while its view's key stays the same, and
+/// the seatings of one deal can meet that key again in the next unit. A seat that had
+/// folded when the key was last met must be worked out then, not read stale. This table
+/// (low raise bars, so rounds fold early) differed between one and two threads before: a
+/// batch of units splits a deal's seatings differently.
+#[test]
+fn a_bots_memory_of_one_seating_does_not_change_the_next() {
+    let (game, lineup) = scd(&["calibrated", "greedy", "calibrated", "tight"]);
+    let p = plan(20261121, 20_000);
+    assert_eq!(run_with_threads(&game, &lineup, &p, 1), run_with_threads(&game, &lineup, &p, 2));
+}
+
 #[test]
 fn merged_shards_equal_the_whole_run() {
     let (game, lineup) = scd(&["greedy", "random", "loose-aggressive"]);

@@ -290,6 +290,9 @@ pub struct OpponentMemo {
     /// (seat, pick, own hand, every seat's face-up cards): all the strengths depend on.
     key: Option<(usize, usize, CardSet, [CardSet; MAX_SEATS])>,
     strengths: [f32; MAX_SEATS],
+    /// The seats whose strength was worked out under `key` (one still in now may have
+    /// been out when the key was last met: its strength is worked out then).
+    known: u32,
 }
 
 fn outlook<'a>(view: &SeatView<'a>, arrivals: Arrivals) -> Outlook<'a> {
@@ -558,8 +561,10 @@ pub fn for_each_opponent(view: &SeatView<'_>, respect: f32, memo: &mut OpponentM
     let mut shown = [CardSet::EMPTY; MAX_SEATS];
     shown[..view.players].copy_from_slice(view.face_up);
     let key = Some((view.seat, view.pick, view.hand, shown));
-    let fresh = memo.key != key;
-    memo.key = key;
+    if memo.key != key {
+        memo.key = key;
+        memo.known = 0;
+    }
     for s in (0..view.players).filter(|&s| s != view.seat && !view.folded[s]) {
         let mut arrivals = Arrivals::default();
         let mut hidden = 0;
@@ -572,9 +577,10 @@ pub fn for_each_opponent(view: &SeatView<'_>, respect: f32, memo: &mut OpponentM
         for j in 1..=left {
             arrivals.push(pool, (pack_size + 1).saturating_sub(view.pick + j) as u32);
         }
-        if fresh {
+        if memo.known & 1 << s == 0 {
             let shown = view.face_up[s];
             memo.strengths[s] = estimate(&outlook(view, arrivals), shown, wild.wild_cards(shown, None), 0);
+            memo.known |= 1 << s;
         }
         let mut theirs = memo.strengths[s];
         let raises = view
