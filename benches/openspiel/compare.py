@@ -24,9 +24,10 @@ def cfr_plus(game_name, iterations):
     print(f"{game_name} cfr+ {iterations} iterations: {seconds:.3f} s, exploitability {expl:.6f}, seat 0 value {value:.6f}")
 
 
-def es_mccfr(game_name, seconds_budget):
+def mccfr(game_name, seconds_budget, name, make_solver):
+    """Runs `make_solver(game)`'s iterations for the budget, in thousands, then measures."""
     game = pyspiel.load_game(game_name)
-    solver = pyspiel.ExternalSamplingMCCFRSolver(game, seed=1)
+    solver = make_solver(game)
     n = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds_budget:
@@ -35,21 +36,7 @@ def es_mccfr(game_name, seconds_budget):
         n += 1000
     seconds = time.perf_counter() - start
     expl = pyspiel.exploitability(game, solver.average_policy())
-    print(f"{game_name} es-mccfr: {n} iterations in {seconds:.2f} s = {n / seconds:.0f} it/s, exploitability {expl:.4f}")
-
-
-def os_mccfr(game_name, seconds_budget):
-    game = pyspiel.load_game(game_name)
-    solver = pyspiel.OutcomeSamplingMCCFRSolver(game)
-    n = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds_budget:
-        for _ in range(1000):
-            solver.run_iteration()
-        n += 1000
-    seconds = time.perf_counter() - start
-    expl = pyspiel.exploitability(game, solver.average_policy())
-    print(f"{game_name} os-mccfr: {n} iterations in {seconds:.2f} s = {n / seconds:.0f} it/s, exploitability {expl:.4f}")
+    print(f"{game_name} {name}: {n} iterations in {seconds:.2f} s = {n / seconds:.0f} it/s, exploitability {expl:.4f}")
 
 
 def uniform(game_name):
@@ -89,7 +76,7 @@ if __name__ == "__main__":
         uniform(g)
     cfr_plus("kuhn_poker", 2000)
     cfr_plus("leduc_poker", 400)
-    es_mccfr("leduc_poker", 10.0)
-    os_mccfr("leduc_poker", 10.0)
+    mccfr("leduc_poker", 10.0, "es-mccfr", lambda game: pyspiel.ExternalSamplingMCCFRSolver(game, seed=1))
+    mccfr("leduc_poker", 10.0, "os-mccfr", pyspiel.OutcomeSamplingMCCFRSolver)
     for g in ["kuhn_poker", "leduc_poker"]:
         ismcts(g, 1000)
