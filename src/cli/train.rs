@@ -48,6 +48,12 @@ pub struct TrainArgs {
     /// Iterations in all (a resumed run counts those it had) [default: 1000].
     #[arg(long, value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub iterations: Option<u64>,
+    /// Iterations whose traversals read the same strategies and run in parallel on
+    /// --threads, for the sampled algorithms (es-mccfr, os-mccfr, mccfr-probe): the policy
+    /// depends on the batch, never on the threads [default: 1, each iteration reading the
+    /// last one's updates, on one thread].
+    #[arg(long, value_parser = whole::<u64>, allow_negative_numbers = true)]
+    pub batch: Option<u64>,
     /// Train for this many seconds instead of a number of iterations.
     #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true, conflicts_with = "iterations")]
     pub budget_time: Option<f64>,
@@ -149,9 +155,24 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let rules_toml = game.rules_toml();
     let rules_hash = policy::rules_hash(&rules_toml);
     let tree = if exact { Some(game.game_tree()?) } else { None };
-    let target = args.iterations.unwrap_or(1000);
+    let batch = args.batch.unwrap_or(1);
+    if batch == 0 {
+        return Err(InputError::new("--batch 0: give at least 1 iteration a batch").into());
+    }
+    if batch > 1 && matches!(algorithm, Algorithm::Full(_)) {
+        return Err(InputError::new(format!(
+            "--batch {batch}: {algorithm_name} sweeps the whole tree each iteration; batches are for es-mccfr, os-mccfr and mccfr-probe"
+        ))
+        .into());
+    }
+    let mut target = args.iterations.unwrap_or(1000);
     if target == 0 {
         return Err(InputError::new("--iterations 0: give at least 1").into());
+    }
+    // A run stops between batches only, so that a resumed run equals an unbroken one.
+    if !target.is_multiple_of(batch) {
+        target = target.div_ceil(batch).saturating_mul(batch);
+        args.exec.note(&format!("--iterations rounded up to whole batches of {batch}: {target}"));
     }
     let (format, out) = args.output.open()?;
     let out = out.expect("--out was given");
@@ -165,6 +186,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
             && s.seed == args.seed.seed
             && s.field == field
             && s.field_share == field_share
+            && s.batch == batch
     };
     let resumed = match saved {
         // --force starts afresh whatever is there.
@@ -187,16 +209,16 @@ pub fn run(args: TrainArgs) -> Result<()> {
         }
         Some(Ok(_)) => {
             return Err(InputError::new(format!(
-                "{}: another training's state is there (other game, rules, algorithm, seed or field); pass --force to start afresh",
+                "{}: another training's state is there (other game, rules, algorithm, seed, field or batch); pass --force to start afresh",
                 state_path.display()
             ))
             .into());
         }
     };
-    // Outcome sampling walks the forward model whatever the game; a whole tree then only
-    // measures it.
+    // Outcome sampling and batches walk the forward model whatever the game; a whole tree
+    // then only measures it.
     let mut training = match &tree {
-        Some(tree) if algorithm != Algorithm::Outcome => {
+        Some(tree) if algorithm != Algorithm::Outcome && batch == 1 => {
             Training::Exact(tree, Trainer::new(tree, algorithm, args.seed.seed, resumed.as_ref())?)
         }
         _ => {
@@ -225,6 +247,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
                     },
                     field: field.clone(),
                     field_share,
+                    batch,
                 };
                 Training::Sampled(game.sampled_trainer(args.seed.seed, iterations, tables, &options)?, tree.as_ref())
             }
@@ -245,13 +268,14 @@ pub fn run(args: TrainArgs) -> Result<()> {
             String::new()
         } else {
             format!(" · field {} at {field_share} of the other seats", field.join(","))
-        },
+        } + &if batch > 1 { format!(" · batches of {batch}") } else { String::new() },
         match args.budget_time {
             Some(s) => format!("{s} s"),
             None => format!("{target} iterations"),
         }
     ));
     let bar = args.exec.bar(args.budget_time.map_or(target, |s| (s * 1000.0) as u64));
+    let pool = args.exec.pool()?;
     let started = Instant::now();
     let save = |training: &Training, points: &[Point], seconds: f64| -> Result<()> {
         let (keys, regrets, sums) = training.tables();
@@ -268,6 +292,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
             points: points.to_vec(),
             field: field.clone(),
             field_share,
+            batch,
         };
         super::study::save_state(&state_path, &serde_json::to_string(&state)?, "training")?;
         Ok(())
@@ -293,8 +318,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
             );
             return Err(draftsim::Error::Interrupted.into());
         }
-        training.iterate()?;
-        if train::measured_at(training.iterations()) {
+        let before = training.iterations();
+        pool.install(|| training.iterate())?;
+        if train::measured_in(before, training.iterations()) {
             let p = training.measure(spent + started.elapsed().as_secs_f64());
             if let Some(b) = &bar {
                 b.set_message(match p.exploitability {
@@ -332,6 +358,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         fallback: fallback.clone(),
         field: field.clone(),
         field_share: (!field.is_empty()).then_some(field_share),
+        batch: (batch > 1).then_some(batch),
     };
     let policy = training.policy(header);
     out.write_text(POLICY_FILE, &policy.to_json())?;
@@ -362,6 +389,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
     if !field.is_empty() {
         put("field", field.clone().into());
         put("field_share", field_share.into());
+    }
+    if batch > 1 {
+        put("batch", batch.into());
     }
     put("iterations", last.iterations.into());
     put("exploitability", last.exploitability.into());

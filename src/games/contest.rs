@@ -330,7 +330,7 @@ impl<G: GameDef> Setup for Contest<G> {
         let mut field = Vec::with_capacity(options.field.len());
         for name in &options.field {
             match load_strategy::<G>(name)? {
-                Strategy::Heuristic(preset) => field.push((name.as_str(), preset)),
+                Strategy::Heuristic(preset) => field.push((name.clone(), preset)),
                 _ => {
                     return Err(InputError::new(format!(
                         "--field {name}: a field strategy must be a heuristic preset of {} (search and trained players are too slow to train against)",
@@ -340,15 +340,14 @@ impl<G: GameDef> Setup for Contest<G> {
                 }
             }
         }
-        let field_bots = || field.iter().map(|(name, preset)| G::bot(preset, name)).collect();
+        let field_bots = move || field.iter().map(|(name, preset)| G::bot(preset, name)).collect();
         Ok(Box::new(crate::solver::sampled::Sampled::<G>::new(
             &self.rules,
             bot,
+            field_bots,
             seed,
-            iterations,
-            tables,
-            options.walk,
-            (&field_bots, options.field_share),
+            (iterations, tables),
+            options,
         )))
     }
     fn tabulate(&self, tree: &Tree, samples: u32, seed: u64) -> Result<Vec<TabularPolicy>, Error> {

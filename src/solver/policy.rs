@@ -50,6 +50,10 @@ pub struct PolicyHeader {
     /// The chance that each other seat of a traversal was one of the field's strategies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field_share: Option<f64>,
+    /// Iterations a batch, where a sampled run read its strategies once a batch
+    /// (`train --batch`); none for one at a time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<u64>,
 }
 
 /// The hash of a rules file's TOML a policy records.

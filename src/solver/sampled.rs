@@ -25,11 +25,17 @@
 //!
 //! An iteration is fixed by the seed and its index (its deal, the fallback bots' streams and
 //! the other seats' draws), so a run is the same on any machine and after any resume.
+//!
+//! `train --batch N` runs N iterations at a time in parallel: every traversal of a batch
+//! reads the strategies as the batch began and logs its updates, and the logs are added in
+//! iteration order once the batch is done. The policy then depends on N but never on the
+//! number of threads; with N = 1 (the default) each traversal sees the last one's updates.
 
 use std::collections::HashMap;
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
 
 use super::cfr::regret_match;
 use crate::error::Error;
@@ -74,7 +80,7 @@ pub enum Walk {
 const EXPLORATION: f64 = 0.6;
 
 /// How a sampled run trains, beyond its game, seed and fallback.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     /// How a traversal walks the unit.
     pub walk: Walk,
@@ -82,11 +88,20 @@ pub struct Options {
     pub field: Vec<String>,
     /// The chance that each other seat of a traversal is one of `field`, drawn uniformly.
     pub field_share: f64,
+    /// Iterations whose traversals read the same strategies and run in parallel (1: each
+    /// reads the last one's updates).
+    pub batch: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { walk: Walk::default(), field: Vec::new(), field_share: 0.0, batch: 1 }
+    }
 }
 
 /// A sampled training run, whatever the game.
-pub trait SampledTrainer {
-    /// One iteration: one traversal per seat.
+pub trait SampledTrainer: Send {
+    /// One step: one iteration (one traversal per seat), or a whole batch of them.
     fn iterate(&mut self) -> Result<(), Error>;
     /// Iterations done.
     fn iterations(&self) -> u64;
@@ -99,19 +114,147 @@ pub trait SampledTrainer {
     fn average(&self) -> Vec<(usize, u64, Vec<f64>)>;
 }
 
-/// External-sampling MCCFR over game `G`'s forward model.
-pub struct Sampled<'a, G: GameDef> {
+/// The rows by (seat, information key).
+type Rows = HashMap<(usize, u64), Row>;
+
+/// Where a traversal reads the current strategies and puts its updates.
+trait Store {
+    /// Seat `s`'s current strategy at `key`, a set of `n` moves, into `strategy`.
+    fn strategy(&mut self, s: usize, key: u64, n: usize, strategy: &mut Vec<f64>) -> Result<(), Error>;
+    /// Adds `delta` to the set's cumulative regrets (`sums` false) or strategy sums.
+    fn add(&mut self, s: usize, key: u64, sums: bool, delta: &[f64]);
+}
+
+fn two_menus(s: usize, key: u64) -> Error {
+    Error::Invariant(format!("information key {key:#x} of seat {s} has two menus"))
+}
+
+/// Updated in place: each decision reads every update made before it.
+impl Store for Rows {
+    fn strategy(&mut self, s: usize, key: u64, n: usize, strategy: &mut Vec<f64>) -> Result<(), Error> {
+        let row = self.entry((s, key)).or_insert_with(|| Row { regrets: vec![0.0; n], sums: vec![0.0; n] });
+        if row.regrets.len() != n {
+            return Err(two_menus(s, key));
+        }
+        strategy.clear();
+        strategy.resize(n, 0.0);
+        regret_match(&row.regrets, strategy);
+        Ok(())
+    }
+
+    fn add(&mut self, s: usize, key: u64, sums: bool, delta: &[f64]) {
+        let row = self.get_mut(&(s, key)).expect("the strategy was read first, making the row");
+        let to = if sums { &mut row.sums } else { &mut row.regrets };
+        for (x, d) in to.iter_mut().zip(delta) {
+            *x += d;
+        }
+    }
+}
+
+/// A batched traversal's updates, in the order it made them: (seat, key, sums or regrets,
+/// where its values start in `values`, how many).
+#[derive(Default)]
+struct Updates {
+    entries: Vec<(usize, u64, bool, usize, usize)>,
+    values: Vec<f64>,
+}
+
+impl Updates {
+    /// Adds these updates to `rows`, making the rows first met.
+    fn apply(&self, rows: &mut Rows) -> Result<(), Error> {
+        for &(s, key, sums, start, n) in &self.entries {
+            let row = rows.entry((s, key)).or_insert_with(|| Row { regrets: vec![0.0; n], sums: vec![0.0; n] });
+            if row.regrets.len() != n {
+                return Err(two_menus(s, key));
+            }
+            let to = if sums { &mut row.sums } else { &mut row.regrets };
+            for (x, d) in to.iter_mut().zip(&self.values[start..start + n]) {
+                *x += d;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A batched traversal's store: the strategies as the batch began, and its own updates.
+struct Logged<'r> {
+    frozen: &'r Rows,
+    updates: Updates,
+}
+
+impl Store for Logged<'_> {
+    fn strategy(&mut self, s: usize, key: u64, n: usize, strategy: &mut Vec<f64>) -> Result<(), Error> {
+        strategy.clear();
+        strategy.resize(n, 0.0);
+        match self.frozen.get(&(s, key)) {
+            Some(row) if row.regrets.len() != n => return Err(two_menus(s, key)),
+            Some(row) => regret_match(&row.regrets, strategy),
+            // A set no earlier batch met: zero regrets, so uniform.
+            None => strategy.fill(1.0 / n as f64),
+        }
+        Ok(())
+    }
+
+    fn add(&mut self, s: usize, key: u64, sums: bool, delta: &[f64]) {
+        let u = &mut self.updates;
+        u.entries.push((s, key, sums, u.values.len(), delta.len()));
+        u.values.extend_from_slice(delta);
+    }
+}
+
+/// What a sampled run is: the game, its rules and how it trains, and how to make the bots
+/// of one worker.
+struct Spec<'a, G: GameDef> {
     rules: &'a VariantOf<G>,
     players: usize,
     walk: Walk,
     seed: u64,
+    field_share: f64,
+    /// The fallback preset's bot.
+    bot: Box<dyn Fn() -> <G::State as Forward>::Bot + Send + Sync + 'a>,
+    /// The field's bots, one per strategy.
+    field: Box<dyn Fn() -> Vec<<G::State as Forward>::Bot> + Send + Sync + 'a>,
+}
+
+impl<'a, G: GameDef> Spec<'a, G> {
+    fn worker(&self) -> Worker<'a, G> {
+        let players = self.players;
+        Worker {
+            rules: self.rules,
+            players,
+            walk: self.walk,
+            seed: self.seed,
+            field_share: self.field_share,
+            bots: (0..players).map(|_| (self.bot)()).collect(),
+            field: (0..players).map(|_| (self.field)()).collect(),
+            seated: vec![None; players],
+            obs: Default::default(),
+            root: Box::new(G::State::new(self.rules)),
+        }
+    }
+}
+
+/// Monte Carlo CFR over game `G`'s forward model.
+pub struct Sampled<'a, G: GameDef> {
+    spec: Spec<'a, G>,
+    batch: u64,
     iterations: u64,
-    rows: HashMap<(usize, u64), Row>,
+    rows: Rows,
+    /// The worker of unbatched iterations.
+    worker: Worker<'a, G>,
+}
+
+/// What plays traversals: a bot per seat and the buffers of one unit.
+struct Worker<'a, G: GameDef> {
+    rules: &'a VariantOf<G>,
+    players: usize,
+    walk: Walk,
+    seed: u64,
+    field_share: f64,
     /// The fallback preset's bot, one per seat.
     bots: Vec<<G::State as Forward>::Bot>,
-    /// The field's bots, one list per seat, and the chance a seat is one of them.
+    /// The field's bots, one list per seat.
     field: Vec<Vec<<G::State as Forward>::Bot>>,
-    field_share: f64,
     /// This traversal's field bot at each seat (by index into its list), none for the
     /// trained strategy.
     seated: Vec<Option<usize>>,
@@ -121,42 +264,39 @@ pub struct Sampled<'a, G: GameDef> {
 
 impl<'a, G: GameDef> Sampled<'a, G> {
     /// A run under `rules` whose keyless decisions `bot` makes (a fresh bot per seat),
-    /// resumed from `tables` after `iterations` iterations, each traversal walking as `walk`
-    /// says; `field` makes a fresh bot of each of
-    /// the field's strategies, which take each other seat's place with chance `field_share`.
+    /// resumed from `tables` after `iterations` iterations, walking and batching as
+    /// `options` say; `field` makes a fresh bot of each of the field's strategies, which
+    /// take each other seat's place with chance `options.field_share`.
     pub fn new(
         rules: &'a VariantOf<G>,
-        bot: impl Fn() -> <G::State as Forward>::Bot,
+        bot: impl Fn() -> <G::State as Forward>::Bot + Send + Sync + 'a,
+        field: impl Fn() -> Vec<<G::State as Forward>::Bot> + Send + Sync + 'a,
         seed: u64,
-        iterations: u64,
-        tables: Tables,
-        walk: Walk,
-        (field, field_share): (&dyn Fn() -> Vec<<G::State as Forward>::Bot>, f64),
+        (iterations, tables): (u64, Tables),
+        options: &Options,
     ) -> Self {
-        let players = G::players(rules);
-        let rows = tables.into_iter().map(|(s, k, regrets, sums)| ((s, k), Row { regrets, sums })).collect();
-        Sampled {
+        let spec = Spec {
             rules,
-            players,
-            walk,
+            players: G::players(rules),
+            walk: options.walk,
             seed,
-            iterations,
-            rows,
-            bots: (0..players).map(|_| bot()).collect(),
-            field: (0..players).map(|_| field()).collect(),
-            field_share,
-            seated: vec![None; players],
-            obs: Default::default(),
-            root: Box::new(G::State::new(rules)),
-        }
+            field_share: options.field_share,
+            bot: Box::new(bot),
+            field: Box::new(field),
+        };
+        let rows = tables.into_iter().map(|(s, k, regrets, sums)| ((s, k), Row { regrets, sums })).collect();
+        Sampled { worker: spec.worker(), spec, batch: options.batch.max(1), iterations, rows }
     }
+}
 
+impl<G: GameDef> Worker<'_, G> {
     /// Plays the unit on from `state` to the next keyed decision with a choice, the field's
     /// seats and the keyless decisions made by their bots, and returns its seat and key,
-    /// with its moves in `legal` and its current strategy in `strategy` (its row made where
-    /// new); `None` at the unit's end.
+    /// with its moves in `legal` and its current strategy in `strategy`; `None` at the
+    /// unit's end.
     fn next_decision(
         &mut self,
+        store: &mut impl Store,
         state: &mut G::State,
         out: &mut RoundResult,
         rngs: &mut SeatRngs,
@@ -185,14 +325,7 @@ impl<'a, G: GameDef> Sampled<'a, G> {
                 state.apply(rules, m, &mut NoEvents, out)?;
                 continue;
             };
-            let n = legal.len();
-            let row = self.rows.entry((s, key)).or_insert_with(|| Row { regrets: vec![0.0; n], sums: vec![0.0; n] });
-            if row.regrets.len() != n {
-                return Err(Error::Invariant(format!("information key {key:#x} of seat {s} has two menus")));
-            }
-            strategy.clear();
-            strategy.resize(n, 0.0);
-            regret_match(&row.regrets, strategy);
+            store.strategy(s, key, legal.len(), strategy)?;
             return Ok(Some((s, key)));
         }
     }
@@ -200,6 +333,7 @@ impl<'a, G: GameDef> Sampled<'a, G> {
     /// The sampled counterfactual value to seat `p` of the unit from `state` on.
     fn traverse(
         &mut self,
+        store: &mut impl Store,
         mut state: G::State,
         mut out: RoundResult,
         mut rngs: SeatRngs,
@@ -209,42 +343,41 @@ impl<'a, G: GameDef> Sampled<'a, G> {
         let rules = self.rules;
         let (mut legal, mut strategy) = (Vec::new(), Vec::new());
         loop {
-            let Some((s, key)) = self.next_decision(&mut state, &mut out, &mut rngs, &mut legal, &mut strategy)? else {
+            let Some((s, key)) =
+                self.next_decision(store, &mut state, &mut out, &mut rngs, &mut legal, &mut strategy)?
+            else {
                 return Ok(G::training_value(rules, &state, &out, p));
             };
-            let n = legal.len();
-            let row = self.rows.get_mut(&(s, key)).expect("next_decision made the row");
             if s != p {
-                for (sum, x) in row.sums.iter_mut().zip(&strategy) {
-                    *sum += x;
-                }
+                store.add(s, key, true, &strategy);
                 let m = legal[draw(&strategy, draws)];
                 state.apply(rules, m, &mut NoEvents, &mut out)?;
                 continue;
             }
-            let mut values = vec![0.0; n];
+            let mut values = vec![0.0; legal.len()];
             let mut v = 0.0;
             for (a, &m) in legal.iter().enumerate() {
                 let (mut child, mut child_out) = (state.clone(), out.clone());
                 child.apply(rules, m, &mut NoEvents, &mut child_out)?;
-                values[a] = self.traverse(child, child_out, rngs.clone(), p, draws)?;
+                values[a] = self.traverse(store, child, child_out, rngs.clone(), p, draws)?;
                 v += strategy[a] * values[a];
             }
-            let row = self.rows.get_mut(&(s, key)).expect("the row was made above");
-            for (r, va) in row.regrets.iter_mut().zip(&values) {
-                *r += va - v;
+            // Each move's regret: its value less the strategy's.
+            for va in &mut values {
+                *va -= v;
             }
+            store.add(s, key, false, &values);
             return Ok(v);
         }
     }
+
     /// Plays the unit from `state` to its end on the current strategies and returns seat
     /// `p`'s value. With `pick`, it also adds the other seats' strategies to their sums and
     /// keeps one of `p`'s keyed decisions, uniformly, with the number it was picked from.
     fn walk(
         &mut self,
-        mut state: G::State,
-        mut out: RoundResult,
-        mut rngs: SeatRngs,
+        store: &mut impl Store,
+        (mut state, mut out, mut rngs): (G::State, RoundResult, SeatRngs),
         p: usize,
         draws: &mut Xoshiro256PlusPlus,
         mut pick: Option<&mut Option<Picked<G>>>,
@@ -254,15 +387,14 @@ impl<'a, G: GameDef> Sampled<'a, G> {
         let mut strategy = Vec::new();
         let mut seen = 0u64;
         loop {
-            let Some((s, key)) = self.next_decision(&mut state, &mut out, &mut rngs, &mut legal, &mut strategy)? else {
+            let Some((s, key)) =
+                self.next_decision(store, &mut state, &mut out, &mut rngs, &mut legal, &mut strategy)?
+            else {
                 return Ok(G::training_value(rules, &state, &out, p));
             };
-            let row = self.rows.get_mut(&(s, key)).expect("next_decision made the row");
             if let Some(picked) = pick.as_deref_mut() {
                 if s != p {
-                    for (sum, x) in row.sums.iter_mut().zip(&strategy) {
-                        *sum += x;
-                    }
+                    store.add(s, key, true, &strategy);
                 } else {
                     // Reservoir sampling: each of p's decisions is kept with equal chance.
                     seen += 1;
@@ -283,6 +415,7 @@ impl<'a, G: GameDef> Sampled<'a, G> {
     /// One `mccfr-probe` traversal for seat `p` from the unit's start.
     fn probe_traverse(
         &mut self,
+        store: &mut impl Store,
         root: G::State,
         out: RoundResult,
         rngs: SeatRngs,
@@ -290,16 +423,15 @@ impl<'a, G: GameDef> Sampled<'a, G> {
         draws: &mut Xoshiro256PlusPlus,
     ) -> Result<(), Error> {
         let mut picked = None;
-        self.walk(root, out, rngs, p, draws, Some(&mut picked))?;
+        self.walk(store, (root, out, rngs), p, draws, Some(&mut picked))?;
         let Some(Picked { state, out, rngs, key, of }) = picked else {
             return Ok(());
         };
         let rules = self.rules;
         let mut legal = Vec::new();
         state.legal(rules, &mut legal);
-        let row = &self.rows[&(p, key)];
-        let mut strategy = vec![0.0; legal.len()];
-        regret_match(&row.regrets, &mut strategy);
+        let mut strategy = Vec::new();
+        store.strategy(p, key, legal.len(), &mut strategy)?;
         // Every move's probe draws the same numbers, so the moves are compared on one future.
         let from = draws.clone();
         let mut values = vec![0.0; legal.len()];
@@ -308,19 +440,17 @@ impl<'a, G: GameDef> Sampled<'a, G> {
             let (mut child, mut child_out) = (state.clone(), out.clone());
             child.apply(rules, m, &mut NoEvents, &mut child_out)?;
             let mut d = from.clone();
-            values[a] = self.walk(child, child_out, rngs.clone(), p, &mut d, None)?;
+            values[a] = self.walk(store, (child, child_out, rngs.clone()), p, &mut d, None)?;
             v += strategy[a] * values[a];
         }
         let weight = of as f64;
-        let row = self.rows.get_mut(&(p, key)).expect("the picked row exists");
-        for (r, va) in row.regrets.iter_mut().zip(&values) {
-            *r += weight * (va - v);
+        for va in &mut values {
+            *va = weight * (*va - v);
         }
+        store.add(p, key, false, &values);
         Ok(())
     }
-}
 
-impl<G: GameDef> Sampled<'_, G> {
     /// One outcome-sampling traversal for seat `p` from the unit's start: one path, each
     /// seat drawing its move from its current strategy (`p` mixing in uniform exploration).
     /// Each of `p`'s decisions on the path then gets every move's sampled counterfactual
@@ -329,6 +459,7 @@ impl<G: GameDef> Sampled<'_, G> {
     /// `p`'s own reach over the path's chance.
     fn outcome_traverse(
         &mut self,
+        store: &mut impl Store,
         mut state: G::State,
         mut out: RoundResult,
         mut rngs: SeatRngs,
@@ -341,7 +472,9 @@ impl<G: GameDef> Sampled<'_, G> {
         // Seat p's reach, the other seats' and the sampled path's, chance left out of all
         // three (it cancels in their ratios).
         let (mut mine, mut others, mut reach) = (1.0, 1.0, 1.0);
-        while let Some((s, key)) = self.next_decision(&mut state, &mut out, &mut rngs, &mut legal, &mut strategy)? {
+        while let Some((s, key)) =
+            self.next_decision(store, &mut state, &mut out, &mut rngs, &mut legal, &mut strategy)?
+        {
             sample.clear();
             if s == p {
                 let uniform = EXPLORATION / legal.len() as f64;
@@ -370,17 +503,51 @@ impl<G: GameDef> Sampled<'_, G> {
         // The path's value to p, carried up: at another seat's decision the sample is its
         // strategy, so the estimate passes unchanged; at p's it is reweighted.
         let mut value = G::training_value(rules, &state, &out, p);
+        let (mut regrets, mut sums) = (Vec::new(), Vec::new());
         for v in path.iter().rev() {
             let drawn = value / v.chance;
             let estimate = v.strategy[v.drawn] * drawn;
             let (weight, average) = (v.others / v.reach, v.mine / v.reach);
-            let row = self.rows.get_mut(&(p, v.key)).expect("next_decision made the row");
-            for (b, ((r, sum), x)) in row.regrets.iter_mut().zip(row.sums.iter_mut()).zip(&v.strategy).enumerate() {
+            regrets.clear();
+            regrets.extend((0..v.strategy.len()).map(|b| {
                 let child = if b == v.drawn { drawn } else { 0.0 };
-                *r += weight * (child - estimate);
-                *sum += average * x;
-            }
+                weight * (child - estimate)
+            }));
+            sums.clear();
+            sums.extend(v.strategy.iter().map(|x| average * x));
+            store.add(p, v.key, false, &regrets);
+            store.add(p, v.key, true, &sums);
             value = estimate;
+        }
+        Ok(())
+    }
+
+    /// Iteration `t`: one traversal per seat, each from its own deal.
+    fn iteration(&mut self, store: &mut impl Store, t: u64) -> Result<(), Error> {
+        for p in 0..self.players {
+            let at = t * self.players as u64 + p as u64;
+            let mut out = RoundResult::default();
+            // A stream of its own, so that a run without a field draws as before.
+            if self.field_share > 0.0 {
+                let mut fielding = Xoshiro256PlusPlus::seed_from_u64(mix_seed(self.seed, at, FIELD_STREAM));
+                for (s, seat) in self.seated.iter_mut().enumerate() {
+                    let n = self.field[s].len();
+                    *seat = (s != p && n > 0 && fielding.random::<f64>() < self.field_share)
+                        .then(|| fielding.random_range(0..n));
+                }
+            }
+            let deal = mix_seed(self.seed, at, DEAL_STREAM);
+            self.root.start(self.rules, deal, at, &mut NoEvents, &mut out)?;
+            let rngs = SeatRngs::new(mix_seed(self.seed, at, BOT_STREAM), self.players);
+            let mut draws = Xoshiro256PlusPlus::seed_from_u64(mix_seed(self.seed, at, DRAW_STREAM));
+            let root = (*self.root).clone();
+            match self.walk {
+                Walk::External => {
+                    self.traverse(store, root, out, rngs, p, &mut draws)?;
+                }
+                Walk::Probe => self.probe_traverse(store, root, out, rngs, p, &mut draws)?,
+                Walk::Outcome => self.outcome_traverse(store, root, out, rngs, p, &mut draws)?,
+            }
         }
         Ok(())
     }
@@ -413,32 +580,29 @@ struct Picked<G: GameDef> {
 impl<G: GameDef> SampledTrainer for Sampled<'_, G> {
     fn iterate(&mut self) -> Result<(), Error> {
         let t = self.iterations;
-        for p in 0..self.players {
-            let at = t * self.players as u64 + p as u64;
-            let mut out = RoundResult::default();
-            // A stream of its own, so that a run without a field draws as before.
-            if self.field_share > 0.0 {
-                let mut fielding = Xoshiro256PlusPlus::seed_from_u64(mix_seed(self.seed, at, FIELD_STREAM));
-                for (s, seat) in self.seated.iter_mut().enumerate() {
-                    let n = self.field[s].len();
-                    *seat = (s != p && n > 0 && fielding.random::<f64>() < self.field_share)
-                        .then(|| fielding.random_range(0..n));
-                }
-            }
-            let deal = mix_seed(self.seed, at, DEAL_STREAM);
-            self.root.start(self.rules, deal, at, &mut NoEvents, &mut out)?;
-            let rngs = SeatRngs::new(mix_seed(self.seed, at, BOT_STREAM), self.players);
-            let mut draws = Xoshiro256PlusPlus::seed_from_u64(mix_seed(self.seed, at, DRAW_STREAM));
-            let root = (*self.root).clone();
-            match self.walk {
-                Walk::External => {
-                    self.traverse(root, out, rngs, p, &mut draws)?;
-                }
-                Walk::Probe => self.probe_traverse(root, out, rngs, p, &mut draws)?,
-                Walk::Outcome => self.outcome_traverse(root, out, rngs, p, &mut draws)?,
-            }
+        if self.batch == 1 {
+            self.worker.iteration(&mut self.rows, t)?;
+            self.iterations += 1;
+            return Ok(());
         }
-        self.iterations += 1;
+        let (spec, frozen) = (&self.spec, &self.rows);
+        // Which worker plays which iteration depends on the threads; what each iteration
+        // logs does not (its bots' streams are its own), and the logs are added in order.
+        let logs = (t..t + self.batch)
+            .into_par_iter()
+            .map_init(
+                || spec.worker(),
+                |worker, t| {
+                    let mut store = Logged { frozen, updates: Updates::default() };
+                    worker.iteration(&mut store, t)?;
+                    Ok(store.updates)
+                },
+            )
+            .collect::<Result<Vec<Updates>, Error>>()?;
+        for u in &logs {
+            u.apply(&mut self.rows)?;
+        }
+        self.iterations += self.batch;
         Ok(())
     }
 
@@ -481,36 +645,24 @@ mod tests {
     use crate::solver::build::build;
     use crate::solver::policy::{Policy, PolicyHeader};
 
-    fn header() -> PolicyHeader {
-        PolicyHeader {
-            format: 1,
-            game: "kuhn-poker".into(),
-            rules: String::new(),
-            rules_hash: String::new(),
-            abstraction: String::new(),
-            algorithm: "es-mccfr".into(),
-            iterations: 0,
-            exploitability: None,
-            players: 2,
-            fallback: None,
-            field: Vec::new(),
-            field_share: None,
-        }
-    }
-
     /// A Kuhn poker run walking as `walk` from `seed`, resumed at `from` iterations with
     /// `tables`, trained to `to` iterations.
-    fn kuhn<'a>(
+    fn kuhn<'a>(rules: &'a Rules<Kuhn>, walk: Walk, seed: u64, from: (u64, Tables), to: u64) -> Sampled<'a, Def<Kuhn>> {
+        kuhn_with(rules, &Options { walk, ..Options::default() }, seed, from, to)
+    }
+
+    /// The same, trained as `options` say.
+    fn kuhn_with<'a>(
         rules: &'a Rules<Kuhn>,
-        walk: Walk,
+        options: &Options,
         seed: u64,
         (from, tables): (u64, Tables),
         to: u64,
     ) -> Sampled<'a, Def<Kuhn>> {
         let text = crate::games::presets::preset_text(Def::<Kuhn>::PRESETS, "random", "kuhn-poker").unwrap();
         let preset = Def::<Kuhn>::parse_preset(&text).unwrap();
-        let bot = || Def::<Kuhn>::bot(&preset, "random");
-        let mut run = Sampled::<Def<Kuhn>>::new(rules, bot, seed, from, tables, walk, (&Vec::new, 0.0));
+        let bot = move || Def::<Kuhn>::bot(&preset, "random");
+        let mut run = Sampled::<Def<Kuhn>>::new(rules, bot, Vec::new, seed, (from, tables), options);
         while run.iterations() < to {
             run.iterate().unwrap();
         }
@@ -520,7 +672,7 @@ mod tests {
     /// The average policy's exploitability and seat 0's value over Kuhn poker's tree.
     fn measured(rules: &Rules<Kuhn>, run: &Sampled<'_, Def<Kuhn>>) -> (f64, f64) {
         let tree = build::<Def<Kuhn>>(rules).unwrap();
-        let policy = Policy::from_sets(header(), run.average()).tabular(&tree);
+        let policy = Policy::from_sets(PolicyHeader::default(), run.average()).tabular(&tree);
         (exploitability(&tree, &policy), crate::solver::best_response::policy_values(&tree, &policy)[0])
     }
 
@@ -562,5 +714,28 @@ mod tests {
         let at = [early, late];
         eprintln!("probe exploitability {at:?}");
         assert!(at[1] < 0.03 && at[1] < at[0] / 2.0, "exploitability {at:?}");
+    }
+
+    /// Batched iterations read one strategy a batch and run in parallel: the tables are the
+    /// same on one thread and on two, a run resumed at a batch's end equals an unbroken one,
+    /// batches change the run, and it still nears Kuhn poker's equilibrium.
+    #[test]
+    fn batched_training_is_the_same_on_any_threads_and_nears_kuhns_equilibrium() {
+        let rules = Rules::<Kuhn>::default();
+        let on = |threads: usize, walk: Walk, from: (u64, Tables), to: u64| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let options = Options { walk, batch: 64, ..Options::default() };
+            pool.install(|| kuhn_with(&rules, &options, 3, from, to))
+        };
+        for walk in [Walk::External, Walk::Outcome, Walk::Probe] {
+            let one = on(1, walk, (0, Vec::new()), 6_400);
+            assert_eq!(one.iterations(), 6_400);
+            assert_eq!(one.tables(), on(2, walk, (0, Vec::new()), 6_400).tables(), "{walk:?}");
+            let first = on(2, walk, (0, Vec::new()), 1_280);
+            assert_eq!(on(1, walk, (1_280, first.tables()), 6_400).tables(), one.tables(), "{walk:?}");
+            assert_ne!(kuhn(&rules, walk, 3, (0, Vec::new()), 6_400).tables(), one.tables(), "{walk:?}");
+        }
+        let (expl, _) = measured(&rules, &on(2, Walk::External, (0, Vec::new()), 20_000));
+        assert!(expl < 0.03, "exploitability {expl}");
     }
 }

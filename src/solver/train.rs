@@ -93,6 +93,13 @@ pub struct TrainState {
     pub field: Vec<String>,
     #[serde(default)]
     pub field_share: f64,
+    /// A sampled run's iterations a batch (`train --batch`).
+    #[serde(default = "one")]
+    pub batch: u64,
+}
+
+fn one() -> u64 {
+    1
 }
 
 /// One measurement of the average policy during training.
@@ -216,14 +223,16 @@ impl Trainer {
     }
 }
 
-/// Whether iteration count `n` is one the training curve measures: 1, 2, 5, 10, 20, 50, ...
-pub fn measured_at(n: u64) -> bool {
-    let mut step = 1;
-    while step <= n {
-        if n == step || n == 2 * step || n == 5 * step {
+/// Whether the training curve measures a run that went from `before` to `after`
+/// iterations in one step: whether one of the counts it measures (1, 2, 5, 10, 20, 50, ...)
+/// lies past `before` and up to `after`.
+pub fn measured_in(before: u64, after: u64) -> bool {
+    let mut step = 1u64;
+    while step <= after {
+        if [step, 2 * step, 5 * step].iter().any(|&n| n > before && n <= after) {
             return true;
         }
-        step *= 10;
+        step = step.saturating_mul(10);
     }
     false
 }
@@ -281,6 +290,7 @@ mod tests {
                 points: Vec::new(),
                 field: Vec::new(),
                 field_share: 0.0,
+                batch: 1,
             };
             let mut rest = Trainer::new(&kuhn, a, 7, Some(&state)).unwrap();
             for _ in 25..60 {
@@ -289,6 +299,8 @@ mod tests {
             assert_eq!(rest.average_policy(), whole.average_policy(), "{algorithm}");
         }
         assert!("nope".parse::<Algorithm>().unwrap_err().to_string().contains("cfr+"));
-        assert!(measured_at(1) && measured_at(50) && measured_at(2000) && !measured_at(30));
+        assert!(measured_in(0, 1) && measured_in(49, 50) && measured_in(1999, 2000) && !measured_in(29, 30));
+        assert!(measured_in(0, 1) && measured_in(1024, 2048) && measured_in(49, 50) && !measured_in(50, 99));
+        assert!(!measured_in(2048, 3072) && measured_in(4096, 5120));
     }
 }
