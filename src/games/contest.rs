@@ -409,8 +409,26 @@ where
     let mut rules = rules_text.map_or_else(|| Ok(G::RulesFile::default()), G::parse_rules)?;
     let asked = presets::players_asked(players, rules_text, seats).unwrap_or(*G::players_mut(&mut rules));
     *G::players_mut(&mut rules) = asked;
+    // Whether the seats alone set the player count.
+    let from_seats = seats.is_some() && presets::players_asked(players, rules_text, None).is_none();
     let seats = presets::seats_or_mix(seats, G::DEFAULT_MIX, asked);
-    Ok((Box::new(Contest::<G>::new(&rules, &seats)?), seats))
+    match Contest::<G>::new(&rules, &seats) {
+        Ok(contest) => Ok((Box::new(contest), seats)),
+        // Where the seats set the player count, a seat that names no strategy (`--seats
+        // tigth`) is the fault to report, not the count of one it implied.
+        Err(e) if from_seats => {
+            for name in &seats {
+                load_strategy::<G>(name)?;
+            }
+            let one = if asked == 1 { "strategy" } else { "strategies" };
+            Err(if e.to_string().starts_with("players = ") {
+                InputError::new(format!("--seats names {asked} {one}, so {e}; name one strategy per seat"))
+            } else {
+                e
+            })
+        }
+        Err(e) => Err(e),
+    }
 }
 
 fn default_rules<G: GameDef>() -> String {

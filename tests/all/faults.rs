@@ -59,6 +59,9 @@ fn bad_input_is_refused_in_one_line_with_exit_code_2_before_anything_is_written(
         // A seat lost to a doubled comma; a sharded run that would stop on each shard's
         // own interval.
         (&["run", "--seats", "greedy,,tight,random", "--rounds", "10", "--out", out], "an empty name"),
+        // One seat whose name is mistyped: the name is the fault, not the count of one.
+        (&["run", "--seats", "tigth", "--rounds", "10", "--out", out], "tigth"),
+        (&["run", "--seats", "greedy", "--rounds", "10", "--out", out], "--seats names 1 strategy, so players = 1"),
         (&["run", "--until-ci", "0.01", "--shard", "0/2", "--out", out], "--until-ci with --shard"),
         // Unbounded resources.
         (&["run", "--threads", "99999999999999", "--rounds", "10", "--out", out], "at most 1024"),
