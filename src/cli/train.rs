@@ -159,6 +159,13 @@ pub fn run(args: TrainArgs) -> Result<()> {
     if batch == 0 {
         return Err(InputError::new("--batch 0: give at least 1 iteration a batch").into());
     }
+    if batch > draftsim::solver::sampled::MAX_BATCH {
+        return Err(InputError::new(format!(
+            "--batch {batch}: give at most {} iterations a batch (a batch's updates are held in memory until it ends)",
+            draftsim::solver::sampled::MAX_BATCH
+        ))
+        .into());
+    }
     if batch > 1 && matches!(algorithm, Algorithm::Full(_)) {
         return Err(InputError::new(format!(
             "--batch {batch}: {algorithm_name} sweeps the whole tree each iteration; batches are for es-mccfr, os-mccfr and mccfr-probe"

@@ -75,6 +75,10 @@ pub enum Walk {
     Outcome,
 }
 
+/// The most iterations a batch holds: every traversal's updates are kept until the batch
+/// ends.
+pub const MAX_BATCH: u64 = 1 << 20;
+
 /// Exploration at the traversing seat's decisions in outcome sampling: the share of its
 /// draws made uniformly rather than from its strategy (OpenSpiel's default).
 const EXPLORATION: f64 = 0.6;

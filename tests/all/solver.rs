@@ -205,6 +205,7 @@ fn bad_training_input_is_one_line() {
         (vec!["train", "--game", "seven-card-draft", "--fallback", "nope", "--out", out], "nope"),
         (vec!["train", "--game", "kuhn-poker", "--iterations", "0", "--out", out], "--iterations 0"),
         (vec!["train", "--game", "sevens", "--batch", "0", "--out", out], "--batch 0"),
+        (vec!["train", "--game", "sevens", "--batch", "18446744073709551615", "--out", out], "at most 1048576"),
         (vec!["train", "--game", "kuhn-poker", "--batch", "8", "--out", out], "cfr+ sweeps the whole tree"),
         (vec!["train", "--game", "kuhn-poker"], "--out"),
         (vec!["exploitability", "--game", "sevens", "--bound", "exact"], "--bound lower"),
