@@ -24,7 +24,8 @@ cargo run --release --quiet -- train --game sevens --players 2 --iterations 2000
   --field 'bluffer{bet.p=1},bluffer{bet.p=0},tight,exact,bluffer' --field-share 0.3 \
   --out strategies/sevens/cfr-heads-up --force --quiet
 # Seven Poker: stay or fold by MCCFR with one sampled decision a game (mccfr-probe), the
-# rest as adaptive; against itself and, at three quarters of the other seats, the presets.
-cargo run --release --quiet -- train --game seven-poker --iterations 800000 \
+# rest as adaptive; against itself and, at three quarters of the other seats, the presets;
+# in batches of 512 on every core (the policy is the same on any number).
+cargo run --release --quiet -- train --game seven-poker --iterations 6400000 --batch 512 \
   --field 'adaptive,colour,rainbow,bluffer,fold-to-keep,pat' --field-share 0.75 \
   --out strategies/seven-poker/cfr --force --quiet
