@@ -142,21 +142,49 @@ fn finish_regrets(variant: Variant, t: u64, regrets: &mut [Vec<f64>], sets: &[u3
     }
 }
 
+/// What both tabular solvers keep: the scheme, the iterations done, and per information
+/// set (in [`Tree::infosets`] order) the cumulative regrets and strategy sums.
+#[derive(Clone, Debug)]
+struct Tables {
+    variant: Variant,
+    iterations: u64,
+    regrets: Vec<Vec<f64>>,
+    sums: Vec<Vec<f64>>,
+    /// Each seat's information sets.
+    by_seat: Vec<Vec<u32>>,
+}
+
+impl Tables {
+    /// # Panics
+    /// If a table's shape does not match the tree's information sets.
+    fn new(tree: &Tree, variant: Variant, iterations: u64, regrets: Vec<Vec<f64>>, sums: Vec<Vec<f64>>) -> Tables {
+        check_tables(tree, &regrets, &sums);
+        Tables { variant, iterations, regrets, sums, by_seat: by_seat(tree) }
+    }
+
+    /// Counts the next iteration in and returns its number (from 1) and its weight in the
+    /// average strategy, or `None` for a tree with no nodes.
+    fn begin(&mut self, tree: &Tree) -> Option<(u64, f64)> {
+        assert_eq!(self.regrets.len(), tree.infosets.len(), "not the tree this solver was made for");
+        if tree.nodes.is_empty() {
+            return None;
+        }
+        self.iterations += 1;
+        Some((self.iterations, self.variant.average_weight(self.iterations)))
+    }
+}
+
 /// Full-width tabular CFR with alternating updates (as CFR+ prescribes, for every
 /// variant): each iteration traverses the tree once per seat in turn, and a seat's regrets
 /// and current strategy change right after its own traversal, so later seats answer it.
 #[derive(Clone, Debug)]
 pub struct Cfr {
-    variant: Variant,
-    iterations: u64,
-    regrets: Vec<Vec<f64>>,
-    sums: Vec<Vec<f64>>,
+    t: Tables,
     /// The current strategy (regret matching on `regrets`).
     current: Vec<Vec<f64>>,
     /// This traversal's counterfactual regrets, folded into `regrets` once it ends, so the
     /// current strategy stays fixed during it.
     delta: Vec<Vec<f64>>,
-    by_seat: Vec<Vec<u32>>,
 }
 
 impl Cfr {
@@ -175,40 +203,36 @@ impl Cfr {
         regrets: Vec<Vec<f64>>,
         sums: Vec<Vec<f64>>,
     ) -> Cfr {
-        check_tables(tree, &regrets, &sums);
+        let t = Tables::new(tree, variant, iterations, regrets, sums);
         let mut current = zeros(tree);
-        for (c, r) in current.iter_mut().zip(&regrets) {
+        for (c, r) in current.iter_mut().zip(&t.regrets) {
             regret_match(r, c);
         }
-        Cfr { variant, iterations, regrets, sums, current, delta: zeros(tree), by_seat: by_seat(tree) }
+        Cfr { t, current, delta: zeros(tree) }
     }
 
     pub fn variant(&self) -> Variant {
-        self.variant
+        self.t.variant
     }
 
     /// Iterations done so far.
     pub fn iterations(&self) -> u64 {
-        self.iterations
+        self.t.iterations
     }
 
     /// (cumulative regrets, strategy sums), one row per information set.
     pub fn tables(&self) -> (&[Vec<f64>], &[Vec<f64>]) {
-        (&self.regrets, &self.sums)
+        (&self.t.regrets, &self.t.sums)
     }
 
     /// One iteration: a traversal and regret update for each seat in turn.
     pub fn iterate(&mut self, tree: &Tree) {
-        assert_eq!(self.regrets.len(), tree.infosets.len(), "not the tree this solver was made for");
-        if tree.nodes.is_empty() {
+        let Some((t, weight)) = self.t.begin(tree) else {
             return;
-        }
-        self.iterations += 1;
-        let t = self.iterations;
-        let weight = self.variant.average_weight(t);
+        };
         for seat in 0..tree.players {
             self.traverse(tree, 0, seat, 1.0, 1.0, weight);
-            let Cfr { variant, regrets, current, delta, by_seat, .. } = self;
+            let Cfr { t: Tables { variant, regrets, by_seat, .. }, current, delta } = self;
             for &i in &by_seat[seat] {
                 let i = i as usize;
                 for (r, d) in regrets[i].iter_mut().zip(&mut delta[i]) {
@@ -254,7 +278,7 @@ impl Cfr {
                     // Regret of a = reach_o * (va - v): the v part is taken off below, once
                     // v is known, so no per-node buffer is needed.
                     self.delta[i][a] += reach_o * va;
-                    self.sums[i][a] += weight * reach_p * p;
+                    self.t.sums[i][a] += weight * reach_p * p;
                 }
                 for d in &mut self.delta[i] {
                     *d -= reach_o * v;
@@ -275,7 +299,7 @@ impl Cfr {
 
     /// The average policy: what converges to an equilibrium in two-player zero-sum games.
     pub fn average_policy(&self) -> TabularPolicy {
-        normalise(&self.sums)
+        normalise(&self.t.sums)
     }
 
     /// The strategy the next iteration plays (regret matching on the current regrets).
@@ -312,11 +336,7 @@ fn sample(probs: impl Iterator<Item = f64>, rng: &mut Xoshiro256PlusPlus) -> usi
 /// for large abstractions.
 #[derive(Clone, Debug)]
 pub struct ExternalSampling {
-    variant: Variant,
-    iterations: u64,
-    regrets: Vec<Vec<f64>>,
-    sums: Vec<Vec<f64>>,
-    by_seat: Vec<Vec<u32>>,
+    t: Tables,
     /// A stack of (strategy, action values) for the traverser's nodes on the current path,
     /// sized up front for the deepest path.
     scratch: Vec<f64>,
@@ -339,7 +359,7 @@ impl ExternalSampling {
         regrets: Vec<Vec<f64>>,
         sums: Vec<Vec<f64>>,
     ) -> ExternalSampling {
-        check_tables(tree, &regrets, &sums);
+        let t = Tables::new(tree, variant, iterations, regrets, sums);
         // The most scratch any root-to-leaf path needs: two entries per action of each
         // decision on it.
         let mut deepest = 0;
@@ -353,44 +373,34 @@ impl ExternalSampling {
                 stack.extend(node.children.iter().map(|&c| (c, need)));
             }
         }
-        ExternalSampling {
-            variant,
-            iterations,
-            regrets,
-            sums,
-            by_seat: by_seat(tree),
-            scratch: Vec::with_capacity(deepest),
-        }
+        ExternalSampling { t, scratch: Vec::with_capacity(deepest) }
     }
 
     pub fn variant(&self) -> Variant {
-        self.variant
+        self.t.variant
     }
 
     /// Iterations done so far.
     pub fn iterations(&self) -> u64 {
-        self.iterations
+        self.t.iterations
     }
 
     /// (cumulative regrets, strategy sums), one row per information set.
     pub fn tables(&self) -> (&[Vec<f64>], &[Vec<f64>]) {
-        (&self.regrets, &self.sums)
+        (&self.t.regrets, &self.t.sums)
     }
 
     /// One iteration, fixed by `iteration_seed`: one sampled traversal per seat in turn,
     /// all drawing from one generator seeded with it.
     pub fn iterate(&mut self, tree: &Tree, iteration_seed: u64) {
-        assert_eq!(self.regrets.len(), tree.infosets.len(), "not the tree this solver was made for");
-        if tree.nodes.is_empty() {
+        let Some((t, weight)) = self.t.begin(tree) else {
             return;
-        }
-        self.iterations += 1;
-        let t = self.iterations;
-        let weight = self.variant.average_weight(t);
+        };
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(iteration_seed);
         for seat in 0..tree.players {
             self.traverse(tree, 0, seat, weight, &mut rng);
-            finish_regrets(self.variant, t, &mut self.regrets, &self.by_seat[seat]);
+            let Tables { variant, regrets, by_seat, .. } = &mut self.t;
+            finish_regrets(*variant, t, regrets, &by_seat[seat]);
         }
     }
 
@@ -410,15 +420,15 @@ impl ExternalSampling {
                 // child has returned: no allocation per node.
                 let base = self.scratch.len();
                 self.scratch.resize(base + 2 * actions, 0.0);
-                regret_match(&self.regrets[i], &mut self.scratch[base..base + actions]);
+                regret_match(&self.t.regrets[i], &mut self.scratch[base..base + actions]);
                 let mut v = 0.0;
                 for (a, &c) in node.children.iter().enumerate() {
                     let va = self.traverse(tree, c, seat, weight, rng);
                     self.scratch[base + actions + a] = va;
                     v += self.scratch[base + a] * va;
                 }
-                let clip = self.variant.clips();
-                for (r, va) in self.regrets[i].iter_mut().zip(&self.scratch[base + actions..]) {
+                let clip = self.t.variant.clips();
+                for (r, va) in self.t.regrets[i].iter_mut().zip(&self.scratch[base + actions..]) {
                     *r += va - v;
                     if clip {
                         *r = r.max(0.0);
@@ -429,11 +439,11 @@ impl ExternalSampling {
             }
             NodeKind::Decision { infoset, .. } => {
                 let i = *infoset as usize;
-                let regrets = &self.regrets[i];
+                let regrets = &self.t.regrets[i];
                 let total: f64 = regrets.iter().map(|r| r.max(0.0)).sum();
                 let uniform = 1.0 / regrets.len() as f64;
                 let prob = |r: f64| if total > 0.0 { r.max(0.0) / total } else { uniform };
-                for (s, &r) in self.sums[i].iter_mut().zip(regrets) {
+                for (s, &r) in self.t.sums[i].iter_mut().zip(regrets) {
                     *s += weight * prob(r);
                 }
                 let k = sample(regrets.iter().map(|&r| prob(r)), rng);
@@ -444,12 +454,13 @@ impl ExternalSampling {
 
     /// The average policy, uniform where nothing accumulated.
     pub fn average_policy(&self) -> TabularPolicy {
-        normalise(&self.sums)
+        normalise(&self.t.sums)
     }
 
     /// Regret matching on the current regrets.
     pub fn current_policy(&self) -> TabularPolicy {
-        self.regrets
+        self.t
+            .regrets
             .iter()
             .map(|r| {
                 let mut p = vec![0.0; r.len()];
