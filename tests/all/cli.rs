@@ -1,7 +1,7 @@
 //! The `draftsim` binary: real runs, real files, bad input.
 
 use crate::common;
-use common::{draftsim, files, stderr, stdout};
+use common::{draftsim, files, interrupt, stderr, stdout};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -614,15 +614,8 @@ fn lists_and_completions() {
 fn an_interrupted_run_leaves_no_table() {
     let dir = scratch("interrupt");
     let out = dir.join("never");
-    let child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
-        .args(["run", "--rounds", "1000000000", "--quiet", "--out", out.to_str().unwrap()])
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(killed.success());
-    let o = child.wait_with_output().unwrap();
+    let args = ["run", "--rounds", "1000000000", "--quiet", "--out", out.to_str().unwrap()];
+    let o = interrupt(&args, std::time::Duration::from_millis(1500));
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     assert!(stderr(&o).contains("interrupted"));
     assert!(!out.exists());

@@ -3,7 +3,7 @@
 //! nothing behind, studies that say what they play and record it in their tables.
 
 use crate::common;
-use common::{draftsim, stderr, stdout};
+use common::{draftsim, interrupt, stderr, stdout};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -201,20 +201,6 @@ fn replay_names_the_round_its_deal_and_seating() {
     let seating: Vec<String> = a.seating.iter().enumerate().map(|(s, &i)| format!("seat {s} {}", names[i])).collect();
     assert!(lines.next().unwrap().contains(&seating.join(", ")), "{text}");
     assert!(!text.contains("Round 1 "), "no round but the run's is named: {text}");
-}
-
-/// Waits for a child to get going, sends it SIGINT, and returns what it left.
-fn interrupt(args: &[&str], after: Duration) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(after);
-    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(killed.success());
-    child.wait_with_output().unwrap()
 }
 
 /// Ctrl-C on compare and sweep says what run says and leaves no folder; tune and exploit

@@ -3,7 +3,7 @@
 //! any thread count; `exploitability` measures presets exactly, and bounds them from below
 //! by play on any game; bad input is one line.
 
-use std::process::Command;
+use std::time::Duration;
 
 use crate::common::*;
 
@@ -153,11 +153,7 @@ fn ctrl_c_keeps_the_training_and_the_same_command_resumes_it() {
         "--out",
         out.to_str().unwrap(),
     ];
-    let child =
-        Command::new(env!("CARGO_BIN_EXE_draftsim")).args(args).stderr(std::process::Stdio::piped()).spawn().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
-    let o = child.wait_with_output().unwrap();
+    let o = interrupt(&args, Duration::from_millis(1500));
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     assert!(stderr(&o).contains("the same command resumes"), "{}", stderr(&o));
     assert!(!out.exists(), "nothing is written until the training ends");
@@ -265,15 +261,7 @@ fn a_stopped_sampled_training_resumes_to_what_an_unbroken_one_gives() {
     let dir = scratch(FILE, "draft-resume");
     let out = dir.join("hu");
     let args = ["train", "--game", "seven-card-draft", "--players", "2", "--iterations", "100000000", "--out"];
-    let child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
-        .args(args)
-        .arg(&out)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
-    let o = child.wait_with_output().unwrap();
+    let o = interrupt(&[&args[..], &[out.to_str().unwrap()]].concat(), Duration::from_millis(1500));
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     let state = dir.join(".hu.train-state.json");
     let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
@@ -312,16 +300,8 @@ fn batched_training_is_the_same_on_any_thread_count_and_resumes_between_batches(
 
     let out = dir.join("stopped");
     let args = ["train", "--game", "sevens", "--players", "2", "--batch", "256", "--iterations"];
-    let child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
-        .args(args)
-        .args(["100000000", "--out"])
-        .arg(&out)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
-    let o = child.wait_with_output().unwrap();
+    let o =
+        interrupt(&[&args[..], &["100000000", "--out", out.to_str().unwrap()]].concat(), Duration::from_millis(1500));
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     let state = dir.join(".stopped.train-state.json");
     let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();

@@ -3,7 +3,8 @@
 #![allow(dead_code)] // each test file uses its own part
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 /// Runs the draftsim binary with `args`.
 pub fn draftsim(args: &[&str]) -> Output {
@@ -74,4 +75,18 @@ pub fn report_part(md: &str, question: &str, name: &str) -> String {
     let section = md.split("\n## ").find(|s| s.starts_with(question)).unwrap_or_else(|| panic!("no {question}:\n{md}"));
     let part = section.split("\n### ").find(|p| p.lines().next().is_some_and(|h| h.ends_with(&format!("`{name}`"))));
     part.unwrap_or_else(|| panic!("no part for `{name}` under {question}:\n{section}")).to_string()
+}
+
+/// Waits for a child to get going, sends it SIGINT, and returns what it left.
+pub fn interrupt(args: &[&str], after: Duration) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    child.wait_with_output().unwrap()
 }
