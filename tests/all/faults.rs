@@ -196,24 +196,6 @@ fn a_closed_pipe_does_not_lose_the_tables() {
     }
 }
 
-/// Sends `signals` (kill's names) to a command `after` its start, 0.3 s apart, and returns
-/// its output.
-fn signalled(args: &[&str], signals: &[&str], after: std::time::Duration) -> std::process::Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(after);
-    for signal in signals {
-        let sent = Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
-        assert!(sent.success());
-        std::thread::sleep(std::time::Duration::from_millis(300));
-    }
-    child.wait_with_output().unwrap()
-}
-
 #[test]
 fn a_signal_in_the_only_batch_stops_the_command_and_writes_nothing() {
     let dir = scratch(FILE, "signals");

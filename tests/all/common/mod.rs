@@ -79,6 +79,12 @@ pub fn report_part(md: &str, question: &str, name: &str) -> String {
 
 /// Waits for a child to get going, sends it SIGINT, and returns what it left.
 pub fn interrupt(args: &[&str], after: Duration) -> Output {
+    signalled(args, &["INT"], after)
+}
+
+/// Sends `signals` (kill's names) to a command `after` its start, 0.3 s apart, and returns
+/// its output.
+pub fn signalled(args: &[&str], signals: &[&str], after: Duration) -> Output {
     let child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
         .args(args)
         .stdout(Stdio::piped())
@@ -86,7 +92,12 @@ pub fn interrupt(args: &[&str], after: Duration) -> Output {
         .spawn()
         .unwrap();
     std::thread::sleep(after);
-    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(killed.success());
+    for (i, signal) in signals.iter().enumerate() {
+        if i > 0 {
+            std::thread::sleep(Duration::from_millis(300));
+        }
+        let sent = Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
+        assert!(sent.success());
+    }
     child.wait_with_output().unwrap()
 }
