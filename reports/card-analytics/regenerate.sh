@@ -6,7 +6,8 @@
 set -eu
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/draftsim-target}"
 D=reports/card-analytics
-draftsim() { cargo run --release -q -- "$@"; }
+cargo build --release -q
+draftsim() { "$CARGO_TARGET_DIR/release/draftsim" "$@"; }
 for n in 3 6; do
   draftsim run --rules "$D/deuces-with-face.toml" --players "$n" --rounds 600000 --seed 15 \
     --cards --quiet --format csv --out "$D/data/run-$n-players" --force

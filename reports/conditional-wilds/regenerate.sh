@@ -5,7 +5,8 @@
 set -eu
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/draftsim-target}"
 D=reports/conditional-wilds
-draftsim() { cargo run --release -q -- "$@"; }
+cargo build --release -q
+draftsim() { "$CARGO_TARGET_DIR/release/draftsim" "$@"; }
 draftsim sweep --set wild=none,deuces,deuces-with-face,last-pick,deuces-with-face+last-pick \
   --seats wild-hunter,greedy,tight,random --rounds 400000 --out "$D/data/sweep" --force
 draftsim run --seats wild-hunter,greedy,tight,random --rules "$D/deuces-with-face.toml" \

@@ -6,7 +6,8 @@
 set -eu
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/draftsim-target}"
 D=reports/search
-draftsim() { cargo run --release -q -- "$@"; }
+cargo build --release -q
+draftsim() { "$CARGO_TARGET_DIR/release/draftsim" "$@"; }
 for n in 4 6; do
   draftsim exploit --preset hate --field greedy --players "$n" --param draft.weight=0.0..1.5 \
     --rounds 4000000 --quiet --out "$D/data/hate-weight-$n-players" --force
