@@ -6,9 +6,9 @@
 //! Run: `cargo bench --bench search`.
 
 use divan::{Bencher, counter::ItemsCount};
-use draftsim::search::leaks::decision_points;
-use draftsim::search::{Forward, SeatBot, Strategy};
-use draftsim::sim::{BotRng, NoEvents, RoundResult};
+use draftsim::games::contest::{GameDef, default_points, seat_bots};
+use draftsim::search::{Forward, SeatBot};
+use draftsim::sim::BotRng;
 use rand::SeedableRng;
 
 /// Iterations per timed decision.
@@ -44,53 +44,36 @@ fn simulations_per_second<F: Forward>(bencher: Bencher, rules: &F::Variant, poin
     });
 }
 
-#[divan::bench(sample_count = 40)]
-fn sevens_simulations(bencher: Bencher) {
-    use draftsim::games::sevens::{self, Rules, engine::State};
-    let rules = Rules::default();
-    let seat = |name: &str| {
-        let strategy: Strategy<sevens::Preset> = sevens::load_strategy(name).unwrap();
-        SeatBot::<State>::new(name, &strategy, rules.players, sevens::Preset::bot)
-    };
-    let mut mix: Vec<SeatBot<State>> = (sevens::INFO.default_seats)(rules.players).iter().map(|s| seat(s)).collect();
-    let points = decision_points(&rules, &mut mix, 11, POINTS, 2, |t: &mut State, seed| {
-        t.reset(&rules, seed, &mut NoEvents, &mut RoundResult::default())
-    });
-    simulations_per_second(bencher, &rules, &points, seat(&format!("search{{iterations={ITERATIONS}}}")));
+/// Times the `search` preset of game `G` at `ITERATIONS` iterations, at decision points of
+/// its default rules and default seats (one in `every` decisions).
+fn bench_game<G: GameDef>(bencher: Bencher, every: u32) {
+    let (rules, points) = default_points::<G>(11, POINTS, every);
+    let name = format!("search{{iterations={ITERATIONS}}}");
+    let search = seat_bots::<G>(&[name.as_str()], G::players(&rules)).unwrap().remove(0);
+    simulations_per_second(bencher, &rules, &points, search);
 }
 
-/// The `search` preset of a game at `ITERATIONS` iterations.
-macro_rules! search_seat {
-    ($game:ident, $players:expr) => {{
-        let name = format!("search{{iterations={ITERATIONS}}}");
-        let strategy = draftsim::games::$game::load_strategy(&name).unwrap();
-        SeatBot::new(&name, &strategy, $players, draftsim::games::$game::Preset::bot)
-    }};
+#[divan::bench(sample_count = 40)]
+fn sevens_simulations(bencher: Bencher) {
+    bench_game::<draftsim::games::sevens::Def>(bencher, 2);
 }
 
 #[divan::bench(sample_count = 40)]
 fn seven_card_draft_simulations(bencher: Bencher) {
-    let (variant, points) = draftsim::games::seven_card_draft::engine::bench_points(POINTS);
-    let players = variant.rules.players;
-    simulations_per_second(bencher, &variant, &points, search_seat!(seven_card_draft, players));
+    bench_game::<draftsim::games::seven_card_draft::Def>(bencher, 5);
 }
 
 #[divan::bench(sample_count = 20)]
 fn seven_poker_simulations(bencher: Bencher) {
-    let (rules, points) = draftsim::games::seven_poker::engine::bench_points(POINTS);
-    let players = rules.players;
-    simulations_per_second(bencher, &rules, &points, search_seat!(seven_poker, players));
+    bench_game::<draftsim::games::seven_poker::Def>(bencher, 7);
 }
 
 #[divan::bench(sample_count = 20)]
 fn winston_simulations(bencher: Bencher) {
-    let (model, points) = draftsim::games::winston::engine::bench_points(POINTS);
-    simulations_per_second(bencher, &model, &points, search_seat!(winston, 2));
+    bench_game::<draftsim::games::winston::Def>(bencher, 8);
 }
 
 #[divan::bench(sample_count = 20)]
 fn live_draft_simulations(bencher: Bencher) {
-    let (rules, points) = draftsim::games::live_draft::engine::bench_points(POINTS);
-    let players = rules.players;
-    simulations_per_second(bencher, &rules, &points, search_seat!(live_draft, players));
+    bench_game::<draftsim::games::live_draft::Def>(bencher, 3);
 }

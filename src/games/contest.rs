@@ -451,6 +451,25 @@ fn default_seats<G: GameDef>(players: usize) -> Vec<String> {
     presets::mix_seats(G::DEFAULT_MIX, players)
 }
 
+/// The seats named, as a table seats them: each a heuristic preset, the search bot, a
+/// trained policy or an outside program, by name or path (for tests and benchmarks that
+/// play decision points).
+pub fn seat_bots<G: GameDef>(names: &[&str], players: usize) -> Result<Vec<SeatBot<G::State>>, InputError> {
+    names.iter().map(|name| Ok(SeatBot::new(name, &load_strategy::<G>(name)?, players, G::bot))).collect()
+}
+
+/// `count` states just before a decision (one in `every` decisions taken at random), from
+/// units of the default rules played by the default seats: for tests and benchmarks of the
+/// search, with the rules they need.
+pub fn default_points<G: GameDef>(seed: u64, count: usize, every: u32) -> (VariantOf<G>, Vec<G::State>) {
+    let rules = G::compile(&G::RulesFile::default()).expect("the default rules are valid");
+    let names = default_seats::<G>(G::players(&rules));
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut bots = seat_bots::<G>(&names, G::players(&rules)).expect("the default seats load");
+    let points = search::leaks::decision_points(&rules, &mut bots, seed, count, every);
+    (rules, points)
+}
+
 impl GameInfo {
     /// The registry entry of game `G`.
     pub const fn of<G: GameDef>() -> GameInfo {

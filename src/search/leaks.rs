@@ -129,25 +129,27 @@ where
 }
 
 /// `count` states just before a decision, taken at random (one in `every` decisions) from
-/// units that `bots` play (seat `s` by `bots[s]`); `start` resets a state to a new unit
-/// with the given deal seed. For tests and benchmarks.
+/// successive units that `bots` play (seat `s` by `bots[s]`). For tests and benchmarks.
 pub fn decision_points<F: Forward>(
     rules: &F::Variant,
     bots: &mut [SeatBot<F>],
     seed: u64,
     count: usize,
     every: u32,
-    mut start: impl FnMut(&mut F, u64),
 ) -> Vec<F> {
     let mut points = Vec::with_capacity(count);
     let mut rng = BotRng::seed_from_u64(seed);
-    let mut state = F::default();
+    let mut state = F::new(rules);
     let mut obs = F::Obs::default();
     let mut out = RoundResult::default();
     let players = bots.len();
     let mut unit = 0u64;
     while points.len() < count {
-        start(&mut state, crate::sim::mix_seed(seed, unit, 0x9017));
+        let deal_seed = crate::sim::mix_seed(seed, unit, 0x9017);
+        if state.start(rules, deal_seed, unit, &mut NoEvents, &mut out).is_err() {
+            unit += 1;
+            continue;
+        }
         let mut rngs = crate::sim::SeatRngs::new(crate::sim::mix_seed(seed, unit, 0x9018), players);
         unit += 1;
         while let Some(s) = state.to_act() {

@@ -140,6 +140,63 @@ pub trait Forward: Clone + Default + Send {
     }
 }
 
+/// The part of a game's [`Forward`] impl that every game writes alike, placed inside the
+/// impl: its types (the engine's `Observation` and `Event`, the variant, move and bot
+/// named) and `start`, `set_verify`, `redeal`, `apply` and `ask` handed to the state's own
+/// `reset`, `verify` flag, `redeal`, `step` and `ask_bot`, which take the trait's arguments.
+/// The rules then live in the engine's steps alone, and a game's impl holds only what is
+/// its own.
+#[macro_export]
+macro_rules! forward_steps {
+    (variant: $variant:ty, moves: $move:ty, bot: $bot:ty $(,)?) => {
+        type Variant = $variant;
+        type Move = $move;
+        type Obs = Observation;
+        type Event = Event;
+        type Bot = $bot;
+
+        fn start<S: $crate::sim::EventSink<Event>>(
+            &mut self,
+            rules: &$variant,
+            deal_seed: u64,
+            deal_index: u64,
+            sink: &mut S,
+            out: &mut $crate::sim::RoundResult,
+        ) -> Result<(), $crate::error::Error> {
+            self.reset(rules, deal_seed, deal_index, sink, out)
+        }
+
+        fn set_verify(&mut self, on: bool) {
+            self.verify = on;
+        }
+
+        fn redeal(&self, rules: &$variant, seat: usize, rng: &mut $crate::sim::BotRng) -> Self {
+            Self::redeal(self, rules, seat, rng)
+        }
+
+        #[inline(always)]
+        fn apply<S: $crate::sim::EventSink<Event>>(
+            &mut self,
+            rules: &$variant,
+            m: $move,
+            sink: &mut S,
+            out: &mut $crate::sim::RoundResult,
+        ) -> Result<(), $crate::error::Error> {
+            self.step(rules, m, sink, out)
+        }
+
+        #[inline(always)]
+        fn ask(
+            &self,
+            rules: &$variant,
+            bot: &mut $bot,
+            rng: &mut $crate::sim::BotRng,
+        ) -> Result<$move, $crate::error::Error> {
+            self.ask_bot(rules, bot, rng)
+        }
+    };
+}
+
 /// A driver's reusable buffers: an observation for the search bot and the legal moves the
 /// health card counts.
 pub struct Scratch<F: Forward> {

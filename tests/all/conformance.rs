@@ -26,7 +26,7 @@ use draftsim::games::{self, live_draft, ref_poker, seven_card_draft, seven_poker
 use draftsim::search::leaks::{LeakCheck, LeakReport, check_decider, decision_points};
 use draftsim::search::params::is_search;
 use draftsim::search::{Forward, SeatBot, decide};
-use draftsim::sim::{BotRng, Lineup, Mode, NoEvents, Plan, RoundResult, Seatings};
+use draftsim::sim::{BotRng, Lineup, Mode, NoEvents, Plan, Seatings};
 use rand::SeedableRng;
 
 type Obs<G> = <<G as GameDef>::State as Forward>::Obs;
@@ -58,9 +58,7 @@ fn points<G: GameDef>(rules: &VariantOf<G>, count: usize) -> Vec<G::State> {
     let players = G::players(rules);
     let mut bots: Vec<SeatBot<G::State>> =
         mix_seats(G::DEFAULT_MIX, players).iter().map(|n| seat_bot::<G>(n, players)).collect();
-    decision_points(rules, &mut bots, 11, count, 3, |state: &mut G::State, seed| {
-        state.start(rules, seed, seed % 2, &mut NoEvents, &mut RoundResult::default()).expect("a unit starts");
-    })
+    decision_points(rules, &mut bots, 11, count, 3)
 }
 
 /// The rules the leak test plays: the defaults and two drawn from every option.

@@ -5,12 +5,12 @@ use crate::common;
 
 use common::{on_one_and_two_threads, row_value};
 
-use draftsim::games::live_draft::engine::{NoEvents, State};
+use draftsim::games::live_draft::engine::State;
 use draftsim::games::live_draft::rules::Method;
 use draftsim::games::live_draft::{self as live_draft, Rules, load_strategy};
 use draftsim::search::leaks::decision_points;
 use draftsim::search::{Forward, SeatBot, Strategy};
-use draftsim::sim::{BotRng, RoundResult};
+use draftsim::sim::BotRng;
 use rand::SeedableRng;
 
 fn seat_bot(name: &str, players: usize) -> SeatBot<State> {
@@ -24,9 +24,7 @@ fn points(rules: &Rules, count: usize, every: u32) -> Vec<State> {
         .take(rules.players)
         .map(|n| seat_bot(n, rules.players))
         .collect();
-    decision_points(rules, &mut bots, 7, count, every, |t: &mut State, seed| {
-        t.reset(rules, seed, &mut NoEvents, &mut RoundResult::default()).unwrap()
-    })
+    decision_points(rules, &mut bots, 7, count, every)
 }
 
 #[test]

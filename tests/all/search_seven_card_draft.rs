@@ -25,9 +25,7 @@ fn points(variant: &Variant, count: usize, seed: u64) -> Vec<State> {
         .take(players)
         .map(|n| seat_bot(n, players))
         .collect();
-    decision_points(variant, &mut bots, seed, count, 4, |t: &mut State, seed| {
-        t.reset(variant, seed, seed, &mut NoEvents, &mut RoundResult::default()).unwrap()
-    })
+    decision_points(variant, &mut bots, seed, count, 4)
 }
 
 fn variants() -> Vec<Variant> {

@@ -5,12 +5,11 @@ use crate::common;
 
 use common::{on_one_and_two_threads, row_value};
 
-use draftsim::games::seven_poker::engine::{NoEvents, State};
+use draftsim::games::seven_poker::engine::State;
 use draftsim::games::seven_poker::rules::{AllFold, LeftSwap, LoneStayer};
 use draftsim::games::seven_poker::{self, Rules, load_strategy};
 use draftsim::search::leaks::decision_points;
 use draftsim::search::{Forward, SeatBot, Strategy};
-use draftsim::sim::RoundResult;
 
 fn seat_bot(name: &str, players: usize) -> SeatBot<State> {
     let strategy: Strategy<seven_poker::Preset> = load_strategy(name).unwrap();
@@ -23,9 +22,7 @@ fn points(rules: &Rules, count: usize) -> Vec<State> {
         .take(rules.players)
         .map(|n| seat_bot(n, rules.players))
         .collect();
-    decision_points(rules, &mut bots, 7, count, 9, |t: &mut State, seed| {
-        t.reset(rules, seed, &mut NoEvents, &mut RoundResult::default()).unwrap()
-    })
+    decision_points(rules, &mut bots, 7, count, 9)
 }
 
 #[test]

@@ -5,11 +5,11 @@ use crate::common;
 
 use common::{on_one_and_two_threads, row_value};
 
-use draftsim::games::winston::engine::{State, Variant, bench_points};
+use draftsim::games::winston::engine::{State, Variant};
 use draftsim::games::winston::{self, Rules, load_strategy};
 use draftsim::search::leaks::{LeakCheck, LeakReport, check_point, decision_points};
 use draftsim::search::{Forward, SeatBot, Strategy};
-use draftsim::sim::{BotRng, NoEvents, RoundResult};
+use draftsim::sim::BotRng;
 use rand::SeedableRng;
 
 fn seat_bot(name: &str) -> SeatBot<State> {
@@ -19,9 +19,7 @@ fn seat_bot(name: &str) -> SeatBot<State> {
 
 fn points(variant: &Variant, seats: [&str; 2], count: usize, every: u32) -> Vec<State> {
     let mut bots: Vec<SeatBot<State>> = seats.iter().map(|n| seat_bot(n)).collect();
-    decision_points(variant, &mut bots, 7, count, every, |t: &mut State, seed| {
-        t.reset(&variant.rules, &variant.pool, seed, &mut NoEvents, &mut RoundResult::default()).unwrap()
-    })
+    decision_points(variant, &mut bots, 7, count, every)
 }
 
 #[test]
@@ -47,7 +45,7 @@ fn the_search_bot_decides_the_same_whatever_the_hidden_cards() {
                 winston::engine::Phase::Peek(_) => 3,
                 _ => 4,
             }] += 1;
-            let redealt: Vec<State> = (0..3).map(|_| point.redeal(seat, &mut rng)).collect();
+            let redealt: Vec<State> = (0..3).map(|_| point.redeal(&variant, seat, &mut rng)).collect();
             check_point(
                 &variant,
                 point,
@@ -79,7 +77,7 @@ fn every_deck_build_is_a_decision_point_and_stays_hidden() {
     let mut rng = BotRng::seed_from_u64(5);
     let mut report = LeakReport::default();
     for (i, point) in builds.iter().enumerate() {
-        let redealt: Vec<State> = (0..3).map(|_| point.redeal(point.to_act().unwrap(), &mut rng)).collect();
+        let redealt: Vec<State> = (0..3).map(|_| point.redeal(&variant, point.to_act().unwrap(), &mut rng)).collect();
         check_point(
             &variant,
             point,
@@ -93,8 +91,8 @@ fn every_deck_build_is_a_decision_point_and_stays_hidden() {
 }
 
 #[test]
-fn bench_points_are_decisions_of_the_default_rules() {
-    let (variant, points) = bench_points(20);
+fn default_points_are_decisions_of_the_default_rules() {
+    let (variant, points) = draftsim::games::contest::default_points::<winston::Def>(31, 20, 8);
     assert_eq!(points.len(), 20);
     assert!(points.iter().all(|t| t.to_act().is_some()));
     let mut legal = Vec::new();

@@ -86,9 +86,7 @@ fn pools_conserve_the_stack_and_first_against_first_takes_42_each() {
                 UnitSeeds::new(seed, seed + 7),
                 &mut Vec::new(),
                 &mut out,
-                |t, s, rng| {
-                    t.ask_bot(&variant(&rules, &pool).rules, &variant(&rules, &pool).pool, &mut bots[[0, 1][s]], rng)
-                },
+                |t, s, rng| t.ask_bot(&variant(&rules, &pool), &mut bots[[0, 1][s]], rng),
             )
             .unwrap();
             let (a, b) = (t.pool(0), t.pool(1));
@@ -129,9 +127,7 @@ fn eights_drafted_by_first_follow_the_exact_hypergeometric_law() {
             UnitSeeds::new(seed, 0),
             &mut draftsim::sim::NoEvents,
             &mut out,
-            |t, s, rng| {
-                t.ask_bot(&variant(&rules, &pool).rules, &variant(&rules, &pool).pool, &mut bots[[0, 1][s]], rng)
-            },
+            |t, s, rng| t.ask_bot(&variant(&rules, &pool), &mut bots[[0, 1][s]], rng),
         )
         .unwrap();
         seen[count(t.pool(0) & pool.eights)] += 1;
@@ -306,8 +302,7 @@ fn a_discard_matches_colour_or_rank_and_an_eight_names_the_next_colour() {
     let mut bot = Script::default();
     bot.discard.extend([Some((card(1, 8), 2))]);
     let mut events = Vec::new();
-    let (won, again) =
-        engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut events, &mut RoundResult::default()).unwrap();
+    let (won, again) = turn(&rules, &pool, &mut t, &mut bot, &mut events).unwrap();
     assert!(!won && !again);
     assert_eq!(bot.playable[0], set(&[card(2, 5), card(0, 9), card(1, 8)]), "green 9 was drawn; green 7 never matches");
     assert!(events.contains(&Event::Discard { seat: 0, card: card(1, 8), named: Some(2) }));
@@ -316,8 +311,7 @@ fn a_discard_matches_colour_or_rank_and_an_eight_names_the_next_colour() {
     let mut bot = Script::default();
     bot.play.push_back(Some(card(0, 9)));
     bot.discard.extend([Some((card(0, 9), 0))]);
-    let err = engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default())
-        .unwrap_err();
+    let err = turn(&rules, &pool, &mut t, &mut bot, &mut Vec::new()).unwrap_err();
     assert!(err.to_string().contains("does not match"), "{err}");
     assert_eq!(bot.playable[0], set(&[card(2, 5), card(2, 1)]));
 }
@@ -331,22 +325,20 @@ fn an_empty_deck_reshuffles_the_discards_under_the_top() {
     t.set_side(&pool, 0, &[card(3, 3)], set(&[card(2, 12), card(3, 2)]), card(0, 5), None);
     let mut bot = Script::default();
     bot.play.push_back(Some(card(2, 12)));
-    engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default()).unwrap();
+    turn(&rules, &pool, &mut t, &mut bot, &mut Vec::new()).unwrap();
     let (hand, top, deck, under) = t.side(0);
     assert_eq!((top, deck.len(), under), (card(0, 5), 0, bit(card(2, 12))));
     assert_eq!(hand, set(&[card(3, 2), card(3, 3)]));
     // The deck is empty: the discards under the top become the new deck and are drawn.
     let mut events = Vec::new();
-    engine::scripted_turn(&rules, &pool, &mut t, &mut Script::default(), 0, &mut events, &mut RoundResult::default())
-        .unwrap();
+    turn(&rules, &pool, &mut t, &mut Script::default(), &mut events).unwrap();
     assert_eq!(events[0], Event::Reshuffle { seat: 0, cards: 1 });
     assert_eq!(events[1], Event::Draw { seat: 0, card: card(2, 12) });
     assert_eq!(t.side(0).1, card(0, 5), "the top stays");
     // With nothing under the top either, there is no draw at all.
     t.set_side(&pool, 0, &[], set(&[card(3, 2), card(3, 3)]), card(0, 5), None);
     let mut events = Vec::new();
-    engine::scripted_turn(&rules, &pool, &mut t, &mut Script::default(), 0, &mut events, &mut RoundResult::default())
-        .unwrap();
+    turn(&rules, &pool, &mut t, &mut Script::default(), &mut events).unwrap();
     assert!(!events.iter().any(|e| matches!(e, Event::Draw { .. } | Event::Reshuffle { .. })));
 }
 
@@ -357,13 +349,13 @@ fn skipping_the_play_or_an_owed_discard_is_illegal() {
     t.set_side(&pool, 0, &[card(3, 9)], set(&[card(0, 9), card(3, 7)]), card(0, 5), None);
     let mut bot = Script::default();
     bot.play.push_back(None);
-    let err = engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default());
+    let err = turn(&rules, &pool, &mut t, &mut bot, &mut Vec::new());
     assert!(err.unwrap_err().to_string().contains("play step"));
     t.set_side(&pool, 0, &[card(3, 9)], set(&[card(0, 9), card(3, 7)]), card(0, 5), None);
     let mut bot = Script::default();
     bot.play.push_back(Some(card(3, 7)));
     bot.discard.push_back(None);
-    let err = engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default());
+    let err = turn(&rules, &pool, &mut t, &mut bot, &mut Vec::new());
     assert!(err.unwrap_err().to_string().contains("skipped the discard"));
 }
 
@@ -384,7 +376,7 @@ fn abilities_make_the_opponent_draw_give_a_turn_a_second_discard_or_a_peek() {
         bot.play.push_back(Some(a));
         let mut events = Vec::new();
         let mut out = RoundResult::default();
-        let result = engine::scripted_turn(&rules, &pool, t, bot, 0, &mut events, &mut out).unwrap();
+        let result = engine::scripted_turn(&variant(&rules, &pool), t, bot, 0, &mut events, &mut out).unwrap();
         assert_eq!(out.seats[0].sums[7], 1, "an ability play is counted");
         (result, events)
     };
@@ -413,7 +405,7 @@ fn classic_draws_until_a_card_matches_and_has_no_play_step() {
     bot.play.push_back(Some(card(3, 7)));
     bot.discard.push_back(Some((card(0, 2), 0)));
     let mut events = Vec::new();
-    engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut events, &mut RoundResult::default()).unwrap();
+    turn(&rules, &pool, &mut t, &mut bot, &mut events).unwrap();
     let draws = events.iter().filter(|e| matches!(e, Event::Draw { .. })).count();
     assert_eq!(draws, 3);
     assert!(!events.iter().any(|e| matches!(e, Event::Play { .. })));
@@ -638,9 +630,7 @@ fn games_open_with_seven_and_one_face_up_and_end_when_a_hand_empties() {
                 UnitSeeds::new(seed, seed),
                 &mut events,
                 &mut out,
-                |t, s, rng| {
-                    t.ask_bot(&variant(&rules, &pool).rules, &variant(&rules, &pool).pool, &mut bots[[0, 1][s]], rng)
-                },
+                |t, s, rng| t.ask_bot(&variant(&rules, &pool), &mut bots[[0, 1][s]], rng),
             )
             .unwrap();
             let (games, eights) = replay_games(&rules, &pool, decks_of(&events), &events);
@@ -656,23 +646,12 @@ fn games_open_with_seven_and_one_face_up_and_end_when_a_hand_empties() {
     t.set_side(&pool, 0, &[card(0, 2)], bit(card(0, 9)), card(0, 5), None);
     let mut bot = Script::default();
     bot.play.push_back(Some(card(0, 9)));
-    let (won, _) =
-        engine::scripted_turn(&rules, &pool, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default())
-            .unwrap();
+    let (won, _) = turn(&rules, &pool, &mut t, &mut bot, &mut Vec::new()).unwrap();
     assert!(won);
     // With nothing to draw, playing the last card wins before any discard.
     t.set_side(&pool, 0, &[], bit(card(0, 9)), card(0, 5), None);
     let mut events = Vec::new();
-    let (won, _) = engine::scripted_turn(
-        &rules,
-        &pool,
-        &mut t,
-        &mut Script::default(),
-        0,
-        &mut events,
-        &mut RoundResult::default(),
-    )
-    .unwrap();
+    let (won, _) = turn(&rules, &pool, &mut t, &mut Script::default(), &mut events).unwrap();
     assert!(won && events == [Event::Play { seat: 0, card: card(0, 9) }], "{events:?}");
 }
 
@@ -697,14 +676,7 @@ fn each_starter_and_later_starter_and_a_best_of_3_stops_at_two_wins() {
                         UnitSeeds::new(seed, seed),
                         &mut events,
                         &mut out,
-                        |t, s, rng| {
-                            t.ask_bot(
-                                &variant(&rules, &pool).rules,
-                                &variant(&rules, &pool).pool,
-                                &mut bots[[0, 1][s]],
-                                rng,
-                            )
-                        },
+                        |t, s, rng| t.ask_bot(&variant(&rules, &pool), &mut bots[[0, 1][s]], rng),
                     )
                     .unwrap();
                     let (games, _) = replay_games(&rules, &pool, decks_of(&events), &events);
@@ -760,14 +732,7 @@ fn each_starter_and_later_starter_and_a_best_of_3_stops_at_two_wins() {
                     UnitSeeds::new(seed, seed * 7 + 1),
                     &mut events,
                     &mut RoundResult::default(),
-                    |t, s, rng| {
-                        t.ask_bot(
-                            &variant(&rules, &pool).rules,
-                            &variant(&rules, &pool).pool,
-                            &mut bots[[0, 1][s]],
-                            rng,
-                        )
-                    },
+                    |t, s, rng| t.ask_bot(&variant(&rules, &pool), &mut bots[[0, 1][s]], rng),
                 )
                 .unwrap();
                 events
@@ -794,7 +759,7 @@ fn a_multicoloured_top_matches_through_either_colour_and_a_starting_eight_throug
         t.set_side(&pool, 0, &[card(3, 10)], hand, top, named);
         let mut bot = Script::default();
         bot.play.push_back(Some(card(3, 10)));
-        engine::scripted_turn(&rules, &pool, t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default()).unwrap();
+        turn(&rules, &pool, t, &mut bot, &mut Vec::new()).unwrap();
         bot.playable[0]
     };
     // A red/purple top: red 5 matches through red, purple 6 through purple.
@@ -812,8 +777,7 @@ fn a_multicoloured_top_matches_through_either_colour_and_a_starting_eight_throug
     t.set_side(&pool_plain, 0, &[card(3, 10)], hand, card(0, 8), None);
     let mut bot = Script::default();
     bot.play.push_back(Some(card(3, 10)));
-    engine::scripted_turn(&plain, &pool_plain, &mut t, &mut bot, 0, &mut Vec::new(), &mut RoundResult::default())
-        .unwrap();
+    turn(&plain, &pool_plain, &mut t, &mut bot, &mut Vec::new()).unwrap();
     assert_eq!(bot.playable[0], set(&[card(0, 3), card(2, 8)]));
 }
 
@@ -897,14 +861,7 @@ fn decks_hold_exactly_deck_size_cards_or_every_usable_card() {
                         UnitSeeds::new(seed, seed),
                         &mut events,
                         &mut out,
-                        |t, s, rng| {
-                            t.ask_bot(
-                                &variant(&rules, &pool).rules,
-                                &variant(&rules, &pool).pool,
-                                &mut bots[[0, 1][s]],
-                                rng,
-                            )
-                        },
+                        |t, s, rng| t.ask_bot(&variant(&rules, &pool), &mut bots[[0, 1][s]], rng),
                     )
                     .unwrap();
                     for e in &events {
@@ -954,9 +911,7 @@ fn a_match_drawn_at_the_turn_cap_scores_zero() {
                 UnitSeeds::new(seed, seed),
                 &mut events,
                 &mut out,
-                |t, s, rng| {
-                    t.ask_bot(&variant(&rules, &pool).rules, &variant(&rules, &pool).pool, &mut bots[[0, 1][s]], rng)
-                },
+                |t, s, rng| t.ask_bot(&variant(&rules, &pool), &mut bots[[0, 1][s]], rng),
             )
             .unwrap();
             let ends: Vec<&Event> = events.iter().filter(|e| matches!(e, Event::GameEnd { .. })).collect();
@@ -990,9 +945,7 @@ fn deals_do_not_depend_on_the_bots() {
             UnitSeeds::new(deal, bot_seed),
             &mut events,
             &mut RoundResult::default(),
-            |t, s, rng| {
-                t.ask_bot(&variant(&rules, &pool).rules, &variant(&rules, &pool).pool, &mut bots[[0, 1][s]], rng)
-            },
+            |t, s, rng| t.ask_bot(&variant(&rules, &pool), &mut bots[[0, 1][s]], rng),
         )
         .unwrap();
         let openings: Vec<Event> = events.iter().filter(|e| matches!(e, Event::Opening { .. })).copied().collect();
@@ -1020,6 +973,17 @@ fn deals_do_not_depend_on_the_bots() {
 }
 
 /// The variant of these rules and their pool, as the engine's drivers take it.
+/// One scripted turn of seat 0 (see [`engine::scripted_turn`]).
+fn turn(
+    rules: &Rules,
+    pool: &Pool,
+    t: &mut State,
+    bot: &mut Script,
+    events: &mut Vec<Event>,
+) -> Result<(bool, bool), draftsim::Error> {
+    engine::scripted_turn(&variant(rules, pool), t, bot, 0, events, &mut RoundResult::default())
+}
+
 fn variant(rules: &Rules, pool: &Pool) -> engine::Variant {
     engine::Variant { rules: rules.clone(), pool: pool.clone() }
 }

@@ -167,30 +167,7 @@ pub(super) fn digest(bits: u64) -> u32 {
 }
 
 impl Forward for State {
-    type Variant = Rules;
-    type Move = Move;
-    type Obs = Observation;
-    type Event = Event;
-    type Bot = LiveDraftBot;
-
-    fn start<S: EventSink<Event>>(
-        &mut self,
-        rules: &Rules,
-        deal_seed: u64,
-        _deal_index: u64,
-        sink: &mut S,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        self.reset(rules, deal_seed, sink, out)
-    }
-
-    fn set_verify(&mut self, on: bool) {
-        self.verify = on;
-    }
-
-    fn redeal(&self, rules: &Rules, seat: usize, rng: &mut BotRng) -> State {
-        State::redeal(self, rules, seat, rng)
-    }
+    crate::forward_steps!(variant: Rules, moves: Move, bot: LiveDraftBot);
 
     /// Life.
     fn has_standing(_rules: &Rules) -> bool {
@@ -258,22 +235,6 @@ impl Forward for State {
             Phase::Block(_) => self.block_menu(out),
             Phase::Over => {}
         }
-    }
-
-    #[inline(always)]
-    fn apply<S: EventSink<Event>>(
-        &mut self,
-        rules: &Rules,
-        m: Move,
-        sink: &mut S,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        self.step(rules, m, sink, out)
-    }
-
-    #[inline(always)]
-    fn ask(&self, rules: &Rules, bot: &mut LiveDraftBot, rng: &mut BotRng) -> Result<Move, Error> {
-        self.ask_bot(rules, bot, rng)
     }
 
     fn explain(&self, rules: &Rules, bot: &LiveDraftBot) -> Option<String> {
@@ -523,21 +484,4 @@ impl Forward for State {
         let total: f64 = (0..rules.players).map(|s| self.strength(s)).sum();
         if total > 0.0 { self.strength(seat) / total } else { 1.0 / players as f64 }
     }
-}
-
-/// Decision points of the default rules and the default mix (best-card, curve), one in
-/// three decisions of successive games: for benchmarks of the search.
-pub fn bench_points(count: usize) -> (Rules, Vec<State>) {
-    let rules = Rules::default();
-    let mut bots: Vec<SeatBot<State>> = ["best-card", "curve"]
-        .iter()
-        .map(|name| {
-            let preset = super::super::Preset::load(name).expect("a built-in preset");
-            SeatBot::Heuristic(preset.bot(name))
-        })
-        .collect();
-    let points = crate::search::leaks::decision_points(&rules, &mut bots, 11, count, 3, |t: &mut State, seed| {
-        let _ = t.reset(&rules, seed, &mut NoEvents, &mut RoundResult::default());
-    });
-    (rules, points)
 }

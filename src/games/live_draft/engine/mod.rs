@@ -57,7 +57,7 @@ use super::measures::{
 use super::rules::{COLOURS, MAX_LIBRARY, MAX_ROW, Method, Opening, Rules, WipeCounters};
 use super::view::{Board, Bot, BotRng, Card, CardBits, MAX_PERMANENTS, NO_CARD, Pick, View, slot_mask};
 use crate::error::Error;
-use crate::search::{Forward, SearchNote, SeatBot};
+use crate::search::{Forward, SearchNote};
 pub use crate::sim::NoEvents;
 use crate::sim::{CardLog, EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 

@@ -9,6 +9,7 @@ impl State {
         &mut self,
         rules: &Rules,
         deal_seed: u64,
+        _deal_index: u64,
         sink: &mut impl EventSink<Event>,
         out: &mut RoundResult,
     ) -> Result<(), Error> {

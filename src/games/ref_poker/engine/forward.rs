@@ -51,31 +51,7 @@ impl<F: Flavour> State<F> {
 }
 
 impl<F: Flavour> Forward for State<F> {
-    type Variant = Rules<F>;
-    type Move = Action;
-    type Obs = Observation;
-    type Event = Event;
-    type Bot = PokerBot;
-
-    fn start<S: EventSink<Event>>(
-        &mut self,
-        rules: &Rules<F>,
-        deal_seed: u64,
-        _deal_index: u64,
-        sink: &mut S,
-        _out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        self.reset(rules, deal_seed, sink);
-        Ok(())
-    }
-
-    fn set_verify(&mut self, on: bool) {
-        self.verify = on;
-    }
-
-    fn redeal(&self, rules: &Rules<F>, seat: usize, rng: &mut BotRng) -> State<F> {
-        State::redeal(self, rules, seat, rng)
-    }
+    crate::forward_steps!(variant: Rules<F>, moves: Action, bot: PokerBot);
 
     fn to_act(&self) -> Option<usize> {
         self.public.to_act.map(usize::from)
@@ -87,20 +63,6 @@ impl<F: Flavour> Forward for State<F> {
             let view = self.view(rules, usize::from(s));
             out.extend(Action::ALL.into_iter().filter(|a| view.allows(*a)));
         }
-    }
-
-    fn apply<S: EventSink<Event>>(
-        &mut self,
-        rules: &Rules<F>,
-        m: Action,
-        sink: &mut S,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        self.step(rules, m, sink, out)
-    }
-
-    fn ask(&self, rules: &Rules<F>, bot: &mut PokerBot, rng: &mut BotRng) -> Result<Action, Error> {
-        self.ask_bot(rules, bot, rng)
     }
 
     fn explain(&self, rules: &Rules<F>, bot: &PokerBot) -> Option<String> {

@@ -180,10 +180,18 @@ impl<F: Flavour> State<F> {
     }
 
     /// Starts a unit on the deal drawn from `deal_seed`.
-    pub fn reset<S: EventSink<Event>>(&mut self, rules: &Rules<F>, deal_seed: u64, sink: &mut S) {
+    pub fn reset<S: EventSink<Event>>(
+        &mut self,
+        rules: &Rules<F>,
+        deal_seed: u64,
+        _deal_index: u64,
+        sink: &mut S,
+        _out: &mut RoundResult,
+    ) -> Result<(), Error> {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(deal_seed);
         self.deal(rules, |left| rng.random_range(0..left));
         self.open(rules, sink);
+        Ok(())
     }
 
     /// Starts a unit on deal `index` of [`deal_count`].

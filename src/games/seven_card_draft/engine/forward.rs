@@ -3,30 +3,7 @@
 use super::*;
 
 impl Forward for State {
-    type Variant = Variant;
-    type Move = Move;
-    type Obs = Observation;
-    type Event = Event;
-    type Bot = ModularBot;
-
-    fn start<S: EventSink<Event>>(
-        &mut self,
-        variant: &Variant,
-        deal_seed: u64,
-        deal_index: u64,
-        sink: &mut S,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        self.reset(variant, deal_seed, deal_index, sink, out)
-    }
-
-    fn set_verify(&mut self, on: bool) {
-        self.verify = on;
-    }
-
-    fn redeal(&self, variant: &Variant, seat: usize, rng: &mut BotRng) -> State {
-        State::redeal(self, variant, seat, rng)
-    }
+    crate::forward_steps!(variant: Variant, moves: Move, bot: ModularBot);
 
     fn new(variant: &Variant) -> State {
         State::new(variant)
@@ -70,22 +47,6 @@ impl Forward for State {
             }
             Phase::Over => {}
         }
-    }
-
-    #[inline(always)]
-    fn apply<S: EventSink<Event>>(
-        &mut self,
-        variant: &Variant,
-        m: Move,
-        sink: &mut S,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        self.step(variant, m, sink, out)
-    }
-
-    #[inline(always)]
-    fn ask(&self, variant: &Variant, bot: &mut ModularBot, rng: &mut BotRng) -> Result<Move, Error> {
-        self.ask_bot(variant, bot, rng)
     }
 
     fn explain(&self, _variant: &Variant, bot: &ModularBot) -> Option<String> {
@@ -435,26 +396,6 @@ impl Forward for State {
     }
 }
 
-/// `count` decision points of the default rules with the default mix at four seats, one
-/// in five decisions of rounds that mix plays (for benchmarks of the search).
-pub fn bench_points(count: usize) -> (Variant, Vec<State>) {
-    let variant = super::super::Rules::default().compile().expect("the default rules are valid");
-    let seats = (super::super::INFO.default_seats)(variant.rules.players);
-    let mut bots: Vec<SeatBot<State>> = seats
-        .iter()
-        .map(|name| {
-            let strategy = super::super::load_strategy(name).expect("the default mix loads");
-            SeatBot::new(name, &strategy, variant.rules.players, super::super::Preset::bot)
-        })
-        .collect();
-    let table = State::new(&variant);
-    let points = crate::search::leaks::decision_points(&variant, &mut bots, 0x5CD, count, 5, |t: &mut State, seed| {
-        *t = table.clone();
-        let _ = t.reset(&variant, seed, seed, &mut NoEvents, &mut RoundResult::default());
-    });
-    (variant, points)
-}
-
 /// Buckets of the strength estimate in a betting key.
 pub const STRENGTH_BUCKETS: u32 = 20;
 
@@ -531,7 +472,8 @@ mod tests {
     /// heuristic bot gets from the state.
     #[test]
     fn the_observations_view_is_the_bots_view() {
-        let (variant, points) = bench_points(400);
+        let (variant, points) =
+            crate::games::contest::default_points::<crate::games::seven_card_draft::Def>(0x5CD, 400, 5);
         let mut obs = Observation::default();
         let mut bets = 0;
         for state in &points {

@@ -34,7 +34,7 @@ use super::view::{Action, BetOptions, Bot, BotRng, PackMemory, PickChoice, Publi
 use crate::cards::{Card, CardSet};
 use crate::error::Error;
 use crate::eval::HandValue;
-use crate::search::{Forward, SearchNote, SeatBot};
+use crate::search::{Forward, SearchNote};
 pub use crate::sim::NoEvents;
 use crate::sim::{CardLog, EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 

@@ -9,30 +9,7 @@ pub(super) fn keeps(p: &Public, s: usize) -> bool {
 }
 
 impl Forward for State {
-    type Variant = Rules;
-    type Move = Move;
-    type Obs = Observation;
-    type Event = Event;
-    type Bot = SevenPokerBot;
-
-    fn start<S: EventSink<Event>>(
-        &mut self,
-        rules: &Rules,
-        deal_seed: u64,
-        _deal_index: u64,
-        sink: &mut S,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        self.reset(rules, deal_seed, sink, out)
-    }
-
-    fn set_verify(&mut self, on: bool) {
-        self.verify = on;
-    }
-
-    fn redeal(&self, rules: &Rules, seat: usize, rng: &mut BotRng) -> State {
-        State::redeal(self, rules, seat, rng)
-    }
+    crate::forward_steps!(variant: Rules, moves: Move, bot: SevenPokerBot);
 
     /// Victory cards held.
     fn has_standing(_rules: &Rules) -> bool {
@@ -106,22 +83,6 @@ impl Forward for State {
                 scratch.len()
             }
         }
-    }
-
-    #[inline(always)]
-    fn apply<S: EventSink<Event>>(
-        &mut self,
-        rules: &Rules,
-        m: Move,
-        sink: &mut S,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        self.step(rules, m, sink, out)
-    }
-
-    #[inline(always)]
-    fn ask(&self, rules: &Rules, bot: &mut SevenPokerBot, rng: &mut BotRng) -> Result<Move, Error> {
-        self.ask_bot(rules, bot, rng)
     }
 
     fn explain(&self, rules: &Rules, bot: &SevenPokerBot) -> Option<String> {
@@ -380,24 +341,12 @@ pub fn declare_key(rules: &Rules, obs: &Observation) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::SeatBot;
 
     /// A stay-or-fold key is met at every declaration and nowhere else, and reads nothing
     /// hidden: a world re-dealt from the seat's observation gives the same key.
     #[test]
     fn declare_keys_read_only_the_observation() {
-        let rules = Rules::default();
-        let mut bots: Vec<SeatBot<State>> = (crate::games::seven_poker::INFO.default_seats)(rules.players)
-            .iter()
-            .map(|name| {
-                let strategy = crate::games::seven_poker::load_strategy(name).unwrap();
-                SeatBot::new(name, &strategy, rules.players, crate::games::seven_poker::Preset::bot)
-            })
-            .collect();
-        let points = crate::search::leaks::decision_points(&rules, &mut bots, 7, 400, 1, |t: &mut State, seed| {
-            *t = State::default();
-            t.reset(&rules, seed, &mut NoEvents, &mut RoundResult::default()).unwrap();
-        });
+        let (rules, points) = crate::games::contest::default_points::<crate::games::seven_poker::Def>(7, 400, 1);
         let (mut obs, mut again) = (Observation::default(), Observation::default());
         let mut rng = BotRng::seed_from_u64(5);
         let mut declares = 0;

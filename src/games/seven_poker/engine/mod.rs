@@ -46,7 +46,7 @@ use super::rules::{AllFold, LeftSwap, LoneStayer, Rules, ShortPile, Unit, Victor
 use super::view::{Bot, BotRng, SeatView};
 use crate::cards::shuffle::shuffle;
 use crate::error::Error;
-use crate::search::{Forward, SearchNote, SeatBot};
+use crate::search::{Forward, SearchNote};
 pub use crate::sim::NoEvents;
 use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 

@@ -65,6 +65,7 @@ impl State {
         &mut self,
         rules: &Rules,
         deal_seed: u64,
+        _deal_index: u64,
         sink: &mut impl EventSink<Event>,
         out: &mut RoundResult,
     ) -> Result<(), Error> {
@@ -844,23 +845,6 @@ pub fn play_stacked<B: Bot>(
     t.stacked = false;
     t.single_round = false;
     result.map(|()| t.public.round_winner.map(usize::from))
-}
-
-/// `count` decision points of the default rules with the default mix (adaptive, colour,
-/// rainbow, bluffer) at four seats, for benchmarks of the search.
-pub fn bench_points(count: usize) -> (Rules, Vec<State>) {
-    let rules = Rules::default();
-    let mut bots: Vec<SeatBot<State>> = ["adaptive", "colour", "rainbow", "bluffer"]
-        .iter()
-        .map(|name| {
-            let preset = super::super::bots::Preset::load(name).expect("a built-in preset");
-            SeatBot::Heuristic(preset.bot(name))
-        })
-        .collect();
-    let points = crate::search::leaks::decision_points(&rules, &mut bots, 11, count, 7, |t: &mut State, seed| {
-        let _ = t.reset(&rules, seed, &mut NoEvents, &mut RoundResult::default());
-    });
-    (rules, points)
 }
 
 /// Whether a card id is in the deck (bots are outside code: check before shifting by it).

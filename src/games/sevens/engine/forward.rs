@@ -49,31 +49,7 @@ impl Default for State {
 }
 
 impl Forward for State {
-    type Variant = Rules;
-    type Move = Move;
-    type Obs = Observation;
-    type Event = Event;
-    type Bot = SevensBot;
-
-    fn start<S: EventSink<Event>>(
-        &mut self,
-        rules: &Rules,
-        deal_seed: u64,
-        _deal_index: u64,
-        sink: &mut S,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        self.reset(rules, deal_seed, sink, out);
-        Ok(())
-    }
-
-    fn set_verify(&mut self, on: bool) {
-        self.verify = on;
-    }
-
-    fn redeal(&self, rules: &Rules, seat: usize, rng: &mut BotRng) -> State {
-        State::redeal(self, rules, seat, rng)
-    }
+    crate::forward_steps!(variant: Rules, moves: Move, bot: SevensBot);
 
     #[inline(always)]
     fn to_act(&self) -> Option<usize> {
@@ -97,22 +73,6 @@ impl Forward for State {
             Phase::Trade(_) => out.extend((0..8).map(Move::Trade)),
             Phase::Over => {}
         }
-    }
-
-    #[inline(always)]
-    fn apply<S: EventSink<Event>>(
-        &mut self,
-        rules: &Rules,
-        m: Move,
-        sink: &mut S,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        self.step(rules, m, sink, out)
-    }
-
-    #[inline(always)]
-    fn ask(&self, rules: &Rules, bot: &mut SevensBot, rng: &mut BotRng) -> Result<Move, Error> {
-        self.ask_bot(rules, bot, rng)
     }
 
     fn explain(&self, rules: &Rules, bot: &SevensBot) -> Option<String> {
@@ -313,24 +273,12 @@ impl Public {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::SeatBot;
 
     /// The view a betting key reads, made from the observation, is the view the seat's
     /// heuristic bot gets from the state.
     #[test]
     fn the_observations_view_is_the_bots_view() {
-        let rules = Rules::default();
-        let mut bots: Vec<SeatBot<State>> = (crate::games::sevens::INFO.default_seats)(rules.players)
-            .iter()
-            .map(|name| {
-                let strategy = crate::games::sevens::load_strategy(name).unwrap();
-                SeatBot::new(name, &strategy, rules.players, crate::games::sevens::Preset::bot)
-            })
-            .collect();
-        let points = crate::search::leaks::decision_points(&rules, &mut bots, 7, 300, 1, |t: &mut State, seed| {
-            *t = State::default();
-            t.reset(&rules, seed, &mut NoEvents, &mut RoundResult::default());
-        });
+        let (rules, points) = crate::games::contest::default_points::<crate::games::sevens::Def>(7, 300, 1);
         let mut obs = Observation::default();
         let mut bets = 0;
         for state in &points {

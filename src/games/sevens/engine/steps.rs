@@ -45,8 +45,15 @@ impl State {
     }
 
     /// Starts a unit with this deal seed: antes, the first hand's deal, up to the first
-    /// decision.
-    pub fn reset(&mut self, rules: &Rules, deal_seed: u64, sink: &mut impl EventSink<Event>, out: &mut RoundResult) {
+    /// decision (the deal's index changes nothing here).
+    pub fn reset(
+        &mut self,
+        rules: &Rules,
+        deal_seed: u64,
+        _deal_index: u64,
+        sink: &mut impl EventSink<Event>,
+        out: &mut RoundResult,
+    ) -> Result<(), Error> {
         self.public.players = rules.players;
         self.public.put_in = [0; MAX_SEATS];
         self.public.hand_no = 0;
@@ -55,9 +62,7 @@ impl State {
         self.deal_rng = Xoshiro256PlusPlus::seed_from_u64(deal_seed);
         self.start_hand(rules, sink);
         // A unit may not need a decision when the deal decides it (one player left).
-        if let Err(e) = self.advance(rules, sink, out) {
-            debug_assert!(false, "{e}");
-        }
+        self.advance(rules, sink, out)
     }
 
     /// Antes and deals a hand (one card at a time from the dealer's left).

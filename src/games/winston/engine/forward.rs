@@ -30,7 +30,7 @@ impl State {
     /// stack, the removed cards; in a game the opponent's hand and deck, and this seat's
     /// deck order), with new chance streams. Made from the truth, not from an observation:
     /// the leak test's second state.
-    pub fn redeal(&self, seat: usize, rng: &mut BotRng) -> State {
+    pub fn redeal(&self, _variant: &Variant, seat: usize, rng: &mut BotRng) -> State {
         let mut t = self.clone();
         let (o, p) = (seat, 1 - seat);
         let in_deck = if t.phase == Phase::Build(0) { 0 } else { t.decks[p] };
@@ -79,30 +79,7 @@ impl State {
 }
 
 impl Forward for State {
-    type Variant = Variant;
-    type Move = Move;
-    type Obs = Observation;
-    type Event = Event;
-    type Bot = WinstonBot;
-
-    fn start<S: EventSink<Event>>(
-        &mut self,
-        variant: &Variant,
-        deal_seed: u64,
-        _deal_index: u64,
-        sink: &mut S,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        self.reset(&variant.rules, &variant.pool, deal_seed, sink, out)
-    }
-
-    fn set_verify(&mut self, on: bool) {
-        self.verify = on;
-    }
-
-    fn redeal(&self, _variant: &Variant, seat: usize, rng: &mut BotRng) -> State {
-        State::redeal(self, seat, rng)
-    }
+    crate::forward_steps!(variant: Variant, moves: Move, bot: WinstonBot);
 
     /// Fewest cards left in hand.
     fn has_standing(_model: &Variant) -> bool {
@@ -177,22 +154,6 @@ impl Forward for State {
             }
             Phase::Over => {}
         }
-    }
-
-    #[inline(always)]
-    fn apply<S: EventSink<Event>>(
-        &mut self,
-        variant: &Variant,
-        m: Move,
-        sink: &mut S,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        self.step(&variant.rules, &variant.pool, m, sink, out)
-    }
-
-    #[inline(always)]
-    fn ask(&self, variant: &Variant, bot: &mut WinstonBot, rng: &mut BotRng) -> Result<Move, Error> {
-        self.ask_bot(&variant.rules, &variant.pool, bot, rng)
     }
 
     fn explain(&self, variant: &Variant, bot: &WinstonBot) -> Option<String> {
@@ -415,20 +376,4 @@ impl Forward for State {
         // +1 for a match won, -1 lost, 0 drawn.
         (out.seats[seat].score as f64 + 1.0) / 2.0
     }
-}
-
-/// `count` decision points of the default rules played by the default mix (value against
-/// colour), with the variant they need: for benchmarks of the search.
-pub fn bench_points(count: usize) -> (Variant, Vec<State>) {
-    let variant = Variant::new(&Rules::default());
-    let mut bots: Vec<SeatBot<State>> = ["value", "colour"]
-        .iter()
-        .map(|name| SeatBot::Heuristic(super::super::Preset::load(name).expect("a built-in preset").bot(name)))
-        .collect();
-    let points = crate::search::leaks::decision_points(&variant, &mut bots, 31, count, 8, |t: &mut State, seed| {
-        let mut out = RoundResult::default();
-        t.reset(&variant.rules, &variant.pool, seed, &mut crate::sim::NoEvents, &mut out)
-            .expect("a default match starts");
-    });
-    (variant, points)
 }

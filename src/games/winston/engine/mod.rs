@@ -37,13 +37,12 @@ use super::measures::{
 use super::rules::{Ability, LaterStarter, MAX_CARDS, MAX_DECK, Rules, Starter};
 use super::view::{Bot, BotRng, BuildView, DraftChoice, DraftView, PlayView};
 use crate::error::Error;
-use crate::search::{Forward, SearchNote, SeatBot};
+use crate::search::{Forward, SearchNote};
 use crate::sim::{CardLog, EventSink, RoundResult, SHARE_UNIT, SeatRngs, UnitSeeds, mix_seed};
 
 mod steps;
 pub use steps::*;
 mod forward;
-pub use forward::*;
 
 /// Stream tag of the draft stack's shuffle.
 const STACK_STREAM: u64 = 0x3157_0001;

@@ -12,12 +12,13 @@ impl State {
     /// last ones) and plays up to the first decision.
     pub fn reset(
         &mut self,
-        rules: &Rules,
-        pool: &Pool,
+        variant: &Variant,
         deal_seed: u64,
+        _deal_index: u64,
         sink: &mut impl EventSink<Event>,
         out: &mut RoundResult,
     ) -> Result<(), Error> {
+        let (rules, pool) = (&variant.rules, &variant.pool);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix_seed(deal_seed, 0, STACK_STREAM));
         let mut order = [0u8; MAX_CARDS];
         for (i, slot) in order[..pool.size].iter_mut().enumerate() {
@@ -630,13 +631,8 @@ impl State {
     /// Asks `bot` for the seat to move's decision, from its view; a move the rules do not
     /// allow is [`Error::IllegalAction`].
     #[inline(always)]
-    pub fn ask_bot<B: Bot + ?Sized>(
-        &self,
-        rules: &Rules,
-        pool: &Pool,
-        bot: &mut B,
-        rng: &mut BotRng,
-    ) -> Result<Move, Error> {
+    pub fn ask_bot<B: Bot + ?Sized>(&self, variant: &Variant, bot: &mut B, rng: &mut BotRng) -> Result<Move, Error> {
+        let (rules, pool) = (&variant.rules, &variant.pool);
         match self.phase {
             Phase::Draft { seat, pile } => {
                 let seat = usize::from(seat);
@@ -711,12 +707,12 @@ impl State {
     #[inline(always)]
     pub fn step(
         &mut self,
-        rules: &Rules,
-        pool: &Pool,
+        variant: &Variant,
         m: Move,
         sink: &mut impl EventSink<Event>,
         out: &mut RoundResult,
     ) -> Result<(), Error> {
+        let (rules, pool) = (&variant.rules, &variant.pool);
         let next = match (self.phase, m) {
             (Phase::Draft { pile, .. }, Move::Draft(choice)) => {
                 if choice == DraftChoice::TakeLastCard && !(rules.last_card_rule && self.stack_len == 1) {
@@ -765,9 +761,7 @@ pub fn play_stacked<B: Bot>(
 ) -> Result<(), Error> {
     t.start_stacked(&variant.rules, &variant.pool, seeds.deal, sink, out)?;
     let mut rngs = SeatRngs::new(seeds.bots, 2);
-    crate::search::play_on(variant, t, &mut rngs, sink, out, |t, s, rng| {
-        t.ask_bot(&variant.rules, &variant.pool, &mut bots[seating[s]], rng)
-    })
+    crate::search::play_on(variant, t, &mut rngs, sink, out, |t, s, rng| t.ask_bot(variant, &mut bots[seating[s]], rng))
 }
 
 /// The Winston draft from the stack in `t` until no card is left (public for scripted
@@ -786,8 +780,8 @@ pub fn draft<B: Bot>(
     t.run(rules, pool, Step::DraftTurn, sink, out)?;
     while let Phase::Draft { seat, .. } = t.phase {
         let s = usize::from(seat);
-        let m = t.ask_bot(rules, pool, &mut bots[seating[s]], bot_rngs.seat(s))?;
-        t.step(rules, pool, m, sink, out)?;
+        let m = t.ask_bot(variant, &mut bots[seating[s]], bot_rngs.seat(s))?;
+        t.step(variant, m, sink, out)?;
     }
     Ok(())
 }
@@ -795,8 +789,7 @@ pub fn draft<B: Bot>(
 /// One scripted turn of `seat` on the sides set with [`State::set_side`] (reshuffles
 /// seeded from 0); returns (won, takes another turn).
 pub fn scripted_turn<B: Bot>(
-    rules: &Rules,
-    pool: &Pool,
+    variant: &Variant,
     t: &mut State,
     bot: &mut B,
     seat: usize,
@@ -809,9 +802,9 @@ pub fn scripted_turn<B: Bot>(
     t.turn_seat = seat;
     t.game_turns = 0;
     t.one_turn = true;
-    let mut result = t.run(rules, pool, Step::StartTurn, sink, out);
+    let mut result = t.run(&variant.rules, &variant.pool, Step::StartTurn, sink, out);
     while result.is_ok() && t.to_act().is_some() {
-        result = t.ask_bot(rules, pool, bot, &mut rng).and_then(|m| t.step(rules, pool, m, sink, out));
+        result = t.ask_bot(variant, bot, &mut rng).and_then(|m| t.step(variant, m, sink, out));
     }
     t.one_turn = false;
     t.phase = Phase::Over;
