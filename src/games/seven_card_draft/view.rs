@@ -78,6 +78,31 @@ impl BetOptions {
         }
     }
 
+    /// The raises a menu of moves offers, in rising order (the search bot and trained
+    /// policies choose among these): the smallest, then half the pot and the pot (after the
+    /// call) where they fall strictly between, then the largest. Fixed limit has one size.
+    /// `pot`: the chips in the pot before the call.
+    pub fn raise_menu(&self, pot: u32) -> ([u32; 4], usize) {
+        let mut sizes = [0; 4];
+        if !self.can_raise {
+            return (sizes, 0);
+        }
+        sizes[0] = self.min_raise;
+        let mut n = 1;
+        let after_call = pot + self.to_call;
+        for size in [after_call / 2, after_call] {
+            if size > sizes[n - 1] && size < self.max_raise {
+                sizes[n] = size;
+                n += 1;
+            }
+        }
+        if self.max_raise > sizes[n - 1] {
+            sizes[n] = self.max_raise;
+            n += 1;
+        }
+        (sizes, n)
+    }
+
     /// The passive action: check if free, else call.
     pub fn check_or_call(&self) -> Action {
         if self.to_call == 0 { Action::Check } else { Action::Call }
@@ -236,5 +261,32 @@ impl<T: Bot + ?Sized> Bot for Box<T> {
     }
     fn bet_from_options(&mut self, options: BetOptions, rng: &mut BotRng) -> Option<Action> {
         (**self).bet_from_options(options, rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(to_call: u32, min_raise: u32, max_raise: u32) -> BetOptions {
+        BetOptions { round: 0, to_call, can_raise: true, min_raise, max_raise, raises: 0 }
+    }
+
+    /// Fixed limit offers its one size; pot limit adds half the pot; no limit adds half
+    /// the pot and the pot below the all-in; a size outside the smallest and largest raise
+    /// is left out.
+    #[test]
+    fn the_raise_menu_holds_the_pot_fractions_between_the_smallest_and_largest_raise() {
+        let menu = |o: BetOptions, pot| {
+            let (sizes, n) = o.raise_menu(pot);
+            sizes[..n].to_vec()
+        };
+        assert_eq!(menu(options(0, 2, 2), 4), [2]);
+        // Pot limit: 10 in the pot and 2 to call make a pot of 12, the largest raise.
+        assert_eq!(menu(options(2, 2, 12), 10), [2, 6, 12]);
+        assert_eq!(menu(options(2, 2, 50), 10), [2, 6, 12, 50]);
+        assert_eq!(menu(options(2, 8, 12), 10), [8, 12]);
+        assert_eq!(menu(options(2, 2, 9), 10), [2, 6, 9]);
+        assert_eq!(menu(BetOptions { can_raise: false, ..options(2, 2, 12) }, 10), [] as [u32; 0]);
     }
 }

@@ -27,7 +27,7 @@ impl Forward for State {
     }
 
     /// Every card of the pack; at a bet, fold (unless checking is free: a fold then only
-    /// throws the pot away), check or call, and the smallest and largest raise.
+    /// throws the pot away), check or call, and the raises of [`BetOptions::raise_menu`].
     fn legal(&self, variant: &Variant, out: &mut Vec<Move>) {
         out.clear();
         match self.public.phase {
@@ -39,10 +39,8 @@ impl Forward for State {
                 }
                 out.push(Move::Bet(options.check_or_call()));
                 if options.can_raise {
-                    out.push(Move::Bet(Action::Raise(options.min_raise)));
-                    if options.max_raise > options.min_raise {
-                        out.push(Move::Bet(Action::Raise(options.max_raise)));
-                    }
+                    let (sizes, n) = options.raise_menu(self.public.pot);
+                    out.extend(sizes[..n].iter().map(|&by| Move::Bet(Action::Raise(by))));
                 }
             }
             Phase::Over => {}
@@ -401,8 +399,9 @@ pub const STRENGTH_BUCKETS: u32 = 20;
 
 /// The abstraction of a betting decision, built from the seat's observation alone: the
 /// betting round, its strength against the field (the per-opponent chance of beating each
-/// opponent still in, as the `threshold` bets read it, in tenths), the raises so far this
-/// betting round (0 to 3 and more), whether it faces a bet, which raises its menu holds, the
+/// opponent still in, as the `threshold` bets read it, in twentieths), the raises so far this
+/// betting round (0 to 3 and more), whether it faces a bet, how many raise sizes its menu
+/// holds (1 to 4: see [`BetOptions::raise_menu`]), the
 /// opponents still in (1 to 3 and more), the seats still to act after it (0 to 2 and
 /// more), and the raises of earlier betting rounds, the others' (0 to 3 and more) and its
 /// own (0 to 2 and more). Two decisions with one key have the same menu. `None` at a pick.
@@ -423,20 +422,22 @@ pub fn betting_key(variant: &Variant, obs: &Observation) -> Option<u64> {
     let bucket = ((strength.clamp(0.0, 1.0) * STRENGTH_BUCKETS as f32) as u32).min(STRENGTH_BUCKETS - 1);
     let opponents = (p.active as u32).saturating_sub(1).clamp(1, 3);
     let after = p.betting.pending.saturating_sub(1).min(2);
-    let two_sizes = options.can_raise && options.max_raise > options.min_raise;
+    let (_, sizes) = options.raise_menu(view.pot);
     let (mut theirs, mut own) = (0u64, 0u64);
     for a in obs.history.iter().filter(|a| usize::from(a.betting_round) < options.round) {
         if matches!(a.action, Action::Raise(_)) {
             if usize::from(a.seat) == obs.seat { own += 1 } else { theirs += 1 }
         }
     }
+    // The menu's sizes beyond two lead, so keys of one- and two-size menus read as before.
     let fields = [
+        (sizes.saturating_sub(2) as u64, 2),
         (u64::from(options.round.min(15) as u8), 4),
         (u64::from(bucket), 5),
         (u64::from(options.raises.min(3)), 2),
         (u64::from(options.to_call > 0), 1),
         (u64::from(options.can_raise), 1),
-        (u64::from(two_sizes), 1),
+        (u64::from(sizes >= 2), 1),
         (u64::from(opponents), 2),
         (u64::from(after), 2),
         (theirs.min(3), 2),
