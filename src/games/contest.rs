@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use super::{Built, GameInfo, RuleStep, Setup, presets};
 use crate::error::{Error, InputError};
 use crate::output::Table;
-use crate::search::{self, Forward, Scratch, SeatBot, Strategy, Worker, play_unit};
+use crate::search::{self, Forward, Rollout, Scratch, SeatBot, Strategy, Worker, play_unit};
 use crate::sim::{Game, Measures, NoEvents, RoundResult, RuleUse, Tally, UnitSeeds, mix_seed};
 use crate::solver::{TabularPolicy, Tree};
 
@@ -144,7 +144,18 @@ pub fn rules_toml<G: GameDef>(rules: &G::RulesFile) -> String {
 
 /// A strategy of game `G` by preset name, file, derived preset or search preset.
 pub fn load_strategy<G: GameDef>(name: &str) -> Result<Strategy<G::Preset>, InputError> {
-    search::load_strategy(G::PRESETS, name, G::NAME, G::parse_preset)
+    let strategy = search::load_strategy(G::PRESETS, name, G::NAME, G::parse_preset)?;
+    if let Strategy::Search(params, _) = &strategy
+        && params.worlds > 1
+        && !<G::State as Forward>::REWINDS
+    {
+        return Err(InputError::new(format!(
+            "{name}: worlds = {}: {} cannot replay a sampled world's past to weigh it; set worlds = 1",
+            params.worlds,
+            G::NAME
+        )));
+    }
+    Ok(strategy)
 }
 
 impl<G: GameDef> Contest<G> {
@@ -162,7 +173,7 @@ impl<G: GameDef> Contest<G> {
         }
         for (name, strategy) in &lineup {
             match strategy {
-                Strategy::Policy(policy, _) => policy
+                Strategy::Policy(policy, _) | Strategy::Search(_, Rollout::Policy(policy, _)) => policy
                     .check(G::NAME, &rules_toml::<G>(G::rules_file(&rules)), G::players(&rules))
                     .map_err(|e| e.context(name))?,
                 Strategy::Outside(spec) => {

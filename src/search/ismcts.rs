@@ -11,11 +11,16 @@
 use rand::{Rng, RngCore, SeedableRng};
 
 use super::params::Opponents;
-use super::{Forward, SearchParams};
+use super::{Forward, RolloutBot, SearchParams};
 use crate::sim::{BotRng, MAX_BINS, MAX_COUNTERS, MAX_SEATS, MAX_SUMS, NoEvents, RoundResult, Shape};
 
 /// No node.
 const NONE: u32 = u32::MAX;
+
+/// The floor of a seen move's chance under the rollout policy (a move it would never make
+/// keeps this weight): never zero, so a table that plays unlike the policy still leaves
+/// worlds to draw.
+const MISMATCH: f64 = 0.05;
 
 /// The whole record is cleared between iterations.
 const FULL: Shape = Shape { counters: MAX_COUNTERS, sums: MAX_SUMS, bins: MAX_BINS };
@@ -141,8 +146,10 @@ impl std::fmt::Display for SearchNote {
 pub struct Ismcts<F: Forward> {
     params: SearchParams,
     players: usize,
-    /// Rollout bots, one per seat (empty: uniformly random legal moves).
-    rollout: Vec<F::Bot>,
+    /// Rollout players, one per seat (empty: uniformly random legal moves).
+    rollout: Vec<RolloutBot<F>>,
+    /// An observation for a rollout policy to read.
+    obs: F::Obs,
     nodes: Vec<Node>,
     path: Vec<u32>,
     world: F,
@@ -150,18 +157,24 @@ pub struct Ismcts<F: Forward> {
     keys: Vec<u32>,
     out: RoundResult,
     note: SearchNote,
+    /// A candidate world and its past, while worlds are weighed.
+    candidate: F,
+    past: F,
+    moves: Vec<F::Move>,
+    past_out: RoundResult,
 }
 
 impl<F: Forward> Ismcts<F> {
     /// A search bot for a game of `players` seats; `rollout` holds one bot per seat, or is
     /// empty for random rollouts.
-    pub fn new(params: SearchParams, players: usize, rollout: Vec<F::Bot>) -> Ismcts<F> {
+    pub fn new(params: SearchParams, players: usize, rollout: Vec<RolloutBot<F>>) -> Ismcts<F> {
         assert!(rollout.is_empty() || rollout.len() == players, "one rollout bot per seat");
         let capacity = params.iterations as usize + 1;
         Ismcts {
             params,
             players,
             rollout,
+            obs: F::Obs::default(),
             nodes: Vec::with_capacity(capacity),
             path: Vec::with_capacity(64),
             world: F::default(),
@@ -169,6 +182,10 @@ impl<F: Forward> Ismcts<F> {
             keys: Vec::with_capacity(64),
             out: RoundResult::default(),
             note: SearchNote::default(),
+            candidate: F::default(),
+            past: F::default(),
+            moves: Vec::with_capacity(64),
+            past_out: RoundResult::default(),
         }
     }
 
@@ -259,7 +276,7 @@ impl<F: Forward> Ismcts<F> {
     }
 
     fn iterate(&mut self, rules: &F::Variant, seat: usize, obs: &F::Obs, rng: &mut BotRng) {
-        F::determinize(rules, obs, rng, &mut self.world);
+        self.sample_world(rules, seat, obs, rng);
         self.out.clear(self.players, FULL);
         self.path.clear();
         self.path.push(0);
@@ -365,6 +382,48 @@ impl<F: Forward> Ismcts<F> {
         }
     }
 
+    /// Samples the iteration's world: with `worlds` above 1, draws that many and keeps one
+    /// in proportion to its likelihood (sampling importance resampling, one reservoir
+    /// pass), so a world in which the other seats' seen moves were likely is played more.
+    fn sample_world(&mut self, rules: &F::Variant, seat: usize, obs: &F::Obs, rng: &mut BotRng) {
+        if self.params.worlds <= 1 || self.rollout.is_empty() || !F::REWINDS {
+            F::determinize(rules, obs, rng, &mut self.world);
+            return;
+        }
+        let mut total = 0.0;
+        for _ in 0..self.params.worlds {
+            F::determinize(rules, obs, rng, &mut self.candidate);
+            let w = self.likelihood(rules, seat, rng);
+            total += w;
+            if rng.random::<f64>() * total <= w {
+                std::mem::swap(&mut self.world, &mut self.candidate);
+            }
+        }
+    }
+
+    /// How likely the other seats' moves so far were in the candidate world, had each
+    /// played the rollout policy: the product over their decisions of the chance that the
+    /// policy makes a move this seat would see as the one it saw, mixed with [`MISMATCH`].
+    fn likelihood(&mut self, rules: &F::Variant, seat: usize, rng: &mut BotRng) -> f64 {
+        if !self.candidate.rewind(rules, &mut self.past, &mut self.moves) {
+            return 1.0;
+        }
+        self.past_out.clear(self.players, FULL);
+        let mut w = 1.0;
+        for &m in &self.moves {
+            let Some(actor) = self.past.to_act() else { break };
+            if actor != seat {
+                let key = self.past.key(rules, actor, seat, m);
+                let p = self.rollout[actor].chance_of(rules, &self.past, seat, key, rng, &mut self.obs);
+                w *= MISMATCH + (1.0 - MISMATCH) * p;
+            }
+            if self.past.apply(rules, m, &mut NoEvents, &mut self.past_out).is_err() {
+                break;
+            }
+        }
+        w
+    }
+
     /// One of the legal moves with this key, at random when several share it.
     fn move_with_key(&self, key: u32, rng: &mut BotRng) -> F::Move {
         let count = self.keys.iter().filter(|&&k| k == key).count();
@@ -386,7 +445,7 @@ impl<F: Forward> Ismcts<F> {
             self.world.legal(rules, &mut self.legal);
             return Some(self.legal[rng.random_range(0..self.legal.len())]);
         }
-        self.world.ask(rules, &mut self.rollout[actor], rng).ok()
+        self.rollout[actor].decide(rules, &self.world, rng, &mut self.obs).ok()
     }
 
     /// Plays the world on with the rollout policy; false when it stopped at the horizon.
@@ -491,6 +550,7 @@ mod tests {
             rollout: "random".into(),
             horizon: 0,
             opponents: Opponents::Search,
+            worlds: 1,
         }
     }
 

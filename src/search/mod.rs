@@ -13,7 +13,7 @@ pub mod leaks;
 pub mod params;
 
 pub use ismcts::{Ismcts, NoteKind, Reason, SearchNote};
-pub use params::{SearchParams, Strategy, load_strategy};
+pub use params::{Rollout, SearchParams, Strategy, load_strategy};
 
 use crate::error::Error;
 use crate::outside::{Decision, Outside, UnitEnd, UnitStart};
@@ -90,6 +90,17 @@ pub trait Forward: Clone + Default + Send {
     /// it, every other card dealt at random among the places it could be, and the chance
     /// stream reseeded from `rng`. It takes no state, so it cannot read the truth.
     fn determinize(rules: &Self::Variant, obs: &Self::Obs, rng: &mut BotRng, out: &mut Self);
+    /// Whether [`Forward::rewind`] rebuilds a world's past (the search's `worlds` needs it).
+    const REWINDS: bool = false;
+    /// This state's past, where the game can rebuild it from the state alone: `start` set
+    /// to a state this unit passed through, with this state's cards, and `moves` to every
+    /// move made since, in order, so that applying them to `start` reaches this state. The
+    /// search replays a sampled world's past to weigh it by how likely the other seats'
+    /// moves were in it. False where the game cannot.
+    fn rewind(&self, rules: &Self::Variant, start: &mut Self, moves: &mut Vec<Self::Move>) -> bool {
+        let _ = (rules, start, moves);
+        false
+    }
     /// How `observer` sees `actor`'s move `m` (made in this state): a move the observer
     /// cannot tell apart from another gets the same key. Keys of one seat's moves at one
     /// decision are distinct when that seat is the observer.
@@ -353,6 +364,7 @@ impl<F: Forward> OutsideBot<F> {
                     rollout: "random".into(),
                     horizon: 0,
                     opponents: params::Opponents::Search,
+                    worlds: 1,
                 };
                 Hinter::Search(Box::new(Ismcts::new(params, players, Vec::new())))
             }
@@ -494,6 +506,60 @@ impl<F: Forward> PolicyBot<F> {
                 observe_and_list(rules, state, seat, obs, &mut self.legal)?;
                 Ok(self.legal[rng.random_range(0..self.legal.len())])
             }
+        }
+    }
+}
+
+/// A player of the search bot's rollouts and model of the other seats.
+pub enum RolloutBot<F: Forward> {
+    /// A heuristic preset.
+    Preset(F::Bot),
+    /// A trained policy.
+    Policy(PolicyBot<F>),
+}
+
+impl<F: Forward> RolloutBot<F> {
+    /// Its move for the seat to move in `state` (`obs` is scratch).
+    fn decide(&mut self, rules: &F::Variant, state: &F, rng: &mut BotRng, obs: &mut F::Obs) -> Result<F::Move, Error> {
+        match self {
+            RolloutBot::Preset(bot) => state.ask(rules, bot, rng),
+            RolloutBot::Policy(bot) => {
+                let seat = state.to_act().ok_or_else(|| Error::Invariant("a move after the unit ended".into()))?;
+                bot.decide(rules, state, seat, rng, obs)
+            }
+        }
+    }
+
+    /// The chance that the seat to move in `state` makes a move `observer` sees as `key`:
+    /// a policy's probabilities of the moves with that key, where it has them, else 1 or 0
+    /// by one decision asked (unbiased for a player that randomises).
+    fn chance_of(
+        &mut self,
+        rules: &F::Variant,
+        state: &F,
+        observer: usize,
+        key: u32,
+        rng: &mut BotRng,
+        obs: &mut F::Obs,
+    ) -> f64 {
+        let Some(actor) = state.to_act() else { return 0.0 };
+        if let RolloutBot::Policy(bot) = self {
+            state.observe(rules, actor, obs);
+            if let Some(k) = F::info_key(rules, obs)
+                && bot.policy.probs(actor, k).is_some()
+            {
+                state.legal(rules, &mut bot.legal);
+                if let Some(probs) = bot.probs(rules, actor, obs) {
+                    return (bot.legal.iter().zip(probs))
+                        .filter(|&(&m, _)| state.key(rules, actor, observer, m) == key)
+                        .map(|(_, p)| p)
+                        .sum();
+                }
+            }
+        }
+        match self.decide(rules, state, rng, obs) {
+            Ok(m) if state.key(rules, actor, observer, m) == key => 1.0,
+            _ => 0.0,
         }
     }
 }
@@ -671,7 +737,16 @@ impl<F: Forward> SeatBot<F> {
         match strategy {
             Strategy::Heuristic(preset) => SeatBot::Heuristic(bot(preset, name)),
             Strategy::Search(params, rollout) => {
-                let rollout = rollout.as_ref().map_or_else(Vec::new, |p| (0..players).map(|_| bot(p, name)).collect());
+                let rollout = (0..players)
+                    .filter_map(|_| match rollout {
+                        Rollout::Random => None,
+                        Rollout::Preset(p) => Some(RolloutBot::Preset(bot(p, name))),
+                        Rollout::Policy(policy, fallback) => Some(RolloutBot::Policy(PolicyBot::new(
+                            policy.clone(),
+                            fallback.as_ref().map(|p| bot(p, name)),
+                        ))),
+                    })
+                    .collect();
                 SeatBot::Search(Box::new(Ismcts::new(params.clone(), players, rollout)))
             }
             Strategy::Policy(policy, fallback) => {

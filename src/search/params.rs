@@ -22,7 +22,16 @@ struct SearchToml {
     horizon: u32,
     #[serde(default)]
     opponents: Opponents,
+    #[serde(default = "one_world")]
+    worlds: u32,
 }
+
+fn one_world() -> u32 {
+    1
+}
+
+/// Most candidate worlds one iteration may draw.
+pub const MAX_WORLDS: u32 = 1024;
 
 /// How the search plays the other seats' decisions inside its tree.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,16 +59,33 @@ pub struct SearchParams {
     pub horizon: u32,
     /// How the other seats decide inside the tree.
     pub opponents: Opponents,
+    /// Candidate worlds each iteration draws, keeping one in proportion to how likely the
+    /// other seats' seen moves were in it under the rollout policy (1 = every world as
+    /// likely as any other).
+    pub worlds: u32,
 }
 
-/// A seat's strategy: a preset of the game's modules, or the search bot with its rollout
-/// policy (`None`: uniformly random legal moves).
+/// What the search bot's rollouts (and, with `opponents = "rollout"` or `worlds`, its model
+/// of the other seats) play.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Rollout<P> {
+    /// Uniformly random legal moves.
+    Random,
+    /// A heuristic preset.
+    Preset(P),
+    /// A trained policy, with the preset its header names for decisions it has no
+    /// probabilities for.
+    Policy(std::sync::Arc<crate::solver::policy::Policy>, Option<P>),
+}
+
+/// A seat's strategy: a preset of the game's modules, the search bot with its rollout
+/// policy, a trained policy, or a seat decided outside.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Strategy<P> {
     /// A heuristic preset.
     Heuristic(P),
     /// The search bot.
-    Search(SearchParams, Option<P>),
+    Search(SearchParams, Rollout<P>),
     /// A trained policy (the `cfr` module): each information set's move probabilities,
     /// with the preset its header names for the decisions it has no probabilities for.
     Policy(std::sync::Arc<crate::solver::policy::Policy>, Option<P>),
@@ -112,12 +138,25 @@ impl SearchParams {
                 t.exploration
             )));
         }
+        if !(1..=MAX_WORLDS).contains(&t.worlds) {
+            return Err(InputError::new(format!(
+                "worlds = {}: give 1 (worlds as likely as each other) up to {MAX_WORLDS} candidate worlds an iteration (e.g. 16)",
+                t.worlds
+            )));
+        }
+        if t.worlds > 1 && t.rollout == "random" {
+            return Err(InputError::new(format!(
+                "worlds = {}: worlds are weighed by the rollout policy's moves, and a random rollout makes every world as likely; name a heuristic preset or a trained policy as rollout (e.g. rollout = \"cfr\") or set worlds = 1",
+                t.worlds
+            )));
+        }
         Ok(SearchParams {
             iterations: t.iterations,
             exploration: t.exploration,
             rollout: t.rollout,
             horizon: t.horizon,
             opponents: t.opponents,
+            worlds: t.worlds,
         })
     }
 }
@@ -151,38 +190,57 @@ pub fn load_strategy<P>(
     }
     let text = presets::preset_text(presets_list, name_or_path, game)?;
     if module_of(&text).as_deref() == Some(POLICY_MODULE) {
-        let policy = read_policy(&text, name_or_path, game)?;
-        let fallback = match policy.header.fallback.as_deref() {
-            None => None,
-            Some(name) => {
-                let text = presets::preset_text(presets_list, name, game)
-                    .map_err(|e| e.context(format!("{name_or_path}: fallback")))?;
-                if is_search(&text) || is_policy(&text) {
-                    return Err(InputError::new(format!(
-                        "{name_or_path}: the policy's fallback \"{name}\" is not a heuristic preset of {game}; train it again with --fallback NAME"
-                    )));
-                }
-                Some(parse(&text).map_err(|e| e.context(format!("{name_or_path}: fallback")))?)
-            }
-        };
-        return Ok(Strategy::Policy(std::sync::Arc::new(policy), fallback));
+        let (policy, fallback) = load_policy(presets_list, &text, name_or_path, game, parse)?;
+        return Ok(Strategy::Policy(policy, fallback));
     }
     if !is_search(&text) {
         return parse(&text).map(Strategy::Heuristic).map_err(|e| e.context(name_or_path));
     }
     let params = SearchParams::from_toml(&text).map_err(|e| e.context(name_or_path))?;
     let rollout = match params.rollout.as_str() {
-        "random" => None,
+        "random" => Rollout::Random,
         name => {
-            let text = presets::preset_text(presets_list, name, game)
-                .map_err(|e| e.context(format!("{name_or_path}: rollout")))?;
+            let context = format!("{name_or_path}: rollout");
+            let text = presets::preset_text(presets_list, name, game).map_err(|e| e.context(&context))?;
             if is_search(&text) {
                 return Err(InputError::new(format!(
-                    "{name_or_path}: rollout = \"{name}\" is a search preset; use \"random\" or a heuristic preset of {game}"
+                    "{name_or_path}: rollout = \"{name}\" is a search preset; use \"random\", a heuristic preset or a trained policy of {game}"
                 )));
             }
-            Some(parse(&text).map_err(|e| e.context(format!("{name_or_path}: rollout")))?)
+            if is_policy(&text) {
+                let (policy, fallback) =
+                    load_policy(presets_list, &text, name, game, parse).map_err(|e| e.context(&context))?;
+                Rollout::Policy(policy, fallback)
+            } else {
+                Rollout::Preset(parse(&text).map_err(|e| e.context(&context))?)
+            }
         }
     };
     Ok(Strategy::Search(params, rollout))
+}
+
+/// A trained-policy preset's policy (its TOML `text`, of `name_or_path`) and the fallback
+/// preset its header names.
+fn load_policy<P>(
+    presets_list: &[(&str, &str)],
+    text: &str,
+    name_or_path: &str,
+    game: &str,
+    parse: fn(&str) -> Result<P, InputError>,
+) -> Result<(std::sync::Arc<crate::solver::policy::Policy>, Option<P>), InputError> {
+    let policy = read_policy(text, name_or_path, game)?;
+    let fallback = match policy.header.fallback.as_deref() {
+        None => None,
+        Some(name) => {
+            let text = presets::preset_text(presets_list, name, game)
+                .map_err(|e| e.context(format!("{name_or_path}: fallback")))?;
+            if is_search(&text) || is_policy(&text) {
+                return Err(InputError::new(format!(
+                    "{name_or_path}: the policy's fallback \"{name}\" is not a heuristic preset of {game}; train it again with --fallback NAME"
+                )));
+            }
+            Some(parse(&text).map_err(|e| e.context(format!("{name_or_path}: fallback")))?)
+        }
+    };
+    Ok((std::sync::Arc::new(policy), fallback))
 }

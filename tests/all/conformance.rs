@@ -24,7 +24,7 @@ use draftsim::games::presets::mix_seats;
 use draftsim::games::ref_poker::Flavour;
 use draftsim::games::{self, live_draft, ref_poker, seven_card_draft, seven_poker, sevens, winston};
 use draftsim::search::leaks::{LeakCheck, LeakReport, check_decider, decision_points};
-use draftsim::search::params::is_search;
+use draftsim::search::params::{is_policy, is_search};
 use draftsim::search::{Forward, SeatBot, decide};
 use draftsim::sim::{BotRng, Lineup, Mode, NoEvents, Plan, Seatings};
 use rand::SeedableRng;
@@ -42,13 +42,21 @@ fn seat_bot<G: GameDef>(name: &str, players: usize) -> SeatBot<G::State> {
     SeatBot::new(name, &strategy, players, G::bot)
 }
 
-/// Every preset of the game, heuristic or search (the search on a small budget).
+/// Every preset of the game, heuristic or search (the search on a small budget), and
+/// where the game rewinds, the search weighing its worlds by a heuristic preset.
 fn every_bot<G: GameDef>(players: usize) -> Vec<(String, SeatBot<G::State>)> {
     let mut names: Vec<String> = (G::PRESETS.iter())
         .map(|(name, text)| if is_search(text) { format!("{name}{{iterations=40}}") } else { name.to_string() })
         .collect();
     if !names.iter().any(|n| n.starts_with("search")) {
         names.push("search{iterations=40}".into());
+    }
+    if <G::State as Forward>::REWINDS {
+        let preset = G::PRESETS
+            .iter()
+            .find(|(name, text)| *name != "random" && !is_search(text) && !is_policy(text))
+            .expect("a heuristic preset");
+        names.push(format!("search{{iterations=40;rollout={};worlds=4}}", preset.0));
     }
     names.into_iter().map(|n| (n.clone(), seat_bot::<G>(&n, players))).collect()
 }
@@ -117,11 +125,56 @@ fn bad_search_parameters_name_the_key<G: GameDef>() {
         ("search{rollout=search}", "rollout"),
         ("search{depth=3}", "depth"),
         ("search{opponents=psychic}", "opponents"),
+        ("search{worlds=0}", "worlds"),
+        ("search{worlds=5000}", "worlds"),
     ] {
         let err = load_strategy::<G>(seat).err().unwrap_or_else(|| panic!("{}: {seat} should be refused", G::NAME));
         let err = err.to_string();
         assert!(err.contains(key) && !err.contains('\n'), "{}: {seat}: {err}", G::NAME);
     }
+}
+
+/// A game that rewinds gives, for the truth and for worlds sampled from the observation
+/// of the seat to move, a start and moves that replay to a state every seat sees as the
+/// same; a game that does not refuses the search's `worlds` in one line.
+fn a_rewound_world_replays_to_itself<G: GameDef>()
+where
+    Obs<G>: PartialEq + std::fmt::Debug,
+{
+    if !<G::State as Forward>::REWINDS {
+        let preset = G::PRESETS
+            .iter()
+            .find(|(name, text)| *name != "random" && !is_search(text) && !is_policy(text))
+            .expect("a heuristic preset");
+        let err = load_strategy::<G>(&format!("search{{rollout={};worlds=4}}", preset.0)).expect_err("worlds refused");
+        assert!(err.to_string().contains("cannot replay") && !err.to_string().contains('\n'), "{}: {err}", G::NAME);
+        return;
+    }
+    let rules = default_rules::<G>();
+    let players = G::players(&rules);
+    let mut rng = BotRng::seed_from_u64(8);
+    let (mut start, mut moves, mut out) = (G::State::default(), Vec::new(), draftsim::sim::RoundResult::default());
+    let (mut a, mut b) = (Obs::<G>::default(), Obs::<G>::default());
+    let mut replayed = 0;
+    for point in points::<G>(&rules, 40) {
+        let seat = point.to_act().expect("a decision");
+        point.observe(&rules, seat, &mut a);
+        let mut world = G::State::default();
+        <G::State as Forward>::determinize(&rules, &a, &mut rng, &mut world);
+        for state in [&point, &world] {
+            assert!(state.rewind(&rules, &mut start, &mut moves), "{}", G::NAME);
+            for &m in &moves {
+                start.apply(&rules, m, &mut NoEvents, &mut out).unwrap_or_else(|e| panic!("{}: {e}", G::NAME));
+            }
+            for s in 0..players {
+                state.observe(&rules, s, &mut a);
+                start.observe(&rules, s, &mut b);
+                assert_eq!(a, b, "{}: seat {s} sees the replay otherwise", G::NAME);
+            }
+            replayed += usize::from(!moves.is_empty());
+        }
+    }
+    assert!(replayed > 20, "{}: only {replayed} states had a past", G::NAME);
 }
 
 /// A player that reads every seat's observation (so hidden cards) is caught.
@@ -231,6 +284,7 @@ where
     no_bot_reads_hidden_cards::<G>(hidden);
     a_planted_leak_is_caught::<G>();
     bad_search_parameters_name_the_key::<G>();
+    a_rewound_world_replays_to_itself::<G>();
     replays_repeat_and_threads_do_not_matter::<G>();
     outside_seats_see_the_observation_and_every_move_named::<G>();
 }

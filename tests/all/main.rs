@@ -21,6 +21,7 @@ mod search_seven_card_draft;
 mod search_seven_poker;
 mod search_sevens;
 mod search_winston;
+mod search_worlds;
 mod sensitivity;
 mod seven_card_draft;
 mod seven_poker;

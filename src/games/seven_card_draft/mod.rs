@@ -25,7 +25,7 @@ pub use view::{Action, Bot, BotRng, PickChoice, SeatView};
 use super::contest::{self, Contest, GameDef};
 use super::{GameInfo, RuleStep};
 use crate::error::{Error, InputError};
-use crate::search::Strategy;
+use crate::search::{Rollout, Strategy};
 use crate::sim::{Measures, RoundResult, Tally};
 use std::sync::atomic::AtomicBool;
 
@@ -113,10 +113,10 @@ impl GameDef for Def {
         interrupt: Option<&AtomicBool>,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Vec<crate::output::Table>, Error> {
-        // The search bot drafts with its rollout preset's module (random rollouts: greedy).
+        // The search bot drafts with its rollout preset's module (random or policy rollouts: greedy).
         let draft = match &contest.lineup[0].1 {
-            Strategy::Heuristic(preset) | Strategy::Search(_, Some(preset)) => preset.draft,
-            Strategy::Search(_, None) | Strategy::Policy(..) | Strategy::Outside(_) => bots::DraftModule::Greedy,
+            Strategy::Heuristic(preset) | Strategy::Search(_, Rollout::Preset(preset)) => preset.draft,
+            Strategy::Search(..) | Strategy::Policy(..) | Strategy::Outside(_) => bots::DraftModule::Greedy,
         };
         let c = calibration::calibrate(&contest.rules.rules, draft, rounds, seed, interrupt, progress)?;
         Ok(vec![calibration::table(&c.own), calibration::field_table(&c.field)])

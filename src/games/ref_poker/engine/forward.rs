@@ -100,6 +100,21 @@ impl<F: Flavour> Forward for State<F> {
         };
     }
 
+    const REWINDS: bool = true;
+
+    fn rewind(&self, rules: &Rules<F>, start: &mut State<F>, moves: &mut Vec<Action>) -> bool {
+        // Every card is fixed at the start and every action is public: the same cards,
+        // opened again, and the history's actions replay this state.
+        start.clone_from(self);
+        start.open(rules, &mut crate::sim::NoEvents);
+        moves.clear();
+        let p = &self.public;
+        moves.extend(
+            p.history[..usize::from(p.len)].iter().filter(|&&a| a > 0).map(|&a| Action::ALL[usize::from(a) - 1]),
+        );
+        true
+    }
+
     fn key(&self, _rules: &Rules<F>, _actor: usize, _observer: usize, m: Action) -> u32 {
         // Every action is public.
         m as u32

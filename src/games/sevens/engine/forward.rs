@@ -138,6 +138,64 @@ impl Forward for State {
         out.deal_rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
     }
 
+    const REWINDS: bool = true;
+
+    fn rewind(&self, rules: &Rules, start: &mut State, moves: &mut Vec<Move>) -> bool {
+        let (p, n) = (&self.public, rules.players);
+        if p.phase == Phase::Over || usize::from(p.logged) > HAND_LOG {
+            return false;
+        }
+        let log = &p.log[..usize::from(p.logged)];
+        // Each seat's cards as the hand began. Where a trade drew, the replay puts its draws
+        // in the hand's first places: the cards a seat gave up held them. (A sampled world
+        // does not say which places a trade filled; its cards lie in random order, so any
+        // places will do, and the replay still ends on this very hand.)
+        let mut first = self.hands;
+        for (hand, gave) in first[..n].iter_mut().zip(&self.gave) {
+            for (i, &c) in gave.cards().iter().enumerate() {
+                hand.replace(i, c);
+            }
+        }
+        // The pile in the order the replay draws it: the deal, one card a seat at a time
+        // from the dealer's left, then each trade's draws in turn, then the undrawn rest.
+        let mut order = [0u8; DECK_SIZE];
+        let mut at = 0;
+        for r in 0..3 {
+            for k in 1..=n {
+                order[at] = first[k % n].cards()[r].0;
+                at += 1;
+            }
+        }
+        for &e in log.iter().filter(|&&e| e & 0xF >= 8) {
+            for c in &self.hands[usize::from(e >> 4)].cards()[..usize::from((e & 0xF) - 8)] {
+                order[at] = c.0;
+                at += 1;
+            }
+        }
+        if at != self.pile.next {
+            return false;
+        }
+        order[at..].copy_from_slice(&self.pile.cards[at..]);
+        start.clone_from(self);
+        for s in 0..n {
+            start.public.put_in[s] -= p.street[s] + rules.ante;
+        }
+        start.pile.cards = order;
+        start.pile.stacked = true;
+        start.start_hand(rules, &mut NoEvents);
+        // The first turn, as `advance` opens a hand nobody has folded in.
+        start.public.phase = Phase::Bet((1 % n) as u8);
+        start.public.next_seat = 2 % n;
+        moves.clear();
+        moves.extend(log.iter().map(|&e| match e & 0xF {
+            code @ 1..=4 => {
+                Move::Bet([Action::Fold, Action::Check, Action::Call, Action::Raise][usize::from(code - 1)])
+            }
+            code => Move::Trade((1u8 << (code - 8)) - 1),
+        }));
+        true
+    }
+
     fn key(&self, _rules: &Rules, actor: usize, observer: usize, m: Move) -> u32 {
         match m {
             Move::Bet(a) => a as u32,

@@ -212,6 +212,25 @@ pub struct Public {
     pub carried: u32,
     /// Cards drawn from the pile this hand.
     pub drawn: usize,
+    /// This hand's moves as every seat sees them, in order: the seat in the high bits, then
+    /// 1 + the action for a bet or 8 + the cards drawn for a trade (a search replays them).
+    pub log: [u8; HAND_LOG],
+    /// Moves this hand, counted past the log's length.
+    pub logged: u8,
+}
+
+/// Moves a hand's log holds (a hand with more is not replayed).
+pub const HAND_LOG: usize = 32;
+
+impl Public {
+    /// Notes a move in the hand's log.
+    #[inline(always)]
+    fn record(&mut self, seat: usize, code: u8) {
+        if let Some(slot) = self.log.get_mut(usize::from(self.logged)) {
+            *slot = (seat as u8) << 4 | code;
+        }
+        self.logged = self.logged.saturating_add(1);
+    }
 }
 
 /// What one seat has seen: the public state, its cards and the cards it traded away.

@@ -73,6 +73,7 @@ impl State {
         sink.event(Event::HandStart { hand: p.hand_no, carried: p.carried });
         self.pile.reset();
         p.pot = p.carried;
+        p.logged = 0;
         for s in 0..n {
             p.folded[s] = false;
             p.traded[s] = false;
@@ -254,6 +255,7 @@ impl State {
         p.put_in[s] += paid;
         p.pot += paid;
         sink.event(Event::Act { seat: s, action, paid });
+        p.record(s, 1 + action as u8);
         p.turns[s] += 1;
         let may_trade = !p.traded[s] && (p.turns[s] == 1 || rules.trade_timing == TradeTiming::AnyTurn);
         if !p.folded[s] && may_trade && self.pile.left() > 0 {
@@ -287,6 +289,7 @@ impl State {
             k += 1;
         }
         p.drawn = self.pile.next;
+        p.record(s, 8 + k as u8);
         if self.verify && mask != 0 && k == 0 && self.pile.left() > 0 {
             return Err(Error::Invariant(format!("seat {s} asked to trade but drew nothing")));
         }

@@ -1,0 +1,71 @@
+//! The search bot's `worlds`: weighing sampled worlds by how likely the other seats' seen
+//! moves were in them under the rollout policy reads a bet as the policy means it.
+
+use draftsim::games::contest::{GameDef, load_strategy};
+use draftsim::games::ref_poker::{self, Action, Kuhn};
+use draftsim::search::{Forward, SeatBot, decide};
+use draftsim::sim::{BotRng, NoEvents, RoundResult};
+use rand::SeedableRng;
+
+type Def = ref_poker::Def<Kuhn>;
+
+/// Kuhn poker, seat 0 holding the king and seat 1 the queen, after seat 0's bet.
+fn after_a_bet() -> (<Def as GameDef>::State, draftsim::games::contest::VariantOf<Def>) {
+    let rules = Def::compile(&Default::default()).unwrap();
+    let mut state = <Def as GameDef>::State::default();
+    let mut out = RoundResult::default();
+    let deals = <<Def as GameDef>::State as Forward>::deal_count(&rules).unwrap();
+    let king_queen = (0..deals)
+        .find(|&i| {
+            state.start_deal(&rules, i, &mut out).unwrap();
+            (state.card(0), state.card(1)) == (2, 1)
+        })
+        .expect("a deal of king against queen");
+    state.start_deal(&rules, king_queen, &mut out).unwrap();
+    state.apply(&rules, Action::Raise, &mut NoEvents, &mut out).unwrap();
+    (state, rules)
+}
+
+/// How often seat 1's player folds at that spot, over `tries` decisions.
+fn folds(name: &str, tries: u64) -> u64 {
+    let (state, rules) = after_a_bet();
+    let mut bot = SeatBot::new(name, &load_strategy::<Def>(name).unwrap(), 2, Def::bot);
+    let mut obs = Default::default();
+    (0..tries)
+        .filter(|&t| {
+            let mut rng = BotRng::seed_from_u64(t);
+            decide(&rules, &state, &mut bot, 1, &mut rng, &mut obs, &mut NoEvents).unwrap() == Action::Fold
+        })
+        .count() as u64
+}
+
+#[test]
+fn weighed_worlds_read_a_tight_bet_as_a_king_and_fold_the_queen() {
+    // `tight` bets only the king, so facing its bet a queen loses to every hand it could
+    // hold: fold (-1) beats call (-2). Worlds dealt as likely as each other give it the
+    // jack half the time, where calling breaks even (0 against -1 for folding).
+    assert_eq!(folds("search{rollout=tight;worlds=16}", 20), 20);
+    assert_eq!(folds("search{rollout=tight}", 20), 0);
+}
+
+/// The mean result (0..1) the search found for calling at that spot.
+fn mean_of_calling(name: &str) -> f64 {
+    let (state, rules) = after_a_bet();
+    let mut bot = SeatBot::new(name, &load_strategy::<Def>(name).unwrap(), 2, Def::bot);
+    let mut obs = Default::default();
+    decide(&rules, &state, &mut bot, 1, &mut BotRng::seed_from_u64(3), &mut obs, &mut NoEvents).unwrap();
+    let SeatBot::Search(search) = &bot else { panic!("{name} is a search") };
+    search.root_child(1, Action::Call as u32).expect("calling was tried").1
+}
+
+#[test]
+fn a_trained_policy_weighs_worlds_by_its_probabilities() {
+    // The shipped equilibrium bets the king about three times as often as it bluffs the
+    // jack, so after its bet the king is about three times as likely. A call wins 2 chips
+    // against the jack and loses 2 against the king, scaled to 0.75 and 0.25: about 0.39
+    // weighed (the floor on a move's chance pulls it a little toward one half), 0.5 not.
+    let weighed = mean_of_calling("search{rollout=cfr;worlds=16}");
+    let flat = mean_of_calling("search{rollout=cfr}");
+    assert!((0.35..0.43).contains(&weighed), "weighed {weighed}");
+    assert!((0.47..0.53).contains(&flat), "flat {flat}");
+}
