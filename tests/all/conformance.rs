@@ -42,6 +42,12 @@ fn seat_bot<G: GameDef>(name: &str, players: usize) -> SeatBot<G::State> {
     SeatBot::new(name, &strategy, players, G::bot)
 }
 
+/// A heuristic preset of the game other than `random` (a model for the search's `worlds`).
+fn model<G: GameDef>() -> &'static str {
+    let preset = G::PRESETS.iter().find(|(name, text)| *name != "random" && !is_search(text) && !is_policy(text));
+    preset.expect("a heuristic preset").0
+}
+
 /// Every preset of the game, heuristic or search (the search on a small budget), and
 /// where the game rewinds, the search weighing its worlds by a heuristic preset.
 fn every_bot<G: GameDef>(players: usize) -> Vec<(String, SeatBot<G::State>)> {
@@ -52,11 +58,7 @@ fn every_bot<G: GameDef>(players: usize) -> Vec<(String, SeatBot<G::State>)> {
         names.push("search{iterations=40}".into());
     }
     if <G::State as Forward>::REWINDS {
-        let preset = G::PRESETS
-            .iter()
-            .find(|(name, text)| *name != "random" && !is_search(text) && !is_policy(text))
-            .expect("a heuristic preset");
-        names.push(format!("search{{iterations=40;rollout={};worlds=4}}", preset.0));
+        names.push(format!("search{{iterations=40;rollout={};worlds=4}}", model::<G>()));
     }
     names.into_iter().map(|n| (n.clone(), seat_bot::<G>(&n, players))).collect()
 }
@@ -142,11 +144,8 @@ where
     Obs<G>: PartialEq + std::fmt::Debug,
 {
     if !<G::State as Forward>::REWINDS {
-        let preset = G::PRESETS
-            .iter()
-            .find(|(name, text)| *name != "random" && !is_search(text) && !is_policy(text))
-            .expect("a heuristic preset");
-        let err = load_strategy::<G>(&format!("search{{rollout={};worlds=4}}", preset.0)).expect_err("worlds refused");
+        let err =
+            load_strategy::<G>(&format!("search{{rollout={};worlds=4}}", model::<G>())).expect_err("worlds refused");
         assert!(err.to_string().contains("cannot replay") && !err.to_string().contains('\n'), "{}: {err}", G::NAME);
         return;
     }
