@@ -495,6 +495,7 @@ impl GameInfo {
             random_rules: random_rules::<G>,
             default_seats: default_seats::<G>,
             build: build::<G>,
+            rewinds: <G::State as Forward>::REWINDS,
         }
     }
 }

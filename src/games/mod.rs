@@ -309,6 +309,9 @@ pub struct GameInfo {
     pub default_seats: fn(players: usize) -> Vec<String>,
     /// Builds the game from a rules file's text (or defaults), a player count override and seats.
     pub build: BuildFn,
+    /// Whether the game replays a sampled world's past (`Forward::rewind`), so the search
+    /// may weigh its worlds (`worlds` above 1).
+    pub rewinds: bool,
 }
 
 /// The score of the betting games: net chips per unit, zero-sum, in `chips_per_round`.

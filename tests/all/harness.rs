@@ -605,6 +605,7 @@ const FAVOURED: GameInfo = GameInfo {
     random_rules: |_| String::new(),
     default_seats: |_| Vec::new(),
     build: build_favoured,
+    rewinds: false,
 };
 
 #[test]

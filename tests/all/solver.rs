@@ -424,7 +424,7 @@ fn the_lower_bound_by_play_stays_under_kuhns_exact_figure_and_finds_most_of_it()
         "--bound",
         "lower",
         "--seats",
-        "random",
+        "random,cfr",
         "--rounds",
         "4000",
         "--out",
@@ -438,6 +438,16 @@ fn the_lower_bound_by_play_stays_under_kuhns_exact_figure_and_finds_most_of_it()
     assert_eq!(r["bound"], "lower");
     assert!(r["best_responder"].starts_with("search{opponents=rollout;rollout=random"), "{r:?}");
     assert!(f("exploitability_lo") <= 0.458333 && f("exploitability") > 0.4, "{r:?}");
+    // A trained policy is answered by the search told it too, its worlds weighed by it;
+    // play finds next to nothing against the equilibrium (exactly 0.00005).
+    let responses = csv_rows(&out.join("responses.csv"));
+    assert!(
+        responses
+            .iter()
+            .any(|x| x["strategy"] == "cfr" && x["responder"] == "search{opponents=rollout;rollout=cfr;worlds=16}"),
+        "{responses:?}"
+    );
+    assert!(rows[1]["exploitability_lo"].parse::<f64>().unwrap() < 0.02, "{:?}", rows[1]);
     let meta: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).unwrap()).unwrap();
     assert_eq!(meta["bound"], "lower");
@@ -460,7 +470,7 @@ fn a_large_game_gets_a_lower_bound_from_every_responder_on_any_thread_count() {
     assert_eq!(
         pairs,
         [
-            ("tight", "search{opponents=rollout;rollout=tight}"),
+            ("tight", "search{opponents=rollout;rollout=tight;worlds=16}"),
             ("tight", "random"),
             ("random", "search{opponents=rollout;rollout=random}"),
             ("random", "tight"),
