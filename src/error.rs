@@ -51,20 +51,22 @@ pub enum Error {
     #[error("invariant broken: {0}")]
     Invariant(String),
     /// An error while playing a unit of a run, with where it happened.
-    #[error("round {round}: {source}")]
+    // The cause is in the message and is not also the error's `source`: a chain printed
+    // whole would name it twice.
+    #[error("round {round}: {error}")]
     AtRound {
         /// The unit's index in the run (as `replay --round` takes it).
         round: u64,
         /// What went wrong.
-        source: Box<Error>,
+        error: Box<Error>,
     },
     /// Reading or writing a file failed.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: String,
         /// What went wrong.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A seat played outside the process (an external bot) failed past its limit.
     #[error("{0}")]
@@ -84,3 +86,21 @@ pub enum Error {
 
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    /// The binary prints an error with its whole chain (`{:#}`): a cause that is both in
+    /// the message and the error's source would be named twice ("No space left on device
+    /// (os error 28): No space left on device (os error 28)").
+    #[test]
+    fn a_printed_chain_names_the_cause_once() {
+        let io = || Error::Io { path: "out/seats.csv".into(), error: std::io::Error::from_raw_os_error(28) };
+        for e in [io(), Error::AtRound { round: 7, error: Box::new(io()) }] {
+            let text = format!("{:#}", anyhow::Error::from(e));
+            assert_eq!(text.matches("os error 28").count(), 1, "{text}");
+            assert!(text.contains("out/seats.csv"), "{text}");
+        }
+    }
+}

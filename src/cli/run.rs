@@ -262,7 +262,7 @@ impl RoundsWriter {
             for r in 0..table.rows() {
                 w.write_record(table.columns.iter().map(|c| c.1.cell(r))).map_err(io)?;
             }
-            w.flush().map_err(|e| Error::Io { path: "rounds".into(), source: e })?;
+            w.flush().map_err(|e| Error::Io { path: "rounds".into(), error: e })?;
         }
         if let Some(w) = self.parquet.as_mut() {
             let df = table.to_frame()?;

@@ -282,9 +282,9 @@ pub(super) fn read_pairs(
 /// the machine's fault, exit 1, not the user's input).
 pub(super) fn save_state(path: &std::path::Path, text: &str, what: &str) -> Result<(), draftsim::Error> {
     let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path)).map_err(|source| {
+    std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path)).map_err(|error| {
         let _ = std::fs::remove_file(&tmp);
-        draftsim::Error::Io { path: format!("{} (cannot save the {what} state)", path.display()), source }
+        draftsim::Error::Io { path: format!("{} (cannot save the {what} state)", path.display()), error }
     })
 }
 

@@ -143,8 +143,8 @@ fn table_error(name: &str, e: impl std::fmt::Display) -> Error {
     Error::Table { name: name.to_string(), message: e.to_string() }
 }
 
-fn io_error(path: &Path, source: std::io::Error) -> Error {
-    Error::Io { path: path.display().to_string(), source }
+fn io_error(path: &Path, error: std::io::Error) -> Error {
+    Error::Io { path: path.display().to_string(), error }
 }
 
 /// File format of the tables.

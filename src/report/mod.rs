@@ -286,7 +286,7 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
     let (md, left_out) = page.assemble(options.regenerate, options.notes, options.all_charts);
     for file in left_out {
         let path = out.path().join(&file);
-        std::fs::remove_file(&path).map_err(|e| Error::Io { path: path.display().to_string(), source: e })?;
+        std::fs::remove_file(&path).map_err(|e| Error::Io { path: path.display().to_string(), error: e })?;
     }
     out.write_text("report.md", &md)?;
     out.write_text("report.html", &html(&md, out.path())?)?;
@@ -317,7 +317,7 @@ fn html(md: &str, dir: &Path) -> Result<String, Error> {
             Event::Start(Tag::Image { dest_url, .. }) => {
                 let path = dir.join(dest_url.as_ref());
                 let svg = std::fs::read_to_string(&path)
-                    .map_err(|e| Error::Io { path: path.display().to_string(), source: e })?;
+                    .map_err(|e| Error::Io { path: path.display().to_string(), error: e })?;
                 // Drop the XML declaration: the SVG is inlined into HTML.
                 let svg = svg
                     .trim_start()

@@ -42,14 +42,10 @@ pub fn check<G: Game>(
 ) -> Result<CheckReport, Error> {
     match super::run(game, lineup, plan, Mode::Checked, interrupt, on_batch) {
         Ok(tally) => Ok(CheckReport { rounds: tally.rounds, length: tally.length_sum, violation: None }),
-        Err(Error::AtRound { round, source }) => {
+        Err(Error::AtRound { round, error }) => {
             let per = super::Seatings::new(lineup, game.players(), plan.rotate)?.len() as u64;
             let rounds = round / per * per;
-            Ok(CheckReport {
-                rounds,
-                length: rounds,
-                violation: Some(Violation { round, message: source.to_string() }),
-            })
+            Ok(CheckReport { rounds, length: rounds, violation: Some(Violation { round, message: error.to_string() }) })
         }
         Err(e) => Err(e),
     }
@@ -59,7 +55,7 @@ pub fn check<G: Game>(
 pub(super) fn at_round(e: Error, round: u64) -> Error {
     match e {
         Error::Interrupted | Error::AtRound { .. } => e,
-        other => Error::AtRound { round, source: Box::new(other) },
+        other => Error::AtRound { round, error: Box::new(other) },
     }
 }
 
