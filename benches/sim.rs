@@ -7,8 +7,11 @@
 
 use divan::{Bencher, black_box, counter::ItemsCount};
 use draftsim::cards::CardSet;
+use draftsim::games::GamePreset;
+use draftsim::games::contest::GameDef;
+use draftsim::games::seven_card_draft;
 use draftsim::games::seven_card_draft::view::{BetOptions, Bot, BotRng, PackMemory, SeatView};
-use draftsim::games::seven_card_draft::{Preset, Rules, SevenCardDraft};
+use draftsim::games::seven_card_draft::{Rules, SevenCardDraft};
 use draftsim::sim::{self, Game, Lineup, Plan};
 use rand::SeedableRng;
 
@@ -160,7 +163,7 @@ fn pick_decisions(bencher: Bencher, preset: &str) {
     let variant = rules.compile().unwrap();
     let face_up = [set("Kh 9c"), set("Js Ts"), set("4d 4c"), set("Ac 2h")];
     let view = bench_view(&variant, &face_up, "Kh 9c 8h 2s", "Qs 7h 3c 9s", 4, None);
-    let preset_def = Preset::load(preset).unwrap();
+    let preset_def = seven_card_draft::Def::load_preset(preset).unwrap();
     // A fresh bot each time, so its memo cache is cold: this times the decision itself.
     bencher
         .counter(ItemsCount::new(1u32))
@@ -178,7 +181,7 @@ fn bet_decisions(bencher: Bencher, preset: &str) {
     let face_up = [set("Kh 9c"), set("Js Ts"), set("4d 4c"), set("Ac 2h")];
     let options = BetOptions { round: 2, to_call: 2, can_raise: true, min_raise: 2, max_raise: 2, raises: 1 };
     let view = bench_view(&variant, &face_up, "Kh 9c 8h 2s Qh 7h 3h", "", 7, Some(options));
-    let preset_def = Preset::load(preset).unwrap();
+    let preset_def = seven_card_draft::Def::load_preset(preset).unwrap();
     bencher
         .counter(ItemsCount::new(1u32))
         .with_inputs(|| (preset_def.bot(preset), BotRng::seed_from_u64(1)))

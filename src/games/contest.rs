@@ -6,6 +6,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use rand::SeedableRng;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -19,24 +20,84 @@ use crate::solver::{TabularPolicy, Tree};
 /// The compiled rules a game's forward model reads.
 pub type VariantOf<G> = <<G as GameDef>::State as Forward>::Variant;
 
+/// The generator random rules are drawn with.
+pub type RulesRng = rand_xoshiro::Xoshiro256PlusPlus;
+
+/// A game's rules file: its contents (serde, defaults, unknown keys refused), its keys'
+/// meanings and its checks.
+pub trait GameRules: Clone + Default + Serialize + DeserializeOwned + std::fmt::Debug + Send + Sync {
+    /// Every rules key with its meaning.
+    const HELP: &'static [(&'static str, &'static str)];
+    /// The rules keys a sensitivity study steps.
+    const STEPS: &'static [(&'static str, RuleStep)];
+    /// Number of seats.
+    fn players(&self) -> usize;
+    /// Checks every key and their combinations (one-line errors naming the key).
+    fn check(&self) -> Result<(), InputError>;
+    /// The player count, to set from `--players` or the seats.
+    fn players_mut(&mut self) -> &mut usize;
+    /// Rules drawn at random over every option, for soak and property tests.
+    fn random_from(rng: &mut RulesRng) -> Self;
+    /// [`GameRules::random_from`] a generator seeded with `seed`.
+    fn random(seed: u64) -> Self {
+        Self::random_from(&mut RulesRng::seed_from_u64(seed))
+    }
+    /// Parses a rules file (one-line errors naming the key); checks come in `check`.
+    fn from_toml(text: &str) -> Result<Self, InputError> {
+        presets::parse_toml(text)
+    }
+}
+
+/// The rules a forward model reads, compiled from a rules file: the rules file itself
+/// where the game needs nothing more.
+pub trait Compiled<R>: Sized {
+    /// Checks the rules and compiles them.
+    fn compile(rules: &R) -> Result<Self, InputError>;
+    /// The rules file these came from.
+    fn rules_file(&self) -> &R;
+}
+
+impl<R: GameRules> Compiled<R> for R {
+    fn compile(rules: &R) -> Result<R, InputError> {
+        rules.check()?;
+        Ok(rules.clone())
+    }
+    fn rules_file(&self) -> &R {
+        self
+    }
+}
+
+/// A heuristic preset's parameters and the bot that plays them.
+pub trait GamePreset: Clone + std::fmt::Debug + Send + Sync + DeserializeOwned {
+    /// The heuristic bot.
+    type Bot;
+    /// The bot playing this preset for the seat named `name`.
+    fn bot(&self, name: &str) -> Self::Bot;
+    /// Checks what the TOML's types allow but the modules do not (one line naming the key).
+    fn check(&self) -> Result<(), InputError>;
+    /// Parses a preset's TOML: unknown modules or parameters list the valid ones.
+    fn from_toml(text: &str) -> Result<Self, InputError> {
+        let preset: Self = presets::parse_toml(text)?;
+        preset.check()?;
+        Ok(preset)
+    }
+}
+
 /// A game as the framework sees it: everything here is the game's own; the harness glue
 /// (workers, the driver, replays, the registry entry) is generic over it.
 pub trait GameDef: Sized + Send + Sync + 'static {
-    /// The forward model: the state of one unit of play.
-    type State: Forward;
-    /// The rules file's contents (serde, defaults, unknown keys refused).
-    type RulesFile: Clone + Default + Serialize + DeserializeOwned + std::fmt::Debug + Send + Sync;
+    /// The forward model: the state of one unit of play, reading rules compiled from
+    /// the rules file.
+    type State: Forward<Variant: Compiled<Self::RulesFile>>;
+    /// The rules file.
+    type RulesFile: GameRules;
     /// A heuristic preset's parameters.
-    type Preset: Clone + std::fmt::Debug + Send + Sync;
+    type Preset: GamePreset<Bot = <Self::State as Forward>::Bot>;
 
     /// Name on the command line.
     const NAME: &'static str;
     /// One line for `draftsim list games`.
     const DESCRIPTION: &'static str;
-    /// Every rules key with its meaning.
-    const RULES_HELP: &'static [(&'static str, &'static str)];
-    /// The rules keys a sensitivity study steps.
-    const RULE_STEPS: &'static [(&'static str, RuleStep)];
     /// Presets: (name, TOML text).
     const PRESETS: &'static [(&'static str, &'static str)];
     /// The default lineup, cycled over the seats.
@@ -61,24 +122,42 @@ pub trait GameDef: Sized + Send + Sync + 'static {
 
     /// Parses a rules file (one-line errors naming the key); checks come in `compile`.
     fn parse_rules(text: &str) -> Result<Self::RulesFile, InputError> {
-        presets::parse_toml(text)
+        GameRules::from_toml(text)
     }
     /// The rules file's player count, to set from `--players` or the seats.
-    fn players_mut(rules: &mut Self::RulesFile) -> &mut usize;
+    fn players_mut(rules: &mut Self::RulesFile) -> &mut usize {
+        rules.players_mut()
+    }
     /// Checks the rules and compiles them for the forward model.
-    fn compile(rules: &Self::RulesFile) -> Result<VariantOf<Self>, InputError>;
+    fn compile(rules: &Self::RulesFile) -> Result<VariantOf<Self>, InputError> {
+        Compiled::compile(rules)
+    }
     /// The rules file the compiled rules came from.
-    fn rules_file(rules: &VariantOf<Self>) -> &Self::RulesFile;
+    fn rules_file(rules: &VariantOf<Self>) -> &Self::RulesFile {
+        rules.rules_file()
+    }
     /// Number of seats.
-    fn players(rules: &VariantOf<Self>) -> usize;
+    fn players(rules: &VariantOf<Self>) -> usize {
+        Self::rules_file(rules).players()
+    }
+    /// Rules drawn at random from the game's options, for soak and property tests.
+    fn random_rules(seed: u64) -> Self::RulesFile {
+        GameRules::random(seed)
+    }
+    /// Parses a preset's TOML.
+    fn parse_preset(text: &str) -> Result<Self::Preset, InputError> {
+        GamePreset::from_toml(text)
+    }
+    /// A heuristic preset by name, derived preset or TOML file path.
+    fn load_preset(name_or_path: &str) -> Result<Self::Preset, InputError> {
+        presets::load(Self::PRESETS, name_or_path, Self::NAME, Self::parse_preset)
+    }
+    /// The heuristic bot of a preset, for the seat named `name`.
+    fn bot(preset: &Self::Preset, name: &str) -> <Self::State as Forward>::Bot {
+        preset.bot(name)
+    }
     /// What the game measures under these rules.
     fn measures(rules: &VariantOf<Self>) -> Measures;
-    /// Rules drawn at random from the game's options, for soak and property tests.
-    fn random_rules(seed: u64) -> Self::RulesFile;
-    /// Parses a preset's TOML.
-    fn parse_preset(text: &str) -> Result<Self::Preset, InputError>;
-    /// The heuristic bot of a preset, for the seat named `name`.
-    fn bot(preset: &Self::Preset, name: &str) -> <Self::State as Forward>::Bot;
     /// A unit told move by move, from its events and the finished state.
     fn tell(
         rules: &VariantOf<Self>,
@@ -487,8 +566,8 @@ impl GameInfo {
         GameInfo {
             name: G::NAME,
             description: G::DESCRIPTION,
-            rules_help: G::RULES_HELP,
-            rule_steps: G::RULE_STEPS,
+            rules_help: <G::RulesFile as GameRules>::HELP,
+            rule_steps: <G::RulesFile as GameRules>::STEPS,
             default_rules: default_rules::<G>,
             presets: listing::<G>,
             preset_text: preset_text::<G>,

@@ -1,6 +1,7 @@
 //! The games: one folder each, plus one line in [`GAMES`].
 
 pub mod contest;
+pub use contest::{GamePreset, GameRules};
 pub mod live_draft;
 pub mod presets;
 pub mod ref_poker;

@@ -4,6 +4,9 @@
 
 use draftsim::cards::{Card, CardSet};
 use draftsim::eval::WildRules;
+use draftsim::games::GamePreset;
+use draftsim::games::contest::GameDef;
+use draftsim::games::seven_card_draft;
 use draftsim::games::seven_card_draft::bots::{DraftModule, field_strength, own_strength};
 use draftsim::games::seven_card_draft::calibration::calibrate;
 use draftsim::games::seven_card_draft::engine::Event;
@@ -91,7 +94,7 @@ fn variant(players: usize) -> Variant {
 }
 
 fn decide_pick(preset: &str, v: &SeatView<'_>) -> (Card, bool) {
-    let mut bot = Preset::load(preset).unwrap().bot(preset);
+    let mut bot = seven_card_draft::Def::load_preset(preset).unwrap().bot(preset);
     let choice = bot.pick(v, &mut BotRng::seed_from_u64(1));
     (choice.card, choice.hate)
 }
@@ -334,7 +337,7 @@ fn betting_modules_follow_their_rules() {
     let mut strong = Spot::new(&v, "Ac Ad Ah As Kd 8h 2c", "", 7);
     strong.betting = Some(facing(2));
     let act = |preset: &str, v: &SeatView<'_>| {
-        Preset::load(preset).unwrap().bot(preset).bet(v, &mut BotRng::seed_from_u64(3))
+        seven_card_draft::Def::load_preset(preset).unwrap().bot(preset).bet(v, &mut BotRng::seed_from_u64(3))
     };
     assert_eq!(act("random", &weak.view()), Action::Call, "the calling station calls");
     assert_eq!(act("random", &strong.view()), Action::Call, "and never raises");
@@ -343,7 +346,10 @@ fn betting_modules_follow_their_rules() {
     assert_eq!(act("loose-aggressive", &weak.view()), Action::Call);
     let bluffs = (0..400u64)
         .filter(|&s| {
-            Preset::load("bluffer").unwrap().bot("b").bet(&weak.view(), &mut BotRng::seed_from_u64(s))
+            seven_card_draft::Def::load_preset("bluffer")
+                .unwrap()
+                .bot("b")
+                .bet(&weak.view(), &mut BotRng::seed_from_u64(s))
                 == Action::Raise(2)
         })
         .count();

@@ -2,6 +2,9 @@
 //! opening, mill counters, combat arithmetic (tapping, sickness, colour payment, 64
 //! creatures), the bots' rummy and hate decisions, conservation, and a million games checked.
 
+use draftsim::games::contest::GameDef;
+use draftsim::games::live_draft;
+use draftsim::games::{GamePreset, GameRules};
 use draftsim::sim::UnitSeeds;
 use std::collections::VecDeque;
 
@@ -10,7 +13,7 @@ use draftsim::games::live_draft::engine::{self, Event, How, State};
 use draftsim::games::live_draft::measures::{CAPPED, LAND_BINS, MULLIGANED, OPENING_LANDS};
 use draftsim::games::live_draft::rules::{Method, Opening, Rules, WipeCounters};
 use draftsim::games::live_draft::view::{Bot, BotRng, Card, MAX_PERMANENTS, NO_CARD, Pick, View};
-use draftsim::games::live_draft::{LiveDraft, LiveDraftBot, Preset};
+use draftsim::games::live_draft::{LiveDraft, LiveDraftBot};
 use draftsim::sim::{Game, Lineup, Plan, RoundResult, SeatRngs};
 
 /// A bot that plays a script: picks, rummy choices, discards, exchanges, casts and attacks
@@ -34,7 +37,7 @@ struct Script {
 
 impl Script {
     fn preset(name: &str) -> Script {
-        Script { preset: Some(Preset::load(name).unwrap().bot(name)), ..Script::default() }
+        Script { preset: Some(live_draft::Def::load_preset(name).unwrap().bot(name)), ..Script::default() }
     }
 }
 
@@ -247,7 +250,7 @@ fn opening_lands_under_blind_follow_the_exact_hypergeometric_law() {
     let (n, k, drawn) = (120u64, 30u64, 7u64);
     let choose = |n: u64, k: u64| -> f64 { (0..k).fold(1.0, |a, i| a * (n - i) as f64 / (i + 1) as f64) };
     let exact: Vec<f64> = (0..=drawn).map(|j| choose(k, j) * choose(n - k, drawn - j) / choose(n, drawn)).collect();
-    let mut bots: Vec<_> = (0..2).map(|_| Preset::load("random").unwrap().bot("random")).collect();
+    let mut bots: Vec<_> = (0..2).map(|_| live_draft::Def::load_preset("random").unwrap().bot("random")).collect();
     let mut t = Box::new(State::default());
     let mut seen = [0u64; LAND_BINS];
     let games = 20_000;
@@ -482,7 +485,8 @@ fn rummy_bots_take_the_discard_top_only_when_it_beats_drawing_two() {
 #[test]
 fn rummy_takes_the_discard_top_on_a_minority_of_draws() {
     let rules = Rules { method: Method::Rummy, ..Rules::default() };
-    let mut bots: Vec<_> = ["best-card", "curve"].iter().map(|n| Preset::load(n).unwrap().bot(n)).collect();
+    let mut bots: Vec<_> =
+        ["best-card", "curve"].iter().map(|n| live_draft::Def::load_preset(n).unwrap().bot(n)).collect();
     let mut t = Box::new(State::default());
     let (mut top, mut draws) = (0, 0);
     for seed in 0..2_000 {
@@ -880,7 +884,7 @@ fn the_library_order_does_not_depend_on_the_bots() {
             let rules = Rules::from_toml(&format!("method = \"{method}\"\nopening = \"{opening}\"")).unwrap();
             let mut left = Vec::new();
             for lineup in [["random", "aggro"], ["hate", "colour"]] {
-                let mut bots: Vec<_> = lineup.iter().map(|n| Preset::load(n).unwrap().bot(n)).collect();
+                let mut bots: Vec<_> = lineup.iter().map(|n| live_draft::Def::load_preset(n).unwrap().bot(n)).collect();
                 let mut t = Box::new(State::verified());
                 let mut runs = Vec::new();
                 for seed in 0..30 {

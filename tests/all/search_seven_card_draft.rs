@@ -3,6 +3,7 @@
 //! plays.
 
 use crate::common;
+use draftsim::games::{GamePreset, GameRules};
 
 use common::{on_one_and_two_threads, row_value};
 

@@ -2,6 +2,7 @@
 //! plays.
 
 use crate::common;
+use draftsim::games::GamePreset;
 
 use common::{on_one_and_two_threads, row_value};
 

@@ -2,6 +2,7 @@
 //! blind cards, the opponent's pool, hand and deck order), it is deterministic, and it plays.
 
 use crate::common;
+use draftsim::games::GamePreset;
 
 use common::{on_one_and_two_threads, row_value};
 

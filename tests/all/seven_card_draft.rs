@@ -2,6 +2,7 @@
 //! property test over random rules and random legal bots, and the category frequencies
 //! of randomly drafted hands against the exact seven-card figures.
 
+use draftsim::games::GameRules;
 use draftsim::sim::UnitSeeds;
 use std::collections::VecDeque;
 

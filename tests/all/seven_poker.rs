@@ -1,6 +1,9 @@
 //! Seven Poker: exact category frequencies of dealt hands, scripted rounds for each rule,
 //! and the whole harness on the game.
 
+use draftsim::games::contest::GameDef;
+use draftsim::games::seven_poker;
+use draftsim::games::{GamePreset, GameRules};
 use draftsim::sim::UnitSeeds;
 use std::process::Command;
 
@@ -10,10 +13,8 @@ use draftsim::games::seven_poker::measures::{
     BLUFF_STAYS, BLUFF_WINS, CAPPED, EXCHANGED, KEPT_FOLDS, KEPT_FOLDS_PAID, NOBODY_STAYS, ROUND_WINS,
     SEVEN_COLOUR_WINS, SHORT_DEALS, SHORT_ENDS, SHOWDOWN, STAYS, TIE_OUTS, WINNING,
 };
-use draftsim::games::seven_poker::rules::{
-    self, AllFold, LeftSwap, LoneStayer, Rules, ShortPile, Unit, VictoryColours,
-};
-use draftsim::games::seven_poker::{Bot, BotRng, Preset, SeatView, SevenPoker, SevenPokerBot};
+use draftsim::games::seven_poker::rules::{AllFold, LeftSwap, LoneStayer, Rules, ShortPile, Unit, VictoryColours};
+use draftsim::games::seven_poker::{Bot, BotRng, SeatView, SevenPoker, SevenPokerBot};
 use draftsim::sim::{self, Lineup, Plan, RoundResult, SHARE_UNIT};
 
 /// Cards by colour index and number, e.g. `hand(&[(0, 1), (0, 2)])`.
@@ -32,7 +33,7 @@ fn three_blue() -> u64 {
 }
 
 fn bots(names: &[&str]) -> Vec<SevenPokerBot> {
-    names.iter().map(|n| Preset::load(n).unwrap().bot(n)).collect()
+    names.iter().map(|n| seven_poker::Def::load_preset(n).unwrap().bot(n)).collect()
 }
 
 fn stacked(
@@ -860,7 +861,7 @@ fn new_rules_keys_default_to_the_old_behaviour_but_victory_colours() {
     let err = Rules::from_toml("all_fold = \"everyone\"").unwrap_err().to_string();
     assert!(err.contains("all_fold") || err.contains("everyone"), "{err}");
     // Random rules reach every value of every new key.
-    let drawn: Vec<Rules> = (0..300).map(rules::random_rules).collect();
+    let drawn: Vec<Rules> = (0..300).map(Rules::random).collect();
     for key in ["victory_colours", "lone_stayer", "all_fold", "short_pile"] {
         let values: std::collections::BTreeSet<String> = drawn
             .iter()

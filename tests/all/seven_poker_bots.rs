@@ -1,12 +1,15 @@
 //! Seven Poker bots on hand-built views: what each preset does with a made seven-colour
 //! hand, how a show of different colours is read, victory cards, and the bluff measure.
 
+use draftsim::games::GamePreset;
+use draftsim::games::contest::GameDef;
+use draftsim::games::seven_poker;
 use draftsim::games::seven_poker::Bot;
 use draftsim::games::seven_poker::bots::{seven_colour_chance, suggested_strength};
 use draftsim::games::seven_poker::cards::Layout;
 use draftsim::games::seven_poker::engine::is_bluff;
 use draftsim::games::seven_poker::rules::Rules;
-use draftsim::games::seven_poker::{BotRng, Preset, SeatView, SevenPokerBot};
+use draftsim::games::seven_poker::{BotRng, SeatView, SevenPokerBot};
 use rand::SeedableRng;
 
 /// Cards by colour index and number, e.g. `cards(&[(0, 1), (0, 2)])`.
@@ -27,7 +30,7 @@ fn seven_colours() -> u64 {
 const LAYOUT: Layout = Layout { per: 7 };
 
 fn bot(name: &str) -> SevenPokerBot {
-    Preset::load(name).unwrap().bot(name)
+    seven_poker::Def::load_preset(name).unwrap().bot(name)
 }
 
 fn rng() -> BotRng {

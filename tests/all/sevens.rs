@@ -3,6 +3,9 @@
 //! judgement: what a final hand is worth against the field (against play), trades and bets
 //! that read the field, and a default mix in which every module decides something.
 
+use draftsim::games::GamePreset;
+use draftsim::games::contest::GameDef;
+use draftsim::games::sevens;
 use draftsim::sim::UnitSeeds;
 use std::collections::VecDeque;
 
@@ -517,7 +520,7 @@ fn hand_of(numbers: [u8; 3]) -> SevensHand {
 fn share_in_play(mine: [SevensCard; 3], opponents: usize, hands: u64, seed: u64) -> f64 {
     let players = opponents + 1;
     let rules = Rules { players, ..Rules::default() };
-    let exact = Preset::load("exact").unwrap();
+    let exact = sevens::Def::load_preset("exact").unwrap();
     let mut bots: Vec<Box<dyn Bot>> = vec![Box::new(Trades(0))];
     bots.extend((1..players).map(|_| Box::new(exact.bot("exact")) as Box<dyn Bot>));
     let rest: Vec<SevensCard> = (0..DECK_SIZE as u8).map(SevensCard).filter(|c| !mine.contains(c)).collect();
@@ -611,7 +614,7 @@ fn worth_falls_with_each_opponent_and_follows_trade_counts() {
 fn exact_trades_for_the_field_it_faces() {
     let rules = Rules::default();
     let hand = [card(1, 0, 0), card(1, 1, 0), card(2, 2, 0)];
-    let mut exact = Preset::load("exact").unwrap().bot("exact");
+    let mut exact = sevens::Def::load_preset("exact").unwrap().bot("exact");
     let mut rng = BotRng::seed_from_u64(1);
     let mut trade = |folded: [bool; 4], used: [bool; 4], traded: [u8; 4]| {
         exact.trade(&seat0_view(&rules, hand, &folded, &used, &traded, 4, 0, 1), &mut rng)
@@ -632,7 +635,7 @@ fn exact_trades_for_the_field_it_faces() {
 #[test]
 fn threshold_weighs_the_field_and_the_pot_odds() {
     let rules = Rules::default();
-    let mut tight = Preset::load("tight").unwrap().bot("tight");
+    let mut tight = sevens::Def::load_preset("tight").unwrap().bot("tight");
     let mut rng = BotRng::seed_from_u64(1);
     let mut act = |hand: [SevensCard; 3], folded: [bool; 4], used: [bool; 4], traded: [u8; 4], pot: u32| {
         tight.act(&seat0_view(&rules, hand, &folded, &used, &traded, pot, 1, 1), &mut rng)
@@ -651,7 +654,7 @@ fn threshold_weighs_the_field_and_the_pot_odds() {
 /// qualified for counts as an equal split (a refund).
 fn calibration(players: usize, hands: u64) -> Vec<(f64, f64, f64, f64)> {
     let rules = Rules { players, ..Rules::default() };
-    let exact = Preset::load("exact").unwrap();
+    let exact = sevens::Def::load_preset("exact").unwrap();
     let mut bots: Vec<Box<dyn Bot>> = (0..players).map(|_| Box::new(exact.bot("exact")) as Box<dyn Bot>).collect();
     let seating: Vec<usize> = (0..players).collect();
     let mut table = State::verified();
@@ -740,7 +743,7 @@ fn worth_is_calibrated_against_play() {
 fn every_module_decides_something_in_the_default_mix() {
     let rules = Rules::default();
     let seats = (draftsim::games::sevens::INFO.default_seats)(rules.players);
-    let presets: Vec<Preset> = seats.iter().map(|s| Preset::load(s).unwrap()).collect();
+    let presets: Vec<Preset> = seats.iter().map(|s| sevens::Def::load_preset(s).unwrap()).collect();
     let mut bots: Vec<Box<dyn Bot>> =
         presets.iter().zip(&seats).map(|(p, s)| Box::new(p.bot(s)) as Box<dyn Bot>).collect();
     let mut table = State::verified();

@@ -103,13 +103,14 @@ fn soak_ten_million_rounds_per_game() {
 /// player's draw), checked, with random seats.
 #[test]
 fn live_draft_is_soaked_under_every_option() {
-    use draftsim::games::live_draft::rules::{Method, Opening, WipeCounters, random_rules};
+    use draftsim::games::GameRules;
+    use draftsim::games::live_draft::rules::{Method, Opening, Rules, WipeCounters};
     use draftsim::games::live_draft::{LiveDraft, bots::PRESETS};
     use std::collections::BTreeSet;
 
     let mut seen = BTreeSet::new();
     for seed in 0..300 {
-        let r = random_rules(seed);
+        let r = Rules::random(seed);
         for value in [
             format!("method {:?}", r.method),
             format!("opening {:?}", r.opening),
@@ -138,7 +139,7 @@ fn live_draft_is_soaked_under_every_option() {
     for method in [Method::Tableau, Method::Pipeline, Method::Rummy, Method::Blind] {
         for opening in [Opening::Quick, Opening::Careful] {
             for flags in 0..16u32 {
-                let mut rules = random_rules(rng.random());
+                let mut rules = Rules::random(rng.random());
                 rules.method = method;
                 rules.opening = opening;
                 rules.vigilance = flags & 1 == 1;

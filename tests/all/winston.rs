@@ -1,6 +1,9 @@
 //! Winston Draft + Crazier Eights: conservation, scripted draft and play turns, the colour
 //! rule, an exact distribution, and a million matches checked.
 
+use draftsim::games::GamePreset;
+use draftsim::games::contest::GameDef;
+use draftsim::games::winston;
 use draftsim::sim::UnitSeeds;
 use std::collections::VecDeque;
 
@@ -75,7 +78,7 @@ fn pools_conserve_the_stack_and_first_against_first_takes_42_each() {
     let rules = Rules::default();
     let pool = Pool::new(&rules);
     for seats in [["first", "first"], ["value", "hate"], ["random", "forge"], ["colour", "value"]] {
-        let mut bots: Vec<_> = seats.iter().map(|s| Preset::load(s).unwrap().bot(s)).collect();
+        let mut bots: Vec<_> = seats.iter().map(|s| winston::Def::load_preset(s).unwrap().bot(s)).collect();
         let mut t = State::verified();
         for seed in 0..300 {
             let mut out = RoundResult::default();
@@ -114,7 +117,7 @@ fn eights_drafted_by_first_follow_the_exact_hypergeometric_law() {
         .map(|k| choose(eights, k) * choose(n_cards - eights, drawn - k) / choose(n_cards, drawn))
         .collect();
     assert!((exact.iter().sum::<f64>() - 1.0).abs() < 1e-9);
-    let mut bots: Vec<_> = (0..2).map(|_| Preset::load("first").unwrap().bot("first")).collect();
+    let mut bots: Vec<_> = (0..2).map(|_| winston::Def::load_preset("first").unwrap().bot("first")).collect();
     let mut t = State::default();
     let deals = 20_000;
     let mut seen = vec![0u64; exact.len()];
@@ -599,7 +602,7 @@ fn replay_games(
 }
 
 fn preset_bots(seats: &[&str]) -> Vec<draftsim::games::winston::WinstonBot> {
-    seats.iter().map(|s| Preset::load(s).unwrap().bot(s)).collect()
+    seats.iter().map(|s| winston::Def::load_preset(s).unwrap().bot(s)).collect()
 }
 
 fn decks_of(events: &[Event]) -> [Cards; 2] {
@@ -794,7 +797,7 @@ fn shares_colour_and_always_differ_on_an_off_colour_multicoloured_card() {
     assert_eq!(pool.usable(&shares, own, 0b0100), bit(53) | bit(54), "blue is shared by both");
     let mut rng = <BotRng as rand::SeedableRng>::seed_from_u64(0);
     for preset in ["value", "forge"] {
-        let mut bot = Preset::load(preset).unwrap().bot(preset);
+        let mut bot = winston::Def::load_preset(preset).unwrap().bot(preset);
         let (colours, deck) = bot.build(&BuildView { rules: &rules, pool: &pool, own }, &mut rng);
         assert_eq!((colours, deck), (0b0001, own), "always: the full 15 with both multicoloured cards");
         let (colours, deck) = bot.build(&BuildView { rules: &shares, pool: &pool, own }, &mut rng);
@@ -810,7 +813,7 @@ fn builders_leave_out_a_colour_that_adds_nothing_to_their_score() {
     let all: Vec<u8> = (1..=13).collect();
     let mut rng = <BotRng as rand::SeedableRng>::seed_from_u64(0);
     let mut build = |rules: &Rules, own: Cards, preset: &str| {
-        Preset::load(preset).unwrap().bot(preset).build(&BuildView { rules, pool: &pool, own }, &mut rng)
+        winston::Def::load_preset(preset).unwrap().bot(preset).build(&BuildView { rules, pool: &pool, own }, &mut rng)
     };
     // Only red and purple drafted: a third colour adds no card, so it is not chosen.
     let red_purple = colour(0, &all) | colour(1, &all);

@@ -30,6 +30,7 @@ use super::engine::Phase;
 use super::rules::{COLOURS, MAX_LIBRARY};
 use super::view::{Bot, BotRng, Card, CardBits, MAX_PERMANENTS, NO_CARD, Pick, View};
 use crate::error::InputError;
+use crate::games::GamePreset;
 
 /// How a bot values cards when it picks, takes and discards.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -112,31 +113,27 @@ pub const PRESETS: &[(&str, &str)] = crate::embedded_presets!(
         "random", "best-card", "curve", "colour", "hate", "aggro", "cautious", "search",
 );
 
-impl Preset {
-    /// Parses a preset's TOML.
-    pub fn from_toml(text: &str) -> Result<Preset, InputError> {
-        let preset: Preset = crate::games::presets::parse_toml(text)?;
-        if let MulliganModule::Lands { min, max } = preset.mulligan
+impl GamePreset for Preset {
+    type Bot = LiveDraftBot;
+
+    /// A bot playing this preset under `name`.
+    fn bot(&self, name: &str) -> LiveDraftBot {
+        LiveDraftBot { name: name.to_string(), preset: self.clone() }
+    }
+
+    /// Checks what the TOML's types allow but the modules do not.
+    fn check(&self) -> Result<(), InputError> {
+        if let MulliganModule::Lands { min, max } = self.mulligan
             && min > max
         {
             return Err(InputError::new(format!("mulligan.min = {min} is above mulligan.max = {max}")));
         }
-        if let PickModule::Hate { weight, .. } = preset.pick
+        if let PickModule::Hate { weight, .. } = self.pick
             && !(0.0..=10.0).contains(&weight)
         {
             return Err(InputError::new(format!("pick.weight = {weight}: use 0 to 10")));
         }
-        Ok(preset)
-    }
-
-    /// Loads a preset by name, or a TOML file by path.
-    pub fn load(name_or_path: &str) -> Result<Preset, InputError> {
-        crate::games::presets::load(PRESETS, name_or_path, super::NAME, Preset::from_toml)
-    }
-
-    /// A bot playing this preset under `name`.
-    pub fn bot(&self, name: &str) -> LiveDraftBot {
-        LiveDraftBot { name: name.to_string(), preset: self.clone() }
+        Ok(())
     }
 }
 
@@ -600,12 +597,14 @@ impl Bot for LiveDraftBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::contest::GameDef;
+    use crate::games::live_draft::Def;
 
     #[test]
     fn presets_parse_and_bad_values_are_refused() {
         // The search preset is the search bot's (`crate::search::params`), not a Preset.
         for (name, _) in PRESETS.iter().filter(|(_, text)| !crate::search::params::is_search(text)) {
-            Preset::load(name).unwrap();
+            Def::load_preset(name).unwrap();
         }
         let bad = "description = \"x\"\n[pick]\nmodule = \"random\"\n[mulligan]\nmodule = \"lands\"\nmin = 4\nmax = 2\n[play]\nmodule = \"default\"\n";
         assert!(Preset::from_toml(bad).unwrap_err().to_string().contains("mulligan.min"));

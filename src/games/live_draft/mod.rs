@@ -25,8 +25,8 @@ use std::fmt::Write;
 
 use engine::{Event, How};
 
+use super::GameInfo;
 use super::contest::{self, Contest, GameDef};
-use super::{GameInfo, RuleStep};
 use crate::error::InputError;
 use crate::search::Strategy;
 use crate::sim::{Measures, RoundResult};
@@ -52,35 +52,11 @@ impl GameDef for Def {
     const NAME: &'static str = NAME;
     const DESCRIPTION: &'static str =
         "one shared library drawn by tableau, pipeline, rummy or blind; lands and creatures (2-4 players)";
-    const RULES_HELP: &'static [(&'static str, &'static str)] = rules::RULES_HELP;
-    const RULE_STEPS: &'static [(&'static str, RuleStep)] = rules::RULE_STEPS;
     const PRESETS: &'static [(&'static str, &'static str)] = bots::PRESETS;
     const DEFAULT_MIX: &'static [&'static str] = &["best-card", "curve", "colour", "hate"];
 
-    fn players_mut(rules: &mut Rules) -> &mut usize {
-        &mut rules.players
-    }
-    fn parse_preset(text: &str) -> Result<Preset, InputError> {
-        Preset::from_toml(text)
-    }
-    fn random_rules(seed: u64) -> Rules {
-        rules::random_rules(seed)
-    }
-    fn compile(rules: &Rules) -> Result<Rules, InputError> {
-        rules.check()?;
-        Ok(rules.clone())
-    }
-    fn rules_file(rules: &Rules) -> &Rules {
-        rules
-    }
-    fn players(rules: &Rules) -> usize {
-        rules.players
-    }
     fn measures(_rules: &Rules) -> Measures {
         measures::measures()
-    }
-    fn bot(preset: &Preset, name: &str) -> LiveDraftBot {
-        preset.bot(name)
     }
     fn tell(rules: &Rules, state: &engine::State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
         let cards: Vec<Card> = (0..rules.library_cards()).map(|i| state.card(i as u8)).collect();

@@ -5,6 +5,8 @@ use crate::games::{BOOL, RuleStep};
 use serde::{Deserialize, Serialize};
 
 use crate::error::InputError;
+use crate::games::GameRules;
+use crate::games::contest::RulesRng;
 
 /// How players draw from the common library.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,92 +138,61 @@ impl Default for Rules {
     }
 }
 
-/// Most cards in a library.
-pub const MAX_LIBRARY: usize = 240;
-/// Most face-up cards in a row.
-pub const MAX_ROW: usize = 10;
-/// Colours of lands and creatures.
-pub const COLOURS: usize = 5;
-/// Colour names, by index.
-pub const COLOUR_NAMES: [&str; COLOURS] = ["white", "blue", "black", "red", "green"];
+impl GameRules for Rules {
+    /// Each rules key with its meaning, for `draftsim list rules live-draft`.
+    const HELP: &'static [(&'static str, &'static str)] = &[
+        ("players", "number of players, 2 to 4"),
+        ("method", "tableau (default), pipeline, rummy or blind"),
+        ("opening", "quick (seven each, remove two to draw one) or careful (one at a time by the method)"),
+        ("library_size", "cards in the generated library, 40 to 240 (default 120)"),
+        ("land_share", "share of the generated library that is lands (default 0.25)"),
+        ("cards", "a fixed card list: [[cards]] colour (0-4), cost (0 = land, 1-6), power, toughness, count"),
+        ("life", "starting life (default 20)"),
+        ("hand_size", "cards in an opening hand (default 7)"),
+        ("max_hand", "most cards in hand at the end of a turn (default 7)"),
+        ("row", "face-up cards in the tableau or pipeline, 3 to 10 (default 7)"),
+        ("max_mulligans", "most quick-opening exchanges per player (default 1)"),
+        (
+            "first_player_draws",
+            "the first player draws on their first turn: true or false (unset: skips it with 2 players only, as in Magic)",
+        ),
+        ("mill_counters", "when someone must draw and nothing is left, the fewest mill counters wins (default true)"),
+        ("reshuffle_removed", "when the library runs out, the removed cards become a new library (default false)"),
+        (
+            "max_turns",
+            "turns of all players after which the game is drawn, 1 to 1000; 0 (default): twice the library's cards",
+        ),
+        (
+            "vigilance",
+            "attackers do not tap and still block (default false: attackers tap and cannot block until their next turn)",
+        ),
+        ("wipe_counters", "mill counters for a tableau wipe's redeal: drawer (default, who caused it) or nobody"),
+    ];
 
-/// The keys `sensitivity` steps (see [`crate::games::RuleStep`]).
-pub const RULE_STEPS: &[(&str, RuleStep)] = &[
-    ("players", RuleStep::Int { min: 2, max: 4, step: 1 }),
-    ("method", RuleStep::Choice(&["\"tableau\"", "\"pipeline\"", "\"rummy\"", "\"blind\""])),
-    ("opening", RuleStep::Choice(&["\"quick\"", "\"careful\""])),
-    ("library_size", RuleStep::Int { min: 40, max: 240, step: 20 }),
-    ("land_share", RuleStep::Real { min: 0.05, max: 0.6, step: 0.05 }),
-    ("life", RuleStep::Int { min: 1, max: 100, step: 5 }),
-    ("hand_size", RuleStep::Int { min: 1, max: 10, step: 1 }),
-    ("row", RuleStep::Int { min: 3, max: 10, step: 1 }),
-    ("max_mulligans", RuleStep::Int { min: 0, max: 3, step: 1 }),
-    ("first_player_draws", BOOL),
-    ("mill_counters", BOOL),
-    ("reshuffle_removed", BOOL),
-    ("vigilance", BOOL),
-    ("wipe_counters", RuleStep::Choice(&["\"drawer\"", "\"nobody\""])),
-];
+    /// The keys `sensitivity` steps (see [`crate::games::RuleStep`]).
+    const STEPS: &'static [(&'static str, RuleStep)] = &[
+        ("players", RuleStep::Int { min: 2, max: 4, step: 1 }),
+        ("method", RuleStep::Choice(&["\"tableau\"", "\"pipeline\"", "\"rummy\"", "\"blind\""])),
+        ("opening", RuleStep::Choice(&["\"quick\"", "\"careful\""])),
+        ("library_size", RuleStep::Int { min: 40, max: 240, step: 20 }),
+        ("land_share", RuleStep::Real { min: 0.05, max: 0.6, step: 0.05 }),
+        ("life", RuleStep::Int { min: 1, max: 100, step: 5 }),
+        ("hand_size", RuleStep::Int { min: 1, max: 10, step: 1 }),
+        ("row", RuleStep::Int { min: 3, max: 10, step: 1 }),
+        ("max_mulligans", RuleStep::Int { min: 0, max: 3, step: 1 }),
+        ("first_player_draws", BOOL),
+        ("mill_counters", BOOL),
+        ("reshuffle_removed", BOOL),
+        ("vigilance", BOOL),
+        ("wipe_counters", RuleStep::Choice(&["\"drawer\"", "\"nobody\""])),
+    ];
 
-/// Each rules key with its meaning, for `draftsim list rules live-draft`.
-pub const RULES_HELP: &[(&str, &str)] = &[
-    ("players", "number of players, 2 to 4"),
-    ("method", "tableau (default), pipeline, rummy or blind"),
-    ("opening", "quick (seven each, remove two to draw one) or careful (one at a time by the method)"),
-    ("library_size", "cards in the generated library, 40 to 240 (default 120)"),
-    ("land_share", "share of the generated library that is lands (default 0.25)"),
-    ("cards", "a fixed card list: [[cards]] colour (0-4), cost (0 = land, 1-6), power, toughness, count"),
-    ("life", "starting life (default 20)"),
-    ("hand_size", "cards in an opening hand (default 7)"),
-    ("max_hand", "most cards in hand at the end of a turn (default 7)"),
-    ("row", "face-up cards in the tableau or pipeline, 3 to 10 (default 7)"),
-    ("max_mulligans", "most quick-opening exchanges per player (default 1)"),
-    (
-        "first_player_draws",
-        "the first player draws on their first turn: true or false (unset: skips it with 2 players only, as in Magic)",
-    ),
-    ("mill_counters", "when someone must draw and nothing is left, the fewest mill counters wins (default true)"),
-    ("reshuffle_removed", "when the library runs out, the removed cards become a new library (default false)"),
-    (
-        "max_turns",
-        "turns of all players after which the game is drawn, 1 to 1000; 0 (default): twice the library's cards",
-    ),
-    (
-        "vigilance",
-        "attackers do not tap and still block (default false: attackers tap and cannot block until their next turn)",
-    ),
-    ("wipe_counters", "mill counters for a tableau wipe's redeal: drawer (default, who caused it) or nobody"),
-];
-
-impl Rules {
-    /// Parses a rules file's text.
-    pub fn from_toml(text: &str) -> Result<Rules, InputError> {
-        crate::games::presets::parse_toml(text)
-    }
-
-    /// Cards in the library these rules make.
-    pub fn library_cards(&self) -> usize {
-        match &self.cards {
-            Some(list) => list.iter().map(|c| c.count).sum(),
-            None => self.library_size,
-        }
-    }
-
-    /// Turns (all players' together) after which the game is drawn: `max_turns`, or with
-    /// 0 twice the library's cards. Every draw but rummy's taking of the discard top takes
-    /// a card from the library, so under mill counters a game ends on them long before
-    /// this: the cap is a safety net for stalled boards without mill counters.
-    pub fn turn_cap(&self) -> u32 {
-        if self.max_turns > 0 { self.max_turns } else { 2 * self.library_cards() as u32 }
-    }
-
-    /// Whether the first player draws on its first turn (unset: with 3 or more players).
-    pub fn first_player_draws(&self) -> bool {
-        self.first_player_draws.unwrap_or(self.players > 2)
+    fn players(&self) -> usize {
+        self.players
     }
 
     /// Checks the rules.
-    pub fn check(&self) -> Result<(), InputError> {
+    fn check(&self) -> Result<(), InputError> {
         let bad = |text: String| Err(InputError::new(text));
         if !(2..=4).contains(&self.players) {
             return bad(format!("players = {}: Live-Draft seats 2 to 4 players", self.players));
@@ -269,54 +240,89 @@ impl Rules {
         }
         Ok(())
     }
+
+    fn players_mut(&mut self) -> &mut usize {
+        &mut self.players
+    }
+
+    /// Valid rules drawn at random over every option (for soak and property tests).
+    fn random_from(rng: &mut RulesRng) -> Rules {
+        use rand::Rng;
+        let methods = [Method::Tableau, Method::Pipeline, Method::Rummy, Method::Blind];
+        let players = rng.random_range(2..=4);
+        let hand_size = rng.random_range(3..=8);
+        let cards = rng.random_bool(0.15).then(|| {
+            (0..rng.random_range(6..=20))
+                .map(|i| {
+                    let cost = if i % 3 == 0 { 0 } else { rng.random_range(1..=6) };
+                    CardSpec {
+                        colour: rng.random_range(0..5),
+                        cost,
+                        power: if cost == 0 { 0 } else { rng.random_range(0..=7) },
+                        toughness: if cost == 0 { 0 } else { rng.random_range(1..=7) },
+                        count: rng.random_range(4..=10),
+                    }
+                })
+                .collect()
+        });
+        let mut rules = Rules {
+            players,
+            method: methods[rng.random_range(0..4)],
+            opening: if rng.random_bool(0.5) { Opening::Quick } else { Opening::Careful },
+            library_size: rng.random_range(80..=MAX_LIBRARY),
+            land_share: rng.random_range(0.0..=0.6),
+            cards,
+            // Now and then a long game with a crowded battlefield (up to 64 creatures a side).
+            life: if rng.random_bool(0.05) { 200 } else { rng.random_range(1..=30) },
+            hand_size,
+            max_hand: rng.random_range(hand_size..=10),
+            row: rng.random_range(3..=MAX_ROW),
+            max_mulligans: rng.random_range(0..=3),
+            first_player_draws: [None, Some(false), Some(true)][rng.random_range(0..3)],
+            mill_counters: rng.random_bool(0.8),
+            reshuffle_removed: rng.random_bool(0.3),
+            max_turns: if rng.random_bool(0.3) { 0 } else { rng.random_range(1..=120) },
+            vigilance: rng.random_bool(0.3),
+            wipe_counters: if rng.random_bool(0.5) { WipeCounters::Drawer } else { WipeCounters::Nobody },
+        };
+        if rules.check().is_err() {
+            rules.cards = None;
+            rules.library_size = MAX_LIBRARY;
+        }
+        rules
+    }
 }
 
-/// Valid rules drawn at random over every option (for soak and property tests).
-pub fn random_rules(seed: u64) -> Rules {
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-    let methods = [Method::Tableau, Method::Pipeline, Method::Rummy, Method::Blind];
-    let players = rng.random_range(2..=4);
-    let hand_size = rng.random_range(3..=8);
-    let cards = rng.random_bool(0.15).then(|| {
-        (0..rng.random_range(6..=20))
-            .map(|i| {
-                let cost = if i % 3 == 0 { 0 } else { rng.random_range(1..=6) };
-                CardSpec {
-                    colour: rng.random_range(0..5),
-                    cost,
-                    power: if cost == 0 { 0 } else { rng.random_range(0..=7) },
-                    toughness: if cost == 0 { 0 } else { rng.random_range(1..=7) },
-                    count: rng.random_range(4..=10),
-                }
-            })
-            .collect()
-    });
-    let mut rules = Rules {
-        players,
-        method: methods[rng.random_range(0..4)],
-        opening: if rng.random_bool(0.5) { Opening::Quick } else { Opening::Careful },
-        library_size: rng.random_range(80..=MAX_LIBRARY),
-        land_share: rng.random_range(0.0..=0.6),
-        cards,
-        // Now and then a long game with a crowded battlefield (up to 64 creatures a side).
-        life: if rng.random_bool(0.05) { 200 } else { rng.random_range(1..=30) },
-        hand_size,
-        max_hand: rng.random_range(hand_size..=10),
-        row: rng.random_range(3..=MAX_ROW),
-        max_mulligans: rng.random_range(0..=3),
-        first_player_draws: [None, Some(false), Some(true)][rng.random_range(0..3)],
-        mill_counters: rng.random_bool(0.8),
-        reshuffle_removed: rng.random_bool(0.3),
-        max_turns: if rng.random_bool(0.3) { 0 } else { rng.random_range(1..=120) },
-        vigilance: rng.random_bool(0.3),
-        wipe_counters: if rng.random_bool(0.5) { WipeCounters::Drawer } else { WipeCounters::Nobody },
-    };
-    if rules.check().is_err() {
-        rules.cards = None;
-        rules.library_size = MAX_LIBRARY;
+/// Most cards in a library.
+pub const MAX_LIBRARY: usize = 240;
+/// Most face-up cards in a row.
+pub const MAX_ROW: usize = 10;
+/// Colours of lands and creatures.
+pub const COLOURS: usize = 5;
+/// Colour names, by index.
+pub const COLOUR_NAMES: [&str; COLOURS] = ["white", "blue", "black", "red", "green"];
+
+impl Rules {
+    /// Cards in the library these rules make.
+    pub fn library_cards(&self) -> usize {
+        match &self.cards {
+            Some(list) => list.iter().map(|c| c.count).sum(),
+            None => self.library_size,
+        }
     }
-    rules
+
+    /// Turns (all players' together) after which the game is drawn: `max_turns`, or with
+    /// 0 twice the library's cards. Every draw but rummy's taking of the discard top takes
+    /// a card from the library, so under mill counters a game ends on them long before
+    /// this: the cap is a safety net for stalled boards without mill counters.
+    pub fn turn_cap(&self) -> u32 {
+        if self.max_turns > 0 { self.max_turns } else { 2 * self.library_cards() as u32 }
+    }
+
+    /// Whether the first player draws on its first turn (unset: with 3 or more players).
+    pub fn first_player_draws(&self) -> bool {
+        self.first_player_draws.unwrap_or(self.players > 2)
+    }
 }
 
 #[cfg(test)]
@@ -335,7 +341,7 @@ mod tests {
         }
         assert!(Rules::from_toml("method = \"tableaux\"").is_err());
         for seed in 0..300 {
-            random_rules(seed).check().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            Rules::random(seed).check().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         }
     }
 }

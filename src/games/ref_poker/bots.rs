@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::view::{Action, Bot, BotRng, SeatView};
 use crate::error::InputError;
+use crate::games::GamePreset;
 
 /// How a bot bets.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -38,21 +39,22 @@ pub struct Preset {
     pub bet: BetModule,
 }
 
-impl Preset {
-    /// Parses a preset's TOML; unknown modules or parameters list the valid ones.
-    pub fn from_toml(text: &str) -> Result<Preset, InputError> {
-        let preset: Preset = crate::games::presets::parse_toml(text)?;
-        if let BetModule::Threshold { raise_at, fold_below } = preset.bet
+impl GamePreset for Preset {
+    type Bot = PokerBot;
+
+    /// A bot playing this preset under `name`.
+    fn bot(&self, name: &str) -> PokerBot {
+        PokerBot { name: name.to_string(), preset: self.clone() }
+    }
+
+    /// Checks what the TOML's types allow but the modules do not.
+    fn check(&self) -> Result<(), InputError> {
+        if let BetModule::Threshold { raise_at, fold_below } = self.bet
             && !(raise_at.is_finite() && fold_below.is_finite())
         {
             return Err(InputError::new("bet.raise_at and bet.fold_below: give finite numbers (0 to 2)"));
         }
-        Ok(preset)
-    }
-
-    /// A bot playing this preset under `name`.
-    pub fn bot(&self, name: &str) -> PokerBot {
-        PokerBot { name: name.to_string(), preset: self.clone() }
+        Ok(())
     }
 }
 

@@ -24,8 +24,6 @@ use engine::{Event, State, card_text};
 
 use super::GameInfo;
 use super::contest::{Contest, GameDef};
-use crate::error::InputError;
-use crate::games::RuleStep;
 use crate::sim::{Measures, RoundResult};
 
 /// A reference poker game for the framework.
@@ -48,36 +46,12 @@ impl<F: Flavour> GameDef for Def<F> {
 
     const NAME: &'static str = F::NAME;
     const DESCRIPTION: &'static str = F::DESCRIPTION;
-    const RULES_HELP: &'static [(&'static str, &'static str)] = rules::RULES_HELP;
-    const RULE_STEPS: &'static [(&'static str, RuleStep)] = rules::RULE_STEPS;
     const PRESETS: &'static [(&'static str, &'static str)] = F::PRESETS;
     /// A thinking player, a loose one, an aggressive one and the random baseline.
     const DEFAULT_MIX: &'static [&'static str] = &["tight", "random", "aggressive", "calling-station"];
 
-    fn players_mut(rules: &mut Rules<F>) -> &mut usize {
-        &mut rules.players
-    }
-    fn compile(rules: &Rules<F>) -> Result<Rules<F>, InputError> {
-        rules.check()?;
-        Ok(rules.clone())
-    }
-    fn rules_file(rules: &Rules<F>) -> &Rules<F> {
-        rules
-    }
-    fn players(rules: &Rules<F>) -> usize {
-        rules.players
-    }
     fn measures(_rules: &Rules<F>) -> Measures {
         measures::measures()
-    }
-    fn random_rules(seed: u64) -> Rules<F> {
-        rules::random_rules(seed)
-    }
-    fn parse_preset(text: &str) -> Result<Preset, InputError> {
-        Preset::from_toml(text)
-    }
-    fn bot(preset: &Preset, name: &str) -> PokerBot {
-        preset.bot(name)
     }
     fn tell(rules: &Rules<F>, _state: &State<F>, names: &[&str], events: &[Event], out: &RoundResult) -> String {
         let mut text = String::new();

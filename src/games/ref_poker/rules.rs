@@ -6,7 +6,9 @@ use std::marker::PhantomData;
 use serde::{Deserialize, Serialize};
 
 use crate::error::InputError;
+use crate::games::GameRules;
 use crate::games::RuleStep;
+use crate::games::contest::RulesRng;
 
 /// Which reference game a rules file belongs to: its name and its defaults.
 pub trait Flavour: Clone + Copy + Default + std::fmt::Debug + PartialEq + Send + Sync + 'static {
@@ -96,33 +98,32 @@ impl<F: Flavour> Default for Rules<F> {
     }
 }
 
-/// The keys a sensitivity study steps.
-pub const RULE_STEPS: &[(&str, RuleStep)] = &[
-    ("players", RuleStep::Int { min: 2, max: 4, step: 1 }),
-    ("ranks", RuleStep::Int { min: 2, max: 13, step: 1 }),
-    ("ante", RuleStep::Int { min: 1, max: 100, step: 1 }),
-    ("max_raises", RuleStep::Int { min: 1, max: 4, step: 1 }),
-];
+impl<F: Flavour> GameRules for Rules<F> {
+    /// Every key with its meaning.
+    const HELP: &'static [(&'static str, &'static str)] = &[
+        ("players", "number of players (the deck must hold a card for each and the public card)"),
+        ("ranks", "ranks in the deck, 2 to 13 (3: J, Q, K)"),
+        ("suits", "suits of each rank, 1 to 4 (ties split the pot)"),
+        ("rounds", "betting rounds: 1, or 2 with a public card dealt before the second"),
+        ("ante", "chips each player antes"),
+        ("raise_sizes", "the raise size of each round, one number a round (fixed limit)"),
+        ("max_raises", "most raises in one round, the first bet included (1 to 4)"),
+    ];
 
-/// Every key with its meaning.
-pub const RULES_HELP: &[(&str, &str)] = &[
-    ("players", "number of players (the deck must hold a card for each and the public card)"),
-    ("ranks", "ranks in the deck, 2 to 13 (3: J, Q, K)"),
-    ("suits", "suits of each rank, 1 to 4 (ties split the pot)"),
-    ("rounds", "betting rounds: 1, or 2 with a public card dealt before the second"),
-    ("ante", "chips each player antes"),
-    ("raise_sizes", "the raise size of each round, one number a round (fixed limit)"),
-    ("max_raises", "most raises in one round, the first bet included (1 to 4)"),
-];
+    /// The keys a sensitivity study steps.
+    const STEPS: &'static [(&'static str, RuleStep)] = &[
+        ("players", RuleStep::Int { min: 2, max: 4, step: 1 }),
+        ("ranks", RuleStep::Int { min: 2, max: 13, step: 1 }),
+        ("ante", RuleStep::Int { min: 1, max: 100, step: 1 }),
+        ("max_raises", RuleStep::Int { min: 1, max: 4, step: 1 }),
+    ];
 
-impl<F: Flavour> Rules<F> {
-    /// Cards in the deck.
-    pub fn deck(&self) -> usize {
-        usize::from(self.ranks) * usize::from(self.suits)
+    fn players(&self) -> usize {
+        self.players
     }
 
     /// Checks the rules; one line naming the key and the fix.
-    pub fn check(&self) -> Result<(), InputError> {
+    fn check(&self) -> Result<(), InputError> {
         if !(1..=2).contains(&self.rounds) {
             return Err(InputError::new(format!("rounds = {}: give 1 or 2", self.rounds)));
         }
@@ -168,36 +169,46 @@ impl<F: Flavour> Rules<F> {
         Ok(())
     }
 
+    fn players_mut(&mut self) -> &mut usize {
+        &mut self.players
+    }
+
+    /// Rules drawn at random for soak and property tests.
+    fn random_from(rng: &mut RulesRng) -> Rules<F> {
+        use rand::Rng;
+        let rounds = rng.random_range(1..=2u8);
+        let players = rng.random_range(2..=4);
+        let mut r = Rules {
+            players,
+            // Enough ranks for every player's card and the public card, whatever the suits.
+            ranks: rng.random_range(3..=6).max((players + usize::from(rounds) - 1) as u8),
+            suits: rng.random_range(1..=2),
+            rounds,
+            ante: rng.random_range(1..=2),
+            raise_sizes: (0..rounds).map(|_| rng.random_range(1..=4)).collect(),
+            max_raises: rng.random_range(1..=3),
+            flavour: PhantomData,
+        };
+        // Fewer raises where the hand could outgrow the recorded history.
+        while r.longest_history() > super::engine::MAX_HISTORY {
+            r.max_raises -= 1;
+        }
+        r
+    }
+}
+
+impl<F: Flavour> Rules<F> {
+    /// Cards in the deck.
+    pub fn deck(&self) -> usize {
+        usize::from(self.ranks) * usize::from(self.suits)
+    }
+
     /// The most actions a hand can record, each round's end marked: per round, before
     /// each raise and after the last, every other seat may act once, and the raises.
     pub fn longest_history(&self) -> usize {
         let per_round = (self.players - 1) * (self.max_raises as usize + 1) + self.max_raises as usize;
         usize::from(self.rounds) * per_round + usize::from(self.rounds) - 1
     }
-}
-
-/// Rules drawn at random for soak and property tests.
-pub fn random_rules<F: Flavour>(seed: u64) -> Rules<F> {
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-    let rounds = rng.random_range(1..=2u8);
-    let players = rng.random_range(2..=4);
-    let mut r = Rules {
-        players,
-        // Enough ranks for every player's card and the public card, whatever the suits.
-        ranks: rng.random_range(3..=6).max((players + usize::from(rounds) - 1) as u8),
-        suits: rng.random_range(1..=2),
-        rounds,
-        ante: rng.random_range(1..=2),
-        raise_sizes: (0..rounds).map(|_| rng.random_range(1..=4)).collect(),
-        max_raises: rng.random_range(1..=3),
-        flavour: PhantomData,
-    };
-    // Fewer raises where the hand could outgrow the recorded history.
-    while r.longest_history() > super::engine::MAX_HISTORY {
-        r.max_raises -= 1;
-    }
-    r
 }
 
 #[cfg(test)]
@@ -207,8 +218,8 @@ mod tests {
     #[test]
     fn random_rules_are_valid() {
         for seed in 0..500 {
-            random_rules::<Leduc>(seed).check().unwrap();
-            random_rules::<Kuhn>(seed).check().unwrap();
+            Rules::<Leduc>::random(seed).check().unwrap();
+            Rules::<Kuhn>::random(seed).check().unwrap();
         }
     }
 

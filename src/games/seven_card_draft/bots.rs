@@ -24,6 +24,7 @@ use super::strength::{Arrivals, Outlook, estimate};
 use super::view::{Action, BetOptions, Bot, BotRng, PickChoice, SeatView};
 use crate::cards::{Card, CardSet, Rank};
 use crate::error::InputError;
+use crate::games::GamePreset;
 use crate::sim::MAX_SEATS;
 
 /// How a bot picks.
@@ -159,19 +160,22 @@ pub const PRESETS: &[(&str, &str)] = crate::embedded_presets!(
         "search", "cfr", "cfr-heads-up",
 );
 
-impl Preset {
-    /// Parses a preset's TOML; unknown modules or parameters list the valid ones.
-    pub fn from_toml(text: &str) -> Result<Preset, InputError> {
-        let preset: Preset = crate::games::presets::parse_toml(text)?;
-        preset.check()?;
-        Ok(preset)
+impl GamePreset for Preset {
+    type Bot = ModularBot;
+
+    /// A bot playing this preset under `name`.
+    fn bot(&self, name: &str) -> ModularBot {
+        ModularBot {
+            name: name.to_string(),
+            preset: self.clone(),
+            opponents: OpponentMemo::default(),
+            field_map: None,
+            judged: None,
+            picked: None,
+        }
     }
 
-    /// Loads a preset by name, or a TOML file by path.
-    pub fn load(name_or_path: &str) -> Result<Preset, InputError> {
-        crate::games::presets::load(PRESETS, name_or_path, super::NAME, Preset::from_toml)
-    }
-
+    /// Checks what the TOML's types allow but the modules do not.
     fn check(&self) -> Result<(), InputError> {
         let within = |v: f32, what: &str, top: f32| {
             if (0.0..=top).contains(&v) {
@@ -206,18 +210,6 @@ impl Preset {
             }
         }
         Ok(())
-    }
-
-    /// A bot playing this preset under `name`.
-    pub fn bot(&self, name: &str) -> ModularBot {
-        ModularBot {
-            name: name.to_string(),
-            preset: self.clone(),
-            opponents: OpponentMemo::default(),
-            field_map: None,
-            judged: None,
-            picked: None,
-        }
     }
 }
 
@@ -723,6 +715,8 @@ fn bluff_or_call(options: BetOptions, p: f32, rng: &mut BotRng) -> Action {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::contest::GameDef;
+    use crate::games::seven_card_draft::Def;
 
     #[test]
     fn every_preset_loads_and_round_trips() {
@@ -738,7 +732,7 @@ mod tests {
                 assert!(matches!(strategy, crate::search::Strategy::Policy(_, Some(_))), "{name}");
                 continue;
             }
-            let preset = Preset::load(name).unwrap();
+            let preset = Def::load_preset(name).unwrap();
             let back = Preset::from_toml(&toml::to_string(&preset).unwrap()).unwrap();
             assert_eq!(back, preset, "{name}");
             assert!(!preset.description.is_empty());
@@ -747,7 +741,7 @@ mod tests {
 
     #[test]
     fn bad_presets_list_the_valid_choices() {
-        let err = Preset::load("nonesuch").unwrap_err().to_string();
+        let err = Def::load_preset("nonesuch").unwrap_err().to_string();
         assert!(err.contains("'nonesuch'") && err.contains("greedy") && err.contains("wild-hunter"), "{err}");
         let err = Preset::from_toml(
             "description = \"x\"\n[draft]\nmodule = \"psychic\"\n[bet]\nmodule = \"calling-station\"",

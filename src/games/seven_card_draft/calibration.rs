@@ -16,6 +16,7 @@ use super::view::{Action, BetOptions, Bot, BotRng, PickChoice, SeatView};
 use crate::cards::CardSet;
 use crate::error::{Error, InputError};
 use crate::eval::HandValue;
+use crate::games::GamePreset;
 use crate::output::{Table, Values};
 use crate::sim::{MAX_SEATS, RoundResult, UnitSeeds, mix_seed};
 use std::ops::Range;

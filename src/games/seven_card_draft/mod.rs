@@ -22,8 +22,8 @@ pub use engine::{Event, State};
 pub use rules::{Rules, Variant};
 pub use view::{Action, Bot, BotRng, PickChoice, SeatView};
 
+use super::GameInfo;
 use super::contest::{self, Contest, GameDef};
-use super::{GameInfo, RuleStep};
 use crate::error::{Error, InputError};
 use crate::search::{Rollout, Strategy};
 use crate::sim::{Measures, RoundResult, Tally};
@@ -62,36 +62,13 @@ impl GameDef for Def {
 
     const NAME: &'static str = NAME;
     const DESCRIPTION: &'static str = "draft poker: 7-card packs passed like a booster draft, 3 betting rounds";
-    const RULES_HELP: &'static [(&'static str, &'static str)] = rules::RULES_HELP;
-    const RULE_STEPS: &'static [(&'static str, RuleStep)] = rules::RULE_STEPS;
     const PRESETS: &'static [(&'static str, &'static str)] = bots::PRESETS;
     const DEFAULT_MIX: &'static [&'static str] =
         &["greedy", "hate", "tight", "random", "loose-aggressive", "wild-hunter", "late-folder"];
     const POLICY_FALLBACK: Option<&'static str> = Some("greedy");
 
-    fn players_mut(rules: &mut Rules) -> &mut usize {
-        &mut rules.players
-    }
-    fn compile(rules: &Rules) -> Result<Variant, InputError> {
-        rules.compile()
-    }
-    fn rules_file(variant: &Variant) -> &Rules {
-        &variant.rules
-    }
-    fn players(variant: &Variant) -> usize {
-        variant.rules.players
-    }
     fn measures(variant: &Variant) -> Measures {
         measures::measures(variant)
-    }
-    fn random_rules(seed: u64) -> Rules {
-        rules::random_rules(seed)
-    }
-    fn parse_preset(text: &str) -> Result<Preset, InputError> {
-        Preset::from_toml(text)
-    }
-    fn bot(preset: &Preset, name: &str) -> ModularBot {
-        preset.bot(name)
     }
     fn tell(variant: &Variant, _state: &State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
         narrative::tell(variant, names, events, out)
@@ -132,6 +109,7 @@ pub fn load_strategy(name: &str) -> Result<Strategy<Preset>, InputError> {
 mod tests {
     use super::*;
     use crate::eval::Category;
+    use crate::games::GameRules;
 
     #[test]
     fn measures_are_well_formed() {

@@ -7,6 +7,9 @@ use serde::{Deserialize, Serialize};
 use crate::cards::{Card, Deck, DeckPreset, Rank};
 use crate::error::InputError;
 use crate::eval::{Evaluator, WildRules};
+use crate::games::GameRules;
+use crate::games::contest::Compiled;
+use crate::games::contest::RulesRng;
 use crate::sim::MAX_SEATS;
 
 /// How large a bet or raise may be.
@@ -114,46 +117,100 @@ impl Default for Rules {
     }
 }
 
-/// The keys `sensitivity` steps (see [`crate::games::RuleStep`]).
-pub const RULE_STEPS: &[(&str, RuleStep)] = &[
-    ("players", RuleStep::Int { min: 2, max: 7, step: 1 }),
-    ("deck", RuleStep::Choice(&["\"standard-52\"", "\"no-deuces-48\"", "\"short-36\"", "\"piquet-32\""])),
-    ("pack_size", RuleStep::Int { min: 5, max: 7, step: 1 }),
-    ("face_up_picks", RuleStep::Int { min: 0, max: 7, step: 1 }),
-    ("ante", RuleStep::Int { min: 0, max: 100, step: 1 }),
-    ("raise_cap", RuleStep::Int { min: 0, max: 10, step: 1 }),
-    ("limit", RuleStep::Choice(&["\"fixed-limit\"", "\"pot-limit\"", "\"no-limit\""])),
-    ("wild", RuleStep::Choice(&["\"none\"", "\"deuces\"", "\"last-pick\""])),
-];
+impl GameRules for Rules {
+    /// Each rules key with its meaning, for `draftsim list rules seven-card-draft`.
+    const HELP: &'static [(&'static str, &'static str)] = &[
+        ("players", "number of players, 2 up to 7 (and at most deck size / pack size)"),
+        ("deck", "deck preset: standard-52, no-deuces-48, short-36, piquet-32"),
+        (
+            "ranks",
+            "the deck's ranks as a list, e.g. [\"6\",\"7\",\"8\",\"9\",\"T\",\"J\",\"Q\",\"K\",\"A\"]; overrides deck",
+        ),
+        ("flush_beats_full_house", "true or false; unset follows the deck (true for short-36 and piquet-32)"),
+        ("pack_size", "cards in each pack and so picks per round, 5 to 7"),
+        ("face_up_picks", "picks turned face up once everyone has picked"),
+        ("bet_after_picks", "picks after which a betting round is played; the last must be the final pick"),
+        ("ante", "chips each player antes"),
+        ("starting_stack", "chips each player starts a round (or game) with"),
+        ("bet_sizes", "bet size per betting round (fixed limit) or minimum bet (pot and no limit)"),
+        ("raise_cap", "most raises per betting round, the opening bet included; 0 means no cap"),
+        ("limit", "fixed-limit, pot-limit or no-limit"),
+        ("wild", "wild rules: none, deuces, deuces-with-face, last-pick, rank-R, rank-R-with-face, or a list"),
+        ("mode", "round (one round, fresh stacks) or game (until one player holds every chip)"),
+        ("max_rounds_per_game", "game mode: rounds after which a game is scored by stacks"),
+    ];
 
-/// Each rules key with its meaning, for `draftsim list rules seven-card-draft`.
-pub const RULES_HELP: &[(&str, &str)] = &[
-    ("players", "number of players, 2 up to 7 (and at most deck size / pack size)"),
-    ("deck", "deck preset: standard-52, no-deuces-48, short-36, piquet-32"),
-    (
-        "ranks",
-        "the deck's ranks as a list, e.g. [\"6\",\"7\",\"8\",\"9\",\"T\",\"J\",\"Q\",\"K\",\"A\"]; overrides deck",
-    ),
-    ("flush_beats_full_house", "true or false; unset follows the deck (true for short-36 and piquet-32)"),
-    ("pack_size", "cards in each pack and so picks per round, 5 to 7"),
-    ("face_up_picks", "picks turned face up once everyone has picked"),
-    ("bet_after_picks", "picks after which a betting round is played; the last must be the final pick"),
-    ("ante", "chips each player antes"),
-    ("starting_stack", "chips each player starts a round (or game) with"),
-    ("bet_sizes", "bet size per betting round (fixed limit) or minimum bet (pot and no limit)"),
-    ("raise_cap", "most raises per betting round, the opening bet included; 0 means no cap"),
-    ("limit", "fixed-limit, pot-limit or no-limit"),
-    ("wild", "wild rules: none, deuces, deuces-with-face, last-pick, rank-R, rank-R-with-face, or a list"),
-    ("mode", "round (one round, fresh stacks) or game (until one player holds every chip)"),
-    ("max_rounds_per_game", "game mode: rounds after which a game is scored by stacks"),
-];
+    /// The keys `sensitivity` steps (see [`crate::games::RuleStep`]).
+    const STEPS: &'static [(&'static str, RuleStep)] = &[
+        ("players", RuleStep::Int { min: 2, max: 7, step: 1 }),
+        ("deck", RuleStep::Choice(&["\"standard-52\"", "\"no-deuces-48\"", "\"short-36\"", "\"piquet-32\""])),
+        ("pack_size", RuleStep::Int { min: 5, max: 7, step: 1 }),
+        ("face_up_picks", RuleStep::Int { min: 0, max: 7, step: 1 }),
+        ("ante", RuleStep::Int { min: 0, max: 100, step: 1 }),
+        ("raise_cap", RuleStep::Int { min: 0, max: 10, step: 1 }),
+        ("limit", RuleStep::Choice(&["\"fixed-limit\"", "\"pot-limit\"", "\"no-limit\""])),
+        ("wild", RuleStep::Choice(&["\"none\"", "\"deuces\"", "\"last-pick\""])),
+    ];
 
-impl Rules {
-    /// Parses a rules file's text; unknown keys and bad values are one-line errors.
-    pub fn from_toml(text: &str) -> Result<Rules, InputError> {
-        crate::games::presets::parse_toml(text)
+    fn players(&self) -> usize {
+        self.players
     }
 
+    /// Checks the rules by compiling them.
+    fn check(&self) -> Result<(), InputError> {
+        self.compile().map(|_| ())
+    }
+
+    fn players_mut(&mut self) -> &mut usize {
+        &mut self.players
+    }
+
+    /// Valid rules drawn at random over every option (for soak and property tests).
+    fn random_from(rng: &mut RulesRng) -> Rules {
+        use rand::Rng;
+        use rand::seq::IndexedRandom;
+        let deck = *[DeckPreset::Standard52, DeckPreset::NoDeuces48, DeckPreset::Short36, DeckPreset::Piquet32]
+            .choose(rng)
+            .expect("decks");
+        let ranks = rng.random_bool(0.15).then(|| {
+            let all = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
+            all[rng.random_range(0..=5)..].iter().map(|r| r.to_string()).collect::<Vec<_>>()
+        });
+        let cards = ranks.as_ref().map_or(deck.deck().len(), |r| r.len() * 4);
+        let pack_size = rng.random_range(5..=7);
+        let players = rng.random_range(2..=(cards / pack_size).min(7));
+        let mut bet_after: Vec<usize> = (1..pack_size).filter(|_| rng.random_bool(0.35)).collect();
+        bet_after.push(pack_size);
+        let face_up: Vec<usize> = (1..=pack_size).filter(|_| rng.random_bool(0.3)).collect();
+        let wild = ["none", "deuces", "deuces-with-face", "last-pick", "rank-9", "rank-K-with-face"];
+        let mut names: Vec<&str> = vec![wild.choose(rng).expect("wilds")];
+        if rng.random_bool(0.2) {
+            names.push("last-pick");
+            names.dedup();
+        }
+        let ante = rng.random_range(0..=2);
+        let game = rng.random_bool(0.3);
+        Rules {
+            players,
+            deck,
+            ranks,
+            flush_beats_full_house: [None, Some(true), Some(false)][rng.random_range(0..3)],
+            pack_size,
+            face_up_picks: face_up,
+            bet_sizes: bet_after.iter().map(|_| rng.random_range(1..=3)).collect(),
+            bet_after_picks: bet_after,
+            ante,
+            starting_stack: ante + rng.random_range(1..=60),
+            raise_cap: rng.random_range(0..=4),
+            limit: [Limit::FixedLimit, Limit::PotLimit, Limit::NoLimit][rng.random_range(0..3)],
+            wild: WildRules::parse_names(names).expect("known wild rules"),
+            mode: if game { Mode::Game } else { Mode::Round },
+            max_rounds_per_game: rng.random_range(1..=40),
+        }
+    }
+}
+
+impl Rules {
     /// Checks the rules and prepares what the engine needs.
     pub fn compile(&self) -> Result<Variant, InputError> {
         let mut deck = match &self.ranks {
@@ -240,48 +297,12 @@ impl Rules {
     }
 }
 
-/// Valid rules drawn at random over every option (for soak and property tests).
-pub fn random_rules(seed: u64) -> Rules {
-    use rand::seq::IndexedRandom;
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-    let deck = *[DeckPreset::Standard52, DeckPreset::NoDeuces48, DeckPreset::Short36, DeckPreset::Piquet32]
-        .choose(&mut rng)
-        .expect("decks");
-    let ranks = rng.random_bool(0.15).then(|| {
-        let all = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
-        all[rng.random_range(0..=5)..].iter().map(|r| r.to_string()).collect::<Vec<_>>()
-    });
-    let cards = ranks.as_ref().map_or(deck.deck().len(), |r| r.len() * 4);
-    let pack_size = rng.random_range(5..=7);
-    let players = rng.random_range(2..=(cards / pack_size).min(7));
-    let mut bet_after: Vec<usize> = (1..pack_size).filter(|_| rng.random_bool(0.35)).collect();
-    bet_after.push(pack_size);
-    let face_up: Vec<usize> = (1..=pack_size).filter(|_| rng.random_bool(0.3)).collect();
-    let wild = ["none", "deuces", "deuces-with-face", "last-pick", "rank-9", "rank-K-with-face"];
-    let mut names: Vec<&str> = vec![wild.choose(&mut rng).expect("wilds")];
-    if rng.random_bool(0.2) {
-        names.push("last-pick");
-        names.dedup();
+impl Compiled<Rules> for Variant {
+    fn compile(rules: &Rules) -> Result<Variant, InputError> {
+        rules.compile()
     }
-    let ante = rng.random_range(0..=2);
-    let game = rng.random_bool(0.3);
-    Rules {
-        players,
-        deck,
-        ranks,
-        flush_beats_full_house: [None, Some(true), Some(false)][rng.random_range(0..3)],
-        pack_size,
-        face_up_picks: face_up,
-        bet_sizes: bet_after.iter().map(|_| rng.random_range(1..=3)).collect(),
-        bet_after_picks: bet_after,
-        ante,
-        starting_stack: ante + rng.random_range(1..=60),
-        raise_cap: rng.random_range(0..=4),
-        limit: [Limit::FixedLimit, Limit::PotLimit, Limit::NoLimit][rng.random_range(0..3)],
-        wild: WildRules::parse_names(names).expect("known wild rules"),
-        mode: if game { Mode::Game } else { Mode::Round },
-        max_rounds_per_game: rng.random_range(1..=40),
+    fn rules_file(&self) -> &Rules {
+        &self.rules
     }
 }
 

@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 use super::cards::{COLOURS, Layout, SEVEN_COLOURS, ids, take_by_colour};
 use super::view::{Bot, BotRng, SeatView};
 use crate::error::InputError;
+use crate::games::GamePreset;
 
 fn default_held_penalty() -> u8 {
     2
@@ -174,32 +175,28 @@ pub const PRESETS: &[(&str, &str)] = crate::embedded_presets!(
         "random", "pat", "colour", "rainbow", "bluffer", "fold-to-keep", "adaptive", "search", "cfr",
 );
 
-impl Preset {
-    /// Parses a preset's TOML.
-    pub fn from_toml(text: &str) -> Result<Preset, InputError> {
-        let preset: Preset = crate::games::presets::parse_toml(text)?;
-        let show_p = match &preset.show {
+impl GamePreset for Preset {
+    type Bot = SevenPokerBot;
+
+    /// A bot playing this preset under `name`.
+    fn bot(&self, name: &str) -> SevenPokerBot {
+        SevenPokerBot { name: name.to_string(), preset: self.clone() }
+    }
+
+    /// Checks what the TOML's types allow but the modules do not.
+    fn check(&self) -> Result<(), InputError> {
+        let show_p = match &self.show {
             ShowModule::Bluff { p } => Some(("show.p", *p)),
             _ => None,
         };
-        let stay_p = match &preset.stay {
+        let stay_p = match &self.stay {
             StayModule::Random { p } => Some(("stay.p", *p)),
             _ => None,
         };
         if let Some((key, p)) = show_p.into_iter().chain(stay_p).find(|(_, p)| !(0.0..=1.0).contains(p)) {
             return Err(InputError::new(format!("{key} = {p}: use a value from 0 to 1")));
         }
-        Ok(preset)
-    }
-
-    /// Loads a preset by name, or a TOML file by path.
-    pub fn load(name_or_path: &str) -> Result<Preset, InputError> {
-        crate::games::presets::load(PRESETS, name_or_path, super::NAME, Preset::from_toml)
-    }
-
-    /// A bot playing this preset under `name`.
-    pub fn bot(&self, name: &str) -> SevenPokerBot {
-        SevenPokerBot { name: name.to_string(), preset: self.clone() }
+        Ok(())
     }
 }
 

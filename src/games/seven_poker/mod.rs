@@ -27,8 +27,8 @@ use std::fmt::Write;
 
 use engine::Event;
 
+use super::GameInfo;
 use super::contest::{self, Contest, GameDef};
-use super::{GameInfo, RuleStep};
 use crate::error::InputError;
 use crate::search::{Forward, Strategy};
 use crate::sim::{Measures, RoundResult, SHARE_UNIT};
@@ -54,8 +54,6 @@ impl GameDef for Def {
     const NAME: &'static str = NAME;
     const DESCRIPTION: &'static str =
         "seven colours: exchange, show three, stay or fold, race to five victory cards (3-5 players)";
-    const RULES_HELP: &'static [(&'static str, &'static str)] = rules::RULES_HELP;
-    const RULE_STEPS: &'static [(&'static str, RuleStep)] = rules::RULE_STEPS;
     const PRESETS: &'static [(&'static str, &'static str)] = bots::PRESETS;
     const DEFAULT_MIX: &'static [&'static str] = &["adaptive", "colour", "rainbow", "bluffer", "fold-to-keep"];
     const POLICY_FALLBACK: Option<&'static str> = Some("adaptive");
@@ -69,30 +67,8 @@ impl GameDef for Def {
         rules.unit == rules::Unit::Game
     }
 
-    fn players_mut(rules: &mut Rules) -> &mut usize {
-        &mut rules.players
-    }
-    fn parse_preset(text: &str) -> Result<Preset, InputError> {
-        Preset::from_toml(text)
-    }
-    fn random_rules(seed: u64) -> Rules {
-        rules::random_rules(seed)
-    }
-    fn compile(rules: &Rules) -> Result<Rules, InputError> {
-        rules.check()?;
-        Ok(rules.clone())
-    }
-    fn rules_file(rules: &Rules) -> &Rules {
-        rules
-    }
-    fn players(rules: &Rules) -> usize {
-        rules.players
-    }
     fn measures(rules: &Rules) -> Measures {
         measures::measures(rules)
-    }
-    fn bot(preset: &Preset, name: &str) -> SevenPokerBot {
-        preset.bot(name)
     }
     fn tell(rules: &Rules, _state: &engine::State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
         tell(Layout { per: rules.cards_per_colour }, names, events, out)

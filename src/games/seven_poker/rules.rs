@@ -4,6 +4,8 @@ use crate::games::RuleStep;
 use serde::{Deserialize, Serialize};
 
 use crate::error::InputError;
+use crate::games::GameRules;
+use crate::games::contest::RulesRng;
 
 /// What one simulated unit is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -138,56 +140,55 @@ impl Default for Rules {
     }
 }
 
-/// The keys `sensitivity` steps (see [`crate::games::RuleStep`]).
-pub const RULE_STEPS: &[(&str, RuleStep)] = &[
-    ("players", RuleStep::Int { min: 3, max: 5, step: 1 }),
-    ("cards_per_colour", RuleStep::Int { min: 3, max: 9, step: 1 }),
-    ("exchange_orbits", RuleStep::Int { min: 0, max: 4, step: 1 }),
-    ("max_exchange", RuleStep::Int { min: 0, max: 7, step: 1 }),
-    ("shown", RuleStep::Int { min: 0, max: 7, step: 1 }),
-    ("victory_target", RuleStep::Int { min: 1, max: 7, step: 1 }),
-    ("left_swap", RuleStep::Choice(&["\"none\"", "\"chosen\"", "\"random\""])),
-    ("victory_colours", RuleStep::Choice(&["\"chosen\"", "\"lowest\""])),
-    ("lone_stayer", RuleStep::Choice(&["\"discards\"", "\"keeps\""])),
-    ("all_fold", RuleStep::Choice(&["\"nobody\"", "\"showdown\"", "\"last-stays\""])),
-    ("short_pile", RuleStep::Choice(&["\"in-turn\"", "\"one-at-a-time\"", "\"ends-game\""])),
-];
+impl GameRules for Rules {
+    /// Each rules key with its meaning, for `draftsim list rules seven-poker`.
+    const HELP: &'static [(&'static str, &'static str)] = &[
+        ("players", "number of players, 3 to 5"),
+        ("cards_per_colour", "cards of each of the seven colours, numbered 1 up; 3 to 9 and at least the players"),
+        ("hand_size", "cards dealt to each player and drawn back up to, 7 (the categories assume 7)"),
+        ("exchange_orbits", "orbits of exchanges per round, 0 to 4"),
+        ("max_exchange", "most cards one exchange discards and draws, 0 to 7"),
+        ("shown", "cards each player shows before declaring, 0 to 7"),
+        ("victory_target", "victory cards that win the game, 1 to 7"),
+        ("max_rounds", "rounds after which a game ends with no winner"),
+        ("unit", "game (to the victory target) or round (one round from a fresh deal)"),
+        ("left_swap", "none, chosen or random: the swap with the left neighbour before discarding"),
+        (
+            "victory_colours",
+            "chosen (the winner picks among colours tied for longest, or a seven-colour win's two) or lowest",
+        ),
+        ("lone_stayer", "discards (the hand, like those who competed) or keeps (what it chooses, like a folder)"),
+        (
+            "all_fold",
+            "when everyone folds: nobody (wins), showdown (every hand compared, all discard) or last-stays (the last to declare must stay)",
+        ),
+        (
+            "short_pile",
+            "a deck too short to refill every hand: in-turn (each draws up in turn), one-at-a-time (around the table) or ends-game (most victory cards wins)",
+        ),
+    ];
 
-/// Each rules key with its meaning, for `draftsim list rules seven-poker`.
-pub const RULES_HELP: &[(&str, &str)] = &[
-    ("players", "number of players, 3 to 5"),
-    ("cards_per_colour", "cards of each of the seven colours, numbered 1 up; 3 to 9 and at least the players"),
-    ("hand_size", "cards dealt to each player and drawn back up to, 7 (the categories assume 7)"),
-    ("exchange_orbits", "orbits of exchanges per round, 0 to 4"),
-    ("max_exchange", "most cards one exchange discards and draws, 0 to 7"),
-    ("shown", "cards each player shows before declaring, 0 to 7"),
-    ("victory_target", "victory cards that win the game, 1 to 7"),
-    ("max_rounds", "rounds after which a game ends with no winner"),
-    ("unit", "game (to the victory target) or round (one round from a fresh deal)"),
-    ("left_swap", "none, chosen or random: the swap with the left neighbour before discarding"),
-    (
-        "victory_colours",
-        "chosen (the winner picks among colours tied for longest, or a seven-colour win's two) or lowest",
-    ),
-    ("lone_stayer", "discards (the hand, like those who competed) or keeps (what it chooses, like a folder)"),
-    (
-        "all_fold",
-        "when everyone folds: nobody (wins), showdown (every hand compared, all discard) or last-stays (the last to declare must stay)",
-    ),
-    (
-        "short_pile",
-        "a deck too short to refill every hand: in-turn (each draws up in turn), one-at-a-time (around the table) or ends-game (most victory cards wins)",
-    ),
-];
+    /// The keys `sensitivity` steps (see [`crate::games::RuleStep`]).
+    const STEPS: &'static [(&'static str, RuleStep)] = &[
+        ("players", RuleStep::Int { min: 3, max: 5, step: 1 }),
+        ("cards_per_colour", RuleStep::Int { min: 3, max: 9, step: 1 }),
+        ("exchange_orbits", RuleStep::Int { min: 0, max: 4, step: 1 }),
+        ("max_exchange", RuleStep::Int { min: 0, max: 7, step: 1 }),
+        ("shown", RuleStep::Int { min: 0, max: 7, step: 1 }),
+        ("victory_target", RuleStep::Int { min: 1, max: 7, step: 1 }),
+        ("left_swap", RuleStep::Choice(&["\"none\"", "\"chosen\"", "\"random\""])),
+        ("victory_colours", RuleStep::Choice(&["\"chosen\"", "\"lowest\""])),
+        ("lone_stayer", RuleStep::Choice(&["\"discards\"", "\"keeps\""])),
+        ("all_fold", RuleStep::Choice(&["\"nobody\"", "\"showdown\"", "\"last-stays\""])),
+        ("short_pile", RuleStep::Choice(&["\"in-turn\"", "\"one-at-a-time\"", "\"ends-game\""])),
+    ];
 
-impl Rules {
-    /// Parses a rules file's text.
-    pub fn from_toml(text: &str) -> Result<Rules, InputError> {
-        crate::games::presets::parse_toml(text)
+    fn players(&self) -> usize {
+        self.players
     }
 
     /// Checks the rules.
-    pub fn check(&self) -> Result<(), InputError> {
+    fn check(&self) -> Result<(), InputError> {
         if !(3..=5).contains(&self.players) {
             return Err(InputError::new(format!("players = {}: Seven Poker seats 3 to 5 players", self.players)));
         }
@@ -211,28 +212,31 @@ impl Rules {
         }
         Ok(())
     }
-}
 
-/// Valid rules drawn at random over every option (for soak and property tests).
-pub fn random_rules(seed: u64) -> Rules {
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-    let players = rng.random_range(3..=5);
-    Rules {
-        players,
-        cards_per_colour: rng.random_range(players.max(3)..=9),
-        hand_size: 7,
-        exchange_orbits: rng.random_range(0..=3),
-        max_exchange: rng.random_range(0..=4),
-        shown: rng.random_range(0..=4),
-        victory_target: rng.random_range(1..=6),
-        max_rounds: rng.random_range(1..=120),
-        unit: if rng.random_bool(0.8) { Unit::Game } else { Unit::Round },
-        left_swap: [LeftSwap::None, LeftSwap::Chosen, LeftSwap::Random][rng.random_range(0..3)],
-        victory_colours: [VictoryColours::Chosen, VictoryColours::Lowest][rng.random_range(0..2)],
-        lone_stayer: [LoneStayer::Discards, LoneStayer::Keeps][rng.random_range(0..2)],
-        all_fold: [AllFold::Nobody, AllFold::Showdown, AllFold::LastStays][rng.random_range(0..3)],
-        short_pile: [ShortPile::InTurn, ShortPile::OneAtATime, ShortPile::EndsGame][rng.random_range(0..3)],
+    fn players_mut(&mut self) -> &mut usize {
+        &mut self.players
+    }
+
+    /// Valid rules drawn at random over every option (for soak and property tests).
+    fn random_from(rng: &mut RulesRng) -> Rules {
+        use rand::Rng;
+        let players = rng.random_range(3..=5);
+        Rules {
+            players,
+            cards_per_colour: rng.random_range(players.max(3)..=9),
+            hand_size: 7,
+            exchange_orbits: rng.random_range(0..=3),
+            max_exchange: rng.random_range(0..=4),
+            shown: rng.random_range(0..=4),
+            victory_target: rng.random_range(1..=6),
+            max_rounds: rng.random_range(1..=120),
+            unit: if rng.random_bool(0.8) { Unit::Game } else { Unit::Round },
+            left_swap: [LeftSwap::None, LeftSwap::Chosen, LeftSwap::Random][rng.random_range(0..3)],
+            victory_colours: [VictoryColours::Chosen, VictoryColours::Lowest][rng.random_range(0..2)],
+            lone_stayer: [LoneStayer::Discards, LoneStayer::Keeps][rng.random_range(0..2)],
+            all_fold: [AllFold::Nobody, AllFold::Showdown, AllFold::LastStays][rng.random_range(0..3)],
+            short_pile: [ShortPile::InTurn, ShortPile::OneAtATime, ShortPile::EndsGame][rng.random_range(0..3)],
+        }
     }
 }
 
@@ -248,7 +252,7 @@ mod tests {
             assert!(Rules::from_toml(text).unwrap().check().is_err(), "{text}");
         }
         for seed in 0..200 {
-            random_rules(seed).check().unwrap();
+            Rules::random(seed).check().unwrap();
         }
     }
 }

@@ -18,6 +18,7 @@ use super::cards::{DECK_SIZE, SevensCard, SevensHand};
 use super::odds::{self, TRIPLE_NUMBERS, TRIPLES, triple_index};
 use super::view::{Action, Bot, BotRng, SeatView, TradeMask};
 use crate::error::InputError;
+use crate::games::GamePreset;
 
 /// How a bot trades.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -76,11 +77,17 @@ pub const PRESETS: &[(&str, &str)] = crate::embedded_presets!(
         "random", "no-trade", "greedy", "exact", "tight", "bluffer", "search", "cfr", "cfr-heads-up",
 );
 
-impl Preset {
-    /// Parses a preset's TOML; unknown modules or parameters list the valid ones.
-    pub fn from_toml(text: &str) -> Result<Preset, InputError> {
-        let preset: Preset = crate::games::presets::parse_toml(text)?;
-        match &preset.bet {
+impl GamePreset for Preset {
+    type Bot = SevensBot;
+
+    /// A bot playing this preset under `name`.
+    fn bot(&self, name: &str) -> SevensBot {
+        SevensBot { name: name.to_string(), preset: self.clone() }
+    }
+
+    /// Checks what the TOML's types allow but the modules do not.
+    fn check(&self) -> Result<(), InputError> {
+        match &self.bet {
             BetModule::Threshold { fold_below, raise_above } if fold_below.is_empty() || raise_above.is_empty() => {
                 Err(InputError::new("bet.fold_below and bet.raise_above: give at least one value each"))
             }
@@ -94,18 +101,8 @@ impl Preset {
             BetModule::Bluff { p } if !(0.0..=1.0).contains(p) => {
                 Err(InputError::new(format!("bet.p = {p}: use a value from 0 to 1")))
             }
-            _ => Ok(preset),
+            _ => Ok(()),
         }
-    }
-
-    /// Loads a preset by name, or a TOML file by path.
-    pub fn load(name_or_path: &str) -> Result<Preset, InputError> {
-        crate::games::presets::load(PRESETS, name_or_path, super::NAME, Preset::from_toml)
-    }
-
-    /// A bot playing this preset under `name`.
-    pub fn bot(&self, name: &str) -> SevensBot {
-        SevensBot { name: name.to_string(), preset: self.clone() }
     }
 }
 
@@ -312,6 +309,8 @@ impl Bot for SevensBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::contest::GameDef;
+    use crate::games::sevens::Def;
 
     #[test]
     fn greedy_keeps_what_a_naive_player_would_keep() {
@@ -348,10 +347,10 @@ mod tests {
                 assert!(matches!(strategy, crate::search::Strategy::Policy(_, Some(_))), "{name}");
                 continue;
             }
-            let p = Preset::load(name).unwrap();
+            let p = Def::load_preset(name).unwrap();
             assert_eq!(Preset::from_toml(&toml::to_string(&p).unwrap()).unwrap(), p, "{name}");
         }
-        let err = Preset::load("psychic").unwrap_err().to_string();
+        let err = Def::load_preset("psychic").unwrap_err().to_string();
         assert!(err.contains("no-trade") && err.contains("exact"), "{err}");
         let err =
             Preset::from_toml("description = \"x\"\n[trade]\nmodule = \"clever\"\n[bet]\nmodule = \"calling-station\"")

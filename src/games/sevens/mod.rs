@@ -25,8 +25,8 @@ use std::fmt::Write;
 
 use engine::Event;
 
+use super::GameInfo;
 use super::contest::{self, Contest, GameDef};
-use super::{GameInfo, RuleStep};
 use crate::error::InputError;
 use crate::search::Strategy;
 use crate::sim::{Measures, RoundResult, SHARE_UNIT};
@@ -54,8 +54,6 @@ impl GameDef for Def {
 
     const NAME: &'static str = NAME;
     const DESCRIPTION: &'static str = "three cards, bet, trade once: closest to 7 without going over (2-6 players)";
-    const RULES_HELP: &'static [(&'static str, &'static str)] = rules::RULES_HELP;
-    const RULE_STEPS: &'static [(&'static str, RuleStep)] = rules::RULE_STEPS;
     const PRESETS: &'static [(&'static str, &'static str)] = bots::PRESETS;
     /// At 4 players tight, bluffer, greedy and random. Every module's decisions matter in
     /// it: bluffer's raises put tight's fold timing to work and make the calling stations
@@ -66,30 +64,8 @@ impl GameDef for Def {
     const DEFAULT_MIX: &'static [&'static str] = &["tight", "bluffer", "greedy", "random", "exact", "no-trade"];
     const POLICY_FALLBACK: Option<&'static str> = Some("tight");
 
-    fn players_mut(rules: &mut Rules) -> &mut usize {
-        &mut rules.players
-    }
-    fn compile(rules: &Rules) -> Result<Rules, InputError> {
-        rules.check()?;
-        Ok(rules.clone())
-    }
-    fn rules_file(rules: &Rules) -> &Rules {
-        rules
-    }
-    fn players(rules: &Rules) -> usize {
-        rules.players
-    }
     fn measures(_rules: &Rules) -> Measures {
         measures::measures()
-    }
-    fn random_rules(seed: u64) -> Rules {
-        rules::random_rules(seed)
-    }
-    fn parse_preset(text: &str) -> Result<Preset, InputError> {
-        Preset::from_toml(text)
-    }
-    fn bot(preset: &Preset, name: &str) -> SevensBot {
-        preset.bot(name)
     }
     fn tell(_rules: &Rules, _state: &engine::State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
         tell(names, events, out)

@@ -4,6 +4,8 @@ use crate::games::RuleStep;
 use serde::{Deserialize, Serialize};
 
 use crate::error::InputError;
+use crate::games::GameRules;
+use crate::games::contest::RulesRng;
 
 /// When a player may make their one trade.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,53 +66,37 @@ impl Default for Rules {
     }
 }
 
-/// Valid rules drawn at random over every option (for soak and property tests).
-pub fn random_rules(seed: u64) -> Rules {
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-    Rules {
-        players: rng.random_range(2..=6),
-        ante: rng.random_range(1..=3),
-        raise_size: rng.random_range(1..=3),
-        raise_cap: rng.random_range(1..=5),
-        trade_timing: if rng.random_bool(0.5) { TradeTiming::FirstTurn } else { TradeTiming::AnyTurn },
-        all_over: [AllOver::Refund, AllOver::CarryOver, AllOver::LowestWins][rng.random_range(0..3)],
-        max_carry_hands: rng.random_range(1..=20),
-    }
-}
+impl GameRules for Rules {
+    /// Each rules key with its meaning, for `draftsim list rules sevens`.
+    const HELP: &'static [(&'static str, &'static str)] = &[
+        ("players", "number of players, 2 to 6"),
+        ("ante", "chips each player antes"),
+        ("raise_size", "chips of every raise (fixed limit)"),
+        ("raise_cap", "most raises per hand, at least 1"),
+        ("trade_timing", "first-turn (trade only at your first turn) or any-turn (at any turn, still once)"),
+        (
+            "all_over",
+            "when everyone still in is over 7: refund (stakes back to those still in, folders forfeit), carry-over (pot to the next hand) or lowest-wins",
+        ),
+        ("max_carry_hands", "with carry-over: hands after which a carried pot is refunded"),
+    ];
 
-/// The keys `sensitivity` steps (see [`crate::games::RuleStep`]).
-pub const RULE_STEPS: &[(&str, RuleStep)] = &[
-    ("players", RuleStep::Int { min: 2, max: 6, step: 1 }),
-    ("ante", RuleStep::Int { min: 1, max: 100, step: 1 }),
-    ("raise_size", RuleStep::Int { min: 1, max: 100, step: 1 }),
-    ("raise_cap", RuleStep::Int { min: 1, max: 20, step: 1 }),
-    ("trade_timing", RuleStep::Choice(&["\"first-turn\"", "\"any-turn\""])),
-    ("all_over", RuleStep::Choice(&["\"refund\"", "\"carry-over\"", "\"lowest-wins\""])),
-];
+    /// The keys `sensitivity` steps (see [`crate::games::RuleStep`]).
+    const STEPS: &'static [(&'static str, RuleStep)] = &[
+        ("players", RuleStep::Int { min: 2, max: 6, step: 1 }),
+        ("ante", RuleStep::Int { min: 1, max: 100, step: 1 }),
+        ("raise_size", RuleStep::Int { min: 1, max: 100, step: 1 }),
+        ("raise_cap", RuleStep::Int { min: 1, max: 20, step: 1 }),
+        ("trade_timing", RuleStep::Choice(&["\"first-turn\"", "\"any-turn\""])),
+        ("all_over", RuleStep::Choice(&["\"refund\"", "\"carry-over\"", "\"lowest-wins\""])),
+    ];
 
-/// Each rules key with its meaning, for `draftsim list rules sevens`.
-pub const RULES_HELP: &[(&str, &str)] = &[
-    ("players", "number of players, 2 to 6"),
-    ("ante", "chips each player antes"),
-    ("raise_size", "chips of every raise (fixed limit)"),
-    ("raise_cap", "most raises per hand, at least 1"),
-    ("trade_timing", "first-turn (trade only at your first turn) or any-turn (at any turn, still once)"),
-    (
-        "all_over",
-        "when everyone still in is over 7: refund (stakes back to those still in, folders forfeit), carry-over (pot to the next hand) or lowest-wins",
-    ),
-    ("max_carry_hands", "with carry-over: hands after which a carried pot is refunded"),
-];
-
-impl Rules {
-    /// Parses a rules file's text.
-    pub fn from_toml(text: &str) -> Result<Rules, InputError> {
-        crate::games::presets::parse_toml(text)
+    fn players(&self) -> usize {
+        self.players
     }
 
     /// Checks the rules.
-    pub fn check(&self) -> Result<(), InputError> {
+    fn check(&self) -> Result<(), InputError> {
         if !(2..=6).contains(&self.players) {
             return Err(InputError::new(format!(
                 "players = {}: Sevens seats 2 to 6 players (36 cards cover every deal and trade)",
@@ -130,6 +116,24 @@ impl Rules {
             return Err(InputError::new("max_carry_hands: must be at least 1"));
         }
         Ok(())
+    }
+
+    fn players_mut(&mut self) -> &mut usize {
+        &mut self.players
+    }
+
+    /// Valid rules drawn at random over every option (for soak and property tests).
+    fn random_from(rng: &mut RulesRng) -> Rules {
+        use rand::Rng;
+        Rules {
+            players: rng.random_range(2..=6),
+            ante: rng.random_range(1..=3),
+            raise_size: rng.random_range(1..=3),
+            raise_cap: rng.random_range(1..=5),
+            trade_timing: if rng.random_bool(0.5) { TradeTiming::FirstTurn } else { TradeTiming::AnyTurn },
+            all_over: [AllOver::Refund, AllOver::CarryOver, AllOver::LowestWins][rng.random_range(0..3)],
+            max_carry_hands: rng.random_range(1..=20),
+        }
     }
 }
 

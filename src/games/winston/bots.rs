@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use super::cards::{Cards, Pool, bit, count, ids};
 use super::view::{Bot, BotRng, BuildView, DraftChoice, DraftView, PlayView};
 use crate::error::InputError;
+use crate::games::GamePreset;
 
 /// How a bot drafts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -113,11 +114,17 @@ pub const PRESETS: &[(&str, &str)] = crate::embedded_presets!(
         "random", "first", "forge", "value", "colour", "hate", "search",
 );
 
-impl Preset {
-    /// Parses a preset's TOML.
-    pub fn from_toml(text: &str) -> Result<Preset, InputError> {
-        let preset: Preset = crate::games::presets::parse_toml(text)?;
-        let chance = match &preset.draft {
+impl GamePreset for Preset {
+    type Bot = WinstonBot;
+
+    /// A bot playing this preset under `name`.
+    fn bot(&self, name: &str) -> WinstonBot {
+        WinstonBot { name: name.to_string(), preset: self.clone() }
+    }
+
+    /// Checks what the TOML's types allow but the modules do not.
+    fn check(&self) -> Result<(), InputError> {
+        let chance = match &self.draft {
             DraftModule::Random { p } => Some(("draft.p", *p)),
             DraftModule::Size { per_card } => Some(("draft.per_card", *per_card)),
             _ => None,
@@ -125,22 +132,12 @@ impl Preset {
         if let Some((key, p)) = chance.filter(|(_, p)| !(0.0..=1.0).contains(p)) {
             return Err(InputError::new(format!("{key} = {p}: use a value from 0 to 1")));
         }
-        if let DraftModule::Colour { colours, .. } = preset.draft
+        if let DraftModule::Colour { colours, .. } = self.draft
             && !(1..=6).contains(&colours)
         {
             return Err(InputError::new(format!("draft.colours = {colours}: use 1 to 6")));
         }
-        Ok(preset)
-    }
-
-    /// Loads a preset by name, or a TOML file by path.
-    pub fn load(name_or_path: &str) -> Result<Preset, InputError> {
-        crate::games::presets::load(PRESETS, name_or_path, super::NAME, Preset::from_toml)
-    }
-
-    /// A bot playing this preset under `name`.
-    pub fn bot(&self, name: &str) -> WinstonBot {
-        WinstonBot { name: name.to_string(), preset: self.clone() }
+        Ok(())
     }
 }
 
@@ -480,6 +477,8 @@ impl Bot for WinstonBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::contest::GameDef;
+    use crate::games::winston::Def;
 
     #[test]
     fn top_colours_picks_what_a_sort_by_weight_then_colour_picks() {
@@ -508,7 +507,7 @@ mod tests {
             if crate::search::params::is_search(text) {
                 super::super::load_strategy(name).unwrap();
             } else {
-                Preset::load(name).unwrap();
+                Def::load_preset(name).unwrap();
             }
         }
         let bad = "description = \"x\"\n[draft]\nmodule = \"size\"\nper_card = 2.0\n[build]\nmodule = \"quality\"\n[play]\nmodule = \"greedy\"\n";

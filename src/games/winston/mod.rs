@@ -26,8 +26,8 @@ use std::fmt::Write;
 
 use engine::{Event, NO_CARD};
 
+use super::GameInfo;
 use super::contest::{self, Contest, GameDef};
-use super::{GameInfo, RuleStep};
 use crate::error::InputError;
 use crate::search::Strategy;
 use crate::sim::{Measures, RoundResult};
@@ -53,35 +53,11 @@ impl GameDef for Def {
 
     const NAME: &'static str = NAME;
     const DESCRIPTION: &'static str = "Winston draft from three piles, 30-card decks, then Crazier Eights (2 players)";
-    const RULES_HELP: &'static [(&'static str, &'static str)] = rules::RULES_HELP;
-    const RULE_STEPS: &'static [(&'static str, RuleStep)] = rules::RULE_STEPS;
     const PRESETS: &'static [(&'static str, &'static str)] = bots::PRESETS;
     const DEFAULT_MIX: &'static [&'static str] = &["value", "colour"];
 
-    fn players_mut(rules: &mut Rules) -> &mut usize {
-        &mut rules.players
-    }
-    fn parse_preset(text: &str) -> Result<Preset, InputError> {
-        Preset::from_toml(text)
-    }
-    fn random_rules(seed: u64) -> Rules {
-        rules::random_rules(seed)
-    }
-    fn compile(rules: &Rules) -> Result<Variant, InputError> {
-        rules.check()?;
-        Ok(Variant::new(rules))
-    }
-    fn rules_file(variant: &Variant) -> &Rules {
-        &variant.rules
-    }
-    fn players(_model: &Variant) -> usize {
-        2
-    }
     fn measures(variant: &Variant) -> Measures {
         measures::measures(&variant.rules)
-    }
-    fn bot(preset: &Preset, name: &str) -> WinstonBot {
-        preset.bot(name)
     }
     fn tell(variant: &Variant, _state: &engine::State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
         tell(&variant.pool, names, events, out)
@@ -196,12 +172,13 @@ pub fn tell(pool: &Pool, names: &[&str], events: &[Event], out: &RoundResult) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::GameRules;
 
     #[test]
     fn measures_are_well_formed() {
         measures::measures(&Rules::default()).validate().unwrap();
         for seed in 0..50 {
-            measures::measures(&rules::random_rules(seed)).validate().unwrap();
+            measures::measures(&Rules::random(seed)).validate().unwrap();
         }
     }
 }

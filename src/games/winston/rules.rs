@@ -5,6 +5,8 @@ use crate::games::{BOOL, RuleStep};
 use serde::{Deserialize, Serialize};
 
 use crate::error::InputError;
+use crate::games::GameRules;
+use crate::games::contest::RulesRng;
 
 /// An abstract ability a card may carry, used when the card is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -148,68 +150,57 @@ impl Default for Rules {
     }
 }
 
-/// Most cards in a pool (cards are bits of a `u128`).
-pub const MAX_CARDS: usize = 128;
-/// Most cards in a deck (the deck is a fixed array).
-pub const MAX_DECK: usize = 60;
+impl GameRules for Rules {
+    /// Each rules key with its meaning, for `draftsim list rules winston-crazier-eights`.
+    const HELP: &'static [(&'static str, &'static str)] = &[
+        ("players", "number of players: exactly 2"),
+        ("colours", "colour names, 2 to 6 (default red, purple, blue, green)"),
+        ("ranks", "ranks 1 to this, 1 to 16 (eights need 8 or more); the main set has one card per colour and rank"),
+        ("expansion", "expansion cards beside the main set (default 35); the pool is at most 128 cards"),
+        ("multicoloured", "expansion cards with two colours (default 10)"),
+        ("ability_cards", "expansion cards with an ability, counted from the expansion's end (default 14)"),
+        ("abilities", "abilities dealt out in turn: opponent-draws, extra-turn, extra-discard, peek"),
+        ("removed", "cards removed at random before the draft (default 3)"),
+        ("eights_wild", "eights match anything and name the next colour (default true)"),
+        ("last_card_rule", "with one card left in the stack, a player may take it instead of rejecting the rest"),
+        ("pass_when_empty", "with the stack empty a player may still pass piles (the last one must be taken)"),
+        ("deck_size", "cards in a deck, 1 to 60 (default 30); a short pool makes a short deck"),
+        ("max_colours", "most colours a deck uses (default 3)"),
+        ("multicolour", "always or shares-colour: which multicoloured cards a deck may hold"),
+        ("hand_size", "cards drawn to start a game (default 7)"),
+        ("classic", "no play step: discard a matching card or draw until you can"),
+        ("games", "games in a match: 1 or 3 (best of 3)"),
+        ("starter", "who starts the first game: second-drafter (default), first-drafter or random"),
+        (
+            "later_starter",
+            "who starts each later game of a best of 3: loser (default), winner or alternate; after a drawn game, the other player",
+        ),
+        ("max_turns", "turns of both players after which a game is drawn (default 300)"),
+    ];
 
-/// The keys `sensitivity` steps (see [`crate::games::RuleStep`]).
-pub const RULE_STEPS: &[(&str, RuleStep)] = &[
-    ("ranks", RuleStep::Int { min: 8, max: 16, step: 1 }),
-    ("expansion", RuleStep::Int { min: 0, max: 100, step: 5 }),
-    ("removed", RuleStep::Int { min: 0, max: 20, step: 1 }),
-    ("eights_wild", BOOL),
-    ("last_card_rule", BOOL),
-    ("pass_when_empty", BOOL),
-    ("deck_size", RuleStep::Int { min: 1, max: 60, step: 5 }),
-    ("max_colours", RuleStep::Int { min: 1, max: 6, step: 1 }),
-    ("multicolour", RuleStep::Choice(&["\"always\"", "\"shares-colour\""])),
-    ("hand_size", RuleStep::Int { min: 1, max: 15, step: 1 }),
-    ("classic", BOOL),
-    ("games", RuleStep::Choice(&["1", "3"])),
-    ("starter", RuleStep::Choice(&["\"second-drafter\"", "\"first-drafter\"", "\"random\""])),
-];
+    /// The keys `sensitivity` steps (see [`crate::games::RuleStep`]).
+    const STEPS: &'static [(&'static str, RuleStep)] = &[
+        ("ranks", RuleStep::Int { min: 8, max: 16, step: 1 }),
+        ("expansion", RuleStep::Int { min: 0, max: 100, step: 5 }),
+        ("removed", RuleStep::Int { min: 0, max: 20, step: 1 }),
+        ("eights_wild", BOOL),
+        ("last_card_rule", BOOL),
+        ("pass_when_empty", BOOL),
+        ("deck_size", RuleStep::Int { min: 1, max: 60, step: 5 }),
+        ("max_colours", RuleStep::Int { min: 1, max: 6, step: 1 }),
+        ("multicolour", RuleStep::Choice(&["\"always\"", "\"shares-colour\""])),
+        ("hand_size", RuleStep::Int { min: 1, max: 15, step: 1 }),
+        ("classic", BOOL),
+        ("games", RuleStep::Choice(&["1", "3"])),
+        ("starter", RuleStep::Choice(&["\"second-drafter\"", "\"first-drafter\"", "\"random\""])),
+    ];
 
-/// Each rules key with its meaning, for `draftsim list rules winston-crazier-eights`.
-pub const RULES_HELP: &[(&str, &str)] = &[
-    ("players", "number of players: exactly 2"),
-    ("colours", "colour names, 2 to 6 (default red, purple, blue, green)"),
-    ("ranks", "ranks 1 to this, 1 to 16 (eights need 8 or more); the main set has one card per colour and rank"),
-    ("expansion", "expansion cards beside the main set (default 35); the pool is at most 128 cards"),
-    ("multicoloured", "expansion cards with two colours (default 10)"),
-    ("ability_cards", "expansion cards with an ability, counted from the expansion's end (default 14)"),
-    ("abilities", "abilities dealt out in turn: opponent-draws, extra-turn, extra-discard, peek"),
-    ("removed", "cards removed at random before the draft (default 3)"),
-    ("eights_wild", "eights match anything and name the next colour (default true)"),
-    ("last_card_rule", "with one card left in the stack, a player may take it instead of rejecting the rest"),
-    ("pass_when_empty", "with the stack empty a player may still pass piles (the last one must be taken)"),
-    ("deck_size", "cards in a deck, 1 to 60 (default 30); a short pool makes a short deck"),
-    ("max_colours", "most colours a deck uses (default 3)"),
-    ("multicolour", "always or shares-colour: which multicoloured cards a deck may hold"),
-    ("hand_size", "cards drawn to start a game (default 7)"),
-    ("classic", "no play step: discard a matching card or draw until you can"),
-    ("games", "games in a match: 1 or 3 (best of 3)"),
-    ("starter", "who starts the first game: second-drafter (default), first-drafter or random"),
-    (
-        "later_starter",
-        "who starts each later game of a best of 3: loser (default), winner or alternate; after a drawn game, the other player",
-    ),
-    ("max_turns", "turns of both players after which a game is drawn (default 300)"),
-];
-
-impl Rules {
-    /// Parses a rules file's text.
-    pub fn from_toml(text: &str) -> Result<Rules, InputError> {
-        crate::games::presets::parse_toml(text)
-    }
-
-    /// Cards in the whole pool: the main set and the expansion.
-    pub fn pool_size(&self) -> usize {
-        self.colours.len() * usize::from(self.ranks) + self.expansion
+    fn players(&self) -> usize {
+        self.players
     }
 
     /// Checks the rules.
-    pub fn check(&self) -> Result<(), InputError> {
+    fn check(&self) -> Result<(), InputError> {
         let bad = |text: String| Err(InputError::new(text));
         if self.players != 2 {
             return bad(format!("players = {}: Winston + Crazier Eights is for exactly 2 players", self.players));
@@ -253,42 +244,57 @@ impl Rules {
         }
         Ok(())
     }
+
+    fn players_mut(&mut self) -> &mut usize {
+        &mut self.players
+    }
+
+    /// Valid rules drawn at random over every option (for soak and property tests).
+    fn random_from(rng: &mut RulesRng) -> Rules {
+        use rand::Rng;
+        let n_colours = rng.random_range(2..=6);
+        let ranks = rng.random_range(3..=16u8);
+        let main = n_colours * usize::from(ranks);
+        let expansion = rng.random_range(0..=(MAX_CARDS - main).min(50));
+        let mut abilities: Vec<Ability> = Ability::ALL.iter().copied().filter(|_| rng.random_bool(0.6)).collect();
+        if abilities.is_empty() {
+            abilities.push(Ability::ALL[rng.random_range(0..4)]);
+        }
+        Rules {
+            players: 2,
+            colours: (0..n_colours).map(|c| format!("c{c}")).collect(),
+            ranks,
+            expansion,
+            multicoloured: rng.random_range(0..=expansion),
+            ability_cards: rng.random_range(0..=expansion),
+            abilities,
+            removed: rng.random_range(0..=(main + expansion - 3).min(10)),
+            eights_wild: rng.random_bool(0.8),
+            last_card_rule: rng.random_bool(0.7),
+            pass_when_empty: rng.random_bool(0.7),
+            deck_size: rng.random_range(5..=40),
+            max_colours: rng.random_range(1..=n_colours),
+            multicolour: if rng.random_bool(0.5) { Multicolour::Always } else { Multicolour::SharesColour },
+            hand_size: rng.random_range(1..=9),
+            classic: rng.random_bool(0.3),
+            games: if rng.random_bool(0.3) { 3 } else { 1 },
+            starter: [Starter::SecondDrafter, Starter::FirstDrafter, Starter::Random][rng.random_range(0..3)],
+            max_turns: rng.random_range(1..=400),
+            // Drawn last so the earlier keys of a seed stay as they were.
+            later_starter: [LaterStarter::Loser, LaterStarter::Winner, LaterStarter::Alternate][rng.random_range(0..3)],
+        }
+    }
 }
 
-/// Valid rules drawn at random over every option (for soak and property tests).
-pub fn random_rules(seed: u64) -> Rules {
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-    let n_colours = rng.random_range(2..=6);
-    let ranks = rng.random_range(3..=16u8);
-    let main = n_colours * usize::from(ranks);
-    let expansion = rng.random_range(0..=(MAX_CARDS - main).min(50));
-    let mut abilities: Vec<Ability> = Ability::ALL.iter().copied().filter(|_| rng.random_bool(0.6)).collect();
-    if abilities.is_empty() {
-        abilities.push(Ability::ALL[rng.random_range(0..4)]);
-    }
-    Rules {
-        players: 2,
-        colours: (0..n_colours).map(|c| format!("c{c}")).collect(),
-        ranks,
-        expansion,
-        multicoloured: rng.random_range(0..=expansion),
-        ability_cards: rng.random_range(0..=expansion),
-        abilities,
-        removed: rng.random_range(0..=(main + expansion - 3).min(10)),
-        eights_wild: rng.random_bool(0.8),
-        last_card_rule: rng.random_bool(0.7),
-        pass_when_empty: rng.random_bool(0.7),
-        deck_size: rng.random_range(5..=40),
-        max_colours: rng.random_range(1..=n_colours),
-        multicolour: if rng.random_bool(0.5) { Multicolour::Always } else { Multicolour::SharesColour },
-        hand_size: rng.random_range(1..=9),
-        classic: rng.random_bool(0.3),
-        games: if rng.random_bool(0.3) { 3 } else { 1 },
-        starter: [Starter::SecondDrafter, Starter::FirstDrafter, Starter::Random][rng.random_range(0..3)],
-        max_turns: rng.random_range(1..=400),
-        // Drawn last so the earlier keys of a seed stay as they were.
-        later_starter: [LaterStarter::Loser, LaterStarter::Winner, LaterStarter::Alternate][rng.random_range(0..3)],
+/// Most cards in a pool (cards are bits of a `u128`).
+pub const MAX_CARDS: usize = 128;
+/// Most cards in a deck (the deck is a fixed array).
+pub const MAX_DECK: usize = 60;
+
+impl Rules {
+    /// Cards in the whole pool: the main set and the expansion.
+    pub fn pool_size(&self) -> usize {
+        self.colours.len() * usize::from(self.ranks) + self.expansion
     }
 }
 
@@ -306,7 +312,7 @@ mod tests {
         }
         assert!(Rules::from_toml("colour = [\"red\"]").is_err(), "unknown keys are refused");
         for seed in 0..300 {
-            random_rules(seed).check().unwrap();
+            Rules::random(seed).check().unwrap();
         }
     }
 }

@@ -36,7 +36,9 @@ use super::measures::{
 };
 use super::rules::{Ability, LaterStarter, MAX_CARDS, MAX_DECK, Rules, Starter};
 use super::view::{Bot, BotRng, BuildView, DraftChoice, DraftView, PlayView};
-use crate::error::Error;
+use crate::error::{Error, InputError};
+use crate::games::GameRules;
+use crate::games::contest::Compiled;
 use crate::search::{Forward, SearchNote};
 use crate::sim::{CardLog, EventSink, RoundResult, SHARE_UNIT, SeatRngs, UnitSeeds, mix_seed};
 
@@ -218,6 +220,16 @@ impl Variant {
     /// The variant of these rules.
     pub fn new(rules: &Rules) -> Variant {
         Variant { rules: rules.clone(), pool: Pool::new(rules) }
+    }
+}
+
+impl Compiled<Rules> for Variant {
+    fn compile(rules: &Rules) -> Result<Variant, InputError> {
+        rules.check()?;
+        Ok(Variant::new(rules))
+    }
+    fn rules_file(&self) -> &Rules {
+        &self.rules
     }
 }
 
