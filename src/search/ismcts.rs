@@ -393,7 +393,12 @@ impl<F: Forward> Ismcts<F> {
         let mut total = 0.0;
         for _ in 0..self.params.worlds {
             F::determinize(rules, obs, rng, &mut self.candidate);
-            let w = self.likelihood(rules, seat, rng);
+            let Some(w) = self.likelihood(rules, seat, rng) else {
+                // The game does not replay this decision's past (a public fact, the same
+                // in every world): every world weighs alike, so the first will do.
+                std::mem::swap(&mut self.world, &mut self.candidate);
+                return;
+            };
             total += w;
             if rng.random::<f64>() * total <= w {
                 std::mem::swap(&mut self.world, &mut self.candidate);
@@ -403,10 +408,11 @@ impl<F: Forward> Ismcts<F> {
 
     /// How likely the other seats' moves so far were in the candidate world, had each
     /// played the rollout policy: the product over their decisions of the chance that the
-    /// policy makes a move this seat would see as the one it saw, mixed with [`MISMATCH`].
-    fn likelihood(&mut self, rules: &F::Variant, seat: usize, rng: &mut BotRng) -> f64 {
+    /// policy makes a move this seat would see as the one it saw, mixed with [`MISMATCH`];
+    /// `None` where the game does not rebuild this past.
+    fn likelihood(&mut self, rules: &F::Variant, seat: usize, rng: &mut BotRng) -> Option<f64> {
         if !self.candidate.rewind(rules, &mut self.past, &mut self.moves) {
-            return 1.0;
+            return None;
         }
         self.past_out.clear(self.players, FULL);
         let mut w = 1.0;
@@ -421,7 +427,7 @@ impl<F: Forward> Ismcts<F> {
                 break;
             }
         }
-        w
+        Some(w)
     }
 
     /// One of the legal moves with this key, at random when several share it.

@@ -298,6 +298,34 @@ impl Forward for State {
         }
     }
 
+    const REWINDS: bool = true;
+
+    /// At a bet, the betting round back to its cut (its start, or just after its last
+    /// fold) and the bets made since; a pick's past holds the other seats' hidden picks,
+    /// which a sampled world does not keep, so it is not rebuilt.
+    fn rewind(&self, _variant: &Variant, start: &mut State, moves: &mut Vec<Move>) -> bool {
+        let p = &self.public;
+        let cut = usize::from(p.cut_acts);
+        if !matches!(p.phase, Phase::Bet(_)) || cut > self.history.len() {
+            return false;
+        }
+        start.clone_from(self);
+        let q = &mut start.public;
+        for a in &self.history[cut..] {
+            let s = usize::from(a.seat);
+            q.stacks[s] += a.paid;
+            q.street[s] -= a.paid;
+            q.committed[s] -= a.paid;
+            q.pot -= a.paid;
+        }
+        q.betting = p.cut;
+        q.phase = Phase::Bet(p.cut_seat);
+        start.history.truncate(cut);
+        moves.clear();
+        moves.extend(self.history[cut..].iter().map(|a| Move::Bet(a.action)));
+        true
+    }
+
     /// A pick by card for the seat that makes it; every other seat's pick is one key (it
     /// is face down until all have picked). Bets by action and size.
     fn key(&self, _variant: &Variant, actor: usize, observer: usize, m: Move) -> u32 {

@@ -247,6 +247,14 @@ pub struct Public {
     pub chips_total: u64,
     /// The betting round in progress.
     pub betting: Betting,
+    /// The betting round as it stood at its start or just after its last fold, whichever
+    /// is later: a sampled world's past is replayed from there (a fold throws away cards
+    /// that a sampled world no longer places).
+    pub cut: Betting,
+    /// Betting actions of the round (`history`) made before the cut.
+    pub cut_acts: u8,
+    /// The seat to bet at the cut.
+    pub cut_seat: u8,
 }
 
 /// What one seat has seen: everything public, its own picks and the packs it has held.

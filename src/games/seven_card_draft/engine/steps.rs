@@ -539,7 +539,16 @@ impl State {
             seat = self.turn(seat);
         }
         self.public.phase = Phase::Bet(seat as u8);
+        self.set_cut(seat);
         true
+    }
+
+    /// Marks where a sampled world's past replays from: here, with `seat` to bet.
+    fn set_cut(&mut self, seat: usize) {
+        let p = &mut self.public;
+        p.cut = p.betting;
+        p.cut_acts = self.history.len() as u8;
+        p.cut_seat = seat as u8;
     }
 
     /// The betting facts of `seat`, the seat to bet.
@@ -688,6 +697,9 @@ impl State {
             next = self.turn(next);
             if self.public.betting.can_act & (1 << next) != 0 {
                 self.public.phase = Phase::Bet(next as u8);
+                if matches!(action, Action::Fold) {
+                    self.set_cut(next);
+                }
                 return Ok(());
             }
         }
