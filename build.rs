@@ -1,6 +1,6 @@
 //! Computes the table evaluator's row displacements (`src/eval/keys.rs`) once, at build
 //! time, into `$OUT_DIR/row_offsets.rs`, and records the commit built (`DRAFTSIM_COMMIT`,
-//! shown by `draftsim --version`).
+//! shown by `draftsim --version`, with `-modified` when the sources built differ from it).
 
 use std::fmt::Write as _;
 
@@ -23,8 +23,9 @@ fn main() {
     record_commit();
 }
 
-/// Sets `DRAFTSIM_COMMIT` to the short hash of the commit built, or "unknown" outside a
-/// git checkout (a source archive) or without git; rebuilt when HEAD moves.
+/// Sets `DRAFTSIM_COMMIT` to the short hash of the commit built (`-modified` when the
+/// sources built differ from it), or "unknown" outside a git checkout (a source archive)
+/// or without git; rebuilt when HEAD moves or a source changes.
 fn record_commit() {
     let git = |args: &[&str]| {
         std::process::Command::new("git")
@@ -36,7 +37,16 @@ fn record_commit() {
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
     };
-    let commit = git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".into());
+    let mut commit = git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".into());
+    // A binary built from sources that differ from the commit says so: results it writes
+    // name a commit that would not rebuild it.
+    let built_from = ["src", "build.rs", "Cargo.toml", "Cargo.lock", "strategies"];
+    if commit != "unknown" && git(&[&["status", "--porcelain", "--"][..], &built_from[..]].concat()).is_some() {
+        commit.push_str("-modified");
+    }
+    for path in built_from {
+        println!("cargo::rerun-if-changed={path}");
+    }
     println!("cargo::rustc-env=DRAFTSIM_COMMIT={commit}");
     // HEAD names the branch; the branch's ref (loose or packed) names the commit.
     let mut watched = vec!["HEAD".to_string(), "packed-refs".to_string()];
