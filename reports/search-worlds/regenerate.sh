@@ -16,42 +16,27 @@ draftsim compare --game leduc-poker --players 2 --strategies "$LEDUC,tight,aggre
 draftsim exploitability --game leduc-poker --seats "$LEDUC" --samples 8 --quiet \
   --out "$D/data/leduc-poker-exploitability" --force > /dev/null
 dirs="$D/data/leduc-poker $D/data/leduc-poker-exploitability"
-# Sevens: each search against the presets (its own compare, so no search meets another).
-i=0
-while read -r seat; do
-  i=$((i + 1))
-  draftsim compare --game sevens --players 4 --strategies "$seat,tight,bluffer,greedy,exact" \
-    --rounds 2000 --quiet --out "$D/data/sevens-$i" --force > /dev/null
-  dirs="$dirs $D/data/sevens-$i"
-done <<'SEATS'
-search
-search{rollout=tight}
-search{rollout=tight;worlds=16}
-search{rollout=tight;opponents=rollout}
-search{rollout=tight;opponents=rollout;worlds=16}
-search{rollout=cfr;opponents=rollout}
-search{rollout=cfr;opponents=rollout;worlds=16}
-SEATS
-# Sevens: the default search against the weighed one, and each against the trained policy.
-draftsim compare --game sevens --players 4 --strategies 'search,search{rollout=tight;worlds=16},cfr' \
-  --rounds 2000 --quiet --out "$D/data/sevens-head-to-head" --force > /dev/null
-dirs="$dirs $D/data/sevens-head-to-head"
-# Seven Card Draft: each search against the presets, then the searches head to head.
-i=0
-while read -r seat; do
-  i=$((i + 1))
-  draftsim compare --game seven-card-draft --players 4 --strategies "$seat,tight,hate,greedy,loose-aggressive" \
-    --rounds 2000 --quiet --out "$D/data/seven-card-draft-$i" --force > /dev/null
-  dirs="$dirs $D/data/seven-card-draft-$i"
-done <<'SEATS'
-search
-search{rollout=tight}
-search{rollout=tight;worlds=16}
-SEATS
-draftsim compare --game seven-card-draft --players 4 \
-  --strategies 'search,search{rollout=tight},search{rollout=tight;worlds=16}' \
-  --rounds 2000 --quiet --out "$D/data/seven-card-draft-head-to-head" --force > /dev/null
-dirs="$dirs $D/data/seven-card-draft-head-to-head"
+# Sevens and Seven Card Draft at four seats: each search against the presets (its own
+# compare, so no search meets another), then the searches head to head (and, in Sevens,
+# against the trained policy). Folder, game, strategies.
+while read -r name game strategies; do
+  draftsim compare --game "$game" --players 4 --strategies "$strategies" \
+    --rounds 2000 --quiet --out "$D/data/$name" --force > /dev/null
+  dirs="$dirs $D/data/$name"
+done <<'RUNS'
+sevens-1 sevens search,tight,bluffer,greedy,exact
+sevens-2 sevens search{rollout=tight},tight,bluffer,greedy,exact
+sevens-3 sevens search{rollout=tight;worlds=16},tight,bluffer,greedy,exact
+sevens-4 sevens search{rollout=tight;opponents=rollout},tight,bluffer,greedy,exact
+sevens-5 sevens search{rollout=tight;opponents=rollout;worlds=16},tight,bluffer,greedy,exact
+sevens-6 sevens search{rollout=cfr;opponents=rollout},tight,bluffer,greedy,exact
+sevens-7 sevens search{rollout=cfr;opponents=rollout;worlds=16},tight,bluffer,greedy,exact
+sevens-head-to-head sevens search,search{rollout=tight;worlds=16},cfr
+seven-card-draft-1 seven-card-draft search,tight,hate,greedy,loose-aggressive
+seven-card-draft-2 seven-card-draft search{rollout=tight},tight,hate,greedy,loose-aggressive
+seven-card-draft-3 seven-card-draft search{rollout=tight;worlds=16},tight,hate,greedy,loose-aggressive
+seven-card-draft-head-to-head seven-card-draft search,search{rollout=tight},search{rollout=tight;worlds=16}
+RUNS
 # shellcheck disable=SC2086
 draftsim report $dirs --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh" --quiet
 rm -f "$D"/*.svg && cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"
