@@ -8,6 +8,10 @@
 //!   rules' invariants checked after every step, and rarely equals the truth;
 //! - a planted leak (a player that reads every seat's observation) is caught, so the leak
 //!   test can fail;
+//! - where the game rewinds (`Forward::rewind`), the truth and worlds sampled from the
+//!   observation replay to states every seat sees as the same, agree on whether they
+//!   rewind, and the truth's past is likelier than its worlds' under the preset the table
+//!   played, so the search's `worlds` has something to weigh;
 //! - a replay is a pure function of (seed, seating, round), and a run's tally does not
 //!   depend on the thread count; a bad search parameter is refused in one line;
 //! - a seat decided outside the process gets its observation as JSON (unchanged when the
@@ -187,6 +191,71 @@ where
     assert!(replayed > 40, "{}: only {replayed} states had a past", G::NAME);
 }
 
+/// How likely `model`, asked at every other seat's decision of `state`'s replayed past,
+/// makes the move `seat` saw there (1 or 0 a decision, multiplied); `None` where the game
+/// does not rewind `state` or no other seat moved since its start.
+fn past_likelihood<G: GameDef>(
+    rules: &VariantOf<G>,
+    state: &G::State,
+    seat: usize,
+    model: &mut SeatBot<G::State>,
+    rng: &mut BotRng,
+) -> Option<f64> {
+    let (mut start, mut moves) = (G::State::default(), Vec::new());
+    let (mut obs, mut out) = (Obs::<G>::default(), draftsim::sim::RoundResult::default());
+    if !state.rewind(rules, &mut start, &mut moves) {
+        return None;
+    }
+    let (mut p, mut asked) = (1.0, false);
+    for &m in &moves {
+        let actor = start.to_act()?;
+        if actor != seat {
+            let d = decide(rules, &start, model, actor, rng, &mut obs, &mut NoEvents).ok()?;
+            p *= f64::from(u8::from(start.key(rules, actor, seat, d) == start.key(rules, actor, seat, m)));
+            asked = true;
+        }
+        start.apply(rules, m, &mut NoEvents, &mut out).ok()?;
+    }
+    asked.then_some(p)
+}
+
+/// A replayed past carries what the other seats did: at decision points of units in which
+/// every seat plays one preset, that preset makes the seen moves more often in the truth's
+/// past than in the pasts of worlds sampled from the observation, for at least one of the
+/// game's heuristic presets (one whose moves ignore its cards cannot tell them apart). A
+/// rewind that dropped or garbled the others' moves would weigh every world alike.
+fn the_truth_is_likelier_than_its_worlds<G: GameDef>() {
+    if !<G::State as Forward>::REWINDS {
+        return;
+    }
+    let rules = default_rules::<G>();
+    let players = G::players(&rules);
+    let mut rng = BotRng::seed_from_u64(9);
+    let (mut obs, mut world) = (Obs::<G>::default(), G::State::default());
+    let mut gaps = Vec::new();
+    let presets = G::PRESETS.iter().filter(|(name, text)| *name != "random" && !is_search(text) && !is_policy(text));
+    for &(name, _) in presets {
+        let mut table: Vec<SeatBot<G::State>> = (0..players).map(|_| seat_bot::<G>(name, players)).collect();
+        let mut model = seat_bot::<G>(name, players);
+        let (mut truth, mut worlds, mut n) = (0.0, 0.0, 0);
+        for point in decision_points(&rules, &mut table, 21, 80, 2) {
+            let seat = point.to_act().expect("a decision");
+            let Some(t) = past_likelihood::<G>(&rules, &point, seat, &mut model, &mut rng) else { continue };
+            point.observe(&rules, seat, &mut obs);
+            for _ in 0..4 {
+                <G::State as Forward>::determinize(&rules, &obs, &mut rng, &mut world);
+                worlds += past_likelihood::<G>(&rules, &world, seat, &mut model, &mut rng).unwrap_or(1.0) / 4.0;
+            }
+            truth += t;
+            n += 1;
+        }
+        if n >= 10 {
+            gaps.push((name, (truth - worlds) / f64::from(n), n));
+        }
+    }
+    assert!(gaps.iter().any(|&(_, gap, _)| gap > 0.1), "{}: truth minus worlds a point, by preset: {gaps:?}", G::NAME);
+}
+
 /// A player that reads every seat's observation (so hidden cards) is caught.
 fn a_planted_leak_is_caught<G: GameDef>()
 where
@@ -295,6 +364,7 @@ where
     a_planted_leak_is_caught::<G>();
     bad_search_parameters_name_the_key::<G>();
     a_rewound_world_replays_to_itself::<G>();
+    the_truth_is_likelier_than_its_worlds::<G>();
     replays_repeat_and_threads_do_not_matter::<G>();
     outside_seats_see_the_observation_and_every_move_named::<G>();
 }
