@@ -305,7 +305,7 @@ impl Forward for State {
     /// which a sampled world does not keep, so it is not rebuilt.
     fn rewind(&self, _variant: &Variant, start: &mut State, moves: &mut Vec<Move>) -> bool {
         let p = &self.public;
-        let cut = usize::from(p.cut_acts);
+        let cut = p.cut_acts as usize;
         if !matches!(p.phase, Phase::Bet(_)) || cut > self.history.len() {
             return false;
         }

@@ -252,7 +252,7 @@ pub struct Public {
     /// that a sampled world no longer places).
     pub cut: Betting,
     /// Betting actions of the round (`history`) made before the cut.
-    pub cut_acts: u8,
+    pub cut_acts: u32,
     /// The seat to bet at the cut.
     pub cut_seat: u8,
 }

@@ -547,7 +547,7 @@ impl State {
     fn set_cut(&mut self, seat: usize) {
         let p = &mut self.public;
         p.cut = p.betting;
-        p.cut_acts = self.history.len() as u8;
+        p.cut_acts = self.history.len() as u32;
         p.cut_seat = seat as u8;
     }
 
