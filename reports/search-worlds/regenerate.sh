@@ -18,24 +18,26 @@ draftsim exploitability --game leduc-poker --seats "$LEDUC" --samples 8 --quiet 
 dirs="$D/data/leduc-poker $D/data/leduc-poker-exploitability"
 # Sevens and Seven Card Draft at four seats: each search against the presets (its own
 # compare, so no search meets another), then the searches head to head (and, in Sevens,
-# against the trained policy). Folder, game, strategies.
+# against the trained policy). Folder, game, strategies. Every search names its rollout and
+# worlds: `search{rollout=random;worlds=1}` is the games' earlier default, and
+# `search{rollout=tight;worlds=16}` their `search` preset now.
 while read -r name game strategies; do
   draftsim compare --game "$game" --players 4 --strategies "$strategies" \
     --rounds 2000 --quiet --out "$D/data/$name" --force > /dev/null
   dirs="$dirs $D/data/$name"
 done <<'RUNS'
-sevens-1 sevens search,tight,bluffer,greedy,exact
-sevens-2 sevens search{rollout=tight},tight,bluffer,greedy,exact
+sevens-1 sevens search{rollout=random;worlds=1},tight,bluffer,greedy,exact
+sevens-2 sevens search{rollout=tight;worlds=1},tight,bluffer,greedy,exact
 sevens-3 sevens search{rollout=tight;worlds=16},tight,bluffer,greedy,exact
-sevens-4 sevens search{rollout=tight;opponents=rollout},tight,bluffer,greedy,exact
+sevens-4 sevens search{rollout=tight;opponents=rollout;worlds=1},tight,bluffer,greedy,exact
 sevens-5 sevens search{rollout=tight;opponents=rollout;worlds=16},tight,bluffer,greedy,exact
-sevens-6 sevens search{rollout=cfr;opponents=rollout},tight,bluffer,greedy,exact
+sevens-6 sevens search{rollout=cfr;opponents=rollout;worlds=1},tight,bluffer,greedy,exact
 sevens-7 sevens search{rollout=cfr;opponents=rollout;worlds=16},tight,bluffer,greedy,exact
-sevens-head-to-head sevens search,search{rollout=tight;worlds=16},cfr
-seven-card-draft-1 seven-card-draft search,tight,hate,greedy,loose-aggressive
-seven-card-draft-2 seven-card-draft search{rollout=tight},tight,hate,greedy,loose-aggressive
+sevens-head-to-head sevens search{rollout=random;worlds=1},search{rollout=tight;worlds=16},cfr
+seven-card-draft-1 seven-card-draft search{rollout=random;worlds=1},tight,hate,greedy,loose-aggressive
+seven-card-draft-2 seven-card-draft search{rollout=tight;worlds=1},tight,hate,greedy,loose-aggressive
 seven-card-draft-3 seven-card-draft search{rollout=tight;worlds=16},tight,hate,greedy,loose-aggressive
-seven-card-draft-head-to-head seven-card-draft search,search{rollout=tight},search{rollout=tight;worlds=16}
+seven-card-draft-head-to-head seven-card-draft search{rollout=random;worlds=1},search{rollout=tight;worlds=1},search{rollout=tight;worlds=16}
 RUNS
 # shellcheck disable=SC2086
 draftsim report $dirs --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh" --quiet

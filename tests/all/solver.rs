@@ -472,7 +472,7 @@ fn a_large_game_gets_a_lower_bound_from_every_responder_on_any_thread_count() {
         [
             ("tight", "search{opponents=rollout;rollout=tight;worlds=16}"),
             ("tight", "random"),
-            ("random", "search{opponents=rollout;rollout=random}"),
+            ("random", "search{opponents=rollout;rollout=random;worlds=1}"),
             ("random", "tight"),
         ]
     );
