@@ -1,5 +1,5 @@
 #!/bin/sh
-# The search bot (ISMCTS from the rules alone) in every game: its strength against each
+# The search bot (each game's `search` preset) in every game: its strength against each
 # heuristic preset at two budgets (compare at the game's default player count, seats
 # A, B, A, B, ...), and the skill ladder of each game's default rules; for Sevens also the
 # search with opponents modelled by a preset, and ladders under other rules.
