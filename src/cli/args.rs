@@ -35,6 +35,20 @@ const MAX_THREADS: usize = 1024;
 /// The most rounds a command plays: sums of a run's counts stay far from overflowing.
 const MAX_ROUNDS: u64 = 1_000_000_000_000_000;
 
+/// The most seats a command seats before the game's own range is checked: far more than
+/// any game seats, few enough that a seat list of that length costs nothing.
+const MAX_SEATS: usize = 64;
+
+/// Parses `--players`: a whole number, at most [`MAX_SEATS`] (the game checks its own range).
+fn players(text: &str) -> Result<usize, String> {
+    match whole(text)? {
+        n if n > MAX_SEATS => {
+            Err(format!("{n} players: no game seats more than {MAX_SEATS}; see `draftsim list rules GAME`"))
+        }
+        n => Ok(n),
+    }
+}
+
 /// Parses `--threads`: a whole number of at least 1.
 fn threads(text: &str) -> Result<usize, String> {
     match whole(text)? {
@@ -137,6 +151,10 @@ impl GameRulesArgs {
             let table: toml::Table = toml::from_str(&text).ok()?;
             table.get("players")?.as_integer().and_then(|n| usize::try_from(n).ok())
         });
+        if let Some(n) = players.filter(|&n| n > MAX_SEATS) {
+            let file = self.rules.as_ref().map_or(String::new(), |p| format!("--rules {}: ", p.display()));
+            return Err(InputError::new(format!("{file}players = {n}: no game seats more than {MAX_SEATS}")).into());
+        }
         Ok(players)
     }
 
@@ -154,7 +172,7 @@ impl GameRulesArgs {
 #[derive(Args, Debug, Clone)]
 pub struct PlayersArg {
     /// Number of players (default: the rules file's, else the game's).
-    #[arg(long, value_parser = whole::<usize>, allow_negative_numbers = true)]
+    #[arg(long, value_parser = players, allow_negative_numbers = true)]
     pub players: Option<usize>,
 }
 

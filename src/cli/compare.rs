@@ -142,7 +142,7 @@ impl Study for Compare {
     fn merge(&self, m: Merging, to: MergedTables) -> Result<()> {
         let MergedTables { meta, out, format, quiet } = to;
         let spec: CompareSpec = m.spec()?;
-        let pairs = read_pairs(m.results, m.in_parts, spec.players, m.bad, m.wrong, &|index, parts| {
+        let pairs = read_pairs(m.results, m.in_parts, spec.players, m.wrong, &|index, parts| {
             study::compare::pair_from_parts(m.info, &spec, index, parts)
         })?;
         let result = study::compare_from_pairs(&spec, pairs)?;

@@ -35,6 +35,7 @@ pub fn catch() {
 /// Prepares the output folder `target` (see [`OutputDir::create`]), noting its staging
 /// folder for the handler.
 pub fn create(target: &Path, force: bool) -> Result<OutputDir, draftsim::InputError> {
+    draftsim::output::check_out_not_input(target, &named_paths())?;
     let dir = OutputDir::create(target, force)?;
     *STAGING.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(dir.path().to_path_buf());
     Ok(dir)
@@ -66,4 +67,30 @@ pub fn commit(dir: OutputDir) -> Result<PathBuf, draftsim::Error> {
     let path = dir.commit()?;
     COMMITTED.store(true, Ordering::SeqCst);
     Ok(path)
+}
+
+/// The paths the command line names that exist, other than `--out`'s own: each argument,
+/// and each part of one (a seat's `cfr{policy="DIR"}`, a list of seats), so that no
+/// `--out --force` replaces a folder holding a rules file, preset or policy it reads.
+fn named_paths() -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    let mut args = std::env::args_os().skip(1);
+    while let Some(arg) = args.next() {
+        let arg = arg.to_string_lossy().into_owned();
+        if arg == "--out" {
+            args.next();
+            continue;
+        }
+        if arg.starts_with("--out=") {
+            continue;
+        }
+        let parts = arg.split([',', ';', '=', '{', '}', '"', '\'']);
+        for part in std::iter::once(arg.as_str()).chain(parts).map(str::trim).filter(|p| !p.is_empty()) {
+            let path = Path::new(part);
+            if path.exists() && !paths.iter().any(|p: &PathBuf| p == path) {
+                paths.push(path.to_path_buf());
+            }
+        }
+    }
+    paths
 }

@@ -140,7 +140,7 @@ impl Study for Ladder {
     fn merge(&self, m: Merging, to: MergedTables) -> Result<()> {
         let MergedTables { meta, out, format, quiet } = to;
         let spec: study::ladder::LadderSpec = m.spec()?;
-        let pairs = read_pairs(m.results, m.in_parts, spec.players, m.bad, m.wrong, &|k, parts| {
+        let pairs = read_pairs(m.results, m.in_parts, spec.players, m.wrong, &|k, parts| {
             study::ladder::step_from_parts(m.info, &spec, k, parts)
         })?;
         let result = study::ladder::ladder_from_pairs(&spec, pairs)?;

@@ -161,7 +161,7 @@ pub fn run(args: MergeArgs) -> Result<()> {
         } else if tally.rounds != meta.rounds {
             Some(format!("it counts {} rounds, run.json {}", tally.rounds, meta.rounds))
         } else {
-            tally.shape_fault(&empty)
+            tally.shape_fault(&empty).or_else(|| tally.count_fault())
         };
         if let Some(fault) = fault {
             return Err(InputError::new(format!(
@@ -180,6 +180,13 @@ pub fn run(args: MergeArgs) -> Result<()> {
             "the shards hold {} rounds, not the {planned} the run plays: play the shards again",
             played.map_or("too many".to_string(), |p| p.to_string())
         ))
+        .into());
+    }
+    let sum = |f: fn(&Tally) -> u64| parts.iter().try_fold(0u64, |s, (_, t)| s.checked_add(f(t)));
+    if sum(|t| t.length_sum).is_none() || sum(|t| t.length_sq).is_none() {
+        return Err(InputError::new(
+            "the shards' unit lengths add up past what a tally holds: a tally.json was changed; play the shards again",
+        )
         .into());
     }
     let out = super::interrupt::create(out_path, args.output.force)?;
@@ -234,7 +241,16 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
                 dir.display()
             ))
         })?;
-        parts.push(serde_json::from_str(&text).map_err(|e| InputError::new(format!("{}: {e}", path.display())))?);
+        let part: StudyShard =
+            serde_json::from_str(&text).map_err(|e| InputError::new(format!("{}: {e}", path.display())))?;
+        if part.results_crc32.is_some_and(|crc| crc != super::study::results_crc32(&part.results)) {
+            return Err(InputError::new(format!(
+                "{}: not the results this shard was written with (changed or corrupted); play that shard again",
+                path.display()
+            ))
+            .into());
+        }
+        parts.push(part);
     }
     let first = &parts[0];
     let count = first.shard.count;

@@ -266,7 +266,8 @@ pub fn main() -> ExitCode {
     let stopped = result.as_ref().is_err_and(|err| {
         err.chain().any(|e| matches!(e.downcast_ref::<draftsim::Error>(), Some(draftsim::Error::Interrupted)))
     });
-    if !stopped {
+    // What a command says describes what it wrote: a command that failed says nothing.
+    if result.is_ok() {
         flush_said();
     }
     match result {
@@ -320,7 +321,19 @@ fn one_line_usage_error(text: &str) -> String {
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
     let mut out = lines.next().unwrap_or("error: bad command line").to_string();
     let mut command = "draftsim".to_string();
+    // A message ending in a colon lists what it names on the lines that follow
+    // (the missing arguments), up to the usage line.
+    let mut listing = out.ends_with(':');
+    let mut listed = Vec::new();
     for line in lines {
+        if listing && !line.starts_with("Usage:") && !line.starts_with("tip:") {
+            listed.push(line);
+            continue;
+        }
+        if listing && !listed.is_empty() {
+            out = format!("{out} {}", listed.join(", "));
+        }
+        listing = false;
         if let Some(usage) = line.strip_prefix("Usage:") {
             let words: Vec<&str> =
                 usage.split_whitespace().skip(1).take_while(|w| !w.starts_with(['[', '<', '-'])).collect();
@@ -328,6 +341,9 @@ fn one_line_usage_error(text: &str) -> String {
         } else if line.starts_with("tip:") {
             out = format!("{out} ({line})");
         }
+    }
+    if listing && !listed.is_empty() {
+        out = format!("{out} {}", listed.join(", "));
     }
     format!("{out}; see `{command} --help`")
 }

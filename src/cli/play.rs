@@ -11,6 +11,15 @@ use draftsim::sim::{Lineup, Mode, Plan, Tally, mix_seed};
 use super::args::{GameArgs, OutputArgs, RoundsArg, warn_rules, whole};
 use super::interrupt::{self, INTERRUPTED};
 
+/// Prints a line of the play at once; a failed write (the reader gone) is not an error.
+macro_rules! show {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, $($arg)*).and_then(|()| out.flush());
+    }};
+}
+
 /// Stream tag of the seeds each unit of a play is dealt from.
 const PLAY_STREAM: u64 = 0x9_1A7;
 
@@ -93,11 +102,18 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
             .map_err(|e| InputError::new(format!("--hint {name}: {e}; or hint with search")))?;
     }
     let (format, out) = args.output.open()?;
+    // A reader that goes away (`draftsim play ... | head`) must not end the play before its
+    // tables are written: writes to a closed pipe fail, and the play goes on unseen.
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition; no handler runs.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
     warn_rules(game.as_ref(), &super::args::QuietArg { quiet: false });
     let unit = game.measures().unit.clone();
     let players = game.players();
     let listed: Vec<String> = seats.iter().enumerate().map(|(s, n)| format!("seat {s} {n}")).collect();
-    println!(
+    show!(
         "{} · {players} players · {} · seed {seed} · {rounds} {unit}{}\nType a move's number (or its words). Ctrl-C or the end of input stops, keeping the {unit}s finished.",
         args.game.name(),
         listed.join(", "),
@@ -107,7 +123,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
     let mut tally: Option<Tally> = None;
     for k in 0..rounds {
-        println!("\n=== {unit} {} of {rounds}", k + 1);
+        show!("\n=== {unit} {} of {rounds}", k + 1);
         let plan = Plan {
             seed: mix_seed(seed, k, PLAY_STREAM),
             rounds: 1,
@@ -125,7 +141,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
                 }
                 let all = tally.as_ref().expect("just set");
                 let tables = game.tables(all, &lineup.strategies);
-                println!(
+                show!(
                     "\nAfter {} {unit}{}:\n{}",
                     all.rounds,
                     if all.rounds == 1 { "" } else { "s" },
@@ -133,14 +149,14 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
                 );
                 if interrupt::interrupted() {
                     // Ctrl-C while the bots finished the unit: it counts, and play stops.
-                    println!("\nstopped");
+                    show!("\nstopped");
                     break;
                 }
             }
             Err(Error::Interrupted) => {
                 interrupt::handled();
                 let why = if terminal::input_ended() { "input ended" } else { "stopped" };
-                println!("\n{why}: the {unit} under way is not counted");
+                show!("\n{why}: the {unit} under way is not counted");
                 break;
             }
             Err(e) => return Err(e.into()),

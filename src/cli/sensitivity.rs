@@ -293,7 +293,7 @@ impl Study for Sensitivity {
         let spec: SensitivitySpec = m.spec()?;
         let mut units = Vec::with_capacity(m.results.len());
         for parts in m.results {
-            units.push(unit_groups(parts, spec.deals, m.bad, m.wrong)?);
+            units.push(unit_groups(parts, spec.deals, m.wrong)?);
         }
         let state = sensitivity::state_from_units(m.info, &spec, units)?;
         finish_sensitivity(&state, meta, Some(out), format, quiet)
@@ -305,15 +305,16 @@ impl Study for Sensitivity {
 pub(super) fn unit_groups(
     parts: Vec<(usize, serde_json::Value)>,
     deals: u64,
-    bad: &dyn Fn(serde_json::Error) -> InputError,
     wrong: &dyn Fn(usize, &str) -> InputError,
 ) -> Result<Result<sensitivity::VariantGroups, String>> {
     let folders: Vec<usize> = parts.iter().map(|(at, _)| *at).collect();
     let parts = parts
         .into_iter()
-        .map(|(_, v)| serde_json::from_value::<Result<sensitivity::VariantGroups, String>>(v))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(bad)?;
+        .map(|(at, v)| {
+            serde_json::from_value::<Result<sensitivity::VariantGroups, String>>(v)
+                .map_err(|e| wrong(at, &e.to_string()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     // A refused unit is refused in every part.
     if let Some(why) = parts.iter().find_map(|p| p.as_ref().err()) {
         return Ok(Err(why.clone()));

@@ -112,6 +112,15 @@ pub(super) struct StudyShard {
     pub part: Option<Shard>,
     /// Their results (a variant's tally, a pair's result), in that order.
     pub results: Vec<serde_json::Value>,
+    /// CRC-32 of the results as JSON, so that merge refuses results changed since (absent
+    /// in shards written before it was kept).
+    #[serde(default)]
+    pub results_crc32: Option<u32>,
+}
+
+/// The checksum a study shard keeps of its results.
+pub(super) fn results_crc32(results: &[serde_json::Value]) -> u32 {
+    crc32fast::hash(&serde_json::to_vec(results).unwrap_or_default())
 }
 
 impl StudyShard {
@@ -137,6 +146,7 @@ impl StudyShard {
             units,
             played: work.units,
             part: work.part,
+            results_crc32: Some(results_crc32(&results)),
             results,
         })
     }
@@ -250,7 +260,6 @@ pub(super) fn read_pairs(
     results: Vec<Vec<(usize, serde_json::Value)>>,
     in_parts: bool,
     players: usize,
-    bad: &dyn Fn(serde_json::Error) -> InputError,
     wrong: &dyn Fn(usize, &str) -> InputError,
     from_parts: &PairFromParts,
 ) -> Result<Vec<PairResult>> {
@@ -259,13 +268,14 @@ pub(super) fn read_pairs(
     let mut pairs = Vec::with_capacity(results.len());
     for (index, parts) in results.into_iter().enumerate() {
         if !in_parts {
-            let (_, whole) = parts.into_iter().next().expect("a unit played whole");
-            pairs.push(serde_json::from_value::<PairResult>(whole).map_err(bad)?);
+            let (at, whole) = parts.into_iter().next().expect("a unit played whole");
+            pairs.push(serde_json::from_value::<PairResult>(whole).map_err(|e| wrong(at, &e.to_string()))?);
             continue;
         }
         let mut read = Vec::with_capacity(parts.len());
         for (at, value) in parts {
-            let part: study::compare::PairPart = serde_json::from_value(value).map_err(bad)?;
+            let part: study::compare::PairPart =
+                serde_json::from_value(value).map_err(|e| wrong(at, &e.to_string()))?;
             if part.tallies.len() != seatings {
                 let what = format!("a part with {} seatings' tallies, not {seatings}", part.tallies.len());
                 return Err(wrong(at, &what).into());
@@ -295,5 +305,5 @@ pub(super) fn state_file_for(what: &str, out: &std::path::Path) -> std::path::Pa
     out.parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(std::path::Path::new("."))
-        .join(format!(".{name}.{what}-state.json"))
+        .join(format!(".{}.{what}-state.json", draftsim::output::staging_stem(&name)))
 }

@@ -250,10 +250,16 @@ impl Study for Sweep {
         let spec: SweepSpec = m.spec()?;
         let mut tallies = Vec::with_capacity(m.results.len());
         for parts in m.results {
-            let mut parts = parts.into_iter().map(|(_, v)| serde_json::from_value::<Tally>(v));
-            let mut total = parts.next().expect("a unit has a part").map_err(m.bad)?;
+            let mut parts = parts.into_iter().map(|(at, v)| {
+                let tally = serde_json::from_value::<Tally>(v).map_err(|e| (m.wrong)(at, &e.to_string()))?;
+                match tally.count_fault() {
+                    Some(fault) => Err((m.wrong)(at, &fault)),
+                    None => Ok(tally),
+                }
+            });
+            let mut total = parts.next().expect("a unit has a part")?;
             for t in parts {
-                total.merge(&t.map_err(m.bad)?);
+                total.merge(&t?);
             }
             total.shard = None;
             tallies.push(total);

@@ -367,7 +367,7 @@ impl Study for Versus {
         let mut sides = Vec::with_capacity(2);
         for (side, parts) in m.results.into_iter().enumerate() {
             let name = if side == 0 { "A" } else { "B" };
-            let groups = super::sensitivity::unit_groups(parts, spec.deals, m.bad, m.wrong)?;
+            let groups = super::sensitivity::unit_groups(parts, spec.deals, m.wrong)?;
             sides.push(groups.map_err(|why| InputError::new(format!("{name}: {why}")))?);
         }
         finish(m.info, &spec, (&sides[0], &sides[1]), meta, Some(out), format, (quiet, false))

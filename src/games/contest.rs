@@ -501,6 +501,10 @@ where
     *G::players_mut(&mut rules) = asked;
     // Whether the seats alone set the player count.
     let from_seats = seats.is_some() && presets::players_asked(players, rules_text, None).is_none();
+    if !from_seats {
+        // The rules check the player count before a seat list of that length is built.
+        G::compile(&rules)?;
+    }
     let seats = presets::seats_or_mix(seats, G::DEFAULT_MIX, asked);
     match Contest::<G>::new(&rules, &seats) {
         Ok(contest) => Ok((Box::new(contest), seats)),

@@ -435,13 +435,10 @@ fn remove_path(path: &Path) {
     }
 }
 
-/// Removes what dead runs left beside `--out NAME` in `parent`: staging folders
-/// (`.NAME.tmp-PID`) and set-aside folders (`.NAME.old-PID`, or `.NAME.old` of older
-/// versions) whose process is gone. A live process's are left alone.
 /// The part of the staging and set-aside names that comes from the target's name: the name
 /// itself, or where the name is near the file system's 255-byte limit, its start and a
 /// checksum of the whole, so that the decorated names fit.
-fn staging_stem(name: &str) -> String {
+pub fn staging_stem(name: &str) -> String {
     const KEEP: usize = 200;
     if name.len() <= KEEP {
         return name.to_string();
@@ -450,6 +447,9 @@ fn staging_stem(name: &str) -> String {
     format!("{}~{:08x}", &name[..cut], crc32fast::hash(name.as_bytes()))
 }
 
+/// Removes what dead runs left beside `--out NAME` in `parent`: staging folders
+/// (`.NAME.tmp-PID`) and set-aside folders (`.NAME.old-PID`, or `.NAME.old` of older
+/// versions) whose process is gone. A live process's are left alone.
 fn remove_stale(parent: &Path, name: &str) {
     let Ok(entries) = fs::read_dir(parent) else { return };
     let prefix = format!(".{name}.");

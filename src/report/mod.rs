@@ -49,6 +49,20 @@ fn table_error(name: &str, e: impl std::fmt::Display) -> Error {
     Error::Table { name: name.to_string(), message: e.to_string() }
 }
 
+/// A column a table lacks or holds in another type is the input's fault: the message names
+/// the file (`run/sweep.csv: column rounds: not found`).
+fn in_file(e: Error, dir: &Path, table: &str) -> Error {
+    match e {
+        Error::Table { name, message } if !name.contains(std::path::MAIN_SEPARATOR) => {
+            let file = find_table(dir, table).unwrap_or_else(|| dir.join(table));
+            let message = message.lines().next().unwrap_or_default().to_string();
+            InputError::new(format!("{}: column {name}: {message}; give a folder as draftsim wrote it", file.display()))
+                .into()
+        }
+        other => other,
+    }
+}
+
 /// The table `name` of a folder, in whichever format it was written.
 pub(crate) fn find_table(dir: &Path, name: &str) -> Option<PathBuf> {
     ["parquet", "csv"].iter().map(|ext| dir.join(format!("{name}.{ext}"))).find(|p| p.exists())
@@ -255,7 +269,7 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
             // The skill depth of the same game and rules, when a ladder of them is reported too.
             let same = |m: &serde_json::Value, l: &SkillDepth| m["game"] == l.game && m["rules"] == l.rules;
             let depth = meta.as_ref().and_then(|m| ladders.iter().find(|l| same(m, l)));
-            health_section(&mut page, &health, requires, depth)?;
+            health_section(&mut page, &health, requires, depth).map_err(|e| in_file(e, dir, "health"))?;
         }
         let folder = Folder {
             dir,
@@ -269,7 +283,7 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
         for (table, section) in SECTIONS {
             if let Some(frame) = load(dir, table)? {
                 found = true;
-                section(&folder, &mut page, &frame)?;
+                section(&folder, &mut page, &frame).map_err(|e| in_file(e, dir, table))?;
             }
         }
         if !found {

@@ -175,7 +175,9 @@ impl Seatings {
 /// each strategy repeated as often as its largest share of the seats needs. One per seat
 /// as given when there are as many as seats.
 pub fn field(seats: &[String], players: usize) -> Vec<String> {
-    if seats.len() == players || seats.is_empty() {
+    // A count past any table's is refused by `Seatings::new`; the seats as listed spare a
+    // list that long.
+    if seats.len() == players || seats.is_empty() || players > MAX_SEATS {
         return seats.to_vec();
     }
     let copies = players.div_ceil(seats.len());

@@ -386,6 +386,33 @@ impl Tally {
         }
     }
 
+    /// Checks the counts against each other, for a tally read from a file: each unit seats
+    /// every seat once, no seat wins more units than it played, and no rule is used in more
+    /// units than were played.
+    pub fn count_fault(&self) -> Option<String> {
+        let seated = self.cells.iter().try_fold(0u64, |sum, c| sum.checked_add(c.rounds));
+        let expected = self.rounds.checked_mul(self.seat_count as u64);
+        if seated.is_none() || seated != expected {
+            return Some(format!(
+                "its seats played {} units, not {} seats x {} units",
+                seated.map_or("too many".to_string(), |s| s.to_string()),
+                self.seat_count,
+                self.rounds
+            ));
+        }
+        let won_more = |c: &Counts| {
+            c.outright.checked_add(c.split).is_none_or(|w| w > c.rounds)
+                || c.share_units > c.rounds.saturating_mul(u64::from(SHARE_UNIT))
+        };
+        if self.cells.iter().any(won_more) {
+            return Some("a seat won more units than it played".to_string());
+        }
+        if self.rules_used.iter().any(|&u| u > self.rounds) {
+            return Some("a rule used in more units than were played".to_string());
+        }
+        None
+    }
+
     /// What makes this tally (read from a file) unfit to merge with `template`, an empty
     /// tally of the same run: a list whose length differs where merging and the tables
     /// index by position. Lists the template leaves empty (card analytics, rules used) and

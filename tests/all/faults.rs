@@ -22,6 +22,9 @@ fn bad_input_is_refused_in_one_line_with_exit_code_2_before_anything_is_written(
     let dir = scratch(FILE, "corpus");
     let out = dir.join("x");
     let out = out.to_str().unwrap();
+    let huge = dir.join("huge.toml");
+    std::fs::write(&huge, "players = 99999999999\n").unwrap();
+    let huge = huge.to_str().unwrap().to_string();
     let corpus: &[(&[&str], &str)] = &[
         // A repeated key would label rows with values never played.
         (&["sweep", "--set", "raise_cap=1,2", "--set", "raise_cap=3", "--rounds", "10", "--out", out], "given twice"),
@@ -108,6 +111,15 @@ fn bad_input_is_refused_in_one_line_with_exit_code_2_before_anything_is_written(
         (&["run", "--sed", "4", "--out", out], "(tip: a similar argument exists: '--seed')"),
         (&["list", "rules", "--bogus"], "see `draftsim list rules --help`"),
         (&["nonesuch"], "unrecognized subcommand 'nonesuch'; see `draftsim --help`"),
+        // A missing argument named, not lost in joining the message into one line.
+        (&["merge"], "were not provided: <DIRS>...; see `draftsim merge --help`"),
+        (&["run", "--seats", "", "--rounds", "10", "--out", out], "an empty name"),
+        // A player count no game seats is refused before a seat list that long is made.
+        (&["run", "--players", "99999999999", "--rounds", "10", "--out", out], "no game seats more than 64"),
+        (&["compare", "--players", "99999999999", "--strategies", "greedy,hate", "--out", out], "more than 64"),
+        (&["run", "--rules", &huge, "--rounds", "10", "--out", out], "players = 99999999999"),
+        (&["compare", "--rules", &huge, "--strategies", "greedy,hate", "--out", out], "players = 99999999999"),
+        (&["sweep", "--set", "players=3,99999999999", "--rounds", "10", "--out", out], "players = 99999999999"),
         // Refused before the first variant or pair plays, and said once.
         (&["sweep", "--set", "players=3,100", "--rounds", "100000", "--out", out], "players = 100: give between"),
         (
@@ -148,6 +160,23 @@ fn report_and_merge_refuse_to_write_over_what_they_read() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains("holds the input") && stderr(&o).lines().count() == 1, "{}", stderr(&o));
         assert_eq!(files(&s0), before, "{args:?} touched its input");
+    }
+    // A rules file or a seat's policy folder inside the folder --force would replace.
+    let held = dir.join("held");
+    std::fs::create_dir_all(&held).unwrap();
+    let trained = ["train", "--game", "kuhn-poker", "--iterations", "100", "--quiet", "--out"];
+    let o = draftsim(&[&trained[..], &[held.join("policy").to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::write(held.join("rules.toml"), "players = 3\n").unwrap();
+    let policy = format!("cfr{{policy=\"{}\"}},tight", held.join("policy").display());
+    for args in [
+        vec!["run", "--rules", held.join("rules.toml").to_str().unwrap(), "--out", held.to_str().unwrap(), "--force"],
+        vec!["run", "--game", "kuhn-poker", "--seats", &policy, "--out", held.to_str().unwrap(), "--force"],
+    ] {
+        let o = draftsim(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("holds the input") && stderr(&o).lines().count() == 1, "{}", stderr(&o));
+        assert!(held.join("rules.toml").exists() && held.join("policy").exists(), "{args:?} deleted its input");
     }
 }
 
@@ -194,6 +223,21 @@ fn a_closed_pipe_does_not_lose_the_tables() {
         assert!(written.iter().any(|n| n == "run.json" || n == "study.json"), "{args:?}: {written:?}");
         assert!(leftovers(&dir).is_empty(), "{args:?}: {:?}", leftovers(&dir));
     }
+    // `play`, whose game prints as it goes: the reader gone, it plays on unseen.
+    let played = dir.join("played");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .args(["play", "--game", "kuhn-poker", "--seats", "you,tight", "--rounds", "3", "--out"])
+        .arg(&played)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), "1\n".repeat(30).as_bytes()).unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "play into a closed pipe: {status:?}");
+    assert!(played.join("run.json").exists() && leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
 }
 
 #[test]
@@ -204,9 +248,20 @@ fn a_signal_in_the_only_batch_stops_the_command_and_writes_nothing() {
     let slow = ["--game", "sevens", "--seats", "search{iterations=2000},tight", "--rounds", "4000", "--threads", "1"];
     let run = [&["run"], &slow[..], &["--out", out.to_str().unwrap()]].concat();
     let check = [&["check"], &slow[..]].concat();
-    for (args, signals) in
-        [(&run, &["INT"][..]), (&run, &["TERM"][..]), (&check, &["INT"][..]), (&run, &["INT", "INT"][..])]
-    {
+    // A study's only pair, and a ladder's only step.
+    let o = out.to_str().unwrap();
+    let compare = ["compare", "--game", "sevens", "--players", "2", "--strategies", "search{iterations=2000},tight"];
+    let compare = [&compare[..], &["--rounds", "4000", "--threads", "1", "--out", o]].concat();
+    let ladder = ["ladder", "--game", "sevens", "--players", "2", "--budgets", "1000,2000", "--rounds", "4000"];
+    let ladder = [&ladder[..], &["--threads", "1", "--out", o]].concat();
+    for (args, signals) in [
+        (&run, &["INT"][..]),
+        (&run, &["TERM"][..]),
+        (&check, &["INT"][..]),
+        (&run, &["INT", "INT"][..]),
+        (&compare, &["INT"][..]),
+        (&ladder, &["TERM"][..]),
+    ] {
         let started = std::time::Instant::now();
         let o = signalled(args, signals, std::time::Duration::from_millis(1500));
         let took = started.elapsed();
@@ -298,13 +353,50 @@ fn merge_takes_only_whole_sets_of_one_runs_shards_and_never_panics() {
                 });
                 edit_json(&d.join("tally.json"), |v| v["rounds"] = serde_json::json!(u64::MAX));
             }),
-            "rounds",
+            "seats played",
         ),
         (
             "s1",
             "not JSON",
             Box::new(|d: &Path| std::fs::write(d.join("tally.json"), "{\"rounds\": 1").unwrap()),
             "tally.json",
+        ),
+        (
+            "s1",
+            "a seat's wins past its rounds, no checksum",
+            Box::new(|d: &Path| {
+                edit_json(&d.join("run.json"), |v| v.as_object_mut().unwrap().remove("tally_crc32").map(drop).unwrap());
+                edit_json(&d.join("tally.json"), |v| v["cells"][0]["outright"] = serde_json::json!(1_000_000));
+            }),
+            "won more units than it played",
+        ),
+        (
+            "s1",
+            "unit lengths that wrap, no checksum",
+            Box::new(|d: &Path| {
+                edit_json(&d.join("run.json"), |v| v.as_object_mut().unwrap().remove("tally_crc32").map(drop).unwrap());
+                edit_json(&d.join("tally.json"), |v| v["length_sum"] = serde_json::json!(u64::MAX));
+            }),
+            "unit lengths add up past",
+        ),
+        (
+            "w1",
+            "a result's rounds changed",
+            Box::new(|d: &Path| {
+                edit_json(&d.join("study_shard.json"), |v| v["results"][0]["rounds"] = serde_json::json!(u64::MAX))
+            }),
+            "bad/study_shard.json: not the results this shard was written with",
+        ),
+        (
+            "w1",
+            "a malformed result, no checksum",
+            Box::new(|d: &Path| {
+                edit_json(&d.join("study_shard.json"), |v| {
+                    v.as_object_mut().unwrap().remove("results_crc32").unwrap();
+                    v["results"][0] = serde_json::json!("x");
+                })
+            }),
+            "bad/study_shard.json: invalid type",
         ),
         ("w1", "units 10^15", set("study_shard.json", "units", serde_json::json!(1_000_000_000_000_000u64)), "units"),
         (
@@ -348,9 +440,38 @@ fn a_cut_short_table_is_refused_by_report_and_a_long_out_name_is_taken() {
         assert!(stderr(&o).contains(says) && stderr(&o).lines().count() == 1, "{}", stderr(&o));
         assert!(!dir.join("r").exists() && leftovers(&dir).is_empty());
     }
-    // A name near the 255-byte limit: its staging folder's longer name still fits.
+    // A column missing: the message names the file, exit 2.
+    std::fs::write(&table, "a,b\n1,2\n").unwrap();
+    let o = draftsim(&["report", sweep.to_str().unwrap(), "--out", dir.join("r").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let says = format!("{}: column", table.display());
+    assert!(stderr(&o).contains(&says) && stderr(&o).lines().count() == 1, "{}", stderr(&o));
+    // A name near the 255-byte limit: its staging folder's longer name still fits, and so
+    // does the saved state of a command that keeps one.
     let long = dir.join("a".repeat(250));
     let o = draftsim(&["run", "--rounds", "10", "--out", long.to_str().unwrap(), "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(long.join("run.json").exists() && leftovers(&dir).is_empty());
+    let long = dir.join("b".repeat(250));
+    let tune = ["tune", "--param", "raise_cap=1..3", "--minimize", "seat_advantage", "--candidates", "2"];
+    let o = draftsim(&[&tune[..], &["--rounds", "200", "--out", long.to_str().unwrap(), "--quiet"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(long.exists() && leftovers(&dir).is_empty());
+}
+
+#[test]
+fn a_command_whose_tables_cannot_be_written_prints_no_summary() {
+    // A file size limit of 4 blocks: the tables do not fit.
+    let dir = scratch(FILE, "no-summary");
+    let out = dir.join("x");
+    let o = Command::new("sh")
+        .args(["-c", "trap '' XFSZ; ulimit -f 4; exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_draftsim"))
+        .args(["run", "--rounds", "2000", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(o.stdout.is_empty(), "printed a summary of tables never written: {}", String::from_utf8_lossy(&o.stdout));
+    assert!(!out.exists() && leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
 }
