@@ -14,6 +14,10 @@ const FILE: &str = "examples";
 /// Most rounds (and training iterations) an example plays here.
 const ROUNDS: u64 = 2000;
 
+/// Most rounds an example that seats the search bot plays here: a search decision costs
+/// thousands of heuristic ones.
+const SEARCH_ROUNDS: u64 = 200;
+
 /// Commands that simulate a number of rounds, given `--rounds` here when they name none.
 const SIMULATE: &[&str] = &["run", "check", "compare", "sweep", "sensitivity", "versus", "calibrate"];
 
@@ -71,14 +75,15 @@ fn flag_value(command: &str, flag: &str) -> Option<(usize, usize, u64)> {
 /// folder twice), and answers piped into `play`.
 fn as_run(command: &str) -> String {
     let mut c = command.replacen("cargo run --release -- ", "draftsim ", 1);
+    let most = if c.contains("search") { SEARCH_ROUNDS } else { ROUNDS };
     for flag in ["--rounds", "--iterations"] {
         if let Some((at, end, n)) = flag_value(&c, flag) {
-            c.replace_range(at..end, &n.min(ROUNDS).to_string());
+            c.replace_range(at..end, &n.min(most).to_string());
         }
     }
     let sub = c.split("draftsim ").nth(1).and_then(|s| s.split_whitespace().next()).unwrap_or_default().to_string();
     if SIMULATE.contains(&sub.as_str()) && !c.contains("--rounds ") {
-        c = c.replacen(&format!("draftsim {sub}"), &format!("draftsim {sub} --rounds {ROUNDS}"), 1);
+        c = c.replacen(&format!("draftsim {sub}"), &format!("draftsim {sub} --rounds {most}"), 1);
     }
     if sub == "ladder" {
         // A ladder plays every budget up to 1,024 search iterations a decision.
