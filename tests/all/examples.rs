@@ -16,10 +16,10 @@ const ROUNDS: u64 = 2000;
 
 /// Most rounds an example that seats the search bot plays here: a search decision costs
 /// thousands of heuristic ones.
-const SEARCH_ROUNDS: u64 = 200;
+const SEARCH_ROUNDS: u64 = 100;
 
 /// Commands that simulate a number of rounds, given `--rounds` here when they name none.
-const SIMULATE: &[&str] = &["run", "check", "compare", "sweep", "sensitivity", "versus", "calibrate"];
+const SIMULATE: &[&str] = &["run", "check", "compare", "sweep", "sensitivity", "versus", "calibrate", "exploitability"];
 
 /// A page's shell commands, continuation lines joined, and the files its TOML blocks name.
 fn page(text: &str) -> (Vec<String>, Vec<(String, String)>) {
@@ -71,25 +71,29 @@ fn flag_value(command: &str, flag: &str) -> Option<(usize, usize, u64)> {
 }
 
 /// The command as it runs here: `cargo run --release --` as `draftsim`, at most [`ROUNDS`]
-/// rounds and training iterations, `--force` beside every `--out` (a page may write one
-/// folder twice), and answers piped into `play`.
+/// rounds and training iterations ([`SEARCH_ROUNDS`] rounds where the search bot plays),
+/// `--force` beside every `--out` (a page may write one folder twice), and answers piped
+/// into `play`.
 fn as_run(command: &str) -> String {
     let mut c = command.replacen("cargo run --release -- ", "draftsim ", 1);
-    let most = if c.contains("search") { SEARCH_ROUNDS } else { ROUNDS };
+    let sub = c.split("draftsim ").nth(1).and_then(|s| s.split_whitespace().next()).unwrap_or_default().to_string();
+    // `exploitability` seats the search bot among its responders.
+    let most = if c.contains("search") || sub == "exploitability" { SEARCH_ROUNDS } else { ROUNDS };
     for flag in ["--rounds", "--iterations"] {
         if let Some((at, end, n)) = flag_value(&c, flag) {
             c.replace_range(at..end, &n.min(most).to_string());
         }
     }
-    let sub = c.split("draftsim ").nth(1).and_then(|s| s.split_whitespace().next()).unwrap_or_default().to_string();
-    if SIMULATE.contains(&sub.as_str()) && !c.contains("--rounds ") {
+    // The reference games' exploitability is exact: it plays no rounds.
+    let exact = sub == "exploitability" && (c.contains("kuhn-poker") || c.contains("leduc-poker"));
+    if SIMULATE.contains(&sub.as_str()) && !c.contains("--rounds ") && !exact {
         c = c.replacen(&format!("draftsim {sub}"), &format!("draftsim {sub} --rounds {most}"), 1);
     }
     if sub == "ladder" {
         // A ladder plays every budget up to 1,024 search iterations a decision.
         c = match flag_value(&c, "--rounds") {
-            Some((at, end, _)) => format!("{}100{}", &c[..at], &c[end..]),
-            None => c + " --rounds 100",
+            Some((at, end, _)) => format!("{}50{}", &c[..at], &c[end..]),
+            None => c + " --rounds 50",
         };
     }
     if c.contains("--out ") && !c.contains("--force") {
@@ -140,7 +144,11 @@ fn run_all(name: &str, commands: &[String], files: &[(String, String)]) -> Vec<S
     let mut failed = Vec::new();
     for command in commands {
         for c in every_shard(&as_run(command)) {
+            let started = std::time::Instant::now();
             let o = Command::new("sh").arg("-c").arg(&c).current_dir(&dir).env("PATH", &path).output().unwrap();
+            if std::env::var_os("EXAMPLES_VERBOSE").is_some() {
+                eprintln!("{:.2}s {name}: {c}", started.elapsed().as_secs_f64());
+            }
             if !o.status.success() {
                 failed.push(format!("{name}: `{command}` (run as `{c}`): {}", stderr(&o).trim()));
             }

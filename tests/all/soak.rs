@@ -25,12 +25,17 @@ fn soak(rounds: u64, units_per_set: u64, seed: u64) -> Vec<(&'static str, u64, u
             (rounds, units_per_set)
         };
         // The search bot plays under every random rule set too, on a small budget (its
-        // strength has its own tests; here only the rules it plays by matter).
+        // strength has its own tests; here only the rules it plays by matter): two weighed
+        // worlds where the game's preset weighs several (so replayed pasts are soaked too),
+        // one elsewhere.
         // A trained policy plays only the rules it was trained under: not seated here.
+        let text = (info.preset_text)("search").expect("every game has a search preset");
+        let weighs = text.lines().any(|l| l.starts_with("worlds") && l.trim_end() != "worlds = 1");
+        let search = format!("search{{iterations=2;worlds={}}}", if weighs { 2 } else { 1 });
         let presets: Vec<String> = (info.presets)()
             .into_iter()
             .filter(|(name, _)| !name.starts_with("cfr"))
-            .map(|(name, _)| if name == "search" { "search{iterations=2}".to_string() } else { name })
+            .map(|(name, _)| if name == "search" { search.clone() } else { name })
             .collect();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let (mut sets, mut units, mut played) = (0, 0, 0);
@@ -41,9 +46,12 @@ fn soak(rounds: u64, units_per_set: u64, seed: u64) -> Vec<(&'static str, u64, u
             let seats: Vec<String> =
                 (0..probe.players()).map(|_| presets.choose(&mut rng).expect("presets").clone()).collect();
             let (game, seats) = (info.build)(Some(&rules), None, Some(&seats)).unwrap();
+            // A search seat rolls out with a preset to the unit's end, many times a preset's round:
+            // fewer units a set, more sets.
+            let searches = seats.iter().any(|s| s.starts_with("search"));
             let plan = Plan {
                 seed: rng.random(),
-                rounds: units_per_set,
+                rounds: if searches { units_per_set / 20 } else { units_per_set },
                 rotate: rng.random_bool(0.8),
                 shard: None,
                 until_ci: None,
