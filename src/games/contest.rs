@@ -83,6 +83,40 @@ pub trait GamePreset: Clone + std::fmt::Debug + Send + Sync + DeserializeOwned {
     }
 }
 
+/// What every game's `mod.rs` declares alike, in one place: its `NAME`, its registry entry
+/// `INFO`, the `Def` the framework reads, the game with a lineup of bots (`contest`), and
+/// `Def`'s `GameDef` impl, whose state is `engine::State`, rules file `Rules`, preset
+/// `Preset` and presets `bots::PRESETS` (names the game's module holds), followed by the
+/// items written after the `;`: what is the game's own.
+#[macro_export]
+macro_rules! game_def {
+    (title: $title:literal, name: $name:literal, contest: $contest:ident, description: $description:expr;
+     $($items:tt)*) => {
+        /// The game's name on the command line.
+        pub const NAME: &str = $name;
+
+        /// The registry entry.
+        pub const INFO: $crate::games::GameInfo = $crate::games::GameInfo::of::<Def>();
+
+        #[doc = concat!($title, " for the framework.")]
+        pub struct Def;
+
+        #[doc = concat!($title, " with a lineup of bots, ready for the harness.")]
+        pub type $contest = $crate::games::contest::Contest<Def>;
+
+        impl $crate::games::contest::GameDef for Def {
+            type State = engine::State;
+            type RulesFile = Rules;
+            type Preset = Preset;
+
+            const NAME: &'static str = NAME;
+            const DESCRIPTION: &'static str = $description;
+            const PRESETS: &'static [(&'static str, &'static str)] = bots::PRESETS;
+            $($items)*
+        }
+    };
+}
+
 /// A game as the framework sees it: everything here is the game's own; the harness glue
 /// (workers, the driver, replays, the registry entry) is generic over it.
 pub trait GameDef: Sized + Send + Sync + 'static {

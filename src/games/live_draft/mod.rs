@@ -25,34 +25,16 @@ use std::fmt::Write;
 
 use engine::{Event, How};
 
-use super::GameInfo;
-use super::contest::{self, Contest, GameDef};
+use super::contest;
 use crate::error::InputError;
 use crate::search::Strategy;
 use crate::sim::{Measures, RoundResult};
 use view::{Card, NO_CARD};
 
-/// The game's name on the command line.
-pub const NAME: &str = "live-draft";
+crate::game_def! {
+    title: "Live-Draft", name: "live-draft", contest: LiveDraft,
+    description: "one shared library drawn by tableau, pipeline, rummy or blind; lands and creatures (2-4 players)";
 
-/// The registry entry.
-pub const INFO: GameInfo = GameInfo::of::<Def>();
-
-/// Live-Draft for the framework.
-pub struct Def;
-
-/// Live-Draft with a lineup of bots, ready for the harness.
-pub type LiveDraft = Contest<Def>;
-
-impl GameDef for Def {
-    type State = engine::State;
-    type RulesFile = Rules;
-    type Preset = Preset;
-
-    const NAME: &'static str = NAME;
-    const DESCRIPTION: &'static str =
-        "one shared library drawn by tableau, pipeline, rummy or blind; lands and creatures (2-4 players)";
-    const PRESETS: &'static [(&'static str, &'static str)] = bots::PRESETS;
     const DEFAULT_MIX: &'static [&'static str] = &["best-card", "curve", "colour", "hate"];
 
     fn measures(_rules: &Rules) -> Measures {

@@ -22,18 +22,11 @@ pub use engine::{Event, State};
 pub use rules::{Rules, Variant};
 pub use view::{Action, Bot, BotRng, PickChoice, SeatView};
 
-use super::GameInfo;
-use super::contest::{self, Contest, GameDef};
+use super::contest;
 use crate::error::{Error, InputError};
 use crate::search::{Rollout, Strategy};
 use crate::sim::{Measures, RoundResult, Tally};
 use std::sync::atomic::AtomicBool;
-
-/// The registry entry.
-pub const INFO: GameInfo = GameInfo::of::<Def>();
-
-/// The game's name in the registry and on the command line.
-pub const NAME: &str = "seven-card-draft";
 
 /// Category names, indexed like [`Category`](crate::eval::Category).
 pub const CATEGORY_NAMES: [&str; 10] = [
@@ -49,20 +42,10 @@ pub const CATEGORY_NAMES: [&str; 10] = [
     "five-of-a-kind",
 ];
 
-/// Seven Card Draft for the framework.
-pub struct Def;
+crate::game_def! {
+    title: "Seven Card Draft", name: "seven-card-draft", contest: SevenCardDraft,
+    description: "draft poker: 7-card packs passed like a booster draft, 3 betting rounds";
 
-/// Seven Card Draft with a lineup of bots, ready for the harness.
-pub type SevenCardDraft = Contest<Def>;
-
-impl GameDef for Def {
-    type State = State;
-    type RulesFile = Rules;
-    type Preset = Preset;
-
-    const NAME: &'static str = NAME;
-    const DESCRIPTION: &'static str = "draft poker: 7-card packs passed like a booster draft, 3 betting rounds";
-    const PRESETS: &'static [(&'static str, &'static str)] = bots::PRESETS;
     const DEFAULT_MIX: &'static [&'static str] =
         &["greedy", "hate", "tight", "random", "loose-aggressive", "wild-hunter", "late-folder"];
     const POLICY_FALLBACK: Option<&'static str> = Some("greedy");

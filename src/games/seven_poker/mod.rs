@@ -27,34 +27,16 @@ use std::fmt::Write;
 
 use engine::Event;
 
-use super::GameInfo;
-use super::contest::{self, Contest, GameDef};
+use super::contest;
 use crate::error::InputError;
 use crate::search::{Forward, Strategy};
 use crate::sim::{Measures, RoundResult, SHARE_UNIT};
 use cards::{COLOUR_NAMES, Layout};
 
-/// The game's name on the command line.
-pub const NAME: &str = "seven-poker";
+crate::game_def! {
+    title: "Seven Poker", name: "seven-poker", contest: SevenPoker,
+    description: "seven colours: exchange, show three, stay or fold, race to five victory cards (3-5 players)";
 
-/// The registry entry.
-pub const INFO: GameInfo = GameInfo::of::<Def>();
-
-/// Seven Poker for the framework.
-pub struct Def;
-
-/// Seven Poker with a lineup of bots, ready for the harness.
-pub type SevenPoker = Contest<Def>;
-
-impl GameDef for Def {
-    type State = engine::State;
-    type RulesFile = Rules;
-    type Preset = Preset;
-
-    const NAME: &'static str = NAME;
-    const DESCRIPTION: &'static str =
-        "seven colours: exchange, show three, stay or fold, race to five victory cards (3-5 players)";
-    const PRESETS: &'static [(&'static str, &'static str)] = bots::PRESETS;
     const DEFAULT_MIX: &'static [&'static str] = &["adaptive", "colour", "rainbow", "bluffer", "fold-to-keep"];
     const POLICY_FALLBACK: Option<&'static str> = Some("adaptive");
 

@@ -25,36 +25,19 @@ use std::fmt::Write;
 
 use engine::Event;
 
-use super::GameInfo;
-use super::contest::{self, Contest, GameDef};
+use super::contest;
 use crate::error::InputError;
 use crate::search::Strategy;
 use crate::sim::{Measures, RoundResult, SHARE_UNIT};
-
-/// The game's name on the command line.
-pub const NAME: &str = "sevens";
 
 /// Final totals 3 to 18, as category names.
 pub const TOTALS: [&str; 16] =
     ["3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18"];
 
-/// The registry entry.
-pub const INFO: GameInfo = GameInfo::of::<Def>();
+crate::game_def! {
+    title: "Sevens", name: "sevens", contest: Sevens,
+    description: "three cards, bet, trade once: closest to 7 without going over (2-6 players)";
 
-/// Sevens for the framework.
-pub struct Def;
-
-/// Sevens with a lineup of bots, ready for the harness.
-pub type Sevens = Contest<Def>;
-
-impl GameDef for Def {
-    type State = engine::State;
-    type RulesFile = Rules;
-    type Preset = Preset;
-
-    const NAME: &'static str = NAME;
-    const DESCRIPTION: &'static str = "three cards, bet, trade once: closest to 7 without going over (2-6 players)";
-    const PRESETS: &'static [(&'static str, &'static str)] = bots::PRESETS;
     /// At 4 players tight, bluffer, greedy and random. Every module's decisions matter in
     /// it: bluffer's raises put tight's fold timing to work and make the calling stations
     /// (greedy, random) call, tight raises its strong hands into them, and three trade

@@ -26,34 +26,17 @@ use std::fmt::Write;
 
 use engine::{Event, NO_CARD};
 
-use super::GameInfo;
-use super::contest::{self, Contest, GameDef};
+use super::contest;
 use crate::error::InputError;
 use crate::search::Strategy;
 use crate::sim::{Measures, RoundResult};
 use cards::Pool;
 use engine::Variant;
 
-/// The game's name on the command line.
-pub const NAME: &str = "winston-crazier-eights";
+crate::game_def! {
+    title: "Winston Draft + Crazier Eights", name: "winston-crazier-eights", contest: Winston,
+    description: "Winston draft from three piles, 30-card decks, then Crazier Eights (2 players)";
 
-/// The registry entry.
-pub const INFO: GameInfo = GameInfo::of::<Def>();
-
-/// Winston Draft + Crazier Eights for the framework.
-pub struct Def;
-
-/// Winston Draft + Crazier Eights with a lineup of bots, ready for the harness.
-pub type Winston = Contest<Def>;
-
-impl GameDef for Def {
-    type State = engine::State;
-    type RulesFile = Rules;
-    type Preset = Preset;
-
-    const NAME: &'static str = NAME;
-    const DESCRIPTION: &'static str = "Winston draft from three piles, 30-card decks, then Crazier Eights (2 players)";
-    const PRESETS: &'static [(&'static str, &'static str)] = bots::PRESETS;
     const DEFAULT_MIX: &'static [&'static str] = &["value", "colour"];
 
     fn measures(variant: &Variant) -> Measures {
