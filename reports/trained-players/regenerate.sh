@@ -1,8 +1,9 @@
 #!/bin/sh
 # The trained players (the `cfr` presets) against every other player: paired differences
 # in chips per round on the same deals, seats rotated, at the default table (mixed, and
-# A,B,A,B against each player) and heads-up, a lower bound on each heads-up policy's
-# exploitability by play, and how fast a table of trained players plays.
+# A,B,A,B against each player) and heads-up, the search bot heads-up against each preset,
+# a lower bound on each heads-up policy's exploitability by play, and how fast a table of
+# trained players plays.
 # Run from the repository root:  sh reports/trained-players/regenerate.sh
 set -eu
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/draftsim-target}"
@@ -38,6 +39,15 @@ done
 for opp in tight exact greedy no-trade 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' search; do
   draftsim run --game sevens --seats "cfr,$opp,cfr,$opp" --rounds 20000 --quiet \
     --out "$D/sevens-abab-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
+done
+# The search bot heads-up against each preset, the trained player's rival at that table.
+for opp in greedy hate tight calibrated loose-aggressive bluffer late-folder 'bluffer{bet.p=1}' 'bluffer{bet.p=0}'; do
+  draftsim run --game seven-card-draft --seats "search,$opp" --rounds 4000 --quiet \
+    --out "$D/scd-hu-search-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
+done
+for opp in tight exact greedy bluffer no-trade 'bluffer{bet.p=1}' 'bluffer{bet.p=0}'; do
+  draftsim run --game sevens --seats "search,$opp" --rounds 4000 --quiet \
+    --out "$D/sevens-hu-search-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
 done
 # Seven Poker (games, victory cards): a mixed table, then each player alone, A, B, A, B.
 draftsim run --game seven-poker --seats cfr,adaptive,colour,rainbow --rounds 4000 --quiet \
