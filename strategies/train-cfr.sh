@@ -6,12 +6,13 @@ set -e
 cargo run --release --quiet -- train --game kuhn-poker --iterations 5000 --out strategies/kuhn-poker/cfr --force --quiet
 cargo run --release --quiet -- train --game leduc-poker --iterations 2000 --out strategies/leduc-poker/cfr --force --quiet
 # Seven Card Draft: betting by external-sampling MCCFR over its bucketed betting keys, picks
-# by greedy; at the default table and heads-up, each against itself and, at half the other
-# seats, the presets (the betting extremes among them).
+# by greedy at the default table and by hate heads-up (where every passed card goes to the
+# one opponent); each against itself and, at half the other seats, the presets (the
+# betting extremes among them).
 cargo run --release --quiet -- train --game seven-card-draft --iterations 300000 \
   --field 'bluffer{bet.p=1},bluffer{bet.p=0},tight,greedy,loose-aggressive,hate' \
   --out strategies/seven-card-draft/cfr --force --quiet
-cargo run --release --quiet -- train --game seven-card-draft --players 2 --iterations 400000 \
+cargo run --release --quiet -- train --game seven-card-draft --players 2 --iterations 400000 --fallback hate \
   --field 'bluffer{bet.p=1},bluffer{bet.p=0},tight,greedy,loose-aggressive,hate' \
   --out strategies/seven-card-draft/cfr-heads-up --force --quiet
 # Sevens: betting likewise, trades by tight; at four seats and heads-up, each against
