@@ -264,7 +264,7 @@ fn a_sweep_names_the_variants_that_cross_a_limit_and_its_report_repeats_them() {
 
 #[test]
 fn seat_balance_effects_are_the_difference_of_the_two_runs_health_cards() {
-    let dir = scratch("sensitivity", "seats");
+    let dir = scratch("sensitivity", "seat-balance");
     let study = dir.join("study");
     let o = draftsim(&[
         "sensitivity",
