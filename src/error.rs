@@ -87,6 +87,9 @@ pub enum Error {
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// What a game's rules step returns: nothing, or the error that stopped the unit.
+pub type Step = Result<()>;
+
 #[cfg(test)]
 mod tests {
     use super::Error;

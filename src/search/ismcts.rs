@@ -10,7 +10,7 @@
 
 use rand::{Rng, RngCore, SeedableRng};
 
-use super::params::Opponents;
+use super::params::{Opponents, Searches};
 use super::{Forward, RolloutBot, SearchParams};
 use crate::sim::{BotRng, MAX_BINS, MAX_COUNTERS, MAX_SEATS, MAX_SUMS, NoEvents, RoundResult, Shape};
 
@@ -210,6 +210,19 @@ impl<F: Forward> Ismcts<F> {
             self.note = SearchNote { seat, iterations: 0, visits: 0, choices: 1, ..SearchNote::default() };
             return self.legal[0];
         }
+        if !self.searched(rules) {
+            // The rollout policy decides from this seat's view, which every world shares.
+            if let Some(m) = self.policy_move(rules, seat, &mut rng) {
+                self.note = SearchNote {
+                    seat,
+                    iterations: 0,
+                    visits: 0,
+                    choices: self.legal.len() as u32,
+                    ..SearchNote::default()
+                };
+                return m;
+            }
+        }
         self.nodes.clear();
         self.nodes.push(Node::new(0, seat as u8));
         for _ in 0..self.params.iterations {
@@ -283,9 +296,9 @@ impl<F: Forward> Ismcts<F> {
         let mut node = 0u32;
         let mut expanded = false;
         while let Some(actor) = self.world.to_act() {
-            if actor != seat && self.params.opponents == Opponents::Rollout {
-                // The other seat moves by the rollout policy, with its cards in this world;
-                // the tree follows the move as this seat sees it.
+            if (actor != seat && self.params.opponents == Opponents::Rollout) || !self.searched(rules) {
+                // The rollout policy moves, with the mover's cards in this world; the tree
+                // follows the move as this seat sees it.
                 let Some(m) = self.policy_move(rules, actor, rng) else { break };
                 let (key, actor8) = (self.world.key(rules, actor, seat, m), actor as u8);
                 let child = self.child(node, actor8, key).unwrap_or_else(|| {
@@ -446,6 +459,11 @@ impl<F: Forward> Ismcts<F> {
     }
 
     /// The rollout policy's move for `actor` in the world (`None` if its bot fails).
+    /// Whether the world's seat to move decides by the tree (else by the rollout policy).
+    fn searched(&self, rules: &F::Variant) -> bool {
+        self.params.searches == Searches::All || self.world.is_bet(rules)
+    }
+
     fn policy_move(&mut self, rules: &F::Variant, actor: usize, rng: &mut BotRng) -> Option<F::Move> {
         if self.rollout.is_empty() {
             self.world.legal(rules, &mut self.legal);
@@ -557,6 +575,7 @@ mod tests {
             horizon: 0,
             opponents: Opponents::Search,
             worlds: 1,
+            searches: Searches::All,
         }
     }
 

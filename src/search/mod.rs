@@ -105,6 +105,14 @@ pub trait Forward: Clone + Default + Send {
     /// cannot tell apart from another gets the same key. Keys of one seat's moves at one
     /// decision are distinct when that seat is the observer.
     fn key(&self, rules: &Self::Variant, actor: usize, observer: usize, m: Self::Move) -> u32;
+    /// Whether the seat to move makes a betting decision: what the search bot's
+    /// `searches = "bets"` searches, leaving the rest to its rollout policy. It agrees with
+    /// [`Forward::info_key`] where the game has one (keys are for bets). True by default: a
+    /// game without such a split searches everything.
+    fn is_bet(&self, rules: &Self::Variant) -> bool {
+        let _ = rules;
+        true
+    }
     /// The information key of an observation, for the solver and its policies: equal
     /// exactly when the seat cannot tell the decisions apart (or, for a large game, when
     /// its abstraction puts them together). `None` where the game has none.
@@ -149,6 +157,24 @@ pub trait Forward: Clone + Default + Send {
         let _ = (rules, seat);
         0
     }
+}
+
+/// What every game's event enum `$event` needs beside it: `From<SearchNote>` for its
+/// `Search` variant (the drivers note the search bot's decisions through it), and the
+/// trait `Sink`, any sink of these events, which the rules' steps write to.
+#[macro_export]
+macro_rules! game_events {
+    ($event:ident) => {
+        impl From<$crate::search::SearchNote> for $event {
+            fn from(note: $crate::search::SearchNote) -> $event {
+                $event::Search(note)
+            }
+        }
+
+        /// Where the rules' steps write this game's events: any sink of them.
+        pub trait Sink: $crate::sim::EventSink<$event> {}
+        impl<T: $crate::sim::EventSink<$event>> Sink for T {}
+    };
 }
 
 /// The part of a game's [`Forward`] impl that every game writes alike, placed inside the
@@ -365,6 +391,7 @@ impl<F: Forward> OutsideBot<F> {
                     horizon: 0,
                     opponents: params::Opponents::Search,
                     worlds: 1,
+                    searches: params::Searches::All,
                 };
                 Hinter::Search(Box::new(Ismcts::new(params, players, Vec::new())))
             }

@@ -24,6 +24,8 @@ struct SearchToml {
     opponents: Opponents,
     #[serde(default = "one_world")]
     worlds: u32,
+    #[serde(default)]
+    searches: Searches,
 }
 
 fn one_world() -> u32 {
@@ -46,6 +48,20 @@ pub enum Opponents {
     Rollout,
 }
 
+/// Which decisions the search bot searches; the rollout policy makes the others, in its
+/// tree as at its own turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Searches {
+    /// Every decision.
+    #[default]
+    All,
+    /// The betting decisions only ([`crate::search::Forward::is_bet`]): a preset that
+    /// computes its trades or picks exactly plays them, and the search spends its
+    /// iterations where the bets are.
+    Bets,
+}
+
 /// How the search bot searches.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
@@ -63,6 +79,8 @@ pub struct SearchParams {
     /// other seats' seen moves were in it under the rollout policy (1 = every world as
     /// likely as any other).
     pub worlds: u32,
+    /// Which decisions it searches.
+    pub searches: Searches,
 }
 
 /// What the search bot's rollouts (and, with `opponents = "rollout"` or `worlds`, its model
@@ -150,6 +168,11 @@ impl SearchParams {
                 t.worlds
             )));
         }
+        if t.searches == Searches::Bets && t.rollout == "random" {
+            return Err(InputError::new(
+                "searches = \"bets\": the rollout policy makes every other decision, and a random rollout would make them at random; name a heuristic preset or a trained policy as rollout (e.g. rollout = \"tight\") or set searches = \"all\"",
+            ));
+        }
         Ok(SearchParams {
             iterations: t.iterations,
             exploration: t.exploration,
@@ -157,6 +180,7 @@ impl SearchParams {
             horizon: t.horizon,
             opponents: t.opponents,
             worlds: t.worlds,
+            searches: t.searches,
         })
     }
 }

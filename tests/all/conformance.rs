@@ -64,6 +64,7 @@ fn every_bot<G: GameDef>(players: usize) -> Vec<(String, SeatBot<G::State>)> {
     if <G::State as Forward>::REWINDS {
         names.push(format!("search{{iterations=40;rollout={};worlds=4}}", model::<G>()));
     }
+    names.push(format!("search{{iterations=40;rollout={};searches=bets}}", model::<G>()));
     names.into_iter().map(|n| (n.clone(), seat_bot::<G>(&n, players))).collect()
 }
 
@@ -133,6 +134,8 @@ fn bad_search_parameters_name_the_key<G: GameDef>() {
         ("search{opponents=psychic}", "opponents"),
         ("search{worlds=0}", "worlds"),
         ("search{worlds=5000}", "worlds"),
+        ("search{searches=psychic}", "searches"),
+        ("search{rollout=random;worlds=1;searches=bets}", "searches"),
     ] {
         let err = load_strategy::<G>(seat).err().unwrap_or_else(|| panic!("{}: {seat} should be refused", G::NAME));
         let err = err.to_string();
@@ -339,6 +342,27 @@ fn outside_seats_see_the_observation_and_every_move_named<G: GameDef>() {
     }
 }
 
+/// The decisions the search's `searches = "bets"` searches are those the game's solver
+/// abstraction keys, where it keys any; a game without keys searches every decision.
+fn bets_are_what_the_solver_keys<G: GameDef>() {
+    let rules = default_rules::<G>();
+    let points = points::<G>(&rules, 200);
+    let mut obs = Obs::<G>::default();
+    let keyed: Vec<(bool, bool)> = (points.iter())
+        .map(|p| {
+            p.observe(&rules, p.to_act().expect("a decision"), &mut obs);
+            (p.is_bet(&rules), <G::State as Forward>::info_key(&rules, &obs).is_some())
+        })
+        .collect();
+    if keyed.iter().any(|&(_, key)| key) {
+        for (i, &(bet, key)) in keyed.iter().enumerate() {
+            assert_eq!(bet, key, "{}: decision point {i}: is_bet and info_key disagree", G::NAME);
+        }
+    } else {
+        assert!(keyed.iter().all(|&(bet, _)| bet), "{}: a decision is called a bet's opposite without keys", G::NAME);
+    }
+}
+
 /// How many cards a game hides from a seat: many, or so few (a reference game) that a
 /// sampled world often equals the truth.
 #[derive(Clone, Copy)]
@@ -363,6 +387,7 @@ where
     no_bot_reads_hidden_cards::<G>(hidden);
     a_planted_leak_is_caught::<G>();
     bad_search_parameters_name_the_key::<G>();
+    bets_are_what_the_solver_keys::<G>();
     a_rewound_world_replays_to_itself::<G>();
     the_truth_is_likelier_than_its_worlds::<G>();
     replays_repeat_and_threads_do_not_matter::<G>();

@@ -19,3 +19,43 @@ fn the_search_bot_beats_random_and_is_reproducible() {
     // Heads-up, half the hands end with nobody at 7 or under: chips tell the winner.
     assert!(row_value(&table, "search", "chips_per_round_lo") > 0.0, "search against random: {table}");
 }
+
+/// With `searches = "bets"` the search bot searches its bets only: every trade is its
+/// rollout preset's (`tight`, whose exact trades draw no random number), while its bets
+/// are its own. The same search over every decision trades otherwise, so the check can
+/// fail.
+#[test]
+fn a_search_of_bets_trades_as_its_rollout_preset() {
+    use draftsim::games::contest::{GameDef, load_strategy};
+    use draftsim::games::sevens::engine::State;
+    use draftsim::games::sevens::{Def, Rules};
+    use draftsim::search::leaks::decision_points;
+    use draftsim::search::{Forward, SeatBot, decide};
+    use draftsim::sim::{BotRng, NoEvents};
+    use rand::SeedableRng;
+
+    let rules = Def::compile(&Rules::default()).expect("the default rules");
+    let players = Def::players(&rules);
+    let bot = |name: &str| SeatBot::<State>::new(name, &load_strategy::<Def>(name).expect(name), players, Def::bot);
+    let mut table: Vec<_> = ["tight", "bluffer", "greedy", "random"].into_iter().map(bot).collect();
+    let points = decision_points(&rules, &mut table, 5, 300, 1);
+    let mut tight = bot("tight");
+    let mut obs = Default::default();
+    let mut differ = |name: &str, bets: bool| {
+        let mut search = bot(name);
+        (points.iter().filter(|p| p.is_bet(&rules) == bets))
+            .filter(|p| {
+                let seat = p.to_act().expect("a decision");
+                let mut decision = |b: &mut SeatBot<_>| {
+                    decide(&rules, *p, b, seat, &mut BotRng::seed_from_u64(9), &mut obs, &mut NoEvents).expect("a move")
+                };
+                decision(&mut search) != decision(&mut tight)
+            })
+            .count()
+    };
+    let trades = points.iter().filter(|p| !p.is_bet(&rules)).count();
+    assert!(trades >= 30, "only {trades} trades among the decision points");
+    assert_eq!(differ("search{iterations=60;searches=bets}", false), 0, "a trade the search of bets made itself");
+    assert!(differ("search{iterations=60;searches=bets}", true) > 0, "the search of bets bet as tight at every bet");
+    assert!(differ("search{iterations=60}", false) > 0, "the search of every decision traded as tight at every trade");
+}

@@ -56,10 +56,10 @@ use super::measures::{
 };
 use super::rules::{COLOURS, MAX_LIBRARY, MAX_ROW, Method, Opening, Rules, WipeCounters};
 use super::view::{Board, Bot, BotRng, Card, CardBits, MAX_PERMANENTS, NO_CARD, Pick, View, slot_mask};
-use crate::error::Error;
+use crate::error::{Error, Step};
 use crate::search::{Forward, SearchNote};
 pub use crate::sim::NoEvents;
-use crate::sim::{CardLog, EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
+use crate::sim::{CardLog, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
 mod steps;
 pub use steps::*;
@@ -199,11 +199,7 @@ pub enum Event {
     Search(SearchNote),
 }
 
-impl From<SearchNote> for Event {
-    fn from(note: SearchNote) -> Event {
-        Event::Search(note)
-    }
-}
+crate::game_events!(Event);
 
 /// Where the game stands: the decision the state waits for, and whose it is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -633,12 +629,12 @@ impl State {
         self.n_removed += 1;
     }
 
-    fn row_event(&self, sink: &mut impl EventSink<Event>) {
+    fn row_event(&self, sink: &mut impl Sink) {
         sink.event(Event::Row { cards: self.row, len: self.n_row });
     }
 
     /// Deals the row from the library (no mill counters: nobody draws).
-    fn set_out_row(&mut self, rules: &Rules, sink: &mut impl EventSink<Event>) {
+    fn set_out_row(&mut self, rules: &Rules, sink: &mut impl Sink) {
         self.n_row = 0;
         if matches!(rules.method, Method::Tableau | Method::Pipeline) {
             for _ in 0..rules.row {
@@ -654,7 +650,7 @@ impl State {
     /// Tableau: while the cards in it are all lands or all non-lands and the library can
     /// deal a whole new tableau, remove them all, then deal again (the new cards count for
     /// `drawer` under `wipe_counters = "drawer"`).
-    fn wipe_check(&mut self, rules: &Rules, drawer: Option<usize>, sink: &mut impl EventSink<Event>) {
+    fn wipe_check(&mut self, rules: &Rules, drawer: Option<usize>, sink: &mut impl Sink) {
         if rules.method != Method::Tableau {
             return;
         }

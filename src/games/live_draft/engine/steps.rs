@@ -10,9 +10,9 @@ impl State {
         rules: &Rules,
         deal_seed: u64,
         _deal_index: u64,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         deal_library(rules, self, deal_seed);
         let lands = (0..self.n_cards).filter(|&i| self.cards[i].is_land()).count();
         sink.event(Event::Library { cards: self.n_cards, lands });
@@ -26,12 +26,7 @@ impl State {
 
     /// Starts play from the position in the table (the opening included, unless hands
     /// are already dealt).
-    pub(super) fn begin(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn begin(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         let n = rules.players;
         self.untapped = [0; COLOURS];
         self.drawn = [0; MAX_SEATS];
@@ -74,12 +69,7 @@ impl State {
 
     /// Rummy's quick opening: the next seat still above the hand size discards; once none
     /// is, the chosen cards go on the pile in seat order (every seat chose unseen).
-    pub(super) fn opening_discard_next(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn opening_discard_next(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         while (self.seat as usize) < rules.players {
             if self.boards[usize::from(self.seat)].hand_size > rules.hand_size {
                 self.phase = Phase::OpeningDiscard(self.seat);
@@ -103,12 +93,7 @@ impl State {
 
     /// The careful opening: the next seat short of a full hand draws, from the first
     /// player round the table.
-    pub(super) fn careful_next(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn careful_next(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         let n = rules.players;
         while (0..n).any(|p| self.boards[p].hand_size < rules.hand_size) {
             let s = usize::from(self.seat);
@@ -122,12 +107,7 @@ impl State {
 
     /// The hands are dealt: opening lands are measured, then the quick opening's
     /// exchanges, then the first turn.
-    pub(super) fn opening_dealt(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn opening_dealt(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         for s in 0..rules.players {
             let hand = &self.hands[s][..self.boards[s].hand_size];
             let lands = hand.iter().filter(|&&c| self.cards[usize::from(c)].is_land()).count();
@@ -144,12 +124,7 @@ impl State {
     }
 
     /// The quick opening's exchanges: the seat asked next, or the first turn.
-    pub(super) fn mulligan_next(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn mulligan_next(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         while usize::from(self.seat) < rules.players {
             let s = usize::from(self.seat);
             if (self.mulligans_done as usize) < rules.max_mulligans && self.boards[s].hand_size >= 2 {
@@ -163,12 +138,7 @@ impl State {
     }
 
     /// The opening is over: seat 0 takes the first turn.
-    pub(super) fn opening_done(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn opening_done(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         if self.verify {
             self.check(rules.players)?;
         }
@@ -178,12 +148,7 @@ impl State {
 
     /// The next turn (of `self.seat`), or the end at the turn cap.
     #[inline]
-    pub(super) fn next_turn(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn next_turn(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         if self.game_turn >= rules.turn_cap() {
             return self.finish(rules, None, sink, out);
         }
@@ -192,12 +157,7 @@ impl State {
     }
 
     /// Untap, then the draw (skipped on the first player's first turn where the rules say).
-    pub(super) fn start_turn(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn start_turn(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         let seat = usize::from(self.seat);
         self.turns[seat] += 1;
         sink.event(Event::Turn { seat, turn: self.game_turn });
@@ -234,9 +194,9 @@ impl State {
         rules: &Rules,
         seat: usize,
         why: DrawFor,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         self.draw_for = why;
         match rules.method {
             Method::Blind => {
@@ -284,13 +244,7 @@ impl State {
     }
 
     /// Rummy: the discard pile's top goes to the seat's hand.
-    pub(super) fn take_top(
-        &mut self,
-        rules: &Rules,
-        seat: usize,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn take_top(&mut self, rules: &Rules, seat: usize, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         self.n_discard -= 1;
         let card = self.discard[self.n_discard];
         if out.cards.on() {
@@ -303,13 +257,7 @@ impl State {
     }
 
     /// Rummy: two cards from the library, then the seat discards one.
-    pub(super) fn draw_two(
-        &mut self,
-        rules: &Rules,
-        seat: usize,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) {
+    pub(super) fn draw_two(&mut self, rules: &Rules, seat: usize, sink: &mut impl Sink, out: &mut RoundResult) {
         let mut lands = 0;
         for _ in 0..2 {
             if let Some(card) = self.take_library(rules, Some(seat)) {
@@ -332,9 +280,9 @@ impl State {
         rules: &Rules,
         seat: usize,
         pick: Pick,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         let card = self.row[pick.index];
         if out.cards.on() {
             log_row(&mut out.cards, self, seat);
@@ -390,9 +338,9 @@ impl State {
         rules: &Rules,
         seat: usize,
         drawn: Drawn,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         match (self.draw_for, drawn) {
             (DrawFor::Careful, Drawn::Exhausted) => match ran_dry(rules, self) {
                 Some(end) => self.finish(rules, Some(end), sink, out),
@@ -432,12 +380,7 @@ impl State {
     }
 
     /// After the creatures: combat if a creature can attack, else the end of the turn.
-    pub(super) fn combat_or_end(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn combat_or_end(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         if self.boards[usize::from(self.seat)].ready() != 0 {
             self.phase = Phase::Target(self.seat);
             return Ok(());
@@ -446,12 +389,7 @@ impl State {
     }
 
     /// End of turn: discard down to the hand limit, one card at a time.
-    pub(super) fn end_discards(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn end_discards(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         if self.boards[usize::from(self.seat)].hand_size > rules.max_hand {
             self.phase = Phase::EndDiscard(self.seat);
             return Ok(());
@@ -466,9 +404,9 @@ impl State {
         &mut self,
         rules: &Rules,
         end: Option<(u8, &'static str)>,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         if self.stop_after_turn {
             self.ended = end;
             self.phase = Phase::Over;
@@ -497,9 +435,9 @@ impl State {
         &mut self,
         rules: &Rules,
         end: Option<(u8, &'static str)>,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         let n = rules.players;
         self.phase = Phase::Over;
         out.length = self.game_turn;
@@ -641,13 +579,7 @@ impl State {
     /// Applies the decision of the seat to move (checked by [`State::ask_bot`], or one of
     /// [`Forward::legal`]), then everything up to the next decision.
     #[inline]
-    pub fn step(
-        &mut self,
-        rules: &Rules,
-        m: Move,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub fn step(&mut self, rules: &Rules, m: Move, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         match (self.phase, m) {
             (Phase::OpeningDiscard(s), Move::Discard(i)) => {
                 let s = usize::from(s);
@@ -763,7 +695,7 @@ impl State {
         seat: usize,
         defender: usize,
         blocks: &Blocks,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
     ) {
         let attackers = self.attackers;
@@ -811,9 +743,9 @@ pub fn play_game<B: Bot>(
     bots: &mut [B],
     seating: &[usize],
     bot_rngs: &mut SeatRngs,
-    sink: &mut impl EventSink<Event>,
+    sink: &mut impl Sink,
     out: &mut RoundResult,
-) -> Result<(), Error> {
+) -> Step {
     t.begin(rules, sink, out)?;
     crate::search::play_on(rules, t, bot_rngs, sink, out, |t, s, rng| t.ask_bot(rules, &mut bots[seating[s]], rng))
 }
@@ -828,7 +760,7 @@ pub fn take_turn<B: Bot>(
     bots: &mut [B],
     seat: usize,
     game_turn: u32,
-    sink: &mut impl EventSink<Event>,
+    sink: &mut impl Sink,
     out: &mut RoundResult,
 ) -> Result<Option<(u8, &'static str)>, Error> {
     let mut bot_rngs = SeatRngs::new(0, bots.len());
@@ -908,7 +840,7 @@ pub(super) fn tap(untapped: &mut [u8; COLOURS], colour: usize, cost: u8) {
 }
 /// Moves the creatures in `dead` (slot bits) to their controller's graveyard, compacting
 /// the slots (and their summoning sickness and tapping).
-pub(super) fn bury(t: &mut State, seat: usize, dead: u64, sink: &mut impl EventSink<Event>) {
+pub(super) fn bury(t: &mut State, seat: usize, dead: u64, sink: &mut impl Sink) {
     if dead == 0 {
         return;
     }

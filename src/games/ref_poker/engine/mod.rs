@@ -22,7 +22,7 @@ use super::rules::{Flavour, Rules};
 use super::view::{Action, Bot, BotRng, SeatView};
 use crate::error::Error;
 use crate::search::{Forward, SearchNote};
-use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT};
+use crate::sim::{MAX_SEATS, RoundResult, SHARE_UNIT};
 
 mod forward;
 mod steps;
@@ -73,11 +73,7 @@ pub enum Event {
     Search(SearchNote),
 }
 
-impl From<SearchNote> for Event {
-    fn from(note: SearchNote) -> Event {
-        Event::Search(note)
-    }
-}
+crate::game_events!(Event);
 
 /// Everything every seat sees: the betting and, once turned, the public card.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -180,7 +176,7 @@ impl<F: Flavour> State<F> {
     }
 
     /// Starts a unit on the deal drawn from `deal_seed`.
-    pub fn reset<S: EventSink<Event>>(
+    pub fn reset<S: Sink>(
         &mut self,
         rules: &Rules<F>,
         deal_seed: u64,

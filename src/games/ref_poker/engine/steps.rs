@@ -4,7 +4,7 @@ use super::*;
 
 impl<F: Flavour> State<F> {
     /// Antes and opens the first round (the cards are dealt).
-    pub(super) fn open<S: EventSink<Event>>(&mut self, rules: &Rules<F>, sink: &mut S) {
+    pub(super) fn open<S: Sink>(&mut self, rules: &Rules<F>, sink: &mut S) {
         let n = rules.players;
         let p = &mut self.public;
         *p = Public { players: n, to_act: Some(0), active: n, stakes: rules.ante, ..Public::default() };
@@ -16,7 +16,7 @@ impl<F: Flavour> State<F> {
     }
 
     /// Applies the seat to act's action, then moves to the next decision or the end.
-    pub fn step<S: EventSink<Event>>(
+    pub fn step<S: Sink>(
         &mut self,
         rules: &Rules<F>,
         action: Action,
@@ -98,7 +98,7 @@ impl<F: Flavour> State<F> {
 
     /// Ends the unit: the last seat in takes the pot, or the best hands at the showdown
     /// share it.
-    fn settle<S: EventSink<Event>>(&mut self, rules: &Rules<F>, sink: &mut S, out: &mut RoundResult) {
+    fn settle<S: Sink>(&mut self, rules: &Rules<F>, sink: &mut S, out: &mut RoundResult) {
         let n = rules.players;
         let in_hand = |s: &usize| !self.public.folded[*s];
         let showdown = self.public.active > 1;

@@ -26,6 +26,10 @@ impl Forward for State {
         }
     }
 
+    fn is_bet(&self, _variant: &Variant) -> bool {
+        matches!(self.public.phase, Phase::Bet(_))
+    }
+
     /// Every card of the pack; at a bet, fold (unless checking is free: a fold then only
     /// throws the pot away), check or call, and the raises of [`BetOptions::raise_menu`].
     fn legal(&self, variant: &Variant, out: &mut Vec<Move>) {

@@ -32,11 +32,11 @@ use super::measures::{
 use super::rules::{Limit, Mode, Variant};
 use super::view::{Action, BetOptions, Bot, BotRng, PackMemory, PickChoice, PublicAction, SeatView};
 use crate::cards::{Card, CardSet};
-use crate::error::Error;
+use crate::error::{Error, Step};
 use crate::eval::HandValue;
 use crate::search::{Forward, SearchNote};
 pub use crate::sim::NoEvents;
-use crate::sim::{CardLog, EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
+use crate::sim::{CardLog, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
 mod steps;
 pub use steps::*;
@@ -158,11 +158,7 @@ pub enum Event {
     Search(SearchNote),
 }
 
-impl From<SearchNote> for Event {
-    fn from(note: SearchNote) -> Event {
-        Event::Search(note)
-    }
-}
+crate::game_events!(Event);
 
 /// Where the unit stands.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

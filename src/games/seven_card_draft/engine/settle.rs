@@ -3,12 +3,7 @@
 use super::*;
 
 /// Splits the pots among the best hands, side pots included.
-pub(super) fn showdown(
-    variant: &Variant,
-    t: &mut State,
-    sink: &mut impl EventSink<Event>,
-    out: &mut RoundResult,
-) -> Result<(), Error> {
+pub(super) fn showdown(variant: &Variant, t: &mut State, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
     let n = t.public.players;
     let mut values = [HandValue(0); MAX_SEATS];
     let mut wild_count = [0u32; MAX_SEATS];
@@ -112,7 +107,7 @@ pub(super) fn split(amount: u32, k: u32, i: usize) -> u32 {
 
 /// Returns the chips of the one seat whose stake nobody matched (the part above the
 /// second-highest stake): they were never contested.
-pub(super) fn refund_uncalled(t: &mut State, sink: &mut impl EventSink<Event>) {
+pub(super) fn refund_uncalled(t: &mut State, sink: &mut impl Sink) {
     let n = t.public.players;
     let top = *t.public.committed[..n].iter().max().expect("players");
     let at_top = (0..n).filter(|&s| t.public.committed[s] == top).count();

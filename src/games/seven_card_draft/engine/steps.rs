@@ -148,9 +148,9 @@ impl State {
         variant: &Variant,
         deal_seed: u64,
         deal_index: u64,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         self.stacked = false;
         self.start_unit(variant, deal_seed, None, deal_index, sink, out)
     }
@@ -162,9 +162,9 @@ impl State {
         packs: &[CardSet],
         stacks: &[u32],
         deal_index: u64,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         let n = variant.rules.players;
         assert!(
             packs.len() == n && packs.iter().all(|p| p.len() as usize == variant.rules.pack_size),
@@ -181,9 +181,9 @@ impl State {
         deal_seed: u64,
         stacks: Option<&[u32]>,
         deal_index: u64,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         let n = variant.rules.players;
         if self.deck_buf.len() != variant.deck_cards.len() {
             self.deck_buf.clear();
@@ -211,12 +211,7 @@ impl State {
 
     /// In game mode: deals the next round while more than one player has chips (and the
     /// round limit is not reached), else ends the game.
-    pub(super) fn next_game_round(
-        &mut self,
-        variant: &Variant,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn next_game_round(&mut self, variant: &Variant, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         let n = variant.rules.players;
         let p = &mut self.public;
         if p.stacks[..n].iter().filter(|&&s| s > 0).count() > 1 && p.round < variant.rules.max_rounds_per_game {
@@ -249,9 +244,9 @@ impl State {
         &mut self,
         variant: &Variant,
         dir: i8,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         let n = variant.rules.players;
         let pack_size = variant.rules.pack_size;
         let p = &mut self.public;
@@ -372,9 +367,9 @@ impl State {
         &mut self,
         variant: &Variant,
         mut from: usize,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         loop {
             let n = self.public.players;
             for s in from..n {
@@ -399,12 +394,7 @@ impl State {
 
     /// Every seat's choice at this pick goes into its hand (face up at a face-up pick).
     #[inline(always)]
-    pub(super) fn reveal_picks(
-        &mut self,
-        variant: &Variant,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn reveal_picks(&mut self, variant: &Variant, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         let n = self.public.players;
         let pick = self.public.pick;
         let face_up = variant.is_face_up(pick);
@@ -451,7 +441,7 @@ impl State {
         &mut self,
         variant: &Variant,
         betting: bool,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
     ) -> Result<bool, Error> {
         let n = self.public.players;
@@ -483,12 +473,7 @@ impl State {
     }
 
     /// Scores the round; in game mode the deal moves on and the next round begins.
-    pub(super) fn end_round(
-        &mut self,
-        variant: &Variant,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn end_round(&mut self, variant: &Variant, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         finish(self, out)?;
         match variant.rules.mode {
             Mode::Round => {
@@ -510,7 +495,7 @@ impl State {
 
     /// Starts betting round `round` if at least two seats can act; returns whether a seat
     /// now bets.
-    pub(super) fn start_betting(&mut self, variant: &Variant, round: usize, sink: &mut impl EventSink<Event>) -> bool {
+    pub(super) fn start_betting(&mut self, variant: &Variant, round: usize, sink: &mut impl Sink) -> bool {
         let p = &mut self.public;
         let n = p.players;
         // Seats that can act (in, with chips) as bits; only the seat acting changes them.
@@ -603,13 +588,7 @@ impl State {
 
     /// Applies the decision of the seat to move, then plays on to the next decision.
     #[inline(always)]
-    pub fn step(
-        &mut self,
-        variant: &Variant,
-        m: Move,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub fn step(&mut self, variant: &Variant, m: Move, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         match (self.public.phase, m) {
             (Phase::Pick(s), Move::Pick(choice)) => {
                 let s = s as usize;
@@ -631,9 +610,9 @@ impl State {
         variant: &Variant,
         seat: usize,
         action: Action,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         let options = self.bet_options(variant, seat);
         if !options.allows(action, self.public.stacks[seat]) {
             return Err(Error::Invariant(format!("seat {seat} may not {action} here")));
@@ -730,9 +709,9 @@ pub fn play_stacked<B: Bot>(
     bots: &mut [B],
     seating: &[usize],
     deal: &StackedDeal<'_>,
-    sink: &mut impl EventSink<Event>,
+    sink: &mut impl Sink,
     out: &mut RoundResult,
-) -> Result<(), Error> {
+) -> Step {
     let mut rngs = SeatRngs::new(deal.bot_seed, variant.rules.players);
     table.reset_stacked(variant, deal.packs, deal.stacks, deal.deal_index, sink, out)?;
     let result = crate::search::play_on(variant, table, &mut rngs, sink, out, |t, s, rng| {

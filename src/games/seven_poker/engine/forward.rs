@@ -34,6 +34,11 @@ impl Forward for State {
         }
     }
 
+    /// Staying or folding is Seven Poker's bet.
+    fn is_bet(&self, _rules: &Rules) -> bool {
+        matches!(self.public.phase, Phase::Declare(_))
+    }
+
     fn legal(&self, rules: &Rules, out: &mut Vec<Move>) {
         out.clear();
         let layout = Layout { per: rules.cards_per_colour };

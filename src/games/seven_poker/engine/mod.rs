@@ -45,10 +45,10 @@ use super::measures::{
 use super::rules::{AllFold, LeftSwap, LoneStayer, Rules, ShortPile, Unit, VictoryColours};
 use super::view::{Bot, BotRng, SeatView};
 use crate::cards::shuffle::shuffle;
-use crate::error::Error;
+use crate::error::{Error, Step};
 use crate::search::{Forward, SearchNote};
 pub use crate::sim::NoEvents;
-use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
+use crate::sim::{MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
 mod steps;
 pub use steps::*;
@@ -137,11 +137,7 @@ pub enum Event {
     Search(SearchNote),
 }
 
-impl From<SearchNote> for Event {
-    fn from(note: SearchNote) -> Event {
-        Event::Search(note)
-    }
-}
+crate::game_events!(Event);
 
 /// Where the unit stands: who decides what.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -66,9 +66,9 @@ impl State {
         rules: &Rules,
         deal_seed: u64,
         _deal_index: u64,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         self.public = Public { players: rules.players, ..Public::default() };
         self.hands = [0; MAX_SEATS];
         self.deal_seed = deal_seed;
@@ -81,12 +81,7 @@ impl State {
 
     /// The next round, or the end of the game when the deck cannot refill the hands under
     /// `short_pile = "ends-game"` (the most victory cards wins, alone).
-    pub(super) fn begin_round(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn begin_round(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         let n = rules.players;
         let layout = Layout { per: rules.cards_per_colour };
         if rules.short_pile == ShortPile::EndsGame && cards_needed(rules, &self.hands) > deck_size(layout, self, n) {
@@ -103,12 +98,7 @@ impl State {
     }
 
     /// A round's deck and deal, up to the first exchange.
-    pub(super) fn start_round(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn start_round(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         let n = rules.players;
         let layout = Layout { per: rules.cards_per_colour };
         let first = self.public.first;
@@ -200,12 +190,7 @@ impl State {
 
     /// The next exchange turn (orbits from the first player, while the pile lasts), or the
     /// reveal.
-    pub(super) fn next_exchange(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn next_exchange(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         let n = rules.players;
         let p = &mut self.public;
         if usize::from(p.pass) == n {
@@ -223,7 +208,7 @@ impl State {
     }
 
     /// Seat `s` gives `give` (or nothing) to its left neighbour.
-    pub(super) fn swap_give(&mut self, rules: &Rules, s: usize, give: Option<u8>, sink: &mut impl EventSink<Event>) {
+    pub(super) fn swap_give(&mut self, rules: &Rules, s: usize, give: Option<u8>, sink: &mut impl Sink) {
         let n = rules.players;
         let Some(give) = give else {
             self.public.phase = Phase::Exchange(s as u8);
@@ -246,7 +231,7 @@ impl State {
     }
 
     /// The left neighbour of `s` gives back `got` for `give`; `s` exchanges next.
-    pub(super) fn swap_back(&mut self, s: usize, give: u8, got: u8, sink: &mut impl EventSink<Event>, n: usize) {
+    pub(super) fn swap_back(&mut self, s: usize, give: u8, got: u8, sink: &mut impl Sink, n: usize) {
         let left = (s + 1) % n;
         self.hands[left] &= !(1 << got);
         self.hands[s] |= 1 << got;
@@ -264,9 +249,9 @@ impl State {
         rules: &Rules,
         s: usize,
         discard: u64,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         let layout = Layout { per: rules.cards_per_colour };
         if discard != 0 {
             self.hands[s] &= !discard;
@@ -291,12 +276,7 @@ impl State {
 
     /// The next seat to choose its shown cards, or the reveal (every choice at once) and
     /// the declarations.
-    pub(super) fn next_show(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn next_show(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         let n = rules.players;
         let p = &mut self.public;
         let first = p.first;
@@ -316,12 +296,7 @@ impl State {
     /// The next declaration (from the dealer, the seat before the first player), or the
     /// showdown. Under `all_fold = "last-stays"` the last seat, seeing every other fold,
     /// stays without being asked.
-    pub(super) fn next_declare(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn next_declare(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         let n = rules.players;
         let p = &mut self.public;
         while usize::from(p.pass) < n {
@@ -372,12 +347,7 @@ impl State {
 
     /// The showdown: the strongest category held by exactly one competitor wins. Those who
     /// stayed compete; when everyone folded, everyone does under `all_fold = "showdown"`.
-    pub(super) fn showdown(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn showdown(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         let n = rules.players;
         let layout = Layout { per: rules.cards_per_colour };
         if self.verify {
@@ -471,9 +441,9 @@ impl State {
         &mut self,
         rules: &Rules,
         colours: u8,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         let n = rules.players;
         let layout = Layout { per: rules.cards_per_colour };
         let p = &mut self.public;
@@ -509,12 +479,7 @@ impl State {
     }
 
     /// The next seat to keep cards, or the round's end.
-    pub(super) fn next_keep(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn next_keep(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         let n = rules.players;
         let p = &mut self.public;
         while usize::from(p.pass) < n {
@@ -530,12 +495,7 @@ impl State {
 
     /// Ends the round: the game's winner, the round cap, a search world's last round, or
     /// the next round.
-    pub(super) fn end_round(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn end_round(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         let n = rules.players;
         let layout = Layout { per: rules.cards_per_colour };
         // Discards and unkept cards go back to the deck, rebuilt at the next round's start;
@@ -698,13 +658,7 @@ impl State {
 
     /// Applies the seat to move's decision, then moves on to the next one.
     #[inline(always)]
-    pub fn step(
-        &mut self,
-        rules: &Rules,
-        m: Move,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub fn step(&mut self, rules: &Rules, m: Move, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         let n = rules.players;
         match (self.public.phase, m) {
             (Phase::SwapGive(s), Move::SwapGive(give)) => {
@@ -816,7 +770,7 @@ pub fn play_stacked<B: Bot>(
     bots: &mut [B],
     stacked: &Stacked<'_>,
     bot_seed: u64,
-    sink: &mut impl EventSink<Event>,
+    sink: &mut impl Sink,
     out: &mut RoundResult,
 ) -> Result<Option<usize>, Error> {
     let n = rules.players;

@@ -59,6 +59,10 @@ impl Forward for State {
         }
     }
 
+    fn is_bet(&self, _rules: &Rules) -> bool {
+        matches!(self.public.phase, Phase::Bet(_))
+    }
+
     fn legal(&self, rules: &Rules, out: &mut Vec<Move>) {
         out.clear();
         match self.public.phase {

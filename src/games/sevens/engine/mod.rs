@@ -29,10 +29,10 @@ use super::measures::{
 };
 use super::rules::{AllOver, Rules, TradeTiming};
 use super::view::{Action, Bot, BotRng, SeatView, TradeMask};
-use crate::error::Error;
+use crate::error::{Error, Step};
 use crate::search::{Forward, SearchNote};
 pub use crate::sim::NoEvents;
-use crate::sim::{EventSink, MAX_SEATS, RoundResult, SHARE_UNIT, UnitSeeds, mix_seed};
+use crate::sim::{MAX_SEATS, RoundResult, SHARE_UNIT, UnitSeeds, mix_seed};
 
 mod steps;
 pub use steps::*;
@@ -108,11 +108,7 @@ pub enum Event {
     Search(SearchNote),
 }
 
-impl From<SearchNote> for Event {
-    fn from(note: SearchNote) -> Event {
-        Event::Search(note)
-    }
-}
+crate::game_events!(Event);
 
 /// The draw pile, shuffled lazily: the k-th card drawn depends on the seed alone, however
 /// the draws are shared among deals and trades.

@@ -51,9 +51,9 @@ impl State {
         rules: &Rules,
         deal_seed: u64,
         _deal_index: u64,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         self.public.players = rules.players;
         self.public.put_in = [0; MAX_SEATS];
         self.public.hand_no = 0;
@@ -67,7 +67,7 @@ impl State {
 
     /// Antes and deals a hand (one card at a time from the dealer's left).
     #[inline(always)]
-    pub(super) fn start_hand(&mut self, rules: &Rules, sink: &mut impl EventSink<Event>) {
+    pub(super) fn start_hand(&mut self, rules: &Rules, sink: &mut impl Sink) {
         let n = rules.players;
         let p = &mut self.public;
         sink.event(Event::HandStart { hand: p.hand_no, carried: p.carried });
@@ -104,12 +104,7 @@ impl State {
     /// Moves on to the next decision: the next seat still in, or the end of the hand
     /// (settling it, then the next hand of a carry-over or the end of the unit).
     #[inline(always)]
-    pub(super) fn advance(
-        &mut self,
-        rules: &Rules,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub(super) fn advance(&mut self, rules: &Rules, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         let n = rules.players;
         loop {
             let p = &mut self.public;
@@ -197,13 +192,7 @@ impl State {
 
     /// Applies the seat to move's decision, then moves on to the next one.
     #[inline(always)]
-    pub fn step(
-        &mut self,
-        rules: &Rules,
-        m: Move,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub fn step(&mut self, rules: &Rules, m: Move, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         match (self.public.phase, m) {
             (Phase::Bet(s), Move::Bet(action)) => {
                 if self.bet(rules, s as usize, action, sink, out) {
@@ -223,7 +212,7 @@ impl State {
         rules: &Rules,
         s: usize,
         action: Action,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
     ) -> bool {
         let p = &mut self.public;
@@ -272,9 +261,9 @@ impl State {
         rules: &Rules,
         s: usize,
         mask: TradeMask,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         let p = &mut self.public;
         if mask != 0 || rules.trade_timing == TradeTiming::FirstTurn {
             p.traded[s] = true;
@@ -321,9 +310,9 @@ pub fn play_stacked<B: Bot>(
     bots: &mut [B],
     seating: &[usize],
     deck: &StackedDeck<'_>,
-    sink: &mut impl EventSink<Event>,
+    sink: &mut impl Sink,
     out: &mut RoundResult,
-) -> Result<(), Error> {
+) -> Step {
     let StackedDeck { order, bot_seed } = *deck;
     let mut ids: Vec<u8> = order.iter().map(|c| c.0).collect();
     ids.sort_unstable();
@@ -341,13 +330,7 @@ pub fn play_stacked<B: Bot>(
 }
 
 /// Reveals and pays out one hand's pot; returns whether nobody qualified.
-pub(super) fn settle(
-    rules: &Rules,
-    t: &mut State,
-    pot: u32,
-    sink: &mut impl EventSink<Event>,
-    out: &mut RoundResult,
-) -> bool {
+pub(super) fn settle(rules: &Rules, t: &mut State, pot: u32, sink: &mut impl Sink, out: &mut RoundResult) -> bool {
     let n = rules.players;
     let p = &mut t.public;
     let hands = &t.hands;

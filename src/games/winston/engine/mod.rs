@@ -36,11 +36,11 @@ use super::measures::{
 };
 use super::rules::{Ability, LaterStarter, MAX_CARDS, MAX_DECK, Rules, Starter};
 use super::view::{Bot, BotRng, BuildView, DraftChoice, DraftView, PlayView};
-use crate::error::{Error, InputError};
+use crate::error::{Error, InputError, Step};
 use crate::games::GameRules;
 use crate::games::contest::Compiled;
 use crate::search::{Forward, SearchNote};
-use crate::sim::{CardLog, EventSink, RoundResult, SHARE_UNIT, SeatRngs, UnitSeeds, mix_seed};
+use crate::sim::{CardLog, RoundResult, SHARE_UNIT, SeatRngs, UnitSeeds, mix_seed};
 
 mod steps;
 pub use steps::*;
@@ -175,11 +175,7 @@ pub enum Event {
     Search(SearchNote),
 }
 
-impl From<SearchNote> for Event {
-    fn from(note: SearchNote) -> Event {
-        Event::Search(note)
-    }
-}
+crate::game_events!(Event);
 
 /// One player's side of a game of Crazier Eights.
 #[derive(Clone, Copy, Debug)]
@@ -279,7 +275,7 @@ pub enum Move {
 /// What comes next inside [`State::run`]: the chance and bookkeeping steps between two
 /// decisions.
 #[derive(Clone, Copy, Debug)]
-enum Step {
+enum Stage {
     /// The draft seat's turn begins (or the draft ends).
     DraftTurn,
     /// The draft seat looks at piles from this one on.

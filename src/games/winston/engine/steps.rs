@@ -15,9 +15,9 @@ impl State {
         variant: &Variant,
         deal_seed: u64,
         _deal_index: u64,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         let (rules, pool) = (&variant.rules, &variant.pool);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix_seed(deal_seed, 0, STACK_STREAM));
         let mut order = [0u8; MAX_CARDS];
@@ -40,12 +40,12 @@ impl State {
         rules: &Rules,
         pool: &Pool,
         deal_seed: u64,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         self.deal_seed = deal_seed;
         self.begin_draft();
-        self.run(rules, pool, Step::DraftTurn, sink, out)
+        self.run(rules, pool, Stage::DraftTurn, sink, out)
     }
 
     /// Lays out the three piles from the stack; seat 0 drafts first.
@@ -74,37 +74,37 @@ impl State {
         &mut self,
         rules: &Rules,
         pool: &Pool,
-        mut next: Step,
-        sink: &mut impl EventSink<Event>,
+        mut next: Stage,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    ) -> Step {
         loop {
             next = match next {
-                Step::Decide => return Ok(()),
-                Step::DraftTurn => {
+                Stage::Decide => return Ok(()),
+                Stage::DraftTurn => {
                     if self.stack_len > 0 || self.piles.iter().any(|&p| p != 0) {
                         self.draft_turns[self.draft_seat] += 1;
-                        Step::Look(0)
+                        Stage::Look(0)
                     } else {
                         self.finish_draft(pool, out);
                         self.phase = Phase::Build(0);
-                        Step::Decide
+                        Stage::Decide
                     }
                 }
-                Step::Look(from) => self.look(rules, pool, from, sink, out),
-                Step::EndDraftTurn => {
+                Stage::Look(from) => self.look(rules, pool, from, sink, out),
+                Stage::EndDraftTurn => {
                     if self.verify {
                         self.check_draft(pool)?;
                     }
                     self.draft_seat = 1 - self.draft_seat;
-                    Step::DraftTurn
+                    Stage::DraftTurn
                 }
-                Step::StartMatch => self.start_match(rules, out),
-                Step::StartGame => self.start_game(rules, pool, sink)?,
-                Step::StartTurn => self.start_turn(rules, sink),
-                Step::ClassicDraw => self.classic_draw(pool, sink),
-                Step::NextDiscard(k) => self.next_discard(pool, k),
-                Step::EndTurn(won, again) => {
+                Stage::StartMatch => self.start_match(rules, out),
+                Stage::StartGame => self.start_game(rules, pool, sink)?,
+                Stage::StartTurn => self.start_turn(rules, sink),
+                Stage::ClassicDraw => self.classic_draw(pool, sink),
+                Stage::NextDiscard(k) => self.next_discard(pool, k),
+                Stage::EndTurn(won, again) => {
                     if self.verify {
                         self.check_game()?;
                     }
@@ -114,15 +114,15 @@ impl State {
                         return Ok(());
                     }
                     if won {
-                        Step::EndGame(Some(self.turn_seat), self.game_turns)
+                        Stage::EndGame(Some(self.turn_seat), self.game_turns)
                     } else {
                         if !again {
                             self.turn_seat = 1 - self.turn_seat;
                         }
-                        Step::StartTurn
+                        Stage::StartTurn
                     }
                 }
-                Step::EndGame(winner, turns) => {
+                Stage::EndGame(winner, turns) => {
                     sink.event(Event::GameEnd { winner, turns });
                     // The match's last game decides whether a cap ended it.
                     out.health.capped = winner.is_none() && turns >= rules.max_turns;
@@ -132,13 +132,13 @@ impl State {
                     }
                     self.starter = next_starter(rules.later_starter, self.starter, winner);
                     if self.wins.contains(&(rules.games / 2 + 1)) || self.game + 1 >= rules.games {
-                        Step::FinishMatch
+                        Stage::FinishMatch
                     } else {
                         self.game += 1;
-                        Step::StartGame
+                        Stage::StartGame
                     }
                 }
-                Step::FinishMatch => {
+                Stage::FinishMatch => {
                     self.finish_match(out);
                     return Ok(());
                 }
@@ -155,9 +155,9 @@ impl State {
         rules: &Rules,
         pool: &Pool,
         from: usize,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Step {
+    ) -> Stage {
         let seat = self.draft_seat;
         let turn = self.draft_turns[seat];
         for i in from..3 {
@@ -176,10 +176,10 @@ impl State {
                     log_taken(&mut out.cards, pool, seat, cards, turn);
                 }
                 self.take_pile(seat, i, false, true, sink, out);
-                return Step::EndDraftTurn;
+                return Stage::EndDraftTurn;
             }
             self.phase = Phase::Draft { seat: seat as u8, pile: i as u8 };
-            return Step::Decide;
+            return Stage::Decide;
         }
         if let Some(card) = self.pop_stack() {
             self.pools[seat] |= bit(card);
@@ -189,7 +189,7 @@ impl State {
             out.seats[seat].sums[BLIND_TAKES] += 1;
             sink.event(Event::Blind { seat, card, last: false });
         }
-        Step::EndDraftTurn
+        Stage::EndDraftTurn
     }
 
     /// With the stack empty, the last non-empty pile cannot be put back: a pass of it takes
@@ -206,9 +206,9 @@ impl State {
         pool: &Pool,
         pile: usize,
         choice: DraftChoice,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Step {
+    ) -> Stage {
         let seat = self.draft_seat;
         let other = 1 - seat;
         let turn = self.draft_turns[seat];
@@ -224,21 +224,21 @@ impl State {
                 }
                 out.seats[seat].count(LAST_CARD_TAKES);
                 sink.event(Event::Blind { seat, card, last: true });
-                Step::EndDraftTurn
+                Stage::EndDraftTurn
             }
             DraftChoice::Pass if self.last_pile(pile) => {
                 if out.cards.on() {
                     log_taken(&mut out.cards, pool, seat, cards, turn);
                 }
                 self.take_pile(seat, pile, false, true, sink, out);
-                Step::EndDraftTurn
+                Stage::EndDraftTurn
             }
             DraftChoice::Take { deny } => {
                 if out.cards.on() {
                     log_taken(&mut out.cards, pool, seat, cards, turn);
                 }
                 self.take_pile(seat, pile, deny, false, sink, out);
-                Step::EndDraftTurn
+                Stage::EndDraftTurn
             }
             DraftChoice::Pass => {
                 self.opponent_passed[other] |= self.known[other][pile];
@@ -246,7 +246,7 @@ impl State {
                 if let Some(card) = self.pop_stack() {
                     self.piles[pile] |= bit(card);
                 }
-                Step::Look(pile + 1)
+                Stage::Look(pile + 1)
             }
         }
     }
@@ -268,7 +268,7 @@ impl State {
         i: usize,
         deny: bool,
         forced: bool,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
     ) {
         let other = 1 - seat;
@@ -330,9 +330,9 @@ impl State {
         pool: &Pool,
         seat: usize,
         (colours, deck): (u8, Cards),
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Step {
+    ) -> Stage {
         let own = self.pools[seat];
         let usable = pool.usable(rules, own, colours);
         self.decks[seat] = deck;
@@ -352,14 +352,14 @@ impl State {
         sink.event(Event::Deck { seat, colours, cards: deck, short });
         if seat == 0 {
             self.phase = Phase::Build(1);
-            Step::Decide
+            Stage::Decide
         } else {
-            Step::StartMatch
+            Stage::StartMatch
         }
     }
 
     /// Chooses the first game's starter.
-    pub(super) fn start_match(&mut self, rules: &Rules, out: &mut RoundResult) -> Step {
+    pub(super) fn start_match(&mut self, rules: &Rules, out: &mut RoundResult) -> Stage {
         self.starter = match rules.starter {
             Starter::SecondDrafter => 1,
             Starter::FirstDrafter => 0,
@@ -370,17 +370,12 @@ impl State {
         self.match_turns = 0;
         self.wins = [0; 2];
         self.game = 0;
-        Step::StartGame
+        Stage::StartGame
     }
 
     /// Shuffles each deck from (deal seed, game, seat), deals the hands and turns up the
     /// tops.
-    pub(super) fn start_game(
-        &mut self,
-        rules: &Rules,
-        pool: &Pool,
-        sink: &mut impl EventSink<Event>,
-    ) -> Result<Step, Error> {
+    pub(super) fn start_game(&mut self, rules: &Rules, pool: &Pool, sink: &mut impl Sink) -> Result<Stage, Error> {
         let game = self.game;
         sink.event(Event::GameStart { game, starter: self.starter });
         let deal_seed = self.deal_seed;
@@ -419,42 +414,42 @@ impl State {
             (false, false) => {
                 self.turn_seat = self.starter;
                 self.game_turns = 0;
-                Step::StartTurn
+                Stage::StartTurn
             }
-            (true, true) => Step::EndGame(None, 0),
-            (empty0, _) => Step::EndGame(Some(usize::from(empty0)), 0),
+            (true, true) => Stage::EndGame(None, 0),
+            (empty0, _) => Stage::EndGame(Some(usize::from(empty0)), 0),
         })
     }
 
     /// Starts the next turn (or ends the game at the turn cap): the draw, then the play.
     #[inline(always)]
-    pub(super) fn start_turn(&mut self, rules: &Rules, sink: &mut impl EventSink<Event>) -> Step {
+    pub(super) fn start_turn(&mut self, rules: &Rules, sink: &mut impl Sink) -> Stage {
         if self.game_turns >= rules.max_turns {
-            return Step::EndGame(None, self.game_turns);
+            return Stage::EndGame(None, self.game_turns);
         }
         self.game_turns += 1;
         if rules.classic {
-            return Step::ClassicDraw;
+            return Stage::ClassicDraw;
         }
         let seat = self.turn_seat;
         self.draw(seat, sink);
         self.discards = 1;
         self.again = false;
         self.phase = Phase::Play(seat as u8);
-        Step::Decide
+        Stage::Decide
     }
 
     /// Classic: draws until a card matches (then the seat discards) or nothing is left.
     #[inline(always)]
-    pub(super) fn classic_draw(&mut self, pool: &Pool, sink: &mut impl EventSink<Event>) -> Step {
+    pub(super) fn classic_draw(&mut self, pool: &Pool, sink: &mut impl Sink) -> Stage {
         let seat = self.turn_seat;
         loop {
             if playable(pool, &self.sides[seat]) != 0 {
                 self.phase = Phase::Discard(seat as u8);
-                return Step::Decide;
+                return Stage::Decide;
             }
             if self.draw(seat, sink).is_none() {
-                return Step::EndTurn(false, false);
+                return Stage::EndTurn(false, false);
             }
         }
     }
@@ -462,7 +457,7 @@ impl State {
     /// Draws one card for `seat`, reshuffling its discards (all but the top) when the deck
     /// is empty; `None` when there is nothing to draw.
     #[inline(always)]
-    pub(super) fn draw(&mut self, seat: usize, sink: &mut impl EventSink<Event>) -> Option<u8> {
+    pub(super) fn draw(&mut self, seat: usize, sink: &mut impl Sink) -> Option<u8> {
         let card = draw(&mut self.sides[seat], &mut self.rngs[seat], seat, sink)?;
         let known = &mut self.peeked[seat];
         if known.0 == card {
@@ -480,18 +475,18 @@ impl State {
         &mut self,
         pool: &Pool,
         played: Option<u8>,
-        sink: &mut impl EventSink<Event>,
+        sink: &mut impl Sink,
         out: &mut RoundResult,
-    ) -> Step {
+    ) -> Stage {
         let seat = self.turn_seat;
-        let Some(card) = played else { return Step::NextDiscard(0) };
+        let Some(card) = played else { return Stage::NextDiscard(0) };
         let side = &mut self.sides[seat];
         side.hand &= !bit(card);
         side.under |= bit(card);
         self.shown[seat] |= bit(card);
         sink.event(Event::Play { seat, card });
         if side.hand == 0 {
-            return Step::EndTurn(true, false);
+            return Stage::EndTurn(true, false);
         }
         if let Some(ability) = pool.ability[usize::from(card)] {
             out.seats[seat].sums[ABILITY_PLAYS] += 1;
@@ -506,17 +501,17 @@ impl State {
                     if side.deck_len > 0 {
                         self.peeked[seat].0 = side.deck[side.deck_len - 1];
                         self.phase = Phase::Peek(seat as u8);
-                        return Step::Decide;
+                        return Stage::Decide;
                     }
                 }
             }
         }
-        Step::NextDiscard(0)
+        Stage::NextDiscard(0)
     }
 
     /// Applies the choice after a peek.
     #[inline(always)]
-    pub(super) fn keep_move(&mut self, kept: bool, sink: &mut impl EventSink<Event>) -> Step {
+    pub(super) fn keep_move(&mut self, kept: bool, sink: &mut impl Sink) -> Stage {
         let seat = self.turn_seat;
         let side = &mut self.sides[seat];
         let top = side.deck[side.deck_len - 1];
@@ -525,19 +520,19 @@ impl State {
             self.peeked[seat] = (NO_CARD, top);
         }
         sink.event(Event::Peek { seat, card: top, kept });
-        Step::NextDiscard(0)
+        Stage::NextDiscard(0)
     }
 
     /// Asks for the discard with index `k` when one is allowed and a card matches.
     #[inline(always)]
-    pub(super) fn next_discard(&mut self, pool: &Pool, k: u8) -> Step {
+    pub(super) fn next_discard(&mut self, pool: &Pool, k: u8) -> Stage {
         let seat = self.turn_seat;
         if k >= self.discards || playable(pool, &self.sides[seat]) == 0 {
-            return Step::EndTurn(false, self.again);
+            return Stage::EndTurn(false, self.again);
         }
         self.discard_at = k;
         self.phase = Phase::Discard(seat as u8);
-        Step::Decide
+        Stage::Decide
     }
 
     /// Applies a discard (or, for an extra discard, the choice to stop).
@@ -547,10 +542,10 @@ impl State {
         rules: &Rules,
         pool: &Pool,
         choice: Option<(u8, usize)>,
-        sink: &mut impl EventSink<Event>,
-    ) -> Step {
+        sink: &mut impl Sink,
+    ) -> Stage {
         let seat = self.turn_seat;
-        let Some((card, colour)) = choice else { return Step::EndTurn(false, self.again) };
+        let Some((card, colour)) = choice else { return Stage::EndTurn(false, self.again) };
         let wild = pool.wild & bit(card) != 0;
         let side = &mut self.sides[seat];
         side.hand &= !bit(card);
@@ -562,7 +557,7 @@ impl State {
         self.shown[seat] |= bit(card);
         sink.event(Event::Discard { seat, card, named });
         let won = side.hand == 0;
-        if rules.classic || won { Step::EndTurn(won, false) } else { Step::NextDiscard(self.discard_at + 1) }
+        if rules.classic || won { Stage::EndTurn(won, false) } else { Stage::NextDiscard(self.discard_at + 1) }
     }
 
     /// Ends the match: +1 and -1, or a draw.
@@ -705,13 +700,7 @@ impl State {
 
     /// Applies the seat to move's decision, then plays on to the next one.
     #[inline(always)]
-    pub fn step(
-        &mut self,
-        variant: &Variant,
-        m: Move,
-        sink: &mut impl EventSink<Event>,
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
+    pub fn step(&mut self, variant: &Variant, m: Move, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         let (rules, pool) = (&variant.rules, &variant.pool);
         let next = match (self.phase, m) {
             (Phase::Draft { pile, .. }, Move::Draft(choice)) => {
@@ -756,9 +745,9 @@ pub fn play_stacked<B: Bot>(
     bots: &mut [B],
     seating: &[usize],
     seeds: UnitSeeds,
-    sink: &mut impl EventSink<Event>,
+    sink: &mut impl Sink,
     out: &mut RoundResult,
-) -> Result<(), Error> {
+) -> Step {
     t.start_stacked(&variant.rules, &variant.pool, seeds.deal, sink, out)?;
     let mut rngs = SeatRngs::new(seeds.bots, 2);
     crate::search::play_on(variant, t, &mut rngs, sink, out, |t, s, rng| t.ask_bot(variant, &mut bots[seating[s]], rng))
@@ -772,12 +761,12 @@ pub fn draft<B: Bot>(
     bots: &mut [B],
     seating: &[usize],
     bot_rngs: &mut SeatRngs,
-    sink: &mut impl EventSink<Event>,
+    sink: &mut impl Sink,
     out: &mut RoundResult,
-) -> Result<(), Error> {
+) -> Step {
     let (rules, pool) = (&variant.rules, &variant.pool);
     t.begin_draft();
-    t.run(rules, pool, Step::DraftTurn, sink, out)?;
+    t.run(rules, pool, Stage::DraftTurn, sink, out)?;
     while let Phase::Draft { seat, .. } = t.phase {
         let s = usize::from(seat);
         let m = t.ask_bot(variant, &mut bots[seating[s]], bot_rngs.seat(s))?;
@@ -793,7 +782,7 @@ pub fn scripted_turn<B: Bot>(
     t: &mut State,
     bot: &mut B,
     seat: usize,
-    sink: &mut impl EventSink<Event>,
+    sink: &mut impl Sink,
     out: &mut RoundResult,
 ) -> Result<(bool, bool), Error> {
     t.rngs = [Xoshiro256PlusPlus::seed_from_u64(0), Xoshiro256PlusPlus::seed_from_u64(1)];
@@ -802,7 +791,7 @@ pub fn scripted_turn<B: Bot>(
     t.turn_seat = seat;
     t.game_turns = 0;
     t.one_turn = true;
-    let mut result = t.run(&variant.rules, &variant.pool, Step::StartTurn, sink, out);
+    let mut result = t.run(&variant.rules, &variant.pool, Stage::StartTurn, sink, out);
     while result.is_ok() && t.to_act().is_some() {
         result = t.ask_bot(variant, bot, &mut rng).and_then(|m| t.step(variant, m, sink, out));
     }
@@ -863,12 +852,7 @@ pub(super) fn playable(pool: &Pool, side: &Side) -> Cards {
 /// Draws one card for `side`, reshuffling its discards (all but the top) when the deck is
 /// empty; `None` when there is nothing to draw.
 #[inline(always)]
-pub(super) fn draw(
-    side: &mut Side,
-    rng: &mut Xoshiro256PlusPlus,
-    seat: usize,
-    sink: &mut impl EventSink<Event>,
-) -> Option<u8> {
+pub(super) fn draw(side: &mut Side, rng: &mut Xoshiro256PlusPlus, seat: usize, sink: &mut impl Sink) -> Option<u8> {
     if side.deck_len == 0 {
         if side.under == 0 {
             return None;
