@@ -17,6 +17,7 @@ done <<'RUNS'
 scd-table seven-card-draft cfr,tight,greedy,loose-aggressive 20000
 scd-table-search seven-card-draft cfr,hate,bluffer,search 8000
 scd-hu-search seven-card-draft cfr-heads-up,search 20000
+scd-hu-search-bets seven-card-draft cfr-heads-up,search{searches=bets} 20000
 scd-hu-tight seven-card-draft cfr-heads-up,tight 20000
 scd-hu-loose-aggressive seven-card-draft cfr-heads-up,loose-aggressive 20000
 scd-hu-hate seven-card-draft cfr-heads-up,hate 20000

@@ -315,6 +315,21 @@ pub struct GameInfo {
     pub rewinds: bool,
 }
 
+/// A replay's closing section: a line a seat, with its name and what `result` says of its
+/// result.
+pub fn write_results(
+    text: &mut String,
+    names: &[&str],
+    out: &sim::RoundResult,
+    result: impl Fn(&sim::SeatResult) -> String,
+) {
+    use std::fmt::Write;
+    let _ = writeln!(text, "== Result");
+    for (s, name) in names.iter().enumerate() {
+        let _ = writeln!(text, "  seat {s} ({name}): {}", result(&out.seats[s]));
+    }
+}
+
 /// The score of the betting games: net chips per unit, zero-sum, in `chips_per_round`.
 pub fn chips_score(description: &str) -> sim::Score {
     sim::Score {

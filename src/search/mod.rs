@@ -200,7 +200,7 @@ macro_rules! forward_steps {
             sink: &mut S,
             out: &mut $crate::sim::RoundResult,
         ) -> Result<(), $crate::error::Error> {
-            self.reset(rules, deal_seed, deal_index, sink, out)
+            self.reset(rules, $crate::sim::Deal { seed: deal_seed, index: deal_index }, sink, out)
         }
 
         fn set_verify(&mut self, on: bool) {

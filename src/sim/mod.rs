@@ -31,7 +31,7 @@ pub use measures::{Histogram, Kind, Measure, Measures, Score, Shown};
 pub use record::{MAX_BINS, MAX_COUNTERS, MAX_SEATS, MAX_SUMS, RoundResult, SHARE_UNIT, SeatResult, Shape};
 pub use seat_figures::{SeatFigures, SeatShares};
 pub use seatings::{Seatings, field, listed};
-pub use streams::{BotRng, SeatRngs, UnitSeeds};
+pub use streams::{BotRng, Deal, SeatRngs, UnitSeeds};
 pub use tally::{Counts, GroupSums, MAX_MEASURES, MIN_PAIRED_GROUPS, PairedSums, RatioSums, Tally};
 
 use std::sync::atomic::{AtomicBool, Ordering};

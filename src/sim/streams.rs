@@ -12,6 +12,16 @@ pub type BotRng = Xoshiro256PlusPlus;
 /// Stream tag of a seat's bot stream within a unit's bot seed.
 const SEAT_STREAM: u64 = 0x5EA7;
 
+/// The deal a unit plays: the seed of its every card and chance step, and its index in the
+/// run (every seating of a deal shares both).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Deal {
+    /// Seeds every card and chance step.
+    pub seed: u64,
+    /// The deal's index in the run.
+    pub index: u64,
+}
+
 /// Where a unit's randomness comes from: its deal (cards and chance steps) and its seats'
 /// bot streams, kept apart so no bot decision changes later cards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,6 +12,8 @@
 //!   observation replay to states every seat sees as the same, agree on whether they
 //!   rewind, and the truth's past is likelier than its worlds' under the preset the table
 //!   played, so the search's `worlds` has something to weigh;
+//! - every game's measures are well formed under its default rules and rules drawn at
+//!   random;
 //! - a replay is a pure function of (seed, seating, round), and a run's tally does not
 //!   depend on the thread count; a bad search parameter is refused in one line;
 //! - a seat decided outside the process gets its observation as JSON (unchanged when the
@@ -342,6 +344,15 @@ fn outside_seats_see_the_observation_and_every_move_named<G: GameDef>() {
     }
 }
 
+/// The game's measures are well formed (unique keys, slots in range) under the default
+/// rules and rules drawn at random.
+fn measures_are_well_formed<G: GameDef>() {
+    let drawn = (0..50).map(|seed| G::compile(&G::random_rules(seed)).expect("random rules are valid"));
+    for (i, rules) in std::iter::once(default_rules::<G>()).chain(drawn).enumerate() {
+        G::measures(&rules).validate().unwrap_or_else(|e| panic!("{}: rules {i}: {e}", G::NAME));
+    }
+}
+
 /// The decisions the search's `searches = "bets"` searches are those the game's solver
 /// abstraction keys, where it keys any; a game without keys searches every decision.
 fn bets_are_what_the_solver_keys<G: GameDef>() {
@@ -388,6 +399,7 @@ where
     a_planted_leak_is_caught::<G>();
     bad_search_parameters_name_the_key::<G>();
     bets_are_what_the_solver_keys::<G>();
+    measures_are_well_formed::<G>();
     a_rewound_world_replays_to_itself::<G>();
     the_truth_is_likelier_than_its_worlds::<G>();
     replays_repeat_and_threads_do_not_matter::<G>();

@@ -105,19 +105,6 @@ pub fn tell(cards: &[Card], names: &[&str], events: &[Event], out: &RoundResult)
             }
         };
     }
-    let _ = writeln!(text, "== Result");
-    for (s, name) in names.iter().enumerate() {
-        let _ = writeln!(text, "  seat {s} ({name}): {} points", out.seats[s].score);
-    }
+    super::write_results(&mut text, names, out, |r| format!("{} points", r.score));
     text
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn measures_are_well_formed() {
-        measures::measures().validate().unwrap();
-    }
 }

@@ -69,10 +69,7 @@ impl<F: Flavour> GameDef for Def<F> {
                 Event::Search(note) => writeln!(text, "  ({note})"),
             };
         }
-        let _ = writeln!(text, "== Result");
-        for (s, name) in names.iter().enumerate() {
-            let _ = writeln!(text, "  seat {s} ({name}): {:+} chips", out.seats[s].score);
-        }
+        super::write_results(&mut text, names, out, |r| format!("{:+} chips", r.score));
         text
     }
 }

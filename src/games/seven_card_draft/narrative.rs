@@ -89,19 +89,16 @@ pub fn tell(variant: &Variant, names: &[&str], events: &[Event], result: &RoundR
             Event::Search(note) => writeln!(out, "  ({note})"),
         };
     }
-    let _ = writeln!(out, "== Result");
-    for (s, name) in names.iter().enumerate() {
-        let r = &result.seats[s];
-        let _ = writeln!(
-            out,
-            "  seat {s} ({name}): {:+} chips, pot share {:.3}{}",
+    crate::games::write_results(&mut out, names, result, |r| {
+        let folds = (0..variant.betting_rounds())
+            .filter(|&b| r.counters[super::measures::FOLDS + b] > 0)
+            .map(|b| format!(", folded in betting round {}", b + 1));
+        format!(
+            "{:+} chips, pot share {:.3}{}",
             r.score,
             r.share_units as f64 / SHARE_UNIT as f64,
-            (0..variant.betting_rounds())
-                .filter(|&b| r.counters[super::measures::FOLDS + b] > 0)
-                .map(|b| format!(", folded in betting round {}", b + 1))
-                .collect::<String>()
-        );
-    }
+            folds.collect::<String>()
+        )
+    });
     out
 }

@@ -125,25 +125,8 @@ fn tell(layout: Layout, names: &[&str], events: &[Event], out: &RoundResult) -> 
             Event::Search(note) => writeln!(text, "  ({note})"),
         };
     }
-    let _ = writeln!(text, "== Result");
-    for (s, name) in names.iter().enumerate() {
-        let r = &out.seats[s];
-        let _ = writeln!(
-            text,
-            "  seat {s} ({name}): {} victory cards{}",
-            r.score,
-            if r.share_units == SHARE_UNIT { ", wins the game" } else { "" }
-        );
-    }
+    super::write_results(&mut text, names, out, |r| {
+        format!("{} victory cards{}", r.score, if r.share_units == SHARE_UNIT { ", wins the game" } else { "" })
+    });
     text
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn measures_are_well_formed() {
-        measures::measures(&Rules::default()).validate().unwrap();
-    }
 }

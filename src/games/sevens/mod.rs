@@ -103,15 +103,8 @@ fn tell(names: &[&str], events: &[Event], out: &RoundResult) -> String {
             Event::Search(note) => writeln!(text, "  ({note})"),
         };
     }
-    let _ = writeln!(text, "== Result");
-    for (s, name) in names.iter().enumerate() {
-        let r = &out.seats[s];
-        let _ = writeln!(
-            text,
-            "  seat {s} ({name}): {:+} chips, pot share {:.3}",
-            r.score,
-            r.share_units as f64 / SHARE_UNIT as f64
-        );
-    }
+    super::write_results(&mut text, names, out, |r| {
+        format!("{:+} chips, pot share {:.3}", r.score, r.share_units as f64 / SHARE_UNIT as f64)
+    });
     text
 }

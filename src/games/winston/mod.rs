@@ -139,29 +139,13 @@ pub fn tell(pool: &Pool, names: &[&str], events: &[Event], out: &RoundResult) ->
             Event::Search(note) => writeln!(text, "  ({note})"),
         };
     }
-    let _ = writeln!(text, "== Result");
-    for (s, name) in names.iter().enumerate() {
-        let r = &out.seats[s];
-        let verdict = match r.score {
+    super::write_results(&mut text, names, out, |r| {
+        match r.score {
             1 => "wins the match",
             -1 => "loses the match",
             _ => "draws",
-        };
-        let _ = writeln!(text, "  seat {s} ({name}): {verdict}");
-    }
-    text
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::GameRules;
-
-    #[test]
-    fn measures_are_well_formed() {
-        measures::measures(&Rules::default()).validate().unwrap();
-        for seed in 0..50 {
-            measures::measures(&Rules::random(seed)).validate().unwrap();
         }
-    }
+        .to_string()
+    });
+    text
 }

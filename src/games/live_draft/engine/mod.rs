@@ -59,7 +59,7 @@ use super::view::{Board, Bot, BotRng, Card, CardBits, MAX_PERMANENTS, NO_CARD, P
 use crate::error::{Error, Step};
 use crate::search::{Forward, SearchNote};
 pub use crate::sim::NoEvents;
-use crate::sim::{CardLog, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
+use crate::sim::{CardLog, Deal, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
 mod steps;
 pub use steps::*;

@@ -5,15 +5,8 @@ use super::*;
 impl State {
     /// Starts a game with this deal seed: the library, the opening up to the first
     /// decision (or the end, when the opening decides the game).
-    pub fn reset(
-        &mut self,
-        rules: &Rules,
-        deal_seed: u64,
-        _deal_index: u64,
-        sink: &mut impl Sink,
-        out: &mut RoundResult,
-    ) -> Step {
-        deal_library(rules, self, deal_seed);
+    pub fn reset(&mut self, rules: &Rules, deal: Deal, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
+        deal_library(rules, self, deal.seed);
         let lands = (0..self.n_cards).filter(|&i| self.cards[i].is_land()).count();
         sink.event(Event::Library { cards: self.n_cards, lands });
         self.begin(rules, sink, out)

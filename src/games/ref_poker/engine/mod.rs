@@ -22,7 +22,7 @@ use super::rules::{Flavour, Rules};
 use super::view::{Action, Bot, BotRng, SeatView};
 use crate::error::Error;
 use crate::search::{Forward, SearchNote};
-use crate::sim::{MAX_SEATS, RoundResult, SHARE_UNIT};
+use crate::sim::{Deal, MAX_SEATS, RoundResult, SHARE_UNIT};
 
 mod forward;
 mod steps;
@@ -179,12 +179,11 @@ impl<F: Flavour> State<F> {
     pub fn reset<S: Sink>(
         &mut self,
         rules: &Rules<F>,
-        deal_seed: u64,
-        _deal_index: u64,
+        deal: Deal,
         sink: &mut S,
         _out: &mut RoundResult,
     ) -> Result<(), Error> {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(deal_seed);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(deal.seed);
         self.deal(rules, |left| rng.random_range(0..left));
         self.open(rules, sink);
         Ok(())

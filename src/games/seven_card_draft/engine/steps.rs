@@ -143,16 +143,9 @@ impl State {
     /// Starts a unit (a round, or a game in game mode) on the deal seed, up to the first
     /// decision. `deal_index` is the unit's deal in the run: round mode passes left on
     /// even deals, so each passing direction sees every seating of a deal.
-    pub fn reset(
-        &mut self,
-        variant: &Variant,
-        deal_seed: u64,
-        deal_index: u64,
-        sink: &mut impl Sink,
-        out: &mut RoundResult,
-    ) -> Step {
+    pub fn reset(&mut self, variant: &Variant, deal: Deal, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         self.stacked = false;
-        self.start_unit(variant, deal_seed, None, deal_index, sink, out)
+        self.start_unit(variant, deal.seed, None, deal.index, sink, out)
     }
 
     /// Starts one round on packs given seat by seat (a stacked deck) and these stacks.

@@ -48,7 +48,7 @@ use crate::cards::shuffle::shuffle;
 use crate::error::{Error, Step};
 use crate::search::{Forward, SearchNote};
 pub use crate::sim::NoEvents;
-use crate::sim::{MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
+use crate::sim::{Deal, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
 mod steps;
 pub use steps::*;

@@ -61,17 +61,10 @@ impl State {
     }
 
     /// Starts a game with this deal seed, up to the first decision.
-    pub fn reset(
-        &mut self,
-        rules: &Rules,
-        deal_seed: u64,
-        _deal_index: u64,
-        sink: &mut impl Sink,
-        out: &mut RoundResult,
-    ) -> Step {
+    pub fn reset(&mut self, rules: &Rules, deal: Deal, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         self.public = Public { players: rules.players, ..Public::default() };
         self.hands = [0; MAX_SEATS];
-        self.deal_seed = deal_seed;
+        self.deal_seed = deal.seed;
         self.stacked = false;
         self.single_round = false;
         self.last_round = u32::MAX;

@@ -32,7 +32,7 @@ use super::view::{Action, Bot, BotRng, SeatView, TradeMask};
 use crate::error::{Error, Step};
 use crate::search::{Forward, SearchNote};
 pub use crate::sim::NoEvents;
-use crate::sim::{MAX_SEATS, RoundResult, SHARE_UNIT, UnitSeeds, mix_seed};
+use crate::sim::{Deal, MAX_SEATS, RoundResult, SHARE_UNIT, UnitSeeds, mix_seed};
 
 mod steps;
 pub use steps::*;

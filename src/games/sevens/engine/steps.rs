@@ -46,20 +46,13 @@ impl State {
 
     /// Starts a unit with this deal seed: antes, the first hand's deal, up to the first
     /// decision (the deal's index changes nothing here).
-    pub fn reset(
-        &mut self,
-        rules: &Rules,
-        deal_seed: u64,
-        _deal_index: u64,
-        sink: &mut impl Sink,
-        out: &mut RoundResult,
-    ) -> Step {
+    pub fn reset(&mut self, rules: &Rules, deal: Deal, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         self.public.players = rules.players;
         self.public.put_in = [0; MAX_SEATS];
         self.public.hand_no = 0;
         self.public.carried = 0;
-        self.deal_seed = deal_seed;
-        self.deal_rng = Xoshiro256PlusPlus::seed_from_u64(deal_seed);
+        self.deal_seed = deal.seed;
+        self.deal_rng = Xoshiro256PlusPlus::seed_from_u64(deal.seed);
         self.start_hand(rules, sink);
         // A unit may not need a decision when the deal decides it (one player left).
         self.advance(rules, sink, out)

@@ -40,7 +40,7 @@ use crate::error::{Error, InputError, Step};
 use crate::games::GameRules;
 use crate::games::contest::Compiled;
 use crate::search::{Forward, SearchNote};
-use crate::sim::{CardLog, RoundResult, SHARE_UNIT, SeatRngs, UnitSeeds, mix_seed};
+use crate::sim::{CardLog, Deal, RoundResult, SHARE_UNIT, SeatRngs, UnitSeeds, mix_seed};
 
 mod steps;
 pub use steps::*;

@@ -10,16 +10,9 @@ impl State {
 
     /// Starts a match with this deal seed: shuffles the stack (the removed cards are its
     /// last ones) and plays up to the first decision.
-    pub fn reset(
-        &mut self,
-        variant: &Variant,
-        deal_seed: u64,
-        _deal_index: u64,
-        sink: &mut impl Sink,
-        out: &mut RoundResult,
-    ) -> Step {
+    pub fn reset(&mut self, variant: &Variant, deal: Deal, sink: &mut impl Sink, out: &mut RoundResult) -> Step {
         let (rules, pool) = (&variant.rules, &variant.pool);
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix_seed(deal_seed, 0, STACK_STREAM));
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix_seed(deal.seed, 0, STACK_STREAM));
         let mut order = [0u8; MAX_CARDS];
         for (i, slot) in order[..pool.size].iter_mut().enumerate() {
             *slot = i as u8;
@@ -30,7 +23,7 @@ impl State {
         self.stack[..kept].copy_from_slice(&order[..kept]);
         self.stack_len = kept;
         self.stack_dealt = kept;
-        self.start_stacked(rules, pool, deal_seed, sink, out)
+        self.start_stacked(rules, pool, deal.seed, sink, out)
     }
 
     /// Starts a match from the stack already set (see [`State::set_stack`]) and plays up to
