@@ -461,7 +461,11 @@ impl<F: Forward> Ismcts<F> {
     /// The rollout policy's move for `actor` in the world (`None` if its bot fails).
     /// Whether the world's seat to move decides by the tree (else by the rollout policy).
     fn searched(&self, rules: &F::Variant) -> bool {
-        self.params.searches == Searches::All || self.world.is_bet(rules)
+        match self.params.searches {
+            Searches::All => true,
+            Searches::Bets => self.world.is_bet(rules),
+            Searches::Others => !self.world.is_bet(rules),
+        }
     }
 
     fn policy_move(&mut self, rules: &F::Variant, actor: usize, rng: &mut BotRng) -> Option<F::Move> {

@@ -60,6 +60,9 @@ pub enum Searches {
     /// computes its trades or picks exactly plays them, and the search spends its
     /// iterations where the bets are.
     Bets,
+    /// Every decision but the bets, which the rollout policy makes (a trained policy's
+    /// betting with the search's picks).
+    Others,
 }
 
 /// How the search bot searches.
@@ -168,9 +171,9 @@ impl SearchParams {
                 t.worlds
             )));
         }
-        if t.searches == Searches::Bets && t.rollout == "random" {
+        if t.searches != Searches::All && t.rollout == "random" {
             return Err(InputError::new(
-                "searches = \"bets\": the rollout policy makes every other decision, and a random rollout would make them at random; name a heuristic preset or a trained policy as rollout (e.g. rollout = \"tight\") or set searches = \"all\"",
+                "searches: the rollout policy makes the decisions the search leaves, and a random rollout would make them at random; name a heuristic preset or a trained policy as rollout (e.g. rollout = \"tight\") or set searches = \"all\"",
             ));
         }
         Ok(SearchParams {

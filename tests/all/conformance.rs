@@ -66,7 +66,9 @@ fn every_bot<G: GameDef>(players: usize) -> Vec<(String, SeatBot<G::State>)> {
     if <G::State as Forward>::REWINDS {
         names.push(format!("search{{iterations=40;rollout={};worlds=4}}", model::<G>()));
     }
-    names.push(format!("search{{iterations=40;rollout={};searches=bets}}", model::<G>()));
+    for searches in ["bets", "others"] {
+        names.push(format!("search{{iterations=40;rollout={};searches={searches}}}", model::<G>()));
+    }
     names.into_iter().map(|n| (n.clone(), seat_bot::<G>(&n, players))).collect()
 }
 
@@ -138,6 +140,7 @@ fn bad_search_parameters_name_the_key<G: GameDef>() {
         ("search{worlds=5000}", "worlds"),
         ("search{searches=psychic}", "searches"),
         ("search{rollout=random;worlds=1;searches=bets}", "searches"),
+        ("search{rollout=random;worlds=1;searches=others}", "searches"),
     ] {
         let err = load_strategy::<G>(seat).err().unwrap_or_else(|| panic!("{}: {seat} should be refused", G::NAME));
         let err = err.to_string();

@@ -21,11 +21,11 @@ fn the_search_bot_beats_random_and_is_reproducible() {
 }
 
 /// With `searches = "bets"` the search bot searches its bets only: every trade is its
-/// rollout preset's (`tight`, whose exact trades draw no random number), while its bets
-/// are its own. The same search over every decision trades otherwise, so the check can
-/// fail.
+/// rollout preset's (`tight`, whose exact trades and threshold bets draw no random
+/// number), while its bets are its own; with `searches = "others"` the other way round.
+/// The same search over every decision trades otherwise, so the check can fail.
 #[test]
-fn a_search_of_bets_trades_as_its_rollout_preset() {
+fn a_search_of_bets_trades_as_its_rollout_preset_and_the_reverse() {
     use draftsim::games::contest::{GameDef, load_strategy};
     use draftsim::games::sevens::engine::State;
     use draftsim::games::sevens::{Def, Rules};
@@ -58,4 +58,6 @@ fn a_search_of_bets_trades_as_its_rollout_preset() {
     assert_eq!(differ("search{iterations=60;searches=bets}", false), 0, "a trade the search of bets made itself");
     assert!(differ("search{iterations=60;searches=bets}", true) > 0, "the search of bets bet as tight at every bet");
     assert!(differ("search{iterations=60}", false) > 0, "the search of every decision traded as tight at every trade");
+    assert_eq!(differ("search{iterations=60;searches=others}", true), 0, "a bet the search of the rest made itself");
+    assert!(differ("search{iterations=60;searches=others}", false) > 0, "the search of the rest traded as tight");
 }
