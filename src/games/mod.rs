@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::error::{Error, InputError};
 use crate::output::Table;
-use crate::sim::{self, CheckReport, Game, Lineup, Measures, Mode, Plan, RoundRow, RuleUse, Seatings, Tally};
+use crate::sim::{self, CheckReport, Lineup, Measures, Mode, Plan, RoundRow, RuleUse, Seatings, Tally};
 use crate::solver::{TabularPolicy, Tree};
 
 /// Called after each batch with the rounds done so far and the batch's per-round rows.
@@ -27,7 +27,8 @@ pub type Built = (Box<dyn Runner>, Vec<String>);
 pub type BuildFn =
     fn(rules: Option<&str>, players: Option<usize>, seats: Option<&[String]>) -> Result<Built, InputError>;
 
-/// A game set up with rules and a lineup, behind an object-safe face for the CLI.
+/// A game set up with rules and a lineup, behind an object-safe face for the CLI (what a
+/// game needs beside its engine to be run from the command line).
 pub trait Runner: Sync {
     /// Number of seats.
     fn players(&self) -> usize;
@@ -35,15 +36,6 @@ pub trait Runner: Sync {
     fn measures(&self) -> &Measures;
     /// The rules in force, as TOML.
     fn rules_toml(&self) -> String;
-    /// Options of these rules that change nothing (e.g. a wild rank the deck lacks), one
-    /// line each naming the key, for a warning before play.
-    fn warnings(&self) -> Vec<String>;
-    /// The game's own tables beyond the generic ones, computed from a tally.
-    fn extra_tables(&self, tally: &Tally, strategies: &[String]) -> Vec<Table>;
-    /// The rules set away from their defaults whose use the game records per unit.
-    fn rule_uses(&self) -> Vec<RuleUse>;
-    /// The `outside` table of the lineup's external bots (their faults), if it has any.
-    fn outside_table(&self) -> Option<Table>;
     /// Runs a plan (see [`sim::run`]).
     fn run(
         &self,
@@ -63,45 +55,13 @@ pub trait Runner: Sync {
     ) -> Result<CheckReport, Error>;
     /// Round `k` of a run under these seatings, told move by move.
     fn replay(&self, seed: u64, seatings: &Seatings, k: u64) -> Result<String, Error>;
-    /// Whether the game's forward model lists its deals, so that [`Runner::game_tree`] can
-    /// build its whole tree.
-    fn has_tree(&self) -> bool;
-    /// The game's whole tree under these rules, where its forward model lists its deals.
-    fn game_tree(&self) -> Result<Tree, Error>;
-    /// See [`Setup::policy_fallback`].
-    fn policy_fallback(&self) -> Option<&'static str>;
-    /// See [`Setup::probe_training`].
-    fn probe_training(&self) -> bool;
-    /// See [`Setup::sampled_trainer`].
-    fn sampled_trainer(
-        &self,
-        seed: u64,
-        iterations: u64,
-        tables: crate::solver::sampled::Tables,
-        options: &crate::solver::sampled::Options,
-    ) -> Result<Box<dyn crate::solver::sampled::SampledTrainer + '_>, Error>;
-    /// Each lineup entry's policy over `tree` (see [`crate::solver::tabulate`]).
-    fn tabulate(&self, tree: &Tree, samples: u32, seed: u64) -> Result<Vec<TabularPolicy>, Error>;
-    /// How well the first seat's strength estimates predict finished hands (see
-    /// [`Setup::calibration`]).
-    fn calibration(
-        &self,
-        rounds: u64,
-        seed: u64,
-        interrupt: Option<&AtomicBool>,
-        progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Vec<Table>, Error>;
-}
-
-/// What a game needs beside its engine to be run from the command line.
-pub trait Setup: Game + Sized {
-    /// The rules in force, as TOML.
-    fn rules_toml(&self) -> String;
-    /// Options of these rules that change nothing, one line each (none by default).
+    /// Options of these rules that change nothing (e.g. a wild rank the deck lacks), one
+    /// line each naming the key, for a warning before play (none by default).
     fn warnings(&self) -> Vec<String> {
         Vec::new()
     }
-    /// The game's own tables beyond the generic ones (none by default).
+    /// The game's own tables beyond the generic ones, computed from a tally (none by
+    /// default).
     fn extra_tables(&self, _tally: &Tally, _strategies: &[String]) -> Vec<Table> {
         Vec::new()
     }
@@ -110,15 +70,17 @@ pub trait Setup: Game + Sized {
     fn rule_uses(&self) -> Vec<RuleUse> {
         Vec::new()
     }
-    /// The `outside` table of the lineup's external bots (none by default).
+    /// The `outside` table of the lineup's external bots (their faults), if it has any
+    /// (none by default).
     fn outside_table(&self) -> Option<Table> {
         None
     }
-    /// Whether the game has a whole tree (none by default).
+    /// Whether the game's forward model lists its deals, so that [`Runner::game_tree`] can
+    /// build its whole tree (no by default).
     fn has_tree(&self) -> bool {
         false
     }
-    /// The game's whole tree under these rules (none by default).
+    /// The game's whole tree under these rules, where its forward model lists its deals.
     fn game_tree(&self) -> Result<Tree, Error> {
         Err(InputError::new("this game has no exact tree; use kuhn-poker or leduc-poker").into())
     }
@@ -144,7 +106,8 @@ pub trait Setup: Game + Sized {
     ) -> Result<Box<dyn crate::solver::sampled::SampledTrainer + '_>, Error> {
         Err(InputError::new("this game gives no information keys to train on").into())
     }
-    /// Each lineup entry's policy over `tree` (none by default).
+    /// Each lineup entry's policy over `tree` (see [`crate::solver::tabulate`]; none by
+    /// default).
     fn tabulate(&self, _tree: &Tree, _samples: u32, _seed: u64) -> Result<Vec<TabularPolicy>, Error> {
         Err(InputError::new("this game has no exact tree; use kuhn-poker or leduc-poker").into())
     }
@@ -160,86 +123,6 @@ pub trait Setup: Game + Sized {
     ) -> Result<Vec<Table>, Error> {
         Err(InputError::new("calibrate: this game's bots make no strength estimate to calibrate; use seven-card-draft")
             .into())
-    }
-}
-
-impl<G: Setup> Runner for G {
-    fn players(&self) -> usize {
-        Game::players(self)
-    }
-    fn measures(&self) -> &Measures {
-        Game::measures(self)
-    }
-    fn rules_toml(&self) -> String {
-        Setup::rules_toml(self)
-    }
-    fn warnings(&self) -> Vec<String> {
-        Setup::warnings(self)
-    }
-    fn extra_tables(&self, tally: &Tally, strategies: &[String]) -> Vec<Table> {
-        Setup::extra_tables(self, tally, strategies)
-    }
-    fn rule_uses(&self) -> Vec<RuleUse> {
-        Setup::rule_uses(self)
-    }
-    fn outside_table(&self) -> Option<Table> {
-        Setup::outside_table(self)
-    }
-    fn run(
-        &self,
-        lineup: &Lineup,
-        plan: &Plan,
-        mode: Mode,
-        interrupt: Option<&AtomicBool>,
-        on_batch: &mut BatchSink<'_>,
-    ) -> Result<Tally, Error> {
-        sim::run(self, lineup, plan, mode, interrupt, on_batch)
-    }
-    fn check(
-        &self,
-        lineup: &Lineup,
-        plan: &Plan,
-        interrupt: Option<&AtomicBool>,
-        on_batch: &mut BatchSink<'_>,
-    ) -> Result<CheckReport, Error> {
-        sim::check(self, lineup, plan, interrupt, on_batch)
-    }
-    fn replay(&self, seed: u64, seatings: &Seatings, k: u64) -> Result<String, Error> {
-        let a = sim::round_address(seed, seatings, k);
-        Game::replay(self, a.deal_seed, a.bot_seed, a.deal, &a.seating)
-    }
-    fn calibration(
-        &self,
-        rounds: u64,
-        seed: u64,
-        interrupt: Option<&AtomicBool>,
-        progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Vec<Table>, Error> {
-        Setup::calibration(self, rounds, seed, interrupt, progress)
-    }
-    fn has_tree(&self) -> bool {
-        Setup::has_tree(self)
-    }
-    fn game_tree(&self) -> Result<Tree, Error> {
-        Setup::game_tree(self)
-    }
-    fn policy_fallback(&self) -> Option<&'static str> {
-        Setup::policy_fallback(self)
-    }
-    fn probe_training(&self) -> bool {
-        Setup::probe_training(self)
-    }
-    fn sampled_trainer(
-        &self,
-        seed: u64,
-        iterations: u64,
-        tables: crate::solver::sampled::Tables,
-        options: &crate::solver::sampled::Options,
-    ) -> Result<Box<dyn crate::solver::sampled::SampledTrainer + '_>, Error> {
-        Setup::sampled_trainer(self, seed, iterations, tables, options)
-    }
-    fn tabulate(&self, tree: &Tree, samples: u32, seed: u64) -> Result<Vec<TabularPolicy>, Error> {
-        Setup::tabulate(self, tree, samples, seed)
     }
 }
 
