@@ -71,6 +71,8 @@ pub enum NoteKind {
     Policy,
     /// A heuristic bot's: the estimate and thresholds behind its choice.
     Heuristic,
+    /// The search's rollout policy's, for a decision its `searches` leaves out.
+    Rollout,
 }
 
 /// Bytes a [`Reason`] holds.
@@ -126,6 +128,9 @@ impl std::fmt::Display for SearchNote {
         match self.kind {
             NoteKind::Policy => return write!(f, "seat {} played its policy: {reason}", self.seat),
             NoteKind::Heuristic => return write!(f, "seat {} judged: {reason}", self.seat),
+            NoteKind::Rollout => {
+                return write!(f, "seat {} left this move to its rollout policy: no search", self.seat);
+            }
             NoteKind::Search => {}
         }
         if self.choices == 1 {
@@ -213,13 +218,8 @@ impl<F: Forward> Ismcts<F> {
         if !self.searched(rules) {
             // The rollout policy decides from this seat's view, which every world shares.
             if let Some(m) = self.policy_move(rules, seat, &mut rng) {
-                self.note = SearchNote {
-                    seat,
-                    iterations: 0,
-                    visits: 0,
-                    choices: self.legal.len() as u32,
-                    ..SearchNote::default()
-                };
+                let choices = self.legal.len() as u32;
+                self.note = SearchNote { seat, choices, kind: NoteKind::Rollout, ..SearchNote::default() };
                 return m;
             }
         }

@@ -290,7 +290,8 @@ pub fn decide<F: Forward, S: EventSink<F::Event>>(
             let m = search.decide(rules, seat, obs, rng);
             if S::ACTIVE {
                 let mut note = search.note(seat);
-                if note.choices > 1 {
+                // The tree is the last search's where the rollout policy moved.
+                if note.choices > 1 && note.kind == NoteKind::Search {
                     let mut legal = Vec::new();
                     note.reason = Reason::new(&top_moves(rules, state, search, seat, &mut legal));
                 }

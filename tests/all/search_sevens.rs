@@ -61,3 +61,23 @@ fn a_search_of_bets_trades_as_its_rollout_preset_and_the_reverse() {
     assert_eq!(differ("search{iterations=60;searches=others}", true), 0, "a bet the search of the rest made itself");
     assert!(differ("search{iterations=60;searches=others}", false) > 0, "the search of the rest traded as tight");
 }
+
+/// A replay says which moves the search left to its rollout policy, and shows the search's
+/// top moves only where it searched (never a stale tree's).
+#[test]
+fn a_replay_tells_the_moves_left_to_the_rollout() {
+    let out = common::draftsim(&[
+        "replay",
+        "--game",
+        "sevens",
+        "--seats",
+        "search{iterations=50;searches=bets},tight",
+        "--round",
+        "1",
+    ]);
+    let text = common::stdout(&out);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let left = text.lines().filter(|l| l.contains("left this move to its rollout policy")).count();
+    let searched = text.lines().filter(|l| l.contains("searched 50 iterations")).count();
+    assert!(left >= 1 && searched >= 1, "{text}");
+}
