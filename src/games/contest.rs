@@ -10,14 +10,11 @@ use rand::SeedableRng;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{BatchSink, Built, GameInfo, RuleStep, Runner, presets};
+use super::{Built, GameInfo, RuleStep, Runner, presets};
 use crate::error::{Error, InputError};
 use crate::output::Table;
 use crate::search::{self, Forward, Rollout, Scratch, SeatBot, Strategy, Worker, play_unit};
-use crate::sim::{
-    self, CheckReport, Game, Lineup, Measures, Mode, NoEvents, Plan, RoundResult, RuleUse, Seatings, Tally, UnitSeeds,
-    mix_seed,
-};
+use crate::sim::{Game, Measures, NoEvents, RoundResult, RuleUse, Tally, UnitSeeds, mix_seed};
 use crate::solver::{TabularPolicy, Tree};
 
 /// The compiled rules a game's forward model reads.
@@ -423,35 +420,8 @@ impl<G: GameDef> Game for Contest<G> {
 }
 
 impl<G: GameDef> Runner for Contest<G> {
-    fn players(&self) -> usize {
-        Game::players(self)
-    }
-    fn measures(&self) -> &Measures {
-        Game::measures(self)
-    }
-    fn run(
-        &self,
-        lineup: &Lineup,
-        plan: &Plan,
-        mode: Mode,
-        interrupt: Option<&AtomicBool>,
-        on_batch: &mut BatchSink<'_>,
-    ) -> Result<Tally, Error> {
-        sim::run(self, lineup, plan, mode, interrupt, on_batch)
-    }
-    fn check(
-        &self,
-        lineup: &Lineup,
-        plan: &Plan,
-        interrupt: Option<&AtomicBool>,
-        on_batch: &mut BatchSink<'_>,
-    ) -> Result<CheckReport, Error> {
-        sim::check(self, lineup, plan, interrupt, on_batch)
-    }
-    fn replay(&self, seed: u64, seatings: &Seatings, k: u64) -> Result<String, Error> {
-        let a = sim::round_address(seed, seatings, k);
-        Game::replay(self, a.deal_seed, a.bot_seed, a.deal, &a.seating)
-    }
+    crate::runner_from_game!();
+
     fn rules_toml(&self) -> String {
         toml::to_string(self.rules_file()).unwrap_or_default()
     }

@@ -126,6 +126,44 @@ pub trait Runner: Sync {
     }
 }
 
+/// The part of a [`Runner`] impl that every [`sim::Game`] writes alike, placed inside the
+/// impl: seats and measures from the game, and `run`, `check` and `replay` handed to the
+/// harness in [`sim`].
+#[macro_export]
+macro_rules! runner_from_game {
+    () => {
+        fn players(&self) -> usize {
+            $crate::sim::Game::players(self)
+        }
+        fn measures(&self) -> &$crate::sim::Measures {
+            $crate::sim::Game::measures(self)
+        }
+        fn run(
+            &self,
+            lineup: &$crate::sim::Lineup,
+            plan: &$crate::sim::Plan,
+            mode: $crate::sim::Mode,
+            interrupt: Option<&std::sync::atomic::AtomicBool>,
+            on_batch: &mut $crate::games::BatchSink<'_>,
+        ) -> Result<$crate::sim::Tally, $crate::error::Error> {
+            $crate::sim::run(self, lineup, plan, mode, interrupt, on_batch)
+        }
+        fn check(
+            &self,
+            lineup: &$crate::sim::Lineup,
+            plan: &$crate::sim::Plan,
+            interrupt: Option<&std::sync::atomic::AtomicBool>,
+            on_batch: &mut $crate::games::BatchSink<'_>,
+        ) -> Result<$crate::sim::CheckReport, $crate::error::Error> {
+            $crate::sim::check(self, lineup, plan, interrupt, on_batch)
+        }
+        fn replay(&self, seed: u64, seatings: &$crate::sim::Seatings, k: u64) -> Result<String, $crate::error::Error> {
+            let a = $crate::sim::round_address(seed, seatings, k);
+            $crate::sim::Game::replay(self, a.deal_seed, a.bot_seed, a.deal, &a.seating)
+        }
+    };
+}
+
 impl dyn Runner {
     /// One line for each rules setting away from its default that no unit of `tally`
     /// used, naming the key: its results are those of the default.

@@ -1,14 +1,11 @@
 //! The harness: identical tallies whatever the thread count or sharding, and intervals
 //! that cover a known win probability about 95% of the time.
 
-use std::sync::atomic::AtomicBool;
-
 use draftsim::error::{Error, InputError};
 use draftsim::games::seven_card_draft::{Rules, SevenCardDraft};
-use draftsim::games::{BatchSink, Built, GameInfo};
+use draftsim::games::{Built, GameInfo};
 use draftsim::sim::{
-    self, CardCatalog, CheckReport, Game, Lineup, Measure, Measures, Mode, Plan, RoundResult, SHARE_UNIT, Score,
-    Seatings, Shard, Shown, Tally,
+    self, CardCatalog, Game, Lineup, Measure, Measures, Mode, Plan, RoundResult, SHARE_UNIT, Score, Shard, Shown, Tally,
 };
 use draftsim::stats::Estimate;
 use draftsim::study::compare::{CompareSpec, compare};
@@ -563,37 +560,10 @@ fn measures_over_deal_groups_keep_the_unit_means_whatever_the_denominator() {
 }
 
 impl draftsim::games::Runner for Planted {
-    fn players(&self) -> usize {
-        Game::players(self)
-    }
-    fn measures(&self) -> &Measures {
-        Game::measures(self)
-    }
+    draftsim::runner_from_game!();
+
     fn rules_toml(&self) -> String {
         String::new()
-    }
-    fn run(
-        &self,
-        lineup: &Lineup,
-        plan: &Plan,
-        mode: Mode,
-        interrupt: Option<&AtomicBool>,
-        on_batch: &mut BatchSink<'_>,
-    ) -> Result<Tally, Error> {
-        sim::run(self, lineup, plan, mode, interrupt, on_batch)
-    }
-    fn check(
-        &self,
-        lineup: &Lineup,
-        plan: &Plan,
-        interrupt: Option<&AtomicBool>,
-        on_batch: &mut BatchSink<'_>,
-    ) -> Result<CheckReport, Error> {
-        sim::check(self, lineup, plan, interrupt, on_batch)
-    }
-    fn replay(&self, seed: u64, seatings: &Seatings, k: u64) -> Result<String, Error> {
-        let a = sim::round_address(seed, seatings, k);
-        Game::replay(self, a.deal_seed, a.bot_seed, a.deal, &a.seating)
     }
 }
 
