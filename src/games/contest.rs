@@ -308,23 +308,14 @@ impl<G: GameDef> Contest<G> {
     /// replays and tests); returns the result and the finished state.
     pub fn play_with_events(
         &self,
-        deal_seed: u64,
-        bot_seed: u64,
-        deal_index: u64,
+        seeds: UnitSeeds,
         seating: &[usize],
         sink: &mut impl crate::sim::EventSink<<G::State as Forward>::Event>,
     ) -> Result<(RoundResult, Box<G::State>), Error> {
         let mut out = RoundResult::default();
         let mut worker = self.worker();
         worker.state.set_verify(true);
-        play_unit(
-            &self.rules,
-            &mut worker,
-            UnitSeeds { deal: deal_seed, bots: bot_seed, deal_index },
-            seating,
-            sink,
-            &mut out,
-        )?;
+        play_unit(&self.rules, &mut worker, seeds, seating, sink, &mut out)?;
         if worker.outside {
             search::end_outside(&mut worker, seating, &out, None)?;
         }
@@ -394,13 +385,10 @@ impl<G: GameDef> Game for Contest<G> {
     fn play(
         &self,
         worker: &mut Worker<G::State>,
-        deal_seed: u64,
-        bot_seed: u64,
-        deal_index: u64,
+        seeds: UnitSeeds,
         seating: &[usize],
         out: &mut RoundResult,
     ) -> Result<(), Error> {
-        let seeds = UnitSeeds { deal: deal_seed, bots: bot_seed, deal_index };
         if worker.outside {
             return self.play_outside(worker, seeds, seating, out);
         }
@@ -411,9 +399,9 @@ impl<G: GameDef> Game for Contest<G> {
         worker.state.set_verify(on || cfg!(debug_assertions));
     }
 
-    fn replay(&self, deal_seed: u64, bot_seed: u64, deal_index: u64, seating: &[usize]) -> Result<String, Error> {
+    fn replay(&self, seeds: UnitSeeds, seating: &[usize]) -> Result<String, Error> {
         let mut events = Vec::new();
-        let (out, state) = self.play_with_events(deal_seed, bot_seed, deal_index, seating, &mut events)?;
+        let (out, state) = self.play_with_events(seeds, seating, &mut events)?;
         let names: Vec<&str> = seating.iter().map(|&i| self.lineup[i].0.as_str()).collect();
         Ok(G::tell(&self.rules, &state, &names, &events, &out))
     }

@@ -159,7 +159,7 @@ macro_rules! runner_from_game {
         }
         fn replay(&self, seed: u64, seatings: &$crate::sim::Seatings, k: u64) -> Result<String, $crate::error::Error> {
             let a = $crate::sim::round_address(seed, seatings, k);
-            $crate::sim::Game::replay(self, a.deal_seed, a.bot_seed, a.deal, &a.seating)
+            $crate::sim::Game::replay(self, a.seeds(), &a.seating)
         }
     };
 }

@@ -92,6 +92,40 @@ pub struct Histogram {
     pub description: String,
 }
 
+/// The bins of one histogram table, from which each histogram written to it is made.
+#[derive(Clone, Debug)]
+pub struct Bins {
+    table: &'static str,
+    column: &'static str,
+    names: Vec<String>,
+    ranked: bool,
+}
+
+impl Bins {
+    /// Bins named `names` (lowest first) in `table`'s bin column `column`, not a ranking.
+    pub fn new<T: ToString>(table: &'static str, column: &'static str, names: impl IntoIterator<Item = T>) -> Bins {
+        Bins { table, column, names: names.into_iter().map(|n| n.to_string()).collect(), ranked: false }
+    }
+
+    /// The same bins read as a ranking, lowest first.
+    pub fn ranked(self) -> Bins {
+        Bins { ranked: true, ..self }
+    }
+
+    /// A histogram over these bins, counted from `offset` in a seat's bins.
+    pub fn histogram(&self, key: &str, offset: usize, description: &str) -> Histogram {
+        Histogram {
+            key: key.into(),
+            table: self.table.into(),
+            bin_column: self.column.into(),
+            bins: self.names.clone(),
+            offset,
+            ranked: self.ranked,
+            description: description.into(),
+        }
+    }
+}
+
 /// The payoff every seat gets each unit of play.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Score {

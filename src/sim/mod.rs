@@ -27,7 +27,7 @@ pub use health::{
     GROUP_SLOTS, GroupHealth, HealthFigure, HealthSums, LENGTH_BINS, RATIO_FIGURES, RatioFigure, UnitHealth,
     group_value, health_figures, sampled_deal, seat_share,
 };
-pub use measures::{Histogram, Kind, Measure, Measures, Score, Shown};
+pub use measures::{Bins, Histogram, Kind, Measure, Measures, Score, Shown};
 pub use record::{MAX_BINS, MAX_COUNTERS, MAX_SEATS, MAX_SUMS, RoundResult, SHARE_UNIT, SeatResult, Shape};
 pub use seat_figures::{SeatFigures, SeatShares};
 pub use seatings::{Seatings, field, listed};
@@ -59,14 +59,11 @@ pub trait Game: Sync {
     /// What the game measures (the slots `play` fills).
     fn measures(&self) -> &Measures;
     /// Plays one unit with lineup entry `seating[s]` at seat `s`, adding to `out` (cleared
-    /// by the caller). `deal_index` is the unit's deal in the run (every seating of a deal
-    /// shares it).
+    /// by the caller).
     fn play(
         &self,
         worker: &mut Self::Worker,
-        deal_seed: u64,
-        bot_seed: u64,
-        deal_index: u64,
+        seeds: UnitSeeds,
         seating: &[usize],
         out: &mut RoundResult,
     ) -> Result<(), Error>;
@@ -79,19 +76,17 @@ pub trait Game: Sync {
     fn play_checked(
         &self,
         worker: &mut Self::Worker,
-        deal_seed: u64,
-        bot_seed: u64,
-        deal_index: u64,
+        seeds: UnitSeeds,
         seating: &[usize],
         out: &mut RoundResult,
     ) -> Result<(), Error> {
         self.set_checking(worker, true);
-        let result = self.play(worker, deal_seed, bot_seed, deal_index, seating, out);
+        let result = self.play(worker, seeds, seating, out);
         self.set_checking(worker, false);
         result
     }
     /// The unit told move by move.
-    fn replay(&self, deal_seed: u64, bot_seed: u64, deal_index: u64, seating: &[usize]) -> Result<String, Error>;
+    fn replay(&self, seeds: UnitSeeds, seating: &[usize]) -> Result<String, Error>;
 }
 
 /// A shard: this run plays chunks `j` with `j % count == index`.
@@ -206,6 +201,13 @@ pub struct RoundAddress {
     pub bot_seed: u64,
     /// Lineup entry at each seat.
     pub seating: Vec<usize>,
+}
+
+impl RoundAddress {
+    /// The unit's seeds.
+    pub fn seeds(&self) -> UnitSeeds {
+        UnitSeeds { deal: self.deal_seed, bots: self.bot_seed, deal_index: self.deal }
+    }
 }
 
 /// Where round `k` of a run sits: its deal, seating, seeds.
@@ -397,16 +399,16 @@ fn run_deals<G: Game>(
         let mut health: GroupHealth = [0; GROUP_SLOTS];
         let deal_seed = mix_seed(plan.seed, deal, DEAL_STREAM);
         for (index, seating) in seatings.iter().enumerate() {
-            let bot_seed = bot_seed(plan.seed, deal, index);
+            let seeds = UnitSeeds { deal: deal_seed, bots: bot_seed(plan.seed, deal, index), deal_index: deal };
             let round = deal * per + index as u64;
             result.clear(players, shape);
             result.health.sampled = sampled_deal(deal);
             if mode == Mode::Checked {
-                game.play_checked(worker, deal_seed, bot_seed, deal, seating, &mut result)
+                game.play_checked(worker, seeds, seating, &mut result)
                     .and_then(|()| check::outcome(measures, &result.seats[..players]))
                     .map_err(|e| check::at_round(e, round))?;
             } else {
-                game.play(worker, deal_seed, bot_seed, deal, seating, &mut result)?;
+                game.play(worker, seeds, seating, &mut result)?;
             }
             tally.add_length(result.length);
             if result.rules_used != 0 {

@@ -3,7 +3,7 @@
 //!
 //! Both keep, per information set, the cumulative regrets and the strategy sums (the
 //! average policy's numerators), in [`Tree::infosets`] order, so the tables can be saved
-//! with [`Cfr::tables`] and resumed with [`Cfr::from_tables`].
+//! with [`Tabular::tables`] and resumed with [`Tables::resume`].
 
 use std::fmt;
 use std::str::FromStr;
@@ -145,7 +145,7 @@ fn finish_regrets(variant: Variant, t: u64, regrets: &mut [Vec<f64>], sets: &[u3
 /// What both tabular solvers keep: the scheme, the iterations done, and per information
 /// set (in [`Tree::infosets`] order) the cumulative regrets and strategy sums.
 #[derive(Clone, Debug)]
-struct Tables {
+pub struct Tables {
     variant: Variant,
     iterations: u64,
     regrets: Vec<Vec<f64>>,
@@ -155,9 +155,22 @@ struct Tables {
 }
 
 impl Tables {
+    /// Empty tables for `tree`, before the first iteration.
+    pub fn fresh(tree: &Tree, variant: Variant) -> Tables {
+        Tables::resume(tree, variant, 0, zeros(tree), zeros(tree))
+    }
+
+    /// Saved tables ([`Tabular::tables`]) after `iterations` iterations.
+    ///
     /// # Panics
     /// If a table's shape does not match the tree's information sets.
-    fn new(tree: &Tree, variant: Variant, iterations: u64, regrets: Vec<Vec<f64>>, sums: Vec<Vec<f64>>) -> Tables {
+    pub fn resume(
+        tree: &Tree,
+        variant: Variant,
+        iterations: u64,
+        regrets: Vec<Vec<f64>>,
+        sums: Vec<Vec<f64>>,
+    ) -> Tables {
         check_tables(tree, &regrets, &sums);
         Tables { variant, iterations, regrets, sums, by_seat: by_seat(tree) }
     }
@@ -174,6 +187,45 @@ impl Tables {
     }
 }
 
+/// What the tabular solvers share: their tables, and the policies read off them.
+pub trait Tabular {
+    /// The solver's tables.
+    fn state(&self) -> &Tables;
+
+    fn variant(&self) -> Variant {
+        self.state().variant
+    }
+
+    /// Iterations done so far.
+    fn iterations(&self) -> u64 {
+        self.state().iterations
+    }
+
+    /// (cumulative regrets, strategy sums), one row per information set.
+    fn tables(&self) -> (&[Vec<f64>], &[Vec<f64>]) {
+        (&self.state().regrets, &self.state().sums)
+    }
+
+    /// The average policy (what converges to an equilibrium in two-player zero-sum
+    /// games), uniform where nothing accumulated.
+    fn average_policy(&self) -> TabularPolicy {
+        normalise(&self.state().sums)
+    }
+
+    /// The strategy the next iteration plays: regret matching on the current regrets.
+    fn current_policy(&self) -> TabularPolicy {
+        self.state()
+            .regrets
+            .iter()
+            .map(|r| {
+                let mut p = vec![0.0; r.len()];
+                regret_match(r, &mut p);
+                p
+            })
+            .collect()
+    }
+}
+
 /// Full-width tabular CFR with alternating updates (as CFR+ prescribes, for every
 /// variant): each iteration traverses the tree once per seat in turn, and a seat's regrets
 /// and current strategy change right after its own traversal, so later seats answer it.
@@ -187,42 +239,24 @@ pub struct Cfr {
     delta: Vec<Vec<f64>>,
 }
 
+impl Tabular for Cfr {
+    fn state(&self) -> &Tables {
+        &self.t
+    }
+}
+
 impl Cfr {
     pub fn new(tree: &Tree, variant: Variant) -> Cfr {
-        Cfr::from_tables(tree, variant, 0, zeros(tree), zeros(tree))
+        Cfr::from_tables(tree, Tables::fresh(tree, variant))
     }
 
-    /// Resumes from saved tables ([`Cfr::tables`]) after `iterations` iterations.
-    ///
-    /// # Panics
-    /// If a table's shape does not match the tree's information sets.
-    pub fn from_tables(
-        tree: &Tree,
-        variant: Variant,
-        iterations: u64,
-        regrets: Vec<Vec<f64>>,
-        sums: Vec<Vec<f64>>,
-    ) -> Cfr {
-        let t = Tables::new(tree, variant, iterations, regrets, sums);
+    /// Goes on from `t` ([`Tables::resume`]).
+    pub fn from_tables(tree: &Tree, t: Tables) -> Cfr {
         let mut current = zeros(tree);
         for (c, r) in current.iter_mut().zip(&t.regrets) {
             regret_match(r, c);
         }
         Cfr { t, current, delta: zeros(tree) }
-    }
-
-    pub fn variant(&self) -> Variant {
-        self.t.variant
-    }
-
-    /// Iterations done so far.
-    pub fn iterations(&self) -> u64 {
-        self.t.iterations
-    }
-
-    /// (cumulative regrets, strategy sums), one row per information set.
-    pub fn tables(&self) -> (&[Vec<f64>], &[Vec<f64>]) {
-        (&self.t.regrets, &self.t.sums)
     }
 
     /// One iteration: a traversal and regret update for each seat in turn.
@@ -296,16 +330,6 @@ impl Cfr {
             }
         }
     }
-
-    /// The average policy: what converges to an equilibrium in two-player zero-sum games.
-    pub fn average_policy(&self) -> TabularPolicy {
-        normalise(&self.t.sums)
-    }
-
-    /// The strategy the next iteration plays (regret matching on the current regrets).
-    pub fn current_policy(&self) -> TabularPolicy {
-        self.current.clone()
-    }
 }
 
 /// Picks an index with probability proportional to `probs` (which sum to about 1).
@@ -342,24 +366,19 @@ pub struct ExternalSampling {
     scratch: Vec<f64>,
 }
 
+impl Tabular for ExternalSampling {
+    fn state(&self) -> &Tables {
+        &self.t
+    }
+}
+
 impl ExternalSampling {
     pub fn new(tree: &Tree, variant: Variant) -> ExternalSampling {
-        ExternalSampling::from_tables(tree, variant, 0, zeros(tree), zeros(tree))
+        ExternalSampling::from_tables(tree, Tables::fresh(tree, variant))
     }
 
-    /// Resumes from saved tables ([`ExternalSampling::tables`]) after `iterations`
-    /// iterations.
-    ///
-    /// # Panics
-    /// If a table's shape does not match the tree's information sets.
-    pub fn from_tables(
-        tree: &Tree,
-        variant: Variant,
-        iterations: u64,
-        regrets: Vec<Vec<f64>>,
-        sums: Vec<Vec<f64>>,
-    ) -> ExternalSampling {
-        let t = Tables::new(tree, variant, iterations, regrets, sums);
+    /// Goes on from `t` ([`Tables::resume`]).
+    pub fn from_tables(tree: &Tree, t: Tables) -> ExternalSampling {
         // The most scratch any root-to-leaf path needs: two entries per action of each
         // decision on it.
         let mut deepest = 0;
@@ -374,20 +393,6 @@ impl ExternalSampling {
             }
         }
         ExternalSampling { t, scratch: Vec::with_capacity(deepest) }
-    }
-
-    pub fn variant(&self) -> Variant {
-        self.t.variant
-    }
-
-    /// Iterations done so far.
-    pub fn iterations(&self) -> u64 {
-        self.t.iterations
-    }
-
-    /// (cumulative regrets, strategy sums), one row per information set.
-    pub fn tables(&self) -> (&[Vec<f64>], &[Vec<f64>]) {
-        (&self.t.regrets, &self.t.sums)
     }
 
     /// One iteration, fixed by `iteration_seed`: one sampled traversal per seat in turn,
@@ -450,24 +455,6 @@ impl ExternalSampling {
                 self.traverse(tree, node.children[k], seat, weight, rng)
             }
         }
-    }
-
-    /// The average policy, uniform where nothing accumulated.
-    pub fn average_policy(&self) -> TabularPolicy {
-        normalise(&self.t.sums)
-    }
-
-    /// Regret matching on the current regrets.
-    pub fn current_policy(&self) -> TabularPolicy {
-        self.t
-            .regrets
-            .iter()
-            .map(|r| {
-                let mut p = vec![0.0; r.len()];
-                regret_match(r, &mut p);
-                p
-            })
-            .collect()
     }
 }
 
@@ -543,7 +530,8 @@ mod tests {
             first.iterate(&tree);
         }
         let (r, s) = first.tables();
-        let mut resumed = Cfr::from_tables(&tree, Variant::dcfr(), first.iterations(), r.to_vec(), s.to_vec());
+        let mut resumed =
+            Cfr::from_tables(&tree, Tables::resume(&tree, Variant::dcfr(), first.iterations(), r.to_vec(), s.to_vec()));
         for _ in 0..30 {
             whole.iterate(&tree);
             resumed.iterate(&tree);
@@ -557,7 +545,8 @@ mod tests {
             es_whole.iterate(&tree, seed);
         }
         let (r, s) = es.tables();
-        let mut es_resumed = ExternalSampling::from_tables(&tree, Variant::Vanilla, 100, r.to_vec(), s.to_vec());
+        let mut es_resumed =
+            ExternalSampling::from_tables(&tree, Tables::resume(&tree, Variant::Vanilla, 100, r.to_vec(), s.to_vec()));
         for seed in 100..200 {
             es_whole.iterate(&tree, seed);
             es_resumed.iterate(&tree, seed);

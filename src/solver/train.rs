@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::best_response::{exploitability, policy_values};
-use super::cfr::{Cfr, ExternalSampling, Variant};
+use super::cfr::{Cfr, ExternalSampling, Tables, Tabular, Variant};
 use super::tree::{TabularPolicy, Tree};
 use crate::error::InputError;
 use crate::sim::mix_seed;
@@ -161,10 +161,13 @@ impl Trainer {
             }
         };
         let solver = match algorithm {
-            Algorithm::Full(v) => Solver::Full(Cfr::from_tables(tree, v, iterations, regrets, sums)),
-            Algorithm::ExternalSampling => {
-                Solver::Sampled(ExternalSampling::from_tables(tree, Variant::Vanilla, iterations, regrets, sums))
+            Algorithm::Full(v) => {
+                Solver::Full(Cfr::from_tables(tree, Tables::resume(tree, v, iterations, regrets, sums)))
             }
+            Algorithm::ExternalSampling => Solver::Sampled(ExternalSampling::from_tables(
+                tree,
+                Tables::resume(tree, Variant::Vanilla, iterations, regrets, sums),
+            )),
             Algorithm::Probe | Algorithm::Outcome => {
                 return Err(InputError::new(
                     "--algorithm mccfr-probe and os-mccfr train over the forward model; over a whole tree use cfr+, dcfr, cfr or es-mccfr",

@@ -12,7 +12,7 @@ use draftsim::games::seven_card_draft::calibration::calibrate;
 use draftsim::games::seven_card_draft::engine::Event;
 use draftsim::games::seven_card_draft::view::{Action, BetOptions, Bot, BotRng, PackMemory, PublicAction, SeatView};
 use draftsim::games::seven_card_draft::{Preset, Rules, SevenCardDraft, Variant};
-use draftsim::sim::{self, Lineup, Plan, mix_seed};
+use draftsim::sim::{self, Lineup, Plan, UnitSeeds, mix_seed};
 use rand::SeedableRng;
 
 fn set(text: &str) -> CardSet {
@@ -205,7 +205,12 @@ fn hate_reads_the_next_seat_from_what_it_took() {
     let (mut hate, mut picks) = (0, 0);
     for k in 0..600u64 {
         let mut events = Vec::new();
-        game.play_with_events(mix_seed(9, k, 1), mix_seed(9, k, 2), k, &[0, 1, 2, 3], &mut events).unwrap();
+        game.play_with_events(
+            UnitSeeds { deal: mix_seed(9, k, 1), bots: mix_seed(9, k, 2), deal_index: k },
+            &[0, 1, 2, 3],
+            &mut events,
+        )
+        .unwrap();
         for e in &events {
             if let Event::Pick { seat: 0, pick: 2, choice, .. } = e {
                 picks += 1;
@@ -409,7 +414,12 @@ fn the_first_betting_round_rarely_reaches_the_raise_cap() {
     let (mut capped, mut rounds) = (0, 0);
     for k in 0..1500u64 {
         let mut events = Vec::new();
-        game.play_with_events(mix_seed(5, k, 1), mix_seed(5, k, 2), k, &[0, 1, 2, 3], &mut events).unwrap();
+        game.play_with_events(
+            UnitSeeds { deal: mix_seed(5, k, 1), bots: mix_seed(5, k, 2), deal_index: k },
+            &[0, 1, 2, 3],
+            &mut events,
+        )
+        .unwrap();
         let raises = events
             .iter()
             .filter(|e| matches!(e, Event::Act { action, .. } if action.betting_round == 0 && matches!(action.action, Action::Raise(_))))

@@ -5,7 +5,8 @@ use draftsim::error::{Error, InputError};
 use draftsim::games::seven_card_draft::{Rules, SevenCardDraft};
 use draftsim::games::{Built, GameInfo};
 use draftsim::sim::{
-    self, CardCatalog, Game, Lineup, Measure, Measures, Mode, Plan, RoundResult, SHARE_UNIT, Score, Shard, Shown, Tally,
+    self, CardCatalog, Game, Lineup, Measure, Measures, Mode, Plan, RoundResult, SHARE_UNIT, Score, Shard, Shown,
+    Tally, UnitSeeds,
 };
 use draftsim::stats::Estimate;
 use draftsim::study::compare::{CompareSpec, compare};
@@ -127,34 +128,24 @@ impl Game for Coin {
     fn play_checked(
         &self,
         w: &mut (),
-        deal_seed: u64,
-        bot_seed: u64,
-        round: u64,
+        seeds: UnitSeeds,
         seating: &[usize],
         out: &mut RoundResult,
     ) -> Result<(), Error> {
-        self.play(w, deal_seed, bot_seed, round, seating, out)?;
-        if self.broken_at == Some(round) {
+        self.play(w, seeds, seating, out)?;
+        if self.broken_at == Some(seeds.deal_index) {
             out.seats.iter_mut().filter(|s| s.score < 0).for_each(|s| s.score = 0);
         }
         Ok(())
     }
-    fn play(
-        &self,
-        _: &mut (),
-        deal_seed: u64,
-        _: u64,
-        _: u64,
-        seating: &[usize],
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        let seat0_wins = Xoshiro256PlusPlus::seed_from_u64(deal_seed).random::<f64>() < 0.3;
+    fn play(&self, _: &mut (), seeds: UnitSeeds, seating: &[usize], out: &mut RoundResult) -> Result<(), Error> {
+        let seat0_wins = Xoshiro256PlusPlus::seed_from_u64(seeds.deal).random::<f64>() < 0.3;
         // The edge belongs to lineup entry 0, wherever it sits.
         let entry0_seat = seating.iter().position(|&e| e == 0).unwrap();
         award(out, if seat0_wins { entry0_seat } else { 1 - entry0_seat });
         Ok(())
     }
-    fn replay(&self, _: u64, _: u64, _: u64, _: &[usize]) -> Result<String, Error> {
+    fn replay(&self, _: UnitSeeds, _: &[usize]) -> Result<String, Error> {
         Ok(String::new())
     }
 }
@@ -209,7 +200,7 @@ fn a_game_mode_game_keeps_per_round_measures_and_its_cards_do_not_depend_on_bust
     // Round r's packs come from (deal seed, r): the same whoever plays.
     let deals = |seed: u64, seating: &[usize]| {
         let mut events = Vec::new();
-        game.play_with_events(seed, 1, 0, seating, &mut events).unwrap();
+        game.play_with_events(UnitSeeds::new(seed, 1), seating, &mut events).unwrap();
         let mut round = 0;
         events
             .iter()
@@ -273,19 +264,11 @@ impl Game for Planted {
     fn measures(&self) -> &Measures {
         &self.measures
     }
-    fn play(
-        &self,
-        _: &mut (),
-        deal: u64,
-        bot: u64,
-        _: u64,
-        seating: &[usize],
-        out: &mut RoundResult,
-    ) -> Result<(), Error> {
-        (self.unit)(deal, bot, seating, out);
+    fn play(&self, _: &mut (), seeds: UnitSeeds, seating: &[usize], out: &mut RoundResult) -> Result<(), Error> {
+        (self.unit)(seeds.deal, seeds.bots, seating, out);
         Ok(())
     }
-    fn replay(&self, _: u64, _: u64, _: u64, _: &[usize]) -> Result<String, Error> {
+    fn replay(&self, _: UnitSeeds, _: &[usize]) -> Result<String, Error> {
         Ok(String::new())
     }
 }

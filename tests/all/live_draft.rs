@@ -304,7 +304,7 @@ fn cards_are_conserved_and_check_is_clean_on_a_million_games() {
             let mut w = g.worker();
             for seed in 0..200 {
                 let mut out = RoundResult::default();
-                g.play_checked(&mut w, seed, seed, 0, &[0, 1, 2], &mut out).unwrap();
+                g.play_checked(&mut w, UnitSeeds::new(seed, seed), &[0, 1, 2], &mut out).unwrap();
                 let shares: u32 = out.seats[..3].iter().map(|s| s.share_units).sum();
                 assert!(shares == 0 || shares >= draftsim::sim::SHARE_UNIT - 2, "{method} {opening}");
             }
@@ -451,7 +451,8 @@ fn the_turn_cap_is_a_safety_net_under_the_default_rules() {
     let mut capped = 0;
     for seed in 0..games {
         let mut out = RoundResult::default();
-        g.play(&mut w, seed, seed ^ 0x5EED, 0, if seed % 2 == 0 { &[0, 1] } else { &[1, 0] }, &mut out).unwrap();
+        g.play(&mut w, UnitSeeds::new(seed, seed ^ 0x5EED), if seed % 2 == 0 { &[0, 1] } else { &[1, 0] }, &mut out)
+            .unwrap();
         capped += out.seats[0].counters[CAPPED];
     }
     let rate = f64::from(capped) / games as f64;
@@ -560,7 +561,7 @@ fn crowded_boards_keep_every_invariant() {
     let g = LiveDraft::new(&rules, &seats).unwrap();
     let mut w = g.worker();
     for seed in 0..20 {
-        g.play_checked(&mut w, seed, seed, 0, &[0, 1], &mut RoundResult::default()).unwrap();
+        g.play_checked(&mut w, UnitSeeds::new(seed, seed), &[0, 1], &mut RoundResult::default()).unwrap();
     }
 }
 

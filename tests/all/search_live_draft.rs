@@ -79,7 +79,7 @@ fn games_with_the_search_bot_keep_every_invariant() {
 fn a_replay_shows_the_search_bots_decisions() {
     let game =
         live_draft::LiveDraft::new(&Rules::default(), &["search{iterations=20}".into(), "curve".into()]).unwrap();
-    let text = draftsim::sim::Game::replay(&game, 1, 2, 0, &[0, 1]).unwrap();
+    let text = draftsim::sim::Game::replay(&game, draftsim::sim::UnitSeeds::new(1, 2), &[0, 1]).unwrap();
     assert!(text.contains("seat 0 (search{iterations=20}) searched") || text.contains("seat 0 searched"), "{text}");
     assert!(text.contains("searched 20 iterations: ") && text.contains("% (mean "), "{text}");
 }

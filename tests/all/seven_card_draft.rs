@@ -534,8 +534,20 @@ fn a_reused_worker_plays_each_round_as_a_fresh_one() {
             let seating: Vec<usize> = (0..4).map(|s| (s + rotation) % 4).collect();
             let (bot_seed, round) = (100 + i as u64, deal_seed * 4 + rotation as u64);
             let mut reused = RoundResult::default();
-            game.play(&mut worker, deal_seed, bot_seed, round, &seating, &mut reused).unwrap();
-            let (fresh, _) = game.play_with_events(deal_seed, bot_seed, round, &seating, &mut Vec::new()).unwrap();
+            game.play(
+                &mut worker,
+                UnitSeeds { deal: deal_seed, bots: bot_seed, deal_index: round },
+                &seating,
+                &mut reused,
+            )
+            .unwrap();
+            let (fresh, _) = game
+                .play_with_events(
+                    UnitSeeds { deal: deal_seed, bots: bot_seed, deal_index: round },
+                    &seating,
+                    &mut Vec::new(),
+                )
+                .unwrap();
             assert_eq!(reused, fresh, "{mode:?}, deal {deal_seed}, rotation {rotation}");
         }
     }

@@ -282,7 +282,7 @@ fn decks_that_break_the_colour_rule_are_refused() {
             let g = Winston::new(&rules, &["value".to_string(), "forge".to_string()]).unwrap();
             let mut w = g.worker();
             for seed in 0..50 {
-                g.play_checked(&mut w, seed, seed, 0, &[0, 1], &mut RoundResult::default()).unwrap();
+                g.play_checked(&mut w, UnitSeeds::new(seed, seed), &[0, 1], &mut RoundResult::default()).unwrap();
             }
         }
     }

@@ -3,7 +3,7 @@
 
 use super::engine::IDENTITIES_PER_COLOUR;
 use super::rules::{COLOUR_NAMES, COLOURS};
-use crate::sim::{CardCatalog, CardGroup, Histogram, Measure, Measures, Score, Shown};
+use crate::sim::{Bins, CardCatalog, CardGroup, Measure, Measures, Score, Shown};
 
 /// Counter: land screw (a turn 1-4 with no land in hand at the land step).
 pub const SCREWED: usize = 0;
@@ -126,15 +126,11 @@ pub fn measures() -> Measures {
                 "cards removed from the game per game",
             ),
         ],
-        histograms: vec![Histogram {
-            key: "hands".into(),
-            table: "opening_lands".into(),
-            bin_column: "lands".into(),
-            bins,
-            offset: OPENING_LANDS,
-            ranked: false,
-            description: "lands in each opening hand (before any exchange)".into(),
-        }],
+        histograms: vec![Bins::new("opening_lands", "lands", bins).histogram(
+            "hands",
+            OPENING_LANDS,
+            "lands in each opening hand (before any exchange)",
+        )],
         cards: Some(card_catalog()),
     }
 }

@@ -6,7 +6,7 @@ use super::CATEGORY_NAMES;
 use super::rules::{Mode, Variant};
 use crate::cards::{Card, RANK_CHARS};
 use crate::output::{Table, Values};
-use crate::sim::{CardCatalog, CardGroup, Histogram, Measure, Measures, Shown, Tally};
+use crate::sim::{Bins, CardCatalog, CardGroup, Measure, Measures, Shown, Tally};
 
 /// Counter: the seat's hand went to a showdown.
 pub const SHOWDOWNS: usize = 0;
@@ -86,15 +86,7 @@ pub fn measures(variant: &Variant) -> Measures {
             "net chips won in rounds with a hate pick, per seat and unit",
         ),
     ]);
-    let histogram = |key: &str, offset, description: &str| Histogram {
-        key: key.into(),
-        table: "categories".into(),
-        bin_column: "category".into(),
-        bins: CATEGORY_NAMES.iter().map(|c| c.to_string()).collect(),
-        offset,
-        ranked: true,
-        description: description.into(),
-    };
+    let categories = Bins::new("categories", "category", CATEGORY_NAMES).ranked();
     Measures {
         score: crate::games::chips_score("net chips won per unit (chips won minus chips put in)"),
         unit: match variant.rules.mode {
@@ -105,8 +97,12 @@ pub fn measures(variant: &Variant) -> Measures {
         always_won: true,
         measures: list,
         histograms: vec![
-            histogram("finished_hands", FINISHED, "category of each hand shown at a showdown"),
-            histogram("winning_hands", WINNING, "category of each hand that won at least part of a pot at showdown"),
+            categories.histogram("finished_hands", FINISHED, "category of each hand shown at a showdown"),
+            categories.histogram(
+                "winning_hands",
+                WINNING,
+                "category of each hand that won at least part of a pot at showdown",
+            ),
         ],
         // In game mode one unit spans many drafts: a card's sightings and holdings would
         // blur across rounds, so card analytics are offered per round only.

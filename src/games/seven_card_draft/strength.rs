@@ -139,37 +139,31 @@ const fn falling_row(n: usize) -> [f64; 8] {
     row
 }
 
-/// `FALLING[n][a]` = n (n - 1) ... (n - a + 1), the ordered ways to draw `a` of `n`.
-static FALLING: [[f32; 8]; 65] = {
+/// Every `falling_row` for n from 0 to 64, or (`inverse`) their reciprocals where not zero.
+const fn falling_table(inverse: bool) -> [[f32; 8]; 65] {
     let mut t = [[0f32; 8]; 65];
     let mut n = 0;
     while n < 65 {
         let row = falling_row(n);
         let mut a = 0;
         while a < 8 {
-            t[n][a] = row[a] as f32;
+            t[n][a] = match (inverse, row[a] > 0.0) {
+                (false, _) => row[a] as f32,
+                (true, true) => (1.0 / row[a]) as f32,
+                (true, false) => 0.0,
+            };
             a += 1;
         }
         n += 1;
     }
     t
-};
+}
+
+/// `FALLING[n][a]` = n (n - 1) ... (n - a + 1), the ordered ways to draw `a` of `n`.
+static FALLING: [[f32; 8]; 65] = falling_table(false);
 
 /// `1 / FALLING[n][a]` where it is not zero.
-static INV_FALLING: [[f32; 8]; 65] = {
-    let mut t = [[0f32; 8]; 65];
-    let mut n = 0;
-    while n < 65 {
-        let row = falling_row(n);
-        let mut a = 0;
-        while a < 8 {
-            t[n][a] = if row[a] > 0.0 { (1.0 / row[a]) as f32 } else { 0.0 };
-            a += 1;
-        }
-        n += 1;
-    }
-    t
-};
+static INV_FALLING: [[f32; 8]; 65] = falling_table(true);
 
 /// P(none of `s` marked cards among `a` drawn from `n`): hypergeometric, by two look-ups.
 #[inline(always)]

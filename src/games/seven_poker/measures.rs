@@ -3,7 +3,7 @@
 
 use super::cards::CATEGORY_NAMES;
 use super::rules::{Rules, Unit};
-use crate::sim::{Histogram, Measure, Measures, Score, Shown};
+use crate::sim::{Bins, Measure, Measures, Score, Shown};
 
 /// Counter: the seat stayed.
 pub const STAYS: usize = 0;
@@ -42,15 +42,7 @@ pub const WINNING: usize = CATEGORY_NAMES.len();
 
 /// The declaration for these rules.
 pub fn measures(rules: &Rules) -> Measures {
-    let histogram = |key: &str, offset, description: &str| Histogram {
-        key: key.into(),
-        table: "categories".into(),
-        bin_column: "category".into(),
-        bins: CATEGORY_NAMES.iter().map(|c| c.to_string()).collect(),
-        offset,
-        ranked: true,
-        description: description.into(),
-    };
+    let categories = Bins::new("categories", "category", CATEGORY_NAMES).ranked();
     let unit = match rules.unit {
         Unit::Game => "game",
         Unit::Round => "round",
@@ -158,8 +150,8 @@ pub fn measures(rules: &Rules) -> Measures {
             ),
         ],
         histograms: vec![
-            histogram("showdown_hands", SHOWDOWN, "category of each hand at a showdown"),
-            histogram("winning_hands", WINNING, "category of each hand that won at a showdown"),
+            categories.histogram("showdown_hands", SHOWDOWN, "category of each hand at a showdown"),
+            categories.histogram("winning_hands", WINNING, "category of each hand that won at a showdown"),
         ],
         cards: None,
     }

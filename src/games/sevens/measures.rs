@@ -4,7 +4,7 @@
 //! their rates are per seat-hand.
 
 use super::TOTALS;
-use crate::sim::{Histogram, Measure, Measures, Shown};
+use crate::sim::{Bins, Measure, Measures, Shown};
 
 /// Counter: the seat's hand was revealed.
 pub const SHOWDOWNS: usize = 0;
@@ -29,15 +29,7 @@ pub const WINNING: usize = TOTALS.len();
 
 /// The declaration.
 pub fn measures() -> Measures {
-    let histogram = |key: &str, offset, description: &str| Histogram {
-        key: key.into(),
-        table: "totals".into(),
-        bin_column: "total".into(),
-        bins: TOTALS.iter().map(|t| t.to_string()).collect(),
-        offset,
-        ranked: false,
-        description: description.into(),
-    };
+    let totals = Bins::new("totals", "total", TOTALS);
     Measures {
         score: crate::games::chips_score("net chips won per hand (with carry-over, per run of hands)"),
         unit: "hand".into(),
@@ -90,8 +82,8 @@ pub fn measures() -> Measures {
             ),
         ],
         histograms: vec![
-            histogram("hands", REVEALED, "final total of each revealed hand"),
-            histogram("winning_hands", WINNING, "final total of each hand that won at the reveal"),
+            totals.histogram("hands", REVEALED, "final total of each revealed hand"),
+            totals.histogram("winning_hands", WINNING, "final total of each hand that won at the reveal"),
         ],
         cards: None,
     }

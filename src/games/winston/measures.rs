@@ -2,7 +2,7 @@
 //! seats table therefore shows the first-pick advantage.
 
 use super::rules::Rules;
-use crate::sim::{Histogram, Measure, Measures, Score, Shown};
+use crate::sim::{Bins, Measure, Measures, Score, Shown};
 
 /// Counter: the deck was short (fewer usable cards than a deck holds).
 pub const SHORT_DECK: usize = 0;
@@ -129,33 +129,21 @@ pub fn measures(rules: &Rules) -> Measures {
             ),
         ],
         histograms: vec![
-            Histogram {
-                key: "piles_taken".into(),
-                table: "piles".into(),
-                bin_column: "pile_size".into(),
-                bins: pile_bins,
-                offset: PILE_SIZES,
-                ranked: false,
-                description: format!("piles taken by size (the last bin is {PILE_BINS} cards or more)"),
-            },
-            Histogram {
-                key: "cards_drafted".into(),
-                table: "colours".into(),
-                bin_column: "colour".into(),
-                bins: colour_bins,
-                offset: COLOURS_DRAFTED,
-                ranked: false,
-                description: "cards drafted by colour, multicoloured cards in their own bin".into(),
-            },
-            Histogram {
-                key: "decks".into(),
-                table: "deck_colours".into(),
-                bin_column: "colours".into(),
-                bins: (0..=rules.max_colours).map(|k| k.to_string()).collect(),
-                offset: DECK_COLOURS,
-                ranked: false,
-                description: "decks by the number of colours chosen for them".into(),
-            },
+            Bins::new("piles", "pile_size", pile_bins).histogram(
+                "piles_taken",
+                PILE_SIZES,
+                &format!("piles taken by size (the last bin is {PILE_BINS} cards or more)"),
+            ),
+            Bins::new("colours", "colour", colour_bins).histogram(
+                "cards_drafted",
+                COLOURS_DRAFTED,
+                "cards drafted by colour, multicoloured cards in their own bin",
+            ),
+            Bins::new("deck_colours", "colours", 0..=rules.max_colours).histogram(
+                "decks",
+                DECK_COLOURS,
+                "decks by the number of colours chosen for them",
+            ),
         ],
         cards: Some(super::cards::Pool::new(rules).card_catalog()),
     }
