@@ -12,7 +12,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use clap::builder::{PossibleValue, TypedValueParser};
 use draftsim::InputError;
-use draftsim::games::{self, GAMES, Runner};
+use draftsim::games::{self, GAMES, GameInfo, Runner};
 use draftsim::output::{Format, OutputDir};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
@@ -158,6 +158,21 @@ impl GameRulesArgs {
         Ok(players)
     }
 
+    /// Builds `info`'s game from `text` (this rules file's, or one derived from it) with
+    /// the players and seats given; an error names the rules file.
+    pub fn build(
+        &self,
+        info: &GameInfo,
+        text: Option<&str>,
+        players: Option<usize>,
+        seats: Option<&[String]>,
+    ) -> Result<(Box<dyn Runner>, Vec<String>)> {
+        (info.build)(text, players, seats).map_err(|e| match &self.rules {
+            Some(path) => e.context(path.display()).into(),
+            None => e.into(),
+        })
+    }
+
     /// The rules file's text, if one was given.
     pub fn rules_text(&self) -> Result<Option<String>> {
         self.rules
@@ -213,14 +228,7 @@ impl GameArgs {
     pub fn build(&self) -> Result<(Box<dyn Runner>, Vec<String>)> {
         let info = games::find(&self.game.game)?;
         let text = self.game.rules_text()?;
-        let built =
-            (info.build)(text.as_deref(), self.players.players, self.seats.list().as_deref()).map_err(
-                |e| match &self.game.rules {
-                    Some(path) => e.context(path.display()),
-                    None => e,
-                },
-            )?;
-        Ok(built)
+        self.game.build(info, text.as_deref(), self.players.players, self.seats.list().as_deref())
     }
 }
 

@@ -44,11 +44,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
     // The table every pair plays at, built once up front: bad rules or strategies are
     // refused before anything is written, and its rules in force go into study.json.
     let seats: Vec<String> = spec.strategies.iter().cycle().take(spec.players).cloned().collect();
-    let (game, _) =
-        (info.build)(spec.rules.as_deref(), Some(spec.players), Some(&seats)).map_err(|e| match &args.game.rules {
-            Some(path) => e.context(path.display()),
-            None => e,
-        })?;
+    let (game, _) = args.game.build(info, spec.rules.as_deref(), Some(spec.players), Some(&seats))?;
     // Each strategy's table too, so that a bad one is refused before the first pair plays.
     for strategy in &spec.strategies {
         let seats = vec![strategy.clone(); spec.players];

@@ -52,11 +52,7 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
         .take(spec.players)
         .map(|&b| study::ladder::search_seat(b))
         .collect();
-    let (game, _) =
-        (info.build)(spec.rules.as_deref(), Some(spec.players), Some(&seats)).map_err(|e| match &args.game.rules {
-            Some(path) => e.context(path.display()),
-            None => e,
-        })?;
+    let (game, _) = args.game.build(info, spec.rules.as_deref(), Some(spec.players), Some(&seats))?;
     let shard = study_shard(args.shard.as_deref(), &args.batch.output)?;
     let (format, out) = args.batch.output.open()?;
     let budgets: Vec<String> = spec.budgets.iter().map(u32::to_string).collect();

@@ -108,10 +108,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
     };
     // The base as every variant plays it: bad rules or seats are refused before anything plays.
     let (base_text, players, seats) = sensitivity::base(info, &spec)?;
-    let (base, _) = (info.build)(Some(&base_text), None, Some(&seats)).map_err(|e| match &args.game.game.rules {
-        Some(path) => e.context(path.display()),
-        None => e,
-    })?;
+    let (base, _) = args.game.game.build(info, Some(&base_text), None, Some(&seats))?;
     let per = Seatings::new(&Lineup::new(&seats), players, true)?.len() as u64;
     spec.deals = rounds.div_ceil(per);
     let list = sensitivity::deviations(info, &spec)?;
