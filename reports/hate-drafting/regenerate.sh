@@ -15,6 +15,11 @@ done
 for strong in cfr calibrated; do
   draftsim run --seats "hate,greedy,$strong,$strong" --rounds 400000 --quiet --out "$D/data/run-4-players-$strong" --force
 done
+# Heads-up against a random picker (quoted in the notes, not charted): does denial pay
+# when the seat it passes to picks at random?
+for s in hate greedy; do
+  draftsim run --seats "$s,random" --rounds 100000 --seed 11 --quiet --out "$D/data/heads-up-$s-random" --force
+done
 draftsim report "$D/data/sweep" "$D/data/run-4-players" "$D/data/run-6-players" \
   --out "$D/.build" --force --notes "$D/notes.md" --regenerate "sh $D/regenerate.sh"
 rm -f "$D"/*.svg && cp "$D"/.build/* "$D"/ && rm -rf "$D/.build"
