@@ -95,3 +95,15 @@ fn replays_show_the_search_bot_decisions() {
     // The top moves in words, with their visit shares and mean results.
     assert!(text.contains("pick ") && text.contains("% (mean 0."), "{text}");
 }
+
+#[test]
+fn the_heads_up_join_searches_its_picks_and_bets_by_the_trained_policy() {
+    // The shipped `cfr-heads-up-search`: every pick with a choice searched, every bet left
+    // to `cfr-heads-up`, which its replay names.
+    let text = cli(&["replay", "--game", "seven-card-draft", "--seats", "cfr-heads-up-search,tight", "--round", "0"]);
+    let mine = |l: &&str| l.contains("seat 0 ");
+    let searched: Vec<&str> = text.lines().filter(mine).filter(|l| l.contains("searched 600 iterations")).collect();
+    let left = text.lines().filter(mine).filter(|l| l.contains("left this move to its rollout policy")).count();
+    assert!(searched.len() >= 3 && searched.iter().all(|l| l.contains(": pick ")), "{text}");
+    assert!(left >= 1, "{text}");
+}
