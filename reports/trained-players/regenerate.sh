@@ -18,6 +18,7 @@ scd-table seven-card-draft cfr,tight,greedy,loose-aggressive 20000
 scd-table-search seven-card-draft cfr,hate,bluffer,search 8000
 scd-hu-search seven-card-draft cfr-heads-up,search 20000
 scd-hu-search-bets seven-card-draft cfr-heads-up,search{searches=bets} 20000
+scd-hu-join-search seven-card-draft cfr-heads-up-search,search 20000
 scd-hu-tight seven-card-draft cfr-heads-up,tight 20000
 scd-hu-loose-aggressive seven-card-draft cfr-heads-up,loose-aggressive 20000
 scd-hu-hate seven-card-draft cfr-heads-up,hate 20000
@@ -40,6 +41,11 @@ done
 for opp in tight exact greedy no-trade 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' search; do
   draftsim run --game sevens --seats "cfr,$opp,cfr,$opp" --rounds 20000 --quiet \
     --out "$D/sevens-abab-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
+done
+# The trained policy with searched picks heads-up against each preset and the policy alone.
+for opp in tight hate greedy loose-aggressive calibrated 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' cfr-heads-up; do
+  draftsim run --game seven-card-draft --seats "cfr-heads-up-search,$opp" --rounds 4000 --quiet \
+    --out "$D/scd-hu-join-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
 done
 # The search bot heads-up against each preset, the trained player's rival at that table.
 for opp in greedy hate tight calibrated loose-aggressive bluffer late-folder 'bluffer{bet.p=1}' 'bluffer{bet.p=0}'; do
