@@ -278,6 +278,7 @@ impl PileJudgement {
 
 impl WinstonBot {
     /// The judgement behind a draft decision of a value, hate or colour module.
+    #[inline(always)]
     fn judge(&self, view: &DraftView<'_>) -> Option<PileJudgement> {
         match self.preset.draft {
             DraftModule::Value { start, end } => Some(PileJudgement::value(view, start, end, 0.0)),
