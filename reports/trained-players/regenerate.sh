@@ -43,7 +43,8 @@ for opp in tight exact greedy no-trade 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' sea
     --out "$D/sevens-abab-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
 done
 # The trained policy with searched picks heads-up against each preset and the policy alone.
-for opp in tight hate greedy loose-aggressive calibrated 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' cfr-heads-up; do
+for opp in tight hate greedy wild-hunter loose-aggressive late-folder calibrated bluffer 'bluffer{bet.p=1}' \
+  'bluffer{bet.p=0}' cfr-heads-up; do
   draftsim run --game seven-card-draft --seats "cfr-heads-up-search,$opp" --rounds 4000 --quiet \
     --out "$D/scd-hu-join-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
 done
