@@ -23,10 +23,16 @@ scd-hu-tight seven-card-draft cfr-heads-up,tight 20000
 scd-hu-loose-aggressive seven-card-draft cfr-heads-up,loose-aggressive 20000
 scd-hu-hate seven-card-draft cfr-heads-up,hate 20000
 scd-hu-calibrated seven-card-draft cfr-heads-up,calibrated 20000
+scd-hu-greedy seven-card-draft cfr-heads-up,greedy 20000
+scd-hu-wild-hunter seven-card-draft cfr-heads-up,wild-hunter 20000
+scd-hu-late-folder seven-card-draft cfr-heads-up,late-folder 20000
+scd-hu-bluffer seven-card-draft cfr-heads-up,bluffer 20000
 sevens-table sevens cfr,tight,exact,bluffer 20000
 sevens-hu-tight sevens cfr-heads-up,tight 20000
 sevens-hu-exact sevens cfr-heads-up,exact 20000
 sevens-hu-bluffer sevens cfr-heads-up,bluffer 20000
+sevens-hu-greedy sevens cfr-heads-up,greedy 20000
+sevens-hu-no-trade sevens cfr-heads-up,no-trade 20000
 sevens-hu-search sevens cfr-heads-up,search 20000
 scd-hu-always-raise seven-card-draft cfr-heads-up,bluffer{bet.p=1} 20000
 scd-hu-never-raise seven-card-draft cfr-heads-up,bluffer{bet.p=0} 20000
@@ -35,7 +41,8 @@ sevens-hu-never-raise sevens cfr-heads-up,bluffer{bet.p=0} 20000
 RUNS
 # A,B,A,B: the trained player against each other player at the default four seats.
 for opp in tight greedy hate loose-aggressive wild-hunter late-folder calibrated 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' search; do
-  draftsim run --game seven-card-draft --seats "cfr,$opp,cfr,$opp" --rounds 4000 --quiet \
+  if [ "$opp" = search ]; then rounds=4000; else rounds=40000; fi
+  draftsim run --game seven-card-draft --seats "cfr,$opp,cfr,$opp" --rounds "$rounds" --quiet \
     --out "$D/scd-abab-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
 done
 for opp in tight exact greedy no-trade 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' search; do
