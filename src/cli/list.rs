@@ -87,8 +87,10 @@ pub fn run(args: ListArgs) -> Result<()> {
             };
             for g in chosen {
                 println!("{}:", g.name);
-                for (name, description) in (g.presets)() {
-                    println!("  {name:<18} {description}");
+                let presets = (g.presets)();
+                let width = presets.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
+                for (name, description) in presets {
+                    println!("  {name:<width$} {description}");
                 }
             }
         }

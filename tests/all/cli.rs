@@ -567,6 +567,17 @@ fn lists_and_completions() {
     for preset in ["random", "greedy", "hate", "tight", "loose-aggressive", "wild-hunter"] {
         assert!(text.lines().any(|l| l.trim_start().starts_with(preset)), "{preset} missing:\n{text}");
     }
+    // Within a game the descriptions line up, past the longest preset name.
+    let block: Vec<&str> =
+        text.lines().skip_while(|l| *l != "seven-card-draft:").skip(1).take_while(|l| l.starts_with("  ")).collect();
+    let starts: Vec<usize> = block
+        .iter()
+        .map(|l| {
+            let name_end = 2 + l[2..].find(' ').unwrap();
+            name_end + l[name_end..].find(|c| c != ' ').unwrap()
+        })
+        .collect();
+    assert!(starts.len() > 10 && starts.iter().all(|&c| c == starts[0]), "{block:#?}");
     let o = draftsim(&["list", "rules", "seven-card-draft"]);
     assert!(stdout(&o).contains("raise_cap") && stdout(&o).contains("[3]"), "{}", stdout(&o));
     let o = draftsim(&["list", "games"]);
