@@ -37,6 +37,7 @@ sevens-head-to-head sevens search{rollout=random;worlds=1},search{rollout=tight;
 seven-card-draft-1 seven-card-draft search{rollout=random;worlds=1},tight,hate,greedy,loose-aggressive
 seven-card-draft-2 seven-card-draft search{rollout=tight;worlds=1},tight,hate,greedy,loose-aggressive
 seven-card-draft-3 seven-card-draft search{rollout=tight;worlds=16},tight,hate,greedy,loose-aggressive
+seven-card-draft-4 seven-card-draft search{searches=bets},tight,hate,greedy,loose-aggressive
 seven-card-draft-head-to-head seven-card-draft search{rollout=random;worlds=1},search{rollout=tight;worlds=1},search{rollout=tight;worlds=16}
 RUNS
 # shellcheck disable=SC2086
