@@ -520,11 +520,10 @@ impl<F: Forward> PolicyBot<F> {
         state.observe(rules, seat, obs);
         // Moves are listed only where the policy has probabilities for them (a Seven Poker
         // exchange lists hundreds).
-        if let Some(k) = F::info_key(rules, obs)
-            && self.policy.probs(seat, k).is_some()
-        {
+        // The key is worked out once: in some games it estimates the hand's strength.
+        if let Some(probs) = F::info_key(rules, obs).and_then(|k| self.policy.probs(seat, k)) {
             observe_and_list(rules, state, seat, obs, &mut self.legal)?;
-            if let Some(probs) = self.probs(rules, seat, obs) {
+            if probs.len() == self.legal.len() {
                 return Ok(self.legal[draw(probs, rng)]);
             }
         }
@@ -573,11 +572,9 @@ impl<F: Forward> RolloutBot<F> {
         let Some(actor) = state.to_act() else { return 0.0 };
         if let RolloutBot::Policy(bot) = self {
             state.observe(rules, actor, obs);
-            if let Some(k) = F::info_key(rules, obs)
-                && bot.policy.probs(actor, k).is_some()
-            {
+            if let Some(probs) = F::info_key(rules, obs).and_then(|k| bot.policy.probs(actor, k)) {
                 state.legal(rules, &mut bot.legal);
-                if let Some(probs) = bot.probs(rules, actor, obs) {
+                if probs.len() == bot.legal.len() {
                     return (bot.legal.iter().zip(probs))
                         .filter(|&(&m, _)| state.key(rules, actor, observer, m) == key)
                         .map(|(_, p)| p)
