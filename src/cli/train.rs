@@ -304,46 +304,51 @@ pub fn run(args: TrainArgs) -> Result<()> {
         super::study::save_state(&state_path, &serde_json::to_string(&state)?, "training")?;
         Ok(())
     };
-    loop {
-        let elapsed = started.elapsed().as_secs_f64();
-        let done = match args.budget_time {
-            Some(s) => elapsed >= s && training.iterations() > 0,
-            None => training.iterations() >= target,
-        };
-        if done {
-            break;
-        }
-        if INTERRUPTED.load(Ordering::SeqCst) {
-            if let Some(b) = &bar {
-                b.finish_and_clear();
+    // The whole loop runs on the pool: entering it once an iteration costs a thread wake-up
+    // and a sleep, more than a sampled iteration itself.
+    pool.install(|| -> Result<()> {
+        loop {
+            let elapsed = started.elapsed().as_secs_f64();
+            let done = match args.budget_time {
+                Some(s) => elapsed >= s && training.iterations() > 0,
+                None => training.iterations() >= target,
+            };
+            if done {
+                break;
             }
-            save(&training, &points, spent + elapsed)?;
-            eprintln!(
-                "draftsim: {} iterations are saved in {}; the same command resumes the training",
-                training.iterations(),
-                state_path.display()
-            );
-            return Err(draftsim::Error::Interrupted.into());
-        }
-        let before = training.iterations();
-        pool.install(|| training.iterate())?;
-        if train::measured_in(before, training.iterations()) {
-            let p = training.measure(spent + started.elapsed().as_secs_f64());
+            if INTERRUPTED.load(Ordering::SeqCst) {
+                if let Some(b) = &bar {
+                    b.finish_and_clear();
+                }
+                save(&training, &points, spent + elapsed)?;
+                eprintln!(
+                    "draftsim: {} iterations are saved in {}; the same command resumes the training",
+                    training.iterations(),
+                    state_path.display()
+                );
+                return Err(draftsim::Error::Interrupted.into());
+            }
+            let before = training.iterations();
+            training.iterate()?;
+            if train::measured_in(before, training.iterations()) {
+                let p = training.measure(spent + started.elapsed().as_secs_f64());
+                if let Some(b) = &bar {
+                    b.set_message(match p.exploitability {
+                        Some(e) => format!("exploitability {e:.5}"),
+                        None => format!("{} information sets", p.information_sets),
+                    });
+                }
+                points.push(p);
+            }
             if let Some(b) = &bar {
-                b.set_message(match p.exploitability {
-                    Some(e) => format!("exploitability {e:.5}"),
-                    None => format!("{} information sets", p.information_sets),
+                b.set_position(match args.budget_time {
+                    Some(_) => (started.elapsed().as_secs_f64() * 1000.0) as u64,
+                    None => training.iterations(),
                 });
             }
-            points.push(p);
         }
-        if let Some(b) = &bar {
-            b.set_position(match args.budget_time {
-                Some(_) => (started.elapsed().as_secs_f64() * 1000.0) as u64,
-                None => training.iterations(),
-            });
-        }
-    }
+        Ok(())
+    })?;
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
