@@ -15,14 +15,15 @@ cargo run --release --quiet -- train --game seven-card-draft --iterations 300000
 cargo run --release --quiet -- train --game seven-card-draft --players 2 --iterations 400000 --fallback hate \
   --field 'bluffer{bet.p=1},bluffer{bet.p=0},tight,greedy,loose-aggressive,hate' \
   --out strategies/seven-card-draft/cfr-heads-up --force --quiet
-# Sevens: betting likewise, trades by tight; at four seats and heads-up, each against
-# itself and, at three tenths of the other seats, the presets (the betting extremes among
-# them).
+# Sevens: betting likewise, trades by tight; each against itself and the presets (the
+# betting extremes among them), at three tenths of the other seats at four seats and at
+# eight tenths of the other seat heads-up (the share whose policy a best response found
+# least to take from, reports/trained-players).
 cargo run --release --quiet -- train --game sevens --iterations 2000000 \
   --field 'bluffer{bet.p=1},bluffer{bet.p=0},tight,exact,bluffer' --field-share 0.3 \
   --out strategies/sevens/cfr --force --quiet
 cargo run --release --quiet -- train --game sevens --players 2 --iterations 2000000 \
-  --field 'bluffer{bet.p=1},bluffer{bet.p=0},tight,exact,bluffer' --field-share 0.3 \
+  --field 'bluffer{bet.p=1},bluffer{bet.p=0},tight,exact,bluffer' --field-share 0.8 \
   --out strategies/sevens/cfr-heads-up --force --quiet
 # Seven Poker: stay or fold by MCCFR with one sampled decision a game (mccfr-probe), the
 # rest as adaptive; against itself and, at three quarters of the other seats, the presets;

@@ -78,6 +78,9 @@ draftsim exploitability --game sevens --players 2 --seats cfr-heads-up,tight,exa
   --rounds 4000 --quiet --out "$D/sevens-hu-exploitability" --force > /dev/null
 draftsim exploitability --game seven-card-draft --players 2 --seats cfr-heads-up,tight,loose-aggressive,hate,search \
   --rounds 1000 --quiet --out "$D/scd-hu-exploitability" --force > /dev/null
+draftsim exploitability --game seven-card-draft --players 2 --seats cfr-heads-up-search \
+  --responders tight,loose-aggressive,hate,search,cfr-heads-up --rounds 1000 --quiet \
+  --out "$D/scd-hu-join-exploitability" --force > /dev/null
 # Speed: a table of trained players against the default mix, one thread, same build, the
 # fastest of three runs (Sevens plays more units: its units are short).
 for game in seven-card-draft sevens seven-poker; do
