@@ -377,6 +377,29 @@ fn the_shipped_sevens_policy_beats_tight_heads_up() {
     assert!(lo > 0.0, "the trained seat wins chips from tight on the same deals: {table}");
 }
 
+/// At four seats no responder tried takes much from three seats of the shipped policy, while
+/// `exact` (and `bluffer{bet.p=0}`, which plays as it does) gives about a fifth of a chip a
+/// hand away: the policy's bound must lie below the lower end of `exact`'s.
+#[test]
+fn the_shipped_sevens_policy_is_harder_to_exploit_than_exact_at_four_seats() {
+    let o = draftsim(&[
+        "exploitability",
+        "--game",
+        "sevens",
+        "--players",
+        "4",
+        "--seats",
+        "cfr,exact",
+        "--rounds",
+        "1000",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = stdout(&o);
+    let policy = row_value(&table, "cfr", "exploitability");
+    assert!(policy < row_value(&table, "exact", "exploitability_lo"), "{table}");
+}
+
 #[test]
 fn the_shipped_draft_policy_beats_the_threshold_bettors_at_the_default_table() {
     let o = draftsim(&[
