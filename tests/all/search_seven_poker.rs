@@ -83,3 +83,31 @@ fn the_counted_menus_are_as_long_as_the_listed_ones() {
     }
     assert!(seen.iter().all(|&n| n > 0), "exchange, show and keep menus all counted: {seen:?}");
 }
+
+#[test]
+fn the_search_preset_searches_whether_to_stay_and_beats_adaptive() {
+    // The preset searches the stay-or-fold only and exchanges as `adaptive`; searching
+    // every decision at random (`search{rollout=random;searches=all}`) loses about two
+    // victory cards a game to `adaptive` here instead.
+    let out = common::scratch("search_seven_poker", "beats-adaptive").join("run");
+    let o = common::draftsim(&[
+        "run",
+        "--game",
+        "seven-poker",
+        "--seats",
+        "search,adaptive,search,adaptive",
+        "--rounds",
+        "480",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let mut pairs = csv::Reader::from_path(out.join("pairs.csv")).unwrap();
+    let header = pairs.headers().unwrap().clone();
+    let row = pairs.records().next().unwrap().unwrap();
+    let get = |k: &str| row[header.iter().position(|h| h == k).unwrap()].to_string();
+    assert_eq!((get("strategy_a"), get("strategy_b")), ("search".into(), "adaptive".into()));
+    let lo: f64 = get("victory_cards_diff_per_game_lo").parse().unwrap();
+    assert!(lo > 0.0, "search minus adaptive: {row:?}");
+}
