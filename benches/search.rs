@@ -1,8 +1,9 @@
 //! Search speed on one core: ISMCTS simulations (iterations) per second of the `search`
 //! bot, from decision points of each game's default rules and default mix, one benchmark
 //! per game. Sevens' and Seven Card Draft's presets weigh several worlds an iteration by a
-//! heuristic rollout; the benchmark times one world and the game's own rollout so that it
-//! measures the forward model's speed alike in every game. Each sample runs one decision of `ITERATIONS` iterations at the next point
+//! heuristic rollout, and Seven Poker's searches its stay-or-fold only; the benchmark times
+//! one world, random rollouts there and every decision searched, so that it measures the
+//! forward model's speed alike in every game. Each sample runs one decision of `ITERATIONS` iterations at the next point
 //! that offers more than one legal move.
 //!
 //! Run: `cargo bench --bench search`.
@@ -47,29 +48,29 @@ fn simulations_per_second<F: Forward>(bencher: Bencher, rules: &F::Variant, poin
 }
 
 /// Times the `search` preset of game `G` at `ITERATIONS` iterations and one world (with
-/// `rollout`, where given, in place of the preset's), at decision points of its default
-/// rules and default seats (one in `every` decisions).
-fn bench_game<G: GameDef>(bencher: Bencher, every: u32, rollout: Option<&str>) {
+/// the keys of `overrides`, where given, in place of the preset's), at decision points of
+/// its default rules and default seats (one in `every` decisions).
+fn bench_game<G: GameDef>(bencher: Bencher, every: u32, overrides: Option<&str>) {
     let (rules, points) = default_points::<G>(11, POINTS, every);
-    let rollout = rollout.map(|r| format!(";rollout={r}")).unwrap_or_default();
-    let name = format!("search{{iterations={ITERATIONS};worlds=1{rollout}}}");
+    let overrides = overrides.map(|o| format!(";{o}")).unwrap_or_default();
+    let name = format!("search{{iterations={ITERATIONS};worlds=1{overrides}}}");
     let search = seat_bots::<G>(&[name.as_str()], G::players(&rules)).unwrap().remove(0);
     simulations_per_second(bencher, &rules, &points, search);
 }
 
 #[divan::bench(sample_count = 40)]
 fn sevens_simulations(bencher: Bencher) {
-    bench_game::<draftsim::games::sevens::Def>(bencher, 2, Some("random"));
+    bench_game::<draftsim::games::sevens::Def>(bencher, 2, Some("rollout=random"));
 }
 
 #[divan::bench(sample_count = 40)]
 fn seven_card_draft_simulations(bencher: Bencher) {
-    bench_game::<draftsim::games::seven_card_draft::Def>(bencher, 5, Some("random"));
+    bench_game::<draftsim::games::seven_card_draft::Def>(bencher, 5, Some("rollout=random"));
 }
 
 #[divan::bench(sample_count = 20)]
 fn seven_poker_simulations(bencher: Bencher) {
-    bench_game::<draftsim::games::seven_poker::Def>(bencher, 7, None);
+    bench_game::<draftsim::games::seven_poker::Def>(bencher, 7, Some("rollout=random;searches=all"));
 }
 
 #[divan::bench(sample_count = 20)]
