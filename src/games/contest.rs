@@ -259,12 +259,13 @@ pub fn rules_toml<G: GameDef>(rules: &G::RulesFile) -> String {
 pub fn load_strategy<G: GameDef>(name: &str) -> Result<Strategy<G::Preset>, InputError> {
     let strategy = search::load_strategy(G::PRESETS, name, G::NAME, G::parse_preset)?;
     if let Strategy::Search(params, _) = &strategy
-        && params.worlds > 1
+        && (params.worlds > 1 || params.particles > 0)
         && !<G::State as Forward>::REWINDS
     {
+        let (key, value, off) =
+            if params.worlds > 1 { ("worlds", params.worlds, 1) } else { ("particles", params.particles, 0) };
         return Err(InputError::new(format!(
-            "{name}: worlds = {}: {} cannot replay a sampled world's past to weigh it; set worlds = 1",
-            params.worlds,
+            "{name}: {key} = {value}: {} cannot replay a sampled world's past to weigh it; set {key} = {off}",
             G::NAME
         )));
     }

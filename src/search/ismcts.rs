@@ -17,11 +17,6 @@ use crate::sim::{BotRng, MAX_BINS, MAX_COUNTERS, MAX_SEATS, MAX_SUMS, NoEvents, 
 /// No node.
 const NONE: u32 = u32::MAX;
 
-/// The floor of a seen move's chance under the rollout policy (a move it would never make
-/// keeps this weight): never zero, so a table that plays unlike the policy still leaves
-/// worlds to draw.
-const MISMATCH: f64 = 0.05;
-
 /// The whole record is cleared between iterations.
 const FULL: Shape = Shape { counters: MAX_COUNTERS, sums: MAX_SUMS, bins: MAX_BINS };
 
@@ -73,6 +68,8 @@ pub enum NoteKind {
     Heuristic,
     /// The search's rollout policy's, for a decision its `searches` leaves out.
     Rollout,
+    /// The search's, keeping its rollout policy's move: no move was better by its `margin`.
+    Kept,
 }
 
 /// Bytes a [`Reason`] holds.
@@ -131,6 +128,13 @@ impl std::fmt::Display for SearchNote {
             NoteKind::Rollout => {
                 return write!(f, "seat {} left this move to its rollout policy: no search", self.seat);
             }
+            NoteKind::Kept => {
+                return write!(
+                    f,
+                    "seat {} searched {} iterations and kept its rollout policy's move, none being better by the margin: {reason}",
+                    self.seat, self.iterations
+                );
+            }
             NoteKind::Search => {}
         }
         if self.choices == 1 {
@@ -167,6 +171,12 @@ pub struct Ismcts<F: Forward> {
     past: F,
     moves: Vec<F::Move>,
     past_out: RoundResult,
+    /// Worlds weighed once this decision (`particles`): the seed each was dealt from (a
+    /// world is dealt again from its seed rather than stored), the first `weighed` in use,
+    /// and their running total weights.
+    particles: Vec<u64>,
+    weighed: usize,
+    cumulative: Vec<f64>,
 }
 
 impl<F: Forward> Ismcts<F> {
@@ -191,6 +201,9 @@ impl<F: Forward> Ismcts<F> {
             past: F::default(),
             moves: Vec::with_capacity(64),
             past_out: RoundResult::default(),
+            particles: Vec::new(),
+            weighed: 0,
+            cumulative: Vec::new(),
         }
     }
 
@@ -225,6 +238,7 @@ impl<F: Forward> Ismcts<F> {
         }
         self.nodes.clear();
         self.nodes.push(Node::new(0, seat as u8));
+        self.weigh_particles(rules, seat, obs, &mut rng);
         for _ in 0..self.params.iterations {
             self.iterate(rules, seat, obs, &mut rng);
         }
@@ -264,7 +278,27 @@ impl<F: Forward> Ismcts<F> {
             choices: self.legal.len() as u32,
             ..SearchNote::default()
         };
-        self.legal[best]
+        let chosen = self.legal[best];
+        if self.params.margin > 0.0 {
+            // The policy's move stands unless the search found one better by the margin:
+            // a search's noisy means should not overturn a sound policy on a hair.
+            // A policy move the search never tried stands too: nothing overturns it.
+            if let Some(own) = self.policy_move(rules, seat, rng) {
+                let key = self.world.key(rules, seat, seat, own);
+                let (own_visits, own_mean) = self.root_child(seat, key).unwrap_or((0, f64::NEG_INFINITY));
+                if own != chosen && (own_visits == 0 || best_mean - own_mean <= self.params.margin) {
+                    self.note.kind = NoteKind::Kept;
+                    self.note.visits = own_visits;
+                    return own;
+                }
+            }
+        }
+        chosen
+    }
+
+    /// Nodes in the last search's tree, the root included.
+    pub fn tree_size(&self) -> usize {
+        self.nodes.len()
     }
 
     /// Visits and mean result of the last search's root move that `seat` sees as `key`
@@ -295,7 +329,12 @@ impl<F: Forward> Ismcts<F> {
         self.path.push(0);
         let mut node = 0u32;
         let mut expanded = false;
+        let mut tree_moves = 0u32;
         while let Some(actor) = self.world.to_act() {
+            if self.params.depth > 0 && tree_moves >= self.params.depth {
+                // Past the tree's depth the rollout policy plays every seat, outside the tree.
+                break;
+            }
             if (actor != seat && self.params.opponents == Opponents::Rollout) || !self.searched(rules) {
                 // The rollout policy moves, with the mover's cards in this world; the tree
                 // follows the move as this seat sees it.
@@ -316,6 +355,7 @@ impl<F: Forward> Ismcts<F> {
                 node = child;
                 continue;
             }
+            tree_moves += 1;
             self.world.legal(rules, &mut self.legal);
             self.keys.clear();
             for &m in &self.legal {
@@ -399,6 +439,13 @@ impl<F: Forward> Ismcts<F> {
     /// in proportion to its likelihood (sampling importance resampling, one reservoir
     /// pass), so a world in which the other seats' seen moves were likely is played more.
     fn sample_world(&mut self, rules: &F::Variant, seat: usize, obs: &F::Obs, rng: &mut BotRng) {
+        if self.weighed > 0 {
+            let total = self.cumulative[self.weighed - 1];
+            let u = rng.random::<f64>() * total;
+            let i = self.cumulative[..self.weighed].partition_point(|&c| c <= u).min(self.weighed - 1);
+            F::determinize(rules, obs, &mut BotRng::seed_from_u64(self.particles[i]), &mut self.world);
+            return;
+        }
         if self.params.worlds <= 1 || self.rollout.is_empty() || !F::REWINDS {
             F::determinize(rules, obs, rng, &mut self.world);
             return;
@@ -419,9 +466,34 @@ impl<F: Forward> Ismcts<F> {
         }
     }
 
+    /// With `particles`, draws and weighs this decision's worlds once; `weighed` stays 0
+    /// where the game does not replay this past (every world then weighs alike) or no
+    /// world has any weight.
+    fn weigh_particles(&mut self, rules: &F::Variant, seat: usize, obs: &F::Obs, rng: &mut BotRng) {
+        self.weighed = 0;
+        let n = self.params.particles as usize;
+        if n == 0 || self.rollout.is_empty() || !F::REWINDS {
+            return;
+        }
+        self.cumulative.clear();
+        self.particles.clear();
+        let mut total = 0.0;
+        for _ in 0..n {
+            let seed = rng.next_u64();
+            F::determinize(rules, obs, &mut BotRng::seed_from_u64(seed), &mut self.candidate);
+            let Some(w) = self.likelihood(rules, seat, rng) else { return };
+            total += w;
+            self.cumulative.push(total);
+            self.particles.push(seed);
+        }
+        if total > 0.0 {
+            self.weighed = n;
+        }
+    }
+
     /// How likely the other seats' moves so far were in the candidate world, had each
     /// played the rollout policy: the product over their decisions of the chance that the
-    /// policy makes a move this seat would see as the one it saw, mixed with [`MISMATCH`];
+    /// policy makes a move this seat would see as the one it saw, mixed with the `mismatch` floor;
     /// `None` where the game does not rebuild this past.
     fn likelihood(&mut self, rules: &F::Variant, seat: usize, rng: &mut BotRng) -> Option<f64> {
         if !self.candidate.rewind(rules, &mut self.past, &mut self.moves) {
@@ -434,7 +506,7 @@ impl<F: Forward> Ismcts<F> {
             if actor != seat {
                 let key = self.past.key(rules, actor, seat, m);
                 let p = self.rollout[actor].chance_of(rules, &self.past, seat, key, rng, &mut self.obs);
-                w *= MISMATCH + (1.0 - MISMATCH) * p;
+                w *= self.params.mismatch + (1.0 - self.params.mismatch) * p;
             }
             if self.past.apply(rules, m, &mut NoEvents, &mut self.past_out).is_err() {
                 break;
@@ -498,6 +570,7 @@ mod tests {
     use super::*;
     use crate::error::Error;
     use crate::search::SearchNote;
+    use crate::search::params::DEFAULT_MISMATCH;
     use crate::sim::EventSink;
 
     /// A toy game: seat 0 picks a number 0..=3, then a hidden coin (unseen by seat 0)
@@ -548,7 +621,8 @@ mod tests {
             Ok(())
         }
         fn ask(&self, _: &(), _: &mut (), _: &mut BotRng) -> Result<u8, Error> {
-            Ok(0)
+            // The rollout preset's move: good, not the best.
+            Ok(2)
         }
         fn observe(&self, _: &(), _: usize, out: &mut Option<u8>) {
             *out = self.picked;
@@ -580,6 +654,10 @@ mod tests {
             opponents: Opponents::Search,
             worlds: 1,
             searches: Searches::All,
+            margin: 0.0,
+            depth: 0,
+            particles: 0,
+            mismatch: DEFAULT_MISMATCH,
         }
     }
 
@@ -623,5 +701,20 @@ mod tests {
         }
         assert_eq!(played[0], 0, "{played:?}");
         assert!(played[3] > played[1], "{played:?}");
+    }
+
+    #[test]
+    fn a_margin_keeps_the_policy_move_unless_the_best_is_better_by_more() {
+        // Move 3's mean result is 0.625, the preset's move 2's 0.417: a margin below the
+        // gap of 0.208 plays 3, one above it keeps 2.
+        for (margin, expected, kind) in [(0.1, 3, NoteKind::Search), (0.3, 2, NoteKind::Kept)] {
+            let mut search: Ismcts<Toy> =
+                Ismcts::new(SearchParams { margin, ..params(2000) }, 1, vec![RolloutBot::Preset(())]);
+            let mut rng = BotRng::seed_from_u64(3);
+            for _ in 0..20 {
+                assert_eq!(search.decide(&(), 0, &None, &mut rng), expected, "margin {margin}");
+                assert_eq!(search.note(0).kind, kind, "margin {margin}");
+            }
+        }
     }
 }

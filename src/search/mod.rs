@@ -291,7 +291,7 @@ pub fn decide<F: Forward, S: EventSink<F::Event>>(
             if S::ACTIVE {
                 let mut note = search.note(seat);
                 // The tree is the last search's where the rollout policy moved.
-                if note.choices > 1 && note.kind == NoteKind::Search {
+                if note.choices > 1 && matches!(note.kind, NoteKind::Search | NoteKind::Kept) {
                     let mut legal = Vec::new();
                     note.reason = Reason::new(&top_moves(rules, state, search, seat, &mut legal));
                 }
@@ -393,6 +393,10 @@ impl<F: Forward> OutsideBot<F> {
                     opponents: params::Opponents::Search,
                     worlds: 1,
                     searches: params::Searches::All,
+                    margin: 0.0,
+                    depth: 0,
+                    particles: 0,
+                    mismatch: params::DEFAULT_MISMATCH,
                 };
                 Hinter::Search(Box::new(Ismcts::new(params, players, Vec::new())))
             }

@@ -26,7 +26,24 @@ struct SearchToml {
     worlds: u32,
     #[serde(default)]
     searches: Searches,
+    #[serde(default)]
+    margin: f64,
+    #[serde(default)]
+    depth: u32,
+    #[serde(default)]
+    particles: u32,
+    #[serde(default = "default_mismatch")]
+    mismatch: f64,
 }
+
+fn default_mismatch() -> f64 {
+    DEFAULT_MISMATCH
+}
+
+/// The floor of a seen move's chance under the rollout policy unless a preset sets
+/// `mismatch`: never zero, so a table that plays unlike the policy still leaves worlds to
+/// draw.
+pub const DEFAULT_MISMATCH: f64 = 0.05;
 
 fn one_world() -> u32 {
     1
@@ -34,6 +51,9 @@ fn one_world() -> u32 {
 
 /// Most candidate worlds one iteration may draw.
 pub const MAX_WORLDS: u32 = 1024;
+
+/// Most worlds one decision may weigh.
+pub const MAX_PARTICLES: u32 = 65_536;
 
 /// How the search plays the other seats' decisions inside its tree.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -84,6 +104,23 @@ pub struct SearchParams {
     pub worlds: u32,
     /// Which decisions it searches.
     pub searches: Searches,
+    /// By how much more (on the search's result scale, 0 worst to 1 best) the most visited
+    /// move's mean result must beat the rollout policy's own move, tried at least once,
+    /// for the search to play it; 0 always plays the most visited move, 1 always the
+    /// policy's. Above 0 the search is the rollout policy corrected where it is sure enough.
+    pub margin: f64,
+    /// Decisions an iteration takes by the tree before the rollout policy plays every seat
+    /// to the end (0 = no limit; 1 = the root only: each move of this decision judged by
+    /// the rollout policy playing on, a one-step improvement of that policy).
+    pub depth: u32,
+    /// Worlds drawn and weighed once a decision, each iteration playing one of them in
+    /// proportion to its weight (0 = none: `worlds` fresh candidates every iteration).
+    /// Weighing once lets far more candidates be drawn for the same time.
+    pub particles: u32,
+    /// The weight a seen move keeps in a world where the rollout policy would never make
+    /// it: a world's weight multiplies, per seen move, `mismatch + (1 - mismatch) * p`,
+    /// with `p` the policy's chance of the move. Lower trusts the model more.
+    pub mismatch: f64,
 }
 
 /// What the search bot's rollouts (and, with `opponents = "rollout"` or `worlds`, its model
@@ -176,6 +213,41 @@ impl SearchParams {
                 "searches: the rollout policy makes the decisions the search leaves, and a random rollout would make them at random; name a heuristic preset or a trained policy as rollout (e.g. rollout = \"tight\") or set searches = \"all\"",
             ));
         }
+        if !(t.margin.is_finite() && (0.0..=1.0).contains(&t.margin)) {
+            return Err(InputError::new(format!(
+                "margin = {}: use a number from 0 (always the most visited move) to 1 (always the rollout policy's move), e.g. 0.01",
+                t.margin
+            )));
+        }
+        if t.particles > MAX_PARTICLES {
+            return Err(InputError::new(format!(
+                "particles = {}: give 0 (worlds weighed every iteration) up to {MAX_PARTICLES} worlds weighed once a decision (e.g. 4096)",
+                t.particles
+            )));
+        }
+        if t.particles > 0 && t.worlds > 1 {
+            return Err(InputError::new(format!(
+                "particles = {}: worlds weighed once a decision replace the worlds = {} weighed every iteration; set worlds = 1, or particles = 0",
+                t.particles, t.worlds
+            )));
+        }
+        if t.particles > 0 && t.rollout == "random" {
+            return Err(InputError::new(format!(
+                "particles = {}: worlds are weighed by the rollout policy's moves, and a random rollout makes every world as likely; name a heuristic preset or a trained policy as rollout (e.g. rollout = \"tight\") or set particles = 0",
+                t.particles
+            )));
+        }
+        if !(t.mismatch.is_finite() && t.mismatch > 0.0 && t.mismatch <= 1.0) {
+            return Err(InputError::new(format!(
+                "mismatch = {}: use a number above 0 and at most 1 (1 weighs every world alike), e.g. 0.05",
+                t.mismatch
+            )));
+        }
+        if t.margin > 0.0 && t.rollout == "random" {
+            return Err(InputError::new(
+                "margin: the search keeps the rollout policy's own move unless another is better by the margin, and a random rollout has no move of its own; name a heuristic preset or a trained policy as rollout (e.g. rollout = \"tight\") or set margin = 0",
+            ));
+        }
         Ok(SearchParams {
             iterations: t.iterations,
             exploration: t.exploration,
@@ -184,6 +256,10 @@ impl SearchParams {
             opponents: t.opponents,
             worlds: t.worlds,
             searches: t.searches,
+            margin: t.margin,
+            depth: t.depth,
+            particles: t.particles,
+            mismatch: t.mismatch,
         })
     }
 }
@@ -270,4 +346,37 @@ fn load_policy<P>(
         }
     };
     Ok((std::sync::Arc::new(policy), fallback))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(extra: &str) -> Result<SearchParams, InputError> {
+        SearchParams::from_toml(&format!(
+            "description = \"x\"\nmodule = \"search\"\niterations = 100\nexploration = 0.7\n{extra}"
+        ))
+    }
+
+    #[test]
+    fn the_belief_and_policy_keys_default_off_and_refuse_what_cannot_work() {
+        let p = parse("rollout = \"tight\"").unwrap();
+        assert_eq!((p.margin, p.depth, p.particles, p.mismatch), (0.0, 0, 0, DEFAULT_MISMATCH));
+        let p = parse("rollout = \"tight\"\nparticles = 4096\ndepth = 1\nmismatch = 0.001\nmargin = 0.01").unwrap();
+        assert_eq!((p.margin, p.depth, p.particles, p.mismatch), (0.01, 1, 4096, 0.001));
+        // A random rollout has no move of its own to keep, nor a model to weigh by.
+        for (extra, field) in [
+            ("rollout = \"random\"\nmargin = 0.01", "margin"),
+            ("rollout = \"random\"\nparticles = 64", "particles"),
+            ("rollout = \"tight\"\nparticles = 64\nworlds = 16", "particles"),
+            ("rollout = \"tight\"\nparticles = 70000", "particles"),
+            ("rollout = \"tight\"\nmismatch = 0", "mismatch"),
+            ("rollout = \"tight\"\nmargin = 2", "margin"),
+        ] {
+            let e = parse(extra).unwrap_err().to_string();
+            assert!(e.starts_with(field), "{extra}: {e}");
+        }
+        // Depth alone is flat Monte Carlo under any rollout.
+        assert_eq!(parse("rollout = \"random\"\ndepth = 1").unwrap().depth, 1);
+    }
 }

@@ -81,3 +81,25 @@ fn a_replay_tells_the_moves_left_to_the_rollout() {
     let searched = text.lines().filter(|l| l.contains("searched 50 iterations")).count();
     assert!(left >= 1 && searched >= 1, "{text}");
 }
+
+/// With the widest margin the search plays its rollout policy's moves, and a replay says
+/// where it kept one against its own most visited move.
+#[test]
+fn a_margin_of_one_plays_the_rollout_policy_and_says_so() {
+    let replay = |seats: &str| {
+        let out = common::draftsim(&["replay", "--game", "sevens", "--seats", seats, "--round", "2"]);
+        assert!(out.status.success(), "{}", common::stderr(&out));
+        common::stdout(&out)
+    };
+    // Seat 0's own lines (what it is dealt, does and wins), its name taken out.
+    let seat0 = |text: &str, name: &str| -> Vec<String> {
+        let label = format!("seat 0 ({name})");
+        text.lines().filter(|l| l.contains(&label)).map(|l| l.replace(&label, "seat 0")).collect()
+    };
+    let search = "search{iterations=50;margin=1}";
+    let kept = replay(&format!("{search},tight"));
+    let tight = replay("tight{description=\"t\"},tight");
+    assert!(seat0(&kept, search).len() >= 3, "{kept}");
+    assert_eq!(seat0(&kept, search), seat0(&tight, "tight"), "{kept}\n{tight}");
+    assert!(kept.contains("kept its rollout policy's move"), "{kept}");
+}

@@ -11,6 +11,13 @@ type Def = ref_poker::Def<Kuhn>;
 
 /// Kuhn poker, seat 0 holding the king and seat 1 the queen, after seat 0's bet.
 fn after_a_bet() -> (<Def as GameDef>::State, draftsim::games::contest::VariantOf<Def>) {
+    let (mut state, rules) = dealt();
+    state.apply(&rules, Action::Raise, &mut NoEvents, &mut RoundResult::default()).unwrap();
+    (state, rules)
+}
+
+/// Kuhn poker, seat 0 holding the king and seat 1 the queen, before any move.
+fn dealt() -> (<Def as GameDef>::State, draftsim::games::contest::VariantOf<Def>) {
     let rules = Def::compile(&Default::default()).unwrap();
     let mut state = <Def as GameDef>::State::default();
     let mut out = RoundResult::default();
@@ -22,7 +29,6 @@ fn after_a_bet() -> (<Def as GameDef>::State, draftsim::games::contest::VariantO
         })
         .expect("a deal of king against queen");
     state.start_deal(&rules, king_queen, &mut out).unwrap();
-    state.apply(&rules, Action::Raise, &mut NoEvents, &mut out).unwrap();
     (state, rules)
 }
 
@@ -68,4 +74,27 @@ fn a_trained_policy_weighs_worlds_by_its_probabilities() {
     let flat = mean_of_calling("search{rollout=cfr}");
     assert!((0.35..0.43).contains(&weighed), "weighed {weighed}");
     assert!((0.47..0.53).contains(&flat), "flat {flat}");
+}
+
+#[test]
+fn worlds_weighed_once_a_decision_read_the_bet_as_worlds_weighed_every_iteration_do() {
+    // The same reading as `worlds`, from 256 worlds weighed before the first iteration.
+    assert_eq!(folds("search{rollout=tight;particles=256}", 20), 20);
+    assert_eq!(folds("search{rollout=tight;particles=256;mismatch=1}", 20), 0);
+}
+
+#[test]
+fn a_tree_of_depth_one_holds_the_root_moves_only() {
+    let (state, rules) = dealt();
+    let size = |name: &str| {
+        let mut bot = SeatBot::new(name, &load_strategy::<Def>(name).unwrap(), 2, Def::bot);
+        let mut obs = Default::default();
+        decide(&rules, &state, &mut bot, 0, &mut BotRng::seed_from_u64(3), &mut obs, &mut NoEvents).unwrap();
+        let SeatBot::Search(search) = &bot else { panic!("{name} is a search") };
+        search.tree_size()
+    };
+    // Seat 0 checks or bets: the root and its two moves; the full tree goes on to seat 1's
+    // answers and seat 0's answer to a bet after a check.
+    assert_eq!(size("search{rollout=tight;depth=1}"), 3);
+    assert!(size("search{rollout=tight}") > 3);
 }
