@@ -49,6 +49,14 @@ for opp in tight exact greedy no-trade 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' sea
   draftsim run --game sevens --seats "cfr,$opp,cfr,$opp" --rounds 20000 --quiet \
     --out "$D/sevens-abab-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
 done
+# The four-seat search of bets modelled by the trained policy (`cfr-search`), A,B,A,B,
+# against each preset, the policy it models and the search bot.
+for opp in late-folder cfr hate greedy tight calibrated loose-aggressive bluffer 'bluffer{bet.p=1}' \
+  'bluffer{bet.p=0}' search random; do
+  case "$opp" in late-folder|cfr) rounds=8016 ;; search|random) rounds=2004 ;; *) rounds=4008 ;; esac
+  draftsim run --game seven-card-draft --seats "cfr-search,$opp,cfr-search,$opp" --rounds "$rounds" --quiet \
+    --out "$D/scd-abab-cfr-search-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
+done
 # The trained policy with searched picks heads-up against each preset and the policy alone.
 for opp in tight hate greedy wild-hunter loose-aggressive late-folder calibrated bluffer 'bluffer{bet.p=1}' \
   'bluffer{bet.p=0}' cfr-heads-up; do
@@ -81,6 +89,11 @@ draftsim exploitability --game seven-card-draft --players 2 --seats cfr-heads-up
 draftsim exploitability --game seven-card-draft --players 2 --seats cfr-heads-up-search \
   --responders tight,loose-aggressive,hate,search,cfr-heads-up --rounds 1000 --quiet \
   --out "$D/scd-hu-join-exploitability" --force > /dev/null
+# Three seats of the four-seat search of bets, answered at the fourth by the presets, the
+# policy it models, the search bot and the search told that policy.
+draftsim exploitability --game seven-card-draft --players 4 --seats cfr-search \
+  --responders 'cfr,search{opponents=rollout;rollout=cfr;worlds=16},search,hate,tight,greedy,loose-aggressive,calibrated,bluffer' \
+  --rounds 1000 --quiet --out "$D/scd-cfr-search-exploitability" --force > /dev/null
 # Speed: a table of trained players against the default mix, one thread, same build, the
 # fastest of three runs (Sevens plays more units: its units are short).
 for game in seven-card-draft sevens seven-poker; do

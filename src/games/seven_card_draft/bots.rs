@@ -157,7 +157,7 @@ pub struct Preset {
 pub const PRESETS: &[(&str, &str)] = crate::embedded_presets!(
     "seven-card-draft":
         "random", "greedy", "hate", "tight", "loose-aggressive", "wild-hunter", "late-folder", "bluffer", "calibrated",
-        "search", "cfr", "cfr-heads-up", "cfr-heads-up-search",
+        "search", "cfr", "cfr-heads-up", "cfr-heads-up-search", "cfr-search",
 );
 
 impl GamePreset for Preset {
