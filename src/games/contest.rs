@@ -258,14 +258,15 @@ pub fn rules_toml<G: GameDef>(rules: &G::RulesFile) -> String {
 /// A strategy of game `G` by preset name, file, derived preset or search preset.
 pub fn load_strategy<G: GameDef>(name: &str) -> Result<Strategy<G::Preset>, InputError> {
     let strategy = search::load_strategy(G::PRESETS, name, G::NAME, G::parse_preset)?;
-    if let Strategy::Search(params, _) = &strategy
+    if let Strategy::Search(params, ..) = &strategy
         && (params.worlds > 1 || params.particles > 0)
         && !<G::State as Forward>::REWINDS
     {
         let (key, value, off) =
             if params.worlds > 1 { ("worlds", params.worlds, 1) } else { ("particles", params.particles, 0) };
+        let models = if params.models.is_empty() { "" } else { " and remove models" };
         return Err(InputError::new(format!(
-            "{name}: {key} = {value}: {} cannot replay a sampled world's past to weigh it; set {key} = {off}",
+            "{name}: {key} = {value}: {} cannot replay a sampled world's past to weigh it; set {key} = {off}{models}",
             G::NAME
         )));
     }
@@ -286,14 +287,20 @@ impl<G: GameDef> Contest<G> {
             }
         }
         for (name, strategy) in &lineup {
-            match strategy {
-                Strategy::Policy(policy, _) | Strategy::Search(_, Rollout::Policy(policy, _)) => policy
-                    .check(G::NAME, &rules_toml::<G>(G::rules_file(&rules)), G::players(&rules))
-                    .map_err(|e| e.context(name))?,
+            let policies: Vec<&std::sync::Arc<crate::solver::policy::Policy>> = match strategy {
+                Strategy::Policy(policy, _) => vec![policy],
+                Strategy::Search(_, rollout, models) => (std::iter::once(rollout).chain(models))
+                    .filter_map(|r| if let Rollout::Policy(policy, _) = r { Some(policy) } else { None })
+                    .collect(),
                 Strategy::Outside(spec) => {
                     spec.bind(G::NAME, &rules_toml::<G>(G::rules_file(&rules)), G::players(&rules));
+                    Vec::new()
                 }
-                _ => {}
+                Strategy::Heuristic(_) => Vec::new(),
+            };
+            for policy in policies {
+                (policy.check(G::NAME, &rules_toml::<G>(G::rules_file(&rules)), G::players(&rules)))
+                    .map_err(|e| e.context(name))?;
             }
         }
         let measures = G::measures(&rules);

@@ -157,6 +157,11 @@ pub struct Ismcts<F: Forward> {
     players: usize,
     /// Rollout players, one per seat (empty: uniformly random legal moves).
     rollout: Vec<RolloutBot<F>>,
+    /// The other players a seat may be (`models`), one bot per seat each.
+    models: Vec<Vec<RolloutBot<F>>>,
+    /// The player each seat is in the world at hand: 0 the rollout policy, `m` the
+    /// `m`-th model (this seat is always 0).
+    types: [u8; MAX_SEATS],
     /// An observation for a rollout policy to read.
     obs: F::Obs,
     nodes: Vec<Node>,
@@ -175,20 +180,30 @@ pub struct Ismcts<F: Forward> {
     /// world is dealt again from its seed rather than stored), the first `weighed` in use,
     /// and their running total weights.
     particles: Vec<u64>,
+    /// Each particle's players, four bits a seat.
+    particle_types: Vec<u32>,
     weighed: usize,
     cumulative: Vec<f64>,
 }
 
 impl<F: Forward> Ismcts<F> {
     /// A search bot for a game of `players` seats; `rollout` holds one bot per seat, or is
-    /// empty for random rollouts.
-    pub fn new(params: SearchParams, players: usize, rollout: Vec<RolloutBot<F>>) -> Ismcts<F> {
+    /// empty for random rollouts, and each of `models` one bot per seat.
+    pub fn new(
+        params: SearchParams,
+        players: usize,
+        rollout: Vec<RolloutBot<F>>,
+        models: Vec<Vec<RolloutBot<F>>>,
+    ) -> Ismcts<F> {
         assert!(rollout.is_empty() || rollout.len() == players, "one rollout bot per seat");
+        assert!(models.iter().all(|m| m.len() == players) && models.len() < 16, "one model bot per seat");
         let capacity = params.iterations as usize + 1;
         Ismcts {
             params,
             players,
             rollout,
+            models,
+            types: [0; MAX_SEATS],
             obs: F::Obs::default(),
             nodes: Vec::with_capacity(capacity),
             path: Vec::with_capacity(64),
@@ -202,6 +217,7 @@ impl<F: Forward> Ismcts<F> {
             moves: Vec::with_capacity(64),
             past_out: RoundResult::default(),
             particles: Vec::new(),
+            particle_types: Vec::new(),
             weighed: 0,
             cumulative: Vec::new(),
         }
@@ -221,6 +237,7 @@ impl<F: Forward> Ismcts<F> {
     /// draw of `rng` (the seat's bot stream).
     pub fn decide(&mut self, rules: &F::Variant, seat: usize, obs: &F::Obs, rng: &mut BotRng) -> F::Move {
         let mut rng = BotRng::seed_from_u64(rng.next_u64());
+        self.types = [0; MAX_SEATS];
         // A forced move needs no search (the legal moves are the seat's to know).
         F::determinize(rules, obs, &mut rng, &mut self.world);
         self.world.legal(rules, &mut self.legal);
@@ -444,6 +461,7 @@ impl<F: Forward> Ismcts<F> {
             let u = rng.random::<f64>() * total;
             let i = self.cumulative[..self.weighed].partition_point(|&c| c <= u).min(self.weighed - 1);
             F::determinize(rules, obs, &mut BotRng::seed_from_u64(self.particles[i]), &mut self.world);
+            self.set_types(self.particle_types[i]);
             return;
         }
         if self.params.worlds <= 1 || self.rollout.is_empty() || !F::REWINDS {
@@ -477,22 +495,56 @@ impl<F: Forward> Ismcts<F> {
         }
         self.cumulative.clear();
         self.particles.clear();
+        self.particle_types.clear();
         let mut total = 0.0;
+        let choices = self.models.len() as u32 + 1;
         for _ in 0..n {
             let seed = rng.next_u64();
+            // Each other seat's player, drawn alike from the rollout policy and the models.
+            let mut code = 0u32;
+            if choices > 1 {
+                for s in (0..self.players).filter(|&s| s != seat) {
+                    code |= rng.random_range(0..choices) << (4 * s);
+                }
+            }
+            self.set_types(code);
             F::determinize(rules, obs, &mut BotRng::seed_from_u64(seed), &mut self.candidate);
-            let Some(w) = self.likelihood(rules, seat, rng) else { return };
+            let w = self.likelihood(rules, seat, rng);
+            self.types = [0; MAX_SEATS];
+            let Some(w) = w else { return };
             total += w;
             self.cumulative.push(total);
             self.particles.push(seed);
+            self.particle_types.push(code);
         }
         if total > 0.0 {
             self.weighed = n;
         }
     }
 
+    /// Seats each seat as the player `code` names (four bits a seat).
+    fn set_types(&mut self, code: u32) {
+        const { assert!(MAX_SEATS * 4 <= 32 && super::params::MAX_MODELS < 16) };
+        for (s, t) in self.types[..self.players].iter_mut().enumerate() {
+            *t = ((code >> (4 * s)) & 0xF) as u8;
+        }
+    }
+
+    /// The bot that plays `actor` in the world at hand.
+    fn player<'a>(
+        rollout: &'a mut [RolloutBot<F>],
+        models: &'a mut [Vec<RolloutBot<F>>],
+        types: &[u8; MAX_SEATS],
+        actor: usize,
+    ) -> &'a mut RolloutBot<F> {
+        match types[actor] {
+            0 => &mut rollout[actor],
+            t => &mut models[t as usize - 1][actor],
+        }
+    }
+
     /// How likely the other seats' moves so far were in the candidate world, had each
-    /// played the rollout policy: the product over their decisions of the chance that the
+    /// played the player drawn for it (the rollout policy unless `models`): the product over their decisions of the chance that the
     /// policy makes a move this seat would see as the one it saw, mixed with the `mismatch` floor;
     /// `None` where the game does not rebuild this past.
     fn likelihood(&mut self, rules: &F::Variant, seat: usize, rng: &mut BotRng) -> Option<f64> {
@@ -505,7 +557,8 @@ impl<F: Forward> Ismcts<F> {
             let Some(actor) = self.past.to_act() else { break };
             if actor != seat {
                 let key = self.past.key(rules, actor, seat, m);
-                let p = self.rollout[actor].chance_of(rules, &self.past, seat, key, rng, &mut self.obs);
+                let bot = Self::player(&mut self.rollout, &mut self.models, &self.types, actor);
+                let p = bot.chance_of(rules, &self.past, seat, key, rng, &mut self.obs);
                 w *= self.params.mismatch + (1.0 - self.params.mismatch) * p;
             }
             if self.past.apply(rules, m, &mut NoEvents, &mut self.past_out).is_err() {
@@ -545,7 +598,9 @@ impl<F: Forward> Ismcts<F> {
             self.world.legal(rules, &mut self.legal);
             return Some(self.legal[rng.random_range(0..self.legal.len())]);
         }
-        self.rollout[actor].decide(rules, &self.world, rng, &mut self.obs).ok()
+        Self::player(&mut self.rollout, &mut self.models, &self.types, actor)
+            .decide(rules, &self.world, rng, &mut self.obs)
+            .ok()
     }
 
     /// Plays the world on with the rollout policy; false when it stopped at the horizon.
@@ -658,12 +713,13 @@ mod tests {
             depth: 0,
             particles: 0,
             mismatch: DEFAULT_MISMATCH,
+            models: Vec::new(),
         }
     }
 
     #[test]
     fn it_finds_the_best_move_and_reuses_its_arena() {
-        let mut search: Ismcts<Toy> = Ismcts::new(params(400), 1, Vec::new());
+        let mut search: Ismcts<Toy> = Ismcts::new(params(400), 1, Vec::new(), Vec::new());
         let mut rng = BotRng::seed_from_u64(1);
         assert_eq!(search.decide(&(), 0, &None, &mut rng), 3);
         let note = search.note(0);
@@ -678,8 +734,8 @@ mod tests {
 
     #[test]
     fn with_one_iteration_it_still_plays_a_legal_move_and_repeats_itself() {
-        let mut a: Ismcts<Toy> = Ismcts::new(params(1), 1, Vec::new());
-        let mut b: Ismcts<Toy> = Ismcts::new(params(1), 1, Vec::new());
+        let mut a: Ismcts<Toy> = Ismcts::new(params(1), 1, Vec::new(), Vec::new());
+        let mut b: Ismcts<Toy> = Ismcts::new(params(1), 1, Vec::new(), Vec::new());
         let (mut ra, mut rb) = (BotRng::seed_from_u64(9), BotRng::seed_from_u64(9));
         for _ in 0..20 {
             let m = a.decide(&(), 0, &None, &mut ra);
@@ -692,7 +748,7 @@ mod tests {
     fn ties_in_visits_go_to_the_better_mean_result_not_the_first_move() {
         // Four iterations visit each of the four moves once; move 0 always scores 0, every
         // other move more, so a tie-break by list order would always play move 0.
-        let mut search: Ismcts<Toy> = Ismcts::new(params(4), 1, Vec::new());
+        let mut search: Ismcts<Toy> = Ismcts::new(params(4), 1, Vec::new(), Vec::new());
         let mut rng = BotRng::seed_from_u64(5);
         let mut played = [0u32; 4];
         for _ in 0..200 {
@@ -709,7 +765,7 @@ mod tests {
         // gap of 0.208 plays 3, one above it keeps 2.
         for (margin, expected, kind) in [(0.1, 3, NoteKind::Search), (0.3, 2, NoteKind::Kept)] {
             let mut search: Ismcts<Toy> =
-                Ismcts::new(SearchParams { margin, ..params(2000) }, 1, vec![RolloutBot::Preset(())]);
+                Ismcts::new(SearchParams { margin, ..params(2000) }, 1, vec![RolloutBot::Preset(())], Vec::new());
             let mut rng = BotRng::seed_from_u64(3);
             for _ in 0..20 {
                 assert_eq!(search.decide(&(), 0, &None, &mut rng), expected, "margin {margin}");

@@ -397,8 +397,9 @@ impl<F: Forward> OutsideBot<F> {
                     depth: 0,
                     particles: 0,
                     mismatch: params::DEFAULT_MISMATCH,
+                    models: Vec::new(),
                 };
-                Hinter::Search(Box::new(Ismcts::new(params, players, Vec::new())))
+                Hinter::Search(Box::new(Ismcts::new(params, players, Vec::new(), Vec::new())))
             }
             crate::outside::Hint::Policy(name, policy) => Hinter::Policy(name, policy),
         };
@@ -765,18 +766,22 @@ impl<F: Forward> SeatBot<F> {
     pub fn new<P>(name: &str, strategy: &Strategy<P>, players: usize, bot: impl Fn(&P, &str) -> F::Bot) -> SeatBot<F> {
         match strategy {
             Strategy::Heuristic(preset) => SeatBot::Heuristic(bot(preset, name)),
-            Strategy::Search(params, rollout) => {
-                let rollout = (0..players)
-                    .filter_map(|_| match rollout {
-                        Rollout::Random => None,
-                        Rollout::Preset(p) => Some(RolloutBot::Preset(bot(p, name))),
-                        Rollout::Policy(policy, fallback) => Some(RolloutBot::Policy(PolicyBot::new(
-                            policy.clone(),
-                            fallback.as_ref().map(|p| bot(p, name)),
-                        ))),
-                    })
-                    .collect();
-                SeatBot::Search(Box::new(Ismcts::new(params.clone(), players, rollout)))
+            Strategy::Search(params, rollout, models) => {
+                // One bot per seat, so a bot's memory of a unit stays its seat's.
+                let seats = |r: &Rollout<P>| -> Vec<RolloutBot<F>> {
+                    (0..players)
+                        .filter_map(|_| match r {
+                            Rollout::Random => None,
+                            Rollout::Preset(p) => Some(RolloutBot::Preset(bot(p, name))),
+                            Rollout::Policy(policy, fallback) => Some(RolloutBot::Policy(PolicyBot::new(
+                                policy.clone(),
+                                fallback.as_ref().map(|p| bot(p, name)),
+                            ))),
+                        })
+                        .collect()
+                };
+                let models = models.iter().map(seats).collect();
+                SeatBot::Search(Box::new(Ismcts::new(params.clone(), players, seats(rollout), models)))
             }
             Strategy::Policy(policy, fallback) => {
                 SeatBot::Policy(Box::new(PolicyBot::new(policy.clone(), fallback.as_ref().map(|p| bot(p, name)))))

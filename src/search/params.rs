@@ -34,6 +34,8 @@ struct SearchToml {
     particles: u32,
     #[serde(default = "default_mismatch")]
     mismatch: f64,
+    #[serde(default)]
+    models: Vec<String>,
 }
 
 fn default_mismatch() -> f64 {
@@ -54,6 +56,10 @@ pub const MAX_WORLDS: u32 = 1024;
 
 /// Most worlds one decision may weigh.
 pub const MAX_PARTICLES: u32 = 65_536;
+
+/// Most players the other seats may be modelled as besides the rollout policy (with it,
+/// a seat's model fits in four bits).
+pub const MAX_MODELS: usize = 7;
 
 /// How the search plays the other seats' decisions inside its tree.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -121,6 +127,11 @@ pub struct SearchParams {
     /// it: a world's weight multiplies, per seen move, `mismatch + (1 - mismatch) * p`,
     /// with `p` the policy's chance of the move. Lower trusts the model more.
     pub mismatch: f64,
+    /// Players each other seat may be besides the rollout policy: every weighed world
+    /// draws each other seat's player from these and the rollout policy alike, and is
+    /// weighed by that player's chance of the seat's seen moves, so the worlds kept say
+    /// which player each seat most likely is too; in the world, that seat plays as it.
+    pub models: Vec<String>,
 }
 
 /// What the search bot's rollouts (and, with `opponents = "rollout"` or `worlds`, its model
@@ -142,8 +153,8 @@ pub enum Rollout<P> {
 pub enum Strategy<P> {
     /// A heuristic preset.
     Heuristic(P),
-    /// The search bot.
-    Search(SearchParams, Rollout<P>),
+    /// The search bot, its rollout policy and the other players it may model a seat as.
+    Search(SearchParams, Rollout<P>, Vec<Rollout<P>>),
     /// A trained policy (the `cfr` module): each information set's move probabilities,
     /// with the preset its header names for the decisions it has no probabilities for.
     Policy(std::sync::Arc<crate::solver::policy::Policy>, Option<P>),
@@ -243,6 +254,22 @@ impl SearchParams {
                 t.mismatch
             )));
         }
+        if !t.models.is_empty() && t.particles == 0 {
+            return Err(InputError::new(
+                "models: a seat's player is drawn with each world weighed once a decision; set particles (e.g. particles = 4096), or remove models",
+            ));
+        }
+        if t.models.len() > MAX_MODELS {
+            return Err(InputError::new(format!(
+                "models: {} players given; name at most {MAX_MODELS} besides the rollout policy",
+                t.models.len()
+            )));
+        }
+        if t.models.iter().any(|m| m == "random") {
+            return Err(InputError::new(
+                "models: \"random\" makes every seen move as likely and tells no world apart; name heuristic presets or trained policies of the game (`draftsim list strategies`)",
+            ));
+        }
         if t.margin > 0.0 && t.rollout == "random" {
             return Err(InputError::new(
                 "margin: the search keeps the rollout policy's own move unless another is better by the margin, and a random rollout has no move of its own; name a heuristic preset or a trained policy as rollout (e.g. rollout = \"tight\") or set margin = 0",
@@ -260,6 +287,7 @@ impl SearchParams {
             depth: t.depth,
             particles: t.particles,
             mismatch: t.mismatch,
+            models: t.models,
         })
     }
 }
@@ -300,26 +328,30 @@ pub fn load_strategy<P>(
         return parse(&text).map(Strategy::Heuristic).map_err(|e| e.context(name_or_path));
     }
     let params = SearchParams::from_toml(&text).map_err(|e| e.context(name_or_path))?;
-    let rollout = match params.rollout.as_str() {
-        "random" => Rollout::Random,
-        name => {
-            let context = format!("{name_or_path}: rollout");
-            let text = presets::preset_text(presets_list, name, game).map_err(|e| e.context(&context))?;
-            if is_search(&text) {
-                return Err(InputError::new(format!(
-                    "{name_or_path}: rollout = \"{name}\" is a search preset; use \"random\", a heuristic preset or a trained policy of {game}"
-                )));
+    let load = |name: &str, key: &str| -> Result<Rollout<P>, InputError> {
+        Ok(match name {
+            "random" => Rollout::Random,
+            name => {
+                let context = format!("{name_or_path}: {key}");
+                let text = presets::preset_text(presets_list, name, game).map_err(|e| e.context(&context))?;
+                if is_search(&text) {
+                    return Err(InputError::new(format!(
+                        "{name_or_path}: {key} = \"{name}\" is a search preset; use \"random\", a heuristic preset or a trained policy of {game}"
+                    )));
+                }
+                if is_policy(&text) {
+                    let (policy, fallback) =
+                        load_policy(presets_list, &text, name, game, parse).map_err(|e| e.context(&context))?;
+                    Rollout::Policy(policy, fallback)
+                } else {
+                    Rollout::Preset(parse(&text).map_err(|e| e.context(&context))?)
+                }
             }
-            if is_policy(&text) {
-                let (policy, fallback) =
-                    load_policy(presets_list, &text, name, game, parse).map_err(|e| e.context(&context))?;
-                Rollout::Policy(policy, fallback)
-            } else {
-                Rollout::Preset(parse(&text).map_err(|e| e.context(&context))?)
-            }
-        }
+        })
     };
-    Ok(Strategy::Search(params, rollout))
+    let rollout = load(&params.rollout, "rollout")?;
+    let models = params.models.iter().map(|m| load(m, "models")).collect::<Result<Vec<_>, _>>()?;
+    Ok(Strategy::Search(params, rollout, models))
 }
 
 /// A trained-policy preset's policy (its TOML `text`, of `name_or_path`) and the fallback
@@ -371,6 +403,12 @@ mod tests {
             ("rollout = \"tight\"\nparticles = 64\nworlds = 16", "particles"),
             ("rollout = \"tight\"\nparticles = 70000", "particles"),
             ("rollout = \"tight\"\nmismatch = 0", "mismatch"),
+            ("rollout = \"tight\"\nmodels = [\"exact\"]", "models"),
+            ("rollout = \"tight\"\nparticles = 64\nmodels = [\"random\"]", "models"),
+            (
+                "rollout = \"tight\"\nparticles = 64\nmodels = [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\"]",
+                "models",
+            ),
             ("rollout = \"tight\"\nmargin = 2", "margin"),
         ] {
             let e = parse(extra).unwrap_err().to_string();

@@ -54,6 +54,16 @@ fn model<G: GameDef>() -> &'static str {
     preset.expect("a heuristic preset").0
 }
 
+/// A heuristic preset of the game other than `random` and [`model`] (`model` itself
+/// where it is the only one).
+fn other_model<G: GameDef>() -> &'static str {
+    let model = model::<G>();
+    let preset = G::PRESETS
+        .iter()
+        .find(|(name, text)| *name != "random" && *name != model && !is_search(text) && !is_policy(text));
+    preset.map_or(model, |p| p.0)
+}
+
 /// Every preset of the game, heuristic or search (the search on a small budget), and
 /// where the game rewinds, the search weighing its worlds by a heuristic preset.
 fn every_bot<G: GameDef>(players: usize) -> Vec<(String, SeatBot<G::State>)> {
@@ -65,6 +75,9 @@ fn every_bot<G: GameDef>(players: usize) -> Vec<(String, SeatBot<G::State>)> {
     }
     if <G::State as Forward>::REWINDS {
         names.push(format!("search{{iterations=40;rollout={};worlds=4}}", model::<G>()));
+        // Each seat drawn as one of two players, in the weights and in the rollouts.
+        let (m, other) = (model::<G>(), other_model::<G>());
+        names.push(format!("search{{iterations=40;rollout={m};worlds=1;particles=64;models=[\"{other}\"]}}"));
     }
     for searches in ["bets", "others"] {
         names.push(format!("search{{iterations=40;rollout={};searches={searches}}}", model::<G>()));
@@ -150,6 +163,17 @@ fn bad_search_parameters_name_the_key<G: GameDef>() {
         let err = load_strategy::<G>(seat).err().unwrap_or_else(|| panic!("{}: {seat} should be refused", G::NAME));
         let err = err.to_string();
         assert!(err.contains(key) && !err.contains('\n'), "{}: {seat}: {err}", G::NAME);
+    }
+    // `models` needs weighed particles, and names players of the game.
+    let rollout = model::<G>();
+    for seat in [
+        format!("search{{rollout={rollout};worlds=1;particles=0;models=[\"{rollout}\"]}}"),
+        format!("search{{rollout={rollout};worlds=1;particles=64;models=[\"psychic\"]}}"),
+        format!("search{{rollout={rollout};worlds=1;particles=64;models=[\"random\"]}}"),
+    ] {
+        let err = load_strategy::<G>(&seat).err().unwrap_or_else(|| panic!("{}: {seat} should be refused", G::NAME));
+        let err = err.to_string();
+        assert!(err.contains(": models") && !err.contains('\n'), "{}: {seat}: {err}", G::NAME);
     }
 }
 

@@ -98,3 +98,40 @@ fn a_tree_of_depth_one_holds_the_root_moves_only() {
     assert_eq!(size("search{rollout=tight;depth=1}"), 3);
     assert!(size("search{rollout=tight}") > 3);
 }
+
+#[test]
+fn models_let_a_bet_be_a_bluff_as_likely_as_the_model_that_explains_it() {
+    // With `models = ["aggressive"]` each world draws the bettor as `tight` (bets the
+    // king only) or `aggressive` (bets every card) alike, and weighs it by that player's
+    // chance of the bet: king 1 + 1 against jack 0.05 + 1, so the king about 0.66. A call
+    // (0.75 against the jack, 0.25 against the king) then means about 0.42, above a
+    // fold's 0.375: the queen calls, where `tight` alone reads the bet as a king and folds.
+    let name = "search{rollout=tight;particles=4096;models=[\"aggressive\"]}";
+    let mean = mean_of_calling(name);
+    assert!((0.40..0.45).contains(&mean), "mean {mean}");
+    assert_eq!(folds(name, 20), 0);
+    assert_eq!(folds("search{rollout=tight;particles=4096}", 20), 20);
+}
+
+/// The mean result (0..1) the search at the root, seat 0 holding the king, found for betting.
+fn mean_of_betting(name: &str) -> f64 {
+    let (state, rules) = dealt();
+    let mut bot = SeatBot::new(name, &load_strategy::<Def>(name).unwrap(), 2, Def::bot);
+    let mut obs = Default::default();
+    decide(&rules, &state, &mut bot, 0, &mut BotRng::seed_from_u64(3), &mut obs, &mut NoEvents).unwrap();
+    let SeatBot::Search(search) = &bot else { panic!("{name} is a search") };
+    search.root_child(0, Action::Raise as u32).expect("betting was tried").1
+}
+
+#[test]
+fn a_seat_drawn_as_a_model_plays_as_that_model() {
+    // A king's bet: `tight` folds the jack (+1, 0.625) and calls with the queen (+2,
+    // 0.75), a mean of 0.6875; `calling-station` calls with both, 0.75. With nothing seen
+    // yet every world keeps its weight, so with both players drawn alike the mean is
+    // 0.71875: the answer to the bet comes from the player drawn for the seat.
+    let alone = mean_of_betting("search{rollout=tight;opponents=rollout;particles=64;iterations=20000}");
+    let drawn = "search{rollout=tight;opponents=rollout;particles=64;iterations=20000;models=[\"calling-station\"]}";
+    let drawn = mean_of_betting(drawn);
+    assert!((alone - 0.6875).abs() < 0.005, "alone {alone}");
+    assert!((drawn - 0.71875).abs() < 0.01, "drawn {drawn}");
+}
