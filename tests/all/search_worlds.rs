@@ -56,12 +56,21 @@ fn weighed_worlds_read_a_tight_bet_as_a_king_and_fold_the_queen() {
 
 /// The mean result (0..1) the search found for calling at that spot.
 fn mean_of_calling(name: &str) -> f64 {
-    let (state, rules) = after_a_bet();
+    mean_at(name, after_a_bet(), 1, Action::Call)
+}
+
+/// The mean result (0..1) the search of `seat`, to move in `spot`, found for `action`.
+fn mean_at(
+    name: &str,
+    (state, rules): (<Def as GameDef>::State, draftsim::games::contest::VariantOf<Def>),
+    seat: usize,
+    action: Action,
+) -> f64 {
     let mut bot = SeatBot::new(name, &load_strategy::<Def>(name).unwrap(), 2, Def::bot);
     let mut obs = Default::default();
-    decide(&rules, &state, &mut bot, 1, &mut BotRng::seed_from_u64(3), &mut obs, &mut NoEvents).unwrap();
+    decide(&rules, &state, &mut bot, seat, &mut BotRng::seed_from_u64(3), &mut obs, &mut NoEvents).unwrap();
     let SeatBot::Search(search) = &bot else { panic!("{name} is a search") };
-    search.root_child(1, Action::Call as u32).expect("calling was tried").1
+    search.root_child(seat, action as u32).expect("the move was tried").1
 }
 
 #[test]
@@ -115,12 +124,7 @@ fn models_let_a_bet_be_a_bluff_as_likely_as_the_model_that_explains_it() {
 
 /// The mean result (0..1) the search at the root, seat 0 holding the king, found for betting.
 fn mean_of_betting(name: &str) -> f64 {
-    let (state, rules) = dealt();
-    let mut bot = SeatBot::new(name, &load_strategy::<Def>(name).unwrap(), 2, Def::bot);
-    let mut obs = Default::default();
-    decide(&rules, &state, &mut bot, 0, &mut BotRng::seed_from_u64(3), &mut obs, &mut NoEvents).unwrap();
-    let SeatBot::Search(search) = &bot else { panic!("{name} is a search") };
-    search.root_child(0, Action::Raise as u32).expect("betting was tried").1
+    mean_at(name, dealt(), 0, Action::Raise)
 }
 
 #[test]
