@@ -53,7 +53,7 @@ done
 # against each preset, the policy it models and the search bot.
 for opp in late-folder cfr hate greedy tight calibrated loose-aggressive bluffer 'bluffer{bet.p=1}' \
   'bluffer{bet.p=0}' search random; do
-  case "$opp" in late-folder|cfr) rounds=8016 ;; search|random) rounds=2004 ;; *) rounds=4008 ;; esac
+  case "$opp" in late-folder|cfr) rounds=8016 ;; random) rounds=2004 ;; *) rounds=4008 ;; esac
   draftsim run --game seven-card-draft --seats "cfr-search,$opp,cfr-search,$opp" --rounds "$rounds" --quiet \
     --out "$D/scd-abab-cfr-search-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
 done

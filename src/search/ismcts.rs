@@ -544,9 +544,10 @@ impl<F: Forward> Ismcts<F> {
     }
 
     /// How likely the other seats' moves so far were in the candidate world, had each
-    /// played the player drawn for it (the rollout policy unless `models`): the product over their decisions of the chance that the
-    /// policy makes a move this seat would see as the one it saw, mixed with the `mismatch` floor;
-    /// `None` where the game does not rebuild this past.
+    /// played the player drawn for it (the rollout policy unless `models`): the product
+    /// over their decisions of the chance that the player makes a move this seat would see
+    /// as the one it saw, mixed with the `mismatch` floor; `None` where the game does not
+    /// rebuild this past.
     fn likelihood(&mut self, rules: &F::Variant, seat: usize, rng: &mut BotRng) -> Option<f64> {
         if !self.candidate.rewind(rules, &mut self.past, &mut self.moves) {
             return None;
