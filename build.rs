@@ -1,6 +1,8 @@
 //! Computes the table evaluator's row displacements (`src/eval/keys.rs`) once, at build
 //! time, into `$OUT_DIR/row_offsets.rs`, and records the commit built (`DRAFTSIM_COMMIT`,
-//! shown by `draftsim --version`, with `-modified` when the sources built differ from it).
+//! shown by `draftsim --version`, with `-modified` when the sources built differ from it),
+//! and lists the shipped policies (`strategies/<game>/<name>/policy.json`) for embedding,
+//! so a `cfr` preset plays wherever the binary is run from.
 
 use std::fmt::Write as _;
 
@@ -20,7 +22,33 @@ fn main() {
     }
     let path = std::path::Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("row_offsets.rs");
     std::fs::write(path, out).expect("OUT_DIR is writable");
+    list_shipped_policies();
     record_commit();
+}
+
+/// Writes `$OUT_DIR/shipped_policies.rs`: `SHIPPED`, the (folder, policy.json text) of
+/// every policy folder under `strategies/`, in path order.
+fn list_shipped_policies() {
+    let root = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    for game in std::fs::read_dir(root.join("strategies")).expect("strategies/ exists").flatten() {
+        for entry in std::fs::read_dir(game.path()).into_iter().flatten().flatten() {
+            if entry.path().join("policy.json").is_file() {
+                let name = format!("{}/{}", game.file_name().to_string_lossy(), entry.file_name().to_string_lossy());
+                found.push(name);
+            }
+        }
+    }
+    found.sort();
+    let mut out = String::from("/// The shipped policies, listed by build.rs: (folder, policy.json).\n");
+    out.push_str("pub static SHIPPED: &[(&str, &str)] = &[\n");
+    for name in &found {
+        let file = root.join("strategies").join(name).join("policy.json");
+        writeln!(out, "    (\"strategies/{name}\", include_str!({:?})),", file.display().to_string()).unwrap();
+    }
+    out.push_str("];\n");
+    let path = std::path::Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("shipped_policies.rs");
+    std::fs::write(path, out).expect("OUT_DIR is writable");
 }
 
 /// Sets `DRAFTSIM_COMMIT` to the short hash of the commit built (`-modified` when the

@@ -296,8 +296,7 @@ impl SearchParams {
 /// be `game`'s.
 pub fn read_policy(text: &str, name_or_path: &str, game: &str) -> Result<crate::solver::policy::Policy, InputError> {
     let t: PolicyToml = presets::parse_toml(text).map_err(|e| e.context(name_or_path))?;
-    let policy = crate::solver::policy::Policy::read(&crate::solver::policy::locate(&t.policy))
-        .map_err(|e| e.context(name_or_path))?;
+    let policy = crate::solver::policy::Policy::open(&t.policy).map_err(|e| e.context(name_or_path))?;
     if policy.header.game != game {
         return Err(InputError::new(format!(
             "{name_or_path}: the policy was trained for {}, not {game}; train one with `draftsim train --game {game}`",

@@ -4,7 +4,9 @@
 //! iterations, exploitability) and the sets; the `cfr` preset plays from it.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+include!(concat!(env!("OUT_DIR"), "/shipped_policies.rs"));
 
 use serde::{Deserialize, Serialize};
 
@@ -129,7 +131,25 @@ impl Policy {
         let text = std::fs::read_to_string(&file).map_err(|e| {
             InputError::new(format!("policy {}: {e} (train one with `draftsim train --out DIR`)", file.display()))
         })?;
-        let bad = |what: String| InputError::new(format!("policy {}: {what}", file.display()));
+        Policy::parse(&text, &file.display().to_string())
+    }
+
+    /// A preset's policy: the folder (or policy.json) as given where it exists, else the
+    /// shipped policy of that name, which the binary carries.
+    pub fn open(path: &str) -> Result<Policy, InputError> {
+        let given = Path::new(path);
+        if !given.exists() {
+            let folder = path.strip_suffix(POLICY_FILE).unwrap_or(path).trim_end_matches('/');
+            if let Some((_, text)) = SHIPPED.iter().find(|(f, _)| *f == folder) {
+                return Policy::parse(text, path);
+            }
+        }
+        Policy::read(given)
+    }
+
+    /// Parses a policy file's text (`label` names it in errors).
+    fn parse(text: &str, label: &str) -> Result<Policy, InputError> {
+        let bad = |what: String| InputError::new(format!("policy {label}: {what}"));
         let f: PolicyFile = serde_json::from_str(&text).map_err(|e| bad(format!("not a policy file ({e})")))?;
         if f.header.format != FORMAT {
             return Err(bad(format!("format {} is not {FORMAT}; train it again", f.header.format)));
@@ -167,16 +187,4 @@ impl Policy {
         }
         Ok(())
     }
-}
-
-/// Where a `cfr` preset's policy lives: the path as given (a folder or its policy.json),
-/// else, for a relative path, the same path in draftsim's source folder, where the shipped
-/// policies are.
-pub fn locate(path: &str) -> PathBuf {
-    let given = PathBuf::from(path);
-    if given.exists() || given.is_absolute() {
-        return given;
-    }
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
-    if shipped.exists() { shipped } else { given }
 }

@@ -586,3 +586,39 @@ fn a_candidate_that_meets_the_constraints_wins() {
     let a = r.candidates.iter().find(|c| c.setting[0].1 == "a").unwrap();
     assert!(!a.constraint_met && a.rank > 1, "{a:?}");
 }
+
+/// The shipped trained presets play from any folder (the binary carries their policies),
+/// and a policy folder on disk at the preset's path is read instead.
+#[test]
+fn trained_presets_play_from_any_folder() {
+    let dir = scratch("elsewhere");
+    for (game, seats, rounds) in [
+        ("kuhn-poker", "cfr,tight", "2"),
+        ("leduc-poker", "cfr,tight", "2"),
+        ("seven-card-draft", "cfr,tight,cfr,tight", "6"),
+        ("seven-card-draft", "cfr-heads-up,tight", "2"),
+        ("sevens", "cfr,tight,cfr,tight", "6"),
+        ("sevens", "cfr-heads-up,tight", "2"),
+        ("seven-poker", "cfr,adaptive,cfr,adaptive", "6"),
+    ] {
+        let out = dir.join(format!("{game}-{}", seats.len()));
+        let o = Command::new(env!("CARGO_BIN_EXE_draftsim"))
+            .args(["run", "--game", game, "--seats", seats, "--rounds", rounds, "--quiet", "--out"])
+            .arg(&out)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{game} {seats}: {}", stderr(&o));
+        assert!(out.join("pairs.csv").is_file() || out.join("strategies.csv").is_file(), "{game} {seats}");
+    }
+    let local = dir.join("strategies/sevens/cfr");
+    std::fs::create_dir_all(&local).unwrap();
+    std::fs::write(local.join("policy.json"), "{").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .args(["run", "--game", "sevens", "--seats", "cfr,tight,cfr,tight", "--rounds", "6", "--quiet"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a policy file"), "{}", stderr(&o));
+}
