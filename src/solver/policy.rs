@@ -150,7 +150,7 @@ impl Policy {
     /// Parses a policy file's text (`label` names it in errors).
     fn parse(text: &str, label: &str) -> Result<Policy, InputError> {
         let bad = |what: String| InputError::new(format!("policy {label}: {what}"));
-        let f: PolicyFile = serde_json::from_str(&text).map_err(|e| bad(format!("not a policy file ({e})")))?;
+        let f: PolicyFile = serde_json::from_str(text).map_err(|e| bad(format!("not a policy file ({e})")))?;
         if f.header.format != FORMAT {
             return Err(bad(format!("format {} is not {FORMAT}; train it again", f.header.format)));
         }
