@@ -79,7 +79,12 @@ impl<'a> Spot<'a> {
             folded: &self.folded,
             pack: if self.betting.is_some() { CardSet::EMPTY } else { self.pack },
             seen: self.seen,
-            memory: PackMemory { left_in: &self.left_in, came_back: &self.came_back, pack_of: &self.pack_of },
+            memory: PackMemory {
+                left_in: &self.left_in,
+                came_back: &self.came_back,
+                pack_of: &self.pack_of,
+                held: &[],
+            },
             pot: self.pot,
             stacks: &[99; 8][..n],
             committed: &[1; 8][..n],
@@ -321,7 +326,7 @@ fn a_calibrated_field_estimate_reads_the_measured_map() {
     let (r, c) = (raw.judged().unwrap(), calibrated.judged().unwrap());
     assert_eq!(r.raw_win, None);
     assert_eq!(c.raw_win, Some(r.win), "the raw chance is the raw module's");
-    let map = FieldMap::of(&v.rules).unwrap();
+    let map = FieldMap::of(&v.rules, false).unwrap();
     assert_eq!(c.win, map.apply(7, 3, r.win));
     assert!((c.strength - c.win.powf(1.0 / 3.0)).abs() < 1e-6);
     assert!(c.to_string().contains(", calibrated from"), "{c}");
@@ -371,7 +376,7 @@ fn betting_strength_depends_on_the_field() {
     let hand = "Ac Kd Ks 9h 7c 4d 2s";
     let strength = |spot: &Spot<'_>| {
         let view = spot.view();
-        field_strength(&view, own_strength(&view, false), 0.3, &mut Default::default())
+        field_strength(&view, own_strength(&view, false), 0.3, false, &mut Default::default())
     };
     let mut one = Spot::new(&v2, hand, "", 7);
     one.betting = Some(facing(2));
@@ -463,4 +468,17 @@ fn the_calibrated_preset_beats_the_other_presets_at_both_table_sizes() {
             assert!(edge.lo > 0.0, "calibrated - {other} at {players} seats: {edge:?}");
         }
     }
+}
+
+/// Reading the passed packs (`read_packs`) places opponents' face-down picks: heads-up it
+/// makes `calibrated` stronger than itself without, and it turns `greedy`'s loss to the
+/// always-raiser into a win (a raise says less about a hand whose picks are placed).
+#[test]
+fn reading_the_passed_packs_pays_heads_up() {
+    let edge = paired_edge_at(2, "calibrated{bet.read_packs=true}", "calibrated", 8_000);
+    assert!(edge.lo > 0.0, "calibrated reading packs - calibrated: {edge:?}");
+    let raiser = "bluffer{bet.p=1}";
+    let without = paired_edge_at(2, "greedy", raiser, 8_000);
+    let with = paired_edge_at(2, "greedy{bet.read_packs=true}", raiser, 8_000);
+    assert!(without.hi < 0.0 && with.lo > 0.0, "greedy - always-raiser: {without:?}, reading packs: {with:?}");
 }

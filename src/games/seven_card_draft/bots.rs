@@ -98,6 +98,11 @@ pub enum BetModule {
         /// table of greedy drafters under the same rules (see `draftsim calibrate`).
         #[serde(default)]
         field: FieldEstimate,
+        /// Whether its field estimate reads the packs it passed: an opponent's face-down
+        /// picks it can work out from them (see [`deduced_hidden`]) count as shown. False
+        /// (the default) reads face-up cards and raises only.
+        #[serde(default)]
+        read_packs: bool,
     },
     /// Raises whenever its strength against the field reaches `raise_above`, otherwise
     /// checks or calls.
@@ -501,11 +506,17 @@ fn random_card(set: CardSet, rng: &mut BotRng) -> Option<Card> {
 /// picks as draws from the unseen cards, its raises), combined as (chance of beating them
 /// all, the per-opponent geometric mean). The geometric mean reads like a strength against
 /// one opponent whatever the table's size.
-pub fn field_strength(view: &SeatView<'_>, own: f32, respect: f32, memo: &mut OpponentMemo) -> (f32, f32) {
+pub fn field_strength(
+    view: &SeatView<'_>,
+    own: f32,
+    respect: f32,
+    read_packs: bool,
+    memo: &mut OpponentMemo,
+) -> (f32, f32) {
     let mut opponents = [(0f32, 0f32); MAX_SEATS];
     let mut len = 0;
     let mut own_spread = 0.0;
-    for_each_opponent(view, respect, memo, |theirs, spread_theirs, spread_own| {
+    for_each_opponent(view, respect, read_packs, memo, |theirs, spread_theirs, spread_own| {
         opponents[len] = (theirs, spread_theirs);
         own_spread = spread_own;
         len += 1;
@@ -536,14 +547,23 @@ pub fn field_strength(view: &SeatView<'_>, own: f32, respect: f32, memo: &mut Op
 }
 
 /// Each opponent still in as (its expected strength, that estimate's spread, the own
-/// estimate's spread).
-pub fn for_each_opponent(view: &SeatView<'_>, respect: f32, memo: &mut OpponentMemo, mut f: impl FnMut(f32, f32, f32)) {
+/// estimate's spread); with `read_packs`, the face-down picks [`deduced_hidden`] places
+/// count as shown.
+pub fn for_each_opponent(
+    view: &SeatView<'_>,
+    respect: f32,
+    read_packs: bool,
+    memo: &mut OpponentMemo,
+    mut f: impl FnMut(f32, f32, f32),
+) {
     let pack_size = view.variant.rules.pack_size;
     let left = view.picks_left();
+    let deduced = if read_packs { deduced_hidden(view) } else { [(CardSet::EMPTY, 0); MAX_SEATS] };
     // An opponent's face-down picks may be any card this seat does not hold and nobody
-    // shows (what it saw go missing from packs included).
+    // shows (what it saw go missing from packs included), nor one it has placed.
     let up = view.face_up.iter().fold(CardSet::EMPTY, |a, &f| a.union(f));
-    let pool = view.variant.deck.cards.minus(view.hand).minus(up);
+    let placed = deduced.iter().fold(CardSet::EMPTY, |a, &(d, _)| a.union(d));
+    let pool = view.variant.deck.cards.minus(view.hand).minus(up).minus(placed);
     let round = view.betting.map_or(0, |b| b.round) as u8;
     let wild = &view.variant.rules.wild;
     // The spread of a finished hand around its estimate: about 0.035 a pick still unknown
@@ -558,10 +578,11 @@ pub fn for_each_opponent(view: &SeatView<'_>, respect: f32, memo: &mut OpponentM
         memo.known = 0;
     }
     for s in (0..view.players).filter(|&s| s != view.seat && !view.folded[s]) {
+        let (placed, placed_picks) = deduced[s];
         let mut arrivals = Arrivals::default();
         let mut hidden = 0;
         for pick in 1..=view.pick {
-            if !view.variant.is_face_up(pick) {
+            if !view.variant.is_face_up(pick) && placed_picks & 1 << pick == 0 {
                 arrivals.push(pool, (pack_size + 1 - pick) as u32);
                 hidden += 1;
             }
@@ -570,8 +591,8 @@ pub fn for_each_opponent(view: &SeatView<'_>, respect: f32, memo: &mut OpponentM
             arrivals.push(pool, (pack_size + 1).saturating_sub(view.pick + j) as u32);
         }
         if memo.known & 1 << s == 0 {
-            let shown = view.face_up[s];
-            memo.strengths[s] = estimate(&outlook(view, arrivals), shown, wild.wild_cards(shown, None), 0);
+            let known = view.face_up[s].union(placed);
+            memo.strengths[s] = estimate(&outlook(view, arrivals), known, wild.wild_cards(known, None), 0);
             memo.known |= 1 << s;
         }
         let mut theirs = memo.strengths[s];
@@ -581,9 +602,71 @@ pub fn for_each_opponent(view: &SeatView<'_>, respect: f32, memo: &mut OpponentM
             .filter(|a| a.seat as usize == s && matches!(a.action, Action::Raise(_)))
             .map(|a| if a.betting_round == round { 1.0 } else { 0.5 })
             .sum::<f32>();
-        theirs += (1.0 - theirs) * (respect * raises).min(1.0);
+        // A raise speaks for the face-down picks, so it says less the more of them are placed.
+        let unknown = if placed.is_empty() { 1.0 } else { hidden as f32 / (hidden + placed.len() as usize) as f32 };
+        theirs += (1.0 - theirs) * (respect * raises * unknown).min(1.0);
         f(theirs, (spread(left) + 0.02 * hidden as f32).min(0.25), spread(left));
     }
+}
+
+/// The face-down picks of each other seat that this seat can place from the packs it
+/// passed, as (cards, a bit per pick they were taken at). A pack that came back lost one
+/// card to each seat that held it meanwhile (the passes are public); the ones taken at
+/// face-up picks show, so when every face-down pick among them was one seat's, the rest
+/// are that seat's. The last card of a pack this seat passed went to the next holder.
+pub fn deduced_hidden(view: &SeatView<'_>) -> [(CardSet, u16); MAX_SEATS] {
+    let mut out = [(CardSet::EMPTY, 0u16); MAX_SEATS];
+    let held = view.memory.held;
+    let me = view.seat;
+    // Picks whose cards are taken: while picking, the current one is not yet.
+    let resolved = if view.betting.is_some() { view.pick } else { view.pick.saturating_sub(1) };
+    let holder =
+        |pick: usize, pack: usize| (0..view.players).find(|&t| t != me && usize::from(held[pick - 1][t]) == pack);
+    // The pick at which this seat last held each pack (0: never).
+    let mut last = [0usize; MAX_SEATS];
+    let mut returns = view.memory.came_back.iter();
+    for k in 1..=held.len() {
+        let d = usize::from(held[k - 1][me]);
+        if d >= MAX_SEATS {
+            continue;
+        }
+        if last[d] > 0 {
+            let Some(&gone) = returns.next() else { break };
+            let mut rest = gone;
+            let (mut taker, mut picks, mut single) = (None, 0u16, true);
+            for q in last[d] + 1..k {
+                let Some(t) = holder(q, d) else { continue };
+                if view.variant.is_face_up(q) {
+                    rest = rest.minus(view.face_up[t]);
+                } else {
+                    single &= taker.is_none_or(|x| x == t);
+                    taker = Some(t);
+                    picks |= 1 << q;
+                }
+            }
+            if let (Some(t), true) = (taker, single)
+                && rest.len() == picks.count_ones()
+            {
+                out[t].0 = out[t].0.union(rest);
+                out[t].1 |= picks;
+            }
+        }
+        last[d] = k;
+    }
+    // A pack passed with one card left: the next holder's pick was forced.
+    for (d, &j) in last.iter().enumerate() {
+        let lone = view.memory.left_in.get(d).copied().unwrap_or(CardSet::EMPTY);
+        if j > 0
+            && j < resolved
+            && lone.len() == 1
+            && !view.variant.is_face_up(j + 1)
+            && let Some(t) = holder(j + 1, d)
+        {
+            out[t].0 = out[t].0.union(lone);
+            out[t].1 |= 1 << (j + 1);
+        }
+    }
+    out
 }
 
 /// P(X > Y) for finished strengths X around `own` and Y around `theirs` with these
@@ -643,14 +726,14 @@ impl Bot for ModularBot {
         let wild_aware = self.preset.draft == DraftModule::WildAware;
         match &self.preset.bet {
             BetModule::CallingStation => options.check_or_call(),
-            BetModule::Threshold { fold_below, raise_above, odds_weight, respect, bluff, size, field } => {
+            BetModule::Threshold { fold_below, raise_above, odds_weight, respect, bluff, size, field, read_packs } => {
                 let at = |v: &[f32]| v[options.round.min(v.len() - 1)];
                 if *field == FieldEstimate::Calibrated && self.field_map.is_none() {
                     // Rules that compiled once compile again with a check after every pick.
-                    self.field_map = Some(FieldMap::of(&view.variant.rules).expect("the rules compiled"));
+                    self.field_map = Some(FieldMap::of(&view.variant.rules, *read_packs).expect("the rules compiled"));
                 }
                 let (mut win, mut strength) =
-                    field_strength(view, own_strength(view, wild_aware), *respect, &mut self.opponents);
+                    field_strength(view, own_strength(view, wild_aware), *respect, *read_packs, &mut self.opponents);
                 let mut raw_win = None;
                 let opponents = (0..view.players).filter(|&s| s != view.seat && !view.folded[s]).count();
                 if let Some(map) =
@@ -683,7 +766,7 @@ impl Bot for ModularBot {
             }
             BetModule::Aggressive { raise_above } => {
                 let (win, strength) =
-                    field_strength(view, own_strength(view, wild_aware), default_respect(), &mut self.opponents);
+                    field_strength(view, own_strength(view, wild_aware), default_respect(), false, &mut self.opponents);
                 self.judged = Some(Judgement {
                     strength,
                     win,

@@ -89,6 +89,8 @@ struct Recorder {
     notes: Vec<(usize, usize, f32)>,
     field_notes: Vec<FieldNote>,
     memo: OpponentMemo,
+    /// Whether its field estimates read the packs it passed.
+    read_packs: bool,
 }
 
 impl Bot for Recorder {
@@ -113,7 +115,7 @@ impl Bot for Recorder {
                 folded[(view.seat + j) % n] = false;
             }
             let judged = SeatView { folded: &folded[..n], ..*view };
-            let (win, _) = field_strength(&judged, own, default_respect(), &mut self.memo);
+            let (win, _) = field_strength(&judged, own, default_respect(), self.read_packs, &mut self.memo);
             self.field_notes.push((view.seat, view.pick, k, win));
         }
         view.betting.expect("asked while betting").check_or_call()
@@ -153,7 +155,7 @@ pub fn calibrate(
             }
             let range = c * CHUNK..((c + 1) * CHUNK).min(rounds);
             let played = range.end - range.start;
-            let out = calibrate_rounds(&variant, draft, range, seed)?;
+            let out = calibrate_rounds(&variant, draft, false, range, seed)?;
             progress(done.fetch_add(played, Ordering::Relaxed) + played);
             Ok(out)
         })
@@ -217,6 +219,7 @@ fn bin_of(estimate: f32) -> usize {
 fn calibrate_rounds(
     variant: &Variant,
     draft: DraftModule,
+    read_packs: bool,
     range: Range<u64>,
     seed: u64,
 ) -> Result<Calibrations, Error> {
@@ -229,6 +232,7 @@ fn calibrate_rounds(
             notes: Vec::new(),
             field_notes: Vec::new(),
             memo: OpponentMemo::default(),
+            read_packs,
         })
         .collect();
     let seating: Vec<usize> = (0..n).collect();
@@ -340,8 +344,8 @@ pub struct FieldMap {
 
 impl FieldMap {
     /// The map for `rules`, measured once per draft (the betting rules do not change what
-    /// is dealt or picked) and shared.
-    pub fn of(rules: &Rules) -> Result<Arc<FieldMap>, Error> {
+    /// is dealt or picked) and estimate (`read_packs`), and shared.
+    pub fn of(rules: &Rules, read_packs: bool) -> Result<Arc<FieldMap>, Error> {
         static CACHE: Mutex<Vec<(String, Arc<FieldMap>)>> = Mutex::new(Vec::new());
         let default = Rules::default();
         let draft = Rules {
@@ -353,7 +357,10 @@ impl FieldMap {
             max_rounds_per_game: default.max_rounds_per_game,
             ..rules.clone()
         };
-        let key = toml::to_string(&draft).map_err(|e| InputError::new(format!("rules: {e}")))?;
+        let mut key = toml::to_string(&draft).map_err(|e| InputError::new(format!("rules: {e}")))?;
+        if read_packs {
+            key.push_str("# read_packs");
+        }
         // Held while measuring: a second seat asking for the same rules waits rather than
         // measuring again. The measurement runs on this thread only, so it cannot steal a
         // job that asks for the lock again.
@@ -362,7 +369,7 @@ impl FieldMap {
             return Ok(map.clone());
         }
         let variant = every_pick_bets(&draft)?;
-        let measured = calibrate_rounds(&variant, DraftModule::Greedy, 0..FIELD_ROUNDS, 0xF1E1D)?;
+        let measured = calibrate_rounds(&variant, DraftModule::Greedy, read_packs, 0..FIELD_ROUNDS, 0xF1E1D)?;
         let map = Arc::new(FieldMap::from_calibration(&measured.field));
         cache.push((key, map.clone()));
         Ok(map)
@@ -476,8 +483,8 @@ mod tests {
     #[test]
     fn the_map_corrects_a_fresh_runs_estimates() {
         let rules = Rules::default();
-        let map = FieldMap::of(&rules).unwrap();
-        assert!(Arc::ptr_eq(&map, &FieldMap::of(&Rules { raise_cap: 1, ..rules.clone() }).unwrap()));
+        let map = FieldMap::of(&rules, false).unwrap();
+        assert!(Arc::ptr_eq(&map, &FieldMap::of(&Rules { raise_cap: 1, ..rules.clone() }, false).unwrap()));
         let fresh = calibrate(&rules, DraftModule::Greedy, 4_000, 99, None, &|_| ()).unwrap();
         let (mut raw, mut corrected, mut count, mut worst) = (0f64, 0f64, 0f64, 0f64);
         for (pick, by_k) in fresh.field.iter().enumerate() {

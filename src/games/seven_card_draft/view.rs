@@ -8,6 +8,7 @@ use std::fmt;
 
 use super::rules::Variant;
 use crate::cards::{Card, CardSet};
+use crate::sim::MAX_SEATS;
 
 pub use crate::sim::BotRng;
 
@@ -149,6 +150,8 @@ pub struct PackMemory<'a> {
     /// Per seat: the pack it holds now, by the seat it was dealt to (a folded seat's entry
     /// is stale: its pack left play).
     pub pack_of: &'a [u8],
+    /// Per pick so far: `pack_of` at that pick (the passes are public).
+    pub held: &'a [[u8; MAX_SEATS]],
 }
 
 /// Everything one seat may know at a decision.

@@ -449,6 +449,7 @@ pub fn betting_key(variant: &Variant, obs: &Observation) -> Option<u64> {
         &view,
         own,
         crate::games::seven_card_draft::bots::default_respect(),
+        false,
         &mut Default::default(),
     );
     let bucket = ((strength.clamp(0.0, 1.0) * STRENGTH_BUCKETS as f32) as u32).min(STRENGTH_BUCKETS - 1);
@@ -519,5 +520,48 @@ mod tests {
             bets += usize::from(betting.is_some());
         }
         assert!(bets > 20, "{bets}");
+    }
+
+    /// Every face-down pick a seat places from the packs it passed is in that seat's hand;
+    /// at four seats with nobody out, the last betting places the third pick of the seat
+    /// across (its first pack came back) and the last pick of the next seat (forced).
+    #[test]
+    fn placed_face_down_picks_are_held() {
+        use crate::games::seven_card_draft::bots::deduced_hidden;
+        use crate::games::seven_card_draft::rules::Rules;
+        for players in [2, 3, 4, 5] {
+            let variant = Rules { players, ..Rules::default() }.compile().unwrap();
+            let names = vec!["greedy"; players];
+            let mut bots =
+                crate::games::contest::seat_bots::<crate::games::seven_card_draft::Def>(&names, players).unwrap();
+            let points = crate::search::leaks::decision_points(&variant, &mut bots, 0xDED, 400, 2);
+            let (mut placed, mut full_tables) = (0, 0);
+            for state in &points {
+                let (Phase::Bet(s) | Phase::Pick(s)) = state.public.phase else { continue };
+                let s = s as usize;
+                let betting = matches!(state.public.phase, Phase::Bet(_)).then(|| state.bet_options(&variant, s));
+                let view = state.view(&variant, s, betting);
+                let deduced = deduced_hidden(&view);
+                for (t, &(cards, picks)) in deduced.iter().enumerate().take(players) {
+                    assert!(
+                        cards.minus(state.hands[t]).is_empty() || state.public.folded[t],
+                        "{players} seats, seat {t}"
+                    );
+                    assert_eq!(cards.len(), picks.count_ones(), "{players} seats, seat {t}");
+                    assert!(cards.intersect(view.face_up[t]).is_empty());
+                    placed += cards.len();
+                }
+                assert!(deduced[s].0.is_empty());
+                if players == 4 && betting.is_some() && view.pick == 7 && !view.folded.contains(&true) {
+                    let next = view.next_seat();
+                    let across = (next as isize + view.direction as isize).rem_euclid(4) as usize;
+                    assert_eq!(deduced[across].1, 1 << 3, "{:?}", deduced);
+                    assert_eq!(deduced[next].1, 1 << 7, "{:?}", deduced);
+                    full_tables += 1;
+                }
+            }
+            assert!(placed > 50, "{players} seats: {placed}");
+            assert!(players != 4 || full_tables > 0);
+        }
     }
 }

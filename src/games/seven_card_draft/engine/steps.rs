@@ -905,7 +905,12 @@ impl Public {
             folded: &self.folded[..n],
             pack: if betting.is_some() { CardSet::EMPTY } else { own.pack },
             seen: own.seen,
-            memory: PackMemory { left_in: &own.left_in[..n], came_back: own.came_back, pack_of: &self.pack_of[..n] },
+            memory: PackMemory {
+                left_in: &own.left_in[..n],
+                came_back: own.came_back,
+                pack_of: &self.pack_of[..n],
+                held: &self.held[..self.pick.min(MAX_PICKS)],
+            },
             pot: self.pot,
             stacks: &self.stacks[..n],
             committed: &self.committed[..n],
