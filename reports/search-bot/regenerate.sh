@@ -29,9 +29,10 @@ seven-poker 4 adaptive,colour,rainbow,bluffer,fold-to-keep,pat,random 200 25 1,4
 winston-crazier-eights 2 value,colour,hate,forge,first,random 300 25 1,4,16,64,256 300
 live-draft 2 best-card,curve,colour,hate,aggro,cautious,random 300 25 1,4,16,64,256 300
 GAMES
-# Sevens: opponents modelled by tight inside the tree, against the same presets.
+# Sevens: the search of every move to the end (the preset before it searched one step
+# deep), with opponents modelled by tight inside the tree, against the same presets.
 draftsim compare --game sevens --players 4 \
-  --strategies 'search{rollout=tight;opponents=rollout},tight,bluffer,greedy,exact,random' \
+  --strategies 'search{rollout=tight;opponents=rollout;worlds=16;particles=0;depth=0;margin=0;mismatch=0.05},tight,bluffer,greedy,exact,random' \
   --rounds 2000 --quiet --out "$D/data/sevens-strength-informed" --force > /dev/null
 dirs="$dirs $D/data/sevens-strength-informed"
 # Sevens: the ladder under other rules (one raise per hand; lowest total wins when all bust).

@@ -20,20 +20,21 @@ dirs="$D/data/leduc-poker $D/data/leduc-poker-exploitability"
 # compare, so no search meets another), then the searches head to head (and, in Sevens,
 # against the trained policy). Folder, game, strategies. Every search names its rollout and
 # worlds: `search{rollout=random;worlds=1}` is the games' earlier default, and
-# `search{rollout=tight;worlds=16}` their `search` preset now.
+# `search{rollout=tight;worlds=16}` Seven Card Draft's `search` preset now (Sevens' rows
+# undo what its preset added since: one step deep, a margin, worlds weighed once).
 while read -r name game strategies; do
   draftsim compare --game "$game" --players 4 --strategies "$strategies" \
     --rounds 2000 --quiet --out "$D/data/$name" --force > /dev/null
   dirs="$dirs $D/data/$name"
 done <<'RUNS'
-sevens-1 sevens search{rollout=random;worlds=1},tight,bluffer,greedy,exact
-sevens-2 sevens search{rollout=tight;worlds=1},tight,bluffer,greedy,exact
-sevens-3 sevens search{rollout=tight;worlds=16},tight,bluffer,greedy,exact
-sevens-4 sevens search{rollout=tight;opponents=rollout;worlds=1},tight,bluffer,greedy,exact
-sevens-5 sevens search{rollout=tight;opponents=rollout;worlds=16},tight,bluffer,greedy,exact
-sevens-6 sevens search{rollout=cfr;opponents=rollout;worlds=1},tight,bluffer,greedy,exact
-sevens-7 sevens search{rollout=cfr;opponents=rollout;worlds=16},tight,bluffer,greedy,exact
-sevens-head-to-head sevens search{rollout=random;worlds=1},search{rollout=tight;worlds=16},cfr
+sevens-1 sevens search{rollout=random;worlds=1;particles=0;depth=0;margin=0;mismatch=0.05},tight,bluffer,greedy,exact
+sevens-2 sevens search{rollout=tight;worlds=1;particles=0;depth=0;margin=0;mismatch=0.05},tight,bluffer,greedy,exact
+sevens-3 sevens search{rollout=tight;worlds=16;particles=0;depth=0;margin=0;mismatch=0.05},tight,bluffer,greedy,exact
+sevens-4 sevens search{rollout=tight;opponents=rollout;worlds=1;particles=0;depth=0;margin=0;mismatch=0.05},tight,bluffer,greedy,exact
+sevens-5 sevens search{rollout=tight;opponents=rollout;worlds=16;particles=0;depth=0;margin=0;mismatch=0.05},tight,bluffer,greedy,exact
+sevens-6 sevens search{rollout=cfr;opponents=rollout;worlds=1;particles=0;depth=0;margin=0;mismatch=0.05},tight,bluffer,greedy,exact
+sevens-7 sevens search{rollout=cfr;opponents=rollout;worlds=16;particles=0;depth=0;margin=0;mismatch=0.05},tight,bluffer,greedy,exact
+sevens-head-to-head sevens search{rollout=random;worlds=1;particles=0;depth=0;margin=0;mismatch=0.05},search{rollout=tight;worlds=16;particles=0;depth=0;margin=0;mismatch=0.05},cfr
 seven-card-draft-1 seven-card-draft search{rollout=random;worlds=1},tight,hate,greedy,loose-aggressive
 seven-card-draft-2 seven-card-draft search{rollout=tight;worlds=1},tight,hate,greedy,loose-aggressive
 seven-card-draft-3 seven-card-draft search{rollout=tight;worlds=16},tight,hate,greedy,loose-aggressive

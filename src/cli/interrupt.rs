@@ -69,19 +69,55 @@ pub fn commit(dir: OutputDir) -> Result<PathBuf, draftsim::Error> {
     Ok(path)
 }
 
+/// Options whose values are never paths: a folder that happens to share such a value's
+/// name (`--game sevens --out sevens`) is not an input.
+const NOT_PATHS: &[&str] = &[
+    "--game",
+    "--players",
+    "--rounds",
+    "--seed",
+    "--threads",
+    "--format",
+    "--set",
+    "--vary",
+    "--until-ci",
+    "--budget-time",
+    "--iterations",
+    "--batch",
+    "--shard",
+    "--samples",
+    "--round",
+    "--bound",
+    "--algorithm",
+    "--budgets",
+    "--field-share",
+    "--min-effect",
+    "--units",
+];
+
 /// The paths the command line names that exist, other than `--out`'s own: each argument,
 /// and each part of one (a seat's `cfr{policy="DIR"}`, a list of seats), so that no
-/// `--out --force` replaces a folder holding a rules file, preset or policy it reads.
+/// `--out --force` replaces a folder holding a rules file, preset or policy it reads. The
+/// subcommand's name and the values of [`NOT_PATHS`] are words, not paths.
 fn named_paths() -> Vec<PathBuf> {
+    let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+    named_paths_in(&args)
+}
+
+fn named_paths_in(args: &[String]) -> Vec<PathBuf> {
     let mut paths = Vec::new();
-    let mut args = std::env::args_os().skip(1);
+    let mut args = args.iter();
+    let mut subcommand_seen = false;
     while let Some(arg) = args.next() {
-        let arg = arg.to_string_lossy().into_owned();
-        if arg == "--out" {
-            args.next();
+        let flag = arg.split('=').next().unwrap_or_default();
+        if flag == "--out" || NOT_PATHS.contains(&flag) {
+            if !arg.contains('=') {
+                args.next();
+            }
             continue;
         }
-        if arg.starts_with("--out=") {
+        if !arg.starts_with('-') && !subcommand_seen {
+            subcommand_seen = true;
             continue;
         }
         let parts = arg.split([',', ';', '=', '{', '}', '"', '\'']);

@@ -180,6 +180,34 @@ fn report_and_merge_refuse_to_write_over_what_they_read() {
     }
 }
 
+/// A folder named like the subcommand or like the value of an option that is never a path
+/// (`--game`, `--set`) is not an input: `--force` replaces it.
+#[test]
+fn force_replaces_a_folder_named_like_a_word_of_the_command() {
+    let dir = scratch(FILE, "words");
+    let in_dir = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_draftsim")).args(args).current_dir(&dir).output().unwrap()
+    };
+    let run = ["run", "--rounds", "100", "--quiet", "--out", "results"];
+    assert!(in_dir(&run).status.success());
+    for args in [
+        vec!["report", "results", "--out", "report", "--quiet"],
+        vec!["report", "results", "--out", "report", "--quiet", "--force"],
+        vec!["run", "--game", "sevens", "--rounds", "100", "--quiet", "--out", "sevens"],
+        vec!["run", "--game", "sevens", "--rounds", "100", "--quiet", "--out", "sevens", "--force"],
+        vec!["sweep", "--game", "sevens", "--set", "ante=1,2", "--rounds", "100", "--quiet", "--out", "ante"],
+        vec![
+            "sweep", "--game", "sevens", "--set", "ante=1,2", "--rounds", "100", "--quiet", "--out", "ante", "--force",
+        ],
+    ] {
+        let o = in_dir(&args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    }
+    // What the command does read is still guarded.
+    let o = in_dir(&["report", "results", "--out", "results", "--force", "--quiet"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
 #[test]
 fn leftovers_of_a_dead_run_neither_block_force_nor_stay() {
     let dir = scratch(FILE, "leftovers");

@@ -23,7 +23,9 @@ fn the_search_bot_beats_random_and_is_reproducible() {
 /// With `searches = "bets"` the search bot searches its bets only: every trade is its
 /// rollout preset's (`tight`, whose exact trades and threshold bets draw no random
 /// number), while its bets are its own; with `searches = "others"` the other way round.
-/// The same search over every decision trades otherwise, so the check can fail.
+/// The same search over every decision trades otherwise, so the check can fail. Each
+/// searches every move to the end (the preset searches one step and keeps `tight`'s move
+/// unless another is clearly better).
 #[test]
 fn a_search_of_bets_trades_as_its_rollout_preset_and_the_reverse() {
     use draftsim::games::contest::{GameDef, load_strategy};
@@ -55,11 +57,28 @@ fn a_search_of_bets_trades_as_its_rollout_preset_and_the_reverse() {
     };
     let trades = points.iter().filter(|p| !p.is_bet(&rules)).count();
     assert!(trades >= 30, "only {trades} trades among the decision points");
-    assert_eq!(differ("search{iterations=60;searches=bets}", false), 0, "a trade the search of bets made itself");
-    assert!(differ("search{iterations=60;searches=bets}", true) > 0, "the search of bets bet as tight at every bet");
-    assert!(differ("search{iterations=60}", false) > 0, "the search of every decision traded as tight at every trade");
-    assert_eq!(differ("search{iterations=60;searches=others}", true), 0, "a bet the search of the rest made itself");
-    assert!(differ("search{iterations=60;searches=others}", false) > 0, "the search of the rest traded as tight");
+    assert_eq!(
+        differ("search{iterations=60;searches=bets;particles=0;depth=0;margin=0}", false),
+        0,
+        "a trade the search of bets made itself"
+    );
+    assert!(
+        differ("search{iterations=60;searches=bets;particles=0;depth=0;margin=0}", true) > 0,
+        "the search of bets bet as tight at every bet"
+    );
+    assert!(
+        differ("search{iterations=60;particles=0;depth=0;margin=0}", false) > 0,
+        "the search of every decision traded as tight at every trade"
+    );
+    assert_eq!(
+        differ("search{iterations=60;searches=others;particles=0;depth=0;margin=0}", true),
+        0,
+        "a bet the search of the rest made itself"
+    );
+    assert!(
+        differ("search{iterations=60;searches=others;particles=0;depth=0;margin=0}", false) > 0,
+        "the search of the rest traded as tight"
+    );
 }
 
 /// A replay says which moves the search left to its rollout policy, and shows the search's
@@ -96,7 +115,8 @@ fn a_margin_of_one_plays_the_rollout_policy_and_says_so() {
         let label = format!("seat 0 ({name})");
         text.lines().filter(|l| l.contains(&label)).map(|l| l.replace(&label, "seat 0")).collect()
     };
-    let search = "search{iterations=50;margin=1}";
+    // A search of every move to the end, whose most visited move often is not tight's.
+    let search = "search{iterations=50;margin=1;particles=0;depth=0;worlds=16;mismatch=0.05}";
     let kept = replay(&format!("{search},tight"));
     let tight = replay("tight{description=\"t\"},tight");
     assert!(seat0(&kept, search).len() >= 3, "{kept}");

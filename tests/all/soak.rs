@@ -26,12 +26,17 @@ fn soak(rounds: u64, units_per_set: u64, seed: u64) -> Vec<(&'static str, u64, u
         };
         // The search bot plays under every random rule set too, on a small budget (its
         // strength has its own tests; here only the rules it plays by matter): two weighed
-        // worlds where the game's preset weighs several (so replayed pasts are soaked too),
-        // one elsewhere.
+        // worlds where the game's preset weighs several, 64 where it weighs them once a
+        // decision (so replayed pasts are soaked too), one elsewhere.
         // A trained policy plays only the rules it was trained under: not seated here.
         let text = (info.preset_text)("search").expect("every game has a search preset");
         let weighs = text.lines().any(|l| l.starts_with("worlds") && l.trim_end() != "worlds = 1");
-        let search = format!("search{{iterations=2;worlds={}}}", if weighs { 2 } else { 1 });
+        let once = text.lines().any(|l| l.starts_with("particles"));
+        let search = if once {
+            "search{iterations=2;particles=64}".to_string()
+        } else {
+            format!("search{{iterations=2;worlds={}}}", if weighs { 2 } else { 1 })
+        };
         let presets: Vec<String> = (info.presets)()
             .into_iter()
             .filter(|(name, _)| !name.starts_with("cfr"))

@@ -493,9 +493,9 @@ fn a_large_game_gets_a_lower_bound_from_every_responder_on_any_thread_count() {
     assert_eq!(
         pairs,
         [
-            ("tight", "search{opponents=rollout;rollout=tight;worlds=16}"),
+            ("tight", "search{opponents=rollout;rollout=tight;worlds=16;particles=0;depth=0;mismatch=0.05;margin=0}"),
             ("tight", "random"),
-            ("random", "search{opponents=rollout;rollout=random;worlds=1}"),
+            ("random", "search{opponents=rollout;rollout=random;particles=0;depth=0;mismatch=0.05;margin=0}"),
             ("random", "tight"),
         ]
     );
