@@ -41,6 +41,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         rounds_per_pair: rounds,
         seed: args.batch.seed.seed,
     };
+    study::compare::check_strategies(&spec)?;
     // The table every pair plays at, built once up front: bad rules or strategies are
     // refused before anything is written, and its rules in force go into study.json.
     let seats: Vec<String> = spec.strategies.iter().cycle().take(spec.players).cloned().collect();

@@ -127,8 +127,16 @@ pub fn run(args: RunArgs) -> Result<()> {
         tally_crc32: None,
     };
     warn_unused(&meta.notes, &args.batch.exec.quiet);
-    if args.until_ci.is_some() {
-        args.batch.exec.note(&format!("--until-ci reached after {} {}", tally.rounds, game.measures().units()));
+    if let Some(w) = args.until_ci {
+        let (width, units) = (tally.max_win_rate_half_width(), game.measures().units());
+        args.batch.exec.note(&if width <= w {
+            format!("--until-ci reached after {} {units}", tally.rounds)
+        } else {
+            format!(
+                "--until-ci not reached: --rounds stopped it after {} {units}, the widest half-width {width:.4}; raise --rounds",
+                tally.rounds
+            )
+        });
     }
     let mut tables = game.tables(&tally, &lineup.strategies);
     if let Some(band) = args.ideal_length

@@ -303,13 +303,18 @@ pub fn run<G: Game>(
     // one per chunk cost about 20 first-level cache misses a round with 4 random seats).
     let folders: Mutex<Vec<card_fold::CardFolder>> = Mutex::new(Vec::new());
     let mut next_chunk = shard.index;
+    // A run that stops at an interval's width checks it after batches that double from
+    // two chunks, so it stops within about twice the deals it needs; the batches depend on
+    // the plan alone, so where it stops does not depend on the threads.
+    let mut batch_chunks = if plan.until_ci.is_some() { 2 } else { BATCH_CHUNKS };
     while next_chunk < chunks {
         if interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
             return Err(Error::Interrupted);
         }
         let batch: Vec<u64> =
-            (0..BATCH_CHUNKS).map(|i| next_chunk + i * shard.count).take_while(|&c| c < chunks).collect();
-        next_chunk += BATCH_CHUNKS * shard.count;
+            (0..batch_chunks).map(|i| next_chunk + i * shard.count).take_while(|&c| c < chunks).collect();
+        next_chunk += batch_chunks * shard.count;
+        batch_chunks = (batch_chunks * 2).min(BATCH_CHUNKS);
         let parts: Vec<Result<(Tally, Vec<RoundRow>), Error>> = batch
             .par_iter()
             .map_init(

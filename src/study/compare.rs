@@ -88,7 +88,7 @@ pub fn compare_interruptible(
 }
 
 /// Refuses fewer than two strategies or one named twice.
-fn check_strategies(spec: &CompareSpec) -> Result<(), InputError> {
+pub fn check_strategies(spec: &CompareSpec) -> Result<(), InputError> {
     if spec.strategies.len() < 2 {
         return Err(InputError::new("--strategies: name at least two strategies, comma-separated"));
     }

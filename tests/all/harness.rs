@@ -82,6 +82,13 @@ fn rotation_plays_each_deal_once_per_seat_and_until_ci_stops_early() {
     let t = run_with_threads(&game, &lineup, &p, 2);
     assert!(t.max_win_rate_half_width() <= 0.02);
     assert!(t.rounds < 1_000_000, "stopped after {} rounds", t.rounds);
+    // A wide interval is reached within the first few chunks (it used to take a whole batch
+    // of 8,192 deals), at the same place on one thread as on two.
+    let p = Plan { until_ci: Some(0.1), ..plan(3, 10_000_000) };
+    let (one, two) = (run_with_threads(&game, &lineup, &p, 1), run_with_threads(&game, &lineup, &p, 2));
+    assert!(two.max_win_rate_half_width() <= 0.1);
+    assert!(two.rounds <= 1_024, "stopped after {} rounds", two.rounds);
+    assert_eq!((one.rounds, one.max_win_rate_half_width()), (two.rounds, two.max_win_rate_half_width()));
 }
 
 /// A game whose seat 0 wins each round with probability 0.3 and otherwise seat 1 does;
