@@ -57,9 +57,12 @@ pub struct Ladder {
     pub pair_column: String,
 }
 
-/// The seat name of the search bot at this budget.
+/// The seat name of the search bot at this budget: the game's preset searching every move
+/// to the end (`depth = 0`) and playing its most visited move (`margin = 0`). A preset that
+/// leans on its rollout policy in either way plays that policy at a budget of one, so its
+/// budget would say little about how far deeper thinking pays.
 pub fn search_seat(budget: u32) -> String {
-    format!("search{{iterations={budget}}}")
+    format!("search{{iterations={budget};depth=0;margin=0}}")
 }
 
 /// Refuses fewer than two budgets, a zero budget, or budgets that do not increase.
