@@ -35,6 +35,9 @@ draftsim compare --game sevens --players 4 \
   --strategies 'search{rollout=tight;opponents=rollout;worlds=16;particles=0;depth=0;margin=0;mismatch=0.05},tight,bluffer,greedy,exact,random' \
   --rounds 2000 --quiet --out "$D/data/sevens-strength-informed" --force > /dev/null
 dirs="$dirs $D/data/sevens-strength-informed"
+# Sevens: the search against tight alone on more deals (quoted in the notes, not charted).
+draftsim run --game sevens --seats search,tight,search,tight --rounds 16032 --quiet \
+  --out "$D/data/sevens-search-tight" --force > /dev/null
 # Sevens: the ladder under other rules (one raise per hand; lowest total wins when all bust).
 for variant in raise-cap-1 lowest-wins; do
   draftsim ladder --game sevens --rules "$D/sevens-$variant.toml" --rounds 2000 --quiet \
