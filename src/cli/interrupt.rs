@@ -69,31 +69,10 @@ pub fn commit(dir: OutputDir) -> Result<PathBuf, draftsim::Error> {
     Ok(path)
 }
 
-/// Options whose values are never paths: a folder that happens to share such a value's
-/// name (`--game sevens --out sevens`) is not an input.
-const NOT_PATHS: &[&str] = &[
-    "--game",
-    "--players",
-    "--rounds",
-    "--seed",
-    "--threads",
-    "--format",
-    "--set",
-    "--vary",
-    "--until-ci",
-    "--budget-time",
-    "--iterations",
-    "--batch",
-    "--shard",
-    "--samples",
-    "--round",
-    "--bound",
-    "--algorithm",
-    "--budgets",
-    "--field-share",
-    "--min-effect",
-    "--units",
-];
+/// Options that take a value in every command that has them, a value never a path: a
+/// folder that happens to share such a value's name (`--game sevens --out sevens`) is not
+/// an input.
+const NOT_PATHS: &[&str] = &["--game", "--players", "--rounds", "--seed", "--threads", "--format", "--set", "--vary"];
 
 /// The paths the command line names that exist, other than `--out`'s own: each argument,
 /// and each part of one (a seat's `cfr{policy="DIR"}`, a list of seats), so that no
@@ -129,4 +108,29 @@ fn named_paths_in(args: &[String]) -> Vec<PathBuf> {
         }
     }
     paths
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What counts as an input (run from the package root, where `src` and `Cargo.toml`
+    /// exist): the subcommand and the values of word options do not.
+    #[test]
+    fn inputs_are_the_paths_named_outside_word_options() {
+        let named = |args: &[&str]| {
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            named_paths_in(&args)
+        };
+        let src = vec![PathBuf::from("src")];
+        assert_eq!(named(&["report", "src", "--out", "x"]), src);
+        assert!(named(&["src", "--out", "x"]).is_empty(), "the subcommand is a word");
+        assert!(named(&["run", "--game", "src", "--out", "x"]).is_empty());
+        assert!(named(&["run", "--game=src", "--out=x"]).is_empty());
+        assert!(named(&["sweep", "--set", "src=1,2"]).is_empty());
+        // A flag of one command is not taken to swallow the word after it.
+        assert_eq!(named(&["versus", "--until-ci", "src", "defaults"]), src);
+        assert_eq!(named(&["run", "--rules=Cargo.toml"]), [PathBuf::from("Cargo.toml")]);
+        assert_eq!(named(&["run", "--seats", "cfr{policy=\"src\"},tight"]), src);
+    }
 }

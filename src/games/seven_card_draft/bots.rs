@@ -570,8 +570,11 @@ pub fn for_each_opponent(
     // (the calibration's spread of finished percentiles: 0.18 with five picks to come),
     // and about 0.02 a face-down pick of an opponent's.
     let spread = |picks: usize| (0.035 * picks as f32).min(0.25);
+    // What each seat shows, and what this seat has placed of its face-down picks.
     let mut shown = [CardSet::EMPTY; MAX_SEATS];
-    shown[..view.players].copy_from_slice(view.face_up);
+    for (s, out) in shown.iter_mut().enumerate().take(view.players) {
+        *out = view.face_up[s].union(deduced[s].0);
+    }
     let key = Some((view.seat, view.pick, view.hand, shown));
     if memo.key != key {
         memo.key = key;
@@ -620,8 +623,16 @@ pub fn deduced_hidden(view: &SeatView<'_>) -> [(CardSet, u16); MAX_SEATS] {
     let me = view.seat;
     // Picks whose cards are taken: while picking, the current one is not yet.
     let resolved = if view.betting.is_some() { view.pick } else { view.pick.saturating_sub(1) };
-    let holder =
-        |pick: usize, pack: usize| (0..view.players).find(|&t| t != me && usize::from(held[pick - 1][t]) == pack);
+    // The last pick each seat made: a seat still in makes every one; a folded seat's entries
+    // of `held` after its fold are not packs it held (a seat out from the start held none).
+    let mut last_pick = [usize::MAX; MAX_SEATS];
+    for t in (0..view.players).filter(|&t| view.folded[t]) {
+        let fold = view.history.iter().find(|a| usize::from(a.seat) == t && a.action == Action::Fold);
+        last_pick[t] = fold.map_or(0, |a| view.variant.rules.bet_after_picks[usize::from(a.betting_round)]);
+    }
+    let holder = |pick: usize, pack: usize| {
+        (0..view.players).find(|&t| t != me && pick <= last_pick[t] && usize::from(held[pick - 1][t]) == pack)
+    };
     // The pick at which this seat last held each pack (0: never).
     let mut last = [0usize; MAX_SEATS];
     let mut returns = view.memory.came_back.iter();
