@@ -57,28 +57,17 @@ fn a_search_of_bets_trades_as_its_rollout_preset_and_the_reverse() {
     };
     let trades = points.iter().filter(|p| !p.is_bet(&rules)).count();
     assert!(trades >= 30, "only {trades} trades among the decision points");
-    assert_eq!(
-        differ("search{iterations=60;searches=bets;particles=0;depth=0;margin=0}", false),
-        0,
-        "a trade the search of bets made itself"
-    );
-    assert!(
-        differ("search{iterations=60;searches=bets;particles=0;depth=0;margin=0}", true) > 0,
-        "the search of bets bet as tight at every bet"
-    );
-    assert!(
-        differ("search{iterations=60;particles=0;depth=0;margin=0}", false) > 0,
-        "the search of every decision traded as tight at every trade"
-    );
-    assert_eq!(
-        differ("search{iterations=60;searches=others;particles=0;depth=0;margin=0}", true),
-        0,
-        "a bet the search of the rest made itself"
-    );
-    assert!(
-        differ("search{iterations=60;searches=others;particles=0;depth=0;margin=0}", false) > 0,
-        "the search of the rest traded as tight"
-    );
+    // (which decisions it searches, bets or trades looked at, whether any differ from tight's)
+    for (searches, bets, differs, what) in [
+        ("bets", false, false, "a trade the search of bets made itself"),
+        ("bets", true, true, "the search of bets bet as tight at every bet"),
+        ("all", false, true, "the search of every decision traded as tight at every trade"),
+        ("others", true, false, "a bet the search of the rest made itself"),
+        ("others", false, true, "the search of the rest traded as tight"),
+    ] {
+        let name = format!("search{{iterations=60;searches={searches};particles=0;depth=0;margin=0}}");
+        assert_eq!(differ(&name, bets) > 0, differs, "{what}");
+    }
 }
 
 /// A replay says which moves the search left to its rollout policy, and shows the search's
