@@ -299,7 +299,7 @@ impl OutputArgs {
 /// `--quiet`.
 #[derive(Args, Debug, Clone)]
 pub struct QuietArg {
-    /// No progress bar and no notes on stderr: only the result.
+    /// No progress bar and no notes on stderr: only the result (and warnings).
     #[arg(long)]
     pub quiet: bool,
 }
@@ -370,18 +370,24 @@ pub fn rate_text(per_sec: f64) -> String {
     out
 }
 
-/// Prints the rules' warnings (options that do nothing) on stderr, unless quiet.
-pub fn warn_rules(runner: &dyn Runner, quiet: &QuietArg) {
+/// Prints a warning on stderr, `--quiet` or not: a warning says the result may not mean
+/// what the command line suggests, which a script needs to see as much as a person.
+pub fn warn(text: &str) {
+    eprintln!("draftsim: warning: {text}");
+}
+
+/// Prints the rules' warnings (options that do nothing) on stderr.
+pub fn warn_rules(runner: &dyn Runner) {
     for w in runner.warnings() {
-        quiet.note(&format!("warning: {w}"));
+        warn(&w);
     }
 }
 
 /// Prints the notes on rules no seated strategy used (see [`Runner::unused_rules`]) as
-/// warnings on stderr, unless quiet.
-pub fn warn_unused(notes: &[String], quiet: &QuietArg) {
+/// warnings on stderr.
+pub fn warn_unused(notes: &[String]) {
     for n in notes {
-        quiet.note(&format!("warning: {n}"));
+        warn(n);
     }
 }
 

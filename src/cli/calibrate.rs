@@ -39,7 +39,7 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         game.players(),
         args.batch.seed.seed
     ));
-    warn_rules(game.as_ref(), &args.batch.exec.quiet);
+    warn_rules(game.as_ref());
     let progress = args.batch.exec.bar(rounds);
     let table = args.batch.exec.pool()?.install(|| {
         game.calibration(rounds, args.batch.seed.seed, Some(&INTERRUPTED), &|done| {

@@ -30,7 +30,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let rounds = args.rounds.get(100_000)?;
     let seed = args.seed.seed;
     let (game, seats) = args.game.build()?;
-    warn_rules(game.as_ref(), &args.exec.quiet);
+    warn_rules(game.as_ref());
     let lineup = Lineup::new(&seats);
     let plan = Plan { seed, rounds, rotate: !args.rotate.no_rotate, shard: None, until_ci: None, cards: false };
     let per = Seatings::new(&lineup, game.players(), plan.rotate)?.len() as u64;

@@ -62,7 +62,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         spec.seed,
         if pairs == 1 { "" } else { "s" }
     ));
-    warn_rules(game.as_ref(), &args.batch.exec.quiet);
+    warn_rules(game.as_ref());
     let meta = serde_json::json!({
         "kind": kind::COMPARE.name,
         "game": info.name,

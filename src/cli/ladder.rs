@@ -63,7 +63,7 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
         budgets.join(","),
         spec.seed
     ));
-    warn_rules(game.as_ref(), &args.batch.exec.quiet);
+    warn_rules(game.as_ref());
     let meta = serde_json::json!({
         "kind": kind::LADDER.name,
         "game": info.name,

@@ -196,7 +196,7 @@ pub fn run(args: MergeArgs) -> Result<()> {
     }
     total.shard = None;
     let notes = game.unused_rules(&total);
-    super::args::warn_unused(&notes, &args.quiet);
+    super::args::warn_unused(&notes);
     let meta = RunMeta { shard: None, rounds: total.rounds, notes, ..first.clone() };
     let mut tables = game.tables(&total, &lineup.strategies);
     if let Some(t) = merged_outside(&args.dirs)? {

@@ -166,7 +166,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     let first: Setting = params.iter().map(|p| (p.name.clone(), p_value(p))).collect();
     evaluator.variant(&first)?;
     if let Ok((base, _)) = (info.build)(evaluator.rules.as_deref(), None, evaluator.seats.as_deref()) {
-        warn_rules(base.as_ref(), &args.batch.exec.quiet);
+        warn_rules(base.as_ref());
     }
     let fingerprint = serde_json::json!({
         "kind": kind::TUNE.name, "game": info.name, "rules": evaluator.rules, "seats": evaluator.seats,
@@ -267,7 +267,7 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
     };
     evaluator.check()?;
     if let Ok((base, _)) = (info.build)(evaluator.rules.as_deref(), Some(evaluator.players), None) {
-        warn_rules(base.as_ref(), &args.batch.exec.quiet);
+        warn_rules(base.as_ref());
     }
     let first: Setting = params.iter().map(|p| (p.name.clone(), p_value(p))).collect();
     (info.preset_text)(&evaluator.strategy(&first)).map_err(|e| e.context("--param"))?;

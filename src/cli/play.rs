@@ -109,7 +109,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
-    warn_rules(game.as_ref(), &super::args::QuietArg { quiet: false });
+    warn_rules(game.as_ref());
     let unit = game.measures().unit.clone();
     let players = game.players();
     let listed: Vec<String> = seats.iter().enumerate().map(|(s, n)| format!("seat {s} {n}")).collect();

@@ -4,7 +4,7 @@ use anyhow::Result;
 use clap::Args;
 use draftsim::sim::{Lineup, Seatings};
 
-use super::args::{GameArgs, QuietArg, RotateArg, SeedArg, warn_rules, whole};
+use super::args::{GameArgs, RotateArg, SeedArg, warn_rules, whole};
 
 /// Arguments of `draftsim replay`.
 #[derive(Args, Debug)]
@@ -24,7 +24,7 @@ pub struct ReplayArgs {
 /// then the game's account of it.
 pub fn run(args: ReplayArgs) -> Result<()> {
     let (game, seats) = args.game.build()?;
-    warn_rules(game.as_ref(), &QuietArg { quiet: false });
+    warn_rules(game.as_ref());
     let (seed, k) = (args.seed.seed, args.round);
     let seatings = Seatings::new(&Lineup::new(&seats), game.players(), !args.rotate.no_rotate)?;
     let text = game.replay(seed, &seatings, k)?;

@@ -83,7 +83,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         if per == 1 { "" } else { "s" },
         shard.map(|s| format!(" · shard {}/{}", s.index, s.count)).unwrap_or_default()
     ));
-    warn_rules(game.as_ref(), &args.batch.exec.quiet);
+    warn_rules(game.as_ref());
 
     let progress = args.batch.exec.bar(planned / shard.map_or(1, |s| s.count));
     let mut rounds_writer = match (&out, args.rounds_out) {
@@ -126,7 +126,17 @@ pub fn run(args: RunArgs) -> Result<()> {
         notes: if shard.is_some() { Vec::new() } else { game.unused_rules(&tally) },
         tally_crc32: None,
     };
-    warn_unused(&meta.notes, &args.batch.exec.quiet);
+    warn_unused(&meta.notes);
+    // The score intervals are over deals (each played under every seating): one deal leaves
+    // no spread to measure, so they are unbounded.
+    if shard.is_none() && tally.rounds > 0 && tally.rounds < 2 * per {
+        super::args::warn(&format!(
+            "{} {} is one deal ({per} seatings): its score intervals need two deals and are unbounded (-inf, inf); use --rounds {} or more",
+            tally.rounds,
+            game.measures().units(),
+            2 * per
+        ));
+    }
     if let Some(w) = args.until_ci {
         let (width, units) = (tally.max_win_rate_half_width(), game.measures().units());
         args.batch.exec.note(&if width <= w {

@@ -137,7 +137,7 @@ pub(super) fn finish_sweep(
     }
     for (text, at) in warnings {
         let at = if at.len() == results.len() { "every variant".to_string() } else { at.join("; ") };
-        quiet.note(&format!("warning: {text} (in {at})"));
+        super::args::warn(&format!("{text} (in {at})"));
     }
     let table = study::sweep_table(results);
     if wide {

@@ -14,9 +14,28 @@ macro_rules! embedded_presets {
     };
 }
 
-/// Parses TOML into `T`; a failure is one line naming the key (unknown keys, bad values).
+/// Parses TOML into `T`; a failure is one line naming the line, the table and the key
+/// (unknown keys, bad values).
 pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, InputError> {
-    toml::from_str(text).map_err(|e| InputError::new(one_line(&e.to_string())))
+    toml::from_str(text).map_err(|e| InputError::new(toml_error(text, &e)))
+}
+
+/// A parser error as one line: where (the line, and the `[table]` it is in) and what.
+fn toml_error(text: &str, e: &toml::de::Error) -> String {
+    let what = one_line(e.message());
+    let Some(span) = e.span() else { return what };
+    let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+    match text.lines().take(line).filter(|l| l.trim_start().starts_with('[')).last() {
+        Some(table) => format!("line {line}, in {}: {what}", table.trim()),
+        None => format!("line {line}: {what}"),
+    }
+}
+
+/// An error without its leading `line N`.
+fn without_line(message: &str) -> String {
+    let Some(rest) = message.strip_prefix("line ") else { return message.to_string() };
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    rest.strip_prefix(", ").or_else(|| rest.strip_prefix(": ")).unwrap_or(rest).to_string()
 }
 
 /// Collapses a multi-line parser message into one line.
@@ -33,14 +52,23 @@ pub fn load<T>(
     game: &str,
     parse: fn(&str) -> Result<T, InputError>,
 ) -> Result<T, InputError> {
-    parse(&preset_text(presets, name_or_path, game)?).map_err(|e| e.context(name_or_path))
+    parse(&preset_text(presets, name_or_path, game)?).map_err(|e| in_strategy(e, name_or_path))
+}
+
+/// A strategy's parse error with the strategy named in front; a derived preset's without
+/// the line, which is a line of the TOML built from the overrides, not one the user wrote.
+pub fn in_strategy(e: InputError, name_or_path: &str) -> InputError {
+    match derived(name_or_path) {
+        Some(_) => InputError::new(without_line(&e.to_string())).context(name_or_path),
+        None => e.context(name_or_path),
+    }
 }
 
 /// The TOML text of a preset name, preset file or derived preset.
 pub fn preset_text(presets: &[(&str, &str)], name_or_path: &str, game: &str) -> Result<String, InputError> {
     if let Some((base, overrides)) = derived(name_or_path) {
         let text = preset_text(presets, base, game)?;
-        let mut table: toml::Table = toml::from_str(&text).map_err(|e| InputError::new(one_line(&e.to_string())))?;
+        let mut table: toml::Table = toml::from_str(&text).map_err(|e| InputError::new(toml_error(&text, &e)))?;
         for item in split_top(overrides, ';') {
             let (path, value) = item.split_once('=').ok_or_else(|| {
                 InputError::new(format!(
@@ -209,5 +237,36 @@ mod tests {
         assert_eq!(derived_name("hate", &[("draft.weight".into(), "0.5".into())]), "hate{draft.weight=0.5}");
         let pieces: Vec<String> = ["hate{bet.x=[1", "2]}", "random"].iter().map(|s| s.to_string()).collect();
         assert_eq!(rejoin(&pieces), vec!["hate{bet.x=[1,2]}", "random"]);
+    }
+
+    /// A parse error names the line and table of a file, and for a derived preset the
+    /// table alone (its TOML is built, not written).
+    #[test]
+    fn parse_errors_say_where_in_words_the_user_wrote() {
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Bet {
+            p: f64,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct P {
+            description: String,
+            bet: Bet,
+        }
+        let parse = |t: &str| parse_toml::<P>(t);
+        let presets = [("base", "description = \"b\"\n[bet]\np = 0.5\n")];
+        let e = parse("description = \"b\"\n\n[bet]\np = 0.5\nq = 1\n").unwrap_err().to_string();
+        assert!(e.starts_with("line 5, in [bet]: unknown field `q`"), "{e}");
+        assert!(!e.contains('|') && !e.contains("TOML parse error"), "{e}");
+        let e = load(&presets, "base{bet.q=1}", "g", parse).unwrap_err().to_string();
+        assert!(e.starts_with("base{bet.q=1}: in [bet]: unknown field `q`"), "{e}");
+        let e = load(&presets, "base{bet.p=\"x\"}", "g", parse).unwrap_err().to_string();
+        assert!(e.starts_with("base{bet.p=\"x\"}: in [bet]: invalid type"), "{e}");
+        assert!(!e.contains("line"), "{e}");
+        let e = parse("description = 1\n").unwrap_err().to_string();
+        assert!(e.starts_with("line 1: invalid type"), "{e}");
     }
 }

@@ -320,6 +320,38 @@ fn a_sweep_over_players_keeps_every_strategy_s_share_of_the_seats() {
     }
 }
 
+/// Warnings print under `--quiet` too: a rules option that does nothing, and a run too short
+/// for its score intervals (one deal), which says how many rounds give two.
+#[test]
+fn warnings_print_under_quiet() {
+    let dir = scratch("quiet-warnings");
+    let rules = dir.join("r.toml");
+    // A raise cap that random seats never reach.
+    std::fs::write(&rules, "raise_cap = 1\n").unwrap();
+    let o = draftsim(&[
+        "run",
+        "--rules",
+        rules.to_str().unwrap(),
+        "--seats",
+        "random,random,random",
+        "--rounds",
+        "600",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("warning: raise_cap = 1"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("seed"), "notes stay quiet: {}", stderr(&o));
+    // The default table plays a deal under twelve seatings.
+    let o = draftsim(&["run", "--rounds", "4", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.contains("12 rounds is one deal") && e.contains("use --rounds 24 or more"), "{e}");
+    assert!(stdout(&o).contains("-inf"), "{}", stdout(&o));
+    let o = draftsim(&["run", "--rounds", "24", "--quiet"]);
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
 /// A rules setting no seated strategy uses is named in a warning and in run.json.
 #[test]
 fn a_betting_limit_no_seat_uses_is_named() {
