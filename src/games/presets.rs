@@ -88,6 +88,13 @@ pub fn preset_text(presets: &[(&str, &str)], name_or_path: &str, game: &str) -> 
         return std::fs::read_to_string(path)
             .map_err(|e| InputError::new(format!("strategy file {name_or_path}: {e}")));
     }
+    // A bracket left open swallows the rest of the list into one name.
+    let open = |o: char, c: char| name_or_path.matches(o).count() != name_or_path.matches(c).count();
+    if open('{', '}') || open('[', ']') {
+        return Err(InputError::new(format!(
+            "strategy '{name_or_path}': a bracket is not closed; write BASE{{PATH=VALUE;...}}, e.g. hate{{bet.fold_below=[0.7,0.6,0.3]}}"
+        )));
+    }
     let names: Vec<&str> = presets.iter().map(|(n, _)| *n).collect();
     Err(InputError::new(format!(
         "unknown strategy '{name_or_path}' for {game}: use one of {} or a path to a .toml file",

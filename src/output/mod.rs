@@ -338,6 +338,13 @@ impl OutputDir {
     /// Checks the target and creates the staging folder; refuses an existing target
     /// unless `force`.
     pub fn create(target: &Path, force: bool) -> Result<OutputDir, InputError> {
+        // Results are a folder: a file of that name is someone's data, not an older result.
+        if fs::symlink_metadata(target).is_ok_and(|m| m.is_file()) {
+            return Err(InputError::new(format!(
+                "--out {}: a file of that name exists, not a folder; choose another name (--force replaces only a folder)",
+                target.display()
+            )));
+        }
         if target.exists() && !force {
             return Err(InputError::new(format!(
                 "--out {}: the folder exists; choose another or pass --force to replace it",

@@ -246,6 +246,8 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
     let palette = charts::Palette::default();
     let mut page = Page::default();
     let ladders = ladder_depths(dirs)?;
+    // The figures the folders hold, so that a limit none of them has is refused.
+    let mut figures: Vec<String> = if ladders.is_empty() { Vec::new() } else { vec!["skill_depth".into()] };
     for (i, dir) in dirs.iter().enumerate() {
         let prefix = format!("{}-", i + 1);
         let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
@@ -266,6 +268,7 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
         let requires = &requires[..];
         let mut found = false;
         if let Some(health) = load(dir, "health")? {
+            figures.extend(texts(&health, "figure").map_err(|e| in_file(e, dir, "health"))?);
             // The skill depth of the same game and rules, when a ladder of them is reported too.
             let same = |m: &serde_json::Value, l: &SkillDepth| m["game"] == l.game && m["rules"] == l.rules;
             let depth = meta.as_ref().and_then(|m| ladders.iter().find(|l| same(m, l)));
@@ -283,6 +286,9 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
         for (table, section) in SECTIONS {
             if let Some(frame) = load(dir, table)? {
                 found = true;
+                if table == kind::SWEEP.tables[0] {
+                    figures.extend(frame.get_column_names().iter().map(|c| c.to_string()));
+                }
                 section(&folder, &mut page, &frame).map_err(|e| in_file(e, dir, table))?;
             }
         }
@@ -296,6 +302,17 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
             ))
             .into());
         }
+    }
+    if let Some(c) = options.requires.iter().find(|c| !figures.contains(&c.metric)) {
+        figures.retain(|f| !f.ends_with("_lo") && !f.ends_with("_hi"));
+        figures.dedup();
+        return Err(InputError::new(format!(
+            "--require '{}': {} is not a figure of any folder reported; use one of {}",
+            c.text(),
+            c.metric,
+            if figures.is_empty() { "none (no health card or sweep here)".to_string() } else { figures.join(", ") }
+        ))
+        .into());
     }
     let (md, left_out) = page.assemble(options.regenerate, options.notes, options.all_charts);
     for file in left_out {

@@ -536,7 +536,13 @@ pub fn figure_effects(base: &VariantGroups, v: &VariantGroups) -> Vec<(String, (
         let (sums, units) = g.seat_shares();
         sums.figures(units).map(|f| f.seat_advantage)
     };
-    if let (Some(a0), Some(a1)) = (spread(base), spread(v)) {
+    // Too few deals leave the spread without an interval: no effect to report, and never
+    // one called significant.
+    let finite = |a: &crate::stats::Estimate| a.mean.is_finite() && a.half_width().is_finite();
+    if let (Some(a0), Some(a1)) = (spread(base), spread(v))
+        && finite(&a0)
+        && finite(&a1)
+    {
         let effect = a1.mean - a0.mean;
         let half = (a0.half_width().powi(2) + a1.half_width().powi(2)).sqrt();
         let p = if half > 0.0 {

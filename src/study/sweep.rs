@@ -98,6 +98,11 @@ pub fn seats_for(
     base_players: usize,
     players: usize,
 ) -> Result<Vec<String>, InputError> {
+    // Each count in the game's own range, said as `run` says it (and before the mix is
+    // asked for no seats).
+    for n in [base_players, players] {
+        (info.build)(None, Some(n), None)?;
+    }
     let field = match seats {
         Some(s) => s.to_vec(),
         None => {
@@ -168,8 +173,12 @@ impl<'a> RulesBase<'a> {
             }
             rules.insert(key.clone(), toml_value(value));
         }
-        let players =
-            rules.get("players").or(self.defaults.get("players")).and_then(toml::Value::as_integer).unwrap_or(2);
+        let players = match rules.get("players").or(self.defaults.get("players")) {
+            None => 2,
+            Some(v) => v.as_integer().filter(|&n| n >= 0).ok_or_else(|| {
+                InputError::new(format!("players = {v}: give a whole number of players, e.g. players = 4"))
+            })?,
+        };
         // Written out, so a field of more or fewer strategies than seats keeps the count.
         if self.defaults.contains_key("players") {
             rules.insert("players".into(), toml::Value::Integer(players));

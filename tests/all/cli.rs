@@ -539,6 +539,29 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
             vec!["compare", "--strategies", "greedy,random,greedy", "--rounds", "100", "--out", out_s],
             "greedy is named twice",
         ),
+        (vec!["run", "--seats", "tight{bet.fold_below=[1,},greedy"], "a bracket is not closed"),
+        // The player count of a study: in the game's own range, a whole number, and never
+        // a panic at zero.
+        (vec!["sweep", "--players", "0", "--set", "ante=1,2", "--rounds", "24", "--out", out_s], "players = 0"),
+        (vec!["sensitivity", "--players", "0", "--rounds", "24", "--out", out_s], "players = 0"),
+        (
+            vec![
+                "sweep",
+                "--game",
+                "kuhn-poker",
+                "--players",
+                "9",
+                "--set",
+                "ante=1,2",
+                "--rounds",
+                "24",
+                "--out",
+                out_s,
+            ],
+            "seat 2 to 4 players",
+        ),
+        (vec!["sweep", "--set", "players=abc", "--rounds", "24", "--out", out_s], "give a whole number"),
+        (vec!["versus", &unknown_key, &unknown_key, "--players", "0", "--rounds", "24", "--out", out_s], "players = 0"),
     ];
     for (mut args, needle) in cases {
         if args[0] == "run" {
@@ -563,6 +586,37 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains(".tmp-"))
         .collect();
     assert!(leftovers.is_empty(), "staging folders left behind");
+}
+
+/// `--out` naming a file is refused, `--force` or not, and the file is kept; `report
+/// --require` refuses a figure no folder holds.
+#[test]
+fn out_never_replaces_a_file_and_report_limits_name_real_figures() {
+    let dir = scratch("out-file");
+    let file = dir.join("results.txt");
+    std::fs::write(&file, "data").unwrap();
+    for force in [false, true] {
+        let mut args = vec!["run", "--rounds", "24", "--quiet", "--out", file.to_str().unwrap()];
+        if force {
+            args.push("--force");
+        }
+        let o = draftsim(&args);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("a file of that name exists"), "{}", stderr(&o));
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "data");
+    }
+    let run = dir.join("run");
+    let o = draftsim(&["run", "--rounds", "24", "--quiet", "--out", run.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report = dir.join("report");
+    let (run_s, report_s) = (run.to_str().unwrap(), report.to_str().unwrap());
+    let args = |limit| vec!["report", run_s, "--require", limit, "--out", report_s, "--force"];
+    let o = draftsim(&args("nosuch<=1"));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("nosuch is not a figure") && stderr(&o).contains("timeouts"), "{}", stderr(&o));
+    assert!(!report.exists());
+    let o = draftsim(&args("timeouts<=0.01"));
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 #[test]

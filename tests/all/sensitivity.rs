@@ -81,6 +81,19 @@ fn an_interrupted_study_resumes_to_the_uninterrupted_result() {
     assert_eq!(sensitivity::effects(&resumed), sensitivity::effects(&whole));
 }
 
+/// One deal a variant leaves no interval: no effect is reported, and none is significant.
+#[test]
+fn one_deal_reports_no_significant_effect() {
+    let dir = scratch("sensitivity", "one-deal");
+    let out = dir.join("o");
+    let args = ["sensitivity", "--game", "kuhn-poker", "--keys", "ante", "--rounds", "1", "--threads", "1", "--quiet"];
+    let o = draftsim(&[&args[..], &["--out", out.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("NaN"), "{}", stdout(&o));
+    let table = std::fs::read_to_string(out.join("sensitivity.csv")).unwrap();
+    assert!(!table.lines().skip(1).any(|l| l.ends_with(",true")), "{table}");
+}
+
 #[test]
 fn the_cli_writes_the_study_on_any_thread_count_and_refuses_bad_keys() {
     let dir = scratch("sensitivity", "cli");
