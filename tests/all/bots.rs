@@ -167,7 +167,7 @@ fn cards_left_in_a_returning_pack_count_as_live_and_cards_shown_elsewhere_as_gon
 /// is below 0.025 at 300 estimates.
 #[test]
 fn the_strength_estimate_is_calibrated() {
-    let c = calibrate(&Rules::default(), DraftModule::Greedy, 3000, 11, None, &|_| ()).unwrap();
+    let c = calibrate(&Rules::default(), DraftModule::Greedy {}, 3000, 11, None, &|_| ()).unwrap();
     let mut checked = 0;
     for (p, bins) in c.own.iter().enumerate() {
         let tolerance = if p == 0 { 0.08 } else { 0.05 };

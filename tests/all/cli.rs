@@ -540,6 +540,9 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
             "greedy is named twice",
         ),
         (vec!["run", "--seats", "tight{bet.fold_below=[1,},greedy"], "a bracket is not closed"),
+        // A module without parameters takes none: a typo is not played as the module.
+        (vec!["run", "--seats", "tight{draft.nosuch=1},greedy"], "unknown field `nosuch`"),
+        (vec!["run", "--game", "sevens", "--seats", "exact{trade.x=1},tight"], "unknown field `x`"),
         // The player count of a study: in the game's own range, a whole number, and never
         // a panic at zero.
         (vec!["sweep", "--players", "0", "--set", "ante=1,2", "--rounds", "24", "--out", out_s], "players = 0"),

@@ -37,7 +37,7 @@ use crate::games::GamePreset;
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum PickModule {
     /// Uniformly at random.
-    Random,
+    Random {},
     /// Highest stats for cost; lands while short.
     BestCard {
         /// A land's worth while short of lands.
@@ -71,7 +71,7 @@ pub enum PickModule {
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum MulliganModule {
     /// Never.
-    Never,
+    Never {},
     /// With fewer than `min` or more than `max` lands.
     Lands {
         /// Fewest lands it keeps.
@@ -86,11 +86,11 @@ pub enum MulliganModule {
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum PlayModule {
     /// Safe attacks, value blocks, blocks to stay alive.
-    Default,
+    Default {},
     /// Attacks only an empty board; trades blockers for dearer attackers.
-    Cautious,
+    Cautious {},
     /// Attacks with everything; blocks only to stay alive.
-    Aggressive,
+    Aggressive {},
 }
 
 /// A Live-Draft preset.
@@ -229,7 +229,7 @@ impl LiveDraftBot {
         let lands = lands_held(view, view.seat);
         let land = |value: f64, wanted: usize| if lands < wanted { value } else { 0.3 };
         match &self.preset.pick {
-            PickModule::Random => 1.0,
+            PickModule::Random {} => 1.0,
             PickModule::BestCard { land_value, lands_wanted } => {
                 if c.is_land() {
                     land(*land_value, *lands_wanted)
@@ -282,7 +282,7 @@ impl LiveDraftBot {
     /// an attack's lethal or the threat it holds back against (`defender` the seat attacked);
     /// `None` where the module estimates nothing.
     pub fn explain(&self, view: &View<'_>, phase: Phase, defender: usize) -> Option<String> {
-        let judges = self.preset.pick != PickModule::Random;
+        let judges = self.preset.pick != (PickModule::Random {});
         match phase {
             Phase::Pick(_) if judges => {
                 let mut scores: Vec<f64> =
@@ -308,7 +308,7 @@ impl LiveDraftBot {
                 if Self::lethal(view, defender, own.ready()) {
                     return Some(format!("its ready creatures are lethal to seat {defender} (life {})", d.life));
                 }
-                if self.preset.play == PlayModule::Aggressive {
+                if self.preset.play == (PlayModule::Aggressive {}) {
                     return None;
                 }
                 let blockers = d.untapped_creatures().count_ones();
@@ -364,7 +364,7 @@ impl LiveDraftBot {
     /// The hand card to let go: the least worth (for `hate`, counting what it would give
     /// the next player from the rummy discard pile).
     fn least(&self, view: &View<'_>, rng: &mut BotRng) -> usize {
-        if self.preset.pick == PickModule::Random {
+        if self.preset.pick == (PickModule::Random {}) {
             return rng.random_range(0..view.hand.len());
         }
         let w = self.hate_weight();
@@ -430,7 +430,7 @@ impl Bot for LiveDraftBot {
 
     fn pick(&mut self, view: &View<'_>, rng: &mut BotRng) -> Pick {
         let slots = (0..view.row.len()).filter(|&i| view.row[i] != NO_CARD);
-        if self.preset.pick == PickModule::Random {
+        if self.preset.pick == (PickModule::Random {}) {
             let n = slots.clone().count();
             let index = slots.clone().nth(rng.random_range(0..n)).unwrap_or(0);
             return Pick { index, hate: false };
@@ -443,7 +443,7 @@ impl Bot for LiveDraftBot {
     fn take_discard(&mut self, view: &View<'_>, rng: &mut BotRng) -> bool {
         let Some(&top) = view.discard.last() else { return false };
         match self.preset.pick {
-            PickModule::Random => rng.random_bool(0.5),
+            PickModule::Random {} => rng.random_bool(0.5),
             _ => self.worth(view, top) > self.draw_two_gain(view),
         }
     }
@@ -509,7 +509,7 @@ impl Bot for LiveDraftBot {
     fn attack(&mut self, view: &View<'_>, defender: usize, _rng: &mut BotRng) -> u64 {
         let own = &view.boards[view.seat];
         let ready = own.ready();
-        if self.preset.play == PlayModule::Aggressive || Self::lethal(view, defender, ready) {
+        if self.preset.play == (PlayModule::Aggressive {}) || Self::lethal(view, defender, ready) {
             return ready;
         }
         let d = &view.boards[defender];
@@ -517,7 +517,7 @@ impl Bot for LiveDraftBot {
         if untapped == 0 {
             return Self::hold_back(view, ready);
         }
-        if self.preset.play == PlayModule::Cautious {
+        if self.preset.play == (PlayModule::Cautious {}) {
             return 0;
         }
         // Attack with a creature no untapped blocker can kill and survive: the worst is a trade.
@@ -561,12 +561,13 @@ impl Bot for LiveDraftBot {
                 (c.cost, c.power + c.toughness)
             })
         };
-        if play != PlayModule::Aggressive {
+        if play != (PlayModule::Aggressive {}) {
             for &a in order.iter() {
                 let ac = view.card(theirs[a]);
                 let kills_and_lives = |b: Card| b.power >= ac.toughness && b.toughness > ac.power;
                 let lives = |b: Card| b.toughness > ac.power;
-                let trades = |b: Card| play == PlayModule::Cautious && b.power >= ac.toughness && b.cost <= ac.cost;
+                let trades =
+                    |b: Card| play == (PlayModule::Cautious {}) && b.power >= ac.toughness && b.cost <= ac.cost;
                 if let Some(b) =
                     pick(free, &kills_and_lives).or_else(|| pick(free, &lives)).or_else(|| pick(free, &trades))
                 {

@@ -14,11 +14,11 @@ use crate::games::GamePreset;
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum BetModule {
     /// Uniform over the legal actions.
-    Random,
+    Random {},
     /// Always calls (checks when nothing is bet).
-    CallingStation,
+    CallingStation {},
     /// Raises whenever it may, else calls.
-    Aggressive,
+    Aggressive {},
     /// By hand strength (0 the lowest card, 1 the highest, above 1 a pair with the public
     /// card): raises at or above `raise_at`, folds to a bet below `fold_below`, else calls.
     Threshold {
@@ -84,13 +84,13 @@ impl Bot for PokerBot {
 
     fn act(&mut self, view: &SeatView, rng: &mut BotRng) -> Action {
         let pick = match self.preset.bet {
-            BetModule::Random => {
+            BetModule::Random {} => {
                 let legal = Action::ALL.iter().filter(|a| view.allows(**a)).count();
                 let pick = rng.random_range(0..legal);
                 *Action::ALL.iter().filter(|a| view.allows(**a)).nth(pick).expect("a legal action")
             }
-            BetModule::CallingStation => Action::Call,
-            BetModule::Aggressive => Action::Raise,
+            BetModule::CallingStation {} => Action::Call,
+            BetModule::Aggressive {} => Action::Raise,
             BetModule::Threshold { raise_at, fold_below } => {
                 let s = view.strength();
                 if s >= raise_at {

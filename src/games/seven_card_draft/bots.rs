@@ -32,9 +32,9 @@ use crate::sim::MAX_SEATS;
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum DraftModule {
     /// A uniformly random card of the pack.
-    Random,
+    Random {},
     /// The card that most raises the own hand's expected final strength.
-    Greedy,
+    Greedy {},
     /// Greedy plus `weight` times what taking the card denies the player who receives the
     /// pack next: how much worse that player's best choice from the pack becomes, averaged
     /// over `samples` hands it may hold given what this seat knows.
@@ -48,7 +48,7 @@ pub enum DraftModule {
     },
     /// Greedy that also counts wilds still to come: a conditional wild whose face card may
     /// still arrive, and the last-pick wild.
-    WildAware,
+    WildAware {},
 }
 
 fn default_hate_weight() -> f32 {
@@ -64,7 +64,7 @@ fn default_samples() -> u32 {
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum BetModule {
     /// Always checks or calls; never folds or raises.
-    CallingStation,
+    CallingStation {},
     /// Judges its strength against the field (see [`field_strength`]) per betting round:
     /// folds to a bet below one strength or when the pot odds do not pay (fold timing),
     /// raises above another.
@@ -206,7 +206,7 @@ impl GamePreset for Preset {
             }
             BetModule::Aggressive { raise_above } => unit(*raise_above, "bet.raise_above")?,
             BetModule::Bluff { p } => unit(*p, "bet.p")?,
-            BetModule::CallingStation => {}
+            BetModule::CallingStation {} => {}
         }
         if let DraftModule::Hate { weight, samples } = self.draft {
             within(weight, "draft.weight", 100.0)?;
@@ -358,9 +358,9 @@ impl ModularBot {
             PickChoice::own(card)
         };
         match module {
-            DraftModule::Random => unreachable!("random picks need no estimate"),
-            DraftModule::Greedy => best(best_card(view.pack, view.hand, own)),
-            DraftModule::WildAware => best(best_card(view.pack, view.hand, |c| wild_aware_value(view, &o, c))),
+            DraftModule::Random {} => unreachable!("random picks need no estimate"),
+            DraftModule::Greedy {} => best(best_card(view.pack, view.hand, own)),
+            DraftModule::WildAware {} => best(best_card(view.pack, view.hand, |c| wild_aware_value(view, &o, c))),
             DraftModule::Hate { weight, samples } => {
                 let next = view.next_seat();
                 if view.pack.len() == 1 || next == view.seat {
@@ -714,19 +714,19 @@ impl Bot for ModularBot {
     fn pick(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> PickChoice {
         self.picked = None;
         match self.preset.draft {
-            DraftModule::Random => random_pick(view.pack, rng),
+            DraftModule::Random {} => random_pick(view.pack, rng),
             module => self.informed_pick(view, module, rng),
         }
     }
 
     fn pick_from_pack(&mut self, pack: CardSet, rng: &mut BotRng) -> Option<PickChoice> {
-        (self.preset.draft == DraftModule::Random).then(|| random_pick(pack, rng))
+        (self.preset.draft == (DraftModule::Random {})).then(|| random_pick(pack, rng))
     }
 
     fn bet_from_options(&mut self, options: BetOptions, rng: &mut BotRng) -> Option<Action> {
         self.judged = None;
         match self.preset.bet {
-            BetModule::CallingStation => Some(options.check_or_call()),
+            BetModule::CallingStation {} => Some(options.check_or_call()),
             BetModule::Bluff { p } => Some(bluff_or_call(options, p, rng)),
             _ => None,
         }
@@ -734,9 +734,9 @@ impl Bot for ModularBot {
 
     fn bet(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> Action {
         let options = view.betting.expect("bet is only asked while betting");
-        let wild_aware = self.preset.draft == DraftModule::WildAware;
+        let wild_aware = self.preset.draft == (DraftModule::WildAware {});
         match &self.preset.bet {
-            BetModule::CallingStation => options.check_or_call(),
+            BetModule::CallingStation {} => options.check_or_call(),
             BetModule::Threshold { fold_below, raise_above, odds_weight, respect, bluff, size, field, read_packs } => {
                 let at = |v: &[f32]| v[options.round.min(v.len() - 1)];
                 if *field == FieldEstimate::Calibrated && self.field_map.is_none() {

@@ -143,7 +143,7 @@ pub fn calibrate(
 ) -> Result<Calibrations, Error> {
     use rayon::prelude::*;
     let variant = every_pick_bets(rules)?;
-    if draft == DraftModule::Random {
+    if draft == (DraftModule::Random {}) {
         return Err(InputError::new("calibration: the random draft module makes no estimate").into());
     }
     let done = AtomicU64::new(0);
@@ -223,12 +223,12 @@ fn calibrate_rounds(
     range: Range<u64>,
     seed: u64,
 ) -> Result<Calibrations, Error> {
-    let preset = Preset { description: String::new(), draft, bet: BetModule::CallingStation };
+    let preset = Preset { description: String::new(), draft, bet: BetModule::CallingStation {} };
     let n = variant.rules.players;
     let mut bots: Vec<Recorder> = (0..n)
         .map(|_| Recorder {
             inner: preset.bot("calibrated"),
-            wild_aware: draft == DraftModule::WildAware,
+            wild_aware: draft == (DraftModule::WildAware {}),
             notes: Vec::new(),
             field_notes: Vec::new(),
             memo: OpponentMemo::default(),
@@ -369,7 +369,7 @@ impl FieldMap {
             return Ok(map.clone());
         }
         let variant = every_pick_bets(&draft)?;
-        let measured = calibrate_rounds(&variant, DraftModule::Greedy, read_packs, 0..FIELD_ROUNDS, 0xF1E1D)?;
+        let measured = calibrate_rounds(&variant, DraftModule::Greedy {}, read_packs, 0..FIELD_ROUNDS, 0xF1E1D)?;
         let map = Arc::new(FieldMap::from_calibration(&measured.field));
         cache.push((key, map.clone()));
         Ok(map)
@@ -426,7 +426,7 @@ mod tests {
     #[ignore = "prints a table"]
     fn print_calibration() {
         let rounds = std::env::var("CAL_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(4000);
-        let c = calibrate(&Rules::default(), DraftModule::Greedy, rounds, 7, None, &|_| ()).unwrap();
+        let c = calibrate(&Rules::default(), DraftModule::Greedy {}, rounds, 7, None, &|_| ()).unwrap();
         println!("{}", table(&c.own).to_aligned_text(3));
         println!("{}", field_table(&c.field).to_aligned_text(3));
     }
@@ -435,7 +435,7 @@ mod tests {
     /// their mean is exactly one over the players at every pick.
     #[test]
     fn the_whole_fields_shares_make_one_pot() {
-        let c = calibrate(&Rules::default(), DraftModule::Greedy, 300, 11, None, &|_| ()).unwrap();
+        let c = calibrate(&Rules::default(), DraftModule::Greedy {}, 300, 11, None, &|_| ()).unwrap();
         let n = Rules::default().players;
         assert_eq!(c.field.len(), Rules::default().pack_size);
         for (pick, by_k) in c.field.iter().enumerate() {
@@ -485,7 +485,7 @@ mod tests {
         let rules = Rules::default();
         let map = FieldMap::of(&rules, false).unwrap();
         assert!(Arc::ptr_eq(&map, &FieldMap::of(&Rules { raise_cap: 1, ..rules.clone() }, false).unwrap()));
-        let fresh = calibrate(&rules, DraftModule::Greedy, 4_000, 99, None, &|_| ()).unwrap();
+        let fresh = calibrate(&rules, DraftModule::Greedy {}, 4_000, 99, None, &|_| ()).unwrap();
         let (mut raw, mut corrected, mut count, mut worst) = (0f64, 0f64, 0f64, 0f64);
         for (pick, by_k) in fresh.field.iter().enumerate() {
             for (k, bins) in by_k.iter().enumerate() {

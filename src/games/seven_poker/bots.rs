@@ -44,9 +44,9 @@ fn one_step() -> u8 {
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum ExchangeModule {
     /// Never exchanges.
-    None,
+    None {},
     /// Discards a random number of random cards.
-    Random,
+    Random {},
     /// Keeps its plan's colour.
     Colour {
         /// Cards a colour already held as a victory colour counts short when choosing
@@ -75,16 +75,16 @@ pub enum ExchangeModule {
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum ShowModule {
     /// Three of its longest colour.
-    Honest,
+    Honest {},
     /// With probability `p`, a misleading three; otherwise honest.
     Bluff {
         /// Chance of bluffing.
         p: f32,
     },
     /// Three different colours, whatever it holds.
-    Conceal,
+    Conceal {},
     /// Random cards.
-    Random,
+    Random {},
 }
 
 /// How a bot declares.
@@ -92,7 +92,7 @@ pub enum ShowModule {
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum StayModule {
     /// Always stays.
-    Always,
+    Always {},
     /// Stays with probability `p`.
     Random {
         /// Chance of staying.
@@ -130,24 +130,29 @@ pub enum StayModule {
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum KeepModule {
     /// Discards everything.
-    Nothing,
+    Nothing {},
     /// Keeps what its exchange plan needs for the next round: its plan colour's cards, or
     /// one card of each colour for a rainbow plan (a made seven colours whole).
-    Plan,
+    Plan {},
 }
 
 /// How a winner picks its victory colours when it has a choice.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum VictoryModule {
     /// The colours with the fewest cards left in play (ties: the lowest): a win in a held
     /// colour takes nothing, so it holds the colours it is least likely to build again.
-    #[default]
-    Scarce,
+    Scarce {},
     /// The lowest colours.
-    Lowest,
+    Lowest {},
     /// Colours at random.
-    Random,
+    Random {},
+}
+
+impl Default for VictoryModule {
+    fn default() -> Self {
+        VictoryModule::Scarce {}
+    }
 }
 
 /// A Seven Poker preset.
@@ -373,7 +378,7 @@ impl SevenPokerBot {
             ExchangeModule::Colour { held_penalty }
             | ExchangeModule::Rainbow { held_penalty, .. }
             | ExchangeModule::Adaptive { held_penalty } => *held_penalty,
-            ExchangeModule::None | ExchangeModule::Random => 0,
+            ExchangeModule::None {} | ExchangeModule::Random {} => 0,
         }
     }
 
@@ -408,7 +413,7 @@ impl SevenPokerBot {
             ExchangeModule::Rainbow { min_distinct, .. } => {
                 counts.iter().filter(|&&k| k > 0).count() >= usize::from(*min_distinct)
             }
-            ExchangeModule::Adaptive { .. } | ExchangeModule::None | ExchangeModule::Random => {
+            ExchangeModule::Adaptive { .. } | ExchangeModule::None {} | ExchangeModule::Random {} => {
                 Self::rainbow_in_reach(view, counts, next_round, limit)
             }
         };
@@ -517,14 +522,15 @@ impl SevenPokerBot {
         };
         match decision {
             Decision::Exchange => {
-                (!matches!(self.preset.exchange, ExchangeModule::None | ExchangeModule::Random)).then(|| plan(false))
+                (!matches!(self.preset.exchange, ExchangeModule::None {} | ExchangeModule::Random {}))
+                    .then(|| plan(false))
             }
-            Decision::Keep => (self.preset.keep == KeepModule::Plan).then(|| plan(true)),
+            Decision::Keep => (self.preset.keep == (KeepModule::Plan {})).then(|| plan(true)),
             Decision::Stay => {
                 let (min, margin, near_win, contest) = match self.preset.stay {
                     StayModule::Threshold { min, margin, near_win, contest } => (min, Some(margin), near_win, contest),
                     StayModule::FoldToKeep { min, near_win, contest } => (min, None, near_win, contest),
-                    StayModule::Always | StayModule::Random { .. } => return None,
+                    StayModule::Always {} | StayModule::Random { .. } => return None,
                 };
                 let strength = view.layout.strength(view.hand);
                 let ready = Self::readiness(view, near_win, contest);
@@ -556,8 +562,8 @@ impl Bot for SevenPokerBot {
 
     fn exchange(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> u64 {
         match &self.preset.exchange {
-            ExchangeModule::None => 0,
-            ExchangeModule::Random => {
+            ExchangeModule::None {} => 0,
+            ExchangeModule::Random {} => {
                 let k = rng.random_range(0..=Self::limit(view));
                 Self::random_subset(view.hand, k, rng)
             }
@@ -588,9 +594,9 @@ impl Bot for SevenPokerBot {
     fn show(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> u64 {
         let k = view.rules.shown.min(view.hand.count_ones() as usize);
         match &self.preset.show {
-            ShowModule::Honest => Self::honest_show(view, k),
-            ShowModule::Conceal => Self::distinct_show(view, k),
-            ShowModule::Random => Self::random_subset(view.hand, k, rng),
+            ShowModule::Honest {} => Self::honest_show(view, k),
+            ShowModule::Conceal {} => Self::distinct_show(view, k),
+            ShowModule::Random {} => Self::random_subset(view.hand, k, rng),
             ShowModule::Bluff { p } => {
                 if rng.random::<f32>() >= *p {
                     return Self::honest_show(view, k);
@@ -609,7 +615,7 @@ impl Bot for SevenPokerBot {
     fn stay(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> bool {
         let strength = view.layout.strength(view.hand);
         match &self.preset.stay {
-            StayModule::Always => true,
+            StayModule::Always {} => true,
             StayModule::Random { p } => rng.random::<f32>() < *p,
             StayModule::FoldToKeep { min, near_win, contest } => {
                 strength.saturating_add(Self::readiness(view, *near_win, *contest)) >= *min
@@ -629,8 +635,8 @@ impl Bot for SevenPokerBot {
 
     fn keep(&mut self, view: &SeatView<'_>, _: &mut BotRng) -> u64 {
         match self.preset.keep {
-            KeepModule::Nothing => 0,
-            KeepModule::Plan => self.plan_cards(view, &view.layout.counts(view.hand), true),
+            KeepModule::Nothing {} => 0,
+            KeepModule::Plan {} => self.plan_cards(view, &view.layout.counts(view.hand), true),
         }
     }
 
@@ -640,12 +646,12 @@ impl Bot for SevenPokerBot {
         let mut out = 0u8;
         for _ in 0..count {
             let pick = match self.preset.victory {
-                VictoryModule::Lowest => left.trailing_zeros() as usize,
-                VictoryModule::Scarce => (0..COLOURS)
+                VictoryModule::Lowest {} => left.trailing_zeros() as usize,
+                VictoryModule::Scarce {} => (0..COLOURS)
                     .filter(|&c| left >> c & 1 == 1)
                     .max_by_key(|&c| (removed[c], std::cmp::Reverse(c)))
                     .unwrap_or(COLOURS),
-                VictoryModule::Random => {
+                VictoryModule::Random {} => {
                     let n = left.count_ones();
                     if n == 0 { COLOURS } else { nth_bit(left, rng.random_range(0..n)) }
                 }

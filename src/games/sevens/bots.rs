@@ -25,14 +25,14 @@ use crate::games::GamePreset;
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum TradeModule {
     /// Never trades.
-    None,
+    None {},
     /// Trades each card with probability one half.
-    Random,
+    Random {},
     /// Keeps the subset most likely to end on 6 or 7 (draws treated as uniform 1-6).
-    Greedy,
+    Greedy {},
     /// Keeps the subset with the best expected share of the pot against the players still
     /// in, given their trade counts, over the unseen cards.
-    Exact,
+    Exact {},
 }
 
 /// How a bot bets.
@@ -40,7 +40,7 @@ pub enum TradeModule {
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum BetModule {
     /// Always checks or calls.
-    CallingStation,
+    CallingStation {},
     /// Judges its expected share of the pot against the players still in ([`strength`]).
     /// Per turn (first, then later; the last value repeats) it folds a raise whose call
     /// returns too little, and raises when a raise returns enough.
@@ -235,7 +235,7 @@ impl SevensBot {
     /// one, else a trade), in words for replays; `None` where its module judges nothing.
     pub fn explain(&self, view: &SeatView<'_>, betting: bool) -> Option<String> {
         if !betting {
-            let TradeModule::Exact = self.preset.trade else { return None };
+            let TradeModule::Exact {} = self.preset.trade else { return None };
             let (numbers, _) = sorted(&view.hand);
             let odds = odds::odds(view.rules);
             let best = odds.best(odds.field(view), numbers);
@@ -268,7 +268,7 @@ impl Bot for SevensBot {
         let passive = view.check_or_call();
         let raise = if view.can_raise { Action::Raise } else { passive };
         match &self.preset.bet {
-            BetModule::CallingStation => passive,
+            BetModule::CallingStation {} => passive,
             BetModule::Threshold { fold_below, raise_above } => {
                 let j = BetJudgement::new(view, fold_below, raise_above);
                 if view.to_call > 0 && j.call_return < j.fold_below * view.to_call as f32 {
@@ -291,13 +291,13 @@ impl Bot for SevensBot {
 
     fn trade(&mut self, view: &SeatView<'_>, rng: &mut BotRng) -> TradeMask {
         match self.preset.trade {
-            TradeModule::None => 0,
-            TradeModule::Random => rng.random::<u8>() & 0b111,
-            TradeModule::Greedy => {
+            TradeModule::None {} => 0,
+            TradeModule::Random {} => rng.random::<u8>() & 0b111,
+            TradeModule::Greedy {} => {
                 let (numbers, positions) = sorted(&view.hand);
                 hand_mask(GREEDY[triple_index(numbers)], positions)
             }
-            TradeModule::Exact => {
+            TradeModule::Exact {} => {
                 let (numbers, positions) = sorted(&view.hand);
                 let odds = odds::odds(view.rules);
                 hand_mask(odds.best(odds.field(view), numbers).trade, positions)

@@ -32,7 +32,7 @@ use crate::games::GamePreset;
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum DraftModule {
     /// Takes the first non-empty pile it looks at.
-    First,
+    First {},
     /// Takes each pile with chance `p`.
     Random {
         /// Chance of taking a pile.
@@ -79,9 +79,9 @@ pub enum DraftModule {
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum BuildModule {
     /// The colours (one to `max_colours`) with the most usable cards.
-    BestColours,
+    BestColours {},
     /// The colours (one to `max_colours`) whose best cards are worth most.
-    Quality,
+    Quality {},
 }
 
 /// How a bot plays Crazier Eights.
@@ -89,9 +89,9 @@ pub enum BuildModule {
 #[serde(tag = "module", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum PlayModule {
     /// Random play and random legal discard.
-    Random,
+    Random {},
     /// Sheds what is hardest to match, keeps wild cards.
-    Greedy,
+    Greedy {},
 }
 
 /// A Winston + Crazier Eights preset.
@@ -286,7 +286,7 @@ impl WinstonBot {
             DraftModule::Colour { commit_after, colours, wild, start, end } => {
                 Some(PileJudgement::colour(view, commit_after, colours, wild, start, end))
             }
-            DraftModule::First | DraftModule::Random { .. } | DraftModule::Size { .. } => None,
+            DraftModule::First {} | DraftModule::Random { .. } | DraftModule::Size { .. } => None,
         }
     }
 
@@ -401,7 +401,7 @@ impl Bot for WinstonBot {
 
     fn draft(&mut self, view: &DraftView<'_>, rng: &mut BotRng) -> DraftChoice {
         match self.preset.draft {
-            DraftModule::First => DraftChoice::Take { deny: false },
+            DraftModule::First {} => DraftChoice::Take { deny: false },
             DraftModule::Random { p } => {
                 if rng.random_bool(p) {
                     DraftChoice::Take { deny: false }
@@ -431,8 +431,8 @@ impl Bot for WinstonBot {
                 let usable = pool.usable(rules, view.own, colours);
                 let (deck, total) = best_cards(pool, usable, size);
                 let own_score = match self.preset.build {
-                    BuildModule::BestColours => count(usable) as u32,
-                    BuildModule::Quality => total,
+                    BuildModule::BestColours {} => count(usable) as u32,
+                    BuildModule::Quality {} => total,
                 };
                 // A tie of the builder's own score goes to the more consistent deck.
                 let score = (own_score, follow_pairs(pool, deck));
@@ -446,25 +446,25 @@ impl Bot for WinstonBot {
 
     fn play(&mut self, view: &PlayView<'_>, rng: &mut BotRng) -> Option<u8> {
         match self.preset.play {
-            PlayModule::Random => random_card(view.hand, rng),
-            PlayModule::Greedy => Self::greedy_play(view),
+            PlayModule::Random {} => random_card(view.hand, rng),
+            PlayModule::Greedy {} => Self::greedy_play(view),
         }
     }
 
     fn discard(&mut self, view: &PlayView<'_>, rng: &mut BotRng) -> Option<(u8, usize)> {
         match self.preset.play {
-            PlayModule::Random => {
+            PlayModule::Random {} => {
                 let card = random_card(view.playable, rng)?;
                 Some((card, rng.random_range(0..view.pool.n_colours())))
             }
-            PlayModule::Greedy => Self::greedy_discard(view),
+            PlayModule::Greedy {} => Self::greedy_discard(view),
         }
     }
 
     fn keep_peeked(&mut self, view: &PlayView<'_>, card: u8, rng: &mut BotRng) -> bool {
         match self.preset.play {
-            PlayModule::Random => rng.random_bool(0.5),
-            PlayModule::Greedy => {
+            PlayModule::Random {} => rng.random_bool(0.5),
+            PlayModule::Greedy {} => {
                 let pool = view.pool;
                 let i = usize::from(card);
                 (pool.wild | pool.with_ability) & bit(card) != 0
