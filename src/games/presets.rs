@@ -25,9 +25,16 @@ fn toml_error(text: &str, e: &toml::de::Error) -> String {
     let what = one_line(e.message());
     let Some(span) = e.span() else { return what };
     let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
-    match text.lines().take(line).filter(|l| l.trim_start().starts_with('[')).last() {
-        Some(table) => format!("line {line}, in {}: {what}", table.trim()),
-        None => format!("line {line}: {what}"),
+    let table = text.lines().take(line).filter(|l| l.trim_start().starts_with('[')).last().map(str::trim);
+    let at = text.lines().nth(line - 1).unwrap_or_default().trim();
+    // The key the line sets, under its table (`bet.fold_below`); at a table's own line (an
+    // unknown field is reported there), the table.
+    let key = at.split_once('=').map(|(k, _)| k.trim()).filter(|k| !k.is_empty() && !at.starts_with('['));
+    match (key, table) {
+        (Some(key), Some(table)) => format!("line {line}, {}.{key}: {what}", table.trim_matches(['[', ']'])),
+        (Some(key), None) => format!("line {line}, {key}: {what}"),
+        (None, Some(table)) => format!("line {line}, in {table}: {what}"),
+        (None, None) => format!("line {line}: {what}"),
     }
 }
 
@@ -266,14 +273,14 @@ mod tests {
         let parse = |t: &str| parse_toml::<P>(t);
         let presets = [("base", "description = \"b\"\n[bet]\np = 0.5\n")];
         let e = parse("description = \"b\"\n\n[bet]\np = 0.5\nq = 1\n").unwrap_err().to_string();
-        assert!(e.starts_with("line 5, in [bet]: unknown field `q`"), "{e}");
+        assert!(e.starts_with("line 5, bet.q: unknown field `q`"), "{e}");
         assert!(!e.contains('|') && !e.contains("TOML parse error"), "{e}");
         let e = load(&presets, "base{bet.q=1}", "g", parse).unwrap_err().to_string();
-        assert!(e.starts_with("base{bet.q=1}: in [bet]: unknown field `q`"), "{e}");
+        assert!(e.starts_with("base{bet.q=1}: bet.q: unknown field `q`"), "{e}");
         let e = load(&presets, "base{bet.p=\"x\"}", "g", parse).unwrap_err().to_string();
-        assert!(e.starts_with("base{bet.p=\"x\"}: in [bet]: invalid type"), "{e}");
+        assert!(e.starts_with("base{bet.p=\"x\"}: bet.p: invalid type"), "{e}");
         assert!(!e.contains("line"), "{e}");
         let e = parse("description = 1\n").unwrap_err().to_string();
-        assert!(e.starts_with("line 1: invalid type"), "{e}");
+        assert!(e.starts_with("line 1, description: invalid type"), "{e}");
     }
 }
