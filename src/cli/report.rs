@@ -43,9 +43,14 @@ pub struct ReportArgs {
 
 /// Writes the report.
 pub fn report(args: ReportArgs) -> Result<()> {
-    for d in &args.dirs {
+    for (i, d) in args.dirs.iter().enumerate() {
         if !d.is_dir() {
             return Err(InputError::new(format!("{}: not a folder of results", d.display())).into());
+        }
+        // The same folder twice would be drawn twice.
+        let same = |e: &std::path::PathBuf| e.canonicalize().ok() == d.canonicalize().ok();
+        if args.dirs[..i].iter().any(same) {
+            return Err(InputError::new(format!("{}: named twice; name each folder once", d.display())).into());
         }
     }
     draftsim::output::check_out_not_input(&args.out, &args.dirs)?;

@@ -233,6 +233,18 @@ pub fn base(info: &GameInfo, spec: &SweepSpec) -> Result<(String, usize, Vec<Str
             )));
         }
     }
+    // A value given twice would play one variant twice under one label.
+    for (flag, axes) in [("--set", &spec.axes), ("--vary", &spec.vary)] {
+        for a in axes.iter() {
+            if let Some((_, v)) = a.values.iter().enumerate().find(|(i, v)| a.values[..*i].contains(v)) {
+                return Err(InputError::new(format!(
+                    "{flag} {}={}: {v} is given twice; list each value once",
+                    a.key,
+                    a.values.join(",")
+                )));
+            }
+        }
+    }
     if let Some(n) = spec.players
         && let Some(axis) = spec.axes.iter().find(|a| a.key == "players")
     {

@@ -564,6 +564,7 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
             "seat 2 to 4 players",
         ),
         (vec!["sweep", "--set", "players=abc", "--rounds", "24", "--out", out_s], "give a whole number"),
+        (vec!["sweep", "--set", "players=3,3", "--rounds", "24", "--out", out_s], "3 is given twice"),
         (vec!["versus", &unknown_key, &unknown_key, "--players", "0", "--rounds", "24", "--out", out_s], "players = 0"),
     ];
     for (mut args, needle) in cases {
@@ -620,6 +621,14 @@ fn out_never_replaces_a_file_and_report_limits_name_real_figures() {
     assert!(!report.exists());
     let o = draftsim(&args("timeouts<=0.01"));
     assert!(o.status.success(), "{}", stderr(&o));
+    // A folder named twice would be drawn twice.
+    let o = draftsim(&["report", run_s, run_s, "--out", report_s, "--force"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("named twice"), "{}", stderr(&o));
+    // A compare of one deal a pair warns, as a run does.
+    let o = draftsim(&["compare", "--game", "sevens", "--strategies", "tight,greedy", "--rounds", "1", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is one deal") && stderr(&o).contains("use --rounds 4 or more"), "{}", stderr(&o));
 }
 
 #[test]
