@@ -106,7 +106,11 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         deals: 0,
         seed: args.batch.seed.seed,
     };
-    // The base as every variant plays it: bad rules or seats are refused before anything plays.
+    // The rules file as written first, so an error names its own line; then the base as
+    // every variant plays it: bad rules or seats are refused before anything plays.
+    if spec.rules.is_some() {
+        args.game.game.build(info, spec.rules.as_deref(), spec.players, None)?;
+    }
     let (base_text, players, seats) = sensitivity::base(info, &spec)?;
     let (base, _) = args.game.game.build(info, Some(&base_text), None, Some(&seats))?;
     let per = Seatings::new(&Lineup::new(&seats), players, true)?.len() as u64;

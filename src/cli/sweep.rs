@@ -57,6 +57,11 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         rounds,
         seed: args.batch.seed.seed,
     };
+    // The rules file as written first, so an error names its own line (a swept player
+    // count may mend the file's).
+    if spec.rules.is_some() && !spec.axes.iter().any(|a| a.key == "players") {
+        args.game.game.build(info, spec.rules.as_deref(), spec.players, None)?;
+    }
     let (base_rules, players, seats) = study::sweep::base(info, &spec)?;
     let requires = args.require.iter().map(|r| study::tune::Constraint::parse(r)).collect::<Result<Vec<_>, _>>()?;
     if !requires.is_empty() {

@@ -91,7 +91,13 @@ pub fn versus(args: VersusArgs) -> Result<()> {
         seed: args.batch.seed.seed,
         min_effects,
     };
-    // Both tables built before anything plays: bad rules or seats are refused in one line.
+    // Both tables built before anything plays: bad rules or seats are refused in one line,
+    // each file first as written (so an error names its own line).
+    for (text, path) in [(&spec.rules_a, &args.a), (&spec.rules_b, &args.b)] {
+        if let Some(text) = text {
+            (info.build)(Some(text), spec.players, None).map_err(|e| e.context(path.display()))?;
+        }
+    }
     let mut built = Vec::new();
     for (s, path) in [&args.a, &args.b].iter().enumerate() {
         let (text, seats) = versus::side(info, &spec, s)?;

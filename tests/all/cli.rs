@@ -513,6 +513,8 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         p.to_str().unwrap().to_string()
     };
     let unknown_key = rules("unknown.toml", "playerz = 4\n");
+    let valid = rules("valid.toml", "ante = 2\n");
+    let fourth = rules("fourth.toml", "# a comment\nplayers = 4\nante = 1\nnosuch = 1\n");
     let malformed = rules("malformed.toml", "players = [\n");
     let existing = dir.join("exists");
     std::fs::create_dir_all(&existing).unwrap();
@@ -565,7 +567,11 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         ),
         (vec!["sweep", "--set", "players=abc", "--rounds", "24", "--out", out_s], "give a whole number"),
         (vec!["sweep", "--set", "players=3,3", "--rounds", "24", "--out", out_s], "3 is given twice"),
-        (vec!["versus", &unknown_key, &unknown_key, "--players", "0", "--rounds", "24", "--out", out_s], "players = 0"),
+        // A rules file's error names its own line in every study.
+        (vec!["sweep", "--rules", &fourth, "--set", "ante=1,2", "--rounds", "24", "--out", out_s], "line 4, nosuch"),
+        (vec!["sensitivity", "--rules", &fourth, "--rounds", "24", "--out", out_s], "line 4, nosuch"),
+        (vec!["versus", &fourth, "defaults", "--rounds", "24", "--out", out_s], "line 4, nosuch"),
+        (vec!["versus", &valid, "defaults", "--players", "0", "--rounds", "24", "--out", out_s], "players = 0"),
     ];
     for (mut args, needle) in cases {
         if args[0] == "run" {
