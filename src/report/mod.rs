@@ -69,7 +69,14 @@ pub(crate) fn find_table(dir: &Path, name: &str) -> Option<PathBuf> {
 }
 
 fn load(dir: &Path, name: &str) -> Result<Option<DataFrame>, Error> {
-    find_table(dir, name).map(|p| read_frame(&p)).transpose()
+    // A table that will not read is a folder the user gave: bad input, said in one line.
+    let read = |p: PathBuf| {
+        read_frame(&p).map_err(|e| {
+            InputError::new(format!("{}: {e}; write the folder again with the command that made it", p.display()))
+                .into()
+        })
+    };
+    find_table(dir, name).map(read).transpose()
 }
 
 /// A column as floats (nulls and missing columns as NaN).

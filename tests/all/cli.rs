@@ -631,6 +631,13 @@ fn out_never_replaces_a_file_and_report_limits_name_real_figures() {
     let o = draftsim(&["report", run_s, run_s, "--out", report_s, "--force"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("named twice"), "{}", stderr(&o));
+    // A table that will not read is bad input too.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    std::fs::write(empty.join("summary.csv"), "").unwrap();
+    let o = draftsim(&["report", empty.to_str().unwrap(), "--out", report_s, "--force"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("summary.csv") && stderr(&o).lines().count() == 1, "{}", stderr(&o));
     // A compare of one deal a pair warns, as a run does.
     let o = draftsim(&["compare", "--game", "sevens", "--strategies", "tight,greedy", "--rounds", "1", "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
