@@ -642,6 +642,24 @@ fn out_never_replaces_a_file_and_report_limits_name_real_figures() {
     let o = draftsim(&["compare", "--game", "sevens", "--strategies", "tight,greedy", "--rounds", "1", "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("is one deal") && stderr(&o).contains("use --rounds 4 or more"), "{}", stderr(&o));
+    // So do a ladder and a lower bound by play.
+    let o = draftsim(&["ladder", "--game", "kuhn-poker", "--budgets", "1,2", "--rounds", "1", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a step is one deal"), "{}", stderr(&o));
+    let o = draftsim(&[
+        "exploitability",
+        "--game",
+        "kuhn-poker",
+        "--seats",
+        "random,tight",
+        "--bound",
+        "lower",
+        "--rounds",
+        "1",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a responder is one deal"), "{}", stderr(&o));
 }
 
 #[test]
