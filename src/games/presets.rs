@@ -253,8 +253,8 @@ mod tests {
         assert_eq!(rejoin(&pieces), vec!["hate{bet.x=[1,2]}", "random"]);
     }
 
-    /// A parse error names the line and table of a file, and for a derived preset the
-    /// table alone (its TOML is built, not written).
+    /// A parse error names the line and the key (or table) of a file, and for a derived
+    /// preset the key alone (its TOML is built, not written).
     #[test]
     fn parse_errors_say_where_in_words_the_user_wrote() {
         #[derive(serde::Deserialize, Debug)]

@@ -311,8 +311,14 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
         }
     }
     if let Some(c) = options.requires.iter().find(|c| !figures.contains(&c.metric)) {
-        figures.retain(|f| !f.ends_with("_lo") && !f.ends_with("_hi"));
-        figures.dedup();
+        // Each figure once, in the order the folders hold them.
+        let mut listed: Vec<String> = Vec::new();
+        figures.retain(|f| {
+            !f.ends_with("_lo") && !f.ends_with("_hi") && !listed.contains(f) && {
+                listed.push(f.clone());
+                true
+            }
+        });
         return Err(InputError::new(format!(
             "--require '{}': {} is not a figure of any folder reported; use one of {}",
             c.text(),

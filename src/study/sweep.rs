@@ -100,7 +100,8 @@ pub fn seats_for(
 ) -> Result<Vec<String>, InputError> {
     // Each count in the game's own range, said as `run` says it (and before the mix is
     // asked for no seats).
-    for n in [base_players, players] {
+    let counts = [base_players, players];
+    for &n in &counts[..if base_players == players { 1 } else { 2 }] {
         (info.build)(None, Some(n), None)?;
     }
     let field = match seats {
