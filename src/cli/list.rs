@@ -78,7 +78,13 @@ pub fn run(args: ListArgs) -> Result<()> {
                 ))
             })?;
             let g = games::find(name)?;
-            print!("{}", (g.preset_text)(&preset)?);
+            let text = (g.preset_text)(&preset)?;
+            // Shown only if a seat can play it (a derived preset's keys are checked then), at
+            // the game's default table or heads-up, whichever a trained policy was made for.
+            let players = (g.build)(None, None, None)?.0.players();
+            let seated = |n: usize| (g.build)(None, Some(n), Some(&vec![preset.clone(); n])).map(|_| ());
+            seated(players).or_else(|e| seated(2).map_err(|_| e))?;
+            print!("{text}");
         }
         What::Strategies { game, show: None } => {
             let chosen: Vec<_> = match game.name() {

@@ -181,8 +181,9 @@ enum Command {
     /// players), measured exactly by a best response on a game whose tree fits in memory.
     #[command(
         after_help = "Example:\n  draftsim exploitability --game kuhn-poker --seats random,tight,search,cfr",
-        mut_arg("seats", |a| a.help("The strategies to measure, comma-separated (each as every seat's policy)")),
+        mut_arg("seats", |a| a.help("The strategies to measure, comma-separated (each as every seat's policy) [default: the game's default seats]")),
         mut_arg("seed", |a| a.help("The seed of the decisions a player is tabulated from")),
+        mut_arg("rounds", |a| a.help("Rounds each responder plays against each strategy, for the lower bound [default: 2000]")),
     )]
     Exploitability(exploitability::ExploitabilityArgs),
     /// Merge the output folders of shards into the tables of the whole run.
@@ -350,8 +351,10 @@ fn one_line_usage_error(text: &str) -> String {
 
 /// Whether an error is the user's bad input (exit code 2).
 fn is_input_error(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
-        e.downcast_ref::<draftsim::InputError>().is_some()
-            || matches!(e.downcast_ref::<draftsim::Error>(), Some(draftsim::Error::Input(_)))
-    })
+    // A unit's error carries the unit's index around the cause (not as its source).
+    let input = |e: &draftsim::Error| match e {
+        draftsim::Error::AtRound { error, .. } => matches!(**error, draftsim::Error::Input(_)),
+        e => matches!(e, draftsim::Error::Input(_)),
+    };
+    err.chain().any(|e| e.downcast_ref::<draftsim::InputError>().is_some() || e.downcast_ref().is_some_and(input))
 }

@@ -34,7 +34,7 @@ pub struct OptimiseArgs {
     pub space: Option<PathBuf>,
     /// A budget in seconds instead of --rounds: a short pilot measures the speed and sets the rounds
     /// (kept in the search state, so a resumed search uses the same).
-    #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true, conflicts_with = "rounds")]
     pub budget_time: Option<f64>,
     /// Candidates drawn at the start (Latin hypercube).
     #[arg(long, default_value_t = 16, value_parser = candidates, allow_negative_numbers = true)]
@@ -319,12 +319,14 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
     fingerprint: &serde_json::Value,
 ) -> Result<Finished<Played>> {
     let (exec, output, seed) = (&batch.exec, &batch.output, batch.seed.seed);
+    optimise::check_space(evaluator, params)?;
     let (format, out) = output.open()?;
     let fingerprint = fingerprint.to_string();
     let state_path = output.out.as_deref().map(|o| state_file_for("search", o));
     let mut state: OptimiserState<Played> =
         OptimiserState { fingerprint: fingerprint.clone(), samples: Default::default() };
     let mut budget = rounds;
+    let mut resumed = false;
     if let Some(path) = &state_path
         && let Ok(text) = std::fs::read_to_string(path)
     {
@@ -345,6 +347,7 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
                 }
                 state = saved;
                 budget = b;
+                resumed = true;
             }
             _ if output.force => {}
             _ => {
@@ -390,6 +393,13 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
             Some(_) => {}
             None => eprintln!("draftsim: without --out nothing was saved; give --out DIR to make a search resumable"),
         }
+    } else if result.is_err()
+        && !resumed
+        && let Some(path) = &state_path
+    {
+        // A search that failed on its own input leaves nothing a corrected command would
+        // have to be forced past.
+        let _ = std::fs::remove_file(path);
     }
     // The state stays until the tables are written (see `forget_state`).
     Ok((result?, state, out, format, budget))

@@ -83,6 +83,16 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
             seats
         }
     };
+    // Play seats the list as given, never cycled: a cycled list would seat `you` twice.
+    if let Some(n) = args.game.players.players
+        && n != seats.len()
+    {
+        return Err(InputError::new(format!(
+            "--seats: {} named for --players {n}; play seats them as listed, so name one strategy a seat (or leave out --players)",
+            seats.len()
+        ))
+        .into());
+    }
     if seats.iter().filter(|s| *s == HUMAN).count() != 1 {
         return Err(InputError::new(format!(
             "--seats: name the seat `{HUMAN}` once, e.g. --seats {HUMAN},search,tight"
@@ -167,7 +177,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
         interrupt::handled();
     }
     let Some(tally) = tally else {
-        say!("no {unit} finished: nothing to write");
+        eprintln!("draftsim: no {unit} finished: nothing to write");
         return Ok(());
     };
     let tables = game.tables(&tally, &lineup.strategies);
@@ -190,7 +200,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     };
     if let Some(dir) = out {
         let path = super::run::write_run(dir, &tables, &tally, &meta, format)?;
-        say!("tables written to {}", path.display());
+        eprintln!("draftsim: tables written to {}", path.display());
     }
     Ok(())
 }

@@ -90,7 +90,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     match algorithm {
         Algorithm::Probe if exact => {
             return Err(InputError::new(format!(
-                "--algorithm mccfr-probe: {} has a whole tree; use cfr+, dcfr, cfr or es-mccfr",
+                "--algorithm mccfr-probe: {} has a whole tree; use cfr+, dcfr, cfr, es-mccfr or os-mccfr",
                 info.name
             ))
             .into());
@@ -152,6 +152,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         game = (info.build)(rules.as_deref(), Some(players), Some(std::slice::from_ref(&name)))?.0;
         Some(name)
     };
+    super::args::warn_rules(&*game);
     let rules_toml = game.rules_toml();
     let rules_hash = policy::rules_hash(&rules_toml);
     let tree = if exact { Some(game.game_tree()?) } else { None };
@@ -178,7 +179,12 @@ pub fn run(args: TrainArgs) -> Result<()> {
     }
     // A run stops between batches only, so that a resumed run equals an unbroken one.
     if !target.is_multiple_of(batch) {
-        target = target.div_ceil(batch).saturating_mul(batch);
+        target = target.div_ceil(batch).checked_mul(batch).ok_or_else(|| {
+            InputError::new(format!(
+                "--iterations {target}: give at most {} with --batch {batch}",
+                u64::MAX / batch * batch
+            ))
+        })?;
         args.exec.note(&format!("--iterations rounded up to whole batches of {batch}: {target}"));
     }
     let (format, out) = args.output.open()?;
@@ -194,11 +200,12 @@ pub fn run(args: TrainArgs) -> Result<()> {
             && s.field == field
             && s.field_share == field_share
             && s.batch == batch
+            && s.fallback == fallback
     };
     let resumed = match saved {
-        // --force starts afresh whatever is there.
-        _ if args.output.force => None,
         None => None,
+        // --force starts afresh from a state that is not this training's.
+        Some(Err(_)) if args.output.force => None,
         Some(Err(e)) => {
             return Err(InputError::new(format!(
                 "{}: not a training state ({e}); pass --force to start afresh",
@@ -212,11 +219,18 @@ pub fn run(args: TrainArgs) -> Result<()> {
                 state_path.display(),
                 s.iterations
             ));
+            if args.budget_time.is_none() && s.iterations > target {
+                args.exec.note(&format!(
+                    "the saved training has {} iterations, more than --iterations {target}: its policy is written as it stands",
+                    s.iterations
+                ));
+            }
             Some(s)
         }
+        Some(Ok(_)) if args.output.force => None,
         Some(Ok(_)) => {
             return Err(InputError::new(format!(
-                "{}: another training's state is there (other game, rules, algorithm, seed, field or batch); pass --force to start afresh",
+                "{}: another training's state is there (other game, rules, algorithm, seed, field, fallback or batch); pass --force to start afresh",
                 state_path.display()
             ))
             .into());
@@ -300,6 +314,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
             field: field.clone(),
             field_share,
             batch,
+            fallback: fallback.clone(),
         };
         super::study::save_state(&state_path, &serde_json::to_string(&state)?, "training")?;
         Ok(())
@@ -381,12 +396,14 @@ pub fn run(args: TrainArgs) -> Result<()> {
             say!("{} iterations in {:.1} s: exploitability {e:.6}, seat 0's value {v:+.6}", last.iterations, seconds)
         }
         _ => say!(
-            "{} iterations in {:.1} s: {} information sets; no exact exploitability for {}: bound it with `draftsim exploitability --game {} --seats 'cfr{{policy=\"{}\"}}'`",
+            "{} iterations in {:.1} s: {} information sets; no exact exploitability for {}: bound it with `draftsim exploitability --game {} --players {}{} --seats 'cfr{{policy=\"{}\"}}'`",
             last.iterations,
             seconds,
             last.information_sets,
             info.name,
             info.name,
+            game.players(),
+            args.game.rules.as_ref().map_or(String::new(), |r| format!(" --rules {}", r.display())),
             out_path.display()
         ),
     }

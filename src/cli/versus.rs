@@ -310,11 +310,11 @@ pub(super) fn finish(
     }
     let undecided: Vec<String> = of(Verdict::Undecided).map(versus::label).collect();
     if !undecided.is_empty() {
-        say!("Warning: too wide to decide (more --rounds would tell): {}.", undecided.join(", "));
+        say!("Undecided (too wide to tell either way; more --rounds would decide): {}.", undecided.join(", "));
     }
     for (name, side) in [("A", a), ("B", b)] {
         for note in &side.unused {
-            say!("Warning: under {name}, {note}");
+            super::args::warn(&format!("under {name}, {note}"));
         }
     }
     if let Some(dir) = meta["exploitability"].as_str() {

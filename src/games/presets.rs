@@ -76,12 +76,21 @@ pub fn preset_text(presets: &[(&str, &str)], name_or_path: &str, game: &str) -> 
     if let Some((base, overrides)) = derived(name_or_path) {
         let text = preset_text(presets, base, game)?;
         let mut table: toml::Table = toml::from_str(&text).map_err(|e| InputError::new(toml_error(&text, &e)))?;
+        let mut set: Vec<String> = Vec::new();
         for item in split_top(overrides, ';') {
             let (path, value) = item.split_once('=').ok_or_else(|| {
                 InputError::new(format!(
                     "strategy '{name_or_path}': write BASE{{PATH=VALUE;...}}, e.g. hate{{draft.weight=0.5}}"
                 ))
             })?;
+            // A key set twice would have its last value win unseen.
+            if set.iter().any(|p| p == path.trim()) {
+                return Err(InputError::new(format!(
+                    "strategy '{name_or_path}': {} is set twice; give each key once",
+                    path.trim()
+                )));
+            }
+            set.push(path.trim().to_string());
             set_path(&mut table, path.trim(), toml_value(value.trim()))
                 .map_err(|e| e.context(format!("strategy '{name_or_path}'")))?;
         }

@@ -526,11 +526,14 @@ impl<F: Forward> PolicyBot<F> {
         // Moves are listed only where the policy has probabilities for them (a Seven Poker
         // exchange lists hundreds).
         // The key is worked out once: in some games it estimates the hand's strength.
-        if let Some(probs) = F::info_key(rules, obs).and_then(|k| self.policy.probs(seat, k)) {
+        if let Some(key) = F::info_key(rules, obs)
+            && let Some(probs) = self.policy.probs(seat, key)
+        {
             observe_and_list(rules, state, seat, obs, &mut self.legal)?;
-            if probs.len() == self.legal.len() {
-                return Ok(self.legal[draw(probs, rng)]);
+            if probs.len() != self.legal.len() {
+                return Err(self.policy.menu_mismatch(seat, key, probs.len(), self.legal.len()).into());
             }
+            return Ok(self.legal[draw(probs, rng)]);
         }
         match self.fallback.as_mut() {
             Some(bot) => state.ask(rules, bot, rng),

@@ -96,6 +96,24 @@ impl Policy {
         self.sets.get(&(seat, key)).map(Vec::as_slice)
     }
 
+    /// [`Policy::probs`] at a decision of `moves` legal moves: a trained set with another
+    /// number of probabilities is a damaged file or another abstraction's, refused (training
+    /// gives one key one menu).
+    pub fn probs_for(&self, seat: usize, key: u64, moves: usize) -> Result<Option<&[f64]>, InputError> {
+        match self.probs(seat, key) {
+            Some(p) if p.len() != moves => Err(self.menu_mismatch(seat, key, p.len(), moves)),
+            found => Ok(found),
+        }
+    }
+
+    /// The error of a set whose probabilities do not fit the decision's menu.
+    pub fn menu_mismatch(&self, seat: usize, key: u64, probs: usize, moves: usize) -> InputError {
+        InputError::new(format!(
+            "policy for {}: set {key:#x} of seat {seat} holds {probs} probabilities where the decision has {moves} moves: the file is damaged or from another abstraction; train it again",
+            self.header.game
+        ))
+    }
+
     /// Information sets it holds.
     pub fn len(&self) -> usize {
         self.sets.len()
@@ -175,8 +193,8 @@ impl Policy {
         }
         if h.players != players {
             return Err(InputError::new(format!(
-                "policy trained for {} players, not {players}: train one for this table with `draftsim train --game {game} --players {players}`",
-                h.players
+                "policy trained for {} players, not {players}: seat it at its table (--players {}) or train one for this one with `draftsim train --game {game} --players {players}`",
+                h.players, h.players
             )));
         }
         if h.rules_hash != rules_hash(rules_toml) {

@@ -69,7 +69,7 @@ pub fn tabulate<G: GameDef>(
     for (i, (set, state)) in tree.infosets.iter().zip(states).enumerate() {
         state.legal(rules, &mut legal);
         if let SeatBot::Policy(p) = bot {
-            let probs = p.policy().probs(set.seat, set.key).filter(|p| p.len() == set.actions);
+            let probs = p.policy().probs_for(set.seat, set.key, set.actions)?;
             policy.push(probs.map_or_else(|| vec![1.0 / set.actions as f64; set.actions], <[f64]>::to_vec));
             continue;
         }

@@ -96,6 +96,9 @@ pub struct TrainState {
     /// A sampled run's iterations a batch (`train --batch`).
     #[serde(default = "one")]
     pub batch: u64,
+    /// A sampled run's fallback preset, which makes the decisions without a key.
+    #[serde(default)]
+    pub fallback: Option<String>,
 }
 
 fn one() -> u64 {
@@ -294,6 +297,7 @@ mod tests {
                 field: Vec::new(),
                 field_share: 0.0,
                 batch: 1,
+                fallback: None,
             };
             let mut rest = Trainer::new(&kuhn, a, 7, Some(&state)).unwrap();
             for _ in 25..60 {

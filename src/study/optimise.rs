@@ -161,6 +161,31 @@ pub trait Evaluator {
     fn feasible(&self, _sample: &Self::Sample) -> bool {
         true
     }
+    /// Checks that `setting` makes a table, without playing: bad values are refused before
+    /// the search starts rather than when a candidate happens to draw them.
+    fn check_setting(&self, _setting: &Setting) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+/// Checks a search space before any play: every parameter at each end of its range, at a
+/// value between (a real range draws fractions) and at each of its choices, the others at
+/// their middles.
+pub fn check_space<E: Evaluator>(evaluator: &E, params: &[Param]) -> Result<(), Error> {
+    let middle: Setting = params.iter().map(|p| (p.name.clone(), p.value_at(0.5))).collect();
+    for (i, p) in params.iter().enumerate() {
+        let units: Vec<f64> = match &p.range {
+            Range::Float { .. } => vec![0.0, 0.3719, 1.0],
+            Range::Int { .. } => vec![0.0, 1.0],
+            Range::Choice(c) => (0..c.len()).map(|k| (k as f64 + 0.5) / c.len() as f64).collect(),
+        };
+        for u in units {
+            let mut setting = middle.clone();
+            setting[i].1 = p.value_at(u);
+            evaluator.check_setting(&setting)?;
+        }
+    }
+    Ok(())
 }
 
 /// How much to search.
@@ -265,7 +290,6 @@ pub fn optimise<E: Evaluator>(
     let race_unit = (config.budget * 60 / 100 / (n as u64 * rungs)).max(1);
     let per_refine = 2 + 2 * 4; // two leaders and four neighbours each
     let refine_rounds = (config.budget * 25 / 100 / (refine_steps * per_refine as u64)).max(1);
-    let held_rounds = (config.budget * 15 / 100 / held).max(1);
 
     let mut run = Run {
         evaluator,
@@ -348,6 +372,10 @@ pub fn optimise<E: Evaluator>(
     // One held-out seed for all of them, so they are compared on common deals too.
     let seed = mix_seed(config.seed, 0, HELD_OUT_STREAM);
     held_out_seeds.push(seed);
+    // The held-out share is split among those actually held out: fewer candidates than
+    // --runners-up asks for each get more deals, not the same few.
+    let taken = leaders.len().min(held as usize).max(1) as u64;
+    let held_rounds = (config.budget * 15 / 100 / taken).max(1);
     for &i in leaders.iter().take(held as usize) {
         let sample = run.play(&candidates[i].setting, seed, held_rounds, "held-out")?;
         held_out.push((i, evaluator.score(&sample), evaluator.feasible(&sample)));
@@ -611,6 +639,26 @@ mod tests {
         assert_eq!(r.best, whole.best);
         assert_eq!(r.trace, whole.trace);
         assert_eq!(resumed.plays.get() + 13, first.plays.get());
+    }
+
+    /// More runners-up asked than candidates exist: the held-out share goes to those there
+    /// are, not to slices sized for the ones missing.
+    #[test]
+    fn the_held_out_share_is_split_among_the_candidates_held_out() {
+        let space = vec![Param::parse("x=0.3..0.3").unwrap(), Param::parse("y=b,c").unwrap()];
+        let config = OptimiserConfig { runners_up: 100, ..config() };
+        let r = optimise(
+            &planted(None),
+            &space,
+            &config,
+            &mut OptimiserState::default(),
+            &mut |_| Ok(()),
+            &mut |_, _, _| {},
+        )
+        .unwrap();
+        let held = r.candidates.iter().filter(|c| c.held_out.is_some()).count() as u64;
+        assert_eq!(held, 2);
+        assert_eq!(r.held_out_rounds, config.budget * 15 / 100 / held);
     }
 
     #[test]

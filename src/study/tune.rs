@@ -412,6 +412,14 @@ impl Evaluator for TuneEvaluator<'_> {
         Ok(play(self.info, Some(&text), &seats, seed, rounds, self.interrupt, &context)?.0)
     }
 
+    fn check_setting(&self, setting: &Setting) -> Result<(), Error> {
+        let (text, seats) =
+            self.variant(setting).map_err(|e| e.context(format!("--param {}", describe_setting(setting))))?;
+        (self.info.build)(Some(&text), None, Some(&seats))
+            .map_err(|e| e.context(format!("--param {}", describe_setting(setting))))?;
+        Ok(())
+    }
+
     fn merge(&self, into: &mut Played, more: &Played) {
         into.tally.merge(&more.tally);
     }
@@ -485,6 +493,12 @@ impl Evaluator for ExploitEvaluator<'_> {
     fn play(&self, setting: &Setting, seed: u64, rounds: u64) -> Result<Played, Error> {
         let context = format!("candidate {}", self.strategy(setting));
         Ok(play(self.info, self.rules.as_deref(), &self.seats(setting), seed, rounds, self.interrupt, &context)?.0)
+    }
+
+    fn check_setting(&self, setting: &Setting) -> Result<(), Error> {
+        (self.info.build)(self.rules.as_deref(), None, Some(&self.seats(setting)))
+            .map_err(|e| e.context(format!("--param {}", describe_setting(setting))))?;
+        Ok(())
     }
 
     fn merge(&self, into: &mut Played, more: &Played) {

@@ -393,6 +393,12 @@ fn a_betting_limit_no_seat_uses_is_named() {
     let unused = "warning: raise_cap = 1: no betting round reached the raises where it differs";
     assert!(cap("random,random,random").contains(unused), "{}", cap("random,random,random"));
     assert!(!cap("greedy,hate,random").contains(unused), "{}", cap("greedy,hate,random"));
+    // versus names it on stderr too, leaving stdout to the verdict.
+    let args = ["versus", "defaults", rules.to_str().unwrap(), "--seats", "random,random,random", "--rounds", "600"];
+    let o = draftsim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("warning: under B, raise_cap = 1: no betting round"), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("raise_cap = 1:"), "{}", stdout(&o));
 }
 
 #[test]
@@ -715,6 +721,15 @@ fn lists_and_completions() {
         stdout(&o).lines().nth(1).unwrap_or_default().split_whitespace().skip(1).collect::<Vec<_>>().join(" ")
     };
     assert_eq!(play(shown.to_str().unwrap()), play("greedy"), "the shown preset plays as greedy");
+    // A derived preset is shown only if a seat can play it, and sets each key once; the
+    // shipped heads-up policy shows though the default table is larger.
+    for (show, says) in [("tight{raise_at=0.5}", "raise_at"), ("search{iterations=200;iterations=300}", "set twice")] {
+        let o = draftsim(&["list", "strategies", "--game", "kuhn-poker", "--show", show]);
+        assert_eq!(o.status.code(), Some(2), "{show}: {}", stdout(&o));
+        assert!(stderr(&o).contains(says) && stdout(&o).is_empty(), "{show}: {}", stderr(&o));
+    }
+    let o = draftsim(&["list", "strategies", "--game", "sevens", "--show", "cfr-heads-up"]);
+    assert!(o.status.success() && stdout(&o).contains("policy"), "{}", stderr(&o));
     for command in [
         &[][..],
         &["run"],

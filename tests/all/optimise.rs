@@ -158,6 +158,20 @@ fn bad_search_input_is_one_line_and_exit_2() {
     refused(&["exploit", "--preset", "hate", "--field", "greedy", "--param", "draft.wieght=0.0..1.0"], "wieght");
     refused(&["exploit", "--preset", "nope", "--field", "greedy", "--param", "draft.weight=0.0..1.0"], "nope");
     refused(&["sweep", "--vary", "hate.draft.weight=0,1", "--seats", "greedy,random"], "no seat plays 'hate'");
+    refused(&["tune", "--rounds", "100", "--budget-time", "2", "--minimize", "seat_advantage"], "--budget-time");
+    // A value the range holds but the rules refuse is found before any play, and leaves no
+    // state that a corrected command would have to be forced past.
+    let dir = scratch("bad-range");
+    let out = dir.join("t");
+    let args = ["tune", "--game", "sevens", "--rounds", "4000", "--minimize", "seat_advantage", "--out"];
+    for range in ["raise_cap=0..6", "raise_cap=1.5..6"] {
+        refused(&[&args[..], &[out.to_str().unwrap(), "--param", range]].concat(), "raise_cap");
+        assert!(!out.exists() && !dir.join(".t.search-state.json").exists(), "{range}");
+    }
+    refused(
+        &["exploit", "--game", "kuhn-poker", "--preset", "search", "--field", "random", "--param", "iterations=0..50"],
+        "iterations",
+    );
 }
 
 #[test]

@@ -219,6 +219,10 @@ fn a_bot_that_keeps_failing_stops_the_run_with_one_line() {
     let o = draftsim(&["run", "--game", "sevens", "--seats", "ext{cmd=\"x\";speed=3},tight"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("speed"), "{}", stderr(&o));
+    // A replay names the faults, whose moves its account shows in the bot's name.
+    let o = draftsim(&["replay", "--game", "kuhn-poker", "--seats", "ext{cmd=\"false\"},tight", "--round", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("external bots (a fault plays a random legal move instead)"), "{}", stdout(&o));
 }
 
 /// `draftsim play ARGS` with `answers` piped in.
@@ -290,7 +294,7 @@ fn play_reprompts_on_bad_input_and_keeps_the_units_finished_when_input_ends() {
     assert!(o.status.success() && stdout(&o).contains("After 1 hand"), "{}", stdout(&o));
     let none = dir.join("none");
     let o = play_piped(&["--game", "kuhn-poker", "--rounds", "2", "--out", none.to_str().unwrap()], "");
-    assert!(o.status.success() && stdout(&o).contains("nothing to write"), "{}", stdout(&o));
+    assert!(o.status.success() && stderr(&o).contains("nothing to write"), "{}", stderr(&o));
     assert!(!none.exists());
     // The human seat is for `play` only, and named once there.
     let o = draftsim(&["run", "--game", "sevens", "--seats", "you,tight"]);
@@ -299,6 +303,10 @@ fn play_reprompts_on_bad_input_and_keeps_the_units_finished_when_input_ends() {
     let o = play_piped(&["--game", "sevens", "--seats", "tight,greedy"], "");
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("name the seat `you` once"), "{}", stderr(&o));
+    // Seats are played as listed, never cycled (which would seat `you` twice).
+    let o = play_piped(&["--game", "kuhn-poker", "--players", "3", "--seats", "you,tight"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("2 named for --players 3") && stdout(&o).is_empty(), "{}", stderr(&o));
 }
 
 #[test]

@@ -220,6 +220,33 @@ fn a_split_pot_gives_the_odd_chip_to_the_first_winner_in_betting_order() {
     assert_eq!((s[0].share_units, s[1].share_units, s[2].share_units), (SHARE_UNIT / 2, SHARE_UNIT / 2, 0));
 }
 
+/// A folded seat's smaller stake makes no side pot: with nobody all-in there is one pot, and
+/// its odd chip is split once.
+#[test]
+fn a_folded_stake_makes_no_side_pot() {
+    let picks = [
+        ["9c", "Tc", "Jd", "Qh", "Ks", "2c", "3d"],
+        ["9d", "Td", "Jh", "Qs", "Kc", "2d", "3h"],
+        ["4c", "5d", "7h", "8s", "Ah", "2h", "6c"],
+    ];
+    // In the last betting round seat 1 raises and seat 2 folds on its ante alone.
+    let steps: [&[Step]; 3] =
+        [&[], &[Step::Passive, Step::Passive, Step::Raise(2)], &[Step::Passive, Step::Passive, Step::Fold]];
+    let played = play(&rules(3), &picks, &steps, None, 0).unwrap();
+    let awards: Vec<(usize, u32, usize)> = played
+        .events
+        .iter()
+        .filter_map(|e| if let Event::Award { seat, chips, pot } = e { Some((*seat, *chips, *pot)) } else { None })
+        .collect();
+    let s = played.result.seats;
+    assert_eq!(s[2].score, -1, "{awards:?}");
+    // One pot, split between the tied straights; seat 1 is first in betting order.
+    assert_eq!(awards.len(), 2, "{awards:?}");
+    assert!(awards.iter().all(|&(_, _, pot)| pot == 0), "{awards:?}");
+    assert_eq!((awards[0].0, awards[1].0), (1, 0), "{awards:?}");
+    assert_eq!(awards[0].1, awards[1].1 + 1, "{awards:?}");
+}
+
 #[test]
 fn the_last_pick_is_wild_under_last_pick() {
     // Every seat's last pick is wild: seat 1's makes a royal flush, seat 0's five aces.

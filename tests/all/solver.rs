@@ -57,6 +57,21 @@ fn train_reaches_kuhns_value_and_the_policy_plays() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(says) && stderr(&o).lines().count() == 1, "{}", stderr(&o));
     }
+    // Probabilities that do not fit a decision's menu: a damaged file, refused where read.
+    let mut file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("policy.json")).unwrap()).unwrap();
+    for set in file["sets"].as_array_mut().unwrap() {
+        set[2] = serde_json::json!([1.0]);
+    }
+    std::fs::write(out.join("policy.json"), file.to_string()).unwrap();
+    for args in [
+        vec!["run", "--game", "kuhn-poker", "--seats", &two, "--rounds", "10"],
+        vec!["exploitability", "--game", "kuhn-poker", "--seats", &two],
+    ] {
+        let o = draftsim(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("the file is damaged"), "{args:?}: {}", stderr(&o));
+    }
     std::fs::write(out.join("policy.json"), "{\"header\": 1}").unwrap();
     let o = draftsim(&["run", "--game", "kuhn-poker", "--seats", &two, "--rounds", "10"]);
     assert_eq!(o.status.code(), Some(2));
@@ -161,7 +176,8 @@ fn ctrl_c_keeps_the_training_and_the_same_command_resumes_it() {
     let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
     let done = saved["iterations"].as_u64().unwrap();
     assert!(done > 0);
-    // The same command, with a reachable target, resumes from the saved iterations.
+    // The same command, with a reachable target, resumes from the saved iterations; so
+    // does it with --force, which replaces the --out folder, not a matching state.
     let more = (done + 5).to_string();
     let o = draftsim(&[
         "train",
@@ -173,6 +189,7 @@ fn ctrl_c_keeps_the_training_and_the_same_command_resumes_it() {
         &more,
         "--out",
         out.to_str().unwrap(),
+        "--force",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains(&format!("({done} iterations done)")), "{}", stderr(&o));
@@ -202,6 +219,10 @@ fn bad_training_input_is_one_line() {
         (vec!["train", "--game", "kuhn-poker", "--iterations", "0", "--out", out], "--iterations 0"),
         (vec!["train", "--game", "sevens", "--batch", "0", "--out", out], "--batch 0"),
         (vec!["train", "--game", "sevens", "--batch", "18446744073709551615", "--out", out], "at most 1048576"),
+        (
+            vec!["train", "--game", "sevens", "--batch", "1000", "--iterations", "18446744073709551615", "--out", out],
+            "give at most 18446744073709551000",
+        ),
         (vec!["train", "--game", "kuhn-poker", "--batch", "8", "--out", out], "cfr+ sweeps the whole tree"),
         (vec!["train", "--game", "kuhn-poker"], "--out"),
         (vec!["exploitability", "--game", "sevens", "--bound", "exact"], "--bound lower"),
@@ -210,6 +231,10 @@ fn bad_training_input_is_one_line() {
         (vec!["exploitability", "--game", "kuhn-poker", "--samples", "0"], "--samples 0"),
         (vec!["exploitability", "--game", "sevens", "--rounds", "0"], "--rounds 0"),
         (vec!["exploitability", "--game", "sevens", "--responders", "nope", "--out", out], "nope"),
+        (
+            vec!["exploitability", "--game", "kuhn-poker", "--bound", "lower", "--seats", "search"],
+            "nothing answers search",
+        ),
     ] {
         let o = draftsim(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
@@ -268,6 +293,10 @@ fn a_stopped_sampled_training_resumes_to_what_an_unbroken_one_gives() {
     let done = saved["iterations"].as_u64().unwrap();
     assert!(done > 0 && !saved["keys"].as_array().unwrap().is_empty(), "{done}");
     let more = (done + 20).to_string();
+    // Another fallback is another training: refused, the state kept.
+    let o = draftsim(&[&args[..6], &[&more, "--fallback", "hate", "--out", out.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("fallback") && state.exists(), "{}", stderr(&o));
     let o = draftsim(&[&args[..6], &[&more, "--out", out.to_str().unwrap(), "--quiet"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     let whole = train_draft(&dir, "whole", &more, "1");

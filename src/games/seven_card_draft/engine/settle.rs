@@ -38,6 +38,15 @@ pub(super) fn showdown(variant: &Variant, t: &mut State, sink: &mut impl Sink, o
             (0..n).map(|s| t.public.committed[s].min(level) - t.public.committed[s].min(prev)).sum::<u32>() + carry;
         let eligible = |s: usize| !t.public.folded[s] && t.public.committed[s] >= level;
         prev = level;
+        // A stake level that only a folded seat's chips make is no pot of its own: as in
+        // ordinary poker, side pots split where a live seat is all-in, so a level whose live
+        // seats are the next level's joins it (one pot, and its odd chips split once).
+        let live_above = |l: u32| (0..n).filter(|&s| !t.public.folded[s] && t.public.committed[s] >= l).count();
+        let next = (0..n).map(|s| t.public.committed[s]).filter(|&c| c > level).min();
+        if next.is_some_and(|l| live_above(l) == live_above(level)) {
+            carry = amount;
+            continue;
+        }
         let Some(best) = (0..n).filter(|&s| eligible(s)).map(|s| values[s]).max() else {
             // Chips of folded seats above every live seat's stake join the next pot.
             carry = amount;
