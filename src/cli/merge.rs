@@ -127,10 +127,17 @@ pub fn run(args: MergeArgs) -> Result<()> {
     let mut covered = std::collections::BTreeSet::new();
     for ((meta, _), dir) in parts.iter().zip(&args.dirs) {
         if same_run(meta) != same_run(first) {
+            // Named field by field, as a study's merge names them.
+            let (a, b) = (serde_json::to_value(same_run(first))?, serde_json::to_value(same_run(meta))?);
+            let differs: Vec<&str> = (a.as_object().into_iter().flatten())
+                .filter(|(k, v)| b.get(k.as_str()) != Some(v))
+                .map(|(k, _)| k.as_str())
+                .collect();
             return Err(InputError::new(format!(
-                "{}: not a shard of the same run as {} (game, seed, rules, seats and rounds must match)",
+                "{}: not a shard of the same run as {} ({} differs; game, seed, rules, seats and rounds must match)",
                 dir.display(),
-                args.dirs[0].display()
+                args.dirs[0].display(),
+                differs.join(", ")
             ))
             .into());
         }

@@ -81,7 +81,10 @@ impl Seatings {
             vec![by_name.iter().flat_map(|&x| std::iter::repeat_n(x, entries_of[x].len())).collect()]
         } else {
             let listed = entries_of[0].len();
-            if entries_of.iter().any(|e| e.len() != listed) {
+            // Listed once (as given) or as often as the largest share needs (as
+            // [`field`] lists it); a strategy listed twice in a field given is refused.
+            let copies = players.div_ceil(k);
+            if entries_of.iter().any(|e| e.len() != listed) || (listed != 1 && listed != copies) {
                 return Err(InputError::new(format!(
                     "--seats: with other than {players} strategies the seats are a field, each strategy an equal share of the seats: list each strategy once"
                 )));
@@ -367,6 +370,9 @@ mod tests {
         assert!(Seatings::new(&lineup, 2, true).is_err());
         assert!(Seatings::new(&lineup, 3, true).is_ok(), "as many as seats: a lineup");
         assert!(Seatings::new(&Lineup::new(&names("a,b")), 3, true).is_err(), "too few copies");
+        // A field given with a strategy twice: `field` lists it four times for three seats.
+        assert!(Seatings::new(&Lineup::new(&field(&names("a,a"), 3)), 3, true).is_err());
+        assert!(Seatings::new(&Lineup::new(&field(&names("a,b"), 3)), 3, true).is_ok());
         assert_eq!(Seatings::new(&lineup, 3, false).unwrap().len(), 1);
     }
 }

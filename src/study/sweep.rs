@@ -117,6 +117,13 @@ pub fn seats_for(
     // The game's mix repeats a preset past its own length: at another size its presets
     // share the seats equally.
     let field = if seats.is_none() && field.len() != players { Lineup::new(&field).strategies } else { field };
+    if field.len() != players
+        && let Some(twice) = field.iter().enumerate().find(|(i, s)| field[..*i].contains(s)).map(|(_, s)| s)
+    {
+        return Err(InputError::new(format!(
+            "--seats: at {players} players the seats are a field, each strategy an equal share of the seats: list each strategy once ({twice} is listed twice)"
+        )));
+    }
     let entries = crate::sim::field(&field, players);
     crate::sim::Seatings::new(&Lineup::new(&entries), players, true).map_err(|e| {
         // Said once where the fault is the count itself.

@@ -69,6 +69,20 @@ fn merged_shards_give_the_tables_of_the_unsharded_run() {
     let o = draftsim(&["merge", &shard_dirs[0], &shard_dirs[1], "--out", dir.join("partial").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("missing"), "{}", stderr(&o));
+    // A shard of another run is refused, naming what differs.
+    let other = dir.join("other-3");
+    let o = draftsim(
+        &["run", "--rounds", "12000", "--seed", "5", "--quiet", "--seats", "greedy,random,tight", "--cards"]
+            .iter()
+            .copied()
+            .chain(["--shard", "3/4", "--out", other.to_str().unwrap()])
+            .collect::<Vec<_>>(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let parts = [&shard_dirs[0], &shard_dirs[1], &shard_dirs[2], other.to_str().unwrap()];
+    let o = draftsim(&[&["merge"][..], &parts[..], &["--out", dir.join("mixed").to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("(seed differs;"), "{}", stderr(&o));
 }
 
 #[test]
@@ -548,6 +562,11 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         (vec!["run", "--out", "/proc/draftsim/out"], "cannot write"),
         (vec!["run", "--format", "xlsx"], "--format 'xlsx'"),
         (vec!["run", "--shard", "4/4"], "--shard '4/4'"),
+        (vec!["run", "--players", "3", "--seats", "greedy,greedy"], "list each strategy once"),
+        (
+            vec!["sweep", "--set", "players=4,6", "--seats", "greedy,greedy", "--rounds", "100", "--out", out_s],
+            "greedy is listed twice",
+        ),
         (vec!["hand", "As", "Kd", "Qh"], "5 to 7 cards"),
         (vec!["hand", "As", "Kd", "Qh", "Jc", "Xx"], "'Xx'"),
         (vec!["hand", "As", "As", "Qh", "Jc", "Tc"], "duplicate card 'As'"),
