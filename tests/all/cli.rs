@@ -408,7 +408,7 @@ fn a_betting_limit_no_seat_uses_is_named() {
     assert!(cap("random,random,random").contains(unused), "{}", cap("random,random,random"));
     assert!(!cap("greedy,hate,random").contains(unused), "{}", cap("greedy,hate,random"));
     // versus names it on stderr too, leaving stdout to the verdict.
-    let args = ["versus", "defaults", rules.to_str().unwrap(), "--seats", "random,random,random", "--rounds", "600"];
+    let args = ["versus", "defaults", rules.to_str().unwrap(), "--seats", "random", "--rounds", "600"];
     let o = draftsim(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("warning: under B, raise_cap = 1: no betting round"), "{}", stderr(&o));

@@ -65,9 +65,12 @@ fn other_model<G: GameDef>() -> &'static str {
 }
 
 /// Every preset of the game, heuristic or search (the search on a small budget), and
-/// where the game rewinds, the search weighing its worlds by a heuristic preset.
-fn every_bot<G: GameDef>(players: usize) -> Vec<(String, SeatBot<G::State>)> {
+/// where the game rewinds, the search weighing its worlds by a heuristic preset. Trained
+/// policies only under the rules they were trained for (`policies`): under others a seat
+/// refuses them, and their keys may name other menus.
+fn every_bot<G: GameDef>(players: usize, policies: bool) -> Vec<(String, SeatBot<G::State>)> {
     let mut names: Vec<String> = (G::PRESETS.iter())
+        .filter(|(_, text)| policies || !is_policy(text))
         .map(|(name, text)| if is_search(text) { format!("{name}{{iterations=40}}") } else { name.to_string() })
         .collect();
     if !names.iter().any(|n| n.starts_with("search")) {
@@ -115,7 +118,7 @@ where
         let redealt: Vec<Vec<G::State>> = (points.iter())
             .map(|p| (0..2).map(|_| p.redeal(rules, p.to_act().expect("a decision"), &mut rng)).collect())
             .collect();
-        for (name, mut bot) in every_bot::<G>(players) {
+        for (name, mut bot) in every_bot::<G>(players, r == 0) {
             let mut report = LeakReport::default();
             let mut scratch = Obs::<G>::default();
             let mut decider = |state: &G::State, seat: usize, rng: &mut BotRng| {
