@@ -94,7 +94,7 @@ pub(super) fn compare_section(
         let top = (0..strategies.len()).max_by(|&a, &b| rating.mean[a].total_cmp(&rating.mean[b]));
         let headline = top.map(|t| {
             format!(
-                "Head to head, {} rates highest: {:.0} [{:.0}, {:.0}] on the Elo scale over {} strategies; {}.",
+                "Head to head by units won (not by score), {} rates highest: {:.0} [{:.0}, {:.0}] on the Elo scale over {} strategies; {}.",
                 strategies[t],
                 rating.mean[t],
                 rating.lo[t],

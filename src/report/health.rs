@@ -30,6 +30,9 @@ pub(super) fn health_section(
     for i in 0..names.len() {
         let (value, interval) = if names[i] == "skill_depth" {
             (format!("{:.0}", v.mean[i]), "–".to_string())
+        } else if names[i] == "seats_equal_p" {
+            // A p-value, not an estimate: the table's lo and hi only repeat it.
+            (fmt4(v.mean[i]), "– (a p-value)".to_string())
         } else {
             (fmt4(v.mean[i]), format!("{} – {}", fmt4(v.lo[i]), fmt4(v.hi[i])))
         };

@@ -1,4 +1,4 @@
-//! The skill ladder: each step's win share against one half, and the skill depth.
+//! The skill ladder: each step's score difference against zero, and the skill depth.
 
 use super::*;
 
@@ -47,8 +47,8 @@ pub(super) fn depth_by_score(ladder: &DataFrame) -> Result<(usize, String), Erro
     Ok((lo.iter().take_while(|&&lo| lo > 0.0).count(), diff))
 }
 
-/// The skill ladder: each step's win share with its interval, charted against one half,
-/// and the skill depth.
+/// The skill ladder: each step's score difference with its interval, charted against zero
+/// (the skill depth is judged by it), and its win share in the table.
 pub(super) fn ladder_section(page: &mut Page, ladder: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
     let md = page.at(Question::Skill);
     let budget = floats(ladder, "budget")?;
@@ -57,24 +57,21 @@ pub(super) fn ladder_section(page: &mut Page, ladder: &DataFrame, out: &OutputDi
     let (depth, diff) = depth_by_score(ladder)?;
     let labels: Vec<String> = (0..budget.len()).map(|i| format!("{:.0} v {:.0}", budget[i], opponent[i])).collect();
     let file = format!("{prefix}ladder.svg");
-    let title = "Win share of the search bot against itself at the budget before";
-    let axes = charts::Axes {
-        title,
-        x: "iterations per decision (step)",
-        y: "win share of the larger budget",
-        labels: &labels,
-    };
+    let score = with_interval(ladder, &diff)?;
+    let title = "Score of the search bot against itself at the budget before";
+    let y = format!("{} of the larger budget", diff.replace('_', " "));
+    let axes = charts::Axes { title, x: "iterations per decision (step)", y: &y, labels: &labels };
     let series = [
         charts::Series {
             name: "larger budget".into(),
             colour: charts::NEUTRAL,
-            values: share.mean.clone(),
-            band: Some((share.lo.clone(), share.hi.clone())),
+            values: score.mean.clone(),
+            band: Some((score.lo.clone(), score.hi.clone())),
         },
         charts::Series {
             name: "even".into(),
             colour: charts::sequence(1, 3),
-            values: vec![0.5; budget.len()],
+            values: vec![0.0; budget.len()],
             band: None,
         },
     ];
@@ -102,13 +99,19 @@ pub(super) fn ladder_section(page: &mut Page, ladder: &DataFrame, out: &OutputDi
             budget[d - 1]
         ),
     };
-    let _ = writeln!(md, "| budget | against | win share | 95% interval |\n|---:|---:|---:|---|");
+    let _ = writeln!(
+        md,
+        "| budget | against | {diff} | 95% interval | win share | 95% interval |\n|---:|---:|---:|---|---:|---|"
+    );
     for i in 0..budget.len() {
         let _ = writeln!(
             md,
-            "| {:.0} | {:.0} | {} | {} – {} |",
+            "| {:.0} | {:.0} | {} | {} – {} | {} | {} – {} |",
             budget[i],
             opponent[i],
+            fmt4(score.mean[i]),
+            fmt4(score.lo[i]),
+            fmt4(score.hi[i]),
             fmt4(share.mean[i]),
             fmt4(share.lo[i]),
             fmt4(share.hi[i])

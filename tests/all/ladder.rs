@@ -49,6 +49,13 @@ fn the_ladder_writes_each_step_and_the_skill_depth() {
     assert!(o.status.success(), "{}", stderr(&o));
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
     assert!(md.contains("1-ladder.svg") && md.contains(&format!("Skill depth: **{expected}**")), "{md}");
+    // The chart draws what the depth is judged by, the score, against zero.
+    let svg = std::fs::read_to_string(report.join("1-ladder.svg")).unwrap();
+    assert!(svg.contains("Score of the search bot") && svg.contains("of the larger budget"), "{svg}");
+    assert!(
+        md.contains("| budget | against | chips_diff_per_round | 95% interval | win share | 95% interval |"),
+        "{md}"
+    );
 }
 
 #[test]

@@ -560,6 +560,12 @@ fn a_report_answers_first_by_question_with_at_most_twelve_charts() {
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     let at = |s: &str| md.find(s).unwrap_or_else(|| panic!("no {s:?} in the report:\n{md}"));
     assert!(md.starts_with("# Deuces wild\n"), "the notes' title heads the page");
+    // ... and names its tab; a table wider than the page scrolls inside it.
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("<title>Deuces wild</title>"), "{}", &html[..300]);
+    assert!(
+        html.contains("table{border-collapse:collapse;margin:1rem 0;display:block;max-width:100%;overflow-x:auto}")
+    );
     let order = ["## Summary", "## Contents", "## Findings", "## Who wins?", "## Is it fair?", "## Is it healthy?"];
     let order =
         [&order[..], &["## What do the rules change?", "## Which cards?", "## How these figures were made"]].concat();
