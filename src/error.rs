@@ -84,6 +84,18 @@ pub enum Error {
     },
 }
 
+impl Error {
+    /// Whether it is bad input (exit code 2), also inside a unit's error, which carries the
+    /// unit's index around the cause rather than as its source.
+    pub fn is_input(&self) -> bool {
+        match self {
+            Error::Input(_) => true,
+            Error::AtRound { error, .. } => error.is_input(),
+            _ => false,
+        }
+    }
+}
+
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 

@@ -351,10 +351,8 @@ fn one_line_usage_error(text: &str) -> String {
 
 /// Whether an error is the user's bad input (exit code 2).
 fn is_input_error(err: &anyhow::Error) -> bool {
-    // A unit's error carries the unit's index around the cause (not as its source).
-    let input = |e: &draftsim::Error| match e {
-        draftsim::Error::AtRound { error, .. } => matches!(**error, draftsim::Error::Input(_)),
-        e => matches!(e, draftsim::Error::Input(_)),
-    };
-    err.chain().any(|e| e.downcast_ref::<draftsim::InputError>().is_some() || e.downcast_ref().is_some_and(input))
+    err.chain().any(|e| {
+        e.downcast_ref::<draftsim::InputError>().is_some()
+            || e.downcast_ref::<draftsim::Error>().is_some_and(draftsim::Error::is_input)
+    })
 }

@@ -393,12 +393,13 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
             Some(_) => {}
             None => eprintln!("draftsim: without --out nothing was saved; give --out DIR to make a search resumable"),
         }
-    } else if result.is_err()
+    } else if let Err(e) = &result
+        && e.is_input()
         && !resumed
         && let Some(path) = &state_path
     {
         // A search that failed on its own input leaves nothing a corrected command would
-        // have to be forced past.
+        // have to be forced past; one stopped by anything else keeps what it played.
         let _ = std::fs::remove_file(path);
     }
     // The state stays until the tables are written (see `forget_state`).
