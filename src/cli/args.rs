@@ -376,6 +376,12 @@ pub fn warn(text: &str) {
     eprintln!("draftsim: warning: {text}");
 }
 
+/// Warns that `subject` (`"12 rounds a pair"`) is one deal (`aside` said after it): intervals
+/// are over deals, so one leaves `what` unbounded; `rounds_needed` is the count that plays two.
+pub fn warn_one_deal(subject: &str, aside: &str, what: &str, rounds_needed: u64) {
+    warn(&format!("{subject} is one deal{aside}: {what} unbounded (-inf, inf); use --rounds {rounds_needed} or more"));
+}
+
 /// Prints the rules' warnings (options that do nothing) on stderr.
 pub fn warn_rules(runner: &dyn Runner) {
     for w in runner.warnings() {

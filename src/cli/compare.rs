@@ -113,11 +113,8 @@ pub(super) fn finish_compare(
 ) -> Result<()> {
     // A pair of one deal leaves its score interval unbounded (as `run` warns too).
     if let Some(m) = result.matchups.iter().find(|m| !m.chips_diff.half_width().is_finite()) {
-        super::args::warn(&format!(
-            "{} rounds a pair is one deal: its score intervals need two deals and are unbounded (-inf, inf); use --rounds {} or more",
-            m.rounds,
-            2 * m.rounds
-        ));
+        let intervals = "its score intervals need two deals and are";
+        super::args::warn_one_deal(&format!("{} rounds a pair", m.rounds), "", intervals, 2 * m.rounds);
     }
     say!("{}", result.matrix_text());
     say!("{}", result.ratings_table().to_aligned_text(1));

@@ -117,11 +117,8 @@ pub(super) fn finish_ladder(
 ) -> Result<()> {
     // A step of one deal leaves its score interval unbounded (as `run` warns too).
     if let Some(s) = result.steps.iter().find(|s| !s.score_diff.half_width().is_finite()) {
-        super::args::warn(&format!(
-            "{} rounds a step is one deal: its score intervals need two deals and are unbounded (-inf, inf); use --rounds {} or more",
-            s.rounds,
-            2 * s.rounds
-        ));
+        let intervals = "its score intervals need two deals and are";
+        super::args::warn_one_deal(&format!("{} rounds a step", s.rounds), "", intervals, 2 * s.rounds);
     }
     let tables = [result.ladder_table(), result.depth_table()];
     say!("{}", tables[0].to_aligned_text(4));

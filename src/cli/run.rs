@@ -130,12 +130,12 @@ pub fn run(args: RunArgs) -> Result<()> {
     // The score intervals are over deals (each played under every seating): one deal leaves
     // no spread to measure, so they are unbounded.
     if shard.is_none() && tally.rounds > 0 && tally.rounds < 2 * per {
-        super::args::warn(&format!(
-            "{} {} is one deal ({per} seatings): its score intervals need two deals and are unbounded (-inf, inf); use --rounds {} or more",
-            tally.rounds,
-            game.measures().units(),
-            2 * per
-        ));
+        super::args::warn_one_deal(
+            &format!("{} {}", tally.rounds, game.measures().units()),
+            &format!(" ({per} seatings)"),
+            "its score intervals need two deals and are",
+            2 * per,
+        );
     }
     if let Some(w) = args.until_ci {
         let (width, units) = (tally.max_win_rate_half_width(), game.measures().units());

@@ -92,8 +92,8 @@ pub fn check_strategies(spec: &CompareSpec) -> Result<(), InputError> {
     if spec.strategies.len() < 2 {
         return Err(InputError::new("--strategies: name at least two strategies, comma-separated"));
     }
-    if let Some(twice) = spec.strategies.iter().enumerate().find(|(i, s)| spec.strategies[..*i].contains(s)) {
-        return Err(InputError::new(format!("--strategies: {} is named twice; name each strategy once", twice.1)));
+    if let Some(twice) = super::repeated(&spec.strategies) {
+        return Err(InputError::new(format!("--strategies: {twice} is named twice; name each strategy once")));
     }
     Ok(())
 }

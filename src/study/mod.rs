@@ -21,6 +21,11 @@ pub use sweep::{
 
 use crate::sim::Shard;
 
+/// The first item of `list` that an earlier one repeats, for "X is named twice" refusals.
+pub fn repeated<T: PartialEq>(list: &[T]) -> Option<&T> {
+    list.iter().enumerate().find(|(i, x)| list[..*i].contains(x)).map(|(_, x)| x)
+}
+
 /// The units (a sweep's variants, a comparison's pairs) that `shard` plays of `units`:
 /// every unit i with i mod n equal to the shard's index, as `run` deals out its chunks;
 /// all of them without a shard.

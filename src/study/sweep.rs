@@ -118,7 +118,7 @@ pub fn seats_for(
     // share the seats equally.
     let field = if seats.is_none() && field.len() != players { Lineup::new(&field).strategies } else { field };
     if field.len() != players
-        && let Some(twice) = field.iter().enumerate().find(|(i, s)| field[..*i].contains(s)).map(|(_, s)| s)
+        && let Some(twice) = super::repeated(&field)
     {
         return Err(InputError::new(format!(
             "--seats: at {players} players the seats are a field, each strategy an equal share of the seats: list each strategy once ({twice} is listed twice)"
@@ -244,7 +244,7 @@ pub fn base(info: &GameInfo, spec: &SweepSpec) -> Result<(String, usize, Vec<Str
     // A value given twice would play one variant twice under one label.
     for (flag, axes) in [("--set", &spec.axes), ("--vary", &spec.vary)] {
         for a in axes.iter() {
-            if let Some((_, v)) = a.values.iter().enumerate().find(|(i, v)| a.values[..*i].contains(v)) {
+            if let Some(v) = super::repeated(&a.values) {
                 return Err(InputError::new(format!(
                     "{flag} {}={}: {v} is given twice; list each value once",
                     a.key,

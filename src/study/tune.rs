@@ -413,10 +413,9 @@ impl Evaluator for TuneEvaluator<'_> {
     }
 
     fn check_setting(&self, setting: &Setting) -> Result<(), Error> {
-        let (text, seats) =
-            self.variant(setting).map_err(|e| e.context(format!("--param {}", describe_setting(setting))))?;
-        (self.info.build)(Some(&text), None, Some(&seats))
-            .map_err(|e| e.context(format!("--param {}", describe_setting(setting))))?;
+        let context = || format!("--param {}", describe_setting(setting));
+        let (text, seats) = self.variant(setting).map_err(|e| e.context(context()))?;
+        (self.info.build)(Some(&text), None, Some(&seats)).map_err(|e| e.context(context()))?;
         Ok(())
     }
 
