@@ -67,6 +67,14 @@ pub fn positive(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Parses a real number; the command checks its range with a message of its own.
+pub fn number(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        _ => Err("not a number: give a decimal, e.g. 0.5".into()),
+    }
+}
+
 /// The longest time budget taken: a year, far past any search worth running, short enough
 /// that the rounds a pilot derives from it stay countable.
 const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;

@@ -7,7 +7,7 @@ use draftsim::output::{Format, OutputDir};
 use draftsim::study::kind::{self, Kind};
 use draftsim::study::{self};
 
-use super::args::{BatchArgs, GameRulesArgs, PlayersArg, QuietArg, warn_rules};
+use super::args::{BatchArgs, GameRulesArgs, PlayersArg, QuietArg, warn_rules, whole};
 use super::interrupt::INTERRUPTED;
 use super::study::*;
 
@@ -21,7 +21,7 @@ pub struct LadderArgs {
     #[command(flatten)]
     pub batch: BatchArgs,
     /// Search budgets (iterations per decision), increasing, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "1,4,16,64,256,1024")]
+    #[arg(long, value_delimiter = ',', default_value = "1,4,16,64,256,1024", value_parser = whole::<u32>, allow_negative_numbers = true)]
     pub budgets: Vec<u32>,
     /// Play only shard i of n (0-based) of the steps, or auto/n from SLURM_ARRAY_TASK_ID or
     /// JOB_COMPLETION_INDEX; `draftsim merge` builds the tables from every shard's --out.

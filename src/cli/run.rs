@@ -7,7 +7,7 @@ use draftsim::error::Error;
 use draftsim::output::{Format, OutputDir, RunMeta, Table, Values};
 use draftsim::sim::{Kind, Lineup, Measures, Mode, Plan, RoundRow, SHARE_UNIT, Seatings, Shard, Tally};
 
-use super::args::{BatchArgs, GameArgs, RotateArg, warn_rules, warn_unused};
+use super::args::{BatchArgs, GameArgs, RotateArg, number, warn_rules, warn_unused};
 use super::interrupt::INTERRUPTED;
 
 /// Arguments of `draftsim run`.
@@ -20,7 +20,7 @@ pub struct RunArgs {
     #[command(flatten)]
     pub rotate: RotateArg,
     /// Keep playing until every strategy's win-rate 95% half-width is at most W (--rounds is then the cap).
-    #[arg(long, value_name = "W", allow_negative_numbers = true)]
+    #[arg(long, value_name = "W", value_parser = number, allow_negative_numbers = true)]
     pub until_ci: Option<f64>,
     /// Run only shard i of n (0-based), or auto/n from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
     #[arg(long, value_name = "i/n")]

@@ -17,7 +17,7 @@ use draftsim::solver::train::{self, Algorithm, Point, TrainState, Trainer};
 use draftsim::solver::tree::Tree;
 use draftsim::study::kind;
 
-use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, SeedArg, seconds, whole};
+use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, SeedArg, number, seconds, whole};
 use super::interrupt::INTERRUPTED;
 use super::study::{state_file_for, write_study};
 
@@ -43,7 +43,7 @@ pub struct TrainArgs {
     pub field: Option<Vec<String>>,
     /// The chance that each other seat of a traversal is one of --field's strategies
     /// (drawn uniformly), 0 to 1 [default: 0.5 with --field].
-    #[arg(long, value_name = "SHARE", requires = "field")]
+    #[arg(long, value_name = "SHARE", requires = "field", value_parser = number, allow_negative_numbers = true)]
     pub field_share: Option<f64>,
     /// Iterations in all (a resumed run counts those it had) [default: 1000].
     #[arg(long, value_parser = whole::<u64>, allow_negative_numbers = true)]

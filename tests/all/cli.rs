@@ -891,6 +891,16 @@ fn every_command_that_plays_takes_every_shared_flag() {
     refused(&merge(&[]), "merge without --out", &["merge"]);
 }
 
+/// A command that cannot run without --out says so in its help.
+#[test]
+fn help_marks_a_required_out() {
+    for command in ["train", "merge"] {
+        let help = stdout(&draftsim(&[command, "--help"]));
+        let line = help.lines().find(|l| l.trim_start().starts_with("--out")).unwrap_or_default();
+        assert!(line.contains("--out <DIR>") && line.contains("Required"), "{command} --help: {line:?}");
+    }
+}
+
 /// Every command lists the shared flags in one order, and NO_COLOR turns colour off.
 #[test]
 fn help_lists_shared_flags_in_one_order_and_no_color_is_respected() {

@@ -156,6 +156,10 @@ fn bad_numbers_are_refused_in_one_line() {
     refused(&["sweep", "--set", "raise_cap=1,2", "--threads", "0"], "--threads");
     refused(&["tune", "--param", "ante=1..3", "--minimize", "seat_advantage", "--candidates", "-4"], "--candidates");
     refused(&["tune", "--param", "ante=1..3", "--minimize", "seat_advantage", "--budget-time", "-4"], "--budget-time");
+    // Malformed numbers name the fix, in a list too.
+    refused(&["ladder", "--budgets", "1,x"], "give digits only");
+    refused(&["run", "--until-ci", "tiny"], "give a decimal");
+    refused(&["train", "--game", "kuhn-poker", "--field", "random", "--field-share", "half"], "give a decimal");
 }
 
 /// `list strategies GAME` names the game as `list rules GAME` does; `--game` still works.
