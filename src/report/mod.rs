@@ -327,7 +327,9 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
         ))
         .into());
     }
-    let (md, left_out) = page.assemble(options.regenerate, options.notes, options.all_charts);
+    let charts = out.path().to_path_buf();
+    let content = |file: &str| std::fs::read(charts.join(file)).ok();
+    let (md, left_out) = page.assemble(options.regenerate, options.notes, options.all_charts, &content);
     for file in left_out {
         let path = out.path().join(&file);
         std::fs::remove_file(&path).map_err(|e| Error::Io { path: path.display().to_string(), error: e })?;

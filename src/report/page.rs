@@ -103,16 +103,18 @@ impl Page {
     /// The whole page: the title, the summary, the contents, the notes as findings, a
     /// section per question answered (each study a subsection), and how the figures were
     /// made. Charts past [`MAX_CHARTS`] (unless `all_charts`) are left out, the first chart
-    /// of every study kept before any second one, and their files removed from `dir`.
-    /// Returns the Markdown and the files of the charts left out.
+    /// of every study kept before any second one; a chart whose file (read by `content`)
+    /// is the same as one drawn above is named, not drawn again. Returns the Markdown and
+    /// the files of the charts left out.
     pub(super) fn assemble(
         mut self,
         regenerate: Option<&str>,
         notes: Option<&str>,
         all_charts: bool,
+        content: &dyn Fn(&str) -> Option<Vec<u8>>,
     ) -> (String, Vec<String>) {
         self.parts.sort_by_key(|p| p.question);
-        let (kept, left_out) = self.keep_charts(all_charts);
+        let (kept, left_out) = self.keep_charts(all_charts, content);
         let (title, findings) = split_notes(notes);
         let mut md = String::new();
         let _ = writeln!(md, "# {title}\n");
@@ -164,7 +166,7 @@ impl Page {
 
     /// Each part's text with its charts kept or left out (a line naming those left out),
     /// and the files of those left out.
-    fn keep_charts(&self, all: bool) -> (Vec<String>, Vec<String>) {
+    fn keep_charts(&self, all: bool, content: &dyn Fn(&str) -> Option<Vec<u8>>) -> (Vec<String>, Vec<String>) {
         // Every chart by (its index in its part, its part's place among its question's
         // parts, the part), kept in that order: the first chart of each question's first
         // study, then of each question's second study, ..., then every second chart.
@@ -182,6 +184,8 @@ impl Page {
         let keep: Vec<(usize, usize)> =
             order.iter().take(if all { usize::MAX } else { MAX_CHARTS }).map(|&(k, _, p)| (p, k)).collect();
         let mut files = Vec::new();
+        // The charts drawn so far: their content and where they stand.
+        let mut drawn: Vec<(Vec<u8>, &str)> = Vec::new();
         let texts = self
             .parts
             .iter()
@@ -198,7 +202,15 @@ impl Page {
                     let chart = &after[..end];
                     let (head, body) = chart.split_once('\n').unwrap_or((chart, ""));
                     let (file, title) = head.split_once(CHART_TITLE).unwrap_or((head, ""));
-                    if keep.contains(&(p, k)) {
+                    let bytes = keep.contains(&(p, k)).then(|| content(file)).flatten();
+                    if let Some((_, above)) = bytes.as_ref().and_then(|b| drawn.iter().find(|(d, _)| d == b)) {
+                        // Two studies on the same deals can draw the same figure.
+                        let _ = writeln!(text, "*{title}: the same chart as under {above}, above.*\n");
+                        files.push(file.to_string());
+                    } else if keep.contains(&(p, k)) {
+                        if let Some(b) = bytes {
+                            drawn.push((b, part.heading.as_str()));
+                        }
                         text.push_str(body);
                         text.push('\n');
                     } else {
@@ -283,6 +295,9 @@ fn split_notes(notes: Option<&str>) -> (String, Option<String>) {
 mod tests {
     use super::*;
 
+    /// No chart file to read: none is the same as another.
+    const NONE: fn(&str) -> Option<Vec<u8>> = |_| None;
+
     fn page_with_charts(charts: &[(Question, &str, usize)]) -> Page {
         let mut page = Page::default();
         for (q, folder, n) in charts {
@@ -299,7 +314,7 @@ mod tests {
     fn every_study_keeps_its_first_chart_before_any_keeps_a_second() {
         let page =
             page_with_charts(&[(Question::Rules, "a", 10), (Question::WhoWins, "b", 3), (Question::Cards, "c", 5)]);
-        let (md, files) = page.assemble(None, None, false);
+        let (md, files) = page.assemble(None, None, false, &NONE);
         assert_eq!(files.len(), 6);
         assert_eq!(md.matches("![").count(), MAX_CHARTS);
         // Round by round in page order (b's question first): the twelfth is a's fifth.
@@ -311,7 +326,18 @@ mod tests {
         // Each chart its own paragraphs: a blank line between a sentence and the next image.
         assert!(md.contains("Why.\n\n![") && !md.contains("Why.\n!["), "{md}");
         let all = page_with_charts(&[(Question::Rules, "a", 10), (Question::WhoWins, "b", 3)]);
-        assert_eq!(all.assemble(None, None, true).0.matches("![").count(), 13);
+        assert_eq!(all.assemble(None, None, true, &NONE).0.matches("![").count(), 13);
+    }
+
+    #[test]
+    fn a_chart_the_same_as_one_above_is_named_not_drawn() {
+        let page = page_with_charts(&[(Question::WhoWins, "a", 2), (Question::Cards, "b", 2)]);
+        // b's first chart draws what a's second did; b's second is its own.
+        let content = |f: &str| Some(if f == "b-0.svg" { b"a-1.svg".to_vec() } else { f.as_bytes().to_vec() });
+        let (md, files) = page.assemble(None, None, false, &content);
+        assert_eq!(files, ["b-0.svg"]);
+        assert!(!md.contains("](b-0.svg)") && md.contains("](b-1.svg)") && md.contains("](a-1.svg)"), "{md}");
+        assert!(md.contains("*Chart 0 of b: the same chart as under a, above.*"), "{md}");
     }
 
     #[test]
@@ -330,7 +356,7 @@ mod tests {
                 page.at(*q).push_str(&chart_text(&format!("{folder}-{k}.svg"), "A chart", "Why."));
             }
         }
-        let (md, _) = page.assemble(None, None, false);
+        let (md, _) = page.assemble(None, None, false, &NONE);
         // Four studies of each of the three questions: the fifth of each is left out.
         for question in ["Who wins?", "Is it fair?", "What do the rules change?"] {
             let section = md.split("\n## ").find(|s| s.starts_with(question)).unwrap();
@@ -343,8 +369,9 @@ mod tests {
         let mut page = page_with_charts(&[(Question::Rules, "sweep", 1), (Question::WhoWins, "run", 1)]);
         page.headline(Question::Rules, "B lengthens games.");
         page.headline(Question::WhoWins, "greedy wins most.");
-        let md =
-            page.assemble(Some("sh x.sh"), Some("# My study\n\n## Findings\n\nIt works.\n\n## What moved\n"), false).0;
+        let md = page
+            .assemble(Some("sh x.sh"), Some("# My study\n\n## Findings\n\nIt works.\n\n## What moved\n"), false, &NONE)
+            .0;
         let at = |s: &str| md.find(s).unwrap_or_else(|| panic!("{s} missing from {md}"));
         assert!(md.starts_with("# My study\n"));
         assert!(at("## Summary") < at("## Contents") && at("## Contents") < at("## Findings"));

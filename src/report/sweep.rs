@@ -83,6 +83,19 @@ pub(super) fn swept_strategy(name: &str, keys: &[String], row: &[String]) -> Str
     short_name(name)
 }
 
+/// A value to four decimals without trailing zeros (0.02, 1).
+fn plain(v: f64) -> String {
+    let text = fmt4(v);
+    if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_string() } else { text }
+}
+
+/// The one value every finite entry has, if there is at least one and no other.
+fn one_value(values: &[f64]) -> Option<f64> {
+    let mut finite = values.iter().copied().filter(|v| v.is_finite());
+    let first = finite.next()?;
+    finite.all(|v| v == first).then_some(first)
+}
+
 pub(super) fn sweep_section(
     page: &mut Page,
     sweep: &DataFrame,
@@ -181,6 +194,8 @@ pub(super) fn sweep_section(
     // Each figure's chart with how far it moves across the variants (in half-widths of its
     // intervals): the page shows those that move most first.
     let mut blocks: Vec<(f64, String)> = Vec::new();
+    // Figures with one value in every variant: named in a line, not drawn flat.
+    let mut unchanged: Vec<String> = Vec::new();
     for (metric, meaning) in &metrics {
         let values = floats(&variants, metric)?;
         // Nothing to chart: no values, or a unit of one round in every variant.
@@ -193,6 +208,12 @@ pub(super) fn sweep_section(
         } else {
             None
         };
+        // The same figure and interval in every variant: a flat chart says nothing more.
+        let flat_ends = ends.as_ref().is_none_or(|(lo, hi)| one_value(lo).is_some() && one_value(hi).is_some());
+        if let Some(v) = one_value(&values).filter(|_| labels.len() > 1 && flat_ends) {
+            unchanged.push(format!("`{metric}` {}", plain(v)));
+            continue;
+        }
         // One line per setting of the other keys.
         let mut series: Vec<charts::Series> = Vec::new();
         for row in 0..variants.height() {
@@ -296,6 +317,20 @@ pub(super) fn sweep_section(
     let facets = distinct(&(0..sweep.height()).map(|row| facet(&row_keys, row)).collect::<Vec<_>>());
     for (j, setting) in facets.iter().enumerate() {
         let rows: Vec<usize> = (0..sweep.height()).filter(|&r| facet(&row_keys, r) == *setting).collect();
+        // A strategy seated against itself in a zero-sum game scores the same in every
+        // variant, with no interval: a flat line says nothing.
+        let all: Vec<f64> = rows.iter().flat_map(|&r| [score.mean[r], score.lo[r], score.hi[r]]).collect();
+        if let Some(v) = one_value(&all).filter(|_| labels.len() > 1) {
+            let at =
+                if setting.is_empty() { String::new() } else { format!(" with `{}`", setting.replace(' ', "`, `")) };
+            let _ = writeln!(
+                md,
+                "{} is {} for every strategy in every variant{at}, with no interval: nothing to chart.\n",
+                capitalised(&words(score_column)),
+                plain(v)
+            );
+            continue;
+        }
         let names = distinct(&rows.iter().map(|&r| strategies[r].clone()).collect::<Vec<_>>());
         let series: Vec<charts::Series> = names
             .iter()
@@ -334,6 +369,9 @@ pub(super) fn sweep_section(
     blocks.sort_by(|a, b| b.0.total_cmp(&a.0));
     for (_, block) in blocks {
         md.push_str(&block);
+    }
+    if !unchanged.is_empty() {
+        let _ = writeln!(md, "The same in every variant: {}.\n", unchanged.join(", "));
     }
     if has(&variants, "rarity_order") {
         let order = texts(&variants, "rarity_order")?;

@@ -291,6 +291,22 @@ fn a_flat_series_gets_a_sensible_axis_not_a_zoom_into_noise() {
 }
 
 #[test]
+fn a_figure_the_same_in_every_variant_is_named_not_drawn_flat() {
+    let dir = scratch("unchanged");
+    // One strategy against itself: no score to tell apart, no interval.
+    let keys = [("starter", vec!["first", "second", "random"])];
+    let sweep = sweep_csv(&keys, &["value"; 3], &[0.0; 3], &[0.2, 0.3, 0.25]).replace("0,-0.05,0.05", "0,0,0");
+    let input = folder(&dir, "sweep", "sweep", &[("sweep", sweep)]);
+    let out = report(&dir, &[&input]);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(!out.join("1-sweep-chips-by-strategy.svg").exists(), "{md}");
+    assert!(md.contains("Chips per round is 0 for every strategy in every variant"), "{md}");
+    // seat_advantage is 0.02 in every row; the showdown rate moves and is drawn.
+    assert!(!out.join("1-sweep-seat_advantage.svg").exists() && md.contains("`seat_advantage` 0.02"), "{md}");
+    assert!(out.join("1-sweep-showdown_rate.svg").exists());
+}
+
+#[test]
 fn ratings_are_drawn_on_an_axis_that_spans_them_not_from_zero() {
     let dir = scratch("ratings");
     let matrix = "strategy,opponent,rounds,win_share,win_share_lo,win_share_hi\ngreedy,random,1000,0.7,0.67,0.73\nrandom,greedy,1000,0.3,0.27,0.33\n";
