@@ -18,10 +18,11 @@ draftsim exploitability --game leduc-poker --seats "$LEDUC" --samples 8 --quiet 
 dirs="$D/data/leduc-poker $D/data/leduc-poker-exploitability"
 # Sevens and Seven Card Draft at four seats: each search against the presets (its own
 # compare, so no search meets another), then the searches head to head (and, in Sevens,
-# against the trained policy). Folder, game, strategies. Every search names its rollout and
-# worlds: `search{rollout=random;worlds=1}` is the games' earlier default, and
-# `search{rollout=tight;worlds=16}` Seven Card Draft's `search` preset now (Sevens' rows
-# undo what its preset added since: one step deep, a margin, worlds weighed once).
+# against the trained policy). Folder, game, strategies. Every search but the last Seven
+# Card Draft row names its rollout and worlds and undoes what its game's preset added since
+# (worlds weighed once, other seats' models; in Sevens one step deep and a margin):
+# `search{rollout=random;worlds=1}` is the games' earlier default, and Seven Card Draft's
+# `search{rollout=tight;worlds=16}` its earlier preset; seven-card-draft-5 is its preset now.
 while read -r name game strategies; do
   draftsim compare --game "$game" --players 4 --strategies "$strategies" \
     --rounds 2000 --quiet --out "$D/data/$name" --force > /dev/null
@@ -35,16 +36,18 @@ sevens-5 sevens search{rollout=tight;opponents=rollout;worlds=16;particles=0;dep
 sevens-6 sevens search{rollout=cfr;opponents=rollout;worlds=1;particles=0;depth=0;margin=0;mismatch=0.05},tight,bluffer,greedy,exact
 sevens-7 sevens search{rollout=cfr;opponents=rollout;worlds=16;particles=0;depth=0;margin=0;mismatch=0.05},tight,bluffer,greedy,exact
 sevens-head-to-head sevens search{rollout=random;worlds=1;particles=0;depth=0;margin=0;mismatch=0.05},search{rollout=tight;worlds=16;particles=0;depth=0;margin=0;mismatch=0.05},cfr
-seven-card-draft-1 seven-card-draft search{rollout=random;worlds=1},tight,hate,greedy,loose-aggressive
-seven-card-draft-2 seven-card-draft search{rollout=tight;worlds=1},tight,hate,greedy,loose-aggressive
-seven-card-draft-3 seven-card-draft search{rollout=tight;worlds=16},tight,hate,greedy,loose-aggressive
-seven-card-draft-4 seven-card-draft search{searches=bets},tight,hate,greedy,loose-aggressive
-seven-card-draft-head-to-head seven-card-draft search{rollout=random;worlds=1},search{rollout=tight;worlds=1},search{rollout=tight;worlds=16}
+seven-card-draft-1 seven-card-draft search{rollout=random;worlds=1;opponents=search;particles=0;mismatch=0.05;models=[]},tight,hate,greedy,loose-aggressive
+seven-card-draft-2 seven-card-draft search{rollout=tight;worlds=1;opponents=search;particles=0;mismatch=0.05;models=[]},tight,hate,greedy,loose-aggressive
+seven-card-draft-3 seven-card-draft search{rollout=tight;worlds=16;opponents=search;particles=0;mismatch=0.05;models=[]},tight,hate,greedy,loose-aggressive
+seven-card-draft-4 seven-card-draft search{searches=bets;worlds=16;opponents=search;particles=0;mismatch=0.05;models=[]},tight,hate,greedy,loose-aggressive
+seven-card-draft-5 seven-card-draft search,tight,hate,greedy,loose-aggressive
+seven-card-draft-head-to-head seven-card-draft search{rollout=random;worlds=1;opponents=search;particles=0;mismatch=0.05;models=[]},search{rollout=tight;worlds=1;opponents=search;particles=0;mismatch=0.05;models=[]},search{rollout=tight;worlds=16;opponents=search;particles=0;mismatch=0.05;models=[]}
 RUNS
 # The search of bets only against hate and greedy alone at four seats, on more deals
 # (quoted in the notes, not charted).
+BETS='search{searches=bets;worlds=16;opponents=search;particles=0;mismatch=0.05;models=[]}'
 for o in hate greedy; do
-  draftsim run --game seven-card-draft --seats "search{searches=bets},$o,search{searches=bets},$o" \
+  draftsim run --game seven-card-draft --seats "$BETS,$o,$BETS,$o" \
     --rounds 8000 --quiet --out "$D/data/seven-card-draft-bets-$o" --force > /dev/null
 done
 # shellcheck disable=SC2086

@@ -92,7 +92,7 @@ draftsim exploitability --game seven-card-draft --players 2 --seats cfr-heads-up
 # Three seats of the four-seat search of bets, answered at the fourth by the presets, the
 # policy it models, the search bot and the search told that policy.
 draftsim exploitability --game seven-card-draft --players 4 --seats cfr-search \
-  --responders 'cfr,search{opponents=rollout;rollout=cfr;worlds=16},search,hate,tight,greedy,loose-aggressive,calibrated,bluffer' \
+  --responders 'cfr,search{opponents=rollout;rollout=cfr;worlds=16;particles=0;models=[];mismatch=0.05},search,hate,tight,greedy,loose-aggressive,calibrated,bluffer' \
   --rounds 1000 --quiet --out "$D/scd-cfr-search-exploitability" --force > /dev/null
 # Speed: a table of trained players against the default mix, one thread, same build, the
 # fastest of three runs (Sevens plays more units: its units are short).
