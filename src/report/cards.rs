@@ -86,7 +86,7 @@ pub(super) fn cards_section(
                 &file,
                 &title,
                 &format!(
-                    "`{s}`: one point per card with at least {CARD_MIN_UNITS:.0} {units} in hand, with 95% intervals on both axes (a bar shorter than its point is hidden by it). Rank correlation of pick order with win order: {rho:.2} (1 would mean it takes cards exactly in the order they win). Points low and left are taken early but win little (over-drafted); high and right, taken late but win often (under-drafted)."
+                    "`{s}`: one point per card with at least {CARD_MIN_UNITS:.0} {units} in hand, with 95% intervals on both axes as grey bars (most pick intervals are narrower than a point, which hides them). Rank correlation of pick order with win order: {rho:.2} (1 would mean it takes cards exactly in the order they win). Points low and left are taken early but win little (over-drafted); high and right, taken late but win often (under-drafted)."
                 ),
             );
             let n = rows.len();

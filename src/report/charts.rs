@@ -563,8 +563,8 @@ pub fn scatter_with_intervals(
         .draw()
         .map_err(|e| err(&e))?;
     let shown = |i: &usize| x[*i].is_finite() && y[*i].is_finite();
-    // Strong enough to read beside the points; a bar shorter than a point hides behind it.
-    let bar = points.colour.mix(0.6).stroke_width(2);
+    // Dark enough to read against the points' colour; a bar shorter than a point hides behind it.
+    let bar = BLACK.mix(0.45).stroke_width(2);
     let clamp = |v: f64, lo: f64, hi: f64| if v.is_finite() { v.clamp(lo, hi) } else { lo };
     for i in (0..x.len()).filter(shown) {
         let (a, b) = (clamp(xlo[i], x0, x1), clamp(xhi[i], x0, x1));

@@ -42,7 +42,7 @@ pub(super) fn optimise_section(
     };
     let _ = writeln!(
         md,
-        "{question} ({better} is better): {} candidate{} raced on common deals; the best re-evaluated on held-out deals the search never played. Only the held-out figures should be quoted; the in-search figures show the winner's curse.\n",
+        "{question} ({better} is better): {} candidate{} raced on common deals; the best re-evaluated on held-out deals the search never played. Only the held-out figures should be quoted; the in-search figures of the best can flatter them (the winner's curse).\n",
         candidates.height(),
         if candidates.height() == 1 { "" } else { "s" }
     );
@@ -118,7 +118,7 @@ pub(super) fn optimise_section(
             &file,
             &title,
             &format!(
-                "Each point is a new best in-search {what}, against the units of play spent so far (x axis, not to scale), with its 95% interval. A flat tail means more budget would not have changed the answer; the held-out figures above are the ones to trust.{}",
+                "Each point is a new best in-search {what}, against the units of play spent so far (x axis, not to scale), with its 95% interval. Every estimate that beat all earlier ones is a point; an estimate on few deals is noisy, so the line can end better than the winner's final in-search figure in the table. A flat tail means more budget would not have changed the answer; the held-out figures above are the ones to trust.{}",
                 if penalised == 0 {
                     String::new()
                 } else {

@@ -83,9 +83,13 @@ pub(super) fn swept_strategy(name: &str, keys: &[String], row: &[String]) -> Str
     short_name(name)
 }
 
-/// A value to four decimals without trailing zeros (0.02, 1).
+/// A value to three significant figures without trailing zeros (0.02, 1, 4.29, 42).
 fn plain(v: f64) -> String {
-    let text = fmt4(v);
+    if v == 0.0 || !v.is_finite() {
+        return if v == 0.0 { "0".to_string() } else { fmt4(v) };
+    }
+    let decimals = (2 - v.abs().log10().floor() as i32).max(0) as usize;
+    let text = format!("{v:.decimals$}");
     if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_string() } else { text }
 }
 
@@ -211,7 +215,10 @@ pub(super) fn sweep_section(
         // The same figure and interval in every variant: a flat chart says nothing more.
         let flat_ends = ends.as_ref().is_none_or(|(lo, hi)| one_value(lo).is_some() && one_value(hi).is_some());
         if let Some(v) = one_value(&values).filter(|_| labels.len() > 1 && flat_ends) {
-            unchanged.push(format!("`{metric}` {}", plain(v)));
+            // A p-value has no level to report; the test's verdict is in the health table.
+            if *metric != "seats_equal_p" {
+                unchanged.push(format!("{} {}", words(metric), plain(v)));
+            }
             continue;
         }
         // One line per setting of the other keys.
@@ -320,18 +327,18 @@ pub(super) fn sweep_section(
         // A strategy seated against itself in a zero-sum game scores the same in every
         // variant, with no interval: a flat line says nothing.
         let all: Vec<f64> = rows.iter().flat_map(|&r| [score.mean[r], score.lo[r], score.hi[r]]).collect();
+        let names = distinct(&rows.iter().map(|&r| strategies[r].clone()).collect::<Vec<_>>());
         if let Some(v) = one_value(&all).filter(|_| labels.len() > 1) {
-            let at =
-                if setting.is_empty() { String::new() } else { format!(" with `{}`", setting.replace(' ', "`, `")) };
-            let _ = writeln!(
-                md,
-                "{} is {} for every strategy in every variant{at}, with no interval: nothing to chart.\n",
-                capitalised(&words(score_column)),
-                plain(v)
-            );
+            // Said once a sweep, not once a facet.
+            if j == 0 {
+                let who = match names.as_slice() {
+                    [one] => format!("every seat plays `{one}`, so"),
+                    _ => "every strategy scores the same:".to_string(),
+                };
+                let _ = writeln!(md, "In every variant {who} {} is {} (not charted).\n", words(score_column), plain(v));
+            }
             continue;
         }
-        let names = distinct(&rows.iter().map(|&r| strategies[r].clone()).collect::<Vec<_>>());
         let series: Vec<charts::Series> = names
             .iter()
             .map(|name| {
