@@ -77,7 +77,7 @@ fn every_bot<G: GameDef>(players: usize, policies: bool) -> Vec<(String, SeatBot
         names.push("search{iterations=40}".into());
     }
     if <G::State as Forward>::REWINDS {
-        names.push(format!("search{{iterations=40;rollout={};worlds=4;particles=0}}", model::<G>()));
+        names.push(format!("search{{iterations=40;rollout={};worlds=4;particles=0;models=[]}}", model::<G>()));
         // Each seat drawn as one of two players, in the weights and in the rollouts.
         let (m, other) = (model::<G>(), other_model::<G>());
         names.push(format!("search{{iterations=40;rollout={m};worlds=1;particles=64;models=[\"{other}\"]}}"));
@@ -155,13 +155,13 @@ fn bad_search_parameters_name_the_key<G: GameDef>() {
         ("search{particles=70000}", "particles"),
         ("search{mismatch=0}", "mismatch"),
         ("search{margin=2}", "margin"),
-        ("search{rollout=random;worlds=1;particles=0;searches=all;margin=0.1}", "margin"),
+        ("search{rollout=random;worlds=1;particles=0;models=[];searches=all;margin=0.1}", "margin"),
         ("search{opponents=psychic}", "opponents"),
         ("search{worlds=0}", "worlds"),
         ("search{worlds=5000}", "worlds"),
         ("search{searches=psychic}", "searches"),
-        ("search{rollout=random;worlds=1;particles=0;searches=bets}", "searches"),
-        ("search{rollout=random;worlds=1;particles=0;searches=others}", "searches"),
+        ("search{rollout=random;worlds=1;particles=0;models=[];searches=bets}", "searches"),
+        ("search{rollout=random;worlds=1;particles=0;models=[];searches=others}", "searches"),
     ] {
         refused_naming::<G>(seat, key);
     }
