@@ -322,6 +322,7 @@ pub(super) fn sweep_section(
         texts(sweep, "strategy")?.iter().enumerate().map(|(row, s)| swept_strategy(s, &keys, &row_key(row))).collect();
     let score = with_interval(sweep, score_column)?;
     let facets = distinct(&(0..sweep.height()).map(|row| facet(&row_keys, row)).collect::<Vec<_>>());
+    let mut said_flat = false;
     for (j, setting) in facets.iter().enumerate() {
         let rows: Vec<usize> = (0..sweep.height()).filter(|&r| facet(&row_keys, r) == *setting).collect();
         // A strategy seated against itself in a zero-sum game scores the same in every
@@ -330,7 +331,8 @@ pub(super) fn sweep_section(
         let names = distinct(&rows.iter().map(|&r| strategies[r].clone()).collect::<Vec<_>>());
         if let Some(v) = one_value(&all).filter(|_| labels.len() > 1) {
             // Said once a sweep, not once a facet.
-            if j == 0 {
+            if !said_flat {
+                said_flat = true;
                 let who = match names.as_slice() {
                     [one] => format!("every seat plays `{one}`, so"),
                     _ => "every strategy scores the same:".to_string(),
