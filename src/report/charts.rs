@@ -91,6 +91,21 @@ pub struct Axes<'a> {
     pub y: &'a str,
     /// One label per x position.
     pub labels: &'a [String],
+    /// Numeric x positions, one per value, for lines on an x axis to scale (empty: the
+    /// labels' positions, evenly spaced).
+    pub scale: &'a [f64],
+    /// Whether to draw a dashed reference line at zero (the y axis then spans it).
+    pub zero_line: bool,
+    /// Lines drawn as staircases (a best so far: each value holds until the next), the
+    /// last value held on to this x; markers only at the values themselves.
+    pub step_to: Option<f64>,
+}
+
+impl<'a> Axes<'a> {
+    /// Axes over evenly spaced labelled positions, without a reference line.
+    pub fn new(title: &'a str, x: &'a str, y: &'a str, labels: &'a [String]) -> Axes<'a> {
+        Axes { title, x, y, labels, scale: &[], zero_line: false, step_to: None }
+    }
 }
 
 /// One line or group of bars: its legend name (empty: no legend entry), colour, one value
@@ -270,6 +285,8 @@ enum Kind {
     Points,
     /// Lines between points.
     Lines,
+    /// Lines between points at numeric x positions, on an axis to scale.
+    Scaled,
 }
 
 /// Draws a titled chart with labelled x positions, the y range of `values` and the legend
@@ -286,6 +303,11 @@ fn draw(
     let side = legend_width(entries);
     let n = axes.labels.len();
     let (y0, y1) = axis_range(values, kind == Kind::Bars);
+    let x_max = if kind == Kind::Scaled {
+        axes.scale.iter().chain(&axes.step_to).copied().fold(0.0, f64::max).max(1.0) * 1.04
+    } else {
+        0.0
+    };
     let ticks = tick_formatter(y0, y1);
     let y_area = y_label_area(&ticks, y0, y1);
     let slot = (PLOT.0 - 2 * MARGIN - y_area) as f64 / n.max(1) as f64;
@@ -296,7 +318,11 @@ fn draw(
     let root = SVGBackend::new(path, (PLOT.0 + side, height)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let (plot, legend) = root.split_horizontally(PLOT.0);
-    let x_range = if kind == Kind::Lines { -0.3f64..(n as f64 - 0.7).max(0.3) } else { -0.5f64..(n as f64 - 0.5) };
+    let x_range = match kind {
+        Kind::Lines => -0.3f64..(n as f64 - 0.7).max(0.3),
+        Kind::Scaled => 0.0..x_max,
+        Kind::Bars | Kind::Points => -0.5f64..(n as f64 - 0.5),
+    };
     let mut chart = ChartBuilder::on(&plot)
         .caption(axes.title, ("sans-serif", TITLE_FONT))
         .margin(MARGIN)
@@ -305,13 +331,18 @@ fn draw(
         .build_cartesian_2d(x_range, y0..y1)
         .map_err(|e| err(&e))?;
     let mut mesh = chart.configure_mesh();
-    if kind != Kind::Lines {
+    if !matches!(kind, Kind::Lines | Kind::Scaled) {
         mesh.disable_x_mesh();
     }
-    let x_labels = |x: &f64| if stand { String::new() } else { label_at(axes.labels, *x) };
+    let x_ticks = tick_formatter(0.0, x_max);
+    let x_labels = |x: &f64| match kind {
+        Kind::Scaled => x_ticks(x),
+        _ if stand => String::new(),
+        _ => label_at(axes.labels, *x),
+    };
     // Light grids: faint major lines only, so the data stands out.
     mesh.light_line_style(TRANSPARENT).bold_line_style(BLACK.mix(0.08));
-    mesh.x_labels(n.max(1))
+    mesh.x_labels(if kind == Kind::Scaled { 8 } else { n.max(1) })
         .x_label_formatter(&x_labels)
         .y_label_formatter(&ticks)
         .x_label_style(("sans-serif", TICK_FONT))
@@ -324,6 +355,12 @@ fn draw(
     mesh.draw().map_err(|e| err(&e))?;
     if stand {
         draw_upright_labels(&plot, &chart, axes.labels, y0).map_err(|e| err(&e))?;
+    }
+    if axes.zero_line && y0 < 0.0 && y1 > 0.0 {
+        // A reference, not data: dashed and unnamed.
+        let (x_lo, x_hi) = (chart.x_range().start, chart.x_range().end);
+        let zero = DashedLineSeries::new([(x_lo, 0.0), (x_hi, 0.0)], 8, 6, BLACK.mix(0.55).stroke_width(1));
+        chart.draw_series(zero).map_err(|e| err(&e))?;
     }
     body(&mut chart, y0).map_err(|e| err(&e))?;
     draw_legend(&legend, entries, mark).map_err(|e| err(&e))?;
@@ -394,20 +431,43 @@ pub fn grouped_bars(path: &Path, axes: &Axes<'_>, series: &[Series]) -> Result<(
     })
 }
 
-/// Lines over labelled x positions, one per series, each with its shaded 95% interval
-/// band where it has one.
+/// Lines over labelled x positions (or, with `axes.scale`, numeric ones to scale), one per
+/// series, each with its shaded 95% interval band where it has one.
 pub fn lines(path: &Path, axes: &Axes<'_>, series: &[Series]) -> Result<(), Error> {
     let band_values = series.iter().filter_map(|s| s.band.as_ref()).flat_map(|(lo, hi)| lo.iter().chain(hi).copied());
-    let all = series.iter().flat_map(|s| s.values.iter().copied()).chain(band_values);
+    let zero = axes.zero_line.then_some(0.0);
+    let all = series.iter().flat_map(|s| s.values.iter().copied()).chain(band_values).chain(zero);
     let entries = legend_entries(series);
-    draw(path, axes, all, Kind::Lines, (&entries, Mark::Line), |chart, _| {
+    let kind = if axes.scale.is_empty() { Kind::Lines } else { Kind::Scaled };
+    // A staircase through the points, held on to `step_to`.
+    let stairs = |points: Vec<(f64, f64)>| -> Vec<(f64, f64)> {
+        let Some(end) = axes.step_to else { return points };
+        let mut out = Vec::with_capacity(points.len() * 2 + 1);
+        for (i, &(x, y)) in points.iter().enumerate() {
+            if i > 0 {
+                out.push((x, points[i - 1].1));
+            }
+            out.push((x, y));
+        }
+        if let Some(&(_, y)) = points.last().filter(|p| p.0 < end) {
+            out.push((end, y));
+        }
+        out
+    };
+    let x = |i: usize| if axes.scale.is_empty() { i as f64 } else { axes.scale.get(i).copied().unwrap_or(f64::NAN) };
+    draw(path, axes, all, kind, (&entries, Mark::Line), |chart, _| {
         let points = |values: &[f64]| -> Vec<(f64, f64)> {
-            values.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| (i as f64, v)).collect()
+            values
+                .iter()
+                .enumerate()
+                .filter(|(i, v)| v.is_finite() && x(*i).is_finite())
+                .map(|(i, &v)| (x(i), v))
+                .collect()
         };
         for s in series {
             if let Some((lo, hi)) = &s.band {
-                let lower = points(lo);
-                let outline: Vec<(f64, f64)> = points(hi).into_iter().chain(lower.into_iter().rev()).collect();
+                let lower = stairs(points(lo));
+                let outline: Vec<(f64, f64)> = stairs(points(hi)).into_iter().chain(lower.into_iter().rev()).collect();
                 if outline.len() >= 2 {
                     chart
                         .draw_series(std::iter::once(Polygon::new(outline, s.colour.mix(0.18).filled())))
@@ -417,7 +477,9 @@ pub fn lines(path: &Path, axes: &Axes<'_>, series: &[Series]) -> Result<(), Erro
         }
         for s in series {
             let line = points(&s.values);
-            chart.draw_series(LineSeries::new(line.clone(), s.colour.stroke_width(2))).map_err(|e| e.to_string())?;
+            chart
+                .draw_series(LineSeries::new(stairs(line.clone()), s.colour.stroke_width(2)))
+                .map_err(|e| e.to_string())?;
             chart
                 .draw_series(line.into_iter().map(|p| Circle::new(p, 4, s.colour.filled())))
                 .map_err(|e| e.to_string())?;

@@ -61,7 +61,7 @@ pub(super) fn compare_section(
         let rating = with_interval(&ratings, "rating")?;
         let title = "Rating by strategy";
         let labels: Vec<String> = strategies.iter().map(|s| short_name(s)).collect();
-        let axes = charts::Axes { title, x: "", y: "rating (Elo scale, mean 1500)", labels: &labels };
+        let axes = charts::Axes::new(title, "", "rating (Elo scale, mean 1500)", &labels);
         // Points on an axis spanning the ratings: a bar from zero would hide their spread.
         whisker_chart(out, &file, &axes, &rating, &strategy_colours(palette, &strategies), false)?;
         image(

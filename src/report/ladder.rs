@@ -60,28 +60,21 @@ pub(super) fn ladder_section(page: &mut Page, ladder: &DataFrame, out: &OutputDi
     let score = with_interval(ladder, &diff)?;
     let title = "Score of the search bot against itself at the budget before";
     let y = format!("{} of the larger budget", diff.replace('_', " "));
-    let axes = charts::Axes { title, x: "iterations per decision (step)", y: &y, labels: &labels };
-    let series = [
-        charts::Series {
-            name: "larger budget".into(),
-            colour: charts::NEUTRAL,
-            values: score.mean.clone(),
-            band: Some((score.lo.clone(), score.hi.clone())),
-        },
-        charts::Series {
-            name: "even".into(),
-            colour: charts::sequence(1, 3),
-            values: vec![0.0; budget.len()],
-            band: None,
-        },
-    ];
+    let mut axes = charts::Axes::new(title, "iterations per decision (step)", &y, &labels);
+    axes.zero_line = true;
+    let series = [charts::Series {
+        name: String::new(),
+        colour: charts::NEUTRAL,
+        values: score.mean.clone(),
+        band: Some((score.lo.clone(), score.hi.clone())),
+    }];
     charts::lines(&out.path().join(&file), &axes, &series)?;
     let sentence = match depth {
         0 => "The first step up does not win the score reliably: at these budgets more search does not pay, so skill (as search measures it) hardly matters in this variant.".to_string(),
         d if d == budget.len() => format!("Every one of the {d} steps still wins (skill depth {d}): skill keeps paying at every budget tried; try larger budgets to see where it stops."),
         d => format!("Skill depth {d}: more search keeps winning up to {:.0} iterations, then a step no longer wins reliably; the variant rewards skill up to about there.", budget[d - 1]),
     };
-    image(md, &file, title, &sentence);
+    image(md, &file, title, &format!("The band is the 95% interval; the dashed line is an even score. {sentence}"));
     let headline = match depth {
         0 => format!(
             "Skill depth 0 of {} steps: the search bot at {:.0} iterations does not reliably beat itself at {:.0}, so more search does not pay here.",

@@ -137,8 +137,18 @@ fn short_name(name: &str) -> String {
 }
 
 /// A column's name in words, a round suffix spelled out (`fold_rate_r2`: "fold rate in
-/// round 2").
+/// round 2"), the length figures by what they count.
 fn words(column: &str) -> String {
+    // Decisions per unit and a unit's length in the game's own steps (`mean_length`:
+    // rounds, hands, turns) must not read alike.
+    match column {
+        "length_mean" => return "mean decisions per unit".into(),
+        "length_p10" | "length_p50" | "length_p90" => {
+            return format!("{}th percentile of decisions per unit", &column[column.len() - 2..]);
+        }
+        "mean_length" => return "mean unit length".into(),
+        _ => {}
+    }
     let text = column.replace('_', " ");
     match text.rsplit_once(" r") {
         Some((head, n)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => format!("{head} in round {n}"),
@@ -356,8 +366,10 @@ fn html(md: &str, dir: &Path) -> Result<String, Error> {
     use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
     let mut events = Vec::new();
     let mut in_image = false;
-    // An interval's ends stay on one line: "0.2880 – 0.3271" never breaks at its dash.
-    let md = md.replace(" – ", "\u{a0}–\u{a0}");
+    let mut in_cell = false;
+    // An interval's ends stay on one line: "0.2880 – 0.3271" (or "0.28–0.33") never breaks
+    // at its dash.
+    let md = md.replace(" – ", "\u{a0}–\u{a0}").replace('–', "\u{2060}–\u{2060}");
     for event in Parser::new_ext(&md, Options::ENABLE_TABLES) {
         match event {
             Event::Start(Tag::Image { dest_url, .. }) => {
@@ -375,6 +387,25 @@ fn html(md: &str, dir: &Path) -> Result<String, Error> {
             }
             Event::End(TagEnd::Image) => in_image = false,
             _ if in_image => {}
+            Event::Start(Tag::TableCell) => {
+                in_cell = true;
+                events.push(Event::Start(Tag::TableCell));
+            }
+            Event::End(TagEnd::TableCell) => {
+                in_cell = false;
+                events.push(Event::End(TagEnd::TableCell));
+            }
+            // A long derived preset's name may break after each of its settings, so it
+            // does not stretch its table's column.
+            Event::Text(text) if in_cell && text.len() > 24 && text.contains(';') => {
+                let mut pieces = text.split_inclusive(';').peekable();
+                while let Some(piece) = pieces.next() {
+                    events.push(Event::Text(piece.to_string().into()));
+                    if pieces.peek().is_some() {
+                        events.push(Event::InlineHtml("<wbr>".into()));
+                    }
+                }
+            }
             other => events.push(other),
         }
     }
@@ -474,5 +505,16 @@ mod tests {
         let tables: Vec<&str> = SECTIONS.iter().map(|(t, _)| *t).collect();
         assert_eq!(tables, kind::key_tables());
         assert_eq!(or_list(&["a", "b", "c"]), "a, b or c");
+    }
+
+    /// A long derived preset's name in a table may break after each setting; prose and
+    /// short names are left whole.
+    #[test]
+    fn a_long_name_in_a_table_may_break_after_its_settings() {
+        let name = "search{rollout=tight;opponents=rollout;worlds=16}";
+        let md = format!("# t\n\n| strategy | x |\n|---|---|\n| **{name}** | 1 |\n| a;b | 2 |\n\nProse {name}.\n");
+        let page = html(&md, Path::new(".")).unwrap();
+        assert!(page.contains("search{rollout=tight;<wbr>opponents=rollout;<wbr>worlds=16}"), "{page}");
+        assert!(page.contains("<td>a;b</td>") && page.contains(&format!("Prose {name}.")), "{page}");
     }
 }

@@ -3,7 +3,7 @@
 use super::*;
 
 /// A tune or exploit folder: the winner and runners-up with held-out figures beside the
-/// in-search ones, and the search's convergence.
+/// in-search ones, and the search's convergence (none for one setting: nothing was searched).
 pub(super) fn optimise_section(
     page: &mut Page,
     dir: &Path,
@@ -40,12 +40,18 @@ pub(super) fn optimise_section(
     let setting = |i: usize| -> String {
         params.iter().zip(&settings).map(|(p, v)| format!("`{p}={}`", v[i])).collect::<Vec<_>>().join(" ")
     };
-    let _ = writeln!(
-        md,
-        "{question} ({better} is better): {} candidate{} raced on common deals; the best re-evaluated on held-out deals the search never played. Only the held-out figures should be quoted; the in-search figures of the best can flatter them (the winner's curse).\n",
-        candidates.height(),
-        if candidates.height() == 1 { "" } else { "s" }
-    );
+    if candidates.height() == 1 {
+        let _ = writeln!(
+            md,
+            "{question} ({better} is better): one setting, played on the search's deals and again on held-out deals the search never played; quote the held-out figure.\n"
+        );
+    } else {
+        let _ = writeln!(
+            md,
+            "{question} ({better} is better): {} candidates raced on common deals; the best re-evaluated on held-out deals the search never played. Only the held-out figures should be quoted; the in-search figures of the best can flatter them (the winner's curse).\n",
+            candidates.height()
+        );
+    }
     let _ = writeln!(
         md,
         "| rank | setting | held-out {what} (95% interval) | in-search {what} | last stage |\n|---|---|---|---|---|"
@@ -69,14 +75,35 @@ pub(super) fn optimise_section(
     }
     md.push('\n');
     let unmet = texts(candidates, "constraint").unwrap_or_default();
+    // Runners-up whose held-out interval overlaps the best's are level with it: named by
+    // the settings where they differ.
+    let level = |best: usize| -> String {
+        let differing = |j: usize| -> String {
+            (params.iter().zip(&settings))
+                .filter(|(_, v)| v[j] != v[best])
+                .map(|(p, v)| format!("`{p}={}`", v[j]))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let tied: Vec<String> = (ranked.iter().skip(1))
+            .filter(|&&j| held.lo[j] <= held.hi[best] && held.hi[j] >= held.lo[best])
+            .map(|&j| differing(j))
+            .collect();
+        match tied.len() {
+            0 => String::new(),
+            1 => format!("; the runner-up {} is level with it within the intervals", tied[0]),
+            n => format!("; {n} runners-up are level with it within the intervals ({})", tied.join(", ")),
+        }
+    };
     let headline = ranked.first().map(|&i| {
         format!(
-            "{question}: {} {}, held-out {what} {} [{}, {}] ({better} is better){}.",
+            "{question}: {} {}, held-out {what} {} [{}, {}] ({better} is better){}{}.",
             if candidates.height() == 1 { "the only setting tried is" } else { "the best setting is" },
             setting(i),
             fmt4(held.mean[i]),
             fmt4(held.lo[i]),
             fmt4(held.hi[i]),
+            level(i),
             if unmet.get(i).is_some_and(|c| c == "not met") {
                 "; **it does not meet the constraint on the held-out deals**, so its figure includes the penalty"
             } else {
@@ -84,7 +111,8 @@ pub(super) fn optimise_section(
             }
         )
     });
-    if let Some(trace) = load(dir, "convergence")? {
+    let trace = load(dir, "convergence")?;
+    if let Some(trace) = trace.filter(|_| candidates.height() > 1) {
         let mut spent = floats(&trace, "rounds_spent")?;
         let mut best = with_interval(&trace, &format!("best_{what}"))?;
         // Under constraints the first bests may still pay a shortfall's penalty, far off
@@ -101,11 +129,16 @@ pub(super) fn optimise_section(
         } else {
             0
         };
-        let labels: Vec<String> = spent.iter().map(|r| format!("{r:.0}")).collect();
+        // The line runs on, flat, to everything the search spent: no later estimate beat
+        // the last best.
+        let total = floats(candidates, "rounds").map_or(0.0, |r| r.iter().filter(|r| r.is_finite()).sum());
+        let total = spent.last().map_or(total, |&last| total.max(last));
         let file = format!("{prefix}convergence.svg");
         let title = format!("Best in-search {what} so far, by units of play spent");
         let y = format!("best {what} so far ({better} is better)");
-        let axes = charts::Axes { title: &title, x: "units of play spent (not to scale)", y: &y, labels: &labels };
+        let mut axes = charts::Axes::new(&title, "units of play spent in the search", &y, &[]);
+        axes.scale = &spent;
+        axes.step_to = Some(total);
         let series = charts::Series {
             name: String::new(),
             colour: charts::NEUTRAL,
@@ -118,7 +151,8 @@ pub(super) fn optimise_section(
             &file,
             &title,
             &format!(
-                "Each point is a new best in-search {what}, against the units of play spent so far (x axis, not to scale), with its 95% interval. Every estimate that beat all earlier ones is a point; an estimate on few deals is noisy, so the line can end better than the winner's final in-search figure in the table. A flat tail means more budget would not have changed the answer; the held-out figures above are the ones to trust.{}",
+                "Each point is a new best in-search {what}, at the units of play the search had spent when it was found, with its 95% interval; each holds until the next, and the last to the {} units the search spent in all (the held-out deals apart). Every estimate that beat all earlier ones is a point; an estimate on few deals is noisy, so the line can end better than the winner's final in-search figure in the table. A long flat tail means more budget would not have changed the answer; the held-out figures above are the ones to trust.{}",
+                thousands(total),
                 if penalised == 0 {
                     String::new()
                 } else {
@@ -133,4 +167,17 @@ pub(super) fn optimise_section(
         page.headline(asked, text);
     }
     Ok(())
+}
+
+/// A count with its thousands separated: 10050072 as "10,050,072".
+fn thousands(v: f64) -> String {
+    let digits = format!("{:.0}", v.abs());
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if v < 0.0 { format!("-{out}") } else { out }
 }

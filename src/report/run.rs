@@ -25,7 +25,7 @@ pub(super) fn run_section(
     let file = format!("{prefix}win-share.svg");
     let title = "Win share by strategy";
     let y = format!("win share per {unit}");
-    let axes = charts::Axes { title, x: "", y: &y, labels: &strategies };
+    let axes = charts::Axes::new(title, "", &y, &strategies);
     whisker_chart(out, &file, &axes, &win, &colours, true)?;
     let n = rounds.iter().copied().fold(0.0, f64::max);
     image(
@@ -122,7 +122,7 @@ pub(super) fn run_section(
         let seat_win = with_interval(&seats, "win_rate")?;
         let file = format!("{prefix}seat-advantage.svg");
         let title = "Win share by seat";
-        let axes = charts::Axes { title, x: "", y: &y, labels: &labels };
+        let axes = charts::Axes::new(title, "", &y, &labels);
         whisker_chart(out, &file, &axes, &seat_win, &[], true)?;
         let srounds = floats(&seats, "rounds")?.first().copied().unwrap_or(0.0);
         // The test of equal seats from the health card: a gap between the best and the
@@ -192,7 +192,7 @@ pub(super) fn run_section(
             .collect::<Result<Vec<_>, Error>>()?;
         let file = format!("{prefix}fold-rate.svg");
         let title = "Fold rate by betting round and strategy";
-        let axes = charts::Axes { title, x: "betting round", y: "share of rounds folded", labels: &labels };
+        let axes = charts::Axes::new(title, "betting round", "share of rounds folded", &labels);
         charts::lines(&out.path().join(&file), &axes, &series)?;
         image(
             md,
@@ -272,7 +272,8 @@ pub(super) fn measures_section(
         let v = WithInterval { mean: pick(&value.mean), lo: pick(&value.lo), hi: pick(&value.hi) };
         let file = format!("{prefix}{}.svg", m.column.replace('_', "-"));
         let title = format!("{} by strategy", capitalised(&words(&m.column)));
-        let axes = charts::Axes { title: &title, x: "", y: &words(&m.column), labels: &labels };
+        let y = words(&m.column);
+        let axes = charts::Axes::new(&title, "", &y, &labels);
         whisker_chart(out, &file, &axes, &v, &strategy_colours(palette, &labels), true)?;
         let most = pick(&n).into_iter().fold(0.0, f64::max);
         image(
@@ -345,7 +346,8 @@ pub(super) fn histogram_section(
         .collect();
     let keys: Vec<String> = histograms.iter().map(|h| words(&h.key)).collect();
     let title = format!("Share of {} by {}", keys.join(" and "), words(bin_column));
-    let axes = charts::Axes { title: &title, x: &words(bin_column), y: "share", labels: &names };
+    let x = words(bin_column);
+    let axes = charts::Axes::new(&title, &x, "share", &names);
     charts::grouped_bars(&out.path().join(&file), &axes, &series)?;
     let described: Vec<String> = histograms
         .iter()

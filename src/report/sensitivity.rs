@@ -87,7 +87,7 @@ pub(super) fn sensitivity_section(
             rows.iter().map(|&i| if holm[i] < 0.05 { charts::sequence(0, 3) } else { charts::NEUTRAL }).collect();
         let file = format!("{prefix}sensitivity-{}.svg", n + 1);
         let title = format!("Effect of each one-step change on {}", words(figure));
-        let axes = charts::Axes { title: &title, x: "", y: "change from the base", labels: &labels };
+        let axes = charts::Axes::new(&title, "", "change from the base", &labels);
         whisker_chart(out, &file, &axes, &v, &colours, true)?;
         let top = rows[0];
         let most = format!(

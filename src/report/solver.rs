@@ -32,12 +32,12 @@ pub(super) fn training_section(page: &mut Page, t: &DataFrame, out: &OutputDir, 
     let file = format!("{prefix}training.svg");
     // Exploitability falls by orders of magnitude: drawn as its base-10 logarithm.
     let logs: Vec<f64> = expl.iter().map(|e| if *e > 0.0 { e.log10() } else { f64::NAN }).collect();
-    let axes = charts::Axes {
-        title: "Exploitability of the average policy as it trains",
-        x: "iterations (1, 2, 5, 10, ...; not to scale)",
-        y: "log10 exploitability (lower is closer to an equilibrium)",
-        labels: &labels,
-    };
+    let axes = charts::Axes::new(
+        "Exploitability of the average policy as it trains",
+        "iterations (1, 2, 5, 10, ...; not to scale)",
+        "log10 exploitability (lower is closer to an equilibrium)",
+        &labels,
+    );
     let series = charts::Series { name: String::new(), colour: charts::NEUTRAL, values: logs, band: None };
     charts::lines(&out.path().join(&file), &axes, &[series])?;
     let sentence = format!(

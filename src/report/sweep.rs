@@ -162,8 +162,9 @@ pub(super) fn sweep_section(
                 "balance" => "one minus the seat advantage".to_string(),
                 "first_seat_edge" => "the first seat's win rate minus the other seats' mean".to_string(),
                 "seats_equal_p" => "p-value of the test that every seat wins equally often".to_string(),
-                "length_p10" | "length_p50" | "length_p90" => {
-                    format!("the {}th percentile of decisions per unit", &c[c.len() - 2..])
+                // The name says what is counted (see `words`).
+                "length_mean" | "length_p10" | "length_p50" | "length_p90" => {
+                    "every seat's decisions, forced ones included".to_string()
                 }
                 other => match crate::sim::RATIO_FIGURES.iter().find(|f| f.name == other) {
                     Some(f) => f.description.to_string(),
@@ -181,8 +182,9 @@ pub(super) fn sweep_section(
         if categorical { charts::points(path, axes, series) } else { charts::lines(path, axes, series) }
     };
     // The figure that moves most with one key, for the summary: the move in units of its
-    // intervals' half-widths.
-    let mut largest: Option<(f64, String)> = None;
+    // intervals' half-widths; along the charted key first (the one the sweep steps
+    // through), along another only where the charted key moves nothing.
+    let mut largest: [Option<(f64, String)>; 2] = [None, None];
     let md = page.at(Question::Rules);
     let _ = writeln!(
         md,
@@ -266,34 +268,40 @@ pub(super) fn sweep_section(
                     spread = f64::max(spread, moved);
                     // Percentiles of length move in whole steps with narrow intervals; the
                     // mean speaks for them.
-                    if metric.starts_with("length_p") || largest.as_ref().is_some_and(|(s, _)| moved <= *s) {
+                    let slot = &mut largest[usize::from(k != main)];
+                    if metric.starts_with("length_p") || slot.as_ref().is_some_and(|(s, _)| moved <= *s) {
                         continue;
                     }
                     let fixed: Vec<String> = (0..keys.len())
                         .filter(|&j| j != k)
                         .map(|j| format!("`{}={}`", keys[j], variant_keys[j][l]))
                         .collect();
+                    // Told in the order the key's values were swept.
+                    let order = distinct(&variant_keys[k]);
+                    let at = |r: usize| order.iter().position(|v| *v == variant_keys[k][r]);
+                    let (a, b) = if at(l) <= at(h) { (l, h) } else { (h, l) };
                     let text = format!(
                         "the largest move is in {} with `{}`: from {} [{}, {}] at `{}` to {} [{}, {}] at `{}`{}.",
                         words(metric),
                         keys[k],
-                        fmt4(values[l]),
-                        fmt4(lo[l]),
-                        fmt4(hi[l]),
-                        variant_keys[k][l],
-                        fmt4(values[h]),
-                        fmt4(lo[h]),
-                        fmt4(hi[h]),
-                        variant_keys[k][h],
+                        fmt4(values[a]),
+                        fmt4(lo[a]),
+                        fmt4(hi[a]),
+                        variant_keys[k][a],
+                        fmt4(values[b]),
+                        fmt4(lo[b]),
+                        fmt4(hi[b]),
+                        variant_keys[k][b],
                         if fixed.is_empty() { String::new() } else { format!(" (with {})", fixed.join(", ")) }
                     );
-                    largest = Some((moved, text));
+                    *slot = Some((moved, text));
                 }
             }
         }
         let file = format!("{prefix}sweep-{metric}.svg");
         let title = format!("{} by {}", capitalised(&words(metric)), words(main_key));
-        let axes = charts::Axes { title: &title, x: main_key, y: &words(metric), labels: &labels };
+        let y = words(metric);
+        let axes = charts::Axes::new(&title, main_key, &y, &labels);
         draw(&out.path().join(&file), &axes, &series)?;
         let mut block = String::new();
         image(
@@ -361,7 +369,8 @@ pub(super) fn sweep_section(
         };
         let facet_title = if setting.is_empty() { String::new() } else { format!(", {}", setting.replace('=', " = ")) };
         let title = format!("{} by strategy and {}{facet_title}", capitalised(&words(score_column)), words(main_key));
-        let axes = charts::Axes { title: &title, x: main_key, y: &words(score_column), labels: &labels };
+        let y = words(score_column);
+        let axes = charts::Axes::new(&title, main_key, &y, &labels);
         draw(&out.path().join(&file), &axes, &series)?;
         image(
             md,
@@ -375,6 +384,8 @@ pub(super) fn sweep_section(
             ),
         );
     }
+    let [along_main, along_other] = largest;
+    let named = along_main.or(along_other);
     blocks.sort_by(|a, b| b.0.total_cmp(&a.0));
     for (_, block) in blocks {
         md.push_str(&block);
@@ -402,7 +413,7 @@ pub(super) fn sweep_section(
         md.push('\n');
     }
     let mut headline = format!("Over {} variants of `{}`: ", variants.height(), keys.join("`, `"));
-    match largest {
+    match named {
         Some((_, text)) => headline += &text,
         None => headline += "no figure with an interval moves beyond noise with any one key.",
     }

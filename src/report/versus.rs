@@ -107,7 +107,7 @@ pub(super) fn versus_section(
             .collect();
         let file = format!("{prefix}versus.svg");
         let title = "What B changes, in smallest effects that matter";
-        let axes = charts::Axes { title, x: "", y: "B - A / smallest effect", labels: &labels };
+        let axes = charts::Axes::new(title, "", "B - A / smallest effect", &labels);
         whisker_chart(out, &file, &axes, &v, &colours, true)?;
         image(
             md,

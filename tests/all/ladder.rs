@@ -52,6 +52,8 @@ fn the_ladder_writes_each_step_and_the_skill_depth() {
     // The chart draws what the depth is judged by, the score, against zero.
     let svg = std::fs::read_to_string(report.join("1-ladder.svg")).unwrap();
     assert!(svg.contains("Score of the search bot") && svg.contains("of the larger budget"), "{svg}");
+    // Zero is a reference, not a series: no legend names it.
+    assert!(!svg.contains(">\neven\n<") && md.contains("the dashed line is an even score"), "{svg}");
     assert!(
         md.contains("| budget | against | chips_diff_per_round | 95% interval | win share | 95% interval |"),
         "{md}"

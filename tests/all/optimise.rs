@@ -110,6 +110,17 @@ fn tune_finds_an_analytic_optimum_and_reports_it() {
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
     assert!(md.contains("held-out objective") && md.contains("`removed=7`"), "{md}");
     assert!(report.join("1-convergence.svg").exists());
+    // The convergence line runs to everything the search spent, on an axis to scale.
+    let spent: u64 = candidates.iter().map(|r| r["rounds"].parse::<u64>().unwrap()).sum();
+    let digits = spent.to_string();
+    let grouped: String = digits
+        .chars()
+        .enumerate()
+        .flat_map(|(i, c)| (i > 0 && (digits.len() - i) % 3 == 0).then_some(',').into_iter().chain([c]))
+        .collect();
+    assert!(md.contains(&format!("the {grouped} units the search spent in all")), "{md}");
+    let svg = std::fs::read_to_string(report.join("1-convergence.svg")).unwrap();
+    assert!(!svg.contains("not to scale"), "{svg}");
 }
 
 #[test]

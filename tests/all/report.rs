@@ -713,3 +713,38 @@ fn chart_labels_never_overlap_and_read_at_eleven_pixels_in_a_real_browser() {
     let (_, faults) = label_faults(&browser, &planted);
     assert!(faults.iter().any(|f| f.contains("overlaps")) && faults.iter().any(|f| f.contains("tiny")), "{faults:?}");
 }
+
+/// A sweep's summary names the largest move along the key it steps through (not one along
+/// a key set beside it, however larger), and the length figures read by what they count.
+#[test]
+fn a_sweep_summary_names_the_move_along_its_charted_key() {
+    let dir = scratch("sweep-lead");
+    let mut text = String::from(
+        "players,hate.draft.weight,strategy,rounds,win_rate,win_rate_lo,win_rate_hi,chips_per_round,chips_per_round_lo,chips_per_round_hi,seat_advantage,seat_advantage_lo,seat_advantage_hi,showdown_rate,showdown_rate_lo,showdown_rate_hi,length_mean,length_mean_lo,length_mean_hi\n",
+    );
+    for (players, base) in [("3", 0.3), ("6", 0.9)] {
+        for (k, weight) in ["0", "0.5", "1"].iter().enumerate() {
+            // Showdowns move 0.6 with the players and 0.1 with the weight; length by 1.
+            let s = base + 0.05 * k as f64;
+            let l = 30.0 + k as f64;
+            for (strategy, chips) in [("hate{draft.weight=1}", 0.1), ("greedy", -0.1)] {
+                text += &format!(
+                    "{players},{weight},{strategy},1000,0.5,0.47,0.53,{chips},{},{},0.02,0.01,0.03,{s},{},{},{l},{},{}\n",
+                    chips - 0.05,
+                    chips + 0.05,
+                    s - 0.01,
+                    s + 0.01,
+                    l - 0.1,
+                    l + 0.1
+                );
+            }
+        }
+    }
+    let input = folder(&dir, "sweep", "sweep", &[("sweep", text)]);
+    let out = report(&dir, &[&input]);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let summary = md.lines().find(|l| l.starts_with("- **What do the rules change?**")).unwrap();
+    assert!(summary.contains("with `hate.draft.weight`") && !summary.contains("with `players`"), "{summary}");
+    assert!(summary.contains("in mean decisions per unit"), "{summary}");
+    assert!(md.contains("Mean decisions per unit") && !md.contains("Length mean"), "{md}");
+}
