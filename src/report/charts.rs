@@ -638,8 +638,8 @@ pub fn scatter_with_intervals(
         .draw_series((0..x.len()).filter(shown).map(|i| Circle::new((x[i], y[i]), 3, points.colour.filled())))
         .map_err(|e| err(&e))?;
     // Labels where they have room: the points farthest from the middle first (a cluster's
-    // labels would cover each other), each to the right, left, above or below its point,
-    // clear of every label placed and every point; the rest stay unlabelled.
+    // labels would cover each other), each to the right, left, above or below its point or
+    // at a corner, clear of every label placed and every point; the rest stay unlabelled.
     let shown: Vec<usize> = (0..x.len()).filter(shown).collect();
     let pixel: Vec<(i32, i32)> = shown.iter().map(|&i| chart.backend_coord(&(x[i], y[i]))).collect();
     let (cx, cy) = (
@@ -661,8 +661,16 @@ pub fn scatter_with_intervals(
         let label = &points.labels[shown[k]];
         let w = (label.chars().count() as f64 * char_px).ceil() as i32 + 2;
         let (px, py) = pixel[k];
-        let spots =
-            [(px + 6, py - high / 2), (px - 6 - w, py - high / 2), (px - w / 2, py - 6 - high), (px - w / 2, py + 6)];
+        let spots = [
+            (px + 6, py - high / 2),
+            (px - 6 - w, py - high / 2),
+            (px - w / 2, py - 6 - high),
+            (px - w / 2, py + 6),
+            (px + 4, py - 4 - high),
+            (px - 4 - w, py - 4 - high),
+            (px + 4, py + 4),
+            (px - 4 - w, py + 4),
+        ];
         let free = spots.into_iter().map(|(lx, ly)| (lx, ly, lx + w, ly + high)).find(|&b| {
             b.0 >= left
                 && b.2 <= right

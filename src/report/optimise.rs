@@ -174,7 +174,7 @@ fn thousands(v: f64) -> String {
     let digits = format!("{:.0}", v.abs());
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

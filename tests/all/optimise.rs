@@ -116,7 +116,7 @@ fn tune_finds_an_analytic_optimum_and_reports_it() {
     let grouped: String = digits
         .chars()
         .enumerate()
-        .flat_map(|(i, c)| (i > 0 && (digits.len() - i) % 3 == 0).then_some(',').into_iter().chain([c]))
+        .flat_map(|(i, c)| (i > 0 && (digits.len() - i).is_multiple_of(3)).then_some(',').into_iter().chain([c]))
         .collect();
     assert!(md.contains(&format!("the {grouped} units the search spent in all")), "{md}");
     let svg = std::fs::read_to_string(report.join("1-convergence.svg")).unwrap();
