@@ -67,7 +67,7 @@ fn a_rule_that_lengthens_units_is_found_and_identical_rules_change_nothing() {
     let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
-    assert!(md.contains("**Verdict:** B changes") && md.contains("- Length mean rises from"), "{md}");
+    assert!(md.contains("**Verdict:** B changes") && md.contains("- Mean decisions per unit rises from"), "{md}");
     assert!(report.join("1-versus.svg").exists());
 }
 
