@@ -425,7 +425,7 @@ fn html(md: &str, dir: &Path) -> Result<String, Error> {
     let body = anchored;
     // The page's own title (the notes' `# ` line) names its tab, as it heads the page.
     let title = md.lines().find_map(|l| l.strip_prefix("# ")).unwrap_or("draftsim balance report");
-    let title = title.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('`', "");
+    let title = title.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace(['`', '\u{2060}'], "");
     // A table wider than the page (long derived-preset names) scrolls inside it.
     Ok(format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title>\n<style>body{{font-family:sans-serif;max-width:84rem;margin:2rem auto;padding:0 1rem;line-height:1.4}}p,ul,ol,details,pre,h1,h2,h3,h4{{max-width:60rem}}table{{border-collapse:collapse;margin:1rem 0;display:block;max-width:100%;overflow-x:auto}}td,th{{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}}figure{{margin:1rem 0;overflow-x:auto}}pre{{background:#f4f4f4;padding:.5rem;overflow:auto}}</style></head>\n<body>\n{body}</body></html>\n"
@@ -516,5 +516,8 @@ mod tests {
         let page = html(&md, Path::new(".")).unwrap();
         assert!(page.contains("search{rollout=tight;<wbr>opponents=rollout;<wbr>worlds=16}"), "{page}");
         assert!(page.contains("<td>a;b</td>") && page.contains(&format!("Prose {name}.")), "{page}");
+        // The dash's joiners stay out of a heading's id.
+        let page = html("# t\n\n## Seats 1–2\n", Path::new(".")).unwrap();
+        assert!(page.contains(&format!("<h2 id=\"{}\">", page::slug("Seats 1–2"))), "{page}");
     }
 }
