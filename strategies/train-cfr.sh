@@ -8,9 +8,9 @@ cargo run --release --quiet -- train --game leduc-poker --iterations 2000 --out 
 # Seven Card Draft: betting by external-sampling MCCFR over its bucketed betting keys, picks
 # by greedy at the default table and by hate heads-up (where every passed card goes to the
 # one opponent); each against itself and, at half the other seats, the presets (the
-# betting extremes among them).
+# betting extremes among them; at four seats `calibrated` too, which reads the passed packs).
 cargo run --release --quiet -- train --game seven-card-draft --iterations 300000 \
-  --field 'bluffer{bet.p=1},bluffer{bet.p=0},tight,greedy,loose-aggressive,hate' \
+  --field 'bluffer{bet.p=1},bluffer{bet.p=0},tight,greedy,loose-aggressive,hate,calibrated' \
   --out strategies/seven-card-draft/cfr --force --quiet
 cargo run --release --quiet -- train --game seven-card-draft --players 2 --iterations 400000 --fallback hate \
   --field 'bluffer{bet.p=1},bluffer{bet.p=0},tight,greedy,loose-aggressive,hate' \

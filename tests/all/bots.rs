@@ -470,12 +470,13 @@ fn the_calibrated_preset_beats_the_other_presets_at_both_table_sizes() {
     }
 }
 
-/// Reading the passed packs (`read_packs`) places opponents' face-down picks: heads-up it
-/// makes `calibrated` stronger than itself without, and it turns `greedy`'s loss to the
-/// always-raiser into a win (a raise says less about a hand whose picks are placed).
+/// Reading the passed packs (`read_packs`, on in `calibrated`) places opponents' face-down
+/// picks: heads-up it makes `calibrated` stronger than itself without, and it turns
+/// `greedy`'s loss to the always-raiser into a win (a raise says less about a hand whose
+/// picks are placed).
 #[test]
 fn reading_the_passed_packs_pays_heads_up() {
-    let edge = paired_edge_at(2, "calibrated{bet.read_packs=true}", "calibrated", 8_000);
+    let edge = paired_edge_at(2, "calibrated", "calibrated{bet.read_packs=false}", 8_000);
     assert!(edge.lo > 0.0, "calibrated reading packs - calibrated: {edge:?}");
     let raiser = "bluffer{bet.p=1}";
     let without = paired_edge_at(2, "greedy", raiser, 8_000);
