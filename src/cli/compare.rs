@@ -24,10 +24,8 @@ pub struct CompareArgs {
     /// plays at --players seats, seated A, B, A, B, ...
     #[arg(long, value_delimiter = ',', required = true, value_parser = Known(preset_names), hide_possible_values = true)]
     pub strategies: Vec<String>,
-    /// Play only shard i of n (0-based) of the pairs, or auto/n from SLURM_ARRAY_TASK_ID or
-    /// JOB_COMPLETION_INDEX; `draftsim merge` builds the tables from every shard's --out.
-    #[arg(long, value_name = "i/n")]
-    pub shard: Option<String>,
+    #[command(flatten)]
+    pub shard: ShardArg,
 }
 
 /// Runs the comparison.
@@ -51,7 +49,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         let seats = vec![strategy.clone(); spec.players];
         (info.build)(spec.rules.as_deref(), Some(spec.players), Some(&seats))?;
     }
-    let shard = study_shard(args.shard.as_deref(), &args.batch.output)?;
+    let shard = args.shard.get(&args.batch.output)?;
     let (format, out) = args.batch.output.open()?;
     let pairs = spec.strategies.len() * spec.strategies.len().saturating_sub(1) / 2;
     args.batch.exec.note(&format!(
@@ -77,24 +75,17 @@ pub fn compare(args: CompareArgs) -> Result<()> {
     // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
     if let Some(shard) = shard {
         let work = study::shard_work(pairs, Some(shard));
-        let results: Vec<serde_json::Value> = match work.part {
-            // Fewer pairs than shards: this shard's share of one pair's chunks.
-            Some(part) => {
-                let index = work.units[0];
-                let (a, b) = study::compare::pair_list(spec.strategies.len())[index];
-                let label =
-                    format!("part {}/{} of {} v {}", part.index, part.count, spec.strategies[a], spec.strategies[b]);
-                vec![play_part(&args.batch.exec, &label, || {
-                    study::compare::compare_part(info, &spec, index, part, Some(&INTERRUPTED))
-                })?]
-            }
-            None => {
-                play(&args.batch.exec, |step| study::compare_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step))?
-                    .iter()
-                    .map(serde_json::to_value)
-                    .collect::<Result<_, _>>()?
-            }
+        let label = |index, part: draftsim::sim::Shard| {
+            let (a, b) = study::compare::pair_list(spec.strategies.len())[index];
+            format!("part {}/{} of {} v {}", part.index, part.count, spec.strategies[a], spec.strategies[b])
         };
+        let results = shard_results(
+            &args.batch.exec,
+            &work,
+            label,
+            |index, part| study::compare::compare_part(info, &spec, index, part, Some(&INTERRUPTED)),
+            |step| study::compare_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step),
+        )?;
         let part = StudyShard::new(&kind::COMPARE, info.name, &spec, meta, shard, pairs, results)?;
         return write_shard(out, part, &args.batch.exec.quiet);
     }

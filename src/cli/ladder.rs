@@ -23,10 +23,8 @@ pub struct LadderArgs {
     /// Search budgets (iterations per decision), increasing, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "1,4,16,64,256,1024", value_parser = whole::<u32>, allow_negative_numbers = true)]
     pub budgets: Vec<u32>,
-    /// Play only shard i of n (0-based) of the steps, or auto/n from SLURM_ARRAY_TASK_ID or
-    /// JOB_COMPLETION_INDEX; `draftsim merge` builds the tables from every shard's --out.
-    #[arg(long, value_name = "i/n")]
-    pub shard: Option<String>,
+    #[command(flatten)]
+    pub shard: ShardArg,
 }
 
 /// Plays the skill ladder.
@@ -53,7 +51,7 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
         .map(|&b| study::ladder::search_seat(b))
         .collect();
     let (game, _) = args.game.build(info, spec.rules.as_deref(), Some(spec.players), Some(&seats))?;
-    let shard = study_shard(args.shard.as_deref(), &args.batch.output)?;
+    let shard = args.shard.get(&args.batch.output)?;
     let (format, out) = args.batch.output.open()?;
     let budgets: Vec<String> = spec.budgets.iter().map(u32::to_string).collect();
     args.batch.exec.note(&format!(
@@ -77,28 +75,16 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
     if let Some(shard) = shard {
         let steps = study::ladder::step_count(&spec);
         let work = study::shard_work(steps, Some(shard));
-        let results: Vec<serde_json::Value> = match work.part {
-            // Fewer steps than shards: this shard's share of one step's chunks.
-            Some(part) => {
-                let k = work.units[0];
-                let label = format!(
-                    "part {}/{} of {} v {} iterations",
-                    part.index,
-                    part.count,
-                    spec.budgets[k + 1],
-                    spec.budgets[k]
-                );
-                vec![play_part(&args.batch.exec, &label, || {
-                    study::ladder::ladder_part(info, &spec, k, part, Some(&INTERRUPTED))
-                })?]
-            }
-            None => play(&args.batch.exec, |step| {
-                study::ladder::ladder_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step)
-            })?
-            .iter()
-            .map(serde_json::to_value)
-            .collect::<Result<_, _>>()?,
+        let label = |k: usize, part: draftsim::sim::Shard| {
+            format!("part {}/{} of {} v {} iterations", part.index, part.count, spec.budgets[k + 1], spec.budgets[k])
         };
+        let results = shard_results(
+            &args.batch.exec,
+            &work,
+            label,
+            |k, part| study::ladder::ladder_part(info, &spec, k, part, Some(&INTERRUPTED)),
+            |step| study::ladder::ladder_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step),
+        )?;
         let part = StudyShard::new(&kind::LADDER, info.name, &spec, meta, shard, steps, results)?;
         return write_shard(out, part, &args.batch.exec.quiet);
     }

@@ -182,21 +182,10 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     };
     let tables = game.tables(&tally, &lineup.strategies);
     let meta = draftsim::output::RunMeta {
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        game: args.game.name().to_string(),
-        seed,
-        rounds_requested: rounds,
-        rounds: tally.rounds,
-        rules: game.rules_toml(),
-        seats: seats.clone(),
-        rotate: false,
-        shard: None,
-        until_ci: None,
-        cards: false,
         notes: vec![format!(
             "played by `draftsim play`: {unit} k was dealt from its own seed, mixed from seed {seed} and k; the seats as listed"
         )],
-        tally_crc32: None,
+        ..draftsim::output::RunMeta::new(args.game.name(), seed, rounds, tally.rounds, game.rules_toml(), seats.clone())
     };
     if let Some(dir) = out {
         let path = super::run::write_run(dir, &tables, &tally, &meta, format)?;

@@ -111,20 +111,14 @@ pub fn run(args: RunArgs) -> Result<()> {
     if let Some(w) = rounds_writer {
         w.finish()?;
     }
+    let listed = draftsim::sim::listed(&seats, players);
     let meta = RunMeta {
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        game: args.game.name().to_string(),
-        seed,
-        rounds_requested: rounds,
-        rounds: tally.rounds,
-        rules: game.rules_toml(),
-        seats: draftsim::sim::listed(&seats, players),
         rotate: plan.rotate,
         shard,
         until_ci: args.until_ci.map(|w| w.to_string()),
         cards: args.cards,
         notes: if shard.is_some() { Vec::new() } else { game.unused_rules(&tally) },
-        tally_crc32: None,
+        ..RunMeta::new(args.game.name(), seed, rounds, tally.rounds, game.rules_toml(), listed)
     };
     warn_unused(&meta.notes);
     // The score intervals are over deals (each played under every seating): one deal leaves

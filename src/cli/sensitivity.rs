@@ -16,7 +16,7 @@ use draftsim::sim::{CHUNK_DEALS, Lineup, Mode, Plan, Seatings};
 use super::args::{BatchArgs, ExecArgs, GameArgs, QuietArg, seconds};
 use super::interrupt::INTERRUPTED;
 use super::study::{
-    MergedTables, Merging, Study, StudyShard, play, state_file_for, study_shard, write_shard, write_study,
+    MergedTables, Merging, ShardArg, Study, StudyShard, play, state_file_for, write_shard, write_study,
 };
 
 /// Arguments of `draftsim sensitivity`.
@@ -30,11 +30,8 @@ pub struct SensitivityArgs {
     /// list rules GAME` names them).
     #[arg(long, value_delimiter = ',')]
     pub keys: Vec<String>,
-    /// Play only shard i of n (0-based) of the variants (the base and the deviations), or
-    /// auto/n from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; `draftsim merge` builds the
-    /// tables from every shard's --out.
-    #[arg(long, value_name = "i/n")]
-    pub shard: Option<String>,
+    #[command(flatten)]
+    pub shard: ShardArg,
     /// A budget in seconds instead of --rounds: a short pilot of the base measures the
     /// speed and sets the deals per variant (kept in the study's state, so a resumed study
     /// plays the same).
@@ -116,7 +113,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
     let per = Seatings::new(&Lineup::new(&seats), players, true)?.len() as u64;
     spec.deals = rounds.div_ceil(per);
     let list = sensitivity::deviations(info, &spec)?;
-    let shard = study_shard(args.shard.as_deref(), &args.batch.output)?;
+    let shard = args.shard.get(&args.batch.output)?;
     if shard.is_some() && args.budget_time.is_some() {
         return Err(
             InputError::new("--budget-time: every shard must play the same deals; give --rounds with --shard").into()

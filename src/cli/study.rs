@@ -152,16 +152,49 @@ impl StudyShard {
     }
 }
 
-/// Parses `--shard` for a study, which needs `--out` to leave its results.
-pub(super) fn study_shard(text: Option<&str>, out: &OutputArgs) -> Result<Option<Shard>> {
-    let shard = text.map(Shard::parse).transpose()?;
-    if shard.is_some() && out.out.is_none() {
-        return Err(InputError::new(
-            "--shard: also give --out DIR for the shard's results (draftsim merge reads them)",
-        )
-        .into());
+/// `--shard` of a study command.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ShardArg {
+    /// Play only shard i of n (0-based) of the study's units (compare: the pairs; ladder:
+    /// the steps; sweep: the variants; sensitivity: the base and each deviation; versus:
+    /// the two sides' deals), or auto/n from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX;
+    /// `draftsim merge` builds the tables from every shard's --out.
+    #[arg(long, value_name = "i/n")]
+    pub shard: Option<String>,
+}
+
+impl ShardArg {
+    /// The shard asked for, refused without `--out` (the shard's results go there).
+    pub(super) fn get(&self, out: &OutputArgs) -> Result<Option<Shard>> {
+        let shard = self.shard.as_deref().map(Shard::parse).transpose()?;
+        if shard.is_some() && out.out.is_none() {
+            return Err(InputError::new(
+                "--shard: also give --out DIR for the shard's results (draftsim merge reads them)",
+            )
+            .into());
+        }
+        Ok(shard)
     }
-    Ok(shard)
+}
+
+/// A shard's results, played with a progress bar: where the study has fewer units than
+/// shards, its share of one unit's chunks (`part`, shown as `label`); else its whole units.
+pub(super) fn shard_results<P, W>(
+    exec: &ExecArgs,
+    work: &study::ShardWork,
+    label: impl FnOnce(usize, Shard) -> String,
+    part: impl FnOnce(usize, Shard) -> Result<P, draftsim::Error> + Send,
+    whole: impl FnOnce(&mut dyn FnMut(usize, usize, &str)) -> Result<Vec<W>, draftsim::Error> + Send,
+) -> Result<Vec<serde_json::Value>>
+where
+    P: serde::Serialize + Send,
+    W: serde::Serialize + Send,
+{
+    if let Some(share) = work.part {
+        let unit = work.units[0];
+        return Ok(vec![play_part(exec, &label(unit, share), || part(unit, share))?]);
+    }
+    Ok(play(exec, whole)?.iter().map(serde_json::to_value).collect::<Result<_, _>>()?)
 }
 
 /// Writes a study shard's folder: its study.json (with the shard) and its results.

@@ -27,10 +27,8 @@ pub struct SweepArgs {
     /// combinable with --set): every seat playing the preset plays each derived preset.
     #[arg(long = "vary", value_name = "PRESET.PATH=V1,V2")]
     pub vary: Vec<String>,
-    /// Play only shard i of n (0-based) of the variants, or auto/n from SLURM_ARRAY_TASK_ID
-    /// or JOB_COMPLETION_INDEX; `draftsim merge` builds the table from every shard's --out.
-    #[arg(long, value_name = "i/n")]
-    pub shard: Option<String>,
+    #[command(flatten)]
+    pub shard: ShardArg,
     /// A limit on a figure of every variant, e.g. 'timeouts<=0.01' or 'completion>=0.9'
     /// (repeatable): the variants whose interval crosses it are named, here and in the report.
     #[arg(long, value_name = "FIGURE<=X|FIGURE>=X")]
@@ -70,7 +68,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     }
     // The base's rules in force (every default written out), when the base alone builds.
     let rules = (info.build)(Some(&base_rules), None, Some(&seats)).map_or(base_rules, |(g, _)| g.rules_toml());
-    let shard = study_shard(args.shard.as_deref(), &args.batch.output)?;
+    let shard = args.shard.get(&args.batch.output)?;
     let (format, out) = args.batch.output.open()?;
     let variants = study::sweep::variant_count(&spec);
     let players_note = match spec.axes.iter().find(|a| a.key == "players") {

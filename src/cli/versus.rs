@@ -14,7 +14,7 @@ use draftsim::study::versus::{self, Difference, Verdict, VersusSpec};
 
 use super::args::{BatchArgs, PlayersArg, QuietArg, SeatsArg};
 use super::interrupt::INTERRUPTED;
-use super::study::{MergedTables, Merging, Study, StudyShard, play, study_shard, write_shard, write_study};
+use super::study::{MergedTables, Merging, ShardArg, Study, StudyShard, play, write_shard, write_study};
 
 /// Arguments of `draftsim versus`.
 #[derive(Args, Debug)]
@@ -53,11 +53,8 @@ pub struct VersusArgs {
     /// optimal.
     #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
     pub exploitability: Option<PathBuf>,
-    /// Play only shard i of n (0-based) of the two sides' deals, or auto/n from
-    /// SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; `draftsim merge` builds the tables from
-    /// every shard's --out.
-    #[arg(long, value_name = "i/n")]
-    pub shard: Option<String>,
+    #[command(flatten)]
+    pub shard: ShardArg,
 }
 
 /// A side's rules file text (`None` for `defaults`).
@@ -121,7 +118,7 @@ pub fn versus(args: VersusArgs) -> Result<()> {
         // Checked before anything plays: a wrong folder is refused in one line.
         versus::exploitability_warnings(dir, info.name, &[], ("", ""), 0)?;
     }
-    let shard = study_shard(args.shard.as_deref(), &args.batch.output)?;
+    let shard = args.shard.get(&args.batch.output)?;
     let (format, out) = args.batch.output.open()?;
     let (players_a, players_b) = (built[0].0.players(), built[1].0.players());
     args.batch.exec.note(&format!(

@@ -44,6 +44,34 @@ pub struct RunMeta {
 }
 
 impl RunMeta {
+    /// A run of `game` from `seed` that asked for `rounds_requested` rounds and played
+    /// `rounds`, under `rules` with the lineup `seats`: each deal played once as listed,
+    /// unsharded, without a stopping rule, card analytics or notes.
+    pub fn new(
+        game: &str,
+        seed: u64,
+        rounds_requested: u64,
+        rounds: u64,
+        rules: String,
+        seats: Vec<String>,
+    ) -> RunMeta {
+        RunMeta {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            game: game.to_string(),
+            seed,
+            rounds_requested,
+            rounds,
+            rules,
+            seats,
+            rotate: false,
+            shard: None,
+            until_ci: None,
+            cards: false,
+            notes: Vec::new(),
+            tally_crc32: None,
+        }
+    }
+
     /// The metadata as key-value pairs (Parquet).
     pub fn key_values(&self) -> Vec<(String, String)> {
         vec![
