@@ -162,6 +162,31 @@ impl Forward for State {
         out.round_rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
     }
 
+    const REWINDS: bool = true;
+
+    /// At a declaration, the declarations made so far this round, from the first one
+    /// (they move no card, so a sampled world's cards replay them as they stand). Every
+    /// other decision's past moves cards a sampled world does not place (which cards an
+    /// exchange drew, a swap's card), so it is not rebuilt.
+    fn rewind(&self, rules: &Rules, start: &mut State, moves: &mut Vec<Move>) -> bool {
+        let (p, n) = (&self.public, rules.players);
+        if !matches!(p.phase, Phase::Declare(_)) {
+            return false;
+        }
+        start.clone_from(self);
+        moves.clear();
+        for k in 0..usize::from(p.pass) {
+            // Declarations run from the dealer, the seat before the first player.
+            let s = (p.first + n - 1 + k) % n;
+            let Some(stays) = p.declared[s] else { return false };
+            moves.push(Move::Stay(stays));
+            start.public.declared[s] = None;
+        }
+        start.public.pass = 0;
+        start.public.phase = Phase::Declare(((p.first + n - 1) % n) as u8);
+        true
+    }
+
     fn key(&self, rules: &Rules, actor: usize, observer: usize, m: Move) -> u32 {
         let layout = Layout { per: rules.cards_per_colour };
         let n = rules.players;
