@@ -10,8 +10,8 @@ at random, plus two from earlier `exploit` runs, and plays each, reading the cal
 chance of beating the field, against every heuristic preset heads-up and at four seats
 A, B, A, B (6,000 rounds a match, seed 7). It keeps the set whose smallest paired edge is
 largest: a preset that beats each of them rather than one field. The candidates do not read
-the passed packs; the shipped preset adds `read_packs = true` to the set kept. `--validate` plays the
-shipped preset on other deals (40,000 rounds a match, seed 20261130). `--rules FILE`
+the passed packs; the shipped preset adds `read_packs = true` to the set kept. `--validate`
+plays the shipped preset on other deals (40,000 rounds a match, seed 20261130). `--rules FILE`
 plays every match under those rules: the thresholds are read on the calibrated chance's
 scale, which depends on the rules, so a preset fitted to the default rules need not carry
 over. Run from the repository root after `cargo build --release`.
