@@ -96,7 +96,7 @@ type Ending = Result<Option<(u8, &'static str)>, Error>;
 /// and the events.
 fn play_turn(rules: &Rules, t: &mut State, bots: &mut [Script], seat: usize, game_turn: u32) -> (Ending, Vec<Event>) {
     let mut events = Vec::new();
-    let end = engine::take_turn(rules, t, bots, seat, game_turn, &mut events, &mut RoundResult::default());
+    let end = engine::testing::take_turn(rules, t, bots, seat, game_turn, &mut events, &mut RoundResult::default());
     (end, events)
 }
 
@@ -105,7 +105,8 @@ fn play_from(rules: &Rules, t: &mut State, bots: &mut [Script]) -> (RoundResult,
     let mut events = Vec::new();
     let mut out = RoundResult::default();
     let seating: Vec<usize> = (0..bots.len()).collect();
-    engine::play_game(rules, t, bots, &seating, &mut SeatRngs::new(0, bots.len()), &mut events, &mut out).unwrap();
+    engine::testing::play_game(rules, t, bots, &seating, &mut SeatRngs::new(0, bots.len()), &mut events, &mut out)
+        .unwrap();
     (out, events)
 }
 

@@ -9,7 +9,8 @@ use std::collections::VecDeque;
 use draftsim::cards::{Card, CardSet};
 use draftsim::error::Error;
 use draftsim::games::seven_card_draft::SevenCardDraft;
-use draftsim::games::seven_card_draft::engine::{self, Event, StackedDeal, State};
+use draftsim::games::seven_card_draft::engine::testing::StackedDeal;
+use draftsim::games::seven_card_draft::engine::{self, Event, State};
 use draftsim::games::seven_card_draft::measures::{FINISHED, FOLDS, PICKS, SHOWDOWN_WINS, SHOWDOWNS, WILD_WINS};
 use draftsim::games::seven_card_draft::rules::{Limit, Rules};
 use draftsim::games::seven_card_draft::view::{Action, Bot, BotRng, PickChoice, SeatView};
@@ -98,7 +99,7 @@ fn play(
     let default_stacks = vec![rules.starting_stack; picks.len()];
     let mut events = Vec::new();
     let mut result = RoundResult::default();
-    engine::play_stacked(
+    engine::testing::play_stacked(
         &variant,
         &mut table,
         &mut bots,
@@ -421,7 +422,7 @@ fn every_pick_is_recorded_with_its_pack() {
     let mut bots: Vec<Box<dyn Bot>> = JUNK.iter().map(|p| Scripted::boxed(p, &[])).collect();
     let mut out = RoundResult::default();
     let packs = packs_for(&JUNK);
-    engine::play_stacked(
+    engine::testing::play_stacked(
         &variant,
         &mut table,
         &mut bots,

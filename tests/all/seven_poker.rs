@@ -8,7 +8,8 @@ use draftsim::sim::UnitSeeds;
 use std::process::Command;
 
 use draftsim::games::seven_poker::cards::{CATEGORY_NAMES, dealt_categories};
-use draftsim::games::seven_poker::engine::{self, Event, Stacked, State};
+use draftsim::games::seven_poker::engine::testing::Stacked;
+use draftsim::games::seven_poker::engine::{self, Event, State};
 use draftsim::games::seven_poker::measures::{
     BLUFF_STAYS, BLUFF_WINS, CAPPED, EXCHANGED, KEPT_FOLDS, KEPT_FOLDS_PAID, NOBODY_STAYS, ROUND_WINS,
     SEVEN_COLOUR_WINS, SHORT_DEALS, SHORT_ENDS, SHOWDOWN, STAYS, TIE_OUTS, WINNING,
@@ -47,9 +48,16 @@ fn stacked(
     let mut out = RoundResult::default();
     let mut events = Vec::new();
     let mut b = bots(names);
-    let winner =
-        engine::play_stacked(rules, &mut table, &mut b, &Stacked { hands, pile, victory }, 1, &mut events, &mut out)
-            .unwrap();
+    let winner = engine::testing::play_stacked(
+        rules,
+        &mut table,
+        &mut b,
+        &Stacked { hands, pile, victory },
+        1,
+        &mut events,
+        &mut out,
+    )
+    .unwrap();
     (winner, out, events, table)
 }
 
@@ -300,7 +308,7 @@ fn discarding_more_than_the_pile_holds_is_refused() {
     let mut bots: Vec<Box<dyn draftsim::games::seven_poker::Bot>> =
         vec![Box::new(DiscardThree), Box::new(DiscardThree), Box::new(DiscardThree)];
     let pile = [48u8];
-    let err = engine::play_stacked(
+    let err = engine::testing::play_stacked(
         &rules,
         &mut State::verified(),
         &mut bots,
@@ -402,9 +410,16 @@ fn scripted_round(
     let mut table = State::verified();
     let mut out = RoundResult::default();
     let mut events = Vec::new();
-    let winner =
-        engine::play_stacked(rules, &mut table, &mut bots, &Stacked { hands, pile, victory }, 1, &mut events, &mut out)
-            .unwrap();
+    let winner = engine::testing::play_stacked(
+        rules,
+        &mut table,
+        &mut bots,
+        &Stacked { hands, pile, victory },
+        1,
+        &mut events,
+        &mut out,
+    )
+    .unwrap();
     (winner, out, events, table, bots)
 }
 
@@ -459,7 +474,7 @@ fn exchanges_go_round_the_table_per_orbit_three_cards_at_most() {
     assert_eq!(exchanges(&events), [(0, 3), (1, 3), (2, 1)]);
     // Four cards where three is the limit: an illegal action.
     let mut bots = vec![Scripted { ignore_limit: true, discard: 4, ..Scripted::stays() }; 3];
-    let err = engine::play_stacked(
+    let err = engine::testing::play_stacked(
         &rules,
         &mut State::verified(),
         &mut bots,
@@ -752,7 +767,7 @@ fn the_winner_chooses_its_victory_colours_unless_the_lowest_are_taken() {
     assert_eq!(table.victory(0), 1);
     // A choice outside the candidates is an illegal action.
     let mut bots = vec![picker(0b1000), Scripted::stays(), Scripted::stays()];
-    let err = engine::play_stacked(
+    let err = engine::testing::play_stacked(
         &three(),
         &mut State::verified(),
         &mut bots,

@@ -12,7 +12,8 @@ use std::collections::VecDeque;
 use draftsim::error::Error;
 use draftsim::games::sevens::bots::{BetModule, Preset, TradeModule, strength};
 use draftsim::games::sevens::cards::{DECK_SIZE, SevensCard, SevensHand};
-use draftsim::games::sevens::engine::{self, Event, StackedDeck, State};
+use draftsim::games::sevens::engine::testing::StackedDeck;
+use draftsim::games::sevens::engine::{self, Event, State};
 use draftsim::games::sevens::measures::{
     CARDS_TRADED, FOLDS_FIRST, NOBODY_QUALIFIES, REVEALED, SHOWDOWNS, SPLIT, SUIT_TIEBREAK,
 };
@@ -85,7 +86,7 @@ fn play(
     let seating: Vec<usize> = (0..hands.len()).collect();
     let mut events = Vec::new();
     let mut out = RoundResult::default();
-    engine::play_stacked(
+    engine::testing::play_stacked(
         rules,
         &mut State::verified(),
         &mut bots,
@@ -537,7 +538,7 @@ fn share_in_play(mine: [SevensCard; 3], opponents: usize, hands: u64, seed: u64)
         }
         let mut out = RoundResult::default();
         let order = stacked(&hands, &deck[3 * opponents..]);
-        engine::play_stacked(
+        engine::testing::play_stacked(
             &rules,
             &mut table,
             &mut bots,

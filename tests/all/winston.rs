@@ -162,7 +162,7 @@ fn scripted_draft(rules: &Rules, stack: &[u8], scripts: [Script; 2]) -> (State, 
     t.set_stack(stack, pool.all & !kept);
     let mut bots = scripts;
     let mut events = Vec::new();
-    engine::draft(
+    engine::testing::draft(
         &variant(rules, &pool),
         &mut t,
         &mut bots,
@@ -215,7 +215,7 @@ fn the_last_card_rule_takes_the_stacks_last_card_only_when_allowed() {
     let mut a = Script::default();
     a.draft.push_back(DraftChoice::TakeLastCard);
     let mut bots = [a, Script::default()];
-    let err = engine::draft(
+    let err = engine::testing::draft(
         &variant(&rules, &pool),
         &mut t,
         &mut bots,
@@ -261,7 +261,7 @@ fn decks_that_break_the_colour_rule_are_refused() {
             s
         };
         let mut bots = [taker(), taker()];
-        engine::play_stacked(
+        engine::testing::play_stacked(
             &variant(rules, &pool),
             &mut t,
             &mut bots,
@@ -379,7 +379,7 @@ fn abilities_make_the_opponent_draw_give_a_turn_a_second_discard_or_a_peek() {
         bot.play.push_back(Some(a));
         let mut events = Vec::new();
         let mut out = RoundResult::default();
-        let result = engine::scripted_turn(&variant(&rules, &pool), t, bot, 0, &mut events, &mut out).unwrap();
+        let result = engine::testing::scripted_turn(&variant(&rules, &pool), t, bot, 0, &mut events, &mut out).unwrap();
         assert_eq!(out.seats[0].sums[7], 1, "an ability play is counted");
         (result, events)
     };
@@ -465,7 +465,7 @@ fn scripted_draft_out(rules: &Rules, stack: &[u8], scripts: [Script; 2]) -> (Vec
     let mut bots = scripts;
     let mut events = Vec::new();
     let mut out = RoundResult::default();
-    engine::draft(
+    engine::testing::draft(
         &variant(rules, &pool),
         &mut t,
         &mut bots,
@@ -976,7 +976,7 @@ fn deals_do_not_depend_on_the_bots() {
 }
 
 /// The variant of these rules and their pool, as the engine's drivers take it.
-/// One scripted turn of seat 0 (see [`engine::scripted_turn`]).
+/// One scripted turn of seat 0 (see [`engine::testing::scripted_turn`]).
 fn turn(
     rules: &Rules,
     pool: &Pool,
@@ -984,7 +984,7 @@ fn turn(
     bot: &mut Script,
     events: &mut Vec<Event>,
 ) -> Result<(bool, bool), draftsim::Error> {
-    engine::scripted_turn(&variant(rules, pool), t, bot, 0, events, &mut RoundResult::default())
+    engine::testing::scripted_turn(&variant(rules, pool), t, bot, 0, events, &mut RoundResult::default())
 }
 
 fn variant(rules: &Rules, pool: &Pool) -> engine::Variant {

@@ -64,6 +64,8 @@ use crate::sim::{CardLog, Deal, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mi
 mod steps;
 pub use steps::*;
 mod forward;
+#[doc(hidden)]
+pub mod testing;
 pub use forward::*;
 
 /// Stream tag of the library's generation and shuffle.
@@ -451,60 +453,6 @@ impl State {
     /// Tableau wipes in the last game.
     pub fn wipes(&self) -> u32 {
         self.wipes
-    }
-
-    /// Sets up a scripted position for tests: these cards, this library (top last), this
-    /// row, and each seat's hand; every board empty with `rules.life`.
-    pub fn set_position(&mut self, rules: &Rules, cards: &[Card], library: &[u8], row: &[u8], hands: &[&[u8]]) {
-        self.cards[..cards.len()].copy_from_slice(cards);
-        self.n_cards = cards.len();
-        self.library[..library.len()].copy_from_slice(library);
-        self.n_library = library.len();
-        self.row[..row.len()].copy_from_slice(row);
-        self.n_row = row.len();
-        self.n_discard = 0;
-        self.n_removed = 0;
-        self.wipes = 0;
-        self.reshuffles = 0;
-        for (s, hand) in hands.iter().enumerate().take(rules.players) {
-            self.boards[s] = Board { life: rules.life, ..Board::default() };
-            self.hands[s][..hand.len()].copy_from_slice(hand);
-            self.boards[s].hand_size = hand.len();
-            self.turns[s] = 0;
-            self.flood[s] = (0, 0);
-        }
-    }
-
-    /// Puts cards into play for scripted tests: lands and creatures (not sick).
-    pub fn set_board(&mut self, seat: usize, lands: &[u8], creatures: &[u8]) {
-        let b = &mut self.boards[seat];
-        for &l in lands {
-            b.lands[usize::from(self.cards[usize::from(l)].colour)] += 1;
-            b.land_ids[b.n_lands] = l;
-            b.n_lands += 1;
-        }
-        for &c in creatures {
-            b.creatures[b.n_creatures] = c;
-            b.n_creatures += 1;
-        }
-    }
-
-    /// Sets a seat's mill counters and life, for scripted tests.
-    pub fn set_counters(&mut self, seat: usize, mill: u32, life: i32) {
-        self.boards[seat].mill = mill;
-        self.boards[seat].life = life;
-    }
-
-    /// Sets the cards removed from the game, in this order, for scripted tests.
-    pub fn set_removed(&mut self, cards: &[u8]) {
-        self.removed[..cards.len()].copy_from_slice(cards);
-        self.n_removed = cards.len();
-    }
-
-    /// Sets the rummy discard pile (top last), for scripted tests.
-    pub fn set_discard(&mut self, cards: &[u8]) {
-        self.discard[..cards.len()].copy_from_slice(cards);
-        self.n_discard = cards.len();
     }
 
     fn view<'a>(&'a self, rules: &'a Rules, seat: usize) -> View<'a> {

@@ -729,45 +729,6 @@ impl State {
     }
 }
 
-/// Plays from the position in `t` (opening included), for scripted tests.
-pub fn play_game<B: Bot>(
-    rules: &Rules,
-    t: &mut State,
-    bots: &mut [B],
-    seating: &[usize],
-    bot_rngs: &mut SeatRngs,
-    sink: &mut impl Sink,
-    out: &mut RoundResult,
-) -> Step {
-    t.begin(rules, sink, out)?;
-    crate::search::play_on(rules, t, bot_rngs, sink, out, |t, s, rng| t.ask_bot(rules, &mut bots[seating[s]], rng))
-}
-
-/// One turn of `seat` (game turn `game_turn`) on the position in `t`, for scripted tests:
-/// draw, land, creatures, attack, blocks, damage, discard to hand size; `bots[s]` plays
-/// seat `s`, its stream seeded from 0. Returns an ending when the draw ran dry under mill
-/// counters.
-pub fn take_turn<B: Bot>(
-    rules: &Rules,
-    t: &mut State,
-    bots: &mut [B],
-    seat: usize,
-    game_turn: u32,
-    sink: &mut impl Sink,
-    out: &mut RoundResult,
-) -> Result<Option<(u8, &'static str)>, Error> {
-    let mut bot_rngs = SeatRngs::new(0, bots.len());
-    t.stop_after_turn = true;
-    t.ended = None;
-    t.seat = seat as u8;
-    t.game_turn = game_turn;
-    let result = t.start_turn(rules, sink, out).and_then(|()| {
-        crate::search::play_on(rules, t, &mut bot_rngs, sink, out, |t, s, rng| t.ask_bot(rules, &mut bots[s], rng))
-    });
-    t.stop_after_turn = false;
-    result.map(|()| t.ended)
-}
-
 /// Under mill counters, the ending when a draw finds nothing: the fewest counters win.
 pub(super) fn ran_dry(rules: &Rules, t: &State) -> Option<(u8, &'static str)> {
     if !rules.mill_counters {

@@ -39,8 +39,10 @@ pub use crate::sim::NoEvents;
 use crate::sim::{CardLog, Deal, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
 mod steps;
-pub use steps::*;
+use steps::*;
 mod forward;
+#[doc(hidden)]
+pub mod testing;
 pub use forward::*;
 mod settle;
 use settle::*;

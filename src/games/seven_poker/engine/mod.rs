@@ -53,6 +53,8 @@ use crate::sim::{Deal, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 mod steps;
 pub use steps::*;
 mod forward;
+#[doc(hidden)]
+pub mod testing;
 use forward::*;
 
 /// Room for the largest deck (9 cards of each of the seven colours).

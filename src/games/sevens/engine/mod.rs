@@ -34,9 +34,10 @@ use crate::search::{Forward, SearchNote};
 pub use crate::sim::NoEvents;
 use crate::sim::{Deal, MAX_SEATS, RoundResult, SHARE_UNIT, UnitSeeds, mix_seed};
 
-mod steps;
-pub use steps::*;
 mod forward;
+mod steps;
+#[doc(hidden)]
+pub mod testing;
 
 /// Stream tag of the deal seeds of a carry-over run's later hands.
 const HAND_STREAM: u64 = 0x7E7E_0001;

@@ -45,6 +45,8 @@ use crate::sim::{CardLog, Deal, RoundResult, SHARE_UNIT, SeatRngs, UnitSeeds, mi
 mod steps;
 pub use steps::*;
 mod forward;
+#[doc(hidden)]
+pub mod testing;
 
 /// Stream tag of the draft stack's shuffle.
 const STACK_STREAM: u64 = 0x3157_0001;
@@ -475,29 +477,9 @@ impl State {
         self.decks[seat]
     }
 
-    /// Sets the stack (the last card is the top) and the removed cards, for scripted tests.
-    pub fn set_stack(&mut self, stack: &[u8], removed: Cards) {
-        self.stack[..stack.len()].copy_from_slice(stack);
-        self.stack_len = stack.len();
-        self.stack_dealt = stack.len();
-        self.removed = removed;
-    }
-
     /// The last match's stack as dealt, before the draft (the last card is the top).
     pub fn dealt_stack(&self) -> &[u8] {
         &self.stack[..self.stack_dealt]
-    }
-
-    /// Sets `seat`'s side of a game, for scripted tests: its deck list is every card given,
-    /// `deck` is drawn from the end, and `named` is the colour named if `top` is wild.
-    pub fn set_side(&mut self, pool: &Pool, seat: usize, deck: &[u8], hand: Cards, top: u8, named: Option<usize>) {
-        let side = &mut self.sides[seat];
-        *side = Side::default();
-        side.deck[..deck.len()].copy_from_slice(deck);
-        side.deck_len = deck.len();
-        side.hand = hand;
-        set_top(pool, side, top, named);
-        self.decks[seat] = side.deck_cards() | hand | bit(top);
     }
 
     /// `seat`'s hand, top discard, deck (top last) and discards beneath the top.
@@ -506,7 +488,7 @@ impl State {
         (side.hand, side.top, side.deck[..side.deck_len].to_vec(), side.under)
     }
 
-    /// The piles and each seat's pool, for scripted tests.
+    /// The three piles.
     pub fn piles(&self) -> [Cards; 3] {
         self.piles
     }

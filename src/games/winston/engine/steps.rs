@@ -26,9 +26,9 @@ impl State {
         self.start_stacked(rules, pool, deal.seed, sink, out)
     }
 
-    /// Starts a match from the stack already set (see [`State::set_stack`]) and plays up to
-    /// the first decision.
-    pub fn start_stacked(
+    /// Starts a match from the stack already in place (shuffled by the unit's start, or set
+    /// by a scripted test) and plays up to the first decision.
+    pub(super) fn start_stacked(
         &mut self,
         rules: &Rules,
         pool: &Pool,
@@ -728,71 +728,6 @@ pub fn next_starter(rule: LaterStarter, starter: usize, winner: Option<usize>) -
         (LaterStarter::Winner, Some(w)) => w,
         (LaterStarter::Alternate, _) | (_, None) => 1 - starter,
     }
-}
-
-/// Plays one match from the stack already in `t` (the last card is the top), with
-/// `t.removed` set: what a unit's start does after its shuffle, and what scripted tests call.
-pub fn play_stacked<B: Bot>(
-    variant: &Variant,
-    t: &mut State,
-    bots: &mut [B],
-    seating: &[usize],
-    seeds: UnitSeeds,
-    sink: &mut impl Sink,
-    out: &mut RoundResult,
-) -> Step {
-    t.start_stacked(&variant.rules, &variant.pool, seeds.deal, sink, out)?;
-    let mut rngs = SeatRngs::new(seeds.bots, 2);
-    crate::search::play_on(variant, t, &mut rngs, sink, out, |t, s, rng| t.ask_bot(variant, &mut bots[seating[s]], rng))
-}
-
-/// The Winston draft from the stack in `t` until no card is left (public for scripted
-/// tests); the table then waits for seat 0's deck.
-pub fn draft<B: Bot>(
-    variant: &Variant,
-    t: &mut State,
-    bots: &mut [B],
-    seating: &[usize],
-    bot_rngs: &mut SeatRngs,
-    sink: &mut impl Sink,
-    out: &mut RoundResult,
-) -> Step {
-    let (rules, pool) = (&variant.rules, &variant.pool);
-    t.begin_draft();
-    t.run(rules, pool, Stage::DraftTurn, sink, out)?;
-    while let Phase::Draft { seat, .. } = t.phase {
-        let s = usize::from(seat);
-        let m = t.ask_bot(variant, &mut bots[seating[s]], bot_rngs.seat(s))?;
-        t.step(variant, m, sink, out)?;
-    }
-    Ok(())
-}
-
-/// One scripted turn of `seat` on the sides set with [`State::set_side`] (reshuffles
-/// seeded from 0); returns (won, takes another turn).
-pub fn scripted_turn<B: Bot>(
-    variant: &Variant,
-    t: &mut State,
-    bot: &mut B,
-    seat: usize,
-    sink: &mut impl Sink,
-    out: &mut RoundResult,
-) -> Result<(bool, bool), Error> {
-    t.rngs = [Xoshiro256PlusPlus::seed_from_u64(0), Xoshiro256PlusPlus::seed_from_u64(1)];
-    t.peeked = [(NO_CARD, NO_CARD); 2];
-    let mut rng = BotRng::seed_from_u64(0);
-    t.turn_seat = seat;
-    t.game_turns = 0;
-    t.one_turn = true;
-    let mut result = t.run(&variant.rules, &variant.pool, Stage::StartTurn, sink, out);
-    while result.is_ok() && t.to_act().is_some() {
-        result = t.ask_bot(variant, bot, &mut rng).and_then(|m| t.step(variant, m, sink, out));
-    }
-    t.one_turn = false;
-    t.phase = Phase::Over;
-    result?;
-    t.check_game()?;
-    Ok(t.turn_result)
 }
 
 /// Logs cards for card analytics: seen at this turn, and also taken when `taken`.
