@@ -60,17 +60,17 @@ fn bench_game<G: GameDef>(bencher: Bencher, every: u32, overrides: Option<&str>)
 
 #[divan::bench(sample_count = 40)]
 fn sevens_simulations(bencher: Bencher) {
-    bench_game::<draftsim::games::sevens::Def>(bencher, 2, Some("rollout=random"));
+    bench_game::<draftsim::games::sevens::Def>(bencher, 2, Some("rollout=random;particles=0;depth=0;margin=0"));
 }
 
 #[divan::bench(sample_count = 40)]
 fn seven_card_draft_simulations(bencher: Bencher) {
-    bench_game::<draftsim::games::seven_card_draft::Def>(bencher, 5, Some("rollout=random"));
+    bench_game::<draftsim::games::seven_card_draft::Def>(bencher, 5, Some("rollout=random;particles=0;models=[]"));
 }
 
 #[divan::bench(sample_count = 20)]
 fn seven_poker_simulations(bencher: Bencher) {
-    bench_game::<draftsim::games::seven_poker::Def>(bencher, 7, Some("rollout=random;searches=all"));
+    bench_game::<draftsim::games::seven_poker::Def>(bencher, 7, Some("rollout=random;searches=all;particles=0"));
 }
 
 #[divan::bench(sample_count = 20)]

@@ -87,7 +87,7 @@ fn the_counted_menus_are_as_long_as_the_listed_ones() {
 #[test]
 fn the_search_preset_searches_whether_to_stay_and_beats_adaptive() {
     // The preset searches the stay-or-fold only and exchanges as `adaptive`; searching
-    // every decision at random (`search{rollout=random;searches=all}`) loses about two
+    // every decision at random (`search{rollout=random;searches=all;particles=0}`) loses about two
     // victory cards a game to `adaptive` here instead.
     let out = common::scratch("search_seven_poker", "beats-adaptive").join("run");
     let o = common::draftsim(&[
