@@ -35,7 +35,8 @@ pub fn compare(args: CompareArgs) -> Result<()> {
     let spec = CompareSpec {
         rules: args.game.rules_text()?,
         strategies: draftsim::games::presets::rejoin(&args.strategies),
-        players: args.players.players.or(args.game.rules_players()?).unwrap_or(2),
+        // Heads-up unless told, or as few as the game seats (Seven Poker: three).
+        players: args.players.players.or(args.game.rules_players()?).unwrap_or(info.fewest_players().max(2)),
         rounds_per_pair: rounds,
         seed: args.batch.seed.seed,
     };

@@ -86,7 +86,7 @@ enum Command {
     /// Play every strategy against every other: win-share matrix, ratings, dominance.
     #[command(
         after_help = "Example:\n  draftsim compare --strategies greedy,hate,tight,random --rounds 100000 --out cmp",
-        mut_arg("players", |a| a.help("Players at each pair's table (default: the rules file's, else 2)")),
+        mut_arg("players", |a| a.help("Players at each pair's table (default: the rules file's, else 2, or the fewest the game seats where that is more)")),
         mut_arg("rounds", |a| a.help("Rounds for each pair of strategies [default: 100000]")),
         mut_arg("seed", |a| a.help("The seed: every pair plays the same deals from it")),
     )]

@@ -33,8 +33,9 @@ pub struct PlayArgs {
     /// The seed the units are dealt from (default: drawn from the clock, and printed).
     #[arg(long, value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub seed: Option<u64>,
-    /// Show advice at each of your decisions: `--hint` (or `--hint search`) the search
-    /// bot's top moves, with their shares of its visits and mean results (0 worst, 1 best);
+    /// Show advice at each of your decisions: `--hint` (or `--hint search`) what the game's
+    /// `search` preset would play, its top moves with their shares of its visits and mean
+    /// results (0 worst, 1 best);
     /// `--hint cfr` (or another trained-policy preset) the policy's probabilities.
     #[arg(long, value_name = "WHO", num_args = 0..=1, default_missing_value = "search")]
     pub hint: Option<String>,

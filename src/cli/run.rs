@@ -133,14 +133,15 @@ pub fn run(args: RunArgs) -> Result<()> {
     }
     if let Some(w) = args.until_ci {
         let (width, units) = (tally.max_win_rate_half_width(), game.measures().units());
-        args.batch.exec.note(&if width <= w {
-            format!("--until-ci reached after {} {units}", tally.rounds)
+        if width <= w {
+            args.batch.exec.note(&format!("--until-ci reached after {} {units}", tally.rounds));
         } else {
-            format!(
-                "--until-ci not reached: --rounds stopped it after {} {units}, the widest half-width {width:.4}; raise --rounds",
+            // The intervals asked for were not reached: a warning, shown under --quiet too.
+            super::args::warn(&format!(
+                "--until-ci {w} not reached: --rounds stopped it after {} {units}, the widest half-width {width:.4}; raise --rounds",
                 tally.rounds
-            )
-        });
+            ));
+        }
     }
     let mut tables = game.tables(&tally, &lineup.strategies);
     if let Some(band) = args.ideal_length

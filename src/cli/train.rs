@@ -96,8 +96,10 @@ pub fn run(args: TrainArgs) -> Result<()> {
             .into());
         }
         Algorithm::Full(_) if !exact => {
+            // Suggest only what this game takes (es-mccfr is refused where it probes).
+            let sampled = if game.probe_training() { "mccfr-probe" } else { "es-mccfr or mccfr-probe" };
             return Err(InputError::new(format!(
-                "--algorithm {algorithm_name}: {} has no exact tree to sweep; use es-mccfr or mccfr-probe (over its forward model)",
+                "--algorithm {algorithm_name}: {} has no exact tree to sweep; use {sampled} (over its forward model)",
                 info.name
             ))
             .into());

@@ -281,7 +281,7 @@ impl<G: GameDef> Contest<G> {
         // A program seated twice is one strategy: one pool of programs, one count of faults.
         for i in 1..lineup.len() {
             if let Some(first) = lineup[..i].iter().position(|(n, _)| *n == lineup[i].0)
-                && matches!(lineup[i].1, Strategy::Outside(_))
+                && matches!(lineup[i].1, Strategy::Outside(..))
             {
                 lineup[i].1 = lineup[first].1.clone();
             }
@@ -292,7 +292,7 @@ impl<G: GameDef> Contest<G> {
                 Strategy::Search(_, rollout, models) => (std::iter::once(rollout).chain(models))
                     .filter_map(|r| if let Rollout::Policy(policy, _) = r { Some(policy) } else { None })
                     .collect(),
-                Strategy::Outside(spec) => {
+                Strategy::Outside(spec, _) => {
                     spec.bind(G::NAME, &rules_toml::<G>(G::rules_file(&rules)), G::players(&rules));
                     Vec::new()
                 }
@@ -355,7 +355,7 @@ impl<G: GameDef> Contest<G> {
         let mut done: Vec<&str> = Vec::new();
         let mut rows = Vec::new();
         for (name, strategy) in &self.lineup {
-            let Strategy::Outside(spec) = strategy else { continue };
+            let Strategy::Outside(spec, _) = strategy else { continue };
             let Some(f) = spec.faults() else { continue };
             if done.contains(&name.as_str()) {
                 continue;
@@ -381,7 +381,7 @@ impl<G: GameDef> Game for Contest<G> {
             bots: (self.lineup.iter()).map(|(name, strategy)| SeatBot::new(name, strategy, players, G::bot)).collect(),
             scratch: Box::<Scratch<G::State>>::default(),
             names: self.lineup.iter().map(|(name, _)| name.clone()).collect(),
-            outside: self.lineup.iter().any(|(_, s)| matches!(s, Strategy::Outside(_))),
+            outside: self.lineup.iter().any(|(_, s)| matches!(s, Strategy::Outside(..))),
         }
     }
 
@@ -483,7 +483,7 @@ impl<G: GameDef> Runner for Contest<G> {
                 out.push(out[at].clone());
                 continue;
             }
-            if matches!(strategy, Strategy::Outside(_)) {
+            if matches!(strategy, Strategy::Outside(..)) {
                 return Err(InputError::new(format!(
                     "{name}: a seat decided outside the process cannot be tabulated over every information set; measure it by play with `run` against the `cfr` preset"
                 ))
@@ -548,7 +548,9 @@ where
             }
             let one = if asked == 1 { "strategy" } else { "strategies" };
             Err(if e.to_string().starts_with("players = ") {
-                InputError::new(format!("--seats names {asked} {one}, so {e}; name one strategy per seat"))
+                InputError::new(format!(
+                    "--seats names {asked} {one}, so {e}; name one strategy per seat, or give --players to seat them in turn"
+                ))
             } else {
                 e
             })

@@ -278,6 +278,14 @@ impl GameInfo {
     pub fn with_defaults(&self) -> Result<Built, InputError> {
         (self.build)(None, None, None)
     }
+
+    /// The fewest players its rules seat (2 where they have no player count).
+    pub fn fewest_players(&self) -> usize {
+        match self.rule_steps.iter().find(|(key, _)| *key == "players") {
+            Some((_, RuleStep::Int { min, .. })) => usize::try_from(*min).unwrap_or(2),
+            _ => 2,
+        }
+    }
 }
 
 /// The game of this name.

@@ -380,11 +380,13 @@ enum Hinter<F: Forward> {
 const HINT_ITERATIONS: u32 = 2000;
 
 impl<F: Forward> OutsideBot<F> {
-    /// A seat decided by `seat`, at a table of `players`.
-    pub fn new(seat: Box<dyn Outside>, players: usize) -> Self {
-        let hint = match seat.hint() {
-            crate::outside::Hint::None => Hinter::None,
-            crate::outside::Hint::Search => {
+    /// A seat decided by `seat`, at a table of `players`; `search`, the game's `search`
+    /// preset, gives its search hints (without one, a search from the rules alone does).
+    pub fn new(seat: Box<dyn Outside>, players: usize, search: Option<Box<Ismcts<F>>>) -> Self {
+        let hint = match (seat.hint(), search) {
+            (crate::outside::Hint::None, _) => Hinter::None,
+            (crate::outside::Hint::Search, Some(search)) => Hinter::Search(search),
+            (crate::outside::Hint::Search, None) => {
                 let params = SearchParams {
                     iterations: HINT_ITERATIONS,
                     exploration: 0.7,
@@ -401,7 +403,7 @@ impl<F: Forward> OutsideBot<F> {
                 };
                 Hinter::Search(Box::new(Ismcts::new(params, players, Vec::new(), Vec::new())))
             }
-            crate::outside::Hint::Policy(name, policy) => Hinter::Policy(name, policy),
+            (crate::outside::Hint::Policy(name, policy), _) => Hinter::Policy(name, policy),
         };
         OutsideBot { seat, legal: Vec::new(), texts: Vec::new(), hint }
     }
@@ -422,9 +424,23 @@ impl<F: Forward> OutsideBot<F> {
             Hinter::None => None,
             _ if self.legal.len() == 1 => Some("one legal move".to_string()),
             Hinter::Search(search) => {
-                search.decide(rules, seat, obs, rng);
+                let m = search.decide(rules, seat, obs, rng);
                 let mut legal = Vec::new();
-                Some(format!("search: {}", top_moves(rules, state, search, seat, &mut legal)))
+                Some(match search.note(seat).kind {
+                    // A decision the preset leaves to its rollout policy is not searched.
+                    NoteKind::Rollout => {
+                        format!(
+                            "search: {} (its rollout policy's move: it searches no such decision)",
+                            state.describe(rules, m, seat)
+                        )
+                    }
+                    NoteKind::Kept => format!(
+                        "search: {} (its rollout policy's move, none better by its margin); {}",
+                        state.describe(rules, m, seat),
+                        top_moves(rules, state, search, seat, &mut legal)
+                    ),
+                    _ => format!("search: {}", top_moves(rules, state, search, seat, &mut legal)),
+                })
             }
             Hinter::Policy(name, policy) => {
                 Some(format!("{name}: {}", policy_advice(policy, rules, state, seat, obs, &self.legal)))
@@ -770,26 +786,45 @@ impl<F: Forward> SeatBot<F> {
         match strategy {
             Strategy::Heuristic(preset) => SeatBot::Heuristic(bot(preset, name)),
             Strategy::Search(params, rollout, models) => {
-                // One bot per seat, so a bot's memory of a unit stays its seat's.
-                let seats = |r: &Rollout<P>| -> Vec<RolloutBot<F>> {
-                    (0..players)
-                        .filter_map(|_| match r {
-                            Rollout::Random => None,
-                            Rollout::Preset(p) => Some(RolloutBot::Preset(bot(p, name))),
-                            Rollout::Policy(policy, fallback) => Some(RolloutBot::Policy(PolicyBot::new(
-                                policy.clone(),
-                                fallback.as_ref().map(|p| bot(p, name)),
-                            ))),
-                        })
-                        .collect()
-                };
-                let models = models.iter().map(seats).collect();
-                SeatBot::Search(Box::new(Ismcts::new(params.clone(), players, seats(rollout), models)))
+                SeatBot::Search(search_bot(name, params, rollout, models, players, &bot))
             }
             Strategy::Policy(policy, fallback) => {
                 SeatBot::Policy(Box::new(PolicyBot::new(policy.clone(), fallback.as_ref().map(|p| bot(p, name)))))
             }
-            Strategy::Outside(spec) => SeatBot::Outside(Box::new(OutsideBot::new(spec.open(), players))),
+            Strategy::Outside(spec, hint) => {
+                let hint = match hint.as_deref() {
+                    Some(Strategy::Search(params, rollout, models)) => {
+                        Some(search_bot(name, params, rollout, models, players, &bot))
+                    }
+                    _ => None,
+                };
+                SeatBot::Outside(Box::new(OutsideBot::new(spec.open(), players, hint)))
+            }
         }
     }
+}
+
+/// The search bot of a search strategy, its rollout and model bots made by `bot`.
+fn search_bot<F: Forward, P>(
+    name: &str,
+    params: &SearchParams,
+    rollout: &Rollout<P>,
+    models: &[Rollout<P>],
+    players: usize,
+    bot: &dyn Fn(&P, &str) -> F::Bot,
+) -> Box<Ismcts<F>> {
+    // One bot per seat, so a bot's memory of a unit stays its seat's.
+    let seats = |r: &Rollout<P>| -> Vec<RolloutBot<F>> {
+        (0..players)
+            .filter_map(|_| match r {
+                Rollout::Random => None,
+                Rollout::Preset(p) => Some(RolloutBot::Preset(bot(p, name))),
+                Rollout::Policy(policy, fallback) => {
+                    Some(RolloutBot::Policy(PolicyBot::new(policy.clone(), fallback.as_ref().map(|p| bot(p, name)))))
+                }
+            })
+            .collect()
+    };
+    let models = models.iter().map(seats).collect();
+    Box::new(Ismcts::new(params.clone(), players, seats(rollout), models))
 }

@@ -159,8 +159,9 @@ pub enum Strategy<P> {
     /// with the preset its header names for the decisions it has no probabilities for.
     Policy(std::sync::Arc<crate::solver::policy::Policy>, Option<P>),
     /// A seat decided outside the process: an external bot (`ext{cmd="..."}`) or the
-    /// human seat of `draftsim play` (`you`).
-    Outside(std::sync::Arc<crate::outside::OutsideSpec>),
+    /// human seat of `draftsim play` (`you`), with the game's `search` preset, which gives
+    /// its hints.
+    Outside(std::sync::Arc<crate::outside::OutsideSpec>, Option<Box<Strategy<P>>>),
 }
 
 /// The `module` value that marks a trained-policy preset.
@@ -213,17 +214,6 @@ impl SearchParams {
                 t.worlds
             )));
         }
-        if t.worlds > 1 && t.rollout == "random" {
-            return Err(InputError::new(format!(
-                "worlds = {}: worlds are weighed by the rollout policy's moves, and a random rollout makes every world as likely; name a heuristic preset or a trained policy as rollout (e.g. rollout = \"cfr\") or set worlds = 1",
-                t.worlds
-            )));
-        }
-        if t.searches != Searches::All && t.rollout == "random" {
-            return Err(InputError::new(
-                "searches: the rollout policy makes the decisions the search leaves, and a random rollout would make them at random; name a heuristic preset or a trained policy as rollout (e.g. rollout = \"tight\") or set searches = \"all\"",
-            ));
-        }
         if !(t.margin.is_finite() && (0.0..=1.0).contains(&t.margin)) {
             return Err(InputError::new(format!(
                 "margin = {}: use a number from 0 (always the most visited move) to 1 (always the rollout policy's move), e.g. 0.01",
@@ -242,17 +232,37 @@ impl SearchParams {
                 t.particles, t.worlds
             )));
         }
-        if t.particles > 0 && t.rollout == "random" {
-            return Err(InputError::new(format!(
-                "particles = {}: worlds are weighed by the rollout policy's moves, and a random rollout makes every world as likely; name a heuristic preset or a trained policy as rollout (e.g. rollout = \"tight\") or set particles = 0",
-                t.particles
-            )));
-        }
         if !(t.mismatch.is_finite() && t.mismatch > 0.0 && t.mismatch <= 1.0) {
             return Err(InputError::new(format!(
                 "mismatch = {}: use a number above 0 and at most 1 (1 weighs every world alike), e.g. 0.05",
                 t.mismatch
             )));
+        }
+        if t.rollout == "random" {
+            // Every key that needs moves of the rollout policy's own, named at once: a
+            // preset that sets several (`search{rollout=random}`) is mended in one go.
+            let mut clash: Vec<(String, &str)> = Vec::new();
+            if t.worlds > 1 {
+                clash.push((format!("worlds = {}", t.worlds), "worlds = 1"));
+            }
+            if t.searches != Searches::All {
+                let searched = if t.searches == Searches::Bets { "bets" } else { "others" };
+                clash.push((format!("searches = \"{searched}\""), "searches = \"all\""));
+            }
+            if t.particles > 0 {
+                clash.push((format!("particles = {}", t.particles), "particles = 0"));
+            }
+            if t.margin > 0.0 {
+                clash.push((format!("margin = {}", t.margin), "margin = 0"));
+            }
+            if !clash.is_empty() {
+                let (keys, fixes): (Vec<String>, Vec<&str>) = clash.into_iter().unzip();
+                return Err(InputError::new(format!(
+                    "{} with rollout = \"random\": these weigh worlds by the rollout policy's moves or keep its moves, and a random rollout has none of its own; set {}, or name one of the game's presets or trained policies as rollout (`draftsim list strategies`)",
+                    keys.join(", "),
+                    fixes.join(", ")
+                )));
+            }
         }
         if !t.models.is_empty() && t.particles == 0 {
             return Err(InputError::new(
@@ -268,11 +278,6 @@ impl SearchParams {
         if t.models.iter().any(|m| m == "random") {
             return Err(InputError::new(
                 "models: \"random\" makes every seen move as likely and tells no world apart; name heuristic presets or trained policies of the game (`draftsim list strategies`)",
-            ));
-        }
-        if t.margin > 0.0 && t.rollout == "random" {
-            return Err(InputError::new(
-                "margin: the search keeps the rollout policy's own move unless another is better by the margin, and a random rollout has no move of its own; name a heuristic preset or a trained policy as rollout (e.g. rollout = \"tight\") or set margin = 0",
             ));
         }
         Ok(SearchParams {
@@ -316,7 +321,9 @@ pub fn load_strategy<P>(
     parse: fn(&str) -> Result<P, InputError>,
 ) -> Result<Strategy<P>, InputError> {
     if let Some(spec) = crate::outside::parse_seat(name_or_path)? {
-        return Ok(Strategy::Outside(std::sync::Arc::new(spec)));
+        // A hint is what the game's `search` preset would play, not a search of its own.
+        let hint = load_strategy(presets_list, "search", game, parse).ok().map(Box::new);
+        return Ok(Strategy::Outside(std::sync::Arc::new(spec), hint));
     }
     let text = presets::preset_text(presets_list, name_or_path, game)?;
     if module_of(&text).as_deref() == Some(POLICY_MODULE) {
@@ -415,5 +422,9 @@ mod tests {
         }
         // Depth alone is flat Monte Carlo under any rollout.
         assert_eq!(parse("rollout = \"random\"\ndepth = 1").unwrap().depth, 1);
+        // Every key a random rollout cannot serve is named in one line, with every fix.
+        let e = parse("rollout = \"random\"\nsearches = \"bets\"\nparticles = 1024").unwrap_err().to_string();
+        assert!(e.starts_with("searches = \"bets\", particles = 1024 with rollout = \"random\""), "{e}");
+        assert!(e.contains("set searches = \"all\", particles = 0,"), "{e}");
     }
 }

@@ -90,6 +90,20 @@ pub fn two_sided_p(z: f64) -> f64 {
     (t * poly.exp()).min(1.0)
 }
 
+/// The two-sided p-value of `t` under Student's t with `df` degrees of freedom: the test
+/// that goes with an interval from [`t_quantile_975`] (p below 0.05 exactly when that
+/// interval leaves out zero).
+pub fn two_sided_p_t(t: f64, df: u64) -> f64 {
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    if t.is_nan() {
+        return f64::NAN;
+    }
+    match StudentsT::new(0.0, 1.0, df as f64) {
+        Ok(d) => (2.0 * d.cdf(-t.abs())).min(1.0),
+        Err(_) => two_sided_p(t),
+    }
+}
+
 /// The 97.5% quantile of Student's t with `df` degrees of freedom.
 ///
 /// Exact table values up to 30, then the Cornish-Fisher expansion around the normal
@@ -141,6 +155,13 @@ mod tests {
         assert!((two_sided_p(-1.0) - 0.317_310_5).abs() < 1e-6);
         assert!((two_sided_p(0.0) - 1.0).abs() < 1e-7);
         assert!(two_sided_p(6.0) < 1e-8);
+        // Student's t: its p is 0.05 at the quantile its intervals use, at any df.
+        for df in [1, 2, 4, 10, 30, 200] {
+            let p = two_sided_p_t(t_quantile_975(df), df);
+            assert!((p - 0.05).abs() < 1e-4, "df {df}: {p}");
+        }
+        assert!((two_sided_p_t(2.0, 1) - 0.295_167).abs() < 1e-5);
+        assert!((two_sided_p_t(-1.0, 100_000) - two_sided_p(1.0)).abs() < 1e-5);
     }
 
     #[test]

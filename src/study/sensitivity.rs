@@ -488,8 +488,10 @@ fn mean_test(z: &[f64], effect: f64) -> (Estimate, f64) {
     let var = z.iter().map(|v| v * v).sum::<f64>() / (n - 1.0);
     let se = (var / n).sqrt();
     let half = stats::t_quantile_975(z.len() as u64 - 1) * se;
+    // Student's t for the p-value as for the interval, so that a figure is called
+    // significant only where its interval leaves out zero.
     let p = if se > 0.0 {
-        stats::two_sided_p(effect / se)
+        stats::two_sided_p_t(effect / se, z.len() as u64 - 1)
     } else if effect == 0.0 {
         1.0
     } else {
@@ -667,5 +669,22 @@ mod tests {
         assert!(effect.lo > 0.0 && p < 1e-6, "{effect:?} {p}");
         let (_, same, p_same) = paired_ratio(&base, &base).unwrap();
         assert_eq!((same.mean, p_same), (0.0, 1.0));
+    }
+
+    /// On few deal groups the p-value follows the interval: two groups differing by 1 and
+    /// 3 give a mean of 2 whose t interval (one degree of freedom) reaches far below zero,
+    /// so p is far above 0.05 (the normal's would be 0.046: significant).
+    #[test]
+    fn a_figure_whose_interval_crosses_zero_is_not_significant() {
+        let (_, effect, p) = paired_mean(&[0.0, 0.0], &[1.0, 3.0]).unwrap();
+        assert_eq!(effect.mean, 2.0);
+        assert!(effect.lo < 0.0 && effect.hi > 0.0, "{effect:?}");
+        assert!((p - 0.295_167).abs() < 1e-5, "{p}");
+        // At every group count, p < 0.05 exactly when the interval leaves out zero.
+        for n in 2..40 {
+            let other: Vec<f64> = (0..n).map(|g| 0.3 + (g % 4) as f64 * 0.5 - 0.75).collect();
+            let (_, e, p) = paired_mean(&vec![0.0; n], &other).unwrap();
+            assert_eq!(p < 0.05, e.lo > 0.0 || e.hi < 0.0, "n {n}: {e:?} p {p}");
+        }
     }
 }

@@ -375,6 +375,38 @@ fn warnings_print_under_quiet() {
         assert!(o.status.success(), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(said) && stderr(&o).contains("use --rounds"), "{args:?}: {}", stderr(&o));
     }
+    // An --until-ci that --rounds stopped short of is a warning; one reached is a note.
+    let o = draftsim(&["run", "--rounds", "48", "--until-ci", "0.001", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("warning: --until-ci 0.001 not reached"), "{}", stderr(&o));
+    let o = draftsim(&["run", "--rounds", "48", "--until-ci", "0.45", "--quiet"]);
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
+/// A game that seats no two players is compared at the fewest it seats, and a lone seat
+/// for such a table says how to fill it.
+#[test]
+fn a_table_of_too_few_is_filled_or_named() {
+    let o =
+        draftsim(&["compare", "--game", "seven-poker", "--strategies", "adaptive,random", "--rounds", "12", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("adaptive"), "{}", stdout(&o));
+    let o = draftsim(&["run", "--game", "seven-poker", "--seats", "adaptive", "--rounds", "12", "--quiet"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("give --players to seat them in turn"), "{}", stderr(&o));
+    let o = draftsim(&[
+        "run",
+        "--game",
+        "seven-poker",
+        "--seats",
+        "adaptive",
+        "--players",
+        "3",
+        "--rounds",
+        "12",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 /// A rules setting no seated strategy uses is named in a warning and in run.json.

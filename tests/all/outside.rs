@@ -347,6 +347,24 @@ fn a_trained_policy_hints_with_its_probabilities() {
     assert!(stderr(&o).contains("--hint tight: neither search nor a trained policy"), "{}", stderr(&o));
 }
 
+#[test]
+fn the_search_hint_is_what_the_search_preset_would_play() {
+    // Seven Poker's preset searches the declarations and leaves the rest to `adaptive`:
+    // the hint searches the one and names the rollout policy's move at the others.
+    let o = play_piped(&["--game", "seven-poker", "--rounds", "1", "--seed", "3", "--hint"], &"1\n".repeat(400));
+    let text = stdout(&o);
+    assert!(o.status.success(), "{}\n{text}", stderr(&o));
+    let hints: Vec<&str> = text.lines().filter_map(|l| l.trim_start().strip_prefix("hint: search: ")).collect();
+    assert!(
+        hints.iter().any(|h| (h.starts_with("stay ") || h.starts_with("fold ")) && h.contains("% (mean ")),
+        "{text}"
+    );
+    let left = "(its rollout policy's move: it searches no such decision)";
+    assert!(hints.iter().any(|h| h.starts_with("exchange") && h.ends_with(left)), "{text}");
+    // No hint is a search of every decision: that one would visit exchanges too.
+    assert!(!hints.iter().any(|h| h.starts_with("exchange") && h.contains("% (mean ")), "{text}");
+}
+
 /// Runs `command` in a detached tmux session of its own; `None` where tmux is missing.
 struct Tmux(String);
 

@@ -213,6 +213,8 @@ fn bad_training_input_is_one_line() {
             "--field-share 1.5",
         ),
         (vec!["train", "--game", "seven-card-draft", "--algorithm", "cfr+", "--out", out], "use es-mccfr"),
+        // Where es-mccfr is refused too, it is not suggested.
+        (vec!["train", "--game", "seven-poker", "--algorithm", "cfr+", "--out", out], "use mccfr-probe (over"),
         (vec!["train", "--game", "kuhn-poker", "--fallback", "tight", "--out", out], "--fallback"),
         (vec!["train", "--game", "seven-card-draft", "--fallback", "search", "--out", out], "heuristic preset"),
         (vec!["train", "--game", "seven-card-draft", "--fallback", "nope", "--out", out], "nope"),

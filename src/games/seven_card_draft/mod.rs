@@ -76,7 +76,7 @@ crate::game_def! {
         // The search bot drafts with its rollout preset's module (random or policy rollouts: greedy).
         let draft = match &contest.lineup[0].1 {
             Strategy::Heuristic(preset) | Strategy::Search(_, Rollout::Preset(preset), _) => preset.draft,
-            Strategy::Search(..) | Strategy::Policy(..) | Strategy::Outside(_) => bots::DraftModule::Greedy {},
+            Strategy::Search(..) | Strategy::Policy(..) | Strategy::Outside(..) => bots::DraftModule::Greedy {},
         };
         let c = calibration::calibrate(&contest.rules.rules, draft, rounds, seed, interrupt, progress)?;
         Ok(vec![calibration::table(&c.own), calibration::field_table(&c.field)])
