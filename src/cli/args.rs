@@ -176,7 +176,19 @@ impl GameRulesArgs {
         seats: Option<&[String]>,
     ) -> Result<(Box<dyn Runner>, Vec<String>)> {
         (info.build)(text, players, seats).map_err(|e| match &self.rules {
-            Some(path) => e.context(path.display()).into(),
+            Some(path) => {
+                // A file of another game's rules (`--game` left out): name the game it reads as.
+                let other = (text.filter(|_| e.to_string().contains("unknown field")))
+                    .and_then(|t| GAMES.iter().find(|g| g.name != info.name && (g.build)(Some(t), None, None).is_ok()));
+                match other {
+                    Some(g) => {
+                        InputError::new(format!("{e}; the file reads as {}'s rules: add --game {}", g.name, g.name))
+                            .context(path.display())
+                            .into()
+                    }
+                    None => e.context(path.display()).into(),
+                }
+            }
             None => e.into(),
         })
     }

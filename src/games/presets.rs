@@ -22,7 +22,7 @@ pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, InputError> {
 
 /// A parser error as one line: where (the line, and the `[table]` it is in) and what.
 fn toml_error(text: &str, e: &toml::de::Error) -> String {
-    let what = one_line(e.message());
+    let what = in_words(&one_line(e.message()));
     let Some(span) = e.span() else { return what };
     let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
     let table = text.lines().take(line).filter(|l| l.trim_start().starts_with('[')).last().map(str::trim);
@@ -43,6 +43,39 @@ fn without_line(message: &str) -> String {
     let Some(rest) = message.strip_prefix("line ") else { return message.to_string() };
     let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
     rest.strip_prefix(", ").or_else(|| rest.strip_prefix(": ")).unwrap_or(rest).to_string()
+}
+
+/// A parser message in a user's words: the number a field takes instead of Rust's type
+/// name, and for an unknown field the known one it most resembles.
+fn in_words(what: &str) -> String {
+    const TYPES: [(&str, &str); 9] = [
+        ("u8", "a whole number of 0 or more"),
+        ("u16", "a whole number of 0 or more"),
+        ("u32", "a whole number of 0 or more"),
+        ("u64", "a whole number of 0 or more"),
+        ("usize", "a whole number of 0 or more"),
+        ("i32", "a whole number"),
+        ("i64", "a whole number"),
+        ("f32", "a number"),
+        ("f64", "a number"),
+    ];
+    if let Some((head, ty)) = what.rsplit_once(", expected ")
+        && let Some((_, words)) = TYPES.iter().find(|(t, _)| *t == ty)
+    {
+        return format!("{head}; give {words}");
+    }
+    if let Some(rest) = what.strip_prefix("unknown field `")
+        && let Some((name, known)) = rest.split_once("`, expected one of ")
+    {
+        let close = (known.split(", ").map(|k| k.trim_matches('`')))
+            .map(|k| (strsim::levenshtein(name, k), k))
+            .filter(|&(d, k)| d <= 2 && d < k.len())
+            .min();
+        if let Some((_, k)) = close {
+            return format!("unknown field `{name}`: did you mean `{k}`? (expected one of {known})");
+        }
+    }
+    what.to_string()
 }
 
 /// Collapses a multi-line parser message into one line.
@@ -246,6 +279,27 @@ pub fn set_path(table: &mut toml::Table, path: &str, value: toml::Value) -> Resu
 
 #[cfg(test)]
 mod tests {
+    /// Rust's type names become the number a field takes, and a misspelt field is named.
+    #[test]
+    fn parser_messages_are_put_in_a_users_words() {
+        assert_eq!(
+            in_words("invalid value: integer `-5`, expected u32"),
+            "invalid value: integer `-5`; give a whole number of 0 or more"
+        );
+        assert_eq!(
+            in_words("invalid type: string \"abc\", expected f32"),
+            "invalid type: string \"abc\"; give a number"
+        );
+        let unknown = "unknown field `iteration`, expected one of `module`, `iterations`, `exploration`";
+        assert_eq!(
+            in_words(unknown),
+            "unknown field `iteration`: did you mean `iterations`? (expected one of `module`, `iterations`, `exploration`)"
+        );
+        let far = "unknown field `widht`, expected one of `module`, `iterations`";
+        assert_eq!(in_words(far), far);
+        assert_eq!(in_words("expected a table"), "expected a table");
+    }
+
     use super::*;
 
     #[test]

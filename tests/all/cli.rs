@@ -579,6 +579,7 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
     let valid = rules("valid.toml", "ante = 2\n");
     let fourth = rules("fourth.toml", "# a comment\nplayers = 4\nante = 1\nnosuch = 1\n");
     let malformed = rules("malformed.toml", "players = [\n");
+    let poker = rules("poker.toml", "victory_target = 4\n");
     let existing = dir.join("exists");
     std::fs::create_dir_all(&existing).unwrap();
     let out = dir.join("never");
@@ -586,7 +587,9 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["run", "--game", "chess"], "unknown game 'chess'"),
         (vec!["run", "--seats", "greedy,nonesuch,random,random"], "unknown strategy 'nonesuch'"),
-        (vec!["run", "--rules", &unknown_key], "playerz"),
+        (vec!["run", "--rules", &unknown_key], "did you mean `players`?"),
+        (vec!["run", "--rules", &poker], "the file reads as seven-poker's rules: add --game seven-poker"),
+        (vec!["run", "--seats", "search{iterations=-5},random", "--players", "2"], "give a whole number of 0 or more"),
         (vec!["run", "--rules", &malformed], "malformed.toml"),
         (vec!["run", "--players", "9"], "players = 9"),
         (vec!["run", "--rounds", "0"], "--rounds 0"),
