@@ -425,6 +425,14 @@ impl<F: Forward> OutsideBot<F> {
             _ if self.legal.len() == 1 => Some("one legal move".to_string()),
             Hinter::Search(search) => {
                 let m = search.decide(rules, seat, obs, rng);
+                // A rollout policy may pick a move the menu lists under another card of the
+                // same kind (Seven Poker's exchanges): name the menu's.
+                let m = if self.legal.contains(&m) {
+                    m
+                } else {
+                    let key = state.key(rules, seat, seat, m);
+                    self.legal.iter().copied().find(|&x| state.key(rules, seat, seat, x) == key).unwrap_or(m)
+                };
                 let mut legal = Vec::new();
                 Some(match search.note(seat).kind {
                     // A decision the preset leaves to its rollout policy is not searched.

@@ -359,8 +359,13 @@ fn the_search_hint_is_what_the_search_preset_would_play() {
         hints.iter().any(|h| (h.starts_with("stay ") || h.starts_with("fold ")) && h.contains("% (mean ")),
         "{text}"
     );
-    let left = "(its rollout policy's move: it searches no such decision)";
-    assert!(hints.iter().any(|h| h.starts_with("exchange") && h.ends_with(left)), "{text}");
+    let left = " (its rollout policy's move: it searches no such decision)";
+    let named: Vec<&str> = hints.iter().filter_map(|h| h.strip_suffix(left)).collect();
+    assert!(named.iter().any(|m| m.starts_with("exchange")), "{text}");
+    // The move named is one of the menu's, as the menu words it.
+    for m in named {
+        assert!(text.lines().any(|l| l.trim_start().split_once(") ").is_some_and(|(_, w)| w == m)), "{m}\n{text}");
+    }
     // No hint is a search of every decision: that one would visit exchanges too.
     assert!(!hints.iter().any(|h| h.starts_with("exchange") && h.contains("% (mean ")), "{text}");
 }
