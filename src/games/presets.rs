@@ -279,6 +279,8 @@ pub fn set_path(table: &mut toml::Table, path: &str, value: toml::Value) -> Resu
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     /// Rust's type names become the number a field takes, and a misspelt field is named.
     #[test]
     fn parser_messages_are_put_in_a_users_words() {
@@ -299,8 +301,6 @@ mod tests {
         assert_eq!(in_words(far), far);
         assert_eq!(in_words("expected a table"), "expected a table");
     }
-
-    use super::*;
 
     #[test]
     fn derived_presets_set_paths_and_list_elements() {
