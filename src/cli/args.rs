@@ -288,7 +288,8 @@ impl RoundsArg {
 /// `--seed`.
 #[derive(Args, Debug, Clone)]
 pub struct SeedArg {
-    /// The seed: a run, a replay, every pair or variant of a study is played from it.
+    /// The seed every deal and every seat's random choice derive from: the same seed, rules
+    /// and seats play the same units again.
     #[arg(long, default_value_t = DEFAULT_SEED, value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub seed: u64,
 }

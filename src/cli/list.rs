@@ -67,8 +67,9 @@ impl GameChoice {
 pub fn run(args: ListArgs) -> Result<()> {
     match args.what {
         What::Games => {
+            let width = GAMES.iter().map(|g| g.name.len()).max().unwrap_or(0);
             for g in GAMES {
-                println!("{:<20} {}", g.name, g.description);
+                println!("{:<width$}  {}", g.name, g.description);
             }
         }
         What::Strategies { game, show: Some(preset) } => {

@@ -178,11 +178,12 @@ enum Command {
     )]
     Train(train::TrainArgs),
     /// How far each seated strategy is from optimal: its exploitability (NashConv over the
-    /// players), measured exactly by a best response on a game whose tree fits in memory.
+    /// players), exact by a best response where the game's whole tree fits in memory (Kuhn,
+    /// Leduc), elsewhere at least what the best responder tried gains against it.
     #[command(
-        after_help = "Example:\n  draftsim exploitability --game kuhn-poker --seats random,tight,search,cfr",
+        after_help = "Examples:\n  draftsim exploitability --game kuhn-poker --seats random,tight,search,cfr\n  draftsim exploitability --game sevens --players 2 --seats tight,exact --rounds 2000",
         mut_arg("seats", |a| a.help("The strategies to measure, comma-separated (each as every seat's policy) [default: the game's default seats]")),
-        mut_arg("seed", |a| a.help("The seed of the decisions a player is tabulated from")),
+        mut_arg("seed", |a| a.help("The seed: the deals each responder plays (lower bound), or the decisions a player is tabulated from (exact)")),
         mut_arg("rounds", |a| a.help("Rounds each responder plays against each strategy, for the lower bound [default: 2000]")),
     )]
     Exploitability(exploitability::ExploitabilityArgs),

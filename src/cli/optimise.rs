@@ -163,7 +163,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     };
     evaluator.check()?;
     // Check every parameter is a rules key before playing.
-    let first: Setting = params.iter().map(|p| (p.name.clone(), p_value(p))).collect();
+    let first = pilot_setting(&params);
     evaluator.variant(&first)?;
     if let Ok((base, _)) = (info.build)(evaluator.rules.as_deref(), None, evaluator.seats.as_deref()) {
         warn_rules(base.as_ref());
@@ -241,6 +241,11 @@ fn forget_state(output: &OutputArgs) {
 }
 
 /// The middle value of a parameter (a probe that its name is valid).
+/// The setting a pilot plays: each parameter at its middle (a choice at its first).
+fn pilot_setting(params: &[Param]) -> Setting {
+    params.iter().map(|p| (p.name.clone(), p_value(p))).collect()
+}
+
 fn p_value(p: &Param) -> String {
     match &p.range {
         optimise::Range::Float { lo, hi } => format!("{}", (lo + hi) / 2.0),
@@ -269,7 +274,7 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
     if let Ok((base, _)) = (info.build)(evaluator.rules.as_deref(), Some(evaluator.players), None) {
         warn_rules(base.as_ref());
     }
-    let first: Setting = params.iter().map(|p| (p.name.clone(), p_value(p))).collect();
+    let first = pilot_setting(&params);
     (info.preset_text)(&evaluator.strategy(&first)).map_err(|e| e.context("--param"))?;
     let fingerprint = serde_json::json!({
         "kind": kind::EXPLOIT.name, "game": info.name, "rules": evaluator.rules, "preset": evaluator.preset,
@@ -361,6 +366,9 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
     } else if let Some(seconds) = args.budget_time {
         budget = pilot_budget(evaluator, params, seed, seconds, exec)?;
     }
+    if !resumed {
+        check_budget(evaluator, params, args, seed, budget, exec)?;
+    }
     let config = OptimiserConfig { seed, budget, candidates: args.candidates, runners_up: args.runners_up };
     let bar = exec.bar(budget);
     let mut save = |s: &OptimiserState<Played>| -> Result<(), draftsim::Error> {
@@ -406,6 +414,38 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
     Ok((result?, state, out, format, budget))
 }
 
+/// Refuses a budget that leaves an evaluation less than two deals: one deal gives no
+/// interval, so every figure of the search would be NaN.
+fn check_budget<E: Evaluator<Sample = Played> + Sync>(
+    evaluator: &E,
+    params: &[Param],
+    args: &OptimiseArgs,
+    seed: u64,
+    budget: u64,
+    exec: &ExecArgs,
+) -> Result<()> {
+    let setting = pilot_setting(params);
+    // A run rounds up to whole deals, so one round plays one deal.
+    let deal = evaluator.rounds(&exec.pool()?.install(|| evaluator.play(&setting, seed ^ 0x9110, 1))?);
+    let least = optimise::smallest_budget(args.candidates, args.runners_up, 2 * deal);
+    if budget >= least {
+        return Ok(());
+    }
+    let (asked, fix) = match args.budget_time {
+        Some(s) => (
+            format!("--budget-time {s}: it buys {budget} rounds, which is"),
+            format!("give --budget-time {} or more", (s * least as f64 / budget.max(1) as f64).ceil()),
+        ),
+        None => (format!("--rounds {budget}:"), format!("give --rounds {least} or more")),
+    };
+    Err(InputError::new(format!(
+        "{asked} too few for {} candidates, since every evaluation needs two deals ({} rounds at this table); {fix}, or fewer --candidates",
+        args.candidates,
+        2 * deal
+    ))
+    .into())
+}
+
 /// Rounds the search can play in `seconds`: a pilot of one candidate for about a second.
 fn pilot_budget<E: Evaluator<Sample = Played> + Sync>(
     evaluator: &E,
@@ -414,7 +454,7 @@ fn pilot_budget<E: Evaluator<Sample = Played> + Sync>(
     seconds: f64,
     exec: &ExecArgs,
 ) -> Result<u64> {
-    let setting: Setting = params.iter().map(|p| (p.name.clone(), p_value(p))).collect();
+    let setting = pilot_setting(params);
     let pool = exec.pool()?;
     let (mut rounds, mut elapsed) = (2_000u64, 0.0);
     while elapsed < 0.5 {

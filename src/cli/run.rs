@@ -5,7 +5,7 @@ use clap::Args;
 use draftsim::InputError;
 use draftsim::error::Error;
 use draftsim::output::{Format, OutputDir, RunMeta, Table, Values};
-use draftsim::sim::{Kind, Lineup, Measures, Mode, Plan, RoundRow, SHARE_UNIT, Seatings, Shard, Tally};
+use draftsim::sim::{CHUNK_DEALS, Kind, Lineup, Measures, Mode, Plan, RoundRow, SHARE_UNIT, Seatings, Shard, Tally};
 
 use super::args::{BatchArgs, GameArgs, RotateArg, number, warn_rules, warn_unused};
 use super::interrupt::INTERRUPTED;
@@ -84,6 +84,19 @@ pub fn run(args: RunArgs) -> Result<()> {
         shard.map(|s| format!(" · shard {}/{}", s.index, s.count)).unwrap_or_default()
     ));
     warn_rules(game.as_ref());
+    let (deals, chunks) = (planned / per, (planned / per).div_ceil(CHUNK_DEALS));
+    if let Some(s) = shard
+        && s.chunks_of(deals) == 0
+    {
+        // Merging it is harmless (it adds nothing), so a cluster job that runs every
+        // shard still works; the warning says why this one's tables are empty.
+        super::args::warn(&format!(
+            "shard {}/{} has nothing to play: {deals} deals make {chunks} chunk{} of up to {CHUNK_DEALS} deals, dealt to the shards in turn; its tables are empty (merge adds nothing from them); give fewer shards or more --rounds",
+            s.index,
+            s.count,
+            if chunks == 1 { "" } else { "s" }
+        ));
+    }
 
     let progress = args.batch.exec.bar(planned / shard.map_or(1, |s| s.count));
     let mut rounds_writer = match (&out, args.rounds_out) {

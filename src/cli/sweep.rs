@@ -79,7 +79,13 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         "{} · {players_note} · seats {}{} · seed {} · {rounds} rounds per variant, {variants} variant{}",
         info.name,
         spec.seats.clone().unwrap_or_else(|| draftsim::sim::listed(&seats, players)).join(","),
-        if spec.seats.is_some() { "" } else { " (the game's mix with one random seat)" },
+        match &spec.seats {
+            None => " (the game's mix with one random seat)".to_string(),
+            // A field fills the table, where `run` would seat one player each: say so.
+            Some(s) if s.len() != players && !spec.axes.iter().any(|a| a.key == "players") =>
+                format!(" (a field filling the {players} seats; --players {} seats one each)", s.len()),
+            Some(_) => String::new(),
+        },
         spec.seed,
         if variants == 1 { "" } else { "s" }
     );

@@ -120,6 +120,12 @@ impl Shard {
         }
         Ok(Shard { index, count })
     }
+
+    /// Chunks of a run of `deals` deals that this shard plays (chunks are dealt round the
+    /// shards in turn): none when the run has fewer chunks than this shard's index.
+    pub fn chunks_of(&self, deals: u64) -> u64 {
+        deals.div_ceil(CHUNK_DEALS).saturating_sub(self.index).div_ceil(self.count)
+    }
 }
 
 /// How a run is cut and seeded.

@@ -201,6 +201,48 @@ pub struct OptimiserConfig {
     pub runners_up: usize,
 }
 
+/// Shares of the budget, in percent: racing, refinement, held-out.
+const RACE_SHARE: u64 = 60;
+const REFINE_SHARE: u64 = 25;
+const HELD_OUT_SHARE: u64 = 15;
+/// Refinement steps, and the entrants of each: two leaders and four neighbours each.
+const REFINE_STEPS: u64 = 2;
+const REFINE_ENTRANTS: u64 = 2 + 2 * 4;
+
+/// How each stage's share of the budget is divided: the race's rungs, and the number of
+/// evaluations each stage's share is split into (the race's at its first rung, whose
+/// evaluations are the shortest).
+struct Stages {
+    rungs: u64,
+    race: u64,
+    refine: u64,
+    held_out: u64,
+}
+
+impl Stages {
+    fn new(candidates: usize, runners_up: usize) -> Stages {
+        let n = candidates.max(2);
+        let rungs = (usize::BITS - (n - 1).leading_zeros()) as u64 + 1; // halvings until one is left, plus one
+        Stages {
+            rungs,
+            race: n as u64 * rungs,
+            refine: REFINE_STEPS * REFINE_ENTRANTS,
+            held_out: runners_up as u64 + 1,
+        }
+    }
+}
+
+/// The smallest budget under which every evaluation of the search plays at least
+/// `per_evaluation` rounds.
+pub fn smallest_budget(candidates: usize, runners_up: usize, per_evaluation: u64) -> u64 {
+    let s = Stages::new(candidates, runners_up);
+    [(RACE_SHARE, s.race), (REFINE_SHARE, s.refine), (HELD_OUT_SHARE, s.held_out)]
+        .into_iter()
+        .map(|(share, parts)| (100 * per_evaluation * parts).div_ceil(share))
+        .max()
+        .unwrap_or(per_evaluation)
+}
+
 /// Stream tags that keep the search's seeds and the held-out seeds apart.
 const RACE_STREAM: u64 = 0x5EA2C4;
 const REFINE_STREAM: u64 = 0x2EF1E;
@@ -283,13 +325,10 @@ pub fn optimise<E: Evaluator>(
         );
     }
     let n = config.candidates.max(2);
-    let rungs = (usize::BITS - (n - 1).leading_zeros()) as u64 + 1; // halvings until one is left, plus one
-    let refine_steps = 2u64;
-    let held = (config.runners_up + 1) as u64;
-    // Shares of the budget: racing 60%, refinement 25%, held-out 15%.
-    let race_unit = (config.budget * 60 / 100 / (n as u64 * rungs)).max(1);
-    let per_refine = 2 + 2 * 4; // two leaders and four neighbours each
-    let refine_rounds = (config.budget * 25 / 100 / (refine_steps * per_refine as u64)).max(1);
+    let stages = Stages::new(config.candidates, config.runners_up);
+    let (rungs, refine_steps, held) = (stages.rungs, REFINE_STEPS, (config.runners_up + 1) as u64);
+    let race_unit = (config.budget * RACE_SHARE / 100 / stages.race).max(1);
+    let refine_rounds = (config.budget * REFINE_SHARE / 100 / stages.refine).max(1);
 
     let mut run = Run {
         evaluator,
@@ -375,7 +414,7 @@ pub fn optimise<E: Evaluator>(
     // The held-out share is split among those actually held out: fewer candidates than
     // --runners-up asks for each get more deals, not the same few.
     let taken = leaders.len().min(held as usize).max(1) as u64;
-    let held_rounds = (config.budget * 15 / 100 / taken).max(1);
+    let held_rounds = (config.budget * HELD_OUT_SHARE / 100 / taken).max(1);
     for &i in leaders.iter().take(held as usize) {
         let sample = run.play(&candidates[i].setting, seed, held_rounds, "held-out")?;
         held_out.push((i, evaluator.score(&sample), evaluator.feasible(&sample)));
@@ -544,6 +583,8 @@ mod tests {
         plays: Cell<usize>,
         fail_after: Option<usize>,
         seeds: std::cell::RefCell<Vec<u64>>,
+        /// The fewest rounds any evaluation asked for.
+        shortest: Cell<u64>,
     }
 
     #[derive(Clone, Default, Serialize, Deserialize)]
@@ -561,6 +602,7 @@ mod tests {
             }
             self.plays.set(self.plays.get() + 1);
             self.seeds.borrow_mut().push(seed);
+            self.shortest.set(self.shortest.get().min(rounds));
             let x: f64 = setting[0].1.parse().unwrap();
             let base = (x - 0.3).powi(2) + if setting[1].1 == "b" { 0.0 } else { 0.05 };
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -586,7 +628,7 @@ mod tests {
     }
 
     fn planted(fail_after: Option<usize>) -> Planted {
-        Planted { plays: Cell::new(0), fail_after, seeds: Default::default() }
+        Planted { plays: Cell::new(0), fail_after, seeds: Default::default(), shortest: Cell::new(u64::MAX) }
     }
 
     fn space() -> Vec<Param> {
@@ -659,6 +701,22 @@ mod tests {
         let held = r.candidates.iter().filter(|c| c.held_out.is_some()).count() as u64;
         assert_eq!(held, 2);
         assert_eq!(r.held_out_rounds, config.budget * 15 / 100 / held);
+    }
+
+    /// The smallest budget gives every evaluation the rounds asked for, and one round less
+    /// leaves some evaluation short.
+    #[test]
+    fn the_smallest_budget_gives_every_evaluation_its_rounds() {
+        for (candidates, runners_up, per) in [(16, 2, 24), (2, 2, 24), (5, 0, 7), (64, 1, 2)] {
+            let least = smallest_budget(candidates, runners_up, per);
+            for (budget, enough) in [(least, true), (least - 1, false)] {
+                let e = planted(None);
+                let config = OptimiserConfig { budget, candidates, runners_up, ..config() };
+                optimise(&e, &space(), &config, &mut OptimiserState::default(), &mut |_| Ok(()), &mut |_, _, _| {})
+                    .unwrap();
+                assert_eq!(e.shortest.get() >= per, enough, "{candidates} {runners_up} {per}: budget {budget}");
+            }
+        }
     }
 
     #[test]

@@ -760,6 +760,12 @@ fn lists_and_completions() {
     assert!(stdout(&o).contains("raise_cap") && stdout(&o).contains("[3]"), "{}", stdout(&o));
     let o = draftsim(&["list", "games"]);
     assert!(stdout(&o).starts_with("seven-card-draft"));
+    // The descriptions start in one column, past the longest name.
+    let starts: Vec<usize> = stdout(&o)
+        .lines()
+        .map(|l| l.find("  ").unwrap() + l[l.find("  ").unwrap()..].find(|c| c != ' ').unwrap())
+        .collect();
+    assert!(starts.len() >= 7 && starts.iter().all(|&c| c == starts[0]), "{}", stdout(&o));
     let o = draftsim(&["completions", "bash"]);
     assert!(o.status.success() && stdout(&o).contains("draftsim"));
     // A preset's TOML, shown, is a preset file that plays as the preset does.

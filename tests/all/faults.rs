@@ -485,7 +485,7 @@ fn a_cut_short_table_is_refused_by_report_and_a_long_out_name_is_taken() {
     assert!(long.join("run.json").exists() && leftovers(&dir).is_empty());
     let long = dir.join("b".repeat(250));
     let tune = ["tune", "--param", "raise_cap=1..3", "--minimize", "seat_advantage", "--candidates", "2"];
-    let o = draftsim(&[&tune[..], &["--rounds", "200", "--out", long.to_str().unwrap(), "--quiet"]].concat());
+    let o = draftsim(&[&tune[..], &["--rounds", "2000", "--out", long.to_str().unwrap(), "--quiet"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(long.exists() && leftovers(&dir).is_empty());
 }

@@ -628,3 +628,19 @@ fn trained_presets_play_from_any_folder() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("not a policy file"), "{}", stderr(&o));
 }
+
+/// `sweep --seats a,b` fills the rules' table with the two as a field, where `run` seats
+/// one each: its note says so and how to seat one each.
+#[test]
+fn a_sweep_says_when_its_seats_are_a_field() {
+    let args = ["sweep", "--seats", "greedy,tight", "--set", "ante=1,2", "--rounds", "24"];
+    let err = stderr(&ok(&args));
+    assert!(
+        err.contains("4 players · seats greedy,tight (a field filling the 4 seats; --players 2 seats one each)"),
+        "{err}"
+    );
+    let err = stderr(&ok(&[&args[..], &["--players", "2"]].concat()));
+    assert!(err.contains("2 players · seats greedy,tight ·"), "{err}");
+    let err = stderr(&ok(&["sweep", "--seats", "greedy,tight", "--set", "players=2,4", "--rounds", "24"]));
+    assert!(err.contains("players 2,4 · seats greedy,tight ·"), "{err}");
+}

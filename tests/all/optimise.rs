@@ -170,6 +170,15 @@ fn bad_search_input_is_one_line_and_exit_2() {
     refused(&["exploit", "--preset", "nope", "--field", "greedy", "--param", "draft.weight=0.0..1.0"], "nope");
     refused(&["sweep", "--vary", "hate.draft.weight=0,1", "--seats", "greedy,random"], "no seat plays 'hate'");
     refused(&["tune", "--rounds", "100", "--budget-time", "2", "--minimize", "seat_advantage"], "--budget-time");
+    // Too few rounds to give each evaluation two deals (a deal of the default table is 12
+    // rounds): every figure would be NaN, so the smallest budget is named instead.
+    let tiny = ["tune", "--param", "ante=1..3", "--minimize", "seat_advantage", "--rounds", "200"];
+    refused(&tiny, "--rounds 200: too few for 16 candidates");
+    refused(&tiny, "give --rounds 3200 or more, or fewer --candidates");
+    refused(
+        &["exploit", "--preset", "bluffer", "--field", "tight", "--param", "bet.p=0..1", "--rounds", "100"],
+        "give --rounds 534 or more",
+    );
     // A value the range holds but the rules refuse is found before any play, and leaves no
     // state that a corrected command would have to be forced past.
     let dir = scratch("bad-range");

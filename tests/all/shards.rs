@@ -258,3 +258,19 @@ fn merging_parts_that_do_not_fit_their_study_is_refused_not_a_crash() {
     // The untouched shards still merge.
     ok(&["merge", "--quiet", "--out", out.to_str().unwrap(), &shards[0], &shards[1], &shards[2]]);
 }
+
+/// A run with fewer chunks than shards: the shards past its chunks say they have nothing
+/// to play, succeed with empty tables, and still merge into the unsharded run.
+#[test]
+fn a_shard_with_nothing_to_play_says_so_and_merges() {
+    let dir = scratch("empty-shard");
+    let run = ["run", "--seats", "greedy,tight", "--rounds", "4", "--seed", "3"];
+    let shards = whole_and_merged(&dir, &run, 3, "csv");
+    for (i, d) in shards.iter().enumerate() {
+        let o = draftsim(&[&run[..], &["--shard", &format!("{i}/3"), "--out", d, "--force"]].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+        let warned = stderr(&o)
+            .contains(&format!("warning: shard {i}/3 has nothing to play: 2 deals make 1 chunk of up to 64 deals"));
+        assert_eq!(warned, i > 0, "shard {i}: {}", stderr(&o));
+    }
+}
