@@ -187,6 +187,15 @@ fn the_whole_harness_works_for_seven_poker() {
     }
     let replay = run(&["replay", "--game", "seven-poker", "--seed", "9", "--round", "3"]);
     assert!(replay.contains("== Round 1 of the game") && replay.contains("victory cards"), "{replay}");
+    // Every exchange is told, an empty one too, so a seat's judgement is always followed by
+    // its move.
+    let replay = run(&["replay", "--game", "seven-poker", "--seats", "adaptive,pat,adaptive", "--round", "0"]);
+    assert!(replay.contains("seat 2 (pat) exchanges nothing"), "{replay}");
+    let lines: Vec<&str> = replay.lines().collect();
+    for w in lines.windows(2).filter(|w| w[0].contains("judged")) {
+        let seat = w[0].trim_start().trim_start_matches('(').split(" judged").next().unwrap();
+        assert!(w[1].trim_start().starts_with(seat), "a judgement with no move after it: {w:?}");
+    }
     run(&[
         "compare",
         "--game",

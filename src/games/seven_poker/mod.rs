@@ -94,6 +94,7 @@ fn tell(layout: Layout, names: &[&str], events: &[Event], out: &RoundResult) -> 
                 layout.card_name(gave),
                 layout.card_name(got)
             ),
+            Event::Exchange { seat: s, discarded: 0, .. } => writeln!(text, "  {} exchanges nothing", seat(s)),
             Event::Exchange { seat: s, discarded, drew } => writeln!(
                 text,
                 "  {} discards {} face up, draws {}",

@@ -89,7 +89,7 @@ pub enum Event {
         /// The card it got back.
         got: u8,
     },
-    /// An exchange.
+    /// An exchange (nothing discarded: the seat kept its hand).
     Exchange {
         /// The seat.
         seat: usize,

@@ -259,6 +259,9 @@ impl State {
             self.hands[s] |= drew;
             out.seats[s].sums[EXCHANGED] += i64::from(discard.count_ones());
             sink.event(Event::Exchange { seat: s, discarded: discard, drew });
+        } else {
+            // Told too, so that a replay shows every seat's choice.
+            sink.event(Event::Exchange { seat: s, discarded: 0, drew: 0 });
         }
         if self.verify {
             self.check(layout, rules.players)?;
