@@ -300,7 +300,7 @@ pub struct OutputArgs {
     /// Write the tables into this folder (it must not exist, unless --force).
     #[arg(long, value_hint = clap::ValueHint::DirPath)]
     pub out: Option<PathBuf>,
-    /// Replace an existing --out folder.
+    /// Replace an existing --out folder of results (one draftsim wrote, never other files).
     #[arg(long)]
     pub force: bool,
     /// Table format.

@@ -56,15 +56,15 @@ pub fn run(args: HandArgs) -> Result<()> {
             "wild": wild_uses.iter().map(|(w, a)| serde_json::json!({"card": w, "as": a})).collect::<Vec<_>>(),
             "value": best.value.0,
         });
-        println!("{obj}");
+        say!("{obj}");
     } else {
-        println!("category: {}", best.value.category());
-        println!("cards:    {}", cards_to_string(best.cards.iter().copied()));
+        say!("category: {}", best.value.category());
+        say!("cards:    {}", cards_to_string(best.cards.iter().copied()));
         if wild_uses.is_empty() {
-            println!("wild:     none");
+            say!("wild:     none");
         } else {
             let uses: Vec<String> = wild_uses.iter().map(|(w, a)| format!("{w} as {a}")).collect();
-            println!("wild:     {}", uses.join(", "));
+            say!("wild:     {}", uses.join(", "));
         }
     }
     Ok(())

@@ -69,7 +69,7 @@ pub fn run(args: ListArgs) -> Result<()> {
         What::Games => {
             let width = GAMES.iter().map(|g| g.name.len()).max().unwrap_or(0);
             for g in GAMES {
-                println!("{:<width$}  {}", g.name, g.description);
+                say!("{:<width$}  {}", g.name, g.description);
             }
         }
         What::Strategies { game, show: Some(preset) } => {
@@ -85,7 +85,7 @@ pub fn run(args: ListArgs) -> Result<()> {
             let players = (g.build)(None, None, None)?.0.players();
             let seated = |n: usize| (g.build)(None, Some(n), Some(&vec![preset.clone(); n])).map(|_| ());
             seated(players).or_else(|e| seated(2).map_err(|_| e))?;
-            print!("{text}");
+            super::say_text(&text);
         }
         What::Strategies { game, show: None } => {
             let chosen: Vec<_> = match game.name() {
@@ -93,17 +93,17 @@ pub fn run(args: ListArgs) -> Result<()> {
                 None => GAMES.iter().collect(),
             };
             for g in chosen {
-                println!("{}:", g.name);
+                say!("{}:", g.name);
                 let presets = (g.presets)();
                 let width = presets.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
                 for (name, description) in presets {
-                    println!("  {name:<width$} {description}");
+                    say!("  {name:<width$} {description}");
                 }
             }
         }
         What::Metrics { game } => {
             let g = games::find(game.name().unwrap_or("seven-card-draft"))?;
-            print!("{}", metrics_text(g)?);
+            super::say_text(&metrics_text(g)?);
         }
         What::Rules { game } => {
             let name = game.name().ok_or_else(|| {
@@ -114,10 +114,10 @@ pub fn run(args: ListArgs) -> Result<()> {
             })?;
             let g = games::find(name)?;
             let defaults: toml::Table = toml::from_str(&(g.default_rules)()).unwrap_or_default();
-            println!("{} rules (TOML keys; default in brackets):", g.name);
+            say!("{} rules (TOML keys; default in brackets):", g.name);
             for (key, meaning) in g.rules_help {
                 let default = defaults.get(*key).map_or("unset".to_string(), |v| v.to_string());
-                println!("  {key:<24} [{default}] {meaning}");
+                say!("  {key:<24} [{default}] {meaning}");
             }
         }
     }

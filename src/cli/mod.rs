@@ -181,7 +181,7 @@ enum Command {
     /// players), exact by a best response where the game's whole tree fits in memory (Kuhn,
     /// Leduc), elsewhere at least what the best responder tried gains against it.
     #[command(
-        after_help = "Examples:\n  draftsim exploitability --game kuhn-poker --seats random,tight,search,cfr\n  draftsim exploitability --game sevens --players 2 --seats tight,exact --rounds 2000",
+        after_help = "Example:\n  draftsim exploitability --game kuhn-poker --seats random,tight,search,cfr\n  draftsim exploitability --game sevens --players 2 --seats tight,exact --rounds 2000",
         mut_arg("seats", |a| a.help("The strategies to measure, comma-separated (each as every seat's policy) [default: the game's default seats]")),
         mut_arg("seed", |a| a.help("The seed: the deals each responder plays (lower bound), or the decisions a player is tabulated from (exact)")),
         mut_arg("rounds", |a| a.help("Rounds each responder plays against each strategy, for the lower bound [default: 2000]")),
@@ -218,12 +218,19 @@ pub fn say_line(line: String) {
     out.push('\n');
 }
 
-/// Prints what the command said.
-fn flush_said() {
+/// Adds text as it stands (no newline added) to what the command says.
+pub fn say_text(text: &str) {
+    STDOUT.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push_str(text);
+}
+
+/// Prints what the command said. A closed pipe ends the command through SIGPIPE; any other
+/// failure (a full disk) is the command's error, so it never ends as a success with its
+/// output lost.
+fn flush_said() -> std::io::Result<()> {
     use std::io::Write;
     let text = std::mem::take(&mut *STDOUT.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
+    stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush())
 }
 
 /// Runs the command line and maps errors to exit codes: 2 for bad input, 1 otherwise.
@@ -256,7 +263,9 @@ pub fn main() -> ExitCode {
         Command::Hand(args) => hand::run(args),
         Command::List(args) => list::run(args),
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "draftsim", &mut std::io::stdout());
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "draftsim", &mut script);
+            say_text(&String::from_utf8_lossy(&script));
             Ok(())
         }
     };
@@ -270,9 +279,10 @@ pub fn main() -> ExitCode {
         err.chain().any(|e| matches!(e.downcast_ref::<draftsim::Error>(), Some(draftsim::Error::Interrupted)))
     });
     // What a command says describes what it wrote: a command that failed says nothing.
-    if result.is_ok() {
-        flush_said();
-    }
+    let result = match result {
+        Ok(()) => flush_said().map_err(|e| anyhow::anyhow!("writing to standard output: {e}")),
+        other => other,
+    };
     match result {
         Ok(()) => code.unwrap_or(ExitCode::SUCCESS),
         Err(err) => {

@@ -28,11 +28,11 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     let (seed, k) = (args.seed.seed, args.round);
     let seatings = Seatings::new(&Lineup::new(&seats), game.players(), !args.rotate.no_rotate)?;
     let text = game.replay(seed, &seatings, k)?;
-    print!("{}{text}", header(seed, &seatings, k, &seats));
+    super::say_text(&format!("{}{text}", header(seed, &seatings, k, &seats)));
     // A fault of an external bot plays a random legal move in its name: the account above
     // cannot tell which moves those were, so their count is said after it.
     if let Some(t) = game.outside_table() {
-        println!("external bots (a fault plays a random legal move instead):\n{}", t.to_aligned_text(4));
+        say!("external bots (a fault plays a random legal move instead):\n{}", t.to_aligned_text(4));
     }
     Ok(())
 }

@@ -19,7 +19,7 @@ pub struct ReportArgs {
     /// Folder for report.md, report.html (the same report, charts inline) and the SVG charts.
     #[arg(long, value_hint = clap::ValueHint::DirPath)]
     pub out: PathBuf,
-    /// Replace an existing --out folder.
+    /// Replace an existing --out folder of results (one draftsim wrote, never other files).
     #[arg(long)]
     pub force: bool,
     /// The command that regenerates this report, printed at its top.

@@ -222,7 +222,8 @@ pub fn run(args: TrainArgs) -> Result<()> {
                 s.iterations
             ));
             if args.budget_time.is_none() && s.iterations > target {
-                args.exec.note(&format!(
+                // A warning, under --quiet too: the policy is not what --iterations asked.
+                super::args::warn(&format!(
                     "the saved training has {} iterations, more than --iterations {target}: its policy is written as it stands",
                     s.iterations
                 ));

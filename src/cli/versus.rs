@@ -150,7 +150,10 @@ pub fn versus(args: VersusArgs) -> Result<()> {
             let sides = play(&args.batch.exec, |step| {
                 versus::play(info, &spec, &work.units, work.part, Some(&INTERRUPTED), step)
             })?;
-            let rows = versus::differences(&sides[0], &sides[1], &spec, &rate_measures(info, &spec)?);
+            let rows = judged(
+                versus::differences(&sides[0], &sides[1], &spec, &rate_measures(info, &spec)?),
+                differs.is_empty(),
+            );
             let decided = rows.iter().all(|r| r.verdict != Verdict::Undecided);
             if decided || deals == cap {
                 args.batch.exec.note(&if decided {
@@ -283,11 +286,11 @@ pub(super) fn finish(
     format: Format,
     (quiet, all): (&QuietArg, bool),
 ) -> Result<()> {
-    let rows = versus::differences(a, b, spec, &rate_measures(info, spec)?);
     let differs: Vec<String> = meta["differs"]
         .as_array()
         .map(|d| d.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
         .unwrap_or_default();
+    let rows = judged(versus::differences(a, b, spec, &rate_measures(info, spec)?), differs.is_empty());
     if !differs.is_empty() {
         say!("B differs from A in: {}.", differs.join(", "));
     }
@@ -375,4 +378,16 @@ impl Study for Versus {
         }
         finish(m.info, &spec, (&sides[0], &sides[1]), meta, Some(out), format, (quiet, false))
     }
+}
+
+/// The differences as judged: under the same rules both sides play the same deals the same
+/// way, so every figure is unchanged, even one whose interval (of two unpaired estimates,
+/// such as the seat advantage) is wide.
+fn judged(mut rows: Vec<Difference>, same_rules: bool) -> Vec<Difference> {
+    if same_rules {
+        for r in &mut rows {
+            r.verdict = Verdict::Unchanged;
+        }
+    }
+    rows
 }

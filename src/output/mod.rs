@@ -351,6 +351,19 @@ impl OutputDir {
                 target.display()
             )));
         }
+        // --force replaces earlier results, never a folder of someone's files: every folder
+        // draftsim writes holds its provenance record.
+        if force
+            && target.is_dir()
+            && !target.join(provenance::PROVENANCE_FILE).is_file()
+            && fs::read_dir(target).is_ok_and(|mut d| d.next().is_some())
+        {
+            return Err(InputError::new(format!(
+                "--out {}: the folder holds files draftsim did not write (no {}), so --force will not replace it; choose another name",
+                target.display(),
+                provenance::PROVENANCE_FILE
+            )));
+        }
         let name = target
             .file_name()
             .ok_or_else(|| InputError::new(format!("--out {}: not a folder name", target.display())))?;

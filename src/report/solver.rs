@@ -47,7 +47,15 @@ pub(super) fn training_section(page: &mut Page, t: &DataFrame, out: &OutputDir, 
         expl[n - 1],
         value[n - 1]
     );
-    image(md, &file, axes.title, &sentence);
+    // The figure is the finding, so it stands outside the chart: a report with more charts
+    // than it draws leaves the chart out, not the figure.
+    image(
+        md,
+        &file,
+        axes.title,
+        "A line that keeps falling says more iterations would bring the policy closer still; a flat end, that the training has done what it can.",
+    );
+    let _ = writeln!(md, "{sentence}\n");
     page.headline(
         Question::Skill,
         format!(

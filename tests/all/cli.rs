@@ -715,7 +715,9 @@ fn out_never_replaces_a_file_and_report_limits_name_real_figures() {
 fn force_replaces_an_existing_folder() {
     let dir = scratch("force");
     let out = dir.join("o");
-    std::fs::create_dir_all(&out).unwrap();
+    // An earlier run's folder, with a file added since: replaced whole.
+    let o = draftsim(&["run", "--rounds", "50", "--quiet", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
     std::fs::write(out.join("old.txt"), "old").unwrap();
     let o = draftsim(&["run", "--rounds", "500", "--quiet", "--out", out.to_str().unwrap(), "--force"]);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -506,3 +506,54 @@ fn a_command_whose_tables_cannot_be_written_prints_no_summary() {
     assert!(o.stdout.is_empty(), "printed a summary of tables never written: {}", String::from_utf8_lossy(&o.stdout));
     assert!(!out.exists() && leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
 }
+
+/// Standard output that cannot be written (a full disk): every command says so and fails,
+/// none ends as a success with its output lost, none panics.
+#[test]
+fn a_full_standard_output_is_an_error_not_a_success_or_a_panic() {
+    let full = || std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    for args in [
+        &["run", "--rounds", "24", "--threads", "1", "--quiet"][..],
+        &["hand", "As", "Kd", "Qh", "Jc", "Ts"],
+        &["list", "games"],
+        &["list", "rules", "sevens"],
+        &["completions", "bash"],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_draftsim")).args(args).stdout(full()).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("error: writing to standard output") && !err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+/// `--force` replaces a folder of earlier results, never a folder of someone's own files.
+#[test]
+fn force_replaces_only_a_folder_of_results() {
+    let dir = scratch(FILE, "force-own-files");
+    let own = dir.join("own");
+    std::fs::create_dir_all(own.join("sub")).unwrap();
+    std::fs::write(own.join("precious.txt"), "mine").unwrap();
+    let o =
+        draftsim(&["run", "--rounds", "24", "--threads", "1", "--quiet", "--out", own.to_str().unwrap(), "--force"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("holds files draftsim did not write"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(own.join("precious.txt")).unwrap(), "mine");
+    // An empty folder, and a folder of results, are replaced.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    for _ in 0..2 {
+        let o = draftsim(&[
+            "run",
+            "--rounds",
+            "24",
+            "--threads",
+            "1",
+            "--quiet",
+            "--out",
+            empty.to_str().unwrap(),
+            "--force",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    assert!(empty.join("summary.csv").exists());
+}

@@ -176,6 +176,24 @@ fn ctrl_c_keeps_the_training_and_the_same_command_resumes_it() {
     let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
     let done = saved["iterations"].as_u64().unwrap();
     assert!(done > 0);
+    // A resumed training already past --iterations says so, under --quiet too.
+    let fewer = dir.join("fewer");
+    std::fs::copy(&state, dir.join(".fewer.train-state.json")).unwrap();
+    let o = draftsim(&[
+        "train",
+        "--game",
+        "leduc-poker",
+        "--algorithm",
+        "cfr",
+        "--iterations",
+        "1",
+        "--quiet",
+        "--out",
+        fewer.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let says = format!("warning: the saved training has {done} iterations, more than --iterations 1");
+    assert!(stderr(&o).contains(&says), "{}", stderr(&o));
     // The same command, with a reachable target, resumes from the saved iterations; so
     // does it with --force, which replaces the --out folder, not a matching state.
     let more = (done + 5).to_string();

@@ -226,3 +226,13 @@ fn versus_plays_every_game() {
         assert!(stdout(&o).starts_with("B differs from A in:"), "{game}: {}", stdout(&o));
     }
 }
+
+/// The same rules on both sides, on few deals: no figure is left undecided, not even one
+/// whose interval is wide (the seat advantage), since both sides play the same deals alike.
+#[test]
+fn the_same_rules_leave_nothing_undecided() {
+    let o =
+        draftsim(&["versus", "defaults", "defaults", "--game", "winston-crazier-eights", "--rounds", "200", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("No figure changed") && !stdout(&o).contains("Undecided"), "{}", stdout(&o));
+}
