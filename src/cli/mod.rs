@@ -223,9 +223,10 @@ pub fn say_text(text: &str) {
     STDOUT.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push_str(text);
 }
 
-/// Prints what the command said. A closed pipe ends the command through SIGPIPE; any other
-/// failure (a full disk) is the command's error, so it never ends as a success with its
-/// output lost.
+/// Prints what the command said. A closed pipe ends the command quietly (through SIGPIPE,
+/// or in `play`, which ignores it, as an error the caller lets pass); any other failure
+/// (a full disk) is the command's error, so it never ends as a success with its output
+/// lost.
 fn flush_said() -> std::io::Result<()> {
     use std::io::Write;
     let text = std::mem::take(&mut *STDOUT.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
@@ -280,7 +281,13 @@ pub fn main() -> ExitCode {
     });
     // What a command says describes what it wrote: a command that failed says nothing.
     let result = match result {
-        Ok(()) => flush_said().map_err(|e| anyhow::anyhow!("writing to standard output: {e}")),
+        // A reader gone is no failure (`play` ignores SIGPIPE to play on unseen).
+        Ok(()) => match flush_said() {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(anyhow::anyhow!("writing to standard output: {e}"))
+            }
+            _ => Ok(()),
+        },
         other => other,
     };
     match result {

@@ -44,6 +44,13 @@ pub struct ReportArgs {
 /// Writes the report.
 pub fn report(args: ReportArgs) -> Result<()> {
     for (i, d) in args.dirs.iter().enumerate() {
+        if !d.exists() {
+            return Err(InputError::new(format!(
+                "{}: no such folder; give a folder a command wrote with --out",
+                d.display()
+            ))
+            .into());
+        }
         if !d.is_dir() {
             return Err(InputError::new(format!("{}: not a folder of results", d.display())).into());
         }

@@ -138,8 +138,11 @@ pub fn run(args: RunArgs) -> Result<()> {
     // no spread to measure, so they are unbounded.
     if shard.is_none() && tally.rounds > 0 && tally.rounds < 2 * per {
         super::args::warn_one_deal(
-            &format!("{} {}", tally.rounds, game.measures().units()),
-            &format!(" ({per} seatings)"),
+            &match tally.rounds {
+                1 => format!("1 {}", game.measures().unit),
+                n => format!("{n} {}", game.measures().units()),
+            },
+            &format!(" ({per} seating{})", if per == 1 { "" } else { "s" }),
             "its score intervals need two deals and are",
             2 * per,
         );

@@ -185,8 +185,9 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         // Said even with --quiet: it is what the interruption leaves behind.
         match &state_path {
             Some(path) if path.exists() => eprintln!(
-                "draftsim: {} deviations are saved in {}; the same command resumes the study",
+                "draftsim: {} deviation{} saved in {}; the same command resumes the study",
                 state.deviations.len(),
+                if state.deviations.len() == 1 { " is" } else { "s are" },
                 path.display()
             ),
             // Interrupted before the base was saved: nothing to resume from yet.

@@ -547,9 +547,11 @@ where
                 load_strategy::<G>(name)?;
             }
             let one = if asked == 1 { "strategy" } else { "strategies" };
+            // The game's own table, named so the fix can be typed as it stands.
+            let table = *G::players_mut(&mut G::RulesFile::default());
             Err(if e.to_string().starts_with("players = ") {
                 InputError::new(format!(
-                    "--seats names {asked} {one}, so {e}; name one strategy per seat, or give --players to seat them in turn"
+                    "--seats names {asked} {one}, so {e}; name one strategy per seat, or give --players {table} to seat them in turn"
                 ))
             } else {
                 e

@@ -104,7 +104,8 @@ impl Shard {
         let bad = || InputError::new(format!("--shard '{text}': write i/n with 0 <= i < n, e.g. 0/4, or auto/n"));
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let count: u64 = n.trim().parse().map_err(|_| bad())?;
-        let index: u64 = if i.trim() == "auto" {
+        let auto = i.trim() == "auto";
+        let index: u64 = if auto {
             let var = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]
                 .iter()
                 .find_map(|v| std::env::var(v).ok())
@@ -115,6 +116,12 @@ impl Shard {
         } else {
             i.trim().parse().map_err(|_| bad())?
         };
+        if auto && count > 0 && index >= count {
+            return Err(InputError::new(format!(
+                "--shard '{text}': the task index is {index}, but {count} shards run 0 to {}; give auto/N with N the array's size",
+                count - 1
+            )));
+        }
         if count == 0 || index >= count {
             return Err(bad());
         }

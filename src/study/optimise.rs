@@ -60,7 +60,16 @@ impl Param {
             return Err(bad());
         }
         if let Some((lo, hi)) = values.split_once("..") {
-            return Param::range(name, lo.trim(), hi.trim()).ok_or_else(bad);
+            let (lo, hi) = (lo.trim(), hi.trim());
+            // Two numbers the wrong way round are a range backwards, not a malformed one.
+            if let (Ok(l), Ok(h)) = (lo.parse::<f64>(), hi.parse::<f64>())
+                && l > h
+            {
+                return Err(InputError::new(format!(
+                    "--param '{text}': the range runs backwards; write {name}={hi}..{lo}"
+                )));
+            }
+            return Param::range(name, lo, hi).ok_or_else(bad);
         }
         let choices = crate::games::presets::split_top(values, ',');
         if choices.is_empty() {

@@ -128,22 +128,36 @@ impl Objective {
     /// of zero at its mean but a wide upper end, and one well short of the bound has an
     /// interval a thousand times its metric's.
     pub fn evaluate(&self, metric: &dyn Fn(&str) -> Option<Estimate>) -> Estimate {
-        let (mut value, mut var) = (0.0, 0.0);
+        let mut value = 0.0;
         let get = |name: &str| -> Estimate {
             metric(name).unwrap_or(Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN })
         };
+        // Each side of the interval on its own: a metric bounded below (a seat advantage of
+        // 0 [0, 0.004]) keeps its one-sided interval, so one term gives its metric's.
+        let (mut var_below, mut var_above) = (0.0, 0.0);
         for t in &self.terms {
             let e = match t {
                 Term::Minimize(m) | Term::Maximize(m) | Term::Target(m, _) => get(m),
             };
-            value += match t {
-                Term::Minimize(_) => e.mean,
-                Term::Maximize(_) => -e.mean,
-                Term::Target(_, v) => (e.mean - v).abs(),
+            let (below, above) = (e.mean - e.lo, e.hi - e.mean);
+            let (below, above) = match t {
+                Term::Minimize(_) => {
+                    value += e.mean;
+                    (below, above)
+                }
+                Term::Maximize(_) => {
+                    value -= e.mean;
+                    (above, below)
+                }
+                Term::Target(_, v) => {
+                    value += (e.mean - v).abs();
+                    let h = e.half_width();
+                    (h, h)
+                }
             };
-            var += e.half_width().powi(2);
+            var_below += below.powi(2);
+            var_above += above.powi(2);
         }
-        let (mut var_below, mut var_above) = (var, var);
         for c in &self.constraints {
             let e = get(&c.metric);
             let penalty = |x: f64| PENALTY * c.shortfall(x).max(0.0);
@@ -541,6 +555,17 @@ mod tests {
         assert!((at(0.1, 11.0, 6.0).mean - 1.1).abs() < 1e-12);
         assert!((at(0.1, 13.0, 4.0).mean - (1.1 + PENALTY)).abs() < 1e-9);
         assert!((at(0.1, 12.0, 6.0).half_width() - (2.0f64 * 0.09).sqrt()).abs() < 1e-12);
+        // One term bounded below keeps its metric's one-sided interval, and a maximised
+        // one turns it round.
+        let one = |terms: (&[String], &[String])| {
+            Objective::from_flags(terms.0, terms.1, &[], &[])
+                .unwrap()
+                .evaluate(&|_| Some(Estimate { mean: 0.0, lo: 0.0, hi: 0.0044 }))
+        };
+        let min = one((&["seat_advantage".into()], &[]));
+        assert!(min.lo == 0.0 && (min.hi - 0.0044).abs() < 1e-15, "{min:?}");
+        let max = one((&[], &["seat_advantage".into()]));
+        assert!((max.lo + 0.0044).abs() < 1e-15 && max.hi == 0.0, "{max:?}");
         assert!(Constraint::parse("skill_gap=5").is_err());
         assert!(Objective::from_flags(&[], &[], &["x".into()], &[]).is_err());
         let mut t = Objective::default();

@@ -220,6 +220,13 @@ pub fn parse_min_effect(text: &str) -> Result<(String, f64), InputError> {
     let bad = || InputError::new(format!("--min-effect '{text}': write FIGURE=VALUE, e.g. length_mean=0.5"));
     let (name, value) = text.split_once('=').ok_or_else(bad)?;
     let value: f64 = value.trim().parse().map_err(|_| bad())?;
+    if value.is_finite() && value < 0.0 && !name.trim().is_empty() {
+        return Err(InputError::new(format!(
+            "--min-effect '{text}': an effect is a size, 0 or more; write {}={}",
+            name.trim(),
+            -value
+        )));
+    }
     if !value.is_finite() || value < 0.0 || name.trim().is_empty() {
         return Err(bad());
     }

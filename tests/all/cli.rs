@@ -393,7 +393,7 @@ fn a_table_of_too_few_is_filled_or_named() {
     assert!(stdout(&o).contains("adaptive"), "{}", stdout(&o));
     let o = draftsim(&["run", "--game", "seven-poker", "--seats", "adaptive", "--rounds", "12", "--quiet"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("give --players to seat them in turn"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("give --players 4 to seat them in turn"), "{}", stderr(&o));
     let o = draftsim(&[
         "run",
         "--game",

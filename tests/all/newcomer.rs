@@ -644,3 +644,26 @@ fn a_sweep_says_when_its_seats_are_a_field() {
     let err = stderr(&ok(&["sweep", "--seats", "greedy,tight", "--set", "players=2,4", "--rounds", "24"]));
     assert!(err.contains("players 2,4 · seats greedy,tight ·"), "{err}");
 }
+
+/// Refusals that say what is wrong in the user's terms: a missing folder, a range or an
+/// effect written backwards, a task index past the shards, and the game's own table size.
+#[test]
+fn refusals_name_the_actual_fault() {
+    refused(&["report", "/nonexistent/draftsim-results", "--out", "/tmp/never-written"], "no such folder");
+    refused(
+        &["exploit", "--preset", "hate", "--field", "greedy", "--param", "draft.weight=1..0"],
+        "the range runs backwards; write draft.weight=0..1",
+    );
+    refused(
+        &["versus", "defaults", "defaults", "--min-effect", "score=-1"],
+        "an effect is a size, 0 or more; write score=1",
+    );
+    refused(&["run", "--game", "winston-crazier-eights", "--seats", "value"], "give --players 2 to seat them in turn");
+    let o = Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .args(["run", "--rounds", "10", "--shard", "auto/2", "--out", "/tmp/never-written"])
+        .env("SLURM_ARRAY_TASK_ID", "5")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("the task index is 5, but 2 shards run 0 to 1"), "{}", stderr(&o));
+}
