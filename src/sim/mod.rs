@@ -129,7 +129,7 @@ impl Shard {
     }
 
     /// Chunks of a run of `deals` deals that this shard plays (chunks are dealt round the
-    /// shards in turn): none when the run has fewer chunks than this shard's index.
+    /// shards in turn): none when the run has no more chunks than this shard's index.
     pub fn chunks_of(&self, deals: u64) -> u64 {
         deals.div_ceil(CHUNK_DEALS).saturating_sub(self.index).div_ceil(self.count)
     }

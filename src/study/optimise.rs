@@ -335,7 +335,7 @@ pub fn optimise<E: Evaluator>(
     }
     let n = config.candidates.max(2);
     let stages = Stages::new(config.candidates, config.runners_up);
-    let (rungs, refine_steps, held) = (stages.rungs, REFINE_STEPS, (config.runners_up + 1) as u64);
+    let (rungs, refine_steps, held) = (stages.rungs, REFINE_STEPS, stages.held_out);
     let race_unit = (config.budget * RACE_SHARE / 100 / stages.race).max(1);
     let refine_rounds = (config.budget * REFINE_SHARE / 100 / stages.refine).max(1);
 

@@ -201,7 +201,10 @@ fn sharded_versus_merges_into_the_whole_and_bad_input_is_refused() {
     for (bad, says) in [
         (vec!["versus", "defaults", "/no/such.toml"], "B /no/such.toml"),
         (vec!["versus", "defaults", b.to_str().unwrap(), "--min-effect", "nonesuch=1"], "not a figure versus reports"),
-        (vec!["versus", "defaults", b.to_str().unwrap(), "--min-effect", "length_mean=-1"], "write FIGURE=VALUE"),
+        (
+            vec!["versus", "defaults", b.to_str().unwrap(), "--min-effect", "length_mean=-1"],
+            "an effect is a size, 0 or more; write length_mean=1",
+        ),
     ] {
         let o = draftsim(&bad);
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
