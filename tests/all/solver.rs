@@ -3,6 +3,7 @@
 //! any thread count; `exploitability` measures presets exactly, and bounds them from below
 //! by play on any game; bad input is one line.
 
+use std::path::Path;
 use std::time::Duration;
 
 use crate::common::*;
@@ -153,22 +154,17 @@ fn a_sampled_exact_figure_has_an_interval_that_covers_the_known_value() {
     assert!(lo <= 2.373611 && 2.373611 <= hi, "{table}");
 }
 
+/// `train` of Leduc by CFR to `iterations` into `out`.
+fn leduc_cfr<'a>(iterations: &'a str, out: &'a Path) -> Vec<&'a str> {
+    let out = out.to_str().unwrap();
+    vec!["train", "--game", "leduc-poker", "--algorithm", "cfr", "--iterations", iterations, "--out", out]
+}
+
 #[test]
 fn ctrl_c_keeps_the_training_and_the_same_command_resumes_it() {
     let dir = scratch(FILE, "resume");
     let out = dir.join("leduc");
-    let args = [
-        "train",
-        "--game",
-        "leduc-poker",
-        "--algorithm",
-        "cfr",
-        "--iterations",
-        "100000000",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    let o = interrupt(&args, Duration::from_millis(1500));
+    let o = interrupt(&leduc_cfr("100000000", &out), Duration::from_millis(1500));
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     assert!(stderr(&o).contains("the same command resumes"), "{}", stderr(&o));
     assert!(!out.exists(), "nothing is written until the training ends");
@@ -179,36 +175,14 @@ fn ctrl_c_keeps_the_training_and_the_same_command_resumes_it() {
     // A resumed training already past --iterations says so, under --quiet too.
     let fewer = dir.join("fewer");
     std::fs::copy(&state, dir.join(".fewer.train-state.json")).unwrap();
-    let o = draftsim(&[
-        "train",
-        "--game",
-        "leduc-poker",
-        "--algorithm",
-        "cfr",
-        "--iterations",
-        "1",
-        "--quiet",
-        "--out",
-        fewer.to_str().unwrap(),
-    ]);
+    let o = draftsim(&[&leduc_cfr("1", &fewer)[..], &["--quiet"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     let says = format!("warning: the saved training has {done} iterations, more than --iterations 1");
     assert!(stderr(&o).contains(&says), "{}", stderr(&o));
     // The same command, with a reachable target, resumes from the saved iterations; so
     // does it with --force, which replaces the --out folder, not a matching state.
     let more = (done + 5).to_string();
-    let o = draftsim(&[
-        "train",
-        "--game",
-        "leduc-poker",
-        "--algorithm",
-        "cfr",
-        "--iterations",
-        &more,
-        "--out",
-        out.to_str().unwrap(),
-        "--force",
-    ]);
+    let o = draftsim(&[&leduc_cfr(&more, &out)[..], &["--force"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains(&format!("({done} iterations done)")), "{}", stderr(&o));
     assert!(out.join("policy.json").exists() && !state.exists());
