@@ -32,6 +32,9 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         game_args.seats.seats = Some(vec![one.clone(); players]);
     }
     let (game, seats) = game_args.build()?;
+    // Nothing played: refuses a game or strategy without an estimate before the note says
+    // it is calibrating.
+    game.calibration(0, args.batch.seed.seed, None, &|_| {})?;
     args.batch.exec.note(&format!(
         "calibrating {}'s estimate: {}, {} players, {rounds} rounds, seed {}",
         seats[0],

@@ -109,12 +109,19 @@ pub(super) fn finish_compare(
         super::args::warn_one_deal(&format!("{} rounds a pair", m.rounds), "", intervals, 2 * m.rounds);
     }
     say!("{}", result.matrix_text());
+    say!("{}", result.score_matrix_text());
     say!("{}", result.ratings_table().to_aligned_text(1));
     match result.dominant {
         Some(i) => {
             say!("{} dominates: its win share is above 0.5 against every other strategy.", result.strategies[i])
         }
         None => say!("No strategy dominates."),
+    }
+    if result.only_scores_separate() {
+        say!(
+            "No win share here is told from one half, but score differences are: the ratings and the equilibrium below are of win shares; read the {} matrix.",
+            result.pair_column.replace('_', " ")
+        );
     }
     say!("{}", result.equilibrium_text());
     say!("{}", result.equilibrium_table().to_aligned_text(4));

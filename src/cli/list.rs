@@ -48,7 +48,8 @@ enum What {
 /// `--game sevens` as the commands that play take it.
 #[derive(Args, Debug)]
 struct GameChoice {
-    /// The game (see `draftsim list games`).
+    /// The game (see `draftsim list games`); strategies lists every game's, metrics and rules
+    /// default to seven-card-draft.
     #[arg(value_name = "GAME", value_parser = Known(game_names), conflicts_with = "game_flag")]
     game: Option<String>,
     /// The game, as the commands that play take it.
@@ -106,13 +107,7 @@ pub fn run(args: ListArgs) -> Result<()> {
             super::say_text(&metrics_text(g)?);
         }
         What::Rules { game } => {
-            let name = game.name().ok_or_else(|| {
-                draftsim::InputError::new(format!(
-                    "list rules: name a game, e.g. draftsim list rules seven-card-draft (games: {})",
-                    game_names().join(", ")
-                ))
-            })?;
-            let g = games::find(name)?;
+            let g = games::find(game.name().unwrap_or("seven-card-draft"))?;
             let defaults: toml::Table = toml::from_str(&(g.default_rules)()).unwrap_or_default();
             say!("{} rules (TOML keys; default in brackets):", g.name);
             for (key, meaning) in g.rules_help {

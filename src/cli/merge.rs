@@ -94,6 +94,85 @@ fn merged_outside(dirs: &[PathBuf]) -> Result<Option<draftsim::output::Table>, I
     Ok(Some(draftsim::output::outside_table(&rows)))
 }
 
+/// The shards' `rounds` tables (from `--rounds-out`) as one, in round order as the
+/// unsharded run writes it: chunks are dealt round the shards, so each shard holds every
+/// n-th stretch of rounds. None where no shard wrote one; a warning, and none, where only
+/// some did.
+fn merged_rounds(dirs: &[PathBuf], rows: &[u64]) -> Result<Option<draftsim::output::Table>, InputError> {
+    use draftsim::output::{Table, Values};
+    use polars::prelude::{DataType, SortMultipleOptions};
+    let found: Vec<Option<PathBuf>> = dirs
+        .iter()
+        .map(|d| ["parquet", "csv"].iter().map(|e| d.join(format!("rounds.{e}"))).find(|p| p.exists()))
+        .collect();
+    if found.iter().all(Option::is_none) {
+        return Ok(None);
+    }
+    if let Some(at) = found.iter().position(Option::is_none) {
+        super::args::warn(&format!(
+            "{}: no rounds table, though other shards have one; the merged run has none (play that shard again with --rounds-out)",
+            dirs[at].display()
+        ));
+        return Ok(None);
+    }
+    let mut all: Option<polars::prelude::DataFrame> = None;
+    for (path, &want) in found.iter().flatten().zip(rows) {
+        let bad = |e: &dyn std::fmt::Display| InputError::new(format!("{}: {e}", path.display()));
+        let frame = draftsim::output::read_frame(path).map_err(|e| bad(&e))?;
+        if frame.height() as u64 != want {
+            return Err(bad(&format!(
+                "{} rows, not the {want} its tally counts (one a round and seat); play that shard again",
+                frame.height()
+            )));
+        }
+        if frame.height() == 0 {
+            // A shard with nothing to play: its header alone says nothing of column types.
+            continue;
+        }
+        all = Some(match all {
+            None => frame,
+            Some(mut a) => {
+                let other = "not the columns of the other shards' rounds tables";
+                // A CSV reader types each file by its own rows (an empty histogram column
+                // in one shard): take the first shard's types.
+                let cast: Vec<polars::prelude::Column> = (a.columns().iter())
+                    .map(|c| frame.column(c.name()).and_then(|f| f.cast(c.dtype())))
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| bad(&other))?;
+                let frame = polars::prelude::DataFrame::new(frame.height(), cast).map_err(|_| bad(&other))?;
+                a.vstack_mut(&frame).map_err(|_| bad(&other))?;
+                a
+            }
+        });
+    }
+    let Some(all) = all else { return Ok(None) };
+    let name = "the merged rounds table";
+    let bad = |e: &dyn std::fmt::Display| InputError::new(format!("{name}: {e}"));
+    let all = all.sort(["round"], SortMultipleOptions::default().with_maintain_order(true)).map_err(|e| bad(&e))?;
+    let mut table = Table::new("rounds");
+    for column in all.columns() {
+        let values = match column.dtype() {
+            DataType::Float32 | DataType::Float64 => {
+                let c = column.cast(&DataType::Float64).map_err(|e| bad(&e))?;
+                Values::Real(c.f64().map_err(|e| bad(&e))?.iter().map(|x| x.unwrap_or(f64::NAN)).collect())
+            }
+            t if t.is_integer() => {
+                let c = column.cast(&DataType::Int64).map_err(|e| bad(&e))?;
+                let c = c.i64().map_err(|e| bad(&e))?;
+                let values: Option<Vec<i64>> = c.iter().collect();
+                Values::Int(values.ok_or_else(|| bad(&format!("an empty cell in {}", column.name())))?)
+            }
+            // Text, and a histogram column empty in every row (which a CSV reader cannot type).
+            _ => {
+                let c = column.cast(&DataType::String).map_err(|e| bad(&e))?;
+                Values::Text(c.str().map_err(|e| bad(&e))?.iter().map(|x| x.unwrap_or("").to_string()).collect())
+            }
+        };
+        table = table.with(column.name().as_str(), values);
+    }
+    Ok(Some(table))
+}
+
 /// Merges the shards.
 pub fn run(args: MergeArgs) -> Result<()> {
     if args.dirs.iter().any(|d| d.join(super::study::STUDY_SHARD).exists()) {
@@ -210,6 +289,11 @@ pub fn run(args: MergeArgs) -> Result<()> {
         tables.push(t);
     }
     print_summary(&tables, &total, game.measures());
+    let per_shard: Vec<u64> = parts.iter().map(|(_, t)| t.rounds * game.players() as u64).collect();
+    if let Some(rounds) = merged_rounds(&args.dirs, &per_shard)? {
+        // Written as `run` streams it: without the run's metadata.
+        out.write_table(&rounds, format, &[])?;
+    }
     let path = write_run(out, &tables, &total, &meta, format)?;
     args.quiet.note(&format!("tables written to {}", path.display()));
     Ok(())

@@ -191,7 +191,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     }
     print_result(&result, "objective", false);
     for (name, e) in metrics.iter().filter(|(n, _)| evaluator.objective.metrics().contains(&n.as_str())) {
-        say!("  held-out {name}: {:.4} [{:.4}, {:.4}]", e.mean, e.lo, e.hi);
+        say!("  held-out {name}: {}", interval4(e));
     }
     if !best.constraint_met {
         say!(
@@ -211,12 +211,10 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         "search_seeds": result.search_seeds, "held_out_seeds": result.held_out_seeds,
     });
     let header = format!(
-        "# Tuned by draftsim tune ({}): {}\n# held-out objective {:.4} [{:.4}, {:.4}]{}\n",
+        "# Tuned by draftsim tune ({}): {}\n# held-out objective {}{}\n",
         info.name,
         evaluator.objective.describe(),
-        best.held_out.map_or(f64::NAN, |e| e.mean),
-        best.held_out.map_or(f64::NAN, |e| e.lo),
-        best.held_out.map_or(f64::NAN, |e| e.hi),
+        interval4(&best.held_out.unwrap_or(Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN })),
         if best.constraint_met { "" } else { "; constraint not met" }
     );
     finish(
@@ -478,6 +476,12 @@ fn shown(e: Estimate, flip: bool) -> Estimate {
     if flip { Estimate { mean: -e.mean, lo: -e.hi, hi: -e.lo } } else { e }
 }
 
+/// "mean [lo, hi]" with four decimals.
+fn interval4(e: &Estimate) -> String {
+    use draftsim::output::fixed;
+    format!("{} [{}, {}]", fixed(e.mean, 4), fixed(e.lo, 4), fixed(e.hi, 4))
+}
+
 /// Prints the winner and runners-up: held-out figures beside the in-search ones.
 fn print_result(result: &OptimiserResult, what: &str, flip: bool) {
     let mut ranked: Vec<_> = result.candidates.iter().filter(|c| c.rank > 0).collect();
@@ -486,15 +490,11 @@ fn print_result(result: &OptimiserResult, what: &str, flip: bool) {
         let setting: Vec<String> = c.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let (h, s) = (shown(c.held_out.expect("ranked"), flip), shown(c.estimate, flip));
         say!(
-            "{} {}: held-out {what} {:.4} [{:.4}, {:.4}]; in search {:.4} [{:.4}, {:.4}] ({}){}",
+            "{} {}: held-out {what} {}; in search {} ({}){}",
             if c.rank == 1 { "best" } else { "  runner-up" },
             setting.join(" "),
-            h.mean,
-            h.lo,
-            h.hi,
-            s.mean,
-            s.lo,
-            s.hi,
+            interval4(&h),
+            interval4(&s),
             c.stage,
             if c.constraint_met { "" } else { "; constraint not met" }
         );

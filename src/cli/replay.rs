@@ -43,7 +43,8 @@ fn header(seed: u64, seatings: &Seatings, k: u64, seats: &[String]) -> String {
     let a = draftsim::sim::round_address(seed, seatings, k);
     let seating: Vec<String> = a.seating.iter().enumerate().map(|(s, &i)| format!("seat {s} {}", seats[i])).collect();
     let which = if seatings.len() > 1 {
-        format!(" · seating {} of {}", a.seating_index + 1, seatings.len())
+        // 0-based, as the round, the deal and the seats are.
+        format!(" · seating {} (0 to {})", a.seating_index, seatings.len() - 1)
     } else {
         String::new()
     };

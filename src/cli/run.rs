@@ -77,8 +77,9 @@ pub fn run(args: RunArgs) -> Result<()> {
         format!("field {} (each an equal share of the seats)", lineup.strategies.join(","))
     };
     args.batch.exec.note(&format!(
-        "{} · {players} players · {field} · seed {seed} · {planned} {} ({per} seating{} a deal){}",
+        "{} · {players} players · {field} · seed {seed} · {}{planned} {} ({per} seating{} a deal){}",
         args.game.name(),
+        args.until_ci.map(|w| format!("until every win-rate half-width is at most {w}, at most ")).unwrap_or_default(),
         game.measures().units(),
         if per == 1 { "" } else { "s" },
         shard.map(|s| format!(" · shard {}/{}", s.index, s.count)).unwrap_or_default()

@@ -39,16 +39,17 @@ pub struct SensitivityArgs {
     pub budget_time: Option<f64>,
 }
 
-/// Deals per variant that the study's `units` variants can play in `seconds`, from a pilot
-/// of the base (doubled until it runs half a second) on the study's seats.
+/// Deals per variant that the study's variants can play in `seconds`, from a pilot of the
+/// base (doubled until it runs half a second) on the study's seats, and a short run of every
+/// variant for its cost beside the base's. The pilots' own time comes off the budget.
 fn pilot_deals(
     info: &games::GameInfo,
     spec: &SensitivitySpec,
     seats: &[String],
-    units: usize,
     seconds: f64,
     exec: &ExecArgs,
 ) -> Result<u64> {
+    let started = Instant::now();
     let (runner, seats) = (info.build)(spec.rules.as_deref(), spec.players, Some(seats))?;
     let lineup = Lineup::new(&seats);
     // Rounds per deal: the seatings a deal is played under.
@@ -73,7 +74,14 @@ fn pilot_deals(
         deals *= 2;
     };
     let per_second = deals as f64 / elapsed;
-    let wanted = per_second * seconds / units as f64;
+    // Each variant on the same few deals (about a twentieth of a second of the base's
+    // play): its cost in deals of the base.
+    let probe = ((per_second / 20.0) as u64).clamp(1, 4 * CHUNK_DEALS);
+    let times = pool.install(|| sensitivity::time_variants(info, spec, probe))?;
+    let base_time = times[0].max(f64::MIN_POSITIVE);
+    let cost: f64 = times.iter().map(|t| t / base_time).sum();
+    let left = (seconds - started.elapsed().as_secs_f64()).max(0.0);
+    let wanted = per_second * left / cost;
     // A budget past any machine's reach would overflow the rounds; refuse it in words.
     if wanted * per as f64 > 1e15 {
         return Err(InputError::new(format!(
@@ -82,9 +90,15 @@ fn pilot_deals(
         .into());
     }
     let chosen = (wanted as u64).max(2);
+    if chosen == 2 {
+        super::args::warn(&format!(
+            "--budget-time {seconds}: the pilots took {:.1} s of it, leaving the fewest deals a study plays (2 a variant); give a longer budget",
+            started.elapsed().as_secs_f64()
+        ));
+    }
     exec.note(&format!(
-        "--budget-time {seconds}s: {:.0} deals/s in a pilot of the base, so {chosen} deals ({} rounds) for each of {units} variants",
-        per_second,
+        "--budget-time {seconds}s: {per_second:.0} deals/s in a pilot of the base, and the {} variants cost {cost:.1} bases, so {chosen} deals ({} rounds) for each",
+        times.len(),
         chosen * per
     ));
     Ok(chosen)
@@ -135,17 +149,18 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
             .filter(|s| s.fingerprint == fingerprint_of(&SensitivitySpec { deals: s.deals, ..spec.clone() }))
         {
             Some(s) => spec.deals = s.deals,
-            None => spec.deals = pilot_deals(info, &spec, &seats, list.len() + 1, seconds, &args.batch.exec)?,
+            None => spec.deals = pilot_deals(info, &spec, &seats, seconds, &args.batch.exec)?,
         }
     }
     let rounds = if args.budget_time.is_some() { spec.deals * per } else { rounds };
     args.batch.exec.note(&format!(
-        "{} · {players} players · seats {} · seed {} · {} deals per variant, {} deviations",
+        "{} · {players} players · seats {} · seed {} · {} deals per variant, {} deviation{}",
         info.name,
         spec.seats.clone().unwrap_or_else(|| draftsim::sim::listed(&seats, players)).join(","),
         spec.seed,
         spec.deals,
-        list.len()
+        list.len(),
+        if list.len() == 1 { "" } else { "s" }
     ));
     let fingerprint = fingerprint_of(&spec);
     let mut state =
@@ -163,8 +178,19 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
             }
             _ if args.batch.output.force => {}
             _ => {
+                // Only the deals differ: another --rounds, or a budget the pilot sized.
+                let why = if saved.fingerprint
+                    == fingerprint_of(&SensitivitySpec { deals: saved.deals, ..spec.clone() })
+                {
+                    format!(
+                        "it plays {} deals a variant, this command {}; give the --rounds or --budget-time it was started with",
+                        saved.deals, spec.deals
+                    )
+                } else {
+                    "other rules, keys, seats, seed or version".to_string()
+                };
                 return Err(InputError::new(format!(
-                    "{}: a different study's state is there (a study sized by --budget-time resumes with --budget-time); pass --force to start afresh",
+                    "{}: a different study's state is there ({why}); pass --force to start afresh",
                     path.display()
                 ))
                 .into());

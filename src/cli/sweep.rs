@@ -3,7 +3,7 @@
 use anyhow::Result;
 use clap::Args;
 use draftsim::games;
-use draftsim::output::{Format, OutputDir, Table, Values};
+use draftsim::output::{Format, OutputDir, Table, Values, fixed};
 use draftsim::sim::Tally;
 use draftsim::study::kind::{self, Kind};
 use draftsim::study::{self, Axis, SweepSpec, VariantResult};
@@ -170,12 +170,12 @@ pub(super) fn finish_sweep(
             let verdict = c.verdict(e);
             if verdict != study::tune::Verdict::Met {
                 missed.push(format!(
-                    "{} {} ({:.4}, {:.4} – {:.4})",
+                    "{} {} ({}, {} – {})",
                     label.join(" "),
                     verdict.words().split(" (").next().unwrap_or_default(),
-                    e.mean,
-                    e.lo,
-                    e.hi
+                    fixed(e.mean, 4),
+                    fixed(e.lo, 4),
+                    fixed(e.hi, 4)
                 ));
             }
         }

@@ -51,6 +51,9 @@ impl Values {
             Values::Text(v) => v[row].clone(),
             Values::Int(v) => v[row].to_string(),
             Values::Float(v) | Values::Real(v) if v[row].is_nan() => String::new(),
+            // Exponent form for the very small and large, as `{:?}` writes them: a p-value of
+            // 1e-111 is not a hundred zeros.
+            Values::Float(v) if v[row] != 0.0 && !(1e-4..1e16).contains(&v[row].abs()) => format!("{:?}", v[row]),
             Values::Float(v) => v[row].to_string(),
             Values::Real(v) => format!("{:?}", v[row]),
             Values::Bool(v) => v[row].to_string(),
@@ -111,7 +114,7 @@ impl Table {
     /// Text as an aligned plain-text table (for stdout).
     pub fn to_aligned_text(&self, float_digits: usize) -> String {
         let cell = |v: &Values, r: usize| match v {
-            Values::Float(x) if !x[r].is_nan() => format!("{:.*}", float_digits, x[r]),
+            Values::Float(x) if !x[r].is_nan() => fixed(x[r], float_digits),
             Values::Real(x) if !x[r].is_nan() => x[r].to_string(),
             other => other.cell(r),
         };
@@ -136,6 +139,16 @@ impl Table {
             line(self.columns.iter().map(|c| cell(&c.1, r)).collect(), &mut out);
         }
         out
+    }
+}
+
+/// `x` with `digits` decimals, as `{:.N}` writes it but without the sign of a value that
+/// rounds to zero ("0.0000", not "-0.0000": the sign of a figure too small to show is noise).
+pub fn fixed(x: f64, digits: usize) -> String {
+    let text = format!("{x:.digits$}");
+    match text.strip_prefix('-') {
+        Some(rest) if rest.bytes().all(|b| b == b'0' || b == b'.') => rest.to_string(),
+        _ => text,
     }
 }
 
@@ -502,5 +515,25 @@ impl Drop for OutputDir {
         if !self.committed {
             let _ = fs::remove_dir_all(&self.staging);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_drops_the_sign_of_a_figure_that_rounds_to_zero() {
+        assert_eq!(fixed(-0.00001, 4), "0.0000");
+        assert_eq!(fixed(-0.0, 2), "0.00");
+        assert_eq!(fixed(-0.00006, 4), "-0.0001");
+        assert_eq!(fixed(-1.5, 1), "-1.5");
+        assert_eq!(fixed(0.25, 2), "0.25");
+        let t = Table::new("t").with("x", Values::Float(vec![-0.00001, -2.0, 2.8e-111, 0.0, 0.25]));
+        let cells: Vec<String> = (0..5).map(|r| t.columns[0].1.cell(r)).collect();
+        assert_eq!(cells, ["-1e-5", "-2", "2.8e-111", "0", "0.25"]);
+        let text = t.to_aligned_text(4);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(&lines[1..3], ["0.0000", "-2.0000"], "{text}");
     }
 }

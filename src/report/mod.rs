@@ -487,7 +487,7 @@ fn p_value(p: f64) -> String {
 }
 
 fn fmt4(v: f64) -> String {
-    if v.is_nan() { "-".to_string() } else { format!("{v:.4}") }
+    if v.is_nan() { "-".to_string() } else { crate::output::fixed(v, 4) }
 }
 
 /// A chart's image link, its title as the alternative text, and the sentence under it,

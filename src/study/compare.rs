@@ -664,16 +664,46 @@ impl Comparison {
 
     /// The win-share matrix as aligned text: row strategy against column strategy.
     pub fn matrix_text(&self) -> String {
+        self.matrix_of("win share (row vs column)", |m| {
+            let f = |x: f64| crate::output::fixed(x, 3);
+            format!("{} [{},{}]", f(m.win_share.mean), f(m.win_share.lo), f(m.win_share.hi))
+        })
+    }
+
+    /// The paired score difference per round, row minus column, as aligned text: what a
+    /// game of chips is won by where win shares tie (each Kuhn hand has one winner).
+    pub fn score_matrix_text(&self) -> String {
+        let title = format!("{} (row minus column)", self.pair_column.replace('_', " "));
+        self.matrix_of(&title, |m| {
+            let f = |x: f64| {
+                let text = crate::output::fixed(x, 3);
+                if text.starts_with('-') || text.bytes().all(|b| b == b'0' || b == b'.') {
+                    text
+                } else {
+                    format!("+{text}")
+                }
+            };
+            format!("{} [{},{}]", f(m.chips_diff.mean), f(m.chips_diff.lo), f(m.chips_diff.hi))
+        })
+    }
+
+    /// True when no pair's win share is told from one half but some pair's score
+    /// difference is told from zero: the ratings then say nothing the scores do not.
+    pub fn only_scores_separate(&self) -> bool {
+        let apart = |e: &Estimate, at: f64| e.lo > at || e.hi < at;
+        !self.matchups.iter().any(|m| apart(&m.win_share, 0.5))
+            && self.matchups.iter().any(|m| apart(&m.chips_diff, 0.0))
+    }
+
+    fn matrix_of(&self, title: &str, text: impl Fn(&Matchup) -> String) -> String {
         let k = self.strategies.len();
         let cell = |i: usize, j: usize| {
             if i == j {
                 return "-".to_string();
             }
-            let m = self.matchups.iter().find(|m| m.strategy == i && m.opponent == j).expect("every pair");
-            format!("{:.3} [{:.3},{:.3}]", m.win_share.mean, m.win_share.lo, m.win_share.hi)
+            text(self.matchups.iter().find(|m| m.strategy == i && m.opponent == j).expect("every pair"))
         };
-        let mut table = Table::new(super::kind::COMPARE.tables[0])
-            .with("win share (row vs column)", Values::Text(self.strategies.clone()));
+        let mut table = Table::new(super::kind::COMPARE.tables[0]).with(title, Values::Text(self.strategies.clone()));
         for j in 0..k {
             table = table.with(&self.strategies[j], Values::Text((0..k).map(|i| cell(i, j)).collect()));
         }

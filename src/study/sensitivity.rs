@@ -189,6 +189,24 @@ fn play_variant(
     play_groups(info, &text, &seats, spec.seed, spec.deals, part, interrupt)
 }
 
+/// Seconds each variant, the base first and then each deviation in order, takes to play
+/// `deals` deal groups on the current pool; 0 for one the game refuses. Variants differ in
+/// cost (more players, bigger packs), so a time budget is shared by these, not by the
+/// base's cost alone.
+pub fn time_variants(info: &GameInfo, spec: &SensitivitySpec, deals: u64) -> Result<Vec<f64>, Error> {
+    let spec = SensitivitySpec { deals, ..spec.clone() };
+    let settings = std::iter::once(Vec::new())
+        .chain(deviations(info, &spec)?.into_iter().map(|d| vec![(d.key, d.value)]))
+        .collect::<Vec<_>>();
+    let mut seconds = Vec::with_capacity(settings.len());
+    for setting in &settings {
+        let start = std::time::Instant::now();
+        let played = play_variant(info, &spec, setting, None, None)?;
+        seconds.push(if played.is_ok() { start.elapsed().as_secs_f64() } else { 0.0 });
+    }
+    Ok(seconds)
+}
+
 /// Plays `deals` deal groups (or `part` of their chunks) of the rules `text` with `seats`
 /// from `seed`, keeping each group's sums for pairing; `Err(message)` when the game refuses
 /// the rules or seats.

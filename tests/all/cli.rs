@@ -47,7 +47,18 @@ fn output_files_are_identical_for_one_and_two_threads() {
 fn merged_shards_give_the_tables_of_the_unsharded_run() {
     let dir = scratch("shards");
     let whole = dir.join("whole");
-    let base = ["run", "--rounds", "12000", "--seed", "4", "--quiet", "--seats", "greedy,random,tight", "--cards"];
+    let base = [
+        "run",
+        "--rounds",
+        "12000",
+        "--seed",
+        "4",
+        "--quiet",
+        "--seats",
+        "greedy,random,tight",
+        "--cards",
+        "--rounds-out",
+    ];
     let o = draftsim(&[&base[..], &["--out", whole.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     let mut shard_dirs = Vec::new();
@@ -64,7 +75,24 @@ fn merged_shards_give_the_tables_of_the_unsharded_run() {
     args.extend(["--out", merged.to_str().unwrap()]);
     let o = draftsim(&args);
     assert!(o.status.success(), "{}", stderr(&o));
+    // The rounds table too, though each shard holds every fourth stretch of rounds.
+    assert!(files(&merged).iter().any(|(name, _)| name == "rounds.csv"));
     assert_eq!(files(&merged), files(&whole));
+    let as_parquet = dir.join("merged-parquet");
+    let o = draftsim(&[&args[..args.len() - 1], &[as_parquet.to_str().unwrap(), "--format", "parquet"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let whole_parquet = dir.join("whole-parquet");
+    let o = draftsim(&[&base[..], &["--out", whole_parquet.to_str().unwrap(), "--format", "parquet"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let read = |p: std::path::PathBuf| draftsim::output::read_frame(&p).unwrap();
+    assert!(read(as_parquet.join("rounds.parquet")).equals_missing(&read(whole_parquet.join("rounds.parquet"))));
+    // A shard without its rounds table: the merge warns and writes none.
+    std::fs::remove_file(Path::new(&shard_dirs[3]).join("rounds.csv")).unwrap();
+    let without = dir.join("merged-without");
+    let o = draftsim(&[&args[..args.len() - 1], &[without.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no rounds table, though other shards have one"), "{}", stderr(&o));
+    assert!(!without.join("rounds.csv").exists());
     // A missing shard is refused.
     let o = draftsim(&["merge", &shard_dirs[0], &shard_dirs[1], "--out", dir.join("partial").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
@@ -232,6 +260,41 @@ fn replay_tells_a_round_the_same_way_every_time() {
         assert!(text.contains(part), "missing {part:?} in\n{text}");
     }
     assert_ne!(text, stdout(&draftsim(&["replay", "--seed", "5", "--round", "14"])));
+}
+
+/// Kuhn and Leduc's replays call a round's first wager a bet and later ones raises, as their
+/// rules do: Kuhn, with one wager a round, never raises.
+#[test]
+fn reference_poker_replays_bet_before_they_raise() {
+    let told = |game: &str| -> String {
+        (0..12)
+            .map(|r| {
+                stdout(&draftsim(&[
+                    "replay",
+                    "--game",
+                    game,
+                    "--seats",
+                    "aggressive,aggressive",
+                    "--round",
+                    &r.to_string(),
+                ]))
+            })
+            .collect()
+    };
+    let kuhn = told("kuhn-poker");
+    assert!(kuhn.contains(" bets (1 in)") && !kuhn.contains(" raises ("), "{kuhn}");
+    let leduc = told("leduc-poker");
+    let mut opened = false;
+    for line in leduc.lines() {
+        if line.starts_with("== Round") || line.starts_with("-- The public card") {
+            opened = false;
+        } else if line.contains(" bets (") {
+            assert!(!std::mem::replace(&mut opened, true), "a second bet in one round: {line}");
+        } else if line.contains(" raises (") {
+            assert!(opened, "a raise before a bet: {line}");
+        }
+    }
+    assert!(leduc.contains(" bets (2 in)") && leduc.contains(" raises ("), "{leduc}");
 }
 
 /// In round mode every seating of a deal passes the same way, and deals alternate: with

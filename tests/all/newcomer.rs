@@ -171,6 +171,9 @@ fn list_takes_the_game_as_a_word() {
     let text = stdout(&ok(&["list", "metrics", "sevens"]));
     assert!(text.starts_with("sevens measures"), "{text}");
     assert_eq!(stdout(&ok(&["list", "rules", "--game", "sevens"])), stdout(&ok(&["list", "rules", "sevens"])));
+    // Without a game, rules default to the default game, as metrics do.
+    assert_eq!(stdout(&ok(&["list", "rules"])), stdout(&ok(&["list", "rules", "seven-card-draft"])));
+    assert_eq!(stdout(&ok(&["list", "metrics"])), stdout(&ok(&["list", "metrics", "seven-card-draft"])));
     refused(&["list", "strategies", "chess"], "unknown game 'chess'");
 }
 
@@ -460,6 +463,7 @@ fn rules_that_do_nothing_are_warned_about() {
         ("sevens", "max_carry_hands = 5\n", "max_carry_hands"),
         ("seven-poker", "unit = \"round\"\nmax_rounds = 50\n", "max_rounds"),
         ("winston-crazier-eights", "later_starter = \"winner\"\n", "later_starter"),
+        ("winston-crazier-eights", "ranks = 7\n", "eights_wild"),
     ] {
         std::fs::write(&rules, text).unwrap();
         let err = stderr(&ok(&["run", "--game", game, "--rules", r, "--rounds", "20"]));

@@ -188,6 +188,17 @@ fn a_time_budget_sizes_the_study_and_a_resumed_one_keeps_its_deals() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(deals_of(&resumed), 100);
     assert!(!dir.join(".resumed.sensitivity-state.json").exists(), "the finished study's state is removed");
+    // That state met by --rounds sizing other deals: refused, naming the deals, not
+    // --budget-time alone.
+    std::fs::write(dir.join(".other.sensitivity-state.json"), serde_json::to_string(&state).unwrap()).unwrap();
+    let o = draftsim(&[&base[..], &["--rounds", "2400", "--out", dir.join("other").to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("it plays 100 deals a variant, this command 200"), "{}", stderr(&o));
+    // The budget is shared by what each variant costs: the note says how many bases.
+    let noted = dir.join("noted");
+    let o = draftsim(&[&base[..7], &["--budget-time", "0.3", "--out", noted.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("and the 2 variants cost "), "{}", stderr(&o));
     // With --rounds, or with --shard (whose shards must play the same deals): refused.
     for extra in [&["--rounds", "100"][..], &["--shard", "0/2"][..]] {
         let out = dir.join("refused");

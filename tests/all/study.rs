@@ -70,6 +70,36 @@ fn compare_ranks_known_unequal_bots_in_order() {
     assert!((at("greedy", "random") + at("random", "greedy") - 1.0).abs() < 1e-9);
 }
 
+/// In Kuhn poker each hand has one winner, so every win share between deterministic bots
+/// is one half: the chips matrix tells them apart, and compare says to read it.
+#[test]
+fn compare_shows_the_score_matrix_where_win_shares_tie() {
+    let o = draftsim(&[
+        "compare",
+        "--game",
+        "kuhn-poker",
+        "--strategies",
+        "tight,calling-station",
+        "--rounds",
+        "2000",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let text = common::stdout(&o);
+    let row = text.lines().find(|l| l.starts_with("tight ") && l.contains('+')).unwrap_or_else(|| panic!("{text}"));
+    let cells: Vec<f64> = row
+        .split(|c: char| c.is_whitespace() || "[],".contains(c))
+        .filter_map(|c| c.trim_start_matches('+').parse().ok())
+        .collect();
+    // Tight bets only its king; the calling station never bets and calls everything. In
+    // either seat tight nets +2 with the king twice in six deals, +1 - 1 with the queen
+    // and -2 with the jack: 2/6 a hand, and the station loses as much, so the difference
+    // is 2/3.
+    assert!(cells.len() == 3 && cells[1] <= 2.0 / 3.0 && 2.0 / 3.0 <= cells[2], "{row}");
+    assert!(text.contains("chips diff per round (row minus column)"), "{text}");
+    assert!(text.contains("read the chips diff per round matrix"), "{text}");
+}
+
 #[test]
 fn head_to_head_win_shares_are_estimated_over_deal_groups() {
     // Greedy and tight play Sevens much alike, so most of a round's outcome is the deal,

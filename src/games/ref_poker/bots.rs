@@ -71,7 +71,7 @@ impl PokerBot {
     pub fn explain(&self, view: &SeatView) -> Option<String> {
         let BetModule::Threshold { raise_at, fold_below } = self.preset.bet else { return None };
         Some(format!(
-            "hand strength {:.2} (raises from {raise_at:.2}, folds to a bet below {fold_below:.2})",
+            "hand strength {:.2} (bets or raises from {raise_at:.2}, folds to a bet below {fold_below:.2})",
             view.strength()
         ))
     }

@@ -56,12 +56,20 @@ impl<F: Flavour> GameDef for Def<F> {
     fn tell(rules: &Rules<F>, _state: &State<F>, names: &[&str], events: &[Event], out: &RoundResult) -> String {
         let mut text = String::new();
         let seat = |s: usize| format!("seat {s} ({})", names[s]);
+        // The first wager of a betting round is a bet, as the rules call it; later ones raise.
+        let mut opened = false;
         for e in events {
             let _ = match *e {
                 Event::Deal { seat: s, card } => writeln!(text, "{} is dealt {}", seat(s), card_text(rules, card)),
-                Event::Board { card } => writeln!(text, "-- The public card: {}", card_text(rules, card)),
+                Event::Board { card } => {
+                    opened = false;
+                    writeln!(text, "-- The public card: {}", card_text(rules, card))
+                }
                 Event::Act { seat: s, action, paid } => match (action, paid) {
                     (Action::Call, 0) => writeln!(text, "  {} checks", seat(s)),
+                    (Action::Raise, _) if !std::mem::replace(&mut opened, true) => {
+                        writeln!(text, "  {} bets ({paid} in)", seat(s))
+                    }
                     _ => writeln!(text, "  {} {action}s ({paid} in)", seat(s)),
                 },
                 Event::Show { seat: s, card } => writeln!(text, "  {} shows {}", seat(s), card_text(rules, card)),

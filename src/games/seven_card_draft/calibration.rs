@@ -144,7 +144,10 @@ pub fn calibrate(
     use rayon::prelude::*;
     let variant = every_pick_bets(rules)?;
     if draft == (DraftModule::Random {}) {
-        return Err(InputError::new("calibration: the random draft module makes no estimate").into());
+        return Err(InputError::new(
+            "calibrate: random drafts without a strength estimate; seat one that makes one, e.g. --seats greedy",
+        )
+        .into());
     }
     let done = AtomicU64::new(0);
     let chunks: Vec<Calibrations> = (0..rounds.div_ceil(CHUNK))

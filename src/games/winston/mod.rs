@@ -52,6 +52,12 @@ crate::game_def! {
         if rules.games == 1 && rules.later_starter != Rules::default().later_starter {
             out.push("later_starter: counts only in a best of 3 (games = 3); drop it or set games = 3".into());
         }
+        if rules.eights_wild && rules.ranks < 8 {
+            out.push(format!(
+                "eights_wild: ranks = {} deals no eights, so no card is wild; set ranks = 8 or more, or eights_wild = false",
+                rules.ranks
+            ));
+        }
         out
     }
 }

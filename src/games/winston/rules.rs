@@ -208,6 +208,12 @@ impl GameRules for Rules {
         if !(2..=6).contains(&self.colours.len()) {
             return bad(format!("colours: {} given; name 2 to 6 colours", self.colours.len()));
         }
+        if let Some((i, name)) = self.colours.iter().enumerate().find(|(i, c)| self.colours[..*i].contains(c)) {
+            return bad(format!(
+                "colours: '{name}' named twice (colour {} and an earlier one); name each colour once",
+                i + 1
+            ));
+        }
         if !(1..=16).contains(&self.ranks) {
             return bad(format!("ranks = {}: use 1 to 16", self.ranks));
         }
@@ -307,7 +313,15 @@ mod tests {
         let r = Rules::default();
         assert_eq!(r.pool_size(), 87);
         assert_eq!(Rules::from_toml(&toml::to_string(&r).unwrap()).unwrap(), r);
-        for text in ["players = 3", "ranks = 0", "expansion = 80", "games = 2", "deck_size = 0", "max_colours = 5"] {
+        for text in [
+            "players = 3",
+            "ranks = 0",
+            "expansion = 80",
+            "games = 2",
+            "deck_size = 0",
+            "max_colours = 5",
+            "colours = [\"red\", \"blue\", \"red\"]",
+        ] {
             assert!(Rules::from_toml(text).unwrap().check().is_err(), "{text}");
         }
         assert!(Rules::from_toml("colour = [\"red\"]").is_err(), "unknown keys are refused");
