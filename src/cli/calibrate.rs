@@ -34,7 +34,8 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
     let (game, seats) = game_args.build()?;
     // Nothing played: refuses a game or strategy without an estimate before the note says
     // it is calibrating.
-    game.calibration(0, args.batch.seed.seed, None, &|_| {})?;
+    let pool = args.batch.exec.pool()?;
+    pool.install(|| game.calibration(0, args.batch.seed.seed, None, &|_| {}))?;
     args.batch.exec.note(&format!(
         "calibrating {}'s estimate: {}, {} players, {rounds} rounds, seed {}",
         seats[0],
@@ -44,7 +45,7 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
     ));
     warn_rules(game.as_ref());
     let progress = args.batch.exec.bar(rounds);
-    let table = args.batch.exec.pool()?.install(|| {
+    let table = pool.install(|| {
         game.calibration(rounds, args.batch.seed.seed, Some(&INTERRUPTED), &|done| {
             if let Some(bar) = &progress {
                 bar.set_position(done);

@@ -119,7 +119,7 @@ pub(super) fn finish_compare(
     }
     if result.only_scores_separate() {
         say!(
-            "No win share here is told from one half, but score differences are: the ratings and the equilibrium below are of win shares; read the {} matrix.",
+            "No win share here is told from one half, but score differences are: the ratings above and the equilibrium below are of win shares; read the {} matrix.",
             result.pair_column.replace('_', " ")
         );
     }

@@ -96,11 +96,16 @@ fn merged_outside(dirs: &[PathBuf]) -> Result<Option<draftsim::output::Table>, I
 
 /// The shards' `rounds` tables (from `--rounds-out`) as one, in round order as the
 /// unsharded run writes it: chunks are dealt round the shards, so each shard holds every
-/// n-th stretch of rounds. None where no shard wrote one; a warning, and none, where only
-/// some did.
-fn merged_rounds(dirs: &[PathBuf], rows: &[u64]) -> Result<Option<draftsim::output::Table>, InputError> {
-    use draftsim::output::{Table, Values};
-    use polars::prelude::{DataType, SortMultipleOptions};
+/// n-th stretch of rounds. Each cell is read as the column `schema` (the game's rounds
+/// table of no rows) types it, not as a reader would guess from the text. None where no
+/// shard wrote one; a warning, and none, where only some did.
+fn merged_rounds(
+    dirs: &[PathBuf],
+    rows: &[u64],
+    schema: draftsim::output::Table,
+) -> Result<Option<draftsim::output::Table>, InputError> {
+    use draftsim::output::Values;
+    use polars::prelude::DataType;
     let found: Vec<Option<PathBuf>> = dirs
         .iter()
         .map(|d| ["parquet", "csv"].iter().map(|e| d.join(format!("rounds.{e}"))).find(|p| p.exists()))
@@ -115,60 +120,75 @@ fn merged_rounds(dirs: &[PathBuf], rows: &[u64]) -> Result<Option<draftsim::outp
         ));
         return Ok(None);
     }
-    let mut all: Option<polars::prelude::DataFrame> = None;
+    let mut table = schema;
+    let names: Vec<String> = table.columns.iter().map(|c| c.0.clone()).collect();
     for (path, &want) in found.iter().flatten().zip(rows) {
         let bad = |e: &dyn std::fmt::Display| InputError::new(format!("{}: {e}", path.display()));
-        let frame = draftsim::output::read_frame(path).map_err(|e| bad(&e))?;
-        if frame.height() as u64 != want {
+        let before = table.rows();
+        if path.extension().is_some_and(|e| e == "csv") {
+            let mut reader = csv::Reader::from_path(path).map_err(|e| bad(&e))?;
+            let header: Vec<String> = reader.headers().map_err(|e| bad(&e))?.iter().map(String::from).collect();
+            if header != names {
+                return Err(bad(&"not the columns of this run's rounds table; play that shard again"));
+            }
+            for record in reader.records() {
+                let record = record.map_err(|e| bad(&e))?;
+                for ((name, values), cell) in table.columns.iter_mut().zip(&record) {
+                    let unreadable = || bad(&format!("'{cell}' in {name} is not a number"));
+                    match values {
+                        Values::Int(v) => v.push(cell.parse().map_err(|_| unreadable())?),
+                        Values::Real(v) => v.push(cell.parse().map_err(|_| unreadable())?),
+                        Values::Text(v) => v.push(cell.to_string()),
+                        _ => unreachable!("a rounds table holds whole numbers, reals and text"),
+                    }
+                }
+            }
+        } else {
+            let frame = draftsim::output::read_frame(path).map_err(|e| bad(&e))?;
+            for (name, values) in &mut table.columns {
+                let column =
+                    frame.column(name).map_err(|_| bad(&format!("no {name} column; play that shard again")))?;
+                let cast = |t: &DataType| column.cast(t).map_err(|e| bad(&e));
+                let empty = || bad(&format!("an empty cell in {name}"));
+                match values {
+                    Values::Int(v) => {
+                        for x in cast(&DataType::Int64)?.i64().map_err(|e| bad(&e))?.iter() {
+                            v.push(x.ok_or_else(empty)?);
+                        }
+                    }
+                    Values::Real(v) => {
+                        for x in cast(&DataType::Float64)?.f64().map_err(|e| bad(&e))?.iter() {
+                            v.push(x.ok_or_else(empty)?);
+                        }
+                    }
+                    Values::Text(v) => {
+                        for x in cast(&DataType::String)?.str().map_err(|e| bad(&e))?.iter() {
+                            v.push(x.unwrap_or_default().to_string());
+                        }
+                    }
+                    _ => unreachable!("a rounds table holds whole numbers, reals and text"),
+                }
+            }
+        }
+        if (table.rows() - before) as u64 != want {
             return Err(bad(&format!(
                 "{} rows, not the {want} its tally counts (one a round and seat); play that shard again",
-                frame.height()
+                table.rows() - before
             )));
         }
-        if frame.height() == 0 {
-            // A shard with nothing to play: its header alone says nothing of column types.
-            continue;
-        }
-        all = Some(match all {
-            None => frame,
-            Some(mut a) => {
-                let other = "not the columns of the other shards' rounds tables";
-                // A CSV reader types each file by its own rows (an empty histogram column
-                // in one shard): take the first shard's types.
-                let cast: Vec<polars::prelude::Column> = (a.columns().iter())
-                    .map(|c| frame.column(c.name()).and_then(|f| f.cast(c.dtype())))
-                    .collect::<Result<_, _>>()
-                    .map_err(|_| bad(&other))?;
-                let frame = polars::prelude::DataFrame::new(frame.height(), cast).map_err(|_| bad(&other))?;
-                a.vstack_mut(&frame).map_err(|_| bad(&other))?;
-                a
-            }
-        });
     }
-    let Some(all) = all else { return Ok(None) };
-    let name = "the merged rounds table";
-    let bad = |e: &dyn std::fmt::Display| InputError::new(format!("{name}: {e}"));
-    let all = all.sort(["round"], SortMultipleOptions::default().with_maintain_order(true)).map_err(|e| bad(&e))?;
-    let mut table = Table::new("rounds");
-    for column in all.columns() {
-        let values = match column.dtype() {
-            DataType::Float32 | DataType::Float64 => {
-                let c = column.cast(&DataType::Float64).map_err(|e| bad(&e))?;
-                Values::Real(c.f64().map_err(|e| bad(&e))?.iter().map(|x| x.unwrap_or(f64::NAN)).collect())
-            }
-            t if t.is_integer() => {
-                let c = column.cast(&DataType::Int64).map_err(|e| bad(&e))?;
-                let c = c.i64().map_err(|e| bad(&e))?;
-                let values: Option<Vec<i64>> = c.iter().collect();
-                Values::Int(values.ok_or_else(|| bad(&format!("an empty cell in {}", column.name())))?)
-            }
-            // Text, and a histogram column empty in every row (which a CSV reader cannot type).
-            _ => {
-                let c = column.cast(&DataType::String).map_err(|e| bad(&e))?;
-                Values::Text(c.str().map_err(|e| bad(&e))?.iter().map(|x| x.unwrap_or("").to_string()).collect())
-            }
-        };
-        table = table.with(column.name().as_str(), values);
+    // Each shard's rows are in round order already: a stable sort by round interleaves
+    // their stretches and keeps the seats of a round in order.
+    let Some(Values::Int(round)) = table.column("round") else { unreachable!("the rounds table starts with round") };
+    let mut order: Vec<usize> = (0..round.len()).collect();
+    order.sort_by_key(|&i| round[i]);
+    for (_, values) in &mut table.columns {
+        match values {
+            Values::Int(v) => *v = order.iter().map(|&i| v[i]).collect(),
+            Values::Real(v) => *v = order.iter().map(|&i| v[i]).collect(),
+            Values::Text(v) => *v = order.iter().map(|&i| std::mem::take(&mut v[i])).collect(),
+            _ => unreachable!("a rounds table holds whole numbers, reals and text"),
+        }
     }
     Ok(Some(table))
 }
@@ -288,12 +308,13 @@ pub fn run(args: MergeArgs) -> Result<()> {
     if let Some(t) = merged_outside(&args.dirs)? {
         tables.push(t);
     }
-    print_summary(&tables, &total, game.measures());
     let per_shard: Vec<u64> = parts.iter().map(|(_, t)| t.rounds * game.players() as u64).collect();
-    if let Some(rounds) = merged_rounds(&args.dirs, &per_shard)? {
+    let schema = super::run::rounds_table(&lineup.strategies, game.measures(), &[]);
+    if let Some(rounds) = merged_rounds(&args.dirs, &per_shard, schema)? {
         // Written as `run` streams it: without the run's metadata.
         out.write_table(&rounds, format, &[])?;
     }
+    print_summary(&tables, &total, game.measures());
     let path = write_run(out, &tables, &total, &meta, format)?;
     args.quiet.note(&format!("tables written to {}", path.display()));
     Ok(())

@@ -248,41 +248,8 @@ impl RoundsWriter {
         Ok(w)
     }
 
-    /// One row per unit and seat: the score, the win share, every declared counter and sum
-    /// by its key, and each histogram's observations as bin names (`;`-separated).
     fn table(&self, rows: &[RoundRow]) -> Table {
-        let col = |f: &dyn Fn(&RoundRow) -> i64| Values::Int(rows.iter().map(f).collect());
-        let mut t = Table::new("rounds")
-            .with("round", col(&|r| r.round as i64))
-            .with("seat", col(&|r| r.seat as i64))
-            .with("strategy", Values::Text(rows.iter().map(|r| self.strategies[r.strategy as usize].clone()).collect()))
-            .with(&self.measures.score.key, col(&|r| r.result.score))
-            .with(
-                "win_share",
-                // Written with a decimal point, so a reader that guesses types from the first
-                // rows does not take it for whole numbers.
-                Values::Real(rows.iter().map(|r| r.result.share_units as f64 / SHARE_UNIT as f64).collect()),
-            )
-            .with("rounds_played", col(&|r| r.result.rounds as i64));
-        for m in &self.measures.measures {
-            t = match m.kind {
-                Kind::Rate { slot, .. } => t.with(&m.key, col(&|r| r.result.counters[slot] as i64)),
-                Kind::Mean { slot } => t.with(&m.key, col(&|r| r.result.sums[slot])),
-            };
-        }
-        for h in &self.measures.histograms {
-            let observed = rows.iter().map(|r| {
-                let bins = &r.result.bins()[h.offset..h.offset + h.bins.len()];
-                let names: Vec<&str> = bins
-                    .iter()
-                    .zip(&h.bins)
-                    .flat_map(|(&count, name)| std::iter::repeat_n(name.as_str(), count as usize))
-                    .collect();
-                names.join(";")
-            });
-            t = t.with(&h.key, Values::Text(observed.collect()));
-        }
-        t
+        rounds_table(&self.strategies, &self.measures, rows)
     }
 
     fn write(&mut self, rows: &[RoundRow]) -> Result<(), Error> {
@@ -307,6 +274,44 @@ impl RoundsWriter {
         }
         Ok(())
     }
+}
+
+/// The `rounds` table of these rows: one row per unit and seat, the score, the win share,
+/// every declared counter and sum by its key, and each histogram's observations as bin
+/// names (`;`-separated). Of no rows, the table's columns and their types.
+pub(super) fn rounds_table(strategies: &[String], measures: &Measures, rows: &[RoundRow]) -> Table {
+    let col = |f: &dyn Fn(&RoundRow) -> i64| Values::Int(rows.iter().map(f).collect());
+    let mut t = Table::new("rounds")
+        .with("round", col(&|r| r.round as i64))
+        .with("seat", col(&|r| r.seat as i64))
+        .with("strategy", Values::Text(rows.iter().map(|r| strategies[r.strategy as usize].clone()).collect()))
+        .with(&measures.score.key, col(&|r| r.result.score))
+        .with(
+            "win_share",
+            // Written with a decimal point, so a reader that guesses types from the first
+            // rows does not take it for whole numbers.
+            Values::Real(rows.iter().map(|r| r.result.share_units as f64 / SHARE_UNIT as f64).collect()),
+        )
+        .with("rounds_played", col(&|r| r.result.rounds as i64));
+    for m in &measures.measures {
+        t = match m.kind {
+            Kind::Rate { slot, .. } => t.with(&m.key, col(&|r| r.result.counters[slot] as i64)),
+            Kind::Mean { slot } => t.with(&m.key, col(&|r| r.result.sums[slot])),
+        };
+    }
+    for h in &measures.histograms {
+        let observed = rows.iter().map(|r| {
+            let bins = &r.result.bins()[h.offset..h.offset + h.bins.len()];
+            let names: Vec<&str> = bins
+                .iter()
+                .zip(&h.bins)
+                .flat_map(|(&count, name)| std::iter::repeat_n(name.as_str(), count as usize))
+                .collect();
+            names.join(";")
+        });
+        t = t.with(&h.key, Values::Text(observed.collect()));
+    }
+    t
 }
 
 /// Parses `--ideal-length MIN..MAX` (whole numbers, MIN <= MAX).

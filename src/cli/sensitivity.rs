@@ -33,8 +33,9 @@ pub struct SensitivityArgs {
     #[command(flatten)]
     pub shard: ShardArg,
     /// A budget in seconds instead of --rounds: a short pilot of the base measures the
-    /// speed and sets the deals per variant (kept in the study's state, so a resumed study
-    /// plays the same).
+    /// speed, a few deals of each variant its cost beside the base, and the budget left
+    /// sets the deals per variant (kept in the study's state, so a resumed study plays the
+    /// same).
     #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true, conflicts_with = "rounds")]
     pub budget_time: Option<f64>,
 }
@@ -77,7 +78,8 @@ fn pilot_deals(
     // Each variant on the same few deals (about a twentieth of a second of the base's
     // play): its cost in deals of the base.
     let probe = ((per_second / 20.0) as u64).clamp(1, 4 * CHUNK_DEALS);
-    let times = pool.install(|| sensitivity::time_variants(info, spec, probe))?;
+    let times = pool.install(|| sensitivity::time_variants(info, spec, probe, Some(&INTERRUPTED)))?;
+    let played = times.iter().filter(|&&t| t > 0.0).count();
     let base_time = times[0].max(f64::MIN_POSITIVE);
     let cost: f64 = times.iter().map(|t| t / base_time).sum();
     let left = (seconds - started.elapsed().as_secs_f64()).max(0.0);
@@ -90,15 +92,14 @@ fn pilot_deals(
         .into());
     }
     let chosen = (wanted as u64).max(2);
-    if chosen == 2 {
+    if left == 0.0 {
         super::args::warn(&format!(
             "--budget-time {seconds}: the pilots took {:.1} s of it, leaving the fewest deals a study plays (2 a variant); give a longer budget",
             started.elapsed().as_secs_f64()
         ));
     }
     exec.note(&format!(
-        "--budget-time {seconds}s: {per_second:.0} deals/s in a pilot of the base, and the {} variants cost {cost:.1} bases, so {chosen} deals ({} rounds) for each",
-        times.len(),
+        "--budget-time {seconds}s: {per_second:.0} deals/s in a pilot of the base, and the {played} variants played cost {cost:.1} bases, so {chosen} deals ({} rounds) for each",
         chosen * per
     ));
     Ok(chosen)
@@ -187,7 +188,8 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
                         saved.deals, spec.deals
                     )
                 } else {
-                    "other rules, keys, seats, seed or version".to_string()
+                    "other rules, keys, players, seats, seed, shard or version, or a state that cannot be read"
+                        .to_string()
                 };
                 return Err(InputError::new(format!(
                     "{}: a different study's state is there ({why}); pass --force to start afresh",

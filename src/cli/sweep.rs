@@ -203,8 +203,8 @@ fn with_interval(table: &Table, name: &str, row: usize) -> String {
     let (mean, lo, hi) = (at(name), at(&format!("{name}_lo")), at(&format!("{name}_hi")));
     match (mean.is_nan(), lo.is_nan() || hi.is_nan()) {
         (true, _) => "-".to_string(),
-        (false, true) => format!("{mean:.3}"),
-        (false, false) => format!("{mean:.3} [{lo:.3}, {hi:.3}]"),
+        (false, true) => fixed(mean, 3),
+        (false, false) => format!("{} [{}, {}]", fixed(mean, 3), fixed(lo, 3), fixed(hi, 3)),
     }
 }
 

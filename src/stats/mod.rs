@@ -40,7 +40,10 @@ pub fn wilson(successes: f64, n: u64) -> Estimate {
     let denom = 1.0 + z2 / n;
     let centre = (p + z2 / (2.0 * n)) / denom;
     let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).max(0.0).sqrt() / denom;
-    Estimate { mean: p, lo: (centre - half).max(0.0), hi: (centre + half).min(1.0) }
+    // At none (or all) the bound is 0 (or 1) exactly; the arithmetic leaves rounding noise.
+    let lo = if successes <= 0.0 { 0.0 } else { (centre - half).max(0.0) };
+    let hi = if successes >= n { 1.0 } else { (centre + half).min(1.0) };
+    Estimate { mean: p, lo, hi }
 }
 
 /// The difference of two independent proportions, `a - b`, with Newcombe's hybrid score
@@ -139,6 +142,8 @@ mod tests {
         assert!((e.lo - 0.4038).abs() < 1e-4 && (e.hi - 0.5962).abs() < 1e-4, "{e:?}");
         let e = wilson(0.0, 10);
         assert_eq!(e.lo, 0.0);
+        // Exactly, not rounding noise above it, at every count (and 1 at all).
+        assert!((1..2000).all(|n| wilson(0.0, n).lo == 0.0 && wilson(n as f64, n).hi == 1.0));
         assert!(e.hi > 0.2 && e.hi < 0.35);
     }
 

@@ -193,7 +193,12 @@ fn play_variant(
 /// `deals` deal groups on the current pool; 0 for one the game refuses. Variants differ in
 /// cost (more players, bigger packs), so a time budget is shared by these, not by the
 /// base's cost alone.
-pub fn time_variants(info: &GameInfo, spec: &SensitivitySpec, deals: u64) -> Result<Vec<f64>, Error> {
+pub fn time_variants(
+    info: &GameInfo,
+    spec: &SensitivitySpec,
+    deals: u64,
+    interrupt: Option<&AtomicBool>,
+) -> Result<Vec<f64>, Error> {
     let spec = SensitivitySpec { deals, ..spec.clone() };
     let settings = std::iter::once(Vec::new())
         .chain(deviations(info, &spec)?.into_iter().map(|d| vec![(d.key, d.value)]))
@@ -201,7 +206,7 @@ pub fn time_variants(info: &GameInfo, spec: &SensitivitySpec, deals: u64) -> Res
     let mut seconds = Vec::with_capacity(settings.len());
     for setting in &settings {
         let start = std::time::Instant::now();
-        let played = play_variant(info, &spec, setting, None, None)?;
+        let played = play_variant(info, &spec, setting, None, interrupt)?;
         seconds.push(if played.is_ok() { start.elapsed().as_secs_f64() } else { 0.0 });
     }
     Ok(seconds)

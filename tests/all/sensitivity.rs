@@ -198,7 +198,7 @@ fn a_time_budget_sizes_the_study_and_a_resumed_one_keeps_its_deals() {
     let noted = dir.join("noted");
     let o = draftsim(&[&base[..7], &["--budget-time", "0.3", "--out", noted.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("and the 2 variants cost "), "{}", stderr(&o));
+    assert!(stderr(&o).contains("and the 2 variants played cost "), "{}", stderr(&o));
     // With --rounds, or with --shard (whose shards must play the same deals): refused.
     for extra in [&["--rounds", "100"][..], &["--shard", "0/2"][..]] {
         let out = dir.join("refused");
