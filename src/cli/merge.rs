@@ -37,15 +37,18 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Result<T
     serde_json::from_str(&text).map_err(|e| InputError::new(format!("{}: {e}", path.display())))
 }
 
+/// Each shard folder's table `name`, in either format, where it has one.
+fn tables_named(dirs: &[PathBuf], name: &str) -> Vec<Option<PathBuf>> {
+    let find = |d: &PathBuf| ["parquet", "csv"].iter().map(|e| d.join(format!("{name}.{e}"))).find(|p| p.exists());
+    dirs.iter().map(find).collect()
+}
+
 /// The shards' `outside` tables (the external bots' decisions and faults, which no tally
 /// holds) summed by strategy; none where no shard seated an external bot. Every shard must
 /// have one if any has: each seats the same bots.
 fn merged_outside(dirs: &[PathBuf]) -> Result<Option<draftsim::output::Table>, InputError> {
     use draftsim::outside::process::FaultCounts;
-    let found: Vec<Option<PathBuf>> = dirs
-        .iter()
-        .map(|d| ["parquet", "csv"].iter().map(|e| d.join(format!("outside.{e}"))).find(|p| p.exists()))
-        .collect();
+    let found = tables_named(dirs, "outside");
     if found.iter().all(Option::is_none) {
         return Ok(None);
     }
@@ -106,10 +109,7 @@ fn merged_rounds(
 ) -> Result<Option<draftsim::output::Table>, InputError> {
     use draftsim::output::Values;
     use polars::prelude::DataType;
-    let found: Vec<Option<PathBuf>> = dirs
-        .iter()
-        .map(|d| ["parquet", "csv"].iter().map(|e| d.join(format!("rounds.{e}"))).find(|p| p.exists()))
-        .collect();
+    let found = tables_named(dirs, "rounds");
     if found.iter().all(Option::is_none) {
         return Ok(None);
     }
