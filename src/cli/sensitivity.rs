@@ -10,7 +10,7 @@ use draftsim::games;
 use draftsim::study::kind::{self, Kind};
 use draftsim::study::sensitivity::{self, SensitivitySpec, SensitivityState};
 
-use draftsim::output::{Format, OutputDir};
+use draftsim::output::{Format, OutputDir, signed};
 use draftsim::sim::{CHUNK_DEALS, Lineup, Mode, Plan, Seatings};
 
 use super::args::{BatchArgs, ExecArgs, GameArgs, QuietArg, seconds};
@@ -267,13 +267,13 @@ pub(super) fn finish_sensitivity(
         .take(10)
         .map(|e| {
             format!(
-                "  {}={} moves {} by {:+.4} [{:+.4}, {:+.4}] (Holm p {})",
+                "  {}={} moves {} by {} [{}, {}] (Holm p {})",
                 e.deviation.key,
                 e.deviation.value.trim_matches('"'),
                 e.figure,
-                e.effect.mean,
-                e.effect.lo,
-                e.effect.hi,
+                signed(e.effect.mean, 4),
+                signed(e.effect.lo, 4),
+                signed(e.effect.hi, 4),
                 draftsim::stats::p_text(e.p_holm)
             )
         })

@@ -152,6 +152,13 @@ pub fn fixed(x: f64, digits: usize) -> String {
     }
 }
 
+/// [`fixed`] with a `+` before a figure above zero as shown: a difference, whose sign is
+/// what it says.
+pub fn signed(x: f64, digits: usize) -> String {
+    let text = fixed(x, digits);
+    if text.starts_with('-') || text.bytes().all(|b| b == b'0' || b == b'.') { text } else { format!("+{text}") }
+}
+
 fn table_error(name: &str, e: impl std::fmt::Display) -> Error {
     Error::Table { name: name.to_string(), message: e.to_string() }
 }
@@ -529,6 +536,10 @@ mod tests {
         assert_eq!(fixed(-0.00006, 4), "-0.0001");
         assert_eq!(fixed(-1.5, 1), "-1.5");
         assert_eq!(fixed(0.25, 2), "0.25");
+        assert_eq!(
+            [signed(0.25, 2), signed(-0.001, 2), signed(0.001, 2), signed(-0.25, 2)],
+            ["+0.25", "0.00", "0.00", "-0.25"]
+        );
         let t = Table::new("t").with("x", Values::Float(vec![-0.00001, -2.0, 2.8e-111, 0.0, 0.25]));
         let cells: Vec<String> = (0..5).map(|r| t.columns[0].1.cell(r)).collect();
         assert_eq!(cells, ["-1e-5", "-2", "2.8e-111", "0", "0.25"]);

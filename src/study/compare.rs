@@ -675,20 +675,13 @@ impl Comparison {
     pub fn score_matrix_text(&self) -> String {
         let title = format!("{} (row minus column)", self.pair_column.replace('_', " "));
         self.matrix_of(&title, |m| {
-            let f = |x: f64| {
-                let text = crate::output::fixed(x, 3);
-                if text.starts_with('-') || text.bytes().all(|b| b == b'0' || b == b'.') {
-                    text
-                } else {
-                    format!("+{text}")
-                }
-            };
+            let f = |x: f64| crate::output::signed(x, 3);
             format!("{} [{},{}]", f(m.chips_diff.mean), f(m.chips_diff.lo), f(m.chips_diff.hi))
         })
     }
 
     /// True when no pair's win share is told from one half but some pair's score
-    /// difference is told from zero: the ratings then say nothing the scores do not.
+    /// difference is told from zero: the ratings then cannot rank what the scores do.
     pub fn only_scores_separate(&self) -> bool {
         let apart = |e: &Estimate, at: f64| e.lo > at || e.hi < at;
         !self.matchups.iter().any(|m| apart(&m.win_share, 0.5))
