@@ -6,14 +6,14 @@ use anyhow::Result;
 use clap::Args;
 use draftsim::InputError;
 use draftsim::games;
-use draftsim::output::{Format, RunMeta};
+use draftsim::output::{Format, RunMeta, Values};
 use draftsim::sim::{Lineup, Tally};
 use draftsim::study;
 
 use super::args::{OutputArgs, QuietArg};
 use super::compare::Compare;
 use super::ladder::Ladder;
-use super::run::{print_summary, write_run};
+use super::run::{RoundsWriter, print_summary, write_run};
 use super::sensitivity::Sensitivity;
 use super::study::*;
 use super::sweep::Sweep;
@@ -97,43 +97,103 @@ fn merged_outside(dirs: &[PathBuf]) -> Result<Option<draftsim::output::Table>, I
     Ok(Some(draftsim::output::outside_table(&rows)))
 }
 
-/// The shards' `rounds` tables (from `--rounds-out`) as one, in round order as the
-/// unsharded run writes it: chunks are dealt round the shards, so each shard holds every
-/// n-th stretch of rounds. Each cell is read as the column `schema` (the game's rounds
-/// table of no rows) types it, not as a reader would guess from the text. None where no
-/// shard wrote one; a warning, and none, where only some did.
-fn merged_rounds(
-    dirs: &[PathBuf],
-    rows: &[u64],
-    schema: draftsim::output::Table,
-) -> Result<Option<draftsim::output::Table>, InputError> {
-    use draftsim::output::Values;
-    use polars::prelude::DataType;
-    let found = tables_named(dirs, "rounds");
-    if found.iter().all(Option::is_none) {
-        return Ok(None);
-    }
-    if let Some(at) = found.iter().position(Option::is_none) {
-        super::args::warn(&format!(
-            "{}: no rounds table, though other shards have one; the merged run has none (play that shard again with --rounds-out)",
-            dirs[at].display()
-        ));
-        return Ok(None);
-    }
-    let mut table = schema;
-    let names: Vec<String> = table.columns.iter().map(|c| c.0.clone()).collect();
-    for (path, &want) in found.iter().flatten().zip(rows) {
-        let bad = |e: &dyn std::fmt::Display| InputError::new(format!("{}: {e}", path.display()));
-        let before = table.rows();
+/// How many rows of the merged rounds table are held before they are written, and how
+/// many a shard's table is read at a time: the merge streams, as `run` does.
+const ROUNDS_BATCH: usize = 16_384;
+
+/// One shard's `rounds` table, read a batch of rows at a time in file order.
+struct RoundsSource {
+    path: PathBuf,
+    csv: Option<csv::Reader<std::fs::File>>,
+    /// A Parquet table's metadata and the rows read so far (read by row ranges).
+    parquet: Option<(std::sync::Arc<polars::io::parquet::read::FileMetadata>, usize)>,
+    batch: draftsim::output::Table,
+    at: usize,
+    /// Rows taken from this shard so far, and the rows its tally counts.
+    taken: u64,
+    want: u64,
+}
+
+impl RoundsSource {
+    fn open(path: &std::path::Path, schema: &draftsim::output::Table, want: u64) -> Result<RoundsSource, InputError> {
+        let mut source = RoundsSource {
+            path: path.to_path_buf(),
+            csv: None,
+            parquet: None,
+            batch: schema.clone(),
+            at: 0,
+            taken: 0,
+            want,
+        };
+        let names: Vec<&str> = schema.columns.iter().map(|c| c.0.as_str()).collect();
+        let other = || source_error(path, &"not the columns of this run's rounds table; play that shard again");
         if path.extension().is_some_and(|e| e == "csv") {
-            let mut reader = csv::Reader::from_path(path).map_err(|e| bad(&e))?;
-            let header: Vec<String> = reader.headers().map_err(|e| bad(&e))?.iter().map(String::from).collect();
-            if header != names {
-                return Err(bad(&"not the columns of this run's rounds table; play that shard again"));
+            let mut reader = csv::Reader::from_path(path).map_err(|e| source_error(path, &e))?;
+            if !reader.headers().map_err(|e| source_error(path, &e))?.iter().eq(names.iter().copied()) {
+                return Err(other());
             }
-            for record in reader.records() {
-                let record = record.map_err(|e| bad(&e))?;
-                for ((name, values), cell) in table.columns.iter_mut().zip(&record) {
+            source.csv = Some(reader);
+        } else {
+            use polars::prelude::{ParquetReader, SerReader};
+            let file = std::fs::File::open(path).map_err(|e| source_error(path, &e))?;
+            let mut reader = ParquetReader::new(file);
+            let schema = reader.schema().map_err(|e| source_error(path, &e))?;
+            if !schema.iter_names().map(|n| n.as_str()).eq(names.iter().copied()) {
+                return Err(other());
+            }
+            source.parquet = Some((reader.get_metadata().map_err(|e| source_error(path, &e))?.clone(), 0));
+        }
+        Ok(source)
+    }
+
+    /// The round of the next row, reading the next batch where this one is used up; none
+    /// at the end, after checking the shard held as many rows as its tally counts.
+    fn peek(&mut self) -> Result<Option<i64>, InputError> {
+        if self.at == self.batch.rows() {
+            self.refill()?;
+            if self.batch.rows() == 0 {
+                if self.taken != self.want {
+                    return Err(source_error(
+                        &self.path,
+                        &format!(
+                            "{} rows, not the {} its tally counts (one a round and seat); play that shard again",
+                            self.taken, self.want
+                        ),
+                    ));
+                }
+                return Ok(None);
+            }
+        }
+        let Some(Values::Int(round)) = self.batch.column("round") else {
+            unreachable!("the rounds table starts with round")
+        };
+        Ok(Some(round[self.at]))
+    }
+
+    /// Moves the next row to the end of `to`.
+    fn take(&mut self, to: &mut draftsim::output::Table) {
+        for ((_, from), (_, to)) in self.batch.columns.iter_mut().zip(&mut to.columns) {
+            match (from, to) {
+                (Values::Int(f), Values::Int(t)) => t.push(f[self.at]),
+                (Values::Real(f), Values::Real(t)) => t.push(f[self.at]),
+                (Values::Text(f), Values::Text(t)) => t.push(std::mem::take(&mut f[self.at])),
+                _ => unreachable!("a rounds table holds whole numbers, reals and text"),
+            }
+        }
+        self.at += 1;
+        self.taken += 1;
+    }
+
+    /// Reads the next batch (none at the end), each cell as the schema types its column.
+    fn refill(&mut self) -> Result<(), InputError> {
+        let path = self.path.clone();
+        let bad = |e: &dyn std::fmt::Display| source_error(&path, e);
+        clear(&mut self.batch);
+        self.at = 0;
+        if let Some(reader) = self.csv.as_mut() {
+            let mut record = csv::StringRecord::new();
+            while self.batch.rows() < ROUNDS_BATCH && reader.read_record(&mut record).map_err(|e| bad(&e))? {
+                for ((name, values), cell) in self.batch.columns.iter_mut().zip(&record) {
                     let unreadable = || bad(&format!("'{cell}' in {name} is not a number"));
                     match values {
                         Values::Int(v) => v.push(cell.parse().map_err(|_| unreadable())?),
@@ -143,11 +203,18 @@ fn merged_rounds(
                     }
                 }
             }
-        } else {
-            let frame = draftsim::output::read_frame(path).map_err(|e| bad(&e))?;
-            for (name, values) in &mut table.columns {
-                let column =
-                    frame.column(name).map_err(|_| bad(&format!("no {name} column; play that shard again")))?;
+        } else if let Some((metadata, offset)) = self.parquet.as_mut() {
+            use polars::prelude::{DataType, ParquetReader, SerReader};
+            if *offset >= metadata.num_rows {
+                return Ok(());
+            }
+            let file = std::fs::File::open(&path).map_err(|e| bad(&e))?;
+            let mut reader = ParquetReader::new(file).with_slice(Some((*offset, ROUNDS_BATCH)));
+            reader.set_metadata(metadata.clone());
+            let frame = reader.finish().map_err(|e| bad(&e))?;
+            *offset += frame.height();
+            for (name, values) in &mut self.batch.columns {
+                let column = frame.column(name).map_err(|e| bad(&e))?;
                 let cast = |t: &DataType| column.cast(t).map_err(|e| bad(&e));
                 let empty = || bad(&format!("an empty cell in {name}"));
                 match values {
@@ -170,27 +237,80 @@ fn merged_rounds(
                 }
             }
         }
-        if (table.rows() - before) as u64 != want {
-            return Err(bad(&format!(
-                "{} rows, not the {want} its tally counts (one a round and seat); play that shard again",
-                table.rows() - before
-            )));
-        }
+        Ok(())
     }
-    // Each shard's rows are in round order already: a stable sort by round interleaves
-    // their stretches and keeps the seats of a round in order.
-    let Some(Values::Int(round)) = table.column("round") else { unreachable!("the rounds table starts with round") };
-    let mut order: Vec<usize> = (0..round.len()).collect();
-    order.sort_by_key(|&i| round[i]);
+}
+
+fn source_error(path: &std::path::Path, e: &dyn std::fmt::Display) -> InputError {
+    InputError::new(format!("{}: {e}", path.display()))
+}
+
+/// Empties every column of a rounds table, keeping its columns and their types.
+fn clear(table: &mut draftsim::output::Table) {
     for (_, values) in &mut table.columns {
         match values {
-            Values::Int(v) => *v = order.iter().map(|&i| v[i]).collect(),
-            Values::Real(v) => *v = order.iter().map(|&i| v[i]).collect(),
-            Values::Text(v) => *v = order.iter().map(|&i| std::mem::take(&mut v[i])).collect(),
+            Values::Int(v) => v.clear(),
+            Values::Real(v) => v.clear(),
+            Values::Text(v) => v.clear(),
             _ => unreachable!("a rounds table holds whole numbers, reals and text"),
         }
     }
-    Ok(Some(table))
+}
+
+/// Writes the shards' `rounds` tables (from `--rounds-out`) as one, in round order as the
+/// unsharded run writes it, a batch at a time: chunks are dealt round the shards, so each
+/// shard holds every n-th stretch of rounds in order, and the merge takes the stretch
+/// whose round comes next. Each cell is read as the column `schema` (the game's rounds
+/// table of no rows) types it, not as a reader would guess from the text. Nothing where no
+/// shard wrote one; a warning, and nothing, where only some did.
+fn merge_rounds(
+    dirs: &[PathBuf],
+    rows: &[u64],
+    schema: &draftsim::output::Table,
+    mut writer: impl FnMut(&draftsim::output::Table) -> Result<()>,
+) -> Result<()> {
+    let found = tables_named(dirs, "rounds");
+    if found.iter().all(Option::is_none) {
+        return Ok(());
+    }
+    if let Some(at) = found.iter().position(Option::is_none) {
+        super::args::warn(&format!(
+            "{}: no rounds table, though other shards have one; the merged run has none (play that shard again with --rounds-out)",
+            dirs[at].display()
+        ));
+        return Ok(());
+    }
+    let mut sources: Vec<RoundsSource> = found
+        .iter()
+        .flatten()
+        .zip(rows)
+        .map(|(path, &want)| RoundsSource::open(path, schema, want))
+        .collect::<Result<_, _>>()?;
+    let mut batch = schema.clone();
+    loop {
+        // The shard whose next round comes first (a round is played in one shard only).
+        let mut next: Option<(usize, i64)> = None;
+        for (i, source) in sources.iter_mut().enumerate() {
+            if let Some(round) = source.peek()? {
+                if next.is_none_or(|(_, r)| round < r) {
+                    next = Some((i, round));
+                }
+            }
+        }
+        let Some((i, round)) = next else { break };
+        // Every seat of that round, in the order the shard wrote them.
+        while sources[i].peek()? == Some(round) {
+            sources[i].take(&mut batch);
+        }
+        if batch.rows() >= ROUNDS_BATCH {
+            writer(&batch)?;
+            clear(&mut batch);
+        }
+    }
+    if batch.rows() > 0 {
+        writer(&batch)?;
+    }
+    Ok(())
 }
 
 /// Merges the shards.
@@ -310,9 +430,19 @@ pub fn run(args: MergeArgs) -> Result<()> {
     }
     let per_shard: Vec<u64> = parts.iter().map(|(_, t)| t.rounds * game.players() as u64).collect();
     let schema = super::run::rounds_table(&lineup.strategies, game.measures(), &[]);
-    if let Some(rounds) = merged_rounds(&args.dirs, &per_shard, schema)? {
-        // Written as `run` streams it: without the run's metadata.
-        out.write_table(&rounds, format, &[])?;
+    if tables_named(&args.dirs, "rounds").iter().any(Option::is_some) {
+        // Written as `run` streams it, by the same writer.
+        let mut writer = None;
+        merge_rounds(&args.dirs, &per_shard, &schema, |batch| {
+            let w = match writer.as_mut() {
+                Some(w) => w,
+                None => writer.insert(RoundsWriter::new(&out, format, &lineup, game.measures())?),
+            };
+            Ok(w.write_table(batch)?)
+        })?;
+        if let Some(w) = writer {
+            w.finish()?;
+        }
     }
     print_summary(&tables, &total, game.measures());
     let path = write_run(out, &tables, &total, &meta, format)?;

@@ -213,7 +213,7 @@ pub fn write_run(
 }
 
 /// Streams the per-round table to disk batch by batch.
-struct RoundsWriter {
+pub(super) struct RoundsWriter {
     csv: Option<csv::Writer<std::fs::File>>,
     parquet: Option<polars::io::parquet::write::BatchedWriter<std::fs::File>>,
     strategies: Vec<String>,
@@ -221,7 +221,7 @@ struct RoundsWriter {
 }
 
 impl RoundsWriter {
-    fn new(dir: &OutputDir, format: Format, lineup: &Lineup, measures: &Measures) -> Result<Self> {
+    pub(super) fn new(dir: &OutputDir, format: Format, lineup: &Lineup, measures: &Measures) -> Result<Self> {
         let path = dir.path().join(format!("rounds.{}", format.extension()));
         let mut w = RoundsWriter {
             csv: None,
@@ -253,7 +253,11 @@ impl RoundsWriter {
     }
 
     fn write(&mut self, rows: &[RoundRow]) -> Result<(), Error> {
-        let table = self.table(rows);
+        self.write_table(&self.table(rows))
+    }
+
+    /// Writes these rows of the rounds table (its columns, in its order).
+    pub(super) fn write_table(&mut self, table: &Table) -> Result<(), Error> {
         if let Some(w) = self.csv.as_mut() {
             let io = |e: csv::Error| Error::Table { name: "rounds".into(), message: e.to_string() };
             for r in 0..table.rows() {
@@ -268,7 +272,7 @@ impl RoundsWriter {
         Ok(())
     }
 
-    fn finish(self) -> Result<()> {
+    pub(super) fn finish(self) -> Result<()> {
         if let Some(w) = self.parquet {
             w.finish()?;
         }

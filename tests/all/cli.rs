@@ -94,7 +94,8 @@ fn merged_shards_give_the_tables_of_the_unsharded_run() {
             "--game",
             "sevens",
             "--rounds",
-            "6000",
+            // Each shard's table longer than a batch the merge reads at a time.
+            "15000",
             "--seed",
             "4",
             "--quiet",
@@ -127,12 +128,24 @@ fn merged_shards_give_the_tables_of_the_unsharded_run() {
         assert!(read(m.join(&name)).equals_missing(&read(at("whole").join(&name))), "{format}");
     }
     // A shard without its rounds table: the merge warns and writes none.
-    std::fs::remove_file(Path::new(&shard_dirs[3]).join("rounds.csv")).unwrap();
+    let away = Path::new(&shard_dirs[3]).join("rounds.away");
+    std::fs::rename(Path::new(&shard_dirs[3]).join("rounds.csv"), &away).unwrap();
     let without = dir.join("merged-without");
     let o = draftsim(&[&args[..args.len() - 1], &[without.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("no rounds table, though other shards have one"), "{}", stderr(&o));
     assert!(!without.join("rounds.csv").exists());
+    // A shard's table short of rows its tally counts: refused, nothing written.
+    std::fs::rename(&away, Path::new(&shard_dirs[3]).join("rounds.csv")).unwrap();
+    let short = Path::new(&shard_dirs[2]).join("rounds.csv");
+    let text = std::fs::read_to_string(&short).unwrap();
+    let kept: Vec<&str> = text.lines().collect();
+    std::fs::write(&short, kept[..kept.len() - 3].join("\n") + "\n").unwrap();
+    let refused = dir.join("merged-short");
+    let o = draftsim(&[&args[..args.len() - 1], &[refused.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("rows, not the"), "{}", stderr(&o));
+    assert!(!refused.exists());
     // A missing shard is refused.
     let o = draftsim(&["merge", &shard_dirs[0], &shard_dirs[1], "--out", dir.join("partial").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
