@@ -75,8 +75,11 @@ pub fn run(args: ListArgs) -> Result<()> {
         }
         What::Strategies { game, show: Some(preset) } => {
             let name = game.name().ok_or_else(|| {
+                // An example that works: a game with a preset of that name.
+                let having = GAMES.iter().find(|g| (g.presets)().iter().any(|(n, _)| *n == preset));
                 draftsim::InputError::new(format!(
-                    "--show {preset}: name the game too, e.g. draftsim list strategies --game sevens --show {preset}"
+                    "--show {preset}: name the game too, e.g. draftsim list strategies --game {} --show {preset}",
+                    having.map_or("sevens", |g| g.name)
                 ))
             })?;
             let g = games::find(name)?;

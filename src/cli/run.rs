@@ -178,7 +178,7 @@ pub fn run(args: RunArgs) -> Result<()> {
 pub fn print_summary(tables: &[Table], tally: &Tally, measures: &Measures) {
     say!("{}", tables[0].to_aligned_text(4));
     if tables[2].rows() > 0 {
-        say!("paired differences in {} (95% interval):", measures.score.pair_column.replace('_', " "));
+        say!("paired differences in {} (95% interval):", measures.score.column.replace('_', " "));
         say!("{}", tables[2].to_aligned_text(4));
     }
     if let Some(t) = tables.iter().find(|t| t.name == "outside") {

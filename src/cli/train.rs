@@ -155,6 +155,14 @@ pub fn run(args: TrainArgs) -> Result<()> {
         Some(name)
     };
     super::args::warn_rules(&*game);
+    // What the field and the fallback play, as read now: a preset file may change or be
+    // found elsewhere later.
+    let fallback_toml = fallback.as_deref().map(info.preset_text).transpose()?;
+    let mut presets_text = fallback_toml.clone().unwrap_or_default();
+    for strategy in &field {
+        presets_text += &(info.preset_text)(strategy)?;
+    }
+    let presets_hash = policy::rules_hash(&presets_text);
     let rules_toml = game.rules_toml();
     let rules_hash = policy::rules_hash(&rules_toml);
     let tree = if exact { Some(game.game_tree()?) } else { None };
@@ -203,6 +211,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
             && s.field_share == field_share
             && s.batch == batch
             && s.fallback == fallback
+            && s.presets_hash == presets_hash
     };
     let resumed = match saved {
         None => None,
@@ -233,7 +242,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         Some(Ok(_)) if args.output.force => None,
         Some(Ok(_)) => {
             return Err(InputError::new(format!(
-                "{}: another training's state is there (other game, rules, algorithm, seed, field, fallback or batch); pass --force to start afresh",
+                "{}: another training's state is there (other game, rules, algorithm, seed, field, fallback, batch, or a field or fallback preset file changed since); pass --force to start afresh",
                 state_path.display()
             ))
             .into());
@@ -318,6 +327,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
             field_share,
             batch,
             fallback: fallback.clone(),
+            presets_hash: presets_hash.clone(),
         };
         super::study::save_state(&state_path, &serde_json::to_string(&state)?, "training")?;
         Ok(())
@@ -386,6 +396,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         exploitability: last.exploitability,
         players: game.players(),
         fallback: fallback.clone(),
+        fallback_toml: fallback_toml.clone(),
         field: field.clone(),
         field_share: (!field.is_empty()).then_some(field_share),
         batch: (batch > 1).then_some(batch),

@@ -98,7 +98,19 @@ pub fn versus(args: VersusArgs) -> Result<()> {
     let mut built = Vec::new();
     for (s, path) in [&args.a, &args.b].iter().enumerate() {
         let (text, seats) = versus::side(info, &spec, s)?;
-        let (game, seats) = (info.build)(Some(&text), None, Some(&seats)).map_err(|e| e.context(path.display()))?;
+        let (game, seats) = (info.build)(Some(&text), None, Some(&seats)).map_err(|e| {
+            // Told to train a policy for these rules, a user would find it refused under
+            // the other side's: say why no one policy can sit on both.
+            let policy = e.to_string().contains("policy trained");
+            let e = e.context(path.display());
+            if policy && s == 1 {
+                InputError::new(format!(
+                    "{e}; versus seats the same strategies under A and B, and a trained policy plays only under the rules it was trained for, so one cannot sit at both: set each side's own policy against the presets with `run`"
+                ))
+            } else {
+                e
+            }
+        })?;
         built.push((game, seats));
     }
     let per = Seatings::new(&Lineup::new(&built[0].1), built[0].0.players(), true)?.len() as u64;
@@ -217,14 +229,6 @@ fn rules_differences(a: &str, b: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether a rules difference changes what is dealt (the deck, its size, the table).
-fn changes_the_deal(difference: &str) -> bool {
-    let key = difference.split(' ').next().unwrap_or_default();
-    ["players", "deck", "ranks", "colours", "expansion", "multicoloured", "removed", "pack_size", "hand_size"]
-        .iter()
-        .any(|k| key.contains(k))
-}
-
 /// The figures versus reports for this table: the health card's, the seat figures, the
 /// skill gap, the game's measures, `score` and `win_rate`.
 fn known_figures(game: &dyn games::Runner) -> Vec<String> {
@@ -325,13 +329,8 @@ pub(super) fn finish(
             Err(e) => say!("Warning: {e}"),
         }
     }
-    if a.players != b.players || differs.iter().any(|d| changes_the_deal(d)) {
-        say!(
-            "Note: A and B deal differently ({} players under A, {} under B; {}): deal d of each comes from the same seed, so deals are paired by index rather than by identical cards, and the intervals are no narrower than two independent runs' would be.",
-            a.players,
-            b.players,
-            differs.iter().filter(|d| changes_the_deal(d)).cloned().collect::<Vec<_>>().join(", ")
-        );
+    if let Some(note) = versus::pairing_note(a.players, b.players, &differs) {
+        say!("Note: {note}");
     }
     if all {
         say!(

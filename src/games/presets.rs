@@ -24,7 +24,17 @@ pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, InputError> {
 fn toml_error(text: &str, e: &toml::de::Error) -> String {
     let what = in_words(&one_line(e.message()));
     let Some(span) = e.span() else { return what };
-    let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+    let mut line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+    // A table read through a tagged enum (a preset's `[bet]`) is reported at its header,
+    // its keys' places lost: find the unknown key's own line inside that table.
+    let unknown = e.message().strip_prefix("unknown field `").and_then(|r| r.split('`').next());
+    if let Some(field) = unknown.filter(|_| text.lines().nth(line - 1).is_some_and(|l| l.trim_start().starts_with('[')))
+    {
+        let inside = text.lines().enumerate().skip(line).take_while(|(_, l)| !l.trim_start().starts_with('['));
+        if let Some((i, _)) = inside.filter(|(_, l)| l.split_once('=').is_some_and(|(k, _)| k.trim() == field)).next() {
+            line = i + 1;
+        }
+    }
     let table = text.lines().take(line).filter(|l| l.trim_start().starts_with('[')).last().map(str::trim);
     let at = text.lines().nth(line - 1).unwrap_or_default().trim();
     // The key the line sets, under its table (`bet.fold_below`); at a table's own line (an
@@ -280,6 +290,26 @@ pub fn set_path(table: &mut toml::Table, path: &str, value: toml::Value) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An unknown key in a table read through a tagged enum is placed on its own line, not
+    /// the table's header.
+    #[test]
+    fn an_unknown_key_of_a_tagged_table_is_named_at_its_line() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Preset {
+            bet: Bet,
+        }
+        #[derive(Debug, serde::Deserialize)]
+        #[serde(tag = "module", deny_unknown_fields)]
+        #[allow(dead_code)]
+        enum Bet {
+            Threshold { raise_above: f32 },
+        }
+        let text = "[bet]\nmodule = \"Threshold\"\n\nraise_abov = 1.5\n";
+        let e = parse_toml::<Preset>(text).unwrap_err().to_string();
+        assert!(e.starts_with("line 4, bet.raise_abov: unknown field `raise_abov`"), "{e}");
+    }
 
     /// Rust's type names become the number a field takes, and a misspelt field is named.
     #[test]

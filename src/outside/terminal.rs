@@ -79,6 +79,26 @@ fn read_line() -> Result<String, Error> {
     }
 }
 
+/// The move whose words are typed: the whole words, or the start of exactly one move's
+/// (`keep` for "keep all three cards"), any case. Else the moves that start so (none, or
+/// several).
+fn word_match<'a>(legal: &'a [String], typed: &str) -> Result<usize, Vec<&'a str>> {
+    if typed.is_empty() {
+        return Err(Vec::new());
+    }
+    if let Some(i) = legal.iter().position(|m| m.eq_ignore_ascii_case(typed)) {
+        return Ok(i);
+    }
+    let starts = |m: &String| {
+        m.len() >= typed.len() && m.is_char_boundary(typed.len()) && m[..typed.len()].eq_ignore_ascii_case(typed)
+    };
+    let found: Vec<usize> = (0..legal.len()).filter(|&i| starts(&legal[i])).collect();
+    match found[..] {
+        [i] => Ok(i),
+        _ => Err(found.iter().map(|&i| legal[i].as_str()).collect()),
+    }
+}
+
 /// The human seat as a lineup holds it.
 #[derive(Debug, Default)]
 pub struct HumanSpec;
@@ -145,10 +165,14 @@ impl Outside for HumanSeat {
             {
                 return Ok(Some(k - 1));
             }
-            if let Some(i) = d.legal.iter().position(|m| m.eq_ignore_ascii_case(answer)) {
-                return Ok(Some(i));
+            match word_match(d.legal, answer) {
+                Ok(i) => return Ok(Some(i)),
+                Err(several) if several.len() > 1 => show(&format!(
+                    "'{answer}' starts several moves ({}): type more of one, or its number\n",
+                    several.join("; ")
+                )),
+                Err(_) => show(&format!("'{answer}' is not one of your moves: type a number from 1 to {n}\n")),
             }
-            show(&format!("'{answer}' is not one of your moves: type a number from 1 to {n}\n"));
         }
     }
 
@@ -244,6 +268,17 @@ fn inline(v: &serde_json::Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_is_found_by_its_whole_words_or_the_start_of_one_moves() {
+        let legal: Vec<String> =
+            ["fold", "keep all three cards", "trade 4s", "trade 4s and 1u"].map(String::from).to_vec();
+        assert_eq!(word_match(&legal, "KEEP"), Ok(1));
+        assert_eq!(word_match(&legal, "trade 4s"), Ok(2), "whole words win over a longer move they start");
+        assert_eq!(word_match(&legal, "trade"), Err(vec!["trade 4s", "trade 4s and 1u"]));
+        assert_eq!(word_match(&legal, "call"), Err(vec![]));
+        assert_eq!(word_match(&legal, ""), Err(vec![]));
+    }
 
     #[test]
     fn observations_render_as_lines_and_the_reveal_keeps_the_end() {

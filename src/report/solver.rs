@@ -87,18 +87,47 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
                 names[i], expl[i], lo[i], hi[i], responder[i], method[i]
             );
         }
-        let most = (0..names.len()).max_by(|&a, &b| lo[a].total_cmp(&lo[b]));
+        // Ranked by the estimate the table shows; its interval says whether the responders
+        // told the strategy from optimal at all.
+        let most = (0..names.len()).max_by(|&a, &b| expl[a].total_cmp(&expl[b]));
         if let Some(m) = most {
-            let _ = writeln!(
+            let bound = |i: usize| format!("at least {:.3} [{:.3}, {:.3}]", expl[i], lo[i], hi[i]);
+            let _ = write!(
                 md,
-                "\nEach figure is a lower bound: what the best responder tried gains at one seat against the strategy at every other seat, per unit; the true distance from optimal is at least this. The most exploitable here is {} (at least {:.3}); a finding that rests on players this easy to beat may not hold among strong ones.\n",
-                names[m], lo[m]
+                "\nEach figure is a lower bound: what the best responder tried gains at one seat against the strategy at every other seat, per unit, with its interval; the true distance from optimal is at least this. "
             );
-            let least = (0..names.len()).min_by(|&a, &b| expl[a].total_cmp(&expl[b])).unwrap_or(m);
-            let text = format!(
-                "By the best responses tried, {} is at least {:.3} from optimal per unit of play (estimate {:.3} [{:.3}, {:.3}]) and {} the least exploitable found ({:.3} [{:.3}, {:.3}]); findings that rest on players this easy to beat may not hold among strong ones.",
-                names[m], lo[m], expl[m], lo[m], hi[m], names[least], expl[least], lo[least], hi[least]
-            );
+            let text = if expl[m] <= 0.0 {
+                let _ = writeln!(
+                    md,
+                    "No responder tried gains against any strategy here: that says nothing of how far they are from optimal, only that these responders did not find a way to beat them.\n"
+                );
+                format!(
+                    "No best response tried gains against {}: no distance from optimal was found.",
+                    names.join(", ")
+                )
+            } else {
+                let why = if lo[m] > 0.0 {
+                    "; a finding that rests on players this easy to beat may not hold among strong ones"
+                } else {
+                    "; its interval reaches 0, so the responders tried do not tell it apart from optimal"
+                };
+                let _ = writeln!(md, "The most exploitable here is {} ({}){why}.\n", names[m], bound(m));
+                let least = (0..names.len()).min_by(|&a, &b| expl[a].total_cmp(&expl[b])).filter(|&l| l != m);
+                match least {
+                    Some(l) => format!(
+                        "By the best responses tried, {} is {} from optimal per unit of play and {} the least exploitable found ({}){why}.",
+                        names[m],
+                        bound(m),
+                        names[l],
+                        bound(l)
+                    ),
+                    None => format!(
+                        "By the best responses tried, {} is {} from optimal per unit of play{why}.",
+                        names[m],
+                        bound(m)
+                    ),
+                }
+            };
             page.headline(Question::Skill, text);
         }
         return Ok(());

@@ -26,6 +26,27 @@ pub(super) fn versus_section(
     let side = |key: &str| meta.and_then(|m| m[key].as_str()).unwrap_or(key).to_string();
     let md = page.at(Question::Rules);
     let _ = writeln!(md, "B is `{}`, A is `{}`.\n", side("b"), side("a"));
+    // What B changes, as the command said it: a reader of the page sees the rules, not
+    // only their file names. Studies written before `differs` was kept say nothing here.
+    if let Some(differs) = meta.and_then(|m| m["differs"].as_array()) {
+        let differs: Vec<String> = differs.iter().filter_map(|v| v.as_str().map(str::to_string)).collect();
+        if differs.is_empty() {
+            let _ = writeln!(md, "A and B hold the same rules.\n");
+        } else {
+            let _ = writeln!(
+                md,
+                "B differs from A in: {}.\n",
+                differs.iter().map(|d| format!("`{d}`")).collect::<Vec<_>>().join(", ")
+            );
+        }
+        let players =
+            meta.and_then(|m| m["players"].as_array()).map(|p| p.iter().filter_map(|v| v.as_u64()).collect::<Vec<_>>());
+        if let Some(&[pa, pb]) = players.as_deref() {
+            if let Some(note) = crate::study::versus::pairing_note(pa as usize, pb as usize, &differs) {
+                let _ = writeln!(md, "{note}\n");
+            }
+        }
+    }
     let of = |v: &str| (0..figures.len()).filter(|&i| verdicts[i] == v).collect::<Vec<_>>();
     let (changed, unchanged, undecided) = (of("changed"), of("unchanged"), of("undecided"));
     if changed.is_empty() {

@@ -373,8 +373,11 @@ fn load_policy<P>(
     let fallback = match policy.header.fallback.as_deref() {
         None => None,
         Some(name) => {
-            let text = presets::preset_text(presets_list, name, game)
-                .map_err(|e| e.context(format!("{name_or_path}: fallback")))?;
+            let text = match &policy.header.fallback_toml {
+                Some(text) => text.clone(),
+                None => presets::preset_text(presets_list, name, game)
+                    .map_err(|e| e.context(format!("{name_or_path}: fallback")))?,
+            };
             if is_search(&text) || is_policy(&text) {
                 return Err(InputError::new(format!(
                     "{name_or_path}: the policy's fallback \"{name}\" is not a heuristic preset of {game}; train it again with --fallback NAME"

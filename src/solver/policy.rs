@@ -45,6 +45,11 @@ pub struct PolicyHeader {
     /// those are played uniformly at random.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fallback: Option<String>,
+    /// The fallback's TOML as it was read in training: a seat plays it rather than what
+    /// the name finds where the policy is played (a preset file by a relative path, or
+    /// one changed since).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback_toml: Option<String>,
     /// The strategies that took other seats' places in training (`train --field`), none
     /// for self-play alone.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -77,18 +82,20 @@ pub struct Policy {
     /// What it was trained on.
     pub header: PolicyHeader,
     sets: HashMap<(usize, u64), Vec<f64>>,
+    /// Where it was read from (named in errors found in play); empty for one trained here.
+    source: String,
 }
 
 impl Policy {
     /// The tree's tabular policy, keyed by its information sets.
     pub fn from_tree(tree: &Tree, policy: &TabularPolicy, header: PolicyHeader) -> Policy {
         let sets = tree.infosets.iter().zip(policy).map(|(i, p)| ((i.seat, i.key), p.clone())).collect();
-        Policy { header, sets }
+        Policy { header, sets, source: String::new() }
     }
 
     /// A policy of (seat, information key, probability of each move) sets.
     pub fn from_sets(header: PolicyHeader, sets: Vec<(usize, u64, Vec<f64>)>) -> Policy {
-        Policy { header, sets: sets.into_iter().map(|(s, k, p)| ((s, k), p)).collect() }
+        Policy { header, sets: sets.into_iter().map(|(s, k, p)| ((s, k), p)).collect(), source: String::new() }
     }
 
     /// The probabilities of the moves at `seat`'s information set `key`, if it was trained.
@@ -108,9 +115,9 @@ impl Policy {
 
     /// The error of a set whose probabilities do not fit the decision's menu.
     pub fn menu_mismatch(&self, seat: usize, key: u64, probs: usize, moves: usize) -> InputError {
+        let which = if self.source.is_empty() { format!("for {}", self.header.game) } else { self.source.clone() };
         InputError::new(format!(
-            "policy for {}: set {key:#x} of seat {seat} holds {probs} probabilities where the decision has {moves} moves: the file is damaged or from another abstraction; train it again",
-            self.header.game
+            "policy {which}: set {key:#x} of seat {seat} holds {probs} probabilities where the decision has {moves} moves: the file is damaged or from another abstraction; train it again"
         ))
     }
 
@@ -178,11 +185,17 @@ impl Policy {
             if p.is_empty() || p.iter().any(|x| !(x.is_finite() && *x >= 0.0)) || (sum - 1.0).abs() > 1e-6 {
                 return Err(bad(format!("the probabilities of set {key:#x} of seat {seat} are not a distribution")));
             }
+            if seat >= f.header.players {
+                return Err(bad(format!(
+                    "set {key:#x} is of seat {seat}, but the policy is for {} players",
+                    f.header.players
+                )));
+            }
             if sets.insert((seat, key), p).is_some() {
                 return Err(bad(format!("set {key:#x} of seat {seat} appears twice")));
             }
         }
-        Ok(Policy { header: f.header, sets })
+        Ok(Policy { header: f.header, sets, source: label.to_string() })
     }
 
     /// Checks that it was trained for this game, rules and table.
@@ -190,6 +203,23 @@ impl Policy {
         let h = &self.header;
         if h.game != game {
             return Err(InputError::new(format!("policy for {}, not {game}: train one for {game}", h.game)));
+        }
+        // Rules that differ in more than the player count: a policy at its own table would
+        // still be refused, so the fix is to train one.
+        let other_rules = || {
+            let keys = |t: &str| {
+                let mut lines: Vec<String> =
+                    t.lines().filter(|l| !l.trim_start().starts_with("players")).map(str::to_string).collect();
+                lines.sort();
+                lines
+            };
+            keys(&h.rules) != keys(rules_toml)
+        };
+        if h.players != players && other_rules() {
+            return Err(InputError::new(format!(
+                "policy trained for {} players under other rules (rules hash {}): train one for this table with `draftsim train --game {game} --rules FILE`",
+                h.players, h.rules_hash
+            )));
         }
         if h.players != players {
             return Err(InputError::new(format!(

@@ -99,6 +99,10 @@ pub struct TrainState {
     /// A sampled run's fallback preset, which makes the decisions without a key.
     #[serde(default)]
     pub fallback: Option<String>,
+    /// A hash of the field's and the fallback's TOML as they were read (CRC-32, hex), so
+    /// that a preset file changed between two runs is not resumed as the same training.
+    #[serde(default)]
+    pub presets_hash: String,
 }
 
 fn one() -> u64 {
@@ -298,6 +302,7 @@ mod tests {
                 field_share: 0.0,
                 batch: 1,
                 fallback: None,
+                presets_hash: String::new(),
             };
             let mut rest = Trainer::new(&kuhn, a, 7, Some(&state)).unwrap();
             for _ in 25..60 {

@@ -200,15 +200,28 @@ impl<'a> RulesBase<'a> {
 fn vary_seats(seats: Vec<String>, vary: &[(String, String)]) -> Result<Vec<String>, InputError> {
     let mut overrides: Vec<(String, Vec<(String, String)>)> = Vec::new();
     for (key, value) in vary {
-        let (preset, path) = key.split_once('.').ok_or_else(|| {
-            InputError::new(format!("--vary {key}: write PRESET.PATH=V1,V2, e.g. hate.draft.weight=0,0.5,1"))
-        })?;
-        if !seats.iter().any(|s| s == preset) {
-            return Err(InputError::new(format!(
-                "--vary {key}: no seat plays '{preset}'; seat it with --seats (seats now: {})",
-                seats.join(",")
-            )));
-        }
+        // The longest seated strategy the key starts with: a preset file's name holds a
+        // dot of its own (`mine.toml.bet.p`).
+        let seated = seats.iter().filter(|s| key.len() > s.len() + 1 && key.starts_with(s.as_str()));
+        let preset = seated.filter(|s| key.as_bytes()[s.len()] == b'.').max_by_key(|s| s.len());
+        let (preset, path) = match preset {
+            Some(p) => (p.as_str(), &key[p.len() + 1..]),
+            None => {
+                let (preset, _) = key.split_once('.').ok_or_else(|| {
+                    InputError::new(format!("--vary {key}: write PRESET.PATH=V1,V2, e.g. hate.draft.weight=0,0.5,1"))
+                })?;
+                let mut distinct: Vec<&str> = Vec::new();
+                for s in &seats {
+                    if !distinct.contains(&s.as_str()) {
+                        distinct.push(s);
+                    }
+                }
+                return Err(InputError::new(format!(
+                    "--vary {key}: no seat plays '{preset}'; seat it with --seats (seated now: {})",
+                    distinct.join(",")
+                )));
+            }
+        };
         match overrides.iter_mut().find(|(p, _)| p == preset) {
             Some((_, list)) => list.push((path.to_string(), value.clone())),
             None => overrides.push((preset.to_string(), vec![(path.to_string(), value.clone())])),
@@ -576,6 +589,16 @@ pub fn sweep_table(results: &[VariantResult]) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_varied_preset_file_is_named_by_its_whole_file_name() {
+        let seats: Vec<String> = ["mine.toml", "tight", "mine.toml", "tight"].map(String::from).to_vec();
+        let vary = [("mine.toml.bet.p".to_string(), "0.5".to_string())];
+        let varied = vary_seats(seats.clone(), &vary).unwrap();
+        assert_eq!(varied, ["mine.toml{bet.p=0.5}", "tight", "mine.toml{bet.p=0.5}", "tight"]);
+        let e = vary_seats(seats, &[("hate.draft.weight".to_string(), "0".to_string())]).unwrap_err().to_string();
+        assert!(e.contains("no seat plays 'hate'") && e.ends_with("(seated now: mine.toml,tight)"), "{e}");
+    }
 
     #[test]
     fn axes_parse_values_and_lists() {

@@ -303,6 +303,26 @@ pub fn exploitability_warnings(
     Ok(out)
 }
 
+/// Whether a rules difference (`key = a -> b`) changes what is dealt (the deck, its size,
+/// the table).
+fn changes_the_deal(difference: &str) -> bool {
+    let key = difference.split(' ').next().unwrap_or_default();
+    ["players", "deck", "ranks", "colours", "expansion", "multicoloured", "removed", "pack_size", "hand_size"]
+        .iter()
+        .any(|k| key.contains(k))
+}
+
+/// Where A and B deal differently, the sentence that says their deals are paired by index
+/// only, so the intervals are as wide as two independent runs'.
+pub fn pairing_note(players_a: usize, players_b: usize, differs: &[String]) -> Option<String> {
+    (players_a != players_b || differs.iter().any(|d| changes_the_deal(d))).then(|| {
+        format!(
+            "A and B deal differently ({players_a} players under A, {players_b} under B; {}): deal d of each comes from the same seed, so deals are paired by index rather than by identical cards, and the intervals are no narrower than two independent runs' would be.",
+            differs.iter().filter(|d| changes_the_deal(d)).cloned().collect::<Vec<_>>().join(", ")
+        )
+    })
+}
+
 /// A number in four significant figures at most, as the verdict shows it.
 pub fn short(x: f64) -> String {
     if x == 0.0 || !x.is_finite() {

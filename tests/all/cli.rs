@@ -908,6 +908,10 @@ fn lists_and_completions() {
     }
     let o = draftsim(&["list", "strategies", "--game", "sevens", "--show", "cfr-heads-up"]);
     assert!(o.status.success() && stdout(&o).contains("policy"), "{}", stderr(&o));
+    // Without a game, the example it gives is one that has the preset.
+    let o = draftsim(&["list", "strategies", "--show", "hate"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--game seven-card-draft --show hate"), "{}", stderr(&o));
     for command in [
         &[][..],
         &["run"],

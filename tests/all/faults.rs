@@ -471,6 +471,13 @@ fn a_cut_short_table_is_refused_by_report_and_a_long_out_name_is_taken() {
         assert!(stderr(&o).contains(says) && stderr(&o).lines().count() == 1, "{}", stderr(&o));
         assert!(!dir.join("r").exists() && leftovers(&dir).is_empty());
     }
+    // A row with an open quote: one line, naming the file once, without the reader's
+    // advice for another language.
+    std::fs::write(&table, format!("{text}garbage,\"\n")).unwrap();
+    let o = draftsim(&["report", sweep.to_str().unwrap(), "--out", dir.join("r").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.lines().count() == 1 && e.matches("sweep.csv").count() == 1 && !e.contains("You might"), "{e}");
     // A column missing: the message names the file, exit 2.
     std::fs::write(&table, "a,b\n1,2\n").unwrap();
     let o = draftsim(&["report", sweep.to_str().unwrap(), "--out", dir.join("r").to_str().unwrap()]);

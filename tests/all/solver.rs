@@ -72,7 +72,15 @@ fn train_reaches_kuhns_value_and_the_policy_plays() {
         let o = draftsim(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains("the file is damaged"), "{args:?}: {}", stderr(&o));
+        // The message names the file.
+        assert!(stderr(&o).contains("policy.json"), "{args:?}: {}", stderr(&o));
     }
+    // A set of a seat the table does not have: refused when the file is read.
+    file["sets"][0][0] = serde_json::json!(7);
+    std::fs::write(out.join("policy.json"), file.to_string()).unwrap();
+    let o = draftsim(&["run", "--game", "kuhn-poker", "--seats", &two, "--rounds", "10"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is of seat 7, but the policy is for 2 players"), "{}", stderr(&o));
     std::fs::write(out.join("policy.json"), "{\"header\": 1}").unwrap();
     let o = draftsim(&["run", "--game", "kuhn-poker", "--seats", &two, "--rounds", "10"]);
     assert_eq!(o.status.code(), Some(2));
@@ -570,4 +578,110 @@ fn a_game_that_is_not_zero_sum_measures_the_strategys_own_table() {
     let gain = table.lines().find(|l| l.starts_with("random") && l.contains(" adaptive ")).expect("adaptive's row");
     let gain: f64 = gain.split_whitespace().nth(2).unwrap().parse().unwrap();
     assert!((gain - expected).abs() < 2e-4, "{gain} against {expected}: {table}");
+}
+
+/// A policy plays its fallback as it was read in training, from any folder and whatever the
+/// file holds now; a field or fallback file changed since a Ctrl-C is not resumed as the
+/// same training.
+#[test]
+fn a_policy_keeps_the_preset_files_it_was_trained_with() {
+    let dir = scratch(FILE, "preset-files");
+    let in_dir = |args: &[&str], at: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_draftsim")).args(args).current_dir(at).output().unwrap()
+    };
+    let hate = draftsim(&["list", "strategies", "--game", "seven-card-draft", "--show", "hate"]);
+    assert!(hate.status.success(), "{}", stderr(&hate));
+    std::fs::write(dir.join("mine.toml"), stdout(&hate)).unwrap();
+    let train = [
+        "train",
+        "--game",
+        "seven-card-draft",
+        "--players",
+        "2",
+        "--iterations",
+        "200",
+        "--fallback",
+        "mine.toml",
+        "--field",
+        "mine.toml,tight",
+        "--out",
+        "policy",
+        "--quiet",
+    ];
+    let o = in_dir(&train, &dir);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let p: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("policy/policy.json")).unwrap()).unwrap();
+    assert_eq!(p["header"]["fallback_toml"], stdout(&hate), "{}", p["header"]);
+    let play = |at: &std::path::Path, policy: &str| {
+        let seats = format!("cfr{{policy=\"{policy}\"}},calibrated");
+        let o = in_dir(&["run", "--game", "seven-card-draft", "--seats", &seats, "--rounds", "200", "--quiet"], at);
+        assert!(o.status.success(), "{}", stderr(&o));
+        // The figures, without the strategy's name (it holds the path).
+        stdout(&o).lines().map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" ")).collect::<Vec<_>>()
+    };
+    let here = play(&dir, "policy");
+    // Elsewhere, beside a file of that name that plays otherwise: the same play.
+    let sub = dir.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    let random = draftsim(&["list", "strategies", "--game", "seven-card-draft", "--show", "random"]);
+    std::fs::write(sub.join("mine.toml"), stdout(&random)).unwrap();
+    assert_eq!(play(&sub, "../policy"), here);
+    // A training stopped, its field file changed, then the same command: refused.
+    let mine = dir.join("mine.toml");
+    let long = dir.join("long");
+    let stopped = [
+        "train",
+        "--game",
+        "seven-card-draft",
+        "--players",
+        "2",
+        "--iterations",
+        "100000000",
+        "--fallback",
+        "hate",
+        "--field",
+        mine.to_str().unwrap(),
+        "--out",
+        long.to_str().unwrap(),
+        "--quiet",
+    ];
+    let o = interrupt(&stopped, Duration::from_millis(1500));
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    std::fs::write(&mine, stdout(&random)).unwrap();
+    let o = draftsim(&stopped);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("preset file changed"), "{}", stderr(&o));
+}
+
+/// A policy refused at another table names the fix that works: where the rules differ in
+/// more than the player count, seating it at its own count would be refused too.
+#[test]
+fn a_policy_under_other_rules_and_players_is_refused_with_a_fix_that_works() {
+    let dir = scratch(FILE, "other-table");
+    let rules = dir.join("three.toml");
+    std::fs::write(&rules, "players = 3\nraise_cap = 5\n").unwrap();
+    let o = draftsim(&["run", "--game", "sevens", "--rules", rules.to_str().unwrap(), "--seats", "cfr,tight,random"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("trained for 4 players under other rules") && !stderr(&o).contains("--players 4"),
+        "{}",
+        stderr(&o)
+    );
+    // Versus seats one strategy under both sides: it says why no policy can sit at both.
+    let b = dir.join("b.toml");
+    std::fs::write(&b, "raise_cap = 2\n").unwrap();
+    let o = draftsim(&[
+        "versus",
+        "--game",
+        "sevens",
+        "defaults",
+        b.to_str().unwrap(),
+        "--seats",
+        "cfr,tight",
+        "--rounds",
+        "100",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("so one cannot sit at both"), "{}", stderr(&o));
 }

@@ -68,6 +68,8 @@ fn a_rule_that_lengthens_units_is_found_and_identical_rules_change_nothing() {
     assert!(o.status.success(), "{}", stderr(&o));
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
     assert!(md.contains("**Verdict:** B changes") && md.contains("- Mean decisions per unit rises from"), "{md}");
+    // What B changed, as the command said it.
+    assert!(md.contains("B differs from A in: `games = 1 -> 3`."), "{md}");
     assert!(report.join("1-versus.svg").exists());
 }
 

@@ -95,6 +95,10 @@ fn tell(names: &[&str], events: &[Event], out: &RoundResult) -> String {
             Event::Trade { seat: s, gave, drew } => {
                 writeln!(text, "  {} trades {} card(s): gives {gave}, draws {drew}", seat(s), gave.cards().len())
             }
+            Event::Keep { seat: s, pile_empty: false } => writeln!(text, "  {} keeps all three cards", seat(s)),
+            Event::Keep { seat: s, pile_empty: true } => {
+                writeln!(text, "  {} keeps its cards: the pile is empty", seat(s))
+            }
             Event::Reveal { seat: s, hand } => writeln!(text, "  {} shows {hand}: total {}", seat(s), hand.total()),
             Event::NobodyQualifies => writeln!(text, "-- Everyone still in is over 7"),
             Event::Award { seat: s, chips } => writeln!(text, "  {} wins {chips}", seat(s)),

@@ -77,6 +77,14 @@ pub enum Event {
         /// Cards drawn.
         drew: SevensHand,
     },
+    /// A seat at its chance to trade keeps its cards: it stood pat, or the pile it would
+    /// draw from is empty.
+    Keep {
+        /// The seat.
+        seat: usize,
+        /// Whether it asked for cards the empty pile could not give.
+        pile_empty: bool,
+    },
     /// A seat reveals.
     Reveal {
         /// The seat.

@@ -280,6 +280,8 @@ impl State {
             self.gave[s] = SevensHand::new(&gave[..k]);
             out.seats[s].sums[CARDS_TRADED] += k as i64;
             sink.event(Event::Trade { seat: s, gave: self.gave[s], drew: SevensHand::new(&drew[..k]) });
+        } else {
+            sink.event(Event::Keep { seat: s, pile_empty: mask != 0 });
         }
         Ok(())
     }
