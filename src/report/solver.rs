@@ -115,7 +115,7 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
                 let least = (0..names.len()).min_by(|&a, &b| expl[a].total_cmp(&expl[b])).filter(|&l| l != m);
                 match least {
                     Some(l) => format!(
-                        "By the best responses tried, {} is {} from optimal per unit of play and {} the least exploitable found ({}){why}.",
+                        "By the best responses tried, {} is {} from optimal per unit of play{why}; the least exploitable found is {} ({}).",
                         names[m],
                         bound(m),
                         names[l],

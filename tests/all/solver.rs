@@ -547,6 +547,32 @@ fn a_large_game_gets_a_lower_bound_from_every_responder_on_any_thread_count() {
     assert!(o.status.success(), "{}", stderr(&o));
     let md = std::fs::read_to_string(dir.join("r").join("report.md")).unwrap();
     assert!(md.contains("| random | at least "), "{md}");
+    // The prose quotes the table's figure for the most exploitable, with its interval.
+    let e = |k: &str| format!("{:.3}", random[k].parse::<f64>().unwrap());
+    let quoted =
+        format!("random (at least {} [{}, {}])", e("exploitability"), e("exploitability_lo"), e("exploitability_hi"));
+    assert!(md.contains(&format!("The most exploitable here is {quoted}")), "{md}");
+    // One strategy that no responder beat: not "easy to beat", and not both most and least.
+    let alone = dir.join("alone");
+    let o = draftsim(&[
+        "exploitability",
+        "--game",
+        "kuhn-poker",
+        "--bound",
+        "lower",
+        "--seats",
+        "cfr",
+        "--rounds",
+        "2000",
+        "--out",
+        alone.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = draftsim(&["report", alone.to_str().unwrap(), "--out", dir.join("r1").to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(dir.join("r1").join("report.md")).unwrap();
+    assert!(!md.contains("least exploitable") && !md.contains("easy to beat"), "{md}");
 }
 
 #[test]
