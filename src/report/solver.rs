@@ -107,22 +107,25 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
                 )
             } else {
                 let why = if lo[m] > 0.0 {
-                    "; a finding that rests on players this easy to beat may not hold among strong ones"
+                    format!(
+                        "A finding that rests on players as easy to beat as {} may not hold among strong ones.",
+                        names[m]
+                    )
                 } else {
-                    "; its interval reaches 0, so the responders tried do not tell it apart from optimal"
+                    "Its interval reaches 0: the responders tried do not tell it apart from optimal.".to_string()
                 };
-                let _ = writeln!(md, "The most exploitable here is {} ({}){why}.\n", names[m], bound(m));
+                let _ = writeln!(md, "The most exploitable here is {} ({}). {why}\n", names[m], bound(m));
                 let least = (0..names.len()).min_by(|&a, &b| expl[a].total_cmp(&expl[b])).filter(|&l| l != m);
                 match least {
                     Some(l) => format!(
-                        "By the best responses tried, {} is {} from optimal per unit of play{why}; the least exploitable found is {} ({}).",
+                        "By the best responses tried, {} is {} from optimal per unit of play, and {} the least exploitable found ({}). {why}",
                         names[m],
                         bound(m),
                         names[l],
                         bound(l)
                     ),
                     None => format!(
-                        "By the best responses tried, {} is {} from optimal per unit of play{why}.",
+                        "By the best responses tried, {} is {} from optimal per unit of play. {why}",
                         names[m],
                         bound(m)
                     ),
