@@ -291,10 +291,10 @@ fn merge_rounds(
         // The shard whose next round comes first (a round is played in one shard only).
         let mut next: Option<(usize, i64)> = None;
         for (i, source) in sources.iter_mut().enumerate() {
-            if let Some(round) = source.peek()? {
-                if next.is_none_or(|(_, r)| round < r) {
-                    next = Some((i, round));
-                }
+            if let Some(round) = source.peek()?
+                && next.is_none_or(|(_, r)| round < r)
+            {
+                next = Some((i, round));
             }
         }
         let Some((i, round)) = next else { break };

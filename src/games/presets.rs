@@ -30,8 +30,8 @@ fn toml_error(text: &str, e: &toml::de::Error) -> String {
     let unknown = e.message().strip_prefix("unknown field `").and_then(|r| r.split('`').next());
     if let Some(field) = unknown.filter(|_| text.lines().nth(line - 1).is_some_and(|l| l.trim_start().starts_with('[')))
     {
-        let inside = text.lines().enumerate().skip(line).take_while(|(_, l)| !l.trim_start().starts_with('['));
-        if let Some((i, _)) = inside.filter(|(_, l)| l.split_once('=').is_some_and(|(k, _)| k.trim() == field)).next() {
+        let mut inside = text.lines().enumerate().skip(line).take_while(|(_, l)| !l.trim_start().starts_with('['));
+        if let Some((i, _)) = inside.find(|(_, l)| l.split_once('=').is_some_and(|(k, _)| k.trim() == field)) {
             line = i + 1;
         }
     }

@@ -41,10 +41,10 @@ pub(super) fn versus_section(
         }
         let players =
             meta.and_then(|m| m["players"].as_array()).map(|p| p.iter().filter_map(|v| v.as_u64()).collect::<Vec<_>>());
-        if let Some(&[pa, pb]) = players.as_deref() {
-            if let Some(note) = crate::study::versus::pairing_note(pa as usize, pb as usize, &differs) {
-                let _ = writeln!(md, "{note}\n");
-            }
+        if let Some(&[pa, pb]) = players.as_deref()
+            && let Some(note) = crate::study::versus::pairing_note(pa as usize, pb as usize, &differs)
+        {
+            let _ = writeln!(md, "{note}\n");
         }
     }
     let of = |v: &str| (0..figures.len()).filter(|&i| verdicts[i] == v).collect::<Vec<_>>();
