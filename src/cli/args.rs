@@ -312,6 +312,10 @@ impl OutputArgs {
     /// Checks the format and prepares the staging folder (before any simulation runs).
     pub fn open(&self) -> Result<(Format, Option<OutputDir>)> {
         let format: Format = self.format.parse()?;
+        // Asked for a format, a user expects files: without --out there are none.
+        if self.out.is_none() && format != Format::Csv {
+            warn(&format!("--format {}: tables are written only with --out DIR; the terminal shows text", self.format));
+        }
         let out = self.out.as_deref().map(|p| super::interrupt::create(p, self.force)).transpose()?;
         Ok((format, out))
     }

@@ -128,6 +128,21 @@ impl RoundsSource {
         let names: Vec<&str> = schema.columns.iter().map(|c| c.0.as_str()).collect();
         let other = || source_error(path, &"not the columns of this run's rounds table; play that shard again");
         if path.extension().is_some_and(|e| e == "csv") {
+            // Every table draftsim writes ends its last line: one that does not was cut short.
+            let ends = || -> std::io::Result<bool> {
+                use std::io::{Read, Seek, SeekFrom};
+                let mut file = std::fs::File::open(path)?;
+                if file.seek(SeekFrom::End(0))? == 0 {
+                    return Ok(true);
+                }
+                file.seek(SeekFrom::End(-1))?;
+                let mut last = [0u8];
+                file.read_exact(&mut last)?;
+                Ok(last[0] == b'\n')
+            };
+            if !ends().map_err(|e| source_error(path, &e))? {
+                return Err(source_error(path, &"cut short (its last line is unfinished); play that shard again"));
+            }
             let mut reader = csv::Reader::from_path(path).map_err(|e| source_error(path, &e))?;
             if !reader.headers().map_err(|e| source_error(path, &e))?.iter().eq(names.iter().copied()) {
                 return Err(other());
@@ -303,6 +318,10 @@ fn merge_rounds(
             sources[i].take(&mut batch);
         }
         if batch.rows() >= ROUNDS_BATCH {
+            // Ctrl-C stops here, between batches; the staging folder is dropped unwritten.
+            if super::interrupt::interrupted() {
+                return Err(draftsim::Error::Interrupted.into());
+            }
             writer(&batch)?;
             clear(&mut batch);
         }

@@ -125,7 +125,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     let players = game.players();
     let listed: Vec<String> = seats.iter().enumerate().map(|(s, n)| format!("seat {s} {n}")).collect();
     show!(
-        "{} · {players} players · {} · seed {seed} · {rounds} {unit}{}\nType a move's number, or its words (the start of one move's will do). Ctrl-C or the end of input stops, keeping the {unit}s finished.",
+        "{} · {players} players · {} · seed {seed} · {rounds} {unit}{}\nType a move's number, or its words (its first words will do). Ctrl-C or the end of input stops, keeping the {unit}s finished.",
         args.game.name(),
         listed.join(", "),
         if rounds == 1 { "" } else { "s" }

@@ -157,12 +157,14 @@ pub fn run(args: TrainArgs) -> Result<()> {
     super::args::warn_rules(&*game);
     // What the field and the fallback play, as read now: a preset file may change or be
     // found elsewhere later.
-    let fallback_toml = fallback.as_deref().map(info.preset_text).transpose()?;
+    // A strategy that has no text (an outside or human seat) is refused with its own
+    // message when the trainer is built.
+    let fallback_toml = fallback.as_deref().and_then(|f| (info.preset_text)(f).ok());
     let mut presets_text = fallback_toml.clone().unwrap_or_default();
     for strategy in &field {
-        presets_text += &(info.preset_text)(strategy)?;
+        presets_text += &(info.preset_text)(strategy).unwrap_or_default();
     }
-    let presets_hash = policy::rules_hash(&presets_text);
+    let presets_hash = if presets_text.is_empty() { String::new() } else { policy::rules_hash(&presets_text) };
     let rules_toml = game.rules_toml();
     let rules_hash = policy::rules_hash(&rules_toml);
     let tree = if exact { Some(game.game_tree()?) } else { None };
@@ -211,7 +213,8 @@ pub fn run(args: TrainArgs) -> Result<()> {
             && s.field_share == field_share
             && s.batch == batch
             && s.fallback == fallback
-            && s.presets_hash == presets_hash
+            // A state saved before the presets were hashed holds none: resumed as before.
+            && (s.presets_hash.is_empty() || s.presets_hash == presets_hash)
     };
     let resumed = match saved {
         None => None,

@@ -103,7 +103,7 @@ pub fn versus(args: VersusArgs) -> Result<()> {
             // the other side's: say why no one policy can sit on both.
             let policy = e.to_string().contains("policy trained");
             let e = e.context(path.display());
-            if policy && s == 1 {
+            if policy {
                 InputError::new(format!(
                     "{e}; versus seats the same strategies under A and B, and a trained policy plays only under the rules it was trained for, so one cannot sit at both: set each side's own policy against the presets with `run`"
                 ))

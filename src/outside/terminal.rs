@@ -89,8 +89,12 @@ fn word_match<'a>(legal: &'a [String], typed: &str) -> Result<usize, Vec<&'a str
     if let Some(i) = legal.iter().position(|m| m.eq_ignore_ascii_case(typed)) {
         return Ok(i);
     }
+    // Whole words only: `raise 1` is not the start of `raise 10`.
     let starts = |m: &String| {
-        m.len() >= typed.len() && m.is_char_boundary(typed.len()) && m[..typed.len()].eq_ignore_ascii_case(typed)
+        m.len() > typed.len()
+            && m.is_char_boundary(typed.len())
+            && m[..typed.len()].eq_ignore_ascii_case(typed)
+            && m[typed.len()..].starts_with(' ')
     };
     let found: Vec<usize> = (0..legal.len()).filter(|&i| starts(&legal[i])).collect();
     match found[..] {
@@ -277,6 +281,9 @@ mod tests {
         assert_eq!(word_match(&legal, "trade 4s"), Ok(2), "whole words win over a longer move they start");
         assert_eq!(word_match(&legal, "trade"), Err(vec!["trade 4s", "trade 4s and 1u"]));
         assert_eq!(word_match(&legal, "call"), Err(vec![]));
+        assert_eq!(word_match(&legal, "kee"), Err(vec![]), "a word's start is not a word");
+        let raises: Vec<String> = ["raise 10 (put in 12)", "fold"].map(String::from).to_vec();
+        assert_eq!(word_match(&raises, "raise 1"), Err(vec![]), "not a smaller bet than typed");
         assert_eq!(word_match(&legal, ""), Err(vec![]));
     }
 

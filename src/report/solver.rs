@@ -106,16 +106,21 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
                     names.join(", ")
                 )
             } else {
-                let why = if lo[m] > 0.0 {
-                    format!(
+                // The caution rests on a strategy shown beatable (its interval above 0): the
+                // most exploitable of those.
+                let beaten = (0..names.len()).filter(|&i| lo[i] > 0.0).max_by(|&a, &b| expl[a].total_cmp(&expl[b]));
+                let why = match beaten {
+                    Some(k) => format!(
                         "A finding that rests on players as easy to beat as {} may not hold among strong ones.",
-                        names[m]
-                    )
-                } else {
-                    "Its interval reaches 0: the responders tried do not tell it apart from optimal.".to_string()
+                        names[k]
+                    ),
+                    None => "No interval lies above 0: the responders tried tell no strategy here apart from optimal."
+                        .to_string(),
                 };
                 let _ = writeln!(md, "The most exploitable here is {} ({}). {why}\n", names[m], bound(m));
-                let least = (0..names.len()).min_by(|&a, &b| expl[a].total_cmp(&expl[b])).filter(|&l| l != m);
+                // Named apart only where its figure is lower: at a tie none is least.
+                let least =
+                    (0..names.len()).min_by(|&a, &b| expl[a].total_cmp(&expl[b])).filter(|&l| expl[l] < expl[m]);
                 match least {
                     Some(l) => format!(
                         "By the best responses tried, {} is {} from optimal per unit of play, and {} the least exploitable found ({}). {why}",

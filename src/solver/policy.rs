@@ -208,8 +208,11 @@ impl Policy {
         // still be refused, so the fix is to train one.
         let other_rules = || {
             let keys = |t: &str| {
-                let mut lines: Vec<String> =
-                    t.lines().filter(|l| !l.trim_start().starts_with("players")).map(str::to_string).collect();
+                let mut lines: Vec<String> = t
+                    .lines()
+                    .filter(|l| l.split_once('=').is_none_or(|(k, _)| k.trim() != "players"))
+                    .map(str::to_string)
+                    .collect();
                 lines.sort();
                 lines
             };

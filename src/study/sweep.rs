@@ -195,17 +195,21 @@ impl<'a> RulesBase<'a> {
     }
 }
 
+/// A `--vary` key's preset and path: the longest seated strategy the key starts with,
+/// since a preset file's name holds a dot of its own (`mine.toml.bet.p`).
+fn split_vary_key<'k>(key: &'k str, seats: &[String]) -> Option<(&'k str, &'k str)> {
+    let seated = seats.iter().map(String::as_str).filter(|s| key.len() > s.len() + 1 && key.starts_with(s));
+    let n = seated.filter(|s| key.as_bytes()[s.len()] == b'.').map(str::len).max()?;
+    Some((&key[..n], &key[n + 1..]))
+}
+
 /// The seats with every seat playing a varied preset replaced by its derived preset
 /// (`hate` with `hate.draft.weight=0.5` becomes `hate{draft.weight=0.5}`).
 fn vary_seats(seats: Vec<String>, vary: &[(String, String)]) -> Result<Vec<String>, InputError> {
     let mut overrides: Vec<(String, Vec<(String, String)>)> = Vec::new();
     for (key, value) in vary {
-        // The longest seated strategy the key starts with: a preset file's name holds a
-        // dot of its own (`mine.toml.bet.p`).
-        let seated = seats.iter().filter(|s| key.len() > s.len() + 1 && key.starts_with(s.as_str()));
-        let preset = seated.filter(|s| key.as_bytes()[s.len()] == b'.').max_by_key(|s| s.len());
-        let (preset, path) = match preset {
-            Some(p) => (p.as_str(), &key[p.len() + 1..]),
+        let (preset, path) = match split_vary_key(key, &seats) {
+            Some(split) => split,
             None => {
                 let (preset, _) = key.split_once('.').ok_or_else(|| {
                     InputError::new(format!("--vary {key}: write PRESET.PATH=V1,V2, e.g. hate.draft.weight=0,0.5,1"))
@@ -281,8 +285,8 @@ pub fn base(info: &GameInfo, spec: &SweepSpec) -> Result<(String, usize, Vec<Str
 
 /// The value a varied preset parameter (`PRESET.PATH`) holds in its preset, if it is
 /// written there.
-fn preset_value(info: &GameInfo, key: &str) -> Option<toml::Value> {
-    let (preset, path) = key.split_once('.')?;
+fn preset_value(info: &GameInfo, key: &str, seats: &[String]) -> Option<toml::Value> {
+    let (preset, path) = split_vary_key(key, seats).or_else(|| key.split_once('.'))?;
     let table: toml::Table = toml::from_str(&(info.preset_text)(preset).ok()?).ok()?;
     let mut at = &toml::Value::Table(table);
     for part in path.split('.') {
@@ -367,7 +371,7 @@ fn variants(
     on_variant: &mut dyn FnMut(usize, usize, &str),
     tally_of: &mut TallyOf,
 ) -> Result<Vec<VariantResult>, Error> {
-    let (_, base_players, _) = base(info, spec)?;
+    let (_, base_players, base_seats) = base(info, spec)?;
     let base = RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players);
     let mut out = Vec::new();
     if spec.axes.is_empty() && spec.vary.is_empty() {
@@ -378,7 +382,7 @@ fn variants(
         .axes
         .iter()
         .map(|a| base.declared(&a.key).cloned())
-        .chain(spec.vary.iter().map(|a| preset_value(info, &a.key)))
+        .chain(spec.vary.iter().map(|a| preset_value(info, &a.key, &base_seats)))
         .collect();
     let settings = grid(&all_axes);
     // Every variant's rules and seats first (cheap), so a bad key or seat is refused

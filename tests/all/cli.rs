@@ -146,6 +146,12 @@ fn merged_shards_give_the_tables_of_the_unsharded_run() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("rows, not the"), "{}", stderr(&o));
     assert!(!refused.exists());
+    // One cut inside its last line: refused as cut short.
+    std::fs::write(&short, &text[..text.len() - 2]).unwrap();
+    let o = draftsim(&[&args[..args.len() - 1], &[refused.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cut short"), "{}", stderr(&o));
+    assert!(!refused.exists());
     // A missing shard is refused.
     let o = draftsim(&["merge", &shard_dirs[0], &shard_dirs[1], "--out", dir.join("partial").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
@@ -1365,4 +1371,14 @@ fn calibrate_writes_the_same_table_for_any_thread_count_and_refuses_games_withou
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("seven-card-draft"), "{}", stderr(&o));
     assert!(!refused.exists(), "a refused command left a folder");
+}
+
+/// A format asked for without a folder to write it in: said, not silently ignored.
+#[test]
+fn a_format_without_out_is_warned_of() {
+    let o = draftsim(&["run", "--rounds", "10", "--format", "parquet", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--format parquet: tables are written only with --out DIR"), "{}", stderr(&o));
+    let o = draftsim(&["run", "--rounds", "100", "--quiet"]);
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
 }

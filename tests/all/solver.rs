@@ -678,6 +678,15 @@ fn a_policy_keeps_the_preset_files_it_was_trained_with() {
     let o = draftsim(&stopped);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("preset file changed"), "{}", stderr(&o));
+    // A state saved before the presets were hashed (none recorded) resumes as before.
+    let state = dir.join(".long.train-state.json");
+    let mut saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    saved["presets_hash"] = serde_json::json!("");
+    std::fs::write(&state, saved.to_string()).unwrap();
+    let again = [&stopped[..6], &["1"], &stopped[7..]].concat();
+    let o = draftsim(&again);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("more than --iterations 1"), "{}", stderr(&o));
 }
 
 /// A policy refused at another table names the fix that works: where the rules differ in
@@ -703,6 +712,20 @@ fn a_policy_under_other_rules_and_players_is_refused_with_a_fix_that_works() {
         "sevens",
         "defaults",
         b.to_str().unwrap(),
+        "--seats",
+        "cfr,tight",
+        "--rounds",
+        "100",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("so one cannot sit at both"), "{}", stderr(&o));
+    // The same where A is the side that refuses it.
+    let o = draftsim(&[
+        "versus",
+        "--game",
+        "sevens",
+        b.to_str().unwrap(),
+        "defaults",
         "--seats",
         "cfr,tight",
         "--rounds",
