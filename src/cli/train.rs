@@ -156,9 +156,8 @@ pub fn run(args: TrainArgs) -> Result<()> {
     };
     super::args::warn_rules(&*game);
     // What the field and the fallback play, as read now: a preset file may change or be
-    // found elsewhere later.
-    // A strategy that has no text (an outside or human seat) is refused with its own
-    // message when the trainer is built.
+    // found elsewhere later. A strategy without text (an outside or human seat) is left to
+    // the trainer, which refuses it with its own message.
     let fallback_toml = fallback.as_deref().and_then(|f| (info.preset_text)(f).ok());
     let mut presets_text = fallback_toml.clone().unwrap_or_default();
     for strategy in &field {
