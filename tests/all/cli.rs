@@ -561,6 +561,16 @@ fn a_betting_limit_no_seat_uses_is_named() {
     let unused = "warning: raise_cap = 1: no betting round reached the raises where it differs";
     assert!(cap("random,random,random").contains(unused), "{}", cap("random,random,random"));
     assert!(!cap("greedy,hate,random").contains(unused), "{}", cap("greedy,hate,random"));
+    // Sevens likewise: a cap of 5 among calling stations never comes into play.
+    let five = rules.with_file_name("sevens-cap.toml");
+    std::fs::write(&five, "raise_cap = 5\n").unwrap();
+    let sevens = |seats: &str| {
+        let args = ["run", "--game", "sevens", "--rules", five.to_str().unwrap(), "--seats", seats, "--rounds", "2000"];
+        stderr(&draftsim(&args))
+    };
+    let unused = "warning: raise_cap = 5: no seat acted where it differs from the default cap of 3";
+    assert!(sevens("bluffer{bet.p=0},exact").contains(unused), "{}", sevens("bluffer{bet.p=0},exact"));
+    assert!(!sevens("tight,bluffer,greedy,random").contains(unused), "{}", sevens("tight,bluffer,greedy,random"));
     // versus names it on stderr too, leaving stdout to the verdict.
     let args = ["versus", "defaults", rules.to_str().unwrap(), "--seats", "random", "--rounds", "600"];
     let o = draftsim(&args);

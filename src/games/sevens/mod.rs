@@ -54,6 +54,20 @@ crate::game_def! {
         tell(names, events, out)
     }
 
+    fn rule_uses(rules: &Rules) -> Vec<crate::sim::RuleUse> {
+        if rules.raise_cap == rules::DEFAULT_RAISE_CAP {
+            return Vec::new();
+        }
+        vec![crate::sim::RuleUse {
+            bit: rules::RAISE_CAP_USED,
+            setting: format!("raise_cap = {}", rules.raise_cap),
+            unused: format!(
+                "no seat acted where it differs from the default cap of {}; these are the default's results",
+                rules::DEFAULT_RAISE_CAP
+            ),
+        }]
+    }
+
     fn warnings(rules: &Rules) -> Vec<String> {
         let mut out = Vec::new();
         if rules.all_over != rules::AllOver::CarryOver && rules.max_carry_hands != Rules::default().max_carry_hands {

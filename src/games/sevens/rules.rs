@@ -52,13 +52,20 @@ pub struct Rules {
     pub max_carry_hands: u32,
 }
 
+/// The default cap on raises a hand.
+pub const DEFAULT_RAISE_CAP: u32 = 3;
+
+/// The bit a unit sets in its rules-used mask when a seat acted where `raise_cap` and the
+/// default cap allow different moves (as many raises made as the smaller of the two).
+pub const RAISE_CAP_USED: u32 = 0;
+
 impl Default for Rules {
     fn default() -> Self {
         Rules {
             players: 4,
             ante: 1,
             raise_size: 1,
-            raise_cap: 3,
+            raise_cap: DEFAULT_RAISE_CAP,
             trade_timing: TradeTiming::FirstTurn,
             all_over: AllOver::Refund,
             max_carry_hands: 20,

@@ -27,7 +27,7 @@ use super::measures::{
     CARDS_TRADED, FOLDS_FIRST, FOLDS_LATER, NOBODY_QUALIFIES, REVEALED, SHOWDOWN_WINS, SHOWDOWNS, SPLIT, SUIT_TIEBREAK,
     WINNING,
 };
-use super::rules::{AllOver, Rules, TradeTiming};
+use super::rules::{AllOver, DEFAULT_RAISE_CAP, RAISE_CAP_USED, Rules, TradeTiming};
 use super::view::{Action, Bot, BotRng, SeatView, TradeMask};
 use crate::error::{Error, Step};
 use crate::search::{Forward, SearchNote};

@@ -210,6 +210,11 @@ impl State {
     ) -> bool {
         let p = &mut self.public;
         let to_call = p.current - p.street[s];
+        // A cap away from the default counts from the smaller cap on, where a raise is
+        // allowed under one and not the other.
+        if rules.raise_cap != DEFAULT_RAISE_CAP && p.raises >= rules.raise_cap.min(DEFAULT_RAISE_CAP) {
+            out.rules_used |= 1 << RAISE_CAP_USED;
+        }
         let paid = match action {
             Action::Fold => {
                 p.folded[s] = true;
