@@ -449,19 +449,18 @@ pub fn run(args: MergeArgs) -> Result<()> {
     }
     let per_shard: Vec<u64> = parts.iter().map(|(_, t)| t.rounds * game.players() as u64).collect();
     let schema = super::run::rounds_table(&lineup.strategies, game.measures(), &[]);
-    if tables_named(&args.dirs, "rounds").iter().any(Option::is_some) {
-        // Written as `run` streams it, by the same writer.
-        let mut writer = None;
-        merge_rounds(&args.dirs, &per_shard, &schema, |batch| {
-            let w = match writer.as_mut() {
-                Some(w) => w,
-                None => writer.insert(RoundsWriter::new(&out, format, &lineup, game.measures())?),
-            };
-            Ok(w.write_table(batch)?)
-        })?;
-        if let Some(w) = writer {
-            w.finish()?;
-        }
+    // Written as `run` streams it, by the same writer, made at the first batch: none where
+    // no shard has a rounds table.
+    let mut writer = None;
+    merge_rounds(&args.dirs, &per_shard, &schema, |batch| {
+        let w = match writer.as_mut() {
+            Some(w) => w,
+            None => writer.insert(RoundsWriter::new(&out, format, &lineup, game.measures())?),
+        };
+        Ok(w.write_table(batch)?)
+    })?;
+    if let Some(w) = writer {
+        w.finish()?;
     }
     print_summary(&tables, &total, game.measures());
     let path = write_run(out, &tables, &total, &meta, format)?;

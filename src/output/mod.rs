@@ -160,12 +160,12 @@ pub fn signed(x: f64, digits: usize) -> String {
 }
 
 fn table_error(name: &str, e: impl std::fmt::Display) -> Error {
-    Error::Table { name: name.to_string(), message: one_line(&e.to_string()) }
+    Error::Table { name: name.to_string(), message: first_paragraph(&e.to_string()) }
 }
 
 /// A reader's error as one line: its first paragraph (polars follows it with advice for
 /// its Python API), line breaks inside it written `\n`.
-fn one_line(text: &str) -> String {
+fn first_paragraph(text: &str) -> String {
     let first = text.split("\n\n").next().unwrap_or_default().trim();
     first.replace('\n', "\\n")
 }
