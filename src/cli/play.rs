@@ -5,6 +5,7 @@ use anyhow::Result;
 use clap::Args;
 use draftsim::InputError;
 use draftsim::error::Error;
+use draftsim::output::{Table, Values};
 use draftsim::outside::{HUMAN, Hint, terminal};
 use draftsim::sim::{Lineup, Mode, Plan, Tally, mix_seed};
 
@@ -122,13 +123,14 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     }
     warn_rules(game.as_ref());
     let unit = game.measures().unit.clone();
+    let units = game.measures().units();
     let players = game.players();
     let listed: Vec<String> = seats.iter().enumerate().map(|(s, n)| format!("seat {s} {n}")).collect();
     show!(
-        "{} · {players} players · {} · seed {seed} · {rounds} {unit}{}\nType a move's number, or its words (its first words will do). Ctrl-C or the end of input stops, keeping the {unit}s finished.",
+        "{} · {players} players · {} · seed {seed} · {rounds} {}\nType a move's number, or its words (its first words will do). Ctrl-C or the end of input stops, keeping the {units} finished.",
         args.game.name(),
         listed.join(", "),
-        if rounds == 1 { "" } else { "s" }
+        if rounds == 1 { &unit } else { &units }
     );
     let lineup = Lineup::new(&seats);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
@@ -153,10 +155,10 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
                 let all = tally.as_ref().expect("just set");
                 let tables = game.tables(all, &lineup.strategies);
                 show!(
-                    "\nAfter {} {unit}{}:\n{}",
+                    "\nAfter {} {}:\n{}",
                     all.rounds,
-                    if all.rounds == 1 { "" } else { "s" },
-                    tables[0].to_aligned_text(4)
+                    if all.rounds == 1 { &unit } else { &units },
+                    standing(&tables[0]).to_aligned_text(3)
                 );
                 if interrupt::interrupted() {
                     // Ctrl-C while the bots finished the unit: it counts, and play stops.
@@ -193,4 +195,33 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
         eprintln!("draftsim: tables written to {}", path.display());
     }
     Ok(())
+}
+
+/// The running table a player reads between units: each strategy's units, wins, win rate
+/// and score per unit, the score's interval once it is bounded (it needs two deals), from
+/// the summary table's columns.
+fn standing(summary: &Table) -> Table {
+    let mut t = Table::new(&summary.name);
+    let names = &summary.columns;
+    for want in ["strategy", "rounds", "wins", "win_rate"] {
+        if let Some(c) = summary.column(want) {
+            t = t.with(want, c.clone());
+        }
+    }
+    // The score: the first column after the win rate's interval that has one of its own.
+    let score = names.iter().position(|(n, _)| n == "win_rate_hi").and_then(|w| {
+        (w + 1..names.len().saturating_sub(2))
+            .find(|&i| names[i + 1].0 == format!("{}_lo", names[i].0) && names[i + 2].0 == format!("{}_hi", names[i].0))
+    });
+    if let Some(i) = score {
+        t = t.with(&names[i].0, names[i].1.clone());
+        let bounded = |v: &Values| match v {
+            Values::Float(x) => x.iter().all(|x| x.is_finite()),
+            _ => true,
+        };
+        if bounded(&names[i + 1].1) && bounded(&names[i + 2].1) {
+            t = t.with(&names[i + 1].0, names[i + 1].1.clone()).with(&names[i + 2].0, names[i + 2].1.clone());
+        }
+    }
+    t
 }

@@ -146,7 +146,7 @@ impl Outside for HumanSeat {
             return Ok(Some(0));
         }
         let mut text = String::from("\n");
-        render(&mut text, d.observation, 1);
+        render_view(&mut text, d.observation, &self.names);
         if let Some(hint) = d.hint {
             text.push_str(&format!("  hint: {hint}\n"));
         }
@@ -230,29 +230,112 @@ fn reveal_tail(told: &str) -> String {
     out
 }
 
-/// Writes an observation as indented `key: value` lines.
-pub fn render(out: &mut String, v: &serde_json::Value, depth: usize) {
+/// Writes a seat's observation for a person: its lists (cards) a line each, its single
+/// figures gathered on shared lines, and what it holds for every seat as one table with a
+/// row a seat (`names`, one a seat). The seat's own number is left out: the header says it.
+pub fn render_view(out: &mut String, v: &serde_json::Value, names: &[String]) {
+    match v {
+        serde_json::Value::Object(map) => {
+            let fields: Vec<(&String, &serde_json::Value)> = map.iter().filter(|(k, _)| k.as_str() != "seat").collect();
+            render_fields(out, &fields, names, 1);
+        }
+        other => out.push_str(&format!("  {}\n", inline(other))),
+    }
+}
+
+/// Widest a line of gathered figures grows before another starts.
+const FIGURES_WIDTH: usize = 96;
+
+fn render_fields(out: &mut String, fields: &[(&String, &serde_json::Value)], names: &[String], depth: usize) {
     use serde_json::Value;
     let pad = "  ".repeat(depth);
-    match v {
-        Value::Object(map) => {
-            for (k, v) in map {
-                match v {
-                    Value::Object(_) => {
-                        out.push_str(&format!("{pad}{k}:\n"));
-                        render(out, v, depth + 1);
-                    }
-                    Value::Array(items) if items.iter().any(|i| i.is_object() || i.is_array()) => {
-                        out.push_str(&format!("{pad}{k}:\n"));
-                        for item in items {
-                            out.push_str(&format!("{pad}  - {}\n", inline(item)));
+    let mut columns: Vec<(String, Vec<String>)> = Vec::new();
+    let mut figures: Vec<String> = Vec::new();
+    let flush = |figures: &mut Vec<String>, out: &mut String| {
+        let mut line = String::new();
+        for f in figures.drain(..) {
+            if !line.is_empty() && line.len() + 3 + f.len() > FIGURES_WIDTH {
+                out.push_str(&format!("{pad}{line}\n"));
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push_str(" · ");
+            }
+            line.push_str(&f);
+        }
+        if !line.is_empty() {
+            out.push_str(&format!("{pad}{line}\n"));
+        }
+    };
+    for &(k, v) in fields {
+        match v {
+            Value::Array(items) if per_seat(items, names.len()) => {
+                if items.iter().all(Value::is_object) {
+                    // One column per key of the seats' records, in the first one's order.
+                    if let Some(Value::Object(first)) = items.first() {
+                        for key in first.keys() {
+                            let cells = items.iter().map(|i| i.get(key).map_or_else(String::new, cell)).collect();
+                            columns.push((key.clone(), cells));
                         }
                     }
-                    _ => out.push_str(&format!("{pad}{k}: {}\n", inline(v))),
+                } else {
+                    columns.push((k.clone(), items.iter().map(cell).collect()));
                 }
             }
+            Value::Object(map) => {
+                flush(&mut figures, out);
+                out.push_str(&format!("{pad}{k}:\n"));
+                let inner: Vec<(&String, &Value)> = map.iter().collect();
+                render_fields(out, &inner, names, depth + 1);
+            }
+            Value::Array(items) if items.iter().any(|i| i.is_object() || i.is_array()) => {
+                // A list of lists (piles, say): an entry a line, so where one ends shows.
+                flush(&mut figures, out);
+                out.push_str(&format!("{pad}{k}:\n"));
+                for item in items {
+                    out.push_str(&format!("{pad}  - {}\n", inline(item)));
+                }
+            }
+            Value::Array(_) => {
+                flush(&mut figures, out);
+                out.push_str(&format!("{pad}{k}: {}\n", inline(v)));
+            }
+            Value::String(s) if s.len() > 24 => {
+                flush(&mut figures, out);
+                out.push_str(&format!("{pad}{k}: {s}\n"));
+            }
+            _ => figures.push(format!("{k}: {}", inline(v))),
         }
-        other => out.push_str(&format!("{pad}{}\n", inline(other))),
+    }
+    flush(&mut figures, out);
+    if !columns.is_empty() {
+        let seat_names: Vec<String> = names.iter().enumerate().map(|(s, n)| format!("{s} {n}")).collect();
+        let mut all = vec![("seat".to_string(), seat_names)];
+        all.extend(columns);
+        let widths: Vec<usize> =
+            all.iter().map(|(h, cells)| cells.iter().map(|c| c.chars().count()).chain([h.len()]).max().unwrap_or(0)).collect();
+        let row = |cells: Vec<&str>, out: &mut String| {
+            let parts: Vec<String> = cells.iter().zip(&widths).map(|(c, &w)| format!("{c:<w$}")).collect();
+            out.push_str(&format!("{pad}{}\n", parts.join("  ").trim_end()));
+        };
+        row(all.iter().map(|(h, _)| h.as_str()).collect(), out);
+        for s in 0..names.len() {
+            row(all.iter().map(|(_, cells)| cells[s].as_str()).collect(), out);
+        }
+    }
+}
+
+/// Whether a list holds one entry a seat: as many as the seats, and not words (a list of
+/// cards is words, whatever its length).
+fn per_seat(items: &[serde_json::Value], seats: usize) -> bool {
+    seats > 1 && items.len() == seats && !items.iter().any(serde_json::Value::is_string)
+}
+
+/// One seat's entry in the table: yes or no for a flag, lists inline.
+fn cell(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
+        other => inline(other),
     }
 }
 
@@ -288,11 +371,25 @@ mod tests {
     }
 
     #[test]
-    fn observations_render_as_lines_and_the_reveal_keeps_the_end() {
-        let v = serde_json::json!({"hand": ["A♠", "K♥"], "pot": 4, "bets": [{"seat": 1, "action": "raise 2"}], "table": {"folded": []}});
+    fn observations_render_lists_figures_and_a_seat_table() {
+        let v = serde_json::json!({
+            "seat": 0,
+            "hand": ["A♠", "K♥"],
+            "pot": 4,
+            "phase": "Bet",
+            "folded": [false, true],
+            "stacks": [99, 97],
+            "others": [{"life": 20, "lands": []}, {"life": 18, "lands": ["red"]}],
+            "own": {"hand_size": 2, "top": "red 1"},
+            "piles": [["3♣", "4♣"], [], ["5♦"]],
+        });
+        let names = vec!["you".to_string(), "tight".to_string()];
         let mut out = String::new();
-        render(&mut out, &v, 0);
-        assert_eq!(out, "hand: A♠, K♥\npot: 4\nbets:\n  - seat 1, action raise 2\ntable:\n  folded: none\n");
+        render_view(&mut out, &v, &names);
+        assert_eq!(
+            out,
+            "  hand: A♠, K♥\n  pot: 4 · phase: Bet\n  own:\n    hand_size: 2 · top: red 1\n  piles:\n    - 3♣, 4♣\n    - none\n    - 5♦\n  seat     folded  stacks  life  lands\n  0 you    no      99      20    none\n  1 tight  yes     97      18    red\n"
+        );
         let told = "== Deal\nx\n-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n";
         assert_eq!(reveal_tail(told), "-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n");
     }

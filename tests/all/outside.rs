@@ -254,6 +254,10 @@ fn a_person_plays_every_game_from_piped_answers() {
         assert!(o.status.success(), "{game}: {}\n{text}", stderr(&o));
         assert!(text.contains("Your moves:") && text.contains("your move (1-"), "{game}: {text}");
         assert!(text.contains("== Result"), "{game}: the reveal");
+        // What every seat has in view is one table, a row a seat; the standing between
+        // units leaves out an interval that one deal cannot bound.
+        assert!(text.contains("\n  0 you "), "{game}: no seat table in\n{text}");
+        assert!(text.contains("After 1 ") && !text.contains("-inf"), "{game}: {text}");
         let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
         let you = summary.lines().find(|l| l.starts_with("you,")).unwrap_or_else(|| panic!("{game}: {summary}"));
         assert_eq!(you.split(',').nth(1), Some("2"), "{game}: two units played: {summary}");
