@@ -90,7 +90,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         let part = StudyShard::new(&kind::COMPARE, info.name, &spec, meta, shard, pairs, results)?;
         return write_shard(out, part, &args.batch.exec.quiet);
     }
-    let result = play(&args.batch.exec, |step| study::compare_interruptible(info, &spec, Some(&INTERRUPTED), step))?;
+    let result = play(&args.batch.exec, |step| study::compare(info, &spec, Some(&INTERRUPTED), step))?;
     finish_compare(&result, meta, out, format, &args.batch.exec.quiet)
 }
 

@@ -215,17 +215,16 @@ pub fn run(args: TrainArgs) -> Result<()> {
             // A state saved before the presets were hashed holds none: resumed as before.
             && (s.presets_hash.is_empty() || s.presets_hash == presets_hash)
     };
+    // --force starts afresh from a state that is not this training's; without it, refused.
+    let not_this = |why: String| -> Result<Option<TrainState>> {
+        if args.output.force {
+            return Ok(None);
+        }
+        Err(InputError::new(format!("{}: {why}; pass --force to start afresh", state_path.display())).into())
+    };
     let resumed = match saved {
         None => None,
-        // --force starts afresh from a state that is not this training's.
-        Some(Err(_)) if args.output.force => None,
-        Some(Err(e)) => {
-            return Err(InputError::new(format!(
-                "{}: not a training state ({e}); pass --force to start afresh",
-                state_path.display()
-            ))
-            .into());
-        }
+        Some(Err(e)) => not_this(format!("not a training state ({e})"))?,
         Some(Ok(s)) if same(&s) => {
             args.exec.note(&format!(
                 "resuming the training in {} ({} iterations done)",
@@ -241,14 +240,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
             }
             Some(s)
         }
-        Some(Ok(_)) if args.output.force => None,
-        Some(Ok(_)) => {
-            return Err(InputError::new(format!(
-                "{}: another training's state is there (other game, rules, algorithm, seed, field, fallback, batch, or a field or fallback preset file changed since); pass --force to start afresh",
-                state_path.display()
-            ))
-            .into());
-        }
+        Some(Ok(_)) => not_this(
+            "another training's state is there (other game, rules, algorithm, seed, field, fallback, batch, or a field or fallback preset file changed since)".into(),
+        )?,
     };
     // Outcome sampling and batches walk the forward model whatever the game; a whole tree
     // then only measures it.

@@ -312,8 +312,10 @@ fn render_fields(out: &mut String, fields: &[(&String, &serde_json::Value)], nam
         let seat_names: Vec<String> = names.iter().enumerate().map(|(s, n)| format!("{s} {n}")).collect();
         let mut all = vec![("seat".to_string(), seat_names)];
         all.extend(columns);
-        let widths: Vec<usize> =
-            all.iter().map(|(h, cells)| cells.iter().map(|c| c.chars().count()).chain([h.len()]).max().unwrap_or(0)).collect();
+        let widths: Vec<usize> = all
+            .iter()
+            .map(|(h, cells)| cells.iter().map(|c| c.chars().count()).chain([h.len()]).max().unwrap_or(0))
+            .collect();
         let row = |cells: Vec<&str>, out: &mut String| {
             let parts: Vec<String> = cells.iter().zip(&widths).map(|(c, &w)| format!("{c:<w$}")).collect();
             out.push_str(&format!("{pad}{}\n", parts.join("  ").trim_end()));

@@ -192,6 +192,19 @@ pub trait Tabular {
     /// The solver's tables.
     fn state(&self) -> &Tables;
 
+    /// Goes on from `t` ([`Tables::resume`]).
+    fn from_tables(tree: &Tree, t: Tables) -> Self
+    where
+        Self: Sized;
+
+    /// A solver that has not iterated yet.
+    fn new(tree: &Tree, variant: Variant) -> Self
+    where
+        Self: Sized,
+    {
+        Self::from_tables(tree, Tables::fresh(tree, variant))
+    }
+
     fn variant(&self) -> Variant {
         self.state().variant
     }
@@ -243,22 +256,17 @@ impl Tabular for Cfr {
     fn state(&self) -> &Tables {
         &self.t
     }
-}
 
-impl Cfr {
-    pub fn new(tree: &Tree, variant: Variant) -> Cfr {
-        Cfr::from_tables(tree, Tables::fresh(tree, variant))
-    }
-
-    /// Goes on from `t` ([`Tables::resume`]).
-    pub fn from_tables(tree: &Tree, t: Tables) -> Cfr {
+    fn from_tables(tree: &Tree, t: Tables) -> Cfr {
         let mut current = zeros(tree);
         for (c, r) in current.iter_mut().zip(&t.regrets) {
             regret_match(r, c);
         }
         Cfr { t, current, delta: zeros(tree) }
     }
+}
 
+impl Cfr {
     /// One iteration: a traversal and regret update for each seat in turn.
     pub fn iterate(&mut self, tree: &Tree) {
         let Some((t, weight)) = self.t.begin(tree) else {
@@ -370,15 +378,8 @@ impl Tabular for ExternalSampling {
     fn state(&self) -> &Tables {
         &self.t
     }
-}
 
-impl ExternalSampling {
-    pub fn new(tree: &Tree, variant: Variant) -> ExternalSampling {
-        ExternalSampling::from_tables(tree, Tables::fresh(tree, variant))
-    }
-
-    /// Goes on from `t` ([`Tables::resume`]).
-    pub fn from_tables(tree: &Tree, t: Tables) -> ExternalSampling {
+    fn from_tables(tree: &Tree, t: Tables) -> ExternalSampling {
         // The most scratch any root-to-leaf path needs: two entries per action of each
         // decision on it.
         let mut deepest = 0;
@@ -394,7 +395,9 @@ impl ExternalSampling {
         }
         ExternalSampling { t, scratch: Vec::with_capacity(deepest) }
     }
+}
 
+impl ExternalSampling {
     /// One iteration, fixed by `iteration_seed`: one sampled traversal per seat in turn,
     /// all drawing from one generator seeded with it.
     pub fn iterate(&mut self, tree: &Tree, iteration_seed: u64) {

@@ -67,17 +67,9 @@ pub struct Comparison {
 /// Plays every pair: with an even table the seats alternate A, B, A, B...; with an odd one
 /// both A-major and B-major tables are played for half the rounds each, so each side
 /// holds the same number of seats overall. `on_pair` hears (pairs done, pairs, the next
-/// pair) before each pair and once at the end.
+/// pair) before each pair and once at the end; the comparison stops with
+/// [`Error::Interrupted`] soon after `interrupt` is set (Ctrl-C).
 pub fn compare(
-    info: &GameInfo,
-    spec: &CompareSpec,
-    on_pair: &mut dyn FnMut(usize, usize, &str),
-) -> Result<Comparison, Error> {
-    compare_interruptible(info, spec, None, on_pair)
-}
-
-/// [`compare`], stopping with [`Error::Interrupted`] soon after `interrupt` is set (Ctrl-C).
-pub fn compare_interruptible(
     info: &GameInfo,
     spec: &CompareSpec,
     interrupt: Option<&AtomicBool>,

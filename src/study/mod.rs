@@ -12,12 +12,8 @@ pub mod sweep;
 pub mod tune;
 pub mod versus;
 
-pub use compare::{
-    CompareSpec, Comparison, PairResult, compare, compare_from_pairs, compare_interruptible, compare_shard,
-};
-pub use sweep::{
-    Axis, SweepSpec, VariantResult, sweep, sweep_from_tallies, sweep_interruptible, sweep_shard, sweep_table,
-};
+pub use compare::{CompareSpec, Comparison, PairResult, compare, compare_from_pairs, compare_shard};
+pub use sweep::{Axis, SweepSpec, VariantResult, sweep_from_tallies, sweep_shard, sweep_table};
 
 use crate::sim::Shard;
 

@@ -303,34 +303,17 @@ fn typed_value(text: &str, declared: Option<&toml::Value>) -> toml::Value {
     }
 }
 
-/// Plays every variant of the grid; `on_variant` hears (variants done, variants, the next
-/// variant) once each variant is built, before it plays, and once at the end.
-pub fn sweep(
-    info: &GameInfo,
-    spec: &SweepSpec,
-    on_variant: &mut dyn FnMut(usize, usize, &str),
-) -> Result<Vec<VariantResult>, Error> {
-    sweep_interruptible(info, spec, None, on_variant)
-}
-
-/// [`sweep`], stopping with [`Error::Interrupted`] soon after `interrupt` is set (Ctrl-C).
-pub fn sweep_interruptible(
-    info: &GameInfo,
-    spec: &SweepSpec,
-    interrupt: Option<&AtomicBool>,
-    on_variant: &mut dyn FnMut(usize, usize, &str),
-) -> Result<Vec<VariantResult>, Error> {
-    sweep_shard(info, spec, None, interrupt, on_variant)
-}
-
 /// How many variants the sweep's grid holds.
 pub fn variant_count(spec: &SweepSpec) -> usize {
     spec.axes.iter().chain(&spec.vary).map(|a| a.values.len()).product()
 }
 
-/// [`sweep_interruptible`] playing only `shard`'s work (see [`super::shard_work`]): its
-/// variants, each whole and exactly as the unsharded sweep plays it, or its share of one
-/// variant's chunks when there are fewer variants than shards; their results in grid order.
+/// Plays every variant of the grid (`shard` `None`), or only `shard`'s work (see
+/// [`super::shard_work`]): its variants, each whole and exactly as the unsharded sweep
+/// plays it, or its share of one variant's chunks when there are fewer variants than
+/// shards; their results in grid order. `on_variant` hears (variants done, variants, the
+/// next variant) once each variant is built, before it plays, and once at the end; the
+/// sweep stops with [`Error::Interrupted`] soon after `interrupt` is set (Ctrl-C).
 pub fn sweep_shard(
     info: &GameInfo,
     spec: &SweepSpec,

@@ -619,7 +619,7 @@ fn compare_on_an_odd_table_pairs_the_two_lineups_deal_by_deal() {
             rounds_per_pair: 600,
             seed,
         };
-        let c = compare(&FAVOURED, &spec, &mut |_, _, _| {}).unwrap();
+        let c = compare(&FAVOURED, &spec, None, &mut |_, _, _| {}).unwrap();
         let m = &c.matchups[0];
         assert_eq!((m.strategy, m.rounds), (0, 600));
         share_covered += u32::from(m.win_share.contains(23.0 / 36.0));
