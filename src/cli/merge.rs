@@ -334,6 +334,29 @@ fn merge_rounds(
 
 /// Merges the shards.
 pub fn run(args: MergeArgs) -> Result<()> {
+    // A folder that is no shard at all is named for what it is.
+    for dir in &args.dirs {
+        if !dir.is_dir() {
+            return Err(InputError::new(format!(
+                "{}: no such folder; name the folders the shards wrote",
+                dir.display()
+            ))
+            .into());
+        }
+        let holds = |name: &str| dir.join(name).is_file();
+        if !holds("run.json") && !holds(super::study::STUDY_SHARD) {
+            let what = if holds("study.json") || holds("report.md") {
+                "a finished study or report, not a shard"
+            } else {
+                "not a shard (no run.json or study_shard.json)"
+            };
+            return Err(InputError::new(format!(
+                "{}: {what}; merge takes the folders that `--shard K/N` wrote",
+                dir.display()
+            ))
+            .into());
+        }
+    }
     if args.dirs.iter().any(|d| d.join(super::study::STUDY_SHARD).exists()) {
         return merge_study(&args.dirs, &args.output, &args.quiet);
     }

@@ -25,7 +25,7 @@ use super::study::state_file_for;
 #[derive(Args, Debug, Clone)]
 pub struct OptimiseArgs {
     /// A searched parameter: NAME=LO..HI (reals, e.g. 0.0..1.0; integers when both ends
-    /// are, e.g. 5..9) or NAME=A,B,C (choices). Repeatable.
+    /// are, e.g. 5..9, unless the key holds a real) or NAME=A,B,C (choices). Repeatable.
     #[arg(long = "param", value_name = "NAME=RANGE")]
     pub params: Vec<String>,
     /// A search file: a [space] table (name = [lo, hi] or { choices = [...] }) and, for
@@ -162,6 +162,13 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         interrupt: Some(&INTERRUPTED),
     };
     evaluator.check()?;
+    // A whole range over a real rules key searches reals.
+    let rules: toml::Table = (info.build)(evaluator.rules.as_deref(), None, evaluator.seats.as_deref())
+        .ok()
+        .and_then(|(base, _)| toml::from_str(&base.rules_toml()).ok())
+        .unwrap_or_default();
+    let params: Vec<Param> =
+        params.into_iter().map(|p| p.real_where_declared(&|path| optimise::toml_at(&rules, path))).collect();
     // Check every parameter is a rules key before playing.
     let first = pilot_setting(&params);
     evaluator.variant(&first)?;
@@ -272,6 +279,11 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
     if let Ok((base, _)) = (info.build)(evaluator.rules.as_deref(), Some(evaluator.players), None) {
         warn_rules(base.as_ref());
     }
+    // A whole range over a real parameter (`draft.weight=0..2`) searches reals.
+    let preset: toml::Table =
+        (info.preset_text)(&evaluator.preset).ok().and_then(|text| toml::from_str(&text).ok()).unwrap_or_default();
+    let params: Vec<Param> =
+        params.into_iter().map(|p| p.real_where_declared(&|path| optimise::toml_at(&preset, path))).collect();
     let first = pilot_setting(&params);
     (info.preset_text)(&evaluator.strategy(&first)).map_err(|e| e.context("--param"))?;
     let fingerprint = serde_json::json!({

@@ -127,6 +127,15 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
     let (base, _) = args.game.game.build(info, Some(&base_text), None, Some(&seats))?;
     let per = Seatings::new(&Lineup::new(&seats), players, true)?.len() as u64;
     spec.deals = rounds.div_ceil(per);
+    // An effect is a paired difference over deal groups: one group gives no interval, so a
+    // study of one would find nothing and seem to say the variant is robust.
+    if args.budget_time.is_none() && spec.deals < 2 {
+        return Err(InputError::new(format!(
+            "--rounds {rounds}: that is one deal a variant ({per} seatings a deal at {players} players), and an effect's interval needs two; use --rounds {} or more",
+            2 * per
+        ))
+        .into());
+    }
     let list = sensitivity::deviations(info, &spec)?;
     let shard = args.shard.get(&args.batch.output)?;
     if shard.is_some() && args.budget_time.is_some() {

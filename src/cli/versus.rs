@@ -115,6 +115,16 @@ pub fn versus(args: VersusArgs) -> Result<()> {
     }
     let per = Seatings::new(&Lineup::new(&built[0].1), built[0].0.players(), true)?.len() as u64;
     spec.deals = rounds.div_ceil(per);
+    // Each figure is a paired difference over deals: one deal gives no interval, and a
+    // verdict of no change from it would be no verdict.
+    if spec.deals < 2 {
+        return Err(InputError::new(format!(
+            "--rounds {rounds}: that is one deal a side ({per} seatings a deal at {} players), and a difference's interval needs two; use --rounds {} or more",
+            built[0].0.players(),
+            2 * per
+        ))
+        .into());
+    }
     let figure_names = known_figures(built[0].0.as_ref());
     for (name, _) in &spec.min_effects {
         let figure = name.split(':').next().unwrap_or_default();

@@ -391,6 +391,21 @@ impl OutputDir {
                 provenance::PROVENANCE_FILE
             )));
         }
+        // Nor a file someone added to earlier results: the record lists what was written.
+        if force && let Some(written) = provenance::written(target) {
+            let added: Vec<String> = files_below(target)
+                .into_iter()
+                .filter(|f| f != provenance::PROVENANCE_FILE && !written.contains(f))
+                .collect();
+            if let Some(first) = added.first() {
+                return Err(InputError::new(format!(
+                    "--out {}: it holds {first}{}, which draftsim did not write, so --force will not replace it; move {} or choose another name",
+                    target.display(),
+                    if added.len() > 1 { format!(" and {} more files", added.len() - 1) } else { String::new() },
+                    if added.len() > 1 { "them" } else { "it" }
+                )));
+            }
+        }
         let name = target
             .file_name()
             .ok_or_else(|| InputError::new(format!("--out {}: not a folder name", target.display())))?;
@@ -434,8 +449,9 @@ impl OutputDir {
     /// Writes provenance.json ([`provenance`]) and moves the staging folder into place
     /// (replacing the target when forced).
     pub fn commit(mut self) -> Result<PathBuf, Error> {
-        let record =
-            serde_json::to_string_pretty(&provenance::provenance(self.started, &self.files)).expect("JSON prints");
+        let written = files_below(&self.staging);
+        let record = serde_json::to_string_pretty(&provenance::provenance(self.started, &self.files, &written))
+            .expect("JSON prints");
         self.write_text(provenance::PROVENANCE_FILE, &(record + "\n"))?;
         // The replaced folder is set aside under this process's own name, so a leftover of
         // another run cannot block it, and put back if the new one cannot take its place.
@@ -471,6 +487,25 @@ pub fn check_out_not_input(target: &Path, inputs: &[PathBuf]) -> Result<(), Inpu
         }
     }
     Ok(())
+}
+
+/// Every file below `dir`, as paths relative to it with `/` between folders, sorted.
+fn files_below(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![(dir.to_path_buf(), String::new())];
+    while let Some((path, prefix)) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&path) else { continue };
+        for entry in entries.flatten() {
+            let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push((entry.path(), format!("{name}/")));
+            } else {
+                out.push(name);
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 /// Removes a file or a folder, whichever `path` is (nothing if it is neither).

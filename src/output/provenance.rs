@@ -25,8 +25,8 @@ pub fn named_file_texts() -> Vec<(String, String)> {
 }
 
 /// The provenance of a folder whose command started at `started` with `files` named
-/// ([`named_file_texts`]), and ends now.
-pub fn provenance(started: SystemTime, files: &[(String, String)]) -> serde_json::Value {
+/// ([`named_file_texts`]), and ends now, having written `written` (paths in the folder).
+pub fn provenance(started: SystemTime, files: &[(String, String)], written: &[String]) -> serde_json::Value {
     let args = command_line();
     let files: Vec<serde_json::Value> =
         files.iter().map(|(path, text)| serde_json::json!({ "path": path, "text": text })).collect();
@@ -38,7 +38,16 @@ pub fn provenance(started: SystemTime, files: &[(String, String)]) -> serde_json
         "started": humantime::format_rfc3339_seconds(started).to_string(),
         "finished": humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
         "files": files,
+        "written": written,
     })
+}
+
+/// The files a folder's provenance record says draftsim wrote there; `None` without a
+/// record, or with one from before the files were listed.
+pub fn written(folder: &Path) -> Option<Vec<String>> {
+    let text = std::fs::read_to_string(folder.join(PROVENANCE_FILE)).ok()?;
+    let record: serde_json::Value = serde_json::from_str(&text).ok()?;
+    record.get("written")?.as_array()?.iter().map(|v| v.as_str().map(str::to_string)).collect()
 }
 
 /// The TOML files the command line names: whole arguments, values after `=`, and the

@@ -155,6 +155,9 @@ pub(super) fn optimise_section(
                 thousands(total),
                 if penalised == 0 {
                     String::new()
+                } else if penalised == 1 {
+                    " The first best, which still paid a constraint's penalty, is left out so the scale shows the search."
+                        .to_string()
                 } else {
                     format!(
                         " The first {penalised} bests, which still paid a constraint's penalty, are left out so the scale shows the search."

@@ -36,6 +36,13 @@ pub(super) fn sensitivity_section(
             unexercised.join(", ")
         );
     }
+    if keys.is_empty() {
+        let _ = writeln!(
+            md,
+            "No deviation's effect could be measured: the study played too few deals for an interval (two a variant at least).\n"
+        );
+        return Ok(());
+    }
     if significant.is_empty() {
         let _ = writeln!(
             md,
@@ -126,6 +133,13 @@ pub(super) fn sensitivity_section(
         );
     }
     let _ = writeln!(md);
+    if significant.len() > 30 {
+        let _ = writeln!(
+            md,
+            "The first 30 of {} significant rows, most significant first; `sensitivity` in the study's folder holds every row.\n",
+            significant.len()
+        );
+    }
     page.headline(Question::Rules, headline);
     Ok(())
 }

@@ -331,8 +331,43 @@ pub(super) fn sweep_section(
     let score = with_interval(sweep, score_column)?;
     let facets = distinct(&(0..sweep.height()).map(|row| facet(&row_keys, row)).collect::<Vec<_>>());
     let mut said_flat = false;
+    // A strategy's score that moves beyond noise along the main key, for the summary where
+    // no variant-wide figure does (a varied preset moves its own strategy's score).
+    let mut score_largest: Option<(f64, String)> = None;
     for (j, setting) in facets.iter().enumerate() {
         let rows: Vec<usize> = (0..sweep.height()).filter(|&r| facet(&row_keys, r) == *setting).collect();
+        for name in distinct(&rows.iter().map(|&r| strategies[r].clone()).collect::<Vec<_>>()) {
+            let own: Vec<usize> =
+                rows.iter().copied().filter(|&r| strategies[r] == name && score.mean[r].is_finite()).collect();
+            let low = own.iter().copied().min_by(|&a, &b| score.mean[a].total_cmp(&score.mean[b]));
+            let high = own.iter().copied().max_by(|&a, &b| score.mean[a].total_cmp(&score.mean[b]));
+            let (Some(l), Some(h)) = (low, high) else { continue };
+            let half = ((score.hi[l] - score.lo[l]) + (score.hi[h] - score.lo[h])) / 4.0;
+            if l == h || half.is_nan() || half <= 0.0 || score.hi[l] >= score.lo[h] {
+                continue;
+            }
+            let moved = (score.mean[h] - score.mean[l]) / half;
+            if score_largest.as_ref().is_some_and(|(s, _)| moved <= *s) {
+                continue;
+            }
+            let order = distinct(&row_keys[main]);
+            let at = |r: usize| order.iter().position(|v| *v == row_keys[main][r]);
+            let (a, b) = if at(l) <= at(h) { (l, h) } else { (h, l) };
+            let text = format!(
+                "no variant-wide figure moves beyond noise, but `{name}`'s {} does with `{main_key}`: from {} [{}, {}] at `{}` to {} [{}, {}] at `{}`{}.",
+                words(score_column),
+                fmt4(score.mean[a]),
+                fmt4(score.lo[a]),
+                fmt4(score.hi[a]),
+                row_keys[main][a],
+                fmt4(score.mean[b]),
+                fmt4(score.lo[b]),
+                fmt4(score.hi[b]),
+                row_keys[main][b],
+                if setting.is_empty() { String::new() } else { format!(" (with `{}`)", setting.replace(' ', "`, `")) }
+            );
+            score_largest = Some((moved, text));
+        }
         // A strategy seated against itself in a zero-sum game scores the same in every
         // variant, with no interval: a flat line says nothing.
         let all: Vec<f64> = rows.iter().flat_map(|&r| [score.mean[r], score.lo[r], score.hi[r]]).collect();
@@ -385,7 +420,7 @@ pub(super) fn sweep_section(
         );
     }
     let [along_main, along_other] = largest;
-    let named = along_main.or(along_other);
+    let named = along_main.or(along_other).or(score_largest);
     blocks.sort_by(|a, b| b.0.total_cmp(&a.0));
     for (_, block) in blocks {
         md.push_str(&block);

@@ -92,6 +92,18 @@ impl Param {
         ordered.then_some(Param { name, range })
     }
 
+    /// The parameter as a range of reals where its key holds a real (`declared` gives the
+    /// value a path holds, `bet.fold_below[0]` an element of a list): `weight=0..2` then
+    /// searches between the whole numbers too.
+    pub fn real_where_declared(self, declared: &dyn Fn(&str) -> Option<toml::Value>) -> Param {
+        match self.range {
+            Range::Int { lo, hi } if matches!(declared(&self.name), Some(toml::Value::Float(_))) => {
+                Param { range: Range::Float { lo: lo as f64, hi: hi as f64 }, ..self }
+            }
+            _ => self,
+        }
+    }
+
     /// Reads a `[space]` entry of a search file: `[lo, hi]` numbers for a range, any other
     /// list (or `{ choices = [...] }`) for choices.
     pub fn from_toml(name: &str, value: &toml::Value) -> Result<Param, InputError> {
@@ -380,6 +392,8 @@ pub fn optimise<E: Evaluator>(
     // step (compared on that seed alone), the neighbourhood shrinking each step.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix_seed(config.seed, 1, DRAW_STREAM));
     let mut leaders: Vec<usize> = alive.iter().take(2).copied().collect();
+    // Every candidate refinement played, each judged by its own last step's seed.
+    let mut refined: Vec<usize> = Vec::new();
     for step in 0..refine_steps {
         let seed = mix_seed(config.seed, step, REFINE_STREAM);
         search_seeds.push(seed);
@@ -405,6 +419,9 @@ pub fn optimise<E: Evaluator>(
             let sample = run.play(&candidates[i].setting, seed, refine_rounds, &label)?;
             let e = candidates[i].add(evaluator, sample, &label, true);
             run.note(e);
+            if !refined.contains(&i) {
+                refined.push(i);
+            }
         }
         entrants.sort_by(|&a, &b| order(&candidates[a], &candidates[b]));
         leaders = entrants;
@@ -413,8 +430,14 @@ pub fn optimise<E: Evaluator>(
         }
     }
 
-    // Held-out: the last step's best few on seeds the search never played; the winner is
-    // the best on those figures (the search proposes, fresh deals decide).
+    // Held-out: the best few of every candidate refinement played (by its last step's
+    // figure: a neighbour that led one step and was not carried on is not dropped), on seeds
+    // the search never played; the winner is the best on those figures (the search
+    // proposes, fresh deals decide).
+    if !refined.is_empty() {
+        refined.sort_by(|&a, &b| order(&candidates[a], &candidates[b]));
+        leaders = refined;
+    }
     let mut held_out_seeds = Vec::new();
     let mut held_out: Vec<(usize, Estimate, bool)> = Vec::new();
     // One held-out seed for all of them, so they are compared on common deals too.
@@ -459,6 +482,24 @@ pub fn optimise<E: Evaluator>(
         held_out_seeds,
         held_out_rounds: held_rounds,
     })
+}
+
+/// The value at `path` in `table`: keys between dots, `[k]` for a list's element.
+pub fn toml_at(table: &toml::Table, path: &str) -> Option<toml::Value> {
+    let mut at = table.get(path.split(['.', '[']).next()?)?;
+    let mut rest = &path[path.split(['.', '[']).next()?.len()..];
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('.') {
+            let key = r.split(['.', '[']).next()?;
+            at = at.as_table()?.get(key)?;
+            rest = &r[key.len()..];
+        } else {
+            let (index, r) = rest.strip_prefix('[')?.split_once(']')?;
+            at = at.as_array()?.get(index.parse::<usize>().ok()?)?;
+            rest = r;
+        }
+    }
+    Some(at.clone())
 }
 
 /// A candidate during the search.
@@ -649,6 +690,28 @@ mod tests {
     }
 
     #[test]
+    fn the_held_out_are_the_best_of_every_refined_candidate() {
+        let mut earlier = 0;
+        for seed in 0..12 {
+            let e = planted(None);
+            let mut state = OptimiserState::default();
+            let config = OptimiserConfig { seed, ..config() };
+            let r = optimise(&e, &space(), &config, &mut state, &mut |_| Ok(()), &mut |_, _, _| {}).unwrap();
+            let c = &r.candidates;
+            let mut refined: Vec<usize> = (0..c.len()).filter(|&i| c[i].stage.starts_with("refine")).collect();
+            refined.sort_by(|&a, &b| c[a].estimate.mean.total_cmp(&c[b].estimate.mean));
+            refined.truncate(config.runners_up + 1);
+            refined.sort();
+            let held: Vec<usize> = (0..c.len()).filter(|&i| c[i].held_out.is_some()).collect();
+            assert_eq!(held, refined, "seed {seed}");
+            let last = format!("refine {REFINE_STEPS}");
+            earlier += usize::from(held.iter().any(|&i| c[i].stage != last));
+        }
+        // A candidate whose last step was an earlier one is held out too, at some seed.
+        assert!(earlier > 0);
+    }
+
+    #[test]
     fn finds_the_planted_optimum_and_holds_out_fresh_seeds() {
         let e = planted(None);
         let mut state = OptimiserState::default();
@@ -726,6 +789,19 @@ mod tests {
                 assert_eq!(e.shortest.get() >= per, enough, "{candidates} {runners_up} {per}: budget {budget}");
             }
         }
+    }
+
+    #[test]
+    fn a_whole_range_over_a_real_key_is_searched_as_reals() {
+        let preset: toml::Table =
+            toml::from_str("[draft]\nweight = 0.5\nn = 3\n[bet]\nfold_below = [0.1, 0.2]\n").unwrap();
+        let declared = |path: &str| toml_at(&preset, path);
+        let real = |text: &str| Param::parse(text).unwrap().real_where_declared(&declared).range;
+        assert_eq!(real("draft.weight=0..2"), Range::Float { lo: 0.0, hi: 2.0 });
+        assert_eq!(real("bet.fold_below[1]=0..1"), Range::Float { lo: 0.0, hi: 1.0 });
+        assert_eq!(real("draft.n=1..5"), Range::Int { lo: 1, hi: 5 });
+        assert_eq!(real("draft.missing=1..5"), Range::Int { lo: 1, hi: 5 });
+        assert_eq!(toml_at(&preset, "bet.fold_below[2]"), None);
     }
 
     #[test]

@@ -847,13 +847,17 @@ fn out_never_replaces_a_file_and_report_limits_name_real_figures() {
 fn force_replaces_an_existing_folder() {
     let dir = scratch("force");
     let out = dir.join("o");
-    // An earlier run's folder, with a file added since: replaced whole.
+    // An earlier run's folder is replaced whole; with a file added since, it is kept.
     let o = draftsim(&["run", "--rounds", "50", "--quiet", "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
-    std::fs::write(out.join("old.txt"), "old").unwrap();
+    let first = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     let o = draftsim(&["run", "--rounds", "500", "--quiet", "--out", out.to_str().unwrap(), "--force"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(out.join("summary.csv").exists() && !out.join("old.txt").exists());
+    assert_ne!(std::fs::read_to_string(out.join("summary.csv")).unwrap(), first);
+    std::fs::write(out.join("old.txt"), "old").unwrap();
+    let o = draftsim(&["run", "--rounds", "50", "--quiet", "--out", out.to_str().unwrap(), "--force"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(out.join("summary.csv").exists() && out.join("old.txt").exists());
 }
 
 #[test]

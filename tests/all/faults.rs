@@ -563,4 +563,52 @@ fn force_replaces_only_a_folder_of_results() {
         assert!(o.status.success(), "{}", stderr(&o));
     }
     assert!(empty.join("summary.csv").exists());
+    // Nor a file someone added to a folder of results: it is named, and both stay.
+    std::fs::write(empty.join("notes.txt"), "mine").unwrap();
+    let args = ["run", "--rounds", "24", "--threads", "1", "--quiet", "--out", empty.to_str().unwrap(), "--force"];
+    let o = draftsim(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("it holds notes.txt, which draftsim did not write"), "{}", stderr(&o));
+    assert!(empty.join("notes.txt").exists() && empty.join("summary.csv").exists());
+    std::fs::remove_file(empty.join("notes.txt")).unwrap();
+    assert!(draftsim(&args).status.success());
+}
+
+/// A study of one deal would find nothing and seem to say nothing changes: refused, with
+/// the rounds that give two; and `merge` names what a folder that is no shard is.
+#[test]
+fn one_deal_studies_are_refused_and_merge_names_a_folder_that_is_no_shard() {
+    let dir = scratch(FILE, "one-deal");
+    let out = dir.join("s");
+    for args in [
+        &["sensitivity", "--game", "sevens", "--rounds", "5", "--out", out.to_str().unwrap()][..],
+        &["versus", "--game", "sevens", "defaults", "defaults", "--rounds", "5", "--out", out.to_str().unwrap()],
+    ] {
+        let o = draftsim(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("needs two; use --rounds 24 or more"), "{args:?}: {}", stderr(&o));
+        assert!(!out.exists());
+    }
+    let run = dir.join("run");
+    let o = draftsim(&[
+        "compare",
+        "--game",
+        "kuhn-poker",
+        "--strategies",
+        "tight,random",
+        "--rounds",
+        "40",
+        "--quiet",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let merged = dir.join("merged");
+    let o = draftsim(&["merge", run.to_str().unwrap(), "--out", merged.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("a finished study or report, not a shard"), "{}", stderr(&o));
+    let o = draftsim(&["merge", dir.join("nowhere").to_str().unwrap(), "--out", merged.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("nowhere: no such folder"), "{}", stderr(&o));
+    assert!(!merged.exists());
 }

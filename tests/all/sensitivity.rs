@@ -83,15 +83,20 @@ fn an_interrupted_study_resumes_to_the_uninterrupted_result() {
 
 /// One deal a variant leaves no interval: no effect is reported, and none is significant.
 #[test]
-fn one_deal_reports_no_significant_effect() {
+fn one_deal_is_refused_and_two_report_no_significant_effect() {
     let dir = scratch("sensitivity", "one-deal");
     let out = dir.join("o");
-    let args = ["sensitivity", "--game", "kuhn-poker", "--keys", "ante", "--rounds", "1", "--threads", "1", "--quiet"];
-    let o = draftsim(&[&args[..], &["--out", out.to_str().unwrap()]].concat());
+    let args = ["sensitivity", "--game", "kuhn-poker", "--keys", "ante", "--threads", "1", "--quiet"];
+    // One deal gives no interval: refused, naming the rounds that give two.
+    let o = draftsim(&[&args[..], &["--rounds", "1", "--out", out.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("use --rounds 4 or more") && !out.exists(), "{}", stderr(&o));
+    let o = draftsim(&[&args[..], &["--rounds", "4", "--out", out.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stdout(&o).contains("NaN"), "{}", stdout(&o));
     let table = std::fs::read_to_string(out.join("sensitivity.csv")).unwrap();
-    assert!(!table.lines().skip(1).any(|l| l.ends_with(",true")), "{table}");
+    // Two deals of Kuhn poker move nothing significantly.
+    assert!(table.lines().skip(1).all(|l| l.split(',').nth(10) == Some("false")), "{table}");
 }
 
 #[test]

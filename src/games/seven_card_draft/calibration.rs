@@ -142,7 +142,11 @@ pub fn calibrate(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Calibrations, Error> {
     use rayon::prelude::*;
-    let variant = every_pick_bets(rules)?;
+    // A round's draft and showdown, whatever the mode: in game mode a unit is many rounds,
+    // and its last round's finish is not what each round's estimates predicted.
+    let default = Rules::default();
+    let rounds_rules = Rules { mode: default.mode, max_rounds_per_game: default.max_rounds_per_game, ..rules.clone() };
+    let variant = every_pick_bets(&rounds_rules)?;
     if draft == (DraftModule::Random {}) {
         return Err(InputError::new(
             "calibrate: random drafts without a strength estimate; seat one that makes one, e.g. --seats greedy",
@@ -423,6 +427,16 @@ impl FieldMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn game_mode_is_calibrated_round_by_round() {
+        let game = Rules { mode: super::super::rules::Mode::Game, ..Rules::default() };
+        let by_mode = |rules: &Rules| {
+            let c = calibrate(rules, DraftModule::Greedy {}, 300, 5, None, &|_| ()).unwrap();
+            (table(&c.own), field_table(&c.field))
+        };
+        assert_eq!(by_mode(&game), by_mode(&Rules::default()));
+    }
 
     /// Prints the calibration of the greedy estimate (for tuning by hand).
     #[test]
