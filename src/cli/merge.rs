@@ -337,11 +337,8 @@ pub fn run(args: MergeArgs) -> Result<()> {
     // A folder that is no shard at all is named for what it is.
     for dir in &args.dirs {
         if !dir.is_dir() {
-            return Err(InputError::new(format!(
-                "{}: no such folder; name the folders the shards wrote",
-                dir.display()
-            ))
-            .into());
+            let what = if dir.exists() { "a file, not a folder" } else { "no such folder" };
+            return Err(InputError::new(format!("{}: {what}; name the folders the shards wrote", dir.display())).into());
         }
         let holds = |name: &str| dir.join(name).is_file();
         if !holds("run.json") && !holds(super::study::STUDY_SHARD) {

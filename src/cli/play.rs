@@ -158,7 +158,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
                     "\nAfter {} {}:\n{}",
                     all.rounds,
                     if all.rounds == 1 { &unit } else { &units },
-                    standing(&tables[0]).to_aligned_text(3)
+                    standing(&tables[0], &units).to_aligned_text(3)
                 );
                 if interrupt::interrupted() {
                     // Ctrl-C while the bots finished the unit: it counts, and play stops.
@@ -197,15 +197,17 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     Ok(())
 }
 
-/// The running table a player reads between units: each strategy's units, wins, win rate
+/// The running table a player reads between units: each strategy's units (named as
+/// `units`), wins, win rate
 /// and score per unit, the score's interval once it is bounded (it needs two deals), from
 /// the summary table's columns.
-fn standing(summary: &Table) -> Table {
+fn standing(summary: &Table, units: &str) -> Table {
     let mut t = Table::new(&summary.name);
     let names = &summary.columns;
     for want in ["strategy", "rounds", "wins", "win_rate"] {
         if let Some(c) = summary.column(want) {
-            t = t.with(want, c.clone());
+            // The units by their own name (`matches`), as the line above the table says.
+            t = t.with(if want == "rounds" { units } else { want }, c.clone());
         }
     }
     // The score: the first column after the win rate's interval that has one of its own.

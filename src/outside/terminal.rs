@@ -1,6 +1,7 @@
 //! The human seat of `draftsim play`: the seat's view and its legal moves in words on the
 //! terminal, the answer typed back (or piped in, one a line).
 
+use std::collections::HashSet;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -110,13 +111,15 @@ pub struct HumanSpec;
 impl HumanSpec {
     /// The seat.
     pub fn seat(&self) -> HumanSeat {
-        HumanSeat { names: Vec::new() }
+        HumanSeat { names: Vec::new(), varies: HashSet::new() }
     }
 }
 
 /// The person at the terminal.
 pub struct HumanSeat {
     names: Vec<String>,
+    /// Lists seen at another length than the seat count: not one entry a seat.
+    varies: HashSet<String>,
 }
 
 /// Prints to the terminal at once (the play is interactive; a closed terminal ends it).
@@ -146,7 +149,7 @@ impl Outside for HumanSeat {
             return Ok(Some(0));
         }
         let mut text = String::from("\n");
-        render_view(&mut text, d.observation, &self.names);
+        render_view(&mut text, d.observation, &self.names, &mut self.varies);
         if let Some(hint) = d.hint {
             text.push_str(&format!("  hint: {hint}\n"));
         }
@@ -233,11 +236,14 @@ fn reveal_tail(told: &str) -> String {
 /// Writes a seat's observation for a person: its lists (cards) a line each, its single
 /// figures gathered on shared lines, and what it holds for every seat as one table with a
 /// row a seat (`names`, one a seat). The seat's own number is left out: the header says it.
-pub fn render_view(out: &mut String, v: &serde_json::Value, names: &[String]) {
+/// A list is taken for one entry a seat only while every observation so far held it at the
+/// seat count (`varies` keeps the lists seen otherwise: a seat's own picks, say).
+pub fn render_view(out: &mut String, v: &serde_json::Value, names: &[String], varies: &mut HashSet<String>) {
+    note_lengths(v, "", names.len(), varies);
     match v {
         serde_json::Value::Object(map) => {
             let fields: Vec<(&String, &serde_json::Value)> = map.iter().filter(|(k, _)| k.as_str() != "seat").collect();
-            render_fields(out, &fields, names, 1);
+            render_fields(out, &fields, names, varies, "", 1);
         }
         other => out.push_str(&format!("  {}\n", inline(other))),
     }
@@ -246,7 +252,30 @@ pub fn render_view(out: &mut String, v: &serde_json::Value, names: &[String]) {
 /// Widest a line of gathered figures grows before another starts.
 const FIGURES_WIDTH: usize = 96;
 
-fn render_fields(out: &mut String, fields: &[(&String, &serde_json::Value)], names: &[String], depth: usize) {
+/// Adds to `varies` each list (by its path) whose length is not the seat count.
+fn note_lengths(v: &serde_json::Value, path: &str, seats: usize, varies: &mut HashSet<String>) {
+    if let serde_json::Value::Object(map) = v {
+        for (k, item) in map {
+            let at = format!("{path}{k}");
+            match item {
+                serde_json::Value::Array(items) if items.len() != seats => {
+                    varies.insert(at);
+                }
+                serde_json::Value::Object(_) => note_lengths(item, &format!("{at}."), seats, varies),
+                _ => {}
+            }
+        }
+    }
+}
+
+fn render_fields(
+    out: &mut String,
+    fields: &[(&String, &serde_json::Value)],
+    names: &[String],
+    varies: &HashSet<String>,
+    path: &str,
+    depth: usize,
+) {
     use serde_json::Value;
     let pad = "  ".repeat(depth);
     let mut columns: Vec<(String, Vec<String>)> = Vec::new();
@@ -269,7 +298,7 @@ fn render_fields(out: &mut String, fields: &[(&String, &serde_json::Value)], nam
     };
     for &(k, v) in fields {
         match v {
-            Value::Array(items) if per_seat(items, names.len()) => {
+            Value::Array(items) if per_seat(items, names.len()) && !varies.contains(&format!("{path}{k}")) => {
                 if items.iter().all(Value::is_object) {
                     // One column per key of the seats' records, in the first one's order.
                     if let Some(Value::Object(first)) = items.first() {
@@ -286,7 +315,7 @@ fn render_fields(out: &mut String, fields: &[(&String, &serde_json::Value)], nam
                 flush(&mut figures, out);
                 out.push_str(&format!("{pad}{k}:\n"));
                 let inner: Vec<(&String, &Value)> = map.iter().collect();
-                render_fields(out, &inner, names, depth + 1);
+                render_fields(out, &inner, names, varies, &format!("{path}{k}."), depth + 1);
             }
             Value::Array(items) if items.iter().any(|i| i.is_object() || i.is_array()) => {
                 // A list of lists (piles, say): an entry a line, so where one ends shows.
@@ -327,10 +356,13 @@ fn render_fields(out: &mut String, fields: &[(&String, &serde_json::Value)], nam
     }
 }
 
-/// Whether a list holds one entry a seat: as many as the seats, and not words (a list of
-/// cards is words, whatever its length).
+/// Whether a list may hold one entry a seat: as many as the seats, and not words (a list of
+/// cards is words, whatever its length) unless some seat's entry is empty (a declaration
+/// not made yet).
 fn per_seat(items: &[serde_json::Value], seats: usize) -> bool {
-    seats > 1 && items.len() == seats && !items.iter().any(serde_json::Value::is_string)
+    seats > 1
+        && items.len() == seats
+        && (!items.iter().any(serde_json::Value::is_string) || items.iter().any(serde_json::Value::is_null))
 }
 
 /// One seat's entry in the table: yes or no for a flag, lists inline.
@@ -384,13 +416,17 @@ mod tests {
             "others": [{"life": 20, "lands": []}, {"life": 18, "lands": ["red"]}],
             "own": {"hand_size": 2, "top": "red 1"},
             "piles": [["3♣", "4♣"], [], ["5♦"]],
+            "picks": [3, 5],
+            "declared": [null, "stays"],
         });
         let names = vec!["you".to_string(), "tight".to_string()];
         let mut out = String::new();
-        render_view(&mut out, &v, &names);
+        // `picks` was seen at another length before: a list of the seat's own, not a column.
+        let mut varies = HashSet::from(["picks".to_string()]);
+        render_view(&mut out, &v, &names, &mut varies);
         assert_eq!(
             out,
-            "  hand: A♠, K♥\n  pot: 4 · phase: Bet\n  own:\n    hand_size: 2 · top: red 1\n  piles:\n    - 3♣, 4♣\n    - none\n    - 5♦\n  seat     folded  stacks  life  lands\n  0 you    no      99      20    none\n  1 tight  yes     97      18    red\n"
+            "  hand: A♠, K♥\n  pot: 4 · phase: Bet\n  own:\n    hand_size: 2 · top: red 1\n  piles:\n    - 3♣, 4♣\n    - none\n    - 5♦\n  picks: 3, 5\n  seat     folded  stacks  life  lands  declared\n  0 you    no      99      20    none   -\n  1 tight  yes     97      18    red    stays\n"
         );
         let told = "== Deal\nx\n-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n";
         assert_eq!(reveal_tail(told), "-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n");

@@ -39,7 +39,7 @@ pub(super) fn sensitivity_section(
     if keys.is_empty() {
         let _ = writeln!(
             md,
-            "No deviation's effect could be measured: the study played too few deals for an interval (two a variant at least).\n"
+            "No deviation's effect could be measured: the game refused every deviation (see `sensitivity_refused`), or the study played too few deals for an interval (two a variant at least).\n"
         );
         return Ok(());
     }
