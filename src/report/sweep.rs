@@ -276,22 +276,11 @@ pub(super) fn sweep_section(
                         .filter(|&j| j != k)
                         .map(|j| format!("`{}={}`", keys[j], variant_keys[j][l]))
                         .collect();
-                    // Told in the order the key's values were swept.
-                    let order = distinct(&variant_keys[k]);
-                    let at = |r: usize| order.iter().position(|v| *v == variant_keys[k][r]);
-                    let (a, b) = if at(l) <= at(h) { (l, h) } else { (h, l) };
                     let text = format!(
-                        "the largest move is in {} with `{}`: from {} [{}, {}] at `{}` to {} [{}, {}] at `{}`{}.",
+                        "the largest move is in {} with `{}`: {}{}.",
                         words(metric),
                         keys[k],
-                        fmt4(values[a]),
-                        fmt4(lo[a]),
-                        fmt4(hi[a]),
-                        variant_keys[k][a],
-                        fmt4(values[b]),
-                        fmt4(lo[b]),
-                        fmt4(hi[b]),
-                        variant_keys[k][b],
+                        told_move((&values, lo, hi), &variant_keys[k], l, h),
                         if fixed.is_empty() { String::new() } else { format!(" (with {})", fixed.join(", ")) }
                     );
                     *slot = Some((moved, text));
@@ -350,20 +339,10 @@ pub(super) fn sweep_section(
             if score_largest.as_ref().is_some_and(|(s, _)| moved <= *s) {
                 continue;
             }
-            let order = distinct(&row_keys[main]);
-            let at = |r: usize| order.iter().position(|v| *v == row_keys[main][r]);
-            let (a, b) = if at(l) <= at(h) { (l, h) } else { (h, l) };
             let text = format!(
-                "no variant-wide figure moves beyond noise, but `{name}`'s {} does with `{main_key}`: from {} [{}, {}] at `{}` to {} [{}, {}] at `{}`{}.",
+                "no variant-wide figure moves beyond noise, but `{name}`'s {} does with `{main_key}`: {}{}.",
                 words(score_column),
-                fmt4(score.mean[a]),
-                fmt4(score.lo[a]),
-                fmt4(score.hi[a]),
-                row_keys[main][a],
-                fmt4(score.mean[b]),
-                fmt4(score.lo[b]),
-                fmt4(score.hi[b]),
-                row_keys[main][b],
+                told_move((&score.mean, &score.lo, &score.hi), &row_keys[main], l, h),
                 if setting.is_empty() { String::new() } else { format!(" (with `{}`)", setting.replace(' ', "`, `")) }
             );
             score_largest = Some((moved, text));
@@ -457,4 +436,24 @@ pub(super) fn sweep_section(
     }
     page.headline(Question::Rules, headline);
     Ok(())
+}
+
+/// A figure's move between rows `l` and `h` ("from x [lo, hi] at `v` to ..."), told in the
+/// order the key's values (`key_values`, one a row) were swept.
+fn told_move(figure: (&[f64], &[f64], &[f64]), key_values: &[String], l: usize, h: usize) -> String {
+    let (mean, lo, hi) = figure;
+    let order = distinct(key_values);
+    let at = |r: usize| order.iter().position(|v| *v == key_values[r]);
+    let (a, b) = if at(l) <= at(h) { (l, h) } else { (h, l) };
+    format!(
+        "from {} [{}, {}] at `{}` to {} [{}, {}] at `{}`",
+        fmt4(mean[a]),
+        fmt4(lo[a]),
+        fmt4(hi[a]),
+        key_values[a],
+        fmt4(mean[b]),
+        fmt4(lo[b]),
+        fmt4(hi[b]),
+        key_values[b]
+    )
 }
