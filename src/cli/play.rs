@@ -198,9 +198,8 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
 }
 
 /// The running table a player reads between units: each strategy's units (named as
-/// `units`), wins, win rate
-/// and score per unit, the score's interval once it is bounded (it needs two deals), from
-/// the summary table's columns.
+/// `units`), wins, win rate and score per unit, the score's interval once it is bounded (it
+/// needs two deals), from the summary table's columns.
 fn standing(summary: &Table, units: &str) -> Table {
     let mut t = Table::new(&summary.name);
     let names = &summary.columns;
