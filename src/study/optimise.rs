@@ -486,8 +486,9 @@ pub fn optimise<E: Evaluator>(
 
 /// The value at `path` in `table`: keys between dots, `[k]` for a list's element.
 pub fn toml_at(table: &toml::Table, path: &str) -> Option<toml::Value> {
-    let mut at = table.get(path.split(['.', '[']).next()?)?;
-    let mut rest = &path[path.split(['.', '[']).next()?.len()..];
+    let first = path.split(['.', '[']).next()?;
+    let mut at = table.get(first)?;
+    let mut rest = &path[first.len()..];
     while !rest.is_empty() {
         if let Some(r) = rest.strip_prefix('.') {
             let key = r.split(['.', '[']).next()?;
