@@ -112,12 +112,22 @@ pub(super) fn finish_compare(
     say!("{}", result.score_matrix_text());
     say!("{}", result.ratings_table().to_aligned_text(1));
     match result.dominant {
+        Some(i) if result.by_score => say!(
+            "{} dominates: its {} is above zero against every other strategy.",
+            result.strategies[i],
+            result.pair_column.replace('_', " ")
+        ),
         Some(i) => {
             say!("{} dominates: its win share is above 0.5 against every other strategy.", result.strategies[i])
         }
         None => say!("No strategy dominates."),
     }
-    if result.only_scores_separate() {
+    if result.by_score {
+        say!(
+            "The ratings rate units won; dominance and the meta-game below are judged by the {}, what the units are played for.",
+            result.pair_column.replace('_', " ")
+        );
+    } else if result.only_scores_separate() {
         say!(
             "No win share here is told from one half, but score differences are: the ratings above and the equilibrium below are of win shares; read the {} matrix.",
             result.pair_column.replace('_', " ")

@@ -11,6 +11,9 @@ pub(super) fn compare_section(
     palette: &charts::Palette,
 ) -> Result<(), Error> {
     let units = measures.map_or("rounds".to_string(), Measures::units);
+    // A zero-sum score (chips) is what a unit is played for: dominance and the meta-game
+    // were judged by it (see `Comparison::by_score`).
+    let by_score = measures.filter(|m| m.score.zero_sum).map(|m| m.score.pair_column.clone());
     let rows = texts(matrix, "strategy")?;
     let cols = texts(matrix, "opponent")?;
     let (ws, lo, hi) = (floats(matrix, "win_share")?, floats(matrix, "win_share_lo")?, floats(matrix, "win_share_hi")?);
@@ -33,6 +36,31 @@ pub(super) fn compare_section(
         let _ = writeln!(md, "| **{r}** | {} |", cells.join(" | "));
     }
     md.push('\n');
+    if let Some(column) = &by_score {
+        let (d, d_lo, d_hi) = (
+            floats(matrix, column)?,
+            floats(matrix, &format!("{column}_lo"))?,
+            floats(matrix, &format!("{column}_hi"))?,
+        );
+        let _ = writeln!(
+            md,
+            "What the {units} are played for: the {}, row minus column, 95% interval.\n",
+            column.replace('_', " ")
+        );
+        let sg = |x: f64| crate::output::signed(x, 3);
+        let _ = writeln!(md, "| | {} |\n|---|{}", names.join(" | "), "---|".repeat(names.len()));
+        for r in &names {
+            let cells: Vec<String> = names
+                .iter()
+                .map(|c| match (0..rows.len()).find(|&i| &rows[i] == r && &cols[i] == c) {
+                    Some(i) => format!("{} ({} to {})", sg(d[i]), sg(d_lo[i]), sg(d_hi[i])),
+                    None => "–".to_string(),
+                })
+                .collect();
+            let _ = writeln!(md, "| **{r}** | {} |", cells.join(" | "));
+        }
+        md.push('\n');
+    }
     let shares: Vec<Vec<f64>> = names
         .iter()
         .map(|r| {
@@ -72,25 +100,54 @@ pub(super) fn compare_section(
                 "Bradley-Terry ratings from the pairwise win shares, on the Elo scale, with 95% bootstrap intervals; {rounds:.0} {units} per pair."
             ),
         );
+        let mut support = Vec::new();
         if let Some(eq) = load(dir, "equilibrium")? {
             let (names, weights) = (texts(&eq, "strategy")?, floats(&eq, "weight")?);
             let exploit = floats(&eq, "exploitability")?;
-            let support: Vec<String> = (0..names.len())
+            support = (0..names.len())
                 .filter(|&i| weights[i] > 1e-6)
                 .map(|i| format!("{} {:.3}", names[i], weights[i]))
                 .collect();
             let most = (0..names.len()).max_by(|&a, &b| exploit[a].total_cmp(&exploit[b]));
+            let (game, gain): (String, &dyn Fn(f64) -> String) = match &by_score {
+                Some(c) => (format!("game paid in {}", c.replace('_', " ")), &|x| format!("gains {x:.3} against it")),
+                None => ("win-share game".to_string(), &|x| format!("wins {x:.3} above an even share against it")),
+            };
             let _ = writeln!(
                 md,
-                "Meta-game equilibrium (the Nash mixture of the symmetric win-share game, by linear programming): {}.{}\n",
+                "Meta-game equilibrium (the Nash mixture of the symmetric {game}, by linear programming): {}.{}\n",
                 support.join(", "),
                 most.map_or(String::new(), |i| format!(
-                    " The most exploitable strategy is {}: its best response wins {:.3} above an even share against it.",
-                    names[i], exploit[i]
+                    " The most exploitable strategy is {}: its best response {}.",
+                    names[i],
+                    gain(exploit[i])
                 ))
             );
         }
         let dominant = floats(&ratings, "dominant")?;
+        if let Some(column) = &by_score {
+            let score = column.replace('_', " ");
+            let verdict = match dominant.iter().position(|&d| d > 0.5) {
+                Some(i) => format!(
+                    "**{}** dominates: its {score}'s interval is above zero against every other strategy.",
+                    strategies[i]
+                ),
+                None => format!(
+                    "No strategy dominates: none has a {score} whose interval lies above zero against every other."
+                ),
+            };
+            let _ = writeln!(md, "{verdict}\n");
+            let headline = format!(
+                "Head to head by {score} (what the {units} are played for): {}; the meta-game's equilibrium plays {}.",
+                match dominant.iter().position(|&d| d > 0.5) {
+                    Some(i) => format!("{} beats every other strategy beyond noise", strategies[i]),
+                    None => "no strategy surely beats every other".to_string(),
+                },
+                if support.is_empty() { "nothing".to_string() } else { support.join(", ") }
+            );
+            page.headline(Question::WhoWins, headline);
+            return Ok(());
+        }
         let top = (0..strategies.len()).max_by(|&a, &b| rating.mean[a].total_cmp(&rating.mean[b]));
         let headline = top.map(|t| {
             format!(

@@ -11,7 +11,7 @@ use crate::error::{Error, InputError};
 use crate::games::{GameInfo, Runner};
 use crate::output::{Table, Values};
 use crate::sim::{
-    CHUNK_DEALS, Lineup, MIN_PAIRED_GROUPS, Mode, PairedSums, Plan, RoundRow, SHARE_UNIT, Seatings, Shard, Tally,
+    CHUNK_DEALS, Lineup, MIN_PAIRED_GROUPS, Mode, PairedSums, Plan, RoundRow, SHARE_UNIT, Score, Seatings, Shard, Tally,
 };
 use crate::stats::{self, Estimate};
 use crate::study::equilibrium::{self, Equilibrium};
@@ -56,11 +56,16 @@ pub struct Comparison {
     pub matchups: Vec<Matchup>,
     /// Bradley-Terry ratings on the Elo scale (mean 1500) with 95% bootstrap intervals.
     pub ratings: Vec<Estimate>,
-    /// The strategy whose win share beats 0.5 (interval above it) against every other.
+    /// The strategy that beats every other (interval clear of even): by score where
+    /// scores sum to zero, else by win share.
     pub dominant: Option<usize>,
+    /// Whether dominance and the meta-game are judged by the score (a zero-sum score such
+    /// as chips, where a unit's winner may still lose on the bets) rather than win shares.
+    pub by_score: bool,
     /// The game's column name for the paired score difference (e.g. `chips_diff_per_round`).
     pub pair_column: String,
-    /// The meta-game's equilibrium, payoff = win share above one half.
+    /// The meta-game's equilibrium: payoff the score difference where `by_score`, else the
+    /// win share above one half.
     pub equilibrium: Equilibrium,
 }
 
@@ -113,6 +118,10 @@ pub struct PairResult {
     pub share_groups: DealValues,
     /// The game's column name for the paired score difference.
     pub column: String,
+    /// Whether the game's scores sum to zero (chips): the meta-game is then played for
+    /// the score, not for units won.
+    #[serde(default)]
+    pub zero_sum: bool,
 }
 
 /// Plays `shard`'s pairs (see [`crate::study::shard_units`]; every pair without one),
@@ -239,8 +248,10 @@ pub fn compare_from_pairs(spec: &CompareSpec, pairs: Vec<PairResult>) -> Result<
     }
     let mut matchups = Vec::new();
     let mut pair_column = String::new();
-    for PairResult { a, b, share_a, rounds, diff, share_groups, column } in pairs {
+    let mut by_score = false;
+    for PairResult { a, b, share_a, rounds, diff, share_groups, column, zero_sum } in pairs {
         pair_column = column;
+        by_score = zero_sum;
         let share = head_to_head(share_a, rounds, &share_groups);
         let chips = stats::mean_interval(diff.groups, diff.sum, diff.sum_sq);
         matchups.push(Matchup { strategy: a, opponent: b, rounds, win_share: share, chips_diff: chips });
@@ -253,13 +264,26 @@ pub fn compare_from_pairs(spec: &CompareSpec, pairs: Vec<PairResult>) -> Result<
         });
     }
     let ratings = bradley_terry_with_intervals(k, &matchups, spec.seed);
-    let dominant = (0..k).find(|&i| matchups.iter().filter(|m| m.strategy == i).all(|m| m.win_share.lo > 0.5));
+    // What a unit is played for: in a game of chips the hand's winner may lose on the bets
+    // (a calling station wins half of Kuhn's hands and loses chips to every sound player).
+    let edge = |m: &Matchup| {
+        if by_score { (m.chips_diff.lo, m.chips_diff.mean) } else { (m.win_share.lo - 0.5, m.win_share.mean - 0.5) }
+    };
+    let dominant = (0..k).find(|&i| matchups.iter().filter(|m| m.strategy == i).all(|m| edge(m).0 > 0.0));
     let mut payoff = vec![vec![0.0; k]; k];
     for m in &matchups {
-        payoff[m.strategy][m.opponent] = m.win_share.mean - 0.5;
+        payoff[m.strategy][m.opponent] = edge(m).1;
     }
     let equilibrium = equilibrium::solve(&payoff)?;
-    Ok(Comparison { strategies: spec.strategies.clone(), matchups, ratings, dominant, pair_column, equilibrium })
+    Ok(Comparison {
+        strategies: spec.strategies.clone(),
+        matchups,
+        ratings,
+        dominant,
+        by_score,
+        pair_column,
+        equilibrium,
+    })
 }
 
 /// Sums over deal groups of one value per group (a chips difference per round, or a share
@@ -373,30 +397,30 @@ type Side = (Box<dyn Runner>, Lineup, usize, usize);
 
 /// The lineups strategy a plays b in: one at an even table (A, B, A, B, ...), both orders
 /// at an odd one; and the game's name for the paired score difference.
-fn pair_sides(info: &GameInfo, spec: &CompareSpec, a: usize, b: usize) -> Result<(Vec<Side>, String), Error> {
+fn pair_sides(info: &GameInfo, spec: &CompareSpec, a: usize, b: usize) -> Result<(Vec<Side>, Score), Error> {
     let names = [&spec.strategies[a], &spec.strategies[b]];
     let lineups: Vec<Vec<String>> = if spec.players.is_multiple_of(2) {
         vec![(0..spec.players).map(|s| names[s % 2].clone()).collect()]
     } else {
         (0..2).map(|first| (0..spec.players).map(|s| names[(s + first) % 2].clone()).collect()).collect()
     };
-    let mut pair_column = String::new();
+    let mut score = None;
     let mut sides = Vec::new();
     for seats in &lineups {
         let (runner, seats) = (info.build)(spec.rules.as_deref(), Some(spec.players), Some(seats))?;
         let lineup = Lineup::new(&seats);
-        pair_column.clone_from(&runner.measures().score.pair_column);
+        score = Some(runner.measures().score.clone());
         let ia = lineup.strategies.iter().position(|s| s == names[0]).expect("a is seated");
         let ib = lineup.strategies.iter().position(|s| s == names[1]).expect("b is seated");
         sides.push((runner, lineup, ia, ib));
     }
-    Ok((sides, pair_column))
+    Ok((sides, score.expect("at least one lineup")))
 }
 
 /// Plays a pair's lineups (only `part`'s share of the chunks, when given), keeping integer
 /// counts and sums.
 fn play_pair(
-    (sides, _): &(Vec<Side>, String),
+    (sides, _): &(Vec<Side>, Score),
     spec: &CompareSpec,
     part: Option<Shard>,
     interrupt: Option<&AtomicBool>,
@@ -419,7 +443,7 @@ fn play_pair(
 
 /// A pair's result from its play: A's wins and rounds, the paired score difference sums
 /// (A minus B, per seat, per round) and A's share of each deal group's wins per round.
-fn finish_pair((sides, column): &(Vec<Side>, String), a: usize, b: usize, part: PairPart) -> PairResult {
+fn finish_pair((sides, score): &(Vec<Side>, Score), a: usize, b: usize, part: PairPart) -> PairResult {
     let (mut share_a, mut rounds) = (0.0, 0);
     let (mut diff, mut share_groups) = (DealValues::default(), DealValues::default());
     for ((_, _, ia, ib), tally) in sides.iter().zip(&part.tallies) {
@@ -455,7 +479,16 @@ fn finish_pair((sides, column): &(Vec<Side>, String), a: usize, b: usize, part: 
             sum_sq: 0.25 * n + 0.25 * w / p + 0.0625 * w_sq / (p * p),
         };
     }
-    PairResult { a, b, share_a, rounds, diff, share_groups, column: column.clone() }
+    PairResult {
+        a,
+        b,
+        share_a,
+        rounds,
+        diff,
+        share_groups,
+        column: score.pair_column.clone(),
+        zero_sum: score.zero_sum,
+    }
 }
 
 /// Seatings a deal of this side is played under (both sides of an odd table have the same
@@ -630,7 +663,8 @@ impl Comparison {
     }
 
     /// The `equilibrium` table: each strategy's weight in the meta-game's equilibrium
-    /// mixture, and what the best pure response gains against it (in win share).
+    /// mixture, and what the best pure response gains against it (in the score where
+    /// `by_score`, else in win share).
     pub fn equilibrium_table(&self) -> Table {
         let e = &self.equilibrium;
         Table::new("equilibrium")
@@ -648,10 +682,21 @@ impl Comparison {
         let parts: Vec<String> =
             support.iter().map(|&i| format!("{} {:.3}", self.strategies[i], e.mixture[i])).collect();
         format!(
-            "Meta-game equilibrium (Nash mixture of the win-share game): {}; a best response gains {:.4} against it.",
+            "Meta-game equilibrium (Nash mixture of the {}): {}; a best response gains {:.4} against it.",
+            self.meta_game(),
             parts.join(", "),
             e.mixture_exploitability.max(0.0)
         )
+    }
+
+    /// The meta-game in words: "game paid in" the score difference (e.g. "chips diff per
+    /// round"), or the "win-share game".
+    pub fn meta_game(&self) -> String {
+        if self.by_score {
+            format!("game paid in {}", self.pair_column.replace('_', " "))
+        } else {
+            "win-share game".to_string()
+        }
     }
 
     /// The win-share matrix as aligned text: row strategy against column strategy.
@@ -766,7 +811,7 @@ mod tests {
         }
     }
 
-    fn odd_sides() -> (Vec<Side>, String) {
+    fn odd_sides() -> (Vec<Side>, Score) {
         let info = crate::games::find("sevens").unwrap();
         let spec = CompareSpec {
             rules: None,

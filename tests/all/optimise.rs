@@ -259,6 +259,40 @@ fn compare_writes_the_meta_game_equilibrium() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("Meta-game equilibrium"));
 }
 
+/// In a game of chips the meta-game is paid in chips: in Kuhn poker the calling station
+/// wins half its hands against every player and loses chips to the sound ones, so it
+/// has no weight, and the trained equilibrium (never beaten in chips) carries the mixture.
+#[test]
+fn compare_plays_the_meta_game_for_chips_where_chips_are_the_score() {
+    let dir = scratch("chips-meta");
+    let out = dir.join("cmp");
+    let o = draftsim(&[
+        "compare",
+        "--game",
+        "kuhn-poker",
+        "--strategies",
+        "random,calling-station,aggressive,tight,cfr",
+        "--rounds",
+        "20000",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("Nash mixture of the game paid in chips diff per round"), "{text}");
+    let eq = rows(&out.join("equilibrium.csv"));
+    let weight = |s: &str| eq.iter().find(|r| r["strategy"] == s).unwrap()["weight"].parse::<f64>().unwrap();
+    assert!(weight("calling-station") < 1e-9 && weight("random") < 1e-9 && weight("aggressive") < 1e-9, "{eq:?}");
+    assert!(weight("cfr") + weight("tight") > 1.0 - 1e-9, "{eq:?}");
+    let report = dir.join("report");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("Head to head by chips diff per round (what the hands are played for)"), "{md}");
+    assert!(md.contains("What the hands are played for: the chips diff per round, row minus column"), "{md}");
+}
+
 /// Ctrl-C in the middle of a search leaves no output folder but its state file; the same
 /// command then goes on from the state and writes what an uninterrupted search writes.
 #[test]
