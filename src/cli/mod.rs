@@ -173,7 +173,7 @@ enum Command {
     /// the state beside --out and the same command resumes. The `cfr` preset plays it.
     #[command(
         after_help = "Example:\n  draftsim train --game leduc-poker --iterations 400 --out leduc-cfr\n  draftsim run --game leduc-poker --seats 'cfr{policy=\"leduc-cfr\"}',tight\n  draftsim train --game seven-poker --iterations 20000 --field adaptive,bluffer --out sp-cfr",
-        mut_arg("seed", |a| a.help("The seed of the sampled iterations (es-mccfr, mccfr-probe)")),
+        mut_arg("seed", |a| a.help("The seed of the sampled iterations (es-mccfr, os-mccfr, mccfr-probe)")),
         mut_arg("out", |a| a.value_name("DIR").help("Required: write policy.json, the training table and study.json into this folder (it must not exist, unless --force)")),
     )]
     Train(train::TrainArgs),
@@ -292,6 +292,12 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(()) => code.unwrap_or(ExitCode::SUCCESS),
+        // Ctrl-C is asked for, not a failure: said as a note is (what it kept, if
+        // anything, is said before), with the interrupted exit code.
+        Err(err) if stopped && !is_input_error(&err) => {
+            eprintln!("draftsim: {err:#}");
+            ExitCode::from(130)
+        }
         Err(err) => {
             eprintln!("error: {err:#}");
             if is_input_error(&err) {

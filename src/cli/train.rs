@@ -166,7 +166,21 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let presets_hash = if presets_text.is_empty() { String::new() } else { policy::rules_hash(&presets_text) };
     let rules_toml = game.rules_toml();
     let rules_hash = policy::rules_hash(&rules_toml);
-    let tree = if exact { Some(game.game_tree()?) } else { None };
+    let tree = match exact.then(|| game.game_tree()).transpose() {
+        // A sampled method walks the forward model: rules too large for the whole tree
+        // train without its exact figures.
+        Err(e) if draftsim::solver::build::too_large(&e) && !matches!(algorithm, Algorithm::Full(_)) => {
+            args.exec.note(&format!("{e}: training over the forward model, with no exact exploitability"));
+            None
+        }
+        Err(e) if draftsim::solver::build::too_large(&e) => {
+            return Err(InputError::new(format!(
+                "{e}; train it with --algorithm es-mccfr or os-mccfr, which sample it"
+            ))
+            .into());
+        }
+        other => other?,
+    };
     let batch = args.batch.unwrap_or(1);
     if batch == 0 {
         return Err(InputError::new("--batch 0: give at least 1 iteration a batch").into());
@@ -203,18 +217,34 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let state_path = state_file_for("train", &out_path);
     let saved: Option<Result<TrainState, serde_json::Error>> =
         std::fs::read_to_string(&state_path).ok().map(|t| serde_json::from_str(&t));
-    let same = |s: &TrainState| {
-        s.game == info.name
-            && s.rules_hash == rules_hash
-            && s.algorithm == algorithm_name
-            && s.seed == args.seed.seed
-            && s.field == field
-            && s.field_share == field_share
-            && s.batch == batch
-            && s.fallback == fallback
-            // A state saved before the presets were hashed holds none: resumed as before.
-            && (s.presets_hash.is_empty() || s.presets_hash == presets_hash)
+    // What differs between a saved state and this command, in words ("algorithm cfr+
+    // there, dcfr here"): none, and the state is this training's.
+    let differences = |s: &TrainState| -> Vec<String> {
+        let mut d = Vec::new();
+        let mut differ = |what: &str, there: String, here: String| {
+            if there != here {
+                d.push(format!("{what} {there} there, {here} here"));
+            }
+        };
+        differ("game", s.game.clone(), info.name.to_string());
+        differ("rules hash", s.rules_hash.clone(), rules_hash.clone());
+        differ("algorithm", s.algorithm.clone(), algorithm_name.clone());
+        // Full-width CFR draws nothing at random: its seed changes no figure.
+        if !matches!(algorithm, Algorithm::Full(_)) {
+            differ("seed", s.seed.to_string(), args.seed.seed.to_string());
+        }
+        differ("field", format!("[{}]", s.field.join(",")), format!("[{}]", field.join(",")));
+        differ("field share", s.field_share.to_string(), field_share.to_string());
+        differ("batch", s.batch.to_string(), batch.to_string());
+        let named = |f: &Option<String>| f.clone().unwrap_or_else(|| "none".into());
+        differ("fallback", named(&s.fallback), named(&fallback));
+        // A state saved before the presets were hashed holds none: resumed as before.
+        if !s.presets_hash.is_empty() && s.presets_hash != presets_hash {
+            d.push("a field or fallback preset file changed since".to_string());
+        }
+        d
     };
+    let same = |s: &TrainState| differences(s).is_empty();
     // --force starts afresh from a state that is not this training's; without it, refused.
     let not_this = |why: String| -> Result<Option<TrainState>> {
         if args.output.force {
@@ -240,9 +270,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
             }
             Some(s)
         }
-        Some(Ok(_)) => not_this(
-            "another training's state is there (other game, rules, algorithm, seed, field, fallback, batch, or a field or fallback preset file changed since)".into(),
-        )?,
+        Some(Ok(s)) => not_this(format!("another training's state is there ({})", differences(&s).join("; ")))?,
     };
     // Outcome sampling and batches walk the forward model whatever the game; a whole tree
     // then only measures it.

@@ -472,11 +472,11 @@ impl<G: GameDef> Runner for Contest<G> {
             options,
         )))
     }
-    fn tabulate(&self, tree: &Tree, samples: u32, seed: u64) -> Result<Vec<TabularPolicy>, Error> {
+    fn tabulate(&self, tree: &Tree, samples: u32, seed: u64) -> Result<Vec<(TabularPolicy, usize)>, Error> {
         let states = crate::solver::tabulate::representatives::<G>(&self.rules, tree)?;
         let players = G::players(&self.rules);
         let mut done: Vec<(&str, usize)> = Vec::new();
-        let mut out: Vec<TabularPolicy> = Vec::with_capacity(self.lineup.len());
+        let mut out: Vec<(TabularPolicy, usize)> = Vec::with_capacity(self.lineup.len());
         for (i, (name, strategy)) in self.lineup.iter().enumerate() {
             // A strategy seated twice is the same player: tabulated once.
             if let Some(&(_, at)) = done.iter().find(|(n, _)| n == name) {
@@ -490,7 +490,8 @@ impl<G: GameDef> Runner for Contest<G> {
                 .into());
             }
             let mut bot = SeatBot::new(name, strategy, players, G::bot);
-            let seed = mix_seed(seed, i as u64, TABULATE_STREAM);
+            // Streams by name, not by place: the figure does not depend on where --seats lists it.
+            let seed = mix_seed(seed, u64::from(crc32fast::hash(name.as_bytes())), TABULATE_STREAM);
             out.push(crate::solver::tabulate::tabulate::<G>(&self.rules, tree, &states, &mut bot, samples, seed)?);
             done.push((name, i));
         }

@@ -107,8 +107,8 @@ pub trait Runner: Sync {
         Err(InputError::new("this game gives no information keys to train on").into())
     }
     /// Each lineup entry's policy over `tree` (see [`crate::solver::tabulate`]; none by
-    /// default).
-    fn tabulate(&self, _tree: &Tree, _samples: u32, _seed: u64) -> Result<Vec<TabularPolicy>, Error> {
+    /// default), with the count of the tree's sets a trained policy never saw.
+    fn tabulate(&self, _tree: &Tree, _samples: u32, _seed: u64) -> Result<Vec<(TabularPolicy, usize)>, Error> {
         Err(InputError::new("this game has no exact tree; use kuhn-poker or leduc-poker").into())
     }
     /// The `calibration` and `field_calibration` tables of the first seat's strength

@@ -59,9 +59,14 @@ pub(super) fn training_section(page: &mut Page, t: &DataFrame, out: &OutputDir, 
     page.headline(
         Question::Skill,
         format!(
-            "The trained policy's exploitability is {:.6} after {:.0} iterations (0 at an equilibrium).",
-            expl[n - 1],
-            iterations[n - 1]
+            "The trained policy's exploitability is {} after {} iterations (0 at an equilibrium).",
+            // Below the sixth decimal in exponent form: a tiny figure is not a zero.
+            if expl[n - 1] != 0.0 && expl[n - 1].abs() < 1e-6 {
+                format!("{:.1e}", expl[n - 1])
+            } else {
+                format!("{:.6}", expl[n - 1])
+            },
+            super::optimise::thousands(iterations[n - 1])
         ),
     );
     Ok(())
@@ -118,12 +123,13 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
                         .to_string(),
                 };
                 let _ = writeln!(md, "The most exploitable here is {} ({}). {why}\n", names[m], bound(m));
-                // Named apart only where its figure is lower: at a tie none is least.
+                // Named apart only where its figure is lower: at a tie none is least. A low
+                // bound is not closeness to optimal: stronger responders may find more.
                 let least =
                     (0..names.len()).min_by(|&a, &b| expl[a].total_cmp(&expl[b])).filter(|&l| expl[l] < expl[m]);
                 match least {
                     Some(l) => format!(
-                        "By the best responses tried, {} is {} from optimal per unit of play, and {} the least exploitable found ({}). {why}",
+                        "By the best responses tried, {} is {} from optimal per unit of play; they gained least against {} ({}), a bound from below that does not say it is closer to optimal. {why}",
                         names[m],
                         bound(m),
                         names[l],
@@ -143,7 +149,8 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
     // Tables written before exact figures carried intervals have none.
     let ends = floats(t, "exploitability_lo").and_then(|lo| Ok((lo, floats(t, "exploitability_hi")?))).ok();
     let figure = |i: usize| match &ends {
-        Some((lo, hi)) if lo[i] != hi[i] => format!("{:.6} [{:.6}, {:.6}]", expl[i], lo[i], hi[i]),
+        // One decision a set leaves no interval (NaN at both ends).
+        Some((lo, hi)) if lo[i] != hi[i] && lo[i].is_finite() => format!("{:.6} [{:.6}, {:.6}]", expl[i], lo[i], hi[i]),
         _ => format!("{:.6}", expl[i]),
     };
     let _ = writeln!(md, "| strategy | exploitability | method |\n|---|---|---|");

@@ -47,6 +47,15 @@ pub fn build<G: GameDef>(rules: &VariantOf<G>) -> Result<Tree, Error> {
     Ok(b.tree)
 }
 
+/// How a tree past [`MAX_NODES`] is refused: the words [`too_large`] knows it by.
+const TOO_LARGE: &str = "too large to hold whole";
+
+/// Whether `e` is the refusal of a tree past [`MAX_NODES`]: the rules make the game too
+/// large for an exact tree, and a sampled method (or a lower bound) is what is left.
+pub fn too_large(e: &Error) -> bool {
+    matches!(e, Error::Input(i) if i.to_string().ends_with(TOO_LARGE))
+}
+
 struct Builder<'a, G: GameDef> {
     rules: &'a VariantOf<G>,
     players: usize,
@@ -60,11 +69,9 @@ struct Builder<'a, G: GameDef> {
 impl<G: GameDef> Builder<'_, G> {
     fn walk(&mut self, state: G::State, out: RoundResult) -> Result<u32, Error> {
         if self.tree.nodes.len() >= MAX_NODES {
-            return Err(InputError::new(format!(
-                "{}: the game tree passes {MAX_NODES} nodes; too large to hold",
-                G::NAME
-            ))
-            .into());
+            return Err(
+                InputError::new(format!("{}: the game tree passes {MAX_NODES} nodes; {TOO_LARGE}", G::NAME)).into()
+            );
         }
         let at = self.tree.nodes.len() as u32;
         let Some(seat) = state.to_act() else {

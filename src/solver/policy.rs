@@ -152,10 +152,22 @@ impl Policy {
 
     /// Reads a policy folder (or its `policy.json`); one line naming what is wrong.
     pub fn read(path: &Path) -> Result<Policy, InputError> {
+        let train = "give the folder `draftsim train --out DIR` wrote, or train one";
+        if path.as_os_str().is_empty() {
+            return Err(InputError::new(format!("policy is empty: {train}")));
+        }
+        if !path.exists() {
+            return Err(InputError::new(format!("policy {}: no such folder or file; {train}", path.display())));
+        }
         let file = if path.is_dir() { path.join(POLICY_FILE) } else { path.to_path_buf() };
-        let text = std::fs::read_to_string(&file).map_err(|e| {
-            InputError::new(format!("policy {}: {e} (train one with `draftsim train --out DIR`)", file.display()))
-        })?;
+        if !file.exists() {
+            return Err(InputError::new(format!(
+                "policy {}: the folder holds no {POLICY_FILE}, so it is no trained policy; {train}",
+                path.display()
+            )));
+        }
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| InputError::new(format!("policy {}: cannot be read ({e}); {train}", file.display())))?;
         Policy::parse(&text, &file.display().to_string())
     }
 
@@ -220,8 +232,9 @@ impl Policy {
         };
         if h.players != players && other_rules() {
             return Err(InputError::new(format!(
-                "policy trained for {} players under other rules (rules hash {}): train one for this table with `draftsim train --game {game} --rules FILE`",
-                h.players, h.rules_hash
+                "policy trained for {} players under other rules ({}): train one for this table with `draftsim train --game {game} --rules FILE`",
+                h.players,
+                rules_difference(&h.rules, rules_toml)
             )));
         }
         if h.players != players {
@@ -232,10 +245,32 @@ impl Policy {
         }
         if h.rules_hash != rules_hash(rules_toml) {
             return Err(InputError::new(format!(
-                "policy trained under other rules (rules hash {}): train one for these rules with `draftsim train --game {game} --rules FILE`",
-                h.rules_hash
+                "policy trained under other rules ({}): play it under the rules it was trained for (--rules with those values), or train one for these with `draftsim train --game {game} --rules FILE`",
+                rules_difference(&h.rules, rules_toml)
             )));
         }
         Ok(())
+    }
+}
+
+/// The keys two rules files set differently (the player count aside), in words: `ante = 2
+/// in training, 1 here`, at most three named; the rules hash where no key differs (the
+/// text does, e.g. a comment).
+fn rules_difference(trained: &str, here: &str) -> String {
+    let parse = |t: &str| t.parse::<toml::Table>().unwrap_or_default();
+    let (a, b) = (parse(trained), parse(here));
+    let mut keys: Vec<&String> = a.keys().chain(b.keys()).filter(|k| *k != "players").collect();
+    keys.sort();
+    keys.dedup();
+    let shown = |v: Option<&toml::Value>| v.map_or("unset".to_string(), toml::Value::to_string);
+    let differ: Vec<String> = keys
+        .iter()
+        .filter(|k| a.get(k.as_str()) != b.get(k.as_str()))
+        .map(|k| format!("{k} = {} in training, {} here", shown(a.get(k.as_str())), shown(b.get(k.as_str()))))
+        .collect();
+    match differ.len() {
+        0 => format!("rules hash {}", rules_hash(trained)),
+        n if n > 3 => format!("{} and {} more keys", differ[..3].join("; "), n - 3),
+        _ => differ.join("; "),
     }
 }

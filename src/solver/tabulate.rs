@@ -53,8 +53,10 @@ pub fn representatives<G: GameDef>(rules: &VariantOf<G>, tree: &Tree) -> Result<
 }
 
 /// `bot`'s policy at every information set of `tree`: a trained policy's own
-/// probabilities; any other player's share of `samples` decisions, each with its own
-/// stream from `seed` (a deterministic heuristic gives its one move exactly).
+/// probabilities (uniform at a set it never saw); any other player's share of `samples`
+/// decisions, each with its own stream from `seed` (a deterministic heuristic gives its
+/// one move exactly). With it, the count of sets a trained policy never saw (a damaged
+/// file, or a short sampled training), 0 for any other player.
 pub fn tabulate<G: GameDef>(
     rules: &VariantOf<G>,
     tree: &Tree,
@@ -62,14 +64,16 @@ pub fn tabulate<G: GameDef>(
     bot: &mut SeatBot<G::State>,
     samples: u32,
     seed: u64,
-) -> Result<TabularPolicy, Error> {
+) -> Result<(TabularPolicy, usize), Error> {
     let mut obs = <G::State as Forward>::Obs::default();
     let mut legal = Vec::new();
     let mut policy = Vec::with_capacity(tree.infosets.len());
+    let mut unseen = 0;
     for (i, (set, state)) in tree.infosets.iter().zip(states).enumerate() {
         state.legal(rules, &mut legal);
         if let SeatBot::Policy(p) = bot {
             let probs = p.policy().probs_for(set.seat, set.key, set.actions)?;
+            unseen += usize::from(probs.is_none());
             policy.push(probs.map_or_else(|| vec![1.0 / set.actions as f64; set.actions], <[f64]>::to_vec));
             continue;
         }
@@ -86,7 +90,7 @@ pub fn tabulate<G: GameDef>(
         }
         policy.push(counts.iter().map(|&c| f64::from(c) / f64::from(samples)).collect());
     }
-    Ok(policy)
+    Ok((policy, unseen))
 }
 
 /// Replicates of a sampled tabulation that [`sampling_interval`] draws.
@@ -97,10 +101,14 @@ pub const REPLICATES: u32 = 200;
 /// those shares, as many decisions per set, and measured. The interval is the basic
 /// bootstrap's (the measured figure less the replicates' spread about it, both ends), so that
 /// the upward pull of sampling noise on exploitability is taken out once rather than
-/// doubled; its lower end is at least 0. A player whose every set had one answer gives
-/// its figure at both ends.
+/// doubled; its lower end is at least 0. A player whose every set had one answer in two or
+/// more asks gives its figure at both ends; one ask a set tells nothing of the spread, so
+/// no interval (NaN at both ends).
 pub fn sampling_interval(tree: &Tree, policy: &TabularPolicy, samples: u32, seed: u64) -> (f64, f64) {
     let measured = exploitability(tree, policy);
+    if samples < 2 {
+        return (f64::NAN, f64::NAN);
+    }
     if policy.iter().all(|p| p.iter().all(|&x| x == 0.0 || x == 1.0)) {
         return (measured, measured);
     }

@@ -225,7 +225,8 @@ fn ctrl_c_leaves_nothing_and_searches_say_how_to_resume() {
     ] {
         let o = interrupt(&args, Duration::from_millis(1500));
         assert_eq!(o.status.code(), Some(130), "{args:?}: {}", stderr(&o));
-        assert!(stderr(&o).contains("interrupted: no table was written"), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("draftsim: interrupted: no table was written"), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("error:"), "{args:?}: {}", stderr(&o));
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "{args:?}: nothing left behind");
     }
     for args in [
@@ -282,6 +283,12 @@ fn tune_says_when_its_constraint_is_not_met() {
     assert!((0..met.len()).all(|i| met.get(i) == Some("not met")), "every candidate falls short");
     assert!(std::fs::read_to_string(out.join("best-rules.toml")).unwrap().contains("constraint not met"));
     assert_eq!(json(&out.join("study.json"))["constraint_met"], false);
+    // The report's table of the held out says it of each row.
+    let report = dir.join("report");
+    ok(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("| last stage | constraint |"), "{md}");
+    assert!(md.lines().filter(|l| l.ends_with("| not met |")).count() >= 2, "{md}");
     // A constraint every candidate meets: no such mark.
     let o = ok(&[
         "tune",

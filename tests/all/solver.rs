@@ -156,6 +156,21 @@ fn a_sampled_exact_figure_has_an_interval_that_covers_the_known_value() {
         assert_eq!(row_value(&table, "tight", "exploitability_lo"), row_value(&table, "tight", "exploitability_hi"));
     }
     assert!(covered >= 18, "covered {covered} of 20");
+    // Where --seats lists it changes no figure.
+    let random_row = |seats: &str| {
+        let o = draftsim(&["exploitability", "--game", "kuhn-poker", "--seats", seats, "--quiet"]);
+        let t = stdout(&o);
+        ["exploitability", "exploitability_lo", "exploitability_hi"].map(|c| row_value(&t, "random", c))
+    };
+    assert_eq!(random_row("random,tight"), random_row("tight,random"));
+    assert_eq!(random_row("random"), random_row("tight,aggressive,random"));
+    // One decision a set gives no interval, and says so.
+    let one = scratch(FILE, "one-sample").join("e");
+    let args = ["exploitability", "--game", "kuhn-poker", "--seats", "random", "--samples", "1", "--quiet", "--out"];
+    let o = draftsim(&[&args[..], &[one.to_str().unwrap()]].concat());
+    assert!(stderr(&o).contains("--samples 1: one decision per set gives no interval"), "{}", stderr(&o));
+    let rows = csv_rows(&one.join("exploitability.csv"));
+    assert_eq!((rows[0]["exploitability_lo"].as_str(), rows[0]["exploitability_hi"].as_str()), ("", ""), "{rows:?}");
     let o = draftsim(&["exploitability", "--game", "leduc-poker", "--seats", "random", "--quiet"]);
     let table = stdout(&o);
     let (lo, hi) = (row_value(&table, "random", "exploitability_lo"), row_value(&table, "random", "exploitability_hi"));
@@ -187,6 +202,22 @@ fn ctrl_c_keeps_the_training_and_the_same_command_resumes_it() {
     assert!(o.status.success(), "{}", stderr(&o));
     let says = format!("warning: the saved training has {done} iterations, more than --iterations 1");
     assert!(stderr(&o).contains(&says), "{}", stderr(&o));
+    // Another training's state is refused naming what differs; a seed full-width CFR
+    // never reads is no difference.
+    let other = dir.join("other");
+    std::fs::copy(&state, dir.join(".other.train-state.json")).unwrap();
+    let mut args = leduc_cfr("100000000", &other);
+    args[4] = "dcfr";
+    let o = draftsim(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("another training's state is there (algorithm cfr there, dcfr here)"),
+        "{}",
+        stderr(&o)
+    );
+    let more = (done + 1).to_string();
+    let o = draftsim(&[&leduc_cfr(&more, &other)[..], &["--seed", "9"]].concat());
+    assert!(o.status.success() && stderr(&o).contains(&format!("({done} iterations done)")), "{}", stderr(&o));
     // The same command, with a reachable target, resumes from the saved iterations; so
     // does it with --force, which replaces the --out folder, not a matching state.
     let more = (done + 5).to_string();
@@ -236,6 +267,13 @@ fn bad_training_input_is_one_line() {
         (
             vec!["exploitability", "--game", "kuhn-poker", "--bound", "lower", "--seats", "search"],
             "nothing answers search",
+        ),
+        // A policy that is not there, or a folder that holds none, is named as such.
+        (vec!["exploitability", "--game", "kuhn-poker", "--seats", "cfr{policy=\"nope\"}"], "no such folder or file"),
+        (vec!["exploitability", "--game", "kuhn-poker", "--seats", "cfr{policy=\"\"}"], "policy is empty"),
+        (
+            vec!["exploitability", "--game", "kuhn-poker", "--seats", "cfr{policy=\"docs\"}"],
+            "so it is no trained policy",
         ),
     ] {
         let o = draftsim(&args);
@@ -689,6 +727,26 @@ fn a_policy_keeps_the_preset_files_it_was_trained_with() {
     assert!(stderr(&o).contains("more than --iterations 1"), "{}", stderr(&o));
 }
 
+/// A policy missing some of the tree's information sets (a damaged file) is measured
+/// with a warning that names how many it lacks.
+#[test]
+fn a_policy_missing_sets_is_measured_with_a_warning() {
+    let dir = scratch(FILE, "missing-sets");
+    let text = std::fs::read_to_string("strategies/kuhn-poker/cfr/policy.json").unwrap();
+    let mut file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    file["sets"].as_array_mut().unwrap().truncate(3);
+    let cut = dir.join("cut");
+    std::fs::create_dir_all(&cut).unwrap();
+    std::fs::write(cut.join("policy.json"), file.to_string()).unwrap();
+    let seats = format!("cfr{{policy=\"{}\"}}", cut.display());
+    let o = draftsim(&["exploitability", "--game", "kuhn-poker", "--seats", &seats, "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("holds no probabilities at 9 of the tree's 12 information sets"), "{}", stderr(&o));
+    // The whole file: no warning.
+    let o = draftsim(&["exploitability", "--game", "kuhn-poker", "--seats", "cfr", "--quiet"]);
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
 /// A policy refused at another table names the fix that works: where the rules differ in
 /// more than the player count, seating it at its own count would be refused too.
 #[test]
@@ -699,7 +757,18 @@ fn a_policy_under_other_rules_and_players_is_refused_with_a_fix_that_works() {
     let o = draftsim(&["run", "--game", "sevens", "--rules", rules.to_str().unwrap(), "--seats", "cfr,tight,random"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("trained for 4 players under other rules") && !stderr(&o).contains("--players 4"),
+        stderr(&o).contains("trained for 4 players under other rules (raise_cap = 3 in training, 5 here)")
+            && !stderr(&o).contains("--players 4"),
+        "{}",
+        stderr(&o)
+    );
+    // At its own table, the key that differs is named.
+    std::fs::write(&rules, "raise_cap = 5\n").unwrap();
+    let o =
+        draftsim(&["run", "--game", "sevens", "--rules", rules.to_str().unwrap(), "--seats", "cfr,tight,cfr,tight"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("policy trained under other rules (raise_cap = 3 in training, 5 here)"),
         "{}",
         stderr(&o)
     );

@@ -33,8 +33,7 @@ pub struct Leduc;
 
 impl Flavour for Kuhn {
     const NAME: &'static str = "kuhn-poker";
-    const DESCRIPTION: &'static str =
-        "Kuhn poker, OpenSpiel's rules: three cards, one each, one bet (the solver's reference, 2-4 players)";
+    const DESCRIPTION: &'static str = "Kuhn poker, OpenSpiel's rules: three cards, one each, one bet (the solver's reference, 2 or 3 players, 4 with ranks = 4)";
     const PRESETS: &'static [(&'static str, &'static str)] =
         crate::embedded_presets!("kuhn-poker": "random", "calling-station", "aggressive", "tight", "search", "cfr");
     fn defaults() -> Rules<Kuhn> {
@@ -101,7 +100,7 @@ impl<F: Flavour> Default for Rules<F> {
 impl<F: Flavour> GameRules for Rules<F> {
     /// Every key with its meaning.
     const HELP: &'static [(&'static str, &'static str)] = &[
-        ("players", "number of players (the deck must hold a card for each and the public card)"),
+        ("players", "number of players, 2 to 4 (the deck must hold a card for each, and Leduc's public card)"),
         ("ranks", "ranks in the deck, 2 to 13 (3: J, Q, K)"),
         ("suits", "suits of each rank, 1 to 4 (ties split the pot)"),
         ("rounds", "betting rounds: 1, or 2 with a public card dealt before the second"),
@@ -139,10 +138,11 @@ impl<F: Flavour> GameRules for Rules<F> {
         let needed = self.players + usize::from(self.rounds) - 1;
         if self.deck() < needed {
             return Err(InputError::new(format!(
-                "players = {}: the deck of {} cards must hold one for each player{}; add ranks or suits",
+                "players = {}: the deck of {} cards must hold one for each player{}; add ranks or suits (e.g. ranks = {})",
                 self.players,
                 self.deck(),
-                if self.rounds == 2 { " and the public card" } else { "" }
+                if self.rounds == 2 { " and the public card" } else { "" },
+                needed.div_ceil(usize::from(self.suits.max(1)))
             )));
         }
         if self.raise_sizes.len() != usize::from(self.rounds) || self.raise_sizes.contains(&0) {
