@@ -196,7 +196,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
             draftsim::study::tune::PENALTY
         );
     }
-    print_result(&result, "objective", false);
+    print_result(&result, "objective", false, args.search.runners_up);
     for (name, e) in metrics.iter().filter(|(n, _)| evaluator.objective.metrics().contains(&n.as_str())) {
         say!("  held-out {name}: {}", interval4(e));
     }
@@ -297,7 +297,7 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
     let best = &result.candidates[result.best];
     let name = evaluator.strategy(&best.setting);
     say!("Against the field {} at {} seats:", evaluator.field.join(","), evaluator.players);
-    print_result(&result, "payoff", true);
+    print_result(&result, "payoff", true, args.search.runners_up);
     let seats = evaluator.seats(&best.setting);
     let rules_toml = (info.build)(evaluator.rules.as_deref(), Some(evaluator.players), Some(&seats))
         .map_or_else(|_| evaluator.rules.clone().unwrap_or_default(), |(g, _)| g.rules_toml());
@@ -495,9 +495,16 @@ fn interval4(e: &Estimate) -> String {
 }
 
 /// Prints the winner and runners-up: held-out figures beside the in-search ones.
-fn print_result(result: &OptimiserResult, what: &str, flip: bool) {
+fn print_result(result: &OptimiserResult, what: &str, flip: bool, runners_up: usize) {
     let mut ranked: Vec<_> = result.candidates.iter().filter(|c| c.rank > 0).collect();
     ranked.sort_by_key(|c| c.rank);
+    if ranked.len() < runners_up + 1 {
+        say!(
+            "--runners-up {runners_up}: the search played {} candidates, so {} runners-up are held out",
+            result.candidates.len(),
+            ranked.len().saturating_sub(1)
+        );
+    }
     for c in ranked {
         let setting: Vec<String> = c.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let (h, s) = (shown(c.held_out.expect("ranked"), flip), shown(c.estimate, flip));

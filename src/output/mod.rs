@@ -54,8 +54,9 @@ impl Values {
             // Exponent form for the very small and large, as `{:?}` writes them: a p-value of
             // 1e-111 is not a hundred zeros.
             Values::Float(v) if v[row] != 0.0 && !(1e-4..1e16).contains(&v[row].abs()) => format!("{:?}", v[row]),
-            Values::Float(v) => v[row].to_string(),
-            Values::Real(v) => format!("{:?}", v[row]),
+            // Adding zero turns a negative zero (a negated nothing) into zero: no `-0` in a file.
+            Values::Float(v) => (v[row] + 0.0).to_string(),
+            Values::Real(v) => format!("{:?}", v[row] + 0.0),
             Values::Bool(v) => v[row].to_string(),
             Values::MaybeInt(v) => v[row].map_or_else(String::new, |x| x.to_string()),
         }
@@ -101,8 +102,9 @@ impl Table {
             .map(|(name, values)| match values {
                 Values::Text(v) => Column::new(name.into(), v),
                 Values::Int(v) => Column::new(name.into(), v),
+                // As in CSV: no negative zero.
                 Values::Float(v) | Values::Real(v) => {
-                    Column::new(name.into(), v.iter().map(|x| (!x.is_nan()).then_some(*x)).collect::<Vec<_>>())
+                    Column::new(name.into(), v.iter().map(|x| (!x.is_nan()).then_some(*x + 0.0)).collect::<Vec<_>>())
                 }
                 Values::Bool(v) => Column::new(name.into(), v),
                 Values::MaybeInt(v) => Column::new(name.into(), v),
@@ -476,6 +478,32 @@ impl OutputDir {
 /// Refuses an `--out` that is one of `inputs` or holds one: replacing it with `--force`
 /// would delete what the command reads.
 pub fn check_out_not_input(target: &Path, inputs: &[PathBuf]) -> Result<(), InputError> {
+    // Nor inside one: the input's own --force would then find a folder it did not write.
+    let mut existing = target.to_path_buf();
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        let Some(name) = existing.file_name() else { break };
+        rest.push(name.to_os_string());
+        existing = existing.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        if existing.as_os_str().is_empty() {
+            existing = PathBuf::from(".");
+        }
+    }
+    if let Ok(mut at) = existing.canonicalize() {
+        at.extend(rest.iter().rev());
+        for input in inputs.iter().filter(|i| i.is_dir()) {
+            if let Ok(i) = input.canonicalize()
+                && at != i
+                && at.starts_with(&i)
+            {
+                return Err(InputError::new(format!(
+                    "--out {}: it lies inside the input {}; write it beside the input, not inside",
+                    target.display(),
+                    input.display()
+                )));
+            }
+        }
+    }
     let Ok(t) = target.canonicalize() else { return Ok(()) };
     for input in inputs {
         if input.canonicalize().is_ok_and(|c| c.starts_with(&t)) {
@@ -489,13 +517,19 @@ pub fn check_out_not_input(target: &Path, inputs: &[PathBuf]) -> Result<(), Inpu
     Ok(())
 }
 
-/// Every file below `dir`, as paths relative to it with `/` between folders, sorted.
+/// Every file below `dir`, as paths relative to it with `/` between folders, and every
+/// empty folder below it with a `/` after its name (a folder someone made is theirs too),
+/// sorted.
 fn files_below(dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
     let mut stack = vec![(dir.to_path_buf(), String::new())];
     while let Some((path, prefix)) = stack.pop() {
         let Ok(entries) = fs::read_dir(&path) else { continue };
-        for entry in entries.flatten() {
+        let mut entries = entries.flatten().peekable();
+        if entries.peek().is_none() && !prefix.is_empty() {
+            out.push(prefix.clone());
+        }
+        for entry in entries {
             let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
             if entry.file_type().is_ok_and(|t| t.is_dir()) {
                 stack.push((entry.path(), format!("{name}/")));
@@ -582,9 +616,10 @@ mod tests {
             [signed(0.25, 2), signed(-0.001, 2), signed(0.001, 2), signed(-0.25, 2)],
             ["+0.25", "0.00", "0.00", "-0.25"]
         );
-        let t = Table::new("t").with("x", Values::Float(vec![-0.00001, -2.0, 2.8e-111, 0.0, 0.25]));
-        let cells: Vec<String> = (0..5).map(|r| t.columns[0].1.cell(r)).collect();
-        assert_eq!(cells, ["-1e-5", "-2", "2.8e-111", "0", "0.25"]);
+        let t = Table::new("t").with("x", Values::Float(vec![-0.00001, -2.0, 2.8e-111, 0.0, 0.25, -0.0]));
+        let cells: Vec<String> = (0..6).map(|r| t.columns[0].1.cell(r)).collect();
+        assert_eq!(cells, ["-1e-5", "-2", "2.8e-111", "0", "0.25", "0"]);
+        assert_eq!(Values::Real(vec![-0.0]).cell(0), "0.0");
         let text = t.to_aligned_text(4);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(&lines[1..3], ["0.0000", "-2.0000"], "{text}");

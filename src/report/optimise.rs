@@ -52,16 +52,20 @@ pub(super) fn optimise_section(
             candidates.height()
         );
     }
+    // Under constraints each row says whether it met them on its held-out deals.
+    let unmet = texts(candidates, "constraint").ok();
+    let (head, rule) = if unmet.is_some() { (" constraint |", "---|") } else { ("", "") };
     let _ = writeln!(
         md,
-        "| rank | setting | held-out {what} (95% interval) | in-search {what} | last stage |\n|---|---|---|---|---|"
+        "| rank | setting | held-out {what} (95% interval) | in-search {what} | last stage |{head}\n|---|---|---|---|---|{rule}"
     );
     let mut ranked: Vec<usize> = (0..rank.len()).filter(|&i| rank[i] > 0.0).collect();
     ranked.sort_by(|&a, &b| rank[a].total_cmp(&rank[b]));
     for &i in &ranked {
+        let met = unmet.as_ref().map_or(String::new(), |c| format!(" {} |", c[i]));
         let _ = writeln!(
             md,
-            "| {} | {} | {} ({} to {}) | {} ({} to {}) | {} |",
+            "| {} | {} | {} ({} to {}) | {} ({} to {}) | {} |{met}",
             rank[i],
             setting(i),
             fmt4(held.mean[i]),
@@ -74,7 +78,7 @@ pub(super) fn optimise_section(
         );
     }
     md.push('\n');
-    let unmet = texts(candidates, "constraint").unwrap_or_default();
+    let unmet = unmet.unwrap_or_default();
     // Runners-up whose held-out interval overlaps the best's are level with it: named by
     // the settings where they differ.
     let level = |best: usize| -> String {
@@ -173,7 +177,7 @@ pub(super) fn optimise_section(
 }
 
 /// A count with its thousands separated: 10050072 as "10,050,072".
-fn thousands(v: f64) -> String {
+pub(super) fn thousands(v: f64) -> String {
     let digits = format!("{:.0}", v.abs());
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

@@ -438,6 +438,13 @@ pub fn optimise<E: Evaluator>(
         refined.sort_by(|&a, &b| order(&candidates[a], &candidates[b]));
         leaders = refined;
     }
+    // Where refinement played fewer than --runners-up asks (a small space whose neighbours
+    // repeat), the race's best of the rest make up the number.
+    if leaders.len() < held as usize {
+        let mut rest: Vec<usize> = (0..candidates.len()).filter(|i| !leaders.contains(i)).collect();
+        rest.sort_by(|&a, &b| order(&candidates[a], &candidates[b]));
+        leaders.extend(rest);
+    }
     let mut held_out_seeds = Vec::new();
     let mut held_out: Vec<(usize, Estimate, bool)> = Vec::new();
     // One held-out seed for all of them, so they are compared on common deals too.
@@ -710,6 +717,20 @@ mod tests {
         }
         // A candidate whose last step was an earlier one is held out too, at some seed.
         assert!(earlier > 0);
+    }
+
+    /// More runners-up than refinement played: the race's candidates make up the number,
+    /// up to every candidate the search played.
+    #[test]
+    fn runners_up_beyond_the_refined_come_from_the_race() {
+        let e = planted(None);
+        let config = OptimiserConfig { runners_up: 50, ..config() };
+        let r = optimise(&e, &space(), &config, &mut OptimiserState::default(), &mut |_| Ok(()), &mut |_, _, _| {})
+            .unwrap();
+        let c = &r.candidates;
+        let refined = c.iter().filter(|x| x.stage.starts_with("refine")).count();
+        assert!(refined < c.len() && c.len() < 51, "{refined} refined of {}", c.len());
+        assert!(c.iter().all(|x| x.held_out.is_some()));
     }
 
     #[test]

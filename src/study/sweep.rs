@@ -205,20 +205,31 @@ fn split_vary_key<'k>(key: &'k str, seats: &[String]) -> Option<(&'k str, &'k st
 
 /// The seats with every seat playing a varied preset replaced by its derived preset
 /// (`hate` with `hate.draft.weight=0.5` becomes `hate{draft.weight=0.5}`).
-fn vary_seats(seats: Vec<String>, vary: &[(String, String)]) -> Result<Vec<String>, InputError> {
+fn vary_seats(info: &GameInfo, seats: Vec<String>, vary: &[(String, String)]) -> Result<Vec<String>, InputError> {
     let mut overrides: Vec<(String, Vec<(String, String)>)> = Vec::new();
     for (key, value) in vary {
         let (preset, path) = match split_vary_key(key, &seats) {
             Some(split) => split,
             None => {
                 let (preset, _) = key.split_once('.').ok_or_else(|| {
-                    InputError::new(format!("--vary {key}: write PRESET.PATH=V1,V2, e.g. hate.draft.weight=0,0.5,1"))
+                    InputError::new(format!(
+                        "--vary {key}: write PRESET.PATH=V1,V2, e.g. {}",
+                        vary_example(info, &seats)
+                    ))
                 })?;
                 let mut distinct: Vec<&str> = Vec::new();
                 for s in &seats {
                     if !distinct.contains(&s.as_str()) {
                         distinct.push(s);
                     }
+                }
+                // Seating a name the game does not know would only fail next.
+                if (info.preset_text)(preset).is_err() {
+                    return Err(InputError::new(format!(
+                        "--vary {key}: '{preset}' is no strategy of {}; vary a seated one, e.g. {}",
+                        info.name,
+                        vary_example(info, &seats)
+                    )));
                 }
                 return Err(InputError::new(format!(
                     "--vary {key}: no seat plays '{preset}'; seat it with --seats (seated now: {})",
@@ -238,6 +249,36 @@ fn vary_seats(seats: Vec<String>, vary: &[(String, String)]) -> Result<Vec<Strin
             None => s,
         })
         .collect())
+}
+
+/// A `--vary` this game takes: the first seated preset with a number among its parameters,
+/// that number's path and two values around it.
+fn vary_example(info: &GameInfo, seats: &[String]) -> String {
+    fn first_number(prefix: &str, table: &toml::Table) -> Option<(String, toml::Value)> {
+        table.iter().find_map(|(k, v)| {
+            let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+            match v {
+                toml::Value::Integer(_) | toml::Value::Float(_) => Some((path, v.clone())),
+                toml::Value::Table(t) => first_number(&path, t),
+                toml::Value::Array(a) if a.first().is_some_and(|x| x.is_integer() || x.is_float()) => {
+                    Some((format!("{path}[0]"), a[0].clone()))
+                }
+                _ => None,
+            }
+        })
+    }
+    let found = seats.iter().find_map(|s| {
+        let table: toml::Table = toml::from_str(&(info.preset_text)(s).ok()?).ok()?;
+        Some((s, first_number("", &table)?))
+    });
+    match found {
+        Some((seat, (path, toml::Value::Integer(i)))) => format!("{seat}.{path}={i},{}", i + 1),
+        Some((seat, (path, value))) => {
+            let x = value.as_float().unwrap_or(0.5);
+            format!("{seat}.{path}={x:?},{:?}", x * 2.0)
+        }
+        None => "hate.draft.weight=0,0.5,1 (Seven Card Draft)".to_string(),
+    }
 }
 
 /// The sweep's base before any swept key: its rules text (the rules file with
@@ -374,8 +415,10 @@ fn variants(
     for setting in &settings {
         let (rules_setting, vary_setting) = setting.split_at(spec.axes.len());
         let (text, players) = base.variant(rules_setting, "--set")?;
-        variants
-            .push((text, vary_seats(seats_for(info, spec.seats.as_deref(), base_players, players)?, vary_setting)?));
+        variants.push((
+            text,
+            vary_seats(info, seats_for(info, spec.seats.as_deref(), base_players, players)?, vary_setting)?,
+        ));
     }
     for (index, (setting, (text, seats))) in settings.iter().zip(variants).enumerate() {
         if !wanted.contains(&index) {
@@ -581,10 +624,22 @@ mod tests {
     fn a_varied_preset_file_is_named_by_its_whole_file_name() {
         let seats: Vec<String> = ["mine.toml", "tight", "mine.toml", "tight"].map(String::from).to_vec();
         let vary = [("mine.toml.bet.p".to_string(), "0.5".to_string())];
-        let varied = vary_seats(seats.clone(), &vary).unwrap();
+        let scd = crate::games::find("seven-card-draft").unwrap();
+        let varied = vary_seats(scd, seats.clone(), &vary).unwrap();
         assert_eq!(varied, ["mine.toml{bet.p=0.5}", "tight", "mine.toml{bet.p=0.5}", "tight"]);
-        let e = vary_seats(seats, &[("hate.draft.weight".to_string(), "0".to_string())]).unwrap_err().to_string();
+        let hate = [("hate.draft.weight".to_string(), "0".to_string())];
+        let e = vary_seats(scd, seats.clone(), &hate).unwrap_err().to_string();
         assert!(e.contains("no seat plays 'hate'") && e.ends_with("(seated now: mine.toml,tight)"), "{e}");
+        // A game without that preset says so, with an example from what it seats.
+        let sevens = crate::games::find("sevens").unwrap();
+        let seats: Vec<String> = ["tight", "greedy"].map(String::from).to_vec();
+        let e = vary_seats(sevens, seats.clone(), &hate).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "--vary hate.draft.weight: 'hate' is no strategy of sevens; vary a seated one, e.g. tight.bet.fold_below[0]=1.0,2.0"
+        );
+        let e = vary_seats(sevens, seats, &[("tight".to_string(), "0".to_string())]).unwrap_err().to_string();
+        assert!(e.ends_with("e.g. tight.bet.fold_below[0]=1.0,2.0"), "{e}");
     }
 
     #[test]

@@ -571,7 +571,19 @@ fn force_replaces_only_a_folder_of_results() {
     assert!(stderr(&o).contains("it holds notes.txt, which draftsim did not write"), "{}", stderr(&o));
     assert!(empty.join("notes.txt").exists() && empty.join("summary.csv").exists());
     std::fs::remove_file(empty.join("notes.txt")).unwrap();
+    // An empty folder someone made there is theirs too.
+    std::fs::create_dir(empty.join("drafts")).unwrap();
+    let o = draftsim(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("it holds drafts/, which draftsim did not write"), "{}", stderr(&o));
+    std::fs::remove_dir(empty.join("drafts")).unwrap();
     assert!(draftsim(&args).status.success());
+    // A report is written beside the results it reads, not inside them.
+    let inside = empty.join("report");
+    let o = draftsim(&["report", empty.to_str().unwrap(), "--out", inside.to_str().unwrap(), "--quiet"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("it lies inside the input"), "{}", stderr(&o));
+    assert!(!inside.exists());
 }
 
 /// A study of one deal would find nothing and seem to say nothing changes: refused, with

@@ -442,6 +442,18 @@ mod tests {
         }
     }
 
+    /// A calibration is a function of its arguments: asked twice in one process, and in
+    /// game mode as in round mode, it measures the same bins.
+    #[test]
+    fn calibrating_twice_measures_the_same_bins() {
+        let once = calibrate(&Rules::default(), DraftModule::Greedy {}, 300, 5, None, &|_| ()).unwrap();
+        let game = Rules { mode: super::super::rules::Mode::Game, ..Rules::default() };
+        let in_game = calibrate(&game, DraftModule::Greedy {}, 300, 5, None, &|_| ()).unwrap();
+        let twice = calibrate(&Rules::default(), DraftModule::Greedy {}, 300, 5, None, &|_| ()).unwrap();
+        assert!(once == twice, "asked again");
+        assert!(once == in_game, "in game mode");
+    }
+
     /// Prints the calibration of the greedy estimate (for tuning by hand).
     #[test]
     #[ignore = "prints a table"]
