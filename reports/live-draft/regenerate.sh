@@ -5,6 +5,9 @@
 set -eu
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/draftsim-target}"
 D=reports/live-draft
+# Folders written before draftsim recorded provenance: --force replaces only a folder
+# with its record, so these go first (the script writes every one of them again).
+for d in "$D"/data/*/; do [ -f "$d/provenance.json" ] || rm -rf "$d"; done
 draftsim() { cargo run --release -q -- "$@"; }
 draftsim run --game live-draft --rounds 200000 --quiet --out "$D/data/run" --force
 draftsim sweep --game live-draft --seats best-card,random --rounds 100000 \

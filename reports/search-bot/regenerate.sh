@@ -7,6 +7,9 @@
 set -eu
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/draftsim-target}"
 D=reports/search-bot
+# Folders written before draftsim recorded provenance: --force replaces only a folder
+# with its record, so these go first (the script writes every one of them again).
+for d in "$D"/data/*/; do [ -f "$d/provenance.json" ] || rm -rf "$d"; done
 cargo build --release -q
 draftsim() { "$CARGO_TARGET_DIR/release/draftsim" "$@"; }
 dirs=""

@@ -5,6 +5,9 @@
 set -eu
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/draftsim-target}"
 D=reports/search-in-the-field/data
+# Folders written before draftsim recorded provenance: --force replaces only a folder
+# with its record, so these go first (the script writes every one of them again).
+for d in "$D"/*/; do [ -f "$d/provenance.json" ] || rm -rf "$d"; done
 cargo build --release -q
 draftsim() { "$CARGO_TARGET_DIR/release/draftsim" "$@"; }
 mkdir -p "$D"

@@ -4,6 +4,9 @@
 set -eu
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/draftsim-target}"
 D=reports/seven-poker
+# Folders written before draftsim recorded provenance: --force replaces only a folder
+# with its record, so these go first (the script writes every one of them again).
+for d in "$D"/data/*/; do [ -f "$d/provenance.json" ] || rm -rf "$d"; done
 draftsim() { cargo run --release -q -- "$@"; }
 draftsim run --game seven-poker --rounds 200000 --quiet --out "$D/data/run" --force
 draftsim compare --game seven-poker --strategies adaptive,rainbow,colour,bluffer,$D/honest-stayer.toml,fold-to-keep,pat,random \

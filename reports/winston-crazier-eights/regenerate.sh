@@ -6,6 +6,9 @@
 set -eu
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/draftsim-target}"
 D=reports/winston-crazier-eights
+# Folders written before draftsim recorded provenance: --force replaces only a folder
+# with its record, so these go first (the script writes every one of them again).
+for d in "$D"/data/*/; do [ -f "$d/provenance.json" ] || rm -rf "$d"; done
 draftsim() { cargo run --release -q -- "$@"; }
 STRATEGIES="value,colour,hate,$D/hate-strong.toml,forge,first,random"
 draftsim run --game winston-crazier-eights --seats hate,value --rounds 400000 --quiet --out "$D/data/run" --force
