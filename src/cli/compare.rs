@@ -98,11 +98,13 @@ pub fn compare(args: CompareArgs) -> Result<()> {
 /// merged from shards.
 pub(super) fn finish_compare(
     result: &Comparison,
-    meta: serde_json::Value,
+    mut meta: serde_json::Value,
     out: Option<OutputDir>,
     format: Format,
     quiet: &QuietArg,
 ) -> Result<()> {
+    // What the equilibrium and dominance were judged by, for the report.
+    meta["meta_game"] = if result.by_score { "score" } else { "win share" }.into();
     // A pair of one deal leaves its score interval unbounded (as `run` warns too).
     if let Some(m) = result.matchups.iter().find(|m| !m.chips_diff.half_width().is_finite()) {
         let intervals = "its score intervals need two deals and are";

@@ -361,6 +361,8 @@ pub struct OutputDir {
     started: std::time::SystemTime,
     /// The TOML files the command line names, read then.
     files: Vec<(String, String)>,
+    /// The policy files the command line names, with their checksums then.
+    policies: Vec<(String, String)>,
 }
 
 impl OutputDir {
@@ -425,6 +427,7 @@ impl OutputDir {
             committed: false,
             started: std::time::SystemTime::now(),
             files: provenance::named_file_texts(),
+            policies: provenance::named_policies(),
         })
     }
 
@@ -452,8 +455,12 @@ impl OutputDir {
     /// (replacing the target when forced).
     pub fn commit(mut self) -> Result<PathBuf, Error> {
         let written = files_below(&self.staging);
-        let record = serde_json::to_string_pretty(&provenance::provenance(self.started, &self.files, &written))
-            .expect("JSON prints");
+        let record = serde_json::to_string_pretty(&provenance::provenance(
+            self.started,
+            (&self.files, &self.policies),
+            &written,
+        ))
+        .expect("JSON prints");
         self.write_text(provenance::PROVENANCE_FILE, &(record + "\n"))?;
         // The replaced folder is set aside under this process's own name, so a leftover of
         // another run cannot block it, and put back if the new one cannot take its place.

@@ -24,12 +24,46 @@ pub fn named_file_texts() -> Vec<(String, String)> {
         .collect()
 }
 
+/// The trained policies the command line names (`cfr{policy=DIR}`), each policy file with a
+/// checksum (CRC-32, hex) of it as it is when the command starts: a policy trained again
+/// since is told apart from the one played. Too large to keep whole, as `files` keeps a
+/// rules file.
+pub fn named_policies() -> Vec<(String, String)> {
+    named_policies_in(&command_line())
+}
+
+fn named_policies_in(args: &[String]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for arg in args.iter().skip(1) {
+        for part in arg.split("policy=").skip(1) {
+            let path = part.split([';', '}', ',']).next().unwrap_or_default().trim().trim_matches(['"', '\'']);
+            let given = Path::new(path);
+            let file =
+                if given.is_dir() { given.join(crate::solver::policy::POLICY_FILE) } else { given.to_path_buf() };
+            let name = file.display().to_string();
+            if let Ok(bytes) = std::fs::read(&file)
+                && !out.iter().any(|(f, _)| *f == name)
+            {
+                out.push((name, format!("{:08x}", crc32fast::hash(&bytes))));
+            }
+        }
+    }
+    out
+}
+
 /// The provenance of a folder whose command started at `started` with `files` named
-/// ([`named_file_texts`]), and ends now, having written `written` (paths in the folder).
-pub fn provenance(started: SystemTime, files: &[(String, String)], written: &[String]) -> serde_json::Value {
+/// ([`named_file_texts`]) and `policies` ([`named_policies`]), and ends now, having written
+/// `written` (paths in the folder).
+pub fn provenance(
+    started: SystemTime,
+    (files, policies): (&[(String, String)], &[(String, String)]),
+    written: &[String],
+) -> serde_json::Value {
     let args = command_line();
     let files: Vec<serde_json::Value> =
         files.iter().map(|(path, text)| serde_json::json!({ "path": path, "text": text })).collect();
+    let policies: Vec<serde_json::Value> =
+        policies.iter().map(|(path, crc)| serde_json::json!({ "path": path, "crc32": crc })).collect();
     serde_json::json!({
         "version": env!("CARGO_PKG_VERSION"),
         "commit": env!("DRAFTSIM_COMMIT"),
@@ -38,6 +72,7 @@ pub fn provenance(started: SystemTime, files: &[(String, String)], written: &[St
         "started": humantime::format_rfc3339_seconds(started).to_string(),
         "finished": humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
         "files": files,
+        "policies": policies,
         "written": written,
     })
 }
@@ -81,5 +116,20 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         assert_eq!(named_files(&args), vec![a, b]);
+    }
+
+    #[test]
+    fn the_policies_a_command_line_names_are_found_with_their_checksums() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("policy.json"), "{}").unwrap();
+        let d = dir.path().display().to_string();
+        let args: Vec<String> =
+            ["draftsim", "run", &format!("--seats=cfr{{policy=\"{d}\"}},tight"), &format!("cfr{{policy={d};x=1}}")]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+        let file = dir.path().join("policy.json").display().to_string();
+        assert_eq!(named_policies_in(&args), vec![(file, format!("{:08x}", crc32fast::hash(b"{}")))]);
+        assert!(named_policies_in(&["draftsim".into(), "cfr{policy=\"nowhere\"}".into()]).is_empty());
     }
 }

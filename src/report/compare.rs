@@ -12,8 +12,14 @@ pub(super) fn compare_section(
 ) -> Result<(), Error> {
     let units = measures.map_or("rounds".to_string(), Measures::units);
     // A zero-sum score (chips) is what a unit is played for: dominance and the meta-game
-    // were judged by it (see `Comparison::by_score`).
-    let by_score = measures.filter(|m| m.score.zero_sum).map(|m| m.score.pair_column.clone());
+    // were judged by it (see `Comparison::by_score`) where the study says so; a folder from
+    // before then judged them by win shares.
+    let record: Option<serde_json::Value> =
+        std::fs::read_to_string(dir.join("study.json")).ok().and_then(|t| serde_json::from_str(&t).ok());
+    let by_score = (record.as_ref().and_then(|m| m["meta_game"].as_str()) == Some("score"))
+        .then(|| measures.map(|m| m.score.pair_column.clone()))
+        .flatten()
+        .filter(|c| has(matrix, c));
     let rows = texts(matrix, "strategy")?;
     let cols = texts(matrix, "opponent")?;
     let (ws, lo, hi) = (floats(matrix, "win_share")?, floats(matrix, "win_share_lo")?, floats(matrix, "win_share_hi")?);

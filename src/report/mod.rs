@@ -273,10 +273,19 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
     for (i, dir) in dirs.iter().enumerate() {
         let prefix = format!("{}-", i + 1);
         let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
-        let meta = std::fs::read_to_string(dir.join("run.json"))
-            .or_else(|_| std::fs::read_to_string(dir.join("study.json")))
-            .ok()
-            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+        let meta = match ["run.json", "study.json"]
+            .iter()
+            .find_map(|f| Some((f, std::fs::read_to_string(dir.join(f)).ok()?)))
+        {
+            // A record that will not read would leave the folder unnamed and its game unknown.
+            Some((file, text)) => Some(serde_json::from_str::<serde_json::Value>(&text).map_err(|e| {
+                InputError::new(format!(
+                    "{}: not the record draftsim writes ({e}); write the folder again with the command that made it",
+                    dir.join(file).display()
+                ))
+            })?),
+            None => None,
+        };
         page.begin(&name, folder_heading(&name, meta.as_ref()), meta.as_ref().map(describe).unwrap_or_default());
         let measures = meta.as_ref().and_then(game_measures);
         // The limits given to the report, then those the study kept (sweep --require).

@@ -841,6 +841,11 @@ fn out_never_replaces_a_file_and_report_limits_name_real_figures() {
     let o = draftsim(&["report", empty.to_str().unwrap(), "--out", report_s, "--force"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("summary.csv") && stderr(&o).lines().count() == 1, "{}", stderr(&o));
+    // Nor a damaged record of the run, which names the folder's game.
+    std::fs::write(run.join("run.json"), "{ not json").unwrap();
+    let o = draftsim(&["report", run_s, "--out", report_s, "--force"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("run.json: not the record draftsim writes"), "{}", stderr(&o));
 }
 
 #[test]

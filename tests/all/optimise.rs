@@ -285,6 +285,9 @@ fn compare_plays_the_meta_game_for_chips_where_chips_are_the_score() {
     let weight = |s: &str| eq.iter().find(|r| r["strategy"] == s).unwrap()["weight"].parse::<f64>().unwrap();
     assert!(weight("calling-station") < 1e-9 && weight("random") < 1e-9 && weight("aggressive") < 1e-9, "{eq:?}");
     assert!(weight("cfr") + weight("tight") > 1.0 - 1e-9, "{eq:?}");
+    let study: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).unwrap()).unwrap();
+    assert_eq!(study["meta_game"], "score");
     let report = dir.join("report");
     let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
