@@ -362,6 +362,7 @@ pub fn run(args: MergeArgs) -> Result<()> {
         return Err(InputError::new("merge: give --out DIR for the merged tables").into());
     };
     draftsim::output::check_out_not_input(out_path, &args.dirs)?;
+    draftsim::output::check_out_beside_inputs(out_path, &args.dirs)?;
     let mut parts: Vec<(RunMeta, Tally)> = Vec::new();
     for dir in &args.dirs {
         let meta: RunMeta = read_json(&dir.join("run.json"))?;
@@ -512,6 +513,7 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
         return Err(InputError::new("merge: give --out DIR for the merged tables").into());
     };
     draftsim::output::check_out_not_input(out_path, dirs)?;
+    draftsim::output::check_out_beside_inputs(out_path, dirs)?;
     let mut parts: Vec<StudyShard> = Vec::new();
     for dir in dirs {
         let path = dir.join(STUDY_SHARD);

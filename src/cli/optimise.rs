@@ -498,7 +498,7 @@ fn interval4(e: &Estimate) -> String {
 fn print_result(result: &OptimiserResult, what: &str, flip: bool, runners_up: usize) {
     let mut ranked: Vec<_> = result.candidates.iter().filter(|c| c.rank > 0).collect();
     ranked.sort_by_key(|c| c.rank);
-    if ranked.len() < runners_up + 1 {
+    if ranked.len() < runners_up.saturating_add(1) {
         say!(
             "--runners-up {runners_up}: the search played {} candidates, so {} runners-up are held out",
             result.candidates.len(),

@@ -61,6 +61,7 @@ pub fn report(args: ReportArgs) -> Result<()> {
         }
     }
     draftsim::output::check_out_not_input(&args.out, &args.dirs)?;
+    draftsim::output::check_out_beside_inputs(&args.out, &args.dirs)?;
     let notes = match &args.notes {
         Some(p) => {
             Some(std::fs::read_to_string(p).map_err(|e| InputError::new(format!("--notes {}: {e}", p.display())))?)

@@ -482,10 +482,9 @@ impl OutputDir {
     }
 }
 
-/// Refuses an `--out` that is one of `inputs` or holds one: replacing it with `--force`
-/// would delete what the command reads.
-pub fn check_out_not_input(target: &Path, inputs: &[PathBuf]) -> Result<(), InputError> {
-    // Nor inside one: the input's own --force would then find a folder it did not write.
+/// Refuses `target` inside one of the folders `dirs` a command reads (`report`, `merge`):
+/// that folder's own `--force` would then find a folder it did not write.
+pub fn check_out_beside_inputs(target: &Path, dirs: &[PathBuf]) -> Result<(), InputError> {
     let mut existing = target.to_path_buf();
     let mut rest = Vec::new();
     while !existing.exists() {
@@ -498,7 +497,7 @@ pub fn check_out_not_input(target: &Path, inputs: &[PathBuf]) -> Result<(), Inpu
     }
     if let Ok(mut at) = existing.canonicalize() {
         at.extend(rest.iter().rev());
-        for input in inputs.iter().filter(|i| i.is_dir()) {
+        for input in dirs.iter().filter(|i| i.is_dir()) {
             if let Ok(i) = input.canonicalize()
                 && at != i
                 && at.starts_with(&i)
@@ -511,6 +510,12 @@ pub fn check_out_not_input(target: &Path, inputs: &[PathBuf]) -> Result<(), Inpu
             }
         }
     }
+    Ok(())
+}
+
+/// Refuses an `--out` that is one of `inputs` or holds one: replacing it with `--force`
+/// would delete what the command reads.
+pub fn check_out_not_input(target: &Path, inputs: &[PathBuf]) -> Result<(), InputError> {
     let Ok(t) = target.canonicalize() else { return Ok(()) };
     for input in inputs {
         if input.canonicalize().is_ok_and(|c| c.starts_with(&t)) {

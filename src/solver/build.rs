@@ -21,7 +21,7 @@ pub fn build<G: GameDef>(rules: &VariantOf<G>) -> Result<Tree, Error> {
         ))
     })?;
     if deals as usize > MAX_NODES {
-        return Err(InputError::new(format!("{}: {deals} deals are too many for an exact tree", G::NAME)).into());
+        return Err(InputError::new(format!("{}: {deals} deals; {TOO_LARGE}", G::NAME)).into());
     }
     let players = G::players(rules);
     let mut b = Builder::<G> {
@@ -47,7 +47,8 @@ pub fn build<G: GameDef>(rules: &VariantOf<G>) -> Result<Tree, Error> {
     Ok(b.tree)
 }
 
-/// How a tree past [`MAX_NODES`] is refused: the words [`too_large`] knows it by.
+/// How a tree past [`MAX_NODES`] (or its deals alone) is refused: the words [`too_large`]
+/// knows it by.
 const TOO_LARGE: &str = "too large to hold whole";
 
 /// Whether `e` is the refusal of a tree past [`MAX_NODES`]: the rules make the game too

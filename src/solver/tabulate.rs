@@ -105,10 +105,10 @@ pub const REPLICATES: u32 = 200;
 /// more asks gives its figure at both ends; one ask a set tells nothing of the spread, so
 /// no interval (NaN at both ends).
 pub fn sampling_interval(tree: &Tree, policy: &TabularPolicy, samples: u32, seed: u64) -> (f64, f64) {
-    let measured = exploitability(tree, policy);
     if samples < 2 {
         return (f64::NAN, f64::NAN);
     }
+    let measured = exploitability(tree, policy);
     if policy.iter().all(|p| p.iter().all(|&x| x == 0.0 || x == 1.0)) {
         return (measured, measured);
     }

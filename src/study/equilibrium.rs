@@ -1,6 +1,7 @@
-//! The meta-game of a comparison: the Nash equilibrium mixture of the symmetric two-player
-//! zero-sum game whose payoff is the win share above one half, solved exactly as a linear
-//! programme (microlp), and how far a best pure response exploits each strategy.
+//! The meta-game of a comparison: the Nash equilibrium mixture of a symmetric two-player
+//! zero-sum game (its payoff the paired score difference, or the win share above one half;
+//! see `compare`), solved exactly as a linear programme (microlp), and how far a best pure
+//! response exploits each strategy.
 
 use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOutcome};
 

@@ -248,7 +248,7 @@ impl Stages {
             rungs,
             race: n as u64 * rungs,
             refine: REFINE_STEPS * REFINE_ENTRANTS,
-            held_out: runners_up as u64 + 1,
+            held_out: (runners_up as u64).saturating_add(1),
         }
     }
 }

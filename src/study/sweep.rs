@@ -267,14 +267,15 @@ fn vary_example(info: &GameInfo, seats: &[String]) -> String {
             }
         })
     }
-    let found = seats.iter().find_map(|s| {
+    // A derived seat (`tight{...}`) is no name to vary by.
+    let found = seats.iter().filter(|s| !s.contains('{')).find_map(|s| {
         let table: toml::Table = toml::from_str(&(info.preset_text)(s).ok()?).ok()?;
         Some((s, first_number("", &table)?))
     });
     match found {
         Some((seat, (path, toml::Value::Integer(i)))) => format!("{seat}.{path}={i},{}", i + 1),
         Some((seat, (path, value))) => {
-            let x = value.as_float().unwrap_or(0.5);
+            let x = value.as_float().filter(|&x| x != 0.0).unwrap_or(0.5);
             format!("{seat}.{path}={x:?},{:?}", x * 2.0)
         }
         None => "hate.draft.weight=0,0.5,1 (Seven Card Draft)".to_string(),

@@ -288,14 +288,16 @@ pub fn exploitability_warnings(
             continue;
         };
         let exact = bounds[i] == "exact";
-        // The interval's lower end: an exact figure's sampling noise or a bound's.
-        if los[i] >= row.min_effect {
+        // The interval's lower end: an exact figure's sampling noise or a bound's (the figure
+        // itself where there is no interval, as with one decision a set).
+        let lo = if los[i].is_finite() { los[i] } else { values[i] };
+        if lo >= row.min_effect {
+            let interval =
+                if los[i].is_finite() { format!(" [{}, {}]", short(los[i]), short(his[i])) } else { String::new() };
             out.push(format!(
-                "{name} is {}{} from optimal [{}, {}] ({shown}{from}), more than the smallest score change that matters here ({}): a stronger field could change this verdict",
+                "{name} is {}{} from optimal{interval} ({shown}{from}), more than the smallest score change that matters here ({}): a stronger field could change this verdict",
                 if exact { "" } else { "at least " },
                 short(values[i]),
-                short(los[i]),
-                short(his[i]),
                 short(row.min_effect),
             ));
         }
