@@ -455,12 +455,9 @@ impl OutputDir {
     /// (replacing the target when forced).
     pub fn commit(mut self) -> Result<PathBuf, Error> {
         let written = files_below(&self.staging);
-        let record = serde_json::to_string_pretty(&provenance::provenance(
-            self.started,
-            (&self.files, &self.policies),
-            &written,
-        ))
-        .expect("JSON prints");
+        let record =
+            serde_json::to_string_pretty(&provenance::provenance(self.started, &self.files, &self.policies, &written))
+                .expect("JSON prints");
         self.write_text(provenance::PROVENANCE_FILE, &(record + "\n"))?;
         // The replaced folder is set aside under this process's own name, so a leftover of
         // another run cannot block it, and put back if the new one cannot take its place.

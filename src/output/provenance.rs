@@ -56,7 +56,8 @@ fn named_policies_in(args: &[String]) -> Vec<(String, String)> {
 /// `written` (paths in the folder).
 pub fn provenance(
     started: SystemTime,
-    (files, policies): (&[(String, String)], &[(String, String)]),
+    files: &[(String, String)],
+    policies: &[(String, String)],
     written: &[String],
 ) -> serde_json::Value {
     let args = command_line();
