@@ -30,18 +30,19 @@ pub(super) fn compare_section(
         md,
         "Win share of the row strategy against the column strategy (0.5 = even), 95% interval; {rounds:.0} {units} per pair.\n"
     );
-    let _ = writeln!(md, "| | {} |\n|---|{}", names.join(" | "), "---|".repeat(names.len()));
-    for r in &names {
-        let cells: Vec<String> = names
-            .iter()
-            .map(|c| match (0..rows.len()).find(|&i| &rows[i] == r && &cols[i] == c) {
-                Some(i) => format!("{:.3} ({:.3}–{:.3})", ws[i], lo[i], hi[i]),
-                None => "–".to_string(),
-            })
-            .collect();
-        let _ = writeln!(md, "| **{r}** | {} |", cells.join(" | "));
-    }
-    md.push('\n');
+    // A row strategy against each column strategy, each cell the matrix row's `cell`.
+    let table = |md: &mut String, cell: &dyn Fn(usize) -> String| {
+        let _ = writeln!(md, "| | {} |\n|---|{}", names.join(" | "), "---|".repeat(names.len()));
+        for r in &names {
+            let cells: Vec<String> = names
+                .iter()
+                .map(|c| (0..rows.len()).find(|&i| &rows[i] == r && &cols[i] == c).map_or("–".to_string(), cell))
+                .collect();
+            let _ = writeln!(md, "| **{r}** | {} |", cells.join(" | "));
+        }
+        md.push('\n');
+    };
+    table(md, &|i| format!("{:.3} ({:.3}–{:.3})", ws[i], lo[i], hi[i]));
     if let Some(column) = &by_score {
         let (d, d_lo, d_hi) = (
             floats(matrix, column)?,
@@ -54,18 +55,7 @@ pub(super) fn compare_section(
             column.replace('_', " ")
         );
         let sg = |x: f64| crate::output::signed(x, 3);
-        let _ = writeln!(md, "| | {} |\n|---|{}", names.join(" | "), "---|".repeat(names.len()));
-        for r in &names {
-            let cells: Vec<String> = names
-                .iter()
-                .map(|c| match (0..rows.len()).find(|&i| &rows[i] == r && &cols[i] == c) {
-                    Some(i) => format!("{} ({} to {})", sg(d[i]), sg(d_lo[i]), sg(d_hi[i])),
-                    None => "–".to_string(),
-                })
-                .collect();
-            let _ = writeln!(md, "| **{r}** | {} |", cells.join(" | "));
-        }
-        md.push('\n');
+        table(md, &|i| format!("{} ({} to {})", sg(d[i]), sg(d_lo[i]), sg(d_hi[i])));
     }
     let shares: Vec<Vec<f64>> = names
         .iter()
@@ -133,7 +123,8 @@ pub(super) fn compare_section(
         let dominant = floats(&ratings, "dominant")?;
         if let Some(column) = &by_score {
             let score = column.replace('_', " ");
-            let verdict = match dominant.iter().position(|&d| d > 0.5) {
+            let dominates = dominant.iter().position(|&d| d > 0.5);
+            let verdict = match dominates {
                 Some(i) => format!(
                     "**{}** dominates: its {score}'s interval is above zero against every other strategy.",
                     strategies[i]
@@ -145,7 +136,7 @@ pub(super) fn compare_section(
             let _ = writeln!(md, "{verdict}\n");
             let headline = format!(
                 "Head to head by {score} (what the {units} are played for): {}; the meta-game's equilibrium plays {}.",
-                match dominant.iter().position(|&d| d > 0.5) {
+                match dominates {
                     Some(i) => format!("{} beats every other strategy beyond noise", strategies[i]),
                     None => "no strategy surely beats every other".to_string(),
                 },
