@@ -228,15 +228,7 @@ pub fn versus(args: VersusArgs) -> Result<()> {
 /// Each rules key whose value differs between A and B (rules in force, every default
 /// written out): `games = 1 -> 3`.
 fn rules_differences(a: &str, b: &str) -> Vec<String> {
-    let (a, b): (toml::Table, toml::Table) =
-        (toml::from_str(a).unwrap_or_default(), toml::from_str(b).unwrap_or_default());
-    let shown = |v: Option<&toml::Value>| v.map_or_else(|| "unset".to_string(), ToString::to_string);
-    let mut keys: Vec<&String> = a.keys().chain(b.keys().filter(|k| !a.contains_key(*k))).collect();
-    keys.dedup();
-    keys.into_iter()
-        .filter(|k| a.get(*k) != b.get(*k))
-        .map(|k| format!("{k} = {} -> {}", shown(a.get(k)), shown(b.get(k))))
-        .collect()
+    draftsim::games::presets::differing_keys(a, b).into_iter().map(|(k, a, b)| format!("{k} = {a} -> {b}")).collect()
 }
 
 /// The figures versus reports for this table: the health card's, the seat figures, the

@@ -252,6 +252,18 @@ pub fn rejoin(pieces: &[String]) -> Vec<String> {
     split_top(&pieces.join(","), ',')
 }
 
+/// Each key two rules texts set to different values, in key order: (key, A's value, B's
+/// value), a value `unset` where that side leaves the key out.
+pub fn differing_keys(a: &str, b: &str) -> Vec<(String, String, String)> {
+    let (a, b): (toml::Table, toml::Table) =
+        (toml::from_str(a).unwrap_or_default(), toml::from_str(b).unwrap_or_default());
+    let shown = |v: Option<&toml::Value>| v.map_or_else(|| "unset".to_string(), ToString::to_string);
+    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter().filter(|k| a.get(*k) != b.get(*k)).map(|k| (k.clone(), shown(a.get(k)), shown(b.get(k)))).collect()
+}
+
 /// A value from the command line as TOML: a number, boolean or list when it parses as one,
 /// otherwise a string.
 pub fn toml_value(text: &str) -> toml::Value {

@@ -218,23 +218,12 @@ impl Policy {
         }
         // Rules that differ in more than the player count: a policy at its own table would
         // still be refused, so the fix is to train one.
-        let other_rules = || {
-            let keys = |t: &str| {
-                let mut lines: Vec<String> = t
-                    .lines()
-                    .filter(|l| l.split_once('=').is_none_or(|(k, _)| k.trim() != "players"))
-                    .map(str::to_string)
-                    .collect();
-                lines.sort();
-                lines
-            };
-            keys(&h.rules) != keys(rules_toml)
-        };
-        if h.players != players && other_rules() {
+        let differ = differing_keys(&h.rules, rules_toml);
+        if h.players != players && !differ.is_empty() {
             return Err(InputError::new(format!(
                 "policy trained for {} players under other rules ({}): train one for this table with `draftsim train --game {game} --rules FILE`",
                 h.players,
-                rules_difference(&h.rules, rules_toml)
+                in_words(&differ, &h.rules)
             )));
         }
         if h.players != players {
@@ -246,28 +235,26 @@ impl Policy {
         if h.rules_hash != rules_hash(rules_toml) {
             return Err(InputError::new(format!(
                 "policy trained under other rules ({}): play it under the rules it was trained for (--rules with those values), or train one for these with `draftsim train --game {game} --rules FILE`",
-                rules_difference(&h.rules, rules_toml)
+                in_words(&differ, &h.rules)
             )));
         }
         Ok(())
     }
 }
 
-/// The keys two rules files set differently (the player count aside), in words: `ante = 2
-/// in training, 1 here`, at most three named; the rules hash where no key differs (the
-/// text does, e.g. a comment).
-fn rules_difference(trained: &str, here: &str) -> String {
-    let parse = |t: &str| t.parse::<toml::Table>().unwrap_or_default();
-    let (a, b) = (parse(trained), parse(here));
-    let mut keys: Vec<&String> = a.keys().chain(b.keys()).filter(|k| *k != "players").collect();
-    keys.sort();
-    keys.dedup();
-    let shown = |v: Option<&toml::Value>| v.map_or("unset".to_string(), toml::Value::to_string);
-    let differ: Vec<String> = keys
-        .iter()
-        .filter(|k| a.get(k.as_str()) != b.get(k.as_str()))
-        .map(|k| format!("{k} = {} in training, {} here", shown(a.get(k.as_str())), shown(b.get(k.as_str()))))
-        .collect();
+/// The keys two rules files set differently (the player count aside), each in words:
+/// `ante = 2 in training, 1 here`.
+fn differing_keys(trained: &str, here: &str) -> Vec<String> {
+    crate::games::presets::differing_keys(trained, here)
+        .into_iter()
+        .filter(|(k, _, _)| k != "players")
+        .map(|(k, a, b)| format!("{k} = {a} in training, {b} here"))
+        .collect()
+}
+
+/// [`differing_keys`] as one phrase, at most three named; the trained rules' hash where no
+/// key differs (the text does, e.g. a comment).
+fn in_words(differ: &[String], trained: &str) -> String {
     match differ.len() {
         0 => format!("rules hash {}", rules_hash(trained)),
         n if n > 3 => format!("{} and {} more keys", differ[..3].join("; "), n - 3),
