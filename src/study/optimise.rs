@@ -242,14 +242,19 @@ struct Stages {
 
 impl Stages {
     fn new(candidates: usize, runners_up: usize) -> Stages {
-        let n = candidates.max(2);
-        let rungs = (usize::BITS - (n - 1).leading_zeros()) as u64 + 1; // halvings until one is left, plus one
-        Stages {
-            rungs,
-            race: n as u64 * rungs,
-            refine: REFINE_STEPS * REFINE_ENTRANTS,
-            held_out: (runners_up as u64).saturating_add(1),
+        // The race as it will run: every live candidate plays rung r for 2^r units, and
+        // each rung halves the field until two are left; its share is split over exactly
+        // those units, so a small space (few distinct candidates) spends it all too.
+        let (mut alive, mut rungs, mut race) = (candidates.max(2), 0, 0);
+        loop {
+            race += (alive as u64) << rungs;
+            rungs += 1;
+            if alive <= 2 {
+                break;
+            }
+            alive = alive.div_ceil(2).max(2);
         }
+        Stages { rungs, race, refine: REFINE_STEPS * REFINE_ENTRANTS, held_out: (runners_up as u64).saturating_add(1) }
     }
 }
 
@@ -346,10 +351,6 @@ pub fn optimise<E: Evaluator>(
         );
     }
     let n = config.candidates.max(2);
-    let stages = Stages::new(config.candidates, config.runners_up);
-    let (rungs, refine_steps, held) = (stages.rungs, REFINE_STEPS, stages.held_out);
-    let race_unit = (config.budget * RACE_SHARE / 100 / stages.race).max(1);
-    let refine_rounds = (config.budget * REFINE_SHARE / 100 / stages.refine).max(1);
 
     let mut run = Run {
         evaluator,
@@ -368,6 +369,11 @@ pub fn optimise<E: Evaluator>(
         }
     }
     let mut search_seeds = Vec::new();
+    // Planned on the distinct candidates: a small discrete space draws fewer than asked.
+    let stages = Stages::new(candidates.len(), config.runners_up);
+    let (rungs, refine_steps, held) = (stages.rungs, REFINE_STEPS, stages.held_out);
+    let race_unit = (config.budget * RACE_SHARE / 100 / stages.race).max(1);
+    let refine_share = config.budget * REFINE_SHARE / 100 / refine_steps;
 
     // Racing: at rung r every live candidate plays the rung's seed for race_unit * 2^r
     // rounds; its estimate merges its rungs, which every live candidate shares.
@@ -415,6 +421,8 @@ pub fn optimise<E: Evaluator>(
                 }
             }
         }
+        // The step's share split among its entrants: fewer where neighbours repeat.
+        let refine_rounds = (refine_share / entrants.len() as u64).max(1);
         for &i in &entrants {
             let sample = run.play(&candidates[i].setting, seed, refine_rounds, &label)?;
             let e = candidates[i].add(evaluator, sample, &label, true);
@@ -717,6 +725,28 @@ mod tests {
         }
         // A candidate whose last step was an earlier one is held out too, at some seed.
         assert!(earlier > 0);
+    }
+
+    /// The search spends its budget, a small discrete space (four distinct candidates of
+    /// sixteen asked, neighbours repeating) as well as a wide one.
+    #[test]
+    fn the_budget_is_spent_however_few_the_distinct_candidates() {
+        let small = vec![Param::parse("x=0.2,0.3").unwrap(), Param::parse("y=a,b").unwrap()];
+        for (params, distinct) in [(space(), 16..100), (small, 4..5)] {
+            let spent = Cell::new(0);
+            let r = optimise(
+                &planted(None),
+                &params,
+                &config(),
+                &mut OptimiserState::default(),
+                &mut |_| Ok(()),
+                &mut |s, _, _| spent.set(s),
+            )
+            .unwrap();
+            assert!(distinct.contains(&r.candidates.len()), "{} candidates", r.candidates.len());
+            let share = spent.get() as f64 / config().budget as f64;
+            assert!(share > 0.9 && share <= 1.0, "{} candidates spent {share:.3} of the budget", r.candidates.len());
+        }
     }
 
     /// More runners-up than refinement played: the race's candidates make up the number,

@@ -174,10 +174,10 @@ fn bad_search_input_is_one_line_and_exit_2() {
     // rounds): every figure would be NaN, so the smallest budget is named instead.
     let tiny = ["tune", "--param", "ante=1..3", "--minimize", "seat_advantage", "--rounds", "200"];
     refused(&tiny, "--rounds 200: too few for 16 candidates");
-    refused(&tiny, "give --rounds 3200 or more, or fewer --candidates");
+    refused(&tiny, "give --rounds 2560 or more, or fewer --candidates");
     refused(
         &["exploit", "--preset", "bluffer", "--field", "tight", "--param", "bet.p=0..1", "--rounds", "100"],
-        "give --rounds 534 or more",
+        "give --rounds 427 or more",
     );
     // A value the range holds but the rules refuse is found before any play, and leaves no
     // state that a corrected command would have to be forced past.
