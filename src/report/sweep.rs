@@ -185,6 +185,9 @@ pub(super) fn sweep_section(
     // intervals' half-widths; along the charted key first (the one the sweep steps
     // through), along another only where the charted key moves nothing.
     let mut largest: [Option<(f64, String)>; 2] = [None, None];
+    // The same over the figures of play, length aside: a unit's length has narrow intervals
+    // and outmoves them in half-widths while saying nothing of balance or skill.
+    let mut largest_of_play: [Option<(f64, String)>; 2] = [None, None];
     let md = page.at(Question::Rules);
     let _ = writeln!(
         md,
@@ -268,8 +271,19 @@ pub(super) fn sweep_section(
                     spread = f64::max(spread, moved);
                     // Percentiles of length move in whole steps with narrow intervals; the
                     // mean speaks for them.
-                    let slot = &mut largest[usize::from(k != main)];
-                    if metric.starts_with("length_p") || slot.as_ref().is_some_and(|(s, _)| moved <= *s) {
+                    if metric.starts_with("length_p") {
+                        continue;
+                    }
+                    let length = *metric == "mean_length" || *metric == "length_mean";
+                    let slots = [Some(&mut largest), (!length).then_some(&mut largest_of_play)];
+                    let beaten = |slot: &Option<(f64, String)>| slot.as_ref().is_none_or(|(s, _)| moved > *s);
+                    let slots: Vec<_> = slots
+                        .into_iter()
+                        .flatten()
+                        .map(|l| &mut l[usize::from(k != main)])
+                        .filter(|s| beaten(s))
+                        .collect();
+                    if slots.is_empty() {
                         continue;
                     }
                     let fixed: Vec<String> = (0..keys.len())
@@ -283,7 +297,9 @@ pub(super) fn sweep_section(
                         told_move((&values, lo, hi), &variant_keys[k], l, h),
                         if fixed.is_empty() { String::new() } else { format!(" (with {})", fixed.join(", ")) }
                     );
-                    *slot = Some((moved, text));
+                    for slot in slots {
+                        *slot = Some((moved, text.clone()));
+                    }
                 }
             }
         }
@@ -399,6 +415,21 @@ pub(super) fn sweep_section(
         );
     }
     let [along_main, along_other] = largest;
+    let [play_main, play_other] = largest_of_play;
+    let of_play = play_main.or(play_other);
+    // Where the unit's length moves most, the figure of play that moves most is named too.
+    let beside = match (&along_main.as_ref().or(along_other.as_ref()), &of_play) {
+        (Some((_, all)), Some((_, play))) if all != play => {
+            Some(format!(" Of the figures of play, {}", play.replacen("the largest move", "the largest", 1)))
+        }
+        (Some(_), None) => score_largest.as_ref().map(|(_, t)| {
+            format!(
+                " Of the figures of play, {}",
+                t.replacen("no variant-wide figure moves beyond noise", "none moves beyond noise table-wide", 1)
+            )
+        }),
+        _ => None,
+    };
     let named = along_main.or(along_other).or(score_largest);
     blocks.sort_by(|a, b| b.0.total_cmp(&a.0));
     for (_, block) in blocks {
@@ -428,7 +459,7 @@ pub(super) fn sweep_section(
     }
     let mut headline = format!("Over {} variants of `{}`: ", variants.height(), keys.join("`, `"));
     match named {
-        Some((_, text)) => headline += &text,
+        Some((_, text)) => headline += &(text + beside.as_deref().unwrap_or_default()),
         None => headline += "no figure with an interval moves beyond noise with any one key.",
     }
     if !limits.is_empty() {

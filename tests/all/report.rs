@@ -746,5 +746,11 @@ fn a_sweep_summary_names_the_move_along_its_charted_key() {
     let summary = md.lines().find(|l| l.starts_with("- **What do the rules change?**")).unwrap();
     assert!(summary.contains("with `hate.draft.weight`") && !summary.contains("with `players`"), "{summary}");
     assert!(summary.contains("in mean decisions per unit"), "{summary}");
+    // The length, narrow of interval, outmoves the rest; the figure of play that moves most
+    // is named beside it.
+    assert!(
+        summary.contains("Of the figures of play, the largest is in showdown rate with `hate.draft.weight`"),
+        "{summary}"
+    );
     assert!(md.contains("Mean decisions per unit") && !md.contains("Length mean"), "{md}");
 }
