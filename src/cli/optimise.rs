@@ -280,8 +280,7 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
         warn_rules(base.as_ref());
     }
     // A whole range over a real parameter (`draft.weight=0..2`) searches reals.
-    let preset: toml::Table =
-        (info.preset_text)(&evaluator.preset).ok().and_then(|text| toml::from_str(&text).ok()).unwrap_or_default();
+    let preset: toml::Table = (info.preset_in_full)(&evaluator.preset).unwrap_or_default();
     let params: Vec<Param> =
         params.into_iter().map(|p| p.real_where_declared(&|path| optimise::toml_at(&preset, path))).collect();
     let first = pilot_setting(&params);

@@ -44,7 +44,28 @@ pub trait GameRules: Clone + Default + Serialize + DeserializeOwned + std::fmt::
     }
     /// Parses a rules file (one-line errors naming the key); checks come in `check`.
     fn from_toml(text: &str) -> Result<Self, InputError> {
-        presets::parse_toml(text)
+        presets::parse_toml(text).map_err(|e| below_zero::<Self>(text, e))
+    }
+}
+
+/// A rules key given below zero is refused by its type as "a whole number of 0 or more";
+/// where 0 is refused too (Sevens' `raise_cap`), the check's own words for 0 say what the
+/// key takes instead.
+fn below_zero<R: GameRules>(text: &str, e: InputError) -> InputError {
+    let message = e.to_string();
+    const TYPE_WORDS: &str = "give a whole number of 0 or more";
+    let Some(head) = message.strip_suffix(TYPE_WORDS) else { return e };
+    let Ok(mut table) = toml::from_str::<toml::Table>(text) else { return e };
+    let Some(key) = table.iter().find(|(_, v)| v.as_integer().is_some_and(|i| i < 0)).map(|(k, _)| k.clone()) else {
+        return e;
+    };
+    table.insert(key.clone(), toml::Value::Integer(0));
+    let Ok(at_zero) = toml::to_string(&table) else { return e };
+    match presets::parse_toml::<R>(&at_zero).map(|r| r.check()) {
+        Ok(Err(refusal)) if refusal.to_string().starts_with(&format!("{key} ")) => {
+            InputError::new(format!("{head}{refusal}"))
+        }
+        _ => e,
     }
 }
 
@@ -68,7 +89,7 @@ impl<R: GameRules> Compiled<R> for R {
 }
 
 /// A heuristic preset's parameters and the bot that plays them.
-pub trait GamePreset: Clone + std::fmt::Debug + Send + Sync + DeserializeOwned {
+pub trait GamePreset: Clone + std::fmt::Debug + Send + Sync + DeserializeOwned + serde::Serialize {
     /// The heuristic bot.
     type Bot;
     /// The bot playing this preset for the seat named `name`.
@@ -204,6 +225,12 @@ pub trait GameDef: Sized + Send + Sync + 'static {
     /// Options of these rules that change nothing, one line each (none by default).
     fn warnings(rules: &VariantOf<Self>) -> Vec<String> {
         let _ = rules;
+        Vec::new()
+    }
+    /// Parameters of a heuristic preset these rules never read, one line each starting with
+    /// the key's path (none by default): a per-round list longer than the rules' rounds.
+    fn unread(rules: &VariantOf<Self>, preset: &Self::Preset) -> Vec<String> {
+        let _ = (rules, preset);
         Vec::new()
     }
     /// The game's own tables beyond the generic ones (none by default).
@@ -498,7 +525,23 @@ impl<G: GameDef> Runner for Contest<G> {
         Ok(out)
     }
     fn warnings(&self) -> Vec<String> {
-        G::warnings(&self.rules)
+        let mut out = G::warnings(&self.rules);
+        let mut named: Vec<&str> = Vec::new();
+        for (name, strategy) in &self.lineup {
+            // A shipped preset is written for the default rules and is not the user's to
+            // mend; a derived one is warned about for the keys its overrides set.
+            let shipped = G::PRESETS.iter().any(|(p, _)| p == name);
+            if let Strategy::Heuristic(preset) = strategy
+                && !shipped
+                && !named.contains(&name.as_str())
+            {
+                named.push(name);
+                let derived = presets::derived(name).map(|(_, overrides)| overrides);
+                let set_here = |w: &String| derived.is_none_or(|o| o.contains(w.split(' ').next().unwrap_or(w)));
+                out.extend(G::unread(&self.rules, preset).into_iter().filter(set_here).map(|w| format!("{name}: {w}")));
+            }
+        }
+        out
     }
     fn extra_tables(&self, tally: &Tally, strategies: &[String]) -> Vec<Table> {
         G::extra_tables(&self.rules, tally, strategies)
@@ -578,6 +621,12 @@ fn preset_text<G: GameDef>(name: &str) -> Result<String, InputError> {
     presets::preset_text(G::PRESETS, name, G::NAME)
 }
 
+fn preset_in_full<G: GameDef>(name: &str) -> Result<toml::Table, InputError> {
+    let preset = G::load_preset(name)?;
+    toml::Table::try_from(&preset)
+        .map_err(|e| InputError::new(format!("{name}: its parameters do not print as TOML: {e}")))
+}
+
 fn default_seats<G: GameDef>(players: usize) -> Vec<String> {
     presets::mix_seats(G::DEFAULT_MIX, players)
 }
@@ -612,10 +661,29 @@ impl GameInfo {
             default_rules: default_rules::<G>,
             presets: listing::<G>,
             preset_text: preset_text::<G>,
+            preset_in_full: preset_in_full::<G>,
             random_rules: random_rules::<G>,
             default_seats: default_seats::<G>,
             build: build::<G>,
             rewinds: <G::State as Forward>::REWINDS,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::study::optimise::toml_at;
+
+    /// A preset in full holds the parameters its file leaves at their defaults, typed as the
+    /// preset declares them, so a search over one knows it is a real.
+    #[test]
+    fn a_preset_in_full_writes_its_defaults() {
+        let info = crate::games::find("seven-card-draft").unwrap();
+        let written: toml::Table = toml::from_str(&(info.preset_text)("hate").unwrap()).unwrap();
+        assert_eq!(toml_at(&written, "bet.respect"), None);
+        let full = (info.preset_in_full)("hate").unwrap();
+        assert!(matches!(toml_at(&full, "bet.respect"), Some(toml::Value::Float(_))), "{full}");
+        assert!(matches!(toml_at(&full, "bet.fold_below[2]"), Some(toml::Value::Float(_))), "{full}");
+        assert_eq!(toml_at(&full, "draft.module"), Some(toml::Value::String("hate".into())));
     }
 }

@@ -225,6 +225,9 @@ pub struct GameInfo {
     pub presets: fn() -> Vec<(String, String)>,
     /// A strategy's TOML text: a preset name, a preset file or a derived preset.
     pub preset_text: fn(name: &str) -> Result<String, InputError>,
+    /// A heuristic strategy's parameters as TOML, every default written out (what its file
+    /// leaves out included), for reading a parameter's type.
+    pub preset_in_full: fn(name: &str) -> Result<toml::Table, InputError>,
     /// Rules drawn at random from the game's options (TOML), for soak and property tests.
     pub random_rules: fn(seed: u64) -> String,
     /// The default seats for `players` players.

@@ -325,16 +325,11 @@ pub fn base(info: &GameInfo, spec: &SweepSpec) -> Result<(String, usize, Vec<Str
     Ok((text, players, seats_for(info, spec.seats.as_deref(), players, players)?))
 }
 
-/// The value a varied preset parameter (`PRESET.PATH`) holds in its preset, if it is
-/// written there.
+/// The value a varied preset parameter (`PRESET.PATH`, `PRESET.PATH[k]`) holds in its
+/// preset, its default where the file leaves it out.
 fn preset_value(info: &GameInfo, key: &str, seats: &[String]) -> Option<toml::Value> {
     let (preset, path) = split_vary_key(key, seats).or_else(|| key.split_once('.'))?;
-    let table: toml::Table = toml::from_str(&(info.preset_text)(preset).ok()?).ok()?;
-    let mut at = &toml::Value::Table(table);
-    for part in path.split('.') {
-        at = at.as_table()?.get(part)?;
-    }
-    Some(at.clone())
+    super::optimise::toml_at(&(info.preset_in_full)(preset).ok()?, path)
 }
 
 /// `text` read as TOML, a whole number made a real where the key holds a real.

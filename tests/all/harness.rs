@@ -594,6 +594,7 @@ const FAVOURED: GameInfo = GameInfo {
     default_rules: String::new,
     presets: Vec::new,
     preset_text: |_| Ok(String::new()),
+    preset_in_full: |_| Ok(toml::Table::new()),
     random_rules: |_| String::new(),
     default_seats: |_| Vec::new(),
     build: build_favoured,

@@ -430,6 +430,30 @@ fn a_folder_records_its_commit_command_times_and_files() {
     }
 }
 
+/// A preset's per-round list longer than the rules' betting rounds is warned about, naming
+/// the key and the seat; one that fits is not.
+#[test]
+fn preset_lists_past_the_betting_rounds_are_warned_about() {
+    let dir = scratch("unread-lists");
+    let rules = dir.join("two-rounds.toml");
+    std::fs::write(&rules, "bet_after_picks = [4, 7]\nbet_sizes = [1, 2]\n").unwrap();
+    let r = rules.to_str().unwrap();
+    let long = "tight{bet.fold_below=[0.3,0.4,0.5]}";
+    let err = stderr(&ok(&["run", "--rules", r, "--seats", &format!("{long},greedy"), "--rounds", "40"]));
+    let warning = format!(
+        "warning: {long}: bet.fold_below gives 3 values, but these rules bet in 2 rounds (bet_after_picks): only the first 2 are read"
+    );
+    assert!(err.contains(&warning), "{err}");
+    assert_eq!(err.matches("bet.fold_below gives").count(), 1, "one warning a strategy, however often seated: {err}");
+    // Shipped presets, written for the default rules, and overrides of other keys are not
+    // the user's lists to mend.
+    let err = stderr(&ok(&["run", "--rules", r, "--seats", "tight,tight{bet.respect=0.5},greedy", "--rounds", "40"]));
+    assert!(!err.contains("warning"), "{err}");
+    // Under the default three rounds the same preset reads every value.
+    let err = stderr(&ok(&["run", "--seats", &format!("{long},greedy"), "--rounds", "40"]));
+    assert!(!err.contains("warning"), "{err}");
+}
+
 /// Rules options that do nothing get a warning on stderr, from every command that plays.
 #[test]
 fn rules_that_do_nothing_are_warned_about() {

@@ -60,6 +60,21 @@ crate::game_def! {
     fn warnings(variant: &Variant) -> Vec<String> {
         variant.warnings()
     }
+    fn unread(variant: &Variant, preset: &bots::Preset) -> Vec<String> {
+        let bots::BetModule::Threshold { fold_below, raise_above, odds_weight, size, .. } = &preset.bet else {
+            return Vec::new();
+        };
+        let rounds = variant.rules.bet_after_picks.len();
+        let lists = [("fold_below", fold_below), ("raise_above", raise_above), ("odds_weight", odds_weight), ("size", size)];
+        (lists.into_iter().filter(|(_, values)| values.len() > rounds))
+            .map(|(key, values)| {
+                format!(
+                    "bet.{key} gives {} values, but these rules bet in {rounds} rounds (bet_after_picks): only the first {rounds} are read",
+                    values.len(),
+                )
+            })
+            .collect()
+    }
     fn extra_tables(_variant: &Variant, tally: &Tally, strategies: &[String]) -> Vec<crate::output::Table> {
         vec![measures::picks_table(tally, strategies)]
     }

@@ -164,5 +164,14 @@ mod tests {
     fn uncapped_raising_is_refused() {
         let err = Rules::from_toml("raise_cap = 0").unwrap().check().unwrap_err().to_string();
         assert!(err.starts_with("raise_cap = 0"), "{err}");
+        // Below zero, the type's "0 or more" would send the user to 0, refused next: the
+        // message gives the check's range instead.
+        let err = Rules::from_toml("ante = 2\nraise_cap = -1").unwrap_err().to_string();
+        assert!(err.contains("`-1`") && err.contains("give at least 1") && !err.contains("0 or more"), "{err}");
+        let err = Rules::from_toml("players = -3").unwrap_err().to_string();
+        assert!(err.contains("2 to 6 players"), "{err}");
+        // Where 0 is allowed, the type's words stand.
+        let err = crate::games::seven_card_draft::rules::Rules::from_toml("raise_cap = -1").unwrap_err().to_string();
+        assert!(err.ends_with("give a whole number of 0 or more"), "{err}");
     }
 }
