@@ -135,6 +135,9 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     let lineup = Lineup::new(&seats);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
     let mut tally: Option<Tally> = None;
+    // Stopped by Ctrl-C (not by the end of the input): the finished units are written, and
+    // the exit code says the play was cut short, as every command's does.
+    let mut stopped = false;
     for k in 0..rounds {
         show!("\n=== {unit} {} of {rounds}", k + 1);
         let plan = Plan {
@@ -163,12 +166,14 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
                 if interrupt::interrupted() {
                     // Ctrl-C while the bots finished the unit: it counts, and play stops.
                     show!("\nstopped");
+                    stopped = true;
                     break;
                 }
             }
             Err(Error::Interrupted) => {
                 interrupt::handled();
-                let why = if terminal::input_ended() { "input ended" } else { "stopped" };
+                stopped = !terminal::input_ended();
+                let why = if stopped { "stopped" } else { "input ended" };
                 show!("\n{why}: the {unit} under way is not counted");
                 break;
             }
@@ -179,9 +184,12 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
         // Ctrl-C while the bots finished the last unit: the units are kept all the same.
         interrupt::handled();
     }
+    let cut_short = || if stopped { Err(draftsim::Error::Interrupted.into()) } else { Ok(()) };
     let Some(tally) = tally else {
-        eprintln!("draftsim: no {unit} finished: nothing to write");
-        return Ok(());
+        if out.is_some() {
+            eprintln!("draftsim: no {unit} finished: nothing to write");
+        }
+        return cut_short();
     };
     let tables = game.tables(&tally, &lineup.strategies);
     let meta = draftsim::output::RunMeta {
@@ -194,7 +202,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
         let path = super::run::write_run(dir, &tables, &tally, &meta, format)?;
         eprintln!("draftsim: tables written to {}", path.display());
     }
-    Ok(())
+    cut_short()
 }
 
 /// The running table a player reads between units: each strategy's units (named as

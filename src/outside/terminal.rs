@@ -80,9 +80,9 @@ fn read_line() -> Result<String, Error> {
     }
 }
 
-/// The move whose words are typed: the whole words, or the start of exactly one move's
-/// (`keep` for "keep all three cards"), any case. Else the moves that start so (none, or
-/// several).
+/// The move whose words are typed: the whole words, the start of exactly one move's
+/// (`keep` for "keep all three cards"), or its words in any order, its first word left out
+/// or not, any case. Else the moves that start so (none, or several).
 fn word_match<'a>(legal: &'a [String], typed: &str) -> Result<usize, Vec<&'a str>> {
     if typed.is_empty() {
         return Err(Vec::new());
@@ -97,7 +97,27 @@ fn word_match<'a>(legal: &'a [String], typed: &str) -> Result<usize, Vec<&'a str
             && m[..typed.len()].eq_ignore_ascii_case(typed)
             && m[typed.len()..].starts_with(' ')
     };
-    let found: Vec<usize> = (0..legal.len()).filter(|&i| starts(&legal[i])).collect();
+    let mut found: Vec<usize> = (0..legal.len()).filter(|&i| starts(&legal[i])).collect();
+    if found.is_empty() {
+        // The same words in another order (`trade 6u 5s` for "trade 5s 6u"), or without
+        // the move's first word (`ks` for "pick ks").
+        let words = |text: &str| {
+            let mut w: Vec<String> =
+                text.split_whitespace().map(str::to_ascii_lowercase).filter(|w| w != "and" && w != ",").collect();
+            w.sort();
+            w
+        };
+        let typed_words = words(typed);
+        let same = |m: &String| {
+            let verb = m.split_whitespace().next().unwrap_or_default();
+            words(m) == typed_words || words(m) == words(&format!("{verb} {typed}"))
+        };
+        found = (0..legal.len()).filter(|&i| same(&legal[i])).collect();
+    }
+    // Moves told alike are one move to the person: the first is taken.
+    if found.len() > 1 && found.iter().all(|&i| legal[i] == legal[found[0]]) {
+        found.truncate(1);
+    }
     match found[..] {
         [i] => Ok(i),
         _ => Err(found.iter().map(|&i| legal[i].as_str()).collect()),
@@ -178,7 +198,9 @@ impl Outside for HumanSeat {
                     "'{answer}' starts several moves ({}): type more of one, or its number\n",
                     several.join("; ")
                 )),
-                Err(_) => show(&format!("'{answer}' is not one of your moves: type a number from 1 to {n}\n")),
+                Err(_) => show(&format!(
+                    "'{answer}' is not one of your moves: type a number from 1 to {n}, or the words of one\n"
+                )),
             }
         }
     }
@@ -219,13 +241,24 @@ impl Outside for HumanSeat {
     }
 }
 
-/// The end of a unit's telling: its last section before the result (the showdown, the
-/// last game) and the result.
+/// Longest account of a unit shown whole at its end.
+const WHOLE_ACCOUNT_LINES: usize = 120;
+
+/// A unit's telling, every hidden card shown, for the person to look back on: whole where
+/// it fits a screen or two (a round, a hand), else its last section before the result (the
+/// showdown, the last game) and the result, saying how much was left out.
 fn reveal_tail(told: &str) -> String {
     let lines: Vec<&str> = told.lines().collect();
     let result = lines.iter().rposition(|l| l.starts_with("== Result")).unwrap_or(lines.len());
-    let from = lines[..result].iter().rposition(|l| l.starts_with("== ") || l.starts_with("-- ")).unwrap_or(0);
+    let from = if lines.len() <= WHOLE_ACCOUNT_LINES {
+        0
+    } else {
+        lines[..result].iter().rposition(|l| l.starts_with("== ") || l.starts_with("-- ")).unwrap_or(0)
+    };
     let mut out = String::new();
+    if from > 0 {
+        out.push_str(&format!("({from} earlier lines of the account, told as they happened, are left out)\n"));
+    }
     for l in &lines[from..] {
         out.push_str(l);
         out.push('\n');
@@ -402,6 +435,14 @@ mod tests {
         let raises: Vec<String> = ["raise 10 (put in 12)", "fold"].map(String::from).to_vec();
         assert_eq!(word_match(&raises, "raise 1"), Err(vec![]), "not a smaller bet than typed");
         assert_eq!(word_match(&legal, ""), Err(vec![]));
+        // The words in any order, with or without the move's first word.
+        assert_eq!(word_match(&legal, "trade 1u 4S"), Ok(3));
+        assert_eq!(word_match(&legal, "1u 4s"), Ok(3));
+        let picks: Vec<String> = ["pick ks", "pick 7h", "pick 7h"].map(String::from).to_vec();
+        assert_eq!(word_match(&picks, "Ks"), Ok(0));
+        // Moves told alike: the first of them.
+        assert_eq!(word_match(&picks, "pick 7h"), Ok(1));
+        assert_eq!(word_match(&picks, "ace"), Err(vec![]));
     }
 
     #[test]
@@ -429,6 +470,12 @@ mod tests {
             "  hand: A♠, K♥\n  pot: 4 · phase: Bet\n  own:\n    hand_size: 2 · top: red 1\n  piles:\n    - 3♣, 4♣\n    - none\n    - 5♦\n  picks: 3, 5\n  seat     folded  stacks  life  lands  declared\n  0 you    no      99      20    none   -\n  1 tight  yes     97      18    red    stays\n"
         );
         let told = "== Deal\nx\n-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n";
-        assert_eq!(reveal_tail(told), "-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n");
+        // A unit that fits is told whole; a long one from its last section, saying so.
+        assert_eq!(reveal_tail(told), told);
+        let long = format!("== Deal\n{}-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n", "x\n".repeat(200));
+        assert_eq!(
+            reveal_tail(&long),
+            "(201 earlier lines of the account, told as they happened, are left out)\n-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n"
+        );
     }
 }

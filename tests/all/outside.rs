@@ -450,7 +450,8 @@ fn in_a_terminal_a_person_plays_and_ctrl_c_keeps_the_units_played() {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     let code = std::fs::read_to_string(&done).unwrap_or_else(|_| panic!("play did not end:\n{}", tmux.screen()));
-    assert_eq!(code.trim(), "0", "{}", tmux.screen());
+    // Cut short, as every command's Ctrl-C says; the hands finished are written all the same.
+    assert_eq!(code.trim(), "130", "{}", tmux.screen());
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     let rounds: u64 =
         summary.lines().find(|l| l.starts_with("you,")).unwrap().split(',').nth(1).unwrap().parse().unwrap();
