@@ -59,11 +59,13 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(v) => {
+            // Quoted for a shell: a path with a space, an external bot's command.
+            let quote = |word: &str| shlex::try_quote(word).map_or_else(|_| word.to_string(), |q| q.into_owned());
             let mut replay = format!("draftsim replay --game {} --seed {} --round {}", args.game.name(), seed, v.round);
             if let Some(rules) = &args.game.game.rules {
-                replay.push_str(&format!(" --rules {}", rules.display()));
+                replay.push_str(&format!(" --rules {}", quote(&rules.display().to_string())));
             }
-            replay.push_str(&format!(" --seats {}", seats.join(",")));
+            replay.push_str(&format!(" --seats {}", quote(&seats.join(","))));
             if args.rotate.no_rotate {
                 replay.push_str(" --no-rotate");
             }

@@ -85,13 +85,14 @@ fn merged_outside(dirs: &[PathBuf]) -> Result<Option<draftsim::output::Table>, I
                     rows.len() - 1
                 }
             };
-            let c = &mut rows[at].1;
-            c.decisions += decisions[i];
-            c.illegal += illegal[i];
-            c.garbage += garbage[i];
-            c.timeouts += timeouts[i];
-            c.crashes += crashes[i];
-            c.fallbacks += fallbacks[i];
+            rows[at].1.add(&FaultCounts {
+                decisions: decisions[i],
+                illegal: illegal[i],
+                garbage: garbage[i],
+                timeouts: timeouts[i],
+                crashes: crashes[i],
+                fallbacks: fallbacks[i],
+            });
         }
     }
     Ok(Some(draftsim::output::outside_table(&rows)))
@@ -465,9 +466,9 @@ pub fn run(args: MergeArgs) -> Result<()> {
     super::args::warn_unused(&notes);
     let meta = RunMeta { shard: None, rounds: total.rounds, notes, ..first.clone() };
     let mut tables = game.tables(&total, &lineup.strategies);
-    if let Some(t) = merged_outside(&args.dirs)? {
-        tables.push(t);
-    }
+    // The shards' counts, not those of the programs this process never ran.
+    tables.retain(|t| t.name != "outside");
+    tables.extend(merged_outside(&args.dirs)?);
     let per_shard: Vec<u64> = parts.iter().map(|(_, t)| t.rounds * game.players() as u64).collect();
     let schema = super::run::rounds_table(&lineup.strategies, game.measures(), &[]);
     // Written as `run` streams it, by the same writer, made at the first batch: none where

@@ -290,6 +290,11 @@ pub fn main() -> ExitCode {
         },
         other => other,
     };
+    if result.is_ok() {
+        for w in draftsim::outside::process::fault_warnings() {
+            args::warn(&w);
+        }
+    }
     match result {
         Ok(()) => code.unwrap_or(ExitCode::SUCCESS),
         // Ctrl-C is asked for, not a failure: said as a note is (what it kept, if

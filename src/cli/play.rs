@@ -126,8 +126,10 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     let units = game.measures().units();
     let players = game.players();
     let listed: Vec<String> = seats.iter().enumerate().map(|(s, n)| format!("seat {s} {n}")).collect();
+    // The rules file in force, where one is: the table plays its rules, not the defaults.
+    let rules = args.game.game.rules.as_ref().map(|r| format!(" · rules {}", r.display())).unwrap_or_default();
     show!(
-        "{} · {players} players · {} · seed {seed} · {rounds} {}\nType a move's number, or its words (its first words will do). Ctrl-C or the end of input stops, keeping the {units} finished.",
+        "{}{rules} · {players} players · {} · seed {seed} · {rounds} {}\nType a move's number, or its words (its first words will do). Ctrl-C or the end of input stops, keeping the {units} finished.",
         args.game.name(),
         listed.join(", "),
         if rounds == 1 { &unit } else { &units }

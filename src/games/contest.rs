@@ -131,6 +131,7 @@ macro_rules! game_def {
             type Preset = Preset;
 
             const NAME: &'static str = NAME;
+            const TITLE: &'static str = $title;
             const DESCRIPTION: &'static str = $description;
             const PRESETS: &'static [(&'static str, &'static str)] = bots::PRESETS;
             $($items)*
@@ -151,6 +152,8 @@ pub trait GameDef: Sized + Send + Sync + 'static {
 
     /// Name on the command line.
     const NAME: &'static str;
+    /// Name in prose and report headings ("Seven Card Draft").
+    const TITLE: &'static str;
     /// One line for `draftsim list games`.
     const DESCRIPTION: &'static str;
     /// Presets: (name, TOML text).
@@ -511,10 +514,7 @@ impl<G: GameDef> Runner for Contest<G> {
                 continue;
             }
             if matches!(strategy, Strategy::Outside(..)) {
-                return Err(InputError::new(format!(
-                    "{name}: a seat decided outside the process cannot be tabulated over every information set; measure it by play with `run` against the `cfr` preset"
-                ))
-                .into());
+                return Err(crate::outside::not_tabulable(name).into());
             }
             let mut bot = SeatBot::new(name, strategy, players, G::bot);
             // Streams by name, not by place: the figure does not depend on where --seats lists it.
@@ -539,6 +539,16 @@ impl<G: GameDef> Runner for Contest<G> {
                 let derived = presets::derived(name).map(|(_, overrides)| overrides);
                 let set_here = |w: &String| derived.is_none_or(|o| o.contains(w.split(' ').next().unwrap_or(w)));
                 out.extend(G::unread(&self.rules, preset).into_iter().filter(set_here).map(|w| format!("{name}: {w}")));
+            }
+            if let Strategy::Policy(policy, _) = strategy
+                && policy.shadows_shipped
+                && !named.contains(&name.as_str())
+            {
+                named.push(name);
+                out.push(format!(
+                    "{name}: plays the policy in {} under this folder, which differs from the one draftsim ships; run elsewhere to play the shipped one",
+                    policy.source()
+                ));
             }
         }
         out
@@ -655,6 +665,7 @@ impl GameInfo {
     pub const fn of<G: GameDef>() -> GameInfo {
         GameInfo {
             name: G::NAME,
+            title: G::TITLE,
             description: G::DESCRIPTION,
             rules_help: <G::RulesFile as GameRules>::HELP,
             rule_steps: <G::RulesFile as GameRules>::STEPS,

@@ -213,6 +213,8 @@ pub const BOOL: RuleStep = RuleStep::Choice(&["true", "false"]);
 pub struct GameInfo {
     /// Name on the command line.
     pub name: &'static str,
+    /// Name in prose and report headings.
+    pub title: &'static str,
     /// One line for `draftsim list games`.
     pub description: &'static str,
     /// Every rules key with its meaning.

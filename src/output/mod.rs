@@ -14,6 +14,11 @@ use polars::prelude::*;
 
 use crate::error::{Error, InputError};
 
+/// The noun a count takes: `one` for 1 and -1 ("1 chip", "-1 point"), else `many`.
+pub fn noun<'a>(n: i64, one: &'a str, many: &'a str) -> &'a str {
+    if n.abs() == 1 { one } else { many }
+}
+
 /// A column's values.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Values {

@@ -136,6 +136,13 @@ impl OutsideSpec {
     }
 }
 
+/// Why a seat decided outside the process has no exact exploitability, and what bounds it.
+pub fn not_tabulable(name: &str) -> InputError {
+    InputError::new(format!(
+        "{name}: a seat decided outside the process cannot be tabulated over every information set; bound it by play: add --bound lower, with --responders naming strategies to try against it (e.g. cfr,tight)"
+    ))
+}
+
 /// The strategy of a seat name that is played outside: `ext{cmd="..."}` or `you`.
 pub fn parse_seat(name: &str) -> Result<Option<OutsideSpec>, InputError> {
     if name == HUMAN {

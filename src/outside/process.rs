@@ -1,7 +1,7 @@
 //! A seat played by another program over JSON lines (docs/protocol.md).
 //!
-//! Each worker thread that seats the strategy runs its own copy of the program, started on
-//! first use and kept for the whole run (idle copies wait in the strategy's pool). Lines go
+//! Each seat the strategy holds in each worker thread runs its own copy of the program,
+//! started on first use and kept for the whole run (idle copies wait in the strategy's pool). Lines go
 //! to the program through a writer thread and come back through a reader thread, so a
 //! decision can time out and a program that dies cannot take draftsim with it.
 
@@ -49,6 +49,44 @@ pub fn stop_all() {
     }
 }
 
+/// Every external bot seated by this process, by seat name, for [`fault_warnings`]: a
+/// study builds its games afresh for each arm, so one name may count in several.
+static SEATED: Mutex<Vec<(String, Arc<Counters>)>> = Mutex::new(Vec::new());
+
+/// One line for each external bot whose faults played a move for it, over everything this
+/// process ran: every command says so, whether or not its tables show it.
+pub fn fault_warnings() -> Vec<String> {
+    let mut totals: Vec<(String, FaultCounts)> = Vec::new();
+    for (name, counters) in SEATED.lock().unwrap_or_else(PoisonError::into_inner).iter() {
+        let f = counters.read();
+        match totals.iter_mut().find(|(n, _)| n == name) {
+            Some((_, t)) => t.add(&f),
+            None => totals.push((name.clone(), f)),
+        }
+    }
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    totals
+        .into_iter()
+        .filter(|(_, f)| f.illegal + f.garbage + f.timeouts + f.crashes > 0)
+        .map(|(name, f)| {
+            let kinds = [
+                (f.illegal, "illegal answer", "illegal answers"),
+                (f.garbage, "garbage line", "garbage lines"),
+                (f.timeouts, "timeout", "timeouts"),
+                (f.crashes, "crash", "crashes"),
+            ];
+            let said: Vec<String> =
+                kinds.iter().filter(|(n, ..)| *n > 0).map(|&(n, one, many)| plural(n, one, many)).collect();
+            format!(
+                "{name}: {} in {}; {} played a random legal move instead (faults: docs/protocol.md)",
+                said.join(", "),
+                plural(f.decisions, "decision", "decisions"),
+                plural(f.fallbacks, "decision", "decisions"),
+            )
+        })
+        .collect()
+}
+
 /// How a strategy's program misbehaved over a run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FaultCounts {
@@ -66,6 +104,18 @@ pub struct FaultCounts {
     pub fallbacks: u64,
 }
 
+impl FaultCounts {
+    /// Adds another count of the same strategy (another shard, another arm).
+    pub fn add(&mut self, other: &FaultCounts) {
+        self.decisions += other.decisions;
+        self.illegal += other.illegal;
+        self.garbage += other.garbage;
+        self.timeouts += other.timeouts;
+        self.crashes += other.crashes;
+        self.fallbacks += other.fallbacks;
+    }
+}
+
 #[derive(Debug, Default)]
 struct Counters {
     decisions: AtomicU64,
@@ -74,6 +124,22 @@ struct Counters {
     timeouts: AtomicU64,
     crashes: AtomicU64,
     fallbacks: AtomicU64,
+    /// The exit status of the last program lost that had exited, if any.
+    last_exit: Mutex<Option<i32>>,
+}
+
+impl Counters {
+    fn read(&self) -> FaultCounts {
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        FaultCounts {
+            decisions: get(&self.decisions),
+            illegal: get(&self.illegal),
+            garbage: get(&self.garbage),
+            timeouts: get(&self.timeouts),
+            crashes: get(&self.crashes),
+            fallbacks: get(&self.fallbacks),
+        }
+    }
 }
 
 /// An external bot: its command, limits, the `hello` it is greeted with, its fault counts
@@ -89,7 +155,7 @@ pub struct ProcessSpec {
     /// Lost programs tolerated before the run stops.
     pub max_failures: u64,
     hello: OnceLock<String>,
-    counts: Counters,
+    counts: Arc<Counters>,
     idle: Mutex<Vec<Process>>,
 }
 
@@ -110,13 +176,15 @@ impl ProcessSpec {
                 "{name}: timeout_ms = {timeout_ms}: give 1 to 3600000 milliseconds a decision"
             )));
         }
+        let counts = Arc::new(Counters::default());
+        SEATED.lock().unwrap_or_else(PoisonError::into_inner).push((name.to_string(), counts.clone()));
         Ok(ProcessSpec {
             name: name.to_string(),
             cmd: t.cmd,
             timeout: Duration::from_millis(timeout_ms),
             max_failures: t.max_failures.unwrap_or(DEFAULT_MAX_FAILURES),
             hello: OnceLock::new(),
-            counts: Counters::default(),
+            counts,
             idle: Mutex::new(Vec::new()),
         })
     }
@@ -140,16 +208,7 @@ impl ProcessSpec {
 
     /// The faults counted so far.
     pub fn faults(&self) -> FaultCounts {
-        let c = &self.counts;
-        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
-        FaultCounts {
-            decisions: get(&c.decisions),
-            illegal: get(&c.illegal),
-            garbage: get(&c.garbage),
-            timeouts: get(&c.timeouts),
-            crashes: get(&c.crashes),
-            fallbacks: get(&c.fallbacks),
-        }
+        self.counts.read()
     }
 
     fn failures(&self) -> u64 {
@@ -190,7 +249,7 @@ impl ProcessSpec {
             }
         });
         RUNNING.lock().unwrap_or_else(PoisonError::into_inner).push(child.id());
-        let process = Process { child, to_bot: Some(to_bot), from_bot, healthy: true };
+        let process = Process { child, to_bot: Some(to_bot), from_bot, healthy: true, asked: 0 };
         if let Some(hello) = self.hello.get() {
             process.send(hello.clone());
         }
@@ -199,11 +258,18 @@ impl ProcessSpec {
 
     fn gave_up(&self, failures: u64) -> Error {
         let f = self.faults();
+        let exit = match *self.counts.last_exit.lock().unwrap_or_else(PoisonError::into_inner) {
+            Some(127) => format!("; the last exited with status 127: `sh` found no command `{}`", self.cmd),
+            Some(code) => format!("; the last exited with status {code}"),
+            None => String::new(),
+        };
+        let plural = |n: u64, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
         Error::Outside(format!(
-            "{}: the program failed {failures} times ({} crashes, {} timeouts of {} ms); fix it (run it by hand with a line of docs/protocol.md) or allow more with max_failures",
+            "{}: the program failed {} ({}, {} of {} ms){exit}; fix it (run it by hand with a line of docs/protocol.md) or allow more with max_failures",
             self.name,
-            f.crashes,
-            f.timeouts,
+            plural(failures, "time"),
+            if f.crashes == 1 { "1 crash".to_string() } else { format!("{} crashes", f.crashes) },
+            plural(f.timeouts, "timeout"),
             self.timeout.as_millis()
         ))
     }
@@ -246,6 +312,8 @@ struct Process {
     /// Whether it is still answering: a program that ends the run well gets its `bye`
     /// and a moment to exit; a lost one is stopped at once.
     healthy: bool,
+    /// Decisions asked of this program so far (each `decide` carries its number, `n`).
+    asked: u64,
 }
 
 impl Process {
@@ -295,14 +363,12 @@ pub struct ExternalSeat {
     process: Option<Process>,
     /// The unit's `start`, sent again to a copy started mid-unit.
     unit_start: Option<String>,
-    /// Decisions asked so far (each `decide` carries its number, `n`).
-    asked: u64,
 }
 
 impl ExternalSeat {
     /// A seat of `spec`; its program starts at its first unit.
     pub fn new(spec: Arc<ProcessSpec>) -> ExternalSeat {
-        ExternalSeat { spec, process: None, unit_start: None, asked: 0 }
+        ExternalSeat { spec, process: None, unit_start: None }
     }
 
     fn process(&mut self) -> Result<&Process, Error> {
@@ -326,6 +392,15 @@ impl ExternalSeat {
     fn lost(&mut self) -> Result<(), Error> {
         if let Some(p) = self.process.as_mut() {
             p.healthy = false;
+            // A program that closed its output is usually exiting: its status says why
+            // (127: the shell found no such command).
+            for _ in 0..50 {
+                if let Ok(Some(status)) = p.child.try_wait() {
+                    *self.spec.counts.last_exit.lock().unwrap_or_else(PoisonError::into_inner) = status.code();
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
         }
         self.process = None;
         let failures = self.spec.failures();
@@ -354,11 +429,14 @@ enum Answer {
 }
 
 fn answer(line: &str) -> Answer {
+    // A whole number written as a float (`2.0`, `2e0`) is that number, as the schema's
+    // `integer` reads it.
+    fn whole(v: &serde_json::Value) -> Option<u64> {
+        v.as_u64().or_else(|| v.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 9.0e15).map(|f| f as u64))
+    }
     let id = match serde_json::from_str::<serde_json::Value>(line.trim()) {
-        Ok(serde_json::Value::Number(n)) => n.as_u64().map(|id| (id, None)),
-        Ok(serde_json::Value::Object(o)) => {
-            o.get("move").and_then(|m| m.as_u64()).map(|id| (id, o.get("n").and_then(|n| n.as_u64())))
-        }
+        Ok(v @ serde_json::Value::Number(_)) => whole(&v).map(|id| (id, None)),
+        Ok(serde_json::Value::Object(o)) => o.get("move").and_then(whole).map(|id| (id, o.get("n").and_then(whole))),
         _ => None,
     };
     id.map_or(Answer::Garbage, |(id, n)| Answer::Move(id, n))
@@ -379,12 +457,14 @@ impl Outside for ExternalSeat {
         counts.decisions.fetch_add(1, Ordering::Relaxed);
         let legal: Vec<serde_json::Value> =
             d.legal.iter().enumerate().map(|(id, text)| json!({"id": id, "move": text})).collect();
-        self.asked += 1;
-        let n = self.asked;
+        let deadline = std::time::Instant::now() + self.spec.timeout;
+        self.process()?;
+        let p = self.process.as_mut().expect("just started");
+        p.asked += 1;
+        let n = p.asked;
         let line =
             json!({"type": "decide", "n": n, "seat": d.seat, "observation": d.observation, "legal": legal}).to_string();
-        let deadline = std::time::Instant::now() + self.spec.timeout;
-        let p = self.process()?;
+        let p = &*p;
         // Lines nobody asked for (a program printing to stdout) are garbage, not answers.
         let stale = p.from_bot.try_iter().count() as u64;
         counts.garbage.fetch_add(stale, Ordering::Relaxed);
@@ -448,6 +528,8 @@ mod tests {
         assert_eq!(answer("{\"move\": 2}"), Answer::Move(2, None));
         assert_eq!(answer("{\"move\": 2, \"n\": 9}"), Answer::Move(2, Some(9)));
         assert_eq!(answer("{\"move\": -1}"), Answer::Garbage);
+        assert_eq!(answer("{\"move\": 2.0, \"n\": 9e0}"), Answer::Move(2, Some(9)));
+        assert_eq!(answer("1.5"), Answer::Garbage);
         assert_eq!(answer("fold"), Answer::Garbage);
         assert_eq!(answer(""), Answer::Garbage);
     }

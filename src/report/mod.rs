@@ -366,7 +366,8 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
 /// A folder's subsection heading: what it holds and its name.
 fn folder_heading(name: &str, meta: Option<&serde_json::Value>) -> String {
     let text = |k: &str| meta.and_then(|m| m[k].as_str()).map(str::to_string);
-    let game = text("game").map(|g| capitalised(&g.replace('-', " ")));
+    let game = text("game")
+        .map(|g| crate::games::find(&g).map_or_else(|_| capitalised(&g.replace('-', " ")), |i| i.title.to_string()));
     let kind = text("kind").unwrap_or_else(|| "run".to_string());
     match game {
         Some(game) => format!("{game}, {kind} `{name}`"),

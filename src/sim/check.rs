@@ -42,6 +42,9 @@ pub fn check<G: Game>(
 ) -> Result<CheckReport, Error> {
     match super::run(game, lineup, plan, Mode::Checked, interrupt, on_batch) {
         Ok(tally) => Ok(CheckReport { rounds: tally.rounds, length: tally.length_sum, violation: None }),
+        // A program seated outside that failed past its limit broke no rule of the game, and
+        // replaying the round would not fail it again.
+        Err(Error::AtRound { error, .. }) if matches!(*error, Error::Outside(_)) => Err(*error),
         Err(Error::AtRound { round, error }) => {
             let per = super::Seatings::new(lineup, game.players(), plan.rotate)?.len() as u64;
             let rounds = round / per * per;

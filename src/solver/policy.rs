@@ -84,18 +84,32 @@ pub struct Policy {
     sets: HashMap<(usize, u64), Vec<f64>>,
     /// Where it was read from (named in errors found in play); empty for one trained here.
     source: String,
+    /// Read from a folder that stands where a shipped policy's name points, holding another
+    /// policy (one retrained in this checkout): what a seat plays is then not the shipped one.
+    pub shadows_shipped: bool,
 }
 
 impl Policy {
+    /// Where it was read from: a file, or the shipped policy's name; empty for one trained
+    /// here.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
     /// The tree's tabular policy, keyed by its information sets.
     pub fn from_tree(tree: &Tree, policy: &TabularPolicy, header: PolicyHeader) -> Policy {
         let sets = tree.infosets.iter().zip(policy).map(|(i, p)| ((i.seat, i.key), p.clone())).collect();
-        Policy { header, sets, source: String::new() }
+        Policy { header, sets, source: String::new(), shadows_shipped: false }
     }
 
     /// A policy of (seat, information key, probability of each move) sets.
     pub fn from_sets(header: PolicyHeader, sets: Vec<(usize, u64, Vec<f64>)>) -> Policy {
-        Policy { header, sets: sets.into_iter().map(|(s, k, p)| ((s, k), p)).collect(), source: String::new() }
+        Policy {
+            header,
+            sets: sets.into_iter().map(|(s, k, p)| ((s, k), p)).collect(),
+            source: String::new(),
+            shadows_shipped: false,
+        }
     }
 
     /// The probabilities of the moves at `seat`'s information set `key`, if it was trained.
@@ -175,13 +189,18 @@ impl Policy {
     /// shipped policy of that name, which the binary carries.
     pub fn open(path: &str) -> Result<Policy, InputError> {
         let given = Path::new(path);
-        if !given.exists() {
-            let folder = path.strip_suffix(POLICY_FILE).unwrap_or(path).trim_end_matches('/');
-            if let Some((_, text)) = SHIPPED.iter().find(|(f, _)| *f == folder) {
-                return Policy::parse(text, path);
+        let folder = path.strip_suffix(POLICY_FILE).unwrap_or(path).trim_end_matches('/');
+        let shipped = SHIPPED.iter().find(|(f, _)| *f == folder).map(|(_, text)| *text);
+        match shipped {
+            Some(text) if !given.exists() => Policy::parse(text, path),
+            Some(text) => {
+                let mut policy = Policy::read(given)?;
+                let file = if given.is_dir() { given.join(POLICY_FILE) } else { given.to_path_buf() };
+                policy.shadows_shipped = std::fs::read_to_string(file).is_ok_and(|here| here != text);
+                Ok(policy)
             }
+            None => Policy::read(given),
         }
-        Policy::read(given)
     }
 
     /// Parses a policy file's text (`label` names it in errors).
@@ -207,7 +226,7 @@ impl Policy {
                 return Err(bad(format!("set {key:#x} of seat {seat} appears twice")));
             }
         }
-        Ok(Policy { header: f.header, sets, source: label.to_string() })
+        Ok(Policy { header: f.header, sets, source: label.to_string(), shadows_shipped: false })
     }
 
     /// Checks that it was trained for this game, rules and table.

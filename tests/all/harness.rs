@@ -588,6 +588,7 @@ fn build_favoured(_: Option<&str>, _: Option<usize>, seats: Option<&[String]>) -
 
 const FAVOURED: GameInfo = GameInfo {
     name: "favoured",
+    title: "Favoured",
     description: "a planted three-seat game",
     rules_help: &[],
     rule_steps: &[],

@@ -81,6 +81,13 @@ fn shards_with_an_external_bot_merge_its_outside_table() {
     let o = draftsim(&["merge", &path("s0"), &path("s1"), "--out", &path("merged"), "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(faults(&dir.join("merged"), &python_bot())[0], s0 + s1);
+    // The screen shows the shards' counts too, not those of programs the merge never ran.
+    let text = stdout(&o);
+    let (_, table) = text.split_once("external bots").expect("the outside table is shown");
+    let row = table.lines().find(|l| l.starts_with("ext{")).expect("the bot's row");
+    // The name holds a space: the counts are read from the row's end.
+    let counts: Vec<&str> = row.split_whitespace().rev().take(6).collect();
+    assert_eq!(counts[5], (s0 + s1).to_string(), "{text}");
     let tables = |d: &str| files(&dir.join(d)).into_iter().filter(|(n, _)| n.ends_with(".csv")).collect::<Vec<_>>();
     assert_eq!(tables("merged"), tables("whole"), "the merged tables are the unsharded run's");
     // A shard folder that lost its outside table is refused, naming it.
@@ -122,7 +129,30 @@ fn illegal_answers_and_garbage_play_the_fallback_and_are_counted() {
         assert!(o.status.success(), "{}", stderr(&o));
         let f = faults(&out, bot);
         assert!(f[0] > 0 && f[column] == f[0] && f[5] == f[0], "{bot}: {f:?}");
+        assert!(stderr(&o).contains(&format!("{bot}: {} ", f[column])), "{}", stderr(&o));
     }
+    // Commands without an outside table warn of the faults all the same.
+    let seats = format!("{illegal},tight");
+    for args in [
+        vec!["check", "--game", "sevens", "--seats", &seats, "--rounds", "40", "--quiet"],
+        vec!["compare", "--game", "sevens", "--strategies", &seats, "--rounds", "40", "--quiet"],
+    ] {
+        let o = draftsim(&args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let warned =
+            stderr(&o).lines().any(|l| l.contains("warning") && l.contains(&illegal) && l.contains("illegal answers"));
+        assert!(warned, "{args:?}: {}", stderr(&o));
+    }
+    // A whole number written as a float is the move it names, as the schema's integer reads it.
+    let float = script_bot(&dir, "float", "    print(json.dumps({'move': 0.0, 'n': float(msg['n'])}), flush=True)", "");
+    let out = out_dir(&dir, "float");
+    let seats = format!("{float},tight");
+    let o =
+        draftsim(&["run", "--game", "kuhn-poker", "--seats", &seats, "--rounds", "40", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let f = faults(&out, &float);
+    assert_eq!(f[1..], [0; 5], "{f:?}");
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
 }
 
 #[test]
@@ -216,6 +246,28 @@ fn a_bot_that_keeps_failing_stops_the_run_with_one_line() {
         assert!(err.contains("the program failed") && err.contains("max_failures"), "{err}");
         assert!(!out.exists(), "nothing is written");
     }
+    // `check` says the program failed, not that the game broke a rule it could replay.
+    let dead = script_bot(&dir, "dead", "    sys.exit(1)", "");
+    let seats = format!("{dead},tight");
+    let o = draftsim(&["check", "--game", "kuhn-poker", "--seats", &seats, "--rounds", "40"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the program failed"), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("replay it with"), "{}", stdout(&o));
+    // A command the shell cannot find is named as such.
+    let o =
+        draftsim(&["run", "--game", "kuhn-poker", "--seats", "ext{cmd=\"no-such-bot-here\"},tight", "--rounds", "40"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("status 127: `sh` found no command `no-such-bot-here`"), "{}", stderr(&o));
+    // calibrate measures a preset's drafting module, which a program has not got.
+    let o = draftsim(&["calibrate", "--seats", &dead, "--rounds", "40"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("name a preset"), "{}", stderr(&o));
+    // The exact exploitability would ask it every information set: refused before a word
+    // of the measurement is said, naming the bound by play that takes it.
+    let o = draftsim(&["exploitability", "--game", "kuhn-poker", "--seats", &dead]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("--bound lower"), "{}", stderr(&o));
     let o = draftsim(&["run", "--game", "sevens", "--seats", "ext{cmd=\"x\";speed=3},tight"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("speed"), "{}", stderr(&o));

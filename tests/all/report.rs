@@ -596,7 +596,7 @@ fn a_report_answers_first_by_question_with_at_most_twelve_charts() {
     }
     assert!(summary.contains("(`sweep`)") && summary.contains("(`run`)"), "{summary}");
     assert!(md.contains("- [Is it fair?](#is-it-fair)") && md.contains("### What moved"));
-    assert!(md.contains("### Seven card draft, sweep `sweep`"), "studies are subsections named by what they are");
+    assert!(md.contains("### Seven Card Draft, sweep `sweep`"), "studies are subsections named by what they are");
     let kept = images(&md);
     assert_eq!(kept.len(), 12, "at most 12 charts by default");
     let left = md.lines().find(|l| l.contains("more charts here")).expect("the charts left out are named");

@@ -803,3 +803,33 @@ fn a_policy_under_other_rules_and_players_is_refused_with_a_fix_that_works() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("so one cannot sit at both"), "{}", stderr(&o));
 }
+
+/// A folder under the working directory where a shipped policy's name points is read in its
+/// place; where it holds another policy (retrained here), every command says so.
+#[test]
+fn a_local_policy_that_differs_from_the_shipped_one_is_warned_about() {
+    let dir = scratch(FILE, "shadow");
+    let shipped = std::fs::read_to_string("strategies/kuhn-poker/cfr/policy.json").unwrap();
+    let folder = dir.join("strategies/kuhn-poker/cfr");
+    std::fs::create_dir_all(&folder).unwrap();
+    let run = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_draftsim"))
+            .args(["run", "--game", "kuhn-poker", "--seats", "cfr,tight", "--rounds", "200"])
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    // The same policy: nothing to say.
+    std::fs::write(folder.join("policy.json"), &shipped).unwrap();
+    let o = run();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("differs"), "{}", stderr(&o));
+    // One set's probabilities changed: still a policy for these rules, not the shipped one.
+    let (head, tail) = shipped.split_once("[0,16447,[").unwrap();
+    let rest = &tail[tail.find(']').unwrap()..];
+    std::fs::write(folder.join("policy.json"), format!("{head}[0,16447,[0.5,0.5{rest}")).unwrap();
+    let o = run();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let warned = stderr(&o).lines().any(|l| l.contains("warning: cfr: plays the policy in") && l.contains("differs"));
+    assert!(warned, "{}", stderr(&o));
+}

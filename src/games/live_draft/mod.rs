@@ -105,6 +105,8 @@ pub fn tell(cards: &[Card], names: &[&str], events: &[Event], out: &RoundResult)
             }
         };
     }
-    super::write_results(&mut text, names, out, |r| format!("{} points", r.score));
+    super::write_results(&mut text, names, out, |r| {
+        format!("{} {}", r.score, crate::output::noun(r.score, "point", "points"))
+    });
     text
 }

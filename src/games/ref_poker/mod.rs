@@ -45,6 +45,7 @@ impl<F: Flavour> GameDef for Def<F> {
     type Preset = Preset;
 
     const NAME: &'static str = F::NAME;
+    const TITLE: &'static str = F::TITLE;
     const DESCRIPTION: &'static str = F::DESCRIPTION;
     const PRESETS: &'static [(&'static str, &'static str)] = F::PRESETS;
     /// A thinking player, a loose one, an aggressive one and the random baseline.
@@ -77,7 +78,9 @@ impl<F: Flavour> GameDef for Def<F> {
                 Event::Search(note) => writeln!(text, "  ({note})"),
             };
         }
-        super::write_results(&mut text, names, out, |r| format!("{:+} chips", r.score));
+        super::write_results(&mut text, names, out, |r| {
+            format!("{:+} {}", r.score, crate::output::noun(r.score, "chip", "chips"))
+        });
         text
     }
 }

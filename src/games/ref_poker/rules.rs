@@ -14,6 +14,8 @@ use crate::games::contest::RulesRng;
 pub trait Flavour: Clone + Copy + Default + std::fmt::Debug + PartialEq + Send + Sync + 'static {
     /// The game's name on the command line.
     const NAME: &'static str;
+    /// Its name in prose.
+    const TITLE: &'static str;
     /// One line for `draftsim list games`.
     const DESCRIPTION: &'static str;
     /// The presets of `strategies/<NAME>/`.
@@ -33,6 +35,7 @@ pub struct Leduc;
 
 impl Flavour for Kuhn {
     const NAME: &'static str = "kuhn-poker";
+    const TITLE: &'static str = "Kuhn poker";
     const DESCRIPTION: &'static str = "Kuhn poker, OpenSpiel's rules: three cards, one each, one bet (the solver's reference, 2 or 3 players, 4 with ranks = 4)";
     const PRESETS: &'static [(&'static str, &'static str)] =
         crate::embedded_presets!("kuhn-poker": "random", "calling-station", "aggressive", "tight", "search", "cfr");
@@ -52,6 +55,7 @@ impl Flavour for Kuhn {
 
 impl Flavour for Leduc {
     const NAME: &'static str = "leduc-poker";
+    const TITLE: &'static str = "Leduc Hold'em";
     const DESCRIPTION: &'static str = "Leduc Hold'em, OpenSpiel's rules: six cards, two betting rounds around a public card (the solver's reference, 2-4 players)";
     const PRESETS: &'static [(&'static str, &'static str)] =
         crate::embedded_presets!("leduc-poker": "random", "calling-station", "aggressive", "tight", "search", "cfr");

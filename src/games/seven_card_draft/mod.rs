@@ -91,7 +91,14 @@ crate::game_def! {
         // The search bot drafts with its rollout preset's module (random or policy rollouts: greedy).
         let draft = match &contest.lineup[0].1 {
             Strategy::Heuristic(preset) | Strategy::Search(_, Rollout::Preset(preset), _) => preset.draft,
-            Strategy::Search(..) | Strategy::Policy(..) | Strategy::Outside(..) => bots::DraftModule::Greedy {},
+            Strategy::Search(..) | Strategy::Policy(..) => bots::DraftModule::Greedy {},
+            Strategy::Outside(..) => {
+                return Err(InputError::new(format!(
+                    "{}: calibrate drafts with a preset's own module, and a program's drafting is its own: name a preset, or a search preset with a preset rollout",
+                    contest.lineup[0].0
+                ))
+                .into());
+            }
         };
         let c = calibration::calibrate(&contest.rules.rules, draft, rounds, seed, interrupt, progress)?;
         Ok(vec![calibration::table(&c.own), calibration::field_table(&c.field)])

@@ -94,8 +94,9 @@ pub fn tell(variant: &Variant, names: &[&str], events: &[Event], result: &RoundR
             .filter(|&b| r.counters[super::measures::FOLDS + b] > 0)
             .map(|b| format!(", folded in betting round {}", b + 1));
         format!(
-            "{:+} chips, pot share {:.3}{}",
+            "{:+} {}, pot share {:.3}{}",
             r.score,
+            crate::output::noun(r.score, "chip", "chips"),
             r.share_units as f64 / SHARE_UNIT as f64,
             folds.collect::<String>()
         )

@@ -127,7 +127,8 @@ fn tell(layout: Layout, names: &[&str], events: &[Event], out: &RoundResult) -> 
         };
     }
     super::write_results(&mut text, names, out, |r| {
-        format!("{} victory cards{}", r.score, if r.share_units == SHARE_UNIT { ", wins the game" } else { "" })
+        let cards = crate::output::noun(r.score, "victory card", "victory cards");
+        format!("{} {cards}{}", r.score, if r.share_units == SHARE_UNIT { ", wins the game" } else { "" })
     });
     text
 }

@@ -95,7 +95,11 @@ fn tell(names: &[&str], events: &[Event], out: &RoundResult) -> String {
                 text,
                 "== Hand {} · dealer seat 0 · play starts at seat 1{}",
                 hand + 1,
-                if carried > 0 { format!(" · {carried} chips carried over") } else { String::new() }
+                if carried > 0 {
+                    format!(" · {carried} {} carried over", crate::output::noun(i64::from(carried), "chip", "chips"))
+                } else {
+                    String::new()
+                }
             ),
             Event::Deal { seat: s, hand } => writeln!(text, "{} is dealt {hand} (total {})", seat(s), hand.total()),
             Event::Act { seat: s, action, paid } => {
@@ -107,7 +111,9 @@ fn tell(names: &[&str], events: &[Event], out: &RoundResult) -> String {
                 )
             }
             Event::Trade { seat: s, gave, drew } => {
-                writeln!(text, "  {} trades {} card(s): gives {gave}, draws {drew}", seat(s), gave.cards().len())
+                let n = gave.cards().len();
+                let cards = crate::output::noun(n as i64, "card", "cards");
+                writeln!(text, "  {} trades {n} {cards}: gives {gave}, draws {drew}", seat(s))
             }
             Event::Keep { seat: s, pile_empty: false } => writeln!(text, "  {} keeps all three cards", seat(s)),
             Event::Keep { seat: s, pile_empty: true } => {
@@ -122,7 +128,8 @@ fn tell(names: &[&str], events: &[Event], out: &RoundResult) -> String {
         };
     }
     super::write_results(&mut text, names, out, |r| {
-        format!("{:+} chips, pot share {:.3}", r.score, r.share_units as f64 / SHARE_UNIT as f64)
+        let chips = crate::output::noun(r.score, "chip", "chips");
+        format!("{:+} {chips}, pot share {:.3}", r.score, r.share_units as f64 / SHARE_UNIT as f64)
     });
     text
 }

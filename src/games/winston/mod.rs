@@ -92,10 +92,11 @@ pub fn tell(pool: &Pool, names: &[&str], events: &[Event], out: &RoundResult) ->
             }
             Event::Take { seat: s, pile, cards, deny, forced } => writeln!(
                 text,
-                "  {} takes pile {} ({} cards){}{}",
+                "  {} takes pile {} ({} {}){}{}",
                 seat(s),
                 pile + 1,
                 cards::count(cards),
+                crate::output::noun(cards::count(cards) as i64, "card", "cards"),
                 if deny { ", mainly to deny it" } else { "" },
                 if forced { ", as it must" } else { "" }
             ),

@@ -352,7 +352,10 @@ impl Forward for State {
             .filter_map(|r| r.card.map(|c| serde_json::json!({"card": c.to_string(), "pack_of": r.pack_of})))
             .collect();
         let history: Vec<String> = (obs.history.iter())
-            .map(|a| format!("betting round {}: seat {} {} ({} chips)", a.betting_round + 1, a.seat, a.action, a.paid))
+            .map(|a| {
+                let chips = crate::output::noun(i64::from(a.paid), "chip", "chips");
+                format!("betting round {}: seat {} {} ({} {chips})", a.betting_round + 1, a.seat, a.action, a.paid)
+            })
             .collect();
         serde_json::json!({
             "seat": obs.seat,

@@ -268,7 +268,10 @@ impl Forward for State {
                 Move::SwapReturn(_) => return "gives a card back".into(),
                 Move::Exchange(cards) if cards != 0 => return format!("exchange {}", by_colour(cards)),
                 Move::Show(_) => return "chooses the cards to show".into(),
-                Move::Keep(cards) => return format!("keeps {} cards", cards.count_ones()),
+                Move::Keep(cards) => {
+                    let n = cards.count_ones();
+                    return format!("keeps {n} {}", crate::output::noun(i64::from(n), "card", "cards"));
+                }
                 _ => {}
             }
         }
