@@ -285,6 +285,17 @@ pub fn rules_toml<G: GameDef>(rules: &G::RulesFile) -> String {
     toml::to_string(rules).expect("a rules file prints as TOML")
 }
 
+/// The trained policies a strategy plays: its own, or a search's rollout and models.
+fn policies_of<P>(strategy: &Strategy<P>) -> Vec<&std::sync::Arc<crate::solver::policy::Policy>> {
+    match strategy {
+        Strategy::Policy(policy, _) => vec![policy],
+        Strategy::Search(_, rollout, models) => (std::iter::once(rollout).chain(models))
+            .filter_map(|r| if let Rollout::Policy(policy, _) = r { Some(policy) } else { None })
+            .collect(),
+        Strategy::Outside(..) | Strategy::Heuristic(_) => Vec::new(),
+    }
+}
+
 /// A strategy of game `G` by preset name, file, derived preset or search preset.
 pub fn load_strategy<G: GameDef>(name: &str) -> Result<Strategy<G::Preset>, InputError> {
     let strategy = search::load_strategy(G::PRESETS, name, G::NAME, G::parse_preset)?;
@@ -317,18 +328,10 @@ impl<G: GameDef> Contest<G> {
             }
         }
         for (name, strategy) in &lineup {
-            let policies: Vec<&std::sync::Arc<crate::solver::policy::Policy>> = match strategy {
-                Strategy::Policy(policy, _) => vec![policy],
-                Strategy::Search(_, rollout, models) => (std::iter::once(rollout).chain(models))
-                    .filter_map(|r| if let Rollout::Policy(policy, _) = r { Some(policy) } else { None })
-                    .collect(),
-                Strategy::Outside(spec, _) => {
-                    spec.bind(G::NAME, &rules_toml::<G>(G::rules_file(&rules)), G::players(&rules));
-                    Vec::new()
-                }
-                Strategy::Heuristic(_) => Vec::new(),
-            };
-            for policy in policies {
+            if let Strategy::Outside(spec, _) = strategy {
+                spec.bind(G::NAME, &rules_toml::<G>(G::rules_file(&rules)), G::players(&rules));
+            }
+            for policy in policies_of(strategy) {
                 (policy.check(G::NAME, &rules_toml::<G>(G::rules_file(&rules)), G::players(&rules)))
                     .map_err(|e| e.context(name))?;
             }
@@ -540,15 +543,14 @@ impl<G: GameDef> Runner for Contest<G> {
                 let set_here = |w: &String| derived.is_none_or(|o| o.contains(w.split(' ').next().unwrap_or(w)));
                 out.extend(G::unread(&self.rules, preset).into_iter().filter(set_here).map(|w| format!("{name}: {w}")));
             }
-            if let Strategy::Policy(policy, _) = strategy
-                && policy.shadows_shipped
-                && !named.contains(&name.as_str())
-            {
-                named.push(name);
-                out.push(format!(
+            for policy in policies_of(strategy).into_iter().filter(|p| p.shadows_shipped) {
+                let line = format!(
                     "{name}: plays the policy in {} under this folder, which differs from the one draftsim ships; run elsewhere to play the shipped one",
                     policy.source()
-                ));
+                );
+                if !out.contains(&line) {
+                    out.push(line);
+                }
             }
         }
         out

@@ -77,11 +77,16 @@ pub fn fault_warnings() -> Vec<String> {
             ];
             let said: Vec<String> =
                 kinds.iter().filter(|(n, ..)| *n > 0).map(|&(n, one, many)| plural(n, one, many)).collect();
+            // Lines that arrived unasked or named another decision are ignored, and play no
+            // move for the bot.
+            let played = match f.fallbacks {
+                0 => "each ignored, no move played for it".to_string(),
+                n => format!("{} played a random legal move instead", plural(n, "decision", "decisions")),
+            };
             format!(
-                "{name}: {} in {}; {} played a random legal move instead (faults: docs/protocol.md)",
+                "{name}: {} in {}; {played} (faults: docs/protocol.md)",
                 said.join(", "),
                 plural(f.decisions, "decision", "decisions"),
-                plural(f.fallbacks, "decision", "decisions"),
             )
         })
         .collect()
@@ -124,7 +129,7 @@ struct Counters {
     timeouts: AtomicU64,
     crashes: AtomicU64,
     fallbacks: AtomicU64,
-    /// The exit status of the last program lost that had exited, if any.
+    /// The exit status of the last program lost, where it had exited of itself.
     last_exit: Mutex<Option<i32>>,
 }
 
@@ -249,7 +254,7 @@ impl ProcessSpec {
             }
         });
         RUNNING.lock().unwrap_or_else(PoisonError::into_inner).push(child.id());
-        let process = Process { child, to_bot: Some(to_bot), from_bot, healthy: true, asked: 0 };
+        let process = Process { child, to_bot: Some(to_bot), from_bot, healthy: true, asked: 0, reaped: false };
         if let Some(hello) = self.hello.get() {
             process.send(hello.clone());
         }
@@ -259,7 +264,13 @@ impl ProcessSpec {
     fn gave_up(&self, failures: u64) -> Error {
         let f = self.faults();
         let exit = match *self.counts.last_exit.lock().unwrap_or_else(PoisonError::into_inner) {
-            Some(127) => format!("; the last exited with status 127: `sh` found no command `{}`", self.cmd),
+            Some(127) => {
+                "; the last exited with status 127: `sh` could not find a command of it (its message is above)".into()
+            }
+            Some(126) => {
+                "; the last exited with status 126: `sh` found a command of it it could not run (not executable?)"
+                    .into()
+            }
             Some(code) => format!("; the last exited with status {code}"),
             None => String::new(),
         };
@@ -314,6 +325,8 @@ struct Process {
     healthy: bool,
     /// Decisions asked of this program so far (each `decide` carries its number, `n`).
     asked: u64,
+    /// Waited for already: its process id may name another process now.
+    reaped: bool,
 }
 
 impl Process {
@@ -343,7 +356,7 @@ impl Drop for Process {
                 std::thread::sleep(Duration::from_millis(2));
             }
         }
-        if !exited {
+        if !exited && !self.reaped {
             #[cfg(unix)]
             // SAFETY: signals the process group this program leads, not yet reaped (so its
             // id cannot have been reused).
@@ -392,15 +405,19 @@ impl ExternalSeat {
     fn lost(&mut self) -> Result<(), Error> {
         if let Some(p) = self.process.as_mut() {
             p.healthy = false;
-            // A program that closed its output is usually exiting: its status says why
-            // (127: the shell found no such command).
-            for _ in 0..50 {
-                if let Ok(Some(status)) = p.child.try_wait() {
-                    *self.spec.counts.last_exit.lock().unwrap_or_else(PoisonError::into_inner) = status.code();
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(1));
+            // Stopped (with any children) and waited for: a program that had exited of
+            // itself keeps its status, which says why (127: the shell found no such
+            // command); one stopped here has none.
+            #[cfg(unix)]
+            // SAFETY: signals the process group this program leads, not yet reaped.
+            unsafe {
+                libc::kill(-(p.child.id() as i32), libc::SIGKILL);
             }
+            let _ = p.child.kill();
+            let status = p.child.wait().ok().and_then(|s| s.code());
+            p.reaped = true;
+            RUNNING.lock().unwrap_or_else(PoisonError::into_inner).retain(|&pid| pid != p.child.id());
+            *self.spec.counts.last_exit.lock().unwrap_or_else(PoisonError::into_inner) = status;
         }
         self.process = None;
         let failures = self.spec.failures();
@@ -432,7 +449,8 @@ fn answer(line: &str) -> Answer {
     // A whole number written as a float (`2.0`, `2e0`) is that number, as the schema's
     // `integer` reads it.
     fn whole(v: &serde_json::Value) -> Option<u64> {
-        v.as_u64().or_else(|| v.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 9.0e15).map(|f| f as u64))
+        // Past u64 (1e20) it saturates: no move has that id, so it is illegal, as 10^20 is.
+        v.as_u64().or_else(|| v.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0).map(|f| f as u64))
     }
     let id = match serde_json::from_str::<serde_json::Value>(line.trim()) {
         Ok(v @ serde_json::Value::Number(_)) => whole(&v).map(|id| (id, None)),
@@ -530,6 +548,7 @@ mod tests {
         assert_eq!(answer("{\"move\": -1}"), Answer::Garbage);
         assert_eq!(answer("{\"move\": 2.0, \"n\": 9e0}"), Answer::Move(2, Some(9)));
         assert_eq!(answer("1.5"), Answer::Garbage);
+        assert_eq!(answer("1e20"), Answer::Move(u64::MAX, None));
         assert_eq!(answer("fold"), Answer::Garbage);
         assert_eq!(answer(""), Answer::Garbage);
     }

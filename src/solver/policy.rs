@@ -196,7 +196,10 @@ impl Policy {
             Some(text) => {
                 let mut policy = Policy::read(given)?;
                 let file = if given.is_dir() { given.join(POLICY_FILE) } else { given.to_path_buf() };
-                policy.shadows_shipped = std::fs::read_to_string(file).is_ok_and(|here| here != text);
+                // The same text is the same policy; other text (reindented, other line
+                // endings) is compared as the policy it reads as.
+                policy.shadows_shipped = std::fs::read_to_string(file).is_ok_and(|here| here != text)
+                    && Policy::parse(text, path).is_ok_and(|s| s.header != policy.header || s.sets != policy.sets);
                 Ok(policy)
             }
             None => Policy::read(given),

@@ -172,6 +172,8 @@ fn a_late_answer_naming_another_decision_is_ignored() {
     assert!(o.status.success(), "{}", stderr(&o));
     let f = faults(&out, &late);
     assert_eq!((f[2], f[5]), (f[0], 0), "each stale answer is garbage, and no decision falls back: {f:?}");
+    // The closing warning says so: nothing was played for the bot.
+    assert!(stderr(&o).contains("garbage lines in") && stderr(&o).contains("no move played for it"), "{}", stderr(&o));
 }
 
 #[test]
@@ -257,7 +259,7 @@ fn a_bot_that_keeps_failing_stops_the_run_with_one_line() {
     let o =
         draftsim(&["run", "--game", "kuhn-poker", "--seats", "ext{cmd=\"no-such-bot-here\"},tight", "--rounds", "40"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stderr(&o).contains("status 127: `sh` found no command `no-such-bot-here`"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("status 127: `sh` could not find a command of it"), "{}", stderr(&o));
     // calibrate measures a preset's drafting module, which a program has not got.
     let o = draftsim(&["calibrate", "--seats", &dead, "--rounds", "40"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

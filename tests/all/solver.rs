@@ -812,15 +812,16 @@ fn a_local_policy_that_differs_from_the_shipped_one_is_warned_about() {
     let shipped = std::fs::read_to_string("strategies/kuhn-poker/cfr/policy.json").unwrap();
     let folder = dir.join("strategies/kuhn-poker/cfr");
     std::fs::create_dir_all(&folder).unwrap();
-    let run = || {
-        std::process::Command::new(env!("CARGO_BIN_EXE_draftsim"))
-            .args(["run", "--game", "kuhn-poker", "--seats", "cfr,tight", "--rounds", "200"])
-            .current_dir(&dir)
-            .output()
-            .unwrap()
+    let command = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_draftsim")).args(args).current_dir(&dir).output().unwrap()
     };
-    // The same policy: nothing to say.
+    let run = || command(&["run", "--game", "kuhn-poker", "--seats", "cfr,tight", "--rounds", "200"]);
+    // The same policy, as shipped or written out otherwise: nothing to say.
     std::fs::write(folder.join("policy.json"), &shipped).unwrap();
+    let o = run();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("differs"), "{}", stderr(&o));
+    std::fs::write(folder.join("policy.json"), shipped.replace(',', ", ")).unwrap();
     let o = run();
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stderr(&o).contains("differs"), "{}", stderr(&o));
@@ -830,6 +831,12 @@ fn a_local_policy_that_differs_from_the_shipped_one_is_warned_about() {
     std::fs::write(folder.join("policy.json"), format!("{head}[0,16447,[0.5,0.5{rest}")).unwrap();
     let o = run();
     assert!(o.status.success(), "{}", stderr(&o));
-    let warned = stderr(&o).lines().any(|l| l.contains("warning: cfr: plays the policy in") && l.contains("differs"));
-    assert!(warned, "{}", stderr(&o));
+    let warned = |o: &std::process::Output| {
+        stderr(o).lines().any(|l| l.contains("warning: cfr: plays the policy in") && l.contains("differs"))
+    };
+    assert!(warned(&o), "{}", stderr(&o));
+    // The strategies exploitability measures are warned of too, not only its table's seats.
+    let o = command(&["exploitability", "--game", "kuhn-poker", "--seats", "cfr"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(warned(&o), "{}", stderr(&o));
 }

@@ -94,7 +94,7 @@ crate::game_def! {
             Strategy::Search(..) | Strategy::Policy(..) => bots::DraftModule::Greedy {},
             Strategy::Outside(..) => {
                 return Err(InputError::new(format!(
-                    "{}: calibrate drafts with a preset's own module, and a program's drafting is its own: name a preset, or a search preset with a preset rollout",
+                    "{}: calibrate drafts with a seat's drafting module, which a program does not show: name a preset (search and trained players draft as greedy)",
                     contest.lineup[0].0
                 ))
                 .into());

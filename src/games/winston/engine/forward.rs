@@ -355,7 +355,16 @@ impl Forward for State {
                 }
                 _ => "take the pile".into(),
             },
-            Move::Draft(DraftChoice::Pass) => "pass the pile".into(),
+            // Past the last pile the seat takes the stack's top card blind: said, as the
+            // opponent sees the pile put back and a card drawn.
+            Move::Draft(DraftChoice::Pass) => match self.phase {
+                Phase::Draft { pile, .. }
+                    if self.piles[usize::from(pile) + 1..].iter().all(|&p| p == 0) && self.stack_len >= 2 =>
+                {
+                    "pass the pile, then take the stack's top card unseen".into()
+                }
+                _ => "pass the pile".into(),
+            },
             Move::Draft(DraftChoice::TakeLastCard) => "take the stack's last card".into(),
             Move::Build { colours, deck } => {
                 format!("build {} ({} cards): {}", pool.colours_name(colours), count(deck), pool.set_name(deck))
