@@ -1,9 +1,9 @@
 //! A seat played by another program over JSON lines (docs/protocol.md).
 //!
 //! Each seat the strategy holds in each worker thread runs its own copy of the program,
-//! started on first use and kept for the whole run (idle copies wait in the strategy's pool). Lines go
-//! to the program through a writer thread and come back through a reader thread, so a
-//! decision can time out and a program that dies cannot take draftsim with it.
+//! started on first use and kept for the whole run (idle copies wait in the strategy's
+//! pool). Lines go to the program through a writer thread and come back through a reader
+//! thread, so a decision can time out and a program that dies cannot take draftsim with it.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};
@@ -64,7 +64,6 @@ pub fn fault_warnings() -> Vec<String> {
             None => totals.push((name.clone(), f)),
         }
     }
-    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     totals
         .into_iter()
         .filter(|(_, f)| f.illegal + f.garbage + f.timeouts + f.crashes > 0)
@@ -76,20 +75,25 @@ pub fn fault_warnings() -> Vec<String> {
                 (f.crashes, "crash", "crashes"),
             ];
             let said: Vec<String> =
-                kinds.iter().filter(|(n, ..)| *n > 0).map(|&(n, one, many)| plural(n, one, many)).collect();
+                kinds.iter().filter(|(n, ..)| *n > 0).map(|&(n, one, many)| counted(n, one, many)).collect();
             // Lines that arrived unasked or named another decision are ignored, and play no
             // move for the bot.
             let played = match f.fallbacks {
                 0 => "each ignored, no move played for it".to_string(),
-                n => format!("{} played a random legal move instead", plural(n, "decision", "decisions")),
+                n => format!("{} played a random legal move instead", counted(n, "decision", "decisions")),
             };
             format!(
                 "{name}: {} in {}; {played} (faults: docs/protocol.md)",
                 said.join(", "),
-                plural(f.decisions, "decision", "decisions"),
+                counted(f.decisions, "decision", "decisions"),
             )
         })
         .collect()
+}
+
+/// A count with its noun: "1 crash", "3 crashes".
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", crate::output::noun(n as i64, one, many))
 }
 
 /// How a strategy's program misbehaved over a run.
@@ -274,13 +278,12 @@ impl ProcessSpec {
             Some(code) => format!("; the last exited with status {code}"),
             None => String::new(),
         };
-        let plural = |n: u64, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
         Error::Outside(format!(
             "{}: the program failed {} ({}, {} of {} ms){exit}; fix it (run it by hand with a line of docs/protocol.md) or allow more with max_failures",
             self.name,
-            plural(failures, "time"),
-            if f.crashes == 1 { "1 crash".to_string() } else { format!("{} crashes", f.crashes) },
-            plural(f.timeouts, "timeout"),
+            counted(failures, "time", "times"),
+            counted(f.crashes, "crash", "crashes"),
+            counted(f.timeouts, "timeout", "timeouts"),
             self.timeout.as_millis()
         ))
     }
@@ -416,7 +419,6 @@ impl ExternalSeat {
             let _ = p.child.kill();
             let status = p.child.wait().ok().and_then(|s| s.code());
             p.reaped = true;
-            RUNNING.lock().unwrap_or_else(PoisonError::into_inner).retain(|&pid| pid != p.child.id());
             *self.spec.counts.last_exit.lock().unwrap_or_else(PoisonError::into_inner) = status;
         }
         self.process = None;

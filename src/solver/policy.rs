@@ -166,6 +166,12 @@ impl Policy {
 
     /// Reads a policy folder (or its `policy.json`); one line naming what is wrong.
     pub fn read(path: &Path) -> Result<Policy, InputError> {
+        let (label, text) = Policy::read_text(path)?;
+        Policy::parse(&text, &label)
+    }
+
+    /// The text of a policy folder's (or a file's) `policy.json`, with the file's name.
+    fn read_text(path: &Path) -> Result<(String, String), InputError> {
         let train = "give the folder `draftsim train --out DIR` wrote, or train one";
         if path.as_os_str().is_empty() {
             return Err(InputError::new(format!("policy is empty: {train}")));
@@ -182,7 +188,7 @@ impl Policy {
         }
         let text = std::fs::read_to_string(&file)
             .map_err(|e| InputError::new(format!("policy {}: cannot be read ({e}); {train}", file.display())))?;
-        Policy::parse(&text, &file.display().to_string())
+        Ok((file.display().to_string(), text))
     }
 
     /// A preset's policy: the folder (or policy.json) as given where it exists, else the
@@ -193,13 +199,13 @@ impl Policy {
         let shipped = SHIPPED.iter().find(|(f, _)| *f == folder).map(|(_, text)| *text);
         match shipped {
             Some(text) if !given.exists() => Policy::parse(text, path),
-            Some(text) => {
-                let mut policy = Policy::read(given)?;
-                let file = if given.is_dir() { given.join(POLICY_FILE) } else { given.to_path_buf() };
+            Some(shipped) => {
+                let (label, text) = Policy::read_text(given)?;
+                let mut policy = Policy::parse(&text, &label)?;
                 // The same text is the same policy; other text (reindented, other line
                 // endings) is compared as the policy it reads as.
-                policy.shadows_shipped = std::fs::read_to_string(file).is_ok_and(|here| here != text)
-                    && Policy::parse(text, path).is_ok_and(|s| s.header != policy.header || s.sets != policy.sets);
+                policy.shadows_shipped = text != shipped
+                    && Policy::parse(shipped, path).is_ok_and(|s| s.header != policy.header || s.sets != policy.sets);
                 Ok(policy)
             }
             None => Policy::read(given),
