@@ -224,6 +224,19 @@ pub trait GameDef: Sized + Send + Sync + 'static {
         events: &[<Self::State as Forward>::Event],
         out: &RoundResult,
     ) -> String;
+    /// `event` told to a person at seat `observer` as it happens (`play`), in the words of
+    /// [`Game::tell`], where the seat may see it and the moves told to it do not carry it:
+    /// a result, a hand shown, the cards the seat itself draws. `None` for the rest (by
+    /// default every event).
+    fn news(
+        rules: &VariantOf<Self>,
+        names: &[&str],
+        event: &<Self::State as Forward>::Event,
+        observer: usize,
+    ) -> Option<String> {
+        let _ = (rules, names, event, observer);
+        None
+    }
 
     /// Options of these rules that change nothing, one line each (none by default).
     fn warnings(rules: &VariantOf<Self>) -> Vec<String> {
@@ -376,10 +389,22 @@ impl<G: GameDef> Contest<G> {
             play_unit(&self.rules, worker, seeds, seating, &mut NoEvents, out)?;
             return search::end_outside(worker, seating, out, None);
         }
-        let mut events = Vec::new();
-        play_unit(&self.rules, worker, seeds, seating, &mut events, out)?;
         let names: Vec<&str> = seating.iter().map(|&i| self.lineup[i].0.as_str()).collect();
-        let told = G::tell(&self.rules, &worker.state, &names, &events, out);
+        // The person at the terminal is told what happens between its decisions as it
+        // happens: a round's result, the cards it draws.
+        let person = seating
+            .iter()
+            .position(|&i| matches!(&self.lineup[i].1, Strategy::Outside(spec, _) if matches!(**spec, crate::outside::OutsideSpec::Human(_))));
+        let mut sink = News {
+            events: Vec::new(),
+            say: |e: &<G::State as Forward>::Event| {
+                if let Some(text) = person.and_then(|p| G::news(&self.rules, &names, e, p)) {
+                    crate::outside::terminal::news(&text);
+                }
+            },
+        };
+        play_unit(&self.rules, worker, seeds, seating, &mut sink, out)?;
+        let told = G::tell(&self.rules, &worker.state, &names, &sink.events, out);
         search::end_outside(worker, seating, out, Some(&told))
     }
 
@@ -680,6 +705,19 @@ impl GameInfo {
             build: build::<G>,
             rewinds: <G::State as Forward>::REWINDS,
         }
+    }
+}
+
+/// The events of a unit kept for its telling, each also handed to `say` as it happens.
+struct News<E, F: Fn(&E)> {
+    events: Vec<E>,
+    say: F,
+}
+
+impl<E, F: Fn(&E)> crate::sim::EventSink<E> for News<E, F> {
+    fn event(&mut self, event: E) {
+        (self.say)(&event);
+        self.events.push(event);
     }
 }
 

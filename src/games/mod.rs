@@ -246,10 +246,12 @@ pub struct GameInfo {
 pub fn write_results(
     text: &mut String,
     names: &[&str],
-    out: &sim::RoundResult,
+    out: Option<&sim::RoundResult>,
     result: impl Fn(&sim::SeatResult) -> String,
 ) {
     use std::fmt::Write;
+    // A single event told as it happens (`Game::news`) has no result yet.
+    let Some(out) = out else { return };
     let _ = writeln!(text, "== Result");
     for (s, name) in names.iter().enumerate() {
         let _ = writeln!(text, "  seat {s} ({name}): {}", result(&out.seats[s]));

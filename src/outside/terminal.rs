@@ -148,6 +148,12 @@ fn show(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
+/// Tells the person at the terminal what just happened between its decisions (lines of a
+/// game's telling, each ending in a newline).
+pub fn news(text: &str) {
+    show(text);
+}
+
 impl HumanSeat {
     fn name(&self, seat: usize) -> &str {
         self.names.get(seat).map_or("?", String::as_str)

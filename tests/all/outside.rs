@@ -319,6 +319,86 @@ fn a_person_plays_every_game_from_piped_answers() {
 }
 
 #[test]
+fn a_person_is_told_what_happens_between_its_decisions_and_nothing_hidden() {
+    // Each case: a game played from piped answers, then lines with how often each appears
+    // before the second unit starts (or the result, for one unit). A line told as it
+    // happened and again in the unit's account at its end appears twice; another seat's
+    // hidden cards and the bots' reasoning appear only in the account, once.
+    let ones = "1\n".repeat(5000);
+    let twos = "2\n".repeat(5000);
+    // Seven Poker: the person exchanges two cards once, then nothing.
+    let exchange = format!("4\n{ones}");
+    type Case<'a> = (&'a [&'a str], &'a str, &'a [(&'a str, usize)]);
+    let cases: [Case; 4] = [
+        (
+            &["--game", "sevens", "--seats", "you,tight,greedy", "--seed", "3", "--rounds", "2"],
+            &twos,
+            &[
+                ("seat 0 (you) is dealt 6u 2c 4s", 2),
+                ("seat 0 (you) trades 1 card: gives 6u, draws 1c", 2),
+                ("seat 1 (tight) shows 1u 1u 5s", 2),
+                ("seat 1 (tight) wins 3", 2),
+                ("seat 1 (tight) is dealt", 1),
+                ("seat 2 (greedy) trades 2 cards: gives", 1),
+                ("judged", 2),
+            ],
+        ),
+        (
+            &["--seats", "you,random,random", "--seed", "3", "--rounds", "2"],
+            &twos,
+            &[
+                // The last card of a pack is no decision, yet the seat is told it.
+                ("seat 0 (you) takes Qh from seat 0's pack [Qh]", 2),
+                ("seat 1 (random) wins 15 from the main pot", 2),
+                ("seat 1 (random) takes", 7),
+                ("seat 1 (random) is dealt", 1),
+            ],
+        ),
+        (
+            &["--game", "leduc-poker", "--seats", "you,random", "--seed", "3", "--rounds", "2"],
+            &ones,
+            &[("seat 0 (you) is dealt Q1", 2), ("seat 1 (random) wins 4", 2), ("seat 1 (random) is dealt", 1)],
+        ),
+        (
+            &["--game", "seven-poker", "--seed", "5", "--rounds", "1"],
+            &exchange,
+            &[
+                ("seat 0 (you) holds orange-4 green-1 green-2 green-4 blue-7 indigo-5 violet-2", 1),
+                ("seat 0 (you) discards orange-4 green-1 face up, draws green-6 blue-3", 1),
+                ("-- seat 1 (colour) wins the round; victory colours taken: red", 1),
+                // Its account is cut to the last round, after the game is over.
+                ("seat 1 (colour) holds", 0),
+                ("judged", 2),
+            ],
+        ),
+    ];
+    for (args, answers, lines) in cases {
+        let o = play_piped(args, answers);
+        let text = stdout(&o);
+        assert!(o.status.success(), "{args:?}: {}\n{text}", stderr(&o));
+        let first = text.find("=== hand 2").or_else(|| text.find("=== round 2")).unwrap_or(text.len());
+        let first = &text[..text[..first].find("== Result").unwrap_or(first)];
+        for &(line, times) in lines {
+            assert_eq!(first.matches(line).count(), times, "{args:?}: '{line}' in\n{first}");
+        }
+    }
+    // Seven Poker's rounds are told as they end, while the game goes on.
+    let o = play_piped(&["--game", "seven-poker", "--seed", "5", "--rounds", "1"], &ones);
+    let text = stdout(&o);
+    let told = text.find("-- seat 1 (colour) wins the round").unwrap();
+    assert!(text[told..].contains("your move ("), "{text}");
+    // Winston's draft shows no side of a game not yet dealt.
+    let o = play_piped(
+        &["--game", "winston-crazier-eights", "--seats", "you,random", "--seed", "3", "--rounds", "1"],
+        &ones,
+    );
+    let text = stdout(&o);
+    let dealt = text.find("== Game 1").unwrap();
+    assert!(!text[..dealt].contains("top_discard") && text[dealt..].contains("top_discard"), "{text}");
+    assert!(text[..dealt].contains("piles_as_last_seen"), "{text}");
+}
+
+#[test]
 fn play_reprompts_on_bad_input_and_keeps_the_units_finished_when_input_ends() {
     let dir = scratch(FILE, "play-eof");
     // Kuhn poker: one hand needs one or two answers; "x" and "9" are asked again.

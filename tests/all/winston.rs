@@ -490,11 +490,11 @@ fn taking_the_last_pile_by_choice_is_not_forced_and_a_denial_counts() {
     let take = Event::Take { seat: 0, pile: 2, cards: bit(3), deny: true, forced: false };
     assert!(events.contains(&take), "{events:?}");
     assert_eq!(out.seats[0].sums[measures::HATE_TAKES], 1, "the denial is a hate take");
-    let text = tell(&pool, &["a", "b"], &events, &out);
+    let text = tell(&pool, &["a", "b"], &events, Some(&out));
     assert!(text.contains("takes pile 3 (1 card), mainly to deny it\n"), "{text}");
     // Seat 1 then passes its last pile: that, and only that, is forced.
     assert!(events.contains(&Event::Take { seat: 1, pile: 1, cards: bit(2), deny: false, forced: true }));
-    assert!(tell(&pool, &["a", "b"], &events, &out).contains("seat 1 (b) takes pile 2 (1 card), as it must"));
+    assert!(tell(&pool, &["a", "b"], &events, Some(&out)).contains("seat 1 (b) takes pile 2 (1 card), as it must"));
     // Taking the last pile without a denial is not forced either.
     let mut a = Script::default();
     a.draft.extend([DraftChoice::Pass, DraftChoice::Pass, DraftChoice::Take { deny: false }]);

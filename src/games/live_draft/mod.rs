@@ -105,7 +105,7 @@ pub fn tell(cards: &[Card], names: &[&str], events: &[Event], out: &RoundResult)
             }
         };
     }
-    super::write_results(&mut text, names, out, |r| {
+    super::write_results(&mut text, names, Some(out), |r| {
         format!("{} {}", r.score, crate::output::noun(r.score, "point", "points"))
     });
     text

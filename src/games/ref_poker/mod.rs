@@ -55,32 +55,45 @@ impl<F: Flavour> GameDef for Def<F> {
         measures::measures()
     }
     fn tell(rules: &Rules<F>, _state: &State<F>, names: &[&str], events: &[Event], out: &RoundResult) -> String {
-        let mut text = String::new();
-        let seat = |s: usize| format!("seat {s} ({})", names[s]);
-        // The first wager of a betting round is a bet, as the rules call it; later ones raise.
-        let mut opened = false;
-        for e in events {
-            let _ = match *e {
-                Event::Deal { seat: s, card } => writeln!(text, "{} is dealt {}", seat(s), card_text(rules, card)),
-                Event::Board { card } => {
-                    opened = false;
-                    writeln!(text, "-- The public card: {}", card_text(rules, card))
-                }
-                Event::Act { seat: s, action, paid } => match (action, paid) {
-                    (Action::Call, 0) => writeln!(text, "  {} checks", seat(s)),
-                    (Action::Raise, _) if !std::mem::replace(&mut opened, true) => {
-                        writeln!(text, "  {} bets ({paid} in)", seat(s))
-                    }
-                    _ => writeln!(text, "  {} {action}s ({paid} in)", seat(s)),
-                },
-                Event::Show { seat: s, card } => writeln!(text, "  {} shows {}", seat(s), card_text(rules, card)),
-                Event::Award { seat: s, chips } => writeln!(text, "  {} wins {chips}", seat(s)),
-                Event::Search(note) => writeln!(text, "  ({note})"),
-            };
-        }
-        super::write_results(&mut text, names, out, |r| {
-            format!("{:+} {}", r.score, crate::output::noun(r.score, "chip", "chips"))
-        });
-        text
+        tell(rules, names, events, Some(out))
     }
+    fn news(rules: &Rules<F>, names: &[&str], event: &Event, observer: usize) -> Option<String> {
+        let told = match *event {
+            Event::Board { .. } | Event::Show { .. } | Event::Award { .. } => true,
+            Event::Deal { seat, .. } => seat == observer,
+            _ => false,
+        };
+        told.then(|| tell(rules, names, std::slice::from_ref(event), None))
+    }
+}
+
+/// A hand told move by move, its result closing it where `out` is given.
+fn tell<F: Flavour>(rules: &Rules<F>, names: &[&str], events: &[Event], out: Option<&RoundResult>) -> String {
+    let mut text = String::new();
+    let seat = |s: usize| format!("seat {s} ({})", names[s]);
+    // The first wager of a betting round is a bet, as the rules call it; later ones raise.
+    let mut opened = false;
+    for e in events {
+        let _ = match *e {
+            Event::Deal { seat: s, card } => writeln!(text, "{} is dealt {}", seat(s), card_text(rules, card)),
+            Event::Board { card } => {
+                opened = false;
+                writeln!(text, "-- The public card: {}", card_text(rules, card))
+            }
+            Event::Act { seat: s, action, paid } => match (action, paid) {
+                (Action::Call, 0) => writeln!(text, "  {} checks", seat(s)),
+                (Action::Raise, _) if !std::mem::replace(&mut opened, true) => {
+                    writeln!(text, "  {} bets ({paid} in)", seat(s))
+                }
+                _ => writeln!(text, "  {} {action}s ({paid} in)", seat(s)),
+            },
+            Event::Show { seat: s, card } => writeln!(text, "  {} shows {}", seat(s), card_text(rules, card)),
+            Event::Award { seat: s, chips } => writeln!(text, "  {} wins {chips}", seat(s)),
+            Event::Search(note) => writeln!(text, "  ({note})"),
+        };
+    }
+    super::write_results(&mut text, names, out, |r| {
+        format!("{:+} {}", r.score, crate::output::noun(r.score, "chip", "chips"))
+    });
+    text
 }

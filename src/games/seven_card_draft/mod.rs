@@ -54,7 +54,21 @@ crate::game_def! {
         measures::measures(variant)
     }
     fn tell(variant: &Variant, _state: &State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
-        narrative::tell(variant, names, events, out)
+        narrative::tell(variant, names, events, Some(out))
+    }
+    fn news(variant: &Variant, names: &[&str], event: &Event, observer: usize) -> Option<String> {
+        let told = match *event {
+            Event::RoundStart { .. }
+            | Event::BettingStart { .. }
+            | Event::Show { .. }
+            | Event::Award { .. }
+            | Event::Refund { .. }
+            | Event::LastStanding { .. } => true,
+            // The last card of a pack is taken without asking.
+            Event::Pick { seat, pack, .. } => seat == observer && pack.len() == 1,
+            _ => false,
+        };
+        told.then(|| narrative::tell(variant, names, std::slice::from_ref(event), None))
     }
 
     fn warnings(variant: &Variant) -> Vec<String> {

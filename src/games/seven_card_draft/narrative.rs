@@ -8,8 +8,9 @@ use super::view::Action;
 use crate::cards::cards_to_string;
 use crate::sim::{RoundResult, SHARE_UNIT};
 
-/// Tells the events of one round (or game) as text; `names[s]` is seat `s`'s strategy.
-pub fn tell(variant: &Variant, names: &[&str], events: &[Event], result: &RoundResult) -> String {
+/// Tells the events of one round (or game) as text, closed by the result where `result` is
+/// given; `names[s]` is seat `s`'s strategy.
+pub fn tell(variant: &Variant, names: &[&str], events: &[Event], result: Option<&RoundResult>) -> String {
     let mut out = String::new();
     let seat = |s: usize| format!("seat {s} ({})", names[s]);
     let mut pick_shown = 0;

@@ -53,7 +53,16 @@ crate::game_def! {
         measures::measures(rules)
     }
     fn tell(rules: &Rules, _state: &engine::State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
-        tell(Layout { per: rules.cards_per_colour }, names, events, out)
+        tell(Layout { per: rules.cards_per_colour }, names, events, Some(out))
+    }
+    fn news(rules: &Rules, names: &[&str], event: &Event, observer: usize) -> Option<String> {
+        let told = match *event {
+            Event::RoundStart { .. } | Event::Show { .. } | Event::Reveal { .. } | Event::Outcome { .. } => true,
+            Event::Hand { seat, .. } | Event::Swap { seat, .. } => seat == observer,
+            Event::Exchange { seat, discarded, .. } => seat == observer && discarded != 0,
+            _ => false,
+        };
+        told.then(|| tell(Layout { per: rules.cards_per_colour }, names, std::slice::from_ref(event), None))
     }
 
     fn warnings(rules: &Rules) -> Vec<String> {
@@ -73,8 +82,8 @@ pub fn load_strategy(name: &str) -> Result<Strategy<Preset>, InputError> {
     contest::load_strategy::<Def>(name)
 }
 
-/// A unit told move by move.
-fn tell(layout: Layout, names: &[&str], events: &[Event], out: &RoundResult) -> String {
+/// A unit told move by move, its result closing it where `out` is given.
+fn tell(layout: Layout, names: &[&str], events: &[Event], out: Option<&RoundResult>) -> String {
     let mut text = String::new();
     let seat = |s: usize| format!("seat {s} ({})", names[s]);
     let colours = |bits: u8| -> String {

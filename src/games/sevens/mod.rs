@@ -51,7 +51,20 @@ crate::game_def! {
         measures::measures()
     }
     fn tell(_rules: &Rules, _state: &engine::State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
-        tell(names, events, out)
+        tell(names, events, Some(out))
+    }
+    fn news(_rules: &Rules, names: &[&str], event: &Event, observer: usize) -> Option<String> {
+        let told = match *event {
+            Event::HandStart { .. }
+            | Event::Reveal { .. }
+            | Event::NobodyQualifies
+            | Event::Award { .. }
+            | Event::Refund { .. }
+            | Event::LastStanding { .. } => true,
+            Event::Deal { seat, .. } | Event::Trade { seat, .. } => seat == observer,
+            _ => false,
+        };
+        told.then(|| tell(names, std::slice::from_ref(event), None))
     }
 
     fn rule_uses(rules: &Rules) -> Vec<crate::sim::RuleUse> {
@@ -85,8 +98,8 @@ pub fn load_strategy(name: &str) -> Result<Strategy<Preset>, InputError> {
     contest::load_strategy::<Def>(name)
 }
 
-/// A unit of play told move by move.
-fn tell(names: &[&str], events: &[Event], out: &RoundResult) -> String {
+/// A unit of play told move by move, its result closing it where `out` is given.
+fn tell(names: &[&str], events: &[Event], out: Option<&RoundResult>) -> String {
     let mut text = String::new();
     let seat = |s: usize| format!("seat {s} ({})", names[s]);
     for e in events {

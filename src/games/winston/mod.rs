@@ -43,7 +43,18 @@ crate::game_def! {
         measures::measures(&variant.rules)
     }
     fn tell(variant: &Variant, _state: &engine::State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
-        tell(&variant.pool, names, events, out)
+        tell(&variant.pool, names, events, Some(out))
+    }
+    fn news(variant: &Variant, names: &[&str], event: &Event, observer: usize) -> Option<String> {
+        let told = match *event {
+            Event::GameStart { .. } | Event::GameEnd { .. } | Event::Reshuffle { .. } => true,
+            Event::Blind { seat, .. }
+            | Event::Deck { seat, .. }
+            | Event::Opening { seat, .. }
+            | Event::Draw { seat, .. } => seat == observer,
+            _ => false,
+        };
+        told.then(|| tell(&variant.pool, names, std::slice::from_ref(event), None))
     }
 
     fn warnings(variant: &Variant) -> Vec<String> {
@@ -79,12 +90,15 @@ pub fn load_strategy(name: &str) -> Result<Strategy<Preset>, InputError> {
     contest::load_strategy::<Def>(name)
 }
 
-/// A match told move by move.
-pub fn tell(pool: &Pool, names: &[&str], events: &[Event], out: &RoundResult) -> String {
+/// A match told move by move, opened by its draft and closed by its result where `out` is
+/// given.
+pub fn tell(pool: &Pool, names: &[&str], events: &[Event], out: Option<&RoundResult>) -> String {
     let mut text = String::new();
     let seat = |s: usize| format!("seat {s} ({})", names[s]);
     let card = |id: u8| if id == NO_CARD { "nothing".to_string() } else { pool.card_name(id) };
-    let _ = writeln!(text, "== Draft · seat 0 drafts first");
+    if out.is_some() {
+        let _ = writeln!(text, "== Draft · seat 0 drafts first");
+    }
     for e in events {
         let _ = match *e {
             Event::Look { seat: s, pile, cards } => {

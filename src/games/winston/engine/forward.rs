@@ -316,7 +316,7 @@ impl Forward for State {
             })
         };
         let (game, won, next, first) = obs.games;
-        serde_json::json!({
+        let mut v = serde_json::json!({
             "seat": obs.seat,
             "phase": format!("{:?}", obs.phase),
             "pool": cards(obs.pool),
@@ -330,13 +330,18 @@ impl Forward for State {
             "opponent_deck_size": obs.opponent_deck,
             "opponent_deck_seen": cards(obs.opponent_shown),
             "own_deck_seen_by_opponent": cards(obs.shown_to_opponent),
-            "own": side(&obs.own),
-            "opponent": side(&obs.opponent),
             "game": game,
             "games_won": won,
             "next_starter": next,
             "first_starter": first,
-        })
+        });
+        // Before the first game is dealt the two sides hold only placeholders, which would
+        // read as cards (a top discard, a known deck top).
+        if !matches!(obs.phase, Phase::Draft { .. } | Phase::Build(_)) {
+            v["own"] = side(&obs.own);
+            v["opponent"] = side(&obs.opponent);
+        }
+        v
     }
 
     fn describe(&self, variant: &Variant, m: Move, observer: usize) -> String {
