@@ -128,12 +128,20 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     let listed: Vec<String> = seats.iter().enumerate().map(|(s, n)| format!("seat {s} {n}")).collect();
     // The rules file in force, where one is: the table plays its rules, not the defaults.
     let rules = args.game.game.rules.as_ref().map(|r| format!(" · rules {}", r.display())).unwrap_or_default();
-    show!(
-        "{}{rules} · {players} players · {} · seed {seed} · {rounds} {}\nType a move's number, or its words (its first words will do). Ctrl-C or the end of input stops, keeping the {units} finished.",
+    let header = format!(
+        "{}{rules} · {players} players · {} · seed {seed} · {rounds} {}\nType a move's number, or its words (its first words will do).\nCtrl-C or the end of input stops, keeping the {units} finished.",
         args.game.name(),
         listed.join(", "),
         if rounds == 1 { &unit } else { &units }
     );
+    show!("{}", terminal::fit(&header));
+    let legend: String = (info.view_legend.lines().map(str::trim))
+        .filter(|line| !line.is_empty())
+        .map(|line| format!("\n  {line}"))
+        .collect();
+    if !legend.is_empty() {
+        show!("In your view:{legend}");
+    }
     let lineup = Lineup::new(&seats);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
     let mut tally: Option<Tally> = None;
@@ -209,7 +217,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
 
 /// The running table a player reads between units: each strategy's units (named as
 /// `units`), wins, win rate and score per unit, the score's interval once it is bounded (it
-/// needs two deals), from the summary table's columns.
+/// needs two deals that ended differently), from the summary table's columns.
 fn standing(summary: &Table, units: &str) -> Table {
     let mut t = Table::new(&summary.name);
     let names = &summary.columns;
@@ -226,11 +234,21 @@ fn standing(summary: &Table, units: &str) -> Table {
     });
     if let Some(i) = score {
         t = t.with(&names[i].0, names[i].1.clone());
-        let bounded = |v: &Values| match v {
-            Values::Float(x) => x.iter().all(|x| x.is_finite()),
+        fn floats(v: &Values) -> Option<&[f64]> {
+            match v {
+                Values::Float(x) => Some(x),
+                _ => None,
+            }
+        }
+        // Deals that all ended alike give an interval of no width, which would read as
+        // certainty: it waits until the scores differ.
+        let bounded = match (floats(&names[i + 1].1), floats(&names[i + 2].1)) {
+            (Some(lo), Some(hi)) => {
+                lo.iter().zip(hi.iter()).all(|(lo, hi)| lo.is_finite() && hi.is_finite() && lo < hi)
+            }
             _ => true,
         };
-        if bounded(&names[i + 1].1) && bounded(&names[i + 2].1) {
+        if bounded {
             t = t.with(&names[i + 1].0, names[i + 1].1.clone()).with(&names[i + 2].0, names[i + 2].1.clone());
         }
     }

@@ -163,6 +163,9 @@ pub trait GameDef: Sized + Send + Sync + 'static {
     /// The preset that makes the decisions the game's information key leaves out (its
     /// picks) when a policy is trained, unless `train --fallback` names another.
     const POLICY_FALLBACK: Option<&'static str> = None;
+    /// What the labels of a seat's observation that do not explain themselves mean, a line
+    /// each (`label: meaning`), for a person reading the view in `play`.
+    const VIEW_LEGEND: &'static str = "";
 
     /// What a trained policy maximises for `seat` at the end of a unit: its score by
     /// default (chips); a game whose score is not what its players play for says otherwise.
@@ -704,6 +707,7 @@ impl GameInfo {
             default_seats: default_seats::<G>,
             build: build::<G>,
             rewinds: <G::State as Forward>::REWINDS,
+            view_legend: G::VIEW_LEGEND,
         }
     }
 }

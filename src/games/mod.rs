@@ -239,6 +239,8 @@ pub struct GameInfo {
     /// Whether the game replays a sampled world's past (`Forward::rewind`), so the search
     /// may weigh its worlds (`worlds` above 1).
     pub rewinds: bool,
+    /// What the observation's labels that need saying mean, a line each (`play`).
+    pub view_legend: &'static str,
 }
 
 /// A replay's closing section: a line a seat, with its name and what `result` says of its

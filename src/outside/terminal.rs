@@ -151,7 +151,7 @@ fn show(text: &str) {
 /// Tells the person at the terminal what just happened between its decisions (lines of a
 /// game's telling, each ending in a newline).
 pub fn news(text: &str) {
-    show(text);
+    show(&fit(text));
 }
 
 impl HumanSeat {
@@ -181,7 +181,9 @@ impl Outside for HumanSeat {
         }
         text.push_str("Your moves:\n");
         for (i, m) in d.legal.iter().enumerate() {
-            text.push_str(&format!("  {:>3}) {m}\n", i + 1));
+            // A long move (a deck to build) is cut at its commas.
+            let parts: Vec<String> = m.split(", ").map(String::from).collect();
+            text.push_str(&wrap_list(&format!("  {:>3}) ", i + 1), &parts, "        "));
         }
         show(&text);
         let n = d.legal.len();
@@ -212,7 +214,7 @@ impl Outside for HumanSeat {
     }
 
     fn seen(&mut self, seat: usize, text: &str) -> Result<(), Error> {
-        show(&format!("  seat {seat} ({}): {text}\n", self.name(seat)));
+        show(&fit(&format!("  seat {seat} ({}): {text}\n", self.name(seat))));
         Ok(())
     }
 
@@ -230,7 +232,7 @@ impl Outside for HumanSeat {
                 text.push_str(&format!("  seat {s} ({}): {score:+}{won}\n", self.name(s)));
             }
         }
-        show(&text);
+        show(&fit(&text));
         Ok(())
     }
 
@@ -364,9 +366,10 @@ fn render_fields(
                     out.push_str(&format!("{pad}  - {}\n", inline(item)));
                 }
             }
-            Value::Array(_) => {
+            Value::Array(items) => {
                 flush(&mut figures, out);
-                out.push_str(&format!("{pad}{k}: {}\n", inline(v)));
+                let entries: Vec<String> = items.iter().map(inline).collect();
+                out.push_str(&wrap_list(&format!("{pad}{k}: "), &entries, &format!("{pad}    ")));
             }
             Value::String(s) if s.len() > 24 => {
                 flush(&mut figures, out);
@@ -384,15 +387,107 @@ fn render_fields(
             .iter()
             .map(|(h, cells)| cells.iter().map(|c| c.chars().count()).chain([h.len()]).max().unwrap_or(0))
             .collect();
-        let row = |cells: Vec<&str>, out: &mut String| {
-            let parts: Vec<String> = cells.iter().zip(&widths).map(|(c, &w)| format!("{c:<w$}")).collect();
-            out.push_str(&format!("{pad}{}\n", parts.join("  ").trim_end()));
-        };
-        row(all.iter().map(|(h, _)| h.as_str()).collect(), out);
-        for s in 0..names.len() {
-            row(all.iter().map(|(_, cells)| cells[s].as_str()).collect(), out);
+        // A table wider than a terminal is cut into tables of whole columns, each led by
+        // the seat column.
+        let mut parts: Vec<Vec<usize>> = Vec::new();
+        let mut width = 0;
+        // A column too wide for any table (a seat's creatures) is told a seat a line after.
+        let wide = |c: usize| pad.len() + widths[0] + 2 + widths[c] > LINE_WIDTH;
+        for c in (1..all.len()).filter(|&c| !wide(c)) {
+            match parts.last_mut() {
+                Some(part) if width + 2 + widths[c] <= LINE_WIDTH => part.push(c),
+                _ => {
+                    parts.push(vec![0, c]);
+                    width = pad.len() + widths[0];
+                }
+            }
+            width += 2 + widths[c];
+        }
+        for (i, part) in parts.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            let row = |s: Option<usize>, out: &mut String| {
+                let cells: Vec<String> = (part.iter())
+                    .map(|&c| {
+                        let text = s.map_or(all[c].0.as_str(), |s| all[c].1[s].as_str());
+                        format!("{text:<w$}", w = widths[c])
+                    })
+                    .collect();
+                out.push_str(&format!("{pad}{}\n", cells.join("  ").trim_end()));
+            };
+            row(None, out);
+            for s in 0..names.len() {
+                row(Some(s), out);
+            }
+        }
+        for c in (1..all.len()).filter(|&c| wide(c)) {
+            out.push_str(&format!("{pad}{}:\n", all[c].0));
+            for (s, seat) in all[0].1.iter().enumerate() {
+                let entries: Vec<String> = all[c].1[s].split(", ").map(String::from).collect();
+                out.push_str(&wrap_list(&format!("{pad}  {seat}: "), &entries, &format!("{pad}      ")));
+            }
         }
     }
+}
+
+/// Widest a line of the view grows where it can be cut (a list, a table).
+const LINE_WIDTH: usize = 100;
+
+/// `head` then `entries` joined by commas, cut after a comma where the line would pass
+/// [`LINE_WIDTH`], each further line starting with `indent`; `none` for no entries.
+fn wrap_list(head: &str, entries: &[String], indent: &str) -> String {
+    wrap_joined(head, entries, ",", indent)
+}
+
+/// `head` then `entries` joined by `sep` and a space, cut after a `sep` where the line
+/// would pass [`LINE_WIDTH`], each further line starting with `indent`.
+fn wrap_joined(head: &str, entries: &[String], sep: &str, indent: &str) -> String {
+    if entries.is_empty() {
+        return format!("{head}none\n");
+    }
+    let mut out = String::new();
+    let mut line = head.to_string();
+    let mut fresh = true;
+    for (i, e) in entries.iter().enumerate() {
+        let piece = if i + 1 < entries.len() { format!("{e}{sep}") } else { e.clone() };
+        if !fresh && line.chars().count() + 1 + piece.chars().count() > LINE_WIDTH {
+            out.push_str(&line);
+            out.push('\n');
+            line = indent.to_string();
+            fresh = true;
+        }
+        if !fresh {
+            line.push(' ');
+        }
+        line.push_str(&piece);
+        fresh = false;
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// `text` with each line wider than [`LINE_WIDTH`] cut at its commas (a list of cards in
+/// an account), or at its spaces where it has none, the rest of it indented under the
+/// line's start.
+pub fn fit(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        if body.chars().count() <= LINE_WIDTH {
+            out.push_str(line);
+            continue;
+        }
+        let indent = " ".repeat(body.len() - body.trim_start().len() + 4);
+        let sep = if body.contains(", ") { "," } else { "" };
+        let entries: Vec<String> = body.split(if sep.is_empty() { " " } else { ", " }).map(String::from).collect();
+        out.push_str(&wrap_joined("", &entries, sep, &indent));
+        if !line.ends_with('\n') {
+            out.pop();
+        }
+    }
+    out
 }
 
 /// Whether a list may hold one entry a seat: as many as the seats, and not words (a list of
@@ -475,6 +570,31 @@ mod tests {
             out,
             "  hand: A♠, K♥\n  pot: 4 · phase: Bet\n  own:\n    hand_size: 2 · top: red 1\n  piles:\n    - 3♣, 4♣\n    - none\n    - 5♦\n  picks: 3, 5\n  seat     folded  stacks  life  lands  declared\n  0 you    no      99      20    none   -\n  1 tight  yes     97      18    red    stays\n"
         );
+        // What would pass a terminal's width is cut: a list at its commas, onto indented
+        // lines; a table into tables of whole columns, each led by the seat column.
+        let cards: Vec<String> = (0..40).map(|i| format!("c{i:02}")).collect();
+        let mut wide: serde_json::Map<String, serde_json::Value> =
+            (0..12).map(|i| (format!("column_{i:02}"), serde_json::json!([i, i + 1]))).collect();
+        wide.insert("pool".into(), serde_json::json!(cards));
+        let wide = serde_json::Value::Object(wide);
+        let mut out = String::new();
+        render_view(&mut out, &wide, &names, &mut HashSet::new());
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines.iter().all(|l| l.chars().count() <= LINE_WIDTH), "{out}");
+        assert_eq!(lines[0], format!("  pool: {},", cards[..18].join(", ")));
+        assert_eq!(lines[1], format!("      {},", cards[18..37].join(", ")));
+        assert_eq!(lines[2], format!("      {}", cards[37..].join(", ")));
+        let heads: Vec<&&str> = lines.iter().filter(|l| l.starts_with("  seat ")).collect();
+        assert_eq!(heads.len(), 2, "{out}");
+        assert!(heads[1].contains("column_11") && !heads[0].contains("column_11"), "{out}");
+        assert_eq!(out.matches("column_").count(), 12, "each column once: {out}");
+        // An account's long line is cut at its commas, under its start.
+        let long = format!("  seat 0 holds {}; turns up 9\nshort, line\n", cards[..30].join(", "));
+        let cut = fit(&long);
+        assert!(cut.lines().all(|l| l.chars().count() <= LINE_WIDTH), "{cut}");
+        assert_eq!(cut.lines().nth(1).map(|l| &l[..7]), Some("      c"), "{cut}");
+        assert_eq!(cut.replace(",\n      ", ", "), long);
+        assert_eq!(fit("a, b"), "a, b");
         let told = "== Deal\nx\n-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n";
         // A unit that fits is told whole; a long one from its last section, saying so.
         assert_eq!(reveal_tail(told), told);

@@ -600,6 +600,7 @@ const FAVOURED: GameInfo = GameInfo {
     default_seats: |_| Vec::new(),
     build: build_favoured,
     rewinds: false,
+    view_legend: "",
 };
 
 #[test]

@@ -382,6 +382,11 @@ fn a_person_is_told_what_happens_between_its_decisions_and_nothing_hidden() {
             assert_eq!(first.matches(line).count(), times, "{args:?}: '{line}' in\n{first}");
         }
     }
+    // Two hands lost alike bound no interval: the standing leaves it out.
+    let o = play_piped(&["--game", "leduc-poker", "--seats", "you,random", "--seed", "3", "--rounds", "2"], &ones);
+    let text = stdout(&o);
+    let after = &text[text.find("After 2 hands").unwrap()..];
+    assert!(after.contains("-1.000") && !after.contains("_lo"), "{text}");
     // Seven Poker's rounds are told as they end, while the game goes on.
     let o = play_piped(&["--game", "seven-poker", "--seed", "5", "--rounds", "1"], &ones);
     let text = stdout(&o);
@@ -396,6 +401,27 @@ fn a_person_is_told_what_happens_between_its_decisions_and_nothing_hidden() {
     let dealt = text.find("== Game 1").unwrap();
     assert!(!text[..dealt].contains("top_discard") && text[dealt..].contains("top_discard"), "{text}");
     assert!(text[..dealt].contains("piles_as_last_seen"), "{text}");
+}
+
+/// `play` opens with what its view's less obvious labels mean, and keeps what it can cut
+/// (lists, moves, seat tables) within a terminal's width.
+#[test]
+fn play_explains_its_view_and_fits_a_terminal() {
+    let ones = "1\n".repeat(3000);
+    let o = play_piped(&["--game", "sevens", "--seats", "you,tight", "--seed", "2", "--rounds", "1"], &ones);
+    let text = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let legend = &text[text.find("In your view:\n").expect(&text)..text.find("You are seat").expect(&text)];
+    assert!(legend.contains("\n  street, put_in: chips each seat has put in"), "{legend}");
+    // Winston's build offers whole decks of 30 cards, and its views and account hold pools
+    // of 45; Live-Draft's table holds each seat's creatures.
+    for (game, seen) in [("winston-crazier-eights", "\n   14) build "), ("live-draft", "  creatures:\n    0 you: ")] {
+        let o = play_piped(&["--game", game, "--seats", "you,random", "--seed", "4", "--rounds", "1"], &ones);
+        let text = stdout(&o);
+        assert!(o.status.success() && text.contains(seen) && text.contains("== Result"), "{text}");
+        let long: Vec<&str> = text.lines().filter(|l| l.chars().count() > 100).collect();
+        assert!(long.is_empty(), "{game}: {long:#?}");
+    }
 }
 
 #[test]
@@ -428,7 +454,7 @@ fn play_reprompts_on_bad_input_and_keeps_the_units_finished_when_input_ends() {
     assert!((1..50).contains(&rounds), "{summary}");
     // Moves may also be typed in words; with no answer at all, nothing is written.
     let o =
-        play_piped(&["--game", "kuhn-poker", "--seats", "you,tight", "--rounds", "1", "--seed", "1"], "RAISE\ncall\n");
+        play_piped(&["--game", "kuhn-poker", "--seats", "you,tight", "--rounds", "1", "--seed", "1"], "BET\ncall\n");
     assert!(o.status.success() && stdout(&o).contains("After 1 hand"), "{}", stdout(&o));
     let none = dir.join("none");
     let o = play_piped(&["--game", "kuhn-poker", "--rounds", "2", "--out", none.to_str().unwrap()], "");

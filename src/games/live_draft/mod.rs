@@ -36,6 +36,10 @@ crate::game_def! {
     description: "one shared library drawn by tableau, pipeline, rummy or blind; lands and creatures (2-4 players)";
 
     const DEFAULT_MIX: &'static [&'static str] = &["best-card", "curve", "colour", "hate"];
+    const VIEW_LEGEND: &'static str = "
+        row: the face-up cards a seat may take instead of drawing
+        hand_cards_seen_taken: cards in each seat's hand that you saw it take
+        mill: mill counters: a card a seat took from the library (the fewest win when it runs out)";
 
     fn measures(_rules: &Rules) -> Measures {
         measures::measures()

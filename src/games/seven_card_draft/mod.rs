@@ -49,6 +49,14 @@ crate::game_def! {
     const DEFAULT_MIX: &'static [&'static str] =
         &["greedy", "hate", "tight", "random", "loose-aggressive", "wild-hunter", "late-folder"];
     const POLICY_FALLBACK: Option<&'static str> = Some("greedy");
+    const VIEW_LEGEND: &'static str = "
+        round: the round of the game, from 0; pick and betting_round count from 1
+        seen: every card you saw in the packs you held this round
+        picks: your picks this round, each with the seat whose pack it came from (pack_of)
+        taken_from_packs_that_came_back: for each pack back with you, what was taken since you passed it
+        committed, this_betting_round: chips each seat has put in this round, and in this betting round
+        left_in_pack_of: what you left in each seat's pack (by the seat dealt it) when you last passed it
+        pack_holder_of: whose pack each seat holds now, by the seat it was dealt to";
 
     fn measures(variant: &Variant) -> Measures {
         measures::measures(variant)

@@ -39,6 +39,14 @@ crate::game_def! {
 
     const DEFAULT_MIX: &'static [&'static str] = &["adaptive", "colour", "rainbow", "bluffer", "fold-to-keep"];
     const POLICY_FALLBACK: Option<&'static str> = Some("adaptive");
+    const VIEW_LEGEND: &'static str = "
+        round, first: the round of the game, from 0, and its first player
+        received: the card your right neighbour gave you, while you choose one to give back
+        discards, discarded: the discard pile, and the cards each seat discarded face up this round
+        pile: cards left to draw
+        hand_sizes, held: each hand's size as dealt (less victory cards taken), and what it holds now
+        shown, known: cards each seat showed this round; all the cards everyone knows it holds
+        kept_after_folding: whether the seat folded keeping cards for the next round";
 
     /// The game's win share: players race to the victory target, not to victory cards.
     fn training_value(rules: &Rules, state: &engine::State, out: &RoundResult, seat: usize) -> f64 {

@@ -46,6 +46,14 @@ crate::game_def! {
     /// players exact (a calling station) and no-trade join.
     const DEFAULT_MIX: &'static [&'static str] = &["tight", "bluffer", "greedy", "random", "exact", "no-trade"];
     const POLICY_FALLBACK: Option<&'static str> = Some("tight");
+    const VIEW_LEGEND: &'static str = "
+        total: your cards' total: closest to 7 without going over wins
+        hand_no: the hand of this unit, from 0
+        carried: chips carried into this hand from a pot nobody won
+        to_match: the bet every seat still in must have put in this hand
+        street, put_in: chips each seat has put in this hand's betting, and over the whole unit
+        traded, cards_traded: whether each seat has traded this hand, and how many cards it drew
+        turns, cards_drawn: turns each seat has taken this hand; cards drawn from the pile this hand";
 
     fn measures(_rules: &Rules) -> Measures {
         measures::measures()

@@ -38,6 +38,12 @@ crate::game_def! {
     description: "Winston draft from three piles, 30-card decks, then Crazier Eights (2 players)";
 
     const DEFAULT_MIX: &'static [&'static str] = &["value", "colour"];
+    const VIEW_LEGEND: &'static str = "
+        piles_as_last_seen: each pile's cards as you saw them when you last looked (pile 1 first)
+        opponent_took, opponent_passed: cards you know the opponent took, and passed
+        to_match: what the next card played must match: a colour, or the rank
+        deck_top_known, deck_bottom_known: a card of the deck known from a peek
+        own_deck_seen_by_opponent: cards of your deck the opponent has seen face up this match";
 
     fn measures(variant: &Variant) -> Measures {
         measures::measures(&variant.rules)

@@ -162,10 +162,12 @@ impl<F: Flavour> Forward for State<F> {
     }
 
     fn describe(&self, _rules: &Rules<F>, m: Action, _observer: usize) -> String {
-        // Every action is public. With no bet to match, a call is a check.
+        // Every action is public. With no bet to match, a call is a check and a raise a bet,
+        // as the account tells them.
         let facing = self.public.to_act.is_some_and(|s| self.public.put_in[usize::from(s)] < self.public.stakes);
         match m {
             Action::Call if !facing => "check".into(),
+            Action::Raise if !facing => "bet".into(),
             other => other.to_string(),
         }
     }
