@@ -182,8 +182,7 @@ impl Outside for HumanSeat {
         text.push_str("Your moves:\n");
         for (i, m) in d.legal.iter().enumerate() {
             // A long move (a deck to build) is cut at its commas.
-            let parts: Vec<String> = m.split(", ").map(String::from).collect();
-            text.push_str(&wrap_list(&format!("  {:>3}) ", i + 1), &parts, "        "));
+            text.push_str(&fit(&format!("  {:>3}) {m}\n", i + 1)));
         }
         show(&text);
         let n = d.legal.len();
@@ -366,10 +365,9 @@ fn render_fields(
                     out.push_str(&format!("{pad}  - {}\n", inline(item)));
                 }
             }
-            Value::Array(items) => {
+            Value::Array(_) => {
                 flush(&mut figures, out);
-                let entries: Vec<String> = items.iter().map(inline).collect();
-                out.push_str(&wrap_list(&format!("{pad}{k}: "), &entries, &format!("{pad}    ")));
+                out.push_str(&fit(&format!("{pad}{k}: {}\n", inline(v))));
             }
             Value::String(s) if s.len() > 24 => {
                 flush(&mut figures, out);
@@ -423,31 +421,21 @@ fn render_fields(
         }
         for c in (1..all.len()).filter(|&c| wide(c)) {
             out.push_str(&format!("{pad}{}:\n", all[c].0));
-            for (s, seat) in all[0].1.iter().enumerate() {
-                let entries: Vec<String> = all[c].1[s].split(", ").map(String::from).collect();
-                out.push_str(&wrap_list(&format!("{pad}  {seat}: "), &entries, &format!("{pad}      ")));
+            for (seat, cell) in all[0].1.iter().zip(&all[c].1) {
+                out.push_str(&fit(&format!("{pad}  {seat}: {cell}\n")));
             }
         }
     }
 }
 
-/// Widest a line of the view grows where it can be cut (a list, a table).
+/// Widest a line `play` prints grows where it can be cut (a list, a move, a table, an account).
 const LINE_WIDTH: usize = 100;
 
-/// `head` then `entries` joined by commas, cut after a comma where the line would pass
-/// [`LINE_WIDTH`], each further line starting with `indent`; `none` for no entries.
-fn wrap_list(head: &str, entries: &[String], indent: &str) -> String {
-    wrap_joined(head, entries, ",", indent)
-}
-
-/// `head` then `entries` joined by `sep` and a space, cut after a `sep` where the line
-/// would pass [`LINE_WIDTH`], each further line starting with `indent`.
-fn wrap_joined(head: &str, entries: &[String], sep: &str, indent: &str) -> String {
-    if entries.is_empty() {
-        return format!("{head}none\n");
-    }
+/// `entries` joined by `sep` and a space, cut after a `sep` where the line would pass
+/// [`LINE_WIDTH`], each further line starting with `indent`.
+fn wrap_joined(entries: &[String], sep: &str, indent: &str) -> String {
     let mut out = String::new();
-    let mut line = head.to_string();
+    let mut line = String::new();
     let mut fresh = true;
     for (i, e) in entries.iter().enumerate() {
         let piece = if i + 1 < entries.len() { format!("{e}{sep}") } else { e.clone() };
@@ -482,7 +470,7 @@ pub fn fit(text: &str) -> String {
         let indent = " ".repeat(body.len() - body.trim_start().len() + 4);
         let sep = if body.contains(", ") { "," } else { "" };
         let entries: Vec<String> = body.split(if sep.is_empty() { " " } else { ", " }).map(String::from).collect();
-        out.push_str(&wrap_joined("", &entries, sep, &indent));
+        out.push_str(&wrap_joined(&entries, sep, &indent));
         if !line.ends_with('\n') {
             out.pop();
         }
