@@ -229,15 +229,18 @@ pub trait GameDef: Sized + Send + Sync + 'static {
     ) -> String;
     /// `event` told to a person at seat `observer` as it happens (`play`), in the words of
     /// [`Game::tell`], where the seat may see it and the moves told to it do not carry it:
-    /// a result, a hand shown, the cards the seat itself draws. `None` for the rest (by
-    /// default every event).
+    /// a result, a hand shown, the cards the seat itself draws. `dealt` is the unit as
+    /// dealt (started from the same deal seed, before any decision), for a game whose
+    /// telling needs its deal (Live-Draft's card table). `None` for the rest (by default
+    /// every event).
     fn news(
         rules: &VariantOf<Self>,
+        dealt: &Self::State,
         names: &[&str],
         event: &<Self::State as Forward>::Event,
         observer: usize,
     ) -> Option<String> {
-        let _ = (rules, names, event, observer);
+        let _ = (rules, dealt, names, event, observer);
         None
     }
 
@@ -398,10 +401,20 @@ impl<G: GameDef> Contest<G> {
         let person = seating
             .iter()
             .position(|&i| matches!(&self.lineup[i].1, Strategy::Outside(spec, _) if matches!(**spec, crate::outside::OutsideSpec::Human(_))));
+        // The unit as dealt, for the news: the worker's own state is played meanwhile.
+        let dealt = match person {
+            Some(_) => {
+                let mut state = Box::new(G::State::new(&self.rules));
+                state.start(&self.rules, seeds.deal, seeds.deal_index, &mut NoEvents, &mut out.clone())?;
+                Some(state)
+            }
+            None => None,
+        };
         let mut sink = News {
             events: Vec::new(),
             say: |e: &<G::State as Forward>::Event| {
-                if let Some(text) = person.and_then(|p| G::news(&self.rules, &names, e, p)) {
+                let (Some(p), Some(dealt)) = (person, &dealt) else { return };
+                if let Some(text) = G::news(&self.rules, dealt, &names, e, p) {
                     crate::outside::terminal::news(&text);
                 }
             },

@@ -230,7 +230,7 @@ impl ProcessSpec {
             return Err(self.gave_up(failures));
         }
         let mut command = Command::new("sh");
-        command.arg("-c").arg(&self.cmd).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit());
+        command.arg("-c").arg(&self.cmd).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         #[cfg(unix)]
         {
             // Its own process group: Ctrl-C at the terminal reaches draftsim, which stops
@@ -257,8 +257,22 @@ impl ProcessSpec {
                 line.clear();
             }
         });
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let name = self.name.clone();
+        // Each line the program logs is passed on led by its seat name, so that several
+        // programs' logs (and draftsim's own warnings) can be told apart.
+        let log = std::thread::spawn(move || {
+            let mut reader = BufReader::new(stderr);
+            let mut line = Vec::new();
+            while matches!(reader.read_until(b'\n', &mut line), Ok(n) if n > 0) {
+                let text = String::from_utf8_lossy(&line);
+                eprintln!("[{name}] {}", text.trim_end_matches(['\n', '\r']));
+                line.clear();
+            }
+        });
         RUNNING.lock().unwrap_or_else(PoisonError::into_inner).push(child.id());
-        let process = Process { child, to_bot: Some(to_bot), from_bot, healthy: true, asked: 0, reaped: false };
+        let process =
+            Process { child, to_bot: Some(to_bot), from_bot, log: Some(log), healthy: true, asked: 0, reaped: false };
         if let Some(hello) = self.hello.get() {
             process.send(hello.clone());
         }
@@ -323,6 +337,8 @@ struct Process {
     /// `None` once closed.
     to_bot: Option<Sender<String>>,
     from_bot: Receiver<String>,
+    /// The thread passing its stderr on, until the program has been waited for.
+    log: Option<std::thread::JoinHandle<()>>,
     /// Whether it is still answering: a program that ends the run well gets its `bye`
     /// and a moment to exit; a lost one is stopped at once.
     healthy: bool,
@@ -333,6 +349,20 @@ struct Process {
 }
 
 impl Process {
+    /// Waits a moment for the stderr thread to pass on what the program wrote last: the
+    /// pipe closes when the program's group is gone, unless a child it left elsewhere
+    /// holds it open, which is not waited for.
+    fn finish_log(&mut self) {
+        let Some(log) = self.log.take() else { return };
+        let deadline = std::time::Instant::now() + LOG_GRACE;
+        while !log.is_finished() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        if log.is_finished() {
+            let _ = log.join();
+        }
+    }
+
     fn send(&self, line: String) {
         // A closed channel means the writer stopped on a broken pipe: the next read says so.
         if let Some(to_bot) = &self.to_bot {
@@ -343,6 +373,9 @@ impl Process {
 
 /// How long a program told `bye` has to exit before it is stopped.
 const BYE_GRACE: Duration = Duration::from_millis(500);
+
+/// How long a program's last stderr lines may take to be passed on once it has exited.
+const LOG_GRACE: Duration = Duration::from_millis(200);
 
 impl Drop for Process {
     fn drop(&mut self) {
@@ -369,6 +402,7 @@ impl Drop for Process {
             let _ = self.child.kill();
             let _ = self.child.wait();
         }
+        self.finish_log();
         RUNNING.lock().unwrap_or_else(PoisonError::into_inner).retain(|&p| p != pid);
     }
 }
@@ -419,6 +453,9 @@ impl ExternalSeat {
             let _ = p.child.kill();
             let status = p.child.wait().ok().and_then(|s| s.code());
             p.reaped = true;
+            // Its last words (the shell's "not found") are passed on before the error
+            // that names them.
+            p.finish_log();
             *self.spec.counts.last_exit.lock().unwrap_or_else(PoisonError::into_inner) = status;
         }
         self.process = None;

@@ -259,7 +259,11 @@ fn a_bot_that_keeps_failing_stops_the_run_with_one_line() {
     let o =
         draftsim(&["run", "--game", "kuhn-poker", "--seats", "ext{cmd=\"no-such-bot-here\"},tight", "--rounds", "40"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stderr(&o).contains("status 127: `sh` could not find a command of it"), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("status 127: `sh` could not find a command of it"), "{err}");
+    // The shell's own message is passed on led by the seat's name, before the error.
+    let said = err.find("[ext{cmd=\"no-such-bot-here\"}] sh: ").expect(&err);
+    assert!(err[said..].contains("not found") && said < err.find("error").unwrap(), "{err}");
     // calibrate measures a preset's drafting module, which a program has not got.
     let o = draftsim(&["calibrate", "--seats", &dead, "--rounds", "40"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
@@ -329,7 +333,7 @@ fn a_person_is_told_what_happens_between_its_decisions_and_nothing_hidden() {
     // Seven Poker: the person exchanges two cards once, then nothing.
     let exchange = format!("4\n{ones}");
     type Case<'a> = (&'a [&'a str], &'a str, &'a [(&'a str, usize)]);
-    let cases: [Case; 4] = [
+    let cases: [Case; 5] = [
         (
             &["--game", "sevens", "--seats", "you,tight,greedy", "--seed", "3", "--rounds", "2"],
             &twos,
@@ -369,6 +373,20 @@ fn a_person_is_told_what_happens_between_its_decisions_and_nothing_hidden() {
                 // Its account is cut to the last round, after the game is over.
                 ("seat 1 (colour) holds", 0),
                 ("judged", 2),
+            ],
+        ),
+        (
+            // Live-Draft: the card names come from the deal's own card table.
+            &["--game", "live-draft", "--seed", "4", "--rounds", "1"],
+            &ones,
+            &[
+                ("seat 0 (you) draws white 4/6 (cost 4)", 2),
+                ("seat 0 (you) opens with 2 lands", 2),
+                ("seat 1 (curve) draws black 7/7 (cost 6)", 1),
+                ("seat 1 (curve) opens with", 1),
+                ("== Turn 3 · seat 0 (you)", 2),
+                ("seat 0 (you) takes 2 damage: 18 life", 2),
+                ("-- seat 1 (curve) wins (last standing)", 2),
             ],
         ),
     ];

@@ -45,9 +45,30 @@ crate::game_def! {
         measures::measures()
     }
     fn tell(rules: &Rules, state: &engine::State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
-        let cards: Vec<Card> = (0..rules.library_cards()).map(|i| state.card(i as u8)).collect();
-        tell(&cards, names, events, out)
+        tell(&card_table(rules, state), names, events, Some(out))
     }
+    fn news(rules: &Rules, dealt: &engine::State, names: &[&str], event: &Event, observer: usize) -> Option<String> {
+        // Moves (picks, discards, lands, casts, attacks, blocks) are told as moves; what
+        // happens without one is news. Another seat's draw from the library is hidden.
+        let told = match *event {
+            Event::Library { .. }
+            | Event::Turn { .. }
+            | Event::Wipe
+            | Event::Slide { .. }
+            | Event::Dies { .. }
+            | Event::Damage { .. }
+            | Event::End { .. } => true,
+            Event::Opening { seat, .. } => seat == observer,
+            Event::Draw { seat, how, .. } => seat == observer && how == How::Library,
+            _ => false,
+        };
+        told.then(|| tell(&card_table(rules, dealt), names, std::slice::from_ref(event), None))
+    }
+}
+
+/// The unit's cards by id, as the deal made them.
+fn card_table(rules: &Rules, state: &engine::State) -> Vec<Card> {
+    (0..rules.library_cards()).map(|i| state.card(i as u8)).collect()
 }
 
 /// A strategy by preset name, file, derived preset or search preset.
@@ -55,8 +76,8 @@ pub fn load_strategy(name: &str) -> Result<Strategy<Preset>, InputError> {
     contest::load_strategy::<Def>(name)
 }
 
-/// A game told move by move.
-pub fn tell(cards: &[Card], names: &[&str], events: &[Event], out: &RoundResult) -> String {
+/// A game told move by move, closed by its result where `out` is given.
+pub fn tell(cards: &[Card], names: &[&str], events: &[Event], out: Option<&RoundResult>) -> String {
     let mut text = String::new();
     let seat = |s: usize| format!("seat {s} ({})", names[s]);
     let card = |id: u8| cards.get(usize::from(id)).map_or("nothing".to_string(), |c| c.name());
@@ -68,7 +89,14 @@ pub fn tell(cards: &[Card], names: &[&str], events: &[Event], out: &RoundResult)
                     row[..len].iter().map(|&c| if c == NO_CARD { "-".to_string() } else { card(c) }).collect();
                 writeln!(text, "  row: {}", shown.join(" | "))
             }
-            Event::Opening { seat: s, lands } => writeln!(text, "  {} opens with {lands} lands", seat(s)),
+            Event::Opening { seat: s, lands } => {
+                writeln!(
+                    text,
+                    "  {} opens with {lands} {}",
+                    seat(s),
+                    crate::output::noun(lands as i64, "land", "lands")
+                )
+            }
             Event::Turn { seat: s, turn } => writeln!(text, "== Turn {turn} · {}", seat(s)),
             Event::Draw { seat: s, card: c, how, hate } => {
                 let from = match how {
@@ -84,7 +112,8 @@ pub fn tell(cards: &[Card], names: &[&str], events: &[Event], out: &RoundResult)
             Event::Land { seat: s, card: c } => writeln!(text, "  {} plays {}", seat(s), card(c)),
             Event::Cast { seat: s, card: c } => writeln!(text, "  {} casts {}", seat(s), card(c)),
             Event::Attack { seat: s, defender, attackers } => {
-                writeln!(text, "  {} attacks seat {defender} with {attackers} creatures", seat(s))
+                let noun = crate::output::noun(attackers as i64, "creature", "creatures");
+                writeln!(text, "  {} attacks seat {defender} with {attackers} {noun}", seat(s))
             }
             Event::Block { attacker, blocker } => {
                 writeln!(text, "    {} blocks {}", card(blocker), card(attacker))
@@ -109,7 +138,7 @@ pub fn tell(cards: &[Card], names: &[&str], events: &[Event], out: &RoundResult)
             }
         };
     }
-    super::write_results(&mut text, names, Some(out), |r| {
+    super::write_results(&mut text, names, out, |r| {
         format!("{} {}", r.score, crate::output::noun(r.score, "point", "points"))
     });
     text

@@ -62,7 +62,7 @@ impl<F: Flavour> GameDef for Def<F> {
     fn tell(rules: &Rules<F>, _state: &State<F>, names: &[&str], events: &[Event], out: &RoundResult) -> String {
         tell(rules, names, events, Some(out))
     }
-    fn news(rules: &Rules<F>, names: &[&str], event: &Event, observer: usize) -> Option<String> {
+    fn news(rules: &Rules<F>, _dealt: &State<F>, names: &[&str], event: &Event, observer: usize) -> Option<String> {
         let told = match *event {
             Event::Board { .. } | Event::Show { .. } | Event::Award { .. } => true,
             Event::Deal { seat, .. } => seat == observer,

@@ -64,7 +64,7 @@ crate::game_def! {
     fn tell(variant: &Variant, _state: &State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
         narrative::tell(variant, names, events, Some(out))
     }
-    fn news(variant: &Variant, names: &[&str], event: &Event, observer: usize) -> Option<String> {
+    fn news(variant: &Variant, _dealt: &engine::State, names: &[&str], event: &Event, observer: usize) -> Option<String> {
         let told = match *event {
             Event::RoundStart { .. }
             | Event::BettingStart { .. }

@@ -63,7 +63,7 @@ crate::game_def! {
     fn tell(rules: &Rules, _state: &engine::State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
         tell(Layout { per: rules.cards_per_colour }, names, events, Some(out))
     }
-    fn news(rules: &Rules, names: &[&str], event: &Event, observer: usize) -> Option<String> {
+    fn news(rules: &Rules, _dealt: &engine::State, names: &[&str], event: &Event, observer: usize) -> Option<String> {
         let told = match *event {
             Event::RoundStart { .. } | Event::Show { .. } | Event::Reveal { .. } | Event::Outcome { .. } => true,
             Event::Hand { seat, .. } | Event::Swap { seat, .. } => seat == observer,

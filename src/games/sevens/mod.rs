@@ -61,7 +61,7 @@ crate::game_def! {
     fn tell(_rules: &Rules, _state: &engine::State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
         tell(names, events, Some(out))
     }
-    fn news(_rules: &Rules, names: &[&str], event: &Event, observer: usize) -> Option<String> {
+    fn news(_rules: &Rules, _dealt: &engine::State, names: &[&str], event: &Event, observer: usize) -> Option<String> {
         let told = match *event {
             Event::HandStart { .. }
             | Event::Reveal { .. }

@@ -51,7 +51,7 @@ crate::game_def! {
     fn tell(variant: &Variant, _state: &engine::State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
         tell(&variant.pool, names, events, Some(out))
     }
-    fn news(variant: &Variant, names: &[&str], event: &Event, observer: usize) -> Option<String> {
+    fn news(variant: &Variant, _dealt: &engine::State, names: &[&str], event: &Event, observer: usize) -> Option<String> {
         let told = match *event {
             Event::GameStart { .. } | Event::GameEnd { .. } | Event::Reshuffle { .. } => true,
             Event::Blind { seat, .. }
