@@ -37,10 +37,11 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
     let pool = args.batch.exec.pool()?;
     pool.install(|| game.calibration(0, args.batch.seed.seed, None, &|_| {}))?;
     args.batch.exec.note(&format!(
-        "calibrating {}'s estimate: {}, {} players, {rounds} rounds, seed {}",
+        "calibrating {}'s estimate: {}, {} players, {rounds} {}, seed {}",
         seats[0],
         game_args.name(),
         game.players(),
+        draftsim::output::noun(rounds as i64, "round", "rounds"),
         args.batch.seed.seed
     ));
     warn_rules(game.as_ref());

@@ -54,11 +54,12 @@ pub fn compare(args: CompareArgs) -> Result<()> {
     let (format, out) = args.batch.output.open()?;
     let pairs = spec.strategies.len() * spec.strategies.len().saturating_sub(1) / 2;
     args.batch.exec.note(&format!(
-        "{} · {} players · strategies {} · seed {} · {rounds} rounds per pair, {pairs} pair{}",
+        "{} · {} players · strategies {} · seed {} · {rounds} {} per pair (rounded up to whole deals), {pairs} pair{}",
         info.name,
         spec.players,
         spec.strategies.join(","),
         spec.seed,
+        draftsim::output::noun(rounds as i64, "round", "rounds"),
         if pairs == 1 { "" } else { "s" }
     ));
     warn_rules(game.as_ref());

@@ -55,11 +55,12 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
     let (format, out) = args.batch.output.open()?;
     let budgets: Vec<String> = spec.budgets.iter().map(u32::to_string).collect();
     args.batch.exec.note(&format!(
-        "{} · {} players · search budgets {} · seed {} · {rounds} rounds per step",
+        "{} · {} players · search budgets {} · seed {} · {rounds} {} per step (rounded up to whole deals)",
         info.name,
         spec.players,
         budgets.join(","),
-        spec.seed
+        spec.seed,
+        draftsim::output::noun(rounds as i64, "round", "rounds")
     ));
     warn_rules(game.as_ref());
     let meta = serde_json::json!({

@@ -95,9 +95,20 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
         ))
         .into());
     }
-    if seats.iter().filter(|s| *s == HUMAN).count() != 1 {
+    let yours = seats.iter().filter(|s| *s == HUMAN).count();
+    if yours != 1 {
+        // The seat a person plays is named `you`, whatever else the list holds (`me`).
+        let (said, example): (String, Vec<&str>) = if yours == 0 {
+            let rest = seats.iter().skip(1).map(String::as_str);
+            (format!("none of {} is `{HUMAN}`", seats.join(",")), std::iter::once(HUMAN).chain(rest).collect())
+        } else {
+            let mut kept = false;
+            let once = seats.iter().map(String::as_str).filter(|s| *s != HUMAN || !std::mem::replace(&mut kept, true));
+            (format!("`{HUMAN}` is named {yours} times"), once.collect())
+        };
         return Err(InputError::new(format!(
-            "--seats: name the seat `{HUMAN}` once, e.g. --seats {HUMAN},search,tight"
+            "--seats: {said}: name the seat you play `{HUMAN}` once, e.g. --seats {}",
+            example.join(",")
         ))
         .into());
     }

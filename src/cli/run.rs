@@ -135,8 +135,9 @@ pub fn run(args: RunArgs) -> Result<()> {
         ..RunMeta::new(args.game.name(), seed, rounds, tally.rounds, game.rules_toml(), listed)
     };
     warn_unused(&meta.notes);
-    // The score intervals are over deals (each played under every seating): one deal leaves
-    // no spread to measure, so they are unbounded.
+    // The paired differences are over deals (each played under every seating): one deal
+    // leaves no spread to measure, so they are unbounded (the summary's intervals fall back
+    // to the small-sample rule).
     if shard.is_none() && tally.rounds > 0 && tally.rounds < 2 * per {
         super::args::warn_one_deal(
             &match tally.rounds {
@@ -144,7 +145,7 @@ pub fn run(args: RunArgs) -> Result<()> {
                 n => format!("{n} {}", game.measures().units()),
             },
             &format!(" ({per} seating{})", if per == 1 { "" } else { "s" }),
-            "its score intervals need two deals and are",
+            "its paired score differences (the pairs table) need two deals and are",
             2 * per,
         );
     }

@@ -76,7 +76,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         None => format!("{players} players"),
     };
     let note = format!(
-        "{} · {players_note} · seats {}{} · seed {} · {rounds} rounds per variant, {variants} variant{}",
+        "{} · {players_note} · seats {}{} · seed {} · {rounds} {} per variant (rounded up to whole deals), {variants} variant{}",
         info.name,
         spec.seats.clone().unwrap_or_else(|| draftsim::sim::listed(&seats, players)).join(","),
         match &spec.seats {
@@ -87,6 +87,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
             Some(_) => String::new(),
         },
         spec.seed,
+        draftsim::output::noun(rounds as i64, "round", "rounds"),
         if variants == 1 { "" } else { "s" }
     );
     let mut meta = serde_json::json!({

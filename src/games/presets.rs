@@ -48,8 +48,8 @@ fn toml_error(text: &str, e: &toml::de::Error) -> String {
     }
 }
 
-/// An error without its leading `line N`.
-fn without_line(message: &str) -> String {
+/// An error without its leading `line N` (of a text draftsim wrote, not the user's file).
+pub(crate) fn without_line(message: &str) -> String {
     let Some(rest) = message.strip_prefix("line ") else { return message.to_string() };
     let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
     rest.strip_prefix(", ").or_else(|| rest.strip_prefix(": ")).unwrap_or(rest).to_string()

@@ -579,8 +579,20 @@ impl Tally {
         stats::mean_interval(self.rounds, self.length_sum as f64, self.length_sq as f64)
     }
 
-    /// Score per unit of strategy `x`, with a t interval over deal groups (paired).
+    /// Score per unit of strategy `x`, with a t interval over deal groups (paired); under
+    /// [`MIN_PAIRED_GROUPS`] groups, the small-sample rule's t interval over its units (a t
+    /// quantile on one or two groups' degrees of freedom spans more than a unit can score).
     pub fn score_per_round(&self, x: usize) -> stats::Estimate {
+        if self.groups[x].groups < MIN_PAIRED_GROUPS {
+            return self.strategy(x).score_per_round();
+        }
+        self.paired_score_per_round(x)
+    }
+
+    /// Score per unit of strategy `x` with its t interval over deal groups however few
+    /// (unbounded on one): for a bound that must not be narrower than the pairing allows
+    /// (exploitability by play, the optimisers' racing).
+    pub fn paired_score_per_round(&self, x: usize) -> stats::Estimate {
         self.groups[x].mean(self.instances[x].max(1) as f64)
     }
 
@@ -824,6 +836,32 @@ mod tests {
         // Group shares are 1 or 1/2 half the time each: sd 0.25 per group, 400 groups.
         let half = crate::stats::t_quantile_975(399) * 0.25 * (400.0f64 / 399.0).sqrt() / 20.0;
         assert!((paired.half_width() - half).abs() < 1e-9, "{paired:?} against {half}");
+    }
+
+    #[test]
+    fn scores_use_deal_groups_with_a_small_sample_rule() {
+        let m = measures();
+        // Strategy 0 at both seats of each group, scoring 3 and -1, or 5 and 1: groups of
+        // 2 and 6, units of -1 to 5.
+        let build = |groups: u64| {
+            let mut t = Tally::new(2, 2, &m);
+            for g in 0..groups {
+                let up = 2 * (g % 2) as i64;
+                for (seat, score) in [(0, 3 + up), (1, -1 + up)] {
+                    t.add_seat(0, seat, &SeatResult { score, ..SeatResult::default() });
+                }
+                t.add_group(&[2 + 2 * up, 0], &[0, 0], &[2, 2]);
+            }
+            t
+        };
+        let few = build(2);
+        let units = few.strategy(0).score_per_round();
+        assert_eq!(few.score_per_round(0), units, "two groups: a t interval over the units");
+        // t on one degree of freedom spans far more than any unit scores.
+        assert!(few.paired_score_per_round(0).half_width() > 3.0 * units.half_width());
+        let many = build(40);
+        assert_eq!(many.score_per_round(0), many.paired_score_per_round(0), "enough groups: over the groups");
+        assert_eq!(many.score_per_round(0).mean, 2.0);
     }
 
     #[test]

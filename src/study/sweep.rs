@@ -422,7 +422,12 @@ fn variants(
         }
         let label: Vec<String> = setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let (runner, seats) = (info.build)(Some(&text), None, Some(&seats))
-            .map_err(|e| e.context(format!("variant {}", label.join(" "))))?;
+            // The rules text is the base's with the variant's keys set: its line numbers
+            // are none of the user's.
+            .map_err(|e| {
+                InputError::new(crate::games::presets::without_line(&e.to_string()))
+                    .context(format!("variant {}", label.join(" ")))
+            })?;
         on_variant(out.len(), wanted.len(), &label.join(" "));
         let lineup = Lineup::new(&seats);
         let tally = tally_of(runner.as_ref(), &lineup)?;

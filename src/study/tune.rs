@@ -519,7 +519,7 @@ impl Evaluator for ExploitEvaluator<'_> {
     }
 
     fn score(&self, sample: &Played) -> Estimate {
-        let payoff = sample.tally.score_per_round(0);
+        let payoff = sample.tally.paired_score_per_round(0);
         Estimate { mean: -payoff.mean, lo: -payoff.hi, hi: -payoff.lo }
     }
 

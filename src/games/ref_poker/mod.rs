@@ -50,11 +50,7 @@ impl<F: Flavour> GameDef for Def<F> {
     const PRESETS: &'static [(&'static str, &'static str)] = F::PRESETS;
     /// A thinking player, a loose one, an aggressive one and the random baseline.
     const DEFAULT_MIX: &'static [&'static str] = &["tight", "random", "aggressive", "calling-station"];
-    const VIEW_LEGEND: &'static str = "
-        card, board: your card and the public card: a rank, then a suit's number (Q2: a queen of suit 2)
-        round: the betting round, from 0
-        stakes: what every seat still in must have put in
-        history: the actions so far, `|` between rounds";
+    const VIEW_LEGEND: &'static str = F::VIEW_LEGEND;
 
     fn measures(_rules: &Rules<F>) -> Measures {
         measures::measures()

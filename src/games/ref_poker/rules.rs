@@ -20,6 +20,8 @@ pub trait Flavour: Clone + Copy + Default + std::fmt::Debug + PartialEq + Send +
     const DESCRIPTION: &'static str;
     /// The presets of `strategies/<NAME>/`.
     const PRESETS: &'static [(&'static str, &'static str)];
+    /// What the view's labels mean, for `play` (see `GameDef::VIEW_LEGEND`).
+    const VIEW_LEGEND: &'static str;
     /// The game's default rules.
     fn defaults() -> Rules<Self>;
 }
@@ -39,6 +41,10 @@ impl Flavour for Kuhn {
     const DESCRIPTION: &'static str = "Kuhn poker, OpenSpiel's rules: three cards, one each, one bet (the solver's reference, 2 or 3 players, 4 with ranks = 4)";
     const PRESETS: &'static [(&'static str, &'static str)] =
         crate::embedded_presets!("kuhn-poker": "random", "calling-station", "aggressive", "tight", "search", "cfr");
+    const VIEW_LEGEND: &'static str = "
+        card: your card, J, Q or K (a suit's number follows it where the rules deal suits)
+        stakes: what every seat still in must have put in
+        history: the actions so far";
     fn defaults() -> Rules<Kuhn> {
         Rules {
             players: 2,
@@ -59,6 +65,11 @@ impl Flavour for Leduc {
     const DESCRIPTION: &'static str = "Leduc Hold'em, OpenSpiel's rules: six cards, two betting rounds around a public card (the solver's reference, 2-4 players)";
     const PRESETS: &'static [(&'static str, &'static str)] =
         crate::embedded_presets!("leduc-poker": "random", "calling-station", "aggressive", "tight", "search", "cfr");
+    const VIEW_LEGEND: &'static str = "
+        card, board: your card and the public card: a rank, then a suit's number (Q2: a queen of suit 2)
+        round: the betting round, from 0
+        stakes: what every seat still in must have put in
+        history: the actions so far, `|` between rounds";
     fn defaults() -> Rules<Leduc> {
         Rules {
             players: 2,

@@ -130,7 +130,8 @@ impl<F: Flavour> Forward for State<F> {
     fn observation_json(rules: &Rules<F>, obs: &Observation) -> serde_json::Value {
         let p = &obs.public;
         let n = p.players;
-        // A call with no raise to match in its round is a check.
+        // A call with no raise to match in its round is a check, and a raise a bet, as
+        // `describe` and the move menus say.
         let mut facing = false;
         let history: Vec<&str> = (p.history[..usize::from(p.len)].iter())
             .map(|&a| match a {
@@ -142,8 +143,9 @@ impl<F: Flavour> Forward for State<F> {
                 2 if facing => "call",
                 2 => "check",
                 _ => {
+                    let word = if facing { "raise" } else { "bet" };
                     facing = true;
-                    "raise"
+                    word
                 }
             })
             .collect();
