@@ -74,6 +74,18 @@ fn in_words(what: &str) -> String {
     {
         return format!("{head}; give {words}");
     }
+    // Shapes the parser names in its own terms.
+    const SHAPES: [(&str, &str); 3] = [
+        (", expected a boolean", "give true or false"),
+        (", expected a sequence", "give a list in brackets ([x, y])"),
+        (", expected a string", "give a value in quotes"),
+    ];
+    if let Some((shape, words)) = SHAPES.iter().find(|(s, _)| what.ends_with(s)) {
+        return format!("{}; {words}", &what[..what.len() - shape.len()]);
+    }
+    if what.starts_with("wanted string or table") || what.starts_with("data did not match any variant") {
+        return "not a value this key takes: `draftsim list rules GAME` lists those it takes".into();
+    }
     if let Some(rest) = what.strip_prefix("unknown field `")
         && let Some((name, known)) = rest.split_once("`, expected one of ")
     {

@@ -716,6 +716,10 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
     let fourth = rules("fourth.toml", "# a comment\nplayers = 4\nante = 1\nnosuch = 1\n");
     let malformed = rules("malformed.toml", "players = [\n");
     let poker = rules("poker.toml", "victory_target = 4\n");
+    // Values of the wrong shape are answered in a user's words, not the parser's.
+    let wild = rules("wild.toml", "wild = 3\n");
+    let sizes = rules("sizes.toml", "bet_sizes = 2\n");
+    let flag = rules("flag.toml", "flush_beats_full_house = \"yes\"\n");
     let existing = dir.join("exists");
     std::fs::create_dir_all(&existing).unwrap();
     let out = dir.join("never");
@@ -727,6 +731,9 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         (vec!["run", "--rules", &poker], "the file reads as seven-poker's rules: add --game seven-poker"),
         (vec!["run", "--seats", "search{iterations=-5},random", "--players", "2"], "give a whole number of 0 or more"),
         (vec!["run", "--rules", &malformed], "malformed.toml"),
+        (vec!["run", "--rules", &wild], "wild: not a value this key takes: `draftsim list rules GAME` lists"),
+        (vec!["run", "--rules", &sizes], "bet_sizes: invalid type: integer `2`; give a list in brackets"),
+        (vec!["run", "--rules", &flag], "flush_beats_full_house: invalid type: string \"yes\"; give true or false"),
         (vec!["run", "--players", "9"], "players = 9"),
         (vec!["run", "--rounds", "0"], "--rounds 0"),
         (vec!["run", "--out", existing.to_str().unwrap()], "--force"),
