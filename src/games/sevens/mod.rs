@@ -67,6 +67,7 @@ crate::game_def! {
             | Event::Reveal { .. }
             | Event::NobodyQualifies
             | Event::Award { .. }
+            | Event::Forfeit { .. }
             | Event::Refund { .. }
             | Event::LastStanding { .. } => true,
             Event::Deal { seat, .. } | Event::Trade { seat, .. } => seat == observer,
@@ -107,7 +108,7 @@ pub fn load_strategy(name: &str) -> Result<Strategy<Preset>, InputError> {
 }
 
 /// A unit of play told move by move, its result closing it where `out` is given.
-fn tell(names: &[&str], events: &[Event], out: Option<&RoundResult>) -> String {
+pub fn tell(names: &[&str], events: &[Event], out: Option<&RoundResult>) -> String {
     let mut text = String::new();
     let seat = |s: usize| format!("seat {s} ({})", names[s]);
     for e in events {
@@ -143,6 +144,9 @@ fn tell(names: &[&str], events: &[Event], out: Option<&RoundResult>) -> String {
             Event::Reveal { seat: s, hand } => writeln!(text, "  {} shows {hand}: total {}", seat(s), hand.total()),
             Event::NobodyQualifies => writeln!(text, "-- Everyone still in is over 7"),
             Event::Award { seat: s, chips } => writeln!(text, "  {} wins {chips}", seat(s)),
+            Event::Forfeit { seat: s, chips } => {
+                writeln!(text, "  {} takes {chips} of what the folded forfeited (no win)", seat(s))
+            }
             Event::Refund { seat: s, chips } => writeln!(text, "  {} takes back {chips}", seat(s)),
             Event::LastStanding { seat: s } => writeln!(text, "-- Everyone else folded: {} wins at once", seat(s)),
             Event::Search(note) => writeln!(text, "  ({note})"),

@@ -101,6 +101,14 @@ pub enum Event {
         /// Chips.
         chips: u32,
     },
+    /// Nobody qualified and the pot is refunded: a seat still in takes its share of the
+    /// stakes the folded forfeited (no win).
+    Forfeit {
+        /// The seat.
+        seat: usize,
+        /// Chips.
+        chips: u32,
+    },
     /// A seat gets its stake back.
     Refund {
         /// The seat.

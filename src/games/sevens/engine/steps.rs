@@ -338,7 +338,7 @@ pub(super) fn settle(rules: &Rules, t: &mut State, pot: u32, sink: &mut impl Sin
                     sink.event(Event::Refund { seat: s, chips: back });
                     if share > 0 {
                         out.seats[s].score += i64::from(share);
-                        sink.event(Event::Award { seat: s, chips: share });
+                        sink.event(Event::Forfeit { seat: s, chips: share });
                     }
                 }
                 return true;
