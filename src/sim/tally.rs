@@ -246,6 +246,13 @@ impl PairedSums {
     pub fn mean(&self, scale: f64) -> stats::Estimate {
         stats::mean_interval(self.groups, self.sum as f64 / scale, self.sum_sq as f64 / (scale * scale))
     }
+
+    /// Whether enough groups, not all alike, back a t interval over them (the small-sample
+    /// rule): otherwise an interval over units is used.
+    pub fn backs_an_interval(&self) -> bool {
+        let n = u128::from(self.groups);
+        self.groups >= MIN_PAIRED_GROUPS && self.sum_sq * n != (i128::from(self.sum) * i128::from(self.sum)) as u128
+    }
 }
 
 /// One seat's sums over deal groups, or every seat's together: its score, win shares and
@@ -580,10 +587,11 @@ impl Tally {
     }
 
     /// Score per unit of strategy `x`, with a t interval over deal groups (paired); under
-    /// [`MIN_PAIRED_GROUPS`] groups, the small-sample rule's t interval over its units (a t
-    /// quantile on one or two groups' degrees of freedom spans more than a unit can score).
+    /// [`MIN_PAIRED_GROUPS`] groups or with every group alike, the small-sample rule's t
+    /// interval over its units (a t quantile on one or two groups' degrees of freedom spans
+    /// more than a unit can score; groups alike show no spread at all).
     pub fn score_per_round(&self, x: usize) -> stats::Estimate {
-        if self.groups[x].groups < MIN_PAIRED_GROUPS {
+        if !self.groups[x].backs_an_interval() {
             return self.strategy(x).score_per_round();
         }
         self.paired_score_per_round(x)
@@ -677,7 +685,7 @@ impl Tally {
     /// Score per unit at seat `s`, with a t interval over deal groups (over units when the
     /// group sums are missing or too few).
     pub fn seat_score_per_round(&self, s: usize) -> stats::Estimate {
-        match self.seat_group(s).filter(|g| g.score.groups >= MIN_PAIRED_GROUPS) {
+        match self.seat_group(s).filter(|g| g.score.backs_an_interval()) {
             Some(g) => g.score.mean(self.seat_instances().max(1) as f64),
             None => self.seat(s).score_per_round(),
         }
@@ -843,10 +851,10 @@ mod tests {
         let m = measures();
         // Strategy 0 at both seats of each group, scoring 3 and -1, or 5 and 1: groups of
         // 2 and 6, units of -1 to 5.
-        let build = |groups: u64| {
+        let build = |groups: u64, alike: bool| {
             let mut t = Tally::new(2, 2, &m);
             for g in 0..groups {
-                let up = 2 * (g % 2) as i64;
+                let up = if alike { 0 } else { 2 * (g % 2) as i64 };
                 for (seat, score) in [(0, 3 + up), (1, -1 + up)] {
                     t.add_seat(0, seat, &SeatResult { score, ..SeatResult::default() });
                 }
@@ -854,14 +862,19 @@ mod tests {
             }
             t
         };
-        let few = build(2);
+        let few = build(2, false);
         let units = few.strategy(0).score_per_round();
         assert_eq!(few.score_per_round(0), units, "two groups: a t interval over the units");
         // t on one degree of freedom spans far more than any unit scores.
         assert!(few.paired_score_per_round(0).half_width() > 3.0 * units.half_width());
-        let many = build(40);
+        let many = build(40, false);
         assert_eq!(many.score_per_round(0), many.paired_score_per_round(0), "enough groups: over the groups");
         assert_eq!(many.score_per_round(0).mean, 2.0);
+        // Every group alike: no spread over groups, so over the units (3 and -1).
+        let alike = build(40, true);
+        assert_eq!(alike.paired_score_per_round(0).half_width(), 0.0);
+        assert_eq!(alike.score_per_round(0), alike.strategy(0).score_per_round());
+        assert!(alike.score_per_round(0).half_width() > 0.4);
     }
 
     #[test]
