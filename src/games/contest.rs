@@ -183,7 +183,12 @@ pub trait GameDef: Sized + Send + Sync + 'static {
 
     /// Parses a rules file (one-line errors naming the key); checks come in `compile`.
     fn parse_rules(text: &str) -> Result<Self::RulesFile, InputError> {
-        GameRules::from_toml(text)
+        GameRules::from_toml(text).map_err(|e| match e.to_string() {
+            m if m.ends_with(presets::NOT_A_VALUE) => {
+                InputError::new(format!("{m}: `draftsim list rules {}` lists those it takes", Self::NAME))
+            }
+            _ => e,
+        })
     }
     /// The rules file's player count, to set from `--players` or the seats.
     fn players_mut(rules: &mut Self::RulesFile) -> &mut usize {

@@ -55,6 +55,10 @@ pub(crate) fn without_line(message: &str) -> String {
     rest.strip_prefix(", ").or_else(|| rest.strip_prefix(": ")).unwrap_or(rest).to_string()
 }
 
+/// What [`in_words`] says of a value none of a key's forms takes (a rules file adds where
+/// its values are listed).
+pub(crate) const NOT_A_VALUE: &str = "not a value this key takes";
+
 /// A parser message in a user's words: the number a field takes instead of Rust's type
 /// name, and for an unknown field the known one it most resembles.
 fn in_words(what: &str) -> String {
@@ -84,7 +88,7 @@ fn in_words(what: &str) -> String {
         return format!("{}; {words}", &what[..what.len() - shape.len()]);
     }
     if what.starts_with("wanted string or table") || what.starts_with("data did not match any variant") {
-        return "not a value this key takes: `draftsim list rules GAME` lists those it takes".into();
+        return NOT_A_VALUE.into();
     }
     if let Some(rest) = what.strip_prefix("unknown field `")
         && let Some((name, known)) = rest.split_once("`, expected one of ")

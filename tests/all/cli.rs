@@ -731,7 +731,10 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         (vec!["run", "--rules", &poker], "the file reads as seven-poker's rules: add --game seven-poker"),
         (vec!["run", "--seats", "search{iterations=-5},random", "--players", "2"], "give a whole number of 0 or more"),
         (vec!["run", "--rules", &malformed], "malformed.toml"),
-        (vec!["run", "--rules", &wild], "wild: not a value this key takes: `draftsim list rules GAME` lists"),
+        (
+            vec!["run", "--rules", &wild],
+            "wild: not a value this key takes: `draftsim list rules seven-card-draft` lists",
+        ),
         (vec!["run", "--rules", &sizes], "bet_sizes: invalid type: integer `2`; give a list in brackets"),
         (vec!["run", "--rules", &flag], "flush_beats_full_house: invalid type: string \"yes\"; give true or false"),
         (vec!["run", "--players", "9"], "players = 9"),
