@@ -149,6 +149,12 @@ pub(super) fn finish_sweep(
         let at = if at.len() == results.len() { "every variant".to_string() } else { at.join("; ") };
         super::args::warn(&format!("{text} (in {at})"));
     }
+    // A variant of one deal leaves its whole-run figures over deals unbounded (as `run`
+    // warns too).
+    if let Some(r) = results.iter().find(|r| r.tally.deal_groups() == 1) {
+        let intervals = "its whole-run figures over deals (length_mean) need two deals and are";
+        super::args::warn_one_deal(&format!("{} rounds a variant", r.tally.rounds), "", intervals, 2 * r.tally.rounds);
+    }
     let table = study::sweep_table(results);
     if wide {
         say!("{}", table.to_aligned_text(4));

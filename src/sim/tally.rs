@@ -653,7 +653,7 @@ impl Tally {
     }
 
     /// Deal groups the run played (every strategy has a sum for each).
-    fn deal_groups(&self) -> u64 {
+    pub fn deal_groups(&self) -> u64 {
         self.groups.first().map_or(0, |g| g.groups)
     }
 

@@ -490,11 +490,12 @@ fn warnings_print_under_quiet() {
     assert!(!summary.contains("inf") && pairs.contains("-inf"), "{text}");
     let o = draftsim(&["run", "--rounds", "24", "--quiet"]);
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
-    // So do a compare, a ladder and a lower bound by play of one deal.
+    // So do a compare, a ladder, a sweep and a lower bound by play of one deal.
     let kuhn = ["--game", "kuhn-poker", "--rounds", "1", "--quiet"];
     for (args, said) in [
         (&["compare", "--strategies", "tight,random"][..], "a pair is one deal"),
         (&["ladder", "--budgets", "1,2"][..], "a step is one deal"),
+        (&["sweep", "--set", "ante=1,2"][..], "2 rounds a variant is one deal"),
         (&["exploitability", "--seats", "random,tight", "--bound", "lower"][..], "a responder is one deal"),
     ] {
         let o = draftsim(&[args, &kuhn[..]].concat());
