@@ -505,6 +505,18 @@ fn fmt4(v: f64) -> String {
     if v.is_nan() { "-".to_string() } else { crate::output::fixed(v, 4) }
 }
 
+/// An estimate in words: `mean [lo, hi]`, or where the interval says nothing (one unit,
+/// or units all alike, as in a short `play`) the mean with why it has none.
+fn estimate_text(mean: f64, lo: f64, hi: f64) -> String {
+    if !(lo.is_finite() && hi.is_finite()) {
+        format!("{} (no interval: too few units)", fmt4(mean))
+    } else if lo == hi {
+        format!("{} (no interval: every unit alike)", fmt4(mean))
+    } else {
+        format!("{} [{}, {}]", fmt4(mean), fmt4(lo), fmt4(hi))
+    }
+}
+
 /// A chart's image link, its title as the alternative text, and the sentence under it,
 /// marked so the page can leave it out past the chart cap.
 fn image(md: &mut String, file: &str, title: &str, sentence: &str) {

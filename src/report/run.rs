@@ -61,7 +61,7 @@ pub(super) fn run_section(
     order.sort_by(|&a, &b| sc[b].total_cmp(&sc[a]));
     if let (Some(&b), Some(&second), Some(&w)) = (order.first(), order.get(1), order.last()) {
         let words = score_column.replace('_', " ");
-        let at = |i: usize| format!("{} [{}, {}]", fmt4(sc[i]), fmt4(slo[i]), fmt4(shi[i]));
+        let at = |i: usize| estimate_text(sc[i], slo[i], shi[i]);
         // The leader against the runner-up on the same deals: a lead inside the noise is
         // no lead.
         let lead = load(dir, "pairs")?
@@ -82,37 +82,38 @@ pub(super) fn run_section(
             .flatten();
         let top = match lead {
             Some((d, l, h)) if l <= 0.0 && h >= 0.0 => format!(
-                "{} and {} lead level within noise: {words} {} and {} (paired difference {} [{}, {}])",
+                "{} and {} {} level within noise: {words} {} and {} (paired difference {})",
                 strategies[b],
                 strategies[second],
+                if w == second { "are" } else { "lead" },
                 at(b),
                 at(second),
-                fmt4(d),
-                fmt4(l),
-                fmt4(h)
+                estimate_text(d, l, h)
             ),
             Some((d, l, h)) => format!(
-                "{} scores most: {words} {}, {} [{}, {}] ahead of {} on the same deals",
-                strategies[b],
+                "{}: {words} {}, {} ahead of {} on the same deals",
+                person(&strategies[b], "scores most"),
                 at(b),
-                fmt4(d),
-                fmt4(l),
-                fmt4(h),
+                estimate_text(d, l, h),
                 strategies[second]
             ),
-            None => format!("{} scores most: {words} {}", strategies[b], at(b)),
+            None => format!("{}: {words} {}", person(&strategies[b], "scores most"), at(b)),
         };
-        let mut text = format!("{top}; {} scores least: {}.", strategies[w], at(w));
+        // Two strategies are both named already; a third or more names the last.
+        let mut text = if w == second {
+            format!("{top}.")
+        } else {
+            format!("{top}; {}: {}.", person(&strategies[w], "scores least"), at(w))
+        };
         if let Some(m) = (0..strategies.len()).filter(|&i| wr[i].is_finite()).max_by(|&x, &y| wr[x].total_cmp(&wr[y]))
             && m != b
         {
-            text += &format!(
-                " The highest win rate is {}'s: {} [{}, {}].",
-                strategies[m],
-                fmt4(wr[m]),
-                fmt4(lo[m]),
-                fmt4(hi[m])
-            );
+            let whose = if strategies[m] == crate::outside::HUMAN {
+                "yours".to_string()
+            } else {
+                format!("{}'s", strategies[m])
+            };
+            text += &format!(" The highest win rate is {whose}: {} [{}, {}].", fmt4(wr[m]), fmt4(lo[m]), fmt4(hi[m]));
         }
         page.headline(Question::WhoWins, text);
     }
@@ -393,4 +394,24 @@ pub(super) fn histogram_section(
     }
     md.push('\n');
     Ok(())
+}
+
+/// `name` and a third-person verb phrase ("scores most"), in the second person where the
+/// name is the person who played (`play`'s seat `you`).
+fn person(name: &str, phrase: &str) -> String {
+    match phrase.split_once(' ') {
+        Some((verb, rest)) if name == crate::outside::HUMAN => {
+            format!("{name} {} {rest}", verb.strip_suffix('s').unwrap_or(verb))
+        }
+        _ => format!("{name} {phrase}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_person_who_played_is_spoken_to() {
+        assert_eq!(super::person("you", "scores least"), "you score least");
+        assert_eq!(super::person("tight", "scores least"), "tight scores least");
+    }
 }

@@ -323,6 +323,28 @@ fn a_person_plays_every_game_from_piped_answers() {
 }
 
 #[test]
+fn a_report_on_a_short_play_says_where_it_has_no_interval() {
+    let dir = scratch(FILE, "play-report");
+    let out = out_dir(&dir, "sevens");
+    // Folding every time: each hand costs the ante, every unit alike.
+    let o = play_piped(
+        &["--game", "sevens", "--seats", "you,tight", "--rounds", "2", "--seed", "5", "--out", out.to_str().unwrap()],
+        &"1\n".repeat(100),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report = dir.join("report");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    let who = md.lines().find(|l| l.contains("**Who wins?**")).unwrap();
+    assert!(
+        who.contains("tight scores most: chips per round 1.0000 (no interval: every unit alike), 2.0000 (no interval: every unit alike) ahead of you"),
+        "{who}"
+    );
+    assert!(!who.contains("least") && !who.contains("[1.0000, 1.0000]"), "two strategies are named once each: {who}");
+}
+
+#[test]
 fn a_person_is_told_what_happens_between_its_decisions_and_nothing_hidden() {
     // Each case: a game played from piped answers, then lines with how often each appears
     // before the second unit starts (or the result, for one unit). A line told as it

@@ -183,6 +183,14 @@ fn everyone_over_seven_follows_the_rule_in_force() {
     // Hand 1's pot (two antes, a raise and a call) carries into hand 2, then 6 into hand 3.
     assert!(events.iter().any(|e| matches!(e, Event::HandStart { hand: 1, carried: 4 })), "{events:?}");
     assert!(events.iter().any(|e| matches!(e, Event::HandStart { hand: 2, carried: 6 })), "{events:?}");
+    // Told, the unit is one hand: its first deal has no number, later ones say they carry.
+    let text = draftsim::games::sevens::tell(&["a", "b"], &events, Some(&out));
+    assert_eq!(text.matches("== The deal ·").count(), 1, "{text}");
+    assert!(
+        text.contains("== Deal 2 of this hand (nobody won the last)") && text.contains("· 4 chips carried over"),
+        "{text}"
+    );
+    assert!(text.contains("== Deal 3 of this hand") && !text.contains("Hand 1"), "{text}");
     assert_eq!((out.seats[0].score, out.seats[1].score), (0, 0), "refunded after the carry limit");
 }
 
@@ -339,7 +347,7 @@ fn the_whole_harness_works_for_sevens() {
         );
     }
     let replay = run(&["replay", "--game", "sevens", "--seed", "3", "--round", "5"]);
-    assert!(replay.contains("== Hand 1") && replay.contains("is dealt") && replay.contains("== Result"), "{replay}");
+    assert!(replay.contains("== The deal") && replay.contains("is dealt") && replay.contains("== Result"), "{replay}");
     assert_eq!(replay, run(&["replay", "--game", "sevens", "--seed", "3", "--round", "5"]));
     let compare = run(&[
         "compare",

@@ -53,7 +53,8 @@ pub fn measures(variant: &Variant) -> Measures {
             SHOWDOWN_WINS,
             "wild_wins",
             "wild_win_rate",
-            Shown::Summary,
+            // Without a wild rule the rate is zero by the rules, not a finding.
+            if variant.rules.wild.rules().is_empty() { Shown::Hidden } else { Shown::Summary },
             "share of showdown wins with a wild card in the winning hand",
         ),
         Measure::rate(

@@ -113,15 +113,14 @@ pub fn tell(names: &[&str], events: &[Event], out: Option<&RoundResult>) -> Stri
     let seat = |s: usize| format!("seat {s} ({})", names[s]);
     for e in events {
         let _ = match *e {
+            // The unit is "a hand" to a reader; only a carry-over's later deals get a number,
+            // so play's "hand 2 of 3" is never followed by a "Hand 1".
+            Event::HandStart { hand: 0, .. } => writeln!(text, "== The deal · dealer seat 0 · play starts at seat 1"),
             Event::HandStart { hand, carried } => writeln!(
                 text,
-                "== Hand {} · dealer seat 0 · play starts at seat 1{}",
+                "== Deal {} of this hand (nobody won the last) · dealer seat 0 · play starts at seat 1 · {carried} {} carried over",
                 hand + 1,
-                if carried > 0 {
-                    format!(" · {carried} {} carried over", crate::output::noun(i64::from(carried), "chip", "chips"))
-                } else {
-                    String::new()
-                }
+                crate::output::noun(i64::from(carried), "chip", "chips")
             ),
             Event::Deal { seat: s, hand } => writeln!(text, "{} is dealt {hand} (total {})", seat(s), hand.total()),
             Event::Act { seat: s, action, paid } => {
