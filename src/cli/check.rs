@@ -51,8 +51,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     match report.violation {
         None => {
             say!(
-                "{}: {planned} rounds checked, seats {}, seed {}: no invariant broken",
+                "{}: {planned} {} checked, seats {}, seed {}: no invariant broken",
                 args.game.name(),
+                game.measures().units(),
                 seats.join(","),
                 seed
             );

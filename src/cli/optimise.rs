@@ -16,8 +16,8 @@ use draftsim::study::optimise::{self, Evaluator, OptimiserConfig, OptimiserResul
 use draftsim::study::tune::{ExploitEvaluator, Objective, Played, TuneEvaluator};
 
 use super::args::{
-    BatchArgs, ExecArgs, GameRulesArgs, Known, OutputArgs, PlayersArg, SeatsArg, preset_names, seconds, warn_rules,
-    whole,
+    BatchArgs, ExecArgs, GameRulesArgs, Known, OutputArgs, PlayersArg, SeatsArg, preset_names, seconds, warn,
+    warn_rules, whole,
 };
 use super::study::state_file_for;
 
@@ -197,6 +197,22 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         );
     }
     print_result(&result, "objective", false, args.search.runners_up);
+    // A figure the parameters cannot move (Sevens' hands per unit are always 1) makes the
+    // "best" an accident of order.
+    let first = result.candidates[0].estimate.mean;
+    if result.candidates.len() > 1
+        && result.candidates.iter().all(|c| c.estimate.lo == c.estimate.hi && c.estimate.mean == first)
+    {
+        let names = evaluator.objective.metrics().join(", ");
+        let hint = if evaluator.objective.metrics().contains(&"mean_length") {
+            " (mean_length is the game's own units' length: rounds in a game, hands in a unit; length_mean counts decisions)"
+        } else {
+            ""
+        };
+        warn(&format!(
+            "every candidate scored the objective {first:.4} exactly: these parameters do not move {names}{hint}, so the best is arbitrary; tune a figure they move"
+        ));
+    }
     for (name, e) in metrics.iter().filter(|(n, _)| evaluator.objective.metrics().contains(&n.as_str())) {
         say!("  held-out {name}: {}", interval4(e));
     }
@@ -499,9 +515,12 @@ fn print_result(result: &OptimiserResult, what: &str, flip: bool, runners_up: us
     ranked.sort_by_key(|c| c.rank);
     if ranked.len() < runners_up.saturating_add(1) {
         say!(
-            "--runners-up {runners_up}: the search played {} candidates, so {} runners-up are held out",
-            result.candidates.len(),
-            ranked.len().saturating_sub(1)
+            "--runners-up {runners_up}: the search played {}, so {} held out",
+            draftsim::output::noun(result.candidates.len() as i64, "candidate", "candidates"),
+            match ranked.len().saturating_sub(1) {
+                1 => "1 runner-up is".to_string(),
+                n => format!("{n} runners-up are"),
+            }
         );
     }
     for c in ranked {

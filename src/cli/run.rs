@@ -82,7 +82,9 @@ pub fn run(args: RunArgs) -> Result<()> {
         args.until_ci.map(|w| format!("until every win-rate half-width is at most {w}, at most ")).unwrap_or_default(),
         game.measures().units(),
         if per == 1 { "" } else { "s" },
-        shard.map(|s| format!(" · shard {}/{}", s.index, s.count)).unwrap_or_default()
+        shard
+            .map(|s| format!(" · shard {}/{} plays {} of them", s.index, s.count, s.deals_of(planned / per) * per))
+            .unwrap_or_default()
     ));
     warn_rules(game.as_ref());
     let (deals, chunks) = (planned / per, (planned / per).div_ceil(CHUNK_DEALS));

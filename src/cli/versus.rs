@@ -144,7 +144,7 @@ pub fn versus(args: VersusArgs) -> Result<()> {
     let (format, out) = args.batch.output.open()?;
     let (players_a, players_b) = (built[0].0.players(), built[1].0.players());
     args.batch.exec.note(&format!(
-        "{} · A {} · B {} · {} · seats {} · seed {} · {}{} deals each ({} rounds of A)",
+        "{} · A {} · B {} · {} · seats {} · seed {} · {}{} deals each ({} {} of A)",
         info.name,
         args.a.display(),
         args.b.display(),
@@ -157,7 +157,8 @@ pub fn versus(args: VersusArgs) -> Result<()> {
         spec.seed,
         if args.until_ci { "until every figure is decided, at most " } else { "" },
         spec.deals,
-        spec.deals * per
+        spec.deals * per,
+        built[0].0.measures().units()
     ));
     let differs = rules_differences(&built[0].0.rules_toml(), &built[1].0.rules_toml());
     if differs.is_empty() {
@@ -179,7 +180,11 @@ pub fn versus(args: VersusArgs) -> Result<()> {
             let decided = rows.iter().all(|r| r.verdict != Verdict::Undecided);
             if decided || deals == cap {
                 args.batch.exec.note(&if decided {
-                    format!("--until-ci: every figure decided after {deals} deals ({} rounds of A)", deals * per)
+                    format!(
+                        "--until-ci: every figure decided after {deals} deals ({} {} of A)",
+                        deals * per,
+                        built[0].0.measures().units()
+                    )
                 } else {
                     format!("--until-ci: some figures still undecided at --rounds ({deals} deals)")
                 });

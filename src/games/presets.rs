@@ -118,12 +118,25 @@ pub fn load<T>(
     game: &str,
     parse: fn(&str) -> Result<T, InputError>,
 ) -> Result<T, InputError> {
-    parse(&preset_text(presets, name_or_path, game)?).map_err(|e| in_strategy(e, name_or_path))
+    parse(&preset_text(presets, name_or_path, game)?).map_err(|e| in_strategy(e, name_or_path, game))
+}
+
+/// The game a strategy file is kept for, where it lies in another game's folder of
+/// `strategies/` (a Sevens preset given to a Seven Card Draft run).
+fn other_games_preset(path: &str, game: &str) -> Option<String> {
+    let dir = std::path::Path::new(path).parent()?;
+    let folder = dir.file_name()?.to_str()?;
+    (dir.parent()?.file_name()? == "strategies" && folder != game).then(|| folder.to_string())
 }
 
 /// A strategy's parse error with the strategy named in front; a derived preset's without
 /// the line, which is a line of the TOML built from the overrides, not one the user wrote.
-pub fn in_strategy(e: InputError, name_or_path: &str) -> InputError {
+pub fn in_strategy(e: InputError, name_or_path: &str, game: &str) -> InputError {
+    if let Some(other) = other_games_preset(name_or_path, game) {
+        return InputError::new(format!(
+            "{name_or_path}: a strategy of {other}, not of {game} ({e}); give --game {other}, or a {game} strategy (`draftsim list strategies --game {game}`)"
+        ));
+    }
     match derived(name_or_path) {
         Some(_) => InputError::new(without_line(&e.to_string())).context(name_or_path),
         None => e.context(name_or_path),
@@ -160,8 +173,15 @@ pub fn preset_text(presets: &[(&str, &str)], name_or_path: &str, game: &str) -> 
     }
     let path = std::path::Path::new(name_or_path);
     if path.extension().is_some_and(|e| e == "toml") || path.exists() {
-        return std::fs::read_to_string(path)
-            .map_err(|e| InputError::new(format!("strategy file {name_or_path}: {e}")));
+        return std::fs::read_to_string(path).map_err(|e| {
+            let why = match e.kind() {
+                std::io::ErrorKind::NotFound => "no such file".to_string(),
+                _ => e.to_string(),
+            };
+            InputError::new(format!(
+                "strategy file {name_or_path}: {why}; give a path to a .toml file or a preset name (`draftsim list strategies --game {game}`)"
+            ))
+        });
     }
     // A bracket left open swallows the rest of the list into one name.
     let open = |o: char, c: char| name_or_path.matches(o).count() != name_or_path.matches(c).count();
@@ -171,8 +191,13 @@ pub fn preset_text(presets: &[(&str, &str)], name_or_path: &str, game: &str) -> 
         )));
     }
     let names: Vec<&str> = presets.iter().map(|(n, _)| *n).collect();
+    let close = (names.iter().map(|n| (strsim::levenshtein(name_or_path, n), *n)))
+        .filter(|&(d, n)| d <= 2 && d < n.len())
+        .min()
+        .map(|(_, n)| format!(" (did you mean '{n}'?)"))
+        .unwrap_or_default();
     Err(InputError::new(format!(
-        "unknown strategy '{name_or_path}' for {game}: use one of {} or a path to a .toml file",
+        "unknown strategy '{name_or_path}' for {game}{close}: use one of {} or a path to a .toml file",
         names.join(", ")
     )))
 }

@@ -486,6 +486,12 @@ fn describe(m: &serde_json::Value) -> String {
         parts.push(format!("command `{cmd}`"));
     }
     let _ = writeln!(md, "{}.\n", parts.join(" · "));
+    if let (Some(i), Some(n)) = (m["shard"]["index"].as_u64(), m["shard"]["count"].as_u64()) {
+        let _ = writeln!(
+            md,
+            "**Note:** shard {i}/{n} of the run: its figures are from its share of the deals only; `draftsim merge` every shard's folder for the whole run's.\n"
+        );
+    }
     for note in m.get("notes").and_then(|n| n.as_array()).into_iter().flatten() {
         let _ = writeln!(md, "**Note:** {}.\n", note.as_str().unwrap_or_default());
     }

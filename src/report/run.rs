@@ -147,9 +147,7 @@ pub(super) fn run_section(
             page.at(Question::Fair),
             &file,
             title,
-            &format!(
-                "Share of the wins taken from each seat, with 95% intervals; {srounds:.0} {units} per seat.{verdict}"
-            ),
+            &format!("Share of the wins each seat took, with 95% intervals; {srounds:.0} {units} per seat.{verdict}"),
         );
         let top = (0..labels.len()).max_by(|&a, &b| seat_win.mean[a].total_cmp(&seat_win.mean[b]));
         let bottom = (0..labels.len()).min_by(|&a, &b| seat_win.mean[a].total_cmp(&seat_win.mean[b]));

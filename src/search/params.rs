@@ -300,7 +300,7 @@ impl SearchParams {
 /// The policy a trained-policy preset's TOML `text` (of `name_or_path`) plays, checked to
 /// be `game`'s.
 pub fn read_policy(text: &str, name_or_path: &str, game: &str) -> Result<crate::solver::policy::Policy, InputError> {
-    let t: PolicyToml = presets::parse_toml(text).map_err(|e| presets::in_strategy(e, name_or_path))?;
+    let t: PolicyToml = presets::parse_toml(text).map_err(|e| presets::in_strategy(e, name_or_path, game))?;
     let policy = crate::solver::policy::Policy::open(&t.policy).map_err(|e| e.context(name_or_path))?;
     if policy.header.game != game {
         return Err(InputError::new(format!(
@@ -331,9 +331,9 @@ pub fn load_strategy<P>(
         return Ok(Strategy::Policy(policy, fallback));
     }
     if !is_search(&text) {
-        return parse(&text).map(Strategy::Heuristic).map_err(|e| presets::in_strategy(e, name_or_path));
+        return parse(&text).map(Strategy::Heuristic).map_err(|e| presets::in_strategy(e, name_or_path, game));
     }
-    let params = SearchParams::from_toml(&text).map_err(|e| presets::in_strategy(e, name_or_path))?;
+    let params = SearchParams::from_toml(&text).map_err(|e| presets::in_strategy(e, name_or_path, game))?;
     let load = |name: &str, key: &str| -> Result<Rollout<P>, InputError> {
         Ok(match name {
             "random" => Rollout::Random,

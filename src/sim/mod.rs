@@ -133,6 +133,14 @@ impl Shard {
     pub fn chunks_of(&self, deals: u64) -> u64 {
         deals.div_ceil(CHUNK_DEALS).saturating_sub(self.index).div_ceil(self.count)
     }
+
+    /// Deals of a run of `deals` deals that this shard plays (the last chunk may be short).
+    pub fn deals_of(&self, deals: u64) -> u64 {
+        (0..self.chunks_of(deals))
+            .map(|k| (self.index + k * self.count) * CHUNK_DEALS)
+            .map(|start| (deals - start).min(CHUNK_DEALS))
+            .sum()
+    }
 }
 
 /// How a run is cut and seeded.
@@ -593,6 +601,10 @@ mod tests {
         assert!(Shard::parse("4/4").is_err());
         assert!(Shard::parse("x").is_err());
         assert!(Shard::parse("0/0").is_err());
+        // 1,667 deals are 27 chunks, the last of 3 deals: shard 0/2 plays 14 of them.
+        let shards = [Shard { index: 0, count: 2 }, Shard { index: 1, count: 2 }];
+        assert_eq!(shards.map(|s| s.deals_of(1667)), [13 * 64 + 3, 13 * 64]);
+        assert_eq!(Shard { index: 3, count: 4 }.deals_of(100), 0, "two chunks, none for shard 3");
     }
 
     #[test]

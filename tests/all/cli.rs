@@ -728,6 +728,18 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["run", "--game", "chess"], "unknown game 'chess'"),
         (vec!["run", "--seats", "greedy,nonesuch,random,random"], "unknown strategy 'nonesuch'"),
+        (
+            vec!["run", "--seats", "greedy,hat,random,random"],
+            "unknown strategy 'hat' for seven-card-draft (did you mean 'hate'?)",
+        ),
+        (
+            vec!["run", "--seats", "nonexist.toml,greedy"],
+            "strategy file nonexist.toml: no such file; give a path to a .toml file or a preset name",
+        ),
+        (
+            vec!["run", "--seats", "strategies/sevens/tight.toml,greedy"],
+            "strategies/sevens/tight.toml: a strategy of sevens, not of seven-card-draft (line 2, in [trade]: unknown field `trade`",
+        ),
         (vec!["run", "--rules", &unknown_key], "did you mean `players`?"),
         (vec!["run", "--rules", &poker], "the file reads as seven-poker's rules: add --game seven-poker"),
         (vec!["run", "--seats", "search{iterations=-5},random", "--players", "2"], "give a whole number of 0 or more"),

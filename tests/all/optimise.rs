@@ -74,6 +74,44 @@ fn exploit_finds_tight_among_strictly_dominated_variants() {
 }
 
 #[test]
+fn tuning_a_figure_the_parameters_cannot_move_warns() {
+    // A Sevens unit is one hand whatever the ante: every candidate scores 1 exactly.
+    let o = draftsim(&[
+        "tune",
+        "--game",
+        "sevens",
+        "--param",
+        "ante=1..2",
+        "--minimize",
+        "mean_length",
+        "--candidates",
+        "4",
+        "--rounds",
+        "2000",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("every candidate scored the objective 1.0000 exactly: these parameters do not move mean_length (mean_length is the game's own units' length"), "{err}");
+    // A figure that moves is not warned of.
+    let o = draftsim(&[
+        "tune",
+        "--game",
+        "sevens",
+        "--param",
+        "ante=1..2",
+        "--minimize",
+        "length_mean",
+        "--candidates",
+        "4",
+        "--rounds",
+        "2000",
+        "--quiet",
+    ]);
+    assert!(o.status.success() && !stderr(&o).contains("every candidate scored"), "{}", stderr(&o));
+}
+
+#[test]
 fn tune_finds_an_analytic_optimum_and_reports_it() {
     // Every Winston card ends in a pool, so the mean pool size is (87 - removed) / 2:
     // bringing it to 40 has its one optimum at removed = 7.

@@ -272,5 +272,12 @@ fn a_shard_with_nothing_to_play_says_so_and_merges() {
         let warned = stderr(&o)
             .contains(&format!("warning: shard {i}/3 has nothing to play: 2 deals make 1 chunk of up to 64 deals"));
         assert_eq!(warned, i > 0, "shard {i}: {}", stderr(&o));
+        let plays = format!("4 rounds (2 seatings a deal) · shard {i}/3 plays {} of them", if i == 0 { 4 } else { 0 });
+        assert!(stderr(&o).contains(&plays), "shard {i}: {}", stderr(&o));
     }
+    // Its report says it holds a shard's share, not the run.
+    let report = dir.join("report-shard-0");
+    ok(&["report", &shards[0], "--out", report.to_str().unwrap()]);
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("**Note:** shard 0/3 of the run: its figures are from its share of the deals only"), "{md}");
 }

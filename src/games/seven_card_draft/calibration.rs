@@ -50,14 +50,24 @@ impl Bin {
         self.realised / self.count.max(1) as f64
     }
 
-    /// Half-width of the 95% interval of the mean finished percentile (NaN, written empty, under two estimates).
-    pub fn half_width(&self) -> f64 {
-        let n = self.count as f64;
-        if n < 2.0 {
-            return f64::NAN;
+    /// The mean finished percentile with its 95% t interval (NaN, written empty, under two
+    /// estimates).
+    pub fn finished(&self) -> crate::stats::Estimate {
+        if self.count < 2 {
+            return crate::stats::Estimate { mean: self.mean_realised(), lo: f64::NAN, hi: f64::NAN };
         }
-        let var = (self.realised_sq - self.realised * self.realised / n) / (n - 1.0);
-        1.96 * (var.max(0.0) / n).sqrt()
+        crate::stats::mean_interval(self.count, self.realised, self.realised_sq)
+    }
+
+    /// The share of the pot won with its 95% interval: by the small-sample rule, Wilson's
+    /// under 30 wins or losses (pot shares summed, as split pots count), else t.
+    pub fn won(&self) -> crate::stats::Estimate {
+        let n = self.count as f64;
+        if self.realised.min(n - self.realised) < 30.0 {
+            return crate::stats::wilson(self.realised, self.count);
+        }
+        let e = crate::stats::mean_interval(self.count, self.realised, self.realised_sq);
+        crate::stats::Estimate { lo: e.lo.max(0.0), hi: e.hi.min(1.0), ..e }
     }
 }
 
@@ -303,8 +313,8 @@ pub fn table(calibration: &Calibration) -> Table {
         .with("estimates", ints(&|r| r.2.count as i64))
         .with("mean_estimate", floats(&|r| r.2.mean_predicted()))
         .with("mean_finished", floats(&|r| r.2.mean_realised()))
-        .with("mean_finished_lo", floats(&|r| r.2.mean_realised() - r.2.half_width()))
-        .with("mean_finished_hi", floats(&|r| r.2.mean_realised() + r.2.half_width()))
+        .with("mean_finished_lo", floats(&|r| r.2.finished().lo))
+        .with("mean_finished_hi", floats(&|r| r.2.finished().hi))
 }
 
 /// The chance-of-beating-the-field calibration as a table: one row per pick, opponents
@@ -330,8 +340,8 @@ pub fn field_table(field: &FieldCalibration) -> Table {
         .with("estimates", ints(&|r| r.3.count as i64))
         .with("mean_estimate", floats(&|r| r.3.mean_predicted()))
         .with("won", floats(&|r| r.3.mean_realised()))
-        .with("won_lo", floats(&|r| (r.3.mean_realised() - r.3.half_width()).max(0.0)))
-        .with("won_hi", floats(&|r| (r.3.mean_realised() + r.3.half_width()).min(1.0)))
+        .with("won_lo", floats(&|r| r.3.won().lo))
+        .with("won_hi", floats(&|r| r.3.won().hi))
 }
 
 /// Rounds behind a [`FieldMap`]: about a second of one core at four seats.
@@ -440,6 +450,30 @@ mod tests {
         for b in last.iter().filter(|b| b.count > 0) {
             assert!((b.mean_predicted() - b.mean_realised()).abs() < 1e-6, "{b:?}");
         }
+    }
+
+    /// A bin's intervals follow the small-sample rule: two wins of two are no certainty,
+    /// and two estimates alike in spread still have one degree of freedom.
+    #[test]
+    fn few_estimates_give_honest_intervals() {
+        let bin = |values: &[f64]| Bin {
+            count: values.len() as u64,
+            predicted: 0.0,
+            realised: values.iter().sum(),
+            realised_sq: values.iter().map(|v| v * v).sum(),
+        };
+        let two_wins = bin(&[1.0, 1.0]).won();
+        assert_eq!((two_wins.mean, two_wins.hi), (1.0, 1.0));
+        assert!((two_wins.lo - 0.342).abs() < 0.001, "Wilson's bound for 2 of 2: {two_wins:?}");
+        assert!((bin(&[1.0]).won().lo - 0.207).abs() < 0.001);
+        // Two percentiles 0.02 apart: t with one degree of freedom, 12.706 standard errors.
+        let f = bin(&[0.19, 0.21]).finished();
+        assert!((f.hi - f.lo - 2.0 * 12.706 * 0.01).abs() < 1e-3, "{f:?}");
+        assert!(bin(&[0.3]).finished().lo.is_nan());
+        // Many wins and losses: t, inside [0, 1].
+        let many: Vec<f64> = (0..400).map(|i| f64::from(i % 4 == 0)).collect();
+        let w = bin(&many).won();
+        assert!(w.lo > 0.2 && w.hi < 0.3 && (w.mean - 0.25).abs() < 1e-12, "{w:?}");
     }
 
     /// A calibration is a function of its arguments: asked twice in one process, and in
