@@ -270,6 +270,7 @@ pub(super) fn finish_sensitivity(
     let effects = sensitivity::effects(state);
     let table = sensitivity::sensitivity_table(&effects);
     let refused = sensitivity::refused_table(state);
+    let significant = effects.iter().filter(|e| e.p_holm < 0.05).count();
     let moved: Vec<String> = effects
         .iter()
         .filter(|e| e.p_holm < 0.05)
@@ -290,7 +291,17 @@ pub(super) fn finish_sensitivity(
     if moved.is_empty() {
         say!("No deviation moves any figure significantly (Holm-corrected, 5%).");
     } else {
-        say!("Deviations that move the variant most (Holm-corrected, 5%):\n{}", moved.join("\n"));
+        // Figures differ in units, so effects are ordered by the strength of the evidence,
+        // not by size.
+        say!(
+            "Deviations that surely move the variant (Holm-corrected, 5%), strongest evidence first{}:\n{}",
+            if significant > moved.len() {
+                format!("; {} of {significant} shown, the sensitivity table has all", moved.len())
+            } else {
+                String::new()
+            },
+            moved.join("\n")
+        );
     }
     let unexercised: Vec<String> = state
         .deviations

@@ -261,9 +261,21 @@ pub(super) fn measures_section(
     let (by, group, measure) = (texts(table, "by")?, texts(table, "group")?, texts(table, "measure")?);
     let value = with_interval(table, "value")?;
     let n = floats(table, "n")?;
+    let mut of_the_table = Vec::new();
     for m in measures.measures.iter().filter(|m| m.shown != Shown::Hidden && !m.column.starts_with("fold_rate_r")) {
         let rows: Vec<usize> = (0..by.len()).filter(|&i| by[i] == "strategy" && measure[i] == m.column).collect();
         if rows.is_empty() || rows.iter().all(|&i| value.mean[i].is_nan() || value.mean[i] == 0.0) {
+            continue;
+        }
+        // A figure of the whole table (a Sevens hand nobody qualifies in), where every
+        // strategy sat at every unit, is one number for all: a chart would repeat it.
+        if rows.len() > 1 && rows.iter().all(|&i| value.mean[i] == value.mean[rows[0]] && n[i] == n[rows[0]]) {
+            let i = rows[0];
+            of_the_table.push(format!(
+                "{} {}",
+                words(&m.column),
+                estimate_text(value.mean[i], value.lo[i], value.hi[i])
+            ));
             continue;
         }
         let pick = |v: &[f64]| rows.iter().map(|&i| v[i]).collect::<Vec<f64>>();
@@ -284,6 +296,14 @@ pub(super) fn measures_section(
                 m.column.replace('_', " "),
                 m.description
             ),
+        );
+    }
+    if !of_the_table.is_empty() {
+        let _ = writeln!(
+            md,
+            "The same for every strategy, since every strategy sat at every {} (figures of the table): {}.\n",
+            measures.unit,
+            of_the_table.join("; ")
         );
     }
     if let Some(i) = (0..by.len()).find(|&i| by[i] == "run" && measure[i] == "mean_length")

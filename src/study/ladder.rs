@@ -219,14 +219,17 @@ impl Ladder {
                 "skill depth 0: the first step up the ladder does not win the score reliably ({} lower bound not above 0)",
                 self.pair_column
             ),
-            d if d == self.steps.len() => {
-                format!("skill depth {d}: every step up the ladder still wins; skill keeps paying at these budgets")
-            }
+            d if d == self.steps.len() => format!(
+                "skill depth {d} of {d}: every step up the ladder still wins the score ({} lower bound above 0); skill keeps paying at these budgets",
+                self.pair_column
+            ),
             d => format!(
-                "skill depth {d}: more search wins the score up to {} iterations, then the curve flattens",
+                "skill depth {d} of {}: more search wins the score ({} lower bound above 0) up to {} iterations, then the curve flattens",
+                self.steps.len(),
+                self.pair_column,
                 self.steps[d - 1].budget
             ),
         };
-        format!("{judged}; by units won alone: {}", self.skill_depth_by_wins)
+        format!("{judged}; judged by units won alone, {} of {}", self.skill_depth_by_wins, self.steps.len())
     }
 }

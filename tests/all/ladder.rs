@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{draftsim, scratch, stderr};
+use common::{draftsim, scratch, stderr, stdout};
 
 fn csv_rows(path: &std::path::Path) -> Vec<Vec<String>> {
     let mut reader = csv::Reader::from_path(path).unwrap();
@@ -36,6 +36,10 @@ fn the_ladder_writes_each_step_and_the_skill_depth() {
     let by_wins = lo.iter().take_while(|&&l| l > 0.5).count();
     assert_eq!(depth[1][at("skill_depth_by_wins")], by_wins.to_string());
     assert_eq!(depth[1][at("judged_by")], format!("{} lower bound above 0", ladder[0][6]));
+    // The terminal's verdict names both judgements against the steps there are.
+    let said = stdout(&o);
+    assert!(said.contains(&format!("skill depth {expected} of 2")), "{said}");
+    assert!(said.contains(&format!("; judged by units won alone, {by_wins} of 2")), "{said}");
     // Eight iterations against one: a planted skill gap the ladder must find.
     assert!(lo[0] > 0.5, "8 v 1 iterations should win: {ladder:?}");
     // Same tables on one thread as on two.

@@ -754,3 +754,20 @@ fn a_sweep_summary_names_the_move_along_its_charted_key() {
     );
     assert!(md.contains("Mean decisions per unit") && !md.contains("Length mean"), "{md}");
 }
+
+/// A figure of the whole table (every strategy at every hand) is one sentence, not a
+/// chart of equal bars; a figure that differs by strategy keeps its chart.
+#[test]
+fn figures_of_the_table_are_stated_once() {
+    let dir = scratch("table-figures");
+    let run = dir.join("run");
+    draftsim(&["run", "--game", "sevens", "--rounds", "2400", "--seed", "4", "--quiet", "--out", path(&run)]);
+    let out = report(&dir, &[&run]);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("The same for every strategy, since every strategy sat at every hand (figures of the table): nobody qualifies rate "),
+        "{md}"
+    );
+    assert!(!out.join("1-nobody-qualifies-rate.svg").exists() && !out.join("1-split-rate.svg").exists());
+    assert!(out.join("1-mean-cards-traded.svg").exists(), "cards traded differ by strategy");
+}

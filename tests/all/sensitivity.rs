@@ -110,6 +110,13 @@ fn the_cli_writes_the_study_on_any_thread_count_and_refuses_bad_keys() {
         let o = draftsim(&[&base[..], &["--threads", threads, "--out", out.to_str().unwrap()]].concat());
         assert!(o.status.success(), "{}", stderr(&o));
         outs.push(files(&out));
+        // Effects in different units are not ranked by size: the order is the evidence's.
+        let said = stdout(&o);
+        assert!(
+            said.contains("Deviations that surely move the variant (Holm-corrected, 5%), strongest evidence first"),
+            "{said}"
+        );
+        assert!(!said.contains("move the variant most"), "{said}");
     }
     assert_eq!(outs[0], outs[1], "tables identical on one and two threads");
     let table = String::from_utf8(outs[0].iter().find(|(n, _)| n == "sensitivity.csv").unwrap().1.clone()).unwrap();
