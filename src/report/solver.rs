@@ -122,12 +122,28 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
                     None => "No interval lies above 0: the responders tried tell no strategy here apart from optimal."
                         .to_string(),
                 };
-                let _ = writeln!(md, "The most exploitable here is {} ({}). {why}\n", names[m], bound(m));
+                // Without an interval above 0 the largest figure is noise, not "the most
+                // exploitable".
+                let _ = match beaten {
+                    Some(_) => writeln!(md, "The most exploitable here is {} ({}). {why}\n", names[m], bound(m)),
+                    None => writeln!(
+                        md,
+                        "The largest figure is {}'s ({}), but {}\n",
+                        names[m],
+                        bound(m),
+                        lowercase_first(&why)
+                    ),
+                };
                 // Named apart only where its figure is lower: at a tie none is least. A low
                 // bound is not closeness to optimal: stronger responders may find more.
                 let least =
                     (0..names.len()).min_by(|&a, &b| expl[a].total_cmp(&expl[b])).filter(|&l| expl[l] < expl[m]);
                 match least {
+                    _ if beaten.is_none() => format!(
+                        "No best response tried beats any strategy here beyond noise (the largest figure is {}'s, {}): the responders tell none apart from optimal.",
+                        names[m],
+                        bound(m)
+                    ),
                     Some(l) => format!(
                         "By the best responses tried, {} is {} from optimal per unit of play; they gained least against {} ({}), a bound from below that does not say it is closer to optimal. {why}",
                         names[m],
@@ -178,4 +194,10 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
         );
     }
     Ok(())
+}
+
+/// `text` with its first letter lower-cased, to follow a comma.
+fn lowercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_lowercase().chain(chars).collect())
 }

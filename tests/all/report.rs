@@ -771,3 +771,23 @@ fn figures_of_the_table_are_stated_once() {
     assert!(!out.join("1-nobody-qualifies-rate.svg").exists() && !out.join("1-split-rate.svg").exists());
     assert!(out.join("1-mean-cards-traded.svg").exists(), "cards traded differ by strategy");
 }
+
+/// Lower bounds whose intervals all reach 0 name no strategy "the most exploitable".
+#[test]
+fn bounds_that_reach_zero_name_no_strategy_most_exploitable() {
+    let dir = scratch("bounds-at-zero");
+    let table = "strategy,exploitability,exploitability_lo,exploitability_hi,bound,method,best_responder\n\
+        tight,0.08,0,0.267,lower,best of 2 responders,search\n\
+        greedy,0.02,0,0.1,lower,best of 2 responders,search\n";
+    let bounds = folder(&dir, "bounds", "exploitability", &[("exploitability", table.to_string())]);
+    let md = std::fs::read_to_string(report(&dir, &[&bounds]).join("report.md")).unwrap();
+    assert!(!md.contains("most exploitable"), "{md}");
+    assert!(
+        md.contains("The largest figure is tight's (at least 0.080 [0.000, 0.267]), but no interval lies above 0"),
+        "{md}"
+    );
+    assert!(
+        md.contains("No best response tried beats any strategy here beyond noise (the largest figure is tight's"),
+        "{md}"
+    );
+}
