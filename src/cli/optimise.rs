@@ -523,17 +523,26 @@ fn print_result(result: &OptimiserResult, what: &str, flip: bool, runners_up: us
             }
         );
     }
-    for c in ranked {
+    let level = ranked.len() > 1 && {
+        let best = ranked[0].held_out.expect("ranked");
+        ranked[1..].iter().all(|c| c.held_out.is_some_and(|h| h.lo <= best.hi && best.lo <= h.hi))
+    };
+    for c in &ranked {
         let setting: Vec<String> = c.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let (h, s) = (shown(c.held_out.expect("ranked"), flip), shown(c.estimate, flip));
         say!(
-            "{} {}: held-out {what} {}; in search {} ({}){}",
+            "{} {}: held-out {what} {}; in search {} (its last stage: {}){}",
             if c.rank == 1 { "best" } else { "  runner-up" },
             setting.join(" "),
             interval4(&h),
             interval4(&s),
             c.stage,
             if c.constraint_met { "" } else { "; constraint not met" }
+        );
+    }
+    if level {
+        say!(
+            "Every runner-up's held-out interval overlaps the best's: on these rounds the best is not told apart from them; play more (--rounds) to separate them."
         );
     }
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::Output;
 
 use crate::common;
-use common::{draftsim, stderr};
+use common::{draftsim, stderr, stdout};
 
 fn scratch(name: &str) -> PathBuf {
     common::scratch("search", name)
@@ -93,6 +93,9 @@ fn tuning_a_figure_the_parameters_cannot_move_warns() {
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(err.contains("every candidate scored the objective 1.0000 exactly: these parameters do not move mean_length (mean_length is the game's own units' length"), "{err}");
+    // Its candidates all alike, the best is not told apart from the runners-up either.
+    let said = stdout(&o);
+    assert!(said.contains("(its last stage: ") && said.contains("the best is not told apart from them"), "{said}");
     // A figure that moves is not warned of.
     let o = draftsim(&[
         "tune",
