@@ -325,7 +325,9 @@ pub(super) fn sweep_section(
                 }
             ),
         );
-        blocks.push((spread, block));
+        // A figure the sweep was limited by leads: the limit is the question asked.
+        let limited = requires.iter().any(|c| c.metric == *metric);
+        blocks.push((if limited { f64::INFINITY } else { spread }, block));
     }
     // Score per round of each strategy along the main key, with its 95% interval as a
     // band: one chart per setting of the other keys.
@@ -458,12 +460,15 @@ pub(super) fn sweep_section(
         md.push('\n');
     }
     let mut headline = format!("Over {} variants of `{}`: ", variants.height(), keys.join("`, `"));
-    match named {
-        Some((_, text)) => headline += &(text + beside.as_deref().unwrap_or_default()),
-        None => headline += "no figure with an interval moves beyond noise with any one key.",
-    }
-    if !limits.is_empty() {
-        headline += &format!(" Limits: {}.", limits.join("; "));
+    let moved = match named {
+        Some((_, text)) => text + beside.as_deref().unwrap_or_default(),
+        None => "no figure with an interval moves beyond noise with any one key.".to_string(),
+    };
+    // The limits the sweep was asked to check come first; then what moves most.
+    if limits.is_empty() {
+        headline += &moved;
+    } else {
+        headline += &format!("limits {}. {}", limits.join("; "), capitalised(&moved));
     }
     page.headline(Question::Rules, headline);
     Ok(())
