@@ -126,7 +126,8 @@ pub fn load<T>(
 fn other_games_preset(path: &str, game: &str) -> Option<String> {
     let dir = std::path::Path::new(path).parent()?;
     let folder = dir.file_name()?.to_str()?;
-    (dir.parent()?.file_name()? == "strategies" && folder != game).then(|| folder.to_string())
+    let a_game = super::GAMES.iter().any(|g| g.name == folder);
+    (dir.parent()?.file_name()? == "strategies" && a_game && folder != game).then(|| folder.to_string())
 }
 
 /// A strategy's parse error with the strategy named in front; a derived preset's without

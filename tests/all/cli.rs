@@ -717,6 +717,10 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
     let fourth = rules("fourth.toml", "# a comment\nplayers = 4\nante = 1\nnosuch = 1\n");
     let malformed = rules("malformed.toml", "players = [\n");
     let poker = rules("poker.toml", "victory_target = 4\n");
+    // A strategy of the user's own folder under strategies/ is not taken for a game's.
+    std::fs::create_dir_all(dir.join("strategies/mine")).unwrap();
+    let mine = rules("strategies/mine/odd.toml", "[trade]\nmodule = \"tight\"\n");
+    let mine_seats = format!("{mine},greedy");
     // Values of the wrong shape are answered in a user's words, not the parser's.
     let wild = rules("wild.toml", "wild = 3\n");
     let sizes = rules("sizes.toml", "bet_sizes = 2\n");
@@ -728,6 +732,7 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["run", "--game", "chess"], "unknown game 'chess'"),
         (vec!["run", "--seats", "greedy,nonesuch,random,random"], "unknown strategy 'nonesuch'"),
+        (vec!["run", "--seats", &mine_seats], "odd.toml: line 1, in [trade]: unknown field `trade`"),
         (
             vec!["run", "--seats", "greedy,hat,random,random"],
             "unknown strategy 'hat' for seven-card-draft (did you mean 'hate'?)",
