@@ -542,7 +542,7 @@ fn print_result(result: &OptimiserResult, what: &str, flip: bool, runners_up: us
     }
     if level {
         say!(
-            "Every runner-up's held-out interval overlaps the best's: on these rounds the best is not told apart from them; play more (--rounds) to separate them."
+            "Every runner-up's held-out interval overlaps the best's: intervals that overlap do not show the best is better; play more (--rounds) to separate them."
         );
     }
 }
