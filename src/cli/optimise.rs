@@ -196,7 +196,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
             draftsim::study::tune::PENALTY
         );
     }
-    print_result(&result, "objective", false, args.search.runners_up);
+    print_result(&result, "objective", false, args.search.runners_up, ("as given", "the rules as given"));
     // A figure the parameters cannot move (Sevens' hands per unit are always 1) makes the
     // "best" an accident of order.
     let first = result.candidates[0].estimate.mean;
@@ -312,7 +312,8 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
     let best = &result.candidates[result.best];
     let name = evaluator.strategy(&best.setting);
     say!("Against the field {} at {} seats:", evaluator.field.join(","), evaluator.players);
-    print_result(&result, "payoff", true, args.search.runners_up);
+    let given = (&*format!("as given ({})", evaluator.preset), &*format!("the preset as given ({})", evaluator.preset));
+    print_result(&result, "payoff", true, args.search.runners_up, given);
     let seats = evaluator.seats(&best.setting);
     let rules_toml = (info.build)(evaluator.rules.as_deref(), Some(evaluator.players), Some(&seats))
         .map_or_else(|_| evaluator.rules.clone().unwrap_or_default(), |(g, _)| g.rules_toml());
@@ -510,7 +511,8 @@ fn interval4(e: &Estimate) -> String {
 }
 
 /// Prints the winner and runners-up: held-out figures beside the in-search ones.
-fn print_result(result: &OptimiserResult, what: &str, flip: bool, runners_up: usize) {
+/// `given` names the starting point in the list and in a sentence.
+fn print_result(result: &OptimiserResult, what: &str, flip: bool, runners_up: usize, given: (&str, &str)) {
     let mut ranked: Vec<_> = result.candidates.iter().filter(|c| c.rank > 0).collect();
     ranked.sort_by_key(|c| c.rank);
     if ranked.len() < runners_up.saturating_add(1) {
@@ -544,6 +546,29 @@ fn print_result(result: &OptimiserResult, what: &str, flip: bool, runners_up: us
         say!(
             "Every runner-up's held-out interval overlaps the best's: intervals that overlap do not show the best is better; play more (--rounds) to separate them."
         );
+    }
+    let (e, met) = result.as_given;
+    say!(
+        "  {}: held-out {what} {}{}",
+        given.0,
+        interval4(&shown(e, flip)),
+        if met { "" } else { "; constraint not met" }
+    );
+    say!("{}", against_given(ranked[0].held_out.expect("ranked"), e, given.1));
+}
+
+/// Whether the best beats the starting point on the held-out deals (scores minimised): only
+/// intervals apart tell them apart.
+fn against_given(best: Estimate, given: Estimate, name: &str) -> String {
+    if best.hi < given.lo {
+        format!("The best does better than {name} on the held-out deals (the intervals do not overlap).")
+    } else if given.hi < best.lo {
+        format!(
+            "{} does better than every setting held out: the searched ranges miss what makes it strong.",
+            draftsim::output::capitalised(name)
+        )
+    } else {
+        format!("The best's held-out interval overlaps that of {name}: the search has not shown it does better; play more (--rounds) to tell them apart.")
     }
 }
 
@@ -597,9 +622,14 @@ fn finish(
     result: &OptimiserResult,
     (what, flip, constrained): (&str, bool, bool),
     (file, text): (&str, String),
-    meta: serde_json::Value,
+    mut meta: serde_json::Value,
     exec: &ExecArgs,
 ) -> Result<()> {
+    let (e, met) = result.as_given;
+    let e = shown(e, flip);
+    meta["as_given"] = serde_json::json!({
+        what: e.mean, format!("{what}_lo"): e.lo, format!("{what}_hi"): e.hi, "constraint_met": met,
+    });
     let tables = [candidates_table(result, what, flip, constrained), convergence_table(result, what, flip)];
     if let Some(dir) = &out {
         dir.write_text(file, &text)?;

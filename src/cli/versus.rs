@@ -111,6 +111,11 @@ pub fn versus(args: VersusArgs) -> Result<()> {
                 e
             }
         })?;
+        // A rule that does nothing under its side's other rules would read as a change
+        // that does not matter.
+        for w in game.warnings() {
+            super::args::warn(&format!("under {}, {w}", ["A", "B"][s]));
+        }
         built.push((game, seats));
     }
     let per = Seatings::new(&Lineup::new(&built[0].1), built[0].0.players(), true)?.len() as u64;
@@ -321,7 +326,10 @@ pub(super) fn finish(
     }
     let undecided: Vec<String> = of(Verdict::Undecided).map(versus::label).collect();
     if !undecided.is_empty() {
-        say!("Undecided (too wide to tell either way; more --rounds would decide): {}.", undecided.join(", "));
+        say!(
+            "Undecided (neither shown to change after Holm's correction nor shown within the smallest effect; more --rounds would decide): {}.",
+            undecided.join(", ")
+        );
     }
     for (name, side) in [("A", a), ("B", b)] {
         for note in &side.unused {
@@ -330,10 +338,11 @@ pub(super) fn finish(
     }
     if let Some(dir) = meta["exploitability"].as_str() {
         let rules = (meta["rules"].as_str().unwrap_or_default(), meta["rules_b"].as_str().unwrap_or_default());
-        match versus::exploitability_warnings(std::path::Path::new(dir), info.name, &rows, rules, a.players) {
-            Ok(warnings) => warnings.iter().for_each(|w| say!("Warning: {w}.")),
+        let seated = versus::seated_score_effects(&rows);
+        match versus::exploitability_warnings(std::path::Path::new(dir), info.name, &seated, rules, a.players) {
+            Ok(warnings) => warnings.iter().for_each(|w| super::args::warn(w)),
             // Checked when the study started: gone since (a merge elsewhere), it is said.
-            Err(e) => say!("Warning: {e}"),
+            Err(e) => super::args::warn(&e.to_string()),
         }
     }
     if let Some(note) = versus::pairing_note(a.players, b.players, &differs) {

@@ -261,6 +261,9 @@ pub fn derived(name: &str) -> Option<(&str, &str)> {
 
 /// The derived preset `base` with `overrides` (PATH, VALUE) set, as a seat name.
 pub fn derived_name(base: &str, overrides: &[(String, String)]) -> String {
+    if overrides.is_empty() {
+        return base.to_string();
+    }
     let items: Vec<String> = overrides.iter().map(|(p, v)| format!("{p}={v}")).collect();
     format!("{base}{{{}}}", items.join(";"))
 }

@@ -19,6 +19,12 @@ pub fn noun<'a>(n: i64, one: &'a str, many: &'a str) -> &'a str {
     if n.abs() == 1 { one } else { many }
 }
 
+/// The text with its first letter capitalised, to open a title or a sentence.
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
 /// A column's values.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Values {

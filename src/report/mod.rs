@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use polars::prelude::*;
 
 use crate::error::{Error, InputError};
-use crate::output::{OutputDir, read_frame};
+use crate::output::{OutputDir, capitalised, read_frame};
 use crate::sim::{Measures, Shown};
 use crate::stats::Estimate;
 use crate::study::kind;
@@ -159,12 +159,6 @@ fn words(column: &str) -> String {
         Some((head, n)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => format!("{head} in round {n}"),
         _ => text,
     }
-}
-
-/// The text with its first letter capitalised, to open a title.
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// A swept key's values as text: whole numbers and reals as written (`1`, `0.5`), not as a
@@ -495,8 +489,16 @@ fn describe(m: &serde_json::Value) -> String {
     for note in m.get("notes").and_then(|n| n.as_array()).into_iter().flatten() {
         let _ = writeln!(md, "**Note:** {}.\n", note.as_str().unwrap_or_default());
     }
-    if let Some(rules) = m.get("rules").and_then(|r| r.as_str()).filter(|r| !r.trim().is_empty()) {
-        let _ = writeln!(md, "<details><summary>Rules in force</summary>\n\n```toml\n{}```\n</details>\n", rules);
+    let rules = |key: &str| m.get(key).and_then(|r| r.as_str()).filter(|r| !r.trim().is_empty());
+    // A versus holds two sides' rules.
+    let sides = match rules("rules_b") {
+        Some(b) => vec![(" under A", rules("rules")), (" under B", Some(b))],
+        None => vec![("", rules("rules"))],
+    };
+    for (side, text) in sides {
+        if let Some(text) = text {
+            let _ = writeln!(md, "<details><summary>Rules in force{side}</summary>\n\n```toml\n{text}```\n</details>\n");
+        }
     }
     text
 }

@@ -77,6 +77,32 @@ pub(super) fn optimise_section(
             stages[i]
         );
     }
+    // The starting point on the same held-out deals (folders written before it was played
+    // lack it).
+    let given = meta.and_then(|m| m.get("as_given")).and_then(|g| {
+        let at = |k: String| g.get(&k).and_then(|v| v.as_f64());
+        Some(Estimate { mean: at(what.to_string())?, lo: at(format!("{what}_lo"))?, hi: at(format!("{what}_hi"))? })
+    });
+    let given_name = if tuning {
+        "the rules as given".to_string()
+    } else {
+        format!("the preset as given (`{}`)", field("preset").unwrap_or_default())
+    };
+    if let Some(g) = given {
+        let met = match meta.and_then(|m| m.get("as_given")).and_then(|g| g.get("constraint_met")) {
+            Some(serde_json::Value::Bool(false)) if unmet.is_some() => " not met |",
+            _ if unmet.is_some() => " met |",
+            _ => "",
+        };
+        let _ = writeln!(
+            md,
+            "| – | {} | {} ({} to {}) | – | – |{met}",
+            given_name,
+            fmt4(g.mean),
+            fmt4(g.lo),
+            fmt4(g.hi)
+        );
+    }
     md.push('\n');
     let unmet = unmet.unwrap_or_default();
     // Runners-up whose held-out interval overlaps the best's are level with it: named by
@@ -101,7 +127,7 @@ pub(super) fn optimise_section(
     };
     let headline = ranked.first().map(|&i| {
         format!(
-            "{question}: {} {}, held-out {what} {} [{}, {}] ({better} is better){}{}.",
+            "{question}: {} {}, held-out {what} {} [{}, {}] ({better} is better){}{}{}.",
             if candidates.height() == 1 { "the only setting tried is" } else { "the best setting is" },
             setting(i),
             fmt4(held.mean[i]),
@@ -112,7 +138,23 @@ pub(super) fn optimise_section(
                 "; **it does not meet the constraint on the held-out deals**, so its figure includes the penalty"
             } else {
                 ""
-            }
+            },
+            given.map_or(String::new(), |g| {
+                // Scores as shown: payoffs are better higher, objectives lower.
+                let (b, g2) = if what == "payoff" {
+                    (Estimate { mean: -held.mean[i], lo: -held.hi[i], hi: -held.lo[i] }, Estimate { mean: -g.mean, lo: -g.hi, hi: -g.lo })
+                } else {
+                    (Estimate { mean: held.mean[i], lo: held.lo[i], hi: held.hi[i] }, g)
+                };
+                let verdict = if b.hi < g2.lo {
+                    "which the best beats"
+                } else if g2.hi < b.lo {
+                    "better than every setting held out"
+                } else {
+                    "not told apart from the best"
+                };
+                format!("; {given_name} scores {} [{}, {}] on the same deals, {verdict}", fmt4(g.mean), fmt4(g.lo), fmt4(g.hi))
+            })
         )
     });
     let trace = load(dir, "convergence")?;

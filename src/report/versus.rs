@@ -47,6 +47,24 @@ pub(super) fn versus_section(
             let _ = writeln!(md, "{note}\n");
         }
     }
+    // How far the seated players are from optimal, as the command warned: a verdict from a
+    // weak field may not hold among strong players.
+    if let Some(dir) = meta.and_then(|m| m["exploitability"].as_str()) {
+        let seated: Vec<(String, f64)> =
+            (0..figures.len()).filter(|&i| figures[i] == "score").map(|i| (strategies[i].clone(), min[i])).collect();
+        let m = meta.expect("read above");
+        let rules = (m["rules"].as_str().unwrap_or_default(), m["rules_b"].as_str().unwrap_or_default());
+        let players = m["players"][0].as_u64().unwrap_or(0) as usize;
+        let game = m["game"].as_str().unwrap_or_default();
+        match crate::study::versus::exploitability_warnings(Path::new(dir), game, &seated, rules, players) {
+            Ok(warnings) => warnings.iter().for_each(|w| {
+                let _ = writeln!(md, "**Warning:** {w}.\n");
+            }),
+            Err(e) => {
+                let _ = writeln!(md, "**Warning:** {e}; how far the seated players are from optimal is not shown here.\n");
+            }
+        }
+    }
     let of = |v: &str| (0..figures.len()).filter(|&i| verdicts[i] == v).collect::<Vec<_>>();
     let (changed, unchanged, undecided) = (of("changed"), of("unchanged"), of("undecided"));
     if changed.is_empty() {
@@ -64,7 +82,7 @@ pub(super) fn versus_section(
         for &i in &changed {
             let _ = writeln!(
                 md,
-                "- {} {} from {} to {} (B - A {} [{} – {}], Holm p {}).",
+                "- {} {} from {} to {} (B - A {} [{}, {}], Holm p {}).",
                 capitalised(&words(&name(i))),
                 if diff.mean[i] > 0.0 { "rises" } else { "falls" },
                 fmt4(a[i]),
@@ -108,7 +126,11 @@ pub(super) fn versus_section(
     }
     if !undecided.is_empty() {
         let list: Vec<String> = undecided.iter().map(|&i| format!("`{}`", name(i))).collect();
-        let _ = writeln!(md, "Too wide to decide (more rounds would tell): {}.\n", list.join(", "));
+        let _ = writeln!(
+            md,
+            "Undecided (neither shown to change after Holm's correction nor shown within the smallest effect; more rounds would tell): {}.\n",
+            list.join(", ")
+        );
     }
     // One chart, in units of each figure's smallest effect: past ±1 matters.
     let mut shown: Vec<usize> = changed.iter().chain(&undecided).copied().filter(|&i| min[i] > 0.0).collect();
@@ -137,7 +159,7 @@ pub(super) fn versus_section(
             &format!(
                 "Each bar is B's difference from A divided by the smallest difference that matters for that figure: beyond 1 either way it matters.{}{}",
                 if shown.iter().any(|&i| verdicts[i] != "changed") {
-                    " Coloured bars are changes; grey ones could not be decided."
+                    " Coloured bars are changes; grey ones are undecided: a whisker wholly past 1 is not a change until it also survives Holm's correction over every figure compared."
                 } else {
                     ""
                 },

@@ -320,6 +320,9 @@ pub struct OptimiserResult {
     pub held_out_seeds: Vec<u64>,
     /// Rounds each held-out candidate played.
     pub held_out_rounds: u64,
+    /// The starting point, no parameter changed (the rules or the preset as given), on the
+    /// same held-out deals, and whether it meets the constraints there.
+    pub as_given: (Estimate, bool),
 }
 
 /// The key of one evaluation in a [`OptimiserState`].
@@ -458,14 +461,18 @@ pub fn optimise<E: Evaluator>(
     // One held-out seed for all of them, so they are compared on common deals too.
     let seed = mix_seed(config.seed, 0, HELD_OUT_STREAM);
     held_out_seeds.push(seed);
-    // The held-out share is split among those actually held out: fewer candidates than
-    // --runners-up asks for each get more deals, not the same few.
-    let taken = leaders.len().min(held as usize).max(1) as u64;
+    // The held-out share is split among those actually held out and the starting point:
+    // fewer candidates than --runners-up asks for each get more deals, not the same few.
+    let taken = leaders.len().min(held as usize).max(1) as u64 + 1;
     let held_rounds = (config.budget * HELD_OUT_SHARE / 100 / taken).max(1);
     for &i in leaders.iter().take(held as usize) {
         let sample = run.play(&candidates[i].setting, seed, held_rounds, "held-out")?;
         held_out.push((i, evaluator.score(&sample), evaluator.feasible(&sample)));
     }
+    // What the user starts from, on the same deals: a best that does no better than it has
+    // found nothing.
+    let given = run.play(&Setting::new(), seed, held_rounds, "held-out, as given")?;
+    let as_given = (evaluator.score(&given), evaluator.feasible(&given));
     // A candidate that meets the constraints beats one that does not, whatever the scores:
     // the penalty alone may not separate them when a shortfall is small.
     held_out.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.mean.total_cmp(&b.1.mean)).then(a.0.cmp(&b.0)));
@@ -496,6 +503,7 @@ pub fn optimise<E: Evaluator>(
         search_seeds,
         held_out_seeds,
         held_out_rounds: held_rounds,
+        as_given,
     })
 }
 

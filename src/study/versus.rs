@@ -233,14 +233,22 @@ pub fn parse_min_effect(text: &str) -> Result<(String, f64), InputError> {
     Ok((name.trim().to_string(), value))
 }
 
-/// One line for each seated strategy that `draftsim exploitability` (its folder `dir`)
-/// found at least a score effect that matters from optimal: a stronger field could change
-/// what B does. `rules` are A's and B's in force, `players` the table's, to say where the
-/// measurement came from another table.
+/// Each seated strategy with the smallest score change that matters for it: what
+/// [`exploitability_warnings`] weighs each strategy's distance from optimal against.
+pub fn seated_score_effects(rows: &[Difference]) -> Vec<(String, f64)> {
+    rows.iter().filter(|r| r.figure == "score").filter_map(|r| Some((r.strategy.clone()?, r.min_effect))).collect()
+}
+
+/// Warnings from `draftsim exploitability`'s folder `dir` on the seated strategies
+/// (`seated`: each with its smallest score change that matters): one for each found at
+/// least that far from optimal (a stronger field could change what B does), one for those
+/// whose lower bound does not reach it (a bound from below does not show a strategy plays
+/// well), and one naming those not measured there. `rules` are A's and B's in force,
+/// `players` the table's, to say where the measurement came from another table.
 pub fn exploitability_warnings(
     dir: &std::path::Path,
     game: &str,
-    rows: &[Difference],
+    seated: &[(String, f64)],
     rules: (&str, &str),
     players: usize,
 ) -> Result<Vec<String>, Error> {
@@ -278,29 +286,59 @@ pub fn exploitability_warnings(
     if meta["players"].as_u64().is_some_and(|p| p as usize != players) {
         where_from.push(format!("at {} players", meta["players"]));
     }
-    if meta["rules"].as_str().is_some_and(|r| r != rules.0 && r != rules.1) {
-        where_from.push("under other rules than A's and B's".to_string());
+    // The table size is said apart: the rules are compared without it.
+    if let Some(measured) = meta["rules"].as_str() {
+        let same = |other: &str| {
+            crate::games::presets::differing_keys(measured, other).iter().all(|(k, _, _)| k == "players")
+        };
+        match (same(rules.0), same(rules.1)) {
+            (true, true) => {}
+            (true, false) => where_from.push("under A's rules, not B's".to_string()),
+            (false, true) => where_from.push("under B's rules, not A's".to_string()),
+            (false, false) => where_from.push("under other rules than A's and B's".to_string()),
+        }
     }
     let from = if where_from.is_empty() { String::new() } else { format!(", measured {}", where_from.join(" and ")) };
     let mut out = Vec::new();
-    for (i, name) in names.iter().enumerate() {
-        let Some(row) = rows.iter().find(|r| r.figure == "score" && r.strategy.as_deref() == Some(name)) else {
+    let (mut unsure, mut unmeasured) = (Vec::new(), Vec::new());
+    for (name, min_effect) in seated {
+        let Some(i) = names.iter().position(|n| n == name) else {
+            unmeasured.push(name.as_str());
             continue;
         };
         let exact = bounds[i] == "exact";
         // The interval's lower end: an exact figure's sampling noise or a bound's (the figure
         // itself where there is no interval, as with one decision a set).
         let lo = if los[i].is_finite() { los[i] } else { values[i] };
-        if lo >= row.min_effect {
-            let interval =
-                if los[i].is_finite() { format!(" [{}, {}]", short(los[i]), short(his[i])) } else { String::new() };
+        let interval =
+            if los[i].is_finite() { format!(" [{}, {}]", short(los[i]), short(his[i])) } else { String::new() };
+        if lo >= *min_effect {
             out.push(format!(
                 "{name} is {}{} from optimal{interval} ({shown}{from}), more than the smallest score change that matters here ({}): a stronger field could change this verdict",
                 if exact { "" } else { "at least " },
                 short(values[i]),
-                short(row.min_effect),
+                short(*min_effect),
+            ));
+        } else if !exact || his[i] >= *min_effect {
+            unsure.push(format!(
+                "{name} {}{}{interval}",
+                if exact { "" } else { "at least " },
+                short(values[i])
             ));
         }
+    }
+    if !unsure.is_empty() {
+        out.push(format!(
+            "{} from optimal ({shown}{from}): not shown to be within the smallest score change that matters of it (a lower bound, or an interval that reaches it), so this field is not shown to be strong",
+            unsure.join(", ")
+        ));
+    }
+    if !unmeasured.is_empty() {
+        out.push(format!(
+            "{} not measured in {shown}: how far from optimal {} is unknown",
+            unmeasured.join(", "),
+            if unmeasured.len() == 1 { "it plays" } else { "they play" }
+        ));
     }
     Ok(out)
 }

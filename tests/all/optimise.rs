@@ -63,6 +63,11 @@ fn exploit_finds_tight_among_strictly_dominated_variants() {
     let payoff: f64 = best["held_out_payoff"].parse().unwrap();
     let lo: f64 = best["held_out_payoff_lo"].parse().unwrap();
     assert!(payoff > 0.0 && lo < payoff);
+    // The best is tight's own setting, so tight as given plays the same held-out deals the
+    // same way: its figure is the best's to the last digit.
+    let given = &study(&out)["as_given"];
+    assert_eq!(given["payoff"].as_f64(), Some(payoff), "{given}");
+    assert_eq!(given["payoff_lo"].as_f64(), Some(lo), "{given}");
     // The best preset file is a preset draftsim loads, and it names the setting.
     let preset = out.join("best-preset.toml");
     let text = std::fs::read_to_string(&preset).unwrap();
@@ -84,10 +89,16 @@ fn tuning_a_figure_the_parameters_cannot_move_warns() {
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(err.contains("every candidate scored the objective 1.0000 exactly: these parameters do not move mean_length (mean_length is the game's own units' length"), "{err}");
-    // Its candidates all alike, the best is not told apart from the runners-up either.
+    // Its candidates all alike, the best is not told apart from the runners-up either, nor
+    // from the rules as given.
     let said = stdout(&o);
     assert!(
         said.contains("(its last stage: ") && said.contains("intervals that overlap do not show the best is better"),
+        "{said}"
+    );
+    assert!(
+        said.contains("  as given: held-out objective 1.0000 [1.0000, 1.0000]")
+            && said.contains("overlaps that of the rules as given: the search has not shown it does better"),
         "{said}"
     );
     // A figure that moves is not warned of.
@@ -131,6 +142,11 @@ fn tune_finds_an_analytic_optimum_and_reports_it() {
     assert!(o.status.success(), "{}", stderr(&o));
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
     assert!(md.contains("held-out objective") && md.contains("`removed=7`"), "{md}");
+    // The rules as given (removed = 3: pools of 42, 2 off the target) on the same deals,
+    // which the best beats.
+    let given = md.split("the rules as given scores 2.0000 [").nth(1).unwrap_or_default();
+    assert!(given.contains("] on the same deals, which the best beats"), "{md}");
+    assert!(md.contains("| – | the rules as given | 2.0000 ("), "{md}");
     assert!(report.join("1-convergence.svg").exists());
     // The convergence line runs to everything the search spent, on an axis to scale.
     let spent: u64 = candidates.iter().map(|r| r["rounds"].parse::<u64>().unwrap()).sum();

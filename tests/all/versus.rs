@@ -146,14 +146,34 @@ fn a_field_far_from_optimal_is_warned_of() {
     assert!(o.status.success(), "{}", stderr(&o));
     let cap = dir.join("cap.toml");
     std::fs::write(&cap, "raise_cap = 2\n").unwrap();
-    let args = ["versus", "--game", "sevens", "defaults", cap.to_str().unwrap(), "--seats", "tight,random"];
-    let o = draftsim(&[&args[..], &["--rounds", "2000", "--exploitability", xp.to_str().unwrap()]].concat());
+    let args = ["versus", "--game", "sevens", "defaults", cap.to_str().unwrap(), "--seats", "tight,random,greedy"];
+    let v = dir.join("v");
+    let xp_arg = ["--rounds", "2000", "--exploitability", xp.to_str().unwrap(), "--quiet", "--out", v.to_str().unwrap()];
+    let o = draftsim(&[&args[..], &xp_arg[..]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
-    // Random play gives away far more than 2% of a hand's stakes.
-    let warning =
-        text.lines().find(|l| l.starts_with("Warning: random is at least")).unwrap_or_else(|| panic!("{text}"));
-    assert!(warning.contains("measured at 2 players") && warning.contains("could change this verdict"), "{warning}");
+    // Warnings go to stderr, --quiet or not.
+    let text = stderr(&o);
+    assert!(!stdout(&o).contains("optimal"), "{}", stdout(&o));
+    // Random play gives away far more than 2% of a hand's stakes; measured under the
+    // defaults, A's rules, at 2 players.
+    let warning = text
+        .lines()
+        .find(|l| l.starts_with("draftsim: warning: random is at least"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        warning.contains("measured at 2 players and under A's rules, not B's")
+            && warning.contains("could change this verdict"),
+        "{warning}"
+    );
+    assert!(text.contains("draftsim: warning: greedy not measured in"), "{text}");
+    // The report carries the same warnings, and both sides' rules.
+    let report = dir.join("report");
+    let o = draftsim(&["report", v.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("**Warning:** random is at least") && md.contains("greedy not measured in"), "{md}");
+    assert!(md.contains("Rules in force under A") && md.contains("Rules in force under B"), "{md}");
+    assert!(md.contains("raise_cap = 2"), "{md}");
     // Another game's folder, or none: one line, before anything plays.
     for (game, folder, says) in
         [("seven-poker", xp.to_str().unwrap(), "measured for sevens"), ("sevens", "nope", "not a folder")]
@@ -240,4 +260,17 @@ fn the_same_rules_leave_nothing_undecided() {
         draftsim(&["versus", "defaults", "defaults", "--game", "winston-crazier-eights", "--rounds", "200", "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("No figure changed") && !stdout(&o).contains("Undecided"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_rule_that_does_nothing_is_warned_of_under_its_side() {
+    // Deuces wild in a deck without 2s: B would read as a change that does not matter.
+    let dir = scratch(FILE, "dead-rule");
+    let b = dir.join("short.toml");
+    std::fs::write(&b, "deck = \"short-36\"\nwild = [\"deuces\"]\n").unwrap();
+    let o = draftsim(&["versus", "defaults", b.to_str().unwrap(), "--rounds", "240", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.lines().any(|l| l.starts_with("draftsim: warning: under B, wild") && l.contains("no 2")), "{err}");
+    assert!(!err.contains("under A,"), "{err}");
 }
