@@ -292,8 +292,12 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
         interrupt: Some(&INTERRUPTED),
     };
     evaluator.check()?;
+    // The payoff's unit, to name it beside the figures.
+    let mut payoff = String::new();
     if let Ok((base, _)) = (info.build)(evaluator.rules.as_deref(), Some(evaluator.players), None) {
         warn_rules(base.as_ref());
+        let score = &base.measures().score;
+        payoff = format!(" (payoff: {}, `{}`)", score.description, score.column);
     }
     // A whole range over a real parameter (`draft.weight=0..2`) searches reals.
     let preset: toml::Table = (info.preset_in_full)(&evaluator.preset).unwrap_or_default();
@@ -311,7 +315,7 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
         run_search(&evaluator, &params, &args.search, budget, &args.batch, &fingerprint)?;
     let best = &result.candidates[result.best];
     let name = evaluator.strategy(&best.setting);
-    say!("Against the field {} at {} seats:", evaluator.field.join(","), evaluator.players);
+    say!("Against the field {} at {} seats{payoff}:", evaluator.field.join(","), evaluator.players);
     let given = (&*format!("as given ({})", evaluator.preset), &*format!("the preset as given ({})", evaluator.preset));
     print_result(&result, "payoff", true, args.search.runners_up, given);
     let seats = evaluator.seats(&best.setting);
@@ -547,14 +551,15 @@ fn print_result(result: &OptimiserResult, what: &str, flip: bool, runners_up: us
             "Every runner-up's held-out interval overlaps the best's: intervals that overlap do not show the best is better; play more (--rounds) to separate them."
         );
     }
-    let (e, met) = result.as_given;
-    say!(
-        "  {}: held-out {what} {}{}",
-        given.0,
-        interval4(&shown(e, flip)),
-        if met { "" } else { "; constraint not met" }
-    );
-    say!("{}", against_given(ranked[0].held_out.expect("ranked"), e, given.1));
+    if let Some((e, met)) = result.as_given {
+        say!(
+            "  {}: held-out {what} {}{}",
+            given.0,
+            interval4(&shown(e, flip)),
+            if met { "" } else { "; constraint not met" }
+        );
+        say!("{}", against_given(ranked[0].held_out.expect("ranked"), e, given.1));
+    }
 }
 
 /// Whether the best beats the starting point on the held-out deals (scores minimised): only
@@ -568,7 +573,9 @@ fn against_given(best: Estimate, given: Estimate, name: &str) -> String {
             draftsim::output::capitalised(name)
         )
     } else {
-        format!("The best's held-out interval overlaps that of {name}: the search has not shown it does better; play more (--rounds) to tell them apart.")
+        format!(
+            "The best's held-out interval overlaps that of {name}: the search has not shown it does better; play more (--rounds) to tell them apart."
+        )
     }
 }
 
@@ -625,11 +632,12 @@ fn finish(
     mut meta: serde_json::Value,
     exec: &ExecArgs,
 ) -> Result<()> {
-    let (e, met) = result.as_given;
-    let e = shown(e, flip);
-    meta["as_given"] = serde_json::json!({
-        what: e.mean, format!("{what}_lo"): e.lo, format!("{what}_hi"): e.hi, "constraint_met": met,
-    });
+    if let Some((e, met)) = result.as_given {
+        let e = shown(e, flip);
+        meta["as_given"] = serde_json::json!({
+            what: e.mean, format!("{what}_lo"): e.lo, format!("{what}_hi"): e.hi, "constraint_met": met,
+        });
+    }
     let tables = [candidates_table(result, what, flip, constrained), convergence_table(result, what, flip)];
     if let Some(dir) = &out {
         dir.write_text(file, &text)?;

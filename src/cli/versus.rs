@@ -250,7 +250,8 @@ fn known_figures(game: &dyn games::Runner) -> Vec<String> {
     names
 }
 
-/// The game's measures that are shares (rates), whose smallest effect is one point.
+/// The game's measures that are rates, whose smallest effect is one point or a tenth of
+/// the rarer outcome's share.
 fn rate_measures(info: &games::GameInfo, spec: &VersusSpec) -> Result<Vec<String>> {
     let (text, seats) = versus::side(info, spec, 0)?;
     let (game, _) = (info.build)(Some(&text), None, Some(&seats))?;

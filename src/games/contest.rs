@@ -651,9 +651,13 @@ where
             let one = if asked == 1 { "strategy" } else { "strategies" };
             // The game's own table, named so the fix can be typed as it stands.
             let table = *G::players_mut(&mut G::RulesFile::default());
+            // A field lists each strategy once: with one named twice, seating them in turn
+            // would be refused too.
+            let repeated = seats.iter().enumerate().any(|(i, s)| seats[..i].contains(s));
+            let turn = if repeated { "list each strategy once and give" } else { "give" };
             Err(if e.to_string().starts_with("players = ") {
                 InputError::new(format!(
-                    "--seats names {asked} {one}, so {e}; name one strategy per seat, or give --players {table} to seat them in turn"
+                    "--seats names {asked} {one}, so {e}; name one strategy per seat, or {turn} --players {table} to seat them in turn"
                 ))
             } else {
                 e

@@ -497,7 +497,8 @@ fn describe(m: &serde_json::Value) -> String {
     };
     for (side, text) in sides {
         if let Some(text) = text {
-            let _ = writeln!(md, "<details><summary>Rules in force{side}</summary>\n\n```toml\n{text}```\n</details>\n");
+            let _ =
+                writeln!(md, "<details><summary>Rules in force{side}</summary>\n\n```toml\n{text}```\n</details>\n");
         }
     }
     text

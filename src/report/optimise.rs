@@ -94,14 +94,8 @@ pub(super) fn optimise_section(
             _ if unmet.is_some() => " met |",
             _ => "",
         };
-        let _ = writeln!(
-            md,
-            "| – | {} | {} ({} to {}) | – | – |{met}",
-            given_name,
-            fmt4(g.mean),
-            fmt4(g.lo),
-            fmt4(g.hi)
-        );
+        let _ =
+            writeln!(md, "| – | {} | {} ({} to {}) | – | – |{met}", given_name, fmt4(g.mean), fmt4(g.lo), fmt4(g.hi));
     }
     md.push('\n');
     let unmet = unmet.unwrap_or_default();
@@ -142,7 +136,10 @@ pub(super) fn optimise_section(
             given.map_or(String::new(), |g| {
                 // Scores as shown: payoffs are better higher, objectives lower.
                 let (b, g2) = if what == "payoff" {
-                    (Estimate { mean: -held.mean[i], lo: -held.hi[i], hi: -held.lo[i] }, Estimate { mean: -g.mean, lo: -g.hi, hi: -g.lo })
+                    (
+                        Estimate { mean: -held.mean[i], lo: -held.hi[i], hi: -held.lo[i] },
+                        Estimate { mean: -g.mean, lo: -g.hi, hi: -g.lo },
+                    )
                 } else {
                     (Estimate { mean: held.mean[i], lo: held.lo[i], hi: held.hi[i] }, g)
                 };
@@ -153,7 +150,12 @@ pub(super) fn optimise_section(
                 } else {
                     "not told apart from the best"
                 };
-                format!("; {given_name} scores {} [{}, {}] on the same deals, {verdict}", fmt4(g.mean), fmt4(g.lo), fmt4(g.hi))
+                format!(
+                    "; {given_name} scores {} [{}, {}] on the same deals, {verdict}",
+                    fmt4(g.mean),
+                    fmt4(g.lo),
+                    fmt4(g.hi)
+                )
             })
         )
     });

@@ -61,7 +61,8 @@ pub(super) fn versus_section(
                 let _ = writeln!(md, "**Warning:** {w}.\n");
             }),
             Err(e) => {
-                let _ = writeln!(md, "**Warning:** {e}; how far the seated players are from optimal is not shown here.\n");
+                let _ =
+                    writeln!(md, "**Warning:** {e}; how far the seated players are from optimal is not shown here.\n");
             }
         }
     }

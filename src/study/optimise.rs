@@ -187,6 +187,11 @@ pub trait Evaluator {
     fn check_setting(&self, _setting: &Setting) -> Result<(), Error> {
         Ok(())
     }
+    /// Whether the empty setting (the rules or the preset as given) is a starting point to
+    /// hold out beside the winner, so the result says whether the search found better.
+    fn has_starting_point(&self) -> bool {
+        false
+    }
 }
 
 /// Checks a search space before any play: every parameter at each end of its range, at a
@@ -321,8 +326,9 @@ pub struct OptimiserResult {
     /// Rounds each held-out candidate played.
     pub held_out_rounds: u64,
     /// The starting point, no parameter changed (the rules or the preset as given), on the
-    /// same held-out deals, and whether it meets the constraints there.
-    pub as_given: (Estimate, bool),
+    /// same held-out deals, and whether it meets the constraints there (see
+    /// [`Evaluator::has_starting_point`]).
+    pub as_given: Option<(Estimate, bool)>,
 }
 
 /// The key of one evaluation in a [`OptimiserState`].
@@ -463,7 +469,8 @@ pub fn optimise<E: Evaluator>(
     held_out_seeds.push(seed);
     // The held-out share is split among those actually held out and the starting point:
     // fewer candidates than --runners-up asks for each get more deals, not the same few.
-    let taken = leaders.len().min(held as usize).max(1) as u64 + 1;
+    let given = u64::from(evaluator.has_starting_point());
+    let taken = leaders.len().min(held as usize).max(1) as u64 + given;
     let held_rounds = (config.budget * HELD_OUT_SHARE / 100 / taken).max(1);
     for &i in leaders.iter().take(held as usize) {
         let sample = run.play(&candidates[i].setting, seed, held_rounds, "held-out")?;
@@ -471,8 +478,12 @@ pub fn optimise<E: Evaluator>(
     }
     // What the user starts from, on the same deals: a best that does no better than it has
     // found nothing.
-    let given = run.play(&Setting::new(), seed, held_rounds, "held-out, as given")?;
-    let as_given = (evaluator.score(&given), evaluator.feasible(&given));
+    let as_given = if given == 1 {
+        let sample = run.play(&Setting::new(), seed, held_rounds, "held-out, as given")?;
+        Some((evaluator.score(&sample), evaluator.feasible(&sample)))
+    } else {
+        None
+    };
     // A candidate that meets the constraints beats one that does not, whatever the scores:
     // the penalty alone may not separate them when a shortfall is small.
     held_out.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.mean.total_cmp(&b.1.mean)).then(a.0.cmp(&b.0)));

@@ -446,6 +446,10 @@ impl Evaluator for TuneEvaluator<'_> {
         sample.tally.rounds
     }
 
+    fn has_starting_point(&self) -> bool {
+        true
+    }
+
     fn feasible(&self, sample: &Played) -> bool {
         if self.objective.constraints.is_empty() {
             return true;
@@ -525,6 +529,10 @@ impl Evaluator for ExploitEvaluator<'_> {
 
     fn rounds(&self, sample: &Played) -> u64 {
         sample.tally.rounds
+    }
+
+    fn has_starting_point(&self) -> bool {
+        true
     }
 }
 

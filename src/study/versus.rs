@@ -118,19 +118,23 @@ pub struct Difference {
     pub verdict: Verdict,
 }
 
-/// Whether a figure is a share of something (0 to 1), whose smallest effect that matters is
-/// one point.
-fn is_share(figure: &str, rate_measures: &[String]) -> bool {
+/// Whether a figure is a rate: a share of units, decisions or seats (0 to 1).
+fn is_rate(figure: &str, rate_measures: &[String]) -> bool {
     RATIO_FIGURES.iter().any(|f| f.name == figure && f.rate)
-        || matches!(figure, "seat_advantage" | "balance" | "first_seat_edge" | "win_rate")
+        || figure == "win_rate"
         || rate_measures.iter().any(|m| m == figure)
 }
 
-/// The smallest effect that matters for `figure` by default: one point (0.01) for a share;
-/// 2% of the mean absolute score per unit for a score and the skill gap (the scale of the
-/// game's stakes); 1% of the larger of A's and B's values for any other figure.
+/// The smallest effect that matters for `figure` by default: for a rate one point (0.01),
+/// or a tenth of the rarer outcome's share where that is smaller (a fold rate of 1% that
+/// falls to 0.4% has changed); one point for a seat figure (a difference of shares); 2% of
+/// the mean absolute score per unit for a score and the skill gap (the scale of the game's
+/// stakes); 1% of the larger of A's and B's values for any other figure.
 pub fn min_effect(figure: &str, a: f64, b: f64, rate_measures: &[String], stakes: f64) -> f64 {
-    if is_share(figure, rate_measures) {
+    if is_rate(figure, rate_measures) {
+        let rarer = a.max(b).min(1.0 - a.min(b)).max(0.0);
+        0.01_f64.min(0.1 * rarer)
+    } else if matches!(figure, "seat_advantage" | "balance" | "first_seat_edge") {
         0.01
     } else if matches!(figure, "score" | "skill_gap") {
         0.02 * stakes
@@ -288,9 +292,8 @@ pub fn exploitability_warnings(
     }
     // The table size is said apart: the rules are compared without it.
     if let Some(measured) = meta["rules"].as_str() {
-        let same = |other: &str| {
-            crate::games::presets::differing_keys(measured, other).iter().all(|(k, _, _)| k == "players")
-        };
+        let same =
+            |other: &str| crate::games::presets::differing_keys(measured, other).iter().all(|(k, _, _)| k == "players");
         match (same(rules.0), same(rules.1)) {
             (true, true) => {}
             (true, false) => where_from.push("under A's rules, not B's".to_string()),
@@ -320,11 +323,7 @@ pub fn exploitability_warnings(
                 short(*min_effect),
             ));
         } else if !exact || his[i] >= *min_effect {
-            unsure.push(format!(
-                "{name} {}{}{interval}",
-                if exact { "" } else { "at least " },
-                short(values[i])
-            ));
+            unsure.push(format!("{name} {}{}{interval}", if exact { "" } else { "at least " }, short(values[i])));
         }
     }
     if !unsure.is_empty() {
@@ -387,7 +386,12 @@ mod tests {
             seed: 0,
             min_effects: vec![("length_mean".into(), 0.5)],
         };
-        assert_eq!(min_effect("completion", 0.9, 0.95, &[], 1.0), 0.01);
+        assert_eq!(min_effect("completion", 0.8, 0.95, &[], 1.0), 0.01);
+        // A rare outcome: a tenth of its share, on either side of the scale.
+        let folds = vec!["fold_rate_r1".to_string()];
+        assert!((min_effect("fold_rate_r1", 0.011, 0.004, &folds, 1.0) - 0.0011).abs() < 1e-12);
+        assert!((min_effect("completion", 0.999, 0.995, &[], 1.0) - 0.0005).abs() < 1e-12);
+        assert_eq!(min_effect("seat_advantage", 0.001, 0.002, &[], 1.0), 0.01);
         assert_eq!(min_effect("length_mean", 40.0, 50.0, &[], 1.0), 0.5);
         assert_eq!(min_effect("score", 4.0, 5.0, &[], 3.0), 0.06);
         assert_eq!(parse_min_effect("length_mean=0.5").unwrap(), ("length_mean".into(), 0.5));

@@ -694,6 +694,25 @@ fn refusals_name_the_actual_fault() {
         "an effect is a size, 0 or more; write score=1",
     );
     refused(&["run", "--game", "winston-crazier-eights", "--seats", "value"], "give --players 2 to seat them in turn");
+    // A strategy named twice: the fix offered is one the command then takes.
+    let seats = "tight,bluffer,greedy,random,tight,tight,tight";
+    refused(
+        &["run", "--game", "sevens", "--seats", seats],
+        "list each strategy once and give --players 4 to seat them in turn",
+    );
+    let o = draftsim(&[
+        "run",
+        "--game",
+        "sevens",
+        "--seats",
+        "tight,bluffer,greedy,random",
+        "--players",
+        "4",
+        "--rounds",
+        "48",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
     let o = Command::new(env!("CARGO_BIN_EXE_draftsim"))
         .args(["run", "--rounds", "10", "--shard", "auto/2", "--out", "/tmp/never-written"])
         .env("SLURM_ARRAY_TASK_ID", "5")

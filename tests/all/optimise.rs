@@ -57,6 +57,7 @@ fn exploit_finds_tight_among_strictly_dominated_variants() {
         out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("at 4 seats (payoff: net chips won per unit"), "{}", stdout(&o));
     let candidates = rows(&out.join("candidates.csv"));
     let best = candidates.iter().find(|r| r["rank"] == "1").expect("a winner");
     assert_eq!(best["bet.fold_below"], "[0.56,0.48,0.45]");

@@ -148,7 +148,8 @@ fn a_field_far_from_optimal_is_warned_of() {
     std::fs::write(&cap, "raise_cap = 2\n").unwrap();
     let args = ["versus", "--game", "sevens", "defaults", cap.to_str().unwrap(), "--seats", "tight,random,greedy"];
     let v = dir.join("v");
-    let xp_arg = ["--rounds", "2000", "--exploitability", xp.to_str().unwrap(), "--quiet", "--out", v.to_str().unwrap()];
+    let xp_arg =
+        ["--rounds", "2000", "--exploitability", xp.to_str().unwrap(), "--quiet", "--out", v.to_str().unwrap()];
     let o = draftsim(&[&args[..], &xp_arg[..]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     // Warnings go to stderr, --quiet or not.
