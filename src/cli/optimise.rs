@@ -213,8 +213,15 @@ pub fn tune(args: TuneArgs) -> Result<()> {
             "every candidate scored the objective {first:.4} exactly: these parameters do not move {names}{hint}, so the best is arbitrary; tune a figure they move"
         ));
     }
+    // "Met" ranks by the estimates' means; each limit's verdict on the interval says
+    // whether the held-out deals show it surely met, as sweep's --require does.
     for (name, e) in metrics.iter().filter(|(n, _)| evaluator.objective.metrics().contains(&n.as_str())) {
-        say!("  held-out {name}: {}", interval4(e));
+        let limits: Vec<String> = (evaluator.objective.constraints.iter())
+            .filter(|c| c.metric == *name)
+            .map(|c| format!("{}: {}", c.text(), c.verdict(e).words()))
+            .collect();
+        let limits = if limits.is_empty() { String::new() } else { format!(" ({})", limits.join("; ")) };
+        say!("  held-out {name}: {}{limits}", interval4(e));
     }
     if !best.constraint_met {
         say!(

@@ -92,7 +92,14 @@ pub fn versus(args: VersusArgs) -> Result<()> {
     // each file first as written (so an error names its own line).
     for (text, path) in [(&spec.rules_a, &args.a), (&spec.rules_b, &args.b)] {
         if let Some(text) = text {
-            (info.build)(Some(text), spec.players, None).map_err(|e| e.context(path.display()))?;
+            (info.build)(Some(text), spec.players, None).map_err(|e| {
+                // A count --players set is the flag's fault, not the file's.
+                if spec.players.is_some() && e.to_string().starts_with("players = ") {
+                    e.context("--players")
+                } else {
+                    e.context(path.display())
+                }
+            })?;
         }
     }
     let mut built = Vec::new();
@@ -132,13 +139,27 @@ pub fn versus(args: VersusArgs) -> Result<()> {
     }
     let figure_names = known_figures(built[0].0.as_ref());
     for (name, _) in &spec.min_effects {
-        let figure = name.split(':').next().unwrap_or_default();
+        let (figure, strategy) = name.split_once(':').map_or((name.as_str(), None), |(f, s)| (f, Some(s)));
         if !figure_names.iter().any(|f| f == figure) {
             return Err(InputError::new(format!(
                 "--min-effect {name}: not a figure versus reports; use one of {}",
                 figure_names.join(", ")
             ))
             .into());
+        }
+        // A strategy's figure names a seated strategy, or it would be ignored.
+        if let Some(strategy) = strategy {
+            let mut seated: Vec<&String> = built[0].1.iter().chain(&built[1].1).collect();
+            seated.sort();
+            seated.dedup();
+            if !matches!(figure, "score" | "win_rate") || !seated.iter().any(|s| *s == strategy) {
+                return Err(InputError::new(format!(
+                    "--min-effect {name}: FIGURE:STRATEGY is for score or win_rate and a seated strategy ({}); write e.g. score:{}=0.1",
+                    seated.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
+                    seated.first().map_or("greedy", |s| s.as_str())
+                ))
+                .into());
+            }
         }
     }
     if let Some(dir) = &args.exploitability {

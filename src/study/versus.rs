@@ -355,9 +355,23 @@ fn changes_the_deal(difference: &str) -> bool {
 /// only, so the intervals are as wide as two independent runs'.
 pub fn pairing_note(players_a: usize, players_b: usize, differs: &[String]) -> Option<String> {
     (players_a != players_b || differs.iter().any(|d| changes_the_deal(d))).then(|| {
+        let mut why: Vec<String> = differs.iter().filter(|d| changes_the_deal(d)).cloned().collect();
+        // The table size is named once, and only where it differs.
+        let players = players_a != players_b;
+        if players {
+            why.retain(|d| !d.starts_with("players "));
+            why.insert(0, format!("{players_a} players under A, {players_b} under B"));
+        }
+        let share = if players {
+            format!(
+                " A strategy's fair share of the wins is 1/{players_a} under A and 1/{players_b} under B: win_rate moves with the table size alone."
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "A and B deal differently ({players_a} players under A, {players_b} under B; {}): deal d of each comes from the same seed, so deals are paired by index rather than by identical cards, and the intervals are no narrower than two independent runs' would be.",
-            differs.iter().filter(|d| changes_the_deal(d)).cloned().collect::<Vec<_>>().join(", ")
+            "A and B deal differently ({}): deal d of each comes from the same seed, so deals are paired by index rather than by identical cards, and the intervals are no narrower than two independent runs' would be.{share}",
+            why.join("; ")
         )
     })
 }
@@ -374,6 +388,17 @@ pub fn short(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pairing_note_names_what_deals_differently() {
+        let d = |t: &str| vec![t.to_string()];
+        assert_eq!(pairing_note(4, 4, &d("raise_cap = 1 -> 2")), None);
+        let deck = pairing_note(4, 4, &d("deck = \"standard\" -> \"short-36\"")).unwrap();
+        assert!(deck.starts_with("A and B deal differently (deck = ") && !deck.contains("players"), "{deck}");
+        let table = pairing_note(4, 5, &d("players = 4 -> 5")).unwrap();
+        assert!(table.starts_with("A and B deal differently (4 players under A, 5 under B): "), "{table}");
+        assert!(table.ends_with("1/4 under A and 1/5 under B: win_rate moves with the table size alone."), "{table}");
+    }
 
     #[test]
     fn a_verdict_needs_significance_and_size() {

@@ -278,6 +278,11 @@ fn tune_says_when_its_constraint_is_not_met() {
     let text = stdout(&o);
     let best = text.lines().find(|l| l.starts_with("best ")).unwrap();
     assert!(best.contains("constraint not met"), "{text}");
+    // The limit's verdict on the held-out interval, as sweep's --require gives it.
+    assert!(
+        text.lines().any(|l| l.starts_with("  held-out skill_gap: ") && l.ends_with(" (skill_gap>=100: fails)")),
+        "{text}"
+    );
     let table = draftsim::output::read_frame(&out.join("candidates.csv")).unwrap();
     let met = table.column("constraint").unwrap().str().unwrap().clone();
     assert!((0..met.len()).all(|i| met.get(i) == Some("not met")), "every candidate falls short");
@@ -307,6 +312,7 @@ fn tune_says_when_its_constraint_is_not_met() {
         "--quiet",
     ]);
     assert!(!stdout(&o).contains("not met"), "{}", stdout(&o));
+    assert!(stdout(&o).contains(" (skill_gap>=-100: met)"), "{}", stdout(&o));
 }
 
 /// The objective's interval is that of the value ranked: a metric whose interval

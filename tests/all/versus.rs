@@ -228,6 +228,12 @@ fn sharded_versus_merges_into_the_whole_and_bad_input_is_refused() {
             vec!["versus", "defaults", b.to_str().unwrap(), "--min-effect", "length_mean=-1"],
             "an effect is a size, 0 or more; write length_mean=1",
         ),
+        // A strategy not seated would be ignored; a count the flag set is the flag's fault.
+        (
+            vec!["versus", "defaults", b.to_str().unwrap(), "--min-effect", "score:tigh=0.1"],
+            "--min-effect score:tigh: FIGURE:STRATEGY is for score or win_rate and a seated strategy (",
+        ),
+        (vec!["versus", "defaults", b.to_str().unwrap(), "--players", "1"], "--players: players = 1"),
     ] {
         let o = draftsim(&bad);
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
