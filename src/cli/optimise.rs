@@ -13,7 +13,7 @@ use draftsim::study::kind;
 
 use super::interrupt::INTERRUPTED;
 use draftsim::study::optimise::{self, Evaluator, OptimiserConfig, OptimiserResult, OptimiserState, Param, Setting};
-use draftsim::study::tune::{ExploitEvaluator, Objective, Played, TuneEvaluator};
+use draftsim::study::tune::{ExploitEvaluator, Objective, Played, TuneEvaluator, Verdict};
 
 use super::args::{
     BatchArgs, ExecArgs, GameRulesArgs, Known, OutputArgs, PlayersArg, SeatsArg, preset_names, seconds, warn,
@@ -218,7 +218,14 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     for (name, e) in metrics.iter().filter(|(n, _)| evaluator.objective.metrics().contains(&n.as_str())) {
         let limits: Vec<String> = (evaluator.objective.constraints.iter())
             .filter(|c| c.metric == *name)
-            .map(|c| format!("{}: {}", c.text(), c.verdict(e).words()))
+            .map(|c| {
+                let verdict = match c.verdict(e) {
+                    Verdict::Met => "met",
+                    Verdict::MayFail => "may fail, its interval crossing the limit",
+                    Verdict::Fails => "fails",
+                };
+                format!("{}: {verdict}", c.text())
+            })
             .collect();
         let limits = if limits.is_empty() { String::new() } else { format!(" ({})", limits.join("; ")) };
         say!("  held-out {name}: {}{limits}", interval4(e));
@@ -464,7 +471,7 @@ fn check_budget<E: Evaluator<Sample = Played> + Sync>(
     let setting = pilot_setting(params);
     // A run rounds up to whole deals, so one round plays one deal.
     let deal = evaluator.rounds(&exec.pool()?.install(|| evaluator.play(&setting, seed ^ 0x9110, 1))?);
-    let least = optimise::smallest_budget(args.candidates, args.runners_up, 2 * deal);
+    let least = optimise::smallest_budget(args.candidates, args.runners_up, evaluator.has_starting_point(), 2 * deal);
     if budget >= least {
         return Ok(());
     }
@@ -575,10 +582,7 @@ fn against_given(best: Estimate, given: Estimate, name: &str) -> String {
     if best.hi < given.lo {
         format!("The best does better than {name} on the held-out deals (the intervals do not overlap).")
     } else if given.hi < best.lo {
-        format!(
-            "{} does better than every setting held out: the searched ranges miss what makes it strong.",
-            draftsim::output::capitalised(name)
-        )
+        format!("{} does better than the best setting held out.", draftsim::output::capitalised(name))
     } else {
         format!(
             "The best's held-out interval overlaps that of {name}: the search has not shown it does better; play more (--rounds) to tell them apart."

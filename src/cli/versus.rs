@@ -164,7 +164,7 @@ pub fn versus(args: VersusArgs) -> Result<()> {
     }
     if let Some(dir) = &args.exploitability {
         // Checked before anything plays: a wrong folder is refused in one line.
-        versus::exploitability_warnings(dir, info.name, &[], ("", ""), 0)?;
+        versus::exploitability_warnings(dir, info.name, &[], ("", ""), (0, 0))?;
     }
     let shard = args.shard.get(&args.batch.output)?;
     let (format, out) = args.batch.output.open()?;
@@ -361,7 +361,13 @@ pub(super) fn finish(
     if let Some(dir) = meta["exploitability"].as_str() {
         let rules = (meta["rules"].as_str().unwrap_or_default(), meta["rules_b"].as_str().unwrap_or_default());
         let seated = versus::seated_score_effects(&rows);
-        match versus::exploitability_warnings(std::path::Path::new(dir), info.name, &seated, rules, a.players) {
+        match versus::exploitability_warnings(
+            std::path::Path::new(dir),
+            info.name,
+            &seated,
+            rules,
+            (a.players, b.players),
+        ) {
             Ok(warnings) => warnings.iter().for_each(|w| super::args::warn(w)),
             // Checked when the study started: gone since (a merge elsewhere), it is said.
             Err(e) => super::args::warn(&e.to_string()),
@@ -375,15 +381,14 @@ pub(super) fn finish(
             "\nfigure                 strategy        A            B            B - A        95% interval                Holm p     verdict"
         );
         for d in &rows {
+            let interval = format!("[{}, {}]", versus::short(d.difference.lo), versus::short(d.difference.hi));
             say!(
-                "{:<22} {:<15} {:<12} {:<12} {:<12} [{}, {}]{:>12} {}",
+                "{:<22} {:<15} {:<12} {:<12} {:<12} {interval:<27} {:<10} {}",
                 d.figure,
                 d.strategy.as_deref().unwrap_or(""),
                 versus::short(d.a),
                 versus::short(d.b),
                 versus::short(d.difference.mean),
-                versus::short(d.difference.lo),
-                versus::short(d.difference.hi),
                 draftsim::stats::p_text(d.p_holm),
                 d.verdict.word()
             );

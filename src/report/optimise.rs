@@ -79,10 +79,19 @@ pub(super) fn optimise_section(
     }
     // The starting point on the same held-out deals (folders written before it was played
     // lack it).
+    // A bound JSON could not hold (one deal gives none) is read as no bound.
     let given = meta.and_then(|m| m.get("as_given")).and_then(|g| {
         let at = |k: String| g.get(&k).and_then(|v| v.as_f64());
-        Some(Estimate { mean: at(what.to_string())?, lo: at(format!("{what}_lo"))?, hi: at(format!("{what}_hi"))? })
+        let bound = |k: String| at(k).unwrap_or(f64::NAN);
+        Some(Estimate { mean: at(what.to_string())?, lo: bound(format!("{what}_lo")), hi: bound(format!("{what}_hi")) })
     });
+    let figure = |e: &Estimate, (open, to, close): (&str, &str, &str)| {
+        if e.lo.is_finite() && e.hi.is_finite() {
+            format!("{} {open}{}{to}{}{close}", fmt4(e.mean), fmt4(e.lo), fmt4(e.hi))
+        } else {
+            format!("{} (no interval)", fmt4(e.mean))
+        }
+    };
     let given_name = if tuning {
         "the rules as given".to_string()
     } else {
@@ -94,8 +103,7 @@ pub(super) fn optimise_section(
             _ if unmet.is_some() => " met |",
             _ => "",
         };
-        let _ =
-            writeln!(md, "| – | {} | {} ({} to {}) | – | – |{met}", given_name, fmt4(g.mean), fmt4(g.lo), fmt4(g.hi));
+        let _ = writeln!(md, "| – | {given_name} | {} | – | – |{met}", figure(&g, ("(", " to ", ")")));
     }
     md.push('\n');
     let unmet = unmet.unwrap_or_default();
@@ -146,16 +154,11 @@ pub(super) fn optimise_section(
                 let verdict = if b.hi < g2.lo {
                     "which the best beats"
                 } else if g2.hi < b.lo {
-                    "better than every setting held out"
+                    "better than the best"
                 } else {
                     "not told apart from the best"
                 };
-                format!(
-                    "; {given_name} scores {} [{}, {}] on the same deals, {verdict}",
-                    fmt4(g.mean),
-                    fmt4(g.lo),
-                    fmt4(g.hi)
-                )
+                format!("; {given_name} scores {} on the same deals, {verdict}", figure(&g, ("[", ", ", "]")))
             })
         )
     });

@@ -174,18 +174,21 @@ pub(super) fn run_section(
         summary.get_column_names().iter().map(|c| c.to_string()).filter(|c| c.starts_with("fold_rate_r")).collect();
     if !fold_cols.is_empty() {
         let labels: Vec<String> = (1..=fold_cols.len()).map(|b| format!("round {b}")).collect();
+        // Each rate is a share of the strategy's seat-rounds: its Wilson interval.
+        let seat_rounds = floats(summary, "rounds")?;
         let series = strategies
             .iter()
             .enumerate()
             .map(|(i, s)| {
+                let values =
+                    fold_cols.iter().map(|c| floats(summary, c).map(|v| v[i])).collect::<Result<Vec<_>, Error>>()?;
+                let n = seat_rounds[i].max(0.0) as u64;
+                let bounds: Vec<_> = values.iter().map(|&v| crate::stats::wilson(v * n as f64, n)).collect();
                 Ok(charts::Series {
                     name: short_name(s),
                     colour: colours[i],
-                    values: fold_cols
-                        .iter()
-                        .map(|c| floats(summary, c).map(|v| v[i]))
-                        .collect::<Result<Vec<_>, Error>>()?,
-                    band: None,
+                    values,
+                    band: Some((bounds.iter().map(|e| e.lo).collect(), bounds.iter().map(|e| e.hi).collect())),
                 })
             })
             .collect::<Result<Vec<_>, Error>>()?;
@@ -198,7 +201,7 @@ pub(super) fn run_section(
             &file,
             title,
             &format!(
-                "Share of each strategy's rounds folded in each betting round (fold timing); {n:.0} seat-rounds per strategy."
+                "Share of each strategy's rounds folded in each betting round (fold timing), with 95% intervals (Wilson, over seat-rounds); {n:.0} seat-rounds per strategy."
             ),
         );
     }
@@ -390,20 +393,30 @@ pub(super) fn histogram_section(
     let present: Vec<usize> = (0..names.len()).filter(|&i| finished[i] > 0.0).collect();
     let mut by_rarity = present.clone();
     by_rarity.sort_by(|&a, &b| finished[b].total_cmp(&finished[a]).then(a.cmp(&b)));
+    // A category disagrees only where the counts show it: a higher one surely more common
+    // (their 95% intervals apart), not a rank swapped by noise.
+    let n = totals[0].max(0.0) as u64;
+    let interval: Vec<crate::stats::Estimate> = finished.iter().map(|&c| crate::stats::wilson(c, n)).collect();
+    let surely_more = |a: usize, b: usize| interval[a].lo > interval[b].hi;
     let _ = writeln!(
         md,
-        "Ranking by rarity against the standard ranking (1 = lowest hand):\n\n| {bin_column} | {} share | {} share | standard rank | rank by rarity | |\n|---|---:|---:|---:|---:|---|",
+        "Ranking by rarity against the standard ranking (1 = lowest hand); a category is flagged where a higher one is surely more common, or a lower one surely rarer (95% intervals apart, Wilson over {} observations):\n\n| {bin_column} | {} share (95% interval) | {} share | standard rank | rank by rarity | |\n|---|---:|---:|---:|---:|---|",
+        thousands(n as f64),
         histograms[0].key.replace('_', " "),
         histograms.get(1).map_or("-".to_string(), |h| h.key.replace('_', " "))
     );
     for (std_rank, &i) in present.iter().enumerate() {
         let rarity_rank = by_rarity.iter().position(|&x| x == i).expect("present") + 1;
-        let flag = if rarity_rank != std_rank + 1 { "⚑ disagrees" } else { "" };
+        let (lower, higher) = present.split_at(std_rank);
+        let inverted = higher[1..].iter().any(|&j| surely_more(j, i)) || lower.iter().any(|&j| surely_more(i, j));
+        let flag = if inverted { "⚑ disagrees" } else { "" };
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} |",
+            "| {} | {} [{}, {}] | {} | {} | {} | {} |",
             names[i],
             fmt4(share_f[i]),
+            fmt4(interval[i].lo),
+            fmt4(interval[i].hi),
             fmt4(share_w[i]),
             std_rank + 1,
             rarity_rank,
@@ -427,6 +440,44 @@ fn person(name: &str, phrase: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use polars::prelude::*;
+
+    /// A category is flagged only where the counts show the ranking inverted: a higher one
+    /// surely more common, not one a few observations apart.
+    #[test]
+    fn rarity_flags_only_inversions_the_counts_show() {
+        let bins = ["low", "mid", "high", "top"];
+        let h = crate::sim::Histogram {
+            key: "finished".into(),
+            table: "categories".into(),
+            bin_column: "category".into(),
+            bins: bins.iter().map(|b| b.to_string()).collect(),
+            offset: 0,
+            ranked: true,
+            description: "hands".into(),
+        };
+        let dir = std::env::temp_dir().join(format!("draftsim-rarity-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let out = crate::output::OutputDir::create(&dir, false).unwrap();
+        let flagged = |counts: [f64; 4]| -> (Vec<bool>, String) {
+            let table = df!("category" => bins, "finished" => counts).unwrap();
+            let mut md = String::new();
+            super::histogram_section(&mut md, &table, &out, "h", &[&h]).unwrap();
+            let flags = bins
+                .iter()
+                .map(|b| md.lines().any(|l| l.starts_with(&format!("| {b} |")) && l.contains("disagrees")))
+                .collect();
+            (flags, md)
+        };
+        // mid and high swapped by 2 in 1,000: noise, no flag.
+        let (flags, md) = flagged([500.0, 200.0, 202.0, 98.0]);
+        assert_eq!(flags, [false; 4], "{md}");
+        assert!(md.contains("| low | 0.5000 [0.4691, 0.5309] |"), "{md}");
+        // top surely commoner than mid and high: those three flagged, low not.
+        let (flags, md) = flagged([500.0, 150.0, 100.0, 250.0]);
+        assert_eq!(flags, [false, true, true, true], "{md}");
+    }
+
     #[test]
     fn the_person_who_played_is_spoken_to() {
         assert_eq!(super::person("you", "scores least"), "you score least");

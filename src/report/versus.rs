@@ -54,7 +54,8 @@ pub(super) fn versus_section(
             (0..figures.len()).filter(|&i| figures[i] == "score").map(|i| (strategies[i].clone(), min[i])).collect();
         let m = meta.expect("read above");
         let rules = (m["rules"].as_str().unwrap_or_default(), m["rules_b"].as_str().unwrap_or_default());
-        let players = m["players"][0].as_u64().unwrap_or(0) as usize;
+        let side = |k: usize| m["players"][k].as_u64().unwrap_or(0) as usize;
+        let players = (side(0), side(1));
         let game = m["game"].as_str().unwrap_or_default();
         match crate::study::versus::exploitability_warnings(Path::new(dir), game, &seated, rules, players) {
             Ok(warnings) => warnings.iter().for_each(|w| {

@@ -264,10 +264,11 @@ impl Stages {
 }
 
 /// The smallest budget under which every evaluation of the search plays at least
-/// `per_evaluation` rounds.
-pub fn smallest_budget(candidates: usize, runners_up: usize, per_evaluation: u64) -> u64 {
+/// `per_evaluation` rounds; `starting_point` where the evaluator holds one out too.
+pub fn smallest_budget(candidates: usize, runners_up: usize, starting_point: bool, per_evaluation: u64) -> u64 {
     let s = Stages::new(candidates, runners_up);
-    [(RACE_SHARE, s.race), (REFINE_SHARE, s.refine), (HELD_OUT_SHARE, s.held_out)]
+    let held_out = s.held_out + u64::from(starting_point);
+    [(RACE_SHARE, s.race), (REFINE_SHARE, s.refine), (HELD_OUT_SHARE, held_out)]
         .into_iter()
         .map(|(share, parts)| (100 * per_evaluation * parts).div_ceil(share))
         .max()
@@ -670,6 +671,8 @@ mod tests {
         seeds: std::cell::RefCell<Vec<u64>>,
         /// The fewest rounds any evaluation asked for.
         shortest: Cell<u64>,
+        /// Whether the empty setting (x = 0.5, y = a) is held out too.
+        start: bool,
     }
 
     #[derive(Clone, Default, Serialize, Deserialize)]
@@ -688,8 +691,8 @@ mod tests {
             self.plays.set(self.plays.get() + 1);
             self.seeds.borrow_mut().push(seed);
             self.shortest.set(self.shortest.get().min(rounds));
-            let x: f64 = setting[0].1.parse().unwrap();
-            let base = (x - 0.3).powi(2) + if setting[1].1 == "b" { 0.0 } else { 0.05 };
+            let x: f64 = setting.first().map_or(0.5, |(_, v)| v.parse().unwrap());
+            let base = (x - 0.3).powi(2) + if setting.get(1).is_some_and(|(_, v)| v == "b") { 0.0 } else { 0.05 };
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
             let mut s = Sums { n: rounds, sum: 0.0, sum_sq: 0.0 };
             for _ in 0..rounds {
@@ -710,10 +713,19 @@ mod tests {
         fn rounds(&self, s: &Sums) -> u64 {
             s.n
         }
+        fn has_starting_point(&self) -> bool {
+            self.start
+        }
     }
 
     fn planted(fail_after: Option<usize>) -> Planted {
-        Planted { plays: Cell::new(0), fail_after, seeds: Default::default(), shortest: Cell::new(u64::MAX) }
+        Planted {
+            plays: Cell::new(0),
+            fail_after,
+            seeds: Default::default(),
+            shortest: Cell::new(u64::MAX),
+            start: false,
+        }
     }
 
     fn space() -> Vec<Param> {
@@ -850,10 +862,11 @@ mod tests {
     /// leaves some evaluation short.
     #[test]
     fn the_smallest_budget_gives_every_evaluation_its_rounds() {
-        for (candidates, runners_up, per) in [(16, 2, 24), (2, 2, 24), (5, 0, 7), (64, 1, 2)] {
-            let least = smallest_budget(candidates, runners_up, per);
+        let cases = [(16, 2, 24, false), (2, 2, 24, false), (5, 0, 7, false), (64, 1, 2, false), (2, 12, 24, true)];
+        for (candidates, runners_up, per, start) in cases {
+            let least = smallest_budget(candidates, runners_up, start, per);
             for (budget, enough) in [(least, true), (least - 1, false)] {
-                let e = planted(None);
+                let e = Planted { start, ..planted(None) };
                 let config = OptimiserConfig { budget, candidates, runners_up, ..config() };
                 optimise(&e, &space(), &config, &mut OptimiserState::default(), &mut |_| Ok(()), &mut |_, _, _| {})
                     .unwrap();

@@ -248,13 +248,13 @@ pub fn seated_score_effects(rows: &[Difference]) -> Vec<(String, f64)> {
 /// least that far from optimal (a stronger field could change what B does), one for those
 /// whose lower bound does not reach it (a bound from below does not show a strategy plays
 /// well), and one naming those not measured there. `rules` are A's and B's in force,
-/// `players` the table's, to say where the measurement came from another table.
+/// `players` their tables', to say where the measurement came from another table.
 pub fn exploitability_warnings(
     dir: &std::path::Path,
     game: &str,
     seated: &[(String, f64)],
     rules: (&str, &str),
-    players: usize,
+    players: (usize, usize),
 ) -> Result<Vec<String>, Error> {
     let shown = dir.display();
     let meta: serde_json::Value = std::fs::read_to_string(dir.join("study.json"))
@@ -287,8 +287,14 @@ pub fn exploitability_warnings(
             _ => (values.clone(), values.clone()),
         };
     let mut where_from = Vec::new();
-    if meta["players"].as_u64().is_some_and(|p| p as usize != players) {
-        where_from.push(format!("at {} players", meta["players"]));
+    if let Some(p) = meta["players"].as_u64().map(|p| p as usize) {
+        let (a, b) = players;
+        match (p == a, p == b) {
+            (true, true) => {}
+            (true, false) => where_from.push(format!("at A's table size ({p} players), not B's ({b})")),
+            (false, true) => where_from.push(format!("at B's table size ({p} players), not A's ({a})")),
+            (false, false) => where_from.push(format!("at {p} players")),
+        }
     }
     // The table size is said apart: the rules are compared without it.
     if let Some(measured) = meta["rules"].as_str() {
@@ -378,7 +384,11 @@ pub fn pairing_note(players_a: usize, players_b: usize, differs: &[String]) -> O
 
 /// A number in four significant figures at most, as the verdict shows it.
 pub fn short(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() {
+    // -0 reads as a sign the figure does not have.
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    if !x.is_finite() {
         return format!("{x}");
     }
     let digits = (3 - x.abs().log10().floor() as i32).clamp(0, 6) as usize;
@@ -388,6 +398,13 @@ pub fn short(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_numbers_have_four_figures_and_no_negative_zero() {
+        assert_eq!(short(-0.0), "0");
+        assert_eq!(short(0.123456), "0.1235");
+        assert_eq!(short(-41.26), "-41.26");
+    }
 
     #[test]
     fn the_pairing_note_names_what_deals_differently() {

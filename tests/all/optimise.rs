@@ -80,6 +80,49 @@ fn exploit_finds_tight_among_strictly_dominated_variants() {
 }
 
 #[test]
+fn a_preset_as_given_that_beats_every_candidate_is_said_to() {
+    // Every candidate folds more than tight does, so tight as given, on the same held-out
+    // deals, does better than the best of them: a payoff higher, not lower.
+    let dir = scratch("exploit-given");
+    let out = dir.join("best");
+    let o = draftsim(&[
+        "exploit",
+        "--preset",
+        "tight",
+        "--field",
+        "greedy,random",
+        "--players",
+        "4",
+        "--param",
+        "bet.fold_below=[1.0,1.0,1.0],[0.95,0.95,0.95],[0.9,0.9,0.9]",
+        "--rounds",
+        "60000",
+        "--candidates",
+        "3",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("The preset as given (tight) does better than the best setting held out."),
+        "{}",
+        stdout(&o)
+    );
+    let given = study(&out)["as_given"]["payoff_lo"].as_f64().unwrap();
+    let best = rows(&out.join("candidates.csv")).into_iter().find(|r| r["rank"] == "1").unwrap();
+    assert!(given > best["held_out_payoff_hi"].parse::<f64>().unwrap(), "{given} {best:?}");
+    let report = dir.join("report");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(
+        md.contains("the preset as given (`tight`) scores ") && md.contains("on the same deals, better than the best."),
+        "{md}"
+    );
+}
+
+#[test]
 fn tuning_a_figure_the_parameters_cannot_move_warns() {
     // A Sevens unit is one hand whatever the ante: every candidate scores 1 exactly.
     let tune = |figure: &str| {
