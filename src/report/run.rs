@@ -233,17 +233,28 @@ pub(super) fn run_section(
         let hate = floats(&picks, "hate_picks")?;
         if hate.iter().any(|&h| h > 0.0) {
             let names = texts(&picks, "strategy")?;
-            let (rate, with, without) = (
-                floats(&picks, "hate_pick_rate")?,
-                floats(&picks, "chips_per_round_with_hate")?,
-                floats(&picks, "chips_per_round_without_hate")?,
-            );
+            let rate = floats(&picks, "hate_pick_rate")?;
+            // Tables written before the intervals were kept give the means alone.
+            let chips = |name: &str| -> Result<Vec<String>, Error> {
+                let mean = floats(&picks, name)?;
+                let bounds = floats(&picks, &format!("{name}_lo"))
+                    .and_then(|lo| Ok((lo, floats(&picks, &format!("{name}_hi"))?)));
+                Ok((0..mean.len())
+                    .map(|i| match &bounds {
+                        Ok((lo, hi)) if lo[i].is_finite() && hi[i].is_finite() => {
+                            format!("{} [{}, {}]", fmt4(mean[i]), fmt4(lo[i]), fmt4(hi[i]))
+                        }
+                        _ => fmt4(mean[i]),
+                    })
+                    .collect())
+            };
+            let (with, without) = (chips("chips_per_round_with_hate")?, chips("chips_per_round_without_hate")?);
             let _ = writeln!(
                 md,
-                "Hate picks (picks that were not the best card for the bot itself):\n\n| strategy | hate-pick rate | chips per round, rounds with a hate pick | without |\n|---|---:|---:|---:|"
+                "Hate picks (picks that were not the best card for the bot itself), chips per round with 95% intervals over seat-rounds:\n\n| strategy | hate-pick rate | chips per round, rounds with a hate pick | without |\n|---|---:|---:|---:|"
             );
             for i in 0..names.len() {
-                let _ = writeln!(md, "| {} | {} | {} | {} |", names[i], fmt4(rate[i]), fmt4(with[i]), fmt4(without[i]));
+                let _ = writeln!(md, "| {} | {} | {} | {} |", names[i], fmt4(rate[i]), with[i], without[i]);
             }
             md.push('\n');
         }

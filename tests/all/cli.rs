@@ -1433,3 +1433,64 @@ fn a_format_without_out_is_warned_of() {
     let o = draftsim(&["run", "--rounds", "100", "--quiet"]);
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
 }
+
+/// The hate-pick table's chips per round come with t intervals that the per-round table
+/// reproduces; in game mode, where a unit spans rounds, with none.
+#[test]
+fn hate_pick_chips_carry_the_intervals_the_rounds_give() {
+    let dir = scratch("hate-intervals");
+    let out = dir.join("run");
+    let o = draftsim(&["run", "--rounds", "1200", "--rounds-out", "--quiet", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = |name: &str| -> Vec<std::collections::HashMap<String, String>> {
+        let mut r = csv::Reader::from_path(out.join(name)).unwrap();
+        r.deserialize().map(|row| row.unwrap()).collect()
+    };
+    let picks = table("picks.csv");
+    let hate = picks.iter().find(|r| r["strategy"] == "hate").unwrap();
+    // hate's seat-rounds, split by whether they held a hate pick.
+    let (mut with, mut without) = (Vec::new(), Vec::new());
+    for r in table("rounds.csv").iter().filter(|r| r["strategy"] == "hate") {
+        let net: f64 = r["net"].parse().unwrap();
+        if r["hate_rounds"] == "1" { with.push(net) } else { without.push(net) }
+    }
+    for (name, values) in [("chips_per_round_with_hate", &with), ("chips_per_round_without_hate", &without)] {
+        let n = values.len() as f64;
+        let mean = values.iter().sum::<f64>() / n;
+        let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        let half = draftsim::stats::t_quantile_975(values.len() as u64 - 1) * (var / n).sqrt();
+        let got = |k: &str| hate[&format!("{name}{k}")].parse::<f64>().unwrap();
+        assert!((got("") - mean).abs() < 1e-9, "{name}: {} against {mean}", got(""));
+        assert!((got("_lo") - (mean - half)).abs() < 1e-9 && (got("_hi") - (mean + half)).abs() < 1e-9, "{name}");
+    }
+    assert!(with.len() > 30, "{} rounds with a hate pick", with.len());
+    // The report shows them.
+    let report = dir.join("report");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    let row = md.lines().find(|l| l.starts_with("| hate | 0.")).unwrap_or_else(|| panic!("{md}"));
+    assert_eq!(row.matches(" [").count(), 2, "{row}");
+    // Game mode: the means, no interval.
+    let rules = dir.join("game.toml");
+    std::fs::write(&rules, "mode = \"game\"\n").unwrap();
+    let game = dir.join("game");
+    let o = draftsim(&[
+        "run",
+        "--rules",
+        rules.to_str().unwrap(),
+        "--rounds",
+        "24",
+        "--quiet",
+        "--out",
+        game.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut r = csv::Reader::from_path(game.join("picks.csv")).unwrap();
+    let rows: Vec<std::collections::HashMap<String, String>> = r.deserialize().map(|row| row.unwrap()).collect();
+    let hate = rows.iter().find(|r| r["strategy"] == "hate").unwrap();
+    assert!(
+        !hate["chips_per_round_without_hate"].is_empty() && hate["chips_per_round_without_hate_lo"].is_empty(),
+        "{hate:?}"
+    );
+}

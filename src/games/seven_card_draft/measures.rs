@@ -6,7 +6,8 @@ use super::CATEGORY_NAMES;
 use super::rules::{Mode, Variant};
 use crate::cards::{Card, RANK_CHARS};
 use crate::output::{Table, Values};
-use crate::sim::{Bins, CardCatalog, CardGroup, Measure, Measures, Shown, Tally};
+use crate::sim::{Bins, CardCatalog, CardGroup, Counts, Measure, Measures, Shown, Tally};
+use crate::stats::Estimate;
 
 /// Counter: the seat's hand went to a showdown.
 pub const SHOWDOWNS: usize = 0;
@@ -126,20 +127,46 @@ pub fn card_catalog() -> CardCatalog {
     }
 }
 
-/// The `picks` table: hate picks and what rounds with one were worth.
+/// The `picks` table: hate picks and what rounds with one were worth, each mean with its
+/// t interval over seat-rounds.
 pub fn picks_table(tally: &Tally, strategies: &[String]) -> Table {
     let counts: Vec<_> = (0..strategies.len()).map(|x| tally.strategy(x)).collect();
     let ratio = |a: i64, b: u64| if b == 0 { f64::NAN } else { a as f64 / b as f64 };
-    let col = |f: &dyn Fn(&crate::sim::Counts) -> f64| Values::Float(counts.iter().map(f).collect());
-    Table::new("picks")
+    let col = |f: &dyn Fn(&Counts) -> f64| Values::Float(counts.iter().map(f).collect());
+    let table = Table::new("picks")
         .with("strategy", Values::Text(strategies.to_vec()))
         .with("picks", Values::Int(counts.iter().map(|c| c.sums[PICKS]).collect()))
         .with("hate_picks", Values::Int(counts.iter().map(|c| c.sums[HATE_PICKS]).collect()))
         .with("hate_pick_rate", col(&|c| ratio(c.sums[HATE_PICKS], c.sums[PICKS].max(0) as u64)))
-        .with("rounds_with_hate", Values::Int(counts.iter().map(|c| c.counters[HATE_ROUNDS] as i64).collect()))
-        .with("chips_per_round_with_hate", col(&|c| ratio(c.sums[HATE_ROUNDS_NET], c.counters[HATE_ROUNDS])))
-        .with(
-            "chips_per_round_without_hate",
-            col(&|c| ratio(c.score - c.sums[HATE_ROUNDS_NET], c.seat_rounds - c.counters[HATE_ROUNDS])),
+        .with("rounds_with_hate", Values::Int(counts.iter().map(|c| c.counters[HATE_ROUNDS] as i64).collect()));
+    let with = |c: &Counts| (c.counters[HATE_ROUNDS], c.sums[HATE_ROUNDS_NET], c.sums_sq[HATE_ROUNDS_NET]);
+    let without = |c: &Counts| {
+        (
+            c.seat_rounds - c.counters[HATE_ROUNDS],
+            c.score - c.sums[HATE_ROUNDS_NET],
+            c.score_sq.saturating_sub(c.sums_sq[HATE_ROUNDS_NET]),
         )
+    };
+    let table = with_interval(table, "chips_per_round_with_hate", &counts, &with);
+    with_interval(table, "chips_per_round_without_hate", &counts, &without)
+}
+
+/// Adds the column `name` (a mean over seat-rounds) and its `_lo` and `_hi`: each
+/// strategy's (rounds, sum, sum of squares) from `part`.
+fn with_interval(table: Table, name: &str, counts: &[Counts], part: &dyn Fn(&Counts) -> (u64, i64, u64)) -> Table {
+    let estimates: Vec<Estimate> = counts
+        .iter()
+        .map(|c| {
+            let (n, sum, sum_sq) = part(c);
+            let e = crate::stats::mean_interval(n, sum as f64, sum_sq as f64);
+            // In game mode a unit's score and squares span its rounds, so a round's squares
+            // are not kept: the mean alone.
+            if c.rounds == c.seat_rounds { e } else { Estimate { lo: f64::NAN, hi: f64::NAN, ..e } }
+        })
+        .collect();
+    let column = |f: fn(&Estimate) -> f64| Values::Float(estimates.iter().map(f).collect());
+    table
+        .with(name, column(|e| e.mean))
+        .with(&format!("{name}_lo"), column(|e| e.lo))
+        .with(&format!("{name}_hi"), column(|e| e.hi))
 }
