@@ -78,8 +78,7 @@ pub(super) fn optimise_section(
         );
     }
     // The starting point on the same held-out deals (folders written before it was played
-    // lack it).
-    // A bound JSON could not hold (one deal gives none) is read as no bound.
+    // lack it); a bound JSON could not hold (one deal gives none) reads as no bound.
     let given = meta.and_then(|m| m.get("as_given")).and_then(|g| {
         let at = |k: String| g.get(&k).and_then(|v| v.as_f64());
         let bound = |k: String| at(k).unwrap_or(f64::NAN);

@@ -49,10 +49,11 @@ pub(super) fn versus_section(
     }
     // How far the seated players are from optimal, as the command warned: a verdict from a
     // weak field may not hold among strong players.
-    if let Some(dir) = meta.and_then(|m| m["exploitability"].as_str()) {
+    if let Some(m) = meta
+        && let Some(dir) = m["exploitability"].as_str()
+    {
         let seated: Vec<(String, f64)> =
             (0..figures.len()).filter(|&i| figures[i] == "score").map(|i| (strategies[i].clone(), min[i])).collect();
-        let m = meta.expect("read above");
         let rules = (m["rules"].as_str().unwrap_or_default(), m["rules_b"].as_str().unwrap_or_default());
         let side = |k: usize| m["players"][k].as_u64().unwrap_or(0) as usize;
         let players = (side(0), side(1));
