@@ -148,6 +148,16 @@ pub struct RoundResult {
 }
 
 impl RoundResult {
+    /// Makes this result a copy of `other` in all but the seats past `players`, which no
+    /// engine writes, and reuses its buffers: the solver copies one at every branch.
+    pub fn copy_from(&mut self, other: &RoundResult, players: usize) {
+        self.seats[..players].copy_from_slice(&other.seats[..players]);
+        self.length = other.length;
+        self.cards.clone_from(&other.cards);
+        self.health = other.health;
+        self.rules_used = other.rules_used;
+    }
+
     /// Resets the first `players` seats for a new unit of play.
     #[inline]
     pub fn clear(&mut self, players: usize, shape: Shape) {
@@ -160,5 +170,39 @@ impl RoundResult {
         if self.cards.on() {
             self.cards.clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A spare result copied from another equals it, whatever the spare held in the seats
+    /// in play, its card log included; and it copies a log that is off as off.
+    #[test]
+    fn a_result_copied_into_a_used_spare_equals_its_source() {
+        let mut source = RoundResult::default();
+        source.cards.set_on(true);
+        source.seats[0].score = 5;
+        source.seats[1].score = -5;
+        source.seats[1].counters[3] = 2;
+        source.length = 3;
+        source.health.decisions = 7;
+        source.rules_used = 0b101;
+        source.cards.picked_from(1, 0b1011, 3, 1);
+        source.cards.kept(0, 70);
+        let mut spare = RoundResult::default();
+        spare.seats[0].score = 9;
+        spare.seats[1].sums[0] = 4;
+        spare.length = 8;
+        spare.health.capped = true;
+        spare.cards.set_on(true);
+        spare.cards.seen(0, 2, 1);
+        spare.copy_from(&source, 2);
+        assert_eq!(spare, source);
+        let off = RoundResult::default();
+        spare.copy_from(&off, 2);
+        assert_eq!(spare, off);
+        assert!(!spare.cards.on());
     }
 }

@@ -30,6 +30,8 @@
 //! reads the strategies as the batch began and logs its updates, and the logs are added in
 //! iteration order once the batch is done. The policy then depends on N but never on the
 //! number of threads; with N = 1 (the default) each traversal sees the last one's updates.
+//! The rows are split in shards by key, and each shard adds its rows' updates on a thread
+//! of its own: a row still gets its updates in iteration order.
 
 use std::collections::HashMap;
 
@@ -118,8 +120,52 @@ pub trait SampledTrainer: Send {
     fn average(&self) -> Vec<(usize, u64, Vec<f64>)>;
 }
 
-/// The rows by (seat, information key).
-type Rows = HashMap<(usize, u64), Row>;
+/// Shards the rows are split in (a power of two): enough to keep every thread of a large
+/// machine busy adding a batch's updates.
+const SHARDS: usize = 64;
+
+/// The shard of seat `s`'s row at `key`: keys are hashes already, their top bits even.
+fn shard_of(s: usize, key: u64) -> usize {
+    ((key ^ s as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SHARDS.trailing_zeros())) as usize
+}
+
+/// The rows by (seat, information key), in shards by [`shard_of`].
+struct Rows {
+    shards: Vec<Shard>,
+}
+
+type Shard = HashMap<(usize, u64), Row, foldhash::fast::FixedState>;
+
+impl Rows {
+    fn get(&self, s: usize, key: u64) -> Option<&Row> {
+        self.shards[shard_of(s, key)].get(&(s, key))
+    }
+
+    fn len(&self) -> usize {
+        self.shards.iter().map(Shard::len).sum()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&(usize, u64), &Row)> {
+        self.shards.iter().flat_map(|shard| shard.iter())
+    }
+
+    /// Adds a batch's updates, `logs` in iteration order (each listed by shard): each shard
+    /// on a thread, adding its rows' updates in that order, whichever thread takes it.
+    fn add_batch(&mut self, logs: &[Updates]) -> Result<(), Error> {
+        (self.shards.par_iter_mut().enumerate())
+            .try_for_each(|(j, shard)| logs.iter().try_for_each(|u| u.apply(j, shard)))
+    }
+}
+
+impl FromIterator<((usize, u64), Row)> for Rows {
+    fn from_iter<I: IntoIterator<Item = ((usize, u64), Row)>>(rows: I) -> Self {
+        let mut shards: Vec<Shard> = (0..SHARDS).map(|_| Shard::default()).collect();
+        for ((s, key), row) in rows {
+            shards[shard_of(s, key)].insert((s, key), row);
+        }
+        Rows { shards }
+    }
+}
 
 /// Where a traversal reads the current strategies and puts its updates.
 trait Store {
@@ -136,7 +182,9 @@ fn two_menus(s: usize, key: u64) -> Error {
 /// Updated in place: each decision reads every update made before it.
 impl Store for Rows {
     fn strategy(&mut self, s: usize, key: u64, n: usize, strategy: &mut Vec<f64>) -> Result<(), Error> {
-        let row = self.entry((s, key)).or_insert_with(|| Row { regrets: vec![0.0; n], sums: vec![0.0; n] });
+        let row = self.shards[shard_of(s, key)]
+            .entry((s, key))
+            .or_insert_with(|| Row { regrets: vec![0.0; n], sums: vec![0.0; n] });
         if row.regrets.len() != n {
             return Err(two_menus(s, key));
         }
@@ -147,7 +195,8 @@ impl Store for Rows {
     }
 
     fn add(&mut self, s: usize, key: u64, sums: bool, delta: &[f64]) {
-        let row = self.get_mut(&(s, key)).expect("the strategy was read first, making the row");
+        let row =
+            (self.shards[shard_of(s, key)].get_mut(&(s, key))).expect("the strategy was read first, making the row");
         let to = if sums { &mut row.sums } else { &mut row.regrets };
         for (x, d) in to.iter_mut().zip(delta) {
             *x += d;
@@ -161,12 +210,36 @@ impl Store for Rows {
 struct Updates {
     entries: Vec<(usize, u64, bool, usize, usize)>,
     values: Vec<f64>,
+    /// The entries' indices by shard, each shard's in order ([`Updates::by_shard`]).
+    order: Vec<u32>,
+    /// Where each shard's indices start in `order`, and the end.
+    starts: Vec<u32>,
 }
 
 impl Updates {
-    /// Adds these updates to `rows`, making the rows first met.
-    fn apply(&self, rows: &mut Rows) -> Result<(), Error> {
-        for &(s, key, sums, start, n) in &self.entries {
+    /// Lists the entries by shard (a counting sort, stable), once the traversal is done.
+    fn by_shard(&mut self) {
+        let shard = |&(s, key, ..): &(usize, u64, bool, usize, usize)| shard_of(s, key);
+        self.starts = vec![0; SHARDS + 1];
+        for e in &self.entries {
+            self.starts[shard(e) + 1] += 1;
+        }
+        for j in 0..SHARDS {
+            self.starts[j + 1] += self.starts[j];
+        }
+        let mut at = self.starts.clone();
+        self.order = vec![0; self.entries.len()];
+        for (i, e) in self.entries.iter().enumerate() {
+            let j = shard(e);
+            self.order[at[j] as usize] = i as u32;
+            at[j] += 1;
+        }
+    }
+
+    /// Adds this traversal's updates that fall in shard `j` to it, making the rows first met.
+    fn apply(&self, j: usize, rows: &mut Shard) -> Result<(), Error> {
+        for &i in &self.order[self.starts[j] as usize..self.starts[j + 1] as usize] {
+            let (s, key, sums, start, n) = self.entries[i as usize];
             let row = rows.entry((s, key)).or_insert_with(|| Row { regrets: vec![0.0; n], sums: vec![0.0; n] });
             if row.regrets.len() != n {
                 return Err(two_menus(s, key));
@@ -190,7 +263,7 @@ impl Store for Logged<'_> {
     fn strategy(&mut self, s: usize, key: u64, n: usize, strategy: &mut Vec<f64>) -> Result<(), Error> {
         strategy.clear();
         strategy.resize(n, 0.0);
-        match self.frozen.get(&(s, key)) {
+        match self.frozen.get(s, key) {
             Some(row) if row.regrets.len() != n => return Err(two_menus(s, key)),
             Some(row) => regret_match(&row.regrets, strategy),
             // A set no earlier batch met: zero regrets, so uniform.
@@ -234,6 +307,7 @@ impl<'a, G: GameDef> Spec<'a, G> {
             seated: vec![None; players],
             obs: Default::default(),
             root: Box::new(G::State::new(self.rules)),
+            spare: Vec::new(),
         }
     }
 }
@@ -264,6 +338,10 @@ struct Worker<'a, G: GameDef> {
     seated: Vec<Option<usize>>,
     obs: <G::State as Forward>::Obs,
     root: Box<G::State>,
+    /// Results to copy into at a branch, one per level the traversals have reached; boxed,
+    /// since moving a result in or out of the list is copying it.
+    #[allow(clippy::vec_box)]
+    spare: Vec<Box<RoundResult>>,
 }
 
 impl<'a, G: GameDef> Sampled<'a, G> {
@@ -339,7 +417,7 @@ impl<G: GameDef> Worker<'_, G> {
         &mut self,
         store: &mut impl Store,
         mut state: G::State,
-        mut out: RoundResult,
+        out: &mut RoundResult,
         mut rngs: SeatRngs,
         p: usize,
         draws: &mut Xoshiro256PlusPlus,
@@ -347,23 +425,27 @@ impl<G: GameDef> Worker<'_, G> {
         let rules = self.rules;
         let (mut legal, mut strategy) = (Vec::new(), Vec::new());
         loop {
-            let Some((s, key)) =
-                self.next_decision(store, &mut state, &mut out, &mut rngs, &mut legal, &mut strategy)?
+            let Some((s, key)) = self.next_decision(store, &mut state, out, &mut rngs, &mut legal, &mut strategy)?
             else {
-                return Ok(G::training_value(rules, &state, &out, p));
+                return Ok(G::training_value(rules, &state, out, p));
             };
             if s != p {
                 store.add(s, key, true, &strategy);
                 let m = legal[draw(&strategy, draws)];
-                state.apply(rules, m, &mut NoEvents, &mut out)?;
+                state.apply(rules, m, &mut NoEvents, out)?;
                 continue;
             }
             let mut values = vec![0.0; legal.len()];
             let mut v = 0.0;
             for (a, &m) in legal.iter().enumerate() {
-                let (mut child, mut child_out) = (state.clone(), out.clone());
+                // A result from the spares, not a clone: a result is large, and copying
+                // only the seats in play spares most of it.
+                let mut child_out = self.spare.pop().unwrap_or_default();
+                child_out.copy_from(out, self.players);
+                let mut child = state.clone();
                 child.apply(rules, m, &mut NoEvents, &mut child_out)?;
-                values[a] = self.traverse(store, child, child_out, rngs.clone(), p, draws)?;
+                values[a] = self.traverse(store, child, &mut child_out, rngs.clone(), p, draws)?;
+                self.spare.push(child_out);
                 v += strategy[a] * values[a];
             }
             // Each move's regret: its value less the strategy's.
@@ -547,7 +629,7 @@ impl<G: GameDef> Worker<'_, G> {
             let root = (*self.root).clone();
             match self.walk {
                 Walk::External => {
-                    self.traverse(store, root, out, rngs, p, &mut draws)?;
+                    self.traverse(store, root, &mut out, rngs, p, &mut draws)?;
                 }
                 Walk::Probe => self.probe_traverse(store, root, out, rngs, p, &mut draws)?,
                 Walk::Outcome => self.outcome_traverse(store, root, out, rngs, p, &mut draws)?,
@@ -599,13 +681,12 @@ impl<G: GameDef> SampledTrainer for Sampled<'_, G> {
                 |worker, t| {
                     let mut store = Logged { frozen, updates: Updates::default() };
                     worker.iteration(&mut store, t)?;
+                    store.updates.by_shard();
                     Ok(store.updates)
                 },
             )
             .collect::<Result<Vec<Updates>, Error>>()?;
-        for u in &logs {
-            u.apply(&mut self.rows)?;
-        }
+        self.rows.add_batch(&logs)?;
         self.iterations += self.batch;
         Ok(())
     }
@@ -645,6 +726,49 @@ impl<G: GameDef> SampledTrainer for Sampled<'_, G> {
 mod tests {
     use super::*;
     use crate::games::ref_poker::{Def, Kuhn, Rules};
+
+    /// A batch's updates added shard by shard on every thread give each row the sums that
+    /// adding every traversal's updates in order gives, bit for bit, with values mixed in
+    /// size so that adding them in another order would change the sums.
+    #[test]
+    fn a_batch_added_by_shard_equals_its_updates_added_in_order() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut logs = Vec::new();
+        for _ in 0..40 {
+            let mut u = Updates::default();
+            for _ in 0..300 {
+                let (s, k) = (rng.random_range(0..3usize), rng.random_range(0..50u64));
+                let key = k.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+                let n = 2 + (k % 3) as usize;
+                let size = if rng.random::<bool>() { 1e16 } else { 1.0 };
+                u.entries.push((s, key, rng.random::<bool>(), u.values.len(), n));
+                u.values.extend((0..n).map(|_| size * (rng.random::<f64>() - 0.5)));
+            }
+            u.by_shard();
+            logs.push(u);
+        }
+        let mut in_order: HashMap<(usize, u64), Row> = HashMap::new();
+        for u in &logs {
+            for &(s, key, sums, start, n) in &u.entries {
+                let row = in_order.entry((s, key)).or_insert_with(|| Row { regrets: vec![0.0; n], sums: vec![0.0; n] });
+                let to = if sums { &mut row.sums } else { &mut row.regrets };
+                for (x, d) in to.iter_mut().zip(&u.values[start..start + n]) {
+                    *x += d;
+                }
+            }
+        }
+        let mut rows: Rows = std::iter::empty().collect();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        pool.install(|| rows.add_batch(&logs)).unwrap();
+        assert_eq!(rows.len(), in_order.len());
+        assert!(rows.shards.iter().filter(|shard| !shard.is_empty()).count() > 16, "the rows spread over the shards");
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        for (&(s, key), want) in &in_order {
+            let got = rows.get(s, key).expect("every row met is made");
+            assert_eq!(bits(&got.regrets), bits(&want.regrets), "regrets of ({s}, {key:#x})");
+            assert_eq!(bits(&got.sums), bits(&want.sums), "sums of ({s}, {key:#x})");
+        }
+    }
     use crate::solver::best_response::exploitability;
     use crate::solver::build::build;
     use crate::solver::policy::{Policy, PolicyHeader};
