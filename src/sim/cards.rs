@@ -94,17 +94,15 @@ pub(super) struct SeatPick {
 
 /// A unit's card events, filled by the engine when the run asks for cards. The buffers are
 /// reused from unit to unit, so logging allocates only while the events first grow.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct CardLog {
     on: bool,
     /// Every action but the picks the seats' rows hold.
     pub(super) events: Vec<CardEvent>,
     /// Per seat, its picks in order (the first `pick_count`): a folder reads a seat's row in
     /// one pass, its lanes held in registers, where interleaved events kept them in memory.
-    /// Boxed: held inline, its 4 KiB made every worker larger and card runs slower. Made
-    /// only once the run asks for cards, so a log that is off (the solver clones one at
-    /// every node it expands) neither allocates nor copies it.
-    pub(super) picks: Option<Box<[[SeatPick; PICKS_PER_SEAT]; MAX_SEATS]>>,
+    /// Boxed: held inline, its 4 KiB made every worker larger and card runs slower.
+    pub(super) picks: Box<[[SeatPick; PICKS_PER_SEAT]; MAX_SEATS]>,
     pub(super) pick_count: [u8; MAX_SEATS],
     /// Per seat, the ids under 64 it kept, as bits: keeping is a flag, so a set holds it.
     pub(super) kept: [u64; MAX_SEATS],
@@ -140,8 +138,7 @@ impl CardLog {
     #[inline]
     pub fn picked_from(&mut self, seat: usize, cards: u64, card: u16, pick: usize) {
         let n = self.pick_count.get(seat).map_or(PICKS_PER_SEAT, |&n| usize::from(n));
-        if let Some(rows) = self.picks.as_deref_mut()
-            && let Some(row) = rows.get_mut(seat)
+        if let Some(row) = self.picks.get_mut(seat)
             && let Some(at) = row.get_mut(n)
         {
             let pick = pick.min(usize::from(u16::MAX)) as u16;
@@ -163,7 +160,7 @@ impl CardLog {
     /// The seat's picks in its row, in order.
     #[inline]
     pub(super) fn seat_picks(&self, seat: usize) -> &[SeatPick] {
-        self.picks.as_deref().map_or(&[][..], |rows| &rows[seat][..usize::from(self.pick_count[seat])])
+        &self.picks[seat][..usize::from(self.pick_count[seat])]
     }
 
     /// Actions logged this unit, each pick one.
@@ -191,9 +188,6 @@ impl CardLog {
 
     pub(crate) fn set_on(&mut self, on: bool) {
         self.on = on;
-        if on && self.picks.is_none() {
-            self.picks = Some(Box::new([[SeatPick::default(); PICKS_PER_SEAT]; MAX_SEATS]));
-        }
     }
 
     #[inline]
@@ -202,6 +196,32 @@ impl CardLog {
         self.pick_count = [0; MAX_SEATS];
         self.kept = [0; MAX_SEATS];
         self.max_pick = 0;
+    }
+}
+
+impl Clone for CardLog {
+    fn clone(&self) -> Self {
+        CardLog {
+            on: self.on,
+            events: self.events.clone(),
+            picks: self.picks.clone(),
+            pick_count: self.pick_count,
+            kept: self.kept,
+            max_pick: self.max_pick,
+        }
+    }
+
+    /// Into the buffers already held, and only the rows' picks in use: the solver copies a
+    /// log at every branch it expands.
+    fn clone_from(&mut self, source: &Self) {
+        self.on = source.on;
+        self.events.clone_from(&source.events);
+        for (row, (from, &n)) in self.picks.iter_mut().zip(source.picks.iter().zip(&source.pick_count)) {
+            row[..usize::from(n)].copy_from_slice(&from[..usize::from(n)]);
+        }
+        self.pick_count = source.pick_count;
+        self.kept = source.kept;
+        self.max_pick = source.max_pick;
     }
 }
 

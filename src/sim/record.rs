@@ -198,6 +198,8 @@ mod tests {
         spare.health.capped = true;
         spare.cards.set_on(true);
         spare.cards.seen(0, 2, 1);
+        spare.cards.picked_from(1, 0b110, 2, 1);
+        spare.cards.picked_from(1, 0b100, 2, 2);
         spare.copy_from(&source, 2);
         assert_eq!(spare, source);
         let off = RoundResult::default();

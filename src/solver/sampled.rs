@@ -308,6 +308,7 @@ impl<'a, G: GameDef> Spec<'a, G> {
             obs: Default::default(),
             root: Box::new(G::State::new(self.rules)),
             spare: Vec::new(),
+            blank: Box::default(),
         }
     }
 }
@@ -342,6 +343,8 @@ struct Worker<'a, G: GameDef> {
     /// since moving a result in or out of the list is copying it.
     #[allow(clippy::vec_box)]
     spare: Vec<Box<RoundResult>>,
+    /// A result as a unit starts, copied into a spare for each traversal.
+    blank: Box<RoundResult>,
 }
 
 impl<'a, G: GameDef> Sampled<'a, G> {
@@ -612,7 +615,9 @@ impl<G: GameDef> Worker<'_, G> {
     fn iteration(&mut self, store: &mut impl Store, t: u64) -> Result<(), Error> {
         for p in 0..self.players {
             let at = t * self.players as u64 + p as u64;
-            let mut out = RoundResult::default();
+            // A fresh result in a reused buffer rather than a new one each traversal.
+            let mut out = self.spare.pop().unwrap_or_default();
+            out.copy_from(&self.blank, self.players);
             // A stream of its own, so that a run without a field draws as before.
             if self.field_share > 0.0 {
                 let mut fielding = Xoshiro256PlusPlus::seed_from_u64(mix_seed(self.seed, at, FIELD_STREAM));
@@ -631,9 +636,10 @@ impl<G: GameDef> Worker<'_, G> {
                 Walk::External => {
                     self.traverse(store, root, &mut out, rngs, p, &mut draws)?;
                 }
-                Walk::Probe => self.probe_traverse(store, root, out, rngs, p, &mut draws)?,
-                Walk::Outcome => self.outcome_traverse(store, root, out, rngs, p, &mut draws)?,
+                Walk::Probe => self.probe_traverse(store, root, (*out).clone(), rngs, p, &mut draws)?,
+                Walk::Outcome => self.outcome_traverse(store, root, (*out).clone(), rngs, p, &mut draws)?,
             }
+            self.spare.push(out);
         }
         Ok(())
     }
