@@ -137,7 +137,7 @@ pub fn versus(args: VersusArgs) -> Result<()> {
         ))
         .into());
     }
-    let figure_names = known_figures(built[0].0.as_ref());
+    let figure_names = known_figures(built[0].0.as_ref(), built[1].0.as_ref());
     for (name, _) in &spec.min_effects {
         let (figure, strategy) = name.split_once(':').map_or((name.as_str(), None), |(f, s)| (f, Some(s)));
         if !figure_names.iter().any(|f| f == figure) {
@@ -264,8 +264,13 @@ fn rules_differences(a: &str, b: &str) -> Vec<String> {
 
 /// The figures versus reports for this table: the health card's, the seat figures, the
 /// skill gap, the game's measures, `score` and `win_rate`.
-fn known_figures(game: &dyn games::Runner) -> Vec<String> {
-    let mut names: Vec<String> = draftsim::sim::RATIO_FIGURES.iter().map(|f| f.name.to_string()).collect();
+fn known_figures(game: &dyn games::Runner, other: &dyn games::Runner) -> Vec<String> {
+    // A game without a standing under either side's rules never reports these two.
+    let standing = game.has_standing() || other.has_standing();
+    let mut names: Vec<String> = (draftsim::sim::RATIO_FIGURES.iter())
+        .filter(|f| standing || !matches!(f.name, "lead_changes" | "drama"))
+        .map(|f| f.name.to_string())
+        .collect();
     names.extend(["first_seat_edge", "seat_advantage", "balance", "skill_gap", "score", "win_rate"].map(String::from));
     names.extend(game.measures().measures.iter().map(|m| m.column.clone()));
     names

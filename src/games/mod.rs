@@ -55,6 +55,12 @@ pub trait Runner: Sync {
     ) -> Result<CheckReport, Error>;
     /// Round `k` of a run under these seatings, told move by move.
     fn replay(&self, seed: u64, seatings: &Seatings, k: u64) -> Result<String, Error>;
+    /// Whether a unit under these rules has a standing per seat, which the figures
+    /// `lead_changes` and `drama` follow (without one they are never reported; none by
+    /// default).
+    fn has_standing(&self) -> bool {
+        false
+    }
     /// Options of these rules that change nothing (e.g. a wild rank the deck lacks), one
     /// line each naming the key, for a warning before play (none by default).
     fn warnings(&self) -> Vec<String> {
@@ -301,6 +307,8 @@ impl GameInfo {
 pub fn find(name: &str) -> Result<&'static GameInfo, InputError> {
     GAMES.iter().find(|g| g.name == name).ok_or_else(|| {
         let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
-        InputError::new(format!("unknown game '{name}': use one of {}", names.join(", ")))
+        let close = presets::closest(name, names.iter().copied());
+        let close = close.map(|n| format!(" (did you mean '{n}'?)")).unwrap_or_default();
+        InputError::new(format!("unknown game '{name}'{close}: use one of {}", names.join(", ")))
     })
 }

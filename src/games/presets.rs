@@ -76,6 +76,12 @@ fn in_words(what: &str) -> String {
     if let Some((head, ty)) = what.rsplit_once(", expected ")
         && let Some((_, words)) = TYPES.iter().find(|(t, _)| *t == ty)
     {
+        // A number in quotes is text to the parser: the value may be right, the quotes not.
+        let quoted = head.strip_prefix("invalid type: string \"").and_then(|r| r.strip_suffix('"'));
+        let whole = words.starts_with("a whole");
+        if let Some(n) = quoted.filter(|n| if whole { n.parse::<i64>().is_ok() } else { n.parse::<f64>().is_ok() }) {
+            return format!("{head}; write {n} without quotes");
+        }
         return format!("{head}; give {words}");
     }
     // Shapes the parser names in its own terms.
@@ -92,16 +98,20 @@ fn in_words(what: &str) -> String {
     }
     if let Some(rest) = what.strip_prefix("unknown field `")
         && let Some((name, known)) = rest.split_once("`, expected one of ")
+        && let Some(k) = closest(name, known.split(", ").map(|k| k.trim_matches('`')))
     {
-        let close = (known.split(", ").map(|k| k.trim_matches('`')))
-            .map(|k| (strsim::levenshtein(name, k), k))
-            .filter(|&(d, k)| d <= 2 && d < k.len())
-            .min();
-        if let Some((_, k)) = close {
-            return format!("unknown field `{name}`: did you mean `{k}`? (expected one of {known})");
-        }
+        return format!("unknown field `{name}`: did you mean `{k}`? (expected one of {known})");
     }
     what.to_string()
+}
+
+/// The name of `names` a typo away from `name` (at most two edits, fewer than the name's
+/// length), the closest: what a "did you mean" offers.
+pub(crate) fn closest<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    (names.into_iter().map(|n| (strsim::levenshtein(name, n), n)))
+        .filter(|&(d, n)| d <= 2 && d < n.len())
+        .min()
+        .map(|(_, n)| n)
 }
 
 /// Collapses a multi-line parser message into one line.
@@ -192,11 +202,8 @@ pub fn preset_text(presets: &[(&str, &str)], name_or_path: &str, game: &str) -> 
         )));
     }
     let names: Vec<&str> = presets.iter().map(|(n, _)| *n).collect();
-    let close = (names.iter().map(|n| (strsim::levenshtein(name_or_path, n), *n)))
-        .filter(|&(d, n)| d <= 2 && d < n.len())
-        .min()
-        .map(|(_, n)| format!(" (did you mean '{n}'?)"))
-        .unwrap_or_default();
+    let close =
+        closest(name_or_path, names.iter().copied()).map(|n| format!(" (did you mean '{n}'?)")).unwrap_or_default();
     Err(InputError::new(format!(
         "unknown strategy '{name_or_path}' for {game}{close}: use one of {} or a path to a .toml file",
         names.join(", ")

@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::error::{Error, InputError};
-use crate::games::presets::{derived_name, split_top, toml_value};
+use crate::games::presets::{closest, derived_name, split_top, toml_value};
 use crate::games::{GameInfo, Runner};
 use crate::output::{Table, Values};
 use crate::sim::{Lineup, Measures, Mode, Plan, Shard, Shown, Tally};
@@ -173,9 +173,11 @@ impl<'a> RulesBase<'a> {
                 || self.info.rules_help.iter().any(|(k, _)| k == key);
             if !known {
                 let keys: Vec<&str> = self.info.rules_help.iter().map(|(k, _)| *k).collect();
+                let close = closest(key, keys.iter().copied()).map(|k| format!(" (did you mean {k}?)"));
                 return Err(InputError::new(format!(
-                    "{flag} {key}: not a rules key of {}; use one of {}",
+                    "{flag} {key}: not a rules key of {}{}; use one of {}",
                     self.info.name,
+                    close.unwrap_or_default(),
                     keys.join(", ")
                 )));
             }

@@ -175,6 +175,30 @@ fn list_takes_the_game_as_a_word() {
     assert_eq!(stdout(&ok(&["list", "rules"])), stdout(&ok(&["list", "rules", "seven-card-draft"])));
     assert_eq!(stdout(&ok(&["list", "metrics"])), stdout(&ok(&["list", "metrics", "seven-card-draft"])));
     refused(&["list", "strategies", "chess"], "unknown game 'chess'");
+    refused(&["list", "rules", "sevn"], "unknown game 'sevn' (did you mean 'sevens'?): use one of");
+    refused(
+        &["tune", "--game", "sevens", "--param", "raise_cp=1..3", "--minimize", "seat_advantage"],
+        "--param raise_cp: not a rules key of sevens (did you mean raise_cap?); use one of",
+    );
+}
+
+/// A rules value of the wrong type says what to write: a number in quotes, to drop them;
+/// anything else, the range the key takes, where that is narrower than "0 or more".
+#[test]
+fn a_rules_value_of_the_wrong_type_says_what_to_write() {
+    let dir = scratch("wrong-type");
+    for (text, says) in [
+        ("raise_cap = \"3\"\n", "line 1, raise_cap: invalid type: string \"3\"; write 3 without quotes"),
+        ("raise_cap = \"three\"\n", "raise_cap: invalid type: string \"three\"; give at least 1 (chips are not staked"),
+        ("raise_cap = 2.5\n", "raise_cap: invalid type: floating point `2.5`; give at least 1"),
+        ("raise_cap = -1\n", "raise_cap: invalid value: integer `-1`; give at least 1"),
+        ("players = \"four\"\n", "players: invalid type: string \"four\"; Sevens seats 2 to 6 players"),
+        ("ante = \"2\"\n", "ante: invalid type: string \"2\"; write 2 without quotes"),
+    ] {
+        let path = dir.join("rules.toml");
+        std::fs::write(&path, text).unwrap();
+        refused(&["run", "--game", "sevens", "--rules", path.to_str().unwrap(), "--rounds", "10"], says);
+    }
 }
 
 /// Completions offer the games, the table formats and the presets; `--version` names

@@ -234,11 +234,27 @@ fn sharded_versus_merges_into_the_whole_and_bad_input_is_refused() {
             "--min-effect score:tigh: FIGURE:STRATEGY is for score or win_rate and a seated strategy (",
         ),
         (vec!["versus", "defaults", b.to_str().unwrap(), "--players", "1"], "--players: players = 1"),
+        // A round of Seven Card Draft has no standing, so these two are never reported.
+        (
+            vec!["versus", "defaults", b.to_str().unwrap(), "--min-effect", "lead_changes=0.1"],
+            "not a figure versus reports",
+        ),
     ] {
         let o = draftsim(&bad);
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(says) && stderr(&o).lines().count() == 1, "{bad:?}: {}", stderr(&o));
     }
+    let o = draftsim(&["versus", "defaults", b.to_str().unwrap(), "--min-effect", "drama=0.1"]);
+    let listed = stderr(&o);
+    assert!(
+        listed.contains("use one of completion") && !listed.contains("drama,") && !listed.contains("lead_changes"),
+        "{listed}"
+    );
+    // In game mode they are reported, and so can be given.
+    let game = dir.join("game.toml");
+    std::fs::write(&game, "mode = \"game\"\nraise_cap = 1\n").unwrap();
+    let o = draftsim(&["versus", "defaults", game.to_str().unwrap(), "--min-effect", "nonesuch=0.1"]);
+    assert!(stderr(&o).contains("lead_changes, drama"), "{}", stderr(&o));
 }
 
 #[test]
