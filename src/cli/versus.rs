@@ -265,8 +265,8 @@ fn rules_differences(a: &str, b: &str) -> Vec<String> {
 /// The figures versus reports for this table: the health card's, the seat figures, the
 /// skill gap, the game's measures, `score` and `win_rate`.
 fn known_figures(game: &dyn games::Runner, other: &dyn games::Runner) -> Vec<String> {
-    // A game without a standing under either side's rules never reports these two.
-    let standing = game.has_standing() || other.has_standing();
+    // Both sides must have a standing for these two: a paired figure needs both.
+    let standing = game.has_standing() && other.has_standing();
     let mut names: Vec<String> = (draftsim::sim::RATIO_FIGURES.iter())
         .filter(|f| standing || !matches!(f.name, "lead_changes" | "drama"))
         .map(|f| f.name.to_string())

@@ -44,22 +44,19 @@ pub trait GameRules: Clone + Default + Serialize + DeserializeOwned + std::fmt::
     }
     /// Parses a rules file (one-line errors naming the key); checks come in `check`.
     fn from_toml(text: &str) -> Result<Self, InputError> {
-        presets::parse_toml(text).map_err(|e| not_a_count::<Self>(text, e))
+        presets::parse_toml(text).map_err(|e| below_zero::<Self>(text, e))
     }
 }
 
-/// A rules key given below zero, or not as a whole number, is refused by its type as "a
-/// whole number of 0 or more"; where 0 is refused too (Sevens' `raise_cap`), the check's
-/// own words for 0 say what the key takes instead.
-fn not_a_count<R: GameRules>(text: &str, e: InputError) -> InputError {
+/// A rules key given below zero is refused by its type as "a whole number of 0 or more";
+/// where 0 is refused too (Sevens' `raise_cap`), the check's own words for 0 say what the
+/// key takes instead.
+fn below_zero<R: GameRules>(text: &str, e: InputError) -> InputError {
     let message = e.to_string();
     const TYPE_WORDS: &str = "give a whole number of 0 or more";
     let Some(head) = message.strip_suffix(TYPE_WORDS) else { return e };
     let Ok(mut table) = toml::from_str::<toml::Table>(text) else { return e };
-    // The key set below zero, or the one the message names.
-    let named = |k: &str| head.contains(&format!(", {k}: "));
-    let Some(key) = table.iter().find(|(k, v)| v.as_integer().map_or(named(k), |i| i < 0)).map(|(k, _)| k.clone())
-    else {
+    let Some(key) = table.iter().find(|(_, v)| v.as_integer().is_some_and(|i| i < 0)).map(|(k, _)| k.clone()) else {
         return e;
     };
     table.insert(key.clone(), toml::Value::Integer(0));

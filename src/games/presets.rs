@@ -62,24 +62,33 @@ pub(crate) const NOT_A_VALUE: &str = "not a value this key takes";
 /// A parser message in a user's words: the number a field takes instead of Rust's type
 /// name, and for an unknown field the known one it most resembles.
 fn in_words(what: &str) -> String {
-    const TYPES: [(&str, &str); 9] = [
-        ("u8", "a whole number of 0 or more"),
-        ("u16", "a whole number of 0 or more"),
-        ("u32", "a whole number of 0 or more"),
-        ("u64", "a whole number of 0 or more"),
-        ("usize", "a whole number of 0 or more"),
-        ("i32", "a whole number"),
-        ("i64", "a whole number"),
-        ("f32", "a number"),
-        ("f64", "a number"),
+    // Each type, in words, and the whole numbers it holds (none for a real number).
+    type Holds = Option<(i64, i64)>;
+    const TYPES: [(&str, &str, Holds); 9] = [
+        ("u8", "a whole number of 0 or more", Some((0, u8::MAX as i64))),
+        ("u16", "a whole number of 0 or more", Some((0, u16::MAX as i64))),
+        ("u32", "a whole number of 0 or more", Some((0, u32::MAX as i64))),
+        ("u64", "a whole number of 0 or more", Some((0, i64::MAX))),
+        ("usize", "a whole number of 0 or more", Some((0, i64::MAX))),
+        ("i32", "a whole number", Some((i32::MIN as i64, i32::MAX as i64))),
+        ("i64", "a whole number", Some((i64::MIN, i64::MAX))),
+        ("f32", "a number", None),
+        ("f64", "a number", None),
     ];
     if let Some((head, ty)) = what.rsplit_once(", expected ")
-        && let Some((_, words)) = TYPES.iter().find(|(t, _)| *t == ty)
+        && let Some(&(_, words, whole)) = TYPES.iter().find(|(t, ..)| *t == ty)
     {
-        // A number in quotes is text to the parser: the value may be right, the quotes not.
+        // A number in quotes is text to the parser: where the same text unquoted is a value
+        // the key's type holds, only the quotes are wrong. (A value given on the command
+        // line is quoted only where it is no TOML number, so this never blames it.)
         let quoted = head.strip_prefix("invalid type: string \"").and_then(|r| r.strip_suffix('"'));
-        let whole = words.starts_with("a whole");
-        if let Some(n) = quoted.filter(|n| if whole { n.parse::<i64>().is_ok() } else { n.parse::<f64>().is_ok() }) {
+        let unquoted = |n: &str| toml::from_str::<toml::Table>(&format!("x = {n}")).ok()?.remove("x");
+        let holds = |v: toml::Value| match (v, whole) {
+            (toml::Value::Integer(i), Some((lo, hi))) => lo <= i && i <= hi,
+            (toml::Value::Integer(_) | toml::Value::Float(_), None) => true,
+            _ => false,
+        };
+        if let Some(n) = quoted.filter(|n| unquoted(n).is_some_and(holds)) {
             return format!("{head}; write {n} without quotes");
         }
         return format!("{head}; give {words}");

@@ -182,23 +182,34 @@ fn list_takes_the_game_as_a_word() {
     );
 }
 
-/// A rules value of the wrong type says what to write: a number in quotes, to drop them;
-/// anything else, the range the key takes, where that is narrower than "0 or more".
+/// A rules value of the wrong type says what to write: a number in quotes, to drop them
+/// where the number unquoted is one the key's type holds; below zero, the range the key
+/// takes where that is narrower than "0 or more"; anything else, the type.
 #[test]
 fn a_rules_value_of_the_wrong_type_says_what_to_write() {
     let dir = scratch("wrong-type");
     for (text, says) in [
         ("raise_cap = \"3\"\n", "line 1, raise_cap: invalid type: string \"3\"; write 3 without quotes"),
-        ("raise_cap = \"three\"\n", "raise_cap: invalid type: string \"three\"; give at least 1 (chips are not staked"),
-        ("raise_cap = 2.5\n", "raise_cap: invalid type: floating point `2.5`; give at least 1"),
-        ("raise_cap = -1\n", "raise_cap: invalid value: integer `-1`; give at least 1"),
-        ("players = \"four\"\n", "players: invalid type: string \"four\"; Sevens seats 2 to 6 players"),
         ("ante = \"2\"\n", "ante: invalid type: string \"2\"; write 2 without quotes"),
+        ("raise_cap = \"-1\"\n", "raise_cap: invalid type: string \"-1\"; give a whole number of 0 or more"),
+        ("raise_cap = \"007\"\n", "raise_cap: invalid type: string \"007\"; give a whole number of 0 or more"),
+        ("raise_cap = \"three\"\n", "raise_cap: invalid type: string \"three\"; give a whole number of 0 or more"),
+        ("raise_cap = 2.5\n", "raise_cap: invalid type: floating point `2.5`; give a whole number of 0 or more"),
+        ("raise_cap = -1\n", "raise_cap: invalid value: integer `-1`; give at least 1 (chips are not staked"),
+        ("players = -3\n", "players: invalid value: integer `-3`; Sevens seats 2 to 6 players"),
     ] {
         let path = dir.join("rules.toml");
         std::fs::write(&path, text).unwrap();
         refused(&["run", "--game", "sevens", "--rules", path.to_str().unwrap(), "--rounds", "10"], says);
     }
+    // A real number too; but `.5` is no TOML number, and on the command line it was never
+    // in quotes: neither is told to drop them.
+    let preset = dir.join("quoted.toml");
+    std::fs::write(&preset, "[trade]\nmodule = \"exact\"\n[bet]\nmodule = \"bluff\"\np = \"0.5\"\n").unwrap();
+    let seats = format!("{},tight", preset.display());
+    refused(&["run", "--game", "sevens", "--seats", &seats, "--rounds", "10"], "write 0.5 without quotes");
+    let o = draftsim(&["run", "--game", "sevens", "--seats", "bluffer{bet.p=.5},tight", "--rounds", "10"]);
+    assert!(!stderr(&o).contains("without quotes"), "{}", stderr(&o));
 }
 
 /// Completions offer the games, the table formats and the presets; `--version` names

@@ -250,11 +250,18 @@ fn sharded_versus_merges_into_the_whole_and_bad_input_is_refused() {
         listed.contains("use one of completion") && !listed.contains("drama,") && !listed.contains("lead_changes"),
         "{listed}"
     );
-    // In game mode they are reported, and so can be given.
-    let game = dir.join("game.toml");
-    std::fs::write(&game, "mode = \"game\"\nraise_cap = 1\n").unwrap();
-    let o = draftsim(&["versus", "defaults", game.to_str().unwrap(), "--min-effect", "nonesuch=0.1"]);
+    // With game mode on both sides they are reported, and so can be given; on one side
+    // only, a paired figure still has no rows.
+    let game = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let (a, b) = (game("game-a.toml", "mode = \"game\"\n"), game("game-b.toml", "mode = \"game\"\nraise_cap = 1\n"));
+    let o = draftsim(&["versus", &a, &b, "--min-effect", "nonesuch=0.1"]);
     assert!(stderr(&o).contains("lead_changes, drama"), "{}", stderr(&o));
+    let o = draftsim(&["versus", "defaults", &b, "--min-effect", "nonesuch=0.1"]);
+    assert!(!stderr(&o).contains("lead_changes"), "{}", stderr(&o));
 }
 
 #[test]
