@@ -81,7 +81,7 @@ struct PolicyFile {
 pub struct Policy {
     /// What it was trained on.
     pub header: PolicyHeader,
-    sets: HashMap<(usize, u64), Vec<f64>>,
+    sets: HashMap<(usize, u64), Vec<f64>, foldhash::fast::FixedState>,
     /// Where it was read from (named in errors found in play); empty for one trained here.
     source: String,
     /// Read from a folder that stands where a shipped policy's name points, holding another
@@ -219,7 +219,7 @@ impl Policy {
         if f.header.format != FORMAT {
             return Err(bad(format!("format {} is not {FORMAT}; train it again", f.header.format)));
         }
-        let mut sets = HashMap::with_capacity(f.sets.len());
+        let mut sets = HashMap::with_capacity_and_hasher(f.sets.len(), Default::default());
         for (seat, key, p) in f.sets {
             let sum: f64 = p.iter().sum();
             if p.is_empty() || p.iter().any(|x| !(x.is_finite() && *x >= 0.0)) || (sum - 1.0).abs() > 1e-6 {
