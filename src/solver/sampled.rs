@@ -31,9 +31,12 @@
 //! iteration order once the batch is done. The policy then depends on N but never on the
 //! number of threads; with N = 1 (the default) each traversal sees the last one's updates.
 //! The rows are split in shards by key, and each shard adds its rows' updates on a thread
-//! of its own: a row still gets its updates in iteration order.
+//! of its own: a row still gets its updates in iteration order. Workers and logs are kept
+//! from batch to batch, so that a batch of short traversals is not spent making bots and
+//! allocating and freeing its logs.
 
 use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -151,7 +154,7 @@ impl Rows {
 
     /// Adds a batch's updates, `logs` in iteration order (each listed by shard): each shard
     /// on a thread, adding its rows' updates in that order, whichever thread takes it.
-    fn add_batch(&mut self, logs: &[Updates]) -> Result<(), Error> {
+    fn add_batch(&mut self, logs: &[&Updates]) -> Result<(), Error> {
         (self.shards.par_iter_mut().enumerate())
             .try_for_each(|(j, shard)| logs.iter().try_for_each(|u| u.apply(j, shard)))
     }
@@ -217,18 +220,27 @@ struct Updates {
 }
 
 impl Updates {
+    /// Empties the log for another traversal, keeping its buffers.
+    fn clear(&mut self) {
+        self.entries.clear();
+        self.values.clear();
+    }
+
     /// Lists the entries by shard (a counting sort, stable), once the traversal is done.
     fn by_shard(&mut self) {
         let shard = |&(s, key, ..): &(usize, u64, bool, usize, usize)| shard_of(s, key);
-        self.starts = vec![0; SHARDS + 1];
+        self.starts.clear();
+        self.starts.resize(SHARDS + 1, 0);
         for e in &self.entries {
             self.starts[shard(e) + 1] += 1;
         }
         for j in 0..SHARDS {
             self.starts[j + 1] += self.starts[j];
         }
-        let mut at = self.starts.clone();
-        self.order = vec![0; self.entries.len()];
+        let mut at = [0u32; SHARDS];
+        at.copy_from_slice(&self.starts[..SHARDS]);
+        self.order.clear();
+        self.order.resize(self.entries.len(), 0);
         for (i, e) in self.entries.iter().enumerate() {
             let j = shard(e);
             self.order[at[j] as usize] = i as u32;
@@ -256,7 +268,7 @@ impl Updates {
 /// A batched traversal's store: the strategies as the batch began, and its own updates.
 struct Logged<'r> {
     frozen: &'r Rows,
-    updates: Updates,
+    updates: &'r mut Updates,
 }
 
 impl Store for Logged<'_> {
@@ -273,7 +285,7 @@ impl Store for Logged<'_> {
     }
 
     fn add(&mut self, s: usize, key: u64, sums: bool, delta: &[f64]) {
-        let u = &mut self.updates;
+        let u = &mut *self.updates;
         u.entries.push((s, key, sums, u.values.len(), delta.len()));
         u.values.extend_from_slice(delta);
     }
@@ -321,6 +333,24 @@ pub struct Sampled<'a, G: GameDef> {
     rows: Rows,
     /// The worker of unbatched iterations.
     worker: Worker<'a, G>,
+    /// The batches' workers and logs, kept from batch to batch so that a batch neither
+    /// makes bots nor allocates and frees its logs.
+    pool: Mutex<Vec<Worker<'a, G>>>,
+    logs: Vec<Updates>,
+}
+
+/// A worker taken from the pool for a run of a batch's iterations, put back when done.
+struct Lent<'p, 'a, G: GameDef> {
+    worker: Option<Worker<'a, G>>,
+    pool: &'p Mutex<Vec<Worker<'a, G>>>,
+}
+
+impl<G: GameDef> Drop for Lent<'_, '_, G> {
+    fn drop(&mut self) {
+        if let Some(worker) = self.worker.take() {
+            self.pool.lock().unwrap_or_else(PoisonError::into_inner).push(worker);
+        }
+    }
 }
 
 /// What plays traversals: a bot per seat and the buffers of one unit.
@@ -370,7 +400,15 @@ impl<'a, G: GameDef> Sampled<'a, G> {
             field: Box::new(field),
         };
         let rows = tables.into_iter().map(|(s, k, regrets, sums)| ((s, k), Row { regrets, sums })).collect();
-        Sampled { worker: spec.worker(), spec, batch: options.batch.max(1), iterations, rows }
+        Sampled {
+            worker: spec.worker(),
+            spec,
+            batch: options.batch.max(1),
+            iterations,
+            rows,
+            pool: Mutex::default(),
+            logs: Vec::new(),
+        }
     }
 }
 
@@ -677,21 +715,25 @@ impl<G: GameDef> SampledTrainer for Sampled<'_, G> {
             self.iterations += 1;
             return Ok(());
         }
-        let (spec, frozen) = (&self.spec, &self.rows);
         // Which worker plays which iteration depends on the threads; what each iteration
         // logs does not (its bots' streams are its own), and the logs are added in order.
-        let logs = (t..t + self.batch)
-            .into_par_iter()
-            .map_init(
-                || spec.worker(),
-                |worker, t| {
-                    let mut store = Logged { frozen, updates: Updates::default() };
-                    worker.iteration(&mut store, t)?;
-                    store.updates.by_shard();
-                    Ok(store.updates)
-                },
-            )
-            .collect::<Result<Vec<Updates>, Error>>()?;
+        let batch = self.batch as usize;
+        if self.logs.len() < batch {
+            self.logs.resize_with(batch, Updates::default);
+        }
+        let (spec, pool, frozen) = (&self.spec, &self.pool, &self.rows);
+        let take = || {
+            let kept = pool.lock().unwrap_or_else(PoisonError::into_inner).pop();
+            Lent { worker: Some(kept.unwrap_or_else(|| spec.worker())), pool }
+        };
+        (self.logs[..batch].par_iter_mut().enumerate()).try_for_each_init(take, |lent, (i, updates)| {
+            let worker = lent.worker.as_mut().expect("a lent worker is held until it is put back");
+            updates.clear();
+            worker.iteration(&mut Logged { frozen, updates: &mut *updates }, t + i as u64)?;
+            updates.by_shard();
+            Ok::<(), Error>(())
+        })?;
+        let logs: Vec<&Updates> = self.logs[..batch].iter().collect();
         self.rows.add_batch(&logs)?;
         self.iterations += self.batch;
         Ok(())
@@ -765,7 +807,7 @@ mod tests {
         }
         let mut rows: Rows = std::iter::empty().collect();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-        pool.install(|| rows.add_batch(&logs)).unwrap();
+        pool.install(|| rows.add_batch(&logs.iter().collect::<Vec<_>>())).unwrap();
         assert_eq!(rows.len(), in_order.len());
         assert!(rows.shards.iter().filter(|shard| !shard.is_empty()).count() > 16, "the rows spread over the shards");
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
@@ -775,6 +817,31 @@ mod tests {
             assert_eq!(bits(&got.sums), bits(&want.sums), "sums of ({s}, {key:#x})");
         }
     }
+    /// A log kept from an earlier traversal, cleared and refilled, lists its entries by
+    /// shard exactly as a fresh log of the same entries does.
+    #[test]
+    fn a_reused_log_lists_its_entries_as_a_fresh_one() {
+        let fill = |u: &mut Updates, seed: u64, n: usize| {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            for _ in 0..n {
+                let key = rng.random::<u64>();
+                u.entries.push((rng.random_range(0..4usize), key, rng.random::<bool>(), u.values.len(), 2));
+                u.values.extend([rng.random::<f64>(), rng.random::<f64>()]);
+            }
+            u.by_shard();
+        };
+        let mut kept = Updates::default();
+        fill(&mut kept, 1, 500);
+        kept.clear();
+        fill(&mut kept, 2, 120);
+        let mut fresh = Updates::default();
+        fill(&mut fresh, 2, 120);
+        assert_eq!(kept.entries, fresh.entries);
+        assert_eq!(kept.values, fresh.values);
+        assert_eq!(kept.starts, fresh.starts);
+        assert_eq!(kept.order, fresh.order);
+    }
+
     use crate::solver::best_response::exploitability;
     use crate::solver::build::build;
     use crate::solver::policy::{Policy, PolicyHeader};
