@@ -167,7 +167,7 @@ impl GameRulesArgs {
     }
 
     /// Builds `info`'s game from `text` (this rules file's, or one derived from it) with
-    /// the players and seats given; an error names the rules file.
+    /// the players and seats given; an error the rules make names the rules file.
     pub fn build(
         &self,
         info: &GameInfo,
@@ -176,6 +176,8 @@ impl GameRulesArgs {
         seats: Option<&[String]>,
     ) -> Result<(Box<dyn Runner>, Vec<String>)> {
         (info.build)(text, players, seats).map_err(|e| match &self.rules {
+            // The rules build without the seats: the seats are at fault, not the file.
+            Some(_) if seats.is_some() && (info.build)(text, players, None).is_ok() => e.into(),
             Some(path) => {
                 // A file of another game's rules (`--game` left out): name the game it reads as.
                 let other = (text.filter(|_| e.to_string().contains("unknown field")))

@@ -49,12 +49,17 @@ struct Cli {
     command: Command,
 }
 
+/// `--players` where the seats listed set the table when nothing else does.
+const PLAYERS_BY_SEATS: &str =
+    "Number of players (default: the rules file's, else one per --seats entry, else the game's)";
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Simulate rounds and print (and write) win-rate tables with 95% intervals.
     #[command(
         after_help = "Example:\n  draftsim run --seats greedy,hate,tight,random --rounds 200000 --out results --format parquet",
         mut_arg("rounds", |a| a.help("Rounds to play, in the game's units (rounds, games, matches) [default: 1000000]")),
+        mut_arg("players", |a| a.help(PLAYERS_BY_SEATS)),
     )]
     Run(run::RunArgs),
     /// Tell one round of a run move by move (same game, rules, seats and seed as the run):
@@ -62,6 +67,7 @@ enum Command {
     #[command(
         after_help = "Example:\n  draftsim replay --seed 20261121 --round 17",
         mut_arg("seed", |a| a.help("The run's seed (the round is replayed as that run played it)")),
+        mut_arg("players", |a| a.help(PLAYERS_BY_SEATS)),
     )]
     Replay(replay::ReplayArgs),
     /// Take a seat yourself (`you`) against the bots: your view and your legal moves in
@@ -71,6 +77,7 @@ enum Command {
         after_help = "Example:\n  draftsim play --game sevens --seats you,search,tight --rounds 5 --hint\n  printf '1\\n1\\n1\\n' | draftsim play --game kuhn-poker --seats you,tight --rounds 1 --seed 7",
         mut_arg("seats", |a| a.help("Strategy at each seat, comma-separated, with `you` once (default: you, then the game's mix)")),
         mut_arg("rounds", |a| a.help("Units to play (rounds, hands, games, matches) [default: 3]")),
+        mut_arg("players", |a| a.help(PLAYERS_BY_SEATS)),
     )]
     Play(play::PlayArgs),
     /// Rule set B against A on the same deals: every figure as A, B and B - A with a paired
@@ -157,6 +164,7 @@ enum Command {
     #[command(
         after_help = "Example:\n  printf 'raise_cap = 2\\n' > my-variant.toml\n  draftsim check --game sevens --rules my-variant.toml --rounds 1000000",
         mut_arg("rounds", |a| a.help("Rounds to play, in the game's units (rounds, games, matches) [default: 100000]")),
+        mut_arg("players", |a| a.help(PLAYERS_BY_SEATS)),
     )]
     Check(check::CheckArgs),
     /// How well a strategy's strength estimate predicts the hands it finishes with, by bins

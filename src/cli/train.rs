@@ -227,7 +227,18 @@ pub fn run(args: TrainArgs) -> Result<()> {
             }
         };
         differ("game", s.game.clone(), info.name.to_string());
-        differ("rules hash", s.rules_hash.clone(), rules_hash.clone());
+        // Under the same game, the keys that differ, where the state keeps its rules; else
+        // (or where only the text differs, a comment say) the hashes.
+        let keys = match s.game == info.name && !s.rules.is_empty() && s.rules_hash != rules_hash {
+            true => draftsim::games::presets::differing_keys(&s.rules, &rules_toml),
+            false => Vec::new(),
+        };
+        if keys.is_empty() {
+            differ("rules hash", s.rules_hash.clone(), rules_hash.clone());
+        }
+        for (key, there, here) in keys {
+            differ(&format!("{key} ="), there, here);
+        }
         differ("algorithm", s.algorithm.clone(), algorithm_name.clone());
         // Full-width CFR draws nothing at random: its seed changes no figure.
         if !matches!(algorithm, Algorithm::Full(_)) {
@@ -239,7 +250,8 @@ pub fn run(args: TrainArgs) -> Result<()> {
         let named = |f: &Option<String>| f.clone().unwrap_or_else(|| "none".into());
         differ("fallback", named(&s.fallback), named(&fallback));
         // A state saved before the presets were hashed holds none: resumed as before.
-        if !s.presets_hash.is_empty() && s.presets_hash != presets_hash {
+        // Another game's presets differ anyway.
+        if s.game == info.name && !s.presets_hash.is_empty() && s.presets_hash != presets_hash {
             d.push("a field or fallback preset file changed since".to_string());
         }
         d
@@ -339,6 +351,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         let state = TrainState {
             game: info.name.into(),
             rules_hash: rules_hash.clone(),
+            rules: rules_toml.clone(),
             algorithm: algorithm_name.clone(),
             seed: args.seed.seed,
             iterations: training.iterations(),

@@ -192,6 +192,11 @@ pub fn preset_text(presets: &[(&str, &str)], name_or_path: &str, game: &str) -> 
         return Ok(text.to_string());
     }
     let path = std::path::Path::new(name_or_path);
+    if path.join("policy.json").is_file() {
+        return Err(InputError::new(format!(
+            "strategy '{name_or_path}' is a trained policy's folder: seat it as cfr{{policy=\"{name_or_path}\"}}"
+        )));
+    }
     if path.extension().is_some_and(|e| e == "toml") || path.exists() {
         return std::fs::read_to_string(path).map_err(|e| {
             let why = match e.kind() {

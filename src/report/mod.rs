@@ -281,6 +281,12 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
             None => None,
         };
         page.begin(&name, folder_heading(&name, meta.as_ref()), meta.as_ref().map(describe).unwrap_or_default());
+        let shard = meta.as_ref().and_then(|m| Some((m["shard"]["index"].as_u64()?, m["shard"]["count"].as_u64()?)));
+        if let Some((i, n)) = shard {
+            page.caution(format!(
+                "`{name}` is shard {i}/{n} of its run: its figures are from its share of the deals only; `draftsim merge` every shard's folder for the whole run's."
+            ));
+        }
         let measures = meta.as_ref().and_then(game_measures);
         // The limits given to the report, then those the study kept (sweep --require).
         let mut requires = options.requires.to_vec();
@@ -316,6 +322,14 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
                 }
                 section(&folder, &mut page, &frame).map_err(|e| in_file(e, dir, table))?;
             }
+        }
+        if let (false, Some((i, n))) = (found, shard) {
+            // A study's shard holds its share's rows, which only a merge makes tables of.
+            return Err(InputError::new(format!(
+                "{}: shard {i}/{n} of a study: `draftsim merge` every shard's folder --out DIR, then report DIR",
+                dir.display()
+            ))
+            .into());
         }
         if !found {
             let commands: Vec<&str> = kind::KINDS.iter().map(|k| k.name).collect();

@@ -73,6 +73,8 @@ pub(super) struct Page {
     headlines: Vec<(Question, String, String)>,
     /// (heading, text) per folder: settings, notes and rules.
     provenance: Vec<(String, String)>,
+    /// Notes that bear on every figure of a folder, at the top of the summary.
+    cautions: Vec<String>,
 }
 
 impl Page {
@@ -93,6 +95,12 @@ impl Page {
             }
         };
         &mut self.parts[i].text
+    }
+
+    /// A note at the top of the summary, for what every figure of this folder must be read
+    /// with (a shard's share of a run), Markdown.
+    pub(super) fn caution(&mut self, text: impl Into<String>) {
+        self.cautions.push(text.into());
     }
 
     /// A headline for the summary: a figure with its interval and one sentence, Markdown.
@@ -122,6 +130,9 @@ impl Page {
             let _ = writeln!(md, "Regenerate with:\n\n```sh\n{cmd}\n```\n");
         }
         let _ = writeln!(md, "## Summary\n");
+        for caution in &self.cautions {
+            let _ = writeln!(md, "**Note:** {caution}\n");
+        }
         if self.headlines.is_empty() {
             let _ = writeln!(md, "No headline figures: the sections below hold the tables.");
         }

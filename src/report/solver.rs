@@ -17,7 +17,7 @@ pub(super) fn training_section(page: &mut Page, t: &DataFrame, out: &OutputDir, 
         let sets = floats(t, "information_sets")?;
         let _ = writeln!(
             md,
-            "Trained {:.0} iterations in {:.1} s over {:.0} information sets of the game's abstraction. No best response is exact for a game this large: `draftsim exploitability` bounds the policy from below by play, and `run` or `versus` shows how it fares against the presets.\n",
+            "Trained {:.0} iterations in {:.1} s over {:.0} information sets of the game's abstraction. No best response is exact for a game this large: `draftsim exploitability` bounds the policy from below by play, and `run` shows how it fares against the presets.\n",
             iterations[n - 1],
             seconds[n - 1],
             sets[n - 1]
@@ -72,6 +72,17 @@ pub(super) fn training_section(page: &mut Page, t: &DataFrame, out: &OutputDir, 
     Ok(())
 }
 
+/// A lower bound by play in words: "at least x [lo, hi]" where its interval lies above 0;
+/// else the estimate with its interval and that it is not shown above 0, since then the
+/// responders may gain nothing at all.
+fn lower_bound(x: f64, lo: f64, hi: f64) -> String {
+    if lo > 0.0 {
+        format!("at least {x:.3} [{lo:.3}, {hi:.3}]")
+    } else {
+        format!("{x:.3} [{lo:.3}, {hi:.3}], not shown above 0")
+    }
+}
+
 /// Each strategy's exploitability, as a table with a sentence: exact figures, or lower
 /// bounds by play ("at least x [lo, hi]") with the responder that set them.
 pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(), Error> {
@@ -88,15 +99,18 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
         for i in 0..names.len() {
             let _ = writeln!(
                 md,
-                "| {} | at least {:.3} [{:.3}, {:.3}] | {} | {} |",
-                names[i], expl[i], lo[i], hi[i], responder[i], method[i]
+                "| {} | {} | {} | {} |",
+                names[i],
+                lower_bound(expl[i], lo[i], hi[i]),
+                responder[i],
+                method[i]
             );
         }
         // Ranked by the estimate the table shows; its interval says whether the responders
         // told the strategy from optimal at all.
         let most = (0..names.len()).max_by(|&a, &b| expl[a].total_cmp(&expl[b]));
         if let Some(m) = most {
-            let bound = |i: usize| format!("at least {:.3} [{:.3}, {:.3}]", expl[i], lo[i], hi[i]);
+            let bound = |i: usize| lower_bound(expl[i], lo[i], hi[i]);
             let _ = write!(
                 md,
                 "\nEach figure is a lower bound: what the best responder tried gains at one seat against the strategy at every other seat, per unit, with its interval; the true distance from optimal is at least this. "

@@ -249,7 +249,7 @@ impl Policy {
         let differ = differing_keys(&h.rules, rules_toml);
         if h.players != players && !differ.is_empty() {
             return Err(InputError::new(format!(
-                "policy trained for {} players under other rules ({}): train one for this table with `draftsim train --game {game} --rules FILE`",
+                "policy trained for {} players (this table seats {players}) under other rules ({}): train one for this table with `draftsim train --game {game} --rules FILE`",
                 h.players,
                 in_words(&differ, &h.rules)
             )));

@@ -70,6 +70,10 @@ pub struct TrainState {
     pub game: String,
     /// The rules' hash ([`super::policy::rules_hash`]).
     pub rules_hash: String,
+    /// The rules trained under (TOML), to say which keys another command changes (empty in
+    /// a state saved before it was kept).
+    #[serde(default)]
+    pub rules: String,
     /// The algorithm's name.
     pub algorithm: String,
     /// The seed of the sampled iterations.
@@ -290,6 +294,7 @@ mod tests {
             let state = TrainState {
                 game: "kuhn-poker".into(),
                 rules_hash: String::new(),
+                rules: String::new(),
                 algorithm: algorithm.into(),
                 seed: 7,
                 iterations: 25,

@@ -182,6 +182,36 @@ fn list_takes_the_game_as_a_word() {
     );
 }
 
+/// A seat's fault is the seat's, even under a rules file that another game would also
+/// read: no "add --game" and no rules file named; a trained policy's folder given as a seat
+/// is told how to seat it.
+#[test]
+fn a_seats_fault_is_not_blamed_on_the_rules_file() {
+    let dir = scratch("seat-fault");
+    let rules = dir.join("variant.toml");
+    // Keys Seven Card Draft's rules have too.
+    std::fs::write(&rules, "raise_cap = 2\nante = 2\n").unwrap();
+    let file = rules.to_str().unwrap();
+    for seats in ["search{iteration=3},tight", "tight{bet.fold_belw=[2]},tight"] {
+        let o = draftsim(&["run", "--game", "sevens", "--rules", file, "--seats", seats, "--rounds", "10"]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{seats}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{seats}: {err}");
+        assert!(err.contains("unknown field"), "{seats}: {err}");
+        assert!(!err.contains("add --game") && !err.contains(file), "{seats}: {err}");
+    }
+    // A fault of the file itself still names it, and the game it reads as.
+    std::fs::write(&rules, "raise_cap = 2\nwild = \"deuces\"\n").unwrap();
+    let o = draftsim(&["run", "--game", "sevens", "--rules", file, "--seats", "tight,tight", "--rounds", "10"]);
+    assert!(stderr(&o).contains(file) && stderr(&o).contains("add --game seven-card-draft"), "{}", stderr(&o));
+    let policy = dir.join("my-policy");
+    std::fs::create_dir_all(&policy).unwrap();
+    std::fs::write(policy.join("policy.json"), "{}").unwrap();
+    let seats = format!("{},tight", policy.display());
+    let seat_it = format!("is a trained policy's folder: seat it as cfr{{policy=\"{}\"}}", policy.display());
+    refused(&["run", "--game", "sevens", "--seats", &seats, "--rounds", "10"], &seat_it);
+}
+
 /// A rules value of the wrong type says what to write: a number in quotes, to drop them
 /// where the number unquoted is one the key's type holds; below zero, the range the key
 /// takes where that is narrower than "0 or more"; anything else, the type.

@@ -783,9 +783,14 @@ fn bounds_that_reach_zero_name_no_strategy_most_exploitable() {
     let md = std::fs::read_to_string(report(&dir, &[&bounds]).join("report.md")).unwrap();
     assert!(!md.contains("most exploitable"), "{md}");
     assert!(
-        md.contains("The largest figure is tight's (at least 0.080 [0.000, 0.267]), but no interval lies above 0"),
+        md.contains(
+            "The largest figure is tight's (0.080 [0.000, 0.267], not shown above 0), but no interval lies above 0"
+        ),
         "{md}"
     );
+    // A bound whose interval reaches 0 is not called "at least" its estimate.
+    assert!(md.contains("| tight | 0.080 [0.000, 0.267], not shown above 0 | search |"), "{md}");
+    assert!(!md.contains("at least 0.080"), "{md}");
     assert!(
         md.contains("No best response tried beats any strategy here beyond noise (the largest figure is tight's"),
         "{md}"

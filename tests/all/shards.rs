@@ -280,4 +280,23 @@ fn a_shard_with_nothing_to_play_says_so_and_merges() {
     ok(&["report", &shards[0], "--out", report.to_str().unwrap()]);
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
     assert!(md.contains("**Note:** shard 0/3 of the run: its figures are from its share of the deals only"), "{md}");
+    // ... and says so at the top of the summary, before any figure.
+    let caution = md.find("is shard 0/3 of its run: its figures are from its share of the deals only").expect(&md);
+    assert!(md.find("## Summary").unwrap() < caution && caution < md.find("- **").unwrap(), "{md}");
+}
+
+/// A study's shard holds rows that only a merge makes tables of: its report is refused
+/// with the merge to run, in one line, and writes nothing.
+#[test]
+fn a_study_shard_is_reported_after_a_merge() {
+    let dir = scratch("study-shard-report");
+    let shard = dir.join("cmp-0");
+    ok(&[&COMPARE[..], &["5", "--quiet", "--shard", "0/2", "--out", shard.to_str().unwrap()]].concat());
+    let out = dir.join("report");
+    let o = draftsim(&["report", shard.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("shard 0/2 of a study: `draftsim merge` every shard's folder"), "{err}");
+    assert!(!out.exists(), "a refused report writes nothing");
 }

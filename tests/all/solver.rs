@@ -215,6 +215,19 @@ fn ctrl_c_keeps_the_training_and_the_same_command_resumes_it() {
         "{}",
         stderr(&o)
     );
+    // Other rules are named by the keys that differ; another game's presets are no
+    // difference of their own.
+    let rules = dir.join("ante2.toml");
+    std::fs::write(&rules, "ante = 2\n").unwrap();
+    let o = draftsim(&[&leduc_cfr("100000000", &other)[..], &["--rules", rules.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("another training's state is there (ante = 1 there, 2 here)"), "{}", stderr(&o));
+    let mut args = leduc_cfr("100000000", &other);
+    args[2] = "kuhn-poker";
+    let o = draftsim(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("game leduc-poker there, kuhn-poker here"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("preset file changed"), "{}", stderr(&o));
     let more = (done + 1).to_string();
     let o = draftsim(&[&leduc_cfr(&more, &other)[..], &["--seed", "9"]].concat());
     assert!(o.status.success() && stderr(&o).contains(&format!("({done} iterations done)")), "{}", stderr(&o));
@@ -759,8 +772,9 @@ fn a_policy_under_other_rules_and_players_is_refused_with_a_fix_that_works() {
     let o = draftsim(&["run", "--game", "sevens", "--rules", rules.to_str().unwrap(), "--seats", "cfr,tight,random"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("trained for 4 players under other rules (raise_cap = 3 in training, 5 here)")
-            && !stderr(&o).contains("--players 4"),
+        stderr(&o).contains(
+            "trained for 4 players (this table seats 3) under other rules (raise_cap = 3 in training, 5 here)"
+        ) && !stderr(&o).contains("--players 4"),
         "{}",
         stderr(&o)
     );
