@@ -89,7 +89,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
             |step| study::compare_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step),
         )?;
         let part = StudyShard::new(&kind::COMPARE, info.name, &spec, meta, shard, pairs, results)?;
-        return write_shard(out, part, &args.batch.exec.quiet);
+        return write_shard(out, format, part, &args.batch.exec.quiet);
     }
     let result = play(&args.batch.exec, |step| study::compare(info, &spec, Some(&INTERRUPTED), step))?;
     finish_compare(&result, meta, out, format, &args.batch.exec.quiet)

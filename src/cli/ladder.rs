@@ -87,7 +87,7 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
             |step| study::ladder::ladder_shard(info, &spec, Some(shard), Some(&INTERRUPTED), step),
         )?;
         let part = StudyShard::new(&kind::LADDER, info.name, &spec, meta, shard, steps, results)?;
-        return write_shard(out, part, &args.batch.exec.quiet);
+        return write_shard(out, format, part, &args.batch.exec.quiet);
     }
     let result = play(&args.batch.exec, |step| study::ladder::ladder(info, &spec, Some(&INTERRUPTED), step))?;
     finish_ladder(&result, meta, out, format, &args.batch.exec.quiet)

@@ -248,7 +248,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         let results = sensitivity::shard_results(info, &spec, shard, &state)?;
         let results = results.iter().map(serde_json::to_value).collect::<Result<_, _>>()?;
         let part = StudyShard::new(&kind::SENSITIVITY, info.name, &spec, meta, shard, list.len() + 1, results)?;
-        write_shard(out, part, &args.batch.exec.quiet)?;
+        write_shard(out, format, part, &args.batch.exec.quiet)?;
     } else {
         finish_sensitivity(&state, meta, out, format, &args.batch.exec.quiet)?;
     }

@@ -198,8 +198,16 @@ where
 }
 
 /// Writes a study shard's folder: its study.json (with the shard) and its results.
-pub(super) fn write_shard(out: Option<OutputDir>, part: StudyShard, quiet: &QuietArg) -> Result<()> {
+pub(super) fn write_shard(out: Option<OutputDir>, format: Format, part: StudyShard, quiet: &QuietArg) -> Result<()> {
     let Some(dir) = out else { return Ok(()) };
+    // A shard writes no tables: the format is the merge's to choose.
+    if format != Format::Csv {
+        super::args::warn(&format!(
+            "--format {}: a study's shard keeps its results for `draftsim merge`, which writes the tables: give --format {} to merge",
+            format.extension(),
+            format.extension()
+        ));
+    }
     let mut meta = part.study.clone();
     meta["version"] = part.version.clone().into();
     meta["shard"] = serde_json::json!(part.shard);

@@ -120,7 +120,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     if let Some(shard) = shard {
         let results = results.iter().map(|r| serde_json::to_value(&r.tally)).collect::<Result<_, _>>()?;
         let part = StudyShard::new(&kind::SWEEP, info.name, &spec, meta, shard, variants, results)?;
-        return write_shard(out, part, &args.batch.exec.quiet);
+        return write_shard(out, format, part, &args.batch.exec.quiet);
     }
     finish_sweep(&results, meta, out, format, (&args.batch.exec.quiet, args.wide))
 }

@@ -249,7 +249,7 @@ pub fn versus(args: VersusArgs) -> Result<()> {
         // As sensitivity's variants are kept, so that merge reads both alike.
         let results = sides.iter().map(|s| serde_json::to_value(Ok::<_, String>(s))).collect::<Result<_, _>>()?;
         let part = StudyShard::new(&kind::VERSUS, info.name, &spec, meta, shard, 2, results)?;
-        return write_shard(out, part, &args.batch.exec.quiet);
+        return write_shard(out, format, part, &args.batch.exec.quiet);
     }
     let mut sides = sides.into_iter();
     let (a, b) = (sides.next().expect("side A"), sides.next().expect("side B"));

@@ -285,13 +285,18 @@ fn a_shard_with_nothing_to_play_says_so_and_merges() {
     assert!(md.find("## Summary").unwrap() < caution && caution < md.find("- **").unwrap(), "{md}");
 }
 
-/// A study's shard holds rows that only a merge makes tables of: its report is refused
-/// with the merge to run, in one line, and writes nothing.
+/// A study's shard holds rows that only a merge makes tables of: a format asked of it is
+/// left to the merge, and its report is refused with the merge to run, in one line, and
+/// writes nothing.
 #[test]
 fn a_study_shard_is_reported_after_a_merge() {
     let dir = scratch("study-shard-report");
     let shard = dir.join("cmp-0");
-    ok(&[&COMPARE[..], &["5", "--quiet", "--shard", "0/2", "--out", shard.to_str().unwrap()]].concat());
+    // A shard writes no tables, so a format asked of it is the merge's: it says so.
+    let args = ["5", "--quiet", "--format", "parquet", "--shard", "0/2", "--out", shard.to_str().unwrap()];
+    let o = draftsim(&[&COMPARE[..], &args].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--format parquet: a study's shard keeps its results for `draftsim merge`, which writes the tables: give --format parquet to merge"), "{}", stderr(&o));
     let out = dir.join("report");
     let o = draftsim(&["report", shard.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     let err = stderr(&o);
