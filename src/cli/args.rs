@@ -176,8 +176,15 @@ impl GameRulesArgs {
         seats: Option<&[String]>,
     ) -> Result<(Box<dyn Runner>, Vec<String>)> {
         (info.build)(text, players, seats).map_err(|e| match &self.rules {
-            // The rules build without the seats: the seats are at fault, not the file.
-            Some(_) if seats.is_some() && (info.build)(text, players, None).is_ok() => e.into(),
+            // The rules build without the seats, at the table the seats imply: the seats
+            // are at fault, not the file.
+            Some(_)
+                if seats.is_some()
+                    && (info.build)(text, draftsim::games::presets::players_asked(players, text, seats), None)
+                        .is_ok() =>
+            {
+                e.into()
+            }
             Some(path) => {
                 // A file of another game's rules (`--game` left out): name the game it reads as.
                 let other = (text.filter(|_| e.to_string().contains("unknown field")))

@@ -194,7 +194,7 @@ pub fn preset_text(presets: &[(&str, &str)], name_or_path: &str, game: &str) -> 
     let path = std::path::Path::new(name_or_path);
     if path.join("policy.json").is_file() {
         return Err(InputError::new(format!(
-            "strategy '{name_or_path}' is a trained policy's folder: seat it as cfr{{policy=\"{name_or_path}\"}}"
+            "strategy '{name_or_path}' is a trained policy's folder: seat it as 'cfr{{policy=\"{name_or_path}\"}}'"
         )));
     }
     if path.extension().is_some_and(|e| e == "toml") || path.exists() {

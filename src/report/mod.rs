@@ -323,7 +323,7 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
                 section(&folder, &mut page, &frame).map_err(|e| in_file(e, dir, table))?;
             }
         }
-        if let (false, Some((i, n))) = (found, shard) {
+        if let (false, Some((i, n)), true) = (found, shard, dir.join("study_shard.json").exists()) {
             // A study's shard holds its share's rows, which only a merge makes tables of.
             return Err(InputError::new(format!(
                 "{}: shard {i}/{n} of a study: `draftsim merge` every shard's folder --out DIR, then report DIR",

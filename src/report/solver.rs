@@ -136,6 +136,9 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
                     None => "No interval lies above 0: the responders tried tell no strategy here apart from optimal."
                         .to_string(),
                 };
+                // The most exploitable shown is the largest figure among those shown above 0
+                // (a larger figure whose interval reaches 0 is not shown to be more).
+                let m = beaten.unwrap_or(m);
                 // Without an interval above 0 the largest figure is noise, not "the most
                 // exploitable".
                 let _ = match beaten {

@@ -407,29 +407,35 @@ fn variants(
         .chain(spec.vary.iter().map(|a| preset_value(info, &a.key, &base_seats)))
         .collect();
     let settings = grid(&all_axes);
-    // Every variant's rules and seats first (cheap), so a bad key or seat is refused
-    // before anything plays; each variant is built just before it plays.
-    let mut variants = Vec::with_capacity(settings.len());
-    for setting in &settings {
-        let (rules_setting, vary_setting) = setting.split_at(spec.axes.len());
-        let (text, players) = base.variant(rules_setting, "--set")?;
-        variants.push((
-            text,
-            vary_seats(info, seats_for(info, spec.seats.as_deref(), base_players, players)?, vary_setting)?,
-        ));
-    }
-    for (index, (setting, (text, seats))) in settings.iter().zip(variants).enumerate() {
-        if !wanted.contains(&index) {
-            continue;
-        }
-        let label: Vec<String> = setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        let (runner, seats) = (info.build)(Some(&text), None, Some(&seats))
+    let label = |setting: &[(String, String)]| setting.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>();
+    let build = |text: &str, seats: &[String], label: &[String]| {
+        (info.build)(Some(text), None, Some(seats))
             // The rules text is the base's with the variant's keys set: its line numbers
             // are none of the user's.
             .map_err(|e| {
                 InputError::new(crate::games::presets::without_line(&e.to_string()))
                     .context(format!("variant {}", label.join(" ")))
-            })?;
+            })
+    };
+    // Every variant this call plays is built first, so a bad key, value or seat is refused
+    // before anything plays (and before the sweep says what it plays); each is built again
+    // just before it plays, so that only one is held at a time.
+    let mut variants = Vec::with_capacity(settings.len());
+    for (index, setting) in settings.iter().enumerate() {
+        let (rules_setting, vary_setting) = setting.split_at(spec.axes.len());
+        let (text, players) = base.variant(rules_setting, "--set")?;
+        let seats = vary_seats(info, seats_for(info, spec.seats.as_deref(), base_players, players)?, vary_setting)?;
+        if wanted.contains(&index) {
+            build(&text, &seats, &label(setting))?;
+        }
+        variants.push((text, seats));
+    }
+    for (index, (setting, (text, seats))) in settings.iter().zip(variants).enumerate() {
+        if !wanted.contains(&index) {
+            continue;
+        }
+        let label = label(setting);
+        let (runner, seats) = build(&text, &seats, &label)?;
         on_variant(out.len(), wanted.len(), &label.join(" "));
         let lineup = Lineup::new(&seats);
         let tally = tally_of(runner.as_ref(), &lineup)?;

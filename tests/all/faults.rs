@@ -129,6 +129,11 @@ fn bad_input_is_refused_in_one_line_with_exit_code_2_before_anything_is_written(
             &["compare", "--strategies", "greedy,hate,nope", "--rounds", "100000", "--out", out],
             "unknown strategy 'nope'",
         ),
+        // A value of the wrong type in a later variant, refused before the first plays.
+        (
+            &["sweep", "--game", "sevens", "--set", "raise_cap=1,two", "--rounds", "100000000", "--out", out],
+            "variant raise_cap=two: raise_cap: invalid type: string \"two\"",
+        ),
     ];
     for (args, says) in corpus {
         let started = std::time::Instant::now();
@@ -142,6 +147,11 @@ fn bad_input_is_refused_in_one_line_with_exit_code_2_before_anything_is_written(
         assert!(started.elapsed() < std::time::Duration::from_secs(1), "{args:?} played before refusing");
         assert!(!dir.join("x").exists() && leftovers(&dir).is_empty(), "{args:?} left files");
     }
+    // Without --quiet too the refusal is the only line: the sweep says what it plays only
+    // once every variant is built.
+    let o = draftsim(&["sweep", "--game", "sevens", "--set", "raise_cap=1,two", "--rounds", "10"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
 }
 
 #[test]

@@ -204,11 +204,18 @@ fn a_seats_fault_is_not_blamed_on_the_rules_file() {
     std::fs::write(&rules, "raise_cap = 2\nwild = \"deuces\"\n").unwrap();
     let o = draftsim(&["run", "--game", "sevens", "--rules", file, "--seats", "tight,tight", "--rounds", "10"]);
     assert!(stderr(&o).contains(file) && stderr(&o).contains("add --game seven-card-draft"), "{}", stderr(&o));
+    // Rules that fail only at the table the seats set are still the file's fault.
+    let leduc = dir.join("leduc.toml");
+    std::fs::write(&leduc, "max_raises = 3\n").unwrap();
+    let seats = "tight,random,aggressive,calling-station";
+    let o = draftsim(&["run", "--game", "leduc-poker", "--rules", leduc.to_str().unwrap(), "--seats", seats]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains(&format!("{}: max_raises = 3 at 4 players", leduc.display())), "{}", stderr(&o));
     let policy = dir.join("my-policy");
     std::fs::create_dir_all(&policy).unwrap();
     std::fs::write(policy.join("policy.json"), "{}").unwrap();
     let seats = format!("{},tight", policy.display());
-    let seat_it = format!("is a trained policy's folder: seat it as cfr{{policy=\"{}\"}}", policy.display());
+    let seat_it = format!("is a trained policy's folder: seat it as 'cfr{{policy=\"{}\"}}'", policy.display());
     refused(&["run", "--game", "sevens", "--seats", &seats, "--rounds", "10"], &seat_it);
 }
 

@@ -772,6 +772,22 @@ fn figures_of_the_table_are_stated_once() {
     assert!(out.join("1-mean-cards-traded.svg").exists(), "cards traded differ by strategy");
 }
 
+/// The most exploitable is named among the bounds shown above 0: a larger figure whose
+/// interval reaches 0 is not shown to be more.
+#[test]
+fn the_most_exploitable_is_one_shown_above_zero() {
+    let dir = scratch("bounds-mixed");
+    let table = "strategy,exploitability,exploitability_lo,exploitability_hi,bound,method,best_responder\n\
+        wide,0.3,-0.05,0.65,lower,best of 2 responders,search\n\
+        tight,0.2,0.1,0.3,lower,best of 2 responders,search\n\
+        greedy,0.05,0.01,0.09,lower,best of 2 responders,search\n";
+    let bounds = folder(&dir, "bounds", "exploitability", &[("exploitability", table.to_string())]);
+    let md = std::fs::read_to_string(report(&dir, &[&bounds]).join("report.md")).unwrap();
+    assert!(md.contains("The most exploitable here is tight (at least 0.200 [0.100, 0.300])"), "{md}");
+    assert!(md.contains("By the best responses tried, tight is at least 0.200 [0.100, 0.300] from optimal"), "{md}");
+    assert!(!md.contains("not shown above 0 from optimal"), "{md}");
+}
+
 /// Lower bounds whose intervals all reach 0 name no strategy "the most exploitable".
 #[test]
 fn bounds_that_reach_zero_name_no_strategy_most_exploitable() {
