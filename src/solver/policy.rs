@@ -262,7 +262,7 @@ impl Policy {
         }
         if h.rules_hash != rules_hash(rules_toml) {
             return Err(InputError::new(format!(
-                "policy trained under other rules ({}): play it under the rules it was trained for (--rules with those values), or train one for these with `draftsim train --game {game} --rules FILE`",
+                "policy trained under other rules ({}): play it under the rules it was trained for (a rules file with those values), or train one for these with `draftsim train --game {game} --rules FILE`",
                 in_words(&differ, &h.rules)
             )));
         }

@@ -804,6 +804,12 @@ fn a_policy_under_other_rules_and_players_is_refused_with_a_fix_that_works() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("so one cannot sit at both"), "{}", stderr(&o));
+    // Nor is a flag `versus` lacks offered as the fix.
+    assert!(
+        stderr(&o).contains("(a rules file with those values)") && !stderr(&o).contains("--rules with"),
+        "{}",
+        stderr(&o)
+    );
     // The same where A is the side that refuses it.
     let o = draftsim(&[
         "versus",
