@@ -42,6 +42,19 @@ enum What {
         #[command(flatten)]
         game: GameChoice,
     },
+    /// What a trained policy was trained for: its game, table, training and the rules it
+    /// plays under; `--rules` prints those rules alone, a rules file to seat it with.
+    #[command(
+        after_help = "Example:\n  draftsim list policy strategies/sevens/cfr\n  draftsim list policy my-policy --rules > trained-rules.toml"
+    )]
+    Policy {
+        /// The folder `draftsim train --out DIR` wrote (or its policy.json).
+        #[arg(value_name = "DIR")]
+        dir: String,
+        /// Print only the rules it was trained under (TOML), to pass as --rules.
+        #[arg(long)]
+        rules: bool,
+    },
 }
 
 /// The game a list is about: named as every list names it, `list rules sevens`, or with
@@ -118,8 +131,94 @@ pub fn run(args: ListArgs) -> Result<()> {
                 say!("  {key:<24} [{default}] {meaning}");
             }
         }
+        What::Policy { dir, rules } => {
+            let policy = draftsim::solver::policy::Policy::open(&dir)?;
+            match rules {
+                true => super::say_text(&policy.header.rules),
+                false => super::say_text(&policy_text(&dir, &policy)?),
+            }
+        }
     }
     Ok(())
+}
+
+/// A policy's header in words: what it was trained for, how, how far from optimal, how to
+/// seat it, and the rules it plays under.
+fn policy_text(dir: &str, policy: &draftsim::solver::policy::Policy) -> Result<String> {
+    let h = &policy.header;
+    let g = games::find(&h.game)?;
+    let thousands = |n: u64| draftsim::output::thousands(n as f64);
+    let mut lines = vec![
+        ("game", format!("{}, {} players", h.game, h.players)),
+        (
+            "trained",
+            format!(
+                "{}, {} iterations{}, {} information sets",
+                h.algorithm,
+                thousands(h.iterations),
+                h.batch.map_or(String::new(), |b| format!(" in batches of {}", thousands(b))),
+                thousands(policy.len() as u64)
+            ),
+        ),
+        (
+            "abstraction",
+            match &h.fallback {
+                Some(f) => format!("{}; {f} makes the decisions it leaves out", h.abstraction),
+                None => h.abstraction.clone(),
+            },
+        ),
+    ];
+    if !h.field.is_empty() {
+        let share = h.field_share.map_or(String::new(), |s| format!(" at {s} of the other seats"));
+        lines.push(("field", format!("{}{share}", h.field.join(", "))));
+    }
+    // The game's defaults at the policy's table, to name the keys its rules change.
+    let defaults = (g.build)(None, Some(h.players), None).map(|(r, _)| r.rules_toml())?;
+    let changed: Vec<String> = draftsim::games::presets::differing_keys(&defaults, &h.rules)
+        .into_iter()
+        .filter(|(k, _, _)| k != "players")
+        .map(|(k, default, trained)| format!("{k} = {trained} (default {default})"))
+        .collect();
+    let rules_flag = match changed.is_empty() {
+        true => String::new(),
+        false => " --rules FILE".to_string(),
+    };
+    let seat = format!("'cfr{{policy=\"{dir}\"}}'");
+    lines.push((
+        "exploitability",
+        match h.exploitability {
+            Some(e) => format!("{e:.6} (exact)"),
+            None => format!(
+                "not measured exactly; bound it with `draftsim exploitability --game {} --players {}{rules_flag} --seats {seat}`",
+                h.game, h.players
+            ),
+        },
+    ));
+    lines.push((
+        "rules",
+        match changed.is_empty() {
+            true => "the game's defaults".to_string(),
+            false => changed.join("; "),
+        },
+    ));
+    // Against its fallback preset where it has one, as an example of a table.
+    let seats = format!("'cfr{{policy=\"{dir}\"}},{}'", h.fallback.as_deref().unwrap_or("random"));
+    let command = format!("draftsim run --game {} --players {}{rules_flag} --seats {seats}", h.game, h.players);
+    lines.push((
+        "seat it",
+        match changed.is_empty() {
+            true => command,
+            false => format!("{command}, FILE holding the rules below (`draftsim list policy {dir} --rules > FILE`)"),
+        },
+    ));
+    let width = lines.iter().map(|l| l.0.len()).max().unwrap_or(0);
+    let mut out = format!("policy {dir}\n");
+    for (label, text) in lines {
+        out += &format!("  {label:<width$}  {text}\n");
+    }
+    out += "\nthe rules it was trained under:\n";
+    out += &h.rules;
+    Ok(out)
 }
 
 /// A game's measures under its default rules: one line each, `column  tables  description`.

@@ -1,7 +1,8 @@
 //! `draftsim train`: a policy trained by counterfactual regret minimisation over a game's
 //! exact tree, measured as it goes, or, for a game too large for one, by external-sampling
 //! MCCFR over its forward model and its information keys; Ctrl-C keeps the state beside
-//! `--out` and the same command resumes (the state goes once the policy is written).
+//! `--out` and the same command resumes (the state goes once the policy is written, unless
+//! `--keep-state` keeps it for a later run with more iterations).
 
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -57,6 +58,11 @@ pub struct TrainArgs {
     /// Train for this many seconds instead of a number of iterations.
     #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true, conflicts_with = "iterations")]
     pub budget_time: Option<f64>,
+    /// Keep the training's state beside --out once the policy is written, so that the same
+    /// command with more --iterations trains on from it and replaces the policy (without it
+    /// the state goes, and a finished training cannot be extended).
+    #[arg(long)]
+    pub keep_state: bool,
     #[command(flatten)]
     pub seed: SeedArg,
     #[command(flatten)]
@@ -212,8 +218,6 @@ pub fn run(args: TrainArgs) -> Result<()> {
         })?;
         args.exec.note(&format!("--iterations rounded up to whole batches of {batch}: {target}"));
     }
-    let (format, out) = args.output.open()?;
-    let out = out.expect("--out was given");
     let state_path = state_file_for("train", &out_path);
     let saved: Option<Result<TrainState, serde_json::Error>> =
         std::fs::read_to_string(&state_path).ok().map(|t| serde_json::from_str(&t));
@@ -267,6 +271,26 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let resumed = match saved {
         None => None,
         Some(Err(e)) => not_this(format!("not a training state ({e})"))?,
+        // A finished training kept with --keep-state: more iterations extend it.
+        Some(Ok(s)) if same(&s) && out_path.exists() => {
+            if args.budget_time.is_none() && s.iterations >= target {
+                return Err(InputError::new(format!(
+                    "--out {}: holds this training at {} iterations; give --iterations above {} to train on, or remove {} to train afresh",
+                    out_path.display(),
+                    s.iterations,
+                    s.iterations,
+                    state_path.display()
+                ))
+                .into());
+            }
+            args.exec.note(&format!(
+                "extending the training in {} from {} iterations (its state is in {})",
+                out_path.display(),
+                s.iterations,
+                state_path.display()
+            ));
+            Some(s)
+        }
         Some(Ok(s)) if same(&s) => {
             args.exec.note(&format!(
                 "resuming the training in {} ({} iterations done)",
@@ -284,6 +308,18 @@ pub fn run(args: TrainArgs) -> Result<()> {
         }
         Some(Ok(s)) => not_this(format!("another training's state is there ({})", differences(&s).join("; ")))?,
     };
+    // A policy whose state went cannot be extended: say so, not only that the folder exists.
+    if resumed.is_none() && !args.output.force && out_path.join(POLICY_FILE).exists() {
+        return Err(InputError::new(format!(
+            "--out {}: holds a trained policy whose training state was not kept, so it cannot be extended; pass --force to train afresh (--keep-state keeps a training's state to extend it later)",
+            out_path.display()
+        ))
+        .into());
+    }
+    // Extending replaces the policy this training wrote before.
+    let extending = resumed.is_some() && out_path.exists();
+    let (format, out) = OutputArgs { force: args.output.force || extending, ..args.output.clone() }.open()?;
+    let out = out.expect("--out was given");
     // Outcome sampling and batches walk the forward model whatever the game; a whole tree
     // then only measures it.
     let mut training = match &tree {
@@ -478,8 +514,16 @@ pub fn run(args: TrainArgs) -> Result<()> {
     put("rules", rules_toml.clone().into());
     let meta = serde_json::Value::Object(meta);
     write_study(Some(out), &[table], format, meta, &args.exec.quiet)?;
-    // The policy is written: the state of a stopped run is no longer needed.
-    let _ = std::fs::remove_file(&state_path);
+    if args.keep_state {
+        save(&training, &points, seconds)?;
+        args.exec.note(&format!(
+            "the training's state stays in {}: the same command with more --iterations trains on",
+            state_path.display()
+        ));
+    } else {
+        // The policy is written: the state of a stopped run is no longer needed.
+        let _ = std::fs::remove_file(&state_path);
+    }
     Ok(())
 }
 

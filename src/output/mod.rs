@@ -621,6 +621,19 @@ impl Drop for OutputDir {
     }
 }
 
+/// A count with its thousands separated: 10050072 as "10,050,072".
+pub fn thousands(v: f64) -> String {
+    let digits = format!("{:.0}", v.abs());
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if v < 0.0 { format!("-{out}") } else { out }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -196,6 +196,8 @@ struct Folder<'a> {
     prefix: &'a str,
     palette: &'a charts::Palette,
     requires: &'a [Constraint],
+    /// Whether a folder of the report holds an exploitability table.
+    bounded: bool,
 }
 
 /// Writes a study's section from the table it is found by.
@@ -229,7 +231,7 @@ const SECTIONS: [(&str, Section); 10] = [
         }
     }),
     (kind::LADDER.tables[0], |f, page, t| ladder_section(page, t, f.out, f.prefix)),
-    (kind::TRAIN.tables[0], |f, page, t| training_section(page, t, f.out, f.prefix)),
+    (kind::TRAIN.tables[0], |f, page, t| training_section(page, t, f.out, f.prefix, f.bounded)),
     (kind::EXPLOITABILITY.tables[0], |_, page, t| exploitability_section(page, t)),
 ];
 
@@ -262,6 +264,7 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
     let palette = charts::Palette::default();
     let mut page = Page::default();
     let ladders = ladder_depths(dirs)?;
+    let bounded = dirs.iter().any(|d| find_table(d, kind::EXPLOITABILITY.tables[0]).is_some());
     // The figures the folders hold, so that a limit none of them has is refused.
     let mut figures: Vec<String> = if ladders.is_empty() { Vec::new() } else { vec!["skill_depth".into()] };
     for (i, dir) in dirs.iter().enumerate() {
@@ -313,6 +316,7 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
             prefix: &prefix,
             palette: &palette,
             requires,
+            bounded,
         };
         for (table, section) in SECTIONS {
             if let Some(frame) = load(dir, table)? {
@@ -509,13 +513,46 @@ fn describe(m: &serde_json::Value) -> String {
         Some(b) => vec![(" under A", rules("rules")), (" under B", Some(b))],
         None => vec![("", rules("rules"))],
     };
+    // A sweep's base holds one value of each swept key, which no variant need play.
+    let swept: Vec<crate::study::sweep::Axis> = (m.get("set").and_then(|s| s.as_array()).into_iter().flatten())
+        .filter_map(|s| crate::study::sweep::Axis::parse(s.as_str()?).ok())
+        .collect();
     for (side, text) in sides {
         if let Some(text) = text {
+            let text = mark_swept(text, &swept);
             let _ =
                 writeln!(md, "<details><summary>Rules in force{side}</summary>\n\n```toml\n{text}```\n</details>\n");
         }
     }
     text
+}
+
+/// Rules text with each swept key's line turned into a comment listing the values swept
+/// (added at the top where the text does not set the key), so that the base's own value of
+/// a swept key is not read as played.
+fn mark_swept(rules: &str, swept: &[crate::study::sweep::Axis]) -> String {
+    let line_for =
+        |a: &crate::study::sweep::Axis| format!("# {} = {}: swept, one variant each", a.key, a.values.join(", "));
+    let mut marked = vec![false; swept.len()];
+    let mut body = String::new();
+    // Only the top-level keys are rules keys: a `[table]` header ends them.
+    let mut top = true;
+    for line in rules.lines() {
+        let trimmed = line.trim_start();
+        top &= !trimmed.starts_with('[');
+        let key = trimmed.split_once('=').map(|(k, _)| k.trim());
+        match swept.iter().position(|a| top && key == Some(a.key.as_str())) {
+            Some(i) => {
+                marked[i] = true;
+                body += &line_for(&swept[i]);
+            }
+            None => body += line,
+        }
+        body.push('\n');
+    }
+    let mut head: String = swept.iter().zip(&marked).filter(|(_, m)| !**m).map(|(a, _)| line_for(a) + "\n").collect();
+    head += &body;
+    head
 }
 
 /// A p-value for a reader: "< 0.001" below it.
@@ -555,6 +592,23 @@ mod tests {
         let tables: Vec<&str> = SECTIONS.iter().map(|(t, _)| *t).collect();
         assert_eq!(tables, kind::key_tables());
         assert_eq!(or_list(&["a", "b", "c"]), "a, b or c");
+    }
+
+    /// A sweep's rules in force show each swept key's values where the base's value stood,
+    /// not the base's value; a key the base leaves unset is listed at the top; a nested
+    /// table's key of the same name is not a rules key.
+    #[test]
+    fn a_sweeps_rules_show_the_swept_values_not_the_base() {
+        let axes = ["raise_cap=1,2,3", "players=2,4"].map(|a| crate::study::sweep::Axis::parse(a).unwrap());
+        let text = mark_swept("ante = 1\nraise_cap = 2\n\n[deck]\nraise_cap = 9\n", &axes);
+        assert_eq!(
+            text,
+            "# players = 2, 4: swept, one variant each\nante = 1\n# raise_cap = 1, 2, 3: swept, one variant each\n\n[deck]\nraise_cap = 9\n"
+        );
+        assert!(toml::from_str::<toml::Table>(&text).is_ok());
+        let m = serde_json::json!({"kind": "sweep", "set": ["raise_cap=1,3"], "rules": "raise_cap = 2\n"});
+        let shown = describe(&m);
+        assert!(shown.contains("# raise_cap = 1, 3: swept") && !shown.contains("raise_cap = 2"), "{shown}");
     }
 
     /// A long derived preset's name in a table may break after each setting; prose and

@@ -222,15 +222,4 @@ pub(super) fn optimise_section(
     Ok(())
 }
 
-/// A count with its thousands separated: 10050072 as "10,050,072".
-pub(super) fn thousands(v: f64) -> String {
-    let digits = format!("{:.0}", v.abs());
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if v < 0.0 { format!("-{out}") } else { out }
-}
+pub(super) use crate::output::thousands;

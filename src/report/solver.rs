@@ -4,7 +4,13 @@
 use super::*;
 
 /// How a policy's exploitability fell as it trained.
-pub(super) fn training_section(page: &mut Page, t: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
+pub(super) fn training_section(
+    page: &mut Page,
+    t: &DataFrame,
+    out: &OutputDir,
+    prefix: &str,
+    bounded: bool,
+) -> Result<(), Error> {
     let md = page.at(Question::Skill);
     let iterations = floats(t, "iterations")?;
     let seconds = floats(t, "seconds")?;
@@ -15,16 +21,31 @@ pub(super) fn training_section(page: &mut Page, t: &DataFrame, out: &OutputDir, 
     // A sampled run over a forward model has no exact exploitability to chart.
     let (Ok(expl), Ok(value)) = (floats(t, "exploitability"), floats(t, "value_seat0")) else {
         let sets = floats(t, "information_sets")?;
+        // Where the report holds `draftsim exploitability`'s table, the bound is on this page.
+        let (bound, headline) = match bounded {
+            true => (
+                "the exploitability section of this report bounds it from below by play",
+                "bounded from below in this report's exploitability section",
+            ),
+            false => (
+                "`draftsim exploitability` bounds the policy from below by play",
+                "bounded by `draftsim exploitability`, not here",
+            ),
+        };
         let _ = writeln!(
             md,
-            "Trained {:.0} iterations in {:.1} s over {:.0} information sets of the game's abstraction. No best response is exact for a game this large: `draftsim exploitability` bounds the policy from below by play, and `run` shows how it fares against the presets.\n",
+            "Trained {:.0} iterations in {:.1} s over {:.0} information sets of the game's abstraction. No best response is exact for a game this large: {bound}, and `run` shows how it fares against the presets.\n",
             iterations[n - 1],
             seconds[n - 1],
             sets[n - 1]
         );
         page.headline(
             Question::Skill,
-            format!("A policy trained {:.0} iterations over {:.0} information sets; its distance from optimal is bounded by `draftsim exploitability`, not here.", iterations[n - 1], sets[n - 1]),
+            format!(
+                "A policy trained {:.0} iterations over {:.0} information sets; its distance from optimal is {headline}.",
+                iterations[n - 1],
+                sets[n - 1]
+            ),
         );
         return Ok(());
     };

@@ -261,8 +261,13 @@ impl Policy {
             )));
         }
         if h.rules_hash != rules_hash(rules_toml) {
+            // A policy read from a file can print its rules as a file.
+            let print = match self.source.is_empty() {
+                true => String::new(),
+                false => format!(": `draftsim list policy {} --rules > FILE` writes one", self.source),
+            };
             return Err(InputError::new(format!(
-                "policy trained under other rules ({}): play it under the rules it was trained for (a rules file with those values), or train one for these with `draftsim train --game {game} --rules FILE`",
+                "policy trained under other rules ({}): play it under the rules it was trained for (a rules file with those values{print}), or train one for these with `draftsim train --game {game} --rules FILE`",
                 in_words(&differ, &h.rules)
             )));
         }

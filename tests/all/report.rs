@@ -812,3 +812,25 @@ fn bounds_that_reach_zero_name_no_strategy_most_exploitable() {
         "{md}"
     );
 }
+
+/// A sampled policy's training says where its distance from optimal is bounded: in the
+/// exploitability section when the report holds one, else by the command that measures it.
+#[test]
+fn a_sampled_trainings_bound_is_found_in_the_same_report() {
+    let dir = scratch("training-bounded");
+    let curve = "iterations,seconds,information_sets\n1,0.01,10\n1000,1.5,400\n".to_string();
+    let training = folder(&dir, "policy", "train", &[("training", curve)]);
+    let alone = std::fs::read_to_string(report(&dir, &[&training]).join("report.md")).unwrap();
+    assert!(alone.contains("its distance from optimal is bounded by `draftsim exploitability`, not here"), "{alone}");
+    let table = "strategy,exploitability,exploitability_lo,exploitability_hi,bound,method,best_responder\n\
+        cfr,0.2,0.1,0.3,lower,best of 2 responders,search\n";
+    let bounds = folder(&dir, "bounds", "exploitability", &[("exploitability", table.to_string())]);
+    let again = scratch("training-bounded-both");
+    let both = std::fs::read_to_string(report(&again, &[&training, &bounds]).join("report.md")).unwrap();
+    assert!(
+        both.contains("its distance from optimal is bounded from below in this report's exploitability section"),
+        "{both}"
+    );
+    assert!(both.contains("the exploitability section of this report bounds it from below by play"), "{both}");
+    assert!(!both.contains("not here"), "{both}");
+}

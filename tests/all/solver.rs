@@ -240,6 +240,81 @@ fn ctrl_c_keeps_the_training_and_the_same_command_resumes_it() {
     assert!(out.join("policy.json").exists() && !state.exists());
 }
 
+/// `--keep-state` keeps a finished training's state: the same command with more iterations
+/// trains on and replaces the policy with what an unbroken run gives; as many iterations
+/// again is refused, the policy untouched; a policy whose state went is refused with how to
+/// keep one next time.
+#[test]
+fn a_kept_state_extends_a_finished_training_to_what_an_unbroken_one_gives() {
+    let dir = scratch(FILE, "extend");
+    let leduc = |iterations: &str, out: &Path, more: &[&str]| {
+        let base = ["train", "--game", "leduc-poker", "--algorithm", "es-mccfr", "--iterations", iterations];
+        draftsim(&[&base[..], &["--out", out.to_str().unwrap(), "--quiet"], more].concat())
+    };
+    let (kept, whole) = (dir.join("kept"), dir.join("whole"));
+    let o = leduc("300", &kept, &["--keep-state"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let state = dir.join(".kept.train-state.json");
+    assert!(state.exists() && kept.join("policy.json").exists());
+    let first = std::fs::read(kept.join("policy.json")).unwrap();
+    let o = leduc("300", &kept, &["--keep-state"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("holds this training at 300 iterations; give --iterations above 300"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(kept.join("policy.json")).unwrap(), first);
+    let o = leduc("600", &kept, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!state.exists(), "without --keep-state the state goes once the policy is written");
+    assert!(leduc("600", &whole, &[]).status.success());
+    assert_eq!(std::fs::read(kept.join("policy.json")).unwrap(), std::fs::read(whole.join("policy.json")).unwrap());
+    let o = leduc("900", &whole, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("whose training state was not kept") && stderr(&o).contains("--keep-state"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `list policy` says what a policy was trained for, and `--rules` prints the rules it
+/// plays under as a file that seats it.
+#[test]
+fn a_policy_lists_its_training_and_its_rules_seat_it() {
+    let dir = scratch(FILE, "list-policy");
+    let (rules, out) = (dir.join("ante2.toml"), dir.join("ante2"));
+    std::fs::write(&rules, "ante = 2\n").unwrap();
+    let args = ["train", "--game", "leduc-poker", "--iterations", "20", "--quiet", "--rules"];
+    let o = draftsim(&[&args[..], &[rules.to_str().unwrap(), "--out", out.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = draftsim(&["list", "policy", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    for line in [
+        "game            leduc-poker, 2 players",
+        "trained         cfr+, 20 iterations",
+        "rules           ante = 2 (default 1)",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    assert!(text.contains("exploitability  0.") && text.contains("(exact)"), "{text}");
+    let o = draftsim(&["list", "policy", out.to_str().unwrap(), "--rules"]);
+    let printed = dir.join("printed.toml");
+    std::fs::write(&printed, stdout(&o)).unwrap();
+    let seat = format!("cfr{{policy=\"{}\"}},random", out.display());
+    let run = ["run", "--game", "leduc-poker", "--rounds", "200", "--quiet", "--seats", &seat, "--rules"];
+    let o = draftsim(&[&run[..], &[printed.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The shipped policies are listed by the folder their preset names.
+    let o = draftsim(&["list", "policy", "strategies/sevens/cfr"]);
+    assert!(o.status.success() && stdout(&o).contains("rules           the game's defaults"), "{}", stderr(&o));
+    let o = draftsim(&["list", "policy", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("holds no policy.json"), "{}", stderr(&o));
+}
+
 #[test]
 fn bad_training_input_is_one_line() {
     let dir = scratch(FILE, "bad");
@@ -806,7 +881,7 @@ fn a_policy_under_other_rules_and_players_is_refused_with_a_fix_that_works() {
     assert!(stderr(&o).contains("so one cannot sit at both"), "{}", stderr(&o));
     // Nor is a flag `versus` lacks offered as the fix.
     assert!(
-        stderr(&o).contains("(a rules file with those values)") && !stderr(&o).contains("--rules with"),
+        stderr(&o).contains("(a rules file with those values: `draftsim list policy strategies/sevens/cfr/policy.json --rules > FILE` writes one)") && !stderr(&o).contains("--rules with"),
         "{}",
         stderr(&o)
     );
