@@ -25,7 +25,12 @@ pub fn whole<T: std::str::FromStr>(text: &str) -> Result<T, String> {
     if text.trim_start().starts_with('-') {
         return Err("a negative number: give a whole number without a sign".into());
     }
-    text.trim().parse().map_err(|_| "not a whole number: give digits only, e.g. 4".into())
+    let text = text.trim();
+    text.parse().map_err(|_| match !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        // Digits that do not fit are no typo: say that the number is too large.
+        true => "too large a number: give a smaller whole number".into(),
+        false => "not a whole number: give digits only, e.g. 4".into(),
+    })
 }
 
 /// The most worker threads a command starts: far more than any machine has cores, few
@@ -324,6 +329,10 @@ impl OutputArgs {
         // Asked for a format, a user expects files: without --out there are none.
         if self.out.is_none() && format != Format::Csv {
             warn(&format!("--format {}: tables are written only with --out DIR; the terminal shows text", self.format));
+        }
+        // As --format: a flag that does nothing without --out is said to.
+        if self.out.is_none() && self.force {
+            warn("--force replaces an --out folder; without --out nothing is written or replaced");
         }
         let out = self.out.as_deref().map(|p| super::interrupt::create(p, self.force)).transpose()?;
         Ok((format, out))

@@ -59,6 +59,19 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
     // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
     let tables = table?;
     for table in &tables {
+        // What each table sets against what: a column name alone does not say.
+        let caption = match table.name.as_str() {
+            "calibration" => {
+                "Own hand: estimates after each pick, by tenth of the estimate, against the percentile the hands finished at (mean_finished, 95% interval)"
+            }
+            "field_calibration" => {
+                "Against the field: estimated chance of beating the opponents still in, by tenth, against the share of the pot those hands took from them at the showdown (won, 95% interval)"
+            }
+            _ => "",
+        };
+        if !caption.is_empty() {
+            say!("{caption}:");
+        }
         say!("{}\n", table.to_aligned_text(3).trim_end());
     }
     let meta = serde_json::json!({

@@ -58,6 +58,12 @@ pub fn stopped_before_writing() -> bool {
     interrupted() && !COMMITTED.load(Ordering::SeqCst)
 }
 
+/// Whether a command's output folder is in place (a command stopped after writing, as
+/// `play` is, has kept its tables).
+pub fn committed() -> bool {
+    COMMITTED.load(Ordering::SeqCst)
+}
+
 /// Moves an output folder into place unless a signal came first (then the staging folder
 /// is dropped and the command ends as interrupted).
 pub fn commit(dir: OutputDir) -> Result<PathBuf, draftsim::Error> {

@@ -132,6 +132,9 @@ pub fn run(args: ListArgs) -> Result<()> {
             }
         }
         What::Policy { dir, rules } => {
+            if dir.ends_with(".toml") && std::path::Path::new(&dir).is_file() {
+                return Err(preset_not_policy(&dir).into());
+            }
             let policy = draftsim::solver::policy::Policy::open(&dir)?;
             match rules {
                 true => super::say_text(&policy.header.rules),
@@ -140,6 +143,23 @@ pub fn run(args: ListArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The error for a preset file given where a policy folder goes: the policy it plays, if
+/// it names one.
+fn preset_not_policy(file: &str) -> draftsim::InputError {
+    let named = std::fs::read_to_string(file)
+        .ok()
+        .and_then(|t| t.parse::<toml::Table>().ok())
+        .and_then(|t| t.get("policy").and_then(|p| p.as_str().map(String::from)));
+    draftsim::InputError::new(match named {
+        Some(policy) => {
+            format!("{file} is a preset; the policy it plays is {policy}: draftsim list policy {policy}")
+        }
+        None => {
+            format!("{file} is a preset file, not a trained policy: give the folder `draftsim train --out DIR` wrote")
+        }
+    })
 }
 
 /// A policy's header in words: what it was trained for, how, how far from optimal, how to
@@ -204,13 +224,10 @@ fn policy_text(dir: &str, policy: &draftsim::solver::policy::Policy) -> Result<S
     // Against its fallback preset where it has one, as an example of a table.
     let seats = format!("'cfr{{policy=\"{dir}\"}},{}'", h.fallback.as_deref().unwrap_or("random"));
     let command = format!("draftsim run --game {} --players {}{rules_flag} --seats {seats}", h.game, h.players);
-    lines.push((
-        "seat it",
-        match changed.is_empty() {
-            true => command,
-            false => format!("{command}, FILE holding the rules below (`draftsim list policy {dir} --rules > FILE`)"),
-        },
-    ));
+    lines.push(("seat it", command));
+    if !changed.is_empty() {
+        lines.push(("", format!("FILE holding the rules below: draftsim list policy {dir} --rules > FILE")));
+    }
     let width = lines.iter().map(|l| l.0.len()).max().unwrap_or(0);
     let mut out = format!("policy {dir}\n");
     for (label, text) in lines {

@@ -308,7 +308,11 @@ pub fn main() -> ExitCode {
         // Ctrl-C is asked for, not a failure: said as a note is (what it kept, if
         // anything, is said before), with the interrupted exit code.
         Err(err) if stopped && !is_input_error(&err) => {
-            eprintln!("draftsim: {err:#}");
+            // A command stopped after its tables were in place (`play`) kept them.
+            match interrupt::committed() {
+                true => eprintln!("draftsim: stopped early; the tables written hold the units finished"),
+                false => eprintln!("draftsim: {err:#}"),
+            }
             ExitCode::from(130)
         }
         Err(err) => {

@@ -264,6 +264,11 @@ pub fn run(args: TrainArgs) -> Result<()> {
     // --force starts afresh from a state that is not this training's; without it, refused.
     let not_this = |why: String| -> Result<Option<TrainState>> {
         if args.output.force {
+            // Said, since the iterations saved there are lost.
+            args.exec.note(&format!(
+                "--force: training afresh; the state in {} ({why}) will be replaced",
+                state_path.display()
+            ));
             return Ok(None);
         }
         Err(InputError::new(format!("{}: {why}; pass --force to start afresh", state_path.display())).into())
@@ -308,6 +313,12 @@ pub fn run(args: TrainArgs) -> Result<()> {
         }
         Some(Ok(s)) => not_this(format!("another training's state is there ({})", differences(&s).join("; ")))?,
     };
+    // A resumed run already past --iterations writes its policy as it stands.
+    if let Some(s) = &resumed
+        && args.budget_time.is_none()
+    {
+        target = target.max(s.iterations);
+    }
     // A policy whose state went cannot be extended: say so, not only that the folder exists.
     if resumed.is_none() && !args.output.force && out_path.join(POLICY_FILE).exists() {
         return Err(InputError::new(format!(
@@ -516,10 +527,11 @@ pub fn run(args: TrainArgs) -> Result<()> {
     write_study(Some(out), &[table], format, meta, &args.exec.quiet)?;
     if args.keep_state {
         save(&training, &points, seconds)?;
-        args.exec.note(&format!(
-            "the training's state stays in {}: the same command with more --iterations trains on",
-            state_path.display()
-        ));
+        let more = match args.budget_time {
+            Some(_) => "trains on for another --budget-time",
+            None => "with more --iterations trains on",
+        };
+        args.exec.note(&format!("the training's state stays in {}: the same command {more}", state_path.display()));
     } else {
         // The policy is written: the state of a stopped run is no longer needed.
         let _ = std::fs::remove_file(&state_path);

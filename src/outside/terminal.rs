@@ -205,8 +205,12 @@ impl Outside for HumanSeat {
                     "'{answer}' starts several moves ({}): type more of one, or its number\n",
                     several.join("; ")
                 )),
+                // A player looking for the way out is told it (the units finished are kept).
+                Err(_) if ["quit", "exit", "q", "stop"].contains(&answer.to_lowercase().as_str()) => show(&format!(
+                    "to stop, press Ctrl-C (or end the input, Ctrl-D): the units finished are kept; to play on, type a number from 1 to {n}\n"
+                )),
                 Err(_) => show(&format!(
-                    "'{answer}' is not one of your moves: type a number from 1 to {n}, or the words of one\n"
+                    "'{answer}' is not one of your moves: type a number from 1 to {n}, or the words of one (Ctrl-C stops)\n"
                 )),
             }
         }

@@ -47,6 +47,7 @@ pub(super) fn field_calibration_section(page: &mut Page, cal: &DataFrame) -> Res
     let est = floats(cal, "mean_estimate")?;
     let won = with_interval(cal, "won")?;
     let full = opponents.iter().copied().fold(0.0, f64::max);
+    let rivals = |k: f64| format!("{k:.0} {}", crate::output::noun(k as i64, "opponent", "opponents"));
     let rows: Vec<usize> = (0..pick.len()).filter(|&i| n[i] >= 200.0).collect();
     let gap = |i: usize| est[i] - won.mean[i];
     let worst = rows.iter().copied().max_by(|&a, &b| gap(a).abs().total_cmp(&gap(b).abs()));
@@ -56,22 +57,23 @@ pub(super) fn field_calibration_section(page: &mut Page, cal: &DataFrame) -> Res
     };
     let _ = writeln!(
         md,
-        "How well does the chance of beating the field predict? At each check, each seat's chance of beating the k seats after it (every k, as if the rest had folded) against the share of the pot its finished hand took from them; bins with at least 200 estimates. The largest gap is {:+.3} (estimate {:.3}, won {:.3}, after pick {:.0} against {:.0} opponents): a positive gap means the estimate is too hopeful. A threshold module with `field = \"calibrated\"` reads its chance through this correction, measured under the same rules. The table shows the full field ({full:.0} opponents).\n",
+        "How well does the chance of beating the field predict? At each check, each seat's chance of beating the k seats after it (every k, as if the rest had folded) against the share of the pot its finished hand took from them; bins with at least 200 estimates. The largest gap is {:+.3} (estimate {:.3}, won {:.3}, after pick {:.0} against {}): a positive gap means the estimate is too hopeful. A threshold module with `field = \"calibrated\"` reads its chance through this correction, measured under the same rules. The table shows the full field ({}).\n",
         gap(worst),
         est[worst],
         won.mean[worst],
         pick[worst],
-        opponents[worst]
+        rivals(opponents[worst]),
+        rivals(full)
     );
     let shown: Vec<usize> = rows.iter().copied().filter(|&i| opponents[i] == full).collect();
     bins_table(md, "won", &shown, [&pick, &lo, &hi, &n, &est], &won);
     page.headline(
         Question::Skill,
         format!(
-            "The chance of beating the field is off by up to {:.1} points (after pick {:.0}, {:.0} opponents): {}.",
+            "The chance of beating the field is off by up to {:.1} points (after pick {:.0}, {}): {}.",
             100.0 * gap(worst).abs(),
             pick[worst],
-            opponents[worst],
+            rivals(opponents[worst]),
             if gap(worst) > 0.0 { "too hopeful there" } else { "too fearful there" }
         ),
     );

@@ -78,7 +78,7 @@ pub(super) fn sensitivity_section(
     let changes = distinct(&significant.iter().filter(|&&i| exercised[i] != 0.0).map(change).collect::<Vec<_>>()).len();
     let tried = distinct(&used.iter().map(change).collect::<Vec<_>>()).len();
     let mut headline = format!(
-        "{changes} of the {tried} one-step changes a seated bot's play used move some figure significantly (Holm-corrected, 5%)."
+        "{changes} of the {tried} one-step changes (of rules the seated bots' play used) move some figure significantly (Holm-corrected, 5%)."
     );
     for (n, figure) in moved.iter().enumerate() {
         let mut rows: Vec<usize> = (0..keys.len()).filter(|&i| figures[i] == *figure).collect();

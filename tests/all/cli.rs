@@ -1379,6 +1379,7 @@ fn calibrate_writes_the_same_table_for_any_thread_count_and_refuses_games_withou
         ]);
         assert!(o.status.success(), "{}", stderr(&o));
         assert!(stdout(&o).contains("mean_finished") && stdout(&o).contains("won_lo"), "{}", stdout(&o));
+        assert!(stdout(&o).contains("Own hand: ") && stdout(&o).contains("Against the field: "), "{}", stdout(&o));
         written.push(std::fs::read(out.join("calibration.csv")).unwrap());
         written.push(std::fs::read(out.join("field_calibration.csv")).unwrap());
     }
@@ -1432,6 +1433,14 @@ fn a_format_without_out_is_warned_of() {
     assert!(stderr(&o).contains("--format parquet: tables are written only with --out DIR"), "{}", stderr(&o));
     let o = draftsim(&["run", "--rounds", "100", "--quiet"]);
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    // So is --force, which has no folder to replace.
+    let o = draftsim(&["ladder", "--game", "sevens", "--budgets", "1,2", "--rounds", "24", "--quiet", "--force"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--force replaces an --out folder; without --out nothing is written"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// The hate-pick table's chips per round come with t intervals that the per-round table

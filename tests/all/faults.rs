@@ -634,3 +634,32 @@ fn one_deal_studies_are_refused_and_merge_names_a_folder_that_is_no_shard() {
     assert!(stderr(&o).contains("nowhere: no such folder"), "{}", stderr(&o));
     assert!(!merged.exists());
 }
+
+/// `play` stopped by Ctrl-C after a unit finished keeps the units finished and says so,
+/// without also saying that no table was written.
+#[test]
+fn play_stopped_after_a_unit_keeps_its_tables_and_says_so() {
+    let dir = scratch(FILE, "play-stopped");
+    let out = dir.join("played");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .args(["play", "--game", "kuhn-poker", "--seats", "you,tight", "--rounds", "3", "--seed", "2", "--out"])
+        .arg(&out)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Two answers, the input left open: the third hand waits for a move.
+    let mut stdin = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, b"1\n1\n").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let o = child.wait_with_output().unwrap();
+    drop(stdin);
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(stderr(&o).contains("tables written to"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the tables written hold the units finished"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("no table was written"), "{}", stderr(&o));
+    assert!(out.join("summary.csv").exists());
+}

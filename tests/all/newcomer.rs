@@ -158,6 +158,8 @@ fn bad_numbers_are_refused_in_one_line() {
     refused(&["tune", "--param", "ante=1..3", "--minimize", "seat_advantage", "--budget-time", "-4"], "--budget-time");
     // Malformed numbers name the fix, in a list too.
     refused(&["ladder", "--budgets", "1,x"], "give digits only");
+    // Digits too many for the number are said to be too large, not to be no digits.
+    refused(&["replay", "--game", "sevens", "--round", "99999999999999999999"], "too large a number");
     refused(&["run", "--until-ci", "tiny"], "give a decimal");
     refused(&["train", "--game", "kuhn-poker", "--field", "random", "--field-share", "half"], "give a decimal");
 }

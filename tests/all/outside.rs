@@ -489,11 +489,12 @@ fn play_reprompts_on_bad_input_and_keeps_the_units_finished_when_input_ends() {
             "--out",
             out.to_str().unwrap(),
         ],
-        "x\n9\n2\n2\n",
+        "x\nquit\n9\n2\n2\n",
     );
     let text = stdout(&o);
     assert!(o.status.success(), "{}\n{text}", stderr(&o));
     assert!(text.contains("'x' is not one of your moves") && text.contains("'9' is not one of your moves"), "{text}");
+    assert!(text.contains("(Ctrl-C stops)") && text.contains("to stop, press Ctrl-C"), "{text}");
     assert!(text.contains("input ended: the hand under way is not counted"), "{text}");
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     let rounds: u64 =

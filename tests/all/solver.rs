@@ -277,6 +277,17 @@ fn a_kept_state_extends_a_finished_training_to_what_an_unbroken_one_gives() {
         "{}",
         stderr(&o)
     );
+    // --force over another training's kept state says that the state is replaced.
+    let other = dir.join("other");
+    assert!(leduc("100", &other, &["--keep-state"]).status.success());
+    let base = ["train", "--game", "leduc-poker", "--algorithm", "es-mccfr", "--iterations", "200", "--seed", "9"];
+    let o = draftsim(&[&base[..], &["--force", "--out", other.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--force: training afresh; the state in") && stderr(&o).contains("seed"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// `list policy` says what a policy was trained for, and `--rules` prints the rules it
@@ -313,6 +324,20 @@ fn a_policy_lists_its_training_and_its_rules_seat_it() {
     let o = draftsim(&["list", "policy", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("holds no policy.json"), "{}", stderr(&o));
+    // A preset file is told the policy it plays.
+    let o = draftsim(&["list", "policy", "strategies/sevens/cfr.toml"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "is a preset; the policy it plays is strategies/sevens/cfr: draftsim list policy strategies/sevens/cfr"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // Under other rules the command that seats it stands alone on its line.
+    let o = draftsim(&["list", "policy", out.to_str().unwrap()]);
+    let seat = stdout(&o).lines().find(|l| l.contains("seat it")).unwrap_or_default().to_string();
+    assert!(seat.trim_end().ends_with(",random'"), "{seat}");
 }
 
 #[test]

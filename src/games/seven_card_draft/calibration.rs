@@ -50,13 +50,14 @@ impl Bin {
         self.realised / self.count.max(1) as f64
     }
 
-    /// The mean finished percentile with its 95% t interval (NaN, written empty, under two
-    /// estimates).
+    /// The mean finished percentile with its 95% t interval, kept within 0 to 1 where a
+    /// percentile lies (NaN, written empty, under two estimates).
     pub fn finished(&self) -> crate::stats::Estimate {
         if self.count < 2 {
             return crate::stats::Estimate { mean: self.mean_realised(), lo: f64::NAN, hi: f64::NAN };
         }
-        crate::stats::mean_interval(self.count, self.realised, self.realised_sq)
+        let e = crate::stats::mean_interval(self.count, self.realised, self.realised_sq);
+        crate::stats::Estimate { lo: e.lo.max(0.0), hi: e.hi.min(1.0), ..e }
     }
 
     /// The share of the pot won with its 95% interval: by the small-sample rule, Wilson's
@@ -470,6 +471,9 @@ mod tests {
         let f = bin(&[0.19, 0.21]).finished();
         assert!((f.hi - f.lo - 2.0 * 12.706 * 0.01).abs() < 1e-3, "{f:?}");
         assert!(bin(&[0.3]).finished().lo.is_nan());
+        // Percentiles far apart: the interval stops at 0 and 1, where a percentile ends.
+        let wide = bin(&[0.05, 0.9]).finished();
+        assert_eq!((wide.lo, wide.hi), (0.0, 1.0), "{wide:?}");
         // Many wins and losses: t, inside [0, 1].
         let many: Vec<f64> = (0..400).map(|i| f64::from(i % 4 == 0)).collect();
         let w = bin(&many).won();
