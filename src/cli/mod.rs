@@ -88,6 +88,7 @@ enum Command {
         mut_arg("seats", |a| a.help("The field, comma-separated: at each side's player count every strategy holds an equal share of the seats (default: the game's mix with one random seat, so the skill gap is measured)")),
         mut_arg("rounds", |a| a.help("Rounds of A, as deal groups that B plays too [default: 20000]")),
         mut_arg("seed", |a| a.help("The seed: both sides play the same deals from it")),
+        mut_arg("shard", |a| a.help(study::shard_help("the two sides' deals"))),
     )]
     Versus(versus::VersusArgs),
     /// Play every strategy against every other: win-share matrix, ratings, dominance.
@@ -96,6 +97,7 @@ enum Command {
         mut_arg("players", |a| a.help("Players at each pair's table (default: the rules file's, else 2, or the fewest the game seats where that is more)")),
         mut_arg("rounds", |a| a.help("Rounds for each pair of strategies [default: 100000]")),
         mut_arg("seed", |a| a.help("The seed: every pair plays the same deals from it")),
+        mut_arg("shard", |a| a.help(study::shard_help("the pairs of strategies"))),
     )]
     Compare(compare::CompareArgs),
     /// Sweep rules options (or strategy parameters) over a grid, every variant on the same
@@ -106,6 +108,7 @@ enum Command {
         mut_arg("seats", |a| a.help("The field, comma-separated: at each variant's player count every strategy holds an equal share of the seats (default: the game's mix with one random seat, so the skill gap is measured)")),
         mut_arg("rounds", |a| a.help("Rounds for each variant [default: 100000]")),
         mut_arg("seed", |a| a.help("The seed: every variant plays the same deals from it")),
+        mut_arg("shard", |a| a.help(study::shard_help("the variants"))),
     )]
     Sweep(sweep::SweepArgs),
     /// The skill ladder: the search bot at each budget against the budget before it, on
@@ -115,6 +118,7 @@ enum Command {
         mut_arg("players", |a| a.help("Players at the table (default: the rules file's, else the game's)")),
         mut_arg("rounds", |a| a.help("Rounds for each step [default: 2000]")),
         mut_arg("seed", |a| a.help("The seed: every step plays the same deals from it")),
+        mut_arg("shard", |a| a.help(study::shard_help("the steps"))),
     )]
     Ladder(ladder::LadderArgs),
     /// One-step sensitivity: the base rules and every one-step deviation (each other value
@@ -129,6 +133,7 @@ enum Command {
         mut_arg("rounds", |a| a.help("Rounds for each variant, as deal groups of the base's player count [default: 20000]")),
         mut_arg("seed", |a| a.help("The seed: every variant plays the same deals from it")),
         mut_arg("out", |a| a.help("Write the sensitivity tables and study.json into this folder (it must not exist, unless --force); an interrupted study keeps its state beside it")),
+        mut_arg("shard", |a| a.help(study::shard_help("the base and each deviation"))),
     )]
     Sensitivity(sensitivity::SensitivityArgs),
     /// Search rules options toward an objective over the game's metrics (racing on common

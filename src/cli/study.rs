@@ -155,12 +155,18 @@ impl StudyShard {
 /// `--shard` of a study command.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ShardArg {
-    /// Play only shard i of n (0-based) of the study's units (compare: the pairs; ladder:
-    /// the steps; sweep: the variants; sensitivity: the base and each deviation; versus:
-    /// the two sides' deals), or auto/n from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX;
-    /// `draftsim merge` builds the tables from every shard's --out.
+    /// Play only shard i of n (0-based) of the study's units, or auto/n from
+    /// SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; `draftsim merge` builds the tables from
+    /// every shard's --out. Each command says what its units are (`shard_help`).
     #[arg(long, value_name = "i/n")]
     pub shard: Option<String>,
+}
+
+/// `--shard`'s help for a study whose units are `units`.
+pub(super) fn shard_help(units: &str) -> String {
+    format!(
+        "Play only shard i of n (0-based) of {units}, or auto/n from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; `draftsim merge` builds the tables from every shard's --out"
+    )
 }
 
 impl ShardArg {

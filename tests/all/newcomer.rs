@@ -71,6 +71,17 @@ fn help_says_what_each_command_does() {
         let rounds = flag_help(&text, "--rounds");
         assert!(rounds.contains(says), "{command} --rounds: {rounds}");
     }
+    // Each study's --shard names its own units, not every study's.
+    for (command, units) in [
+        ("compare", "of the pairs of strategies"),
+        ("ladder", "of the steps"),
+        ("sweep", "of the variants"),
+        ("sensitivity", "of the base and each deviation"),
+        ("versus", "of the two sides' deals"),
+    ] {
+        let shard = flag_help(&help(command), "--shard");
+        assert!(shard.contains(units) && !shard.contains("sweep:"), "{command} --shard: {shard}");
+    }
     let compare = help("compare");
     let players = flag_help(&compare, "--players");
     assert!(players.contains("rules file"), "compare --players default: {players}");
