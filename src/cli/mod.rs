@@ -315,7 +315,7 @@ pub fn main() -> ExitCode {
         Err(err) if stopped && !is_input_error(&err) => {
             // A command stopped after its tables were in place (`play`) kept them.
             match interrupt::committed() {
-                true => eprintln!("draftsim: stopped early; the tables written hold the units finished"),
+                true => eprintln!("draftsim: stopped early; the tables written hold what was finished"),
                 false => eprintln!("draftsim: {err:#}"),
             }
             ExitCode::from(130)

@@ -157,7 +157,8 @@ impl StudyShard {
 pub struct ShardArg {
     /// Play only shard i of n (0-based) of the study's units, or auto/n from
     /// SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; `draftsim merge` builds the tables from
-    /// every shard's --out. Each command says what its units are (`shard_help`).
+    /// every shard's --out.
+    // Each command names its units in its own help (`shard_help`).
     #[arg(long, value_name = "i/n")]
     pub shard: Option<String>,
 }

@@ -261,6 +261,15 @@ pub fn run(args: TrainArgs) -> Result<()> {
         d
     };
     let same = |s: &TrainState| differences(s).is_empty();
+    // The iterations of the policy the folder holds, where it is one this state's training
+    // wrote (at its end, or before an extension that was stopped): anything else there
+    // (another policy, another command's tables) is replaced only with --force.
+    let its_policy = |s: &TrainState| {
+        Policy::read(&out_path).ok().map(|p| p.header).and_then(|h| {
+            let ours = h.game == s.game && h.rules_hash == s.rules_hash && h.algorithm == s.algorithm;
+            (ours && h.iterations <= s.iterations).then_some(h.iterations)
+        })
+    };
     // --force starts afresh from a state that is not this training's; without it, refused.
     let not_this = |why: String| -> Result<Option<TrainState>> {
         if args.output.force {
@@ -277,10 +286,10 @@ pub fn run(args: TrainArgs) -> Result<()> {
         None => None,
         Some(Err(e)) => not_this(format!("not a training state ({e})"))?,
         // A finished training kept with --keep-state: more iterations extend it.
-        Some(Ok(s)) if same(&s) && out_path.exists() => {
-            if args.budget_time.is_none() && s.iterations >= target {
+        Some(Ok(s)) if same(&s) && its_policy(&s).is_some() => {
+            if args.budget_time.is_none() && s.iterations >= target && its_policy(&s) == Some(s.iterations) {
                 return Err(InputError::new(format!(
-                    "--out {}: holds this training at {} iterations; give --iterations above {} to train on, or remove {} to train afresh",
+                    "--out {}: holds this training at {} iterations; give --iterations above {} to train on, or remove {} and pass --force to train afresh",
                     out_path.display(),
                     s.iterations,
                     s.iterations,
@@ -328,7 +337,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         .into());
     }
     // Extending replaces the policy this training wrote before.
-    let extending = resumed.is_some() && out_path.exists();
+    let extending = resumed.as_ref().is_some_and(|s| its_policy(s).is_some());
     let (format, out) = OutputArgs { force: args.output.force || extending, ..args.output.clone() }.open()?;
     let out = out.expect("--out was given");
     // Outcome sampling and batches walk the forward model whatever the game; a whole tree
@@ -425,9 +434,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
                 Some(s) => elapsed >= s && training.iterations() > 0,
                 None => training.iterations() >= target,
             };
-            if done {
-                break;
-            }
+            // A signal is looked at first, so one on the last batch still saves the state.
             if INTERRUPTED.load(Ordering::SeqCst) {
                 if let Some(b) = &bar {
                     b.finish_and_clear();
@@ -439,6 +446,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
                     state_path.display()
                 );
                 return Err(draftsim::Error::Interrupted.into());
+            }
+            if done {
+                break;
             }
             let before = training.iterations();
             training.iterate()?;
@@ -466,6 +476,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
     }
     let seconds = spent + started.elapsed().as_secs_f64();
     let last = training.measure(seconds);
+    // A state kept for later holds the grid's points only: an extended run's table then
+    // has the rows an unbroken one has.
+    let on_grid = points.len();
     if points.last().is_none_or(|p| p.iterations != last.iterations) {
         points.push(last);
     }
@@ -524,9 +537,24 @@ pub fn run(args: TrainArgs) -> Result<()> {
     put("exploitability", last.exploitability.into());
     put("rules", rules_toml.clone().into());
     let meta = serde_json::Value::Object(meta);
-    write_study(Some(out), &[table], format, meta, &args.exec.quiet)?;
     if args.keep_state {
-        save(&training, &points, seconds)?;
+        // Saved before the policy is written: a failure after it leaves no policy without
+        // its state.
+        save(&training, &points[..on_grid], seconds)?;
+    }
+    if let Err(e) = write_study(Some(out), &[table], format, meta, &args.exec.quiet) {
+        // A signal while the tables were written: the training is kept for the same command.
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            save(&training, &points[..on_grid], seconds)?;
+            eprintln!(
+                "draftsim: {} iterations are saved in {}; the same command writes the policy",
+                training.iterations(),
+                state_path.display()
+            );
+        }
+        return Err(e);
+    }
+    if args.keep_state {
         let more = match args.budget_time {
             Some(_) => "trains on for another --budget-time",
             None => "with more --iterations trains on",

@@ -196,7 +196,7 @@ struct Folder<'a> {
     prefix: &'a str,
     palette: &'a charts::Palette,
     requires: &'a [Constraint],
-    /// Whether a folder of the report holds an exploitability table.
+    /// Whether a folder of the report holds an exploitability table of this folder's game.
     bounded: bool,
 }
 
@@ -264,7 +264,12 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
     let palette = charts::Palette::default();
     let mut page = Page::default();
     let ladders = ladder_depths(dirs)?;
-    let bounded = dirs.iter().any(|d| find_table(d, kind::EXPLOITABILITY.tables[0]).is_some());
+    // The games whose exploitability the report's folders bound.
+    let bounds: Vec<String> = (dirs.iter())
+        .filter(|d| find_table(d, kind::EXPLOITABILITY.tables[0]).is_some())
+        .filter_map(|d| std::fs::read_to_string(d.join("study.json")).ok())
+        .filter_map(|t| Some(serde_json::from_str::<serde_json::Value>(&t).ok()?["game"].as_str()?.to_string()))
+        .collect();
     // The figures the folders hold, so that a limit none of them has is refused.
     let mut figures: Vec<String> = if ladders.is_empty() { Vec::new() } else { vec!["skill_depth".into()] };
     for (i, dir) in dirs.iter().enumerate() {
@@ -316,7 +321,7 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
             prefix: &prefix,
             palette: &palette,
             requires,
-            bounded,
+            bounded: meta.as_ref().and_then(|m| m["game"].as_str()).is_some_and(|g| bounds.iter().any(|b| b == g)),
         };
         for (table, section) in SECTIONS {
             if let Some(frame) = load(dir, table)? {

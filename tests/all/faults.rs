@@ -659,7 +659,7 @@ fn play_stopped_after_a_unit_keeps_its_tables_and_says_so() {
     drop(stdin);
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     assert!(stderr(&o).contains("tables written to"), "{}", stderr(&o));
-    assert!(stderr(&o).contains("the tables written hold the units finished"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the tables written hold what was finished"), "{}", stderr(&o));
     assert!(!stderr(&o).contains("no table was written"), "{}", stderr(&o));
     assert!(out.join("summary.csv").exists());
 }

@@ -833,4 +833,13 @@ fn a_sampled_trainings_bound_is_found_in_the_same_report() {
     );
     assert!(both.contains("the exploitability section of this report bounds it from below by play"), "{both}");
     assert!(!both.contains("not here"), "{both}");
+    // Bounds of another game are not this policy's.
+    let other = dir.join("other-game");
+    std::fs::create_dir_all(&other).unwrap();
+    let meta = "{\"game\": \"sevens\", \"kind\": \"exploitability\", \"seed\": 1, \"rounds\": 1000}";
+    std::fs::write(other.join("study.json"), meta).unwrap();
+    std::fs::write(other.join("exploitability.csv"), table).unwrap();
+    let third = scratch("training-bounded-other");
+    let md = std::fs::read_to_string(report(&third, &[&training, &other]).join("report.md")).unwrap();
+    assert!(md.contains("bounded by `draftsim exploitability`, not here"), "{md}");
 }

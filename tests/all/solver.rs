@@ -265,11 +265,33 @@ fn a_kept_state_extends_a_finished_training_to_what_an_unbroken_one_gives() {
         stderr(&o)
     );
     assert_eq!(std::fs::read(kept.join("policy.json")).unwrap(), first);
-    let o = leduc("600", &kept, &[]);
+    let extend = ["train", "--game", "leduc-poker", "--algorithm", "es-mccfr", "--iterations", "600", "--out"];
+    let o = draftsim(&[&extend[..], &[kept.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("extending the training in") && stderr(&o).contains("from 300 iterations"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!state.exists(), "without --keep-state the state goes once the policy is written");
     assert!(leduc("600", &whole, &[]).status.success());
     assert_eq!(std::fs::read(kept.join("policy.json")).unwrap(), std::fs::read(whole.join("policy.json")).unwrap());
+    // The training table has the rows an unbroken run has (300 is no measuring point).
+    let rows = |d: &Path| -> Vec<String> {
+        let text = std::fs::read_to_string(d.join("training.csv")).unwrap();
+        text.lines()
+            .map(|l| l.split(',').enumerate().filter(|(i, _)| *i != 1).map(|(_, c)| c).collect::<Vec<_>>().join(","))
+            .collect()
+    };
+    assert_eq!(rows(&kept), rows(&whole));
+    // A folder that another command has since written over is replaced only with --force.
+    let over = dir.join("over");
+    assert!(leduc("100", &over, &["--keep-state"]).status.success());
+    let run = ["run", "--game", "leduc-poker", "--rounds", "20", "--quiet", "--force", "--out"];
+    assert!(draftsim(&[&run[..], &[over.to_str().unwrap()]].concat()).status.success());
+    let o = leduc("200", &over, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the folder exists"), "{}", stderr(&o));
     let o = leduc("900", &whole, &[]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
