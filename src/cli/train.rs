@@ -264,8 +264,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
     // The iterations of the policy the folder holds, where it is one this state's training
     // wrote (at its end, or before an extension that was stopped): anything else there
     // (another policy, another command's tables) is replaced only with --force.
+    let there = saved.is_some().then(|| Policy::read(&out_path).ok().map(|p| p.header)).flatten();
     let its_policy = |s: &TrainState| {
-        Policy::read(&out_path).ok().map(|p| p.header).and_then(|h| {
+        there.as_ref().and_then(|h| {
             let ours = h.game == s.game && h.rules_hash == s.rules_hash && h.algorithm == s.algorithm;
             (ours && h.iterations <= s.iterations).then_some(h.iterations)
         })
