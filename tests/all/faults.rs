@@ -641,14 +641,8 @@ fn one_deal_studies_are_refused_and_merge_names_a_folder_that_is_no_shard() {
 fn play_stopped_after_a_unit_keeps_its_tables_and_says_so() {
     let dir = scratch(FILE, "play-stopped");
     let out = dir.join("played");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
-        .args(["play", "--game", "kuhn-poker", "--seats", "you,tight", "--rounds", "3", "--seed", "2", "--out"])
-        .arg(&out)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let args = ["--game", "kuhn-poker", "--seats", "you,tight", "--rounds", "3", "--seed", "2", "--out"];
+    let mut child = spawn_play(&[&args[..], &[out.to_str().unwrap()]].concat());
     // Two answers, the input left open: the third hand waits for a move.
     let mut stdin = child.stdin.take().unwrap();
     std::io::Write::write_all(&mut stdin, b"1\n1\n").unwrap();

@@ -286,14 +286,7 @@ fn a_bot_that_keeps_failing_stops_the_run_with_one_line() {
 /// `draftsim play ARGS` with `answers` piped in.
 fn play_piped(args: &[&str], answers: &str) -> std::process::Output {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_play(args);
     let mut stdin = child.stdin.take().unwrap();
     // The command may stop reading before the answers run out.
     let _ = stdin.write_all(answers.as_bytes());

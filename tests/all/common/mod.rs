@@ -82,6 +82,18 @@ pub fn interrupt(args: &[&str], after: Duration) -> Output {
     signalled(args, &["INT"], after)
 }
 
+/// `draftsim play ARGS` started with its input, output and errors piped.
+pub fn spawn_play(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 /// Sends `signals` (kill's names) to a command `after` its start, 0.3 s apart, and returns
 /// its output.
 pub fn signalled(args: &[&str], signals: &[&str], after: Duration) -> Output {
