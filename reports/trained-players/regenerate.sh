@@ -45,10 +45,16 @@ for opp in tight greedy hate loose-aggressive wild-hunter late-folder calibrated
   draftsim run --game seven-card-draft --seats "cfr,$opp,cfr,$opp" --rounds "$rounds" --quiet \
     --out "$D/scd-abab-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
 done
-for opp in tight exact greedy no-trade 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' search; do
+# The search's bets alone (its trades tight's) and its trades alone (its bets tight's) too.
+for opp in tight exact greedy no-trade 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' search 'search{searches=bets}' \
+  'search{searches=others}'; do
   draftsim run --game sevens --seats "cfr,$opp,cfr,$opp" --rounds 20000 --quiet \
     --out "$D/sevens-abab-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
 done
+# The trained bets with searched trades (the search's rollouts and other seats by cfr)
+# against the search bot.
+draftsim run --game sevens --seats 'search{searches=others;rollout=cfr},search,search{searches=others;rollout=cfr},search' \
+  --rounds 20000 --quiet --out "$D/sevens-abab-searched-trades-search" --force > /dev/null
 # The four-seat search of bets modelled by the trained policy (`cfr-search`), A,B,A,B,
 # against each preset, the policy it models and the search bot.
 for opp in late-folder cfr hate greedy tight calibrated loose-aggressive bluffer 'bluffer{bet.p=1}' \

@@ -182,7 +182,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
                     "\nAfter {} {}:\n{}",
                     all.rounds,
                     if all.rounds == 1 { &unit } else { &units },
-                    standing(&tables[0], &units).to_aligned_text(3)
+                    standing(&tables[0], &unit, &units).to_aligned_text(3)
                 );
                 if interrupt::interrupted() {
                     // Ctrl-C while the bots finished the unit: it counts, and play stops.
@@ -229,7 +229,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
 /// The running table a player reads between units: each strategy's units (named as
 /// `units`), wins, win rate and score per unit, the score's interval once it is bounded (it
 /// needs two deals that ended differently), from the summary table's columns.
-fn standing(summary: &Table, units: &str) -> Table {
+fn standing(summary: &Table, unit: &str, units: &str) -> Table {
     let mut t = Table::new(&summary.name);
     let names = &summary.columns;
     for want in ["strategy", "rounds", "wins", "win_rate"] {
@@ -244,7 +244,9 @@ fn standing(summary: &Table, units: &str) -> Table {
             .find(|&i| names[i + 1].0 == format!("{}_lo", names[i].0) && names[i + 2].0 == format!("{}_hi", names[i].0))
     });
     if let Some(i) = score {
-        t = t.with(&names[i].0, names[i].1.clone());
+        // The score per unit by the unit's own name too (`chips_per_hand` beside `hands`).
+        let per_unit = |name: &str| name.replace("_per_round", &format!("_per_{unit}"));
+        t = t.with(&per_unit(&names[i].0), names[i].1.clone());
         fn floats(v: &Values) -> Option<&[f64]> {
             match v {
                 Values::Float(x) => Some(x),
@@ -260,7 +262,9 @@ fn standing(summary: &Table, units: &str) -> Table {
             _ => true,
         };
         if bounded {
-            t = t.with(&names[i + 1].0, names[i + 1].1.clone()).with(&names[i + 2].0, names[i + 2].1.clone());
+            t = t
+                .with(&per_unit(&names[i + 1].0), names[i + 1].1.clone())
+                .with(&per_unit(&names[i + 2].0), names[i + 2].1.clone());
         }
     }
     t

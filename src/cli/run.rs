@@ -180,6 +180,14 @@ pub fn run(args: RunArgs) -> Result<()> {
 /// Prints the summary and pairs tables.
 pub fn print_summary(tables: &[Table], tally: &Tally, measures: &Measures) {
     say!("{}", tables[0].to_aligned_text(4));
+    // The columns keep one name in every game, so one schema reads them all.
+    if measures.unit != "round" {
+        say!(
+            "(a {} is a round in the column names, as in every game's tables: rounds, {})",
+            measures.unit,
+            measures.score.column
+        );
+    }
     if tables[2].rows() > 0 {
         say!("paired differences in {} (95% interval):", measures.score.column.replace('_', " "));
         say!("{}", tables[2].to_aligned_text(4));

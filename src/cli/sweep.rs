@@ -162,6 +162,18 @@ pub(super) fn finish_sweep(
         let (variants, strategies) = terminal_views(&table);
         say!("{}\n{}", variants.to_aligned_text(4), strategies.to_aligned_text(4));
     }
+    let same = same_in_every_variant(&table);
+    if results.len() > 1 && !same.is_empty() {
+        say!(
+            "{} the same in every variant: each variant plays the same deals from the same seed, so a figure \
+             that no swept setting changes for these seats repeats exactly.",
+            match same.as_slice() {
+                [one] => format!("{one} is"),
+                [first @ .., last] => format!("{} and {last} are", first.join(", ")),
+                [] => unreachable!("not empty"),
+            }
+        );
+    }
     // The limits the sweep keeps: each variant that does not surely meet one, by name.
     for text in meta["require"].as_array().into_iter().flatten() {
         let c = study::tune::Constraint::parse(text.as_str().unwrap_or_default())?;
@@ -213,6 +225,29 @@ fn with_interval(table: &Table, name: &str, row: usize) -> String {
         (false, true) => fixed(mean, 3),
         (false, false) => format!("{} [{}, {}]", fixed(mean, 3), fixed(lo, 3), fixed(hi, 3)),
     }
+}
+
+/// The figures the terminal shows that are equal to the last bit, interval and all, in every
+/// variant (each strategy's own across the variants).
+fn same_in_every_variant(table: &Table) -> Vec<String> {
+    let score = table.columns.iter().position(|(n, _)| n == "win_rate_hi").and_then(|i| table.columns.get(i + 1));
+    let figures = ["seat_advantage", "skill_gap", "completion", "length_mean", "win_rate"];
+    let figures = figures.into_iter().map(str::to_string).chain(score.map(|(name, _)| name.clone()));
+    let Some(Values::Text(strategy)) = table.column("strategy") else { return Vec::new() };
+    figures
+        .filter(|figure| {
+            let value = |column: &str, row: usize| match table.column(column) {
+                Some(Values::Float(v) | Values::Real(v)) => v[row].to_bits(),
+                _ => f64::NAN.to_bits(),
+            };
+            let cells = |row: usize| ["", "_lo", "_hi"].map(|end| value(&format!("{figure}{end}"), row));
+            table.column(figure).is_some()
+                && (0..table.rows()).all(|r| {
+                    let first = strategy.iter().position(|s| *s == strategy[r]).expect("its own row");
+                    cells(r) == cells(first)
+                })
+        })
+        .collect()
 }
 
 /// What the terminal shows of the sweep table: a table per variant (its keys, the seat

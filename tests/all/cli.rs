@@ -285,6 +285,24 @@ fn tables_are_typed_counts_whole_flags_boolean_missing_null() {
 }
 
 #[test]
+fn a_sweep_says_why_a_figure_repeats_in_every_variant() {
+    // Sevens' raise cap moves chips, not who holds the best hand among these seats: the same
+    // deals give the same winners, so the win rate repeats to the last bit.
+    let o = draftsim(&["sweep", "--game", "sevens", "--set", "raise_cap=1,2", "--rounds", "200", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let said = text.lines().find(|l| l.contains("the same in every variant")).unwrap_or_else(|| panic!("{text}"));
+    assert!(said.contains("win_rate") && !said.contains("chips_per_round"), "{said}");
+    // A wild card changes the winners: nothing about the win rate is said.
+    let o = draftsim(&["sweep", "--set", "wild=none,deuces", "--rounds", "200", "--quiet"]);
+    let text = stdout(&o);
+    assert!(
+        !text.contains("win_rate and") && !text.contains("win_rate are") && !text.contains("win_rate is"),
+        "{text}"
+    );
+}
+
+#[test]
 fn rounds_out_streams_one_row_per_round_and_seat() {
     let dir = scratch("rounds");
     let out = dir.join("r");
@@ -674,6 +692,8 @@ fn the_measures_table_reads_back_and_matches_the_summary() {
     // Twelve seatings a deal: 4,008 rounds are whole deals.
     let o = draftsim(&["run", "--game", "sevens", "--rounds", "4008", "--quiet", "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // Sevens' unit is a hand: the summary says what its `rounds` column counts.
+    assert!(stdout(&o).contains("(a hand is a round in the column names"), "{}", stdout(&o));
     let measures = std::fs::read_to_string(out.join("measures.csv")).unwrap();
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     let header: Vec<&str> = summary.lines().next().unwrap().split(',').collect();

@@ -420,6 +420,8 @@ fn a_person_is_told_what_happens_between_its_decisions_and_nothing_hidden() {
     let text = stdout(&o);
     let after = &text[text.find("After 2 hands").unwrap()..];
     assert!(after.contains("-1.000") && !after.contains("_lo"), "{text}");
+    // The score is per hand where the units are hands.
+    assert!(after.contains("chips_per_hand") && !after.contains("_per_round"), "{text}");
     // Seven Poker's rounds are told as they end, while the game goes on.
     let o = play_piped(&["--game", "seven-poker", "--seed", "5", "--rounds", "1"], &ones);
     let text = stdout(&o);

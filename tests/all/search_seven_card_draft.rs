@@ -107,3 +107,38 @@ fn the_heads_up_join_searches_its_picks_and_bets_by_the_trained_policy() {
     assert!(searched.len() >= 3 && searched.iter().all(|l| l.contains(": pick ")), "{text}");
     assert!(left >= 1, "{text}");
 }
+
+#[test]
+fn the_view_shows_betting_figures_only_while_betting() {
+    // While picking, a betting round's figures would be the last one's, or none: the view
+    // names the betting round to come and the pick it follows instead.
+    let variant = Rules::default().compile().unwrap();
+    let mut obs = Default::default();
+    let (mut picks, mut bets) = (0, 0);
+    for state in points(&variant, 80, 3) {
+        let seat = state.to_act().unwrap();
+        state.observe(&variant, seat, &mut obs);
+        let json = State::observation_json(&variant, &obs);
+        let pick = json["pick"].as_u64().unwrap();
+        if state.is_bet(&variant) {
+            bets += 1;
+            assert!(json["betting_round"].as_u64().is_some_and(|b| (1..=3).contains(&b)), "{json}");
+            assert!(json.get("bet_to_match").is_some() && json.get("next_betting_round").is_none(), "{json}");
+        } else {
+            picks += 1;
+            assert!(json.get("betting_round").is_none() && json.get("bet_to_match").is_none(), "{json}");
+            // The default bets after picks 2, 4 and 7.
+            let (next, after) = match pick {
+                1 | 2 => (1, 2),
+                3 | 4 => (2, 4),
+                _ => (3, 7),
+            };
+            assert_eq!(
+                (json["next_betting_round"].as_u64(), json["after_pick"].as_u64()),
+                (Some(next), Some(after)),
+                "{json}"
+            );
+        }
+    }
+    assert!(picks > 10 && bets > 10, "{picks} picks, {bets} bets");
+}

@@ -50,7 +50,9 @@ crate::game_def! {
         &["greedy", "hate", "tight", "random", "loose-aggressive", "wild-hunter", "late-folder"];
     const POLICY_FALLBACK: Option<&'static str> = Some("greedy");
     const VIEW_LEGEND: &'static str = "
-        round: the round of the game, from 0; pick and betting_round count from 1
+        round: the round of the game, from 0; pick and the betting rounds count from 1
+        next_betting_round, after_pick: while picking, the betting round to come and the pick it follows
+        betting_round, bet_to_match, raises: while betting, the round under way, the bet to match and its raises
         seen: every card you saw in the packs you held this round
         picks: your picks this round, each with the seat whose pack it came from (pack_of)
         taken_from_packs_that_came_back: for each pack back with you, what was taken since you passed it

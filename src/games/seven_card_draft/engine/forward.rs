@@ -343,7 +343,7 @@ impl Forward for State {
         }
     }
 
-    fn observation_json(_variant: &Variant, obs: &Observation) -> serde_json::Value {
+    fn observation_json(variant: &Variant, obs: &Observation) -> serde_json::Value {
         let p = &obs.public;
         let n = p.players;
         let cards = |set: CardSet| set.iter().map(|c| c.to_string()).collect::<Vec<_>>();
@@ -357,7 +357,29 @@ impl Forward for State {
                 format!("betting round {}: seat {} {} ({} {chips})", a.betting_round + 1, a.seat, a.action, a.paid)
             })
             .collect();
-        serde_json::json!({
+        // The betting figures mean something only while a betting round is under way; while
+        // picking the seat is told which betting round comes next, and after which pick.
+        let betting = if matches!(p.phase, Phase::Bet(_)) {
+            serde_json::json!({
+                "betting_round": p.betting.round + 1,
+                "bet_to_match": p.betting.current,
+                "raises": p.betting.raises,
+            })
+        } else {
+            let after = variant.rules.bet_after_picks.iter().position(|&after| after >= p.pick);
+            match after {
+                Some(b) => serde_json::json!({
+                    "next_betting_round": b + 1,
+                    "after_pick": variant.rules.bet_after_picks[b],
+                }),
+                None => serde_json::json!({}),
+            }
+        };
+        let object = |v: serde_json::Value| match v {
+            serde_json::Value::Object(fields) => fields,
+            _ => unreachable!("json! of braces is an object"),
+        };
+        let mut fields = object(serde_json::json!({
             "seat": obs.seat,
             "round": p.round,
             "pick": p.pick,
@@ -371,9 +393,9 @@ impl Forward for State {
             "committed": &p.committed[..n],
             "this_betting_round": &p.street[..n],
             "folded": &p.folded[..n],
-            "betting_round": p.betting.round + 1,
-            "bet_to_match": p.betting.current,
-            "raises": p.betting.raises,
+        }));
+        fields.extend(object(betting));
+        fields.extend(object(serde_json::json!({
             "betting": history,
             "picks": took,
             "seen": cards(obs.seen),
@@ -382,7 +404,8 @@ impl Forward for State {
                 .map(|&c| cards(c))
                 .collect::<Vec<_>>(),
             "pack_holder_of": &p.pack_of[..n],
-        })
+        })));
+        serde_json::Value::Object(fields)
     }
 
     fn describe(&self, variant: &Variant, m: Move, observer: usize) -> String {
