@@ -1,7 +1,8 @@
 #!/bin/sh
 # Two designer questions answered by `draftsim versus`: does making deuces wild change
 # Seven Card Draft, and does a best of three change Winston + Crazier Eights? Each rule set
-# against the game's defaults on the same deals, the verdicts kept in data/*/verdict.txt.
+# against the game's defaults on the same deals, the verdicts kept in data/deuces-wild.txt
+# and data/best-of-3.txt.
 # Run from the repository root:  sh reports/versus/regenerate.sh
 set -eu
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/draftsim-target}"

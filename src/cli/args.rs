@@ -192,9 +192,7 @@ impl GameRulesArgs {
             }
             Some(path) => {
                 // A file of another game's rules (`--game` left out): name the game it reads as.
-                let other = (text.filter(|_| e.to_string().contains("unknown field")))
-                    .and_then(|t| GAMES.iter().find(|g| g.name != info.name && (g.build)(Some(t), None, None).is_ok()));
-                match other {
+                match text.and_then(|t| game_it_reads_as(info, t, &e)) {
                     Some(g) => {
                         InputError::new(format!("{e}; the file reads as {}'s rules: add --game {}", g.name, g.name))
                             .context(path.display())
@@ -250,6 +248,15 @@ pub struct GameArgs {
     pub players: PlayersArg,
     #[command(flatten)]
     pub seats: SeatsArg,
+}
+
+/// The other game whose rules a file holds, where building it as `info`'s failed on an
+/// unknown key (`--game` left out).
+pub fn game_it_reads_as(info: &GameInfo, text: &str, e: &impl std::fmt::Display) -> Option<&'static GameInfo> {
+    if !e.to_string().contains("unknown field") {
+        return None;
+    }
+    GAMES.iter().find(|g| g.name != info.name && (g.build)(Some(text), None, None).is_ok())
 }
 
 impl GameArgs {

@@ -96,6 +96,9 @@ pub fn versus(args: VersusArgs) -> Result<()> {
                 // A count --players set is the flag's fault, not the file's.
                 if spec.players.is_some() && e.to_string().starts_with("players = ") {
                     e.context("--players")
+                } else if let Some(g) = super::args::game_it_reads_as(info, text, &e) {
+                    InputError::new(format!("{e}; the file reads as {}'s rules: add --game {}", g.name, g.name))
+                        .context(path.display())
                 } else {
                     e.context(path.display())
                 }
@@ -377,6 +380,15 @@ pub(super) fn finish(
             // Checked when the study started: gone since (a merge elsewhere), it is said.
             Err(e) => super::args::warn(&e.to_string()),
         }
+    } else {
+        let seated: Vec<String> = versus::seated_score_effects(&rows).into_iter().map(|(s, _)| s).collect();
+        quiet.note(&format!(
+            "how far the seated players are from optimal is not measured, so a stronger field might judge B otherwise: \
+             `draftsim exploitability --game {} --seats {} --out DIR` measures them, and --exploitability DIR weighs \
+             this verdict against it",
+            info.name,
+            seated.join(",")
+        ));
     }
     if let Some(note) = versus::pairing_note(a.players, b.players, &differs) {
         say!("Note: {note}");

@@ -166,6 +166,7 @@ pub fn in_strategy(e: InputError, name_or_path: &str, game: &str) -> InputError 
 /// The TOML text of a preset name, preset file or derived preset.
 pub fn preset_text(presets: &[(&str, &str)], name_or_path: &str, game: &str) -> Result<String, InputError> {
     if let Some((base, overrides)) = derived(name_or_path) {
+        check_separators(name_or_path, base, overrides)?;
         let text = preset_text(presets, base, game)?;
         let mut table: toml::Table = toml::from_str(&text).map_err(|e| InputError::new(toml_error(&text, &e)))?;
         let mut set: Vec<String> = Vec::new();
@@ -278,6 +279,21 @@ pub fn derived(name: &str) -> Option<(&str, &str)> {
     let inner = name.strip_suffix('}')?;
     let open = inner.find('{')?;
     Some((&inner[..open], &inner[open + 1..]))
+}
+
+/// Refuses the settings inside a seat's braces separated by `,` (which separates seats):
+/// `search{iterations=3, worlds=1}` would read `3, worlds=1` as one value.
+pub fn check_separators(name: &str, base: &str, inner: &str) -> Result<(), InputError> {
+    let items = split_top(inner, ';');
+    let pieces: Vec<Vec<String>> = items.iter().map(|item| split_top(item, ',')).collect();
+    if !pieces.iter().any(|p| p.iter().skip(1).any(|piece| piece.contains('='))) {
+        return Ok(());
+    }
+    let fixed: Vec<String> = pieces.concat();
+    Err(InputError::new(format!(
+        "strategy '{name}': separate the settings inside braces with `;`, not `,` (which separates seats): {base}{{{}}}",
+        fixed.join(";")
+    )))
 }
 
 /// The derived preset `base` with `overrides` (PATH, VALUE) set, as a seat name.
@@ -419,6 +435,10 @@ mod tests {
         assert_eq!(t["draft"]["weight"].as_integer(), Some(2));
         assert!(preset_text(&presets, "base{bet.fold_below[5]=1}", "g").is_err());
         assert!(preset_text(&presets, "base{nonsense}", "g").is_err());
+        // Settings separated as seats are: the fix is named; a list's commas are its own.
+        let e = preset_text(&presets, "base{bet.fold_below[1]=0.5, draft.weight=2}", "g").unwrap_err().to_string();
+        assert!(e.contains("with `;`, not `,`") && e.ends_with("base{bet.fold_below[1]=0.5;draft.weight=2}"), "{e}");
+        assert!(preset_text(&presets, "base{bet.fold_below=[0.3, 0.4]}", "g").is_ok());
         assert_eq!(derived_name("hate", &[("draft.weight".into(), "0.5".into())]), "hate{draft.weight=0.5}");
         let pieces: Vec<String> = ["hate{bet.x=[1", "2]}", "random"].iter().map(|s| s.to_string()).collect();
         assert_eq!(rejoin(&pieces), vec!["hate{bet.x=[1,2]}", "random"]);

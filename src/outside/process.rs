@@ -172,6 +172,7 @@ impl ProcessSpec {
     /// Parses the inside of `ext{...}`: `cmd="..."` and optional `timeout_ms`,
     /// `max_failures`, separated by `;`.
     pub fn parse(name: &str, inner: &str) -> Result<ProcessSpec, InputError> {
+        crate::games::presets::check_separators(name, "ext", inner)?;
         let lines = crate::games::presets::split_top(inner, ';').join("\n");
         let t: ExtToml = crate::games::presets::parse_toml(&lines).map_err(|e| e.context(name))?;
         if t.cmd.trim().is_empty() {
@@ -292,8 +293,17 @@ impl ProcessSpec {
             Some(code) => format!("; the last exited with status {code}"),
             None => String::new(),
         };
+        // A program that answers by hand but times out here most often does not flush.
+        let timed_out = if f.timeouts > 0 {
+            format!(
+                "; a timeout is an answer not read within {} ms: flush standard output after each line, or allow more with timeout_ms",
+                self.timeout.as_millis()
+            )
+        } else {
+            String::new()
+        };
         Error::Outside(format!(
-            "{}: the program failed {} ({}, {} of {} ms){exit}; fix it (run it by hand with a line of docs/protocol.md) or allow more with max_failures",
+            "{}: the program failed {} ({}, {} of {} ms){exit}{timed_out}; fix it (run it by hand with a line of docs/protocol.md) or allow more with max_failures",
             self.name,
             counted(failures, "time", "times"),
             counted(f.crashes, "crash", "crashes"),

@@ -117,6 +117,20 @@ pub(super) fn run_section(
         }
         page.headline(Question::WhoWins, text);
     }
+    // An outside program's faults were played by the fallback: its figures are partly the
+    // fallback's, which the page says beside them.
+    if let Some(outside) = load(dir, "outside")? {
+        let (names, decisions, fallbacks) =
+            (texts(&outside, "strategy")?, floats(&outside, "decisions")?, floats(&outside, "fallbacks")?);
+        let md = page.at(Question::WhoWins);
+        for i in (0..names.len()).filter(|&i| fallbacks[i] > 0.0) {
+            let _ = writeln!(
+                md,
+                "**Warning:** `{}` made {:.0} of its {:.0} decisions by the fallback, a random legal move, after a fault (outside.csv counts them by kind): its figures are partly the fallback's.\n",
+                names[i], fallbacks[i], decisions[i]
+            );
+        }
+    }
 
     if let Some(seats) = load(dir, "seats")? {
         let labels: Vec<String> = texts(&seats, "seat")?.iter().map(|s| format!("seat {s}")).collect();

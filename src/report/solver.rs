@@ -95,9 +95,14 @@ pub(super) fn training_section(
 
 /// A lower bound by play in words: "at least x [lo, hi]" where its interval lies above 0;
 /// else the estimate with its interval and that it is not shown above 0, since then the
-/// responders may gain nothing at all.
-fn lower_bound(x: f64, lo: f64, hi: f64) -> String {
-    if lo > 0.0 {
+/// responders may gain nothing at all; where none gained, that, and no interval of no width
+/// that would read as a proof.
+fn lower_bound(x: f64, lo: f64, hi: f64, responder: &str) -> String {
+    if responder == "none gained" && hi > 0.0 {
+        format!("no responder gained, one might by up to {hi:.3}: no bound above 0")
+    } else if responder == "none gained" {
+        "no responder gained: no bound above 0".to_string()
+    } else if lo > 0.0 {
         format!("at least {x:.3} [{lo:.3}, {hi:.3}]")
     } else {
         format!("{x:.3} [{lo:.3}, {hi:.3}], not shown above 0")
@@ -122,7 +127,7 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
                 md,
                 "| {} | {} | {} | {} |",
                 names[i],
-                lower_bound(expl[i], lo[i], hi[i]),
+                lower_bound(expl[i], lo[i], hi[i], &responder[i]),
                 responder[i],
                 method[i]
             );
@@ -131,7 +136,7 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
         // told the strategy from optimal at all.
         let most = (0..names.len()).max_by(|&a, &b| expl[a].total_cmp(&expl[b]));
         if let Some(m) = most {
-            let bound = |i: usize| lower_bound(expl[i], lo[i], hi[i]);
+            let bound = |i: usize| lower_bound(expl[i], lo[i], hi[i], &responder[i]);
             let _ = write!(
                 md,
                 "\nEach figure is a lower bound: what the best responder tried gains at one seat against the strategy at every other seat, per unit, with its interval; the true distance from optimal is at least this. "

@@ -49,6 +49,7 @@ pub(super) fn versus_section(
     }
     // How far the seated players are from optimal, as the command warned: a verdict from a
     // weak field may not hold among strong players.
+    let mut warned = 0;
     if let Some(m) = meta
         && let Some(dir) = m["exploitability"].as_str()
     {
@@ -59,10 +60,14 @@ pub(super) fn versus_section(
         let players = (side(0), side(1));
         let game = m["game"].as_str().unwrap_or_default();
         match crate::study::versus::exploitability_warnings(Path::new(dir), game, &seated, rules, players) {
-            Ok(warnings) => warnings.iter().for_each(|w| {
-                let _ = writeln!(md, "**Warning:** {w}.\n");
-            }),
+            Ok(warnings) => {
+                warned = warnings.len();
+                warnings.iter().for_each(|w| {
+                    let _ = writeln!(md, "**Warning:** {w}.\n");
+                })
+            }
             Err(e) => {
+                warned = 1;
                 let _ =
                     writeln!(md, "**Warning:** {e}; how far the seated players are from optimal is not shown here.\n");
             }
@@ -98,7 +103,7 @@ pub(super) fn versus_section(
         }
         let _ = writeln!(md);
     }
-    let headline = match changed
+    let mut headline = match changed
         .iter()
         .max_by(|&&x, &&y| (diff.mean[x] / min[x]).abs().total_cmp(&(diff.mean[y] / min[y]).abs()))
     {
@@ -109,7 +114,7 @@ pub(super) fn versus_section(
             undecided.len()
         ),
         Some(&i) => format!(
-            "`{}` against `{}` changes {} figure{}; the largest change, in smallest effects that matter, is in {}: {} from {} to {} (B - A {} [{}, {}]).",
+            "`{}` against `{}` changes {} figure{}; the largest change, in smallest effects that matter, is in {}: {} from {} to {} (B - A {} [{}, {}]){}.",
             side("b"),
             side("a"),
             changed.len(),
@@ -120,9 +125,21 @@ pub(super) fn versus_section(
             fmt4(b[i]),
             fmt4(diff.mean[i]),
             fmt4(diff.lo[i]),
-            fmt4(diff.hi[i])
+            fmt4(diff.hi[i]),
+            if undecided.is_empty() { String::new() } else { format!("; {} undecided", undecided.len()) }
         ),
     };
+    // A verdict holds for the players seated: the headline says how far they are known to
+    // be from optimal.
+    match meta.and_then(|m| m["exploitability"].as_str()) {
+        None => headline.push_str(
+            " How far the seated players are from optimal is not measured here (`versus --exploitability DIR`).",
+        ),
+        Some(_) if warned > 0 => headline.push_str(
+            " The seated players are not all shown near optimal: a stronger field could judge B otherwise (the warnings below).",
+        ),
+        Some(_) => {}
+    }
     if !unchanged.is_empty() {
         let list: Vec<String> = unchanged.iter().map(|&i| format!("`{}`", name(i))).collect();
         let _ = writeln!(md, "Unchanged (within the smallest effect that matters either way): {}.\n", list.join(", "));

@@ -143,6 +143,11 @@ pub fn min_effect(figure: &str, a: f64, b: f64, rate_measures: &[String], stakes
     }
 }
 
+/// The deal groups a difference alike on every one of them needs before it decides a
+/// verdict: by the rule of three, when none of n groups differed otherwise, at most 3/n of
+/// all groups would (95%), a twentieth from 60 on.
+pub const ALIKE_GROUPS: usize = 60;
+
 /// Every figure of A against B, Holm-corrected over all of them; each judged against its
 /// smallest effect that matters (`spec.min_effects` over [`min_effect`]).
 pub fn differences(
@@ -173,6 +178,7 @@ pub fn differences(
         if per.is_empty() { 0.0 } else { per.iter().sum::<f64>() / per.len() as f64 }
     };
     let corrected = holm(&rows.iter().map(|r| r.4).collect::<Vec<_>>());
+    let groups = a.health.len().min(b.health.len());
     rows.into_iter()
         .zip(corrected)
         .map(|((figure, strategy, base, difference, p), p_holm)| {
@@ -181,7 +187,12 @@ pub fn differences(
                 *name == figure || strategy.as_ref().is_some_and(|s| *name == format!("{figure}:{s}"))
             });
             let min = given.map_or_else(|| min_effect(&figure, base, b, rate_measures, stakes), |(_, v)| *v);
-            let verdict = if p_holm < 0.05 && difference.mean.abs() >= min && difference.mean != 0.0 {
+            // Every deal group differing alike (all by 0, say) gives an interval of no width
+            // (up to rounding), which says little over a few groups: see [`ALIKE_GROUPS`].
+            let alike = difference.hi - difference.lo <= 1e-9 * (1.0 + difference.mean.abs());
+            let verdict = if alike && groups < ALIKE_GROUPS {
+                Verdict::Undecided
+            } else if p_holm < 0.05 && difference.mean.abs() >= min && difference.mean != 0.0 {
                 Verdict::Changed
             } else if (difference.lo > -min && difference.hi < min) || (difference.lo == 0.0 && difference.hi == 0.0) {
                 Verdict::Unchanged

@@ -130,6 +130,13 @@ fn illegal_answers_and_garbage_play_the_fallback_and_are_counted() {
         let f = faults(&out, bot);
         assert!(f[0] > 0 && f[column] == f[0] && f[5] == f[0], "{bot}: {f:?}");
         assert!(stderr(&o).contains(&format!("{bot}: {} ", f[column])), "{}", stderr(&o));
+        // The report says the program's figures are the fallback's.
+        let page = out_dir(&dir, if column == 1 { "illegal-report" } else { "garbage-report" });
+        let r = draftsim(&["report", out.to_str().unwrap(), "--out", page.to_str().unwrap(), "--quiet"]);
+        assert!(r.status.success(), "{}", stderr(&r));
+        let md = std::fs::read_to_string(page.join("report.md")).unwrap();
+        let said = format!("**Warning:** `{bot}` made {} of its {} decisions by the fallback", f[5], f[0]);
+        assert!(md.contains(&said), "{said}\n{md}");
     }
     // Commands without an outside table warn of the faults all the same.
     let seats = format!("{illegal},tight");
@@ -246,6 +253,13 @@ fn a_bot_that_keeps_failing_stops_the_run_with_one_line() {
         let err = stderr(&o);
         assert_eq!(err.lines().filter(|l| l.starts_with("error")).count(), 1, "{err}");
         assert!(err.contains("the program failed") && err.contains("max_failures"), "{err}");
+        // A timeout names its likely cause and its setting; a crash does not.
+        let timed_out = bot.contains("slow");
+        assert_eq!(
+            err.contains("flush standard output after each line, or allow more with timeout_ms"),
+            timed_out,
+            "{err}"
+        );
         assert!(!out.exists(), "nothing is written");
     }
     // `check` says the program failed, not that the game broke a rule it could replay.

@@ -788,6 +788,27 @@ fn the_most_exploitable_is_one_shown_above_zero() {
     assert!(!md.contains("not shown above 0 from optimal"), "{md}");
 }
 
+/// A strategy no responder gained against has no bound above 0, which is said in words,
+/// not as an interval of no width that would read as a proof.
+#[test]
+fn a_bound_no_responder_set_is_not_shown_as_zero() {
+    let dir = scratch("bounds-none-gained");
+    let table = "strategy,exploitability,exploitability_lo,exploitability_hi,bound,method,best_responder\n\
+        search,0,0,0,lower,best of 1 responder,none gained\n\
+        cfr,0,0,0.285,lower,best of 1 responder,none gained\n\
+        random,0.47,0.3,0.6,lower,best of 1 responder,search\n";
+    let bounds = folder(&dir, "bounds", "exploitability", &[("exploitability", table.to_string())]);
+    let md = std::fs::read_to_string(report(&dir, &[&bounds]).join("report.md")).unwrap();
+    assert!(md.contains("| search | no responder gained: no bound above 0 | none gained |"), "{md}");
+    // Where a responder's interval reached above 0, the most it might gain stays in sight.
+    assert!(md.contains("| cfr | no responder gained, one might by up to 0.285: no bound above 0 |"), "{md}");
+    assert!(!md.contains("0.000 [0.000, 0.000]"), "{md}");
+    assert!(
+        md.contains("they gained least against search (no responder gained: no bound above 0), a bound from below"),
+        "{md}"
+    );
+}
+
 /// Lower bounds whose intervals all reach 0 name no strategy "the most exploitable".
 #[test]
 fn bounds_that_reach_zero_name_no_strategy_most_exploitable() {

@@ -304,3 +304,44 @@ fn a_rule_that_does_nothing_is_warned_of_under_its_side() {
     assert!(err.lines().any(|l| l.starts_with("draftsim: warning: under B, wild") && l.contains("no 2")), "{err}");
     assert!(!err.contains("under A,"), "{err}");
 }
+
+#[test]
+fn a_difference_alike_on_a_few_deals_decides_nothing() {
+    let dir = scratch(FILE, "few-deals");
+    let b = dir.join("cap.toml");
+    std::fs::write(&b, "raise_cap = 1\n").unwrap();
+    let b = b.to_str().unwrap();
+    // The raise cap moves chips, not who holds the best hand: every win rate differs by 0 on
+    // every deal. Twelve seatings a deal at four seats: 24 rounds are two deals.
+    let few = dir.join("few");
+    let o = draftsim(&["versus", "--game", "sevens", "defaults", b, "--rounds", "24", "--out", few.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = verdicts(&few);
+    let win = rows.iter().find(|r| r.0 == "win_rate:tight").unwrap();
+    assert_eq!((win.1.as_str(), win.3, win.4), ("undecided", 0.0, 0.0), "{rows:?}");
+    // Nor does a score that moved alike on both deals change.
+    assert!(!stdout(&o).contains("Unchanged") && !stdout(&o).contains("What B changes"), "{}", stdout(&o));
+    // The verdict says its players' distance from optimal is not measured, and how to.
+    let err = stderr(&o);
+    assert!(err.contains("how far the seated players are from optimal is not measured"), "{err}");
+    assert!(err.contains("`draftsim exploitability --game sevens --seats tight,"), "{err}");
+    let report = dir.join("report");
+    let r = draftsim(&["report", few.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("How far the seated players are from optimal is not measured here"), "{md}");
+    // Sixty deals alike decide it: unchanged.
+    let enough = dir.join("enough");
+    let o =
+        draftsim(&["versus", "--game", "sevens", "defaults", b, "--rounds", "720", "--out", enough.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = verdicts(&enough);
+    let win = rows.iter().find(|r| r.0 == "win_rate:tight").unwrap();
+    assert_eq!((win.1.as_str(), win.3, win.4), ("unchanged", 0.0, 0.0), "{rows:?}");
+    // The same file without --game: the game it reads as is named.
+    let b_sevens = dir.join("trade.toml");
+    std::fs::write(&b_sevens, "trade_timing = \"any-turn\"\n").unwrap();
+    let o = draftsim(&["versus", "defaults", b_sevens.to_str().unwrap(), "--rounds", "24"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the file reads as sevens's rules: add --game sevens"), "{}", stderr(&o));
+}
