@@ -182,10 +182,11 @@ pub fn print_summary(tables: &[Table], tally: &Tally, measures: &Measures) {
     say!("{}", tables[0].to_aligned_text(4));
     // The columns keep one name in every game, so one schema reads them all.
     if measures.unit != "round" {
+        let per = measures.score.column.contains("_per_round");
         say!(
-            "(a {} is a round in the column names, as in every game's tables: rounds, {})",
-            measures.unit,
-            measures.score.column
+            "(the rounds column counts {}{}, as every game's tables name their units)",
+            measures.units(),
+            if per { format!(", and {} is per {}", measures.score.column, measures.unit) } else { String::new() }
         );
     }
     if tables[2].rows() > 0 {

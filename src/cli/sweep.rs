@@ -162,8 +162,11 @@ pub(super) fn finish_sweep(
         let (variants, strategies) = terminal_views(&table);
         say!("{}\n{}", variants.to_aligned_text(4), strategies.to_aligned_text(4));
     }
+    // Where a swept key changes what is dealt (players, deck) the variants play other
+    // deals, and a figure that repeats says nothing of why.
+    let deals_alike = !results.iter().flat_map(|r| &r.setting).any(|(k, _)| study::versus::changes_the_deal(k));
     let same = same_in_every_variant(&table);
-    if results.len() > 1 && !same.is_empty() {
+    if results.len() > 1 && deals_alike && !same.is_empty() {
         say!(
             "{} the same in every variant: each variant plays the same deals from the same seed, so a figure \
              that no swept setting changes for these seats repeats exactly.",
@@ -228,7 +231,8 @@ fn with_interval(table: &Table, name: &str, row: usize) -> String {
 }
 
 /// The figures the terminal shows that are equal to the last bit, interval and all, in every
-/// variant (each strategy's own across the variants).
+/// variant (each strategy's own across the variants); not one left undefined (`-`), nor
+/// one whose interval has no width anywhere (a completion of 1 in a game without ties).
 fn same_in_every_variant(table: &Table) -> Vec<String> {
     let score = table.columns.iter().position(|(n, _)| n == "win_rate_hi").and_then(|i| table.columns.get(i + 1));
     let figures = ["seat_advantage", "skill_gap", "completion", "length_mean", "win_rate"];
@@ -241,7 +245,12 @@ fn same_in_every_variant(table: &Table) -> Vec<String> {
                 _ => f64::NAN.to_bits(),
             };
             let cells = |row: usize| ["", "_lo", "_hi"].map(|end| value(&format!("{figure}{end}"), row));
+            let constant = |row: usize| {
+                let [mean, lo, hi] = cells(row).map(f64::from_bits);
+                mean.is_nan() || lo == hi
+            };
             table.column(figure).is_some()
+                && !(0..table.rows()).any(constant)
                 && (0..table.rows()).all(|r| {
                     let first = strategy.iter().position(|s| *s == strategy[r]).expect("its own row");
                     cells(r) == cells(first)

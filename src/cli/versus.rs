@@ -360,6 +360,17 @@ pub(super) fn finish(
             "Undecided (neither shown to change after Holm's correction nor shown within the smallest effect; more --rounds would decide): {}.",
             undecided.join(", ")
         );
+        let groups = a.health.len().min(b.health.len());
+        let alike = of(Verdict::Undecided)
+            .filter(|r| r.difference.hi - r.difference.lo <= 1e-9 * (1.0 + r.difference.mean.abs()));
+        let alike: Vec<String> = alike.map(versus::label).collect();
+        if !alike.is_empty() && groups < versus::ALIKE_GROUPS {
+            say!(
+                "Of those, {} differed alike on every deal played, which decides only over {} deal groups; {groups} played.",
+                alike.join(", "),
+                versus::ALIKE_GROUPS
+            );
+        }
     }
     for (name, side) in [("A", a), ("B", b)] {
         for note in &side.unused {
@@ -382,11 +393,16 @@ pub(super) fn finish(
         }
     } else {
         let seated: Vec<String> = versus::seated_score_effects(&rows).into_iter().map(|(s, _)| s).collect();
+        let rules = match meta["a"].as_str() {
+            Some(a) if a != "defaults" => format!(" --rules '{a}'"),
+            _ => String::new(),
+        };
         quiet.note(&format!(
             "how far the seated players are from optimal is not measured, so a stronger field might judge B otherwise: \
-             `draftsim exploitability --game {} --seats {} --out DIR` measures them, and --exploitability DIR weighs \
-             this verdict against it",
+             `draftsim exploitability --game {}{rules} --players {} --seats '{}' --out DIR` measures them under A, and \
+             --exploitability DIR weighs this verdict against it",
             info.name,
+            a.players,
             seated.join(",")
         ));
     }

@@ -307,7 +307,12 @@ impl GameInfo {
 pub fn find(name: &str) -> Result<&'static GameInfo, InputError> {
     GAMES.iter().find(|g| g.name == name).ok_or_else(|| {
         let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
-        let close = presets::closest(name, names.iter().copied());
+        // A near spelling, else the one game whose name begins with it (`kuhn`, `winston`).
+        let begins: Vec<&str> = names.iter().copied().filter(|n| !name.is_empty() && n.starts_with(name)).collect();
+        let close = presets::closest(name, names.iter().copied()).or(match begins[..] {
+            [one] => Some(one),
+            _ => None,
+        });
         let close = close.map(|n| format!(" (did you mean '{n}'?)")).unwrap_or_default();
         InputError::new(format!("unknown game '{name}'{close}: use one of {}", names.join(", ")))
     })

@@ -284,6 +284,10 @@ pub fn derived(name: &str) -> Option<(&str, &str)> {
 /// Refuses the settings inside a seat's braces separated by `,` (which separates seats):
 /// `search{iterations=3, worlds=1}` would read `3, worlds=1` as one value.
 pub fn check_separators(name: &str, base: &str, inner: &str) -> Result<(), InputError> {
+    // Single quotes and escapes are not read apart here: nothing is refused that holds them.
+    if inner.contains(['\'', '\\']) {
+        return Ok(());
+    }
     let items = split_top(inner, ';');
     let pieces: Vec<Vec<String>> = items.iter().map(|item| split_top(item, ',')).collect();
     if !pieces.iter().any(|p| p.iter().skip(1).any(|piece| piece.contains('='))) {

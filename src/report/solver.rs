@@ -99,7 +99,7 @@ pub(super) fn training_section(
 /// that would read as a proof.
 fn lower_bound(x: f64, lo: f64, hi: f64, responder: &str) -> String {
     if responder == "none gained" && hi > 0.0 {
-        format!("no responder gained, one might by up to {hi:.3}: no bound above 0")
+        format!("no responder gained: no bound above 0 (the responders' intervals reach {hi:.3})")
     } else if responder == "none gained" {
         "no responder gained: no bound above 0".to_string()
     } else if lo > 0.0 {

@@ -49,7 +49,7 @@ pub(super) fn versus_section(
     }
     // How far the seated players are from optimal, as the command warned: a verdict from a
     // weak field may not hold among strong players.
-    let mut warned = 0;
+    let (mut warned, mut unread) = (0, false);
     if let Some(m) = meta
         && let Some(dir) = m["exploitability"].as_str()
     {
@@ -67,7 +67,7 @@ pub(super) fn versus_section(
                 })
             }
             Err(e) => {
-                warned = 1;
+                unread = true;
                 let _ =
                     writeln!(md, "**Warning:** {e}; how far the seated players are from optimal is not shown here.\n");
             }
@@ -131,14 +131,15 @@ pub(super) fn versus_section(
     };
     // A verdict holds for the players seated: the headline says how far they are known to
     // be from optimal.
-    match meta.and_then(|m| m["exploitability"].as_str()) {
-        None => headline.push_str(
+    let measured = meta.is_some_and(|m| m["exploitability"].is_string()) && !unread;
+    if !measured {
+        headline.push_str(
             " How far the seated players are from optimal is not measured here (`versus --exploitability DIR`).",
-        ),
-        Some(_) if warned > 0 => headline.push_str(
+        );
+    } else if warned > 0 {
+        headline.push_str(
             " The seated players are not all shown near optimal: a stronger field could judge B otherwise (the warnings below).",
-        ),
-        Some(_) => {}
+        );
     }
     if !unchanged.is_empty() {
         let list: Vec<String> = unchanged.iter().map(|&i| format!("`{}`", name(i))).collect();

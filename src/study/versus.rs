@@ -359,9 +359,9 @@ pub fn exploitability_warnings(
     Ok(out)
 }
 
-/// Whether a rules difference (`key = a -> b`) changes what is dealt (the deck, its size,
-/// the table).
-fn changes_the_deal(difference: &str) -> bool {
+/// Whether a rules difference (`key = a -> b`), or a swept key, changes what is dealt (the
+/// deck, its size, the table).
+pub fn changes_the_deal(difference: &str) -> bool {
     let key = difference.split(' ').next().unwrap_or_default();
     ["players", "deck", "ranks", "colours", "expansion", "multicoloured", "removed", "pack_size", "hand_size"]
         .iter()

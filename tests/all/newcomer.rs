@@ -189,6 +189,9 @@ fn list_takes_the_game_as_a_word() {
     assert_eq!(stdout(&ok(&["list", "metrics"])), stdout(&ok(&["list", "metrics", "seven-card-draft"])));
     refused(&["list", "strategies", "chess"], "unknown game 'chess'");
     refused(&["list", "rules", "sevn"], "unknown game 'sevn' (did you mean 'sevens'?): use one of");
+    // The first word of one game's name is that game.
+    refused(&["run", "--game", "kuhn"], "unknown game 'kuhn' (did you mean 'kuhn-poker'?): use one of");
+    refused(&["run", "--game", "winston"], "unknown game 'winston' (did you mean 'winston-crazier-eights'?)");
     refused(
         &["tune", "--game", "sevens", "--param", "raise_cp=1..3", "--minimize", "seat_advantage"],
         "--param raise_cp: not a rules key of sevens (did you mean raise_cap?); use one of",

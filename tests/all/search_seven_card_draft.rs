@@ -127,6 +127,7 @@ fn the_view_shows_betting_figures_only_while_betting() {
         } else {
             picks += 1;
             assert!(json.get("betting_round").is_none() && json.get("bet_to_match").is_none(), "{json}");
+            assert!(json.get("this_betting_round").is_none(), "{json}");
             // The default bets after picks 2, 4 and 7.
             let (next, after) = match pick {
                 1 | 2 => (1, 2),

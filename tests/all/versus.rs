@@ -324,7 +324,12 @@ fn a_difference_alike_on_a_few_deals_decides_nothing() {
     // The verdict says its players' distance from optimal is not measured, and how to.
     let err = stderr(&o);
     assert!(err.contains("how far the seated players are from optimal is not measured"), "{err}");
-    assert!(err.contains("`draftsim exploitability --game sevens --seats tight,"), "{err}");
+    assert!(err.contains("`draftsim exploitability --game sevens --players 4 --seats 'tight,"), "{err}");
+    assert!(
+        stdout(&o).contains("differed alike on every deal played, which decides only over 60 deal groups; 2 played"),
+        "{}",
+        stdout(&o)
+    );
     let report = dir.join("report");
     let r = draftsim(&["report", few.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
     assert!(r.status.success(), "{}", stderr(&r));

@@ -56,7 +56,7 @@ crate::game_def! {
         seen: every card you saw in the packs you held this round
         picks: your picks this round, each with the seat whose pack it came from (pack_of)
         taken_from_packs_that_came_back: for each pack back with you, what was taken since you passed it
-        committed, this_betting_round: chips each seat has put in this round, and in this betting round
+        committed, this_betting_round: chips each seat has put in this round, and (while betting) in this betting round
         left_in_pack_of: what you left in each seat's pack (by the seat dealt it) when you last passed it
         pack_holder_of: whose pack each seat holds now, by the seat it was dealt to";
 

@@ -364,6 +364,7 @@ impl Forward for State {
                 "betting_round": p.betting.round + 1,
                 "bet_to_match": p.betting.current,
                 "raises": p.betting.raises,
+                "this_betting_round": &p.street[..n],
             })
         } else {
             let after = variant.rules.bet_after_picks.iter().position(|&after| after >= p.pick);
@@ -391,7 +392,6 @@ impl Forward for State {
             "pot": p.pot,
             "stacks": &p.stacks[..n],
             "committed": &p.committed[..n],
-            "this_betting_round": &p.street[..n],
             "folded": &p.folded[..n],
         }));
         fields.extend(object(betting));
