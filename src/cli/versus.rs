@@ -361,9 +361,8 @@ pub(super) fn finish(
             undecided.join(", ")
         );
         let groups = a.health.len().min(b.health.len());
-        let alike = of(Verdict::Undecided)
-            .filter(|r| r.difference.hi - r.difference.lo <= 1e-9 * (1.0 + r.difference.mean.abs()));
-        let alike: Vec<String> = alike.map(versus::label).collect();
+        let alike: Vec<String> =
+            of(Verdict::Undecided).filter(|r| versus::alike(&r.difference)).map(versus::label).collect();
         if !alike.is_empty() && groups < versus::ALIKE_GROUPS {
             say!(
                 "Of those, {} differed alike on every deal played, which decides only over {} deal groups; {groups} played.",

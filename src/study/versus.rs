@@ -148,6 +148,12 @@ pub fn min_effect(figure: &str, a: f64, b: f64, rate_measures: &[String], stakes
 /// all groups would (95%), a twentieth from 60 on.
 pub const ALIKE_GROUPS: usize = 60;
 
+/// Whether every deal group differed alike (all by 0, say): an interval of no width, up to
+/// rounding, which says little over a few groups (see [`ALIKE_GROUPS`]).
+pub fn alike(difference: &Estimate) -> bool {
+    difference.hi - difference.lo <= 1e-9 * (1.0 + difference.mean.abs())
+}
+
 /// Every figure of A against B, Holm-corrected over all of them; each judged against its
 /// smallest effect that matters (`spec.min_effects` over [`min_effect`]).
 pub fn differences(
@@ -187,10 +193,7 @@ pub fn differences(
                 *name == figure || strategy.as_ref().is_some_and(|s| *name == format!("{figure}:{s}"))
             });
             let min = given.map_or_else(|| min_effect(&figure, base, b, rate_measures, stakes), |(_, v)| *v);
-            // Every deal group differing alike (all by 0, say) gives an interval of no width
-            // (up to rounding), which says little over a few groups: see [`ALIKE_GROUPS`].
-            let alike = difference.hi - difference.lo <= 1e-9 * (1.0 + difference.mean.abs());
-            let verdict = if alike && groups < ALIKE_GROUPS {
+            let verdict = if alike(&difference) && groups < ALIKE_GROUPS {
                 Verdict::Undecided
             } else if p_holm < 0.05 && difference.mean.abs() >= min && difference.mean != 0.0 {
                 Verdict::Changed
