@@ -189,20 +189,24 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     let key = optimise::sample_key(&best.setting, result.held_out_seeds[0], result.held_out_rounds);
     let metrics = state.samples.get(&key).map(|s: &Played| evaluator.metrics(s)).unwrap_or_default();
     let constrained = !evaluator.objective.constraints.is_empty();
-    say!("Objective: {}.", evaluator.objective.describe());
+    // The search minimises; an objective that only maximises is shown as its figures' sum.
+    let flip = evaluator.objective.maximises_only();
+    say!("Objective: {} ({}).", evaluator.objective.describe(), evaluator.objective.direction());
     if constrained {
         say!(
-            "(The objective ranked adds {} per unit of a constraint's shortfall; its interval includes the penalty's.)",
+            "(The objective ranked {} {} per unit of a constraint's shortfall; its interval includes the penalty's.)",
+            if flip { "loses" } else { "adds" },
             draftsim::study::tune::PENALTY
         );
     }
-    print_result(&result, "objective", false, args.search.runners_up, ("as given", "the rules as given"));
+    print_result(&result, "objective", flip, args.search.runners_up, ("as given", "the rules as given"));
     // A figure the parameters cannot move (Sevens' hands per unit are always 1) makes the
     // "best" an accident of order.
     let first = result.candidates[0].estimate.mean;
     if result.candidates.len() > 1
         && result.candidates.iter().all(|c| c.estimate.lo == c.estimate.hi && c.estimate.mean == first)
     {
+        let first = shown(result.candidates[0].estimate, flip).mean;
         let names = evaluator.objective.metrics().join(", ");
         let hint = if evaluator.objective.metrics().contains(&"mean_length") {
             " (mean_length is the game's own units' length: rounds in a game, hands in a unit; length_mean counts decisions)"
@@ -240,7 +244,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         .map_or_else(|_| rules_text.clone(), |(g, _)| g.rules_toml());
     let meta = serde_json::json!({
         "kind": kind::TUNE.name, "game": info.name, "seed": args.batch.seed.seed, "rounds": budget, "budget": budget,
-        "objective": evaluator.objective.describe(), "seats": seats,
+        "objective": evaluator.objective.describe(), "higher_is_better": flip, "seats": seats,
         "base_rules": evaluator.rules.clone().unwrap_or_default(),
         "rules": rules_toml,
         "best": best.setting.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>(),
@@ -251,14 +255,14 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         "# Tuned by draftsim tune ({}): {}\n# held-out objective {}{}\n",
         info.name,
         evaluator.objective.describe(),
-        interval4(&best.held_out.unwrap_or(Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN })),
+        interval4(&shown(best.held_out.unwrap_or(Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN }), flip)),
         if best.constraint_met { "" } else { "; constraint not met" }
     );
     finish(
         out,
         format,
         &result,
-        ("objective", false, constrained),
+        ("objective", flip, constrained),
         ("best-rules.toml", format!("{header}{rules_text}")),
         meta,
         &args.batch.exec,
@@ -583,6 +587,11 @@ fn against_given(best: Estimate, given: Estimate, name: &str) -> String {
         format!("The best does better than {name} on the held-out deals (the intervals do not overlap).")
     } else if given.hi < best.lo {
         format!("{} does better than the best setting held out.", draftsim::output::capitalised(name))
+    } else if given.mean < best.mean {
+        format!(
+            "{} scored better than the best on the held-out deals, within the intervals: the search found nothing shown to do better; keep {name}, or play more (--rounds) to tell them apart.",
+            draftsim::output::capitalised(name)
+        )
     } else {
         format!(
             "The best's held-out interval overlaps that of {name}: the search has not shown it does better; play more (--rounds) to tell them apart."
@@ -656,4 +665,21 @@ fn finish(
         say!("\n{file}:\n{text}");
     }
     super::study::write_study(out, &tables, format, meta, &exec.quiet)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_starting_point_is_compared_with_the_best_either_way() {
+        let e = |mean: f64, half: f64| Estimate { mean, lo: mean - half, hi: mean + half };
+        let name = "the rules as given";
+        // Minimised: the lower mean is better.
+        assert!(against_given(e(1.0, 0.1), e(2.0, 0.1), name).starts_with("The best does better"));
+        assert!(against_given(e(2.0, 0.1), e(1.0, 0.1), name).starts_with("The rules as given does better"));
+        assert!(against_given(e(1.0, 1.0), e(1.5, 1.0), name).starts_with("The best's held-out interval overlaps"));
+        let worse = against_given(e(1.5, 1.0), e(1.0, 1.0), name);
+        assert!(worse.starts_with("The rules as given scored better than the best"), "{worse}");
+    }
 }

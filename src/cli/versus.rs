@@ -360,13 +360,22 @@ pub(super) fn finish(
             "Undecided (neither shown to change after Holm's correction nor shown within the smallest effect; more --rounds would decide): {}.",
             undecided.join(", ")
         );
-        let groups = a.health.len().min(b.health.len());
-        let alike: Vec<String> =
-            of(Verdict::Undecided).filter(|r| versus::alike(&r.difference)).map(versus::label).collect();
-        if !alike.is_empty() && groups < versus::ALIKE_GROUPS {
+        let played = a.health.len().min(b.health.len());
+        let alike: Vec<&Difference> = of(Verdict::Undecided)
+            .filter(|r| versus::alike(&r.difference) && r.groups < versus::ALIKE_GROUPS)
+            .collect();
+        // A figure counted on a sample of deals is named with the groups that measured it.
+        let named: Vec<String> = (alike.iter())
+            .map(|r| match r.groups {
+                n if n == played => versus::label(r),
+                n => format!("{} (measured in {n} deal groups)", versus::label(r)),
+            })
+            .collect();
+        if !named.is_empty() {
             say!(
-                "Of those, {} differed alike on every deal played, which decides only over {} deal groups; {groups} played.",
-                alike.join(", "),
+                "Of those, {} differed alike on every deal group that measured {}, which decides only over {} deal groups; {played} played.",
+                named.join(", "),
+                if named.len() == 1 { "it" } else { "them" },
                 versus::ALIKE_GROUPS
             );
         }

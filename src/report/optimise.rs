@@ -15,7 +15,10 @@ pub(super) fn optimise_section(
     let columns: Vec<String> = candidates.get_column_names().iter().map(|c| c.to_string()).collect();
     let params: Vec<String> = columns.iter().skip(1).take_while(|c| *c != "stage").cloned().collect();
     let what = if has(candidates, "payoff") { "payoff" } else { "objective" };
-    let better = if what == "payoff" { "higher" } else { "lower" };
+    // A tune objective that only maximises is written as its figures, higher being better.
+    let higher =
+        what == "payoff" || meta.and_then(|m| m.get("higher_is_better")).and_then(|v| v.as_bool()) == Some(true);
+    let better = if higher { "higher" } else { "lower" };
     let field = |k: &str| meta.and_then(|m| m.get(k)).map(|v| v.to_string().trim_matches('"').to_string());
     let tuning = field("kind").as_deref() == Some(kind::TUNE.name);
     let asked = if tuning { Question::Rules } else { Question::Skill };
@@ -141,8 +144,8 @@ pub(super) fn optimise_section(
                 ""
             },
             given.map_or(String::new(), |g| {
-                // Scores as shown: payoffs are better higher, objectives lower.
-                let (b, g2) = if what == "payoff" {
+                // Scores as shown, turned so that lower is better.
+                let (b, g2) = if higher {
                     (
                         Estimate { mean: -held.mean[i], lo: -held.hi[i], hi: -held.lo[i] },
                         Estimate { mean: -g.mean, lo: -g.hi, hi: -g.lo },

@@ -538,23 +538,46 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
     out
 }
 
-/// Each figure of `v` against `base` over the same deal groups: (figure, (its value under
-/// `base`, `v` minus `base` with its 95% interval, two-sided p-value)), for the health card,
-/// the seat figures, the base's best strategy's skill gap and the declared measures.
-pub fn figure_effects(base: &VariantGroups, v: &VariantGroups) -> Vec<(String, (f64, Estimate, f64))> {
+/// One figure of a variant against the base over the same deal groups.
+#[derive(Clone, Debug)]
+pub struct FigureEffect {
+    /// The figure's name.
+    pub figure: String,
+    /// Its value under the base.
+    pub base: f64,
+    /// The variant minus the base, with its 95% interval.
+    pub effect: Estimate,
+    /// Two-sided p-value of no effect.
+    pub p: f64,
+    /// The deal groups that measured it on either side: fewer than those played where the
+    /// figure is counted on a sample of deals (legal moves) or only where it arises.
+    pub groups: usize,
+}
+
+/// The pairs of groups in which either side counted something: a figure's denominator
+/// above 0 under the base or the variant.
+fn measured_groups(base: &[(i64, i64)], other: &[(i64, i64)]) -> usize {
+    base.iter().zip(other).filter(|(a, b)| a.1 != 0 || b.1 != 0).count()
+}
+
+/// Each figure of `v` against `base` over the same deal groups, for the health card, the
+/// seat figures, the base's best strategy's skill gap and the declared measures.
+pub fn figure_effects(base: &VariantGroups, v: &VariantGroups) -> Vec<FigureEffect> {
     let mut rows = Vec::new();
     let groups =
         |v: &VariantGroups, i: usize| -> Vec<(i64, i64)> { v.health.iter().map(|g| group_value(g, i)).collect() };
-    let mut push = |figure: &str, found: Option<(f64, Estimate, f64)>| {
-        if let Some(found) = found {
-            rows.push((figure.to_string(), found));
+    let played = base.health.len().min(v.health.len());
+    let mut push = |figure: &str, found: Option<(f64, Estimate, f64)>, groups: usize| {
+        if let Some((base, effect, p)) = found {
+            rows.push(FigureEffect { figure: figure.to_string(), base, effect, p, groups });
         }
     };
     for (i, f) in RATIO_FIGURES.iter().enumerate() {
-        push(f.name, paired_ratio(&groups(base, i), &groups(v, i)));
+        let (b, o) = (groups(base, i), groups(v, i));
+        push(f.name, paired_ratio(&b, &o), measured_groups(&b, &o));
     }
     // The first seat's edge, paired over the same deals.
-    push("first_seat_edge", paired_mean(&base.first_seat_edge(), &v.first_seat_edge()));
+    push("first_seat_edge", paired_mean(&base.first_seat_edge(), &v.first_seat_edge()), played);
     // The seats' spread is not a mean over groups: the two variants' estimates with
     // their intervals combined as if independent (wider than paired: conservative).
     let spread = |g: &VariantGroups| {
@@ -576,12 +599,12 @@ pub fn figure_effects(base: &VariantGroups, v: &VariantGroups) -> Vec<(String, (
             f64::from(u8::from(effect == 0.0))
         };
         let e = Estimate { mean: effect, lo: effect - half, hi: effect + half };
-        push("seat_advantage", Some((a0.mean, e, p)));
-        push("balance", Some((1.0 - a0.mean, Estimate { mean: -effect, lo: -e.hi, hi: -e.lo }, p)));
+        push("seat_advantage", Some((a0.mean, e, p)), played);
+        push("balance", Some((1.0 - a0.mean, Estimate { mean: -effect, lo: -e.hi, hi: -e.lo }, p)), played);
     }
     // The skill gap of the base's best strategy, in every variant.
     if let Some(best) = base.best_strategy() {
-        push("skill_gap", paired_mean(&base.skill_gap(best), &v.skill_gap(best)));
+        push("skill_gap", paired_mean(&base.skill_gap(best), &v.skill_gap(best)), played);
     }
     let (mb, mv) = (base.measures.len(), v.measures.len());
     for (j, name) in base.measures.iter().enumerate() {
@@ -589,7 +612,8 @@ pub fn figure_effects(base: &VariantGroups, v: &VariantGroups) -> Vec<(String, (
         let pick = |sums: &[(i64, i64)], m: usize, at: usize| -> Vec<(i64, i64)> {
             if m == 0 { Vec::new() } else { sums.iter().skip(at).step_by(m).copied().collect() }
         };
-        push(name, paired_ratio(&pick(&base.measure_sums, mb, j), &pick(&v.measure_sums, mv, k)));
+        let (b, o) = (pick(&base.measure_sums, mb, j), pick(&v.measure_sums, mv, k));
+        push(name, paired_ratio(&b, &o), measured_groups(&b, &o));
     }
     rows
 }
@@ -601,7 +625,7 @@ pub fn effects(state: &SensitivityState) -> Vec<Effect> {
     let mut rows: Vec<Effect> = Vec::new();
     for (d, played) in &state.deviations {
         let Ok(v) = played else { continue };
-        for (figure, (b, effect, p)) in figure_effects(base, v) {
+        for FigureEffect { figure, base: b, effect, p, .. } in figure_effects(base, v) {
             rows.push(Effect {
                 deviation: d.clone(),
                 figure,

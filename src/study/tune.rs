@@ -188,6 +188,23 @@ impl Objective {
         parts.join(" and ")
     }
 
+    /// Whether every term maximises a figure: the objective is then shown with its sign
+    /// turned back, as the figure itself (higher is better), though it is ranked minimised.
+    pub fn maximises_only(&self) -> bool {
+        !self.terms.is_empty() && self.terms.iter().all(|t| matches!(t, Term::Maximize(_)))
+    }
+
+    /// Which way the objective shown is better, in words.
+    pub fn direction(&self) -> &'static str {
+        if self.maximises_only() {
+            "higher is better"
+        } else if self.terms.iter().any(|t| matches!(t, Term::Maximize(_))) {
+            "lower is better: a maximised figure counts with its sign turned"
+        } else {
+            "lower is better"
+        }
+    }
+
     /// One line: the objective as written.
     pub fn describe(&self) -> String {
         let mut parts: Vec<String> = self

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use serde::{Deserialize, Serialize};
 
-use super::sensitivity::{VariantGroups, figure_effects, holm, paired_mean, play_groups};
+use super::sensitivity::{FigureEffect, VariantGroups, figure_effects, holm, paired_mean, play_groups};
 use super::sweep::{RulesBase, seats_for};
 use crate::error::{Error, InputError};
 use crate::games::GameInfo;
@@ -116,6 +116,8 @@ pub struct Difference {
     pub min_effect: f64,
     /// What the difference says.
     pub verdict: Verdict,
+    /// The deal groups that measured the figure (see [`FigureEffect::groups`]).
+    pub groups: usize,
 }
 
 /// Whether a figure is a rate: a share of units, decisions or seats (0 to 1).
@@ -149,7 +151,8 @@ pub fn min_effect(figure: &str, a: f64, b: f64, rate_measures: &[String], stakes
 pub const ALIKE_GROUPS: usize = 60;
 
 /// Whether every deal group differed alike (all by 0, say): an interval of no width, up to
-/// rounding, which says little over a few groups (see [`ALIKE_GROUPS`]).
+/// rounding, which says little over a few groups (see [`ALIKE_GROUPS`]): the groups that
+/// measured the figure, not those played, for a figure counted on a sample of deals.
 pub fn alike(difference: &Estimate) -> bool {
     difference.hi - difference.lo <= 1e-9 * (1.0 + difference.mean.abs())
 }
@@ -162,9 +165,9 @@ pub fn differences(
     spec: &VersusSpec,
     rate_measures: &[String],
 ) -> Vec<Difference> {
-    let mut rows: Vec<(String, Option<String>, f64, Estimate, f64)> = Vec::new();
-    for (figure, (base, effect, p)) in figure_effects(a, b) {
-        rows.push((figure, None, base, effect, p));
+    let mut rows: Vec<(String, Option<String>, f64, Estimate, f64, usize)> = Vec::new();
+    for FigureEffect { figure, base, effect, p, groups } in figure_effects(a, b) {
+        rows.push((figure, None, base, effect, p, groups));
     }
     // Each strategy seated under both, by name: its score and its win rate per unit.
     for (x, (name, _)) in a.strategies.iter().enumerate() {
@@ -172,11 +175,11 @@ pub fn differences(
         let score_a: Vec<f64> = a.score_per_unit(x).collect();
         let score_b: Vec<f64> = b.score_per_unit(y).collect();
         if let Some((base, effect, p)) = paired_mean(&score_a, &score_b) {
-            rows.push(("score".into(), Some(name.clone()), base, effect, p));
+            rows.push(("score".into(), Some(name.clone()), base, effect, p, score_a.len().min(score_b.len())));
         }
         let (win_a, win_b) = (a.win_rate_per_group(x), b.win_rate_per_group(y));
         if let Some((base, effect, p)) = paired_mean(&win_a, &win_b) {
-            rows.push(("win_rate".into(), Some(name.clone()), base, effect, p));
+            rows.push(("win_rate".into(), Some(name.clone()), base, effect, p, win_a.len().min(win_b.len())));
         }
     }
     let stakes = {
@@ -184,10 +187,9 @@ pub fn differences(
         if per.is_empty() { 0.0 } else { per.iter().sum::<f64>() / per.len() as f64 }
     };
     let corrected = holm(&rows.iter().map(|r| r.4).collect::<Vec<_>>());
-    let groups = a.health.len().min(b.health.len());
     rows.into_iter()
         .zip(corrected)
-        .map(|((figure, strategy, base, difference, p), p_holm)| {
+        .map(|((figure, strategy, base, difference, p, groups), p_holm)| {
             let b = base + difference.mean;
             let given = spec.min_effects.iter().rev().find(|(name, _)| {
                 *name == figure || strategy.as_ref().is_some_and(|s| *name == format!("{figure}:{s}"))
@@ -202,7 +204,7 @@ pub fn differences(
             } else {
                 Verdict::Undecided
             };
-            Difference { figure, strategy, a: base, b, difference, p, p_holm, min_effect: min, verdict }
+            Difference { figure, strategy, a: base, b, difference, p, p_holm, min_effect: min, verdict, groups }
         })
         .collect()
 }
@@ -329,7 +331,8 @@ pub fn exploitability_warnings(
             unmeasured.push(name.as_str());
             continue;
         };
-        let exact = bounds[i] == "exact";
+        // Exact or an estimate with its sampling interval: only a bound by play is "at least".
+        let exact = bounds[i] != "lower";
         // The interval's lower end: an exact figure's sampling noise or a bound's (the figure
         // itself where there is no interval, as with one decision a set).
         let lo = if los[i].is_finite() { los[i] } else { values[i] };

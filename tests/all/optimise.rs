@@ -151,6 +151,48 @@ fn tuning_a_figure_the_parameters_cannot_move_warns() {
 }
 
 #[test]
+fn a_maximised_figure_is_shown_as_itself() {
+    // A Winston pool holds (87 - removed) / 2 cards: the largest at removed = 0, 43.5.
+    let dir = scratch("tune-max");
+    let out = dir.join("tuned");
+    let args = ["--param", "removed=0..3", "--maximize", "mean_pool_size", "--candidates", "4", "--rounds", "2000"];
+    let o = draftsim(
+        &[&["tune", "--game", "winston-crazier-eights"][..], &args[..], &["--quiet", "--out", out.to_str().unwrap()]]
+            .concat(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = stdout(&o);
+    assert!(said.contains("Objective: maximise mean_pool_size (higher is better)."), "{said}");
+    assert!(said.contains("best removed=0: held-out objective 43.5000 [42."), "{said}");
+    // The rules as given remove 3: pools of 42.
+    assert!(said.contains("  as given: held-out objective 42.0000 [40."), "{said}");
+    let best = rows(&out.join("candidates.csv")).into_iter().find(|r| r["rank"] == "1").unwrap();
+    let figure = |c: &str| best[c].parse::<f64>().unwrap();
+    assert_eq!(figure("held_out_objective"), 43.5);
+    assert!(figure("held_out_objective_lo") < 43.5 && 43.5 < figure("held_out_objective_hi"), "{best:?}");
+    let rules = std::fs::read_to_string(out.join("best-rules.toml")).unwrap();
+    assert!(rules.contains("# held-out objective 43.5000 [42."), "{rules}");
+    let report = dir.join("report");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("held-out objective 43.5000 [42.") && md.contains("(higher is better)"), "{md}");
+    assert!(md.contains("the rules as given scores 42.0000 [40."), "{md}");
+    assert!(md.contains("| – | the rules as given | 42.0000 ("), "{md}");
+    // Mixed with a figure minimised, the sum is minimised and says how a maximum counts.
+    let o = draftsim(
+        &[&["tune", "--game", "winston-crazier-eights"][..], &args[..], &["--minimize", "length_mean", "--quiet"]]
+            .concat(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("(lower is better: a maximised figure counts with its sign turned)."),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
 fn tune_finds_an_analytic_optimum_and_reports_it() {
     // Every Winston card ends in a pool, so the mean pool size is (87 - removed) / 2:
     // bringing it to 40 has its one optimum at removed = 7.

@@ -326,7 +326,9 @@ fn a_difference_alike_on_a_few_deals_decides_nothing() {
     assert!(err.contains("how far the seated players are from optimal is not measured"), "{err}");
     assert!(err.contains("`draftsim exploitability --game sevens --players 4 --seats 'tight,"), "{err}");
     assert!(
-        stdout(&o).contains("differed alike on every deal played, which decides only over 60 deal groups; 2 played"),
+        stdout(&o).contains(
+            "differed alike on every deal group that measured them, which decides only over 60 deal groups; 2 played"
+        ),
         "{}",
         stdout(&o)
     );
@@ -343,6 +345,15 @@ fn a_difference_alike_on_a_few_deals_decides_nothing() {
     let rows = verdicts(&enough);
     let win = rows.iter().find(|r| r.0 == "win_rate:tight").unwrap();
     assert_eq!((win.1.as_str(), win.3, win.4), ("unchanged", 0.0, 0.0), "{rows:?}");
+    // A figure counted on a sample of deals (the first 16 here) is judged by the groups
+    // that measured it: alike on those, it stays undecided.
+    let density = rows.iter().find(|r| r.0 == "decision_density").unwrap();
+    assert_eq!((density.1.as_str(), density.3, density.4), ("undecided", 0.0, 0.0), "{rows:?}");
+    assert!(
+        stdout(&o).contains("Of those, decision_density (measured in 16 deal groups) differed alike on every deal group that measured it, which decides only over 60 deal groups; 60 played."),
+        "{}",
+        stdout(&o)
+    );
     // The same file without --game: the game it reads as is named.
     let b_sevens = dir.join("trade.toml");
     std::fs::write(&b_sevens, "trade_timing = \"any-turn\"\n").unwrap();
