@@ -36,7 +36,7 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
         budgets: args.budgets.clone(),
         players: match args.players.players {
             Some(p) => p,
-            None => (info.build)(args.game.rules_text()?.as_deref(), None, None)?.0.players(),
+            None => args.game.build(info, args.game.rules_text()?.as_deref(), None, None)?.0.players(),
         },
         rounds_per_step: rounds,
         seed: args.batch.seed.seed,

@@ -80,7 +80,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     };
     let info = draftsim::games::find(&args.game.game)?;
     let rules = args.game.rules_text()?;
-    let (mut game, _) = (info.build)(rules.as_deref(), args.players.players, None)?;
+    let (mut game, _) = args.game.build(info, rules.as_deref(), args.players.players, None)?;
     let exact = game.has_tree();
     let algorithm_name = args.algorithm.clone().unwrap_or_else(|| {
         if exact {
@@ -254,8 +254,13 @@ pub fn run(args: TrainArgs) -> Result<()> {
         let named = |f: &Option<String>| f.clone().unwrap_or_else(|| "none".into());
         differ("fallback", named(&s.fallback), named(&fallback));
         // A state saved before the presets were hashed holds none: resumed as before.
-        // Another game's presets differ anyway.
-        if s.game == info.name && !s.presets_hash.is_empty() && s.presets_hash != presets_hash {
+        // Another game's presets differ anyway, and another field or fallback is said above.
+        if s.game == info.name
+            && !s.presets_hash.is_empty()
+            && s.presets_hash != presets_hash
+            && s.field == field
+            && s.fallback == fallback
+        {
             d.push("a field or fallback preset file changed since".to_string());
         }
         d

@@ -147,7 +147,7 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
                     "No responder tried gains against any strategy here: that says nothing of how far they are from optimal, only that these responders did not find a way to beat them.\n"
                 );
                 format!(
-                    "No best response tried gains against {}: no distance from optimal was found.",
+                    "No best response tried gains against {}: these responders found no distance from optimal, which does not show them near it.",
                     names.join(", ")
                 )
             } else {

@@ -264,7 +264,11 @@ impl Policy {
             // A policy read from a file can print its rules as a file.
             let print = match self.source.is_empty() {
                 true => String::new(),
-                false => format!(": `draftsim list policy {} --rules > FILE` writes one", self.source),
+                // The folder, as a preset names it, rather than the file in it.
+                false => format!(
+                    ": `draftsim list policy {} --rules > FILE` writes one",
+                    self.source.strip_suffix(POLICY_FILE).map_or(&*self.source, |f| f.trim_end_matches('/'))
+                ),
             };
             return Err(InputError::new(format!(
                 "policy trained under other rules ({}): play it under the rules it was trained for (a rules file with those values{print}), or train one for these with `draftsim train --game {game} --rules FILE`",

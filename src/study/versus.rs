@@ -297,6 +297,8 @@ pub fn exploitability_warnings(
         crate::report::floats(&t, "exploitability")?,
         crate::report::texts(&t, "bound")?,
     );
+    // A bound by play that no responder set (`none gained`) says nothing of the distance.
+    let responders = crate::report::texts(&t, "best_responder").ok();
     let (los, his) =
         match (crate::report::floats(&t, "exploitability_lo"), crate::report::floats(&t, "exploitability_hi")) {
             (Ok(lo), Ok(hi)) => (lo, hi),
@@ -325,7 +327,7 @@ pub fn exploitability_warnings(
     }
     let from = if where_from.is_empty() { String::new() } else { format!(", measured {}", where_from.join(" and ")) };
     let mut out = Vec::new();
-    let (mut unsure, mut unmeasured) = (Vec::new(), Vec::new());
+    let (mut unsure, mut unmeasured, mut blind) = (Vec::new(), Vec::new(), Vec::new());
     for (name, min_effect) in seated {
         let Some(i) = names.iter().position(|n| n == name) else {
             unmeasured.push(name.as_str());
@@ -345,6 +347,8 @@ pub fn exploitability_warnings(
                 short(values[i]),
                 short(*min_effect),
             ));
+        } else if !exact && responders.as_ref().is_some_and(|r| r[i] == "none gained") {
+            blind.push(name.as_str());
         } else if !exact || his[i] >= *min_effect {
             unsure.push(format!("{name} {}{}{interval}", if exact { "" } else { "at least " }, short(values[i])));
         }
@@ -353,6 +357,13 @@ pub fn exploitability_warnings(
         out.push(format!(
             "{} from optimal ({shown}{from}): not shown to be within the smallest score change that matters of it (a lower bound, or an interval that reaches it), so this field is not shown to be strong",
             unsure.join(", ")
+        ));
+    }
+    if !blind.is_empty() {
+        out.push(format!(
+            "no responder tried in {shown} gained against {}{from}: a bound of 0, which does not show {} near optimal, so this field is not shown to be strong",
+            blind.join(", "),
+            if blind.len() == 1 { "it" } else { "them" }
         ));
     }
     if !unmeasured.is_empty() {
@@ -415,6 +426,33 @@ pub fn short(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bound by play that no responder set is said as such, not as "at least 0 [0, 0]",
+    /// which would read as a proof of optimal play.
+    #[test]
+    fn a_strategy_no_responder_gained_against_is_not_called_near_optimal() {
+        let dir = std::env::temp_dir().join(format!("draftsim-versus-blind-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("study.json"), r#"{"kind": "exploitability", "game": "sevens", "players": 4}"#)
+            .unwrap();
+        std::fs::write(
+            dir.join("exploitability.csv"),
+            "strategy,exploitability,exploitability_lo,exploitability_hi,bound,method,best_responder\n\
+             tight,0,0,0,lower,best of 1 responder,none gained\n\
+             random,0.5,0.3,0.7,lower,best of 1 responder,tight\n",
+        )
+        .unwrap();
+        let seated = [("tight".to_string(), 0.02), ("random".to_string(), 0.02)];
+        let said = exploitability_warnings(&dir, "sevens", &seated, ("", ""), (4, 4)).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(said.iter().all(|w| !w.contains("tight at least 0")), "{said:?}");
+        assert!(
+            said.iter().any(|w| w.starts_with("no responder tried in ")
+                && w.contains("gained against tight: a bound of 0, which does not show it near optimal")),
+            "{said:?}"
+        );
+        assert!(said.iter().any(|w| w.starts_with("random is at least 0.5000 from optimal [0.3000, 0.7000]")), "{said:?}");
+    }
 
     #[test]
     fn short_numbers_have_four_figures_and_no_negative_zero() {

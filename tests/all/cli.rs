@@ -771,6 +771,13 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         ),
         (vec!["run", "--rules", &unknown_key], "did you mean `players`?"),
         (vec!["run", "--rules", &poker], "the file reads as seven-poker's rules: add --game seven-poker"),
+        // Every command that reads a rules file names it and the game it reads as.
+        (
+            vec!["train", "--rules", &poker, "--out", out_s],
+            "the file reads as seven-poker's rules: add --game seven-poker",
+        ),
+        (vec!["exploitability", "--rules", &poker], "the file reads as seven-poker's rules: add --game seven-poker"),
+        (vec!["ladder", "--rules", &poker], "the file reads as seven-poker's rules: add --game seven-poker"),
         (vec!["run", "--seats", "search{iterations=-5},random", "--players", "2"], "give a whole number of 0 or more"),
         (vec!["run", "--rules", &malformed], "malformed.toml"),
         (

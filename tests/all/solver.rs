@@ -475,6 +475,10 @@ fn a_stopped_sampled_training_resumes_to_what_an_unbroken_one_gives() {
     let o = draftsim(&[&args[..6], &[&more, "--fallback", "hate", "--out", out.to_str().unwrap()]].concat());
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("fallback") && state.exists(), "{}", stderr(&o));
+    // Another field likewise, named as such: no preset file changed.
+    let o = draftsim(&[&args[..6], &[&more, "--field", "tight", "--out", out.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("field") && !stderr(&o).contains("preset file changed"), "{}", stderr(&o));
     let o = draftsim(&[&args[..6], &[&more, "--out", out.to_str().unwrap(), "--quiet"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     let whole = train_draft(&dir, "whole", &more, "1");
@@ -931,7 +935,9 @@ fn a_policy_under_other_rules_and_players_is_refused_with_a_fix_that_works() {
     assert!(stderr(&o).contains("so one cannot sit at both"), "{}", stderr(&o));
     // Nor is a flag `versus` lacks offered as the fix.
     assert!(
-        stderr(&o).contains("(a rules file with those values: `draftsim list policy strategies/sevens/cfr/policy.json --rules > FILE` writes one)") && !stderr(&o).contains("--rules with"),
+        stderr(&o).contains(
+            "(a rules file with those values: `draftsim list policy strategies/sevens/cfr --rules > FILE` writes one)"
+        ) && !stderr(&o).contains("--rules with"),
         "{}",
         stderr(&o)
     );
