@@ -451,7 +451,10 @@ mod tests {
                 && w.contains("gained against tight: a bound of 0, which does not show it near optimal")),
             "{said:?}"
         );
-        assert!(said.iter().any(|w| w.starts_with("random is at least 0.5000 from optimal [0.3000, 0.7000]")), "{said:?}");
+        assert!(
+            said.iter().any(|w| w.starts_with("random is at least 0.5000 from optimal [0.3000, 0.7000]")),
+            "{said:?}"
+        );
     }
 
     #[test]
