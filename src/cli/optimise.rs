@@ -118,7 +118,8 @@ pub struct TuneArgs {
     #[arg(long)]
     pub target: Vec<String>,
     /// A constraint: 'NAME>=VALUE' or 'NAME<=VALUE', e.g. 'skill_gap>=5'. Each unit of
-    /// shortfall adds 1000 to the objective; a candidate that meets every constraint on
+    /// shortfall costs 1000 (added to an objective minimised, taken off one that only
+    /// maximises); a candidate that meets every constraint on
     /// held-out deals wins over one that does not, and one that does not is marked
     /// "constraint not met".
     #[arg(long)]
@@ -161,6 +162,8 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         objective,
         interrupt: Some(&INTERRUPTED),
     };
+    // The rules file alone first: its errors name it, and another game's it reads as.
+    args.game.build(info, evaluator.rules.as_deref(), None, None)?;
     evaluator.check()?;
     // A whole range over a real rules key searches reals.
     let rules: toml::Table = (info.build)(evaluator.rules.as_deref(), None, evaluator.seats.as_deref())
@@ -309,6 +312,7 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
         field,
         interrupt: Some(&INTERRUPTED),
     };
+    args.game.build(info, evaluator.rules.as_deref(), None, None)?;
     evaluator.check()?;
     // The payoff's unit, to name it beside the figures.
     let mut payoff = String::new();
@@ -523,7 +527,8 @@ fn pilot_budget<E: Evaluator<Sample = Played> + Sync>(
 
 /// Shows an estimate as lower-is-better, or flipped to a payoff.
 fn shown(e: Estimate, flip: bool) -> Estimate {
-    if flip { Estimate { mean: -e.mean, lo: -e.hi, hi: -e.lo } } else { e }
+    // Adding 0 turns a negated 0 into 0: "-0.0000" would read as a loss.
+    if flip { Estimate { mean: -e.mean + 0.0, lo: -e.hi + 0.0, hi: -e.lo + 0.0 } } else { e }
 }
 
 /// "mean [lo, hi]" with four decimals.
@@ -539,7 +544,8 @@ fn print_result(result: &OptimiserResult, what: &str, flip: bool, runners_up: us
     ranked.sort_by_key(|c| c.rank);
     if ranked.len() < runners_up.saturating_add(1) {
         say!(
-            "--runners-up {runners_up}: the search played {}, so {} held out",
+            "--runners-up {runners_up}: the search played {} {}, so {} held out",
+            result.candidates.len(),
             draftsim::output::noun(result.candidates.len() as i64, "candidate", "candidates"),
             match ranked.len().saturating_sub(1) {
                 1 => "1 runner-up is".to_string(),

@@ -267,7 +267,13 @@ impl Policy {
                 // The folder, as a preset names it, rather than the file in it.
                 false => format!(
                     ": `draftsim list policy {} --rules > FILE` writes one",
-                    self.source.strip_suffix(POLICY_FILE).map_or(&*self.source, |f| f.trim_end_matches('/'))
+                    match Path::new(&self.source) {
+                        p if p.file_name().is_some_and(|n| n == POLICY_FILE) => p.parent().map_or_else(
+                            || self.source.clone(),
+                            |d| if d.as_os_str().is_empty() { ".".into() } else { d.display().to_string() }
+                        ),
+                        _ => self.source.clone(),
+                    }
                 ),
             };
             return Err(InputError::new(format!(

@@ -145,6 +145,14 @@ fn tuning_a_figure_the_parameters_cannot_move_warns() {
             && said.contains("overlaps that of the rules as given: the search has not shown it does better"),
         "{said}"
     );
+    // Maximised, a figure always 0 reads 0, not -0.
+    let args = ["--param", "ante=1..2", "--maximize", "timeouts", "--candidates", "4", "--rounds", "2000", "--quiet"];
+    let o = draftsim(&[&["tune", "--game", "sevens"][..], &args[..]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains(": held-out objective 0.0000 [0.0000, "), "{}", stdout(&o));
+    assert!(!stdout(&o).contains("-0.0000"), "{}", stdout(&o));
+    // Fewer distinct candidates than runners-up asked: the count is said.
+    assert!(stdout(&o).contains("the search played 2 candidates, so 1 runner-up is held out"), "{}", stdout(&o));
     // A figure that moves is not warned of.
     let o = tune("length_mean");
     assert!(o.status.success() && !stderr(&o).contains("every candidate scored"), "{}", stderr(&o));
