@@ -17,7 +17,33 @@ macro_rules! embedded_presets {
 /// Parses TOML into `T`; a failure is one line naming the line, the table and the key
 /// (unknown keys, bad values).
 pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, InputError> {
-    toml::from_str(text).map_err(|e| InputError::new(toml_error(text, &e)))
+    toml::from_str::<T>(text)
+        .map_err(|e| InputError::new(first_unknown::<T>(text).unwrap_or_else(|| toml_error(text, &e))))
+}
+
+/// Of several unknown keys, the one on the earliest line: the parser meets a table's keys
+/// in sorted order, not the file's. Each unknown key's line is blanked in turn (line
+/// numbers kept) until another error, or none, is left.
+fn first_unknown<T: DeserializeOwned>(text: &str) -> Option<String> {
+    let mut lines: Vec<&str> = text.lines().collect();
+    let mut first: Option<(usize, String)> = None;
+    for _ in 0..16 {
+        let current = lines.join("\n");
+        let Err(e) = toml::from_str::<T>(&current) else { break };
+        if !e.message().starts_with("unknown field `") {
+            break;
+        }
+        let said = toml_error(&current, &e);
+        let line: usize = said.strip_prefix("line ")?.split([',', ':']).next()?.parse().ok()?;
+        if lines.get(line - 1).is_none_or(|l| l.trim_start().starts_with('[')) {
+            break;
+        }
+        if first.as_ref().is_none_or(|(at, _)| line < *at) {
+            first = Some((line, said));
+        }
+        lines[line - 1] = "";
+    }
+    first.map(|(_, said)| said)
 }
 
 /// A parser error as one line: where (the line, and the `[table]` it is in) and what.

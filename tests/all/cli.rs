@@ -737,6 +737,8 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         p.to_str().unwrap().to_string()
     };
     let unknown_key = rules("unknown.toml", "playerz = 4\n");
+    // Of two unknown keys, the first in the file is named (not the first alphabetically).
+    let two_typos = rules("typos.toml", "wildz = 1\nantee = 2\n");
     let valid = rules("valid.toml", "ante = 2\n");
     let fourth = rules("fourth.toml", "# a comment\nplayers = 4\nante = 1\nnosuch = 1\n");
     let malformed = rules("malformed.toml", "players = [\n");
@@ -770,6 +772,7 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
             "strategies/sevens/tight.toml: a strategy of sevens, not of seven-card-draft (line 2, in [trade]: unknown field `trade`",
         ),
         (vec!["run", "--rules", &unknown_key], "did you mean `players`?"),
+        (vec!["run", "--rules", &two_typos], "typos.toml: line 1, wildz: unknown field `wildz`"),
         (vec!["run", "--rules", &poker], "the file reads as seven-poker's rules: add --game seven-poker"),
         // Every command that reads a rules file names it and the game it reads as.
         (
