@@ -34,8 +34,12 @@ fn first_unknown<T: DeserializeOwned>(text: &str) -> Option<String> {
             break;
         }
         let said = toml_error(&current, &e);
-        let line: usize = said.strip_prefix("line ")?.split([',', ':']).next()?.parse().ok()?;
-        if lines.get(line - 1).is_none_or(|l| l.trim_start().starts_with('[')) {
+        // A key found before stays found where a later error names no line.
+        let Some(line) = said.strip_prefix("line ").and_then(|r| r.split([',', ':']).next()?.parse::<usize>().ok())
+        else {
+            break;
+        };
+        if line == 0 || lines.get(line - 1).is_none_or(|l| l.trim_start().starts_with('[')) {
             break;
         }
         if first.as_ref().is_none_or(|(at, _)| line < *at) {
