@@ -433,6 +433,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     };
     // The whole loop runs on the pool: entering it once an iteration costs a thread wake-up
     // and a sleep, more than a sampled iteration itself.
+    let resumed_at = training.iterations();
     pool.install(|| -> Result<()> {
         loop {
             let elapsed = started.elapsed().as_secs_f64();
@@ -473,6 +474,12 @@ pub fn run(args: TrainArgs) -> Result<()> {
                     Some(_) => (started.elapsed().as_secs_f64() * 1000.0) as u64,
                     None => training.iterations(),
                 });
+                // The first iteration sets the training up and a resumed one starts part
+                // way: the rate and ETA count from after it, not from nothing.
+                if before == resumed_at {
+                    b.tick();
+                    b.reset_eta();
+                }
             }
         }
         Ok(())

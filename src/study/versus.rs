@@ -231,6 +231,7 @@ pub fn versus_table(rows: &[Difference]) -> Table {
         .with("p_value", float(&|r| r.p))
         .with("p_holm", float(&|r| r.p_holm))
         .with("min_effect", float(&|r| r.min_effect))
+        .with("groups", Values::Int(rows.iter().map(|r| r.groups as i64).collect()))
         .with("verdict", Values::Text(rows.iter().map(|r| r.verdict.word().to_string()).collect()))
 }
 

@@ -349,6 +349,15 @@ fn a_difference_alike_on_a_few_deals_decides_nothing() {
     // that measured it: alike on those, it stays undecided.
     let density = rows.iter().find(|r| r.0 == "decision_density").unwrap();
     assert_eq!((density.1.as_str(), density.3, density.4), ("undecided", 0.0, 0.0), "{rows:?}");
+    // The table says how many groups judged each figure.
+    let table = std::fs::read_to_string(enough.join("versus.csv")).unwrap();
+    let groups = |figure: &str| -> String {
+        let header: Vec<&str> = table.lines().next().unwrap().split(',').collect();
+        let at = header.iter().position(|h| *h == "groups").expect("a groups column");
+        let line = table.lines().find(|l| l.starts_with(&format!("{figure},"))).unwrap();
+        line.split(',').nth(at).unwrap().to_string()
+    };
+    assert_eq!((groups("decision_density"), groups("completion")), ("16".to_string(), "60".to_string()), "{table}");
     assert!(
         stdout(&o).contains("Of those, decision_density (measured in 16 deal groups) differed alike on every deal group that measured it, which decides only over 60 deal groups; 60 played."),
         "{}",
