@@ -153,6 +153,9 @@ pub fn parse_seat(name: &str) -> Result<Option<OutsideSpec>, InputError> {
         }
         return Ok(Some(OutsideSpec::Human(terminal::HumanSpec)));
     }
+    if let Some(text) = ext_preset_file(name) {
+        return Ok(Some(OutsideSpec::Process(Arc::new(process::ProcessSpec::from_toml(name, &text)?))));
+    }
     match name.strip_prefix("ext{").and_then(|r| r.strip_suffix('}')) {
         Some(inner) => Ok(Some(OutsideSpec::Process(Arc::new(process::ProcessSpec::parse(name, inner)?)))),
         None if name == "ext" || name.starts_with("ext{") => Err(InputError::new(format!(
@@ -160,4 +163,15 @@ pub fn parse_seat(name: &str) -> Result<Option<OutsideSpec>, InputError> {
         ))),
         None => Ok(None),
     }
+}
+
+/// The text of a preset file that seats an outside program (`module = "ext"`), so a bot
+/// with a long command line sits in the tables under its file's name.
+fn ext_preset_file(name: &str) -> Option<String> {
+    if !name.ends_with(".toml") {
+        return None;
+    }
+    let text = std::fs::read_to_string(name).ok()?;
+    let module = toml::from_str::<toml::Table>(&text).ok()?.get("module")?.as_str()?.to_string();
+    (module == process::EXT_MODULE).then_some(text)
 }

@@ -18,15 +18,26 @@ use serde_json::json;
 use super::{Decision, Outside, PROTOCOL, UnitEnd, UnitStart};
 use crate::error::{Error, InputError};
 
+/// The `module` of a preset file that seats an outside program.
+pub const EXT_MODULE: &str = "ext";
+
 /// Default time a program has to answer one decision.
 pub const DEFAULT_TIMEOUT_MS: u64 = 2000;
 /// Default number of lost programs (crashes and timeouts) a run tolerates.
 pub const DEFAULT_MAX_FAILURES: u64 = 3;
 
-/// The options of `ext{...}`.
+/// The options of `ext{...}`, or of a preset file with `module = "ext"`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ExtToml {
+    /// `"ext"` in a preset file (the inline form has no use for it).
+    #[serde(default)]
+    module: Option<String>,
+    /// A preset file's own note on the bot, accepted as every preset's is.
+    #[serde(default, rename = "description")]
+    _description: Option<String>,
+    /// Missing reads as empty, which is refused with an example.
+    #[serde(default)]
     cmd: String,
     #[serde(default)]
     timeout_ms: Option<u64>,
@@ -174,10 +185,22 @@ impl ProcessSpec {
     pub fn parse(name: &str, inner: &str) -> Result<ProcessSpec, InputError> {
         crate::games::presets::check_separators(name, "ext", inner)?;
         let lines = crate::games::presets::split_top(inner, ';').join("\n");
-        let t: ExtToml = crate::games::presets::parse_toml(&lines).map_err(|e| e.context(name))?;
+        ProcessSpec::from_toml(name, &lines)
+    }
+
+    /// Parses the options as TOML lines: the inside of `ext{...}` or a preset file with
+    /// `module = "ext"`, seated under `name`.
+    pub fn from_toml(name: &str, text: &str) -> Result<ProcessSpec, InputError> {
+        let t: ExtToml = crate::games::presets::parse_toml(text).map_err(|e| e.context(name))?;
+        if t.module.as_deref().is_some_and(|m| m != EXT_MODULE) {
+            return Err(InputError::new(format!(
+                "{name}: module = \"{}\" is not an outside bot",
+                t.module.unwrap_or_default()
+            )));
+        }
         if t.cmd.trim().is_empty() {
             return Err(InputError::new(format!(
-                "{name}: cmd is empty; give the command, e.g. cmd=\"python3 my_bot.py\""
+                "{name}: cmd is missing or empty; give the command, e.g. cmd=\"python3 my_bot.py\""
             )));
         }
         let timeout_ms = t.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
@@ -606,7 +629,7 @@ mod tests {
     fn options_parse_and_bad_ones_name_the_fix() {
         let s = ProcessSpec::parse("ext", "cmd=\"python3 a.py\";timeout_ms=50").unwrap();
         assert_eq!((s.cmd.as_str(), s.timeout.as_millis(), s.max_failures), ("python3 a.py", 50, 3));
-        assert!(ProcessSpec::parse("ext", "cmd=\"\"").unwrap_err().to_string().contains("cmd is empty"));
+        assert!(ProcessSpec::parse("ext", "cmd=\"\"").unwrap_err().to_string().contains("cmd is missing or empty"));
         assert!(ProcessSpec::parse("ext", "cmd=\"a\";timeout_ms=0").unwrap_err().to_string().contains("timeout_ms"));
         assert!(ProcessSpec::parse("ext", "cmd=\"a\";bogus=1").is_err());
     }

@@ -60,6 +60,46 @@ fn a_python_bot_plays_every_game_and_is_deterministic() {
     on_one_and_two_threads(&["run", "--game", "sevens", "--seats", &seats, "--rounds", "300"]);
 }
 
+/// A preset file with `module = "ext"` seats the same program under the file's name: the
+/// same tables as the inline form, the label aside; a file missing `cmd` is refused.
+#[test]
+fn a_preset_file_seats_an_external_bot_under_its_name() {
+    let dir = scratch(FILE, "preset-file");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/bots/random_bot.py");
+    let file = dir.join("mybot.toml");
+    std::fs::write(
+        &file,
+        format!("module = \"ext\"\ndescription = \"a random legal move\"\ncmd = \"python3 {}\"\n", script.display()),
+    )
+    .unwrap();
+    let name = file.to_str().unwrap();
+    let run = |seat: &str, out: &str| {
+        let out = out_dir(&dir, out);
+        let seats = format!("{seat},tight");
+        let o =
+            draftsim(&["run", "--game", "sevens", "--seats", &seats, "--rounds", "60", "--out", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        out
+    };
+    let (by_file, inline) = (run(name, "file"), run(&python_bot(), "inline"));
+    let [decisions, rest @ ..] = faults(&by_file, name);
+    assert!(decisions >= 60 && rest == [0; 5], "{decisions} {rest:?}");
+    let table = |d: &Path, label: &str| -> Vec<Vec<String>> {
+        let mut reader = csv::Reader::from_path(d.join("summary.csv")).unwrap();
+        let rows = reader.records().map(|r| r.unwrap().iter().map(|f| f.replace(label, "BOT")).collect());
+        rows.collect()
+    };
+    let rows = table(&by_file, name);
+    assert!(rows.iter().any(|r| r[0] == "BOT"), "{rows:?}");
+    assert_eq!(rows, table(&inline, &python_bot()));
+    let bad = dir.join("nocmd.toml");
+    std::fs::write(&bad, "module = \"ext\"\ntimeout_ms = 500\n").unwrap();
+    let seats = format!("{},tight", bad.display());
+    let o = draftsim(&["run", "--game", "sevens", "--seats", &seats, "--rounds", "4"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cmd is missing or empty; give the command"), "{}", stderr(&o));
+}
+
 /// A sharded run with an external bot merges to the unsharded run's tables, its `outside`
 /// table (decisions and faults, which no tally holds) summed over the shards; a shard
 /// without one is refused.
