@@ -25,6 +25,18 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
     let (format, out) = args.batch.output.open()?;
     // One strategy named means every seat drafts with it, at the rules' table size.
     let mut game_args = args.game.clone();
+    // Every seat drafts with the calibrated strategy's module, so a list naming others
+    // would be read as one strategy: refuse it rather than drop the rest unsaid.
+    if let Some(list) = args.game.seats.list()
+        && let Some(other) = list.iter().find(|s| **s != list[0])
+    {
+        return Err(draftsim::error::InputError::new(format!(
+            "--seats {}: calibrate seats one strategy at every seat (here {other} would be ignored); name one, e.g. --seats {}, and --players for the table size",
+            list.join(","),
+            list[0]
+        ))
+        .into());
+    }
     if let Some([one]) = args.game.seats.list().as_deref() {
         let mut table = args.game.clone();
         table.seats.seats = None;

@@ -355,7 +355,18 @@ pub fn run(args: MergeArgs) -> Result<()> {
             .into());
         }
     }
-    if args.dirs.iter().any(|d| d.join(super::study::STUDY_SHARD).exists()) {
+    let is_study = |d: &PathBuf| d.join(super::study::STUDY_SHARD).exists();
+    if let (Some(study), Some(run)) = (args.dirs.iter().find(|d| is_study(d)), args.dirs.iter().find(|d| !is_study(d)))
+    {
+        // Named both ways: neither folder is wrong alone.
+        return Err(InputError::new(format!(
+            "{}: a run's folder, but {} is a study's shard; merge the shards of one run or one study alone",
+            run.display(),
+            study.display()
+        ))
+        .into());
+    }
+    if args.dirs.iter().any(is_study) {
         return merge_study(&args.dirs, &args.output, &args.quiet);
     }
     let format: Format = args.output.format.parse()?;
@@ -384,7 +395,7 @@ pub fn run(args: MergeArgs) -> Result<()> {
     let same_run = |m: &RunMeta| RunMeta { shard: None, rounds: 0, notes: Vec::new(), tally_crc32: None, ..m.clone() };
     let count = first.shard.map_or(1, |s| s.count);
     // A set, not a list sized by the count a file claims.
-    let mut covered = std::collections::BTreeSet::new();
+    let mut covered = std::collections::BTreeMap::new();
     for ((meta, _), dir) in parts.iter().zip(&args.dirs) {
         if same_run(meta) != same_run(first) {
             // Named field by field, as a study's merge names them.
@@ -404,17 +415,33 @@ pub fn run(args: MergeArgs) -> Result<()> {
         let shard = meta
             .shard
             .ok_or_else(|| InputError::new(format!("{}: not a shard (run with --shard i/n)", dir.display())))?;
-        if shard.count != count || shard.index >= count || !covered.insert(shard.index) {
+        let (i, n) = (shard.index, shard.count);
+        if i >= n {
             return Err(InputError::new(format!(
-                "{}: shard {}/{} overlaps or does not fit the others",
+                "{}: shard {i}/{n} does not fit its split (shards 0 to {}); play that shard again",
                 dir.display(),
-                shard.index,
-                shard.count
+                n.saturating_sub(1)
+            ))
+            .into());
+        }
+        if n != count {
+            return Err(InputError::new(format!(
+                "{}: shard {i}/{n}, but {} is a shard of {count}; give the shards of one split",
+                dir.display(),
+                args.dirs[0].display()
+            ))
+            .into());
+        }
+        if let Some(other) = covered.insert(i, dir) {
+            return Err(InputError::new(format!(
+                "{}: shard {i}/{n} again (also {}); give each shard once",
+                dir.display(),
+                other.display()
             ))
             .into());
         }
     }
-    if let Some(missing) = first_missing(&covered, count) {
+    if let Some(missing) = first_missing(&covered.keys().copied().collect(), count) {
         return Err(InputError::new(format!("shard {missing}/{count} is missing: give every shard's folder")).into());
     }
     let info = games::find(&first.game)?;

@@ -176,7 +176,7 @@ enum Command {
     /// of the estimate after every pick (Seven Card Draft).
     #[command(
         after_help = "Example:\n  draftsim calibrate --seats greedy --rounds 20000 --out calibration",
-        mut_arg("seats", |a| a.help("The strategy whose estimate is calibrated: one name seats it everywhere; a list seats each, and the first seat's estimate is calibrated")),
+        mut_arg("seats", |a| a.help("The strategy whose estimate is calibrated: every seat drafts with it, so name one (--players sets the table size)")),
         mut_arg("rounds", |a| a.help("Rounds to play [default: 20000]")),
     )]
     Calibrate(calibrate::CalibrateArgs),

@@ -98,12 +98,16 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     let yours = seats.iter().filter(|s| *s == HUMAN).count();
     if yours != 1 {
         // The seat a person plays is named `you`, whatever else the list holds (`me`).
+        // The table keeps its size: each later `you` becomes the game's default seat there.
+        let mix = (info.default_seats)(seats.len());
         let (said, example): (String, Vec<&str>) = if yours == 0 {
             let rest = seats.iter().skip(1).map(String::as_str);
             (format!("none of {} is `{HUMAN}`", seats.join(",")), std::iter::once(HUMAN).chain(rest).collect())
         } else {
             let mut kept = false;
-            let once = seats.iter().map(String::as_str).filter(|s| *s != HUMAN || !std::mem::replace(&mut kept, true));
+            let once = seats.iter().zip(&mix).map(|(s, other)| {
+                if s == HUMAN && std::mem::replace(&mut kept, true) { other.as_str() } else { s.as_str() }
+            });
             (format!("`{HUMAN}` is named {yours} times"), once.collect())
         };
         return Err(InputError::new(format!(
@@ -140,7 +144,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     // The rules file in force, where one is: the table plays its rules, not the defaults.
     let rules = args.game.game.rules.as_ref().map(|r| format!(" · rules {}", r.display())).unwrap_or_default();
     let header = format!(
-        "{}{rules} · {players} players · {} · seed {seed} · {rounds} {}\nType a move's number, or its words (its first words will do).\nCtrl-C or the end of input stops, keeping the {units} finished.",
+        "{}{rules} · {players} players · {} · seed {seed} · {rounds} {}\nType a move's number, or its words (any of them that fit no other move will do).\nCtrl-C or the end of input stops, keeping the {units} finished.",
         args.game.name(),
         listed.join(", "),
         if rounds == 1 { &unit } else { &units }

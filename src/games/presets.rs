@@ -70,6 +70,9 @@ fn toml_error(text: &str, e: &toml::de::Error) -> String {
     // The key the line sets, under its table (`bet.fold_below`); at a table's own line (an
     // unknown field is reported there), the table.
     let key = at.split_once('=').map(|(k, _)| k.trim()).filter(|k| !k.is_empty() && !at.starts_with('['));
+    // `key =` with nothing after it: the parser asks for quotes, but a value is missing.
+    let bare = at.split_once('=').is_some_and(|(_, v)| v.split('#').next().unwrap_or_default().trim().is_empty());
+    let what = if key.is_some() && bare { "no value after `=`: give one or drop the line".to_string() } else { what };
     match (key, table) {
         (Some(key), Some(table)) => format!("line {line}, {}.{key}: {what}", table.trim_matches(['[', ']'])),
         (Some(key), None) => format!("line {line}, {key}: {what}"),
@@ -437,6 +440,22 @@ mod tests {
         let text = "[bet]\nmodule = \"Threshold\"\n\nraise_abov = 1.5\n";
         let e = parse_toml::<Preset>(text).unwrap_err().to_string();
         assert!(e.starts_with("line 4, bet.raise_abov: unknown field `raise_abov`"), "{e}");
+    }
+
+    /// A key with nothing after its `=` is told its value is missing, not to quote it.
+    #[test]
+    fn a_key_without_a_value_is_told_so() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Rules {
+            games: u32,
+        }
+        for text in ["games = \n", "\ngames =   # best of 3\n"] {
+            let e = parse_toml::<Rules>(text).unwrap_err().to_string();
+            assert!(e.contains("games: no value after `=`: give one or drop the line"), "{text:?}: {e}");
+        }
+        let e = parse_toml::<Rules>("games = abc\n").unwrap_err().to_string();
+        assert!(e.contains("quoted"), "{e}");
     }
 
     /// Rust's type names become the number a field takes, and a misspelt field is named.

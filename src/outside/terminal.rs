@@ -81,8 +81,9 @@ fn read_line() -> Result<String, Error> {
 }
 
 /// The move whose words are typed: the whole words, the start of exactly one move's
-/// (`keep` for "keep all three cards"), or its words in any order, its first word left out
-/// or not, any case. Else the moves that start so (none, or several).
+/// (`keep` for "keep all three cards"), its words in any order, its first word left out
+/// or not, or some of its whole words in any order, any case. Else the moves that fit
+/// (none, or several).
 fn word_match<'a>(legal: &'a [String], typed: &str) -> Result<usize, Vec<&'a str>> {
     if typed.is_empty() {
         return Err(Vec::new());
@@ -113,6 +114,23 @@ fn word_match<'a>(legal: &'a [String], typed: &str) -> Result<usize, Vec<&'a str
             words(m) == typed_words || words(m) == words(&format!("{verb} {typed}"))
         };
         found = (0..legal.len()).filter(|&i| same(&legal[i])).collect();
+    }
+    if found.is_empty() {
+        // Some of the move's words, any order (`white 2/5` for "take white 2/5 (cost 3)
+        // from the row"), each typed word a whole word of the move, brackets aside.
+        let bag = |text: &str| -> Vec<String> {
+            text.split(|c: char| c.is_whitespace() || "(),;".contains(c))
+                .filter(|w| !w.is_empty() && *w != "and")
+                .map(str::to_ascii_lowercase)
+                .collect()
+        };
+        let typed_words = bag(typed);
+        let holds = |m: &String| {
+            let mut words = bag(m);
+            !typed_words.is_empty()
+                && typed_words.iter().all(|w| words.iter().position(|x| x == w).map(|p| words.swap_remove(p)).is_some())
+        };
+        found = (0..legal.len()).filter(|&i| holds(&legal[i])).collect();
     }
     // Moves told alike are one move to the person: the first is taken.
     if found.len() > 1 && found.iter().all(|&i| legal[i] == legal[found[0]]) {
@@ -177,7 +195,7 @@ impl Outside for HumanSeat {
         let mut text = String::from("\n");
         render_view(&mut text, d.observation, &self.names, &mut self.varies);
         if let Some(hint) = d.hint {
-            text.push_str(&format!("  hint: {hint}\n"));
+            text.push_str(&fit(&format!("  hint: {hint}\n")));
         }
         text.push_str("Your moves:\n");
         for (i, m) in d.legal.iter().enumerate() {
@@ -194,15 +212,18 @@ impl Outside for HumanSeat {
                 // Piped answers are not echoed by a terminal: show each, as typed.
                 show(&format!("{answer}\n"));
             }
-            if let Ok(k) = answer.parse::<usize>()
-                && (1..=n).contains(&k)
-            {
-                return Ok(Some(k - 1));
-            }
-            match word_match(d.legal, answer) {
-                Ok(i) => return Ok(Some(i)),
+            let chosen = match answer.parse::<usize>() {
+                Ok(k) if (1..=n).contains(&k) => Ok(k - 1),
+                _ => word_match(d.legal, answer),
+            };
+            match chosen {
+                Ok(i) => {
+                    // Said back in words: a number typed does not tell the transcript which move.
+                    show(&fit(&format!("  you: {}\n", d.legal[i])));
+                    return Ok(Some(i));
+                }
                 Err(several) if several.len() > 1 => show(&format!(
-                    "'{answer}' starts several moves ({}): type more of one, or its number\n",
+                    "'{answer}' fits several moves ({}): type more of one, or its number\n",
                     several.join("; ")
                 )),
                 // A player looking for the way out is told it (the units finished are kept).
@@ -536,6 +557,21 @@ mod tests {
         // Moves told alike: the first of them.
         assert_eq!(word_match(&picks, "pick 7h"), Ok(1));
         assert_eq!(word_match(&picks, "ace"), Err(vec![]));
+        // Some of a move's whole words, in any order, brackets aside.
+        let draws: Vec<String> = [
+            "take white 2/5 (cost 3) from the row",
+            "take white land from the row",
+            "take red 7/6 (cost 5) from the row",
+            "remove red 7/6 (cost 5) and white 4/3 (cost 2)",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(word_match(&draws, "white 2/5"), Ok(0));
+        assert_eq!(word_match(&draws, "land white"), Ok(1));
+        assert_eq!(word_match(&draws, "remove white 4/3 red 7/6"), Ok(3));
+        assert_eq!(word_match(&draws, "red 7/6"), Err(vec![draws[2].as_str(), draws[3].as_str()]));
+        assert_eq!(word_match(&draws, "white 2/"), Err(vec![]), "a word's start is not a word");
+        assert_eq!(word_match(&draws, "white white"), Err(vec![]), "a word typed twice is held twice");
     }
 
     #[test]

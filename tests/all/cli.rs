@@ -1465,6 +1465,13 @@ fn calibrate_writes_the_same_table_for_any_thread_count_and_refuses_games_withou
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("seven-card-draft"), "{}", stderr(&o));
     assert!(!refused.exists(), "a refused command left a folder");
+    // Every seat drafts alike: a second strategy named is refused, not dropped unsaid.
+    let o = draftsim(&["calibrate", "--seats", "greedy,tight", "--rounds", "10", "--out", refused.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("tight would be ignored") && stderr(&o).contains("--seats greedy"), "{}", stderr(&o));
+    assert!(!refused.exists(), "a refused command left a folder");
+    let o = draftsim(&["calibrate", "--seats", "greedy,greedy", "--rounds", "10", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 /// A format asked for without a folder to write it in: said, not silently ignored.

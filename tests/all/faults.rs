@@ -369,11 +369,12 @@ fn merge_takes_only_whole_sets_of_one_runs_shards_and_never_panics() {
         ),
         ("s1", "shard 5 of 2", set("run.json", "shard", serde_json::json!({"index": 5, "count": 2})), "does not fit"),
         ("s1", "shard count 0", set("run.json", "shard", serde_json::json!({"index": 0, "count": 0})), "does not fit"),
+        ("s1", "shard of 3", set("run.json", "shard", serde_json::json!({"index": 1, "count": 3})), "is a shard of 2"),
         (
             "s1",
             "shard count 2^64-1",
             set("run.json", "shard", serde_json::json!({"index": 1, "count": u64::MAX})),
-            "does not fit",
+            "is a shard of 2",
         ),
         (
             "s1",
@@ -462,6 +463,12 @@ fn merge_takes_only_whole_sets_of_one_runs_shards_and_never_panics() {
     // The same shard twice.
     let o = draftsim(&["merge", &path("s0"), &path("s0"), "--out", &path("merged"), "--quiet"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("shard 0/2 again") && stderr(&o).contains("give each shard once"), "{}", stderr(&o));
+    // A run's shard beside a study's: both named, neither blamed alone.
+    let o = draftsim(&["merge", &path("s0"), &path("w1"), "--out", &path("merged"), "--quiet"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let said = format!("{}: a run's folder, but {} is a study's shard", path("s0"), path("w1"));
+    assert!(stderr(&o).contains(&said), "{}", stderr(&o));
 }
 
 #[test]

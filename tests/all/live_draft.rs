@@ -142,7 +142,7 @@ fn a_tableau_of_one_kind_is_wiped_and_dealt_again() {
     let (end, events) = turn(&rules, &mut t, &mut bots);
     assert!(end.is_none());
     // Taking 15 and replacing it with land 6 made seven lands: removed, seven new dealt.
-    assert!(events.contains(&Event::Wipe));
+    assert!(events.iter().any(|e| matches!(e, Event::Wipe { .. })));
     assert_eq!(t.wipes(), 1);
     assert_eq!(t.removed(), &[0, 1, 2, 3, 4, 5, 6]);
     assert_eq!(t.row(), &[8, 7, 20, 19, 18, 17, 16]);
@@ -595,7 +595,7 @@ fn a_one_kind_tableau_is_not_wiped_when_the_library_cannot_deal_a_new_one() {
         t.set_position(&rules, &cards(), &library, &[0, 1, 2, 3, 4, 5, 15], &[&[], &[]]);
         let mut bots = [Script { picks: VecDeque::from([6]), ..Script::default() }, Script::default()];
         let (_, events) = turn(&rules, &mut t, &mut bots);
-        assert!(!events.contains(&Event::Wipe), "library {library:?}");
+        assert!(!events.iter().any(|e| matches!(e, Event::Wipe { .. })), "library {library:?}");
         assert_eq!(t.row(), &[0, 1, 2, 3, 4, 5, 6]);
         assert_eq!(t.wipes(), 0);
         assert!(t.removed().is_empty());
@@ -612,7 +612,7 @@ fn a_wipe_removes_all_seven_before_dealing_and_counts_as_the_rules_say() {
     t.set_position(&rules, &cards(), &[16, 0], &[15, 1, 2, 3, 4, 5, 6], &[&[], &[]]);
     let mut bots = [Script::default(), Script::default()];
     let (_, events) = turn(&rules, &mut t, &mut bots);
-    assert_eq!(events.iter().filter(|e| **e == Event::Wipe).count(), 1);
+    assert_eq!(events.iter().filter(|e| matches!(e, Event::Wipe { .. })).count(), 1);
     assert_eq!(t.row()[0], 16);
     assert!(t.row()[1..].iter().all(|&c| c <= 6), "{:?}", t.row());
     assert!(t.removed().is_empty(), "{:?}", t.removed());
@@ -624,8 +624,12 @@ fn a_wipe_removes_all_seven_before_dealing_and_counts_as_the_rules_say() {
         t.set_position(&rules, &cards(), &[16, 17, 18, 19, 20, 7, 8, 6], &[0, 1, 2, 3, 4, 5, 15], &[&[], &[]]);
         let mut bots = [Script { picks: VecDeque::from([6]), ..Script::default() }, Script::default()];
         let (_, events) = turn(&rules, &mut t, &mut bots);
-        assert!(events.contains(&Event::Wipe));
+        let to = if wipe_counters == WipeCounters::Drawer { Some(0) } else { None };
+        assert!(events.contains(&Event::Wipe { mill_to: to }), "{wipe_counters:?}: {events:?}");
         assert_eq!(t.board(0).mill, mill, "{wipe_counters:?}");
+        // The telling names whose counters they are.
+        let told = draftsim::games::live_draft::tell(&[], &["a", "b"], &events, None);
+        assert_eq!(told.contains("mill counters for seat 0 (a)"), to.is_some(), "{told}");
     }
 }
 
@@ -644,7 +648,7 @@ fn a_one_kind_first_tableau_is_wiped_and_counts_for_nobody() {
     t.set_position(&rules, &cards(), &library, &[], &[&[], &[]]);
     let mut bots = [Script::default(), Script::default()];
     let (_, events) = play_from(&rules, &mut t, &mut bots);
-    assert_eq!(events.iter().filter(|e| **e == Event::Wipe).count(), 1);
+    assert_eq!(events.iter().filter(|e| **e == Event::Wipe { mill_to: None }).count(), 1);
     assert_eq!(t.removed(), &[0, 1, 2, 3, 4, 5, 6]);
     assert_eq!(t.row(), &[7, 8, 29, 9, 10, 11, 12]);
     assert_eq!(t.hand(0), &[15, 16, 17, 18, 19, 20, 21]);

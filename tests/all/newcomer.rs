@@ -589,6 +589,9 @@ fn rules_that_do_nothing_are_warned_about() {
         ("seven-poker", "unit = \"round\"\nmax_rounds = 50\n", "max_rounds"),
         ("winston-crazier-eights", "later_starter = \"winner\"\n", "later_starter"),
         ("winston-crazier-eights", "ranks = 7\n", "eights_wild"),
+        ("live-draft", "method = \"blind\"\nrow = 5\n", "row"),
+        ("live-draft", "opening = \"careful\"\nmax_mulligans = 3\n", "max_mulligans"),
+        ("live-draft", "method = \"rummy\"\nwipe_counters = \"nobody\"\n", "wipe_counters"),
     ] {
         std::fs::write(&rules, text).unwrap();
         let err = stderr(&ok(&["run", "--game", game, "--rules", r, "--rounds", "20"]));

@@ -358,6 +358,10 @@ fn a_person_plays_every_game_from_piped_answers() {
         let text = stdout(&o);
         assert!(o.status.success(), "{game}: {}\n{text}", stderr(&o));
         assert!(text.contains("Your moves:") && text.contains("your move (1-"), "{game}: {text}");
+        // Each answer is said back as the move it chose, the first of the menu.
+        let first = text.split("Your moves:\n").nth(1).and_then(|m| m.lines().next()).unwrap();
+        let first = first.trim_start().split_once(") ").unwrap().1;
+        assert!(text.contains(&format!("\n  you: {first}")), "{game}: {text}");
         assert!(text.contains("== Result"), "{game}: the reveal");
         // What every seat has in view is one table, a row a seat; the standing between
         // units leaves out an interval that one deal cannot bound.
@@ -565,6 +569,14 @@ fn play_reprompts_on_bad_input_and_keeps_the_units_finished_when_input_ends() {
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert!(err.contains("none of me,greedy is `you`") && err.contains("e.g. --seats you,greedy"), "{err}");
+    // Named twice: the example keeps the table's size, the second `you` given the game's seat.
+    let o = play_piped(&["--game", "sevens", "--seats", "you,you,tight"], "");
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    let example = err.trim().rsplit("e.g. --seats ").next().unwrap();
+    let seats: Vec<&str> = example.split(',').collect();
+    assert!(err.contains("`you` is named 2 times") && seats.len() == 3, "{err}");
+    assert!(seats[0] == "you" && seats[1] != "you" && seats[2] == "tight", "{err}");
     // Seats are played as listed, never cycled (which would seat `you` twice).
     let o = play_piped(&["--game", "kuhn-poker", "--players", "3", "--seats", "you,tight"], "");
     assert_eq!(o.status.code(), Some(2));
@@ -616,7 +628,22 @@ fn the_search_hint_is_what_the_search_preset_would_play() {
     let o = play_piped(&["--game", "seven-poker", "--rounds", "1", "--seed", "3", "--hint"], &"1\n".repeat(400));
     let text = stdout(&o);
     assert!(o.status.success(), "{}\n{text}", stderr(&o));
-    let hints: Vec<&str> = text.lines().filter_map(|l| l.trim_start().strip_prefix("hint: search: ")).collect();
+    // A hint is wrapped to the screen's width, its later lines indented under it.
+    let mut joined: Vec<String> = Vec::new();
+    let mut in_hint = false;
+    for l in text.lines() {
+        if l.trim_start().starts_with("hint: ") {
+            assert!(l.chars().count() <= 100, "{l}");
+            joined.push(l.trim_start().to_string());
+            in_hint = true;
+        } else if in_hint && l.starts_with("      ") {
+            assert!(l.chars().count() <= 100, "{l}");
+            joined.last_mut().unwrap().push_str(&format!(" {}", l.trim_start()));
+        } else {
+            in_hint = false;
+        }
+    }
+    let hints: Vec<&str> = joined.iter().filter_map(|l| l.strip_prefix("hint: search: ")).collect();
     assert!(
         hints.iter().any(|h| (h.starts_with("stay ") || h.starts_with("fold ")) && h.contains("% (mean ")),
         "{text}"

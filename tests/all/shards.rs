@@ -167,7 +167,7 @@ fn merging_missing_repeated_or_foreign_shards_is_refused_naming_the_shard() {
     // A run's folder is no study shard.
     let run = dir.join("run");
     ok(&["run", "--rounds", "100", "--quiet", "--out", run.to_str().unwrap()]);
-    refused(&[&s0, &s1, run.to_str().unwrap()], &out, run.to_str().unwrap(), "not a study shard");
+    refused(&[&s0, &s1, run.to_str().unwrap()], &out, run.to_str().unwrap(), "is a study's shard");
     // Once every shard is there, it merges.
     ok(&["merge", "--quiet", "--out", out.to_str().unwrap(), &s2, &s0, &s1]);
 }

@@ -39,7 +39,8 @@ crate::game_def! {
     const VIEW_LEGEND: &'static str = "
         row: the face-up cards a seat may take instead of drawing
         hand_cards_seen_taken: cards in each seat's hand that you saw it take
-        mill: mill counters: a card a seat took from the library (the fewest win when it runs out)";
+        mill: mill counters: a card a seat took from the library (the fewest win when it runs out)
+        untapped_lands: the mana left this turn to the seat whose turn it is";
 
     fn measures(_rules: &Rules) -> Measures {
         measures::measures()
@@ -53,7 +54,7 @@ crate::game_def! {
         let told = match *event {
             Event::Library { .. }
             | Event::Turn { .. }
-            | Event::Wipe
+            | Event::Wipe { .. }
             | Event::Slide { .. }
             | Event::Dies { .. }
             | Event::Damage { .. }
@@ -63,6 +64,41 @@ crate::game_def! {
             _ => false,
         };
         told.then(|| tell(&card_table(rules, dealt), names, std::slice::from_ref(event), None))
+    }
+
+    fn warnings(rules: &Rules) -> Vec<String> {
+        use rules::{Method, Opening};
+        let mut out = Vec::new();
+        let default = Rules::default();
+        let method = match rules.method {
+            Method::Rummy => "rummy",
+            Method::Blind => "blind",
+            Method::Tableau | Method::Pipeline => "",
+        };
+        if !method.is_empty() && rules.row != default.row {
+            out.push(format!(
+                "row: counts only with method = \"tableau\" or \"pipeline\" (this is {method}); drop it or change method"
+            ));
+        }
+        if rules.opening == Opening::Careful && rules.max_mulligans != default.max_mulligans {
+            out.push(
+                "max_mulligans: counts only with opening = \"quick\" (the careful opening has no exchange); drop it or set opening = \"quick\""
+                    .into(),
+            );
+        }
+        if rules.wipe_counters != default.wipe_counters {
+            if rules.method != Method::Tableau {
+                out.push(
+                    "wipe_counters: counts only with method = \"tableau\" (only a tableau is wiped); drop it or set method = \"tableau\""
+                        .into(),
+                );
+            } else if !rules.mill_counters {
+                out.push(
+                    "wipe_counters: counts only with mill_counters = true; drop it or set mill_counters = true".into(),
+                );
+            }
+        }
+        out
     }
 }
 
@@ -107,7 +143,14 @@ pub fn tell(cards: &[Card], names: &[&str], events: &[Event], out: Option<&Round
                 writeln!(text, "  {} {from} {}{}", seat(s), card(c), if hate { " (to deny it)" } else { "" })
             }
             Event::Discard { seat: s, card: c, to } => writeln!(text, "  {} puts {} to {to}", seat(s), card(c)),
-            Event::Wipe => writeln!(text, "  the tableau is all lands or all creatures: wiped and dealt again"),
+            Event::Wipe { mill_to } => writeln!(
+                text,
+                "  the tableau is all lands or all creatures: wiped and dealt again{}",
+                mill_to.map_or(String::new(), |s| format!(
+                    " (the new cards are mill counters for {})",
+                    seat(usize::from(s))
+                ))
+            ),
             Event::Slide { card: c } => writeln!(text, "  the pipeline's leftmost card leaves the game: {}", card(c)),
             Event::Land { seat: s, card: c } => writeln!(text, "  {} plays {}", seat(s), card(c)),
             Event::Cast { seat: s, card: c } => writeln!(text, "  {} casts {}", seat(s), card(c)),

@@ -274,20 +274,37 @@ impl Forward for State {
             })
             .collect();
         let me = obs.seat;
-        serde_json::json!({
+        let mut v = serde_json::json!({
             "seat": me,
-            "phase": format!("{:?}", t.phase),
+            "phase": t.phase.to_string(),
             "turn_of": t.seat,
             "game_turn": t.game_turn,
             "hand": names(&t.hands[me][..t.boards[me].hand_size]),
             "row": names(&t.row[..t.n_row]),
             "discard_pile": names(&t.discard[..t.n_discard]),
             "library_left": t.n_library,
-            "untapped_lands": (0..COLOURS).filter(|&c| t.untapped[c] > 0).map(|c| format!("{} {}", t.untapped[c], COLOUR_NAMES[c])).collect::<Vec<_>>(),
-            "attacked_seat": matches!(t.phase, Phase::Attack(_) | Phase::Block(_)).then_some(t.defender),
-            "attackers": (0..64).filter(|i| t.attackers >> i & 1 == 1).collect::<Vec<u32>>(),
-            "seats": seats,
-        })
+        });
+        // The mana of the seat whose turn it is: its lands untap at its land step, so
+        // before then (openings, draws) there is none to show.
+        if matches!(t.phase, Phase::Land(_) | Phase::Cast(_) | Phase::Target(_) | Phase::Attack(_) | Phase::Block(_)) {
+            v["untapped_lands"] = (0..COLOURS)
+                .filter(|&c| t.untapped[c] > 0)
+                .map(|c| format!("{} {}", t.untapped[c], COLOUR_NAMES[c]))
+                .collect::<Vec<_>>()
+                .into();
+        }
+        if matches!(t.phase, Phase::Attack(_) | Phase::Block(_)) {
+            v["attacked_seat"] = t.defender.into();
+            // The attacking creatures by name, as the moves name them.
+            let attacking = t.boards[usize::from(t.seat)].creatures();
+            v["attackers"] = (0..attacking.len())
+                .filter(|&slot| t.attackers >> slot & 1 == 1)
+                .map(|slot| name(attacking[slot]))
+                .collect::<Vec<_>>()
+                .into();
+        }
+        v["seats"] = seats.into();
+        v
     }
 
     fn describe(&self, _rules: &Rules, m: Move, observer: usize) -> String {
@@ -483,5 +500,25 @@ impl Forward for State {
     fn estimate(&self, rules: &Rules, _out: &RoundResult, seat: usize, players: usize) -> f64 {
         let total: f64 = (0..rules.players).map(|s| self.strength(s)).sum();
         if total > 0.0 { self.strength(seat) / total } else { 1.0 / players as f64 }
+    }
+}
+
+/// The step in words.
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Phase::OpeningDiscard(s) => write!(f, "opening: seat {s} discards down to its hand size"),
+            Phase::Mulligan(s) => write!(f, "opening: seat {s} may remove two cards to draw one"),
+            Phase::Pick(s) => write!(f, "draw: seat {s} takes a card from the row"),
+            Phase::TakeTop(s) => write!(f, "draw: seat {s} takes the discard pile's top or draws two"),
+            Phase::DrawDiscard(s) => write!(f, "draw: seat {s} discards one of the two drawn"),
+            Phase::Land(s) => write!(f, "land: seat {s} may play a land"),
+            Phase::Cast(s) => write!(f, "cast: seat {s} may cast a creature"),
+            Phase::Target(s) => write!(f, "attack: seat {s} chooses the opponent to attack"),
+            Phase::Attack(s) => write!(f, "attack: seat {s} chooses its attackers"),
+            Phase::Block(s) => write!(f, "block: seat {s} blocks"),
+            Phase::EndDiscard(s) => write!(f, "end of turn: seat {s} discards down to the hand limit"),
+            Phase::Over => f.write_str("over"),
+        }
     }
 }

@@ -138,7 +138,10 @@ pub enum Event {
         to: &'static str,
     },
     /// The tableau was all lands or all non-lands: removed and dealt again.
-    Wipe,
+    Wipe {
+        /// The seat whose mill counters the new cards are, if any (`wipe_counters`).
+        mill_to: Option<u8>,
+    },
     /// A pipeline's leftmost card leaves the game.
     Slide {
         /// The card removed.
@@ -624,7 +627,7 @@ impl State {
                 return;
             }
             self.wipes += 1;
-            sink.event(Event::Wipe);
+            sink.event(Event::Wipe { mill_to: seat.map(|s| s as u8) });
             for i in 0..self.n_row {
                 let c = self.row[i];
                 if c != NO_CARD {

@@ -218,7 +218,7 @@ impl Forward for State {
             |bits: u8| (0..COLOURS).filter(|c| bits >> c & 1 == 1).map(|c| COLOUR_NAMES[c]).collect::<Vec<_>>();
         serde_json::json!({
             "seat": obs.seat,
-            "phase": format!("{:?}", p.phase),
+            "phase": p.phase.to_string(),
             "round": p.round,
             "first": p.first,
             "hand": cards(obs.hand),
@@ -369,6 +369,22 @@ pub fn declare_key(rules: &Rules, obs: &Observation) -> Option<u64> {
             | near(held.count_ones()) << 13
             | near(rival_victory) << 15,
     )
+}
+
+/// The step in words.
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Phase::SwapGive(s) => write!(f, "swap: seat {s} may give its left neighbour a card"),
+            Phase::SwapReturn(s) => write!(f, "swap: seat {s} gives a card back"),
+            Phase::Exchange(s) => write!(f, "exchange: seat {s} exchanges cards with the pile"),
+            Phase::Show(s) => write!(f, "show: seat {s} chooses the cards it shows"),
+            Phase::Declare(s) => write!(f, "declare: seat {s} stays or folds"),
+            Phase::Victory(s) => write!(f, "victory: seat {s} chooses its victory colours"),
+            Phase::Keep(s) => write!(f, "keep: seat {s} keeps cards for the next round"),
+            Phase::Over => f.write_str("over"),
+        }
+    }
 }
 
 #[cfg(test)]

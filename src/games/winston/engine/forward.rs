@@ -316,31 +316,33 @@ impl Forward for State {
             })
         };
         let (game, won, next, first) = obs.games;
-        let mut v = serde_json::json!({
-            "seat": obs.seat,
-            "phase": format!("{:?}", obs.phase),
-            "pool": cards(obs.pool),
-            "piles_as_last_seen": obs.known.iter().map(|&k| cards(k)).collect::<Vec<_>>(),
-            "pile_sizes": obs.pile_sizes,
-            "stack_left": obs.stack.0,
-            "opponent_pool_size": obs.opponent_pool,
-            "opponent_took": cards(obs.opponent_took),
-            "opponent_passed": cards(obs.opponent_passed),
-            "deck": cards(obs.deck),
-            "opponent_deck_size": obs.opponent_deck,
-            "opponent_deck_seen": cards(obs.opponent_shown),
-            "own_deck_seen_by_opponent": cards(obs.shown_to_opponent),
-            "game": game,
-            "games_won": won,
-            "next_starter": next,
-            "first_starter": first,
-        });
+        let mut v = serde_json::json!({ "seat": obs.seat, "phase": obs.phase.to_string() });
         // Before the first game is dealt the two sides hold only placeholders, which would
-        // read as cards (a top discard, a known deck top).
-        if !matches!(obs.phase, Phase::Draft { .. } | Phase::Build(_)) {
+        // read as cards (a top discard, a known deck top); once play begins the draft's
+        // table no longer changes, so each phase shows its own fields.
+        if matches!(obs.phase, Phase::Draft { .. } | Phase::Build(_)) {
+            v["pool"] = cards(obs.pool).into();
+            v["piles_as_last_seen"] = obs.known.iter().map(|&k| cards(k)).collect::<Vec<_>>().into();
+            v["pile_sizes"] = obs.pile_sizes.to_vec().into();
+            v["stack_left"] = obs.stack.0.into();
+            v["opponent_pool_size"] = obs.opponent_pool.into();
+            v["opponent_took"] = cards(obs.opponent_took).into();
+            v["opponent_passed"] = cards(obs.opponent_passed).into();
+        } else {
+            // The deck as built (its cards left to draw are `own.deck_left`).
+            v["deck_built"] = cards(obs.deck).into();
+            v["opponent_took"] = cards(obs.opponent_took).into();
+            v["opponent_deck_size"] = obs.opponent_deck.into();
+            v["opponent_deck_seen"] = cards(obs.opponent_shown).into();
+            v["own_deck_seen_by_opponent"] = cards(obs.shown_to_opponent).into();
             v["own"] = side(&obs.own);
             v["opponent"] = side(&obs.opponent);
         }
+        // Counted from 1, as the match is told ("game 2 of 3").
+        v["game"] = (game + 1).into();
+        v["games_won"] = serde_json::json!(won);
+        v["next_starter"] = next.into();
+        v["first_starter"] = first.into();
         v
     }
 
@@ -389,5 +391,19 @@ impl Forward for State {
     fn returns(&self, _model: &Variant, out: &RoundResult, seat: usize) -> f64 {
         // +1 for a match won, -1 lost, 0 drawn.
         (out.seats[seat].score as f64 + 1.0) / 2.0
+    }
+}
+
+/// The step in words, seats as the tables number them and piles as moves do (from 1).
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Phase::Draft { seat, pile } => write!(f, "draft: seat {seat} looks at pile {}", pile + 1),
+            Phase::Build(s) => write!(f, "build: seat {s} builds its deck"),
+            Phase::Play(s) => write!(f, "play: seat {s} plays a card or passes"),
+            Phase::Peek(s) => write!(f, "peek: seat {s} keeps its deck's top card there or puts it at the bottom"),
+            Phase::Discard(s) => write!(f, "discard: seat {s} discards"),
+            Phase::Over => f.write_str("over"),
+        }
     }
 }
