@@ -369,7 +369,13 @@ pub fn run(args: MergeArgs) -> Result<()> {
     if args.dirs.iter().any(is_study) {
         return merge_study(&args.dirs, &args.output, &args.quiet);
     }
-    let format: Format = args.output.format.parse()?;
+    // A run's shards wrote their tables in a format: the merged run keeps it unless
+    // --format says otherwise (the flag's default cannot tell "csv" asked from unsaid).
+    let asked = std::env::args().any(|a| a == "--format" || a.starts_with("--format="));
+    let shards_wrote_parquet = std::fs::read_dir(&args.dirs[0])
+        .map(|d| d.flatten().any(|e| e.path().extension().is_some_and(|x| x == "parquet")))
+        .unwrap_or(false);
+    let format: Format = if !asked && shards_wrote_parquet { Format::Parquet } else { args.output.format.parse()? };
     let Some(out_path) = &args.output.out else {
         return Err(InputError::new("merge: give --out DIR for the merged tables").into());
     };

@@ -28,7 +28,7 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     let (seed, k) = (args.seed.seed, args.round);
     let seatings = Seatings::new(&Lineup::new(&seats), game.players(), !args.rotate.no_rotate)?;
     let text = game.replay(seed, &seatings, k)?;
-    super::say_text(&format!("{}{text}", header(seed, &seatings, k, &seats)));
+    super::say_text(&format!("{}{text}", header(seed, &seatings, k, &seats, &game.measures().unit)));
     // A fault of an external bot plays a random legal move in its name: the account above
     // cannot tell which moves those were, so their count is said after it.
     if let Some(t) = game.outside_table() {
@@ -37,19 +37,27 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     Ok(())
 }
 
-/// The replay's first lines: round `k` of the run on `seed`, its deal and deal seed, and
-/// the strategy at each seat.
-fn header(seed: u64, seatings: &Seatings, k: u64, seats: &[String]) -> String {
+/// The replay's first lines: unit `k` of the run on `seed` (named as the game names its
+/// unit), its deal and deal seed, and the strategy at each seat.
+fn header(seed: u64, seatings: &Seatings, k: u64, seats: &[String], unit: &str) -> String {
     let a = draftsim::sim::round_address(seed, seatings, k);
     let seating: Vec<String> = a.seating.iter().enumerate().map(|(s, &i)| format!("seat {s} {}", seats[i])).collect();
     let which = if seatings.len() > 1 {
-        // 0-based, as the round, the deal and the seats are.
-        format!(" · seating {} (0 to {})", a.seating_index, seatings.len() - 1)
+        // 0-based, as the round, the deal and the seats are; what a seating is, said once.
+        format!(
+            " · seating {} (of {}, from 0: each deal is played at every seating, the strategies moved round the seats)",
+            a.seating_index,
+            seatings.len()
+        )
     } else {
         String::new()
     };
+    let mut name = unit.to_string();
+    if let Some(first) = name.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
     format!(
-        "== Round {k} of the run (seed {seed}) · deal {}{which} · deal seed {}\n== Seating: {}\n",
+        "== {name} {k} of the run (seed {seed}) · deal {}{which} · deal seed {}\n== Seating: {}\n",
         a.deal,
         a.deal_seed,
         seating.join(", ")

@@ -113,19 +113,16 @@ fn merged_shards_give_the_tables_of_the_unsharded_run() {
             assert!(o.status.success(), "{}", stderr(&o));
         }
         let (s0, s1, s2, m) = (at("0"), at("1"), at("2"), at("merged"));
-        let o = draftsim(&[
-            "merge",
-            s0.to_str().unwrap(),
-            s1.to_str().unwrap(),
-            s2.to_str().unwrap(),
-            "--out",
-            m.to_str().unwrap(),
-            "--format",
-            format,
-        ]);
+        let shards = [s0.to_str().unwrap(), s1.to_str().unwrap(), s2.to_str().unwrap()];
+        // Unasked, the merged tables keep the shards' format.
+        let o = draftsim(&[&["merge"][..], &shards, &["--out", m.to_str().unwrap()]].concat());
         assert!(o.status.success(), "{format}: {}", stderr(&o));
         let name = format!("rounds.{format}");
         assert!(read(m.join(&name)).equals_missing(&read(at("whole").join(&name))), "{format}");
+        // Asked, the format named.
+        let csv = at("as-csv");
+        let o = draftsim(&[&["merge"][..], &shards, &["--out", csv.to_str().unwrap(), "--format", "csv"]].concat());
+        assert!(o.status.success() && csv.join("rounds.csv").exists(), "{format}: {}", stderr(&o));
     }
     // A shard without its rounds table: the merge warns and writes none.
     let away = Path::new(&shard_dirs[3]).join("rounds.away");
@@ -340,6 +337,10 @@ fn replay_tells_a_round_the_same_way_every_time() {
     {
         assert!(text.contains(part), "missing {part:?} in\n{text}");
     }
+    assert!(
+        text.contains(" · seating 1 (of 12, from 0: each deal is played at every seating"),
+        "the seating explained: {text}"
+    );
     assert_ne!(text, stdout(&draftsim(&["replay", "--seed", "5", "--round", "14"])));
 }
 
@@ -1259,7 +1260,7 @@ fn winston_runs_shards_merges_replays_and_studies() {
     let md = through_every_command(
         "winston-crazier-eights",
         &["piles.csv", "colours.csv"],
-        &["== Draft", "looks at pile 1", "builds 30 cards", "== Game 1", "discards", "== Result"],
+        &["== Match ", "== Draft", "looks at pile 1", "builds 30 cards", "== Game 1", "discards", "== Result"],
         "value,first,random",
         "games=1,3",
     );
@@ -1276,7 +1277,7 @@ fn live_draft_runs_shards_merges_replays_and_studies() {
     let md = through_every_command(
         "live-draft",
         &["opening_lands.csv"],
-        &["== Library", "row:", "== Turn 1", "plays", "== Result"],
+        &["== Game ", "== Library", "row:", "== Turn 1", "plays", "== Result"],
         "best-card,hate,random",
         "method=tableau,pipeline,rummy,blind",
     );
