@@ -23,8 +23,6 @@ pub struct CalibrateArgs {
 pub fn run(args: CalibrateArgs) -> Result<()> {
     let rounds = args.batch.rounds.get(20_000)?;
     let (format, out) = args.batch.output.open()?;
-    // One strategy named means every seat drafts with it, at the rules' table size.
-    let mut game_args = args.game.clone();
     // Every seat drafts with the calibrated strategy's module, so a list naming others
     // would be read as one strategy: refuse it rather than drop the rest unsaid.
     if let Some(list) = args.game.seats.list()
@@ -37,6 +35,8 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         ))
         .into());
     }
+    // One strategy named means every seat drafts with it, at the rules' table size.
+    let mut game_args = args.game.clone();
     if let Some([one]) = args.game.seats.list().as_deref() {
         let mut table = args.game.clone();
         table.seats.seats = None;

@@ -212,9 +212,11 @@ impl Outside for HumanSeat {
                 // Piped answers are not echoed by a terminal: show each, as typed.
                 show(&format!("{answer}\n"));
             }
+            // A whole number is a menu number only: out of range, it picks no move by its words.
             let chosen = match answer.parse::<usize>() {
                 Ok(k) if (1..=n).contains(&k) => Ok(k - 1),
-                _ => word_match(d.legal, answer),
+                Ok(_) => Err(Vec::new()),
+                Err(_) => word_match(d.legal, answer),
             };
             match chosen {
                 Ok(i) => {
