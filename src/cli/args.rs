@@ -427,9 +427,10 @@ pub fn warn(text: &str) {
 }
 
 /// Warns that `subject` (`"12 rounds a pair"`) is one deal (`aside` said after it): intervals
-/// are over deals, so one leaves `what` unbounded; `rounds_needed` is the count that plays two.
+/// are over deals, so one leaves `what` without a measured width; `rounds_needed` is the
+/// count that plays two.
 pub fn warn_one_deal(subject: &str, aside: &str, what: &str, rounds_needed: u64) {
-    warn(&format!("{subject} is one deal{aside}: {what} unbounded (-inf, inf); use --rounds {rounds_needed} or more"));
+    warn(&format!("{subject} is one deal{aside}: {what}; use --rounds {rounds_needed} or more"));
 }
 
 /// Prints the rules' warnings (options that do nothing) on stderr.

@@ -108,7 +108,7 @@ pub(super) fn finish_compare(
     meta["meta_game"] = if result.by_score { "score" } else { "win share" }.into();
     // A pair of one deal leaves its score interval unbounded (as `run` warns too).
     if let Some(m) = result.matchups.iter().find(|m| !m.chips_diff.half_width().is_finite()) {
-        let intervals = "its score intervals need two deals and are";
+        let intervals = "its score intervals need two deals and are unbounded (-inf, inf)";
         super::args::warn_one_deal(&format!("{} rounds a pair", m.rounds), "", intervals, 2 * m.rounds);
     }
     say!("{}", result.matrix_text());

@@ -104,7 +104,7 @@ pub(super) fn finish_ladder(
 ) -> Result<()> {
     // A step of one deal leaves its score interval unbounded (as `run` warns too).
     if let Some(s) = result.steps.iter().find(|s| !s.score_diff.half_width().is_finite()) {
-        let intervals = "its score intervals need two deals and are";
+        let intervals = "its score intervals need two deals and are unbounded (-inf, inf)";
         super::args::warn_one_deal(&format!("{} rounds a step", s.rounds), "", intervals, 2 * s.rounds);
     }
     let tables = [result.ladder_table(), result.depth_table()];

@@ -138,8 +138,8 @@ pub fn run(args: RunArgs) -> Result<()> {
     };
     warn_unused(&meta.notes);
     // The paired differences are over deals (each played under every seating): one deal
-    // leaves no spread to measure, so they are unbounded (the summary's intervals fall back
-    // to the small-sample rule).
+    // leaves no spread to measure, so they span all the rules allow (the summary's
+    // intervals fall back to the small-sample rule).
     if shard.is_none() && tally.rounds > 0 && tally.rounds < 2 * per {
         super::args::warn_one_deal(
             &match tally.rounds {
@@ -147,7 +147,7 @@ pub fn run(args: RunArgs) -> Result<()> {
                 n => format!("{n} {}", game.measures().units()),
             },
             &format!(" ({per} seating{})", if per == 1 { "" } else { "s" }),
-            "its paired score differences (the pairs table) need two deals and are",
+            "its paired score differences (the pairs table) need two deals: with one they span all the rules allow",
             2 * per,
         );
     }

@@ -152,7 +152,7 @@ pub(super) fn finish_sweep(
     // A variant of one deal leaves its whole-run figures over deals unbounded (as `run`
     // warns too).
     if let Some(r) = results.iter().find(|r| r.tally.deal_groups() == 1) {
-        let intervals = "its whole-run figures over deals (length_mean) need two deals and are";
+        let intervals = "its whole-run figures over deals (length_mean) need two deals and are unbounded (-inf, inf)";
         super::args::warn_one_deal(&format!("{} rounds a variant", r.tally.rounds), "", intervals, 2 * r.tally.rounds);
     }
     let table = study::sweep_table(results);

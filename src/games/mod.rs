@@ -267,13 +267,19 @@ pub fn write_results(
 }
 
 /// The score of the betting games: net chips per unit, zero-sum, in `chips_per_round`.
-pub fn chips_score(description: &str) -> sim::Score {
+/// `stake` is the most one seat can lose in a unit, if the rules bound it: as every chip
+/// won is another seat's, a seat wins at most that from each of the others.
+pub fn chips_score(description: &str, stake: Option<u32>, players: usize) -> sim::Score {
+    let bounds = stake.map_or(crate::stats::Bounds::NONE, |s| {
+        crate::stats::Bounds::between(-f64::from(s), f64::from(s) * players.saturating_sub(1) as f64)
+    });
     sim::Score {
         key: "net".into(),
         column: "chips_per_round".into(),
         pair_column: "chips_diff_per_round".into(),
         description: description.into(),
         zero_sum: true,
+        bounds,
     }
 }
 

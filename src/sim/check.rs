@@ -83,6 +83,12 @@ pub(super) fn outcome(measures: &Measures, seats: &[SeatResult]) -> Result<(), E
         }
     }
     for (s, seat) in seats.iter().enumerate() {
+        if !measures.score.bounds.contains(seat.score as f64) {
+            return Err(Error::Invariant(format!(
+                "seat {s}: {} is {:+}, outside what the rules allow ({})",
+                measures.score.key, seat.score, measures.score.bounds
+            )));
+        }
         for m in &measures.measures {
             if let Kind::Rate { slot, per } = m.kind {
                 let limit = per.map_or(seat.rounds, |p| seat.counters[p]);

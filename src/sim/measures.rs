@@ -139,6 +139,9 @@ pub struct Score {
     pub description: String,
     /// Whether scores sum to zero over the seats every unit (checked by `draftsim check`).
     pub zero_sum: bool,
+    /// What one seat can score in one unit under these rules (checked by `draftsim
+    /// check`): no interval on the score is reported past it.
+    pub bounds: crate::stats::Bounds,
 }
 
 /// Everything a game measures.
@@ -251,6 +254,7 @@ impl Measures {
                 pair_column: "chips_diff_per_round".into(),
                 description: String::new(),
                 zero_sum: true,
+                bounds: crate::stats::Bounds::NONE,
             },
             unit: "round".into(),
             length: String::new(),

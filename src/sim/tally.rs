@@ -359,6 +359,10 @@ pub struct Tally {
     /// The health card's counts.
     #[serde(default)]
     pub health: super::HealthSums,
+    /// What one seat can score in a unit (the game's declaration): the score's intervals
+    /// are cut there. None in tallies written before it was kept.
+    #[serde(default)]
+    pub score_bounds: stats::Bounds,
 }
 
 impl Tally {
@@ -390,6 +394,7 @@ impl Tally {
             card_group_sums: Vec::new(),
             card_groups: 0,
             health: super::HealthSums::default(),
+            score_bounds: measures.score.bounds,
         }
     }
 
@@ -549,6 +554,9 @@ impl Tally {
 
     /// Adds another tally of the same run.
     pub fn merge(&mut self, o: &Tally) {
+        if self.score_bounds == stats::Bounds::NONE {
+            self.score_bounds = o.score_bounds;
+        }
         self.rounds += o.rounds;
         self.length_sum += o.length_sum;
         self.length_sq += o.length_sq;
@@ -583,18 +591,25 @@ impl Tally {
 
     /// Mean length of a unit of play (rounds per game in game mode), with a t interval.
     pub fn mean_length(&self) -> stats::Estimate {
-        stats::mean_interval(self.rounds, self.length_sum as f64, self.length_sq as f64)
+        // Every unit lasts at least one of what its length counts.
+        stats::Bounds::at_least(1.0).clamp(stats::mean_interval(
+            self.rounds,
+            self.length_sum as f64,
+            self.length_sq as f64,
+        ))
     }
 
     /// Score per unit of strategy `x`, with a t interval over deal groups (paired); under
     /// [`MIN_PAIRED_GROUPS`] groups or with every group alike, the small-sample rule's t
     /// interval over its units (a t quantile on one or two groups' degrees of freedom spans
-    /// more than a unit can score; groups alike show no spread at all).
+    /// more than a unit can score; groups alike show no spread at all). Either is cut at
+    /// what the rules let a seat score.
     pub fn score_per_round(&self, x: usize) -> stats::Estimate {
-        if !self.groups[x].backs_an_interval() {
-            return self.strategy(x).score_per_round();
-        }
-        self.paired_score_per_round(x)
+        self.score_bounds.clamp(if self.groups[x].backs_an_interval() {
+            self.paired_score_per_round(x)
+        } else {
+            self.strategy(x).score_per_round()
+        })
     }
 
     /// Score per unit of strategy `x` with its t interval over deal groups however few
@@ -604,11 +619,14 @@ impl Tally {
         self.groups[x].mean(self.instances[x].max(1) as f64)
     }
 
-    /// Paired difference in score per unit, strategy `a` minus `b` (a < b), with its interval.
+    /// Paired difference in score per unit, strategy `a` minus `b` (a < b), with its interval
+    /// (cut at what the rules let two seats' scores differ by).
     pub fn pair_difference(&self, a: usize, b: usize) -> stats::Estimate {
         let n = self.strategy_count();
         let index = a * n - a * (a + 1) / 2 + (b - a - 1);
-        self.pairs[index].mean((self.instances[a] * self.instances[b]).max(1) as f64)
+        self.score_bounds
+            .difference()
+            .clamp(self.pairs[index].mean((self.instances[a] * self.instances[b]).max(1) as f64))
     }
 
     /// Win rate (win share per unit) of strategy `x` with its 95% interval over deal
@@ -683,12 +701,13 @@ impl Tally {
     }
 
     /// Score per unit at seat `s`, with a t interval over deal groups (over units when the
-    /// group sums are missing or too few).
+    /// group sums are missing or too few), cut at what the rules let a seat score.
     pub fn seat_score_per_round(&self, s: usize) -> stats::Estimate {
-        match self.seat_group(s).filter(|g| g.score.backs_an_interval()) {
+        let e = match self.seat_group(s).filter(|g| g.score.backs_an_interval()) {
             Some(g) => g.score.mean(self.seat_instances().max(1) as f64),
             None => self.seat(s).score_per_round(),
-        }
+        };
+        self.score_bounds.clamp(e)
     }
 
     /// Seat `s`'s estimate of declared measure `m` (its `index`), over deal groups where

@@ -1,6 +1,6 @@
 //! Confidence intervals: Wilson for proportions, Student t for means.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A point estimate with its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -22,6 +22,70 @@ impl Estimate {
     /// Whether the interval contains a value.
     pub fn contains(&self, v: f64) -> bool {
         self.lo <= v && v <= self.hi
+    }
+}
+
+/// What a quantity can possibly be, at either end: an interval is never reported past
+/// it. The true value lies within, so cutting the interval there keeps its coverage, and a
+/// tiny sample's t interval (a quantile of 12.7 on one degree of freedom) stays readable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Bounds {
+    /// The least it can be, if bounded below.
+    pub lo: Option<f64>,
+    /// The most it can be, if bounded above.
+    pub hi: Option<f64>,
+}
+
+impl Bounds {
+    /// No bound either way.
+    pub const NONE: Bounds = Bounds { lo: None, hi: None };
+
+    /// Between `lo` and `hi`.
+    pub fn between(lo: f64, hi: f64) -> Bounds {
+        Bounds { lo: Some(lo), hi: Some(hi) }
+    }
+
+    /// At least `lo`.
+    pub fn at_least(lo: f64) -> Bounds {
+        Bounds { lo: Some(lo), hi: None }
+    }
+
+    /// The bounds of a difference `a - b` of two quantities within these bounds.
+    pub fn difference(&self) -> Bounds {
+        match (self.lo, self.hi) {
+            (Some(lo), Some(hi)) => Bounds::between(lo - hi, hi - lo),
+            _ => Bounds::NONE,
+        }
+    }
+
+    /// Whether `v` is within.
+    pub fn contains(&self, v: f64) -> bool {
+        self.lo.is_none_or(|lo| v >= lo) && self.hi.is_none_or(|hi| v <= hi)
+    }
+
+    /// The estimate with its interval cut at the bounds (never past its own mean, so a
+    /// mean outside, which only a wrong declaration gives, shows as it is).
+    pub fn clamp(&self, e: Estimate) -> Estimate {
+        if e.mean.is_nan() {
+            return e;
+        }
+        let lo = self.lo.map_or(e.lo, |b| e.lo.max(b.min(e.mean)));
+        let hi = self.hi.map_or(e.hi, |b| e.hi.min(b.max(e.mean)));
+        Estimate { lo, hi, ..e }
+    }
+}
+
+// Bounds are whole figures a game declares, never NaN, so equality is total.
+impl Eq for Bounds {}
+
+impl std::fmt::Display for Bounds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.lo, self.hi) {
+            (Some(lo), Some(hi)) => write!(f, "{lo} to {hi}"),
+            (Some(lo), None) => write!(f, "at least {lo}"),
+            (None, Some(hi)) => write!(f, "at most {hi}"),
+            (None, None) => write!(f, "any value"),
+        }
     }
 }
 
@@ -134,6 +198,27 @@ pub fn t_quantile_975(df: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bounds_cut_an_interval_and_keep_its_mean() {
+        // Two units of a +-1 score, one won and one lost: t(1) spans +-12.7.
+        let wide = mean_interval(2, 0.0, 2.0);
+        assert!(wide.lo < -12.0 && wide.hi > 12.0);
+        let points = Bounds::between(-1.0, 1.0);
+        assert_eq!(points.clamp(wide), Estimate { mean: 0.0, lo: -1.0, hi: 1.0 });
+        assert_eq!(points.difference(), Bounds::between(-2.0, 2.0));
+        // One unit: an unbounded interval is cut to the bounds, an unbounded side stays.
+        let one = mean_interval(1, 3.0, 9.0);
+        assert_eq!(Bounds::at_least(1.0).clamp(one), Estimate { mean: 3.0, lo: 1.0, hi: f64::INFINITY });
+        // Inside the bounds nothing moves; a mean past a bound is shown as it is.
+        let narrow = Estimate { mean: 0.1, lo: 0.0, hi: 0.2 };
+        assert_eq!(points.clamp(narrow), narrow);
+        let past = Estimate { mean: 2.0, lo: 1.5, hi: 2.5 };
+        assert_eq!(points.clamp(past), Estimate { mean: 2.0, lo: 1.5, hi: 2.0 });
+        assert_eq!(Bounds::NONE.clamp(wide), wide);
+        assert!(Bounds::NONE.difference() == Bounds::NONE && Bounds::at_least(0.0).difference() == Bounds::NONE);
+        assert!(points.contains(1.0) && !points.contains(1.5) && Bounds::at_least(0.0).contains(1e9));
+    }
 
     #[test]
     fn wilson_matches_a_known_value() {

@@ -1,7 +1,7 @@
 //! The `draftsim` binary: real runs, real files, bad input.
 
 use crate::common;
-use common::{draftsim, files, interrupt, stderr, stdout};
+use common::{draftsim, files, interrupt, row_value, stderr, stdout};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -479,6 +479,26 @@ fn a_sweep_over_players_keeps_every_strategy_s_share_of_the_seats() {
     }
 }
 
+/// A tiny run's intervals stop at what the rules allow: a Winston match scores -1 to 1 (a
+/// t quantile on one degree of freedom would give 12.7 either way), two strategies differ
+/// by at most 2, and no match lasts under one turn.
+#[test]
+fn intervals_stop_at_what_the_rules_allow() {
+    let o = draftsim(&["run", "--game", "winston-crazier-eights", "--rounds", "1", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    for strategy in ["value", "colour"] {
+        let (lo, hi) =
+            (row_value(&text, strategy, "points_per_match_lo"), row_value(&text, strategy, "points_per_match_hi"));
+        assert!((lo, hi) == (-1.0, 1.0), "{strategy}: [{lo}, {hi}]\n{text}");
+    }
+    let pairs = &text[text.find("paired differences").expect(&text)..];
+    assert_eq!(row_value(pairs, "value", "points_diff_per_match_lo"), -2.0, "{text}");
+    assert_eq!(row_value(pairs, "value", "points_diff_per_match_hi"), 2.0, "{text}");
+    let length = text.lines().find(|l| l.starts_with("mean match length")).expect(&text);
+    assert!(length.contains("(95% interval 1.00 to "), "{length}");
+}
+
 /// Warnings print under `--quiet` too: a rules option that does nothing, and a run too short
 /// for its score intervals (one deal), which says how many rounds give two.
 #[test]
@@ -508,9 +528,13 @@ fn warnings_print_under_quiet() {
     assert!(e.contains("12 rounds is one deal") && e.contains("use --rounds 24 or more"), "{e}");
     assert!(e.contains("paired score differences"), "{e}");
     // The summary's intervals follow the small-sample rule instead: over the units, bounded.
+    // The pairs span all the rules allow: a seat loses at most its 13-chip stake a round
+    // and wins at most the three others', so two seats differ by at most 52.
     let text = stdout(&o);
     let (summary, pairs) = text.split_at(text.find("paired differences").expect(&text));
-    assert!(!summary.contains("inf") && pairs.contains("-inf"), "{text}");
+    assert!(!summary.contains("inf") && !pairs.contains("inf"), "{text}");
+    assert_eq!(row_value(pairs, "greedy", "chips_diff_per_round_lo"), -52.0, "{text}");
+    assert_eq!(row_value(pairs, "greedy", "chips_diff_per_round_hi"), 52.0, "{text}");
     let o = draftsim(&["run", "--rounds", "24", "--quiet"]);
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
     // So do a compare, a ladder, a sweep and a lower bound by play of one deal.

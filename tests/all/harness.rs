@@ -107,6 +107,7 @@ impl Coin {
             pair_column: "chips_diff_per_round".into(),
             description: String::new(),
             zero_sum: true,
+            bounds: draftsim::stats::Bounds::NONE,
         };
         Coin {
             measures: Measures {
@@ -190,6 +191,18 @@ fn check_reports_a_planted_break_with_its_round() {
         assert_eq!(v.round, 2 * broken, "the first violation is reported: {v:?}");
         assert!(v.message.contains("zero"), "{}", v.message);
     }
+    // A score past what the game declares a seat can score is a violation too.
+    let mut declared = Coin::new(None);
+    declared.measures.score.bounds = draftsim::stats::Bounds::between(-1.0, 1.0);
+    assert_eq!(sim::check(&declared, &lineup, &p, None, |_, _| Ok(())).unwrap().violation, None);
+    declared.measures.score.bounds = draftsim::stats::Bounds::at_least(0.0);
+    let v = sim::check(&declared, &lineup, &p, None, |_, _| Ok(())).unwrap().violation.expect("a loss below 0");
+    assert_eq!(v.round, 0, "{v:?}");
+    assert!(
+        v.message.contains("seat") && v.message.contains("-1, outside what the rules allow (at least 0)"),
+        "{}",
+        v.message
+    );
 }
 
 #[test]

@@ -36,8 +36,8 @@ pub const OPENING_LANDS: usize = 0;
 /// Bins of the opening-lands histogram (0 to this, the last holding more).
 pub const LAND_BINS: usize = 8;
 
-/// The declaration.
-pub fn measures() -> Measures {
+/// The declaration for these rules.
+pub fn measures(rules: &super::Rules) -> Measures {
     let mut bins: Vec<String> = (0..LAND_BINS - 1).map(|l| l.to_string()).collect();
     bins.push(format!("{}+", LAND_BINS - 1));
     Measures {
@@ -47,6 +47,7 @@ pub fn measures() -> Measures {
             pair_column: "points_diff_per_game".into(),
             description: "players - 1 for a sole winner, -1 for each loser, 0 for all in a drawn or shared game".into(),
             zero_sum: true,
+            bounds: crate::stats::Bounds::between(-1.0, rules.players.saturating_sub(1) as f64),
         },
         unit: "game".into(),
         length: "turns per game, all players' turns together".into(),

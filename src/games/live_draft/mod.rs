@@ -42,8 +42,8 @@ crate::game_def! {
         mill: mill counters: a card a seat took from the library (the fewest win when it runs out)
         untapped_lands: the mana left this turn to the seat whose turn it is";
 
-    fn measures(_rules: &Rules) -> Measures {
-        measures::measures()
+    fn measures(rules: &Rules) -> Measures {
+        measures::measures(rules)
     }
     fn tell(rules: &Rules, state: &engine::State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
         tell(&card_table(rules, state), names, events, Some(out))

@@ -11,10 +11,10 @@ pub const SHOWDOWN_WINS: usize = 2;
 /// Sum: raises the seat made.
 pub const RAISES: usize = 0;
 
-/// The declaration.
-pub fn measures() -> Measures {
+/// The declaration for these rules.
+pub fn measures<F: super::Flavour>(rules: &super::Rules<F>) -> Measures {
     Measures {
-        score: crate::games::chips_score("net chips won per hand"),
+        score: crate::games::chips_score("net chips won per hand", Some(rules.most_staked()), rules.players),
         unit: "hand".into(),
         length: "one hand a unit".into(),
         always_won: true,

@@ -52,8 +52,8 @@ impl<F: Flavour> GameDef for Def<F> {
     const DEFAULT_MIX: &'static [&'static str] = &["tight", "random", "aggressive", "calling-station"];
     const VIEW_LEGEND: &'static str = F::VIEW_LEGEND;
 
-    fn measures(_rules: &Rules<F>) -> Measures {
-        measures::measures()
+    fn measures(rules: &Rules<F>) -> Measures {
+        measures::measures(rules)
     }
     fn tell(rules: &Rules<F>, _state: &State<F>, names: &[&str], events: &[Event], out: &RoundResult) -> String {
         tell(rules, names, events, Some(out))

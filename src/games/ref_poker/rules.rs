@@ -213,6 +213,11 @@ impl<F: Flavour> GameRules for Rules<F> {
 }
 
 impl<F: Flavour> Rules<F> {
+    /// The most one seat can put in a hand: the ante and every raise of every round.
+    pub fn most_staked(&self) -> u32 {
+        self.ante + self.raise_sizes.iter().sum::<u32>() * self.max_raises
+    }
+
     /// Cards in the deck.
     pub fn deck(&self) -> usize {
         usize::from(self.ranks) * usize::from(self.suits)

@@ -90,7 +90,15 @@ pub fn measures(variant: &Variant) -> Measures {
     ]);
     let categories = Bins::new("categories", "category", CATEGORY_NAMES).ranked();
     Measures {
-        score: crate::games::chips_score("net chips won per unit (chips won minus chips put in)"),
+        score: crate::games::chips_score(
+            "net chips won per unit (chips won minus chips put in)",
+            Some(match variant.rules.mode {
+                Mode::Round => super::engine::round_stake(variant),
+                // Chips only change hands within a game, so no seat ends it below zero.
+                Mode::Game => variant.rules.starting_stack,
+            }),
+            variant.rules.players,
+        ),
         unit: match variant.rules.mode {
             Mode::Round => "round".into(),
             Mode::Game => "game".into(),

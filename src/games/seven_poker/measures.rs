@@ -54,6 +54,7 @@ pub fn measures(rules: &Rules) -> Measures {
             pair_column: "victory_cards_diff_per_game".into(),
             description: "victory cards held at the end of the unit".into(),
             zero_sum: false,
+            bounds: crate::stats::Bounds::at_least(0.0),
         },
         unit: unit.into(),
         length: "rounds per unit: a game's rounds (1 with unit = round)".into(),

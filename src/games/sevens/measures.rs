@@ -28,10 +28,18 @@ pub const REVEALED: usize = 0;
 pub const WINNING: usize = TOTALS.len();
 
 /// The declaration.
-pub fn measures() -> Measures {
+pub fn measures(rules: &super::Rules) -> Measures {
     let totals = Bins::new("totals", "total", TOTALS);
+    // A hand costs at most the ante and every raise; a carry-over run repeats that for each
+    // of its hands. Without a raise cap nothing bounds it.
+    let hands = if rules.all_over == super::rules::AllOver::CarryOver { rules.max_carry_hands } else { 1 };
+    let stake = (rules.raise_cap > 0).then(|| hands * (rules.ante + rules.raise_size * rules.raise_cap));
     Measures {
-        score: crate::games::chips_score("net chips won per hand (with carry-over, per run of hands)"),
+        score: crate::games::chips_score(
+            "net chips won per hand (with carry-over, per run of hands)",
+            stake,
+            rules.players,
+        ),
         unit: "hand".into(),
         length: "hands per unit: 1, or the hands of a carry-over run".into(),
         always_won: false,

@@ -55,8 +55,8 @@ crate::game_def! {
         traded, cards_traded: whether each seat has traded this hand, and how many cards it drew
         turns, cards_drawn: turns each seat has taken this hand; cards drawn from the pile this hand";
 
-    fn measures(_rules: &Rules) -> Measures {
-        measures::measures()
+    fn measures(rules: &Rules) -> Measures {
+        measures::measures(rules)
     }
     fn tell(_rules: &Rules, _state: &engine::State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
         tell(names, events, Some(out))

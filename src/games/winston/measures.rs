@@ -54,6 +54,7 @@ pub fn measures(rules: &Rules) -> Measures {
             pair_column: "points_diff_per_match".into(),
             description: "+1 for a match won, -1 for a match lost, 0 for a drawn match".into(),
             zero_sum: true,
+            bounds: crate::stats::Bounds::between(-1.0, 1.0),
         },
         unit: "match".into(),
         length: format!("turns per {unit}, both players' turns together"),

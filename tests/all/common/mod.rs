@@ -62,8 +62,10 @@ pub fn on_one_and_two_threads(args: &[&str]) -> String {
 pub fn row_value(table: &str, strategy: &str, column: &str) -> f64 {
     let lines: Vec<&str> = table.lines().collect();
     let at = lines.iter().position(|l| l.starts_with(strategy)).unwrap_or_else(|| panic!("no {strategy} row: {table}"));
-    // The header of the table the row is in: the last line above it that opens with `strategy`.
-    let header = lines[..at].iter().rev().find(|l| l.split_whitespace().next() == Some("strategy"));
+    // The header of the table the row is in: the last line above it that opens with
+    // `strategy` (`strategy_a` in the pairs table).
+    let header =
+        lines[..at].iter().rev().find(|l| l.split_whitespace().next().is_some_and(|w| w.starts_with("strategy")));
     let header = header.unwrap_or_else(|| panic!("no header above {strategy}: {table}"));
     let i = header.split_whitespace().position(|c| c == column).unwrap_or_else(|| panic!("no {column}: {header}"));
     lines[at].split_whitespace().nth(i).and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{}", lines[at]))

@@ -122,8 +122,7 @@ impl<F: Flavour> Forward for State<F> {
 
     fn returns(&self, rules: &Rules<F>, out: &RoundResult, seat: usize) -> f64 {
         // Net chips scaled by the most one seat can put in.
-        let most = rules.ante + rules.raise_sizes.iter().sum::<u32>() * rules.max_raises;
-        let span = (rules.players as u32 * most).max(1) as f64;
+        let span = (rules.players as u32 * rules.most_staked()).max(1) as f64;
         (0.5 + out.seats[seat].score as f64 / (2.0 * span)).clamp(0.0, 1.0)
     }
 

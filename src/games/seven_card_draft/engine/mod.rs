@@ -39,6 +39,7 @@ pub use crate::sim::NoEvents;
 use crate::sim::{CardLog, Deal, MAX_SEATS, RoundResult, SHARE_UNIT, SeatRngs, mix_seed};
 
 mod steps;
+pub(crate) use steps::round_stake;
 use steps::*;
 mod forward;
 #[doc(hidden)]

@@ -723,7 +723,7 @@ pub(super) fn leader(t: &State) -> usize {
 
 /// Most cards a seat can lose in one round: its stake under fixed limit with a raise cap
 /// (every raise of every betting round), else its stack.
-pub(super) fn round_stake(variant: &Variant) -> u32 {
+pub(crate) fn round_stake(variant: &Variant) -> u32 {
     let r = &variant.rules;
     let capped = r.ante + r.bet_sizes.iter().map(|&size| size * r.raise_cap).sum::<u32>();
     if r.limit == Limit::FixedLimit && r.raise_cap > 0 { capped.min(r.starting_stack) } else { r.starting_stack }
