@@ -118,7 +118,7 @@ pub(super) fn finish_compare(
         Some(i) if result.by_score => say!(
             "{} dominates: its {} is above zero against every other strategy.",
             result.strategies[i],
-            result.pair_column.replace('_', " ")
+            result.pair_words
         ),
         Some(i) => {
             say!("{} dominates: its win share is above 0.5 against every other strategy.", result.strategies[i])
@@ -128,12 +128,12 @@ pub(super) fn finish_compare(
     if result.by_score {
         say!(
             "The ratings rate units won; dominance and the meta-game below are judged by the {}, what the units are played for.",
-            result.pair_column.replace('_', " ")
+            result.pair_words
         );
     } else if result.only_scores_separate() {
         say!(
             "No win share here is told from one half, but score differences are: the ratings above and the equilibrium below are of win shares; read the {} matrix.",
-            result.pair_column.replace('_', " ")
+            result.pair_words
         );
     }
     say!("{}", result.equilibrium_text());

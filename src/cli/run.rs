@@ -190,7 +190,7 @@ pub fn print_summary(tables: &[Table], tally: &Tally, measures: &Measures) {
         );
     }
     if tables[2].rows() > 0 {
-        say!("paired differences in {} (95% interval):", measures.score.column.replace('_', " "));
+        say!("paired differences in {} (95% interval):", measures.score_words());
         say!("{}", tables[2].to_aligned_text(4));
     }
     if let Some(t) = tables.iter().find(|t| t.name == "outside") {

@@ -20,6 +20,8 @@ pub(super) fn compare_section(
         .then(|| measures.map(|m| m.score.pair_column.clone()))
         .flatten()
         .filter(|c| has(matrix, c));
+    // The difference's column in words per the game's own unit.
+    let pair_words = |column: &str| measures.map_or_else(|| column.replace('_', " "), Measures::pair_words);
     let rows = texts(matrix, "strategy")?;
     let cols = texts(matrix, "opponent")?;
     let (ws, lo, hi) = (floats(matrix, "win_share")?, floats(matrix, "win_share_lo")?, floats(matrix, "win_share_hi")?);
@@ -52,7 +54,7 @@ pub(super) fn compare_section(
         let _ = writeln!(
             md,
             "What the {units} are played for: the {}, row minus column, 95% interval.\n",
-            column.replace('_', " ")
+            pair_words(column)
         );
         let sg = |x: f64| crate::output::signed(x, 3);
         table(md, &|i| format!("{} ({} to {})", sg(d[i]), sg(d_lo[i]), sg(d_hi[i])));
@@ -106,7 +108,7 @@ pub(super) fn compare_section(
                 .collect();
             let most = (0..names.len()).max_by(|&a, &b| exploit[a].total_cmp(&exploit[b]));
             let (game, gain): (String, &dyn Fn(f64) -> String) = match &by_score {
-                Some(c) => (format!("game paid in {}", c.replace('_', " ")), &|x| format!("gains {x:.3} against it")),
+                Some(c) => (format!("game paid in {}", pair_words(c)), &|x| format!("gains {x:.3} against it")),
                 None => ("win-share game".to_string(), &|x| format!("wins {x:.3} above an even share against it")),
             };
             let _ = writeln!(
@@ -122,7 +124,7 @@ pub(super) fn compare_section(
         }
         let dominant = floats(&ratings, "dominant")?;
         if let Some(column) = &by_score {
-            let score = column.replace('_', " ");
+            let score = pair_words(column);
             let dominates = dominant.iter().position(|&d| d > 0.5);
             let verdict = match dominates {
                 Some(i) => format!(

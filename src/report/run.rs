@@ -40,7 +40,7 @@ pub(super) fn run_section(
     let _ = writeln!(
         md,
         "| strategy | {units} | win rate | 95% interval | {} | 95% interval |\n|---|---:|---:|---|---:|---|",
-        score_column.replace('_', " ")
+        measures.score_words()
     );
     for i in 0..strategies.len() {
         let _ = writeln!(
@@ -60,7 +60,7 @@ pub(super) fn run_section(
     let mut order: Vec<usize> = (0..strategies.len()).filter(|&i| sc[i].is_finite()).collect();
     order.sort_by(|&a, &b| sc[b].total_cmp(&sc[a]));
     if let (Some(&b), Some(&second), Some(&w)) = (order.first(), order.get(1), order.last()) {
-        let words = score_column.replace('_', " ");
+        let words = measures.score_words();
         let at = |i: usize| estimate_text(sc[i], slo[i], shi[i]);
         // The leader against the runner-up on the same deals: a lead inside the noise is
         // no lead.
@@ -236,7 +236,7 @@ pub(super) fn run_section(
         let _ = writeln!(
             md,
             "Paired differences in {} (same deals, seatings balanced):\n\n| a | b | a minus b | 95% interval |\n|---|---|---:|---|",
-            score_column.replace('_', " ")
+            measures.score_words()
         );
         for i in 0..a.len() {
             let _ = writeln!(md, "| {} | {} | {} | {} – {} |", a[i], b[i], fmt4(d[i]), fmt4(dlo[i]), fmt4(dhi[i]));

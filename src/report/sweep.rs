@@ -149,6 +149,7 @@ pub(super) fn sweep_section(
     let rounds = if fewest >= most { format!("{most:.0}") } else { format!("{fewest:.0} to {most:.0}") };
     // Variant-level columns: from seat_advantage up to the rarity columns.
     let score_column = measures.map_or("chips_per_round", |m| m.score.column.as_str());
+    let score_words = measures.map_or_else(|| words(score_column), Measures::score_words);
     let metrics: Vec<(&str, String)> = columns
         .iter()
         .skip_while(|c| *c != "seat_advantage")
@@ -157,7 +158,7 @@ pub(super) fn sweep_section(
         .map(|c| {
             let meaning = match c.as_str() {
                 "seat_advantage" => "spread of the seats' win rates, noise taken off (0 for equal seats)".to_string(),
-                "skill_gap" => format!("{} of the best strategy minus random's", words(score_column)),
+                "skill_gap" => format!("{} of the best strategy minus random's", score_words),
                 "mean_length" => measures.map_or("rounds per unit of play".to_string(), |m| m.length.clone()),
                 "balance" => "one minus the seat advantage".to_string(),
                 "first_seat_edge" => "the first seat's win rate minus the other seats' mean".to_string(),
@@ -329,7 +330,7 @@ pub(super) fn sweep_section(
         let limited = requires.iter().any(|c| c.metric == *metric);
         blocks.push((if limited { f64::INFINITY } else { spread }, block));
     }
-    // Score per round of each strategy along the main key, with its 95% interval as a
+    // Score per unit of each strategy along the main key, with its 95% interval as a
     // band: one chart per setting of the other keys.
     let row_keys: Vec<Vec<String>> = keys.iter().map(|k| key_texts(sweep, k)).collect::<Result<_, _>>()?;
     let row_key = |row: usize| -> Vec<String> { row_keys.iter().map(|v| v[row].clone()).collect() };
@@ -359,7 +360,7 @@ pub(super) fn sweep_section(
             }
             let text = format!(
                 "no variant-wide figure moves beyond noise, but `{name}`'s {} does with `{main_key}`: {}{}.",
-                words(score_column),
+                score_words,
                 told_move((&score.mean, &score.lo, &score.hi), &row_keys[main], l, h),
                 if setting.is_empty() { String::new() } else { format!(" (with `{}`)", setting.replace(' ', "`, `")) }
             );
@@ -377,7 +378,7 @@ pub(super) fn sweep_section(
                     [one] => format!("every seat plays `{one}`, so"),
                     _ => "every strategy scores the same:".to_string(),
                 };
-                let _ = writeln!(md, "In every variant {who} {} is {} (not charted).\n", words(score_column), plain(v));
+                let _ = writeln!(md, "In every variant {who} {} is {} (not charted).\n", score_words, plain(v));
             }
             continue;
         }
@@ -400,9 +401,8 @@ pub(super) fn sweep_section(
             format!("{prefix}sweep-chips-by-strategy-{}.svg", j + 1)
         };
         let facet_title = if setting.is_empty() { String::new() } else { format!(", {}", setting.replace('=', " = ")) };
-        let title = format!("{} by strategy and {}{facet_title}", capitalised(&words(score_column)), words(main_key));
-        let y = words(score_column);
-        let axes = charts::Axes::new(&title, main_key, &y, &labels);
+        let title = format!("{} by strategy and {}{facet_title}", capitalised(&score_words), words(main_key));
+        let axes = charts::Axes::new(&title, main_key, &score_words, &labels);
         draw(&out.path().join(&file), &axes, &series)?;
         image(
             md,
@@ -410,7 +410,7 @@ pub(super) fn sweep_section(
             &title,
             &format!(
                 "{} of each strategy for each value of `{main_key}`{}, {} its 95% interval; {rounds} seat-{units} per strategy per variant.",
-                capitalised(&words(score_column)),
+                capitalised(&score_words),
                 if setting.is_empty() { String::new() } else { format!(" with `{}`", setting.replace(' ', "`, `")) },
                 if categorical { "with" } else { "shaded with" }
             ),

@@ -220,6 +220,25 @@ impl Measures {
         }
     }
 
+    /// The score in words per the game's own unit (`chips per hand` in Sevens, whose column,
+    /// shared by the betting games, reads `chips_per_round`).
+    pub fn score_words(&self) -> String {
+        self.per_unit(&self.score.column)
+    }
+
+    /// The paired difference's column in words per the game's unit (`chips diff per hand`).
+    pub fn pair_words(&self) -> String {
+        self.per_unit(&self.score.pair_column)
+    }
+
+    /// A `..._per_<unit>` column in words, with this game's unit.
+    fn per_unit(&self, column: &str) -> String {
+        match column.rsplit_once("_per_") {
+            Some((what, _)) => format!("{} per {}", what.replace('_', " "), self.unit),
+            None => column.replace('_', " "),
+        }
+    }
+
     /// What the unit's length counts, the first word of its description: `rounds`, `turns`.
     pub fn length_counts(&self) -> &str {
         self.length.split_whitespace().next().unwrap_or("rounds")

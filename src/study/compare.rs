@@ -64,6 +64,8 @@ pub struct Comparison {
     pub by_score: bool,
     /// The game's column name for the paired score difference (e.g. `chips_diff_per_round`).
     pub pair_column: String,
+    /// That column in words per the game's unit (`chips diff per hand` in Sevens).
+    pub pair_words: String,
     /// The meta-game's equilibrium: payoff the score difference where `by_score`, else the
     /// win share above one half.
     pub equilibrium: Equilibrium,
@@ -118,6 +120,10 @@ pub struct PairResult {
     pub share_groups: DealValues,
     /// The game's column name for the paired score difference.
     pub column: String,
+    /// That column in words per the game's unit (`chips diff per hand`); empty in results
+    /// written before it was kept.
+    #[serde(default)]
+    pub words: String,
     /// Whether the game's scores sum to zero (chips): the meta-game is then played for
     /// the score, not for units won.
     #[serde(default)]
@@ -247,9 +253,10 @@ pub fn compare_from_pairs(spec: &CompareSpec, pairs: Vec<PairResult>) -> Result<
         );
     }
     let mut matchups = Vec::new();
-    let mut pair_column = String::new();
+    let (mut pair_column, mut pair_words) = (String::new(), String::new());
     let mut by_score = false;
-    for PairResult { a, b, share_a, rounds, diff, share_groups, column, zero_sum } in pairs {
+    for PairResult { a, b, share_a, rounds, diff, share_groups, column, words, zero_sum } in pairs {
+        pair_words = if words.is_empty() { column.replace('_', " ") } else { words };
         pair_column = column;
         by_score = zero_sum;
         let share = head_to_head(share_a, rounds, &share_groups);
@@ -282,6 +289,7 @@ pub fn compare_from_pairs(spec: &CompareSpec, pairs: Vec<PairResult>) -> Result<
         dominant,
         by_score,
         pair_column,
+        pair_words,
         equilibrium,
     })
 }
@@ -487,6 +495,7 @@ fn finish_pair((sides, score): &(Vec<Side>, Score), a: usize, b: usize, part: Pa
         diff,
         share_groups,
         column: score.pair_column.clone(),
+        words: sides.first().map_or_else(|| score.pair_column.replace('_', " "), |s| s.0.measures().pair_words()),
         zero_sum: score.zero_sum,
     }
 }
@@ -692,11 +701,7 @@ impl Comparison {
     /// The meta-game in words: "game paid in" the score difference (e.g. "chips diff per
     /// round"), or the "win-share game".
     pub fn meta_game(&self) -> String {
-        if self.by_score {
-            format!("game paid in {}", self.pair_column.replace('_', " "))
-        } else {
-            "win-share game".to_string()
-        }
+        if self.by_score { format!("game paid in {}", self.pair_words) } else { "win-share game".to_string() }
     }
 
     /// The win-share matrix as aligned text: row strategy against column strategy.
@@ -710,7 +715,7 @@ impl Comparison {
     /// The paired score difference per round, row minus column, as aligned text: what a
     /// game of chips is won by where win shares tie (each Kuhn hand has one winner).
     pub fn score_matrix_text(&self) -> String {
-        let title = format!("{} (row minus column)", self.pair_column.replace('_', " "));
+        let title = format!("{} (row minus column)", self.pair_words);
         self.matrix_of(&title, |m| {
             let f = |x: f64| crate::output::signed(x, 3);
             format!("{} [{},{}]", f(m.chips_diff.mean), f(m.chips_diff.lo), f(m.chips_diff.hi))

@@ -412,7 +412,7 @@ fn compare_plays_the_meta_game_for_chips_where_chips_are_the_score() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("Nash mixture of the game paid in chips diff per round"), "{text}");
+    assert!(text.contains("Nash mixture of the game paid in chips diff per hand"), "{text}");
     let eq = rows(&out.join("equilibrium.csv"));
     let weight = |s: &str| eq.iter().find(|r| r["strategy"] == s).unwrap()["weight"].parse::<f64>().unwrap();
     assert!(weight("calling-station") < 1e-9 && weight("random") < 1e-9 && weight("aggressive") < 1e-9, "{eq:?}");
@@ -424,8 +424,8 @@ fn compare_plays_the_meta_game_for_chips_where_chips_are_the_score() {
     let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
-    assert!(md.contains("Head to head by chips diff per round (what the hands are played for)"), "{md}");
-    assert!(md.contains("What the hands are played for: the chips diff per round, row minus column"), "{md}");
+    assert!(md.contains("Head to head by chips diff per hand (what the hands are played for)"), "{md}");
+    assert!(md.contains("What the hands are played for: the chips diff per hand, row minus column"), "{md}");
 }
 
 /// Ctrl-C in the middle of a search leaves no output folder but its state file; the same

@@ -389,7 +389,7 @@ fn a_report_on_a_short_play_says_where_it_has_no_interval() {
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
     let who = md.lines().find(|l| l.contains("**Who wins?**")).unwrap();
     assert!(
-        who.contains("tight scores most: chips per round 1.0000 (no interval: every unit alike), 2.0000 (no interval: every unit alike) ahead of you"),
+        who.contains("tight scores most: chips per hand 1.0000 (no interval: every unit alike), 2.0000 (no interval: every unit alike) ahead of you"),
         "{who}"
     );
     assert!(!who.contains("least") && !who.contains("[1.0000, 1.0000]"), "two strategies are named once each: {who}");

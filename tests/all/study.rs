@@ -96,10 +96,10 @@ fn compare_shows_the_score_matrix_where_win_shares_tie() {
     // and -2 with the jack: 2/6 a hand, and the station loses as much, so the difference
     // is 2/3.
     assert!(cells.len() == 3 && cells[1] <= 2.0 / 3.0 && 2.0 / 3.0 <= cells[2], "{row}");
-    assert!(text.contains("chips diff per round (row minus column)"), "{text}");
+    assert!(text.contains("chips diff per hand (row minus column)"), "{text}");
     // Win shares tie, and the hands are played for chips: dominance is judged by them.
-    assert!(text.contains("tight dominates: its chips diff per round is above zero"), "{text}");
-    assert!(text.contains("judged by the chips diff per round"), "{text}");
+    assert!(text.contains("tight dominates: its chips diff per hand is above zero"), "{text}");
+    assert!(text.contains("judged by the chips diff per hand"), "{text}");
 }
 
 #[test]
