@@ -122,6 +122,12 @@ impl Page {
         content: &dyn Fn(&str) -> Option<Vec<u8>>,
     ) -> (String, Vec<String>) {
         self.parts.sort_by_key(|p| p.question);
+        // How each folder was made, in the order the body first shows it (a folder with no
+        // part last), so the last section reads in the order of those above it.
+        let first_shown = |heading: &str| self.parts.iter().position(|p| p.heading == heading).unwrap_or(usize::MAX);
+        let mut provenance = std::mem::take(&mut self.provenance);
+        provenance.sort_by_key(|(heading, _)| first_shown(heading));
+        self.provenance = provenance;
         let (kept, left_out) = self.keep_charts(all_charts, content);
         let (title, findings) = split_notes(notes);
         let mut md = String::new();
@@ -338,6 +344,18 @@ mod tests {
         assert!(md.contains("Why.\n\n![") && !md.contains("Why.\n!["), "{md}");
         let all = page_with_charts(&[(Question::Rules, "a", 10), (Question::WhoWins, "b", 3)]);
         assert_eq!(all.assemble(None, None, true, &NONE).0.matches("![").count(), 13);
+    }
+
+    #[test]
+    fn how_the_figures_were_made_follows_the_body() {
+        // Given sweep-like `a` first, whose only part comes after `b`'s and `c`'s; `d` has none.
+        let mut page =
+            page_with_charts(&[(Question::Rules, "a", 0), (Question::WhoWins, "b", 0), (Question::Fair, "c", 0)]);
+        page.begin("d", "d".into(), String::new());
+        let (md, _) = page.assemble(None, None, false, &NONE);
+        let made = &md[md.find(&format!("## {MADE}")).expect(&md)..];
+        let order: Vec<&str> = made.lines().filter_map(|l| l.strip_prefix("### ")).collect();
+        assert_eq!(order, ["b", "c", "a", "d"], "{md}");
     }
 
     #[test]
