@@ -324,18 +324,24 @@ pub struct OutputArgs {
     /// Replace an existing --out folder of results (one draftsim wrote, never other files).
     #[arg(long)]
     pub force: bool,
-    /// Table format.
-    #[arg(long, default_value = "csv", value_parser = Known(format_names))]
-    pub format: String,
+    /// Table format [default: csv; `merge`: the shards' format].
+    #[arg(long, value_parser = Known(format_names))]
+    pub format: Option<String>,
 }
 
 impl OutputArgs {
+    /// The format `--format` asked for, if it was given.
+    pub fn asked_format(&self) -> Result<Option<Format>> {
+        Ok(self.format.as_deref().map(str::parse).transpose()?)
+    }
+
     /// Checks the format and prepares the staging folder (before any simulation runs).
     pub fn open(&self) -> Result<(Format, Option<OutputDir>)> {
-        let format: Format = self.format.parse()?;
+        let format = self.asked_format()?.unwrap_or(Format::Csv);
         // Asked for a format, a user expects files: without --out there are none.
         if self.out.is_none() && format != Format::Csv {
-            warn(&format!("--format {}: tables are written only with --out DIR; the terminal shows text", self.format));
+            let name = self.format.as_deref().unwrap_or_default();
+            warn(&format!("--format {name}: tables are written only with --out DIR; the terminal shows text"));
         }
         // As --format: a flag that does nothing without --out is said to.
         if self.out.is_none() && self.force {

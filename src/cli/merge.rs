@@ -370,12 +370,11 @@ pub fn run(args: MergeArgs) -> Result<()> {
         return merge_study(&args.dirs, &args.output, &args.quiet);
     }
     // A run's shards wrote their tables in a format: the merged run keeps it unless
-    // --format says otherwise (the flag's default cannot tell "csv" asked from unsaid).
-    let asked = std::env::args().any(|a| a == "--format" || a.starts_with("--format="));
-    let shards_wrote_parquet = std::fs::read_dir(&args.dirs[0])
+    // --format names another.
+    let wrote_parquet = std::fs::read_dir(&args.dirs[0])
         .map(|d| d.flatten().any(|e| e.path().extension().is_some_and(|x| x == "parquet")))
         .unwrap_or(false);
-    let format: Format = if !asked && shards_wrote_parquet { Format::Parquet } else { args.output.format.parse()? };
+    let format = args.output.asked_format()?.unwrap_or(if wrote_parquet { Format::Parquet } else { Format::Csv });
     let Some(out_path) = &args.output.out else {
         return Err(InputError::new("merge: give --out DIR for the merged tables").into());
     };
@@ -542,7 +541,7 @@ const SHARDED: [&dyn Study; 5] = [&Compare, &Sweep, &Ladder, &Sensitivity, &Vers
 /// Merges the folders of a study's shards into the tables of the unsharded study, after
 /// checking that they are the shards of one study and hold each unit exactly once.
 pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietArg) -> Result<()> {
-    let format: Format = output.format.parse()?;
+    output.asked_format()?;
     let Some(out_path) = &output.out else {
         return Err(InputError::new("merge: give --out DIR for the merged tables").into());
     };
@@ -570,6 +569,11 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
     }
     let first = &parts[0];
     let count = first.shard.count;
+    // The format the shards were asked for, unless --format names another.
+    let asked_of_shards = first.format.as_deref().map(str::parse::<Format>).transpose();
+    let asked_of_shards =
+        asked_of_shards.map_err(|e| InputError::new(format!("{}: {e}", dirs[0].join(STUDY_SHARD).display())))?;
+    let format = output.asked_format()?.or(asked_of_shards).unwrap_or(Format::Csv);
     let bad = |e: serde_json::Error| InputError::new(format!("{}: {e}", dirs[0].join(STUDY_SHARD).display()));
     let wrong = |at: usize, what: &str| {
         InputError::new(format!("{}: {what}; play that shard again", dirs[at].join(STUDY_SHARD).display()))

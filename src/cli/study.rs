@@ -116,6 +116,10 @@ pub(super) struct StudyShard {
     /// in shards written before it was kept).
     #[serde(default)]
     pub results_crc32: Option<u32>,
+    /// The table format the shard was asked for, other than CSV: the merge's unless its
+    /// own `--format` names another.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
 }
 
 /// The checksum a study shard keeps of its results.
@@ -148,6 +152,7 @@ impl StudyShard {
             part: work.part,
             results_crc32: Some(results_crc32(&results)),
             results,
+            format: None,
         })
     }
 }
@@ -207,14 +212,8 @@ where
 /// Writes a study shard's folder: its study.json (with the shard) and its results.
 pub(super) fn write_shard(out: Option<OutputDir>, format: Format, part: StudyShard, quiet: &QuietArg) -> Result<()> {
     let Some(dir) = out else { return Ok(()) };
-    // A shard writes no tables: the format is the merge's to choose.
-    if format != Format::Csv {
-        super::args::warn(&format!(
-            "--format {}: a study's shard keeps its results for `draftsim merge`, which writes the tables: give --format {} to merge",
-            format.extension(),
-            format.extension()
-        ));
-    }
+    // A shard writes no tables: it keeps the format for the merge that writes them.
+    let part = StudyShard { format: (format != Format::Csv).then(|| format.extension().to_string()), ..part };
     let mut meta = part.study.clone();
     meta["version"] = part.version.clone().into();
     meta["shard"] = serde_json::json!(part.shard);

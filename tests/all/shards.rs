@@ -286,17 +286,26 @@ fn a_shard_with_nothing_to_play_says_so_and_merges() {
 }
 
 /// A study's shard holds rows that only a merge makes tables of: a format asked of it is
-/// left to the merge, and its report is refused with the merge to run, in one line, and
-/// writes nothing.
+/// the merge's unless the merge names another, and its report is refused with the merge to
+/// run, in one line, and writes nothing.
 #[test]
 fn a_study_shard_is_reported_after_a_merge() {
     let dir = scratch("study-shard-report");
-    let shard = dir.join("cmp-0");
-    // A shard writes no tables, so a format asked of it is the merge's: it says so.
-    let args = ["5", "--quiet", "--format", "parquet", "--shard", "0/2", "--out", shard.to_str().unwrap()];
-    let o = draftsim(&[&COMPARE[..], &args].concat());
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("--format parquet: a study's shard keeps its results for `draftsim merge`, which writes the tables: give --format parquet to merge"), "{}", stderr(&o));
+    let shards: Vec<PathBuf> = (0..2).map(|i| dir.join(format!("cmp-{i}"))).collect();
+    for (i, shard) in shards.iter().enumerate() {
+        let at = format!("{i}/2");
+        let args = ["5", "--quiet", "--format", "parquet", "--shard", &at, "--out", shard.to_str().unwrap()];
+        let o = draftsim(&[&COMPARE[..], &args].concat());
+        assert!(o.status.success() && stderr(&o).is_empty(), "{}", stderr(&o));
+    }
+    let names = |d: &Path| files(d).into_iter().map(|f| f.0).filter(|n| n.starts_with("matrix.")).collect::<Vec<_>>();
+    let (kept, csv) = (dir.join("merged"), dir.join("merged-csv"));
+    let (s0, s1) = (shards[0].to_str().unwrap(), shards[1].to_str().unwrap());
+    ok(&["merge", s0, s1, "--quiet", "--out", kept.to_str().unwrap()]);
+    assert_eq!(names(&kept), ["matrix.parquet"], "the shards' format, unasked");
+    ok(&["merge", s0, s1, "--quiet", "--format", "csv", "--out", csv.to_str().unwrap()]);
+    assert_eq!(names(&csv), ["matrix.csv"], "the format the merge names");
+    let shard = &shards[0];
     let out = dir.join("report");
     let o = draftsim(&["report", shard.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     let err = stderr(&o);
