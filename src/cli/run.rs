@@ -80,7 +80,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         "{} · {players} players · {field} · seed {seed} · {}{planned} {} ({per} seating{} a deal){}",
         args.game.name(),
         args.until_ci.map(|w| format!("until every win-rate half-width is at most {w}, at most ")).unwrap_or_default(),
-        game.measures().units(),
+        if planned == 1 { game.measures().unit.clone() } else { game.measures().units() },
         if per == 1 { "" } else { "s" },
         shard
             .map(|s| format!(" · shard {}/{} plays {} of them", s.index, s.count, s.deals_of(planned / per) * per))

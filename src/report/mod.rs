@@ -295,6 +295,16 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
                 "`{name}` is shard {i}/{n} of its run: its figures are from its share of the deals only; `draftsim merge` every shard's folder for the whole run's."
             ));
         }
+        // A run's shard with no deal of its own (fewer chunks than shards) has nothing to say.
+        if dir.join("run.json").exists() && meta.as_ref().is_some_and(|m| m["rounds"].as_u64() == Some(0)) {
+            let which =
+                shard.map_or(String::new(), |(i, n)| format!(" (shard {i}/{n} of a run too short for {n} shards)"));
+            return Err(InputError::new(format!(
+                "{}: played no units{which}: `draftsim merge` every shard's folder --out DIR, then report DIR",
+                dir.display()
+            ))
+            .into());
+        }
         let measures = meta.as_ref().and_then(game_measures);
         // The limits given to the report, then those the study kept (sweep --require).
         let mut requires = options.requires.to_vec();

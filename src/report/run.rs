@@ -105,8 +105,9 @@ pub(super) fn run_section(
         } else {
             format!("{top}; {}: {}.", person(&strategies[w], "scores least"), at(w))
         };
+        // Said only where another strategy wins more often than the top scorer (not ties).
         if let Some(m) = (0..strategies.len()).filter(|&i| wr[i].is_finite()).max_by(|&x, &y| wr[x].total_cmp(&wr[y]))
-            && m != b
+            && wr[m] > wr[b]
         {
             let whose = if strategies[m] == crate::outside::HUMAN {
                 "yours".to_string()

@@ -90,6 +90,14 @@ pub(super) fn outcome(measures: &Measures, seats: &[SeatResult]) -> Result<(), E
             )));
         }
         for m in &measures.measures {
+            if let Kind::Mean { slot } = m.kind
+                && !m.bounds.contains(seat.sums[slot] as f64)
+            {
+                return Err(Error::Invariant(format!(
+                    "seat {s}: {} is {}, outside what it can be ({})",
+                    m.key, seat.sums[slot], m.bounds
+                )));
+            }
             if let Kind::Rate { slot, per } = m.kind {
                 let limit = per.map_or(seat.rounds, |p| seat.counters[p]);
                 if seat.counters[slot] > limit {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::record::{MAX_SEATS, SHARE_UNIT, SeatResult};
 use super::tally::RatioSums;
-use crate::stats::{self, Estimate};
+use crate::stats::{self, Bounds, Estimate};
 
 /// Unit lengths (decisions per unit) are counted exactly up to this; longer units share
 /// the last bin.
@@ -307,7 +307,9 @@ impl HealthSums {
             return None;
         }
         let rate = RATIO_FIGURES[i].rate;
-        sums.ratio(rate).or_else(|| Some(fallback(sums, rate)))
+        // A share lies in [0, 1]; the other figures count (decisions, legal moves).
+        let bounds = if rate { Bounds::between(0.0, 1.0) } else { Bounds::at_least(0.0) };
+        Some(bounds.clamp(sums.ratio(rate).unwrap_or_else(|| fallback(sums, rate))))
     }
 
     /// The `q` quantile of the unit length (0 < q < 1) with a distribution-free 95%
@@ -387,13 +389,6 @@ pub struct HealthFigure {
     pub description: String,
 }
 
-/// The difference of two estimates with their half-widths combined as if independent.
-fn difference(a: Estimate, b: Estimate) -> Estimate {
-    let mean = a.mean - b.mean;
-    let half = (a.half_width().powi(2) + b.half_width().powi(2)).sqrt();
-    Estimate { mean, lo: mean - half, hi: mean + half }
-}
-
 /// The health card of a run: its ratio figures, seat balance, the skill gap when `random`
 /// is seated, and the unit length's percentiles (and the share of units whose length lies
 /// in `ideal`, when given).
@@ -445,10 +440,12 @@ pub fn health_figures(tally: &super::Tally, strategies: &[String], ideal: Option
     if let Some(r) = strategies.iter().position(|s| s == "random") {
         let best = (0..strategies.len())
             .filter(|&x| x != r)
-            .map(|x| tally.score_per_round(x))
-            .max_by(|a, b| a.mean.total_cmp(&b.mean));
+            .max_by(|&a, &b| tally.score_per_round(a).mean.total_cmp(&tally.score_per_round(b).mean));
         if let Some(b) = best {
-            push("skill_gap", difference(b, tally.score_per_round(r)), "best strategy's score per unit minus random's");
+            // The paired difference on the same deals, as the pairs table gives it.
+            let d = tally.pair_difference(b.min(r), b.max(r));
+            let gap = if b < r { d } else { Estimate { mean: -d.mean, lo: -d.hi, hi: -d.lo } };
+            push("skill_gap", gap, "best strategy's score per unit minus random's, paired on the same deals");
         }
     }
     out

@@ -48,6 +48,9 @@ pub struct Measure {
     pub description: String,
     /// Which wide tables show it.
     pub shown: Shown,
+    /// What one seat's count can be in one unit (checked by `draftsim check`), and so its
+    /// mean: no interval is reported past it.
+    pub bounds: crate::stats::Bounds,
 }
 
 impl Measure {
@@ -59,6 +62,7 @@ impl Measure {
             kind: Kind::Rate { slot, per: None },
             description: description.into(),
             shown,
+            bounds: crate::stats::Bounds::between(0.0, 1.0),
         }
     }
 
@@ -67,9 +71,18 @@ impl Measure {
         Measure { kind: Kind::Rate { slot, per: Some(per) }, ..Measure::rate(slot, key, column, shown, description) }
     }
 
-    /// A mean of sum `slot` per seat and unit of play.
+    /// A mean of sum `slot` per seat and unit of play, a count: never below 0.
     pub fn mean(slot: usize, key: &str, column: &str, shown: Shown, description: &str) -> Measure {
-        Measure { kind: Kind::Mean { slot }, ..Measure::rate(0, key, column, shown, description) }
+        Measure {
+            kind: Kind::Mean { slot },
+            bounds: crate::stats::Bounds::at_least(0.0),
+            ..Measure::rate(0, key, column, shown, description)
+        }
+    }
+
+    /// A mean of sum `slot` per seat and unit of play that may be negative (net chips).
+    pub fn signed_mean(slot: usize, key: &str, column: &str, shown: Shown, description: &str) -> Measure {
+        Measure { bounds: crate::stats::Bounds::NONE, ..Measure::mean(slot, key, column, shown, description) }
     }
 }
 

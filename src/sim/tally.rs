@@ -760,8 +760,15 @@ fn grouped_win_rate(counts: &Counts, share: Option<&PairedSums>, instances: i64)
 }
 
 /// A declared measure's estimate over deal groups (`sums`, complete ones only) where they
-/// are enough and spread (see [`RatioSums::ratio`]), else `units`, the estimate over units.
+/// are enough and spread (see [`RatioSums::ratio`]), else `units`, the estimate over units;
+/// either cut at what the measure can be.
 fn grouped_measure(units: (stats::Estimate, u64), sums: Option<&RatioSums>, m: &Measure) -> (stats::Estimate, u64) {
+    let (e, n) = grouped_or_units(units, sums, m);
+    (m.bounds.clamp(e), n)
+}
+
+/// A declared measure's estimate over deal groups, or over units (see [`grouped_measure`]).
+fn grouped_or_units(units: (stats::Estimate, u64), sums: Option<&RatioSums>, m: &Measure) -> (stats::Estimate, u64) {
     let rate = matches!(m.kind, Kind::Rate { .. });
     match sums.and_then(|g| g.ratio(rate)) {
         Some(e) => {
@@ -819,6 +826,28 @@ mod tests {
         let m = measures();
         assert_eq!(t.strategy(0).measure(&m.measures[0]).0.mean, 1.0);
         assert_eq!(t.seat(1).measure(&m.measures[1]).0.mean, 2.5);
+    }
+
+    #[test]
+    fn a_count_and_a_signed_sum_are_cut_where_they_can_be() {
+        let counted = measures();
+        let signed = Measures::declaring(vec![Measure::signed_mean(0, "b", "mean_b", Shown::Both, "")]);
+        for (m, index, lo) in [(&counted, 1, Some(0.0)), (&signed, 0, None)] {
+            let mut t = Tally::new(1, 1, m);
+            // Two units counting 0 and 1: t on one degree of freedom spans 0.5 +- 6.35.
+            for sum in [0, 1] {
+                let mut r = SeatResult::default();
+                r.sums[0] = sum;
+                t.add_seat(0, 0, &r);
+            }
+            let (e, n) = t.measure(0, index, &m.measures[index]);
+            assert_eq!((e.mean, n), (0.5, 2));
+            assert!(e.hi > 6.0, "{e:?}");
+            match lo {
+                Some(lo) => assert_eq!(e.lo, lo, "a count's mean is never below 0"),
+                None => assert!(e.lo < -5.0, "a signed sum is not cut: {e:?}"),
+            }
+        }
     }
 
     #[test]

@@ -499,6 +499,54 @@ fn intervals_stop_at_what_the_rules_allow() {
     assert!(length.contains("(95% interval 1.00 to "), "{length}");
 }
 
+/// The skill gap is the pairs table's row of the best strategy against random, figure and
+/// interval alike; a tie for the most wins is not told as a lead; a health figure that
+/// counts stays at 0 or above; and a run's shard that played nothing is refused by
+/// `report` in one line, writing nothing.
+#[test]
+fn the_skill_gap_is_the_paired_row_and_a_report_says_no_more_than_the_run() {
+    let dir = scratch("skill-gap");
+    let out = dir.join("kuhn");
+    let o = draftsim(&["run", "--game", "kuhn-poker", "--rounds", "200", "--quiet", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let row = |table: &str, start: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(out.join(table)).unwrap();
+        let line = text.lines().find(|l| l.starts_with(start)).unwrap_or_else(|| panic!("no {start} in {text}"));
+        line.split(',').map(str::to_string).collect()
+    };
+    let (gap, pair) = (row("health.csv", "skill_gap,"), row("pairs.csv", "tight,random,"));
+    assert_eq!(gap[1..4], pair[3..6], "skill gap {gap:?} against the pair {pair:?}");
+    // Tight and random split Kuhn's hands evenly (each deal at both seatings).
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    assert!(summary.lines().skip(1).all(|l| l.split(',').nth(4) == Some("0.5")), "{summary}");
+    let report = dir.join("report");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(!md.contains("The highest win rate is"), "a tie told as a lead:\n{md}");
+    // One deal: the decisions per hand have no spread over deals to measure, and stay >= 0.
+    let one = dir.join("one");
+    let o = draftsim(&["run", "--game", "kuhn-poker", "--rounds", "2", "--quiet", "--out", one.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let health = std::fs::read_to_string(one.join("health.csv")).unwrap();
+    for figure in ["length_mean,", "legal_moves_mean,"] {
+        let line = health.lines().find(|l| l.starts_with(figure)).unwrap_or_else(|| panic!("{health}"));
+        let lo: f64 = line.split(',').nth(2).unwrap().parse().unwrap();
+        assert!(lo >= 0.0, "{line}");
+    }
+    // A shard of a run of one deal in two: the second plays nothing.
+    let empty = dir.join("empty");
+    let args = ["run", "--game", "kuhn-poker", "--rounds", "2", "--shard", "1/2", "--quiet", "--out"];
+    let o = draftsim(&[&args[..], &[empty.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let refused = dir.join("refused");
+    let o = draftsim(&["report", empty.to_str().unwrap(), "--out", refused.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o).trim().lines().count(), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("played no units (shard 1/2 of a run too short for 2 shards)"), "{}", stderr(&o));
+    assert!(!refused.exists(), "a refused report writes nothing");
+}
+
 /// Warnings print under `--quiet` too: a rules option that does nothing, and a run too short
 /// for its score intervals (one deal), which says how many rounds give two.
 #[test]

@@ -637,3 +637,32 @@ fn threshold_betting_sizes_its_raises_under_pot_limit_only() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("bet.size"), "{}", stderr(&o));
 }
+
+/// A replay calls the first chips put in a betting round a bet, and only a later one a
+/// raise (or a call): over many rounds of the default table, under fixed and pot limits.
+#[test]
+fn a_replay_tells_a_bet_from_a_raise() {
+    use draftsim::sim::{Lineup, Seatings};
+    for limit in ["", "limit = \"pot-limit\"\n"] {
+        let info = draftsim::games::find("seven-card-draft").unwrap();
+        let (game, seats) = (info.build)(Some(limit), None, None).unwrap();
+        let seatings = Seatings::new(&Lineup::new(&seats), game.players(), true).unwrap();
+        let (mut bets, mut raises) = (0, 0);
+        for k in 0..60 {
+            let text = game.replay(7, &seatings, k).unwrap();
+            let mut opened = false;
+            for line in text.lines() {
+                if line.starts_with("-- Betting round") {
+                    opened = false;
+                } else if line.contains(") bets ") {
+                    assert!(!opened, "a second bet in a round: {line}\n{text}");
+                    (opened, bets) = (true, bets + 1);
+                } else if line.contains(") raises by ") || line.contains(") calls ") {
+                    assert!(opened, "a raise or call with no bet before it: {line}\n{text}");
+                    raises += usize::from(line.contains("raises"));
+                }
+            }
+        }
+        assert!(bets > 20 && raises > 5, "{limit}: {bets} bets and {raises} raises told");
+    }
+}

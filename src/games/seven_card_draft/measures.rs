@@ -80,7 +80,7 @@ pub fn measures(variant: &Variant) -> Measures {
             Shown::Hidden,
             "hate picks (not the best card for the bot itself) per seat and unit",
         ),
-        Measure::mean(
+        Measure::signed_mean(
             HATE_ROUNDS_NET,
             "hate_rounds_net",
             "mean_hate_rounds_net",

@@ -56,6 +56,8 @@ pub fn tell(variant: &Variant, names: &[&str], events: &[Event], result: Option<
                     Action::Fold => "folds".to_string(),
                     Action::Check => "checks".to_string(),
                     Action::Call => format!("calls {}", action.paid),
+                    // With nothing to call, a raise opens the betting: a bet.
+                    Action::Raise(by) if action.paid == by => format!("bets {by}"),
                     Action::Raise(by) => format!("raises by {by} (puts in {})", action.paid),
                 };
                 writeln!(out, "  {} {what}{}", seat(s), if all_in { ", all-in" } else { "" })
