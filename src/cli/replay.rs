@@ -15,8 +15,10 @@ pub struct ReplayArgs {
     pub seed: SeedArg,
     #[command(flatten)]
     pub rotate: RotateArg,
-    /// The round's index in the run (0-based, as in the rounds table).
-    #[arg(long, value_parser = whole::<u64>, allow_negative_numbers = true)]
+    /// The index in the run of the unit to tell, 0-based, as in the rounds table: a round,
+    /// or the game's own unit (a Sevens hand, a Seven Poker game, a Winston match); `--unit`
+    /// names the same.
+    #[arg(long, visible_alias = "unit", value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub round: u64,
 }
 

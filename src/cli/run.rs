@@ -180,12 +180,18 @@ pub fn run(args: RunArgs) -> Result<()> {
 /// Prints the summary and pairs tables.
 pub fn print_summary(tables: &[Table], tally: &Tally, measures: &Measures) {
     say!("{}", tables[0].to_aligned_text(4));
-    // The columns keep one name in every game, so one schema reads them all.
-    if measures.unit != "round" {
-        let per = measures.score.column.contains("_per_round");
+    // The columns keep one name in every game, so one schema reads them all; a strategy
+    // holding several seats counts each unit once a seat.
+    let several = (0..tally.strategy_count()).any(|x| tally.strategy(x).rounds > tally.rounds);
+    if measures.unit != "round" || several {
+        let counted = if several {
+            format!("seat-{} (a {} once for each seat the strategy holds)", measures.units(), measures.unit)
+        } else {
+            measures.units()
+        };
+        let per = measures.unit != "round" && measures.score.column.contains("_per_round");
         say!(
-            "(the rounds column counts {}{}, as every game's tables name their units)",
-            measures.units(),
+            "(the rounds column counts {counted}{}; the columns keep these names in every game)",
             if per { format!(", and {} is per {}", measures.score.column, measures.unit) } else { String::new() }
         );
     }

@@ -499,6 +499,16 @@ fn intervals_stop_at_what_the_rules_allow() {
     assert!(length.contains("(95% interval 1.00 to "), "{length}");
 }
 
+/// `replay --unit` names the unit to tell as `--round` does, whatever the game calls it.
+#[test]
+fn replay_takes_the_unit_by_either_name() {
+    let by = |flag: &str| draftsim(&["replay", "--game", "seven-poker", flag, "3"]);
+    let (round, unit) = (by("--round"), by("--unit"));
+    assert!(unit.status.success(), "{}", stderr(&unit));
+    assert!(stdout(&unit).starts_with("== Game 3 of the run"), "{}", stdout(&unit));
+    assert_eq!(stdout(&round), stdout(&unit));
+}
+
 /// The skill gap is the pairs table's row of the best strategy against random, figure and
 /// interval alike; a tie for the most wins is not told as a lead; a health figure that
 /// counts stays at 0 or above; and a run's shard that played nothing is refused by
@@ -770,7 +780,14 @@ fn the_measures_table_reads_back_and_matches_the_summary() {
     let o = draftsim(&["run", "--game", "sevens", "--rounds", "4008", "--quiet", "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     // Sevens' unit is a hand: the summary says what its `rounds` column counts.
-    assert!(stdout(&o).contains("(the rounds column counts hands, and chips_per_round is per hand,"), "{}", stdout(&o));
+    let said =
+        "(the rounds column counts hands, and chips_per_round is per hand; the columns keep these names in every game)";
+    assert!(stdout(&o).contains(said), "{}", stdout(&o));
+    // A strategy at two seats counts each hand twice, and is told so.
+    let o = draftsim(&["run", "--game", "kuhn-poker", "--rounds", "30", "--seats", "tight,tight,random", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = "(the rounds column counts seat-hands (a hand once for each seat the strategy holds), and chips_per_round is per hand;";
+    assert!(stdout(&o).contains(said), "{}", stdout(&o));
     let measures = std::fs::read_to_string(out.join("measures.csv")).unwrap();
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     let header: Vec<&str> = summary.lines().next().unwrap().split(',').collect();
