@@ -209,14 +209,15 @@ pub(super) fn run_section(
             .collect::<Result<Vec<_>, Error>>()?;
         let file = format!("{prefix}fold-rate.svg");
         let title = "Fold rate by betting round and strategy";
-        let axes = charts::Axes::new(title, "betting round", "share of rounds folded", &labels);
+        let y = format!("share of {units} folded");
+        let axes = charts::Axes::new(title, "betting round", &y, &labels);
         charts::lines(&out.path().join(&file), &axes, &series)?;
         image(
             md,
             &file,
             title,
             &format!(
-                "Share of each strategy's rounds folded in each betting round (fold timing), with 95% intervals (Wilson, over seat-rounds); {n:.0} seat-rounds per strategy."
+                "Share of each strategy's {units} folded in each betting round (fold timing), with 95% intervals (Wilson, over seat-{units}); {n:.0} seat-{units} per strategy."
             ),
         );
     }
