@@ -541,7 +541,6 @@ const SHARDED: [&dyn Study; 5] = [&Compare, &Sweep, &Ladder, &Sensitivity, &Vers
 /// Merges the folders of a study's shards into the tables of the unsharded study, after
 /// checking that they are the shards of one study and hold each unit exactly once.
 pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietArg) -> Result<()> {
-    output.asked_format()?;
     let Some(out_path) = &output.out else {
         return Err(InputError::new("merge: give --out DIR for the merged tables").into());
     };
