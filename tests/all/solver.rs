@@ -776,7 +776,7 @@ fn a_game_that_is_not_zero_sum_measures_the_strategys_own_table() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let table = stdout(&o);
-    assert!(table.contains("victory_cards_per_game"), "{table}");
+    assert!(table.contains("lower bound in victory cards per game"), "{table}");
     let score = |seats: &str, strategy: &str| {
         let o = draftsim(&["run", "--game", "seven-poker", "--seats", seats, "--rounds", "24", "--quiet"]);
         assert!(o.status.success(), "{}", stderr(&o));
