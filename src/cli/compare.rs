@@ -59,7 +59,7 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         spec.players,
         spec.strategies.join(","),
         spec.seed,
-        draftsim::output::noun(rounds as i64, "round", "rounds"),
+        draftsim::output::noun(rounds as i64, &game.measures().unit, &game.measures().units()),
         if pairs == 1 { "" } else { "s" }
     ));
     warn_rules(game.as_ref());

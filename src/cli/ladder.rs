@@ -60,7 +60,7 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
         spec.players,
         budgets.join(","),
         spec.seed,
-        draftsim::output::noun(rounds as i64, "round", "rounds")
+        draftsim::output::noun(rounds as i64, &game.measures().unit, &game.measures().units())
     ));
     warn_rules(game.as_ref());
     let meta = serde_json::json!({

@@ -499,6 +499,15 @@ fn intervals_stop_at_what_the_rules_allow() {
     assert!(length.contains("(95% interval 1.00 to "), "{length}");
 }
 
+/// A study's opening line counts the game's own units: Sevens' hands, Kuhn's hands.
+#[test]
+fn studies_count_the_games_units() {
+    let o = draftsim(&["compare", "--game", "sevens", "--strategies", "tight,random", "--rounds", "48"]);
+    assert!(o.status.success() && stderr(&o).contains(" · 48 hands per pair (rounded up"), "{}", stderr(&o));
+    let o = draftsim(&["ladder", "--game", "kuhn-poker", "--budgets", "1,2", "--rounds", "20"]);
+    assert!(o.status.success() && stderr(&o).contains(" · 20 hands per step (rounded up"), "{}", stderr(&o));
+}
+
 /// `replay --unit` names the unit to tell as `--round` does, whatever the game calls it.
 #[test]
 fn replay_takes_the_unit_by_either_name() {
