@@ -439,6 +439,18 @@ pub fn warn_one_deal(subject: &str, aside: &str, what: &str, rounds_needed: u64)
     warn(&format!("{subject} is one deal{aside}: {what}; use --rounds {rounds_needed} or more"));
 }
 
+/// What each part of a study plays, as its opening line says it: "1,008 hands per pair
+/// (1,000 asked, rounded up to whole deals)", or the count alone where none was added.
+/// `played` is the fewest and the most any part plays.
+pub fn units_each(asked: u64, played: (u64, u64), (unit, units): (&str, &str), each: &str) -> String {
+    let noun = |n: u64| draftsim::output::noun(n as i64, unit, units);
+    match played {
+        (a, b) if a == b && a == asked => format!("{asked} {} per {each}", noun(asked)),
+        (a, b) if a == b => format!("{a} {} per {each} ({asked} asked, rounded up to whole deals)", noun(a)),
+        (a, b) => format!("{a} to {b} {units} per {each} ({asked} asked, rounded up to each {each}'s whole deals)"),
+    }
+}
+
 /// Prints the rules' warnings (options that do nothing) on stderr.
 pub fn warn_rules(runner: &dyn Runner) {
     for w in runner.warnings() {

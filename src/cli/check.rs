@@ -34,7 +34,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let lineup = Lineup::new(&seats);
     let plan = Plan { seed, rounds, rotate: !args.rotate.no_rotate, shard: None, until_ci: None, cards: false };
     let per = Seatings::new(&lineup, game.players(), plan.rotate)?.len() as u64;
-    let planned = rounds.div_ceil(per) * per;
+    let planned = draftsim::sim::deals_for(rounds, per) * per;
     let progress = args.exec.bar(planned);
     let report = args.exec.pool()?.install(|| {
         game.check(&lineup, &plan, Some(&INTERRUPTED), &mut |done, _| {

@@ -53,13 +53,15 @@ pub fn compare(args: CompareArgs) -> Result<()> {
     let shard = args.shard.get(&args.batch.output)?;
     let (format, out) = args.batch.output.open()?;
     let pairs = spec.strategies.len() * spec.strategies.len().saturating_sub(1) / 2;
+    let played = study::compare::units_per_pair(info, &spec)?;
+    let units = game.measures().units();
     args.batch.exec.note(&format!(
-        "{} · {} players · strategies {} · seed {} · {rounds} {} per pair (rounded up to whole deals), {pairs} pair{}",
+        "{} · {} players · strategies {} · seed {} · {}, {pairs} pair{}",
         info.name,
         spec.players,
         spec.strategies.join(","),
         spec.seed,
-        draftsim::output::noun(rounds as i64, &game.measures().unit, &game.measures().units()),
+        super::args::units_each(rounds, (played, played), (&game.measures().unit, &units), "pair"),
         if pairs == 1 { "" } else { "s" }
     ));
     warn_rules(game.as_ref());

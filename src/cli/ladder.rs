@@ -54,13 +54,15 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
     let shard = args.shard.get(&args.batch.output)?;
     let (format, out) = args.batch.output.open()?;
     let budgets: Vec<String> = spec.budgets.iter().map(u32::to_string).collect();
+    let played = study::ladder::units_per_step(info, &spec)?;
+    let units = game.measures().units();
     args.batch.exec.note(&format!(
-        "{} · {} players · search budgets {} · seed {} · {rounds} {} per step (rounded up to whole deals)",
+        "{} · {} players · search budgets {} · seed {} · {}",
         info.name,
         spec.players,
         budgets.join(","),
         spec.seed,
-        draftsim::output::noun(rounds as i64, &game.measures().unit, &game.measures().units())
+        super::args::units_each(rounds, (played, played), (&game.measures().unit, &units), "step")
     ));
     warn_rules(game.as_ref());
     let meta = serde_json::json!({

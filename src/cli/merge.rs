@@ -472,7 +472,7 @@ pub fn run(args: MergeArgs) -> Result<()> {
     }
     // Every deal of a fixed-length run is in exactly one shard.
     let per = draftsim::sim::Seatings::new(&lineup, game.players(), first.rotate)?.len() as u64;
-    let planned = first.rounds_requested.div_ceil(per).max(1).saturating_mul(per);
+    let planned = draftsim::sim::deals_for(first.rounds_requested, per).saturating_mul(per);
     let played = parts.iter().try_fold(0u64, |sum, (_, t)| sum.checked_add(t.rounds));
     if played != Some(planned) {
         return Err(InputError::new(format!(

@@ -70,7 +70,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     let plan = Plan { seed, rounds, rotate: !args.rotate.no_rotate, shard, until_ci: args.until_ci, cards: args.cards };
     let players = game.players();
     let per = Seatings::new(&lineup, players, plan.rotate)?.len() as u64;
-    let planned = rounds.div_ceil(per) * per;
+    let planned = draftsim::sim::deals_for(rounds, per) * per;
     let field = if seats.len() == players {
         format!("seats {}", seats.join(","))
     } else {

@@ -126,7 +126,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
     let (base_text, players, seats) = sensitivity::base(info, &spec)?;
     let (base, _) = args.game.game.build(info, Some(&base_text), None, Some(&seats))?;
     let per = Seatings::new(&Lineup::new(&seats), players, true)?.len() as u64;
-    spec.deals = rounds.div_ceil(per);
+    spec.deals = draftsim::sim::deals_for(rounds, per);
     // An effect is a paired difference over deal groups: one group gives no interval, so a
     // study of one would find nothing and seem to say the variant is robust.
     if args.budget_time.is_none() && spec.deals < 2 {

@@ -67,7 +67,12 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         study::tune::check_requires(&requires, &known, info.name)?;
     }
     // The base's rules in force (every default written out), when the base alone builds.
-    let rules = (info.build)(Some(&base_rules), None, Some(&seats)).map_or(base_rules, |(g, _)| g.rules_toml());
+    let built = (info.build)(Some(&base_rules), None, Some(&seats)).ok();
+    // The game's unit, from the base (a sweep of player counts keeps the game's unit).
+    let (unit, units) = built.as_ref().map_or(("round".to_string(), "rounds".to_string()), |(g, _)| {
+        (g.measures().unit.clone(), g.measures().units())
+    });
+    let rules = built.map_or(base_rules, |(g, _)| g.rules_toml());
     let shard = args.shard.get(&args.batch.output)?;
     let (format, out) = args.batch.output.open()?;
     let variants = study::sweep::variant_count(&spec);
@@ -76,7 +81,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         None => format!("{players} players"),
     };
     let note = format!(
-        "{} · {players_note} · seats {}{} · seed {} · {rounds} {} per variant (rounded up to whole deals), {variants} variant{}",
+        "{} · {players_note} · seats {}{} · seed {} · {}, {variants} variant{}",
         info.name,
         spec.seats.clone().unwrap_or_else(|| draftsim::sim::listed(&seats, players)).join(","),
         match &spec.seats {
@@ -87,7 +92,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
             Some(_) => String::new(),
         },
         spec.seed,
-        draftsim::output::noun(rounds as i64, "round", "rounds"),
+        super::args::units_each(rounds, study::sweep::units_per_variant(info, &spec)?, (&unit, &units), "variant"),
         if variants == 1 { "" } else { "s" }
     );
     let mut meta = serde_json::json!({

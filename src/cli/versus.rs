@@ -129,7 +129,7 @@ pub fn versus(args: VersusArgs) -> Result<()> {
         built.push((game, seats));
     }
     let per = Seatings::new(&Lineup::new(&built[0].1), built[0].0.players(), true)?.len() as u64;
-    spec.deals = rounds.div_ceil(per);
+    spec.deals = draftsim::sim::deals_for(rounds, per);
     // Each figure is a paired difference over deals: one deal gives no interval, and a
     // verdict of no change from it would be no verdict.
     if spec.deals < 2 {

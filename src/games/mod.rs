@@ -315,11 +315,11 @@ pub fn find(name: &str) -> Result<&'static GameInfo, InputError> {
         let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
         // A near spelling, else the one game whose name begins with it (`kuhn`, `winston`).
         let begins: Vec<&str> = names.iter().copied().filter(|n| !name.is_empty() && n.starts_with(name)).collect();
-        let close = presets::closest(name, names.iter().copied()).or(match begins[..] {
-            [one] => Some(one),
-            _ => None,
-        });
-        let close = close.map(|n| format!(" (did you mean '{n}'?)")).unwrap_or_default();
+        let mut close = presets::closest(name, names.iter().copied());
+        if let ([], [one]) = (&close[..], &begins[..]) {
+            close.push(one);
+        }
+        let close = presets::did_you_mean(&close, "'");
         InputError::new(format!("unknown game '{name}'{close}: use one of {}", names.join(", ")))
     })
 }

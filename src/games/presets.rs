@@ -140,20 +140,36 @@ fn in_words(what: &str) -> String {
     }
     if let Some(rest) = what.strip_prefix("unknown field `")
         && let Some((name, known)) = rest.split_once("`, expected one of ")
-        && let Some(k) = closest(name, known.split(", ").map(|k| k.trim_matches('`')))
+        && let close = closest(name, known.split(", ").map(|k| k.trim_matches('`')))
+        && !close.is_empty()
     {
-        return format!("unknown field `{name}`: did you mean `{k}`? (expected one of {known})");
+        let close: Vec<String> = close.iter().map(|k| format!("`{k}`")).collect();
+        return format!("unknown field `{name}`: did you mean {}? (expected one of {known})", close.join(" or "));
     }
     what.to_string()
 }
 
-/// The name of `names` a typo away from `name` (at most two edits, fewer than the name's
-/// length), the closest: what a "did you mean" offers.
-pub(crate) fn closest<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    (names.into_iter().map(|n| (strsim::levenshtein(name, n), n)))
-        .filter(|&(d, n)| d <= 2 && d < n.len())
-        .min()
-        .map(|(_, n)| n)
+/// The names of `names` a typo away from `name`, closest first, at most two: what a "did
+/// you mean" offers. A typo is at most two edits, or three with the first two letters
+/// right (`tite` is two from `hate` and three from `tight`), and fewer than the name's
+/// length.
+pub(crate) fn closest<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let prefix: String = name.chars().take(2).collect();
+    let mut close: Vec<(usize, &str)> = (names.into_iter().map(|n| (strsim::levenshtein(name, n), n)))
+        .filter(|&(d, n)| d < n.len() && (d <= 2 || (d == 3 && prefix.chars().count() == 2 && n.starts_with(&prefix))))
+        .collect();
+    close.sort();
+    close.into_iter().take(2).map(|(_, n)| n).collect()
+}
+
+/// " (did you mean 'a'?)", " (did you mean 'a' or 'b'?)", or nothing, each name within
+/// `quote`s.
+pub(crate) fn did_you_mean(close: &[&str], quote: &str) -> String {
+    if close.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = close.iter().map(|n| format!("{quote}{n}{quote}")).collect();
+    format!(" (did you mean {}?)", names.join(" or "))
 }
 
 /// Collapses a multi-line parser message into one line.
@@ -250,8 +266,7 @@ pub fn preset_text(presets: &[(&str, &str)], name_or_path: &str, game: &str) -> 
         )));
     }
     let names: Vec<&str> = presets.iter().map(|(n, _)| *n).collect();
-    let close =
-        closest(name_or_path, names.iter().copied()).map(|n| format!(" (did you mean '{n}'?)")).unwrap_or_default();
+    let close = did_you_mean(&closest(name_or_path, names.iter().copied()), "'");
     Err(InputError::new(format!(
         "unknown strategy '{name_or_path}' for {game}{close}: use one of {} or a path to a .toml file",
         names.join(", ")
@@ -424,6 +439,18 @@ mod tests {
 
     /// An unknown key in a table read through a tagged enum is placed on its own line, not
     /// the table's header.
+    #[test]
+    fn a_typo_is_offered_the_nearest_names_with_a_longer_one_when_it_starts_alike() {
+        let names = ["greedy", "hate", "tight", "bluffer", "random", "cfr"];
+        assert_eq!(closest("tite", names), ["hate", "tight"]);
+        assert_eq!(closest("hat", names), ["hate"]);
+        // Three edits from a name that starts otherwise is no typo of it.
+        assert_eq!(closest("bat", names), ["hate"]);
+        assert!(closest("xyz", names).is_empty());
+        assert_eq!(did_you_mean(&closest("tite", names), "'"), " (did you mean 'hate' or 'tight'?)");
+        assert_eq!(did_you_mean(&[], "'"), "");
+    }
+
     #[test]
     fn an_unknown_key_of_a_tagged_table_is_named_at_its_line() {
         #[derive(Debug, serde::Deserialize)]

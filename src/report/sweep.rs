@@ -215,6 +215,8 @@ pub(super) fn sweep_section(
         // Its interval's ends, where the sweep table has them.
         let ends = if has(&variants, &format!("{metric}_lo")) {
             Some((floats(&variants, &format!("{metric}_lo"))?, floats(&variants, &format!("{metric}_hi"))?))
+                // A figure without an interval (a p-value) leaves its ends empty.
+                .filter(|(lo, _)| !lo.iter().all(|v| v.is_nan()))
         } else {
             None
         };

@@ -430,10 +430,10 @@ pub fn health_figures(tally: &super::Tally, strategies: &[String], ideal: Option
             f.first_seat_edge,
             "first seat's win rate minus the other seats' mean, paired over deal groups",
         );
-        let p = f.seats_equal_p;
+        // A p-value has no interval: its ends are left undefined (empty in a table).
         push(
             "seats_equal_p",
-            Estimate { mean: p, lo: p, hi: p },
+            Estimate { mean: f.seats_equal_p, lo: f64::NAN, hi: f64::NAN },
             "p-value of the test that every seat wins equally often",
         );
     }

@@ -143,6 +143,12 @@ impl Shard {
     }
 }
 
+/// The deals a run of `rounds` plays with `seatings` seatings a deal: rounds are rounded up
+/// to whole deals, and a run plays at least one.
+pub fn deals_for(rounds: u64, seatings: u64) -> u64 {
+    rounds.div_ceil(seatings).max(1)
+}
+
 /// How a run is cut and seeded.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
@@ -314,7 +320,7 @@ pub fn run<G: Game>(
     let players = game.players();
     let seatings = Seatings::new(lineup, players, plan.rotate)?;
     let per = seatings.len() as u64;
-    let deals = plan.rounds.div_ceil(per).max(1);
+    let deals = deals_for(plan.rounds, per);
     let chunks = deals.div_ceil(CHUNK_DEALS);
     let shard = plan.shard.unwrap_or(Shard { index: 0, count: 1 });
     let mut tally = Tally::new(lineup.strategies.len(), players, game.measures());

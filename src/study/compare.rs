@@ -97,6 +97,16 @@ pub fn check_strategies(spec: &CompareSpec) -> Result<(), InputError> {
     Ok(())
 }
 
+/// The units each pair plays: the rounds asked for, split between an odd table's two
+/// lineups and rounded up to whole deals (every pair seats two strategies alike, so the
+/// count is every pair's).
+pub fn units_per_pair(info: &GameInfo, spec: &CompareSpec) -> Result<u64, Error> {
+    let (sides, _) = pair_sides(info, spec, 0, 1)?;
+    let lineups = sides.len() as u64;
+    let per = seatings_per_deal(&sides[0]);
+    Ok(lineups * crate::sim::deals_for(spec.rounds_per_pair.div_ceil(lineups), per) * per)
+}
+
 /// The pairs (a, b), a < b, in the order a comparison plays them.
 pub fn pair_list(strategies: usize) -> Vec<(usize, usize)> {
     (0..strategies).flat_map(|a| (a + 1..strategies).map(move |b| (a, b))).collect()
@@ -529,7 +539,7 @@ fn pair_lineups(sides: &[Side], plan: &Plan, at_once: u64, interrupt: Option<&At
     let [a1, b1] = side_units(&sides[1], per);
     let (scale0, scale1) = (i128::from(a1 * b1), i128::from(a0 * b0));
     let part = plan.shard.unwrap_or(Shard { index: 0, count: 1 });
-    let deals = plan.rounds.div_ceil(per).max(1);
+    let deals = crate::sim::deals_for(plan.rounds, per);
     let chunks = deals.div_ceil(CHUNK_DEALS).div_ceil(part.count);
     let slices = deals.div_ceil(part.count).div_ceil(at_once).min(chunks).max(1);
     let mut out = PairPart { tallies: Vec::new(), deals: DealSums::default() };

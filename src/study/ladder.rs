@@ -93,6 +93,11 @@ fn step_spec(spec: &LadderSpec, k: usize) -> CompareSpec {
     }
 }
 
+/// The units each step plays (its rounds rounded up to whole deals).
+pub fn units_per_step(info: &GameInfo, spec: &LadderSpec) -> Result<u64, Error> {
+    super::compare::units_per_pair(info, &step_spec(spec, 0))
+}
+
 /// The number of steps the ladder plays.
 pub fn step_count(spec: &LadderSpec) -> usize {
     spec.budgets.len().saturating_sub(1)

@@ -4,10 +4,10 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::error::{Error, InputError};
-use crate::games::presets::{closest, derived_name, split_top, toml_value};
+use crate::games::presets::{closest, derived_name, did_you_mean, split_top, toml_value};
 use crate::games::{GameInfo, Runner};
 use crate::output::{Table, Values};
-use crate::sim::{Lineup, Measures, Mode, Plan, Shard, Shown, Tally};
+use crate::sim::{Lineup, Measures, Mode, Plan, Seatings, Shard, Shown, Tally};
 use crate::stats::Estimate;
 
 /// One swept key and its values, as written on the command line (`players=3,4,5`).
@@ -173,11 +173,11 @@ impl<'a> RulesBase<'a> {
                 || self.info.rules_help.iter().any(|(k, _)| k == key);
             if !known {
                 let keys: Vec<&str> = self.info.rules_help.iter().map(|(k, _)| *k).collect();
-                let close = closest(key, keys.iter().copied()).map(|k| format!(" (did you mean {k}?)"));
+                let close = did_you_mean(&closest(key, keys.iter().copied()), "");
                 return Err(InputError::new(format!(
                     "{flag} {key}: not a rules key of {}{}; use one of {}",
                     self.info.name,
-                    close.unwrap_or_default(),
+                    close,
                     keys.join(", ")
                 )));
             }
@@ -379,6 +379,29 @@ pub fn sweep_from_tallies(info: &GameInfo, spec: &SweepSpec, tallies: Vec<Tally>
     let mut tallies = tallies.into_iter();
     let all: Vec<usize> = (0..count).collect();
     variants(info, spec, &all, &mut |_, _, _| {}, &mut |_, _| Ok(tallies.next().expect("one tally per variant")))
+}
+
+/// The fewest and the most units a variant of the sweep plays: its rounds rounded up to
+/// whole deals, whose seatings follow the variant's player count and seats. A variant that
+/// does not build is left out (playing it refuses it, naming the variant).
+pub fn units_per_variant(info: &GameInfo, spec: &SweepSpec) -> Result<(u64, u64), Error> {
+    let (_, base_players, _) = base(info, spec)?;
+    let rules = RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players);
+    let mut units = Vec::new();
+    for setting in grid(&spec.axes.iter().chain(&spec.vary).cloned().collect::<Vec<_>>()) {
+        let (rules_setting, vary_setting) = setting.split_at(spec.axes.len());
+        let built = rules.variant(rules_setting, "--set").ok().and_then(|(text, players)| {
+            let seats = seats_for(info, spec.seats.as_deref(), base_players, players).ok()?;
+            let seats = vary_seats(info, seats, vary_setting).ok()?;
+            let (runner, seats) = (info.build)(Some(&text), None, Some(&seats)).ok()?;
+            Seatings::new(&Lineup::new(&seats), runner.players(), true).ok()
+        });
+        if let Some(seatings) = built {
+            let per = seatings.len() as u64;
+            units.push(crate::sim::deals_for(spec.rounds, per) * per);
+        }
+    }
+    Ok((units.iter().copied().min().unwrap_or(spec.rounds), units.iter().copied().max().unwrap_or(spec.rounds)))
 }
 
 /// Gives a built variant (its runner and lineup) its tally: by playing it, or from a shard.

@@ -499,13 +499,68 @@ fn intervals_stop_at_what_the_rules_allow() {
     assert!(length.contains("(95% interval 1.00 to "), "{length}");
 }
 
-/// A study's opening line counts the game's own units: Sevens' hands, Kuhn's hands.
+/// A study's opening line counts the game's own units (Sevens' hands, Kuhn's hands), as
+/// many as its tables hold: the rounds asked for, rounded up to whole deals.
 #[test]
 fn studies_count_the_games_units() {
+    let dir = scratch("studies_count_units");
+    let rounds_column = |file: &Path| {
+        let text = std::fs::read_to_string(file).unwrap();
+        let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+        let at = header.iter().position(|&c| c == "rounds").expect(&text);
+        text.lines().skip(1).map(|l| l.split(',').nth(at).unwrap().to_string()).collect::<Vec<_>>()
+    };
     let o = draftsim(&["compare", "--game", "sevens", "--strategies", "tight,random", "--rounds", "48"]);
-    assert!(o.status.success() && stderr(&o).contains(" · 48 hands per pair (rounded up"), "{}", stderr(&o));
-    let o = draftsim(&["ladder", "--game", "kuhn-poker", "--budgets", "1,2", "--rounds", "20"]);
-    assert!(o.status.success() && stderr(&o).contains(" · 20 hands per step (rounded up"), "{}", stderr(&o));
+    assert!(o.status.success() && stderr(&o).contains(" · 48 hands per pair, 1 pair"), "{}", stderr(&o));
+    // Three players seat a pair both ways round, 54 hands in whole deals.
+    let out = dir.join("compare");
+    let o = draftsim(&[
+        "compare",
+        "--game",
+        "sevens",
+        "--players",
+        "3",
+        "--strategies",
+        "tight,random",
+        "--rounds",
+        "50",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let said = " · 54 hands per pair (50 asked, rounded up to whole deals), 1 pair";
+    assert!(o.status.success() && stderr(&o).contains(said), "{}", stderr(&o));
+    assert_eq!(rounds_column(&out.join("matrix.csv")), ["54", "54"]);
+    let out = dir.join("ladder");
+    let o = draftsim(&[
+        "ladder",
+        "--game",
+        "kuhn-poker",
+        "--budgets",
+        "1,2",
+        "--rounds",
+        "21",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success() && stderr(&o).contains(" · 22 hands per step (21 asked, rounded"), "{}", stderr(&o));
+    assert_eq!(rounds_column(&out.join("ladder.csv")), ["22"]);
+    // A sweep of player counts plays each count's whole deals: 72 hands at three players
+    // (each of the four strategies seated in three quarters of them), 60 at four.
+    let out = dir.join("sweep");
+    let o = draftsim(&[
+        "sweep",
+        "--game",
+        "sevens",
+        "--set",
+        "players=3,4",
+        "--rounds",
+        "50",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let said = " · 60 to 72 hands per variant (50 asked, rounded up to each variant's whole deals), 2 variants";
+    assert!(o.status.success() && stderr(&o).contains(said), "{}", stderr(&o));
+    assert_eq!(rounds_column(&out.join("sweep.csv")), ["54", "54", "54", "54", "60", "60", "60", "60"]);
 }
 
 /// `replay --unit` names the unit to tell as `--round` does, whatever the game calls it.

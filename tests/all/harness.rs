@@ -704,10 +704,13 @@ fn the_health_card_is_exact_on_a_planted_game() {
     }
     let inside = lengths.iter().filter(|&&l| (2..=4).contains(&l)).count() as f64;
     assert_eq!(h.share_between(2, 4).unwrap().mean, inside / n);
-    // No standing declared: no lead changes or drama; every figure has an interval.
+    // No standing declared: no lead changes or drama; every figure but the p-value has an
+    // interval, and the p-value none.
     assert!(!h.has_standing());
     let card = sim::health_figures(&tally, &lineup.strategies, Some((2, 4)));
-    assert!(card.iter().all(|f| f.value.lo <= f.value.mean && f.value.mean <= f.value.hi), "{card:?}");
+    let (p, estimates): (Vec<_>, Vec<_>) = card.iter().partition(|f| f.name == "seats_equal_p");
+    assert!(estimates.iter().all(|f| f.value.lo <= f.value.mean && f.value.mean <= f.value.hi), "{card:?}");
+    assert!(p[0].value.lo.is_nan() && p[0].value.hi.is_nan() && p[0].value.mean.is_finite(), "{p:?}");
     assert!(card.iter().any(|f| f.name == "ideal_length"));
     assert!(!card.iter().any(|f| f.name == "drama"));
 }

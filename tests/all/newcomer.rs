@@ -192,6 +192,11 @@ fn list_takes_the_game_as_a_word() {
     // The first word of one game's name is that game.
     refused(&["run", "--game", "kuhn"], "unknown game 'kuhn' (did you mean 'kuhn-poker'?): use one of");
     refused(&["run", "--game", "winston"], "unknown game 'winston' (did you mean 'winston-crazier-eights'?)");
+    // Two near names are both offered: `tite` is fewer edits from `hate` but meant `tight`.
+    refused(
+        &["run", "--seats", "tite"],
+        "unknown strategy 'tite' for seven-card-draft (did you mean 'hate' or 'tight'?)",
+    );
     refused(
         &["tune", "--game", "sevens", "--param", "raise_cp=1..3", "--minimize", "seat_advantage"],
         "--param raise_cp: not a rules key of sevens (did you mean raise_cap?); use one of",
