@@ -290,8 +290,9 @@ pub struct BatchArgs {
 /// `--rounds`.
 #[derive(Args, Debug, Clone)]
 pub struct RoundsArg {
-    /// Rounds to play (a game's units: games, matches); each command's help says its default.
-    #[arg(long, value_parser = whole::<u64>, allow_negative_numbers = true)]
+    /// Rounds to play (a game's units: hands, games, matches; `--units` is the same);
+    /// each command's help says its default.
+    #[arg(long, visible_alias = "units", value_parser = whole::<u64>, allow_negative_numbers = true)]
     pub rounds: Option<u64>,
 }
 

@@ -111,7 +111,9 @@ pub(super) fn finish_compare(
     // A pair of one deal leaves its score interval unbounded (as `run` warns too).
     if let Some(m) = result.matchups.iter().find(|m| !m.chips_diff.half_width().is_finite()) {
         let intervals = "its score intervals need two deals and are unbounded (-inf, inf)";
-        super::args::warn_one_deal(&format!("{} rounds a pair", m.rounds), "", intervals, 2 * m.rounds);
+        let (unit, units) = meta_units(&meta);
+        let subject = format!("{} {} a pair", m.rounds, draftsim::output::noun(m.rounds as i64, &unit, &units));
+        super::args::warn_one_deal(&subject, "", intervals, 2 * m.rounds);
     }
     say!("{}", result.matrix_text());
     say!("{}", result.score_matrix_text());

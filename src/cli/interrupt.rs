@@ -78,7 +78,8 @@ pub fn commit(dir: OutputDir) -> Result<PathBuf, draftsim::Error> {
 /// Options that take a value in every command that has them, a value never a path: a
 /// folder that happens to share such a value's name (`--game sevens --out sevens`) is not
 /// an input.
-const NOT_PATHS: &[&str] = &["--game", "--players", "--rounds", "--seed", "--threads", "--format", "--set", "--vary"];
+const NOT_PATHS: &[&str] =
+    &["--game", "--players", "--rounds", "--units", "--seed", "--threads", "--format", "--set", "--vary"];
 
 /// The paths the command line names that exist, other than `--out`'s own: each argument,
 /// and each part of one (a seat's `cfr{policy="DIR"}`, a list of seats), so that no

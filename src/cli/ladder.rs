@@ -107,7 +107,9 @@ pub(super) fn finish_ladder(
     // A step of one deal leaves its score interval unbounded (as `run` warns too).
     if let Some(s) = result.steps.iter().find(|s| !s.score_diff.half_width().is_finite()) {
         let intervals = "its score intervals need two deals and are unbounded (-inf, inf)";
-        super::args::warn_one_deal(&format!("{} rounds a step", s.rounds), "", intervals, 2 * s.rounds);
+        let (unit, units) = super::study::meta_units(&meta);
+        let subject = format!("{} {} a step", s.rounds, draftsim::output::noun(s.rounds as i64, &unit, &units));
+        super::args::warn_one_deal(&subject, "", intervals, 2 * s.rounds);
     }
     let tables = [result.ladder_table(), result.depth_table()];
     say!("{}", tables[0].to_aligned_text(4));

@@ -67,12 +67,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         study::tune::check_requires(&requires, &known, info.name)?;
     }
     // The base's rules in force (every default written out), when the base alone builds.
-    let built = (info.build)(Some(&base_rules), None, Some(&seats)).ok();
-    // The game's unit, from the base (a sweep of player counts keeps the game's unit).
-    let (unit, units) = built.as_ref().map_or(("round".to_string(), "rounds".to_string()), |(g, _)| {
-        (g.measures().unit.clone(), g.measures().units())
-    });
-    let rules = built.map_or(base_rules, |(g, _)| g.rules_toml());
+    let rules = (info.build)(Some(&base_rules), None, Some(&seats)).map_or(base_rules, |(g, _)| g.rules_toml());
     let shard = args.shard.get(&args.batch.output)?;
     let (format, out) = args.batch.output.open()?;
     let variants = study::sweep::variant_count(&spec);
@@ -80,6 +75,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         Some(a) => format!("players {}", a.values.join(",")),
         None => format!("{players} players"),
     };
+    let played = study::sweep::units_per_variant(info, &spec)?;
     let note = format!(
         "{} · {players_note} · seats {}{} · seed {} · {}, {variants} variant{}",
         info.name,
@@ -87,12 +83,16 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         match &spec.seats {
             None => " (the game's mix with one random seat)".to_string(),
             // A field fills the table, where `run` would seat one player each: say so.
-            Some(s) if s.len() != players && !spec.axes.iter().any(|a| a.key == "players") =>
-                format!(" (a field filling the {players} seats; --players {} seats one each)", s.len()),
+            Some(s) if s.len() != players && !spec.axes.iter().any(|a| a.key == "players") => {
+                // Offered only where the game seats that many (Winston seats two).
+                let one_each = (info.build)(spec.rules.as_deref(), Some(s.len()), Some(s)).is_ok();
+                let hint = if one_each { format!("; --players {} seats one each", s.len()) } else { String::new() };
+                format!(" (a field filling the {players} seats{hint})")
+            }
             Some(_) => String::new(),
         },
         spec.seed,
-        super::args::units_each(rounds, study::sweep::units_per_variant(info, &spec)?, (&unit, &units), "variant"),
+        super::args::units_each(rounds, played.played, (&played.words.0, &played.words.1), "variant"),
         if variants == 1 { "" } else { "s" }
     );
     let mut meta = serde_json::json!({
@@ -158,7 +158,10 @@ pub(super) fn finish_sweep(
     // warns too).
     if let Some(r) = results.iter().find(|r| r.tally.deal_groups() == 1) {
         let intervals = "its whole-run figures over deals (length_mean) need two deals and are unbounded (-inf, inf)";
-        super::args::warn_one_deal(&format!("{} rounds a variant", r.tally.rounds), "", intervals, 2 * r.tally.rounds);
+        let n = r.tally.rounds;
+        let subject =
+            format!("{n} {} a variant", draftsim::output::noun(n as i64, &r.measures.unit, &r.measures.units()));
+        super::args::warn_one_deal(&subject, "", intervals, 2 * n);
     }
     let table = study::sweep_table(results);
     if wide {
@@ -166,6 +169,16 @@ pub(super) fn finish_sweep(
     } else {
         let (variants, strategies) = terminal_views(&table);
         say!("{}\n{}", variants.to_aligned_text(4), strategies.to_aligned_text(4));
+    }
+    // As `run` says it: the column keeps one name in every study.
+    if let Some(r) =
+        results.iter().find(|r| (0..r.tally.strategy_count()).any(|x| r.tally.strategy(x).rounds > r.tally.rounds))
+    {
+        say!(
+            "(a strategy's rounds column counts seat-{} where it holds several seats: a {} once for each seat)",
+            r.measures.units(),
+            r.measures.unit
+        );
     }
     // Where a swept key changes what is dealt (players, deck) the variants play other
     // deals, and a figure that repeats says nothing of why.

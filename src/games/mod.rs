@@ -313,13 +313,8 @@ impl GameInfo {
 pub fn find(name: &str) -> Result<&'static GameInfo, InputError> {
     GAMES.iter().find(|g| g.name == name).ok_or_else(|| {
         let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
-        // A near spelling, else the one game whose name begins with it (`kuhn`, `winston`).
-        let begins: Vec<&str> = names.iter().copied().filter(|n| !name.is_empty() && n.starts_with(name)).collect();
-        let mut close = presets::closest(name, names.iter().copied());
-        if let ([], [one]) = (&close[..], &begins[..]) {
-            close.push(one);
-        }
-        let close = presets::did_you_mean(&close, "'");
+        // A near spelling, else a game whose name begins with it (`kuhn`, `winston`).
+        let close = presets::did_you_mean(&presets::closest(name, names.iter().copied()), "'");
         InputError::new(format!("unknown game '{name}'{close}: use one of {}", names.join(", ")))
     })
 }

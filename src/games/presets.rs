@@ -138,27 +138,42 @@ fn in_words(what: &str) -> String {
     if what.starts_with("wanted string or table") || what.starts_with("data did not match any variant") {
         return NOT_A_VALUE.into();
     }
-    if let Some(rest) = what.strip_prefix("unknown field `")
-        && let Some((name, known)) = rest.split_once("`, expected one of ")
-        && let close = closest(name, known.split(", ").map(|k| k.trim_matches('`')))
-        && !close.is_empty()
-    {
-        let close: Vec<String> = close.iter().map(|k| format!("`{k}`")).collect();
-        return format!("unknown field `{name}`: did you mean {}? (expected one of {known})", close.join(" or "));
+    // An unknown key or value ("unknown field `x`, expected one of `a`, `b`", "unknown
+    // variant `x`, expected `a` or `b`"): the near names first.
+    for kind in ["field", "variant"] {
+        if let Some(rest) = what.strip_prefix(&format!("unknown {kind} `"))
+            && let Some((name, expected)) = rest.split_once("`, expected ")
+        {
+            let known = expected.strip_prefix("one of ").unwrap_or(expected);
+            let names = known.split(", ").flat_map(|k| k.split(" or ")).map(|k| k.trim_matches('`'));
+            let close: Vec<String> = closest(name, names).iter().map(|k| format!("`{k}`")).collect();
+            if !close.is_empty() {
+                return format!("unknown {kind} `{name}`: did you mean {}? (expected {expected})", close.join(" or "));
+            }
+        }
     }
     what.to_string()
 }
 
 /// The names of `names` a typo away from `name`, closest first, at most two: what a "did
-/// you mean" offers. A typo is at most two edits, or three with the first two letters
-/// right (`tite` is two from `hate` and three from `tight`), and fewer than the name's
-/// length.
+/// you mean" offers. A typo is at most two edits leaving two of the typed letters, or
+/// three with the first two letters right (`tite` is two from `hate` and three from
+/// `tight`), and fewer than the name's length. Without one, the names that begin with
+/// `name`, if one or two do (`loose` for `loose-aggressive`).
 pub(crate) fn closest<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let names: Vec<&str> = names.into_iter().collect();
+    let typed = name.chars().count();
     let prefix: String = name.chars().take(2).collect();
-    let mut close: Vec<(usize, &str)> = (names.into_iter().map(|n| (strsim::levenshtein(name, n), n)))
-        .filter(|&(d, n)| d < n.len() && (d <= 2 || (d == 3 && prefix.chars().count() == 2 && n.starts_with(&prefix))))
-        .collect();
+    let typo = |d: usize, n: &str| {
+        d < n.len() && ((d <= 2 && d + 2 <= typed) || (d == 3 && typed >= 4 && n.starts_with(&prefix)))
+    };
+    let mut close: Vec<(usize, &str)> =
+        names.iter().map(|&n| (strsim::levenshtein(name, n), n)).filter(|&(d, n)| typo(d, n)).collect();
     close.sort();
+    if close.is_empty() && typed >= 3 {
+        let begins: Vec<&str> = names.iter().copied().filter(|n| n.starts_with(name)).collect();
+        return if begins.len() <= 2 { begins } else { Vec::new() };
+    }
     close.into_iter().take(2).map(|(_, n)| n).collect()
 }
 
@@ -440,13 +455,32 @@ mod tests {
     /// An unknown key in a table read through a tagged enum is placed on its own line, not
     /// the table's header.
     #[test]
+    fn an_unknown_key_or_value_is_offered_its_near_names() {
+        assert_eq!(
+            in_words("unknown variant `any_turn`, expected `first-turn` or `any-turn`"),
+            "unknown variant `any_turn`: did you mean `any-turn`? (expected `first-turn` or `any-turn`)"
+        );
+        assert_eq!(
+            in_words("unknown field `wieght`, expected one of `weight`, `p`, `rank`"),
+            "unknown field `wieght`: did you mean `weight`? (expected one of `weight`, `p`, `rank`)"
+        );
+        let far = "unknown variant `carry`, expected `split` or `house`";
+        assert_eq!(in_words(far), far);
+    }
+
+    #[test]
     fn a_typo_is_offered_the_nearest_names_with_a_longer_one_when_it_starts_alike() {
         let names = ["greedy", "hate", "tight", "bluffer", "random", "cfr"];
         assert_eq!(closest("tite", names), ["hate", "tight"]);
         assert_eq!(closest("hat", names), ["hate"]);
-        // Three edits from a name that starts otherwise is no typo of it.
-        assert_eq!(closest("bat", names), ["hate"]);
+        // Two edits of three letters leave too little of them: no typo of `hate`.
+        assert!(closest("bat", names).is_empty());
+        assert!(closest("cat", names).is_empty());
         assert!(closest("xyz", names).is_empty());
+        // A name's beginning is offered where no typo is, if it begins at most two names.
+        assert_eq!(closest("blu", names), ["bluffer"]);
+        assert_eq!(closest("raise", ["raise_size", "raise_cap", "ante"]), ["raise_size", "raise_cap"]);
+        assert!(closest("r", names).is_empty());
         assert_eq!(did_you_mean(&closest("tite", names), "'"), " (did you mean 'hate' or 'tight'?)");
         assert_eq!(did_you_mean(&[], "'"), "");
     }

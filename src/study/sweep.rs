@@ -228,8 +228,9 @@ fn vary_seats(info: &GameInfo, seats: Vec<String>, vary: &[(String, String)]) ->
                 // Seating a name the game does not know would only fail next.
                 if (info.preset_text)(preset).is_err() {
                     return Err(InputError::new(format!(
-                        "--vary {key}: '{preset}' is no strategy of {}; vary a seated one, e.g. {}",
+                        "--vary {key}: '{preset}' is no strategy of {}{}; vary a seated one, e.g. {}",
                         info.name,
+                        did_you_mean(&closest(preset, distinct.iter().copied()), "'"),
                         vary_example(info, &seats)
                     )));
                 }
@@ -381,27 +382,46 @@ pub fn sweep_from_tallies(info: &GameInfo, spec: &SweepSpec, tallies: Vec<Tally>
     variants(info, spec, &all, &mut |_, _, _| {}, &mut |_, _| Ok(tallies.next().expect("one tally per variant")))
 }
 
-/// The fewest and the most units a variant of the sweep plays: its rounds rounded up to
-/// whole deals, whose seatings follow the variant's player count and seats. A variant that
-/// does not build is left out (playing it refuses it, naming the variant).
-pub fn units_per_variant(info: &GameInfo, spec: &SweepSpec) -> Result<(u64, u64), Error> {
+/// What the variants of a sweep play, as its opening line says it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantUnits {
+    /// The fewest and the most units a variant plays: its rounds rounded up to whole
+    /// deals, whose seatings follow the variant's player count and seats.
+    pub played: (u64, u64),
+    /// The variants' unit, singular and plural ("round or game" where they differ).
+    pub words: (String, String),
+}
+
+/// What the variants of a sweep play. A variant that does not build is left out (playing
+/// it refuses it, naming the variant).
+pub fn units_per_variant(info: &GameInfo, spec: &SweepSpec) -> Result<VariantUnits, Error> {
     let (_, base_players, _) = base(info, spec)?;
     let rules = RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players);
-    let mut units = Vec::new();
+    let (mut units, mut one, mut many) = (Vec::new(), Vec::<String>::new(), Vec::<String>::new());
     for setting in grid(&spec.axes.iter().chain(&spec.vary).cloned().collect::<Vec<_>>()) {
         let (rules_setting, vary_setting) = setting.split_at(spec.axes.len());
         let built = rules.variant(rules_setting, "--set").ok().and_then(|(text, players)| {
             let seats = seats_for(info, spec.seats.as_deref(), base_players, players).ok()?;
             let seats = vary_seats(info, seats, vary_setting).ok()?;
             let (runner, seats) = (info.build)(Some(&text), None, Some(&seats)).ok()?;
-            Seatings::new(&Lineup::new(&seats), runner.players(), true).ok()
+            let seatings = Seatings::new(&Lineup::new(&seats), runner.players(), true).ok()?;
+            Some((seatings.len() as u64, runner.measures().clone()))
         });
-        if let Some(seatings) = built {
-            let per = seatings.len() as u64;
+        if let Some((per, measures)) = built {
             units.push(crate::sim::deals_for(spec.rounds, per) * per);
+            if !one.contains(&measures.unit) {
+                one.push(measures.unit.clone());
+                many.push(measures.units());
+            }
         }
     }
-    Ok((units.iter().copied().min().unwrap_or(spec.rounds), units.iter().copied().max().unwrap_or(spec.rounds)))
+    let (fewest, most) = (units.iter().min().copied(), units.iter().max().copied());
+    let words = if one.is_empty() {
+        ("round".to_string(), "rounds".to_string())
+    } else {
+        (one.join(" or "), many.join(" or "))
+    };
+    Ok(VariantUnits { played: (fewest.unwrap_or(spec.rounds), most.unwrap_or(spec.rounds)), words })
 }
 
 /// Gives a built variant (its runner and lineup) its tally: by playing it, or from a shard.

@@ -563,6 +563,70 @@ fn studies_count_the_games_units() {
     assert_eq!(rounds_column(&out.join("sweep.csv")), ["54", "54", "54", "54", "60", "60", "60", "60"]);
 }
 
+/// What a study says around its tables names the game's unit and seats: a one-deal
+/// warning counts hands, a sweep of `mode` plays rounds or games, a sweep's seat-units are
+/// said, a field is not told to seat one each where the game cannot, and `--units` is
+/// `--rounds`.
+#[test]
+fn study_words_follow_the_game() {
+    let dir = scratch("study_words");
+    let o = draftsim(&["compare", "--game", "leduc-poker", "--strategies", "tight,random", "--rounds", "2"]);
+    assert!(o.status.success() && stderr(&o).contains("warning: 2 hands a pair is one deal"), "{}", stderr(&o));
+    let o = draftsim(&["sweep", "--game", "seven-card-draft", "--set", "mode=round,game", "--rounds", "4"]);
+    assert!(stderr(&o).contains(" rounds or games per variant"), "{}", stderr(&o));
+    let o = draftsim(&[
+        "sweep",
+        "--game",
+        "seven-card-draft",
+        "--seats",
+        "hate,greedy,tight",
+        "--vary",
+        "hate.draft.weight=0,1",
+        "--rounds",
+        "50",
+    ]);
+    assert!(
+        stdout(&o).contains("(a strategy's rounds column counts seat-rounds where it holds several seats"),
+        "{}",
+        stdout(&o)
+    );
+    let o = draftsim(&[
+        "sweep",
+        "--game",
+        "winston-crazier-eights",
+        "--seats",
+        "hate,value,first",
+        "--vary",
+        "hate.draft.weight=0,1",
+        "--rounds",
+        "5",
+    ]);
+    let said = stderr(&o);
+    assert!(
+        o.status.success() && said.contains("(a field filling the 2 seats)") && !said.contains("--players 3"),
+        "{said}"
+    );
+    let o = draftsim(&[
+        "sweep",
+        "--game",
+        "sevens",
+        "--seats",
+        "tight,random,greedy",
+        "--vary",
+        "tight.bet.fold_below=[1]",
+        "--rounds",
+        "6",
+    ]);
+    assert!(stderr(&o).contains("(a field filling the 4 seats; --players 3 seats one each)"), "{}", stderr(&o));
+    let [a, b] = ["--rounds", "--units"].map(|flag| {
+        let out = dir.join(flag.trim_start_matches('-'));
+        let o = draftsim(&["run", "--game", "sevens", flag, "12", "--out", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read_to_string(out.join("summary.csv")).unwrap()
+    });
+    assert_eq!(a, b);
+}
+
 /// `replay --unit` names the unit to tell as `--round` does, whatever the game calls it.
 #[test]
 fn replay_takes_the_unit_by_either_name() {
@@ -664,7 +728,7 @@ fn warnings_print_under_quiet() {
     for (args, said) in [
         (&["compare", "--strategies", "tight,random"][..], "a pair is one deal"),
         (&["ladder", "--budgets", "1,2"][..], "a step is one deal"),
-        (&["sweep", "--set", "ante=1,2"][..], "2 rounds a variant is one deal"),
+        (&["sweep", "--set", "ante=1,2"][..], "2 hands a variant is one deal"),
         (&["exploitability", "--seats", "random,tight", "--bound", "lower"][..], "a responder is one deal"),
     ] {
         let o = draftsim(&[args, &kuhn[..]].concat());

@@ -197,6 +197,20 @@ fn list_takes_the_game_as_a_word() {
         &["run", "--seats", "tite"],
         "unknown strategy 'tite' for seven-card-draft (did you mean 'hate' or 'tight'?)",
     );
+    // A beginning is offered, and two edits of three letters are no typo.
+    refused(
+        &["run", "--seats", "loose"],
+        "unknown strategy 'loose' for seven-card-draft (did you mean 'loose-aggressive'?)",
+    );
+    refused(&["run", "--seats", "cat"], "unknown strategy 'cat' for seven-card-draft: use one of");
+    refused(
+        &["sweep", "--game", "sevens", "--set", "raise=1,2"],
+        "--set raise: not a rules key of sevens (did you mean raise_size or raise_cap?); use one of",
+    );
+    refused(
+        &["sweep", "--vary", "hat.draft.weight=0,1"],
+        "--vary hat.draft.weight: 'hat' is no strategy of seven-card-draft (did you mean 'hate'?); vary a seated one",
+    );
     refused(
         &["tune", "--game", "sevens", "--param", "raise_cp=1..3", "--minimize", "seat_advantage"],
         "--param raise_cp: not a rules key of sevens (did you mean raise_cap?); use one of",
