@@ -168,7 +168,6 @@ pub struct ShardArg {
     pub shard: Option<String>,
 }
 
-/// `--shard`'s help for a study whose units are `units`.
 /// The unit of a study's game under its rules in force (from its `meta`), singular and
 /// plural, for what the study says in words; "round" where the game will not build.
 pub(super) fn meta_units(meta: &serde_json::Value) -> (String, String) {
@@ -179,6 +178,7 @@ pub(super) fn meta_units(meta: &serde_json::Value) -> (String, String) {
         .map_or(("round".to_string(), "rounds".to_string()), |(g, _)| (g.measures().unit.clone(), g.measures().units()))
 }
 
+/// `--shard`'s help for a study whose units are `units`.
 pub(super) fn shard_help(units: &str) -> String {
     format!(
         "Play only shard i of n (0-based) of {units}, or auto/n from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; `draftsim merge` builds the tables from every shard's --out"

@@ -452,8 +452,6 @@ pub fn set_path(table: &mut toml::Table, path: &str, value: toml::Value) -> Resu
 mod tests {
     use super::*;
 
-    /// An unknown key in a table read through a tagged enum is placed on its own line, not
-    /// the table's header.
     #[test]
     fn an_unknown_key_or_value_is_offered_its_near_names() {
         assert_eq!(
@@ -485,6 +483,8 @@ mod tests {
         assert_eq!(did_you_mean(&[], "'"), "");
     }
 
+    /// An unknown key in a table read through a tagged enum is placed on its own line, not
+    /// the table's header.
     #[test]
     fn an_unknown_key_of_a_tagged_table_is_named_at_its_line() {
         #[derive(Debug, serde::Deserialize)]
