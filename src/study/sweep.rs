@@ -392,18 +392,33 @@ pub struct VariantUnits {
     pub words: (String, String),
 }
 
+/// Each variant of the grid, in grid order: its setting, its rules text and its seats (not
+/// yet built).
+type VariantRules = Vec<(Vec<(String, String)>, String, Vec<String>)>;
+
+/// The sweep's variants' rules and seats; a bad key, value or seat is refused.
+fn variant_rules(info: &GameInfo, spec: &SweepSpec) -> Result<VariantRules, InputError> {
+    let (_, base_players, _) = base(info, spec)?;
+    let base = RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players);
+    let all_axes: Vec<Axis> = spec.axes.iter().chain(&spec.vary).cloned().collect();
+    grid(&all_axes)
+        .into_iter()
+        .map(|setting| {
+            let (rules_setting, vary_setting) = setting.split_at(spec.axes.len());
+            let (text, players) = base.variant(rules_setting, "--set")?;
+            let seats = seats_for(info, spec.seats.as_deref(), base_players, players)?;
+            let seats = vary_seats(info, seats, vary_setting)?;
+            Ok((setting, text, seats))
+        })
+        .collect()
+}
+
 /// What the variants of a sweep play. A variant that does not build is left out (playing
 /// it refuses it, naming the variant).
 pub fn units_per_variant(info: &GameInfo, spec: &SweepSpec) -> Result<VariantUnits, Error> {
-    let (_, base_players, _) = base(info, spec)?;
-    let rules = RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players);
     let (mut units, mut one, mut many) = (Vec::new(), Vec::<String>::new(), Vec::<String>::new());
-    for setting in grid(&spec.axes.iter().chain(&spec.vary).cloned().collect::<Vec<_>>()) {
-        let (rules_setting, vary_setting) = setting.split_at(spec.axes.len());
-        let built = rules.variant(rules_setting, "--set").ok().and_then(|(text, players)| {
-            let seats = seats_for(info, spec.seats.as_deref(), base_players, players).ok()?;
-            let seats = vary_seats(info, seats, vary_setting).ok()?;
-            let (runner, seats) = (info.build)(Some(&text), None, Some(&seats)).ok()?;
+    for (_, text, seats) in variant_rules(info, spec)? {
+        let built = (info.build)(Some(&text), None, Some(&seats)).ok().and_then(|(runner, seats)| {
             let seatings = Seatings::new(&Lineup::new(&seats), runner.players(), true).ok()?;
             Some((seatings.len() as u64, runner.measures().clone()))
         });
@@ -436,20 +451,18 @@ fn variants(
     on_variant: &mut dyn FnMut(usize, usize, &str),
     tally_of: &mut TallyOf,
 ) -> Result<Vec<VariantResult>, Error> {
-    let (_, base_players, base_seats) = base(info, spec)?;
+    let (_, _, base_seats) = base(info, spec)?;
     let base = RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players);
     let mut out = Vec::new();
     if spec.axes.is_empty() && spec.vary.is_empty() {
         return Err(InputError::new("sweep: give --set KEY=V1,V2 or --vary PRESET.PATH=V1,V2").into());
     }
-    let all_axes: Vec<Axis> = spec.axes.iter().chain(&spec.vary).cloned().collect();
     let declared: Vec<Option<toml::Value>> = spec
         .axes
         .iter()
         .map(|a| base.declared(&a.key).cloned())
         .chain(spec.vary.iter().map(|a| preset_value(info, &a.key, &base_seats)))
         .collect();
-    let settings = grid(&all_axes);
     let label = |setting: &[(String, String)]| setting.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>();
     let build = |text: &str, seats: &[String], label: &[String]| {
         (info.build)(Some(text), None, Some(seats))
@@ -463,22 +476,15 @@ fn variants(
     // Every variant this call plays is built first, so a bad key, value or seat is refused
     // before anything plays (and before the sweep says what it plays); each is built again
     // just before it plays, so that only one is held at a time.
-    let mut variants = Vec::with_capacity(settings.len());
-    for (index, setting) in settings.iter().enumerate() {
-        let (rules_setting, vary_setting) = setting.split_at(spec.axes.len());
-        let (text, players) = base.variant(rules_setting, "--set")?;
-        let seats = vary_seats(info, seats_for(info, spec.seats.as_deref(), base_players, players)?, vary_setting)?;
-        if wanted.contains(&index) {
-            build(&text, &seats, &label(setting))?;
-        }
-        variants.push((text, seats));
+    let variants = variant_rules(info, spec)?;
+    for &index in wanted {
+        let (setting, text, seats) = &variants[index];
+        build(text, seats, &label(setting))?;
     }
-    for (index, (setting, (text, seats))) in settings.iter().zip(variants).enumerate() {
-        if !wanted.contains(&index) {
-            continue;
-        }
+    for &index in wanted {
+        let (setting, text, seats) = &variants[index];
         let label = label(setting);
-        let (runner, seats) = build(&text, &seats, &label)?;
+        let (runner, seats) = build(text, seats, &label)?;
         on_variant(out.len(), wanted.len(), &label.join(" "));
         let lineup = Lineup::new(&seats);
         let tally = tally_of(runner.as_ref(), &lineup)?;
