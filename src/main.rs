@@ -3,12 +3,8 @@
 mod cli;
 
 fn main() -> std::process::ExitCode {
-    // Rust ignores SIGPIPE, so printing into a closed pipe (`draftsim ... | head`) would
-    // panic; the default action ends the command quietly, as other Unix tools do.
-    #[cfg(unix)]
-    // SAFETY: setting a signal's disposition to the default before any thread starts.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
+    // SIGPIPE stays ignored (Rust's default): a reader gone (`draftsim ... 2>&1 | head`)
+    // must not end a command before its tables are written. Writes to the closed pipe then
+    // fail, and the command lets those failures pass and ends as it would have.
     cli::main()
 }

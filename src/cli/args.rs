@@ -190,6 +190,15 @@ impl GameRulesArgs {
             {
                 e.into()
             }
+            // A count --players set, refused under rules that build at their own count: the
+            // flag is at fault.
+            Some(_)
+                if players.is_some()
+                    && e.to_string().starts_with("players = ")
+                    && (info.build)(text, None, None).is_ok() =>
+            {
+                e.context("--players").into()
+            }
             Some(path) => {
                 // A file of another game's rules (`--game` left out): name the game it reads as.
                 match text.and_then(|t| game_it_reads_as(info, t, &e)) {
@@ -365,7 +374,7 @@ impl QuietArg {
     /// Prints a note on stderr (what is played, where tables went) unless quiet.
     pub fn note(&self, text: &str) {
         if !self.quiet {
-            eprintln!("draftsim: {text}");
+            to_stderr!("draftsim: {text}");
         }
     }
 }
@@ -430,7 +439,7 @@ pub fn rate_text(per_sec: f64) -> String {
 /// Prints a warning on stderr, `--quiet` or not: a warning says the result may not mean
 /// what the command line suggests, which a script needs to see as much as a person.
 pub fn warn(text: &str) {
-    eprintln!("draftsim: warning: {text}");
+    to_stderr!("draftsim: warning: {text}");
 }
 
 /// Warns that `subject` (`"12 rounds a pair"`) is one deal (`aside` said after it): intervals

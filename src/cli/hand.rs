@@ -40,6 +40,17 @@ pub fn run(args: HandArgs) -> Result<()> {
         .into());
     }
     let wild_rules = WildRules::parse_names(args.wild.iter().map(String::as_str))?;
+    // A wild rule the deck leaves nothing to is warned of as in a rules file.
+    let rules = draftsim::games::seven_card_draft::rules::Rules {
+        deck: args.deck.parse::<DeckPreset>()?,
+        wild: wild_rules.clone(),
+        ..Default::default()
+    };
+    if let Ok(variant) = rules.compile() {
+        for w in variant.warnings().iter().filter(|w| w.starts_with("wild")) {
+            super::args::warn(w);
+        }
+    }
     let hand: CardSet = cards.iter().copied().collect();
     let wilds = wild_rules.wild_cards(hand, cards.last().copied());
     let best = Evaluator::new(&deck).best_hand(hand.minus(wilds), &wilds.iter().collect::<Vec<_>>());

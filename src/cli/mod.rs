@@ -7,6 +7,15 @@ macro_rules! say {
     };
 }
 
+/// `eprintln!` that lets a closed standard error pass: under `2>&1 | head` the reader may
+/// be gone while the command still has its tables to write (`eprintln!` would panic).
+macro_rules! to_stderr {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 mod args;
 mod calibrate;
 mod check;
@@ -236,10 +245,9 @@ pub fn say_text(text: &str) {
     STDOUT.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push_str(text);
 }
 
-/// Prints what the command said. A closed pipe ends the command quietly (through SIGPIPE,
-/// or in `play`, which ignores it, as an error the caller lets pass); any other failure
-/// (a full disk) is the command's error, so it never ends as a success with its output
-/// lost.
+/// Prints what the command said. A closed pipe is an error the caller lets pass (SIGPIPE
+/// is ignored: see `main`); any other failure (a full disk) is the command's error, so it
+/// never ends as a success with its output lost.
 fn flush_said() -> std::io::Result<()> {
     use std::io::Write;
     let text = std::mem::take(&mut *STDOUT.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
@@ -294,7 +302,7 @@ pub fn main() -> ExitCode {
     });
     // What a command says describes what it wrote: a command that failed says nothing.
     let result = match result {
-        // A reader gone is no failure (`play` ignores SIGPIPE to play on unseen).
+        // A reader gone is no failure: the tables are written by now.
         Ok(()) => match flush_said() {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
                 Err(anyhow::anyhow!("writing to standard output: {e}"))
@@ -315,13 +323,13 @@ pub fn main() -> ExitCode {
         Err(err) if stopped && !is_input_error(&err) => {
             // A command stopped after its tables were in place (`play`) kept them.
             match interrupt::committed() {
-                true => eprintln!("draftsim: stopped early; the tables written hold what was finished"),
-                false => eprintln!("draftsim: {err:#}"),
+                true => to_stderr!("draftsim: stopped early; the tables written hold what was finished"),
+                false => to_stderr!("draftsim: {err:#}"),
             }
             ExitCode::from(130)
         }
         Err(err) => {
-            eprintln!("error: {err:#}");
+            to_stderr!("error: {err:#}");
             if is_input_error(&err) {
                 ExitCode::from(2)
             } else if stopped {
@@ -346,8 +354,18 @@ fn exit_on_usage_error(e: clap::Error) -> ! {
     }
     let text = e.render().to_string();
     if matches!(e.kind(), ErrorKind::ValueValidation | ErrorKind::InvalidValue) {
-        // The message names the flag and the fix already.
-        eprintln!("{}", text.lines().next().unwrap_or("error: invalid value"));
+        // The message names the flag, and the fix unless clap lists the values it takes
+        // (or a near one) on the lines below: those join it.
+        let mut lines = text.lines().map(str::trim);
+        let mut line = lines.next().unwrap_or("error: invalid value").to_string();
+        for more in lines {
+            if let Some(values) = more.strip_prefix("[possible values: ").and_then(|v| v.strip_suffix(']')) {
+                line.push_str(&format!("; use one of {values}"));
+            } else if let Some(tip) = more.strip_prefix("tip: ") {
+                line.push_str(&format!(" ({tip})"));
+            }
+        }
+        to_stderr!("{line}");
     } else {
         let line = one_line_usage_error(&text);
         // Coloured where clap would colour it: on a terminal or under CLICOLOR_FORCE,
@@ -356,8 +374,8 @@ fn exit_on_usage_error(e: clap::Error) -> ! {
         let colour =
             !set("NO_COLOR") && (set("CLICOLOR_FORCE") || std::io::IsTerminal::is_terminal(&std::io::stderr()));
         match line.strip_prefix("error:") {
-            Some(rest) if colour => eprintln!("\x1b[1m\x1b[31merror:\x1b[0m{rest}"),
-            _ => eprintln!("{line}"),
+            Some(rest) if colour => to_stderr!("\x1b[1m\x1b[31merror:\x1b[0m{rest}"),
+            _ => to_stderr!("{line}"),
         }
     }
     std::process::exit(2);

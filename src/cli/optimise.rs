@@ -445,13 +445,13 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
         // Said even with --quiet: it is what the interruption leaves behind. The state is
         // saved even before a first evaluation ends, so the file the message names is there.
         match &state_path {
-            Some(path) if save(&state).is_ok() => eprintln!(
+            Some(path) if save(&state).is_ok() => to_stderr!(
                 "draftsim: the search's {} evaluations are saved in {}; the same command resumes it",
                 state.samples.len(),
                 path.display()
             ),
             Some(_) => {}
-            None => eprintln!("draftsim: without --out nothing was saved; give --out DIR to make a search resumable"),
+            None => to_stderr!("draftsim: without --out nothing was saved; give --out DIR to make a search resumable"),
         }
     } else if let Err(e) = &result
         && e.is_input()

@@ -51,14 +51,21 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
         None => Hint::None,
         Some("search") => Hint::Search,
         Some(name) => {
-            let text = (info.preset_text)(name).map_err(|e| e.context("--hint"))?;
-            if !draftsim::search::params::is_policy(&text) {
+            let is_policy = |n: &str| (info.preset_text)(n).is_ok_and(|t| draftsim::search::params::is_policy(&t));
+            if !is_policy(name) {
+                // Only the advisers --hint takes, not every strategy of the game.
+                let advisers: Vec<String> = std::iter::once("search".to_string())
+                    .chain((info.presets)().into_iter().map(|(n, _)| n).filter(|n| is_policy(n)))
+                    .collect();
                 return Err(InputError::new(format!(
-                    "--hint {name}: neither search nor a trained policy of {}; use --hint search or --hint cfr",
-                    info.name
+                    "--hint {name}: neither search nor a trained policy of {}{}; use --hint with one of {}",
+                    info.name,
+                    draftsim::games::presets::suggestion(name, advisers.iter().map(String::as_str)),
+                    advisers.join(", ")
                 ))
                 .into());
             }
+            let text = (info.preset_text)(name).map_err(|e| e.context("--hint"))?;
             let policy = draftsim::search::params::read_policy(&text, name, info.name)?;
             Hint::Policy(name.to_string(), std::sync::Arc::new(policy))
         }
@@ -121,7 +128,23 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
     });
-    let (game, seats) = args.game.build()?;
+    let (game, seats) = args.game.build().map_err(|e| {
+        // Play seats its list as given, never in turn: the fix is a longer list.
+        let text = e.to_string();
+        match text.split_once("; name one strategy per seat") {
+            Some((head, _)) if text.starts_with("--seats names") => {
+                let players = info.with_defaults().map_or(2, |(g, _)| g.players());
+                let mut example = (info.default_seats)(players);
+                example[0] = HUMAN.to_string();
+                InputError::new(format!(
+                    "{head}; play seats the list as given: name a strategy for every seat, e.g. --seats {} (or leave out --seats: you and the game's mix)",
+                    example.join(",")
+                ))
+                .into()
+            }
+            _ => e,
+        }
+    })?;
     if let Some((name, policy)) = trained_for {
         // The table's rules and size, as a seat playing the policy would be checked.
         policy
@@ -129,13 +152,6 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
             .map_err(|e| InputError::new(format!("--hint {name}: {e}; or hint with search")))?;
     }
     let (format, out) = args.output.open()?;
-    // A reader that goes away (`draftsim play ... | head`) must not end the play before its
-    // tables are written: writes to a closed pipe fail, and the play goes on unseen.
-    #[cfg(unix)]
-    // SAFETY: setting a signal's disposition; no handler runs.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
-    }
     warn_rules(game.as_ref());
     let unit = game.measures().unit.clone();
     let units = game.measures().units();
@@ -186,7 +202,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
                     "\nAfter {} {}:\n{}",
                     all.rounds,
                     if all.rounds == 1 { &unit } else { &units },
-                    standing(&tables[0], &unit, &units).to_aligned_text(3)
+                    standing(&tables[0], all.rounds, &unit, &units).to_aligned_text(3)
                 );
                 if interrupt::interrupted() {
                     // Ctrl-C while the bots finished the unit: it counts, and play stops.
@@ -212,7 +228,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     let cut_short = || if stopped { Err(draftsim::Error::Interrupted.into()) } else { Ok(()) };
     let Some(tally) = tally else {
         if out.is_some() {
-            eprintln!("draftsim: no {unit} finished: nothing to write");
+            to_stderr!("draftsim: no {unit} finished: nothing to write");
         }
         return cut_short();
     };
@@ -225,15 +241,16 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     };
     if let Some(dir) = out {
         let path = super::run::write_run(dir, &tables, &tally, &meta, format)?;
-        eprintln!("draftsim: tables written to {}", path.display());
+        to_stderr!("draftsim: tables written to {}", path.display());
     }
     cut_short()
 }
 
 /// The running table a player reads between units: each strategy's units (named as
 /// `units`), wins, win rate and score per unit, the score's interval once it is bounded (it
-/// needs two deals that ended differently), from the summary table's columns.
-fn standing(summary: &Table, unit: &str, units: &str) -> Table {
+/// needs two deals that ended differently), from the summary table's columns; `deals` the
+/// units played.
+fn standing(summary: &Table, deals: u64, unit: &str, units: &str) -> Table {
     let mut t = Table::new(&summary.name);
     let names = &summary.columns;
     for want in ["strategy", "rounds", "wins", "win_rate"] {
@@ -258,13 +275,15 @@ fn standing(summary: &Table, unit: &str, units: &str) -> Table {
             }
         }
         // Deals that all ended alike give an interval of no width, which would read as
-        // certainty: it waits until the scores differ.
-        let bounded = match (floats(&names[i + 1].1), floats(&names[i + 2].1)) {
-            (Some(lo), Some(hi)) => {
-                lo.iter().zip(hi.iter()).all(|(lo, hi)| lo.is_finite() && hi.is_finite() && lo < hi)
-            }
-            _ => true,
-        };
+        // certainty, and one deal the whole range the rules allow: it waits until two
+        // deals' scores differ.
+        let bounded = deals >= 2
+            && match (floats(&names[i + 1].1), floats(&names[i + 2].1)) {
+                (Some(lo), Some(hi)) => {
+                    lo.iter().zip(hi.iter()).all(|(lo, hi)| lo.is_finite() && hi.is_finite() && lo < hi)
+                }
+                _ => true,
+            };
         if bounded {
             t = t
                 .with(&per_unit(&names[i + 1].0), names[i + 1].1.clone())

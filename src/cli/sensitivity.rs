@@ -221,15 +221,15 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
     if result.is_err() && INTERRUPTED.load(Ordering::SeqCst) {
         // Said even with --quiet: it is what the interruption leaves behind.
         match &state_path {
-            Some(path) if path.exists() => eprintln!(
+            Some(path) if path.exists() => to_stderr!(
                 "draftsim: {} deviation{} saved in {}; the same command resumes the study",
                 state.deviations.len(),
                 if state.deviations.len() == 1 { " is" } else { "s are" },
                 path.display()
             ),
             // Interrupted before the base was saved: nothing to resume from yet.
-            Some(_) => eprintln!("draftsim: interrupted before the first variant was saved; nothing to resume"),
-            None => eprintln!("draftsim: without --out nothing was saved; give --out DIR to make the study resumable"),
+            Some(_) => to_stderr!("draftsim: interrupted before the first variant was saved; nothing to resume"),
+            None => to_stderr!("draftsim: without --out nothing was saved; give --out DIR to make the study resumable"),
         }
     }
     result?;

@@ -447,7 +447,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
                     b.finish_and_clear();
                 }
                 save(&training, &points, spent + elapsed)?;
-                eprintln!(
+                to_stderr!(
                     "draftsim: {} iterations are saved in {}; the same command resumes the training",
                     training.iterations(),
                     state_path.display()
@@ -559,7 +559,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         // A signal while the tables were written: the training is kept for the same command.
         if INTERRUPTED.load(Ordering::SeqCst) {
             save(&training, &points[..on_grid], seconds)?;
-            eprintln!(
+            to_stderr!(
                 "draftsim: {} iterations are saved in {}; the same command writes the policy",
                 training.iterations(),
                 state_path.display()

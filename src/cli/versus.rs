@@ -112,7 +112,12 @@ pub fn versus(args: VersusArgs) -> Result<()> {
             // Told to train a policy for these rules, a user would find it refused under
             // the other side's: say why no one policy can sit on both.
             let policy = e.to_string().contains("policy trained");
-            let e = e.context(path.display());
+            // A strategy no side knows is the seat list's fault, not a rules file's.
+            let e = if e.to_string().contains("unknown strategy") && spec.seats.is_some() {
+                e.context("--seats")
+            } else {
+                e.context(path.display())
+            };
             if policy {
                 InputError::new(format!(
                     "{e}; versus seats the same strategies under A and B, and a trained policy plays only under the rules it was trained for, so one cannot sit at both: set each side's own policy against the presets with `run`"

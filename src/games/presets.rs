@@ -124,6 +124,9 @@ fn in_words(what: &str) -> String {
         if let Some(n) = quoted.filter(|n| unquoted(n).is_some_and(holds)) {
             return format!("{head}; write {n} without quotes");
         }
+        // "Of 0 or more" answers a value below zero only: a key may refuse 0 as well.
+        let words =
+            if head.starts_with("invalid value: integer `-") { words } else { words.trim_end_matches(" of 0 or more") };
         return format!("{head}; give {words}");
     }
     // Shapes the parser names in its own terms.
@@ -179,6 +182,12 @@ pub(crate) fn closest<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) 
 
 /// " (did you mean 'a'?)", " (did you mean 'a' or 'b'?)", or nothing, each name within
 /// `quote`s.
+/// " (did you mean 'x'?)" for the one or two of `names` that `name` is a typo of, or
+/// nothing.
+pub fn suggestion<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) -> String {
+    did_you_mean(&closest(name, names), "'")
+}
+
 pub(crate) fn did_you_mean(close: &[&str], quote: &str) -> String {
     if close.is_empty() {
         return String::new();

@@ -376,6 +376,30 @@ pub struct OutputDir {
     policies: Vec<(String, String)>,
 }
 
+/// Why --force would not replace the existing folder `target`, if it would not: it
+/// replaces earlier results, never a folder of someone's files (every folder draftsim
+/// writes holds its provenance record, which lists what was written).
+fn not_replaced(target: &Path) -> Option<String> {
+    if !target.is_dir() || fs::read_dir(target).is_ok_and(|mut d| d.next().is_none()) {
+        return None;
+    }
+    if !target.join(provenance::PROVENANCE_FILE).is_file() {
+        return Some(format!(
+            "the folder holds files draftsim did not write (no {}), so --force will not replace it; choose another name",
+            provenance::PROVENANCE_FILE
+        ));
+    }
+    let written = provenance::written(target)?;
+    let added: Vec<String> =
+        files_below(target).into_iter().filter(|f| f != provenance::PROVENANCE_FILE && !written.contains(f)).collect();
+    let first = added.first()?;
+    Some(format!(
+        "it holds {first}{}, which draftsim did not write, so --force will not replace it; move {} or choose another name",
+        if added.len() > 1 { format!(" and {} more files", added.len() - 1) } else { String::new() },
+        if added.len() > 1 { "them" } else { "it" }
+    ))
+}
+
 impl OutputDir {
     /// Checks the target and creates the staging folder; refuses an existing target
     /// unless `force`.
@@ -387,39 +411,15 @@ impl OutputDir {
                 target.display()
             )));
         }
-        if target.exists() && !force {
+        if !target.exists() {
+        } else if let Some(refusal) = not_replaced(target) {
+            // Said before --force is tried: it would be refused too.
+            return Err(InputError::new(format!("--out {}: {refusal}", target.display())));
+        } else if !force {
             return Err(InputError::new(format!(
                 "--out {}: the folder exists; choose another or pass --force to replace it",
                 target.display()
             )));
-        }
-        // --force replaces earlier results, never a folder of someone's files: every folder
-        // draftsim writes holds its provenance record.
-        if force
-            && target.is_dir()
-            && !target.join(provenance::PROVENANCE_FILE).is_file()
-            && fs::read_dir(target).is_ok_and(|mut d| d.next().is_some())
-        {
-            return Err(InputError::new(format!(
-                "--out {}: the folder holds files draftsim did not write (no {}), so --force will not replace it; choose another name",
-                target.display(),
-                provenance::PROVENANCE_FILE
-            )));
-        }
-        // Nor a file someone added to earlier results: the record lists what was written.
-        if force && let Some(written) = provenance::written(target) {
-            let added: Vec<String> = files_below(target)
-                .into_iter()
-                .filter(|f| f != provenance::PROVENANCE_FILE && !written.contains(f))
-                .collect();
-            if let Some(first) = added.first() {
-                return Err(InputError::new(format!(
-                    "--out {}: it holds {first}{}, which draftsim did not write, so --force will not replace it; move {} or choose another name",
-                    target.display(),
-                    if added.len() > 1 { format!(" and {} more files", added.len() - 1) } else { String::new() },
-                    if added.len() > 1 { "them" } else { "it" }
-                )));
-            }
         }
         let name = target
             .file_name()

@@ -290,7 +290,8 @@ impl ProcessSpec {
             let mut line = Vec::new();
             while matches!(reader.read_until(b'\n', &mut line), Ok(n) if n > 0) {
                 let text = String::from_utf8_lossy(&line);
-                eprintln!("[{name}] {}", text.trim_end_matches(['\n', '\r']));
+                // A closed standard error is no reason to stop reading the program's.
+                let _ = writeln!(std::io::stderr().lock(), "[{name}] {}", text.trim_end_matches(['\n', '\r']));
                 line.clear();
             }
         });
@@ -344,9 +345,9 @@ impl Drop for ProcessSpec {
 
 /// Writes lines to the program until the channel closes or the pipe breaks.
 fn write_lines(stdin: std::process::ChildStdin, lines: &Receiver<String>) {
-    // A program that has died makes a write raise SIGPIPE, whose default action (restored
-    // for draftsim's own output) would end draftsim: this thread blocks it, and the write
-    // fails with an error instead.
+    // A program that has died makes a write raise SIGPIPE, whose default action (where a
+    // program using this library restores it) would end it: this thread blocks it, and the
+    // write fails with an error instead.
     #[cfg(unix)]
     // SAFETY: changes this thread's own signal mask only, with a set built here.
     unsafe {

@@ -94,7 +94,7 @@ impl Counts {
 
     /// Win rate (win share per unit) with its Wilson 95% interval.
     pub fn win_rate(&self) -> stats::Estimate {
-        stats::wilson(self.wins(), self.rounds)
+        rate(self.wins(), self.rounds)
     }
 
     /// Score per unit with a t interval over units.
@@ -107,13 +107,22 @@ impl Counts {
         match m.kind {
             Kind::Rate { slot, per } => {
                 let n = per.map_or(self.seat_rounds, |p| self.counters[p]);
-                (stats::wilson(self.counters[slot] as f64, n), n)
+                (rate(self.counters[slot] as f64, n), n)
             }
             Kind::Mean { slot } => {
                 (stats::mean_interval(self.rounds, self.sums[slot] as f64, self.sums_sq[slot] as f64), self.rounds)
             }
         }
     }
+}
+
+/// A rate's Wilson interval; with nothing to count, the rate and its interval are
+/// undefined (empty in the tables), not the whole of 0 to 1.
+fn rate(successes: f64, n: u64) -> stats::Estimate {
+    if n == 0 {
+        return stats::Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN };
+    }
+    stats::wilson(successes, n)
 }
 
 fn add_all<T: Copy + std::ops::AddAssign>(a: &mut [T], b: &[T]) {

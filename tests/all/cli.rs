@@ -1171,6 +1171,10 @@ fn hand_prints_category_cards_and_wilds() {
     let o = draftsim(&["hand", "9c", "7h", "Ac", "6c", "8c", "--deck", "short-36", "--json"]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(json["category"], "straight", "A-6-7-8-9 is the short deck's wheel");
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    // A wild rank the deck lacks is warned of, as in a rules file.
+    let o = draftsim(&["hand", "9c", "7h", "Ac", "6c", "8c", "--deck", "short-36", "--wild", "deuces"]);
+    assert!(o.status.success() && stderr(&o).contains("warning: wild: 2s wild"), "{}", stderr(&o));
 }
 
 #[test]
@@ -1203,6 +1207,14 @@ fn lists_and_completions() {
     assert!(starts.len() >= 7 && starts.iter().all(|&c| c == starts[0]), "{}", stdout(&o));
     let o = draftsim(&["completions", "bash"]);
     assert!(o.status.success() && stdout(&o).contains("draftsim"));
+    // A shell it has no script for: one line that lists those it has.
+    let o = draftsim(&["completions", "tcsh"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).trim().lines().count() == 1 && stderr(&o).contains("use one of bash, elvish, fish"),
+        "{}",
+        stderr(&o)
+    );
     // A preset's TOML, shown, is a preset file that plays as the preset does.
     let dir = scratch("show");
     let shown = dir.join("my-greedy.toml");
@@ -1617,6 +1629,29 @@ fn printing_into_a_closed_pipe_ends_quietly() {
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
 }
 
+/// Its notes and warnings written into a closed pipe (`2>&1 | head -1`), a study still
+/// writes its tables and ends as a success.
+#[test]
+fn a_closed_pipe_costs_no_tables() {
+    use std::process::Stdio;
+    let dir = scratch("closed-pipe");
+    let rules = dir.join("cap.toml");
+    std::fs::write(&rules, "raise_cap = 2\n").unwrap();
+    let out = dir.join("v");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .args(["versus", "--game", "sevens", "defaults", rules.to_str().unwrap(), "--rounds", "100"])
+        .args(["--threads", "1", "--out", out.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    assert!(out.join("versus.csv").is_file());
+}
+
 #[test]
 fn calibrate_writes_the_same_table_for_any_thread_count_and_refuses_games_without_an_estimate() {
     let dir = scratch("calibrate");
@@ -1690,6 +1725,20 @@ fn calibrate_writes_the_same_table_for_any_thread_count_and_refuses_games_withou
     assert!(!refused.exists(), "a refused command left a folder");
     let o = draftsim(&["calibrate", "--seats", "greedy,greedy", "--rounds", "10", "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // The search bot searches its picks: it has no estimate to calibrate. A trained player
+    // picks as its fallback preset (`cfr-heads-up`: hate), so calibrates as that preset.
+    let o = draftsim(&["calibrate", "--seats", "search", "--rounds", "10", "--out", refused.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("searches its picks"), "{}", stderr(&o));
+    assert!(!refused.exists(), "a refused command left a folder");
+    let table = |seat: &str| {
+        let o = draftsim(&["calibrate", "--seats", seat, "--players", "2", "--rounds", "200", "--quiet"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let policy = table("cfr-heads-up");
+    assert_eq!(policy, table("hate"));
+    assert_ne!(policy, table("greedy"));
 }
 
 /// A format asked for without a folder to write it in: said, not silently ignored.

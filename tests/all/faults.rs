@@ -562,6 +562,14 @@ fn force_replaces_only_a_folder_of_results() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("holds files draftsim did not write"), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(own.join("precious.txt")).unwrap(), "mine");
+    // Without --force, the refusal says as much at once rather than offer --force.
+    let o = draftsim(&["run", "--rounds", "24", "--threads", "1", "--quiet", "--out", own.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("holds files draftsim did not write") && !stderr(&o).contains("pass --force"),
+        "{}",
+        stderr(&o)
+    );
     // An empty folder, and a folder of results, are replaced.
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();

@@ -256,17 +256,18 @@ fn a_seats_fault_is_not_blamed_on_the_rules_file() {
 
 /// A rules value of the wrong type says what to write: a number in quotes, to drop them
 /// where the number unquoted is one the key's type holds; below zero, the range the key
-/// takes where that is narrower than "0 or more"; anything else, the type.
+/// takes where that is narrower than "0 or more"; anything else, the type (a whole number,
+/// with no "0 or more" the key may refuse).
 #[test]
 fn a_rules_value_of_the_wrong_type_says_what_to_write() {
     let dir = scratch("wrong-type");
     for (text, says) in [
         ("raise_cap = \"3\"\n", "line 1, raise_cap: invalid type: string \"3\"; write 3 without quotes"),
         ("ante = \"2\"\n", "ante: invalid type: string \"2\"; write 2 without quotes"),
-        ("raise_cap = \"-1\"\n", "raise_cap: invalid type: string \"-1\"; give a whole number of 0 or more"),
-        ("raise_cap = \"007\"\n", "raise_cap: invalid type: string \"007\"; give a whole number of 0 or more"),
-        ("raise_cap = \"three\"\n", "raise_cap: invalid type: string \"three\"; give a whole number of 0 or more"),
-        ("raise_cap = 2.5\n", "raise_cap: invalid type: floating point `2.5`; give a whole number of 0 or more"),
+        ("raise_cap = \"-1\"\n", "raise_cap: invalid type: string \"-1\"; give a whole number\n"),
+        ("raise_cap = \"007\"\n", "raise_cap: invalid type: string \"007\"; give a whole number\n"),
+        ("raise_cap = \"three\"\n", "raise_cap: invalid type: string \"three\"; give a whole number\n"),
+        ("raise_cap = 2.5\n", "raise_cap: invalid type: floating point `2.5`; give a whole number\n"),
         ("raise_cap = -1\n", "raise_cap: invalid value: integer `-1`; give at least 1 (chips are not staked"),
         ("players = -3\n", "players: invalid value: integer `-3`; Sevens seats 2 to 6 players"),
     ] {
@@ -624,7 +625,11 @@ fn rules_that_do_nothing_are_warned_about() {
     std::fs::write(&rules, "deck = \"no-deuces-48\"\nwild = \"deuces\"\n").unwrap();
     let err = stderr(&ok(&["run", "--rules", r, "--rounds", "200", "--quiet"]));
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("warning: wild = \"deuces\""), "{err}");
+    assert!(err.contains("warning: wild: 2s wild (\"deuces\")"), "{err}");
+    // A rule written another way is named by what it does, not only by the name it reads as.
+    std::fs::write(&rules, "deck = \"no-deuces-48\"\nwild = \"rank-2\"\n").unwrap();
+    let err = stderr(&ok(&["run", "--rules", r, "--rounds", "200", "--quiet"]));
+    assert!(err.contains("warning: wild: 2s wild"), "{err}");
 }
 
 /// The progress bar's rate is a whole number per second. The bar draws only on a
@@ -836,4 +841,33 @@ fn refusals_name_the_actual_fault() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("the task index is 5, but 2 shards run 0 to 1"), "{}", stderr(&o));
+}
+
+/// A refusal names the input at fault: the --players count the rules refuse (not the rules
+/// file), a --seats name no side knows (not a side's rules), the one rules key out of range.
+#[test]
+fn a_refusal_names_the_input_at_fault() {
+    let dir = scratch("at-fault");
+    let file = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let piquet = file("piquet.toml", "deck = \"piquet-32\"\n");
+    refused(&["check", "--rules", &piquet, "--players", "5", "--rounds", "10"], "error: --players: players = 5");
+    let cap = file("cap.toml", "raise_cap = 2\n");
+    refused(
+        &["versus", "--game", "sevens", "defaults", &cap, "--seats", "tight,hate", "--rounds", "10"],
+        "error: --seats: unknown strategy 'hate'",
+    );
+    for (game, text, says) in [
+        ("seven-poker", "max_exchange = 8\n", "max_exchange = 8: use 0 to 7"),
+        ("seven-poker", "shown = 9\n", "shown = 9: use 0 to 7"),
+        ("sevens", "raise_size = 0\n", "raise_size = 0: give at least 1"),
+        ("live-draft", "hand_size = 11\n", "hand_size = 11: use 1 to 10"),
+        ("live-draft", "hand_size = 5\nmax_hand = 4\n", "max_hand = 4: use hand_size (5) to 20"),
+    ] {
+        let rules = file("rules.toml", text);
+        refused(&["check", "--game", game, "--rules", &rules, "--rounds", "10"], says);
+    }
 }

@@ -478,6 +478,9 @@ fn a_person_is_told_what_happens_between_its_decisions_and_nothing_hidden() {
     let text = stdout(&o);
     let after = &text[text.find("After 2 hands").unwrap()..];
     assert!(after.contains("-1.000") && !after.contains("_lo"), "{text}");
+    // Nor does one hand (its interval would be the whole range the rules allow).
+    let first = &text[text.find("After 1 hand").unwrap()..text.find("After 2 hands").unwrap()];
+    assert!(!first.contains("_lo"), "{text}");
     // The score is per hand where the units are hands.
     assert!(after.contains("chips_per_hand") && !after.contains("_per_round"), "{text}");
     // Seven Poker's rounds are told as they end, while the game goes on.
@@ -619,6 +622,22 @@ fn a_trained_policy_hints_with_its_probabilities() {
     let o = play_piped(&["--game", "sevens", "--hint", "tight"], "");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--hint tight: neither search nor a trained policy"), "{}", stderr(&o));
+    // A typo is offered its near adviser, and only advisers are listed.
+    let o = play_piped(&["--game", "kuhn-poker", "--seats", "you,tight", "--hint", "sarch"], "");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("(did you mean 'search'?)") && err.contains("one of search, cfr") && !err.contains("tight"),
+        "{err}"
+    );
+    // Too few seats named: the fix is a longer list (play refuses --players with a list).
+    for seats in ["you", "you,search,value"] {
+        let game = if seats == "you" { "seven-card-draft" } else { "winston-crazier-eights" };
+        let o = play_piped(&["--game", game, "--seats", seats], "");
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains("play seats the list as given") && !err.contains("--players"), "{err}");
+    }
 }
 
 #[test]

@@ -274,6 +274,18 @@ fn a_shard_with_nothing_to_play_says_so_and_merges() {
         assert_eq!(warned, i > 0, "shard {i}: {}", stderr(&o));
         let plays = format!("4 rounds (2 seatings a deal) · shard {i}/3 plays {} of them", if i == 0 { 4 } else { 0 });
         assert!(stderr(&o).contains(&plays), "shard {i}: {}", stderr(&o));
+        // A win rate of no rounds is undefined, and so is its interval: empty fields.
+        if i > 0 {
+            let summary = std::fs::read_to_string(Path::new(d).join("summary.csv")).unwrap();
+            let header: Vec<&str> = summary.lines().next().unwrap().split(',').collect();
+            let at = |name: &str| header.iter().position(|h| *h == name).unwrap();
+            for row in summary.lines().skip(1) {
+                let f: Vec<&str> = row.split(',').collect();
+                for column in ["win_rate", "win_rate_lo", "win_rate_hi"] {
+                    assert_eq!(f[at(column)], "", "shard {i}, {column}: {summary}");
+                }
+            }
+        }
     }
     // Its report says it holds a shard's share, not the run.
     let report = dir.join("report-shard-0");

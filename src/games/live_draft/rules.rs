@@ -219,8 +219,11 @@ impl GameRules for Rules {
         if !(1..=200).contains(&self.life) {
             return bad(format!("life = {}: use 1 to 200", self.life));
         }
-        if !(1..=10).contains(&self.hand_size) || self.max_hand < self.hand_size || self.max_hand > 20 {
-            return bad("hand_size (1-10) and max_hand (at least hand_size, at most 20): out of range".into());
+        if !(1..=10).contains(&self.hand_size) {
+            return bad(format!("hand_size = {}: use 1 to 10", self.hand_size));
+        }
+        if self.max_hand < self.hand_size || self.max_hand > 20 {
+            return bad(format!("max_hand = {}: use hand_size ({}) to 20", self.max_hand, self.hand_size));
         }
         if !(3..=MAX_ROW).contains(&self.row) {
             return bad(format!("row = {}: use 3 to {MAX_ROW}", self.row));

@@ -24,7 +24,7 @@ pub use view::{Action, Bot, BotRng, PickChoice, SeatView};
 
 use super::contest;
 use crate::error::{Error, InputError};
-use crate::search::{Rollout, Strategy};
+use crate::search::Strategy;
 use crate::sim::{Measures, RoundResult, Tally};
 use std::sync::atomic::AtomicBool;
 
@@ -112,14 +112,21 @@ crate::game_def! {
         interrupt: Option<&AtomicBool>,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Vec<crate::output::Table>, Error> {
-        // The search bot drafts with its rollout preset's module (random or policy rollouts: greedy).
+        // A trained player picks with its fallback preset's module; the search bot searches
+        // its picks and has no estimate of its own to calibrate.
+        let name = &contest.lineup[0].0;
         let draft = match &contest.lineup[0].1 {
-            Strategy::Heuristic(preset) | Strategy::Search(_, Rollout::Preset(preset), _) => preset.draft,
-            Strategy::Search(..) | Strategy::Policy(..) => bots::DraftModule::Greedy {},
+            Strategy::Heuristic(preset) | Strategy::Policy(_, Some(preset)) => preset.draft,
+            Strategy::Policy(_, None) => bots::DraftModule::Random {},
+            Strategy::Search(..) => {
+                return Err(InputError::new(format!(
+                    "{name}: the search bot searches its picks and has no estimate of its own to calibrate: name a preset (its rollouts pick as its rollout preset does)"
+                ))
+                .into());
+            }
             Strategy::Outside(..) => {
                 return Err(InputError::new(format!(
-                    "{}: calibrate drafts with a seat's drafting module, which a program does not show: name a preset (search and trained players draft as greedy)",
-                    contest.lineup[0].0
+                    "{name}: calibrate drafts with a seat's drafting module, which a program does not show: name a preset (a trained player picks as its fallback preset)"
                 ))
                 .into());
             }

@@ -384,12 +384,12 @@ impl Variant {
             let r = rank.to_char();
             if self.deck.rank_mask & (1 << rank.0) == 0 {
                 out.push(format!(
-                    "wild = \"{rule}\": the {}-card deck has no {r}, so this rule makes no card wild; drop it or use a deck with {r}s",
+                    "wild: {r}s wild (\"{rule}\"), but the {}-card deck has no {r}, so this rule makes no card wild; drop it or use a deck with {r}s",
                     self.deck.len()
                 ));
             } else if with_face && faces & !(1 << rank.0) == 0 {
                 out.push(format!(
-                    "wild = \"{rule}\": the deck has no other J, Q or K to stand beside a {r}, so this rule makes no card wild; drop it"
+                    "wild: {r}s wild beside a face card (\"{rule}\"), but the deck has no other J, Q or K to stand beside a {r}, so this rule makes no card wild; drop it"
                 ));
             }
         }

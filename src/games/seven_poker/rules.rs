@@ -201,8 +201,14 @@ impl GameRules for Rules {
         if self.hand_size != 7 {
             return Err(InputError::new("hand_size: only 7 is supported (the hand categories assume seven cards)"));
         }
-        if self.exchange_orbits > 4 || self.max_exchange > 7 || self.shown > 7 {
-            return Err(InputError::new("exchange_orbits (0-4), max_exchange (0-7), shown (0-7): out of range"));
+        for (key, value, most) in [
+            ("exchange_orbits", self.exchange_orbits, 4),
+            ("max_exchange", self.max_exchange, 7),
+            ("shown", self.shown, 7),
+        ] {
+            if value > most {
+                return Err(InputError::new(format!("{key} = {value}: use 0 to {most}")));
+            }
         }
         if !(1..=7).contains(&self.victory_target) {
             return Err(InputError::new(format!("victory_target = {}: use 1 to 7", self.victory_target)));

@@ -110,8 +110,10 @@ impl GameRules for Rules {
                 self.players
             )));
         }
-        if self.ante == 0 || self.raise_size == 0 {
-            return Err(InputError::new("ante and raise_size: must be at least 1"));
+        for (key, value) in [("ante", self.ante), ("raise_size", self.raise_size)] {
+            if value == 0 {
+                return Err(InputError::new(format!("{key} = 0: give at least 1")));
+            }
         }
         if self.raise_cap == 0 {
             // Chips are counted, not staked: with no cap two raisers could go on for ever.
