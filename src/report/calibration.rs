@@ -4,8 +4,9 @@ use super::*;
 
 /// The strength estimate's calibration: for each pick and bin of the estimate with enough
 /// estimates, the mean estimate beside the mean finished percentile, and the largest gap.
-pub(super) fn calibration_section(page: &mut Page, cal: &DataFrame) -> Result<(), Error> {
+pub(super) fn calibration_section(page: &mut Page, cal: &DataFrame, strategy: Option<&str>) -> Result<(), Error> {
     let md = page.at(Question::Skill);
+    let module = strategy.map_or("the same module".to_string(), |s| format!("`{s}`'s module"));
     let pick = floats(cal, "after_pick")?;
     let n = floats(cal, "estimates")?;
     let (lo, hi) = (floats(cal, "bin_low")?, floats(cal, "bin_high")?);
@@ -21,7 +22,7 @@ pub(super) fn calibration_section(page: &mut Page, cal: &DataFrame) -> Result<()
     let later = common.iter().filter(|&&i| pick[i] > 1.0).map(|&i| gap(i)).fold(0.0, f64::max);
     let _ = writeln!(
         md,
-        "How well does the strength estimate predict? After every pick, each seat's estimate of its finished hand's percentile (bins of a tenth) against the percentile the hand reached, every seat drafting with the same module and nobody folding; bins with at least 200 estimates. Among the bins holding at least 1% of a pick's estimates the largest gap between the mean estimate and the mean finished percentile is {worst_common:.3} ({later:.3} from pick 2 on); over every bin shown, {worst:.3}. A gap of a few hundredths means the bots' fold and raise thresholds mean what they say.\n"
+        "How well does the strength estimate predict? After every pick, each seat's estimate of its finished hand's percentile (bins of a tenth) against the percentile the hand reached, every seat drafting with {module} and nobody folding; bins with at least 200 estimates. Among the bins holding at least 1% of a pick's estimates the largest gap between the mean estimate and the mean finished percentile is {worst_common:.3} ({later:.3} from pick 2 on); over every bin shown, {worst:.3}. A gap of a few hundredths means the bots' fold and raise thresholds mean what they say.\n"
     );
     bins_table(md, "mean finished", &rows, [&pick, &lo, &hi, &n, &est], &fin);
     page.headline(
@@ -57,10 +58,13 @@ pub(super) fn field_calibration_section(page: &mut Page, cal: &DataFrame) -> Res
     };
     let _ = writeln!(
         md,
-        "How well does the chance of beating the field predict? At each check, each seat's chance of beating the k seats after it (every k, as if the rest had folded) against the share of the pot its finished hand took from them; bins with at least 200 estimates. The largest gap is {:+.3} (estimate {:.3}, won {:.3}, after pick {:.0} against {}): a positive gap means the estimate is too hopeful. A threshold module with `field = \"calibrated\"` reads its chance through this correction, measured under the same rules. The table shows the full field ({}).\n",
+        "How well does the chance of beating the field predict? At each check, each seat's chance of beating the k seats after it (every k, as if the rest had folded) against the share of the pot its finished hand took from them; bins with at least 200 estimates. The largest gap is {:+.3} (estimate {:.3}, won {} [{}, {}] over {:.0} estimates, after pick {:.0} against {}): a positive gap means the estimate is too hopeful. A threshold module with `field = \"calibrated\"` reads its chance through this correction, measured under the same rules. The table shows the full field ({}).\n",
         gap(worst),
         est[worst],
-        won.mean[worst],
+        fmt4(won.mean[worst]),
+        fmt4(won.lo[worst]),
+        fmt4(won.hi[worst]),
+        n[worst],
         pick[worst],
         rivals(opponents[worst]),
         rivals(full)

@@ -71,7 +71,8 @@ pub(super) fn compare_section(
     let file = format!("{prefix}matrix.svg");
     // Preset files are labelled by their file name.
     let short: Vec<String> = names.iter().map(|n| short_name(n)).collect();
-    let title = "Win share of the row strategy against the column strategy";
+    // Short enough for the chart's width; the caption says it in full.
+    let title = "Win share, row against column";
     charts::heatmap(&out.path().join(&file), title, &short, &shares)?;
     image(
         md,

@@ -224,7 +224,7 @@ const SECTIONS: [(&str, Section); 10] = [
     (kind::SWEEP.tables[0], |f, page, t| sweep_section(page, t, f.out, f.prefix, f.measures, f.palette, f.requires)),
     (kind::TUNE.tables[0], |f, page, t| optimise_section(page, f.dir, t, f.meta, f.out, f.prefix)),
     (kind::CALIBRATE.tables[0], |f, page, t| {
-        calibration_section(page, t)?;
+        calibration_section(page, t, f.meta.and_then(|m| m["strategy"].as_str()))?;
         match load(f.dir, kind::CALIBRATE.tables[1])? {
             Some(field) => field_calibration_section(page, &field),
             None => Ok(()),

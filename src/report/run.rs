@@ -62,34 +62,50 @@ pub(super) fn run_section(
     if let (Some(&b), Some(&second), Some(&w)) = (order.first(), order.get(1), order.last()) {
         let words = measures.score_words();
         let at = |i: usize| estimate_text(sc[i], slo[i], shi[i]);
-        // The leader against the runner-up on the same deals: a lead inside the noise is
-        // no lead.
-        let lead = load(dir, "pairs")?
-            .map(|pairs| -> Result<Option<(f64, f64, f64)>, Error> {
+        // The leader against each other strategy on the same deals: a lead inside the noise
+        // is no lead, so every strategy level with the leader shares it.
+        let pairs = load(dir, "pairs")?
+            .map(|pairs| -> Result<_, Error> {
                 let (a, bb) = (texts(&pairs, "strategy_a")?, texts(&pairs, "strategy_b")?);
-                let d = with_interval(&pairs, &measures.score.pair_column)?;
-                Ok((0..a.len()).find_map(|i| {
-                    if a[i] == strategies[b] && bb[i] == strategies[second] {
-                        Some((d.mean[i], d.lo[i], d.hi[i]))
-                    } else if a[i] == strategies[second] && bb[i] == strategies[b] {
-                        Some((-d.mean[i], -d.hi[i], -d.lo[i]))
-                    } else {
-                        None
-                    }
-                }))
+                Ok((a, bb, with_interval(&pairs, &measures.score.pair_column)?))
             })
-            .transpose()?
-            .flatten();
-        let top = match lead {
-            Some((d, l, h)) if l <= 0.0 && h >= 0.0 => format!(
-                "{} and {} {} level within noise: {words} {} and {} (paired difference {})",
-                strategies[b],
-                strategies[second],
-                if w == second { "are" } else { "lead" },
-                at(b),
-                at(second),
-                estimate_text(d, l, h)
-            ),
+            .transpose()?;
+        let ahead_of = |x: usize| -> Option<(f64, f64, f64)> {
+            let (a, bb, d) = pairs.as_ref()?;
+            (0..a.len()).find_map(|i| {
+                if a[i] == strategies[b] && bb[i] == strategies[x] {
+                    Some((d.mean[i], d.lo[i], d.hi[i]))
+                } else if a[i] == strategies[x] && bb[i] == strategies[b] {
+                    Some((-d.mean[i], -d.hi[i], -d.lo[i]))
+                } else {
+                    None
+                }
+            })
+        };
+        let level: Vec<usize> =
+            order[1..].iter().copied().filter(|&x| ahead_of(x).is_some_and(|(_, l, h)| l <= 0.0 && h >= 0.0)).collect();
+        let top = match ahead_of(second) {
+            Some(_) if !level.is_empty() => {
+                let mut names: Vec<&str> = vec![&strategies[b]];
+                names.extend(level.iter().map(|&x| strategies[x].as_str()));
+                let all = level.len() + 1 == order.len();
+                let differences: Vec<String> = level
+                    .iter()
+                    .map(|&x| {
+                        let (d, l, h) = ahead_of(x).expect("level strategies have a pair");
+                        format!("{} {}", strategies[x], estimate_text(d, l, h))
+                    })
+                    .collect();
+                let scores: Vec<String> = std::iter::once(b).chain(level.iter().copied()).map(at).collect();
+                format!(
+                    "{} {} level within noise: {words} {} (paired difference from {}: {})",
+                    and_list(&names),
+                    if all { "are" } else { "lead" },
+                    and_list(&scores.iter().map(String::as_str).collect::<Vec<_>>()),
+                    strategies[b],
+                    differences.join(", ")
+                )
+            }
             Some((d, l, h)) => format!(
                 "{}: {words} {}, {} ahead of {} on the same deals",
                 person(&strategies[b], "scores most"),
@@ -99,22 +115,36 @@ pub(super) fn run_section(
             ),
             None => format!("{}: {words} {}", person(&strategies[b], "scores most"), at(b)),
         };
-        // Two strategies are both named already; a third or more names the last.
-        let mut text = if w == second {
+        // The last is named unless it leads (or shares the lead) already.
+        let mut text = if w == b || level.contains(&w) {
             format!("{top}.")
         } else {
             format!("{top}; {}: {}.", person(&strategies[w], "scores least"), at(w))
         };
-        // Said only where another strategy wins more often than the top scorer (not ties).
+        // Said only where another strategy wins more often than the top scorer (not ties),
+        // with the top scorer's beside it: the ranking above is by score, not by units won.
         if let Some(m) = (0..strategies.len()).filter(|&i| wr[i].is_finite()).max_by(|&x, &y| wr[x].total_cmp(&wr[y]))
             && wr[m] > wr[b]
         {
-            let whose = if strategies[m] == crate::outside::HUMAN {
-                "yours".to_string()
-            } else {
-                format!("{}'s", strategies[m])
+            let whose = |i: usize| {
+                if strategies[i] == crate::outside::HUMAN {
+                    "yours".to_string()
+                } else {
+                    format!("{}'s", strategies[i])
+                }
             };
-            text += &format!(" The highest win rate is {whose}: {} [{}, {}].", fmt4(wr[m]), fmt4(lo[m]), fmt4(hi[m]));
+            let overlap = if lo[m] <= hi[b] { ", the intervals overlapping" } else { "" };
+            text += &format!(
+                " The highest win rate is {}: {} [{}, {}], against {} {} [{}, {}]{overlap}; win rate counts units won, the ranking above the {words}.",
+                whose(m),
+                fmt4(wr[m]),
+                fmt4(lo[m]),
+                fmt4(hi[m]),
+                whose(b),
+                fmt4(wr[b]),
+                fmt4(lo[b]),
+                fmt4(hi[b])
+            );
         }
         page.headline(Question::WhoWins, text);
     }
@@ -456,6 +486,15 @@ pub(super) fn histogram_section(
 
 /// `name` and a third-person verb phrase ("scores most"), in the second person where the
 /// name is the person who played (`play`'s seat `you`).
+/// "a", "a and b", "a, b and c".
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 fn person(name: &str, phrase: &str) -> String {
     match phrase.split_once(' ') {
         Some((verb, rest)) if name == crate::outside::HUMAN => {

@@ -141,22 +141,55 @@ pub(super) fn versus_section(
             " The seated players are not all shown near optimal: a stronger field could judge B otherwise (the warnings below).",
         );
     }
+    // Each figure with the smallest effect that matters for it, the yardstick of its verdict.
+    let named = |i: usize| format!("`{}` (±{})", name(i), if min[i] == 0.0 { "0".into() } else { fmt4(min[i]) });
     if !unchanged.is_empty() {
-        let list: Vec<String> = unchanged.iter().map(|&i| format!("`{}`", name(i))).collect();
-        let _ = writeln!(md, "Unchanged (within the smallest effect that matters either way): {}.\n", list.join(", "));
-    }
-    if !undecided.is_empty() {
-        let list: Vec<String> = undecided.iter().map(|&i| format!("`{}`", name(i))).collect();
+        let list: Vec<String> = unchanged.iter().map(|&i| named(i)).collect();
         let _ = writeln!(
             md,
-            "Undecided (neither shown to change after Holm's correction nor shown within the smallest effect; more rounds would tell): {}.\n",
+            "Unchanged (within the smallest effect that matters, given in brackets, either way): {}.\n",
             list.join(", ")
         );
+    }
+    if !undecided.is_empty() {
+        let list: Vec<String> = undecided.iter().map(|&i| named(i)).collect();
+        let _ = writeln!(
+            md,
+            "Undecided (neither shown to change after Holm's correction nor shown within the smallest effect, given in brackets; more rounds would tell): {}.\n",
+            list.join(", ")
+        );
+        // A difference alike on every deal group (exactly 0, say) has an interval of no
+        // width, which decides only over enough groups: said, or it reads as a puzzle.
+        if let Ok(groups) = floats(table, "groups") {
+            let alike: Vec<usize> = undecided
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    crate::study::versus::alike(&crate::stats::Estimate {
+                        mean: diff.mean[i],
+                        lo: diff.lo[i],
+                        hi: diff.hi[i],
+                    }) && groups[i] < crate::study::versus::ALIKE_GROUPS as f64
+                })
+                .collect();
+            if !alike.is_empty() {
+                let list: Vec<String> = alike.iter().map(|&i| format!("`{}`", name(i))).collect();
+                let fewest = alike.iter().map(|&i| groups[i]).fold(f64::INFINITY, f64::min);
+                let most = alike.iter().map(|&i| groups[i]).fold(0.0, f64::max);
+                let over = if fewest == most { format!("{most:.0}") } else { format!("{fewest:.0} to {most:.0}") };
+                let _ = writeln!(
+                    md,
+                    "Of these, {} differed alike on every deal group that measured them (by exactly 0, say), which decides a verdict only over {} deal groups or more; they were measured over {over}.\n",
+                    list.join(", "),
+                    crate::study::versus::ALIKE_GROUPS
+                );
+            }
+        }
     }
     // One chart, in units of each figure's smallest effect: past ±1 matters.
     let mut shown: Vec<usize> = changed.iter().chain(&undecided).copied().filter(|&i| min[i] > 0.0).collect();
     shown.sort_by(|&x, &y| (diff.mean[y] / min[y]).abs().total_cmp(&(diff.mean[x] / min[x]).abs()));
-    let all = shown.len();
+    let all = changed.len() + undecided.len();
     shown.truncate(12);
     if !shown.is_empty() {
         let labels: Vec<String> = shown.iter().map(|&i| words(&name(i))).collect();
@@ -186,7 +219,7 @@ pub(super) fn versus_section(
                 },
                 if all > shown.len() {
                     format!(
-                        " The {} largest of the {all} changed or undecided figures are drawn; the lists above name them all.",
+                        " The {} largest of the {all} changed or undecided figures are drawn (a figure whose smallest effect is 0 cannot be drawn in its units); the lists above name them all.",
                         shown.len()
                     )
                 } else {

@@ -867,3 +867,42 @@ fn a_sampled_trainings_bound_is_found_in_the_same_report() {
     let md = std::fs::read_to_string(report(&third, &[&training, &other]).join("report.md")).unwrap();
     assert!(md.contains("bounded by `draftsim exploitability`, not here"), "{md}");
 }
+
+/// The summary names every strategy level with the leader on the same deals, not only the
+/// runner-up, and sets the highest win rate beside the leader's.
+#[test]
+fn every_strategy_level_with_the_leader_shares_the_lead() {
+    let dir = scratch("level-lead");
+    let run = dir.join("run");
+    draftsim(&["run", "--rounds", "2000", "--quiet", "--out", path(&run)]);
+    let md = std::fs::read_to_string(report(&dir, &[&run]).join("report.md")).unwrap();
+    // Default seed: hate leads; tight and greedy trail it by intervals that cross 0.
+    assert!(md.contains("hate, tight and greedy lead level within noise: chips per round"), "{md}");
+    assert!(md.contains("(paired difference from hate: tight 0.2285 [-0.2025, 0.6596], greedy 0.3992"), "{md}");
+    assert!(md.contains("random scores least"), "{md}");
+}
+
+/// A versus section gives each listed figure its smallest effect, says why a figure alike
+/// on every group is undecided, and counts every changed or undecided figure under its
+/// chart; a calibration names the strategy calibrated and the worst bin's count.
+#[test]
+fn versus_and_calibration_sections_say_what_their_verdicts_rest_on() {
+    let dir = scratch("verdicts-rest-on");
+    let cap = dir.join("cap.toml");
+    std::fs::write(&cap, "raise_cap = 2\n").unwrap();
+    let v = dir.join("v");
+    draftsim(&["versus", "--game", "sevens", "defaults", path(&cap), "--rounds", "400", "--quiet", "--out", path(&v)]);
+    let md = std::fs::read_to_string(report(&dir, &[&v]).join("report.md")).unwrap();
+    assert!(md.contains("`completion` (±0.0100)") && md.contains("`timeouts` (±0)"), "{md}");
+    assert!(md.contains("differed alike on every deal group that measured them (by exactly 0, say)"), "{md}");
+    let table = std::fs::read_to_string(v.join("versus.csv")).unwrap();
+    let open = table.lines().filter(|l| l.ends_with(",changed") || l.ends_with(",undecided")).count();
+    assert!(md.contains(&format!("largest of the {open} changed or undecided figures")), "{open}: {md}");
+    let k = dir.join("k");
+    draftsim(&["calibrate", "--seats", "tight", "--rounds", "1000", "--quiet", "--out", path(&k)]);
+    let out = dir.join("k-report");
+    draftsim(&["report", path(&k), "--out", path(&out), "--quiet"]);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("every seat drafting with `tight`'s module"), "{md}");
+    assert!(md.contains(" estimates, after pick "), "{md}");
+}
