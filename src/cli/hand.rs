@@ -25,7 +25,8 @@ pub struct HandArgs {
 
 /// Ranks the hand and prints it.
 pub fn run(args: HandArgs) -> Result<()> {
-    let deck = args.deck.parse::<DeckPreset>()?.deck();
+    let preset = args.deck.parse::<DeckPreset>()?;
+    let deck = preset.deck();
     let cards = CardSet::parse_list(&args.cards.join(" "))?;
     if !(5..=7).contains(&cards.len()) {
         return Err(
@@ -42,7 +43,7 @@ pub fn run(args: HandArgs) -> Result<()> {
     let wild_rules = WildRules::parse_names(args.wild.iter().map(String::as_str))?;
     // A wild rule the deck leaves nothing to is warned of as in a rules file.
     let rules = draftsim::games::seven_card_draft::rules::Rules {
-        deck: args.deck.parse::<DeckPreset>()?,
+        deck: preset,
         wild: wild_rules.clone(),
         ..Default::default()
     };

@@ -180,14 +180,14 @@ pub(crate) fn closest<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) 
     close.into_iter().take(2).map(|(_, n)| n).collect()
 }
 
-/// " (did you mean 'a'?)", " (did you mean 'a' or 'b'?)", or nothing, each name within
-/// `quote`s.
 /// " (did you mean 'x'?)" for the one or two of `names` that `name` is a typo of, or
 /// nothing.
 pub fn suggestion<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) -> String {
     did_you_mean(&closest(name, names), "'")
 }
 
+/// " (did you mean 'a'?)", " (did you mean 'a' or 'b'?)", or nothing, each name within
+/// `quote`s.
 pub(crate) fn did_you_mean(close: &[&str], quote: &str) -> String {
     if close.is_empty() {
         return String::new();

@@ -411,15 +411,17 @@ impl OutputDir {
                 target.display()
             )));
         }
-        if !target.exists() {
-        } else if let Some(refusal) = not_replaced(target) {
-            // Said before --force is tried: it would be refused too.
-            return Err(InputError::new(format!("--out {}: {refusal}", target.display())));
-        } else if !force {
-            return Err(InputError::new(format!(
-                "--out {}: the folder exists; choose another or pass --force to replace it",
-                target.display()
-            )));
+        if target.exists() {
+            // Said before --force is tried, where it would be refused too.
+            if let Some(refusal) = not_replaced(target) {
+                return Err(InputError::new(format!("--out {}: {refusal}", target.display())));
+            }
+            if !force {
+                return Err(InputError::new(format!(
+                    "--out {}: the folder exists; choose another or pass --force to replace it",
+                    target.display()
+                )));
+            }
         }
         let name = target
             .file_name()

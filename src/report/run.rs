@@ -82,8 +82,13 @@ pub(super) fn run_section(
                 }
             })
         };
-        let level: Vec<usize> =
-            order[1..].iter().copied().filter(|&x| ahead_of(x).is_some_and(|(_, l, h)| l <= 0.0 && h >= 0.0)).collect();
+        // Down the order while each is level with the leader: a lower scorer never shares
+        // the lead that a higher one is shown not to.
+        let level: Vec<usize> = order[1..]
+            .iter()
+            .copied()
+            .take_while(|&x| ahead_of(x).is_some_and(|(_, l, h)| l <= 0.0 && h >= 0.0))
+            .collect();
         let top = match ahead_of(second) {
             Some(_) if !level.is_empty() => {
                 let mut names: Vec<&str> = vec![&strategies[b]];
@@ -115,8 +120,10 @@ pub(super) fn run_section(
             ),
             None => format!("{}: {words} {}", person(&strategies[b], "scores most"), at(b)),
         };
-        // The last is named unless it leads (or shares the lead) already.
-        let mut text = if w == b || level.contains(&w) {
+        // The last is named unless the lead's words named it already (the runner-up is
+        // named beside the leader wherever the pair was played).
+        let named = w == b || level.contains(&w) || (w == second && ahead_of(second).is_some());
+        let mut text = if named {
             format!("{top}.")
         } else {
             format!("{top}; {}: {}.", person(&strategies[w], "scores least"), at(w))
@@ -484,8 +491,6 @@ pub(super) fn histogram_section(
     Ok(())
 }
 
-/// `name` and a third-person verb phrase ("scores most"), in the second person where the
-/// name is the person who played (`play`'s seat `you`).
 /// "a", "a and b", "a, b and c".
 fn and_list(items: &[&str]) -> String {
     match items {
@@ -495,6 +500,8 @@ fn and_list(items: &[&str]) -> String {
     }
 }
 
+/// `name` and a third-person verb phrase ("scores most"), in the second person where the
+/// name is the person who played (`play`'s seat `you`).
 fn person(name: &str, phrase: &str) -> String {
     match phrase.split_once(' ') {
         Some((verb, rest)) if name == crate::outside::HUMAN => {
