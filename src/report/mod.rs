@@ -499,6 +499,13 @@ fn describe(m: &serde_json::Value) -> String {
             parts.push(format!("{label} {v}"));
         }
     }
+    // A run plays whole deals: a count other than the one asked for says why.
+    if let (Some(asked), Some(played)) = (m["rounds_requested"].as_u64(), m["rounds"].as_u64())
+        && asked != played
+        && let Some(at) = parts.iter().position(|p| p.starts_with("rounds "))
+    {
+        parts[at] += &format!(" ({asked} asked, rounded up to whole deals)");
+    }
     let list = |key: &str| -> Option<String> {
         let values = m.get(key)?.as_array()?;
         Some(values.iter().map(|s| s.as_str().unwrap_or("").to_string()).collect::<Vec<_>>().join(","))

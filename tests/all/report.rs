@@ -906,3 +906,14 @@ fn versus_and_calibration_sections_say_what_their_verdicts_rest_on() {
     assert!(md.contains("every seat drafting with `tight`'s module"), "{md}");
     assert!(md.contains(" estimates, after pick "), "{md}");
 }
+
+/// A run whose count was rounded up to whole deals says so where the report says how its
+/// figures were made.
+#[test]
+fn a_rounded_count_is_explained() {
+    let dir = scratch("rounded-count");
+    let run = dir.join("run");
+    draftsim(&["run", "--rounds", "2000", "--quiet", "--out", path(&run)]);
+    let md = std::fs::read_to_string(report(&dir, &[&run]).join("report.md")).unwrap();
+    assert!(md.contains("rounds 2004 (2000 asked, rounded up to whole deals)"), "{md}");
+}
