@@ -869,7 +869,8 @@ fn a_sampled_trainings_bound_is_found_in_the_same_report() {
 }
 
 /// The summary names every strategy level with the leader on the same deals, not only the
-/// runner-up, and sets the highest win rate beside the leader's.
+/// runner-up; and a count rounded up to whole deals is explained where the report says how
+/// its figures were made.
 #[test]
 fn every_strategy_level_with_the_leader_shares_the_lead() {
     let dir = scratch("level-lead");
@@ -880,6 +881,7 @@ fn every_strategy_level_with_the_leader_shares_the_lead() {
     assert!(md.contains("hate, tight and greedy lead level within noise: chips per round"), "{md}");
     assert!(md.contains("(paired difference from hate: tight 0.2285 [-0.2025, 0.6596], greedy 0.3992"), "{md}");
     assert!(md.contains("random scores least"), "{md}");
+    assert!(md.contains("rounds 2004 (2000 asked, rounded up to whole deals)"), "{md}");
 }
 
 /// A versus section gives each listed figure its smallest effect, says why a figure alike
@@ -905,15 +907,4 @@ fn versus_and_calibration_sections_say_what_their_verdicts_rest_on() {
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains("every seat drafting with `tight`'s module"), "{md}");
     assert!(md.contains(" estimates, after pick "), "{md}");
-}
-
-/// A run whose count was rounded up to whole deals says so where the report says how its
-/// figures were made.
-#[test]
-fn a_rounded_count_is_explained() {
-    let dir = scratch("rounded-count");
-    let run = dir.join("run");
-    draftsim(&["run", "--rounds", "2000", "--quiet", "--out", path(&run)]);
-    let md = std::fs::read_to_string(report(&dir, &[&run]).join("report.md")).unwrap();
-    assert!(md.contains("rounds 2004 (2000 asked, rounded up to whole deals)"), "{md}");
 }
