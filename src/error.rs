@@ -9,23 +9,67 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InputError {
     message: String,
+    /// The fix, where a command may word its own: the line reads `message; fix`.
+    fix: Option<String>,
+    fault: Fault,
+}
+
+/// What an input error is about, where a command blames its own flag for it or words the fix
+/// for its own way of seating, so that no caller reads an error's words to tell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Fault {
+    /// Nothing a caller tells apart.
+    #[default]
+    Other,
+    /// The rules refuse the player count (`players = N: ...`).
+    Players,
+    /// A seat names no preset, strategy file or policy folder.
+    UnknownStrategy,
+    /// A trained policy seated under rules, or at a table, other than its own.
+    PolicyElsewhere,
+    /// A seat list's length set a player count the rules refuse.
+    SeatCount,
 }
 
 impl InputError {
     /// An input error with this one-line message.
     pub fn new(message: impl Into<String>) -> Self {
-        InputError { message: message.into() }
+        InputError { message: message.into(), fix: None, fault: Fault::Other }
+    }
+
+    /// An input error saying what is wrong, then `; ` and the fix.
+    pub fn with_fix(message: impl Into<String>, fix: impl Into<String>) -> Self {
+        InputError { fix: Some(fix.into()), ..InputError::new(message) }
+    }
+
+    /// The same error, marked as about `fault`.
+    pub fn about(self, fault: Fault) -> Self {
+        InputError { fault, ..self }
+    }
+
+    /// What the error is about.
+    pub fn fault(&self) -> Fault {
+        self.fault
+    }
+
+    /// The same error with another fix, for a command that cures it its own way.
+    pub fn fixed_by(self, fix: impl Into<String>) -> Self {
+        InputError { fix: Some(fix.into()), ..self }
     }
 
     /// The same error with `context: ` put in front (e.g. the file it came from).
     pub fn context(self, context: impl fmt::Display) -> Self {
-        InputError { message: format!("{context}: {}", self.message) }
+        InputError { message: format!("{context}: {}", self.message), ..self }
     }
 }
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&self.message)?;
+        match &self.fix {
+            Some(fix) => write!(f, "; {fix}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -105,6 +149,20 @@ pub type Step = Result<()>;
 #[cfg(test)]
 mod tests {
     use super::Error;
+
+    /// A command that words its own fix keeps what the error says and what it is about,
+    /// with the context put in front.
+    #[test]
+    fn a_fix_is_replaced_whole_and_the_fault_kept() {
+        use super::{Fault, InputError};
+        let e = InputError::with_fix("--seats names 1 strategy", "give --players 4").about(Fault::SeatCount);
+        let e = e.context("rules.toml");
+        assert_eq!(e.to_string(), "rules.toml: --seats names 1 strategy; give --players 4");
+        let e = e.fixed_by("name a strategy for every seat");
+        assert_eq!(e.to_string(), "rules.toml: --seats names 1 strategy; name a strategy for every seat");
+        assert_eq!(e.fault(), Fault::SeatCount);
+        assert_eq!(InputError::new("x").context("y").fault(), Fault::Other);
+    }
 
     /// The binary prints an error with its whole chain (`{:#}`): a cause that is both in
     /// the message and the error's source would be named twice ("No space left on device

@@ -27,7 +27,7 @@ pub mod cards;
 pub mod error;
 pub mod eval;
 
-pub use error::{Error, InputError, Result};
+pub use error::{Error, Fault, InputError, Result};
 pub mod games;
 pub mod output;
 pub mod outside;

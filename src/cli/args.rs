@@ -11,9 +11,9 @@ use std::sync::OnceLock;
 use anyhow::{Context, Result};
 use clap::Args;
 use clap::builder::{PossibleValue, TypedValueParser};
-use draftsim::InputError;
 use draftsim::games::{self, GAMES, GameInfo, Runner};
 use draftsim::output::{Format, OutputDir};
+use draftsim::{Fault, InputError};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 /// The seed used when none is given (printed with every run).
@@ -192,11 +192,7 @@ impl GameRulesArgs {
             }
             // A count --players set, refused under rules that build at their own count: the
             // flag is at fault.
-            Some(_)
-                if players.is_some()
-                    && e.to_string().starts_with("players = ")
-                    && (info.build)(text, None, None).is_ok() =>
-            {
+            Some(_) if players.is_some() && e.fault() == Fault::Players && (info.build)(text, None, None).is_ok() => {
                 e.context("--players").into()
             }
             Some(path) => {

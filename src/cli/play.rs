@@ -3,11 +3,11 @@
 
 use anyhow::Result;
 use clap::Args;
-use draftsim::InputError;
 use draftsim::error::Error;
 use draftsim::output::{Table, Values};
 use draftsim::outside::{HUMAN, Hint, terminal};
 use draftsim::sim::{Lineup, Mode, Plan, Tally, mix_seed};
+use draftsim::{Fault, InputError};
 
 use super::args::{GameArgs, OutputArgs, RoundsArg, warn_rules, whole};
 use super::interrupt::{self, INTERRUPTED};
@@ -128,22 +128,20 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
     });
-    let (game, seats) = args.game.build().map_err(|e| {
+    let (game, seats) = args.game.build().map_err(|e| match e.downcast::<InputError>() {
         // Play seats its list as given, never in turn: the fix is a longer list.
-        let text = e.to_string();
-        match text.split_once("; name one strategy per seat") {
-            Some((head, _)) if text.starts_with("--seats names") => {
-                let players = info.with_defaults().map_or(2, |(g, _)| g.players());
-                let mut example = (info.default_seats)(players);
-                example[0] = HUMAN.to_string();
-                InputError::new(format!(
-                    "{head}; play seats the list as given: name a strategy for every seat, e.g. --seats {} (or leave out --seats: you and the game's mix)",
-                    example.join(",")
-                ))
-                .into()
-            }
-            _ => e,
+        Ok(e) if e.fault() == Fault::SeatCount => {
+            let players = info.with_defaults().map_or(2, |(g, _)| g.players());
+            let mut example = (info.default_seats)(players);
+            example[0] = HUMAN.to_string();
+            e.fixed_by(format!(
+                "play seats the list as given: name a strategy for every seat, e.g. --seats {} (or leave out --seats: you and the game's mix)",
+                example.join(",")
+            ))
+            .into()
         }
+        Ok(e) => e.into(),
+        Err(e) => e,
     })?;
     if let Some((name, policy)) = trained_for {
         // The table's rules and size, as a seat playing the policy would be checked.

@@ -4,13 +4,13 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
-use draftsim::InputError;
 use draftsim::games;
 use draftsim::output::{Format, OutputDir};
 use draftsim::sim::{Lineup, Seatings};
 use draftsim::study::kind::{self, Kind};
 use draftsim::study::sensitivity::VariantGroups;
 use draftsim::study::versus::{self, Difference, Verdict, VersusSpec};
+use draftsim::{Fault, InputError};
 
 use super::args::{BatchArgs, PlayersArg, QuietArg, SeatsArg};
 use super::interrupt::INTERRUPTED;
@@ -94,7 +94,7 @@ pub fn versus(args: VersusArgs) -> Result<()> {
         if let Some(text) = text {
             (info.build)(Some(text), spec.players, None).map_err(|e| {
                 // A count --players set is the flag's fault, not the file's.
-                if spec.players.is_some() && e.to_string().starts_with("players = ") {
+                if spec.players.is_some() && e.fault() == Fault::Players {
                     e.context("--players")
                 } else if let Some(g) = super::args::game_it_reads_as(info, text, &e) {
                     InputError::new(format!("{e}; the file reads as {}'s rules: add --game {}", g.name, g.name))
@@ -111,9 +111,9 @@ pub fn versus(args: VersusArgs) -> Result<()> {
         let (game, seats) = (info.build)(Some(&text), None, Some(&seats)).map_err(|e| {
             // Told to train a policy for these rules, a user would find it refused under
             // the other side's: say why no one policy can sit on both.
-            let policy = e.to_string().contains("policy trained");
+            let policy = e.fault() == Fault::PolicyElsewhere;
             // A strategy no side knows is the seat list's fault, not a rules file's.
-            let e = if e.to_string().contains("unknown strategy") && spec.seats.is_some() {
+            let e = if e.fault() == Fault::UnknownStrategy && spec.seats.is_some() {
                 e.context("--seats")
             } else {
                 e.context(path.display())

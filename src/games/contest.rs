@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::{Built, GameInfo, RuleStep, Runner, presets};
-use crate::error::{Error, InputError};
+use crate::error::{Error, Fault, InputError};
 use crate::output::Table;
 use crate::search::{self, Forward, Rollout, Scratch, SeatBot, Strategy, Worker, play_unit};
 use crate::sim::{Game, Measures, NoEvents, RoundResult, RuleUse, Tally, UnitSeeds, mix_seed};
@@ -660,10 +660,12 @@ where
             // would be refused too.
             let repeated = seats.iter().enumerate().any(|(i, s)| seats[..i].contains(s));
             let turn = if repeated { "list each strategy once and give" } else { "give" };
-            Err(if e.to_string().starts_with("players = ") {
-                InputError::new(format!(
-                    "--seats names {asked} {one}, so {e}; name one strategy per seat, or {turn} --players {table} to seat them in turn"
-                ))
+            Err(if e.fault() == Fault::Players {
+                InputError::with_fix(
+                    format!("--seats names {asked} {one}, so {e}"),
+                    format!("name one strategy per seat, or {turn} --players {table} to seat them in turn"),
+                )
+                .about(Fault::SeatCount)
             } else {
                 e
             })
@@ -767,5 +769,22 @@ mod tests {
         assert!(matches!(toml_at(&full, "bet.respect"), Some(toml::Value::Float(_))), "{full}");
         assert!(matches!(toml_at(&full, "bet.fold_below[2]"), Some(toml::Value::Float(_))), "{full}");
         assert_eq!(toml_at(&full, "draft.module"), Some(toml::Value::String("hate".into())));
+    }
+
+    /// Commands blame their own flags by what a refusal is about, never by its words: every
+    /// game marks a refused player count, and a seat list that set it, so.
+    #[test]
+    fn every_game_marks_what_its_refusals_are_about() {
+        use crate::error::Fault;
+        for info in crate::games::GAMES {
+            let at = |players, seats: Option<&[String]>| (info.build)(None, players, seats).err().map(|e| e.fault());
+            assert_eq!(at(Some(9), None), Some(Fault::Players), "{}", info.name);
+            assert_eq!(at(None, Some(&["random".to_string()])), Some(Fault::SeatCount), "{}", info.name);
+            let (_, mut seats) = info.with_defaults().unwrap();
+            seats[0] = "no-such-preset".into();
+            assert_eq!(at(None, Some(&seats)), Some(Fault::UnknownStrategy), "{}", info.name);
+            seats[0] = "tight{".into();
+            assert_eq!(at(None, Some(&seats)), Some(Fault::UnknownStrategy), "{}", info.name);
+        }
     }
 }

@@ -3,7 +3,7 @@
 
 use serde::de::DeserializeOwned;
 
-use crate::error::InputError;
+use crate::error::{Fault, InputError};
 
 /// The presets of a game, embedded in the binary from `strategies/<dir>/<name>.toml`:
 /// `embedded_presets!("sevens": "random", "tight")` is the `PRESETS` list of (name, TOML).
@@ -269,17 +269,19 @@ pub fn preset_text(presets: &[(&str, &str)], name_or_path: &str, game: &str) -> 
     if path.join("policy.json").is_file() {
         return Err(InputError::new(format!(
             "strategy '{name_or_path}' is a trained policy's folder: seat it as 'cfr{{policy=\"{name_or_path}\"}}'"
-        )));
+        ))
+        .about(Fault::UnknownStrategy));
     }
     if path.extension().is_some_and(|e| e == "toml") || path.exists() {
         return std::fs::read_to_string(path).map_err(|e| {
-            let why = match e.kind() {
-                std::io::ErrorKind::NotFound => "no such file".to_string(),
-                _ => e.to_string(),
+            let (why, fault) = match e.kind() {
+                std::io::ErrorKind::NotFound => ("no such file".to_string(), Fault::UnknownStrategy),
+                _ => (e.to_string(), Fault::Other),
             };
             InputError::new(format!(
                 "strategy file {name_or_path}: {why}; give a path to a .toml file or a preset name (`draftsim list strategies --game {game}`)"
             ))
+            .about(fault)
         });
     }
     // A bracket left open swallows the rest of the list into one name.
@@ -287,14 +289,16 @@ pub fn preset_text(presets: &[(&str, &str)], name_or_path: &str, game: &str) -> 
     if open('{', '}') || open('[', ']') {
         return Err(InputError::new(format!(
             "strategy '{name_or_path}': a bracket is not closed; write BASE{{PATH=VALUE;...}}, e.g. hate{{bet.fold_below=[0.7,0.6,0.3]}}"
-        )));
+        ))
+        .about(Fault::UnknownStrategy));
     }
     let names: Vec<&str> = presets.iter().map(|(n, _)| *n).collect();
     let close = did_you_mean(&closest(name_or_path, names.iter().copied()), "'");
     Err(InputError::new(format!(
         "unknown strategy '{name_or_path}' for {game}{close}: use one of {} or a path to a .toml file",
         names.join(", ")
-    )))
+    ))
+    .about(Fault::UnknownStrategy))
 }
 
 /// Each embedded preset's name with its `description` line, for `draftsim list strategies`.

@@ -11,7 +11,7 @@ include!(concat!(env!("OUT_DIR"), "/shipped_policies.rs"));
 use serde::{Deserialize, Serialize};
 
 use super::tree::{TabularPolicy, Tree};
-use crate::error::InputError;
+use crate::error::{Fault, InputError};
 
 /// The file a policy folder holds.
 pub const POLICY_FILE: &str = "policy.json";
@@ -252,13 +252,15 @@ impl Policy {
                 "policy trained for {} players (this table seats {players}) under other rules ({}): train one for this table with `draftsim train --game {game} --rules FILE`",
                 h.players,
                 in_words(&differ, &h.rules)
-            )));
+            ))
+            .about(Fault::PolicyElsewhere));
         }
         if h.players != players {
             return Err(InputError::new(format!(
                 "policy trained for {} players, not {players}: seat it at its table (--players {}) or train one for this one with `draftsim train --game {game} --players {players}`",
                 h.players, h.players
-            )));
+            ))
+            .about(Fault::PolicyElsewhere));
         }
         if h.rules_hash != rules_hash(rules_toml) {
             // A policy read from a file can print its rules as a file.
@@ -279,7 +281,8 @@ impl Policy {
             return Err(InputError::new(format!(
                 "policy trained under other rules ({}): play it under the rules it was trained for (a rules file with those values{print}), or train one for these with `draftsim train --game {game} --rules FILE`",
                 in_words(&differ, &h.rules)
-            )));
+            ))
+            .about(Fault::PolicyElsewhere));
         }
         Ok(())
     }

@@ -4,7 +4,7 @@
 use crate::games::{BOOL, RuleStep};
 use serde::{Deserialize, Serialize};
 
-use crate::error::InputError;
+use crate::error::{Fault, InputError};
 use crate::games::GameRules;
 use crate::games::contest::RulesRng;
 
@@ -195,7 +195,8 @@ impl GameRules for Rules {
     fn check(&self) -> Result<(), InputError> {
         let bad = |text: String| Err(InputError::new(text));
         if !(2..=4).contains(&self.players) {
-            return bad(format!("players = {}: Live-Draft seats 2 to 4 players", self.players));
+            return Err(InputError::new(format!("players = {}: Live-Draft seats 2 to 4 players", self.players))
+                .about(Fault::Players));
         }
         if self.cards.is_none() && !(40..=MAX_LIBRARY).contains(&self.library_size) {
             return bad(format!("library_size = {}: use 40 to {MAX_LIBRARY}", self.library_size));

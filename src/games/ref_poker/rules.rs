@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::InputError;
+use crate::error::{Fault, InputError};
 use crate::games::GameRules;
 use crate::games::RuleStep;
 use crate::games::contest::RulesRng;
@@ -148,7 +148,9 @@ impl<F: Flavour> GameRules for Rules<F> {
             )));
         }
         if !(2..=4).contains(&self.players) {
-            return Err(InputError::new(format!("players = {}: seat 2 to 4 players", self.players)));
+            return Err(
+                InputError::new(format!("players = {}: seat 2 to 4 players", self.players)).about(Fault::Players)
+            );
         }
         let needed = self.players + usize::from(self.rounds) - 1;
         if self.deck() < needed {
@@ -158,7 +160,8 @@ impl<F: Flavour> GameRules for Rules<F> {
                 self.deck(),
                 if self.rounds == 2 { " and the public card" } else { "" },
                 needed.div_ceil(usize::from(self.suits.max(1)))
-            )));
+            ))
+            .about(Fault::Players));
         }
         if self.raise_sizes.len() != usize::from(self.rounds) || self.raise_sizes.contains(&0) {
             return Err(InputError::new(format!(

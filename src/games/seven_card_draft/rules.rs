@@ -5,7 +5,7 @@ use crate::games::RuleStep;
 use serde::{Deserialize, Serialize};
 
 use crate::cards::{Card, Deck, DeckPreset, Rank};
-use crate::error::InputError;
+use crate::error::{Fault, InputError};
 use crate::eval::{Evaluator, WildRules};
 use crate::games::GameRules;
 use crate::games::contest::Compiled;
@@ -236,7 +236,8 @@ impl Rules {
                 self.players,
                 deck.len(),
                 self.pack_size
-            )));
+            ))
+            .about(Fault::Players));
         }
         for (key, picks) in [("face_up_picks", &self.face_up_picks), ("bet_after_picks", &self.bet_after_picks)] {
             if let Some(p) = picks.iter().find(|&&p| p == 0 || p > self.pack_size) {

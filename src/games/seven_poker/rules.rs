@@ -3,7 +3,7 @@
 use crate::games::RuleStep;
 use serde::{Deserialize, Serialize};
 
-use crate::error::InputError;
+use crate::error::{Fault, InputError};
 use crate::games::GameRules;
 use crate::games::contest::RulesRng;
 
@@ -190,7 +190,8 @@ impl GameRules for Rules {
     /// Checks the rules.
     fn check(&self) -> Result<(), InputError> {
         if !(3..=5).contains(&self.players) {
-            return Err(InputError::new(format!("players = {}: Seven Poker seats 3 to 5 players", self.players)));
+            return Err(InputError::new(format!("players = {}: Seven Poker seats 3 to 5 players", self.players))
+                .about(Fault::Players));
         }
         if !(3..=9).contains(&self.cards_per_colour) || self.cards_per_colour < self.players {
             return Err(InputError::new(format!(

@@ -3,7 +3,7 @@
 use crate::games::RuleStep;
 use serde::{Deserialize, Serialize};
 
-use crate::error::InputError;
+use crate::error::{Fault, InputError};
 use crate::games::GameRules;
 use crate::games::contest::RulesRng;
 
@@ -108,7 +108,8 @@ impl GameRules for Rules {
             return Err(InputError::new(format!(
                 "players = {}: Sevens seats 2 to 6 players (36 cards cover every deal and trade)",
                 self.players
-            )));
+            ))
+            .about(Fault::Players));
         }
         for (key, value) in [("ante", self.ante), ("raise_size", self.raise_size)] {
             if value == 0 {

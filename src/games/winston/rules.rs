@@ -4,7 +4,7 @@
 use crate::games::{BOOL, RuleStep};
 use serde::{Deserialize, Serialize};
 
-use crate::error::InputError;
+use crate::error::{Fault, InputError};
 use crate::games::GameRules;
 use crate::games::contest::RulesRng;
 
@@ -203,7 +203,11 @@ impl GameRules for Rules {
     fn check(&self) -> Result<(), InputError> {
         let bad = |text: String| Err(InputError::new(text));
         if self.players != 2 {
-            return bad(format!("players = {}: Winston + Crazier Eights is for exactly 2 players", self.players));
+            return Err(InputError::new(format!(
+                "players = {}: Winston + Crazier Eights is for exactly 2 players",
+                self.players
+            ))
+            .about(Fault::Players));
         }
         if !(2..=6).contains(&self.colours.len()) {
             return bad(format!("colours: {} given; name 2 to 6 colours", self.colours.len()));
