@@ -167,7 +167,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     if let Some(band) = args.ideal_length
         && let Some(t) = tables.iter_mut().find(|t| t.name == "health")
     {
-        *t = draftsim::output::health_table(&tally, &lineup.strategies, Some(band));
+        *t = draftsim::output::health_table(&tally, &lineup.strategies, game.measures(), Some(band));
     }
     print_summary(&tables, &tally, game.measures());
     if let Some(dir) = out {

@@ -165,7 +165,7 @@ pub fn run_tables(tally: &Tally, strategies: &[String], measures: &Measures) -> 
         .with("deals", Values::Int(pair_rows.2));
     let pairs = with_interval(pairs, &measures.score.pair_column, &pair_rows.3);
 
-    let mut tables = vec![summary, seat_table, pairs, health_table(tally, strategies, None)];
+    let mut tables = vec![summary, seat_table, pairs, health_table(tally, strategies, measures, None)];
     for (name, histograms) in measures.histogram_tables() {
         let bins = &histograms[0].bins;
         let mut names = Vec::new();
@@ -193,8 +193,8 @@ pub fn run_tables(tally: &Tally, strategies: &[String], measures: &Measures) -> 
 
 /// The `health` table: one row per figure of the health card (see `docs/health.md`), with
 /// its 95% interval; `ideal` adds the share of units whose length lies in that band.
-pub fn health_table(tally: &Tally, strategies: &[String], ideal: Option<(u32, u32)>) -> Table {
-    let figures = health_figures(tally, strategies, ideal);
+pub fn health_table(tally: &Tally, strategies: &[String], measures: &Measures, ideal: Option<(u32, u32)>) -> Table {
+    let figures = health_figures(tally, strategies, measures, ideal);
     let t = Table::new("health").with("figure", Values::Text(figures.iter().map(|f| f.name.clone()).collect()));
     let values: Vec<Estimate> = figures.iter().map(|f| f.value).collect();
     with_interval(t, "value", &values)

@@ -161,7 +161,10 @@ pub(super) fn sweep_section(
                 "skill_gap" => format!("{} of the best strategy minus random's", score_words),
                 "mean_length" => measures.map_or("rounds per unit of play".to_string(), |m| m.length.clone()),
                 "balance" => "one minus the seat advantage".to_string(),
-                "first_seat_edge" => "the first seat's win rate minus the other seats' mean".to_string(),
+                "first_seat_edge" => measures.map_or_else(
+                    || "seat 0's win rate minus the other seats' mean".to_string(),
+                    |m| format!("seat 0's win rate minus the other seats' mean ({})", m.first_seat),
+                ),
                 "seats_equal_p" => "p-value of the test that every seat wins equally often".to_string(),
                 // The name says what is counted (see `words`).
                 "length_mean" | "length_p10" | "length_p50" | "length_p90" => {

@@ -392,7 +392,12 @@ pub struct HealthFigure {
 /// The health card of a run: its ratio figures, seat balance, the skill gap when `random`
 /// is seated, and the unit length's percentiles (and the share of units whose length lies
 /// in `ideal`, when given).
-pub fn health_figures(tally: &super::Tally, strategies: &[String], ideal: Option<(u32, u32)>) -> Vec<HealthFigure> {
+pub fn health_figures(
+    tally: &super::Tally,
+    strategies: &[String],
+    measures: &super::Measures,
+    ideal: Option<(u32, u32)>,
+) -> Vec<HealthFigure> {
     let mut out = Vec::new();
     let mut push = |name: &str, value: Estimate, description: &str| {
         out.push(HealthFigure { name: name.into(), value, description: description.into() });
@@ -428,7 +433,10 @@ pub fn health_figures(tally: &super::Tally, strategies: &[String], ideal: Option
         push(
             "first_seat_edge",
             f.first_seat_edge,
-            "first seat's win rate minus the other seats' mean, paired over deal groups",
+            &format!(
+                "seat 0's win rate minus the other seats' mean, paired over deal groups ({})",
+                measures.first_seat
+            ),
         );
         // A p-value has no interval: its ends are left undefined (empty in a table).
         push(

@@ -166,6 +166,9 @@ pub struct Measures {
     pub unit: String,
     /// What the unit's length counts, e.g. "rounds per game (1 in round mode)".
     pub length: String,
+    /// What seat 0 does first at this table, e.g. "seat 0 drafts first": the seat the
+    /// first-seat edge measures.
+    pub first_seat: String,
     /// Whether a unit always has a winner (win shares sum to one), checked by `check`.
     pub always_won: bool,
     /// Counters and sums, in the order of their columns.
@@ -290,6 +293,7 @@ impl Measures {
             },
             unit: "round".into(),
             length: String::new(),
+            first_seat: "seat 0 deals".into(),
             always_won: true,
             measures,
             histograms: vec![],

@@ -526,7 +526,7 @@ pub struct VariantMetrics {
 pub fn metrics(tally: &Tally, strategies: &[String], measures: &Measures) -> VariantMetrics {
     let undefined = Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN };
     let (mut seat_advantage, mut skill_gap, mut values) = (undefined, undefined, Vec::new());
-    for f in crate::sim::health_figures(tally, strategies, None) {
+    for f in crate::sim::health_figures(tally, strategies, measures, None) {
         match f.name.as_str() {
             "seat_advantage" => seat_advantage = f.value,
             "skill_gap" => skill_gap = f.value,

@@ -333,7 +333,7 @@ pub fn check_requires(requires: &[Constraint], known: &[String], game: &str) -> 
 /// `mean_length`, and every measure the game declares (over all seats).
 pub fn metric_estimates(tally: &Tally, strategies: &[String], measures: &Measures) -> Vec<(String, Estimate)> {
     let mut out: Vec<(String, Estimate)> =
-        health_figures(tally, strategies, None).into_iter().map(|f| (f.name, f.value)).collect();
+        health_figures(tally, strategies, measures, None).into_iter().map(|f| (f.name, f.value)).collect();
     out.push(("mean_length".to_string(), tally.mean_length()));
     for (i, m) in measures.measures.iter().enumerate() {
         out.push((m.column.clone(), tally.total_measure(i, m).0));

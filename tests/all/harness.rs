@@ -114,6 +114,7 @@ impl Coin {
                 score,
                 unit: "round".into(),
                 length: String::new(),
+                first_seat: "seat 0 calls first".into(),
                 always_won: true,
                 measures: vec![],
                 histograms: vec![],
@@ -707,7 +708,7 @@ fn the_health_card_is_exact_on_a_planted_game() {
     // No standing declared: no lead changes or drama; every figure but the p-value has an
     // interval, and the p-value none.
     assert!(!h.has_standing());
-    let card = sim::health_figures(&tally, &lineup.strategies, Some((2, 4)));
+    let card = sim::health_figures(&tally, &lineup.strategies, &Coin::new(None).measures, Some((2, 4)));
     let (p, estimates): (Vec<_>, Vec<_>) = card.iter().partition(|f| f.name == "seats_equal_p");
     assert!(estimates.iter().all(|f| f.value.lo <= f.value.mean && f.value.mean <= f.value.hi), "{card:?}");
     assert!(p[0].value.lo.is_nan() && p[0].value.hi.is_nan() && p[0].value.mean.is_finite(), "{p:?}");
@@ -739,7 +740,11 @@ fn weighted_seats(w: [f64; 4], none: f64) -> Planted {
 }
 
 fn figure(tally: &Tally, strategies: &[String], name: &str) -> Estimate {
-    sim::health_figures(tally, strategies, None).into_iter().find(|f| f.name == name).unwrap().value
+    sim::health_figures(tally, strategies, &Coin::new(None).measures, None)
+        .into_iter()
+        .find(|f| f.name == name)
+        .unwrap()
+        .value
 }
 
 /// Equal seats read zero, whether or not some units have no winner (the old first-seat

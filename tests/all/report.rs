@@ -908,3 +908,27 @@ fn versus_and_calibration_sections_say_what_their_verdicts_rest_on() {
     assert!(md.contains("every seat drafting with `tight`'s module"), "{md}");
     assert!(md.contains(" estimates, after pick "), "{md}");
 }
+
+/// The first seat's edge says what seat 0 does at the game's table: in Winston it drafts
+/// first, and who starts the first game follows the rules.
+#[test]
+fn the_first_seat_edge_says_what_seat_0_does() {
+    let dir = scratch("first-seat");
+    let rules = dir.join("first.toml");
+    std::fs::write(&rules, "starter = \"first-drafter\"\n").unwrap();
+    for (name, extra, said) in [
+        ("second", vec![], "seat 0 drafts first; seat 1 starts the first game"),
+        ("first", vec!["--rules", path(&rules)], "seat 0 drafts first and starts the first game"),
+    ] {
+        let run = dir.join(name);
+        let mut args =
+            vec!["run", "--game", "winston-crazier-eights", "--rounds", "40", "--quiet", "--out", path(&run)];
+        args.extend(extra);
+        draftsim(&args);
+        let health = std::fs::read_to_string(run.join("health.csv")).unwrap();
+        let line = health.lines().find(|l| l.starts_with("first_seat_edge,")).unwrap();
+        assert!(line.contains(said), "{line}");
+        let md = std::fs::read_to_string(report(&dir.join(format!("page-{name}")), &[&run]).join("report.md")).unwrap();
+        assert!(md.lines().any(|l| l.starts_with("| first_seat_edge |") && l.contains(said)), "{md}");
+    }
+}

@@ -51,6 +51,7 @@ pub fn measures(rules: &super::Rules) -> Measures {
         },
         unit: "game".into(),
         length: "turns per game, all players' turns together".into(),
+        first_seat: "seat 0 plays first".into(),
         always_won: false,
         measures: vec![
             Measure::rate(

@@ -17,6 +17,7 @@ pub fn measures<F: super::Flavour>(rules: &super::Rules<F>) -> Measures {
         score: crate::games::chips_score("net chips won per hand", Some(rules.most_staked()), rules.players),
         unit: "hand".into(),
         length: "one hand a unit".into(),
+        first_seat: "seat 0 opens every betting round".into(),
         always_won: true,
         measures: vec![
             Measure::rate(SHOWDOWNS, "showdowns", "showdown_rate", Shown::Both, "share of seat-hands shown down"),

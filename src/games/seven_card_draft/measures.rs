@@ -104,6 +104,10 @@ pub fn measures(variant: &Variant) -> Measures {
             Mode::Game => "game".into(),
         },
         length: "rounds per unit: 1 in round mode, a game's rounds in game mode".into(),
+        first_seat: match variant.rules.mode {
+            Mode::Round => "seat 0 deals".into(),
+            Mode::Game => "seat 0 deals the first round; the deal moves left".into(),
+        },
         always_won: true,
         measures: list,
         histograms: vec![

@@ -1,7 +1,7 @@
 //! What Winston + Crazier Eights measures, per seat and match. Seat 0 drafts first; the
 //! seats table therefore shows the first-pick advantage.
 
-use super::rules::Rules;
+use super::rules::{Rules, Starter};
 use crate::sim::{Bins, Measure, Measures, Score, Shown};
 
 /// Counter: the deck was short (fewer usable cards than a deck holds).
@@ -58,6 +58,12 @@ pub fn measures(rules: &Rules) -> Measures {
         },
         unit: "match".into(),
         length: format!("turns per {unit}, both players' turns together"),
+        first_seat: match rules.starter {
+            Starter::SecondDrafter => "seat 0 drafts first; seat 1 starts the first game",
+            Starter::FirstDrafter => "seat 0 drafts first and starts the first game",
+            Starter::Random => "seat 0 drafts first; a coin decides who starts the first game",
+        }
+        .into(),
         always_won: false,
         measures: vec![
             Measure::rate(
