@@ -118,6 +118,59 @@ impl TypedValueParser for Known {
     }
 }
 
+/// Values a shell completes, for an argument the command reads itself: no file names
+/// offered where a file is not meant.
+#[derive(Clone)]
+pub struct Offered(pub fn() -> &'static [&'static str]);
+
+impl TypedValueParser for Offered {
+    type Value = String;
+
+    fn parse_ref(&self, _: &clap::Command, _: Option<&clap::Arg>, value: &OsStr) -> Result<String, clap::Error> {
+        Ok(value.to_string_lossy().into_owned())
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new((self.0)().iter().map(|v| PossibleValue::new(*v))))
+    }
+}
+
+/// The named decks (`hand --deck`).
+pub fn deck_names() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(|| draftsim::cards::DeckPreset::ALL.iter().map(|d| d.name()).collect())
+}
+
+/// Every wild rule by name, each rank's spelled out (`hand --wild`).
+pub fn wild_names() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names = vec!["deuces", "deuces-with-face", "last-pick"];
+        for rank in "3456789TJQKA".chars() {
+            names.push(format!("rank-{rank}").leak());
+            names.push(format!("rank-{rank}-with-face").leak());
+        }
+        names
+    })
+}
+
+/// What `play --hint` takes in any game: `search` and every trained policy's preset.
+pub fn adviser_names() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names = vec!["search"];
+        for g in GAMES {
+            for (name, _) in (g.presets)() {
+                let policy = (g.preset_text)(&name).is_ok_and(|t| draftsim::search::params::is_policy(&t));
+                if policy && !names.contains(&name.as_str()) {
+                    names.push(name.leak());
+                }
+            }
+        }
+        names
+    })
+}
+
 /// The games' names.
 pub fn game_names() -> &'static [&'static str] {
     static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();

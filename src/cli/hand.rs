@@ -6,6 +6,8 @@ use draftsim::InputError;
 use draftsim::cards::{CardSet, DeckPreset, cards_to_string};
 use draftsim::eval::{Evaluator, WildRules};
 
+use super::args::{Offered, deck_names, wild_names};
+
 /// Arguments of `draftsim hand`.
 #[derive(Args, Debug)]
 pub struct HandArgs {
@@ -13,10 +15,10 @@ pub struct HandArgs {
     #[arg(required = true, num_args = 1.., allow_hyphen_values = false)]
     cards: Vec<String>,
     /// Deck preset: standard-52, no-deuces-48, short-36, piquet-32.
-    #[arg(long, default_value = "standard-52")]
+    #[arg(long, default_value = "standard-52", value_parser = Offered(deck_names), hide_possible_values = true)]
     deck: String,
     /// A wild rule (repeatable): deuces, deuces-with-face, last-pick, rank-R, rank-R-with-face.
-    #[arg(long = "wild")]
+    #[arg(long = "wild", value_parser = Offered(wild_names), hide_possible_values = true)]
     wild: Vec<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]

@@ -9,7 +9,7 @@ use draftsim::outside::{HUMAN, Hint, terminal};
 use draftsim::sim::{Lineup, Mode, Plan, Tally, mix_seed};
 use draftsim::{Fault, InputError};
 
-use super::args::{GameArgs, OutputArgs, RoundsArg, warn_rules, whole};
+use super::args::{GameArgs, Offered, OutputArgs, RoundsArg, adviser_names, warn_rules, whole};
 use super::interrupt::{self, INTERRUPTED};
 
 /// Prints a line of the play at once; a failed write (the reader gone) is not an error.
@@ -38,7 +38,14 @@ pub struct PlayArgs {
     /// `search` preset would play, its top moves with their shares of its visits and mean
     /// results (0 worst, 1 best);
     /// `--hint cfr` (or another trained-policy preset) the policy's probabilities.
-    #[arg(long, value_name = "WHO", num_args = 0..=1, default_missing_value = "search")]
+    #[arg(
+        long,
+        value_name = "WHO",
+        num_args = 0..=1,
+        default_missing_value = "search",
+        value_parser = Offered(adviser_names),
+        hide_possible_values = true
+    )]
     pub hint: Option<String>,
     #[command(flatten)]
     pub output: OutputArgs,

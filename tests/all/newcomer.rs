@@ -293,6 +293,21 @@ fn completions_offer_values_and_the_version_names_the_commit() {
     for value in ["seven-card-draft", "winston-crazier-eights", "live-draft", "parquet", "loose-aggressive", "hate"] {
         assert!(script.contains(value), "bash completions offer {value}");
     }
+    // A value the command reads itself is completed from its names, never from file names,
+    // and every name offered is one the command takes.
+    let offered = |flag: &str| -> Vec<String> {
+        let arm = script.split(&format!("{flag})\n")).nth(1).unwrap_or_else(|| panic!("no case for {flag}"));
+        let line = arm.lines().next().unwrap();
+        let words = line.split("compgen -W \"").nth(1).unwrap_or_else(|| panic!("{flag} completes files: {line}"));
+        words.split('"').next().unwrap().split_whitespace().map(String::from).collect()
+    };
+    let decks = offered("--deck");
+    assert_eq!(decks.len(), draftsim::cards::DeckPreset::ALL.len(), "{decks:?}");
+    assert!(decks.iter().all(|d| d.parse::<draftsim::cards::DeckPreset>().is_ok()), "{decks:?}");
+    let wilds = offered("--wild");
+    assert!(wilds.contains(&"rank-Q-with-face".to_string()), "{wilds:?}");
+    assert!(wilds.iter().all(|w| w.parse::<draftsim::eval::WildRule>().is_ok()), "{wilds:?}");
+    assert_eq!(offered("--hint"), ["search", "cfr", "cfr-heads-up"]);
     let version = stdout(&ok(&["--version"]));
     let commit = version
         .trim()
