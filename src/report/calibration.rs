@@ -4,7 +4,12 @@ use super::*;
 
 /// The strength estimate's calibration: for each pick and bin of the estimate with enough
 /// estimates, the mean estimate beside the mean finished percentile, and the largest gap.
-pub(super) fn calibration_section(page: &mut Page, cal: &DataFrame, strategy: Option<&str>) -> Result<(), Error> {
+pub(super) fn calibration_section(
+    page: &mut Page,
+    cal: &DataFrame,
+    strategy: Option<&str>,
+    (out, prefix): (&OutputDir, &str),
+) -> Result<(), Error> {
     let md = page.at(Question::Skill);
     let module = strategy.map_or("the same module".to_string(), |s| format!("`{s}`'s module"));
     let pick = floats(cal, "after_pick")?;
@@ -24,6 +29,24 @@ pub(super) fn calibration_section(page: &mut Page, cal: &DataFrame, strategy: Op
         md,
         "How well does the strength estimate predict? After every pick, each seat's estimate of its finished hand's percentile (bins of a tenth) against the percentile the hand reached, every seat drafting with {module} and nobody folding; bins with at least 200 estimates. Among the bins holding at least 1% of a pick's estimates the largest gap between the mean estimate and the mean finished percentile is {worst_common:.3} ({later:.3} from pick 2 on); over every bin shown, {worst:.3}. A gap of a few hundredths means the bots' fold and raise thresholds mean what they say.\n"
     );
+    if let Some(&w) = common.iter().max_by(|&&a, &&b| gap(a).total_cmp(&gap(b))) {
+        let file = format!("{prefix}calibration.svg");
+        let title = format!(
+            "Own-hand estimate: the widest common gap is {:+.3}, after pick {:.0} at estimates {:.1}–{:.1}",
+            fin.mean[w] - est[w],
+            pick[w],
+            lo[w],
+            hi[w]
+        );
+        let y = "finished percentile minus the estimate (0: the estimate is right)";
+        gap_chart(&out.path().join(&file), &title, y, &common, [&pick, &lo, &est], &fin)?;
+        image(
+            md,
+            &file,
+            &title,
+            "Each line is a pick; where it sits above 0 the hands finished better than their seats expected, below 0 worse. Lines that hug 0 mean a threshold on the estimate means what it says at that pick.",
+        );
+    }
     bins_table(md, "mean finished", &rows, [&pick, &lo, &hi, &n, &est], &fin);
     page.headline(
         Question::Skill,
@@ -39,7 +62,11 @@ pub(super) fn calibration_section(page: &mut Page, cal: &DataFrame, strategy: Op
 /// The chance of beating the field's calibration: at the full table, for each pick and bin
 /// with enough estimates, the mean estimate beside the share of the pot those hands took,
 /// and the largest gap over every field size.
-pub(super) fn field_calibration_section(page: &mut Page, cal: &DataFrame) -> Result<(), Error> {
+pub(super) fn field_calibration_section(
+    page: &mut Page,
+    cal: &DataFrame,
+    (out, prefix): (&OutputDir, &str),
+) -> Result<(), Error> {
     let md = page.at(Question::Skill);
     let pick = floats(cal, "after_pick")?;
     let opponents = floats(cal, "opponents")?;
@@ -70,6 +97,25 @@ pub(super) fn field_calibration_section(page: &mut Page, cal: &DataFrame) -> Res
         rivals(full)
     );
     let shown: Vec<usize> = rows.iter().copied().filter(|&i| opponents[i] == full).collect();
+    if let Some(&w) = shown.iter().max_by(|&&a, &&b| gap(a).abs().total_cmp(&gap(b).abs())) {
+        let file = format!("{prefix}field_calibration.svg");
+        let title = format!(
+            "Beating {}: estimates {:.1}–{:.1} after pick {:.0} won {:.3}",
+            rivals(full),
+            lo[w],
+            hi[w],
+            pick[w],
+            won.mean[w]
+        );
+        let y = "share of the pot won minus the estimate (0: the estimate is right)";
+        gap_chart(&out.path().join(&file), &title, y, &shown, [&pick, &lo, &est], &won)?;
+        image(
+            md,
+            &file,
+            &title,
+            "Each line is a pick, at the full table; below 0 the hands took less of the pot than their seats counted on, so betting that reads the estimate there stays in too often.",
+        );
+    }
     bins_table(md, "won", &shown, [&pick, &lo, &hi, &n, &est], &won);
     page.headline(
         Question::Skill,
@@ -82,6 +128,42 @@ pub(super) fn field_calibration_section(page: &mut Page, cal: &DataFrame) -> Res
         ),
     );
     Ok(())
+}
+
+/// What the `rows` of a calibration got minus what they estimated, by tenth of the estimate
+/// (x) with one line and its 95% band per pick.
+fn gap_chart(
+    path: &std::path::Path,
+    title: &str,
+    y: &str,
+    rows: &[usize],
+    [pick, lo, est]: [&[f64]; 3],
+    got: &WithInterval,
+) -> Result<(), Error> {
+    let labels: Vec<String> = (0..10).map(|b| format!("{:.1}–{:.1}", b as f64 / 10.0, (b + 1) as f64 / 10.0)).collect();
+    let mut picks: Vec<f64> = rows.iter().map(|&i| pick[i]).collect();
+    picks.dedup();
+    let series: Vec<charts::Series> = picks
+        .iter()
+        .enumerate()
+        .map(|(k, &p)| {
+            let mut at = [[f64::NAN; 10]; 3];
+            for &i in rows.iter().filter(|&&i| pick[i] == p) {
+                let b = ((lo[i] * 10.0).round() as usize).min(9);
+                at[0][b] = got.mean[i] - est[i];
+                at[1][b] = got.lo[i] - est[i];
+                at[2][b] = got.hi[i] - est[i];
+            }
+            charts::Series {
+                name: format!("after pick {p:.0}"),
+                colour: charts::sequence(k, picks.len()),
+                values: at[0].to_vec(),
+                band: Some((at[1].to_vec(), at[2].to_vec())),
+            }
+        })
+        .collect();
+    let axes = charts::Axes { zero_line: true, ..charts::Axes::new(title, "the estimate, by tenth", y, &labels) };
+    charts::lines(path, &axes, &series)
 }
 
 /// A calibration's rows as a Markdown table: pick, bin, estimates, mean estimate, and

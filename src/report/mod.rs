@@ -224,9 +224,9 @@ const SECTIONS: [(&str, Section); 10] = [
     (kind::SWEEP.tables[0], |f, page, t| sweep_section(page, t, f.out, f.prefix, f.measures, f.palette, f.requires)),
     (kind::TUNE.tables[0], |f, page, t| optimise_section(page, f.dir, t, f.meta, f.out, f.prefix)),
     (kind::CALIBRATE.tables[0], |f, page, t| {
-        calibration_section(page, t, f.meta.and_then(|m| m["strategy"].as_str()))?;
+        calibration_section(page, t, f.meta.and_then(|m| m["strategy"].as_str()), (f.out, f.prefix))?;
         match load(f.dir, kind::CALIBRATE.tables[1])? {
-            Some(field) => field_calibration_section(page, &field),
+            Some(field) => field_calibration_section(page, &field, (f.out, f.prefix)),
             None => Ok(()),
         }
     }),

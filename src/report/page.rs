@@ -31,7 +31,7 @@ impl Question {
             Question::WhoWins => "Who wins?",
             Question::Fair => "Is it fair?",
             Question::Healthy => "Is it healthy?",
-            Question::Skill => "Does skill matter?",
+            Question::Skill => "Does skill matter, and how strong are the players?",
             Question::Rules => "What do the rules change?",
             Question::Cards => "Which cards?",
         }

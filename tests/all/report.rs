@@ -907,6 +907,31 @@ fn versus_and_calibration_sections_say_what_their_verdicts_rest_on() {
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains("every seat drafting with `tight`'s module"), "{md}");
     assert!(md.contains(" estimates, after pick "), "{md}");
+    // Each calibration has its chart, titled with the widest gap: at the full table, the bin
+    // of 200 estimates or more whose share won is farthest from its estimate.
+    assert!(out.join("1-calibration.svg").is_file() && out.join("1-field_calibration.svg").is_file(), "{md}");
+    let field = std::fs::read_to_string(k.join("field_calibration.csv")).unwrap();
+    let mut lines = field.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let rows: Vec<Vec<f64>> = lines.map(|l| l.split(',').map(|v| v.parse().unwrap_or(f64::NAN)).collect()).collect();
+    let at = |row: &[f64], name: &str| row[header.iter().position(|h| *h == name).unwrap()];
+    let full = rows.iter().map(|r| at(r, "opponents")).fold(0.0, f64::max);
+    let worst = rows
+        .iter()
+        .filter(|r| at(r, "opponents") == full && at(r, "estimates") >= 200.0)
+        .max_by(|a, b| {
+            let gap = |r: &[f64]| (at(r, "mean_estimate") - at(r, "won")).abs();
+            gap(a).total_cmp(&gap(b))
+        })
+        .unwrap();
+    let title = format!(
+        "![Beating {full:.0} opponents: estimates {:.1}–{:.1} after pick {:.0} won {:.3}](1-field_calibration.svg)",
+        at(worst, "bin_low"),
+        at(worst, "bin_high"),
+        at(worst, "after_pick"),
+        at(worst, "won")
+    );
+    assert!(md.contains(&title), "{title}: {md}");
 }
 
 /// The first seat's edge says what seat 0 does at the game's table: in Winston it drafts
