@@ -12,6 +12,7 @@ pub(super) fn versus_section(
     meta: Option<&serde_json::Value>,
     out: &OutputDir,
     prefix: &str,
+    measures: Option<&Measures>,
 ) -> Result<(), Error> {
     let figures = texts(table, "figure")?;
     let strategies = texts(table, "strategy")?;
@@ -22,6 +23,19 @@ pub(super) fn versus_section(
     let verdicts = texts(table, "verdict")?;
     let name = |i: usize| {
         if strategies[i].is_empty() { figures[i].clone() } else { format!("{}:{}", figures[i], strategies[i]) }
+    };
+    // In prose a strategy's figure reads as its own ("`tight`'s score"), not as the
+    // table's key ("score:tight"), and a figure in the score's units says them; a chart's
+    // label is kept short, without code marks.
+    let spoken = |i: usize, mark: &str| {
+        let unit = match (figures[i].as_str(), measures) {
+            ("score" | "skill_gap", Some(m)) if !mark.is_empty() => format!(" ({})", m.score_words()),
+            _ => String::new(),
+        };
+        match strategies[i].is_empty() {
+            true => format!("{}{unit}", words(&figures[i])),
+            false => format!("{mark}{}{mark}'s {}{unit}", strategies[i], words(&figures[i])),
+        }
     };
     let side = |key: &str| meta.and_then(|m| m[key].as_str()).unwrap_or(key).to_string();
     let md = page.at(Question::Rules);
@@ -91,7 +105,7 @@ pub(super) fn versus_section(
             let _ = writeln!(
                 md,
                 "- {} {} from {} to {} (B - A {} [{}, {}], Holm p {}).",
-                capitalised(&words(&name(i))),
+                capitalised(&spoken(i, "`")),
                 if diff.mean[i] > 0.0 { "rises" } else { "falls" },
                 fmt4(a[i]),
                 fmt4(b[i]),
@@ -119,7 +133,7 @@ pub(super) fn versus_section(
             side("a"),
             changed.len(),
             if changed.len() == 1 { "" } else { "s" },
-            words(&name(i)),
+            spoken(i, "`"),
             if diff.mean[i] > 0.0 { "up" } else { "down" },
             fmt4(a[i]),
             fmt4(b[i]),
@@ -192,7 +206,7 @@ pub(super) fn versus_section(
     let all = changed.len() + undecided.len();
     shown.truncate(12);
     if !shown.is_empty() {
-        let labels: Vec<String> = shown.iter().map(|&i| words(&name(i))).collect();
+        let labels: Vec<String> = shown.iter().map(|&i| spoken(i, "")).collect();
         let v = WithInterval {
             mean: shown.iter().map(|&i| diff.mean[i] / min[i]).collect(),
             lo: shown.iter().map(|&i| diff.lo[i] / min[i]).collect(),

@@ -900,6 +900,16 @@ fn versus_and_calibration_sections_say_what_their_verdicts_rest_on() {
     let table = std::fs::read_to_string(v.join("versus.csv")).unwrap();
     let open = table.lines().filter(|l| l.ends_with(",changed") || l.ends_with(",undecided")).count();
     assert!(md.contains(&format!("largest of the {open} changed or undecided figures")), "{open}: {md}");
+    // A strategy's changed figure reads as its own, in the score's units.
+    let mut owned = 0;
+    for line in table.lines().filter(|l| l.ends_with(",changed")) {
+        let cells: Vec<&str> = line.split(',').collect();
+        if cells[0] == "score" && !cells[1].is_empty() {
+            assert!(md.contains(&format!("- `{}`'s score (chips per hand) ", cells[1])), "{line}: {md}");
+            owned += 1;
+        }
+    }
+    assert!(owned > 0 && !md.lines().any(|l| l.starts_with("- ") && l.contains("score:")), "{table}: {md}");
     let k = dir.join("k");
     draftsim(&["calibrate", "--seats", "tight", "--rounds", "1000", "--quiet", "--out", path(&k)]);
     let out = dir.join("k-report");
