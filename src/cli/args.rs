@@ -234,12 +234,13 @@ impl GameRulesArgs {
         seats: Option<&[String]>,
     ) -> Result<(Box<dyn Runner>, Vec<String>)> {
         (info.build)(text, players, seats).map_err(|e| match &self.rules {
-            // The rules build without the seats, at the table the seats imply: the seats
-            // are at fault, not the file.
+            // The rules build without the seats, at the table the seats imply, or the seat
+            // list's length set a count the rules refuse: the seats are at fault, not the file.
             Some(_)
                 if seats.is_some()
-                    && (info.build)(text, draftsim::games::presets::players_asked(players, text, seats), None)
-                        .is_ok() =>
+                    && (e.fault() == Fault::SeatCount
+                        || (info.build)(text, draftsim::games::presets::players_asked(players, text, seats), None)
+                            .is_ok()) =>
             {
                 e.into()
             }

@@ -875,6 +875,18 @@ fn a_refusal_names_the_input_at_fault() {
         &["versus", "--game", "sevens", "defaults", &cap, "--seats", "tight,hate", "--rounds", "10"],
         "error: --seats: unknown strategy 'hate'",
     );
+    let missing = dir.join("missing.toml");
+    let seats = format!("tight,{}", missing.display());
+    refused(
+        &["versus", "--game", "sevens", "defaults", &cap, "--seats", &seats, "--rounds", "10"],
+        "error: --seats: strategy file",
+    );
+    // A seat list of the wrong length is the list's fault under a rules file too, and play
+    // cures it its own way.
+    refused(
+        &["play", "--game", "sevens", "--rules", &cap, "--seats", "you", "--rounds", "1"],
+        "error: --seats names 1 strategy, so players = 1: Sevens seats 2 to 6 players (36 cards cover every deal and trade); play seats the list as given",
+    );
     for (game, text, says) in [
         ("seven-poker", "max_exchange = 8\n", "max_exchange = 8: use 0 to 7"),
         ("seven-poker", "shown = 9\n", "shown = 9: use 0 to 7"),
