@@ -38,14 +38,12 @@ pub(super) fn calibration_section(
             lo[w],
             hi[w]
         );
-        let y = "finished percentile minus the estimate (0: the estimate is right)";
-        gap_chart(&out.path().join(&file), &title, y, &common, [&pick, &lo, &est], &fin)?;
-        image(
-            md,
-            &file,
-            &title,
+        let words = [
+            title.as_str(),
+            "finished percentile minus the estimate (0: the estimate is right)",
             "Each line is a pick; where it sits above 0 the hands finished better than their seats expected, below 0 worse. Lines that hug 0 mean a threshold on the estimate means what it says at that pick.",
-        );
+        ];
+        gap_chart(md, (out, &file), words, &common, [&pick, &lo, &est], &fin)?;
     }
     bins_table(md, "mean finished", &rows, [&pick, &lo, &hi, &n, &est], &fin);
     page.headline(
@@ -107,14 +105,12 @@ pub(super) fn field_calibration_section(
             pick[w],
             won.mean[w]
         );
-        let y = "share of the pot won minus the estimate (0: the estimate is right)";
-        gap_chart(&out.path().join(&file), &title, y, &shown, [&pick, &lo, &est], &won)?;
-        image(
-            md,
-            &file,
-            &title,
+        let words = [
+            title.as_str(),
+            "share of the pot won minus the estimate (0: the estimate is right)",
             "Each line is a pick, at the full table; below 0 the hands took less of the pot than their seats counted on, so betting that reads the estimate there stays in too often.",
-        );
+        ];
+        gap_chart(md, (out, &file), words, &shown, [&pick, &lo, &est], &won)?;
     }
     bins_table(md, "won", &shown, [&pick, &lo, &hi, &n, &est], &won);
     page.headline(
@@ -131,17 +127,19 @@ pub(super) fn field_calibration_section(
 }
 
 /// What the `rows` of a calibration got minus what they estimated, by tenth of the estimate
-/// (x) with one line and its 95% band per pick.
+/// (x) with one line and its 95% band per pick, drawn into `file` and shown on the page with
+/// its title, y axis and sentence (`words`).
 fn gap_chart(
-    path: &std::path::Path,
-    title: &str,
-    y: &str,
+    md: &mut String,
+    (out, file): (&OutputDir, &str),
+    [title, y, sentence]: [&str; 3],
     rows: &[usize],
     [pick, lo, est]: [&[f64]; 3],
     got: &WithInterval,
 ) -> Result<(), Error> {
     let labels: Vec<String> = (0..10).map(|b| format!("{:.1}–{:.1}", b as f64 / 10.0, (b + 1) as f64 / 10.0)).collect();
     let mut picks: Vec<f64> = rows.iter().map(|&i| pick[i]).collect();
+    picks.sort_by(f64::total_cmp);
     picks.dedup();
     let series: Vec<charts::Series> = picks
         .iter()
@@ -163,7 +161,9 @@ fn gap_chart(
         })
         .collect();
     let axes = charts::Axes { zero_line: true, ..charts::Axes::new(title, "the estimate, by tenth", y, &labels) };
-    charts::lines(path, &axes, &series)
+    charts::lines(&out.path().join(file), &axes, &series)?;
+    image(md, file, title, sentence);
+    Ok(())
 }
 
 /// A calibration's rows as a Markdown table: pick, bin, estimates, mean estimate, and

@@ -885,8 +885,9 @@ fn every_strategy_level_with_the_leader_shares_the_lead() {
 }
 
 /// A versus section gives each listed figure its smallest effect, says why a figure alike
-/// on every group is undecided, and counts every changed or undecided figure under its
-/// chart; a calibration names the strategy calibrated and the worst bin's count.
+/// on every group is undecided, counts every changed or undecided figure under its chart
+/// and reads a strategy's figure as its own; a calibration names the strategy calibrated
+/// and the worst bin's count, and charts its gaps under a title naming the widest.
 #[test]
 fn versus_and_calibration_sections_say_what_their_verdicts_rest_on() {
     let dir = scratch("verdicts-rest-on");
