@@ -23,7 +23,8 @@ pub enum Fault {
     Other,
     /// The rules refuse the player count (`players = N: ...`).
     Players,
-    /// A seat names no preset, strategy file or policy folder.
+    /// A seat's strategy does not load as named: no such preset or file, a bracket left
+    /// open, or a policy's folder named without `cfr{policy=...}`.
     UnknownStrategy,
     /// A trained policy seated under rules, or at a table, other than its own.
     PolicyElsewhere,
