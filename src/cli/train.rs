@@ -22,6 +22,9 @@ use super::args::{ExecArgs, GameRulesArgs, OutputArgs, PlayersArg, SeedArg, numb
 use super::interrupt::INTERRUPTED;
 use super::study::{state_file_for, write_study};
 
+/// Fewer batches than this in a run are warned of.
+const FEW_BATCHES: u64 = 100;
+
 /// Arguments of `draftsim train`.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
@@ -217,6 +220,14 @@ pub fn run(args: TrainArgs) -> Result<()> {
             ))
         })?;
         args.exec.note(&format!("--iterations rounded up to whole batches of {batch}: {target}"));
+    }
+    // A batch's traversals all read the strategies as it began: a run of few batches
+    // updates them a few times only, and trains little.
+    if batch > 1 && args.budget_time.is_none() && target / batch < FEW_BATCHES {
+        super::args::warn(&format!(
+            "--iterations {target} in batches of {batch} updates the strategies only {} times, and trains little: keep at least a few hundred batches (a smaller --batch)",
+            target / batch
+        ));
     }
     let state_path = state_file_for("train", &out_path);
     let saved: Option<Result<TrainState, serde_json::Error>> =

@@ -68,6 +68,39 @@ pub(super) fn compare_section(
                 .collect()
         })
         .collect();
+    // Who beats whom beyond noise: the row's win share with its interval above one half.
+    let beaten: Vec<usize> = names
+        .iter()
+        .map(|r| (0..rows.len()).filter(|&i| &rows[i] == r && &cols[i] != r && lo[i] > 0.5).count())
+        .collect();
+    let order: Vec<usize> = {
+        let mut o: Vec<usize> = (0..names.len()).collect();
+        o.sort_by(|&a, &b| beaten[b].cmp(&beaten[a]));
+        o
+    };
+    let others = names.len().saturating_sub(1);
+    let against = |k: usize| match k {
+        0 => "none".to_string(),
+        1 if others == 1 => "the other".to_string(),
+        k if k == others => format!("all {others} others"),
+        k => format!("{k} of the {others} others"),
+    };
+    let conclusion = match (order.first(), order.last()) {
+        (Some(&t), _) if beaten[t] == 0 => {
+            "No strategy wins more than half against any other beyond noise (an interval wholly above 0.5).".to_string()
+        }
+        (Some(&t), Some(&b)) => format!(
+            "`{}` wins more than half beyond noise (its interval wholly above 0.5) against {}{}.",
+            names[t],
+            against(beaten[t]),
+            if beaten[b] < beaten[t] {
+                format!("; `{}` against {}", names[b], against(beaten[b]))
+            } else {
+                String::new()
+            }
+        ),
+        _ => String::new(),
+    };
     let file = format!("{prefix}matrix.svg");
     // Preset files are labelled by their file name.
     let short: Vec<String> = names.iter().map(|n| short_name(n)).collect();
@@ -79,7 +112,7 @@ pub(super) fn compare_section(
         &file,
         title,
         &format!(
-            "Win share of the row strategy against the column strategy (blue: the row wins more than half, red: less); {rounds:.0} {units} per pair."
+            "{conclusion} Win share of the row strategy against the column strategy (blue: the row wins more than half, red: less); {rounds:.0} {units} per pair."
         ),
     );
     if let Some(ratings) = load(dir, "ratings")? {
@@ -96,7 +129,8 @@ pub(super) fn compare_section(
             &file,
             title,
             &format!(
-                "Bradley-Terry ratings from the pairwise win shares, on the Elo scale, with 95% bootstrap intervals; {rounds:.0} {units} per pair."
+                "{} Bradley-Terry ratings from the pairwise win shares, on the Elo scale, with 95% bootstrap intervals; {rounds:.0} {units} per pair.",
+                leader_sentence(&labels, &rating, "rating", Some(0))
             ),
         );
         let mut support = Vec::new();

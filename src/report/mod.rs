@@ -128,6 +128,35 @@ fn whisker_chart(
     charts::bars_with_whiskers(&out.path().join(file), axes, (&v.mean, &v.lo, &v.hi), colours, from_zero)
 }
 
+/// What a chart of one figure by label says: which label is highest and which lowest, and
+/// whether the highest stands clear of the next (their 95% intervals apart) or not. Empty
+/// where fewer than two labels have a figure. Figures have four decimals, or `digits`.
+fn leader_sentence(labels: &[String], v: &WithInterval, what: &str, digits: Option<usize>) -> String {
+    let mut order: Vec<usize> = (0..labels.len()).filter(|&i| v.mean[i].is_finite()).collect();
+    if order.len() < 2 {
+        return String::new();
+    }
+    order.sort_by(|&a, &b| v.mean[b].total_cmp(&v.mean[a]));
+    let (top, next, last) = (order[0], order[1], order[order.len() - 1]);
+    let said = |i: usize| match digits {
+        Some(d) => format!("`{}` ({:.d$} [{:.d$}, {:.d$}])", labels[i], v.mean[i], v.lo[i], v.hi[i]),
+        None => format!("`{}` ({})", labels[i], estimate_text(v.mean[i], v.lo[i], v.hi[i])),
+    };
+    if v.mean[top] == v.mean[last] {
+        return format!("Every bar shows the same {what}: {}.", fmt4(v.mean[top]));
+    }
+    let lowest = if order.len() > 2 { format!(" {} has the lowest.", said(last)) } else { String::new() };
+    if v.lo[top] > v.hi[next] {
+        format!("{} has the highest {what}, its interval clear of the next's, {}.{lowest}", said(top), said(next))
+    } else {
+        format!(
+            "{} has the highest {what}, but its interval overlaps the next's, {}: the two may be level.{lowest}",
+            said(top),
+            said(next)
+        )
+    }
+}
+
 /// Each strategy's colour in the report's palette (a preset file by its name).
 fn strategy_colours(palette: &charts::Palette, strategies: &[String]) -> Vec<charts::Colour> {
     strategies.iter().map(|s| palette.colour(&short_name(s))).collect()
@@ -232,8 +261,17 @@ const SECTIONS: [(&str, Section); 10] = [
     }),
     (kind::LADDER.tables[0], |f, page, t| ladder_section(page, t, f.out, f.prefix)),
     (kind::TRAIN.tables[0], |f, page, t| training_section(page, t, f.out, f.prefix, f.bounded)),
-    (kind::EXPLOITABILITY.tables[0], |_, page, t| exploitability_section(page, t)),
+    (kind::EXPLOITABILITY.tables[0], |f, page, t| exploitability_section(page, t, f.measures)),
 ];
+
+/// "a", "a and b", "a, b and c".
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
 
 /// "a, b or c".
 fn or_list(items: &[&str]) -> String {

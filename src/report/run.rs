@@ -33,7 +33,8 @@ pub(super) fn run_section(
         &file,
         title,
         &format!(
-            "Share of the wins each strategy took per {unit}, with 95% intervals over deal groups (all seatings of a deal are one observation; over units where the groups are too few or all alike); {n:.0} seat-{units} per strategy."
+            "{} Share of the wins each strategy took per {unit}, with 95% intervals over deal groups (all seatings of a deal are one observation; over units where the groups are too few or all alike); {n:.0} seat-{units} per strategy.",
+            leader_sentence(&strategies, &win, &y, None)
         ),
     );
 
@@ -98,12 +99,12 @@ pub(super) fn run_section(
                     .iter()
                     .map(|&x| {
                         let (d, l, h) = ahead_of(x).expect("level strategies have a pair");
-                        format!("{} {}", strategies[x], estimate_text(d, l, h))
+                        format!("over {} {}", strategies[x], estimate_text(d, l, h))
                     })
                     .collect();
                 let scores: Vec<String> = std::iter::once(b).chain(level.iter().copied()).map(at).collect();
                 format!(
-                    "{} {} level within noise: {words} {} (paired difference from {}: {})",
+                    "{} {} level within noise: {words} {} (on the same deals, {}'s lead {})",
                     and_list(&names),
                     if all { "are" } else { "lead" },
                     and_list(&scores.iter().map(String::as_str).collect::<Vec<_>>()),
@@ -244,6 +245,21 @@ pub(super) fn run_section(
                 })
             })
             .collect::<Result<Vec<_>, Error>>()?;
+        // A seat folds at most once a unit, so its rounds' shares add up to the share of
+        // its units it folded at all.
+        let totals: Vec<(f64, crate::stats::Estimate)> = (0..series.len())
+            .map(|i| {
+                let (total, n) = (series[i].values.iter().sum::<f64>(), seat_rounds[i].max(0.0));
+                (total, crate::stats::wilson(total * n, n as u64))
+            })
+            .collect();
+        let folded = WithInterval {
+            mean: totals.iter().map(|t| t.0).collect(),
+            lo: totals.iter().map(|t| t.1.lo).collect(),
+            hi: totals.iter().map(|t| t.1.hi).collect(),
+        };
+        let names: Vec<String> = series.iter().map(|s| s.name.clone()).collect();
+        let conclusion = leader_sentence(&names, &folded, &format!("share of its {units} folded in all"), None);
         let file = format!("{prefix}fold-rate.svg");
         let title = "Fold rate by betting round and strategy";
         let y = format!("share of {units} folded");
@@ -254,7 +270,7 @@ pub(super) fn run_section(
             &file,
             title,
             &format!(
-                "Share of each strategy's {units} folded in each betting round (fold timing), with 95% intervals (Wilson, over seat-{units}); {n:.0} seat-{units} per strategy."
+                "{conclusion} Share of each strategy's {units} folded in each betting round (fold timing), with 95% intervals (Wilson, over seat-{units}); {n:.0} seat-{units} per strategy."
             ),
         );
     }
@@ -359,8 +375,9 @@ pub(super) fn measures_section(
             &file,
             &title,
             &format!(
-                "{} ({}), by strategy, with 95% intervals over deal groups (all seatings of a deal are one observation; over units where the groups are too few or all alike); up to {most:.0} observations per strategy.",
-                m.column.replace('_', " "),
+                "{} {} ({}), by strategy, with 95% intervals over deal groups (all seatings of a deal are one observation; over units where the groups are too few or all alike); up to {most:.0} observations per strategy.",
+                leader_sentence(&labels, &v, &y, None),
+                capitalised(&m.column.replace('_', " ")),
                 m.description
             ),
         );
@@ -489,15 +506,6 @@ pub(super) fn histogram_section(
     }
     md.push('\n');
     Ok(())
-}
-
-/// "a", "a and b", "a, b and c".
-fn and_list(items: &[&str]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
 }
 
 /// `name` and a third-person verb phrase ("scores most"), in the second person where the

@@ -111,7 +111,9 @@ fn lower_bound(x: f64, lo: f64, hi: f64, responder: &str) -> String {
 
 /// Each strategy's exploitability, as a table with a sentence: exact figures, or lower
 /// bounds by play ("at least x [lo, hi]") with the responder that set them.
-pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(), Error> {
+pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame, measures: Option<&Measures>) -> Result<(), Error> {
+    // The game's score unit (chips per hand), where the folder names its game.
+    let unit = measures.map_or("per unit of play".to_string(), |m| format!("in {}", m.score_words()));
     let md = page.at(Question::Skill);
     let names = texts(t, "strategy")?;
     let expl = floats(t, "exploitability")?;
@@ -139,7 +141,7 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
             let bound = |i: usize| lower_bound(expl[i], lo[i], hi[i], &responder[i]);
             let _ = write!(
                 md,
-                "\nEach figure is a lower bound: what the best responder tried gains at one seat against the strategy at every other seat, per unit, with its interval; the true distance from optimal is at least this. "
+                "\nEach figure is a lower bound: what the best responder tried gains at one seat against the strategy at every other seat, {unit}, with its interval; the true distance from optimal is at least this. "
             );
             let text = if expl[m] <= 0.0 {
                 let _ = writeln!(
@@ -159,8 +161,10 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
                         "A finding that rests on players as easy to beat as {} may not hold among strong ones.",
                         names[k]
                     ),
-                    None => "No interval lies above 0: the responders tried tell no strategy here apart from optimal."
-                        .to_string(),
+                    None => format!(
+                        "No interval lies above 0: the responders tried showed no strategy here beatable, which does not show any near optimal (the widest interval reaches {:.3}; more --rounds narrow them).",
+                        hi.iter().copied().filter(|h| h.is_finite()).fold(0.0, f64::max)
+                    ),
                 };
                 // The most exploitable shown is the largest figure among those shown above 0
                 // (a larger figure whose interval reaches 0 is not shown to be more).
@@ -179,25 +183,42 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame) -> Result<(
                 };
                 // Named apart only where its figure is lower: at a tie none is least. A low
                 // bound is not closeness to optimal: stronger responders may find more.
-                let least =
-                    (0..names.len()).min_by(|&a, &b| expl[a].total_cmp(&expl[b])).filter(|&l| expl[l] < expl[m]);
+                // Least among the bounds shown above 0: a bound that is not says no more than
+                // that the responders found nothing.
+                let least = (0..names.len())
+                    .filter(|&i| lo[i] > 0.0)
+                    .min_by(|&a, &b| expl[a].total_cmp(&expl[b]))
+                    .filter(|&l| expl[l] < expl[m]);
+                // Those whose bound is not shown above 0: no responder told them from
+                // optimal, which does not make them near it.
+                let unshown = || {
+                    let rest: Vec<&str> =
+                        (0..names.len()).filter(|&i| lo[i] <= 0.0).map(|i| names[i].as_str()).collect();
+                    if rest.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" Against {} no bound is shown above 0.", and_list(&rest))
+                    }
+                };
                 match least {
                     _ if beaten.is_none() => format!(
-                        "No best response tried beats any strategy here beyond noise (the largest figure is {}'s, {}): the responders tell none apart from optimal.",
+                        "No best response tried beats any strategy here beyond noise (the largest figure is {}'s, {}), which does not show any near optimal: more --rounds narrow the intervals.",
                         names[m],
                         bound(m)
                     ),
                     Some(l) => format!(
-                        "By the best responses tried, {} is {} from optimal per unit of play; they gained least against {} ({}), a bound from below that does not say it is closer to optimal. {why}",
+                        "By the best responses tried, {} is {} from optimal {unit}; they gained least against {} ({}), a bound from below that does not say it is closer to optimal.{} {why}",
                         names[m],
                         bound(m),
                         names[l],
-                        bound(l)
+                        bound(l),
+                        unshown()
                     ),
                     None => format!(
-                        "By the best responses tried, {} is {} from optimal per unit of play. {why}",
+                        "By the best responses tried, {} is {} from optimal {unit}.{} {why}",
                         names[m],
-                        bound(m)
+                        bound(m),
+                        unshown()
                     ),
                 }
             };

@@ -84,6 +84,36 @@ pub(super) fn swept_strategy(name: &str, keys: &[String], row: &[String]) -> Str
 }
 
 /// A value to three significant figures without trailing zeros (0.02, 1, 4.29, 42).
+/// Which strategy scores most at each value of the main key, in a sentence (with a space
+/// after it): one name where one leads everywhere, else each leader with its values.
+fn best_by_value(series: &[charts::Series], labels: &[String], main_key: &str, score_words: &str) -> String {
+    let mut leaders: Vec<(String, Vec<String>)> = Vec::new();
+    for (x, label) in labels.iter().enumerate() {
+        let Some(best) =
+            series.iter().filter(|s| s.values[x].is_finite()).max_by(|a, b| a.values[x].total_cmp(&b.values[x]))
+        else {
+            continue;
+        };
+        match leaders.iter_mut().find(|(name, _)| *name == best.name) {
+            Some((_, values)) => values.push(label.clone()),
+            None => leaders.push((best.name.clone(), vec![label.clone()])),
+        }
+    }
+    match leaders.as_slice() {
+        [] => String::new(),
+        _ if series.len() < 2 => String::new(),
+        [(name, _)] => format!("`{name}` has the highest {score_words} at every value of `{main_key}`. "),
+        _ => format!(
+            "Which strategy has the highest {score_words} changes with `{main_key}`: {}. ",
+            leaders
+                .iter()
+                .map(|(name, values)| format!("`{name}` at {}", values.join(", ")))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    }
+}
+
 fn plain(v: f64) -> String {
     if v == 0.0 || !v.is_finite() {
         return if v == 0.0 { "0".to_string() } else { fmt4(v) };
@@ -406,6 +436,7 @@ pub(super) fn sweep_section(
             format!("{prefix}sweep-chips-by-strategy-{}.svg", j + 1)
         };
         let facet_title = if setting.is_empty() { String::new() } else { format!(", {}", setting.replace('=', " = ")) };
+        let best = best_by_value(&series, &labels, main_key, &score_words);
         let title = format!("{} by strategy and {}{facet_title}", capitalised(&score_words), words(main_key));
         let axes = charts::Axes::new(&title, main_key, &score_words, &labels);
         draw(&out.path().join(&file), &axes, &series)?;
@@ -414,7 +445,7 @@ pub(super) fn sweep_section(
             &file,
             &title,
             &format!(
-                "{} of each strategy for each value of `{main_key}`{}, {} its 95% interval; {rounds} seat-{units} per strategy per variant.",
+                "{best}{} of each strategy for each value of `{main_key}`{}, {} its 95% interval; {rounds} seat-{units} per strategy per variant.",
                 capitalised(&score_words),
                 if setting.is_empty() { String::new() } else { format!(" with `{}`", setting.replace(' ', "`, `")) },
                 if categorical { "with" } else { "shaded with" }

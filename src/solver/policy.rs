@@ -74,6 +74,26 @@ struct PolicyFile {
     header: PolicyHeader,
     /// (seat, information key, probability of each move).
     sets: Vec<(usize, u64, Vec<f64>)>,
+    /// [`sets_hash`] of `sets`, checked when read: a set changed by hand (a probability
+    /// added, a key or a figure edited) is a damaged file, refused before it plays. Files
+    /// written without one are read unchecked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sets_hash: Option<String>,
+}
+
+/// CRC-32 (hex) of sets in (seat, key) order: each seat, key, count of probabilities and
+/// the probabilities' bits, little-endian.
+fn sets_hash<'a>(sets: impl IntoIterator<Item = &'a (usize, u64, Vec<f64>)>) -> String {
+    let mut h = crc32fast::Hasher::new();
+    for (seat, key, p) in sets {
+        h.update(&(*seat as u64).to_le_bytes());
+        h.update(&key.to_le_bytes());
+        h.update(&(p.len() as u64).to_le_bytes());
+        for x in p {
+            h.update(&x.to_bits().to_le_bytes());
+        }
+    }
+    format!("{:08x}", h.finalize())
 }
 
 /// A policy: each information set's move probabilities.
@@ -161,7 +181,9 @@ impl Policy {
     pub fn to_json(&self) -> String {
         let mut sets: Vec<(usize, u64, Vec<f64>)> = self.sets.iter().map(|(&(s, k), p)| (s, k, p.clone())).collect();
         sets.sort_by_key(|s| (s.0, s.1));
-        serde_json::to_string(&PolicyFile { header: self.header.clone(), sets }).expect("a policy serialises")
+        let sets_hash = Some(sets_hash(&sets));
+        serde_json::to_string(&PolicyFile { header: self.header.clone(), sets, sets_hash })
+            .expect("a policy serialises")
     }
 
     /// Reads a policy folder (or its `policy.json`); one line naming what is wrong.
@@ -218,6 +240,17 @@ impl Policy {
         let f: PolicyFile = serde_json::from_str(text).map_err(|e| bad(format!("not a policy file ({e})")))?;
         if f.header.format != FORMAT {
             return Err(bad(format!("format {} is not {FORMAT}; train it again", f.header.format)));
+        }
+        let damaged = "the file was changed since draftsim wrote it (damaged); train it again";
+        if f.header.rules_hash != rules_hash(&f.header.rules) {
+            return Err(bad(format!("its rules do not match the rules hash its header records: {damaged}")));
+        }
+        if let Some(recorded) = &f.sets_hash {
+            let mut sorted: Vec<&(usize, u64, Vec<f64>)> = f.sets.iter().collect();
+            sorted.sort_by_key(|s| (s.0, s.1));
+            if sets_hash(sorted) != *recorded {
+                return Err(bad(format!("its sets do not match the hash it records: {damaged}")));
+            }
         }
         let mut sets = HashMap::with_capacity_and_hasher(f.sets.len(), Default::default());
         for (seat, key, p) in f.sets {

@@ -786,6 +786,8 @@ fn the_most_exploitable_is_one_shown_above_zero() {
     assert!(md.contains("The most exploitable here is tight (at least 0.200 [0.100, 0.300])"), "{md}");
     assert!(md.contains("By the best responses tried, tight is at least 0.200 [0.100, 0.300] from optimal"), "{md}");
     assert!(!md.contains("not shown above 0 from optimal"), "{md}");
+    assert!(md.contains("they gained least against greedy (at least 0.050 [0.010, 0.090])"), "{md}");
+    assert!(md.contains("Against wide no bound is shown above 0."), "{md}");
 }
 
 /// A strategy no responder gained against has no bound above 0, which is said in words,
@@ -806,10 +808,9 @@ fn a_bound_no_responder_set_is_not_shown_as_zero() {
         "{md}"
     );
     assert!(!md.contains("0.000 [0.000, 0.000]"), "{md}");
-    assert!(
-        md.contains("they gained least against search (no responder gained: no bound above 0), a bound from below"),
-        "{md}"
-    );
+    // Least is said of a bound shown above 0 only; the rest are named as what they are.
+    assert!(md.contains("from optimal in chips per round. Against search and cfr no bound is shown above 0."), "{md}");
+    assert!(!md.contains("gained least against search"), "{md}");
 }
 
 /// Lower bounds whose intervals all reach 0 name no strategy "the most exploitable".
@@ -835,6 +836,8 @@ fn bounds_that_reach_zero_name_no_strategy_most_exploitable() {
         md.contains("No best response tried beats any strategy here beyond noise (the largest figure is tight's"),
         "{md}"
     );
+    // Nothing shown beatable is not shown near optimal.
+    assert!(md.contains("which does not show any near optimal") && !md.contains("apart from optimal"), "{md}");
 }
 
 /// A sampled policy's training says where its distance from optimal is bounded: in the
@@ -879,7 +882,10 @@ fn every_strategy_level_with_the_leader_shares_the_lead() {
     let md = std::fs::read_to_string(report(&dir, &[&run]).join("report.md")).unwrap();
     // Default seed: hate leads; tight and greedy trail it by intervals that cross 0.
     assert!(md.contains("hate, tight and greedy lead level within noise: chips per round"), "{md}");
-    assert!(md.contains("(paired difference from hate: tight 0.2285 [-0.2025, 0.6596], greedy 0.3992"), "{md}");
+    assert!(
+        md.contains("(on the same deals, hate's lead over tight 0.2285 [-0.2025, 0.6596], over greedy 0.3992"),
+        "{md}"
+    );
     assert!(md.contains("random scores least"), "{md}");
     assert!(md.contains("rounds 2004 (2000 asked, rounded up to whole deals)"), "{md}");
 }
@@ -967,4 +973,108 @@ fn the_first_seat_edge_says_what_seat_0_does() {
         let md = std::fs::read_to_string(report(&dir.join(format!("page-{name}")), &[&run]).join("report.md")).unwrap();
         assert!(md.lines().any(|l| l.starts_with("| first_seat_edge |") && l.contains(said)), "{md}");
     }
+}
+
+/// A table as rows of named cells.
+fn csv_rows(file: &Path) -> Vec<BTreeMap<String, String>> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(str::to_string).collect();
+    lines.map(|l| header.iter().cloned().zip(l.split(',').map(str::to_string)).collect()).collect()
+}
+
+/// The sentence under a chart, found by the chart's file name.
+fn caption(md: &str, file: &str) -> String {
+    let at = md.find(&format!("]({file})")).unwrap_or_else(|| panic!("{file}: {md}"));
+    md[at..].lines().nth(2).unwrap().to_string()
+}
+
+/// A chart's sentence says what it shows before how it was made: who leads (and whether
+/// clear of the next), who folds most, who beats whom, who scores most along a sweep;
+/// each read back from the tables the charts were drawn from.
+#[test]
+fn chart_captions_say_what_the_chart_shows() {
+    let dir = scratch("captions");
+    let run = dir.join("run");
+    draftsim(&["run", "--seats", "greedy,tight,random", "--rounds", "1500", "--quiet", "--out", path(&run)]);
+    let md = std::fs::read_to_string(report(&dir.join("run-page"), &[&run]).join("report.md")).unwrap();
+    let summary = csv_rows(&run.join("summary.csv"));
+    let f = |row: &BTreeMap<String, String>, k: &str| row[k].parse::<f64>().unwrap();
+    let mut by_win: Vec<_> = summary.iter().collect();
+    by_win.sort_by(|a, b| f(b, "win_rate").total_cmp(&f(a, "win_rate")));
+    let (top, next) = (by_win[0], by_win[1]);
+    let said = caption(&md, "1-win-share.svg");
+    assert!(said.starts_with(&format!("`{}` (", top["strategy"])), "{said}");
+    assert!(said.contains("has the highest win share per round"), "{said}");
+    let clear = f(top, "win_rate_lo") > f(next, "win_rate_hi");
+    assert_eq!(said.contains("its interval clear of the next's"), clear, "{said}");
+    assert!(said.contains(&format!("`{}` (", by_win[2]["strategy"])) && said.contains("has the lowest"), "{said}");
+    let folded = |row: &BTreeMap<String, String>| (1..=3).map(|r| f(row, &format!("fold_rate_r{r}"))).sum::<f64>();
+    let most = summary.iter().max_by(|a, b| folded(a).total_cmp(&folded(b))).unwrap();
+    let said = caption(&md, "1-fold-rate.svg");
+    assert!(said.starts_with(&format!("`{}` ({:.4} [", most["strategy"], folded(most))), "{said}");
+    assert!(said.contains("has the highest share of its rounds folded in all"), "{said}");
+
+    let compare = dir.join("compare");
+    draftsim(&[
+        "compare",
+        "--strategies",
+        "greedy,tight,random",
+        "--rounds",
+        "300",
+        "--quiet",
+        "--out",
+        path(&compare),
+    ]);
+    let md = std::fs::read_to_string(report(&dir.join("compare-page"), &[&compare]).join("report.md")).unwrap();
+    let matrix = csv_rows(&compare.join("matrix.csv"));
+    let beats = |s: &str| {
+        matrix.iter().filter(|r| r["strategy"] == s && r["opponent"] != s && f(r, "win_share_lo") > 0.5).count()
+    };
+    let best = ["greedy", "tight", "random"].into_iter().max_by_key(|s| (beats(s), std::cmp::Reverse(*s))).unwrap();
+    let said = caption(&md, "1-matrix.svg");
+    let told = match beats(best) {
+        0 => "No strategy wins more than half against any other beyond noise".to_string(),
+        2 => format!("`{best}` wins more than half beyond noise (its interval wholly above 0.5) against all 2 others"),
+        k => format!(
+            "`{best}` wins more than half beyond noise (its interval wholly above 0.5) against {k} of the 2 others"
+        ),
+    };
+    assert!(said.starts_with(&told), "{told}: {said}");
+    let ratings = csv_rows(&compare.join("ratings.csv"));
+    let top = ratings.iter().max_by(|a, b| f(a, "rating").total_cmp(&f(b, "rating"))).unwrap();
+    let said = caption(&md, "1-ratings.svg");
+    assert!(said.starts_with(&format!("`{}` ({:.0} [", top["strategy"], f(top, "rating"))), "{said}");
+
+    let sweep = dir.join("sweep");
+    draftsim(&[
+        "sweep",
+        "--seats",
+        "greedy,random",
+        "--set",
+        "ante=1,4",
+        "--rounds",
+        "300",
+        "--quiet",
+        "--out",
+        path(&sweep),
+    ]);
+    let md = std::fs::read_to_string(report(&dir.join("sweep-page"), &[&sweep]).join("report.md")).unwrap();
+    let rows = csv_rows(&sweep.join("sweep.csv"));
+    let lead = |ante: &str| {
+        let here: Vec<_> = rows.iter().filter(|r| r["ante"] == ante).collect();
+        here.iter().max_by(|a, b| f(a, "chips_per_round").total_cmp(&f(b, "chips_per_round"))).unwrap()["strategy"]
+            .clone()
+    };
+    let said = caption(&md, "1-sweep-chips-by-strategy.svg");
+    let told = if lead("1") == lead("4") {
+        format!("`{}` has the highest chips per round at every value of `ante`.", lead("1"))
+    } else {
+        format!(
+            "Which strategy has the highest chips per round changes with `ante`: `{}` at 1; `{}` at 4.",
+            lead("1"),
+            lead("4")
+        )
+    };
+    assert!(said.starts_with(&told), "{told}: {said}");
 }
