@@ -135,6 +135,9 @@ pub fn run(args: ListArgs) -> Result<()> {
             if dir.ends_with(".toml") && std::path::Path::new(&dir).is_file() {
                 return Err(preset_not_policy(&dir).into());
             }
+            if let Some(e) = preset_name_not_folder(&dir) {
+                return Err(e.into());
+            }
             let policy = draftsim::solver::policy::Policy::open(&dir)?;
             match rules {
                 true => super::say_text(&policy.header.rules),
@@ -143,6 +146,24 @@ pub fn run(args: ListArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The error for a preset's name (`cfr`) given where a policy folder goes and no folder
+/// of that name is here: the shipped policies of that name, each game's, by their folders.
+fn preset_name_not_folder(dir: &str) -> Option<draftsim::InputError> {
+    if std::path::Path::new(dir).exists() || dir.contains('/') {
+        return None;
+    }
+    let folders: Vec<&str> = draftsim::solver::policy::SHIPPED
+        .iter()
+        .map(|(folder, _)| *folder)
+        .filter(|f| f.rsplit('/').next() == Some(dir))
+        .collect();
+    let first = folders.first()?;
+    Some(draftsim::InputError::new(format!(
+        "{dir} is a preset's name, not a policy folder: the shipped policies it names are {} (one a game); give one, e.g. `draftsim list policy {first}`",
+        folders.join(", ")
+    )))
 }
 
 /// The error for a preset file given where a policy folder goes: the policy it plays, if

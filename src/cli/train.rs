@@ -347,6 +347,26 @@ pub fn run(args: TrainArgs) -> Result<()> {
     }
     // A policy whose state went cannot be extended: say so, not only that the folder exists.
     if resumed.is_none() && !args.output.force && out_path.join(POLICY_FILE).exists() {
+        // Another game's or table's policy is no training to extend: say whose it is.
+        if let Ok(there) = draftsim::solver::policy::Policy::read(&out_path)
+            && (there.header.game != info.name
+                || there.header.players != game.players()
+                || there.header.rules_hash != rules_hash)
+        {
+            let h = &there.header;
+            let whose = if h.game != info.name {
+                format!("{}, not {}", h.game, info.name)
+            } else if h.players != game.players() {
+                format!("{} players, not {}", h.players, game.players())
+            } else {
+                "other rules".to_string()
+            };
+            return Err(InputError::new(format!(
+                "--out {}: holds a policy trained for {whose}; give another --out, or pass --force to replace it",
+                out_path.display()
+            ))
+            .into());
+        }
         return Err(InputError::new(format!(
             "--out {}: holds a trained policy whose training state was not kept, so it cannot be extended; pass --force to train afresh (--keep-state keeps a training's state to extend it later)",
             out_path.display()

@@ -530,9 +530,21 @@ fn game_measures(meta: &serde_json::Value) -> Option<Measures> {
 fn describe(m: &serde_json::Value) -> String {
     let mut text = String::new();
     let md = &mut text;
-    let field = |k: &str| m.get(k).map(|v| v.to_string().trim_matches('"').to_string());
+    let field = |k: &str| m.get(k).filter(|v| !v.is_null()).map(|v| v.to_string().trim_matches('"').to_string());
     let mut parts = Vec::new();
-    for (label, key) in [("game", "game"), ("seed", "seed"), ("rounds", "rounds"), ("kind", "kind")] {
+    // A training's own settings too: how its policy was made.
+    let keys = [
+        ("game", "game"),
+        ("seed", "seed"),
+        ("rounds", "rounds"),
+        ("kind", "kind"),
+        ("algorithm", "algorithm"),
+        ("iterations", "iterations"),
+        ("in batches of", "batch"),
+        ("fallback", "fallback"),
+        ("field share", "field_share"),
+    ];
+    for (label, key) in keys {
         if let Some(v) = field(key) {
             parts.push(format!("{label} {v}"));
         }
@@ -553,6 +565,10 @@ fn describe(m: &serde_json::Value) -> String {
         parts.push(format!("strategies {strategies}"));
     } else if let Some(seats) = list("seats") {
         parts.push(format!("seats {seats}"));
+    }
+    // A training's other players.
+    if let Some(field) = list("field") {
+        parts.push(format!("field {field}"));
     }
     if let Some(cmd) = field("command") {
         parts.push(format!("command `{cmd}`"));

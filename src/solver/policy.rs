@@ -289,8 +289,12 @@ impl Policy {
             .about(Fault::PolicyElsewhere));
         }
         if h.players != players {
+            let shipped = match shipped_for(game, rules_toml, players) {
+                Some(name) => format!(", seat `{name}` (shipped for this table)"),
+                None => String::new(),
+            };
             return Err(InputError::new(format!(
-                "policy trained for {} players, not {players}: seat it at its table (--players {}) or train one for this one with `draftsim train --game {game} --players {players}`",
+                "policy trained for {} players, not {players}: seat it at its table (--players {}){shipped} or train one for this one with `draftsim train --game {game} --players {players}`",
                 h.players, h.players
             ))
             .about(Fault::PolicyElsewhere));
@@ -319,6 +323,22 @@ impl Policy {
         }
         Ok(())
     }
+}
+
+/// The preset of a shipped policy trained for this game, rules and table (its folder's
+/// name, which the preset of that name plays), if there is one.
+fn shipped_for(game: &str, rules_toml: &str, players: usize) -> Option<&'static str> {
+    /// A policy file's header alone: the sets are skipped unread.
+    #[derive(Deserialize)]
+    struct HeaderOnly {
+        header: PolicyHeader,
+    }
+    let hash = rules_hash(rules_toml);
+    SHIPPED.iter().find_map(|(folder, text)| {
+        let name = folder.strip_prefix("strategies/")?.strip_prefix(game)?.strip_prefix('/')?;
+        let h = serde_json::from_str::<HeaderOnly>(text).ok()?.header;
+        (h.game == game && h.players == players && h.rules_hash == hash).then_some(name)
+    })
 }
 
 /// The keys two rules files set differently (the player count aside), each in words:

@@ -326,6 +326,10 @@ fn a_kept_state_extends_a_finished_training_to_what_an_unbroken_one_gives() {
         "{}",
         stderr(&o)
     );
+    // Another game's policy there is no training to extend: whose it is is said.
+    let o = draftsim(&["train", "--game", "kuhn-poker", "--quiet", "--out", whole.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("holds a policy trained for leduc-poker, not kuhn-poker"), "{}", stderr(&o));
     // --force over another training's kept state says that the state is replaced.
     let other = dir.join("other");
     assert!(leduc("100", &other, &["--keep-state"]).status.success());
@@ -373,6 +377,14 @@ fn a_policy_lists_its_training_and_its_rules_seat_it() {
     let o = draftsim(&["list", "policy", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("holds no policy.json"), "{}", stderr(&o));
+    // A preset's name is told the shipped folders it names, one a game.
+    let o = draftsim(&["list", "policy", "cfr-heads-up"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("strategies/seven-card-draft/cfr-heads-up, strategies/sevens/cfr-heads-up (one a game)"),
+        "{}",
+        stderr(&o)
+    );
     // A preset file is told the policy it plays.
     let o = draftsim(&["list", "policy", "strategies/sevens/cfr.toml"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
@@ -530,6 +542,12 @@ fn batched_training_is_the_same_on_any_thread_count_and_resumes_between_batches(
     assert!(stderr(&o).contains("rounded up to whole batches of 64: 1024"), "{}", stderr(&o));
     // Sixteen batches are sixteen updates: too few to train, which is said.
     assert!(stderr(&o).contains("in batches of 64 updates the strategies only 16 times"), "{}", stderr(&o));
+    // Its report says how the policy was made.
+    let page = dir.join("noted-report");
+    let o = draftsim(&["report", dir.join("noted").to_str().unwrap(), "--out", page.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(page.join("report.md")).unwrap();
+    assert!(md.contains("algorithm es-mccfr · iterations 1024 · in batches of 64 · fallback greedy"), "{md}");
 
     let leduc = ["--game", "leduc-poker", "--algorithm", "es-mccfr", "--iterations", "25600", "--batch", "256"];
     let row = last_row(&std::fs::read_to_string(train_into(&dir, "leduc", &leduc, "2").join("training.csv")).unwrap());
@@ -937,6 +955,19 @@ fn a_policy_under_other_rules_and_players_is_refused_with_a_fix_that_works() {
         "{}",
         stderr(&o)
     );
+    // At another table under the default rules, the policy shipped for that table is
+    // offered, and it plays there; none is offered where none was trained for it.
+    let o = draftsim(&["run", "--game", "sevens", "--players", "2", "--seats", "cfr,tight", "--rounds", "10"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("(--players 4), seat `cfr-heads-up` (shipped for this table) or train"),
+        "{}",
+        stderr(&o)
+    );
+    let o = draftsim(&["run", "--game", "sevens", "--players", "2", "--seats", "cfr-heads-up,tight", "--rounds", "10"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = draftsim(&["run", "--game", "sevens", "--players", "3", "--seats", "cfr,tight,random", "--rounds", "10"]);
+    assert!(stderr(&o).contains("(--players 4) or train"), "{}", stderr(&o));
     // At its own table, the key that differs is named.
     std::fs::write(&rules, "raise_cap = 5\n").unwrap();
     let o =
