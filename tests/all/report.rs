@@ -33,6 +33,22 @@ fn report(dir: &Path, inputs: &[&Path]) -> PathBuf {
     out
 }
 
+/// `compare` of greedy, tight and random, 300 rounds a pair, into `dir/compare`.
+fn compare_three(dir: &Path) -> PathBuf {
+    let compare = dir.join("compare");
+    draftsim(&[
+        "compare",
+        "--strategies",
+        "greedy,tight,random",
+        "--rounds",
+        "300",
+        "--quiet",
+        "--out",
+        path(&compare),
+    ]);
+    compare
+}
+
 /// A hand-written result folder: `study.json` of this kind for Seven Card Draft, and CSV
 /// tables (name, text).
 fn folder(dir: &Path, name: &str, kind: &str, tables: &[(&str, String)]) -> PathBuf {
@@ -423,17 +439,7 @@ fn every_chart_a_report_links_exists_has_data_drawn_and_is_inlined_in_the_page()
     let dir = scratch("charts");
     let run = dir.join("run");
     draftsim(&["run", "--rounds", "400", "--quiet", "--format", "parquet", "--out", path(&run)]);
-    let compare = dir.join("compare");
-    draftsim(&[
-        "compare",
-        "--strategies",
-        "greedy,tight,random",
-        "--rounds",
-        "300",
-        "--quiet",
-        "--out",
-        path(&compare),
-    ]);
+    let compare = compare_three(&dir);
     let sweep = dir.join("sweep");
     draftsim(&[
         "sweep",
@@ -1015,17 +1021,7 @@ fn chart_captions_say_what_the_chart_shows() {
     assert!(said.starts_with(&format!("`{}` ({:.4} [", most["strategy"], folded(most))), "{said}");
     assert!(said.contains("has the highest share of its rounds folded in all"), "{said}");
 
-    let compare = dir.join("compare");
-    draftsim(&[
-        "compare",
-        "--strategies",
-        "greedy,tight,random",
-        "--rounds",
-        "300",
-        "--quiet",
-        "--out",
-        path(&compare),
-    ]);
+    let compare = compare_three(&dir);
     let md = std::fs::read_to_string(report(&dir.join("compare-page"), &[&compare]).join("report.md")).unwrap();
     let matrix = csv_rows(&compare.join("matrix.csv"));
     let beats = |s: &str| {
