@@ -261,7 +261,9 @@ const SECTIONS: [(&str, Section); 10] = [
     }),
     (kind::LADDER.tables[0], |f, page, t| ladder_section(page, t, f.out, f.prefix)),
     (kind::TRAIN.tables[0], |f, page, t| training_section(page, t, f.out, f.prefix, f.bounded)),
-    (kind::EXPLOITABILITY.tables[0], |f, page, t| exploitability_section(page, t, f.measures)),
+    (kind::EXPLOITABILITY.tables[0], |f, page, t| {
+        exploitability_section(page, t, load(f.dir, "responses")?.as_ref(), f.measures)
+    }),
 ];
 
 /// "a", "a and b", "a, b and c".

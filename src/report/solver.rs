@@ -109,9 +109,34 @@ fn lower_bound(x: f64, lo: f64, hi: f64, responder: &str) -> String {
     }
 }
 
+/// Every responder's gain against every strategy: what beats each, and by how much.
+fn responses_table(md: &mut String, r: &DataFrame, unit: &str) -> Result<(), Error> {
+    let (strategy, responder) = (texts(r, "strategy")?, texts(r, "responder")?);
+    let gain = with_interval(r, "gain")?;
+    let _ = writeln!(
+        md,
+        "What each responder gains at one seat against the strategy at every other, {unit}, with its plain 95% interval: a gain wholly above 0 is a way to beat the strategy. The bound above widens each interval for the number of responders, so a gain above 0 here alone may not set a bound there.\n\n| strategy | responder | gain | above 0 |\n|---|---|---|---|"
+    );
+    for i in 0..strategy.len() {
+        let beats = if gain.lo[i] > 0.0 { "yes" } else { "no" };
+        let _ = writeln!(
+            md,
+            "| {} | {} | {:+.3} [{:+.3}, {:+.3}] | {beats} |",
+            strategy[i], responder[i], gain.mean[i], gain.lo[i], gain.hi[i]
+        );
+    }
+    md.push('\n');
+    Ok(())
+}
+
 /// Each strategy's exploitability, as a table with a sentence: exact figures, or lower
 /// bounds by play ("at least x [lo, hi]") with the responder that set them.
-pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame, measures: Option<&Measures>) -> Result<(), Error> {
+pub(super) fn exploitability_section(
+    page: &mut Page,
+    t: &DataFrame,
+    responses: Option<&DataFrame>,
+    measures: Option<&Measures>,
+) -> Result<(), Error> {
     // The game's score unit (chips per hand), where the folder names its game.
     let unit = measures.map_or("per unit of play".to_string(), |m| format!("in {}", m.score_words()));
     let md = page.at(Question::Skill);
@@ -223,6 +248,9 @@ pub(super) fn exploitability_section(page: &mut Page, t: &DataFrame, measures: O
                 }
             };
             page.headline(Question::Skill, text);
+        }
+        if let Some(r) = responses.filter(|r| r.height() > 0) {
+            responses_table(page.at(Question::Skill), r, &unit)?;
         }
         return Ok(());
     }

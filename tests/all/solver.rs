@@ -778,6 +778,13 @@ fn a_large_game_gets_a_lower_bound_from_every_responder_on_any_thread_count() {
     let quoted =
         format!("random (at least {} [{}, {}])", e("exploitability"), e("exploitability_lo"), e("exploitability_hi"));
     assert!(md.contains(&format!("The most exploitable here is {quoted}")), "{md}");
+    // Every responder's gain is tabled beside the bounds, as responses.csv holds it.
+    for x in &responses {
+        let g = |k: &str| format!("{:+.3}", x[k].parse::<f64>().unwrap());
+        let row =
+            format!("| {} | {} | {} [{}, {}] |", x["strategy"], x["responder"], g("gain"), g("gain_lo"), g("gain_hi"));
+        assert!(md.contains(&row), "{row}: {md}");
+    }
     // One strategy that no responder beat: not "easy to beat", and not both most and least.
     let alone = dir.join("alone");
     let o = draftsim(&[
