@@ -73,11 +73,9 @@ pub(super) fn compare_section(
         .iter()
         .map(|r| (0..rows.len()).filter(|&i| &rows[i] == r && &cols[i] != r && lo[i] > 0.5).count())
         .collect();
-    let order: Vec<usize> = {
-        let mut o: Vec<usize> = (0..names.len()).collect();
-        o.sort_by(|&a, &b| beaten[b].cmp(&beaten[a]));
-        o
-    };
+    // The first of the most and the first of the fewest, in the table's order.
+    let most = (0..names.len()).min_by_key(|&i| std::cmp::Reverse(beaten[i]));
+    let fewest = (0..names.len()).min_by_key(|&i| beaten[i]);
     let others = names.len().saturating_sub(1);
     let against = |k: usize| match k {
         0 => "none".to_string(),
@@ -85,11 +83,11 @@ pub(super) fn compare_section(
         k if k == others => format!("all {others} others"),
         k => format!("{k} of the {others} others"),
     };
-    let conclusion = match (order.first(), order.last()) {
-        (Some(&t), _) if beaten[t] == 0 => {
+    let conclusion = match (most, fewest) {
+        (Some(t), _) if beaten[t] == 0 => {
             "No strategy wins more than half against any other beyond noise (an interval wholly above 0.5).".to_string()
         }
-        (Some(&t), Some(&b)) => format!(
+        (Some(t), Some(b)) => format!(
             "`{}` wins more than half beyond noise (its interval wholly above 0.5) against {}{}.",
             names[t],
             against(beaten[t]),

@@ -658,7 +658,8 @@ fn estimate_text(mean: f64, lo: f64, hi: f64) -> String {
 /// A chart's image link, its title as the alternative text, and the sentence under it,
 /// marked so the page can leave it out past the chart cap.
 fn image(md: &mut String, file: &str, title: &str, sentence: &str) {
-    md.push_str(&page::chart_text(file, title, sentence));
+    // A caption whose conclusion is empty (one strategy charted) starts at its method.
+    md.push_str(&page::chart_text(file, title, sentence.trim_start()));
 }
 
 #[cfg(test)]

@@ -83,7 +83,6 @@ pub(super) fn swept_strategy(name: &str, keys: &[String], row: &[String]) -> Str
     short_name(name)
 }
 
-/// A value to three significant figures without trailing zeros (0.02, 1, 4.29, 42).
 /// Which strategy scores most at each value of the main key, in a sentence (with a space
 /// after it): one name where one leads everywhere, else each leader with its values.
 fn best_by_value(series: &[charts::Series], labels: &[String], main_key: &str, score_words: &str) -> String {
@@ -114,6 +113,7 @@ fn best_by_value(series: &[charts::Series], labels: &[String], main_key: &str, s
     }
 }
 
+/// A value to three significant figures without trailing zeros (0.02, 1, 4.29, 42).
 fn plain(v: f64) -> String {
     if v == 0.0 || !v.is_finite() {
         return if v == 0.0 { "0".to_string() } else { fmt4(v) };
