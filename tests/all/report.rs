@@ -981,14 +981,6 @@ fn the_first_seat_edge_says_what_seat_0_does() {
     }
 }
 
-/// A table as rows of named cells.
-fn csv_rows(file: &Path) -> Vec<BTreeMap<String, String>> {
-    let text = std::fs::read_to_string(file).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<String> = lines.next().unwrap().split(',').map(str::to_string).collect();
-    lines.map(|l| header.iter().cloned().zip(l.split(',').map(str::to_string)).collect()).collect()
-}
-
 /// The sentence under a chart, found by the chart's file name.
 fn caption(md: &str, file: &str) -> String {
     let at = md.find(&format!("]({file})")).unwrap_or_else(|| panic!("{file}: {md}"));
@@ -1004,8 +996,8 @@ fn chart_captions_say_what_the_chart_shows() {
     let run = dir.join("run");
     draftsim(&["run", "--seats", "greedy,tight,random", "--rounds", "1500", "--quiet", "--out", path(&run)]);
     let md = std::fs::read_to_string(report(&dir.join("run-page"), &[&run]).join("report.md")).unwrap();
-    let summary = csv_rows(&run.join("summary.csv"));
-    let f = |row: &BTreeMap<String, String>, k: &str| row[k].parse::<f64>().unwrap();
+    let summary = common::csv_rows(&run.join("summary.csv"));
+    let f = |row: &std::collections::HashMap<String, String>, k: &str| row[k].parse::<f64>().unwrap();
     let mut by_win: Vec<_> = summary.iter().collect();
     by_win.sort_by(|a, b| f(b, "win_rate").total_cmp(&f(a, "win_rate")));
     let (top, next) = (by_win[0], by_win[1]);
@@ -1015,7 +1007,9 @@ fn chart_captions_say_what_the_chart_shows() {
     let clear = f(top, "win_rate_lo") > f(next, "win_rate_hi");
     assert_eq!(said.contains("its interval clear of the next's"), clear, "{said}");
     assert!(said.contains(&format!("`{}` (", by_win[2]["strategy"])) && said.contains("has the lowest"), "{said}");
-    let folded = |row: &BTreeMap<String, String>| (1..=3).map(|r| f(row, &format!("fold_rate_r{r}"))).sum::<f64>();
+    let folded = |row: &std::collections::HashMap<String, String>| {
+        (1..=3).map(|r| f(row, &format!("fold_rate_r{r}"))).sum::<f64>()
+    };
     let most = summary.iter().max_by(|a, b| folded(a).total_cmp(&folded(b))).unwrap();
     let said = caption(&md, "1-fold-rate.svg");
     assert!(said.starts_with(&format!("`{}` ({:.4} [", most["strategy"], folded(most))), "{said}");
@@ -1023,7 +1017,7 @@ fn chart_captions_say_what_the_chart_shows() {
 
     let compare = compare_three(&dir);
     let md = std::fs::read_to_string(report(&dir.join("compare-page"), &[&compare]).join("report.md")).unwrap();
-    let matrix = csv_rows(&compare.join("matrix.csv"));
+    let matrix = common::csv_rows(&compare.join("matrix.csv"));
     let beats = |s: &str| {
         matrix.iter().filter(|r| r["strategy"] == s && r["opponent"] != s && f(r, "win_share_lo") > 0.5).count()
     };
@@ -1037,7 +1031,7 @@ fn chart_captions_say_what_the_chart_shows() {
         ),
     };
     assert!(said.starts_with(&told), "{told}: {said}");
-    let ratings = csv_rows(&compare.join("ratings.csv"));
+    let ratings = common::csv_rows(&compare.join("ratings.csv"));
     let top = ratings.iter().max_by(|a, b| f(a, "rating").total_cmp(&f(b, "rating"))).unwrap();
     let said = caption(&md, "1-ratings.svg");
     assert!(said.starts_with(&format!("`{}` ({:.0} [", top["strategy"], f(top, "rating"))), "{said}");
@@ -1056,7 +1050,7 @@ fn chart_captions_say_what_the_chart_shows() {
         path(&sweep),
     ]);
     let md = std::fs::read_to_string(report(&dir.join("sweep-page"), &[&sweep]).join("report.md")).unwrap();
-    let rows = csv_rows(&sweep.join("sweep.csv"));
+    let rows = common::csv_rows(&sweep.join("sweep.csv"));
     let lead = |ante: &str| {
         let here: Vec<_> = rows.iter().filter(|r| r["ante"] == ante).collect();
         here.iter().max_by(|a, b| f(a, "chips_per_round").total_cmp(&f(b, "chips_per_round"))).unwrap()["strategy"]

@@ -676,20 +676,6 @@ fn the_shipped_draft_policy_beats_the_threshold_bettors_at_the_default_table() {
     assert!(lo > 0.0, "{table}");
 }
 
-/// The rows of a written CSV table as maps from column to text.
-fn csv_rows(path: &std::path::Path) -> Vec<std::collections::HashMap<String, String>> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<String> = lines.next().unwrap().split(',').map(str::to_string).collect();
-    lines
-        .map(|l| {
-            let mut r = csv::ReaderBuilder::new().has_headers(false).from_reader(l.as_bytes());
-            let rec = r.records().next().unwrap().unwrap();
-            header.iter().cloned().zip(rec.iter().map(str::to_string)).collect()
-        })
-        .collect()
-}
-
 #[test]
 fn the_lower_bound_by_play_stays_under_kuhns_exact_figure_and_finds_most_of_it() {
     // The uniform random player's exact exploitability is 0.458333; the search bot told

@@ -115,3 +115,17 @@ pub fn signalled(args: &[&str], signals: &[&str], after: Duration) -> Output {
     }
     child.wait_with_output().unwrap()
 }
+
+/// The rows of a written CSV table as maps from column to text.
+pub fn csv_rows(path: &std::path::Path) -> Vec<std::collections::HashMap<String, String>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(str::to_string).collect();
+    lines
+        .map(|l| {
+            let mut r = csv::ReaderBuilder::new().has_headers(false).from_reader(l.as_bytes());
+            let rec = r.records().next().unwrap().unwrap();
+            header.iter().cloned().zip(rec.iter().map(str::to_string)).collect()
+        })
+        .collect()
+}
