@@ -384,7 +384,7 @@ pub struct OutputArgs {
     /// Replace an existing --out folder of results (one draftsim wrote, never other files).
     #[arg(long)]
     pub force: bool,
-    /// Table format [default: csv; `merge`: the shards' format].
+    /// Table format [default: csv].
     #[arg(long, value_parser = Known(format_names))]
     pub format: Option<String>,
 }

@@ -238,7 +238,9 @@ fn policy_text(dir: &str, policy: &draftsim::solver::policy::Policy) -> Result<S
     lines.push((
         "rules",
         match changed.is_empty() {
-            true => "the game's defaults".to_string(),
+            // The table size is a rule too: the game's line gives it, and this repeats it
+            // so that "defaults" is not read as the game's default table.
+            true => format!("the game's defaults at {} players", h.players),
             false => changed.join("; "),
         },
     ));
@@ -302,6 +304,9 @@ pub fn metrics_text(g: &games::GameInfo) -> Result<String> {
         let interval = match x.kind {
             Kind::Rate { .. } => "rate, 95% interval over deal groups (Wilson over units under the small-sample rule)",
             Kind::Mean { .. } => "mean, 95% interval over deal groups (t over units under the small-sample rule)",
+            Kind::MeanPer { .. } => {
+                "mean, 95% interval over deal groups (t over the units counted under the small-sample rule, in round mode)"
+            }
         };
         rows.push((x.column.clone(), tables.into(), format!("{} ({interval})", x.description)));
     }

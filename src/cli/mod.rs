@@ -195,7 +195,8 @@ enum Command {
     /// the state beside --out and the same command resumes. The `cfr` preset plays it.
     #[command(
         after_help = "Example:\n  draftsim train --game leduc-poker --iterations 400 --out leduc-cfr\n  draftsim run --game leduc-poker --seats 'cfr{policy=\"leduc-cfr\"}',tight\n  draftsim train --game seven-poker --iterations 20000 --field adaptive,bluffer --out sp-cfr",
-        mut_arg("seed", |a| a.help("The seed of the sampled iterations (es-mccfr, os-mccfr, mccfr-probe)")),
+        mut_arg("seed", |a| a.help("The seed of the sampled iterations (es-mccfr, os-mccfr, mccfr-probe); full-width CFR draws nothing at random")),
+        mut_arg("threads", |a| a.help("Worker threads for a --batch's iterations, 1 or more (default: all cores); without --batch, training runs on one thread")),
         mut_arg("out", |a| a.value_name("DIR").help("Required: write policy.json, the training table and study.json into this folder (it must not exist, unless --force)")),
     )]
     Train(train::TrainArgs),
@@ -213,6 +214,7 @@ enum Command {
     #[command(
         after_help = "Example:\n  draftsim run --rounds 400000 --shard 0/2 --out shard-0\n  draftsim run --rounds 400000 --shard 1/2 --out shard-1\n  draftsim merge shard-0 shard-1 --out merged",
         mut_arg("out", |a| a.value_name("DIR").help("Required: write the merged tables into this folder (it must not exist, unless --force)")),
+        mut_arg("format", |a| a.help("Table format [default: the shards' format]")),
     )]
     Merge(merge::MergeArgs),
     /// Rank a poker hand of 5 to 7 cards, with optional wild rules.

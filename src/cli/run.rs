@@ -318,7 +318,7 @@ pub(super) fn rounds_table(strategies: &[String], measures: &Measures, rows: &[R
     for m in &measures.measures {
         t = match m.kind {
             Kind::Rate { slot, .. } => t.with(&m.key, col(&|r| r.result.counters[slot] as i64)),
-            Kind::Mean { slot } => t.with(&m.key, col(&|r| r.result.sums[slot])),
+            Kind::Mean { slot } | Kind::MeanPer { slot, .. } => t.with(&m.key, col(&|r| r.result.sums[slot])),
         };
     }
     for h in &measures.histograms {

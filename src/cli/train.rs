@@ -207,6 +207,21 @@ pub fn run(args: TrainArgs) -> Result<()> {
         ))
         .into());
     }
+    // Flags that change nothing here are said to, as --force without --out is.
+    if let Some(threads) = args.exec.threads.filter(|&t| t > 1 && batch == 1) {
+        super::args::warn(&match algorithm {
+            Algorithm::Full(_) => format!("--threads {threads}: {algorithm_name} sweeps the whole tree on one thread"),
+            _ => format!(
+                "--threads {threads}: without --batch each iteration reads the last one's updates, so training runs on one thread; --batch 64 runs a batch's iterations in parallel"
+            ),
+        });
+    }
+    if matches!(algorithm, Algorithm::Full(_)) && args.seed.seed != super::args::DEFAULT_SEED {
+        super::args::warn(&format!(
+            "--seed {}: {algorithm_name} sweeps the whole tree and draws nothing at random, so the seed changes no figure",
+            args.seed.seed
+        ));
+    }
     let mut target = args.iterations.unwrap_or(1000);
     if target == 0 {
         return Err(InputError::new("--iterations 0: give at least 1").into());

@@ -27,10 +27,16 @@ pub(super) fn compare_section(
     let (ws, lo, hi) = (floats(matrix, "win_share")?, floats(matrix, "win_share_lo")?, floats(matrix, "win_share_hi")?);
     let rounds = floats(matrix, "rounds")?.first().copied().unwrap_or(0.0);
     let names = distinct(&rows);
+    // The table a pair played at: a win share of one half means another thing heads-up
+    // than at four seats, so it is said beside the matrix, not only in the rules.
+    let table_size = record.as_ref().and_then(|m| m["players"].as_u64()).map_or(String::new(), |n| {
+        let seating = record.as_ref().and_then(|m| m["seating"].as_str()).map_or(String::new(), |s| format!(" ({s})"));
+        format!(", at tables of {n} players{seating}")
+    });
     let md = page.at(Question::WhoWins);
     let _ = writeln!(
         md,
-        "Win share of the row strategy against the column strategy (0.5 = even), 95% interval; {rounds:.0} {units} per pair.\n"
+        "Win share of the row strategy against the column strategy (0.5 = even), 95% interval; {rounds:.0} {units} per pair{table_size}.\n"
     );
     // A row strategy against each column strategy, each cell the matrix row's `cell`.
     let table = |md: &mut String, cell: &dyn Fn(usize) -> String| {

@@ -318,9 +318,15 @@ pub(super) fn run_section(
                     .collect())
             };
             let (with, without) = (chips("chips_per_round_with_hate")?, chips("chips_per_round_without_hate")?);
+            // Tables written before the measures table held these chips gave intervals over
+            // seat-rounds; since then, over deal groups as the measures table does.
+            let grouped = load(dir, "measures")?
+                .and_then(|m| texts(&m, "measure").ok())
+                .is_some_and(|names| names.iter().any(|n| n == "chips_per_round_with_hate"));
+            let over = if grouped { "deal groups" } else { "seat-rounds" };
             let _ = writeln!(
                 md,
-                "Hate picks (picks that were not the best card for the bot itself), chips per round with 95% intervals over seat-rounds:\n\n| strategy | hate-pick rate | chips per round, rounds with a hate pick | without |\n|---|---:|---:|---:|"
+                "Hate picks (picks that were not the best card for the bot itself), chips per round with 95% intervals over {over}:\n\n| strategy | hate-pick rate | chips per round, rounds with a hate pick | without |\n|---|---:|---:|---:|"
             );
             for i in 0..names.len() {
                 let _ = writeln!(md, "| {} | {} | {} | {} |", names[i], fmt4(rate[i]), with[i], without[i]);

@@ -98,6 +98,16 @@ pub(super) fn outcome(measures: &Measures, seats: &[SeatResult]) -> Result<(), E
                     m.key, seat.sums[slot], m.bounds
                 )));
             }
+            // A sum over no counted rounds has nothing in it.
+            if let Kind::MeanPer { slot, per } = m.kind
+                && seat.counters[per] == 0
+                && seat.sums[slot] != 0
+            {
+                return Err(Error::Invariant(format!(
+                    "seat {s}: {} is {} over no counted rounds",
+                    m.key, seat.sums[slot]
+                )));
+            }
             if let Kind::Rate { slot, per } = m.kind {
                 let limit = per.map_or(seat.rounds, |p| seat.counters[p]);
                 if seat.counters[slot] > limit {
@@ -110,4 +120,32 @@ pub(super) fn outcome(measures: &Measures, seats: &[SeatResult]) -> Result<(), E
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Measure, Shown};
+
+    /// Each declared measure's invariant catches a seat's record that breaks it, and a
+    /// sound record passes.
+    #[test]
+    fn outcome_checks_each_measure_kind() {
+        let measures = Measures::declaring(vec![
+            Measure::rate_per(1, 0, "b", "b_share", Shown::Both, ""),
+            Measure::mean(0, "c", "mean_c", Shown::Both, ""),
+            Measure::mean_per(1, 0, "d", "d_per_a", Shown::Hidden, ""),
+        ]);
+        let seat = |a: u32, b: u32, c: i64, d: i64, share: u32| {
+            let mut r = SeatResult { share_units: share, rounds: 1, ..SeatResult::default() };
+            (r.counters[0], r.counters[1], r.sums[0], r.sums[1]) = (a, b, c, d);
+            r
+        };
+        let pair = |one: SeatResult| outcome(&measures, &[one, seat(0, 0, 0, 0, 0)]);
+        assert!(pair(seat(1, 1, 2, -3, SHARE_UNIT)).is_ok());
+        let said = |r: Result<(), Error>| r.unwrap_err().to_string();
+        assert!(said(pair(seat(1, 2, 0, 0, SHARE_UNIT))).contains("b is 2, more than its denominator 1"));
+        assert!(said(pair(seat(0, 0, -1, 0, SHARE_UNIT))).contains("c is -1, outside what it can be"));
+        assert!(said(pair(seat(0, 0, 0, 4, SHARE_UNIT))).contains("d is 4 over no counted rounds"));
+    }
 }

@@ -33,6 +33,16 @@ pub enum Kind {
         /// Sum slot.
         slot: usize,
     },
+    /// A sum shown as a mean per count of a counter (e.g. net chips per round with a hate
+    /// pick), with a t interval. Over units each counted unit is one observation, which
+    /// holds where a unit counts at most one; where a unit spans rounds only the interval
+    /// over deal groups is given.
+    MeanPer {
+        /// Sum slot.
+        slot: usize,
+        /// The denominator's counter slot.
+        per: usize,
+    },
 }
 
 /// One named counter or sum.
@@ -78,6 +88,11 @@ impl Measure {
             bounds: crate::stats::Bounds::at_least(0.0),
             ..Measure::rate(0, key, column, shown, description)
         }
+    }
+
+    /// A mean of sum `slot` per count of counter `per`, which may be negative (net chips).
+    pub fn mean_per(slot: usize, per: usize, key: &str, column: &str, shown: Shown, description: &str) -> Measure {
+        Measure { kind: Kind::MeanPer { slot, per }, ..Measure::signed_mean(slot, key, column, shown, description) }
     }
 
     /// A mean of sum `slot` per seat and unit of play that may be negative (net chips).
@@ -189,6 +204,10 @@ impl Measures {
                     shape.counters = shape.counters.max(slot + 1).max(per.map_or(0, |p| p + 1));
                 }
                 Kind::Mean { slot } => shape.sums = shape.sums.max(slot + 1),
+                Kind::MeanPer { slot, per } => {
+                    shape.sums = shape.sums.max(slot + 1);
+                    shape.counters = shape.counters.max(per + 1);
+                }
             }
         }
         shape.bins = self.histograms.iter().map(|h| h.offset + h.bins.len()).max().unwrap_or(0);

@@ -533,6 +533,7 @@ impl GroupRows {
                 Kind::Rate { slot, per: None } => (FIRST_COUNTER_SLOT + slot, SEAT_ROUNDS_SLOT),
                 Kind::Rate { slot, per: Some(p) } => (FIRST_COUNTER_SLOT + slot, FIRST_COUNTER_SLOT + p),
                 Kind::Mean { slot } => (FIRST_SUM_SLOT + slot, UNITS_SLOT),
+                Kind::MeanPer { slot, per } => (FIRST_SUM_SLOT + slot, FIRST_COUNTER_SLOT + per),
             })
             .collect();
         GroupRows {
@@ -641,6 +642,7 @@ mod tests {
             Measure::rate(0, "a", "a_rate", Shown::Both, ""),
             Measure::rate_per(1, 0, "b", "b_share", Shown::Both, ""),
             Measure::mean(0, "c", "mean_c", Shown::Both, ""),
+            Measure::mean_per(0, 1, "c_per_b", "c_per_b", Shown::Hidden, ""),
         ]);
         // One strategy (row 0), two seats (rows 1, 2), every seat (row 3); 2 units a row,
         // 4 for every seat.
@@ -661,13 +663,13 @@ mod tests {
         rows.total(1, 2);
         assert_eq!(rows.score[..4], [1, 6, -5, 1]);
         assert_eq!(rows.share[3], 3 * i64::from(SHARE_UNIT));
-        // a over seat-rounds, b over a, c over units.
-        assert_eq!(rows.ratios(1).collect::<Vec<_>>(), vec![(2, 6), (1, 2), (11, 2)]);
-        assert_eq!(rows.ratios(2).collect::<Vec<_>>(), vec![(1, 3), (0, 1), (-1, 2)]);
-        assert_eq!(rows.ratios(3).collect::<Vec<_>>(), vec![(3, 9), (1, 3), (10, 4)]);
+        // a over seat-rounds, b over a, c over units, c over b.
+        assert_eq!(rows.ratios(1).collect::<Vec<_>>(), vec![(2, 6), (1, 2), (11, 2), (11, 1)]);
+        assert_eq!(rows.ratios(2).collect::<Vec<_>>(), vec![(1, 3), (0, 1), (-1, 2), (-1, 0)]);
+        assert_eq!(rows.ratios(3).collect::<Vec<_>>(), vec![(3, 9), (1, 3), (10, 4), (10, 1)]);
         assert_eq!(rows.ratios(0).collect::<Vec<_>>(), rows.ratios(3).collect::<Vec<_>>());
         // Cleared for the next deal, units kept.
         rows.clear(4);
-        assert_eq!(rows.ratios(3).collect::<Vec<_>>(), vec![(0, 0), (0, 0), (0, 4)]);
+        assert_eq!(rows.ratios(3).collect::<Vec<_>>(), vec![(0, 0), (0, 0), (0, 4), (0, 0)]);
     }
 }

@@ -112,6 +112,15 @@ impl Counts {
             Kind::Mean { slot } => {
                 (stats::mean_interval(self.rounds, self.sums[slot] as f64, self.sums_sq[slot] as f64), self.rounds)
             }
+            Kind::MeanPer { slot, per } => {
+                let n = self.counters[per];
+                let e = stats::mean_interval(n, self.sums[slot] as f64, self.sums_sq[slot] as f64);
+                // Where a unit spans rounds its squares span them too: no interval over units.
+                match self.rounds == self.seat_rounds {
+                    true => (e, n),
+                    false => (stats::Estimate { lo: f64::NAN, hi: f64::NAN, ..e }, n),
+                }
+            }
         }
     }
 }

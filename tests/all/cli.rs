@@ -1393,6 +1393,26 @@ fn help_marks_a_required_out() {
     }
 }
 
+/// A shared flag's help speaks of the command it is shown in: `--format`'s default names
+/// the shards only under merge, and train's `--threads` says what runs in parallel.
+#[test]
+fn shared_flags_help_speaks_of_its_own_command() {
+    let line = |command: &str, flag: &str| -> String {
+        let help = stdout(&draftsim(&[command, "--help"]));
+        let at = help.lines().position(|l| l.trim_start().starts_with(flag)).unwrap_or_else(|| panic!("{flag}"));
+        // The flag's line and its wrapped continuation, up to the next flag.
+        let rest = help.lines().skip(at + 1).take_while(|l| !l.trim_start().starts_with('-'));
+        std::iter::once(help.lines().nth(at).unwrap()).chain(rest).collect::<Vec<_>>().join(" ")
+    };
+    for command in ["run", "train", "exploitability", "compare"] {
+        let format = line(command, "--format");
+        assert!(!format.contains("merge") && !format.contains("shards"), "{command} --help: {format}");
+    }
+    assert!(line("merge", "--format").contains("the shards' format"));
+    let threads = line("train", "--threads");
+    assert!(threads.contains("--batch") && threads.contains("one thread"), "train --help: {threads}");
+}
+
 /// Every command lists the shared flags in one order, and NO_COLOR turns colour off.
 #[test]
 fn help_lists_shared_flags_in_one_order_and_no_color_is_respected() {
@@ -1759,13 +1779,25 @@ fn a_format_without_out_is_warned_of() {
     );
 }
 
-/// The hate-pick table's chips per round come with t intervals that the per-round table
-/// reproduces; in game mode, where a unit spans rounds, with none.
+/// The hate-pick table's chips per round, with a hate pick and without, come with t
+/// intervals over deal groups (a deal's seatings together, as the summary's are), which the
+/// per-round table reproduces; in game mode, where a unit spans rounds, none over units.
 #[test]
 fn hate_pick_chips_carry_the_intervals_the_rounds_give() {
     let dir = scratch("hate-intervals");
     let out = dir.join("run");
-    let o = draftsim(&["run", "--rounds", "1200", "--rounds-out", "--quiet", "--out", out.to_str().unwrap()]);
+    let seats = ["greedy", "hate", "tight", "random"];
+    let o = draftsim(&[
+        "run",
+        "--seats",
+        &seats.join(","),
+        "--rounds",
+        "1200",
+        "--rounds-out",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let table = |name: &str| -> Vec<std::collections::HashMap<String, String>> {
         let mut r = csv::Reader::from_path(out.join(name)).unwrap();
@@ -1773,22 +1805,45 @@ fn hate_pick_chips_carry_the_intervals_the_rounds_give() {
     };
     let picks = table("picks.csv");
     let hate = picks.iter().find(|r| r["strategy"] == "hate").unwrap();
-    // hate's seat-rounds, split by whether they held a hate pick.
-    let (mut with, mut without) = (Vec::new(), Vec::new());
+    // A deal is played under every balanced seating, in consecutive rounds.
+    let lineup = draftsim::sim::Lineup::new(&seats.map(String::from));
+    let per_deal = draftsim::sim::Seatings::new(&lineup, 4, true).unwrap().len() as u64;
+    assert!(per_deal > 1);
+    // hate's net chips and rounds in each deal group, split by whether a round held a hate pick.
+    let groups = 1200u64.div_ceil(per_deal) as usize;
+    let (mut with, mut without) = (vec![(0.0, 0.0); groups], vec![(0.0, 0.0); groups]);
+    let mut counted = 0;
     for r in table("rounds.csv").iter().filter(|r| r["strategy"] == "hate") {
+        let g = (r["round"].parse::<u64>().unwrap() / per_deal) as usize;
         let net: f64 = r["net"].parse().unwrap();
-        if r["hate_rounds"] == "1" { with.push(net) } else { without.push(net) }
+        let (sum, n) = if r["hate_rounds"] == "1" { &mut with[g] } else { &mut without[g] };
+        *sum += net;
+        *n += 1.0;
+        counted += usize::from(r["hate_rounds"] == "1");
     }
-    for (name, values) in [("chips_per_round_with_hate", &with), ("chips_per_round_without_hate", &without)] {
-        let n = values.len() as f64;
-        let mean = values.iter().sum::<f64>() / n;
-        let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
-        let half = draftsim::stats::t_quantile_975(values.len() as u64 - 1) * (var / n).sqrt();
+    for (name, groups) in [("chips_per_round_with_hate", &with), ("chips_per_round_without_hate", &without)] {
+        // The ratio of sums, its spread by the delta method between groups, t on the
+        // effective groups.
+        let n = groups.len() as f64;
+        let (a, b): (f64, f64) = (groups.iter().map(|g| g.0).sum(), groups.iter().map(|g| g.1).sum());
+        let ratio = a / b;
+        let var = groups.iter().map(|g| (g.0 - ratio * g.1).powi(2)).sum::<f64>() / (n - 1.0);
+        let effective = b * b / groups.iter().map(|g| g.1 * g.1).sum::<f64>();
+        let half = draftsim::stats::t_quantile_975(effective as u64 - 1) * (var / n).sqrt() / (b / n);
         let got = |k: &str| hate[&format!("{name}{k}")].parse::<f64>().unwrap();
-        assert!((got("") - mean).abs() < 1e-9, "{name}: {} against {mean}", got(""));
-        assert!((got("_lo") - (mean - half)).abs() < 1e-9 && (got("_hi") - (mean + half)).abs() < 1e-9, "{name}");
+        assert!((got("") - ratio).abs() < 1e-9, "{name}: {} against {ratio}", got(""));
+        let (lo, hi) = (got("_lo"), got("_hi"));
+        assert!((lo - (ratio - half)).abs() < 1e-9 && (hi - (ratio + half)).abs() < 1e-9, "{name}: {lo} {hi} {half}");
+        // The measures table gives the same.
+        let measures = table("measures.csv");
+        let row =
+            measures.iter().find(|r| r["by"] == "strategy" && r["group"] == "hate" && r["measure"] == name).unwrap();
+        assert_eq!(
+            (&row["value"], &row["value_lo"], &row["value_hi"]),
+            (&hate[name], &hate[&format!("{name}_lo")], &hate[&format!("{name}_hi")])
+        );
     }
-    assert!(with.len() > 30, "{} rounds with a hate pick", with.len());
+    assert!(counted > 30, "{counted} rounds with a hate pick");
     // The report shows them.
     let report = dir.join("report");
     let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
@@ -1796,7 +1851,9 @@ fn hate_pick_chips_carry_the_intervals_the_rounds_give() {
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
     let row = md.lines().find(|l| l.starts_with("| hate | 0.")).unwrap_or_else(|| panic!("{md}"));
     assert_eq!(row.matches(" [").count(), 2, "{row}");
-    // Game mode: the means, no interval.
+    assert!(md.contains("chips per round with 95% intervals over deal groups"), "{md}");
+    // Game mode: the means, no interval; the rounds with a hate pick and those without are
+    // the rounds each seat was dealt into (not those it sat out with no chips).
     let rules = dir.join("game.toml");
     std::fs::write(&rules, "mode = \"game\"\n").unwrap();
     let game = dir.join("game");
@@ -1806,16 +1863,38 @@ fn hate_pick_chips_carry_the_intervals_the_rounds_give() {
         rules.to_str().unwrap(),
         "--rounds",
         "24",
+        "--rounds-out",
         "--quiet",
         "--out",
         game.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let mut r = csv::Reader::from_path(game.join("picks.csv")).unwrap();
-    let rows: Vec<std::collections::HashMap<String, String>> = r.deserialize().map(|row| row.unwrap()).collect();
+    let read = |name: &str| -> Vec<std::collections::HashMap<String, String>> {
+        let mut r = csv::Reader::from_path(game.join(name)).unwrap();
+        r.deserialize().map(|row| row.unwrap()).collect()
+    };
+    let rows = read("picks.csv");
     let hate = rows.iter().find(|r| r["strategy"] == "hate").unwrap();
     assert!(
         !hate["chips_per_round_without_hate"].is_empty() && hate["chips_per_round_without_hate_lo"].is_empty(),
         "{hate:?}"
     );
+    let rounds = read("rounds.csv");
+    let measures = read("measures.csv");
+    for strategy in ["greedy", "hate"] {
+        let dealt: u64 = rounds
+            .iter()
+            .filter(|r| r["strategy"] == strategy)
+            .map(|r| r["rounds_played"].parse::<u64>().unwrap())
+            .sum();
+        let counted: u64 = ["chips_per_round_with_hate", "chips_per_round_without_hate"]
+            .iter()
+            .map(|m| {
+                let row =
+                    measures.iter().find(|r| r["by"] == "strategy" && r["group"] == strategy && r["measure"] == *m);
+                row.unwrap()["n"].parse::<u64>().unwrap()
+            })
+            .sum();
+        assert_eq!(counted, dealt, "{strategy}");
+    }
 }

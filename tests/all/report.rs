@@ -1031,6 +1031,15 @@ fn chart_captions_say_what_the_chart_shows() {
         ),
     };
     assert!(said.starts_with(&told), "{told}: {said}");
+    // The table a pair played at is said beside the matrix, as study.json records it.
+    let study: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(compare.join("study.json")).unwrap()).unwrap();
+    let at = format!(
+        "per pair, at tables of {} players ({}).",
+        study["players"].as_u64().unwrap(),
+        study["seating"].as_str().unwrap()
+    );
+    assert!(md.lines().any(|l| l.starts_with("Win share of the row strategy") && l.contains(&at)), "{at}: {md}");
     let ratings = common::csv_rows(&compare.join("ratings.csv"));
     let top = ratings.iter().max_by(|a, b| f(a, "rating").total_cmp(&f(b, "rating"))).unwrap();
     let said = caption(&md, "1-ratings.svg");

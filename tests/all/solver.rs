@@ -15,6 +15,34 @@ fn last_row(csv: &str) -> Vec<f64> {
     line.split(',').map(|v| v.parse().unwrap()).collect()
 }
 
+/// A flag that changes nothing in a training is said to: threads without a batch, a seed
+/// for full-width CFR. Where it does change something, nothing is said.
+#[test]
+fn train_says_which_flags_change_nothing() {
+    let dir = scratch(FILE, "flags");
+    let warnings = |name: &str, extra: &[&str]| -> String {
+        let out = dir.join(name);
+        let args = ["train", "--game", "kuhn-poker", "--quiet", "--out", out.to_str().unwrap()];
+        let o = draftsim(&[&args[..], extra].concat());
+        assert!(o.status.success(), "{extra:?}: {}", stderr(&o));
+        stderr(&o)
+    };
+    let full = warnings("full", &["--iterations", "64", "--threads", "2", "--seed", "5"]);
+    assert!(full.contains("--threads 2: cfr+ sweeps the whole tree on one thread"), "{full}");
+    assert!(full.contains("--seed 5: cfr+ sweeps the whole tree and draws nothing at random"), "{full}");
+    assert_eq!(full.lines().count(), 2, "{full}");
+    let sampled =
+        warnings("sampled", &["--iterations", "64", "--algorithm", "es-mccfr", "--threads", "2", "--seed", "5"]);
+    assert!(sampled.contains("--threads 2: without --batch") && sampled.lines().count() == 1, "{sampled}");
+    for (name, extra) in [
+        // A hundred batches: enough not to be warned of.
+        ("batched", &["--iterations", "3200", "--algorithm", "es-mccfr", "--threads", "2", "--batch", "32"][..]),
+        ("one", &["--iterations", "64", "--threads", "1"][..]),
+    ] {
+        assert_eq!(warnings(name, extra), "", "{extra:?}");
+    }
+}
+
 #[test]
 fn train_reaches_kuhns_value_and_the_policy_plays() {
     let dir = scratch(FILE, "kuhn");
@@ -372,8 +400,11 @@ fn a_policy_lists_its_training_and_its_rules_seat_it() {
     let o = draftsim(&[&run[..], &[printed.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     // The shipped policies are listed by the folder their preset names.
-    let o = draftsim(&["list", "policy", "strategies/sevens/cfr"]);
-    assert!(o.status.success() && stdout(&o).contains("rules           the game's defaults"), "{}", stderr(&o));
+    for (folder, players) in [("cfr", 4), ("cfr-heads-up", 2)] {
+        let o = draftsim(&["list", "policy", &format!("strategies/sevens/{folder}")]);
+        let says = format!("rules           the game's defaults at {players} players");
+        assert!(o.status.success() && stdout(&o).contains(&says), "{}", stdout(&o));
+    }
     let o = draftsim(&["list", "policy", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("holds no policy.json"), "{}", stderr(&o));

@@ -17,14 +17,18 @@ pub const SHOWDOWN_WINS: usize = 1;
 pub const WILD_WINS: usize = 2;
 /// Counter: a round in which the seat made at least one hate pick.
 pub const HATE_ROUNDS: usize = 3;
+/// Counter: a round in which the seat made no hate pick.
+pub const ROUNDS_WITHOUT_HATE: usize = 4;
 /// Counter: a fold in betting round `b` is slot `FOLDS + b`.
-pub const FOLDS: usize = 4;
+pub const FOLDS: usize = 5;
 /// Sum: picks made.
 pub const PICKS: usize = 0;
 /// Sum: hate picks made.
 pub const HATE_PICKS: usize = 1;
 /// Sum: net chips over rounds with at least one hate pick.
 pub const HATE_ROUNDS_NET: usize = 2;
+/// Sum: net chips over rounds without a hate pick.
+pub const ROUNDS_WITHOUT_HATE_NET: usize = 3;
 /// Histogram offset: category of each finished hand (shown at showdown).
 pub const FINISHED: usize = 0;
 /// Histogram offset: category of each hand that won at showdown.
@@ -80,12 +84,23 @@ pub fn measures(variant: &Variant) -> Measures {
             Shown::Hidden,
             "hate picks (not the best card for the bot itself) per seat and unit",
         ),
-        Measure::signed_mean(
+        // Per round with and without a hate pick, so that the two compare; the picks table
+        // gives them beside the hate-pick rate.
+        Measure::mean_per(
             HATE_ROUNDS_NET,
+            HATE_ROUNDS,
             "hate_rounds_net",
-            "mean_hate_rounds_net",
+            "chips_per_round_with_hate",
             Shown::Hidden,
-            "net chips won in rounds with a hate pick, per seat and unit",
+            "net chips won per round with a hate pick",
+        ),
+        Measure::mean_per(
+            ROUNDS_WITHOUT_HATE_NET,
+            ROUNDS_WITHOUT_HATE,
+            "rounds_without_hate_net",
+            "chips_per_round_without_hate",
+            Shown::Hidden,
+            "net chips won per round without a hate pick",
         ),
     ]);
     let categories = Bins::new("categories", "category", CATEGORY_NAMES).ranked();
@@ -139,46 +154,28 @@ pub fn card_catalog() -> CardCatalog {
     }
 }
 
-/// The `picks` table: hate picks and what rounds with one were worth, each mean with its
-/// t interval over seat-rounds.
-pub fn picks_table(tally: &Tally, strategies: &[String]) -> Table {
+/// The `picks` table: hate picks and what rounds with one were worth against rounds
+/// without, each mean with its 95% interval over deal groups as the `measures` table
+/// gives it (over units under the small-sample rule; none where a unit spans rounds).
+pub fn picks_table(variant: &Variant, tally: &Tally, strategies: &[String]) -> Table {
     let counts: Vec<_> = (0..strategies.len()).map(|x| tally.strategy(x)).collect();
     let ratio = |a: i64, b: u64| if b == 0 { f64::NAN } else { a as f64 / b as f64 };
     let col = |f: &dyn Fn(&Counts) -> f64| Values::Float(counts.iter().map(f).collect());
-    let table = Table::new("picks")
+    let mut table = Table::new("picks")
         .with("strategy", Values::Text(strategies.to_vec()))
         .with("picks", Values::Int(counts.iter().map(|c| c.sums[PICKS]).collect()))
         .with("hate_picks", Values::Int(counts.iter().map(|c| c.sums[HATE_PICKS]).collect()))
         .with("hate_pick_rate", col(&|c| ratio(c.sums[HATE_PICKS], c.sums[PICKS].max(0) as u64)))
         .with("rounds_with_hate", Values::Int(counts.iter().map(|c| c.counters[HATE_ROUNDS] as i64).collect()));
-    let with = |c: &Counts| (c.counters[HATE_ROUNDS], c.sums[HATE_ROUNDS_NET], c.sums_sq[HATE_ROUNDS_NET]);
-    let without = |c: &Counts| {
-        (
-            c.seat_rounds - c.counters[HATE_ROUNDS],
-            c.score - c.sums[HATE_ROUNDS_NET],
-            c.score_sq.saturating_sub(c.sums_sq[HATE_ROUNDS_NET]),
-        )
-    };
-    let table = with_interval(table, "chips_per_round_with_hate", &counts, &with);
-    with_interval(table, "chips_per_round_without_hate", &counts, &without)
-}
-
-/// Adds the column `name` (a mean over seat-rounds) and its `_lo` and `_hi`: each
-/// strategy's (rounds, sum, sum of squares) from `part`.
-fn with_interval(table: Table, name: &str, counts: &[Counts], part: &dyn Fn(&Counts) -> (u64, i64, u64)) -> Table {
-    let estimates: Vec<Estimate> = counts
-        .iter()
-        .map(|c| {
-            let (n, sum, sum_sq) = part(c);
-            let e = crate::stats::mean_interval(n, sum as f64, sum_sq as f64);
-            // In game mode a unit's score and squares span its rounds, so a round's squares
-            // are not kept: the mean alone.
-            if c.rounds == c.seat_rounds { e } else { Estimate { lo: f64::NAN, hi: f64::NAN, ..e } }
-        })
-        .collect();
-    let column = |f: fn(&Estimate) -> f64| Values::Float(estimates.iter().map(f).collect());
+    let declared = measures(variant).measures;
+    for key in ["hate_rounds_net", "rounds_without_hate_net"] {
+        let (index, m) = declared.iter().enumerate().find(|(_, m)| m.key == key).expect("declared above");
+        let estimates: Vec<Estimate> = (0..strategies.len()).map(|x| tally.measure(x, index, m).0).collect();
+        let column = |f: fn(&Estimate) -> f64| Values::Float(estimates.iter().map(f).collect());
+        table = table
+            .with(&m.column, column(|e| e.mean))
+            .with(&format!("{}_lo", m.column), column(|e| e.lo))
+            .with(&format!("{}_hi", m.column), column(|e| e.hi));
+    }
     table
-        .with(name, column(|e| e.mean))
-        .with(&format!("{name}_lo"), column(|e| e.lo))
-        .with(&format!("{name}_hi"), column(|e| e.hi))
 }

@@ -99,8 +99,8 @@ crate::game_def! {
             })
             .collect()
     }
-    fn extra_tables(_variant: &Variant, tally: &Tally, strategies: &[String]) -> Vec<crate::output::Table> {
-        vec![measures::picks_table(tally, strategies)]
+    fn extra_tables(variant: &Variant, tally: &Tally, strategies: &[String]) -> Vec<crate::output::Table> {
+        vec![measures::picks_table(variant, tally, strategies)]
     }
     fn rule_uses(variant: &Variant) -> Vec<crate::sim::RuleUse> {
         variant.rule_uses()

@@ -152,6 +152,10 @@ pub(super) fn finish(t: &State, out: &mut RoundResult) -> Result<(), Error> {
         if t.hated[s] {
             r.count(HATE_ROUNDS);
             r.sums[HATE_ROUNDS_NET] += net;
+        } else if t.public.round_stacks[s] > 0 {
+            // A seat with no chips sat the round out: not a round it played.
+            r.count(ROUNDS_WITHOUT_HATE);
+            r.sums[ROUNDS_WITHOUT_HATE_NET] += net;
         }
     }
     Ok(())
