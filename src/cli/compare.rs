@@ -55,13 +55,14 @@ pub fn compare(args: CompareArgs) -> Result<()> {
     let pairs = spec.strategies.len() * spec.strategies.len().saturating_sub(1) / 2;
     let played = study::compare::units_per_pair(info, &spec)?;
     let units = game.measures().units();
+    let units_played = super::args::units_each(rounds, (played, played), (&game.measures().unit, &units), "pair");
     args.batch.exec.note(&format!(
         "{} · {} players · strategies {} · seed {} · {}, {pairs} pair{}",
         info.name,
         spec.players,
         spec.strategies.join(","),
         spec.seed,
-        super::args::units_each(rounds, (played, played), (&game.measures().unit, &units), "pair"),
+        units_played,
         if pairs == 1 { "" } else { "s" }
     ));
     warn_rules(game.as_ref());
@@ -75,6 +76,8 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         "seats": seats,
         "seating": "each pair seated A, B, A, B, ... (both orders at an odd table), under balanced seatings",
         "rules": game.rules_toml(),
+        // What each pair played, as the opening line says it (whole deals).
+        "played": units_played,
     });
     // On Ctrl-C the error returns through here, dropping the staging folder unwritten.
     if let Some(shard) = shard {

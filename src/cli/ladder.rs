@@ -56,13 +56,14 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
     let budgets: Vec<String> = spec.budgets.iter().map(u32::to_string).collect();
     let played = study::ladder::units_per_step(info, &spec)?;
     let units = game.measures().units();
+    let units_played = super::args::units_each(rounds, (played, played), (&game.measures().unit, &units), "step");
     args.batch.exec.note(&format!(
         "{} · {} players · search budgets {} · seed {} · {}",
         info.name,
         spec.players,
         budgets.join(","),
         spec.seed,
-        super::args::units_each(rounds, (played, played), (&game.measures().unit, &units), "step")
+        units_played
     ));
     warn_rules(game.as_ref());
     let meta = serde_json::json!({
@@ -74,6 +75,8 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
         "budgets": spec.budgets,
         "seating": "each step seated A, B, A, B, ... (both orders at an odd table), under balanced seatings",
         "rules": game.rules_toml(),
+        // What each step played, as the opening line says it (whole deals).
+        "played": units_played,
     });
     if let Some(shard) = shard {
         let steps = study::ladder::step_count(&spec);

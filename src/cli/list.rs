@@ -21,7 +21,8 @@ enum What {
     /// Strategy presets, with one line each: every game's, or one game's; `--show NAME`
     /// prints one preset's TOML, the start of a custom one.
     #[command(
-        after_help = "Example:\n  draftsim list strategies sevens\n  draftsim list strategies --game sevens --show tight > my-tight.toml"
+        after_help = "Example:\n  draftsim list strategies sevens\n  draftsim list strategies --game sevens --show tight > my-tight.toml",
+        mut_arg("game", |a| a.help("The game whose presets to list (see `draftsim list games`) [default: every game's]")),
     )]
     Strategies {
         #[command(flatten)]
@@ -31,13 +32,13 @@ enum What {
         show: Option<String>,
     },
     /// Every measure a game declares, with its table and description.
-    #[command(after_help = "Example:\n  draftsim list metrics sevens")]
+    #[command(after_help = "Example:\n  draftsim list metrics sevens", mut_arg("game", |a| a.help(GAME_OR_DEFAULT)))]
     Metrics {
         #[command(flatten)]
         game: GameChoice,
     },
     /// Every rules option of a game, with its default and meaning.
-    #[command(after_help = "Example:\n  draftsim list rules seven-card-draft")]
+    #[command(after_help = "Example:\n  draftsim list rules seven-card-draft", mut_arg("game", |a| a.help(GAME_OR_DEFAULT)))]
     Rules {
         #[command(flatten)]
         game: GameChoice,
@@ -57,12 +58,14 @@ enum What {
     },
 }
 
+/// `list metrics` and `list rules`'s game.
+const GAME_OR_DEFAULT: &str = "The game (see `draftsim list games`) [default: seven-card-draft]";
+
 /// The game a list is about: named as every list names it, `list rules sevens`, or with
 /// `--game sevens` as the commands that play take it.
 #[derive(Args, Debug)]
 struct GameChoice {
-    /// The game (see `draftsim list games`); strategies lists every game's, metrics and rules
-    /// default to seven-card-draft.
+    /// The game (see `draftsim list games`).
     #[arg(value_name = "GAME", value_parser = Known(game_names), conflicts_with = "game_flag")]
     game: Option<String>,
     /// The game, as the commands that play take it.

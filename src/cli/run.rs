@@ -56,6 +56,9 @@ pub fn run(args: RunArgs) -> Result<()> {
     if args.rounds_out && args.batch.output.out.is_none() {
         return Err(InputError::new("--rounds-out: also give --out DIR for the rounds table").into());
     }
+    if args.ideal_length.is_some() && args.batch.output.out.is_none() {
+        return Err(InputError::new("--ideal-length: also give --out DIR for the health table that holds it").into());
+    }
     let (game, seats) = args.game.build()?;
     if args.cards && game.measures().cards.is_none() {
         return Err(InputError::new(format!(
@@ -77,10 +80,12 @@ pub fn run(args: RunArgs) -> Result<()> {
         format!("field {} (each an equal share of the seats)", lineup.strategies.join(","))
     };
     args.batch.exec.note(&format!(
-        "{} · {players} players · {field} · seed {seed} · {}{planned} {} ({per} seating{} a deal){}",
+        "{} · {players} players · {field} · seed {seed} · {}{planned} {} ({}{per} seating{} a deal){}",
         args.game.name(),
         args.until_ci.map(|w| format!("until every win-rate half-width is at most {w}, at most ")).unwrap_or_default(),
         if planned == 1 { game.measures().unit.clone() } else { game.measures().units() },
+        // As the studies say it: a count other than the one asked for says why.
+        if planned == rounds { String::new() } else { format!("{rounds} asked, rounded up to whole deals; ") },
         if per == 1 { "" } else { "s" },
         shard
             .map(|s| format!(" · shard {}/{} plays {} of them", s.index, s.count, s.deals_of(planned / per) * per))

@@ -12,8 +12,9 @@ use super::args::{BatchArgs, GameArgs, QuietArg};
 use super::interrupt::INTERRUPTED;
 use super::study::*;
 
-/// Arguments of `draftsim sweep`.
+/// Arguments of `draftsim sweep`: --set, --vary or both.
 #[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("swept").args(["set", "vary"]).required(true).multiple(true)))]
 pub struct SweepArgs {
     #[command(flatten)]
     pub game: GameArgs,
@@ -21,7 +22,7 @@ pub struct SweepArgs {
     pub batch: BatchArgs,
     /// A rules key and its values, e.g. players=3,4,5 (repeat for a grid). Seats are cycled
     /// to each variant's player count; with no seats given, the game's mix with one random seat.
-    #[arg(long = "set", value_name = "KEY=V1,V2", required_unless_present = "vary")]
+    #[arg(long = "set", value_name = "KEY=V1,V2")]
     pub set: Vec<String>,
     /// A strategy parameter and its values, e.g. hate.draft.weight=0,0.5,1 (repeatable,
     /// combinable with --set): every seat playing the preset plays each derived preset.
@@ -44,7 +45,8 @@ pub struct SweepArgs {
 pub fn sweep(args: SweepArgs) -> Result<()> {
     let info = games::find(&args.game.game.game)?;
     let axes = args.set.iter().map(|s| Axis::parse(s)).collect::<Result<Vec<_>, _>>()?;
-    let vary = args.vary.iter().map(|s| Axis::parse(s)).collect::<Result<Vec<_>, _>>()?;
+    let vary = (args.vary.iter().map(|s| Axis::parse_flag("--vary", "hate.draft.weight=0,0.5", s)))
+        .collect::<Result<Vec<_>, _>>()?;
     let rounds = args.batch.rounds.get(100_000)?;
     let spec = SweepSpec {
         rules: args.game.game.rules_text()?,
@@ -76,6 +78,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         None => format!("{players} players"),
     };
     let played = study::sweep::units_per_variant(info, &spec)?;
+    let units_played = super::args::units_each(rounds, played.played, (&played.words.0, &played.words.1), "variant");
     let note = format!(
         "{} · {players_note} · seats {}{} · seed {} · {}, {variants} variant{}",
         info.name,
@@ -92,7 +95,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
             Some(_) => String::new(),
         },
         spec.seed,
-        super::args::units_each(rounds, played.played, (&played.words.0, &played.words.1), "variant"),
+        units_played,
         if variants == 1 { "" } else { "s" }
     );
     let mut meta = serde_json::json!({
@@ -106,6 +109,8 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         "players": spec.axes.iter().find(|a| a.key == "players").map_or(serde_json::json!(players), |a| serde_json::json!(a.values)),
         "seats": spec.seats.clone().unwrap_or_else(|| draftsim::sim::listed(&seats, players)),
         "rules": rules,
+        // What each variant played, as the opening line says it (whole deals).
+        "played": units_played,
     });
     if !requires.is_empty() {
         meta["require"] = serde_json::json!(requires.iter().map(study::tune::Constraint::text).collect::<Vec<_>>());
@@ -157,7 +162,7 @@ pub(super) fn finish_sweep(
     // A variant of one deal leaves its whole-run figures over deals unbounded (as `run`
     // warns too).
     if let Some(r) = results.iter().find(|r| r.tally.deal_groups() == 1) {
-        let intervals = "its whole-run figures over deals (length_mean) need two deals and are unbounded (-inf, inf)";
+        let intervals = "its whole-run figures over deals (length_mean, skill_gap) need two deals: with one they span all they can be";
         let n = r.tally.rounds;
         let subject =
             format!("{n} {} a variant", draftsim::output::noun(n as i64, &r.measures.unit, &r.measures.units()));
@@ -171,8 +176,11 @@ pub(super) fn finish_sweep(
         say!("{}\n{}", variants.to_aligned_text(4), strategies.to_aligned_text(4));
     }
     // As `run` says it: the column keeps one name in every study.
-    if let Some(r) =
-        results.iter().find(|r| (0..r.tally.strategy_count()).any(|x| r.tally.strategy(x).rounds > r.tally.rounds))
+    // Only the wide table has that column.
+    if let Some(r) = results
+        .iter()
+        .find(|r| (0..r.tally.strategy_count()).any(|x| r.tally.strategy(x).rounds > r.tally.rounds))
+        .filter(|_| wide)
     {
         say!(
             "(a strategy's rounds column counts seat-{} where it holds several seats: a {} once for each seat)",

@@ -377,10 +377,10 @@ pub(super) fn finish(
             })
             .collect();
         if !named.is_empty() {
+            let differences: Vec<f64> = alike.iter().map(|r| r.difference.mean).collect();
             say!(
-                "Of those, {} differed alike on every deal group that measured {}, which decides only over {} deal groups; {played} played.",
-                named.join(", "),
-                if named.len() == 1 { "it" } else { "them" },
+                "Of those, {}, which decides only over {} deal groups; {played} played.",
+                versus::alike_words(&named, &differences),
                 versus::ALIKE_GROUPS
             );
         }
@@ -423,13 +423,18 @@ pub(super) fn finish(
         say!("Note: {note}");
     }
     if all {
+        // The first two columns as wide as their longest name, so every row lines up.
+        let fw = rows.iter().map(|d| d.figure.len()).chain([22]).max().unwrap_or(22);
+        let sw = rows.iter().map(|d| d.strategy.as_deref().map_or(0, str::len)).chain([15]).max().unwrap_or(15);
         say!(
-            "\nfigure                 strategy        A            B            B - A        95% interval                Holm p     verdict"
+            "\n{:<fw$} {:<sw$} A            B            B - A        95% interval                Holm p     verdict",
+            "figure",
+            "strategy"
         );
         for d in &rows {
             let interval = format!("[{}, {}]", versus::short(d.difference.lo), versus::short(d.difference.hi));
             say!(
-                "{:<22} {:<15} {:<12} {:<12} {:<12} {interval:<27} {:<10} {}",
+                "{:<fw$} {:<sw$} {:<12} {:<12} {:<12} {interval:<27} {:<10} {}",
                 d.figure,
                 d.strategy.as_deref().unwrap_or(""),
                 versus::short(d.a),

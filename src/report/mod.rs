@@ -558,6 +558,13 @@ fn describe(m: &serde_json::Value) -> String {
     {
         parts[at] += &format!(" ({asked} asked, rounded up to whole deals)");
     }
+    // A study records what each of its parts played as its opening line said it (a pair's,
+    // a step's, a variant's whole deals): that, for the count asked.
+    if let Some(played) = m["played"].as_str()
+        && let Some(at) = parts.iter().position(|p| p.starts_with("rounds "))
+    {
+        parts[at] = format!("played {played}");
+    }
     let list = |key: &str| -> Option<String> {
         let values = m.get(key)?.as_array()?;
         Some(values.iter().map(|s| s.as_str().unwrap_or("").to_string()).collect::<Vec<_>>().join(","))

@@ -227,8 +227,15 @@ pub(super) fn run_section(
         summary.get_column_names().iter().map(|c| c.to_string()).filter(|c| c.starts_with("fold_rate_r")).collect();
     if !fold_cols.is_empty() {
         let labels: Vec<String> = (1..=fold_cols.len()).map(|b| format!("round {b}")).collect();
-        // Each rate is a share of the strategy's seat-rounds: its Wilson interval.
+        // Each rate's interval as the measures table gives it, over deal groups; a folder
+        // without one gets the Wilson interval over the strategy's seat-rounds.
         let seat_rounds = floats(summary, "rounds")?;
+        let grouped = load(dir, "measures")?.map(|t| measure_intervals(&t)).transpose()?.unwrap_or_default();
+        let interval = |s: &str, column: &str, v: f64, n: u64| match grouped.get(&(s.to_string(), column.to_string())) {
+            Some(&e) => (e, true),
+            None => (crate::stats::wilson(v * n as f64, n), false),
+        };
+        let mut over_groups = true;
         let series = strategies
             .iter()
             .enumerate()
@@ -236,7 +243,13 @@ pub(super) fn run_section(
                 let values =
                     fold_cols.iter().map(|c| floats(summary, c).map(|v| v[i])).collect::<Result<Vec<_>, Error>>()?;
                 let n = seat_rounds[i].max(0.0) as u64;
-                let bounds: Vec<_> = values.iter().map(|&v| crate::stats::wilson(v * n as f64, n)).collect();
+                let bounds: Vec<_> = (values.iter().zip(&fold_cols))
+                    .map(|(&v, c)| {
+                        let (e, grouped) = interval(s, c, v, n);
+                        over_groups &= grouped;
+                        e
+                    })
+                    .collect();
                 Ok(charts::Series {
                     name: short_name(s),
                     colour: colours[i],
@@ -250,7 +263,9 @@ pub(super) fn run_section(
         let totals: Vec<(f64, crate::stats::Estimate)> = (0..series.len())
             .map(|i| {
                 let (total, n) = (series[i].values.iter().sum::<f64>(), seat_rounds[i].max(0.0));
-                (total, crate::stats::wilson(total * n, n as u64))
+                let (e, grouped) = interval(&strategies[i], "fold_rate", total, n as u64);
+                over_groups &= grouped;
+                (total, e)
             })
             .collect();
         let folded = WithInterval {
@@ -270,7 +285,11 @@ pub(super) fn run_section(
             &file,
             title,
             &format!(
-                "{conclusion} Share of each strategy's {units} folded in each betting round (fold timing), with 95% intervals (Wilson, over seat-{units}); {n:.0} seat-{units} per strategy."
+                "{conclusion} Share of each strategy's {units} folded in each betting round (fold timing), with 95% intervals ({}); {n:.0} seat-{units} per strategy.",
+                match over_groups {
+                    true => "over deal groups, as the measures table gives them".to_string(),
+                    false => format!("Wilson, over seat-{units}"),
+                }
             ),
         );
     }
@@ -335,6 +354,21 @@ pub(super) fn run_section(
         }
     }
     Ok(())
+}
+
+/// The `measures` table's estimates by (strategy, measure column).
+fn measure_intervals(
+    table: &DataFrame,
+) -> Result<std::collections::HashMap<(String, String), crate::stats::Estimate>, Error> {
+    let (by, group, measure) = (texts(table, "by")?, texts(table, "group")?, texts(table, "measure")?);
+    let value = with_interval(table, "value")?;
+    Ok((0..by.len())
+        .filter(|&i| by[i] == "strategy")
+        .map(|i| {
+            let e = crate::stats::Estimate { mean: value.mean[i], lo: value.lo[i], hi: value.hi[i] };
+            ((group[i].clone(), measure[i].clone()), e)
+        })
+        .collect())
 }
 
 /// One chart per declared measure shown in the wide tables, by strategy, with its 95%
@@ -477,7 +511,8 @@ pub(super) fn histogram_section(
     let (finished, share_f) = (&counts[0], &shares[0]);
     let share_w = shares.get(1).cloned().unwrap_or_else(|| vec![f64::NAN; names.len()]);
     // Standard rank: the declared bin order, lowest first. Rarity rank: rarer ranks higher.
-    let present: Vec<usize> = (0..names.len()).filter(|&i| finished[i] > 0.0).collect();
+    // Every bin, those never observed too: left out, they would shift both ranks.
+    let present: Vec<usize> = (0..names.len()).collect();
     let mut by_rarity = present.clone();
     by_rarity.sort_by(|&a, &b| finished[b].total_cmp(&finished[a]).then(a.cmp(&b)));
     // A category disagrees only where the counts show it: a higher one surely more common
@@ -487,7 +522,7 @@ pub(super) fn histogram_section(
     let surely_more = |a: usize, b: usize| interval[a].lo > interval[b].hi;
     let _ = writeln!(
         md,
-        "Ranking by rarity against the standard ranking (1 = lowest hand); a category is flagged where a higher one is surely more common, or a lower one surely rarer (95% intervals apart, Wilson over {} observations):\n\n| {bin_column} | {} share (95% interval) | {} share | standard rank | rank by rarity | |\n|---|---:|---:|---:|---:|---|",
+        "Ranking by rarity against the standard ranking (1 = lowest hand); a category is flagged where a higher one is surely more common, or a lower one surely rarer (95% intervals apart, Wilson over {} observations, each hand one: hands of one deal's seatings are alike, so these intervals are narrower than intervals over deal groups would be):\n\n| {bin_column} | {} share (95% interval) | {} share | standard rank | rank by rarity | |\n|---|---:|---:|---:|---:|---|",
         thousands(n as f64),
         histograms[0].key.replace('_', " "),
         histograms.get(1).map_or("-".to_string(), |h| h.key.replace('_', " "))
@@ -563,6 +598,14 @@ mod tests {
         // top surely commoner than mid and high: those three flagged, low not.
         let (flags, md) = flagged([500.0, 150.0, 100.0, 250.0]);
         assert_eq!(flags, [false, true, true, true], "{md}");
+        // A category never seen keeps its place: the rarest, below a higher one seen.
+        let (flags, md) = flagged([500.0, 200.0, 0.0, 98.0]);
+        assert_eq!(flags, [false, false, true, true], "{md}");
+        assert!(
+            md.lines().any(|l| l.starts_with("| high | 0.0000 [") && l.ends_with("| 3 | 4 | ⚑ disagrees |")),
+            "{md}"
+        );
+        assert!(md.lines().any(|l| l.starts_with("| top |") && l.ends_with("| 4 | 3 | ⚑ disagrees |")), "{md}");
     }
 
     #[test]

@@ -86,27 +86,36 @@ pub(super) fn swept_strategy(name: &str, keys: &[String], row: &[String]) -> Str
 /// Which strategy scores most at each value of the main key, in a sentence (with a space
 /// after it): one name where one leads everywhere, else each leader with its values.
 fn best_by_value(series: &[charts::Series], labels: &[String], main_key: &str, score_words: &str) -> String {
-    let mut leaders: Vec<(String, Vec<String>)> = Vec::new();
+    // Who has the most at each value: one strategy, or several exactly level (identical
+    // players on the same deals score alike), named together.
+    let mut leaders: Vec<(Vec<String>, Vec<String>)> = Vec::new();
     for (x, label) in labels.iter().enumerate() {
-        let Some(best) =
-            series.iter().filter(|s| s.values[x].is_finite()).max_by(|a, b| a.values[x].total_cmp(&b.values[x]))
-        else {
+        let Some(most) = series.iter().map(|s| s.values[x]).filter(|v| v.is_finite()).max_by(f64::total_cmp) else {
             continue;
         };
-        match leaders.iter_mut().find(|(name, _)| *name == best.name) {
+        let best: Vec<String> = series.iter().filter(|s| s.values[x] == most).map(|s| s.name.clone()).collect();
+        match leaders.iter_mut().find(|(names, _)| *names == best) {
             Some((_, values)) => values.push(label.clone()),
-            None => leaders.push((best.name.clone(), vec![label.clone()])),
+            None => leaders.push((best, vec![label.clone()])),
         }
     }
+    let named = |names: &[String]| {
+        let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        and_list(&quoted.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let who = |names: &[String]| if names.len() == 1 { named(names) } else { format!("{} (level)", named(names)) };
     match leaders.as_slice() {
         [] => String::new(),
         _ if series.len() < 2 => String::new(),
-        [(name, _)] => format!("`{name}` has the highest {score_words} at every value of `{main_key}`. "),
+        [(names, _)] if names.len() == 1 => {
+            format!("{} has the highest {score_words} at every value of `{main_key}`. ", named(names))
+        }
+        [(names, _)] => format!("{} share the highest {score_words} at every value of `{main_key}`. ", named(names)),
         _ => format!(
             "Which strategy has the highest {score_words} changes with `{main_key}`: {}. ",
             leaders
                 .iter()
-                .map(|(name, values)| format!("`{name}` at {}", values.join(", ")))
+                .map(|(names, values)| format!("{} at {}", who(names), values.join(", ")))
                 .collect::<Vec<_>>()
                 .join("; ")
         ),

@@ -191,10 +191,11 @@ pub(super) fn versus_section(
                 let fewest = alike.iter().map(|&i| groups[i]).fold(f64::INFINITY, f64::min);
                 let most = alike.iter().map(|&i| groups[i]).fold(0.0, f64::max);
                 let over = if fewest == most { format!("{most:.0}") } else { format!("{fewest:.0} to {most:.0}") };
+                let differences: Vec<f64> = alike.iter().map(|&i| diff.mean[i]).collect();
                 let _ = writeln!(
                     md,
-                    "Of these, {} differed alike on every deal group that measured them (by exactly 0, say), which decides a verdict only over {} deal groups or more; they were measured over {over}.\n",
-                    list.join(", "),
+                    "Of these, {}, which decides a verdict only over {} deal groups or more; they were measured over {over}.\n",
+                    crate::study::versus::alike_words(&list, &differences),
                     crate::study::versus::ALIKE_GROUPS
                 );
             }

@@ -70,7 +70,8 @@ pub fn check_budgets(budgets: &[u32]) -> Result<(), InputError> {
     if budgets.len() < 2 {
         return Err(InputError::new("--budgets: give at least two budgets, increasing, e.g. 1,4,16,64"));
     }
-    if budgets[0] == 0 {
+    // A zero anywhere is named as one, not as a budget out of order.
+    if budgets.contains(&0) {
         return Err(InputError::new("--budgets: a budget of 0 iterations cannot search; start at 1"));
     }
     if let Some(w) = budgets.windows(2).find(|w| w[1] <= w[0]) {

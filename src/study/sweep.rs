@@ -20,14 +20,20 @@ pub struct Axis {
 }
 
 impl Axis {
-    /// Parses `KEY=V1,V2,...`; commas inside brackets (TOML lists) do not split.
+    /// Parses `KEY=V1,V2,...` as `--set` takes it; commas inside brackets (TOML lists) do
+    /// not split.
     pub fn parse(text: &str) -> Result<Axis, InputError> {
-        let (key, values) = text.split_once('=').ok_or_else(|| {
-            InputError::new(format!("'{text}': write KEY=V1,V2,..., e.g. players=3,4,5 or hate.draft.weight=0,0.5"))
-        })?;
+        Axis::parse_flag("--set", "players=3,4,5", text)
+    }
+
+    /// As [`Axis::parse`], for the command-line flag `flag`, whose refusals name it and show
+    /// `example` of what it takes.
+    pub fn parse_flag(flag: &str, example: &str, text: &str) -> Result<Axis, InputError> {
+        let refused = |what: &str| InputError::new(format!("{flag} {text}: {what}, e.g. {flag} {example}"));
+        let (key, values) = text.split_once('=').ok_or_else(|| refused("write the key, = and its values"))?;
         let out = split_top(values, ',');
         if key.trim().is_empty() || out.is_empty() {
-            return Err(InputError::new(format!("'{text}': give a key and at least one value")));
+            return Err(refused("give a key and at least one value"));
         }
         Ok(Axis { key: key.trim().to_string(), values: out })
     }
@@ -546,17 +552,19 @@ pub fn metrics(tally: &Tally, strategies: &[String], measures: &Measures) -> Var
     }
 }
 
-/// The first ranked histogram's bins among the run's observations, rarest first, and
-/// whether that order agrees with the declared one (each bin no more common than the one
-/// below it). Histograms that are not a ranking (pile sizes, colours) have no such order.
+/// The first ranked histogram's bins by the run's observations, rarest first (those never
+/// observed first of all), and whether that order agrees with the declared one (each bin
+/// no more common than the one below it). Histograms that are not a ranking (pile sizes, colours) have no such order.
 pub fn rarity(tally: &Tally, measures: &Measures) -> (Vec<String>, bool) {
     let Some(h) = measures.histograms.iter().find(|h| h.ranked) else { return (Vec::new(), true) };
     let total = tally.total();
     let counts = &total.bins[h.offset..h.offset + h.bins.len()];
-    let mut seen: Vec<usize> = (0..h.bins.len()).filter(|&c| counts[c] > 0).collect();
-    let holds = seen.windows(2).all(|w| counts[w[1]] <= counts[w[0]]);
-    seen.sort_by_key(|&c| (counts[c], std::cmp::Reverse(c)));
-    (seen.iter().map(|&c| h.bins[c].clone()).collect(), holds)
+    // Every bin, those never seen too: a category with no hand is the rarest, and left
+    // out it would make the next rarest look rarest.
+    let mut bins: Vec<usize> = (0..h.bins.len()).collect();
+    let holds = bins.windows(2).all(|w| counts[w[1]] <= counts[w[0]]);
+    bins.sort_by_key(|&c| (counts[c], std::cmp::Reverse(c)));
+    (bins.iter().map(|&c| h.bins[c].clone()).collect(), holds)
 }
 
 /// A swept key's column: whole numbers if every value is one, reals if every value is a

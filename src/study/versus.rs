@@ -157,6 +157,33 @@ pub fn alike(difference: &Estimate) -> bool {
     difference.hi - difference.lo <= 1e-9 * (1.0 + difference.mean.abs())
 }
 
+/// The figures alike on every deal group (`named`, each with its difference), in words:
+/// those with no difference at all (the same figure under A and B) apart from those that
+/// moved by the same amount on every group.
+pub fn alike_words(named: &[String], differences: &[f64]) -> String {
+    let them = |n: usize| if n == 1 { "it" } else { "them" };
+    let (zero, moved): (Vec<_>, Vec<_>) = named.iter().zip(differences).partition(|(_, d)| **d == 0.0);
+    let list = |part: &[(&String, &f64)]| part.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ");
+    match (zero.is_empty(), moved.is_empty()) {
+        (false, true) => {
+            format!("{} showed no difference on any deal group that measured {}", list(&zero), them(zero.len()))
+        }
+        (true, _) => {
+            format!(
+                "{} showed the same difference on every deal group that measured {}",
+                list(&moved),
+                them(moved.len())
+            )
+        }
+        (false, false) => format!(
+            "{} showed no difference on any deal group that measured {}, and {} the same difference on every one",
+            list(&zero),
+            them(zero.len()),
+            list(&moved)
+        ),
+    }
+}
+
 /// Every figure of A against B, Holm-corrected over all of them; each judged against its
 /// smallest effect that matters (`spec.min_effects` over [`min_effect`]).
 pub fn differences(

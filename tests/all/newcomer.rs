@@ -175,6 +175,32 @@ fn bad_numbers_are_refused_in_one_line() {
     refused(&["train", "--game", "kuhn-poker", "--field", "random", "--field-share", "half"], "give a decimal");
 }
 
+/// A flag whose figure is written only to a table needs --out, and says so; a zero budget
+/// is named as one wherever it stands; each list's game says its own default.
+#[test]
+fn flags_that_need_a_table_or_a_value_say_which() {
+    refused(&["run", "--rounds", "60", "--ideal-length", "20..40"], "--ideal-length: also give --out DIR");
+    refused(&["run", "--rounds", "60", "--rounds-out"], "--rounds-out: also give --out DIR");
+    refused(&["ladder", "--budgets", "1,0"], "a budget of 0 iterations cannot search");
+    refused(&["ladder", "--budgets", "4,2"], "2 after 4 does not increase");
+    // A sweep needs --set or --vary, and a malformed one is named by its flag.
+    refused(&["sweep"], "<--set <KEY=V1,V2>|--vary <PRESET.PATH=V1,V2>>");
+    refused(&["sweep", "--set", "players"], "--set players: write the key, = and its values, e.g. --set players=3,4,5");
+    refused(
+        &["sweep", "--vary", "hate"],
+        "--vary hate: write the key, = and its values, e.g. --vary hate.draft.weight",
+    );
+    let help = |what: &str| flag_help(&stdout(&ok(&["list", what, "--help"])), "[GAME]");
+    assert!(help("strategies").contains("[default: every game's]"), "{}", help("strategies"));
+    for what in ["rules", "metrics"] {
+        assert!(
+            help(what).contains("[default: seven-card-draft]") && !help(what).contains("strategies"),
+            "{}",
+            help(what)
+        );
+    }
+}
+
 /// `list strategies GAME` names the game as `list rules GAME` does; `--game` still works.
 #[test]
 fn list_takes_the_game_as_a_word() {

@@ -894,6 +894,33 @@ fn every_strategy_level_with_the_leader_shares_the_lead() {
     );
     assert!(md.contains("random scores least"), "{md}");
     assert!(md.contains("rounds 2004 (2000 asked, rounded up to whole deals)"), "{md}");
+    // So do a study's, as its opening line says them: what each pair played.
+    let compare = dir.join("compare");
+    let o = common::draftsim(&[
+        "compare",
+        "--strategies",
+        "greedy,tight",
+        "--players",
+        "4",
+        "--rounds",
+        "500",
+        "--out",
+        path(&compare),
+    ]);
+    let said = "504 rounds per pair (500 asked, rounded up to whole deals)";
+    assert!(String::from_utf8_lossy(&o.stderr).contains(said), "{}", String::from_utf8_lossy(&o.stderr));
+    let matrix = common::csv_rows(&compare.join("matrix.csv"));
+    assert!(matrix.iter().all(|r| r["rounds"] == "504"), "{matrix:?}");
+    let md = std::fs::read_to_string(report(&dir.join("compare-page"), &[&compare]).join("report.md")).unwrap();
+    assert!(md.contains(&format!("played {said}")), "{md}");
+    // And a run's opening line, as the report does.
+    let o = common::draftsim(&["run", "--rounds", "2000"]);
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("2004 rounds (2000 asked, rounded up to whole deals; 12 seatings a deal)"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 /// A versus section gives each listed figure its smallest effect, says why a figure alike
@@ -909,7 +936,10 @@ fn versus_and_calibration_sections_say_what_their_verdicts_rest_on() {
     draftsim(&["versus", "--game", "sevens", "defaults", path(&cap), "--rounds", "400", "--quiet", "--out", path(&v)]);
     let md = std::fs::read_to_string(report(&dir, &[&v]).join("report.md")).unwrap();
     assert!(md.contains("`completion` (±0.0100)") && md.contains("`timeouts` (±0)"), "{md}");
-    assert!(md.contains("differed alike on every deal group that measured them (by exactly 0, say)"), "{md}");
+    assert!(
+        md.contains("`timeouts`") && md.contains("showed no difference on any deal group that measured them"),
+        "{md}"
+    );
     let table = std::fs::read_to_string(v.join("versus.csv")).unwrap();
     let open = table.lines().filter(|l| l.ends_with(",changed") || l.ends_with(",undecided")).count();
     assert!(md.contains(&format!("largest of the {open} changed or undecided figures")), "{open}: {md}");
@@ -1014,6 +1044,17 @@ fn chart_captions_say_what_the_chart_shows() {
     let said = caption(&md, "1-fold-rate.svg");
     assert!(said.starts_with(&format!("`{}` ({:.4} [", most["strategy"], folded(most))), "{said}");
     assert!(said.contains("has the highest share of its rounds folded in all"), "{said}");
+    // The share folded in all is a measure of its own, whose interval over deal groups the
+    // sentence gives, as every round's in the chart.
+    let measures = common::csv_rows(&run.join("measures.csv"));
+    let row = measures
+        .iter()
+        .find(|r| r["by"] == "strategy" && r["group"] == most["strategy"] && r["measure"] == "fold_rate")
+        .unwrap();
+    assert!((f(row, "value") - folded(most)).abs() < 1e-9, "{row:?}");
+    let told = format!("({:.4} [{:.4}, {:.4}])", folded(most), f(row, "value_lo"), f(row, "value_hi"));
+    assert!(said.contains(&told), "{told}: {said}");
+    assert!(said.contains("95% intervals (over deal groups, as the measures table gives them)"), "{said}");
 
     let compare = compare_three(&dir);
     let md = std::fs::read_to_string(report(&dir.join("compare-page"), &[&compare]).join("report.md")).unwrap();
@@ -1076,4 +1117,15 @@ fn chart_captions_say_what_the_chart_shows() {
         )
     };
     assert!(said.starts_with(&told), "{told}: {said}");
+    // At draft.weight 0 hate drafts as greedy does: the two score exactly alike there, and
+    // neither is named the leader alone.
+    let tie = dir.join("tie");
+    let vary = ["--seats", "hate,greedy", "--vary", "hate.draft.weight=0,1", "--rounds", "120", "--quiet"];
+    draftsim(&[&["sweep"], &vary[..], &["--out", path(&tie)]].concat());
+    let md = std::fs::read_to_string(report(&dir.join("tie-page"), &[&tie]).join("report.md")).unwrap();
+    let said = caption(&md, "1-sweep-chips-by-strategy.svg");
+    assert!(
+        said.contains("`hate` and `greedy` (level) at 0") || said.contains("`greedy` and `hate` (level) at 0"),
+        "{said}"
+    );
 }

@@ -178,6 +178,13 @@ fn sweep_rows_match_separate_runs_with_the_same_seed() {
     for col in ["seat_advantage", "skill_gap", "showdown_rate", "fold_rate_r1", "rarity_order"] {
         assert!(sweep.column(col).is_ok(), "{col} missing");
     }
+    // Every hand category is in the order, those no hand reached among the rarest.
+    let categories = draftsim::games::seven_card_draft::CATEGORY_NAMES;
+    for order in texts(&sweep, "rarity_order") {
+        let listed: Vec<&str> = order.split('>').collect();
+        assert_eq!(listed.len(), categories.len(), "{order}");
+        assert!(categories.iter().all(|c| listed.contains(c)), "{order}");
+    }
 }
 
 #[test]

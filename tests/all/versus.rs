@@ -327,7 +327,7 @@ fn a_difference_alike_on_a_few_deals_decides_nothing() {
     assert!(err.contains("`draftsim exploitability --game sevens --players 4 --seats 'tight,"), "{err}");
     assert!(
         stdout(&o).contains(
-            "differed alike on every deal group that measured them, which decides only over 60 deal groups; 2 played"
+            "showed no difference on any deal group that measured them, and score:bluffer the same difference on every one, which decides only over 60 deal groups; 2 played"
         ),
         "{}",
         stdout(&o)
@@ -359,7 +359,7 @@ fn a_difference_alike_on_a_few_deals_decides_nothing() {
     };
     assert_eq!((groups("decision_density"), groups("completion")), ("16".to_string(), "60".to_string()), "{table}");
     assert!(
-        stdout(&o).contains("Of those, decision_density (measured in 16 deal groups) differed alike on every deal group that measured it, which decides only over 60 deal groups; 60 played."),
+        stdout(&o).contains("Of those, decision_density (measured in 16 deal groups) showed no difference on any deal group that measured it, which decides only over 60 deal groups; 60 played."),
         "{}",
         stdout(&o)
     );
@@ -369,4 +369,28 @@ fn a_difference_alike_on_a_few_deals_decides_nothing() {
     let o = draftsim(&["versus", "defaults", b_sevens.to_str().unwrap(), "--rounds", "24"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("the file reads as sevens's rules: add --game sevens"), "{}", stderr(&o));
+}
+
+/// `--all` tables every figure with its columns in line, however long a figure's name
+/// (Seven Card Draft's `chips_per_round_without_hate`).
+#[test]
+fn all_figures_line_up() {
+    let dir = scratch(FILE, "all");
+    let rules = dir.join("ante.toml");
+    std::fs::write(&rules, "ante = 2\n").unwrap();
+    let o = draftsim(&["versus", "defaults", rules.to_str().unwrap(), "--rounds", "240", "--all", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let mut lines = text.lines().skip_while(|l| !l.starts_with("figure "));
+    let header = lines.next().unwrap_or_else(|| panic!("{text}"));
+    let rows: Vec<&str> = lines.take_while(|l| !l.is_empty()).collect();
+    assert!(rows.iter().any(|r| r.starts_with("chips_per_round_without_hate ")), "{text}");
+    // Each column starts where its heading does: after a space, with a value.
+    for heading in ["A ", "B ", "B - A ", "95% interval", "verdict"] {
+        let at = header.find(&format!(" {heading}")).unwrap() + 1;
+        for row in &rows {
+            let (before, here) = (row.as_bytes()[at - 1], row.as_bytes().get(at).copied().unwrap_or(b' '));
+            assert!(before == b' ' && here != b' ', "{heading:?} out of line:\n{header}\n{row}");
+        }
+    }
 }

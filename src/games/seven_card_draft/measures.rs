@@ -19,8 +19,10 @@ pub const WILD_WINS: usize = 2;
 pub const HATE_ROUNDS: usize = 3;
 /// Counter: a round in which the seat made no hate pick.
 pub const ROUNDS_WITHOUT_HATE: usize = 4;
+/// Counter: a round in which the seat folded, in any betting round.
+pub const FOLDED: usize = 5;
 /// Counter: a fold in betting round `b` is slot `FOLDS + b`.
-pub const FOLDS: usize = 5;
+pub const FOLDS: usize = 6;
 /// Sum: picks made.
 pub const PICKS: usize = 0;
 /// Sum: hate picks made.
@@ -52,6 +54,14 @@ pub fn measures(variant: &Variant) -> Measures {
             &format!("share of seat-rounds folded in betting round {} (fold timing)", b + 1),
         ));
     }
+    // The rounds' shares add up to it; its own interval is over deal groups.
+    list.push(Measure::rate(
+        FOLDED,
+        "folds",
+        "fold_rate",
+        Shown::Hidden,
+        "share of seat-rounds folded, in any betting round",
+    ));
     list.extend([
         Measure::rate_per(
             WILD_WINS,

@@ -27,8 +27,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::bots::ModularBot;
 use super::measures::{
-    FINISHED, FOLDS, HATE_PICKS, HATE_ROUNDS, HATE_ROUNDS_NET, PICKS, ROUNDS_WITHOUT_HATE, ROUNDS_WITHOUT_HATE_NET,
-    SHOWDOWN_WINS, SHOWDOWNS, WILD_WINS, WINNING,
+    FINISHED, FOLDED, FOLDS, HATE_PICKS, HATE_ROUNDS, HATE_ROUNDS_NET, PICKS, ROUNDS_WITHOUT_HATE,
+    ROUNDS_WITHOUT_HATE_NET, SHOWDOWN_WINS, SHOWDOWNS, WILD_WINS, WINNING,
 };
 use super::rules::{Limit, Mode, Variant};
 use super::view::{Action, BetOptions, Bot, BotRng, PackMemory, PickChoice, PublicAction, SeatView};

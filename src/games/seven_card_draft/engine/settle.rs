@@ -147,6 +147,7 @@ pub(super) fn finish(t: &State, out: &mut RoundResult) -> Result<(), Error> {
         let net = t.public.stacks[s] as i64 - t.public.round_stacks[s] as i64;
         r.score = net;
         if let Some(b) = t.public.fold_round[s] {
+            r.count(FOLDED);
             r.count(FOLDS + b as usize);
         }
         if t.hated[s] {
