@@ -308,7 +308,7 @@ pub fn metrics_text(g: &games::GameInfo) -> Result<String> {
             Kind::Rate { .. } => "rate, 95% interval over deal groups (Wilson over units under the small-sample rule)",
             Kind::Mean { .. } => "mean, 95% interval over deal groups (t over units under the small-sample rule)",
             Kind::MeanPer { .. } => {
-                "mean, 95% interval over deal groups (t over the units counted under the small-sample rule, in round mode)"
+                "mean per count, 95% interval over deal groups (t over the units counted under the small-sample rule; none in game mode)"
             }
         };
         rows.push((x.column.clone(), tables.into(), format!("{} ({interval})", x.description)));

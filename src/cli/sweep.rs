@@ -175,8 +175,7 @@ pub(super) fn finish_sweep(
         let (variants, strategies) = terminal_views(&table);
         say!("{}\n{}", variants.to_aligned_text(4), strategies.to_aligned_text(4));
     }
-    // As `run` says it: the column keeps one name in every study.
-    // Only the wide table has that column.
+    // As `run` says it: the column keeps one name in every study (only the wide table has it).
     if let Some(r) = results
         .iter()
         .find(|r| (0..r.tally.strategy_count()).any(|x| r.tally.strategy(x).rounds > r.tally.rounds))

@@ -230,8 +230,9 @@ pub(super) fn run_section(
         // Each rate's interval as the measures table gives it, over deal groups; a folder
         // without one gets the Wilson interval over the strategy's seat-rounds.
         let seat_rounds = floats(summary, "rounds")?;
-        let grouped = load(dir, "measures")?.map(|t| measure_intervals(&t)).transpose()?.unwrap_or_default();
-        let interval = |s: &str, column: &str, v: f64, n: u64| match grouped.get(&(s.to_string(), column.to_string())) {
+        let measured = load(dir, "measures")?.map(|t| measure_intervals(&t)).transpose()?.unwrap_or_default();
+        let interval = |s: &str, column: &str, v: f64, n: u64| match measured.get(&(s.to_string(), column.to_string()))
+        {
             Some(&e) => (e, true),
             None => (crate::stats::wilson(v * n as f64, n), false),
         };
@@ -339,10 +340,10 @@ pub(super) fn run_section(
             let (with, without) = (chips("chips_per_round_with_hate")?, chips("chips_per_round_without_hate")?);
             // Tables written before the measures table held these chips gave intervals over
             // seat-rounds; since then, over deal groups as the measures table does.
-            let grouped = load(dir, "measures")?
+            let declared = load(dir, "measures")?
                 .and_then(|m| texts(&m, "measure").ok())
                 .is_some_and(|names| names.iter().any(|n| n == "chips_per_round_with_hate"));
-            let over = if grouped { "deal groups" } else { "seat-rounds" };
+            let over = if declared { "deal groups" } else { "seat-rounds" };
             let _ = writeln!(
                 md,
                 "Hate picks (picks that were not the best card for the bot itself), chips per round with 95% intervals over {over}:\n\n| strategy | hate-pick rate | chips per round, rounds with a hate pick | without |\n|---|---:|---:|---:|"
@@ -512,8 +513,8 @@ pub(super) fn histogram_section(
     let share_w = shares.get(1).cloned().unwrap_or_else(|| vec![f64::NAN; names.len()]);
     // Standard rank: the declared bin order, lowest first. Rarity rank: rarer ranks higher.
     // Every bin, those never observed too: left out, they would shift both ranks.
-    let present: Vec<usize> = (0..names.len()).collect();
-    let mut by_rarity = present.clone();
+    let bins: Vec<usize> = (0..names.len()).collect();
+    let mut by_rarity = bins.clone();
     by_rarity.sort_by(|&a, &b| finished[b].total_cmp(&finished[a]).then(a.cmp(&b)));
     // A category disagrees only where the counts show it: a higher one surely more common
     // (their 95% intervals apart), not a rank swapped by noise.
@@ -527,9 +528,9 @@ pub(super) fn histogram_section(
         histograms[0].key.replace('_', " "),
         histograms.get(1).map_or("-".to_string(), |h| h.key.replace('_', " "))
     );
-    for (std_rank, &i) in present.iter().enumerate() {
-        let rarity_rank = by_rarity.iter().position(|&x| x == i).expect("present") + 1;
-        let (lower, higher) = present.split_at(std_rank);
+    for (std_rank, &i) in bins.iter().enumerate() {
+        let rarity_rank = by_rarity.iter().position(|&x| x == i).expect("every bin is ranked") + 1;
+        let (lower, higher) = bins.split_at(std_rank);
         let inverted = higher[1..].iter().any(|&j| surely_more(j, i)) || lower.iter().any(|&j| surely_more(i, j));
         let flag = if inverted { "⚑ disagrees" } else { "" };
         let _ = writeln!(

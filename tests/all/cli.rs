@@ -574,32 +574,13 @@ fn study_words_follow_the_game() {
     assert!(o.status.success() && stderr(&o).contains("warning: 2 hands a pair is one deal"), "{}", stderr(&o));
     let o = draftsim(&["sweep", "--game", "seven-card-draft", "--set", "mode=round,game", "--rounds", "4"]);
     assert!(stderr(&o).contains(" rounds or games per variant"), "{}", stderr(&o));
-    let o = draftsim(&[
-        "sweep",
-        "--game",
-        "seven-card-draft",
-        "--seats",
-        "hate,greedy,tight",
-        "--vary",
-        "hate.draft.weight=0,1",
-        "--rounds",
-        "50",
-    ]);
+    let varied = ["sweep", "--game", "seven-card-draft", "--seats", "hate,greedy,tight", "--rounds", "50"];
+    let vary = |wide: &[&str]| draftsim(&[&varied[..], &["--vary", "hate.draft.weight=0,1"], wide].concat());
     // The note is about a column only the wide table shows.
     let note = "(a strategy's rounds column counts seat-rounds where it holds several seats";
+    let o = vary(&[]);
     assert!(!stdout(&o).contains(note), "{}", stdout(&o));
-    let o = draftsim(&[
-        "sweep",
-        "--game",
-        "seven-card-draft",
-        "--seats",
-        "hate,greedy,tight",
-        "--vary",
-        "hate.draft.weight=0,1",
-        "--rounds",
-        "50",
-        "--wide",
-    ]);
+    let o = vary(&["--wide"]);
     assert!(stdout(&o).contains(note), "{}", stdout(&o));
     let o = draftsim(&[
         "sweep",
