@@ -84,7 +84,8 @@ pub(super) fn swept_strategy(name: &str, keys: &[String], row: &[String]) -> Str
 }
 
 /// Which strategy scores most at each value of the main key, in a sentence (with a space
-/// after it): one name where one leads everywhere, else each leader with its values.
+/// after it): one name where one leads everywhere, else each leader with its values;
+/// strategies exactly level at a value are named together.
 fn best_by_value(series: &[charts::Series], labels: &[String], main_key: &str, score_words: &str) -> String {
     // Who has the most at each value: one strategy, or several exactly level (identical
     // players on the same deals score alike), named together.
