@@ -1791,10 +1791,7 @@ fn hate_pick_chips_carry_the_intervals_the_rounds_give() {
         out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let table = |name: &str| -> Vec<std::collections::HashMap<String, String>> {
-        let mut r = csv::Reader::from_path(out.join(name)).unwrap();
-        r.deserialize().map(|row| row.unwrap()).collect()
-    };
+    let table = |name: &str| common::csv_rows(&out.join(name));
     let picks = table("picks.csv");
     let hate = picks.iter().find(|r| r["strategy"] == "hate").unwrap();
     // A deal is played under every balanced seating, in consecutive rounds.
@@ -1861,10 +1858,7 @@ fn hate_pick_chips_carry_the_intervals_the_rounds_give() {
         game.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let read = |name: &str| -> Vec<std::collections::HashMap<String, String>> {
-        let mut r = csv::Reader::from_path(game.join(name)).unwrap();
-        r.deserialize().map(|row| row.unwrap()).collect()
-    };
+    let read = |name: &str| common::csv_rows(&game.join(name));
     let rows = read("picks.csv");
     let hate = rows.iter().find(|r| r["strategy"] == "hate").unwrap();
     assert!(
