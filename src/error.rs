@@ -76,6 +76,25 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
+/// A file a user named, read whole: `what PATH: why; fix` where it cannot be, the why in
+/// words (no such file, a folder, not text) rather than the system's error text.
+pub fn read_named_file(what: &str, path: &std::path::Path, fix: &str) -> Result<String, InputError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| InputError::with_fix(format!("{what} {}: {}", path.display(), unreadable(&e)), fix))
+}
+
+/// Why a file could not be read, in words.
+pub fn unreadable(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::NotFound => "no such file".to_string(),
+        ErrorKind::IsADirectory => "a folder, not a file".to_string(),
+        ErrorKind::PermissionDenied => "not readable (permission denied)".to_string(),
+        ErrorKind::InvalidData => "not text (it is not UTF-8)".to_string(),
+        _ => e.to_string(),
+    }
+}
+
 /// Errors that can stop a simulation or a command.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

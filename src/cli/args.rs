@@ -268,7 +268,13 @@ impl GameRulesArgs {
     pub fn rules_text(&self) -> Result<Option<String>> {
         self.rules
             .as_ref()
-            .map(|p| std::fs::read_to_string(p).map_err(|e| InputError::new(format!("--rules {}: {e}", p.display()))))
+            .map(|p| {
+                draftsim::error::read_named_file(
+                    "--rules",
+                    p,
+                    "give a rules file (TOML; `draftsim list rules` shows every field)",
+                )
+            })
             .transpose()
             .map_err(Into::into)
     }

@@ -59,8 +59,11 @@ impl OptimiseArgs {
         let mut params = self.params.iter().map(|p| Param::parse(p)).collect::<Result<Vec<_>, _>>()?;
         let mut objective = None;
         if let Some(path) = &self.space {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| InputError::new(format!("--space {}: {e}", path.display())))?;
+            let text = draftsim::error::read_named_file(
+                "--space",
+                path,
+                "give a search file with a [space] table, or name each parameter with --param",
+            )?;
             let mut file: toml::Table = toml::from_str(&text)
                 .map_err(|e| InputError::new(format!("--space {}: {}", path.display(), e.message())))?;
             if let Some(space) = file.remove("space") {

@@ -63,9 +63,11 @@ pub fn report(args: ReportArgs) -> Result<()> {
     draftsim::output::check_out_not_input(&args.out, &args.dirs)?;
     draftsim::output::check_out_beside_inputs(&args.out, &args.dirs)?;
     let notes = match &args.notes {
-        Some(p) => {
-            Some(std::fs::read_to_string(p).map_err(|e| InputError::new(format!("--notes {}: {e}", p.display())))?)
-        }
+        Some(p) => Some(draftsim::error::read_named_file(
+            "--notes",
+            p,
+            "give a Markdown file of findings, or leave out --notes",
+        )?),
         None => None,
     };
     let requires = args.require.iter().map(|r| study::tune::Constraint::parse(r)).collect::<Result<Vec<_>, _>>()?;

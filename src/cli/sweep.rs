@@ -289,15 +289,17 @@ fn same_in_every_variant(table: &Table) -> Vec<String> {
 /// and score), each figure with its interval in one cell.
 fn terminal_views(table: &Table) -> (Table, Table) {
     let keys: Vec<&(String, Values)> = table.columns.iter().take_while(|(name, _)| name != "strategy").collect();
-    let key_cell = |row: usize| keys.iter().map(|(_, v)| v.cell(row)).collect::<Vec<_>>();
+    // Keys as the full table shows them (`0.5`, `1`), so both views name a variant alike.
+    let key_cell = |row: usize| keys.iter().map(|(_, v)| v.shown(row, 4)).collect::<Vec<_>>();
     // A variant's rows are consecutive: its first is where the keys change.
     let firsts: Vec<usize> = (0..table.rows()).filter(|&r| r == 0 || key_cell(r) != key_cell(r - 1)).collect();
     let pick = |rows: &[usize], name: &str, out: Table| {
         out.with(name, Values::Text(rows.iter().map(|&r| with_interval(table, name, r)).collect()))
     };
     let keyed = |rows: &[usize], name: &str| {
-        keys.iter()
-            .fold(Table::new(name), |t, (key, v)| t.with(key, Values::Text(rows.iter().map(|&r| v.cell(r)).collect())))
+        keys.iter().fold(Table::new(name), |t, (key, v)| {
+            t.with(key, Values::Text(rows.iter().map(|&r| v.shown(r, 4)).collect()))
+        })
     };
     let mut variants = keyed(&firsts, "variants");
     for figure in ["seat_advantage", "skill_gap", "completion", "length_mean"] {

@@ -62,9 +62,7 @@ fn rules_text(path: &std::path::Path, side: &str) -> Result<Option<String>> {
     if path.as_os_str() == "defaults" {
         return Ok(None);
     }
-    std::fs::read_to_string(path)
-        .map(Some)
-        .map_err(|e| InputError::new(format!("{side} {}: {e}; give a rules file or `defaults`", path.display())).into())
+    draftsim::error::read_named_file(side, path, "give a rules file or `defaults`").map(Some).map_err(Into::into)
 }
 
 /// Plays both rule sets and prints the verdict.

@@ -274,10 +274,11 @@ pub fn preset_text(presets: &[(&str, &str)], name_or_path: &str, game: &str) -> 
     }
     if path.extension().is_some_and(|e| e == "toml") || path.exists() {
         return std::fs::read_to_string(path).map_err(|e| {
-            let (why, fault) = match e.kind() {
-                std::io::ErrorKind::NotFound => ("no such file".to_string(), Fault::UnknownStrategy),
-                _ => (e.to_string(), Fault::Other),
+            let fault = match e.kind() {
+                std::io::ErrorKind::NotFound => Fault::UnknownStrategy,
+                _ => Fault::Other,
             };
+            let why = crate::error::unreadable(&e);
             InputError::new(format!(
                 "strategy file {name_or_path}: {why}; give a path to a .toml file or a preset name (`draftsim list strategies --game {game}`)"
             ))

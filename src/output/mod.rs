@@ -72,6 +72,16 @@ impl Values {
             Values::MaybeInt(v) => v[row].map_or_else(String::new, |x| x.to_string()),
         }
     }
+
+    /// The value at `row` as a terminal shows it: a float to `float_digits` places, a real as
+    /// written (`0.5`, `1`, the way a flag gives it), anything else as in a file.
+    pub fn shown(&self, row: usize, float_digits: usize) -> String {
+        match self {
+            Values::Float(x) if !x[row].is_nan() => fixed(x[row], float_digits),
+            Values::Real(x) if !x[row].is_nan() => (x[row] + 0.0).to_string(),
+            other => other.cell(row),
+        }
+    }
 }
 
 /// A named table of equal-length columns.
@@ -126,11 +136,7 @@ impl Table {
 
     /// Text as an aligned plain-text table (for stdout).
     pub fn to_aligned_text(&self, float_digits: usize) -> String {
-        let cell = |v: &Values, r: usize| match v {
-            Values::Float(x) if !x[r].is_nan() => fixed(x[r], float_digits),
-            Values::Real(x) if !x[r].is_nan() => x[r].to_string(),
-            other => other.cell(r),
-        };
+        let cell = |v: &Values, r: usize| v.shown(r, float_digits);
         let widths: Vec<usize> = self
             .columns
             .iter()

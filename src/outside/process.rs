@@ -314,8 +314,19 @@ impl ProcessSpec {
                 "; the last exited with status 126: `sh` found a command of it it could not run (not executable?)"
                     .into()
             }
+            // Ended without fault of its own: it stopped reading rather than failing.
+            Some(0) => "; the last ended of itself (status 0) before it was done: a bot answers each `decide` line and keeps reading until its input closes".into(),
             Some(code) => format!("; the last exited with status {code}"),
             None => String::new(),
+        };
+        // Lines written that were not answers most often mean the program prints for people.
+        let garbage = if f.garbage > 0 {
+            format!(
+                "; it wrote {} that were not answers (an answer is a move's id, or {{\"move\": id}}; print anything else to stderr)",
+                counted(f.garbage, "line", "lines")
+            )
+        } else {
+            String::new()
         };
         // A program that answers by hand but times out here most often does not flush.
         let timed_out = if f.timeouts > 0 {
@@ -327,7 +338,7 @@ impl ProcessSpec {
             String::new()
         };
         Error::Outside(format!(
-            "{}: the program failed {} ({}, {} of {} ms){exit}{timed_out}; fix it (run it by hand with a line of docs/protocol.md) or allow more with max_failures",
+            "{}: the program failed {} ({}, {} of {} ms){exit}{garbage}{timed_out}; fix it (run it by hand with a line of docs/protocol.md) or allow more with max_failures",
             self.name,
             counted(failures, "time", "times"),
             counted(f.crashes, "crash", "crashes"),

@@ -289,10 +289,12 @@ fn reveal_tail(told: &str) -> String {
     } else {
         lines[..result].iter().rposition(|l| l.starts_with("== ") || l.starts_with("-- ")).unwrap_or(0)
     };
-    let mut out = String::new();
+    // Said first, so the account is not taken for the moves told live a second time.
+    let mut out = String::from("=== Told again, every card shown");
     if from > 0 {
-        out.push_str(&format!("({from} earlier lines of the account, told as they happened, are left out)\n"));
+        out.push_str(&format!(" ({from} earlier lines of the account are left out)"));
     }
+    out.push('\n');
     for l in &lines[from..] {
         out.push_str(l);
         out.push('\n');
@@ -627,11 +629,11 @@ mod tests {
         assert_eq!(fit("a, b"), "a, b");
         let told = "== Deal\nx\n-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n";
         // A unit that fits is told whole; a long one from its last section, saying so.
-        assert_eq!(reveal_tail(told), told);
+        assert_eq!(reveal_tail(told), format!("=== Told again, every card shown\n{told}"));
         let long = format!("== Deal\n{}-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n", "x\n".repeat(200));
         assert_eq!(
             reveal_tail(&long),
-            "(201 earlier lines of the account, told as they happened, are left out)\n-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n"
+            "=== Told again, every card shown (201 earlier lines of the account are left out)\n-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n"
         );
     }
 }

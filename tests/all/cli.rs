@@ -580,8 +580,16 @@ fn study_words_follow_the_game() {
     let note = "(a strategy's rounds column counts seat-rounds where it holds several seats";
     let o = vary(&[]);
     assert!(!stdout(&o).contains(note), "{}", stdout(&o));
+    let narrow = stdout(&o);
     let o = vary(&["--wide"]);
     assert!(stdout(&o).contains(note), "{}", stdout(&o));
+    // Both views name a variant by its value as the flag gave it.
+    let firsts = |text: &str| -> Vec<String> {
+        let rows = text.lines().skip(1).take_while(|l| !l.trim().is_empty());
+        rows.map(|l| l.split_whitespace().next().unwrap().to_string()).collect()
+    };
+    assert_eq!(firsts(&narrow)[..2], ["0", "1"], "{narrow}");
+    assert!(firsts(&stdout(&o)).iter().all(|v| v == "0" || v == "1"), "{}", stdout(&o));
     let o = draftsim(&[
         "sweep",
         "--game",

@@ -25,7 +25,15 @@ fn bad_input_is_refused_in_one_line_with_exit_code_2_before_anything_is_written(
     let huge = dir.join("huge.toml");
     std::fs::write(&huge, "players = 99999999999\n").unwrap();
     let huge = huge.to_str().unwrap().to_string();
+    let missing = dir.join("missing.toml");
+    let missing = missing.to_str().unwrap();
+    let no_rules = format!("--rules {missing}: no such file; give a rules file");
+    let folder = format!("B {}: a folder, not a file; give a rules file or `defaults`", dir.display());
     let corpus: &[(&[&str], &str)] = &[
+        // A file named that cannot be read: why in words, and what to give.
+        (&["run", "--rules", missing, "--rounds", "10", "--out", out], &no_rules),
+        (&["versus", "defaults", dir.to_str().unwrap(), "--rounds", "10", "--out", out], &folder),
+        (&["tune", "--space", missing, "--out", out], "no such file; give a search file with a [space] table"),
         // A repeated key would label rows with values never played.
         (&["sweep", "--set", "raise_cap=1,2", "--set", "raise_cap=3", "--rounds", "10", "--out", out], "given twice"),
         (&["sweep", "--set", "players=3,4", "--set", "players=5", "--rounds", "10", "--out", out], "given twice"),
@@ -173,6 +181,23 @@ fn report_and_merge_refuse_to_write_over_what_they_read() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains("holds the input") && stderr(&o).lines().count() == 1, "{}", stderr(&o));
         assert_eq!(files(&s0), before, "{args:?} touched its input");
+    }
+    // Notes that cannot be read are refused before the report is begun.
+    let report = dir.join("report");
+    for notes in [dir.join("missing.md"), dir.clone()] {
+        let o = draftsim(&[
+            "report",
+            s0.to_str().unwrap(),
+            "--notes",
+            notes.to_str().unwrap(),
+            "--out",
+            report.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let says = if notes == dir { "a folder, not a file" } else { "no such file" };
+        let want = format!("--notes {}: {says}; give a Markdown file of findings", notes.display());
+        assert!(stderr(&o).contains(&want) && stderr(&o).lines().count() == 1, "{}", stderr(&o));
+        assert!(!report.exists(), "a report begun for notes it could not read");
     }
     // A rules file or a seat's policy folder inside the folder --force would replace.
     let held = dir.join("held");

@@ -3,15 +3,7 @@
 
 use crate::common;
 
-use common::{draftsim, scratch, stderr, stdout};
-
-fn csv_rows(path: &std::path::Path) -> Vec<Vec<String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    let mut rows = vec![header];
-    rows.extend(reader.records().map(|r| r.unwrap().iter().map(String::from).collect()));
-    rows
-}
+use common::{csv_rows, draftsim, scratch, stderr, stdout};
 
 #[test]
 fn the_ladder_writes_each_step_and_the_skill_depth() {
@@ -20,22 +12,25 @@ fn the_ladder_writes_each_step_and_the_skill_depth() {
     let args = ["ladder", "--game", "sevens", "--players", "2", "--budgets", "1,8,64", "--rounds", "400"];
     let o = draftsim(&[&args[..], &["--quiet", "--out", out.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
+    let header = std::fs::read_to_string(out.join("ladder.csv")).unwrap();
+    let header: Vec<&str> = header.lines().next().unwrap().split(',').collect();
+    assert_eq!(header[..6], ["budget", "opponent_budget", "rounds", "win_share", "win_share_lo", "win_share_hi"]);
+    // The score's columns follow the win share's, named by the game's unit.
+    let score = header[6];
+    assert_eq!(header[7], format!("{score}_lo"));
     let ladder = csv_rows(&out.join("ladder.csv"));
-    assert_eq!(ladder[0][..6], ["budget", "opponent_budget", "rounds", "win_share", "win_share_lo", "win_share_hi"]);
-    assert_eq!(ladder.len(), 3, "two steps");
-    assert_eq!((ladder[1][0].as_str(), ladder[1][1].as_str()), ("8", "1"));
-    assert_eq!((ladder[2][0].as_str(), ladder[2][1].as_str()), ("64", "8"));
-    let lo: Vec<f64> = ladder[1..].iter().map(|r| r[4].parse().unwrap()).collect();
-    let score_lo: Vec<f64> = ladder[1..].iter().map(|r| r[7].parse().unwrap()).collect();
-    assert_eq!(ladder[0][7], format!("{}_lo", ladder[0][6]));
-    let depth = csv_rows(&out.join("skill_depth.csv"));
-    let at = |name: &str| depth[0].iter().position(|c| c == name).unwrap();
+    assert_eq!(ladder.len(), 2, "two steps");
+    assert_eq!((ladder[0]["budget"].as_str(), ladder[0]["opponent_budget"].as_str()), ("8", "1"));
+    assert_eq!((ladder[1]["budget"].as_str(), ladder[1]["opponent_budget"].as_str()), ("64", "8"));
+    let lo: Vec<f64> = ladder.iter().map(|r| r["win_share_lo"].parse().unwrap()).collect();
+    let score_lo: Vec<f64> = ladder.iter().map(|r| r[&format!("{score}_lo")].parse().unwrap()).collect();
+    let depth = &csv_rows(&out.join("skill_depth.csv"))[0];
     // Judged by the score: the leading steps whose score difference is above zero.
     let expected = score_lo.iter().take_while(|&&l| l > 0.0).count();
-    assert_eq!(depth[1][at("skill_depth")], expected.to_string(), "skill depth counts the leading steps that win");
+    assert_eq!(depth["skill_depth"], expected.to_string(), "skill depth counts the leading steps that win");
     let by_wins = lo.iter().take_while(|&&l| l > 0.5).count();
-    assert_eq!(depth[1][at("skill_depth_by_wins")], by_wins.to_string());
-    assert_eq!(depth[1][at("judged_by")], format!("{} lower bound above 0", ladder[0][6]));
+    assert_eq!(depth["skill_depth_by_wins"], by_wins.to_string());
+    assert_eq!(depth["judged_by"], format!("{score} lower bound above 0"));
     // The terminal's verdict names both judgements against the steps there are.
     let said = stdout(&o);
     assert!(said.contains(&format!("skill depth {expected} of 2")), "{said}");

@@ -315,6 +315,12 @@ fn a_bot_that_keeps_failing_stops_the_run_with_one_line() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(err.contains("status 127: `sh` could not find a command of it"), "{err}");
+    // A program that prints for people and ends is told so: not a crash of status 0 alone.
+    let o = draftsim(&["run", "--game", "kuhn-poker", "--seats", "ext{cmd=\"echo hello\"},tight", "--rounds", "40"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let said = stderr(&o);
+    assert!(said.contains("ended of itself (status 0) before it was done"), "{said}");
+    assert!(said.contains("lines that were not answers (an answer is a move's id"), "{said}");
     // The shell's own message is passed on led by the seat's name, before the error.
     let said = err.find("[ext{cmd=\"no-such-bot-here\"}] sh: ").expect(&err);
     assert!(err[said..].contains("not found") && said < err.find("error").unwrap(), "{err}");
@@ -363,6 +369,9 @@ fn a_person_plays_every_game_from_piped_answers() {
         let first = first.trim_start().split_once(") ").unwrap().1;
         assert!(text.contains(&format!("\n  you: {first}")), "{game}: {text}");
         assert!(text.contains("== Result"), "{game}: the reveal");
+        // The reveal says what it is before it tells the unit again.
+        let reveal = text.find("=== Told again, every card shown").unwrap_or_else(|| panic!("{game}: {text}"));
+        assert!(text[reveal..].contains("== Result"), "{game}: {text}");
         // What every seat has in view is one table, a row a seat; the standing between
         // units leaves out an interval that one deal cannot bound.
         assert!(text.contains("\n  0 you "), "{game}: no seat table in\n{text}");

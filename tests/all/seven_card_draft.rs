@@ -666,3 +666,23 @@ fn a_replay_tells_a_bet_from_a_raise() {
         assert!(bets > 20 && raises > 5, "{limit}: {bets} bets and {raises} raises told");
     }
 }
+
+/// A bot's note comes under the pick it explains: between a pick's header and its takes,
+/// never before the first header.
+#[test]
+fn a_replay_tells_each_pick_note_under_its_pick() {
+    use draftsim::sim::{Lineup, Seatings};
+    let info = draftsim::games::find("seven-card-draft").unwrap();
+    let seats = ["hate", "greedy"].map(String::from);
+    let (game, seats) = (info.build)(None, Some(4), Some(&seats)).unwrap();
+    let seatings = Seatings::new(&Lineup::new(&seats), game.players(), true).unwrap();
+    let text = game.replay(1, &seatings, 0).unwrap();
+    let first_pick = text.find("-- Pick 1\n").unwrap_or_else(|| panic!("{text}"));
+    let first_note = text.find("judged: the hand with its pick").unwrap_or_else(|| panic!("{text}"));
+    assert!(first_pick < first_note, "a pick's note told before its header:\n{text}");
+    // Every pick's notes come before its first take and after its header.
+    for part in text.split("-- Pick ").skip(1) {
+        let notes = part.lines().take_while(|l| !l.contains(" takes ")).filter(|l| l.contains("judged")).count();
+        assert!(notes > 0, "no note under the pick:\n{part}");
+    }
+}

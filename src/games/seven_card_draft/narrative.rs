@@ -14,7 +14,13 @@ pub fn tell(variant: &Variant, names: &[&str], events: &[Event], result: Option<
     let mut out = String::new();
     let seat = |s: usize| format!("seat {s} ({})", names[s]);
     let mut pick_shown = 0;
-    for event in events {
+    let pick_header = |out: &mut String, shown: &mut usize, pick: usize, face_up: bool| {
+        if pick != *shown {
+            *shown = pick;
+            let _ = writeln!(out, "-- Pick {pick}{}", if face_up { " (turned face up)" } else { "" });
+        }
+    };
+    for (i, event) in events.iter().enumerate() {
         let _ = match *event {
             Event::RoundStart { round, dealer, direction } => {
                 pick_shown = 0;
@@ -33,10 +39,7 @@ pub fn tell(variant: &Variant, names: &[&str], events: &[Event], result: Option<
             Event::Ante { seat: s, chips } => writeln!(out, "{} antes {chips}", seat(s)),
             Event::Deal { seat: s, pack } => writeln!(out, "{} is dealt {}", seat(s), pack),
             Event::Pick { seat: s, pick, choice, face_up, pack_of, pack } => {
-                if pick != pick_shown {
-                    pick_shown = pick;
-                    let _ = writeln!(out, "-- Pick {pick}{}", if face_up { " (turned face up)" } else { "" });
-                }
+                pick_header(&mut out, &mut pick_shown, pick, face_up);
                 writeln!(
                     out,
                     "  {} takes {}{} from seat {pack_of}'s pack [{}]{}",
@@ -89,7 +92,16 @@ pub fn tell(variant: &Variant, names: &[&str], events: &[Event], result: Option<
             ),
             Event::Refund { seat: s, chips } => writeln!(out, "  {} takes back {chips} uncalled", seat(s)),
             Event::LastStanding { seat: s } => writeln!(out, "-- Everyone else folded: {} wins at once", seat(s)),
-            Event::Search(note) => writeln!(out, "  ({note})"),
+            Event::Search(note) => {
+                // A bot's note comes before the move it explains: a pick opening a new pick
+                // gets its header first, so the note sits under the pick it belongs to.
+                if let Some(&Event::Pick { pick, face_up, .. }) =
+                    events[i + 1..].iter().find(|e| !matches!(e, Event::Search(_)))
+                {
+                    pick_header(&mut out, &mut pick_shown, pick, face_up);
+                }
+                writeln!(out, "  ({note})")
+            }
         };
     }
     crate::games::write_results(&mut out, names, result, |r| {
