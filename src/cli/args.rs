@@ -252,11 +252,7 @@ impl GameRulesArgs {
             Some(path) => {
                 // A file of another game's rules (`--game` left out): name the game it reads as.
                 match text.and_then(|t| game_it_reads_as(info, t, &e)) {
-                    Some(g) => {
-                        InputError::new(format!("{e}; the file reads as {}'s rules: add --game {}", g.name, g.name))
-                            .context(path.display())
-                            .into()
-                    }
+                    Some(hint) => InputError::new(format!("{e}; {hint}")).context(path.display()).into(),
                     None => e.context(path.display()).into(),
                 }
             }
@@ -315,13 +311,38 @@ pub struct GameArgs {
     pub seats: SeatsArg,
 }
 
-/// The other game whose rules a file holds, where building it as `info`'s failed on an
-/// unknown key (`--game` left out).
-pub fn game_it_reads_as(info: &GameInfo, text: &str, e: &impl std::fmt::Display) -> Option<&'static GameInfo> {
+/// The hint for a file of other games' rules, where building it as `info`'s failed on an
+/// unknown key (`--game` left out): every game that reads it, as the file may fit several
+/// (Seven Card Draft and Sevens both take `ante`).
+pub fn game_it_reads_as(info: &GameInfo, text: &str, e: &impl std::fmt::Display) -> Option<String> {
     if !e.to_string().contains("unknown field") {
         return None;
     }
-    GAMES.iter().find(|g| g.name != info.name && (g.build)(Some(text), None, None).is_ok())
+    let games: Vec<&str> = GAMES
+        .iter()
+        .filter(|g| g.name != info.name && (g.build)(Some(text), None, None).is_ok())
+        .map(|g| g.name)
+        .collect();
+    match games.as_slice() {
+        [] => None,
+        [g] => Some(format!("the file reads as {g}'s rules: add --game {g}")),
+        several => {
+            let flags: Vec<String> = several.iter().map(|g| format!("--game {g}")).collect();
+            Some(format!(
+                "the file reads as the rules of {}: add the one it is for ({})",
+                or_words(several),
+                flags.join(" or ")
+            ))
+        }
+    }
+}
+
+/// "a, b or c".
+fn or_words(items: &[&str]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => items.join(""),
+    }
 }
 
 impl GameArgs {

@@ -27,7 +27,8 @@ enum What {
     Strategies {
         #[command(flatten)]
         game: GameChoice,
-        /// Print this preset's TOML (edit a copy and seat it by its path).
+        /// Print this preset's TOML (edit a copy and seat it by its path); without --game,
+        /// seven-card-draft's.
         #[arg(long, value_name = "NAME")]
         show: Option<String>,
     },
@@ -90,7 +91,10 @@ pub fn run(args: ListArgs) -> Result<()> {
             }
         }
         What::Strategies { game, show: Some(preset) } => {
-            let name = game.name().ok_or_else(|| {
+            // The default game, as every command has, where it has the preset.
+            let default_has =
+                || games::find("seven-card-draft").is_ok_and(|g| (g.presets)().iter().any(|(n, _)| *n == preset));
+            let name = game.name().or_else(|| default_has().then_some("seven-card-draft")).ok_or_else(|| {
                 // An example that works: a game with a preset of that name.
                 let having = GAMES.iter().find(|g| (g.presets)().iter().any(|(n, _)| *n == preset));
                 draftsim::InputError::new(format!(

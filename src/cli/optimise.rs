@@ -257,11 +257,19 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         "constraint_met": best.constraint_met,
         "search_seeds": result.search_seeds, "held_out_seeds": result.held_out_seeds,
     });
+    let best_held = best.held_out.unwrap_or(Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN });
+    // A best no better than the rules as given is written all the same, saying so first.
+    let no_better = match result.as_given {
+        Some((given, _)) if given.mean <= best_held.mean => {
+            "# no better than the rules as given on the held-out deals: keep those\n"
+        }
+        _ => "",
+    };
     let header = format!(
-        "# Tuned by draftsim tune ({}): {}\n# held-out objective {}{}\n",
+        "# Tuned by draftsim tune ({}): {}\n# held-out objective {}{}\n{no_better}",
         info.name,
         evaluator.objective.describe(),
-        interval4(&shown(best.held_out.unwrap_or(Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN }), flip)),
+        interval4(&shown(best_held, flip)),
         if best.constraint_met { "" } else { "; constraint not met" }
     );
     finish(
@@ -596,6 +604,13 @@ fn against_given(best: Estimate, given: Estimate, name: &str) -> String {
         format!("The best does better than {name} on the held-out deals (the intervals do not overlap).")
     } else if given.hi < best.lo {
         format!("{} does better than the best setting held out.", draftsim::output::capitalised(name))
+    } else if given.mean == best.mean {
+        // A floor every setting reaches (a seat advantage of 0) ranks candidates by their
+        // order alone: the best then is no finding.
+        format!(
+            "{} scored exactly as the best did on the held-out deals: the objective does not tell them apart here, and the search found nothing that does better; keep {name}.",
+            draftsim::output::capitalised(name)
+        )
     } else if given.mean < best.mean {
         format!(
             "{} scored better than the best on the held-out deals, within the intervals: the search found nothing shown to do better; keep {name}, or play more (--rounds) to tell them apart.",
@@ -690,5 +705,8 @@ mod tests {
         assert!(against_given(e(1.0, 1.0), e(1.5, 1.0), name).starts_with("The best's held-out interval overlaps"));
         let worse = against_given(e(1.5, 1.0), e(1.0, 1.0), name);
         assert!(worse.starts_with("The rules as given scored better than the best"), "{worse}");
+        let level = against_given(e(0.0, 0.1), e(0.0, 0.1), name);
+        assert!(level.starts_with("The rules as given scored exactly as the best did"), "{level}");
+        assert!(level.ends_with("keep the rules as given."), "{level}");
     }
 }

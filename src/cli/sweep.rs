@@ -84,6 +84,10 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         info.name,
         spec.seats.clone().unwrap_or_else(|| draftsim::sim::listed(&seats, players)).join(","),
         match &spec.seats {
+            // Swept sizes share the base size's field: say which size that is.
+            None if spec.axes.iter().any(|a| a.key == "players") => {
+                format!(" (the game's mix at {players} players with one random seat, a field filling every size)")
+            }
             None => " (the game's mix with one random seat)".to_string(),
             // A field fills the table, where `run` would seat one player each: say so.
             Some(s) if s.len() != players && !spec.axes.iter().any(|a| a.key == "players") => {

@@ -94,9 +94,8 @@ pub fn versus(args: VersusArgs) -> Result<()> {
                 // A count --players set is the flag's fault, not the file's.
                 if spec.players.is_some() && e.fault() == Fault::Players {
                     e.context("--players")
-                } else if let Some(g) = super::args::game_it_reads_as(info, text, &e) {
-                    InputError::new(format!("{e}; the file reads as {}'s rules: add --game {}", g.name, g.name))
-                        .context(path.display())
+                } else if let Some(hint) = super::args::game_it_reads_as(info, text, &e) {
+                    InputError::new(format!("{e}; {hint}")).context(path.display())
                 } else {
                     e.context(path.display())
                 }

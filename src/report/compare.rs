@@ -105,6 +105,30 @@ pub(super) fn compare_section(
         ),
         _ => String::new(),
     };
+    // Units won are not what they are played for: a strategy that wins many small pots and
+    // loses large ones leads the win shares and ratings while losing the score.
+    let score_note = match &by_score {
+        Some(column) => {
+            let (d_hi, words) = (floats(matrix, &format!("{column}_hi"))?, pair_words(column));
+            let mut misled: Vec<String> = (0..rows.len())
+                .filter(|&i| rows[i] != cols[i] && lo[i] > 0.5 && d_hi[i] < 0.0)
+                .map(|i| format!("`{}` against `{}`", rows[i], cols[i]))
+                .collect();
+            misled.dedup();
+            let contrary = if misled.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " Beyond noise, more {units} won yet a {words} below zero (the table above): {}.",
+                    misled.join(", ")
+                )
+            };
+            format!(
+                " Win shares and ratings count {units} won, whatever their size; dominance and the meta-game below are judged by the {words}, what the {units} are played for.{contrary}"
+            )
+        }
+        None => String::new(),
+    };
     let file = format!("{prefix}matrix.svg");
     // Preset files are labelled by their file name.
     let short: Vec<String> = names.iter().map(|n| short_name(n)).collect();
@@ -116,7 +140,7 @@ pub(super) fn compare_section(
         &file,
         title,
         &format!(
-            "{conclusion} Win share of the row strategy against the column strategy (blue: the row wins more than half, red: less); {rounds:.0} {units} per pair."
+            "{conclusion} Win share of the row strategy against the column strategy (blue: the row wins more than half, red: less); {rounds:.0} {units} per pair.{score_note}"
         ),
     );
     if let Some(ratings) = load(dir, "ratings")? {
@@ -133,8 +157,9 @@ pub(super) fn compare_section(
             &file,
             title,
             &format!(
-                "{} Bradley-Terry ratings from the pairwise win shares, on the Elo scale, with 95% bootstrap intervals; {rounds:.0} {units} per pair.",
-                leader_sentence(&labels, &rating, "rating", Some(0))
+                "{} Bradley-Terry ratings from the pairwise win shares, on the Elo scale, with 95% bootstrap intervals; {rounds:.0} {units} per pair.{}",
+                leader_sentence(&labels, &rating, "rating", Some(0)),
+                if by_score.is_some() { format!(" They rate {units} won, not the score.") } else { String::new() }
             ),
         );
         let mut support = Vec::new();

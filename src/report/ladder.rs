@@ -69,10 +69,21 @@ pub(super) fn ladder_section(page: &mut Page, ladder: &DataFrame, out: &OutputDi
         band: Some((score.lo.clone(), score.hi.clone())),
     }];
     charts::lines(&out.path().join(&file), &axes, &series)?;
+    let pairs: Vec<(f64, f64)> = budget.iter().zip(&opponent).map(|(&b, &o)| (b, o)).collect();
+    let again =
+        crate::study::ladder::winning_again_words(&crate::study::ladder::winning_again(&pairs, &score.lo, depth));
     let sentence = match depth {
         0 => "The first step up does not win the score reliably: at these budgets more search does not pay, so skill (as search measures it) hardly matters in this variant.".to_string(),
         d if d == budget.len() => format!("Every one of the {d} steps still wins (skill depth {d}): skill keeps paying at every budget tried; try larger budgets to see where it stops."),
-        d => format!("Skill depth {d}: more search keeps winning up to {:.0} iterations, then a step no longer wins reliably; the variant rewards skill up to about there.", budget[d - 1]),
+        d => match &again {
+            None => format!("Skill depth {d}: more search keeps winning up to {:.0} iterations, then a step no longer wins reliably; the variant rewards skill up to about there.", budget[d - 1]),
+            Some(_) => format!("Skill depth {d}: more search keeps winning up to {:.0} iterations, then a step does not win reliably.", budget[d - 1]),
+        },
+    };
+    // Steps that win again after the run: said, so the depth is not read as where skill stops.
+    let sentence = match &again {
+        Some(words) => format!("{sentence} But {words}."),
+        None => sentence,
     };
     image(md, &file, title, &format!("The band is the 95% interval; the dashed line is an even score. {sentence}"));
     let headline = match depth {
@@ -91,6 +102,10 @@ pub(super) fn ladder_section(page: &mut Page, ladder: &DataFrame, out: &OutputDi
             budget.len(),
             budget[d - 1]
         ),
+    };
+    let headline = match &again {
+        Some(words) => format!("{headline} But {words}."),
+        None => headline,
     };
     let _ = writeln!(
         md,

@@ -145,14 +145,28 @@ fn leader_sentence(labels: &[String], v: &WithInterval, what: &str, digits: Opti
     if v.mean[top] == v.mean[last] {
         return format!("Every bar shows the same {what}: {}.", fmt4(v.mean[top]));
     }
-    let lowest = if order.len() > 2 { format!(" {} has the lowest.", said(last)) } else { String::new() };
+    // Exactly level bars are named together: one of them is no leader (or laggard).
+    let level = |i: usize| order.iter().copied().filter(|&j| v.mean[j] == v.mean[i]).collect::<Vec<_>>();
+    let together = |group: &[usize]| {
+        let names: Vec<String> = group.iter().map(|&i| format!("`{}`", labels[i])).collect();
+        and_list(&names.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let (tops, bottoms) = (level(top), level(last));
+    let lowest = match bottoms.len() {
+        _ if order.len() <= 2 => String::new(),
+        1 => format!(" {} has the lowest.", said(last)),
+        _ => format!(" {} share the lowest, {}.", together(&bottoms), fmt4(v.mean[last])),
+    };
+    if tops.len() > 1 {
+        return format!("{} share the highest {what}, {}.{lowest}", together(&tops), fmt4(v.mean[top]));
+    }
+    let next_said = said(next);
     if v.lo[top] > v.hi[next] {
-        format!("{} has the highest {what}, its interval clear of the next's, {}.{lowest}", said(top), said(next))
+        format!("{} has the highest {what}, its interval clear of the next's, {next_said}.{lowest}", said(top))
     } else {
         format!(
-            "{} has the highest {what}, but its interval overlaps the next's, {}: the two may be level.{lowest}",
+            "{} has the highest {what}, but its interval overlaps the next's, {next_said}: the two may be level.{lowest}",
             said(top),
-            said(next)
         )
     }
 }
@@ -678,6 +692,23 @@ mod tests {
         let tables: Vec<&str> = SECTIONS.iter().map(|(t, _)| *t).collect();
         assert_eq!(tables, kind::key_tables());
         assert_eq!(or_list(&["a", "b", "c"]), "a, b or c");
+    }
+
+    /// Bars exactly level at the top or the bottom are named together, not one of them.
+    #[test]
+    fn level_leaders_and_laggards_are_named_together() {
+        let labels: Vec<String> = ["tight", "bluffer", "greedy", "random"].map(String::from).to_vec();
+        let v = |mean: Vec<f64>| WithInterval {
+            lo: mean.iter().map(|m| m - 0.01).collect(),
+            hi: mean.iter().map(|m| m + 0.01).collect(),
+            mean,
+        };
+        let said = leader_sentence(&labels, &v(vec![0.2, 0.0, 0.0, 0.0]), "fold rate", None);
+        assert!(said.starts_with("`tight` (0.2000"), "{said}");
+        assert!(said.ends_with(" `bluffer`, `greedy` and `random` share the lowest, 0.0000."), "{said}");
+        let said = leader_sentence(&labels, &v(vec![0.3, 0.3, 0.1, 0.0]), "win rate", None);
+        assert!(said.starts_with("`tight` and `bluffer` share the highest win rate, 0.3000."), "{said}");
+        assert!(said.ends_with("`random` (0.0000 [-0.0100, 0.0100]) has the lowest."), "{said}");
     }
 
     /// A sweep's rules in force show each swept key's values where the base's value stood,

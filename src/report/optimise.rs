@@ -157,6 +157,8 @@ pub(super) fn optimise_section(
                     "which the best beats"
                 } else if g2.hi < b.lo {
                     "better than the best"
+                } else if g2.mean == b.mean {
+                    "exactly as the best: the objective does not tell them apart here, and the search found nothing that does better"
                 } else if g2.mean < b.mean {
                     "ahead of the best within the intervals: the search found nothing shown to do better"
                 } else {

@@ -33,7 +33,7 @@ pub(super) fn run_section(
         &file,
         title,
         &format!(
-            "{} Share of the wins each strategy took per {unit}, with 95% intervals over deal groups (all seatings of a deal are one observation; over units where the groups are too few or all alike); {n:.0} seat-{units} per strategy.",
+            "{} The part of a {unit} each strategy won (a split counted as its share; a {unit} nobody wins counts for none, so the shares of the table may add to less than one), with 95% intervals over deal groups (all seatings of a deal are one observation; over units where the groups are too few or all alike); {n:.0} seat-{units} per strategy.",
             leader_sentence(&strategies, &win, &y, None)
         ),
     );
@@ -200,7 +200,9 @@ pub(super) fn run_section(
             page.at(Question::Fair),
             &file,
             title,
-            &format!("Share of the wins each seat took, with 95% intervals; {srounds:.0} {units} per seat.{verdict}"),
+            &format!(
+                "The part of a {unit} each seat won (a split counted as its share), with 95% intervals; {srounds:.0} {units} per seat.{verdict}"
+            ),
         );
         let top = (0..labels.len()).max_by(|&a, &b| seat_win.mean[a].total_cmp(&seat_win.mean[b]));
         let bottom = (0..labels.len()).min_by(|&a, &b| seat_win.mean[a].total_cmp(&seat_win.mean[b]));

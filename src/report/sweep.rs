@@ -227,7 +227,7 @@ pub(super) fn sweep_section(
     };
     // The figure that moves most with one key, for the summary: the move in units of its
     // intervals' half-widths; along the charted key first (the one the sweep steps
-    // through), along another only where the charted key moves nothing.
+    // through), and along another too where that move is larger.
     let mut largest: [Option<(f64, String)>; 2] = [None, None];
     // The same over the figures of play, length aside: a unit's length has narrow intervals
     // and outmoves them in half-widths while saying nothing of balance or skill.
@@ -386,7 +386,7 @@ pub(super) fn sweep_section(
     let mut said_flat = false;
     // A strategy's score that moves beyond noise along the main key, for the summary where
     // no variant-wide figure does (a varied preset moves its own strategy's score).
-    let mut score_largest: Option<(f64, String)> = None;
+    let mut score_largest: Option<(f64, (String, String))> = None;
     for (j, setting) in facets.iter().enumerate() {
         let rows: Vec<usize> = (0..sweep.height()).filter(|&r| facet(&row_keys, r) == *setting).collect();
         for name in distinct(&rows.iter().map(|&r| strategies[r].clone()).collect::<Vec<_>>()) {
@@ -403,11 +403,18 @@ pub(super) fn sweep_section(
             if score_largest.as_ref().is_some_and(|(s, _)| moved <= *s) {
                 continue;
             }
-            let text = format!(
-                "no variant-wide figure moves beyond noise, but `{name}`'s {} does with `{main_key}`: {}{}.",
-                score_words,
-                told_move((&score.mean, &score.lo, &score.hi), &row_keys[main], l, h),
-                if setting.is_empty() { String::new() } else { format!(" (with `{}`)", setting.replace(' ', "`, `")) }
+            // Who, and how it moves: worded as the only move or as one beside another.
+            let text = (
+                format!("`{name}`'s {score_words}"),
+                format!(
+                    " with `{main_key}`: {}{}.",
+                    told_move((&score.mean, &score.lo, &score.hi), &row_keys[main], l, h),
+                    if setting.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (with `{}`)", setting.replace(' ', "`, `"))
+                    }
+                ),
             );
             score_largest = Some((moved, text));
         }
@@ -464,21 +471,43 @@ pub(super) fn sweep_section(
     }
     let [along_main, along_other] = largest;
     let [play_main, play_other] = largest_of_play;
-    let of_play = play_main.or(play_other);
-    // Where the unit's length moves most, the figure of play that moves most is named too.
-    let beside = match (&along_main.as_ref().or(along_other.as_ref()), &of_play) {
-        (Some((_, all)), Some((_, play))) if all != play => {
-            Some(format!(" Of the figures of play, {}", play.replacen("the largest move", "the largest", 1)))
+    // The charted key's move, and another key's where it is larger (worded to follow it).
+    let lead = |main: Option<(f64, String)>, other: Option<(f64, String)>| match (main, other) {
+        (Some(m), Some(o)) if o.0 > m.0 => {
+            let further = o.1.replacen("the largest move is in ", "", 1);
+            Some((m.0, format!("{} Along another key the move is larger still: {further}", m.1)))
         }
-        (Some(_), None) => score_largest.as_ref().map(|(_, t)| {
-            format!(
-                " Of the figures of play, {}",
-                t.replacen("no variant-wide figure moves beyond noise", "none moves beyond noise table-wide", 1)
-            )
-        }),
+        (m, o) => m.or(o),
+    };
+    // Another key's move of a figure of play, once said for every figure, is not said twice.
+    let said_other = match (&along_main, &along_other) {
+        (Some(m), Some(o)) if o.0 > m.0 => Some(o.1.clone()),
+        (None, Some(o)) => Some(o.1.clone()),
         _ => None,
     };
-    let named = along_main.or(along_other).or(score_largest);
+    let play_other = play_other.filter(|p| said_other.as_ref() != Some(&p.1));
+    let first = lead(along_main, along_other);
+    let of_play = lead(play_main, play_other);
+    let mut beside = String::new();
+    // Where the unit's length moves most, the figure of play that moves most is named too.
+    if let (Some((_, all)), Some((_, play))) = (&first, &of_play)
+        && all != play
+    {
+        beside += &format!(" Of the figures of play, {}", play.replacen("the largest move", "the largest", 1));
+    }
+    // A strategy's score that moves beyond noise is named beside them: a varied preset's
+    // own score is most often the point of the sweep.
+    let named = match (first, &score_largest) {
+        (Some((_, text)), Some((_, (who, how)))) => {
+            beside += &format!(" Of the strategies' scores, {who} moves most{how}");
+            Some(text)
+        }
+        (Some((_, text)), None) => Some(text),
+        (None, Some((_, (who, how)))) => {
+            Some(format!("no variant-wide figure moves beyond noise, but {who} does{how}"))
+        }
+        (None, None) => None,
+    };
     blocks.sort_by(|a, b| b.0.total_cmp(&a.0));
     for (_, block) in blocks {
         md.push_str(&block);
@@ -507,7 +536,7 @@ pub(super) fn sweep_section(
     }
     let mut headline = format!("Over {} variants of `{}`: ", variants.height(), keys.join("`, `"));
     let moved = match named {
-        Some((_, text)) => text + beside.as_deref().unwrap_or_default(),
+        Some(text) => text + &beside,
         None => "no figure with an interval moves beyond noise with any one key.".to_string(),
     };
     // The limits the sweep was asked to check come first; then what moves most.

@@ -245,6 +245,19 @@ impl Policy {
         if f.header.rules_hash != rules_hash(&f.header.rules) {
             return Err(bad(format!("its rules do not match the rules hash its header records: {damaged}")));
         }
+        // The table size is read from the header but the rules record it too: a header
+        // edited against them would send a user between two refusals.
+        let players_in_rules = toml::from_str::<toml::Table>(&f.header.rules)
+            .ok()
+            .and_then(|t| t.get("players").and_then(toml::Value::as_integer));
+        if let Some(n) = players_in_rules
+            && n != f.header.players as i64
+        {
+            return Err(bad(format!(
+                "its header says {} players but its rules say players = {n}: {damaged}",
+                f.header.players
+            )));
+        }
         if let Some(recorded) = &f.sets_hash {
             let mut sorted: Vec<&(usize, u64, Vec<f64>)> = f.sets.iter().collect();
             sorted.sort_by_key(|s| (s.0, s.1));

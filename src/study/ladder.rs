@@ -57,6 +57,26 @@ pub struct Ladder {
     pub pair_column: String,
 }
 
+/// The steps after the skill depth's unbroken run that win the score again (lower bound
+/// above zero), as "B v A" labels: the depth counts only the run from the first step, and a
+/// curve that dips and rises again is not one that flattens.
+pub fn winning_again(budgets: &[(f64, f64)], score_lo: &[f64], depth: usize) -> Vec<String> {
+    (depth + 1..budgets.len().min(score_lo.len()))
+        .filter(|&i| score_lo[i] > 0.0)
+        .map(|i| format!("{:.0} v {:.0}", budgets[i].0, budgets[i].1))
+        .collect()
+}
+
+/// The words for [`winning_again`]'s steps, or `None` where there are none.
+pub fn winning_again_words(again: &[String]) -> Option<String> {
+    (!again.is_empty()).then(|| {
+        format!(
+            "a later step wins again ({}): the depth counts only the unbroken run from the first step, so skill may pay again at larger budgets",
+            again.join(", ")
+        )
+    })
+}
+
 /// The seat name of the search bot at this budget: the game's preset searching every move
 /// to the end (`depth = 0`) and playing its most visited move (`margin = 0`). A preset that
 /// leans on its rollout policy in either way plays that policy at a budget of one, so its
@@ -230,12 +250,46 @@ impl Ladder {
                 self.pair_column
             ),
             d => format!(
-                "skill depth {d} of {}: more search wins the score ({} lower bound above 0) up to {} iterations, then the curve flattens",
+                "skill depth {d} of {}: more search wins the score ({} lower bound above 0) up to {} iterations, then a step does not",
                 self.steps.len(),
                 self.pair_column,
                 self.steps[d - 1].budget
             ),
         };
+        let pairs: Vec<(f64, f64)> = self.steps.iter().map(|s| (f64::from(s.budget), f64::from(s.opponent))).collect();
+        let lo: Vec<f64> = self.steps.iter().map(|s| s.score_diff.lo).collect();
+        let judged = match winning_again_words(&winning_again(&pairs, &lo, self.skill_depth)) {
+            Some(words) => format!("{judged}; {words}"),
+            None if self.skill_depth > 0 && self.skill_depth < self.steps.len() => {
+                format!("{judged}: the curve flattens")
+            }
+            None => judged,
+        };
         format!("{judged}; judged by units won alone, {} of {}", self.skill_depth_by_wins, self.steps.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(budget: u32, lo: f64) -> LadderStep {
+        let e = Estimate { mean: lo + 0.1, lo, hi: lo + 0.2 };
+        LadderStep { budget, opponent: budget / 4, rounds: 100, win_share: e, score_diff: e }
+    }
+
+    #[test]
+    fn a_step_that_wins_again_after_the_run_is_named() {
+        // 4 v 1 wins, 16 v 4 does not, 64 v 16 wins again: depth 1, not "flattens".
+        let steps = vec![step(4, 0.05), step(16, -0.02), step(64, 0.2)];
+        let ladder = Ladder { steps, skill_depth: 1, skill_depth_by_wins: 0, pair_column: "chips_diff".into() };
+        let said = ladder.summary();
+        assert!(said.contains("up to 4 iterations, then a step does not; a later step wins again (64 v 16)"), "{said}");
+        assert!(!said.contains("flattens"), "{said}");
+        // Without one, the curve flattens.
+        let steps = vec![step(4, 0.05), step(16, -0.02), step(64, -0.1)];
+        let flat = Ladder { steps, skill_depth: 1, skill_depth_by_wins: 0, pair_column: "chips_diff".into() };
+        assert!(flat.summary().contains("then a step does not: the curve flattens"), "{}", flat.summary());
+        assert!(winning_again(&[(4.0, 1.0), (16.0, 4.0)], &[-0.1, 0.3], 0) == ["16 v 4"]);
     }
 }

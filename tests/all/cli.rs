@@ -574,6 +574,11 @@ fn study_words_follow_the_game() {
     assert!(o.status.success() && stderr(&o).contains("warning: 2 hands a pair is one deal"), "{}", stderr(&o));
     let o = draftsim(&["sweep", "--game", "seven-card-draft", "--set", "mode=round,game", "--rounds", "4"]);
     assert!(stderr(&o).contains(" rounds or games per variant"), "{}", stderr(&o));
+    // Swept table sizes share one field: the mix at the base's size, which is named.
+    let o = draftsim(&["sweep", "--set", "players=3,5", "--rounds", "4"]);
+    let said =
+        "seats greedy,hate,tight,random (the game's mix at 4 players with one random seat, a field filling every size)";
+    assert!(stderr(&o).contains(said), "{}", stderr(&o));
     let varied = ["sweep", "--game", "seven-card-draft", "--seats", "hate,greedy,tight", "--rounds", "50"];
     let vary = |wide: &[&str]| draftsim(&[&varied[..], &["--vary", "hate.draft.weight=0,1"], wide].concat());
     // The note is about a column only the wide table shows.
@@ -961,6 +966,7 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
     let fourth = rules("fourth.toml", "# a comment\nplayers = 4\nante = 1\nnosuch = 1\n");
     let malformed = rules("malformed.toml", "players = [\n");
     let poker = rules("poker.toml", "victory_target = 4\n");
+    let shared = rules("shared.toml", "ante = 2\nraise_cap = 2\n");
     // A strategy of the user's own folder under strategies/ is not taken for a game's.
     std::fs::create_dir_all(dir.join("strategies/mine")).unwrap();
     let mine = rules("strategies/mine/odd.toml", "[trade]\nmodule = \"tight\"\n");
@@ -999,6 +1005,11 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         ),
         (vec!["exploitability", "--rules", &poker], "the file reads as seven-poker's rules: add --game seven-poker"),
         (vec!["ladder", "--rules", &poker], "the file reads as seven-poker's rules: add --game seven-poker"),
+        // A file that fits several other games names them all.
+        (
+            vec!["train", "--game", "kuhn-poker", "--rules", &shared, "--out", out_s],
+            "the file reads as the rules of seven-card-draft or sevens: add the one it is for (--game seven-card-draft or --game sevens)",
+        ),
         (
             vec!["tune", "--rules", &poker, "--param", "ante=1..2", "--minimize", "seat_advantage"],
             "poker.toml: line 1, victory_target: unknown field `victory_target`",
@@ -1237,10 +1248,14 @@ fn lists_and_completions() {
     }
     let o = draftsim(&["list", "strategies", "--game", "sevens", "--show", "cfr-heads-up"]);
     assert!(o.status.success() && stdout(&o).contains("policy"), "{}", stderr(&o));
-    // Without a game, the example it gives is one that has the preset.
+    // Without a game, the default game's preset, as every command defaults to it ...
     let o = draftsim(&["list", "strategies", "--show", "hate"]);
+    let scd = draftsim(&["list", "strategies", "--game", "seven-card-draft", "--show", "hate"]);
+    assert!(o.status.success() && o.stdout == scd.stdout, "{}", stderr(&o));
+    // ... and for a preset it has not, the example it gives is a game that has it.
+    let o = draftsim(&["list", "strategies", "--show", "exact"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("--game seven-card-draft --show hate"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--game sevens --show exact"), "{}", stderr(&o));
     for command in [
         &[][..],
         &["run"],

@@ -426,6 +426,22 @@ fn compare_plays_the_meta_game_for_chips_where_chips_are_the_score() {
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
     assert!(md.contains("Head to head by chips diff per hand (what the hands are played for)"), "{md}");
     assert!(md.contains("What the hands are played for: the chips diff per hand, row minus column"), "{md}");
+    // The win-share chart and the ratings say what they count, and name every pair that
+    // wins more hands but fewer chips.
+    assert!(md.contains("Win shares and ratings count hands won, whatever their size"), "{md}");
+    assert!(md.contains("They rate hands won, not the score."), "{md}");
+    let matrix = rows(&out.join("matrix.csv"));
+    let column = |r: &std::collections::HashMap<String, String>, c: &str| r[c].parse::<f64>().unwrap();
+    let contrary: Vec<String> = matrix
+        .iter()
+        .filter(|r| r["strategy"] != r["opponent"])
+        .filter(|r| column(r, "win_share_lo") > 0.5 && column(r, "chips_diff_per_round_hi") < 0.0)
+        .map(|r| format!("`{}` against `{}`", r["strategy"], r["opponent"]))
+        .collect();
+    assert!(!contrary.is_empty(), "a pair winning more hands for fewer chips: {matrix:?}");
+    for pair in &contrary {
+        assert!(md.contains(pair.as_str()), "{pair} not named in\n{md}");
+    }
 }
 
 /// Ctrl-C in the middle of a search leaves no output folder but its state file; the same
@@ -472,4 +488,39 @@ fn an_interrupted_tune_resumes_to_the_uninterrupted_result() {
         let read = |d: &std::path::Path| std::fs::read_to_string(d.join(table)).unwrap();
         assert_eq!(read(&resumed), read(&whole), "{table} differs after resuming");
     }
+}
+
+/// Candidates all level with the rules as given (a seat advantage at its floor of 0) name
+/// no finding: the terminal, best-rules.toml and the report say to keep the rules as given.
+#[test]
+fn a_tune_where_every_setting_scores_alike_says_to_keep_the_rules() {
+    let dir = scratch("level");
+    let out = dir.join("tune");
+    let o = draftsim(&[
+        "tune",
+        "--game",
+        "sevens",
+        "--param",
+        "ante=1..3",
+        "--minimize",
+        "seat_advantage",
+        "--rounds",
+        "4000",
+        "--candidates",
+        "4",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = stdout(&o);
+    assert!(said.contains("best ante=") && said.contains("held-out objective 0.0000"), "{said}");
+    assert!(said.contains("The rules as given scored exactly as the best did"), "{said}");
+    let rules = std::fs::read_to_string(out.join("best-rules.toml")).unwrap();
+    assert!(rules.contains("# no better than the rules as given on the held-out deals: keep those"), "{rules}");
+    let report = dir.join("report");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("exactly as the best: the objective does not tell them apart here"), "{md}");
 }

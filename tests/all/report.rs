@@ -720,8 +720,8 @@ fn chart_labels_never_overlap_and_read_at_eleven_pixels_in_a_real_browser() {
     assert!(faults.iter().any(|f| f.contains("overlaps")) && faults.iter().any(|f| f.contains("tiny")), "{faults:?}");
 }
 
-/// A sweep's summary names the largest move along the key it steps through (not one along
-/// a key set beside it, however larger), and the length figures read by what they count.
+/// A sweep's summary names the largest move along the key it steps through first, and a
+/// larger one along a key set beside it after; the length figures read by what they count.
 #[test]
 fn a_sweep_summary_names_the_move_along_its_charted_key() {
     let dir = scratch("sweep-lead");
@@ -733,7 +733,9 @@ fn a_sweep_summary_names_the_move_along_its_charted_key() {
             // Showdowns move 0.6 with the players and 0.1 with the weight; length by 1.
             let s = base + 0.05 * k as f64;
             let l = 30.0 + k as f64;
-            for (strategy, chips) in [("hate{draft.weight=1}", 0.1), ("greedy", -0.1)] {
+            // hate's chips fall 0.5 a step of the weight, beyond their interval.
+            let hate = format!("hate{{draft.weight={weight}}}");
+            for (strategy, chips) in [(hate.as_str(), 1.1 - 0.5 * k as f64), ("greedy", -0.1)] {
                 text += &format!(
                     "{players},{weight},{strategy},1000,0.5,0.47,0.53,{chips},{},{},0.02,0.01,0.03,{s},{},{},{l},{},{}\n",
                     chips - 0.05,
@@ -750,8 +752,14 @@ fn a_sweep_summary_names_the_move_along_its_charted_key() {
     let out = report(&dir, &[&input]);
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     let summary = md.lines().find(|l| l.starts_with("- **What do the rules change?**")).unwrap();
-    assert!(summary.contains("with `hate.draft.weight`") && !summary.contains("with `players`"), "{summary}");
-    assert!(summary.contains("in mean decisions per unit"), "{summary}");
+    assert!(summary.contains("the largest move is in mean decisions per unit with `hate.draft.weight`"), "{summary}");
+    // The players move the showdown rate further than the charted key moves anything: said
+    // after the charted key's move, not left out.
+    assert!(
+        summary.contains("Along another key the move is larger still: showdown rate with `players`: from 0.3000"),
+        "{summary}"
+    );
+    assert_eq!(summary.matches("Along another key").count(), 1, "said once: {summary}");
     // The length, narrow of interval, outmoves the rest; the figure of play that moves most
     // is named beside it.
     assert!(
@@ -759,6 +767,13 @@ fn a_sweep_summary_names_the_move_along_its_charted_key() {
         "{summary}"
     );
     assert!(md.contains("Mean decisions per unit") && !md.contains("Length mean"), "{md}");
+    // The varied preset's own score moves too: named beside the figures.
+    assert!(
+        summary.contains(
+            "Of the strategies' scores, `hate`'s chips per round moves most with `hate.draft.weight`: from 1.1000"
+        ),
+        "{summary}"
+    );
 }
 
 /// A figure of the whole table (every strategy at every hand) is one sentence, not a
@@ -776,6 +791,15 @@ fn figures_of_the_table_are_stated_once() {
     );
     assert!(!out.join("1-nobody-qualifies-rate.svg").exists() && !out.join("1-split-rate.svg").exists());
     assert!(out.join("1-mean-cards-traded.svg").exists(), "cards traded differ by strategy");
+    // A hand nobody wins counts for none: the win shares are parts of a hand won, not
+    // shares of the wins (they add to less than one here).
+    assert!(
+        md.contains(
+            "The part of a hand each strategy won (a split counted as its share; a hand nobody wins counts for none"
+        ),
+        "{md}"
+    );
+    assert!(md.contains("The part of a hand each seat won (a split counted as its share)"), "{md}");
 }
 
 /// The most exploitable is named among the bounds shown above 0: a larger figure whose

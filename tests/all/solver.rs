@@ -100,9 +100,13 @@ fn train_reaches_kuhns_value_and_the_policy_plays() {
     let rules = other_rules["header"]["rules"].as_str().unwrap().replace("ante = 1", "ante = 2");
     assert!(rules.contains("ante = 2"), "{rules}");
     other_rules["header"]["rules"] = rules.into();
+    // The header's table size edited against the rules it records.
+    let mut other_players: serde_json::Value = serde_json::from_str(&written).unwrap();
+    other_players["header"]["players"] = 3.into();
     for (damaged, says) in [
         (&file, "its sets do not match the hash it records"),
         (&other_rules, "its rules do not match the rules hash its header records"),
+        (&other_players, "its header says 3 players but its rules say players = 2"),
     ] {
         std::fs::write(out.join("policy.json"), damaged.to_string()).unwrap();
         for args in [
@@ -745,6 +749,17 @@ fn the_lower_bound_by_play_stays_under_kuhns_exact_figure_and_finds_most_of_it()
         "{responses:?}"
     );
     assert!(rows[1]["exploitability_lo"].parse::<f64>().unwrap() < 0.02, "{:?}", rows[1]);
+    // The terminal names the bounds not shown above 0, as the report does.
+    let unshown: Vec<&str> = (rows.iter())
+        .filter(|r| r["exploitability_lo"].parse::<f64>().unwrap() <= 0.0)
+        .map(|r| r["strategy"].as_str())
+        .collect();
+    assert_eq!(unshown, ["cfr"], "{rows:?}");
+    assert!(
+        stdout(&o).contains("Not shown above 0 (the interval reaches 0, so the responders may gain nothing): cfr;"),
+        "{}",
+        stdout(&o)
+    );
     let meta: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).unwrap()).unwrap();
     assert_eq!(meta["bound"], "lower");
