@@ -353,6 +353,11 @@ pub(super) fn run_section(
             for i in 0..names.len() {
                 let _ = writeln!(md, "| {} | {} | {} | {} |", names[i], fmt4(rate[i]), with[i], without[i]);
             }
+            // The rounds differ in more than the hate pick: a bot hate-picks where its own
+            // hand can spare the pick, so the gap is no measure of what denial earns.
+            md.push_str(
+                "\nThe two columns compare rounds, not choices: a bot hate-picks where its hand can spare a pick, so rounds with one differ in more than the pick. What denial earns shows in a sweep of the preset's hate weight (`sweep --vary hate.draft.weight=0,0.5,1`).\n",
+            );
             md.push('\n');
         }
     }

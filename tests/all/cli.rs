@@ -1864,6 +1864,8 @@ fn hate_pick_chips_carry_the_intervals_the_rounds_give() {
     let row = md.lines().find(|l| l.starts_with("| hate | 0.")).unwrap_or_else(|| panic!("{md}"));
     assert_eq!(row.matches(" [").count(), 2, "{row}");
     assert!(md.contains("chips per round with 95% intervals over deal groups"), "{md}");
+    // The two columns are not what a hate pick earns: the report says so.
+    assert!(md.contains("The two columns compare rounds, not choices"), "{md}");
     // Game mode: the means, no interval; the rounds with a hate pick and those without are
     // the rounds each seat was dealt into (not those it sat out with no chips).
     let rules = dir.join("game.toml");
