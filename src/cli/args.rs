@@ -330,18 +330,10 @@ pub fn game_it_reads_as(info: &GameInfo, text: &str, e: &impl std::fmt::Display)
             let flags: Vec<String> = several.iter().map(|g| format!("--game {g}")).collect();
             Some(format!(
                 "the file reads as the rules of {}: add the one it is for ({})",
-                or_words(several),
+                draftsim::output::or_list(several),
                 flags.join(" or ")
             ))
         }
-    }
-}
-
-/// "a, b or c".
-fn or_words(items: &[&str]) -> String {
-    match items.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        _ => items.join(""),
     }
 }
 

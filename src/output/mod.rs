@@ -19,6 +19,23 @@ pub fn noun<'a>(n: i64, one: &'a str, many: &'a str) -> &'a str {
     if n.abs() == 1 { one } else { many }
 }
 
+/// "a", "a and b", "a, b and c".
+pub fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// "a", "a or b", "a, b or c".
+pub fn or_list(items: &[&str]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => items.join(""),
+    }
+}
+
 /// The text with its first letter capitalised, to open a title or a sentence.
 pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();

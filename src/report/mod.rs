@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use polars::prelude::*;
 
 use crate::error::{Error, InputError};
-use crate::output::{OutputDir, capitalised, read_frame};
+use crate::output::{OutputDir, and_list, capitalised, or_list, read_frame};
 use crate::sim::{Measures, Shown};
 use crate::stats::Estimate;
 use crate::study::kind;
@@ -279,23 +279,6 @@ const SECTIONS: [(&str, Section); 10] = [
         exploitability_section(page, t, load(f.dir, "responses")?.as_ref(), f.measures)
     }),
 ];
-
-/// "a", "a and b", "a, b and c".
-fn and_list(items: &[&str]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
-
-/// "a, b or c".
-fn or_list(items: &[&str]) -> String {
-    match items.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        _ => items.join(""),
-    }
-}
 
 /// What a report is asked for besides its folders.
 #[derive(Debug, Default)]
