@@ -110,11 +110,10 @@ pub(super) fn compare_section(
     let score_note = match &by_score {
         Some(column) => {
             let (d_hi, words) = (floats(matrix, &format!("{column}_hi"))?, pair_words(column));
-            let mut misled: Vec<String> = (0..rows.len())
+            let misled: Vec<String> = (0..rows.len())
                 .filter(|&i| rows[i] != cols[i] && lo[i] > 0.5 && d_hi[i] < 0.0)
                 .map(|i| format!("`{}` against `{}`", rows[i], cols[i]))
                 .collect();
-            misled.dedup();
             let contrary = if misled.is_empty() {
                 String::new()
             } else {

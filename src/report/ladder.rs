@@ -70,8 +70,7 @@ pub(super) fn ladder_section(page: &mut Page, ladder: &DataFrame, out: &OutputDi
     }];
     charts::lines(&out.path().join(&file), &axes, &series)?;
     let pairs: Vec<(f64, f64)> = budget.iter().zip(&opponent).map(|(&b, &o)| (b, o)).collect();
-    let again =
-        crate::study::ladder::winning_again_words(&crate::study::ladder::winning_again(&pairs, &score.lo, depth));
+    let again = crate::study::ladder::winning_again(&pairs, &score.lo, depth);
     let sentence = match depth {
         0 => "The first step up does not win the score reliably: at these budgets more search does not pay, so skill (as search measures it) hardly matters in this variant.".to_string(),
         d if d == budget.len() => format!("Every one of the {d} steps still wins (skill depth {d}): skill keeps paying at every budget tried; try larger budgets to see where it stops."),

@@ -58,17 +58,14 @@ pub struct Ladder {
 }
 
 /// The steps after the skill depth's unbroken run that win the score again (lower bound
-/// above zero), as "B v A" labels: the depth counts only the run from the first step, and a
-/// curve that dips and rises again is not one that flattens.
-pub fn winning_again(budgets: &[(f64, f64)], score_lo: &[f64], depth: usize) -> Vec<String> {
-    (depth + 1..budgets.len().min(score_lo.len()))
+/// above zero), named as "B v A" in words, or `None` where there are none: the depth counts
+/// only the run from the first step, and a curve that dips and rises again is not one that
+/// flattens.
+pub fn winning_again(budgets: &[(f64, f64)], score_lo: &[f64], depth: usize) -> Option<String> {
+    let again: Vec<String> = (depth + 1..budgets.len().min(score_lo.len()))
         .filter(|&i| score_lo[i] > 0.0)
         .map(|i| format!("{:.0} v {:.0}", budgets[i].0, budgets[i].1))
-        .collect()
-}
-
-/// The words for [`winning_again`]'s steps, or `None` where there are none.
-pub fn winning_again_words(again: &[String]) -> Option<String> {
+        .collect();
     (!again.is_empty()).then(|| {
         format!(
             "a later step wins again ({}): the depth counts only the unbroken run from the first step, so skill may pay again at larger budgets",
@@ -258,7 +255,7 @@ impl Ladder {
         };
         let pairs: Vec<(f64, f64)> = self.steps.iter().map(|s| (f64::from(s.budget), f64::from(s.opponent))).collect();
         let lo: Vec<f64> = self.steps.iter().map(|s| s.score_diff.lo).collect();
-        let judged = match winning_again_words(&winning_again(&pairs, &lo, self.skill_depth)) {
+        let judged = match winning_again(&pairs, &lo, self.skill_depth) {
             Some(words) => format!("{judged}; {words}"),
             None if self.skill_depth > 0 && self.skill_depth < self.steps.len() => {
                 format!("{judged}: the curve flattens")
@@ -290,6 +287,7 @@ mod tests {
         let steps = vec![step(4, 0.05), step(16, -0.02), step(64, -0.1)];
         let flat = Ladder { steps, skill_depth: 1, skill_depth_by_wins: 0, pair_column: "chips_diff".into() };
         assert!(flat.summary().contains("then a step does not: the curve flattens"), "{}", flat.summary());
-        assert!(winning_again(&[(4.0, 1.0), (16.0, 4.0)], &[-0.1, 0.3], 0) == ["16 v 4"]);
+        let again = winning_again(&[(4.0, 1.0), (16.0, 4.0)], &[-0.1, 0.3], 0).unwrap();
+        assert!(again.starts_with("a later step wins again (16 v 4):"), "{again}");
     }
 }
