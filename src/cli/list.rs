@@ -320,7 +320,20 @@ pub fn metrics_text(g: &games::GameInfo) -> Result<String> {
     for h in &m.histograms {
         rows.push((h.key.clone(), h.table.clone(), format!("{} (count per {})", h.description, h.bin_column)));
     }
-    rows.push(("mean_length".into(), "measures".into(), format!("{} (mean, t 95% interval over units)", m.length)));
+    rows.push((
+        "mean_length".into(),
+        "measures".into(),
+        format!("{} (mean, t 95% interval over units; length_mean counts decisions)", m.length),
+    ));
+    // The health card's figures: metrics for tune and --require too.
+    for (name, meaning) in draftsim::sim::figure_meanings(m, None) {
+        let when = match name {
+            "lead_changes" | "drama" if !runner.has_standing() => continue,
+            "skill_gap" => " (with random seated)",
+            _ => "",
+        };
+        rows.push((name.into(), "health".into(), format!("{meaning}{when}")));
+    }
     let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
     let twidth = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
     let mut out = format!("{} measures (one unit of play = one {}):\n", g.name, m.unit);

@@ -198,6 +198,7 @@ enum Command {
         mut_arg("seed", |a| a.help("The seed of the sampled iterations (es-mccfr, os-mccfr, mccfr-probe); full-width CFR draws nothing at random")),
         mut_arg("threads", |a| a.help("Worker threads for a --batch's iterations, 1 or more (default: all cores); without --batch, training runs on one thread")),
         mut_arg("out", |a| a.value_name("DIR").help("Required: write policy.json, the training table and study.json into this folder (it must not exist, unless --force)")),
+        mut_arg("game", |a| a.hide_possible_values(true).help(train::game_help())),
     )]
     Train(train::TrainArgs),
     /// How far each seated strategy is from optimal: its exploitability (NashConv over the

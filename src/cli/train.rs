@@ -74,6 +74,23 @@ pub struct TrainArgs {
     pub exec: ExecArgs,
 }
 
+/// The games `train` trains: those whose whole tree is held, and those that key their
+/// decisions for sampled training.
+fn trainable() -> &'static [&'static str] {
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        (draftsim::games::GAMES.iter())
+            .filter(|g| g.with_defaults().is_ok_and(|(g, _)| g.has_tree() || g.policy_fallback().is_some()))
+            .map(|g| g.name)
+            .collect()
+    })
+}
+
+/// `--game`'s help: only the games it trains (the others are refused with this list).
+pub fn game_help() -> String {
+    format!("Game: {}", draftsim::output::or_list(trainable()))
+}
+
 /// Trains, then writes the policy, the `training` table and study.json.
 pub fn run(args: TrainArgs) -> Result<()> {
     let Some(out_path) = args.output.out.clone() else {
@@ -147,14 +164,10 @@ pub fn run(args: TrainArgs) -> Result<()> {
         // A game trains by sampling once it keys its decisions, and it then names the
         // preset for the rest.
         let Some(default) = game.policy_fallback() else {
-            let trainable: Vec<&str> = (draftsim::games::GAMES.iter())
-                .filter(|g| g.with_defaults().is_ok_and(|(g, _)| g.has_tree() || g.policy_fallback().is_some()))
-                .map(|g| g.name)
-                .collect();
             return Err(InputError::new(format!(
                 "{}: no abstraction of its decisions to train on yet; train {}",
                 info.name,
-                trainable.join(", ")
+                draftsim::output::or_list(trainable())
             ))
             .into());
         };

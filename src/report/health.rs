@@ -2,8 +2,12 @@
 
 use super::*;
 
+/// Drawn or split units above this share (the interval's lower end) are flagged.
+const UNDECIDED: f64 = 0.1;
+
 /// The health card: each figure with its interval, a warning when caps fire in more than
-/// 1% of units, and every `--require` limit an interval crosses.
+/// 1% of units or when more than one unit in ten surely has no sole winner, and every
+/// `--require` limit an interval crosses.
 pub(super) fn health_section(
     page: &mut Page,
     health: &DataFrame,
@@ -47,6 +51,16 @@ pub(super) fn health_section(
             md,
             "**Caps fire**: {:.1}% of units end at a cap (turns or rounds). A safety net that fires this often is a defect of the variant or of the bots: the figures below describe games that did not finish by the rules.\n",
             100.0 * v.mean[i]
+        );
+    }
+    // More than one unit in ten without a sole winner (surely so) is worth a designer's eye.
+    let undecided = at("drawishness").filter(|&i| v.lo[i] > UNDECIDED).map(|i| v.mean[i]);
+    if let Some(share) = undecided {
+        let _ = writeln!(
+            md,
+            "**Often undecided**: {:.0}% of units end drawn or split, with no sole winner (completion {}). Where a variant should name one winner a unit, its tie and split rules are the place to look.\n",
+            100.0 * share,
+            at("completion").map_or("-".to_string(), |i| fmt4(v.mean[i]))
         );
     }
     let mut missed: Vec<String> = Vec::new();
@@ -106,7 +120,9 @@ pub(super) fn health_section(
             }
             _ => "",
         };
-        page.headline(Question::Healthy, format!("{}.{caps}{limits}", capitalised(&shown.join("; "))));
+        let undecided =
+            if undecided.is_some() { " Often undecided: more than one unit in ten has no sole winner." } else { "" };
+        page.headline(Question::Healthy, format!("{}.{caps}{undecided}{limits}", capitalised(&shown.join("; "))));
     }
     Ok(())
 }

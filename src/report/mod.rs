@@ -264,7 +264,7 @@ const SECTIONS: [(&str, Section); 10] = [
         Ok(())
     }),
     (kind::COMPARE.tables[0], |f, page, t| compare_section(page, (f.dir, t), f.out, f.prefix, f.measures, f.palette)),
-    (kind::SWEEP.tables[0], |f, page, t| sweep_section(page, t, f.out, f.prefix, f.measures, f.palette, f.requires)),
+    (kind::SWEEP.tables[0], |f, page, t| sweep_section(page, t, f)),
     (kind::TUNE.tables[0], |f, page, t| optimise_section(page, f.dir, t, f.meta, f.out, f.prefix)),
     (kind::CALIBRATE.tables[0], |f, page, t| {
         calibration_section(page, t, f.meta.and_then(|m| m["strategy"].as_str()), (f.out, f.prefix))?;

@@ -16,14 +16,23 @@ pub(super) enum Question {
     Skill,
     /// Rules: versus, sweeps, sensitivity and tuning.
     Rules,
+    /// Strategy settings: sweeps that vary only presets' parameters.
+    Settings,
     /// Cards and hands: what is taken, when, what wins, which hands come up.
     Cards,
 }
 
 impl Question {
     /// Every question, in page order.
-    pub(super) const ALL: [Question; 6] =
-        [Question::WhoWins, Question::Fair, Question::Healthy, Question::Skill, Question::Rules, Question::Cards];
+    pub(super) const ALL: [Question; 7] = [
+        Question::WhoWins,
+        Question::Fair,
+        Question::Healthy,
+        Question::Skill,
+        Question::Rules,
+        Question::Settings,
+        Question::Cards,
+    ];
 
     /// The section's heading.
     pub(super) fn title(self) -> &'static str {
@@ -33,6 +42,7 @@ impl Question {
             Question::Healthy => "Is it healthy?",
             Question::Skill => "Does skill matter, and how strong are the players?",
             Question::Rules => "What do the rules change?",
+            Question::Settings => "What do the strategies' settings change?",
             Question::Cards => "Which cards?",
         }
     }

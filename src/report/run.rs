@@ -277,7 +277,25 @@ pub(super) fn run_section(
             hi: totals.iter().map(|t| t.1.hi).collect(),
         };
         let names: Vec<String> = series.iter().map(|s| s.name.clone()).collect();
-        let conclusion = leader_sentence(&names, &folded, &format!("share of its {units} folded in all"), None);
+        let mut conclusion = leader_sentence(&names, &folded, &format!("share of its {units} folded in all"), None);
+        // Lines that coincide hide one another: named, so that no strategy seems missing.
+        let mut alike: Vec<Vec<usize>> = Vec::new();
+        for i in 0..series.len() {
+            match alike.iter_mut().find(|g| series[g[0]].values == series[i].values) {
+                Some(g) => g.push(i),
+                None => alike.push(vec![i]),
+            }
+        }
+        for group in alike.iter().filter(|g| g.len() > 1) {
+            let quoted: Vec<String> = group.iter().map(|&i| format!("`{}`", names[i])).collect();
+            let who = crate::output::and_list(&quoted.iter().map(String::as_str).collect::<Vec<_>>());
+            conclusion += &if series[group[0]].values.iter().all(|&v| v == 0.0) {
+                format!(" {who} never fold: their lines lie on one another at 0.")
+            } else {
+                format!(" {who} fold alike in every round: their lines lie on one another.")
+            };
+        }
+        let conclusion = conclusion.trim_start();
         let file = format!("{prefix}fold-rate.svg");
         let title = "Fold rate by betting round and strategy";
         let y = format!("share of {units} folded");
@@ -535,11 +553,23 @@ pub(super) fn histogram_section(
         histograms[0].key.replace('_', " "),
         histograms.get(1).map_or("-".to_string(), |h| h.key.replace('_', " "))
     );
+    let mut flagged = 0;
     for (std_rank, &i) in bins.iter().enumerate() {
         let rarity_rank = by_rarity.iter().position(|&x| x == i).expect("every bin is ranked") + 1;
         let (lower, higher) = bins.split_at(std_rank);
-        let inverted = higher[1..].iter().any(|&j| surely_more(j, i)) || lower.iter().any(|&j| surely_more(i, j));
-        let flag = if inverted { "⚑ disagrees" } else { "" };
+        // Each flag names what it disagrees with, so a table of flags still says where.
+        let listed = |js: Vec<usize>| js.iter().map(|&j| format!("`{}`", names[j])).collect::<Vec<_>>().join(", ");
+        let rarer_than = listed(higher[1..].iter().copied().filter(|&j| surely_more(j, i)).collect());
+        let commoner_than = listed(lower.iter().copied().filter(|&j| surely_more(i, j)).collect());
+        let flag = match (rarer_than.is_empty(), commoner_than.is_empty()) {
+            (true, true) => String::new(),
+            (false, true) => format!("⚑ disagrees: rarer than higher-ranked {rarer_than}"),
+            (true, false) => format!("⚑ disagrees: commoner than lower-ranked {commoner_than}"),
+            (false, false) => format!(
+                "⚑ disagrees: rarer than higher-ranked {rarer_than}; commoner than lower-ranked {commoner_than}"
+            ),
+        };
+        flagged += usize::from(!flag.is_empty());
         let _ = writeln!(
             md,
             "| {} | {} [{}, {}] | {} | {} | {} | {} |",
@@ -554,6 +584,12 @@ pub(super) fn histogram_section(
         );
     }
     md.push('\n');
+    if flagged == bins.len() {
+        let _ = writeln!(
+            md,
+            "Every category disagrees with the ranking somewhere: these hands' rarity does not follow it (where players choose which cards to show, the shares count their choices, not the deal).\n"
+        );
+    }
     Ok(())
 }
 
@@ -610,10 +646,26 @@ mod tests {
         let (flags, md) = flagged([500.0, 200.0, 0.0, 98.0]);
         assert_eq!(flags, [false, false, true, true], "{md}");
         assert!(
-            md.lines().any(|l| l.starts_with("| high | 0.0000 [") && l.ends_with("| 3 | 4 | ⚑ disagrees |")),
+            md.lines().any(|l| l.starts_with("| high | 0.0000 [")
+                && l.ends_with("| 3 | 4 | ⚑ disagrees: rarer than higher-ranked `top` |")),
             "{md}"
         );
-        assert!(md.lines().any(|l| l.starts_with("| top |") && l.ends_with("| 4 | 3 | ⚑ disagrees |")), "{md}");
+        assert!(
+            md.lines().any(|l| l.starts_with("| top |")
+                && l.ends_with("| 4 | 3 | ⚑ disagrees: commoner than lower-ranked `high` |")),
+            "{md}"
+        );
+        // Flags on both sides name both; a table all flagged says so once.
+        let (flags, md) = flagged([50.0, 150.0, 100.0, 300.0]);
+        assert_eq!(flags, [true; 4], "{md}");
+        assert!(
+            md.lines().any(|l| l.starts_with("| mid |")
+                && l.ends_with("⚑ disagrees: rarer than higher-ranked `top`; commoner than lower-ranked `low` |")),
+            "{md}"
+        );
+        assert!(md.contains("Every category disagrees"), "{md}");
+        let (_, md) = flagged([500.0, 150.0, 100.0, 250.0]);
+        assert!(!md.contains("Every category disagrees"), "{md}");
     }
 
     #[test]

@@ -140,15 +140,8 @@ fn one_value(values: &[f64]) -> Option<f64> {
     finite.all(|v| v == first).then_some(first)
 }
 
-pub(super) fn sweep_section(
-    page: &mut Page,
-    sweep: &DataFrame,
-    out: &OutputDir,
-    prefix: &str,
-    measures: Option<&Measures>,
-    palette: &charts::Palette,
-    requires: &[Constraint],
-) -> Result<(), Error> {
+pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<'_>) -> Result<(), Error> {
+    let Folder { meta, measures, out, prefix, palette, requires, .. } = *folder;
     let columns: Vec<String> = sweep.get_column_names().iter().map(|c| c.to_string()).collect();
     let keys: Vec<String> = columns.iter().take_while(|c| *c != "strategy").cloned().collect();
     if keys.is_empty() {
@@ -197,13 +190,13 @@ pub(super) fn sweep_section(
         .filter(|c| !c.ends_with("_lo") && !c.ends_with("_hi"))
         .map(|c| {
             let meaning = match c.as_str() {
-                "seat_advantage" => "spread of the seats' win rates, noise taken off (0 for equal seats)".to_string(),
+                "seat_advantage" => "spread of the seats' win rates, noise taken off: 0 for equal seats".to_string(),
                 "skill_gap" => format!("{} of the best strategy minus random's", score_words),
                 "mean_length" => measures.map_or("rounds per unit of play".to_string(), |m| m.length.clone()),
                 "balance" => "one minus the seat advantage".to_string(),
                 "first_seat_edge" => measures.map_or_else(
                     || "seat 0's win rate minus the other seats' mean".to_string(),
-                    |m| format!("seat 0's win rate minus the other seats' mean ({})", m.first_seat),
+                    |m| format!("seat 0's win rate minus the other seats' mean: {}", m.first_seat),
                 ),
                 "seats_equal_p" => "p-value of the test that every seat wins equally often".to_string(),
                 // The name says what is counted (see `words`).
@@ -232,7 +225,10 @@ pub(super) fn sweep_section(
     // The same over the figures of play, length aside: a unit's length has narrow intervals
     // and outmoves them in half-widths while saying nothing of balance or skill.
     let mut largest_of_play: [Option<(f64, String)>; 2] = [None, None];
-    let md = page.at(Question::Rules);
+    // A sweep that sets no rules and varies presets' parameters asks about the settings.
+    let listed = |key: &str| meta.and_then(|m| m[key].as_array()).map_or(0, Vec::len);
+    let question = if listed("set") == 0 && listed("vary") > 0 { Question::Settings } else { Question::Rules };
+    let md = page.at(question);
     let _ = writeln!(
         md,
         "Sweep over `{}`; every variant played on the same seed; {rounds} seat-{units} per strategy per variant. Charts run along `{main_key}`{}.\n",
@@ -249,6 +245,8 @@ pub(super) fn sweep_section(
     let mut blocks: Vec<(f64, String)> = Vec::new();
     // Figures with one value in every variant: named in a line, not drawn flat.
     let mut unchanged: Vec<String> = Vec::new();
+    // Figures whose moves are all within noise: named with their range, not drawn.
+    let mut within_noise: Vec<String> = Vec::new();
     for (metric, meaning) in &metrics {
         let values = floats(&variants, metric)?;
         // Nothing to chart: no values, or a unit of one round in every variant.
@@ -297,6 +295,7 @@ pub(super) fn sweep_section(
         // How far the figure moves with one key, the others held: the largest move over
         // the keys and the settings of the others, in half-widths of its intervals.
         let mut spread = 0.0;
+        let mut beyond_noise = false;
         if let Some((lo, hi)) = &ends {
             for k in 0..keys.len() {
                 let held = |r: usize| {
@@ -310,6 +309,7 @@ pub(super) fn sweep_section(
                     let high = members.iter().copied().max_by(|&a, &b| values[a].total_cmp(&values[b]));
                     let (Some(l), Some(h)) = (low, high) else { continue };
                     let half = ((hi[l] - lo[l]) + (hi[h] - lo[h])) / 4.0;
+                    beyond_noise |= l != h && hi[l] < lo[h];
                     if l == h || half.is_nan() || half <= 0.0 || hi[l] >= lo[h] {
                         continue;
                     }
@@ -349,6 +349,17 @@ pub(super) fn sweep_section(
                 }
             }
         }
+        // A figure that no key moves beyond noise is named with its range, not drawn: its
+        // chart would take a place a moving figure needs.
+        let limited = requires.iter().any(|c| c.metric == *metric);
+        if ends.is_some() && !beyond_noise && !limited {
+            let finite = values.iter().copied().filter(|v| v.is_finite());
+            let (low, high) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| (l.min(v), h.max(v)));
+            let range =
+                if plain(low) == plain(high) { plain(low) } else { format!("{} to {}", plain(low), plain(high)) };
+            within_noise.push(format!("{} {range}", words(metric)));
+            continue;
+        }
         let file = format!("{prefix}sweep-{metric}.svg");
         let title = format!("{} by {}", capitalised(&words(metric)), words(main_key));
         let y = words(metric);
@@ -372,7 +383,6 @@ pub(super) fn sweep_section(
             ),
         );
         // A figure the sweep was limited by leads: the limit is the question asked.
-        let limited = requires.iter().any(|c| c.metric == *metric);
         blocks.push((if limited { f64::INFINITY } else { spread }, block));
     }
     // Score per unit of each strategy along the main key, with its 95% interval as a
@@ -515,6 +525,13 @@ pub(super) fn sweep_section(
     if !unchanged.is_empty() {
         let _ = writeln!(md, "The same in every variant: {}.\n", unchanged.join(", "));
     }
+    if !within_noise.is_empty() {
+        let _ = writeln!(
+            md,
+            "Within noise along every key (the lowest and the highest variant's 95% intervals overlap), so not charted: {}.\n",
+            within_noise.join(", ")
+        );
+    }
     if has(&variants, "rarity_order") {
         let order = texts(&variants, "rarity_order")?;
         let holds = floats(&variants, "standard_order_holds")?;
@@ -545,7 +562,7 @@ pub(super) fn sweep_section(
     } else {
         headline += &format!("limits {}. {}", limits.join("; "), capitalised(&moved));
     }
-    page.headline(Question::Rules, headline);
+    page.headline(question, headline);
     Ok(())
 }
 

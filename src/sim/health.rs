@@ -138,7 +138,7 @@ pub const RATIO_FIGURES: [RatioFigure; 8] = [
     },
     RatioFigure {
         name: "drawishness",
-        description: "share of units drawn or split between seats (caps excluded)",
+        description: "share of units drawn or split between seats, caps excluded",
         numerator: slot::DRAWN,
         denominator: slot::UNITS,
         rate: true,
@@ -389,6 +389,34 @@ pub struct HealthFigure {
     pub description: String,
 }
 
+/// Every figure a health card may hold, by name, with its meaning in a line, in the card's
+/// order (`ideal_length` where `ideal` gives its span; `run --ideal-length` sets it).
+pub fn figure_meanings(measures: &super::Measures, ideal: Option<(u32, u32)>) -> Vec<(&'static str, String)> {
+    let mut out: Vec<(&'static str, String)> = RATIO_FIGURES.iter().map(|f| (f.name, f.description.into())).collect();
+    for (name, nth) in [("length_p10", 10), ("length_p50", 50), ("length_p90", 90)] {
+        out.push((name, format!("{nth}th percentile of decisions per unit (interval from the order statistics)")));
+    }
+    out.push((
+        "ideal_length",
+        match ideal {
+            Some((min, max)) => format!("share of units lasting {min} to {max} decisions"),
+            None => "share of units lasting MIN to MAX decisions (run --ideal-length MIN..MAX)".into(),
+        },
+    ));
+    out.push((
+        "seat_advantage",
+        "spread of the seats' win rates: root mean square of each seat's minus the mean seat's, noise taken off: 0 for equal seats".into(),
+    ));
+    out.push(("balance", "one minus the seat advantage".into()));
+    out.push((
+        "first_seat_edge",
+        format!("seat 0's win rate minus the other seats' mean, paired over deal groups ({})", measures.first_seat),
+    ));
+    out.push(("seats_equal_p", "p-value of the test that every seat wins equally often".into()));
+    out.push(("skill_gap", "best strategy's score per unit minus random's, paired on the same deals".into()));
+    out
+}
+
 /// The health card of a run: its ratio figures, seat balance, the skill gap when `random`
 /// is seated, and the unit length's percentiles (and the share of units whose length lies
 /// in `ideal`, when given).
@@ -398,52 +426,35 @@ pub fn health_figures(
     measures: &super::Measures,
     ideal: Option<(u32, u32)>,
 ) -> Vec<HealthFigure> {
+    let meanings = figure_meanings(measures, ideal);
     let mut out = Vec::new();
-    let mut push = |name: &str, value: Estimate, description: &str| {
-        out.push(HealthFigure { name: name.into(), value, description: description.into() });
+    let mut push = |name: &str, value: Estimate| {
+        let description = meanings.iter().find(|(n, _)| *n == name).map_or_else(String::new, |(_, d)| d.clone());
+        out.push(HealthFigure { name: name.into(), value, description });
     };
     let h = &tally.health;
     for (i, f) in RATIO_FIGURES.iter().enumerate() {
         if let Some(value) = h.figure(i) {
-            push(f.name, value, f.description);
+            push(f.name, value);
         }
     }
     for (q, name) in [(0.1, "length_p10"), (0.5, "length_p50"), (0.9, "length_p90")] {
         if let Some(value) = h.length_quantile(q) {
-            push(name, value, "percentile of decisions per unit (interval from the order statistics)");
+            push(name, value);
         }
     }
     if let Some((min, max)) = ideal
         && let Some(value) = h.share_between(min, max)
     {
-        push("ideal_length", value, &format!("share of units lasting {min} to {max} decisions"));
+        push("ideal_length", value);
     }
     if let Some(f) = tally.seat_figures() {
-        push(
-            "seat_advantage",
-            f.seat_advantage,
-            "spread of the seats' win rates: root mean square of each seat's minus the mean seat's, noise taken off (0 for equal seats)",
-        );
+        push("seat_advantage", f.seat_advantage);
         let a = f.seat_advantage;
-        push(
-            "balance",
-            Estimate { mean: 1.0 - a.mean, lo: 1.0 - a.hi, hi: 1.0 - a.lo },
-            "one minus the seat advantage",
-        );
-        push(
-            "first_seat_edge",
-            f.first_seat_edge,
-            &format!(
-                "seat 0's win rate minus the other seats' mean, paired over deal groups ({})",
-                measures.first_seat
-            ),
-        );
+        push("balance", Estimate { mean: 1.0 - a.mean, lo: 1.0 - a.hi, hi: 1.0 - a.lo });
+        push("first_seat_edge", f.first_seat_edge);
         // A p-value has no interval: its ends are left undefined (empty in a table).
-        push(
-            "seats_equal_p",
-            Estimate { mean: f.seats_equal_p, lo: f64::NAN, hi: f64::NAN },
-            "p-value of the test that every seat wins equally often",
-        );
+        push("seats_equal_p", Estimate { mean: f.seats_equal_p, lo: f64::NAN, hi: f64::NAN });
     }
     if let Some(r) = strategies.iter().position(|s| s == "random") {
         let best = (0..strategies.len())
@@ -453,7 +464,7 @@ pub fn health_figures(
             // The paired difference on the same deals, as the pairs table gives it.
             let d = tally.pair_difference(b.min(r), b.max(r));
             let gap = if b < r { d } else { Estimate { mean: -d.mean, lo: -d.hi, hi: -d.lo } };
-            push("skill_gap", gap, "best strategy's score per unit minus random's, paired on the same deals");
+            push("skill_gap", gap);
         }
     }
     out

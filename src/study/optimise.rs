@@ -133,6 +133,15 @@ impl Param {
         }
     }
 
+    /// The parameter as `--param` writes it: `NAME=LO..HI` or `NAME=A,B,C`.
+    pub fn as_given(&self) -> String {
+        match &self.range {
+            Range::Float { lo, hi } => format!("{}={lo}..{hi}", self.name),
+            Range::Int { lo, hi } => format!("{}={lo}..{hi}", self.name),
+            Range::Choice(c) => format!("{}={}", self.name, c.join(",")),
+        }
+    }
+
     /// The value at unit coordinate `u` in [0, 1], as TOML text.
     fn value_at(&self, u: f64) -> String {
         let u = u.clamp(0.0, 1.0);
@@ -165,6 +174,11 @@ impl Param {
 /// A candidate: one value (TOML text) per parameter, in the space's order.
 pub type Setting = Vec<(String, String)>;
 
+/// A setting as `key=value` pairs, space-separated.
+pub fn describe_setting(setting: &Setting) -> String {
+    setting.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+}
+
 /// What a search evaluates: plays a candidate and scores what it played.
 pub trait Evaluator {
     /// What one play returns; samples of a candidate merge exactly (integer sums).
@@ -184,7 +198,7 @@ pub trait Evaluator {
     }
     /// Checks that `setting` makes a table, without playing: bad values are refused before
     /// the search starts rather than when a candidate happens to draw them.
-    fn check_setting(&self, _setting: &Setting) -> Result<(), Error> {
+    fn check_setting(&self, _setting: &Setting) -> Result<(), InputError> {
         Ok(())
     }
     /// Whether the empty setting (the rules or the preset as given) is a starting point to
@@ -197,8 +211,21 @@ pub trait Evaluator {
 /// Checks a search space before any play: every parameter at each end of its range, at a
 /// value between (a real range draws fractions) and at each of its choices, the others at
 /// their middles.
+/// A refusal names the parameter to blame as it was given, and the value that failed.
 pub fn check_space<E: Evaluator>(evaluator: &E, params: &[Param]) -> Result<(), Error> {
     let middle: Setting = params.iter().map(|p| (p.name.clone(), p.value_at(0.5))).collect();
+    let told = describe_setting;
+    if let Err(e) = evaluator.check_setting(&middle) {
+        // The one to blame where one fails alone; else the combination.
+        for (i, p) in params.iter().enumerate() {
+            let alone = vec![middle[i].clone()];
+            if let Err(e) = evaluator.check_setting(&alone) {
+                return Err(e.context(format!("--param {}, at {}", p.as_given(), told(&alone))).into());
+            }
+        }
+        let given: Vec<String> = params.iter().map(Param::as_given).collect();
+        return Err(e.context(format!("--param {} together, at {}", given.join(" "), told(&middle))).into());
+    }
     for (i, p) in params.iter().enumerate() {
         let units: Vec<f64> = match &p.range {
             Range::Float { .. } => vec![0.0, 0.3719, 1.0],
@@ -208,7 +235,10 @@ pub fn check_space<E: Evaluator>(evaluator: &E, params: &[Param]) -> Result<(), 
         for u in units {
             let mut setting = middle.clone();
             setting[i].1 = p.value_at(u);
-            evaluator.check_setting(&setting)?;
+            let others = if params.len() > 1 { format!(" (the others at {})", told(&middle)) } else { String::new() };
+            evaluator
+                .check_setting(&setting)
+                .map_err(|e| e.context(format!("--param {}, at {}={}{others}", p.as_given(), p.name, setting[i].1)))?;
         }
     }
     Ok(())

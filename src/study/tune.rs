@@ -11,7 +11,7 @@ use crate::games::GameInfo;
 use crate::games::presets::derived_name;
 use crate::sim::{Lineup, Measures, Mode, Plan, Tally, health_figures};
 use crate::stats::Estimate;
-use crate::study::optimise::{Evaluator, Setting};
+use crate::study::optimise::{Evaluator, Setting, describe_setting};
 use crate::study::sweep::{RulesBase, seats_for};
 
 /// How one term's value is judged.
@@ -377,10 +377,6 @@ fn play(
     Ok((Played { tally, strategies: lineup.strategies, rules: rules.map(str::to_string) }, runner.measures().clone()))
 }
 
-fn describe_setting(setting: &Setting) -> String {
-    setting.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
-}
-
 /// `tune`: a candidate is a set of rules values over a base rules file.
 pub struct TuneEvaluator<'a> {
     /// The game.
@@ -443,10 +439,9 @@ impl Evaluator for TuneEvaluator<'_> {
         Ok(play(self.info, Some(&text), &seats, seed, rounds, self.interrupt, &context)?.0)
     }
 
-    fn check_setting(&self, setting: &Setting) -> Result<(), Error> {
-        let context = || format!("--param {}", describe_setting(setting));
-        let (text, seats) = self.variant(setting).map_err(|e| e.context(context()))?;
-        (self.info.build)(Some(&text), None, Some(&seats)).map_err(|e| e.context(context()))?;
+    fn check_setting(&self, setting: &Setting) -> Result<(), InputError> {
+        let (text, seats) = self.variant(setting)?;
+        (self.info.build)(Some(&text), None, Some(&seats))?;
         Ok(())
     }
 
@@ -529,9 +524,8 @@ impl Evaluator for ExploitEvaluator<'_> {
         Ok(play(self.info, self.rules.as_deref(), &self.seats(setting), seed, rounds, self.interrupt, &context)?.0)
     }
 
-    fn check_setting(&self, setting: &Setting) -> Result<(), Error> {
-        (self.info.build)(self.rules.as_deref(), None, Some(&self.seats(setting)))
-            .map_err(|e| e.context(format!("--param {}", describe_setting(setting))))?;
+    fn check_setting(&self, setting: &Setting) -> Result<(), InputError> {
+        (self.info.build)(self.rules.as_deref(), None, Some(&self.seats(setting)))?;
         Ok(())
     }
 

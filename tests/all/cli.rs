@@ -861,6 +861,13 @@ fn metrics_are_listed_and_documented_on_each_game_page() {
             assert!(stdout(&o).contains(&name), "{}: {name} not listed", game.name);
             assert!(page.contains(&format!("`{name}`")), "docs/games/{}.md does not document `{name}`", game.name);
         }
+        // The health card's figures, metrics for tune and --require too, are listed with
+        // their table; the standings' two only where the game has standings.
+        let listed = |name: &str| stdout(&o).lines().any(|l| l.split_whitespace().take(2).eq([name, "health"]));
+        for name in draftsim::sim::RATIO_FIGURES.iter().map(|f| f.name).chain(["skill_gap", "seat_advantage"]) {
+            let expected = runner.has_standing() || !["lead_changes", "drama"].contains(&name);
+            assert_eq!(listed(name), expected, "{}: {name}\n{}", game.name, stdout(&o));
+        }
     }
 }
 

@@ -300,6 +300,17 @@ fn bad_search_input_is_one_line_and_exit_2() {
     refused(&["tune", "--param", "players=6..3", "--minimize", "seat_advantage"], "--param");
     refused(&["exploit", "--preset", "hate", "--field", "greedy", "--param", "draft.wieght=0.0..1.0"], "wieght");
     refused(&["exploit", "--preset", "nope", "--field", "greedy", "--param", "draft.weight=0.0..1.0"], "nope");
+    // The parameter to blame is quoted as given, whichever of several it is.
+    for bad in ["bet.foo=1..2", "bet.raise_above[0]=a,b"] {
+        let mut args = vec!["exploit", "--game", "sevens", "--preset", "tight", "--field", "greedy"];
+        args.extend(["--param", "bet.fold_below[0]=0.5..1.5", "--param", bad]);
+        let name = bad.split('=').next().unwrap();
+        refused(&args, &format!("--param {bad}, at {name}="));
+    }
+    refused(
+        &["tune", "--game", "sevens", "--param", "raise_cap=0..6", "--minimize", "seat_advantage"],
+        "--param raise_cap=0..6, at raise_cap=0",
+    );
     refused(&["sweep", "--vary", "hate.draft.weight=0,1", "--seats", "greedy,random"], "no seat plays 'hate'");
     refused(&["tune", "--rounds", "100", "--budget-time", "2", "--minimize", "seat_advantage"], "--budget-time");
     // Too few rounds to give each evaluation two deals (a deal of the default table is 12

@@ -234,10 +234,25 @@ fn sweep_seat_advantage_and_skill_gap_come_with_intervals_and_are_charted_with_t
         }
     }
     let charts = report(&dir, &[&out]);
-    for chart in ["1-sweep-seat_advantage.svg", "1-sweep-skill_gap.svg"] {
-        let bands = svg(&charts.join(chart)).iter().filter(|e| e.tag == "polygon").count();
-        assert_eq!(bands, 1, "{chart}: one shaded interval band");
+    let md = std::fs::read_to_string(charts.join("report.md")).unwrap();
+    // The skill gap moves with the table's size; the seat advantage is drawn only where it
+    // moves beyond noise, and otherwise named among the figures not charted.
+    for (metric, name) in [("skill_gap", "skill gap"), ("seat_advantage", "seat advantage")] {
+        let chart = format!("1-sweep-{metric}.svg");
+        let (v, lo, hi) = (floats(metric), floats(&format!("{metric}_lo")), floats(&format!("{metric}_hi")));
+        // The first row is of 3 players, the last of 4.
+        let last = v.len() - 1;
+        let (l, h) = if v[0] <= v[last] { (0, last) } else { (last, 0) };
+        let moves = hi[l] < lo[h];
+        assert_eq!(charts.join(&chart).exists(), moves, "{chart}: {md}");
+        let listed = md.lines().any(|line| line.starts_with("Within noise") && line.contains(&format!(" {name} ")));
+        assert_eq!(listed, !moves, "{chart}: {md}");
+        if moves {
+            let bands = svg(&charts.join(&chart)).iter().filter(|e| e.tag == "polygon").count();
+            assert_eq!(bands, 1, "{chart}: one shaded interval band");
+        }
     }
+    assert!(charts.join("1-sweep-skill_gap.svg").exists(), "{md}");
 }
 
 #[test]
@@ -320,6 +335,92 @@ fn a_figure_the_same_in_every_variant_is_named_not_drawn_flat() {
     // seat_advantage is 0.02 in every row; the showdown rate moves and is drawn.
     assert!(!out.join("1-sweep-seat_advantage.svg").exists() && md.contains("seat advantage 0.02"), "{md}");
     assert!(out.join("1-sweep-showdown_rate.svg").exists());
+}
+
+/// A sweep of a preset's settings alone is filed under its own question, and a figure whose
+/// every move lies within its intervals is named with its range rather than charted.
+#[test]
+fn a_settings_sweep_asks_its_own_question_and_charts_only_what_moves() {
+    let dir = scratch("settings");
+    let head = "hate.draft.weight,strategy,rounds,chips_per_round,chips_per_round_lo,chips_per_round_hi,seat_advantage,seat_advantage_lo,seat_advantage_hi,showdown_rate,showdown_rate_lo,showdown_rate_hi";
+    let rows = [
+        "0,hate{draft.weight=0},1000,0.1,0.05,0.15,0.02,0.0,0.05,0.40,0.39,0.41",
+        "0,greedy,1000,-0.1,-0.15,-0.05,0.02,0.0,0.05,0.40,0.39,0.41",
+        "1,hate{draft.weight=1},1000,0.3,0.25,0.35,0.03,0.0,0.06,0.50,0.49,0.51",
+        "1,greedy,1000,-0.3,-0.35,-0.25,0.03,0.0,0.06,0.50,0.49,0.51",
+    ];
+    let input = folder(&dir, "sweep", "sweep", &[("sweep", format!("{head}\n{}\n", rows.join("\n")))]);
+    let meta = r#"{"game": "seven-card-draft", "kind": "sweep", "seed": 1, "rounds": 1000, "set": [], "vary": ["hate.draft.weight=0,1"]}"#;
+    std::fs::write(input.join("study.json"), meta).unwrap();
+    let out = report(&dir, &[&input]);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("## What do the strategies' settings change?"), "{md}");
+    assert!(!md.contains("What do the rules change?"), "{md}");
+    assert!(out.join("1-sweep-showdown_rate.svg").exists(), "{md}");
+    assert!(!out.join("1-sweep-seat_advantage.svg").exists(), "{md}");
+    assert!(md.contains("so not charted: seat advantage 0.02 to 0.03."), "{md}");
+    // The same table swept over a rule is the rules' question.
+    let rules =
+        r#"{"game": "seven-card-draft", "kind": "sweep", "seed": 1, "rounds": 1000, "set": ["ante=0,1"], "vary": []}"#;
+    std::fs::write(input.join("study.json"), rules).unwrap();
+    let md = std::fs::read_to_string(report(&dir.join("rules"), &[&input]).join("report.md")).unwrap();
+    assert!(md.contains("## What do the rules change?") && !md.contains("settings change"), "{md}");
+}
+
+/// Fold lines that lie on one another are named in the caption, so no strategy seems
+/// missing from the chart.
+#[test]
+fn fold_lines_on_one_another_are_named() {
+    let dir = scratch("fold-alike");
+    let run = dir.join("run");
+    let seats = "bluffer{bet.p=1},bluffer{bet.p=0},tight";
+    draftsim(&[
+        "run",
+        "--game",
+        "sevens",
+        "--seats",
+        seats,
+        "--players",
+        "3",
+        "--rounds",
+        "300",
+        "--quiet",
+        "--out",
+        path(&run),
+    ]);
+    let summary = common::csv_rows(&run.join("summary.csv"));
+    let never: Vec<String> = (summary.iter())
+        .filter(|r| {
+            r.iter().filter(|(k, _)| k.starts_with("fold_rate_r")).all(|(_, v)| v.parse::<f64>().unwrap() == 0.0)
+        })
+        .map(|r| format!("`{}`", r["strategy"]))
+        .collect();
+    assert_eq!(never.len(), 2, "{summary:?}");
+    let md = std::fs::read_to_string(report(&dir, &[&run]).join("report.md")).unwrap();
+    let said = caption(&md, "1-fold-rate.svg");
+    assert!(
+        said.contains(&format!("{} and {} never fold: their lines lie on one another at 0.", never[0], never[1])),
+        "{said}"
+    );
+    assert!(!said.starts_with(' '), "{said}");
+}
+
+/// A health card with more than one unit in ten surely undecided says so, and one without
+/// says nothing of it.
+#[test]
+fn a_card_with_many_undecided_units_flags_them() {
+    let dir = scratch("undecided");
+    for (game, flagged) in [("sevens", true), ("kuhn-poker", false)] {
+        let run = dir.join(game);
+        draftsim(&["run", "--game", game, "--rounds", "2000", "--quiet", "--out", path(&run)]);
+        let health = common::csv_rows(&run.join("health.csv"));
+        let lo: f64 = health.iter().find(|r| r["figure"] == "drawishness").unwrap()["value_lo"].parse().unwrap();
+        assert_eq!(lo > 0.1, flagged, "{game}: drawishness from {lo}");
+        let md = std::fs::read_to_string(report(&dir.join(format!("page-{game}")), &[&run]).join("report.md")).unwrap();
+        assert_eq!(md.contains("**Often undecided**"), flagged, "{md}");
+        let summary = md.lines().find(|l| l.starts_with("- **Is it healthy?**")).unwrap();
+        assert_eq!(summary.contains("Often undecided"), flagged, "{summary}");
+    }
 }
 
 #[test]

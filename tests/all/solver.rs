@@ -490,6 +490,14 @@ fn bad_training_input_is_one_line() {
         assert!(stderr(&o).contains(says) && stderr(&o).lines().count() == 1, "{args:?}: {}", stderr(&o));
         assert!(!dir.join("x").exists());
     }
+    // The help names only the games train takes, the list the refusal gives.
+    let help = stdout(&draftsim(&["train", "--help"]));
+    let refusal = stderr(&draftsim(&["train", "--game", "live-draft", "--out", out]));
+    let games = refusal.trim_end().rsplit_once("; train ").expect("the refusal lists games").1;
+    assert_eq!(games, "seven-card-draft, sevens, seven-poker, kuhn-poker or leduc-poker");
+    let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains(&format!("--game <GAME> Game: {games} [default: seven-card-draft]")), "{help}");
+    assert!(!help.contains("winston") && !help.contains("live-draft"), "{help}");
 }
 
 /// `train` with these game arguments on `threads` threads, into `dir/name`.

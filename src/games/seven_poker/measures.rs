@@ -60,7 +60,7 @@ pub fn measures(rules: &Rules) -> Measures {
         length: "rounds per unit: a game's rounds (1 with unit = round)".into(),
         first_seat: match rules.unit {
             Unit::Game => "seat 0 plays first in the first round; the first player moves left each round",
-            Unit::Round => "seat 0 plays first (at the dealer's left)",
+            Unit::Round => "seat 0 plays first, at the dealer's left",
         }
         .into(),
         always_won: false,

@@ -42,7 +42,7 @@ pub fn measures(rules: &super::Rules) -> Measures {
         ),
         unit: "hand".into(),
         length: "hands per unit: 1, or the hands of a carry-over run".into(),
-        first_seat: "seat 0 deals and plays last (play starts at seat 1)".into(),
+        first_seat: "seat 0 deals and plays last, play starting at seat 1".into(),
         always_won: false,
         measures: vec![
             Measure::rate(SHOWDOWNS, "showdowns", "showdown_rate", Shown::Both, "share of seat-hands revealed"),
