@@ -133,6 +133,18 @@ fn plain(v: f64) -> String {
     if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_string() } else { text }
 }
 
+/// The finite values' range in words ("0.2 to 0.31", or one value where both ends read
+/// alike); `None` where there are none.
+fn span(values: &[f64]) -> Option<String> {
+    let finite = values.iter().copied().filter(|v| v.is_finite());
+    let (low, high) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| (l.min(v), h.max(v)));
+    match (low.is_finite(), plain(low) == plain(high)) {
+        (false, _) => None,
+        (true, true) => Some(plain(low)),
+        (true, false) => Some(format!("{} to {}", plain(low), plain(high))),
+    }
+}
+
 /// The one value every finite entry has, if there is at least one and no other.
 fn one_value(values: &[f64]) -> Option<f64> {
     let mut finite = values.iter().copied().filter(|v| v.is_finite());
@@ -352,12 +364,15 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
         // A figure that no key moves beyond noise is named with its range, not drawn: its
         // chart would take a place a moving figure needs.
         let limited = requires.iter().any(|c| c.metric == *metric);
+        // A p-value has no interval: drawn only where the test rejects equal seats somewhere.
+        if *metric == "seats_equal_p" && !limited && !values.iter().any(|&p| p < 0.05) {
+            if let Some(range) = span(&values) {
+                within_noise.push(format!("the p-value of equal seats {range}, never below 0.05"));
+            }
+            continue;
+        }
         if ends.is_some() && !beyond_noise && !limited {
-            let finite = values.iter().copied().filter(|v| v.is_finite());
-            let (low, high) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| (l.min(v), h.max(v)));
-            let range =
-                if plain(low) == plain(high) { plain(low) } else { format!("{} to {}", plain(low), plain(high)) };
-            within_noise.push(format!("{} {range}", words(metric)));
+            within_noise.push(format!("{} {}", words(metric), span(&values).unwrap_or_default()));
             continue;
         }
         let file = format!("{prefix}sweep-{metric}.svg");
@@ -385,13 +400,19 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
         // A figure the sweep was limited by leads: the limit is the question asked.
         blocks.push((if limited { f64::INFINITY } else { spread }, block));
     }
-    // Score per unit of each strategy along the main key, with its 95% interval as a
-    // band: one chart per setting of the other keys.
+    // Score per unit (and win share) of each strategy along the main key, with its 95%
+    // interval as a band: one chart per setting of the other keys.
     let row_keys: Vec<Vec<String>> = keys.iter().map(|k| key_texts(sweep, k)).collect::<Result<_, _>>()?;
     let row_key = |row: usize| -> Vec<String> { row_keys.iter().map(|v| v[row].clone()).collect() };
     let strategies: Vec<String> =
         texts(sweep, "strategy")?.iter().enumerate().map(|(row, s)| swept_strategy(s, &keys, &row_key(row))).collect();
     let score = with_interval(sweep, score_column)?;
+    let win = if score_column != "win_rate" && has(sweep, "win_rate_lo") {
+        Some(with_interval(sweep, "win_rate")?)
+    } else {
+        None
+    };
+    let win_words = measures.map_or_else(|| "win share".to_string(), |m| format!("win share per {}", m.unit));
     let facets = distinct(&(0..sweep.height()).map(|row| facet(&row_keys, row)).collect::<Vec<_>>());
     let mut said_flat = false;
     // A strategy's score that moves beyond noise along the main key, for the summary where
@@ -444,40 +465,56 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
             }
             continue;
         }
-        let series: Vec<charts::Series> = names
-            .iter()
-            .map(|name| {
-                let mut ends: [Vec<f64>; 3] = std::array::from_fn(|_| vec![f64::NAN; labels.len()]);
-                for &r in rows.iter().filter(|&&r| strategies[r] == *name) {
-                    if let Some(x) = x_of(&row_keys, r) {
-                        (ends[0][x], ends[1][x], ends[2][x]) = (score.mean[r], score.lo[r], score.hi[r]);
+        // The score, and the win share where the score is another figure: a designer reads
+        // both (chips can rise while wins fall).
+        let mut charted: Vec<(&WithInterval, &str, &str)> = vec![(&score, score_words.as_str(), "chips")];
+        if let Some(w) = &win {
+            let all: Vec<f64> = rows.iter().flat_map(|&r| [w.mean[r], w.lo[r], w.hi[r]]).collect();
+            if one_value(&all).is_none() {
+                charted.push((w, win_words.as_str(), "win-share"));
+            }
+        }
+        for (figure, what, stem) in charted {
+            let series: Vec<charts::Series> = names
+                .iter()
+                .map(|name| {
+                    let mut ends: [Vec<f64>; 3] = std::array::from_fn(|_| vec![f64::NAN; labels.len()]);
+                    for &r in rows.iter().filter(|&&r| strategies[r] == *name) {
+                        if let Some(x) = x_of(&row_keys, r) {
+                            (ends[0][x], ends[1][x], ends[2][x]) = (figure.mean[r], figure.lo[r], figure.hi[r]);
+                        }
                     }
-                }
-                let [values, lo, hi] = ends;
-                charts::Series { name: name.clone(), colour: palette.colour(name), values, band: Some((lo, hi)) }
-            })
-            .collect();
-        let file = if facets.len() == 1 {
-            format!("{prefix}sweep-chips-by-strategy.svg")
-        } else {
-            format!("{prefix}sweep-chips-by-strategy-{}.svg", j + 1)
-        };
-        let facet_title = if setting.is_empty() { String::new() } else { format!(", {}", setting.replace('=', " = ")) };
-        let best = best_by_value(&series, &labels, main_key, &score_words);
-        let title = format!("{} by strategy and {}{facet_title}", capitalised(&score_words), words(main_key));
-        let axes = charts::Axes::new(&title, main_key, &score_words, &labels);
-        draw(&out.path().join(&file), &axes, &series)?;
-        image(
-            md,
-            &file,
-            &title,
-            &format!(
-                "{best}{} of each strategy for each value of `{main_key}`{}, {} its 95% interval; {rounds} seat-{units} per strategy per variant.",
-                capitalised(&score_words),
-                if setting.is_empty() { String::new() } else { format!(" with `{}`", setting.replace(' ', "`, `")) },
-                if categorical { "with" } else { "shaded with" }
-            ),
-        );
+                    let [values, lo, hi] = ends;
+                    charts::Series { name: name.clone(), colour: palette.colour(name), values, band: Some((lo, hi)) }
+                })
+                .collect();
+            let file = if facets.len() == 1 {
+                format!("{prefix}sweep-{stem}-by-strategy.svg")
+            } else {
+                format!("{prefix}sweep-{stem}-by-strategy-{}.svg", j + 1)
+            };
+            let facet_title =
+                if setting.is_empty() { String::new() } else { format!(", {}", setting.replace('=', " = ")) };
+            let best = best_by_value(&series, &labels, main_key, what);
+            let title = format!("{} by strategy and {}{facet_title}", capitalised(what), words(main_key));
+            let axes = charts::Axes::new(&title, main_key, what, &labels);
+            draw(&out.path().join(&file), &axes, &series)?;
+            image(
+                md,
+                &file,
+                &title,
+                &format!(
+                    "{best}{} of each strategy for each value of `{main_key}`{}, {} its 95% interval; {rounds} seat-{units} per strategy per variant.",
+                    capitalised(what),
+                    if setting.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" with `{}`", setting.replace(' ', "`, `"))
+                    },
+                    if categorical { "with" } else { "shaded with" }
+                ),
+            );
+        }
     }
     let [along_main, along_other] = largest;
     let [play_main, play_other] = largest_of_play;

@@ -342,12 +342,12 @@ fn a_figure_the_same_in_every_variant_is_named_not_drawn_flat() {
 #[test]
 fn a_settings_sweep_asks_its_own_question_and_charts_only_what_moves() {
     let dir = scratch("settings");
-    let head = "hate.draft.weight,strategy,rounds,chips_per_round,chips_per_round_lo,chips_per_round_hi,seat_advantage,seat_advantage_lo,seat_advantage_hi,showdown_rate,showdown_rate_lo,showdown_rate_hi";
+    let head = "hate.draft.weight,strategy,rounds,win_rate,win_rate_lo,win_rate_hi,chips_per_round,chips_per_round_lo,chips_per_round_hi,seat_advantage,seat_advantage_lo,seat_advantage_hi,seats_equal_p,showdown_rate,showdown_rate_lo,showdown_rate_hi";
     let rows = [
-        "0,hate{draft.weight=0},1000,0.1,0.05,0.15,0.02,0.0,0.05,0.40,0.39,0.41",
-        "0,greedy,1000,-0.1,-0.15,-0.05,0.02,0.0,0.05,0.40,0.39,0.41",
-        "1,hate{draft.weight=1},1000,0.3,0.25,0.35,0.03,0.0,0.06,0.50,0.49,0.51",
-        "1,greedy,1000,-0.3,-0.35,-0.25,0.03,0.0,0.06,0.50,0.49,0.51",
+        "0,hate{draft.weight=0},1000,0.55,0.52,0.58,0.1,0.05,0.15,0.02,0.0,0.05,0.4,0.40,0.39,0.41",
+        "0,greedy,1000,0.45,0.42,0.48,-0.1,-0.15,-0.05,0.02,0.0,0.05,0.4,0.40,0.39,0.41",
+        "1,hate{draft.weight=1},1000,0.35,0.32,0.38,0.3,0.25,0.35,0.03,0.0,0.06,0.6,0.50,0.49,0.51",
+        "1,greedy,1000,0.65,0.62,0.68,-0.3,-0.35,-0.25,0.03,0.0,0.06,0.6,0.50,0.49,0.51",
     ];
     let input = folder(&dir, "sweep", "sweep", &[("sweep", format!("{head}\n{}\n", rows.join("\n")))]);
     let meta = r#"{"game": "seven-card-draft", "kind": "sweep", "seed": 1, "rounds": 1000, "set": [], "vary": ["hate.draft.weight=0,1"]}"#;
@@ -358,13 +358,29 @@ fn a_settings_sweep_asks_its_own_question_and_charts_only_what_moves() {
     assert!(!md.contains("What do the rules change?"), "{md}");
     assert!(out.join("1-sweep-showdown_rate.svg").exists(), "{md}");
     assert!(!out.join("1-sweep-seat_advantage.svg").exists(), "{md}");
-    assert!(md.contains("so not charted: seat advantage 0.02 to 0.03."), "{md}");
+    assert!(
+        md.contains(
+            "so not charted: seat advantage 0.02 to 0.03, the p-value of equal seats 0.4 to 0.6, never below 0.05."
+        ),
+        "{md}"
+    );
+    assert!(!out.join("1-sweep-seats_equal_p.svg").exists(), "{md}");
+    // Chips and wins part ways here: both are drawn by strategy.
+    let said = caption(&md, "1-sweep-win-share-by-strategy.svg");
+    assert!(said.starts_with("Which strategy has the highest win share per round changes with"), "{said}");
+    assert!(said.contains("`hate` at 0; `greedy` at 1"), "{said}");
+    assert!(caption(&md, "1-sweep-chips-by-strategy.svg").starts_with("`hate` has the highest chips"), "{md}");
     // The same table swept over a rule is the rules' question.
     let rules =
         r#"{"game": "seven-card-draft", "kind": "sweep", "seed": 1, "rounds": 1000, "set": ["ante=0,1"], "vary": []}"#;
     std::fs::write(input.join("study.json"), rules).unwrap();
-    let md = std::fs::read_to_string(report(&dir.join("rules"), &[&input]).join("report.md")).unwrap();
+    // Where the test rejects equal seats in a variant, its p-value is drawn.
+    let text = std::fs::read_to_string(input.join("sweep.csv")).unwrap().replace(",0.6,", ",0.01,");
+    std::fs::write(input.join("sweep.csv"), text).unwrap();
+    let page = report(&dir.join("rules"), &[&input]);
+    let md = std::fs::read_to_string(page.join("report.md")).unwrap();
     assert!(md.contains("## What do the rules change?") && !md.contains("settings change"), "{md}");
+    assert!(page.join("1-sweep-seats_equal_p.svg").exists() && !md.contains("equal seats 0.01"), "{md}");
 }
 
 /// Fold lines that lie on one another are named in the caption, so no strategy seems

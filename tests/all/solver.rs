@@ -63,7 +63,11 @@ fn train_reaches_kuhns_value_and_the_policy_plays() {
     let table = stdout(&o);
     assert!(row_value(&table, "cfr", "exploitability") <= 0.001, "{table}");
     assert!(table.lines().any(|l| l.starts_with("cfr") && l.contains("policy read exactly")), "{table}");
-    assert!(table.lines().any(|l| l.starts_with("random") && l.contains("64 decisions per set")), "{table}");
+    assert!(
+        table.lines().any(|l| l.starts_with("random")
+            && l.contains("exact best response to its play sampled at 64 decisions per set")),
+        "{table}"
+    );
     // Exact only for the policy read exactly; the sampled player's figure is an estimate.
     assert!(table.lines().any(|l| l.starts_with("cfr") && l.ends_with(" exact")), "{table}");
     assert!(table.lines().any(|l| l.starts_with("random") && l.ends_with(" estimate")), "{table}");
