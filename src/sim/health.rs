@@ -405,7 +405,7 @@ pub fn figure_meanings(measures: &super::Measures, ideal: Option<(u32, u32)>) ->
     ));
     out.push((
         "seat_advantage",
-        "spread of the seats' win rates: root mean square of each seat's minus the mean seat's, noise taken off: 0 for equal seats".into(),
+        "spread of the seats' win rates: root mean square of each seat's minus the mean seat's, noise taken off; 0 for equal seats".into(),
     ));
     out.push(("balance", "one minus the seat advantage".into()));
     out.push((
