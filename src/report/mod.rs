@@ -195,6 +195,8 @@ fn words(column: &str) -> String {
             return format!("{}th percentile of decisions per unit", &column[column.len() - 2..]);
         }
         "mean_length" => return "mean unit length".into(),
+        // A preset's path (`tight.bet.fold_below[0]`) is a name to type, not words.
+        _ if column.contains('.') => return column.to_string(),
         _ => {}
     }
     let text = column.replace('_', " ");
@@ -697,6 +699,14 @@ mod tests {
     /// A sweep's rules in force show each swept key's values where the base's value stood,
     /// not the base's value; a key the base leaves unset is listed at the top; a nested
     /// table's key of the same name is not a rules key.
+    /// Column names read as words; a preset's path keeps the spelling it is typed with.
+    #[test]
+    fn columns_read_as_words_and_paths_as_typed() {
+        assert_eq!(super::words("fold_rate_r2"), "fold rate in round 2");
+        assert_eq!(super::words("seat_advantage"), "seat advantage");
+        assert_eq!(super::words("tight.bet.fold_below[0]"), "tight.bet.fold_below[0]");
+    }
+
     #[test]
     fn a_sweeps_rules_show_the_swept_values_not_the_base() {
         let axes = ["raise_cap=1,2,3", "players=2,4"].map(|a| crate::study::sweep::Axis::parse(a).unwrap());
