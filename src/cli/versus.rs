@@ -300,13 +300,18 @@ fn signed(x: f64) -> String {
     if x > 0.0 { format!("+{}", versus::short(x)) } else { versus::short(x) }
 }
 
+/// A figure as the verdict's sentences name it: `length_mean`, `value's score`.
+fn spoken(d: &Difference) -> String {
+    match &d.strategy {
+        Some(s) => format!("{s}'s {}", d.figure),
+        None => d.figure.clone(),
+    }
+}
+
 /// One changed figure as a sentence: `B: length_mean rises from 41.2 to 44.3, +3.1 [+2.8,
 /// +3.4] (decisions per unit ...)`.
 fn sentence(d: &Difference) -> String {
-    let what = match &d.strategy {
-        Some(s) => format!("{s}'s {}", d.figure),
-        None => d.figure.clone(),
-    };
+    let what = spoken(d);
     let describe = draftsim::sim::RATIO_FIGURES
         .iter()
         .find(|f| f.name == d.figure)
@@ -350,6 +355,10 @@ pub(super) fn finish(
         say!("What B changes (significant after Holm's correction, and at least the smallest effect that matters):");
         for d in &changed {
             say!("  {}", sentence(d));
+        }
+        let named: Vec<(String, usize)> = changed.iter().map(|d| (spoken(d), d.change)).collect();
+        if let Some(words) = versus::together_words(&named) {
+            say!("{words}");
         }
     }
     let unchanged: Vec<String> = of(Verdict::Unchanged).map(versus::label).collect();
@@ -477,6 +486,7 @@ fn judged(mut rows: Vec<Difference>, same_rules: bool) -> Vec<Difference> {
     if same_rules {
         for r in &mut rows {
             r.verdict = Verdict::Unchanged;
+            r.change = 0;
         }
     }
     rows

@@ -21,6 +21,9 @@ pub(super) fn versus_section(
     let holm = floats(table, "p_holm")?;
     let min = floats(table, "min_effect")?;
     let verdicts = texts(table, "verdict")?;
+    // Tables written before changes were numbered have no `change` column.
+    let change = table.column("change").is_ok().then(|| floats(table, "change")).transpose()?;
+    let change = change.as_deref();
     let name = |i: usize| {
         if strategies[i].is_empty() { figures[i].clone() } else { format!("{}:{}", figures[i], strategies[i]) }
     };
@@ -116,7 +119,22 @@ pub(super) fn versus_section(
             );
         }
         let _ = writeln!(md);
+        if let Some(words) = crate::study::versus::together_words(
+            &changed.iter().filter_map(|&i| Some((spoken(i, "`"), change?[i] as usize))).collect::<Vec<_>>(),
+        ) {
+            let _ = writeln!(md, "{words}\n");
+        }
     }
+    // Figures that move together are one change seen several times (`change` numbers them).
+    let separate = match change {
+        Some(c) => {
+            let mut numbers: Vec<u64> = changed.iter().map(|&i| c[i] as u64).collect();
+            numbers.sort_unstable();
+            numbers.dedup();
+            if numbers.len() < changed.len() { format!(", {} separate", numbers.len()) } else { String::new() }
+        }
+        None => String::new(),
+    };
     let mut headline = match changed
         .iter()
         .max_by(|&&x, &&y| (diff.mean[x] / min[x]).abs().total_cmp(&(diff.mean[y] / min[y]).abs()))
@@ -128,11 +146,12 @@ pub(super) fn versus_section(
             undecided.len()
         ),
         Some(&i) => format!(
-            "`{}` against `{}` changes {} figure{}; the largest change, in smallest effects that matter, is in {}: {} from {} to {} (B - A {} [{}, {}]){}.",
+            "`{}` against `{}` changes {} figure{}{}; the largest change, in smallest effects that matter, is in {}: {} from {} to {} (B - A {} [{}, {}]){}.",
             side("b"),
             side("a"),
             changed.len(),
             if changed.len() == 1 { "" } else { "s" },
+            separate,
             spoken(i, "`"),
             if diff.mean[i] > 0.0 { "up" } else { "down" },
             fmt4(a[i]),

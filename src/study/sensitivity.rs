@@ -469,8 +469,9 @@ pub struct Effect {
 }
 
 /// A paired difference of two ratios of sums over the same deal groups, `(a1, b1)` minus
-/// `(a0, b0)`, by the delta method; `None` when a denominator sums to 0 or groups are few.
-pub fn paired_ratio(base: &[(i64, i64)], other: &[(i64, i64)]) -> Option<(f64, Estimate, f64)> {
+/// `(a0, b0)`, by the delta method, with each group's linearised difference (the series
+/// the interval is over); `None` when a denominator sums to 0 or groups are few.
+pub fn paired_ratio(base: &[(i64, i64)], other: &[(i64, i64)]) -> Option<(f64, Estimate, f64, Vec<f64>)> {
     let n = base.len().min(other.len());
     if n < 2 {
         return None;
@@ -489,11 +490,16 @@ pub fn paired_ratio(base: &[(i64, i64)], other: &[(i64, i64)]) -> Option<(f64, E
         .map(|(&(x0, y0), &(x1, y1))| (x1 as f64 - r1 * y1 as f64) / m1 - (x0 as f64 - r0 * y0 as f64) / m0)
         .collect();
     let (effect, p) = mean_test(&z, r1 - r0);
-    Some((r0, effect, p))
+    Some((r0, effect, p, z))
 }
 
 /// A paired difference of per-group values: the mean of `other - base`.
 pub fn paired_mean(base: &[f64], other: &[f64]) -> Option<(f64, Estimate, f64)> {
+    paired_mean_series(base, other).map(|(m, e, p, _)| (m, e, p))
+}
+
+/// As [`paired_mean`], with each group's difference.
+pub fn paired_mean_series(base: &[f64], other: &[f64]) -> Option<(f64, Estimate, f64, Vec<f64>)> {
     let n = base.len().min(other.len());
     if n < 2 {
         return None;
@@ -502,7 +508,7 @@ pub fn paired_mean(base: &[f64], other: &[f64]) -> Option<(f64, Estimate, f64)> 
     let mean = d.iter().sum::<f64>() / n as f64;
     let centred: Vec<f64> = d.iter().map(|v| v - mean).collect();
     let (effect, p) = mean_test(&centred, mean);
-    Some((base[..n].iter().sum::<f64>() / n as f64, effect, p))
+    Some((base[..n].iter().sum::<f64>() / n as f64, effect, p, d))
 }
 
 /// The interval and two-sided p-value of `effect` from centred per-group values `z`.
@@ -552,6 +558,10 @@ pub struct FigureEffect {
     /// The deal groups that measured it on either side: fewer than those played where the
     /// figure is counted on a sample of deals (legal moves) or only where it arises.
     pub groups: usize,
+    /// Each deal group's difference, in order (linearised for a ratio): what tells
+    /// figures that move together apart from figures that move on their own. Empty for a
+    /// figure that is not a mean over groups (the seats' spread).
+    pub series: Vec<f64>,
 }
 
 /// The pairs of groups in which either side counted something: a figure's denominator
@@ -567,9 +577,9 @@ pub fn figure_effects(base: &VariantGroups, v: &VariantGroups) -> Vec<FigureEffe
     let groups =
         |v: &VariantGroups, i: usize| -> Vec<(i64, i64)> { v.health.iter().map(|g| group_value(g, i)).collect() };
     let played = base.health.len().min(v.health.len());
-    let mut push = |figure: &str, found: Option<(f64, Estimate, f64)>, groups: usize| {
-        if let Some((base, effect, p)) = found {
-            rows.push(FigureEffect { figure: figure.to_string(), base, effect, p, groups });
+    let mut push = |figure: &str, found: Option<(f64, Estimate, f64, Vec<f64>)>, groups: usize| {
+        if let Some((base, effect, p, series)) = found {
+            rows.push(FigureEffect { figure: figure.to_string(), base, effect, p, groups, series });
         }
     };
     for (i, f) in RATIO_FIGURES.iter().enumerate() {
@@ -577,7 +587,7 @@ pub fn figure_effects(base: &VariantGroups, v: &VariantGroups) -> Vec<FigureEffe
         push(f.name, paired_ratio(&b, &o), measured_groups(&b, &o));
     }
     // The first seat's edge, paired over the same deals.
-    push("first_seat_edge", paired_mean(&base.first_seat_edge(), &v.first_seat_edge()), played);
+    push("first_seat_edge", paired_mean_series(&base.first_seat_edge(), &v.first_seat_edge()), played);
     // The seats' spread is not a mean over groups: the two variants' estimates with
     // their intervals combined as if independent (wider than paired: conservative).
     let spread = |g: &VariantGroups| {
@@ -599,12 +609,12 @@ pub fn figure_effects(base: &VariantGroups, v: &VariantGroups) -> Vec<FigureEffe
             f64::from(u8::from(effect == 0.0))
         };
         let e = Estimate { mean: effect, lo: effect - half, hi: effect + half };
-        push("seat_advantage", Some((a0.mean, e, p)), played);
-        push("balance", Some((1.0 - a0.mean, Estimate { mean: -effect, lo: -e.hi, hi: -e.lo }, p)), played);
+        push("seat_advantage", Some((a0.mean, e, p, Vec::new())), played);
+        push("balance", Some((1.0 - a0.mean, Estimate { mean: -effect, lo: -e.hi, hi: -e.lo }, p, Vec::new())), played);
     }
     // The skill gap of the base's best strategy, in every variant.
     if let Some(best) = base.best_strategy() {
-        push("skill_gap", paired_mean(&base.skill_gap(best), &v.skill_gap(best)), played);
+        push("skill_gap", paired_mean_series(&base.skill_gap(best), &v.skill_gap(best)), played);
     }
     let (mb, mv) = (base.measures.len(), v.measures.len());
     for (j, name) in base.measures.iter().enumerate() {
@@ -708,13 +718,13 @@ mod tests {
         // pairing cancels.
         let base: Vec<(i64, i64)> = (0..50).map(|g| (1 + g % 3, 4 + g % 3)).collect();
         let other: Vec<(i64, i64)> = base.iter().map(|&(a, b)| (a + 1, b)).collect();
-        let (r0, effect, p) = paired_ratio(&base, &other).unwrap();
+        let (r0, effect, p, _) = paired_ratio(&base, &other).unwrap();
         assert!(
             (r0 - base.iter().map(|x| x.0).sum::<i64>() as f64 / base.iter().map(|x| x.1).sum::<i64>() as f64).abs()
                 < 1e-12
         );
         assert!(effect.lo > 0.0 && p < 1e-6, "{effect:?} {p}");
-        let (_, same, p_same) = paired_ratio(&base, &base).unwrap();
+        let (_, same, p_same, _) = paired_ratio(&base, &base).unwrap();
         assert_eq!((same.mean, p_same), (0.0, 1.0));
     }
 

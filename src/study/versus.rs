@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use serde::{Deserialize, Serialize};
 
-use super::sensitivity::{FigureEffect, VariantGroups, figure_effects, holm, paired_mean, play_groups};
+use super::sensitivity::{FigureEffect, VariantGroups, figure_effects, holm, paired_mean_series, play_groups};
 use super::sweep::{RulesBase, seats_for};
 use crate::error::{Error, InputError};
 use crate::games::GameInfo;
@@ -118,6 +118,11 @@ pub struct Difference {
     pub verdict: Verdict,
     /// The deal groups that measured the figure (see [`FigureEffect::groups`]).
     pub groups: usize,
+    /// Each deal group's difference (see [`FigureEffect::series`]).
+    pub series: Vec<f64>,
+    /// Which separate change a changed figure belongs to, from 1 (see [`group_changes`]);
+    /// 0 for a figure not changed.
+    pub change: usize,
 }
 
 /// Whether a figure is a rate: a share of units, decisions or seats (0 to 1).
@@ -184,6 +189,38 @@ pub fn alike_words(named: &[String], differences: &[f64]) -> String {
     }
 }
 
+/// The changed figures' separate changes in words (`changed`: each changed figure's name
+/// as the reader sees it, with its change's number), or `None` where each figure is a
+/// change of its own: "They come to 2 separate changes: a and b move together, one change
+/// seen in several figures (...)".
+pub fn together_words(changed: &[(String, usize)]) -> Option<String> {
+    let mut numbers: Vec<usize> = changed.iter().map(|c| c.1).collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    if numbers.len() == changed.len() {
+        return None;
+    }
+    let and = |names: Vec<&str>| match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.join(""),
+    };
+    let sets: Vec<String> = numbers
+        .iter()
+        .map(|&n| changed.iter().filter(|c| c.1 == n).map(|c| c.0.as_str()).collect::<Vec<_>>())
+        .filter(|names| names.len() > 1)
+        .map(and)
+        .collect();
+    let (first, rest) = sets.split_first()?;
+    let others: String = rest.iter().map(|s| format!(", as do {s}")).collect();
+    let mirror =
+        if sets.iter().any(|s| s.contains("balance")) { "; the balance mirrors the seat advantage" } else { "" };
+    Some(format!(
+        "They come to {} separate change{}: {first} move together{others}, one change seen in several figures (their differences across deal groups correlate by {TOGETHER} or more in size{mirror}).",
+        numbers.len(),
+        if numbers.len() == 1 { "" } else { "s" }
+    ))
+}
+
 /// Every figure of A against B, Holm-corrected over all of them; each judged against its
 /// smallest effect that matters (`spec.min_effects` over [`min_effect`]).
 pub fn differences(
@@ -192,31 +229,35 @@ pub fn differences(
     spec: &VersusSpec,
     rate_measures: &[String],
 ) -> Vec<Difference> {
-    let mut rows: Vec<(String, Option<String>, f64, Estimate, f64, usize)> = Vec::new();
-    for FigureEffect { figure, base, effect, p, groups } in figure_effects(a, b) {
-        rows.push((figure, None, base, effect, p, groups));
-    }
+    // Each figure, with the strategy it belongs to where it is one strategy's.
+    let mut rows: Vec<(Option<String>, FigureEffect)> = figure_effects(a, b).into_iter().map(|f| (None, f)).collect();
     // Each strategy seated under both, by name: its score and its win rate per unit.
     for (x, (name, _)) in a.strategies.iter().enumerate() {
         let Some(y) = b.strategies.iter().position(|(n, _)| n == name) else { continue };
         let score_a: Vec<f64> = a.score_per_unit(x).collect();
         let score_b: Vec<f64> = b.score_per_unit(y).collect();
-        if let Some((base, effect, p)) = paired_mean(&score_a, &score_b) {
-            rows.push(("score".into(), Some(name.clone()), base, effect, p, score_a.len().min(score_b.len())));
-        }
         let (win_a, win_b) = (a.win_rate_per_group(x), b.win_rate_per_group(y));
-        if let Some((base, effect, p)) = paired_mean(&win_a, &win_b) {
-            rows.push(("win_rate".into(), Some(name.clone()), base, effect, p, win_a.len().min(win_b.len())));
+        for (figure, found) in
+            [("score", paired_mean_series(&score_a, &score_b)), ("win_rate", paired_mean_series(&win_a, &win_b))]
+        {
+            if let Some((base, effect, p, series)) = found {
+                let groups = series.len();
+                rows.push((
+                    Some(name.clone()),
+                    FigureEffect { figure: figure.into(), base, effect, p, groups, series },
+                ));
+            }
         }
     }
     let stakes = {
         let per: Vec<f64> = (0..a.strategies.len()).flat_map(|x| a.score_per_unit(x)).map(f64::abs).collect();
         if per.is_empty() { 0.0 } else { per.iter().sum::<f64>() / per.len() as f64 }
     };
-    let corrected = holm(&rows.iter().map(|r| r.4).collect::<Vec<_>>());
-    rows.into_iter()
+    let corrected = holm(&rows.iter().map(|r| r.1.p).collect::<Vec<_>>());
+    let mut rows: Vec<Difference> = rows
+        .into_iter()
         .zip(corrected)
-        .map(|((figure, strategy, base, difference, p, groups), p_holm)| {
+        .map(|((strategy, FigureEffect { figure, base, effect: difference, p, groups, series }), p_holm)| {
             let b = base + difference.mean;
             let given = spec.min_effects.iter().rev().find(|(name, _)| {
                 *name == figure || strategy.as_ref().is_some_and(|s| *name == format!("{figure}:{s}"))
@@ -231,9 +272,94 @@ pub fn differences(
             } else {
                 Verdict::Undecided
             };
-            Difference { figure, strategy, a: base, b, difference, p, p_holm, min_effect: min, verdict, groups }
+            Difference {
+                figure,
+                strategy,
+                a: base,
+                b,
+                difference,
+                p,
+                p_holm,
+                min_effect: min,
+                verdict,
+                groups,
+                series,
+                change: 0,
+            }
         })
-        .collect()
+        .collect();
+    group_changes(&mut rows);
+    rows
+}
+
+/// How strongly two changed figures' differences must correlate across deal groups (in
+/// size, either sign) to count as one change: a rule that makes more rounds end in a fold
+/// moves the fold rate and the showdown rate together, one change seen twice.
+pub const TOGETHER: f64 = 0.7;
+
+/// Fewest deal groups two series share before their correlation links them.
+const TOGETHER_GROUPS: usize = 10;
+
+/// Pearson's correlation of two series over the groups both hold; `None` on too few
+/// groups or a series without spread.
+pub fn correlation(x: &[f64], y: &[f64]) -> Option<f64> {
+    let n = x.len().min(y.len());
+    if n < TOGETHER_GROUPS {
+        return None;
+    }
+    let (x, y) = (&x[..n], &y[..n]);
+    let (mx, my) = (x.iter().sum::<f64>() / n as f64, y.iter().sum::<f64>() / n as f64);
+    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
+    for (a, b) in x.iter().zip(y) {
+        let (dx, dy) = (a - mx, b - my);
+        sxy += dx * dy;
+        sxx += dx * dx;
+        syy += dy * dy;
+    }
+    (sxx > 0.0 && syy > 0.0).then(|| sxy / (sxx * syy).sqrt())
+}
+
+/// Numbers the changed figures' separate changes: two changed figures whose differences
+/// correlate across deal groups by at least [`TOGETHER`] in size share a change, as do the
+/// seat advantage and the balance, and so does a chain of such pairs. Changes are numbered from 1 in the rows' order; every
+/// figure not changed gets 0.
+pub fn group_changes(rows: &mut [Difference]) {
+    let changed: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].verdict == Verdict::Changed).collect();
+    let mut root: Vec<usize> = (0..rows.len()).collect();
+    fn find(root: &mut [usize], mut i: usize) -> usize {
+        while root[i] != i {
+            root[i] = root[root[i]];
+            i = root[i];
+        }
+        i
+    }
+    // The balance is one minus the seat advantage: one figure read two ways.
+    let mirrored = |a: &Difference, b: &Difference| {
+        let (x, y) = (a.figure.as_str(), b.figure.as_str());
+        matches!((x, y), ("seat_advantage", "balance") | ("balance", "seat_advantage"))
+    };
+    for (k, &i) in changed.iter().enumerate() {
+        for &j in &changed[k + 1..] {
+            let together = correlation(&rows[i].series, &rows[j].series).is_some_and(|r| r.abs() >= TOGETHER);
+            if together || mirrored(&rows[i], &rows[j]) {
+                let (ri, rj) = (find(&mut root, i), find(&mut root, j));
+                root[ri.max(rj)] = ri.min(rj);
+            }
+        }
+    }
+    let mut number = vec![0; rows.len()];
+    let mut next = 0;
+    for &i in &changed {
+        let r = find(&mut root, i);
+        if number[r] == 0 {
+            next += 1;
+            number[r] = next;
+        }
+        number[i] = number[r];
+    }
+    for (row, n) in rows.iter_mut().zip(number) {
+        row.change = n;
+    }
 }
 
 /// A figure's name with its strategy: `score:greedy`.
@@ -260,6 +386,7 @@ pub fn versus_table(rows: &[Difference]) -> Table {
         .with("min_effect", float(&|r| r.min_effect))
         .with("groups", Values::Int(rows.iter().map(|r| r.groups as i64).collect()))
         .with("verdict", Values::Text(rows.iter().map(|r| r.verdict.word().to_string()).collect()))
+        .with("change", Values::Int(rows.iter().map(|r| r.change as i64).collect()))
 }
 
 /// Parses `--min-effect NAME=VALUE` (a figure, `score`, `win_rate`, or one strategy's
@@ -483,6 +610,61 @@ mod tests {
             said.iter().any(|w| w.starts_with("random is at least 0.5000 from optimal [0.3000, 0.7000]")),
             "{said:?}"
         );
+    }
+
+    /// Figures whose differences move together across deal groups are one change; a figure
+    /// moving on its own, or one not changed, is not joined to them.
+    #[test]
+    fn figures_that_move_together_are_one_change() {
+        // A planted effect per group (a rule ending some rounds in a fold) seen by three
+        // figures, and a figure driven by other noise.
+        let effect: Vec<f64> = (0..40).map(|g| ((g * 7919) % 13) as f64 - 6.0).collect();
+        let noise: Vec<f64> = (0..40).map(|g| ((g * 104_729) % 11) as f64 - 5.0).collect();
+        let row = |figure: &str, series: Vec<f64>, verdict: Verdict| Difference {
+            figure: figure.into(),
+            strategy: None,
+            a: 0.0,
+            b: 0.0,
+            difference: Estimate { mean: 0.0, lo: 0.0, hi: 0.0 },
+            p: 0.0,
+            p_holm: 0.0,
+            min_effect: 0.0,
+            verdict,
+            groups: series.len(),
+            series,
+            change: 7,
+        };
+        let mut rows = vec![
+            row("fold_rate_r2", effect.clone(), Verdict::Changed),
+            row("length_mean", noise.clone(), Verdict::Changed),
+            // The showdown rate falls as folds rise: correlated with the opposite sign.
+            row("showdown_rate", effect.iter().map(|e| -0.9 * e + 0.1).collect(), Verdict::Changed),
+            row("completion", effect.clone(), Verdict::Undecided),
+            // The same effect under a little noise of its own.
+            row("pot", effect.iter().zip(&noise).map(|(e, n)| -e + 0.2 * n).collect(), Verdict::Changed),
+            row("seat_advantage", Vec::new(), Verdict::Changed),
+            row("balance", Vec::new(), Verdict::Changed),
+        ];
+        group_changes(&mut rows);
+        let changes: Vec<usize> = rows.iter().map(|r| r.change).collect();
+        assert_eq!(changes, [1, 2, 1, 0, 1, 3, 3]);
+        assert!(correlation(&effect, &noise).unwrap().abs() < TOGETHER);
+        assert_eq!(correlation(&effect[..9], &effect[..9]), None, "too few groups link nothing");
+        let named: Vec<(String, usize)> =
+            rows.iter().filter(|r| r.change > 0).map(|r| (format!("`{}`", r.figure), r.change)).collect();
+        assert_eq!(
+            together_words(&named).unwrap(),
+            "They come to 3 separate changes: `fold_rate_r2`, `showdown_rate` and `pot` move together, as do \
+             `seat_advantage` and `balance`, one change seen in several figures (their differences across deal \
+             groups correlate by 0.7 or more in size; the balance mirrors the seat advantage)."
+        );
+        let two = [("a".to_string(), 1), ("b".to_string(), 1), ("c".to_string(), 2), ("d".to_string(), 2)];
+        assert_eq!(
+            together_words(&two).unwrap(),
+            "They come to 2 separate changes: a and b move together, as do c and d, one change seen in several \
+             figures (their differences across deal groups correlate by 0.7 or more in size)."
+        );
+        assert_eq!(together_words(&named[1..2]), None, "one change alone says nothing");
     }
 
     #[test]

@@ -1082,11 +1082,13 @@ fn versus_and_calibration_sections_say_what_their_verdicts_rest_on() {
         "{md}"
     );
     let table = std::fs::read_to_string(v.join("versus.csv")).unwrap();
-    let open = table.lines().filter(|l| l.ends_with(",changed") || l.ends_with(",undecided")).count();
+    let verdict = table.lines().next().unwrap().split(',').position(|c| c == "verdict").unwrap();
+    let is = |line: &str, v: &str| line.split(',').nth(verdict) == Some(v);
+    let open = table.lines().filter(|l| is(l, "changed") || is(l, "undecided")).count();
     assert!(md.contains(&format!("largest of the {open} changed or undecided figures")), "{open}: {md}");
     // A strategy's changed figure reads as its own, in the score's units.
     let mut owned = 0;
-    for line in table.lines().filter(|l| l.ends_with(",changed")) {
+    for line in table.lines().filter(|l| is(l, "changed")) {
         let cells: Vec<&str> = line.split(',').collect();
         if cells[0] == "score" && !cells[1].is_empty() {
             assert!(md.contains(&format!("- `{}`'s score (chips per hand) ", cells[1])), "{line}: {md}");

@@ -5,8 +5,8 @@ use crate::common::*;
 
 const FILE: &str = "versus";
 
-/// The `versus` table's rows as (figure:strategy, verdict, difference, lo, hi).
-fn verdicts(dir: &std::path::Path) -> Vec<(String, String, f64, f64, f64)> {
+/// The `versus` table's rows as (figure:strategy, verdict, difference, lo, hi, change).
+fn verdicts(dir: &std::path::Path) -> Vec<(String, String, f64, f64, f64, i64)> {
     let mut reader = csv::Reader::from_path(dir.join("versus.csv")).unwrap();
     let header = reader.headers().unwrap().clone();
     let at = |name: &str| header.iter().position(|h| h == name).unwrap();
@@ -20,7 +20,15 @@ fn verdicts(dir: &std::path::Path) -> Vec<(String, String, f64, f64, f64)> {
                 format!("{}:{}", &r[at("figure")], &r[at("strategy")])
             };
             let float = |c: &str| r[at(c)].parse::<f64>().unwrap_or(f64::NAN);
-            (name, r[at("verdict")].to_string(), float("difference"), float("difference_lo"), float("difference_hi"))
+            let change = r[at("change")].parse().unwrap();
+            (
+                name,
+                r[at("verdict")].to_string(),
+                float("difference"),
+                float("difference_lo"),
+                float("difference_hi"),
+                change,
+            )
         })
         .collect()
 }
@@ -50,6 +58,21 @@ fn a_rule_that_lengthens_units_is_found_and_identical_rules_change_nothing() {
     // A match always has a winner under both: completion cannot move.
     assert_eq!(row("completion").1, "unchanged");
     assert!(rows.iter().any(|r| r.0 == "score:value") && rows.iter().any(|r| r.0 == "win_rate:random"));
+    // One effect seen in several figures is one change: two strategies' scores and win
+    // rates move as one; the length moves on its own; an unchanged figure is in none.
+    let of = |name: &str| row(name).5;
+    assert!(of("score:value") > 0, "{rows:?}");
+    for name in ["win_rate:value", "score:random", "win_rate:random"] {
+        assert_eq!(of(name), of("score:value"), "{rows:?}");
+    }
+    assert!(of("length_mean") > 0 && of("length_mean") != of("score:value"), "{rows:?}");
+    assert_eq!(of("completion"), 0);
+    let separate = rows.iter().map(|r| r.5).max().unwrap();
+    assert!(
+        text.contains(&format!("They come to {separate} separate changes: "))
+            && text.contains("value's score, value's win_rate, random's score and random's win_rate"),
+        "{text}"
+    );
     // The same rules in two files: the same play, so every difference is exactly 0.
     let same = dir.join("same");
     let o = draftsim(
@@ -68,6 +91,8 @@ fn a_rule_that_lengthens_units_is_found_and_identical_rules_change_nothing() {
     assert!(o.status.success(), "{}", stderr(&o));
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
     assert!(md.contains("**Verdict:** B changes") && md.contains("- Mean decisions per unit rises from"), "{md}");
+    assert!(md.contains(&format!("They come to {separate} separate changes: ")), "{md}");
+    assert!(md.contains(&format!(" figures, {separate} separate; the largest change")), "{md}");
     // What B changed, as the command said it.
     assert!(md.contains("B differs from A in: `games = 1 -> 3`."), "{md}");
     assert!(report.join("1-versus.svg").exists());
