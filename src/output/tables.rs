@@ -181,6 +181,17 @@ pub fn run_tables(tally: &Tally, strategies: &[String], measures: &Measures) -> 
         for h in histograms {
             let counts = by_strategy.iter().flat_map(|c| c.bins[h.offset..h.offset + h.bins.len()].iter());
             t = t.with(&h.key, ints(counts.map(|&v| v as i64)));
+            // Each bin's share of every strategy's counts together, over deal groups (the
+            // same on each strategy's row): a deal's seatings deal alike, so an interval
+            // over single counts would be too narrow.
+            let shares: Vec<Option<crate::stats::Estimate>> =
+                (h.offset..h.offset + h.bins.len()).map(|b| tally.bin_share(b)).collect();
+            let side = |f: fn(&crate::stats::Estimate) -> f64| {
+                let per_bin: Vec<f64> = shares.iter().map(|e| e.as_ref().map_or(f64::NAN, f)).collect();
+                Values::Float(strategies.iter().flat_map(|_| per_bin.iter().copied()).collect())
+            };
+            t = t.with(&format!("{}_share_lo", h.key), side(|e| e.lo));
+            t = t.with(&format!("{}_share_hi", h.key), side(|e| e.hi));
         }
         tables.push(t);
     }

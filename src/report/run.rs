@@ -483,11 +483,19 @@ pub(super) fn histogram_section(
     histograms: &[&crate::sim::Histogram],
 ) -> Result<(), Error> {
     let bin_column = histograms[0].bin_column.as_str();
+    // The first histogram's shares over deal groups, the same on each strategy's row
+    // (absent from tables written before they were counted).
+    let grouped = [format!("{}_share_lo", histograms[0].key), format!("{}_share_hi", histograms[0].key)];
+    let has_grouped = grouped.iter().all(|c| table.column(c).is_ok());
+    let mut aggs: Vec<Expr> = histograms.iter().map(|h| col(h.key.as_str()).sum()).collect();
+    if has_grouped {
+        aggs.extend(grouped.iter().map(|c| col(c.as_str()).first()));
+    }
     let agg = table
         .clone()
         .lazy()
         .group_by_stable([col(bin_column)])
-        .agg(histograms.iter().map(|h| col(h.key.as_str()).sum()).collect::<Vec<_>>())
+        .agg(aggs)
         .collect()
         .map_err(|e| table_error(&histograms[0].table, e))?;
     let names = texts(&agg, bin_column)?;
@@ -544,12 +552,37 @@ pub(super) fn histogram_section(
     // A category disagrees only where the counts show it: a higher one surely more common
     // (their 95% intervals apart), not a rank swapped by noise.
     let n = totals[0].max(0.0) as u64;
-    let interval: Vec<crate::stats::Estimate> = finished.iter().map(|&c| crate::stats::wilson(c, n)).collect();
+    // Over deal groups (every seating of a deal one observation) where the table has it;
+    // a category too rare or too common for that, by Wilson over single hands.
+    let (lo, hi) = match has_grouped {
+        true => (floats(&agg, &grouped[0])?, floats(&agg, &grouped[1])?),
+        false => (vec![f64::NAN; names.len()], vec![f64::NAN; names.len()]),
+    };
+    let by_hand: Vec<usize> = (0..names.len()).filter(|&i| lo[i].is_nan() || hi[i].is_nan()).collect();
+    let interval: Vec<crate::stats::Estimate> = (0..names.len())
+        .map(|i| match by_hand.contains(&i) {
+            true => crate::stats::wilson(finished[i], n),
+            false => crate::stats::Estimate { mean: share_f[i], lo: lo[i], hi: hi[i] },
+        })
+        .collect();
     let surely_more = |a: usize, b: usize| interval[a].lo > interval[b].hi;
+    let wilson = format!(
+        "Wilson over {} observations, each hand one: hands of one deal's seatings are alike, so these intervals are narrower than intervals over deal groups would be",
+        thousands(n as f64)
+    );
+    let how = if by_hand.len() == names.len() {
+        wilson
+    } else if by_hand.is_empty() {
+        "over deal groups, every seating of a deal one observation".to_string()
+    } else {
+        format!(
+            "over deal groups, every seating of a deal one observation; for {}, too rare or too common for that, {wilson}",
+            by_hand.iter().map(|&i| format!("`{}`", names[i])).collect::<Vec<_>>().join(", ")
+        )
+    };
     let _ = writeln!(
         md,
-        "Ranking by rarity against the standard ranking (1 = lowest hand); a category is flagged where a higher one is surely more common, or a lower one surely rarer (95% intervals apart, Wilson over {} observations, each hand one: hands of one deal's seatings are alike, so these intervals are narrower than intervals over deal groups would be):\n\n| {bin_column} | {} share (95% interval) | {} share | standard rank | rank by rarity | |\n|---|---:|---:|---:|---:|---|",
-        thousands(n as f64),
+        "Ranking by rarity against the standard ranking (1 = lowest hand); a category is flagged where a higher one is surely more common, or a lower one surely rarer (95% intervals apart, {how}):\n\n| {bin_column} | {} share (95% interval) | {} share | standard rank | rank by rarity | |\n|---|---:|---:|---:|---:|---|",
         histograms[0].key.replace('_', " "),
         histograms.get(1).map_or("-".to_string(), |h| h.key.replace('_', " "))
     );
@@ -666,6 +699,28 @@ mod tests {
         assert!(md.contains("Every category disagrees"), "{md}");
         let (_, md) = flagged([500.0, 150.0, 100.0, 250.0]);
         assert!(!md.contains("Every category disagrees"), "{md}");
+        // Intervals over deal groups where the table has them: wider ones (a deal's
+        // seatings alike) take back the flags single hands would raise; a category without
+        // one keeps Wilson's, and is named.
+        let table = df!(
+            "category" => bins,
+            "finished" => [500.0, 150.0, 100.0, 250.0],
+            "finished_share_lo" => [0.40, 0.05, 0.02, f64::NAN],
+            "finished_share_hi" => [0.60, 0.25, 0.18, f64::NAN]
+        )
+        .unwrap();
+        let mut md = String::new();
+        super::histogram_section(&mut md, &table, &out, "h", &[&h]).unwrap();
+        assert!(md.contains("| mid | 0.1500 [0.0500, 0.2500] |"), "{md}");
+        assert!(md.contains("95% intervals apart, over deal groups, every seating of a deal one observation; for `top`, too rare or too common for that, Wilson over 1,000 observations"), "{md}");
+        // Over single hands mid, high and top were flagged; now top is surely commoner
+        // than high alone, not than mid.
+        let flagged: Vec<&str> = md.lines().filter(|l| l.contains("disagrees")).collect();
+        assert_eq!(flagged.len(), 2, "{md}");
+        assert!(
+            flagged[1].starts_with("| top |") && flagged[1].ends_with("commoner than lower-ranked `high` |"),
+            "{md}"
+        );
     }
 
     #[test]

@@ -422,6 +422,11 @@ fn run_deals<G: Game>(
     let group_rows = n_strat + players + 1;
     // One deal group's sums per row.
     let mut sums = GroupRows::new(measures, instances);
+    // One deal group's count in each histogram bin, every seat together, and each
+    // histogram's bins.
+    let mut group_bins = vec![0i64; shape.bins];
+    let histograms: Vec<std::ops::Range<usize>> =
+        measures.histograms.iter().map(|h| h.offset..h.offset + h.bins.len()).collect();
     for deal in deals {
         // Read each deal, not only each batch: a batch of slow bots can take minutes.
         if interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
@@ -452,6 +457,9 @@ fn run_deals<G: Game>(
                 let x = lineup.entry_strategy[entry];
                 tally.add_seat(x, s, r);
                 sums.add([x, n_strat + s], r);
+                for (b, count) in r.observed(shape.bins) {
+                    group_bins[b] += i64::from(count);
+                }
                 if mode == Mode::Rows {
                     rows.push(RoundRow { round, seat: s as u8, strategy: x as u16, result: *r });
                 }
@@ -486,6 +494,10 @@ fn run_deals<G: Game>(
             tally.add_seat_group(s, sums.score[row], sums.share[row], sums.ratios(row));
         }
         tally.seat_shares.add(&sums.share[n_strat..n_strat + players]);
+        if !histograms.is_empty() {
+            tally.add_bin_group(&group_bins, &histograms);
+            group_bins.fill(0);
+        }
         let keep = (mode == Mode::DealGroups).then(|| {
             // Each seat's win-share units, which the seat rows already sum, for the seat figures.
             health[health::slot::SEAT_SHARES..][..players].copy_from_slice(&sums.share[n_strat..n_strat + players]);

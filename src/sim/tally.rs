@@ -374,6 +374,11 @@ pub struct Tally {
     /// when this is every group of the run.
     #[serde(default)]
     pub card_groups: u64,
+    /// Per histogram bin, every seat together: the bin's count (a) and its histogram's
+    /// count (b) summed over each deal group, for a bin's share with an interval over deal
+    /// groups (empty in tallies written before they were counted).
+    #[serde(default)]
+    pub bin_groups: Vec<RatioSums>,
     /// The health card's counts.
     #[serde(default)]
     pub health: super::HealthSums,
@@ -411,6 +416,7 @@ impl Tally {
             cards: Vec::new(),
             card_group_sums: Vec::new(),
             card_groups: 0,
+            bin_groups: vec![RatioSums::default(); measures.shape().bins],
             health: super::HealthSums::default(),
             score_bounds: measures.score.bounds,
         }
@@ -601,6 +607,7 @@ impl Tally {
             self.card_group_sums.iter_mut().zip(&o.card_group_sums).for_each(|(a, b)| a.merge(b));
         }
         self.card_groups += o.card_groups;
+        self.bin_groups.iter_mut().zip(&o.bin_groups).for_each(|(a, b)| a.merge(b));
         self.health.merge(&o.health);
         if o.instances.iter().any(|&i| i != 0) {
             self.instances.clone_from(&o.instances);
@@ -686,6 +693,25 @@ impl Tally {
         let sums = self.measure_groups.get(x * per + index).filter(|_| index < per);
         // Only group sums from every shard (see `grouped_win_rate`).
         grouped_measure(self.strategy(x).measure(m), sums.filter(|g| g.groups == self.groups[x].groups), m)
+    }
+
+    /// Adds one deal group's bin counts, every seat together (`counts`: each bin's count in
+    /// the group), to each bin's share of its histogram (`histograms`: each one's bins).
+    pub(crate) fn add_bin_group(&mut self, counts: &[i64], histograms: &[std::ops::Range<usize>]) {
+        for bins in histograms {
+            let total = counts[bins.clone()].iter().sum();
+            for (sums, &count) in self.bin_groups[bins.clone()].iter_mut().zip(&counts[bins.clone()]) {
+                sums.add(count, total);
+            }
+        }
+    }
+
+    /// Bin `bin`'s share of its histogram's counts, every strategy together, with a 95%
+    /// interval over deal groups: `None` where a merged shard did not count it, or where
+    /// the groups are too few or the bin too rare or too common for a t interval.
+    pub fn bin_share(&self, bin: usize) -> Option<stats::Estimate> {
+        let sums = self.bin_groups.get(bin).filter(|g| g.groups == self.deal_groups())?;
+        sums.ratio(true).map(|e| stats::Bounds::between(0.0, 1.0).clamp(e))
     }
 
     /// Deal groups the run played (every strategy has a sum for each).

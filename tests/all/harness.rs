@@ -439,6 +439,53 @@ fn card_intervals_over_deal_groups_cover_where_unit_intervals_are_too_narrow() {
     assert!((1.2..1.36).contains(&ratio), "grouped / Wilson half-width {ratio}");
 }
 
+/// A planted hand category: a deal is hot or cold, a coin's toss; on a hot deal each seat
+/// finishes with the `high` category with chance 0.9, on a cold one 0.1, else `low`. The
+/// true share of `high` is 0.5, and the hands of one deal's seatings are correlated.
+fn hot_hand(deal_seed: u64, bot_seed: u64, _: &[usize], out: &mut RoundResult) {
+    let hot = Xoshiro256PlusPlus::seed_from_u64(deal_seed).random::<u64>() & 1 == 1;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(bot_seed);
+    for seat in 0..2 {
+        let high = rng.random::<f64>() < if hot { 0.9 } else { 0.1 };
+        out.seats[seat].observe(0, usize::from(high));
+    }
+    award(out, 0);
+}
+
+#[test]
+fn hand_category_shares_over_deal_groups_cover_where_wilson_is_too_narrow() {
+    // Four hands a deal group (two seatings, two seats) under one deal, any two of them
+    // with covariance 0.16: the group's mean has variance 0.73/4 against 0.25/4 for
+    // independent hands, so Wilson over hands is about 1.71x too narrow and covers about
+    // 0.75.
+    let mut game = Planted::new(hot_hand, &[]);
+    let bins = draftsim::sim::Bins::new("categories", "category", ["low", "high"]).ranked();
+    game.measures.histograms = vec![bins.histogram("finished", 0, "hands")];
+    let lineup = Lineup::new(&["first".to_string(), "second".to_string()]);
+    let runs = 400;
+    let (mut covered, mut wilson_covered, mut grouped_width, mut wilson_width) = (0u32, 0u32, 0.0, 0.0);
+    for seed in 0..runs {
+        let p = Plan { seed, rounds: 2_000, rotate: true, shard: None, until_ci: None, cards: false };
+        let t = sim::run(&game, &lineup, &p, Mode::Tally, None, |_, _| Ok(())).unwrap();
+        let grouped = t.bin_share(1).expect("every group counted, and high is common");
+        let counts = t.total();
+        let (high, hands) = (counts.bins[1] as f64, (counts.bins[0] + counts.bins[1]) as u64);
+        assert_eq!(hands, 4_000);
+        assert!((grouped.mean - high / hands as f64).abs() < 1e-12, "the share is the counts'");
+        let wilson = draftsim::stats::wilson(high, hands);
+        covered += u32::from(grouped.contains(0.5));
+        wilson_covered += u32::from(wilson.contains(0.5));
+        grouped_width += grouped.half_width();
+        wilson_width += wilson.half_width();
+    }
+    let rate = |c: u32| c as f64 / runs as f64;
+    // 400 runs: a binomial sd of 0.011 around 0.95.
+    assert!((0.92..=0.975).contains(&rate(covered)), "coverage over groups {}", rate(covered));
+    assert!(rate(wilson_covered) < 0.85, "Wilson over hands covers {}", rate(wilson_covered));
+    let ratio = grouped_width / wilson_width;
+    assert!((1.6..1.82).contains(&ratio), "grouped / Wilson half-width {ratio}");
+}
+
 /// A planted game with deal luck shared by the rotations: each deal makes one seat lucky;
 /// lineup entry 0 wins 90% of rounds from the lucky seat and 30% from the other. With
 /// seats rotated every deal puts entry 0 in both, so its true win rate is 0.6 and the

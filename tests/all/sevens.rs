@@ -332,7 +332,10 @@ fn the_whole_harness_works_for_sevens() {
     }
     assert!(!header.contains("wild_win_rate"));
     let totals = std::fs::read_to_string(dir.join("whole/totals.csv")).unwrap();
-    assert!(totals.starts_with("strategy,total,hands,winning_hands"), "{totals}");
+    assert!(
+        totals.starts_with("strategy,total,hands,hands_share_lo,hands_share_hi,winning_hands,winning_hands_share_lo"),
+        "{totals}"
+    );
     assert!(!dir.join("whole/picks.csv").exists());
     for i in 0..3 {
         let shard = format!("{i}/3");
