@@ -128,9 +128,7 @@ pub(super) fn versus_section(
     // Figures that move together are one change seen several times (`change` numbers them).
     let separate = match change {
         Some(c) => {
-            let mut numbers: Vec<u64> = changed.iter().map(|&i| c[i] as u64).collect();
-            numbers.sort_unstable();
-            numbers.dedup();
+            let numbers = crate::study::versus::changes(changed.iter().map(|&i| c[i] as usize));
             if numbers.len() < changed.len() { format!(", {} separate", numbers.len()) } else { String::new() }
         }
         None => String::new(),

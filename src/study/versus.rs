@@ -189,14 +189,20 @@ pub fn alike_words(named: &[String], differences: &[f64]) -> String {
     }
 }
 
+/// The separate changes among these change numbers, in order, each once.
+pub fn changes(numbers: impl IntoIterator<Item = usize>) -> Vec<usize> {
+    let mut numbers: Vec<usize> = numbers.into_iter().collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    numbers
+}
+
 /// The changed figures' separate changes in words (`changed`: each changed figure's name
 /// as the reader sees it, with its change's number), or `None` where each figure is a
 /// change of its own: "They come to 2 separate changes: a and b move together, one change
 /// seen in several figures (...)".
 pub fn together_words(changed: &[(String, usize)]) -> Option<String> {
-    let mut numbers: Vec<usize> = changed.iter().map(|c| c.1).collect();
-    numbers.sort_unstable();
-    numbers.dedup();
+    let numbers = changes(changed.iter().map(|c| c.1));
     if numbers.len() == changed.len() {
         return None;
     }
