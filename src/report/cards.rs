@@ -16,16 +16,6 @@ pub(super) fn ranks(values: &[f64], better: impl Fn(f64, f64) -> std::cmp::Order
     out
 }
 
-/// Pearson correlation (of ranks: Spearman's).
-pub(super) fn correlation(a: &[f64], b: &[f64]) -> f64 {
-    let n = a.len() as f64;
-    let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
-    let cov: f64 = a.iter().zip(b).map(|(x, y)| (x - ma) * (y - mb)).sum();
-    let va: f64 = a.iter().map(|x| (x - ma).powi(2)).sum();
-    let vb: f64 = b.iter().map(|y| (y - mb).powi(2)).sum();
-    cov / (va * vb).sqrt()
-}
-
 pub(super) fn cards_section(
     page: &mut Page,
     cards: &DataFrame,
@@ -79,7 +69,8 @@ pub(super) fn cards_section(
             )?;
             let pick_rank = ranks(&x, |a, b| a.total_cmp(&b));
             let win_rank = ranks(&y, |a, b| b.total_cmp(&a));
-            let rho = correlation(&pick_rank, &win_rank);
+            // Pearson's of ranks: Spearman's (undefined, NaN, where every rank ties).
+            let rho = crate::stats::correlation(&pick_rank, &win_rank).unwrap_or(f64::NAN);
             correlations.push(format!("{} {rho:.2}", short_name(s)));
             image(
                 md,

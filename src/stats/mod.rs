@@ -92,6 +92,22 @@ impl std::fmt::Display for Bounds {
 /// The 97.5% quantile of the standard normal.
 pub const Z95: f64 = 1.959_963_984_540_054;
 
+/// Pearson's correlation of two series over the length both hold; `None` where either
+/// has no spread.
+pub fn correlation(x: &[f64], y: &[f64]) -> Option<f64> {
+    let n = x.len().min(y.len());
+    let (x, y) = (&x[..n], &y[..n]);
+    let (mx, my) = (x.iter().sum::<f64>() / n as f64, y.iter().sum::<f64>() / n as f64);
+    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
+    for (a, b) in x.iter().zip(y) {
+        let (dx, dy) = (a - mx, b - my);
+        sxy += dx * dy;
+        sxx += dx * dx;
+        syy += dy * dy;
+    }
+    (sxx > 0.0 && syy > 0.0).then(|| sxy / (sxx * syy).sqrt())
+}
+
 /// Wilson score 95% interval for `successes` out of `n` (successes may be fractional,
 /// as with split pots).
 pub fn wilson(successes: f64, n: u64) -> Estimate {

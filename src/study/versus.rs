@@ -309,26 +309,13 @@ const TOGETHER_GROUPS: usize = 10;
 /// Pearson's correlation of two series over the groups both hold; `None` on too few
 /// groups or a series without spread.
 pub fn correlation(x: &[f64], y: &[f64]) -> Option<f64> {
-    let n = x.len().min(y.len());
-    if n < TOGETHER_GROUPS {
-        return None;
-    }
-    let (x, y) = (&x[..n], &y[..n]);
-    let (mx, my) = (x.iter().sum::<f64>() / n as f64, y.iter().sum::<f64>() / n as f64);
-    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
-    for (a, b) in x.iter().zip(y) {
-        let (dx, dy) = (a - mx, b - my);
-        sxy += dx * dy;
-        sxx += dx * dx;
-        syy += dy * dy;
-    }
-    (sxx > 0.0 && syy > 0.0).then(|| sxy / (sxx * syy).sqrt())
+    (x.len().min(y.len()) >= TOGETHER_GROUPS).then(|| crate::stats::correlation(x, y)).flatten()
 }
 
 /// Numbers the changed figures' separate changes: two changed figures whose differences
 /// correlate across deal groups by at least [`TOGETHER`] in size share a change, as do the
-/// seat advantage and the balance, and so does a chain of such pairs. Changes are numbered from 1 in the rows' order; every
-/// figure not changed gets 0.
+/// seat advantage and the balance, and so does a chain of such pairs. Changes are numbered
+/// from 1 in the rows' order; every figure not changed gets 0.
 pub fn group_changes(rows: &mut [Difference]) {
     let changed: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].verdict == Verdict::Changed).collect();
     let mut root: Vec<usize> = (0..rows.len()).collect();
