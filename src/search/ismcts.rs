@@ -240,7 +240,7 @@ impl<F: Forward> Ismcts<F> {
         self.types = [0; MAX_SEATS];
         // A forced move needs no search (the legal moves are the seat's to know).
         F::determinize(rules, obs, &mut rng, &mut self.world);
-        self.world.legal(rules, &mut self.legal);
+        self.own_moves(rules);
         if self.legal.len() == 1 {
             self.note = SearchNote { seat, iterations: 0, visits: 0, choices: 1, ..SearchNote::default() };
             return self.legal[0];
@@ -267,7 +267,7 @@ impl<F: Forward> Ismcts<F> {
     /// first, which decides most choices at tiny budgets).
     fn choose(&mut self, rules: &F::Variant, seat: usize, obs: &F::Obs, rng: &mut BotRng) -> F::Move {
         F::determinize(rules, obs, rng, &mut self.world);
-        self.world.legal(rules, &mut self.legal);
+        self.own_moves(rules);
         let (mut best, mut best_visits, mut best_mean, mut tied) = (0, 0, f64::NEG_INFINITY, 0u32);
         for (i, &m) in self.legal.iter().enumerate() {
             let key = self.world.key(rules, seat, seat, m);
@@ -311,6 +311,15 @@ impl<F: Forward> Ismcts<F> {
             }
         }
         chosen
+    }
+
+    /// The searching seat's moves in this world: the legal ones, narrowed to the game's
+    /// best-rated `menu` where one is set.
+    fn own_moves(&mut self, rules: &F::Variant) {
+        self.world.legal(rules, &mut self.legal);
+        if self.params.menu > 0 {
+            self.world.narrow(rules, self.params.menu as usize, &mut self.legal);
+        }
     }
 
     /// Nodes in the last search's tree, the root included.
@@ -373,7 +382,11 @@ impl<F: Forward> Ismcts<F> {
                 continue;
             }
             tree_moves += 1;
-            self.world.legal(rules, &mut self.legal);
+            if actor == seat {
+                self.own_moves(rules);
+            } else {
+                self.world.legal(rules, &mut self.legal);
+            }
             self.keys.clear();
             for &m in &self.legal {
                 self.keys.push(self.world.key(rules, actor, seat, m));
@@ -672,6 +685,11 @@ mod tests {
             out.clear();
             out.extend(0..4);
         }
+        fn narrow(&self, _: &(), keep: usize, legal: &mut Vec<u8>) {
+            // The toy's own judgement rates the smaller numbers best, wrongly.
+            legal.sort_unstable();
+            legal.truncate(keep);
+        }
         fn apply<S: EventSink<Note>>(&mut self, _: &(), m: u8, _: &mut S, _: &mut RoundResult) -> Result<(), Error> {
             self.picked = Some(m);
             Ok(())
@@ -715,6 +733,7 @@ mod tests {
             particles: 0,
             mismatch: DEFAULT_MISMATCH,
             models: Vec::new(),
+            menu: 0,
         }
     }
 
@@ -731,6 +750,20 @@ mod tests {
         }
         assert_eq!(search.nodes.capacity(), capacity, "a warm search does not grow its arena");
         assert!(search.nodes.len() <= 401);
+    }
+
+    #[test]
+    fn a_menu_weighs_only_the_moves_the_game_rates_best() {
+        // The toy rates 0, 1, 2 best, in that order: a menu of three plays 2, the best of
+        // them; a menu of one plays 0 without searching; no menu plays 3.
+        for (menu, expected, choices) in [(3, 2, 3), (1, 0, 1), (0, 3, 4)] {
+            let mut search: Ismcts<Toy> = Ismcts::new(SearchParams { menu, ..params(400) }, 1, Vec::new(), Vec::new());
+            let mut rng = BotRng::seed_from_u64(11);
+            for _ in 0..10 {
+                assert_eq!(search.decide(&(), 0, &None, &mut rng), expected, "menu {menu}");
+                assert_eq!(search.note(0).choices, choices, "menu {menu}");
+            }
+        }
     }
 
     #[test]

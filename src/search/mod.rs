@@ -113,6 +113,13 @@ pub trait Forward: Clone + Default + Send {
         let _ = rules;
         true
     }
+    /// Narrows `legal`, the seat to move's legal moves as [`Forward::legal`] lists them, to
+    /// the `keep` the game's own judgement rates best, best first: the menu of a search over
+    /// an abstraction of the moves. By default, and at decisions the game does not rate,
+    /// every move stays, in order.
+    fn narrow(&self, rules: &Self::Variant, keep: usize, legal: &mut Vec<Self::Move>) {
+        let _ = (rules, keep, legal);
+    }
     /// The information key of an observation, for the solver and its policies: equal
     /// exactly when the seat cannot tell the decisions apart (or, for a large game, when
     /// its abstraction puts them together). `None` where the game has none.
@@ -400,6 +407,7 @@ impl<F: Forward> OutsideBot<F> {
                     particles: 0,
                     mismatch: params::DEFAULT_MISMATCH,
                     models: Vec::new(),
+                    menu: 0,
                 };
                 Hinter::Search(Box::new(Ismcts::new(params, players, Vec::new(), Vec::new())))
             }

@@ -36,6 +36,8 @@ struct SearchToml {
     mismatch: f64,
     #[serde(default)]
     models: Vec<String>,
+    #[serde(default)]
+    menu: u32,
 }
 
 fn default_mismatch() -> f64 {
@@ -132,6 +134,10 @@ pub struct SearchParams {
     /// weighed by that player's chance of the seat's seen moves, so the worlds kept say
     /// which player each seat most likely is too; in the world, that seat plays as it.
     pub models: Vec<String>,
+    /// At its own decisions in the tree, the most moves the search weighs: the ones the
+    /// game's own judgement rates best ([`super::Forward::narrow`]; 0 = every legal move).
+    /// What a trained policy over a few candidate moves could at best reach.
+    pub menu: u32,
 }
 
 /// What the search bot's rollouts (and, with `opponents = "rollout"` or `worlds`, its model
@@ -293,6 +299,7 @@ impl SearchParams {
             particles: t.particles,
             mismatch: t.mismatch,
             models: t.models,
+            menu: t.menu,
         })
     }
 }
@@ -402,7 +409,8 @@ mod tests {
     #[test]
     fn the_belief_and_policy_keys_default_off_and_refuse_what_cannot_work() {
         let p = parse("rollout = \"tight\"").unwrap();
-        assert_eq!((p.margin, p.depth, p.particles, p.mismatch), (0.0, 0, 0, DEFAULT_MISMATCH));
+        assert_eq!((p.margin, p.depth, p.particles, p.mismatch, p.menu), (0.0, 0, 0, DEFAULT_MISMATCH, 0));
+        assert_eq!(parse("rollout = \"random\"\nmenu = 3").unwrap().menu, 3);
         let p = parse("rollout = \"tight\"\nparticles = 4096\ndepth = 1\nmismatch = 0.001\nmargin = 0.01").unwrap();
         assert_eq!((p.margin, p.depth, p.particles, p.mismatch), (0.01, 1, 4096, 0.001));
         // A random rollout has no move of its own to keep, nor a model to weigh by.

@@ -341,18 +341,40 @@ pub fn own_strength(view: &SeatView<'_>, future_wilds: bool) -> f32 {
     estimate(&o, view.hand, wilds, future)
 }
 
+/// What taking `c` makes of the own hand, as `greedy` judges a pick: the hand with the card,
+/// its wilds as the rules make them now, against the packs still to come.
+fn with_card(view: &SeatView<'_>, o: &Outlook<'_>, c: Card) -> f32 {
+    let wild = &view.variant.rules.wild;
+    let hand = view.hand.union(CardSet::single(c));
+    let wilds = if wild.is_empty() { CardSet::EMPTY } else { wild.wild_cards(hand, None) };
+    estimate(o, hand, wilds, 0)
+}
+
+/// The pack's cards in the order `greedy` rates them, its pick first (ties as
+/// [`best_card`] breaks them), written into `out`; returns how many.
+pub fn ranked_picks(view: &SeatView<'_>, out: &mut [Card; MAX_PACK]) -> usize {
+    let o = outlook(view, Arrivals::for_seat(view));
+    let mut rated = [(0f32, (Rank(0), 0u32), Card::from_index(0)); MAX_PACK];
+    let mut len = 0;
+    for c in view.pack.iter().take(MAX_PACK) {
+        rated[len] = (with_card(view, &o, c), (c.rank(), view.hand.suit_mask(c.suit()).count_ones()), c);
+        len += 1;
+    }
+    rated[..len].sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
+    for (slot, r) in out.iter_mut().zip(&rated[..len]) {
+        *slot = r.2;
+    }
+    len
+}
+
+/// The most cards a pack holds (`pack_size` is at most 7).
+pub const MAX_PACK: usize = 8;
+
 impl ModularBot {
     /// A pick by one of the modules that estimate strengths (all but `random`).
     fn informed_pick(&mut self, view: &SeatView<'_>, module: DraftModule, rng: &mut BotRng) -> PickChoice {
         let o = outlook(view, Arrivals::for_seat(view));
-        let wild = &view.variant.rules.wild;
-        // Wilds as the rules make them of the hand with the card (judged now).
-        let no_wilds = wild.is_empty();
-        let own = |c: Card| {
-            let hand = view.hand.union(CardSet::single(c));
-            let wilds = if no_wilds { CardSet::EMPTY } else { wild.wild_cards(hand, None) };
-            estimate(&o, hand, wilds, 0)
-        };
+        let own = |c: Card| with_card(view, &o, c);
         let mut best = |(card, value): (Card, f32)| {
             self.picked = (view.pack.len() > 1).then_some(value);
             PickChoice::own(card)
@@ -366,9 +388,9 @@ impl ModularBot {
                 if view.pack.len() == 1 || next == view.seat {
                     return best(best_card(view.pack, view.hand, own));
                 }
-                let mut scores = [(Card::from_index(0), 0f32); 8];
+                let mut scores = [(Card::from_index(0), 0f32); MAX_PACK];
                 let mut len = 0;
-                for c in view.pack.iter().take(8) {
+                for c in view.pack.iter().take(MAX_PACK) {
                     scores[len] = (c, own(c));
                     len += 1;
                 }
@@ -434,10 +456,10 @@ fn arrival_chance(arrivals: &Arrivals, hand: CardSet, target: CardSet) -> f32 {
 /// the pack, averaged over hands it may hold. The next seat holds its face-up cards, one
 /// card of each group that went missing from a pack this seat passed it (it was the first
 /// to pick from it), and the rest unseen cards.
-fn denial(view: &SeatView<'_>, next: usize, samples: u32, rng: &mut BotRng) -> [(Card, f32); 8] {
-    let mut out = [(Card::from_index(0), 0f32); 8];
+fn denial(view: &SeatView<'_>, next: usize, samples: u32, rng: &mut BotRng) -> [(Card, f32); MAX_PACK] {
+    let mut out = [(Card::from_index(0), 0f32); MAX_PACK];
     let mut len = 0;
-    for c in view.pack.iter().take(8) {
+    for c in view.pack.iter().take(MAX_PACK) {
         out[len] = (c, 0.0);
         len += 1;
     }
@@ -474,7 +496,7 @@ fn denial(view: &SeatView<'_>, next: usize, samples: u32, rng: &mut BotRng) -> [
             arrivals.push(rest, (pack_size + 1).saturating_sub(view.pick + j) as u32);
         }
         let o = outlook(view, arrivals);
-        let mut vals = [0f32; 8];
+        let mut vals = [0f32; MAX_PACK];
         for (i, &(c, _)) in out[..len].iter().enumerate() {
             let hand = theirs.union(CardSet::single(c));
             vals[i] = estimate(&o, hand, wild.wild_cards(hand, None), 0);

@@ -51,6 +51,16 @@ impl Forward for State {
         }
     }
 
+    /// At a pick, the cards in the order `greedy` rates the hands they make, its pick first;
+    /// bets stay whole.
+    fn narrow(&self, variant: &Variant, keep: usize, legal: &mut Vec<Move>) {
+        let Phase::Pick(s) = self.public.phase else { return };
+        let mut ranked = [Card::from_index(0); MAX_PACK];
+        let n = ranked_picks(&self.view(variant, s as usize, None), &mut ranked);
+        legal.clear();
+        legal.extend(ranked[..n.min(keep)].iter().map(|&c| Move::Pick(PickChoice::own(c))));
+    }
+
     fn explain(&self, _variant: &Variant, bot: &ModularBot) -> Option<String> {
         // Each kind of decision reads its own note: the other kind's is left from before.
         match self.public.phase {
@@ -546,6 +556,45 @@ mod tests {
             bets += usize::from(betting.is_some());
         }
         assert!(bets > 20, "{bets}");
+    }
+
+    /// A narrowed pick lists `greedy`'s pick first and holds legal cards only, as many as
+    /// asked for (or the whole pack); a bet stays whole and in order.
+    #[test]
+    fn narrowing_lists_greedys_pick_first_and_leaves_bets_whole() {
+        use crate::games::GamePreset;
+        use crate::search::params::Strategy;
+        let (variant, points) =
+            crate::games::contest::default_points::<crate::games::seven_card_draft::Def>(0x3E1, 400, 3);
+        let Strategy::Heuristic(greedy) =
+            crate::games::contest::load_strategy::<crate::games::seven_card_draft::Def>("greedy").unwrap()
+        else {
+            panic!("greedy is a heuristic preset")
+        };
+        let mut bot = greedy.bot("greedy");
+        let mut rng = BotRng::seed_from_u64(7);
+        let (mut legal, mut narrowed) = (Vec::new(), Vec::new());
+        let (mut picks, mut reordered) = (0, 0);
+        for state in &points {
+            state.legal(&variant, &mut legal);
+            for keep in [1, 3] {
+                narrowed.clone_from(&legal);
+                state.narrow(&variant, keep, &mut narrowed);
+                if matches!(state.public.phase, Phase::Bet(_)) {
+                    assert_eq!(narrowed, legal);
+                    continue;
+                }
+                assert_eq!(narrowed.len(), keep.min(legal.len()));
+                assert!(narrowed.iter().all(|m| legal.contains(m)));
+                if keep == 3 {
+                    picks += 1;
+                    reordered += usize::from(narrowed[..] != legal[..narrowed.len()]);
+                }
+                assert_eq!(narrowed[0], state.ask(&variant, &mut bot, &mut rng).unwrap(), "greedy's pick first");
+            }
+        }
+        // The menu follows greedy's judgement, not the pack's order.
+        assert!(picks > 100 && reordered * 2 > picks, "{reordered} of {picks} picks reordered");
     }
 
     /// Every face-down pick a seat places from the packs it passed is in that seat's hand;

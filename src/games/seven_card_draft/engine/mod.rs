@@ -25,7 +25,7 @@ use crate::cards::shuffle::partial_shuffle;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::bots::ModularBot;
+use super::bots::{MAX_PACK, ModularBot, ranked_picks};
 use super::measures::{
     FINISHED, FOLDED, FOLDS, HATE_PICKS, HATE_ROUNDS, HATE_ROUNDS_NET, PICKS, ROUNDS_WITHOUT_HATE,
     ROUNDS_WITHOUT_HATE_NET, SHOWDOWN_WINS, SHOWDOWNS, WILD_WINS, WINNING,
