@@ -300,7 +300,9 @@ impl<F: Forward> Ismcts<F> {
             // The policy's move stands unless the search found one better by the margin:
             // a search's noisy means should not overturn a sound policy on a hair.
             // A policy move the search never tried stands too: nothing overturns it.
-            if let Some(own) = self.policy_move(rules, seat, rng) {
+            // A policy move outside the search's menu is not one it may play.
+            let menu = self.params.menu;
+            if let Some(own) = self.policy_move(rules, seat, rng).filter(|m| menu == 0 || self.legal.contains(m)) {
                 let key = self.world.key(rules, seat, seat, own);
                 let (own_visits, own_mean) = self.root_child(seat, key).unwrap_or((0, f64::NEG_INFINITY));
                 if own != chosen && (own_visits == 0 || best_mean - own_mean <= self.params.margin) {
@@ -763,6 +765,13 @@ mod tests {
                 assert_eq!(search.decide(&(), 0, &None, &mut rng), expected, "menu {menu}");
                 assert_eq!(search.note(0).choices, choices, "menu {menu}");
             }
+        }
+        // The rollout preset's move (2) lies outside a menu of two: a margin never keeps it.
+        let params = SearchParams { menu: 2, margin: 0.3, ..params(400) };
+        let mut search: Ismcts<Toy> = Ismcts::new(params, 1, vec![RolloutBot::Preset(())], Vec::new());
+        let mut rng = BotRng::seed_from_u64(12);
+        for _ in 0..10 {
+            assert_eq!(search.decide(&(), 0, &None, &mut rng), 1);
         }
     }
 

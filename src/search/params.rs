@@ -136,7 +136,7 @@ pub struct SearchParams {
     pub models: Vec<String>,
     /// At its own decisions in the tree, the most moves the search weighs: the ones the
     /// game's own judgement rates best ([`super::Forward::narrow`]; 0 = every legal move).
-    /// What a trained policy over a few candidate moves could at best reach.
+    /// It shows how much of the search's play lies beyond a few candidate moves.
     pub menu: u32,
 }
 
