@@ -20,6 +20,7 @@ mod args;
 mod calibrate;
 mod check;
 mod compare;
+mod completions;
 mod exploitability;
 mod hand;
 mod interrupt;
@@ -288,9 +289,7 @@ pub fn main() -> ExitCode {
         Command::Hand(args) => hand::run(args),
         Command::List(args) => list::run(args),
         Command::Completions { shell } => {
-            let mut script = Vec::new();
-            clap_complete::generate(shell, &mut Cli::command(), "draftsim", &mut script);
-            say_text(&String::from_utf8_lossy(&script));
+            say_text(&completions::script(shell));
             Ok(())
         }
     };

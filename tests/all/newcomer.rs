@@ -311,6 +311,81 @@ fn a_rules_value_of_the_wrong_type_says_what_to_write() {
     assert!(!stderr(&o).contains("without quotes"), "{}", stderr(&o));
 }
 
+/// The flags that name strategies complete the presets of the game on the line (the
+/// default game's without `--game`), in bash always and in zsh and fish where installed.
+#[test]
+fn completions_offer_the_presets_of_the_game_named() {
+    let dir = scratch("completions");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = |shell: &str| {
+        let path = dir.join(shell);
+        std::fs::write(&path, stdout(&ok(&["completions", shell]))).unwrap();
+        path.display().to_string()
+    };
+    let words = |out: Output| -> Vec<String> {
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let mut w: Vec<String> = String::from_utf8_lossy(&out.stdout).split_whitespace().map(String::from).collect();
+        w.sort();
+        w
+    };
+    let sorted = |list: &[&str]| -> Vec<String> {
+        let mut w: Vec<String> = list.iter().map(|s| s.to_string()).collect();
+        w.sort();
+        w
+    };
+    let sevens =
+        sorted(&["random", "no-trade", "greedy", "exact", "tight", "bluffer", "search", "cfr", "cfr-heads-up"]);
+    let default_game = draftsim::games::find("seven-card-draft").unwrap();
+    let scd: Vec<String> = sorted(&(default_game.presets)().iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>());
+    assert!(scd.contains(&"hate".to_string()) && !scd.contains(&"exact".to_string()), "{scd:?}");
+
+    // Bash: the script's own function, called as the shell calls it.
+    let bash = script("bash");
+    let complete = |line: &str| {
+        let program = format!(
+            r#"source '{bash}'; COMP_WORDS=({line}); COMP_CWORD=$((${{#COMP_WORDS[@]}}-1)); COMP_LINE="${{COMP_WORDS[*]}}"; COMP_POINT=${{#COMP_LINE}}; _draftsim draftsim "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"; printf '%s\n' "${{COMPREPLY[@]}}""#
+        );
+        words(Command::new("bash").args(["--norc", "-c", &program]).output().unwrap())
+    };
+    assert_eq!(complete(r#"draftsim run --game sevens --seats """#), sevens);
+    assert_eq!(complete(r#"draftsim sweep --game = sevens --seats """#), sevens, "--game=G, split by bash");
+    assert_eq!(complete(r#"draftsim run --seats """#), scd, "no --game: the default game's");
+    assert_eq!(complete("draftsim compare --game live-draft --strategies c"), sorted(&["colour", "cautious", "curve"]));
+
+    // Fish completes a line on its own (`complete -C`).
+    let fish = script("fish");
+    let complete = |line: &str| -> Option<Vec<String>> {
+        let out = Command::new("fish")
+            .args(["--no-config", "-c", &format!("source '{fish}'; complete -C '{line}'")])
+            .output()
+            .ok()?;
+        Some(words(out))
+    };
+    if let Some(got) = complete("draftsim run --game sevens --seats ") {
+        assert_eq!(got, sevens);
+        assert_eq!(
+            complete("draftsim compare --game=live-draft --strategies c").unwrap(),
+            sorted(&["colour", "cautious", "curve"])
+        );
+        assert_eq!(complete("draftsim run --seats ").unwrap(), scd);
+    }
+
+    // Zsh: the script's function with `compadd` standing in for the completion system.
+    let zsh = script("zsh");
+    let complete = |words_typed: &str, current: usize| -> Option<Vec<String>> {
+        let program = format!(
+            "autoload -U compinit; compinit -u -D; source '{zsh}'; compadd() {{ shift; print -r -- ${{(P)1}}; }}; words=({words_typed}); CURRENT={current}; _draftsim_presets"
+        );
+        Some(words(Command::new("zsh").args(["-f", "-c", &program]).output().ok()?))
+    };
+    if let Some(got) = complete(r#"run --game sevens --seats """#, 5) {
+        assert_eq!(got, sevens);
+        assert_eq!(complete(r#"run --game=sevens --seats """#, 4).unwrap(), sevens);
+        assert_eq!(complete(r#"run --seats """#, 3).unwrap(), scd);
+    }
+}
+
 /// Completions offer the games, the table formats and the presets; `--version` names
 /// the commit built.
 #[test]
