@@ -47,20 +47,17 @@ fn with_function(script: String, function: &str, before: Option<&str>) -> String
     }
 }
 
-/// Each game's name with its presets, space-separated.
-fn games() -> Vec<(&'static str, String)> {
-    GAMES
-        .iter()
-        .map(|g| (g.name, (g.presets)().into_iter().map(|(name, _)| name).collect::<Vec<_>>().join(" ")))
+/// One case of the shell's `case` (or `switch`) a game, from each game's name and its
+/// presets, space-separated.
+fn arms(arm: impl Fn(&str, &str) -> String) -> String {
+    (GAMES.iter())
+        .map(|g| arm(g.name, &(g.presets)().into_iter().map(|(name, _)| name).collect::<Vec<_>>().join(" ")))
         .collect()
 }
 
 /// The presets of the game named by `--game` (`--game G` or `--game=G`) in the words typed.
 fn bash_function() -> String {
-    let mut arms = String::new();
-    for (game, presets) in games() {
-        arms += &format!("        {game}) echo \"{presets}\" ;;\n");
-    }
+    let arms = arms(|game, presets| format!("        {game}) echo \"{presets}\" ;;\n"));
     format!(
         r#"__draftsim_presets() {{
     local i game="{DEFAULT_GAME}"
@@ -82,10 +79,7 @@ fn bash_function() -> String {
 }
 
 fn zsh_function() -> String {
-    let mut arms = String::new();
-    for (game, presets) in games() {
-        arms += &format!("        {game}) presets=({presets}) ;;\n");
-    }
+    let arms = arms(|game, presets| format!("        {game}) presets=({presets}) ;;\n"));
     format!(
         r#"(( $+functions[_draftsim_presets] )) ||
 _draftsim_presets() {{
@@ -108,10 +102,8 @@ _draftsim_presets() {{
 }
 
 fn fish_function() -> String {
-    let mut arms = String::new();
-    for (game, presets) in games() {
-        arms += &format!("        case {game}\n            printf '%s\\t\\n' {presets}\n");
-    }
+    // An empty description after each name, as clap's own values have.
+    let arms = arms(|game, presets| format!("        case {game}\n            printf '%s\\t\\n' {presets}\n"));
     format!(
         r#"function __draftsim_presets
     set -l game {DEFAULT_GAME}
