@@ -16,6 +16,9 @@ use draftsim::output::{Format, OutputDir};
 use draftsim::{Fault, InputError};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
+/// The game a command plays when `--game` is not given.
+pub const DEFAULT_GAME: &str = "seven-card-draft";
+
 /// The seed used when none is given (printed with every run).
 pub const DEFAULT_SEED: u64 = 20_261_121;
 
@@ -202,7 +205,7 @@ pub fn format_names() -> &'static [&'static str] {
 #[derive(Args, Debug, Clone)]
 pub struct GameRulesArgs {
     /// Game (see `draftsim list games`).
-    #[arg(long, default_value = "seven-card-draft", value_parser = Known(game_names))]
+    #[arg(long, default_value = DEFAULT_GAME, value_parser = Known(game_names))]
     pub game: String,
     /// Rules file (TOML); see `draftsim list rules GAME`.
     #[arg(long, value_hint = clap::ValueHint::FilePath)]

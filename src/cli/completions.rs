@@ -8,10 +8,7 @@ use clap_complete::Shell;
 use draftsim::games::GAMES;
 
 use super::Cli;
-use super::args::preset_names;
-
-/// The game a command plays when `--game` is not given.
-const DEFAULT_GAME: &str = "seven-card-draft";
+use super::args::{DEFAULT_GAME, preset_names};
 
 /// The completion script for `shell`.
 pub fn script(shell: Shell) -> String {

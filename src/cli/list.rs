@@ -4,7 +4,7 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 use draftsim::games::{self, GAMES};
 
-use super::args::{Known, game_names};
+use super::args::{DEFAULT_GAME, Known, game_names};
 
 /// Arguments of `draftsim list`.
 #[derive(Args, Debug)]
@@ -93,8 +93,8 @@ pub fn run(args: ListArgs) -> Result<()> {
         What::Strategies { game, show: Some(preset) } => {
             // The default game, as every command has, where it has the preset.
             let default_has =
-                || games::find("seven-card-draft").is_ok_and(|g| (g.presets)().iter().any(|(n, _)| *n == preset));
-            let name = game.name().or_else(|| default_has().then_some("seven-card-draft")).ok_or_else(|| {
+                || games::find(DEFAULT_GAME).is_ok_and(|g| (g.presets)().iter().any(|(n, _)| *n == preset));
+            let name = game.name().or_else(|| default_has().then_some(DEFAULT_GAME)).ok_or_else(|| {
                 // An example that works: a game with a preset of that name.
                 let having = GAMES.iter().find(|g| (g.presets)().iter().any(|(n, _)| *n == preset));
                 draftsim::InputError::new(format!(
@@ -126,11 +126,11 @@ pub fn run(args: ListArgs) -> Result<()> {
             }
         }
         What::Metrics { game } => {
-            let g = games::find(game.name().unwrap_or("seven-card-draft"))?;
+            let g = games::find(game.name().unwrap_or(DEFAULT_GAME))?;
             super::say_text(&metrics_text(g)?);
         }
         What::Rules { game } => {
-            let g = games::find(game.name().unwrap_or("seven-card-draft"))?;
+            let g = games::find(game.name().unwrap_or(DEFAULT_GAME))?;
             let defaults: toml::Table = toml::from_str(&(g.default_rules)()).unwrap_or_default();
             say!("{} rules (TOML keys; default in brackets):", g.name);
             for (key, meaning) in g.rules_help {

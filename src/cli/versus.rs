@@ -26,7 +26,7 @@ pub struct VersusArgs {
     #[arg(value_name = "B", value_hint = clap::ValueHint::FilePath)]
     pub b: PathBuf,
     /// Game (see `draftsim list games`).
-    #[arg(long, default_value = "seven-card-draft", value_parser = super::args::Known(super::args::game_names))]
+    #[arg(long, default_value = super::args::DEFAULT_GAME, value_parser = super::args::Known(super::args::game_names))]
     pub game: String,
     #[command(flatten)]
     pub players: PlayersArg,
