@@ -52,12 +52,15 @@ fn arms(arm: impl Fn(&str, &str) -> String) -> String {
         .collect()
 }
 
-/// The presets of the game named by `--game` (`--game G` or `--game=G`) in the words typed.
+/// The presets of the game named by `--game` (`--game G` or `--game=G`) in the words typed,
+/// each led by what the word holds up to its last comma, so that every strategy of a
+/// comma-separated list completes (`tight,gr` to `tight,greedy`).
 fn bash_function() -> String {
-    let arms = arms(|game, presets| format!("        {game}) echo \"{presets}\" ;;\n"));
+    let arms = arms(|game, presets| format!("        {game}) list=\"{presets}\" ;;\n"));
     format!(
         r#"__draftsim_presets() {{
-    local i game="{DEFAULT_GAME}"
+    local i p list prefix="" game="{DEFAULT_GAME}" cur="${{COMP_WORDS[COMP_CWORD]}}"
+    [[ "$cur" == *,* ]] && prefix="${{cur%,*}},"
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${{COMP_WORDS[i]}}" in
             --game=*) game="${{COMP_WORDS[i]#--game=}}" ;;
@@ -67,8 +70,9 @@ fn bash_function() -> String {
         esac
     done
     case "$game" in
-{arms}        *) echo "{}" ;;
+{arms}        *) list="{}" ;;
     esac
+    for p in $list; do printf '%s ' "$prefix$p"; done
 }}
 "#,
         preset_names().join(" ")
@@ -80,8 +84,9 @@ fn zsh_function() -> String {
     format!(
         r#"(( $+functions[_draftsim_presets] )) ||
 _draftsim_presets() {{
-    local i game="{DEFAULT_GAME}"
-    local -a presets
+    local i game="{DEFAULT_GAME}" cur="${{words[CURRENT]}}"
+    local -a presets lead
+    [[ "$cur" == *,* ]] && lead=(-P "${{cur%,*}},")
     for ((i = 1; i < CURRENT; i++)); do
         case "${{words[i]}}" in
             --game=*) game="${{words[i]#--game=}}" ;;
@@ -91,7 +96,7 @@ _draftsim_presets() {{
     case "$game" in
 {arms}        *) presets=({}) ;;
     esac
-    compadd -a presets
+    compadd "${{lead[@]}}" -a presets
 }}
 "#,
         preset_names().join(" ")
@@ -100,10 +105,12 @@ _draftsim_presets() {{
 
 fn fish_function() -> String {
     // An empty description after each name, as clap's own values have.
-    let arms = arms(|game, presets| format!("        case {game}\n            printf '%s\\t\\n' {presets}\n"));
+    let arms = arms(|game, presets| format!("        case {game}\n            set presets {presets}\n"));
     format!(
         r#"function __draftsim_presets
     set -l game {DEFAULT_GAME}
+    set -l presets
+    set -l prefix (string match -r -- '^.*,' (commandline -ct))
     set -l words (commandline -opc)
     for i in (seq (count $words))
         switch $words[$i]
@@ -117,7 +124,10 @@ fn fish_function() -> String {
     end
     switch $game
 {arms}        case '*'
-            printf '%s\t\n' {}
+            set presets {}
+    end
+    for p in $presets
+        printf '%s\t\n' "$prefix$p"
     end
 end
 "#,

@@ -9,8 +9,9 @@ use super::args::{DEFAULT_GAME, Known, game_names};
 /// Arguments of `draftsim list`.
 #[derive(Args, Debug)]
 pub struct ListArgs {
+    /// Without one, the games and what else can be listed.
     #[command(subcommand)]
-    what: What,
+    what: Option<What>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -83,24 +84,35 @@ impl GameChoice {
 
 /// Prints the list.
 pub fn run(args: ListArgs) -> Result<()> {
-    match args.what {
-        What::Games => {
-            let width = GAMES.iter().map(|g| g.name.len()).max().unwrap_or(0);
-            for g in GAMES {
-                say!("{:<width$}  {}", g.name, g.description);
-            }
-        }
+    let Some(what) = args.what else {
+        list_games();
+        say!("\nMore: draftsim list strategies [GAME], list rules [GAME], list metrics [GAME], list policy DIR");
+        return Ok(());
+    };
+    match what {
+        What::Games => list_games(),
         What::Strategies { game, show: Some(preset) } => {
             // The default game, as every command has, where it has the preset.
             let default_has =
                 || games::find(DEFAULT_GAME).is_ok_and(|g| (g.presets)().iter().any(|(n, _)| *n == preset));
             let name = game.name().or_else(|| default_has().then_some(DEFAULT_GAME)).ok_or_else(|| {
                 // An example that works: a game with a preset of that name.
-                let having = GAMES.iter().find(|g| (g.presets)().iter().any(|(n, _)| *n == preset));
-                draftsim::InputError::new(format!(
-                    "--show {preset}: name the game too, e.g. draftsim list strategies --game {} --show {preset}",
-                    having.map_or("sevens", |g| g.name)
-                ))
+                match GAMES.iter().find(|g| (g.presets)().iter().any(|(n, _)| *n == preset)) {
+                    Some(having) => draftsim::InputError::new(format!(
+                        "--show {preset}: name the game too, e.g. draftsim list strategies --game {} --show {preset}",
+                        having.name
+                    )),
+                    None => {
+                        let mut all: Vec<String> =
+                            GAMES.iter().flat_map(|g| (g.presets)().into_iter().map(|(n, _)| n)).collect();
+                        all.sort();
+                        all.dedup();
+                        let close = draftsim::games::presets::suggestion(&preset, all.iter().map(String::as_str));
+                        draftsim::InputError::new(format!(
+                            "--show {preset}: no game has a preset of that name{close}; `draftsim list strategies` lists them"
+                        ))
+                    }
+                }
             })?;
             let g = games::find(name)?;
             let text = (g.preset_text)(&preset)?;
@@ -153,6 +165,14 @@ pub fn run(args: ListArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Every game with its one-line description.
+fn list_games() {
+    let width = GAMES.iter().map(|g| g.name.len()).max().unwrap_or(0);
+    for g in GAMES {
+        say!("{:<width$}  {}", g.name, g.description);
+    }
 }
 
 /// The error for a preset's name (`cfr`) given where a policy folder goes and no folder

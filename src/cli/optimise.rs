@@ -205,7 +205,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
             draftsim::study::tune::PENALTY
         );
     }
-    print_result(&result, "objective", flip, args.search.runners_up, ("as given", "the rules as given"));
+    print_result(&result, "objective", flip, &args.search, ("as given", "the rules as given"));
     // A figure the parameters cannot move (Sevens' hands per unit are always 1) makes the
     // "best" an accident of order.
     let first = result.candidates[0].estimate.mean;
@@ -350,7 +350,7 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
     let name = evaluator.strategy(&best.setting);
     say!("Against the field {} at {} seats{payoff}:", evaluator.field.join(","), evaluator.players);
     let given = (&*format!("as given ({})", evaluator.preset), &*format!("the preset as given ({})", evaluator.preset));
-    print_result(&result, "payoff", true, args.search.runners_up, given);
+    print_result(&result, "payoff", true, &args.search, given);
     let seats = evaluator.seats(&best.setting);
     let rules_toml = (info.build)(evaluator.rules.as_deref(), Some(evaluator.players), Some(&seats))
         .map_or_else(|_| evaluator.rules.clone().unwrap_or_default(), |(g, _)| g.rules_toml());
@@ -550,7 +550,10 @@ fn interval4(e: &Estimate) -> String {
 
 /// Prints the winner and runners-up: held-out figures beside the in-search ones.
 /// `given` names the starting point in the list and in a sentence.
-fn print_result(result: &OptimiserResult, what: &str, flip: bool, runners_up: usize, given: (&str, &str)) {
+fn print_result(result: &OptimiserResult, what: &str, flip: bool, search: &OptimiseArgs, given: (&str, &str)) {
+    let runners_up = search.runners_up;
+    // More play is more time where the budget is a time.
+    let more = if search.budget_time.is_some() { "give it more time (--budget-time)" } else { "play more (--rounds)" };
     let mut ranked: Vec<_> = result.candidates.iter().filter(|c| c.rank > 0).collect();
     ranked.sort_by_key(|c| c.rank);
     if ranked.len() < runners_up.saturating_add(1) {
@@ -583,7 +586,7 @@ fn print_result(result: &OptimiserResult, what: &str, flip: bool, runners_up: us
     }
     if level {
         say!(
-            "Every runner-up's held-out interval overlaps the best's: intervals that overlap do not show the best is better; play more (--rounds) to separate them."
+            "Every runner-up's held-out interval overlaps the best's: intervals that overlap do not show the best is better; {more} to separate them."
         );
     }
     if let Some((e, met)) = result.as_given {
@@ -593,13 +596,13 @@ fn print_result(result: &OptimiserResult, what: &str, flip: bool, runners_up: us
             interval4(&shown(e, flip)),
             if met { "" } else { "; constraint not met" }
         );
-        say!("{}", against_given(ranked[0].held_out.expect("ranked"), e, given.1));
+        say!("{}", against_given(ranked[0].held_out.expect("ranked"), e, given.1, more));
     }
 }
 
 /// Whether the best beats the starting point on the held-out deals (scores minimised): only
 /// intervals apart tell them apart.
-fn against_given(best: Estimate, given: Estimate, name: &str) -> String {
+fn against_given(best: Estimate, given: Estimate, name: &str, more: &str) -> String {
     if best.hi < given.lo {
         format!("The best does better than {name} on the held-out deals (the intervals do not overlap).")
     } else if given.hi < best.lo {
@@ -613,12 +616,12 @@ fn against_given(best: Estimate, given: Estimate, name: &str) -> String {
         )
     } else if given.mean < best.mean {
         format!(
-            "{} scored better than the best on the held-out deals, within the intervals: the search found nothing shown to do better; keep {name}, or play more (--rounds) to tell them apart.",
+            "{} scored better than the best on the held-out deals, within the intervals: the search found nothing shown to do better; keep {name}, or {more} to tell them apart.",
             draftsim::output::capitalised(name)
         )
     } else {
         format!(
-            "The best's held-out interval overlaps that of {name}: the search has not shown it does better; play more (--rounds) to tell them apart."
+            "The best's held-out interval overlaps that of {name}: the search has not shown it does better; {more} to tell them apart."
         )
     }
 }
@@ -698,14 +701,17 @@ mod tests {
     #[test]
     fn the_starting_point_is_compared_with_the_best_either_way() {
         let e = |mean: f64, half: f64| Estimate { mean, lo: mean - half, hi: mean + half };
-        let name = "the rules as given";
+        let (name, more) = ("the rules as given", "play more (--rounds)");
         // Minimised: the lower mean is better.
-        assert!(against_given(e(1.0, 0.1), e(2.0, 0.1), name).starts_with("The best does better"));
-        assert!(against_given(e(2.0, 0.1), e(1.0, 0.1), name).starts_with("The rules as given does better"));
-        assert!(against_given(e(1.0, 1.0), e(1.5, 1.0), name).starts_with("The best's held-out interval overlaps"));
-        let worse = against_given(e(1.5, 1.0), e(1.0, 1.0), name);
+        assert!(against_given(e(1.0, 0.1), e(2.0, 0.1), name, more).starts_with("The best does better"));
+        assert!(against_given(e(2.0, 0.1), e(1.0, 0.1), name, more).starts_with("The rules as given does better"));
+        assert!(
+            against_given(e(1.0, 1.0), e(1.5, 1.0), name, more).starts_with("The best's held-out interval overlaps")
+        );
+        let worse = against_given(e(1.5, 1.0), e(1.0, 1.0), name, more);
         assert!(worse.starts_with("The rules as given scored better than the best"), "{worse}");
-        let level = against_given(e(0.0, 0.1), e(0.0, 0.1), name);
+        assert!(worse.ends_with("or play more (--rounds) to tell them apart."), "{worse}");
+        let level = against_given(e(0.0, 0.1), e(0.0, 0.1), name, more);
         assert!(level.starts_with("The rules as given scored exactly as the best did"), "{level}");
         assert!(level.ends_with("keep the rules as given."), "{level}");
     }

@@ -42,7 +42,9 @@ pub fn run(args: RunArgs) -> Result<()> {
     let rounds = args.batch.rounds.get(1_000_000)?;
     let seed = args.batch.seed.seed;
     if let Some(w) = args.until_ci.filter(|w| !(*w > 0.0 && *w < 0.5)) {
-        return Err(InputError::new(format!("--until-ci {w}: give a half-width between 0 and 0.5, e.g. 0.005")).into());
+        return Err(
+            InputError::new(format!("--until-ci {w}: give a half-width above 0 and below 0.5, e.g. 0.005")).into()
+        );
     }
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     if shard.is_some() && args.until_ci.is_some() {

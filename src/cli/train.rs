@@ -332,23 +332,33 @@ pub fn run(args: TrainArgs) -> Result<()> {
         Some(Err(e)) => not_this(format!("not a training state ({e})"))?,
         // A finished training kept with --keep-state: more iterations extend it.
         Some(Ok(s)) if same(&s) && its_policy(&s).is_some() => {
+            // A finished training with nothing to add: --force trains afresh (resuming a
+            // stopped one is what the same command, --force or not, does).
             if args.budget_time.is_none() && s.iterations >= target && its_policy(&s) == Some(s.iterations) {
-                return Err(InputError::new(format!(
-                    "--out {}: holds this training at {} iterations; give --iterations above {} to train on, or remove {} and pass --force to train afresh",
+                if !args.output.force {
+                    return Err(InputError::new(format!(
+                        "--out {}: holds this training at {} iterations; give --iterations above {} to train on, or pass --force to train afresh",
+                        out_path.display(),
+                        s.iterations,
+                        s.iterations
+                    ))
+                    .into());
+                }
+                args.exec.note(&format!(
+                    "--force: training afresh; the kept training in {} ({} iterations) will be replaced",
+                    state_path.display(),
+                    s.iterations
+                ));
+                None
+            } else {
+                args.exec.note(&format!(
+                    "extending the training in {} from {} iterations (its state is in {})",
                     out_path.display(),
                     s.iterations,
-                    s.iterations,
                     state_path.display()
-                ))
-                .into());
+                ));
+                Some(s)
             }
-            args.exec.note(&format!(
-                "extending the training in {} from {} iterations (its state is in {})",
-                out_path.display(),
-                s.iterations,
-                state_path.display()
-            ));
-            Some(s)
         }
         Some(Ok(s)) if same(&s) => {
             args.exec.note(&format!(

@@ -257,7 +257,26 @@ pub fn preset_text(presets: &[(&str, &str)], name_or_path: &str, game: &str) -> 
                 )));
             }
             set.push(path.trim().to_string());
-            set_path(&mut table, path.trim(), toml_value(value.trim()))
+            // A key of a section written bare (`weight` for `draft.weight`) would be refused
+            // as an unknown field of the whole preset: name the section it belongs to.
+            let path = path.trim();
+            if !path.contains(['.', '[']) && !table.contains_key(path) {
+                let sections: Vec<&String> = table
+                    .iter()
+                    .filter(|(_, v)| v.as_table().is_some_and(|t| t.contains_key(path)))
+                    .map(|(k, _)| k)
+                    .collect();
+                if !sections.is_empty() {
+                    let full: Vec<String> =
+                        sections.iter().map(|k| format!("{base}{{{k}.{path}={}}}", value.trim())).collect();
+                    return Err(InputError::new(format!(
+                        "strategy '{name_or_path}': {path} is a key of [{}]: write {}",
+                        sections.iter().map(|k| k.as_str()).collect::<Vec<_>>().join("] and ["),
+                        full.join(" or ")
+                    )));
+                }
+            }
+            set_path(&mut table, path, toml_value(value.trim()))
                 .map_err(|e| e.context(format!("strategy '{name_or_path}'")))?;
         }
         return Ok(toml::to_string(&table).expect("a TOML table prints"));
@@ -478,6 +497,17 @@ mod tests {
         );
         let far = "unknown variant `carry`, expected `split` or `house`";
         assert_eq!(in_words(far), far);
+    }
+
+    #[test]
+    fn a_sections_key_written_bare_is_told_its_section() {
+        let hate = "description = \"x\"\n[draft]\nmodule = \"hate\"\nweight = 0.1\n[bet]\nmodule = \"threshold\"\n";
+        let presets = [("hate", hate)];
+        let e = preset_text(&presets, "hate{weight=0.5}", "g").unwrap_err().to_string();
+        assert_eq!(e, "strategy 'hate{weight=0.5}': weight is a key of [draft]: write hate{draft.weight=0.5}");
+        let e = preset_text(&presets, "hate{module=greedy}", "g").unwrap_err().to_string();
+        assert!(e.contains("hate{draft.module=greedy}") && e.contains("hate{bet.module=greedy}"), "{e}");
+        assert!(preset_text(&presets, "hate{draft.weight=0.5;description=y}", "g").is_ok());
     }
 
     #[test]

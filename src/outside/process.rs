@@ -144,6 +144,8 @@ struct Counters {
     timeouts: AtomicU64,
     crashes: AtomicU64,
     fallbacks: AtomicU64,
+    /// Answers naming a move (legal or not): none means no program got as far as playing.
+    answers: AtomicU64,
     /// The exit status of the last program lost, where it had exited of itself.
     last_exit: Mutex<Option<i32>>,
 }
@@ -337,8 +339,18 @@ impl ProcessSpec {
         } else {
             String::new()
         };
+        // A program that never named a move is not playing at all: more tries will not help,
+        // and a path in its command is the likeliest cause.
+        let fix = if self.counts.answers.load(Ordering::Relaxed) == 0 && f.timeouts == 0 {
+            let here = std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_else(|_| ".".into());
+            format!(
+                "; it never answered a decision: run it by hand in {here} (where a path in cmd is read from) with a line of docs/protocol.md"
+            )
+        } else {
+            "; fix it (run it by hand with a line of docs/protocol.md) or allow more with max_failures".into()
+        };
         Error::Outside(format!(
-            "{}: the program failed {} ({}, {} of {} ms){exit}{garbage}{timed_out}; fix it (run it by hand with a line of docs/protocol.md) or allow more with max_failures",
+            "{}: the program failed {} ({}, {} of {} ms){exit}{garbage}{timed_out}{fix}",
             self.name,
             counted(failures, "time", "times"),
             counted(f.crashes, "crash", "crashes"),
@@ -577,10 +589,15 @@ impl Outside for ExternalSeat {
                 // An answer naming another decision came late or early: it is not this one's.
                 Ok(line) => match answer(&line) {
                     Answer::Move(_, Some(other)) if other != n => {
+                        counts.answers.fetch_add(1, Ordering::Relaxed);
                         counts.garbage.fetch_add(1, Ordering::Relaxed);
                     }
-                    Answer::Move(id, _) if (id as usize) < d.legal.len() => break Ok(Some(id as usize)),
+                    Answer::Move(id, _) if (id as usize) < d.legal.len() => {
+                        counts.answers.fetch_add(1, Ordering::Relaxed);
+                        break Ok(Some(id as usize));
+                    }
                     Answer::Move(..) => {
+                        counts.answers.fetch_add(1, Ordering::Relaxed);
                         counts.illegal.fetch_add(1, Ordering::Relaxed);
                         break Ok(None);
                     }

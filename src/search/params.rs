@@ -16,6 +16,7 @@ struct SearchToml {
     description: String,
     module: String,
     iterations: u32,
+    #[serde(default = "default_exploration")]
     exploration: f64,
     rollout: String,
     #[serde(default)]
@@ -39,6 +40,14 @@ struct SearchToml {
     #[serde(default)]
     menu: u32,
 }
+
+fn default_exploration() -> f64 {
+    DEFAULT_EXPLORATION
+}
+
+/// The UCB constant unless a preset sets `exploration`: results are scaled to 0..1 in
+/// every game, so one value fits all.
+pub const DEFAULT_EXPLORATION: f64 = 0.7;
 
 fn default_mismatch() -> f64 {
     DEFAULT_MISMATCH
@@ -431,6 +440,9 @@ mod tests {
             let e = parse(extra).unwrap_err().to_string();
             assert!(e.starts_with(field), "{extra}: {e}");
         }
+        // A preset may leave the UCB constant out.
+        let bare = "description = \"x\"\nmodule = \"search\"\niterations = 100\nrollout = \"random\"";
+        assert_eq!(SearchParams::from_toml(bare).unwrap().exploration, DEFAULT_EXPLORATION);
         // Depth alone is flat Monte Carlo under any rollout.
         assert_eq!(parse("rollout = \"random\"\ndepth = 1").unwrap().depth, 1);
         // Every key a random rollout cannot serve is named in one line, with every fix.

@@ -1223,6 +1223,10 @@ fn lists_and_completions() {
         .map(|l| l.find("  ").unwrap() + l[l.find("  ").unwrap()..].find(|c| c != ' ').unwrap())
         .collect();
     assert!(starts.len() >= 7 && starts.iter().all(|&c| c == starts[0]), "{}", stdout(&o));
+    // Bare, `list` lists the games and says what else it lists.
+    let bare = draftsim(&["list"]);
+    assert!(bare.status.success() && stdout(&bare).starts_with(&stdout(&o)), "{}", stderr(&bare));
+    assert!(stdout(&bare).contains("list strategies [GAME], list rules [GAME]"), "{}", stdout(&bare));
     let o = draftsim(&["completions", "bash"]);
     assert!(o.status.success() && stdout(&o).contains("draftsim"));
     // A shell it has no script for: one line that lists those it has.
@@ -1263,6 +1267,14 @@ fn lists_and_completions() {
     let o = draftsim(&["list", "strategies", "--show", "exact"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--game sevens --show exact"), "{}", stderr(&o));
+    // A preset no game has is called unknown, with its near names.
+    let o = draftsim(&["list", "strategies", "--show", "tihgt"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no game has a preset of that name (did you mean 'tight'?)"), "{}", stderr(&o));
+    // A key of a preset's section written bare is told its section.
+    let o = draftsim(&["run", "--seats", "hate{weight=0.5},greedy", "--rounds", "10"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("weight is a key of [draft]: write hate{draft.weight=0.5}"), "{}", stderr(&o));
     for command in [
         &[][..],
         &["run"],

@@ -352,6 +352,10 @@ fn completions_offer_the_presets_of_the_game_named() {
     assert_eq!(complete(r#"draftsim sweep --game = sevens --seats """#), sevens, "--game=G, split by bash");
     assert_eq!(complete(r#"draftsim run --seats """#), scd, "no --game: the default game's");
     assert_eq!(complete("draftsim compare --game live-draft --strategies c"), sorted(&["colour", "cautious", "curve"]));
+    // Each strategy of a list completes, after the ones written.
+    let led = |lead: &str, names: &[String]| -> Vec<String> { names.iter().map(|n| format!("{lead}{n}")).collect() };
+    assert_eq!(complete("draftsim run --game sevens --seats tight,random,gr"), ["tight,random,greedy"]);
+    assert_eq!(complete("draftsim run --game sevens --seats tight,"), led("tight,", &sevens));
 
     // Fish completes a line on its own (`complete -C`).
     let fish = script("fish");
@@ -369,13 +373,15 @@ fn completions_offer_the_presets_of_the_game_named() {
             sorted(&["colour", "cautious", "curve"])
         );
         assert_eq!(complete("draftsim run --seats ").unwrap(), scd);
+        assert_eq!(complete("draftsim run --game sevens --seats tight,random,gr").unwrap(), ["tight,random,greedy"]);
+        assert_eq!(complete("draftsim run --game sevens --seats tight,").unwrap(), led("tight,", &sevens));
     }
 
     // Zsh: the script's function with `compadd` standing in for the completion system.
     let zsh = script("zsh");
     let complete = |words_typed: &str, current: usize| -> Option<Vec<String>> {
         let program = format!(
-            "autoload -U compinit; compinit -u -D; source '{zsh}'; compadd() {{ shift; print -r -- ${{(P)1}}; }}; words=({words_typed}); CURRENT={current}; _draftsim_presets"
+            "autoload -U compinit; compinit -u -D; source '{zsh}'; compadd() {{ local p=; if [[ $1 == -P ]]; then p=$2; shift 2; fi; shift; for w in ${{(P)1}}; do print -r -- $p$w; done; }}; words=({words_typed}); CURRENT={current}; _draftsim_presets"
         );
         Some(words(Command::new("zsh").args(["-f", "-c", &program]).output().ok()?))
     };
@@ -383,6 +389,7 @@ fn completions_offer_the_presets_of_the_game_named() {
         assert_eq!(got, sevens);
         assert_eq!(complete(r#"run --game=sevens --seats """#, 4).unwrap(), sevens);
         assert_eq!(complete(r#"run --seats """#, 3).unwrap(), scd);
+        assert_eq!(complete("run --game sevens --seats tight,", 5).unwrap(), led("tight,", &sevens));
     }
 }
 

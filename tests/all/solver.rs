@@ -328,6 +328,16 @@ fn a_kept_state_extends_a_finished_training_to_what_an_unbroken_one_gives() {
         stderr(&o)
     );
     assert_eq!(std::fs::read(kept.join("policy.json")).unwrap(), first);
+    // With --force, as many iterations (or fewer) train afresh: 200 from the start.
+    let again = ["train", "--game", "leduc-poker", "--algorithm", "es-mccfr", "--iterations", "200", "--keep-state"];
+    let o = draftsim(&[&again[..], &["--force", "--out", kept.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--force: training afresh; the kept training in"), "{}", stderr(&o));
+    let short = dir.join("short");
+    assert!(leduc("200", &short, &[]).status.success());
+    assert_eq!(std::fs::read(kept.join("policy.json")).unwrap(), std::fs::read(short.join("policy.json")).unwrap());
+    assert!(leduc("300", &kept, &["--keep-state"]).status.success());
+    assert_eq!(std::fs::read(kept.join("policy.json")).unwrap(), first);
     let extend = ["train", "--game", "leduc-poker", "--algorithm", "es-mccfr", "--iterations", "600", "--out"];
     let o = draftsim(&[&extend[..], &[kept.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
