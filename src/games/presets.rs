@@ -222,10 +222,28 @@ fn other_games_preset(path: &str, game: &str) -> Option<String> {
     (dir.parent()?.file_name()? == "strategies" && a_game && folder != game).then(|| folder.to_string())
 }
 
+/// The games whose heuristic presets `path`, a file `game` could not read, is one of
+/// ("seven-card-draft", or "kuhn-poker or leduc-poker"), if any: a preset saved from one
+/// game and seated in another.
+fn games_that_read(path: &str, game: &str) -> Option<String> {
+    thread_local! {
+        // Another game's parser may fail too and land here: it is not asked again.
+        static PROBING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    if derived(path).is_some() || !std::path::Path::new(path).is_file() || PROBING.get() {
+        return None;
+    }
+    PROBING.set(true);
+    let others: Vec<&str> =
+        super::GAMES.iter().filter(|g| g.name != game && (g.preset_in_full)(path).is_ok()).map(|g| g.name).collect();
+    PROBING.set(false);
+    (!others.is_empty()).then(|| others.join(" or "))
+}
+
 /// A strategy's parse error with the strategy named in front; a derived preset's without
 /// the line, which is a line of the TOML built from the overrides, not one the user wrote.
 pub fn in_strategy(e: InputError, name_or_path: &str, game: &str) -> InputError {
-    if let Some(other) = other_games_preset(name_or_path, game) {
+    if let Some(other) = other_games_preset(name_or_path, game).or_else(|| games_that_read(name_or_path, game)) {
         return InputError::new(format!(
             "{name_or_path}: a strategy of {other}, not of {game} ({e}); give --game {other}, or a {game} strategy (`draftsim list strategies --game {game}`)"
         ));

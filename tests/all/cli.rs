@@ -978,6 +978,9 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
     std::fs::create_dir_all(dir.join("strategies/mine")).unwrap();
     let mine = rules("strategies/mine/odd.toml", "[trade]\nmodule = \"tight\"\n");
     let mine_seats = format!("{mine},greedy");
+    // A preset saved from one game and seated in another, wherever the file lies.
+    let saved = rules("my-hate.toml", &std::fs::read_to_string("strategies/seven-card-draft/hate.toml").unwrap());
+    let saved_seats = format!("{saved},tight");
     // Values of the wrong shape are answered in a user's words, not the parser's.
     let wild = rules("wild.toml", "wild = 3\n");
     let sizes = rules("sizes.toml", "bet_sizes = 2\n");
@@ -1001,6 +1004,10 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         (
             vec!["run", "--seats", "strategies/sevens/tight.toml,greedy"],
             "strategies/sevens/tight.toml: a strategy of sevens, not of seven-card-draft (line 2, in [trade]: unknown field `trade`",
+        ),
+        (
+            vec!["run", "--game", "sevens", "--seats", &saved_seats],
+            "my-hate.toml: a strategy of seven-card-draft, not of sevens (",
         ),
         (vec!["run", "--rules", &unknown_key], "did you mean `players`?"),
         (vec!["run", "--rules", &two_typos], "typos.toml: line 1, wildz: unknown field `wildz`"),
