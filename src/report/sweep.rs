@@ -85,20 +85,47 @@ pub(super) fn swept_strategy(name: &str, keys: &[String], row: &[String]) -> Str
 
 /// Which strategy scores most at each value of the main key, in a sentence (with a space
 /// after it): one name where one leads everywhere, else each leader with its values;
-/// strategies exactly level at a value are named together.
+/// strategies exactly level at a value are named together, and values where the leader's
+/// interval overlaps another strategy's are said to have no clear leader.
 fn best_by_value(series: &[charts::Series], labels: &[String], main_key: &str, score_words: &str) -> String {
     // Who has the most at each value: one strategy, or several exactly level (identical
     // players on the same deals score alike), named together.
     let mut leaders: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+    let mut unclear: Vec<String> = Vec::new();
     for (x, label) in labels.iter().enumerate() {
         let Some(most) = series.iter().map(|s| s.values[x]).filter(|v| v.is_finite()).max_by(f64::total_cmp) else {
             continue;
         };
         let best: Vec<String> = series.iter().filter(|s| s.values[x] == most).map(|s| s.name.clone()).collect();
+        // A lead inside another strategy's interval is no finding: said as such.
+        let lead_lo = series.iter().filter(|s| s.values[x] == most).filter_map(|s| s.band.as_ref().map(|b| b.0[x]));
+        let lead_lo = lead_lo.fold(f64::INFINITY, f64::min);
+        let overlapped = series
+            .iter()
+            .filter(|s| s.values[x] != most && s.values[x].is_finite())
+            .any(|s| s.band.as_ref().is_some_and(|b| b.1[x] >= lead_lo));
+        if overlapped {
+            unclear.push(label.clone());
+            continue;
+        }
         match leaders.iter_mut().find(|(names, _)| *names == best) {
             Some((_, values)) => values.push(label.clone()),
             None => leaders.push((best, vec![label.clone()])),
         }
+    }
+    if series.len() >= 2 && !unclear.is_empty() {
+        let none = format!("no strategy's {score_words} is clear of the others' (the 95% intervals overlap)");
+        if leaders.is_empty() {
+            return format!("At every value of `{main_key}` {none}. ");
+        }
+        let named = |names: &[String]| {
+            let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            let list = and_list(&quoted.iter().map(String::as_str).collect::<Vec<_>>());
+            if names.len() == 1 { list } else { format!("{list} (level)") }
+        };
+        let clear: Vec<String> =
+            leaders.iter().map(|(names, values)| format!("{} at {}", named(names), values.join(", "))).collect();
+        return format!("The highest {score_words}: {}; at {} {none}. ", clear.join("; "), unclear.join(", "));
     }
     let named = |names: &[String]| {
         let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
@@ -450,10 +477,12 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
             score_largest = Some((moved, text));
         }
         // A strategy seated against itself in a zero-sum game scores the same in every
-        // variant, with no interval: a flat line says nothing.
+        // variant: a flat line says nothing, whatever interval the table gives it.
         let all: Vec<f64> = rows.iter().flat_map(|&r| [score.mean[r], score.lo[r], score.hi[r]]).collect();
+        let means: Vec<f64> = rows.iter().map(|&r| score.mean[r]).collect();
         let names = distinct(&rows.iter().map(|&r| strategies[r].clone()).collect::<Vec<_>>());
-        if let Some(v) = one_value(&all).filter(|_| labels.len() > 1) {
+        let flat = one_value(&all).or_else(|| one_value(&means).filter(|_| names.len() == 1));
+        if let Some(v) = flat.filter(|_| labels.len() > 1) {
             // Said once a sweep, not once a facet.
             if !said_flat {
                 said_flat = true;
@@ -621,4 +650,38 @@ fn told_move(figure: (&[f64], &[f64], &[f64]), key_values: &[String], l: usize, 
         fmt4(hi[b]),
         key_values[b]
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn series(name: &str, values: &[f64], half: f64) -> charts::Series {
+        let lo = values.iter().map(|v| v - half).collect();
+        let hi = values.iter().map(|v| v + half).collect();
+        charts::Series {
+            name: name.into(),
+            colour: plotters::style::RGBColor(0, 0, 0),
+            values: values.to_vec(),
+            band: Some((lo, hi)),
+        }
+    }
+
+    #[test]
+    fn a_lead_inside_another_strategys_interval_is_not_called_a_lead() {
+        let labels: Vec<String> = ["tableau", "blind"].iter().map(|s| s.to_string()).collect();
+        let said = |half: f64| {
+            let s = [series("search", &[0.8, -0.03], half), series("random", &[-0.8, 0.03], half)];
+            best_by_value(&s, &labels, "method", "points per game")
+        };
+        assert_eq!(
+            said(0.05),
+            "The highest points per game: `search` at tableau; at blind no strategy's points per game is clear of the others' (the 95% intervals overlap). "
+        );
+        assert_eq!(
+            said(0.01),
+            "Which strategy has the highest points per game changes with `method`: `search` at tableau; `random` at blind. "
+        );
+        assert!(said(1.0).starts_with("At every value of `method` no strategy's"), "{}", said(1.0));
+    }
 }

@@ -335,6 +335,14 @@ fn a_figure_the_same_in_every_variant_is_named_not_drawn_flat() {
     // seat_advantage is 0.02 in every row; the showdown rate moves and is drawn.
     assert!(!out.join("1-sweep-seat_advantage.svg").exists() && md.contains("seat advantage 0.02"), "{md}");
     assert!(out.join("1-sweep-showdown_rate.svg").exists());
+    // A mirror whose table gives its score an interval is as flat.
+    let sweep = sweep_csv(&keys, &["value"; 3], &[0.0; 3], &[0.2, 0.3, 0.25]);
+    assert!(sweep.contains("0,-0.05,0.05"), "{sweep}");
+    let input = folder(&dir.join("with-interval"), "sweep", "sweep", &[("sweep", sweep)]);
+    let out = report(&dir.join("with-interval"), &[&input]);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(!out.join("1-sweep-chips-by-strategy.svg").exists(), "{md}");
+    assert!(md.contains("every seat plays `value`, so chips per round is 0 (not charted)."), "{md}");
 }
 
 /// A sweep of a preset's settings alone is filed under its own question, and a figure whose
