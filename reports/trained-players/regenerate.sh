@@ -38,18 +38,31 @@ scd-hu-always-raise seven-card-draft cfr-heads-up,bluffer{bet.p=1} 20000
 scd-hu-never-raise seven-card-draft cfr-heads-up,bluffer{bet.p=0} 20000
 sevens-hu-always-raise sevens cfr-heads-up,bluffer{bet.p=1} 20000
 sevens-hu-never-raise sevens cfr-heads-up,bluffer{bet.p=0} 20000
+scd-hu-random seven-card-draft cfr-heads-up,random 20000
+sevens-hu-random sevens cfr-heads-up,random 20000
 RUNS
 # A,B,A,B: the trained player against each other player at the default four seats.
-for opp in tight greedy hate loose-aggressive wild-hunter late-folder calibrated 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' search; do
+for opp in tight greedy hate loose-aggressive wild-hunter late-folder calibrated 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' search \
+  bluffer random; do
   if [ "$opp" = search ]; then rounds=4000; else rounds=40000; fi
   draftsim run --game seven-card-draft --seats "cfr,$opp,cfr,$opp" --rounds "$rounds" --quiet \
     --out "$D/scd-abab-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
 done
 # The search's bets alone (its trades tight's) and its trades alone (its bets tight's) too.
 for opp in tight exact greedy no-trade 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' search 'search{searches=bets}' \
-  'search{searches=others}'; do
+  'search{searches=others}' bluffer random; do
   draftsim run --game sevens --seats "cfr,$opp,cfr,$opp" --rounds 20000 --quiet \
     --out "$D/sevens-abab-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
+done
+# The search bot at four seats, A, B, A, B, against the presets that reports/search-bot
+# does not seat it with (its figures against the others are there).
+for opp in calibrated wild-hunter 'bluffer{bet.p=1}' 'bluffer{bet.p=0}'; do
+  draftsim run --game seven-card-draft --seats "search,$opp,search,$opp" --rounds 4000 --quiet \
+    --out "$D/scd-abab-search-vs-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
+done
+for opp in 'bluffer{bet.p=1}' 'bluffer{bet.p=0}'; do
+  draftsim run --game sevens --seats "search,$opp,search,$opp" --rounds 20000 --quiet \
+    --out "$D/sevens-abab-search-vs-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
 done
 # The trained bets with searched trades (the search's rollouts and other seats by cfr)
 # against the search bot.
@@ -70,11 +83,12 @@ for opp in tight hate greedy wild-hunter loose-aggressive late-folder calibrated
     --out "$D/scd-hu-join-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
 done
 # The search bot heads-up against each preset, the trained player's rival at that table.
-for opp in greedy hate tight calibrated loose-aggressive bluffer late-folder 'bluffer{bet.p=1}' 'bluffer{bet.p=0}'; do
+for opp in greedy hate tight calibrated loose-aggressive bluffer late-folder 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' \
+  wild-hunter random; do
   draftsim run --game seven-card-draft --seats "search,$opp" --rounds 4000 --quiet \
     --out "$D/scd-hu-search-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
 done
-for opp in tight exact greedy bluffer no-trade 'bluffer{bet.p=1}' 'bluffer{bet.p=0}'; do
+for opp in tight exact greedy bluffer no-trade 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' random; do
   draftsim run --game sevens --seats "search,$opp" --rounds 4000 --quiet \
     --out "$D/sevens-hu-search-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
 done
