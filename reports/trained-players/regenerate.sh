@@ -130,3 +130,9 @@ for game in seven-card-draft sevens seven-poker; do
     echo "$game $seats $units $best"
   done
 done > "$D/speed.txt"
+# The page: every folder of results (the runs of two strategies gathered into one table
+# a game and table size).
+R=reports/trained-players
+# shellcheck disable=SC2046
+draftsim report $(ls -d "$D"/*/) --out "$R/.build" --force --notes "$R/notes.md" --regenerate "sh $R/regenerate.sh" --quiet
+rm -f "$R"/*.svg && cp "$R"/.build/* "$R"/ && rm -rf "$R/.build"

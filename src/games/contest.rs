@@ -48,27 +48,9 @@ pub trait GameRules: Clone + Default + Serialize + DeserializeOwned + std::fmt::
     }
 }
 
-/// A rules key given below zero is refused by its type as "a whole number of 0 or more";
-/// where 0 is refused too (Sevens' `raise_cap`), the check's own words for 0 say what the
-/// key takes instead.
+/// A rules key given below zero and refused at 0 too is told what it takes.
 fn below_zero<R: GameRules>(text: &str, e: InputError) -> InputError {
-    let message = e.to_string();
-    const TYPE_WORDS: &str = "give a whole number of 0 or more";
-    let Some(head) = message.strip_suffix(TYPE_WORDS) else { return e };
-    let Ok(mut table) = toml::from_str::<toml::Table>(text) else { return e };
-    let Some(key) = table.iter().find(|(_, v)| v.as_integer().is_some_and(|i| i < 0)).map(|(k, _)| k.clone()) else {
-        return e;
-    };
-    table.insert(key.clone(), toml::Value::Integer(0));
-    let Ok(at_zero) = toml::to_string(&table) else { return e };
-    let Ok(Err(refusal)) = presets::parse_toml::<R>(&at_zero).map(|r| r.check()) else { return e };
-    let refusal = refusal.to_string();
-    // The check speaks of the 0 tried in the user's place: what stays is what the key takes.
-    match refusal.strip_prefix(&format!("{key} = 0: ")) {
-        Some(takes) => InputError::new(format!("{head}{takes}")),
-        None if refusal.starts_with(&format!("{key} ")) => InputError::new(format!("{head}{refusal}")),
-        None => e,
-    }
+    presets::below_zero(text, e, |t| presets::parse_toml::<R>(t)?.check())
 }
 
 /// The rules a forward model reads, compiled from a rules file: the rules file itself

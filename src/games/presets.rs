@@ -210,7 +210,51 @@ pub fn load<T>(
     game: &str,
     parse: fn(&str) -> Result<T, InputError>,
 ) -> Result<T, InputError> {
-    parse(&preset_text(presets, name_or_path, game)?).map_err(|e| in_strategy(e, name_or_path, game))
+    let text = preset_text(presets, name_or_path, game)?;
+    parse(&text).map_err(|e| in_strategy(below_zero(&text, e, parse), name_or_path, game))
+}
+
+/// A value given below zero is refused by its type as "a whole number of 0 or more";
+/// where the key refuses 0 as well (a search's `iterations`, Sevens' `raise_cap`), the
+/// refusal of 0 by `parse` (the same parse and checks) says what the key takes instead.
+pub(crate) fn below_zero<T>(text: &str, e: InputError, parse: impl Fn(&str) -> Result<T, InputError>) -> InputError {
+    /// Sets the first integer below zero to 0; returns its dotted path.
+    fn zero_first_negative(table: &mut toml::Table) -> Option<String> {
+        for (key, value) in table.iter_mut() {
+            match value {
+                toml::Value::Integer(i) if *i < 0 => {
+                    *i = 0;
+                    return Some(key.clone());
+                }
+                toml::Value::Table(inner) => {
+                    if let Some(path) = zero_first_negative(inner) {
+                        return Some(format!("{key}.{path}"));
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+    let message = e.to_string();
+    let Some(head) = message.strip_suffix("give a whole number of 0 or more") else { return e };
+    let Ok(mut table) = toml::from_str::<toml::Table>(text) else { return e };
+    let Some(path) = zero_first_negative(&mut table) else { return e };
+    let Ok(at_zero) = toml::to_string(&table) else { return e };
+    let Err(refusal) = parse(&at_zero) else { return e };
+    let refusal = refusal.to_string();
+    // The check names the key by its path or by its last name.
+    let last = path.rsplit('.').next().unwrap_or(&path);
+    for key in [path.as_str(), last] {
+        // The check speaks of the 0 tried in the user's place: what stays is what the key takes.
+        if let Some(takes) = refusal.strip_prefix(&format!("{key} = 0: ")) {
+            return InputError::new(format!("{head}{takes}"));
+        }
+        if refusal.starts_with(&format!("{key} ")) {
+            return InputError::new(format!("{head}{refusal}"));
+        }
+    }
+    e
 }
 
 /// The game a strategy file is kept for, where it lies in another game's folder of
@@ -582,6 +626,25 @@ mod tests {
     }
 
     /// Rust's type names become the number a field takes, and a misspelt field is named.
+    #[test]
+    fn a_key_below_zero_that_refuses_zero_says_what_it_takes() {
+        let e = || InputError::new("draft.depth: invalid value: integer `-2`; give a whole number of 0 or more");
+        let refuses_zero = |t: &str| -> Result<(), InputError> {
+            let table: toml::Table = toml::from_str(t).unwrap();
+            match table["draft"]["depth"].as_integer() {
+                Some(0) => Err(InputError::new("depth = 0: give 1 or more")),
+                _ => Ok(()),
+            }
+        };
+        let text = "module = \"x\"\n[draft]\ndepth = -2\n";
+        assert_eq!(
+            below_zero(text, e(), refuses_zero).to_string(),
+            "draft.depth: invalid value: integer `-2`; give 1 or more"
+        );
+        // Where 0 is taken, the type's words stand.
+        assert_eq!(below_zero(text, e(), |_| Ok(())).to_string(), e().to_string());
+    }
+
     #[test]
     fn parser_messages_are_put_in_a_users_words() {
         assert_eq!(

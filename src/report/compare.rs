@@ -131,13 +131,15 @@ pub(super) fn compare_section(
     let file = format!("{prefix}matrix.svg");
     // Preset files are labelled by their file name.
     let short: Vec<String> = names.iter().map(|n| short_name(n)).collect();
-    // Short enough for the chart's width; the caption says it in full.
-    let title = "Win share, row against column";
-    charts::heatmap(&out.path().join(&file), title, &short, &shares)?;
+    // Short enough for the chart's width (the caption says it in full), and named by its
+    // folder: a page may hold several matrices.
+    let folder = dir.file_name().map_or(String::new(), |n| format!(": {}", n.to_string_lossy()));
+    let title = format!("Win share, row against column{folder}");
+    charts::heatmap(&out.path().join(&file), &title, &short, &shares)?;
     image(
         md,
         &file,
-        title,
+        &title,
         &format!(
             "{conclusion} Win share of the row strategy against the column strategy (blue: the row wins more than half, red: less); {rounds:.0} {units} per pair.{score_note}"
         ),

@@ -44,6 +44,7 @@ mod solver;
 use solver::*;
 mod versus;
 use versus::*;
+mod pairings;
 
 fn table_error(name: &str, e: impl std::fmt::Display) -> Error {
     Error::Table { name: name.to_string(), message: e.to_string() }
@@ -310,6 +311,8 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
         .filter_map(|t| Some(serde_json::from_str::<serde_json::Value>(&t).ok()?["game"].as_str()?.to_string()))
         .collect();
     // The figures the folders hold, so that a limit none of them has is refused.
+    // Runs of two strategies, gathered into one table a game where there are several.
+    let mut gathered = Vec::new();
     let mut figures: Vec<String> = if ladders.is_empty() { Vec::new() } else { vec!["skill_depth".into()] };
     for (i, dir) in dirs.iter().enumerate() {
         let prefix = format!("{}-", i + 1);
@@ -327,7 +330,8 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
             })?),
             None => None,
         };
-        page.begin(&name, folder_heading(&name, meta.as_ref()), meta.as_ref().map(describe).unwrap_or_default());
+        let heading = folder_heading(&name, meta.as_ref());
+        page.begin(&name, heading.clone(), meta.as_ref().map(describe).unwrap_or_default());
         let shard = meta.as_ref().and_then(|m| Some((m["shard"]["index"].as_u64()?, m["shard"]["count"].as_u64()?)));
         if let Some((i, n)) = shard {
             page.caution(format!(
@@ -345,6 +349,7 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
             .into());
         }
         let measures = meta.as_ref().and_then(game_measures);
+        gathered.extend(pairings::pairing(dir, (&name, &heading), meta.as_ref(), measures.as_ref())?);
         // The limits given to the report, then those the study kept (sweep --require).
         let mut requires = options.requires.to_vec();
         for text in meta.as_ref().and_then(|m| m["require"].as_array()).into_iter().flatten() {
@@ -417,10 +422,14 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
         ))
         .into());
     }
+    let mut left_out = Vec::new();
+    if gathered.len() >= pairings::MIN_GATHERED {
+        left_out = pairings::gather(&mut page, &gathered, out, &palette)?;
+    }
     let charts = out.path().to_path_buf();
     let content = |file: &str| std::fs::read(charts.join(file)).ok();
-    let (md, left_out) = page.assemble(options.regenerate, options.notes, options.all_charts, &content);
-    for file in left_out {
+    let (md, capped) = page.assemble(options.regenerate, options.notes, options.all_charts, &content);
+    for file in left_out.into_iter().chain(capped) {
         let path = out.path().join(&file);
         std::fs::remove_file(&path).map_err(|e| Error::Io { path: path.display().to_string(), error: e })?;
     }

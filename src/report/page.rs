@@ -118,6 +118,45 @@ impl Page {
         self.headlines.push((question, self.name.clone(), text.into()));
     }
 
+    /// A part that heads its question's section, ahead of every folder's (a table gathered
+    /// from several folders), under its own heading.
+    pub(super) fn front(&mut self, question: Question, heading: String, text: String) {
+        self.parts.insert(0, Part { question, heading, text });
+    }
+
+    /// A headline of no one folder, first among its question's.
+    pub(super) fn front_headline(&mut self, question: Question, text: impl Into<String>) {
+        self.headlines.insert(0, (question, String::new(), text.into()));
+    }
+
+    /// Leaves out every headline of these folders (by name).
+    pub(super) fn drop_headlines(&mut self, names: &[String]) {
+        self.headlines.retain(|(_, name, _)| !names.contains(name));
+    }
+
+    /// Leaves out every chart of the parts under these headings (link and sentence);
+    /// returns their files.
+    pub(super) fn drop_charts(&mut self, headings: &[String]) -> Vec<String> {
+        let mut files = Vec::new();
+        for part in self.parts.iter_mut().filter(|p| headings.contains(&p.heading)) {
+            let mut kept = String::new();
+            let mut rest = part.text.as_str();
+            while let Some(start) = rest.find(CHART_START) {
+                kept.push_str(&rest[..start]);
+                let chart = &rest[start + CHART_START.len_utf8()..];
+                let end = chart.find(CHART_END).map_or(chart.len(), |e| e + CHART_END.len_utf8());
+                if let Some(title) = chart.find(CHART_TITLE) {
+                    files.push(chart[..title].to_string());
+                }
+                // The chart's text ends with its end mark and a newline.
+                rest = chart[end..].strip_prefix('\n').unwrap_or(&chart[end..]);
+            }
+            kept.push_str(rest);
+            part.text = kept;
+        }
+        files
+    }
+
     /// The whole page: the title, the summary, the contents, the notes as findings, a
     /// section per question answered (each study a subsection), and how the figures were
     /// made. Charts past [`MAX_CHARTS`] (unless `all_charts`) are left out, the first chart
@@ -156,7 +195,7 @@ impl Page {
         // Name the folder where several could have said it.
         let folders = self.provenance.len();
         for (question, name, text) in &self.headlines {
-            let from = if folders > 1 { format!(" (`{name}`)") } else { String::new() };
+            let from = if folders > 1 && !name.is_empty() { format!(" (`{name}`)") } else { String::new() };
             let _ = writeln!(md, "- **{}** {}{from}", question.title(), text.trim_end());
         }
         md.push('\n');

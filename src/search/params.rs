@@ -347,9 +347,12 @@ pub fn load_strategy<P>(
         return Ok(Strategy::Policy(policy, fallback));
     }
     if !is_search(&text) {
-        return parse(&text).map(Strategy::Heuristic).map_err(|e| presets::in_strategy(e, name_or_path, game));
+        return (parse(&text).map(Strategy::Heuristic))
+            .map_err(|e| presets::in_strategy(presets::below_zero(&text, e, parse), name_or_path, game));
     }
-    let params = SearchParams::from_toml(&text).map_err(|e| presets::in_strategy(e, name_or_path, game))?;
+    let params = SearchParams::from_toml(&text).map_err(|e| {
+        presets::in_strategy(presets::below_zero(&text, e, SearchParams::from_toml), name_or_path, game)
+    })?;
     let load = |name: &str, key: &str| -> Result<Rollout<P>, InputError> {
         Ok(match name {
             "random" => Rollout::Random,

@@ -1032,7 +1032,10 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
             vec!["exploit", "--rules", &poker, "--preset", "tight", "--field", "greedy", "--param", "bet.p=0..1"],
             "the file reads as seven-poker's rules: add --game seven-poker",
         ),
-        (vec!["run", "--seats", "search{iterations=-5},random", "--players", "2"], "give a whole number of 0 or more"),
+        (
+            vec!["run", "--seats", "search{iterations=-5},random", "--players", "2"],
+            "iterations: invalid value: integer `-5`; give at least 1 iteration per decision",
+        ),
         (vec!["run", "--rules", &malformed], "malformed.toml"),
         (
             vec!["run", "--rules", &wild],

@@ -309,6 +309,11 @@ fn a_rules_value_of_the_wrong_type_says_what_to_write() {
     refused(&["run", "--game", "sevens", "--seats", &seats, "--rounds", "10"], "write 0.5 without quotes");
     let o = draftsim(&["run", "--game", "sevens", "--seats", "bluffer{bet.p=.5},tight", "--rounds", "10"]);
     assert!(!stderr(&o).contains("without quotes"), "{}", stderr(&o));
+    // A preset's key below zero that refuses 0 too says what it takes, as a rules key does.
+    refused(
+        &["run", "--seats", "search{iterations=-1},tight", "--players", "2", "--rounds", "10"],
+        "search{iterations=-1}: iterations: invalid value: integer `-1`; give at least 1 iteration per decision (e.g. 1000)",
+    );
 }
 
 /// The flags that name strategies complete the presets of the game on the line (the

@@ -1280,3 +1280,68 @@ fn chart_captions_say_what_the_chart_shows() {
         "{said}"
     );
 }
+
+/// Three heads-up runs of Leduc Hold'em, each the trained player against one other: the
+/// report gathers them into one table and chart, one summary line, and leaves out each
+/// run's own summary lines and charts; two such runs keep their own.
+#[test]
+fn several_runs_of_two_strategies_are_gathered_into_one_table() {
+    let dir = scratch("gathered");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let runs: Vec<PathBuf> = ["random", "calling-station", "aggressive"]
+        .iter()
+        .map(|other| {
+            let out = dir.join(format!("cfr-{other}"));
+            let seats = format!("cfr,{other}");
+            draftsim(&[
+                "run",
+                "--game",
+                "leduc-poker",
+                "--seats",
+                &seats,
+                "--rounds",
+                "2000",
+                "--quiet",
+                "--out",
+                path(&out),
+            ]);
+            out
+        })
+        .collect();
+    let out = dir.join("report");
+    let inputs: Vec<&str> = runs.iter().map(|p| path(p)).collect();
+    let mut args = vec!["report"];
+    args.extend(&inputs);
+    args.extend(["--out", path(&out), "--quiet"]);
+    draftsim(&args);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let summary = &md[md.find("## Summary").unwrap()..md.find("## Contents").unwrap()];
+    assert_eq!(summary.matches("- **").count(), 1, "one line for the three runs: {summary}");
+    assert!(
+        summary.contains("Leduc Hold'em, heads-up: of 3 runs of two strategies, the first named scores more than the second in all 3 (interval above zero), in chips per hand on the same deals."),
+        "{summary}"
+    );
+    let start = md.find("### Head to head: Leduc Hold'em, heads-up").expect("a gathered part");
+    let section = &md[start..start + md[start..].find("\n### ").unwrap_or(md.len() - start)];
+    for other in ["random", "calling-station", "aggressive"] {
+        assert!(
+            section.contains(&format!("| cfr | {other} | ")),
+            "a row per run, the first seat's strategy first: {section}"
+        );
+    }
+    let charts: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| f.ends_with(".svg"))
+        .collect();
+    assert_eq!(charts, ["pairings-1.svg"], "the runs' own charts give way to the gathered one");
+    assert!(md.contains("(pairings-1.svg)"));
+    // Two runs are not gathered.
+    let mut args = vec!["report"];
+    args.extend(&inputs[..2]);
+    args.extend(["--out", path(&out), "--quiet", "--force"]);
+    draftsim(&args);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(!md.contains("Head to head"), "{md}");
+}
