@@ -96,6 +96,8 @@ pub struct Axes<'a> {
     pub scale: &'a [f64],
     /// Whether to draw a dashed reference line at zero (the y axis then spans it).
     pub zero_line: bool,
+    /// The longest x label drawn whole; longer ones are cut with an ellipsis.
+    pub label_chars: usize,
     /// Lines drawn as staircases (a best so far: each value holds until the next), the
     /// last value held on to this x; markers only at the values themselves.
     pub step_to: Option<f64>,
@@ -104,7 +106,7 @@ pub struct Axes<'a> {
 impl<'a> Axes<'a> {
     /// Axes over evenly spaced labelled positions, without a reference line.
     pub fn new(title: &'a str, x: &'a str, y: &'a str, labels: &'a [String]) -> Axes<'a> {
-        Axes { title, x, y, labels, scale: &[], zero_line: false, step_to: None }
+        Axes { title, x, y, labels, scale: &[], zero_line: false, label_chars: LABEL_CHARS, step_to: None }
     }
 }
 
@@ -197,18 +199,18 @@ fn upright(labels: &[String], width: f64) -> bool {
     chars * CHAR_PX + 8.0 > width
 }
 
-/// A label cut to [`LABEL_CHARS`] characters.
-fn cut(label: &str) -> String {
-    if label.chars().count() > LABEL_CHARS {
-        label.chars().take(LABEL_CHARS - 1).chain(['…']).collect()
+/// A label cut to `chars` characters.
+fn cut(label: &str, chars: usize) -> String {
+    if label.chars().count() > chars {
+        label.chars().take(chars - 1).chain(['…']).collect()
     } else {
         label.to_string()
     }
 }
 
 /// The height upright labels need below the axis.
-fn upright_area(labels: &[String]) -> u32 {
-    let chars = labels.iter().map(|l| cut(l).chars().count()).max().unwrap_or(0);
+fn upright_area(labels: &[String], most: usize) -> u32 {
+    let chars = labels.iter().map(|l| cut(l, most).chars().count()).max().unwrap_or(0);
     chars as u32 * CHAR_PX as u32 + 16
 }
 
@@ -217,14 +219,14 @@ fn upright_area(labels: &[String]) -> u32 {
 fn draw_upright_labels(
     area: &DrawingArea<SVGBackend<'_>, Shift>,
     chart: &Chart<'_, '_>,
-    labels: &[String],
+    (labels, most): (&[String], usize),
     y0: f64,
 ) -> Result<(), String> {
     let style = TextStyle::from(("sans-serif", TICK_FONT).into_font().transform(FontTransform::Rotate270))
         .pos(Pos::new(HPos::Right, VPos::Center));
     for (i, label) in labels.iter().enumerate() {
         let (x, y) = chart.backend_coord(&(i as f64, y0));
-        area.draw(&Text::new(cut(label), (x, y + 10), style.clone())).map_err(|e| e.to_string())?;
+        area.draw(&Text::new(cut(label, most), (x, y + 10), style.clone())).map_err(|e| e.to_string())?;
     }
     Ok(())
 }
@@ -313,7 +315,7 @@ fn draw(
     let slot = (PLOT.0 - 2 * MARGIN - y_area) as f64 / n.max(1) as f64;
     let stand = upright(axes.labels, slot);
     let desc = if axes.x.is_empty() { 0 } else { 26 };
-    let label_area = if stand { upright_area(axes.labels) + desc } else { 34 + desc };
+    let label_area = if stand { upright_area(axes.labels, axes.label_chars) + desc } else { 34 + desc };
     let height = (PLOT.1 + label_area).max((LEGEND_TOP + LEGEND_ROW * entries.len() as i32 + 10) as u32);
     let root = SVGBackend::new(path, (PLOT.0 + side, height)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
@@ -354,7 +356,7 @@ fn draw(
     }
     mesh.draw().map_err(|e| err(&e))?;
     if stand {
-        draw_upright_labels(&plot, &chart, axes.labels, y0).map_err(|e| err(&e))?;
+        draw_upright_labels(&plot, &chart, (axes.labels, axes.label_chars), y0).map_err(|e| err(&e))?;
     }
     if axes.zero_line && y0 < 0.0 && y1 > 0.0 {
         // A reference, not data: dashed and unnamed.
@@ -521,8 +523,9 @@ pub fn heatmap(path: &Path, title: &str, labels: &[String], values: &[Vec<f64>])
     let n = labels.len();
     let cell = 90;
     let stand = upright(labels, cell as f64);
-    let x_area = if stand { upright_area(labels) + 30 } else { 60 };
-    let y_area = labels.iter().map(|l| cut(l).chars().count()).max().unwrap_or(0) as u32 * CHAR_PX as u32 + 40;
+    let x_area = if stand { upright_area(labels, LABEL_CHARS) + 30 } else { 60 };
+    let y_area =
+        labels.iter().map(|l| cut(l, LABEL_CHARS).chars().count()).max().unwrap_or(0) as u32 * CHAR_PX as u32 + 40;
     let side = cell * n as u32 + y_area + 2 * MARGIN;
     let root = SVGBackend::new(path, (side.max(420), cell * n as u32 + x_area + 60)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
@@ -541,7 +544,7 @@ pub fn heatmap(path: &Path, title: &str, labels: &[String], values: &[Vec<f64>])
         .x_labels(n)
         .y_labels(n)
         .x_label_formatter(&|x| if stand { String::new() } else { label_at(labels, *x) })
-        .y_label_formatter(&|y| cut(&label_at(&reversed, *y)))
+        .y_label_formatter(&|y| cut(&label_at(&reversed, *y), LABEL_CHARS))
         .x_desc("opponent (column)")
         .y_desc("strategy (row)")
         .x_label_style(("sans-serif", TICK_FONT))
@@ -550,7 +553,7 @@ pub fn heatmap(path: &Path, title: &str, labels: &[String], values: &[Vec<f64>])
         .draw()
         .map_err(|e| err(&e))?;
     if stand {
-        draw_upright_labels(&root, &chart, labels, -0.5).map_err(|e| err(&e))?;
+        draw_upright_labels(&root, &chart, (labels, LABEL_CHARS), -0.5).map_err(|e| err(&e))?;
     }
     let colour = |v: f64| -> RGBColor {
         if !v.is_finite() {

@@ -154,6 +154,8 @@ impl Page {
             kept.push_str(rest);
             part.text = kept;
         }
+        // A part that was its charts alone says nothing now.
+        self.parts.retain(|p| !(headings.contains(&p.heading) && p.text.trim().is_empty()));
         files
     }
 

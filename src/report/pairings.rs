@@ -17,8 +17,9 @@ pub(super) struct Pairing {
     game: String,
     seats: usize,
     rules: String,
-    /// The score's words (`chips per round`).
+    /// The score's words (`chips per round`) and the game's units (`rounds`).
     words: String,
+    units: String,
     a: String,
     b: String,
     deals: f64,
@@ -59,6 +60,7 @@ pub(super) fn pairing(
         seats: seats.len(),
         rules: meta["rules"].as_str().unwrap_or_default().to_string(),
         words: measures.score_words(),
+        units: measures.units(),
         a,
         b,
         deals,
@@ -116,7 +118,7 @@ pub(super) fn gather(
     let headings: Vec<String> = pairings.iter().map(|p| p.heading.clone()).collect();
     let dropped = page.drop_charts(&headings);
     for (i, (label, mut group)) in groups(pairings).into_iter().enumerate().rev() {
-        // Each first-named strategy together, in the order the folders first name it,
+        // Each first-seat strategy together, in the order the folders first seat it,
         // then by its difference, largest first.
         let first = distinct(&group.iter().map(|p| p.a.clone()).collect::<Vec<_>>());
         group.sort_by(|x, y| {
@@ -133,23 +135,35 @@ pub(super) fn gather(
             hi: group.iter().map(|p| p.hi).collect(),
         };
         let file = format!("pairings-{}.svg", i + 1);
-        let title = format!("{label}: the first named minus the second");
+        let title = format!("{label}: the first seat's strategy minus the other");
         let y = format!("difference in {words}");
         let mut axes = charts::Axes::new(&title, "", &y, &labels);
         axes.zero_line = true;
-        whisker_chart(out, &file, &axes, &values, &strategy_colours(palette, &firsts), true)?;
+        // Whole labels: two long names would otherwise lose the second, which tells the bars apart.
+        axes.label_chars = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0).min(64);
+        // A colour per first-seat strategy, the report's own unless two of them share one.
+        let mut colours = strategy_colours(palette, &firsts);
+        let names = distinct(&firsts);
+        let theirs: Vec<charts::Colour> =
+            names.iter().map(|n| colours[firsts.iter().position(|f| f == n).unwrap_or(0)]).collect();
+        if (0..theirs.len()).any(|i| theirs[..i].contains(&theirs[i])) {
+            colours = (firsts.iter())
+                .map(|f| charts::sequence(names.iter().position(|n| n == f).unwrap_or(0), names.len()))
+                .collect();
+        }
+        whisker_chart(out, &file, &axes, &values, &colours, true)?;
         image(
             &mut md,
             &file,
             &title,
             &format!(
-                "Each bar is one run's paired difference in {words} (the first named's score minus the second's on the same deals, seats rotated), with its 95% interval; above zero the first named gets more. The first named scores {}.",
+                "Each bar is one run's paired difference in {words}: the score of the strategy in its first seat minus the other's, on the same deals at every seating of the two, with its 95% interval; above zero the first seat's strategy gets more. It scores {}.",
                 count_words(&group)
             ),
         );
         let _ = writeln!(
             md,
-            "| first | second | first minus second, {words} | 95% interval | deals | run |\n|---|---|---:|---|---:|---|"
+            "| first seat | other | first seat's minus the other's, {words} | 95% interval | deals | run |\n|---|---|---:|---|---:|---|"
         );
         for p in &group {
             let _ = writeln!(
@@ -166,7 +180,8 @@ pub(super) fn gather(
         }
         let _ = writeln!(
             md,
-            "\nEach run's own tables (scores, seats, health) are in its section below; its summary lines and charts give way to this table."
+            "\nA deal is played at every seating of the two, so a run plays more {units} than it has deals. Each run's scores follow under its name below and its health under *Is it healthy?*; its own summary lines and charts are left out for this table.",
+            units = group[0].units
         );
         page.front(Question::WhoWins, format!("Head to head: {label}"), md);
         page.front_headline(Question::WhoWins, headline(&label, &group));
@@ -174,24 +189,24 @@ pub(super) fn gather(
     Ok(dropped)
 }
 
-/// (ahead, level, behind): how many of the group's first-named strategies score more than
-/// the second with the interval above zero, level within it, less with it below.
+/// (ahead, level, behind): how many of the group's first-seat strategies score more than
+/// the other with the interval above zero, level within it, less with it below.
 fn counts(group: &[&Pairing]) -> (usize, usize, usize) {
     let n = |o: std::cmp::Ordering| group.iter().filter(|p| standing(p) == o).count();
     (n(std::cmp::Ordering::Greater), n(std::cmp::Ordering::Equal), n(std::cmp::Ordering::Less))
 }
 
-/// The counts in words, those of none left out: "more than the second in 5 (interval
+/// The counts in words, those of none left out: "more than the other in 5 (interval
 /// above zero), level in 1 and behind in 2", or "in all 3" where every pair is ahead.
 fn count_words(group: &[&Pairing]) -> String {
     let (ahead, level, behind) = counts(group);
     let more = if ahead == group.len() && ahead > 1 {
-        format!("more than the second in all {ahead} (interval above zero)")
+        format!("more than the other in all {ahead} (interval above zero)")
     } else {
-        format!("more than the second in {ahead} (interval above zero)")
+        format!("more than the other in {ahead} (interval above zero)")
     };
     let parts: Vec<String> =
-        [(true, more), (level > 0, format!("level in {level}")), (behind > 0, format!("behind in {behind}"))]
+        [(true, more), (level > 0, format!("is level in {level}")), (behind > 0, format!("is behind in {behind}"))]
             .into_iter()
             .filter_map(|(said, text)| said.then_some(text))
             .collect();
@@ -215,7 +230,7 @@ fn headline(label: &str, group: &[&Pairing]) -> String {
         if more > 0 { format!("{named} and {more} more") } else { named }
     };
     let mut text = format!(
-        "{label}: of {} runs of two strategies, the first named scores {}, in {} on the same deals",
+        "{label}: of {} runs of two strategies, the strategy in the first seat scores {}, in {} on the same deals",
         group.len(),
         count_words(group),
         group[0].words
@@ -241,6 +256,7 @@ mod tests {
             seats,
             rules: String::new(),
             words: "chips per round".to_string(),
+            units: "rounds".to_string(),
             a: a.to_string(),
             b: b.to_string(),
             deals: 100.0,
@@ -265,7 +281,7 @@ mod tests {
             [("Sevens, 4 seats", 3), ("Sevens, heads-up", 1)]
         );
         let line = headline(&groups[0].0, &groups[0].1);
-        assert!(line.contains("of 4 runs of two strategies, the first named scores more than the second in 1 (interval above zero), level in 1 and behind in 2, in chips per round"), "{line}");
+        assert!(line.contains("of 4 runs of two strategies, the strategy in the first seat scores more than the other in 1 (interval above zero), is level in 1 and is behind in 2, in chips per round"), "{line}");
         assert!(
             line.contains(
                 "behind: `cfr` against `search` -0.7000 [-1.0000, -0.3000] and `cfr` against `exact` -0.2000 [-0.3000, -0.1000]"

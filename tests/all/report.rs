@@ -1319,7 +1319,7 @@ fn several_runs_of_two_strategies_are_gathered_into_one_table() {
     let summary = &md[md.find("## Summary").unwrap()..md.find("## Contents").unwrap()];
     assert_eq!(summary.matches("- **").count(), 1, "one line for the three runs: {summary}");
     assert!(
-        summary.contains("Leduc Hold'em, heads-up: of 3 runs of two strategies, the first named scores more than the second in all 3 (interval above zero), in chips per hand on the same deals."),
+        summary.contains("Leduc Hold'em, heads-up: of 3 runs of two strategies, the strategy in the first seat scores more than the other in all 3 (interval above zero), in chips per hand on the same deals."),
         "{summary}"
     );
     let start = md.find("### Head to head: Leduc Hold'em, heads-up").expect("a gathered part");
