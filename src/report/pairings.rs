@@ -278,7 +278,7 @@ mod tests {
         let groups = groups(&pairs);
         assert_eq!(
             groups.iter().map(|(l, g)| (l.as_str(), g.len())).collect::<Vec<_>>(),
-            [("Sevens, 4 seats", 3), ("Sevens, heads-up", 1)]
+            [("Sevens, 4 seats", 4), ("Sevens, heads-up", 1)]
         );
         let line = headline(&groups[0].0, &groups[0].1);
         assert!(line.contains("of 4 runs of two strategies, the strategy in the first seat scores more than the other in 1 (interval above zero), is level in 1 and is behind in 2, in chips per round"), "{line}");
