@@ -422,10 +422,7 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
         ))
         .into());
     }
-    let mut left_out = Vec::new();
-    if gathered.len() >= pairings::MIN_GATHERED {
-        left_out = pairings::gather(&mut page, &gathered, out, &palette)?;
-    }
+    let left_out = pairings::gather(&mut page, &gathered, out, &palette)?;
     let charts = out.path().to_path_buf();
     let content = |file: &str| std::fs::read(charts.join(file)).ok();
     let (md, capped) = page.assemble(options.regenerate, options.notes, options.all_charts, &content);

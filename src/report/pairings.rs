@@ -4,8 +4,9 @@
 
 use super::*;
 
-/// The fewest two-strategy runs a report gathers; fewer keep their own lines and charts.
-pub(super) const MIN_GATHERED: usize = 3;
+/// The fewest two-strategy runs of one game, table size and rules a report gathers; fewer
+/// keep their own lines and charts.
+const MIN_GATHERED: usize = 3;
 
 /// One run of two strategies: its pair's paired difference, the first seat's strategy
 /// first.
@@ -28,8 +29,10 @@ pub(super) struct Pairing {
     hi: f64,
 }
 
-/// The pairing a run's folder is: a run whose seats hold exactly two strategies and whose
-/// `pairs` table has their one pair. `None` for any other folder.
+/// The pairing a run's folder is: a whole run (not one shard of it) whose seats hold exactly
+/// two strategies, rotated, and whose `pairs` table has their one pair. `None` for any
+/// other folder: a shard's figures are a share of its run's, and without rotation a seat's
+/// edge is in the difference.
 pub(super) fn pairing(
     dir: &Path,
     (name, heading): (&str, &str),
@@ -37,7 +40,7 @@ pub(super) fn pairing(
     measures: Option<&Measures>,
 ) -> Result<Option<Pairing>, Error> {
     let (Some(meta), Some(measures)) = (meta, measures) else { return Ok(None) };
-    if !dir.join("run.json").exists() {
+    if !dir.join("run.json").exists() || !meta["shard"].is_null() || meta["rotate"] == false {
         return Ok(None);
     }
     let seats: Vec<&str> = meta["seats"].as_array().into_iter().flatten().filter_map(|s| s.as_str()).collect();
@@ -113,11 +116,12 @@ pub(super) fn gather(
     out: &OutputDir,
     palette: &charts::Palette,
 ) -> Result<Vec<String>, Error> {
-    let folders: Vec<String> = pairings.iter().map(|p| p.folder.clone()).collect();
-    page.drop_headlines(&folders);
-    let headings: Vec<String> = pairings.iter().map(|p| p.heading.clone()).collect();
-    let dropped = page.drop_charts(&headings);
-    for (i, (label, mut group)) in groups(pairings).into_iter().enumerate().rev() {
+    let groups: Vec<(String, Vec<&Pairing>)> =
+        groups(pairings).into_iter().filter(|(_, g)| g.len() >= MIN_GATHERED).collect();
+    let gathered = || groups.iter().flat_map(|(_, g)| g.iter());
+    page.drop_headlines(&gathered().map(|p| p.folder.clone()).collect::<Vec<_>>());
+    let dropped = page.drop_charts(&gathered().map(|p| p.heading.clone()).collect::<Vec<_>>());
+    for (i, (label, mut group)) in groups.iter().cloned().enumerate().rev() {
         // Each first-seat strategy together, in the order the folders first seat it,
         // then by its difference, largest first.
         let first = distinct(&group.iter().map(|p| p.a.clone()).collect::<Vec<_>>());
@@ -127,7 +131,14 @@ pub(super) fn gather(
         });
         let words = &group[0].words;
         let mut md = String::new();
-        let labels: Vec<String> = group.iter().map(|p| format!("{} vs {}", p.a, p.b)).collect();
+        // A pair played in several runs is told apart by the run.
+        let pair = |p: &Pairing| format!("{} vs {}", p.a, p.b);
+        let labels: Vec<String> = (group.iter())
+            .map(|p| match group.iter().filter(|q| pair(q) == pair(p)).count() {
+                1 => pair(p),
+                _ => format!("{} ({})", pair(p), p.folder),
+            })
+            .collect();
         let firsts: Vec<String> = group.iter().map(|p| p.a.clone()).collect();
         let values = WithInterval {
             mean: group.iter().map(|p| p.mean).collect(),
@@ -135,7 +146,8 @@ pub(super) fn gather(
             hi: group.iter().map(|p| p.hi).collect(),
         };
         let file = format!("pairings-{}.svg", i + 1);
-        let title = format!("{label}: the first seat's strategy minus the other");
+        // A chart's title is plain text, not Markdown.
+        let title = format!("{}: the first seat's strategy minus the other", label.replace('`', ""));
         let y = format!("difference in {words}");
         let mut axes = charts::Axes::new(&title, "", &y, &labels);
         axes.zero_line = true;

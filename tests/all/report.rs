@@ -1344,4 +1344,33 @@ fn several_runs_of_two_strategies_are_gathered_into_one_table() {
     draftsim(&args);
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(!md.contains("Head to head"), "{md}");
+    // Beside the three: a lone run of another game (its group has one run), a run without
+    // rotation (a seat's edge in its difference) and a shard (a share of its run's deals)
+    // keep their own summary lines; the three are still gathered.
+    let others = [
+        ("kuhn", vec!["--game", "kuhn-poker", "--seats", "cfr,random"]),
+        ("fixed-seats", vec!["--game", "leduc-poker", "--seats", "cfr,tight", "--no-rotate"]),
+        ("shard", vec!["--game", "leduc-poker", "--seats", "cfr,tight", "--shard", "0/2"]),
+    ];
+    let folders: Vec<PathBuf> = (others.iter())
+        .map(|(name, flags)| {
+            let folder = dir.join(name);
+            let mut run = vec!["run", "--rounds", "2000", "--quiet", "--out", path(&folder)];
+            run.extend(flags.iter().copied());
+            draftsim(&run);
+            folder
+        })
+        .collect();
+    let mut args = vec!["report"];
+    args.extend(&inputs);
+    args.extend(folders.iter().map(|f| path(f)));
+    args.extend(["--out", path(&out), "--quiet", "--force"]);
+    draftsim(&args);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let summary = &md[md.find("## Summary").unwrap()..md.find("## Contents").unwrap()];
+    assert_eq!(summary.matches("of 3 runs of two strategies").count(), 1, "{summary}");
+    for (name, _) in &others {
+        assert!(summary.contains(&format!("(`{name}`)")), "{name} keeps its own lines: {summary}");
+    }
+    assert_eq!(md.matches("### Head to head").count(), 1, "{md}");
 }
