@@ -311,7 +311,8 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
         .filter_map(|t| Some(serde_json::from_str::<serde_json::Value>(&t).ok()?["game"].as_str()?.to_string()))
         .collect();
     // The figures the folders hold, so that a limit none of them has is refused.
-    // Runs of two strategies, gathered into one table a game where there are several.
+    // Runs of two strategies, gathered into one table a game, table size and rules where
+    // three or more share them.
     let mut gathered = Vec::new();
     let mut figures: Vec<String> = if ladders.is_empty() { Vec::new() } else { vec!["skill_depth".into()] };
     for (i, dir) in dirs.iter().enumerate() {
