@@ -259,6 +259,8 @@ impl GameRulesArgs {
                     None => e.context(path.display()).into(),
                 }
             }
+            // No file: a count the game refuses came from the flag.
+            None if players.is_some() && e.fault() == Fault::Players => e.context("--players").into(),
             None => e.into(),
         })
     }

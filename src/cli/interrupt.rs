@@ -1,11 +1,14 @@
 //! Ctrl-C, SIGTERM and SIGHUP. The first asks the command to stop: it writes nothing,
 //! says so and exits 130. A second ends the process at once, removing its staging folder
 //! (anything a write leaves behind in that race is removed by the next command writing to
-//! the same place).
+//! the same place). A second signal within [`ONE_SIGNAL`] of the first is the same one
+//! delivered twice (GNU `timeout` signals the process and then its group; a terminal's
+//! Ctrl-C reaches the whole group too), so it is not taken as the second.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use draftsim::output::OutputDir;
 
@@ -18,10 +21,24 @@ static COMMITTED: AtomicBool = AtomicBool::new(false);
 /// The staging folder of the command's output, removed if a second signal ends it.
 static STAGING: Mutex<Option<PathBuf>> = Mutex::new(None);
 
+/// When the first signal came.
+static FIRST: Mutex<Option<Instant>> = Mutex::new(None);
+
+/// How soon after the first a signal counts as the same one.
+const ONE_SIGNAL: Duration = Duration::from_millis(500);
+
 /// Installs the handler (once, before the command starts).
 pub fn catch() {
     let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+        let now = Instant::now();
+        let mut first = FIRST.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let again = INTERRUPTED.swap(true, Ordering::SeqCst);
+        if again && first.is_some_and(|f| now.duration_since(f) < ONE_SIGNAL) {
+            return;
+        }
+        *first = Some(now);
+        drop(first);
+        if again {
             if let Some(staging) = STAGING.lock().unwrap_or_else(std::sync::PoisonError::into_inner).as_ref() {
                 let _ = std::fs::remove_dir_all(staging);
             }

@@ -289,7 +289,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
 /// same command can still resume it.
 fn forget_state(output: &OutputArgs) {
     if let Some(out) = output.out.as_deref() {
-        let _ = std::fs::remove_file(state_file_for("search", out));
+        super::study::forget_state(&state_file_for("search", out));
     }
 }
 
@@ -471,7 +471,7 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
     {
         // A search that failed on its own input leaves nothing a corrected command would
         // have to be forced past; one stopped by anything else keeps what it played.
-        let _ = std::fs::remove_file(path);
+        super::study::forget_state(path);
     }
     // The state stays until the tables are written (see `forget_state`).
     Ok((result?, state, out, format, budget))

@@ -184,6 +184,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     // Stopped by Ctrl-C (not by the end of the input): the finished units are written, and
     // the exit code says the play was cut short, as every command's does.
     let mut stopped = false;
+    let mut failed: Option<Error> = None;
     for k in 0..rounds {
         show!("\n=== {unit} {} of {rounds}", k + 1);
         let plan = Plan {
@@ -216,6 +217,10 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
                     break;
                 }
             }
+            Err(Error::Interrupted) if terminal::refused().is_some() => {
+                show!("\nstopped at an answer that fits no move: the {unit} under way is not counted");
+                break;
+            }
             Err(Error::Interrupted) => {
                 interrupt::handled();
                 stopped = !terminal::input_ended();
@@ -223,14 +228,26 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
                 show!("\n{why}: the {unit} under way is not counted");
                 break;
             }
-            Err(e) => return Err(e.into()),
+            // A bot that fails (an outside program lost) ends the play as Ctrl-C does: the
+            // units finished are kept, and the command fails on it.
+            Err(e) => {
+                show!("\nstopped by a failed seat: the {unit} under way is not counted");
+                failed = Some(e);
+                break;
+            }
         }
     }
     if interrupt::interrupted() {
         // Ctrl-C while the bots finished the last unit: the units are kept all the same.
         interrupt::handled();
     }
-    let cut_short = || if stopped { Err(draftsim::Error::Interrupted.into()) } else { Ok(()) };
+    // Units finished before a refused answer are kept, and the command fails on it.
+    let mut cut_short = || match terminal::refused() {
+        _ if failed.is_some() => Err(failed.take().expect("just checked").into()),
+        Some(why) => Err(InputError::new(why).into()),
+        None if stopped => Err(draftsim::Error::Interrupted.into()),
+        None => Ok(()),
+    };
     let Some(tally) = tally else {
         if out.is_some() {
             to_stderr!("draftsim: no {unit} finished: nothing to write");

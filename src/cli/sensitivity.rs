@@ -253,7 +253,7 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
         finish_sensitivity(&state, meta, out, format, &args.batch.exec.quiet)?;
     }
     if let Some(path) = &state_path {
-        let _ = std::fs::remove_file(path);
+        super::study::forget_state(path);
     }
     Ok(())
 }

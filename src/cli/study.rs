@@ -355,6 +355,13 @@ pub(super) fn save_state(path: &std::path::Path, text: &str, what: &str) -> Resu
     })
 }
 
+/// Removes a finished command's saved state, and the half-written copy a save stopped
+/// mid-write may have left beside it.
+pub(super) fn forget_state(path: &std::path::Path) {
+    let _ = std::fs::remove_file(path);
+    let _ = std::fs::remove_file(path.with_extension("tmp"));
+}
+
 /// Where an interrupted command (`what`: search, sensitivity, train) keeps its state:
 /// beside the output folder, as `.NAME.WHAT-state.json`.
 pub(super) fn state_file_for(what: &str, out: &std::path::Path) -> std::path::PathBuf {

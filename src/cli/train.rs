@@ -123,7 +123,8 @@ pub fn run(args: TrainArgs) -> Result<()> {
         }
         Algorithm::Full(_) if !exact => {
             // Suggest only what this game takes (es-mccfr is refused where it probes).
-            let sampled = if game.probe_training() { "mccfr-probe" } else { "es-mccfr or mccfr-probe" };
+            let sampled =
+                if game.probe_training() { "mccfr-probe or os-mccfr" } else { "es-mccfr, os-mccfr or mccfr-probe" };
             return Err(InputError::new(format!(
                 "--algorithm {algorithm_name}: {} has no exact tree to sweep; use {sampled} (over its forward model)",
                 info.name
@@ -173,7 +174,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
         };
         let name = args.fallback.clone().unwrap_or_else(|| default.to_string());
         let players = game.players();
-        game = (info.build)(rules.as_deref(), Some(players), Some(std::slice::from_ref(&name)))?.0;
+        game = (info.build)(rules.as_deref(), Some(players), Some(std::slice::from_ref(&name)))
+            .map_err(|e| e.context("--fallback"))?
+            .0;
         Some(name)
     };
     super::args::warn_rules(&*game);
@@ -644,7 +647,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         args.exec.note(&format!("the training's state stays in {}: the same command {more}", state_path.display()));
     } else {
         // The policy is written: the state of a stopped run is no longer needed.
-        let _ = std::fs::remove_file(&state_path);
+        super::study::forget_state(&state_path);
     }
     Ok(())
 }

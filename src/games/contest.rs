@@ -514,7 +514,7 @@ impl<G: GameDef> Runner for Contest<G> {
         let bot = || G::bot(preset, name);
         let mut field = Vec::with_capacity(options.field.len());
         for name in &options.field {
-            match load_strategy::<G>(name)? {
+            match load_strategy::<G>(name).map_err(|e| e.context("--field"))? {
                 Strategy::Heuristic(preset) => field.push((name.clone(), preset)),
                 _ => {
                     return Err(InputError::new(format!(

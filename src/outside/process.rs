@@ -187,30 +187,22 @@ impl ProcessSpec {
     pub fn parse(name: &str, inner: &str) -> Result<ProcessSpec, InputError> {
         crate::games::presets::check_separators(name, "ext", inner)?;
         let lines = crate::games::presets::split_top(inner, ';').join("\n");
-        ProcessSpec::from_toml(name, &lines)
+        // The lines are the braces' `;`-separated keys: a line number would name none the
+        // user wrote.
+        ProcessSpec::seated(name, &lines, |e| InputError::new(crate::games::presets::without_line(&e.to_string())))
     }
 
     /// Parses the options as TOML lines: the inside of `ext{...}` or a preset file with
     /// `module = "ext"`, seated under `name`.
     pub fn from_toml(name: &str, text: &str) -> Result<ProcessSpec, InputError> {
-        let t: ExtToml = crate::games::presets::parse_toml(text).map_err(|e| e.context(name))?;
-        if t.module.as_deref().is_some_and(|m| m != EXT_MODULE) {
-            return Err(InputError::new(format!(
-                "{name}: module = \"{}\" is not an outside bot",
-                t.module.unwrap_or_default()
-            )));
-        }
-        if t.cmd.trim().is_empty() {
-            return Err(InputError::new(format!(
-                "{name}: cmd is missing or empty; give the command, e.g. cmd=\"python3 my_bot.py\""
-            )));
-        }
-        let timeout_ms = t.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
-        if !(1..=3_600_000).contains(&timeout_ms) {
-            return Err(InputError::new(format!(
-                "{name}: timeout_ms = {timeout_ms}: give 1 to 3600000 milliseconds a decision"
-            )));
-        }
+        ProcessSpec::seated(name, text, |e| e)
+    }
+
+    fn seated(name: &str, text: &str, said: impl Fn(InputError) -> InputError) -> Result<ProcessSpec, InputError> {
+        let (t, timeout_ms) = ProcessSpec::options(text).map_err(|e| {
+            let e = crate::games::presets::below_zero(text, e, ProcessSpec::options);
+            said(e).context(name)
+        })?;
         let counts = Arc::new(Counters::default());
         SEATED.lock().unwrap_or_else(PoisonError::into_inner).push((name.to_string(), counts.clone()));
         Ok(ProcessSpec {
@@ -222,6 +214,27 @@ impl ProcessSpec {
             counts,
             idle: Mutex::new(Vec::new()),
         })
+    }
+
+    /// The options and the timeout they give, checked (the seat named by the caller).
+    fn options(text: &str) -> Result<(ExtToml, u64), InputError> {
+        let t: ExtToml = crate::games::presets::parse_toml(text)?;
+        if t.module.as_deref().is_some_and(|m| m != EXT_MODULE) {
+            return Err(InputError::new(format!(
+                "module = \"{}\" is not an outside bot",
+                t.module.unwrap_or_default()
+            )));
+        }
+        if t.cmd.trim().is_empty() {
+            return Err(InputError::new("cmd is missing or empty; give the command, e.g. cmd=\"python3 my_bot.py\""));
+        }
+        let timeout_ms = t.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
+        if !(1..=3_600_000).contains(&timeout_ms) {
+            return Err(InputError::new(format!(
+                "timeout_ms = {timeout_ms}: give 1 to 3600000 milliseconds a decision"
+            )));
+        }
+        Ok((t, timeout_ms))
     }
 
     /// Sets the `hello` every program of this strategy is greeted with.
@@ -309,13 +322,6 @@ impl ProcessSpec {
     fn gave_up(&self, failures: u64) -> Error {
         let f = self.faults();
         let exit = match *self.counts.last_exit.lock().unwrap_or_else(PoisonError::into_inner) {
-            Some(127) => {
-                "; the last exited with status 127: `sh` could not find a command of it (its message is above)".into()
-            }
-            Some(126) => {
-                "; the last exited with status 126: `sh` found a command of it it could not run (not executable?)"
-                    .into()
-            }
             // Ended without fault of its own: it stopped reading rather than failing.
             Some(0) => "; the last ended of itself (status 0) before it was done: a bot answers each `decide` line and keeps reading until its input closes".into(),
             Some(code) => format!("; the last exited with status {code}"),
@@ -514,6 +520,22 @@ impl ExternalSeat {
             // that names them.
             p.finish_log();
             *self.spec.counts.last_exit.lock().unwrap_or_else(PoisonError::into_inner) = status;
+            // The shell found no program to run: another start would fail alike, and the
+            // fix is in the seat's `cmd`.
+            let cmd = &self.spec.cmd;
+            let fix = match status {
+                Some(127) => Some(format!(
+                    "`sh` could not find a command of `{cmd}` (status 127; its message is above): give cmd a program on the PATH or a path to one, e.g. cmd=\"python3 bot.py\""
+                )),
+                Some(126) => Some(format!(
+                    "`sh` found a command of `{cmd}` it could not run (status 126: not executable?): chmod +x it, or name its interpreter, e.g. cmd=\"python3 bot.py\""
+                )),
+                _ => None,
+            };
+            if let Some(fix) = fix {
+                self.process = None;
+                return Err(InputError::new(format!("{}: {fix}", self.spec.name)).into());
+            }
         }
         self.process = None;
         let failures = self.spec.failures();
@@ -661,5 +683,11 @@ mod tests {
         assert!(ProcessSpec::parse("ext", "cmd=\"\"").unwrap_err().to_string().contains("cmd is missing or empty"));
         assert!(ProcessSpec::parse("ext", "cmd=\"a\";timeout_ms=0").unwrap_err().to_string().contains("timeout_ms"));
         assert!(ProcessSpec::parse("ext", "cmd=\"a\";bogus=1").is_err());
+        // Below zero is refused by what the key takes, as 0 is; no line number names a key
+        // written inside the braces.
+        let said = |inner: &str| ProcessSpec::parse("ext", inner).unwrap_err().to_string();
+        assert!(said("cmd=\"a\";timeout_ms=-1").ends_with("give 1 to 3600000 milliseconds a decision"));
+        let unknown = said("cmd=\"a\";timeout=500");
+        assert!(unknown.starts_with("ext: timeout: unknown field") && !unknown.contains("line"), "{unknown}");
     }
 }

@@ -36,6 +36,14 @@ pub fn input_ended() -> bool {
     ENDED.load(Ordering::Relaxed)
 }
 
+/// Why piped answers were refused: the first that fit no move.
+static REFUSED: Mutex<Option<String>> = Mutex::new(None);
+
+/// The piped answer that stopped the play, said as an error; `None` where none did.
+pub fn refused() -> Option<String> {
+    REFUSED.lock().unwrap_or_else(PoisonError::into_inner).clone()
+}
+
 fn input() -> &'static Mutex<Receiver<Option<String>>> {
     INPUT.get_or_init(|| {
         let (tx, rx) = mpsc::channel();
@@ -208,7 +216,8 @@ impl Outside for HumanSeat {
             show(&format!("your move (1-{n}): "));
             let line = read_line()?;
             let answer = line.trim();
-            if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            let piped = !std::io::IsTerminal::is_terminal(&std::io::stdin());
+            if piped {
                 // Piped answers are not echoed by a terminal: show each, as typed.
                 show(&format!("{answer}\n"));
             }
@@ -218,6 +227,18 @@ impl Outside for HumanSeat {
                 Ok(_) => Err(Vec::new()),
                 Err(_) => word_match(d.legal, answer),
             };
+            if piped && chosen.is_err() {
+                // Asking again would give the next line to this move, and every later answer
+                // to the move before the one it was written for.
+                let fits = match &chosen {
+                    Err(several) if several.len() > 1 => format!("fits several moves ({})", several.join("; ")),
+                    _ => "is not one of your moves".to_string(),
+                };
+                *REFUSED.lock().unwrap_or_else(PoisonError::into_inner) = Some(format!(
+                    "piped answer '{answer}' {fits}: give each move's number (1 to {n} here) or its words, one answer a line"
+                ));
+                return Err(Error::Interrupted);
+            }
             match chosen {
                 Ok(i) => {
                     // Said back in words: a number typed does not tell the transcript which move.

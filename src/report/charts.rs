@@ -29,6 +29,8 @@ const LABEL_CHARS: usize = 32;
 /// Left and right margins and the y label area: the x labels share what is left.
 const MARGIN: u32 = 12;
 const Y_LABEL_AREA: u32 = 84;
+/// The most y ticks a chart of labelled x positions asks for.
+const Y_TICKS: usize = 11;
 /// Colours handed out in order (Tableau 10), cycled past the tenth name.
 const PALETTE: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
@@ -153,7 +155,25 @@ fn axis_range(values: impl Iterator<Item = f64>, from_zero: bool) -> (f64, f64) 
         }
     }
     let pad = (hi - lo) * 0.08;
-    (lo - if from_zero && lo == 0.0 { 0.0 } else { pad }, hi + pad)
+    let (lo, hi) = (lo - if from_zero && lo == 0.0 { 0.0 } else { pad }, hi + pad);
+    if from_zero && lo < 0.0 { (tick_below_zero(lo, hi), hi) } else { (lo, hi) }
+}
+
+/// The bottom of a bar chart's axis, lowered where bars below zero would otherwise end
+/// above its first tick under zero, so that their depth can be read off the axis.
+fn tick_below_zero(mut lo: f64, hi: f64) -> f64 {
+    use plotters::coord::ranged1d::{BoldPoints, Ranged};
+    use plotters::coord::types::RangedCoordf64;
+    // Lowering the bottom may widen the ticks' step: try again with the new one.
+    for _ in 0..4 {
+        let ticks = RangedCoordf64::from(lo..hi).key_points(BoldPoints(Y_TICKS));
+        let step = ticks.windows(2).map(|w| w[1] - w[0]).next().unwrap_or(hi - lo);
+        if ticks.iter().any(|&t| t < -step * 1e-6) {
+            break;
+        }
+        lo = lo.min(-step * 1.04);
+    }
+    lo
 }
 
 /// Tick labels with as many decimals as the axis's span needs, and no "-0".
@@ -345,6 +365,7 @@ fn draw(
     // Light grids: faint major lines only, so the data stands out.
     mesh.light_line_style(TRANSPARENT).bold_line_style(BLACK.mix(0.08));
     mesh.x_labels(if kind == Kind::Scaled { 8 } else { n.max(1) })
+        .y_labels(Y_TICKS)
         .x_label_formatter(&x_labels)
         .y_label_formatter(&ticks)
         .x_label_style(("sans-serif", TICK_FONT))
@@ -688,4 +709,29 @@ pub fn scatter_with_intervals(
         }
     }
     root.present().map_err(|e| err(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plotters::coord::ranged1d::{BoldPoints, Ranged};
+    use plotters::coord::types::RangedCoordf64;
+
+    fn ticks(lo: f64, hi: f64) -> Vec<f64> {
+        RangedCoordf64::from(lo..hi).key_points(BoldPoints(Y_TICKS))
+    }
+
+    #[test]
+    fn bars_below_zero_reach_past_a_tick_under_zero() {
+        for values in [[-0.01, 2.0], [-0.3, 9.5], [-1e-4, 0.02], [-0.2, 0.2], [-3.0, -1.0]] {
+            let (lo, hi) = axis_range(values.into_iter(), true);
+            let under = ticks(lo, hi).into_iter().filter(|&t| t < 0.0).fold(f64::NAN, f64::max);
+            assert!(under.is_finite(), "{values:?}: no tick under zero on {lo}..{hi}");
+            assert!(lo <= values[0], "{values:?}: the lowest bar is inside {lo}..{hi}");
+            // Lowered by at most a step or so: the chart is not squashed.
+            assert!(lo >= values[0].min(under) - (hi - lo) * 0.2, "{values:?}: {lo}..{hi}");
+        }
+        // Bars all above zero start at zero.
+        assert_eq!(axis_range([0.5, 2.0].into_iter(), true).0, 0.0);
+    }
 }

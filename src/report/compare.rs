@@ -4,7 +4,7 @@ use super::*;
 
 pub(super) fn compare_section(
     page: &mut Page,
-    (dir, matrix): (&Path, &DataFrame),
+    (dir, name, matrix): (&Path, &str, &DataFrame),
     out: &OutputDir,
     prefix: &str,
     measures: Option<&Measures>,
@@ -133,8 +133,7 @@ pub(super) fn compare_section(
     let short: Vec<String> = names.iter().map(|n| short_name(n)).collect();
     // Short enough for the chart's width (the caption says it in full), and named by its
     // folder: a page may hold several matrices.
-    let folder = dir.file_name().map_or(String::new(), |n| format!(": {}", n.to_string_lossy()));
-    let title = format!("Win share, row against column{folder}");
+    let title = format!("Win share, row against column: {name}");
     charts::heatmap(&out.path().join(&file), &title, &short, &shares)?;
     image(
         md,

@@ -13,9 +13,9 @@ pub(super) struct SkillDepth {
 }
 
 /// The skill depth of every ladder folder among `dirs`.
-pub(super) fn ladder_depths(dirs: &[PathBuf]) -> Result<Vec<SkillDepth>, Error> {
+pub(super) fn ladder_depths(dirs: &[PathBuf], names: &[String]) -> Result<Vec<SkillDepth>, Error> {
     let mut out = Vec::new();
-    for dir in dirs {
+    for (dir, name) in dirs.iter().zip(names) {
         let meta = std::fs::read_to_string(dir.join("study.json"))
             .ok()
             .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
@@ -32,7 +32,7 @@ pub(super) fn ladder_depths(dirs: &[PathBuf]) -> Result<Vec<SkillDepth>, Error> 
             depth: depth as i64,
             steps: budget.len() as i64,
             deepest: deepest.unwrap_or(f64::NAN) as i64,
-            folder: dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned()),
+            folder: name.clone(),
         });
     }
     Ok(out)

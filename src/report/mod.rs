@@ -236,6 +236,8 @@ fn has(df: &DataFrame, name: &str) -> bool {
 /// the report's shared settings.
 struct Folder<'a> {
     dir: &'a Path,
+    /// The folder's name on the page (see [`folder_names`]).
+    name: &'a str,
     meta: Option<&'a serde_json::Value>,
     measures: Option<&'a Measures>,
     out: &'a OutputDir,
@@ -266,7 +268,9 @@ const SECTIONS: [(&str, Section); 10] = [
         }
         Ok(())
     }),
-    (kind::COMPARE.tables[0], |f, page, t| compare_section(page, (f.dir, t), f.out, f.prefix, f.measures, f.palette)),
+    (kind::COMPARE.tables[0], |f, page, t| {
+        compare_section(page, (f.dir, f.name, t), f.out, f.prefix, f.measures, f.palette)
+    }),
     (kind::SWEEP.tables[0], |f, page, t| sweep_section(page, t, f)),
     (kind::TUNE.tables[0], |f, page, t| optimise_section(page, f.dir, t, f.meta, f.out, f.prefix)),
     (kind::CALIBRATE.tables[0], |f, page, t| {
@@ -303,7 +307,8 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
     // One palette for the whole report: a strategy keeps its colour in every chart.
     let palette = charts::Palette::default();
     let mut page = Page::default();
-    let ladders = ladder_depths(dirs)?;
+    let names = folder_names(dirs);
+    let ladders = ladder_depths(dirs, &names)?;
     // The games whose exploitability the report's folders bound.
     let bounds: Vec<String> = (dirs.iter())
         .filter(|d| find_table(d, kind::EXPLOITABILITY.tables[0]).is_some())
@@ -317,7 +322,7 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
     let mut figures: Vec<String> = if ladders.is_empty() { Vec::new() } else { vec!["skill_depth".into()] };
     for (i, dir) in dirs.iter().enumerate() {
         let prefix = format!("{}-", i + 1);
-        let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = names[i].clone();
         let meta = match ["run.json", "study.json"]
             .iter()
             .find_map(|f| Some((f, std::fs::read_to_string(dir.join(f)).ok()?)))
@@ -370,6 +375,7 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
         }
         let folder = Folder {
             dir,
+            name: &name,
             meta: meta.as_ref(),
             measures: measures.as_ref(),
             out,
@@ -437,6 +443,30 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
 }
 
 /// A folder's subsection heading: what it holds and its name.
+/// Each folder's name on the page: its last component, or where folders of one name are
+/// reported together, as many of its last components as tell it from the others
+/// (`a/runs/x` and `b/runs/x` are `a/runs/x` and `b/runs/x`; `a/x` and `b/y/x` are `a/x`
+/// and `y/x`). Headings, summary lines and chart titles say which folder they are about.
+fn folder_names(dirs: &[PathBuf]) -> Vec<String> {
+    let parts = |d: &PathBuf| -> Vec<String> {
+        let parts: Vec<String> = (d.components())
+            .filter(|c| matches!(c, std::path::Component::Normal(_)))
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if parts.is_empty() { vec![d.display().to_string()] } else { parts }
+    };
+    let all: Vec<Vec<String>> = dirs.iter().map(parts).collect();
+    let tail = |p: &[String], n: usize| p[p.len().saturating_sub(n)..].join("/");
+    (all.iter())
+        .map(|p| {
+            // The fewest last components no other folder of the report ends in.
+            let clashes = |n: usize| all.iter().filter(|q| tail(q, n) == tail(p, n)).count() > 1;
+            let n = (1..=p.len()).find(|&n| !clashes(n)).unwrap_or(p.len());
+            tail(p, n)
+        })
+        .collect()
+}
+
 fn folder_heading(name: &str, meta: Option<&serde_json::Value>) -> String {
     let text = |k: &str| meta.and_then(|m| m[k].as_str()).map(str::to_string);
     let game = text("game")
@@ -678,6 +708,14 @@ fn image(md: &mut String, file: &str, title: &str, sentence: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn folders_of_one_name_are_told_apart_by_as_much_of_their_path_as_it_takes() {
+        let dirs: Vec<PathBuf> = ["a/runs/x", "b/runs/x", "c/x/", "y", "./z", "."].iter().map(PathBuf::from).collect();
+        assert_eq!(folder_names(&dirs), ["a/runs/x", "b/runs/x", "c/x", "y", "z", "."]);
+        let dirs: Vec<PathBuf> = ["out/x", "out/deep/y", "x"].iter().map(PathBuf::from).collect();
+        assert_eq!(folder_names(&dirs), ["out/x", "y", "x"]);
+    }
 
     #[test]
     fn every_kind_of_study_has_its_section() {

@@ -25,18 +25,26 @@ pub(super) fn run_section(
     let file = format!("{prefix}win-share.svg");
     let title = "Win share by strategy";
     let y = format!("win share per {unit}");
-    let axes = charts::Axes::new(title, "", &y, &strategies);
-    whisker_chart(out, &file, &axes, &win, &colours, true)?;
     let n = rounds.iter().copied().fold(0.0, f64::max);
-    image(
-        md,
-        &file,
-        title,
-        &format!(
-            "{} The part of a {unit} each strategy won (a split counted as its share; a {unit} nobody wins counts for none, so the shares of the table may add to less than one), with 95% intervals over deal groups (all seatings of a deal are one observation; over units where the groups are too few or all alike); {n:.0} seat-{units} per strategy.",
-            leader_sentence(&strategies, &win, &y, None)
-        ),
-    );
+    if let [sole] = &strategies[..] {
+        // One strategy at every seat: a chart of one bar would compare nothing.
+        let _ = writeln!(
+            md,
+            "`{sole}` held every seat, so no strategy is compared and its figures are the table's. The table gives the part of a {unit} it won (a split counted as its share; a {unit} nobody wins counts for none), with 95% intervals over deal groups; {n:.0} seat-{units}.\n"
+        );
+    } else {
+        let axes = charts::Axes::new(title, "", &y, &strategies);
+        whisker_chart(out, &file, &axes, &win, &colours, true)?;
+        image(
+            md,
+            &file,
+            title,
+            &format!(
+                "{} The part of a {unit} each strategy won (a split counted as its share; a {unit} nobody wins counts for none, so the shares of the table may add to less than one), with 95% intervals over deal groups (all seatings of a deal are one observation; over units where the groups are too few or all alike); {n:.0} seat-{units} per strategy.",
+                leader_sentence(&strategies, &win, &y, None)
+            ),
+        );
+    }
 
     let _ = writeln!(
         md,
@@ -411,14 +419,20 @@ pub(super) fn measures_section(
     let value = with_interval(table, "value")?;
     let n = floats(table, "n")?;
     let mut of_the_table = Vec::new();
+    // The one strategy of a table where it held every seat.
+    let mut sole = None;
     for m in measures.measures.iter().filter(|m| m.shown != Shown::Hidden && !m.column.starts_with("fold_rate_r")) {
         let rows: Vec<usize> = (0..by.len()).filter(|&i| by[i] == "strategy" && measure[i] == m.column).collect();
         if rows.is_empty() || rows.iter().all(|&i| value.mean[i].is_nan() || value.mean[i] == 0.0) {
             continue;
         }
         // A figure of the whole table (a Sevens hand nobody qualifies in), where every
-        // strategy sat at every unit, is one number for all: a chart would repeat it.
-        if rows.len() > 1 && rows.iter().all(|&i| value.mean[i] == value.mean[rows[0]] && n[i] == n[rows[0]]) {
+        // strategy sat at every unit, is one number for all: a chart would repeat it. So is
+        // every figure where one strategy held every seat.
+        if rows.len() == 1 {
+            sole = Some(group[rows[0]].clone());
+        }
+        if rows.iter().all(|&i| value.mean[i] == value.mean[rows[0]] && n[i] == n[rows[0]]) {
             let i = rows[0];
             of_the_table.push(format!(
                 "{} {}",
@@ -448,13 +462,23 @@ pub(super) fn measures_section(
             ),
         );
     }
-    if !of_the_table.is_empty() {
-        let _ = writeln!(
-            md,
-            "The same for every strategy, since every strategy sat at every {} (figures of the table): {}.\n",
-            measures.unit,
-            of_the_table.join("; ")
-        );
+    match (sole, of_the_table.is_empty()) {
+        (_, true) => {}
+        (Some(sole), false) => {
+            let _ = writeln!(
+                md,
+                "Figures of the table, `{sole}` at every seat, with 95% intervals: {}.\n",
+                of_the_table.join("; ")
+            );
+        }
+        (None, false) => {
+            let _ = writeln!(
+                md,
+                "The same for every strategy, since every strategy sat at every {} (figures of the table): {}.\n",
+                measures.unit,
+                of_the_table.join("; ")
+            );
+        }
     }
     if let Some(i) = (0..by.len()).find(|&i| by[i] == "run" && measure[i] == "mean_length")
         && value.mean[i] > 1.0

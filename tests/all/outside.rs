@@ -313,12 +313,20 @@ fn a_bot_that_keeps_failing_stops_the_run_with_one_line() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("the program failed"), "{}", stderr(&o));
     assert!(!stdout(&o).contains("replay it with"), "{}", stdout(&o));
-    // A command the shell cannot find is named as such.
+    // A command the shell cannot find is named as such, at once: starting it again would
+    // fail alike.
     let o =
         draftsim(&["run", "--game", "kuhn-poker", "--seats", "ext{cmd=\"no-such-bot-here\"},tight", "--rounds", "40"]);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("status 127: `sh` could not find a command of it"), "{err}");
+    assert!(err.contains("`sh` could not find a command of `no-such-bot-here` (status 127"), "{err}");
+    assert_eq!(err.matches("not found").count(), 1, "started once: {err}");
+    let not_executable = dir.join("bot.txt");
+    std::fs::write(&not_executable, "").unwrap();
+    let seats = format!("ext{{cmd=\"{}\"}},tight", not_executable.display());
+    let o = draftsim(&["run", "--game", "kuhn-poker", "--seats", &seats, "--rounds", "40"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("(status 126: not executable?): chmod +x it"), "{}", stderr(&o));
     // A program that prints for people and ends is told so: not a crash of status 0 alone.
     let o = draftsim(&["run", "--game", "kuhn-poker", "--seats", "ext{cmd=\"echo hello\"},tight", "--rounds", "40"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -540,35 +548,57 @@ fn play_explains_its_view_and_fits_a_terminal() {
     }
 }
 
+/// `draftsim play ARGS` at a terminal (`script` gives it one), the answers typed in.
+fn play_at_a_terminal(args: &[&str], answers: &str) -> std::process::Output {
+    use std::io::Write;
+    let command = [&[env!("CARGO_BIN_EXE_draftsim"), "play"][..], args].concat().join(" ");
+    let mut child = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("`script` (util-linux) gives the command a terminal");
+    let _ = child.stdin.take().unwrap().write_all(answers.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
 #[test]
 fn play_reprompts_on_bad_input_and_keeps_the_units_finished_when_input_ends() {
     let dir = scratch(FILE, "play-eof");
-    // Kuhn poker: one hand needs one or two answers; "x" and "9" are asked again.
-    let out = dir.join("kept");
-    let o = play_piped(
-        &[
-            "--game",
-            "kuhn-poker",
-            "--seats",
-            "you,tight",
-            "--rounds",
-            "50",
-            "--seed",
-            "1",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        "x\nquit\n9\n2\n2\n",
-    );
+    // At a terminal, "x", "quit" and "9" are asked again (Kuhn poker: one hand needs one or
+    // two answers).
+    let kuhn = ["--game", "kuhn-poker", "--seats", "you,tight", "--rounds", "50", "--seed", "1"];
+    let o = play_at_a_terminal(&kuhn, "x\nquit\n9\n2\n2\n");
     let text = stdout(&o);
     assert!(o.status.success(), "{}\n{text}", stderr(&o));
     assert!(text.contains("'x' is not one of your moves") && text.contains("'9' is not one of your moves"), "{text}");
     assert!(text.contains("(Ctrl-C stops)") && text.contains("to stop, press Ctrl-C"), "{text}");
     assert!(text.contains("input ended: the hand under way is not counted"), "{text}");
+    // Piped answers stop at the first that fits no move, since asking again would shift
+    // every later answer onto the move before its own; the hands finished are kept.
+    let out = dir.join("kept");
+    let o = play_piped(&[&kuhn[..], &["--out", out.to_str().unwrap()]].concat(), "2\n2\n2\nx\n");
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(2), "{}\n{text}", stderr(&o));
+    let said = "piped answer 'x' is not one of your moves: give each move's number (1 to 2 here) or its words";
+    assert!(stderr(&o).contains(said) && stderr(&o).lines().count() == 2, "{}", stderr(&o));
+    assert!(text.contains("stopped at an answer that fits no move: the hand under way is not counted"), "{text}");
+    assert!(!text.contains("type a number"), "not asked again: {text}");
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     let rounds: u64 =
         summary.lines().find(|l| l.starts_with("you,")).unwrap().split(',').nth(1).unwrap().parse().unwrap();
     assert!((1..50).contains(&rounds), "{summary}");
+    // Endless wrong answers end as soon.
+    let o = play_piped(&kuhn, &"foo\n".repeat(100_000));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stdout(&o).matches("foo").count() == 1, "{}", stdout(&o));
+    // Input that ends keeps the hands finished too, and is no error.
+    let ended = dir.join("ended");
+    let o = play_piped(&[&kuhn[..], &["--out", ended.to_str().unwrap()]].concat(), "2\n2\n2\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("input ended: the hand under way is not counted"), "{}", stdout(&o));
+    assert!(ended.join("summary.csv").exists());
     // Moves may also be typed in words; with no answer at all, nothing is written.
     let o =
         play_piped(&["--game", "kuhn-poker", "--seats", "you,tight", "--rounds", "1", "--seed", "1"], "BET\ncall\n");
@@ -890,4 +920,24 @@ fn every_message_has_the_fields_the_schema_requires() {
         seen.insert(kind.to_string());
     }
     assert_eq!(seen.into_iter().collect::<Vec<_>>(), ["bye", "decide", "end", "hello", "start"]);
+}
+
+/// A seat's program lost in the middle of `play` ends it as Ctrl-C does: the hands finished
+/// are written, and the command fails naming the program.
+#[test]
+fn play_keeps_the_units_finished_when_an_outside_seat_fails() {
+    let dir = scratch(FILE, "play-lost");
+    let body = "    seen = globals().setdefault('seen', [0]); seen[0] += 1\n    if seen[0] > 8:\n        sys.exit(1)\n    print(json.dumps({'move': 0}), flush=True)";
+    let bot = script_bot(&dir, "tires", body, ";max_failures=0");
+    let out = dir.join("kept");
+    let seats = format!("you,{bot}");
+    let args =
+        ["--game", "kuhn-poker", "--seats", &seats, "--rounds", "40", "--seed", "3", "--out", out.to_str().unwrap()];
+    let o = play_piped(&args, &"1\n".repeat(200));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("stopped by a failed seat: the hand under way is not counted"), "{}", stdout(&o));
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap_or_else(|_| panic!("{}", stderr(&o)));
+    let rounds: u64 =
+        summary.lines().find(|l| l.starts_with("you,")).unwrap().split(',').nth(1).unwrap().parse().unwrap();
+    assert!((4..40).contains(&rounds), "{summary}");
 }

@@ -1373,4 +1373,43 @@ fn several_runs_of_two_strategies_are_gathered_into_one_table() {
         assert!(summary.contains(&format!("(`{name}`)")), "{name} keeps its own lines: {summary}");
     }
     assert_eq!(md.matches("### Head to head").count(), 1, "{md}");
+    // A folder named as a gathered one, elsewhere, is told apart by its path: its own
+    // heading and its own lines.
+    let twin = dir.join("elsewhere").join("cfr-random");
+    let seats = ["--game", "kuhn-poker", "--seats", "cfr,random", "--rounds", "2000", "--quiet"];
+    draftsim(&[&["run", "--out", path(&twin)][..], &seats].concat());
+    let mut args = vec!["report"];
+    args.extend(&inputs);
+    args.extend(["--out", path(&out), "--quiet", "--force", path(&twin)]);
+    draftsim(&args);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let summary = &md[md.find("## Summary").unwrap()..md.find("## Contents").unwrap()];
+    assert!(summary.contains("(`elsewhere/cfr-random`)"), "{summary}");
+    assert!(md.contains("| cfr | random | ") && md.contains("gathered/cfr-random"), "{md}");
+    assert!(md.contains("run `elsewhere/cfr-random`") && !md.contains("run `cfr-random`"), "{md}");
+}
+
+#[test]
+fn a_run_of_one_strategy_says_its_figures_in_sentences_not_one_bar_charts() {
+    let dir = scratch("mirror");
+    let run = dir.join("run");
+    draftsim(&[
+        "run",
+        "--game",
+        "leduc-poker",
+        "--seats",
+        "tight,tight",
+        "--rounds",
+        "500",
+        "--quiet",
+        "--out",
+        path(&run),
+    ]);
+    let out = dir.join("report");
+    draftsim(&["report", path(&run), "--out", path(&out), "--quiet"]);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("`tight` held every seat, so no strategy is compared"), "{md}");
+    let figures = md.lines().find(|l| l.starts_with("Figures of the table, `tight` at every seat")).expect(&md);
+    assert!(figures.contains("showdown rate 0.") && figures.contains("mean raises "), "{figures}");
+    assert!(!md.contains("by strategy](") && !out.join("1-win-share.svg").exists(), "{md}");
 }

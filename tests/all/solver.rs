@@ -246,6 +246,30 @@ fn leduc_cfr<'a>(iterations: &'a str, out: &'a Path) -> Vec<&'a str> {
     vec!["train", "--game", "leduc-poker", "--algorithm", "cfr", "--iterations", iterations, "--out", out]
 }
 
+/// One signal delivered twice at once (GNU `timeout` signals the process and then its
+/// group) stops a training as one does: its state is kept, nothing half-written is left.
+#[test]
+fn a_signal_delivered_twice_at_once_keeps_the_training() {
+    let dir = scratch(FILE, "twice");
+    let out = dir.join("leduc");
+    let args = leduc_cfr("100000000", &out);
+    let o = signalled_apart(&args, &["INT", "INT"], Duration::from_millis(1500), Duration::ZERO);
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(
+        !stderr(&o).contains("interrupted twice") && stderr(&o).contains("the same command resumes"),
+        "{}",
+        stderr(&o)
+    );
+    let state = dir.join(".leduc.train-state.json");
+    assert!(state.exists() && !out.exists(), "{}", stderr(&o));
+    // A copy a save stopped mid-write left is gone once the training is written.
+    std::fs::write(state.with_extension("tmp"), "").unwrap();
+    let o = draftsim(&[&leduc_cfr("1", &out)[..], &["--quiet"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, [std::ffi::OsString::from("leduc")], "{left:?}");
+}
+
 #[test]
 fn ctrl_c_keeps_the_training_and_the_same_command_resumes_it() {
     let dir = scratch(FILE, "resume");
@@ -468,7 +492,10 @@ fn bad_training_input_is_one_line() {
         ),
         (vec!["train", "--game", "seven-card-draft", "--algorithm", "cfr+", "--out", out], "use es-mccfr"),
         // Where es-mccfr is refused too, it is not suggested.
-        (vec!["train", "--game", "seven-poker", "--algorithm", "cfr+", "--out", out], "use mccfr-probe (over"),
+        (
+            vec!["train", "--game", "seven-poker", "--algorithm", "cfr+", "--out", out],
+            "use mccfr-probe or os-mccfr (over",
+        ),
         (vec!["train", "--game", "kuhn-poker", "--fallback", "tight", "--out", out], "--fallback"),
         (vec!["train", "--game", "seven-card-draft", "--fallback", "search", "--out", out], "heuristic preset"),
         (vec!["train", "--game", "seven-card-draft", "--fallback", "nope", "--out", out], "nope"),

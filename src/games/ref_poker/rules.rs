@@ -149,7 +149,7 @@ impl<F: Flavour> GameRules for Rules<F> {
         }
         if !(2..=4).contains(&self.players) {
             return Err(
-                InputError::new(format!("players = {}: seat 2 to 4 players", self.players)).about(Fault::Players)
+                InputError::new(format!("players = {}: give 2 to 4 players", self.players)).about(Fault::Players)
             );
         }
         let needed = self.players + usize::from(self.rounds) - 1;

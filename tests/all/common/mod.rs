@@ -96,9 +96,14 @@ pub fn spawn_play(args: &[&str]) -> std::process::Child {
         .unwrap()
 }
 
-/// Sends `signals` (kill's names) to a command `after` its start, 0.3 s apart, and returns
-/// its output.
+/// Sends `signals` (kill's names) to a command `after` its start, 0.8 s apart (further
+/// apart than one signal delivered twice), and returns its output.
 pub fn signalled(args: &[&str], signals: &[&str], after: Duration) -> Output {
+    signalled_apart(args, signals, after, Duration::from_millis(800))
+}
+
+/// [`signalled`], the signals `gap` apart.
+pub fn signalled_apart(args: &[&str], signals: &[&str], after: Duration, gap: Duration) -> Output {
     let child = Command::new(env!("CARGO_BIN_EXE_draftsim"))
         .args(args)
         .stdout(Stdio::piped())
@@ -108,7 +113,7 @@ pub fn signalled(args: &[&str], signals: &[&str], after: Duration) -> Output {
     std::thread::sleep(after);
     for (i, signal) in signals.iter().enumerate() {
         if i > 0 {
-            std::thread::sleep(Duration::from_millis(300));
+            std::thread::sleep(gap);
         }
         let sent = Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
         assert!(sent.success());

@@ -413,7 +413,8 @@ impl Forward for State {
             "taken_from_packs_that_came_back": (obs.came_back[..usize::from(obs.came_back_len)].iter())
                 .map(|&c| cards(c))
                 .collect::<Vec<_>>(),
-            "pack_holder_of": &p.pack_of[..n],
+            // A seat out of the round holds no pack.
+            "pack_holder_of": (0..n).map(|s| (!p.folded[s]).then_some(p.pack_of[s])).collect::<Vec<_>>(),
         })));
         serde_json::Value::Object(fields)
     }
@@ -426,9 +427,11 @@ impl Forward for State {
             Move::Pick(choice) => format!("pick {}", choice.card),
             Move::Bet(a @ (Action::Fold | Action::Check)) => a.to_string(),
             Move::Bet(Action::Call) => format!("call {}", self.bet_options(variant, seat).to_call),
-            Move::Bet(Action::Raise(by)) => {
-                format!("raise {by} (put in {})", self.bet_options(variant, seat).to_call + by)
-            }
+            // With nothing to call, a raise opens the betting: a bet, as the replay says.
+            Move::Bet(Action::Raise(by)) => match self.bet_options(variant, seat).to_call {
+                0 => format!("bet {by}"),
+                to_call => format!("raise {by} (put in {})", to_call + by),
+            },
         }
     }
 
