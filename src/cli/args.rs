@@ -383,7 +383,9 @@ impl RoundsArg {
     /// The rounds asked for, or `default`; at least one.
     pub fn get(&self, default: u64) -> Result<u64, InputError> {
         match self.rounds.unwrap_or(default) {
-            0 => Err(InputError::new("--rounds 0: play at least 1 round")),
+            0 => Err(InputError::new(
+                "--rounds 0: play at least 1 unit (a round, hand, game or match, as the game counts)",
+            )),
             n if n > MAX_ROUNDS => Err(InputError::new(format!("--rounds {n}: give at most {MAX_ROUNDS}"))),
             n => Ok(n),
         }
