@@ -587,12 +587,13 @@ pub fn run(args: TrainArgs) -> Result<()> {
     out.write_text(POLICY_FILE, &policy.to_json())?;
     let table = training_table(&points);
     say!("{}", table.to_aligned_text(6));
+    let iterations = draftsim::output::noun(last.iterations as i64, "iteration", "iterations");
     match (last.exploitability, last.value_seat0) {
         (Some(e), Some(v)) => {
-            say!("{} iterations in {:.1} s: exploitability {e:.6}, seat 0's value {v:+.6}", last.iterations, seconds)
+            say!("{} {iterations} in {:.1} s: exploitability {e:.6}, seat 0's value {v:+.6}", last.iterations, seconds)
         }
         _ => say!(
-            "{} iterations in {:.1} s: {} information sets; no exact exploitability for {}: bound it with `draftsim exploitability --game {} --players {}{} --seats 'cfr{{policy=\"{}\"}}'`",
+            "{} {iterations} in {:.1} s: {} information sets; no exact exploitability for {}: bound it with `draftsim exploitability --game {} --players {}{} --seats 'cfr{{policy=\"{}\"}}'`",
             last.iterations,
             seconds,
             last.information_sets,

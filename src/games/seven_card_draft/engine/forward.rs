@@ -424,6 +424,10 @@ impl Forward for State {
         match m {
             // A pick is seen by the others only when it is turned face up.
             Move::Pick(_) if seat != observer => "picks a card".into(),
+            // Said where the choice is made: a face-up pick is shown to the table.
+            Move::Pick(choice) if variant.is_face_up(self.public.pick) => {
+                format!("pick {} (turned face up)", choice.card)
+            }
             Move::Pick(choice) => format!("pick {}", choice.card),
             Move::Bet(a @ (Action::Fold | Action::Check)) => a.to_string(),
             Move::Bet(Action::Call) => format!("call {}", self.bet_options(variant, seat).to_call),
