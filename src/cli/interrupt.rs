@@ -107,6 +107,15 @@ fn named_paths() -> Vec<PathBuf> {
     named_paths_in(&args)
 }
 
+/// Each file the command line names (see [`named_paths`]) with the CRC-32 of its bytes;
+/// a folder by its policy file, if it holds one.
+pub fn named_files() -> Vec<(String, u32)> {
+    (named_paths().into_iter())
+        .map(|p| if p.is_dir() { p.join(draftsim::solver::policy::POLICY_FILE) } else { p })
+        .filter_map(|p| Some((p.display().to_string(), crc32fast::hash(&std::fs::read(&p).ok()?))))
+        .collect()
+}
+
 fn named_paths_in(args: &[String]) -> Vec<PathBuf> {
     let mut paths = Vec::new();
     let mut args = args.iter();

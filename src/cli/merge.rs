@@ -405,12 +405,12 @@ pub fn run(args: MergeArgs) -> Result<()> {
         if same_run(meta) != same_run(first) {
             // Named field by field, as a study's merge names them.
             let (a, b) = (serde_json::to_value(same_run(first))?, serde_json::to_value(same_run(meta))?);
-            let differs: Vec<&str> = (a.as_object().into_iter().flatten())
+            let differs: Vec<String> = (a.as_object().into_iter().flatten())
                 .filter(|(k, v)| b.get(k.as_str()) != Some(v))
-                .map(|(k, _)| k.as_str())
+                .map(|(k, _)| if k == "files" { changed_file(&first.files, &meta.files) } else { k.clone() })
                 .collect();
             return Err(InputError::new(format!(
-                "{}: not a shard of the same run as {} ({} differs; game, seed, rules, seats and rounds must match)",
+                "{}: not a shard of the same run as {} ({} differs; game, seed, rules, seats, rounds and what the files named held must match)",
                 dir.display(),
                 args.dirs[0].display(),
                 differs.join(", ")
@@ -496,7 +496,7 @@ pub fn run(args: MergeArgs) -> Result<()> {
     total.shard = None;
     let notes = game.unused_rules(&total);
     super::args::warn_unused(&notes);
-    let meta = RunMeta { shard: None, rounds: total.rounds, notes, ..first.clone() };
+    let meta = RunMeta { shard: None, rounds: total.rounds, notes, files: Vec::new(), ..first.clone() };
     let mut tables = game.tables(&total, &lineup.strategies);
     // The shards' counts, not those of the programs this process never ran.
     tables.retain(|t| t.name != "outside");
@@ -533,6 +533,15 @@ pub(super) fn first_difference(a: &serde_json::Value, b: &serde_json::Value) -> 
         return (a != b).then(String::new);
     };
     a.keys().chain(b.keys()).find(|k| a.get(*k) != b.get(*k)).cloned()
+}
+
+/// The named file whose text differed between two shards ("the text of FILE"), or the
+/// list of files named where they name others.
+fn changed_file(a: &[(String, u32)], b: &[(String, u32)]) -> String {
+    match a.iter().find(|(name, crc)| b.iter().any(|(n, c)| n == name && c != crc)) {
+        Some((name, _)) => format!("the text of {name}"),
+        None => "the files named".into(),
+    }
 }
 
 /// The studies whose shards `merge` puts together.
@@ -601,7 +610,8 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
         .find(|(_, a, b)| a != b)
         .map(|(name, _, _)| name.to_string())
         .or_else(|| first_difference(&part.spec, &first.spec))
-        .or_else(|| first_difference(&part.study, &first.study));
+        .or_else(|| first_difference(&part.study, &first.study))
+        .or_else(|| (part.files != first.files).then(|| changed_file(&first.files, &part.files)));
         if let Some(field) = differs {
             return Err(InputError::new(format!(
                 "{}: a shard of another study than {} ({field} differs); merge the shards of one {} alone",

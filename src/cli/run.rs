@@ -141,6 +141,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         until_ci: args.until_ci.map(|w| w.to_string()),
         cards: args.cards,
         notes: if shard.is_some() { Vec::new() } else { game.unused_rules(&tally) },
+        files: if shard.is_some() { super::interrupt::named_files() } else { Vec::new() },
         ..RunMeta::new(args.game.name(), seed, rounds, tally.rounds, game.rules_toml(), listed)
     };
     warn_unused(&meta.notes);

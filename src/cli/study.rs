@@ -120,6 +120,10 @@ pub(super) struct StudyShard {
     /// own `--format` names another.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
+    /// The files the command named (preset and rules files, policies) with the CRC-32 of
+    /// what they held, so that merge takes no shard played with another file of one name.
+    #[serde(default)]
+    pub files: Vec<(String, u32)>,
 }
 
 /// The checksum a study shard keeps of its results.
@@ -153,6 +157,7 @@ impl StudyShard {
             results_crc32: Some(results_crc32(&results)),
             results,
             format: None,
+            files: super::interrupt::named_files(),
         })
     }
 }

@@ -41,6 +41,10 @@ pub struct RunMeta {
     /// is not this run's (absent in folders written before it was kept).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tally_crc32: Option<u32>,
+    /// A shard's named files (preset and rules files, policies) with the CRC-32 of what
+    /// they held, so that `merge` takes no shard played with another file of one name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<(String, u32)>,
 }
 
 impl RunMeta {
@@ -69,6 +73,7 @@ impl RunMeta {
             cards: false,
             notes: Vec::new(),
             tally_crc32: None,
+            files: Vec::new(),
         }
     }
 

@@ -530,6 +530,35 @@ fn play_explains_its_view_and_fits_a_terminal() {
     assert!(o.status.success(), "{}", stderr(&o));
     let legend = &text[text.find("In your view:\n").expect(&text)..text.find("You are seat").expect(&text)];
     assert!(legend.contains("\n  street, put_in: chips each seat has put in"), "{legend}");
+    // Seven Card Draft's menus say which picks the table will see (picks 2 and 4 by
+    // default) and call an opening bet a bet; a seat out of the round holds no pack.
+    let twos = "2\n".repeat(3000);
+    let o = play_piped(
+        &["--game", "seven-card-draft", "--seats", "you,bluffer{bet.p=0}", "--seed", "3", "--rounds", "1"],
+        &twos,
+    );
+    let text = stdout(&o);
+    let menus: Vec<&str> = text.split("Your moves:\n").skip(1).collect();
+    let picks: Vec<bool> = (menus.iter())
+        .filter(|m| m.trim_start().starts_with("1) pick"))
+        .map(|m| m.lines().next().unwrap().ends_with("(turned face up)"))
+        .collect();
+    assert_eq!(picks[..4], [false, true, false, true], "{text}");
+    assert!(text.contains(") bet 1\n") && !text.contains("raise 1 (put in 1)"), "{text}");
+    let args = ["--game", "seven-card-draft", "--seats", "you,tight,tight,tight", "--seed", "3", "--rounds", "1"];
+    let text = stdout(&play_piped(&args, &twos));
+    let mut out_of_the_round = 0;
+    let mut lines = text.lines();
+    while let Some(header) = lines.next() {
+        let Some(at) = header.find(" folded ").filter(|_| header.ends_with("pack_holder_of")) else { continue };
+        for row in lines.by_ref().take_while(|l| l.starts_with("  ") && !l.starts_with("  seat")) {
+            if row.get(at + 1..at + 4) == Some("yes") {
+                out_of_the_round += 1;
+                assert!(row.ends_with(" -"), "a seat out of the round holds no pack: {row}\n{text}");
+            }
+        }
+    }
+    assert!(out_of_the_round > 0, "{text}");
     // Kuhn poker's legend speaks of its one card, no board; its history names a bet as the
     // menus do.
     let o = play_piped(&["--game", "kuhn-poker", "--seats", "you,random", "--seed", "4", "--rounds", "1"], "1\n1\n");

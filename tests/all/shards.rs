@@ -326,3 +326,41 @@ fn a_study_shard_is_reported_after_a_merge() {
     assert!(err.contains("shard 0/2 of a study: `draftsim merge` every shard's folder"), "{err}");
     assert!(!out.exists(), "a refused report writes nothing");
 }
+
+/// Shards played with a preset file of one name but other contents are of two studies (or
+/// runs): merge refuses them naming the file.
+#[test]
+fn shards_played_with_another_text_of_one_preset_file_are_refused() {
+    let dir = scratch("preset-text");
+    let tight = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/strategies/seven-card-draft/tight.toml"))
+        .unwrap();
+    let preset = dir.join("mine.toml");
+    let mine = preset.to_str().unwrap();
+    let strategies = format!("greedy,{mine}");
+    let play = |i: u64, text: &str, run: bool| {
+        std::fs::write(&preset, text).unwrap();
+        let out = dir.join(format!("{}-{i}", if run { "run" } else { "compare" }));
+        let shard = format!("{i}/2");
+        let what: [&str; 4] = if run {
+            ["run", "--seats", &strategies, "--players"]
+        } else {
+            ["compare", "--strategies", &strategies, "--players"]
+        };
+        ok(&[
+            &what[..],
+            &["2", "--rounds", "200", "--quiet", "--force", "--shard", &shard, "--out", out.to_str().unwrap()],
+        ]
+        .concat());
+        out.to_str().unwrap().to_string()
+    };
+    let looser = tight.replace("fold_below = [0.56, 0.48, 0.45]", "fold_below = [0.40, 0.48, 0.45]");
+    assert_ne!(looser, tight);
+    for run in [false, true] {
+        let (a, b) = (play(0, &tight, run), play(1, &looser, run));
+        let out = dir.join(format!("merged-{run}"));
+        refused(&[&a, &b], &out, &format!("the text of {mine} differs"), "");
+        // Played with one text, they merge.
+        let b = play(1, &tight, run);
+        ok(&["merge", "--out", out.to_str().unwrap(), "--quiet", &a, &b]);
+    }
+}
