@@ -540,7 +540,7 @@ pub(super) fn first_difference(a: &serde_json::Value, b: &serde_json::Value) -> 
 fn changed_file(a: &[(String, u32)], b: &[(String, u32)]) -> String {
     match a.iter().find(|(name, crc)| b.iter().any(|(n, c)| n == name && c != crc)) {
         Some((name, _)) => format!("the text of {name}"),
-        None => "the files named".into(),
+        None => "the list of files named".into(),
     }
 }
 
