@@ -512,6 +512,11 @@ pub fn rate_text(per_sec: f64) -> String {
     out
 }
 
+/// `word` as one word of a shell command: quoted where it holds a space, a quote, a brace.
+pub fn shell_word(word: &str) -> String {
+    shlex::try_quote(word).map_or_else(|_| word.to_string(), |q| q.into_owned())
+}
+
 /// Prints a warning on stderr, `--quiet` or not: a warning says the result may not mean
 /// what the command line suggests, which a script needs to see as much as a person.
 pub fn warn(text: &str) {

@@ -61,7 +61,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         }
         Some(v) => {
             // Quoted for a shell: a path with a space, an external bot's command.
-            let quote = |word: &str| shlex::try_quote(word).map_or_else(|_| word.to_string(), |q| q.into_owned());
+            let quote = super::args::shell_word;
             let mut replay = format!("draftsim replay --game {} --seed {} --round {}", args.game.name(), seed, v.round);
             if let Some(rules) = &args.game.game.rules {
                 replay.push_str(&format!(" --rules {}", quote(&rules.display().to_string())));

@@ -18,8 +18,9 @@ pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// Set once a command's output folder is in place: a signal after that changes nothing.
 static COMMITTED: AtomicBool = AtomicBool::new(false);
 
-/// The staging folder of the command's output, removed if a second signal ends it.
-static STAGING: Mutex<Option<PathBuf>> = Mutex::new(None);
+/// The staging folder of the command's output, removed if a second signal ends it, and
+/// the `--out` folder it becomes.
+static STAGING: Mutex<Option<(PathBuf, PathBuf)>> = Mutex::new(None);
 
 /// When the first signal came.
 static FIRST: Mutex<Option<Instant>> = Mutex::new(None);
@@ -39,7 +40,7 @@ pub fn catch() {
         *first = Some(now);
         drop(first);
         if again {
-            if let Some(staging) = STAGING.lock().unwrap_or_else(std::sync::PoisonError::into_inner).as_ref() {
+            if let Some((staging, _)) = STAGING.lock().unwrap_or_else(std::sync::PoisonError::into_inner).as_ref() {
                 let _ = std::fs::remove_dir_all(staging);
             }
             draftsim::outside::process::stop_all();
@@ -54,8 +55,19 @@ pub fn catch() {
 pub fn create(target: &Path, force: bool) -> Result<OutputDir, draftsim::InputError> {
     draftsim::output::check_out_not_input(target, &named_paths())?;
     let dir = OutputDir::create(target, force)?;
-    *STAGING.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(dir.path().to_path_buf());
+    *STAGING.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
+        Some((dir.path().to_path_buf(), target.to_path_buf()));
     Ok(dir)
+}
+
+/// `message` with the staging folder's path said as the `--out` folder's: a write that
+/// failed there (a full disk) names the folder the user asked for, not a hidden one that
+/// is gone by the time the message is read.
+pub fn as_out_folder(message: String) -> String {
+    match STAGING.lock().unwrap_or_else(std::sync::PoisonError::into_inner).as_ref() {
+        Some((staging, target)) => message.replace(&staging.display().to_string(), &target.display().to_string()),
+        None => message,
+    }
 }
 
 /// Whether a signal came.
@@ -146,6 +158,19 @@ fn named_paths_in(args: &[String]) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A failed write names the `--out` folder, not the staging folder it happened in.
+    #[test]
+    fn a_write_error_names_the_out_folder() {
+        let dir = std::env::temp_dir().join(format!("draftsim-as-out-{}", std::process::id()));
+        let out = create(&dir.join("results"), false).unwrap();
+        let staged = out.path().join("summary.csv").display().to_string();
+        let said = as_out_folder(format!("writing {staged}: No space left on device (os error 28)"));
+        let want = dir.join("results").join("summary.csv").display().to_string();
+        assert_eq!(said, format!("writing {want}: No space left on device (os error 28)"));
+        drop(out);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     /// What counts as an input (run from the package root, where `src` and `Cargo.toml`
     /// exist): the subcommand and the values of word options do not.

@@ -251,7 +251,7 @@ fn policy_text(dir: &str, policy: &draftsim::solver::policy::Policy) -> Result<S
         true => String::new(),
         false => " --rules FILE".to_string(),
     };
-    let seat = format!("'cfr{{policy=\"{dir}\"}}'");
+    let seat = super::args::shell_word(&format!("cfr{{policy=\"{dir}\"}}"));
     lines.push((
         "exploitability",
         match h.exploitability {
@@ -272,7 +272,8 @@ fn policy_text(dir: &str, policy: &draftsim::solver::policy::Policy) -> Result<S
         },
     ));
     // Against its fallback preset where it has one, as an example of a table.
-    let seats = format!("'cfr{{policy=\"{dir}\"}},{}'", h.fallback.as_deref().unwrap_or("random"));
+    let seats =
+        super::args::shell_word(&format!("cfr{{policy=\"{dir}\"}},{}", h.fallback.as_deref().unwrap_or("random")));
     let command = format!("draftsim run --game {} --players {}{rules_flag} --seats {seats}", h.game, h.players);
     lines.push(("seat it", command));
     if !changed.is_empty() {

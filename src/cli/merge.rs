@@ -371,10 +371,18 @@ pub fn run(args: MergeArgs) -> Result<()> {
     }
     // A run's shards wrote their tables in a format: the merged run keeps it unless
     // --format names another.
-    let wrote_parquet = std::fs::read_dir(&args.dirs[0])
-        .map(|d| d.flatten().any(|e| e.path().extension().is_some_and(|x| x == "parquet")))
-        .unwrap_or(false);
-    let format = args.output.asked_format()?.unwrap_or(if wrote_parquet { Format::Parquet } else { Format::Csv });
+    let wrote_parquet = |dir: &PathBuf| {
+        std::fs::read_dir(dir)
+            .map(|d| d.flatten().any(|e| e.path().extension().is_some_and(|x| x == "parquet")))
+            .unwrap_or(false)
+    };
+    let wrote: Vec<Format> =
+        args.dirs.iter().map(|d| if wrote_parquet(d) { Format::Parquet } else { Format::Csv }).collect();
+    let asked = args.output.asked_format()?;
+    if asked.is_none() {
+        mixed_formats_note(&wrote, &args.dirs, &args.quiet);
+    }
+    let format = asked.unwrap_or(wrote[0]);
     let Some(out_path) = &args.output.out else {
         return Err(InputError::new("merge: give --out DIR for the merged tables").into());
     };
@@ -549,6 +557,21 @@ const SHARDED: [&dyn Study; 5] = [&Compare, &Sweep, &Ladder, &Sensitivity, &Vers
 
 /// Merges the folders of a study's shards into the tables of the unsharded study, after
 /// checking that they are the shards of one study and hold each unit exactly once.
+/// Says so where the shards wrote their tables in different formats: the merged tables
+/// take the first shard's, which `--format` would choose.
+fn mixed_formats_note(wrote: &[Format], dirs: &[PathBuf], quiet: &QuietArg) {
+    if let Some(at) = wrote.iter().position(|&f| f != wrote[0]) {
+        quiet.note(&format!(
+            "the shards wrote {} ({}) and {} ({}): the merged tables are {}; pass --format to choose",
+            wrote[0].extension(),
+            dirs[0].display(),
+            wrote[at].extension(),
+            dirs[at].display(),
+            wrote[0].extension()
+        ));
+    }
+}
+
 pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietArg) -> Result<()> {
     let Some(out_path) = &output.out else {
         return Err(InputError::new("merge: give --out DIR for the merged tables").into());
@@ -581,7 +604,13 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
     let asked_of_shards = first.format.as_deref().map(str::parse::<Format>).transpose();
     let asked_of_shards =
         asked_of_shards.map_err(|e| InputError::new(format!("{}: {e}", dirs[0].join(STUDY_SHARD).display())))?;
-    let format = output.asked_format()?.or(asked_of_shards).unwrap_or(Format::Csv);
+    let asked = output.asked_format()?;
+    if asked.is_none() {
+        let wrote: Vec<Format> =
+            (parts.iter()).map(|p| p.format.as_deref().and_then(|f| f.parse().ok()).unwrap_or(Format::Csv)).collect();
+        mixed_formats_note(&wrote, dirs, quiet);
+    }
+    let format = asked.or(asked_of_shards).unwrap_or(Format::Csv);
     let bad = |e: serde_json::Error| InputError::new(format!("{}: {e}", dirs[0].join(STUDY_SHARD).display()));
     let wrong = |at: usize, what: &str| {
         InputError::new(format!("{}: {what}; play that shard again", dirs[at].join(STUDY_SHARD).display()))

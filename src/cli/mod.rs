@@ -331,7 +331,7 @@ pub fn main() -> ExitCode {
             ExitCode::from(130)
         }
         Err(err) => {
-            to_stderr!("error: {err:#}");
+            to_stderr!("error: {}", interrupt::as_out_folder(format!("{err:#}")));
             if is_input_error(&err) {
                 ExitCode::from(2)
             } else if stopped {

@@ -176,7 +176,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
         .map(|line| format!("\n  {line}"))
         .collect();
     if !legend.is_empty() {
-        show!("In your view:{legend}");
+        show!("{}", terminal::fit(&format!("In your view:{legend}")));
     }
     let lineup = Lineup::new(&seats);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;

@@ -255,8 +255,10 @@ pub fn run(args: TrainArgs) -> Result<()> {
     // A batch's traversals all read the strategies as it began: a run of few batches
     // updates them a few times only, and trains little.
     if batch > 1 && args.budget_time.is_none() && target / batch < FEW_BATCHES {
+        // The count the user gave, not the one rounded up to whole batches.
+        let asked = args.iterations.map_or_else(|| format!("{target} iterations"), |n| format!("--iterations {n}"));
         super::args::warn(&format!(
-            "--iterations {target} in batches of {batch} updates the strategies only {} times, and trains little: keep at least a few hundred batches (a smaller --batch)",
+            "{asked} in batches of {batch} updates the strategies only {} times, and trains little: keep at least a few hundred batches (a smaller --batch)",
             target / batch
         ));
     }
@@ -593,15 +595,18 @@ pub fn run(args: TrainArgs) -> Result<()> {
             say!("{} {iterations} in {:.1} s: exploitability {e:.6}, seat 0's value {v:+.6}", last.iterations, seconds)
         }
         _ => say!(
-            "{} {iterations} in {:.1} s: {} information sets; no exact exploitability for {}: bound it with `draftsim exploitability --game {} --players {}{} --seats 'cfr{{policy=\"{}\"}}'`",
+            "{} {iterations} in {:.1} s: {} information sets; no exact exploitability for {}: bound it with `draftsim exploitability --game {} --players {}{} --seats {}`",
             last.iterations,
             seconds,
             last.information_sets,
             info.name,
             info.name,
             game.players(),
-            args.game.rules.as_ref().map_or(String::new(), |r| format!(" --rules {}", r.display())),
-            out_path.display()
+            args.game
+                .rules
+                .as_ref()
+                .map_or(String::new(), |r| format!(" --rules {}", super::args::shell_word(&r.display().to_string()))),
+            super::args::shell_word(&format!("cfr{{policy=\"{}\"}}", out_path.display()))
         ),
     }
     let mut meta = serde_json::Map::new();

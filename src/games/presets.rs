@@ -531,7 +531,21 @@ pub fn set_path(table: &mut toml::Table, path: &str, value: toml::Value) -> Resu
     match last.strip_suffix(']').and_then(|k| k.split_once('[')) {
         Some((key, index)) => {
             let i: usize = index.parse().map_err(|_| bad("write a list element as key[i], e.g. fold_below[0]"))?;
-            let list = at.get_mut(key).and_then(toml::Value::as_array_mut).ok_or_else(|| bad("not a list"))?;
+            // A key the preset does not write has no element to set: a typo is offered the
+            // preset's near names, and a key left at its default is to be given whole.
+            if !at.contains_key(key) {
+                let close = closest(key, at.keys().map(String::as_str));
+                return Err(match close.is_empty() {
+                    true => bad(&format!(
+                        "the preset does not set {key}, so it has no element {i}: give the whole list, e.g. {key}=[...]"
+                    )),
+                    false => bad(&format!("the preset sets no {key}{}", did_you_mean(&close, "`"))),
+                });
+            }
+            let list = at
+                .get_mut(key)
+                .and_then(toml::Value::as_array_mut)
+                .ok_or_else(|| bad(&format!("{key} is not a list")))?;
             let len = list.len();
             let slot = list.get_mut(i).ok_or_else(|| bad(&format!("index {i} is past the list's {len} elements")))?;
             *slot = value;
@@ -674,6 +688,13 @@ mod tests {
         assert_eq!(t["draft"]["weight"].as_integer(), Some(2));
         assert!(preset_text(&presets, "base{bet.fold_below[5]=1}", "g").is_err());
         assert!(preset_text(&presets, "base{nonsense}", "g").is_err());
+        // An element of a list the preset does not write: a typo is named as one.
+        let e = preset_text(&presets, "base{bet.fold_blow[0]=0.3}", "g").unwrap_err().to_string();
+        assert!(e.ends_with("bet.fold_blow[0]: the preset sets no fold_blow (did you mean `fold_below`?)"), "{e}");
+        let e = preset_text(&presets, "base{bet.raise_at[0]=0.3}", "g").unwrap_err().to_string();
+        assert!(e.ends_with("no element 0: give the whole list, e.g. raise_at=[...]"), "{e}");
+        let e = preset_text(&presets, "base{description[0]=0.3}", "g").unwrap_err().to_string();
+        assert!(e.ends_with("description[0]: description is not a list"), "{e}");
         // Settings separated as seats are: the fix is named; a list's commas are its own.
         let e = preset_text(&presets, "base{bet.fold_below[1]=0.5, draft.weight=2}", "g").unwrap_err().to_string();
         assert!(e.contains("with `;`, not `,`") && e.ends_with("base{bet.fold_below[1]=0.5;draft.weight=2}"), "{e}");

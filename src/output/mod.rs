@@ -399,11 +399,16 @@ pub struct OutputDir {
     policies: Vec<(String, String)>,
 }
 
+/// Whether `path` is a folder with nothing in it (not a link to one).
+fn empty_dir(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) && fs::read_dir(path).is_ok_and(|mut d| d.next().is_none())
+}
+
 /// Why --force would not replace the existing folder `target`, if it would not: it
 /// replaces earlier results, never a folder of someone's files (every folder draftsim
 /// writes holds its provenance record, which lists what was written).
 fn not_replaced(target: &Path) -> Option<String> {
-    if !target.is_dir() || fs::read_dir(target).is_ok_and(|mut d| d.next().is_none()) {
+    if !target.is_dir() || empty_dir(target) {
         return None;
     }
     if !target.join(provenance::PROVENANCE_FILE).is_file() {
@@ -434,7 +439,8 @@ impl OutputDir {
                 target.display()
             )));
         }
-        if target.exists() {
+        // An empty folder holds nothing to lose: it is written into as a new one is.
+        if target.exists() && !empty_dir(target) {
             // Said before --force is tried, where it would be refused too.
             if let Some(refusal) = not_replaced(target) {
                 return Err(InputError::new(format!("--out {}: {refusal}", target.display())));
@@ -499,6 +505,10 @@ impl OutputDir {
         // another run cannot block it, and put back if the new one cannot take its place.
         let old = self.staging.with_extension(format!("old-{}", std::process::id()));
         remove_path(&old);
+        // A folder left empty since the check is taken away, not set aside.
+        if empty_dir(&self.target) {
+            let _ = fs::remove_dir(&self.target);
+        }
         let replaced = self.target.exists() && self.force;
         if replaced {
             fs::rename(&self.target, &old).map_err(|e| io_error(&self.target, e))?;

@@ -195,9 +195,13 @@ impl Outside for HumanSeat {
     }
 
     fn decide(&mut self, d: &Decision<'_>) -> Result<Option<usize>, Error> {
-        if d.legal.len() == 1 {
+        // Moves that read alike (either of two copies of a card) are one choice to a
+        // person: offered once, as the first of them.
+        let ids: Vec<usize> = (0..d.legal.len()).filter(|&i| !d.legal[..i].contains(&d.legal[i])).collect();
+        let legal: Vec<String> = ids.iter().map(|&i| d.legal[i].clone()).collect();
+        if legal.len() == 1 {
             // Nothing to choose: said, not asked.
-            show(&format!("  you: {} (your only move)\n", d.legal[0]));
+            show(&format!("  you: {} (your only move)\n", legal[0]));
             return Ok(Some(0));
         }
         let mut text = String::from("\n");
@@ -206,12 +210,12 @@ impl Outside for HumanSeat {
             text.push_str(&fit(&format!("  hint: {hint}\n")));
         }
         text.push_str("Your moves:\n");
-        for (i, m) in d.legal.iter().enumerate() {
+        for (i, m) in legal.iter().enumerate() {
             // A long move (a deck to build) is cut at its commas.
             text.push_str(&fit(&format!("  {:>3}) {m}\n", i + 1)));
         }
         show(&text);
-        let n = d.legal.len();
+        let n = legal.len();
         loop {
             show(&format!("your move (1-{n}): "));
             let line = read_line()?;
@@ -225,7 +229,7 @@ impl Outside for HumanSeat {
             let chosen = match answer.parse::<usize>() {
                 Ok(k) if (1..=n).contains(&k) => Ok(k - 1),
                 Ok(_) => Err(Vec::new()),
-                Err(_) => word_match(d.legal, answer),
+                Err(_) => word_match(&legal, answer),
             };
             if piped && chosen.is_err() {
                 // Asking again would give the next line to this move, and every later answer
@@ -242,8 +246,8 @@ impl Outside for HumanSeat {
             match chosen {
                 Ok(i) => {
                     // Said back in words: a number typed does not tell the transcript which move.
-                    show(&fit(&format!("  you: {}\n", d.legal[i])));
-                    return Ok(Some(i));
+                    show(&fit(&format!("  you: {}\n", legal[i])));
+                    return Ok(Some(ids[i]));
                 }
                 Err(several) if several.len() > 1 => show(&format!(
                     "'{answer}' fits several moves ({}): type more of one, or its number\n",
@@ -370,10 +374,12 @@ fn render_fields(
     let pad = "  ".repeat(depth);
     let mut columns: Vec<(String, Vec<String>)> = Vec::new();
     let mut figures: Vec<String> = Vec::new();
+    // Within the terminal's width where that is narrower.
+    let widest = line_width().min(pad.len() + FIGURES_WIDTH);
     let flush = |figures: &mut Vec<String>, out: &mut String| {
         let mut line = String::new();
         for f in figures.drain(..) {
-            if !line.is_empty() && line.len() + 3 + f.len() > FIGURES_WIDTH {
+            if !line.is_empty() && pad.len() + line.chars().count() + 3 + f.chars().count() > widest {
                 out.push_str(&format!("{pad}{line}\n"));
                 line.clear();
             }
@@ -440,10 +446,11 @@ fn render_fields(
         let mut parts: Vec<Vec<usize>> = Vec::new();
         let mut width = 0;
         // A column too wide for any table (a seat's creatures) is told a seat a line after.
-        let wide = |c: usize| pad.len() + widths[0] + 2 + widths[c] > LINE_WIDTH;
+        let most = line_width();
+        let wide = |c: usize| pad.len() + widths[0] + 2 + widths[c] > most;
         for c in (1..all.len()).filter(|&c| !wide(c)) {
             match parts.last_mut() {
-                Some(part) if width + 2 + widths[c] <= LINE_WIDTH => part.push(c),
+                Some(part) if width + 2 + widths[c] <= most => part.push(c),
                 _ => {
                     parts.push(vec![0, c]);
                     width = pad.len() + widths[0];
@@ -478,18 +485,32 @@ fn render_fields(
     }
 }
 
-/// Widest a line `play` prints grows where it can be cut (a list, a move, a table, an account).
+/// Widest a line `play` prints grows where it can be cut (a list, a move, a table, an
+/// account); narrower on a narrower terminal, never wider, since longer lines read worse.
 const LINE_WIDTH: usize = 100;
 
+/// Narrowest the lines are cut to, however narrow the terminal: a move's words stay whole.
+const NARROWEST: usize = 40;
+
+/// The width lines are cut to: [`LINE_WIDTH`], or a column less than the terminal's where
+/// that is narrower (a line filling the last column would wrap on some terminals).
+fn line_width() -> usize {
+    match terminal_size::terminal_size() {
+        Some((terminal_size::Width(w), _)) => (usize::from(w).saturating_sub(1)).clamp(NARROWEST, LINE_WIDTH),
+        None => LINE_WIDTH,
+    }
+}
+
 /// `entries` joined by `sep` and a space, cut after a `sep` where the line would pass
-/// [`LINE_WIDTH`], each further line starting with `indent`.
+/// [`line_width`], each further line starting with `indent`.
 fn wrap_joined(entries: &[String], sep: &str, indent: &str) -> String {
+    let most = line_width();
     let mut out = String::new();
     let mut line = String::new();
     let mut fresh = true;
     for (i, e) in entries.iter().enumerate() {
         let piece = if i + 1 < entries.len() { format!("{e}{sep}") } else { e.clone() };
-        if !fresh && line.chars().count() + 1 + piece.chars().count() > LINE_WIDTH {
+        if !fresh && line.chars().count() + 1 + piece.chars().count() > most {
             out.push_str(&line);
             out.push('\n');
             line = indent.to_string();
@@ -506,19 +527,22 @@ fn wrap_joined(entries: &[String], sep: &str, indent: &str) -> String {
     out
 }
 
-/// `text` with each line wider than [`LINE_WIDTH`] cut at its commas (a list of cards in
+/// `text` with each line wider than [`line_width`] cut at its commas (a list of cards in
 /// an account), or at its spaces where it has none, the rest of it indented under the
 /// line's start.
 pub fn fit(text: &str) -> String {
+    let most = line_width();
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
         let body = line.strip_suffix('\n').unwrap_or(line);
-        if body.chars().count() <= LINE_WIDTH {
+        if body.chars().count() <= most {
             out.push_str(line);
             continue;
         }
         let indent = " ".repeat(body.len() - body.trim_start().len() + 4);
-        let sep = if body.contains(", ") { "," } else { "" };
+        // At commas where every piece fits a line; a piece too long is cut at spaces.
+        let pieces_fit = body.split(", ").all(|p| indent.len() + p.chars().count() < most);
+        let sep = if body.contains(", ") && pieces_fit { "," } else { "" };
         let entries: Vec<String> = body.split(if sep.is_empty() { " " } else { ", " }).map(String::from).collect();
         out.push_str(&wrap_joined(&entries, sep, &indent));
         if !line.ends_with('\n') {

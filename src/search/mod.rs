@@ -374,6 +374,8 @@ pub struct OutsideBot<F: Forward> {
     texts: Vec<String>,
     /// Who hints, where the seat wants hints.
     hint: Hinter<F>,
+    /// Whether its last move was played for it (its program gave no usable answer).
+    fell_back: bool,
 }
 
 /// What gives an outside seat its hints.
@@ -413,7 +415,7 @@ impl<F: Forward> OutsideBot<F> {
             }
             (crate::outside::Hint::Policy(name, policy), _) => Hinter::Policy(name, policy),
         };
-        OutsideBot { seat, legal: Vec::new(), texts: Vec::new(), hint }
+        OutsideBot { seat, legal: Vec::new(), texts: Vec::new(), hint, fell_back: false }
     }
 
     fn decide(
@@ -464,7 +466,9 @@ impl<F: Forward> OutsideBot<F> {
         };
         let observation = F::observation_json(rules, obs);
         let decision = Decision { seat, observation: &observation, legal: &self.texts, hint: hint.as_deref() };
-        match self.seat.decide(&decision)? {
+        let chosen = self.seat.decide(&decision)?;
+        self.fell_back = chosen.is_none();
+        match chosen {
             Some(i) => Ok(self.legal[i]),
             None => Ok(self.legal[rng.random_range(0..self.legal.len())]),
         }
@@ -721,7 +725,8 @@ pub fn play_unit<F: Forward, S: EventSink<F::Event>>(
         }
         let m = decide(rules, &**state, &mut bots[seating[s]], s, rngs.seat(s), &mut scratch.obs, sink)?;
         if *outside {
-            tell_outside(rules, &**state, bots, seating, s, m)?;
+            let fell_back = matches!(&bots[seating[s]], SeatBot::Outside(b) if b.fell_back);
+            tell_outside(rules, &**state, bots, seating, s, m, fell_back)?;
         }
         state.apply(rules, m, sink, out)?;
         if standing {
@@ -752,7 +757,8 @@ fn start_outside<F: Forward>(
 }
 
 /// Tells each other seat decided outside that follows the moves what seat `actor` did, as
-/// it sees it.
+/// it sees it, and whether the move was played for it (`fell_back`: an outside seat whose
+/// program gave no usable answer).
 fn tell_outside<F: Forward>(
     rules: &F::Variant,
     state: &F,
@@ -760,11 +766,16 @@ fn tell_outside<F: Forward>(
     seating: &[usize],
     actor: usize,
     m: F::Move,
+    fell_back: bool,
 ) -> Result<(), Error> {
     for (s, &entry) in seating.iter().enumerate() {
         let SeatBot::Outside(bot) = &mut bots[entry] else { continue };
         if s != actor && bot.seat.follows_moves() {
-            bot.seat.seen(actor, &state.describe(rules, m, s))?;
+            let mut text = state.describe(rules, m, s);
+            if fell_back {
+                text.push_str(" (played for it at random: its program gave no usable answer)");
+            }
+            bot.seat.seen(actor, &text)?;
         }
     }
     Ok(())

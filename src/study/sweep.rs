@@ -283,9 +283,10 @@ fn vary_example(info: &GameInfo, seats: &[String]) -> String {
     });
     match found {
         Some((seat, (path, toml::Value::Integer(i)))) => format!("{seat}.{path}={i},{}", i + 1),
+        // Halved, not doubled: a share or a probability stays in range.
         Some((seat, (path, value))) => {
             let x = value.as_float().filter(|&x| x != 0.0).unwrap_or(0.5);
-            format!("{seat}.{path}={x:?},{:?}", x * 2.0)
+            format!("{seat}.{path}={x:?},{:?}", x / 2.0)
         }
         None => "hate.draft.weight=0,0.5,1 (Seven Card Draft)".to_string(),
     }
@@ -702,10 +703,10 @@ mod tests {
         let e = vary_seats(sevens, seats.clone(), &hate).unwrap_err().to_string();
         assert_eq!(
             e,
-            "--vary hate.draft.weight: 'hate' is no strategy of sevens; vary a seated one, e.g. tight.bet.fold_below[0]=1.0,2.0"
+            "--vary hate.draft.weight: 'hate' is no strategy of sevens; vary a seated one, e.g. tight.bet.fold_below[0]=1.0,0.5"
         );
         let e = vary_seats(sevens, seats, &[("tight".to_string(), "0".to_string())]).unwrap_err().to_string();
-        assert!(e.ends_with("e.g. tight.bet.fold_below[0]=1.0,2.0"), "{e}");
+        assert!(e.ends_with("e.g. tight.bet.fold_below[0]=1.0,0.5"), "{e}");
     }
 
     #[test]

@@ -595,21 +595,13 @@ fn force_replaces_only_a_folder_of_results() {
         "{}",
         stderr(&o)
     );
-    // An empty folder, and a folder of results, are replaced.
+    // An empty folder is written into without --force, and a folder of results replaced
+    // with it.
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
-    for _ in 0..2 {
-        let o = draftsim(&[
-            "run",
-            "--rounds",
-            "24",
-            "--threads",
-            "1",
-            "--quiet",
-            "--out",
-            empty.to_str().unwrap(),
-            "--force",
-        ]);
+    for force in [false, true] {
+        let args = ["run", "--rounds", "24", "--threads", "1", "--quiet", "--out", empty.to_str().unwrap()];
+        let o = draftsim(&[&args[..], if force { &["--force"][..] } else { &[] }].concat());
         assert!(o.status.success(), "{}", stderr(&o));
     }
     assert!(empty.join("summary.csv").exists());

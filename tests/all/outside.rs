@@ -178,6 +178,18 @@ fn illegal_answers_and_garbage_play_the_fallback_and_are_counted() {
         let said = format!("**Warning:** `{bot}` made {} of its {} decisions by the fallback", f[5], f[0]);
         assert!(md.contains(&said), "{said}\n{md}");
     }
+    // A person playing against it is told which of its moves were played for it.
+    let seats = format!("you,{illegal}");
+    let o = play_piped(&["--game", "kuhn-poker", "--seats", &seats, "--rounds", "2", "--seed", "1"], &"1\n".repeat(9));
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Lines are cut at spaces (its name is long): the words are joined again.
+    let text = stdout(&o).replace("\n      ", " ");
+    // Its moves as they are played (not the account at the end, nor its result).
+    let moves: Vec<&str> =
+        text.lines().filter(|l| l.starts_with("  seat 1 (") && l.contains("): ") && !l.contains(" chip")).collect();
+    assert!(!moves.is_empty(), "{text}");
+    let marked = "(played for it at random: its program gave no usable answer)";
+    assert!(moves.iter().all(|l| l.ends_with(marked)), "{moves:#?}");
     // Commands without an outside table warn of the faults all the same.
     let seats = format!("{illegal},tight");
     for args in [
@@ -566,6 +578,12 @@ fn play_explains_its_view_and_fits_a_terminal() {
     let legend = &text[text.find("In your view:\n").expect(&text)..text.find("You are seat").expect(&text)];
     assert!(legend.contains("card: your card, J, Q or K") && !legend.contains("board"), "{legend}");
     assert!(text.contains("seat 1 (random): bet\n") && text.contains("history: check, bet\n"), "{text}");
+    // Leduc's history says the board card where the first round ended.
+    let o = play_piped(&["--game", "leduc-poker", "--seats", "you,tight", "--seed", "4", "--rounds", "3"], &ones);
+    let text = stdout(&o);
+    let histories: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with("history: ")).collect();
+    assert!(histories.iter().any(|h| h.contains(", board ")), "{text}");
+    assert!(!histories.iter().any(|h| h.contains('|')), "{text}");
     // Winston's build offers whole decks of 30 cards, and its views and account hold pools
     // of 45; Live-Draft's table holds each seat's creatures.
     for (game, seen) in [("winston-crazier-eights", "\n   14) build "), ("live-draft", "  creatures:\n    0 you: ")] {
@@ -574,13 +592,50 @@ fn play_explains_its_view_and_fits_a_terminal() {
         assert!(o.status.success() && text.contains(seen) && text.contains("== Result"), "{text}");
         let long: Vec<&str> = text.lines().filter(|l| l.chars().count() > 100).collect();
         assert!(long.is_empty(), "{game}: {long:#?}");
+        // Moves that read alike (a card the row or hand holds twice) are offered once.
+        let text = text.replace("\n      ", " ");
+        let mut alike = 0;
+        for (view, menu) in text.split("Your moves:\n").zip(text.split("Your moves:\n").skip(1)) {
+            let moves: Vec<&str> =
+                menu.lines().take_while(|l| l.contains(") ")).filter_map(|l| l.split_once(") ").map(|x| x.1)).collect();
+            assert!(moves.iter().enumerate().all(|(i, m)| !moves[..i].contains(m)), "{game}: {moves:#?}");
+            let twice = |l: &str| {
+                let cards: Vec<&str> = l.split(", ").collect();
+                cards.iter().enumerate().any(|(i, c)| cards[..i].contains(c) && moves.iter().any(|m| m.contains(c)))
+            };
+            let lists = view.lines().rev().take_while(|l| !l.is_empty());
+            alike += usize::from(
+                lists.filter_map(|l| l.split_once("row: ").or(l.split_once("hand: "))).any(|(_, l)| twice(l)),
+            );
+        }
+        assert!(game != "live-draft" || alike > 0, "no menu offered a card held twice: {text}");
     }
+    // A terminal narrower than that has lines a column narrower than it.
+    let args = ["--game", "winston-crazier-eights", "--seats", "you,random", "--seed", "4", "--rounds", "1"];
+    let o = play_at_a_terminal_of(Some(72), &args, &ones);
+    let text = stdout(&o);
+    assert!(text.contains("== Result"), "{text}");
+    // The terminal echoes the answers piped ahead wherever the cursor is: the prompt's line
+    // is left out, and an echoed "1" before a line is not counted.
+    let long: Vec<&str> = (text.lines())
+        .filter(|l| !l.starts_with("your move"))
+        .filter(|l| l.trim_start_matches('1').trim_end_matches('\r').chars().count() > 71)
+        .collect();
+    assert!(long.is_empty(), "{long:#?}");
 }
 
 /// `draftsim play ARGS` at a terminal (`script` gives it one), the answers typed in.
 fn play_at_a_terminal(args: &[&str], answers: &str) -> std::process::Output {
+    play_at_a_terminal_of(None, args, answers)
+}
+
+/// `draftsim play ARGS` at a terminal `columns` wide where given.
+fn play_at_a_terminal_of(columns: Option<usize>, args: &[&str], answers: &str) -> std::process::Output {
     use std::io::Write;
-    let command = [&[env!("CARGO_BIN_EXE_draftsim"), "play"][..], args].concat().join(" ");
+    let mut command = [&[env!("CARGO_BIN_EXE_draftsim"), "play"][..], args].concat().join(" ");
+    if let Some(c) = columns {
+        command = format!("stty cols {c} rows 50; {command}");
+    }
     let mut child = std::process::Command::new("script")
         .args(["-qec", &command, "/dev/null"])
         .stdin(std::process::Stdio::piped())

@@ -317,6 +317,27 @@ fn a_study_shard_is_reported_after_a_merge() {
     assert_eq!(names(&kept), ["matrix.parquet"], "the shards' format, unasked");
     ok(&["merge", s0, s1, "--quiet", "--format", "csv", "--out", csv.to_str().unwrap()]);
     assert_eq!(names(&csv), ["matrix.csv"], "the format the merge names");
+    // Shards of two formats merge into the first's, which is said.
+    let other = dir.join("cmp-1-csv");
+    let o = draftsim(&[&COMPARE[..], &["5", "--quiet", "--shard", "1/2", "--out", other.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mixed = dir.join("mixed");
+    let o = draftsim(&["merge", s0, other.to_str().unwrap(), "--out", mixed.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = format!("the shards wrote parquet ({s0}) and csv ({}): the merged tables are parquet", other.display());
+    assert!(stderr(&o).contains(&said), "{}", stderr(&o));
+    assert_eq!(names(&mixed), ["matrix.parquet"]);
+    // A run's too.
+    let runs: Vec<PathBuf> = (0..2).map(|i| dir.join(format!("run-{i}"))).collect();
+    for (i, (run, format)) in runs.iter().zip(["csv", "parquet"]).enumerate() {
+        let at = format!("{i}/2");
+        let args = ["run", "--rounds", "48", "--quiet", "--format", format, "--shard", &at, "--out"];
+        ok(&[&args[..], &[run.to_str().unwrap()]].concat());
+    }
+    let (r0, r1) = (runs[0].to_str().unwrap(), runs[1].to_str().unwrap());
+    let o = draftsim(&["merge", r0, r1, "--out", dir.join("run-mixed").to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains(&format!("the shards wrote csv ({r0}) and parquet ({r1})")), "{}", stderr(&o));
     let shard = &shards[0];
     let out = dir.join("report");
     let o = draftsim(&["report", shard.to_str().unwrap(), "--out", out.to_str().unwrap()]);

@@ -441,6 +441,22 @@ fn a_policy_lists_its_training_and_its_rules_seat_it() {
     let run = ["run", "--game", "leduc-poker", "--rounds", "200", "--quiet", "--seats", &seat, "--rules"];
     let o = draftsim(&[&run[..], &[printed.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
+    // The command that seats a policy runs as printed, in a folder whose name holds a
+    // quote and a space.
+    let odd = dir.join("it's mine");
+    let o =
+        draftsim(&["train", "--game", "kuhn-poker", "--iterations", "20", "--quiet", "--out", odd.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = draftsim(&["list", "policy", odd.to_str().unwrap()]);
+    let line = stdout(&o).lines().find(|l| l.contains("seat it")).unwrap_or_default().to_string();
+    let command = line.split_once("draftsim ").map(|(_, c)| c).unwrap_or_default();
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("\"$0\" {command} --rounds 20 --quiet"))
+        .arg(env!("CARGO_BIN_EXE_draftsim"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{line}: {}", stderr(&o));
     // The shipped policies are listed by the folder their preset names.
     for (folder, players) in [("cfr", 4), ("cfr-heads-up", 2)] {
         let o = draftsim(&["list", "policy", &format!("strategies/sevens/{folder}")]);
@@ -625,7 +641,11 @@ fn batched_training_is_the_same_on_any_thread_count_and_resumes_between_batches(
     let o = draftsim(&[&["train"], &game[..], &["--out", dir.join("noted").to_str().unwrap()]].concat());
     assert!(stderr(&o).contains("rounded up to whole batches of 64: 1024"), "{}", stderr(&o));
     // Sixteen batches are sixteen updates: too few to train, which is said.
-    assert!(stderr(&o).contains("in batches of 64 updates the strategies only 16 times"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--iterations 1000 in batches of 64 updates the strategies only 16 times"),
+        "{}",
+        stderr(&o)
+    );
     // Its report says how the policy was made.
     let page = dir.join("noted-report");
     let o = draftsim(&["report", dir.join("noted").to_str().unwrap(), "--out", page.to_str().unwrap(), "--quiet"]);

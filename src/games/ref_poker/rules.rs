@@ -69,7 +69,7 @@ impl Flavour for Leduc {
         card, board: your card and the public card: a rank, then a suit's number (Q2: a queen of suit 2)
         round: the betting round, from 0
         stakes: what every seat still in must have put in
-        history: the actions so far, `|` between rounds";
+        history: the actions so far, the public card where it was turned";
     fn defaults() -> Rules<Leduc> {
         Rules {
             players: 2,

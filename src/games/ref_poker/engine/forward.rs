@@ -130,21 +130,21 @@ impl<F: Flavour> Forward for State<F> {
         let p = &obs.public;
         let n = p.players;
         // A call with no raise to match in its round is a check, and a raise a bet, as
-        // `describe` and the move menus say.
+        // `describe` and the move menus say; a round's end is the board card it turned.
         let mut facing = false;
-        let history: Vec<&str> = (p.history[..usize::from(p.len)].iter())
+        let history: Vec<String> = (p.history[..usize::from(p.len)].iter())
             .map(|&a| match a {
                 0 => {
                     facing = false;
-                    "|"
+                    p.board.map_or_else(|| "round ends".to_string(), |c| format!("board {}", card_text(rules, c)))
                 }
-                1 => "fold",
-                2 if facing => "call",
-                2 => "check",
+                1 => "fold".into(),
+                2 if facing => "call".into(),
+                2 => "check".into(),
                 _ => {
                     let word = if facing { "raise" } else { "bet" };
                     facing = true;
-                    word
+                    word.into()
                 }
             })
             .collect();
