@@ -35,13 +35,17 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
         ))
         .into());
     }
-    // One strategy named means every seat drafts with it, at the rules' table size.
+    // One strategy named means every seat drafts with it, at the rules' table size; none
+    // named, the first of the game's default seats, which is the one calibrated, and which
+    // the study's record then names at every seat.
     let mut game_args = args.game.clone();
-    if let Some([one]) = args.game.seats.list().as_deref() {
+    let named = args.game.seats.list();
+    if named.as_ref().is_none_or(|l| l.len() == 1) {
         let mut table = args.game.clone();
         table.seats.seats = None;
-        let players = table.build()?.0.players();
-        game_args.seats.seats = Some(vec![one.clone(); players]);
+        let (table, defaults) = table.build()?;
+        let one = named.and_then(|l| l.into_iter().next()).unwrap_or_else(|| defaults[0].clone());
+        game_args.seats.seats = Some(vec![one; table.players()]);
     }
     let (game, seats) = game_args.build()?;
     // Nothing played: refuses a game or strategy without an estimate before the note says

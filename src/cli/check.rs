@@ -50,11 +50,17 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let report = report?;
     match report.violation {
         None => {
+            // As `run` says them: a field is not a seat list, and a count rounded up says so.
+            let seated = match seats.len() == game.players() {
+                true => format!("seats {}", seats.join(",")),
+                false => format!("field {}", lineup.strategies.join(",")),
+            };
+            let asked =
+                if planned == rounds { String::new() } else { format!(" ({rounds} asked, rounded up to whole deals)") };
             say!(
-                "{}: {planned} {} checked, seats {}, seed {}: no invariant broken",
+                "{}: {planned} {}{asked} checked, {seated}, seed {}: no invariant broken",
                 args.game.name(),
                 game.measures().units(),
-                seats.join(","),
                 seed
             );
             Ok(ExitCode::SUCCESS)

@@ -555,10 +555,8 @@ fn changed_file(a: &[(String, u32)], b: &[(String, u32)]) -> String {
 /// The studies whose shards `merge` puts together.
 const SHARDED: [&dyn Study; 5] = [&Compare, &Sweep, &Ladder, &Sensitivity, &Versus];
 
-/// Merges the folders of a study's shards into the tables of the unsharded study, after
-/// checking that they are the shards of one study and hold each unit exactly once.
 /// Says so where the shards wrote their tables in different formats: the merged tables
-/// take the first shard's, which `--format` would choose.
+/// take the first shard's unless `--format` names one.
 fn mixed_formats_note(wrote: &[Format], dirs: &[PathBuf], quiet: &QuietArg) {
     if let Some(at) = wrote.iter().position(|&f| f != wrote[0]) {
         quiet.note(&format!(
@@ -572,6 +570,8 @@ fn mixed_formats_note(wrote: &[Format], dirs: &[PathBuf], quiet: &QuietArg) {
     }
 }
 
+/// Merges the folders of a study's shards into the tables of the unsharded study, after
+/// checking that they are the shards of one study and hold each unit exactly once.
 pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietArg) -> Result<()> {
     let Some(out_path) = &output.out else {
         return Err(InputError::new("merge: give --out DIR for the merged tables").into());

@@ -288,7 +288,10 @@ pub(super) fn finish_sensitivity(
             )
         })
         .collect();
-    if moved.is_empty() {
+    let played = state.deviations.iter().filter(|(_, r)| r.is_ok()).count();
+    if played == 0 {
+        say!("The game refused every deviation (said below): nothing was compared with the base.");
+    } else if moved.is_empty() {
         say!("No deviation moves any figure significantly (Holm-corrected, 5%).");
     } else {
         // Figures differ in units, so effects are ordered by the strength of the evidence,
@@ -303,10 +306,12 @@ pub(super) fn finish_sensitivity(
             moved.join("\n")
         );
     }
+    // A deviation that moved a figure was exercised (see `sensitivity::effects`).
+    let moved_any = |d: &sensitivity::Deviation| effects.iter().any(|e| e.exercised && e.deviation == *d);
     let unexercised: Vec<String> = state
         .deviations
         .iter()
-        .filter_map(|(d, r)| r.as_ref().ok().filter(|v| !v.exercised(&d.key)).map(|_| (d, r)))
+        .filter_map(|(d, r)| r.as_ref().ok().filter(|v| !v.exercised(&d.key) && !moved_any(d)).map(|_| (d, r)))
         .map(|(d, _)| format!("{}={}", d.key, d.value.trim_matches('"')))
         .collect();
     if !unexercised.is_empty() {

@@ -91,9 +91,10 @@ pub fn versus(args: VersusArgs) -> Result<()> {
     for (text, path) in [(&spec.rules_a, &args.a), (&spec.rules_b, &args.b)] {
         if let Some(text) = text {
             (info.build)(Some(text), spec.players, None).map_err(|e| {
-                // A count --players set is the flag's fault, not the file's.
+                // A count --players set is the flag's fault, not the file's, but only under
+                // that file's rules (a short deck seats fewer): both are named.
                 if spec.players.is_some() && e.fault() == Fault::Players {
-                    e.context("--players")
+                    e.context(format!("--players under {}", path.display()))
                 } else if let Some(hint) = super::args::game_it_reads_as(info, text, &e) {
                     InputError::new(format!("{e}; {hint}")).context(path.display())
                 } else {

@@ -27,7 +27,7 @@ pub(super) fn calibration_section(
     let later = common.iter().filter(|&&i| pick[i] > 1.0).map(|&i| gap(i)).fold(0.0, f64::max);
     let _ = writeln!(
         md,
-        "How well does the strength estimate predict? After every pick, each seat's estimate of its finished hand's percentile (bins of a tenth) against the percentile the hand reached, every seat drafting with {module} and nobody folding; bins with at least 200 estimates. Among the bins holding at least 1% of a pick's estimates the largest gap between the mean estimate and the mean finished percentile is {worst_common:.3} ({later:.3} from pick 2 on); over every bin shown, {worst:.3}. A gap of a few hundredths means the bots' fold and raise thresholds mean what they say.\n"
+        "How well does the strength estimate predict? After every pick, each seat's estimate of its finished hand's percentile (bins of a tenth) against the percentile the hand reached, every seat drafting with {module} and nobody folding; bins with at least 200 estimates. Among the bins holding at least 1% of a pick's estimates the largest gap between the mean estimate and the mean finished percentile is {worst_common:.3} in size ({later:.3} from pick 2 on); over every bin shown, {worst:.3}. A gap of a few hundredths means the bots' fold and raise thresholds mean what they say.\n"
     );
     if let Some(&w) = common.iter().max_by(|&&a, &&b| gap(a).total_cmp(&gap(b))) {
         let file = format!("{prefix}calibration.svg");
@@ -75,7 +75,8 @@ pub(super) fn field_calibration_section(
     let full = opponents.iter().copied().fold(0.0, f64::max);
     let rivals = |k: f64| format!("{k:.0} {}", crate::output::noun(k as i64, "opponent", "opponents"));
     let rows: Vec<usize> = (0..pick.len()).filter(|&i| n[i] >= 200.0).collect();
-    let gap = |i: usize| est[i] - won.mean[i];
+    // Won minus estimated, as the chart draws it.
+    let gap = |i: usize| won.mean[i] - est[i];
     let worst = rows.iter().copied().max_by(|&a, &b| gap(a).abs().total_cmp(&gap(b).abs()));
     let Some(worst) = worst else {
         let _ = writeln!(md, "The chance of beating the field has no bin with 200 estimates: play more rounds.\n");
@@ -83,7 +84,7 @@ pub(super) fn field_calibration_section(
     };
     let _ = writeln!(
         md,
-        "How well does the chance of beating the field predict? At each check, each seat's chance of beating the k seats after it (every k, as if the rest had folded) against the share of the pot its finished hand took from them; bins with at least 200 estimates. The largest gap is {:+.3} (estimate {:.3}, won {} [{}, {}] over {:.0} estimates, after pick {:.0} against {}): a positive gap means the estimate is too hopeful. A threshold module with `field = \"calibrated\"` reads its chance through this correction, measured under the same rules. The table shows the full field ({}).\n",
+        "How well does the chance of beating the field predict? At each check, each seat's chance of beating the k seats after it (every k, as if the rest had folded) against the share of the pot its finished hand took from them; bins with at least 200 estimates. The largest gap is {:+.3} (estimate {:.3}, won {} [{}, {}] over {:.0} estimates, after pick {:.0} against {}; won minus estimated): a negative gap means the estimate is too hopeful. A threshold module with `field = \"calibrated\"` reads its chance through this correction, measured under the same rules. The table shows the full field ({}).\n",
         gap(worst),
         est[worst],
         fmt4(won.mean[worst]),
@@ -120,7 +121,7 @@ pub(super) fn field_calibration_section(
             100.0 * gap(worst).abs(),
             pick[worst],
             rivals(opponents[worst]),
-            if gap(worst) > 0.0 { "too hopeful there" } else { "too fearful there" }
+            if gap(worst) < 0.0 { "too hopeful there" } else { "too fearful there" }
         ),
     );
     Ok(())

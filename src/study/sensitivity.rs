@@ -107,7 +107,14 @@ pub fn base(info: &GameInfo, spec: &SensitivitySpec) -> Result<(String, usize, V
 /// other value of a choice and each numeric value one step away within its range.
 pub fn deviations(info: &GameInfo, spec: &SensitivitySpec) -> Result<Vec<Deviation>, InputError> {
     let base = RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players);
-    for key in &spec.keys {
+    for (i, key) in spec.keys.iter().enumerate() {
+        // Named twice, a key would be recorded twice though played once.
+        if spec.keys[..i].contains(key) {
+            return Err(InputError::new(format!(
+                "--keys {}: {key} is named twice; name each key once",
+                spec.keys.join(",")
+            )));
+        }
         if !info.rule_steps.iter().any(|(k, _)| k == key) {
             let keys: Vec<&str> = info.rule_steps.iter().map(|(k, _)| *k).collect();
             return Err(InputError::new(format!(
@@ -158,9 +165,22 @@ pub fn deviations(info: &GameInfo, spec: &SensitivitySpec) -> Result<Vec<Deviati
             }
         }
     }
+    // A value written otherwise that sets the same rules (`wild = []` and `wild = "none"`)
+    // is no deviation: it would be played, and counted in the correction, for nothing.
+    let rules_of = |setting: &[(String, String)]| -> Option<String> {
+        let (text, _) = base.variant(setting, "--keys").ok()?;
+        Some((info.build)(Some(&text), None, None).ok()?.0.rules_toml())
+    };
+    if let Some(base_rules) = rules_of(&[]) {
+        out.retain(|d| rules_of(&[(d.key.clone(), d.value.clone())]).is_none_or(|r| r != base_rules));
+    }
     if out.is_empty() {
+        let keys = match spec.keys.is_empty() {
+            true => String::new(),
+            false => format!(" --keys {}:", spec.keys.join(",")),
+        };
         return Err(InputError::new(format!(
-            "sensitivity: no deviation to play for {} (a key unset in the rules has no step); name keys with --keys",
+            "sensitivity:{keys} no deviation to play for {} (a key unset in the rules has no step, and a value that sets the rules as they are is none); name other keys with --keys, or set the key in --rules",
             info.name
         )));
     }
@@ -659,6 +679,12 @@ pub fn effects(state: &SensitivityState) -> Vec<Effect> {
         for (&i, c) in at.iter().zip(corrected) {
             rows[i].p_holm = c;
         }
+    }
+    // A deviation that moved a figure was exercised, whatever the strategies did: the game
+    // itself changed (a bet size's menu, say).
+    let moved: Vec<Deviation> = rows.iter().filter(|r| r.p_holm < 0.05).map(|r| r.deviation.clone()).collect();
+    for r in &mut rows {
+        r.exercised |= moved.contains(&r.deviation);
     }
     let (mut significant, rest): (Vec<Effect>, Vec<Effect>) = rows.into_iter().partition(|r| r.p_holm < 0.05);
     significant.sort_by(|a, b| a.p_holm.total_cmp(&b.p_holm).then(b.effect.mean.abs().total_cmp(&a.effect.mean.abs())));

@@ -829,6 +829,10 @@ fn check_passes_clean_games_and_names_the_replay() {
         assert!(o.status.success(), "{game}: {}{}", stdout(&o), stderr(&o));
         assert!(stdout(&o).contains("no invariant broken"), "{}", stdout(&o));
     }
+    // A field is said as `run` says it, and a count rounded up to whole deals says so.
+    let o = draftsim(&["check", "--seats", "greedy,tight", "--players", "3", "--rounds", "1", "--quiet"]);
+    let said = stdout(&o);
+    assert!(said.contains(" rounds (1 asked, rounded up to whole deals) checked, field greedy,tight,"), "{said}");
     let dir = scratch("check");
     let rules = dir.join("game.toml");
     std::fs::write(&rules, "mode = \"game\"\nstarting_stack = 20\nwild = [\"rank-K-with-face\", \"last-pick\"]\n")
@@ -1789,6 +1793,13 @@ fn calibrate_writes_the_same_table_for_any_thread_count_and_refuses_games_withou
     assert!(!refused.exists(), "a refused command left a folder");
     let o = draftsim(&["calibrate", "--seats", "greedy,greedy", "--rounds", "10", "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // No strategy named: the first default seat is calibrated, and recorded at every seat.
+    let unnamed = dir.join("unnamed");
+    let o = draftsim(&["calibrate", "--rounds", "12", "--out", unnamed.to_str().unwrap()]);
+    assert!(stderr(&o).contains("calibrating greedy's estimate"), "{}", stderr(&o));
+    let study: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(unnamed.join("study.json")).unwrap()).unwrap();
+    assert_eq!(study["seats"], serde_json::json!(["greedy", "greedy", "greedy", "greedy"]), "{study}");
     // The search bot searches its picks: it has no estimate to calibrate. A trained player
     // picks as its fallback preset (`cfr-heads-up`: hate), so calibrates as that preset.
     let o = draftsim(&["calibrate", "--seats", "search", "--rounds", "10", "--out", refused.to_str().unwrap()]);

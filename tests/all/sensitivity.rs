@@ -413,3 +413,46 @@ fn a_runs_health_card_shows_the_skill_depth_of_a_ladder_of_the_same_rules() {
     // Two steps can never give a depth of three.
     assert!(run.contains("**Limit fails**: skill_depth should be >= 3"), "{run}");
 }
+
+/// A deviation changes the rules: a value written otherwise that sets the same rules is
+/// not one, a list-valued key steps through lists, a key named twice is refused, a study
+/// whose every deviation the game refuses says so, and a deviation that moves a figure is
+/// not called unexercised.
+#[test]
+fn deviations_change_the_rules_and_a_study_of_refused_ones_says_so() {
+    use draftsim::games::seven_card_draft;
+    let keyed = |rules: Option<&str>, keys: &[&str]| SensitivitySpec {
+        rules: rules.map(str::to_string),
+        keys: keys.iter().map(|k| k.to_string()).collect(),
+        ..spec(10)
+    };
+    let values = |rules: Option<&str>, key: &str| -> Vec<String> {
+        let d = sensitivity::deviations(&seven_card_draft::INFO, &keyed(rules, &[key])).unwrap();
+        d.into_iter().map(|d| d.value).collect()
+    };
+    assert_eq!(values(Some("wild = []\n"), "wild"), ["\"deuces\"", "\"last-pick\""]);
+    assert_eq!(values(None, "face_up_picks"), ["[]", "[2, 4, 6]"]);
+    let e = sensitivity::deviations(&seven_card_draft::INFO, &keyed(None, &["ante", "ante"])).unwrap_err();
+    assert!(e.to_string().contains("ante is named twice"), "{e}");
+
+    let dir = scratch("sensitivity", "refused");
+    let o = draftsim(&[
+        "sensitivity",
+        "--keys",
+        "pack_size",
+        "--rounds",
+        "24",
+        "--out",
+        dir.join("pack").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("The game refused every deviation"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("pack_size=6: refused by the game"), "{}", stderr(&o));
+    // No strategy sizes its bets, but no limit lengthens the menus: the game changed.
+    let o = draftsim(&["sensitivity", "--seats", "random", "--keys", "limit", "--rounds", "200"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = stdout(&o);
+    assert!(said.contains("limit=no-limit moves legal_moves_mean"), "{said}");
+    let unexercised = said.lines().find(|l| l.starts_with("Unexercised")).unwrap_or_default();
+    assert!(!unexercised.contains("limit=no-limit"), "{said}");
+}

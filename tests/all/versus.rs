@@ -258,7 +258,7 @@ fn sharded_versus_merges_into_the_whole_and_bad_input_is_refused() {
             vec!["versus", "defaults", b.to_str().unwrap(), "--min-effect", "score:tigh=0.1"],
             "--min-effect score:tigh: FIGURE:STRATEGY is for score or win_rate and a seated strategy (",
         ),
-        (vec!["versus", "defaults", b.to_str().unwrap(), "--players", "1"], "--players: players = 1"),
+        (vec!["versus", "defaults", b.to_str().unwrap(), "--players", "1"], "b.toml: players = 1"),
         // A round of Seven Card Draft has no standing, so these two are never reported.
         (
             vec!["versus", "defaults", b.to_str().unwrap(), "--min-effect", "lead_changes=0.1"],

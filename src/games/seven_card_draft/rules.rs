@@ -145,7 +145,7 @@ impl GameRules for Rules {
         ("players", RuleStep::Int { min: 2, max: 7, step: 1 }),
         ("deck", RuleStep::Choice(&["\"standard-52\"", "\"no-deuces-48\"", "\"short-36\"", "\"piquet-32\""])),
         ("pack_size", RuleStep::Int { min: 5, max: 7, step: 1 }),
-        ("face_up_picks", RuleStep::Int { min: 0, max: 7, step: 1 }),
+        ("face_up_picks", RuleStep::Choice(&["[]", "[2, 4]", "[2, 4, 6]"])),
         ("ante", RuleStep::Int { min: 0, max: 100, step: 1 }),
         ("raise_cap", RuleStep::Int { min: 0, max: 10, step: 1 }),
         ("limit", RuleStep::Choice(&["\"fixed-limit\"", "\"pot-limit\"", "\"no-limit\""])),
