@@ -167,7 +167,13 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     };
     // The rules file alone first: its errors name it, and another game's it reads as.
     args.game.build(info, evaluator.rules.as_deref(), None, None)?;
-    evaluator.check()?;
+    evaluator.check().map_err(|e| match e.fault() {
+        // tune has no --players: the table size is the rules' (or a swept key's).
+        draftsim::error::Fault::SeatCount => e.fixed_by(
+            "name one strategy per seat, or set players in --rules (or sweep it with --param players=...) to seat them as a field",
+        ),
+        _ => e,
+    })?;
     // A whole range over a real rules key searches reals.
     let rules: toml::Table = (info.build)(evaluator.rules.as_deref(), None, evaluator.seats.as_deref())
         .ok()
@@ -334,6 +340,18 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
     }
     // A whole range over a real parameter (`draft.weight=0..2`) searches reals.
     let preset: toml::Table = (info.preset_in_full)(&evaluator.preset).unwrap_or_default();
+    // A range over a whole list would set it to a number: one of its elements is meant
+    // (choices may be whole lists).
+    let range_over_list = |p: &&Param| {
+        !matches!(p.range, optimise::Range::Choice(_)) && optimise::toml_at(&preset, &p.name).is_some_and(|v| v.is_array())
+    };
+    if let Some(p) = params.iter().find(range_over_list) {
+        return Err(InputError::new(format!(
+            "--param {}: {} is a list in {}; search one element, e.g. --param '{}[0]=...'",
+            p.name, p.name, evaluator.preset, p.name
+        ))
+        .into());
+    }
     let params: Vec<Param> =
         params.into_iter().map(|p| p.real_where_declared(&|path| optimise::toml_at(&preset, path))).collect();
     let first = pilot_setting(&params);
@@ -351,6 +369,18 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
     say!("Against the field {} at {} seats{payoff}:", evaluator.field.join(","), evaluator.players);
     let given = (&*format!("as given ({})", evaluator.preset), &*format!("the preset as given ({})", evaluator.preset));
     print_result(&result, "payoff", true, &args.search, given);
+    // Candidates that play alike score alike on the deals they share (each stage's, and the
+    // held-out ones): a parameter the preset never reads makes the "best" an accident.
+    let alike = |a: &Estimate, b: &Estimate| a.mean == b.mean && a.lo == b.lo && a.hi == b.hi;
+    let c = &result.candidates;
+    let same_stage = c.iter().all(|x| c.iter().filter(|y| y.stage == x.stage).all(|y| alike(&x.estimate, &y.estimate)));
+    let held: Vec<&Estimate> = c.iter().filter_map(|x| x.held_out.as_ref()).collect();
+    if c.len() > 1 && same_stage && held.len() > 1 && held.iter().all(|h| alike(h, held[0])) {
+        warn(&format!(
+            "every candidate scored exactly alike on the deals they shared: these parameters do not change how {} plays against this field, so the best is arbitrary; search a parameter it uses",
+            evaluator.preset
+        ));
+    }
     let seats = evaluator.seats(&best.setting);
     let rules_toml = (info.build)(evaluator.rules.as_deref(), Some(evaluator.players), Some(&seats))
         .map_or_else(|_| evaluator.rules.clone().unwrap_or_default(), |(g, _)| g.rules_toml());

@@ -173,6 +173,17 @@ pub fn run(args: TrainArgs) -> Result<()> {
             .into());
         };
         let name = args.fallback.clone().unwrap_or_else(|| default.to_string());
+        // Said before the strategy is seated: a policy for another table would be refused
+        // for its table first, and the fix for that leads to this refusal.
+        if (info.preset_text)(&name)
+            .is_ok_and(|t| draftsim::search::params::is_policy(&t) || draftsim::search::params::is_search(&t))
+        {
+            return Err(InputError::new(format!(
+                "--fallback {name}: the fallback must be a heuristic preset of {}, not a search or a trained policy",
+                info.name
+            ))
+            .into());
+        }
         let players = game.players();
         game = (info.build)(rules.as_deref(), Some(players), Some(std::slice::from_ref(&name)))
             .map_err(|e| e.context("--fallback"))?
@@ -562,7 +573,12 @@ pub fn run(args: TrainArgs) -> Result<()> {
         b.finish_and_clear();
     }
     let seconds = spent + started.elapsed().as_secs_f64();
-    let last = training.measure(seconds);
+    // The table's last point where it measured this iteration: measured again (long on a
+    // big tree) it would say a later time than the table does, for the same figures.
+    let last = match points.last() {
+        Some(p) if p.iterations == training.iterations() => *p,
+        _ => training.measure(seconds),
+    };
     // A state kept for later holds the grid's points only: an extended run's table then
     // has the rows an unbroken one has.
     let on_grid = points.len();
@@ -592,12 +608,16 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let iterations = draftsim::output::noun(last.iterations as i64, "iteration", "iterations");
     match (last.exploitability, last.value_seat0) {
         (Some(e), Some(v)) => {
-            say!("{} {iterations} in {:.1} s: exploitability {e:.6}, seat 0's value {v:+.6}", last.iterations, seconds)
+            say!(
+                "{} {iterations} in {:.1} s: exploitability {e:.6}, seat 0's value {v:+.6}",
+                last.iterations,
+                last.seconds
+            )
         }
         _ => say!(
             "{} {iterations} in {:.1} s: {} information sets; no exact exploitability for {}: bound it with `draftsim exploitability --game {} --players {}{} --seats {}`",
             last.iterations,
-            seconds,
+            last.seconds,
             last.information_sets,
             info.name,
             info.name,

@@ -103,19 +103,30 @@ pub const REPLICATES: u32 = 200;
 /// the upward pull of sampling noise on exploitability is taken out once rather than
 /// doubled; its lower end is at least 0. A player whose every set had one answer in two or
 /// more asks gives its figure at both ends; one ask a set tells nothing of the spread, so
-/// no interval (NaN at both ends).
-pub fn sampling_interval(tree: &Tree, policy: &TabularPolicy, samples: u32, seed: u64) -> (f64, f64) {
+/// no interval (NaN at both ends). `Err(Interrupted)` where `interrupt` is set between
+/// replicates (each a whole best response, long on a big tree).
+pub fn sampling_interval(
+    tree: &Tree,
+    policy: &TabularPolicy,
+    samples: u32,
+    seed: u64,
+    interrupt: Option<&std::sync::atomic::AtomicBool>,
+) -> Result<(f64, f64), Error> {
     if samples < 2 {
-        return (f64::NAN, f64::NAN);
+        return Ok((f64::NAN, f64::NAN));
     }
     let measured = exploitability(tree, policy);
     if policy.iter().all(|p| p.iter().all(|&x| x == 0.0 || x == 1.0)) {
-        return (measured, measured);
+        return Ok((measured, measured));
     }
     let mut rng = BotRng::seed_from_u64(seed);
     let mut again: TabularPolicy = policy.clone();
+    let stopped = || interrupt.is_some_and(|i| i.load(std::sync::atomic::Ordering::Relaxed));
     let mut figures: Vec<f64> = (0..REPLICATES)
         .map(|_| {
+            if stopped() {
+                return Err(Error::Interrupted);
+            }
             for (shares, redrawn) in policy.iter().zip(again.iter_mut()) {
                 redrawn.iter_mut().for_each(|x| *x = 0.0);
                 for _ in 0..samples {
@@ -127,10 +138,28 @@ pub fn sampling_interval(tree: &Tree, policy: &TabularPolicy, samples: u32, seed
                     redrawn[at.unwrap_or(shares.len() - 1)] += 1.0 / f64::from(samples);
                 }
             }
-            exploitability(tree, &again)
+            Ok(exploitability(tree, &again))
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     figures.sort_by(f64::total_cmp);
     let quantile = |q: f64| figures[((q * f64::from(REPLICATES - 1)).round() as usize).min(figures.len() - 1)];
-    ((2.0 * measured - quantile(0.975)).max(0.0), 2.0 * measured - quantile(0.025))
+    Ok(((2.0 * measured - quantile(0.975)).max(0.0), 2.0 * measured - quantile(0.025)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A signal set before the replicates stops them, and the interval is not made; unset,
+    /// the interval holds the measured figure.
+    #[test]
+    fn a_signal_stops_the_sampling_interval_between_replicates() {
+        let tree = crate::solver::best_response::kuhn::tree();
+        let uniform = tree.uniform();
+        let stop = std::sync::atomic::AtomicBool::new(true);
+        assert!(matches!(sampling_interval(&tree, &uniform, 8, 1, Some(&stop)), Err(crate::Error::Interrupted)));
+        let (lo, hi) = sampling_interval(&tree, &uniform, 8, 1, None).unwrap();
+        let measured = exploitability(&tree, &uniform);
+        assert!(lo <= measured && measured <= hi, "{lo} {measured} {hi}");
+    }
 }

@@ -79,12 +79,14 @@ impl Objective {
         let names = |key: &str| -> Result<Vec<String>, InputError> {
             match table.get(key) {
                 None => Ok(Vec::new()),
+                // One name alone, as the flag takes it.
+                Some(toml::Value::String(one)) => Ok(vec![one.clone()]),
                 Some(toml::Value::Array(a)) => a
                     .iter()
                     .map(|v| v.as_str().map(str::to_string))
                     .collect::<Option<Vec<_>>>()
-                    .ok_or_else(|| InputError::new(format!("objective.{key}: write a list of names"))),
-                Some(_) => Err(InputError::new(format!("objective.{key}: write a list of names"))),
+                    .ok_or_else(|| InputError::new(format!("objective.{key}: write a name or a list of names"))),
+                Some(_) => Err(InputError::new(format!("objective.{key}: write a name or a list of names"))),
             }
         };
         self.terms.extend(names("minimize")?.into_iter().map(Term::Minimize));
@@ -299,8 +301,10 @@ pub fn known_metrics(
     rules: Option<&str>,
     seats: Option<&[String]>,
 ) -> Result<Vec<String>, InputError> {
-    let (runner, seats) = (info.build)(rules, None, seats)?;
-    let seats = seats_for(info, Some(&seats), runner.players(), runner.players())?;
+    // The seats as given (a field of fewer strategies than seats stays a field), as the
+    // evaluator seats them.
+    let (runner, _) = (info.build)(rules, None, seats)?;
+    let seats = seats_for(info, seats, runner.players(), runner.players())?;
     let (runner, seats) = (info.build)(rules, None, Some(&seats))?;
     let lineup = Lineup::new(&seats);
     // One deal played: a figure exists only where the game has what it counts (an empty
@@ -511,7 +515,9 @@ impl ExploitEvaluator<'_> {
         let seats: Vec<String> = std::iter::once(self.preset.clone())
             .chain(self.field.iter().cycle().take(self.players - 1).cloned())
             .collect();
-        (self.info.build)(self.rules.as_deref(), Some(self.players), Some(&seats))?;
+        // The preset loaded above: a strategy no one knows is the field's.
+        (self.info.build)(self.rules.as_deref(), Some(self.players), Some(&seats))
+            .map_err(|e| if e.fault() == crate::error::Fault::UnknownStrategy { e.context("--field") } else { e })?;
         Ok(())
     }
 }
@@ -591,5 +597,10 @@ mod tests {
         t.add_toml(&toml::from_str("minimize = ['a']\ntarget = { b = 2 }\nrequire = ['c <= 1']").unwrap()).unwrap();
         assert_eq!(t.metrics(), vec!["a", "b", "c"]);
         assert!(t.add_toml(&toml::from_str("minimise = ['a']").unwrap()).is_err());
+        // One name alone, as the flag takes it.
+        let mut t = Objective::default();
+        t.add_toml(&toml::from_str("minimize = 'seat_advantage'\nrequire = 'timeouts<=0.01'").unwrap()).unwrap();
+        assert_eq!(t.metrics(), vec!["seat_advantage", "timeouts"]);
+        assert!(t.add_toml(&toml::from_str("minimize = 3").unwrap()).is_err());
     }
 }

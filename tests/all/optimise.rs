@@ -122,6 +122,22 @@ fn a_preset_as_given_that_beats_every_candidate_is_said_to() {
     );
 }
 
+/// A parameter the preset never reads leaves every candidate playing alike: exploit says
+/// the best is arbitrary; a parameter it reads is not warned of.
+#[test]
+fn exploiting_with_a_parameter_the_preset_never_reads_warns() {
+    let exploit = |param: &str| {
+        let args =
+            ["--preset", "tight", "--field", "greedy", "--param", param, "--candidates", "4", "--rounds", "4000"];
+        draftsim(&[&["exploit", "--game", "sevens"][..], &args[..], &["--quiet"]].concat())
+    };
+    let o = exploit("bet.fold_below[0]=0..1");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("every candidate scored exactly alike on the deals they shared"), "{}", stderr(&o));
+    let o = exploit("bet.raise_above[0]=0.5..2");
+    assert!(o.status.success() && !stderr(&o).contains("exactly alike"), "{}", stderr(&o));
+}
+
 #[test]
 fn tuning_a_figure_the_parameters_cannot_move_warns() {
     // A Sevens unit is one hand whatever the ante: every candidate scores 1 exactly.
@@ -156,6 +172,18 @@ fn tuning_a_figure_the_parameters_cannot_move_warns() {
     // A figure that moves is not warned of.
     let o = tune("length_mean");
     assert!(o.status.success() && !stderr(&o).contains("every candidate scored"), "{}", stderr(&o));
+    // Two strategies at a three-seat table of the rules file are a field, as `run` seats
+    // them; one strategy is told how tune sets a table size (it has no --players).
+    let dir = scratch("tune-field");
+    let rules = dir.join("p3.toml");
+    std::fs::write(&rules, "players = 3\nante = 2\n").unwrap();
+    let args = ["--param", "raise_cap=1..3", "--minimize", "length_mean", "--candidates", "4", "--rounds", "2000"];
+    let field = ["--rules", rules.to_str().unwrap(), "--seats", "tight,greedy", "--quiet"];
+    let o = draftsim(&[&["tune", "--game", "sevens"][..], &args[..], &field[..]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = draftsim(&[&["tune", "--game", "sevens"][..], &args[..], &["--seats", "tight"]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("or set players in --rules") && !stderr(&o).contains("--players"), "{}", stderr(&o));
 }
 
 #[test]

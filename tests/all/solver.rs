@@ -514,6 +514,11 @@ fn bad_training_input_is_one_line() {
         ),
         (vec!["train", "--game", "kuhn-poker", "--fallback", "tight", "--out", out], "--fallback"),
         (vec!["train", "--game", "seven-card-draft", "--fallback", "search", "--out", out], "heuristic preset"),
+        // A policy of another table is refused as a fallback, not sent to its table first.
+        (
+            vec!["train", "--game", "sevens", "--fallback", "cfr-heads-up", "--out", out],
+            "not a search or a trained policy",
+        ),
         (vec!["train", "--game", "seven-card-draft", "--fallback", "nope", "--out", out], "nope"),
         (vec!["train", "--game", "kuhn-poker", "--iterations", "0", "--out", out], "--iterations 0"),
         (vec!["train", "--game", "sevens", "--batch", "0", "--out", out], "--batch 0"),
@@ -529,7 +534,31 @@ fn bad_training_input_is_one_line() {
         (vec!["exploitability", "--game", "kuhn-poker", "--rounds", "10"], "--bound lower"),
         (vec!["exploitability", "--game", "kuhn-poker", "--samples", "0"], "--samples 0"),
         (vec!["exploitability", "--game", "sevens", "--rounds", "0"], "--rounds 0"),
-        (vec!["exploitability", "--game", "sevens", "--responders", "nope", "--out", out], "nope"),
+        (vec!["exploitability", "--game", "kuhn-poker", "--rounds", "0"], "--rounds 0: play at least 1"),
+        (
+            vec!["exploitability", "--game", "sevens", "--responders", "nope", "--out", out],
+            "--responders: unknown strategy 'nope'",
+        ),
+        (vec!["exploitability", "--game", "sevens", "--seats", "nope,tight"], "--seats: unknown strategy 'nope'"),
+        (vec!["exploitability", "--game", "kuhn-poker", "--seats", "nope"], "--seats: unknown strategy 'nope'"),
+        (
+            vec!["exploit", "--game", "sevens", "--preset", "tight", "--field", "nope", "--param", "bet.p=0..1"],
+            "--field: unknown strategy 'nope'",
+        ),
+        (
+            vec![
+                "exploit",
+                "--game",
+                "sevens",
+                "--preset",
+                "tight",
+                "--field",
+                "greedy",
+                "--param",
+                "bet.fold_below=0..1",
+            ],
+            "bet.fold_below is a list in tight; search one element, e.g. --param 'bet.fold_below[0]=...'",
+        ),
         (
             vec!["exploitability", "--game", "kuhn-poker", "--bound", "lower", "--seats", "search"],
             "nothing answers search",
