@@ -169,9 +169,9 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     args.game.build(info, evaluator.rules.as_deref(), None, None)?;
     evaluator.check().map_err(|e| match e.fault() {
         // tune has no --players: the table size is the rules' (or a swept key's).
-        draftsim::error::Fault::SeatCount => e.fixed_by(
-            "name one strategy per seat, or set players in --rules (or sweep it with --param players=...) to seat them as a field",
-        ),
+        draftsim::error::Fault::SeatCount => {
+            e.fixed_by("name one strategy per seat, or set players in --rules to seat them as a field")
+        }
         _ => e,
     })?;
     // A whole range over a real rules key searches reals.
@@ -343,7 +343,8 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
     // A range over a whole list would set it to a number: one of its elements is meant
     // (choices may be whole lists).
     let range_over_list = |p: &&Param| {
-        !matches!(p.range, optimise::Range::Choice(_)) && optimise::toml_at(&preset, &p.name).is_some_and(|v| v.is_array())
+        !matches!(p.range, optimise::Range::Choice(_))
+            && optimise::toml_at(&preset, &p.name).is_some_and(|v| v.is_array())
     };
     if let Some(p) = params.iter().find(range_over_list) {
         return Err(InputError::new(format!(

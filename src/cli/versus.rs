@@ -362,11 +362,12 @@ pub(super) fn finish(
             say!("{words}");
         }
     }
-    let unchanged: Vec<String> = of(Verdict::Unchanged).map(versus::label).collect();
+    // Named as the sentences above name them (`tight's score`).
+    let unchanged: Vec<String> = of(Verdict::Unchanged).map(spoken).collect();
     if !unchanged.is_empty() {
         say!("Unchanged (within the smallest effect either way): {}.", unchanged.join(", "));
     }
-    let undecided: Vec<String> = of(Verdict::Undecided).map(versus::label).collect();
+    let undecided: Vec<String> = of(Verdict::Undecided).map(spoken).collect();
     if !undecided.is_empty() {
         say!(
             "Undecided (neither shown to change after Holm's correction nor shown within the smallest effect; more --rounds would decide): {}.",
@@ -379,8 +380,8 @@ pub(super) fn finish(
         // A figure counted on a sample of deals is named with the groups that measured it.
         let named: Vec<String> = (alike.iter())
             .map(|r| match r.groups {
-                n if n == played => versus::label(r),
-                n => format!("{} (measured in {n} deal groups)", versus::label(r)),
+                n if n == played => spoken(r),
+                n => format!("{} (measured in {n} deal groups)", spoken(r)),
             })
             .collect();
         if !named.is_empty() {

@@ -408,7 +408,8 @@ fn empty_dir(path: &Path) -> bool {
 /// replaces earlier results, never a folder of someone's files (every folder draftsim
 /// writes holds its provenance record, which lists what was written).
 fn not_replaced(target: &Path) -> Option<String> {
-    if !target.is_dir() || empty_dir(target) {
+    // Through a link too: a link to an empty folder is replaced as before.
+    if !target.is_dir() || fs::read_dir(target).is_ok_and(|mut d| d.next().is_none()) {
         return None;
     }
     if !target.join(provenance::PROVENANCE_FILE).is_file() {
@@ -505,9 +506,17 @@ impl OutputDir {
         // another run cannot block it, and put back if the new one cannot take its place.
         let old = self.staging.with_extension(format!("old-{}", std::process::id()));
         remove_path(&old);
-        // A folder left empty since the check is taken away, not set aside.
+        // An empty folder is kept (its permissions, a shell's working directory in it): the
+        // results move into it.
         if empty_dir(&self.target) {
-            let _ = fs::remove_dir(&self.target);
+            for entry in fs::read_dir(&self.staging).map_err(|e| io_error(&self.staging, e))? {
+                let entry = entry.map_err(|e| io_error(&self.staging, e))?;
+                let to = self.target.join(entry.file_name());
+                fs::rename(entry.path(), &to).map_err(|e| io_error(&to, e))?;
+            }
+            remove_path(&self.staging);
+            self.committed = true;
+            return Ok(self.target.clone());
         }
         let replaced = self.target.exists() && self.force;
         if replaced {

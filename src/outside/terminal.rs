@@ -168,6 +168,12 @@ pub struct HumanSeat {
     varies: HashSet<String>,
 }
 
+/// The indices of `legal` a person is offered: moves that read alike (either of two copies
+/// of a card) are one choice, offered once as the first of them.
+fn distinct_moves(legal: &[String]) -> Vec<usize> {
+    (0..legal.len()).filter(|&i| !legal[..i].contains(&legal[i])).collect()
+}
+
 /// Prints to the terminal at once (the play is interactive; a closed terminal ends it).
 fn show(text: &str) {
     let mut out = std::io::stdout().lock();
@@ -195,17 +201,17 @@ impl Outside for HumanSeat {
     }
 
     fn decide(&mut self, d: &Decision<'_>) -> Result<Option<usize>, Error> {
-        // Moves that read alike (either of two copies of a card) are one choice to a
-        // person: offered once, as the first of them.
-        let ids: Vec<usize> = (0..d.legal.len()).filter(|&i| !d.legal[..i].contains(&d.legal[i])).collect();
+        let ids = distinct_moves(d.legal);
         let legal: Vec<String> = ids.iter().map(|&i| d.legal[i].clone()).collect();
         if legal.len() == 1 {
             // Nothing to choose: said, not asked.
-            show(&format!("  you: {} (your only move)\n", legal[0]));
+            show(&fit(&format!("  you: {} (your only move)\n", legal[0])));
             return Ok(Some(0));
         }
-        let mut text = String::from("\n");
-        render_view(&mut text, d.observation, &self.names, &mut self.varies);
+        let mut view = String::from("\n");
+        render_view(&mut view, d.observation, &self.names, &mut self.varies);
+        // A line the view could not cut where it chose (a long string, a list of lists).
+        let mut text = fit(&view);
         if let Some(hint) = d.hint {
             text.push_str(&fit(&format!("  hint: {hint}\n")));
         }
@@ -249,10 +255,10 @@ impl Outside for HumanSeat {
                     show(&fit(&format!("  you: {}\n", legal[i])));
                     return Ok(Some(ids[i]));
                 }
-                Err(several) if several.len() > 1 => show(&format!(
+                Err(several) if several.len() > 1 => show(&fit(&format!(
                     "'{answer}' fits several moves ({}): type more of one, or its number\n",
                     several.join("; ")
-                )),
+                ))),
                 // A player looking for the way out is told it (the units finished are kept).
                 Err(_) if ["quit", "exit", "q", "stop"].contains(&answer.to_lowercase().as_str()) => show(&format!(
                     "to stop, press Ctrl-C (or end the input, Ctrl-D): the units finished are kept; to play on, type a number from 1 to {n}\n"
@@ -585,6 +591,16 @@ fn inline(v: &serde_json::Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The menu's entries map back to the moves' own indices, past a copy left out.
+    #[test]
+    fn moves_that_read_alike_are_offered_once_by_their_first_index() {
+        let legal: Vec<String> = ["play red 8", "play blue 2", "play red 8", "draw"].map(String::from).to_vec();
+        let ids = distinct_moves(&legal);
+        assert_eq!(ids, [0, 1, 3]);
+        // The third entry of the menu is the fourth move.
+        assert_eq!(legal[ids[2]], "draw");
+    }
 
     #[test]
     fn a_move_is_found_by_its_whole_words_or_the_start_of_one_moves() {

@@ -487,8 +487,15 @@ fn policy_advice<F: Forward>(
 ) -> String {
     match (policy_probs::<F>(policy, rules, seat, obs, legal.len()), &policy.header.fallback) {
         (Some(probs), _) => {
-            let mut moves: Vec<(f64, String)> =
-                legal.iter().zip(probs).map(|(&m, &p)| (p, state.describe(rules, m, seat))).collect();
+            // Moves that read alike are one entry of a person's menu: their shares are summed.
+            let mut moves: Vec<(f64, String)> = Vec::new();
+            for (&m, &p) in legal.iter().zip(probs) {
+                let text = state.describe(rules, m, seat);
+                match moves.iter_mut().find(|(_, t)| *t == text) {
+                    Some(entry) => entry.0 += p,
+                    None => moves.push((p, text)),
+                }
+            }
             moves.sort_by(|a, b| b.0.total_cmp(&a.0));
             moves.iter().map(|(p, text)| format!("{text} {:.0}%", p * 100.0)).collect::<Vec<_>>().join(", ")
         }

@@ -483,8 +483,9 @@ pub struct Effect {
     pub p: f64,
     /// Holm-corrected over every deviation of the same figure.
     pub p_holm: f64,
-    /// Whether the deviation's play used its key at all: an unexercised deviation (a
-    /// betting limit no seated strategy bet beyond) says nothing of the rule.
+    /// Whether the deviation's play used its key at all, or moved some figure (the game
+    /// itself changed): an unexercised deviation (a betting limit no seated strategy bet
+    /// beyond, no figure moved) says nothing of the rule.
     pub exercised: bool,
 }
 

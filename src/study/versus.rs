@@ -355,14 +355,6 @@ pub fn group_changes(rows: &mut [Difference]) {
     }
 }
 
-/// A figure's name with its strategy: `score:greedy`.
-pub fn label(d: &Difference) -> String {
-    match &d.strategy {
-        Some(s) => format!("{}:{s}", d.figure),
-        None => d.figure.clone(),
-    }
-}
-
 /// The `versus` table: a row per figure (per strategy for `score` and `win_rate`).
 pub fn versus_table(rows: &[Difference]) -> Table {
     let float = |f: &dyn Fn(&Difference) -> f64| Values::Float(rows.iter().map(f).collect());

@@ -1793,6 +1793,10 @@ fn calibrate_writes_the_same_table_for_any_thread_count_and_refuses_games_withou
     assert!(!refused.exists(), "a refused command left a folder");
     let o = draftsim(&["calibrate", "--seats", "greedy,greedy", "--rounds", "10", "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // A strategy that drafts at random is named as seated, not by its module.
+    let o = draftsim(&["calibrate", "--seats", "greedy{draft.module=\"random\"}", "--rounds", "10"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("greedy{draft.module=\"random\"}: its draft module is random"), "{}", stderr(&o));
     // No strategy named: the first default seat is calibrated, and recorded at every seat.
     let unnamed = dir.join("unnamed");
     let o = draftsim(&["calibrate", "--rounds", "12", "--out", unnamed.to_str().unwrap()]);

@@ -599,10 +599,17 @@ fn force_replaces_only_a_folder_of_results() {
     // with it.
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
+    // The folder itself is kept, so its permissions (and a shell's working directory in it).
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&empty, std::fs::Permissions::from_mode(0o750)).unwrap();
+    let mode = || std::fs::metadata(&empty).unwrap().permissions().mode() & 0o777;
     for force in [false, true] {
         let args = ["run", "--rounds", "24", "--threads", "1", "--quiet", "--out", empty.to_str().unwrap()];
         let o = draftsim(&[&args[..], if force { &["--force"][..] } else { &[] }].concat());
         assert!(o.status.success(), "{}", stderr(&o));
+        if !force {
+            assert_eq!(mode(), 0o750, "the empty folder was replaced, not written into");
+        }
     }
     assert!(empty.join("summary.csv").exists());
     // Nor a file someone added to a folder of results: it is named, and both stay.

@@ -352,7 +352,7 @@ fn a_difference_alike_on_a_few_deals_decides_nothing() {
     assert!(err.contains("`draftsim exploitability --game sevens --players 4 --seats 'tight,"), "{err}");
     assert!(
         stdout(&o).contains(
-            "showed no difference on any deal group that measured them, and score:bluffer the same difference on every one, which decides only over 60 deal groups; 2 played"
+            "showed no difference on any deal group that measured them, and bluffer's score the same difference on every one, which decides only over 60 deal groups; 2 played"
         ),
         "{}",
         stdout(&o)

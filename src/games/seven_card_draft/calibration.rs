@@ -160,7 +160,7 @@ pub fn calibrate(
     let variant = every_pick_bets(&rounds_rules)?;
     if draft == (DraftModule::Random {}) {
         return Err(InputError::new(
-            "calibrate: random drafts without a strength estimate; seat one that makes one, e.g. --seats greedy",
+            "its draft module is random, which drafts without a strength estimate; seat one that makes one, e.g. --seats greedy",
         )
         .into());
     }
