@@ -989,8 +989,10 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
     let wild = rules("wild.toml", "wild = 3\n");
     let sizes = rules("sizes.toml", "bet_sizes = 2\n");
     let flag = rules("flag.toml", "flush_beats_full_house = \"yes\"\n");
+    // A folder of earlier results (an empty one is written into).
     let existing = dir.join("exists");
-    std::fs::create_dir_all(&existing).unwrap();
+    let o = draftsim(&["run", "--rounds", "24", "--quiet", "--out", existing.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
     let out = dir.join("never");
     let out_s = out.to_str().unwrap();
     let cases: Vec<(Vec<&str>, &str)> = vec![
