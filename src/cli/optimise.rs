@@ -168,7 +168,7 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     // The rules file alone first: its errors name it, and another game's it reads as.
     args.game.build(info, evaluator.rules.as_deref(), None, None)?;
     evaluator.check().map_err(|e| match e.fault() {
-        // tune has no --players: the table size is the rules' (or a swept key's).
+        // tune has no --players: the table size is the rules file's.
         draftsim::error::Fault::SeatCount => {
             e.fixed_by("name one strategy per seat, or set players in --rules to seat them as a field")
         }
