@@ -136,6 +136,9 @@ impl Bot for Recorder {
     }
 }
 
+/// Why a random drafter is not calibrated (the game names the strategy in front of it).
+pub(crate) const RANDOM_DRAFT: &str = "its draft module is random, which drafts without a strength estimate; seat one that makes one, e.g. --seats greedy";
+
 /// Rounds per chunk: chunks run in parallel and are merged in order, so the table does not
 /// depend on the thread count.
 const CHUNK: u64 = 2_000;
@@ -159,10 +162,7 @@ pub fn calibrate(
     let rounds_rules = Rules { mode: default.mode, max_rounds_per_game: default.max_rounds_per_game, ..rules.clone() };
     let variant = every_pick_bets(&rounds_rules)?;
     if draft == (DraftModule::Random {}) {
-        return Err(InputError::new(
-            "its draft module is random, which drafts without a strength estimate; seat one that makes one, e.g. --seats greedy",
-        )
-        .into());
+        return Err(InputError::new(RANDOM_DRAFT).into());
     }
     let done = AtomicU64::new(0);
     let chunks: Vec<Calibrations> = (0..rounds.div_ceil(CHUNK))

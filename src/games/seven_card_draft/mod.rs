@@ -133,10 +133,7 @@ crate::game_def! {
         };
         // Named by the strategy seated: a derived preset's module says nothing of its name.
         if draft == (bots::DraftModule::Random {}) {
-            return Err(InputError::new(format!(
-                "{name}: its draft module is random, which drafts without a strength estimate; seat one that makes one, e.g. --seats greedy"
-            ))
-            .into());
+            return Err(InputError::new(format!("{name}: {}", calibration::RANDOM_DRAFT)).into());
         }
         let c = calibration::calibrate(&contest.rules.rules, draft, rounds, seed, interrupt, progress)?;
         Ok(vec![calibration::table(&c.own), calibration::field_table(&c.field)])
