@@ -136,7 +136,7 @@ pub enum Error {
     #[error("{0}")]
     Outside(String),
     /// The run was interrupted (Ctrl-C) before it finished; nothing was written.
-    #[error("interrupted: no table was written")]
+    #[error("interrupted: nothing was written")]
     Interrupted,
     /// Writing or reading a table failed.
     #[error("table {name}: {message}")]

@@ -379,9 +379,6 @@ pub fn run(args: MergeArgs) -> Result<()> {
     let wrote: Vec<Format> =
         args.dirs.iter().map(|d| if wrote_parquet(d) { Format::Parquet } else { Format::Csv }).collect();
     let asked = args.output.asked_format()?;
-    if asked.is_none() {
-        mixed_formats_note(&wrote, &args.dirs, &args.quiet);
-    }
     let format = asked.unwrap_or(wrote[0]);
     let Some(out_path) = &args.output.out else {
         return Err(InputError::new("merge: give --out DIR for the merged tables").into());
@@ -392,7 +389,13 @@ pub fn run(args: MergeArgs) -> Result<()> {
     for dir in &args.dirs {
         let meta: RunMeta = read_json(&dir.join("run.json"))?;
         let path = dir.join("tally.json");
-        let text = std::fs::read(&path).map_err(|e| InputError::new(format!("{}: {e}", path.display())))?;
+        let text = std::fs::read(&path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => InputError::new(format!(
+                "{}: missing, so the folder holds no finished shard (stopped, or copied in part); play that shard again",
+                path.display()
+            )),
+            _ => InputError::new(format!("{}: {e}", path.display())),
+        })?;
         if meta.tally_crc32.is_some_and(|crc| crc != crc32fast::hash(&text)) {
             return Err(InputError::new(format!(
                 "{}: not the tally its run.json was written with (changed, or copied from another run); take both files from one shard's folder",
@@ -495,6 +498,10 @@ pub fn run(args: MergeArgs) -> Result<()> {
             "the shards' unit lengths add up past what a tally holds: a tally.json was changed; play the shards again",
         )
         .into());
+    }
+    // Said once the shards are known to merge: a refused merge writes no tables to describe.
+    if asked.is_none() {
+        mixed_formats_note(&wrote, &args.dirs, &args.quiet);
     }
     let out = super::interrupt::create(out_path, args.output.force)?;
     let mut total = parts[0].1.clone();
@@ -605,11 +612,6 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
     let asked_of_shards =
         asked_of_shards.map_err(|e| InputError::new(format!("{}: {e}", dirs[0].join(STUDY_SHARD).display())))?;
     let asked = output.asked_format()?;
-    if asked.is_none() {
-        let wrote: Vec<Format> =
-            (parts.iter()).map(|p| p.format.as_deref().and_then(|f| f.parse().ok()).unwrap_or(Format::Csv)).collect();
-        mixed_formats_note(&wrote, dirs, quiet);
-    }
     let format = asked.or(asked_of_shards).unwrap_or(Format::Csv);
     let bad = |e: serde_json::Error| InputError::new(format!("{}: {e}", dirs[0].join(STUDY_SHARD).display()));
     let wrong = |at: usize, what: &str| {
@@ -673,8 +675,9 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
         let work = study::shard_work(part.units, Some(part.shard));
         if part.played != work.units || part.part != work.part || part.results.len() != part.played.len() {
             return Err(InputError::new(format!(
-                "{}: shard {i}/{n} does not hold that shard's {} units; play it again",
+                "{}: shard {i}/{n} does not hold that shard's {} of the study's {} units; play it again",
                 dir.display(),
+                work.units.len(),
                 first.units
             ))
             .into());
@@ -698,6 +701,12 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
     // With fewer units than shards every shard played a part of one unit.
     let in_parts = first.units < count as usize;
     let merging = Merging { results, in_parts, ..sizing };
+    // Said once the shards are known to merge: a refused merge writes no tables to describe.
+    if asked.is_none() {
+        let wrote: Vec<Format> =
+            (parts.iter()).map(|p| p.format.as_deref().and_then(|f| f.parse().ok()).unwrap_or(Format::Csv)).collect();
+        mixed_formats_note(&wrote, dirs, quiet);
+    }
     let out = super::interrupt::create(out_path, output.force)?;
     study.merge(merging, MergedTables { meta: first.study.clone(), out, format, quiet })
 }

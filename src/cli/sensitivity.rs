@@ -306,6 +306,19 @@ pub(super) fn finish_sensitivity(
             moved.join("\n")
         );
     }
+    let few_alike: Vec<String> = (effects.iter())
+        .filter(|e| e.few_alike && e.effect.mean != 0.0)
+        .map(|e| {
+            format!("{}={} on {} ({} groups)", e.deviation.key, e.deviation.value.trim_matches('"'), e.figure, e.groups)
+        })
+        .collect();
+    if !few_alike.is_empty() {
+        say!(
+            "Undecided: {} moved alike on every deal group, which decides only over {} groups; more --rounds would decide.",
+            few_alike.join(", "),
+            draftsim::study::versus::ALIKE_GROUPS
+        );
+    }
     // A deviation that moved a figure was exercised (see `sensitivity::effects`).
     let moved_any = |d: &sensitivity::Deviation| effects.iter().any(|e| e.exercised && e.deviation == *d);
     let unexercised: Vec<String> = state

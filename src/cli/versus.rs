@@ -192,7 +192,7 @@ pub fn versus(args: VersusArgs) -> Result<()> {
         spec.deals * per,
         built[0].0.measures().units()
     ));
-    let differs = rules_differences(&built[0].0.rules_toml(), &built[1].0.rules_toml());
+    let differs = rules_differences(&built[0].0.rules_played(), &built[1].0.rules_played());
     if differs.is_empty() {
         args.batch.exec.note("A and B hold the same rules: every difference will be 0");
     }

@@ -42,6 +42,12 @@ pub trait GameRules: Clone + Default + Serialize + DeserializeOwned + std::fmt::
     fn random(seed: u64) -> Self {
         Self::random_from(&mut RulesRng::seed_from_u64(seed))
     }
+    /// These rules with each key whose unset meaning depends on another key (the player
+    /// count, the deck) set to what it means: two rules files that play alike resolve to
+    /// the same rules.
+    fn resolved(&self) -> Self {
+        self.clone()
+    }
     /// Parses a rules file (one-line errors naming the key); checks come in `check`.
     fn from_toml(text: &str) -> Result<Self, InputError> {
         presets::parse_toml(text).map_err(|e| below_zero::<Self>(text, e))
@@ -483,6 +489,9 @@ impl<G: GameDef> Runner for Contest<G> {
 
     fn rules_toml(&self) -> String {
         toml::to_string(self.rules_file()).unwrap_or_default()
+    }
+    fn rules_played(&self) -> String {
+        toml::to_string(&self.rules_file().resolved()).unwrap_or_default()
     }
     fn has_tree(&self) -> bool {
         <G::State as Forward>::deal_count(&self.rules).is_some()

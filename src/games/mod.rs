@@ -36,6 +36,9 @@ pub trait Runner: Sync {
     fn measures(&self) -> &Measures;
     /// The rules in force, as TOML.
     fn rules_toml(&self) -> String;
+    /// The rules as played, as TOML ([`contest::GameRules::resolved`]): equal for two rules
+    /// files that play alike.
+    fn rules_played(&self) -> String;
     /// Runs a plan (see [`sim::run`]).
     fn run(
         &self,

@@ -175,15 +175,17 @@ pub(super) fn compare_section(
                 Some(c) => (format!("game paid in {}", pair_words(c)), &|x| format!("gains {x:.3} against it")),
                 None => ("win-share game".to_string(), &|x| format!("wins {x:.3} above an even share against it")),
             };
+            let dominated = floats(&ratings, "dominant")?.iter().any(|&d| d > 0.5);
             let _ = writeln!(
                 md,
-                "Meta-game equilibrium (the Nash mixture of the symmetric {game}, by linear programming): {}.{}\n",
+                "Meta-game equilibrium (the Nash mixture of the symmetric {game}, by linear programming): {}.{}{}\n",
                 support.join(", "),
                 most.map_or(String::new(), |i| format!(
                     " The most exploitable strategy is {}: its best response {}.",
                     names[i],
                     gain(exploit[i])
-                ))
+                )),
+                if dominated { "" } else { crate::study::compare::NOISY_EQUILIBRIUM }
             );
         }
         let dominant = floats(&ratings, "dominant")?;
@@ -201,12 +203,17 @@ pub(super) fn compare_section(
             };
             let _ = writeln!(md, "{verdict}\n");
             let headline = format!(
-                "Head to head by {score} (what the {units} are played for): {}; the meta-game's equilibrium plays {}.",
+                "Head to head by {score} (what the {units} are played for): {}; the meta-game's equilibrium plays {}{}.",
                 match dominates {
                     Some(i) => format!("{} beats every other strategy beyond noise", strategies[i]),
                     None => "no strategy surely beats every other".to_string(),
                 },
-                if support.is_empty() { "nothing".to_string() } else { support.join(", ") }
+                if support.is_empty() { "nothing".to_string() } else { support.join(", ") },
+                if dominates.is_none() && !support.is_empty() {
+                    " on the mean payoffs, which more rounds may change"
+                } else {
+                    ""
+                }
             );
             page.headline(Question::WhoWins, headline);
             return Ok(());

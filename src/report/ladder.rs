@@ -43,8 +43,20 @@ pub(super) fn ladder_depths(dirs: &[PathBuf], names: &[String]) -> Result<Vec<Sk
 /// the win share's).
 pub(super) fn depth_by_score(ladder: &DataFrame) -> Result<(usize, String), Error> {
     let diff = ladder.get_column_names().get(6).map(|c| c.to_string()).unwrap_or_default();
-    let lo = floats(ladder, &format!("{diff}_lo"))?;
-    Ok((lo.iter().take_while(|&&lo| lo > 0.0).count(), diff))
+    Ok((step_wins(ladder, &diff)?.iter().take_while(|&&w| w).count(), diff))
+}
+
+/// Whether each step wins the score as evidence ([`crate::study::versus::decides_above`]);
+/// a table written before it kept its deal groups is judged by the lower bound alone.
+fn step_wins(ladder: &DataFrame, diff: &str) -> Result<Vec<bool>, Error> {
+    let score = with_interval(ladder, diff)?;
+    let groups = if ladder.column("deal_groups").is_ok() { floats(ladder, "deal_groups")? } else { Vec::new() };
+    Ok((0..score.lo.len())
+        .map(|i| {
+            let e = crate::stats::Estimate { mean: score.mean[i], lo: score.lo[i], hi: score.hi[i] };
+            crate::study::versus::decides_above(&e, 0.0, groups.get(i).map_or(u64::MAX, |&g| g as u64))
+        })
+        .collect())
 }
 
 /// The skill ladder: each step's score difference with its interval, charted against zero
@@ -70,7 +82,8 @@ pub(super) fn ladder_section(page: &mut Page, ladder: &DataFrame, out: &OutputDi
     }];
     charts::lines(&out.path().join(&file), &axes, &series)?;
     let pairs: Vec<(f64, f64)> = budget.iter().zip(&opponent).map(|(&b, &o)| (b, o)).collect();
-    let again = crate::study::ladder::winning_again(&pairs, &score.lo, depth);
+    let again = crate::study::ladder::winning_again(&pairs, &step_wins(ladder, &diff)?, depth);
+    let lost = crate::study::ladder::losing_after(&pairs, &score.hi, depth);
     let sentence = match depth {
         0 => "The first step up does not win the score reliably: at these budgets more search does not pay, so skill (as search measures it) hardly matters in this variant.".to_string(),
         d if d == budget.len() => format!("Every one of the {d} steps still wins (skill depth {d}): skill keeps paying at every budget tried; try larger budgets to see where it stops."),
@@ -79,11 +92,9 @@ pub(super) fn ladder_section(page: &mut Page, ladder: &DataFrame, out: &OutputDi
             Some(_) => format!("Skill depth {d}: more search keeps winning up to {:.0} iterations, then a step does not win reliably.", budget[d - 1]),
         },
     };
-    // Steps that win again after the run: said, so the depth is not read as where skill stops.
-    let sentence = match &again {
-        Some(words) => format!("{sentence} But {words}."),
-        None => sentence,
-    };
+    // Steps that win again after the run, or lose: said, so the depth is not read as where
+    // skill stops, or the curve as flat.
+    let sentence = [&again, &lost].into_iter().flatten().fold(sentence, |s, words| format!("{s} But {words}."));
     image(md, &file, title, &format!("The band is the 95% interval; the dashed line is an even score. {sentence}"));
     let headline = match depth {
         0 => format!(
@@ -102,10 +113,7 @@ pub(super) fn ladder_section(page: &mut Page, ladder: &DataFrame, out: &OutputDi
             budget[d - 1]
         ),
     };
-    let headline = match &again {
-        Some(words) => format!("{headline} But {words}."),
-        None => headline,
-    };
+    let headline = [&again, &lost].into_iter().flatten().fold(headline, |s, words| format!("{s} But {words}."));
     let _ = writeln!(
         md,
         "| budget | against | {diff} | 95% interval | win share | 95% interval |\n|---:|---:|---:|---|---:|---|"

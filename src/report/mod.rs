@@ -422,10 +422,15 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
             }
         });
         return Err(InputError::new(format!(
-            "--require '{}': {} is not a figure of any folder reported; use one of {}",
+            "--require '{}': {} is not a figure of any folder reported; {}",
             c.text(),
             c.metric,
-            if figures.is_empty() { "none (no health card or sweep here)".to_string() } else { figures.join(", ") }
+            if figures.is_empty() {
+                "these folders hold none (a run's health card or a sweep has figures to require); drop --require"
+                    .to_string()
+            } else {
+                format!("use one of {}", figures.join(", "))
+            }
         ))
         .into());
     }
@@ -587,12 +592,19 @@ fn describe(m: &serde_json::Value) -> String {
             parts.push(format!("{label} {v}"));
         }
     }
-    // A run plays whole deals: a count other than the one asked for says why.
+    // A run plays whole deals, a shard its share of them, and `--until-ci` stops early: a
+    // count other than the one asked for says which.
     if let (Some(asked), Some(played)) = (m["rounds_requested"].as_u64(), m["rounds"].as_u64())
         && asked != played
         && let Some(at) = parts.iter().position(|p| p.starts_with("rounds "))
     {
-        parts[at] += &format!(" ({asked} asked, rounded up to whole deals)");
+        parts[at] += &if !m["shard"].is_null() {
+            format!(" (this shard's share of the {asked} asked)")
+        } else if let Some(w) = m["until_ci"].as_str().filter(|_| played < asked) {
+            format!(" (at most {asked} asked; --until-ci {w} stopped the run once every win rate was that close)")
+        } else {
+            format!(" ({asked} asked, rounded up to whole deals)")
+        };
     }
     // A study records what each of its parts played as its opening line said it (a pair's,
     // a step's, a variant's whole deals): that, for the count asked.

@@ -45,7 +45,14 @@ pub struct Matchup {
     pub win_share: Estimate,
     /// Paired difference in chips per round, row minus column, per seat.
     pub chips_diff: Estimate,
+    /// The deal groups the intervals are over.
+    pub groups: u64,
 }
+
+/// Said of an equilibrium where no strategy dominates: it is solved on the mean payoffs,
+/// and some of them are not told from even.
+pub const NOISY_EQUILIBRIUM: &str =
+    " It is solved on the mean payoffs, and no strategy beats every other beyond noise: more rounds may change it.";
 
 /// The comparison's result.
 #[derive(Clone, Debug)]
@@ -271,25 +278,32 @@ pub fn compare_from_pairs(spec: &CompareSpec, pairs: Vec<PairResult>) -> Result<
         by_score = zero_sum;
         let share = head_to_head(share_a, rounds, &share_groups);
         let chips = stats::mean_interval(diff.groups, diff.sum, diff.sum_sq);
-        matchups.push(Matchup { strategy: a, opponent: b, rounds, win_share: share, chips_diff: chips });
+        let groups = diff.groups;
+        matchups.push(Matchup { strategy: a, opponent: b, rounds, win_share: share, chips_diff: chips, groups });
         matchups.push(Matchup {
             strategy: b,
             opponent: a,
             rounds,
             win_share: Estimate { mean: 1.0 - share.mean, lo: 1.0 - share.hi, hi: 1.0 - share.lo },
             chips_diff: Estimate { mean: -chips.mean, lo: -chips.hi, hi: -chips.lo },
+            groups,
         });
     }
     let ratings = bradley_terry_with_intervals(k, &matchups, spec.seed);
     // What a unit is played for: in a game of chips the hand's winner may lose on the bets
     // (a calling station wins half of Kuhn's hands and loses chips to every sound player).
-    let edge = |m: &Matchup| {
-        if by_score { (m.chips_diff.lo, m.chips_diff.mean) } else { (m.win_share.lo - 0.5, m.win_share.mean - 0.5) }
-    };
-    let dominant = (0..k).find(|&i| matchups.iter().filter(|m| m.strategy == i).all(|m| edge(m).0 > 0.0));
+    let edge = |m: &Matchup| if by_score { (m.chips_diff, 0.0) } else { (m.win_share, 0.5) };
+    // An edge of no width over a few deal groups decides nothing (as in the ladder).
+    let dominant = (0..k).find(|&i| {
+        matchups.iter().filter(|m| m.strategy == i).all(|m| {
+            let (e, floor) = edge(m);
+            super::versus::decides_above(&e, floor, m.groups)
+        })
+    });
     let mut payoff = vec![vec![0.0; k]; k];
     for m in &matchups {
-        payoff[m.strategy][m.opponent] = edge(m).1;
+        let (e, floor) = edge(m);
+        payoff[m.strategy][m.opponent] = e.mean - floor;
     }
     let equilibrium = equilibrium::solve(&payoff)?;
     Ok(Comparison {
@@ -701,10 +715,11 @@ impl Comparison {
         let parts: Vec<String> =
             support.iter().map(|&i| format!("{} {:.3}", self.strategies[i], e.mixture[i])).collect();
         format!(
-            "Meta-game equilibrium (Nash mixture of the {}): {}; a best response gains {:.4} against it.",
+            "Meta-game equilibrium (Nash mixture of the {}): {}; a best response gains {:.4} against it.{}",
             self.meta_game(),
             parts.join(", "),
-            e.mixture_exploitability.max(0.0)
+            e.mixture_exploitability.max(0.0),
+            if self.dominant.is_none() { NOISY_EQUILIBRIUM } else { "" }
         )
     }
 

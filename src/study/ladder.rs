@@ -10,6 +10,7 @@ use crate::output::{Table, Values};
 use crate::sim::Shard;
 use crate::stats::Estimate;
 use crate::study::compare::{PairPart, compare_part, pair_from_parts};
+use crate::study::versus::decides_above;
 use crate::study::{CompareSpec, PairResult, compare_from_pairs, compare_shard};
 
 /// What the ladder plays.
@@ -40,6 +41,8 @@ pub struct LadderStep {
     pub win_share: Estimate,
     /// Its paired score difference per seat and unit, with a 95% interval.
     pub score_diff: Estimate,
+    /// The deal groups the intervals are over.
+    pub groups: u64,
 }
 
 /// The ladder's result.
@@ -57,19 +60,35 @@ pub struct Ladder {
     pub pair_column: String,
 }
 
-/// The steps after the skill depth's unbroken run that win the score again (lower bound
-/// above zero), named as "B v A" in words, or `None` where there are none: the depth counts
-/// only the run from the first step, and a curve that dips and rises again is not one that
-/// flattens.
-pub fn winning_again(budgets: &[(f64, f64)], score_lo: &[f64], depth: usize) -> Option<String> {
-    let again: Vec<String> = (depth + 1..budgets.len().min(score_lo.len()))
-        .filter(|&i| score_lo[i] > 0.0)
+/// The steps after the skill depth's unbroken run that win the score again (`wins`: each
+/// step's score above zero as evidence, see [`decides_above`]), named as "B v A" in words,
+/// or `None` where there are none: the depth counts only the run from the first step, and a
+/// curve that dips and rises again is not one that flattens.
+pub fn winning_again(budgets: &[(f64, f64)], wins: &[bool], depth: usize) -> Option<String> {
+    let again: Vec<String> = (depth + 1..budgets.len().min(wins.len()))
+        .filter(|&i| wins[i])
         .map(|i| format!("{:.0} v {:.0}", budgets[i].0, budgets[i].1))
         .collect();
     (!again.is_empty()).then(|| {
         format!(
             "a later step wins again ({}): the depth counts only the unbroken run from the first step, so skill may pay again at larger budgets",
             again.join(", ")
+        )
+    })
+}
+
+/// The steps from the first the skill depth's run left out whose larger budget loses the
+/// score (upper bound below zero), named as "B v A", or `None`: such a curve does not
+/// flatten, it turns down.
+pub fn losing_after(budgets: &[(f64, f64)], score_hi: &[f64], depth: usize) -> Option<String> {
+    let lost: Vec<String> = (depth..budgets.len().min(score_hi.len()))
+        .filter(|&i| score_hi[i] < 0.0)
+        .map(|i| format!("{:.0} v {:.0}", budgets[i].0, budgets[i].1))
+        .collect();
+    (!lost.is_empty()).then(|| {
+        format!(
+            "the larger budget loses the score at {} (upper bound below 0): there more search plays worse",
+            lost.join(", ")
         )
     })
 }
@@ -187,6 +206,7 @@ pub fn ladder_from_pairs(spec: &LadderSpec, pairs: Vec<PairResult>) -> Result<La
     let mut steps = Vec::with_capacity(pairs.len());
     let mut pair_column = String::new();
     for (k, pair) in pairs.into_iter().enumerate() {
+        let groups = pair.diff.groups;
         let result = compare_from_pairs(&step_spec(spec, k), vec![pair])?;
         let m = &result.matchups[0];
         pair_column.clone_from(&result.pair_column);
@@ -196,10 +216,11 @@ pub fn ladder_from_pairs(spec: &LadderSpec, pairs: Vec<PairResult>) -> Result<La
             rounds: m.rounds,
             win_share: m.win_share,
             score_diff: m.chips_diff,
+            groups,
         });
     }
-    let skill_depth = steps.iter().take_while(|s| s.score_diff.lo > 0.0).count();
-    let skill_depth_by_wins = steps.iter().take_while(|s| s.win_share.lo > 0.5).count();
+    let skill_depth = steps.iter().take_while(|s| decides_above(&s.score_diff, 0.0, s.groups)).count();
+    let skill_depth_by_wins = steps.iter().take_while(|s| decides_above(&s.win_share, 0.5, s.groups)).count();
     Ok(Ladder { steps, skill_depth, skill_depth_by_wins, pair_column })
 }
 
@@ -218,6 +239,7 @@ impl Ladder {
             .with(&diff, Values::Float(s.iter().map(|x| x.score_diff.mean).collect()))
             .with(&format!("{diff}_lo"), Values::Float(s.iter().map(|x| x.score_diff.lo).collect()))
             .with(&format!("{diff}_hi"), Values::Float(s.iter().map(|x| x.score_diff.hi).collect()))
+            .with("deal_groups", Values::Int(s.iter().map(|x| x.groups as i64).collect()))
     }
 
     /// The `skill_depth` table: one row.
@@ -254,13 +276,16 @@ impl Ladder {
             ),
         };
         let pairs: Vec<(f64, f64)> = self.steps.iter().map(|s| (f64::from(s.budget), f64::from(s.opponent))).collect();
-        let lo: Vec<f64> = self.steps.iter().map(|s| s.score_diff.lo).collect();
-        let judged = match winning_again(&pairs, &lo, self.skill_depth) {
-            Some(words) => format!("{judged}; {words}"),
-            None if self.skill_depth > 0 && self.skill_depth < self.steps.len() => {
+        let wins: Vec<bool> = self.steps.iter().map(|s| decides_above(&s.score_diff, 0.0, s.groups)).collect();
+        let hi: Vec<f64> = self.steps.iter().map(|s| s.score_diff.hi).collect();
+        let judged = match (winning_again(&pairs, &wins, self.skill_depth), losing_after(&pairs, &hi, self.skill_depth))
+        {
+            (Some(again), Some(lost)) => format!("{judged}; {again}; {lost}"),
+            (Some(words), None) | (None, Some(words)) => format!("{judged}; {words}"),
+            (None, None) if self.skill_depth > 0 && self.skill_depth < self.steps.len() => {
                 format!("{judged}: the curve flattens")
             }
-            None => judged,
+            (None, None) => judged,
         };
         format!("{judged}; judged by units won alone, {} of {}", self.skill_depth_by_wins, self.steps.len())
     }
@@ -272,7 +297,19 @@ mod tests {
 
     fn step(budget: u32, lo: f64) -> LadderStep {
         let e = Estimate { mean: lo + 0.1, lo, hi: lo + 0.2 };
-        LadderStep { budget, opponent: budget / 4, rounds: 100, win_share: e, score_diff: e }
+        LadderStep { budget, opponent: budget / 4, rounds: 100, win_share: e, score_diff: e, groups: 100 }
+    }
+
+    /// A step whose every deal group gave the larger budget the same lead has an interval of
+    /// no width: over a few groups it does not count as a win, over enough it does.
+    #[test]
+    fn a_step_alike_on_a_few_deal_groups_does_not_decide() {
+        let e = Estimate { mean: 0.5, lo: 0.5, hi: 0.5 };
+        assert!(!decides_above(&e, 0.0, 4));
+        assert!(decides_above(&e, 0.0, 60));
+        let wide = Estimate { mean: 0.5, lo: 0.1, hi: 0.9 };
+        assert!(decides_above(&wide, 0.0, 4));
+        assert!(!decides_above(&wide, 0.2, 400));
     }
 
     #[test]
@@ -287,7 +324,16 @@ mod tests {
         let steps = vec![step(4, 0.05), step(16, -0.02), step(64, -0.1)];
         let flat = Ladder { steps, skill_depth: 1, skill_depth_by_wins: 0, pair_column: "chips_diff".into() };
         assert!(flat.summary().contains("then a step does not: the curve flattens"), "{}", flat.summary());
-        let again = winning_again(&[(4.0, 1.0), (16.0, 4.0)], &[-0.1, 0.3], 0).unwrap();
+        // A step whose larger budget surely loses turns the curve down: not "flattens".
+        let steps = vec![step(4, 0.05), step(16, -0.5)];
+        let down = Ladder { steps, skill_depth: 1, skill_depth_by_wins: 0, pair_column: "chips_diff".into() };
+        let said = down.summary();
+        assert!(
+            said.contains("then a step does not; the larger budget loses the score at 16 v 4 (upper bound below 0)"),
+            "{said}"
+        );
+        assert!(!said.contains("flattens"), "{said}");
+        let again = winning_again(&[(4.0, 1.0), (16.0, 4.0)], &[false, true], 0).unwrap();
         assert!(again.starts_with("a later step wins again (16 v 4):"), "{again}");
     }
 }

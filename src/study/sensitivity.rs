@@ -169,7 +169,7 @@ pub fn deviations(info: &GameInfo, spec: &SensitivitySpec) -> Result<Vec<Deviati
     // is no deviation: it would be played, and counted in the correction, for nothing.
     let rules_of = |setting: &[(String, String)]| -> Option<String> {
         let (text, _) = base.variant(setting, "--keys").ok()?;
-        Some((info.build)(Some(&text), None, None).ok()?.0.rules_toml())
+        Some((info.build)(Some(&text), None, None).ok()?.0.rules_played())
     };
     if let Some(base_rules) = rules_of(&[]) {
         out.retain(|d| rules_of(&[(d.key.clone(), d.value.clone())]).is_none_or(|r| r != base_rules));
@@ -487,6 +487,11 @@ pub struct Effect {
     /// itself changed): an unexercised deviation (a betting limit no seated strategy bet
     /// beyond, no figure moved) says nothing of the rule.
     pub exercised: bool,
+    /// The deal groups that measured the figure (see [`FigureEffect::groups`]).
+    pub groups: usize,
+    /// Whether every deal group that measured the figure differed alike, and they were
+    /// fewer than [`super::versus::ALIKE_GROUPS`]: too few to decide (its p is then 1).
+    pub few_alike: bool,
 }
 
 /// A paired difference of two ratios of sums over the same deal groups, `(a1, b1)` minus
@@ -512,6 +517,12 @@ pub fn paired_ratio(base: &[(i64, i64)], other: &[(i64, i64)]) -> Option<(f64, E
         .collect();
     let (effect, p) = mean_test(&z, r1 - r0);
     Some((r0, effect, p, z))
+}
+
+/// A difference of two rates lies in [-1, 1]: a t interval over few groups can reach past
+/// it, and is cut there.
+fn within_rates(e: Estimate) -> Estimate {
+    Estimate { mean: e.mean, lo: e.lo.max(-1.0), hi: e.hi.min(1.0) }
 }
 
 /// A paired difference of per-group values: the mean of `other - base`.
@@ -605,7 +616,8 @@ pub fn figure_effects(base: &VariantGroups, v: &VariantGroups) -> Vec<FigureEffe
     };
     for (i, f) in RATIO_FIGURES.iter().enumerate() {
         let (b, o) = (groups(base, i), groups(v, i));
-        push(f.name, paired_ratio(&b, &o), measured_groups(&b, &o));
+        let found = paired_ratio(&b, &o).map(|(r0, e, p, z)| (r0, if f.rate { within_rates(e) } else { e }, p, z));
+        push(f.name, found, measured_groups(&b, &o));
     }
     // The first seat's edge, paired over the same deals.
     push("first_seat_edge", paired_mean_series(&base.first_seat_edge(), &v.first_seat_edge()), played);
@@ -656,7 +668,12 @@ pub fn effects(state: &SensitivityState) -> Vec<Effect> {
     let mut rows: Vec<Effect> = Vec::new();
     for (d, played) in &state.deviations {
         let Ok(v) = played else { continue };
-        for FigureEffect { figure, base: b, effect, p, .. } in figure_effects(base, v) {
+        for FigureEffect { figure, base: b, effect, p, groups, .. } in figure_effects(base, v) {
+            // A difference alike on every one of a few groups has an interval of no width
+            // and a p of 0, yet says little (the rule of three): not evidence of a move, as
+            // `versus` calls it undecided.
+            let few_alike = super::versus::alike(&effect) && groups < super::versus::ALIKE_GROUPS;
+            let p = if few_alike && effect.mean != 0.0 { 1.0 } else { p };
             rows.push(Effect {
                 deviation: d.clone(),
                 figure,
@@ -665,6 +682,8 @@ pub fn effects(state: &SensitivityState) -> Vec<Effect> {
                 p,
                 p_holm: p,
                 exercised: v.exercised(&d.key),
+                groups,
+                few_alike,
             });
         }
     }
@@ -710,6 +729,7 @@ pub fn sensitivity_table(rows: &[Effect]) -> Table {
         .with("p_holm", float(&|r| r.p_holm))
         .with("significant", Values::Bool(rows.iter().map(|r| r.p_holm < 0.05).collect()))
         .with("exercised", Values::Bool(rows.iter().map(|r| r.exercised).collect()))
+        .with("groups", Values::Int(rows.iter().map(|r| r.groups as i64).collect()))
 }
 
 /// The `sensitivity_refused` table: deviations the game refused, and why.
@@ -753,6 +773,18 @@ mod tests {
         assert!(effect.lo > 0.0 && p < 1e-6, "{effect:?} {p}");
         let (_, same, p_same, _) = paired_ratio(&base, &base).unwrap();
         assert_eq!((same.mean, p_same), (0.0, 1.0));
+    }
+
+    /// Three groups of one unit each whose rate goes from 0, 1, 0 to 1, 1, 0: a t interval
+    /// of two degrees of freedom reaches past +1, which no difference of rates can.
+    #[test]
+    fn a_difference_of_rates_is_cut_to_plus_minus_one() {
+        let (_, e, _, _) = paired_ratio(&[(0, 1), (1, 1), (0, 1)], &[(1, 1), (1, 1), (0, 1)]).unwrap();
+        assert!(e.hi > 1.0 && e.lo < -0.5, "{e:?}");
+        let cut = within_rates(e);
+        assert_eq!((cut.mean, cut.lo, cut.hi), (e.mean, e.lo.max(-1.0), 1.0));
+        let (_, e, _, _) = paired_ratio(&[(1, 1), (1, 1), (0, 1)], &[(0, 1), (1, 1), (0, 1)]).unwrap();
+        assert_eq!(within_rates(e).lo, -1.0, "{e:?}");
     }
 
     /// On few deal groups the p-value follows the interval: two groups differing by 1 and

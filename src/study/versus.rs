@@ -162,6 +162,13 @@ pub fn alike(difference: &Estimate) -> bool {
     difference.hi - difference.lo <= 1e-9 * (1.0 + difference.mean.abs())
 }
 
+/// Whether an interval is above `floor` as evidence: not one of no width over fewer deal
+/// groups than [`ALIKE_GROUPS`], where every group differing alike says little (the rule of
+/// three), as `versus` and `sensitivity` judge it.
+pub fn decides_above(e: &Estimate, floor: f64, groups: u64) -> bool {
+    e.lo > floor && !(alike(e) && groups < ALIKE_GROUPS as u64)
+}
+
 /// The figures alike on every deal group (`named`, each with its difference), in words:
 /// those with no difference at all (the same figure under A and B) apart from those that
 /// moved by the same amount on every group.

@@ -344,6 +344,36 @@ fn replay_tells_a_round_the_same_way_every_time() {
     assert_ne!(text, stdout(&draftsim(&["replay", "--seed", "5", "--round", "14"])));
 }
 
+/// A game the round limit ended says so before its result, in Seven Card Draft (scored by
+/// stacks) and Seven Poker (no winner); a game played out does not.
+#[test]
+fn replay_says_when_the_round_limit_ended_a_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let told = |game: &str, rules: &str| -> String {
+        let path = dir.path().join(format!("{game}.toml"));
+        std::fs::write(&path, rules).unwrap();
+        let out = draftsim(&["replay", "--game", game, "--rules", path.to_str().unwrap(), "--round", "0"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let draft = told("seven-card-draft", "mode = \"game\"\nmax_rounds_per_game = 1\n");
+    let said = "-- The game reached its round limit (max_rounds_per_game = 1) after 1 round with more than one player holding chips: the biggest stack wins it, shared on a tie\n== Result";
+    assert!(draft.contains(said), "{draft}");
+    // A game's result is its share of the game, and each seat's folds over its rounds counted.
+    let long = told("seven-card-draft", "mode = \"game\"\nstarting_stack = 10\n");
+    let result = long.split("== Result").nth(1).unwrap();
+    assert!(result.contains(", game share ") && !result.contains("pot share"), "{long}");
+    assert!(!result.contains(", folded in betting round"), "{long}");
+    assert!(result.contains(" times in betting round") || result.contains(" once in betting round"), "{long}");
+    let poker = told("seven-poker", "max_rounds = 1\n");
+    assert!(
+        poker.contains("-- The game reached its round limit (max_rounds = 1) after 1 round: nobody wins it\n== Result"),
+        "{poker}"
+    );
+    let played_out = told("seven-poker", "max_rounds = 200\n");
+    assert!(!played_out.contains("round limit"), "{played_out}");
+}
+
 /// Kuhn and Leduc's replays call a round's first wager a bet and later ones raises, as their
 /// rules do: Kuhn, with one wager a round, never raises.
 #[test]
@@ -377,6 +407,21 @@ fn reference_poker_replays_bet_before_they_raise() {
         }
     }
     assert!(leduc.contains(" bets (2 in)") && leduc.contains(" raises ("), "{leduc}");
+    // A fold puts nothing in, and is not said as "(0 in)".
+    let folds: String = (0..24)
+        .map(|r| {
+            stdout(&draftsim(&[
+                "replay",
+                "--game",
+                "kuhn-poker",
+                "--seats",
+                "random,random",
+                "--round",
+                &r.to_string(),
+            ]))
+        })
+        .collect();
+    assert!(folds.contains(" folds\n") && !folds.contains("folds ("), "{folds}");
 }
 
 /// In round mode every seating of a deal passes the same way, and deals alternate: with

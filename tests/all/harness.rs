@@ -616,6 +616,9 @@ impl draftsim::games::Runner for Planted {
     fn rules_toml(&self) -> String {
         String::new()
     }
+    fn rules_played(&self) -> String {
+        String::new()
+    }
 }
 
 /// A three-seat planted game for `compare`, seats named `a` (`is_a`) or otherwise: half the

@@ -447,7 +447,7 @@ fn replay_names_the_round_its_deal_and_seating() {
     assert!(!text.contains("Round 1 "), "no round but the run's is named: {text}");
 }
 
-/// Ctrl-C on compare and sweep says what run says and leaves no folder; tune and exploit
+/// Ctrl-C on compare, sweep and check says what run says and leaves no folder; tune and exploit
 /// also say that the same command resumes the search.
 #[test]
 fn ctrl_c_leaves_nothing_and_searches_say_how_to_resume() {
@@ -458,10 +458,11 @@ fn ctrl_c_leaves_nothing_and_searches_say_how_to_resume() {
     for args in [
         vec!["compare", "--strategies", "greedy,random", "--rounds", long, "--out", o_s],
         vec!["sweep", "--set", "raise_cap=1,2", "--rounds", long, "--out", o_s],
+        vec!["check", "--rounds", long],
     ] {
         let o = interrupt(&args, Duration::from_millis(1500));
         assert_eq!(o.status.code(), Some(130), "{args:?}: {}", stderr(&o));
-        assert!(stderr(&o).contains("draftsim: interrupted: no table was written"), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("draftsim: interrupted: nothing was written"), "{args:?}: {}", stderr(&o));
         assert!(!stderr(&o).contains("error:"), "{args:?}: {}", stderr(&o));
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "{args:?}: nothing left behind");
     }

@@ -1043,6 +1043,21 @@ fn every_strategy_level_with_the_leader_shares_the_lead() {
     );
     assert!(md.contains("random scores least"), "{md}");
     assert!(md.contains("rounds 2004 (2000 asked, rounded up to whole deals)"), "{md}");
+    // A shard plays its share, and --until-ci stops early: neither is a rounding up.
+    let shard = dir.join("shard");
+    std::fs::create_dir_all(&shard).unwrap();
+    draftsim(&["run", "--rounds", "2000", "--shard", "0/2", "--quiet", "--out", path(&shard.join("run"))]);
+    let md = std::fs::read_to_string(report(&shard, &[&shard.join("run")]).join("report.md")).unwrap();
+    assert!(md.contains("(this shard's share of the 2000 asked)"), "{md}");
+    let early = dir.join("early");
+    std::fs::create_dir_all(&early).unwrap();
+    let args = ["--game", "kuhn-poker", "--until-ci", "0.05", "--rounds", "100000", "--quiet", "--out"];
+    draftsim(&[&["run"][..], &args, &[path(&early.join("run"))]].concat());
+    let md = std::fs::read_to_string(report(&early, &[&early.join("run")]).join("report.md")).unwrap();
+    assert!(
+        md.contains("(at most 100000 asked; --until-ci 0.05 stopped the run once every win rate was that close)"),
+        "{md}"
+    );
     // So do a study's, as its opening line says them: what each pair played.
     let compare = dir.join("compare");
     let o = common::draftsim(&[

@@ -432,6 +432,18 @@ fn deviations_change_the_rules_and_a_study_of_refused_ones_says_so() {
     };
     assert_eq!(values(Some("wild = []\n"), "wild"), ["\"deuces\"", "\"last-pick\""]);
     assert_eq!(values(None, "face_up_picks"), ["[]", "[2, 4, 6]"]);
+    // Unset, Live-Draft's first player skips its first draw at two players and draws at
+    // three: only the other value deviates.
+    let live = |players: usize| -> Vec<String> {
+        let spec = SensitivitySpec { players: Some(players), ..keyed(None, &["first_player_draws"]) };
+        sensitivity::deviations(&draftsim::games::live_draft::INFO, &spec)
+            .unwrap()
+            .into_iter()
+            .map(|d| d.value)
+            .collect()
+    };
+    assert_eq!(live(2), ["true"]);
+    assert_eq!(live(3), ["false"]);
     let e = sensitivity::deviations(&seven_card_draft::INFO, &keyed(None, &["ante", "ante"])).unwrap_err();
     assert!(e.to_string().contains("ante is named twice"), "{e}");
 
@@ -449,7 +461,13 @@ fn deviations_change_the_rules_and_a_study_of_refused_ones_says_so() {
     assert!(stdout(&o).contains("The game refused every deviation"), "{}", stdout(&o));
     assert!(stderr(&o).contains("pack_size=6: refused by the game"), "{}", stderr(&o));
     // No strategy sizes its bets, but no limit lengthens the menus: the game changed.
+    // Every deal group moves it alike: over fewer than 60 groups that decides nothing.
     let o = draftsim(&["sensitivity", "--seats", "random", "--keys", "limit", "--rounds", "200"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = stdout(&o);
+    assert!(said.contains("Undecided: limit=pot-limit on legal_moves_mean (16 groups), limit=no-limit on legal_moves_mean (16 groups) moved alike on every deal group, which decides only over 60 groups"), "{said}");
+    assert!(said.contains("No deviation moves any figure significantly"), "{said}");
+    let o = draftsim(&["sensitivity", "--seats", "random", "--keys", "limit", "--rounds", "40000"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let said = stdout(&o);
     assert!(said.contains("limit=no-limit moves legal_moves_mean"), "{said}");

@@ -338,6 +338,20 @@ fn a_study_shard_is_reported_after_a_merge() {
     let o = draftsim(&["merge", r0, r1, "--out", dir.join("run-mixed").to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains(&format!("the shards wrote csv ({r0}) and parquet ({r1})")), "{}", stderr(&o));
+    // A merge refused says only why: no note of tables it never wrote.
+    let stranger = dir.join("cmp-1-other");
+    let args = ["6", "--quiet", "--shard", "1/2", "--out", stranger.to_str().unwrap()];
+    assert!(draftsim(&[&COMPARE[..], &args].concat()).status.success());
+    let o = draftsim(&["merge", s0, stranger.to_str().unwrap(), "--out", dir.join("never").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o).trim().lines().count(), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("a shard of another study than"), "{}", stderr(&o));
+    // A run's shard folder without its tally is named as unfinished.
+    std::fs::remove_file(runs[1].join("tally.json")).unwrap();
+    let o = draftsim(&["merge", r0, r1, "--out", dir.join("never").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("tally.json: missing, so the folder holds no finished shard"), "{}", stderr(&o));
+    assert!(!dir.join("never").exists());
     let shard = &shards[0];
     let out = dir.join("report");
     let o = draftsim(&["report", shard.to_str().unwrap(), "--out", out.to_str().unwrap()]);

@@ -100,6 +100,14 @@ fn compare_shows_the_score_matrix_where_win_shares_tie() {
     // Win shares tie, and the hands are played for chips: dominance is judged by them.
     assert!(text.contains("tight dominates: its chips diff per hand is above zero"), "{text}");
     assert!(text.contains("judged by the chips diff per hand"), "{text}");
+    // Two deals alike give an interval of no width: too few to call anything dominant, and
+    // the equilibrium on their means is said to be that.
+    let args = ["compare", "--game", "kuhn-poker", "--players", "3", "--strategies", "tight,aggressive"];
+    let o = draftsim(&[&args[..], &["--rounds", "12", "--quiet"]].concat());
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let text = common::stdout(&o);
+    assert!(text.contains("+0.500 [+0.500,+0.500]") && text.contains("No strategy dominates."), "{text}");
+    assert!(text.contains("no strategy beats every other beyond noise: more rounds may change it"), "{text}");
 }
 
 #[test]

@@ -192,6 +192,10 @@ impl GameRules for Rules {
     }
 
     /// Checks the rules.
+    fn resolved(&self) -> Self {
+        Self { first_player_draws: Some(self.first_player_draws()), ..self.clone() }
+    }
+
     fn check(&self) -> Result<(), InputError> {
         let bad = |text: String| Err(InputError::new(text));
         if !(2..=4).contains(&self.players) {

@@ -83,6 +83,8 @@ fn tell<F: Flavour>(rules: &Rules<F>, names: &[&str], events: &[Event], out: Opt
             }
             Event::Act { seat: s, action, paid } => match (action, paid) {
                 (Action::Call, 0) => writeln!(text, "  {} checks", seat(s)),
+                // A fold puts nothing in: "(0 in)" would read as the seat's whole stake.
+                (Action::Fold, _) => writeln!(text, "  {} folds", seat(s)),
                 (Action::Raise, _) if !std::mem::replace(&mut opened, true) => {
                     writeln!(text, "  {} bets ({paid} in)", seat(s))
                 }

@@ -104,14 +104,33 @@ pub fn tell(variant: &Variant, names: &[&str], events: &[Event], result: Option<
             }
         };
     }
+    // A game the round limit ended is scored by its stacks: said, or the result reads as
+    // if one player had won every chip.
+    if let Some(r) = result.filter(|r| r.health.capped) {
+        let _ = writeln!(
+            out,
+            "-- The game reached its round limit (max_rounds_per_game = {}) after {} {} with more than one player holding chips: the biggest stack wins it, shared on a tie",
+            variant.rules.max_rounds_per_game,
+            r.length,
+            crate::output::noun(i64::from(r.length), "round", "rounds")
+        );
+    }
+    // A game sums its rounds: its share is of the game won, and its folds are counted.
+    let game = variant.rules.mode == Mode::Game;
     crate::games::write_results(&mut out, names, result, |r| {
-        let folds = (0..variant.betting_rounds())
-            .filter(|&b| r.counters[super::measures::FOLDS + b] > 0)
-            .map(|b| format!(", folded in betting round {}", b + 1));
+        let folds =
+            (0..variant.betting_rounds()).filter(|&b| r.counters[super::measures::FOLDS + b] > 0).map(|b| {
+                match (game, r.counters[super::measures::FOLDS + b]) {
+                    (false, _) => format!(", folded in betting round {}", b + 1),
+                    (true, 1) => format!(", folded once in betting round {}", b + 1),
+                    (true, n) => format!(", folded {n} times in betting round {}", b + 1),
+                }
+            });
         format!(
-            "{:+} {}, pot share {:.3}{}",
+            "{:+} {}, {} share {:.3}{}",
             r.score,
             crate::output::noun(r.score, "chip", "chips"),
+            if game { "game" } else { "pot" },
             r.share_units as f64 / SHARE_UNIT as f64,
             folds.collect::<String>()
         )

@@ -156,6 +156,11 @@ impl GameRules for Rules {
         self.players
     }
 
+    fn resolved(&self) -> Self {
+        let deck = self.deck_in_play().map(|d| d.flush_beats_full_house).ok();
+        Self { flush_beats_full_house: deck.or(self.flush_beats_full_house), ..self.clone() }
+    }
+
     /// Checks the rules by compiling them.
     fn check(&self) -> Result<(), InputError> {
         self.compile().map(|_| ())
@@ -211,8 +216,9 @@ impl GameRules for Rules {
 }
 
 impl Rules {
-    /// Checks the rules and prepares what the engine needs.
-    pub fn compile(&self) -> Result<Variant, InputError> {
+    /// The deck these rules play: `ranks` over `deck`, with `flush_beats_full_house` over
+    /// the deck's convention.
+    fn deck_in_play(&self) -> Result<Deck, InputError> {
         let mut deck = match &self.ranks {
             Some(list) => {
                 let ranks = list
@@ -226,6 +232,12 @@ impl Rules {
         if let Some(v) = self.flush_beats_full_house {
             deck.flush_beats_full_house = v;
         }
+        Ok(deck)
+    }
+
+    /// Checks the rules and prepares what the engine needs.
+    pub fn compile(&self) -> Result<Variant, InputError> {
+        let deck = self.deck_in_play()?;
         if !(5..=7).contains(&self.pack_size) {
             return Err(InputError::new(format!("pack_size = {}: use 5, 6 or 7", self.pack_size)));
         }

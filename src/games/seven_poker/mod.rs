@@ -61,7 +61,7 @@ crate::game_def! {
         measures::measures(rules)
     }
     fn tell(rules: &Rules, _state: &engine::State, names: &[&str], events: &[Event], out: &RoundResult) -> String {
-        tell(Layout { per: rules.cards_per_colour }, names, events, Some(out))
+        tell(Layout { per: rules.cards_per_colour }, rules.max_rounds, names, events, Some(out))
     }
     fn news(rules: &Rules, _dealt: &engine::State, names: &[&str], event: &Event, observer: usize) -> Option<String> {
         let told = match *event {
@@ -70,7 +70,7 @@ crate::game_def! {
             Event::Exchange { seat, discarded, .. } => seat == observer && discarded != 0,
             _ => false,
         };
-        told.then(|| tell(Layout { per: rules.cards_per_colour }, names, std::slice::from_ref(event), None))
+        told.then(|| tell(Layout { per: rules.cards_per_colour }, rules.max_rounds, names, std::slice::from_ref(event), None))
     }
 
     fn warnings(rules: &Rules) -> Vec<String> {
@@ -91,7 +91,7 @@ pub fn load_strategy(name: &str) -> Result<Strategy<Preset>, InputError> {
 }
 
 /// A unit told move by move, its result closing it where `out` is given.
-fn tell(layout: Layout, names: &[&str], events: &[Event], out: Option<&RoundResult>) -> String {
+fn tell(layout: Layout, max_rounds: u32, names: &[&str], events: &[Event], out: Option<&RoundResult>) -> String {
     let mut text = String::new();
     let seat = |s: usize| format!("seat {s} ({})", names[s]);
     let colours = |bits: u8| -> String {
@@ -142,6 +142,16 @@ fn tell(layout: Layout, names: &[&str], events: &[Event], out: Option<&RoundResu
             }
             Event::Search(note) => writeln!(text, "  ({note})"),
         };
+    }
+    // A game the round limit ended has no winner: said, or the result reads as unfinished.
+    if let Some(r) = out.filter(|r| r.health.capped) {
+        let _ = writeln!(
+            text,
+            "-- The game reached its round limit (max_rounds = {}) after {} {}: nobody wins it",
+            max_rounds,
+            r.length,
+            crate::output::noun(i64::from(r.length), "round", "rounds")
+        );
     }
     super::write_results(&mut text, names, out, |r| {
         let cards = crate::output::noun(r.score, "victory card", "victory cards");
