@@ -48,6 +48,13 @@ pub trait GameRules: Clone + Default + Serialize + DeserializeOwned + std::fmt::
     fn resolved(&self) -> Self {
         self.clone()
     }
+    /// After a study set `key`, brings into line the keys whose valid values depend on it,
+    /// but for those in `named` (set by the study too); whether anything changed. Seven Card
+    /// Draft's betting rounds follow its pack size, so that a sensitivity step of
+    /// `pack_size` is a variant the game plays, not one it refuses.
+    fn follow(&mut self, _key: &str, _named: &[&str]) -> bool {
+        false
+    }
     /// Parses a rules file (one-line errors naming the key); checks come in `check`.
     fn from_toml(text: &str) -> Result<Self, InputError> {
         presets::parse_toml(text).map_err(|e| below_zero::<Self>(text, e))
@@ -669,6 +676,13 @@ fn default_rules<G: GameDef>() -> String {
     toml::to_string(&G::RulesFile::default()).unwrap_or_default()
 }
 
+/// The rules text `text` with the keys that depend on `key` brought into line
+/// ([`GameRules::follow`]), or `None` where nothing changed or the text does not parse.
+fn follow<G: GameDef>(text: &str, key: &str, named: &[&str]) -> Option<String> {
+    let mut rules = G::RulesFile::from_toml(text).ok()?;
+    rules.follow(key, named).then(|| toml::to_string(&rules).ok()).flatten()
+}
+
 fn random_rules<G: GameDef>(seed: u64) -> String {
     toml::to_string(&G::random_rules(seed)).unwrap_or_default()
 }
@@ -724,6 +738,7 @@ impl GameInfo {
             preset_text: preset_text::<G>,
             preset_in_full: preset_in_full::<G>,
             random_rules: random_rules::<G>,
+            follow: follow::<G>,
             default_seats: default_seats::<G>,
             build: build::<G>,
             rewinds: <G::State as Forward>::REWINDS,

@@ -241,6 +241,10 @@ pub struct GameInfo {
     pub preset_in_full: fn(name: &str) -> Result<toml::Table, InputError>,
     /// Rules drawn at random from the game's options (TOML), for soak and property tests.
     pub random_rules: fn(seed: u64) -> String,
+    /// Rules text with the keys that depend on a key a study set brought into line, but
+    /// for those the study named too; `None` where nothing changed
+    /// ([`contest::GameRules::follow`]).
+    pub follow: fn(text: &str, key: &str, named: &[&str]) -> Option<String>,
     /// The default seats for `players` players.
     pub default_seats: fn(players: usize) -> Vec<String>,
     /// Builds the game from a rules file's text (or defaults), a player count override and seats.

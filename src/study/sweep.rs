@@ -199,7 +199,14 @@ impl<'a> RulesBase<'a> {
         if self.defaults.contains_key("players") {
             rules.insert("players".into(), toml::Value::Integer(players));
         }
-        Ok((toml::to_string(&rules).expect("a TOML table prints"), players as usize))
+        let mut text = toml::to_string(&rules).expect("a TOML table prints");
+        let named: Vec<&str> = setting.iter().map(|(k, _)| k.as_str()).collect();
+        for key in &named {
+            if let Some(followed) = (self.info.follow)(&text, key, &named) {
+                text = followed;
+            }
+        }
+        Ok((text, players as usize))
     }
 }
 

@@ -661,6 +661,7 @@ const FAVOURED: GameInfo = GameInfo {
     preset_text: |_| Ok(String::new()),
     preset_in_full: |_| Ok(toml::Table::new()),
     random_rules: |_| String::new(),
+    follow: |_, _, _| None,
     default_seats: |_| Vec::new(),
     build: build_favoured,
     rewinds: false,

@@ -448,6 +448,24 @@ fn deviations_change_the_rules_and_a_study_of_refused_ones_says_so() {
     assert!(e.to_string().contains("ante is named twice"), "{e}");
 
     let dir = scratch("sensitivity", "refused");
+    // A 20-card deck seats two players at most: the one step of players is refused.
+    let tiny = dir.join("tiny.toml");
+    std::fs::write(&tiny, "ranks = [\"A\", \"K\", \"Q\", \"J\", \"T\"]\nplayers = 2\n").unwrap();
+    let o = draftsim(&[
+        "sensitivity",
+        "--keys",
+        "players",
+        "--rules",
+        tiny.to_str().unwrap(),
+        "--rounds",
+        "24",
+        "--out",
+        dir.join("players").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("The game refused every deviation"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("players=3: refused by the game"), "{}", stderr(&o));
+    // A smaller pack takes the last betting round with it: played, not refused.
     let o = draftsim(&[
         "sensitivity",
         "--keys",
@@ -458,8 +476,10 @@ fn deviations_change_the_rules_and_a_study_of_refused_ones_says_so() {
         dir.join("pack").to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("The game refused every deviation"), "{}", stdout(&o));
-    assert!(stderr(&o).contains("pack_size=6: refused by the game"), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("refused every deviation"), "{}", stdout(&o));
+    let table = std::fs::read_to_string(dir.join("pack").join("sensitivity.csv")).unwrap();
+    assert!(table.lines().any(|l| l.starts_with("pack_size,7,6,")), "{table}");
+    assert!(!stderr(&o).contains("refused by the game"), "{}", stderr(&o));
     // No strategy sizes its bets, but no limit lengthens the menus: the game changed.
     // Every deal group moves it alike: over fewer than 60 groups that decides nothing.
     let o = draftsim(&["sensitivity", "--seats", "random", "--keys", "limit", "--rounds", "200"]);

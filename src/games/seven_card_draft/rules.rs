@@ -161,6 +161,31 @@ impl GameRules for Rules {
         Self { flush_beats_full_house: deck.or(self.flush_beats_full_house), ..self.clone() }
     }
 
+    fn follow(&mut self, key: &str, named: &[&str]) -> bool {
+        let n = self.pack_size;
+        if key != "pack_size" || n == 0 {
+            return false;
+        }
+        let before = (self.bet_after_picks.clone(), self.bet_sizes.clone(), self.face_up_picks.clone());
+        // The last betting round follows the final pick, wherever the pack now ends; the
+        // earlier rounds and face-up picks stay where the pack still reaches.
+        if !named.contains(&"bet_after_picks") && !self.bet_after_picks.is_empty() {
+            let last_size = self.bet_sizes.last().copied();
+            self.bet_after_picks.pop();
+            let kept = self.bet_after_picks.iter().take_while(|&&p| p < n).count();
+            self.bet_after_picks.truncate(kept);
+            self.bet_after_picks.push(n);
+            if !named.contains(&"bet_sizes") && self.bet_sizes.len() == before.0.len() {
+                self.bet_sizes.truncate(kept);
+                self.bet_sizes.extend(last_size);
+            }
+        }
+        if !named.contains(&"face_up_picks") {
+            self.face_up_picks.retain(|&p| p <= n);
+        }
+        before != (self.bet_after_picks.clone(), self.bet_sizes.clone(), self.face_up_picks.clone())
+    }
+
     /// Checks the rules by compiling them.
     fn check(&self) -> Result<(), InputError> {
         self.compile().map(|_| ())
@@ -443,6 +468,26 @@ mod tests {
         assert!(err.starts_with("players = 8") && err.contains("2 to 7"), "{err}");
         let err = Rules::from_toml("players = 5\ndeck = \"piquet-32\"").unwrap().compile().unwrap_err().to_string();
         assert!(err.contains("2 to 4"), "{err}");
+        // A study's pack size takes the last betting round with it, earlier ones and face-up
+        // picks where the pack still reaches, but not what the study set itself.
+        let followed = |text: &str, named: &[&str]| {
+            let mut r = Rules::from_toml(text).unwrap();
+            let changed = r.follow("pack_size", named);
+            (changed, r.bet_after_picks, r.bet_sizes, r.face_up_picks)
+        };
+        assert_eq!(followed("pack_size = 6", &["pack_size"]), (true, vec![2, 4, 6], vec![1, 1, 2], vec![2, 4]));
+        let five = "pack_size = 5\nbet_after_picks = [2, 5, 7]\nbet_sizes = [1, 2, 3]\nface_up_picks = [2, 4, 6]";
+        assert_eq!(followed(five, &["pack_size"]), (true, vec![2, 5], vec![1, 3], vec![2, 4]));
+        let grown = "pack_size = 7\nbet_after_picks = [2, 4, 6]\nface_up_picks = [2, 4, 6]";
+        assert_eq!(followed(grown, &["pack_size"]), (true, vec![2, 4, 7], vec![1, 1, 2], vec![2, 4, 6]));
+        assert!(!followed("pack_size = 7", &["pack_size"]).0, "the defaults already fit");
+        let named = followed("pack_size = 6", &["pack_size", "bet_after_picks"]);
+        assert_eq!(named.1, vec![2, 4, 7], "a key the study set is kept");
+        for text in ["pack_size = 5", "pack_size = 6", five, grown] {
+            let mut r = Rules::from_toml(text).unwrap();
+            r.follow("pack_size", &["pack_size"]);
+            r.compile().unwrap();
+        }
         let err = Rules::from_toml("bet_sizes = [1, 2]").unwrap().compile().unwrap_err().to_string();
         assert!(err.starts_with("bet_sizes"), "{err}");
         let err = Rules::from_toml("bet_after_picks = [2, 4]").unwrap().compile().unwrap_err().to_string();
