@@ -73,7 +73,6 @@ pub fn compare(args: CompareArgs) -> Result<()> {
         "rounds": spec.rounds_per_pair,
         "players": spec.players,
         "strategies": spec.strategies,
-        "seats": seats,
         "seating": "each pair seated A, B, A, B, ... (both orders at an odd table), under balanced seatings",
         "rules": game.rules_toml(),
         // What each pair played, as the opening line says it (whole deals).

@@ -369,7 +369,7 @@ fn exit_on_usage_error(e: clap::Error) -> ! {
         }
         to_stderr!("{line}");
     } else {
-        let line = one_line_usage_error(&text);
+        let line = elsewhere(&e).unwrap_or_else(|| one_line_usage_error(&text));
         // Coloured where clap would colour it: on a terminal or under CLICOLOR_FORCE,
         // never under NO_COLOR.
         let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
@@ -381,6 +381,45 @@ fn exit_on_usage_error(e: clap::Error) -> ! {
         }
     }
     std::process::exit(2);
+}
+
+/// A flag another command takes, given to one that takes none: what to do instead, where
+/// clap would offer only a flag near in spelling (`replay --rounds`: `--round`).
+const ELSEWHERE: &[(&str, &[&str], &str)] = &[
+    (
+        "run",
+        &["--strategies"],
+        "run seats a lineup: list it with --seats A,B,... (compare plays --strategies in pairs)",
+    ),
+    ("compare", &["--seats"], "compare seats each pair of its strategies itself: list them with --strategies A,B,..."),
+    (
+        "ladder",
+        &["--seats", "--strategies"],
+        "ladder seats the search bot at each budget itself: give --budgets and --players",
+    ),
+    (
+        "replay",
+        &["--rounds"],
+        "replay tells one unit of a run: name it with --round N (the run's --rounds is not needed)",
+    ),
+    (
+        "replay",
+        &["--out", "--format", "--threads", "--quiet", "--force"],
+        "replay prints one unit to the terminal and takes none of a long command's --out, --format, --threads, --quiet or --force: drop it",
+    ),
+];
+
+/// [`ELSEWHERE`]'s line for an unknown flag, if the command and flag are there.
+fn elsewhere(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    if e.kind() != clap::error::ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(given)) = e.get(ContextKind::InvalidArg) else { return None };
+    let flag = given.split('=').next().unwrap_or(given);
+    let command = std::env::args().skip(1).find(|a| !a.starts_with('-'))?;
+    let (_, _, fix) = ELSEWHERE.iter().find(|(c, flags, _)| *c == command && flags.contains(&flag))?;
+    Some(format!("error: {command} takes no {flag}: {fix}"))
 }
 
 /// Clap's rendered error as one line: the message, any tips, and the command whose help

@@ -106,13 +106,15 @@ impl Shard {
         let count: u64 = n.trim().parse().map_err(|_| bad())?;
         let auto = i.trim() == "auto";
         let index: u64 = if auto {
-            let var = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]
+            let (name, var) = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]
                 .iter()
-                .find_map(|v| std::env::var(v).ok())
+                .find_map(|v| std::env::var(v).ok().map(|value| (v, value)))
                 .ok_or_else(|| InputError::new("--shard auto/n: set SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX"))?;
-            var.trim()
-                .parse()
-                .map_err(|_| InputError::new(format!("--shard auto: the task index '{var}' is not a number")))?
+            var.trim().parse().map_err(|_| {
+                InputError::new(format!(
+                    "--shard auto: {name} is '{var}', not a task index; run it as an array task (Slurm's --array, an indexed Job) or give --shard i/n"
+                ))
+            })?
         } else {
             i.trim().parse().map_err(|_| bad())?
         };

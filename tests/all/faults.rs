@@ -119,6 +119,20 @@ fn bad_input_is_refused_in_one_line_with_exit_code_2_before_anything_is_written(
         (&["run", "--sed", "4", "--out", out], "(tip: a similar argument exists: '--seed')"),
         (&["list", "rules", "--bogus"], "see `draftsim list rules --help`"),
         (&["nonesuch"], "unrecognized subcommand 'nonesuch'; see `draftsim --help`"),
+        // Another command's flag is told what to do instead, not offered a near spelling.
+        (
+            &["replay", "--rounds", "2000", "--round", "5"],
+            "replay takes no --rounds: replay tells one unit of a run: name it with --round N",
+        ),
+        (&["replay", "--round", "5", "--out", out], "replay takes no --out: replay prints one unit to the terminal"),
+        (
+            &["compare", "--seats", "greedy,tight", "--out", out],
+            "compare takes no --seats: compare seats each pair of its strategies itself",
+        ),
+        (
+            &["run", "--strategies", "greedy,tight", "--out", out],
+            "run takes no --strategies: run seats a lineup: list it with --seats",
+        ),
         // A missing argument named, not lost in joining the message into one line.
         (&["merge"], "were not provided: <DIRS>...; see `draftsim merge --help`"),
         (&["run", "--seats", "", "--rounds", "10", "--out", out], "an empty name"),

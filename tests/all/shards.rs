@@ -193,6 +193,19 @@ fn a_study_shard_takes_its_index_from_the_array_and_needs_out() {
         assert!(o.status.success(), "{}", stderr(&o));
         assert_eq!(files(&auto), files(&by_index), "--shard auto/3 with {var}=1");
     }
+    // A task index that is no number is named, with the fix.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_draftsim"))
+        .args([&study[..], &["--quiet", "--shard", "auto/3", "--out", dir.join("x").to_str().unwrap()]].concat())
+        .env_remove("JOB_COMPLETION_INDEX")
+        .env("SLURM_ARRAY_TASK_ID", "x")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("SLURM_ARRAY_TASK_ID is 'x', not a task index; run it as an array task"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
