@@ -615,7 +615,16 @@ fn print_result(result: &OptimiserResult, what: &str, flip: bool, search: &Optim
             if c.constraint_met { "" } else { "; constraint not met" }
         );
     }
-    if level {
+    // Settings that score exactly alike, with no spread, are no closer apart with more play.
+    let same = ranked.len() > 1 && {
+        let best = ranked[0].held_out.expect("ranked");
+        ranked[1..].iter().all(|c| c.held_out.is_some_and(|h| h == best && h.lo == h.hi))
+    };
+    if same {
+        say!(
+            "Every runner-up scored exactly as the best on the held-out deals, with no spread: the objective does not tell these settings apart, so the best among them is arbitrary."
+        );
+    } else if level {
         say!(
             "Every runner-up's held-out interval overlaps the best's: intervals that overlap do not show the best is better; {more} to separate them."
         );

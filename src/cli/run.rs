@@ -171,6 +171,17 @@ pub fn run(args: RunArgs) -> Result<()> {
             ));
         }
     }
+    // Units a cap ended were not finished by the rules: every figure describes them.
+    let timeouts = draftsim::sim::RATIO_FIGURES.iter().position(|f| f.name == "timeouts");
+    if let Some(t) = timeouts.and_then(|i| tally.health.figure(i)).filter(|t| t.mean > 0.01) {
+        super::args::warn(&format!(
+            "{:.0}% of the {} ended at a cap on their length (timeouts {:.3}), not by the rules: the figures describe unfinished {}; raise the cap (`draftsim list rules` names it) or change the rules so they end",
+            100.0 * t.mean,
+            game.measures().units(),
+            t.mean,
+            game.measures().units()
+        ));
+    }
     let mut tables = game.tables(&tally, &lineup.strategies);
     if let Some(band) = args.ideal_length
         && let Some(t) = tables.iter_mut().find(|t| t.name == "health")

@@ -90,6 +90,20 @@ pub fn versus(args: VersusArgs) -> Result<()> {
     // each file first as written (so an error names its own line).
     for (text, path) in [(&spec.rules_a, &args.a), (&spec.rules_b, &args.b)] {
         if let Some(text) = text {
+            // --players over a file's own count would compare something else than the file:
+            // refused, as sweep refuses --players beside --set players.
+            let set = toml::from_str::<toml::Table>(text)
+                .ok()
+                .and_then(|t| t.get("players").and_then(toml::Value::as_integer));
+            if let (Some(n), Some(set)) = (spec.players, set)
+                && set != n as i64
+            {
+                return Err(InputError::new(format!(
+                    "--players {n}: {} sets players = {set}; give the count in the rules files or --players, not both",
+                    path.display()
+                ))
+                .into());
+            }
             (info.build)(Some(text), spec.players, None).map_err(|e| {
                 // A count --players set is the flag's fault, not the file's, but only under
                 // that file's rules (a short deck seats fewer): both are named.
@@ -370,7 +384,7 @@ pub(super) fn finish(
     let undecided: Vec<String> = of(Verdict::Undecided).map(spoken).collect();
     if !undecided.is_empty() {
         say!(
-            "Undecided (neither shown to change after Holm's correction nor shown within the smallest effect; more --rounds would decide): {}.",
+            "Undecided (neither shown to change by at least its smallest effect that matters after Holm's correction, nor shown to stay within it; more --rounds would decide): {}.",
             undecided.join(", ")
         );
         let played = a.health.len().min(b.health.len());

@@ -114,7 +114,9 @@ fn best_by_value(series: &[charts::Series], labels: &[String], main_key: &str, s
         }
     }
     if series.len() >= 2 && !unclear.is_empty() {
-        let none = format!("no strategy's {score_words} is clear of the others' (the 95% intervals overlap)");
+        let none = format!(
+            "no strategy leads clear of the next: the highest {score_words} lies inside another's 95% interval"
+        );
         if leaders.is_empty() {
             return format!("At every value of `{main_key}` {none}. ");
         }
@@ -676,12 +678,16 @@ mod tests {
         };
         assert_eq!(
             said(0.05),
-            "The highest points per game: `search` at tableau; at blind no strategy's points per game is clear of the others' (the 95% intervals overlap). "
+            "The highest points per game: `search` at tableau; at blind no strategy leads clear of the next: the highest points per game lies inside another's 95% interval. "
         );
         assert_eq!(
             said(0.01),
             "Which strategy has the highest points per game changes with `method`: `search` at tableau; `random` at blind. "
         );
-        assert!(said(1.0).starts_with("At every value of `method` no strategy's"), "{}", said(1.0));
+        assert!(
+            said(1.0).starts_with("At every value of `method` no strategy leads clear of the next"),
+            "{}",
+            said(1.0)
+        );
     }
 }

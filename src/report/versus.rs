@@ -186,7 +186,7 @@ pub(super) fn versus_section(
         let list: Vec<String> = undecided.iter().map(|&i| named(i)).collect();
         let _ = writeln!(
             md,
-            "Undecided (neither shown to change after Holm's correction nor shown within the smallest effect, given in brackets; more rounds would tell): {}.\n",
+            "Undecided (neither shown to change by at least its smallest effect that matters, given in brackets, after Holm's correction, nor shown to stay within it; more rounds would tell): {}.\n",
             list.join(", ")
         );
         // A difference alike on every deal group (exactly 0, say) has an interval of no

@@ -329,18 +329,25 @@ impl HealthSums {
                 seen >= k
             })
         };
-        let value = at(rank(nf * q))? as f64;
+        // The last bin holds every longer unit: a quantile there is past what is kept (none),
+        // and an interval's end there is open.
+        let overflow = LENGTH_BINS - 1;
+        let value = at(rank(nf * q)).filter(|&b| b < overflow)? as f64;
         let lo = at(rank(nf * q - half))? as f64;
-        let hi = at(rank(nf * q + half + 1.0))? as f64;
+        let hi = at(rank(nf * q + half + 1.0))
+            .map_or(f64::INFINITY, |b| if b < overflow { b as f64 } else { f64::INFINITY });
         Some(Estimate { mean: value, lo, hi })
     }
 
     /// Share of units whose length in decisions lies in `min..=max`, with a Wilson interval
-    /// over units.
+    /// over units; none where `max` reaches the last bin and it holds units, which may be
+    /// longer than `max`.
     pub fn share_between(&self, min: u32, max: u32) -> Option<Estimate> {
         let n = self.units();
-        (n > 0).then(|| {
-            let hi = (max as usize).min(LENGTH_BINS - 1);
+        let overflow = LENGTH_BINS - 1;
+        let unknown = max as usize >= overflow && self.lengths.get(overflow).is_some_and(|&c| c > 0);
+        (n > 0 && !unknown).then(|| {
+            let hi = (max as usize).min(overflow);
             let inside: u64 = self.lengths.get(min as usize..=hi).map_or(0, |b| b.iter().sum());
             stats::wilson(inside as f64, n)
         })
@@ -521,5 +528,16 @@ mod tests {
         assert_eq!(h.length_quantile(0.9).unwrap().mean, 90.0);
         let inside = h.share_between(11, 30).unwrap();
         assert!((inside.mean - 0.2).abs() < 1e-12);
+        // Units past the histogram's last bin: a quantile there is not known, nor is the
+        // share up to a length it may exceed; an interval reaching it is open above.
+        let mut long = HealthSums::default();
+        for len in 1..=100 {
+            long.add_length(if len > 45 { 10 * LENGTH_BINS as u32 } else { len });
+        }
+        assert_eq!(long.length_quantile(0.9), None);
+        let median = long.length_quantile(0.4).unwrap();
+        assert_eq!((median.mean, median.hi), (40.0, f64::INFINITY));
+        assert_eq!(long.share_between(1, 10_000), None);
+        assert!((long.share_between(1, 45).unwrap().mean - 0.45).abs() < 1e-12);
     }
 }

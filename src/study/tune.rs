@@ -419,6 +419,23 @@ impl TuneEvaluator<'_> {
                 "tune: give an objective: --minimize NAME, --maximize NAME or --target NAME=VALUE (e.g. --minimize seat_advantage)",
             ));
         }
+        // A figure in two terms pulls against itself (maximised and minimised cancel), or
+        // counts twice: named once.
+        fn flag(t: &Term) -> (&str, &'static str) {
+            match t {
+                Term::Minimize(m) => (m, "--minimize"),
+                Term::Maximize(m) => (m, "--maximize"),
+                Term::Target(m, _) => (m, "--target"),
+            }
+        }
+        for (i, t) in self.objective.terms.iter().enumerate() {
+            let (m, this) = flag(t);
+            if let Some((_, first)) = self.objective.terms[..i].iter().map(flag).find(|(n, _)| *n == m) {
+                return Err(InputError::new(format!(
+                    "objective: {first} {m} and {this} {m}: a figure named twice pulls against itself or counts twice; name it once"
+                )));
+            }
+        }
         let known = known_metrics(self.info, self.rules.as_deref(), self.seats.as_deref())?;
         for m in self.objective.metrics() {
             if !known.iter().any(|k| k == m) {

@@ -374,6 +374,20 @@ fn replay_says_when_the_round_limit_ended_a_game() {
     assert!(!played_out.contains("round limit"), "{played_out}");
 }
 
+/// A run whose units a cap ends says so on the terminal, as its report does; one that
+/// finishes by the rules does not.
+#[test]
+fn a_run_whose_caps_fire_warns() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("short.toml");
+    std::fs::write(&rules, "mode = \"game\"\nmax_rounds_per_game = 2\n").unwrap();
+    let o = draftsim(&["run", "--rules", rules.to_str().unwrap(), "--rounds", "48", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("% of the games ended at a cap on their length (timeouts "), "{}", stderr(&o));
+    let o = draftsim(&["run", "--rounds", "48", "--quiet"]);
+    assert!(!stderr(&o).contains("ended at a cap"), "{}", stderr(&o));
+}
+
 /// Kuhn and Leduc's replays call a round's first wager a bet and later ones raises, as their
 /// rules do: Kuhn, with one wager a round, never raises.
 #[test]

@@ -114,6 +114,20 @@ fn bad_input_is_refused_in_one_line_with_exit_code_2_before_anything_is_written(
             &["tune", "--param", "raise_cap=1..3", "--minimize", "seat_advantage", "--require", "completion>=NaN"],
             "write NAME>=VALUE",
         ),
+        (
+            &[
+                "tune",
+                "--param",
+                "raise_cap=1..3",
+                "--maximize",
+                "seat_advantage",
+                "--minimize",
+                "seat_advantage",
+                "--out",
+                out,
+            ],
+            "objective: --minimize seat_advantage and --maximize seat_advantage: a figure named twice",
+        ),
         // Clap's own errors, in one line with the help to read.
         (&["run", "--nope", "--out", out], "unexpected argument '--nope' found; see `draftsim run --help`"),
         (&["run", "--sed", "4", "--out", out], "(tip: a similar argument exists: '--seed')"),

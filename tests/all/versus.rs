@@ -246,6 +246,8 @@ fn sharded_versus_merges_into_the_whole_and_bad_input_is_refused() {
     let one = dir.join("one");
     run(args(&["--threads", "1", "--out", one.to_str().unwrap()]));
     assert_eq!(std::fs::read(one.join("versus.csv")).unwrap(), std::fs::read(whole.join("versus.csv")).unwrap());
+    let three = dir.join("three.toml");
+    std::fs::write(&three, "players = 3\n").unwrap();
     for (bad, says) in [
         (vec!["versus", "defaults", "/no/such.toml"], "B /no/such.toml"),
         (vec!["versus", "defaults", b.to_str().unwrap(), "--min-effect", "nonesuch=1"], "not a figure versus reports"),
@@ -259,6 +261,11 @@ fn sharded_versus_merges_into_the_whole_and_bad_input_is_refused() {
             "--min-effect score:tigh: FIGURE:STRATEGY is for score or win_rate and a seated strategy (",
         ),
         (vec!["versus", "defaults", b.to_str().unwrap(), "--players", "1"], "b.toml: players = 1"),
+        // --players over a file's own count is refused, not applied over it.
+        (
+            vec!["versus", "defaults", three.to_str().unwrap(), "--players", "5"],
+            "three.toml sets players = 3; give the count",
+        ),
         // A round of Seven Card Draft has no standing, so these two are never reported.
         (
             vec!["versus", "defaults", b.to_str().unwrap(), "--min-effect", "lead_changes=0.1"],

@@ -276,11 +276,28 @@ impl Rules {
             ))
             .about(Fault::Players));
         }
+        // What the picks would be had the pack size brought them along (as a study's step
+        // does), offered as the fix where the pack is smaller than they reach.
+        let mut fitted = self.clone();
+        fitted.follow("pack_size", &[]);
+        let fix = |key: &str| {
+            let (picks, sizes) = match key {
+                "face_up_picks" => (&fitted.face_up_picks, None),
+                _ => (&fitted.bet_after_picks, Some(&fitted.bet_sizes).filter(|s| **s != self.bet_sizes)),
+            };
+            let list = |v: &[String]| format!("[{}]", v.join(", "));
+            let picks: Vec<String> = picks.iter().map(usize::to_string).collect();
+            let sizes = sizes.map_or(String::new(), |s| {
+                format!(" and bet_sizes = {}", list(&s.iter().map(u32::to_string).collect::<Vec<_>>()))
+            });
+            format!("; with pack_size = {}, set {key} = {}{sizes}", self.pack_size, list(&picks))
+        };
         for (key, picks) in [("face_up_picks", &self.face_up_picks), ("bet_after_picks", &self.bet_after_picks)] {
             if let Some(p) = picks.iter().find(|&&p| p == 0 || p > self.pack_size) {
                 return Err(InputError::new(format!(
-                    "{key}: pick {p} does not exist; picks run 1 to {}",
-                    self.pack_size
+                    "{key}: pick {p} does not exist; picks run 1 to {}{}",
+                    self.pack_size,
+                    if *p > self.pack_size { fix(key) } else { String::new() }
                 )));
             }
             if picks.windows(2).any(|w| w[0] >= w[1]) {
@@ -289,8 +306,9 @@ impl Rules {
         }
         if self.bet_after_picks.last() != Some(&self.pack_size) {
             return Err(InputError::new(format!(
-                "bet_after_picks: the last betting round must follow the final pick ({})",
-                self.pack_size
+                "bet_after_picks: the last betting round must follow the final pick ({}){}",
+                self.pack_size,
+                fix("bet_after_picks")
             )));
         }
         if self.bet_sizes.len() != self.bet_after_picks.len() {
@@ -488,6 +506,15 @@ mod tests {
             r.follow("pack_size", &["pack_size"]);
             r.compile().unwrap();
         }
+        // A pack size alone is told the picks that fit it.
+        let err = Rules::from_toml("pack_size = 5").unwrap().compile().unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "bet_after_picks: pick 7 does not exist; picks run 1 to 5; with pack_size = 5, set bet_after_picks = [2, 4, 5]"
+        );
+        let err = Rules::from_toml("pack_size = 6\nbet_after_picks = [2, 4]\nbet_sizes = [1, 2]").unwrap();
+        let err = err.compile().unwrap_err().to_string();
+        assert!(err.ends_with("final pick (6); with pack_size = 6, set bet_after_picks = [2, 6]"), "{err}");
         let err = Rules::from_toml("bet_sizes = [1, 2]").unwrap().compile().unwrap_err().to_string();
         assert!(err.starts_with("bet_sizes"), "{err}");
         let err = Rules::from_toml("bet_after_picks = [2, 4]").unwrap().compile().unwrap_err().to_string();
