@@ -61,7 +61,13 @@ fn step_wins(ladder: &DataFrame, diff: &str) -> Result<Vec<bool>, Error> {
 
 /// The skill ladder: each step's score difference with its interval, charted against zero
 /// (the skill depth is judged by it), and its win share in the table.
-pub(super) fn ladder_section(page: &mut Page, ladder: &DataFrame, out: &OutputDir, prefix: &str) -> Result<(), Error> {
+pub(super) fn ladder_section(
+    page: &mut Page,
+    ladder: &DataFrame,
+    out: &OutputDir,
+    prefix: &str,
+    measures: Option<&Measures>,
+) -> Result<(), Error> {
     let md = page.at(Question::Skill);
     let budget = floats(ladder, "budget")?;
     let opponent = floats(ladder, "opponent_budget")?;
@@ -71,7 +77,8 @@ pub(super) fn ladder_section(page: &mut Page, ladder: &DataFrame, out: &OutputDi
     let file = format!("{prefix}ladder.svg");
     let score = with_interval(ladder, &diff)?;
     let title = "Score of the search bot against itself at the budget before";
-    let y = format!("{} of the larger budget", diff.replace('_', " "));
+    // The difference in words per the game's own unit (a Sevens hand, not a round).
+    let y = format!("{} of the larger budget", measures.map_or_else(|| diff.replace('_', " "), Measures::pair_words));
     let mut axes = charts::Axes::new(title, "iterations per decision (step)", &y, &labels);
     axes.zero_line = true;
     let series = [charts::Series {

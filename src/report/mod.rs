@@ -280,7 +280,7 @@ const SECTIONS: [(&str, Section); 10] = [
             None => Ok(()),
         }
     }),
-    (kind::LADDER.tables[0], |f, page, t| ladder_section(page, t, f.out, f.prefix)),
+    (kind::LADDER.tables[0], |f, page, t| ladder_section(page, t, f.out, f.prefix, f.measures)),
     (kind::TRAIN.tables[0], |f, page, t| training_section(page, t, f.out, f.prefix, f.bounded)),
     (kind::EXPLOITABILITY.tables[0], |f, page, t| {
         exploitability_section(page, t, load(f.dir, "responses")?.as_ref(), f.measures)
@@ -529,19 +529,36 @@ fn html(md: &str, dir: &Path) -> Result<String, Error> {
                     }
                 }
             }
+            // Another report's notes are read on its page, where their headings have ids.
+            Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
+                let dest = match dest_url.split_once("notes.md") {
+                    Some((folder, anchor))
+                        if folder.starts_with("../")
+                            && folder.ends_with('/')
+                            && (anchor.is_empty() || anchor.starts_with('#')) =>
+                    {
+                        format!("{folder}report.html{anchor}").into()
+                    }
+                    _ => dest_url,
+                };
+                events.push(Event::Start(Tag::Link { link_type, dest_url: dest, title, id }));
+            }
             other => events.push(other),
         }
     }
     let mut body = String::new();
     pulldown_cmark::html::push_html(&mut body, events.into_iter());
-    // Anchors for the contents' links: each section heading's id as GitHub makes it.
+    // Anchors for the contents' and the notes' links: each section heading's id as GitHub
+    // makes it.
     let mut anchored = String::new();
     let mut rest = body.as_str();
-    while let Some(at) = rest.find("<h2>") {
-        let end = rest[at..].find("</h2>").map_or(rest.len(), |e| at + e);
+    let next = |rest: &str| ["<h2>", "<h3>", "<h4>"].iter().filter_map(|h| rest.find(h).map(|at| (at, &h[1..3]))).min();
+    while let Some((at, level)) = next(rest) {
+        let end = rest[at..].find(&format!("</{level}>")).map_or(rest.len(), |e| at + e);
         let text = &rest[at + 4..end];
-        let plain = text.replace("&amp;", "&").replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">");
-        let _ = write!(anchored, "{}<h2 id=\"{}\">{text}", &rest[..at], page::slug(&plain));
+        let plain =
+            strip_tags(text).replace("&amp;", "&").replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">");
+        let _ = write!(anchored, "{}<{level} id=\"{}\">{text}", &rest[..at], page::slug(&plain));
         rest = &rest[end..];
     }
     anchored.push_str(rest);
@@ -553,6 +570,21 @@ fn html(md: &str, dir: &Path) -> Result<String, Error> {
     Ok(format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title>\n<style>body{{font-family:sans-serif;max-width:84rem;margin:2rem auto;padding:0 1rem;line-height:1.4}}p,ul,ol,details,pre,h1,h2,h3,h4{{max-width:60rem}}table{{border-collapse:collapse;margin:1rem 0;display:block;max-width:100%;overflow-x:auto}}td,th{{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}}figure{{margin:1rem 0;overflow-x:auto}}pre{{background:#f4f4f4;padding:.5rem;overflow:auto}}</style></head>\n<body>\n{body}</body></html>\n"
     ))
+}
+
+/// `html` without its tags: a heading's words, for its id.
+fn strip_tags(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut inside = false;
+    for c in html.chars() {
+        match c {
+            '<' => inside = true,
+            '>' => inside = false,
+            _ if !inside => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The measures of the game a run or study played, from its metadata (its rules and
@@ -790,5 +822,12 @@ mod tests {
         // The dash's joiners stay out of a heading's id.
         let page = html("# t\n\n## Seats 1–2\n", Path::new(".")).unwrap();
         assert!(page.contains(&format!("<h2 id=\"{}\">", page::slug("Seats 1–2"))), "{page}");
+        // Lower headings have ids too, a code span's words in them; another report's notes
+        // are linked on its page, its anchor kept; other links are left as they are.
+        let md = "# t\n\n### Speed of `cfr`\n\n[a](../x/notes.md#y) [b](#speed-of-cfr) [c](notes.md) [d](../x/data/notes.md.csv)\n";
+        let page = html(md, Path::new(".")).unwrap();
+        assert!(page.contains("<h3 id=\"speed-of-cfr\">Speed of <code>cfr</code></h3>"), "{page}");
+        assert!(page.contains("href=\"../x/report.html#y\"") && page.contains("href=\"#speed-of-cfr\""), "{page}");
+        assert!(page.contains("href=\"notes.md\"") && page.contains("href=\"../x/data/notes.md.csv\""), "{page}");
     }
 }

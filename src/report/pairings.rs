@@ -147,7 +147,7 @@ pub(super) fn gather(
         };
         let file = format!("pairings-{}.svg", i + 1);
         // A chart's title is plain text, not Markdown.
-        let title = format!("{}: the first seat's strategy minus the other", label.replace('`', ""));
+        let title = format!("{}: the first-named strategy minus the other", label.replace('`', ""));
         let y = format!("difference in {words}");
         let mut axes = charts::Axes::new(&title, "", &y, &labels);
         axes.zero_line = true;
@@ -169,13 +169,13 @@ pub(super) fn gather(
             &file,
             &title,
             &format!(
-                "Each bar is one run's paired difference in {words}: the score of the strategy in its first seat minus the other's, on the same deals at every seating of the two, with its 95% interval; above zero the first seat's strategy gets more. It scores {}.",
+                "Each bar is one run's paired difference in {words}: the score of the strategy its `--seats` names first minus the other's, on the same deals at every seating of the two (the seats rotate, so this is no seat advantage), with its 95% interval; above zero the first-named strategy gets more, and a bar's colour is that strategy's (named in the table below). It scores {}.",
                 count_words(&group)
             ),
         );
         let _ = writeln!(
             md,
-            "| first seat | other | first seat's minus the other's, {words} | 95% interval | deals | run |\n|---|---|---:|---|---:|---|"
+            "| named first | other | the first-named's minus the other's, {words} | 95% interval | deals | run |\n|---|---|---:|---|---:|---|"
         );
         for p in &group {
             let _ = writeln!(
@@ -242,7 +242,7 @@ fn headline(label: &str, group: &[&Pairing]) -> String {
         if more > 0 { format!("{named} and {more} more") } else { named }
     };
     let mut text = format!(
-        "{label}: of {} runs of two strategies, the strategy in the first seat scores {}, in {} on the same deals",
+        "{label}: of {} runs of two strategies, the strategy named first scores {}, in {} on the same deals",
         group.len(),
         count_words(group),
         group[0].words
@@ -293,7 +293,7 @@ mod tests {
             [("Sevens, 4 seats", 4), ("Sevens, heads-up", 1)]
         );
         let line = headline(&groups[0].0, &groups[0].1);
-        assert!(line.contains("of 4 runs of two strategies, the strategy in the first seat scores more than the other in 1 (interval above zero), is level in 1 and is behind in 2, in chips per round"), "{line}");
+        assert!(line.contains("of 4 runs of two strategies, the strategy named first scores more than the other in 1 (interval above zero), is level in 1 and is behind in 2, in chips per round"), "{line}");
         assert!(
             line.contains(
                 "behind: `cfr` against `search` -0.7000 [-1.0000, -0.3000] and `cfr` against `exact` -0.2000 [-0.3000, -0.1000]"

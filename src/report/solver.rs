@@ -232,7 +232,7 @@ pub(super) fn exploitability_section(
                         bound(m)
                     ),
                     Some(l) => format!(
-                        "By the best responses tried, {} is {} from optimal {unit}; they gained least against {} ({}), a bound from below that does not say it is closer to optimal.{} {why}",
+                        "By the best responses tried, {} is {} from optimal {unit}; of the strategies they were shown to beat, they gained least against {} ({}), a bound from below that does not say it is closer to optimal.{} {why}",
                         names[m],
                         bound(m),
                         names[l],

@@ -1334,7 +1334,7 @@ fn several_runs_of_two_strategies_are_gathered_into_one_table() {
     let summary = &md[md.find("## Summary").unwrap()..md.find("## Contents").unwrap()];
     assert_eq!(summary.matches("- **").count(), 1, "one line for the three runs: {summary}");
     assert!(
-        summary.contains("Leduc Hold'em, heads-up: of 3 runs of two strategies, the strategy in the first seat scores more than the other in all 3 (interval above zero), in chips per hand on the same deals."),
+        summary.contains("Leduc Hold'em, heads-up: of 3 runs of two strategies, the strategy named first scores more than the other in all 3 (interval above zero), in chips per hand on the same deals."),
         "{summary}"
     );
     let start = md.find("### Head to head: Leduc Hold'em, heads-up").expect("a gathered part");
@@ -1342,7 +1342,7 @@ fn several_runs_of_two_strategies_are_gathered_into_one_table() {
     for other in ["random", "calling-station", "aggressive"] {
         assert!(
             section.contains(&format!("| cfr | {other} | ")),
-            "a row per run, the first seat's strategy first: {section}"
+            "a row per run, the first-named strategy first: {section}"
         );
     }
     let charts: Vec<String> = std::fs::read_dir(&out)
