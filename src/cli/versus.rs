@@ -210,6 +210,14 @@ pub fn versus(args: VersusArgs) -> Result<()> {
     if differs.is_empty() {
         args.batch.exec.note("A and B hold the same rules: every difference will be 0");
     }
+    // Per-unit figures of a round against a game (Seven Card Draft's mode) are of different
+    // things: said, since every score and count differs by the length of a game.
+    let (unit_a, unit_b) = (&built[0].0.measures().unit, &built[1].0.measures().unit);
+    if unit_a != unit_b {
+        super::args::warn(&format!(
+            "A's unit is a {unit_a} and B's a {unit_b}: every per-unit figure (scores, lengths, counts) compares a {unit_a} with a {unit_b}, not the rules' effect on one"
+        ));
+    }
     let work = draftsim::study::shard_work(2, shard);
     let sides = if args.until_ci {
         let cap = spec.deals;

@@ -539,7 +539,15 @@ pub fn points(path: &Path, axes: &Axes<'_>, series: &[Series]) -> Result<(), Err
 
 /// A heatmap of a square matrix of shares (row against column): blue above one half, red
 /// below, white at one half, with each cell's value written in it; NaN cells are grey.
-pub fn heatmap(path: &Path, title: &str, labels: &[String], values: &[Vec<f64>]) -> Result<(), Error> {
+/// Cells above `even` are blue, below red, fully so `span` away; a `signed` value is
+/// written with its sign (a difference), else as it is (a share).
+pub fn heatmap(
+    path: &Path,
+    title: &str,
+    labels: &[String],
+    values: &[Vec<f64>],
+    (even, span, signed): (f64, f64, bool),
+) -> Result<(), Error> {
     let err = |e: &dyn std::fmt::Display| chart_error(path, e);
     let n = labels.len();
     let cell = 90;
@@ -580,7 +588,7 @@ pub fn heatmap(path: &Path, title: &str, labels: &[String], values: &[Vec<f64>])
         if !v.is_finite() {
             return RGBColor(220, 220, 220);
         }
-        let t = ((v - 0.5) * 2.0).clamp(-1.0, 1.0);
+        let t = if span > 0.0 { ((v - even) / span).clamp(-1.0, 1.0) } else { 0.0 };
         let fade = |c: u8| (255.0 - (255.0 - c as f64) * t.abs()) as u8;
         if t >= 0.0 { RGBColor(fade(33), fade(102), fade(172)) } else { RGBColor(fade(178), fade(24), fade(43)) }
     };
@@ -592,7 +600,8 @@ pub fn heatmap(path: &Path, title: &str, labels: &[String], values: &[Vec<f64>])
             if v.is_finite() {
                 let style =
                     TextStyle::from(("sans-serif", TICK_FONT).into_font()).pos(Pos::new(HPos::Center, VPos::Center));
-                let text = Text::new(format!("{v:.3}"), (x, y), style);
+                let shown = if signed { crate::output::signed(v, 3) } else { format!("{v:.3}") };
+                let text = Text::new(shown, (x, y), style);
                 chart.draw_series(std::iter::once(text)).map_err(|e| err(&e))?;
             }
         }

@@ -133,16 +133,59 @@ pub(super) fn compare_section(
     let short: Vec<String> = names.iter().map(|n| short_name(n)).collect();
     // Short enough for the chart's width (the caption says it in full), and named by its
     // folder: a page may hold several matrices.
-    let title = format!("Win share, row against column: {name}");
-    charts::heatmap(&out.path().join(&file), &title, &short, &shares)?;
-    image(
-        md,
-        &file,
-        &title,
-        &format!(
-            "{conclusion} Win share of the row strategy against the column strategy (blue: the row wins more than half, red: less); {rounds:.0} {units} per pair.{score_note}"
-        ),
-    );
+    // A game played for its score is charted in it: the headline and dominance read it,
+    // and win shares can run against it.
+    if let Some(column) = &by_score {
+        let (d, d_lo) = (floats(matrix, column)?, floats(matrix, &format!("{column}_lo"))?);
+        let cell = |r: &String, c: &String| (0..rows.len()).find(|&i| &rows[i] == r && &cols[i] == c);
+        let diffs: Vec<Vec<f64>> = names
+            .iter()
+            .map(|r| names.iter().map(|c| cell(r, c).filter(|_| r != c).map_or(f64::NAN, |i| d[i])).collect())
+            .collect();
+        // Full colour from the upper quartile of the sizes: one far weaker strategy would
+        // otherwise pale every other cell.
+        let mut sizes: Vec<f64> = diffs.iter().flatten().filter(|v| v.is_finite()).map(|v| v.abs()).collect();
+        sizes.sort_by(f64::total_cmp);
+        let span = sizes.get(sizes.len() * 3 / 4).or(sizes.last()).copied().unwrap_or(0.0);
+        let ahead: Vec<usize> = names
+            .iter()
+            .map(|r| (0..rows.len()).filter(|&i| &rows[i] == r && &cols[i] != r && d_lo[i] > 0.0).count())
+            .collect();
+        let words = pair_words(column);
+        let best = (0..names.len()).min_by_key(|&i| std::cmp::Reverse(ahead[i]));
+        let conclusion = match best {
+            Some(t) if ahead[t] > 0 => format!(
+                "`{}` gets more than {} beyond noise (its {words} wholly above zero).",
+                names[t],
+                match ahead[t] {
+                    k if k == others => format!("all {others} others"),
+                    k => format!("{k} of the {others} others"),
+                }
+            ),
+            _ => format!("No strategy gets more than any other beyond noise (a {words} wholly above zero)."),
+        };
+        let title = format!("{}, row minus column: {name}", capitalised(&words));
+        charts::heatmap(&out.path().join(&file), &title, &short, &diffs, (0.0, span, true))?;
+        image(
+            md,
+            &file,
+            &title,
+            &format!(
+                "{conclusion} The {words} of the row strategy against the column strategy, on the same deals (blue: the row gets more, red: less; the tables above give the intervals); {rounds:.0} {units} per pair.{score_note}"
+            ),
+        );
+    } else {
+        let title = format!("Win share, row against column: {name}");
+        charts::heatmap(&out.path().join(&file), &title, &short, &shares, (0.5, 0.5, false))?;
+        image(
+            md,
+            &file,
+            &title,
+            &format!(
+                "{conclusion} Win share of the row strategy against the column strategy (blue: the row wins more than half, red: less); {rounds:.0} {units} per pair.{score_note}"
+            ),
+        );
+    }
     if let Some(ratings) = load(dir, "ratings")? {
         let strategies = texts(&ratings, "strategy")?;
         let file = format!("{prefix}ratings.svg");

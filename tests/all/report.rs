@@ -1225,19 +1225,25 @@ fn chart_captions_say_what_the_chart_shows() {
     let compare = compare_three(&dir);
     let md = std::fs::read_to_string(report(&dir.join("compare-page"), &[&compare]).join("report.md")).unwrap();
     let matrix = common::csv_rows(&compare.join("matrix.csv"));
+    // Seven Card Draft is played for chips: the matrix charted is the chips one.
     let beats = |s: &str| {
-        matrix.iter().filter(|r| r["strategy"] == s && r["opponent"] != s && f(r, "win_share_lo") > 0.5).count()
+        (matrix.iter())
+            .filter(|r| r["strategy"] == s && r["opponent"] != s && f(r, "chips_diff_per_round_lo") > 0.0)
+            .count()
     };
     let best = ["greedy", "tight", "random"].into_iter().max_by_key(|s| (beats(s), std::cmp::Reverse(*s))).unwrap();
     let said = caption(&md, "1-matrix.svg");
     let told = match beats(best) {
-        0 => "No strategy wins more than half against any other beyond noise".to_string(),
-        2 => format!("`{best}` wins more than half beyond noise (its interval wholly above 0.5) against all 2 others"),
+        0 => "No strategy gets more than any other beyond noise".to_string(),
+        2 => format!("`{best}` gets more than all 2 others beyond noise (its chips diff per round wholly above zero)."),
         k => format!(
-            "`{best}` wins more than half beyond noise (its interval wholly above 0.5) against {k} of the 2 others"
+            "`{best}` gets more than {k} of the 2 others beyond noise (its chips diff per round wholly above zero)."
         ),
     };
     assert!(said.starts_with(&told), "{told}: {said}");
+    assert!(said.contains("The chips diff per round of the row strategy against the column strategy"), "{said}");
+    let svg = std::fs::read_to_string(dir.join("compare-page").join("report").join("1-matrix.svg")).unwrap();
+    assert!(svg.contains("Chips diff per round, row minus column"), "the chips chart");
     // The table a pair played at is said beside the matrix, as study.json records it.
     let study: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(compare.join("study.json")).unwrap()).unwrap();

@@ -294,6 +294,11 @@ fn sharded_versus_merges_into_the_whole_and_bad_input_is_refused() {
     assert!(stderr(&o).contains("lead_changes, drama"), "{}", stderr(&o));
     let o = draftsim(&["versus", "defaults", &b, "--min-effect", "nonesuch=0.1"]);
     assert!(!stderr(&o).contains("lead_changes"), "{}", stderr(&o));
+    // A round against a game compares units of different lengths: said.
+    let short = game("short.toml", "mode = \"game\"\nmax_rounds_per_game = 2\n");
+    let o = draftsim(&["versus", "defaults", &short, "--rounds", "96", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("A's unit is a round and B's a game: every per-unit figure"), "{}", stderr(&o));
 }
 
 #[test]
