@@ -135,8 +135,8 @@ pub enum Error {
     /// A seat played outside the process (an external bot) failed past its limit.
     #[error("{0}")]
     Outside(String),
-    /// The run was interrupted (Ctrl-C) before it finished; nothing was written.
-    #[error("interrupted: nothing was written")]
+    /// The run was interrupted (Ctrl-C) before it finished; no results were written.
+    #[error("interrupted: no results were written")]
     Interrupted,
     /// Writing or reading a table failed.
     #[error("table {name}: {message}")]

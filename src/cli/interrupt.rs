@@ -44,7 +44,7 @@ pub fn catch() {
                 let _ = std::fs::remove_dir_all(staging);
             }
             draftsim::outside::process::stop_all();
-            to_stderr!("draftsim: interrupted twice: stopped at once; nothing was written");
+            to_stderr!("draftsim: interrupted twice: stopped at once; no results were written");
             std::process::exit(130);
         }
     });

@@ -399,7 +399,7 @@ const ELSEWHERE: &[(&str, &[&str], &str)] = &[
     ),
     (
         "replay",
-        &["--rounds"],
+        &["--rounds", "--units"],
         "replay tells one unit of a run: name it with --round N (the run's --rounds is not needed)",
     ),
     (
@@ -417,9 +417,11 @@ fn elsewhere(e: &clap::Error) -> Option<String> {
     }
     let Some(ContextValue::String(given)) = e.get(ContextKind::InvalidArg) else { return None };
     let flag = given.split('=').next().unwrap_or(given);
+    // The first word that is no flag names the command: draftsim takes no option before it
+    // that takes a value.
     let command = std::env::args().skip(1).find(|a| !a.starts_with('-'))?;
     let (_, _, fix) = ELSEWHERE.iter().find(|(c, flags, _)| *c == command && flags.contains(&flag))?;
-    Some(format!("error: {command} takes no {flag}: {fix}"))
+    Some(format!("error: {command} takes no {flag}: {fix}; see `draftsim {command} --help`"))
 }
 
 /// Clap's rendered error as one line: the message, any tips, and the command whose help

@@ -249,7 +249,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
         None => Ok(()),
     };
     let Some(tally) = tally else {
-        // Stopped by a signal, the command's own last line says nothing was written.
+        // Stopped by a signal, the command's own last line says no results were written.
         if out.is_some() && !stopped {
             to_stderr!("draftsim: no {unit} finished: nothing to write");
         }

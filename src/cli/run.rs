@@ -187,6 +187,16 @@ pub fn run(args: RunArgs) -> Result<()> {
         && let Some(t) = tables.iter_mut().find(|t| t.name == "health")
     {
         *t = draftsim::output::health_table(&tally, &lineup.strategies, game.measures(), Some(band));
+        if tally.rounds > 0 && tally.health.share_between(band.0, band.1).is_none() {
+            super::args::warn(&format!(
+                "--ideal-length {}..{}: some {} ran past the {} decisions a length is kept up to, so the share inside is not known and ideal_length is left out; give a MAX below {}",
+                band.0,
+                band.1,
+                game.measures().units(),
+                draftsim::sim::LENGTH_BINS - 2,
+                draftsim::sim::LENGTH_BINS - 1
+            ));
+        }
     }
     print_summary(&tables, &tally, game.measures());
     if let Some(dir) = out {

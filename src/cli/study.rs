@@ -74,6 +74,12 @@ pub(super) fn write_study(
             kv.push((key.into(), v));
         }
     }
+    // A comparison seats its strategies a pair at a time: they are its bots.
+    if !kv.iter().any(|(k, _)| k == "bots")
+        && let Some(strategies) = field("strategies")
+    {
+        kv.push(("bots".into(), strategies));
+    }
     kv.push(("study_json".into(), meta.to_string()));
     for t in tables {
         dir.write_table(t, format, &kv)?;

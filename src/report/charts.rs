@@ -537,10 +537,9 @@ pub fn points(path: &Path, axes: &Axes<'_>, series: &[Series]) -> Result<(), Err
     })
 }
 
-/// A heatmap of a square matrix of shares (row against column): blue above one half, red
-/// below, white at one half, with each cell's value written in it; NaN cells are grey.
-/// Cells above `even` are blue, below red, fully so `span` away; a `signed` value is
-/// written with its sign (a difference), else as it is (a share).
+/// A heatmap of a square matrix (row against column), each cell's value written in it:
+/// above `even` blue, below red, white at it, fully coloured `span` away; NaN cells are
+/// grey. A `signed` value is written with its sign (a difference), else as it is (a share).
 pub fn heatmap(
     path: &Path,
     title: &str,

@@ -136,7 +136,18 @@ pub(super) fn compare_section(
     // A game played for its score is charted in it: the headline and dominance read it,
     // and win shares can run against it.
     if let Some(column) = &by_score {
-        let (d, d_lo) = (floats(matrix, column)?, floats(matrix, &format!("{column}_lo"))?);
+        let (d, d_lo, d_hi) = (
+            floats(matrix, column)?,
+            floats(matrix, &format!("{column}_lo"))?,
+            floats(matrix, &format!("{column}_hi"))?,
+        );
+        // Beyond noise as dominance judges it (a table written before it kept its deal
+        // groups: by the lower bound alone).
+        let groups = if has(matrix, "deal_groups") { floats(matrix, "deal_groups")? } else { Vec::new() };
+        let above = |i: usize| {
+            let e = crate::stats::Estimate { mean: d[i], lo: d_lo[i], hi: d_hi[i] };
+            crate::study::versus::decides_above(&e, 0.0, groups.get(i).map_or(u64::MAX, |&g| g as u64))
+        };
         let cell = |r: &String, c: &String| (0..rows.len()).find(|&i| &rows[i] == r && &cols[i] == c);
         let diffs: Vec<Vec<f64>> = names
             .iter()
@@ -149,19 +160,18 @@ pub(super) fn compare_section(
         let span = sizes.get(sizes.len() * 3 / 4).or(sizes.last()).copied().unwrap_or(0.0);
         let ahead: Vec<usize> = names
             .iter()
-            .map(|r| (0..rows.len()).filter(|&i| &rows[i] == r && &cols[i] != r && d_lo[i] > 0.0).count())
+            .map(|r| (0..rows.len()).filter(|&i| &rows[i] == r && &cols[i] != r && above(i)).count())
             .collect();
         let words = pair_words(column);
         let best = (0..names.len()).min_by_key(|&i| std::cmp::Reverse(ahead[i]));
         let conclusion = match best {
-            Some(t) if ahead[t] > 0 => format!(
-                "`{}` gets more than {} beyond noise (its {words} wholly above zero).",
-                names[t],
-                match ahead[t] {
-                    k if k == others => format!("all {others} others"),
-                    k => format!("{k} of the {others} others"),
-                }
-            ),
+            Some(t) if ahead[t] > 0 => {
+                format!(
+                    "`{}` gets more than {} beyond noise (its {words} wholly above zero).",
+                    names[t],
+                    against(ahead[t])
+                )
+            }
             _ => format!("No strategy gets more than any other beyond noise (a {words} wholly above zero)."),
         };
         let title = format!("{}, row minus column: {name}", capitalised(&words));
@@ -206,6 +216,19 @@ pub(super) fn compare_section(
             ),
         );
         let mut support = Vec::new();
+        // Whether some pair is told apart in neither direction, in what the meta-game is
+        // paid in.
+        let (column, even) = by_score.as_ref().map_or(("win_share", 0.5), |c| (c.as_str(), 0.0));
+        let paid = with_interval(matrix, column)?;
+        let groups = if has(matrix, "deal_groups") { floats(matrix, "deal_groups")? } else { Vec::new() };
+        let edges: Vec<_> = (0..rows.len())
+            .map(|i| {
+                let at = |n: &String| names.iter().position(|x| x == n).unwrap_or(0);
+                let e = crate::stats::Estimate { mean: paid.mean[i], lo: paid.lo[i], hi: paid.hi[i] };
+                ((at(&rows[i]), at(&cols[i])), e, groups.get(i).map_or(u64::MAX, |&g| g as u64))
+            })
+            .collect();
+        let noisy = crate::study::compare::some_pair_undecided(&edges, even);
         if let Some(eq) = load(dir, "equilibrium")? {
             let (names, weights) = (texts(&eq, "strategy")?, floats(&eq, "weight")?);
             let exploit = floats(&eq, "exploitability")?;
@@ -228,7 +251,7 @@ pub(super) fn compare_section(
                     names[i],
                     gain(exploit[i])
                 )),
-                if dominated { "" } else { crate::study::compare::NOISY_EQUILIBRIUM }
+                if dominated || !noisy { "" } else { crate::study::compare::NOISY_EQUILIBRIUM }
             );
         }
         let dominant = floats(&ratings, "dominant")?;
@@ -252,7 +275,7 @@ pub(super) fn compare_section(
                     None => "no strategy surely beats every other".to_string(),
                 },
                 if support.is_empty() { "nothing".to_string() } else { support.join(", ") },
-                if dominates.is_none() && !support.is_empty() {
+                if dominates.is_none() && noisy && !support.is_empty() {
                     " on the mean payoffs, which more rounds may change"
                 } else {
                     ""

@@ -49,12 +49,26 @@ pub(super) fn depth_by_score(ladder: &DataFrame) -> Result<(usize, String), Erro
 /// Whether each step wins the score as evidence ([`crate::study::versus::decides_above`]);
 /// a table written before it kept its deal groups is judged by the lower bound alone.
 fn step_wins(ladder: &DataFrame, diff: &str) -> Result<Vec<bool>, Error> {
+    step_flags(ladder, diff, &|e, g| crate::study::versus::decides_above(e, 0.0, g))
+}
+
+/// Whether each step loses the score as evidence ([`crate::study::ladder::decides_below`]).
+fn step_losses(ladder: &DataFrame, diff: &str) -> Result<Vec<bool>, Error> {
+    step_flags(ladder, diff, &crate::study::ladder::decides_below)
+}
+
+/// `judge` of each step's score difference and deal groups.
+fn step_flags(
+    ladder: &DataFrame,
+    diff: &str,
+    judge: &dyn Fn(&crate::stats::Estimate, u64) -> bool,
+) -> Result<Vec<bool>, Error> {
     let score = with_interval(ladder, diff)?;
     let groups = if ladder.column("deal_groups").is_ok() { floats(ladder, "deal_groups")? } else { Vec::new() };
     Ok((0..score.lo.len())
         .map(|i| {
             let e = crate::stats::Estimate { mean: score.mean[i], lo: score.lo[i], hi: score.hi[i] };
-            crate::study::versus::decides_above(&e, 0.0, groups.get(i).map_or(u64::MAX, |&g| g as u64))
+            judge(&e, groups.get(i).map_or(u64::MAX, |&g| g as u64))
         })
         .collect())
 }
@@ -90,7 +104,7 @@ pub(super) fn ladder_section(
     charts::lines(&out.path().join(&file), &axes, &series)?;
     let pairs: Vec<(f64, f64)> = budget.iter().zip(&opponent).map(|(&b, &o)| (b, o)).collect();
     let again = crate::study::ladder::winning_again(&pairs, &step_wins(ladder, &diff)?, depth);
-    let lost = crate::study::ladder::losing_after(&pairs, &score.hi, depth);
+    let lost = crate::study::ladder::losing_after(&pairs, &step_losses(ladder, &diff)?, depth);
     let sentence = match depth {
         0 => "The first step up does not win the score reliably: at these budgets more search does not pay, so skill (as search measures it) hardly matters in this variant.".to_string(),
         d if d == budget.len() => format!("Every one of the {d} steps still wins (skill depth {d}): skill keeps paying at every budget tried; try larger budgets to see where it stops."),

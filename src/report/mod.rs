@@ -552,13 +552,19 @@ fn html(md: &str, dir: &Path) -> Result<String, Error> {
     // makes it.
     let mut anchored = String::new();
     let mut rest = body.as_str();
+    // A heading's slug seen before takes "-1", "-2", ... as GitHub's does: ids stay unique.
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let next = |rest: &str| ["<h2>", "<h3>", "<h4>"].iter().filter_map(|h| rest.find(h).map(|at| (at, &h[1..3]))).min();
     while let Some((at, level)) = next(rest) {
         let end = rest[at..].find(&format!("</{level}>")).map_or(rest.len(), |e| at + e);
         let text = &rest[at + 4..end];
         let plain =
             strip_tags(text).replace("&amp;", "&").replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">");
-        let _ = write!(anchored, "{}<{level} id=\"{}\">{text}", &rest[..at], page::slug(&plain));
+        let slug = page::slug(&plain);
+        let count = seen.entry(slug.clone()).or_insert(0);
+        let id = if *count == 0 { slug } else { format!("{slug}-{count}") };
+        *count += 1;
+        let _ = write!(anchored, "{}<{level} id=\"{id}\">{text}", &rest[..at]);
         rest = &rest[end..];
     }
     anchored.push_str(rest);
@@ -827,6 +833,10 @@ mod tests {
         let md = "# t\n\n### Speed of `cfr`\n\n[a](../x/notes.md#y) [b](#speed-of-cfr) [c](notes.md) [d](../x/data/notes.md.csv)\n";
         let page = html(md, Path::new(".")).unwrap();
         assert!(page.contains("<h3 id=\"speed-of-cfr\">Speed of <code>cfr</code></h3>"), "{page}");
+        let twice = html("# t\n\n## Findings\n\n### Findings\n\n#### Findings\n", Path::new(".")).unwrap();
+        for id in ["\"findings\"", "\"findings-1\"", "\"findings-2\""] {
+            assert_eq!(twice.matches(&format!("id={id}")).count(), 1, "{twice}");
+        }
         assert!(page.contains("href=\"../x/report.html#y\"") && page.contains("href=\"#speed-of-cfr\""), "{page}");
         assert!(page.contains("href=\"notes.md\"") && page.contains("href=\"../x/data/notes.md.csv\""), "{page}");
     }

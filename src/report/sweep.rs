@@ -114,9 +114,7 @@ fn best_by_value(series: &[charts::Series], labels: &[String], main_key: &str, s
         }
     }
     if series.len() >= 2 && !unclear.is_empty() {
-        let none = format!(
-            "no strategy leads clear of the next: the highest {score_words} lies inside another's 95% interval"
-        );
+        let none = "no strategy leads clear of the next (the leader's 95% interval overlaps another's)".to_string();
         if leaders.is_empty() {
             return format!("At every value of `{main_key}` {none}. ");
         }
@@ -678,7 +676,7 @@ mod tests {
         };
         assert_eq!(
             said(0.05),
-            "The highest points per game: `search` at tableau; at blind no strategy leads clear of the next: the highest points per game lies inside another's 95% interval. "
+            "The highest points per game: `search` at tableau; at blind no strategy leads clear of the next (the leader's 95% interval overlaps another's). "
         );
         assert_eq!(
             said(0.01),

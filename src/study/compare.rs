@@ -49,10 +49,20 @@ pub struct Matchup {
     pub groups: u64,
 }
 
-/// Said of an equilibrium where no strategy dominates: it is solved on the mean payoffs,
-/// and some of them are not told from even.
+/// Said of an equilibrium where no strategy dominates and some pair is not told apart
+/// either way: it is solved on mean payoffs some of which may be noise.
 pub const NOISY_EQUILIBRIUM: &str =
-    " It is solved on the mean payoffs, and no strategy beats every other beyond noise: more rounds may change it.";
+    " It is solved on the mean payoffs, some of which are not told from even: more rounds may change it.";
+
+/// Whether some pair's edge (mean, lo, hi over its deal groups, one row per ordered pair
+/// `(row, column)`) is told from `even` in neither direction.
+pub fn some_pair_undecided(edges: &[((usize, usize), Estimate, u64)], even: f64) -> bool {
+    let decided = |e: &Estimate, g: u64| {
+        super::versus::decides_above(e, even, g)
+            || super::versus::decides_above(&Estimate { mean: -e.mean, lo: -e.hi, hi: -e.lo }, -even, g)
+    };
+    edges.iter().any(|&((r, c), e, g)| r != c && !decided(&e, g))
+}
 
 /// The comparison's result.
 #[derive(Clone, Debug)]
@@ -682,6 +692,7 @@ impl Comparison {
             .with(&self.pair_column, Values::Float(m.iter().map(|x| x.chips_diff.mean).collect()))
             .with(&format!("{}_lo", self.pair_column), Values::Float(m.iter().map(|x| x.chips_diff.lo).collect()))
             .with(&format!("{}_hi", self.pair_column), Values::Float(m.iter().map(|x| x.chips_diff.hi).collect()))
+            .with("deal_groups", Values::Int(m.iter().map(|x| x.groups as i64).collect()))
     }
 
     /// The `ratings` table: one row per strategy.
@@ -719,8 +730,17 @@ impl Comparison {
             self.meta_game(),
             parts.join(", "),
             e.mixture_exploitability.max(0.0),
-            if self.dominant.is_none() { NOISY_EQUILIBRIUM } else { "" }
+            if self.dominant.is_none() && self.rests_on_noise() { NOISY_EQUILIBRIUM } else { "" }
         )
+    }
+
+    /// Whether some pair's edge, as the meta-game is paid, is told from even in neither
+    /// direction.
+    pub fn rests_on_noise(&self) -> bool {
+        let edges: Vec<_> = (self.matchups.iter())
+            .map(|m| ((m.strategy, m.opponent), if self.by_score { m.chips_diff } else { m.win_share }, m.groups))
+            .collect();
+        some_pair_undecided(&edges, if self.by_score { 0.0 } else { 0.5 })
     }
 
     /// The meta-game in words: "game paid in" the score difference (e.g. "chips diff per
@@ -912,5 +932,24 @@ mod tests {
         let half = stats::t_quantile_975(399) * (0.025f64 * 400.0 / 399.0 / 400.0).sqrt();
         assert_eq!(e.mean, 0.5);
         assert!((e.half_width() - half).abs() < 1e-12, "{e:?} against {half}");
+    }
+
+    /// A cycle whose every pair is decided rests on no noise, however many rounds; a pair
+    /// told apart in neither direction, or alike over a few groups, does.
+    #[test]
+    fn an_equilibrium_rests_on_noise_only_where_a_pair_is_undecided() {
+        let e = |mean: f64, half: f64| Estimate { mean, lo: mean - half, hi: mean + half };
+        let both = |r: usize, c: usize, edge: Estimate, g: u64| {
+            [((r, c), edge, g), ((c, r), Estimate { mean: -edge.mean, lo: -edge.hi, hi: -edge.lo }, g)]
+        };
+        let cycle: Vec<_> =
+            [both(0, 1, e(0.3, 0.1), 100), both(1, 2, e(0.3, 0.1), 100), both(2, 0, e(0.3, 0.1), 100)].concat();
+        assert!(!some_pair_undecided(&cycle, 0.0));
+        let mut level = cycle.clone();
+        level.extend(both(0, 3, e(0.05, 0.1), 100));
+        assert!(some_pair_undecided(&level, 0.0));
+        let mut alike = cycle;
+        alike.extend(both(0, 3, e(0.5, 0.0), 2));
+        assert!(some_pair_undecided(&alike, 0.0));
     }
 }

@@ -65,10 +65,7 @@ pub struct Ladder {
 /// or `None` where there are none: the depth counts only the run from the first step, and a
 /// curve that dips and rises again is not one that flattens.
 pub fn winning_again(budgets: &[(f64, f64)], wins: &[bool], depth: usize) -> Option<String> {
-    let again: Vec<String> = (depth + 1..budgets.len().min(wins.len()))
-        .filter(|&i| wins[i])
-        .map(|i| format!("{:.0} v {:.0}", budgets[i].0, budgets[i].1))
-        .collect();
+    let again = named_steps(budgets, wins, depth + 1);
     (!again.is_empty()).then(|| {
         format!(
             "a later step wins again ({}): the depth counts only the unbroken run from the first step, so skill may pay again at larger budgets",
@@ -78,19 +75,29 @@ pub fn winning_again(budgets: &[(f64, f64)], wins: &[bool], depth: usize) -> Opt
 }
 
 /// The steps from the first the skill depth's run left out whose larger budget loses the
-/// score (upper bound below zero), named as "B v A", or `None`: such a curve does not
-/// flatten, it turns down.
-pub fn losing_after(budgets: &[(f64, f64)], score_hi: &[f64], depth: usize) -> Option<String> {
-    let lost: Vec<String> = (depth..budgets.len().min(score_hi.len()))
-        .filter(|&i| score_hi[i] < 0.0)
-        .map(|i| format!("{:.0} v {:.0}", budgets[i].0, budgets[i].1))
-        .collect();
+/// score (`losses`: each step's score below zero as evidence, see [`decides_above`]),
+/// named as "B v A", or `None`: such a curve does not flatten, it turns down.
+pub fn losing_after(budgets: &[(f64, f64)], losses: &[bool], depth: usize) -> Option<String> {
+    let lost = named_steps(budgets, losses, depth);
     (!lost.is_empty()).then(|| {
         format!(
             "the larger budget loses the score at {} (upper bound below 0): there more search plays worse",
             lost.join(", ")
         )
     })
+}
+
+/// The steps from `from` on whose flag is set, each as "B v A".
+fn named_steps(budgets: &[(f64, f64)], flags: &[bool], from: usize) -> Vec<String> {
+    (from..budgets.len().min(flags.len()))
+        .filter(|&i| flags[i])
+        .map(|i| format!("{:.0} v {:.0}", budgets[i].0, budgets[i].1))
+        .collect()
+}
+
+/// Whether a score difference is below zero as evidence (its negation above zero).
+pub fn decides_below(e: &Estimate, groups: u64) -> bool {
+    decides_above(&Estimate { mean: -e.mean, lo: -e.hi, hi: -e.lo }, 0.0, groups)
 }
 
 /// The seat name of the search bot at this budget: the game's preset searching every move
@@ -277,16 +284,16 @@ impl Ladder {
         };
         let pairs: Vec<(f64, f64)> = self.steps.iter().map(|s| (f64::from(s.budget), f64::from(s.opponent))).collect();
         let wins: Vec<bool> = self.steps.iter().map(|s| decides_above(&s.score_diff, 0.0, s.groups)).collect();
-        let hi: Vec<f64> = self.steps.iter().map(|s| s.score_diff.hi).collect();
-        let judged = match (winning_again(&pairs, &wins, self.skill_depth), losing_after(&pairs, &hi, self.skill_depth))
-        {
-            (Some(again), Some(lost)) => format!("{judged}; {again}; {lost}"),
-            (Some(words), None) | (None, Some(words)) => format!("{judged}; {words}"),
-            (None, None) if self.skill_depth > 0 && self.skill_depth < self.steps.len() => {
-                format!("{judged}: the curve flattens")
-            }
-            (None, None) => judged,
-        };
+        let losses: Vec<bool> = self.steps.iter().map(|s| decides_below(&s.score_diff, s.groups)).collect();
+        let judged =
+            match (winning_again(&pairs, &wins, self.skill_depth), losing_after(&pairs, &losses, self.skill_depth)) {
+                (Some(again), Some(lost)) => format!("{judged}; {again}; {lost}"),
+                (Some(words), None) | (None, Some(words)) => format!("{judged}; {words}"),
+                (None, None) if self.skill_depth > 0 && self.skill_depth < self.steps.len() => {
+                    format!("{judged}: the curve flattens")
+                }
+                (None, None) => judged,
+            };
         format!("{judged}; judged by units won alone, {} of {}", self.skill_depth_by_wins, self.steps.len())
     }
 }
@@ -325,6 +332,20 @@ mod tests {
         let flat = Ladder { steps, skill_depth: 1, skill_depth_by_wins: 0, pair_column: "chips_diff".into() };
         assert!(flat.summary().contains("then a step does not: the curve flattens"), "{}", flat.summary());
         // A step whose larger budget surely loses turns the curve down: not "flattens".
+        let alike_loss = Ladder {
+            steps: vec![
+                step(4, 0.05),
+                LadderStep { score_diff: Estimate { mean: -0.5, lo: -0.5, hi: -0.5 }, groups: 4, ..step(16, -0.5) },
+            ],
+            skill_depth: 1,
+            skill_depth_by_wins: 0,
+            pair_column: "chips_diff".into(),
+        };
+        assert!(
+            alike_loss.summary().contains("the curve flattens"),
+            "a loss alike on four groups decides nothing: {}",
+            alike_loss.summary()
+        );
         let steps = vec![step(4, 0.05), step(16, -0.5)];
         let down = Ladder { steps, skill_depth: 1, skill_depth_by_wins: 0, pair_column: "chips_diff".into() };
         let said = down.summary();

@@ -729,7 +729,7 @@ pub fn sensitivity_table(rows: &[Effect]) -> Table {
         .with("p_holm", float(&|r| r.p_holm))
         .with("significant", Values::Bool(rows.iter().map(|r| r.p_holm < 0.05).collect()))
         .with("exercised", Values::Bool(rows.iter().map(|r| r.exercised).collect()))
-        .with("groups", Values::Int(rows.iter().map(|r| r.groups as i64).collect()))
+        .with("deal_groups", Values::Int(rows.iter().map(|r| r.groups as i64).collect()))
 }
 
 /// The `sensitivity_refused` table: deviations the game refused, and why.

@@ -703,7 +703,7 @@ fn one_deal_studies_are_refused_and_merge_names_a_folder_that_is_no_shard() {
 }
 
 /// `play` stopped by Ctrl-C after a unit finished keeps the units finished and says so,
-/// without also saying that nothing was written.
+/// without also saying that no results were written.
 #[test]
 fn play_stopped_after_a_unit_keeps_its_tables_and_says_so() {
     let dir = scratch(FILE, "play-stopped");
@@ -721,6 +721,6 @@ fn play_stopped_after_a_unit_keeps_its_tables_and_says_so() {
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     assert!(stderr(&o).contains("tables written to"), "{}", stderr(&o));
     assert!(stderr(&o).contains("the tables written hold what was finished"), "{}", stderr(&o));
-    assert!(!stderr(&o).contains("nothing was written"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("no results were written"), "{}", stderr(&o));
     assert!(out.join("summary.csv").exists());
 }

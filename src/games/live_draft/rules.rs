@@ -191,11 +191,11 @@ impl GameRules for Rules {
         self.players
     }
 
-    /// Checks the rules.
     fn resolved(&self) -> Self {
         Self { first_player_draws: Some(self.first_player_draws()), ..self.clone() }
     }
 
+    /// Checks the rules.
     fn check(&self) -> Result<(), InputError> {
         let bad = |text: String| Err(InputError::new(text));
         if !(2..=4).contains(&self.players) {

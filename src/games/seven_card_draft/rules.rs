@@ -285,6 +285,11 @@ impl Rules {
                 "face_up_picks" => (&fitted.face_up_picks, None),
                 _ => (&fitted.bet_after_picks, Some(&fitted.bet_sizes).filter(|s| **s != self.bet_sizes)),
             };
+            // Nothing to offer where bringing the picks along changes nothing (no rounds).
+            let given = if key == "face_up_picks" { &self.face_up_picks } else { &self.bet_after_picks };
+            if picks == given {
+                return String::new();
+            }
             let list = |v: &[String]| format!("[{}]", v.join(", "));
             let picks: Vec<String> = picks.iter().map(usize::to_string).collect();
             let sizes = sizes.map_or(String::new(), |s| {
@@ -515,6 +520,8 @@ mod tests {
         let err = Rules::from_toml("pack_size = 6\nbet_after_picks = [2, 4]\nbet_sizes = [1, 2]").unwrap();
         let err = err.compile().unwrap_err().to_string();
         assert!(err.ends_with("final pick (6); with pack_size = 6, set bet_after_picks = [2, 6]"), "{err}");
+        let err = Rules::from_toml("bet_after_picks = []\nbet_sizes = []").unwrap().compile().unwrap_err().to_string();
+        assert_eq!(err, "bet_after_picks: the last betting round must follow the final pick (7)");
         let err = Rules::from_toml("bet_sizes = [1, 2]").unwrap().compile().unwrap_err().to_string();
         assert!(err.starts_with("bet_sizes"), "{err}");
         let err = Rules::from_toml("bet_after_picks = [2, 4]").unwrap().compile().unwrap_err().to_string();
