@@ -49,6 +49,15 @@ pub struct Matchup {
     pub groups: u64,
 }
 
+impl Matchup {
+    /// The row's edge in what the meta-game is paid in, with its even value: the score
+    /// difference (even at 0) where the game is played for its score, else the win share
+    /// (even at one half).
+    pub fn paid(&self, by_score: bool) -> (Estimate, f64) {
+        if by_score { (self.chips_diff, 0.0) } else { (self.win_share, 0.5) }
+    }
+}
+
 /// Said of an equilibrium where no strategy dominates and some pair is not told apart
 /// either way: it is solved on mean payoffs some of which may be noise.
 pub const NOISY_EQUILIBRIUM: &str =
@@ -302,18 +311,17 @@ pub fn compare_from_pairs(spec: &CompareSpec, pairs: Vec<PairResult>) -> Result<
     let ratings = bradley_terry_with_intervals(k, &matchups, spec.seed);
     // What a unit is played for: in a game of chips the hand's winner may lose on the bets
     // (a calling station wins half of Kuhn's hands and loses chips to every sound player).
-    let edge = |m: &Matchup| if by_score { (m.chips_diff, 0.0) } else { (m.win_share, 0.5) };
     // An edge of no width over a few deal groups decides nothing (as in the ladder).
     let dominant = (0..k).find(|&i| {
         matchups.iter().filter(|m| m.strategy == i).all(|m| {
-            let (e, floor) = edge(m);
-            super::versus::decides_above(&e, floor, m.groups)
+            let (e, even) = m.paid(by_score);
+            super::versus::decides_above(&e, even, m.groups)
         })
     });
     let mut payoff = vec![vec![0.0; k]; k];
     for m in &matchups {
-        let (e, floor) = edge(m);
-        payoff[m.strategy][m.opponent] = e.mean - floor;
+        let (e, even) = m.paid(by_score);
+        payoff[m.strategy][m.opponent] = e.mean - even;
     }
     let equilibrium = equilibrium::solve(&payoff)?;
     Ok(Comparison {
@@ -737,9 +745,8 @@ impl Comparison {
     /// Whether some pair's edge, as the meta-game is paid, is told from even in neither
     /// direction.
     pub fn rests_on_noise(&self) -> bool {
-        let edges: Vec<_> = (self.matchups.iter())
-            .map(|m| ((m.strategy, m.opponent), if self.by_score { m.chips_diff } else { m.win_share }, m.groups))
-            .collect();
+        let edges: Vec<_> =
+            self.matchups.iter().map(|m| ((m.strategy, m.opponent), m.paid(self.by_score).0, m.groups)).collect();
         some_pair_undecided(&edges, if self.by_score { 0.0 } else { 0.5 })
     }
 
