@@ -46,23 +46,23 @@ for opp in tight greedy hate loose-aggressive wild-hunter late-folder calibrated
   bluffer random; do
   if [ "$opp" = search ]; then rounds=4000; else rounds=40000; fi
   draftsim run --game seven-card-draft --seats "cfr,$opp,cfr,$opp" --rounds "$rounds" --quiet \
-    --out "$D/scd-abab-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
+    --out "$D/scd-abab-$(echo "$opp" | tr -c 'a-z0-9\n' - | sed 's/-*$//')" --force > /dev/null
 done
 # The search's bets alone (its trades tight's) and its trades alone (its bets tight's) too.
 for opp in tight exact greedy no-trade 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' search 'search{searches=bets}' \
   'search{searches=others}' bluffer random; do
   draftsim run --game sevens --seats "cfr,$opp,cfr,$opp" --rounds 20000 --quiet \
-    --out "$D/sevens-abab-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
+    --out "$D/sevens-abab-$(echo "$opp" | tr -c 'a-z0-9\n' - | sed 's/-*$//')" --force > /dev/null
 done
 # The search bot at four seats, A, B, A, B, against the presets that reports/search-bot
 # does not seat it with (its figures against the others are there).
 for opp in calibrated wild-hunter 'bluffer{bet.p=1}' 'bluffer{bet.p=0}'; do
   draftsim run --game seven-card-draft --seats "search,$opp,search,$opp" --rounds 4000 --quiet \
-    --out "$D/scd-abab-search-vs-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
+    --out "$D/scd-abab-search-vs-$(echo "$opp" | tr -c 'a-z0-9\n' - | sed 's/-*$//')" --force > /dev/null
 done
 for opp in 'bluffer{bet.p=1}' 'bluffer{bet.p=0}'; do
   draftsim run --game sevens --seats "search,$opp,search,$opp" --rounds 20000 --quiet \
-    --out "$D/sevens-abab-search-vs-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
+    --out "$D/sevens-abab-search-vs-$(echo "$opp" | tr -c 'a-z0-9\n' - | sed 's/-*$//')" --force > /dev/null
 done
 # The trained bets with searched trades (the search's rollouts and other seats by cfr)
 # against the search bot.
@@ -74,23 +74,23 @@ for opp in late-folder cfr hate greedy tight calibrated loose-aggressive bluffer
   'bluffer{bet.p=0}' search random; do
   case "$opp" in late-folder|cfr) rounds=8016 ;; random) rounds=2004 ;; *) rounds=4008 ;; esac
   draftsim run --game seven-card-draft --seats "cfr-search,$opp,cfr-search,$opp" --rounds "$rounds" --quiet \
-    --out "$D/scd-abab-cfr-search-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
+    --out "$D/scd-abab-cfr-search-$(echo "$opp" | tr -c 'a-z0-9\n' - | sed 's/-*$//')" --force > /dev/null
 done
 # The trained policy with searched picks heads-up against each preset and the policy alone.
 for opp in tight hate greedy wild-hunter loose-aggressive late-folder calibrated bluffer 'bluffer{bet.p=1}' \
   'bluffer{bet.p=0}' cfr-heads-up; do
   draftsim run --game seven-card-draft --seats "cfr-heads-up-search,$opp" --rounds 4000 --quiet \
-    --out "$D/scd-hu-join-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
+    --out "$D/scd-hu-join-$(echo "$opp" | tr -c 'a-z0-9\n' - | sed 's/-*$//')" --force > /dev/null
 done
 # The search bot heads-up against each preset, the trained player's rival at that table.
 for opp in greedy hate tight calibrated loose-aggressive bluffer late-folder 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' \
   wild-hunter random; do
   draftsim run --game seven-card-draft --seats "search,$opp" --rounds 4000 --quiet \
-    --out "$D/scd-hu-search-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
+    --out "$D/scd-hu-search-$(echo "$opp" | tr -c 'a-z0-9\n' - | sed 's/-*$//')" --force > /dev/null
 done
 for opp in tight exact greedy bluffer no-trade 'bluffer{bet.p=1}' 'bluffer{bet.p=0}' random; do
   draftsim run --game sevens --seats "search,$opp" --rounds 4000 --quiet \
-    --out "$D/sevens-hu-search-$(echo "$opp" | tr -c 'a-z0-9\n' -)" --force > /dev/null
+    --out "$D/sevens-hu-search-$(echo "$opp" | tr -c 'a-z0-9\n' - | sed 's/-*$//')" --force > /dev/null
 done
 # Seven Poker (games, victory cards): a mixed table, then each player alone, A, B, A, B.
 draftsim run --game seven-poker --seats cfr,adaptive,colour,rainbow --rounds 4000 --quiet \

@@ -116,6 +116,33 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         // What each variant played, as the opening line says it (whole deals).
         "played": units_played,
     });
+    // Keys a swept key brings along (Seven Card Draft's betting rounds with its pack):
+    // said, so a variant's rules are not read as the base's with one key changed.
+    let followed = study::sweep::followed(info, &spec)?;
+    let followed_note = (!followed.is_empty()).then(|| {
+        let mut by: Vec<(&str, Vec<&str>)> = Vec::new();
+        for (k, f) in &followed {
+            match by.iter_mut().find(|(g, _)| g == f) {
+                Some((_, ks)) => ks.push(k),
+                None => by.push((f, vec![k])),
+            }
+        }
+        let parts: Vec<String> = by
+            .iter()
+            .map(|(f, ks)| format!("{} follow{} {f}", ks.join(", "), if ks.len() == 1 { "s" } else { "" }))
+            .collect();
+        format!(
+            "{} in each variant, unless --set names {}",
+            parts.join("; "),
+            if followed.len() == 1 { "it" } else { "them" }
+        )
+    });
+    if let Some(n) = &followed_note {
+        meta["notes"] = serde_json::json!([n]);
+        meta["followed"] = serde_json::json!(
+            followed.iter().map(|(k, f)| serde_json::json!({"key": k, "follows": f})).collect::<Vec<_>>()
+        );
+    }
     if !requires.is_empty() {
         meta["require"] = serde_json::json!(requires.iter().map(study::tune::Constraint::text).collect::<Vec<_>>());
     }
@@ -127,6 +154,9 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         study::sweep_shard(info, &spec, shard, Some(&INTERRUPTED), &mut |done, total, label| {
             if !std::mem::replace(&mut noted, true) {
                 args.batch.exec.note(&note);
+                if let Some(n) = &followed_note {
+                    args.batch.exec.note(n);
+                }
             }
             step(done, total, label);
         })

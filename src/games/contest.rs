@@ -551,8 +551,13 @@ impl<G: GameDef> Runner for Contest<G> {
             options,
         )))
     }
-    fn tabulate(&self, tree: &Tree, samples: u32, seed: u64) -> Result<Vec<(TabularPolicy, usize)>, Error> {
-        let states = crate::solver::tabulate::representatives::<G>(&self.rules, tree)?;
+    fn tabulate(
+        &self,
+        tree: &Tree,
+        (samples, seed): (u32, u64),
+        interrupt: Option<&AtomicBool>,
+    ) -> Result<Vec<(TabularPolicy, usize)>, Error> {
+        let states = crate::solver::tabulate::representatives::<G>(&self.rules, tree, interrupt)?;
         let players = G::players(&self.rules);
         let mut done: Vec<(&str, usize)> = Vec::new();
         let mut out: Vec<(TabularPolicy, usize)> = Vec::with_capacity(self.lineup.len());
@@ -568,7 +573,8 @@ impl<G: GameDef> Runner for Contest<G> {
             let mut bot = SeatBot::new(name, strategy, players, G::bot);
             // Streams by name, not by place: the figure does not depend on where --seats lists it.
             let seed = mix_seed(seed, u64::from(crc32fast::hash(name.as_bytes())), TABULATE_STREAM);
-            out.push(crate::solver::tabulate::tabulate::<G>(&self.rules, tree, &states, &mut bot, samples, seed)?);
+            let policy = (&mut bot, samples, seed);
+            out.push(crate::solver::tabulate::tabulate::<G>(&self.rules, tree, &states, policy, interrupt)?);
             done.push((name, i));
         }
         Ok(out)
@@ -677,10 +683,18 @@ fn default_rules<G: GameDef>() -> String {
 }
 
 /// The rules text `text` with the keys that depend on `key` brought into line
-/// ([`GameRules::follow`]), or `None` where nothing changed or the text does not parse.
-fn follow<G: GameDef>(text: &str, key: &str, named: &[&str]) -> Option<String> {
+/// ([`GameRules::follow`]) and those keys, or `None` where nothing changed or the text does
+/// not parse.
+fn follow<G: GameDef>(text: &str, key: &str, named: &[&str]) -> Option<super::Followed> {
     let mut rules = G::RulesFile::from_toml(text).ok()?;
-    rules.follow(key, named).then(|| toml::to_string(&rules).ok()).flatten()
+    let table = |r: &G::RulesFile| toml::Table::try_from(r).ok();
+    let before = table(&rules)?;
+    if !rules.follow(key, named) {
+        return None;
+    }
+    let after = table(&rules)?;
+    let moved = after.iter().filter(|(k, v)| before.get(*k) != Some(*v)).map(|(k, _)| k.clone()).collect();
+    Some((toml::to_string(&rules).ok()?, moved))
 }
 
 fn random_rules<G: GameDef>(seed: u64) -> String {

@@ -116,8 +116,14 @@ pub trait Runner: Sync {
         Err(InputError::new("this game gives no information keys to train on").into())
     }
     /// Each lineup entry's policy over `tree` (see [`crate::solver::tabulate`]; none by
-    /// default), with the count of the tree's sets a trained policy never saw.
-    fn tabulate(&self, _tree: &Tree, _samples: u32, _seed: u64) -> Result<Vec<(TabularPolicy, usize)>, Error> {
+    /// default), with the count of the tree's sets a trained policy never saw;
+    /// `Err(Interrupted)` once `interrupt` is set.
+    fn tabulate(
+        &self,
+        _tree: &Tree,
+        _samples_seed: (u32, u64),
+        _interrupt: Option<&std::sync::atomic::AtomicBool>,
+    ) -> Result<Vec<(TabularPolicy, usize)>, Error> {
         Err(InputError::new("this game has no exact tree; use kuhn-poker or leduc-poker").into())
     }
     /// The `calibration` and `field_calibration` tables of the first seat's strength
@@ -217,6 +223,9 @@ pub enum RuleStep {
 /// A true-or-false rules key's values.
 pub const BOOL: RuleStep = RuleStep::Choice(&["true", "false"]);
 
+/// Rules text with keys brought into line, and those keys ([`GameInfo::follow`]).
+pub type Followed = (String, Vec<String>);
+
 /// A registered game.
 #[derive(Clone, Copy)]
 pub struct GameInfo {
@@ -242,9 +251,9 @@ pub struct GameInfo {
     /// Rules drawn at random from the game's options (TOML), for soak and property tests.
     pub random_rules: fn(seed: u64) -> String,
     /// Rules text with the keys that depend on a key a study set brought into line, but
-    /// for those the study named too; `None` where nothing changed
+    /// for those the study named too, and the keys that moved; `None` where nothing changed
     /// ([`contest::GameRules::follow`]).
-    pub follow: fn(text: &str, key: &str, named: &[&str]) -> Option<String>,
+    pub follow: fn(text: &str, key: &str, named: &[&str]) -> Option<Followed>,
     /// The default seats for `players` players.
     pub default_seats: fn(players: usize) -> Vec<String>,
     /// Builds the game from a rules file's text (or defaults), a player count override and seats.

@@ -78,9 +78,9 @@ fn step_flags(
 pub(super) fn ladder_section(
     page: &mut Page,
     ladder: &DataFrame,
-    out: &OutputDir,
-    prefix: &str,
+    (out, prefix): (&OutputDir, &str),
     measures: Option<&Measures>,
+    game: Option<String>,
 ) -> Result<(), Error> {
     let md = page.at(Question::Skill);
     let budget = floats(ladder, "budget")?;
@@ -90,10 +90,14 @@ pub(super) fn ladder_section(
     let labels: Vec<String> = (0..budget.len()).map(|i| format!("{:.0} v {:.0}", budget[i], opponent[i])).collect();
     let file = format!("{prefix}ladder.svg");
     let score = with_interval(ladder, &diff)?;
-    let title = "Score of the search bot against itself at the budget before";
+    // The game named: a report may hold several games' ladders.
+    let title = match game {
+        Some(g) => format!("{g}: score of the search bot against itself at the budget before"),
+        None => "Score of the search bot against itself at the budget before".to_string(),
+    };
     // The difference in words per the game's own unit (a Sevens hand, not a round).
     let y = format!("{} of the larger budget", measures.map_or_else(|| diff.replace('_', " "), Measures::pair_words));
-    let mut axes = charts::Axes::new(title, "iterations per decision (step)", &y, &labels);
+    let mut axes = charts::Axes::new(&title, "iterations per decision (step)", &y, &labels);
     axes.zero_line = true;
     let series = [charts::Series {
         name: String::new(),
@@ -116,7 +120,7 @@ pub(super) fn ladder_section(
     // Steps that win again after the run, or lose: said, so the depth is not read as where
     // skill stops, or the curve as flat.
     let sentence = [&again, &lost].into_iter().flatten().fold(sentence, |s, words| format!("{s} But {words}."));
-    image(md, &file, title, &format!("The band is the 95% interval; the dashed line is an even score. {sentence}"));
+    image(md, &file, &title, &format!("The band is the 95% interval; the dashed line is an even score. {sentence}"));
     let headline = match depth {
         0 => format!(
             "Skill depth 0 of {} steps: the search bot at {:.0} iterations does not reliably beat itself at {:.0}, so more search does not pay here.",

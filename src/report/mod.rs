@@ -280,7 +280,7 @@ const SECTIONS: [(&str, Section); 10] = [
             None => Ok(()),
         }
     }),
-    (kind::LADDER.tables[0], |f, page, t| ladder_section(page, t, f.out, f.prefix, f.measures)),
+    (kind::LADDER.tables[0], |f, page, t| ladder_section(page, t, (f.out, f.prefix), f.measures, game_title(f.meta))),
     (kind::TRAIN.tables[0], |f, page, t| training_section(page, t, f.out, f.prefix, f.bounded)),
     (kind::EXPLOITABILITY.tables[0], |f, page, t| {
         exploitability_section(page, t, load(f.dir, "responses")?.as_ref(), f.measures)
@@ -472,10 +472,15 @@ fn folder_names(dirs: &[PathBuf]) -> Vec<String> {
         .collect()
 }
 
+/// The title of the game a folder's `meta` names ("Seven Card Draft").
+fn game_title(meta: Option<&serde_json::Value>) -> Option<String> {
+    let g = meta.and_then(|m| m["game"].as_str())?;
+    Some(crate::games::find(g).map_or_else(|_| capitalised(&g.replace('-', " ")), |i| i.title.to_string()))
+}
+
 fn folder_heading(name: &str, meta: Option<&serde_json::Value>) -> String {
     let text = |k: &str| meta.and_then(|m| m[k].as_str()).map(str::to_string);
-    let game = text("game")
-        .map(|g| crate::games::find(&g).map_or_else(|_| capitalised(&g.replace('-', " ")), |i| i.title.to_string()));
+    let game = game_title(meta);
     let kind = text("kind").unwrap_or_else(|| "run".to_string());
     match game {
         Some(game) => format!("{game}, {kind} `{name}`"),
@@ -688,9 +693,13 @@ fn describe(m: &serde_json::Value) -> String {
     let swept: Vec<crate::study::sweep::Axis> = (m.get("set").and_then(|s| s.as_array()).into_iter().flatten())
         .filter_map(|s| crate::study::sweep::Axis::parse(s.as_str()?).ok())
         .collect();
+    // And the keys a swept key brought along: each variant sets its own.
+    let followed: Vec<(&str, &str)> = (m.get("followed").and_then(|s| s.as_array()).into_iter().flatten())
+        .filter_map(|f| Some((f["key"].as_str()?, f["follows"].as_str()?)))
+        .collect();
     for (side, text) in sides {
         if let Some(text) = text {
-            let text = mark_swept(text, &swept);
+            let text = mark_swept(text, &swept, &followed);
             let _ =
                 writeln!(md, "<details><summary>Rules in force{side}</summary>\n\n```toml\n{text}```\n</details>\n");
         }
@@ -700,10 +709,15 @@ fn describe(m: &serde_json::Value) -> String {
 
 /// Rules text with each swept key's line turned into a comment listing the values swept
 /// (added at the top where the text does not set the key), so that the base's own value of
-/// a swept key is not read as played.
-fn mark_swept(rules: &str, swept: &[crate::study::sweep::Axis]) -> String {
+/// a swept key is not read as played; a key a swept key brought along (`followed`: the key,
+/// the swept key) is turned into a comment saying so.
+fn mark_swept(rules: &str, swept: &[crate::study::sweep::Axis], followed: &[(&str, &str)]) -> String {
     let line_for =
         |a: &crate::study::sweep::Axis| format!("# {} = {}: swept, one variant each", a.key, a.values.join(", "));
+    let followed_line = |key: &str| {
+        let (k, f) = followed.iter().find(|(k, _)| *k == key)?;
+        Some(format!("# {k}: follows {f}, set in each variant"))
+    };
     let mut marked = vec![false; swept.len()];
     let mut body = String::new();
     // Only the top-level keys are rules keys: a `[table]` header ends them.
@@ -717,7 +731,10 @@ fn mark_swept(rules: &str, swept: &[crate::study::sweep::Axis]) -> String {
                 marked[i] = true;
                 body += &line_for(&swept[i]);
             }
-            None => body += line,
+            None => match key.filter(|_| top).and_then(followed_line) {
+                Some(said) => body += &said,
+                None => body += line,
+            },
         }
         body.push('\n');
     }
@@ -805,7 +822,7 @@ mod tests {
     #[test]
     fn a_sweeps_rules_show_the_swept_values_not_the_base() {
         let axes = ["raise_cap=1,2,3", "players=2,4"].map(|a| crate::study::sweep::Axis::parse(a).unwrap());
-        let text = mark_swept("ante = 1\nraise_cap = 2\n\n[deck]\nraise_cap = 9\n", &axes);
+        let text = mark_swept("ante = 1\nraise_cap = 2\n\n[deck]\nraise_cap = 9\n", &axes, &[]);
         assert_eq!(
             text,
             "# players = 2, 4: swept, one variant each\nante = 1\n# raise_cap = 1, 2, 3: swept, one variant each\n\n[deck]\nraise_cap = 9\n"
@@ -814,6 +831,14 @@ mod tests {
         let m = serde_json::json!({"kind": "sweep", "set": ["raise_cap=1,3"], "rules": "raise_cap = 2\n"});
         let shown = describe(&m);
         assert!(shown.contains("# raise_cap = 1, 3: swept") && !shown.contains("raise_cap = 2"), "{shown}");
+        // A key the swept key brought along shows as such, not at the base's value.
+        let m = serde_json::json!({"kind": "sweep", "set": ["pack_size=5,7"], "rules": "pack_size = 7\nbet_after_picks = [2, 4, 7]\n",
+            "followed": [{"key": "bet_after_picks", "follows": "pack_size"}]});
+        let shown = describe(&m);
+        assert!(
+            shown.contains("# bet_after_picks: follows pack_size, set in each variant") && !shown.contains("[2, 4, 7]"),
+            "{shown}"
+        );
     }
 
     /// A long derived preset's name in a table may break after each setting; prose and

@@ -376,6 +376,8 @@ pub struct OutsideBot<F: Forward> {
     hint: Hinter<F>,
     /// Whether its last move was played for it (its program gave no usable answer).
     fell_back: bool,
+    /// How many of its moves this unit were played for it, for the unit's account.
+    fell_back_in_unit: u32,
 }
 
 /// What gives an outside seat its hints.
@@ -415,7 +417,7 @@ impl<F: Forward> OutsideBot<F> {
             }
             (crate::outside::Hint::Policy(name, policy), _) => Hinter::Policy(name, policy),
         };
-        OutsideBot { seat, legal: Vec::new(), texts: Vec::new(), hint, fell_back: false }
+        OutsideBot { seat, legal: Vec::new(), texts: Vec::new(), hint, fell_back: false, fell_back_in_unit: 0 }
     }
 
     fn decide(
@@ -468,6 +470,7 @@ impl<F: Forward> OutsideBot<F> {
         let decision = Decision { seat, observation: &observation, legal: &self.texts, hint: hint.as_deref() };
         let chosen = self.seat.decide(&decision)?;
         self.fell_back = chosen.is_none();
+        self.fell_back_in_unit += u32::from(self.fell_back);
         match chosen {
             Some(i) => Ok(self.legal[i]),
             None => Ok(self.legal[rng.random_range(0..self.legal.len())]),
@@ -756,6 +759,7 @@ fn start_outside<F: Forward>(
     let seat_names: Vec<&str> = seating.iter().map(|&e| names[e].as_str()).collect();
     for (s, &entry) in seating.iter().enumerate() {
         if let SeatBot::Outside(bot) = &mut bots[entry] {
+            bot.fell_back_in_unit = 0;
             let seed = rand::RngCore::next_u64(rngs.seat(s));
             bot.seat.start(&UnitStart { seat: s, seed, names: &seat_names })?;
         }
@@ -789,13 +793,31 @@ fn tell_outside<F: Forward>(
 }
 
 /// Tells each seat decided outside that the unit is over, with every seat's result and,
-/// where `reveal` is given, the unit told move by move.
+/// where `reveal` is given, the unit told move by move, ending with the moves played for a
+/// seat whose program gave no usable answer (the account's moves do not mark them).
 pub fn end_outside<F: Forward>(
     worker: &mut Worker<F>,
     seating: &[usize],
     out: &RoundResult,
     reveal: Option<&str>,
 ) -> Result<(), Error> {
+    let marked = reveal.map(|told| {
+        let mut told = told.to_string();
+        for (s, &entry) in seating.iter().enumerate() {
+            if let SeatBot::Outside(bot) = &worker.bots[entry]
+                && bot.fell_back_in_unit > 0
+            {
+                let n = bot.fell_back_in_unit;
+                told.push_str(&format!(
+                    "  seat {s} ({}) had {n} move{} played for it at random (its program gave no usable answer)\n",
+                    worker.names[entry],
+                    if n == 1 { "" } else { "s" }
+                ));
+            }
+        }
+        told
+    });
+    let reveal = marked.as_deref();
     let players = seating.len();
     let scores: Vec<i64> = out.seats[..players].iter().map(|r| r.score).collect();
     let win_shares: Vec<f64> =

@@ -3,6 +3,7 @@
 //! the best response can measure how exploitable it is.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand::{Rng, SeedableRng};
 
@@ -13,9 +14,17 @@ use crate::games::contest::{GameDef, VariantOf};
 use crate::search::{Forward, SeatBot, decide};
 use crate::sim::{BotRng, NoEvents, RoundResult, mix_seed};
 
+fn stopped(interrupt: Option<&AtomicBool>) -> bool {
+    interrupt.is_some_and(|i| i.load(Ordering::Relaxed))
+}
+
 /// One state of each of the tree's information sets (the first met, walking the deals in
 /// the tree's order), indexed as `tree.infosets`.
-pub fn representatives<G: GameDef>(rules: &VariantOf<G>, tree: &Tree) -> Result<Vec<G::State>, Error> {
+pub fn representatives<G: GameDef>(
+    rules: &VariantOf<G>,
+    tree: &Tree,
+    interrupt: Option<&AtomicBool>,
+) -> Result<Vec<G::State>, Error> {
     let index: HashMap<(usize, u64), usize> =
         tree.infosets.iter().enumerate().map(|(i, s)| ((s.seat, s.key), i)).collect();
     let mut found: Vec<Option<G::State>> = vec![None; tree.infosets.len()];
@@ -24,6 +33,9 @@ pub fn representatives<G: GameDef>(rules: &VariantOf<G>, tree: &Tree) -> Result<
     let mut legal = Vec::new();
     let mut stack: Vec<(G::State, RoundResult)> = Vec::new();
     for d in 0..deals {
+        if stopped(interrupt) {
+            return Err(Error::Interrupted);
+        }
         let mut state = <G::State as Forward>::new(rules);
         let mut out = RoundResult::default();
         state.start_deal(rules, d, &mut out)?;
@@ -56,20 +68,23 @@ pub fn representatives<G: GameDef>(rules: &VariantOf<G>, tree: &Tree) -> Result<
 /// probabilities (uniform at a set it never saw); any other player's share of `samples`
 /// decisions, each with its own stream from `seed` (a deterministic heuristic gives its
 /// one move exactly). With it, the count of sets a trained policy never saw (a damaged
-/// file, or a short sampled training), 0 for any other player.
+/// file, or a short sampled training), 0 for any other player. `Err(Interrupted)` where
+/// `interrupt` is set between sets (a searching player takes long over a big tree).
 pub fn tabulate<G: GameDef>(
     rules: &VariantOf<G>,
     tree: &Tree,
     states: &[G::State],
-    bot: &mut SeatBot<G::State>,
-    samples: u32,
-    seed: u64,
+    (bot, samples, seed): (&mut SeatBot<G::State>, u32, u64),
+    interrupt: Option<&AtomicBool>,
 ) -> Result<(TabularPolicy, usize), Error> {
     let mut obs = <G::State as Forward>::Obs::default();
     let mut legal = Vec::new();
     let mut policy = Vec::with_capacity(tree.infosets.len());
     let mut unseen = 0;
     for (i, (set, state)) in tree.infosets.iter().zip(states).enumerate() {
+        if stopped(interrupt) {
+            return Err(Error::Interrupted);
+        }
         state.legal(rules, &mut legal);
         if let SeatBot::Policy(p) = bot {
             let probs = p.policy().probs_for(set.seat, set.key, set.actions)?;
@@ -110,7 +125,7 @@ pub fn sampling_interval(
     policy: &TabularPolicy,
     samples: u32,
     seed: u64,
-    interrupt: Option<&std::sync::atomic::AtomicBool>,
+    interrupt: Option<&AtomicBool>,
 ) -> Result<(f64, f64), Error> {
     if samples < 2 {
         return Ok((f64::NAN, f64::NAN));
@@ -121,10 +136,9 @@ pub fn sampling_interval(
     }
     let mut rng = BotRng::seed_from_u64(seed);
     let mut again: TabularPolicy = policy.clone();
-    let stopped = || interrupt.is_some_and(|i| i.load(std::sync::atomic::Ordering::Relaxed));
     let mut figures: Vec<f64> = (0..REPLICATES)
         .map(|_| {
-            if stopped() {
+            if stopped(interrupt) {
                 return Err(Error::Interrupted);
             }
             for (shares, redrawn) in policy.iter().zip(again.iter_mut()) {
@@ -149,6 +163,19 @@ pub fn sampling_interval(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A signal set before a tabulation stops it before the first set is asked (a searching
+    /// player over Leduc's tree is long); unset, every set gets its policy.
+    #[test]
+    fn a_signal_stops_a_tabulation() {
+        let info = crate::games::find("leduc-poker").unwrap();
+        let (game, _) = (info.build)(None, None, Some(&["random".to_string(), "random".to_string()])).unwrap();
+        let tree = game.game_tree().unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(true);
+        assert!(matches!(game.tabulate(&tree, (2, 1), Some(&stop)), Err(crate::Error::Interrupted)));
+        let policies = game.tabulate(&tree, (2, 1), None).unwrap();
+        assert_eq!(policies[0].0.len(), tree.infosets.len());
+    }
 
     /// A signal set before the replicates stops them, and the interval is not made; unset,
     /// an interval is made.

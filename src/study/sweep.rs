@@ -169,9 +169,9 @@ impl<'a> RulesBase<'a> {
         self.base.get(key).or(self.defaults.get(key))
     }
 
-    /// The rules text with `setting`'s keys set, and its player count; an unknown key is
-    /// an error naming `flag` and the game's keys.
-    pub(crate) fn variant(&self, setting: &[(String, String)], flag: &str) -> Result<(String, usize), InputError> {
+    /// The rules text with `setting`'s keys set and nothing brought along, and its player
+    /// count.
+    fn unfollowed(&self, setting: &[(String, String)], flag: &str) -> Result<(String, usize), InputError> {
         let mut rules = self.base.clone();
         for (key, value) in setting {
             let known = self.defaults.contains_key(key)
@@ -199,15 +199,44 @@ impl<'a> RulesBase<'a> {
         if self.defaults.contains_key("players") {
             rules.insert("players".into(), toml::Value::Integer(players));
         }
-        let mut text = toml::to_string(&rules).expect("a TOML table prints");
+        Ok((toml::to_string(&rules).expect("a TOML table prints"), players as usize))
+    }
+
+    /// The rules text with `setting`'s keys set and the keys they bring along
+    /// ([`GameInfo::follow`]), and its player count; an unknown key is an error naming
+    /// `flag` and the game's keys.
+    pub(crate) fn variant(&self, setting: &[(String, String)], flag: &str) -> Result<(String, usize), InputError> {
+        let (mut text, players) = self.unfollowed(setting, flag)?;
         let named: Vec<&str> = setting.iter().map(|(k, _)| k.as_str()).collect();
         for key in &named {
-            if let Some(followed) = (self.info.follow)(&text, key, &named) {
+            if let Some((followed, _)) = (self.info.follow)(&text, key, &named) {
                 text = followed;
             }
         }
-        Ok((text, players as usize))
+        Ok((text, players))
     }
+}
+
+/// The rules keys that some variant's swept key brings along ([`GameInfo::follow`]:
+/// Seven Card Draft's betting rounds follow its `pack_size`), each with the swept key it
+/// follows, first met first.
+pub fn followed(info: &GameInfo, spec: &SweepSpec) -> Result<Vec<(String, String)>, InputError> {
+    let base = RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players);
+    let named: Vec<&str> = spec.axes.iter().map(|a| a.key.as_str()).collect();
+    let mut out: Vec<(String, String)> = Vec::new();
+    for setting in grid(&spec.axes) {
+        let (mut text, _) = base.unfollowed(&setting, "--set")?;
+        for key in &named {
+            let Some((next, moved)) = (info.follow)(&text, key, &named) else { continue };
+            for k in moved {
+                if !out.iter().any(|(o, _)| *o == k) {
+                    out.push((k, key.to_string()));
+                }
+            }
+            text = next;
+        }
+    }
+    Ok(out)
 }
 
 /// A `--vary` key's preset and path: the longest seated strategy the key starts with,

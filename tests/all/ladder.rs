@@ -50,7 +50,8 @@ fn the_ladder_writes_each_step_and_the_skill_depth() {
     assert!(md.contains("1-ladder.svg") && md.contains(&format!("Skill depth: **{expected}**")), "{md}");
     // The chart draws what the depth is judged by, the score, against zero.
     let svg = std::fs::read_to_string(report.join("1-ladder.svg")).unwrap();
-    assert!(svg.contains("Score of the search bot") && svg.contains("of the larger budget"), "{svg}");
+    // Named by its game: a report may hold several games' ladders.
+    assert!(svg.contains("Sevens: score of the search bot") && svg.contains("of the larger budget"), "{svg}");
     // Zero is a reference, not a series: no legend names it.
     assert!(!svg.contains(">\neven\n<") && md.contains("the dashed line is an even score"), "{svg}");
     assert!(

@@ -190,6 +190,13 @@ fn illegal_answers_and_garbage_play_the_fallback_and_are_counted() {
     assert!(!moves.is_empty(), "{text}");
     let marked = "(played for it at random: its program gave no usable answer)";
     assert!(moves.iter().all(|l| l.ends_with(marked)), "{moves:#?}");
+    // The account at each unit's end counts them too, as the moves do not mark them there.
+    let counted: usize = (text.lines())
+        .filter_map(|l| {
+            l.strip_prefix("  seat 1 (")?.split_once(") had ")?.1.split_once(" move")?.0.parse::<usize>().ok()
+        })
+        .sum();
+    assert_eq!(counted, moves.len(), "{text}");
     // Commands without an outside table warn of the faults all the same.
     let seats = format!("{illegal},tight");
     for args in [

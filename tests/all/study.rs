@@ -266,3 +266,36 @@ fn sweep_prints_tables_that_fit_a_terminal() {
     let wide = common::stdout(&draftsim(&[&base[..], &["--wide"]].concat()));
     assert!(wide.lines().any(|l| l.len() > 120) && wide.contains("seat_share"), "{wide}");
 }
+
+/// A sweep over Seven Card Draft's pack size says which keys follow it, on the terminal
+/// and in the report's rules, where the base's betting rounds would read as played.
+#[test]
+fn a_pack_size_sweep_says_which_keys_follow_it() {
+    let dir = scratch("sweep-follow");
+    let out = dir.join("sweep");
+    let rules = dir.join("four-bets.toml");
+    let text = "face_up_picks = [2, 4, 6]\nbet_after_picks = [2, 4, 6, 7]\nbet_sizes = [1, 1, 1, 2]\n";
+    std::fs::write(&rules, text).unwrap();
+    let rules = rules.to_str().unwrap();
+    let args = ["sweep", "--rules", rules, "--set", "pack_size=5,7", "--rounds", "40", "--out", out.to_str().unwrap()];
+    let o = draftsim(&args);
+    let said = common::stderr(&o);
+    let line =
+        said.lines().find(|l| l.contains("follow pack_size in each variant")).unwrap_or_else(|| panic!("{said}"));
+    for key in ["bet_after_picks", "bet_sizes", "face_up_picks"] {
+        assert!(line.contains(key), "{line}");
+    }
+    let report = dir.join("report");
+    draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("# bet_after_picks: follows pack_size, set in each variant"), "{md}");
+    assert!(!md.contains("bet_after_picks = [2, 4, 6, 7]"), "{md}");
+    // A key the sweep sets itself is not brought along.
+    let o =
+        draftsim(&["sweep", "--rules", rules, "--set", "pack_size=5,7", "--set", "face_up_picks=[]", "--rounds", "40"]);
+    let said = common::stderr(&o);
+    assert!(
+        said.contains("bet_after_picks, bet_sizes follow pack_size") && !said.contains("face_up_picks follow"),
+        "{said}"
+    );
+}
