@@ -398,6 +398,11 @@ const ELSEWHERE: &[(&str, &[&str], &str)] = &[
         "ladder seats the search bot at each budget itself: give --budgets and --players",
     ),
     (
+        "sensitivity",
+        &["--set"],
+        "sensitivity steps each key one step from the base itself: name the keys with --keys K1,K2 and the base with --rules or --players (sweep takes --set KEY=V1,V2)",
+    ),
+    (
         "replay",
         &["--rounds", "--units"],
         "replay tells one unit of a run: name it with --round N (the run's --rounds is not needed)",

@@ -449,7 +449,11 @@ fn variant_rules(info: &GameInfo, spec: &SweepSpec) -> Result<VariantRules, Inpu
         .map(|setting| {
             let (rules_setting, vary_setting) = setting.split_at(spec.axes.len());
             let (text, players) = base.variant(rules_setting, "--set")?;
-            let seats = seats_for(info, spec.seats.as_deref(), base_players, players)?;
+            // A refused size is named by its variant, as a refused rule is.
+            let seats = seats_for(info, spec.seats.as_deref(), base_players, players).map_err(|e| {
+                let label: Vec<String> = rules_setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                if players == base_players { e } else { e.context(format!("variant {}", label.join(" "))) }
+            })?;
             let seats = vary_seats(info, seats, vary_setting)?;
             Ok((setting, text, seats))
         })

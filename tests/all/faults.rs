@@ -147,6 +147,10 @@ fn bad_input_is_refused_in_one_line_with_exit_code_2_before_anything_is_written(
             &["run", "--strategies", "greedy,tight", "--out", out],
             "run takes no --strategies: run seats a lineup: list it with --seats",
         ),
+        (
+            &["sensitivity", "--set", "players=3,4", "--out", out],
+            "sensitivity takes no --set: sensitivity steps each key one step from the base itself: name the keys with --keys",
+        ),
         // A missing argument named, not lost in joining the message into one line.
         (&["merge"], "were not provided: <DIRS>...; see `draftsim merge --help`"),
         (&["run", "--seats", "", "--rounds", "10", "--out", out], "an empty name"),
@@ -159,7 +163,7 @@ fn bad_input_is_refused_in_one_line_with_exit_code_2_before_anything_is_written(
         // Refused before the first variant or pair plays, and said once.
         (
             &["sweep", "--set", "players=3,100", "--rounds", "100000", "--out", out],
-            "players = 100: a 52-card deck with packs of 7 seats 2 to 7 players",
+            "variant players=100: players = 100: a 52-card deck with packs of 7 seats 2 to 7 players",
         ),
         (
             &["compare", "--strategies", "greedy,hate,nope", "--rounds", "100000", "--out", out],
