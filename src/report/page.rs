@@ -56,11 +56,19 @@ pub(super) const MAX_CHARTS: usize = 12;
 const CHART_START: char = '\u{E000}';
 const CHART_TITLE: char = '\u{E001}';
 const CHART_END: char = '\u{E002}';
+/// Marks a chart that shows no difference beyond noise, before its file.
+const CHART_QUIET: char = '\u{E003}';
 
 /// A chart's link and sentence, marked for the page (see [`Page::assemble`]).
 pub(super) fn chart_text(file: &str, title: &str, sentence: &str) -> String {
     let alt = title.replace('[', "(").replace(']', ")");
     format!("{CHART_START}{file}{CHART_TITLE}{alt}\n![{alt}]({file})\n\n{sentence}\n{CHART_END}\n")
+}
+
+/// As [`chart_text`], for a chart that shows no difference beyond noise: its sentence says
+/// so, and it is kept only after every other chart, so the budget goes to findings.
+pub(super) fn quiet_chart_text(file: &str, title: &str, sentence: &str) -> String {
+    chart_text(file, title, sentence).replacen(CHART_START, &format!("{CHART_START}{CHART_QUIET}"), 1)
 }
 
 /// One study's text under one question.
@@ -146,7 +154,7 @@ impl Page {
                 let chart = &rest[start + CHART_START.len_utf8()..];
                 let end = chart.find(CHART_END).map_or(chart.len(), |e| e + CHART_END.len_utf8());
                 if let Some(title) = chart.find(CHART_TITLE) {
-                    files.push(chart[..title].to_string());
+                    files.push(chart[..title].trim_start_matches(CHART_QUIET).to_string());
                 }
                 // The chart's text ends with its end mark and a newline.
                 rest = chart[end..].strip_prefix('\n').unwrap_or(&chart[end..]);
@@ -238,19 +246,22 @@ impl Page {
         // Every chart by (its index in its part, its part's place among its question's
         // parts, the part), kept in that order: the first chart of each question's first
         // study, then of each question's second study, ..., then every second chart.
-        let counts: Vec<usize> = self.parts.iter().map(|p| p.text.matches(CHART_START).count()).collect();
+        // A quiet chart (no difference beyond noise) comes after every other.
+        let quiet: Vec<Vec<bool>> = (self.parts.iter())
+            .map(|p| p.text.split(CHART_START).skip(1).map(|c| c.starts_with(CHART_QUIET)).collect())
+            .collect();
         let place: Vec<usize> = (0..self.parts.len())
             .map(|p| self.parts[..p].iter().filter(|o| o.question == self.parts[p].question).count())
             .collect();
-        let mut order: Vec<(usize, usize, usize)> = counts
+        let mut order: Vec<(bool, usize, usize, usize)> = quiet
             .iter()
             .enumerate()
-            .flat_map(|(p, &n)| (0..n).map(move |k| (k, p)))
-            .map(|(k, p)| (k, place[p], p))
+            .flat_map(|(p, q)| q.iter().enumerate().map(move |(k, &quiet)| (quiet, k, p)))
+            .map(|(quiet, k, p)| (quiet, k, place[p], p))
             .collect();
         order.sort();
         let keep: Vec<(usize, usize)> =
-            order.iter().take(if all { usize::MAX } else { MAX_CHARTS }).map(|&(k, _, p)| (p, k)).collect();
+            order.iter().take(if all { usize::MAX } else { MAX_CHARTS }).map(|&(_, k, _, p)| (p, k)).collect();
         let mut files = Vec::new();
         // The charts drawn so far: their content and where they stand.
         let mut drawn: Vec<(Vec<u8>, &str)> = Vec::new();
@@ -270,6 +281,7 @@ impl Page {
                     let chart = &after[..end];
                     let (head, body) = chart.split_once('\n').unwrap_or((chart, ""));
                     let (file, title) = head.split_once(CHART_TITLE).unwrap_or((head, ""));
+                    let file = file.trim_start_matches(CHART_QUIET);
                     let bytes = keep.contains(&(p, k)).then(|| content(file)).flatten();
                     if let Some((_, above)) = bytes.as_ref().and_then(|b| drawn.iter().find(|(d, _)| d == b)) {
                         // Two studies on the same deals can draw the same figure.
@@ -395,6 +407,23 @@ mod tests {
         assert!(md.contains("Why.\n\n![") && !md.contains("Why.\n!["), "{md}");
         let all = page_with_charts(&[(Question::Rules, "a", 10), (Question::WhoWins, "b", 3)]);
         assert_eq!(all.assemble(None, None, true, &NONE).0.matches("![").count(), 13);
+    }
+
+    /// A chart that shows nothing beyond noise gives its place to any other, a study's
+    /// first chart or not.
+    #[test]
+    fn quiet_charts_are_kept_last() {
+        let mut page = page_with_charts(&[(Question::Rules, "a", 10), (Question::WhoWins, "b", 2)]);
+        page.begin("c", "c".into(), String::new());
+        page.at(Question::Fair).push_str(&quiet_chart_text("quiet.svg", "Seats alike", "No seat differs."));
+        let (md, files) = page.assemble(None, None, false, &NONE);
+        assert!(files.contains(&"quiet.svg".to_string()) && !md.contains("](quiet.svg)"), "{md}");
+        assert_eq!(md.matches("![").count(), MAX_CHARTS);
+        let mut page = page_with_charts(&[(Question::WhoWins, "b", 2)]);
+        page.begin("c", "c".into(), String::new());
+        page.at(Question::Fair).push_str(&quiet_chart_text("quiet.svg", "Seats alike", "No seat differs."));
+        let (md, files) = page.assemble(None, None, false, &NONE);
+        assert!(files.is_empty() && md.contains("![Seats alike](quiet.svg)") && !md.contains('\u{E003}'), "{md}");
     }
 
     #[test]

@@ -204,14 +204,16 @@ pub(super) fn run_section(
         } else {
             format!(" No seat differs beyond noise (test of equal seats: p {}).", p_value(p))
         };
-        image(
-            page.at(Question::Fair),
-            &file,
-            title,
-            &format!(
-                "The part of a {unit} each seat won (a split counted as its share), with 95% intervals; {srounds:.0} {units} per seat.{verdict}"
-            ),
+        let sentence = format!(
+            "The part of a {unit} each seat won (a split counted as its share), with 95% intervals; {srounds:.0} {units} per seat.{verdict}"
         );
+        // Seats alike within noise are no finding: the chart is drawn only where the
+        // budget has room after the others.
+        if p >= 0.05 {
+            page.at(Question::Fair).push_str(&page::quiet_chart_text(&file, title, &sentence));
+        } else {
+            image(page.at(Question::Fair), &file, title, &sentence);
+        }
         let top = (0..labels.len()).max_by(|&a, &b| seat_win.mean[a].total_cmp(&seat_win.mean[b]));
         let bottom = (0..labels.len()).min_by(|&a, &b| seat_win.mean[a].total_cmp(&seat_win.mean[b]));
         if let (Some(t), Some(b)) = (top, bottom) {
