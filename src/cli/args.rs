@@ -423,6 +423,12 @@ impl OutputArgs {
 
     /// Checks the format and prepares the staging folder (before any simulation runs).
     pub fn open(&self) -> Result<(Format, Option<OutputDir>)> {
+        self.open_over(false)
+    }
+
+    /// As [`OutputArgs::open`]; `policy` says whether a trained policy there may be
+    /// replaced (by a training: `--force` of another command does not throw one away).
+    pub fn open_over(&self, policy: bool) -> Result<(Format, Option<OutputDir>)> {
         let format = self.asked_format()?.unwrap_or(Format::Csv);
         // Asked for a format, a user expects files: without --out there are none.
         if self.out.is_none() && format != Format::Csv {
@@ -432,6 +438,18 @@ impl OutputArgs {
         // As --format: a flag that does nothing without --out is said to.
         if self.out.is_none() && self.force {
             warn("--force replaces an --out folder; without --out nothing is written or replaced");
+        }
+        if let Some(p) = self.out.as_deref()
+            && !policy
+            && self.force
+            && p.join(draftsim::solver::policy::POLICY_FILE).is_file()
+        {
+            return Err(draftsim::InputError::new(format!(
+                "--out {}: holds a trained policy ({}), which --force does not replace with another command's tables; give another --out, or remove the folder yourself",
+                p.display(),
+                draftsim::solver::policy::POLICY_FILE
+            ))
+            .into());
         }
         let out = self.out.as_deref().map(|p| super::interrupt::create(p, self.force)).transpose()?;
         Ok((format, out))

@@ -253,8 +253,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
     if target == 0 {
         return Err(InputError::new("--iterations 0: give at least 1").into());
     }
-    // A run stops between batches only, so that a resumed run equals an unbroken one.
-    if !target.is_multiple_of(batch) {
+    // A run stops between batches only, so that a resumed run equals an unbroken one (a
+    // run by the clock stops between batches anyway, and has no count to round).
+    if args.budget_time.is_none() && !target.is_multiple_of(batch) {
         target = target.div_ceil(batch).checked_mul(batch).ok_or_else(|| {
             InputError::new(format!(
                 "--iterations {target}: give at most {} with --batch {batch}",
@@ -343,9 +344,14 @@ pub fn run(args: TrainArgs) -> Result<()> {
         }
         Err(InputError::new(format!("{}: {why}; pass --force to start afresh", state_path.display())).into())
     };
+    // What resuming is said as, once the folder is known to take the result.
+    let mut said: Option<String> = None;
     let resumed = match saved {
         None => None,
         Some(Err(e)) => not_this(format!("not a training state ({e})"))?,
+        Some(Ok(s)) if !s.intact() => {
+            not_this("a damaged training state (its checksum does not match its contents)".into())?
+        }
         // A finished training kept with --keep-state: more iterations extend it.
         Some(Ok(s)) if same(&s) && its_policy(&s).is_some() => {
             // A finished training with nothing to add: --force trains afresh (resuming a
@@ -367,7 +373,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
                 ));
                 None
             } else {
-                args.exec.note(&format!(
+                said = Some(format!(
                     "extending the training in {} from {} iterations (its state is in {})",
                     out_path.display(),
                     s.iterations,
@@ -377,11 +383,8 @@ pub fn run(args: TrainArgs) -> Result<()> {
             }
         }
         Some(Ok(s)) if same(&s) => {
-            args.exec.note(&format!(
-                "resuming the training in {} ({} iterations done)",
-                state_path.display(),
-                s.iterations
-            ));
+            said =
+                Some(format!("resuming the training in {} ({} iterations done)", state_path.display(), s.iterations));
             if args.budget_time.is_none() && s.iterations > target {
                 // A warning, under --quiet too: the policy is not what --iterations asked.
                 super::args::warn(&format!(
@@ -429,8 +432,25 @@ pub fn run(args: TrainArgs) -> Result<()> {
     }
     // Extending replaces the policy this training wrote before.
     let extending = resumed.as_ref().is_some_and(|s| its_policy(s).is_some());
-    let (format, out) = OutputArgs { force: args.output.force || extending, ..args.output.clone() }.open()?;
+    // A state of this training beside a folder that no longer holds its policy: the
+    // folder was changed since, and is not replaced unasked.
+    if resumed.is_some()
+        && !extending
+        && !args.output.force
+        && out_path.read_dir().is_ok_and(|mut d| d.next().is_some())
+    {
+        return Err(InputError::new(format!(
+            "--out {}: no longer holds the policy of the training saved in {}; give another --out to resume it there, or pass --force to replace the folder",
+            out_path.display(),
+            state_path.display()
+        ))
+        .into());
+    }
+    let (format, out) = OutputArgs { force: args.output.force || extending, ..args.output.clone() }.open_over(true)?;
     let out = out.expect("--out was given");
+    if let Some(n) = &said {
+        args.exec.note(n);
+    }
     // Outcome sampling and batches walk the forward model whatever the game; a whole tree
     // then only measures it.
     let mut training = match &tree {
@@ -512,8 +532,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
             batch,
             fallback: fallback.clone(),
             presets_hash: presets_hash.clone(),
+            checksum: String::new(),
         };
-        super::study::save_state(&state_path, &serde_json::to_string(&state)?, "training")?;
+        super::study::save_state(&state_path, &state.seal()?, "training")?;
         Ok(())
     };
     // The whole loop runs on the pool: entering it once an iteration costs a thread wake-up
@@ -603,6 +624,14 @@ pub fn run(args: TrainArgs) -> Result<()> {
     };
     let policy = training.policy(header);
     out.write_text(POLICY_FILE, &policy.to_json())?;
+    // A run by the clock is known to be short of batches only at its end.
+    if batch > 1 && args.budget_time.is_some() && last.iterations / batch < FEW_BATCHES {
+        super::args::warn(&format!(
+            "--budget-time {} in batches of {batch} updated the strategies only {} times, and trained little: keep at least a few hundred batches (a smaller --batch, or more time)",
+            args.budget_time.unwrap_or_default(),
+            last.iterations / batch
+        ));
+    }
     let table = training_table(&points);
     say!("{}", table.to_aligned_text(6));
     let iterations = draftsim::output::noun(last.iterations as i64, "iteration", "iterations");

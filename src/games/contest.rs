@@ -768,6 +768,8 @@ struct News<E, F: Fn(&E)> {
 }
 
 impl<E, F: Fn(&E)> crate::sim::EventSink<E> for News<E, F> {
+    // The account goes to a seat at the table: the other players' reasons stay theirs.
+    const NOTES: bool = false;
     fn event(&mut self, event: E) {
         (self.say)(&event);
         self.events.push(event);

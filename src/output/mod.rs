@@ -359,7 +359,7 @@ pub fn read_frame(path: &Path) -> Result<DataFrame, Error> {
         let bytes = fs::read(path).map_err(|e| io_error(path, e))?;
         if bytes.last().is_some_and(|&b| b != b'\n') {
             return Err(Error::Input(InputError::new(format!(
-                "{name}: cut short (its last line is unfinished); write the table again"
+                "{name}: cut short (its last line is unfinished); write it again with the command that made it"
             ))));
         }
         CsvReadOptions::default()

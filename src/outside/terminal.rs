@@ -318,7 +318,14 @@ fn reveal_tail(told: &str) -> String {
     let from = if lines.len() <= WHOLE_ACCOUNT_LINES {
         0
     } else {
-        lines[..result].iter().rposition(|l| l.starts_with("== ") || l.starts_with("-- ")).unwrap_or(0)
+        // From the earliest section heading (a round, a game) whose tail fits; else from
+        // the last heading of either kind that has lines under it (a closing `-- ` line,
+        // who won, starts nothing).
+        let fits = |i: usize| lines.len() - i <= WHOLE_ACCOUNT_LINES;
+        let heading = |(i, l): &(usize, &&str)| l.starts_with("== ") && fits(*i);
+        let under = |(i, l): &(usize, &&str)| (l.starts_with("== ") || l.starts_with("-- ")) && i + 1 < result;
+        let before = || lines[..result].iter().enumerate();
+        (before().find(heading).or_else(|| before().rfind(under))).map_or(0, |(i, _)| i)
     };
     // Said first, so the account is not taken for the moves told live a second time.
     let mut out = String::from("=== Told again, every card shown");
@@ -696,5 +703,15 @@ mod tests {
             reveal_tail(&long),
             "=== Told again, every card shown (201 earlier lines of the account are left out)\n-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n"
         );
+        // Rounds, each closed by who won it: from the earliest round that fits, not from
+        // the last round's closing line.
+        let round = |r: usize| format!("== Round {r}\n{}-- seat 0 wins the round\n", "x\n".repeat(50));
+        let rounds: String = (1..=4).map(round).collect::<String>() + "== Result\n  seat 0: +1\n";
+        let told = reveal_tail(&rounds);
+        assert!(
+            told.starts_with("=== Told again, every card shown (104 earlier lines") && told.contains("\n== Round 3\n"),
+            "{told}"
+        );
+        assert_eq!(told.lines().count(), 1 + 2 * 52 + 2, "{told}");
     }
 }

@@ -73,9 +73,10 @@ fn load(dir: &Path, name: &str) -> Result<Option<DataFrame>, Error> {
     // A table that will not read is a folder the user gave: bad input, said in one line.
     let read = |p: PathBuf| {
         read_frame(&p).map_err(|e| {
-            // The reader's error names the file already.
             let e = match e {
                 Error::Table { message, .. } => message,
+                // Named and mended by the reader already.
+                e @ Error::Input(_) => return e,
                 e => e.to_string(),
             };
             InputError::new(format!("{}: {e}; write the folder again with the command that made it", p.display()))

@@ -275,6 +275,7 @@ pub fn decide<F: Forward, S: EventSink<F::Event>>(
         SeatBot::Heuristic(bot) => {
             let m = state.ask(rules, bot, rng)?;
             if S::ACTIVE
+                && S::NOTES
                 && let Some(text) = state.explain(rules, bot)
             {
                 sink.event(
@@ -286,7 +287,7 @@ pub fn decide<F: Forward, S: EventSink<F::Event>>(
         }
         SeatBot::Policy(bot) => {
             let m = bot.decide(rules, state, seat, rng, obs)?;
-            if S::ACTIVE {
+            if S::ACTIVE && S::NOTES {
                 let reason = Reason::new(&bot.reason(rules, state, seat, obs));
                 sink.event(SearchNote { seat, kind: NoteKind::Policy, reason, ..SearchNote::default() }.into());
             }
@@ -295,7 +296,7 @@ pub fn decide<F: Forward, S: EventSink<F::Event>>(
         SeatBot::Search(search) => {
             state.observe(rules, seat, obs);
             let m = search.decide(rules, seat, obs, rng);
-            if S::ACTIVE {
+            if S::ACTIVE && S::NOTES {
                 let mut note = search.note(seat);
                 // The tree is the last search's where the rollout policy moved.
                 if note.choices > 1 && matches!(note.kind, NoteKind::Search | NoteKind::Kept) {

@@ -5,6 +5,9 @@ pub trait EventSink<E> {
     /// Whether events are kept: a driver may skip the work of describing a decision for a
     /// sink that drops it.
     const ACTIVE: bool = true;
+    /// Whether the players' notes (why a bot chose its move) are wanted beside the game's
+    /// events: not where the account goes to a seat at the table.
+    const NOTES: bool = true;
     /// Called for each event.
     fn event(&mut self, event: E);
 }

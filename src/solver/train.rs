@@ -107,6 +107,30 @@ pub struct TrainState {
     /// that a preset file changed between two runs is not resumed as the same training.
     #[serde(default)]
     pub presets_hash: String,
+    /// CRC-32 (hex) of the state's JSON written with this field empty ([`TrainState::seal`]),
+    /// so that a state changed by hand is not resumed; empty in a state saved before it was
+    /// kept.
+    #[serde(default)]
+    pub checksum: String,
+}
+
+impl TrainState {
+    /// The state's JSON with its checksum set.
+    pub fn seal(mut self) -> Result<String, serde_json::Error> {
+        self.checksum.clear();
+        self.checksum = format!("{:08x}", crc32fast::hash(serde_json::to_string(&self)?.as_bytes()));
+        serde_json::to_string(&self)
+    }
+
+    /// Whether the state is as it was sealed (a state without a checksum is taken as it is).
+    pub fn intact(&self) -> bool {
+        if self.checksum.is_empty() {
+            return true;
+        }
+        let unsealed = TrainState { checksum: String::new(), ..self.clone() };
+        serde_json::to_string(&unsealed)
+            .is_ok_and(|t| format!("{:08x}", crc32fast::hash(t.as_bytes())) == self.checksum)
+    }
 }
 
 fn one() -> u64 {
@@ -308,6 +332,7 @@ mod tests {
                 batch: 1,
                 fallback: None,
                 presets_hash: String::new(),
+                checksum: String::new(),
             };
             let mut rest = Trainer::new(&kuhn, a, 7, Some(&state)).unwrap();
             for _ in 25..60 {

@@ -403,6 +403,10 @@ fn a_person_plays_every_game_from_piped_answers() {
         // The reveal says what it is before it tells the unit again.
         let reveal = text.find("=== Told again, every card shown").unwrap_or_else(|| panic!("{game}: {text}"));
         assert!(text[reveal..].contains("== Result"), "{game}: {text}");
+        // The other players' reasons are theirs: the account tells moves, not why.
+        for why in ["judged:", "played its policy", "searched "] {
+            assert!(!text[reveal..].contains(why), "{game}: {why} in\n{}", &text[reveal..]);
+        }
         // What every seat has in view is one table, a row a seat; the standing between
         // units leaves out an interval that one deal cannot bound.
         assert!(text.contains("\n  0 you "), "{game}: no seat table in\n{text}");

@@ -1434,3 +1434,21 @@ fn a_run_of_one_strategy_says_its_figures_in_sentences_not_one_bar_charts() {
     assert!(figures.contains("showdown rate 0.") && figures.contains("mean raises "), "{figures}");
     assert!(!md.contains("by strategy](") && !out.join("1-win-share.svg").exists(), "{md}");
 }
+
+/// A table cut short is named once, with one fix, not the reader's words wrapped in the
+/// report's.
+#[test]
+fn a_table_cut_short_is_named_once_with_one_fix() {
+    let dir = scratch("cut-short");
+    let run = dir.join("run");
+    draftsim(&["run", "--rounds", "200", "--quiet", "--out", path(&run)]);
+    let summary = run.join("summary.csv");
+    let text = std::fs::read_to_string(&summary).unwrap();
+    std::fs::write(&summary, &text[..text.len() - 3]).unwrap();
+    let o = common::draftsim(&["report", path(&run), "--out", path(&dir.join("report"))]);
+    assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
+    let said = common::stderr(&o);
+    assert_eq!(said.matches("summary.csv").count(), 1, "{said}");
+    assert_eq!(said.matches("again").count(), 1, "{said}");
+    assert!(said.contains("cut short (its last line is unfinished)"), "{said}");
+}

@@ -289,6 +289,15 @@ fn ctrl_c_keeps_the_training_and_the_same_command_resumes_it() {
     assert!(o.status.success(), "{}", stderr(&o));
     let says = format!("warning: the saved training has {done} iterations, more than --iterations 1");
     assert!(stderr(&o).contains(&says), "{}", stderr(&o));
+    // A state changed by hand is refused as damaged, not resumed as if it were so far on.
+    let edited = dir.join("edited");
+    let text = std::fs::read_to_string(&state).unwrap();
+    let text = text.replacen(&format!("\"iterations\":{done},"), &format!("\"iterations\":{},", done + 1), 1);
+    std::fs::write(dir.join(".edited.train-state.json"), text).unwrap();
+    let o = draftsim(&leduc_cfr(&(done + 3).to_string(), &edited));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a damaged training state (its checksum does not match"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("resuming"), "{}", stderr(&o));
     // Another training's state is refused naming what differs; a seed full-width CFR
     // never reads is no difference.
     let other = dir.join("other");
@@ -384,11 +393,25 @@ fn a_kept_state_extends_a_finished_training_to_what_an_unbroken_one_gives() {
     // A folder that another command has since written over is replaced only with --force.
     let over = dir.join("over");
     assert!(leduc("100", &over, &["--keep-state"]).status.success());
+    // Another command's --force does not throw a trained policy away.
     let run = ["run", "--game", "leduc-poker", "--rounds", "20", "--quiet", "--force", "--out"];
+    let o = draftsim(&[&run[..], &[over.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("holds a trained policy (policy.json), which --force does not replace"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(over.join("policy.json").exists());
+    std::fs::remove_dir_all(&over).unwrap();
     assert!(draftsim(&[&run[..], &[over.to_str().unwrap()]].concat()).status.success());
     let o = leduc("200", &over, &[]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("the folder exists"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no longer holds the policy of the training saved in"), "{}", stderr(&o));
+    // Refused before resuming is said.
+    let base = ["train", "--game", "leduc-poker", "--algorithm", "es-mccfr", "--iterations", "200", "--out"];
+    let o = draftsim(&[&base[..], &[over.to_str().unwrap()]].concat());
+    assert!(o.status.code() == Some(2) && !stderr(&o).contains("resuming"), "{}", stderr(&o));
     let o = leduc("900", &whole, &[]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
@@ -672,6 +695,26 @@ fn batched_training_is_the_same_on_any_thread_count_and_resumes_between_batches(
     // Sixteen batches are sixteen updates: too few to train, which is said.
     assert!(
         stderr(&o).contains("--iterations 1000 in batches of 64 updates the strategies only 16 times"),
+        "{}",
+        stderr(&o)
+    );
+    // By the clock there is no count to round, and few batches are said at the end.
+    let timed = [
+        "train",
+        "--game",
+        "kuhn-poker",
+        "--algorithm",
+        "es-mccfr",
+        "--budget-time",
+        "0.2",
+        "--batch",
+        "100000",
+        "--out",
+    ];
+    let o = draftsim(&[&timed[..], &[dir.join("timed").to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        !stderr(&o).contains("rounded up") && stderr(&o).contains("in batches of 100000 updated the strategies only"),
         "{}",
         stderr(&o)
     );

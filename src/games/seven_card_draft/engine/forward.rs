@@ -361,10 +361,19 @@ impl Forward for State {
         let took: Vec<serde_json::Value> = (obs.took[..picks].iter())
             .filter_map(|r| r.card.map(|c| serde_json::json!({"card": c.to_string(), "pack_of": r.pack_of})))
             .collect();
+        // A round's first raise opens its betting: a bet, as the moves say it.
+        let mut opened: Vec<u8> = Vec::new();
         let history: Vec<String> = (obs.history.iter())
             .map(|a| {
                 let chips = crate::output::noun(i64::from(a.paid), "chip", "chips");
-                format!("betting round {}: seat {} {} ({} {chips})", a.betting_round + 1, a.seat, a.action, a.paid)
+                let action = match a.action {
+                    Action::Raise(by) if !opened.contains(&a.betting_round) => {
+                        opened.push(a.betting_round);
+                        format!("bet {by}")
+                    }
+                    other => other.to_string(),
+                };
+                format!("betting round {}: seat {} {action} ({} {chips})", a.betting_round + 1, a.seat, a.paid)
             })
             .collect();
         // The betting figures mean something only while a betting round is under way; while
@@ -423,6 +432,9 @@ impl Forward for State {
         let seat = self.to_act().unwrap_or(0);
         match m {
             // A pick is seen by the others only when it is turned face up.
+            Move::Pick(_) if seat != observer && variant.is_face_up(self.public.pick) => {
+                "picks a card, turned face up once every seat has picked".into()
+            }
             Move::Pick(_) if seat != observer => "picks a card".into(),
             // Said where the choice is made: a face-up pick is shown to the table.
             Move::Pick(choice) if variant.is_face_up(self.public.pick) => {
@@ -563,6 +575,34 @@ mod tests {
             bets += usize::from(betting.is_some());
         }
         assert!(bets > 20, "{bets}");
+    }
+
+    /// The history a seat is shown calls a betting round's first raise a bet, as the moves
+    /// are said, and every later one a raise.
+    #[test]
+    fn a_rounds_first_raise_is_shown_as_a_bet() {
+        let (variant, _) = crate::games::contest::default_points::<crate::games::seven_card_draft::Def>(1, 1, 1);
+        let mut obs = Observation::default();
+        let act = |betting_round, seat, action, paid| PublicAction { betting_round, seat, action, paid };
+        obs.history.extend([
+            act(0, 1, Action::Raise(1), 1),
+            act(0, 2, Action::Raise(1), 2),
+            act(0, 0, Action::Call, 2),
+            act(1, 1, Action::Check, 0),
+            act(1, 2, Action::Raise(2), 2),
+        ]);
+        let json = State::observation_json(&variant, &obs);
+        let said: Vec<&str> = json["betting"].as_array().unwrap().iter().map(|h| h.as_str().unwrap()).collect();
+        assert_eq!(
+            said,
+            [
+                "betting round 1: seat 1 bet 1 (1 chip)",
+                "betting round 1: seat 2 raise 1 (2 chips)",
+                "betting round 1: seat 0 call (2 chips)",
+                "betting round 2: seat 1 check (0 chips)",
+                "betting round 2: seat 2 bet 2 (2 chips)",
+            ]
+        );
     }
 
     /// A narrowed pick lists `greedy`'s pick first and holds legal cards only, as many as
