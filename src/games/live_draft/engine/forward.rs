@@ -331,7 +331,13 @@ impl Forward for State {
             Move::TakeTop(false) => "draw two".into(),
             Move::Discard(i) => format!("discard {}", hand(i)),
             Move::Mulligan(None) => "keep the hand".into(),
-            Move::Mulligan(Some((i, j))) => format!("remove {} and {} to draw one", hand(i), hand(j)),
+            // In one order whatever the hand's, so that pairs of the same two cards read alike
+            // (and a person's menu offers them once).
+            Move::Mulligan(Some((i, j))) => {
+                let (a, b) = (hand(i), hand(j));
+                let (a, b) = if a <= b { (a, b) } else { (b, a) };
+                format!("remove {a} and {b} to draw one")
+            }
             Move::Land(Some(i)) => format!("play {}", hand(i)),
             Move::Land(None) => "play no land".into(),
             Move::Cast(Some(i)) => format!("cast {}", hand(i)),
@@ -520,5 +526,40 @@ impl std::fmt::Display for Phase {
             Phase::EndDiscard(s) => write!(f, "end of turn: seat {s} discards down to the hand limit"),
             Phase::Over => f.write_str("over"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two quick openings that remove the same two cards read alike, whatever the cards'
+    /// places in the hand, so a person's menu offers them once.
+    #[test]
+    fn openings_of_the_same_two_cards_read_alike() {
+        let (rules, points) = crate::games::contest::default_points::<crate::games::live_draft::Def>(7, 3000, 1);
+        let mut legal = Vec::new();
+        let mut twins = 0;
+        for state in points.iter().filter(|s| matches!(s.phase, Phase::Mulligan(_))) {
+            let seat = state.to_act().unwrap();
+            state.legal(&rules, &mut legal);
+            // Two copies of a card are two ids of one name: compared as named.
+            let cards = |i: u8, j: u8| {
+                let name = |k: u8| state.describe(&rules, Move::Discard(k), seat);
+                let (a, b) = (name(i), name(j));
+                if a <= b { (a, b) } else { (b, a) }
+            };
+            for &m in &legal {
+                let Move::Mulligan(Some((i, j))) = m else { continue };
+                for &n in &legal {
+                    let Move::Mulligan(Some((k, l))) = n else { continue };
+                    if (i, j) != (k, l) && cards(i, j) == cards(k, l) {
+                        twins += 1;
+                        assert_eq!(state.describe(&rules, m, seat), state.describe(&rules, n, seat));
+                    }
+                }
+            }
+        }
+        assert!(twins > 0, "no hand held two of a card");
     }
 }
