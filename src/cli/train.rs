@@ -145,6 +145,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
     if !(0.0..=1.0).contains(&field_share) {
         return Err(InputError::new(format!("--field-share {field_share}: give a chance from 0 to 1")).into());
     }
+    for name in &field {
+        heuristic(info, "--field", name, "search and trained players are too slow to train against")?;
+    }
     if exact && !field.is_empty() {
         return Err(InputError::new(format!(
             "--field: {} trains over its whole tree, every seat by regret; train against a field only over a forward model",
@@ -175,15 +178,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         let name = args.fallback.clone().unwrap_or_else(|| default.to_string());
         // Said before the strategy is seated: a policy for another table would be refused
         // for its table first, and the fix for that leads to this refusal.
-        if (info.preset_text)(&name)
-            .is_ok_and(|t| draftsim::search::params::is_policy(&t) || draftsim::search::params::is_search(&t))
-        {
-            return Err(InputError::new(format!(
-                "--fallback {name}: the fallback must be a heuristic preset of {}, not a search or a trained policy",
-                info.name
-            ))
-            .into());
-        }
+        heuristic(info, "--fallback", &name, "the fallback makes the decisions the policy has no key for")?;
         let players = game.players();
         game = (info.build)(rules.as_deref(), Some(players), Some(std::slice::from_ref(&name)))
             .map_err(|e| e.context("--fallback"))?
@@ -789,5 +784,28 @@ impl Training<'_> {
             Training::Exact(tree, t) => Policy::from_tree(tree, &t.average_policy(), header),
             Training::Sampled(t, _) => Policy::from_sets(header, t.average()),
         }
+    }
+}
+
+/// Refuses a `--fallback` or `--field` strategy that is no heuristic preset (`why` a
+/// heuristic is needed), listing those that are; a file or a derived preset is left to
+/// the game to read.
+fn heuristic(info: &draftsim::games::GameInfo, flag: &str, name: &str, why: &str) -> Result<(), InputError> {
+    use draftsim::search::params::{is_policy, is_search};
+    let heuristics: Vec<String> = ((info.presets)().into_iter().map(|(n, _)| n))
+        .filter(|n| (info.preset_text)(n).is_ok_and(|t| !is_policy(&t) && !is_search(&t)))
+        .collect();
+    let listed = heuristics.join(", ");
+    match (info.preset_text)(name) {
+        Ok(t) if is_policy(&t) || is_search(&t) => Err(InputError::new(format!(
+            "{flag} {name}: must be a heuristic preset of {}, not a search or a trained policy ({why}); use one of {listed}",
+            info.name
+        ))),
+        Err(_) if !name.contains(['{', '/', '.']) => Err(InputError::new(format!(
+            "{flag}: unknown strategy '{name}' for {}{}: use one of {listed} or a path to a .toml file",
+            info.name,
+            draftsim::games::presets::suggestion(name, heuristics.iter().map(String::as_str))
+        ))),
+        _ => Ok(()),
     }
 }

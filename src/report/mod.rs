@@ -310,12 +310,18 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
     let mut page = Page::default();
     let names = folder_names(dirs);
     let ladders = ladder_depths(dirs, &names)?;
-    // The games whose exploitability the report's folders bound.
-    let bounds: Vec<String> = (dirs.iter())
-        .filter(|d| find_table(d, kind::EXPLOITABILITY.tables[0]).is_some())
-        .filter_map(|d| std::fs::read_to_string(d.join("study.json")).ok())
-        .filter_map(|t| Some(serde_json::from_str::<serde_json::Value>(&t).ok()?["game"].as_str()?.to_string()))
-        .collect();
+    // The policy folders whose exploitability the report's folders bound (each
+    // `cfr{policy=DIR}` row of an exploitability table), as found on disk.
+    let mut bounds: Vec<(String, PathBuf)> = Vec::new();
+    for d in dirs {
+        let Some(t) = load(d, kind::EXPLOITABILITY.tables[0])? else { continue };
+        let meta = std::fs::read_to_string(d.join("study.json")).ok();
+        let meta = meta.and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+        let game = meta.as_ref().and_then(|m| m["game"].as_str()).unwrap_or_default().to_string();
+        for strategy in texts(&t, "strategy").unwrap_or_default() {
+            bounds.extend(policy_dir(&strategy).and_then(|p| p.canonicalize().ok()).map(|p| (game.clone(), p)));
+        }
+    }
     // The figures the folders hold, so that a limit none of them has is refused.
     // Runs of two strategies, gathered into one table a game, table size and rules where
     // three or more share them.
@@ -383,7 +389,9 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
             prefix: &prefix,
             palette: &palette,
             requires,
-            bounded: meta.as_ref().and_then(|m| m["game"].as_str()).is_some_and(|g| bounds.iter().any(|b| b == g)),
+            bounded: (meta.as_ref().and_then(|m| m["game"].as_str()))
+                .zip(dir.canonicalize().ok())
+                .is_some_and(|(g, d)| bounds.iter().any(|(bg, bd)| bg == g && *bd == d)),
         };
         for (table, section) in SECTIONS {
             if let Some(frame) = load(dir, table)? {
@@ -471,6 +479,14 @@ fn folder_names(dirs: &[PathBuf]) -> Vec<String> {
             tail(p, n)
         })
         .collect()
+}
+
+/// The folder of a trained policy a strategy plays (`cfr{policy="DIR"}`), as written.
+fn policy_dir(strategy: &str) -> Option<PathBuf> {
+    let rest = &strategy[strategy.find("policy=")? + "policy=".len()..];
+    let rest = rest.trim_start_matches('"');
+    let end = rest.find(['"', ';', '}']).unwrap_or(rest.len());
+    Some(PathBuf::from(&rest[..end]))
 }
 
 /// The title of the game a folder's `meta` names ("Seven Card Draft").

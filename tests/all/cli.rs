@@ -1151,7 +1151,7 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
                 "--out",
                 out_s,
             ],
-            "players = 9: give 2 to 4 players",
+            "players = 9: give 2 to 3 players with this deck of 3 cards (4 with more ranks or suits)",
         ),
         (vec!["sweep", "--set", "players=abc", "--rounds", "24", "--out", out_s], "give a whole number"),
         (vec!["sweep", "--set", "players=3,3", "--rounds", "24", "--out", out_s], "3 is given twice"),

@@ -1004,9 +1004,17 @@ fn a_sampled_trainings_bound_is_found_in_the_same_report() {
     let training = folder(&dir, "policy", "train", &[("training", curve)]);
     let alone = std::fs::read_to_string(report(&dir, &[&training]).join("report.md")).unwrap();
     assert!(alone.contains("its distance from optimal is bounded by `draftsim exploitability`, not here"), "{alone}");
-    let table = "strategy,exploitability,exploitability_lo,exploitability_hi,bound,method,best_responder\n\
-        cfr,0.2,0.1,0.3,lower,best of 2 responders,search\n";
-    let bounds = folder(&dir, "bounds", "exploitability", &[("exploitability", table.to_string())]);
+    let head = "strategy,exploitability,exploitability_lo,exploitability_hi,bound,method,best_responder\n";
+    // A table of other players bounds nothing of this policy.
+    let others = format!("{head}tight,0.2,0.1,0.3,lower,best of 2 responders,search\n");
+    let elsewhere = folder(&dir, "others", "exploitability", &[("exploitability", others)]);
+    let md = std::fs::read_to_string(report(&scratch("training-others"), &[&training, &elsewhere]).join("report.md"))
+        .unwrap();
+    assert!(md.contains("bounded by `draftsim exploitability`, not here"), "{md}");
+    // One that plays the policy from its folder (quoted in CSV) does.
+    let played = format!("\"cfr{{policy=\"\"{}\"\"}}\"", training.display());
+    let table = format!("{head}{played},0.2,0.1,0.3,lower,best of 2 responders,search\n");
+    let bounds = folder(&dir, "bounds", "exploitability", &[("exploitability", table.clone())]);
     let again = scratch("training-bounded-both");
     let both = std::fs::read_to_string(report(&again, &[&training, &bounds]).join("report.md")).unwrap();
     assert!(
@@ -1015,7 +1023,7 @@ fn a_sampled_trainings_bound_is_found_in_the_same_report() {
     );
     assert!(both.contains("the exploitability section of this report bounds it from below by play"), "{both}");
     assert!(!both.contains("not here"), "{both}");
-    // Bounds of another game are not this policy's.
+    // Bounds of another game's folder of that name are not this policy's.
     let other = dir.join("other-game");
     std::fs::create_dir_all(&other).unwrap();
     let meta = "{\"game\": \"sevens\", \"kind\": \"exploitability\", \"seed\": 1, \"rounds\": 1000}";

@@ -147,12 +147,20 @@ impl<F: Flavour> GameRules for Rules<F> {
                 self.ranks, self.suits
             )));
         }
-        if !(2..=4).contains(&self.players) {
-            return Err(
-                InputError::new(format!("players = {}: give 2 to 4 players", self.players)).about(Fault::Players)
-            );
-        }
         let needed = self.players + usize::from(self.rounds) - 1;
+        if !(2..=4).contains(&self.players) {
+            // The most this deck seats, where it seats fewer than the game's four.
+            let most = (self.deck() + 1).saturating_sub(usize::from(self.rounds)).min(4);
+            let seats = match most {
+                4 => "give 2 to 4 players".to_string(),
+                m if m >= 2 => format!(
+                    "give 2 to {m} players with this deck of {} cards (4 with more ranks or suits)",
+                    self.deck()
+                ),
+                _ => "give 2 to 4 players".to_string(),
+            };
+            return Err(InputError::new(format!("players = {}: {seats}", self.players)).about(Fault::Players));
+        }
         if self.deck() < needed {
             return Err(InputError::new(format!(
                 "players = {}: the deck of {} cards must hold one for each player{}; add ranks or suits (e.g. ranks = {})",
