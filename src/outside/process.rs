@@ -67,18 +67,24 @@ static SEATED: Mutex<Vec<(String, Arc<Counters>)>> = Mutex::new(Vec::new());
 /// One line for each external bot whose faults played a move for it, over everything this
 /// process ran: every command says so, whether or not its tables show it.
 pub fn fault_warnings() -> Vec<String> {
-    let mut totals: Vec<(String, FaultCounts)> = Vec::new();
+    let mut totals: Vec<(String, FaultCounts, Option<String>)> = Vec::new();
     for (name, counters) in SEATED.lock().unwrap_or_else(PoisonError::into_inner).iter() {
         let f = counters.read();
-        match totals.iter_mut().find(|(n, _)| n == name) {
-            Some((_, t)) => t.add(&f),
-            None => totals.push((name.clone(), f)),
+        let example = counters.example.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        match totals.iter_mut().find(|(n, ..)| n == name) {
+            Some((_, t, e)) => {
+                t.add(&f);
+                if e.is_none() {
+                    *e = example;
+                }
+            }
+            None => totals.push((name.clone(), f, example)),
         }
     }
     totals
         .into_iter()
-        .filter(|(_, f)| f.illegal + f.garbage + f.timeouts + f.crashes > 0)
-        .map(|(name, f)| {
+        .filter(|(_, f, _)| f.illegal + f.garbage + f.timeouts + f.crashes > 0)
+        .map(|(name, f, example)| {
             let kinds = [
                 (f.illegal, "illegal answer", "illegal answers"),
                 (f.garbage, "garbage line", "garbage lines"),
@@ -93,14 +99,20 @@ pub fn fault_warnings() -> Vec<String> {
                 0 => "each ignored, no move played for it".to_string(),
                 n => format!("{} played a random legal move instead", counted(n, "decision", "decisions")),
             };
+            // The program's own words, where a line was at fault: a banner or a debug print
+            // is found at once.
+            let first = example.map(|e| format!("; the first: {e:?}")).unwrap_or_default();
             format!(
-                "{name}: {} in {}; {played} (faults: docs/protocol.md)",
+                "{name}: {} in {}{first}; {played} (faults: docs/protocol.md)",
                 said.join(", "),
                 counted(f.decisions, "decision", "decisions"),
             )
         })
         .collect()
 }
+
+/// The most of a faulty line a warning quotes.
+const EXAMPLE_CHARS: usize = 60;
 
 /// A count with its noun: "1 crash", "3 crashes".
 fn counted(n: u64, one: &str, many: &str) -> String {
@@ -148,9 +160,22 @@ struct Counters {
     answers: AtomicU64,
     /// The exit status of the last program lost, where it had exited of itself.
     last_exit: Mutex<Option<i32>>,
+    /// The first line that was no answer, or named no legal move, as the program wrote it
+    /// (cut short), so that a warning can show what went wrong.
+    example: Mutex<Option<String>>,
 }
 
 impl Counters {
+    /// Keeps `line` as the example of a fault where none is kept yet.
+    fn keep(&self, line: &str) {
+        let mut kept = self.example.lock().unwrap_or_else(PoisonError::into_inner);
+        if kept.is_none() {
+            let cut: String = line.trim_end().chars().take(EXAMPLE_CHARS).collect();
+            let more = if line.trim_end().chars().count() > EXAMPLE_CHARS { "..." } else { "" };
+            *kept = Some(format!("{cut}{more}"));
+        }
+    }
+
     fn read(&self) -> FaultCounts {
         let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
         FaultCounts {
@@ -602,7 +627,11 @@ impl Outside for ExternalSeat {
             json!({"type": "decide", "n": n, "seat": d.seat, "observation": d.observation, "legal": legal}).to_string();
         let p = &*p;
         // Lines nobody asked for (a program printing to stdout) are garbage, not answers.
-        let stale = p.from_bot.try_iter().count() as u64;
+        let mut stale = 0;
+        for line in p.from_bot.try_iter() {
+            counts.keep(&line);
+            stale += 1;
+        }
         counts.garbage.fetch_add(stale, Ordering::Relaxed);
         p.send(line);
         let chosen = loop {
@@ -613,6 +642,7 @@ impl Outside for ExternalSeat {
                     Answer::Move(_, Some(other)) if other != n => {
                         counts.answers.fetch_add(1, Ordering::Relaxed);
                         counts.garbage.fetch_add(1, Ordering::Relaxed);
+                        counts.keep(&line);
                     }
                     Answer::Move(id, _) if (id as usize) < d.legal.len() => {
                         counts.answers.fetch_add(1, Ordering::Relaxed);
@@ -621,10 +651,12 @@ impl Outside for ExternalSeat {
                     Answer::Move(..) => {
                         counts.answers.fetch_add(1, Ordering::Relaxed);
                         counts.illegal.fetch_add(1, Ordering::Relaxed);
+                        counts.keep(&line);
                         break Ok(None);
                     }
                     Answer::Garbage => {
                         counts.garbage.fetch_add(1, Ordering::Relaxed);
+                        counts.keep(&line);
                         break Ok(None);
                     }
                 },

@@ -170,6 +170,9 @@ fn illegal_answers_and_garbage_play_the_fallback_and_are_counted() {
         let f = faults(&out, bot);
         assert!(f[0] > 0 && f[column] == f[0] && f[5] == f[0], "{bot}: {f:?}");
         assert!(stderr(&o).contains(&format!("{bot}: {} ", f[column])), "{}", stderr(&o));
+        // The program's own first faulty line is quoted.
+        let first = if column == 1 { r#"the first: "{\"move\": 999}""# } else { r#"the first: "fold, I think""# };
+        assert!(stderr(&o).contains(first), "{first}: {}", stderr(&o));
         // The report says the program's figures are the fallback's.
         let page = out_dir(&dir, if column == 1 { "illegal-report" } else { "garbage-report" });
         let r = draftsim(&["report", out.to_str().unwrap(), "--out", page.to_str().unwrap(), "--quiet"]);

@@ -1247,3 +1247,19 @@ fn a_local_policy_that_differs_from_the_shipped_one_is_warned_about() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(warned(&o), "{}", stderr(&o));
 }
+
+/// A responder that gains more on average than the bound kept, over an interval too wide
+/// to be the bound, is said beside the table, so a small bound is not read as near optimal.
+#[test]
+fn a_lower_bound_says_where_a_responder_gained_more_on_average() {
+    let args = ["exploitability", "--game", "sevens", "--players", "2", "--seats", "greedy,exact,bluffer"];
+    let o = draftsim(&[&args[..], &["--rounds", "40", "--quiet"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let said =
+        text.lines().find(|l| l.starts_with("A responder gained more on average")).unwrap_or_else(|| panic!("{text}"));
+    let bluffer = text.lines().find(|l| l.starts_with("bluffer ")).unwrap();
+    let bound: f64 = bluffer.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert!(said.contains("bluffer: search{opponents=rollout;rollout=bluffer"), "{said}");
+    assert!(said.contains(&format!("against a bound of {bound:.4}")), "{said}\n{text}");
+}
