@@ -40,20 +40,22 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
     // the study's record then names at every seat.
     let mut game_args = args.game.clone();
     let named = args.game.seats.list();
+    let mut table = args.game.clone();
+    table.seats.seats = None;
+    let (table, defaults) = table.build()?;
+    let pool = args.batch.exec.pool()?;
+    // A game without estimates is refused as such before a strategy it lacks is named.
+    pool.install(|| table.calibration(0, args.batch.seed.seed, None, &|_| {}))?;
     if named.as_ref().is_none_or(|l| l.len() == 1) {
-        let mut table = args.game.clone();
-        table.seats.seats = None;
-        let (table, defaults) = table.build()?;
         let one = named.and_then(|l| l.into_iter().next()).unwrap_or_else(|| defaults[0].clone());
         game_args.seats.seats = Some(vec![one; table.players()]);
     }
     let (game, seats) = game_args.build()?;
-    // Nothing played: refuses a game or strategy without an estimate before the note says
-    // it is calibrating.
-    let pool = args.batch.exec.pool()?;
+    // Nothing played: refuses a strategy without an estimate before the note says it is
+    // calibrating.
     pool.install(|| game.calibration(0, args.batch.seed.seed, None, &|_| {}))?;
     args.batch.exec.note(&format!(
-        "calibrating {}'s estimate: {}, {} players, {rounds} {}, seed {}",
+        "calibrating {}'s estimate (its drafting module's, before any betting correction): {}, {} players, {rounds} {}, seed {}",
         seats[0],
         game_args.name(),
         game.players(),

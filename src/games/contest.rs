@@ -277,8 +277,10 @@ pub trait GameDef: Sized + Send + Sync + 'static {
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Vec<Table>, Error> {
         let _ = (contest, rounds, seed, interrupt, progress);
-        Err(InputError::new("calibrate: this game's bots make no strength estimate to calibrate; use seven-card-draft")
-            .into())
+        Err(InputError::new(
+            "calibrate: only Seven Card Draft's strength estimates are calibrated so far; use --game seven-card-draft",
+        )
+        .into())
     }
 }
 

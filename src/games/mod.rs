@@ -136,8 +136,10 @@ pub trait Runner: Sync {
         _interrupt: Option<&AtomicBool>,
         _progress: &(dyn Fn(u64) + Sync),
     ) -> Result<Vec<Table>, Error> {
-        Err(InputError::new("calibrate: this game's bots make no strength estimate to calibrate; use seven-card-draft")
-            .into())
+        Err(InputError::new(
+            "calibrate: only Seven Card Draft's strength estimates are calibrated so far; use --game seven-card-draft",
+        )
+        .into())
     }
 }
 

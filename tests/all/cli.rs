@@ -1847,6 +1847,10 @@ fn calibrate_writes_the_same_table_for_any_thread_count_and_refuses_games_withou
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("seven-card-draft"), "{}", stderr(&o));
     assert!(!refused.exists(), "a refused command left a folder");
+    // The game is refused as such before a strategy it lacks is named.
+    let o = draftsim(&["calibrate", "--game", "seven-poker", "--seats", "tight", "--rounds", "10"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("only Seven Card Draft's strength estimates are calibrated"), "{}", stderr(&o));
     // Every seat drafts alike: a second strategy named is refused, not dropped unsaid.
     let o = draftsim(&["calibrate", "--seats", "greedy,tight", "--rounds", "10", "--out", refused.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
