@@ -439,19 +439,7 @@ impl OutputArgs {
         if self.out.is_none() && self.force {
             warn("--force replaces an --out folder; without --out nothing is written or replaced");
         }
-        if let Some(p) = self.out.as_deref()
-            && !policy
-            && self.force
-            && p.join(draftsim::solver::policy::POLICY_FILE).is_file()
-        {
-            return Err(draftsim::InputError::new(format!(
-                "--out {}: holds a trained policy ({}), which --force does not replace with another command's tables; give another --out, or remove the folder yourself",
-                p.display(),
-                draftsim::solver::policy::POLICY_FILE
-            ))
-            .into());
-        }
-        let out = self.out.as_deref().map(|p| super::interrupt::create(p, self.force)).transpose()?;
+        let out = self.out.as_deref().map(|p| super::interrupt::create(p, self.force, policy)).transpose()?;
         Ok((format, out))
     }
 }

@@ -52,8 +52,17 @@ pub fn catch() {
 
 /// Prepares the output folder `target` (see [`OutputDir::create`]), noting its staging
 /// folder for the handler.
-pub fn create(target: &Path, force: bool) -> Result<OutputDir, draftsim::InputError> {
+pub fn create(target: &Path, force: bool, policy: bool) -> Result<OutputDir, draftsim::InputError> {
     draftsim::output::check_out_not_input(target, &named_paths())?;
+    // A trained policy is replaced by a training only: another command's --force does not
+    // throw one away.
+    let file = draftsim::solver::policy::POLICY_FILE;
+    if force && !policy && target.join(file).is_file() {
+        return Err(draftsim::InputError::new(format!(
+            "--out {}: holds a trained policy ({file}), which --force does not replace with another command's tables; give another --out, or remove the folder yourself",
+            target.display()
+        )));
+    }
     let dir = OutputDir::create(target, force)?;
     *STAGING.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
         Some((dir.path().to_path_buf(), target.to_path_buf()));
@@ -163,7 +172,7 @@ mod tests {
     #[test]
     fn a_write_error_names_the_out_folder() {
         let dir = std::env::temp_dir().join(format!("draftsim-as-out-{}", std::process::id()));
-        let out = create(&dir.join("results"), false).unwrap();
+        let out = create(&dir.join("results"), false, false).unwrap();
         let staged = out.path().join("summary.csv").display().to_string();
         let said = as_out_folder(format!("writing {staged}: No space left on device (os error 28)"));
         let want = dir.join("results").join("summary.csv").display().to_string();

@@ -61,7 +61,11 @@ fn merged_outside(dirs: &[PathBuf]) -> Result<Option<draftsim::output::Table>, I
             ))
         })?;
         let bad = |e: &dyn std::fmt::Display| InputError::new(format!("{}: {e}", path.display()));
-        let frame = draftsim::output::read_frame(path).map_err(|e| bad(&e))?;
+        let frame = draftsim::output::read_frame(path).map_err(|e| match e {
+            // Named and mended by the reader already.
+            draftsim::Error::Input(e) => e,
+            e => bad(&e),
+        })?;
         let column = |name: &str| -> Result<Vec<u64>, InputError> {
             let c = frame
                 .column(name)
@@ -503,7 +507,7 @@ pub fn run(args: MergeArgs) -> Result<()> {
     if asked.is_none() {
         mixed_formats_note(&wrote, &args.dirs, &args.quiet);
     }
-    let out = super::interrupt::create(out_path, args.output.force)?;
+    let out = super::interrupt::create(out_path, args.output.force, false)?;
     let mut total = parts[0].1.clone();
     for (_, t) in &parts[1..] {
         total.merge(t);
@@ -707,6 +711,6 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
             (parts.iter()).map(|p| p.format.as_deref().and_then(|f| f.parse().ok()).unwrap_or(Format::Csv)).collect();
         mixed_formats_note(&wrote, dirs, quiet);
     }
-    let out = super::interrupt::create(out_path, output.force)?;
+    let out = super::interrupt::create(out_path, output.force, false)?;
     study.merge(merging, MergedTables { meta: first.study.clone(), out, format, quiet })
 }

@@ -71,7 +71,7 @@ pub fn report(args: ReportArgs) -> Result<()> {
         None => None,
     };
     let requires = args.require.iter().map(|r| study::tune::Constraint::parse(r)).collect::<Result<Vec<_>, _>>()?;
-    let out = super::interrupt::create(&args.out, args.force)?;
+    let out = super::interrupt::create(&args.out, args.force, false)?;
     let options = draftsim::report::ReportOptions {
         regenerate: args.regenerate.as_deref(),
         notes: notes.as_deref(),

@@ -801,11 +801,13 @@ fn heuristic(info: &draftsim::games::GameInfo, flag: &str, name: &str, why: &str
             "{flag} {name}: must be a heuristic preset of {}, not a search or a trained policy ({why}); use one of {listed}",
             info.name
         ))),
-        Err(_) if !name.contains(['{', '/', '.']) => Err(InputError::new(format!(
-            "{flag}: unknown strategy '{name}' for {}{}: use one of {listed} or a path to a .toml file",
-            info.name,
-            draftsim::games::presets::suggestion(name, heuristics.iter().map(String::as_str))
-        ))),
+        Err(_) if !name.contains(['{', '/', '.']) && !std::path::Path::new(name).exists() => {
+            Err(InputError::new(format!(
+                "{flag}: unknown strategy '{name}' for {}{}: use one of {listed} or a path to a .toml file",
+                info.name,
+                draftsim::games::presets::suggestion(name, heuristics.iter().map(String::as_str))
+            )))
+        }
         _ => Ok(()),
     }
 }

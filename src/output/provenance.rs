@@ -32,14 +32,19 @@ pub fn named_policies() -> Vec<(String, String)> {
     named_policies_in(&command_line())
 }
 
+/// The trained policies a strategy or command-line word names (`cfr{policy="DIR"}`: a
+/// folder, or the policy file itself), as written: relative to where the command ran.
+pub fn policy_paths(word: &str) -> Vec<std::path::PathBuf> {
+    (word.split("policy=").skip(1))
+        .map(|part| part.split([';', '}', ',']).next().unwrap_or_default().trim().trim_matches(['"', '\'']).into())
+        .collect()
+}
+
 fn named_policies_in(args: &[String]) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for arg in args.iter().skip(1) {
-        for part in arg.split("policy=").skip(1) {
-            let path = part.split([';', '}', ',']).next().unwrap_or_default().trim().trim_matches(['"', '\'']);
-            let given = Path::new(path);
-            let file =
-                if given.is_dir() { given.join(crate::solver::policy::POLICY_FILE) } else { given.to_path_buf() };
+        for given in policy_paths(arg) {
+            let file = if given.is_dir() { given.join(crate::solver::policy::POLICY_FILE) } else { given };
             let name = file.display().to_string();
             if let Ok(bytes) = std::fs::read(&file)
                 && !out.iter().any(|(f, _)| *f == name)

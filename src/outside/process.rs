@@ -101,7 +101,7 @@ pub fn fault_warnings() -> Vec<String> {
             };
             // The program's own words, where a line was at fault: a banner or a debug print
             // is found at once.
-            let first = example.map(|e| format!("; the first: {e:?}")).unwrap_or_default();
+            let first = example.map(|e| format!("; the first: {e}")).unwrap_or_default();
             format!(
                 "{name}: {} in {}{first}; {played} (faults: docs/protocol.md)",
                 said.join(", "),
@@ -170,9 +170,13 @@ impl Counters {
     fn keep(&self, line: &str) {
         let mut kept = self.example.lock().unwrap_or_else(PoisonError::into_inner);
         if kept.is_none() {
-            let cut: String = line.trim_end().chars().take(EXAMPLE_CHARS).collect();
-            let more = if line.trim_end().chars().count() > EXAMPLE_CHARS { "..." } else { "" };
-            *kept = Some(format!("{cut}{more}"));
+            // As written, but for control characters (a tab), which are spelt out.
+            let line = line.trim_end();
+            let cut: String = (line.chars().take(EXAMPLE_CHARS))
+                .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
+                .collect();
+            let more = if line.chars().count() > EXAMPLE_CHARS { "..." } else { "" };
+            *kept = Some(format!("`{cut}`{more}"));
         }
     }
 

@@ -26,6 +26,14 @@ pub fn setup(hint: Hint, stop: &'static AtomicBool) {
     let _ = STOP.set(stop);
 }
 
+/// The trained policy whose hints the human seat is shown, by name, where it is one.
+pub fn policy_hint() -> Option<String> {
+    match &*HINT.lock().unwrap_or_else(PoisonError::into_inner) {
+        Hint::Policy(name, _) => Some(name.clone()),
+        _ => None,
+    }
+}
+
 /// Whether [`setup`] ran (only `draftsim play` seats a person).
 pub fn is_set_up() -> bool {
     STOP.get().is_some()

@@ -315,11 +315,19 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
     let mut bounds: Vec<(String, PathBuf)> = Vec::new();
     for d in dirs {
         let Some(t) = load(d, kind::EXPLOITABILITY.tables[0])? else { continue };
-        let meta = std::fs::read_to_string(d.join("study.json")).ok();
-        let meta = meta.and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
-        let game = meta.as_ref().and_then(|m| m["game"].as_str()).unwrap_or_default().to_string();
+        let json = |file: &str| {
+            let text = std::fs::read_to_string(d.join(file)).ok()?;
+            serde_json::from_str::<serde_json::Value>(&text).ok()
+        };
+        let game = json("study.json").and_then(|m| Some(m["game"].as_str()?.to_string())).unwrap_or_default();
+        // A relative path is the command's: from where it ran, as its provenance says.
+        let ran = json("provenance.json").and_then(|p| Some(PathBuf::from(p["working_directory"].as_str()?)));
         for strategy in texts(&t, "strategy").unwrap_or_default() {
-            bounds.extend(policy_dir(&strategy).and_then(|p| p.canonicalize().ok()).map(|p| (game.clone(), p)));
+            for given in crate::output::provenance::policy_paths(&strategy) {
+                let at = ran.as_ref().filter(|_| given.is_relative()).map_or_else(|| given.clone(), |r| r.join(&given));
+                let folder = if at.is_file() { at.parent().map(Path::to_path_buf).unwrap_or_default() } else { at };
+                bounds.extend(folder.canonicalize().ok().map(|p| (game.clone(), p)));
+            }
         }
     }
     // The figures the folders hold, so that a limit none of them has is refused.
@@ -479,14 +487,6 @@ fn folder_names(dirs: &[PathBuf]) -> Vec<String> {
             tail(p, n)
         })
         .collect()
-}
-
-/// The folder of a trained policy a strategy plays (`cfr{policy="DIR"}`), as written.
-fn policy_dir(strategy: &str) -> Option<PathBuf> {
-    let rest = &strategy[strategy.find("policy=")? + "policy=".len()..];
-    let rest = rest.trim_start_matches('"');
-    let end = rest.find(['"', ';', '}']).unwrap_or(rest.len());
-    Some(PathBuf::from(&rest[..end]))
 }
 
 /// The title of the game a folder's `meta` names ("Seven Card Draft").
@@ -785,8 +785,15 @@ fn estimate_text(mean: f64, lo: f64, hi: f64) -> String {
 /// A chart's image link, its title as the alternative text, and the sentence under it,
 /// marked so the page can leave it out past the chart cap.
 fn image(md: &mut String, file: &str, title: &str, sentence: &str) {
+    image_as(md, file, title, sentence, false);
+}
+
+/// As [`image`]; a `quiet` chart shows no difference beyond noise, and is kept only where
+/// the chart budget has room after every other.
+fn image_as(md: &mut String, file: &str, title: &str, sentence: &str, quiet: bool) {
     // A caption whose conclusion is empty (one strategy charted) starts at its method.
-    md.push_str(&page::chart_text(file, title, sentence.trim_start()));
+    let text = if quiet { page::quiet_chart_text } else { page::chart_text };
+    md.push_str(&text(file, title, sentence.trim_start()));
 }
 
 #[cfg(test)]

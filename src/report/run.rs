@@ -209,11 +209,8 @@ pub(super) fn run_section(
         );
         // Seats alike within noise are no finding: the chart is drawn only where the
         // budget has room after the others.
-        if p >= 0.05 {
-            page.at(Question::Fair).push_str(&page::quiet_chart_text(&file, title, &sentence));
-        } else {
-            image(page.at(Question::Fair), &file, title, &sentence);
-        }
+        let quiet = !p.is_nan() && p >= 0.05;
+        image_as(page.at(Question::Fair), &file, title, &sentence, quiet);
         let top = (0..labels.len()).max_by(|&a, &b| seat_win.mean[a].total_cmp(&seat_win.mean[b]));
         let bottom = (0..labels.len()).min_by(|&a, &b| seat_win.mean[a].total_cmp(&seat_win.mean[b]));
         if let (Some(t), Some(b)) = (top, bottom) {

@@ -385,16 +385,25 @@ pub struct OutsideBot<F: Forward> {
 enum Hinter<F: Forward> {
     None,
     Search(Box<Ismcts<F>>),
-    Policy(String, std::sync::Arc<crate::solver::policy::Policy>),
+    Policy(String, std::sync::Arc<crate::solver::policy::Policy>, Option<Box<F::Bot>>),
 }
 
 /// Iterations of the search behind a hint.
 const HINT_ITERATIONS: u32 = 2000;
 
+/// The seed of a hinting fallback preset's draws.
+const HINT_STREAM: u64 = 0x4849_4E54;
+
 impl<F: Forward> OutsideBot<F> {
     /// A seat decided by `seat`, at a table of `players`; `search`, the game's `search`
-    /// preset, gives its search hints (without one, a search from the rules alone does).
-    pub fn new(seat: Box<dyn Outside>, players: usize, search: Option<Box<Ismcts<F>>>) -> Self {
+    /// preset, gives its search hints (without one, a search from the rules alone does);
+    /// `fallback`, a hinting policy's fallback preset, its hints where the policy has none.
+    pub fn new(
+        seat: Box<dyn Outside>,
+        players: usize,
+        search: Option<Box<Ismcts<F>>>,
+        fallback: Option<F::Bot>,
+    ) -> Self {
         let hint = match (seat.hint(), search) {
             (crate::outside::Hint::None, _) => Hinter::None,
             (crate::outside::Hint::Search, Some(search)) => Hinter::Search(search),
@@ -416,7 +425,7 @@ impl<F: Forward> OutsideBot<F> {
                 };
                 Hinter::Search(Box::new(Ismcts::new(params, players, Vec::new(), Vec::new())))
             }
-            (crate::outside::Hint::Policy(name, policy), _) => Hinter::Policy(name, policy),
+            (crate::outside::Hint::Policy(name, policy), _) => Hinter::Policy(name, policy, fallback.map(Box::new)),
         };
         OutsideBot { seat, legal: Vec::new(), texts: Vec::new(), hint, fell_back: false, fell_back_in_unit: 0 }
     }
@@ -463,8 +472,24 @@ impl<F: Forward> OutsideBot<F> {
                     _ => format!("search: {}", top_moves(rules, state, search, seat, &mut legal)),
                 })
             }
-            Hinter::Policy(name, policy) => {
-                Some(format!("{name}: {}", policy_advice(policy, rules, state, seat, obs, &self.legal)))
+            Hinter::Policy(name, policy, fallback) => {
+                let advice = policy_advice(policy, rules, state, seat, obs, &self.legal);
+                // Where the policy has no key, what its fallback preset would play (its own
+                // stream, so the seat's draws are not moved by a hint).
+                let fallback_move = match (policy_probs::<F>(policy, rules, seat, obs, self.legal.len()), fallback) {
+                    (None, Some(bot)) => {
+                        let m =
+                            state.ask(rules, bot, &mut <BotRng as rand::SeedableRng>::seed_from_u64(HINT_STREAM))?;
+                        // Said as the menu offers it: a preset may name another of the
+                        // moves that are one to the seat (Seven Poker's same-colour cards).
+                        let key = state.key(rules, seat, seat, m);
+                        let m =
+                            self.legal.iter().copied().find(|&l| state.key(rules, seat, seat, l) == key).unwrap_or(m);
+                        format!(": {}", state.describe(rules, m, seat))
+                    }
+                    _ => String::new(),
+                };
+                Some(format!("{name}: {advice}{fallback_move}"))
             }
         };
         let observation = F::observation_json(rules, obs);
@@ -803,20 +828,22 @@ pub fn end_outside<F: Forward>(
     reveal: Option<&str>,
 ) -> Result<(), Error> {
     let marked = reveal.map(|told| {
-        let mut told = told.to_string();
+        let mut lines = String::new();
         for (s, &entry) in seating.iter().enumerate() {
             if let SeatBot::Outside(bot) = &worker.bots[entry]
                 && bot.fell_back_in_unit > 0
             {
                 let n = bot.fell_back_in_unit;
-                told.push_str(&format!(
-                    "  seat {s} ({}) had {n} move{} played for it at random (its program gave no usable answer)\n",
+                lines.push_str(&format!(
+                    "-- seat {s} ({}) had {n} move{} played for it at random (its program gave no usable answer)\n",
                     worker.names[entry],
                     if n == 1 { "" } else { "s" }
                 ));
             }
         }
-        told
+        // Before the result, so they are not read as result rows.
+        let at = told.rfind("== Result").unwrap_or(told.len());
+        format!("{}{lines}{}", &told[..at], &told[at..])
     });
     let reveal = marked.as_deref();
     let players = seating.len();
@@ -849,13 +876,14 @@ impl<F: Forward> SeatBot<F> {
                 SeatBot::Policy(Box::new(PolicyBot::new(policy.clone(), fallback.as_ref().map(|p| bot(p, name)))))
             }
             Strategy::Outside(spec, hint) => {
-                let hint = match hint.as_deref() {
+                let (hint, fallback) = match hint.as_deref() {
                     Some(Strategy::Search(params, rollout, models)) => {
-                        Some(search_bot(name, params, rollout, models, players, &bot))
+                        (Some(search_bot(name, params, rollout, models, players, &bot)), None)
                     }
-                    _ => None,
+                    Some(Strategy::Policy(_, fallback)) => (None, fallback.as_ref().map(|p| bot(p, name))),
+                    _ => (None, None),
                 };
-                SeatBot::Outside(Box::new(OutsideBot::new(spec.open(), players, hint)))
+                SeatBot::Outside(Box::new(OutsideBot::new(spec.open(), players, hint, fallback)))
             }
         }
     }

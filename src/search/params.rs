@@ -337,8 +337,14 @@ pub fn load_strategy<P>(
     parse: fn(&str) -> Result<P, InputError>,
 ) -> Result<Strategy<P>, InputError> {
     if let Some(spec) = crate::outside::parse_seat(name_or_path)? {
-        // A hint is what the game's `search` preset would play, not a search of its own.
-        let hint = load_strategy(presets_list, "search", game, parse).ok().map(Box::new);
+        // A hint is what the game's `search` preset would play, not a search of its own;
+        // a person hinted by a trained policy gets the policy, whose fallback preset hints
+        // at the decisions it has no key for.
+        let adviser = match &spec {
+            crate::outside::OutsideSpec::Human(_) => crate::outside::terminal::policy_hint(),
+            _ => None,
+        };
+        let hint = load_strategy(presets_list, adviser.as_deref().unwrap_or("search"), game, parse).ok().map(Box::new);
         return Ok(Strategy::Outside(std::sync::Arc::new(spec), hint));
     }
     let text = presets::preset_text(presets_list, name_or_path, game)?;

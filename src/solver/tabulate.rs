@@ -175,6 +175,13 @@ mod tests {
         assert!(matches!(game.tabulate(&tree, (2, 1), Some(&stop)), Err(crate::Error::Interrupted)));
         let policies = game.tabulate(&tree, (2, 1), None).unwrap();
         assert_eq!(policies[0].0.len(), tree.infosets.len());
+        // Within a tabulation too, the states found: the signal is heard between sets.
+        type Leduc = crate::games::ref_poker::Def<crate::games::ref_poker::rules::Leduc>;
+        let rules = Leduc::compile(&<Leduc as GameDef>::RulesFile::default()).unwrap();
+        let states = representatives::<Leduc>(&rules, &tree, None).unwrap();
+        let mut bot = crate::games::contest::seat_bots::<Leduc>(&["random"], 2).unwrap().remove(0);
+        let asked = tabulate::<Leduc>(&rules, &tree, &states, (&mut bot, 2, 1), Some(&stop));
+        assert!(matches!(asked, Err(crate::Error::Interrupted)));
     }
 
     /// A signal set before the replicates stops them, and the interval is not made; unset,

@@ -206,34 +206,40 @@ impl<'a> RulesBase<'a> {
     /// ([`GameInfo::follow`]), and its player count; an unknown key is an error naming
     /// `flag` and the game's keys.
     pub(crate) fn variant(&self, setting: &[(String, String)], flag: &str) -> Result<(String, usize), InputError> {
+        self.variant_followed(setting, flag).map(|(text, players, _)| (text, players))
+    }
+
+    /// As [`RulesBase::variant`], with the keys brought along, each with the set key it
+    /// follows.
+    fn variant_followed(&self, setting: &[(String, String)], flag: &str) -> Result<VariantText, InputError> {
         let (mut text, players) = self.unfollowed(setting, flag)?;
         let named: Vec<&str> = setting.iter().map(|(k, _)| k.as_str()).collect();
+        let mut brought = Vec::new();
         for key in &named {
-            if let Some((followed, _)) = (self.info.follow)(&text, key, &named) {
-                text = followed;
+            if let Some((next, moved)) = (self.info.follow)(&text, key, &named) {
+                text = next;
+                brought.extend(moved.into_iter().map(|k| (k, key.to_string())));
             }
         }
-        Ok((text, players))
+        Ok((text, players, brought))
     }
 }
+
+/// A variant's rules text, player count and the keys brought along (the key, the set key it
+/// follows).
+type VariantText = (String, usize, Vec<(String, String)>);
 
 /// The rules keys that some variant's swept key brings along ([`GameInfo::follow`]:
 /// Seven Card Draft's betting rounds follow its `pack_size`), each with the swept key it
 /// follows, first met first.
 pub fn followed(info: &GameInfo, spec: &SweepSpec) -> Result<Vec<(String, String)>, InputError> {
     let base = RulesBase::new(info, spec.rules.as_deref())?.with_players(spec.players);
-    let named: Vec<&str> = spec.axes.iter().map(|a| a.key.as_str()).collect();
     let mut out: Vec<(String, String)> = Vec::new();
     for setting in grid(&spec.axes) {
-        let (mut text, _) = base.unfollowed(&setting, "--set")?;
-        for key in &named {
-            let Some((next, moved)) = (info.follow)(&text, key, &named) else { continue };
-            for k in moved {
-                if !out.iter().any(|(o, _)| *o == k) {
-                    out.push((k, key.to_string()));
-                }
+        for (k, f) in base.variant_followed(&setting, "--set")?.2 {
+            if !out.iter().any(|(o, _)| *o == k) {
+                out.push((k, f));
             }
-            text = next;
         }
     }
     Ok(out)
@@ -449,11 +455,7 @@ fn variant_rules(info: &GameInfo, spec: &SweepSpec) -> Result<VariantRules, Inpu
         .map(|setting| {
             let (rules_setting, vary_setting) = setting.split_at(spec.axes.len());
             let (text, players) = base.variant(rules_setting, "--set")?;
-            // A refused size is named by its variant, as a refused rule is.
-            let seats = seats_for(info, spec.seats.as_deref(), base_players, players).map_err(|e| {
-                let label: Vec<String> = rules_setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                if players == base_players { e } else { e.context(format!("variant {}", label.join(" "))) }
-            })?;
+            let seats = seats_for(info, spec.seats.as_deref(), base_players, players)?;
             let seats = vary_seats(info, seats, vary_setting)?;
             Ok((setting, text, seats))
         })

@@ -171,7 +171,7 @@ fn illegal_answers_and_garbage_play_the_fallback_and_are_counted() {
         assert!(f[0] > 0 && f[column] == f[0] && f[5] == f[0], "{bot}: {f:?}");
         assert!(stderr(&o).contains(&format!("{bot}: {} ", f[column])), "{}", stderr(&o));
         // The program's own first faulty line is quoted.
-        let first = if column == 1 { r#"the first: "{\"move\": 999}""# } else { r#"the first: "fold, I think""# };
+        let first = if column == 1 { r#"the first: `{"move": 999}`"# } else { "the first: `fold, I think`" };
         assert!(stderr(&o).contains(first), "{first}: {}", stderr(&o));
         // The report says the program's figures are the fallback's.
         let page = out_dir(&dir, if column == 1 { "illegal-report" } else { "garbage-report" });
@@ -196,7 +196,7 @@ fn illegal_answers_and_garbage_play_the_fallback_and_are_counted() {
     // The account at each unit's end counts them too, as the moves do not mark them there.
     let counted: usize = (text.lines())
         .filter_map(|l| {
-            l.strip_prefix("  seat 1 (")?.split_once(") had ")?.1.split_once(" move")?.0.parse::<usize>().ok()
+            l.strip_prefix("-- seat 1 (")?.split_once(") had ")?.1.split_once(" move")?.0.parse::<usize>().ok()
         })
         .sum();
     assert_eq!(counted, moves.len(), "{text}");
@@ -750,6 +750,13 @@ fn a_trained_policy_hints_with_its_probabilities() {
     let text = stdout(&o);
     assert!(o.status.success(), "{}\n{text}", stderr(&o));
     assert!(text.contains("it plays these as adaptive"), "{text}");
+    // And what adaptive would play there, one of the moves offered.
+    // Long lines are cut at spaces: the words are joined again.
+    let text = text.replace("\n      ", " ");
+    let fallback: Vec<&str> =
+        text.lines().filter_map(|l| l.split_once("(it plays these as adaptive): ")).map(|(_, m)| m.trim()).collect();
+    assert!(!fallback.is_empty(), "{text}");
+    assert!(fallback.iter().all(|m| text.contains(&format!(") {m}\n"))), "{fallback:?}\n{text}");
     assert!(text.lines().any(|l| l.contains("hint: cfr: stay") || l.contains("hint: cfr: fold")), "{text}");
     // A policy for another table, or a preset that is no policy: one line, exit 2.
     let o = play_piped(&["--game", "sevens", "--players", "3", "--hint", "cfr"], "");

@@ -1022,6 +1022,22 @@ fn a_sampled_trainings_bound_is_found_in_the_same_report() {
         "{both}"
     );
     assert!(both.contains("the exploitability section of this report bounds it from below by play"), "{both}");
+    // A relative folder is the exploitability command's, found from where it ran
+    // (provenance.json), not from where the report runs.
+    let relative = folder(
+        &dir,
+        "relative",
+        "exploitability",
+        &[("exploitability", format!("{head}cfr{{policy=policy}},0.2,0.1,0.3,lower,best of 2 responders,search\n"))],
+    );
+    std::fs::write(
+        relative.join("provenance.json"),
+        format!("{{\"working_directory\": {:?}}}", dir.display().to_string()),
+    )
+    .unwrap();
+    let md = std::fs::read_to_string(report(&scratch("training-relative"), &[&training, &relative]).join("report.md"))
+        .unwrap();
+    assert!(md.contains("bounded from below in this report's exploitability section"), "{md}");
     assert!(!both.contains("not here"), "{both}");
     // Bounds of another game's folder of that name are not this policy's.
     let other = dir.join("other-game");

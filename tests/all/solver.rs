@@ -403,6 +403,9 @@ fn a_kept_state_extends_a_finished_training_to_what_an_unbroken_one_gives() {
         stderr(&o)
     );
     assert!(over.join("policy.json").exists());
+    let o = draftsim(&["report", kept.to_str().unwrap(), "--out", over.to_str().unwrap(), "--force", "--quiet"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(over.join("policy.json").exists(), "report --force replaced a trained policy");
     std::fs::remove_dir_all(&over).unwrap();
     assert!(draftsim(&[&run[..], &[over.to_str().unwrap()]].concat()).status.success());
     let o = leduc("200", &over, &[]);
@@ -1261,5 +1264,5 @@ fn a_lower_bound_says_where_a_responder_gained_more_on_average() {
     let bluffer = text.lines().find(|l| l.starts_with("bluffer ")).unwrap();
     let bound: f64 = bluffer.split_whitespace().nth(1).unwrap().parse().unwrap();
     assert!(said.contains("bluffer: search{opponents=rollout;rollout=bluffer"), "{said}");
-    assert!(said.contains(&format!("against a bound of {bound:.4}")), "{said}\n{text}");
+    assert!(said.contains(&format!("more than the {bound:.4} kept")), "{said}\n{text}");
 }

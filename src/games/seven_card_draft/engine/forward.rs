@@ -361,16 +361,13 @@ impl Forward for State {
         let took: Vec<serde_json::Value> = (obs.took[..picks].iter())
             .filter_map(|r| r.card.map(|c| serde_json::json!({"card": c.to_string(), "pack_of": r.pack_of})))
             .collect();
-        // A round's first raise opens its betting: a bet, as the moves say it.
-        let mut opened: Vec<u8> = Vec::new();
         let history: Vec<String> = (obs.history.iter())
             .map(|a| {
                 let chips = crate::output::noun(i64::from(a.paid), "chip", "chips");
                 let action = match a.action {
-                    Action::Raise(by) if !opened.contains(&a.betting_round) => {
-                        opened.push(a.betting_round);
-                        format!("bet {by}")
-                    }
+                    // With nothing to call, a raise opens the betting: a bet, as the replay
+                    // says it.
+                    Action::Raise(by) if a.paid == by => format!("bet {by}"),
                     other => other.to_string(),
                 };
                 format!("betting round {}: seat {} {action} ({} {chips})", a.betting_round + 1, a.seat, a.paid)
@@ -577,8 +574,8 @@ mod tests {
         assert!(bets > 20, "{bets}");
     }
 
-    /// The history a seat is shown calls a betting round's first raise a bet, as the moves
-    /// are said, and every later one a raise.
+    /// The history a seat is shown calls a raise with nothing to call a bet, as the moves
+    /// are said, and every other one a raise.
     #[test]
     fn a_rounds_first_raise_is_shown_as_a_bet() {
         let (variant, _) = crate::games::contest::default_points::<crate::games::seven_card_draft::Def>(1, 1, 1);
