@@ -730,7 +730,8 @@ fn a_report_answers_first_by_question_with_at_most_twelve_charts() {
     assert!(md.contains("### Seven Card Draft, sweep `sweep`"), "studies are subsections named by what they are");
     let kept = images(&md);
     assert_eq!(kept.len(), 12, "at most 12 charts by default");
-    let left = md.lines().find(|l| l.contains("more charts here")).expect("the charts left out are named");
+    // One part's charts or another's ("1 more chart here" where a quiet seat chart gave way).
+    let left = md.lines().find(|l| l.contains(" more chart")).expect("the charts left out are named");
     assert!(left.contains("`draftsim report --all-charts`"), "{left}");
     let svgs = std::fs::read_dir(&out)
         .unwrap()
