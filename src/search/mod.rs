@@ -819,8 +819,8 @@ fn tell_outside<F: Forward>(
 }
 
 /// Tells each seat decided outside that the unit is over, with every seat's result and,
-/// where `reveal` is given, the unit told move by move, ending with the moves played for a
-/// seat whose program gave no usable answer (the account's moves do not mark them).
+/// where `reveal` is given, the unit told move by move with, before its result, the count of
+/// moves played for a seat whose program gave no usable answer (its moves are not marked).
 pub fn end_outside<F: Forward>(
     worker: &mut Worker<F>,
     seating: &[usize],
