@@ -412,7 +412,16 @@ pub fn run(args: MergeArgs) -> Result<()> {
         parts.push((meta, tally));
     }
     let (first, _) = &parts[0];
-    let same_run = |m: &RunMeta| RunMeta { shard: None, rounds: 0, notes: Vec::new(), tally_crc32: None, ..m.clone() };
+    // The files by their texts alone: one rules file named by another path (a task's own
+    // working folder) is the same run.
+    let same_run = |m: &RunMeta| RunMeta {
+        shard: None,
+        rounds: 0,
+        notes: Vec::new(),
+        tally_crc32: None,
+        files: texts_of(&m.files).into_iter().map(|crc| (String::new(), crc)).collect(),
+        ..m.clone()
+    };
     let count = first.shard.map_or(1, |s| s.count);
     // A set, not a list sized by the count a file claims.
     let mut covered = std::collections::BTreeMap::new();
@@ -425,10 +434,11 @@ pub fn run(args: MergeArgs) -> Result<()> {
                 .map(|(k, _)| if k == "files" { changed_file(&first.files, &meta.files) } else { k.clone() })
                 .collect();
             return Err(InputError::new(format!(
-                "{}: not a shard of the same run as {} ({} differs; game, seed, rules, seats, rounds and what the files named held must match)",
+                "{}: not a shard of the same run as {} ({} {}; game, seed, rules, seats, rounds and what the files named held must match)",
                 dir.display(),
                 args.dirs[0].display(),
-                differs.join(", ")
+                differs.join(", "),
+                if differs.len() == 1 { "differs" } else { "differ" }
             ))
             .into());
         }
@@ -517,6 +527,7 @@ pub fn run(args: MergeArgs) -> Result<()> {
     super::args::warn_unused(&notes);
     let meta = RunMeta { shard: None, rounds: total.rounds, notes, files: Vec::new(), ..first.clone() };
     let mut tables = game.tables(&total, &lineup.strategies);
+    super::run::ideal_health(&mut tables, &total, &lineup.strategies, game.measures(), meta.ideal_length);
     // The shards' counts, not those of the programs this process never ran.
     tables.retain(|t| t.name != "outside");
     tables.extend(merged_outside(&args.dirs)?);
@@ -554,12 +565,28 @@ pub(super) fn first_difference(a: &serde_json::Value, b: &serde_json::Value) -> 
     a.keys().chain(b.keys()).find(|k| a.get(*k) != b.get(*k)).cloned()
 }
 
-/// The named file whose text differed between two shards ("the text of FILE"), or the
-/// list of files named where they name others.
+/// The texts of the files a shard named (their checksums, in order), whatever the paths
+/// they were named by.
+fn texts_of(files: &[(String, u32)]) -> Vec<u32> {
+    let mut crcs: Vec<u32> = files.iter().map(|(_, crc)| *crc).collect();
+    crcs.sort_unstable();
+    crcs
+}
+
+/// The named file whose text differed between two shards ("the text of FILE", with the
+/// first shard's name for it where it was named otherwise), or both lists of files named
+/// where they name a different number.
 fn changed_file(a: &[(String, u32)], b: &[(String, u32)]) -> String {
-    match a.iter().find(|(name, crc)| b.iter().any(|(n, c)| n == name && c != crc)) {
-        Some((name, _)) => format!("the text of {name}"),
-        None => "the list of files named".into(),
+    let names = |f: &[(String, u32)]| match f {
+        [] => "none".to_string(),
+        _ => f.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "),
+    };
+    // The shards ran one command: their files pair up in the order named.
+    match a.iter().zip(b).find(|((_, x), (_, y))| x != y) {
+        _ if a.len() != b.len() => format!("the files named: {} against {}", names(a), names(b)),
+        Some(((first, _), (this, _))) if first == this => format!("the text of {this}"),
+        Some(((first, _), (this, _))) => format!("the text of {this} (named {first} there)"),
+        None => "the files named".into(),
     }
 }
 
@@ -645,8 +672,17 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
         .find(|(_, a, b)| a != b)
         .map(|(name, _, _)| name.to_string())
         .or_else(|| first_difference(&part.spec, &first.spec))
-        .or_else(|| first_difference(&part.study, &first.study))
-        .or_else(|| (part.files != first.files).then(|| changed_file(&first.files, &part.files)));
+        .or_else(|| {
+            let labels_aside = |v: &serde_json::Value| {
+                let mut v = v.clone();
+                if let Some(o) = v.as_object_mut() {
+                    study.path_labels().iter().for_each(|k| drop(o.remove(*k)));
+                }
+                v
+            };
+            first_difference(&labels_aside(&part.study), &labels_aside(&first.study))
+        })
+        .or_else(|| (texts_of(&part.files) != texts_of(&first.files)).then(|| changed_file(&first.files, &part.files)));
         if let Some(field) = differs {
             return Err(InputError::new(format!(
                 "{}: a shard of another study than {} ({field} differs); merge the shards of one {} alone",

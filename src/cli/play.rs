@@ -205,10 +205,11 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
                 let all = tally.as_ref().expect("just set");
                 let tables = game.tables(all, &lineup.strategies);
                 show!(
-                    "\nAfter {} {}:\n{}",
+                    "\nAfter {} {}:\n{}{}",
                     all.rounds,
                     if all.rounds == 1 { &unit } else { &units },
-                    standing(&tables[0], all.rounds, &unit, &units).to_aligned_text(3)
+                    standing(&tables[0], all.rounds, &unit, &units).to_aligned_text(3),
+                    shared_seats(&seats, (&unit, &units))
                 );
                 if interrupt::interrupted() {
                     // Ctrl-C while the bots finished the unit: it counts, and play stops.
@@ -267,6 +268,20 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
         to_stderr!("draftsim: tables written to {}", path.display());
     }
     cut_short()
+}
+
+/// A line under the running table for each strategy that holds several seats, whose
+/// units count one a seat (two seats of `tight`: two hands a hand dealt); empty where none
+/// does.
+fn shared_seats(seats: &[String], (unit, units): (&str, &str)) -> String {
+    let lineup = Lineup::new(seats);
+    (lineup.strategies.iter().enumerate())
+        .map(|(x, name)| (name, lineup.entry_strategy.iter().filter(|&&e| e == x).count()))
+        .filter(|&(_, held)| held > 1)
+        .map(|(name, held)| {
+            format!("\n{name} holds {held} seats: each {unit} dealt counts {held} of its {units}, and its rates are per seat")
+        })
+        .collect()
 }
 
 /// The running table a player reads between units: each strategy's units (named as

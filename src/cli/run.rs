@@ -47,6 +47,13 @@ pub fn run(args: RunArgs) -> Result<()> {
         );
     }
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+    if shard.is_some() && args.batch.output.out.is_none() {
+        // A shard's tables alone are a share of the deals: only a merge makes the run's.
+        return Err(InputError::new(
+            "--shard: also give --out DIR for the shard's results (draftsim merge reads them)",
+        )
+        .into());
+    }
     if shard.is_some() && args.until_ci.is_some() {
         // Each shard would stop on its own interval, so the merged run would not be the
         // unsharded one.
@@ -142,6 +149,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         cards: args.cards,
         notes: if shard.is_some() { Vec::new() } else { game.unused_rules(&tally) },
         files: if shard.is_some() { super::interrupt::named_files() } else { Vec::new() },
+        ideal_length: args.ideal_length,
         ..RunMeta::new(args.game.name(), seed, rounds, tally.rounds, game.rules_toml(), listed)
     };
     warn_unused(&meta.notes);
@@ -183,27 +191,37 @@ pub fn run(args: RunArgs) -> Result<()> {
         ));
     }
     let mut tables = game.tables(&tally, &lineup.strategies);
-    if let Some(band) = args.ideal_length
-        && let Some(t) = tables.iter_mut().find(|t| t.name == "health")
-    {
-        *t = draftsim::output::health_table(&tally, &lineup.strategies, game.measures(), Some(band));
-        if tally.rounds > 0 && tally.health.share_between(band.0, band.1).is_none() {
-            super::args::warn(&format!(
-                "--ideal-length {}..{}: some {} ran past the {} decisions a length is kept up to, so the share inside is not known and ideal_length is left out; give a MAX below {}",
-                band.0,
-                band.1,
-                game.measures().units(),
-                draftsim::sim::LENGTH_BINS - 2,
-                draftsim::sim::LENGTH_BINS - 1
-            ));
-        }
-    }
+    ideal_health(&mut tables, &tally, &lineup.strategies, game.measures(), meta.ideal_length);
     print_summary(&tables, &tally, game.measures());
     if let Some(dir) = out {
         let path = write_run(dir, &tables, &tally, &meta, format)?;
         args.batch.exec.note(&format!("tables written to {}", path.display()));
     }
     Ok(())
+}
+
+/// The health table with `ideal_length`, the share of units inside `band` (`--ideal-length`),
+/// where one was given: for a run and for a merge of its shards alike.
+pub(super) fn ideal_health(
+    tables: &mut [Table],
+    tally: &Tally,
+    strategies: &[String],
+    measures: &Measures,
+    band: Option<(u32, u32)>,
+) {
+    let Some(band) = band else { return };
+    let Some(t) = tables.iter_mut().find(|t| t.name == "health") else { return };
+    *t = draftsim::output::health_table(tally, strategies, measures, Some(band));
+    if tally.rounds > 0 && tally.health.share_between(band.0, band.1).is_none() {
+        super::args::warn(&format!(
+            "--ideal-length {}..{}: some {} ran past the {} decisions a length is kept up to, so the share inside is not known and ideal_length is left out; give a MAX below {}",
+            band.0,
+            band.1,
+            measures.units(),
+            draftsim::sim::LENGTH_BINS - 2,
+            draftsim::sim::LENGTH_BINS - 1
+        ));
+    }
 }
 
 /// Prints the summary and pairs tables.

@@ -241,7 +241,23 @@ pub(super) fn write_shard(out: Option<OutputDir>, format: Format, part: StudySha
     dir.write_text("study.json", &serde_json::to_string_pretty(&meta)?)?;
     dir.write_text(STUDY_SHARD, &serde_json::to_string(&part)?)?;
     let path = super::interrupt::commit(dir)?;
-    let share = part.part.map(|p| format!(" (its share {}/{} of the chunks)", p.index, p.count)).unwrap_or_default();
+    // Units played: a tally's, or a pair's tallies'.
+    let played = |v: &serde_json::Value| match v["tallies"].as_array() {
+        Some(tallies) => tallies.iter().filter_map(|t| t["rounds"].as_u64()).sum(),
+        None => v["rounds"].as_u64().unwrap_or(1),
+    };
+    if let Some(p) = part.part.filter(|_| part.results.iter().all(|v| played(v) == 0)) {
+        // As `run` says of its shard: the shard works, its part holds no chunk.
+        super::args::warn(&format!(
+            "shard {}/{} has nothing to play: its unit's deals make fewer chunks than the {} shards that share them, so part {} of {} holds none (merge adds nothing from it); give fewer shards or more --rounds",
+            part.shard.index,
+            part.shard.count,
+            p.count,
+            p.index + 1,
+            p.count
+        ));
+    }
+    let share = part.part.map(|p| format!(" (part {} of {} of its chunks)", p.index + 1, p.count)).unwrap_or_default();
     quiet.note(&format!(
         "shard {}/{}: {} of {} {} played{share}, results written to {} (draftsim merge builds the tables)",
         part.shard.index,
@@ -303,6 +319,11 @@ pub(super) trait Study: Sync {
     fn units(&self, m: &Merging) -> Result<usize>;
     /// Puts the units' results together, prints the study and writes its tables.
     fn merge(&self, m: Merging, to: MergedTables) -> Result<()>;
+    /// The study.json keys that only name a file as it was given (its text is in the spec,
+    /// where shards must agree): a shard may have named it by another path.
+    fn path_labels(&self) -> &'static [&'static str] {
+        &[]
+    }
 }
 
 /// Where `merge` writes a sharded study's tables.

@@ -5,6 +5,7 @@ use clap::Args;
 use draftsim::games;
 use draftsim::output::{Format, OutputDir, Table, Values, fixed};
 use draftsim::sim::Tally;
+use draftsim::stats::Estimate;
 use draftsim::study::kind::{self, Kind};
 use draftsim::study::{self, Axis, SweepSpec, VariantResult};
 
@@ -173,7 +174,7 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
 /// whole sweep and one merged from shards.
 pub(super) fn finish_sweep(
     results: &[VariantResult],
-    meta: serde_json::Value,
+    mut meta: serde_json::Value,
     out: Option<OutputDir>,
     format: Format,
     (quiet, wide): (&QuietArg, bool),
@@ -237,18 +238,30 @@ pub(super) fn finish_sweep(
         );
     }
     // The limits the sweep keeps: each variant that does not surely meet one, by name.
-    for text in meta["require"].as_array().into_iter().flatten() {
-        let c = study::tune::Constraint::parse(text.as_str().unwrap_or_default())?;
+    // Each limit's figure is kept too, a variant a row in the table's order: a figure of the
+    // whole game that the table has no column for (a game's own measure) is then checked
+    // by `report` as here.
+    let mut kept = serde_json::Map::new();
+    let requires: Vec<String> =
+        meta["require"].as_array().into_iter().flatten().map(|t| t.as_str().unwrap_or_default().to_string()).collect();
+    for text in &requires {
+        let c = study::tune::Constraint::parse(text)?;
         let mut missed = Vec::new();
+        let mut values: [Vec<f64>; 3] = Default::default();
         for r in results {
             let metrics = study::tune::metric_estimates(&r.tally, &r.strategies, &r.measures);
             let label: Vec<String> = r.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let found = metrics.iter().find(|(n, _)| *n == c.metric).map(|(_, e)| *e);
+            let e = found.unwrap_or(Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN });
+            for (v, x) in values.iter_mut().zip([e.mean, e.lo, e.hi]) {
+                v.push(x);
+            }
             // A variant that does not have the figure (or measured none of it) is no pass.
-            let Some((_, e)) = metrics.iter().find(|(n, _)| *n == c.metric).filter(|(_, e)| !e.mean.is_nan()) else {
+            let Some(e) = found.filter(|e| !e.mean.is_nan()) else {
                 missed.push(format!("{} not measured", label.join(" ")));
                 continue;
             };
-            let verdict = c.verdict(e);
+            let verdict = c.verdict(&e);
             if verdict != study::tune::Verdict::Met {
                 missed.push(format!(
                     "{} {} ({}, {} – {})",
@@ -260,6 +273,9 @@ pub(super) fn finish_sweep(
                 ));
             }
         }
+        // NaN is written as null: a variant that did not measure the figure.
+        let [mean, lo, hi] = values;
+        kept.insert(c.metric.clone(), serde_json::json!({ "mean": mean, "lo": lo, "hi": hi }));
         if missed.is_empty() {
             say!("{}: met in every variant.", c.text());
         } else {
@@ -271,6 +287,9 @@ pub(super) fn finish_sweep(
                 missed.join("; ")
             );
         }
+    }
+    if !kept.is_empty() {
+        meta["limit_figures"] = serde_json::Value::Object(kept);
     }
     write_study(out, &[table], format, meta, quiet)
 }

@@ -490,6 +490,10 @@ impl Study for Versus {
         Ok(2)
     }
 
+    fn path_labels(&self) -> &'static [&'static str] {
+        &["a", "b"]
+    }
+
     fn merge(&self, m: Merging, to: MergedTables) -> Result<()> {
         let MergedTables { meta, out, format, quiet } = to;
         let spec: VersusSpec = m.spec()?;

@@ -45,6 +45,10 @@ pub struct RunMeta {
     /// they held, so that `merge` takes no shard played with another file of one name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<(String, u32)>,
+    /// `--ideal-length`'s band, where given: the health table's `ideal_length` is the share
+    /// of units inside it, and a merge of shards writes it as the run did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ideal_length: Option<(u32, u32)>,
 }
 
 impl RunMeta {
@@ -73,6 +77,7 @@ impl RunMeta {
             cards: false,
             notes: Vec::new(),
             tally_crc32: None,
+            ideal_length: None,
             files: Vec::new(),
         }
     }

@@ -405,7 +405,7 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
             if let Some(frame) = load(dir, table)? {
                 found = true;
                 if table == kind::SWEEP.tables[0] {
-                    figures.extend(frame.get_column_names().iter().map(|c| c.to_string()));
+                    figures.extend(sweep::sweep_figures(&frame, meta.as_ref()));
                 }
                 section(&folder, &mut page, &frame).map_err(|e| in_file(e, dir, table))?;
             }
@@ -863,6 +863,22 @@ mod tests {
             shown.contains("# bet_after_picks: follows pack_size, set in each variant") && !shown.contains("[2, 4, 7]"),
             "{shown}"
         );
+    }
+
+    /// A notes heading named as a section takes the plain anchor: the contents link the
+    /// section's own, on the page and in the Markdown alike.
+    #[test]
+    fn the_contents_link_a_section_and_not_a_notes_heading_of_its_name() {
+        let mut page = Page::default();
+        page.begin("a", "a".into(), String::new());
+        page.at(Question::WhoWins).push_str("The section's own text.\n");
+        let notes = "# Mine\n\n## Who wins?\n\nThe notes' text.\n\n# Findings\n\nMore.\n";
+        let (md, _) = page.assemble(None, Some(notes), false, &|_| None);
+        assert!(md.contains("- [Who wins?](#who-wins-1)\n") && md.contains("- [Findings](#findings)\n"), "{md}");
+        let html = html(&md, Path::new(".")).unwrap();
+        let section = html.find("<h2 id=\"who-wins-1\">Who wins?</h2>").expect(&html);
+        assert!(html[section..].contains("The section's own text."), "{html}");
+        assert!(!html[section..].contains("The notes' text."), "{html}");
     }
 
     /// A long derived preset's name in a table may break after each setting; prose and

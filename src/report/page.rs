@@ -237,6 +237,19 @@ impl Page {
             let _ = writeln!(md, "### {heading}\n\n{}", text.trim_end());
             md.push('\n');
         }
+        // A notes heading named as a section ("Who wins?") takes the plain anchor, being
+        // first: the contents link the section's own, as the page numbers it.
+        let ids = heading_ids(&md);
+        let own = |c: &str| {
+            let mut at = ids.iter().filter(|(level, text, _)| *level == 2 && text == c);
+            // Findings opens the notes; every other section follows them.
+            if c == "Findings" { at.next() } else { at.next_back() }
+        };
+        for c in &contents {
+            if let Some((_, _, id)) = own(c).filter(|(_, _, id)| *id != slug(c)) {
+                md = md.replacen(&format!("- [{c}](#{})\n", slug(c)), &format!("- [{c}](#{id})\n"), 1);
+            }
+        }
         (md.trim_end().to_string() + "\n", left_out)
     }
 
@@ -337,6 +350,30 @@ pub(super) fn slug(heading: &str) -> String {
             _ => None,
         })
         .collect()
+}
+
+/// Each heading of levels 2 to 4 outside code blocks: its level, its text and its anchor,
+/// a slug seen before taking "-1", "-2", ... as GitHub's and the HTML page's do.
+pub(super) fn heading_ids(md: &str) -> Vec<(usize, String, String)> {
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for line in md.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        let level = line.chars().take_while(|&c| c == '#').count();
+        let Some(text) = line[level..].strip_prefix(' ').filter(|_| !fenced && (2..=4).contains(&level)) else {
+            continue;
+        };
+        let text = text.trim().to_string();
+        let base = slug(&text);
+        let count = seen.entry(base.clone()).or_insert(0);
+        let id = if *count == 0 { base } else { format!("{base}-{count}") };
+        *count += 1;
+        out.push((level, text, id));
+    }
+    out
 }
 
 /// The notes' title (their leading `# ` line, else the report's own) and the rest, each

@@ -7,7 +7,7 @@ use super::*;
 /// line per limit for the summary.
 pub(super) fn sweep_limits(
     md: &mut String,
-    variants: &DataFrame,
+    (variants, meta): (&DataFrame, Option<&serde_json::Value>),
     keys: &[String],
     variant_keys: &[Vec<String>],
     requires: &[Constraint],
@@ -17,9 +17,20 @@ pub(super) fn sweep_limits(
         return Ok(short);
     }
     let _ = writeln!(md, "**Limits**\n");
+    let columns: Vec<String> = variants.get_column_names().iter().map(|c| c.to_string()).collect();
     for c in requires {
-        let Ok(e) = with_interval(variants, &c.metric) else {
-            let _ = writeln!(md, "- `{}`: not checked, `{}` is not a column of this sweep.", c.text(), c.metric);
+        // A figure of the whole game: its column, or the values the sweep kept for its own
+        // limit on it (a measure the table has no column for). A strategy's figure is no
+        // variant's: it is not checked, as `sweep --require` refuses it.
+        let kept = meta.and_then(|m| kept_figure(m, &c.metric)).filter(|v| v.mean.len() == variants.height());
+        let e = match kept {
+            _ if figure_columns(&columns).contains(&c.metric) => with_interval(variants, &c.metric).ok(),
+            Some(v) => Some(v),
+            None => None,
+        };
+        let Some(e) = e else {
+            let _ =
+                writeln!(md, "- `{}`: not checked, `{}` is not a figure of this sweep's variants.", c.text(), c.metric);
             short.push(format!("`{}` not checked", c.text()));
             continue;
         };
@@ -62,6 +73,37 @@ pub(super) fn sweep_limits(
     }
     let _ = writeln!(md);
     Ok(short)
+}
+
+/// The sweep table's figures of a whole variant (from `seat_advantage` up to the rarity
+/// columns), without their interval columns: what a limit may name.
+fn figure_columns(columns: &[String]) -> Vec<String> {
+    (columns.iter())
+        .skip_while(|c| *c != "seat_advantage")
+        .take_while(|c| !c.starts_with("rarity_order") && *c != "standard_order_holds")
+        .filter(|c| !c.ends_with("_lo") && !c.ends_with("_hi"))
+        .cloned()
+        .collect()
+}
+
+/// The values a sweep kept for its own limit on `metric` (`limit_figures` in study.json), a
+/// variant a row; a variant that did not measure it is NaN.
+fn kept_figure(meta: &serde_json::Value, metric: &str) -> Option<WithInterval> {
+    let figure = &meta["limit_figures"][metric];
+    let read = |part: &str| -> Option<Vec<f64>> {
+        Some(figure[part].as_array()?.iter().map(|v| v.as_f64().unwrap_or(f64::NAN)).collect())
+    };
+    Some(WithInterval { mean: read("mean")?, lo: read("lo")?, hi: read("hi")? })
+}
+
+/// What a limit given to `report` may name in a sweep folder: its variants' figures and
+/// those the sweep kept for its own limits.
+pub(super) fn sweep_figures(sweep: &DataFrame, meta: Option<&serde_json::Value>) -> Vec<String> {
+    let columns: Vec<String> = sweep.get_column_names().iter().map(|c| c.to_string()).collect();
+    let mut out = figure_columns(&columns);
+    let kept = meta.and_then(|m| m["limit_figures"].as_object());
+    out.extend(kept.into_iter().flat_map(|o| o.keys().cloned()).filter(|k| !columns.contains(k)));
+    out
 }
 
 /// A sweep row's strategy as a chart series: a varied preset's derived name
@@ -222,11 +264,8 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
     // Variant-level columns: from seat_advantage up to the rarity columns.
     let score_column = measures.map_or("chips_per_round", |m| m.score.column.as_str());
     let score_words = measures.map_or_else(|| words(score_column), Measures::score_words);
-    let metrics: Vec<(&str, String)> = columns
-        .iter()
-        .skip_while(|c| *c != "seat_advantage")
-        .take_while(|c| !c.starts_with("rarity_order") && *c != "standard_order_holds")
-        .filter(|c| !c.ends_with("_lo") && !c.ends_with("_hi"))
+    let figures = figure_columns(&columns);
+    let metrics: Vec<(&str, String)> = (figures.iter())
         .map(|c| {
             let meaning = match c.as_str() {
                 "seat_advantage" => "spread of the seats' win rates, noise taken off: 0 for equal seats".to_string(),
@@ -278,13 +317,13 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
             format!(", with one line or one chart per setting of {others_text}")
         }
     );
-    let limits = sweep_limits(md, &variants, &keys, &variant_keys, requires)?;
+    let limits = sweep_limits(md, (&variants, meta), &keys, &variant_keys, requires)?;
     // Each figure's chart with how far it moves across the variants (in half-widths of its
     // intervals): the page shows those that move most first.
     let mut blocks: Vec<(f64, String)> = Vec::new();
     // Figures with one value in every variant: named in a line, not drawn flat.
     let mut unchanged: Vec<String> = Vec::new();
-    // Figures whose moves are all within noise: named with their range, not drawn.
+    // Figures whose variants' intervals all overlap: named with their range, not drawn.
     let mut within_noise: Vec<String> = Vec::new();
     for (metric, meaning) in &metrics {
         let values = floats(&variants, metric)?;
@@ -594,7 +633,7 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
     if !within_noise.is_empty() {
         let _ = writeln!(
             md,
-            "Within noise along every key (the lowest and the highest variant's 95% intervals overlap), so not charted: {}.\n",
+            "Not charted, the lowest and the highest variant's 95% intervals overlapping along every key: {}. Overlap is no proof of no change: `versus` pairs two variants on the same deals and can tell apart figures this leaves out.\n",
             within_noise.join(", ")
         );
     }

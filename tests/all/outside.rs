@@ -532,6 +532,14 @@ fn a_person_is_told_what_happens_between_its_decisions_and_nothing_hidden() {
     assert!(!first.contains("_lo"), "{text}");
     // The score is per hand where the units are hands.
     assert!(after.contains("chips_per_hand") && !after.contains("_per_round"), "{text}");
+    assert!(!after.contains(" holds "), "one seat each: nothing to say\n{text}");
+    // A strategy at two seats counts two hands a hand dealt: the standing says so.
+    let o = play_piped(&["--game", "sevens", "--seats", "you,tight,tight", "--seed", "3", "--rounds", "1"], &ones);
+    let text = stdout(&o);
+    let after = &text[text.find("After 1 hand").unwrap()..];
+    let row = after.lines().find(|l| l.starts_with("tight ")).unwrap();
+    assert_eq!(row.split_whitespace().nth(1), Some("2"), "{after}");
+    assert!(after.contains("\ntight holds 2 seats: each hand dealt counts 2 of its hands"), "{after}");
     // Seven Poker's rounds are told as they end, while the game goes on.
     let o = play_piped(&["--game", "seven-poker", "--seed", "5", "--rounds", "1"], &ones);
     let text = stdout(&o);
@@ -558,6 +566,12 @@ fn play_explains_its_view_and_fits_a_terminal() {
     assert!(o.status.success(), "{}", stderr(&o));
     let legend = &text[text.find("In your view:\n").expect(&text)..text.find("You are seat").expect(&text)];
     assert!(legend.contains("\n  street, put_in: chips each seat has put in"), "{legend}");
+    // One figure for the table is not read as one a seat.
+    assert!(legend.contains("\n  cards_drawn: cards drawn from the pile this hand, every seat's together"), "{legend}");
+    // Seven Poker's menus offer colour counts: the legend says why only the lowest cards.
+    let o = play_piped(&["--game", "seven-poker", "--seats", "you,colour,rainbow", "--seed", "2", "--rounds", "1"], "");
+    let text = stdout(&o);
+    assert!(text.contains("only how many cards of each colour count (never their numbers)"), "{text}");
     // Seven Card Draft's menus say which picks the table will see (picks 2 and 4 by
     // default) and call an opening bet a bet; a seat out of the round holds no pack.
     let twos = "2\n".repeat(3000);

@@ -245,7 +245,8 @@ fn sweep_seat_advantage_and_skill_gap_come_with_intervals_and_are_charted_with_t
         let (l, h) = if v[0] <= v[last] { (0, last) } else { (last, 0) };
         let moves = hi[l] < lo[h];
         assert_eq!(charts.join(&chart).exists(), moves, "{chart}: {md}");
-        let listed = md.lines().any(|line| line.starts_with("Within noise") && line.contains(&format!(" {name} ")));
+        let listed =
+            md.lines().any(|line| line.starts_with("Not charted, the lowest") && line.contains(&format!(" {name} ")));
         assert_eq!(listed, !moves, "{chart}: {md}");
         if moves {
             let bands = svg(&charts.join(&chart)).iter().filter(|e| e.tag == "polygon").count();

@@ -274,7 +274,9 @@ fn a_sweep_names_the_variants_that_cross_a_limit_and_its_report_repeats_them() {
     let out = dir.join("sweep");
     let sweep = ["sweep", "--game", "sevens", "--set", "all_over=refund,lowest-wins", "--rounds", "4000", "--quiet"];
     // Refunded all-overs end about a fifth of hands without a winner; lowest-wins very few.
-    let limits = ["--require", "completion>=0.85", "--require", "timeouts<=0.01"];
+    // A measure of the game the sweep table has no column for (split_rate) is kept with
+    // the sweep's limit, so its report checks it too.
+    let limits = ["--require", "completion>=0.85", "--require", "timeouts<=0.01", "--require", "split_rate<=0.5"];
     let o = draftsim(&[&sweep[..], &limits[..], &["--out", out.to_str().unwrap()]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
@@ -291,9 +293,28 @@ fn a_sweep_names_the_variants_that_cross_a_limit_and_its_report_repeats_them() {
         md.contains("- `completion>=0.85`: met in 1 of 2 variants; not surely met in: all_over=refund fails"),
         "{md}"
     );
+    assert!(md.contains("- `split_rate<=0.5`: met in every variant"), "{md}");
     // The summary and the charts lead with the limited figure, the question asked.
     let headline = md.lines().find(|l| l.contains("Over 2 variants of `all_over`")).unwrap();
-    assert!(headline.contains("Over 2 variants of `all_over`: limits `completion>=0.85` surely met in 1 of 2 variants; `timeouts<=0.01` surely met in 2 of 2 variants. The largest move"), "{headline}");
+    assert!(headline.contains("Over 2 variants of `all_over`: limits `completion>=0.85` surely met in 1 of 2 variants; `timeouts<=0.01` surely met in 2 of 2 variants; `split_rate<=0.5` surely met in 2 of 2 variants. The largest move"), "{headline}");
+    // A limit given to the report reads the kept figure too; a strategy's figure is no
+    // variant's, refused as the sweep refuses it, not judged on the first strategy's row.
+    let again = dir.join("again");
+    let o =
+        draftsim(&["report", out.to_str().unwrap(), "--out", again.to_str().unwrap(), "--require", "split_rate<=0.01"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(again.join("report.md")).unwrap();
+    assert!(
+        md.contains("- `split_rate<=0.01`: met in 0 of 2 variants; not surely met in: all_over=refund fails"),
+        "{md}"
+    );
+    let refused = dir.join("refused");
+    let o =
+        draftsim(&["report", out.to_str().unwrap(), "--out", refused.to_str().unwrap(), "--require", "win_rate>=0.01"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let said = stderr(&o);
+    assert!(said.contains("win_rate is not a figure of any folder reported") && !said.contains(" strategy,"), "{said}");
+    assert!(!refused.exists());
     // The strategies' charts (chips, win share) come first; then the figures, led by it.
     let first_chart = md.lines().find(|l| l.starts_with("![") && !l.contains("by strategy")).unwrap();
     assert!(first_chart.contains("ompletion"), "{first_chart}");

@@ -187,6 +187,28 @@ fn the_whole_harness_works_for_seven_poker() {
     }
     let replay = run(&["replay", "--game", "seven-poker", "--seed", "9", "--round", "3"]);
     assert!(replay.contains("== Round 1 of the game") && replay.contains("victory cards"), "{replay}");
+    // A revealed hand's strength is told in words that its cards bear out.
+    let reveals: Vec<&str> = replay.lines().filter(|l| l.contains(" reveals ")).collect();
+    assert!(!reveals.is_empty(), "{replay}");
+    for line in reveals {
+        let (cards, said) = line.split_once(" reveals ").unwrap().1.split_once(" (").unwrap();
+        let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+        for card in cards.split(' ') {
+            *counts.entry(card.split('-').next().unwrap()).or_default() += 1;
+        }
+        let longest = *counts.values().max().unwrap();
+        let said = said.trim_end_matches(')');
+        match said.strip_prefix(&format!("{longest} of one colour: ")) {
+            _ if counts.len() == 7 => assert_eq!(said, "all seven colours", "{line}"),
+            Some(named) => {
+                let long: Vec<&str> = counts.iter().filter(|(_, n)| **n == longest).map(|(c, _)| *c).collect();
+                let mut named: Vec<&str> = named.split(" and ").collect();
+                named.sort_unstable();
+                assert_eq!(named, long, "{line}");
+            }
+            None => panic!("{line}"),
+        }
+    }
     // Every exchange is told, an empty one too, so a seat's judgement is always followed by
     // its move.
     let replay = run(&["replay", "--game", "seven-poker", "--seats", "adaptive,pat,adaptive", "--round", "0"]);

@@ -3,7 +3,7 @@
 //! refusing shards that are missing, repeated or of another study.
 
 use crate::common;
-use common::{draftsim, files, stderr};
+use common::{draftsim, files, stderr, stdout};
 use std::path::{Path, PathBuf};
 
 fn scratch(name: &str) -> PathBuf {
@@ -178,6 +178,10 @@ fn a_study_shard_takes_its_index_from_the_array_and_needs_out() {
     let o = draftsim(&[&SWEEP[..], &["4", "--shard", "0/2"]].concat());
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--out"), "{}", stderr(&o));
+    // A run's shard too: its table alone is a share of the deals.
+    let o = draftsim(&["run", "--rounds", "100", "--shard", "0/2"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--shard: also give --out DIR") && stdout(&o).is_empty(), "{}", stderr(&o));
     let study = [&COMPARE[..], &["4"]].concat();
     let by_index = dir.join("by-index");
     ok(&[&study[..], &["--quiet", "--shard", "1/3", "--out", by_index.to_str().unwrap()]].concat());
@@ -308,6 +312,17 @@ fn a_shard_with_nothing_to_play_says_so_and_merges() {
     // ... and says so at the top of the summary, before any figure.
     let caution = md.find("is shard 0/3 of its run: its figures are from its share of the deals only").expect(&md);
     assert!(md.find("## Summary").unwrap() < caution && caution < md.find("- **").unwrap(), "{md}");
+    // A study's shard whose part of a unit holds no chunk says so too, and what it played.
+    let sweep = ["sweep", "--game", "sevens", "--set", "raise_cap=1,2", "--rounds", "100", "--seed", "7"];
+    for (i, empty) in [(0, false), (9, true)] {
+        let d = dir.join(format!("sweep-{i}"));
+        let o = draftsim(&[&sweep[..], &["--shard", &format!("{i}/10"), "--out", d.to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+        let said = stderr(&o);
+        let warned = said.contains(&format!("warning: shard {i}/10 has nothing to play: its unit's deals make fewer chunks than the 5 shards that share them, so part {} of 5 holds none", i / 2 + 1));
+        assert_eq!(warned, empty, "{said}");
+        assert!(said.contains(&format!("1 of 2 variants played (part {} of 5 of its chunks)", i / 2 + 1)), "{said}");
+    }
 }
 
 /// A study's shard holds rows that only a merge makes tables of: a format asked of it is
@@ -411,4 +426,52 @@ fn shards_played_with_another_text_of_one_preset_file_are_refused() {
         let b = play(1, &tight, run);
         ok(&["merge", "--out", out.to_str().unwrap(), "--quiet", &a, &b]);
     }
+}
+
+/// One rules file named by two paths (a task's own working folder) is the same run and
+/// the same study: the shards merge; another text is refused, naming the file.
+#[test]
+fn shards_naming_one_rules_file_by_other_paths_merge() {
+    let dir = scratch("rules-paths");
+    std::fs::write(dir.join("r.toml"), "raise_cap = 2\n").unwrap();
+    let at = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let in_dir = |args: &[&str]| {
+        let o =
+            std::process::Command::new(env!("CARGO_BIN_EXE_draftsim")).current_dir(&dir).args(args).output().unwrap();
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    };
+    let run = ["run", "--game", "sevens", "--rounds", "400", "--seed", "5", "--quiet"];
+    ok(&[&run[..], &["--rules", &at("r.toml"), "--shard", "0/2", "--out", &at("run-0")]].concat());
+    in_dir(&[&run[..], &["--rules", "r.toml", "--shard", "1/2", "--out", "run-1"]].concat());
+    ok(&["merge", "--quiet", &at("run-0"), &at("run-1"), "--out", &at("run-merged")]);
+    let versus = ["versus", "--game", "sevens", "--rounds", "400", "--seed", "5", "--quiet"];
+    ok(&[&versus[..], &["defaults", &at("r.toml"), "--shard", "0/2", "--out", &at("vs-0")]].concat());
+    in_dir(&[&versus[..], &["defaults", "./r.toml", "--shard", "1/2", "--out", "vs-1"]].concat());
+    ok(&["merge", "--quiet", &at("vs-0"), &at("vs-1"), "--out", &at("vs-merged")]);
+    // Another text under the same name is another run.
+    std::fs::write(dir.join("r.toml"), "raise_cap = 3\n").unwrap();
+    in_dir(&[&run[..], &["--rules", "r.toml", "--shard", "1/2", "--out", "run-1b"]].concat());
+    let o = draftsim(&["merge", &at("run-0"), &at("run-1b"), "--out", &at("refused")]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("(rules, the text of r.toml (named {} there) differ;", at("r.toml"))),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.join("refused").exists());
+}
+
+/// `--ideal-length` is kept with each shard: the merge writes the health table's share
+/// inside the band as the whole run does, and shards of another band are refused.
+#[test]
+fn a_sharded_run_keeps_its_ideal_length() {
+    let dir = scratch("ideal-length");
+    let run = ["run", "--game", "sevens", "--rounds", "600", "--seed", "7", "--ideal-length", "5..20"];
+    let shards = whole_and_merged(&dir, &run, 2, "csv");
+    let health = std::fs::read_to_string(dir.join("merged-2-csv").join("health.csv")).unwrap();
+    assert!(health.lines().any(|l| l.starts_with("ideal_length,")), "{health}");
+    let other = dir.join("other-band");
+    let args = ["run", "--game", "sevens", "--rounds", "600", "--seed", "7", "--ideal-length", "5..30", "--quiet"];
+    ok(&[&args[..], &["--shard", "1/2", "--out", other.to_str().unwrap()]].concat());
+    refused(&[&shards[0], other.to_str().unwrap()], &dir.join("refused"), "other-band", "ideal_length differs");
 }

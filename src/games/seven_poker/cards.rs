@@ -54,6 +54,18 @@ impl Layout {
         if counts.iter().all(|&n| n == 1) { SEVEN_COLOURS } else { counts.iter().copied().max().unwrap_or(0) }
     }
 
+    /// A hand's strength in words, as a showdown compares it: `all seven colours`, or its
+    /// longest colour's count and which colours are that long (`4 of one colour: red`).
+    pub fn strength_text(self, hand: u64) -> String {
+        let strength = self.strength(hand);
+        if strength == SEVEN_COLOURS {
+            return "all seven colours".to_string();
+        }
+        let counts = self.counts(hand);
+        let longest: Vec<&str> = (0..COLOURS).filter(|&c| counts[c] == strength).map(|c| COLOUR_NAMES[c]).collect();
+        format!("{strength} of one colour: {}", longest.join(" and "))
+    }
+
     /// A card as text, e.g. `red-3`.
     pub fn card_name(self, id: u8) -> String {
         format!("{}-{}", COLOUR_NAMES[self.colour(id)], id as usize % self.per + 1)

@@ -46,7 +46,8 @@ crate::game_def! {
         pile: cards left to draw
         hand_sizes, held: each hand's size as dealt (less victory cards taken), and what it holds now
         shown, known: cards each seat showed this round; all the cards everyone knows it holds
-        kept_after_folding: whether the seat folded keeping cards for the next round";
+        kept_after_folding: whether the seat folded keeping cards for the next round
+        exchange, show, keep moves: only how many cards of each colour count (never their numbers), so each names a colour's lowest-numbered cards";
 
     /// The game's win share: players race to the victory target, not to victory cards.
     fn training_value(rules: &Rules, state: &engine::State, out: &RoundResult, seat: usize) -> f64 {
@@ -124,7 +125,7 @@ fn tell(layout: Layout, max_rounds: u32, names: &[&str], events: &[Event], out: 
                 writeln!(text, "  {} {}", seat(s), if stays { "stays" } else { "folds" })
             }
             Event::Reveal { seat: s, cards } => {
-                writeln!(text, "  {} reveals {} (strength {})", seat(s), layout.set_name(cards), layout.strength(cards))
+                writeln!(text, "  {} reveals {} ({})", seat(s), layout.set_name(cards), layout.strength_text(cards))
             }
             Event::Outcome { winner: Some(w), colours: c, .. } => {
                 writeln!(

@@ -53,7 +53,8 @@ crate::game_def! {
         to_match: the bet every seat still in must have put in this hand
         street, put_in: chips each seat has put in this hand's betting, and over the whole unit
         traded, cards_traded: whether each seat has traded this hand, and how many cards it drew
-        turns, cards_drawn: turns each seat has taken this hand; cards drawn from the pile this hand";
+        turns: turns each seat has taken this hand
+        cards_drawn: cards drawn from the pile this hand, every seat's together";
 
     fn measures(rules: &Rules) -> Measures {
         measures::measures(rules)
