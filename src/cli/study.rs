@@ -358,16 +358,37 @@ pub(super) fn read_pairs(
     for (index, parts) in results.into_iter().enumerate() {
         if !in_parts {
             let (at, whole) = parts.into_iter().next().expect("a unit played whole");
-            pairs.push(serde_json::from_value::<PairResult>(whole).map_err(|e| wrong(at, &e.to_string()))?);
+            let pair = serde_json::from_value::<PairResult>(whole).map_err(|e| wrong(at, &e.to_string()))?;
+            // As a run's merge checks its tallies: no side wins more than was played.
+            if !(pair.share_a.is_finite() && (0.0..=pair.rounds as f64).contains(&pair.share_a)) {
+                let what = format!("a pair won {} of its {} units", pair.share_a, pair.rounds);
+                return Err(wrong(at, &what).into());
+            }
+            pairs.push(pair);
             continue;
         }
         let mut read = Vec::with_capacity(parts.len());
-        for (at, value) in parts {
+        let count = parts.len() as u64;
+        for (k, (at, value)) in parts.into_iter().enumerate() {
             let part: study::compare::PairPart =
                 serde_json::from_value(value).map_err(|e| wrong(at, &e.to_string()))?;
             if part.tallies.len() != seatings {
                 let what = format!("a part with {} seatings' tallies, not {seatings}", part.tallies.len());
                 return Err(wrong(at, &what).into());
+            }
+            // Each tally played its own part's chunks: a part copied under another index
+            // would count the same deals twice.
+            let own = Some(draftsim::sim::Shard { index: k as u64, count });
+            for tally in &part.tallies {
+                if let Some(fault) = tally.count_fault() {
+                    return Err(wrong(at, &fault).into());
+                }
+                if tally.shard != own {
+                    let played =
+                        tally.shard.map_or("the whole unit".to_string(), |s| format!("part {}/{}", s.index, s.count));
+                    let what = format!("its tally played {played} of the unit, not part {k}/{count}");
+                    return Err(wrong(at, &what).into());
+                }
             }
             read.push(part);
         }

@@ -68,7 +68,12 @@ fn rules_text(path: &std::path::Path, side: &str) -> Result<Option<String>> {
 /// Plays both rule sets and prints the verdict.
 pub fn versus(args: VersusArgs) -> Result<()> {
     let info = games::find(&args.game)?;
-    let rounds = args.batch.rounds.get(20_000)?;
+    // `--rounds 0` is refused once the deal's seatings are known, naming the fewest that
+    // give an interval.
+    let rounds = match args.batch.rounds.rounds {
+        Some(0) => 0,
+        _ => args.batch.rounds.get(20_000)?,
+    };
     let mut min_effects = Vec::new();
     for text in &args.min_effect {
         let (name, value) = versus::parse_min_effect(text)?;
@@ -151,7 +156,8 @@ pub fn versus(args: VersusArgs) -> Result<()> {
     // verdict of no change from it would be no verdict.
     if spec.deals < 2 {
         return Err(InputError::new(format!(
-            "--rounds {rounds}: that is one deal a side ({per} seatings a deal at {} players), and a difference's interval needs two; use --rounds {} or more",
+            "--rounds {rounds}: that is {} deal a side ({per} seatings a deal at {} players), and a difference's interval needs two; use --rounds {} or more",
+            if rounds == 0 { "no" } else { "one" },
             built[0].0.players(),
             2 * per
         ))

@@ -687,6 +687,13 @@ fn describe(m: &serde_json::Value) -> String {
     if let Some(field) = list("field") {
         parts.push(format!("field {field}"));
     }
+    // A versus's smallest effects that matter, as given (the rest are the defaults).
+    let effects: Vec<String> = (m.get("min_effect").and_then(|e| e.as_array()).into_iter().flatten())
+        .filter_map(|e| Some(format!("{}={}", e.get(0)?.as_str()?, e.get(1)?.as_f64()?)))
+        .collect();
+    if !effects.is_empty() {
+        parts.push(format!("--min-effect {}", effects.join(" ")));
+    }
     if let Some(cmd) = field("command") {
         parts.push(format!("command `{cmd}`"));
     }

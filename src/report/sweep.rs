@@ -320,7 +320,7 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
     let limits = sweep_limits(md, (&variants, meta), &keys, &variant_keys, requires)?;
     // Each figure's chart with how far it moves across the variants (in half-widths of its
     // intervals): the page shows those that move most first.
-    let mut blocks: Vec<(f64, String)> = Vec::new();
+    let mut blocks: Vec<((bool, bool, f64), String)> = Vec::new();
     // Figures with one value in every variant: named in a line, not drawn flat.
     let mut unchanged: Vec<String> = Vec::new();
     // Figures whose variants' intervals all overlap: named with their range, not drawn.
@@ -463,8 +463,11 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
                 }
             ),
         );
-        // A figure the sweep was limited by leads: the limit is the question asked.
-        blocks.push((if limited { f64::INFINITY } else { spread }, block));
+        // A figure the sweep was limited by leads: the limit is the question asked. A
+        // unit's length follows the figures of play (balance, skill, folds): its narrow
+        // intervals outmove theirs in half-widths while saying nothing of either.
+        let lengthy = *metric == "mean_length" || metric.starts_with("length_");
+        blocks.push(((limited, !lengthy, spread), block));
     }
     // Score per unit (and win share) of each strategy along the main key, with its 95%
     // interval as a band: one chart per setting of the other keys.
@@ -489,14 +492,7 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
         for name in distinct(&rows.iter().map(|&r| strategies[r].clone()).collect::<Vec<_>>()) {
             let own: Vec<usize> =
                 rows.iter().copied().filter(|&r| strategies[r] == name && score.mean[r].is_finite()).collect();
-            let low = own.iter().copied().min_by(|&a, &b| score.mean[a].total_cmp(&score.mean[b]));
-            let high = own.iter().copied().max_by(|&a, &b| score.mean[a].total_cmp(&score.mean[b]));
-            let (Some(l), Some(h)) = (low, high) else { continue };
-            let half = ((score.hi[l] - score.lo[l]) + (score.hi[h] - score.lo[h])) / 4.0;
-            if l == h || half.is_nan() || half <= 0.0 || score.hi[l] >= score.lo[h] {
-                continue;
-            }
-            let moved = (score.mean[h] - score.mean[l]) / half;
+            let Some((l, h, moved)) = score_move(&score, &own) else { continue };
             if score_largest.as_ref().is_some_and(|(s, _)| moved <= *s) {
                 continue;
             }
@@ -584,6 +580,52 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
             );
         }
     }
+    // A strategy's score along each other key, every other key held: where it moves
+    // further than along the charted key, the summary says so.
+    let mut score_other: Option<(f64, (String, String))> = None;
+    for &k in &others {
+        let held = |r: usize| -> String {
+            (0..keys.len())
+                .filter(|&o| o != k)
+                .map(|o| format!("{}={}", keys[o], row_keys[o][r]))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let groups =
+            distinct(&(0..sweep.height()).map(|r| format!("{}\u{1}{}", strategies[r], held(r))).collect::<Vec<_>>());
+        for group in groups {
+            let own: Vec<usize> = (0..sweep.height())
+                .filter(|&r| format!("{}\u{1}{}", strategies[r], held(r)) == group && score.mean[r].is_finite())
+                .collect();
+            let Some((l, h, moved)) = score_move(&score, &own) else { continue };
+            if score_other.as_ref().is_some_and(|(s, _)| moved <= *s) {
+                continue;
+            }
+            let (name, setting) = group.split_once('\u{1}').unwrap_or_default();
+            let text = (
+                format!("`{name}`'s {score_words}"),
+                format!(
+                    " with `{}`: {}{}.",
+                    keys[k],
+                    told_move((&score.mean, &score.lo, &score.hi), &row_keys[k], l, h),
+                    if setting.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (with `{}`)", setting.replace(' ', "`, `"))
+                    }
+                ),
+            );
+            score_other = Some((moved, text));
+        }
+    }
+    let score_largest = match (score_largest, score_other) {
+        (Some(m), Some(o)) if o.0 > m.0 => {
+            let (who, how) = o.1;
+            let further = format!("{}; along another key further still: {who}{how}", m.1.1.trim_end_matches('.'));
+            Some((m.0, (m.1.0, further)))
+        }
+        (m, o) => m.or(o),
+    };
     let [along_main, along_other] = largest;
     let [play_main, play_other] = largest_of_play;
     // The charted key's move, and another key's where it is larger (worded to follow it).
@@ -594,22 +636,27 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
         }
         (m, o) => m.or(o),
     };
-    // Another key's move of a figure of play, once said for every figure, is not said twice.
-    let said_other = match (&along_main, &along_other) {
-        (Some(m), Some(o)) if o.0 > m.0 => Some(o.1.clone()),
-        (None, Some(o)) => Some(o.1.clone()),
-        _ => None,
-    };
-    let play_other = play_other.filter(|p| said_other.as_ref() != Some(&p.1));
-    let first = lead(along_main, along_other);
-    let of_play = lead(play_main, play_other);
     let mut beside = String::new();
-    // Where the unit's length moves most, the figure of play that moves most is named too.
-    if let (Some((_, all)), Some((_, play))) = (&first, &of_play)
-        && all != play
-    {
-        beside += &format!(" Of the figures of play, {}", play.replacen("the largest move", "the largest", 1));
-    }
+    // Where a unit's length moves most along the charted key, the figure of play that moves
+    // most leads (the length's narrow intervals outmove it in half-widths, saying nothing of
+    // balance or skill), and the length follows it.
+    let first = match (along_main, play_main) {
+        (Some(all), Some(play)) if all.1 != play.1 => {
+            let length = all.1.replacen("the largest move is in ", "", 1);
+            beside += &format!(" A unit's length moves further in its intervals' widths: {length}");
+            lead(Some(play), play_other)
+        }
+        (along_main, _) => {
+            // Another key's move of a figure of play, where the length's is the one said.
+            let said =
+                along_other.as_ref().filter(|o| along_main.as_ref().is_none_or(|m| o.0 > m.0)).map(|o| o.1.clone());
+            if let Some(p) = play_other.filter(|p| said.as_ref().is_some_and(|s| *s != p.1)) {
+                let further = p.1.replacen("the largest move is in ", "", 1);
+                beside += &format!(" Of the figures of play, along another key the largest move is in {further}");
+            }
+            lead(along_main, along_other)
+        }
+    };
     // A strategy's score that moves beyond noise is named beside them: a varied preset's
     // own score is most often the point of the sweep.
     let named = match (first, &score_largest) {
@@ -623,7 +670,7 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
         }
         (None, None) => None,
     };
-    blocks.sort_by(|a, b| b.0.total_cmp(&a.0));
+    blocks.sort_by(|a, b| (b.0.0, b.0.1).cmp(&(a.0.0, a.0.1)).then(b.0.2.total_cmp(&a.0.2)));
     for (_, block) in blocks {
         md.push_str(&block);
     }
@@ -669,6 +716,18 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
     }
     page.headline(question, headline);
     Ok(())
+}
+
+/// The lowest and highest score among `rows` and how far apart, in half-widths of their
+/// intervals, where their intervals are apart.
+fn score_move(score: &WithInterval, rows: &[usize]) -> Option<(usize, usize, f64)> {
+    let l = rows.iter().copied().min_by(|&a, &b| score.mean[a].total_cmp(&score.mean[b]))?;
+    let h = rows.iter().copied().max_by(|&a, &b| score.mean[a].total_cmp(&score.mean[b]))?;
+    let half = ((score.hi[l] - score.lo[l]) + (score.hi[h] - score.lo[h])) / 4.0;
+    if l == h || half.is_nan() || half <= 0.0 || score.hi[l] >= score.lo[h] {
+        return None;
+    }
+    Some((l, h, (score.mean[h] - score.mean[l]) / half))
 }
 
 /// A figure's move between rows `l` and `h` ("from x [lo, hi] at `v` to ..."), told in the

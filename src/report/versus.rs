@@ -173,12 +173,23 @@ pub(super) fn versus_section(
         );
     }
     // Each figure with the smallest effect that matters for it, the yardstick of its verdict.
-    let named = |i: usize| format!("`{}` (±{})", name(i), if min[i] == 0.0 { "0".into() } else { fmt4(min[i]) });
+    // In the verdict's words, with the name `--min-effect` takes: "mean decisions per unit
+    // (`length_mean`, ±0.09)".
+    let named = |i: usize| {
+        let effect = if min[i] == 0.0 { "0".into() } else { fmt4(min[i]) };
+        let said = spoken(i, "`");
+        match said.strip_suffix(')') {
+            // A figure whose words are its name is said once.
+            _ if said == name(i) => format!("`{said}` (±{effect})"),
+            Some(head) => format!("{head}; `{}`, ±{effect})", name(i)),
+            None => format!("{said} (`{}`, ±{effect})", name(i)),
+        }
+    };
     if !unchanged.is_empty() {
         let list: Vec<String> = unchanged.iter().map(|&i| named(i)).collect();
         let _ = writeln!(
             md,
-            "Unchanged (within the smallest effect that matters, given in brackets, either way): {}.\n",
+            "Unchanged (within the smallest effect that matters, given in parentheses with its `--min-effect` name, either way): {}.\n",
             list.join(", ")
         );
     }
@@ -186,7 +197,7 @@ pub(super) fn versus_section(
         let list: Vec<String> = undecided.iter().map(|&i| named(i)).collect();
         let _ = writeln!(
             md,
-            "Undecided (neither shown to change by at least its smallest effect that matters, given in brackets, after Holm's correction, nor shown to stay within it; more rounds would tell): {}.\n",
+            "Undecided (neither shown to change by at least its smallest effect that matters, given in parentheses with its `--min-effect` name, after Holm's correction, nor shown to stay within it; more rounds would tell): {}.\n",
             list.join(", ")
         );
         // A difference alike on every deal group (exactly 0, say) has an interval of no
@@ -204,7 +215,7 @@ pub(super) fn versus_section(
                 })
                 .collect();
             if !alike.is_empty() {
-                let list: Vec<String> = alike.iter().map(|&i| format!("`{}`", name(i))).collect();
+                let list: Vec<String> = alike.iter().map(|&i| spoken(i, "`")).collect();
                 let fewest = alike.iter().map(|&i| groups[i]).fold(f64::INFINITY, f64::min);
                 let most = alike.iter().map(|&i| groups[i]).fold(0.0, f64::max);
                 let over = if fewest == most { format!("{most:.0}") } else { format!("{fewest:.0} to {most:.0}") };

@@ -485,7 +485,8 @@ fn play_pair(
     };
     if let [(runner, lineup, _, _)] = &sides[..] {
         let mut tally = runner.run(lineup, &plan, Mode::Tally, interrupt, &mut |_, _| Ok(()))?;
-        tally.shard = None;
+        // The part it played, which a merge checks against the part it is read as.
+        tally.shard = part;
         return Ok(PairPart { tallies: vec![tally], deals: DealSums::default() });
     }
     pair_lineups(sides, &plan, PAIRED_DEALS_AT_ONCE, interrupt)
@@ -605,8 +606,9 @@ fn pair_lineups(sides: &[Side], plan: &Plan, at_once: u64, interrupt: Option<&At
             d.share_sq += share * share;
         }
     }
+    // The part played, not its slices: a merge checks it against the part it is read as.
     for t in &mut out.tallies {
-        t.shard = None;
+        t.shard = plan.shard;
     }
     Ok(out)
 }

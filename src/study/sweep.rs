@@ -596,7 +596,7 @@ pub fn metrics(tally: &Tally, strategies: &[String], measures: &Measures) -> Var
 }
 
 /// The first ranked histogram's bins by the run's observations, rarest first (those never
-/// observed first of all), and whether that order agrees with the declared one (each bin
+/// observed first of all, marked `(never)`), and whether that order agrees with the declared one (each bin
 /// no more common than the one below it). Histograms that are not a ranking (pile sizes, colours) have no such order.
 pub fn rarity(tally: &Tally, measures: &Measures) -> (Vec<String>, bool) {
     let Some(h) = measures.histograms.iter().find(|h| h.ranked) else { return (Vec::new(), true) };
@@ -607,7 +607,9 @@ pub fn rarity(tally: &Tally, measures: &Measures) -> (Vec<String>, bool) {
     let mut bins: Vec<usize> = (0..h.bins.len()).collect();
     let holds = bins.windows(2).all(|w| counts[w[1]] <= counts[w[0]]);
     bins.sort_by_key(|&c| (counts[c], std::cmp::Reverse(c)));
-    (bins.iter().map(|&c| h.bins[c].clone()).collect(), holds)
+    // A category no hand reached says so: rarest by being impossible here, or unseen.
+    let named = |c: usize| if counts[c] == 0 { format!("{} (never)", h.bins[c]) } else { h.bins[c].clone() };
+    (bins.iter().map(|&c| named(c)).collect(), holds)
 }
 
 /// A swept key's column: whole numbers if every value is one, reals if every value is a

@@ -369,7 +369,7 @@ fn a_settings_sweep_asks_its_own_question_and_charts_only_what_moves() {
     assert!(!out.join("1-sweep-seat_advantage.svg").exists(), "{md}");
     assert!(
         md.contains(
-            "so not charted: seat advantage 0.02 to 0.03, the p-value of equal seats 0.4 to 0.6, never below 0.05."
+            "along every key: seat advantage 0.02 to 0.03, the p-value of equal seats 0.4 to 0.6, never below 0.05."
         ),
         "{md}"
     );
@@ -879,7 +879,15 @@ fn a_sweep_summary_names_the_move_along_its_charted_key() {
     let out = report(&dir, &[&input]);
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     let summary = md.lines().find(|l| l.starts_with("- **What do the rules change?**")).unwrap();
-    assert!(summary.contains("the largest move is in mean decisions per unit with `hate.draft.weight`"), "{summary}");
+    // The figure of play that moves most leads; the length, narrow of interval, outmoves
+    // it in half-widths and is named after it.
+    assert!(summary.contains("the largest move is in showdown rate with `hate.draft.weight`"), "{summary}");
+    assert!(
+        summary.contains(
+            "A unit's length moves further in its intervals' widths: mean decisions per unit with `hate.draft.weight`"
+        ),
+        "{summary}"
+    );
     // The players move the showdown rate further than the charted key moves anything: said
     // after the charted key's move, not left out.
     assert!(
@@ -887,12 +895,6 @@ fn a_sweep_summary_names_the_move_along_its_charted_key() {
         "{summary}"
     );
     assert_eq!(summary.matches("Along another key").count(), 1, "said once: {summary}");
-    // The length, narrow of interval, outmoves the rest; the figure of play that moves most
-    // is named beside it.
-    assert!(
-        summary.contains("Of the figures of play, the largest is in showdown rate with `hate.draft.weight`"),
-        "{summary}"
-    );
     assert!(md.contains("Mean decisions per unit") && !md.contains("Length mean"), "{md}");
     // The varied preset's own score moves too: named beside the figures.
     assert!(
@@ -1126,6 +1128,20 @@ fn versus_and_calibration_sections_say_what_their_verdicts_rest_on() {
     draftsim(&["versus", "--game", "sevens", "defaults", path(&cap), "--rounds", "400", "--quiet", "--out", path(&v)]);
     let md = std::fs::read_to_string(report(&dir, &[&v]).join("report.md")).unwrap();
     assert!(md.contains("`completion` (±0.0100)") && md.contains("`timeouts` (±0)"), "{md}");
+    // A figure listed by its words, with the name --min-effect takes; no brackets promised.
+    assert!(md.contains("fold rate in round 1 (`fold_rate_r1`, ±"), "{md}");
+    assert!(!md.contains("brackets") && !md.contains("`fold_rate_r1` (±"), "{md}");
+    // A smallest effect given is a setting of how the figures were made.
+    let e = dir.join("e");
+    let effect = ["--min-effect", "completion=0.05", "--out", path(&e)];
+    draftsim(
+        &[&["versus", "--game", "sevens", "defaults", path(&cap), "--rounds", "400", "--quiet"][..], &effect].concat(),
+    );
+    let second = dir.join("second");
+    std::fs::create_dir_all(&second).unwrap();
+    let made = std::fs::read_to_string(report(&second, &[&e]).join("report.md")).unwrap();
+    let made = &made[made.find("## How these figures were made").expect(&made)..];
+    assert!(made.contains(" · --min-effect completion=0.05"), "{made}");
     assert!(
         md.contains("`timeouts`") && md.contains("showed no difference on any deal group that measured them"),
         "{md}"

@@ -475,3 +475,25 @@ fn a_sharded_run_keeps_its_ideal_length() {
     ok(&[&args[..], &["--shard", "1/2", "--out", other.to_str().unwrap()]].concat());
     refused(&[&shards[0], other.to_str().unwrap()], &dir.join("refused"), "other-band", "ideal_length differs");
 }
+
+/// A study shard copied under another shard's index (its part's deals counted twice) is
+/// refused, as is a pair that won more than it played, each naming its folder.
+#[test]
+fn a_study_part_copied_under_another_index_is_refused() {
+    let dir = scratch("copied-part");
+    let at = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let compare = ["compare", "--game", "sevens", "--strategies", "tight,greedy", "--rounds", "400", "--seed", "3"];
+    ok(&[&compare[..], &["--quiet", "--shard", "0/2", "--out", &at("s0")]].concat());
+    let copy = dir.join("s1");
+    std::fs::create_dir_all(&copy).unwrap();
+    for file in ["study.json", "study_shard.json"] {
+        let text = std::fs::read_to_string(dir.join("s0").join(file)).unwrap();
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["shard"]["index"] = 1.into();
+        if file == "study_shard.json" {
+            v["part"]["index"] = 1.into();
+        }
+        std::fs::write(copy.join(file), v.to_string()).unwrap();
+    }
+    refused(&[&at("s0"), &at("s1")], &dir.join("merged"), "s1", "its tally played part 0/2 of the unit, not part 1/2");
+}

@@ -261,6 +261,8 @@ fn sharded_versus_merges_into_the_whole_and_bad_input_is_refused() {
             "--min-effect score:tigh: FIGURE:STRATEGY is for score or win_rate and a seated strategy (",
         ),
         (vec!["versus", "defaults", b.to_str().unwrap(), "--players", "1"], "b.toml: players = 1"),
+        // No deal: the fix names the fewest units that give an interval, not 1.
+        (vec!["versus", "defaults", b.to_str().unwrap(), "--rounds", "0"], "--rounds 0: that is no deal a side ("),
         // --players over a file's own count is refused, not applied over it.
         (
             vec!["versus", "defaults", three.to_str().unwrap(), "--players", "5"],
