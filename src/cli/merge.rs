@@ -517,7 +517,8 @@ pub fn run(args: MergeArgs) -> Result<()> {
     if asked.is_none() {
         mixed_formats_note(&wrote, &args.dirs, &args.quiet);
     }
-    let out = super::interrupt::create(out_path, args.output.force, false)?;
+    let mut out = super::interrupt::create(out_path, args.output.force, false)?;
+    out.keep_shard_records(&args.dirs);
     let mut total = parts[0].1.clone();
     for (_, t) in &parts[1..] {
         total.merge(t);
@@ -747,6 +748,7 @@ pub(super) fn merge_study(dirs: &[PathBuf], output: &OutputArgs, quiet: &QuietAr
             (parts.iter()).map(|p| p.format.as_deref().and_then(|f| f.parse().ok()).unwrap_or(Format::Csv)).collect();
         mixed_formats_note(&wrote, dirs, quiet);
     }
-    let out = super::interrupt::create(out_path, output.force, false)?;
+    let mut out = super::interrupt::create(out_path, output.force, false)?;
+    out.keep_shard_records(dirs);
     study.merge(merging, MergedTables { meta: first.study.clone(), out, format, quiet })
 }

@@ -197,8 +197,23 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
                         saved.deals, spec.deals
                     )
                 } else {
-                    "other rules, keys, players, seats, seed, shard or version, or a state that cannot be read"
-                        .to_string()
+                    // The fingerprint is the settings as JSON: the first that differs is named.
+                    let parse = |f: &str| serde_json::from_str::<serde_json::Value>(f).ok();
+                    match (parse(&saved.fingerprint), parse(&fingerprint)) {
+                        (Some(was), Some(now)) => {
+                            let differs = ["game", "settings", "shard", "version"]
+                                .iter()
+                                .enumerate()
+                                .find(|(i, _)| was[*i] != now[*i])
+                                .map(|(i, name)| match *name {
+                                    "settings" => super::merge::first_difference(&was[i], &now[i])
+                                        .map_or("settings".to_string(), |k| format!("--{}", k.replace('_', "-"))),
+                                    other => other.to_string(),
+                                });
+                            format!("its {} differs", differs.unwrap_or_else(|| "state".into()))
+                        }
+                        _ => "a state that cannot be read".to_string(),
+                    }
                 };
                 return Err(InputError::new(format!(
                     "{}: a different study's state is there ({why}); pass --force to start afresh",

@@ -397,6 +397,8 @@ pub struct OutputDir {
     files: Vec<(String, String)>,
     /// The policy files the command line names, with their checksums then.
     policies: Vec<(String, String)>,
+    /// For a merge: each shard folder's own provenance record, where it has one.
+    shards: Vec<serde_json::Value>,
 }
 
 /// Whether `path` is a folder with nothing in it (not a link to one).
@@ -471,7 +473,21 @@ impl OutputDir {
             started: std::time::SystemTime::now(),
             files: provenance::named_file_texts(),
             policies: provenance::named_policies(),
+            shards: Vec::new(),
         })
+    }
+
+    /// Keeps each of `dirs`' provenance records (the shards a merge reads) in this folder's:
+    /// the commands, files and policies that played the merged results.
+    pub fn keep_shard_records(&mut self, dirs: &[PathBuf]) {
+        self.shards = dirs
+            .iter()
+            .map(|d| {
+                let record = fs::read_to_string(d.join(provenance::PROVENANCE_FILE)).ok();
+                let record: Option<serde_json::Value> = record.and_then(|t| serde_json::from_str(&t).ok());
+                serde_json::json!({ "folder": d.display().to_string(), "provenance": record })
+            })
+            .collect();
     }
 
     /// Where to write files before the commit.
@@ -498,9 +514,12 @@ impl OutputDir {
     /// (replacing the target when forced).
     pub fn commit(mut self) -> Result<PathBuf, Error> {
         let written = files_below(&self.staging);
-        let record =
-            serde_json::to_string_pretty(&provenance::provenance(self.started, &self.files, &self.policies, &written))
-                .expect("JSON prints");
+        let record = serde_json::to_string_pretty(&provenance::provenance(
+            self.started,
+            (&self.files, &self.policies, &self.shards),
+            &written,
+        ))
+        .expect("JSON prints");
         self.write_text(provenance::PROVENANCE_FILE, &(record + "\n"))?;
         // The replaced folder is set aside under this process's own name, so a leftover of
         // another run cannot block it, and put back if the new one cannot take its place.

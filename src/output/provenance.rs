@@ -56,13 +56,15 @@ fn named_policies_in(args: &[String]) -> Vec<(String, String)> {
     out
 }
 
+/// Paths named on the command line, each with what it held (a text, or a checksum).
+pub type Named<'a> = &'a [(String, String)];
+
 /// The provenance of a folder whose command started at `started` with `files` named
 /// ([`named_file_texts`]) and `policies` ([`named_policies`]), and ends now, having written
-/// `written` (paths in the folder).
+/// `written` (paths in the folder); a merge keeps its `shards`' own records beside.
 pub fn provenance(
     started: SystemTime,
-    files: &[(String, String)],
-    policies: &[(String, String)],
+    (files, policies, shards): (Named<'_>, Named<'_>, &[serde_json::Value]),
     written: &[String],
 ) -> serde_json::Value {
     let args = command_line();
@@ -70,7 +72,7 @@ pub fn provenance(
         files.iter().map(|(path, text)| serde_json::json!({ "path": path, "text": text })).collect();
     let policies: Vec<serde_json::Value> =
         policies.iter().map(|(path, crc)| serde_json::json!({ "path": path, "crc32": crc })).collect();
-    serde_json::json!({
+    let mut record = serde_json::json!({
         "version": env!("CARGO_PKG_VERSION"),
         "commit": env!("DRAFTSIM_COMMIT"),
         "command_line": args,
@@ -80,7 +82,11 @@ pub fn provenance(
         "files": files,
         "policies": policies,
         "written": written,
-    })
+    });
+    if !shards.is_empty() {
+        record["shards"] = serde_json::Value::Array(shards.to_vec());
+    }
+    record
 }
 
 /// The files a folder's provenance record says draftsim wrote there; `None` without a

@@ -207,6 +207,12 @@ fn a_time_budget_sizes_the_study_and_a_resumed_one_keeps_its_deals() {
     let o = draftsim(&[&base[..], &["--rounds", "2400", "--out", dir.join("other").to_str().unwrap()]].concat());
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("it plays 100 deals a variant, this command 200"), "{}", stderr(&o));
+    // Met by another seed: the seed is named, not every setting there could be.
+    std::fs::write(dir.join(".seeded.sensitivity-state.json"), serde_json::to_string(&state).unwrap()).unwrap();
+    let seeded = [&base[..5], &["--seed", "8", "--quiet", "--rounds", "1200"]].concat();
+    let o = draftsim(&[&seeded[..], &["--out", dir.join("seeded").to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a different study's state is there (its --seed differs)"), "{}", stderr(&o));
     // The budget is shared by what each variant costs: the note says how many bases.
     let noted = dir.join("noted");
     let o = draftsim(&[&base[..7], &["--budget-time", "0.3", "--out", noted.to_str().unwrap()]].concat());

@@ -444,6 +444,17 @@ fn shards_naming_one_rules_file_by_other_paths_merge() {
     ok(&[&run[..], &["--rules", &at("r.toml"), "--shard", "0/2", "--out", &at("run-0")]].concat());
     in_dir(&[&run[..], &["--rules", "r.toml", "--shard", "1/2", "--out", "run-1"]].concat());
     ok(&["merge", "--quiet", &at("run-0"), &at("run-1"), "--out", &at("run-merged")]);
+    // The merge's record keeps each shard's: the command and the file's text it played.
+    let record = std::fs::read_to_string(dir.join("run-merged").join("provenance.json")).unwrap();
+    let record: serde_json::Value = serde_json::from_str(&record).unwrap();
+    let shards = record["shards"].as_array().unwrap();
+    assert_eq!(shards.len(), 2, "{record}");
+    for (shard, named) in shards.iter().zip([at("r.toml"), "r.toml".to_string()]) {
+        let files = &shard["provenance"]["files"];
+        assert_eq!(files[0]["path"], named.as_str(), "{record}");
+        assert_eq!(files[0]["text"], "raise_cap = 2\n", "{record}");
+        assert!(shard["provenance"]["command_line"].to_string().contains("--shard"), "{record}");
+    }
     let versus = ["versus", "--game", "sevens", "--rounds", "400", "--seed", "5", "--quiet"];
     ok(&[&versus[..], &["defaults", &at("r.toml"), "--shard", "0/2", "--out", &at("vs-0")]].concat());
     in_dir(&[&versus[..], &["defaults", "./r.toml", "--shard", "1/2", "--out", "vs-1"]].concat());
