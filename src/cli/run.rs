@@ -46,14 +46,7 @@ pub fn run(args: RunArgs) -> Result<()> {
             InputError::new(format!("--until-ci {w}: give a half-width above 0 and below 0.5, e.g. 0.005")).into()
         );
     }
-    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
-    if shard.is_some() && args.batch.output.out.is_none() {
-        // A shard's tables alone are a share of the deals: only a merge makes the run's.
-        return Err(InputError::new(
-            "--shard: also give --out DIR for the shard's results (draftsim merge reads them)",
-        )
-        .into());
-    }
+    let shard = super::study::shard_with_out(args.shard.as_deref().map(Shard::parse).transpose()?, &args.batch.output)?;
     if shard.is_some() && args.until_ci.is_some() {
         // Each shard would stop on its own interval, so the merged run would not be the
         // unsharded one.

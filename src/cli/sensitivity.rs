@@ -197,9 +197,11 @@ pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
                         saved.deals, spec.deals
                     )
                 } else {
-                    // The fingerprint is the settings as JSON: the first that differs is named.
+                    // The fingerprint is the settings as JSON: the first that differs is named,
+                    // the deals aside (a budget sizes them anew once another setting differs).
                     let parse = |f: &str| serde_json::from_str::<serde_json::Value>(f).ok();
-                    match (parse(&saved.fingerprint), parse(&fingerprint)) {
+                    let same_deals = fingerprint_of(&SensitivitySpec { deals: saved.deals, ..spec.clone() });
+                    match (parse(&saved.fingerprint), parse(&same_deals)) {
                         (Some(was), Some(now)) => {
                             let differs = ["game", "settings", "shard", "version"]
                                 .iter()

@@ -199,14 +199,7 @@ pub(super) fn shard_help(units: &str) -> String {
 impl ShardArg {
     /// The shard asked for, refused without `--out` (the shard's results go there).
     pub(super) fn get(&self, out: &OutputArgs) -> Result<Option<Shard>> {
-        let shard = self.shard.as_deref().map(Shard::parse).transpose()?;
-        if shard.is_some() && out.out.is_none() {
-            return Err(InputError::new(
-                "--shard: also give --out DIR for the shard's results (draftsim merge reads them)",
-            )
-            .into());
-        }
-        Ok(shard)
+        shard_with_out(self.shard.as_deref().map(Shard::parse).transpose()?, out)
     }
 }
 
@@ -241,23 +234,17 @@ pub(super) fn write_shard(out: Option<OutputDir>, format: Format, part: StudySha
     dir.write_text("study.json", &serde_json::to_string_pretty(&meta)?)?;
     dir.write_text(STUDY_SHARD, &serde_json::to_string(&part)?)?;
     let path = super::interrupt::commit(dir)?;
-    // Units played: a tally's, or a pair's tallies'.
-    let played = |v: &serde_json::Value| match v["tallies"].as_array() {
-        Some(tallies) => tallies.iter().filter_map(|t| t["rounds"].as_u64()).sum(),
-        None => v["rounds"].as_u64().unwrap_or(1),
-    };
-    if let Some(p) = part.part.filter(|_| part.results.iter().all(|v| played(v) == 0)) {
+    if let Some(p) = part.part.filter(|_| part.results.iter().all(|v| units_in(v) == Some(0))) {
         // As `run` says of its shard: the shard works, its part holds no chunk.
         super::args::warn(&format!(
-            "shard {}/{} has nothing to play: its unit's deals make fewer chunks than the {} shards that share them, so part {} of {} holds none (merge adds nothing from it); give fewer shards or more --rounds",
+            "shard {}/{} has nothing to play: its unit's deals make fewer chunks than the {} shards that share them, so its part {} holds none (merge adds nothing from it); give fewer shards or more --rounds",
             part.shard.index,
             part.shard.count,
             p.count,
-            p.index + 1,
-            p.count
+            part_name(p)
         ));
     }
-    let share = part.part.map(|p| format!(" (part {} of {} of its chunks)", p.index + 1, p.count)).unwrap_or_default();
+    let share = part.part.map(|p| format!(" (its part {} of the unit's chunks)", part_name(p))).unwrap_or_default();
     quiet.note(&format!(
         "shard {}/{}: {} of {} {} played{share}, results written to {} (draftsim merge builds the tables)",
         part.shard.index,
@@ -268,6 +255,54 @@ pub(super) fn write_shard(out: Option<OutputDir>, format: Format, part: StudySha
         path.display()
     ));
     Ok(())
+}
+
+/// A part of a unit's chunks as `--shard` names a shard, from 0: "4 of 0-4".
+pub(super) fn part_name(p: Shard) -> String {
+    format!("{} of 0-{}", p.index, p.count.saturating_sub(1))
+}
+
+/// Units a shard's result played, where its shape tells: a tally's rounds, a pair's
+/// tallies', a sensitivity or versus variant's deal groups; `None` for another shape.
+fn units_in(v: &serde_json::Value) -> Option<u64> {
+    if let Some(tallies) = v["tallies"].as_array() {
+        return tallies.iter().map(|t| t["rounds"].as_u64()).sum();
+    }
+    if let Some(rounds) = v["rounds"].as_u64() {
+        return Some(rounds);
+    }
+    if let Some(groups) = v["health"].as_array() {
+        return Some(groups.len() as u64);
+    }
+    match (v.get("Ok"), v.as_array()) {
+        (Some(ok), _) => units_in(ok),
+        (None, Some(items)) => items.iter().map(units_in).sum(),
+        _ => None,
+    }
+}
+
+/// Why a part's tally is not the part `k` of `count` it is read as (a part copied under
+/// another index would count the same deals twice), or its counts do not add up; a tally
+/// that records no part is from a build before parts were recorded, and is taken.
+pub(super) fn part_fault(tally: &draftsim::sim::Tally, k: usize, count: usize) -> Option<String> {
+    let own = Shard { index: k as u64, count: count as u64 };
+    tally.count_fault().or_else(|| {
+        tally.shard.filter(|&s| s != own).map(|s| {
+            format!("its tally played part {} of the unit's chunks, not part {}", part_name(s), part_name(own))
+        })
+    })
+}
+
+/// The shard asked for, refused without `--out`: a shard's results alone are a share of
+/// the deals, which only a merge of every shard's folder makes tables of.
+pub(super) fn shard_with_out(shard: Option<Shard>, out: &OutputArgs) -> Result<Option<Shard>> {
+    if shard.is_some() && out.out.is_none() {
+        return Err(InputError::new(
+            "--shard: also give --out DIR for the shard's results (draftsim merge reads them)",
+        )
+        .into());
+    }
+    Ok(shard)
 }
 
 /// Plays one part of a unit (a shard's share of its chunks) under a one-step progress bar.
@@ -368,7 +403,7 @@ pub(super) fn read_pairs(
             continue;
         }
         let mut read = Vec::with_capacity(parts.len());
-        let count = parts.len() as u64;
+        let count = parts.len();
         for (k, (at, value)) in parts.into_iter().enumerate() {
             let part: study::compare::PairPart =
                 serde_json::from_value(value).map_err(|e| wrong(at, &e.to_string()))?;
@@ -376,19 +411,8 @@ pub(super) fn read_pairs(
                 let what = format!("a part with {} seatings' tallies, not {seatings}", part.tallies.len());
                 return Err(wrong(at, &what).into());
             }
-            // Each tally played its own part's chunks: a part copied under another index
-            // would count the same deals twice.
-            let own = Some(draftsim::sim::Shard { index: k as u64, count });
-            for tally in &part.tallies {
-                if let Some(fault) = tally.count_fault() {
-                    return Err(wrong(at, &fault).into());
-                }
-                if tally.shard != own {
-                    let played =
-                        tally.shard.map_or("the whole unit".to_string(), |s| format!("part {}/{}", s.index, s.count));
-                    let what = format!("its tally played {played} of the unit, not part {k}/{count}");
-                    return Err(wrong(at, &what).into());
-                }
+            if let Some(fault) = part.tallies.iter().find_map(|t| part_fault(t, k, count)) {
+                return Err(wrong(at, &fault).into());
             }
             read.push(part);
         }

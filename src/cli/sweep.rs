@@ -390,20 +390,14 @@ impl Study for Sweep {
         let spec: SweepSpec = m.spec()?;
         let mut tallies = Vec::with_capacity(m.results.len());
         for parts in m.results {
-            // A unit in parts: each tally played its own part's chunks (a part copied under
-            // another index would count the same deals twice); a whole unit, all of them.
-            let count = parts.len() as u64;
+            // A unit in parts: each tally its own part's chunks; a whole unit's, its counts.
+            let count = parts.len();
             let in_parts = m.in_parts;
             let mut parts = parts.into_iter().enumerate().map(|(k, (at, v))| {
                 let tally = serde_json::from_value::<Tally>(v).map_err(|e| (m.wrong)(at, &e.to_string()))?;
-                let own = in_parts.then_some(draftsim::sim::Shard { index: k as u64, count });
-                match tally.count_fault() {
+                let fault = if in_parts { part_fault(&tally, k, count) } else { tally.count_fault() };
+                match fault {
                     Some(fault) => Err((m.wrong)(at, &fault)),
-                    None if tally.shard != own && in_parts => {
-                        let played =
-                            tally.shard.map_or("the whole unit".into(), |s| format!("part {}/{}", s.index, s.count));
-                        Err((m.wrong)(at, &format!("its tally played {played} of the unit, not part {k}/{count}")))
-                    }
                     None => Ok(tally),
                 }
             });

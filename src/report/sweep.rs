@@ -23,10 +23,10 @@ pub(super) fn sweep_limits(
         // limit on it (a measure the table has no column for). A strategy's figure is no
         // variant's: it is not checked, as `sweep --require` refuses it.
         let kept = meta.and_then(|m| kept_figure(m, &c.metric)).filter(|v| v.mean.len() == variants.height());
-        let e = match kept {
-            _ if figure_columns(&columns).contains(&c.metric) => with_interval(variants, &c.metric).ok(),
-            Some(v) => Some(v),
-            None => None,
+        let e = if figure_columns(&columns).contains(&c.metric) {
+            with_interval(variants, &c.metric).ok().or(kept)
+        } else {
+            kept
         };
         let Some(e) = e else {
             let _ =
@@ -641,10 +641,11 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
     // most leads (the length's narrow intervals outmove it in half-widths, saying nothing of
     // balance or skill), and the length follows it.
     let first = match (along_main, play_main) {
-        (Some(all), Some(play)) if all.1 != play.1 => {
+        // A length moves most along the charted key: a figure of play leads instead.
+        (Some(all), play) if play.as_ref().is_none_or(|p| all.1 != p.1) && (play.is_some() || play_other.is_some()) => {
             let length = all.1.replacen("the largest move is in ", "", 1);
             beside += &format!(" A unit's length moves further in its intervals' widths: {length}");
-            lead(Some(play), play_other)
+            lead(play, play_other)
         }
         (along_main, _) => {
             // Another key's move of a figure of play, where the length's is the one said.

@@ -198,15 +198,18 @@ fn the_whole_harness_works_for_seven_poker() {
         }
         let longest = *counts.values().max().unwrap();
         let said = said.trim_end_matches(')');
-        match said.strip_prefix(&format!("{longest} of one colour: ")) {
-            _ if counts.len() == 7 => assert_eq!(said, "all seven colours", "{line}"),
-            Some(named) => {
-                let long: Vec<&str> = counts.iter().filter(|(_, n)| **n == longest).map(|(c, _)| *c).collect();
-                let mut named: Vec<&str> = named.split(" and ").collect();
-                named.sort_unstable();
-                assert_eq!(named, long, "{line}");
-            }
-            None => panic!("{line}"),
+        let long: Vec<&str> = counts.iter().filter(|(_, n)| **n == longest).map(|(c, _)| *c).collect();
+        if counts.len() == 7 {
+            assert_eq!(said, "all seven colours", "{line}");
+        } else if longest == 1 {
+            assert_eq!(said, "no two of one colour", "{line}");
+        } else if let Some(one) = said.strip_prefix(&format!("{longest} of one colour: ")) {
+            assert_eq!(vec![one], long, "{line}");
+        } else {
+            let tied = said.strip_prefix(&format!("{longest} each of ")).expect(line);
+            let mut named: Vec<&str> = tied.split([',', ' ']).filter(|w| !w.is_empty() && *w != "and").collect();
+            named.sort_unstable();
+            assert!(long.len() > 1 && named == long, "{line}");
         }
     }
     // Every exchange is told, an empty one too, so a seat's judgement is always followed by

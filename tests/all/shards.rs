@@ -319,10 +319,19 @@ fn a_shard_with_nothing_to_play_says_so_and_merges() {
         let o = draftsim(&[&sweep[..], &["--shard", &format!("{i}/10"), "--out", d.to_str().unwrap()]].concat());
         assert!(o.status.success(), "{}", stderr(&o));
         let said = stderr(&o);
-        let warned = said.contains(&format!("warning: shard {i}/10 has nothing to play: its unit's deals make fewer chunks than the 5 shards that share them, so part {} of 5 holds none", i / 2 + 1));
+        let warned = said.contains(&format!("warning: shard {i}/10 has nothing to play: its unit's deals make fewer chunks than the 5 shards that share them, so its part {} of 0-4 holds none", i / 2));
         assert_eq!(warned, empty, "{said}");
-        assert!(said.contains(&format!("1 of 2 variants played (part {} of 5 of its chunks)", i / 2 + 1)), "{said}");
+        assert!(
+            said.contains(&format!("1 of 2 variants played (its part {} of 0-4 of the unit's chunks)", i / 2)),
+            "{said}"
+        );
     }
+    // A versus side's part, whose results are deal groups, not a tally.
+    let versus = ["versus", "--game", "sevens", "defaults", "defaults", "--rounds", "48", "--seed", "7"];
+    let d = dir.join("versus-9");
+    let o = draftsim(&[&versus[..], &["--shard", "9/10", "--out", d.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("warning: shard 9/10 has nothing to play"), "{}", stderr(&o));
 }
 
 /// A study's shard holds rows that only a merge makes tables of: a format asked of it is
@@ -506,5 +515,10 @@ fn a_study_part_copied_under_another_index_is_refused() {
         }
         std::fs::write(copy.join(file), v.to_string()).unwrap();
     }
-    refused(&[&at("s0"), &at("s1")], &dir.join("merged"), "s1", "its tally played part 0/2 of the unit, not part 1/2");
+    refused(
+        &[&at("s0"), &at("s1")],
+        &dir.join("merged"),
+        "s1",
+        "its tally played part 0 of 0-1 of the unit's chunks, not part 1 of 0-1",
+    );
 }

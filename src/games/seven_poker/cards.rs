@@ -54,16 +54,20 @@ impl Layout {
         if counts.iter().all(|&n| n == 1) { SEVEN_COLOURS } else { counts.iter().copied().max().unwrap_or(0) }
     }
 
-    /// A hand's strength in words, as a showdown compares it: `all seven colours`, or its
-    /// longest colour's count and which colours are that long (`4 of one colour: red`).
+    /// A hand's strength in words, as a showdown compares it: `all seven colours`, its
+    /// longest colour's count and which colour (`4 of one colour: red`), or the colours tied
+    /// for longest (`2 each of red and blue`).
     pub fn strength_text(self, hand: u64) -> String {
         let strength = self.strength(hand);
-        if strength == SEVEN_COLOURS {
-            return "all seven colours".to_string();
-        }
         let counts = self.counts(hand);
         let longest: Vec<&str> = (0..COLOURS).filter(|&c| counts[c] == strength).map(|c| COLOUR_NAMES[c]).collect();
-        format!("{strength} of one colour: {}", longest.join(" and "))
+        match longest.as_slice() {
+            _ if strength == SEVEN_COLOURS => "all seven colours".to_string(),
+            _ if strength <= 1 => "no two of one colour".to_string(),
+            [one] => format!("{strength} of one colour: {one}"),
+            [first @ .., last] => format!("{strength} each of {} and {last}", first.join(", ")),
+            [] => "no cards".to_string(),
+        }
     }
 
     /// A card as text, e.g. `red-3`.
@@ -162,4 +166,25 @@ pub fn dealt_categories(per: usize) -> [u64; 7] {
     }
     walk(0, 7, per, &mut counts, &mut out, choose);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hands_strength_reads_in_words_as_a_showdown_ranks_it() {
+        let layout = Layout { per: 7 };
+        // Card `n` of colour `c` (both from 0) as a bit.
+        let card = |c: usize, n: usize| 1u64 << (c * 7 + n);
+        let hand = |cards: &[(usize, usize)]| cards.iter().fold(0, |h, &(c, n)| h | card(c, n));
+        assert_eq!(layout.strength_text(hand(&[(0, 0), (0, 1), (0, 2), (0, 3), (4, 0)])), "4 of one colour: red");
+        assert_eq!(layout.strength_text(hand(&[(0, 0), (0, 1), (4, 0), (4, 1), (2, 0)])), "2 each of red and blue");
+        let tied = hand(&[(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]);
+        assert_eq!(layout.strength_text(tied), "2 each of red, orange and yellow");
+        // Six colours once each (a hand short of victory cards taken): no two alike.
+        let six = (0..6).fold(0, |h, c| h | card(c, 0));
+        assert_eq!(layout.strength_text(six), "no two of one colour");
+        assert_eq!(layout.strength_text(six | card(6, 3)), "all seven colours");
+    }
 }
