@@ -483,6 +483,20 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
     };
     let win_words = measures.map_or_else(|| "win share".to_string(), |m| format!("win share per {}", m.unit));
     let facets = distinct(&(0..sweep.height()).map(|row| facet(&row_keys, row)).collect::<Vec<_>>());
+    // Whose score moves, and how, along key `k` between rows `l` and `h`, the other keys
+    // held at `setting`: worded as the only move or as one beside another.
+    let score_said = |name: &str, k: usize, (l, h): (usize, usize), setting: &str| {
+        let held =
+            if setting.is_empty() { String::new() } else { format!(" (with `{}`)", setting.replace(' ', "`, `")) };
+        (
+            format!("`{name}`'s {score_words}"),
+            format!(
+                " with `{}`: {}{held}.",
+                keys[k],
+                told_move((&score.mean, &score.lo, &score.hi), &row_keys[k], l, h)
+            ),
+        )
+    };
     let mut said_flat = false;
     // A strategy's score that moves beyond noise along the main key, for the summary where
     // no variant-wide figure does (a varied preset moves its own strategy's score).
@@ -496,20 +510,7 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
             if score_largest.as_ref().is_some_and(|(s, _)| moved <= *s) {
                 continue;
             }
-            // Who, and how it moves: worded as the only move or as one beside another.
-            let text = (
-                format!("`{name}`'s {score_words}"),
-                format!(
-                    " with `{main_key}`: {}{}.",
-                    told_move((&score.mean, &score.lo, &score.hi), &row_keys[main], l, h),
-                    if setting.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (with `{}`)", setting.replace(' ', "`, `"))
-                    }
-                ),
-            );
-            score_largest = Some((moved, text));
+            score_largest = Some((moved, score_said(&name, main, (l, h), setting)));
         }
         // A strategy seated against itself in a zero-sum game scores the same in every
         // variant: a flat line says nothing, whatever interval the table gives it.
@@ -602,20 +603,7 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
                 continue;
             }
             let (name, setting) = group.split_once('\u{1}').unwrap_or_default();
-            let text = (
-                format!("`{name}`'s {score_words}"),
-                format!(
-                    " with `{}`: {}{}.",
-                    keys[k],
-                    told_move((&score.mean, &score.lo, &score.hi), &row_keys[k], l, h),
-                    if setting.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (with `{}`)", setting.replace(' ', "`, `"))
-                    }
-                ),
-            );
-            score_other = Some((moved, text));
+            score_other = Some((moved, score_said(name, k, (l, h), setting)));
         }
     }
     let score_largest = match (score_largest, score_other) {
