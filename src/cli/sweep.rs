@@ -170,6 +170,9 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     finish_sweep(&results, meta, out, format, (&args.batch.exec.quiet, args.wide))
 }
 
+/// Deal groups under which a variant's intervals are warned of as rough.
+const FEW_GROUPS: u64 = 30;
+
 /// Notes the variants' warnings, prints the sweep table and writes it: the same for a
 /// whole sweep and one merged from shards.
 pub(super) fn finish_sweep(
@@ -202,6 +205,24 @@ pub(super) fn finish_sweep(
         let subject =
             format!("{n} {} a variant", draftsim::output::noun(n as i64, &r.measures.unit, &r.measures.units()));
         super::args::warn_one_deal(&subject, "", intervals, 2 * n);
+    }
+    // A variant whose table seats many more ways a deal (more players) plays fewer deal
+    // groups from the same rounds: its intervals rest on a handful, however many units.
+    let few: Vec<&VariantResult> =
+        results.iter().filter(|r| (2..FEW_GROUPS).contains(&r.tally.deal_groups())).collect();
+    if let Some(most) = few.iter().map(|r| r.tally.rounds.div_ceil(r.tally.deal_groups())).max() {
+        let named: Vec<String> = few
+            .iter()
+            .map(|r| {
+                let label: Vec<String> = r.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                format!("{} ({} deal groups)", label.join(" "), r.tally.deal_groups())
+            })
+            .collect();
+        super::args::warn(&format!(
+            "{}: fewer than {FEW_GROUPS} deal groups (every seating of a deal is one), so their intervals rest on so few observations that they are rough; use --rounds {} or more",
+            named.join("; "),
+            most * FEW_GROUPS
+        ));
     }
     let table = study::sweep_table(results);
     if wide {

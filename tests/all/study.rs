@@ -301,3 +301,19 @@ fn a_pack_size_sweep_says_which_keys_follow_it() {
         "{said}"
     );
 }
+
+/// A variant that seats a deal many more ways (six players) plays a handful of deal groups
+/// from the rounds the others share: the sweep says so, naming it, where the table's
+/// intervals would read as sure as the others'.
+#[test]
+fn a_sweep_names_the_variants_of_few_deal_groups() {
+    let dir = scratch("few-groups");
+    let out = dir.join("sweep");
+    let sweep = ["sweep", "--game", "sevens", "--set", "players=4,6", "--rounds", "2000", "--seed", "3"];
+    let o = draftsim(&[&sweep[..], &["--out", out.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let said = common::stderr(&o);
+    let warning = said.lines().find(|l| l.contains("fewer than 30 deal groups")).expect(&said);
+    assert!(warning.contains("warning: players=6 (6 deal groups)") && !warning.contains("players=4"), "{warning}");
+    assert!(warning.contains("use --rounds "), "{warning}");
+}
