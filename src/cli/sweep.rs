@@ -170,6 +170,11 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
     finish_sweep(&results, meta, out, format, (&args.batch.exec.quiet, args.wide))
 }
 
+/// A variant's setting as the terminal names it: `players=4 ante=1`.
+fn setting_label(r: &VariantResult) -> String {
+    r.setting.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+}
+
 /// Deal groups under which a variant's intervals are warned of as rough.
 const FEW_GROUPS: u64 = 30;
 
@@ -185,11 +190,10 @@ pub(super) fn finish_sweep(
     // Each warning once, with the variants it holds in.
     let mut warnings: Vec<(String, Vec<String>)> = Vec::new();
     for r in results {
-        let label: Vec<String> = r.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
         for w in &r.warnings {
             match warnings.iter_mut().find(|(text, _)| text == w) {
-                Some((_, at)) => at.push(label.join(" ")),
-                None => warnings.push((w.clone(), vec![label.join(" ")])),
+                Some((_, at)) => at.push(setting_label(r)),
+                None => warnings.push((w.clone(), vec![setting_label(r)])),
             }
         }
     }
@@ -211,13 +215,8 @@ pub(super) fn finish_sweep(
     let few: Vec<&VariantResult> =
         results.iter().filter(|r| (2..FEW_GROUPS).contains(&r.tally.deal_groups())).collect();
     if let Some(most) = few.iter().map(|r| r.tally.rounds.div_ceil(r.tally.deal_groups())).max() {
-        let named: Vec<String> = few
-            .iter()
-            .map(|r| {
-                let label: Vec<String> = r.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                format!("{} ({} deal groups)", label.join(" "), r.tally.deal_groups())
-            })
-            .collect();
+        let named: Vec<String> =
+            few.iter().map(|r| format!("{} ({} deal groups)", setting_label(r), r.tally.deal_groups())).collect();
         super::args::warn(&format!(
             "{}: fewer than {FEW_GROUPS} deal groups (every seating of a deal is one), so their intervals rest on so few observations that they are rough; use --rounds {} or more",
             named.join("; "),
@@ -271,7 +270,7 @@ pub(super) fn finish_sweep(
         let mut values: [Vec<f64>; 3] = Default::default();
         for r in results {
             let metrics = study::tune::metric_estimates(&r.tally, &r.strategies, &r.measures);
-            let label: Vec<String> = r.setting.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let label = setting_label(r);
             let found = metrics.iter().find(|(n, _)| *n == c.metric).map(|(_, e)| *e);
             let e = found.unwrap_or(Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN });
             for (v, x) in values.iter_mut().zip([e.mean, e.lo, e.hi]) {
@@ -279,14 +278,14 @@ pub(super) fn finish_sweep(
             }
             // A variant that does not have the figure (or measured none of it) is no pass.
             let Some(e) = found.filter(|e| !e.mean.is_nan()) else {
-                missed.push(format!("{} not measured", label.join(" ")));
+                missed.push(format!("{} not measured", label));
                 continue;
             };
             let verdict = c.verdict(&e);
             if verdict != study::tune::Verdict::Met {
                 missed.push(format!(
                     "{} {} ({}, {} – {})",
-                    label.join(" "),
+                    label,
                     verdict.words().split(" (").next().unwrap_or_default(),
                     fixed(e.mean, 4),
                     fixed(e.lo, 4),
