@@ -85,7 +85,7 @@ enum Command {
     /// unit; answers may also be piped in, one a line.
     #[command(
         after_help = "Example:\n  draftsim play --game sevens --seats you,search,tight --rounds 5 --hint\n  printf '1\\n1\\n1\\n' | draftsim play --game kuhn-poker --seats you,tight --rounds 1 --seed 7",
-        mut_arg("seats", |a| a.help("Strategy at each seat, comma-separated, with `you` once (default: you, then the game's mix)")),
+        mut_arg("seats", |a| a.help("Strategy at each seat, comma-separated, with `you` once (default: you in the first seat, the game's mix in the others)")),
         mut_arg("rounds", |a| a.help("Units to play (rounds, hands, games, matches) [default: 3]")),
         mut_arg("players", |a| a.help(PLAYERS_BY_SEATS)),
     )]

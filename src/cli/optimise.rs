@@ -438,8 +438,9 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
                 ));
                 if b != rounds || args.budget_time.is_some() {
                     // A resumed search keeps the budget it was started with, so that its
-                    // evaluations stay comparable.
-                    exec.note(&format!(
+                    // evaluations stay comparable: warned even under --quiet, as the figures
+                    // written are not the budget asked for.
+                    super::args::warn(&format!(
                         "it keeps its budget of {b} rounds, not the {} asked now; pass --force to start afresh with the new one",
                         args.budget_time.map_or(rounds.to_string(), |s| format!("{s} s")),
                     ));

@@ -12,12 +12,15 @@ use draftsim::{Fault, InputError};
 use super::args::{GameArgs, Offered, OutputArgs, RoundsArg, adviser_names, warn_rules, whole};
 use super::interrupt::{self, INTERRUPTED};
 
-/// Prints a line of the play at once; a failed write (the reader gone) is not an error.
+/// Prints a line of the play at once; a failed write (the reader gone) is not an error,
+/// but ends the play at a typing person's next decision.
 macro_rules! show {
     ($($arg:tt)*) => {{
         use std::io::Write;
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, $($arg)*).and_then(|()| out.flush());
+        if writeln!(out, $($arg)*).and_then(|()| out.flush()).is_err() {
+            terminal::output_gone();
+        }
     }};
 }
 

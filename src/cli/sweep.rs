@@ -258,7 +258,7 @@ pub(super) fn finish_sweep(
         );
     }
     // The limits the sweep keeps: each variant that does not surely meet one, by name.
-    // Each limit's figure is kept too, a variant a row in the table's order: a figure of the
+    // Each limit's figure is kept too, a variant a row named by its setting: a figure of the
     // whole game that the table has no column for (a game's own measure) is then checked
     // by `report` as here.
     let mut kept = serde_json::Map::new();
@@ -268,9 +268,11 @@ pub(super) fn finish_sweep(
         let c = study::tune::Constraint::parse(text)?;
         let mut missed = Vec::new();
         let mut values: [Vec<f64>; 3] = Default::default();
+        let mut labels = Vec::new();
         for r in results {
             let metrics = study::tune::metric_estimates(&r.tally, &r.strategies, &r.measures);
             let label = setting_label(r);
+            labels.push(label.clone());
             let found = metrics.iter().find(|(n, _)| *n == c.metric).map(|(_, e)| *e);
             let e = found.unwrap_or(Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN });
             for (v, x) in values.iter_mut().zip([e.mean, e.lo, e.hi]) {
@@ -295,7 +297,8 @@ pub(super) fn finish_sweep(
         }
         // NaN is written as null: a variant that did not measure the figure.
         let [mean, lo, hi] = values;
-        kept.insert(c.metric.clone(), serde_json::json!({ "mean": mean, "lo": lo, "hi": hi }));
+        // Each value's variant by its setting, so the report matches them by name.
+        kept.insert(c.metric.clone(), serde_json::json!({ "variants": labels, "mean": mean, "lo": lo, "hi": hi }));
         if missed.is_empty() {
             say!("{}: met in every variant.", c.text());
         } else {

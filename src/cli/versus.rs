@@ -35,8 +35,8 @@ pub struct VersusArgs {
     #[command(flatten)]
     pub batch: BatchArgs,
     /// The smallest difference that matters for a figure, over its default (docs/studies.md
-    /// lists them): FIGURE=VALUE, repeatable; `score` and `win_rate` cover every strategy,
-    /// `score:NAME` one.
+    /// lists them): FIGURE=VALUE, repeatable; `score` and `win_rate` (`win_rate_over_fair`
+    /// where A and B seat different numbers) cover every strategy, `score:NAME` one.
     #[arg(long, value_name = "FIGURE=VALUE")]
     pub min_effect: Vec<String>,
     /// Print every figure's row, not only the verdict.
@@ -178,9 +178,10 @@ pub fn versus(args: VersusArgs) -> Result<()> {
             let mut seated: Vec<&String> = built[0].1.iter().chain(&built[1].1).collect();
             seated.sort();
             seated.dedup();
-            if !matches!(figure, "score" | "win_rate") || !seated.iter().any(|s| *s == strategy) {
+            if !matches!(figure, "score" | "win_rate" | versus::WIN_OVER_FAIR) || !seated.iter().any(|s| *s == strategy)
+            {
                 return Err(InputError::new(format!(
-                    "--min-effect {name}: FIGURE:STRATEGY is for score or win_rate and a seated strategy ({}); write e.g. score:{}=0.1",
+                    "--min-effect {name}: FIGURE:STRATEGY is for score, win_rate or win_rate_over_fair and a seated strategy ({}); write e.g. score:{}=0.1",
                     seated.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
                     seated.first().map_or("greedy", |s| s.as_str())
                 ))
@@ -297,7 +298,8 @@ fn rules_differences(a: &str, b: &str) -> Vec<String> {
 }
 
 /// The figures versus reports for this table: the health card's, the seat figures, the
-/// skill gap, the game's measures, `score` and `win_rate`.
+/// skill gap, the game's measures, `score` and `win_rate` (`win_rate_over_fair` where the
+/// tables differ in size).
 fn known_figures(game: &dyn games::Runner, other: &dyn games::Runner) -> Vec<String> {
     // Both sides must have a standing for these two: a paired figure needs both.
     let standing = game.has_standing() && other.has_standing();
@@ -305,7 +307,10 @@ fn known_figures(game: &dyn games::Runner, other: &dyn games::Runner) -> Vec<Str
         .filter(|f| standing || !matches!(f.name, "lead_changes" | "drama"))
         .map(|f| f.name.to_string())
         .collect();
-    names.extend(["first_seat_edge", "seat_advantage", "balance", "skill_gap", "score", "win_rate"].map(String::from));
+    names.extend(
+        ["first_seat_edge", "seat_advantage", "balance", "skill_gap", "score", "win_rate", versus::WIN_OVER_FAIR]
+            .map(String::from),
+    );
     names.extend(game.measures().measures.iter().map(|m| m.column.clone()));
     names
 }

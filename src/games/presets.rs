@@ -493,7 +493,20 @@ pub fn split_top(text: &str, sep: char) -> Vec<String> {
 /// Joins again the pieces of a comma-separated list that clap split inside brackets or
 /// braces (`hate{bet.fold_below=[0.7,0.6,0.3]},random` is two strategies, not four).
 pub fn rejoin(pieces: &[String]) -> Vec<String> {
-    split_top(&pieces.join(","), ',')
+    one_name_a_file(split_top(&pieces.join(","), ','))
+}
+
+/// A preset file or policy folder named by several paths (`tight.toml`, `./tight.toml`) is
+/// one strategy, not one a path: a later path to what an earlier one names takes its text.
+fn one_name_a_file(mut specs: Vec<String>) -> Vec<String> {
+    let files: Vec<Option<std::path::PathBuf>> =
+        (specs.iter()).map(|s| if derived(s).is_some() { None } else { std::fs::canonicalize(s).ok() }).collect();
+    for i in 0..specs.len() {
+        if let Some(j) = (0..i).find(|&j| files[j].is_some() && files[j] == files[i]) {
+            specs[i] = specs[j].clone();
+        }
+    }
+    specs
 }
 
 /// Each key two rules texts set to different values, in key order: (key, A's value, B's
@@ -702,6 +715,15 @@ mod tests {
         assert_eq!(derived_name("hate", &[("draft.weight".into(), "0.5".into())]), "hate{draft.weight=0.5}");
         let pieces: Vec<String> = ["hate{bet.x=[1", "2]}", "random"].iter().map(|s| s.to_string()).collect();
         assert_eq!(rejoin(&pieces), vec!["hate{bet.x=[1,2]}", "random"]);
+        // One file by two paths is one strategy, named as first given.
+        let dir = std::env::temp_dir().join(format!("draftsim-rejoin-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        let file = dir.join("mine.toml");
+        std::fs::write(&file, "module = \"random\"\n").unwrap();
+        let (a, b) = (file.display().to_string(), dir.join("sub/../mine.toml").display().to_string());
+        let pieces: Vec<String> = [a.as_str(), "random", b.as_str(), "mine.toml"].map(String::from).to_vec();
+        assert_eq!(rejoin(&pieces), vec![a.clone(), "random".into(), a.clone(), "mine.toml".into()]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A parse error names the line and the key (or table) of a file, and for a derived

@@ -85,6 +85,12 @@ fn read_line() -> Result<String, Error> {
         if STOP.get().is_some_and(|f| f.load(Ordering::Relaxed)) {
             return Err(Error::Interrupted);
         }
+        // Nobody reads the moves offered, and a person would be typing blind; piped answers
+        // need no screen, so those play on and their units are kept.
+        if GONE.load(Ordering::Relaxed) && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            ENDED.store(true, Ordering::Relaxed);
+            return Err(Error::Interrupted);
+        }
         match rx.recv_timeout(Duration::from_millis(50)) {
             Ok(Some(line)) => return Ok(line),
             Ok(None) | Err(RecvTimeoutError::Disconnected) => {
@@ -185,7 +191,19 @@ fn distinct_moves(legal: &[String]) -> Vec<usize> {
 /// Prints to the terminal at once (the play is interactive; a closed terminal ends it).
 fn show(text: &str) {
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    if out.write_all(text.as_bytes()).and_then(|()| out.flush()).is_err() {
+        output_gone();
+    }
+}
+
+/// Set once a write to the person failed: nobody reads the play any more.
+static GONE: AtomicBool = AtomicBool::new(false);
+
+/// Notes that the play's reader is gone (a closed pipe or terminal): where a person types
+/// the answers, the play ends at the next decision asked, as at the end of its input, the
+/// units finished kept.
+pub fn output_gone() {
+    GONE.store(true, Ordering::Relaxed);
 }
 
 /// Tells the person at the terminal what just happened between its decisions (lines of a

@@ -154,9 +154,38 @@ fn axis_range(values: impl Iterator<Item = f64>, from_zero: bool) -> (f64, f64) 
             (lo, hi) = (0.0, least);
         }
     }
+    let (first, last) = (lo, hi);
     let pad = (hi - lo) * 0.08;
     let (lo, hi) = (lo - if from_zero && lo == 0.0 { 0.0 } else { pad }, hi + pad);
-    if from_zero && lo < 0.0 { (tick_below_zero(lo, hi), hi) } else { (lo, hi) }
+    let (lo, hi) = if from_zero && lo < 0.0 { (tick_below_zero(lo, hi), hi) } else { (lo, hi) };
+    ticks_past(lo, hi, (first, last), from_zero)
+}
+
+/// The axis widened, where needed, to a labelled tick at or past each end of the data
+/// (`span`), so that the highest and the lowest point can be read off a label rather
+/// than guessed beyond the last one. A bar chart's bottom is left to [`tick_below_zero`].
+fn ticks_past(mut lo: f64, mut hi: f64, (first, last): (f64, f64), from_zero: bool) -> (f64, f64) {
+    use plotters::coord::ranged1d::{BoldPoints, Ranged};
+    use plotters::coord::types::RangedCoordf64;
+    // Widening may widen the ticks' step: try again with the new one.
+    for _ in 0..4 {
+        let ticks = RangedCoordf64::from(lo..hi).key_points(BoldPoints(Y_TICKS));
+        let (Some(&bottom), Some(&top)) = (ticks.first(), ticks.last()) else { break };
+        let step = ticks.windows(2).map(|w| w[1] - w[0]).next().unwrap_or(hi - lo);
+        let slack = step * 1e-6;
+        let short_top = top < last - slack;
+        let short_bottom = !from_zero && bottom > first + slack;
+        if !short_top && !short_bottom {
+            break;
+        }
+        if short_top {
+            hi = hi.max(((last - slack) / step).ceil() * step + step * 0.02);
+        }
+        if short_bottom {
+            lo = lo.min(((first + slack) / step).floor() * step - step * 0.02);
+        }
+    }
+    (lo, hi)
 }
 
 /// The bottom of a bar chart's axis, lowered where bars below zero would otherwise end
@@ -741,5 +770,37 @@ mod tests {
         }
         // Bars all above zero start at zero.
         assert_eq!(axis_range([0.5, 2.0].into_iter(), true).0, 0.0);
+    }
+
+    /// The highest and the lowest point sit at or inside a labelled tick, never past the
+    /// last one (a point at 42 above a top label of 41.8).
+    #[test]
+    fn the_data_lies_within_labelled_ticks() {
+        let spans =
+            [[38.1, 42.0], [0.51, 0.587], [-3.3, 7.94], [100.0, 100.4], [0.0, 1.0], [-0.02, -0.013], [12.5, 99.9]];
+        for values in spans {
+            for from_zero in [false, true] {
+                let (lo, hi) = axis_range(values.into_iter(), from_zero);
+                let t = ticks(lo, hi);
+                let (bottom, top) = (t[0], t[t.len() - 1]);
+                assert!(
+                    top >= values[1] - 1e-9,
+                    "{values:?} ({from_zero}): top tick {top} below {} on {lo}..{hi}",
+                    values[1]
+                );
+                if !from_zero {
+                    assert!(
+                        bottom <= values[0] + 1e-9,
+                        "{values:?}: bottom tick {bottom} above {} on {lo}..{hi}",
+                        values[0]
+                    );
+                }
+                // Widened by at most a step or so: the chart is not squashed.
+                let step = t[1] - t[0];
+                let (first, last) =
+                    if from_zero { (values[0].min(0.0), values[1].max(0.0)) } else { (values[0], values[1]) };
+                assert!(hi - lo <= (last - first).max(last.abs() * 0.02) * 1.2 + 2.1 * step, "{values:?}: {lo}..{hi}");
+            }
+        }
     }
 }

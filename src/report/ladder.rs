@@ -109,7 +109,21 @@ pub(super) fn ladder_section(
     let pairs: Vec<(f64, f64)> = budget.iter().zip(&opponent).map(|(&b, &o)| (b, o)).collect();
     let again = crate::study::ladder::winning_again(&pairs, &step_wins(ladder, &diff)?, depth);
     let lost = crate::study::ladder::losing_after(&pairs, &step_losses(ladder, &diff)?, depth);
+    // A first step that leans up but is not shown is no finding that skill hardly matters:
+    // more rounds would tell.
+    let leaning = depth == 0 && score.mean.first().is_some_and(|&m| m > 0.0);
+    let groups = if ladder.column("deal_groups").is_ok() { floats(ladder, "deal_groups")? } else { Vec::new() };
+    let on_groups = groups.first().map_or(String::new(), |g| format!(" on {g:.0} deal groups"));
+    let undecided = || {
+        format!(
+            "the first step's {diff} {} [{}, {}] leans to the larger budget, but its interval{on_groups} reaches 0, so whether more search pays is not shown: play more rounds (`--rounds`) to tell",
+            fmt4(score.mean[0]),
+            fmt4(score.lo[0]),
+            fmt4(score.hi[0])
+        )
+    };
     let sentence = match depth {
+        0 if leaning => format!("Skill depth 0, undecided: {}.", undecided()),
         0 => "The first step up does not win the score reliably: at these budgets more search does not pay, so skill (as search measures it) hardly matters in this variant.".to_string(),
         d if d == budget.len() => format!("Every one of the {d} steps still wins (skill depth {d}): skill keeps paying at every budget tried; try larger budgets to see where it stops."),
         d => match &again {
@@ -122,6 +136,7 @@ pub(super) fn ladder_section(
     let sentence = [&again, &lost].into_iter().flatten().fold(sentence, |s, words| format!("{s} But {words}."));
     image(md, &file, &title, &format!("The band is the 95% interval; the dashed line is an even score. {sentence}"));
     let headline = match depth {
+        0 if leaning => format!("Skill depth 0 of {} steps, undecided: {}.", budget.len(), undecided()),
         0 => format!(
             "Skill depth 0 of {} steps: the search bot at {:.0} iterations does not reliably beat itself at {:.0}, so more search does not pay here.",
             budget.len(),

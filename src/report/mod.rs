@@ -197,6 +197,7 @@ fn words(column: &str) -> String {
             return format!("{}th percentile of decisions per unit", &column[column.len() - 2..]);
         }
         "mean_length" => return "mean unit length".into(),
+        "win_rate_over_fair" => return "win rate over its fair share".into(),
         // A preset's path (`tight.bet.fold_below[0]`) is a name to type, not words.
         _ if column.contains('.') => return column.to_string(),
         _ => {}

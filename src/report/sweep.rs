@@ -18,34 +18,49 @@ pub(super) fn sweep_limits(
     }
     let _ = writeln!(md, "**Limits**\n");
     let columns: Vec<String> = variants.get_column_names().iter().map(|c| c.to_string()).collect();
+    let settings: Vec<String> = (0..variants.height())
+        .map(|row| keys.iter().zip(variant_keys).map(|(k, v)| format!("{k}={}", v[row])).collect::<Vec<_>>().join(" "))
+        .collect();
     for c in requires {
         // A figure of the whole game: its column, or the values the sweep kept for its own
         // limit on it (a measure the table has no column for). A strategy's figure is no
         // variant's: it is not checked, as `sweep --require` refuses it.
-        let kept = meta.and_then(|m| kept_figure(m, &c.metric)).filter(|v| v.mean.len() == variants.height());
+        let kept = meta.and_then(|m| kept_figure(m, &c.metric, &settings));
         let e = if figure_columns(&columns).contains(&c.metric) {
             with_interval(variants, &c.metric).ok().or(kept)
         } else {
             kept
         };
         let Some(e) = e else {
-            let _ =
-                writeln!(md, "- `{}`: not checked, `{}` is not a figure of this sweep's variants.", c.text(), c.metric);
+            if meta.is_some_and(|m| m["limit_figures"][&c.metric].is_object()) {
+                let _ = writeln!(
+                    md,
+                    "- `{}`: not checked, the figures the sweep kept for it name other variants than its table's: \
+                     run the sweep again.",
+                    c.text()
+                );
+            } else {
+                let _ = writeln!(
+                    md,
+                    "- `{}`: not checked, `{}` is not a figure of this sweep's variants.",
+                    c.text(),
+                    c.metric
+                );
+            }
             short.push(format!("`{}` not checked", c.text()));
             continue;
         };
         let mut missed = Vec::new();
-        for row in 0..variants.height() {
-            let setting: Vec<String> = keys.iter().zip(variant_keys).map(|(k, v)| format!("{k}={}", v[row])).collect();
+        for (row, setting) in settings.iter().enumerate() {
             if e.mean[row].is_nan() {
-                missed.push(format!("{} not measured", setting.join(" ")));
+                missed.push(format!("{setting} not measured"));
                 continue;
             }
             let verdict = c.verdict(&Estimate { mean: e.mean[row], lo: e.lo[row], hi: e.hi[row] });
             if verdict != Verdict::Met {
                 missed.push(format!(
                     "{} {} ({} – {})",
-                    setting.join(" "),
+                    setting,
                     verdict.words().split(" (").next().unwrap_or_default(),
                     fmt4(e.lo[row]),
                     fmt4(e.hi[row])
@@ -86,14 +101,42 @@ fn figure_columns(columns: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The values a sweep kept for its own limit on `metric` (`limit_figures` in study.json), a
-/// variant a row; a variant that did not measure it is NaN.
-fn kept_figure(meta: &serde_json::Value, metric: &str) -> Option<WithInterval> {
+/// The values a sweep kept for its own limit on `metric` (`limit_figures` in study.json),
+/// one for each of the table's variants (`settings`, in its rows' order); a variant that did
+/// not measure it is NaN. Each kept value names its variant's setting, matched here by name
+/// (numbers by value); a file from before they were named is read in the table's order. A
+/// variant the kept figures do not name leaves the limit unchecked.
+fn kept_figure(meta: &serde_json::Value, metric: &str, settings: &[String]) -> Option<WithInterval> {
     let figure = &meta["limit_figures"][metric];
     let read = |part: &str| -> Option<Vec<f64>> {
         Some(figure[part].as_array()?.iter().map(|v| v.as_f64().unwrap_or(f64::NAN)).collect())
     };
-    Some(WithInterval { mean: read("mean")?, lo: read("lo")?, hi: read("hi")? })
+    let kept = WithInterval { mean: read("mean")?, lo: read("lo")?, hi: read("hi")? };
+    let Some(named) = figure["variants"].as_array() else {
+        return (kept.mean.len() == settings.len()).then_some(kept);
+    };
+    let named: Vec<&str> = named.iter().map(|v| v.as_str().unwrap_or_default()).collect();
+    let mut out = WithInterval { mean: Vec::new(), lo: Vec::new(), hi: Vec::new() };
+    for setting in settings {
+        let at = named.iter().position(|n| same_setting(n, setting))?;
+        out.mean.push(*kept.mean.get(at)?);
+        out.lo.push(*kept.lo.get(at)?);
+        out.hi.push(*kept.hi.get(at)?);
+    }
+    Some(out)
+}
+
+/// Two settings (`key=value` words) alike, values that read as numbers compared as numbers
+/// (`0.5` and `0.50`).
+fn same_setting(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.split(' ').collect(), b.split(' ').collect());
+    a.len() == b.len()
+        && a.iter().zip(&b).all(|(x, y)| match (x.split_once('='), y.split_once('=')) {
+            (Some((kx, vx)), Some((ky, vy))) => {
+                kx == ky && (vx == vy || matches!((vx.parse::<f64>(), vy.parse::<f64>()), (Ok(p), Ok(q)) if p == q))
+            }
+            _ => x == y,
+        })
 }
 
 /// What a limit given to `report` may name in a sweep folder: its variants' figures and

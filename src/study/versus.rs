@@ -98,7 +98,7 @@ impl Verdict {
 /// One figure under both rule sets.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Difference {
-    /// The figure (`score` and `win_rate` come once per strategy).
+    /// The figure (`score` and `win_rate`, or [`WIN_OVER_FAIR`], come once per strategy).
     pub figure: String,
     /// The strategy, for a strategy's figure.
     pub strategy: Option<String>,
@@ -124,6 +124,10 @@ pub struct Difference {
     /// 0 for a figure not changed.
     pub change: usize,
 }
+
+/// A strategy's win rate over its fair share of the wins (win rate × players, 1 for a fair
+/// share), the figure `versus` compares in its place where A and B seat different numbers.
+pub const WIN_OVER_FAIR: &str = "win_rate_over_fair";
 
 /// Whether a figure is a rate: a share of units, decisions or seats (0 to 1).
 fn is_rate(figure: &str, rate_measures: &[String]) -> bool {
@@ -244,14 +248,21 @@ pub fn differences(
 ) -> Vec<Difference> {
     // Each figure, with the strategy it belongs to where it is one strategy's.
     let mut rows: Vec<(Option<String>, FigureEffect)> = figure_effects(a, b).into_iter().map(|f| (None, f)).collect();
-    // Each strategy seated under both, by name: its score and its win rate per unit.
+    // Each strategy seated under both, by name: its score and its win rate per unit. Where
+    // the tables differ in size a fair share of the wins differs too (1/players), so the
+    // win rate is compared as a multiple of it: a strategy that only keeps its share has
+    // not changed.
+    let other_tables = a.players > 0 && b.players > 0 && a.players != b.players;
+    let (win_figure, scale_a, scale_b) =
+        if other_tables { (WIN_OVER_FAIR, a.players as f64, b.players as f64) } else { ("win_rate", 1.0, 1.0) };
     for (x, (name, _)) in a.strategies.iter().enumerate() {
         let Some(y) = b.strategies.iter().position(|(n, _)| n == name) else { continue };
         let score_a: Vec<f64> = a.score_per_unit(x).collect();
         let score_b: Vec<f64> = b.score_per_unit(y).collect();
-        let (win_a, win_b) = (a.win_rate_per_group(x), b.win_rate_per_group(y));
+        let win_a: Vec<f64> = a.win_rate_per_group(x).into_iter().map(|w| w * scale_a).collect();
+        let win_b: Vec<f64> = b.win_rate_per_group(y).into_iter().map(|w| w * scale_b).collect();
         for (figure, found) in
-            [("score", paired_mean_series(&score_a, &score_b)), ("win_rate", paired_mean_series(&win_a, &win_b))]
+            [("score", paired_mean_series(&score_a, &score_b)), (win_figure, paired_mean_series(&win_a, &win_b))]
         {
             if let Some((base, effect, p, series)) = found {
                 let groups = series.len();
@@ -545,7 +556,7 @@ pub fn pairing_note(players_a: usize, players_b: usize, differs: &[String]) -> O
         }
         let share = if players {
             format!(
-                " A strategy's fair share of the wins is 1/{players_a} under A and 1/{players_b} under B: win_rate moves with the table size alone."
+                " A strategy's fair share of the wins is 1/{players_a} under A and 1/{players_b} under B, so its win rate is compared as {WIN_OVER_FAIR}, the win rate over that share (1 wins a fair share): a win rate that moves with the table size alone has not changed."
             )
         } else {
             String::new()
@@ -674,7 +685,7 @@ mod tests {
         assert!(deck.starts_with("A and B deal differently (deck = ") && !deck.contains("players"), "{deck}");
         let table = pairing_note(4, 5, &d("players = 4 -> 5")).unwrap();
         assert!(table.starts_with("A and B deal differently (4 players under A, 5 under B): "), "{table}");
-        assert!(table.ends_with("1/4 under A and 1/5 under B: win_rate moves with the table size alone."), "{table}");
+        assert!(table.ends_with("1/4 under A and 1/5 under B, so its win rate is compared as win_rate_over_fair, the win rate over that share (1 wins a fair share): a win rate that moves with the table size alone has not changed."), "{table}");
     }
 
     #[test]

@@ -163,7 +163,7 @@ fn bad_input_is_refused_in_one_line_with_exit_code_2_before_anything_is_written(
         // Refused before the first variant or pair plays, and said once.
         (
             &["sweep", "--set", "players=3,100", "--rounds", "100000", "--out", out],
-            "players = 100: a 52-card deck with packs of 7 seats 2 to 7 players",
+            "players = 100: a 52-card deck seats 2 to 7 players at 7 cards a pack",
         ),
         (
             &["compare", "--strategies", "greedy,hate,nope", "--rounds", "100000", "--out", out],

@@ -72,3 +72,33 @@ fn bad_budgets_are_refused_in_one_line_before_anything_is_written() {
         assert!(!out.exists(), "{budgets}: nothing written");
     }
 }
+
+/// A first step that leans up on too few deal groups to show it is said as undecided, with
+/// the fix, not as a finding that skill hardly matters; one that leans down still is.
+#[test]
+fn a_first_step_not_shown_is_undecided_not_skill_that_hardly_matters() {
+    let dir = scratch("ladder", "undecided");
+    let source = std::path::Path::new("reports/search-bot/data/sevens-ladder-lowest-wins");
+    let header = "budget,opponent_budget,rounds,win_share,win_share_lo,win_share_hi,chips_diff_per_round,chips_diff_per_round_lo,chips_diff_per_round_hi,deal_groups\n";
+    for (name, first) in
+        [("up", "4,1,48,0.646,0.504,0.766,2.73,-0.05,5.51,8\n"), ("down", "4,1,48,0.45,0.30,0.60,-0.40,-2.1,1.3,8\n")]
+    {
+        let folder = dir.join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        for file in ["study.json", "provenance.json"] {
+            std::fs::copy(source.join(file), folder.join(file)).unwrap();
+        }
+        std::fs::write(folder.join("ladder.csv"), format!("{header}{first}16,4,48,0.52,0.40,0.64,0.2,-1.5,1.9,8\n"))
+            .unwrap();
+        let report = dir.join(format!("report-{name}"));
+        let o = draftsim(&["report", folder.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+        if name == "up" {
+            assert!(md.contains("Skill depth 0 of 2 steps, undecided: the first step's chips_diff_per_round 2.7300 [-0.0500, 5.5100] leans to the larger budget, but its interval on 8 deal groups reaches 0"), "{md}");
+            assert!(md.contains("play more rounds (`--rounds`) to tell") && !md.contains("hardly matters"), "{md}");
+        } else {
+            assert!(md.contains("hardly matters") && !md.contains("undecided:"), "{md}");
+        }
+    }
+}

@@ -314,6 +314,49 @@ fn a_sweep_names_the_variants_that_cross_a_limit_and_its_report_repeats_them() {
         md.contains("- `split_rate<=0.01`: met in 0 of 2 variants; not surely met in: all_over=refund fails"),
         "{md}"
     );
+    // The kept figures name their variants: listed in another order, each is still its
+    // own variant's; one the table does not hold leaves the limit unchecked.
+    let study: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).unwrap()).unwrap();
+    let kept = &study["limit_figures"]["split_rate"];
+    let named: Vec<String> = kept["variants"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().into()).collect();
+    assert_eq!(named, ["all_over=refund", "all_over=lowest-wins"], "{kept}");
+    let read =
+        |part: &str| -> Vec<f64> { kept[part].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect() };
+    let (mean, hi) = (read("mean"), read("hi"));
+    // A limit the better variant surely meets (its whole interval under it) and the
+    // worse does not.
+    let worse = usize::from(mean[1] > mean[0]);
+    let line = ((hi[1 - worse] + 0.0001) * 1e4).ceil() / 1e4;
+    let turned = dir.join("turned");
+    std::fs::create_dir_all(&turned).unwrap();
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), turned.join(entry.file_name())).unwrap();
+    }
+    let mut reversed = study.clone();
+    for part in ["variants", "mean", "lo", "hi"] {
+        reversed["limit_figures"]["split_rate"][part].as_array_mut().unwrap().reverse();
+    }
+    std::fs::write(turned.join("study.json"), serde_json::to_string_pretty(&reversed).unwrap()).unwrap();
+    let limit = format!("split_rate<={line:.4}");
+    let checked = dir.join("checked");
+    let o = draftsim(&["report", turned.to_str().unwrap(), "--out", checked.to_str().unwrap(), "--require", &limit]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(checked.join("report.md")).unwrap();
+    let verdict = md.lines().find(|l| l.starts_with(&format!("- `{limit}`"))).unwrap();
+    assert!(verdict.contains(&format!("not surely met in: {}", named[worse])), "{verdict} ({mean:?})");
+    assert!(!verdict.contains(&named[1 - worse]), "{verdict} ({mean:?})");
+    reversed["limit_figures"]["split_rate"]["variants"][0] = "all_over=never".into();
+    std::fs::write(turned.join("study.json"), serde_json::to_string_pretty(&reversed).unwrap()).unwrap();
+    let unmatched = dir.join("unmatched");
+    let o = draftsim(&["report", turned.to_str().unwrap(), "--out", unmatched.to_str().unwrap(), "--require", &limit]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(unmatched.join("report.md")).unwrap();
+    assert!(
+        md.contains(&format!("- `{limit}`: not checked, the figures the sweep kept for it name other variants")),
+        "{md}"
+    );
     let refused = dir.join("refused");
     let o =
         draftsim(&["report", out.to_str().unwrap(), "--out", refused.to_str().unwrap(), "--require", "win_rate>=0.01"]);

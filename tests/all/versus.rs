@@ -248,6 +248,35 @@ fn sharded_versus_merges_into_the_whole_and_bad_input_is_refused() {
     assert_eq!(std::fs::read(one.join("versus.csv")).unwrap(), std::fs::read(whole.join("versus.csv")).unwrap());
     let three = dir.join("three.toml");
     std::fs::write(&three, "players = 3\n").unwrap();
+    // At another table size a fair share of the wins is another: each strategy's win rate
+    // is compared over its fair share, not as a rate that falls with the players alone.
+    let sizes = dir.join("sizes");
+    let o = draftsim(&[
+        "versus",
+        "defaults",
+        three.to_str().unwrap(),
+        "--game",
+        "sevens",
+        "--seats",
+        "tight,random",
+        "--rounds",
+        "2000",
+        "--quiet",
+        "--out",
+        sizes.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = std::fs::read_to_string(sizes.join("versus.csv")).unwrap();
+    let fair: Vec<&str> = table.lines().filter(|l| l.starts_with("win_rate_over_fair,")).collect();
+    assert_eq!(fair.len(), 2, "{table}");
+    assert!(!table.lines().any(|l| l.starts_with("win_rate,")), "{table}");
+    // random wins less than a fair share at either size: under 1 on both sides, and
+    // alike where a raw win rate would fall with the table size.
+    let random = fair.iter().find(|l| l.contains(",random,")).unwrap();
+    let cells: Vec<&str> = random.split(',').collect();
+    let (under_a, under_b): (f64, f64) = (cells[2].parse().unwrap(), cells[3].parse().unwrap());
+    assert!(under_a > 0.0 && under_a < 1.0 && under_b > 0.0 && under_b < 1.0, "{random}");
+    assert!((under_a - under_b).abs() < 0.15, "{random}");
     for (bad, says) in [
         (vec!["versus", "defaults", "/no/such.toml"], "B /no/such.toml"),
         (vec!["versus", "defaults", b.to_str().unwrap(), "--min-effect", "nonesuch=1"], "not a figure versus reports"),
@@ -258,7 +287,7 @@ fn sharded_versus_merges_into_the_whole_and_bad_input_is_refused() {
         // A strategy not seated would be ignored; a count the flag set is the flag's fault.
         (
             vec!["versus", "defaults", b.to_str().unwrap(), "--min-effect", "score:tigh=0.1"],
-            "--min-effect score:tigh: FIGURE:STRATEGY is for score or win_rate and a seated strategy (",
+            "--min-effect score:tigh: FIGURE:STRATEGY is for score, win_rate or win_rate_over_fair and a seated strategy (",
         ),
         (vec!["versus", "defaults", b.to_str().unwrap(), "--players", "1"], "b.toml: players = 1"),
         // No deal: the fix names the fewest units that give an interval, not 1.

@@ -115,7 +115,10 @@ impl<F: Flavour> Default for Rules<F> {
 impl<F: Flavour> GameRules for Rules<F> {
     /// Every key with its meaning.
     const HELP: &'static [(&'static str, &'static str)] = &[
-        ("players", "number of players, 2 to 4 (the deck must hold a card for each, and Leduc's public card)"),
+        (
+            "players",
+            "number of players, 2 to 4 (the deck must hold a card for each, and a public card where there are two betting rounds)",
+        ),
         ("ranks", "ranks in the deck, 2 to 13 (3: J, Q, K)"),
         ("suits", "suits of each rank, 1 to 4 (ties split the pot)"),
         ("rounds", "betting rounds: 1, or 2 with a public card dealt before the second"),

@@ -269,7 +269,7 @@ impl Rules {
         let max_players = (deck.len() / self.pack_size).min(MAX_SEATS.min(7));
         if self.players < 2 || self.players > max_players {
             return Err(InputError::new(format!(
-                "players = {}: a {}-card deck with packs of {} seats 2 to {max_players} players",
+                "players = {}: a {}-card deck seats 2 to {max_players} players at {} cards a pack",
                 self.players,
                 deck.len(),
                 self.pack_size
