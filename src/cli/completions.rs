@@ -54,7 +54,7 @@ fn arms(arm: impl Fn(&str, &str) -> String) -> String {
 
 /// The presets of the game named by `--game` (`--game G` or `--game=G`) in the words typed,
 /// each led by what the word holds up to its last comma, so that every strategy of a
-/// comma-separated list completes (`tight,gr` to `tight,greedy`).
+/// comma-separated list completes (`tight,gr` to `tight,greedy`); under `play`, `you` too.
 fn bash_function() -> String {
     let arms = arms(|game, presets| format!("        {game}) list=\"{presets}\" ;;\n"));
     format!(
@@ -72,6 +72,7 @@ fn bash_function() -> String {
     case "$game" in
 {arms}        *) list="{}" ;;
     esac
+    [[ "${{COMP_WORDS[1]}}" == play ]] && list="you $list"
     for p in $list; do printf '%s ' "$prefix$p"; done
 }}
 "#,
@@ -96,6 +97,7 @@ _draftsim_presets() {{
     case "$game" in
 {arms}        *) presets=({}) ;;
     esac
+    (( ${{words[(Ie)play]}} )) && presets=(you $presets)
     compadd "${{lead[@]}}" -a presets
 }}
 "#,
@@ -125,6 +127,9 @@ fn fish_function() -> String {
     switch $game
 {arms}        case '*'
             set presets {}
+    end
+    if test "$words[2]" = play
+        set presets you $presets
     end
     for p in $presets
         printf '%s\t\n' "$prefix$p"

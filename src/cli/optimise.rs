@@ -214,10 +214,29 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     print_result(&result, "objective", flip, &args.search, ("as given", "the rules as given"));
     // A figure the parameters cannot move (Sevens' hands per unit are always 1) makes the
     // "best" an accident of order.
+    // A seat figure measured between unlike players mostly measures them: the stronger
+    // player's wins, spread over every seat by the rotation, hide what the seats give.
+    let seat_figures: Vec<&str> = (evaluator.objective.metrics().into_iter())
+        .filter(|m| matches!(*m, "seat_advantage" | "first_seat_edge" | "balance"))
+        .collect();
+    let mut kinds: Vec<&String> = Vec::new();
+    for s in &seats {
+        if !kinds.contains(&s) {
+            kinds.push(s);
+        }
+    }
+    if !seat_figures.is_empty() && kinds.len() > 1 {
+        warn(&format!(
+            "{} measured between unlike players ({}): the gap between them hides what the seats give; to tune the seats' fairness seat one strategy at every seat (--seats {})",
+            seat_figures.join(", "),
+            kinds.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
+            vec![kinds[0].as_str(); seats.len()].join(",")
+        ));
+    }
     let first = result.candidates[0].estimate.mean;
-    if result.candidates.len() > 1
-        && result.candidates.iter().all(|c| c.estimate.lo == c.estimate.hi && c.estimate.mean == first)
-    {
+    let arbitrary = result.candidates.len() > 1
+        && result.candidates.iter().all(|c| c.estimate.lo == c.estimate.hi && c.estimate.mean == first);
+    if arbitrary {
         let first = shown(result.candidates[0].estimate, flip).mean;
         let names = evaluator.objective.metrics().join(", ");
         let hint = if evaluator.objective.metrics().contains(&"mean_length") {
@@ -230,7 +249,9 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         ));
     }
     // "Met" ranks by the estimates' means; each limit's verdict on the interval says
-    // whether the held-out deals show it surely met, as sweep's --require does.
+    // whether the held-out deals show it surely met, as sweep's --require does. Kept for
+    // the report as said here.
+    let mut held_figures = serde_json::Map::new();
     for (name, e) in metrics.iter().filter(|(n, _)| evaluator.objective.metrics().contains(&n.as_str())) {
         let limits: Vec<String> = (evaluator.objective.constraints.iter())
             .filter(|c| c.metric == *name)
@@ -243,6 +264,10 @@ pub fn tune(args: TuneArgs) -> Result<()> {
                 format!("{}: {verdict}", c.text())
             })
             .collect();
+        held_figures.insert(
+            name.clone(),
+            serde_json::json!({ "mean": e.mean, "lo": e.lo, "hi": e.hi, "limits": limits.clone() }),
+        );
         let limits = if limits.is_empty() { String::new() } else { format!(" ({})", limits.join("; ")) };
         say!("  held-out {name}: {}{limits}", interval4(e));
     }
@@ -261,29 +286,41 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         "rules": rules_toml,
         "best": best.setting.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>(),
         "constraint_met": best.constraint_met,
+        "held_out_figures": held_figures,
         "search_seeds": result.search_seeds, "held_out_seeds": result.held_out_seeds,
     });
     let best_held = best.held_out.unwrap_or(Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN });
-    // A best no better than the rules as given is written all the same, saying so first.
-    let no_better = match result.as_given {
-        Some((given, _)) if given.mean <= best_held.mean => {
-            "# no better than the rules as given on the held-out deals: keep those\n"
-        }
-        _ => "",
-    };
+    // A best no better than the rules as given, or one of candidates all alike, is no
+    // finding: the file holds the rules as given, ready for --rules, and names the
+    // search's best in a comment, so that the file and the advice agree.
+    let no_better = matches!(result.as_given, Some((given, _)) if given.mean <= best_held.mean);
+    let best_words = best.setting.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
     let header = format!(
-        "# Tuned by draftsim tune ({}): {}\n# held-out objective {}{}\n{no_better}",
+        "# Tuned by draftsim tune ({}): {}\n# held-out objective {}{}\n",
         info.name,
         evaluator.objective.describe(),
         interval4(&shown(best_held, flip)),
         if best.constraint_met { "" } else { "; constraint not met" }
     );
+    let best_file = if no_better || arbitrary {
+        let why = if arbitrary {
+            "every candidate scored the objective exactly alike, so the search's best is arbitrary"
+        } else {
+            "the search's best is no better than the rules as given on the held-out deals"
+        };
+        format!(
+            "{header}# {why}: these are the rules as given; keep those (the search's best: {best_words})\n{}",
+            evaluator.rules.clone().unwrap_or_default()
+        )
+    } else {
+        format!("{header}{rules_text}")
+    };
     finish(
         out,
         format,
         &result,
         ("objective", flip, constrained),
-        ("best-rules.toml", format!("{header}{rules_text}")),
+        ("best-rules.toml", best_file),
         meta,
         &args.batch.exec,
     )?;
@@ -376,7 +413,8 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
     let c = &result.candidates;
     let same_stage = c.iter().all(|x| c.iter().filter(|y| y.stage == x.stage).all(|y| alike(&x.estimate, &y.estimate)));
     let held: Vec<&Estimate> = c.iter().filter_map(|x| x.held_out.as_ref()).collect();
-    if c.len() > 1 && same_stage && held.len() > 1 && held.iter().all(|h| alike(h, held[0])) {
+    let arbitrary = c.len() > 1 && same_stage && held.len() > 1 && held.iter().all(|h| alike(h, held[0]));
+    if arbitrary {
         warn(&format!(
             "every candidate scored exactly alike on the deals they shared: these parameters do not change how {} plays against this field, so the best is arbitrary; search a parameter it uses",
             evaluator.preset
@@ -396,7 +434,15 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
     let mut preset: toml::Table = toml::from_str(&text).map_err(|e| InputError::new(e.message().to_string()))?;
     preset.insert(
         "description".into(),
-        toml::Value::String(format!("{name}: best response found by draftsim exploit, payoff {held:.4} held out")),
+        toml::Value::String(if arbitrary {
+            // Every candidate played alike: the file says so, as the warning does.
+            format!(
+                "{name}: every candidate of draftsim exploit played alike (payoff {held:.4} held out), so this best is arbitrary; keep {} as given",
+                evaluator.preset
+            )
+        } else {
+            format!("{name}: best response found by draftsim exploit, payoff {held:.4} held out")
+        }),
     );
     let text = toml::to_string(&preset).expect("a TOML table prints");
     finish(out, format, &result, ("payoff", true, false), ("best-preset.toml", text), meta, &args.batch.exec)?;

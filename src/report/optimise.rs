@@ -55,9 +55,18 @@ pub(super) fn optimise_section(
             candidates.height()
         );
     }
-    // Under constraints each row says whether it met them on its held-out deals.
+    // Under constraints each row says whether it met them on its held-out deals, by the
+    // figures' means (how the search ranks); the best's limits are judged on their intervals
+    // below the table.
     let unmet = texts(candidates, "constraint").ok();
-    let (head, rule) = if unmet.is_some() { (" constraint |", "---|") } else { ("", "") };
+    if unmet.is_some() {
+        let _ = writeln!(
+            md,
+            "Under constraints the objective adds {} per unit of a limit's shortfall, so a candidate that misses a limit ranks below every one that meets it; its figure and interval include that penalty.\n",
+            crate::study::tune::PENALTY
+        );
+    }
+    let (head, rule) = if unmet.is_some() { (" constraint (by the means) |", "---|") } else { ("", "") };
     let _ = writeln!(
         md,
         "| rank | setting | held-out {what} (95% interval) | in-search {what} | last stage |{head}\n|---|---|---|---|---|{rule}"
@@ -108,6 +117,30 @@ pub(super) fn optimise_section(
         let _ = writeln!(md, "| – | {given_name} | {} | – | – |{met}", figure(&g, ("(", " to ", ")")));
     }
     md.push('\n');
+    // The best's own figures on its held-out deals, each limit judged on its interval as the
+    // command said it: a limit met by the mean may still fail.
+    let held_figures = meta.and_then(|m| m["held_out_figures"].as_object()).filter(|f| !f.is_empty());
+    if let Some(figures) = held_figures {
+        let _ = writeln!(md, "The best's figures on its held-out deals, each limit judged on its 95% interval:\n");
+        for (name, f) in figures {
+            let number = |k: &str| f[k].as_f64().unwrap_or(f64::NAN);
+            let limits: Vec<String> = (f["limits"].as_array().into_iter().flatten().filter_map(|l| l.as_str()))
+                .map(|l| match l.split_once(": ") {
+                    Some((limit, verdict)) => format!("`{limit}` {verdict}"),
+                    None => format!("`{l}`"),
+                })
+                .collect();
+            let limits = if limits.is_empty() { String::new() } else { format!("; {}", limits.join("; ")) };
+            let _ = writeln!(
+                md,
+                "- `{name}`: {} [{}, {}]{limits}",
+                fmt4(number("mean")),
+                fmt4(number("lo")),
+                fmt4(number("hi"))
+            );
+        }
+        md.push('\n');
+    }
     let unmet = unmet.unwrap_or_default();
     // Runners-up whose held-out interval overlaps the best's are level with it: named by
     // the settings where they differ.
@@ -208,7 +241,7 @@ pub(super) fn optimise_section(
             &file,
             &title,
             &format!(
-                "Each point is a new best in-search {what}, at the units of play the search had spent when it was found, with its 95% interval; each holds until the next, and the last to the {} units the search spent in all (the held-out deals apart). Every estimate that beat all earlier ones is a point; an estimate on few deals is noisy, so the line can end better than the winner's final in-search figure in the table. A long flat tail means more budget would not have changed the answer; the held-out figures above are the ones to trust.{}",
+                "Quote the held-out figures above, not these: a line that stops improving early says more budget found nothing better, unless its last point rests on few deals (an estimate of a candidate dropped in an early round is noisy, and can stand as the best to the end). Each point is a new best in-search {what}, at the units of play the search had spent when it was found, with its 95% interval; each holds until the next, and the last to the {} units the search spent in all (the held-out deals apart). Every estimate that beat all earlier ones is a point, so the line can end better than the winner's final in-search figure in the table.{}",
                 thousands(total),
                 if penalised == 0 {
                     String::new()

@@ -307,6 +307,14 @@ impl Page {
                         text.push_str(body);
                         text.push('\n');
                     } else {
+                        // A quiet chart left out keeps its sentence, which says there is no
+                        // difference: a section of such charts still says what it found.
+                        if head.starts_with(CHART_QUIET) {
+                            let sentence = body.split_once(")\n").map_or("", |(_, s)| s).trim();
+                            if !sentence.is_empty() {
+                                let _ = writeln!(text, "{title}: {sentence}\n");
+                            }
+                        }
                         left_out.push(title.to_string());
                         files.push(file.to_string());
                     }
@@ -455,6 +463,8 @@ mod tests {
         page.at(Question::Fair).push_str(&quiet_chart_text("quiet.svg", "Seats alike", "No seat differs."));
         let (md, files) = page.assemble(None, None, false, &NONE);
         assert!(files.contains(&"quiet.svg".to_string()) && !md.contains("](quiet.svg)"), "{md}");
+        // Its sentence stays, so the section still says what it found.
+        assert!(md.contains("Seats alike: No seat differs.\n"), "{md}");
         assert_eq!(md.matches("![").count(), MAX_CHARTS);
         let mut page = page_with_charts(&[(Question::WhoWins, "b", 2)]);
         page.begin("c", "c".into(), String::new());

@@ -8,8 +8,8 @@ use super::*;
 pub(super) fn sensitivity_section(
     page: &mut Page,
     table: &DataFrame,
-    out: &OutputDir,
-    prefix: &str,
+    (out, prefix): (&OutputDir, &str),
+    measures: Option<&Measures>,
 ) -> Result<(), Error> {
     let keys = texts(table, "key")?;
     let values = texts(table, "value")?;
@@ -96,9 +96,17 @@ pub(super) fn sensitivity_section(
         let title = format!("Effect of each one-step change on {}", words(figure));
         let axes = charts::Axes::new(&title, "", "change from the base", &labels);
         whisker_chart(out, &file, &axes, &v, &colours, true)?;
-        let top = rows[0];
-        let most = format!(
-            "{} (base {}) changes most under `{}={}`: by {} [{}, {}]",
+        // The largest move shown beyond noise leads; a larger one that may be noise is
+        // named after it, not as the change that moves the figure most.
+        let top = rows.iter().copied().find(|&i| holm[i] < 0.05).unwrap_or(rows[0]);
+        // The skill gap is a score: in the game's own units (chips per round), which a
+        // key that scales the stakes moves with them.
+        let unit = match measures {
+            Some(m) if figure == "skill_gap" => format!(", in {}", m.score_words()),
+            _ => String::new(),
+        };
+        let mut most = format!(
+            "{}{unit} (base {}) changes most under `{}={}`: by {} [{}, {}]",
             capitalised(&words(figure)),
             fmt4(base[top]),
             keys[top],
@@ -107,6 +115,17 @@ pub(super) fn sensitivity_section(
             fmt4(effect.lo[top]),
             fmt4(effect.hi[top])
         );
+        if top != rows[0] {
+            let larger = rows[0];
+            most += &format!(
+                " (`{}={}` moves it further, by {} [{}, {}], but not beyond noise after the Holm correction)",
+                keys[larger],
+                values[larger],
+                fmt4(effect.mean[larger]),
+                fmt4(effect.lo[larger]),
+                fmt4(effect.hi[larger])
+            );
+        }
         let sentence =
             format!("{most}. Coloured bars are significant after the Holm correction; grey ones may be noise.");
         image(md, &file, &title, &sentence);

@@ -2018,3 +2018,13 @@ fn hate_pick_chips_carry_the_intervals_the_rounds_give() {
         assert_eq!(counted, dealt, "{strategy}");
     }
 }
+
+/// A Leduc pot split at the showdown is said as a split, not as two seats each winning.
+#[test]
+fn a_split_leduc_pot_reads_as_a_split() {
+    let o = draftsim(&["replay", "--game", "leduc-poker", "--seats", "tight,tight", "--seed", "1", "--round", "18"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("  seat 0 (tight) wins 1, splitting the pot 2 ways\n"), "{text}");
+    assert!(text.contains("  seat 1 (tight) wins 1, splitting the pot 2 ways\n"), "{text}");
+}

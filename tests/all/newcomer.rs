@@ -361,6 +361,9 @@ fn completions_offer_the_presets_of_the_game_named() {
     let led = |lead: &str, names: &[String]| -> Vec<String> { names.iter().map(|n| format!("{lead}{n}")).collect() };
     assert_eq!(complete("draftsim run --game sevens --seats tight,random,gr"), ["tight,random,greedy"]);
     assert_eq!(complete("draftsim run --game sevens --seats tight,"), led("tight,", &sevens));
+    // play's seats take `you` too, which no other command does.
+    assert_eq!(complete("draftsim play --game sevens --seats tight,y"), ["tight,you"]);
+    assert!(complete("draftsim run --game sevens --seats y").is_empty());
 
     // Fish completes a line on its own (`complete -C`).
     let fish = script("fish");
@@ -380,6 +383,7 @@ fn completions_offer_the_presets_of_the_game_named() {
         assert_eq!(complete("draftsim run --seats ").unwrap(), scd);
         assert_eq!(complete("draftsim run --game sevens --seats tight,random,gr").unwrap(), ["tight,random,greedy"]);
         assert_eq!(complete("draftsim run --game sevens --seats tight,").unwrap(), led("tight,", &sevens));
+        assert_eq!(complete("draftsim play --game sevens --seats y").unwrap(), ["you"]);
     }
 
     // Zsh: the script's function with `compadd` standing in for the completion system.
@@ -395,6 +399,8 @@ fn completions_offer_the_presets_of_the_game_named() {
         assert_eq!(complete(r#"run --game=sevens --seats """#, 4).unwrap(), sevens);
         assert_eq!(complete(r#"run --seats """#, 3).unwrap(), scd);
         assert_eq!(complete("run --game sevens --seats tight,", 5).unwrap(), led("tight,", &sevens));
+        assert!(complete(r#"play --game sevens --seats """#, 5).unwrap().contains(&"you".to_string()));
+        assert!(!complete(r#"run --game sevens --seats """#, 5).unwrap().contains(&"you".to_string()));
     }
 }
 
@@ -529,8 +535,14 @@ fn tune_says_when_its_constraint_is_not_met() {
     let report = dir.join("report");
     ok(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
-    assert!(md.contains("| last stage | constraint |"), "{md}");
+    assert!(md.contains("| last stage | constraint (by the means) |"), "{md}");
     assert!(md.lines().filter(|l| l.ends_with("| not met |")).count() >= 2, "{md}");
+    // The best's held-out figure and its limit's verdict on the interval, as the command
+    // said them, and the penalty the objective's figure holds.
+    let said = text.lines().find(|l| l.starts_with("  held-out skill_gap: ")).unwrap();
+    let figure = said.trim_start_matches("  held-out skill_gap: ").trim_end_matches(" (skill_gap>=100: fails)");
+    assert!(md.contains(&format!("- `skill_gap`: {figure}; `skill_gap>=100` fails\n")), "{figure}\n{md}");
+    assert!(md.contains("the objective adds 1000 per unit of a limit's shortfall"), "{md}");
     // A constraint every candidate meets: no such mark.
     let o = ok(&[
         "tune",

@@ -126,14 +126,22 @@ fn a_preset_as_given_that_beats_every_candidate_is_said_to() {
 /// the best is arbitrary; a parameter it reads is not warned of.
 #[test]
 fn exploiting_with_a_parameter_the_preset_never_reads_warns() {
+    let dir = scratch("exploit-alike");
+    let out = dir.join("exploit");
     let exploit = |param: &str| {
         let args =
             ["--preset", "tight", "--field", "greedy", "--param", param, "--candidates", "4", "--rounds", "4000"];
-        draftsim(&[&["exploit", "--game", "sevens"][..], &args[..], &["--quiet"]].concat())
+        draftsim(
+            &[&["exploit", "--game", "sevens"][..], &args[..], &["--quiet", "--force", "--out", out.to_str().unwrap()]]
+                .concat(),
+        )
     };
     let o = exploit("bet.fold_below[0]=0..1");
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("every candidate scored exactly alike on the deals they shared"), "{}", stderr(&o));
+    // The preset written says so too, as the warning does.
+    let preset = std::fs::read_to_string(out.join("best-preset.toml")).unwrap();
+    assert!(preset.contains("so this best is arbitrary; keep tight as given"), "{preset}");
     let o = exploit("bet.raise_above[0]=0.5..2");
     assert!(o.status.success() && !stderr(&o).contains("exactly alike"), "{}", stderr(&o));
 }
@@ -556,9 +564,21 @@ fn a_tune_where_every_setting_scores_alike_says_to_keep_the_rules() {
     assert!(o.status.success(), "{}", stderr(&o));
     let said = stdout(&o);
     assert!(said.contains("best ante=") && said.contains("held-out objective 0.0000"), "{said}");
+    // A seat figure between unlike players is warned of, with the seats that measure it.
+    let err = stderr(&o);
+    assert!(err.contains("seat_advantage measured between unlike players (tight, bluffer, greedy, random)"), "{err}");
+    assert!(err.contains("seat one strategy at every seat (--seats tight,tight,tight,tight)"), "{err}");
     assert!(said.contains("The rules as given scored exactly as the best did"), "{said}");
     let rules = std::fs::read_to_string(out.join("best-rules.toml")).unwrap();
-    assert!(rules.contains("# no better than the rules as given on the held-out deals: keep those"), "{rules}");
+    // The file agrees with the advice: the rules as given (the defaults here), the search's
+    // best named in a comment only.
+    assert!(
+        rules.contains(
+            "# the search's best is no better than the rules as given on the held-out deals: these are the rules as given; keep those (the search's best: ante="
+        ),
+        "{rules}"
+    );
+    assert!(rules.lines().all(|l| l.starts_with('#')), "{rules}");
     let report = dir.join("report");
     let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));

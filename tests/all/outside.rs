@@ -608,6 +608,11 @@ fn play_explains_its_view_and_fits_a_terminal() {
     let legend = &text[text.find("In your view:\n").expect(&text)..text.find("You are seat").expect(&text)];
     assert!(legend.contains("card: your card, J, Q or K") && !legend.contains("board"), "{legend}");
     assert!(text.contains("seat 1 (random): bet\n") && text.contains("history: check, bet\n"), "{text}");
+    // Sevens' legend says what its suit letters are.
+    let o = play_piped(&["--game", "sevens", "--seed", "4", "--rounds", "1"], &ones);
+    let text = stdout(&o);
+    let legend = &text[text.find("In your view:\n").expect(&text)..text.find("You are seat").expect(&text)];
+    assert!(legend.contains("the suits written c, u, s (coins, cups, swords): 6u is the 6 of cups"), "{legend}");
     // Leduc's history says the board card where the first round ended.
     let o = play_piped(&["--game", "leduc-poker", "--seats", "you,tight", "--seed", "4", "--rounds", "3"], &ones);
     let text = stdout(&o);

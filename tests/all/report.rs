@@ -1494,3 +1494,40 @@ fn a_table_cut_short_is_named_once_with_one_fix() {
     assert_eq!(said.matches("again").count(), 1, "{said}");
     assert!(said.contains("cut short (its last line is unfinished)"), "{said}");
 }
+
+/// A sensitivity chart's sentence leads with the largest change shown beyond noise; a
+/// larger one that may be noise is named after it as such, not as what moves it most.
+#[test]
+fn a_sensitivity_caption_leads_with_a_change_beyond_noise() {
+    let dir = scratch("sensitivity-noise");
+    let source = Path::new("reports/health/data/seven-card-draft-sensitivity");
+    let folder = dir.join("sensitivity");
+    std::fs::create_dir_all(&folder).unwrap();
+    for entry in std::fs::read_dir(source).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), folder.join(entry.file_name())).unwrap();
+    }
+    // The skill gap's two largest moves (pot and no limit) made noise.
+    let table = std::fs::read_to_string(folder.join("sensitivity.csv")).unwrap();
+    let table: String = table
+        .lines()
+        .map(|l| {
+            if l.starts_with("limit,fixed-limit,") && l.contains(",skill_gap,") {
+                let mut cells: Vec<String> = l.split(',').map(String::from).collect();
+                (cells[8], cells[9], cells[10]) = ("0.4".into(), "0.9".into(), "false".into());
+                cells.join(",") + "\n"
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    std::fs::write(folder.join("sensitivity.csv"), table).unwrap();
+    let out = report(&dir, &[&folder]);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    // The skill gap in the game's own units, which a key that scales the stakes moves.
+    let said =
+        md.lines().find(|l| l.contains("Skill gap, in chips per round (base ")).unwrap_or_else(|| panic!("{md}"));
+    assert!(!said.contains("changes most under `limit="), "{said}");
+    assert!(said.contains("(`limit=pot-limit` moves it further, by 10.2019"), "{said}");
+    assert!(said.contains("but not beyond noise after the Holm correction)"), "{said}");
+}

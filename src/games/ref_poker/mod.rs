@@ -91,7 +91,11 @@ fn tell<F: Flavour>(rules: &Rules<F>, names: &[&str], events: &[Event], out: Opt
                 _ => writeln!(text, "  {} {action}s ({paid} in)", seat(s)),
             },
             Event::Show { seat: s, card } => writeln!(text, "  {} shows {}", seat(s), card_text(rules, card)),
-            Event::Award { seat: s, chips } => writeln!(text, "  {} wins {chips}", seat(s)),
+            Event::Award { seat: s, chips, among: 1 } => writeln!(text, "  {} wins {chips}", seat(s)),
+            // A tie is said as one: two "wins" lines would read as two pots.
+            Event::Award { seat: s, chips, among } => {
+                writeln!(text, "  {} wins {chips}, splitting the pot {among} ways", seat(s))
+            }
             Event::Search(note) => writeln!(text, "  ({note})"),
         };
     }

@@ -47,6 +47,7 @@ crate::game_def! {
     const DEFAULT_MIX: &'static [&'static str] = &["tight", "bluffer", "greedy", "random", "exact", "no-trade"];
     const POLICY_FALLBACK: Option<&'static str> = Some("tight");
     const VIEW_LEGEND: &'static str = "
+        cards: a number and a suit, the suits written c, u, s (coins, cups, swords): 6u is the 6 of cups
         total: your cards' total: closest to 7 without going over wins
         hand_no: the hand of this unit, from 0
         carried: chips carried into this hand from a pot nobody won

@@ -68,6 +68,8 @@ pub enum Event {
         seat: usize,
         /// Chips.
         chips: u32,
+        /// The seats that split the pot (1: the seat wins it alone).
+        among: u8,
     },
     /// The search bot chose a move.
     Search(SearchNote),

@@ -124,7 +124,7 @@ impl<F: Flavour> State<F> {
             if showdown {
                 out.seats[s].count(SHOWDOWN_WINS);
             }
-            sink.event(Event::Award { seat: s, chips: won });
+            sink.event(Event::Award { seat: s, chips: won, among: winners as u8 });
         }
         self.public.to_act = None;
     }
