@@ -293,27 +293,28 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     // A best no better than the rules as given, or one of candidates all alike, is no
     // finding: the file holds the rules as given, ready for --rules, and names the
     // search's best in a comment, so that the file and the advice agree.
-    let no_better = matches!(result.as_given, Some((given, _)) if given.mean <= best_held.mean);
+    // The rules as given are kept only where they meet the limits as well as the best does:
+    // the held-out ranking puts meeting them first.
+    let given = result.as_given.filter(|&(given, met)| given.mean <= best_held.mean && (met || !best.constraint_met));
     let best_words = best.setting.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
-    let header = format!(
-        "# Tuned by draftsim tune ({}): {}\n# held-out objective {}{}\n",
-        info.name,
-        evaluator.objective.describe(),
-        interval4(&shown(best_held, flip)),
-        if best.constraint_met { "" } else { "; constraint not met" }
-    );
-    let best_file = if no_better || arbitrary {
-        let why = if arbitrary {
-            "every candidate scored the objective exactly alike, so the search's best is arbitrary"
-        } else {
-            "the search's best is no better than the rules as given on the held-out deals"
-        };
-        format!(
-            "{header}# {why}: these are the rules as given; keep those (the search's best: {best_words})\n{}",
+    let figure = |e: Estimate, met: bool| {
+        format!("{}{}", interval4(&shown(e, flip)), if met || !constrained { "" } else { "; constraint not met" })
+    };
+    let tuned = format!("# Tuned by draftsim tune ({}): {}\n", info.name, evaluator.objective.describe());
+    let best_file = match given {
+        // Each figure names the rules it belongs to: the file holds the rules as given.
+        Some((given, met)) if !arbitrary => format!(
+            "{tuned}# the rules as given: held-out objective {}\n# the search's best ({best_words}): held-out objective {}, no better on the held-out deals; keep the rules as given\n{}",
+            figure(given, met),
+            figure(best_held, best.constraint_met),
             evaluator.rules.clone().unwrap_or_default()
-        )
-    } else {
-        format!("{header}{rules_text}")
+        ),
+        _ if arbitrary => format!(
+            "{tuned}# every candidate scored the objective exactly alike ({}), so the search's best ({best_words}) is arbitrary: these are the rules as given; keep those\n{}",
+            figure(best_held, best.constraint_met),
+            evaluator.rules.clone().unwrap_or_default()
+        ),
+        _ => format!("{tuned}# held-out objective {}\n{rules_text}", figure(best_held, best.constraint_met)),
     };
     finish(
         out,
@@ -430,11 +431,19 @@ pub fn exploit(args: ExploitArgs) -> Result<()> {
         "search_seeds": result.search_seeds, "held_out_seeds": result.held_out_seeds,
     });
     let held = best.held_out.map_or(f64::NAN, |e| -e.mean);
+    // The preset as given, on the same held-out deals, at least as good as the best: its payoff.
+    let no_better = result.as_given.filter(|(g, _)| g.mean <= -held).map(|(g, _)| -g.mean);
     let text = (info.preset_text)(&name)?;
     let mut preset: toml::Table = toml::from_str(&text).map_err(|e| InputError::new(e.message().to_string()))?;
     preset.insert(
         "description".into(),
-        toml::Value::String(if arbitrary {
+        toml::Value::String(if let Some(given) = no_better.filter(|_| !arbitrary) {
+            // The preset as given did as well: the file says so, as the command's advice does.
+            format!(
+                "{name}: no better than {} as given on the held-out deals (payoff {held:.4} against {given:.4}); keep {} as given",
+                evaluator.preset, evaluator.preset
+            )
+        } else if arbitrary {
             // Every candidate played alike: the file says so, as the warning does.
             format!(
                 "{name}: every candidate of draftsim exploit played alike (payoff {held:.4} held out), so this best is arbitrary; keep {} as given",

@@ -164,6 +164,19 @@ pub fn versus(args: VersusArgs) -> Result<()> {
         .into());
     }
     let figure_names = known_figures(built[0].0.as_ref(), built[1].0.as_ref());
+    // The win rate compares as one figure or the other, by the tables' sizes: the other name
+    // would be ignored.
+    let (pa, pb) = (built[0].0.players(), built[1].0.players());
+    let (compared, other) =
+        if pa != pb { (versus::WIN_OVER_FAIR, "win_rate") } else { ("win_rate", versus::WIN_OVER_FAIR) };
+    if let Some((name, value)) = spec.min_effects.iter().find(|(n, _)| n.split(':').next() == Some(other)) {
+        let sizes = if pa != pb { format!("A seats {pa} and B {pb}") } else { format!("A and B both seat {pa}") };
+        return Err(InputError::new(format!(
+            "--min-effect {name}={value}: {sizes}, so the win rate is compared as {compared}; write {}={value}",
+            name.replacen(other, compared, 1)
+        ))
+        .into());
+    }
     for (name, _) in &spec.min_effects {
         let (figure, strategy) = name.split_once(':').map_or((name.as_str(), None), |(f, s)| (f, Some(s)));
         if !figure_names.iter().any(|f| f == figure) {
@@ -460,7 +473,7 @@ pub(super) fn finish(
             seated.join(",")
         ));
     }
-    if let Some(note) = versus::pairing_note(a.players, b.players, &differs) {
+    if let Some(note) = versus::pairing_note(a.players, b.players, &differs, true) {
         say!("Note: {note}");
     }
     if all {

@@ -496,11 +496,15 @@ pub fn rejoin(pieces: &[String]) -> Vec<String> {
     one_name_a_file(split_top(&pieces.join(","), ','))
 }
 
-/// A preset file or policy folder named by several paths (`tight.toml`, `./tight.toml`) is
-/// one strategy, not one a path: a later path to what an earlier one names takes its text.
+/// A preset file named by several paths (`mine.toml`, `./mine.toml`) is one strategy, not
+/// one a path: a later path to the file an earlier one names takes its text. Only what reads
+/// as a path (a folder in it, or `.toml` at its end) is a file here: a preset's name stays
+/// the preset, whatever file the folder holds under that name.
 fn one_name_a_file(mut specs: Vec<String>) -> Vec<String> {
-    let files: Vec<Option<std::path::PathBuf>> =
-        (specs.iter()).map(|s| if derived(s).is_some() { None } else { std::fs::canonicalize(s).ok() }).collect();
+    let path_like = |s: &str| s.contains('/') || s.contains(std::path::MAIN_SEPARATOR) || s.ends_with(".toml");
+    let files: Vec<Option<std::path::PathBuf>> = (specs.iter())
+        .map(|s| if derived(s).is_some() || !path_like(s) { None } else { std::fs::canonicalize(s).ok() })
+        .collect();
     for i in 0..specs.len() {
         if let Some(j) = (0..i).find(|&j| files[j].is_some() && files[j] == files[i]) {
             specs[i] = specs[j].clone();

@@ -157,52 +157,37 @@ fn axis_range(values: impl Iterator<Item = f64>, from_zero: bool) -> (f64, f64) 
     let (first, last) = (lo, hi);
     let pad = (hi - lo) * 0.08;
     let (lo, hi) = (lo - if from_zero && lo == 0.0 { 0.0 } else { pad }, hi + pad);
-    let (lo, hi) = if from_zero && lo < 0.0 { (tick_below_zero(lo, hi), hi) } else { (lo, hi) };
     ticks_past(lo, hi, (first, last), from_zero)
 }
 
-/// The axis widened, where needed, to a labelled tick at or past each end of the data
-/// (`span`), so that the highest and the lowest point can be read off a label rather
-/// than guessed beyond the last one. A bar chart's bottom is left to [`tick_below_zero`].
+/// The axis widened, where needed, so that the highest and the lowest point can be read
+/// off a label rather than guessed beyond the last one (`span`, the data's ends): a
+/// labelled tick at or past each end, and for bars below zero a tick under zero, to read
+/// their depth by. Widening may widen the ticks' step, so both are checked again, each
+/// time with a wider margin (a tick a hair inside the axis may not be drawn).
 fn ticks_past(mut lo: f64, mut hi: f64, (first, last): (f64, f64), from_zero: bool) -> (f64, f64) {
     use plotters::coord::ranged1d::{BoldPoints, Ranged};
     use plotters::coord::types::RangedCoordf64;
-    // Widening may widen the ticks' step: try again with the new one.
-    for _ in 0..4 {
+    for attempt in 0..8 {
         let ticks = RangedCoordf64::from(lo..hi).key_points(BoldPoints(Y_TICKS));
         let (Some(&bottom), Some(&top)) = (ticks.first(), ticks.last()) else { break };
         let step = ticks.windows(2).map(|w| w[1] - w[0]).next().unwrap_or(hi - lo);
         let slack = step * 1e-6;
+        let margin = step * (0.02 + 0.25 * attempt as f64);
         let short_top = top < last - slack;
-        let short_bottom = !from_zero && bottom > first + slack;
+        let short_bottom = if from_zero { first < 0.0 && bottom > -slack } else { bottom > first + slack };
         if !short_top && !short_bottom {
             break;
         }
         if short_top {
-            hi = hi.max(((last - slack) / step).ceil() * step + step * 0.02);
+            hi = hi.max(((last - slack) / step).ceil() * step + margin);
         }
         if short_bottom {
-            lo = lo.min(((first + slack) / step).floor() * step - step * 0.02);
+            let under = if from_zero { first.min(-step) } else { first + slack };
+            lo = lo.min((under / step).floor() * step - margin);
         }
     }
     (lo, hi)
-}
-
-/// The bottom of a bar chart's axis, lowered where bars below zero would otherwise end
-/// above its first tick under zero, so that their depth can be read off the axis.
-fn tick_below_zero(mut lo: f64, hi: f64) -> f64 {
-    use plotters::coord::ranged1d::{BoldPoints, Ranged};
-    use plotters::coord::types::RangedCoordf64;
-    // Lowering the bottom may widen the ticks' step: try again with the new one.
-    for _ in 0..4 {
-        let ticks = RangedCoordf64::from(lo..hi).key_points(BoldPoints(Y_TICKS));
-        let step = ticks.windows(2).map(|w| w[1] - w[0]).next().unwrap_or(hi - lo);
-        if ticks.iter().any(|&t| t < -step * 1e-6) {
-            break;
-        }
-        lo = lo.min(-step * 1.04);
-    }
-    lo
 }
 
 /// Tick labels with as many decimals as the axis's span needs, and no "-0".
@@ -770,6 +755,37 @@ mod tests {
         }
         // Bars all above zero start at zero.
         assert_eq!(axis_range([0.5, 2.0].into_iter(), true).0, 0.0);
+    }
+
+    /// Over many spans of every scale, a bar chart's and a points chart's axis alike: a
+    /// labelled tick at or past the highest point, and at or under the lowest (a bar chart:
+    /// a tick under zero where a bar is).
+    #[test]
+    fn every_span_reaches_a_labelled_tick_at_both_ends() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for _ in 0..4000 {
+            let scale = 10f64.powf(next() * 8.0 - 4.0);
+            let (a, b) = ((next() - 0.3) * scale, (next() - 0.3) * scale);
+            let values = [a.min(b), a.max(b)];
+            for from_zero in [false, true] {
+                let (lo, hi) = axis_range(values.into_iter(), from_zero);
+                let t = ticks(lo, hi);
+                let (bottom, top) = (t[0], t[t.len() - 1]);
+                let last = if from_zero { values[1].max(0.0) } else { values[1] };
+                assert!(top >= last - 1e-9 * scale, "{values:?} ({from_zero}): top tick {top} on {lo}..{hi}");
+                if from_zero {
+                    assert!(values[0] >= 0.0 || bottom < 0.0, "{values:?}: no tick under zero on {lo}..{hi}");
+                } else {
+                    assert!(bottom <= values[0] + 1e-9 * scale, "{values:?}: bottom tick {bottom} on {lo}..{hi}");
+                }
+            }
+        }
     }
 
     /// The highest and the lowest point sit at or inside a labelled tick, never past the

@@ -73,6 +73,9 @@ fn step_flags(
         .collect())
 }
 
+/// Deal groups under which a step's interval is too rough to call skill unimportant.
+const FEW_GROUPS: u64 = 30;
+
 /// The skill ladder: each step's score difference with its interval, charted against zero
 /// (the skill depth is judged by it), and its win share in the table.
 pub(super) fn ladder_section(
@@ -109,17 +112,27 @@ pub(super) fn ladder_section(
     let pairs: Vec<(f64, f64)> = budget.iter().zip(&opponent).map(|(&b, &o)| (b, o)).collect();
     let again = crate::study::ladder::winning_again(&pairs, &step_wins(ladder, &diff)?, depth);
     let lost = crate::study::ladder::losing_after(&pairs, &step_losses(ladder, &diff)?, depth);
-    // A first step that leans up but is not shown is no finding that skill hardly matters:
-    // more rounds would tell.
-    let leaning = depth == 0 && score.mean.first().is_some_and(|&m| m > 0.0);
+    // A first step not shown to win is no finding that skill hardly matters where it leans
+    // up, or where its deal groups are too few to say: more rounds would tell.
     let groups = if ladder.column("deal_groups").is_ok() { floats(ladder, "deal_groups")? } else { Vec::new() };
+    let few = groups.first().is_some_and(|&g| g < FEW_GROUPS as f64);
+    let leaning = depth == 0 && score.mean.first().is_some_and(|&m| m > 0.0 || few);
     let on_groups = groups.first().map_or(String::new(), |g| format!(" on {g:.0} deal groups"));
+    let words = measures.map_or_else(|| diff.replace('_', " "), Measures::pair_words);
     let undecided = || {
+        let (mean, lo, hi) = (score.mean[0], score.lo[0], score.hi[0]);
+        let why = if lo == hi {
+            format!("alike on every one of its few deal groups{on_groups}, which says little")
+        } else if mean > 0.0 {
+            format!("leans to the larger budget, but its interval{on_groups} reaches 0")
+        } else {
+            format!("has an interval{on_groups} too wide to say")
+        };
         format!(
-            "the first step's {diff} {} [{}, {}] leans to the larger budget, but its interval{on_groups} reaches 0, so whether more search pays is not shown: play more rounds (`--rounds`) to tell",
-            fmt4(score.mean[0]),
-            fmt4(score.lo[0]),
-            fmt4(score.hi[0])
+            "the first step's {words} {} [{}, {}] {why}, so whether more search pays is not shown: play more rounds (`--rounds`) to tell",
+            fmt4(mean),
+            fmt4(lo),
+            fmt4(hi)
         )
     };
     let sentence = match depth {

@@ -62,7 +62,8 @@ pub(super) fn optimise_section(
     if unmet.is_some() {
         let _ = writeln!(
             md,
-            "Under constraints the objective adds {} per unit of a limit's shortfall, so a candidate that misses a limit ranks below every one that meets it; its figure and interval include that penalty.\n",
+            "Under constraints the objective {} {} per unit of a limit's shortfall, and its figure and interval include that penalty; the held-out ranks put every candidate that meets the limits first.\n",
+            if higher { "loses" } else { "adds" },
             crate::study::tune::PENALTY
         );
     }

@@ -83,7 +83,13 @@ pub(super) fn sensitivity_section(
     for (n, figure) in moved.iter().enumerate() {
         let mut rows: Vec<usize> = (0..keys.len()).filter(|&i| figures[i] == *figure).collect();
         rows.sort_by(|&a, &b| effect.mean[b].abs().total_cmp(&effect.mean[a].abs()));
+        // The largest move shown beyond noise leads (a chart is drawn only for a figure that
+        // has one), and is charted even where a dozen larger ones may be noise.
+        let top = rows.iter().copied().find(|&i| holm[i] < 0.05).unwrap_or(rows[0]);
         rows.truncate(12);
+        if !rows.contains(&top) {
+            rows[11] = top;
+        }
         let labels: Vec<String> = rows.iter().map(|&i| format!("{}={}", keys[i], values[i])).collect();
         let v = WithInterval {
             mean: rows.iter().map(|&i| effect.mean[i]).collect(),
@@ -96,17 +102,17 @@ pub(super) fn sensitivity_section(
         let title = format!("Effect of each one-step change on {}", words(figure));
         let axes = charts::Axes::new(&title, "", "change from the base", &labels);
         whisker_chart(out, &file, &axes, &v, &colours, true)?;
-        // The largest move shown beyond noise leads; a larger one that may be noise is
-        // named after it, not as the change that moves the figure most.
-        let top = rows.iter().copied().find(|&i| holm[i] < 0.05).unwrap_or(rows[0]);
+        // A larger move that may be noise is named after it, not as the change that moves
+        // the figure most.
         // The skill gap is a score: in the game's own units (chips per round), which a
         // key that scales the stakes moves with them.
         let unit = match measures {
             Some(m) if figure == "skill_gap" => format!(", in {}", m.score_words()),
             _ => String::new(),
         };
+        let beyond = if top == rows[0] { "" } else { " beyond noise" };
         let mut most = format!(
-            "{}{unit} (base {}) changes most under `{}={}`: by {} [{}, {}]",
+            "{}{unit} (base {}) changes most{beyond} under `{}={}`: by {} [{}, {}]",
             capitalised(&words(figure)),
             fmt4(base[top]),
             keys[top],

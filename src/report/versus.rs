@@ -59,7 +59,12 @@ pub(super) fn versus_section(
         let players =
             meta.and_then(|m| m["players"].as_array()).map(|p| p.iter().filter_map(|v| v.as_u64()).collect::<Vec<_>>());
         if let Some(&[pa, pb]) = players.as_deref()
-            && let Some(note) = crate::study::versus::pairing_note(pa as usize, pb as usize, &differs)
+            && let Some(note) = crate::study::versus::pairing_note(
+                pa as usize,
+                pb as usize,
+                &differs,
+                figures.iter().any(|f| f == crate::study::versus::WIN_OVER_FAIR),
+            )
         {
             let _ = writeln!(md, "{note}\n");
         }

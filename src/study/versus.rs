@@ -286,7 +286,18 @@ pub fn differences(
             let given = spec.min_effects.iter().rev().find(|(name, _)| {
                 *name == figure || strategy.as_ref().is_some_and(|s| *name == format!("{figure}:{s}"))
             });
-            let min = given.map_or_else(|| min_effect(&figure, base, b, rate_measures, stakes), |(_, v)| *v);
+            let min = given.map_or_else(
+                || match figure.as_str() {
+                    // A win rate's smallest effect, judged on the rates themselves, in the
+                    // scaled figure's units at the larger table.
+                    WIN_OVER_FAIR => {
+                        min_effect("win_rate", base / scale_a, b / scale_b, rate_measures, stakes)
+                            * scale_a.max(scale_b)
+                    }
+                    _ => min_effect(&figure, base, b, rate_measures, stakes),
+                },
+                |(_, v)| *v,
+            );
             let verdict = if alike(&difference) && groups < ALIKE_GROUPS {
                 Verdict::Undecided
             } else if p_holm < 0.05 && difference.mean.abs() >= min && difference.mean != 0.0 {
@@ -545,7 +556,9 @@ pub fn changes_the_deal(difference: &str) -> bool {
 
 /// Where A and B deal differently, the sentence that says their deals are paired by index
 /// only, so the intervals are as wide as two independent runs'.
-pub fn pairing_note(players_a: usize, players_b: usize, differs: &[String]) -> Option<String> {
+/// `over_fair`: the win rates were compared as [`WIN_OVER_FAIR`] (tables written before it
+/// compared them raw).
+pub fn pairing_note(players_a: usize, players_b: usize, differs: &[String], over_fair: bool) -> Option<String> {
     (players_a != players_b || differs.iter().any(|d| changes_the_deal(d))).then(|| {
         let mut why: Vec<String> = differs.iter().filter(|d| changes_the_deal(d)).cloned().collect();
         // The table size is named once, and only where it differs.
@@ -554,9 +567,13 @@ pub fn pairing_note(players_a: usize, players_b: usize, differs: &[String]) -> O
             why.retain(|d| !d.starts_with("players "));
             why.insert(0, format!("{players_a} players under A, {players_b} under B"));
         }
-        let share = if players {
+        let share = if players && over_fair {
             format!(
-                " A strategy's fair share of the wins is 1/{players_a} under A and 1/{players_b} under B, so its win rate is compared as {WIN_OVER_FAIR}, the win rate over that share (1 wins a fair share): a win rate that moves with the table size alone has not changed."
+                " A strategy's fair share of the wins is 1/{players_a} under A and 1/{players_b} under B, so its win rate is compared as {WIN_OVER_FAIR}, the win rate over that share (1 is a fair share): a win rate that moves with the table size alone has not changed."
+            )
+        } else if players {
+            format!(
+                " A strategy's fair share of the wins is 1/{players_a} under A and 1/{players_b} under B: win_rate moves with the table size alone."
             )
         } else {
             String::new()
@@ -680,12 +697,12 @@ mod tests {
     #[test]
     fn the_pairing_note_names_what_deals_differently() {
         let d = |t: &str| vec![t.to_string()];
-        assert_eq!(pairing_note(4, 4, &d("raise_cap = 1 -> 2")), None);
-        let deck = pairing_note(4, 4, &d("deck = \"standard\" -> \"short-36\"")).unwrap();
+        assert_eq!(pairing_note(4, 4, &d("raise_cap = 1 -> 2"), true), None);
+        let deck = pairing_note(4, 4, &d("deck = \"standard\" -> \"short-36\""), true).unwrap();
         assert!(deck.starts_with("A and B deal differently (deck = ") && !deck.contains("players"), "{deck}");
-        let table = pairing_note(4, 5, &d("players = 4 -> 5")).unwrap();
+        let table = pairing_note(4, 5, &d("players = 4 -> 5"), true).unwrap();
         assert!(table.starts_with("A and B deal differently (4 players under A, 5 under B): "), "{table}");
-        assert!(table.ends_with("1/4 under A and 1/5 under B, so its win rate is compared as win_rate_over_fair, the win rate over that share (1 wins a fair share): a win rate that moves with the table size alone has not changed."), "{table}");
+        assert!(table.ends_with("1/4 under A and 1/5 under B, so its win rate is compared as win_rate_over_fair, the win rate over that share (1 is a fair share): a win rate that moves with the table size alone has not changed."), "{table}");
     }
 
     #[test]

@@ -1403,7 +1403,7 @@ fn every_command_that_plays_takes_every_shared_flag() {
         (&["replay", "--round", "3"], &["players", "seats"]),
         (&["compare", "--strategies", "value,first"], &["players", "rounds", "out", "threads"]),
         (&["sweep", "--set", "games=1,3"], &["players", "seats", "rounds", "out", "threads"]),
-        (&["tune", "--param", "removed=0..9", "--minimize", "seat_advantage"], &["seats", "rounds", "out", "threads"]),
+        (&["tune", "--param", "removed=0..9", "--minimize", "length_mean"], &["seats", "rounds", "out", "threads"]),
         (
             &["exploit", "--preset", "value", "--field", "first", "--param", "draft.start=1.0..4.0"],
             &["players", "rounds", "out", "threads"],

@@ -542,7 +542,7 @@ fn tune_says_when_its_constraint_is_not_met() {
     let said = text.lines().find(|l| l.starts_with("  held-out skill_gap: ")).unwrap();
     let figure = said.trim_start_matches("  held-out skill_gap: ").trim_end_matches(" (skill_gap>=100: fails)");
     assert!(md.contains(&format!("- `skill_gap`: {figure}; `skill_gap>=100` fails\n")), "{figure}\n{md}");
-    assert!(md.contains("the objective adds 1000 per unit of a limit's shortfall"), "{md}");
+    assert!(md.contains("the objective adds 1000 per unit of a limit's shortfall, and its figure"), "{md}");
     // A constraint every candidate meets: no such mark.
     let o = ok(&[
         "tune",

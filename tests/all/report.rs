@@ -1527,7 +1527,10 @@ fn a_sensitivity_caption_leads_with_a_change_beyond_noise() {
     // The skill gap in the game's own units, which a key that scales the stakes moves.
     let said =
         md.lines().find(|l| l.contains("Skill gap, in chips per round (base ")).unwrap_or_else(|| panic!("{md}"));
-    assert!(!said.contains("changes most under `limit="), "{said}");
+    assert!(
+        !said.contains("changes most under `limit=") && said.contains(") changes most beyond noise under `"),
+        "{said}"
+    );
     assert!(said.contains("(`limit=pot-limit` moves it further, by 10.2019"), "{said}");
     assert!(said.contains("but not beyond noise after the Holm correction)"), "{said}");
 }

@@ -270,13 +270,30 @@ fn sharded_versus_merges_into_the_whole_and_bad_input_is_refused() {
     let fair: Vec<&str> = table.lines().filter(|l| l.starts_with("win_rate_over_fair,")).collect();
     assert_eq!(fair.len(), 2, "{table}");
     assert!(!table.lines().any(|l| l.starts_with("win_rate,")), "{table}");
-    // random wins less than a fair share at either size: under 1 on both sides, and
-    // alike where a raw win rate would fall with the table size.
+    // random wins less than a fair share at either size: under 1 on both sides, and over
+    // a quarter of one, which its raw win rate (about 0.1 and 0.15) is not.
     let random = fair.iter().find(|l| l.contains(",random,")).unwrap();
     let cells: Vec<&str> = random.split(',').collect();
     let (under_a, under_b): (f64, f64) = (cells[2].parse().unwrap(), cells[3].parse().unwrap());
-    assert!(under_a > 0.0 && under_a < 1.0 && under_b > 0.0 && under_b < 1.0, "{random}");
-    assert!((under_a - under_b).abs() < 0.15, "{random}");
+    assert!(under_a > 0.25 && under_a < 1.0 && under_b > 0.25 && under_b < 1.0, "{random}");
+    // Its smallest effect is one point of win rate at the larger table, in the scaled units.
+    assert!((cells[9].parse::<f64>().unwrap() - 0.04).abs() < 1e-9, "{random}");
+    // The raw win rate's smallest effect is refused here, naming the figure compared.
+    let o = draftsim(&[
+        "versus",
+        "defaults",
+        three.to_str().unwrap(),
+        "--game",
+        "sevens",
+        "--seats",
+        "tight,random",
+        "--rounds",
+        "2000",
+        "--min-effect",
+        "win_rate=0.02",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--min-effect win_rate=0.02: A seats 4 and B 3, so the win rate is compared as win_rate_over_fair; write win_rate_over_fair=0.02"), "{}", stderr(&o));
     for (bad, says) in [
         (vec!["versus", "defaults", "/no/such.toml"], "B /no/such.toml"),
         (vec!["versus", "defaults", b.to_str().unwrap(), "--min-effect", "nonesuch=1"], "not a figure versus reports"),

@@ -400,7 +400,7 @@ impl std::fmt::Display for Phase {
         match *self {
             Phase::Draft { seat, pile } => write!(f, "draft: seat {seat} looks at pile {}", pile + 1),
             Phase::Build(s) => write!(f, "build: seat {s} builds its deck"),
-            Phase::Play(s) => write!(f, "play: seat {s} plays a card or passes"),
+            Phase::Play(s) => write!(f, "play: seat {s} plays a card from its hand (nothing where the hand is empty)"),
             Phase::Peek(s) => write!(f, "peek: seat {s} keeps its deck's top card there or puts it at the bottom"),
             Phase::Discard(s) => write!(f, "discard: seat {s} discards"),
             Phase::Over => f.write_str("over"),
