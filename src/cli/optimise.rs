@@ -212,8 +212,6 @@ pub fn tune(args: TuneArgs) -> Result<()> {
         );
     }
     print_result(&result, "objective", flip, &args.search, ("as given", "the rules as given"));
-    // A figure the parameters cannot move (Sevens' hands per unit are always 1) makes the
-    // "best" an accident of order.
     // A seat figure measured between unlike players mostly measures them: the stronger
     // player's wins, spread over every seat by the rotation, hide what the seats give.
     let seat_figures: Vec<&str> = (evaluator.objective.metrics().into_iter())
@@ -233,6 +231,8 @@ pub fn tune(args: TuneArgs) -> Result<()> {
             vec![kinds[0].as_str(); seats.len()].join(",")
         ));
     }
+    // A figure the parameters cannot move (Sevens' hands per unit are always 1) makes the
+    // "best" an accident of order.
     let first = result.candidates[0].estimate.mean;
     let arbitrary = result.candidates.len() > 1
         && result.candidates.iter().all(|c| c.estimate.lo == c.estimate.hi && c.estimate.mean == first);
@@ -291,10 +291,10 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     });
     let best_held = best.held_out.unwrap_or(Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN });
     // A best no better than the rules as given, or one of candidates all alike, is no
-    // finding: the file holds the rules as given, ready for --rules, and names the
-    // search's best in a comment, so that the file and the advice agree.
-    // The rules as given are kept only where they meet the limits as well as the best does:
-    // the held-out ranking puts meeting them first.
+    // finding: the file holds the rules as given, ready for --rules, each figure in its
+    // comments naming its rules, so that the file and the advice agree. The rules as given
+    // are kept only where they meet the limits as well as the best does: the held-out
+    // ranking puts meeting them first.
     let given = result.as_given.filter(|&(given, met)| given.mean <= best_held.mean && (met || !best.constraint_met));
     let best_words = best.setting.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
     let figure = |e: Estimate, met: bool| {
@@ -302,15 +302,14 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     };
     let tuned = format!("# Tuned by draftsim tune ({}): {}\n", info.name, evaluator.objective.describe());
     let best_file = match given {
-        // Each figure names the rules it belongs to: the file holds the rules as given.
-        Some((given, met)) if !arbitrary => format!(
-            "{tuned}# the rules as given: held-out objective {}\n# the search's best ({best_words}): held-out objective {}, no better on the held-out deals; keep the rules as given\n{}",
-            figure(given, met),
+        _ if arbitrary => format!(
+            "{tuned}# every candidate scored the objective exactly alike ({}), so the search's best ({best_words}) is arbitrary: these are the rules as given; keep those\n{}",
             figure(best_held, best.constraint_met),
             evaluator.rules.clone().unwrap_or_default()
         ),
-        _ if arbitrary => format!(
-            "{tuned}# every candidate scored the objective exactly alike ({}), so the search's best ({best_words}) is arbitrary: these are the rules as given; keep those\n{}",
+        Some((given, met)) => format!(
+            "{tuned}# the rules as given: held-out objective {}\n# the search's best ({best_words}): held-out objective {}, no better on the held-out deals; keep the rules as given\n{}",
+            figure(given, met),
             figure(best_held, best.constraint_met),
             evaluator.rules.clone().unwrap_or_default()
         ),

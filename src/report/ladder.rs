@@ -122,7 +122,7 @@ pub(super) fn ladder_section(
     let undecided = || {
         let (mean, lo, hi) = (score.mean[0], score.lo[0], score.hi[0]);
         let why = if lo == hi {
-            format!("alike on every one of its few deal groups{on_groups}, which says little")
+            format!("is alike on every one of its deal groups{on_groups}, which says little")
         } else if mean > 0.0 {
             format!("leans to the larger budget, but its interval{on_groups} reaches 0")
         } else {

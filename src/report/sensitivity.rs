@@ -102,8 +102,6 @@ pub(super) fn sensitivity_section(
         let title = format!("Effect of each one-step change on {}", words(figure));
         let axes = charts::Axes::new(&title, "", "change from the base", &labels);
         whisker_chart(out, &file, &axes, &v, &colours, true)?;
-        // A larger move that may be noise is named after it, not as the change that moves
-        // the figure most.
         // The skill gap is a score: in the game's own units (chips per round), which a
         // key that scales the stakes moves with them.
         let unit = match measures {
@@ -121,6 +119,8 @@ pub(super) fn sensitivity_section(
             fmt4(effect.lo[top]),
             fmt4(effect.hi[top])
         );
+        // A larger move that may be noise is named after the lead, not as the change that
+        // moves the figure most.
         if top != rows[0] {
             let larger = rows[0];
             most += &format!(
