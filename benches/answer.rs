@@ -28,7 +28,7 @@ fn main() {
         // A pilot of about two seconds: grow it until it takes one.
         let mut rounds = 2_000u64;
         let (tally, seconds) = loop {
-            let plan = Plan { seed: 7, rounds, rotate: true, shard: None, until_ci: None, cards: false };
+            let plan = Plan { seed: 7, rounds, rotate: true, shard: None, until_ci: None, cards: false, first_deal: 0 };
             let start = Instant::now();
             let tally = pool.install(|| runner.run(&lineup, &plan, Mode::Tally, None, &mut |_, _| Ok(()))).unwrap();
             let seconds = start.elapsed().as_secs_f64();

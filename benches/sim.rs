@@ -33,7 +33,7 @@ fn rounds_per_second_with<G: Game>(bencher: Bencher, game: &G, seats: &[String],
     let mut seed = 0;
     bencher.counter(ItemsCount::new(rounds)).bench_local(|| {
         seed += 1;
-        let plan = Plan { seed, rounds, rotate: true, shard: None, until_ci: None, cards };
+        let plan = Plan { seed, rounds, rotate: true, shard: None, until_ci: None, cards, first_deal: 0 };
         pool.install(|| sim::run(game, &lineup, &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap())
     });
 }

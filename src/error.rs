@@ -58,6 +58,12 @@ impl InputError {
         InputError { fix: Some(fix.into()), ..self }
     }
 
+    /// The same error without a leading `line N` where it is about a text draftsim wrote,
+    /// not a file the user can open.
+    pub fn unlined(self) -> Self {
+        InputError { message: crate::games::presets::without_line(&self.message), ..self }
+    }
+
     /// The same error with `context: ` put in front (e.g. the file it came from).
     pub fn context(self, context: impl fmt::Display) -> Self {
         InputError { message: format!("{context}: {}", self.message), ..self }

@@ -32,7 +32,8 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let (game, seats) = args.game.build()?;
     warn_rules(game.as_ref());
     let lineup = Lineup::new(&seats);
-    let plan = Plan { seed, rounds, rotate: !args.rotate.no_rotate, shard: None, until_ci: None, cards: false };
+    let plan =
+        Plan { seed, rounds, rotate: !args.rotate.no_rotate, shard: None, until_ci: None, cards: false, first_deal: 0 };
     let per = Seatings::new(&lineup, game.players(), plan.rotate)?.len() as u64;
     let planned = draftsim::sim::deals_for(rounds, per) * per;
     let progress = args.exec.bar(planned);

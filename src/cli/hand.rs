@@ -20,7 +20,9 @@ pub struct HandArgs {
     /// A wild rule (repeatable): deuces, deuces-with-face, last-pick, rank-R, rank-R-with-face.
     #[arg(long = "wild", value_parser = Offered(wild_names), hide_possible_values = true)]
     wild: Vec<String>,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object instead of text: `category`, the five `cards`, the `wild` cards
+    /// with what each stands for, and `value`, a number that orders hands (higher beats
+    /// lower, equal ties) for comparing two hands in a script.
     #[arg(long)]
     json: bool,
 }

@@ -92,12 +92,16 @@ pub fn run(args: ListArgs) -> Result<()> {
     match what {
         What::Games => list_games(),
         What::Strategies { game, show: Some(preset) } => {
+            // A derived preset (`tight{bet.bluff=0.2}`) is found by its base's name; a file
+            // by the game named, or the default game.
+            let base = preset.split('{').next().unwrap_or(&preset).trim().to_string();
+            let path = base.contains('/') || base.ends_with(".toml");
             // The default game, as every command has, where it has the preset.
             let default_has =
-                || games::find(DEFAULT_GAME).is_ok_and(|g| (g.presets)().iter().any(|(n, _)| *n == preset));
+                || path || games::find(DEFAULT_GAME).is_ok_and(|g| (g.presets)().iter().any(|(n, _)| *n == base));
             let name = game.name().or_else(|| default_has().then_some(DEFAULT_GAME)).ok_or_else(|| {
                 // An example that works: a game with a preset of that name.
-                match GAMES.iter().find(|g| (g.presets)().iter().any(|(n, _)| *n == preset)) {
+                match GAMES.iter().find(|g| (g.presets)().iter().any(|(n, _)| *n == base)) {
                     Some(having) => draftsim::InputError::new(format!(
                         "--show {preset}: name the game too, e.g. draftsim list strategies --game {} --show {preset}",
                         having.name
@@ -107,7 +111,7 @@ pub fn run(args: ListArgs) -> Result<()> {
                             GAMES.iter().flat_map(|g| (g.presets)().into_iter().map(|(n, _)| n)).collect();
                         all.sort();
                         all.dedup();
-                        let close = draftsim::games::presets::suggestion(&preset, all.iter().map(String::as_str));
+                        let close = draftsim::games::presets::suggestion(&base, all.iter().map(String::as_str));
                         draftsim::InputError::new(format!(
                             "--show {preset}: no game has a preset of that name{close}; `draftsim list strategies` lists them"
                         ))
@@ -115,7 +119,29 @@ pub fn run(args: ListArgs) -> Result<()> {
                 }
             })?;
             let g = games::find(name)?;
-            let text = (g.preset_text)(&preset)?;
+            // Every parameter as the preset plays it, defaults included: the keys a preset
+            // leaves out are those a player would not know to change.
+            let in_full = (g.preset_in_full)(&preset).ok().and_then(|mut full| {
+                full.remove("description");
+                shortest_floats(&mut full);
+                toml::to_string(&full).ok()
+            });
+            let text = match ((g.preset_text)(&preset), in_full) {
+                // The search and trained policies have no such parameters.
+                (Ok(text), None) => text,
+                (Ok(text), Some(in_full)) => {
+                    let commented: String = (in_full.lines())
+                        .map(|l| if l.is_empty() { "#\n".to_string() } else { format!("# {l}\n") })
+                        .collect();
+                    format!(
+                        "{}\n\n# Every parameter as {preset} plays it, defaults included; to change one, copy its line\n# under the same [section] above:\n{commented}",
+                        text.trim_end()
+                    )
+                }
+                // A derived preset or a file: as played, in full.
+                (Err(_), Some(in_full)) => format!("# {preset}, every parameter as it plays\n{in_full}"),
+                (Err(e), None) => return Err(e.into()),
+            };
             // Shown only if a seat can play it (a derived preset's keys are checked then), at
             // the game's default table or heads-up, whichever a trained policy was made for.
             let players = (g.build)(None, None, None)?.0.players();
@@ -362,4 +388,20 @@ pub fn metrics_text(g: &games::GameInfo) -> Result<String> {
         out.push_str(&format!("  {c:<width$}  {t:<twidth$}  {d}\n"));
     }
     Ok(out)
+}
+
+/// Each real number held as a single-precision one (a preset's thresholds) written as the
+/// shortest decimal that reads back to it, `0.56` rather than `0.5600000023841858`.
+fn shortest_floats(table: &mut toml::Table) {
+    fn walk(v: &mut toml::Value) {
+        match v {
+            toml::Value::Float(x) if f64::from(*x as f32) == *x => {
+                *x = (*x as f32).to_string().parse().unwrap_or(*x);
+            }
+            toml::Value::Array(items) => items.iter_mut().for_each(walk),
+            toml::Value::Table(t) => t.iter_mut().for_each(|(_, v)| walk(v)),
+            _ => {}
+        }
+    }
+    table.iter_mut().for_each(|(_, v)| walk(v));
 }

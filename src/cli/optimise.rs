@@ -156,7 +156,17 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     let (params, objective_table) = args.search.space()?;
     let mut objective = Objective::from_flags(&args.minimize, &args.maximize, &args.target, &args.require)?;
     if let Some(t) = &objective_table {
+        let flags = objective.describe();
         objective.add_toml(t).map_err(|e| e.context("--space"))?;
+        if !flags.is_empty() {
+            // Both count: a flag does not replace the file's objective, which may surprise.
+            let mut from_file = Objective::default();
+            from_file.add_toml(t)?;
+            warn(&format!(
+                "the objective adds the flags' ({flags}) to the [objective] table of --space ({}); both are scored, so drop one to tune by the other alone",
+                from_file.describe()
+            ));
+        }
     }
     let evaluator = TuneEvaluator {
         info,
@@ -513,7 +523,7 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
             }
         }
     } else if let Some(seconds) = args.budget_time {
-        budget = pilot_budget(evaluator, params, seed, seconds, exec)?;
+        budget = pilot_budget(evaluator, params, (seed, seconds), args, exec)?;
     }
     if !resumed {
         check_budget(evaluator, params, args, seed, budget, exec)?;
@@ -595,29 +605,56 @@ fn check_budget<E: Evaluator<Sample = Played> + Sync>(
     .into())
 }
 
-/// Rounds the search can play in `seconds`: a pilot of one candidate for about a second.
+/// Rounds the search can play in what is left of `seconds` after a pilot of one candidate:
+/// from one deal, longer until a run lasts half a second (slow seats, a search, would spend
+/// much of a short budget on a longer first try), then at the size of the search's own
+/// evaluations, which under a short budget are too few deals to keep every thread busy.
 fn pilot_budget<E: Evaluator<Sample = Played> + Sync>(
     evaluator: &E,
     params: &[Param],
-    seed: u64,
-    seconds: f64,
+    (seed, seconds): (u64, f64),
+    args: &OptimiseArgs,
     exec: &ExecArgs,
 ) -> Result<u64> {
     let setting = pilot_setting(params);
     let pool = exec.pool()?;
-    let (mut rounds, mut elapsed) = (2_000u64, 0.0);
-    while elapsed < 0.5 {
+    let started = Instant::now();
+    let timed = |rounds: u64| -> Result<(u64, f64)> {
         let start = Instant::now();
-        pool.install(|| evaluator.play(&setting, seed ^ 0x9110, rounds))?;
-        elapsed = start.elapsed().as_secs_f64();
-        if elapsed < 0.5 {
-            rounds *= 4;
-        }
+        let played = pool.install(|| evaluator.play(&setting, seed ^ 0x9110, rounds))?;
+        Ok((evaluator.rounds(&played), start.elapsed().as_secs_f64()))
+    };
+    // A run rounds up to whole deals, so one round plays one deal.
+    let (mut rounds, mut elapsed) = timed(1)?;
+    while elapsed < 0.5 {
+        // Aimed at a little over half a second, from what the last run took.
+        let grow = (0.6 / elapsed.max(1e-6)).clamp(2.0, 16.0);
+        (rounds, elapsed) = timed((rounds as f64 * grow) as u64)?;
     }
-    let budget = (rounds as f64 / elapsed * seconds) as u64;
+    let mut rate = rounds as f64 / elapsed;
+    let left = |started: Instant| (seconds - started.elapsed().as_secs_f64()).max(0.0);
+    // Evaluations of the first rung's size and four times it (about half the search's
+    // rounds are played in each kind), each kind for a fifth of a second: the rate is their
+    // harmonic mean, as time adds up.
+    let first = optimise::first_rung_rounds((rate * left(started)) as u64, args.candidates, args.runners_up);
+    let at = |size: u64| -> Result<f64> {
+        if size >= rounds {
+            return Ok(rate);
+        }
+        let (mut played, mut took) = (0, 0.0);
+        while took < 0.2 {
+            let (r, t) = timed(size)?;
+            (played, took) = (played + r, took + t);
+        }
+        Ok((played as f64 / took).min(rate))
+    };
+    let (small, large) = (at(first)?, at(4 * first)?);
+    rate = 2.0 / (1.0 / small + 1.0 / large);
+    let left = left(started);
+    let budget = (rate * left) as u64;
     exec.note(&format!(
-        "--budget-time {seconds}s: {:.0} units/s in a pilot, so a budget of {budget} units",
-        rounds as f64 / elapsed
+        "--budget-time {seconds}s: {rate:.0} units/s in a pilot of {:.1} s, so a budget of {budget} units for the {left:.1} s left",
+        seconds - left
     ));
     Ok(budget)
 }
@@ -628,10 +665,16 @@ fn shown(e: Estimate, flip: bool) -> Estimate {
     if flip { Estimate { mean: -e.mean + 0.0, lo: -e.hi + 0.0, hi: -e.lo + 0.0 } } else { e }
 }
 
-/// "mean [lo, hi]" with four decimals.
+/// "mean [lo, hi]" with four decimals, or as many more (up to eight) as an interval that
+/// has a width needs to show one; an interval of none says every deal scored alike, since
+/// it bounds nothing a rarer deal might change.
 fn interval4(e: &Estimate) -> String {
     use draftsim::output::fixed;
-    format!("{} [{}, {}]", fixed(e.mean, 4), fixed(e.lo, 4), fixed(e.hi, 4))
+    if e.lo == e.hi {
+        return format!("{} [{}, {}] (every deal alike)", fixed(e.mean, 4), fixed(e.lo, 4), fixed(e.hi, 4));
+    }
+    let digits = (4..=8).find(|&d| fixed(e.lo, d) != fixed(e.hi, d)).unwrap_or(8);
+    format!("{} [{}, {}]", fixed(e.mean, digits), fixed(e.lo, digits), fixed(e.hi, digits))
 }
 
 /// Prints the winner and runners-up: held-out figures beside the in-search ones.

@@ -24,7 +24,7 @@ macro_rules! show {
     }};
 }
 
-/// Stream tag of the seeds each unit of a play is dealt from.
+/// Stream tag of the seed of the run whose deals a play's units are.
 const PLAY_STREAM: u64 = 0x9_1A7;
 
 /// Arguments of `draftsim play`.
@@ -168,7 +168,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     // The rules file in force, where one is: the table plays its rules, not the defaults.
     let rules = args.game.game.rules.as_ref().map(|r| format!(" · rules {}", r.display())).unwrap_or_default();
     let header = format!(
-        "{}{rules} · {players} players · {} · seed {seed} · {rounds} {}\nType a move's number, or its words (any of them that fit no other move will do).\nCtrl-C or the end of input stops, keeping the {units} finished.",
+        "{}{rules} · {players} players · {} · seed {seed} · {rounds} {}\nType a move's number, or its words (any of them that fit no other move will do); ? shows the rules in force.\nCtrl-C or the end of input stops, keeping the {units} finished.",
         args.game.name(),
         listed.join(", "),
         if rounds == 1 { &unit } else { &units }
@@ -181,6 +181,13 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     if !legend.is_empty() {
         show!("{}", terminal::fit(&format!("In your view:{legend}")));
     }
+    let rules_text: String = game.rules_toml().lines().map(|line| format!("\n  {line}")).collect();
+    let mut help = format!("Rules in force ({}):{rules_text}", args.game.name());
+    if !legend.is_empty() {
+        help.push_str(&format!("\nIn your view:{legend}"));
+    }
+    help.push_str(&format!("\nCtrl-C or the end of input stops, keeping the {units} finished."));
+    terminal::set_help(help);
     let lineup = Lineup::new(&seats);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
     let mut tally: Option<Tally> = None;
@@ -190,13 +197,16 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     let mut failed: Option<Error> = None;
     for k in 0..rounds {
         show!("\n=== {unit} {} of {rounds}", k + 1);
+        // Unit k is deal k of one run, so what a game does from deal to deal (Seven Card
+        // Draft's passing direction) goes on from unit to unit.
         let plan = Plan {
-            seed: mix_seed(seed, k, PLAY_STREAM),
+            seed: mix_seed(seed, 0, PLAY_STREAM),
             rounds: 1,
             rotate: false,
             shard: None,
             until_ci: None,
             cards: false,
+            first_deal: k,
         };
         let played = pool.install(|| game.run(&lineup, &plan, Mode::Tally, Some(&INTERRUPTED), &mut |_, _| Ok(())));
         match played {
@@ -262,7 +272,7 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
     let tables = game.tables(&tally, &lineup.strategies);
     let meta = draftsim::output::RunMeta {
         notes: vec![format!(
-            "played by `draftsim play`: {unit} k was dealt from its own seed, mixed from seed {seed} and k; the seats as listed"
+            "played by `draftsim play`: {unit} k was deal k of one run seeded from seed {seed}, the seats as listed"
         )],
         ..draftsim::output::RunMeta::new(args.game.name(), seed, rounds, tally.rounds, game.rules_toml(), seats.clone())
     };

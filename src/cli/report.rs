@@ -52,7 +52,11 @@ pub fn report(args: ReportArgs) -> Result<()> {
             .into());
         }
         if !d.is_dir() {
-            return Err(InputError::new(format!("{}: not a folder of results", d.display())).into());
+            return Err(InputError::new(format!(
+                "{}: a file, not a folder of results; give a folder a command wrote with --out",
+                d.display()
+            ))
+            .into());
         }
         // The same folder twice would be drawn twice.
         let same = |e: &std::path::PathBuf| e.canonicalize().ok() == d.canonicalize().ok();
@@ -80,6 +84,10 @@ pub fn report(args: ReportArgs) -> Result<()> {
     };
     draftsim::report::write_report(&args.dirs, &out, &options)?;
     let path = super::interrupt::commit(out)?;
-    args.quiet.note(&format!("report written to {}", path.join("report.md").display()));
+    args.quiet.note(&format!(
+        "report written to {} (to read in a browser) and {}",
+        path.join("report.html").display(),
+        path.join("report.md").display()
+    ));
     Ok(())
 }

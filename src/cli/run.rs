@@ -72,7 +72,15 @@ pub fn run(args: RunArgs) -> Result<()> {
     let (format, out) = args.batch.output.open()?;
 
     let lineup = Lineup::new(&seats);
-    let plan = Plan { seed, rounds, rotate: !args.rotate.no_rotate, shard, until_ci: args.until_ci, cards: args.cards };
+    let plan = Plan {
+        seed,
+        rounds,
+        rotate: !args.rotate.no_rotate,
+        shard,
+        until_ci: args.until_ci,
+        cards: args.cards,
+        first_deal: 0,
+    };
     let players = game.players();
     let per = Seatings::new(&lineup, players, plan.rotate)?.len() as u64;
     let planned = draftsim::sim::deals_for(rounds, per) * per;

@@ -65,6 +65,7 @@ fn pilot_deals(
             shard: None,
             until_ci: None,
             cards: false,
+            first_deal: 0,
         };
         let start = Instant::now();
         pool.install(|| runner.run(&lineup, &plan, Mode::DealGroups, None, &mut |_, _| Ok(())))?;

@@ -432,10 +432,16 @@ pub(super) fn finish(
             .collect();
         if !named.is_empty() {
             let differences: Vec<f64> = alike.iter().map(|r| r.difference.mean).collect();
+            // How many times the rounds would give every such figure its groups: a figure
+            // counted on a sample of deals has fewer groups than were played.
+            let fewest = alike.iter().map(|r| r.groups).min().unwrap_or(1).max(1);
+            let times = versus::ALIKE_GROUPS as f64 / fewest as f64;
+            let sampled = if alike.iter().any(|r| r.groups != played) { ", a sample of which measure it" } else { "" };
             say!(
-                "Of those, {}, which decides only over {} deal groups; {played} played.",
+                "Of those, {}, which decides only over {} deal groups measuring it; {played} played{sampled}: about {:.1} times the rounds would decide.",
                 versus::alike_words(&named, &differences),
-                versus::ALIKE_GROUPS
+                versus::ALIKE_GROUPS,
+                (times * 10.0).ceil() / 10.0
             );
         }
     }

@@ -163,6 +163,9 @@ pub trait GameDef: Sized + Send + Sync + 'static {
     /// What the labels of a seat's observation that do not explain themselves mean, a line
     /// each (`label: meaning`), for a person reading the view in `play`.
     const VIEW_LEGEND: &'static str = "";
+    /// The rules that decide units with no sole winner, as the health card names them where
+    /// too many end that way.
+    const UNDECIDED_RULES: &'static str = "its tie and split rules";
 
     /// What a trained policy maximises for `seat` at the end of a unit: its score by
     /// default (chips); a game whose score is not what its players play for says otherwise.
@@ -759,6 +762,7 @@ impl GameInfo {
             build: build::<G>,
             rewinds: <G::State as Forward>::REWINDS,
             view_legend: G::VIEW_LEGEND,
+            undecided_rules: G::UNDECIDED_RULES,
         }
     }
 }

@@ -265,6 +265,8 @@ pub struct GameInfo {
     pub rewinds: bool,
     /// What the observation's labels that need saying mean, a line each (`play`).
     pub view_legend: &'static str,
+    /// The rules that decide units with no sole winner (the health card's advice).
+    pub undecided_rules: &'static str,
 }
 
 /// A replay's closing section: a line a seat, with its name and what `result` says of its

@@ -55,6 +55,18 @@ fn toml_error(text: &str, e: &toml::de::Error) -> String {
     let what = in_words(&one_line(e.message()));
     let Some(span) = e.span() else { return what };
     let mut line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+    // A list left open runs on into the next lines, and the parser stops at one of those:
+    // the place to mend is the line that opened it.
+    if let Some(open) = unclosed_list(text, line) {
+        let at = text.lines().nth(open - 1).unwrap_or_default();
+        let key = at.split_once('=').map_or("", |(k, _)| k.trim());
+        let table = text.lines().take(open).filter(|l| l.trim_start().starts_with('[') && !l.contains('=')).last();
+        let key = match table {
+            Some(t) => format!("{}.{key}", t.trim().trim_matches(['[', ']'])),
+            None => key.to_string(),
+        };
+        return format!("line {open}, {key}: the list opened here is not closed; end it with `]`");
+    }
     // A table read through a tagged enum (a preset's `[bet]`) is reported at its header,
     // its keys' places lost: find the unknown key's own line inside that table.
     let unknown = e.message().strip_prefix("unknown field `").and_then(|r| r.split('`').next());
@@ -79,6 +91,32 @@ fn toml_error(text: &str, e: &toml::de::Error) -> String {
         (None, Some(table)) => format!("line {line}, in {table}: {what}"),
         (None, None) => format!("line {line}: {what}"),
     }
+}
+
+/// The line (from 1) of a `key = [` whose list is still open where line `line` starts, if
+/// one is: brackets counted outside quotes and comments.
+fn unclosed_list(text: &str, line: usize) -> Option<usize> {
+    let (mut depth, mut opened) = (0i32, None);
+    for (i, l) in text.lines().take(line.saturating_sub(1)).enumerate() {
+        let mut quoted: Option<char> = None;
+        for c in l.chars() {
+            match (quoted, c) {
+                (Some(q), c) if c == q => quoted = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') => quoted = Some(c),
+                (None, '#') => break,
+                (None, '[') if depth > 0 || l.contains('=') => {
+                    if depth == 0 {
+                        opened = Some(i + 1);
+                    }
+                    depth += 1;
+                }
+                (None, ']') if depth > 0 => depth -= 1,
+                _ => {}
+            }
+        }
+    }
+    opened.filter(|_| depth > 0)
 }
 
 /// An error without its leading `line N` (of a text draftsim wrote, not the user's file).
@@ -140,6 +178,13 @@ fn in_words(what: &str) -> String {
     }
     if what.starts_with("wanted string or table") || what.starts_with("data did not match any variant") {
         return NOT_A_VALUE.into();
+    }
+    // A key given to a module that takes none (`weight` for `greedy`'s drafting): another
+    // module of the section may take it.
+    if let Some(name) = what.strip_prefix("unknown field `").and_then(|r| r.strip_suffix("`, there are no fields")) {
+        return format!(
+            "unknown field `{name}`: the module set here takes no parameters; another may (set its `module` too: the game's page in docs/games lists each module's)"
+        );
     }
     // An unknown key or value ("unknown field `x`, expected one of `a`, `b`", "unknown
     // variant `x`, expected `a` or `b`"): the near names first.
@@ -585,11 +630,30 @@ mod tests {
             "unknown variant `any_turn`: did you mean `any-turn`? (expected `first-turn` or `any-turn`)"
         );
         assert_eq!(
+            in_words("unknown field `weight`, there are no fields"),
+            "unknown field `weight`: the module set here takes no parameters; another may (set its `module` too: the game's page in docs/games lists each module's)"
+        );
+        assert_eq!(
             in_words("unknown field `wieght`, expected one of `weight`, `p`, `rank`"),
             "unknown field `wieght`: did you mean `weight`? (expected one of `weight`, `p`, `rank`)"
         );
         let far = "unknown variant `carry`, expected `split` or `house`";
         assert_eq!(in_words(far), far);
+    }
+
+    /// A list left open is told at the line that opened it, not where the parser gave up.
+    #[test]
+    fn an_unclosed_list_is_told_where_it_opens() {
+        let said = |text: &str| toml_error(text, &toml::from_str::<toml::Table>(text).unwrap_err());
+        let text = "description = \"x # [\"\n[bet]\nmodule = \"t\"  # a [\nfold_below = [0.5, 0.45, 0.42\nraise_above = [0.6]\n";
+        assert_eq!(said(text), "line 4, bet.fold_below: the list opened here is not closed; end it with `]`");
+        assert_eq!(
+            said("players = [4\nante = 1\n"),
+            "line 1, players: the list opened here is not closed; end it with `]`"
+        );
+        // A list closed on a later line is no error; a mistake after it is told where it is.
+        let text = "a = [1,\n  2]\nb = [3 4]\n";
+        assert!(said(text).starts_with("line 3, b: "), "{}", said(text));
     }
 
     #[test]

@@ -20,6 +20,14 @@ static INPUT: OnceLock<Mutex<Receiver<Option<String>>>> = OnceLock::new();
 /// Set once stdin has ended.
 static ENDED: AtomicBool = AtomicBool::new(false);
 
+/// What `?` or `help` at a prompt shows: the rules in force, the view's labels, how to answer.
+static HELP: OnceLock<String> = OnceLock::new();
+
+/// Sets what `?` or `help` at a prompt shows.
+pub fn set_help(text: String) {
+    let _ = HELP.set(text);
+}
+
 /// Sets up the terminal seat: whose hints it shows, and the flag that stops it.
 pub fn setup(hint: Hint, stop: &'static AtomicBool) {
     *HINT.lock().unwrap_or_else(PoisonError::into_inner) = hint;
@@ -263,6 +271,14 @@ impl Outside for HumanSeat {
                 Ok(_) => Err(Vec::new()),
                 Err(_) => word_match(&legal, answer),
             };
+            // Help asked for (no move's words): shown, and the same move asked again.
+            if chosen.is_err() && ["?", "help"].contains(&answer.to_lowercase().as_str()) {
+                let help = HELP.get().map_or("", String::as_str);
+                show(&fit(&format!(
+                    "{help}\nYour moves are above: type a number from 1 to {n}, or the words of one\n"
+                )));
+                continue;
+            }
             if piped && chosen.is_err() {
                 // Asking again would give the next line to this move, and every later answer
                 // to the move before the one it was written for.
@@ -460,6 +476,14 @@ fn render_fields(
                     out.push_str(&format!("{pad}  - {}\n", inline(item)));
                 }
             }
+            Value::Array(items) if let Some(lines) = by_lead(items) => {
+                // Entries led alike (`betting round 1: ...`): the lead once, a line each.
+                flush(&mut figures, out);
+                out.push_str(&format!("{pad}{k}:\n"));
+                for line in lines {
+                    out.push_str(&fit(&format!("{pad}  {line}\n")));
+                }
+            }
             Value::Array(_) => {
                 flush(&mut figures, out);
                 out.push_str(&fit(&format!("{pad}{k}: {}\n", inline(v))));
@@ -600,6 +624,25 @@ fn per_seat(items: &[serde_json::Value], seats: usize) -> bool {
         && (!items.iter().any(serde_json::Value::is_string) || items.iter().any(serde_json::Value::is_null))
 }
 
+/// A list of strings in runs that share a lead up to their first `: `, each run on a line
+/// with its lead once (`betting round 1: seat 1 bet 1, seat 2 call`); none where no two
+/// neighbours share one.
+fn by_lead(items: &[serde_json::Value]) -> Option<Vec<String>> {
+    let split: Vec<(&str, &str)> =
+        (items.iter()).map(|i| i.as_str().and_then(|s| s.split_once(": "))).collect::<Option<Vec<_>>>()?;
+    if !split.windows(2).any(|w| w[0].0 == w[1].0) {
+        return None;
+    }
+    let mut lines: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (lead, rest) in split {
+        match lines.last_mut() {
+            Some((last, entries)) if *last == lead => entries.push(rest),
+            _ => lines.push((lead, vec![rest])),
+        }
+    }
+    Some(lines.into_iter().map(|(lead, entries)| format!("{lead}: {}", entries.join(", "))).collect())
+}
+
 /// One seat's entry in the table: yes or no for a flag, lists inline.
 fn cell(v: &serde_json::Value) -> String {
     match v {
@@ -696,6 +739,15 @@ mod tests {
             out,
             "  hand: A♠, K♥\n  pot: 4 · phase: Bet\n  own:\n    hand_size: 2 · top: red 1\n  piles:\n    - 3♣, 4♣\n    - none\n    - 5♦\n  picks: 3, 5\n  seat     folded  stacks  life  lands  declared\n  0 you    no      99      20    none   -\n  1 tight  yes     97      18    red    stays\n"
         );
+        // Entries led alike are told by their lead once, a line a lead.
+        let v =
+            serde_json::json!({"betting": ["round 1: seat 1 bet 1", "round 1: seat 0 call", "round 2: seat 1 check"]});
+        let mut out = String::new();
+        render_view(&mut out, &v, &names, &mut HashSet::new());
+        assert_eq!(out, "  betting:\n    round 1: seat 1 bet 1, seat 0 call\n    round 2: seat 1 check\n");
+        let mut out = String::new();
+        render_view(&mut out, &serde_json::json!({"log": ["a: b", "c: d"]}), &names, &mut HashSet::new());
+        assert_eq!(out, "  log: a: b, c: d\n", "no two neighbours led alike: one line");
         // What would pass a terminal's width is cut: a list at its commas, onto indented
         // lines; a table into tables of whole columns, each led by the seat column.
         let cards: Vec<String> = (0..40).map(|i| format!("c{i:02}")).collect();

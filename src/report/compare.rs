@@ -166,13 +166,9 @@ pub(super) fn compare_section(
         let best = (0..names.len()).min_by_key(|&i| std::cmp::Reverse(ahead[i]));
         let conclusion = match best {
             Some(t) if ahead[t] > 0 => {
-                format!(
-                    "`{}` gets more than {} beyond noise (its {words} wholly above zero).",
-                    names[t],
-                    against(ahead[t])
-                )
+                format!("`{}` beats {} beyond noise (its {words} wholly above zero).", names[t], against(ahead[t]))
             }
-            _ => format!("No strategy gets more than any other beyond noise (a {words} wholly above zero)."),
+            _ => format!("No strategy beats any other beyond noise (a {words} wholly above zero)."),
         };
         let title = format!("{}, row minus column: {name}", capitalised(&words));
         charts::heatmap(&out.path().join(&file), &title, &short, &diffs, (0.0, span, true))?;
@@ -231,7 +227,9 @@ pub(super) fn compare_section(
         let noisy = crate::study::compare::some_pair_undecided(&edges, even);
         if let Some(eq) = load(dir, "equilibrium")? {
             let (names, weights) = (texts(&eq, "strategy")?, floats(&eq, "weight")?);
-            let exploit = floats(&eq, "exploitability")?;
+            // Folders written before the column was named for the meta-game call it
+            // `exploitability`.
+            let exploit = floats(&eq, "meta_exploitability").or_else(|_| floats(&eq, "exploitability"))?;
             support = (0..names.len())
                 .filter(|&i| weights[i] > 1e-6)
                 .map(|i| format!("{} {:.3}", names[i], weights[i]))
@@ -247,7 +245,7 @@ pub(super) fn compare_section(
                 "Meta-game equilibrium (the Nash mixture of the symmetric {game}, by linear programming): {}.{}{}\n",
                 support.join(", "),
                 most.map_or(String::new(), |i| format!(
-                    " The most exploitable strategy is {}: its best response {}.",
+                    " In this meta-game the most exploitable strategy is {}: the best of the strategies listed {} (against every strategy, not only these, `draftsim exploitability` measures it).",
                     names[i],
                     gain(exploit[i])
                 )),

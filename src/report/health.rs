@@ -13,6 +13,7 @@ pub(super) fn health_section(
     health: &DataFrame,
     requires: &[Constraint],
     depth: Option<&SkillDepth>,
+    game: Option<&str>,
 ) -> Result<(), Error> {
     let mut names = texts(health, "figure")?;
     let mut v = with_interval(health, "value")?;
@@ -58,9 +59,11 @@ pub(super) fn health_section(
     if let Some(share) = undecided {
         let _ = writeln!(
             md,
-            "**Often undecided**: {:.0}% of units end drawn or split, with no sole winner (completion {}). Where a variant should name one winner a unit, its tie and split rules are the place to look.\n",
+            "**Often undecided**: {:.0}% of units end drawn or split, with no sole winner (completion {}). Where a variant should name one winner a unit, the place to look is {}.\n",
             100.0 * share,
-            at("completion").map_or("-".to_string(), |i| fmt4(v.mean[i]))
+            at("completion").map_or("-".to_string(), |i| fmt4(v.mean[i])),
+            game.and_then(|g| crate::games::find(g).ok())
+                .map_or("its tie and split rules", |info| info.undecided_rules)
         );
     }
     let mut missed: Vec<String> = Vec::new();

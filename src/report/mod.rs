@@ -387,7 +387,8 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
             // The skill depth of the same game and rules, when a ladder of them is reported too.
             let same = |m: &serde_json::Value, l: &SkillDepth| m["game"] == l.game && m["rules"] == l.rules;
             let depth = meta.as_ref().and_then(|m| ladders.iter().find(|l| same(m, l)));
-            health_section(&mut page, &health, requires, depth).map_err(|e| in_file(e, dir, "health"))?;
+            let game = meta.as_ref().and_then(|m| m["game"].as_str());
+            health_section(&mut page, &health, requires, depth, game).map_err(|e| in_file(e, dir, "health"))?;
         }
         let folder = Folder {
             dir,

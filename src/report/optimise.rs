@@ -134,10 +134,11 @@ pub(super) fn optimise_section(
             let limits = if limits.is_empty() { String::new() } else { format!("; {}", limits.join("; ")) };
             let _ = writeln!(
                 md,
-                "- `{name}`: {} [{}, {}]{limits}",
+                "- `{name}`: {} [{}, {}]{}{limits}",
                 fmt4(number("mean")),
                 fmt4(number("lo")),
-                fmt4(number("hi"))
+                fmt4(number("hi")),
+                if number("lo") == number("hi") { " (every held-out deal alike)" } else { "" }
             );
         }
         md.push('\n');
@@ -165,12 +166,14 @@ pub(super) fn optimise_section(
     };
     let headline = ranked.first().map(|&i| {
         format!(
-            "{question}: {} {}, held-out {what} {} [{}, {}] ({better} is better){}{}{}.",
+            "{question}: {} {}, held-out {what} {} [{}, {}]{} ({better} is better){}{}{}.",
             if candidates.height() == 1 { "the only setting tried is" } else { "the best setting is" },
             setting(i),
             fmt4(held.mean[i]),
             fmt4(held.lo[i]),
             fmt4(held.hi[i]),
+            // An interval of no width bounds nothing a rarer deal might change.
+            if held.lo[i] == held.hi[i] { " (every held-out deal alike)" } else { "" },
             level(i),
             if unmet.get(i).is_some_and(|c| c == "not met") {
                 "; **it does not meet the constraint on the held-out deals**, so its figure includes the penalty"

@@ -167,6 +167,9 @@ pub struct Plan {
     pub until_ci: Option<f64>,
     /// Tally card analytics (the game must declare a card catalog).
     pub cards: bool,
+    /// The run's first deal: deals are numbered (and seeded) from here, so a run of one
+    /// deal can play deal k of a longer run (`play` plays its units one run at a time).
+    pub first_deal: u64,
 }
 
 /// The lineup's strategies: distinct names, and which one each lineup entry plays.
@@ -349,8 +352,8 @@ pub fn run<G: Game>(
             .map_init(
                 || game.worker(),
                 |worker, &chunk| {
-                    let first = chunk * CHUNK_DEALS;
-                    let last = ((chunk + 1) * CHUNK_DEALS).min(deals);
+                    let first = plan.first_deal + chunk * CHUNK_DEALS;
+                    let last = plan.first_deal + ((chunk + 1) * CHUNK_DEALS).min(deals);
                     run_deals(game, worker, &folders, (lineup, &seatings), (plan, interrupt), first..last, mode)
                 },
             )

@@ -482,6 +482,7 @@ fn play_pair(
         shard: part,
         until_ci: None,
         cards: false,
+        first_deal: 0,
     };
     if let [(runner, lineup, _, _)] = &sides[..] {
         let mut tally = runner.run(lineup, &plan, Mode::Tally, interrupt, &mut |_, _| Ok(()))?;
@@ -724,7 +725,9 @@ impl Comparison {
         Table::new("equilibrium")
             .with("strategy", Values::Text(self.strategies.clone()))
             .with("weight", Values::Float(e.mixture.clone()))
-            .with("exploitability", Values::Float(e.exploitability.clone()))
+            // Within the meta-game of the listed strategies, not the game's own exploitability
+            // (`draftsim exploitability`): named apart so one word means one figure.
+            .with("meta_exploitability", Values::Float(e.exploitability.clone()))
             .with("best_response", Values::Text(e.best_response.iter().map(|&r| self.strategies[r].clone()).collect()))
     }
 
@@ -837,7 +840,8 @@ mod tests {
         let seats: Vec<String> = ["tight", "greedy", "tight"].map(String::from).to_vec();
         let (runner, seats) = (info.build)(None, Some(3), Some(&seats)).unwrap();
         let lineup = Lineup::new(&seats);
-        let plan = Plan { seed: 9, rounds: 3_000, rotate: true, shard: None, until_ci: None, cards: false };
+        let plan =
+            Plan { seed: 9, rounds: 3_000, rotate: true, shard: None, until_ci: None, cards: false, first_deal: 0 };
         let mut side: Side = (runner, lineup, 0, 1);
         for (ia, ib) in [(0, 1), (1, 0)] {
             (side.2, side.3) = (ia, ib);
@@ -885,7 +889,8 @@ mod tests {
     #[test]
     fn odd_tables_pair_the_same_deals_in_slices_as_at_once() {
         let (sides, _) = odd_sides();
-        let plan = Plan { seed: 4, rounds: 3_000, rotate: true, shard: None, until_ci: None, cards: false };
+        let plan =
+            Plan { seed: 4, rounds: 3_000, rotate: true, shard: None, until_ci: None, cards: false, first_deal: 0 };
         let whole = pair_lineups(&sides, &plan, 1 << 20, None).unwrap();
         // 1,000 deals in slices of at most 300: four shards of whole 64-deal chunks.
         let sliced = pair_lineups(&sides, &plan, 300, None).unwrap();
@@ -918,6 +923,7 @@ mod tests {
                 shard: Some(Shard { index: 1, count: 3 }),
                 until_ci: None,
                 cards: false,
+                first_deal: 0,
             };
             if players == 3 {
                 assert!(pair_lineups(&sides.0, &plan, 100, None).unwrap() == parts[1], "a part played in slices");

@@ -305,6 +305,12 @@ pub fn smallest_budget(candidates: usize, runners_up: usize, starting_point: boo
         .unwrap_or(per_evaluation)
 }
 
+/// The rounds of an evaluation at the race's first rung under `budget`: most of the search's
+/// evaluations are a few times this.
+pub fn first_rung_rounds(budget: u64, candidates: usize, runners_up: usize) -> u64 {
+    (budget * RACE_SHARE / 100 / Stages::new(candidates, runners_up).race).max(1)
+}
+
 /// Stream tags that keep the search's seeds and the held-out seeds apart.
 const RACE_STREAM: u64 = 0x5EA2C4;
 const REFINE_STREAM: u64 = 0x2EF1E;

@@ -251,7 +251,8 @@ pub fn play_groups(
     let lineup = Lineup::new(&seats);
     let players = runner.players();
     let per = Seatings::new(&lineup, players, true)?.len() as u64;
-    let plan = Plan { seed, rounds: deals * per, rotate: true, shard: part, until_ci: None, cards: false };
+    let plan =
+        Plan { seed, rounds: deals * per, rotate: true, shard: part, until_ci: None, cards: false, first_deal: 0 };
     let (mut scores, mut shares) = (Vec::new(), Vec::new());
     let tally = runner.run(&lineup, &plan, Mode::DealGroups, interrupt, &mut |_, rows| {
         scores.extend(rows.iter().map(|r| r.result.score));

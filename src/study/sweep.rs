@@ -411,7 +411,15 @@ pub fn sweep_shard(
     on_variant: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<Vec<VariantResult>, Error> {
     let super::ShardWork { units: wanted, part } = super::shard_work(variant_count(spec), shard);
-    let plan = Plan { seed: spec.seed, rounds: spec.rounds, rotate: true, shard: part, until_ci: None, cards: false };
+    let plan = Plan {
+        seed: spec.seed,
+        rounds: spec.rounds,
+        rotate: true,
+        shard: part,
+        until_ci: None,
+        cards: false,
+        first_deal: 0,
+    };
     let results = variants(info, spec, &wanted, on_variant, &mut |runner, lineup| {
         runner.run(lineup, &plan, Mode::Tally, interrupt, &mut |_, _| Ok(()))
     })?;
@@ -518,8 +526,25 @@ fn variants(
             // The rules text is the base's with the variant's keys set: its line numbers
             // are none of the user's.
             .map_err(|e| {
-                InputError::new(crate::games::presets::without_line(&e.to_string()))
-                    .context(format!("variant {}", label.join(" ")))
+                let e = InputError::new(crate::games::presets::without_line(&e.to_string()))
+                    .context(format!("variant {}", label.join(" ")));
+                // A range, as tune's --param takes, is one value here.
+                match label.iter().find(|l| l.contains("..")) {
+                    Some(range) => {
+                        let (key, value) = range.split_once('=').unwrap_or(("KEY", range));
+                        let (from, to) = value.split_once("..").unwrap_or((value, value));
+                        let listed = match (from.trim().parse::<i64>(), to.trim().parse::<i64>()) {
+                            (Ok(a), Ok(b)) if a < b && b - a < 12 => {
+                                (a..=b).map(|v| v.to_string()).collect::<Vec<_>>().join(",")
+                            }
+                            _ => "A,B,C".to_string(),
+                        };
+                        e.fixed_by(format!(
+                            "a sweep plays the values listed, not a range: list them, e.g. {key}={listed}"
+                        ))
+                    }
+                    None => e,
+                }
             })
     };
     // Every variant this call plays is built first, so a bad key, value or seat is refused

@@ -309,7 +309,7 @@ pub fn known_metrics(
     let lineup = Lineup::new(&seats);
     // One deal played: a figure exists only where the game has what it counts (an empty
     // tally has no ratio figures at all; a game without standings has no lead changes).
-    let plan = Plan { seed: 0, rounds: 1, rotate: true, shard: None, until_ci: None, cards: false };
+    let plan = Plan { seed: 0, rounds: 1, rotate: true, shard: None, until_ci: None, cards: false, first_deal: 0 };
     let tally = runner
         .run(&lineup, &plan, Mode::Tally, None, &mut |_, _| Ok(()))
         .map_err(|e| InputError::new(format!("the base rules: {e}")))?;
@@ -376,7 +376,7 @@ fn play(
 ) -> Result<(Played, Measures), Error> {
     let (runner, seats) = (info.build)(rules, None, Some(seats)).map_err(|e| e.context(context))?;
     let lineup = Lineup::new(&seats);
-    let plan = Plan { seed, rounds, rotate: true, shard: None, until_ci: None, cards: false };
+    let plan = Plan { seed, rounds, rotate: true, shard: None, until_ci: None, cards: false, first_deal: 0 };
     let tally = runner.run(&lineup, &plan, Mode::Tally, interrupt, &mut |_, _| Ok(()))?;
     Ok((Played { tally, strategies: lineup.strategies, rules: rules.map(str::to_string) }, runner.measures().clone()))
 }
@@ -462,7 +462,8 @@ impl Evaluator for TuneEvaluator<'_> {
 
     fn check_setting(&self, setting: &Setting) -> Result<(), InputError> {
         let (text, seats) = self.variant(setting)?;
-        (self.info.build)(Some(&text), None, Some(&seats))?;
+        // The rules text is the candidate's, written here: its line numbers mean nothing.
+        (self.info.build)(Some(&text), None, Some(&seats)).map_err(InputError::unlined)?;
         Ok(())
     }
 

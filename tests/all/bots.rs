@@ -445,7 +445,7 @@ fn paired_edge_at(players: usize, a: &str, b: &str, rounds: u64) -> draftsim::st
     let seats: Vec<String> = (0..players).map(|s| if s % 2 == 0 { a } else { b }.to_string()).collect();
     let game = SevenCardDraft::new(&Rules { players, ..Rules::default() }, &seats).unwrap();
     let lineup = Lineup::new(&seats);
-    let plan = Plan { seed: 2026, rounds, rotate: true, shard: None, until_ci: None, cards: false };
+    let plan = Plan { seed: 2026, rounds, rotate: true, shard: None, until_ci: None, cards: false, first_deal: 0 };
     sim::run(&game, &lineup, &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap().pair_difference(0, 1)
 }
 

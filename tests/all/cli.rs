@@ -1325,6 +1325,19 @@ fn lists_and_completions() {
         stdout(&o).lines().nth(1).unwrap_or_default().split_whitespace().skip(1).collect::<Vec<_>>().join(" ")
     };
     assert_eq!(play(shown.to_str().unwrap()), play("greedy"), "the shown preset plays as greedy");
+    // It lists every parameter as played, those the preset leaves to their defaults too; a
+    // derived preset as played, and a file as written, each with the list.
+    let scd = |show: &str| draftsim(&["list", "strategies", "--game", "seven-card-draft", "--show", show]);
+    let tight = stdout(&scd("tight"));
+    let listed = &tight[tight.find("# Every parameter as tight plays it").expect(&tight)..];
+    assert!(listed.contains("# bluff = 0.0") && listed.contains("# respect = "), "{tight}");
+    let derived = scd("tight{bet.bluff=0.25}");
+    assert!(derived.status.success() && stdout(&derived).contains("\nbluff = 0.25\n"), "{}", stderr(&derived));
+    let file = dir.join("my-tight.toml");
+    std::fs::write(&file, &tight).unwrap();
+    let o = scd(file.to_str().unwrap());
+    assert!(o.status.success() && stdout(&o).contains("\n# bluff = 0.0\n"), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with(&tight[..tight.find("\n\n# Every").unwrap()]), "{}", stdout(&o));
     // A derived preset is shown only if a seat can play it, and sets each key once; the
     // shipped heads-up policy shows though the default table is larger.
     for (show, says) in [("tight{raise_at=0.5}", "raise_at"), ("search{iterations=200;iterations=300}", "set twice")] {

@@ -338,7 +338,7 @@ fn replays_repeat_and_threads_do_not_matter<G: GameDef>() {
         assert_eq!(text, game.replay(42, &seatings, k).unwrap(), "{}: replay {k}", G::NAME);
         assert!(text.lines().count() > 3, "{}: replay {k}:\n{text}", G::NAME);
     }
-    let plan = Plan { seed: 7, rounds: 300, rotate: true, shard: None, until_ci: None, cards: false };
+    let plan = Plan { seed: 7, rounds: 300, rotate: true, shard: None, until_ci: None, cards: false, first_deal: 0 };
     let tally = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| game.run(&lineup, &plan, Mode::Tally, None, &mut |_, _| Ok(()))).unwrap()

@@ -34,6 +34,17 @@ fn bad_input_is_refused_in_one_line_with_exit_code_2_before_anything_is_written(
         (&["run", "--rules", missing, "--rounds", "10", "--out", out], &no_rules),
         (&["versus", "defaults", dir.to_str().unwrap(), "--rounds", "10", "--out", out], &folder),
         (&["tune", "--space", missing, "--out", out], "no such file; give a search file with a [space] table"),
+        (&["report", &huge, "--out", out], "a file, not a folder of results; give a folder a command wrote with --out"),
+        // A range, as tune takes, is refused by sweep with the list it means.
+        (
+            &["sweep", "--game", "sevens", "--set", "raise_cap=1..3", "--rounds", "10", "--out", out],
+            "not a range: list them, e.g. raise_cap=1,2,3",
+        ),
+        // A value no rules key takes is told by the key, not a line of the rules draftsim wrote.
+        (
+            &["tune", "--game", "sevens", "--param", "ante=1,b", "--minimize", "mean_length", "--out", out],
+            "--param ante=1,b, at ante=b: ante: invalid type: string \"b\"; give a whole number",
+        ),
         // A repeated key would label rows with values never played.
         (&["sweep", "--set", "raise_cap=1,2", "--set", "raise_cap=3", "--rounds", "10", "--out", out], "given twice"),
         (&["sweep", "--set", "players=3,4", "--set", "players=5", "--rounds", "10", "--out", out], "given twice"),

@@ -24,7 +24,7 @@ fn run_with_threads<G: Game>(game: &G, lineup: &Lineup, plan: &Plan, threads: us
 }
 
 fn plan(seed: u64, rounds: u64) -> Plan {
-    Plan { seed, rounds, rotate: true, shard: None, until_ci: None, cards: false }
+    Plan { seed, rounds, rotate: true, shard: None, until_ci: None, cards: false, first_deal: 0 }
 }
 
 #[test]
@@ -166,7 +166,7 @@ fn intervals_cover_a_known_win_probability_about_95_percent_of_the_time() {
     let mut win_covered = 0;
     let mut chips_covered = 0;
     for seed in 0..runs {
-        let p = Plan { seed, rounds: 2_000, rotate: false, shard: None, until_ci: None, cards: false };
+        let p = Plan { seed, rounds: 2_000, rotate: false, shard: None, until_ci: None, cards: false, first_deal: 0 };
         let t = sim::run(&Coin::new(None), &lineup, &p, Mode::Tally, None, |_, _| Ok(())).unwrap();
         win_covered += u32::from(t.strategy(0).win_rate().contains(0.3));
         // Expected chips per round for the edge: 0.3 - 0.7 = -0.4.
@@ -180,7 +180,7 @@ fn intervals_cover_a_known_win_probability_about_95_percent_of_the_time() {
 #[test]
 fn check_reports_a_planted_break_with_its_round() {
     let lineup = Lineup::new(&["edge".to_string(), "field".to_string()]);
-    let p = Plan { seed: 4, rounds: 50_000, rotate: true, shard: None, until_ci: None, cards: false };
+    let p = Plan { seed: 4, rounds: 50_000, rotate: true, shard: None, until_ci: None, cards: false, first_deal: 0 };
     let clean = sim::check(&Coin::new(None), &lineup, &p, None, |_, _| Ok(())).unwrap();
     assert_eq!(clean.violation, None);
     assert_eq!(clean.rounds, 50_000);
@@ -327,7 +327,7 @@ fn planted_draft(deal_seed: u64, _: u64, _: &[usize], out: &mut RoundResult) {
 #[test]
 fn card_analytics_recover_a_planted_draft_and_merge_exactly() {
     let lineup = Lineup::new(&["first".to_string(), "second".to_string()]);
-    let p = Plan { seed: 21, rounds: 60_000, rotate: false, shard: None, until_ci: None, cards: true };
+    let p = Plan { seed: 21, rounds: 60_000, rotate: false, shard: None, until_ci: None, cards: true, first_deal: 0 };
     let game = Planted::new(planted_draft, &["A", "B", "C", "D"]);
     let t = run_with_threads(&game, &lineup, &p, 2);
     let a = t.card(0, 0);
@@ -410,7 +410,7 @@ fn card_intervals_over_deal_groups_cover_where_unit_intervals_are_too_narrow() {
     let (mut covered, mut unit_covered) = ([0u32; 4], [0u32; 4]);
     let (mut grouped_width, mut unit_width) = (0.0, 0.0);
     for seed in 0..runs {
-        let p = Plan { seed, rounds: 2_000, rotate: true, shard: None, until_ci: None, cards: true };
+        let p = Plan { seed, rounds: 2_000, rotate: true, shard: None, until_ci: None, cards: true, first_deal: 0 };
         let t = sim::run(&game, &lineup, &p, Mode::Tally, None, |_, _| Ok(())).unwrap();
         assert_eq!(t.card_groups, 1_000);
         let (grouped, units) = (t.card_estimates(0, 0), t.card(0, 0).unit_estimates());
@@ -465,7 +465,7 @@ fn hand_category_shares_over_deal_groups_cover_where_wilson_is_too_narrow() {
     let runs = 400;
     let (mut covered, mut wilson_covered, mut grouped_width, mut wilson_width) = (0u32, 0u32, 0.0, 0.0);
     for seed in 0..runs {
-        let p = Plan { seed, rounds: 2_000, rotate: true, shard: None, until_ci: None, cards: false };
+        let p = Plan { seed, rounds: 2_000, rotate: true, shard: None, until_ci: None, cards: false, first_deal: 0 };
         let t = sim::run(&game, &lineup, &p, Mode::Tally, None, |_, _| Ok(())).unwrap();
         let grouped = t.bin_share(1).expect("every group counted, and high is common");
         let counts = t.total();
@@ -508,7 +508,7 @@ fn seat_luck_coverage(truth: f64, pick: impl Fn(&Tally) -> (Estimate, Estimate))
     let (mut covered, mut wilson_covered) = (0, 0);
     let (mut grouped_width, mut wilson_width) = (0.0, 0.0);
     for seed in 0..runs {
-        let p = Plan { seed, rounds: 2_000, rotate: true, shard: None, until_ci: None, cards: false };
+        let p = Plan { seed, rounds: 2_000, rotate: true, shard: None, until_ci: None, cards: false, first_deal: 0 };
         let t = sim::run(&game, &lineup, &p, Mode::Tally, None, |_, _| Ok(())).unwrap();
         let (grouped, wilson) = pick(&t);
         covered += u32::from(grouped.contains(truth));
@@ -666,6 +666,7 @@ const FAVOURED: GameInfo = GameInfo {
     build: build_favoured,
     rewinds: false,
     view_legend: "",
+    undecided_rules: "its tie rules",
 };
 
 #[test]

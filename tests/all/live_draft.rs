@@ -313,7 +313,8 @@ fn cards_are_conserved_and_check_is_clean_on_a_million_games() {
     }
     let seats: Vec<String> = ["best-card", "curve"].map(String::from).to_vec();
     let g = LiveDraft::new(&Rules::default(), &seats).unwrap();
-    let plan = Plan { seed: 13, rounds: 1_000_000, rotate: true, shard: None, until_ci: None, cards: false };
+    let plan =
+        Plan { seed: 13, rounds: 1_000_000, rotate: true, shard: None, until_ci: None, cards: false, first_deal: 0 };
     let report = draftsim::sim::check(&g, &Lineup::new(&seats), &plan, None, |_, _| Ok(())).unwrap();
     assert!(report.violation.is_none(), "{:?}", report.violation);
 }
@@ -328,7 +329,8 @@ fn card_analytics_blind_draws_take_all_they_see_and_lands_come_at_no_special_pic
     for method in [Method::Blind, Method::Tableau] {
         let rules = Rules { method, ..Rules::default() };
         let game = LiveDraft::new(&rules, &seats).unwrap();
-        let plan = Plan { seed: 6, rounds: 6_000, rotate: true, shard: None, until_ci: None, cards: true };
+        let plan =
+            Plan { seed: 6, rounds: 6_000, rotate: true, shard: None, until_ci: None, cards: true, first_deal: 0 };
         let t = draftsim::sim::run(&game, &Lineup::new(&seats), &plan, draftsim::sim::Mode::Tally, None, |_, _| Ok(()))
             .unwrap();
         let mut land = draftsim::sim::CardCounts::default();

@@ -146,6 +146,23 @@ fn exploiting_with_a_parameter_the_preset_never_reads_warns() {
     assert!(o.status.success() && !stderr(&o).contains("exactly alike"), "{}", stderr(&o));
 }
 
+/// A time budget counts its pilot: a search seated beside slow players (a search bot) ends
+/// near the time given, the pilot's seconds taken off what the search may spend.
+#[test]
+fn a_time_budget_counts_its_pilot() {
+    let args = ["--preset", "tight", "--param", "bet.fold_below[0]=0.5..2", "--field", "search{iterations=200}"];
+    let started = std::time::Instant::now();
+    let o = draftsim(&[&["exploit", "--game", "sevens", "--budget-time", "6"][..], &args[..]].concat());
+    let took = started.elapsed().as_secs_f64();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let note = err.lines().find(|l| l.contains("units/s in a pilot of ")).expect(&err);
+    let number = |after: &str| -> f64 { note.split(after).nth(1).unwrap().split(' ').next().unwrap().parse().unwrap() };
+    let (pilot, left) = (number("in a pilot of "), number("for the "));
+    assert!((pilot + left - 6.0).abs() < 0.15 && pilot < 3.0, "{note}");
+    assert!(took < 6.0 * 1.3 + 1.0, "took {took:.1} s: {note}");
+}
+
 #[test]
 fn tuning_a_figure_the_parameters_cannot_move_warns() {
     // A Sevens unit is one hand whatever the ante: every candidate scores 1 exactly.
@@ -167,9 +184,21 @@ fn tuning_a_figure_the_parameters_cannot_move_warns() {
         "{said}"
     );
     assert!(
-        said.contains("  as given: held-out objective 1.0000 [1.0000, 1.0000]")
+        said.contains("  as given: held-out objective 1.0000 [1.0000, 1.0000] (every deal alike)")
             && said.contains("The rules as given scored exactly as the best did on the held-out deals"),
         "{said}"
+    );
+    // A flag beside the search file's [objective] is scored with it, as a warning says.
+    let dir = scratch("objective-both");
+    let space = dir.join("space.toml");
+    std::fs::write(&space, "[space]\nante = [1, 2]\n[objective]\nminimize = \"mean_length\"\n").unwrap();
+    let args = ["--space", space.to_str().unwrap(), "--maximize", "timeouts", "--candidates", "4", "--rounds", "2000"];
+    let o = draftsim(&[&["tune", "--game", "sevens", "--quiet"][..], &args[..]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the objective adds the flags' (maximise timeouts) to the [objective] table of --space (minimise mean_length); both are scored"),
+        "{}",
+        stderr(&o)
     );
     // Maximised, a figure always 0 reads 0, not -0.
     let args = ["--param", "ante=1..2", "--maximize", "timeouts", "--candidates", "4", "--rounds", "2000", "--quiet"];
@@ -436,8 +465,17 @@ fn compare_writes_the_meta_game_equilibrium() {
     // random is beaten by both others, so it has no weight and is exploitable.
     let random = eq.iter().find(|r| r["strategy"] == "random").unwrap();
     assert!(random["weight"].parse::<f64>().unwrap() < 1e-9);
-    assert!(random["exploitability"].parse::<f64>().unwrap() > 0.05);
+    assert!(random["meta_exploitability"].parse::<f64>().unwrap() > 0.05 && !random.contains_key("exploitability"));
     assert!(String::from_utf8_lossy(&o.stdout).contains("Meta-game equilibrium"));
+    // The report calls it the meta-game's, not the game's exploitability.
+    let page = dir.join("page");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", page.to_str().unwrap()]);
+    assert!(o.status.success() && stderr(&o).contains("report.html (to read in a browser) and "), "{}", stderr(&o));
+    let md = std::fs::read_to_string(page.join("report.md")).unwrap();
+    assert!(
+        md.contains("In this meta-game the most exploitable strategy is random: the best of the strategies listed"),
+        "{md}"
+    );
 }
 
 /// In a game of chips the meta-game is paid in chips: in Kuhn poker the calling station

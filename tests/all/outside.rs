@@ -592,7 +592,7 @@ fn play_explains_its_view_and_fits_a_terminal() {
     let mut out_of_the_round = 0;
     let mut lines = text.lines();
     while let Some(header) = lines.next() {
-        let Some(at) = header.find(" folded ").filter(|_| header.ends_with("pack_holder_of")) else { continue };
+        let Some(at) = header.find(" folded ").filter(|_| header.ends_with("holds_pack_of")) else { continue };
         for row in lines.by_ref().take_while(|l| l.starts_with("  ") && !l.starts_with("  seat")) {
             if row.get(at + 1..at + 4) == Some("yes") {
                 out_of_the_round += 1;
@@ -601,6 +601,18 @@ fn play_explains_its_view_and_fits_a_terminal() {
         }
     }
     assert!(out_of_the_round > 0, "{text}");
+    // Each unit is the next deal of one run: the packs pass left, then right, as in `run`;
+    // the betting told by round, each round's lead once.
+    let args = ["--game", "seven-card-draft", "--seats", "you,tight", "--seed", "3", "--rounds", "3"];
+    let text = stdout(&play_piped(&args, &"1\n".repeat(3000)));
+    // Each unit's first view says which way it passes.
+    let ways: Vec<&str> =
+        (text.lines()).filter(|l| l.contains(" · pick: 1 · ")).filter_map(|l| l.split("passing: ").nth(1)).collect();
+    assert_eq!(ways, ["left", "right", "left"], "{text}");
+    assert!(
+        !text.contains(", betting round 1:") && text.contains("\n  betting:\n    betting round 1: seat "),
+        "{text}"
+    );
     // Kuhn poker's legend speaks of its one card, no board; its history names a bet as the
     // menus do.
     let o = play_piped(&["--game", "kuhn-poker", "--seats", "you,random", "--seed", "4", "--rounds", "1"], "1\n1\n");
@@ -608,6 +620,25 @@ fn play_explains_its_view_and_fits_a_terminal() {
     let legend = &text[text.find("In your view:\n").expect(&text)..text.find("You are seat").expect(&text)];
     assert!(legend.contains("card: your card, J, Q or K") && !legend.contains("board"), "{legend}");
     assert!(text.contains("seat 1 (random): bet\n") && text.contains("history: check, bet\n"), "{text}");
+    // `?` at a prompt shows the rules in force and the legend, then asks the same move again.
+    let o = play_piped(&["--game", "kuhn-poker", "--seats", "you,random", "--seed", "4", "--rounds", "1"], "?\n1\n1\n");
+    let text = stdout(&o);
+    assert!(o.status.success() && text.contains("? shows the rules in force"), "{text}");
+    let help = &text[text.find("Rules in force (kuhn-poker):\n  ").expect(&text)..];
+    assert!(
+        help.contains("In your view:\n") && help.contains("Your moves are above: type a number from 1 to 2"),
+        "{help}"
+    );
+    assert_eq!(
+        text.matches("\n  you: ").count(),
+        stdout(&play_piped(
+            &["--game", "kuhn-poker", "--seats", "you,random", "--seed", "4", "--rounds", "1"],
+            "1\n1\n"
+        ))
+        .matches("\n  you: ")
+        .count(),
+        "{text}"
+    );
     // Sevens' legend says what its suit letters are.
     let o = play_piped(&["--game", "sevens", "--seed", "4", "--rounds", "1"], &ones);
     let text = stdout(&o);

@@ -394,7 +394,8 @@ fn randomly_drafted_hands_follow_the_seven_card_category_figures() {
     let seats: Vec<String> = vec!["random".into(); 4];
     let game = SevenCardDraft::new(&Rules::default(), &seats).unwrap();
     let lineup = Lineup::new(&seats);
-    let plan = Plan { seed: 99, rounds: 200_000, rotate: false, shard: None, until_ci: None, cards: false };
+    let plan =
+        Plan { seed: 99, rounds: 200_000, rotate: false, shard: None, until_ci: None, cards: false, first_deal: 0 };
     let tally = sim::run(&game, &lineup, &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap();
     let counts = &tally.strategy(0).bins[FINISHED..FINISHED + 10];
     let hands: u64 = counts.iter().sum();
@@ -502,7 +503,8 @@ fn random_drafters_take_every_card_at_the_uniform_pick_rate() {
         };
         let seats = vec!["random".to_string(); players];
         let game = SevenCardDraft::new(&rules, &seats).unwrap();
-        let plan = Plan { seed: 3, rounds: 40_000, rotate: true, shard: None, until_ci: None, cards: true };
+        let plan =
+            Plan { seed: 3, rounds: 40_000, rotate: true, shard: None, until_ci: None, cards: true, first_deal: 0 };
         let t = sim::run(&game, &Lineup::new(&seats), &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap();
         let rate = 2.0 / (pack_size as f64 + 1.0);
         let ata = (pack_size as f64 + 1.0) / 2.0;
@@ -532,7 +534,7 @@ fn random_drafters_take_every_card_at_the_uniform_pick_rate() {
 fn cards_of_folded_hands_count_as_held() {
     let seats: Vec<String> = ["greedy", "hate", "tight", "late-folder"].iter().map(|s| s.to_string()).collect();
     let game = SevenCardDraft::new(&rules(4), &seats).unwrap();
-    let plan = Plan { seed: 4, rounds: 8_000, rotate: true, shard: None, until_ci: None, cards: true };
+    let plan = Plan { seed: 4, rounds: 8_000, rotate: true, shard: None, until_ci: None, cards: true, first_deal: 0 };
     let t = sim::run(&game, &Lineup::new(&seats), &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap();
     let folds: u64 = (0..4).map(|x| t.strategy(x).counters[FOLDS..FOLDS + 3].iter().sum::<u64>()).sum();
     assert!(folds > 1_000, "the lineup folds: {folds}");

@@ -82,7 +82,8 @@ fn dealt_hands_follow_the_exact_categories() {
     let seats: Vec<String> = vec!["pat".into(); 5];
     let rules = Rules { players: 5, unit: Unit::Round, exchange_orbits: 0, ..Rules::default() };
     let game = SevenPoker::new(&rules, &seats).unwrap();
-    let plan = Plan { seed: 5, rounds: 60_000, rotate: false, shard: None, until_ci: None, cards: false };
+    let plan =
+        Plan { seed: 5, rounds: 60_000, rotate: false, shard: None, until_ci: None, cards: false, first_deal: 0 };
     let tally = sim::run(&game, &Lineup::new(&seats), &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap();
     let counts = &tally.strategy(0).bins[SHOWDOWN..SHOWDOWN + 7];
     let hands: u64 = counts.iter().sum();

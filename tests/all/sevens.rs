@@ -216,7 +216,8 @@ fn the_last_player_in_wins_at_once() {
 fn dealt_totals_match_the_exact_enumeration() {
     let seats: Vec<String> = vec!["no-trade".into(); 4];
     let game = Sevens::new(&Rules::default(), &seats).unwrap();
-    let plan = Plan { seed: 17, rounds: 100_000, rotate: false, shard: None, until_ci: None, cards: false };
+    let plan =
+        Plan { seed: 17, rounds: 100_000, rotate: false, shard: None, until_ci: None, cards: false, first_deal: 0 };
     let tally = sim::run(&game, &Lineup::new(&seats), &plan, sim::Mode::Tally, None, |_, _| Ok(())).unwrap();
     let counts = &tally.strategy(0).bins[REVEALED..REVEALED + 16];
     let hands: u64 = counts.iter().sum();
@@ -805,4 +806,21 @@ fn every_module_decides_something_in_the_default_mix() {
             assert!(per_hand(traded) > 0.5, "{name} trades");
         }
     }
+}
+
+/// With carry-over a unit is a pot's run of hands, and the output says so: its figures are
+/// per pot, and versus against refund warns that it compares a hand with a pot.
+#[test]
+fn a_carry_over_unit_is_a_pot() {
+    use crate::common::{draftsim, scratch, stderr, stdout};
+    let dir = scratch(file!(), "carry-over-pot");
+    let rules = dir.join("carry.toml");
+    std::fs::write(&rules, "all_over = \"carry-over\"\n").unwrap();
+    let rules = rules.to_str().unwrap();
+    let o = draftsim(&["run", "--game", "sevens", "--rules", rules, "--rounds", "600"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(said.contains("600 pots") && !said.contains("600 hands"), "{said}");
+    let o = draftsim(&["versus", "--game", "sevens", "defaults", rules, "--rounds", "600", "--quiet"]);
+    assert!(stderr(&o).contains("A's unit is a hand and B's a pot"), "{}", stderr(&o));
 }

@@ -61,6 +61,7 @@ fn soak(rounds: u64, units_per_set: u64, seed: u64) -> Vec<(&'static str, u64, u
                 shard: None,
                 until_ci: None,
                 cards: rng.random_bool(0.5),
+                first_deal: 0,
             };
             let started = std::time::Instant::now();
             let report = game.check(&Lineup::new(&seats), &plan, None, &mut |_, _| Ok(())).unwrap();
@@ -167,8 +168,15 @@ fn live_draft_is_soaked_under_every_option() {
                 let seats: Vec<String> =
                     (0..rules.players).map(|_| presets.choose(&mut rng).expect("presets").clone()).collect();
                 let game = LiveDraft::new(&rules, &seats).unwrap_or_else(|e| panic!("{e}: {rules:?}"));
-                let plan =
-                    Plan { seed: rng.random(), rounds: 200, rotate: true, shard: None, until_ci: None, cards: false };
+                let plan = Plan {
+                    seed: rng.random(),
+                    rounds: 200,
+                    rotate: true,
+                    shard: None,
+                    until_ci: None,
+                    cards: false,
+                    first_deal: 0,
+                };
                 let report = draftsim::sim::check(&game, &Lineup::new(&seats), &plan, None, |_, _| Ok(())).unwrap();
                 assert!(report.violation.is_none(), "{:?}\n{rules:?}", report.violation);
                 games += report.rounds;

@@ -412,7 +412,7 @@ fn a_difference_alike_on_a_few_deals_decides_nothing() {
     assert!(err.contains("`draftsim exploitability --game sevens --players 4 --seats 'tight,"), "{err}");
     assert!(
         stdout(&o).contains(
-            "showed no difference on any deal group that measured them, and bluffer's score the same difference on every one, which decides only over 60 deal groups; 2 played"
+            "showed no difference on any deal group that measured them, and bluffer's score the same difference on every one, which decides only over 60 deal groups measuring it; 2 played: about 30.0 times the rounds would decide."
         ),
         "{}",
         stdout(&o)
@@ -444,7 +444,7 @@ fn a_difference_alike_on_a_few_deals_decides_nothing() {
     };
     assert_eq!((groups("decision_density"), groups("completion")), ("16".to_string(), "60".to_string()), "{table}");
     assert!(
-        stdout(&o).contains("Of those, decision_density (measured in 16 deal groups) showed no difference on any deal group that measured it, which decides only over 60 deal groups; 60 played."),
+        stdout(&o).contains("Of those, decision_density (measured in 16 deal groups) showed no difference on any deal group that measured it, which decides only over 60 deal groups measuring it; 60 played, a sample of which measure it: about 3.8 times the rounds would decide."),
         "{}",
         stdout(&o)
     );

@@ -419,7 +419,8 @@ fn classic_draws_until_a_card_matches_and_has_no_play_step() {
 fn check_is_clean_on_a_million_default_matches() {
     let g = game(&["value", "colour"]);
     let seats = vec!["value".to_string(), "colour".to_string()];
-    let plan = Plan { seed: 11, rounds: 1_000_000, rotate: true, shard: None, until_ci: None, cards: false };
+    let plan =
+        Plan { seed: 11, rounds: 1_000_000, rotate: true, shard: None, until_ci: None, cards: false, first_deal: 0 };
     let report = draftsim::sim::check(&g, &Lineup::new(&seats), &plan, None, |_, _| Ok(())).unwrap();
     assert!(report.violation.is_none(), "{:?}", report.violation);
     assert_eq!(report.rounds, 1_000_000);
@@ -435,7 +436,8 @@ fn card_analytics_count_every_take_and_first_takes_all_it_sees() {
     for seats in [["first", "first"], ["value", "colour"]] {
         let seats: Vec<String> = seats.iter().map(|s| s.to_string()).collect();
         let game = Winston::new(&rules, &seats).unwrap();
-        let plan = Plan { seed: 8, rounds: 4_000, rotate: true, shard: None, until_ci: None, cards: true };
+        let plan =
+            Plan { seed: 8, rounds: 4_000, rotate: true, shard: None, until_ci: None, cards: true, first_deal: 0 };
         let t = draftsim::sim::run(&game, &Lineup::new(&seats), &plan, draftsim::sim::Mode::Tally, None, |_, _| Ok(()))
             .unwrap();
         let strategies = Lineup::new(&seats).strategies.len();

@@ -58,7 +58,7 @@ crate::game_def! {
         taken_from_packs_that_came_back: for each pack back with you, what was taken since you passed it
         committed, this_betting_round: chips each seat has put in this round, and (while betting) in this betting round
         left_in_pack_of: what you left in each seat's pack (by the seat dealt it) when you last passed it
-        pack_holder_of: whose pack each seat holds now, by the seat it was dealt to (none for a seat out of the round)";
+        holds_pack_of: the seat dealt the pack each seat holds now (none for a seat out of the round)";
 
     fn measures(variant: &Variant) -> Measures {
         measures::measures(variant)

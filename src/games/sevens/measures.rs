@@ -32,16 +32,24 @@ pub fn measures(rules: &super::Rules) -> Measures {
     let totals = Bins::new("totals", "total", TOTALS);
     // A hand costs at most the ante and every raise; a carry-over run repeats that for each
     // of its hands. Without a raise cap nothing bounds it.
-    let hands = if rules.all_over == super::rules::AllOver::CarryOver { rules.max_carry_hands } else { 1 };
+    let carry = rules.all_over == super::rules::AllOver::CarryOver;
+    let hands = if carry { rules.max_carry_hands } else { 1 };
     let stake = (rules.raise_cap > 0).then(|| hands * (rules.ante + rules.raise_size * rules.raise_cap));
+    // With carry-over a unit is a pot's run of hands: named so, since every figure per unit
+    // is per run, not per hand.
+    let (score, unit, length) = if carry {
+        (
+            "net chips won per pot (a run of hands until one is won, or refunded after max_carry_hands)",
+            "pot",
+            "hands per pot",
+        )
+    } else {
+        ("net chips won per hand", "hand", "hands per unit: 1")
+    };
     Measures {
-        score: crate::games::chips_score(
-            "net chips won per hand (with carry-over, per run of hands)",
-            stake,
-            rules.players,
-        ),
-        unit: "hand".into(),
-        length: "hands per unit: 1, or the hands of a carry-over run".into(),
+        score: crate::games::chips_score(score, stake, rules.players),
+        unit: unit.into(),
+        length: length.into(),
         first_seat: "seat 0 deals and plays last, play starting at seat 1".into(),
         always_won: false,
         measures: vec![

@@ -46,6 +46,7 @@ crate::game_def! {
     /// players exact (a calling station) and no-trade join.
     const DEFAULT_MIX: &'static [&'static str] = &["tight", "bluffer", "greedy", "random", "exact", "no-trade"];
     const POLICY_FALLBACK: Option<&'static str> = Some("tight");
+    const UNDECIDED_RULES: &'static str = "`all_over`: under `refund` a hand where everyone still in is over 7 has no winner, where `carry-over` or `lowest-wins` give it one";
     const VIEW_LEGEND: &'static str = "
         cards: a number and a suit, the suits written c, u, s (coins, cups, swords): 6u is the 6 of cups
         total: your cards' total: closest to 7 without going over wins

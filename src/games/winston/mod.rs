@@ -39,7 +39,7 @@ crate::game_def! {
 
     const DEFAULT_MIX: &'static [&'static str] = &["value", "colour"];
     const VIEW_LEGEND: &'static str = "
-        piles_as_last_seen: each pile's cards as you saw them when you last looked (pile 1 first)
+        piles_as_last_seen: each pile's cards as you saw them when you last looked (pile 1 first; none: no card in it you have seen)
         opponent_took, opponent_passed: cards you know the opponent took, and passed
         to_match: what the next card played must match: a colour, or the rank
         deck_top_known, deck_bottom_known: a card of the deck known from a peek

@@ -420,7 +420,7 @@ impl Forward for State {
                 .map(|&c| cards(c))
                 .collect::<Vec<_>>(),
             // A seat out of the round holds no pack.
-            "pack_holder_of": (0..n).map(|s| (!p.folded[s]).then_some(p.pack_of[s])).collect::<Vec<_>>(),
+            "holds_pack_of": (0..n).map(|s| (!p.folded[s]).then_some(p.pack_of[s])).collect::<Vec<_>>(),
         })));
         serde_json::Value::Object(fields)
     }
