@@ -365,13 +365,14 @@ fn sentence(d: &Difference) -> String {
         .map(|f| format!(": {}", f.description))
         .unwrap_or_default();
     format!(
-        "B: {what} {} from {} to {}, {} [{}, {}]{describe}",
+        "B: {what} {} from {} to {}, {} [{}, {}]{describe}{}",
         if d.difference.mean > 0.0 { "rises" } else { "falls" },
         versus::short(d.a),
         versus::short(d.b),
         signed(d.difference.mean),
         signed(d.difference.lo),
         signed(d.difference.hi),
+        versus::size_uncertain(d.difference, d.min_effect).map_or(String::new(), |s| format!(" ({s})"))
     )
 }
 
@@ -399,7 +400,9 @@ pub(super) fn finish(
     if changed.is_empty() {
         say!("No figure changed by at least its smallest effect that matters (Holm-corrected, 5%).");
     } else {
-        say!("What B changes (significant after Holm's correction, and at least the smallest effect that matters):");
+        say!(
+            "What B changes (significant after Holm's correction, its estimate at least the smallest effect that matters):"
+        );
         for d in &changed {
             say!("  {}", sentence(d));
         }

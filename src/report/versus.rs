@@ -112,7 +112,7 @@ pub(super) fn versus_section(
         for &i in &changed {
             let _ = writeln!(
                 md,
-                "- {} {} from {} to {} (B - A {} [{}, {}], Holm p {}).",
+                "- {} {} from {} to {} (B - A {} [{}, {}], Holm p {}{}).",
                 capitalised(&spoken(i, "`")),
                 if diff.mean[i] > 0.0 { "rises" } else { "falls" },
                 fmt4(a[i]),
@@ -120,7 +120,12 @@ pub(super) fn versus_section(
                 fmt4(diff.mean[i]),
                 fmt4(diff.lo[i]),
                 fmt4(diff.hi[i]),
-                crate::stats::p_text(holm[i])
+                crate::stats::p_text(holm[i]),
+                crate::study::versus::size_uncertain(
+                    crate::stats::Estimate { mean: diff.mean[i], lo: diff.lo[i], hi: diff.hi[i] },
+                    min[i]
+                )
+                .map_or(String::new(), |s| format!("; {s}"))
             );
         }
         let _ = writeln!(md);

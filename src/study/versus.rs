@@ -585,6 +585,17 @@ pub fn pairing_note(players_a: usize, players_b: usize, differs: &[String], over
     })
 }
 
+/// Where a change's interval reaches inside its smallest effect `min`: said, since the
+/// change is shown but not that it is that large (more rounds would tell).
+pub fn size_uncertain(d: Estimate, min: f64) -> Option<String> {
+    let near = if d.mean > 0.0 { d.lo } else { -d.hi };
+    let min_text = short(min);
+    let min_text =
+        if min_text.contains('.') { min_text.trim_end_matches('0').trim_end_matches('.') } else { &min_text };
+    (near < min)
+        .then(|| format!("its interval reaches within the smallest effect, ±{min_text}, so how large is not shown"))
+}
+
 /// A number in four significant figures at most, as the verdict shows it.
 pub fn short(x: f64) -> String {
     // -0 reads as a sign the figure does not have.
@@ -602,8 +613,23 @@ pub fn short(x: f64) -> String {
 mod tests {
     use super::*;
 
+    /// A change whose interval reaches inside its smallest effect says its size is not
+    /// shown; one wholly past it, or a fall wholly past it, says nothing.
+    #[test]
+    fn a_change_reaching_inside_its_smallest_effect_is_said_uncertain_in_size() {
+        let e = |mean, lo, hi| Estimate { mean, lo, hi };
+        assert_eq!(
+            size_uncertain(e(-0.0067, -0.0086, -0.0049), 0.0065).as_deref(),
+            Some("its interval reaches within the smallest effect, ±0.0065, so how large is not shown")
+        );
+        assert!(size_uncertain(e(0.0104, 0.0054, 0.0155), 0.01).is_some_and(|s| s.contains("±0.01,")));
+        assert_eq!(size_uncertain(e(0.1, 0.09, 0.11), 0.05), None);
+        assert_eq!(size_uncertain(e(-0.1, -0.11, -0.09), 0.05), None);
+    }
+
     /// A bound by play that no responder set is said as such, not as "at least 0 [0, 0]",
     /// which would read as a proof of optimal play.
+
     #[test]
     fn a_strategy_no_responder_gained_against_is_not_called_near_optimal() {
         let dir = std::env::temp_dir().join(format!("draftsim-versus-blind-{}", std::process::id()));
