@@ -130,6 +130,8 @@ pub fn run(args: ListArgs) -> Result<()> {
                 // The search and trained policies have no such parameters.
                 (Ok(text), None) => text,
                 (Ok(text), Some(in_full)) => {
+                    // A file shown before holds a list already: the new one replaces it.
+                    let text = text.split("\n\n# Every parameter as ").next().unwrap_or(&text).to_string();
                     let commented: String = (in_full.lines())
                         .map(|l| if l.is_empty() { "#\n".to_string() } else { format!("# {l}\n") })
                         .collect();

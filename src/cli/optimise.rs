@@ -156,12 +156,13 @@ pub fn tune(args: TuneArgs) -> Result<()> {
     let (params, objective_table) = args.search.space()?;
     let mut objective = Objective::from_flags(&args.minimize, &args.maximize, &args.target, &args.require)?;
     if let Some(t) = &objective_table {
-        let flags = objective.describe();
+        let (flags, flag_terms) = (objective.describe(), !objective.terms.is_empty());
         objective.add_toml(t).map_err(|e| e.context("--space"))?;
-        if !flags.is_empty() {
-            // Both count: a flag does not replace the file's objective, which may surprise.
-            let mut from_file = Objective::default();
-            from_file.add_toml(t)?;
+        let mut from_file = Objective::default();
+        from_file.add_toml(t)?;
+        if flag_terms && !from_file.terms.is_empty() {
+            // Both count: a flag's figure does not replace the file's, which may surprise (a
+            // limit beside a figure to tune is the usual way, and not warned of).
             warn(&format!(
                 "the objective adds the flags' ({flags}) to the [objective] table of --space ({}); both are scored, so drop one to tune by the other alone",
                 from_file.describe()
@@ -522,11 +523,16 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
                 .into());
             }
         }
-    } else if let Some(seconds) = args.budget_time {
-        budget = pilot_budget(evaluator, params, (seed, seconds), args, exec)?;
+    }
+    // A forced fresh start times its pilot as a first one does.
+    let mut pilot = None;
+    if !resumed && let Some(seconds) = args.budget_time {
+        let (b, took, rate) = pilot_budget(evaluator, params, (seed, seconds), args, exec)?;
+        budget = b;
+        pilot = Some((took, rate));
     }
     if !resumed {
-        check_budget(evaluator, params, args, seed, budget, exec)?;
+        check_budget(evaluator, params, args, (seed, budget, pilot), exec)?;
     }
     let config = OptimiserConfig { seed, budget, candidates: args.candidates, runners_up: args.runners_up };
     let bar = exec.bar(budget);
@@ -579,8 +585,7 @@ fn check_budget<E: Evaluator<Sample = Played> + Sync>(
     evaluator: &E,
     params: &[Param],
     args: &OptimiseArgs,
-    seed: u64,
-    budget: u64,
+    (seed, budget, pilot): (u64, u64, Option<(f64, f64)>),
     exec: &ExecArgs,
 ) -> Result<()> {
     let setting = pilot_setting(params);
@@ -590,12 +595,13 @@ fn check_budget<E: Evaluator<Sample = Played> + Sync>(
     if budget >= least {
         return Ok(());
     }
-    let (asked, fix) = match args.budget_time {
-        Some(s) => (
+    let (asked, fix) = match (args.budget_time, pilot) {
+        // The pilot's own seconds, then the rounds at its rate.
+        (Some(s), Some((took, rate))) => (
             format!("--budget-time {s}: it buys {budget} rounds, which is"),
-            format!("give --budget-time {} or more", (s * least as f64 / budget.max(1) as f64).ceil()),
+            format!("give --budget-time {} or more", (took + least as f64 / rate.max(f64::MIN_POSITIVE)).ceil()),
         ),
-        None => (format!("--rounds {budget}:"), format!("give --rounds {least} or more")),
+        _ => (format!("--rounds {budget}:"), format!("give --rounds {least} or more")),
     };
     Err(InputError::new(format!(
         "{asked} too few for {} candidates, since every evaluation needs two deals ({} rounds at this table); {fix}, or fewer --candidates",
@@ -615,7 +621,7 @@ fn pilot_budget<E: Evaluator<Sample = Played> + Sync>(
     (seed, seconds): (u64, f64),
     args: &OptimiseArgs,
     exec: &ExecArgs,
-) -> Result<u64> {
+) -> Result<(u64, f64, f64)> {
     let setting = pilot_setting(params);
     let pool = exec.pool()?;
     let started = Instant::now();
@@ -650,13 +656,13 @@ fn pilot_budget<E: Evaluator<Sample = Played> + Sync>(
     };
     let (small, large) = (at(first)?, at(4 * first)?);
     rate = 2.0 / (1.0 / small + 1.0 / large);
-    let left = left(started);
+    let took = started.elapsed().as_secs_f64();
+    let left = (seconds - took).max(0.0);
     let budget = (rate * left) as u64;
     exec.note(&format!(
-        "--budget-time {seconds}s: {rate:.0} units/s in a pilot of {:.1} s, so a budget of {budget} units for the {left:.1} s left",
-        seconds - left
+        "--budget-time {seconds}s: {rate:.0} units/s in a pilot of {took:.1} s, so a budget of {budget} units for the {left:.1} s left"
     ));
-    Ok(budget)
+    Ok((budget, took, rate))
 }
 
 /// Shows an estimate as lower-is-better, or flipped to a payoff.

@@ -436,9 +436,16 @@ pub(super) fn finish(
         if !named.is_empty() {
             let differences: Vec<f64> = alike.iter().map(|r| r.difference.mean).collect();
             // How many times the rounds would give every such figure its groups: a figure
-            // counted on a sample of deals has fewer groups than were played.
-            let fewest = alike.iter().map(|r| r.groups).min().unwrap_or(1).max(1);
-            let times = versus::ALIKE_GROUPS as f64 / fewest as f64;
+            // counted on a sample of deals (the first, then one in many) needs far more.
+            let needed = |r: &&Difference| -> f64 {
+                let want = versus::ALIKE_GROUPS as u64;
+                if r.groups < played {
+                    draftsim::sim::deals_sampling(want) as f64 / played.max(1) as f64
+                } else {
+                    want as f64 / r.groups.max(1) as f64
+                }
+            };
+            let times = alike.iter().map(needed).fold(1.0, f64::max);
             let sampled = if alike.iter().any(|r| r.groups != played) { ", a sample of which measure it" } else { "" };
             say!(
                 "Of those, {}, which decides only over {} deal groups measuring it; {played} played{sampled}: about {:.1} times the rounds would decide.",

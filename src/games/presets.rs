@@ -60,9 +60,13 @@ fn toml_error(text: &str, e: &toml::de::Error) -> String {
     if let Some(open) = unclosed_list(text, line) {
         let at = text.lines().nth(open - 1).unwrap_or_default();
         let key = at.split_once('=').map_or("", |(k, _)| k.trim());
-        let table = text.lines().take(open).filter(|l| l.trim_start().starts_with('[') && !l.contains('=')).last();
+        // The table: the last header line before it, its comment left out.
+        let table = (text.lines().take(open))
+            .map(|l| l.split('#').next().unwrap_or_default().trim())
+            .filter(|l| l.starts_with('[') && l.ends_with(']') && !l.contains('=') && !l.contains(','))
+            .last();
         let key = match table {
-            Some(t) => format!("{}.{key}", t.trim().trim_matches(['[', ']'])),
+            Some(t) => format!("{}.{key}", t.trim_matches(['[', ']'])),
             None => key.to_string(),
         };
         return format!("line {open}, {key}: the list opened here is not closed; end it with `]`");
@@ -93,30 +97,55 @@ fn toml_error(text: &str, e: &toml::de::Error) -> String {
     }
 }
 
-/// The line (from 1) of a `key = [` whose list is still open where line `line` starts, if
-/// one is: brackets counted outside quotes and comments.
+/// The line (from 1) of a `key = [` whose list is never closed, where the parser stopped at
+/// or after it (at line `line`): brackets counted outside strings (quotes kept across lines
+/// for a multi-line string, escapes skipped) and comments, over the whole text, so a list
+/// closed later is not blamed for a mistake inside it.
 fn unclosed_list(text: &str, line: usize) -> Option<usize> {
     let (mut depth, mut opened) = (0i32, None);
-    for (i, l) in text.lines().take(line.saturating_sub(1)).enumerate() {
-        let mut quoted: Option<char> = None;
-        for c in l.chars() {
-            match (quoted, c) {
-                (Some(q), c) if c == q => quoted = None,
-                (Some(_), _) => {}
-                (None, '"' | '\'') => quoted = Some(c),
-                (None, '#') => break,
-                (None, '[') if depth > 0 || l.contains('=') => {
+    // The string open: its quote, and whether it is a multi-line one (three quotes).
+    let mut quoted: Option<(char, bool)> = None;
+    for (i, l) in text.lines().enumerate() {
+        // A header (`[bet]`, `[[cards]]`) starts a line outside any list or string.
+        let header = depth == 0 && quoted.is_none() && l.trim_start().starts_with('[');
+        let chars: Vec<char> = l.chars().collect();
+        let mut k = 0;
+        while k < chars.len() {
+            let c = chars[k];
+            let triple = |q: char| chars.get(k..k + 3).is_some_and(|w| w.iter().all(|&x| x == q));
+            match quoted {
+                Some(('"', _)) if c == '\\' => k += 1,
+                Some((q, true)) if c == q && triple(q) => {
+                    quoted = None;
+                    k += 2;
+                }
+                Some((q, false)) if c == q => quoted = None,
+                Some(_) => {}
+                None if c == '"' || c == '\'' => {
+                    let multi = triple(c);
+                    quoted = Some((c, multi));
+                    if multi {
+                        k += 2;
+                    }
+                }
+                None if c == '#' => break,
+                None if c == '[' && !header => {
                     if depth == 0 {
                         opened = Some(i + 1);
                     }
                     depth += 1;
                 }
-                (None, ']') if depth > 0 => depth -= 1,
-                _ => {}
+                None if c == ']' && !header && depth > 0 => depth -= 1,
+                None => {}
             }
+            k += 1;
+        }
+        // A one-line string left open ends with its line (the parser says so itself).
+        if matches!(quoted, Some((_, false))) {
+            quoted = None;
         }
     }
-    opened.filter(|_| depth > 0)
+    opened.filter(|&at| depth > 0 && at <= line)
 }
 
 /// An error without its leading `line N` (of a text draftsim wrote, not the user's file).
@@ -651,9 +680,16 @@ mod tests {
             said("players = [4\nante = 1\n"),
             "line 1, players: the list opened here is not closed; end it with `]`"
         );
-        // A list closed on a later line is no error; a mistake after it is told where it is.
+        // A list closed on a later line is no error; a mistake after it, or inside it, is
+        // told where it is.
         let text = "a = [1,\n  2]\nb = [3 4]\n";
         assert!(said(text).starts_with("line 3, b: "), "{}", said(text));
+        let text = "players = [3,\n  4 5,\n]\n";
+        assert!(!said(text).contains("not closed"), "{}", said(text));
+        // A header's comment, a nested list's line, a multi-line string and an escaped
+        // quote holding brackets: none is taken for a list or a table.
+        let text = "s = \"\"\"\n[x = \"\"\"\nq = \"say \\\"hi [there\\\"\"\n[bet] # betting\nm = [[1, 2],\n  [3, 4]]\nf = [0.5, 0.4\ng = 1\n";
+        assert_eq!(said(text), "line 7, bet.f: the list opened here is not closed; end it with `]`");
     }
 
     #[test]

@@ -476,17 +476,18 @@ fn render_fields(
                     out.push_str(&format!("{pad}  - {}\n", inline(item)));
                 }
             }
-            Value::Array(items) if let Some(lines) = by_lead(items) => {
-                // Entries led alike (`betting round 1: ...`): the lead once, a line each.
+            Value::Array(items) => {
                 flush(&mut figures, out);
-                out.push_str(&format!("{pad}{k}:\n"));
-                for line in lines {
-                    out.push_str(&fit(&format!("{pad}  {line}\n")));
+                match by_lead(items) {
+                    // Entries led alike (`betting round 1: ...`): the lead once, a line each.
+                    Some(lines) => {
+                        out.push_str(&format!("{pad}{k}:\n"));
+                        for line in lines {
+                            out.push_str(&fit(&format!("{pad}  {line}\n")));
+                        }
+                    }
+                    None => out.push_str(&fit(&format!("{pad}{k}: {}\n", inline(v)))),
                 }
-            }
-            Value::Array(_) => {
-                flush(&mut figures, out);
-                out.push_str(&fit(&format!("{pad}{k}: {}\n", inline(v))));
             }
             Value::String(s) if s.len() > 24 => {
                 flush(&mut figures, out);

@@ -229,7 +229,11 @@ pub(super) fn compare_section(
             let (names, weights) = (texts(&eq, "strategy")?, floats(&eq, "weight")?);
             // Folders written before the column was named for the meta-game call it
             // `exploitability`.
-            let exploit = floats(&eq, "meta_exploitability").or_else(|_| floats(&eq, "exploitability"))?;
+            let exploit = match eq.column("meta_exploitability") {
+                Ok(_) => floats(&eq, "meta_exploitability")?,
+                Err(_) if eq.column("exploitability").is_ok() => floats(&eq, "exploitability")?,
+                Err(_) => floats(&eq, "meta_exploitability")?,
+            };
             support = (0..names.len())
                 .filter(|&i| weights[i] > 1e-6)
                 .map(|i| format!("{} {:.3}", names[i], weights[i]))

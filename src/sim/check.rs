@@ -47,7 +47,9 @@ pub fn check<G: Game>(
         Err(Error::AtRound { error, .. }) if matches!(*error, Error::Outside(_)) => Err(*error),
         Err(Error::AtRound { round, error }) => {
             let per = super::Seatings::new(lineup, game.players(), plan.rotate)?.len() as u64;
-            let rounds = round / per * per;
+            // The rounds of the deals played before the one that failed, counted from the
+            // run's first deal.
+            let rounds = (round / per).saturating_sub(plan.first_deal) * per;
             Ok(CheckReport { rounds, length: rounds, violation: Some(Violation { round, message: error.to_string() }) })
         }
         Err(e) => Err(e),

@@ -200,6 +200,11 @@ pub fn sampled_deal(deal: u64) -> bool {
     deal < SAMPLE_FIRST || deal.is_multiple_of(SAMPLE_EVERY)
 }
 
+/// The deals a run plays before [`sampled_deal`] has measured `groups` of them.
+pub fn deals_sampling(groups: u64) -> u64 {
+    if groups <= SAMPLE_FIRST { groups } else { (groups - SAMPLE_FIRST) * SAMPLE_EVERY + 1 }
+}
+
 /// See [`sampled_deal`].
 pub const SAMPLE_FIRST: u64 = 16;
 /// See [`sampled_deal`].

@@ -25,7 +25,7 @@ pub use check::{CheckReport, Violation, check};
 pub use events::{EventSink, NoEvents};
 pub use health::{
     GROUP_SLOTS, GroupHealth, HealthFigure, HealthSums, LENGTH_BINS, RATIO_FIGURES, RatioFigure, UnitHealth,
-    figure_meanings, group_value, health_figures, sampled_deal, seat_share,
+    deals_sampling, figure_meanings, group_value, health_figures, sampled_deal, seat_share,
 };
 pub use measures::{Bins, Histogram, Kind, Measure, Measures, Score, Shown};
 pub use record::{MAX_BINS, MAX_COUNTERS, MAX_SEATS, MAX_SUMS, RoundResult, SHARE_UNIT, SeatResult, Shape};

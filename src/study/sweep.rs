@@ -534,7 +534,7 @@ fn variants(
                         let (key, value) = range.split_once('=').unwrap_or(("KEY", range));
                         let (from, to) = value.split_once("..").unwrap_or((value, value));
                         let listed = match (from.trim().parse::<i64>(), to.trim().parse::<i64>()) {
-                            (Ok(a), Ok(b)) if a < b && b - a < 12 => {
+                            (Ok(a), Ok(b)) if b.checked_sub(a).is_some_and(|d| (1..12).contains(&d)) => {
                                 (a..=b).map(|v| v.to_string()).collect::<Vec<_>>().join(",")
                             }
                             _ => "A,B,C".to_string(),

@@ -1338,6 +1338,7 @@ fn lists_and_completions() {
     let o = scd(file.to_str().unwrap());
     assert!(o.status.success() && stdout(&o).contains("\n# bluff = 0.0\n"), "{}", stderr(&o));
     assert!(stdout(&o).starts_with(&tight[..tight.find("\n\n# Every").unwrap()]), "{}", stdout(&o));
+    assert_eq!(stdout(&o).matches("# Every parameter as ").count(), 1, "{}", stdout(&o));
     // A derived preset is shown only if a seat can play it, and sets each key once; the
     // shipped heads-up policy shows though the default table is larger.
     for (show, says) in [("tight{raise_at=0.5}", "raise_at"), ("search{iterations=200;iterations=300}", "set twice")] {

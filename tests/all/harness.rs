@@ -192,6 +192,24 @@ fn check_reports_a_planted_break_with_its_round() {
         assert_eq!(v.round, 2 * broken, "the first violation is reported: {v:?}");
         assert!(v.message.contains("zero"), "{}", v.message);
     }
+    // A run from a later deal counts its rounds from there, and names the same round.
+    let later = Plan { first_deal: 700, ..p.clone() };
+    let found = sim::check(&Coin::new(Some(777)), &lineup, &later, None, |_, _| Ok(())).unwrap();
+    assert_eq!((found.violation.expect("found").round, found.rounds), (2 * 777, 2 * 77));
+    // A run of one deal from deal k plays exactly deal k of a run from deal 0.
+    let rows = |plan: &Plan| {
+        let mut all = Vec::new();
+        sim::run(&Coin::new(None), &lineup, plan, Mode::Rows, None, |_, r| {
+            all.extend_from_slice(r);
+            Ok(())
+        })
+        .unwrap();
+        all
+    };
+    let whole = rows(&Plan { rounds: 20, ..p.clone() });
+    let one = rows(&Plan { rounds: 2, first_deal: 7, ..p.clone() });
+    let deal_7: Vec<_> = whole.iter().filter(|r| r.round / 2 == 7).copied().collect();
+    assert!(!one.is_empty() && one == deal_7, "{one:?} against {deal_7:?}");
     // A score past what the game declares a seat can score is a violation too.
     let mut declared = Coin::new(None);
     declared.measures.score.bounds = draftsim::stats::Bounds::between(-1.0, 1.0);
