@@ -418,7 +418,7 @@ pub fn optimise<E: Evaluator>(
     // Planned on the distinct candidates: a small discrete space draws fewer than asked.
     let stages = Stages::new(candidates.len(), config.runners_up);
     let (rungs, refine_steps, held) = (stages.rungs, REFINE_STEPS, stages.held_out);
-    let race_unit = (config.budget * RACE_SHARE / 100 / stages.race).max(1);
+    let race_unit = first_rung_rounds(config.budget, candidates.len(), config.runners_up);
     let refine_share = config.budget * REFINE_SHARE / 100 / refine_steps;
 
     // Racing: at rung r every live candidate plays the rung's seed for race_unit * 2^r
