@@ -484,6 +484,13 @@ fn compare_writes_the_meta_game_equilibrium() {
         md.contains("In this meta-game the most exploitable strategy is random: the best of the strategies listed"),
         "{md}"
     );
+    // A folder written when the column was called `exploitability` reports alike.
+    let csv = out.join("equilibrium.csv");
+    let old = std::fs::read_to_string(&csv).unwrap().replacen("meta_exploitability", "exploitability", 1);
+    std::fs::write(&csv, old).unwrap();
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", dir.join("old").to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(dir.join("old/report.md")).unwrap(), md);
 }
 
 /// In a game of chips the meta-game is paid in chips: in Kuhn poker the calling station
