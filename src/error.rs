@@ -53,6 +53,11 @@ impl InputError {
         self.fault
     }
 
+    /// The fix, where the error words one apart from what is wrong.
+    pub fn fix(&self) -> Option<&str> {
+        self.fix.as_deref()
+    }
+
     /// The same error with another fix, for a command that cures it its own way.
     pub fn fixed_by(self, fix: impl Into<String>) -> Self {
         InputError { fix: Some(fix.into()), ..self }

@@ -204,15 +204,54 @@ pub fn format_names() -> &'static [&'static str] {
 /// `--game` and `--rules`.
 #[derive(Args, Debug, Clone)]
 pub struct GameRulesArgs {
-    /// Game (see `draftsim list games`).
-    #[arg(long, default_value = DEFAULT_GAME, value_parser = Known(game_names))]
-    pub game: String,
+    /// Game (see `draftsim list games`) [default: seven-card-draft].
+    #[arg(long, value_parser = Known(game_names))]
+    pub game: Option<String>,
     /// Rules file (TOML); see `draftsim list rules GAME`.
     #[arg(long, value_hint = clap::ValueHint::FilePath)]
     pub rules: Option<PathBuf>,
 }
 
+/// Warns where `--game` was left out beside a rules file that reads as another game's rules
+/// too: the default game is played, and the file may be for the other. Said where the
+/// file has built, so that a file that does not is one line of error.
+pub fn warn_default_game(given: Option<&str>, file: &std::path::Path, text: Option<&str>) {
+    let Some(text) = text.filter(|_| given.is_none()) else { return };
+    let others: Vec<&str> = GAMES
+        .iter()
+        .filter(|g| g.name != DEFAULT_GAME && (g.build)(Some(text), None, None).is_ok())
+        .map(|g| g.name)
+        .collect();
+    if others.is_empty() {
+        return;
+    }
+    let flags: Vec<String> = others.iter().map(|g| format!("--game {g}")).collect();
+    warn(&format!(
+        "{}: playing {DEFAULT_GAME}, the default game, but the file reads as {} rules too: add {} if it is for {}, or --game {DEFAULT_GAME} to say it is not",
+        file.display(),
+        match others.len() {
+            1 => format!("{}'s", others[0]),
+            _ => "other games'".to_string(),
+        },
+        flags.join(" or "),
+        match others.len() {
+            1 => "it".to_string(),
+            _ => "one of them".to_string(),
+        },
+    ));
+}
+
 impl GameRulesArgs {
+    /// The game's name: `--game`'s, else the default's.
+    pub fn name(&self) -> &str {
+        self.game.as_deref().unwrap_or(DEFAULT_GAME)
+    }
+
+    /// The game.
+    pub fn info(&self) -> Result<&'static GameInfo> {
+        Ok(games::find(self.name())?)
+    }
+
     /// The `players` a rules file sets, if one was given and sets it (a malformed file is
     /// left for the game to report).
     pub fn rules_players(&self) -> Result<Option<usize>> {
@@ -236,7 +275,18 @@ impl GameRulesArgs {
         players: Option<usize>,
         seats: Option<&[String]>,
     ) -> Result<(Box<dyn Runner>, Vec<String>)> {
-        (info.build)(text, players, seats).map_err(|e| match &self.rules {
+        let built = (info.build)(text, players, seats);
+        if built.is_ok()
+            && let Some(path) = &self.rules
+        {
+            // Once a command, however often it builds; the file as written, where a
+            // command builds text derived from it.
+            static SAID: std::sync::Once = std::sync::Once::new();
+            SAID.call_once(|| {
+                warn_default_game(self.game.as_deref(), path, std::fs::read_to_string(path).ok().as_deref())
+            });
+        }
+        built.map_err(|e| self.name_rules_file(e)).map_err(|e| match &self.rules {
             // The rules build without the seats, at the table the seats imply, or the seat
             // list's length set a count the rules refuse: the seats are at fault, not the file.
             Some(_)
@@ -263,6 +313,23 @@ impl GameRulesArgs {
             None if players.is_some() && e.fault() == Fault::Players => e.context("--players").into(),
             None => e.into(),
         })
+    }
+
+    /// A refused policy's fix with this command's rules file named, or none under the
+    /// default rules, where the library words it with a stand-in.
+    pub fn name_rules_file(&self, e: InputError) -> InputError {
+        let stand_in = format!(" {}", draftsim::solver::policy::RULES_FILE);
+        match e.fix().filter(|fix| e.fault() == Fault::PolicyElsewhere && fix.contains(&stand_in)) {
+            Some(fix) => {
+                let named = match &self.rules {
+                    Some(path) => format!(" --rules {}", shell_word(&path.display().to_string())),
+                    None => String::new(),
+                };
+                let fix = fix.replace(&stand_in, &named);
+                e.fixed_by(fix)
+            }
+            None => e,
+        }
     }
 
     /// The rules file's text, if one was given.
@@ -345,12 +412,12 @@ pub fn game_it_reads_as(info: &GameInfo, text: &str, e: &impl std::fmt::Display)
 impl GameArgs {
     /// The game's name.
     pub fn name(&self) -> &str {
-        &self.game.game
+        self.game.name()
     }
 
     /// Builds the game, returning it with the seats in play.
     pub fn build(&self) -> Result<(Box<dyn Runner>, Vec<String>)> {
-        let info = games::find(&self.game.game)?;
+        let info = self.game.info()?;
         let text = self.game.rules_text()?;
         self.game.build(info, text.as_deref(), self.players.players, self.seats.list().as_deref())
     }

@@ -2,7 +2,6 @@
 
 use anyhow::Result;
 use clap::Args;
-use draftsim::games;
 use draftsim::output::{Format, OutputDir};
 use draftsim::study::kind::{self, Kind};
 use draftsim::study::{self, CompareSpec, Comparison};
@@ -30,7 +29,7 @@ pub struct CompareArgs {
 
 /// Runs the comparison.
 pub fn compare(args: CompareArgs) -> Result<()> {
-    let info = games::find(&args.game.game)?;
+    let info = args.game.info()?;
     let rounds = args.batch.rounds.get(100_000)?;
     let spec = CompareSpec {
         rules: args.game.rules_text()?,

@@ -2,7 +2,6 @@
 
 use anyhow::Result;
 use clap::Args;
-use draftsim::games;
 use draftsim::output::{Format, OutputDir};
 use draftsim::study::kind::{self, Kind};
 use draftsim::study::{self};
@@ -29,7 +28,7 @@ pub struct LadderArgs {
 
 /// Plays the skill ladder.
 pub fn ladder(args: LadderArgs) -> Result<()> {
-    let info = games::find(&args.game.game)?;
+    let info = args.game.info()?;
     let rounds = args.batch.rounds.get(2_000)?;
     let spec = study::ladder::LadderSpec {
         rules: args.game.rules_text()?,

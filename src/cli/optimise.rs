@@ -152,7 +152,7 @@ pub struct ExploitArgs {
 
 /// Runs `tune`.
 pub fn tune(args: TuneArgs) -> Result<()> {
-    let info = games::find(&args.game.game)?;
+    let info = args.game.info()?;
     let (params, objective_table) = args.search.space()?;
     let mut objective = Objective::from_flags(&args.minimize, &args.maximize, &args.target, &args.require)?;
     if let Some(t) = &objective_table {
@@ -363,7 +363,7 @@ fn p_value(p: &Param) -> String {
 
 /// Runs `exploit`.
 pub fn exploit(args: ExploitArgs) -> Result<()> {
-    let info = games::find(&args.game.game)?;
+    let info = args.game.info()?;
     let (params, objective_table) = args.search.space()?;
     if objective_table.is_some() {
         return Err(InputError::new("--space: exploit's objective is the payoff; remove the [objective] table").into());

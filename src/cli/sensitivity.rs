@@ -108,7 +108,7 @@ fn pilot_deals(
 
 /// Plays the sensitivity study.
 pub fn sensitivity(args: SensitivityArgs) -> Result<()> {
-    let info = games::find(&args.game.game.game)?;
+    let info = args.game.game.info()?;
     let rules = args.game.game.rules_text()?;
     let rounds = args.batch.rounds.get(20_000)?;
     let mut spec = SensitivitySpec {

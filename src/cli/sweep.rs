@@ -2,7 +2,6 @@
 
 use anyhow::Result;
 use clap::Args;
-use draftsim::games;
 use draftsim::output::{Format, OutputDir, Table, Values, fixed};
 use draftsim::sim::Tally;
 use draftsim::stats::Estimate;
@@ -44,7 +43,7 @@ pub struct SweepArgs {
 
 /// Runs the sweep.
 pub fn sweep(args: SweepArgs) -> Result<()> {
-    let info = games::find(&args.game.game.game)?;
+    let info = args.game.game.info()?;
     let axes = args.set.iter().map(|s| Axis::parse(s)).collect::<Result<Vec<_>, _>>()?;
     let vary = (args.vary.iter().map(|s| Axis::parse_flag("--vary", "hate.draft.weight=0,0.5", s)))
         .collect::<Result<Vec<_>, _>>()?;

@@ -88,7 +88,7 @@ fn trainable() -> &'static [&'static str] {
 
 /// `--game`'s help: only the games it trains (the others are refused with this list).
 pub fn game_help() -> String {
-    format!("Game: {}", draftsim::output::or_list(trainable()))
+    format!("Game: {} [default: {}]", draftsim::output::or_list(trainable()), super::args::DEFAULT_GAME)
 }
 
 /// Trains, then writes the policy, the `training` table and study.json.
@@ -98,7 +98,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
             InputError::new("train: give --out DIR for the policy (the cfr preset plays it: cfr{policy=DIR})").into()
         );
     };
-    let info = draftsim::games::find(&args.game.game)?;
+    let info = args.game.info()?;
     let rules = args.game.rules_text()?;
     let (mut game, _) = args.game.build(info, rules.as_deref(), args.players.players, None)?;
     let exact = game.has_tree();

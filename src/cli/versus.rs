@@ -25,9 +25,9 @@ pub struct VersusArgs {
     /// Rule set B: a rules file (TOML), or `defaults`.
     #[arg(value_name = "B", value_hint = clap::ValueHint::FilePath)]
     pub b: PathBuf,
-    /// Game (see `draftsim list games`).
-    #[arg(long, default_value = super::args::DEFAULT_GAME, value_parser = super::args::Known(super::args::game_names))]
-    pub game: String,
+    /// Game (see `draftsim list games`) [default: seven-card-draft].
+    #[arg(long, value_parser = super::args::Known(super::args::game_names))]
+    pub game: Option<String>,
     #[command(flatten)]
     pub players: PlayersArg,
     #[command(flatten)]
@@ -67,7 +67,7 @@ fn rules_text(path: &std::path::Path, side: &str) -> Result<Option<String>> {
 
 /// Plays both rule sets and prints the verdict.
 pub fn versus(args: VersusArgs) -> Result<()> {
-    let info = games::find(&args.game)?;
+    let info = games::find(args.game.as_deref().unwrap_or(super::args::DEFAULT_GAME))?;
     // `--rounds 0` is refused once the deal's seatings are known, naming the fewest that
     // give an interval.
     let rounds = match args.batch.rounds.rounds {
@@ -208,6 +208,10 @@ pub fn versus(args: VersusArgs) -> Result<()> {
     }
     let shard = args.shard.get(&args.batch.output)?;
     let (format, out) = args.batch.output.open()?;
+    // Said once nothing is left to refuse, so bad input stays one line.
+    for (text, path) in [(&spec.rules_a, &args.a), (&spec.rules_b, &args.b)] {
+        super::args::warn_default_game(args.game.as_deref(), path, text.as_deref());
+    }
     let (players_a, players_b) = (built[0].0.players(), built[1].0.players());
     args.batch.exec.note(&format!(
         "{} · A {} · B {} · {} · seats {} · seed {} · {}{} deals each ({} {} of A)",
@@ -247,10 +251,8 @@ pub fn versus(args: VersusArgs) -> Result<()> {
             let sides = play(&args.batch.exec, |step| {
                 versus::play(info, &spec, &work.units, work.part, Some(&INTERRUPTED), step)
             })?;
-            let rows = judged(
-                versus::differences(&sides[0], &sides[1], &spec, &rate_measures(info, &spec)?),
-                differs.is_empty(),
-            );
+            let rows =
+                judged(versus::differences(&sides[0], &sides[1], &spec, &scales(info, &spec)?), differs.is_empty());
             let decided = rows.iter().all(|r| r.verdict != Verdict::Undecided);
             if decided || deals == cap {
                 args.batch.exec.note(&if decided {
@@ -328,18 +330,11 @@ fn known_figures(game: &dyn games::Runner, other: &dyn games::Runner) -> Vec<Str
     names
 }
 
-/// The game's measures that are rates, whose smallest effect is one point or a tenth of
-/// the rarer outcome's share.
-fn rate_measures(info: &games::GameInfo, spec: &VersusSpec) -> Result<Vec<String>> {
+/// The game's measures by the scale their smallest effect is judged on.
+fn scales(info: &games::GameInfo, spec: &VersusSpec) -> Result<versus::Scales> {
     let (text, seats) = versus::side(info, spec, 0)?;
     let (game, _) = (info.build)(Some(&text), None, Some(&seats))?;
-    Ok(game
-        .measures()
-        .measures
-        .iter()
-        .filter(|m| matches!(m.kind, draftsim::sim::Kind::Rate { .. }))
-        .map(|m| m.column.clone())
-        .collect())
+    Ok(versus::Scales::of(game.measures()))
 }
 
 /// A difference with its sign.
@@ -363,6 +358,7 @@ fn sentence(d: &Difference) -> String {
         .iter()
         .find(|f| f.name == d.figure)
         .map(|f| format!(": {}", f.description))
+        .or_else(|| (d.figure == "skill_gap").then(|| ": its score over random's, A's best strategy".to_string()))
         .unwrap_or_default();
     format!(
         "B: {what} {} from {} to {}, {} [{}, {}]{describe}{}",
@@ -391,7 +387,7 @@ pub(super) fn finish(
         .as_array()
         .map(|d| d.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
         .unwrap_or_default();
-    let rows = judged(versus::differences(a, b, spec, &rate_measures(info, spec)?), differs.is_empty());
+    let rows = judged(versus::differences(a, b, spec, &scales(info, spec)?), differs.is_empty());
     if !differs.is_empty() {
         say!("B differs from A in: {}.", differs.join(", "));
     }

@@ -103,12 +103,15 @@ pub struct Axes<'a> {
     /// Lines drawn as staircases (a best so far: each value holds until the next), the
     /// last value held on to this x; markers only at the values themselves.
     pub step_to: Option<f64>,
+    /// Values the y axis spans besides the data's (lines and points): a chart of one of
+    /// several facets given the others' values shares their scale, so they compare by eye.
+    pub shared: &'a [f64],
 }
 
 impl<'a> Axes<'a> {
     /// Axes over evenly spaced labelled positions, without a reference line.
     pub fn new(title: &'a str, x: &'a str, y: &'a str, labels: &'a [String]) -> Axes<'a> {
-        Axes { title, x, y, labels, scale: &[], zero_line: false, label_chars: LABEL_CHARS, step_to: None }
+        Axes { title, x, y, labels, scale: &[], zero_line: false, label_chars: LABEL_CHARS, step_to: None, shared: &[] }
     }
 }
 
@@ -473,7 +476,12 @@ pub fn grouped_bars(path: &Path, axes: &Axes<'_>, series: &[Series]) -> Result<(
 pub fn lines(path: &Path, axes: &Axes<'_>, series: &[Series]) -> Result<(), Error> {
     let band_values = series.iter().filter_map(|s| s.band.as_ref()).flat_map(|(lo, hi)| lo.iter().chain(hi).copied());
     let zero = axes.zero_line.then_some(0.0);
-    let all = series.iter().flat_map(|s| s.values.iter().copied()).chain(band_values).chain(zero);
+    let all = series
+        .iter()
+        .flat_map(|s| s.values.iter().copied())
+        .chain(band_values)
+        .chain(zero)
+        .chain(axes.shared.iter().copied());
     let entries = legend_entries(series);
     let kind = if axes.scale.is_empty() { Kind::Lines } else { Kind::Scaled };
     // A staircase through the points, held on to `step_to`.
@@ -529,7 +537,8 @@ pub fn lines(path: &Path, axes: &Axes<'_>, series: &[Series]) -> Result<(), Erro
 /// at each category and never joined: the x positions have no order between them.
 pub fn points(path: &Path, axes: &Axes<'_>, series: &[Series]) -> Result<(), Error> {
     let band_values = series.iter().filter_map(|s| s.band.as_ref()).flat_map(|(lo, hi)| lo.iter().chain(hi).copied());
-    let all = series.iter().flat_map(|s| s.values.iter().copied()).chain(band_values);
+    let all =
+        series.iter().flat_map(|s| s.values.iter().copied()).chain(band_values).chain(axes.shared.iter().copied());
     let entries = legend_entries(series);
     draw(path, axes, all, Kind::Points, (&entries, Mark::Dot), |chart, _| {
         let m = series.len().max(1) as f64;

@@ -605,7 +605,14 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
                 if setting.is_empty() { String::new() } else { format!(", {}", setting.replace('=', " = ")) };
             let best = best_by_value(&series, &labels, main_key, what);
             let title = format!("{} by strategy and {}{facet_title}", capitalised(what), words(main_key));
-            let axes = charts::Axes::new(&title, main_key, what, &labels);
+            // Every setting's chart of a figure on one scale, so they compare by eye.
+            let shared: Vec<f64> = match facets.len() {
+                1 => Vec::new(),
+                _ => {
+                    figure.mean.iter().chain(&figure.lo).chain(&figure.hi).copied().filter(|v| v.is_finite()).collect()
+                }
+            };
+            let axes = charts::Axes { shared: &shared, ..charts::Axes::new(&title, main_key, what, &labels) };
             draw(&out.path().join(&file), &axes, &series)?;
             image(
                 md,

@@ -143,10 +143,13 @@ pub(super) fn versus_section(
         }
         None => String::new(),
     };
-    let mut headline = match changed
-        .iter()
-        .max_by(|&&x, &&y| (diff.mean[x] / min[x]).abs().total_cmp(&(diff.mean[y] / min[y]).abs()))
-    {
+    // A figure that is zero on one side (a wild win rate where A has no wilds) says only
+    // what the rules say: it leads only where every changed figure is such a one.
+    let size = |x: usize| ((a[x] != 0.0 && b[x] != 0.0), (diff.mean[x] / min[x]).abs());
+    let mut headline = match changed.iter().max_by(|&&x, &&y| {
+        let ((x_both, x_size), (y_both, y_size)) = (size(x), size(y));
+        x_both.cmp(&y_both).then(x_size.total_cmp(&y_size))
+    }) {
         None => format!(
             "`{}` against `{}`: no figure changed by at least its smallest effect that matters ({} undecided).",
             side("b"),

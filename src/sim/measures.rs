@@ -61,6 +61,9 @@ pub struct Measure {
     /// What one seat's count can be in one unit (checked by `draftsim check`), and so its
     /// mean: no interval is reported past it.
     pub bounds: crate::stats::Bounds,
+    /// Whether it is counted in the score's units (chips, victory cards), so that a change
+    /// in it is judged on the game's stakes, as the score is.
+    pub in_score: bool,
 }
 
 impl Measure {
@@ -73,6 +76,7 @@ impl Measure {
             description: description.into(),
             shown,
             bounds: crate::stats::Bounds::between(0.0, 1.0),
+            in_score: false,
         }
     }
 
@@ -98,6 +102,11 @@ impl Measure {
     /// A mean of sum `slot` per seat and unit of play that may be negative (net chips).
     pub fn signed_mean(slot: usize, key: &str, column: &str, shown: Shown, description: &str) -> Measure {
         Measure { bounds: crate::stats::Bounds::NONE, ..Measure::mean(slot, key, column, shown, description) }
+    }
+
+    /// The same measure, counted in the score's units.
+    pub fn in_score(self) -> Measure {
+        Measure { in_score: true, ..self }
     }
 }
 

@@ -18,6 +18,11 @@ pub const POLICY_FILE: &str = "policy.json";
 /// The version of the policy file's layout.
 pub const FORMAT: u32 = 1;
 
+/// How a refused policy's fix names the rules to train under, where the rules file (if
+/// any) is not known here: a command that knows it puts the file's path in its place, or
+/// drops it under the default rules.
+pub const RULES_FILE: &str = "--rules FILE";
+
 /// What a policy was trained on and how far it is from optimal.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -284,7 +289,8 @@ impl Policy {
         Ok(Policy { header: f.header, sets, source: label.to_string(), shadows_shipped: false })
     }
 
-    /// Checks that it was trained for this game, rules and table.
+    /// Checks that it was trained for this game, rules and table. A fix that trains one
+    /// names the rules as [`RULES_FILE`], for a command that knows the file to name it.
     pub fn check(&self, game: &str, rules_toml: &str, players: usize) -> Result<(), InputError> {
         let h = &self.header;
         if h.game != game {
@@ -294,11 +300,16 @@ impl Policy {
         // still be refused, so the fix is to train one.
         let differ = differing_keys(&h.rules, rules_toml);
         if h.players != players && !differ.is_empty() {
-            return Err(InputError::new(format!(
-                "policy trained for {} players (this table seats {players}) under other rules ({}): train one for this table with `draftsim train --game {game} --rules FILE`",
-                h.players,
-                in_words(&differ, &h.rules)
-            ))
+            return Err(InputError::with_fix(
+                format!(
+                    "policy trained for {} players (this table seats {players}) under other rules ({})",
+                    h.players,
+                    in_words(&differ, &h.rules)
+                ),
+                format!(
+                    "train one for this table with `draftsim train --game {game} --players {players} {RULES_FILE}`"
+                ),
+            )
             .about(Fault::PolicyElsewhere));
         }
         if h.players != players {
@@ -328,10 +339,12 @@ impl Policy {
                     }
                 ),
             };
-            return Err(InputError::new(format!(
-                "policy trained under other rules ({}): play it under the rules it was trained for (a rules file with those values{print}), or train one for these with `draftsim train --game {game} --rules FILE`",
-                in_words(&differ, &h.rules)
-            ))
+            return Err(InputError::with_fix(
+                format!("policy trained under other rules ({})", in_words(&differ, &h.rules)),
+                format!(
+                    "play it under the rules it was trained for (a rules file with those values{print}), or train one for these with `draftsim train --game {game} {RULES_FILE}`"
+                ),
+            )
             .about(Fault::PolicyElsewhere));
         }
         Ok(())

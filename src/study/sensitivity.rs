@@ -377,7 +377,7 @@ impl VariantGroups {
     }
 
     /// The strategy other than `random` with the best score per unit, if `random` is seated.
-    fn best_strategy(&self) -> Option<&str> {
+    pub fn best_strategy(&self) -> Option<&str> {
         let random = self.strategies.iter().position(|(s, _)| s == "random")?;
         let mean = |x: usize| self.score_per_unit(x).sum::<f64>();
         let best = (0..self.strategies.len()).filter(|&x| x != random).max_by(|&a, &b| mean(a).total_cmp(&mean(b)))?;

@@ -129,25 +129,46 @@ pub struct Difference {
 /// share), the figure `versus` compares in its place where A and B seat different numbers.
 pub const WIN_OVER_FAIR: &str = "win_rate_over_fair";
 
+/// The game's measures by the scale a change in them is judged on: rates, and those
+/// counted in the score's units (see [`min_effect`]).
+#[derive(Clone, Debug, Default)]
+pub struct Scales {
+    /// The measures that are rates (shares, 0 to 1).
+    pub rates: Vec<String>,
+    /// The measures counted in the score's units (chips, victory cards).
+    pub in_score: Vec<String>,
+}
+
+impl Scales {
+    /// The scales of these measures.
+    pub fn of(measures: &crate::sim::Measures) -> Scales {
+        let names = |keep: &dyn Fn(&crate::sim::Measure) -> bool| {
+            measures.measures.iter().filter(|m| keep(m)).map(|m| m.column.clone()).collect()
+        };
+        Scales { rates: names(&|m| matches!(m.kind, crate::sim::Kind::Rate { .. })), in_score: names(&|m| m.in_score) }
+    }
+}
+
 /// Whether a figure is a rate: a share of units, decisions or seats (0 to 1).
-fn is_rate(figure: &str, rate_measures: &[String]) -> bool {
+fn is_rate(figure: &str, scales: &Scales) -> bool {
     RATIO_FIGURES.iter().any(|f| f.name == figure && f.rate)
         || figure == "win_rate"
-        || rate_measures.iter().any(|m| m == figure)
+        || scales.rates.iter().any(|m| m == figure)
 }
 
 /// The smallest effect that matters for `figure` by default: for a rate one point (0.01),
 /// or a tenth of the rarer outcome's share where that is smaller (a fold rate of 1% that
 /// falls to 0.4% has changed); one point for a seat figure (a difference of shares); 2% of
-/// the mean absolute score per unit for a score and the skill gap (the scale of the game's
-/// stakes); 1% of the larger of A's and B's values for any other figure.
-pub fn min_effect(figure: &str, a: f64, b: f64, rate_measures: &[String], stakes: f64) -> f64 {
-    if is_rate(figure, rate_measures) {
+/// the mean absolute score per unit for a score, the skill gap and any measure counted in
+/// the score's units (the scale of the game's stakes); 1% of the larger of A's and B's
+/// values for any other figure.
+pub fn min_effect(figure: &str, a: f64, b: f64, scales: &Scales, stakes: f64) -> f64 {
+    if is_rate(figure, scales) {
         let rarer = a.max(b).min(1.0 - a.min(b)).max(0.0);
         0.01_f64.min(0.1 * rarer)
     } else if matches!(figure, "seat_advantage" | "balance" | "first_seat_edge") {
         0.01
-    } else if matches!(figure, "score" | "skill_gap") {
+    } else if matches!(figure, "score" | "skill_gap") || scales.in_score.iter().any(|m| m == figure) {
         0.02 * stakes
     } else {
         0.01 * a.abs().max(b.abs())
@@ -240,14 +261,14 @@ pub fn together_words(changed: &[(String, usize)]) -> Option<String> {
 
 /// Every figure of A against B, Holm-corrected over all of them; each judged against its
 /// smallest effect that matters (`spec.min_effects` over [`min_effect`]).
-pub fn differences(
-    a: &VariantGroups,
-    b: &VariantGroups,
-    spec: &VersusSpec,
-    rate_measures: &[String],
-) -> Vec<Difference> {
+pub fn differences(a: &VariantGroups, b: &VariantGroups, spec: &VersusSpec, scales: &Scales) -> Vec<Difference> {
     // Each figure, with the strategy it belongs to where it is one strategy's.
-    let mut rows: Vec<(Option<String>, FigureEffect)> = figure_effects(a, b).into_iter().map(|f| (None, f)).collect();
+    // The skill gap is A's best strategy's over random under both (as sensitivity measures
+    // it), so its row names that strategy.
+    let mut rows: Vec<(Option<String>, FigureEffect)> = figure_effects(a, b)
+        .into_iter()
+        .map(|f| (if f.figure == "skill_gap" { a.best_strategy().map(str::to_string) } else { None }, f))
+        .collect();
     // Each strategy seated under both, by name: its score and its win rate per unit. Where
     // the tables differ in size a fair share of the wins differs too (1/players), so the
     // win rate is compared as a multiple of it: a strategy that only keeps its share has
@@ -291,10 +312,9 @@ pub fn differences(
                     // A win rate's smallest effect, judged on the rates themselves, in the
                     // scaled figure's units at the larger table.
                     WIN_OVER_FAIR => {
-                        min_effect("win_rate", base / scale_a, b / scale_b, rate_measures, stakes)
-                            * scale_a.max(scale_b)
+                        min_effect("win_rate", base / scale_a, b / scale_b, scales, stakes) * scale_a.max(scale_b)
                     }
-                    _ => min_effect(&figure, base, b, rate_measures, stakes),
+                    _ => min_effect(&figure, base, b, scales, stakes),
                 },
                 |(_, v)| *v,
             );
@@ -742,14 +762,19 @@ mod tests {
             seed: 0,
             min_effects: vec![("length_mean".into(), 0.5)],
         };
-        assert_eq!(min_effect("completion", 0.8, 0.95, &[], 1.0), 0.01);
+        let none = Scales::default();
+        assert_eq!(min_effect("completion", 0.8, 0.95, &none, 1.0), 0.01);
         // A rare outcome: a tenth of its share, on either side of the scale.
-        let folds = vec!["fold_rate_r1".to_string()];
+        let folds = Scales { rates: vec!["fold_rate_r1".to_string()], ..Scales::default() };
         assert!((min_effect("fold_rate_r1", 0.011, 0.004, &folds, 1.0) - 0.0011).abs() < 1e-12);
-        assert!((min_effect("completion", 0.999, 0.995, &[], 1.0) - 0.0005).abs() < 1e-12);
-        assert_eq!(min_effect("seat_advantage", 0.001, 0.002, &[], 1.0), 0.01);
-        assert_eq!(min_effect("length_mean", 40.0, 50.0, &[], 1.0), 0.5);
-        assert_eq!(min_effect("score", 4.0, 5.0, &[], 3.0), 0.06);
+        assert!((min_effect("completion", 0.999, 0.995, &none, 1.0) - 0.0005).abs() < 1e-12);
+        assert_eq!(min_effect("seat_advantage", 0.001, 0.002, &none, 1.0), 0.01);
+        assert_eq!(min_effect("length_mean", 40.0, 50.0, &none, 1.0), 0.5);
+        assert_eq!(min_effect("score", 4.0, 5.0, &none, 3.0), 0.06);
+        // A measure in chips is judged on the stakes, not on its own size.
+        let chips = Scales { in_score: vec!["chips_per_round_with_hate".to_string()], ..Scales::default() };
+        assert_eq!(min_effect("chips_per_round_with_hate", 0.5, 0.7, &chips, 3.0), 0.06);
+        assert!((min_effect("chips_per_round_with_hate", 0.5, 0.7, &none, 3.0) - 0.007).abs() < 1e-12);
         assert_eq!(parse_min_effect("length_mean=0.5").unwrap(), ("length_mean".into(), 0.5));
         assert!(parse_min_effect("length_mean=-1").is_err() && parse_min_effect("x").is_err());
         assert_eq!(spec.min_effects[0].1, 0.5);

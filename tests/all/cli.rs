@@ -2042,3 +2042,34 @@ fn a_split_leduc_pot_reads_as_a_split() {
     assert!(text.contains("  seat 0 (tight) wins 1, splitting the pot 2 ways\n"), "{text}");
     assert!(text.contains("  seat 1 (tight) wins 1, splitting the pot 2 ways\n"), "{text}");
 }
+
+/// A rules file that reads as the default game's and another's, run without `--game`: the
+/// default game plays, and a warning says which and how to choose.
+#[test]
+fn a_rules_file_of_two_games_without_a_game_warns_which_is_played() {
+    let dir = scratch("default-game");
+    let shared = dir.join("shared.toml");
+    std::fs::write(&shared, "ante = 2\nraise_cap = 2\n").unwrap();
+    let shared = shared.to_str().unwrap();
+    let said = format!(
+        "draftsim: warning: {shared}: playing seven-card-draft, the default game, but the file reads as sevens's rules too: add --game sevens if it is for it, or --game seven-card-draft to say it is not"
+    );
+    for args in [
+        vec!["run", "--rules", shared, "--rounds", "8", "--quiet"],
+        vec!["versus", "defaults", shared, "--rounds", "24", "--quiet"],
+    ] {
+        let o = draftsim(&args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o).matches(&said).count(), 1, "{args:?}: {}", stderr(&o));
+    }
+    // Named, or a file only the default game reads: nothing to say.
+    let own = dir.join("own.toml");
+    std::fs::write(&own, "ante = 2\nwild = \"none\"\n").unwrap();
+    for args in [
+        vec!["run", "--game", "seven-card-draft", "--rules", shared, "--rounds", "8", "--quiet"],
+        vec!["run", "--rules", own.to_str().unwrap(), "--rounds", "8", "--quiet"],
+    ] {
+        let o = draftsim(&args);
+        assert!(o.status.success() && !stderr(&o).contains("default game"), "{args:?}: {}", stderr(&o));
+    }
+}

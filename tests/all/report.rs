@@ -534,8 +534,9 @@ fn charts_over_one_swept_key_facet_the_other_instead_of_averaging_it() {
         ("ante", vec!["1", "1", "1", "1", "2", "2", "2", "2"]),
     ];
     let strategies = ["greedy", "random", "greedy", "random", "greedy", "random", "greedy", "random"];
-    // Under ante 1 greedy gains with players, under ante 2 it loses: the mean is flat.
-    let chips = [1.0, -1.0, 2.0, -2.0, -1.0, 1.0, -2.0, 2.0];
+    // Under ante 1 greedy gains with players, under ante 2 it loses, at thrice the stakes: a
+    // mean over ante would hide both.
+    let chips = [1.0, -1.0, 3.0, -3.0, -3.0, 3.0, -9.0, 9.0];
     let sweep = sweep_csv(&keys, &strategies, &chips, &[0.3, 0.3, 0.4, 0.4, 0.5, 0.5, 0.6, 0.6]);
     let input = folder(&dir, "sweep", "sweep", &[("sweep", sweep)]);
     let out = report(&dir, &[&input]);
@@ -556,6 +557,9 @@ fn charts_over_one_swept_key_facet_the_other_instead_of_averaging_it() {
             assert_ne!(y[0], y[1], "{file}: a flat line, as a mean over ante would draw");
         }
     }
+    // Both settings' charts on one scale, so they compare by eye.
+    let ticks = |file: &str| y_ticks(&svg(&out.join(file)));
+    assert_eq!(ticks("1-sweep-chips-by-strategy-1.svg"), ticks("1-sweep-chips-by-strategy-2.svg"));
     assert!(!out.join("1-sweep-chips-by-strategy.svg").exists());
     // The variant-level chart: one line per ante.
     let labels = texts(&svg(&out.join("1-sweep-showdown_rate.svg")));
@@ -1533,4 +1537,20 @@ fn a_sensitivity_caption_leads_with_a_change_beyond_noise() {
     );
     assert!(said.contains("(`limit=pot-limit` moves it further, by 10.2019"), "{said}");
     assert!(said.contains("but not beyond noise after the Holm correction)"), "{said}");
+}
+
+/// A versus headline leads with a figure both sides have: adding wilds makes wild wins
+/// appear (from zero, by the rules), which says nothing a designer did not write.
+#[test]
+fn a_versus_headline_leads_with_a_figure_both_sides_have() {
+    let dir = scratch("headline-both-sides");
+    let wild = dir.join("wild.toml");
+    std::fs::write(&wild, "wild = [\"deuces\"]\n").unwrap();
+    let v = dir.join("v");
+    draftsim(&["versus", "defaults", path(&wild), "--rounds", "480", "--quiet", "--out", path(&v)]);
+    let table = std::fs::read_to_string(v.join("versus.csv")).unwrap();
+    assert!(table.lines().any(|l| l.starts_with("wild_win_rate,,0,") && l.contains(",changed,")), "{table}");
+    let md = std::fs::read_to_string(report(&dir, &[&v]).join("report.md")).unwrap();
+    let headline = md.lines().find(|l| l.contains("the largest change")).expect(&md);
+    assert!(!headline.contains("wild win rate"), "{headline}");
 }

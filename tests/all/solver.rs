@@ -1133,6 +1133,34 @@ fn a_policy_missing_sets_is_measured_with_a_warning() {
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
 }
 
+/// A policy trained under a rules file, seated under the default rules: the fix trains
+/// under the defaults, with no rules file to name.
+#[test]
+fn a_policy_from_a_rules_file_refused_under_the_defaults_trains_without_one() {
+    let dir = scratch(FILE, "from-a-file");
+    let (rules, out) = (dir.join("ante.toml"), dir.join("policy"));
+    std::fs::write(&rules, "ante = 2\n").unwrap();
+    let (rules, out) = (rules.to_str().unwrap(), out.to_str().unwrap());
+    let o =
+        draftsim(&["train", "--game", "kuhn-poker", "--rules", rules, "--iterations", "50", "--out", out, "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let seats = format!("cfr{{policy=\"{out}\"}},random");
+    for args in [
+        vec!["run", "--game", "kuhn-poker", "--seats", &seats, "--rounds", "10"],
+        vec!["exploitability", "--game", "kuhn-poker", "--seats", &seats],
+    ] {
+        let o = draftsim(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains("policy trained under other rules (ante = 2 in training, 1 here)")
+                && e.contains("train one for these with `draftsim train --game kuhn-poker`")
+                && !e.contains("--rules FILE"),
+            "{args:?}: {e}"
+        );
+    }
+}
+
 /// A policy refused at another table names the fix that works: where the rules differ in
 /// more than the player count, seating it at its own count would be refused too.
 #[test]
@@ -1149,6 +1177,9 @@ fn a_policy_under_other_rules_and_players_is_refused_with_a_fix_that_works() {
         "{}",
         stderr(&o)
     );
+    // The fix trains under the rules file given, named as given.
+    let train = format!("`draftsim train --game sevens --players 3 --rules {}`", rules.display());
+    assert!(stderr(&o).contains(&train), "{}", stderr(&o));
     // At another table under the default rules, the policy shipped for that table is
     // offered, and it plays there; none is offered where none was trained for it.
     let o = draftsim(&["run", "--game", "sevens", "--players", "2", "--seats", "cfr,tight", "--rounds", "10"]);
@@ -1168,7 +1199,8 @@ fn a_policy_under_other_rules_and_players_is_refused_with_a_fix_that_works() {
         draftsim(&["run", "--game", "sevens", "--rules", rules.to_str().unwrap(), "--seats", "cfr,tight,cfr,tight"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("policy trained under other rules (raise_cap = 3 in training, 5 here)"),
+        stderr(&o).contains("policy trained under other rules (raise_cap = 3 in training, 5 here)")
+            && stderr(&o).contains(&format!("`draftsim train --game sevens --rules {}`", rules.display())),
         "{}",
         stderr(&o)
     );
@@ -1265,4 +1297,22 @@ fn a_lower_bound_says_where_a_responder_gained_more_on_average() {
     let bound: f64 = bluffer.split_whitespace().nth(1).unwrap().parse().unwrap();
     assert!(said.contains("bluffer: search{opponents=rollout;rollout=bluffer"), "{said}");
     assert!(said.contains(&format!("more than the {bound:.4} kept")), "{said}\n{text}");
+}
+
+/// A threshold player that bluffs its weakest hand at about Kuhn's equilibrium rate is
+/// nearer equilibrium than one that never bluffs: less exploitable, beyond the sampling.
+#[test]
+fn a_bluffing_threshold_player_is_less_exploitable_in_kuhn_poker() {
+    let o = draftsim(&["exploitability", "--game", "kuhn-poker", "--seats", "tight,bluffer", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = stdout(&o);
+    // Tight never mixes, so its figure is exact: the best response takes 1/6 a hand.
+    assert!((row_value(&table, "tight", "exploitability") - 1.0 / 6.0).abs() < 1e-6, "{table}");
+    assert!(
+        row_value(&table, "bluffer", "exploitability_hi") < row_value(&table, "tight", "exploitability_lo"),
+        "{table}"
+    );
+    let o = draftsim(&["run", "--game", "kuhn-poker", "--seats", "tight{bet.bluff=1.5},random", "--rounds", "10"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("bet.bluff = 1.5: give a probability from 0 to 1"), "{}", stderr(&o));
 }

@@ -479,3 +479,40 @@ fn all_figures_line_up() {
         }
     }
 }
+
+/// The skill gap's row names the strategy it measures against random (A's best by score),
+/// and a measure counted in chips is judged on the game's stakes, as the score is.
+#[test]
+fn the_skill_gap_names_its_strategy_and_chip_measures_are_judged_on_the_stakes() {
+    let dir = scratch(FILE, "skill-gap");
+    let b = dir.join("b.toml");
+    std::fs::write(&b, "ante = 2\n").unwrap();
+    let out = dir.join("out");
+    let o = draftsim(&[
+        "versus",
+        "--game",
+        "seven-card-draft",
+        "defaults",
+        b.to_str().unwrap(),
+        "--rounds",
+        "240",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut reader = csv::Reader::from_path(out.join("versus.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let row = |figure: &'static str| rows.iter().filter(move |r| &r[at("figure")] == figure);
+    let best = row("score")
+        .filter(|r| &r[at("strategy")] != "random")
+        .max_by(|x, y| x[at("a")].parse::<f64>().unwrap().total_cmp(&y[at("a")].parse().unwrap()))
+        .unwrap();
+    let gap = row("skill_gap").next().unwrap();
+    assert_eq!(&gap[at("strategy")], &best[at("strategy")]);
+    let min = |r: &csv::StringRecord| r[at("min_effect")].parse::<f64>().unwrap();
+    let chips = row("chips_per_round_with_hate").next().unwrap();
+    assert!(min(chips) > 0.0 && (min(chips) - min(gap)).abs() < 1e-12, "{} against {}", min(chips), min(gap));
+}

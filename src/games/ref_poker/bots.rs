@@ -1,6 +1,6 @@
 //! Reference poker strategy modules and presets: `random` (uniform over the legal
 //! actions), `calling-station` (always calls), `aggressive` (raises whenever it may) and
-//! `threshold` (raises strong hands, folds weak ones facing a bet).
+//! `threshold` (raises strong hands, folds weak ones facing a bet, bluffs a share of them).
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -20,13 +20,23 @@ pub enum BetModule {
     /// Raises whenever it may, else calls.
     Aggressive {},
     /// By hand strength (0 the lowest card, 1 the highest, above 1 a pair with the public
-    /// card): raises at or above `raise_at`, folds to a bet below `fold_below`, else calls.
+    /// card): raises at or above `raise_at`, folds to a bet below `fold_below`, else calls;
+    /// a hand below `fold_below` bets or raises instead with probability `bluff`, where it
+    /// may (Kuhn's equilibrium bets a jack as a bluff up to a third of the time).
     Threshold {
         /// Strength from which it raises.
         raise_at: f64,
         /// Strength below which it folds to a bet.
         fold_below: f64,
+        /// The chance that a hand below `fold_below` bets or raises (0 to 1; 0 never).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        bluff: f64,
     },
+}
+
+/// Whether a number is zero, so a default is left out when a preset is written.
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 /// A reference poker preset.
@@ -49,10 +59,13 @@ impl GamePreset for Preset {
 
     /// Checks what the TOML's types allow but the modules do not.
     fn check(&self) -> Result<(), InputError> {
-        if let BetModule::Threshold { raise_at, fold_below } = self.bet
-            && !(raise_at.is_finite() && fold_below.is_finite())
-        {
-            return Err(InputError::new("bet.raise_at and bet.fold_below: give finite numbers (0 to 2)"));
+        if let BetModule::Threshold { raise_at, fold_below, bluff } = self.bet {
+            if !(raise_at.is_finite() && fold_below.is_finite()) {
+                return Err(InputError::new("bet.raise_at and bet.fold_below: give finite numbers (0 to 2)"));
+            }
+            if !(0.0..=1.0).contains(&bluff) {
+                return Err(InputError::new(format!("bet.bluff = {bluff}: give a probability from 0 to 1")));
+            }
         }
         Ok(())
     }
@@ -69,9 +82,13 @@ impl PokerBot {
     /// The estimate behind a threshold module's bet in `view`, in words for replays;
     /// `None` for the other modules.
     pub fn explain(&self, view: &SeatView) -> Option<String> {
-        let BetModule::Threshold { raise_at, fold_below } = self.preset.bet else { return None };
+        let BetModule::Threshold { raise_at, fold_below, bluff } = self.preset.bet else { return None };
+        let bluffs = match bluff > 0.0 {
+            true => format!(", bluffs {:.0}% of those", bluff * 100.0),
+            false => String::new(),
+        };
         Some(format!(
-            "hand strength {:.2} (bets or raises from {raise_at:.2}, folds to a bet below {fold_below:.2})",
+            "hand strength {:.2} (bets or raises from {raise_at:.2}, folds to a bet below {fold_below:.2}{bluffs})",
             view.strength()
         ))
     }
@@ -91,12 +108,16 @@ impl Bot for PokerBot {
             }
             BetModule::CallingStation {} => Action::Call,
             BetModule::Aggressive {} => Action::Raise,
-            BetModule::Threshold { raise_at, fold_below } => {
+            BetModule::Threshold { raise_at, fold_below, bluff } => {
                 let s = view.strength();
                 if s >= raise_at {
                     Action::Raise
                 } else if s < fold_below {
-                    Action::Fold
+                    // Drawn only by a bluffer, so a preset without one plays as it always did.
+                    match bluff > 0.0 && view.allows(Action::Raise) && rng.random_bool(bluff) {
+                        true => Action::Raise,
+                        false => Action::Fold,
+                    }
                 } else {
                     Action::Call
                 }

@@ -39,8 +39,7 @@ impl Flavour for Kuhn {
     const NAME: &'static str = "kuhn-poker";
     const TITLE: &'static str = "Kuhn poker";
     const DESCRIPTION: &'static str = "Kuhn poker, OpenSpiel's rules: three cards, one each, one bet (the solver's reference, 2 or 3 players, 4 with ranks = 4)";
-    const PRESETS: &'static [(&'static str, &'static str)] =
-        crate::embedded_presets!("kuhn-poker": "random", "calling-station", "aggressive", "tight", "search", "cfr");
+    const PRESETS: &'static [(&'static str, &'static str)] = crate::embedded_presets!("kuhn-poker": "random", "calling-station", "aggressive", "tight", "bluffer", "search", "cfr");
     const VIEW_LEGEND: &'static str = "
         card: your card, J, Q or K (a suit's number follows it where the rules deal suits)
         stakes: what every seat still in must have put in

@@ -103,7 +103,8 @@ pub fn measures(variant: &Variant) -> Measures {
             "chips_per_round_with_hate",
             Shown::Hidden,
             "net chips won per round with a hate pick",
-        ),
+        )
+        .in_score(),
         Measure::mean_per(
             ROUNDS_WITHOUT_HATE_NET,
             ROUNDS_WITHOUT_HATE,
@@ -111,7 +112,8 @@ pub fn measures(variant: &Variant) -> Measures {
             "chips_per_round_without_hate",
             Shown::Hidden,
             "net chips won per round without a hate pick",
-        ),
+        )
+        .in_score(),
     ]);
     let categories = Bins::new("categories", "category", CATEGORY_NAMES).ranked();
     Measures {

@@ -125,7 +125,8 @@ pub fn measures(rules: &Rules) -> Measures {
                 "mean_victory_cards",
                 Shown::Hidden,
                 "victory cards held at the end of the unit",
-            ),
+            )
+            .in_score(),
             Measure::mean(
                 EXCHANGED,
                 "exchanged",
