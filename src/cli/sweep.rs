@@ -241,6 +241,23 @@ pub(super) fn finish_sweep(
             r.measures.unit
         );
     }
+    // As `run` says it: a score column named per round is per the game's unit.
+    let mut units: Vec<&str> = Vec::new();
+    for r in results.iter().filter(|r| r.measures.score.column.contains("_per_round")) {
+        if !units.contains(&r.measures.unit.as_str()) {
+            units.push(&r.measures.unit);
+        }
+    }
+    if units.iter().any(|u| *u != "round") {
+        say!(
+            "({} is per {}; the columns keep these names in every game)",
+            results[0].measures.score.column,
+            match units.as_slice() {
+                [one] => one.to_string(),
+                several => format!("each variant's unit ({})", several.join(" or ")),
+            }
+        );
+    }
     // Where a swept key changes what is dealt (players, deck) the variants play other
     // deals, and a figure that repeats says nothing of why.
     let deals_alike = !results.iter().flat_map(|r| &r.setting).any(|(k, _)| study::versus::changes_the_deal(k));

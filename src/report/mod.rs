@@ -354,6 +354,12 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
         };
         let heading = folder_heading(&name, meta.as_ref());
         page.begin(&name, heading.clone(), meta.as_ref().map(describe).unwrap_or_default());
+        // One rule set a folder (a versus folder holds two and names them itself).
+        if let Some(m) = meta.as_ref().filter(|m| m.get("rules_b").is_none())
+            && let (Some(game), Some(rules)) = (m["game"].as_str(), m["rules"].as_str())
+        {
+            page.rules(game, rules);
+        }
         let shard = meta.as_ref().and_then(|m| Some((m["shard"]["index"].as_u64()?, m["shard"]["count"].as_u64()?)));
         if let Some((i, n)) = shard {
             page.caution(format!(

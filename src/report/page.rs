@@ -93,9 +93,39 @@ pub(super) struct Page {
     provenance: Vec<(String, String)>,
     /// Notes that bear on every figure of a folder, at the top of the summary.
     cautions: Vec<String>,
+    /// (folder name, game, rules in force as TOML) per folder that records one rule set.
+    rules: Vec<(String, String, String)>,
+}
+
+/// Each folder's rules in words, where the folders of its game do not all hold the same
+/// rules: the keys set away from the game's defaults (`wild = ["deuces"]`), or "default
+/// rules". A game not known here (a folder of another version) is left unnamed.
+fn rules_tags(rules: &[(String, String, String)]) -> Vec<(String, String)> {
+    let mut tags = Vec::new();
+    for (name, game, text) in rules {
+        if rules.iter().filter(|r| r.1 == *game).all(|r| r.2 == *text) {
+            continue;
+        }
+        let Some(defaults) = crate::games::find(game).ok().and_then(|g| (g.build)(None, None, None).ok()) else {
+            continue;
+        };
+        let keys = crate::games::presets::differing_keys(&defaults.0.rules_toml(), text);
+        let words = match keys.is_empty() {
+            true => "default rules".to_string(),
+            false => keys.iter().map(|(k, _, v)| format!("`{k} = {v}`")).collect::<Vec<_>>().join(", "),
+        };
+        tags.push((name.clone(), words));
+    }
+    tags
 }
 
 impl Page {
+    /// The game and the rules in force (TOML) of the folder now being read: named beside
+    /// its summary lines where folders of one game hold different rules.
+    pub(super) fn rules(&mut self, game: &str, rules: &str) {
+        self.rules.push((self.name.clone(), game.to_string(), rules.to_string()));
+    }
+
     /// Starts the parts of a folder under this heading, with its settings text.
     pub(super) fn begin(&mut self, name: &str, heading: String, settings: String) {
         self.provenance.push((heading.clone(), settings));
@@ -202,10 +232,16 @@ impl Page {
             let _ = writeln!(md, "No headline figures: the sections below hold the tables.");
         }
         self.headlines.sort_by_key(|h| h.0);
-        // Name the folder where several could have said it.
+        // Name the folder where several could have said it, and its rules where folders
+        // of its game hold others.
         let folders = self.provenance.len();
+        let tags = rules_tags(&self.rules);
         for (question, name, text) in &self.headlines {
-            let from = if folders > 1 && !name.is_empty() { format!(" (`{name}`)") } else { String::new() };
+            let from = match tags.iter().find(|(n, _)| n == name) {
+                _ if folders < 2 || name.is_empty() => String::new(),
+                Some((_, rules)) => format!(" (`{name}`: {rules})"),
+                None => format!(" (`{name}`)"),
+            };
             let _ = writeln!(md, "- **{}** {}{from}", question.title(), text.trim_end());
         }
         md.push('\n');

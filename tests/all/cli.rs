@@ -290,6 +290,8 @@ fn a_sweep_says_why_a_figure_repeats_in_every_variant() {
     let text = stdout(&o);
     let said = text.lines().find(|l| l.contains("the same in every variant")).unwrap_or_else(|| panic!("{text}"));
     assert!(said.contains("win_rate") && !said.contains("chips_per_round"), "{said}");
+    // A column named per round is per hand, as `run` says.
+    assert!(text.contains("(chips_per_round is per hand; the columns keep these names in every game)"), "{text}");
     // Other table sizes deal other cards: a repeat would be chance, and nothing is said.
     let o = draftsim(&["sweep", "--game", "sevens", "--set", "players=3,4", "--rounds", "200", "--quiet"]);
     assert!(o.status.success() && !stdout(&o).contains("the same in every variant"), "{}", stdout(&o));
@@ -297,6 +299,8 @@ fn a_sweep_says_why_a_figure_repeats_in_every_variant() {
     let o = draftsim(&["sweep", "--set", "wild=none,deuces", "--rounds", "200", "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
+    // Seven Card Draft's unit is a round: nothing to say of the column's name.
+    assert!(!text.contains("is per"), "{text}");
     assert!(
         !text.contains("win_rate and") && !text.contains("win_rate are") && !text.contains("win_rate is"),
         "{text}"

@@ -1554,3 +1554,25 @@ fn a_versus_headline_leads_with_a_figure_both_sides_have() {
     let headline = md.lines().find(|l| l.contains("the largest change")).expect(&md);
     assert!(!headline.contains("wild win rate"), "{headline}");
 }
+
+/// Folders of one game under different rules name their rules beside their summary lines:
+/// the keys set away from the defaults, or the default rules; under the same rules only
+/// the folder is named.
+#[test]
+fn summary_lines_name_each_folders_rules_where_the_rules_differ() {
+    let dir = scratch("rules-beside-lines");
+    let ante = dir.join("ante.toml");
+    std::fs::write(&ante, "ante = 2\n").unwrap();
+    let (plain, raised, again) = (dir.join("plain"), dir.join("raised"), dir.join("again"));
+    draftsim(&["run", "--rounds", "240", "--quiet", "--out", path(&plain)]);
+    draftsim(&["run", "--rules", path(&ante), "--rounds", "240", "--quiet", "--out", path(&raised)]);
+    draftsim(&["run", "--rounds", "240", "--seed", "2", "--quiet", "--out", path(&again)]);
+    let md = std::fs::read_to_string(report(&dir, &[&plain, &raised]).join("report.md")).unwrap();
+    let summary = &md[..md.find("## Contents").expect(&md)];
+    assert!(summary.contains("(`plain`: default rules)") && summary.contains("(`raised`: `ante = 2`)"), "{summary}");
+    let same = dir.join("same");
+    std::fs::create_dir_all(&same).unwrap();
+    let md = std::fs::read_to_string(report(&same, &[&plain, &again]).join("report.md")).unwrap();
+    let summary = &md[..md.find("## Contents").expect(&md)];
+    assert!(summary.contains("(`plain`)") && !summary.contains("default rules"), "{summary}");
+}
