@@ -475,9 +475,10 @@ pub fn run(args: MergeArgs) -> Result<()> {
         return Err(InputError::new(format!("shard {missing}/{count} is missing: give every shard's folder")).into());
     }
     let info = games::find(&first.game)?;
-    let (game, _) = (info.build)(Some(&first.rules), None, Some(&first.seats))
+    // The seats in play, as the run sat them: a field's strategies each fill their share.
+    let (game, seats) = (info.build)(Some(&first.rules), None, Some(&first.seats))
         .map_err(|e| e.context(format!("{}: run.json", args.dirs[0].display())))?;
-    let lineup = Lineup::new(&first.seats);
+    let lineup = Lineup::new(&seats);
     let empty = Tally::new(lineup.strategies.len(), game.players(), game.measures());
     for ((meta, tally), dir) in parts.iter().zip(&args.dirs) {
         let fault = if tally.shard != meta.shard {

@@ -362,8 +362,11 @@ pub fn read_frame(path: &Path) -> Result<DataFrame, Error> {
                 "{name}: cut short (its last line is unfinished); write it again with the command that made it"
             ))));
         }
+        // Types inferred from every row: a column of numbers that turns to words past
+        // the first rows (a rules key's values) would otherwise fail to read.
         CsvReadOptions::default()
             .with_has_header(true)
+            .with_infer_schema_length(None)
             .try_into_reader_with_file_path(Some(path.to_path_buf()))
             .and_then(|r| r.finish())
             .map_err(|e| table_error(&name, e))

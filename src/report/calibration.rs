@@ -25,6 +25,18 @@ pub(super) fn calibration_section(
     let common: Vec<usize> = rows.iter().copied().filter(|&i| n[i] >= 0.01 * per_pick(pick[i])).collect();
     let worst_common = common.iter().map(|&i| gap(i)).fold(0.0, f64::max);
     let later = common.iter().filter(|&&i| pick[i] > 1.0).map(|&i| gap(i)).fold(0.0, f64::max);
+    // No bin with enough estimates says nothing of the estimate: no figure, and no claim.
+    let Some(&widest) = common.iter().max_by(|&&a, &&b| gap(a).total_cmp(&gap(b))) else {
+        let _ = writeln!(
+            md,
+            "How well does the strength estimate predict? No bin of the estimate holds 200 estimates, so nothing is measured here: play more rounds.\n"
+        );
+        page.headline(
+            Question::Skill,
+            "The strength estimate's calibration is not measured: no bin holds 200 estimates; play more rounds.",
+        );
+        return Ok(());
+    };
     let _ = writeln!(
         md,
         "How well does the strength estimate predict? After every pick, each seat's estimate of its finished hand's percentile (bins of a tenth) against the percentile the hand reached, every seat drafting with {module} and nobody folding; bins with at least 200 estimates. Among the bins holding at least 1% of a pick's estimates the largest gap between the mean estimate and the mean finished percentile is {worst_common:.3} in size ({later:.3} from pick 2 on); over every bin shown, {worst:.3}. A gap of a few hundredths means the bots' fold and raise thresholds mean what they say.\n"
@@ -46,11 +58,16 @@ pub(super) fn calibration_section(
         gap_chart(md, (out, &file), words, &common, [&pick, &lo, &est], &fin)?;
     }
     bins_table(md, "mean finished", &rows, [&pick, &lo, &hi, &n, &est], &fin);
+    // The widest gap's interval, from the finished percentile's (the estimate is exact).
+    let (a, b) = magnitude_interval(est[widest] - fin.hi[widest], est[widest] - fin.lo[widest]);
     page.headline(
         Question::Skill,
         format!(
-            "The strength estimate predicts the finished hand's percentile to within {:.1} percentile points in the common bins ({:.1} from pick 2 on): the bots' thresholds mean what they say when this is a few points.",
+            "The strength estimate predicts the finished hand's percentile to within {:.1} [{:.1}, {:.1}] percentile points in the common bins (the widest gap, after pick {:.0}; {:.1} from pick 2 on): the bots' thresholds mean what they say when this is a few points.",
             100.0 * worst_common,
+            100.0 * a,
+            100.0 * b,
+            pick[widest],
             100.0 * later
         ),
     );
@@ -117,14 +134,23 @@ pub(super) fn field_calibration_section(
     page.headline(
         Question::Skill,
         format!(
-            "The chance of beating the field is off by up to {:.1} points (after pick {:.0}, {}): {}.",
+            "The chance of beating the field is off by up to {:.1} points [{:.1}, {:.1}] (after pick {:.0}, {}): {}.",
             100.0 * gap(worst).abs(),
+            100.0 * magnitude_interval(won.lo[worst] - est[worst], won.hi[worst] - est[worst]).0,
+            100.0 * magnitude_interval(won.lo[worst] - est[worst], won.hi[worst] - est[worst]).1,
             pick[worst],
             rivals(opponents[worst]),
             if gap(worst) < 0.0 { "too hopeful there" } else { "too fearful there" }
         ),
     );
     Ok(())
+}
+
+/// The interval of a gap's size from the interval of the gap (`lo`, `hi` in either order):
+/// from 0 where the gap's interval holds 0.
+fn magnitude_interval(lo: f64, hi: f64) -> (f64, f64) {
+    let top = lo.abs().max(hi.abs());
+    if lo * hi <= 0.0 { (0.0, top) } else { (lo.abs().min(hi.abs()), top) }
 }
 
 /// What the `rows` of a calibration got minus what they estimated, by tenth of the estimate

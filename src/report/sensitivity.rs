@@ -44,13 +44,32 @@ pub(super) fn sensitivity_section(
         return Ok(());
     }
     if significant.is_empty() {
+        // Nothing shown is not nothing there: how much was played says how small a move
+        // the study could have missed, and a change no seat used says nothing at all.
+        let groups =
+            floats(table, "deal_groups").ok().and_then(|g| g.into_iter().filter(|g| g.is_finite()).reduce(f64::max));
+        let played = groups.map_or(String::new(), |g| format!(" over {g:.0} deal groups"));
+        let used = distinct(
+            &(0..keys.len())
+                .filter(|&i| exercised[i] != 0.0)
+                .map(|i| format!("{}={}", keys[i], values[i]))
+                .collect::<Vec<_>>(),
+        )
+        .len();
         let _ = writeln!(
             md,
-            "No one-step deviation moves any figure significantly (Holm-corrected, 5%): the variant is robust to every single change tried.\n"
+            "No one-step deviation is shown to move any figure (Holm-corrected, 5%){played}. That is not evidence that none does: each effect's interval in the folder's `sensitivity` table spans the moves the study could have missed, and more `--rounds` narrow them.{}\n",
+            if unexercised.is_empty() {
+                String::new()
+            } else {
+                " The unexercised changes above were not tried at all.".to_string()
+            }
         );
         page.headline(
             Question::Rules,
-            "No one-step change of the rules moves any figure significantly (Holm-corrected, 5%).",
+            format!(
+                "None of the {used} one-step changes of rules the seated bots' play used is shown to move any figure (Holm-corrected, 5%){played}, which does not show that none does."
+            ),
         );
         return Ok(());
     }

@@ -53,6 +53,10 @@ pub struct VariantGroups {
     pub health: Vec<GroupHealth>,
     /// The declared measures' columns.
     pub measures: Vec<String>,
+    /// Those of them that are rates (0 to 1), whose differences lie in [-1, 1] (empty in
+    /// results written before they were kept).
+    #[serde(default)]
+    pub rates: Vec<String>,
     /// Per deal group, each measure's (numerator, denominator), measure after measure.
     pub measure_sums: Vec<(i64, i64)>,
     /// Per deal group, each strategy's score summed, strategy after strategy.
@@ -262,6 +266,10 @@ pub fn play_groups(
     let unused = runner.unused_rules(&tally);
     Ok(Ok(VariantGroups {
         measures: runner.measures().measures.iter().map(|m| m.column.clone()).collect(),
+        rates: (runner.measures().measures.iter())
+            .filter(|m| matches!(m.kind, crate::sim::Kind::Rate { .. }))
+            .map(|m| m.column.clone())
+            .collect(),
         strategies: lineup.strategies.into_iter().zip(tally.instances).collect(),
         players,
         unused,
@@ -297,6 +305,7 @@ impl VariantGroups {
         let mut out = VariantGroups {
             health: Vec::with_capacity(deals as usize),
             measures: first.measures.clone(),
+            rates: first.rates.clone(),
             measure_sums: Vec::with_capacity(deals as usize * m),
             scores: Vec::with_capacity(deals as usize * k),
             shares: Vec::with_capacity(deals as usize * k),
@@ -657,7 +666,9 @@ pub fn figure_effects(base: &VariantGroups, v: &VariantGroups) -> Vec<FigureEffe
             if m == 0 { Vec::new() } else { sums.iter().skip(at).step_by(m).copied().collect() }
         };
         let (b, o) = (pick(&base.measure_sums, mb, j), pick(&v.measure_sums, mv, k));
-        push(name, paired_ratio(&b, &o), measured_groups(&b, &o));
+        let rate = base.rates.contains(name);
+        let found = paired_ratio(&b, &o).map(|(r0, e, p, z)| (r0, if rate { within_rates(e) } else { e }, p, z));
+        push(name, found, measured_groups(&b, &o));
     }
     rows
 }

@@ -78,6 +78,20 @@ fn merged_shards_give_the_tables_of_the_unsharded_run() {
     // The rounds table too, though each shard holds every fourth stretch of rounds.
     assert!(files(&merged).iter().any(|(name, _)| name == "rounds.csv"));
     assert_eq!(files(&merged), files(&whole));
+    // A field (fewer strategies than seats, each its share) merges as it was played.
+    let field = ["run", "--players", "5", "--seats", "greedy,hate,tight", "--rounds", "8000", "--seed", "4", "--quiet"];
+    let at = |name: &str| dir.join(format!("field-{name}"));
+    let o = draftsim(&[&field[..], &["--out", at("whole").to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    for i in 0..2 {
+        let shard = format!("{i}/2");
+        let o = draftsim(&[&field[..], &["--shard", &shard, "--out", at(&i.to_string()).to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let (a, b, m) = (at("0"), at("1"), at("merged"));
+    let o = draftsim(&["merge", a.to_str().unwrap(), b.to_str().unwrap(), "--out", m.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(files(&m), files(&at("whole")));
     let as_parquet = dir.join("merged-parquet");
     let o = draftsim(&[&args[..args.len() - 1], &[as_parquet.to_str().unwrap(), "--format", "parquet"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));

@@ -1199,6 +1199,25 @@ fn versus_and_calibration_sections_say_what_their_verdicts_rest_on() {
         at(worst, "won")
     );
     assert!(md.contains(&title), "{title}: {md}");
+    // Both summary lines carry an interval.
+    let line =
+        |start: &str| md.lines().find(|l| l.contains(start)).unwrap_or_else(|| panic!("{start}: {md}")).to_string();
+    assert!(
+        line("predicts the finished hand's percentile to within")
+            .contains("percentile points in the common bins (the widest gap, after pick"),
+        "{md}"
+    );
+    assert!(line("The chance of beating the field is off by up to").contains("] (after pick"), "{md}");
+    // Too few rounds for any bin: nothing measured, and nothing claimed.
+    let few = dir.join("few");
+    draftsim(&["calibrate", "--rounds", "50", "--quiet", "--out", path(&few)]);
+    let out = dir.join("few-report");
+    draftsim(&["report", path(&few), "--out", path(&out), "--quiet"]);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("calibration is not measured: no bin holds 200 estimates") && !md.contains("within 0.0"),
+        "{md}"
+    );
 }
 
 /// The first seat's edge says what seat 0 does at the game's table: in Winston it drafts

@@ -98,6 +98,25 @@ fn one_deal_is_refused_and_two_report_no_significant_effect() {
     // Two deals of Kuhn poker move nothing significantly.
     assert!(table.lines().count() > 1, "{table}");
     assert!(table.lines().skip(1).all(|l| l.split(',').nth(10) == Some("false")), "{table}");
+    // The report says nothing was shown, over how much play, and claims no robustness.
+    let report = dir.join("report");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(
+        md.contains(
+            "is shown to move any figure (Holm-corrected, 5%) over 2 deal groups, which does not show that none does"
+        ) && !md.contains("robust"),
+        "{md}"
+    );
+    // A key whose values are words below rows of numbers (Sevens' trade timing after its
+    // ante) reads back from CSV, as from Parquet.
+    let sevens = dir.join("sevens");
+    let o =
+        draftsim(&["sensitivity", "--game", "sevens", "--rounds", "120", "--quiet", "--out", sevens.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = draftsim(&["report", sevens.to_str().unwrap(), "--out", dir.join("r2").to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 #[test]
@@ -563,4 +582,26 @@ fn deviations_change_the_rules_and_a_study_of_refused_ones_says_so() {
     assert!(said.contains("limit=no-limit moves legal_moves_mean"), "{said}");
     let unexercised = said.lines().find(|l| l.starts_with("Unexercised")).unwrap_or_default();
     assert!(!unexercised.contains("limit=no-limit"), "{said}");
+}
+
+/// A difference of two rates lies in [-1, 1], a game's rate measures' as the health
+/// card's: over few deal groups a t interval would reach past it.
+#[test]
+fn a_rate_measures_effect_interval_stays_within_one() {
+    let dir = scratch("sensitivity", "rates-within-one");
+    let out = dir.join("o");
+    let o = draftsim(&["sensitivity", "--keys", "wild", "--rounds", "24", "--quiet", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut reader = csv::Reader::from_path(out.join("sensitivity.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let mut checked = 0;
+    for r in reader.records().map(Result::unwrap) {
+        if ["wild_win_rate", "fold_rate_r1", "showdown_rate"].contains(&&r[at("figure")]) {
+            let (lo, hi): (f64, f64) = (r[at("effect_lo")].parse().unwrap(), r[at("effect_hi")].parse().unwrap());
+            assert!((-1.0..=1.0).contains(&lo) && (-1.0..=1.0).contains(&hi), "{r:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "{checked}");
 }
