@@ -23,7 +23,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "W", value_parser = number, allow_negative_numbers = true)]
     pub until_ci: Option<f64>,
     /// Run only shard i of n (0-based), or auto/n from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
-    #[arg(long, value_name = "i/n")]
+    #[arg(long, value_name = "i/n", allow_hyphen_values = true)]
     pub shard: Option<String>,
     /// Also write one row per round and seat (`rounds` table), streamed in batches.
     #[arg(long)]

@@ -175,7 +175,7 @@ pub struct ShardArg {
     /// SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; `draftsim merge` builds the tables from
     /// every shard's --out.
     // Each command names its units in its own help (`shard_help`).
-    #[arg(long, value_name = "i/n")]
+    #[arg(long, value_name = "i/n", allow_hyphen_values = true)]
     pub shard: Option<String>,
 }
 
@@ -245,6 +245,17 @@ pub(super) fn write_shard(out: Option<OutputDir>, format: Format, part: StudySha
         ));
     }
     let share = part.part.map(|p| format!(" (its part {} of the unit's chunks)", part_name(p))).unwrap_or_default();
+    // A part with no chunk played none of its units' deals: not "played".
+    let empty = part.part.is_some() && part.results.iter().all(|v| units_in(v) == Some(0));
+    if empty {
+        quiet.note(&format!(
+            "shard {}/{}: no deals played{share}, its folder written to {} (draftsim merge takes it with the others)",
+            part.shard.index,
+            part.shard.count,
+            path.display()
+        ));
+        return Ok(());
+    }
     quiet.note(&format!(
         "shard {}/{}: {} of {} {} played{share}, results written to {} (draftsim merge builds the tables)",
         part.shard.index,

@@ -112,11 +112,12 @@ pub(super) fn ladder_section(
     let pairs: Vec<(f64, f64)> = budget.iter().zip(&opponent).map(|(&b, &o)| (b, o)).collect();
     let again = crate::study::ladder::winning_again(&pairs, &step_wins(ladder, &diff)?, depth);
     let lost = crate::study::ladder::losing_after(&pairs, &step_losses(ladder, &diff)?, depth);
-    // A first step not shown to win is no finding that skill hardly matters where it leans
-    // up, or where its deal groups are too few to say: more rounds would tell.
+    // A first step not shown to win is no finding that skill hardly matters where its
+    // interval still reaches a gain, or where its deal groups are too few to say: more
+    // rounds would tell. Only an interval at or below 0 shows that more search does not pay.
     let groups = if ladder.column("deal_groups").is_ok() { floats(ladder, "deal_groups")? } else { Vec::new() };
     let few = groups.first().is_some_and(|&g| g < FEW_GROUPS as f64);
-    let leaning = depth == 0 && score.mean.first().is_some_and(|&m| m > 0.0 || few);
+    let leaning = depth == 0 && score.mean.first().is_some_and(|&m| m > 0.0 || few || score.hi[0] > 0.0);
     let on_groups = groups.first().map_or(String::new(), |g| format!(" on {g:.0} deal groups"));
     let words = measures.map_or_else(|| diff.replace('_', " "), Measures::pair_words);
     let undecided = || {
@@ -125,6 +126,8 @@ pub(super) fn ladder_section(
             format!("is alike on every one of its deal groups{on_groups}, which says little")
         } else if mean > 0.0 {
             format!("leans to the larger budget, but its interval{on_groups} reaches 0")
+        } else if hi > 0.0 {
+            format!("leans to the smaller budget, but its interval{on_groups} reaches a gain for the larger")
         } else {
             format!("has an interval{on_groups} too wide to say")
         };
@@ -137,7 +140,7 @@ pub(super) fn ladder_section(
     };
     let sentence = match depth {
         0 if leaning => format!("Skill depth 0, undecided: {}.", undecided()),
-        0 => "The first step up does not win the score reliably: at these budgets more search does not pay, so skill (as search measures it) hardly matters in this variant.".to_string(),
+        0 => "The first step up does not win the score: its interval lies at or below an even score, so at these budgets more search does not pay, and skill (as search measures it) hardly matters in this variant.".to_string(),
         d if d == budget.len() => format!("Every one of the {d} steps still wins (skill depth {d}): skill keeps paying at every budget tried; try larger budgets to see where it stops."),
         d => match &again {
             None => format!("Skill depth {d}: more search keeps winning up to {:.0} iterations, then a step no longer wins reliably; the variant rewards skill up to about there.", budget[d - 1]),
@@ -151,7 +154,7 @@ pub(super) fn ladder_section(
     let headline = match depth {
         0 if leaning => format!("Skill depth 0 of {} steps, undecided: {}.", budget.len(), undecided()),
         0 => format!(
-            "Skill depth 0 of {} steps: the search bot at {:.0} iterations does not reliably beat itself at {:.0}, so more search does not pay here.",
+            "Skill depth 0 of {} steps: the search bot at {:.0} iterations does not beat itself at {:.0} (its interval lies at or below an even score), so more search does not pay here.",
             budget.len(),
             budget.first().copied().unwrap_or(f64::NAN),
             opponent.first().copied().unwrap_or(f64::NAN)
