@@ -308,7 +308,9 @@ pub(super) fn finish_sensitivity(
         .collect();
     let played = state.deviations.iter().filter(|(_, r)| r.is_ok()).count();
     if played == 0 {
-        say!("The game refused every deviation (said below): nothing was compared with the base.");
+        say!(
+            "The game refused every deviation asked for (each warned of on stderr, with why): nothing was compared with the base; choose keys or values this table can play."
+        );
     } else if moved.is_empty() {
         say!("No deviation moves any figure significantly (Holm-corrected, 5%).");
     } else {

@@ -257,7 +257,10 @@ type Section = fn(&Folder, &mut Page, &DataFrame) -> Result<(), Error>;
 /// first in `study::kind`); tune and exploit share one.
 const SECTIONS: [(&str, Section); 10] = [
     (kind::VERSUS.tables[0], |f, page, t| versus_section(page, t, f.meta, f.out, f.prefix, f.measures)),
-    (kind::SENSITIVITY.tables[0], |f, page, t| sensitivity_section(page, t, (f.out, f.prefix), f.measures)),
+    (kind::SENSITIVITY.tables[0], |f, page, t| {
+        let refused = load(f.dir, kind::SENSITIVITY.tables[1])?;
+        sensitivity_section(page, (t, refused.as_ref()), (f.out, f.prefix), f.measures)
+    }),
     (kind::RUN.tables[0], |f, page, summary| {
         let measures = f.measures.ok_or_else(|| {
             InputError::new(format!("{}: run.json is missing or names no known game", f.dir.display()))

@@ -4,10 +4,10 @@ use super::*;
 
 /// A sensitivity study: for each figure some deviation moves significantly, a tornado
 /// chart of the deviations' effects (largest first, with intervals), and the list of
-/// significant deviations.
+/// significant deviations; the deviations the game refused, named with why.
 pub(super) fn sensitivity_section(
     page: &mut Page,
-    table: &DataFrame,
+    (table, refused): (&DataFrame, Option<&DataFrame>),
     (out, prefix): (&OutputDir, &str),
     measures: Option<&Measures>,
 ) -> Result<(), Error> {
@@ -36,11 +36,26 @@ pub(super) fn sensitivity_section(
             unexercised.join(", ")
         );
     }
+    // Deviations the game refused were not tried: named, so a key asked for is not taken
+    // for one that moves nothing.
+    let mut not_tried: Vec<String> = Vec::new();
+    if let Some(r) = refused.filter(|r| r.height() > 0) {
+        let (k, v, why) = (texts(r, "key")?, texts(r, "value")?, texts(r, "why")?);
+        not_tried = (0..k.len()).map(|i| format!("`{}={}` ({})", k[i], v[i], why[i])).collect();
+        let _ = writeln!(md, "Refused by the game, so not tried: {}.\n", not_tried.join("; "));
+    }
+    let refused_words = match not_tried.len() {
+        0 => String::new(),
+        1 => " One change asked for was refused by the game and not tried.".to_string(),
+        n => format!(" {n} changes asked for were refused by the game and not tried."),
+    };
     if keys.is_empty() {
-        let _ = writeln!(
-            md,
-            "No deviation's effect could be measured: the game refused every deviation (see `sensitivity_refused`), or the study played too few deals for an interval (two a variant at least).\n"
-        );
+        let why = match not_tried.is_empty() {
+            true => "the study played too few deals for an interval (two a variant at least)",
+            false => "the game refused every deviation asked for (above)",
+        };
+        let _ = writeln!(md, "No deviation's effect could be measured: {why}.\n");
+        page.headline(Question::Rules, format!("No one-step change of the rules was measured: {why}."));
         return Ok(());
     }
     if significant.is_empty() {
@@ -68,7 +83,7 @@ pub(super) fn sensitivity_section(
         page.headline(
             Question::Rules,
             format!(
-                "None of the {used} one-step changes of rules the seated bots' play used is shown to move any figure (Holm-corrected, 5%){played}, which does not show that none does."
+                "None of the {used} one-step changes of rules the seated bots' play used is shown to move any figure (Holm-corrected, 5%){played}, which does not show that none does.{refused_words}"
             ),
         );
         return Ok(());
@@ -184,6 +199,7 @@ pub(super) fn sensitivity_section(
             significant.len()
         );
     }
+    headline += &refused_words;
     page.headline(Question::Rules, headline);
     Ok(())
 }

@@ -554,6 +554,17 @@ fn deviations_change_the_rules_and_a_study_of_refused_ones_says_so() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("The game refused every deviation"), "{}", stdout(&o));
     assert!(stderr(&o).contains("players=3: refused by the game"), "{}", stderr(&o));
+    // Its report names the refusal and why, and says nothing was measured for that reason.
+    let report = dir.join("players-report");
+    let o = draftsim(&["report", dir.join("players").to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("Refused by the game, so not tried: `players=3` ("), "{md}");
+    assert!(
+        md.contains("No one-step change of the rules was measured: the game refused every deviation asked for"),
+        "{md}"
+    );
+    assert!(!md.contains("or the study played too few deals"), "{md}");
     // A smaller pack takes the last betting round with it: played, not refused.
     let o = draftsim(&[
         "sensitivity",
