@@ -212,11 +212,36 @@ pub struct GameRulesArgs {
     pub rules: Option<PathBuf>,
 }
 
-/// Warns where `--game` was left out beside a rules file that reads as another game's rules
-/// too: the default game is played, and the file may be for the other. Said where the
-/// file has built, so that a file that does not is one line of error.
+/// A warning held until the command has refused all it will refuse: said with its first
+/// note (the banner before play), its progress bar or its end, and dropped on an error, so
+/// that bad input stays one line. The first held is the one said.
+static HELD: std::sync::Mutex<(bool, Option<String>)> = std::sync::Mutex::new((false, None));
+
+/// Holds `text` as the warning to say (see [`HELD`]), unless one was held before.
+fn hold(text: String) {
+    let mut held = HELD.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !held.0 {
+        *held = (true, Some(text));
+    }
+}
+
+/// Says the held warning, if one is waiting.
+pub fn say_held() {
+    let text = HELD.lock().unwrap_or_else(std::sync::PoisonError::into_inner).1.take();
+    if let Some(text) = text {
+        warn(&text);
+    }
+}
+
+/// Warns (held: see [`HELD`]) where `--game` was left out beside a rules file that sets a
+/// key other than `players` and reads as another game's rules too: the default game is
+/// played, and the file may be for the other.
 pub fn warn_default_game(given: Option<&str>, file: &std::path::Path, text: Option<&str>) {
     let Some(text) = text.filter(|_| given.is_none()) else { return };
+    let table: toml::Table = toml::from_str(text).unwrap_or_default();
+    if table.keys().all(|k| k == "players") {
+        return;
+    }
     let others: Vec<&str> = GAMES
         .iter()
         .filter(|g| g.name != DEFAULT_GAME && (g.build)(Some(text), None, None).is_ok())
@@ -226,7 +251,7 @@ pub fn warn_default_game(given: Option<&str>, file: &std::path::Path, text: Opti
         return;
     }
     let flags: Vec<String> = others.iter().map(|g| format!("--game {g}")).collect();
-    warn(&format!(
+    hold(format!(
         "{}: playing {DEFAULT_GAME}, the default game, but the file reads as {} rules too: add {} if it is for {}, or --game {DEFAULT_GAME} to say it is not",
         file.display(),
         match others.len() {
@@ -279,12 +304,8 @@ impl GameRulesArgs {
         if built.is_ok()
             && let Some(path) = &self.rules
         {
-            // Once a command, however often it builds; the file as written, where a
-            // command builds text derived from it.
-            static SAID: std::sync::Once = std::sync::Once::new();
-            SAID.call_once(|| {
-                warn_default_game(self.game.as_deref(), path, std::fs::read_to_string(path).ok().as_deref())
-            });
+            // The file as written, where a command builds text derived from it.
+            warn_default_game(self.game.as_deref(), path, self.rules_text().ok().flatten().as_deref());
         }
         built.map_err(|e| self.name_rules_file(e)).map_err(|e| match &self.rules {
             // The rules build without the seats, at the table the seats imply, or the seat
@@ -520,8 +541,10 @@ pub struct QuietArg {
 }
 
 impl QuietArg {
-    /// Prints a note on stderr (what is played, where tables went) unless quiet.
+    /// Prints a note on stderr (what is played, where tables went) unless quiet, after any
+    /// warning held till now.
     pub fn note(&self, text: &str) {
+        say_held();
         if !self.quiet {
             to_stderr!("draftsim: {text}");
         }
@@ -550,6 +573,7 @@ impl ExecArgs {
     /// A progress bar (done, rate, ETA, and a message such as the pair playing) over
     /// `total` steps, on a terminal and unless quiet.
     pub fn bar(&self, total: u64) -> Option<ProgressBar> {
+        say_held();
         (!self.quiet.quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::new(total);
             bar.set_style(

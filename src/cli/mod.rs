@@ -299,6 +299,10 @@ pub fn main() -> ExitCode {
         Ok(()) if interrupt::stopped_before_writing() => Err(draftsim::Error::Interrupted.into()),
         other => other,
     };
+    // A warning held for a command that said nothing more is said once it has succeeded.
+    if result.is_ok() {
+        args::say_held();
+    }
     let stopped = result.as_ref().is_err_and(|err| {
         err.chain().any(|e| matches!(e.downcast_ref::<draftsim::Error>(), Some(draftsim::Error::Interrupted)))
     });

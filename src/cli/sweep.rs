@@ -63,6 +63,10 @@ pub fn sweep(args: SweepArgs) -> Result<()> {
         args.game.game.build(info, spec.rules.as_deref(), spec.players, None)?;
     }
     let (base_rules, players, seats) = study::sweep::base(info, &spec)?;
+    // Said (held till play) where the file did not go through the build above.
+    if let Some(path) = &args.game.game.rules {
+        super::args::warn_default_game(args.game.game.game.as_deref(), path, spec.rules.as_deref());
+    }
     let requires = args.require.iter().map(|r| study::tune::Constraint::parse(r)).collect::<Result<Vec<_>, _>>()?;
     if !requires.is_empty() {
         let known = study::tune::known_metrics(info, Some(&base_rules), Some(&seats))?;

@@ -126,8 +126,10 @@ pub(super) fn ladder_section(
             format!("is alike on every one of its deal groups{on_groups}, which says little")
         } else if mean > 0.0 {
             format!("leans to the larger budget, but its interval{on_groups} reaches 0")
-        } else if hi > 0.0 {
+        } else if mean < 0.0 && hi > 0.0 {
             format!("leans to the smaller budget, but its interval{on_groups} reaches a gain for the larger")
+        } else if hi > 0.0 {
+            format!("is level, and its interval{on_groups} reaches a gain for the larger budget")
         } else {
             format!("has an interval{on_groups} too wide to say")
         };

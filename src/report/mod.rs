@@ -357,8 +357,14 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
         };
         let heading = folder_heading(&name, meta.as_ref());
         page.begin(&name, heading.clone(), meta.as_ref().map(describe).unwrap_or_default());
-        // One rule set a folder (a versus folder holds two and names them itself).
-        if let Some(m) = meta.as_ref().filter(|m| m.get("rules_b").is_none())
+        // Folders that play one rule set: a run (its record has no kind) and the studies
+        // that play one; a sweep, a tune or a versus plays several, and names them itself.
+        let one_rule_set = |m: &&serde_json::Value| {
+            m.get("kind").and_then(|k| k.as_str()).is_none_or(|k| {
+                [kind::LADDER.name, kind::CALIBRATE.name, kind::COMPARE.name, kind::EXPLOITABILITY.name].contains(&k)
+            })
+        };
+        if let Some(m) = meta.as_ref().filter(one_rule_set)
             && let (Some(game), Some(rules)) = (m["game"].as_str(), m["rules"].as_str())
         {
             page.rules(game, rules);

@@ -77,15 +77,18 @@ pub(super) fn sensitivity_section(
             if unexercised.is_empty() {
                 String::new()
             } else {
-                " The unexercised changes above were not tried at all.".to_string()
+                " The unexercised changes above were played, but no seat used them.".to_string()
             }
         );
-        page.headline(
-            Question::Rules,
-            format!(
+        let headline = match used {
+            0 => format!(
+                "No seated strategy used any of the one-step changes of rules played{played}, so they say nothing of the rules.{refused_words}"
+            ),
+            _ => format!(
                 "None of the {used} one-step changes of rules the seated bots' play used is shown to move any figure (Holm-corrected, 5%){played}, which does not show that none does.{refused_words}"
             ),
-        );
+        };
+        page.headline(Question::Rules, headline);
         return Ok(());
     }
     // A chart per health figure (the seat figures and the skill gap too) that some

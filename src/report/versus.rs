@@ -24,8 +24,13 @@ pub(super) fn versus_section(
     // Tables written before changes were numbered have no `change` column.
     let change = table.column("change").is_ok().then(|| floats(table, "change")).transpose()?;
     let change = change.as_deref();
+    // The name `--min-effect` takes: the skill gap's strategy is A's best, not a choice.
     let name = |i: usize| {
-        if strategies[i].is_empty() { figures[i].clone() } else { format!("{}:{}", figures[i], strategies[i]) }
+        if strategies[i].is_empty() || figures[i] == "skill_gap" {
+            figures[i].clone()
+        } else {
+            format!("{}:{}", figures[i], strategies[i])
+        }
     };
     // In prose a strategy's figure reads as its own ("`tight`'s score"), not as the
     // table's key ("score:tight"), and a figure in the score's units says them; a chart's

@@ -102,6 +102,11 @@ impl Shard {
     /// Parses `i/n`, or `auto/n` with the index from `SLURM_ARRAY_TASK_ID` or `JOB_COMPLETION_INDEX`.
     pub fn parse(text: &str) -> Result<Shard, InputError> {
         let bad = || InputError::new(format!("--shard '{text}': write i/n with 0 <= i < n, e.g. 0/4, or auto/n"));
+        // A value may start with a hyphen (`-1/3`, refused below): a flag in its place
+        // means the value was left out.
+        if text.starts_with("--") {
+            return Err(InputError::new(format!("--shard: give i/n before {text}, e.g. --shard 0/4")));
+        }
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let count: u64 = n.trim().parse().map_err(|_| bad())?;
         let auto = i.trim() == "auto";

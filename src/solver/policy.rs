@@ -317,10 +317,13 @@ impl Policy {
                 Some(name) => format!(", seat `{name}` (shipped for this table)"),
                 None => String::new(),
             };
-            return Err(InputError::new(format!(
-                "policy trained for {} players, not {players}: seat it at its table (--players {}){shipped} or train one for this one with `draftsim train --game {game} --players {players}`",
-                h.players, h.players
-            ))
+            return Err(InputError::with_fix(
+                format!("policy trained for {} players, not {players}", h.players),
+                format!(
+                    "seat it at its table (--players {}){shipped} or train one for this one with `draftsim train --game {game} --players {players} {RULES_FILE}`",
+                    h.players
+                ),
+            )
             .about(Fault::PolicyElsewhere));
         }
         if h.rules_hash != rules_hash(rules_toml) {
@@ -342,7 +345,7 @@ impl Policy {
             return Err(InputError::with_fix(
                 format!("policy trained under other rules ({})", in_words(&differ, &h.rules)),
                 format!(
-                    "play it under the rules it was trained for (a rules file with those values{print}), or train one for these with `draftsim train --game {game} {RULES_FILE}`"
+                    "play it under the rules it was trained for (a rules file with those values{print}), or train one for these with `draftsim train --game {game} --players {players} {RULES_FILE}`"
                 ),
             )
             .about(Fault::PolicyElsewhere));

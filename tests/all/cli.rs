@@ -1135,6 +1135,7 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         // A negative index is read as the value, not as a flag.
         (vec!["run", "--shard", "-1/3"], "--shard '-1/3'"),
         (vec!["ladder", "--shard", "-1/3"], "--shard '-1/3'"),
+        (vec!["run", "--shard", "--no-rotate"], "--shard: give i/n before --no-rotate"),
         (vec!["run", "--players", "3", "--seats", "greedy,greedy"], "list each strategy once"),
         (
             vec!["sweep", "--set", "players=4,6", "--seats", "greedy,greedy", "--rounds", "100", "--out", out_s],

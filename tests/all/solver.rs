@@ -1154,7 +1154,7 @@ fn a_policy_from_a_rules_file_refused_under_the_defaults_trains_without_one() {
         let e = stderr(&o);
         assert!(
             e.contains("policy trained under other rules (ante = 2 in training, 1 here)")
-                && e.contains("train one for these with `draftsim train --game kuhn-poker`")
+                && e.contains("train one for these with `draftsim train --game kuhn-poker --players 2`")
                 && !e.contains("--rules FILE"),
             "{args:?}: {e}"
         );
@@ -1200,7 +1200,7 @@ fn a_policy_under_other_rules_and_players_is_refused_with_a_fix_that_works() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("policy trained under other rules (raise_cap = 3 in training, 5 here)")
-            && stderr(&o).contains(&format!("`draftsim train --game sevens --rules {}`", rules.display())),
+            && stderr(&o).contains(&format!("`draftsim train --game sevens --players 4 --rules {}`", rules.display())),
         "{}",
         stderr(&o)
     );
@@ -1306,7 +1306,7 @@ fn a_bluffing_threshold_player_is_less_exploitable_in_kuhn_poker() {
     let o = draftsim(&["exploitability", "--game", "kuhn-poker", "--seats", "tight,bluffer", "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let table = stdout(&o);
-    // Tight never mixes, so its figure is exact: the best response takes 1/6 a hand.
+    // Tight never mixes, so its figure is exact.
     assert!((row_value(&table, "tight", "exploitability") - 1.0 / 6.0).abs() < 1e-6, "{table}");
     assert!(
         row_value(&table, "bluffer", "exploitability_hi") < row_value(&table, "tight", "exploitability_lo"),
