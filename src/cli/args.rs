@@ -237,6 +237,10 @@ pub fn say_held() {
 /// key other than `players` and reads as another game's rules too: the default game is
 /// played, and the file may be for the other.
 pub fn warn_default_game(given: Option<&str>, file: &std::path::Path, text: Option<&str>) {
+    // Every build of a command calls here; the games need building only once.
+    if HELD.lock().unwrap_or_else(std::sync::PoisonError::into_inner).0 {
+        return;
+    }
     let Some(text) = text.filter(|_| given.is_none()) else { return };
     let table: toml::Table = toml::from_str(text).unwrap_or_default();
     if table.keys().all(|k| k == "players") {
