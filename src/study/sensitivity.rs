@@ -266,10 +266,7 @@ pub fn play_groups(
     let unused = runner.unused_rules(&tally);
     Ok(Ok(VariantGroups {
         measures: runner.measures().measures.iter().map(|m| m.column.clone()).collect(),
-        rates: (runner.measures().measures.iter())
-            .filter(|m| matches!(m.kind, crate::sim::Kind::Rate { .. }))
-            .map(|m| m.column.clone())
-            .collect(),
+        rates: super::versus::Scales::of(runner.measures()).rates,
         strategies: lineup.strategies.into_iter().zip(tally.instances).collect(),
         players,
         unused,
