@@ -16,8 +16,20 @@ use draftsim::output::{Format, OutputDir};
 use draftsim::{Fault, InputError};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
+/// The game a command plays when `--game` is not given: a macro so that help texts, which
+/// clap needs as one literal, are built from the same name.
+macro_rules! default_game {
+    () => {
+        "seven-card-draft"
+    };
+}
+pub(crate) use default_game;
+
 /// The game a command plays when `--game` is not given.
-pub const DEFAULT_GAME: &str = "seven-card-draft";
+pub const DEFAULT_GAME: &str = default_game!();
+
+/// `--game`'s help where it may be left out.
+pub const GAME_HELP: &str = concat!("Game (see `draftsim list games`) [default: ", default_game!(), "]");
 
 /// The seed used when none is given (printed with every run).
 pub const DEFAULT_SEED: u64 = 20_261_121;
@@ -204,8 +216,7 @@ pub fn format_names() -> &'static [&'static str] {
 /// `--game` and `--rules`.
 #[derive(Args, Debug, Clone)]
 pub struct GameRulesArgs {
-    /// Game (see `draftsim list games`) [default: seven-card-draft].
-    #[arg(long, value_parser = Known(game_names))]
+    #[arg(long, value_parser = Known(game_names), help = GAME_HELP)]
     pub game: Option<String>,
     /// Rules file (TOML); see `draftsim list rules GAME`.
     #[arg(long, value_hint = clap::ValueHint::FilePath)]

@@ -61,7 +61,8 @@ enum What {
 }
 
 /// `list metrics` and `list rules`'s game.
-const GAME_OR_DEFAULT: &str = "The game (see `draftsim list games`) [default: seven-card-draft]";
+const GAME_OR_DEFAULT: &str =
+    concat!("The game (see `draftsim list games`) [default: ", super::args::default_game!(), "]");
 
 /// The game a list is about: named as every list names it, `list rules sevens`, or with
 /// `--game sevens` as the commands that play take it.

@@ -429,6 +429,12 @@ fn elsewhere(e: &clap::Error) -> Option<String> {
     // The first word that is no flag names the command: draftsim takes no option before it
     // that takes a value.
     let command = std::env::args().skip(1).find(|a| !a.starts_with('-'))?;
+    if flag == "--shard" {
+        // Clap's near spelling here is --threads, which is no way to split the work.
+        return Some(format!(
+            "error: {command} takes no --shard: it plays on one machine (--threads N uses its cores); run, versus, compare, sweep, ladder and sensitivity split into shards; see `draftsim {command} --help`"
+        ));
+    }
     let (_, _, fix) = ELSEWHERE.iter().find(|(c, flags, _)| *c == command && flags.contains(&flag))?;
     Some(format!("error: {command} takes no {flag}: {fix}; see `draftsim {command} --help`"))
 }

@@ -490,26 +490,46 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
     let mut state: OptimiserState<Played> =
         OptimiserState { fingerprint: fingerprint.clone(), samples: Default::default() };
     let mut budget = rounds;
+    // The budget as asked when the search started: its rounds, or the seconds they were
+    // bought with (a state saved before it kept them reads as rounds).
+    let mut asked_first = args.budget_time;
     let mut resumed = false;
     if let Some(path) = &state_path
         && let Ok(text) = std::fs::read_to_string(path)
     {
-        match serde_json::from_str::<(u64, OptimiserState<Played>)>(&text) {
-            Ok((b, saved)) if saved.fingerprint == fingerprint => {
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Saved {
+            Asked(u64, OptimiserState<Played>, Option<f64>),
+            Rounds(u64, OptimiserState<Played>),
+        }
+        let saved = serde_json::from_str::<Saved>(&text).map(|s| match s {
+            Saved::Asked(b, state, seconds) => (b, state, seconds),
+            Saved::Rounds(b, state) => (b, state, None),
+        });
+        match saved {
+            Ok((b, saved, seconds)) if saved.fingerprint == fingerprint => {
                 exec.note(&format!(
                     "resuming the search in {} ({} evaluations done)",
                     path.display(),
                     saved.samples.len()
                 ));
-                if b != rounds || args.budget_time.is_some() {
+                let same = match (args.budget_time, seconds) {
+                    (Some(now), Some(then)) => now == then,
+                    (None, None) => b == rounds,
+                    _ => false,
+                };
+                if !same {
                     // A resumed search keeps the budget it was started with, so that its
                     // evaluations stay comparable: warned even under --quiet, as the figures
                     // written are not the budget asked for.
                     super::args::warn(&format!(
-                        "it keeps its budget of {b} rounds, not the {} asked now; pass --force to start afresh with the new one",
-                        args.budget_time.map_or(rounds.to_string(), |s| format!("{s} s")),
+                        "it keeps its budget of {b} rounds{}, not the {} asked now; pass --force to start afresh with the new one",
+                        seconds.map_or(String::new(), |s| format!(" (bought with --budget-time {s})")),
+                        args.budget_time.map_or(format!("{rounds} rounds"), |s| format!("--budget-time {s}")),
                     ));
                 }
+                asked_first = seconds;
                 state = saved;
                 budget = b;
                 resumed = true;
@@ -538,7 +558,8 @@ fn run_search<E: Evaluator<Sample = Played> + Sync>(
     let bar = exec.bar(budget);
     let mut save = |s: &OptimiserState<Played>| -> Result<(), draftsim::Error> {
         if let Some(path) = &state_path {
-            let text = serde_json::to_string(&(budget, s)).map_err(|e| draftsim::Error::Invariant(e.to_string()))?;
+            let text = serde_json::to_string(&(budget, s, asked_first))
+                .map_err(|e| draftsim::Error::Invariant(e.to_string()))?;
             super::study::save_state(path, &text, "search")?;
         }
         Ok(())
@@ -591,7 +612,8 @@ fn check_budget<E: Evaluator<Sample = Played> + Sync>(
     let setting = pilot_setting(params);
     // A run rounds up to whole deals, so one round plays one deal.
     let deal = evaluator.rounds(&exec.pool()?.install(|| evaluator.play(&setting, seed ^ 0x9110, 1))?);
-    let least = optimise::smallest_budget(args.candidates, args.runners_up, evaluator.has_starting_point(), 2 * deal);
+    let distinct = optimise::distinct_candidates(params, args.candidates, seed);
+    let least = optimise::smallest_budget(distinct, args.runners_up, evaluator.has_starting_point(), 2 * deal);
     if budget >= least {
         return Ok(());
     }
@@ -603,9 +625,14 @@ fn check_budget<E: Evaluator<Sample = Played> + Sync>(
         ),
         _ => (format!("--rounds {budget}:"), format!("give --rounds {least} or more")),
     };
+    // A small discrete space races fewer candidates than asked, so fewer would not help.
+    let (candidates, fewer) = if distinct < args.candidates {
+        (format!("the {distinct} distinct candidates of this space"), "")
+    } else {
+        (format!("{distinct} candidates"), ", or fewer --candidates")
+    };
     Err(InputError::new(format!(
-        "{asked} too few for {} candidates, since every evaluation needs two deals ({} rounds at this table); {fix}, or fewer --candidates",
-        args.candidates,
+        "{asked} too few for {candidates}, since every evaluation needs two deals ({} rounds at this table); {fix}{fewer}",
         2 * deal
     ))
     .into())
@@ -642,7 +669,9 @@ fn pilot_budget<E: Evaluator<Sample = Played> + Sync>(
     // Evaluations of the first rung's size and four times it (about half the search's
     // rounds are played in each kind), each kind for a fifth of a second: the rate is their
     // harmonic mean, as time adds up.
-    let first = optimise::first_rung_rounds((rate * left(started)) as u64, args.candidates, args.runners_up);
+    // Sized as the search will size them: on the distinct candidates it races.
+    let distinct = optimise::distinct_candidates(params, args.candidates, seed);
+    let first = optimise::first_rung_rounds((rate * left(started)) as u64, distinct, args.runners_up);
     let at = |size: u64| -> Result<f64> {
         if size >= rounds {
             return Ok(rate);
@@ -801,15 +830,21 @@ fn candidates_table(result: &OptimiserResult, what: &str, flip: bool, constraine
     t
 }
 
-/// The `convergence` table: the best in-search estimate against rounds spent.
-fn convergence_table(result: &OptimiserResult, what: &str, flip: bool) -> Table {
+/// The `convergence` table: the best in-search estimate against rounds spent; under
+/// constraints, whether its candidate met them there (a best that did not pays a penalty).
+fn convergence_table(result: &OptimiserResult, what: &str, flip: bool, constrained: bool) -> Table {
     let t = &result.trace;
-    let e: Vec<Estimate> = t.iter().map(|(_, e)| shown(*e, flip)).collect();
-    Table::new("convergence")
-        .with("rounds_spent", Values::Int(t.iter().map(|(r, _)| *r as i64).collect()))
+    let e: Vec<Estimate> = t.iter().map(|(_, e, _)| shown(*e, flip)).collect();
+    let table = Table::new("convergence")
+        .with("rounds_spent", Values::Int(t.iter().map(|(r, _, _)| *r as i64).collect()))
         .with(&format!("best_{what}"), Values::Float(e.iter().map(|e| e.mean).collect()))
         .with(&format!("best_{what}_lo"), Values::Float(e.iter().map(|e| e.lo).collect()))
-        .with(&format!("best_{what}_hi"), Values::Float(e.iter().map(|e| e.hi).collect()))
+        .with(&format!("best_{what}_hi"), Values::Float(e.iter().map(|e| e.hi).collect()));
+    if !constrained {
+        return table;
+    }
+    let met = t.iter().map(|(_, _, met)| (if *met { "met" } else { "not met" }).to_string());
+    table.with("constraint", Values::Text(met.collect()))
 }
 
 /// Writes the tables, the best setting's file and study.json; `what` names the figure,
@@ -829,7 +864,8 @@ fn finish(
             what: e.mean, format!("{what}_lo"): e.lo, format!("{what}_hi"): e.hi, "constraint_met": met,
         });
     }
-    let tables = [candidates_table(result, what, flip, constrained), convergence_table(result, what, flip)];
+    let tables =
+        [candidates_table(result, what, flip, constrained), convergence_table(result, what, flip, constrained)];
     if let Some(dir) = &out {
         dir.write_text(file, &text)?;
     } else {

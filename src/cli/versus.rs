@@ -25,8 +25,7 @@ pub struct VersusArgs {
     /// Rule set B: a rules file (TOML), or `defaults`.
     #[arg(value_name = "B", value_hint = clap::ValueHint::FilePath)]
     pub b: PathBuf,
-    /// Game (see `draftsim list games`) [default: seven-card-draft].
-    #[arg(long, value_parser = super::args::Known(super::args::game_names))]
+    #[arg(long, value_parser = super::args::Known(super::args::game_names), help = super::args::GAME_HELP)]
     pub game: Option<String>,
     #[command(flatten)]
     pub players: PlayersArg,

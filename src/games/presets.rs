@@ -532,12 +532,24 @@ pub fn check_separators(name: &str, base: &str, inner: &str) -> Result<(), Input
     )))
 }
 
-/// The derived preset `base` with `overrides` (PATH, VALUE) set, as a seat name.
+/// The derived preset `base` with `overrides` (PATH, VALUE) set, as a seat name. A base
+/// that is itself derived (`hate{draft.weight=0.5}`) keeps its own settings in one pair of
+/// braces, each replaced by an override of the same path.
 pub fn derived_name(base: &str, overrides: &[(String, String)]) -> String {
     if overrides.is_empty() {
         return base.to_string();
     }
-    let items: Vec<String> = overrides.iter().map(|(p, v)| format!("{p}={v}")).collect();
+    let (base, mut items) = match derived(base) {
+        Some((b, inner)) => {
+            let kept = split_top(inner, ';').into_iter().filter(|item| {
+                let path = item.split_once('=').map_or(item.as_str(), |(p, _)| p.trim());
+                !overrides.iter().any(|(p, _)| p == path)
+            });
+            (b, kept.collect::<Vec<_>>())
+        }
+        None => (base, Vec::new()),
+    };
+    items.extend(overrides.iter().map(|(p, v)| format!("{p}={v}")));
     format!("{base}{{{}}}", items.join(";"))
 }
 
@@ -817,6 +829,11 @@ mod tests {
         assert!(e.contains("with `;`, not `,`") && e.ends_with("base{bet.fold_below[1]=0.5;draft.weight=2}"), "{e}");
         assert!(preset_text(&presets, "base{bet.fold_below=[0.3, 0.4]}", "g").is_ok());
         assert_eq!(derived_name("hate", &[("draft.weight".into(), "0.5".into())]), "hate{draft.weight=0.5}");
+        // A derived base keeps one pair of braces: its settings, each replaced by an
+        // override of the same path.
+        let on = |base: &str| derived_name(base, &[("bet.p".into(), "0.3".into()), ("policy".into(), "b".into())]);
+        assert_eq!(on("hate{draft.weight=0.5}"), "hate{draft.weight=0.5;bet.p=0.3;policy=b}");
+        assert_eq!(on("cfr{policy=\"a\"; bet.p = 1}"), "cfr{bet.p=0.3;policy=b}");
         let pieces: Vec<String> = ["hate{bet.x=[1", "2]}", "random"].iter().map(|s| s.to_string()).collect();
         assert_eq!(rejoin(&pieces), vec!["hate{bet.x=[1,2]}", "random"]);
         // One file by two paths is one strategy, named as first given.

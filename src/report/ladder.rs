@@ -84,6 +84,7 @@ pub(super) fn ladder_section(
     (out, prefix): (&OutputDir, &str),
     measures: Option<&Measures>,
     game: Option<String>,
+    requires: &[Constraint],
 ) -> Result<(), Error> {
     let md = page.at(Question::Skill);
     let budget = floats(ladder, "budget")?;
@@ -171,7 +172,25 @@ pub(super) fn ladder_section(
             budget[d - 1]
         ),
     };
-    let headline = [&again, &lost].into_iter().flatten().fold(headline, |s, words| format!("{s} But {words}."));
+    let mut headline = [&again, &lost].into_iter().flatten().fold(headline, |s, words| format!("{s} But {words}."));
+    // A limit on the skill depth (`--require skill_depth>=2`) is judged here, on the ladder
+    // itself: the depth is a count of the steps played, exact for this ladder.
+    let limits: Vec<String> = requires
+        .iter()
+        .filter(|c| c.metric == "skill_depth")
+        .map(|c| {
+            let d = depth as f64;
+            let sign = if c.at_least { ">=" } else { "<=" };
+            match c.verdict(&crate::stats::Estimate { mean: d, lo: d, hi: d }) {
+                Verdict::Met => format!("Limit met: skill_depth {sign} {}.", c.bound),
+                v => format!("**Limit {}**: skill_depth should be {sign} {}, and is {depth}.", v.words(), c.bound),
+            }
+        })
+        .collect();
+    for limit in &limits {
+        headline.push(' ');
+        headline.push_str(limit);
+    }
     let _ = writeln!(
         md,
         "| budget | against | {diff} | 95% interval | win share | 95% interval |\n|---:|---:|---:|---|---:|---|"
@@ -196,6 +215,9 @@ pub(super) fn ladder_section(
         "\nSkill depth: **{depth}** of {} steps, judged by the score ({diff} lower bound above 0); by units won alone, {by_wins}.\n",
         budget.len()
     );
+    for limit in &limits {
+        let _ = writeln!(md, "{limit}\n");
+    }
     page.headline(Question::Skill, headline);
     Ok(())
 }

@@ -285,10 +285,13 @@ const SECTIONS: [(&str, Section); 10] = [
             None => Ok(()),
         }
     }),
-    (kind::LADDER.tables[0], |f, page, t| ladder_section(page, t, (f.out, f.prefix), f.measures, game_title(f.meta))),
+    (kind::LADDER.tables[0], |f, page, t| {
+        ladder_section(page, t, (f.out, f.prefix), f.measures, game_title(f.meta), f.requires)
+    }),
     (kind::TRAIN.tables[0], |f, page, t| training_section(page, t, f.out, f.prefix, f.bounded)),
     (kind::EXPLOITABILITY.tables[0], |f, page, t| {
-        exploitability_section(page, t, load(f.dir, "responses")?.as_ref(), f.measures)
+        let players = f.meta.and_then(|m| m["players"].as_u64());
+        exploitability_section(page, t, load(f.dir, "responses")?.as_ref(), f.measures, players)
     }),
 ];
 

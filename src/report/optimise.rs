@@ -209,13 +209,22 @@ pub(super) fn optimise_section(
     if let Some(trace) = trace.filter(|_| candidates.height() > 1) {
         let mut spent = floats(&trace, "rounds_spent")?;
         let mut best = with_interval(&trace, &format!("best_{what}"))?;
-        // Under constraints the first bests may still pay a shortfall's penalty, far off
-        // the scale of the rest: leave out those more than a hundredth of a penalty above
-        // the final best, and say so.
+        // Under constraints the first bests may still pay a shortfall's penalty, off the
+        // scale of the rest: leave them out, and say so. The trace says which did; one
+        // written before it did is judged by distance, those more than a hundredth of a
+        // penalty from the final best.
         let penalised = if has(candidates, "constraint") {
-            let last = best.mean.last().copied().unwrap_or(f64::NAN);
-            let far = |v: f64| (v - last).abs() > crate::study::tune::PENALTY / 100.0;
-            let n = best.mean.iter().take_while(|&&v| far(v)).count();
+            let n = if has(&trace, "constraint") {
+                let met = texts(&trace, "constraint")?;
+                // All of them left out would leave no line: a search that never met them
+                // shows its penalties.
+                let n = met.iter().take_while(|m| *m != "met").count();
+                if n == met.len() { 0 } else { n }
+            } else {
+                let last = best.mean.last().copied().unwrap_or(f64::NAN);
+                let far = |v: f64| (v - last).abs() > crate::study::tune::PENALTY / 100.0;
+                best.mean.iter().take_while(|&&v| far(v)).count()
+            };
             for column in [&mut spent, &mut best.mean, &mut best.lo, &mut best.hi] {
                 column.drain(..n);
             }

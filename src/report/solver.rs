@@ -136,7 +136,14 @@ pub(super) fn exploitability_section(
     t: &DataFrame,
     responses: Option<&DataFrame>,
     measures: Option<&Measures>,
+    players: Option<u64>,
 ) -> Result<(), Error> {
+    // Past two players a best response to a profile is no distance to an equilibrium (which
+    // need not be unique, nor what strong players play): said beside every claim of closeness.
+    let many = players
+        .filter(|&p| p > 2)
+        .map(|p| format!(" At {p} players exploitability is a quality signal, not a distance to an equilibrium."));
+    let many = many.as_deref().unwrap_or("");
     // The game's score unit (chips per hand), where the folder names its game.
     let unit = measures.map_or("per unit of play".to_string(), |m| format!("in {}", m.score_words()));
     let md = page.at(Question::Skill);
@@ -166,7 +173,7 @@ pub(super) fn exploitability_section(
             let bound = |i: usize| lower_bound(expl[i], lo[i], hi[i], &responder[i]);
             let _ = write!(
                 md,
-                "\nEach figure is a lower bound: what the best responder tried gains at one seat against the strategy at every other seat, {unit}, with its interval; the true distance from optimal is at least this. "
+                "\nEach figure is a lower bound: what the best responder tried gains at one seat against the strategy at every other seat, {unit}, with its interval; the true distance from optimal is at least this.{many} "
             );
             let text = if expl[m] <= 0.0 {
                 let _ = writeln!(
@@ -247,7 +254,7 @@ pub(super) fn exploitability_section(
                     ),
                 }
             };
-            page.headline(Question::Skill, text);
+            page.headline(Question::Skill, format!("{text}{many}"));
         }
         if let Some(r) = responses.filter(|r| r.height() > 0) {
             responses_table(page.at(Question::Skill), r, &unit)?;
@@ -269,7 +276,7 @@ pub(super) fn exploitability_section(
     if let Some(b) = best {
         let _ = writeln!(
             md,
-            "\nExploitability is what a best response wins per hand against a strategy played at every seat (0 at an equilibrium); a player asked a number of times at each information set carries the sampling noise of its answers, and its interval says how far asking again could move the figure. The closest to optimal here is {} ({}); a finding that holds only against far more exploitable players may vanish against strong ones.\n",
+            "\nExploitability is what a best response wins per hand against a strategy played at every seat (0 at an equilibrium); a player asked a number of times at each information set carries the sampling noise of its answers, and its interval says how far asking again could move the figure. The closest to optimal here is {} ({}); a finding that holds only against far more exploitable players may vanish against strong ones.{many}\n",
             names[b],
             figure(b)
         );
@@ -277,7 +284,7 @@ pub(super) fn exploitability_section(
         page.headline(
             Question::Skill,
             format!(
-                "Closest to optimal: {} (exploitability {}); furthest: {} ({}).",
+                "Closest to optimal: {} (exploitability {}); furthest: {} ({}).{many}",
                 names[b],
                 figure(b),
                 names[worst],

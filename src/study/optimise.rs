@@ -305,6 +305,24 @@ pub fn smallest_budget(candidates: usize, runners_up: usize, starting_point: boo
         .unwrap_or(per_evaluation)
 }
 
+/// The candidates a search of `asked` draws over `params` from `seed`, each once: a small
+/// discrete space gives fewer than asked.
+fn distinct_settings(params: &[Param], asked: usize, seed: u64) -> Vec<Setting> {
+    let mut settings: Vec<Setting> = Vec::new();
+    for setting in latin_hypercube(params, asked.max(2), seed) {
+        if !settings.contains(&setting) {
+            settings.push(setting);
+        }
+    }
+    settings
+}
+
+/// How many distinct candidates a search of `asked` over `params` from `seed` races, which
+/// its budget is planned on.
+pub fn distinct_candidates(params: &[Param], asked: usize, seed: u64) -> usize {
+    distinct_settings(params, asked, seed).len()
+}
+
 /// The rounds of an evaluation at the race's first rung under `budget`: most of the search's
 /// evaluations are a few times this.
 pub fn first_rung_rounds(budget: u64, candidates: usize, runners_up: usize) -> u64 {
@@ -354,8 +372,9 @@ pub struct OptimiserResult {
     pub candidates: Vec<CandidateResult>,
     /// The winner's index in `candidates`.
     pub best: usize,
-    /// Convergence: (rounds spent, the best in-search estimate so far).
-    pub trace: Vec<(u64, Estimate)>,
+    /// Convergence: (rounds spent, the best in-search estimate so far, whether its
+    /// candidate met every constraint there).
+    pub trace: Vec<(u64, Estimate, bool)>,
     /// Seeds the search played (racing and refinement).
     pub search_seeds: Vec<u64>,
     /// Seeds the held-out evaluation played.
@@ -396,7 +415,6 @@ pub fn optimise<E: Evaluator>(
             InputError::new("give at least one parameter to search (--param NAME=LO..HI or a [space] table)").into()
         );
     }
-    let n = config.candidates.max(2);
 
     let mut run = Run {
         evaluator,
@@ -408,12 +426,8 @@ pub fn optimise<E: Evaluator>(
         best: f64::INFINITY,
         trace: Vec::new(),
     };
-    let mut candidates: Vec<Candidate<E::Sample>> = Vec::new();
-    for setting in latin_hypercube(params, n, config.seed) {
-        if !candidates.iter().any(|c| c.setting == setting) {
-            candidates.push(Candidate::new(setting));
-        }
-    }
+    let mut candidates: Vec<Candidate<E::Sample>> =
+        distinct_settings(params, config.candidates, config.seed).into_iter().map(Candidate::new).collect();
     let mut search_seeds = Vec::new();
     // Planned on the distinct candidates: a small discrete space draws fewer than asked.
     let stages = Stages::new(candidates.len(), config.runners_up);
@@ -431,7 +445,7 @@ pub fn optimise<E: Evaluator>(
         for &i in &alive {
             let sample = run.play(&candidates[i].setting, seed, race_unit << r, &label)?;
             let e = candidates[i].add(evaluator, sample, &label, false);
-            run.note(e);
+            run.note(e, candidates[i].feasible);
         }
         alive.sort_by(|&a, &b| order(&candidates[a], &candidates[b]));
         if alive.len() <= 2 {
@@ -472,7 +486,7 @@ pub fn optimise<E: Evaluator>(
         for &i in &entrants {
             let sample = run.play(&candidates[i].setting, seed, refine_rounds, &label)?;
             let e = candidates[i].add(evaluator, sample, &label, true);
-            run.note(e);
+            run.note(e, candidates[i].feasible);
             if !refined.contains(&i) {
                 refined.push(i);
             }
@@ -625,7 +639,7 @@ struct Run<'a, E: Evaluator> {
     spent: u64,
     budget: u64,
     best: f64,
-    trace: Vec<(u64, Estimate)>,
+    trace: Vec<(u64, Estimate, bool)>,
 }
 
 impl<E: Evaluator> Run<'_, E> {
@@ -648,10 +662,10 @@ impl<E: Evaluator> Run<'_, E> {
     }
 
     /// Records an in-search estimate on the convergence trace when it is the best yet.
-    fn note(&mut self, e: Estimate) {
+    fn note(&mut self, e: Estimate, feasible: bool) {
         if e.mean < self.best {
             self.best = e.mean;
-            self.trace.push((self.spent, e));
+            self.trace.push((self.spent, e, feasible));
         }
     }
 }

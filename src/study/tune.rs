@@ -367,14 +367,14 @@ impl Played {
 /// Plays `rounds` of a built game on `seed` under balanced seatings.
 fn play(
     info: &GameInfo,
-    rules: Option<&str>,
+    (rules, players): (Option<&str>, Option<usize>),
     seats: &[String],
     seed: u64,
     rounds: u64,
     interrupt: Option<&AtomicBool>,
     context: &str,
 ) -> Result<(Played, Measures), Error> {
-    let (runner, seats) = (info.build)(rules, None, Some(seats)).map_err(|e| e.context(context))?;
+    let (runner, seats) = (info.build)(rules, players, Some(seats)).map_err(|e| e.context(context))?;
     let lineup = Lineup::new(&seats);
     let plan = Plan { seed, rounds, rotate: true, shard: None, until_ci: None, cards: false, first_deal: 0 };
     let tally = runner.run(&lineup, &plan, Mode::Tally, interrupt, &mut |_, _| Ok(()))?;
@@ -457,7 +457,7 @@ impl Evaluator for TuneEvaluator<'_> {
     fn play(&self, setting: &Setting, seed: u64, rounds: u64) -> Result<Played, Error> {
         let (text, seats) = self.variant(setting)?;
         let context = format!("candidate {}", describe_setting(setting));
-        Ok(play(self.info, Some(&text), &seats, seed, rounds, self.interrupt, &context)?.0)
+        Ok(play(self.info, (Some(&text), None), &seats, seed, rounds, self.interrupt, &context)?.0)
     }
 
     fn check_setting(&self, setting: &Setting) -> Result<(), InputError> {
@@ -529,6 +529,16 @@ impl ExploitEvaluator<'_> {
         if self.field.is_empty() || self.players < 2 {
             return Err(InputError::new("exploit: give --field with at least one strategy and --players 2 or more"));
         }
+        // A strategy of the field with no seat would be named in the result unplayed.
+        if self.field.len() > self.players - 1 {
+            return Err(InputError::new(format!(
+                "--field: {} strategies, but {} players seat {} beside the preset; give --players {} or more, or fewer --field strategies",
+                self.field.len(),
+                self.players,
+                self.players - 1,
+                self.field.len() + 1
+            )));
+        }
         (self.info.preset_text)(&self.preset).map_err(|e| e.context("--preset"))?;
         let seats: Vec<String> = std::iter::once(self.preset.clone())
             .chain(self.field.iter().cycle().take(self.players - 1).cloned())
@@ -545,11 +555,13 @@ impl Evaluator for ExploitEvaluator<'_> {
 
     fn play(&self, setting: &Setting, seed: u64, rounds: u64) -> Result<Played, Error> {
         let context = format!("candidate {}", self.strategy(setting));
-        Ok(play(self.info, self.rules.as_deref(), &self.seats(setting), seed, rounds, self.interrupt, &context)?.0)
+        // The table's count, which --players may set over the rules file's.
+        let rules = (self.rules.as_deref(), Some(self.players));
+        Ok(play(self.info, rules, &self.seats(setting), seed, rounds, self.interrupt, &context)?.0)
     }
 
     fn check_setting(&self, setting: &Setting) -> Result<(), InputError> {
-        (self.info.build)(self.rules.as_deref(), None, Some(&self.seats(setting)))?;
+        (self.info.build)(self.rules.as_deref(), Some(self.players), Some(&self.seats(setting)))?;
         Ok(())
     }
 

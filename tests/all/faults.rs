@@ -162,6 +162,11 @@ fn bad_input_is_refused_in_one_line_with_exit_code_2_before_anything_is_written(
             &["sensitivity", "--set", "players=3,4", "--out", out],
             "sensitivity takes no --set: sensitivity steps each key one step from the base itself: name the keys with --keys",
         ),
+        (
+            &["calibrate", "--shard", "1/2", "--out", out],
+            "calibrate takes no --shard: it plays on one machine (--threads N uses its cores)",
+        ),
+        (&["tune", "--shard=2/2", "--out", out], "tune takes no --shard"),
         // A missing argument named, not lost in joining the message into one line.
         (&["merge"], "were not provided: <DIRS>...; see `draftsim merge --help`"),
         (&["run", "--seats", "", "--rounds", "10", "--out", out], "an empty name"),

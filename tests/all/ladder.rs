@@ -58,6 +58,17 @@ fn the_ladder_writes_each_step_and_the_skill_depth() {
         md.contains("| budget | against | chips_diff_per_round | 95% interval | win share | 95% interval |"),
         "{md}"
     );
+    // A limit on the skill depth is judged on the ladder alone, met or not, in its section
+    // and the summary.
+    let limited = dir.join("limited");
+    let (met, missed) = (format!("skill_depth>={expected}"), format!("skill_depth>={}", expected + 1));
+    let (out, limited_out) = (out.to_str().unwrap(), limited.to_str().unwrap());
+    let o = draftsim(&["report", out, "--require", &met, "--require", &missed, "--quiet", "--out", limited_out]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(limited.join("report.md")).unwrap();
+    assert_eq!(md.matches(&format!("Limit met: skill_depth >= {expected}.")).count(), 2, "{md}");
+    let fails = format!("**Limit fails**: skill_depth should be >= {}, and is {expected}.", expected + 1);
+    assert_eq!(md.matches(&fails).count(), 2, "{md}");
 }
 
 #[test]

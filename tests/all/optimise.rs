@@ -361,6 +361,49 @@ fn a_continuous_rules_optimum_is_found_within_tolerance() {
     assert!((share - 0.3).abs() < 0.03, "{line}");
 }
 
+/// Bests that still paid a constraint's penalty are marked in the trace and left out of
+/// the chart, however small the shortfall (here a fold rate a hair over its limit).
+#[test]
+fn the_convergence_chart_leaves_out_the_bests_that_paid_a_penalty() {
+    let dir = scratch("penalised");
+    let out = dir.join("t");
+    let o = draftsim(&[
+        "tune",
+        "--game",
+        "sevens",
+        "--param",
+        "ante=1..3",
+        "--param",
+        "raise_cap=1..4",
+        "--maximize",
+        "showdown_rate",
+        "--require",
+        "fold_rate_r1<=0.003",
+        "--rounds",
+        "20000",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let trace = rows(&out.join("convergence.csv"));
+    let unmet = trace.iter().take_while(|r| r["constraint"] == "not met").count();
+    assert!(unmet >= 1 && unmet < trace.len(), "{trace:?}");
+    // Each left out pays a penalty well under a hundredth of one.
+    let last: f64 = trace.last().unwrap()["best_objective"].parse().unwrap();
+    assert!(trace[..unmet].iter().all(|r| (r["best_objective"].parse::<f64>().unwrap() - last).abs() < 10.0));
+    let report = dir.join("report");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--quiet", "--out", report.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    let said = if unmet == 1 {
+        "The first best, which still paid a constraint's penalty, is left out".to_string()
+    } else {
+        format!("The first {unmet} bests, which still paid a constraint's penalty, are left out")
+    };
+    assert!(md.contains(&said), "{md}");
+}
+
 #[test]
 fn bad_search_input_is_one_line_and_exit_2() {
     let refused = |args: &[&str], names: &str| {
@@ -391,11 +434,19 @@ fn bad_search_input_is_one_line_and_exit_2() {
     // Too few rounds to give each evaluation two deals (a deal of the default table is 12
     // rounds): every figure would be NaN, so the smallest budget is named instead.
     let tiny = ["tune", "--param", "ante=1..3", "--minimize", "seat_advantage", "--rounds", "200"];
-    refused(&tiny, "--rounds 200: too few for 16 candidates");
-    refused(&tiny, "give --rounds 2560 or more, or fewer --candidates");
+    // Three distinct candidates in this space, whatever --candidates asks: the smallest
+    // budget is theirs, and fewer --candidates would not help.
+    refused(&tiny, "--rounds 200: too few for the 3 distinct candidates of this space");
+    refused(&tiny, "give --rounds 1920 or more");
+    assert!(!stderr(&draftsim(&[&tiny[..], &["--quiet"]].concat())).contains("--candidates"));
+    // A budget enough for the three is played.
+    let enough = scratch("three-candidates");
+    let o =
+        draftsim(&[&tiny[..5], &["--rounds", "1920", "--quiet", "--out", enough.join("t").to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
     refused(
         &["exploit", "--preset", "bluffer", "--field", "tight", "--param", "bet.p=0..1", "--rounds", "100"],
-        "give --rounds 427 or more",
+        "too few for 16 candidates, since every evaluation needs two deals (4 rounds at this table); give --rounds 427 or more, or fewer --candidates",
     );
     // A value the range holds but the rules refuse is found before any play, and leaves no
     // state that a corrected command would have to be forced past.
@@ -589,6 +640,111 @@ fn an_interrupted_tune_resumes_to_the_uninterrupted_result() {
     for table in ["candidates.csv", "convergence.csv", "best-rules.toml"] {
         let read = |d: &std::path::Path| std::fs::read_to_string(d.join(table)).unwrap();
         assert_eq!(read(&resumed), read(&whole), "{table} differs after resuming");
+    }
+}
+
+/// exploit searches from a derived preset (its settings kept, the searched one set over
+/// them), seats a field of one strategy at any --players over the rules file's count, and
+/// refuses a field with more strategies than seats beside the preset.
+#[test]
+fn exploit_takes_a_derived_preset_any_table_size_and_no_unseated_field() {
+    let dir = scratch("exploit-shapes");
+    let out = dir.join("derived");
+    let o = draftsim(&[
+        "exploit",
+        "--preset",
+        "hate{draft.weight=0.5}",
+        "--field",
+        "greedy,tight",
+        "--param",
+        "bet.fold_below[0]=0.3..0.7",
+        "--rounds",
+        "4000",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(out.join("best-preset.toml")).unwrap();
+    assert!(text.contains("weight = 0.5"), "{text}");
+    let rules = dir.join("p2.toml");
+    std::fs::write(&rules, "players = 2\n").unwrap();
+    let out = dir.join("four");
+    let o = draftsim(&[
+        "exploit",
+        "--game",
+        "sevens",
+        "--rules",
+        rules.to_str().unwrap(),
+        "--players",
+        "4",
+        "--preset",
+        "tight",
+        "--field",
+        "bluffer",
+        "--param",
+        "bet.fold_below[1]=0.8..1.6",
+        "--rounds",
+        "4000",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(study(&out)["players"], 4);
+    let out = dir.join("unseated");
+    let args = ["exploit", "--players", "2", "--preset", "hate", "--field", "greedy,tight"];
+    let o =
+        draftsim(&[&args[..], &["--param", "draft.weight=0..2", "--quiet", "--out", out.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--field: 2 strategies, but 2 players seat 1 beside the preset; give --players 3 or more"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+}
+
+/// A search bought with --budget-time resumes on the budget it bought: the same command
+/// goes on without a word, another time is warned as not used.
+#[test]
+fn a_budget_time_search_resumes_quietly_under_the_same_command() {
+    let dir = scratch("resume-time");
+    let out = dir.join("t");
+    let args = |seconds: &str| -> Vec<String> {
+        let fixed = ["tune", "--game", "sevens", "--param", "ante=1..3", "--param", "raise_cap=1..4"];
+        let rest = ["--maximize", "showdown_rate", "--threads", "1", "--quiet", "--budget-time", seconds, "--out"];
+        fixed.iter().chain(&rest).map(|s| s.to_string()).chain([out.to_str().unwrap().to_string()]).collect()
+    };
+    let state = dir.join(".t.search-state.json");
+    let interrupted = || {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_draftsim"))
+            .args(args("3"))
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while !state.exists() && started.elapsed().as_secs() < 60 && child.try_wait().unwrap().is_none() {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        // SAFETY: a plain kill(2) on our own child's pid.
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+        !child.wait().unwrap().success()
+    };
+    if interrupted() {
+        let o = draftsim(&args("3").iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+    }
+    std::fs::remove_dir_all(&out).unwrap();
+    if interrupted() {
+        let o = draftsim(&args("5").iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("(bought with --budget-time 3), not the --budget-time 5 asked now"),
+            "{}",
+            stderr(&o)
+        );
     }
 }
 

@@ -1316,3 +1316,39 @@ fn a_bluffing_threshold_player_is_less_exploitable_in_kuhn_poker() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("bet.bluff = 1.5: give a probability from 0 to 1"), "{}", stderr(&o));
 }
+
+/// Past two players the report says, as the terminal does, that exploitability is a
+/// quality signal and not a distance to an equilibrium, beside its claim of the closest.
+#[test]
+fn a_three_player_exploitability_report_carries_the_caveat() {
+    let dir = scratch("solver", "three-players");
+    let out = dir.join("x");
+    let args = ["exploitability", "--game", "kuhn-poker", "--players", "3", "--seats", "tight,random"];
+    let o = draftsim(&[&args[..], &["--quiet", "--out", out.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("a quality signal, not a distance to an equilibrium"), "{}", stdout(&o));
+    let report = dir.join("report");
+    let o = draftsim(&["report", out.to_str().unwrap(), "--quiet", "--out", report.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    let caveat = "At 3 players exploitability is a quality signal, not a distance to an equilibrium.";
+    // In the summary and in the section.
+    assert_eq!(md.matches(caveat).count(), 2, "{md}");
+    // Two players say nothing of it.
+    let two = dir.join("two");
+    let o = draftsim(&[
+        "exploitability",
+        "--game",
+        "kuhn-poker",
+        "--seats",
+        "tight",
+        "--quiet",
+        "--out",
+        two.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report = dir.join("report-two");
+    let o = draftsim(&["report", two.to_str().unwrap(), "--quiet", "--out", report.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!std::fs::read_to_string(report.join("report.md")).unwrap().contains("quality signal"));
+}
