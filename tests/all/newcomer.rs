@@ -755,12 +755,25 @@ fn rules_that_do_nothing_are_warned_about() {
         ("live-draft", "method = \"blind\"\nrow = 5\n", "row"),
         ("live-draft", "opening = \"careful\"\nmax_mulligans = 3\n", "max_mulligans"),
         ("live-draft", "method = \"rummy\"\nwipe_counters = \"nobody\"\n", "wipe_counters"),
+        ("live-draft", "library_size = 100\n[[cards]]\ncolour = 1\ncost = 0\ncount = 50\n", "library_size"),
+        ("live-draft", "land_share = 0.4\n[[cards]]\ncolour = 1\ncost = 0\ncount = 50\n", "land_share"),
     ] {
         std::fs::write(&rules, text).unwrap();
         let err = stderr(&ok(&["run", "--game", game, "--rules", r, "--rounds", "20"]));
         assert!(err.lines().any(|l| l.contains("warning") && l.contains(key)), "{game} {text}: {err}");
         let err = stderr(&ok(&["run", "--game", game, "--rounds", "20"]));
         assert!(!err.contains("warning"), "{game} defaults: {err}");
+    }
+    // A key left out follows one set where its default would refuse it: two colours take
+    // two as the most a deck uses, a hand of ten a hand limit of ten.
+    for (game, text) in [
+        ("winston-crazier-eights", "colours = [\"red\", \"blue\"]\n"),
+        ("winston-crazier-eights", "expansion = 0\n"),
+        ("live-draft", "hand_size = 10\n"),
+    ] {
+        std::fs::write(&rules, text).unwrap();
+        let err = stderr(&ok(&["run", "--game", game, "--rules", r, "--rounds", "20", "--quiet"]));
+        assert!(err.is_empty(), "{game} {text}: {err}");
     }
     // Rules that all count: no warning. A warning prints under --quiet too.
     let err = stderr(&ok(&["run", "--rounds", "200"]));

@@ -554,6 +554,19 @@ fn a_person_is_told_what_happens_between_its_decisions_and_nothing_hidden() {
     let dealt = text.find("== Game 1").unwrap();
     assert!(!text[..dealt].contains("top_discard") && text[dealt..].contains("top_discard"), "{text}");
     assert!(text[..dealt].contains("piles_as_last_seen"), "{text}");
+    // Nor who starts, chosen as play begins: the second drafter, seat 1, by default.
+    assert!(!text[..dealt].contains("next_starter") && text[dealt..].contains("next_starter: 1"), "{text}");
+    // The opponent's hand is its size alone, never an empty list; after an eight only its
+    // colour is matched, with no rank 0 (seed 4 names colours with eights).
+    let o = play_piped(
+        &["--game", "winston-crazier-eights", "--seats", "you,random", "--seed", "4", "--rounds", "1"],
+        &ones,
+    );
+    let text = stdout(&o);
+    let dealt = text.find("== Game 1").unwrap();
+    assert!(!text.contains("rank 0") && text.contains("green (or an eight)"), "{text}");
+    let opponent = text[dealt..].split("\n  opponent:\n").skip(1).map(|s| s.split("\n  next_starter").next().unwrap());
+    assert!(opponent.clone().count() > 0 && opponent.clone().all(|s| !s.contains(" hand: ")), "{text}");
 }
 
 /// `play` opens with what its view's less obvious labels mean, and keeps what it can cut

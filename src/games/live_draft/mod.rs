@@ -80,6 +80,19 @@ crate::game_def! {
                 "row: counts only with method = \"tableau\" or \"pipeline\" (this is {method}); drop it or change method"
             ));
         }
+        if rules.cards.is_some() {
+            // A card list is the library: the generated library's keys say nothing.
+            for (key, changed) in [
+                ("library_size", rules.library_size != default.library_size),
+                ("land_share", rules.land_share != default.land_share),
+            ] {
+                if changed {
+                    out.push(format!(
+                        "{key}: counts only for the generated library, and [[cards]] lists this one; drop it or the [[cards]]"
+                    ));
+                }
+            }
+        }
         if rules.opening == Opening::Careful && rules.max_mulligans != default.max_mulligans {
             out.push(
                 "max_mulligans: counts only with opening = \"quick\" (the careful opening has no exchange); drop it or set opening = \"quick\""

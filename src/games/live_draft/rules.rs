@@ -149,7 +149,7 @@ impl GameRules for Rules {
         ("cards", "a fixed card list: [[cards]] colour (0-4), cost (0 = land, 1-6), power, toughness, count"),
         ("life", "starting life (default 20)"),
         ("hand_size", "cards in an opening hand (default 7)"),
-        ("max_hand", "most cards in hand at the end of a turn (default 7)"),
+        ("max_hand", "most cards in hand at the end of a turn (default 7, or hand_size where larger)"),
         ("row", "face-up cards in the tableau or pipeline, 3 to 10 (default 7)"),
         ("max_mulligans", "most quick-opening exchanges per player (default 1)"),
         (
@@ -186,6 +186,12 @@ impl GameRules for Rules {
         ("vigilance", BOOL),
         ("wipe_counters", RuleStep::Choice(&["\"drawer\"", "\"nobody\""])),
     ];
+
+    fn defaults_follow(&mut self, given: &[String]) {
+        if !given.iter().any(|g| g == "max_hand") {
+            self.max_hand = self.max_hand.max(self.hand_size);
+        }
+    }
 
     fn players(&self) -> usize {
         self.players
@@ -239,7 +245,12 @@ impl GameRules for Rules {
         if self.max_turns > 1000 {
             return bad(format!("max_turns = {}: use 1 to 1000, or 0 for twice the library's cards", self.max_turns));
         }
-        let opening = self.players * self.hand_size * if self.method == Method::Rummy { 2 } else { 1 } + self.row;
+        // The opening's least draw from the library: every hand, doubled where rummy's quick
+        // opening deals twice the hand to discard from, and the row where the method lays
+        // one out (tableau and pipeline).
+        let twice = self.method == Method::Rummy && self.opening == Opening::Quick;
+        let row = if matches!(self.method, Method::Tableau | Method::Pipeline) { self.row } else { 0 };
+        let opening = self.players * self.hand_size * if twice { 2 } else { 1 } + row;
         if opening > self.library_cards() {
             return bad(format!(
                 "library: {} cards cannot deal the opening ({opening} cards); use a bigger library or smaller hands",
@@ -348,6 +359,16 @@ mod tests {
             assert!(Rules::from_toml(text).unwrap().check().is_err(), "{text}");
         }
         assert!(Rules::from_toml("method = \"tableaux\"").is_err());
+        // Only what the opening deals is counted: no row for rummy or blind, a hand once
+        // under the careful opening.
+        for text in [
+            "method = \"rummy\"\nopening = \"careful\"\nplayers = 3\nlibrary_size = 40",
+            "method = \"blind\"\nplayers = 4\nhand_size = 10\nmax_hand = 10\nlibrary_size = 40",
+        ] {
+            Rules::from_toml(text).unwrap().check().unwrap_or_else(|e| panic!("{text}: {e}"));
+        }
+        let e = Rules::from_toml("method = \"rummy\"\nplayers = 3\nlibrary_size = 40").unwrap().check().unwrap_err();
+        assert!(e.to_string().contains("(42 cards)"), "{e}");
         for seed in 0..300 {
             Rules::random(seed).check().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         }

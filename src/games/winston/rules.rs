@@ -157,15 +157,18 @@ impl GameRules for Rules {
         ("colours", "colour names, 2 to 6 (default red, purple, blue, green)"),
         ("ranks", "ranks 1 to this, 1 to 16 (eights need 8 or more); the main set has one card per colour and rank"),
         ("expansion", "expansion cards beside the main set (default 35); the pool is at most 128 cards"),
-        ("multicoloured", "expansion cards with two colours (default 10)"),
-        ("ability_cards", "expansion cards with an ability, counted from the expansion's end (default 14)"),
+        ("multicoloured", "expansion cards with two colours (default 10, or the whole expansion where smaller)"),
+        (
+            "ability_cards",
+            "expansion cards with an ability, counted from the expansion's end (default 14, or the whole expansion where smaller)",
+        ),
         ("abilities", "abilities dealt out in turn: opponent-draws, extra-turn, extra-discard, peek"),
         ("removed", "cards removed at random before the draft (default 3)"),
         ("eights_wild", "eights match anything and name the next colour (default true)"),
         ("last_card_rule", "with one card left in the stack, a player may take it instead of rejecting the rest"),
         ("pass_when_empty", "with the stack empty a player may still pass piles (the last one must be taken)"),
         ("deck_size", "cards in a deck, 1 to 60 (default 30); a short pool makes a short deck"),
-        ("max_colours", "most colours a deck uses (default 3)"),
+        ("max_colours", "most colours a deck uses (default 3, or every colour where there are fewer)"),
         ("multicolour", "always or shares-colour: which multicoloured cards a deck may hold"),
         ("hand_size", "cards drawn to start a game (default 7)"),
         ("classic", "no play step: discard a matching card or draw until you can"),
@@ -194,6 +197,19 @@ impl GameRules for Rules {
         ("games", RuleStep::Choice(&["1", "3"])),
         ("starter", RuleStep::Choice(&["\"second-drafter\"", "\"first-drafter\"", "\"random\""])),
     ];
+
+    fn defaults_follow(&mut self, given: &[String]) {
+        let left_out = |key: &str| !given.iter().any(|g| g == key);
+        if left_out("max_colours") {
+            self.max_colours = self.max_colours.min(self.colours.len().max(1));
+        }
+        if left_out("multicoloured") {
+            self.multicoloured = self.multicoloured.min(self.expansion);
+        }
+        if left_out("ability_cards") {
+            self.ability_cards = self.ability_cards.min(self.expansion);
+        }
+    }
 
     fn players(&self) -> usize {
         self.players

@@ -517,7 +517,7 @@ impl std::fmt::Display for Phase {
             Phase::Mulligan(s) => write!(f, "opening: seat {s} may remove two cards to draw one"),
             Phase::Pick(s) => write!(f, "draw: seat {s} takes a card from the row"),
             Phase::TakeTop(s) => write!(f, "draw: seat {s} takes the discard pile's top or draws two"),
-            Phase::DrawDiscard(s) => write!(f, "draw: seat {s} discards one of the two drawn"),
+            Phase::DrawDiscard(s) => write!(f, "draw: seat {s} drew two and discards any one card from its hand"),
             Phase::Land(s) => write!(f, "land: seat {s} may play a land"),
             Phase::Cast(s) => write!(f, "cast: seat {s} may cast a creature"),
             Phase::Target(s) => write!(f, "attack: seat {s} chooses the opponent to attack"),

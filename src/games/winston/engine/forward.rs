@@ -303,17 +303,25 @@ impl Forward for State {
         let pool = &variant.pool;
         let cards = |set: Cards| ids(set).map(|id| pool.card_name(id)).collect::<Vec<_>>();
         let card = |id: u8| (id != NO_CARD).then(|| pool.card_name(id));
-        let side = |s: &SideSeen| {
-            serde_json::json!({
-                "hand": cards(s.hand),
+        let side = |s: &SideSeen, own: bool| {
+            let mut v = serde_json::json!({
                 "hand_size": s.hand_size,
                 "top_discard": card(s.top),
                 "discards_under_top": cards(s.under),
-                "to_match": format!("{} or rank {}", pool.colours_name(s.colours), s.rank),
+                // After an eight only the colour it named is matched (its rank is 0).
+                "to_match": match s.rank {
+                    0 => format!("{} (or an eight)", pool.colours_name(s.colours)),
+                    rank => format!("{} or rank {rank} (or an eight)", pool.colours_name(s.colours)),
+                },
                 "deck_left": s.deck_len,
                 "deck_top_known": card(s.known_top),
                 "deck_bottom_known": card(s.known_bottom),
-            })
+            });
+            // The opponent's hand is unseen: its size alone, not an empty list of cards.
+            if own {
+                v["hand"] = cards(s.hand).into();
+            }
+            v
         };
         let (game, won, next, first) = obs.games;
         let mut v = serde_json::json!({ "seat": obs.seat, "phase": obs.phase.to_string() });
@@ -335,14 +343,15 @@ impl Forward for State {
             v["opponent_deck_size"] = obs.opponent_deck.into();
             v["opponent_deck_seen"] = cards(obs.opponent_shown).into();
             v["own_deck_seen_by_opponent"] = cards(obs.shown_to_opponent).into();
-            v["own"] = side(&obs.own);
-            v["opponent"] = side(&obs.opponent);
+            v["own"] = side(&obs.own, true);
+            v["opponent"] = side(&obs.opponent, false);
+            // Who starts is chosen as play begins: before then it is not yet known.
+            v["next_starter"] = next.into();
+            v["first_starter"] = first.into();
         }
         // Counted from 1, as the match is told ("game 2 of 3").
         v["game"] = (game + 1).into();
         v["games_won"] = serde_json::json!(won);
-        v["next_starter"] = next.into();
-        v["first_starter"] = first.into();
         v
     }
 
