@@ -160,6 +160,9 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
             .map_err(|e| InputError::new(format!("--hint {name}: {e}; or hint with search")))?;
     }
     let (format, out) = args.output.open()?;
+    if out.is_some() {
+        terminal::keep_accounts();
+    }
     warn_rules(game.as_ref());
     let unit = game.measures().unit.clone();
     let units = game.measures().units();
@@ -277,6 +280,8 @@ pub fn run(mut args: PlayArgs) -> Result<()> {
         ..draftsim::output::RunMeta::new(args.game.name(), seed, rounds, tally.rounds, game.rules_toml(), seats.clone())
     };
     if let Some(dir) = out {
+        // Every unit's whole account, which the reveal may cut to fit a screen.
+        dir.write_text("accounts.txt", &terminal::accounts())?;
         let path = super::run::write_run(dir, &tables, &tally, &meta, format)?;
         to_stderr!("draftsim: tables written to {}", path.display());
     }

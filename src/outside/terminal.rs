@@ -22,6 +22,21 @@ static ENDED: AtomicBool = AtomicBool::new(false);
 
 /// What `?` or `help` at a prompt shows: the rules in force, the view's labels, how to answer.
 static HELP: OnceLock<String> = OnceLock::new();
+/// Every finished unit's whole account, every card shown, for `play --out` to keep.
+static ACCOUNTS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+/// Set where the accounts will be kept (`play --out`), so a cut reveal says where.
+static KEPT: AtomicBool = AtomicBool::new(false);
+
+/// Says that every unit's whole account will be kept (in `accounts.txt` under `--out`).
+pub fn keep_accounts() {
+    KEPT.store(true, Ordering::Relaxed);
+}
+
+/// Every finished unit's whole account, each under a heading that numbers it.
+pub fn accounts() -> String {
+    let accounts = ACCOUNTS.lock().unwrap_or_else(PoisonError::into_inner);
+    (accounts.iter().enumerate()).map(|(k, told)| format!("=== Unit {} of the play\n{told}\n", k + 1)).collect()
+}
 
 /// Sets what `?` or `help` at a prompt shows.
 pub fn set_help(text: String) {
@@ -320,7 +335,8 @@ impl Outside for HumanSeat {
     fn end(&mut self, end: &UnitEnd<'_>) -> Result<(), Error> {
         let mut text = String::from("\n");
         if let Some(reveal) = end.reveal {
-            text.push_str(&reveal_tail(reveal));
+            ACCOUNTS.lock().unwrap_or_else(PoisonError::into_inner).push(reveal.to_string());
+            text.push_str(&reveal_tail(reveal, KEPT.load(Ordering::Relaxed)));
         } else {
             for (s, score) in end.scores.iter().enumerate() {
                 let won = if end.win_shares[s] > 0.0 {
@@ -353,8 +369,9 @@ const WHOLE_ACCOUNT_LINES: usize = 120;
 
 /// A unit's telling, every hidden card shown, for the person to look back on: whole where
 /// it fits a screen or two (a round, a hand), else its last section before the result (the
-/// showdown, the last game) and the result, saying how much was left out.
-fn reveal_tail(told: &str) -> String {
+/// showdown, the last game) and the result, saying how much was left out and where the
+/// whole is (`kept`: in `--out`'s accounts.txt).
+fn reveal_tail(told: &str, kept: bool) -> String {
     let lines: Vec<&str> = told.lines().collect();
     let result = lines.iter().rposition(|l| l.starts_with("== Result")).unwrap_or(lines.len());
     let from = if lines.len() <= WHOLE_ACCOUNT_LINES {
@@ -372,7 +389,12 @@ fn reveal_tail(told: &str) -> String {
     // Said first, so the account is not taken for the moves told live a second time.
     let mut out = String::from("=== Told again, every card shown");
     if from > 0 {
-        out.push_str(&format!(" ({from} earlier lines of the account are left out)"));
+        let whole = if kept {
+            "accounts.txt in the --out folder keeps it whole"
+        } else {
+            "play with --out DIR to keep every account whole"
+        };
+        out.push_str(&format!(" ({from} earlier lines of the account are left out; {whole})"));
     }
     out.push('\n');
     for l in &lines[from..] {
@@ -776,17 +798,18 @@ mod tests {
         assert_eq!(fit("a, b"), "a, b");
         let told = "== Deal\nx\n-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n";
         // A unit that fits is told whole; a long one from its last section, saying so.
-        assert_eq!(reveal_tail(told), format!("=== Told again, every card shown\n{told}"));
+        assert_eq!(reveal_tail(told, false), format!("=== Told again, every card shown\n{told}"));
         let long = format!("== Deal\n{}-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n", "x\n".repeat(200));
         assert_eq!(
-            reveal_tail(&long),
-            "=== Told again, every card shown (201 earlier lines of the account are left out)\n-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n"
+            reveal_tail(&long, false),
+            "=== Told again, every card shown (201 earlier lines of the account are left out; play with --out DIR to keep every account whole)\n-- Showdown\nseat 0 shows\n== Result\n  seat 0: +2 chips\n"
         );
+        assert!(reveal_tail(&long, true).contains("left out; accounts.txt in the --out folder keeps it whole)\n"));
         // Rounds, each closed by who won it: from the earliest round that fits, not from
         // the last round's closing line.
         let round = |r: usize| format!("== Round {r}\n{}-- seat 0 wins the round\n", "x\n".repeat(50));
         let rounds: String = (1..=4).map(round).collect::<String>() + "== Result\n  seat 0: +1\n";
-        let told = reveal_tail(&rounds);
+        let told = reveal_tail(&rounds, false);
         assert!(
             told.starts_with("=== Told again, every card shown (104 earlier lines") && told.contains("\n== Round 3\n"),
             "{told}"

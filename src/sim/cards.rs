@@ -352,6 +352,31 @@ pub struct CardEstimates {
     pub in_hand_minus_passed: Estimate,
 }
 
+impl CardEstimates {
+    /// A figure with nothing to measure (no unit passed the card) has no interval either,
+    /// and a pick's number is never below the first.
+    fn tidied(mut self) -> CardEstimates {
+        for e in [
+            &mut self.take_rate,
+            &mut self.ata,
+            &mut self.alsa,
+            &mut self.win_share_in_hand,
+            &mut self.win_share_passed,
+            &mut self.in_hand_minus_passed,
+        ] {
+            if e.mean.is_nan() {
+                *e = Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN };
+            }
+        }
+        for e in [&mut self.ata, &mut self.alsa] {
+            if e.lo < 1.0 {
+                e.lo = 1.0;
+            }
+        }
+        self
+    }
+}
+
 impl CardCounts {
     /// Every estimate with its interval over units (each sighting, pick or seat-unit one
     /// observation).
@@ -364,6 +389,7 @@ impl CardCounts {
             win_share_passed: self.win_share_passed(),
             in_hand_minus_passed: self.in_hand_difference(),
         }
+        .tidied()
     }
 
     /// Every estimate, its interval over the run's `deal_groups` deal groups from `sums`
@@ -388,6 +414,7 @@ impl CardCounts {
                 false,
             ),
         }
+        .tidied()
     }
 }
 
@@ -530,6 +557,31 @@ mod tests {
         assert!((rare.passed.a as f64 / f64::from(SHARE_UNIT)) < 30.0, "under 30 wins having passed");
         assert!(share_difference(&over(&rare.in_hand), &over(&rare.passed), &rare.cross).is_none());
         assert!(over(&rare.in_hand).ratio_scaled(true, f64::from(SHARE_UNIT)).is_some(), "in hand alone is fine");
+    }
+
+    #[test]
+    fn nothing_measured_has_no_interval_and_no_pick_precedes_the_first() {
+        // Taken three times, at picks 1, 1 and 30: a t interval on three reaches below 1.
+        let counts = CardCounts {
+            seen_picks: 3,
+            taken: 3,
+            taken_pick: 32,
+            taken_pick_sq: 902,
+            seen: 3,
+            last_seen: 32,
+            last_seen_sq: 902,
+            in_hand: 3,
+            in_hand_share: 2 * u64::from(SHARE_UNIT),
+            ..CardCounts::default()
+        };
+        let e = counts.unit_estimates();
+        assert_eq!((e.ata.lo, e.alsa.lo), (1.0, 1.0), "{e:?}");
+        assert!(e.ata.hi > 20.0);
+        // Never passed: no win share passed, no difference, and no interval for either.
+        for f in [e.win_share_passed, e.in_hand_minus_passed] {
+            assert!(f.mean.is_nan() && f.lo.is_nan() && f.hi.is_nan(), "{f:?}");
+        }
+        assert!(e.win_share_in_hand.lo > 0.0 && e.win_share_in_hand.hi <= 1.0);
     }
 
     #[test]

@@ -417,6 +417,26 @@ fn a_person_plays_every_game_from_piped_answers() {
         let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
         let you = summary.lines().find(|l| l.starts_with("you,")).unwrap_or_else(|| panic!("{game}: {summary}"));
         assert_eq!(you.split(',').nth(1), Some("2"), "{game}: two units played: {summary}");
+        // Every unit's whole account is kept beside the tables, however much the reveal cut:
+        // a Winston match's draft, whose reveal starts at its game.
+        let accounts = std::fs::read_to_string(out.join("accounts.txt")).unwrap();
+        assert_eq!(accounts.matches("\n== Result").count(), 2, "{game}: {accounts}");
+        for (at, told) in text.match_indices("=== Told again, every card shown") {
+            let end = text[at..].find("\n== Result").unwrap() + at;
+            let shown = &text[at..end];
+            // The terminal wraps long lines: compared without spacing.
+            let squashed = |t: &str| t.split_whitespace().collect::<String>();
+            // From the account's first heading, under the reveal's own (wrapped) heading.
+            let whole = squashed(&shown[shown.find("\n==").unwrap_or(shown.len())..]);
+            assert!(squashed(&accounts).contains(&whole), "{game}: {told} not in accounts.txt");
+            if shown.lines().next().unwrap().contains("left out") {
+                assert!(squashed(shown).contains("accounts.txtinthe--outfolderkeepsitwhole"), "{game}: {shown}");
+            }
+        }
+        if game == "winston-crazier-eights" {
+            assert!(accounts.contains("blind") || accounts.contains("takes pile"), "{accounts}");
+            assert!(text.contains("earlier lines of the account are left out; accounts.txt in the"), "{text}");
+        }
     }
 }
 
