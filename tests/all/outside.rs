@@ -605,6 +605,9 @@ fn play_explains_its_view_and_fits_a_terminal() {
     let o = play_piped(&["--game", "seven-poker", "--seats", "you,colour,rainbow", "--seed", "2", "--rounds", "1"], "");
     let text = stdout(&o);
     assert!(text.contains("only how many cards of each colour count (never their numbers)"), "{text}");
+    // Live-Draft's attacks and blocks are a menu, not every set the rules allow: said.
+    let o = play_piped(&["--game", "live-draft", "--seats", "you,curve", "--seed", "2", "--rounds", "1"], "");
+    assert!(stdout(&o).contains("attacks, blocks: offered as the search bot's menu"), "{}", stdout(&o));
     // Seven Card Draft's menus say which picks the table will see (picks 2 and 4 by
     // default) and call an opening bet a bet; a seat out of the round holds no pack.
     let twos = "2\n".repeat(3000);

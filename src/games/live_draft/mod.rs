@@ -40,7 +40,8 @@ crate::game_def! {
         row: the face-up cards a seat may take instead of drawing
         hand_cards_seen_taken: cards in each seat's hand that you saw it take
         mill: mill counters: a card a seat took from the library (the fewest win when it runs out)
-        untapped_lands: the mana left this turn to the seat whose turn it is";
+        untapped_lands: the mana left this turn to the seat whose turn it is
+        attacks, blocks: offered as the search bot's menu: no attack, all, each creature alone or all but one; no block, one blocker on one attacker, or every attacker met by the toughest blocker left";
 
     fn measures(rules: &Rules) -> Measures {
         measures::measures(rules)
