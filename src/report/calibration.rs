@@ -134,12 +134,14 @@ pub(super) fn field_calibration_section(
     page.headline(
         Question::Skill,
         format!(
-            "The chance of beating the field is off by up to {:.1} points [{:.1}, {:.1}] (after pick {:.0}, {}): {}.",
+            "The chance of beating the field is off by up to {:.1} points [{:.1}, {:.1}] (after pick {:.0}, {}{}): {}.",
             100.0 * gap(worst).abs(),
             100.0 * magnitude_interval(won.lo[worst] - est[worst], won.hi[worst] - est[worst]).0,
             100.0 * magnitude_interval(won.lo[worst] - est[worst], won.hi[worst] - est[worst]).1,
             pick[worst],
             rivals(opponents[worst]),
+            // The table and chart show the full field only: a bin of fewer is not there.
+            if opponents[worst] == full { String::new() } else { format!("; the table shows {} only", rivals(full)) },
             if gap(worst) < 0.0 { "too hopeful there" } else { "too fearful there" }
         ),
     );

@@ -342,6 +342,8 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
     // three or more share them.
     let mut gathered = Vec::new();
     let mut figures: Vec<String> = if ladders.is_empty() { Vec::new() } else { vec!["skill_depth".into()] };
+    // Figures a sensitivity table holds for its base, as points only.
+    let mut base_only: Vec<String> = Vec::new();
     for (i, dir) in dirs.iter().enumerate() {
         let prefix = format!("{}-", i + 1);
         let name = names[i].clone();
@@ -427,6 +429,9 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
                 if table == kind::SWEEP.tables[0] {
                     figures.extend(sweep::sweep_figures(&frame, meta.as_ref()));
                 }
+                if table == kind::SENSITIVITY.tables[0] {
+                    base_only.extend(texts(&frame, "figure").unwrap_or_default());
+                }
                 section(&folder, &mut page, &frame).map_err(|e| in_file(e, dir, table))?;
             }
         }
@@ -448,6 +453,15 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
             ))
             .into());
         }
+    }
+    if let Some(c) = options.requires.iter().find(|c| !figures.contains(&c.metric) && base_only.contains(&c.metric)) {
+        // A sensitivity table holds its base's figures as points: no interval to judge by.
+        return Err(InputError::new(format!(
+            "--require '{}': a sensitivity table holds its base's {} without an interval, so no limit is judged on it; run the base (`draftsim run` with its rules, --out DIR) and report that folder beside it",
+            c.text(),
+            c.metric
+        ))
+        .into());
     }
     if let Some(c) = options.requires.iter().find(|c| !figures.contains(&c.metric)) {
         // Each figure once, in the order the folders hold them.

@@ -363,7 +363,8 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
     let limits = sweep_limits(md, (&variants, meta), &keys, &variant_keys, requires)?;
     // Each figure's chart with how far it moves across the variants (in half-widths of its
     // intervals): the page shows those that move most first.
-    let mut blocks: Vec<((bool, bool, f64), String)> = Vec::new();
+    // Each chart's place: (limited, not a length, spread), and its figure in words.
+    let mut blocks: Vec<((bool, bool, f64), String, String)> = Vec::new();
     // Figures with one value in every variant: named in a line, not drawn flat.
     let mut unchanged: Vec<String> = Vec::new();
     // Figures whose variants' intervals all overlap: named with their range, not drawn.
@@ -510,7 +511,7 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
         // unit's length follows the figures of play (balance, skill, folds): its narrow
         // intervals outmove theirs in half-widths while saying nothing of either.
         let lengthy = *metric == "mean_length" || metric.starts_with("length_");
-        blocks.push(((limited, !lengthy, spread), block));
+        blocks.push(((limited, !lengthy, spread), block, words(metric)));
     }
     // Score per unit (and win share) of each strategy along the main key, with its 95%
     // interval as a band: one chart per setting of the other keys.
@@ -709,8 +710,11 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
         }
         (None, None) => None,
     };
-    blocks.sort_by(|a, b| (b.0.0, b.0.1).cmp(&(a.0.0, a.0.1)).then(b.0.2.total_cmp(&a.0.2)));
-    for (_, block) in blocks {
+    // The figure the summary names first leads its charts after the limits, so a capped
+    // report keeps the chart of what it says moves most.
+    let said = |w: &str| named.as_ref().is_some_and(|t| t.starts_with(&format!("the largest move is in {w} with")));
+    blocks.sort_by(|a, b| (b.0.0, said(&b.2), b.0.1).cmp(&(a.0.0, said(&a.2), a.0.1)).then(b.0.2.total_cmp(&a.0.2)));
+    for (_, block, _) in blocks {
         md.push_str(&block);
     }
     if !unchanged.is_empty() {

@@ -1208,6 +1208,14 @@ fn versus_and_calibration_sections_say_what_their_verdicts_rest_on() {
         "{md}"
     );
     assert!(line("The chance of beating the field is off by up to").contains("] (after pick"), "{md}");
+    // A largest gap at fewer opponents than the table's full field says the table lacks it.
+    let all = rows.iter().filter(|r| at(r, "estimates") >= 200.0).max_by(|a, b| {
+        let gap = |r: &[f64]| (at(r, "mean_estimate") - at(r, "won")).abs();
+        gap(a).total_cmp(&gap(b))
+    });
+    let fewer = all.is_some_and(|r| at(r, "opponents") < full);
+    let only = format!("; the table shows {full:.0} opponents only):");
+    assert_eq!(line("The chance of beating the field is off by up to").contains(&only), fewer, "{md}");
     // Too few rounds for any bin: nothing measured, and nothing claimed.
     let few = dir.join("few");
     draftsim(&["calibrate", "--rounds", "50", "--quiet", "--out", path(&few)]);

@@ -151,6 +151,20 @@ fn the_cli_writes_the_study_on_any_thread_count_and_refuses_bad_keys() {
     assert!(o.status.success(), "{}", stderr(&o));
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
     assert!(report_part(&md, "What do the rules change?", "t1").contains("one step at a time"), "{md}");
+    // A limit on a base figure the table holds as a point is refused, naming how to get
+    // one with an interval.
+    let limited = dir.join("limited");
+    let t1 = dir.join("t1");
+    let o =
+        draftsim(&["report", t1.to_str().unwrap(), "--require", "completion>=0.5", "--out", limited.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("a sensitivity table holds its base's completion without an interval")
+            && stderr(&o).lines().count() == 1,
+        "{}",
+        stderr(&o)
+    );
+    assert!(!limited.exists());
     // A key the game does not step: one line naming it, exit 2, nothing written.
     let bad = dir.join("bad");
     let o = draftsim(&["sensitivity", "--game", "sevens", "--keys", "colour", "--out", bad.to_str().unwrap()]);
