@@ -430,9 +430,17 @@ fn elsewhere(e: &clap::Error) -> Option<String> {
     // that takes a value.
     let command = std::env::args().skip(1).find(|a| !a.starts_with('-'))?;
     if flag == "--shard" {
-        // Clap's near spelling here is --threads, which is no way to split the work.
+        // Clap's near spelling here is --threads, which is no way to split the work (and
+        // some of these take no --threads at all).
+        let instead = match command.as_str() {
+            "merge" => "merge joins the shards' --out folders: list them".to_string(),
+            "calibrate" | "tune" | "exploit" | "train" | "exploitability" | "check" => {
+                format!("{command} plays on one machine (--threads N uses its cores)")
+            }
+            _ => format!("{command} does not split its work"),
+        };
         return Some(format!(
-            "error: {command} takes no --shard: it plays on one machine (--threads N uses its cores); run, versus, compare, sweep, ladder and sensitivity split into shards; see `draftsim {command} --help`"
+            "error: {command} takes no --shard: {instead}; run, versus, compare, sweep, ladder and sensitivity split into shards; see `draftsim {command} --help`"
         ));
     }
     let (_, _, fix) = ELSEWHERE.iter().find(|(c, flags, _)| *c == command && flags.contains(&flag))?;

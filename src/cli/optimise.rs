@@ -625,11 +625,14 @@ fn check_budget<E: Evaluator<Sample = Played> + Sync>(
         ),
         _ => (format!("--rounds {budget}:"), format!("give --rounds {least} or more")),
     };
-    // A small discrete space races fewer candidates than asked, so fewer would not help.
-    let (candidates, fewer) = if distinct < args.candidates {
-        (format!("the {distinct} distinct candidates of this space"), "")
+    // Fewer candidates are suggested only where they would need fewer rounds: the
+    // refinement's share does not shrink with them.
+    let fewest = optimise::smallest_budget(2, args.runners_up, evaluator.has_starting_point(), 2 * deal);
+    let fewer = if fewest < least { ", or fewer --candidates" } else { "" };
+    let candidates = if distinct < args.candidates {
+        format!("the {distinct} distinct candidates of this space")
     } else {
-        (format!("{distinct} candidates"), ", or fewer --candidates")
+        format!("{distinct} candidates")
     };
     Err(InputError::new(format!(
         "{asked} too few for {candidates}, since every evaluation needs two deals ({} rounds at this table); {fix}{fewer}",

@@ -55,17 +55,9 @@ pub trait GameRules: Clone + Default + Serialize + DeserializeOwned + std::fmt::
     fn follow(&mut self, _key: &str, _named: &[&str]) -> bool {
         false
     }
-    /// Brings the keys a rules file leaves out into line with those it `given`, where a
-    /// default would refuse what the file asks (Winston's `max_colours` of 3 under two
-    /// colours): the default follows, as a designer setting one key expects.
-    fn defaults_follow(&mut self, _given: &[String]) {}
     /// Parses a rules file (one-line errors naming the key); checks come in `check`.
     fn from_toml(text: &str) -> Result<Self, InputError> {
-        let mut rules: Self = presets::parse_toml(text).map_err(|e| below_zero::<Self>(text, e))?;
-        let given: Vec<String> =
-            toml::from_str::<toml::Table>(text).map(|t| t.keys().cloned().collect()).unwrap_or_default();
-        rules.defaults_follow(&given);
-        Ok(rules)
+        presets::parse_toml(text).map_err(|e| below_zero::<Self>(text, e))
     }
 }
 

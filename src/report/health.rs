@@ -67,7 +67,8 @@ pub(super) fn health_section(
         );
     }
     let mut missed: Vec<String> = Vec::new();
-    for c in requires {
+    // A limit on the skill depth is judged once, in the ladder's own section.
+    for c in requires.iter().filter(|c| c.metric != "skill_depth") {
         let Some(i) = at(&c.metric) else {
             let _ = writeln!(md, "**Not checked**: `{}` is not a figure of this health card.\n", c.metric);
             continue;

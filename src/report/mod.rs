@@ -344,6 +344,8 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
     let mut figures: Vec<String> = if ladders.is_empty() { Vec::new() } else { vec!["skill_depth".into()] };
     // Figures a sensitivity table holds for its base, as points only.
     let mut base_only: Vec<String> = Vec::new();
+    // Of those, the figures a run's health card carries, with an interval.
+    let mut health_names: Vec<&'static str> = Vec::new();
     for (i, dir) in dirs.iter().enumerate() {
         let prefix = format!("{}-", i + 1);
         let name = names[i].clone();
@@ -431,6 +433,9 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
                 }
                 if table == kind::SENSITIVITY.tables[0] {
                     base_only.extend(texts(&frame, "figure").unwrap_or_default());
+                    if let Some(m) = measures.as_ref() {
+                        health_names.extend(crate::sim::figure_meanings(m, None).into_iter().map(|(n, _)| n));
+                    }
                 }
                 section(&folder, &mut page, &frame).map_err(|e| in_file(e, dir, table))?;
             }
@@ -456,8 +461,18 @@ pub fn write_report(dirs: &[PathBuf], out: &OutputDir, options: &ReportOptions) 
     }
     if let Some(c) = options.requires.iter().find(|c| !figures.contains(&c.metric) && base_only.contains(&c.metric)) {
         // A sensitivity table holds its base's figures as points: no interval to judge by.
+        // A run's health card has the health figures (skill_gap only with a random seat).
+        let health = health_names.contains(&c.metric.as_str());
+        let fix = if health {
+            format!(
+                "run the base (`draftsim run` with its rules{}, --out DIR) and report that folder beside it",
+                if c.metric == "skill_gap" { " and a random seat" } else { "" }
+            )
+        } else {
+            format!("`draftsim sweep --set KEY=BASE_VALUE --require '{}'` judges it on the base", c.text())
+        };
         return Err(InputError::new(format!(
-            "--require '{}': a sensitivity table holds its base's {} without an interval, so no limit is judged on it; run the base (`draftsim run` with its rules, --out DIR) and report that folder beside it",
+            "--require '{}': a sensitivity table holds its base's {} without an interval, so no limit is judged on it; {fix}",
             c.text(),
             c.metric
         ))

@@ -710,9 +710,14 @@ pub(super) fn sweep_section(page: &mut Page, sweep: &DataFrame, folder: &Folder<
         }
         (None, None) => None,
     };
-    // The figure the summary names first leads its charts after the limits, so a capped
-    // report keeps the chart of what it says moves most.
-    let said = |w: &str| named.as_ref().is_some_and(|t| t.starts_with(&format!("the largest move is in {w} with")));
+    // The figures the summary names (along the charted key, and along another where it
+    // moves further) lead the charts after the limits: a capped report draws them before
+    // the sweep's other charts.
+    let said = |w: &str| {
+        named.as_ref().is_some_and(|t| {
+            t.starts_with(&format!("the largest move is in {w} with")) || t.contains(&format!("larger still: {w} with"))
+        })
+    };
     blocks.sort_by(|a, b| (b.0.0, said(&b.2), b.0.1).cmp(&(a.0.0, said(&a.2), a.0.1)).then(b.0.2.total_cmp(&a.0.2)));
     for (_, block, _) in blocks {
         md.push_str(&block);

@@ -124,7 +124,8 @@ impl SeatShares {
         };
         let edge = (0..k).map(|i| w[i] * rate(i)).sum::<f64>();
         let half = t * (quad(&w, &w).max(0.0) / g).sqrt();
-        let first_seat_edge = Estimate { mean: edge, lo: edge - half, hi: edge + half };
+        // A difference of two win rates: within -1 and 1 however few the groups.
+        let first_seat_edge = Estimate { mean: edge, lo: (edge - half).max(-1.0), hi: (edge + half).min(1.0) };
 
         // Departures from the mean seat: e = C r with C = I - J / k; their covariance over
         // groups V = C S C / G.
@@ -140,10 +141,18 @@ impl SeatShares {
         let tr_v2: f64 = (0..k).map(|i| (0..k).map(|j| v[i][j] * v[j][i]).sum::<f64>()).sum();
         let spread = (4.0 * eve + 2.0 * tr_v2).max(0.0).sqrt();
         let root = |x: f64| (x.max(0.0) / kf).sqrt();
+        // The upper end by inverting the test: the largest true sum of squares S that the
+        // estimate is not too far below, its variance there at most 4 λ S + 2 tr V² (λ the
+        // largest eigenvalue of V). The variance read at the estimate itself is too small
+        // where the sample happens to show little spread, and the end falls short of the truth.
+        let lambda = largest_eigenvalue(&v);
+        let z2 = stats::Z95 * stats::Z95;
+        let b = squares + 2.0 * z2 * lambda;
+        let upper = b + (b * b - squares * squares + 2.0 * z2 * tr_v2).max(0.0).sqrt();
         let seat_advantage = Estimate {
             mean: root(squares),
             lo: root(squares - stats::Z95 * spread),
-            hi: root(squares + stats::Z95 * spread).min(1.0),
+            hi: root(upper.max(squares + stats::Z95 * spread)).min(1.0),
         };
 
         // Hotelling's T² of the differences to the last seat, as F(p, G - p).
@@ -161,6 +170,29 @@ impl SeatShares {
         };
         Some(SeatFigures { first_seat_edge, seat_advantage, seats_equal_p })
     }
+}
+
+/// The largest eigenvalue of a symmetric positive semi-definite matrix, by power iteration
+/// (0 for a zero matrix).
+fn largest_eigenvalue(m: &[Vec<f64>]) -> f64 {
+    let k = m.len();
+    // Not all ones: the departures' covariance has that vector in its null space.
+    let mut x: Vec<f64> = (0..k).map(|i| 1.0 + i as f64).collect();
+    let mut lambda = 0.0;
+    for _ in 0..200 {
+        let y: Vec<f64> = (0..k).map(|i| (0..k).map(|j| m[i][j] * x[j]).sum()).collect();
+        let norm = y.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if norm == 0.0 || !norm.is_finite() {
+            return 0.0;
+        }
+        let next = norm / x.iter().map(|v| v * v).sum::<f64>().sqrt();
+        x = y.iter().map(|v| v / norm).collect();
+        if (next - lambda).abs() <= 1e-12 * next {
+            return next;
+        }
+        lambda = next;
+    }
+    lambda
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting; `None` when `a` is
@@ -198,6 +230,16 @@ mod tests {
     use rand_xoshiro::Xoshiro256PlusPlus;
 
     use super::*;
+
+    #[test]
+    fn the_largest_eigenvalue_is_found() {
+        let m = vec![vec![2.0, 1.0, 0.0], vec![1.0, 2.0, 0.0], vec![0.0, 0.0, 0.5]];
+        assert!((largest_eigenvalue(&m) - 3.0).abs() < 1e-9);
+        // The departures' covariance form: ones in its null space.
+        let c = vec![vec![0.5, -0.5], vec![-0.5, 0.5]];
+        assert!((largest_eigenvalue(&c) - 1.0).abs() < 1e-9);
+        assert_eq!(largest_eigenvalue(&[vec![0.0, 0.0], vec![0.0, 0.0]]), 0.0);
+    }
 
     /// Groups of `units` units at `k` seats: each unit one winner, seat s winning with
     /// weight `w[s]`, or nobody with probability `none`.
@@ -238,6 +280,7 @@ mod tests {
             // Never the old bias: the edge is centred on zero, not on -(1 - completion) / k.
             assert!(f.first_seat_edge.mean.abs() < 0.03, "{f:?}");
             assert!(f.seat_advantage.lo >= 0.0 && f.seat_advantage.hi <= 1.0);
+            assert!(f.first_seat_edge.lo >= -1.0 && f.first_seat_edge.hi <= 1.0);
             covered[2] += usize::from(f.seat_advantage.mean == 0.0);
         }
         // 95% intervals cover zero about 95% of the time; the test rejects about 5%.
@@ -261,6 +304,31 @@ mod tests {
             let rms = ((0.75f64.powi(2) + 3.0 * 0.25f64.powi(2)) / 4.0).sqrt() * edge;
             assert!(f.seat_advantage.contains(rms), "{f:?} against {rms}");
             assert!(f.seats_equal_p < 1e-6, "{f:?}");
+        }
+    }
+
+    /// A small seat effect on few groups: the interval's upper end must not fall short of
+    /// the truth more often than its share (it did where the sample showed little spread).
+    #[test]
+    fn a_small_seat_effect_is_covered_from_above() {
+        let (w, runs) = ([1.3, 1.0], 600);
+        let rates = [1.3 / 2.3, 1.0 / 2.3];
+        let rms = ((rates[0] - 0.5f64).powi(2) + (rates[1] - 0.5f64).powi(2)) / 2.0;
+        let rms = rms.sqrt();
+        let (mut short, mut covered) = (0, 0);
+        for seed in 0..runs {
+            let f = play(2, 2, 100, &w, 0.0, 1000 + seed).figures(2.0).unwrap();
+            short += usize::from(f.seat_advantage.hi < rms);
+            covered += usize::from(f.seat_advantage.contains(rms));
+        }
+        assert!(short <= runs as usize * 3 / 100, "upper end below the truth in {short} of {runs}");
+        assert!(covered >= runs as usize * 93 / 100, "covered {covered} of {runs}");
+        // Two groups of one unit: a t quantile on one degree of freedom, cut at the
+        // difference's range.
+        for seed in 0..20 {
+            let f = play(2, 1, 3, &[1.0, 1.0], 0.0, seed).figures(1.0).unwrap();
+            let e = f.first_seat_edge;
+            assert!(e.lo >= -1.0 && e.hi <= 1.0 && e.lo <= e.mean && e.mean <= e.hi, "{e:?}");
         }
     }
 

@@ -164,9 +164,11 @@ fn bad_input_is_refused_in_one_line_with_exit_code_2_before_anything_is_written(
         ),
         (
             &["calibrate", "--shard", "1/2", "--out", out],
-            "calibrate takes no --shard: it plays on one machine (--threads N uses its cores)",
+            "calibrate takes no --shard: calibrate plays on one machine (--threads N uses its cores)",
         ),
         (&["tune", "--shard=2/2", "--out", out], "tune takes no --shard"),
+        (&["merge", "a", "b", "--shard", "1/2"], "merge takes no --shard: merge joins the shards' --out folders"),
+        (&["replay", "--shard", "1/2"], "replay takes no --shard: replay does not split its work;"),
         // A missing argument named, not lost in joining the message into one line.
         (&["merge"], "were not provided: <DIRS>...; see `draftsim merge --help`"),
         (&["run", "--seats", "", "--rounds", "10", "--out", out], "an empty name"),

@@ -764,16 +764,16 @@ fn rules_that_do_nothing_are_warned_about() {
         let err = stderr(&ok(&["run", "--game", game, "--rounds", "20"]));
         assert!(!err.contains("warning"), "{game} defaults: {err}");
     }
-    // A key left out follows one set where its default would refuse it: two colours take
-    // two as the most a deck uses, a hand of ten a hand limit of ten.
-    for (game, text) in [
-        ("winston-crazier-eights", "colours = [\"red\", \"blue\"]\n"),
-        ("winston-crazier-eights", "expansion = 0\n"),
-        ("live-draft", "hand_size = 10\n"),
+    // A key left at a default that another key set makes invalid is named with what to set.
+    for (game, text, says) in [
+        ("winston-crazier-eights", "colours = [\"red\", \"blue\"]\n", "set max_colours too"),
+        ("winston-crazier-eights", "expansion = 0\n", "set multicoloured too (its default is 10)"),
+        ("live-draft", "hand_size = 10\n", "set max_hand too"),
     ] {
         std::fs::write(&rules, text).unwrap();
-        let err = stderr(&ok(&["run", "--game", game, "--rules", r, "--rounds", "20", "--quiet"]));
-        assert!(err.is_empty(), "{game} {text}: {err}");
+        let o = draftsim(&["run", "--game", game, "--rules", r, "--rounds", "20", "--quiet"]);
+        assert_eq!(o.status.code(), Some(2), "{game} {text}");
+        assert!(stderr(&o).contains(says) && stderr(&o).lines().count() == 1, "{game} {text}: {}", stderr(&o));
     }
     // Rules that all count: no warning. A warning prints under --quiet too.
     let err = stderr(&ok(&["run", "--rounds", "200"]));

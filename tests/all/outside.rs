@@ -585,6 +585,12 @@ fn a_person_is_told_what_happens_between_its_decisions_and_nothing_hidden() {
     let text = stdout(&o);
     let dealt = text.find("== Game 1").unwrap();
     assert!(!text.contains("rank 0") && text.contains("green (or an eight)"), "{text}");
+    // Without wild eights no eight is offered as a match.
+    let plain = scratch(FILE, "no-wild-eights").join("plain.toml");
+    std::fs::write(&plain, "eights_wild = false\n").unwrap();
+    let args = ["--game", "winston-crazier-eights", "--rules", plain.to_str().unwrap(), "--seats", "you,random"];
+    let o = play_piped(&[&args[..], &["--seed", "4", "--rounds", "1"]].concat(), &ones);
+    assert!(stdout(&o).contains("to_match: ") && !stdout(&o).contains("(or an eight)"), "{}", stdout(&o));
     let opponent = text[dealt..].split("\n  opponent:\n").skip(1).map(|s| s.split("\n  next_starter").next().unwrap());
     assert!(opponent.clone().count() > 0 && opponent.clone().all(|s| !s.contains(" hand: ")), "{text}");
 }

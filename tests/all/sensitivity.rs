@@ -165,6 +165,21 @@ fn the_cli_writes_the_study_on_any_thread_count_and_refuses_bad_keys() {
         stderr(&o)
     );
     assert!(!limited.exists());
+    // A game's measure is no health figure: a run would not carry it either.
+    let o = draftsim(&[
+        "report",
+        t1.to_str().unwrap(),
+        "--require",
+        "showdown_rate>=0.5",
+        "--out",
+        limited.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("`draftsim sweep --set KEY=BASE_VALUE --require 'showdown_rate>=0.5'`"),
+        "{}",
+        stderr(&o)
+    );
     // A key the game does not step: one line naming it, exit 2, nothing written.
     let bad = dir.join("bad");
     let o = draftsim(&["sensitivity", "--game", "sevens", "--keys", "colour", "--out", bad.to_str().unwrap()]);
@@ -513,8 +528,10 @@ fn a_runs_health_card_shows_the_skill_depth_of_a_ladder_of_the_same_rules() {
         "{run}"
     );
     assert!(!three.contains("| skill_depth |"), "another player count has no ladder here:\n{three}");
-    // Two steps can never give a depth of three.
-    assert!(run.contains("**Limit fails**: skill_depth should be >= 3"), "{run}");
+    // Two steps can never give a depth of three: judged once, by the ladder, and no health
+    // card calls it unchecked.
+    assert_eq!(md.matches(&format!("**Limit fails**: skill_depth should be >= 3, and is {depth}.")).count(), 2, "{md}");
+    assert!(!run.contains("Limit fails") && !md.contains("`skill_depth` is not a figure"), "{md}");
 }
 
 /// A deviation changes the rules: a value written otherwise that sets the same rules is

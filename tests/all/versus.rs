@@ -516,3 +516,32 @@ fn the_skill_gap_names_its_strategy_and_chip_measures_are_judged_on_the_stakes()
     let chips = row("chips_per_round_with_hate").next().unwrap();
     assert!(min(chips) > 0.0 && (min(chips) - min(gap)).abs() < 1e-12, "{} against {}", min(chips), min(gap));
 }
+
+/// A figure that differed alike on each of a few deal groups is undecided, and its p-value
+/// (of no meaning there) is 1, kept out of Holm's smallest: it would loosen every other's.
+#[test]
+fn a_difference_alike_on_a_few_deals_has_no_p_value_of_zero() {
+    let dir = scratch("versus", "alike");
+    let lp = dir.join("lp.toml");
+    std::fs::write(&lp, "wild = [\"last-pick\"]\n").unwrap();
+    let out = dir.join("v");
+    let o = draftsim(&[
+        "versus",
+        "defaults",
+        lp.to_str().unwrap(),
+        "--rounds",
+        "240",
+        "--all",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = std::fs::read_to_string(out.join("versus.csv")).unwrap();
+    let row = table.lines().find(|l| l.starts_with("wild_win_rate,")).unwrap_or_else(|| panic!("{table}"));
+    let cells: Vec<&str> = row.split(',').collect();
+    // figure, strategy, a, b, difference, lo, hi, p_value, p_holm, ..., verdict
+    assert_eq!((cells[5], cells[6]), ("1", "1"), "{row}");
+    assert_eq!((cells[7], cells[8]), ("1", "1"), "{row}");
+    assert!(row.contains(",undecided,"), "{row}");
+}

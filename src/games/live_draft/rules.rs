@@ -149,7 +149,7 @@ impl GameRules for Rules {
         ("cards", "a fixed card list: [[cards]] colour (0-4), cost (0 = land, 1-6), power, toughness, count"),
         ("life", "starting life (default 20)"),
         ("hand_size", "cards in an opening hand (default 7)"),
-        ("max_hand", "most cards in hand at the end of a turn (default 7, or hand_size where larger)"),
+        ("max_hand", "most cards in hand at the end of a turn (default 7; at least hand_size)"),
         ("row", "face-up cards in the tableau or pipeline, 3 to 10 (default 7)"),
         ("max_mulligans", "most quick-opening exchanges per player (default 1)"),
         (
@@ -186,12 +186,6 @@ impl GameRules for Rules {
         ("vigilance", BOOL),
         ("wipe_counters", RuleStep::Choice(&["\"drawer\"", "\"nobody\""])),
     ];
-
-    fn defaults_follow(&mut self, given: &[String]) {
-        if !given.iter().any(|g| g == "max_hand") {
-            self.max_hand = self.max_hand.max(self.hand_size);
-        }
-    }
 
     fn players(&self) -> usize {
         self.players
@@ -234,7 +228,10 @@ impl GameRules for Rules {
             return bad(format!("hand_size = {}: use 1 to 10", self.hand_size));
         }
         if self.max_hand < self.hand_size || self.max_hand > 20 {
-            return bad(format!("max_hand = {}: use hand_size ({}) to 20", self.max_hand, self.hand_size));
+            return bad(format!(
+                "max_hand = {}: use hand_size ({}) to 20; set max_hand too where hand_size is above its default 7",
+                self.max_hand, self.hand_size
+            ));
         }
         if !(3..=MAX_ROW).contains(&self.row) {
             return bad(format!("row = {}: use 3 to {MAX_ROW}", self.row));

@@ -41,7 +41,7 @@ crate::game_def! {
     const VIEW_LEGEND: &'static str = "
         piles_as_last_seen: each pile's cards as you saw them when you last looked (pile 1 first; none: no card in it you have seen)
         opponent_took, opponent_passed: cards you know the opponent took, and passed
-        to_match: what the next discard on this pile must match: a colour or the rank (an eight always may; after an eight, the colour it named)
+        to_match: what the next discard on this pile must match: a colour or the rank (where eights are wild an eight always may, and after one the colour it named)
         deck_top_known, deck_bottom_known: a card of the deck known from a peek
         own_deck_seen_by_opponent: cards of your deck the opponent has seen face up this match";
 

@@ -157,10 +157,10 @@ impl GameRules for Rules {
         ("colours", "colour names, 2 to 6 (default red, purple, blue, green)"),
         ("ranks", "ranks 1 to this, 1 to 16 (eights need 8 or more); the main set has one card per colour and rank"),
         ("expansion", "expansion cards beside the main set (default 35); the pool is at most 128 cards"),
-        ("multicoloured", "expansion cards with two colours (default 10, or the whole expansion where smaller)"),
+        ("multicoloured", "expansion cards with two colours (default 10; at most expansion)"),
         (
             "ability_cards",
-            "expansion cards with an ability, counted from the expansion's end (default 14, or the whole expansion where smaller)",
+            "expansion cards with an ability, counted from the expansion's end (default 14; at most expansion)",
         ),
         ("abilities", "abilities dealt out in turn: opponent-draws, extra-turn, extra-discard, peek"),
         ("removed", "cards removed at random before the draft (default 3)"),
@@ -168,7 +168,7 @@ impl GameRules for Rules {
         ("last_card_rule", "with one card left in the stack, a player may take it instead of rejecting the rest"),
         ("pass_when_empty", "with the stack empty a player may still pass piles (the last one must be taken)"),
         ("deck_size", "cards in a deck, 1 to 60 (default 30); a short pool makes a short deck"),
-        ("max_colours", "most colours a deck uses (default 3, or every colour where there are fewer)"),
+        ("max_colours", "most colours a deck uses (default 3; at most the number of colours)"),
         ("multicolour", "always or shares-colour: which multicoloured cards a deck may hold"),
         ("hand_size", "cards drawn to start a game (default 7)"),
         ("classic", "no play step: discard a matching card or draw until you can"),
@@ -197,19 +197,6 @@ impl GameRules for Rules {
         ("games", RuleStep::Choice(&["1", "3"])),
         ("starter", RuleStep::Choice(&["\"second-drafter\"", "\"first-drafter\"", "\"random\""])),
     ];
-
-    fn defaults_follow(&mut self, given: &[String]) {
-        let left_out = |key: &str| !given.iter().any(|g| g == key);
-        if left_out("max_colours") {
-            self.max_colours = self.max_colours.min(self.colours.len().max(1));
-        }
-        if left_out("multicoloured") {
-            self.multicoloured = self.multicoloured.min(self.expansion);
-        }
-        if left_out("ability_cards") {
-            self.ability_cards = self.ability_cards.min(self.expansion);
-        }
-    }
 
     fn players(&self) -> usize {
         self.players
@@ -244,8 +231,17 @@ impl GameRules for Rules {
                 self.pool_size()
             ));
         }
-        if self.multicoloured > self.expansion || self.ability_cards > self.expansion {
-            return bad("multicoloured, ability_cards: each at most the expansion's size".into());
+        // The defaults (10 and 14) are named, as a file setting only a smaller expansion
+        // meets them without having set them.
+        for (key, value, default) in
+            [("multicoloured", self.multicoloured, 10), ("ability_cards", self.ability_cards, 14)]
+        {
+            if value > self.expansion {
+                return bad(format!(
+                    "{key} = {value}: at most the expansion's {} cards; set {key} too (its default is {default})",
+                    self.expansion
+                ));
+            }
         }
         if self.ability_cards > 0 && self.abilities.is_empty() {
             return bad("abilities: name at least one ability, or set ability_cards = 0".into());
@@ -257,7 +253,11 @@ impl GameRules for Rules {
             return bad(format!("deck_size = {}: use 1 to {MAX_DECK}", self.deck_size));
         }
         if !(1..=self.colours.len()).contains(&self.max_colours) {
-            return bad(format!("max_colours = {}: use 1 to the number of colours", self.max_colours));
+            return bad(format!(
+                "max_colours = {}: use 1 to the number of colours ({}); set max_colours too where colours is shorter than its default 3",
+                self.max_colours,
+                self.colours.len()
+            ));
         }
         if !(1..=20).contains(&self.hand_size) {
             return bad(format!("hand_size = {}: use 1 to 20", self.hand_size));

@@ -304,15 +304,19 @@ impl Forward for State {
         let cards = |set: Cards| ids(set).map(|id| pool.card_name(id)).collect::<Vec<_>>();
         let card = |id: u8| (id != NO_CARD).then(|| pool.card_name(id));
         let side = |s: &SideSeen, own: bool| {
+            // After an eight only the colour it named is matched (its rank is 0); with no
+            // top card any discard will do; an eight matches anything where eights are wild.
+            let eight = if pool.wild != 0 { " (or an eight)" } else { "" };
+            let to_match = match (s.top, s.rank) {
+                (NO_CARD, _) => "anything".to_string(),
+                (_, 0) => format!("{}{eight}", pool.colours_name(s.colours)),
+                (_, rank) => format!("{} or rank {rank}{eight}", pool.colours_name(s.colours)),
+            };
             let mut v = serde_json::json!({
                 "hand_size": s.hand_size,
                 "top_discard": card(s.top),
                 "discards_under_top": cards(s.under),
-                // After an eight only the colour it named is matched (its rank is 0).
-                "to_match": match s.rank {
-                    0 => format!("{} (or an eight)", pool.colours_name(s.colours)),
-                    rank => format!("{} or rank {rank} (or an eight)", pool.colours_name(s.colours)),
-                },
+                "to_match": to_match,
                 "deck_left": s.deck_len,
                 "deck_top_known": card(s.known_top),
                 "deck_bottom_known": card(s.known_bottom),
