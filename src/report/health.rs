@@ -67,8 +67,10 @@ pub(super) fn health_section(
         );
     }
     let mut missed: Vec<String> = Vec::new();
-    // A limit on the skill depth is judged once, in the ladder's own section.
-    for c in requires.iter().filter(|c| c.metric != "skill_depth") {
+    // A limit on the skill depth is judged once, in the ladder's own section: this card
+    // neither judges it nor counts it among its limits.
+    let requires: Vec<&Constraint> = requires.iter().filter(|c| c.metric != "skill_depth").collect();
+    for c in &requires {
         let Some(i) = at(&c.metric) else {
             let _ = writeln!(md, "**Not checked**: `{}` is not a figure of this health card.\n", c.metric);
             continue;

@@ -532,6 +532,8 @@ fn a_runs_health_card_shows_the_skill_depth_of_a_ladder_of_the_same_rules() {
     // card calls it unchecked.
     assert_eq!(md.matches(&format!("**Limit fails**: skill_depth should be >= 3, and is {depth}.")).count(), 2, "{md}");
     assert!(!run.contains("Limit fails") && !md.contains("`skill_depth` is not a figure"), "{md}");
+    // Nor does a health card count it among its limits, met or not.
+    assert!(!md.contains("Every limit is met") && !md.contains("Limits not surely met"), "{md}");
 }
 
 /// A deviation changes the rules: a value written otherwise that sets the same rules is
